@@ -1,0 +1,82 @@
+// Package backend is the contract between the host runtime (package device)
+// and its backends (device/cpu, device/cuda, ...). Package device checks every
+// argument before it reaches a backend, so backends may trust what they get.
+package backend
+
+import (
+	"reflect"
+
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+// Backend runs kernels on one kind of hardware. Methods are called from one
+// goroutine at a time per Device unless the backend says otherwise; package
+// device serialises them.
+type Backend interface {
+	// Name is "cpu", "cuda", "vulkan" or "hip".
+	Name() string
+	// Alloc returns n zeroed elements of type elem in device memory.
+	Alloc(elem reflect.Type, n int) (Memory, error)
+	// Write copies src (a slice of the memory's element type, of its
+	// length) into device memory.
+	Write(dst Memory, src reflect.Value) error
+	// Read copies device memory into dst (a slice of the same length). It
+	// waits for launched work first, and returns a trap of that work as its
+	// error.
+	Read(dst reflect.Value, src Memory) error
+	// Free releases device memory.
+	Free(m Memory) error
+	// Launch starts kernel k; it may return before the kernel finishes.
+	Launch(k *Kernel, grid, block gpu.Dim3, args []Arg) error
+	// Sync waits for every launched kernel and returns the first trap.
+	Sync() error
+	// Close releases the backend's resources.
+	Close() error
+}
+
+// Memory is a backend's handle for one allocation.
+type Memory interface {
+	// Len is the number of elements.
+	Len() int
+}
+
+// Arg is one kernel argument after the gpu.Thread: a device buffer for a
+// slice parameter, a value for any other.
+type Arg struct {
+	Mem   Memory        // slice parameters
+	Value reflect.Value // scalar and struct parameters
+}
+
+// Kernel describes one kernel to the backends.
+type Kernel struct {
+	// Name is the kernel's qualified name, "import/path.Func".
+	Name string
+	// Pos is the file:line of the kernel's declaration.
+	Pos string
+	// Func is the Go function; the cpu backend calls it.
+	Func reflect.Value
+	// Params are the types of the parameters after the gpu.Thread.
+	Params []reflect.Type
+	// Block and Grid are the shapes fixed by //gpu:kernel block= and grid=;
+	// a zero X means the shape is free.
+	Block, Grid gpu.Dim3
+	// Dims is 1, 2 or 3: the number of leading dimensions the kernel reads
+	// of any index or extent. Launches use extent 1 beyond it.
+	Dims int
+	// Code holds the compiled forms registered for this kernel (by code that
+	// `gpukvet gen` wrote); nil when only the cpu backend can run it.
+	Code *Code
+}
+
+// Code is a kernel compiled for the GPU backends.
+type Code struct {
+	// PTX is the text of a PTX module holding the kernel's entry point.
+	PTX []byte
+	// Entry is the kernel's entry-point name in the modules.
+	Entry string
+	// SourceHash identifies the kernel sources the code was compiled from,
+	// so that a stale module is detected at launch.
+	SourceHash string
+	// Positions maps a trap's source-position id to "file:line".
+	Positions []string
+}

@@ -1,0 +1,9 @@
+module github.com/gpukvet/gpukvet
+
+go 1.26.8
+
+require (
+	github.com/ebitengine/purego v0.11.3 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	honnef.co/go/tools v0.8.2 // indirect
+)
