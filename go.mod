@@ -4,6 +4,8 @@ go 1.26.8
 
 require (
 	github.com/ebitengine/purego v0.11.3 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	honnef.co/go/tools v0.8.2 // indirect
 )
