@@ -9,10 +9,13 @@
 package kernels
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
+	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -39,6 +42,8 @@ var Analyzer = &analysis.Analyzer{
 type Kernel struct {
 	Func *types.Func
 	Decl *ast.FuncDecl
+	// Comment is the //gpu:kernel comment.
+	Comment *ast.Comment
 	// Block and Grid are the shapes fixed by block= and grid= (all zero if
 	// not fixed; missing dimensions are 1).
 	Block, Grid [3]int
@@ -75,8 +80,20 @@ type KernelFact struct {
 	Dims        int
 }
 
-func (*KernelFact) AFact()           {}
-func (f *KernelFact) String() string { return "gpu kernel" }
+func (*KernelFact) AFact() {}
+
+func (f *KernelFact) String() string {
+	s := fmt.Sprintf("gpu kernel dims=%d", f.Dims)
+	if directive.Fixed(f.Block) {
+		s += " block=" + shapeString(f.Block)
+	}
+	if directive.Fixed(f.Grid) {
+		s += " grid=" + shapeString(f.Grid)
+	}
+	return s
+}
+
+func shapeString(s [3]int) string { return fmt.Sprintf("%d,%d,%d", s[0], s[1], s[2]) }
 
 // DeviceFact marks a function callable from kernels of other packages.
 type DeviceFact struct {
@@ -84,8 +101,8 @@ type DeviceFact struct {
 	Dims int
 }
 
-func (*DeviceFact) AFact()         {}
-func (*DeviceFact) String() string { return "gpu device function" }
+func (*DeviceFact) AFact()           {}
+func (f *DeviceFact) String() string { return fmt.Sprintf("gpu device function dims=%d", f.Dims) }
 
 // IsKernel reports whether fn (of any package) is a kernel.
 func IsKernel(pass *analysis.Pass, fn *types.Func) bool {
@@ -110,23 +127,33 @@ func origin(fn *types.Func) *types.Func {
 	return fn.Origin()
 }
 
+// irrelevant is the result for every package without a kernel in sight; it
+// is shared so that the fast path allocates nothing.
+var irrelevant = &Result{}
+
 func run(pass *analysis.Pass) (any, error) {
-	res := &Result{Device: map[*types.Func]*ast.FuncDecl{}, kernelOf: map[*types.Func]*Kernel{}}
+	importsDevice, relevant := false, false
 	for _, imp := range pass.Pkg.Imports() {
 		switch imp.Path() {
 		case GPUPath:
-			res.Relevant = true
+			relevant = true
 		case DevicePath:
-			res.Relevant = true
-			res.ImportsDevice = true
+			relevant = true
+			importsDevice = true
 		}
 	}
-	if !res.Relevant && !directive.Mentioned(pass.Files) {
-		return res, nil
+	if !relevant && !directive.Mentioned(pass.Files) {
+		return irrelevant, nil
 	}
-	res.Relevant = true
+	res := &Result{
+		Relevant:      true,
+		ImportsDevice: importsDevice,
+		Device:        map[*types.Func]*ast.FuncDecl{},
+		kernelOf:      map[*types.Func]*Kernel{},
+	}
 
 	decls := map[*types.Func]*ast.FuncDecl{}
+	attached := map[*ast.Comment]bool{}
 	var roots []*types.Func
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -139,18 +166,23 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			decls[fn] = fd
+			if fd.Doc != nil {
+				for _, c := range fd.Doc.List {
+					attached[c] = true
+				}
+			}
 			dir, err := directive.Find(fd.Doc)
 			if err != nil {
 				e := err.(*directive.Error)
-				res.Problems = append(res.Problems, analysis.Diagnostic{Pos: e.Comment.Pos(), End: e.Comment.End(), Message: e.Msg})
+				res.problem(e.Comment.Pos(), e.Comment.End(), e.Msg)
 				continue
 			}
 			switch dir.Kind {
 			case directive.Kernel:
 				if msg, pos := checkSignature(pass, fd, fn); msg != "" {
-					res.Problems = append(res.Problems, analysis.Diagnostic{Pos: pos, Message: msg})
+					res.problem(pos, token.NoPos, msg)
 				}
-				k := &Kernel{Func: fn, Decl: fd, Block: dir.Block, Grid: dir.Grid}
+				k := &Kernel{Func: fn, Decl: fd, Comment: dir.Comment, Block: dir.Block, Grid: dir.Grid}
 				res.Kernels = append(res.Kernels, k)
 				res.kernelOf[fn] = k
 				roots = append(roots, fn)
@@ -160,9 +192,13 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	strayDirectives(pass, attached, res)
+
 	dims := reach(pass, decls, roots, res)
 	for _, k := range res.Kernels {
 		k.Dims = max(1, dims[k.Func])
+		checkShape(k, "block", k.Block, res)
+		checkShape(k, "grid", k.Grid, res)
 		pass.ExportObjectFact(k.Func, &KernelFact{Block: k.Block, Grid: k.Grid, Dims: k.Dims})
 	}
 	for fn := range res.Device {
@@ -170,7 +206,45 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fn, &DeviceFact{Dims: dims[fn]})
 		}
 	}
+	sort.SliceStable(res.Problems, func(i, j int) bool { return res.Problems[i].Pos < res.Problems[j].Pos })
 	return res, nil
+}
+
+func (r *Result) problem(pos, end token.Pos, msg string) {
+	r.Problems = append(r.Problems, analysis.Diagnostic{Pos: pos, End: end, Category: "directive", Message: msg})
+}
+
+// strayDirectives reports //gpu: comments that are not in the doc comment of
+// a function declaration, where they would silently do nothing.
+func strayDirectives(pass *analysis.Pass, attached map[*ast.Comment]bool, res *Result) {
+	for _, f := range pass.Files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if attached[c] || !strings.HasPrefix(c.Text, "//gpu:") {
+					continue
+				}
+				res.problem(c.Pos(), c.End(), fmt.Sprintf("%s has no effect here: a //gpu: directive belongs in the doc comment of a function declaration", strings.Fields(c.Text)[0]))
+			}
+		}
+	}
+}
+
+// checkShape reports a block= or grid= shape wider than 1 in a dimension
+// that the kernel never reads: DIALECT.md launches such a kernel with
+// extent 1 there, so the shape could never be launched.
+func checkShape(k *Kernel, key string, shape [3]int, res *Result) {
+	if !directive.Fixed(shape) {
+		return
+	}
+	for d := k.Dims; d < 3; d++ {
+		if shape[d] != 1 {
+			axis := "XYZ"[d : d+1]
+			res.problem(k.Comment.Pos(), k.Comment.End(), fmt.Sprintf(
+				"%s=%s gives kernel %s extent %d in %s, but the kernel never reads a %s index or extent, so it is %d-dimensional and must be launched with extent 1 in %s",
+				key, shapeString(shape), k.Func.Name(), shape[d], axis, axis, k.Dims, axis))
+			return
+		}
+	}
 }
 
 // reach adds to res.Device every function of this package that a root calls,
