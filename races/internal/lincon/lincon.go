@@ -1,0 +1,468 @@
+// Package lincon decides systems of linear integer constraints and finds a
+// model when one exists.
+//
+// A system is a conjunction of constraints Σ cᵢ·xᵢ + c ≥ 0 or = 0 over
+// integer variables, plus clauses, each a disjunction of conjunctions, which
+// the solver explores by depth-first case splitting with pruning.
+//
+// Each conjunction is decided by the Omega test's exact steps where they
+// apply and Fourier–Motzkin's real shadow where they do not:
+//   - every constraint is normalized by the gcd of its coefficients, which
+//     tightens inequalities (2x ≥ 1 becomes x ≥ 1) and refutes equalities
+//     with no integer solution (2x − 2y = 1);
+//   - an equality with a unit coefficient eliminates its variable exactly;
+//   - a variable whose lower bounds (or upper bounds) all have unit
+//     coefficients is eliminated exactly by Fourier–Motzkin; otherwise the
+//     real shadow is used, which may keep a system that has no integer
+//     solution.
+//
+// So Infeasible is always right, while Feasible comes with a model found by
+// back-substitution and search when the solver could build one. A caller
+// that must be sound treats Unknown as possibly feasible.
+package lincon
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strings"
+)
+
+// Var is a variable: an index into the model.
+type Var int
+
+// Term is Coef·Var.
+type Term struct {
+	Var  Var
+	Coef int64
+}
+
+// Constraint is Σ Terms + Const ≥ 0, or = 0 when Eq.
+type Constraint struct {
+	Terms []Term
+	Const int64
+	Eq    bool
+}
+
+// GE returns Σ terms + c ≥ 0.
+func GE(c int64, terms ...Term) Constraint { return Constraint{Terms: terms, Const: c} }
+
+// EQ returns Σ terms + c = 0.
+func EQ(c int64, terms ...Term) Constraint { return Constraint{Terms: terms, Const: c, Eq: true} }
+
+// T is shorthand for a Term.
+func T(coef int64, v Var) Term { return Term{Var: v, Coef: coef} }
+
+func (c Constraint) String() string {
+	var b strings.Builder
+	for i, t := range c.Terms {
+		if i > 0 {
+			b.WriteString(" + ")
+		}
+		fmt.Fprintf(&b, "%d·x%d", t.Coef, t.Var)
+	}
+	op := " ≥ 0"
+	if c.Eq {
+		op = " = 0"
+	}
+	fmt.Fprintf(&b, " + %d%s", c.Const, op)
+	return b.String()
+}
+
+// Problem is a conjunction of Base constraints and of Clauses; a clause holds
+// when at least one of its alternatives (a conjunction) holds.
+type Problem struct {
+	NumVars int
+	Base    []Constraint
+	Clauses [][][]Constraint
+}
+
+// Verdict is the answer of Solve.
+type Verdict int
+
+const (
+	// Infeasible: no integer assignment satisfies the problem.
+	Infeasible Verdict = iota
+	// Feasible: the returned model satisfies the problem.
+	Feasible
+	// Unknown: the rational relaxation is feasible but no integer model
+	// was found; treat it as possibly feasible.
+	Unknown
+)
+
+func (v Verdict) String() string {
+	return [...]string{"infeasible", "feasible", "unknown"}[v]
+}
+
+// Solve decides p. For Feasible it returns a model (one value per variable).
+func Solve(p *Problem) (Verdict, []int64) {
+	best := Infeasible
+	var model []int64
+	var rec func(i int, cs []Constraint) bool
+	rec = func(i int, cs []Constraint) bool {
+		v, m := solveConj(p.NumVars, cs)
+		if v == Infeasible {
+			return false
+		}
+		if i == len(p.Clauses) {
+			if v == Feasible {
+				best, model = Feasible, m
+				return true
+			}
+			best = Unknown
+			return false
+		}
+		for _, alt := range p.Clauses[i] {
+			next := append(append([]Constraint(nil), cs...), alt...)
+			if rec(i+1, next) {
+				return true
+			}
+		}
+		return false
+	}
+	rec(0, p.Base)
+	return best, model
+}
+
+// row is a dense constraint: coefficients of the variables, then the
+// constant.
+type row []int64
+
+type system struct {
+	n   int
+	eqs []row
+	ges []row
+}
+
+// step records one elimination, for back-substitution.
+type step struct {
+	v   int
+	eq  row   // v was defined by this equality (unit coefficient), or
+	ges []row // v was eliminated from these inequalities (those mentioning v)
+}
+
+var errOverflow = fmt.Errorf("lincon: coefficient overflow")
+
+func solveConj(n int, cs []Constraint) (Verdict, []int64) {
+	s := &system{n: n}
+	for _, c := range cs {
+		r := make(row, n+1)
+		for _, t := range c.Terms {
+			if int(t.Var) < 0 || int(t.Var) >= n {
+				panic(fmt.Sprintf("lincon: variable x%d out of range [0,%d)", t.Var, n))
+			}
+			r[t.Var] += t.Coef
+		}
+		r[n] = c.Const
+		if c.Eq {
+			s.eqs = append(s.eqs, r)
+		} else {
+			s.ges = append(s.ges, r)
+		}
+	}
+	v, steps, err := s.eliminate()
+	if err != nil {
+		return Unknown, nil
+	}
+	if v == Infeasible {
+		return Infeasible, nil
+	}
+	m := make([]int64, n)
+	if backSubstitute(steps, m, len(steps)-1) {
+		if checkModel(cs, m) {
+			return Feasible, m
+		}
+	}
+	return Unknown, nil
+}
+
+func checkModel(cs []Constraint, m []int64) bool {
+	for _, c := range cs {
+		s := c.Const
+		for _, t := range c.Terms {
+			s += t.Coef * m[t.Var]
+		}
+		if c.Eq && s != 0 || !c.Eq && s < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// eliminate removes every variable, returning Infeasible as soon as a
+// constant constraint is violated.
+func (s *system) eliminate() (Verdict, []step, error) {
+	var steps []step
+	eliminated := make([]bool, s.n)
+	for {
+		// Normalize; drop trivially true constraints; detect false ones.
+		var ok bool
+		if s.eqs, ok = normalizeAll(s.eqs, true, s.n); !ok {
+			return Infeasible, nil, nil
+		}
+		if s.ges, ok = normalizeAll(s.ges, false, s.n); !ok {
+			return Infeasible, nil, nil
+		}
+		if len(s.eqs) > 0 {
+			eq := s.eqs[0]
+			s.eqs = s.eqs[1:]
+			v := -1
+			for i := 0; i < s.n; i++ {
+				if eq[i] == 1 || eq[i] == -1 {
+					v = i
+					break
+				}
+			}
+			if v < 0 {
+				// No unit coefficient: keep it as two inequalities (the
+				// real shadow handles it, soundly but inexactly).
+				neg := make(row, len(eq))
+				for i := range eq {
+					neg[i] = -eq[i]
+				}
+				s.ges = append(s.ges, eq, neg)
+				continue
+			}
+			// eq: a·x_v + rest = 0 with a = ±1, so x_v = −a·rest.
+			for _, set := range [][]row{s.eqs, s.ges} {
+				for _, r := range set {
+					if r[v] == 0 {
+						continue
+					}
+					k := r[v] * eq[v] // r − k·eq removes x_v, since eq[v]² = 1
+					for i := range r {
+						ke, err := mul(k, eq[i])
+						if err == nil {
+							r[i], err = sub(r[i], ke)
+						}
+						if err != nil {
+							return Unknown, nil, err
+						}
+					}
+				}
+			}
+			steps = append(steps, step{v: v, eq: eq})
+			eliminated[v] = true
+			continue
+		}
+		// Inequalities only: pick a variable for Fourier–Motzkin.
+		v, cost := -1, math.MaxInt
+		for i := 0; i < s.n; i++ {
+			if eliminated[i] {
+				continue
+			}
+			lo, hi := 0, 0
+			for _, r := range s.ges {
+				if r[i] > 0 {
+					lo++
+				} else if r[i] < 0 {
+					hi++
+				}
+			}
+			if lo+hi == 0 {
+				continue
+			}
+			if c := lo * hi; c < cost {
+				v, cost = i, c
+			}
+		}
+		if v < 0 {
+			return Feasible, steps, nil
+		}
+		var lows, highs, rest, mention []row
+		for _, r := range s.ges {
+			switch {
+			case r[v] > 0:
+				lows = append(lows, r)
+			case r[v] < 0:
+				highs = append(highs, r)
+			default:
+				rest = append(rest, r)
+			}
+		}
+		mention = append(append(mention, lows...), highs...)
+		for _, lo := range lows {
+			for _, hi := range highs {
+				// lo: a·x + L ≥ 0 (a > 0); hi: −b·x + H ≥ 0 (b > 0).
+				a, b := lo[v], -hi[v]
+				r := make(row, len(lo))
+				for i := range r {
+					x, err1 := mul(b, lo[i])
+					y, err2 := mul(a, hi[i])
+					if err1 != nil || err2 != nil {
+						return Unknown, nil, errOverflow
+					}
+					var err error
+					if r[i], err = add(x, y); err != nil {
+						return Unknown, nil, err
+					}
+				}
+				r[v] = 0
+				rest = append(rest, r)
+			}
+		}
+		s.ges = dedupe(rest)
+		steps = append(steps, step{v: v, ges: mention})
+		eliminated[v] = true
+		if len(s.ges) > 4000 {
+			return Unknown, nil, errOverflow
+		}
+	}
+}
+
+// normalizeAll divides each row by the gcd of its coefficients (rounding
+// the constant of an inequality down) and reports false if some row has no
+// integer solution.
+func normalizeAll(rs []row, eq bool, n int) ([]row, bool) {
+	out := rs[:0]
+	for _, r := range rs {
+		var g int64
+		for i := 0; i < n; i++ {
+			g = gcd(g, abs(r[i]))
+		}
+		if g == 0 {
+			if eq && r[n] != 0 || !eq && r[n] < 0 {
+				return nil, false
+			}
+			continue
+		}
+		if g > 1 {
+			if eq {
+				if r[n]%g != 0 {
+					return nil, false
+				}
+				r[n] /= g
+			} else {
+				r[n] = floorDiv(r[n], g)
+			}
+			for i := 0; i < n; i++ {
+				r[i] /= g
+			}
+		}
+		out = append(out, r)
+	}
+	return out, true
+}
+
+func dedupe(rs []row) []row {
+	seen := map[string]int{}
+	out := rs[:0]
+	for _, r := range rs {
+		n := len(r) - 1
+		key := fmt.Sprint([]int64(r[:n]))
+		if j, ok := seen[key]; ok {
+			if r[n] < out[j][n] { // the tighter of the two
+				out[j] = r
+			}
+			continue
+		}
+		seen[key] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+// backSubstitute assigns the variables of steps[i], steps[i-1], … in turn,
+// searching a few integer values for a variable whose bounds the real
+// shadow left with no integer between them.
+func backSubstitute(steps []step, m []int64, i int) bool {
+	if i < 0 {
+		return true
+	}
+	st := steps[i]
+	n := len(m)
+	if st.eq != nil {
+		// eq[v]·x_v + Σ others + c = 0 with eq[v] = ±1.
+		s := st.eq[n]
+		for j := 0; j < n; j++ {
+			if j != st.v {
+				s += st.eq[j] * m[j]
+			}
+		}
+		m[st.v] = -s * st.eq[st.v]
+		return backSubstitute(steps, m, i-1)
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	for _, r := range st.ges {
+		// r[v]·x + s ≥ 0
+		s := r[n]
+		for j := 0; j < n; j++ {
+			if j != st.v {
+				s += r[j] * m[j]
+			}
+		}
+		a := r[st.v]
+		if a > 0 {
+			lo = max(lo, ceilDiv(-s, a))
+		} else {
+			hi = min(hi, floorDiv(s, -a))
+		}
+	}
+	if lo > hi {
+		return false
+	}
+	// Prefer values near 0, then search outwards a little.
+	start := int64(0)
+	if start < lo {
+		start = lo
+	} else if start > hi {
+		start = hi
+	}
+	for k := int64(0); k < 8; k++ {
+		for _, x := range []int64{start + k, start - k} {
+			if x < lo || x > hi || (k == 0 && x != start+k) {
+				continue
+			}
+			m[st.v] = x
+			if backSubstitute(steps, m, i-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func abs(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
+
+func mul(a, b int64) (int64, error) {
+	hi, lo := bits.Mul64(uint64(abs(a)), uint64(abs(b)))
+	if hi != 0 || lo > math.MaxInt64/2 {
+		return 0, errOverflow
+	}
+	if (a < 0) != (b < 0) {
+		return -int64(lo), nil
+	}
+	return int64(lo), nil
+}
+
+func add(a, b int64) (int64, error) {
+	s := a + b
+	if (a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0) || abs(s) > math.MaxInt64/2 {
+		return 0, errOverflow
+	}
+	return s, nil
+}
+
+func sub(a, b int64) (int64, error) { return add(a, -b) }

@@ -1,0 +1,110 @@
+package lincon
+
+import "testing"
+
+func TestSolve(t *testing.T) {
+	const x, y, z Var = 0, 1, 2
+	tests := []struct {
+		name string
+		p    Problem
+		want Verdict
+	}{
+		{"empty", Problem{NumVars: 1}, Feasible},
+		{"bounds", Problem{NumVars: 1, Base: []Constraint{GE(-3, T(1, x)), GE(5, T(-1, x))}}, Feasible},
+		{"empty range", Problem{NumVars: 1, Base: []Constraint{GE(-6, T(1, x)), GE(5, T(-1, x))}}, Infeasible},
+		// 2x − 2y = 1 has rational but no integer solutions.
+		{"parity", Problem{NumVars: 2, Base: []Constraint{EQ(-1, T(2, x), T(-2, y))}}, Infeasible},
+		// 2 ≤ 3x ≤ 3 → x = 1 after tightening; 4 ≤ 3x ≤ 5 has no integer.
+		{"tighten", Problem{NumVars: 1, Base: []Constraint{GE(-4, T(3, x)), GE(5, T(-3, x))}}, Infeasible},
+		// Reduction: a = b + s, a < s, b ≥ 0, s ≥ 1.
+		{"reduction", Problem{NumVars: 3, Base: []Constraint{
+			EQ(0, T(1, x), T(-1, y), T(-1, z)),
+			GE(-1, T(1, z), T(-1, x)),
+			GE(0, T(1, y)),
+			GE(-1, T(1, z)),
+		}}, Infeasible},
+		// Neighbours: a = b + 1, a ≠ b with 0 ≤ a,b < 4 is feasible.
+		{"neighbours", Problem{NumVars: 2, Base: []Constraint{
+			EQ(-1, T(1, x), T(-1, y)),
+			GE(0, T(1, x)), GE(3, T(-1, x)), GE(0, T(1, y)), GE(3, T(-1, y)),
+		}}, Feasible},
+		// Distinct threads, same slot: a = b with a < b or a > b.
+		{"distinct", Problem{NumVars: 2, Base: []Constraint{EQ(0, T(1, x), T(-1, y))},
+			Clauses: [][][]Constraint{{{GE(-1, T(1, y), T(-1, x))}, {GE(-1, T(1, x), T(-1, y))}}}}, Infeasible},
+		{"clause picks second", Problem{NumVars: 1, Base: []Constraint{GE(0, T(1, x))},
+			Clauses: [][][]Constraint{{{GE(-1, T(-1, x))}, {EQ(-7, T(1, x))}}}}, Feasible},
+		// 3x + 5y = 1 (no unit coefficient after normalization) with bounds.
+		{"non-unit equality", Problem{NumVars: 2, Base: []Constraint{EQ(-1, T(3, x), T(5, y)),
+			GE(5, T(1, x)), GE(5, T(-1, x)), GE(5, T(1, y)), GE(5, T(-1, y))}}, Feasible},
+		// 2-D flattening with fixed width 16: 16·y1 + x1 = 16·y2 + x2, 0 ≤ x < 16, y1 < y2.
+		{"flatten", Problem{NumVars: 4, Base: []Constraint{
+			EQ(0, T(16, 0), T(1, 1), T(-16, 2), T(-1, 3)),
+			GE(0, T(1, 1)), GE(15, T(-1, 1)), GE(0, T(1, 3)), GE(15, T(-1, 3)),
+			GE(-1, T(1, 2), T(-1, 0)),
+		}}, Infeasible},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, m := Solve(&tt.p)
+			if got != tt.want {
+				t.Fatalf("Solve = %v, want %v", got, tt.want)
+			}
+			if got == Feasible {
+				all := append([]Constraint(nil), tt.p.Base...)
+				ok := checkModel(all, m)
+				for _, cl := range tt.p.Clauses {
+					any := false
+					for _, alt := range cl {
+						any = any || checkModel(alt, m)
+					}
+					ok = ok && any
+				}
+				if !ok {
+					t.Fatalf("model %v violates the problem", m)
+				}
+			}
+		})
+	}
+}
+
+// TestRandomAgainstBruteForce compares Solve with enumeration over a small box.
+func TestRandomAgainstBruteForce(t *testing.T) {
+	seed := uint64(1)
+	rnd := func(n int64) int64 {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int64(seed>>33) % n
+	}
+	for iter := 0; iter < 400; iter++ {
+		p := Problem{NumVars: 3}
+		for v := Var(0); v < 3; v++ {
+			p.Base = append(p.Base, GE(4, T(1, v)), GE(4, T(-1, v)))
+		}
+		for k := rnd(4) + 1; k > 0; k-- {
+			c := Constraint{Const: rnd(9) - 4, Eq: rnd(4) == 0}
+			for v := Var(0); v < 3; v++ {
+				if co := rnd(7) - 3; co != 0 {
+					c.Terms = append(c.Terms, T(co, v))
+				}
+			}
+			p.Base = append(p.Base, c)
+		}
+		brute := false
+		m := make([]int64, 3)
+		for m[0] = -4; m[0] <= 4 && !brute; m[0]++ {
+			for m[1] = -4; m[1] <= 4 && !brute; m[1]++ {
+				for m[2] = -4; m[2] <= 4 && !brute; m[2]++ {
+					brute = checkModel(p.Base, m)
+				}
+			}
+		}
+		got, model := Solve(&p)
+		switch {
+		case got == Infeasible && brute:
+			t.Fatalf("case %d: Solve says infeasible but a model exists: %v", iter, p.Base)
+		case got == Feasible && !checkModel(p.Base, model):
+			t.Fatalf("case %d: bad model %v for %v", iter, model, p.Base)
+		case got == Feasible && !brute:
+			t.Fatalf("case %d: Solve found model %v but brute force found none", iter, model)
+		}
+	}
+}
