@@ -65,10 +65,14 @@ type Result struct {
 	// //gpu:device, or called from a kernel or device function of this
 	// package) to its declaration. Kernels are not in it.
 	Device map[*types.Func]*ast.FuncDecl
+	// Marked holds the device functions marked //gpu:device (the others
+	// in Device are there because a kernel or device function calls them).
+	Marked map[*types.Func]bool
 	// Problems are malformed directives and kernels with a bad signature.
 	Problems []analysis.Diagnostic
 
-	kernelOf map[*types.Func]*Kernel
+	kernelOf   map[*types.Func]*Kernel
+	importFact func(types.Object, analysis.Fact) bool
 }
 
 // Kernel returns the kernel fn of this package, or nil.
@@ -104,20 +108,47 @@ type DeviceFact struct {
 func (*DeviceFact) AFact()           {}
 func (f *DeviceFact) String() string { return fmt.Sprintf("gpu device function dims=%d", f.Dims) }
 
-// IsKernel reports whether fn (of any package) is a kernel.
+// IsKernel reports whether fn (of any package) is a kernel. The pass is that
+// of an analyzer that Requires Analyzer: facts belong to the analyzer that
+// exported them, so lookups go through the Result, which holds this
+// analyzer's view of them.
 func IsKernel(pass *analysis.Pass, fn *types.Func) bool {
-	fn = origin(fn)
-	return pass.ImportObjectFact(fn, new(KernelFact))
+	return resultOf(pass).KernelFact(fn) != nil
 }
 
 // IsDevice reports whether fn (of any package) may be called from kernels:
 // a device function of this package or one with a DeviceFact.
 func IsDevice(pass *analysis.Pass, fn *types.Func) bool {
-	fn = origin(fn)
-	if res, ok := pass.ResultOf[Analyzer].(*Result); ok && res.Device[fn] != nil {
-		return true
+	res := resultOf(pass)
+	return res.Device[origin(fn)] != nil || res.DeviceFact(fn) != nil
+}
+
+func resultOf(pass *analysis.Pass) *Result {
+	res, ok := pass.ResultOf[Analyzer].(*Result)
+	if !ok {
+		panic("kernels: analyzer " + pass.Analyzer.Name + " must Require kernels.Analyzer")
 	}
-	return pass.ImportObjectFact(fn, new(DeviceFact))
+	return res
+}
+
+// KernelFact returns the KernelFact of fn (a kernel of this or any other
+// package), or nil if fn is not a kernel.
+func (r *Result) KernelFact(fn *types.Func) *KernelFact {
+	f := new(KernelFact)
+	if fn == nil || r.importFact == nil || !r.importFact(origin(fn), f) {
+		return nil
+	}
+	return f
+}
+
+// DeviceFact returns the DeviceFact of fn (an exported device function or
+// method of this or any other package), or nil.
+func (r *Result) DeviceFact(fn *types.Func) *DeviceFact {
+	f := new(DeviceFact)
+	if fn == nil || r.importFact == nil || !r.importFact(origin(fn), f) {
+		return nil
+	}
+	return f
 }
 
 func origin(fn *types.Func) *types.Func {
@@ -149,7 +180,9 @@ func run(pass *analysis.Pass) (any, error) {
 		Relevant:      true,
 		ImportsDevice: importsDevice,
 		Device:        map[*types.Func]*ast.FuncDecl{},
+		Marked:        map[*types.Func]bool{},
 		kernelOf:      map[*types.Func]*Kernel{},
+		importFact:    pass.ImportObjectFact,
 	}
 
 	decls := map[*types.Func]*ast.FuncDecl{}
@@ -188,6 +221,7 @@ func run(pass *analysis.Pass) (any, error) {
 				roots = append(roots, fn)
 			case directive.Device:
 				res.Device[fn] = fd
+				res.Marked[fn] = true
 				roots = append(roots, fn)
 			}
 		}
