@@ -1,0 +1,126 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+)
+
+// A finding is one diagnostic, resolved to file positions.
+type finding struct {
+	Analyzer string
+	URL      string
+	Pos, End token.Position
+	Message  string
+	Related  []related
+	Fixes    []fix
+}
+
+type related struct {
+	Pos, End token.Position
+	Message  string
+}
+
+type fix struct {
+	Message string
+	Edits   []edit
+}
+
+type edit struct {
+	Pos, End token.Position
+	NewText  string
+}
+
+// collect gathers the diagnostics of the graph's root actions, once each
+// (a file of a package and of its test variant is analyzed twice), in
+// file order, and the errors of analyzers that failed.
+func collect(graph *checker.Graph) ([]finding, []string) {
+	type key struct {
+		analyzer string
+		pos      token.Position
+		msg      string
+	}
+	seen := map[key]bool{}
+	var out []finding
+	var errs []string
+	seenErr := map[string]bool{}
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			msg := fmt.Sprintf("gpukvet: %s failed on %s: %v", act.Analyzer.Name, act.Package.PkgPath, act.Err)
+			if !seenErr[msg] {
+				seenErr[msg] = true
+				errs = append(errs, msg)
+			}
+			continue
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			f := toFinding(fset, act.Analyzer, d)
+			k := key{f.Analyzer, f.Pos, f.Message}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b finding) int {
+		return cmp.Or(
+			cmp.Compare(a.Pos.Filename, b.Pos.Filename),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Column, b.Pos.Column),
+			cmp.Compare(a.Analyzer, b.Analyzer),
+			cmp.Compare(a.Message, b.Message))
+	})
+	return out, errs
+}
+
+func toFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) finding {
+	f := finding{
+		Analyzer: a.Name,
+		URL:      d.URL,
+		Pos:      fset.Position(d.Pos),
+		Message:  d.Message,
+	}
+	if d.End.IsValid() {
+		f.End = fset.Position(d.End)
+	}
+	for _, r := range d.Related {
+		rel := related{Pos: fset.Position(r.Pos), Message: r.Message}
+		if r.End.IsValid() {
+			rel.End = fset.Position(r.End)
+		}
+		f.Related = append(f.Related, rel)
+	}
+	for _, sf := range d.SuggestedFixes {
+		fx := fix{Message: sf.Message}
+		for _, e := range sf.TextEdits {
+			ed := edit{Pos: fset.Position(e.Pos), End: fset.Position(e.Pos), NewText: string(e.NewText)}
+			if e.End.IsValid() {
+				ed.End = fset.Position(e.End)
+			}
+			fx.Edits = append(fx.Edits, ed)
+		}
+		f.Fixes = append(f.Fixes, fx)
+	}
+	return f
+}
+
+// relPath shortens an absolute file name, or a "file:line:col" position,
+// to a path relative to the working directory when it lies below it.
+func relPath(name string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(name) {
+		return name
+	}
+	if rel, err := filepath.Rel(wd, name); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return name
+}

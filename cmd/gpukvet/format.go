@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"io"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A formatter writes the findings of one run, and the errors that kept
+// some packages from being checked.
+type formatter func(w io.Writer, suite []*analysis.Analyzer, findings []finding, errs []string) error
+
+var formats = map[string]formatter{
+	"text":  formatText,
+	"json":  formatJSON,
+	"sarif": formatSARIF,
+}
+
+// formatText writes file:line:col: analyzer: message, one finding a line,
+// with each related position on an indented line below it. Errors went to
+// stderr already.
+func formatText(w io.Writer, _ []*analysis.Analyzer, findings []finding, _ []string) error {
+	for _, f := range findings {
+		if _, err := fmt.Fprintf(w, "%s: %s: %s\n", posString(f.Pos), f.Analyzer, f.Message); err != nil {
+			return err
+		}
+		for _, r := range f.Related {
+			fmt.Fprintf(w, "\t%s: %s\n", posString(r.Pos), r.Message)
+		}
+	}
+	return nil
+}
+
+func posString(p token.Position) string {
+	s := relPath(p.Filename)
+	if p.Line > 0 {
+		s += fmt.Sprintf(":%d", p.Line)
+		if p.Column > 0 {
+			s += fmt.Sprintf(":%d", p.Column)
+		}
+	}
+	return s
+}
+
+// The JSON output: one object with the findings and the load errors.
+type jsonOutput struct {
+	Findings []jsonFinding `json:"findings"`
+	Errors   []string      `json:"errors"`
+}
+
+type jsonFinding struct {
+	Analyzer string        `json:"analyzer"`
+	Posn     string        `json:"posn"` // file:line:col, as go vet -json writes it
+	File     string        `json:"file"`
+	Line     int           `json:"line"`
+	Column   int           `json:"column"`
+	End      *jsonPos      `json:"end,omitempty"`
+	Message  string        `json:"message"`
+	URL      string        `json:"url,omitempty"`
+	Related  []jsonRelated `json:"related,omitempty"`
+	Fixes    []jsonFix     `json:"suggested_fixes,omitempty"`
+}
+
+type jsonPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+type jsonRelated struct {
+	Posn    string `json:"posn"`
+	Message string `json:"message"`
+}
+
+type jsonFix struct {
+	Message string     `json:"message"`
+	Edits   []jsonEdit `json:"edits"`
+}
+
+type jsonEdit struct {
+	File    string  `json:"file"`
+	Start   jsonPos `json:"start"`
+	End     jsonPos `json:"end"`
+	NewText string  `json:"new_text"`
+}
+
+func formatJSON(w io.Writer, _ []*analysis.Analyzer, findings []finding, errs []string) error {
+	out := jsonOutput{Findings: []jsonFinding{}, Errors: errs}
+	if out.Errors == nil {
+		out.Errors = []string{}
+	}
+	for _, f := range findings {
+		jf := jsonFinding{
+			Analyzer: f.Analyzer,
+			Posn:     posString(f.Pos),
+			File:     relPath(f.Pos.Filename),
+			Line:     f.Pos.Line,
+			Column:   f.Pos.Column,
+			Message:  f.Message,
+			URL:      f.URL,
+		}
+		if f.End.IsValid() {
+			jf.End = &jsonPos{f.End.Line, f.End.Column}
+		}
+		for _, r := range f.Related {
+			jf.Related = append(jf.Related, jsonRelated{posString(r.Pos), r.Message})
+		}
+		for _, fx := range f.Fixes {
+			jfx := jsonFix{Message: fx.Message}
+			for _, e := range fx.Edits {
+				jfx.Edits = append(jfx.Edits, jsonEdit{
+					File:    relPath(e.Pos.Filename),
+					Start:   jsonPos{e.Pos.Line, e.Pos.Column},
+					End:     jsonPos{e.End.Line, e.End.Column},
+					NewText: e.NewText,
+				})
+			}
+			jf.Fixes = append(jf.Fixes, jfx)
+		}
+		out.Findings = append(out.Findings, jf)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

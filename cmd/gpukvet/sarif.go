@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/token"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/sarif"
+)
+
+// SARIF 2.1.0 output, for code-scanning services. The types of
+// honnef.co/go/tools/sarif serve for the parts they cover; the log and the
+// run are declared here to say what they lack: an empty results array
+// (a clean run, as opposed to no information), the base of relative
+// file names, the column unit, and the errors that kept packages from being
+// checked.
+
+const srcRoot = "%SRCROOT%"
+
+type sarifLog struct {
+	Version string     `json:"version"`
+	Schema  string     `json:"$schema"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarif.Tool                        `json:"tool"`
+	Invocations        []sarifInvocation                 `json:"invocations"`
+	OriginalURIBaseIDs map[string]sarif.ArtifactLocation `json:"originalUriBaseIds,omitempty"`
+	ColumnKind         string                            `json:"columnKind"`
+	Results            []sarifResult                     `json:"results"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string        `json:"level"`
+	Message sarif.Message `json:"message"`
+}
+
+type sarifResult struct {
+	RuleID           string           `json:"ruleId"`
+	RuleIndex        int              `json:"ruleIndex"`
+	Level            string           `json:"level"`
+	Message          sarif.Message    `json:"message"`
+	Locations        []sarif.Location `json:"locations"`
+	RelatedLocations []sarif.Location `json:"relatedLocations,omitempty"`
+	Fixes            []sarif.Fix      `json:"fixes,omitempty"`
+}
+
+func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, errs []string) error {
+	driver := sarif.ToolComponent{
+		Name:           "gpukvet",
+		Version:        versionString(),
+		InformationURI: "https://github.com/gpukvet/gpukvet",
+	}
+	ruleIndex := map[string]int{}
+	for i, a := range suite {
+		ruleIndex[a.Name] = i
+		driver.Rules = append(driver.Rules, sarif.ReportingDescriptor{
+			// No Name: SARIF wants it to differ from ID or be absent.
+			ID:                   a.Name,
+			ShortDescription:     sarif.Message{Text: summary(a)},
+			Help:                 sarif.Message{Text: strings.TrimSpace(a.Doc)},
+			HelpURI:              a.URL,
+			DefaultConfiguration: sarif.ReportingConfiguration{Enabled: true, Level: sarif.Error},
+		})
+	}
+	run := sarifRun{
+		Tool:        sarif.Tool{Driver: driver},
+		Invocations: []sarifInvocation{{ExecutionSuccessful: len(errs) == 0}},
+		ColumnKind:  "utf16CodeUnits",
+		Results:     []sarifResult{},
+	}
+	for _, e := range errs {
+		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
+			sarifNotification{Level: sarif.Error, Message: sarif.Message{Text: e}})
+	}
+	if wd, err := os.Getwd(); err == nil {
+		run.OriginalURIBaseIDs = map[string]sarif.ArtifactLocation{
+			srcRoot: {URI: fileURI(wd) + "/"},
+		}
+	}
+	cols := columnConverter{}
+	for _, f := range findings {
+		r := sarifResult{
+			RuleID:    f.Analyzer,
+			RuleIndex: ruleIndex[f.Analyzer],
+			Level:     sarif.Error,
+			Message:   sarif.Message{Text: f.Message},
+			Locations: []sarif.Location{{PhysicalLocation: cols.location(f.Pos, f.End)}},
+		}
+		for i, rel := range f.Related {
+			r.RelatedLocations = append(r.RelatedLocations, sarif.Location{
+				ID:               i + 1,
+				Message:          &sarif.Message{Text: rel.Message},
+				PhysicalLocation: cols.location(rel.Pos, rel.End),
+			})
+		}
+		for _, fx := range f.Fixes {
+			sf := sarif.Fix{Description: sarif.Message{Text: fx.Message}}
+			byFile := map[string]int{}
+			for _, e := range fx.Edits {
+				i, ok := byFile[e.Pos.Filename]
+				if !ok {
+					i = len(sf.ArtifactChanges)
+					byFile[e.Pos.Filename] = i
+					sf.ArtifactChanges = append(sf.ArtifactChanges, sarif.ArtifactChange{ArtifactLocation: artifact(e.Pos.Filename)})
+				}
+				sf.ArtifactChanges[i].Replacements = append(sf.ArtifactChanges[i].Replacements, sarif.Replacement{
+					DeletedRegion:   cols.location(e.Pos, e.End).Region,
+					InsertedContent: sarif.ArtifactContent{Text: e.NewText},
+				})
+			}
+			r.Fixes = append(r.Fixes, sf)
+		}
+		run.Results = append(run.Results, r)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{Version: sarif.Version, Schema: sarif.Schema, Runs: []sarifRun{run}})
+}
+
+// artifact names a file relative to %SRCROOT% (the working directory) when
+// it lies below it, which code-scanning services need to match it to the
+// repository, and by an absolute file URI otherwise.
+func artifact(name string) sarif.ArtifactLocation {
+	rel := relPath(name)
+	if filepath.IsAbs(rel) {
+		return sarif.ArtifactLocation{URI: fileURI(rel)}
+	}
+	return sarif.ArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), URIBaseID: srcRoot}
+}
+
+func fileURI(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// columnConverter turns Go's byte columns into SARIF's default UTF-16 code
+// unit columns, reading each file once.
+type columnConverter map[string][][]byte
+
+func (c columnConverter) location(pos, end token.Position) sarif.PhysicalLocation {
+	loc := sarif.PhysicalLocation{
+		ArtifactLocation: artifact(pos.Filename),
+		Region:           sarif.Region{StartLine: max(pos.Line, 1), StartColumn: c.column(pos)},
+	}
+	if end.IsValid() && end.Line > 0 {
+		loc.Region.EndLine = end.Line
+		loc.Region.EndColumn = c.column(end)
+	}
+	return loc
+}
+
+func (c columnConverter) column(p token.Position) int {
+	if p.Column <= 0 {
+		return 1
+	}
+	lines, ok := c[p.Filename]
+	if !ok {
+		data, _ := os.ReadFile(p.Filename)
+		lines = bytes.Split(data, []byte("\n"))
+		c[p.Filename] = lines
+	}
+	if p.Line < 1 || p.Line > len(lines) || p.Column-1 > len(lines[p.Line-1]) {
+		return p.Column
+	}
+	units := 0
+	for b := lines[p.Line-1][:p.Column-1]; len(b) > 0; {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
+		n := utf16.RuneLen(r)
+		if n < 0 { // an invalid byte counts as one unit
+			n = 1
+		}
+		units += n
+	}
+	return units + 1
+}

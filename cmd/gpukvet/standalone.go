@@ -1,0 +1,276 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/gpukvet/gpukvet/analyzers"
+)
+
+// Exit codes of the standalone command.
+const (
+	exitClean    = 0 // no findings
+	exitFindings = 1 // at least one finding
+	exitError    = 2 // usage error, or a package that does not load
+)
+
+// options are the standalone command's flags.
+type options struct {
+	format  string
+	explain string
+	version bool
+	tests   bool
+	tags    string
+	enabled map[string]*bool // -NAME: run only the named analyzers
+}
+
+func newFlagSet(opts *options, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("gpukvet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&opts.format, "f", "text", "output format: text, json or sarif")
+	fs.BoolFunc("json", "same as -f=json", func(string) error { opts.format = "json"; return nil })
+	fs.StringVar(&opts.explain, "explain", "", "print the documentation of the named analyzer and exit")
+	fs.BoolVar(&opts.version, "version", false, "print gpukvet's version and exit")
+	fs.BoolVar(&opts.tests, "test", true, "also check test files")
+	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags")
+	opts.enabled = map[string]*bool{}
+	for _, a := range analyzers.All() {
+		opts.enabled[a.Name] = fs.Bool(a.Name, false, "run only the enabled analyzers; enable "+a.Name+": "+summary(a))
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `gpukvet checks Go GPU kernels and the host code that launches them.
+
+Usage:
+	gpukvet [flags] [packages]        check packages (default .)
+	gpukvet -explain <analyzer>       print an analyzer's documentation
+	go vet -vettool=$(command -v gpukvet) [packages]
+	gpukvet build ...                 compile kernels (gpukvet build -h)
+	gpukvet gen ...                   generate launch code (gpukvet gen -h)
+
+Exit status: 1 if there are findings, 0 if none, 2 on a usage or load error.
+
+Analyzers:
+`)
+		for _, a := range analyzers.All() {
+			fmt.Fprintf(stderr, "\t%-11s %s\n", a.Name, summary(a))
+		}
+		fmt.Fprint(stderr, "\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// standalone runs gpukvet as its own driver and returns the exit code.
+func standalone(args []string, stdout, stderr io.Writer) int {
+	var opts options
+	fs := newFlagSet(&opts, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitClean
+		}
+		return exitError
+	}
+	switch {
+	case opts.version:
+		fmt.Fprintln(stdout, versionString())
+		return exitClean
+	case opts.explain != "":
+		return explain(opts.explain, stdout, stderr)
+	}
+	format, ok := formats[opts.format]
+	if !ok {
+		fmt.Fprintf(stderr, "gpukvet: unknown output format -f=%s; use text, json or sarif\n", opts.format)
+		return exitError
+	}
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	if len(patterns) == 1 && patterns[0] == "help" {
+		fs.Usage()
+		return exitClean
+	}
+	suite := selected(opts.enabled)
+
+	pkgs, loadErrs, err := load(patterns, opts.tests, opts.tags)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+		return exitError
+	}
+	for _, e := range loadErrs {
+		fmt.Fprintln(stderr, e)
+	}
+	var findings []finding
+	if len(pkgs) > 0 {
+		graph, err := checker.Analyze(suite, pkgs, nil)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+			return exitError
+		}
+		var analysisErrs []string
+		findings, analysisErrs = collect(graph)
+		for _, e := range analysisErrs {
+			fmt.Fprintln(stderr, e)
+		}
+		if len(analysisErrs) > 0 {
+			loadErrs = append(loadErrs, analysisErrs...)
+		}
+	}
+	if err := format(stdout, suite, findings, loadErrs); err != nil {
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+		return exitError
+	}
+	switch {
+	case len(loadErrs) > 0:
+		return exitError
+	case len(findings) > 0:
+		return exitFindings
+	}
+	return exitClean
+}
+
+// selected returns the analyzers enabled by -NAME flags, or all of them.
+func selected(enabled map[string]*bool) []*analysis.Analyzer {
+	all := analyzers.All()
+	var some []*analysis.Analyzer
+	for _, a := range all {
+		if *enabled[a.Name] {
+			some = append(some, a)
+		}
+	}
+	if len(some) == 0 {
+		return all
+	}
+	return some
+}
+
+// load loads the packages matching patterns, with their dependencies, from
+// source. It returns the packages fit to analyze (they and all their
+// dependencies loaded and type-checked without error) and, one per line,
+// the errors of the others, as the compiler reports them.
+func load(patterns []string, tests bool, tags string) ([]*packages.Package, []string, error) {
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax | packages.NeedModule,
+		Tests: tests,
+	}
+	if tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + tags}
+	}
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(roots) == 0 {
+		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+
+	// A package is fit if it and its dependencies have no errors. Report
+	// each error once, however many packages import its package.
+	fit := map[*packages.Package]bool{}
+	var errs []string
+	seenErr := map[string]bool{}
+	var visit func(p *packages.Package) bool
+	visit = func(p *packages.Package) bool {
+		if ok, done := fit[p]; done {
+			return ok
+		}
+		fit[p] = false // an import cycle is an error the go command reports
+		ok := true
+		for _, e := range p.Errors {
+			msg := relativeError(e)
+			if !seenErr[msg] {
+				seenErr[msg] = true
+				errs = append(errs, msg)
+			}
+			ok = false
+		}
+		for _, imp := range p.Imports {
+			if !visit(imp) {
+				ok = false
+			}
+		}
+		fit[p] = ok
+		return ok
+	}
+	var pkgs []*packages.Package
+	for _, p := range roots {
+		if visit(p) && !isTestMain(p) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	return pkgs, errs, nil
+}
+
+// isTestMain reports whether p is the main package that go test
+// synthesizes; its source is generated and holds nothing to check.
+func isTestMain(p *packages.Package) bool {
+	return p.Name == "main" && strings.HasSuffix(p.ID, ".test")
+}
+
+// relativeError formats a load error as the compiler does, with the file
+// name relative to the working directory.
+func relativeError(e packages.Error) string {
+	if e.Pos == "" || e.Pos == "-" {
+		return e.Msg
+	}
+	return relPath(e.Pos) + ": " + e.Msg
+}
+
+func explain(name string, stdout, stderr io.Writer) int {
+	a := analyzers.Lookup(name)
+	if a == nil {
+		var names []string
+		for _, a := range analyzers.All() {
+			names = append(names, a.Name)
+		}
+		fmt.Fprintf(stderr, "gpukvet: no analyzer named %q; the analyzers are %s\n", name, strings.Join(names, ", "))
+		return exitError
+	}
+	fmt.Fprintf(stdout, "%s: %s\n", a.Name, strings.TrimSpace(a.Doc))
+	if a.URL != "" {
+		fmt.Fprintf(stdout, "\n%s\n", a.URL)
+	}
+	return exitClean
+}
+
+// summary is the first line of an analyzer's documentation.
+func summary(a *analysis.Analyzer) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n")
+	return s
+}
+
+// versionString describes this build: the module version (or the VCS
+// revision of a build from a checkout) and the Go version.
+func versionString() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "gpukvet (unknown version)"
+	}
+	v := bi.Main.Version
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+dirty"
+			}
+		}
+	}
+	if (v == "" || v == "(devel)") && rev != "" {
+		v = "devel " + rev[:min(12, len(rev))] + modified
+	}
+	return fmt.Sprintf("gpukvet %s %s", v, bi.GoVersion)
+}
