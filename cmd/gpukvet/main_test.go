@@ -1,0 +1,330 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gpukvet/gpukvet/analyzers"
+)
+
+// The tests run the gpukvet binary, built once by TestMain, on small
+// modules written into temporary folders. The modules import gpukvet
+// through a replace directive pointing at this checkout.
+
+var (
+	gpukvetBin string // the binary under test
+	repoRoot   string // the checkout the test modules replace gpukvet with
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "gpukvet-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	gpukvetBin = filepath.Join(dir, "gpukvet")
+	if out, err := exec.Command("go", "build", "-o", gpukvetBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building gpukvet: %v\n%s", err, out)
+		return 2
+	}
+	if repoRoot, err = filepath.Abs("../.."); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	return m.Run()
+}
+
+// writeModule writes a module example.com/m that requires gpukvet (replaced
+// by this checkout) and holds files (path → content), and returns its folder.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	gomod := fmt.Sprintf("module example.com/m\n\ngo 1.26\n\nrequire github.com/gpukvet/gpukvet v0.0.0\n\nreplace github.com/gpukvet/gpukvet => %s\n", repoRoot)
+	sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["go.mod"] = gomod
+	files["go.sum"] = string(sum)
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs name with args in dir and returns its output and exit code.
+func run(t *testing.T, dir, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	code := 0
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("running %s %s: %v", name, strings.Join(args, " "), err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+func gpukvet(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	return run(t, dir, gpukvetBin, args...)
+}
+
+func wantCode(t *testing.T, r result, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+}
+
+// A package with one finding that every build of the suite reports: a
+// //gpukvet:ignore directive without a reason (line 3).
+const malformed = `package bad
+
+//gpukvet:ignore races
+
+func F() {}
+`
+
+const clean = `package good
+
+// F is fine.
+func F() int { return 1 }
+`
+
+const typeError = `package broken
+
+func F() int { return "one" }
+`
+
+func TestStandaloneText(t *testing.T) {
+	dir := writeModule(t, map[string]string{"bad/bad.go": malformed, "good/good.go": clean})
+	r := gpukvet(t, dir, "./...")
+	wantCode(t, r, 1)
+	want := "bad/bad.go:3:1: ignore: //gpukvet:ignore races needs a reason after the analyzer name, saying why the report is wrong here\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	if r.stderr != "" {
+		t.Errorf("unexpected stderr:\n%s", r.stderr)
+	}
+}
+
+func TestStandaloneClean(t *testing.T) {
+	dir := writeModule(t, map[string]string{"good/good.go": clean})
+	for _, format := range []string{"text", "json", "sarif"} {
+		r := gpukvet(t, dir, "-f="+format, "./...")
+		wantCode(t, r, 0)
+		if format == "text" && r.stdout != "" {
+			t.Errorf("clean package, text output:\n%s", r.stdout)
+		}
+		if format == "sarif" && !strings.Contains(r.stdout, `"results": []`) {
+			t.Errorf("clean SARIF run must hold an empty results array:\n%s", r.stdout)
+		}
+	}
+}
+
+func TestStandaloneJSON(t *testing.T) {
+	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
+	r := gpukvet(t, dir, "-f=json", "./...")
+	wantCode(t, r, 1)
+	var out jsonOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
+	}
+	if len(out.Findings) != 1 || len(out.Errors) != 0 {
+		t.Fatalf("got %d findings and %d errors, want 1 and 0:\n%s", len(out.Findings), len(out.Errors), r.stdout)
+	}
+	f := out.Findings[0]
+	if f.Analyzer != "ignore" || f.File != "bad/bad.go" || f.Line != 3 || f.Column != 1 || f.Posn != "bad/bad.go:3:1" || !strings.Contains(f.Message, "needs a reason") {
+		t.Errorf("finding = %+v", f)
+	}
+	// -json is -f=json.
+	if r2 := gpukvet(t, dir, "-json", "./..."); r2.stdout != r.stdout {
+		t.Errorf("-json differs from -f=json:\n%s", r2.stdout)
+	}
+}
+
+// TestStandaloneSARIF checks the fields that SARIF 2.1.0's schema requires,
+// and those that code-scanning services read.
+func TestStandaloneSARIF(t *testing.T) {
+	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
+	r := gpukvet(t, dir, "-f=sarif", "./...")
+	wantCode(t, r, 1)
+	var log struct {
+		Version string `json:"version"`
+		Schema  string `json:"$schema"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID               string `json:"id"`
+						ShortDescription struct{ Text string }
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine   int `json:"startLine"`
+							StartColumn int `json:"startColumn"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
+	}
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-schema-2.1.0") || len(log.Runs) != 1 {
+		t.Fatalf("version %q, $schema %q, %d runs", log.Version, log.Schema, len(log.Runs))
+	}
+	run := log.Runs[0]
+	if run.Tool.Driver.Name != "gpukvet" || len(run.Tool.Driver.Rules) != len(analyzers.All()) {
+		t.Errorf("driver %q with %d rules, want gpukvet with %d", run.Tool.Driver.Name, len(run.Tool.Driver.Rules), len(analyzers.All()))
+	}
+	for _, rule := range run.Tool.Driver.Rules {
+		if rule.ID == "" || rule.ShortDescription.Text == "" {
+			t.Errorf("rule without id or description: %+v", rule)
+		}
+	}
+	if len(run.Results) != 1 {
+		t.Fatalf("%d results, want 1", len(run.Results))
+	}
+	res := run.Results[0]
+	if res.RuleID != "ignore" || run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID || res.Level != "error" || res.Message.Text == "" || len(res.Locations) != 1 {
+		t.Fatalf("result = %+v", res)
+	}
+	loc := res.Locations[0].PhysicalLocation
+	if loc.ArtifactLocation.URI != "bad/bad.go" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc.Region.StartLine != 3 || loc.Region.StartColumn != 1 {
+		t.Errorf("location = %+v", loc)
+	}
+}
+
+func TestLoadError(t *testing.T) {
+	dir := writeModule(t, map[string]string{"broken/broken.go": typeError, "bad/bad.go": malformed})
+	r := gpukvet(t, dir, "./...")
+	wantCode(t, r, 2)
+	if !regexp.MustCompile(`(?m)^broken/broken.go:3:23: cannot use "one"`).MatchString(r.stderr) {
+		t.Errorf("stderr lacks the compiler's message at its position:\n%s", r.stderr)
+	}
+	// The packages that did load are still checked.
+	if !strings.Contains(r.stdout, "bad/bad.go:3:1: ignore:") {
+		t.Errorf("the package that loaded was not checked:\n%s", r.stdout)
+	}
+	r = gpukvet(t, dir, "./nosuchdir")
+	wantCode(t, r, 2)
+	if r.stderr == "" {
+		t.Errorf("no message for a pattern that matches nothing")
+	}
+}
+
+func TestUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string // in stdout or stderr
+	}{
+		{[]string{"-nosuchflag"}, 2, "flag provided but not defined"},
+		{[]string{"-f=xml", "."}, 2, "unknown output format -f=xml"},
+		{[]string{"-explain", "nosuch"}, 2, `no analyzer named "nosuch"`},
+		{[]string{"-explain", "ignore"}, 0, "//gpukvet:ignore"},
+		{[]string{"-version"}, 0, "gpukvet "},
+		{[]string{"-h"}, 0, "Exit status"},
+		{[]string{"build"}, 2, ""},
+		{[]string{"gen"}, 2, ""},
+	} {
+		r := gpukvet(t, dir, tc.args...)
+		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.out) {
+			t.Errorf("gpukvet %s: exit %d, want %d; output should contain %q:\n%s%s", strings.Join(tc.args, " "), r.code, tc.code, tc.out, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestExplainEveryAnalyzer(t *testing.T) {
+	for _, a := range analyzers.All() {
+		r := gpukvet(t, t.TempDir(), "-explain", a.Name)
+		wantCode(t, r, 0)
+		if !strings.HasPrefix(r.stdout, a.Name+": ") {
+			t.Errorf("-explain %s:\n%s", a.Name, r.stdout)
+		}
+	}
+}
+
+// TestVetTool runs gpukvet under go vet, where it speaks the unitchecker
+// protocol: -V=full, -flags, and one *.cfg per package.
+func TestVetTool(t *testing.T) {
+	dir := writeModule(t, map[string]string{"bad/bad.go": malformed, "good/good.go": clean})
+
+	r := run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./good")
+	wantCode(t, r, 0)
+
+	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./...")
+	if r.code == 0 {
+		t.Fatalf("go vet passed a package with a finding:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "bad/bad.go:3:1: //gpukvet:ignore races needs a reason") {
+		t.Errorf("go vet stderr lacks the finding:\n%s", r.stderr)
+	}
+
+	// -json: findings on stdout, keyed by package and analyzer.
+	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "-json", "./bad")
+	var tree map[string]map[string][]struct{ Posn, Message string }
+	if err := json.Unmarshal([]byte(r.stderr+r.stdout), &tree); err != nil {
+		t.Fatalf("go vet -json output is not JSON: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
+	}
+	if ds := tree["example.com/m/bad"]["ignore"]; len(ds) != 1 || !strings.HasSuffix(ds[0].Posn, "bad.go:3:1") {
+		t.Errorf("go vet -json = %v", tree)
+	}
+
+	// Per-analyzer flags: enabling one analyzer runs only that one.
+	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "-ignore", "./bad")
+	if r.code == 0 {
+		t.Errorf("go vet -ignore missed the finding:\n%s", r.stderr)
+	}
+}
