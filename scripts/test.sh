@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# test.sh runs gpukvet's whole test suite on a fresh machine: it installs
+# what the tests need (every scripts/install-*.sh, e.g. NVIDIA's ptxas, which
+# runs without a GPU), then builds, vets, checks the examples with gpukvet
+# itself, and runs every test. Tests that need a GPU skip without one.
+#
+#   scripts/test.sh            # everything
+#   scripts/test.sh -short     # extra flags go to go test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+for installer in scripts/install-*.sh; do
+	[[ -e $installer ]] || continue
+	step "$installer"
+	out=$(sh "$installer")
+	printf '%s\n' "$out"
+	# An installer prints the path of what it installed on its last line;
+	# put that folder on PATH for the tests.
+	tool=$(printf '%s\n' "$out" | tail -n 1)
+	if [[ -f $tool && -x $tool ]]; then
+		PATH="$(cd "$(dirname "$tool")" && pwd):$PATH"
+		export PATH
+	fi
+done
+
+step "go build ./..."
+go build ./...
+
+step "go vet ./..."
+go vet ./...
+
+if [[ -d examples ]]; then
+	step "gpukvet ./examples/..."
+	go run ./cmd/gpukvet ./examples/...
+fi
+
+step "go test ./..."
+go test "$@" ./...
+
+# The cpu backend's barriers and atomics must be ordering that Go's race
+# detector sees: correct kernels are clean under -race.
+race=()
+for d in device examples; do
+	[[ -d $d ]] && race+=("./$d/...")
+done
+if ((${#race[@]})); then
+	step "go test -race ${race[*]}"
+	go test -race "$@" "${race[@]}"
+fi
+
+step "all tests passed"
