@@ -89,12 +89,15 @@ func (b *Buffer[T]) Len() int { return b.n }
 // copy of the buffer's contents. A kernel trap is reported here if Sync has
 // not reported it yet.
 func (b *Buffer[T]) Download() ([]T, error) {
+	if b == nil {
+		return nil, b.usable("Download")
+	}
+	b.d.mu.Lock()
+	defer b.d.mu.Unlock()
 	if err := b.usable("Download"); err != nil {
 		return nil, err
 	}
 	out := make([]T, b.n)
-	b.d.mu.Lock()
-	defer b.d.mu.Unlock()
 	if err := b.d.be.Read(reflect.ValueOf(out), b.mem); err != nil {
 		return nil, err
 	}
@@ -103,15 +106,19 @@ func (b *Buffer[T]) Download() ([]T, error) {
 
 // Free releases the buffer. A second Free, or any use after it, is an error.
 func (b *Buffer[T]) Free() error {
-	if err := b.usable("Free"); err != nil {
-		return err
+	if b == nil {
+		return b.usable("Free")
 	}
 	b.d.mu.Lock()
 	defer b.d.mu.Unlock()
+	if err := b.usable("Free"); err != nil {
+		return err
+	}
 	b.freed = true
 	return b.d.be.Free(b.mem)
 }
 
+// usable reports a nil or freed buffer; b.d.mu is held unless b is nil.
 func (b *Buffer[T]) usable(op string) error {
 	if b == nil {
 		return fmt.Errorf("device: %s of a nil *Buffer[%v]", op, reflect.TypeFor[T]())
@@ -138,14 +145,14 @@ func (d *Device) Launch(kernel any, grid, block gpu.Dim3, args ...any) error {
 	if err != nil {
 		return err
 	}
-	bargs, err := checkLaunch(k, grid, block, args)
-	if err != nil {
-		return err
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
 		return fmt.Errorf("device.Launch %s: device is closed", k.Name)
 	}
-	return d.be.Launch(k, grid, block, bargs)
+	bargs, err := checkLaunch(d, k, grid, block, args)
+	if err != nil {
+		return err
+	}
+	return d.be.Launch(&k.Kernel, grid, block, bargs)
 }

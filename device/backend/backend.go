@@ -4,6 +4,7 @@
 package backend
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/gpukvet/gpukvet/gpu"
@@ -79,4 +80,28 @@ type Code struct {
 	SourceHash string
 	// Positions maps a trap's source-position id to "file:line".
 	Positions []string
+}
+
+// Trap is the error of a kernel that trapped on a device: an index out of
+// range, a division by zero, an explicit panic. Backends return it from Sync
+// and Read so that every backend reports a trap the same way.
+type Trap struct {
+	// Kernel is the kernel's qualified name.
+	Kernel string
+	// Pos is the Go file:line where the trap happened, "" if unknown.
+	Pos string
+	// Block and Thread are the indices of the thread that trapped.
+	Block, Thread gpu.Dim3
+	// Msg says what happened, as Go's run-time panic would ("index out
+	// of range [5] with length 4").
+	Msg string
+}
+
+func (t *Trap) Error() string {
+	pos := t.Pos
+	if pos == "" {
+		pos = "unknown position"
+	}
+	return fmt.Sprintf("kernel %s trapped at %s in block (%d,%d,%d), thread (%d,%d,%d): %s",
+		t.Kernel, pos, t.Block.X, t.Block.Y, t.Block.Z, t.Thread.X, t.Thread.Y, t.Thread.Z, t.Msg)
 }

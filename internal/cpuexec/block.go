@@ -2,23 +2,197 @@
 // threads of one block: the barrier and the block-shared variables. Package gpu
 // calls into it from Thread's methods; package device/cpu creates blocks and
 // threads. It is internal because neither side may be reached by users.
+//
+// Every operation takes the block's mutex, so Go's race detector sees a
+// barrier as the ordering it is: every write a thread makes before a barrier
+// happens before every access another thread of the block makes after it.
 package cpuexec
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+)
 
 // NewThread makes a gpu.Thread for a thread of block b. Package gpu sets it
 // in its init function, so that this package need not import gpu (which
 // imports it).
 var NewThread func(b *Block, threadIdx, blockIdx, blockDim, gridDim [3]int) any
 
-// Block is the shared state of one block of a cpu launch.
-//
-// TODO(cpu backend): the full implementation (barrier with divergence and
-// early-exit detection, abort on a trap) lives with the cpu backend.
-type Block struct{}
+// Block is the shared state of one block of a cpu launch. The runner of each
+// thread calls Exit when the thread's kernel function returns, and Trap when
+// it panics; the kernel's calls to Barrier and Shared arrive here through
+// gpu.Thread.
+type Block struct {
+	kernel string // qualified kernel name, for errors
+	idx    [3]int // block index, for errors
 
-// Barrier blocks until every live thread of the block has reached a barrier;
-// pc identifies the barrier's call site for error messages.
-func (b *Block) Barrier(pc uintptr) { panic("cpuexec: not implemented") }
+	mu      sync.Mutex
+	cond    sync.Cond
+	live    int     // threads that have not exited
+	waiting int     // threads waiting at the current barrier
+	gen     uint64  // count of barriers released, so waiters know theirs passed
+	pc      uintptr // the barrier the waiting threads wait at
+	exited  bool    // some thread has returned
+	exitTid [3]int  // the first thread that returned
+	err     error   // why the block was aborted; nil while it runs
+	shared  map[string]any
+}
+
+// NewBlock returns the state of block idx of a launch of kernel with n
+// threads per block.
+func NewBlock(kernel string, idx [3]int, n int) *Block {
+	b := &Block{kernel: kernel, idx: idx, live: n}
+	b.cond.L = &b.mu
+	return b
+}
+
+// abort is the panic value with which Barrier ends a thread of an aborted
+// block; the thread's runner recognises it with IsAbort.
+type abort struct{}
+
+// IsAbort reports whether v, a value recovered from a thread's panic, is the
+// signal that its block was aborted because of another thread's trap or a
+// barrier error (already recorded in the block) rather than a trap of its own.
+func IsAbort(v any) bool {
+	_, ok := v.(abort)
+	return ok
+}
+
+// Err returns the error that aborted the block, or nil.
+func (b *Block) Err() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// Barrier blocks until every thread of the block has reached the barrier
+// whose call sits at pc. A thread that reaches a barrier after another thread
+// of the block returned, or a barrier other than the one threads wait at,
+// aborts the block with an error naming the barrier: the barrier could never
+// be passed, and the runtime reports that instead of hanging.
+func (b *Block) Barrier(pc uintptr) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err != nil {
+		panic(abort{})
+	}
+	switch {
+	case b.exited:
+		b.fail(fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s returned without reaching it",
+			b.kernel, Position(pc), dim(b.idx), dim(b.exitTid)))
+	case b.waiting > 0 && pc != b.pc && Position(pc) != Position(b.pc):
+		// Inlined copies of one barrier call have different pcs but one
+		// source position; they are the same barrier.
+		b.fail(fmt.Errorf("kernel %s: threads of block %s wait at different barriers, %s and %s; every thread must reach the same barrier",
+			b.kernel, dim(b.idx), Position(b.pc), Position(pc)))
+	}
+	if b.err != nil {
+		panic(abort{})
+	}
+	if b.waiting == 0 {
+		b.pc = pc
+	}
+	b.waiting++
+	if b.waiting == b.live {
+		b.waiting = 0
+		b.gen++
+		b.cond.Broadcast()
+		return
+	}
+	gen := b.gen
+	for gen == b.gen && b.err == nil {
+		b.cond.Wait()
+	}
+	if gen == b.gen {
+		panic(abort{})
+	}
+}
+
+// Exit records that thread tid returned from the kernel. If other threads
+// wait at a barrier, the barrier can never be passed and the block is aborted
+// with an error naming it.
+func (b *Block) Exit(tid [3]int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.live--
+	if b.err != nil {
+		return
+	}
+	if !b.exited {
+		b.exited = true
+		b.exitTid = tid
+	}
+	if b.waiting > 0 {
+		b.fail(fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s returned while others wait there",
+			b.kernel, Position(b.pc), dim(b.idx), dim(tid)))
+	}
+}
+
+// Trap aborts the block because one of its threads trapped with err: threads
+// waiting at a barrier wake up and end, and so does every thread that reaches
+// a barrier later. The first error of a block is the one kept.
+func (b *Block) Trap(err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.live--
+	b.fail(err)
+}
+
+// Abandon records that a thread ended because its block was aborted.
+func (b *Block) Abandon() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.live--
+}
+
+// fail aborts the block with err unless it failed already. b.mu is held.
+func (b *Block) fail(err error) {
+	if b.err == nil {
+		b.err = err
+	}
+	b.cond.Broadcast()
+}
 
 // Shared returns the block's instance of the shared variable whose Shared
 // call sits at pc, creating it with alloc on first use.
-func (b *Block) Shared(pc uintptr, alloc func() any) any { panic("cpuexec: not implemented") }
+//
+// Instances are keyed by the source position (file:line) of the call, so that
+// the inlined copies of one call site share an instance, as they must. Two
+// Shared calls on one source line therefore share one instance too: write them
+// on separate lines.
+func (b *Block) Shared(pc uintptr, alloc func() any) any {
+	pos := Position(pc)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.shared == nil {
+		b.shared = map[string]any{}
+	}
+	v, ok := b.shared[pos]
+	if !ok {
+		v = alloc()
+		b.shared[pos] = v
+	}
+	return v
+}
+
+var positions sync.Map // uintptr → string
+
+// Position returns "file:line" of the call whose return pc is pc, as
+// runtime.Callers reports it.
+func Position(pc uintptr) string {
+	if p, ok := positions.Load(pc); ok {
+		return p.(string)
+	}
+	f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
+	p := fmt.Sprintf("%s:%d", f.File, f.Line)
+	if f.File == "" {
+		p = fmt.Sprintf("pc=%#x", pc)
+	}
+	positions.Store(pc, p)
+	return p
+}
+
+type dim [3]int
+
+func (d dim) String() string { return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2]) }

@@ -1,0 +1,72 @@
+package device
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/device/cpu"
+)
+
+// backends lists every backend by name, in the order Open tries them when
+// GPUKVET_DEVICE is unset. A nil open means the backend is not built into
+// this version of gpukvet. A new backend package provides
+// `func Open() (backend.Backend, error)` and takes its place here.
+var backends = []struct {
+	name string
+	open func() (backend.Backend, error)
+}{
+	{"cuda", nil},
+	{"vulkan", nil},
+	{"hip", nil},
+	{"cpu", cpu.Open},
+}
+
+// Open opens the backend that the environment variable GPUKVET_DEVICE names
+// (cuda, vulkan, hip or cpu); a named backend that does not work is an error,
+// never a silent fallback. With GPUKVET_DEVICE unset or empty, Open returns
+// the first GPU backend that works, else cpu.
+func Open() (*Device, error) {
+	if name := os.Getenv("GPUKVET_DEVICE"); name != "" {
+		d, err := OpenBackend(name)
+		if err != nil {
+			return nil, fmt.Errorf("%w (chosen by GPUKVET_DEVICE)", err)
+		}
+		return d, nil
+	}
+	var errs []error
+	for _, b := range backends {
+		if b.open == nil {
+			continue
+		}
+		be, err := b.open()
+		if err == nil {
+			return &Device{be: be}, nil
+		}
+		errs = append(errs, fmt.Errorf("backend %s: %w", b.name, err))
+	}
+	return nil, fmt.Errorf("device.Open: no backend works: %w", errors.Join(errs...))
+}
+
+// OpenBackend opens the backend of the given name ("cuda", "vulkan", "hip" or
+// "cpu") whatever GPUKVET_DEVICE says, for programs that compare backends.
+func OpenBackend(name string) (*Device, error) {
+	var names []string
+	for _, b := range backends {
+		names = append(names, b.name)
+		if b.name != name {
+			continue
+		}
+		if b.open == nil {
+			return nil, fmt.Errorf("device.Open: backend %s is not available: it is not built into this version of gpukvet", name)
+		}
+		be, err := b.open()
+		if err != nil {
+			return nil, fmt.Errorf("device.Open: backend %s does not work here: %w", name, err)
+		}
+		return &Device{be: be}, nil
+	}
+	return nil, fmt.Errorf("device.Open: unknown backend %q (want one of %s)", name, strings.Join(names, ", "))
+}
