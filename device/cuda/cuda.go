@@ -320,6 +320,9 @@ func (b *Backend) function(k *backend.Kernel) (uintptr, error) {
 	if f, ok := b.funcs[c]; ok {
 		return f, nil
 	}
+	if err := checkStale(k); err != nil {
+		return 0, err
+	}
 	key := sha256.Sum256(c.PTX)
 	mod, ok := b.modules[key]
 	if !ok {
