@@ -1,0 +1,60 @@
+// Package ownership defines an Analyzer that checks the lifetime of device
+// buffers in host code.
+//
+// # Analyzer ownership
+//
+// ownership: report device buffers that are leaked, used after Free, or freed twice
+//
+// Device memory is outside Go's garbage collector: a *device.Buffer that is
+// never freed leaks device memory for the life of the process, and a buffer
+// used after Free is a use-after-free on the device. The analyzer follows
+// every buffer that host code obtains from device.Alloc, device.Upload or a
+// function that returns a new buffer, along every path of the function's
+// control-flow graph (go/ssa), and reports
+//
+//   - a path on which the buffer is neither freed nor handed on: "buffer from
+//     device.Alloc at line 10 is not freed on the return at line 14";
+//   - a use after Free (Launch argument, Download, Len, a call that receives
+//     it, a return): "buffer x is used by Download at line 20 after Free at
+//     line 18";
+//   - a second Free, directly or by a deferred Free.
+//
+// A buffer is handed on, and no longer the function's to free, when it is
+// returned, stored (a struct field, a global, a slice or array element, a
+// map, a channel send), captured by a function literal that escapes (passed
+// to t.Cleanup, started with go), or passed to a function that takes
+// ownership of that parameter. The analysis computes for every function
+// which parameters it frees or takes (stores, or passes to another function
+// that takes them) and which results are new buffers, and exports these as
+// facts, so the check works across packages.
+//
+// Paths: early returns, loops (a buffer allocated in a loop must be freed
+// before the next iteration allocates it again), switch, select, defer
+// (`defer b.Free()` and deferred function literals that free captured
+// buffers, also inside loops). A path that ends in a panic, os.Exit,
+// log.Fatal or testing's t.Fatal/FailNow leaks nothing.
+//
+// Go's error convention: on the branch where the error result of the
+// allocating call is non-nil (`if err != nil`), the buffer is nil and needs
+// no Free; likewise on the branch where the buffer itself is nil
+// (`if b == nil`).
+//
+// Structs that own buffers: a named struct type whose Close, Free or Release
+// method frees some of its fields (directly, or every element of a slice
+// field in a range loop) owns those fields. Storing a buffer in such a field
+// hands it on, and a struct value built in the function that holds a buffer
+// must itself be closed (or returned, stored, handed on) on every path, just
+// like a buffer; a function that returns such a struct is a constructor for
+// its callers.
+//
+// Limits: the analysis follows a buffer through local variables, variables
+// captured by function literals, and the variadic arguments of Launch; it
+// does not follow buffers through slices, maps or struct fields of other
+// types (a store there hands the buffer on, so no leak is reported), nor
+// through calls of function values and interface methods (treated as taking
+// the buffer). Branches that are correlated (the same condition tested
+// twice) are not related to each other, so freeing under `if c` and again
+// under `if !c` is reported as a possible leak. A package that uses
+// buffers only through another package's API without importing device is
+// not checked.
+package ownership

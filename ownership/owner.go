@@ -1,0 +1,196 @@
+package ownership
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// findOwners finds the package's struct types that own buffers: those with
+// a Close, Free or Release method that frees some of their fields, directly
+// or by closing a field of another owning type. It exports an OwnerFact for
+// each.
+func (c *checker) findOwners() {
+	scope := c.pass.Pkg.Scope()
+	var named []*types.TypeName
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if _, ok := tn.Type().Underlying().(*types.Struct); ok {
+			named = append(named, tn)
+		}
+	}
+	// Owners may hold owners: repeat until nothing new is found.
+	for changed := true; changed; {
+		changed = false
+		for _, tn := range named {
+			if c.owners[tn] != nil {
+				continue
+			}
+			if f := c.ownerFact(tn); f != nil {
+				c.owners[tn] = f
+				changed = true
+			}
+		}
+	}
+	for _, tn := range named {
+		if f := c.owners[tn]; f != nil {
+			c.pass.ExportObjectFact(tn, f)
+		}
+	}
+}
+
+// ownerFact returns the OwnerFact of tn if one of its release methods frees
+// fields of its receiver.
+func (c *checker) ownerFact(tn *types.TypeName) *OwnerFact {
+	mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+	for _, name := range closeMethods {
+		sel := mset.Lookup(tn.Pkg(), name)
+		if sel == nil {
+			continue
+		}
+		m, ok := sel.Obj().(*types.Func)
+		if !ok || len(sel.Index()) != 1 {
+			continue // promoted from an embedded field
+		}
+		fn := c.ssa.Funcs[m]
+		if fn == nil || len(fn.Params) == 0 {
+			continue
+		}
+		fields := c.releasedFields(fn, fn.Params[0])
+		if len(fields) > 0 {
+			return &OwnerFact{Method: name, Fields: fields}
+		}
+	}
+	return nil
+}
+
+// releasedFields returns the fields of recv that fn frees (or closes), in
+// fn itself or in function literals it calls or defers.
+func (c *checker) releasedFields(fn *ssa.Function, recv ssa.Value) []int {
+	set := map[int]bool{}
+	var visit func(f *ssa.Function, recvOK func(ssa.Value) bool)
+	visit = func(f *ssa.Function, recvOK func(ssa.Value) bool) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				common := call.Common()
+				if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+					// A deferred or called literal that captures the receiver.
+					inner := mc.Fn.(*ssa.Function)
+					var cells []ssa.Value
+					for k, bnd := range mc.Bindings {
+						if isCellOf(bnd, recvOK) && k < len(inner.FreeVars) {
+							cells = append(cells, inner.FreeVars[k])
+						}
+					}
+					if len(cells) > 0 {
+						visit(inner, func(v ssa.Value) bool {
+							if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+								for _, cl := range cells {
+									if u.X == cl {
+										return true
+									}
+								}
+							}
+							return false
+						})
+					}
+					continue
+				}
+				for _, j := range c.freedArgs(common) {
+					if j < len(common.Args) {
+						if i, ok := fieldOf(common.Args[j], recvOK); ok {
+							set[i] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	visit(fn, func(v ssa.Value) bool { return v == recv })
+	var out []int
+	for i := range set {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// isCellOf reports whether v is a local variable that holds the receiver.
+func isCellOf(v ssa.Value, recvOK func(ssa.Value) bool) bool {
+	a, ok := v.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *a.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == a && recvOK(st.Val) {
+			return true
+		}
+	}
+	return false
+}
+
+// freedArgs returns the arguments that a call frees or closes.
+func (c *checker) freedArgs(common *ssa.CallCommon) []int {
+	obj := calleeObj(common.StaticCallee())
+	if obj == nil {
+		return nil
+	}
+	if isMethodOf(obj, "Buffer") && obj.Name() == "Free" {
+		return []int{0}
+	}
+	if recv := obj.Signature().Recv(); recv != nil {
+		if o, _ := c.ownerOf(recv.Type()); o != nil && o.Method == obj.Name() {
+			return []int{0}
+		}
+	}
+	var f FuncFact
+	if obj.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(obj, &f) {
+		return append(f.Frees, f.Takes...)
+	}
+	return nil
+}
+
+// fieldOf reports which field of the receiver v is read from: r.f, *r.f,
+// r.f[i] (an element of a slice or array field, as in a range loop).
+func fieldOf(v ssa.Value, recvOK func(ssa.Value) bool) (int, bool) {
+	for steps := 0; steps < 8; steps++ {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return 0, false
+			}
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Index:
+			v = x.X
+		case *ssa.FieldAddr:
+			if recvOK(x.X) || isLoadOf(x.X, recvOK) {
+				return x.Field, true
+			}
+			return 0, false
+		case *ssa.Field:
+			if recvOK(x.X) || isLoadOf(x.X, recvOK) {
+				return x.Field, true
+			}
+			return 0, false
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+func isLoadOf(v ssa.Value, recvOK func(ssa.Value) bool) bool {
+	u, ok := v.(*ssa.UnOp)
+	return ok && u.Op == token.MUL && recvOK(u.X)
+}

@@ -1,0 +1,247 @@
+package ownership
+
+import (
+	_ "embed"
+	"fmt"
+	"go/types"
+	"reflect"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports device buffers that are leaked, used after Free, or freed
+// twice.
+var Analyzer = &analysis.Analyzer{
+	Name:       "ownership",
+	Doc:        docText(doc),
+	URL:        "https://github.com/gpukvet/gpukvet/tree/main/ownership",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer},
+	FactTypes:  []analysis.Fact{new(FuncFact), new(OwnerFact)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// FuncFact summarizes what a function does with the buffers it receives and
+// returns. Parameter indexes count the receiver of a method as 0.
+type FuncFact struct {
+	// Returns lists the results that are new buffers (or new values of an
+	// owning struct type) that the caller must free.
+	Returns []int
+	// Frees lists the parameters that are freed on every path that returns.
+	Frees []int
+	// Takes lists the parameters that the function takes ownership of on
+	// some path: it frees, stores or returns them, or passes them on to a
+	// function that takes them.
+	Takes []int
+}
+
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	var parts []string
+	if len(f.Returns) > 0 {
+		parts = append(parts, fmt.Sprintf("returns new %v", f.Returns))
+	}
+	if len(f.Frees) > 0 {
+		parts = append(parts, fmt.Sprintf("frees %v", f.Frees))
+	}
+	if len(f.Takes) > 0 {
+		parts = append(parts, fmt.Sprintf("takes %v", f.Takes))
+	}
+	return "ownership: " + strings.Join(parts, ", ")
+}
+
+// OwnerFact marks a struct type whose Method (Close, Free or Release) frees
+// the buffers held in the listed fields.
+type OwnerFact struct {
+	Method string
+	Fields []int
+}
+
+func (*OwnerFact) AFact() {}
+
+func (f *OwnerFact) String() string {
+	return fmt.Sprintf("ownership: owns fields %v, released by %s", f.Fields, f.Method)
+}
+
+// Result is the per-function summary of the package, for analyses that want
+// to reuse it (nil for a package that does not import device).
+type Result struct {
+	Funcs map[*types.Func]*FuncFact
+}
+
+// closeMethods are the method names that release a struct's buffers.
+var closeMethods = []string{"Close", "Free", "Release"}
+
+func run(pass *analysis.Pass) (any, error) {
+	kres := pass.ResultOf[kernels.Analyzer].(*kernels.Result)
+	if !kres.Relevant || !kres.ImportsDevice {
+		return (*Result)(nil), nil
+	}
+	s, _ := pass.ResultOf[kernelssa.Analyzer].(*kernelssa.SSA)
+	if s == nil {
+		return (*Result)(nil), nil
+	}
+	c := newChecker(pass, s)
+	c.findOwners()
+	for _, fn := range s.SrcFuncs {
+		c.report(c.analyze(fn))
+	}
+	return c.exportFacts(), nil
+}
+
+// docText returns the text of doc.go's package comment.
+func docText(src string) string {
+	var lines []string
+	for _, l := range strings.Split(src, "\n") {
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		l = strings.TrimPrefix(l, "//")
+		l = strings.TrimPrefix(l, " ")
+		lines = append(lines, l)
+	}
+	text := strings.TrimSpace(strings.Join(lines, "\n"))
+	// Analyzer.Doc's first line is its title.
+	if i := strings.Index(text, "ownership: "); i >= 0 {
+		text = text[i:]
+	}
+	return text
+}
+
+// exportFacts exports a FuncFact for every declared function with something
+// to say, and returns them.
+func (c *checker) exportFacts() *Result {
+	res := &Result{Funcs: map[*types.Func]*FuncFact{}}
+	objs := make([]*types.Func, 0, len(c.ssa.Funcs))
+	for obj := range c.ssa.Funcs {
+		objs = append(objs, obj)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Pos() < objs[j].Pos() })
+	for _, obj := range objs {
+		fa := c.funcs[c.ssa.Funcs[obj]]
+		if fa == nil || fa.sum == nil {
+			continue
+		}
+		f := fa.sum.fact()
+		if f == nil {
+			continue
+		}
+		res.Funcs[obj] = f
+		c.pass.ExportObjectFact(obj, f)
+	}
+	return res
+}
+
+// fact converts a summary to a FuncFact, or nil if it says nothing.
+func (s *summary) fact() *FuncFact {
+	f := &FuncFact{Returns: bits(s.returns), Frees: bits(s.frees), Takes: bits(s.takes)}
+	if f.Returns == nil && f.Frees == nil && f.Takes == nil {
+		return nil
+	}
+	return f
+}
+
+func bits(m uint64) []int {
+	var out []int
+	for i := 0; i < 64; i++ {
+		if m&(1<<i) != 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func mask(is []int) uint64 {
+	var m uint64
+	for _, i := range is {
+		if i < 64 {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// --- recognizing the device API -------------------------------------------
+
+func namedOf(t types.Type) *types.Named {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, _ := t.(*types.Named)
+	return n
+}
+
+func isDeviceNamed(t types.Type, name string) bool {
+	n := namedOf(t)
+	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kernels.DevicePath && n.Obj().Name() == name
+}
+
+// isBuffer reports whether t is *device.Buffer[T].
+func isBuffer(t types.Type) bool {
+	_, ptr := types.Unalias(t).(*types.Pointer)
+	return ptr && isDeviceNamed(t, "Buffer")
+}
+
+// calleeObj returns the *types.Func a static call calls (the generic origin
+// for an instantiation), or nil.
+func calleeObj(fn *ssa.Function) *types.Func {
+	if fn == nil {
+		return nil
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj != nil {
+		obj = obj.Origin()
+	}
+	return obj
+}
+
+// isDeviceFunc reports whether obj is the package-level function device.name.
+func isDeviceFunc(obj *types.Func, name string) bool {
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == kernels.DevicePath &&
+		obj.Name() == name && obj.Signature().Recv() == nil
+}
+
+// isMethodOf reports whether obj is a method of device type recv.
+func isMethodOf(obj *types.Func, recv string) bool {
+	if obj == nil {
+		return false
+	}
+	r := obj.Signature().Recv()
+	return r != nil && isDeviceNamed(r.Type(), recv)
+}
+
+// noReturn reports whether a call to obj never returns normally.
+func noReturn(obj *types.Func) bool {
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	name := obj.Name()
+	switch obj.Pkg().Path() {
+	case "os":
+		return name == "Exit"
+	case "runtime":
+		return name == "Goexit"
+	case "log":
+		return strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")
+	case "testing":
+		switch name {
+		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+			return obj.Signature().Recv() != nil
+		}
+	}
+	return false
+}
