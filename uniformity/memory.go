@@ -1,0 +1,276 @@
+package uniformity
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// memory models what loads see. Every store, atomic update and call of a
+// device function that writes through a parameter is a store event on a root
+// object: a local variable (*ssa.Alloc), a parameter (a kernel's slice is
+// global memory), a block-shared variable (the *ssa.Call of gpu.Shared) or
+// unknown (nil). A load is divergent when a divergent store event on its
+// root may precede it: for a local variable any such store; for shared and
+// global memory one that reaches the load with no barrier in between (after a
+// barrier every thread sees the same memory, the races check proves the rest).
+type memory struct {
+	f        *Func
+	stores   []*storeEvent
+	index    map[ssa.Instruction]int // position of each instruction in its block
+	barriers [][]int                 // positions of barrier calls per block
+}
+
+type storeEvent struct {
+	instr ssa.Instruction
+	root  ssa.Value // nil if unknown
+	what  string    // "a store", "an atomic update", "a call of F"
+	d     Dep       // what the stored values, addresses and control depend on
+	// compute returns the event's current dependence.
+	compute func() Dep
+}
+
+func newMemory(f *Func) *memory {
+	m := &memory{f: f, index: map[ssa.Instruction]int{}, barriers: make([][]int, len(f.Fn.Blocks))}
+	for _, b := range f.Fn.Blocks {
+		for i, instr := range b.Instrs {
+			m.index[instr] = i
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				m.stores = append(m.stores, &storeEvent{instr: instr, root: root(instr.Addr), what: "a store",
+					compute: func() Dep {
+						return f.operand(instr, instr.Addr).join(f.operand(instr, instr.Val)).join(f.ctrl[b.Index])
+					}})
+			case *ssa.Call:
+				callee := instr.Call.StaticCallee()
+				name := gpuFunc(callee)
+				switch {
+				case name == "Barrier":
+					m.barriers[b.Index] = append(m.barriers[b.Index], i)
+				case strings.HasPrefix(name, "Atomic") && len(instr.Call.Args) > 0:
+					src := &Reason{What: "memory updated by " + name, Pos: instr.Pos(), Param: -1}
+					m.stores = append(m.stores, &storeEvent{instr: instr, root: root(instr.Call.Args[0]), what: "an atomic update",
+						compute: func() Dep { return Dep{Src: src} }})
+				case f.callees[instr] != nil:
+					s := f.callees[instr]
+					for j, arg := range instr.Call.Args {
+						if j >= len(s.Writes) || !s.Writes[j].Divergent() {
+							continue
+						}
+						w := s.Writes[j]
+						m.stores = append(m.stores, &storeEvent{instr: instr, root: root(arg), what: "a call of " + calleeName(callee),
+							compute: func() Dep { return f.resolve(instr, w).join(f.ctrl[b.Index]) }})
+					}
+				}
+			}
+		}
+	}
+	return m
+}
+
+// update recomputes the store events' dependences and reports a change.
+func (m *memory) update() bool {
+	changed := false
+	for _, e := range m.stores {
+		n := e.d.join(e.compute())
+		if !e.d.covers(n) {
+			e.d = n
+			changed = true
+		}
+	}
+	return changed
+}
+
+// loadDep is the dependence of the memory that addr points to, as seen by
+// the instruction at (a load, or a call that passes addr on).
+func (m *memory) loadDep(at ssa.Instruction, addr ssa.Value) Dep {
+	r := root(addr)
+	var d Dep
+	for _, e := range m.stores {
+		if !e.d.Divergent() || e.instr == at {
+			continue
+		}
+		if r != nil && e.root != nil && r != e.root {
+			continue
+		}
+		if st, ok := e.instr.(*ssa.Store); ok && distinct(st.Addr, addr) {
+			continue
+		}
+		_, localR := r.(*ssa.Alloc)
+		_, localE := e.root.(*ssa.Alloc)
+		if localR || localE || m.reaches(e.instr, at) {
+			d = d.join(e.reason())
+		}
+	}
+	return d
+}
+
+func (e *storeEvent) reason() Dep {
+	d := e.d
+	if d.Src != nil {
+		what := fmt.Sprintf("memory that threads write differently (%s, because of %s)", e.what, d.Src.What)
+		if strings.HasPrefix(d.Src.What, "memory ") {
+			what = d.Src.What
+		}
+		d.Src = &Reason{What: what, Pos: e.instr.Pos(), Param: -1}
+	}
+	return d
+}
+
+// reaches reports whether a path leads from just after instruction from to
+// just before instruction to without passing a barrier.
+func (m *memory) reaches(from, to ssa.Instruction) bool {
+	fb, tb := from.Block(), to.Block()
+	fi, ti := m.index[from], m.index[to]
+	if fb == tb && fi < ti && !m.barrierBetween(fb, fi, ti) {
+		return true
+	}
+	if m.barrierBetween(fb, fi, len(fb.Instrs)) {
+		return false
+	}
+	seen := make([]bool, len(m.f.Fn.Blocks))
+	work := append([]*ssa.BasicBlock(nil), fb.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b.Index] {
+			continue
+		}
+		seen[b.Index] = true
+		if b == tb && !m.barrierBetween(b, -1, ti) {
+			return true
+		}
+		if len(m.barriers[b.Index]) > 0 {
+			continue
+		}
+		work = append(work, b.Succs...)
+	}
+	return false
+}
+
+func (m *memory) barrierBetween(b *ssa.BasicBlock, i, j int) bool {
+	for _, k := range m.barriers[b.Index] {
+		if i < k && k < j {
+			return true
+		}
+	}
+	return false
+}
+
+// root returns the object an address points into, or nil if unknown.
+func root(v ssa.Value) ssa.Value { return rootN(v, 8) }
+
+func rootN(v ssa.Value, phis int) ssa.Value {
+	for range 100 {
+		switch x := v.(type) {
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.SliceToArrayPointer:
+			v = x.X
+		case *ssa.Phi:
+			var r ssa.Value
+			for i, e := range x.Edges {
+				if e == x {
+					continue
+				}
+				if phis == 0 {
+					return nil
+				}
+				er := rootN(e, phis-1)
+				if er == nil || (i > 0 && r != nil && er != r) {
+					return nil
+				}
+				r = er
+			}
+			return r
+		case *ssa.Alloc, *ssa.Parameter, *ssa.Global:
+			return x
+		case *ssa.Call:
+			if gpuFunc(x.Call.StaticCallee()) == "Shared" {
+				return x
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// distinct reports whether two addresses are provably different elements of
+// one object: the same base indexed (or selected) by different constants.
+func distinct(a, b ssa.Value) bool {
+	for range 8 {
+		switch x := a.(type) {
+		case *ssa.IndexAddr:
+			y, ok := b.(*ssa.IndexAddr)
+			if !ok {
+				return false
+			}
+			cx, okx := x.Index.(*ssa.Const)
+			cy, oky := y.Index.(*ssa.Const)
+			if okx && oky && cx.Value != nil && cy.Value != nil && cx.Value.ExactString() != cy.Value.ExactString() {
+				return x.X == y.X || sameAddr(x.X, y.X)
+			}
+			if !sameIndex(x.Index, y.Index) {
+				return false
+			}
+			a, b = x.X, y.X
+		case *ssa.FieldAddr:
+			y, ok := b.(*ssa.FieldAddr)
+			if !ok {
+				return false
+			}
+			if x.Field != y.Field {
+				return x.X == y.X || sameAddr(x.X, y.X)
+			}
+			a, b = x.X, y.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// sameAddr reports whether a and b compute the same address from the same
+// base through the same constant steps.
+func sameAddr(a, b ssa.Value) bool {
+	for range 8 {
+		if a == b {
+			return true
+		}
+		switch x := a.(type) {
+		case *ssa.IndexAddr:
+			y, ok := b.(*ssa.IndexAddr)
+			if !ok || !sameIndex(x.Index, y.Index) {
+				return false
+			}
+			a, b = x.X, y.X
+		case *ssa.FieldAddr:
+			y, ok := b.(*ssa.FieldAddr)
+			if !ok || x.Field != y.Field {
+				return false
+			}
+			a, b = x.X, y.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func sameIndex(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ca, oka := a.(*ssa.Const)
+	cb, okb := b.(*ssa.Const)
+	return oka && okb && ca.Value != nil && cb.Value != nil && ca.Value.ExactString() == cb.Value.ExactString()
+}
