@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/device/cpu"
+	"github.com/gpukvet/gpukvet/device/cuda"
 )
 
 // backends lists every backend by name, in the order Open tries them when
@@ -18,7 +19,7 @@ var backends = []struct {
 	name string
 	open func() (backend.Backend, error)
 }{
-	{"cuda", nil},
+	{"cuda", cuda.Open},
 	{"vulkan", nil},
 	{"hip", nil},
 	{"cpu", cpu.Open},

@@ -12,7 +12,7 @@
 // run-time panic (index out of range, division by zero, explicit panic)
 // records the cause, the source-position id, its block and thread, and exits;
 // Sync and Read check the records of the launches since the last check and
-// report the first trap as a *TrapError naming the kernel and its Go
+// report the first trap as a *backend.Trap naming the kernel and its Go
 // file:line. The context stays usable.
 package cuda
 
@@ -382,7 +382,7 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 			// Out of trap records: check the ones in use now, keeping a
 			// trap for the next Sync (Launch never reports a trap).
 			if err := b.syncLocked(); err != nil {
-				var te *TrapError
+				var te *backend.Trap
 				if !errors.As(err, &te) {
 					return err
 				}

@@ -32,22 +32,6 @@ const (
 	trapUnreachable = 7
 )
 
-// TrapError is a kernel that trapped on the GPU: a Go run-time panic inside
-// the kernel (an index out of range, a division by zero, an explicit panic).
-type TrapError struct {
-	Kernel string   // qualified kernel name
-	Pos    string   // Go source position of the trapping expression
-	Block  gpu.Dim3 // block of the first thread that trapped
-	Thread gpu.Dim3 // that thread within its block
-	Reason string   // Go's run-time error text
-	Code   int      // the trap code
-}
-
-func (e *TrapError) Error() string {
-	return fmt.Sprintf("kernel %s trapped at %s (block %d,%d,%d thread %d,%d,%d): %s",
-		e.Kernel, e.Pos, e.Block.X, e.Block.Y, e.Block.Z, e.Thread.X, e.Thread.Y, e.Thread.Z, e.Reason)
-}
-
 // decodeTrap turns a trap record into an error, or nil when it holds none.
 func decodeTrap(rec []byte, k *backend.Kernel) error {
 	le := binary.LittleEndian
@@ -58,11 +42,10 @@ func decodeTrap(rec []byte, k *backend.Kernel) error {
 	posid := le.Uint32(rec[4:])
 	u := func(off int) int { return int(le.Uint32(rec[off:])) }
 	arg0, arg1 := int64(le.Uint64(rec[32:])), int64(le.Uint64(rec[40:]))
-	e := &TrapError{
+	e := &backend.Trap{
 		Kernel: k.Name,
 		Block:  gpu.Dim3{X: u(8), Y: u(12), Z: u(16)},
 		Thread: gpu.Dim3{X: u(20), Y: u(24), Z: u(28)},
-		Code:   int(code),
 	}
 	if k.Code != nil && int(posid) < len(k.Code.Positions) {
 		e.Pos = k.Code.Positions[posid]
@@ -71,21 +54,21 @@ func decodeTrap(rec []byte, k *backend.Kernel) error {
 	}
 	switch code {
 	case trapIndex:
-		e.Reason = fmt.Sprintf("index out of range [%d] with length %d", arg0, arg1)
+		e.Msg = fmt.Sprintf("index out of range [%d] with length %d", arg0, arg1)
 	case trapSlice:
-		e.Reason = fmt.Sprintf("slice bounds out of range [%d] with capacity %d", arg0, arg1)
+		e.Msg = fmt.Sprintf("slice bounds out of range [%d] with capacity %d", arg0, arg1)
 	case trapDivide:
-		e.Reason = "integer divide by zero"
+		e.Msg = "integer divide by zero"
 	case trapShift:
-		e.Reason = "negative shift amount"
+		e.Msg = "negative shift amount"
 	case trapPanic:
-		e.Reason = "panic"
+		e.Msg = "panic (its value is not kept on the GPU)"
 	case trapNil:
-		e.Reason = "invalid memory address or nil pointer dereference"
+		e.Msg = "invalid memory address or nil pointer dereference"
 	case trapUnreachable:
-		e.Reason = "unreachable code reached"
+		e.Msg = "unreachable code reached"
 	default:
-		e.Reason = fmt.Sprintf("trap code %d", code)
+		e.Msg = fmt.Sprintf("trap code %d", code)
 	}
 	return e
 }
