@@ -79,6 +79,7 @@ const (
 	escaped                    // handed on
 	isNil                      // nil on this path (error branch)
 	deferred                   // a deferred call will release it
+	empty                      // a struct of an owning type that holds nothing yet
 )
 
 type resState struct {
@@ -709,7 +710,7 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		return false
 	case *ssa.Alloc:
 		for _, id := range fa.created[in] {
-			st[id] = resState{} // a new struct value; it owns nothing yet
+			st[id] = resState{bits: empty} // a new struct value; it owns nothing yet
 		}
 	case *ssa.Call:
 		obj := calleeObj(in.Call.StaticCallee())
@@ -800,7 +801,7 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		if holds {
 			for _, o := range owners {
 				if fa.res[o].param < 0 && st[o].bits&(freed|escaped|deferred) == 0 {
-					st[o].bits = st[o].bits&^isNil | live
+					st[o].bits = st[o].bits&^(isNil|empty) | live
 				}
 			}
 		}
@@ -1114,8 +1115,8 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 				fa.reportAt(pos, fmt.Sprintf("%s is returned at line %d after %s at line %d",
 					r.label(), fa.line(pos), r.freeName(), fa.line(s.freePos)))
 			}
-			if e == effEscape && s.bits&live != 0 {
-				s.bits = s.bits&^live | escaped
+			if e == effEscape && s.bits&(live|empty) != 0 {
+				s.bits = s.bits&^(live|empty) | escaped
 			}
 		case effFree:
 			if one && wasFreed {
@@ -1125,8 +1126,8 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d, and again by the deferred %s at line %d",
 					r.label(), r.freeName(), fa.line(pos), r.freeName(), fa.line(s.deferPos)))
 			}
-			if s.bits&(live|escaped|freed) != 0 {
-				s.bits = s.bits&^(live|escaped) | freed
+			if s.bits&(live|escaped|freed|empty) != 0 {
+				s.bits = s.bits&^(live|escaped|empty) | freed
 				s.freePos = pos
 			}
 		case effDeferFree:
@@ -1134,8 +1135,8 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: the deferred %s at line %d runs after %s at line %d",
 					r.label(), r.freeName(), fa.line(pos), r.freeName(), fa.line(s.freePos)))
 			}
-			if s.bits&(live|escaped) != 0 {
-				s.bits = s.bits&^(live|escaped) | deferred
+			if s.bits&(live|escaped|empty) != 0 {
+				s.bits = s.bits&^(live|escaped|empty) | deferred
 				s.deferPos = pos
 			}
 		}
