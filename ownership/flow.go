@@ -85,6 +85,7 @@ const (
 type resState struct {
 	bits     uint8
 	freePos  token.Pos // a Free on some path, for messages
+	freeBy   string    // what freed it there: "" for the Free (or Close) method, else "a call to f"
 	deferPos token.Pos
 }
 
@@ -101,7 +102,7 @@ func (s flowState) join(t flowState) bool {
 			changed = true
 		}
 		if s[i].freePos == token.NoPos {
-			s[i].freePos = t[i].freePos
+			s[i].freePos, s[i].freeBy = t[i].freePos, t[i].freeBy
 		}
 		if s[i].deferPos == token.NoPos {
 			s[i].deferPos = t[i].deferPos
@@ -1109,31 +1110,34 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 		switch e {
 		case effUse, effEscape:
 			if one && wasFreed && what != "the return" {
-				fa.reportAt(pos, fmt.Sprintf("%s is used by %s at line %d after %s at line %d",
-					r.label(), what, fa.line(pos), r.freeName(), fa.line(s.freePos)))
+				fa.reportAt(pos, fmt.Sprintf("%s is used by %s at line %d after %s",
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
 			} else if one && wasFreed {
-				fa.reportAt(pos, fmt.Sprintf("%s is returned at line %d after %s at line %d",
-					r.label(), fa.line(pos), r.freeName(), fa.line(s.freePos)))
+				fa.reportAt(pos, fmt.Sprintf("%s is returned at line %d after %s",
+					r.label(), fa.line(pos), fa.freedAt(r, s)))
 			}
 			if e == effEscape && s.bits&(live|empty) != 0 {
 				s.bits = s.bits&^(live|empty) | escaped
 			}
 		case effFree:
 			if one && wasFreed {
-				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d after %s at line %d",
-					r.label(), r.freeName(), fa.line(pos), r.freeName(), fa.line(s.freePos)))
+				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d after %s",
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
 			} else if one && s.bits&deferred != 0 {
 				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d, and again by the deferred %s at line %d",
-					r.label(), r.freeName(), fa.line(pos), r.freeName(), fa.line(s.deferPos)))
+					r.label(), what, fa.line(pos), r.freeName(), fa.line(s.deferPos)))
 			}
 			if s.bits&(live|escaped|freed|empty) != 0 {
 				s.bits = s.bits&^(live|escaped|empty) | freed
-				s.freePos = pos
+				s.freePos, s.freeBy = pos, ""
+				if what != r.freeName() {
+					s.freeBy = what
+				}
 			}
 		case effDeferFree:
 			if one && wasFreed {
-				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: the deferred %s at line %d runs after %s at line %d",
-					r.label(), r.freeName(), fa.line(pos), r.freeName(), fa.line(s.freePos)))
+				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: the deferred %s at line %d runs after %s",
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
 			}
 			if s.bits&(live|escaped|empty) != 0 {
 				s.bits = s.bits&^(live|escaped|empty) | deferred
@@ -1141,6 +1145,15 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 			}
 		}
 	}
+}
+
+// freedAt describes the Free that s remembers: "Free at line 18", or "a
+// call to release freed it at line 18".
+func (fa *funcAnalysis) freedAt(r *resource, s *resState) string {
+	if s.freeBy != "" {
+		return fmt.Sprintf("%s freed it at line %d", s.freeBy, fa.line(s.freePos))
+	}
+	return fmt.Sprintf("%s at line %d", r.freeName(), fa.line(s.freePos))
 }
 
 func (fa *funcAnalysis) line(pos token.Pos) int {
