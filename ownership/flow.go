@@ -654,8 +654,8 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 			}
 		}
 	}
-	if call := fa.errorOf(x); call != nil {
-		toNil(errEdge, fa.created[call])
+	if ids := fa.errorOf(x, 0); len(ids) > 0 {
+		toNil(errEdge, ids)
 		return
 	}
 	if ids := fa.alias[x]; len(ids) == 1 {
@@ -668,8 +668,24 @@ func isNilConst(v ssa.Value) bool {
 	return ok && c.IsNil()
 }
 
-// errorOf returns the allocating call whose error result v is, or nil.
-func (fa *funcAnalysis) errorOf(v ssa.Value) *ssa.Call {
+// errorOf returns the resources created by the allocating calls whose
+// error result v is (a φ of several, or the value of a variable that holds
+// one), or nil.
+func (fa *funcAnalysis) errorOf(v ssa.Value, depth int) []int {
+	if phi, ok := v.(*ssa.Phi); ok && depth < 4 {
+		var ids []int
+		for _, e := range phi.Edges {
+			if isNilConst(e) {
+				continue
+			}
+			more := fa.errorOf(e, depth+1)
+			if len(more) == 0 {
+				return nil
+			}
+			ids, _ = union(ids, more)
+		}
+		return ids
+	}
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		st := fa.reachingStore(load, load.X)
 		if st == nil {
@@ -689,7 +705,7 @@ func (fa *funcAnalysis) errorOf(v ssa.Value) *ssa.Call {
 	if ex.Index != tuple.Len()-1 || !types.Identical(ex.Type(), types.Universe.Lookup("error").Type()) {
 		return nil
 	}
-	return call
+	return fa.created[call]
 }
 
 // effects of an operation on a resource.
@@ -737,6 +753,12 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.store(in, st, final)
 	case *ssa.Send:
 		fa.apply(st, fa.alias[in.X], effEscape, in.Pos(), "a channel send", final)
+	case *ssa.Select:
+		for _, s := range in.States {
+			if s.Send != nil {
+				fa.apply(st, fa.alias[s.Send], effEscape, s.Pos, "a channel send", final)
+			}
+		}
 	case *ssa.MapUpdate:
 		fa.apply(st, fa.alias[in.Key], effEscape, in.Pos(), "a map update", final)
 		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)
