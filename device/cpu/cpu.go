@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -138,45 +139,69 @@ type launch struct {
 func (l *launch) run() {
 	nblocks := int64(l.grid[0] * l.grid[1] * l.grid[2])
 	workers := min(int64(runtime.GOMAXPROCS(0)), nblocks)
+	if raceEnabled {
+		// Stay well below the race detector's limit on live goroutines.
+		n := int64(l.block[0] * l.block[1] * l.block[2])
+		workers = max(1, min(workers, 4096/n))
+	}
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Go(func() {
-			for !l.failed.Load() {
-				b := l.next.Add(1) - 1
-				if b >= nblocks {
-					return
-				}
-				l.runBlock(unlinear(int(b), l.grid))
-			}
-		})
+		wg.Go(l.work)
 	}
 	wg.Wait()
 }
 
-// runBlock runs every thread of block bid, each in its own goroutine, and
-// waits for them.
-func (l *launch) runBlock(bid [3]int) {
+// work runs blocks until none is left. Each worker keeps one goroutine per
+// thread of a block and hands them block after block, so that a goroutine's
+// stack, grown by its first kernel call, serves every later one.
+func (l *launch) work() {
 	n := l.block[0] * l.block[1] * l.block[2]
-	blk := cpuexec.NewBlock(l.k.Name, bid, n)
-	var wg sync.WaitGroup
+	blk := cpuexec.NewBlock(l.k.Name, [3]int{}, n)
+	var done sync.WaitGroup
+	start := make([]chan [3]int, n) // start[i] gets the index of each block thread i runs
 	for i := 1; i < n; i++ {
-		wg.Go(func() { l.runThread(blk, bid, unlinear(i, l.block)) })
+		start[i] = make(chan [3]int, 1)
+		go func(tid [3]int, start <-chan [3]int) {
+			in := slices.Clone(l.in)
+			for bid := range start {
+				l.runThread(in, blk, bid, tid)
+				done.Done()
+			}
+		}(unlinear(i, l.block), start[i])
 	}
-	l.runThread(blk, bid, [3]int{})
-	wg.Wait()
-	if err := blk.Err(); err != nil {
-		l.mu.Lock()
-		if l.err == nil {
-			l.err = err
+	defer func() {
+		for _, c := range start[1:] {
+			close(c)
 		}
-		l.mu.Unlock()
-		l.failed.Store(true)
+	}()
+	in := slices.Clone(l.in)
+	for !l.failed.Load() {
+		b := l.next.Add(1) - 1
+		if b >= int64(l.grid[0]*l.grid[1]*l.grid[2]) {
+			return
+		}
+		bid := unlinear(int(b), l.grid)
+		blk.Reset(bid)
+		done.Add(n - 1)
+		for _, c := range start[1:] {
+			c <- bid
+		}
+		l.runThread(in, blk, bid, [3]int{})
+		done.Wait()
+		if err := blk.Err(); err != nil {
+			l.mu.Lock()
+			if l.err == nil {
+				l.err = err
+			}
+			l.mu.Unlock()
+			l.failed.Store(true)
+		}
 	}
 }
 
 // runThread calls the kernel for one thread and reports how it ended to its
 // block.
-func (l *launch) runThread(blk *cpuexec.Block, bid, tid [3]int) {
+func (l *launch) runThread(in []reflect.Value, blk *cpuexec.Block, bid, tid [3]int) {
 	defer func() {
 		r := recover()
 		switch {
@@ -194,8 +219,6 @@ func (l *launch) runThread(blk *cpuexec.Block, bid, tid [3]int) {
 			})
 		}
 	}()
-	in := make([]reflect.Value, len(l.in))
-	copy(in, l.in)
 	in[0] = reflect.ValueOf(cpuexec.NewThread(blk, tid, bid, l.block, l.grid))
 	l.k.Func.Call(in)
 }

@@ -27,6 +27,8 @@ type Block struct {
 	kernel string // qualified kernel name, for errors
 	idx    [3]int // block index, for errors
 
+	n int // threads per block
+
 	mu      sync.Mutex
 	cond    sync.Cond
 	live    int     // threads that have not exited
@@ -42,9 +44,22 @@ type Block struct {
 // NewBlock returns the state of block idx of a launch of kernel with n
 // threads per block.
 func NewBlock(kernel string, idx [3]int, n int) *Block {
-	b := &Block{kernel: kernel, idx: idx, live: n}
+	b := &Block{kernel: kernel, idx: idx, n: n, live: n}
 	b.cond.L = &b.mu
 	return b
+}
+
+// Reset readies b to run block idx, once every thread of the block it ran
+// before has ended. The instances of shared variables are kept: their
+// contents are undefined until written, as on a GPU.
+func (b *Block) Reset(idx [3]int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.idx = idx
+	b.live = b.n
+	b.waiting, b.pc = 0, 0
+	b.exited, b.exitTid = false, [3]int{}
+	b.err = nil
 }
 
 // abort is the panic value with which Barrier ends a thread of an aborted
