@@ -1,0 +1,74 @@
+package memspace
+
+import (
+	_ "embed"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/gpukvet/gpukvet/analyzers/kernels"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports kernel code that reaches host memory or host services,
+// malformed kernels, and host code that launches kernels wrongly.
+var Analyzer = &analysis.Analyzer{
+	Name:       "memspace",
+	Doc:        docText(doc),
+	URL:        "https://github.com/gpukvet/gpukvet/tree/main/memspace",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{kernels.Analyzer},
+	FactTypes:  []analysis.Fact{new(BreaksFact)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// BreaksFact marks an exported device function of another package that
+// breaks a rule of kernel code itself or through the functions it calls, so
+// that a kernel calling it is reported at the call.
+type BreaksFact struct {
+	What string // e.g. "uses a map"
+	At   string // file:line of the violation
+}
+
+func (*BreaksFact) AFact() {}
+
+func (f *BreaksFact) String() string { return "breaks kernel rules: " + f.What + " (" + f.At + ")" }
+
+// Result lists, for other analyses and the codegen, the kernels and device
+// functions of the package that break a rule of kernel code (directly or
+// through the functions they call).
+type Result struct {
+	Broken map[*types.Func]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	kres := pass.ResultOf[kernels.Analyzer].(*kernels.Result)
+	if !kres.Relevant {
+		return noResult, nil
+	}
+	for _, p := range kres.Problems {
+		pass.Report(p)
+	}
+	for _, k := range kres.Kernels {
+		checkKernelParams(pass, k)
+	}
+	broken := checkKernelCode(pass, kres)
+	if kres.ImportsDevice {
+		checkLaunches(pass, kres)
+	}
+	return &Result{Broken: broken}, nil
+}
+
+var noResult = &Result{}
+
+// docText returns the package comment of doc.go, written as a /* */ block,
+// without its markers: the analyzer's documentation.
+func docText(src string) string {
+	_, rest, _ := strings.Cut(src, "/*\n")
+	text, _, _ := strings.Cut(rest, "*/")
+	return strings.TrimSpace(text)
+}
