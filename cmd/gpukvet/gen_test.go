@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// fakeCompile stands in for the codegen: gen's own logic is tested apart
+// from the PTX it embeds (the differential suite runs real modules).
+func fakeCompile(gp *genPackage, arch string) (*compiled, error) {
+	c := &compiled{kernels: map[string]compiledKernel{}, positions: []string{"kernels.go:24:8", "kernels.go:34:4"}}
+	var ptx strings.Builder
+	fmt.Fprintf(&ptx, "//\n// fake PTX for %s\n//\n.version 7.8\n.target %s\n.address_size 64\n", gp.pkg.PkgPath, arch)
+	for _, k := range gp.kernels {
+		entry := gp.pkg.Name + "_" + k.name
+		fmt.Fprintf(&ptx, "// .entry %s\n", entry)
+		c.kernels[k.name] = compiledKernel{entry: entry, dims: 1}
+	}
+	c.ptx = []byte(ptx.String())
+	return c, nil
+}
+
+func withFakeCompile(t *testing.T) {
+	old := compileForGen
+	compileForGen = fakeCompile
+	t.Cleanup(func() { compileForGen = old })
+}
+
+const genpkg = "./testdata/genpkg"
+
+// TestGenGolden checks that testdata/genpkg/gpukvet_gen.go is what gen
+// writes (GPUKVET_UPDATE_GOLDEN=1 rewrites it), and that it type-checks with
+// the package.
+func TestGenGolden(t *testing.T) {
+	withFakeCompile(t)
+	var stderr bytes.Buffer
+	args := []string{"-check", genpkg}
+	if os.Getenv("GPUKVET_UPDATE_GOLDEN") != "" {
+		args = args[1:]
+	}
+	if code := runGen(args, os.Stdout, &stderr); code != 0 {
+		t.Fatalf("gpukvet gen %v: exit %d: %s", args, code, stderr.String())
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax}, genpkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			t.Errorf("generated code does not type-check: %v", e)
+		}
+	})
+	data, _ := os.ReadFile(genpkg + "/gpukvet_gen.go")
+	for _, want := range []string{
+		"func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Buffer[float32], y *device.Buffer[float32]) error",
+		"func LaunchMove(d *device.Device, grid, block gpu.Dim3, p Point, d_ *device.Buffer[time.Duration], grid_ int, p4 *device.Buffer[Point], block_ bool) error",
+		"gpu.Dim3{X: 64, Y: 1, Z: 1}",
+		`Entry: "genpkg_Saxpy"`,
+	} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("generated file lacks %q", want)
+		}
+	}
+}
+
+func TestGenDeterministic(t *testing.T) {
+	withFakeCompile(t)
+	gp, err := loadGenPackage(genpkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := generate(gp, "sm_80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp2, _ := loadGenPackage(genpkg)
+	b, _ := generate(gp2, "sm_80")
+	if !bytes.Equal(a, b) {
+		t.Fatal("two runs of gen differ")
+	}
+}
+
+func TestGenRefusesForeignFile(t *testing.T) {
+	withFakeCompile(t)
+	before, _ := os.ReadFile(genpkg + "/kernels.go")
+	var stderr bytes.Buffer
+	if code := runGen([]string{"-o", "kernels.go", genpkg}, os.Stdout, &stderr); code != 2 {
+		t.Fatalf("gen -o kernels.go: exit %d, want 2", code)
+	}
+	if !strings.Contains(stderr.String(), "not written by gpukvet gen") {
+		t.Errorf("stderr %q does not say why", stderr.String())
+	}
+	after, _ := os.ReadFile(genpkg + "/kernels.go")
+	if !bytes.Equal(before, after) {
+		t.Fatal("gen overwrote a file it did not write")
+	}
+}
+
+func TestGenUsage(t *testing.T) {
+	for _, args := range [][]string{{"a", "b"}, {"-o", "x/y.go"}, {"-o", "y_test.go"}, {"-nosuchflag"}} {
+		if code := runGen(args, os.Stdout, new(bytes.Buffer)); code != 2 {
+			t.Errorf("gen %v: exit %d, want 2", args, code)
+		}
+	}
+	var stderr bytes.Buffer
+	if code := runGen([]string{"./testdata/nosuchpkg"}, os.Stdout, &stderr); code != 2 {
+		t.Errorf("gen of a missing package: exit %d, want 2 (%s)", code, stderr.String())
+	}
+}

@@ -1,0 +1,37 @@
+// Package genpkg is a kernel package for gen's tests.
+package genpkg
+
+import (
+	"time"
+
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+//go:generate gpukvet gen
+
+// Point is a struct parameter.
+type Point struct {
+	X, Y float32
+	N    int
+}
+
+// Saxpy computes y = a*x + y.
+//
+//gpu:kernel
+func Saxpy(t gpu.Thread, a float32, x, y []float32) {
+	i := t.GlobalIdx().X
+	if i < len(y) {
+		y[i] = a*x[i] + y[i]
+	}
+}
+
+// Move takes a struct, a slice of structs from another package's type, and
+// parameters named like the launch function's own.
+//
+//gpu:kernel block=64
+func Move(t gpu.Thread, p Point, d []time.Duration, grid int, _ []Point, block bool) {
+	i := t.GlobalIdx().X
+	if i < len(d) && block {
+		d[i] += time.Duration(p.N + grid)
+	}
+}
