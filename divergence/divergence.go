@@ -1,0 +1,215 @@
+package divergence
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/uniformity"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports barriers that only some threads of a block may reach.
+var Analyzer = &analysis.Analyzer{
+	Name:     "divergence",
+	Doc:      docText(doc),
+	URL:      "https://github.com/gpukvet/gpukvet/tree/main/divergence",
+	Run:      run,
+	Requires: []*analysis.Analyzer{kernels.Analyzer, uniformity.Analyzer},
+}
+
+// docText extracts the analyzer's documentation from doc.go: the text after
+// the "# Analyzer divergence" heading, without comment markers.
+func docText(src string) string {
+	var lines []string
+	on := false
+	for _, l := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(l, "//") {
+			if on {
+				break
+			}
+			continue
+		}
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(l, "# Analyzer ") {
+			on = true
+			continue
+		}
+		if on {
+			lines = append(lines, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !pass.ResultOf[kernels.Analyzer].(*kernels.Result).Relevant {
+		return nil, nil
+	}
+	res := pass.ResultOf[uniformity.Analyzer].(*uniformity.Result)
+	r := &reporter{pass: pass, seen: map[string]bool{}, calls: callExprs(pass.Files), fixed: map[*ast.IfStmt]bool{}}
+	for _, f := range res.Order {
+		for _, site := range f.Barriers {
+			if site.Divergent() {
+				r.report(f, site)
+			}
+		}
+	}
+	return nil, nil
+}
+
+type reporter struct {
+	pass  *analysis.Pass
+	seen  map[string]bool // position and message of each report (generic functions and their instances share code)
+	calls map[token.Pos]*ast.CallExpr
+	fixed map[*ast.IfStmt]bool // early returns a fix was offered for
+}
+
+// callExprs maps the Lparen of every call to its expression: go/ssa gives a
+// call's Lparen as its position.
+func callExprs(files []*ast.File) map[token.Pos]*ast.CallExpr {
+	m := map[token.Pos]*ast.CallExpr{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				m[c.Lparen] = c
+			}
+			return true
+		})
+	}
+	return m
+}
+
+func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
+	what := "barrier"
+	if site.Callee != nil {
+		what = fmt.Sprintf("call of %s, which reaches a barrier,", site.Callee.Name())
+	}
+	var msg string
+	if br := site.Under; br != nil {
+		msg = fmt.Sprintf("%s may be reached by only some threads of the block: %s", what, r.how(f, site, br))
+	} else {
+		name := fmt.Sprintf("argument %d", site.Arg+1)
+		if sig := site.Callee.Signature(); sig != nil {
+			i := site.Arg
+			if sig.Recv() != nil {
+				i--
+			}
+			if i >= 0 && i < sig.Params().Len() && sig.Params().At(i).Name() != "" {
+				name = "argument " + sig.Params().At(i).Name()
+			} else if i < 0 {
+				name = "receiver"
+			}
+		}
+		msg = fmt.Sprintf("%s may be reached by only some threads of the block: whether %s reaches its barrier depends on its %s, which depends on %s",
+			what, site.Callee.Name(), name, site.ArgDep.Src.Describe(r.pass.Fset))
+	}
+	pos, end := site.Call.Pos(), token.NoPos
+	if c := r.calls[pos]; c != nil {
+		pos, end = c.Pos(), c.End()
+	}
+	key := fmt.Sprint(pos, msg)
+	if r.seen[key] {
+		return
+	}
+	r.seen[key] = true
+	d := analysis.Diagnostic{Pos: pos, End: end, Category: "divergence", Message: msg}
+	if site.Under != nil && site.Under.ExitsFunction {
+		d.SuggestedFixes = r.guardFix(f, site.Under)
+	}
+	r.pass.Report(d)
+}
+
+// how says why a thread may not reach the site that branch br controls.
+func (r *reporter) how(f *uniformity.Func, site *uniformity.BarrierSite, br *uniformity.Branch) string {
+	cond, line := r.condText(f, br)
+	why := br.Dep.Src.Describe(r.pass.Fset)
+	x := site.Call.Block()
+	switch {
+	case br.Loop != nil && inLoop(br.Loop, x) && br.Block == br.Loop:
+		return fmt.Sprintf("it is in a loop whose trip count differs between threads: the loop condition %s (line %d) depends on %s", cond, line, why)
+	case br.Loop != nil && inLoop(br.Loop, x) && br.ExitsFunction:
+		return fmt.Sprintf("threads return early from the loop on the condition %s (line %d), which depends on %s", cond, line, why)
+	case br.Loop != nil && inLoop(br.Loop, x):
+		return fmt.Sprintf("threads leave the loop early (break) on the condition %s (line %d), which depends on %s", cond, line, why)
+	case reaches(br.Block.Succs[0], x) && reaches(br.Block.Succs[1], x):
+		return fmt.Sprintf("threads skip the rest of the loop (continue) on the condition %s (line %d), which depends on %s", cond, line, why)
+	case br.ExitsFunction:
+		return fmt.Sprintf("some threads return (or panic) before it, on the condition %s (line %d), which depends on %s", cond, line, why)
+	}
+	return fmt.Sprintf("it is under the condition %s (line %d), which depends on %s", cond, line, why)
+}
+
+// inLoop reports whether block x is in the natural loop of header h: h
+// dominates x and x reaches h.
+func inLoop(h, x *ssa.BasicBlock) bool {
+	return h.Dominates(x) && reaches(x, h)
+}
+
+// reaches reports whether a path leads from a to b (a == b counts).
+func reaches(a, b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{a}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
+}
+
+// condText returns the source text of a branch condition (quoted) and its
+// line.
+func (r *reporter) condText(f *uniformity.Func, br *uniformity.Branch) (string, int) {
+	pos := br.Cond.Pos()
+	for _, b := range f.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ref, ok := instr.(*ssa.DebugRef); ok && ref.X == br.Cond {
+				return "`" + types.ExprString(ref.Expr) + "`", r.pass.Fset.Position(ref.Expr.Pos()).Line
+			}
+		}
+	}
+	if !pos.IsValid() {
+		if ifi, ok := br.Block.Instrs[len(br.Block.Instrs)-1].(*ssa.If); ok {
+			pos = ifi.Pos()
+		}
+	}
+	// A switch case compares the tag with the case expression.
+	if bin, ok := br.Cond.(*ssa.BinOp); ok && bin.Op == token.EQL {
+		if fd, ok := f.Fn.Syntax().(*ast.FuncDecl); ok {
+			var tag, val ast.Expr
+			ast.Inspect(fd, func(n ast.Node) bool {
+				if s, ok := n.(*ast.SwitchStmt); ok && s.Tag != nil && s.Pos() <= pos && pos < s.End() {
+					for _, c := range s.Body.List {
+						for _, e := range c.(*ast.CaseClause).List {
+							if e.Pos() <= pos && pos < e.End() {
+								tag, val = s.Tag, e
+							}
+						}
+					}
+				}
+				return true
+			})
+			if tag != nil {
+				return "`" + types.ExprString(tag) + " == " + types.ExprString(val) + "` (a switch case)", r.pass.Fset.Position(pos).Line
+			}
+		}
+	}
+	return "at this branch", r.pass.Fset.Position(pos).Line
+}
