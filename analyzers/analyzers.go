@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/gpukvet/gpukvet/ownership"
 )
 
 // Names are the analyzers of the dialect's contract (shared/DIALECT.md), in
@@ -24,7 +26,7 @@ var Names = []string{"memspace", "ownership", "races", "divergence"}
 func checks() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		// memspace.Analyzer,
-		// ownership.Analyzer,
+		ownership.Analyzer,
 		// races.Analyzer,
 		// divergence.Analyzer,
 	}

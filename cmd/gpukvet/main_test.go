@@ -328,3 +328,119 @@ func TestVetTool(t *testing.T) {
 		t.Errorf("go vet -ignore missed the finding:\n%s", r.stderr)
 	}
 }
+
+// Host code with one leaked buffer (reported at the return on line 11) and
+// one leak silenced by a //gpukvet:ignore directive above its return.
+const leaks = `package host
+
+import "github.com/gpukvet/gpukvet/device"
+
+func Leak(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return err
+	}
+	_ = b.Len()
+	return nil
+}
+
+func Silenced(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return err
+	}
+	_ = b.Len()
+	//gpukvet:ignore ownership the process exits right after this
+	return nil
+}
+
+func WrongAnalyzer(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return err
+	}
+	_ = b.Len()
+	//gpukvet:ignore races this names another analyzer
+	return nil
+}
+`
+
+// A correct kernel and host code that launches it and frees its buffers.
+const kernel = `package saxpy
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+// Saxpy computes y = a*x + y.
+//
+//gpu:kernel
+func Saxpy(t gpu.Thread, a float32, x, y []float32) {
+	i := t.GlobalIdx().X
+	if i < len(y) {
+		y[i] = a*x[i] + y[i]
+	}
+}
+`
+
+const launch = `package app
+
+import (
+	"example.com/m/saxpy"
+	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+func Run(d *device.Device, xs, ys []float32) ([]float32, error) {
+	x, err := device.Upload(d, xs)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Free()
+	y, err := device.Upload(d, ys)
+	if err != nil {
+		return nil, err
+	}
+	defer y.Free()
+	if err := d.Launch(saxpy.Saxpy, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: len(ys), Y: 1, Z: 1}, float32(2), x, y); err != nil {
+		return nil, err
+	}
+	return y.Download()
+}
+`
+
+func requireAnalyzer(t *testing.T, name string) {
+	t.Helper()
+	if analyzers.Lookup(name) == nil {
+		t.Skipf("the suite has no %s analyzer yet", name)
+	}
+}
+
+// TestSuppressionEndToEnd checks that //gpukvet:ignore silences a real
+// analyzer's finding, standalone and under go vet, and only that one.
+func TestSuppressionEndToEnd(t *testing.T) {
+	requireAnalyzer(t, "ownership")
+	dir := writeModule(t, map[string]string{"host/host.go": leaks})
+	want := "host/host.go:11:2: ownership: buffer from device.Alloc at line 6 is not freed on the return at line 11\n" +
+		"host/host.go:31:2: ownership: buffer from device.Alloc at line 25 is not freed on the return at line 31\n"
+	r := gpukvet(t, dir, "./...")
+	wantCode(t, r, 1)
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./...")
+	if r.code == 0 || !strings.Contains(r.stderr, "host.go:11:2:") || strings.Contains(r.stderr, "host.go:21:") || !strings.Contains(r.stderr, "host.go:31:2:") {
+		t.Errorf("go vet: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestCleanKernelAndHost runs the whole suite on a correct kernel and the
+// host code that launches it, across two packages (facts), both ways.
+func TestCleanKernelAndHost(t *testing.T) {
+	dir := writeModule(t, map[string]string{"saxpy/saxpy.go": kernel, "app/app.go": launch})
+	r := gpukvet(t, dir, "./...")
+	wantCode(t, r, 0)
+	if r.stdout != "" || r.stderr != "" {
+		t.Errorf("findings on correct code:\n%s%s", r.stdout, r.stderr)
+	}
+	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./...")
+	wantCode(t, r, 0)
+}
