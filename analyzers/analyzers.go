@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/gpukvet/gpukvet/divergence"
 	"github.com/gpukvet/gpukvet/ownership"
 )
 
@@ -28,7 +29,7 @@ func checks() []*analysis.Analyzer {
 		// memspace.Analyzer,
 		ownership.Analyzer,
 		// races.Analyzer,
-		// divergence.Analyzer,
+		divergence.Analyzer,
 	}
 }
 
