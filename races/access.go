@@ -1,0 +1,211 @@
+package races
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A rootKey identifies a memory object that threads share: a gpu.Shared
+// variable (one per Shared call expression, per block) or a slice
+// parameter of the kernel (global memory). Different slice parameters are
+// assumed not to alias.
+type rootKey struct {
+	shared token.Pos // position of the Shared call; NoPos for a parameter
+	param  int       // index of the kernel parameter, for global memory
+}
+
+func (r rootKey) global() bool { return r.shared == token.NoPos }
+
+// A valRef is an SSA value in a frame.
+type valRef struct {
+	fr *frame
+	v  ssa.Value
+}
+
+// A comp is one index of an element path: the sum of values plus a
+// constant, with 0 ≤ comp < bound when the bound is known.
+type comp struct {
+	terms    []valRef
+	k        int64
+	n        int64 // array length bound; 0 if none
+	lenParam int   // kernel parameter whose length bounds it; -1 if none
+	any      bool  // the access touches every element (whole-array copy)
+	field    bool  // a struct field selector (k is the field index)
+}
+
+// An access is a load, store or atomic operation on shared or global
+// memory, at one instruction of one frame.
+type access struct {
+	idx    int
+	node   *node
+	instr  ssa.Instruction
+	root   rootKey
+	comps  []comp
+	write  bool
+	atomic bool
+	pos    token.Pos
+}
+
+func (a *access) verb() string {
+	switch {
+	case a.atomic:
+		return "atomically updates"
+	case a.write:
+		return "writes"
+	}
+	return "reads"
+}
+
+// collectAccesses finds the memory accesses of every node.
+func (k *kernelAn) collectAccesses() {
+	for _, n := range k.g.nodes {
+		for _, in := range n.instrs {
+			var addr ssa.Value
+			var write, atomic bool
+			switch in := in.(type) {
+			case *ssa.Store:
+				addr, write = in.Addr, true
+			case *ssa.UnOp:
+				if in.Op == token.MUL {
+					addr = in.X
+				}
+			case *ssa.Call:
+				if name := gpuFunc(in); len(name) > 6 && name[:6] == "Atomic" && len(in.Call.Args) > 0 {
+					addr, write, atomic = in.Call.Args[0], true, true
+				}
+			}
+			if addr == nil {
+				continue
+			}
+			root, comps, ok := k.resolveAddr(n.fr, addr)
+			if !ok {
+				continue
+			}
+			if elem, ok := addr.Type().Underlying().(*types.Pointer); ok {
+				if _, isArr := elem.Elem().Underlying().(*types.Array); isArr {
+					comps = append(comps, comp{any: true, lenParam: -1})
+				}
+			}
+			pos := addr.Pos()
+			if !pos.IsValid() {
+				pos = in.Pos()
+			}
+			if !pos.IsValid() && n.fr.call != nil {
+				pos = n.fr.call.Pos()
+			}
+			a := &access{idx: len(k.accesses), node: n, instr: in, root: root, comps: comps,
+				write: write, atomic: atomic, pos: pos}
+			k.accesses = append(k.accesses, a)
+			if write {
+				k.written[root] = true
+			}
+		}
+	}
+}
+
+// resolveAddr returns the object and element path that the pointer v (in
+// frame fr) designates.
+func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
+	switch v := v.(type) {
+	case *ssa.IndexAddr:
+		root, pre, off, ok := k.resolveSeq(fr, v.X)
+		if !ok {
+			return rootKey{}, nil, false
+		}
+		c := off
+		c.terms = append(append([]valRef(nil), off.terms...), valRef{fr, v.Index})
+		return root, append(append([]comp(nil), pre...), c), true
+	case *ssa.FieldAddr:
+		root, comps, ok := k.resolveAddr(fr, v.X)
+		if !ok {
+			return rootKey{}, nil, false
+		}
+		return root, append(append([]comp(nil), comps...), comp{k: int64(v.Field), field: true, lenParam: -1}), true
+	case *ssa.Parameter:
+		if a, pfr, ok := argOf(fr, v); ok {
+			return k.resolveAddr(pfr, a)
+		}
+	case *ssa.Call:
+		if gpuFunc(v) == "Shared" {
+			k.noteShared(v)
+			return rootKey{shared: v.Pos()}, nil, true
+		}
+	}
+	return rootKey{}, nil, false
+}
+
+// resolveSeq resolves a slice or array pointer v, whose elements are
+// indexed by off + i.
+func (k *kernelAn) resolveSeq(fr *frame, v ssa.Value) (rootKey, []comp, comp, bool) {
+	switch t := v.Type().Underlying().(type) {
+	case *types.Pointer:
+		root, comps, ok := k.resolveAddr(fr, v)
+		var n int64
+		if arr, isArr := t.Elem().Underlying().(*types.Array); isArr {
+			n = arr.Len()
+		}
+		return root, comps, comp{n: n, lenParam: -1}, ok
+	case *types.Slice:
+		switch v := v.(type) {
+		case *ssa.Slice:
+			root, pre, off, ok := k.resolveSeq(fr, v.X)
+			if ok && v.Low != nil {
+				off.terms = append(append([]valRef(nil), off.terms...), valRef{fr, v.Low})
+			}
+			return root, pre, off, ok
+		case *ssa.Parameter:
+			if a, pfr, ok := argOf(fr, v); ok {
+				return k.resolveSeq(pfr, a)
+			}
+			if fr.parent == nil {
+				for i, p := range fr.fn.Params {
+					if p == v {
+						k.params[i] = p.Name()
+						return rootKey{param: i}, nil, comp{lenParam: i}, true
+					}
+				}
+			}
+		}
+	}
+	return rootKey{}, nil, comp{}, false
+}
+
+// argOf returns the argument bound to parameter p of an inlined frame.
+func argOf(fr *frame, p *ssa.Parameter) (ssa.Value, *frame, bool) {
+	if fr.parent == nil {
+		return nil, nil, false
+	}
+	for i, q := range fr.fn.Params {
+		if q == p && i < len(fr.call.Call.Args) {
+			return fr.call.Call.Args[i], fr.parent, true
+		}
+	}
+	return nil, nil, false
+}
+
+// noteShared records the source name of a Shared variable for messages.
+func (k *kernelAn) noteShared(c *ssa.Call) {
+	if _, ok := k.sharedNames[c.Pos()]; ok {
+		return
+	}
+	name := "shared variable"
+	for _, b := range c.Parent().Blocks {
+		for _, in := range b.Instrs {
+			if ref, ok := in.(*ssa.DebugRef); ok && ref.X == c {
+				if obj := ref.Object(); obj != nil {
+					name = obj.Name()
+				}
+			}
+		}
+	}
+	k.sharedNames[c.Pos()] = name
+}
+
+func (k *kernelAn) rootName(r rootKey) string {
+	if r.global() {
+		return k.params[r.param]
+	}
+	return k.sharedNames[r.shared]
+}

@@ -1,0 +1,52 @@
+// Package races defines an Analyzer that reports data races between the
+// threads of a GPU kernel.
+//
+// # Analyzer races
+//
+// races: report two accesses to the same shared-memory or global-memory
+// element by different threads, at least one a write and not both atomic,
+// that nothing orders.
+//
+// Threads of one block are ordered only by a Barrier between the accesses;
+// threads of different blocks are never ordered. For example, in
+//
+//	tile := gpu.Shared[[256]float32](t)
+//	i := t.ThreadIdx().X
+//	tile[i] = x[i]
+//	y[i] = tile[i+1] // reported: thread 0 reads tile[1] while thread 1 writes it
+//
+// the read of tile[i+1] needs a t.Barrier() before it.
+//
+// How it decides. The kernel's SSA form, with the device functions of its
+// package inlined at each call, is cut into barrier intervals: the regions
+// that some barrier-free path connects (a barrier in a loop separates its
+// iterations; a path around a loop's back edge with no barrier does not).
+// For each pair of accesses to one object in one interval, the analysis
+// builds integer constraints over two symbolic threads: their indices
+// (0 ≤ ThreadIdx < BlockDim, with the block= shape when the kernel fixes
+// one), uniform values both threads share (parameters, BlockIdx, BlockDim,
+// counters of loops every thread runs in step), values private to each
+// thread, the branch conditions that guard each access (if tid < s), and
+// the equality of the two element indices. A small exact-where-possible
+// solver for linear integer constraints (package races/internal/lincon)
+// decides whether two distinct threads can meet; products of a uniform
+// value and a thread index (2*s*tid, ty*BlockDim+tx) are case-split on
+// signs, and x>>k, x/c, x%c, x&(2^k-1) get quotient and remainder
+// variables. A feasible answer comes with a model, which the diagnostic
+// reports as the two colliding threads and the element.
+//
+// Global memory (slice parameters) is checked the same way within a block,
+// and for threads of different blocks over all pairs of accesses in the
+// kernel. Different slice parameters are assumed not to alias (Launch
+// passes distinct buffers; passing one buffer twice is the caller's
+// responsibility).
+//
+// Soundness and its limits. A value outside the model (a load, a float, a
+// data-dependent index) is an unknown, different per thread unless it is
+// uniform, so the analysis reports a possible race when the indices could
+// not be proven distinct. Accesses through pointers it cannot trace to a
+// Shared call or a slice parameter (a pointer chosen by a phi, a local
+// array) are not checked, nor are device functions of other packages
+// (their bodies are not available to the analysis of this package).
+// Integer overflow of index arithmetic is ignored.
+package races

@@ -1,0 +1,167 @@
+package races
+
+import (
+	"slices"
+
+	"github.com/gpukvet/gpukvet/races/internal/lincon"
+)
+
+// linearizer turns polynomial constraints into linear ones for lincon. A
+// product u·L of a value u that both threads share (a symbol such as s or
+// BlockDim) and a linear form L over per-thread values becomes a fresh
+// variable P, constrained by a case split that holds for every integer
+// product:
+//
+//	u = 0 ∧ P = 0  |  L = 0 ∧ P = 0  |  u ≥ 1 ∧ L ≥ 1 ∧ P ≥ u ∧ P ≥ L  | …
+//
+// Grouping the terms of a difference by their shared factor first keeps
+// what matters for races: s·(2a − 2b − 1) = 0 has no solution with s ≥ 1,
+// and BlockDim·(y₁ − y₂) + x₁ − x₂ = 0 forces y₁ = y₂ when 0 ≤ x < BlockDim.
+type linearizer struct {
+	pb      *problem
+	atoms   map[string]lincon.Var
+	clauses [][][]lincon.Constraint
+}
+
+func (lz *linearizer) lin(c cons) lincon.Constraint {
+	type group struct {
+		shared []lincon.Var
+		lin    map[lincon.Var]int64
+	}
+	var out lincon.Constraint
+	out.Eq = c.eq
+	coef := map[lincon.Var]int64{}
+	groups := map[string]*group{}
+	var gkeys []string
+	for _, t := range c.p.sorted() {
+		switch len(t.vars) {
+		case 0:
+			out.Const += t.coef
+			continue
+		case 1:
+			coef[t.vars[0]] += t.coef
+			continue
+		}
+		var sh, th []lincon.Var
+		for _, v := range t.vars {
+			if lz.pb.vars[v].shared {
+				sh = append(sh, v)
+			} else {
+				th = append(th, v)
+			}
+		}
+		switch {
+		case len(th) == 1 && len(sh) >= 1:
+			k := monoKey(sh)
+			g := groups[k]
+			if g == nil {
+				g = &group{shared: sh, lin: map[lincon.Var]int64{}}
+				groups[k] = g
+				gkeys = append(gkeys, k)
+			}
+			g.lin[th[0]] += t.coef
+		default:
+			coef[lz.product(t.vars)] += t.coef
+		}
+	}
+	for _, k := range gkeys {
+		g := groups[k]
+		var vs []lincon.Var
+		for v, c := range g.lin {
+			if c != 0 {
+				vs = append(vs, v)
+			}
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		slices.Sort(vs)
+		var d int64
+		for _, v := range vs {
+			d = gcd(d, abs(g.lin[v]))
+		}
+		if g.lin[vs[0]] < 0 {
+			d = -d
+		}
+		terms := make([]lincon.Term, len(vs))
+		for i, v := range vs {
+			terms[i] = lincon.T(g.lin[v]/d, v)
+		}
+		u := lz.product(g.shared)
+		coef[lz.mulAtom(u, terms)] += d
+	}
+	vs := make([]lincon.Var, 0, len(coef))
+	for v, c := range coef {
+		if c != 0 {
+			vs = append(vs, v)
+		}
+	}
+	slices.Sort(vs)
+	for _, v := range vs {
+		out.Terms = append(out.Terms, lincon.T(coef[v], v))
+	}
+	return out
+}
+
+// product returns a variable standing for the product of vs (sorted).
+func (lz *linearizer) product(vs []lincon.Var) lincon.Var {
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	u := lz.product(vs[:len(vs)-1])
+	return lz.mulAtom(u, []lincon.Term{lincon.T(1, vs[len(vs)-1])})
+}
+
+// mulAtom returns the variable P = u·L, adding its case split once.
+func (lz *linearizer) mulAtom(u lincon.Var, l []lincon.Term) lincon.Var {
+	key := monoKey([]lincon.Var{u}) + "|"
+	for _, t := range l {
+		key += monoKey([]lincon.Var{t.Var}) + ":" + itoa(t.Coef) + ","
+	}
+	if p, ok := lz.atoms[key]; ok {
+		return p
+	}
+	shared := lz.pb.vars[u].shared
+	for _, t := range l {
+		shared = shared && lz.pb.vars[t.Var].shared
+	}
+	p := lz.pb.newVar(varInfo{name: "product", shared: shared})
+	lz.atoms[key] = p
+	plus := func(c int64, extra ...lincon.Term) []lincon.Term {
+		return append(scaleTerms(l, c), extra...)
+	}
+	U := func(c int64) lincon.Term { return lincon.T(c, u) }
+	P := func(c int64) lincon.Term { return lincon.T(c, p) }
+	ge, eq := lincon.GE, lincon.EQ
+	lz.clauses = append(lz.clauses, [][]lincon.Constraint{
+		{eq(0, U(1)), eq(0, P(1))},
+		{eq(0, plus(1)...), eq(0, P(1))},
+		{ge(-1, U(1)), ge(-1, plus(1)...), ge(0, P(1), U(-1)), ge(0, plus(-1, P(1))...)},
+		{ge(-1, U(1)), ge(-1, plus(-1)...), ge(0, P(-1), U(-1)), ge(0, plus(1, P(-1))...)},
+		{ge(-1, U(-1)), ge(-1, plus(1)...), ge(0, P(-1), U(1)), ge(0, plus(-1, P(-1))...)},
+		{ge(-1, U(-1)), ge(-1, plus(-1)...), ge(0, P(1), U(1)), ge(0, plus(1, P(1))...)},
+	})
+	return p
+}
+
+func scaleTerms(ts []lincon.Term, c int64) []lincon.Term {
+	out := make([]lincon.Term, len(ts))
+	for i, t := range ts {
+		out[i] = lincon.T(t.Coef*c, t.Var)
+	}
+	return out
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func abs(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
+}

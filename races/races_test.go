@@ -1,0 +1,15 @@
+package races_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/gpukvet/gpukvet/internal/analysistestdata"
+	"github.com/gpukvet/gpukvet/races"
+)
+
+func TestAnalyzer(t *testing.T) {
+	dir := analysistestdata.GOPATH(t, analysistest.TestData())
+	analysistest.Run(t, dir, races.Analyzer, "basic")
+}

@@ -1,0 +1,132 @@
+package races
+
+import (
+	"fmt"
+	"sort"
+)
+
+// findRaces asks the pair question for every pair of accesses that some
+// barrier interval holds (threads of one block), and for every pair of
+// global accesses (threads of different blocks, which nothing orders).
+func (k *kernelAn) findRaces() []Race {
+	starts := []*node{nil}
+	for _, n := range k.g.nodes {
+		if n.barrier != nil {
+			starts = append(starts, n)
+		}
+	}
+	done := map[[2]int]bool{}
+	var races []Race
+	seenMsg := map[string]bool{}
+	report := func(a, b *access, out outcome, cross bool) {
+		done[[2]int{a.idx, b.idx}] = true
+		// Name the earlier access first and report at the later one, where
+		// a barrier (or a different index) is missing.
+		if a.pos > b.pos {
+			a, b = b, a
+			out.threads[0], out.threads[1] = out.threads[1], out.threads[0]
+			out.elems[0], out.elems[1] = out.elems[1], out.elems[0]
+		}
+		msg := k.message(a, b, out, cross)
+		if seenMsg[msg] {
+			return
+		}
+		seenMsg[msg] = true
+		races = append(races, Race{Pos: b.pos, Message: msg})
+	}
+	for _, s := range starts {
+		r := k.region(s)
+		var in []*access
+		for _, a := range k.accesses {
+			if r[a.node.id] {
+				in = append(in, a)
+			}
+		}
+		for i, a := range in {
+			for _, b := range in[i:] {
+				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] {
+					continue
+				}
+				if out := k.checkPair(a, b, s, false); out.race {
+					report(a, b, out, false)
+				}
+			}
+		}
+	}
+	if k.multiBlock() {
+		for i, a := range k.accesses {
+			for _, b := range k.accesses[i:] {
+				if !a.root.global() || !conflict(a, b) || done[[2]int{a.idx, b.idx}] {
+					continue
+				}
+				if out := k.checkPair(a, b, nil, true); out.race {
+					report(a, b, out, true)
+				}
+			}
+		}
+	}
+	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
+	return races
+}
+
+func (k *kernelAn) multiBlock() bool {
+	for d := 0; d < k.shape.Dims; d++ {
+		if k.shape.Grid[d] != 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// conflict reports whether a and b touch one object, at least one writes,
+// and not both are atomic.
+func conflict(a, b *access) bool {
+	if a.root != b.root || !(a.write || b.write) || (a.atomic && b.atomic) {
+		return false
+	}
+	return true
+}
+
+func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
+	la := k.fset.Position(a.pos).Line
+	lb := k.fset.Position(b.pos).Line
+	tail := "with no barrier between"
+	if cross {
+		tail = "and threads of different blocks are never ordered"
+	}
+	kind := "shared"
+	if a.root.global() {
+		kind = "global"
+	}
+	name := k.rootName(a.root)
+	if out.witness == "" {
+		return fmt.Sprintf("possible data race on %s %s: the %s at line %d and the %s at line %d may touch the same element from two threads %s (the indices could not be proven distinct)",
+			kind, name, noun(a), la, noun(b), lb, tail)
+	}
+	if a == b {
+		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (line %d) %s",
+			kind, name, out.threads[0], out.threads[1], baseVerb(a), out.elems[0], la, tail)
+	}
+	return fmt.Sprintf("data race on %s %s: %s %s %s (line %d) while %s %s %s (line %d) %s",
+		kind, name, out.threads[0], a.verb(), out.elems[0], la, out.threads[1], b.verb(), out.elems[1], lb, tail)
+}
+
+func noun(a *access) string {
+	switch {
+	case a.atomic:
+		return "atomic update"
+	case a.write:
+		return "write"
+	}
+	return "read"
+}
+
+func baseVerb(a *access) string {
+	switch {
+	case a.atomic:
+		return "atomically update"
+	case a.write:
+		return "write"
+	}
+	return "read"
+}
