@@ -22,7 +22,7 @@ type codeFunc struct {
 	decl     *ast.FuncDecl
 	isKernel bool
 	breaks   []violation // its own violations, in source order
-	calls    []callEdge      // its calls of functions of this package
+	calls    []callEdge  // its calls of functions of this package
 }
 
 // A violation is one rule of kernel code broken at one expression.

@@ -14,5 +14,10 @@ func TestKernelCode(t *testing.T) {
 	analysistest.Run(t, dir, memspace.Analyzer,
 		"globals", "closures", "hostsvc", "maps", "alloc", "strings", "ifaces", "reflectunsafe",
 		"recursion", "calls", "devicepkg", "escape", "chains", "crossdep", "crossuse",
-		"params", "directives", "plain")
+		"params", "directives", "silent", "plain")
+}
+
+func TestLaunch(t *testing.T) {
+	dir := analysistestdata.GOPATH(t, analysistest.TestData())
+	analysistest.RunWithSuggestedFixes(t, dir, memspace.Analyzer, "launch")
 }

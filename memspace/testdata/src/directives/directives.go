@@ -3,14 +3,17 @@ package directives
 import "github.com/gpukvet/gpukvet/gpu"
 
 /* // want `//gpu:kernel block=0: dimension 0 must be positive` */ //gpu:kernel block=0
-func ZeroBlock(t gpu.Thread)                                       {}
+func ZeroBlock(t gpu.Thread) {
+}
 
 /* // want `unknown //gpu:kernel option "foo=1"` */ //gpu:kernel foo=1
-func Unknown(t gpu.Thread)                          {}
+func Unknown(t gpu.Thread) {
+}
 
 //gpu:kernel
 /* // want `more than one //gpu: directive` */ //gpu:kernel
-func Twice(t gpu.Thread)                       {}
+func Twice(t gpu.Thread) {
+}
 
 //gpu:kernel
 func NoThread(out []int) {} // want `the first parameter of a //gpu:kernel must be a gpu.Thread`
