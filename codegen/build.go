@@ -1,0 +1,266 @@
+// Package codegen compiles checked Go kernels for GPUs: it loads packages,
+// runs the gpukvet checks over them, refuses any kernel that a check
+// reports on, lowers the rest to kernel IR (codegen/lower, codegen/kir) and
+// emits a module for the target (codegen/ptx), with a manifest that says how
+// to launch each kernel from any host program.
+package codegen
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/gpukvet/gpukvet/analyzers"
+	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/codegen/lower"
+	"github.com/gpukvet/gpukvet/codegen/ptx"
+	"github.com/gpukvet/gpukvet/internal/srchash"
+)
+
+// Options configure Build.
+type Options struct {
+	// Target is "ptx" (the only one so far).
+	Target string
+	// Arch is the PTX target architecture, "sm_80" by default.
+	Arch string
+	// Dir is the directory patterns are resolved in ("" = current).
+	Dir string
+	// Env is the environment for go/packages (nil = os.Environ()).
+	Env []string
+	// SkipChecks compiles without running the checks (tests of the
+	// codegen itself; never for users).
+	SkipChecks bool
+}
+
+// Module is one compiled module: the code for every kernel of the packages
+// given to Build, and how to launch each.
+type Module struct {
+	// PTX is the module's text.
+	PTX []byte
+	// Manifest describes entry points, parameter layouts, the trap record
+	// and the position table; it is what `gpukvet build` writes as JSON.
+	Manifest *Manifest
+}
+
+// Refusal is the error Build returns when checks report on kernels.
+type Refusal struct {
+	Diagnostics []string // "file:line:col: [analyzer] message"
+}
+
+func (r *Refusal) Error() string {
+	return "kernels fail the gpukvet checks and are not compiled:\n\t" + strings.Join(r.Diagnostics, "\n\t")
+}
+
+// Build loads the packages matching patterns, checks them, and compiles
+// their kernels into one module.
+func Build(patterns []string, opts Options) (*Module, error) {
+	if opts.Target == "" {
+		opts.Target = "ptx"
+	}
+	if opts.Target != "ptx" {
+		return nil, fmt.Errorf("target %q is not supported yet (want ptx)", opts.Target)
+	}
+	if opts.Arch == "" {
+		opts.Arch = "sm_80"
+	}
+	if !strings.HasPrefix(opts.Arch, "sm_") {
+		return nil, fmt.Errorf("-arch=%s: want sm_XX, e.g. sm_80", opts.Arch)
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env}
+	pkgs, err := packages.Load(cfg, append([]string{lower.DevMathPath}, patterns...)...)
+	if err != nil {
+		return nil, err
+	}
+	var loadErrs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			loadErrs = append(loadErrs, e.Error())
+		}
+	})
+	if len(loadErrs) > 0 {
+		return nil, fmt.Errorf("loading packages:\n\t%s", strings.Join(loadErrs, "\n\t"))
+	}
+	devmath, roots := pkgs[0], pkgs[1:]
+	if len(roots) == 0 {
+		return nil, fmt.Errorf("no packages match %v", patterns)
+	}
+
+	// Checks and kernel discovery in one run of the suite.
+	suite := append([]*analysis.Analyzer{kernels.Analyzer}, analyzers.All()...)
+	if opts.SkipChecks {
+		suite = suite[:1]
+	}
+	graph, err := checker.Analyze(suite, roots, nil)
+	if err != nil {
+		return nil, err
+	}
+	found := map[*packages.Package]*kernels.Result{}
+	var diags []diagnostic
+	for act := range graph.All() {
+		if !act.IsRoot {
+			continue
+		}
+		if act.Err != nil {
+			return nil, fmt.Errorf("%s on %s: %v", act.Analyzer.Name, act.Package.PkgPath, act.Err)
+		}
+		if act.Analyzer == kernels.Analyzer {
+			found[act.Package] = act.Result.(*kernels.Result)
+		}
+		for _, d := range act.Diagnostics {
+			diags = append(diags, diagnostic{act.Package.Fset.Position(d.Pos), d.Pos, act.Analyzer.Name, d.Message})
+		}
+	}
+
+	prog, _ := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
+	var dm *ssa.Package
+	noFuse := map[token.Pos]bool{}
+	packages.Visit(append(roots, devmath), nil, func(p *packages.Package) {
+		if !relevant(p) {
+			return
+		}
+		sp := prog.Package(p.Types)
+		if sp == nil {
+			sp = prog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true)
+		}
+		sp.Build()
+		lower.FindNoFuse(p.Syntax, p.TypesInfo, noFuse)
+		if p.PkgPath == lower.DevMathPath {
+			dm = sp
+		}
+	})
+	fset := roots[0].Fset
+	env := &lower.Env{Fset: fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir)}
+
+	m := &kir.Module{}
+	man := newManifest(opts)
+	var refused []string
+	for _, p := range roots {
+		res := found[p]
+		if res == nil {
+			continue
+		}
+		hash := ""
+		if len(p.GoFiles) > 0 {
+			hash, _ = srchash.Dir(filepath.Dir(p.GoFiles[0]))
+		}
+		man.SourceHashes = append(man.SourceHashes, PackageHash{Path: p.PkgPath, Hash: hash})
+		for _, k := range res.Kernels {
+			fn := prog.FuncValue(k.Func)
+			if fn == nil {
+				return nil, fmt.Errorf("%v: no SSA for kernel %s", fset.Position(k.Func.Pos()), k.Func.Name())
+			}
+			entry := entryName(p, k.Func.Name())
+			f, reached, err := lower.LowerReached(env, m, lower.Kernel{Fn: fn, Entry: entry, Block: k.Block, Dims: k.Dims})
+			if bad := diagnosticsIn(diags, reached, fset); len(bad) > 0 {
+				for _, d := range bad {
+					refused = append(refused, fmt.Sprintf("%s: [%s] %s (kernel %s)", relPos(opts.Dir)(d.position), d.analyzer, d.message, k.Func.Name()))
+				}
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			m.Funcs = append(m.Funcs, f)
+			man.Kernels = append(man.Kernels, kernelManifest(p, k, f, relPos(opts.Dir)(fset.Position(k.Func.Pos()))))
+		}
+	}
+	if len(refused) > 0 {
+		sort.Strings(refused)
+		return nil, &Refusal{Diagnostics: refused}
+	}
+	if len(m.Funcs) == 0 {
+		return nil, errors.New("no //gpu:kernel functions in " + strings.Join(patterns, " "))
+	}
+	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch})
+	if err != nil {
+		return nil, err
+	}
+	man.Positions = m.Positions
+	return &Module{PTX: []byte(text), Manifest: man}, nil
+}
+
+type diagnostic struct {
+	position token.Position
+	pos      token.Pos
+	analyzer string
+	message  string
+}
+
+// diagnosticsIn returns the diagnostics that lie inside the functions a
+// kernel reached (itself and the device functions inlined into it).
+func diagnosticsIn(diags []diagnostic, reached []*ssa.Function, fset *token.FileSet) []diagnostic {
+	var out []diagnostic
+	for _, d := range diags {
+		for _, fn := range reached {
+			syn := fn.Syntax()
+			if syn == nil {
+				if o := fn.Origin(); o != nil {
+					syn = o.Syntax()
+				}
+			}
+			if syn != nil && syn.Pos() <= d.pos && d.pos < syn.End() {
+				out = append(out, d)
+				break
+			}
+			if fd, ok := syn.(*ast.FuncDecl); ok && fd.Doc != nil && fd.Doc.Pos() <= d.pos && d.pos < fd.Doc.End() {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// relevant reports whether a package may hold kernel or device code.
+func relevant(p *packages.Package) bool {
+	if p.PkgPath == lower.DevMathPath {
+		return true
+	}
+	for path := range p.Imports {
+		if path == kernels.GPUPath {
+			return true
+		}
+	}
+	return false
+}
+
+// entryName is the PTX entry point of kernel name of package p:
+// "<package name>_<kernel name>", with anything PTX does not allow in an
+// identifier replaced.
+func entryName(p *packages.Package, name string) string {
+	s := p.Name + "_" + name
+	return strings.Map(func(r rune) rune {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// relPos formats positions relative to dir (or the working directory).
+func relPos(dir string) func(token.Position) string {
+	base := dir
+	if base == "" {
+		base, _ = os.Getwd()
+	}
+	return func(p token.Position) string {
+		file := p.Filename
+		if rel, err := filepath.Rel(base, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file = rel
+		}
+		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(file), p.Line, p.Column)
+	}
+}

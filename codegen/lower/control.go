@@ -1,0 +1,249 @@
+package lower
+
+import (
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/codegen/kir"
+)
+
+// inline lowers fn's body at the current point with the given argument
+// leaves, and returns the leaves of its results (all results concatenated).
+// The current block afterwards is where the call returns to.
+func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) []*kir.Value {
+	b.reached[fn] = true
+	if len(fn.Blocks) == 0 {
+		b.fail(pos, "%s has no Go body to compile for the GPU", fn)
+	}
+	if b.depth > 64 {
+		b.fail(pos, "calls nested more than 64 deep (recursion is not allowed in kernels)")
+	}
+	if len(fn.FreeVars) > 0 {
+		b.fail(pos, "closures cannot be used in kernels")
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	fr := &frame{fn: fn, vals: map[ssa.Value][]*kir.Value{}, blocks: map[*ssa.BasicBlock]*kir.Block{},
+		exit: map[*kir.Block]*ssa.BasicBlock{}, parent: b.frame, callPos: pos}
+	for i, p := range fn.Params {
+		fr.vals[p] = args[i]
+	}
+	for _, sb := range fn.Blocks {
+		fr.blocks[sb] = b.f.NewBlock(blockKind(sb.Comment), sb.Comment)
+	}
+	fr.ret = b.f.NewBlock(kir.BlockPlain, "return from "+fn.Name())
+	b.cur.Jump(fr.blocks[fn.Blocks[0]])
+	saved := b.frame
+	b.frame = fr
+	for _, sb := range fn.DomPreorder() {
+		b.cur = fr.blocks[sb]
+		for _, instr := range sb.Instrs {
+			b.instr(instr)
+		}
+		fr.exit[b.cur] = sb
+	}
+	b.fillPhis(fr)
+	b.frame = saved
+	b.cur = fr.ret
+	switch len(fr.rets) {
+	case 0:
+		return b.zeroLeaves(fn.Signature.Results())
+	case 1:
+		return fr.rets[0]
+	}
+	out := make([]*kir.Value, len(fr.rets[0]))
+	for i := range out {
+		phi := b.f.NewPhi(fr.ret, fr.rets[0][i].Type)
+		for j := range fr.ret.Preds {
+			// Preds were added in the order of fr.retFrom.
+			_ = j
+		}
+		for _, from := range fr.ret.Preds {
+			for k, rf := range fr.retFrom {
+				if rf == from {
+					phi.Args = append(phi.Args, fr.rets[k][i])
+				}
+			}
+		}
+		out[i] = phi
+	}
+	b.unifyPhiSpaces(fr.ret)
+	return out
+}
+
+func blockKind(comment string) kir.BlockKind {
+	switch {
+	case strings.HasSuffix(comment, ".loop"):
+		return kir.BlockLoopHeader
+	case strings.HasSuffix(comment, ".body"):
+		return kir.BlockLoopBody
+	case strings.HasSuffix(comment, ".done") && !strings.HasPrefix(comment, "if"):
+		return kir.BlockLoopDone
+	case comment == "if.then":
+		return kir.BlockIfThen
+	case comment == "if.else":
+		return kir.BlockIfElse
+	case comment == "if.done":
+		return kir.BlockIfDone
+	}
+	return kir.BlockPlain
+}
+
+// fillPhis sets the arguments of the kir phis made for fr's SSA phis, in
+// the order of the kir predecessors.
+func (b *builder) fillPhis(fr *frame) {
+	for _, pf := range fr.phis {
+		sb := pf.phi.Block()
+		for _, kp := range pf.block.Preds {
+			from := fr.exit[kp]
+			idx := -1
+			for i, p := range sb.Preds {
+				if p == from {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				b.fail(pf.phi.Pos(), "internal error: phi predecessor not found")
+			}
+			edge := pf.phi.Edges[idx]
+			saved := b.cur
+			b.cur = kp
+			in := b.value(edge)
+			b.cur = saved
+			for i, leaf := range pf.leaves {
+				leaf.Args = append(leaf.Args, in[i])
+			}
+		}
+	}
+	seen := map[*kir.Block]bool{}
+	for _, pf := range fr.phis {
+		if !seen[pf.block] {
+			seen[pf.block] = true
+			b.unifyPhiSpaces(pf.block)
+		}
+	}
+}
+
+// unifyPhiSpaces gives a pointer phi whose arguments point into different
+// address spaces the generic space, converting the arguments at the end of
+// their predecessors.
+func (b *builder) unifyPhiSpaces(blk *kir.Block) {
+	for _, phi := range blk.Phis() {
+		if phi.Type.Kind != kir.Ptr || len(phi.Args) == 0 {
+			continue
+		}
+		space := phi.Args[0].Type.Space
+		same := true
+		for _, a := range phi.Args {
+			if a.Op == kir.OpConst {
+				continue // nil fits every space
+			}
+			if a.Type.Space != space {
+				same = false
+			}
+		}
+		if same {
+			phi.Type = phi.Args[0].Type
+			continue
+		}
+		phi.Type = kir.PtrTo(kir.Generic)
+		for i, a := range phi.Args {
+			if a.Type.Space != kir.Generic {
+				p := blk.Preds[i]
+				phi.Args[i] = b.f.NewValue(p, kir.OpConvert, kir.PtrTo(kir.Generic), a)
+			}
+		}
+	}
+}
+
+// instr lowers one SSA instruction.
+func (b *builder) instr(instr ssa.Instruction) {
+	switch in := instr.(type) {
+	case *ssa.DebugRef:
+	case *ssa.Jump:
+		b.cur.Jump(b.frame.blocks[in.Block().Succs[0]])
+	case *ssa.If:
+		c := b.value(in.Cond)[0]
+		b.cur.Branch(c, b.frame.blocks[in.Block().Succs[0]], b.frame.blocks[in.Block().Succs[1]])
+	case *ssa.Return:
+		var leaves []*kir.Value
+		for _, r := range in.Results {
+			leaves = append(leaves, b.value(r)...)
+		}
+		fr := b.frame
+		fr.rets = append(fr.rets, leaves)
+		fr.retFrom = append(fr.retFrom, b.cur)
+		b.cur.Jump(fr.ret)
+	case *ssa.Panic:
+		b.trap(kir.TrapPanic, in.Pos(), nil, nil)
+	case *ssa.Store:
+		b.store(b.value(in.Addr)[0], in.Val.Type(), b.value(in.Val), in.Pos())
+	case *ssa.Phi:
+		ls := b.layout(in.Type())
+		var leaves []*kir.Value
+		for _, l := range ls {
+			leaves = append(leaves, b.f.NewPhi(b.cur, kir.Type{Kind: l.kind}))
+		}
+		b.frame.vals[in] = leaves
+		b.frame.phis = append(b.frame.phis, &phiFix{phi: in, leaves: leaves, block: b.cur})
+	case ssa.Value:
+		if _, ok := in.(*ssa.MakeInterface); ok && onlyPanics(in) {
+			return // the argument of panic(...): the trap says "panic"
+		}
+		b.frame.vals[in] = b.expr(in)
+	default:
+		b.fail(instr.Pos(), "%T statements cannot be used in kernels", instr)
+	}
+}
+
+func onlyPanics(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.Panic); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// trap ends the current block with a trap of the given cause at pos and
+// continues in a fresh, unreachable block (which RemoveUnreachable drops).
+func (b *builder) trap(code kir.TrapCode, pos token.Pos, a0, a1 *kir.Value) {
+	b.cur.TrapWith(kir.Trap{Code: code, Pos: b.posID(pos), Args: [2]*kir.Value{a0, a1}})
+	b.cur = b.f.NewBlock(kir.BlockPlain, "after trap")
+}
+
+// check continues in a new block when ok holds and traps otherwise.
+func (b *builder) check(ok *kir.Value, code kir.TrapCode, pos token.Pos, a0, a1 *kir.Value) {
+	if ok.Op == kir.OpConst && ok.Imm == 1 {
+		return
+	}
+	cont := b.f.NewBlock(kir.BlockPlain, "checked")
+	fail := b.f.NewBlock(kir.BlockPlain, "trap: "+code.String())
+	b.cur.Branch(ok, cont, fail)
+	fail.TrapWith(kir.Trap{Code: code, Pos: b.posID(pos), Args: [2]*kir.Value{a0, a1}})
+	b.cur = cont
+}
+
+// posID returns the module's id for pos; an unknown position falls back to
+// the innermost call site that has one.
+func (b *builder) posID(pos token.Pos) int {
+	for fr := b.frame; !pos.IsValid() && fr != nil; fr = fr.parent {
+		pos = fr.callPos
+	}
+	p := b.env.Fset.Position(pos)
+	s := "?"
+	if p.IsValid() {
+		if b.env.RelPos != nil {
+			s = b.env.RelPos(p)
+		} else {
+			s = p.String()
+		}
+	}
+	return b.m.Pos(s)
+}

@@ -1,0 +1,222 @@
+// Package lower turns the go/ssa form of a checked kernel, with the device
+// functions it calls, into one kir.Func. Device functions are inlined at
+// their call sites (the dialect has no recursion), aggregates are flattened
+// into scalar leaves, and every run-time panic Go defines becomes an explicit
+// bounds, division or shift check ending in a trap block.
+//
+// As in TinyGo's compiler, each Go construct has its own file: arithmetic.go,
+// convert.go, memory.go (locals, fields, indexing, slicing), calls.go
+// (device functions and inlining), intrinsics.go (package gpu and math),
+// control.go (blocks, phis, branches, returns, panics), fma.go (which
+// products must not be fused).
+package lower
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/codegen/kir"
+)
+
+// Import paths the lowering treats specially.
+const (
+	GPUPath     = "github.com/gpukvet/gpukvet/gpu"
+	DevMathPath = "github.com/gpukvet/gpukvet/codegen/devmath"
+)
+
+// Kernel describes one kernel to lower.
+type Kernel struct {
+	Fn    *ssa.Function
+	Entry string // entry-point name
+	Block [3]int
+	Dims  int
+}
+
+// Env is what the lowering needs from the program around the kernels.
+type Env struct {
+	Fset *token.FileSet
+	// DevMath is the SSA package of codegen/devmath, whose functions
+	// implement math.Exp, math.Log, ... (nil: those calls are errors).
+	DevMath *ssa.Package
+	// NoFuse holds the positions of float products that an explicit
+	// conversion rounds (see FindNoFuse).
+	NoFuse map[token.Pos]bool
+	// RelPos turns a position into the "file:line:col" kept in traps.
+	RelPos func(token.Position) string
+}
+
+// Error is a construct the lowering cannot compile, at a source position.
+type Error struct {
+	Pos token.Position
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%v: %s", e.Pos, e.Msg) }
+
+var sizes = types.SizesFor("gc", "amd64")
+
+// builder lowers one kernel.
+type builder struct {
+	env    *Env
+	m      *kir.Module
+	f      *kir.Func
+	cur    *kir.Block
+	frame  *frame
+	depth  int
+	shared map[string]int // gpu.Shared call site (and type) → module variable
+	layouts map[types.Type][]leaf
+	err    error
+	ssaRoot *ssa.Function
+	reached map[*ssa.Function]bool
+}
+
+// frame is one inlined activation of an SSA function.
+type frame struct {
+	fn     *ssa.Function
+	vals   map[ssa.Value][]*kir.Value
+	blocks map[*ssa.BasicBlock]*kir.Block
+	// exit is the kir block an SSA block's lowering ended in: the one its
+	// successors' phis see as predecessor.
+	exit   map[*kir.Block]*ssa.BasicBlock
+	ret    *kir.Block
+	rets   [][]*kir.Value
+	retFrom []*kir.Block
+	phis   []*phiFix
+	parent *frame
+	callPos token.Pos
+}
+
+type phiFix struct {
+	phi    *ssa.Phi
+	leaves []*kir.Value
+	block  *kir.Block
+}
+
+// Lower lowers kernel k into module m.
+func Lower(env *Env, m *kir.Module, k Kernel) (*kir.Func, error) {
+	f, _, err := LowerReached(env, m, k)
+	return f, err
+}
+
+// LowerReached is Lower that also returns the SSA functions the kernel
+// reached (itself and every device function inlined into it), also when
+// the lowering fails, so that a driver can relate check diagnostics to
+// kernels.
+func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ssa.Function, err error) {
+	b := &builder{env: env, m: m, shared: map[string]int{}, layouts: map[types.Type][]leaf{}, ssaRoot: k.Fn,
+		reached: map[*ssa.Function]bool{}}
+	defer func() {
+		for fn := range b.reached {
+			reached = append(reached, fn)
+		}
+		if r := recover(); r != nil {
+			f = nil
+			if e, ok := r.(*Error); ok {
+				err = e
+				return
+			}
+			err = fmt.Errorf("internal error lowering %s: %v", k.Fn, r)
+		}
+	}()
+	f = &kir.Func{Name: k.Entry, Block: k.Block, Dims: k.Dims}
+	b.f = f
+	entry := f.NewBlock(kir.BlockPlain, "entry")
+	b.cur = entry
+	sig := k.Fn.Signature
+	var args [][]*kir.Value
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		args = append(args, b.param(p))
+	}
+	b.inline(k.Fn, args, k.Fn.Pos())
+	b.cur.Return()
+	kir.RemoveUnreachable(f)
+	kir.RemoveDead(f)
+	if err := kir.Verify(f); err != nil {
+		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))
+	}
+	return f, nil, nil
+}
+
+// fail aborts the lowering with an error at pos.
+func (b *builder) fail(pos token.Pos, format string, args ...any) {
+	if !pos.IsValid() && b.frame != nil {
+		pos = b.frame.callPos
+	}
+	panic(&Error{Pos: b.env.Fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// param adds the kernel parameter p and returns its leaves.
+func (b *builder) param(p *types.Var) []*kir.Value {
+	t := p.Type()
+	if isThread(t) {
+		return nil
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		elem := leafKind(b, u.Elem())
+		_ = elem
+		iptr := len(b.f.Params)
+		b.f.Params = append(b.f.Params, kir.Param{Name: p.Name() + "_ptr", Type: kir.PtrTo(kir.Global)},
+			kir.Param{Name: p.Name() + "_len", Type: kir.TI64})
+		ptr := b.val(kir.OpParam, kir.PtrTo(kir.Global))
+		ptr.Index = iptr
+		n := b.val(kir.OpParam, kir.TI64)
+		n.Index = iptr + 1
+		return []*kir.Value{ptr, n, n}
+	case *types.Struct:
+		ls := b.layout(t)
+		idx := len(b.f.Params)
+		b.f.Params = append(b.f.Params, kir.Param{Name: p.Name(), Bytes: int(sizes.Sizeof(t)), Align: int(sizes.Alignof(t))})
+		var out []*kir.Value
+		for _, l := range ls {
+			v := b.val(kir.OpParam, kir.Type{Kind: l.kind})
+			v.Index = idx
+			v.Imm = uint64(l.off)
+			out = append(out, v)
+		}
+		return out
+	case *types.Basic:
+		k := leafKind(b, u)
+		idx := len(b.f.Params)
+		b.f.Params = append(b.f.Params, kir.Param{Name: p.Name(), Type: kir.Type{Kind: k}})
+		v := b.val(kir.OpParam, kir.Type{Kind: k})
+		v.Index = idx
+		return []*kir.Value{v}
+	}
+	b.fail(p.Pos(), "kernel parameter %s has type %s, which kernels cannot take", p.Name(), t)
+	return nil
+}
+
+// val appends a value to the current block.
+func (b *builder) val(op kir.Op, t kir.Type, args ...*kir.Value) *kir.Value {
+	return b.f.NewValue(b.cur, op, t, args...)
+}
+
+func (b *builder) konst(t kir.Type, bits uint64) *kir.Value {
+	v := b.val(kir.OpConst, t)
+	v.Imm = bits
+	return v
+}
+
+func (b *builder) i64(n int64) *kir.Value { return b.konst(kir.TI64, uint64(n)) }
+
+func (b *builder) boolConst(x bool) *kir.Value {
+	if x {
+		return b.konst(kir.TBool, 1)
+	}
+	return b.konst(kir.TBool, 0)
+}
+
+func isThread(t types.Type) bool { return isNamed(t, GPUPath, "Thread") }
+
+func isNamed(t types.Type, path, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}

@@ -1,0 +1,268 @@
+package lower
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/codegen/kir"
+)
+
+// alloc lowers a local variable: a per-thread slot in local memory, zeroed
+// where the variable is declared (each loop iteration's variable is fresh).
+func (b *builder) alloc(v *ssa.Alloc) *kir.Value {
+	t := v.Type().(*types.Pointer).Elem()
+	size := sizes.Sizeof(t)
+	align := sizes.Alignof(t)
+	if size > 64<<10 {
+		b.fail(v.Pos(), "local variable of %d bytes is too large for a GPU thread", size)
+	}
+	p := b.val(kir.OpLocal, kir.PtrTo(kir.Local))
+	p.Imm = uint64(max(size, 1))
+	p.Index = int(align)
+	b.zeroMemory(p, t)
+	return p
+}
+
+// zeroMemory stores t's zero value at p: leaf by leaf for small types, with
+// a loop over 8-byte words for large ones.
+func (b *builder) zeroMemory(p *kir.Value, t types.Type) {
+	size := sizes.Sizeof(t)
+	if size <= 256 {
+		for _, l := range b.layoutOrNil(t) {
+			b.val(kir.OpStore, kir.Type{}, b.ptrAdd(p, l.off), b.konst(storeType(l.kind), 0))
+		}
+		return
+	}
+	// for off := 0; off < size; off += unit { *(p+off) = 0 }
+	unit, ty := int64(8), kir.TU64
+	if sizes.Alignof(t) < 8 || size%8 != 0 {
+		unit, ty = 1, kir.Type{Kind: kir.U8}
+		if size%4 == 0 && sizes.Alignof(t) >= 4 {
+			unit, ty = 4, kir.TU32
+		}
+	}
+	pre := b.cur
+	start := b.i64(0)
+	head := b.f.NewBlock(kir.BlockLoopHeader, "zero.loop")
+	body := b.f.NewBlock(kir.BlockLoopBody, "zero.body")
+	done := b.f.NewBlock(kir.BlockLoopDone, "zero.done")
+	pre.Jump(head)
+	b.cur = head
+	off := b.f.NewPhi(head, kir.TI64)
+	limit := b.i64(size)
+	b.cur.Branch(b.val(kir.OpLt, kir.TBool, off, limit), body, done)
+	b.cur = body
+	b.val(kir.OpStore, kir.Type{}, b.val(kir.OpPtrAdd, p.Type, p, off), b.konst(ty, 0))
+	next := b.val(kir.OpAdd, kir.TI64, off, b.i64(unit))
+	body.Jump(head)
+	off.Args = []*kir.Value{start, next}
+	b.cur = done
+}
+
+// layoutOrNil is layout for memory types that may hold arrays too large to
+// flatten; those are zeroed by the loop in zeroMemory instead.
+func (b *builder) layoutOrNil(t types.Type) []leaf { return b.layout(t) }
+
+// storeType is the memory type of a leaf of kind k.
+func storeType(k kir.Kind) kir.Type {
+	if k == kir.Ptr {
+		return kir.TU64
+	}
+	return kir.Type{Kind: k}
+}
+
+func (b *builder) ptrAdd(p *kir.Value, off int64) *kir.Value {
+	if off == 0 {
+		return p
+	}
+	return b.val(kir.OpPtrAdd, p.Type, p, b.i64(off))
+}
+
+// load reads a value of type t at p.
+func (b *builder) load(p *kir.Value, t types.Type, pos token.Pos) []*kir.Value {
+	var out []*kir.Value
+	for _, l := range b.layout(t) {
+		ty := kir.Type{Kind: l.kind}
+		if l.kind == kir.Ptr {
+			ty = kir.PtrTo(kir.Generic)
+		}
+		out = append(out, b.val(kir.OpLoad, ty, b.ptrAdd(p, l.off)))
+	}
+	return out
+}
+
+// store writes the leaves of a value of type t at p. Pointers are stored as
+// generic addresses.
+func (b *builder) store(p *kir.Value, t types.Type, vals []*kir.Value, pos token.Pos) {
+	for i, l := range b.layout(t) {
+		v := vals[i]
+		if v.Type.Kind == kir.Ptr && v.Type.Space != kir.Generic && !(v.Op == kir.OpConst) {
+			v = b.val(kir.OpConvert, kir.PtrTo(kir.Generic), v)
+		}
+		b.val(kir.OpStore, kir.Type{}, b.ptrAdd(p, l.off), v)
+	}
+}
+
+func (b *builder) fieldAddr(v *ssa.FieldAddr) *kir.Value {
+	st := v.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	return b.ptrAdd(b.value(v.X)[0], fieldOffset(st, v.Field))
+}
+
+func fieldOffset(st *types.Struct, i int) int64 {
+	fields := make([]*types.Var, st.NumFields())
+	for j := range fields {
+		fields[j] = st.Field(j)
+	}
+	return sizes.Offsetsof(fields)[i]
+}
+
+// field selects a field's leaves from a struct value.
+func (b *builder) field(v *ssa.Field) []*kir.Value {
+	st := v.X.Type().Underlying().(*types.Struct)
+	x := b.value(v.X)
+	start := 0
+	for i := 0; i < v.Field; i++ {
+		start += len(b.layout(st.Field(i).Type()))
+	}
+	return x[start : start+len(b.layout(st.Field(v.Field).Type()))]
+}
+
+// indexAddr lowers &x[i] for a slice or a pointer to an array, with a
+// bounds check.
+func (b *builder) indexAddr(v *ssa.IndexAddr) *kir.Value {
+	x := b.value(v.X)
+	idx := b.toInt(b.value(v.Index)[0], v.Index.Type())
+	var base, length *kir.Value
+	var elem types.Type
+	switch t := v.X.Type().Underlying().(type) {
+	case *types.Slice:
+		base, length, elem = x[0], x[1], t.Elem()
+	case *types.Pointer:
+		at := t.Elem().Underlying().(*types.Array)
+		base, length, elem = x[0], b.i64(at.Len()), at.Elem()
+	default:
+		b.fail(v.Pos(), "indexing %s cannot be used in kernels", v.X.Type())
+	}
+	b.boundsCheck(idx, length, v.Pos())
+	return b.elemAddr(base, idx, sizes.Sizeof(elem))
+}
+
+// elemAddr is base + idx*size.
+func (b *builder) elemAddr(base, idx *kir.Value, size int64) *kir.Value {
+	if idx.Op == kir.OpConst {
+		return b.ptrAdd(base, idx.Int()*size)
+	}
+	off := idx
+	if size != 1 {
+		off = b.val(kir.OpMul, kir.TI64, idx, b.i64(size))
+	}
+	return b.val(kir.OpPtrAdd, base.Type, base, off)
+}
+
+// toInt converts an index of any integer type to i64. An unsigned index
+// above MaxInt64 becomes negative and fails the bounds check, as in Go.
+func (b *builder) toInt(x *kir.Value, t types.Type) *kir.Value {
+	if x.Type.Kind == kir.I64 {
+		return x
+	}
+	if x.Type.Kind == kir.U64 {
+		return b.val(kir.OpBitcast, kir.TI64, x)
+	}
+	return b.val(kir.OpConvert, kir.TI64, x)
+}
+
+// boundsCheck traps unless 0 <= idx < length, comparing unsigned (a negative
+// index is a huge unsigned one), unless the check is proved redundant later.
+func (b *builder) boundsCheck(idx, length *kir.Value, pos token.Pos) {
+	if idx.Op == kir.OpConst && length.Op == kir.OpConst && uint64(idx.Int()) < uint64(length.Int()) {
+		return
+	}
+	ui := b.val(kir.OpBitcast, kir.TU64, idx)
+	ul := b.val(kir.OpBitcast, kir.TU64, length)
+	b.check(b.val(kir.OpLt, kir.TBool, ui, ul), kir.TrapIndex, pos, idx, length)
+}
+
+// index lowers x[i] of an array value.
+func (b *builder) index(v *ssa.Index) []*kir.Value {
+	at, ok := v.X.Type().Underlying().(*types.Array)
+	if !ok {
+		b.fail(v.Pos(), "indexing %s cannot be used in kernels", v.X.Type())
+	}
+	x := b.value(v.X)
+	idx := b.toInt(b.value(v.Index)[0], v.Index.Type())
+	n := len(b.layout(at.Elem()))
+	if idx.Op == kir.OpConst && idx.Int() >= 0 && idx.Int() < at.Len() {
+		return x[int(idx.Int())*n : int(idx.Int()+1)*n]
+	}
+	// A dynamic index into an array value: spill it to local memory.
+	p := b.val(kir.OpLocal, kir.PtrTo(kir.Local))
+	p.Imm = uint64(max(sizes.Sizeof(at), 1))
+	p.Index = int(sizes.Alignof(at))
+	b.store(p, at, x, v.Pos())
+	b.boundsCheck(idx, b.i64(at.Len()), v.Pos())
+	return b.load(b.elemAddr(p, idx, sizes.Sizeof(at.Elem())), at.Elem(), v.Pos())
+}
+
+// slice lowers x[lo:hi:max] with Go's checks 0 <= lo <= hi <= max <= cap.
+func (b *builder) slice(v *ssa.Slice) []*kir.Value {
+	x := b.value(v.X)
+	var base, length, capacity *kir.Value
+	var elem types.Type
+	switch t := v.X.Type().Underlying().(type) {
+	case *types.Slice:
+		base, length, capacity, elem = x[0], x[1], x[2], t.Elem()
+	case *types.Pointer:
+		at, ok := t.Elem().Underlying().(*types.Array)
+		if !ok {
+			b.fail(v.Pos(), "slicing %s cannot be used in kernels", v.X.Type())
+		}
+		base, elem = x[0], at.Elem()
+		length = b.i64(at.Len())
+		capacity = length
+	default:
+		b.fail(v.Pos(), "slicing %s cannot be used in kernels", v.X.Type())
+	}
+	lo, hi, mx := b.i64(0), length, capacity
+	if v.Low != nil {
+		lo = b.toInt(b.value(v.Low)[0], v.Low.Type())
+	}
+	if v.High != nil {
+		hi = b.toInt(b.value(v.High)[0], v.High.Type())
+	}
+	if v.Max != nil {
+		mx = b.toInt(b.value(v.Max)[0], v.Max.Type())
+	}
+	le := func(a, c *kir.Value) *kir.Value {
+		ua := b.val(kir.OpBitcast, kir.TU64, a)
+		uc := b.val(kir.OpBitcast, kir.TU64, c)
+		return b.val(kir.OpLe, kir.TBool, ua, uc)
+	}
+	if v.Max != nil {
+		b.check(le(mx, capacity), kir.TrapSlice, v.Pos(), mx, capacity)
+	}
+	if v.High != nil {
+		b.check(le(hi, mx), kir.TrapSlice, v.Pos(), hi, mx)
+	}
+	if v.Low != nil {
+		b.check(le(lo, hi), kir.TrapSlice, v.Pos(), lo, hi)
+	}
+	ptr := b.elemAddr(base, lo, sizes.Sizeof(elem))
+	return []*kir.Value{ptr, b.sub(hi, lo), b.sub(mx, lo)}
+}
+
+func (b *builder) sub(x, y *kir.Value) *kir.Value {
+	if y.Op == kir.OpConst && y.Imm == 0 {
+		return x
+	}
+	return b.val(kir.OpSub, kir.TI64, x, y)
+}
+
+// sliceToArrayPointer lowers (*[N]T)(s), which panics when len(s) < N.
+func (b *builder) sliceToArrayPointer(v *ssa.SliceToArrayPointer) []*kir.Value {
+	x := b.value(v.X)
+	n := v.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array).Len()
+	b.check(b.val(kir.OpGe, kir.TBool, x[1], b.i64(n)), kir.TrapSlice, v.Pos(), b.i64(n), x[1])
+	return x[:1]
+}

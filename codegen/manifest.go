@@ -1,0 +1,198 @@
+package codegen
+
+import (
+	"go/types"
+
+	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/codegen/ptx"
+	"golang.org/x/tools/go/packages"
+)
+
+// Manifest says how to load and launch the kernels of a module from any
+// host program. `gpukvet build` writes it as JSON beside the module; the
+// README documents it.
+type Manifest struct {
+	Version int    `json:"version"` // of this format: 1
+	Target  string `json:"target"`  // "ptx"
+	Arch    string `json:"arch"`    // "sm_80"
+	// Module is the file name of the module, set by `gpukvet build`.
+	Module       string        `json:"module,omitempty"`
+	SourceHashes []PackageHash `json:"sourceHashes"`
+	Kernels      []*KernelInfo `json:"kernels"`
+	Trap         TrapABI       `json:"trap"`
+	// Positions maps a trap record's posid to "file:line:col".
+	Positions []string `json:"positions"`
+}
+
+// PackageHash is the source hash (internal/srchash) of one kernel package.
+type PackageHash struct {
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+}
+
+// KernelInfo describes one entry point.
+type KernelInfo struct {
+	Name  string `json:"name"`  // Go name, "Saxpy"
+	Pkg   string `json:"pkg"`   // import path
+	Entry string `json:"entry"` // PTX entry point
+	Pos   string `json:"pos"`   // declaration, "file:line:col"
+	Block [3]int `json:"block,omitempty"`
+	Grid  [3]int `json:"grid,omitempty"`
+	// Dims is how many dimensions of indices the kernel reads; launch it
+	// with extent 1 in the others.
+	Dims int `json:"dims"`
+	// Params are the Go parameters after the gpu.Thread, in order.
+	Params []ParamInfo `json:"params"`
+	// EntryParams are the PTX parameters in order, the hidden trap-record
+	// pointer last.
+	EntryParams []EntryParam `json:"entryParams"`
+}
+
+// ParamInfo is one Go parameter and the entry parameters that carry it.
+type ParamInfo struct {
+	Name string `json:"name"`
+	Go   string `json:"go"`   // Go type
+	Kind string `json:"kind"` // "scalar", "slice" or "struct"
+	// Elem, ElemSize and ElemAlign describe a slice's elements (Go layout).
+	Elem      string `json:"elem,omitempty"`
+	ElemSize  int64  `json:"elemSize,omitempty"`
+	ElemAlign int64  `json:"elemAlign,omitempty"`
+	// Fields describe a struct's (or a slice element struct's) layout.
+	Fields []FieldInfo `json:"fields,omitempty"`
+	// Entry lists the indices into EntryParams: one for a scalar or a
+	// struct, two (pointer, length) for a slice.
+	Entry []int `json:"entry"`
+}
+
+// FieldInfo is one scalar field of a struct in Go's layout.
+type FieldInfo struct {
+	Name   string `json:"name"`
+	Go     string `json:"go"`
+	Offset int64  `json:"offset"`
+	Size   int64  `json:"size"`
+}
+
+// EntryParam is one parameter of the PTX entry point.
+type EntryParam struct {
+	Name  string `json:"name"`
+	PTX   string `json:"ptx"` // "u64", "s64", "f32", "b8[24]"...
+	Size  int    `json:"size"`
+	Align int    `json:"align"`
+	// Role: "value", "slice.ptr", "slice.len", "struct", "trap".
+	Role string `json:"role"`
+}
+
+// TrapABI documents the trap record every entry point takes as its last
+// parameter.
+type TrapABI struct {
+	Param  string            `json:"param"`
+	Size   int               `json:"size"`
+	Align  int               `json:"align"`
+	Fields []FieldInfo       `json:"fields"`
+	Codes  map[string]string `json:"codes"`
+	Notes  string            `json:"notes"`
+}
+
+func newManifest(opts Options) *Manifest {
+	codes := map[string]string{}
+	for c := kir.TrapIndex; c <= kir.TrapUnreachable; c++ {
+		codes[itoa(int(c))] = c.String()
+	}
+	return &Manifest{
+		Version: 1, Target: opts.Target, Arch: opts.Arch,
+		Trap: TrapABI{
+			Param: ptx.TrapParam, Size: 48, Align: 8,
+			Fields: []FieldInfo{
+				{"code", "uint32", 0, 4}, {"posid", "uint32", 4, 4},
+				{"blockIdx", "[3]uint32", 8, 12}, {"threadIdx", "[3]uint32", 20, 12},
+				{"arg0", "int64", 32, 8}, {"arg1", "int64", 40, 8},
+			},
+			Codes: codes,
+			Notes: "zero the record before launching; after the kernel, code != 0 means a thread trapped: " +
+				"positions[posid] is the Go position, arg0/arg1 the index and length (code 1) or the bounds (code 2). " +
+				"The first trapping thread writes the record (atomic CAS on code); trapping threads exit, others run on.",
+		},
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+var sizes = types.SizesFor("gc", "amd64")
+
+// kernelManifest describes kernel k compiled as f.
+func kernelManifest(p *packages.Package, k *kernels.Kernel, f *kir.Func, pos string) *KernelInfo {
+	ki := &KernelInfo{Name: k.Func.Name(), Pkg: p.PkgPath, Entry: f.Name, Pos: pos, Block: k.Block, Grid: k.Grid, Dims: k.Dims}
+	for i, fp := range f.Params {
+		ep := EntryParam{Name: ptx.ParamName(f, i), Role: "value"}
+		if fp.Bytes > 0 {
+			ep.PTX, ep.Size, ep.Align, ep.Role = "b8["+itoa(fp.Bytes)+"]", fp.Bytes, fp.Align, "struct"
+		} else {
+			ep.PTX = ptx.ParamType(fp.Type.Kind)
+			ep.Size = fp.Type.Kind.Size()
+			ep.Align = ep.Size
+		}
+		ki.EntryParams = append(ki.EntryParams, ep)
+	}
+	ki.EntryParams = append(ki.EntryParams, EntryParam{Name: ptx.TrapParam, PTX: "u64", Size: 8, Align: 8, Role: "trap"})
+	sig := k.Func.Signature()
+	next := 0
+	for i := 1; i < sig.Params().Len(); i++ {
+		v := sig.Params().At(i)
+		pi := ParamInfo{Name: v.Name(), Go: types.TypeString(v.Type(), types.RelativeTo(p.Types))}
+		switch u := v.Type().Underlying().(type) {
+		case *types.Slice:
+			pi.Kind = "slice"
+			pi.Elem = types.TypeString(u.Elem(), types.RelativeTo(p.Types))
+			pi.ElemSize, pi.ElemAlign = sizes.Sizeof(u.Elem()), sizes.Alignof(u.Elem())
+			pi.Fields = fieldsOf(u.Elem(), p)
+			pi.Entry = []int{next, next + 1}
+			ki.EntryParams[next].Role = "slice.ptr"
+			ki.EntryParams[next+1].Role = "slice.len"
+			next += 2
+		case *types.Struct:
+			pi.Kind = "struct"
+			pi.Fields = fieldsOf(v.Type(), p)
+			pi.Entry = []int{next}
+			next++
+		default:
+			pi.Kind = "scalar"
+			pi.Entry = []int{next}
+			next++
+		}
+		ki.Params = append(ki.Params, pi)
+	}
+	return ki
+}
+
+// fieldsOf flattens a struct type's scalar fields with their offsets.
+func fieldsOf(t types.Type, p *packages.Package) []FieldInfo {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var out []FieldInfo
+	var walk func(st *types.Struct, prefix string, base int64)
+	walk = func(st *types.Struct, prefix string, base int64) {
+		fields := make([]*types.Var, st.NumFields())
+		for i := range fields {
+			fields[i] = st.Field(i)
+		}
+		offs := sizes.Offsetsof(fields)
+		for i, f := range fields {
+			if inner, ok := f.Type().Underlying().(*types.Struct); ok {
+				walk(inner, prefix+f.Name()+".", base+offs[i])
+				continue
+			}
+			out = append(out, FieldInfo{Name: prefix + f.Name(), Go: types.TypeString(f.Type(), types.RelativeTo(p.Types)),
+				Offset: base + offs[i], Size: sizes.Sizeof(f.Type())})
+		}
+	}
+	walk(st, "", 0)
+	return out
+}
