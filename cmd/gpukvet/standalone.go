@@ -43,7 +43,7 @@ func newFlagSet(opts *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags")
 	opts.enabled = map[string]*bool{}
 	for _, a := range analyzers.All() {
-		opts.enabled[a.Name] = fs.Bool(a.Name, false, "run only the enabled analyzers; enable "+a.Name+": "+summary(a))
+		opts.enabled[a.Name] = fs.Bool(a.Name, false, "run "+a.Name+"; given any -NAME flags, only the named analyzers run")
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
@@ -237,17 +237,22 @@ func explain(name string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet: no analyzer named %q; the analyzers are %s\n", name, strings.Join(names, ", "))
 		return exitError
 	}
-	fmt.Fprintf(stdout, "%s: %s\n", a.Name, strings.TrimSpace(a.Doc))
+	doc := strings.TrimSpace(a.Doc)
+	if !strings.HasPrefix(doc, a.Name+":") {
+		doc = a.Name + ": " + doc
+	}
+	fmt.Fprintln(stdout, doc)
 	if a.URL != "" {
 		fmt.Fprintf(stdout, "\n%s\n", a.URL)
 	}
 	return exitClean
 }
 
-// summary is the first line of an analyzer's documentation.
+// summary is the first line of an analyzer's documentation, without the
+// analyzer's name in front.
 func summary(a *analysis.Analyzer) string {
 	s, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n")
-	return s
+	return strings.TrimSpace(strings.TrimPrefix(s, a.Name+":"))
 }
 
 // versionString describes this build: the module version (or the VCS
