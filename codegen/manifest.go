@@ -37,8 +37,10 @@ type KernelInfo struct {
 	Pkg   string `json:"pkg"`   // import path
 	Entry string `json:"entry"` // PTX entry point
 	Pos   string `json:"pos"`   // declaration, "file:line:col"
-	Block [3]int `json:"block,omitempty"`
-	Grid  [3]int `json:"grid,omitempty"`
+	// Block and Grid are the shapes fixed by block= and grid= (absent if
+	// free).
+	Block []int `json:"block,omitempty"`
+	Grid  []int `json:"grid,omitempty"`
 	// Dims is how many dimensions of indices the kernel reads; launch it
 	// with extent 1 in the others.
 	Dims int `json:"dims"`
@@ -127,7 +129,7 @@ var sizes = types.SizesFor("gc", "amd64")
 
 // kernelManifest describes kernel k compiled as f.
 func kernelManifest(p *packages.Package, k *kernels.Kernel, f *kir.Func, pos string) *KernelInfo {
-	ki := &KernelInfo{Name: k.Func.Name(), Pkg: p.PkgPath, Entry: f.Name, Pos: pos, Block: k.Block, Grid: k.Grid, Dims: k.Dims}
+	ki := &KernelInfo{Name: k.Func.Name(), Pkg: p.PkgPath, Entry: f.Name, Pos: pos, Block: shape(k.Block), Grid: shape(k.Grid), Dims: k.Dims}
 	for i, fp := range f.Params {
 		ep := EntryParam{Name: ptx.ParamName(f, i), Role: "value"}
 		if fp.Bytes > 0 {
@@ -195,4 +197,11 @@ func fieldsOf(t types.Type, p *packages.Package) []FieldInfo {
 	}
 	walk(st, "", 0)
 	return out
+}
+
+func shape(s [3]int) []int {
+	if s[0] == 0 {
+		return nil
+	}
+	return s[:]
 }

@@ -1,13 +1,94 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gpukvet/gpukvet/codegen"
 )
 
-// buildMain runs `gpukvet build ARGS` and returns the process exit code.
-// The codegen engineer replaces this body.
+const buildUsage = `usage: gpukvet build [-target=ptx] [-arch=sm_XX] [-o FILE] PKG...
+
+build checks the packages' kernels with every gpukvet analyzer, refuses to
+compile a kernel that a check reports on (citing the diagnostic), and
+compiles the rest into one module: FILE (default <package name>.ptx) and,
+beside it, FILE.json, the manifest that names each kernel's entry point and
+its parameter layout (a slice is a pointer and an int64 length, a struct is
+a byte array in Go's layout, the last parameter is the trap record), so any
+CUDA host program can load and launch the module.
+
+Flags:
+`
+
+// buildMain runs `gpukvet build ARGS` and returns the process exit code:
+// 0 on success, 1 when checks refuse a kernel or compilation fails, 2 on a
+// usage or load error.
 func buildMain(args []string) int {
-	fmt.Fprintln(os.Stderr, "gpukvet build: not implemented yet")
-	return 2
+	return runBuild(args, os.Stdout, os.Stderr)
+}
+
+func runBuild(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	target := fs.String("target", "ptx", "code to produce: ptx")
+	arch := fs.String("arch", "sm_80", "PTX target architecture (sm_80, sm_90, ...)")
+	out := fs.String("o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, buildUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	if *target != "ptx" {
+		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported yet (want ptx)\n", *target)
+		return 2
+	}
+	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch})
+	if err != nil {
+		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
+		var refusal *codegen.Refusal
+		if errors.As(err, &refusal) {
+			return 1
+		}
+		if strings.HasPrefix(err.Error(), "loading packages") || strings.HasPrefix(err.Error(), "no packages") {
+			return 2
+		}
+		return 1
+	}
+	file := *out
+	if file == "" {
+		name := "module"
+		if len(mod.Manifest.Kernels) > 0 {
+			pkg := mod.Manifest.Kernels[0].Pkg
+			name = pkg[strings.LastIndex(pkg, "/")+1:]
+		}
+		file = name + ".ptx"
+	}
+	mod.Manifest.Module = filepath.Base(file)
+	manifest, err := json.MarshalIndent(mod.Manifest, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
+		return 1
+	}
+	if err := os.WriteFile(file, mod.PTX, 0o644); err != nil {
+		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
+		return 1
+	}
+	if err := os.WriteFile(file+".json", append(manifest, '\n'), 0o644); err != nil {
+		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s.json (%d kernels)\n", file, file, len(mod.Manifest.Kernels))
+	return 0
 }
