@@ -1,7 +1,100 @@
 /*
-Package memspace defines an Analyzer that checks that kernel code stays in
-device memory and host code launches kernels correctly.
+Package memspace defines an Analyzer that keeps kernel code in device memory
+and checks that host code launches kernels the way the kernels declare.
 
-TODO
+# Analyzer memspace
+
+memspace: kernel code reaching host memory or host services, malformed
+kernels, and wrong kernel launches
+
+Kernel code is the body of every //gpu:kernel function and of every device
+function: a function marked //gpu:device, or any function of the package that
+a kernel or device function calls, directly or through other calls. On a GPU
+none of it can reach the host, so memspace reports, at the offending
+expression, kernel code that uses
+
+  - a package-level variable (constants are fine), of any package;
+  - a function literal (closure), a function or method as a value, or a call
+    through a function value;
+  - a go, defer or select statement, a channel, a channel send or receive;
+  - a map;
+  - make, new, append or a slice literal (kernel code cannot allocate; use a
+    fixed-size local array, or gpu.Shared for block-shared memory);
+  - a string that is not a constant;
+  - an interface: a variable or value of interface type, a conversion to one,
+    a method call through one (fmt and other host packages are reported as
+    calls, below);
+  - package reflect or package unsafe;
+  - package device (host code: allocation, copies and launches);
+  - print, println or recover;
+  - recursion, direct or mutual, reported at each call that closes a cycle;
+  - a call of a function of another package that is not a //gpu:device
+    function, the gpu package, or one of the allowed functions below;
+  - a call of a //gpu:device function of another package that breaks one of
+    these rules itself or through its calls (the diagnostic names what it does
+    and where, from a fact exported when that package was analyzed);
+  - in a device function, a pointer into or a slice of its own local memory
+    that outlives it: return &x, &x.f, &a[i], a[i:j] of a local array a, or a
+    local variable assigned one of those.
+
+A violation in a function that is neither a kernel nor marked //gpu:device is
+reported with the chain of calls from the first kernel (in source order) that
+reaches it, as in "(reached from kernel Foo via bar → baz)". Device functions
+and methods of the package also get the same checks on their parameter and
+result types.
+
+Besides kernels and device functions, kernel code may call the builtins
+(len, cap, min, max, copy, clear, panic, and conversions), every function of
+package gpu, and these functions of the standard library:
+
+	math: Sqrt Abs Floor Ceil Trunc FMA Copysign Signbit Exp Log Sin Cos Pow
+	      Float64bits Float64frombits Float32bits Float32frombits
+	      Round RoundToEven Exp2 Expm1 Log2 Log10 Log1p Tan Asin Acos Atan
+	      Atan2 Sinh Cosh Tanh Hypot Cbrt Mod Remainder Dim Max Min
+	      Inf IsInf IsNaN NaN
+	math/bits: LeadingZeros* TrailingZeros* OnesCount* RotateLeft* Reverse*
+	      ReverseBytes* Len* (every size)
+
+The constants of math (Pi, MaxFloat32, ...) are constants and always allowed.
+Memspace's Allowed function is the same list, for the code generators.
+
+memspace also reports the problems that kernel discovery (analyzers/kernels)
+finds: a malformed //gpu: directive (block=0, block=a, an unknown option, two
+directives on one function, a directive not on a function), a block= or grid=
+shape wider than the kernel's dimensionality, and a kernel that is a method,
+is generic, has results, or whose first parameter is not a gpu.Thread. A
+kernel parameter after the gpu.Thread must be a bool, an integer type,
+float32, float64, a struct of those (nested structs included) passed by
+value, or a slice of any of those; memspace reports any other.
+
+On the host side, memspace checks every call of (*device.Device).Launch as
+vet's printf check checks format strings:
+
+  - the kernel argument must name a //gpu:kernel function (of any package,
+    through facts), or a function the package registers with
+    device.RegisterKernel;
+  - a []T parameter takes a *device.Buffer[T]: a host slice, a buffer of
+    another element type, nil or any other value is reported;
+  - the number of arguments must match the kernel's parameters after the
+    gpu.Thread (unless they are passed as args...);
+  - a scalar or struct argument must have the parameter's type. An untyped
+    constant reaches Launch with its default type (int, float64, rune, ...);
+    Launch converts an int or float64 to a numeric parameter type if Go would
+    convert the constant exactly, so memspace reports only constants it cannot
+    convert (2.5 for an int, 1<<40 for an int32, 'a' for a float32) and, where
+    the constant fits, suggests the conversion (float32('a')). A typed
+    argument of another type is reported, with a suggested conversion between
+    numeric types;
+  - a grid or block written as a gpu.Dim3 literal must have constant extents
+    of at least 1 (a missing field is 0), equal to the kernel's block= or
+    grid= when it fixes one, and 1 in the dimensions the kernel never reads
+    (DIALECT.md: a kernel that never reads Y is launched with extent 1 in Y).
+
+memspace does no work on a package that imports neither gpu nor device and
+has no //gpu: directive, which is most of any tree: see TestFastPath.
+
+Known limits: a pointer to local memory stored through a pointer parameter or
+into device memory (rather than returned) is not tracked; a Launch through a
+function value or with args... is checked only at run time.
 */
 package memspace

@@ -23,23 +23,46 @@ import (
 // and dimensionality, and the arguments must match its parameters in number
 // and type, with a *device.Buffer[T] for each []T parameter.
 func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
+	var launches []*ast.CallExpr
+	registered := map[*types.Func]bool{}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && isLaunch(pass.TypesInfo, call) {
-				checkLaunch(pass, kres, call)
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			switch deviceCall(pass.TypesInfo, call) {
+			case "(*Device).Launch":
+				launches = append(launches, call)
+			case "RegisterKernel":
+				if len(call.Args) > 0 {
+					if fn := funcOf(pass.TypesInfo, astutil.Unparen(call.Args[0])); fn != nil {
+						registered[fn] = true
+					}
+				}
 			}
 			return true
 		})
 	}
+	for _, call := range launches {
+		checkLaunch(pass, kres, registered, call)
+	}
 }
 
-func isLaunch(info *types.Info, call *ast.CallExpr) bool {
+// deviceCall names the function of package device that call calls
+// ("RegisterKernel", "(*Device).Launch"), or returns "".
+func deviceCall(info *types.Info, call *ast.CallExpr) string {
 	fn := typeutil.StaticCallee(info, call)
-	if fn == nil || fn.Name() != "Launch" || fn.Pkg() == nil || fn.Pkg().Path() != kernels.DevicePath {
-		return false
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kernels.DevicePath {
+		return ""
 	}
-	recv := fn.Signature().Recv()
-	return recv != nil && isDeviceNamed(recv.Type(), "Device")
+	if recv := fn.Signature().Recv(); recv != nil {
+		if isDeviceNamed(recv.Type(), "Device") {
+			return "(*Device)." + fn.Name()
+		}
+		return ""
+	}
+	return fn.Name()
 }
 
 func isDeviceNamed(t types.Type, name string) bool {
@@ -50,7 +73,10 @@ func isDeviceNamed(t types.Type, name string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kernels.DevicePath && n.Obj().Name() == name
 }
 
-func checkLaunch(pass *analysis.Pass, kres *kernels.Result, call *ast.CallExpr) {
+// checkLaunch checks one call of Launch. A function that the package
+// registers with device.RegisterKernel (as generated code does) counts as a
+// kernel whose parameters are checked when it has a KernelFact.
+func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, call *ast.CallExpr) {
 	if len(call.Args) < 3 {
 		return // does not type-check
 	}
@@ -65,6 +91,9 @@ func checkLaunch(pass *analysis.Pass, kres *kernels.Result, call *ast.CallExpr) 
 		return // a function value: which one is unknown here
 	}
 	kf := kres.KernelFact(fn)
+	if kf == nil && registered[fn.Origin()] {
+		return
+	}
 	if kf == nil {
 		pass.ReportRangef(kexpr, "Launch of %s, which is not a //gpu:kernel function: only functions marked //gpu:kernel can run on the device", render(kexpr))
 		return
