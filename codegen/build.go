@@ -27,6 +27,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/lower"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
+	"github.com/gpukvet/gpukvet/internal/directive"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -234,7 +235,7 @@ func relevant(p *packages.Package) bool {
 			return true
 		}
 	}
-	return false
+	return directive.Mentioned(p.Syntax)
 }
 
 // entryName is the PTX entry point of kernel name of package p:

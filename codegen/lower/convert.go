@@ -29,6 +29,13 @@ func (b *builder) convert(x *kir.Value, from, to types.Type, pos token.Pos) *kir
 	if k == x.Type.Kind {
 		return x
 	}
+	// float32(math.FMA(float64(x), float64(y), float64(z))) is the float32
+	// FMA (up to rare double rounding on the CPU).
+	if k == kir.F32 && x.Op == kir.OpFMA {
+		if args := narrowArgs(x); args != nil {
+			return b.val(kir.OpFMA, kir.TF32, args...)
+		}
+	}
 	// float32(math.F(float64(x))) for an exactly rounded F is F in float32.
 	if k == kir.F32 && x.Op == kir.OpMath && exactInF32[kir.MathFn(x.Index)] {
 		var args []*kir.Value
@@ -50,3 +57,16 @@ func (b *builder) convert(x *kir.Value, from, to types.Type, pos token.Pos) *kir
 // the float32 function of the same float32 arguments.
 var exactInF32 = map[kir.MathFn]bool{kir.MathSqrt: true, kir.MathAbs: true, kir.MathFloor: true,
 	kir.MathCeil: true, kir.MathTrunc: true, kir.MathCopysign: true, kir.MathMin: true, kir.MathMax: true}
+
+// narrowArgs returns the float32 values that x's float64 arguments widen,
+// or nil if one is not a widened float32.
+func narrowArgs(x *kir.Value) []*kir.Value {
+	var args []*kir.Value
+	for _, a := range x.Args {
+		if a.Op != kir.OpConvert || a.Args[0].Type.Kind != kir.F32 {
+			return nil
+		}
+		args = append(args, a.Args[0])
+	}
+	return args
+}

@@ -1,0 +1,104 @@
+// Package math32 is float32 math for kernels: the functions of package
+// math for float32 arguments, usable in kernel and device code on every
+// backend.
+//
+// Each function is the float64 function of package math rounded to
+// float32. Square root, absolute value, floor, ceil, trunc, copysign, min
+// and max are exact, and the GPU code generator compiles them to single
+// float32 instructions. Exp, Log, Sin, Cos, Pow, ... are computed in float64
+// and rounded: at most 1 ULP from the exact float32 result.
+package math32
+
+import "math"
+
+// Sqrt returns the square root of x.
+//
+//gpu:device
+func Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+
+// Abs returns the absolute value of x.
+//
+//gpu:device
+func Abs(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// Floor returns the greatest integer value less than or equal to x.
+//
+//gpu:device
+func Floor(x float32) float32 { return float32(math.Floor(float64(x))) }
+
+// Ceil returns the least integer value greater than or equal to x.
+//
+//gpu:device
+func Ceil(x float32) float32 { return float32(math.Ceil(float64(x))) }
+
+// Trunc returns the integer value of x.
+//
+//gpu:device
+func Trunc(x float32) float32 { return float32(math.Trunc(float64(x))) }
+
+// Round returns the nearest integer, rounding half away from zero.
+//
+//gpu:device
+func Round(x float32) float32 { return float32(math.Round(float64(x))) }
+
+// Copysign returns a value with the magnitude of f and the sign of sign.
+//
+//gpu:device
+func Copysign(f, sign float32) float32 {
+	return float32(math.Copysign(float64(f), float64(sign)))
+}
+
+// FMA returns x*y + z computed with one rounding.
+//
+//gpu:device
+func FMA(x, y, z float32) float32 {
+	// The float64 product of two float32 values is exact, so one float64
+	// fused add and a final rounding give the float32 FMA except in rare
+	// double-rounding cases; the GPU uses fma.rn.f32.
+	return float32(math.FMA(float64(x), float64(y), float64(z)))
+}
+
+// Exp returns e**x.
+//
+//gpu:device
+func Exp(x float32) float32 { return float32(math.Exp(float64(x))) }
+
+// Exp2 returns 2**x.
+//
+//gpu:device
+func Exp2(x float32) float32 { return float32(math.Exp2(float64(x))) }
+
+// Log returns the natural logarithm of x.
+//
+//gpu:device
+func Log(x float32) float32 { return float32(math.Log(float64(x))) }
+
+// Log2 returns the binary logarithm of x.
+//
+//gpu:device
+func Log2(x float32) float32 { return float32(math.Log2(float64(x))) }
+
+// Sin returns the sine of the radian argument x.
+//
+//gpu:device
+func Sin(x float32) float32 { return float32(math.Sin(float64(x))) }
+
+// Cos returns the cosine of the radian argument x.
+//
+//gpu:device
+func Cos(x float32) float32 { return float32(math.Cos(float64(x))) }
+
+// Pow returns x**y.
+//
+//gpu:device
+func Pow(x, y float32) float32 { return float32(math.Pow(float64(x), float64(y))) }
+
+// Signbit reports whether x is negative or negative zero.
+//
+//gpu:device
+func Signbit(x float32) bool { return math.Float32bits(x)&(1<<31) != 0 }
+
+// IsNaN reports whether x is a NaN.
+//
+//gpu:device
+func IsNaN(x float32) bool { return x != x }
