@@ -144,3 +144,23 @@ func trapAtBarrier(t gpu.Thread, out []int32) {
 func divide(t gpu.Thread, d int32, out []int32) {
 	out[t.GlobalIdx().X] = 100 / d
 }
+
+// racyShared reads a shared element that another thread writes, with no
+// barrier between.
+//
+//gpu:kernel block=64
+func racyShared(t gpu.Thread, out []int32) {
+	s := gpu.Shared[[64]int32](t)
+	tid := t.ThreadIdx().X
+	s[tid] = int32(tid)
+	out[t.GlobalIdx().X] = s[63-tid] //gpukvet:ignore races the test shows the race detector's report
+}
+
+// racyBlocks writes one global element from a thread of every block.
+//
+//gpu:kernel
+func racyBlocks(t gpu.Thread, out []int32) {
+	if t.ThreadIdx().X == 0 {
+		out[0] = int32(t.BlockIdx().X) //gpukvet:ignore races the test shows the race detector's report
+	}
+}

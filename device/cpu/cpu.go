@@ -131,6 +131,7 @@ type launch struct {
 	in          []reflect.Value // arguments; in[0] is set per thread
 
 	next   atomic.Int64 // next block to run, linear index
+	stride int64        // if not 0, worker w runs blocks w, w+stride, ...
 	failed atomic.Bool  // a block failed: start no more blocks
 	mu     sync.Mutex
 	err    error // the first block's error
@@ -140,13 +141,20 @@ func (l *launch) run() {
 	nblocks := int64(l.grid[0] * l.grid[1] * l.grid[2])
 	workers := min(int64(runtime.GOMAXPROCS(0)), nblocks)
 	if raceEnabled {
-		// Stay well below the race detector's limit on live goroutines.
+		// Under the race detector, blocks of different workers must not be
+		// ordered by anything, so that a race between blocks is seen: each
+		// worker takes a fixed share of the blocks instead of taking the next
+		// one from a shared counter (an atomic the detector would see as
+		// ordering the workers). Use at least a few workers even on a small
+		// machine, and stay well below the detector's limit on live
+		// goroutines.
 		n := int64(l.block[0] * l.block[1] * l.block[2])
-		workers = max(1, min(workers, 4096/n))
+		workers = max(1, min(max(workers, 4), nblocks, 4096/n))
+		l.stride = workers
 	}
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(l.work)
+	for w := range workers {
+		wg.Go(func() { l.work(w) })
 	}
 	wg.Wait()
 }
@@ -154,7 +162,7 @@ func (l *launch) run() {
 // work runs blocks until none is left. Each worker keeps one goroutine per
 // thread of a block and hands them block after block, so that a goroutine's
 // stack, grown by its first kernel call, serves every later one.
-func (l *launch) work() {
+func (l *launch) work(w int64) {
 	n := l.block[0] * l.block[1] * l.block[2]
 	blk := cpuexec.NewBlock(l.k.Name, [3]int{}, n)
 	var done sync.WaitGroup
@@ -175,8 +183,10 @@ func (l *launch) work() {
 		}
 	}()
 	in := slices.Clone(l.in)
-	for !l.failed.Load() {
-		b := l.next.Add(1) - 1
+	for b := w; !l.failed.Load(); b += l.stride {
+		if l.stride == 0 {
+			b = l.next.Add(1) - 1
+		}
 		if b >= int64(l.grid[0]*l.grid[1]*l.grid[2]) {
 			return
 		}
@@ -208,7 +218,7 @@ func (l *launch) runThread(in []reflect.Value, blk *cpuexec.Block, bid, tid [3]i
 		case r == nil:
 			blk.Exit(tid)
 		case cpuexec.IsAbort(r):
-			blk.Abandon()
+			// The block failed already; its error is recorded.
 		default:
 			blk.Trap(&backend.Trap{
 				Kernel: l.k.Name,

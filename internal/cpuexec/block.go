@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // NewThread makes a gpu.Thread for a thread of block b. Package gpu sets it
@@ -22,29 +23,46 @@ var NewThread func(b *Block, threadIdx, blockIdx, blockDim, gridDim [3]int) any
 // Block is the shared state of one block of a cpu launch. The runner of each
 // thread calls Exit when the thread's kernel function returns, and Trap when
 // it panics; the kernel's calls to Barrier and Shared arrive here through
-// gpu.Thread.
+// gpu.Thread. A Block is reused for block after block with Reset.
+//
+// Go's race detector treats every lock, atomic operation and channel
+// operation as ordering the goroutines involved, so a Block synchronises its
+// threads only where a GPU orders them, at a barrier: Exit and the lookup of
+// an existing shared variable order nothing between threads. Otherwise the
+// race detector would miss races in kernels whose threads happen to run one
+// after another.
 type Block struct {
 	kernel string // qualified kernel name, for errors
-	idx    [3]int // block index, for errors
+	n      int    // threads per block
 
-	n int // threads per block
+	// exited counts the threads that returned, and firstExit is the first;
+	// waiting counts the threads waiting at the current barrier, changed
+	// under mu. Exit increments exited and then reads waiting; Barrier
+	// increments waiting and then reads exited: with sequentially
+	// consistent atomics at least one of them sees the other, so a thread
+	// that returns while others wait at a barrier is always detected.
+	exited    atomic.Int32
+	firstExit atomic.Pointer[[3]int]
+	waiting   atomic.Int32
 
-	mu      sync.Mutex
-	cond    sync.Cond
-	live    int     // threads that have not exited
-	waiting int     // threads waiting at the current barrier
-	gen     uint64  // count of barriers released, so waiters know theirs passed
-	pc      uintptr // the barrier the waiting threads wait at
-	exited  bool    // some thread has returned
-	exitTid [3]int  // the first thread that returned
-	err     error   // why the block was aborted; nil while it runs
-	shared  map[string]any
+	// shared maps the pc of a Shared call to its instance; it is copied on
+	// write (under mu), so that looking up an existing instance is a single
+	// atomic load.
+	shared atomic.Pointer[map[uintptr]any]
+
+	mu    sync.Mutex
+	cond  sync.Cond
+	idx   [3]int         // block index, for errors
+	gen   uint64         // count of barriers released, so waiters know theirs passed
+	pc    uintptr        // the barrier the waiting threads wait at
+	err   error          // why the block was aborted; nil while it runs
+	byPos map[string]any // shared instances by source position
 }
 
 // NewBlock returns the state of block idx of a launch of kernel with n
 // threads per block.
 func NewBlock(kernel string, idx [3]int, n int) *Block {
-	b := &Block{kernel: kernel, idx: idx, n: n, live: n}
+	b := &Block{kernel: kernel, idx: idx, n: n, byPos: map[string]any{}}
 	b.cond.L = &b.mu
 	return b
 }
@@ -56,9 +74,10 @@ func (b *Block) Reset(idx [3]int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.idx = idx
-	b.live = b.n
-	b.waiting, b.pc = 0, 0
-	b.exited, b.exitTid = false, [3]int{}
+	b.exited.Store(0)
+	b.firstExit.Store(nil)
+	b.waiting.Store(0)
+	b.pc = 0
 	b.err = nil
 }
 
@@ -92,25 +111,25 @@ func (b *Block) Barrier(pc uintptr) {
 	if b.err != nil {
 		panic(abort{})
 	}
-	switch {
-	case b.exited:
-		b.fail(fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s returned without reaching it",
-			b.kernel, Position(pc), dim(b.idx), dim(b.exitTid)))
-	case b.waiting > 0 && pc != b.pc && Position(pc) != Position(b.pc):
-		// Inlined copies of one barrier call have different pcs but one
-		// source position; they are the same barrier.
+	w := b.waiting.Load()
+	// Inlined copies of one barrier call have different pcs but one source
+	// position; they are the same barrier.
+	if w > 0 && pc != b.pc && Position(pc) != Position(b.pc) {
 		b.fail(fmt.Errorf("kernel %s: threads of block %s wait at different barriers, %s and %s; every thread must reach the same barrier",
 			b.kernel, dim(b.idx), Position(b.pc), Position(pc)))
-	}
-	if b.err != nil {
 		panic(abort{})
 	}
-	if b.waiting == 0 {
+	if w == 0 {
 		b.pc = pc
 	}
-	b.waiting++
-	if b.waiting == b.live {
-		b.waiting = 0
+	b.waiting.Store(w + 1)
+	if b.exited.Load() > 0 {
+		b.fail(fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s returned without reaching it",
+			b.kernel, Position(pc), dim(b.idx), dim(*b.firstExit.Load())))
+		panic(abort{})
+	}
+	if int(w+1) == b.n {
+		b.waiting.Store(0)
 		b.gen++
 		b.cond.Broadcast()
 		return
@@ -128,17 +147,14 @@ func (b *Block) Barrier(pc uintptr) {
 // wait at a barrier, the barrier can never be passed and the block is aborted
 // with an error naming it.
 func (b *Block) Exit(tid [3]int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.live--
-	if b.err != nil {
+	b.exited.Add(1)
+	b.firstExit.CompareAndSwap(nil, &tid)
+	if b.waiting.Load() == 0 {
 		return
 	}
-	if !b.exited {
-		b.exited = true
-		b.exitTid = tid
-	}
-	if b.waiting > 0 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.waiting.Load() > 0 {
 		b.fail(fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s returned while others wait there",
 			b.kernel, Position(b.pc), dim(b.idx), dim(tid)))
 	}
@@ -150,15 +166,7 @@ func (b *Block) Exit(tid [3]int) {
 func (b *Block) Trap(err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.live--
 	b.fail(err)
-}
-
-// Abandon records that a thread ended because its block was aborted.
-func (b *Block) Abandon() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.live--
 }
 
 // fail aborts the block with err unless it failed already. b.mu is held.
@@ -177,17 +185,32 @@ func (b *Block) fail(err error) {
 // Shared calls on one source line therefore share one instance too: write them
 // on separate lines.
 func (b *Block) Shared(pc uintptr, alloc func() any) any {
-	pos := Position(pc)
+	if m := b.shared.Load(); m != nil {
+		if v, ok := (*m)[pc]; ok {
+			return v
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.shared == nil {
-		b.shared = map[string]any{}
+	old := b.shared.Load()
+	if old != nil {
+		if v, ok := (*old)[pc]; ok {
+			return v
+		}
 	}
-	v, ok := b.shared[pos]
+	pos := Position(pc)
+	v, ok := b.byPos[pos]
 	if !ok {
 		v = alloc()
-		b.shared[pos] = v
+		b.byPos[pos] = v
 	}
+	m := map[uintptr]any{pc: v}
+	if old != nil {
+		for k, v := range *old {
+			m[k] = v
+		}
+	}
+	b.shared.Store(&m)
 	return v
 }
 
