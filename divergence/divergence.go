@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -111,7 +112,7 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
 			}
 		}
 		msg = fmt.Sprintf("%s may be reached by only some threads of the block: whether %s reaches its barrier depends on its %s, which depends on %s",
-			what, site.Callee.Name(), name, site.ArgDep.Src.Describe(r.pass.Fset))
+			what, site.Callee.Name(), name, r.describe(site.ArgDep.Src, site.Call.Pos()))
 	}
 	pos, end := site.Call.Pos(), token.NoPos
 	if c := r.calls[pos]; c != nil {
@@ -129,24 +130,112 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
 	r.pass.Report(d)
 }
 
-// how says why a thread may not reach the site that branch br controls.
+// how says why a thread may not reach the site that branch br controls. The
+// statement the condition belongs to decides the words where the syntax is
+// plain; the control-flow graph decides otherwise.
 func (r *reporter) how(f *uniformity.Func, site *uniformity.BarrierSite, br *uniformity.Branch) string {
 	cond, line := r.condText(f, br)
-	why := br.Dep.Src.Describe(r.pass.Fset)
+	why := r.describe(br.Dep.Src, site.Call.Pos())
+	under := fmt.Sprintf("it is under the condition %s (line %d), which depends on %s", cond, line, why)
+	trip := fmt.Sprintf("it is in a loop whose trip count differs between threads: the loop condition %s (line %d) depends on %s", cond, line, why)
+	early := fmt.Sprintf("some threads return (or panic) before it, on the condition %s (line %d), which depends on %s", cond, line, why)
+	brk := fmt.Sprintf("threads leave the loop early (break) on the condition %s (line %d), which depends on %s", cond, line, why)
+	cont := fmt.Sprintf("threads skip the rest of the loop (continue) on the condition %s (line %d), which depends on %s", cond, line, why)
+
+	at := site.Call.Pos()
+	if stmt := condStmt(f, br); stmt != nil {
+		switch s := stmt.(type) {
+		case *ast.ForStmt:
+			if within(s.Body, at) {
+				return trip
+			}
+		case *ast.IfStmt:
+			if within(s.Body, at) || s.Else != nil && within(s.Else, at) {
+				return under
+			}
+			if n := len(s.Body.List); s.Else == nil && n > 0 {
+				switch last := s.Body.List[n-1].(type) {
+				case *ast.ReturnStmt:
+					return early
+				case *ast.ExprStmt:
+					if call, ok := last.X.(*ast.CallExpr); ok {
+						if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+							return early
+						}
+					}
+				case *ast.BranchStmt:
+					switch last.Tok {
+					case token.BREAK:
+						return brk
+					case token.CONTINUE:
+						return cont
+					}
+				}
+			}
+		case *ast.CaseClause:
+			if within(s, at) {
+				return under
+			}
+		}
+	}
 	x := site.Call.Block()
 	switch {
 	case br.Loop != nil && inLoop(br.Loop, x) && br.Block == br.Loop:
-		return fmt.Sprintf("it is in a loop whose trip count differs between threads: the loop condition %s (line %d) depends on %s", cond, line, why)
+		return trip
 	case br.Loop != nil && inLoop(br.Loop, x) && br.ExitsFunction:
 		return fmt.Sprintf("threads return early from the loop on the condition %s (line %d), which depends on %s", cond, line, why)
 	case br.Loop != nil && inLoop(br.Loop, x):
-		return fmt.Sprintf("threads leave the loop early (break) on the condition %s (line %d), which depends on %s", cond, line, why)
-	case reaches(br.Block.Succs[0], x) && reaches(br.Block.Succs[1], x):
-		return fmt.Sprintf("threads skip the rest of the loop (continue) on the condition %s (line %d), which depends on %s", cond, line, why)
+		return brk
 	case br.ExitsFunction:
-		return fmt.Sprintf("some threads return (or panic) before it, on the condition %s (line %d), which depends on %s", cond, line, why)
+		return early
 	}
-	return fmt.Sprintf("it is under the condition %s (line %d), which depends on %s", cond, line, why)
+	return under
+}
+
+// describe renders a reason, naming its file when it lies in another file
+// than the report.
+func (r *reporter) describe(why *uniformity.Reason, at token.Pos) string {
+	if why == nil || !why.Pos.IsValid() {
+		return why.Describe(r.pass.Fset)
+	}
+	p, q := r.pass.Fset.Position(why.Pos), r.pass.Fset.Position(at)
+	if p.Filename != q.Filename {
+		return fmt.Sprintf("%s at %s:%d", why.What, filepath.Base(p.Filename), p.Line)
+	}
+	return why.Describe(r.pass.Fset)
+}
+
+func within(n ast.Node, pos token.Pos) bool { return n.Pos() <= pos && pos < n.End() }
+
+// condStmt returns the innermost if, for or switch case whose condition
+// holds the branch's condition, or nil.
+func condStmt(f *uniformity.Func, br *uniformity.Branch) ast.Node {
+	fd, ok := f.Fn.Syntax().(*ast.FuncDecl)
+	pos := br.Cond.Pos()
+	if !ok || !pos.IsValid() {
+		return nil
+	}
+	var found ast.Node
+	ast.Inspect(fd, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.IfStmt:
+			if within(s.Cond, pos) {
+				found = s
+			}
+		case *ast.ForStmt:
+			if s.Cond != nil && within(s.Cond, pos) {
+				found = s
+			}
+		case *ast.CaseClause:
+			for _, e := range s.List {
+				if within(e, pos) {
+					found = s
+				}
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // inLoop reports whether block x is in the natural loop of header h: h
