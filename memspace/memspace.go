@@ -65,10 +65,13 @@ func run(pass *analysis.Pass) (any, error) {
 
 var noResult = &Result{}
 
-// docText returns the package comment of doc.go, written as a /* */ block,
-// without its markers: the analyzer's documentation.
+// docText returns the "# Analyzer memspace" section of doc.go's package
+// comment: the analyzer's documentation, whose first line is its summary.
 func docText(src string) string {
 	_, rest, _ := strings.Cut(src, "/*\n")
 	text, _, _ := strings.Cut(rest, "*/")
+	if _, section, ok := strings.Cut(text, "# Analyzer memspace\n"); ok {
+		text = section
+	}
 	return strings.TrimSpace(text)
 }

@@ -1,6 +1,7 @@
 package memspace_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -20,4 +21,10 @@ func TestKernelCode(t *testing.T) {
 func TestLaunch(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
 	analysistest.RunWithSuggestedFixes(t, dir, memspace.Analyzer, "launch")
+}
+
+func TestDoc(t *testing.T) {
+	if !strings.HasPrefix(memspace.Analyzer.Doc, "memspace: ") || !strings.Contains(memspace.Analyzer.Doc, "math/bits") {
+		t.Errorf("Doc = %.80q..., want doc.go's analyzer section", memspace.Analyzer.Doc)
+	}
 }
