@@ -11,7 +11,7 @@ import (
 const blockSize = 256
 
 // benchLog2 is log2 of the number of elements BenchmarkSaxpy works on.
-const benchLog2 = 20
+const benchLog2 = 24
 
 // run computes a*x + y on d.
 func run(tb testing.TB, d *device.Device, a float32, x, y []float32) []float32 {
