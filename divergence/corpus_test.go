@@ -220,6 +220,7 @@ func docOf(fd *ast.FuncDecl) *ast.CommentGroup {
 func TestCorpus(t *testing.T) {
 	kernels := readCorpus(t)
 	got := flagged(t, loadCorpus(t))
+	run := runtimeOutcomes(t, kernels)
 	var tp, fp, fn, tn int
 	var rows []string
 	for _, k := range kernels {
@@ -247,7 +248,7 @@ func TestCorpus(t *testing.T) {
 		if hit {
 			first = strings.ReplaceAll(got[k.Name][0], "|", "\\|")
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", k.Name, verdict, outcome, first))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", k.Name, verdict, outcome, run[k.Name], first))
 	}
 	precision, recall := ratio(tp, tp+fp), ratio(tp, tp+fn)
 	var b strings.Builder
@@ -256,7 +257,9 @@ func TestCorpus(t *testing.T) {
 	fmt.Fprintf(&b, "Regenerate: `go test ./divergence -run Corpus -v -update`.\n\n")
 	fmt.Fprintf(&b, "| | flagged | silent |\n| --- | --- | --- |\n| divergent | %d | %d |\n| clean | %d | %d |\n\n", tp, fn, fp, tn)
 	fmt.Fprintf(&b, "Precision %.1f%%, recall %.1f%%.\n\n", 100*precision, 100*recall)
-	fmt.Fprintf(&b, "| kernel | verdict | analyzer | first diagnostic |\n| --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "The cpu backend column is the run-time cross-check (TestCorpusRuntime): each kernel launched as its\n")
+	fmt.Fprintf(&b, "`launch:` line says; a divergent kernel must stop with the backend's barrier error (or its trap), a clean one run.\n\n")
+	fmt.Fprintf(&b, "| kernel | verdict | analyzer | cpu backend | first diagnostic |\n| --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		b.WriteString(r + "\n")
 	}
