@@ -23,6 +23,8 @@ var allowedCalls = map[string]map[string]bool{
 		"Reverse", "Reverse8", "Reverse16", "Reverse32", "Reverse64",
 		"ReverseBytes", "ReverseBytes16", "ReverseBytes32", "ReverseBytes64",
 		"Len", "Len8", "Len16", "Len32", "Len64",
+		"Add", "Add32", "Add64", "Sub", "Sub32", "Sub64", "Mul", "Mul32", "Mul64",
+		"Div", "Div32", "Div64", "Rem", "Rem32", "Rem64",
 	),
 }
 

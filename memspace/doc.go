@@ -53,7 +53,7 @@ package gpu, and these functions of the standard library:
 	      Atan2 Sinh Cosh Tanh Hypot Cbrt Mod Remainder Dim Max Min
 	      Inf IsInf IsNaN NaN
 	math/bits: LeadingZeros* TrailingZeros* OnesCount* RotateLeft* Reverse*
-	      ReverseBytes* Len* (every size)
+	      ReverseBytes* Len* Add* Sub* Mul* Div* Rem* (every size)
 
 The constants of math (Pi, MaxFloat32, ...) are constants and always allowed.
 Memspace's Allowed function is the same list, for the code generators.
