@@ -344,7 +344,11 @@ type analyser struct {
 // body in this package, else from its fact; nil for a function with neither
 // (treated as pure).
 func (a *analyser) summaryOf(fn *ssa.Function) *Summary {
-	if len(fn.Blocks) > 0 && fn.Pkg != nil && fn.Pkg.Pkg == a.pass.Pkg {
+	pkg := fn.Pkg
+	if o := fn.Origin(); pkg == nil && o != nil {
+		pkg = o.Pkg // a generic instance
+	}
+	if len(fn.Blocks) > 0 && pkg != nil && pkg.Pkg == a.pass.Pkg {
 		if f := a.analyse(fn); f != nil {
 			return f.Summary
 		}
