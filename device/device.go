@@ -54,6 +54,9 @@ func Alloc[T any](d *Device, n int) (*Buffer[T], error) {
 	if err := checkElem[T]("device.Alloc"); err != nil {
 		return nil, err
 	}
+	if d == nil {
+		return nil, errors.New("device.Alloc: nil *Device")
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -97,6 +100,9 @@ func (b *Buffer[T]) Download() ([]T, error) {
 	if err := b.usable("Download"); err != nil {
 		return nil, err
 	}
+	if b.d.closed {
+		return nil, fmt.Errorf("device: Download of a *Buffer[%v] whose device is closed", reflect.TypeFor[T]())
+	}
 	out := make([]T, b.n)
 	if err := b.d.be.Read(reflect.ValueOf(out), b.mem); err != nil {
 		return nil, err
@@ -115,6 +121,9 @@ func (b *Buffer[T]) Free() error {
 		return err
 	}
 	b.freed = true
+	if b.d.closed {
+		return nil // Close released the memory already
+	}
 	return b.d.be.Free(b.mem)
 }
 
@@ -134,6 +143,9 @@ func (b *Buffer[T]) usable(op string) error {
 func (d *Device) Sync() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.closed {
+		return errors.New("device: Sync of a closed device")
+	}
 	return d.be.Sync()
 }
 
@@ -144,6 +156,9 @@ func (d *Device) Launch(kernel any, grid, block gpu.Dim3, args ...any) error {
 	k, err := lookupKernel(kernel)
 	if err != nil {
 		return err
+	}
+	if d == nil {
+		return fmt.Errorf("device.Launch %s: nil *Device", k.Name)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -439,3 +439,32 @@ func TestRegisterKernel(t *testing.T) {
 		t.Errorf("RegisterKernel of a func(int) succeeded")
 	}
 }
+
+func TestClose(t *testing.T) {
+	d, err := device.OpenBackend("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := device.Alloc[int32](d, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Download(); err == nil || !strings.Contains(err.Error(), "device is closed") {
+		t.Errorf("Download after Close: %v, want an error", err)
+	}
+	if err := d.Launch(addOne, dim(1, 1, 1), dim(4, 1, 1), b); err == nil || !strings.Contains(err.Error(), "device is closed") {
+		t.Errorf("Launch after Close: %v, want an error", err)
+	}
+	if err := d.Sync(); err == nil {
+		t.Errorf("Sync after Close succeeded")
+	}
+	if err := b.Free(); err != nil {
+		t.Errorf("Free after Close: %v; the memory is gone already, so it is no error", err)
+	}
+	if err := d.Close(); err == nil {
+		t.Errorf("second Close succeeded")
+	}
+}
