@@ -1,0 +1,150 @@
+// Package differential runs every example and the kernels of
+// testdata/differential/kernels on the cpu backend (the reference: Go
+// itself) and on a GPU backend, and compares the results: integers and bools
+// exactly, floats within a stated bound in units in the last place (0 means
+// bit-identical), traps by their Go error and source line.
+//
+// Without a GPU the cpu half still runs (each case's own checks) and the
+// comparisons skip. Run it with
+//
+//	go test ./testdata/differential
+//
+// GPUKVET_DIFF_BACKEND names the GPU backend (default cuda);
+// GPUKVET_DIFF_RESULTS=FILE writes a Markdown table of the results, with the
+// commit from GPUKVET_COMMIT, as committed in RESULTS-h200.md.
+package differential
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpukvet/gpukvet/device"
+)
+
+type row struct {
+	name, status, detail string
+	bound, maxULP        int64
+	trap                 string
+	gpuTime              time.Duration
+}
+
+func TestDifferential(t *testing.T) {
+	cpu, err := device.OpenBackend("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	backend := os.Getenv("GPUKVET_DIFF_BACKEND")
+	if backend == "" {
+		backend = "cuda"
+	}
+	gpuDev, gpuErr := device.OpenBackend(backend)
+	if gpuErr != nil {
+		t.Logf("no %s device, comparisons skip: %v", backend, gpuErr)
+	} else {
+		defer gpuDev.Close()
+	}
+	var rows []row
+	cases := append(kernelCases(), exampleCases()...)
+	for _, c := range cases {
+		rw := row{name: c.name, bound: c.ulp}
+		for _, b := range c.argULP {
+			rw.bound = max(rw.bound, b)
+		}
+		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
+			rc, err := run(cpu, c)
+			if err != nil {
+				t.Fatalf("cpu: %v", err)
+			}
+			if err := checkTrap(c, rc); err != nil {
+				t.Fatalf("cpu: %v", err)
+			}
+			if c.check != nil && c.trap == "" {
+				if err := c.check(rc.outs); err != nil {
+					t.Fatalf("cpu: %v", err)
+				}
+			}
+			if gpuDev == nil {
+				rw.status = "skipped (no GPU)"
+				t.Skipf("no %s device", backend)
+			}
+			rw.status = "FAIL"
+			start := time.Now()
+			rg, err := run(gpuDev, c)
+			rw.gpuTime = time.Since(start)
+			if err != nil {
+				rw.detail = err.Error()
+				t.Fatalf("%s: %v", backend, err)
+			}
+			if rg.trap != nil {
+				rw.trap = fmt.Sprintf("%s at %s (block %d thread %d)", rg.trap.Msg, fileLine(rg.trap.Pos), rg.trap.Block.X, rg.trap.Thread.X)
+			}
+			if err := checkTrap(c, rg); err != nil {
+				rw.detail = err.Error()
+				t.Fatalf("%s: %v", backend, err)
+			}
+			if c.check != nil && c.trap == "" {
+				if err := c.check(rg.outs); err != nil {
+					rw.detail = err.Error()
+					t.Fatalf("%s: %v", backend, err)
+				}
+			}
+			u, err := compare(c, rc, rg)
+			rw.maxULP = u
+			if err != nil {
+				rw.detail = err.Error()
+				t.Fatalf("%s differs from cpu: %v", backend, err)
+			}
+			rw.status = "ok"
+			if c.trap != "" {
+				rw.status = "ok (trapped as expected)"
+			}
+		})
+		rows = append(rows, rw)
+	}
+	if path := os.Getenv("GPUKVET_DIFF_RESULTS"); path != "" {
+		if err := writeResults(path, backend, gpuDev, rows); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func writeResults(path, backend string, d *device.Device, rows []row) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Differential results: %s vs cpu\n\n", backend)
+	fmt.Fprintf(&b, "Commit measured: %s. Written by `go test ./testdata/differential` with GPUKVET_DIFF_RESULTS set", os.Getenv("GPUKVET_COMMIT"))
+	if d != nil {
+		fmt.Fprintf(&b, ", on the %s backend (%s)", d.Backend(), os.Getenv("GPUKVET_GPU_NAME"))
+	}
+	fmt.Fprintf(&b, ", %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	b.WriteString("Integers and bools must match exactly; floats within the ULP bound (0 = bit-identical, NaN payloads aside); ")
+	b.WriteString("a trap must carry the same Go error at the same source line as on the cpu backend.\n\n")
+	ok, failed, skipped, traps := 0, 0, 0, 0
+	for _, r := range rows {
+		switch {
+		case strings.HasPrefix(r.status, "ok"):
+			ok++
+			if r.trap != "" {
+				traps++
+			}
+		case strings.HasPrefix(r.status, "skipped"):
+			skipped++
+		default:
+			failed++
+		}
+	}
+	fmt.Fprintf(&b, "%d cases: %d agree (%d of them traps as expected), %d differ or fail, %d skipped.\n\n", len(rows), ok, traps, failed, skipped)
+	b.WriteString("| case | result | ULP bound | max ULP seen | trap on the GPU | detail |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, r := range rows {
+		detail := strings.ReplaceAll(r.detail, "\n", " ")
+		detail = strings.ReplaceAll(detail, "|", "\\|")
+		if len(detail) > 300 {
+			detail = detail[:300] + "…"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s |\n", r.name, r.status, r.bound, r.maxULP, r.trap, detail)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}

@@ -1,0 +1,186 @@
+package kernels
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+// Params is a struct parameter with mixed field sizes and padding.
+type Params struct {
+	Scale float32
+	Shift int64
+	Flip  bool
+	Small int8
+	Inner Inner
+}
+
+// Inner is nested in Params.
+type Inner struct {
+	A uint16
+	B float64
+}
+
+// StructParam: a struct passed by value, nested struct included.
+//
+//gpu:kernel
+func StructParam(t gpu.Thread, p Params, x []float32, out []float64) {
+	i := t.GlobalIdx().X
+	if i < len(x) {
+		v := float64(x[i]*p.Scale) + float64(p.Shift) + float64(p.Small) + float64(p.Inner.A)*p.Inner.B
+		if p.Flip {
+			v = -v
+		}
+		out[i] = v
+	}
+}
+
+// Particle is a slice element struct.
+type Particle struct {
+	X, Y, VX, VY float32
+	ID           int32
+	Alive        bool
+}
+
+// StructSlice: reading and writing fields of slice elements.
+//
+//gpu:kernel
+func StructSlice(t gpu.Thread, ps []Particle, dt float32) {
+	i := t.GlobalIdx().X
+	if i < len(ps) {
+		p := &ps[i]
+		if p.Alive {
+			p.X += p.VX * dt
+			p.Y += p.VY * dt
+			p.ID = -p.ID
+		}
+		if p.Y < 0 {
+			p.Alive = false
+		}
+	}
+}
+
+// LocalArray: a fixed-size local array indexed by computed values.
+//
+//gpu:kernel
+func LocalArray(t gpu.Thread, x []int32, out []int32) {
+	i := t.GlobalIdx().X
+	if i < len(x) {
+		var a [8]int32
+		for k := range a {
+			a[k] = x[i] * int32(k+1)
+		}
+		s := int32(0)
+		for k := 0; k < 8; k++ {
+			s += a[(k*3+int(x[i]&7))%8] * int32(k)
+		}
+		out[i] = s
+	}
+}
+
+// localSum is a device function taking a pointer to a local array.
+func localSum(a *[4]float64) float64 {
+	return a[0] + a[1] + a[2] + a[3]
+}
+
+// PointerLocal: pointers to local variables and to slice elements.
+//
+//gpu:kernel
+func PointerLocal(t gpu.Thread, x []float64, out []float64) {
+	i := t.GlobalIdx().X
+	if i < len(x) {
+		a := [4]float64{x[i], 1, 2, 3}
+		v := 0.0
+		p := &v
+		*p = localSum(&a)
+		q := &out[i]
+		*q = v * 2
+	}
+}
+
+// SharedReverse: reverses each block's slice through shared memory.
+//
+//gpu:kernel block=128
+func SharedReverse(t gpu.Thread, x []float32, out []float32) {
+	tile := gpu.Shared[[128]float32](t)
+	tid := t.ThreadIdx().X
+	i := t.GlobalIdx().X
+	if i < len(x) {
+		tile[tid] = x[i]
+	}
+	t.Barrier()
+	j := t.BlockIdx().X*128 + 127 - tid
+	if i < len(out) && j < len(x) {
+		out[i] = tile[127-tid]
+	}
+}
+
+// BlockSum: a tree reduction in shared memory, one barrier per step.
+//
+//gpu:kernel block=256
+func BlockSum(t gpu.Thread, x []int64, out []int64) {
+	s := gpu.Shared[[256]int64](t)
+	tid := t.ThreadIdx().X
+	i := t.GlobalIdx().X
+	v := int64(0)
+	if i < len(x) {
+		v = x[i]
+	}
+	s[tid] = v
+	t.Barrier()
+	for step := 128; step > 0; step >>= 1 {
+		if tid < step {
+			s[tid] += s[tid+step]
+		}
+		t.Barrier()
+	}
+	if tid == 0 && t.BlockIdx().X < len(out) {
+		out[t.BlockIdx().X] = s[0]
+	}
+}
+
+// Shared2D: a 2-D shared tile with padding, as in a transpose.
+//
+//gpu:kernel block=16,16
+func Shared2D(t gpu.Thread, in []float32, out []float32, n int) {
+	tile := gpu.Shared[[16][17]float32](t)
+	x := t.BlockIdx().X*16 + t.ThreadIdx().X
+	y := t.BlockIdx().Y*16 + t.ThreadIdx().Y
+	if x < n && y < n {
+		tile[t.ThreadIdx().Y][t.ThreadIdx().X] = in[y*n+x]
+	}
+	t.Barrier()
+	x = t.BlockIdx().Y*16 + t.ThreadIdx().X
+	y = t.BlockIdx().X*16 + t.ThreadIdx().Y
+	if x < n && y < n {
+		out[y*n+x] = tile[t.ThreadIdx().X][t.ThreadIdx().Y]
+	}
+}
+
+// Slicing: sub-slices, their lengths, and three-index slices.
+//
+//gpu:kernel
+func Slicing(t gpu.Thread, x []int32, out []int32) {
+	i := t.GlobalIdx().X
+	if i < len(out) {
+		lo := i % 5
+		s := x[lo : lo+8]
+		u := s[2:5:6]
+		out[i] = int32(len(s)*100+len(u)*10+cap(u)) + s[7] + u[2]
+	}
+}
+
+// Indexes: the launch geometry as each thread sees it, in 3-D.
+//
+//gpu:kernel
+func Indexes(t gpu.Thread, out []int32) {
+	g := t.GlobalIdx()
+	gd, bd := t.GridDim(), t.BlockDim()
+	nx, ny := gd.X*bd.X, gd.Y*bd.Y
+	i := (g.Z*ny+g.Y)*nx + g.X
+	if i*6+5 < len(out) {
+		o := out[i*6 : i*6+6]
+		o[0] = int32(t.ThreadIdx().X + 10*t.ThreadIdx().Y + 100*t.ThreadIdx().Z)
+		o[1] = int32(t.BlockIdx().X + 10*t.BlockIdx().Y + 100*t.BlockIdx().Z)
+		o[2] = int32(bd.X + 10*bd.Y + 100*bd.Z)
+		o[3] = int32(gd.X + 10*gd.Y + 100*gd.Z)
+		o[4] = int32(g.X + 10*g.Y)
+		o[5] = int32(g.Z)
+	}
+}
