@@ -1,0 +1,169 @@
+package codegen_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gpukvet/gpukvet/codegen"
+)
+
+const corpus = "github.com/gpukvet/gpukvet/codegen/testdata/kernels/"
+
+// ptxasPath finds NVIDIA's ptxas: $PTXAS, the cache of
+// scripts/install-ptxas.sh, or $PATH.
+func ptxasPath(t *testing.T) string {
+	if p := os.Getenv("PTXAS"); p != "" {
+		return p
+	}
+	_, file, _, _ := runtime.Caller(0)
+	cached := filepath.Join(filepath.Dir(file), "..", ".cache", "ptxas", "usr", "bin", "ptxas")
+	if _, err := os.Stat(cached); err == nil {
+		return cached
+	}
+	if p, err := exec.LookPath("ptxas"); err == nil {
+		return p
+	}
+	t.Skip("ptxas not found: run scripts/install-ptxas.sh (or set PTXAS) to assemble the PTX the codegen emits")
+	return ""
+}
+
+// assemble runs ptxas on text for sm_80 and sm_90.
+func assemble(t *testing.T, name, text string) {
+	t.Helper()
+	ptxas := ptxasPath(t)
+	file := filepath.Join(t.TempDir(), name+".ptx")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, arch := range []string{"sm_80", "sm_90"} {
+		out, err := exec.Command(ptxas, "-arch="+arch, "-o", os.DevNull, file).CombinedOutput()
+		if err != nil {
+			t.Errorf("ptxas -arch=%s %s: %v\n%s", arch, name, err, out)
+		}
+	}
+}
+
+func build(t *testing.T, opts codegen.Options, patterns ...string) *codegen.Module {
+	t.Helper()
+	m, err := codegen.Build(patterns, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// entry returns the text of one entry point of a module.
+func entry(t *testing.T, m *codegen.Module, name string) string {
+	t.Helper()
+	text := string(m.PTX)
+	start := strings.Index(text, ".entry "+name+"(")
+	if start < 0 {
+		t.Fatalf("no entry %s in the module", name)
+	}
+	end := strings.Index(text[start:], "\n}\n")
+	return text[start : start+end]
+}
+
+func TestCorpus(t *testing.T) {
+	m := build(t, codegen.Options{}, corpus+"basic", corpus+"constructs")
+	assemble(t, "corpus", string(m.PTX))
+
+	if got := len(m.Manifest.Kernels); got != 16 {
+		t.Errorf("%d kernels in the manifest, want 16", got)
+	}
+	for _, tc := range []struct {
+		entry string
+		want  []string // regexps that must match the entry's text
+		not   []string // regexps that must not
+	}{
+		{"basic_Saxpy", []string{`mul\.wide\.u32`, `ld\.global\.f32`, `st\.global\.f32`, `mul\.f32`}, []string{`mul\.rn\.f32`}},
+		{"constructs_NoFuse", []string{`mul\.rn\.f32`}, nil},
+		{"constructs_Fuse", []string{`mul\.f32`}, []string{`mul\.rn`}},
+		{"constructs_SharedTile", []string{`\.reqntid 16, 16, 1`, `bar\.sync 0`, `st\.shared\.f32`, `ld\.shared\.f32`}, nil},
+		{"constructs_Atomics", []string{`atom\.shared\.add\.u32`, `atom\.global\.min\.s32`, `atom\.global\.max\.u64`,
+			`atom\.global\.cas\.b64`, `atom\.global\.add\.f32`, `atom\.global\.add\.f64`, `atom\.global\.exch\.b64`, `atom\.global\.add\.u64`}, nil},
+		{"constructs_Panics", []string{`atom\.global\.cas\.b32 %tr0, \[%trap\], 0, 5;`, `\[%trap\], 0, 1;`, `\[%trap\], 0, 2;`, `\[%trap\], 0, 3;`, `exit`}, []string{`(?m)^\s*trap;`}},
+		{"constructs_Shifts", []string{`\[%trap\], 0, 4;`, `shl\.b32`, `shr\.s32`, `shr\.u32`}, nil},
+		{"constructs_Math32", []string{`sqrt\.rn\.f32`, `cvt\.rmi\.f32\.f32`, `fma\.rn\.f32`, `copysign\.f32`}, nil},
+		{"constructs_Math64", []string{`sqrt\.rn\.f64`, `cvt\.rpi\.f64\.f64`, `fma\.rn\.f64`, `setp\.nan\.f64`}, nil},
+		{"constructs_Compares", []string{`setp\.eq\.f64`, `setp\.lt\.f64`}, nil},
+		{"constructs_Structs", []string{`\.param \.align 8 \.b8 constructs_Structs_param_0\[32\]`, `ld\.param\.u8`, `\.local`}, nil},
+	} {
+		text := entry(t, m, tc.entry)
+		for _, re := range tc.want {
+			if !regexp.MustCompile(re).MatchString(text) {
+				t.Errorf("%s: no match for %s", tc.entry, re)
+			}
+		}
+		for _, re := range tc.not {
+			if regexp.MustCompile(re).MatchString(text) {
+				t.Errorf("%s: unexpected match for %s", tc.entry, re)
+			}
+		}
+	}
+}
+
+func TestManifest(t *testing.T) {
+	m := build(t, codegen.Options{Arch: "sm_90"}, corpus+"basic", corpus+"constructs")
+	if !strings.Contains(string(m.PTX), ".target sm_90") {
+		t.Error("the module does not target sm_90")
+	}
+	var structs *codegen.KernelInfo
+	for _, k := range m.Manifest.Kernels {
+		if k.Name == "Structs" {
+			structs = k
+		}
+		if last := k.EntryParams[len(k.EntryParams)-1]; last.Role != "trap" {
+			t.Errorf("%s: last entry parameter is %+v, want the trap record", k.Name, last)
+		}
+	}
+	if structs == nil {
+		t.Fatal("no Structs kernel in the manifest")
+	}
+	p := structs.Params[0]
+	if p.Kind != "struct" || len(p.Fields) != 5 || p.Fields[3].Name != "Count" || p.Fields[3].Offset != 16 {
+		t.Errorf("struct parameter described as %+v", p)
+	}
+	s := structs.Params[1]
+	if s.Kind != "slice" || len(s.Entry) != 2 || s.ElemSize != 32 {
+		t.Errorf("slice parameter described as %+v", s)
+	}
+	if ep := structs.EntryParams[s.Entry[1]]; ep.Role != "slice.len" || ep.PTX != "s64" {
+		t.Errorf("slice length passed as %+v", ep)
+	}
+	if len(m.Manifest.Positions) == 0 || !strings.Contains(m.Manifest.Positions[0], "testdata/kernels/basic/basic.go:") {
+		t.Errorf("positions %v", m.Manifest.Positions)
+	}
+}
+
+func TestExamples(t *testing.T) {
+	m := build(t, codegen.Options{}, "github.com/gpukvet/gpukvet/examples/...")
+	if len(m.Manifest.Kernels) < 7 {
+		t.Errorf("only %d example kernels compiled", len(m.Manifest.Kernels))
+	}
+	assemble(t, "examples", string(m.PTX))
+}
+
+func TestRefusal(t *testing.T) {
+	_, err := codegen.Build([]string{corpus + "refused"}, codegen.Options{})
+	var r *codegen.Refusal
+	if !errors.As(err, &r) {
+		t.Fatalf("Build of a kernel with a divergent barrier: %v, want a *Refusal", err)
+	}
+	if !strings.Contains(err.Error(), "refused.go:15") || !strings.Contains(err.Error(), "[divergence]") {
+		t.Errorf("refusal does not cite the diagnostic at refused.go:15: %v", err)
+	}
+}
+
+func TestUnsupported(t *testing.T) {
+	_, err := codegen.Build([]string{corpus + "unsupported"}, codegen.Options{SkipChecks: true})
+	if err == nil || !strings.Contains(err.Error(), "unsupported.go:11") || !strings.Contains(err.Error(), "maps") {
+		t.Errorf("Build of a kernel using a map: %v, want an error at unsupported.go:11 about maps", err)
+	}
+}
