@@ -4,8 +4,16 @@
 // the directives once, for every other analysis, and exports what it found as
 // facts so that analyses of other packages know the same.
 //
-// It reports nothing itself: malformed directives and bad kernel signatures
-// are in Result.Problems, which the memspace analyzer reports.
+// It reports nothing itself: malformed directives (block=0, block=a, an
+// unknown option, two directives on one function, a //gpu: comment that is
+// not in a function's doc comment), block= or grid= shapes wider than the
+// kernel's dimensionality, and bad kernel signatures are in
+// Result.Problems, which the memspace analyzer reports.
+//
+// Facts belong to the analyzer that exports them, so other analyzers look
+// kernels and device functions of other packages up through the Result
+// (KernelFact, DeviceFact) or IsKernel and IsDevice, never with their own
+// pass's ImportObjectFact.
 package kernels
 
 import (
