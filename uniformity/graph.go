@@ -249,7 +249,7 @@ func (g *cfg) joins(b *ssa.BasicBlock, region []bool) []bool {
 	}
 	stop := g.ipdom[b.Index]
 	inScope := func(x *ssa.BasicBlock) bool { return region[x.Index] || x.Index == stop }
-	for iter := 0; iter < 4; iter++ {
+	for iter := 0; iter < len(g.rpo)+2; iter++ {
 		changed := false
 		for _, x := range g.rpo {
 			if !inScope(x) || x == b {

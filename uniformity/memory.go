@@ -20,6 +20,7 @@ type memory struct {
 	stores   []*storeEvent
 	index    map[ssa.Instruction]int // position of each instruction in its block
 	barriers [][]int                 // positions of barrier calls per block
+	reached  map[[2]ssa.Instruction]bool
 }
 
 type storeEvent struct {
@@ -121,6 +122,19 @@ func (e *storeEvent) reason() Dep {
 // reaches reports whether a path leads from just after instruction from to
 // just before instruction to without passing a barrier.
 func (m *memory) reaches(from, to ssa.Instruction) bool {
+	key := [2]ssa.Instruction{from, to}
+	if r, ok := m.reached[key]; ok {
+		return r
+	}
+	r := m.reach(from, to)
+	if m.reached == nil {
+		m.reached = map[[2]ssa.Instruction]bool{}
+	}
+	m.reached[key] = r
+	return r
+}
+
+func (m *memory) reach(from, to ssa.Instruction) bool {
 	fb, tb := from.Block(), to.Block()
 	fi, ti := m.index[from], m.index[to]
 	if fb == tb && fi < ti && !m.barrierBetween(fb, fi, ti) {

@@ -109,7 +109,11 @@ func (f *Func) solve(a *analyser) {
 		}
 		f.tempo = f.tempo[:0]
 		clear(f.tempoDep)
-		for b, br := range f.branches {
+		for _, b := range f.g.rpo { // in a fixed order, so that reasons are deterministic
+			br := f.branches[b]
+			if br == nil {
+				continue
+			}
 			region := f.regions[b]
 			for i, in := range region {
 				if in {
