@@ -44,9 +44,86 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 			return true
 		})
 	}
-	for _, call := range launches {
-		checkLaunch(pass, kres, registered, call)
+	if len(launches) == 0 {
+		return
 	}
+	shapes := singleValues(pass)
+	for _, call := range launches {
+		checkLaunch(pass, kres, registered, shapes, call)
+	}
+}
+
+// singleValues maps each local variable that is assigned exactly once, in
+// its declaration, and never has its address taken or a field assigned, to
+// that value: grid := gpu.Dim3{...} then Launch(k, grid, ...) is checked as
+// if the literal were written in the call.
+func singleValues(pass *analysis.Pass) map[types.Object]ast.Expr {
+	info := pass.TypesInfo
+	values := map[types.Object]ast.Expr{}
+	spoiled := map[types.Object]bool{}
+	assign := func(lhs ast.Expr, rhs ast.Expr, define bool) {
+		switch l := astutil.Unparen(lhs).(type) {
+		case *ast.Ident:
+			obj := info.ObjectOf(l)
+			if obj == nil {
+				return
+			}
+			if _, seen := values[obj]; seen || !define || rhs == nil {
+				spoiled[obj] = true
+				return
+			}
+			values[obj] = rhs
+		case *ast.SelectorExpr:
+			if id, ok := astutil.Unparen(l.X).(*ast.Ident); ok {
+				if obj := info.ObjectOf(id); obj != nil {
+					spoiled[obj] = true
+				}
+			}
+		}
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					var r ast.Expr
+					if len(n.Lhs) == len(n.Rhs) {
+						r = n.Rhs[i]
+					}
+					assign(l, r, n.Tok == token.DEFINE)
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					var r ast.Expr
+					if len(n.Names) == len(n.Values) {
+						r = n.Values[i]
+					}
+					assign(id, r, true)
+				}
+			case *ast.IncDecStmt:
+				assign(n.X, nil, false)
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					assign(n.X, nil, false)
+				}
+			case *ast.RangeStmt:
+				if n.Key != nil {
+					assign(n.Key, nil, false)
+				}
+				if n.Value != nil {
+					assign(n.Value, nil, false)
+				}
+			}
+			return true
+		})
+	}
+	for obj := range values {
+		v, ok := obj.(*types.Var)
+		if spoiled[obj] || !ok || isPackageLevel(v) {
+			delete(values, obj)
+		}
+	}
+	return values
 }
 
 // deviceCall names the function of package device that call calls
@@ -76,7 +153,7 @@ func isDeviceNamed(t types.Type, name string) bool {
 // checkLaunch checks one call of Launch. A function that the package
 // registers with device.RegisterKernel (as generated code does) counts as a
 // kernel whose parameters are checked when it has a KernelFact.
-func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, call *ast.CallExpr) {
+func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, call *ast.CallExpr) {
 	if len(call.Args) < 3 {
 		return // does not type-check
 	}
@@ -99,8 +176,8 @@ func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*type
 		return
 	}
 	name := fn.Name()
-	checkShapeArg(pass, name, "grid", call.Args[1], kf.Grid, kf.Dims)
-	checkShapeArg(pass, name, "block", call.Args[2], kf.Block, kf.Dims)
+	checkShapeArg(pass, shapes, name, "grid", call.Args[1], kf.Grid, kf.Dims)
+	checkShapeArg(pass, shapes, name, "block", call.Args[2], kf.Block, kf.Dims)
 
 	params := fn.Signature().Params()
 	if params.Len() == 0 || !kernels.IsThread(params.At(0).Type()) || fn.Signature().TypeParams().Len() > 0 {
@@ -328,8 +405,14 @@ func isNumeric(t types.Type) bool {
 // constants (a gpu.Dim3 composite literal): each extent at least 1, equal
 // to the kernel's block= or grid= if it fixes one, and 1 in the dimensions
 // the kernel never reads.
-func checkShapeArg(pass *analysis.Pass, kernel, what string, e ast.Expr, fixed [3]int, dims int) {
-	shape, known, ok := constShape(pass.TypesInfo, e)
+func checkShapeArg(pass *analysis.Pass, shapes map[types.Object]ast.Expr, kernel, what string, e ast.Expr, fixed [3]int, dims int) {
+	lit := e
+	if id, ok := astutil.Unparen(e).(*ast.Ident); ok {
+		if v := shapes[pass.TypesInfo.Uses[id]]; v != nil {
+			lit = v
+		}
+	}
+	shape, known, ok := constShape(pass.TypesInfo, lit)
 	if !ok {
 		return
 	}

@@ -57,6 +57,11 @@ func Bad(d *device.Device, host []float32, xb, yb *device.Buffer[float32], ib *d
 	_ = d.Launch(Saxpy, one, gpu.Dim3{X: 256, Y: 2, Z: 1}, Params{}, xb, yb)        // want `Launch of Saxpy: block has extent 2 in Y, but Saxpy is 1-dimensional \(it never reads Y of an index or extent\), so the extent must be 1`
 	_ = d.Launch(Saxpy, gpu.Dim3{X: n}, gpu.Dim3{X: 256}, Params{}, xb, yb)         // want `Launch of Saxpy: grid has extent 0 in Y, and Launch refuses extents below 1` `Launch of Saxpy: block has extent 0 in Y`
 	_ = d.Launch(Grid2D, gpu.Dim3{4, 4, 2}, one, yb)                                // want `grid has extent 2 in Z, but Grid2D is 2-dimensional`
+	block := gpu.Dim3{X: 64, Y: 4, Z: 1}
+	_ = d.Launch(Saxpy, one, block, Params{}, xb, yb) // want `Launch of Saxpy: block has extent 4 in Y, but Saxpy is 1-dimensional`
+	grid := gpu.Dim3{X: 64, Y: 4, Z: 1}
+	grid.Y = 1
+	_ = d.Launch(Saxpy, grid, one, Params{}, xb, yb)
 }
 
 func Good(d *device.Device, xb, yb *device.Buffer[float32], n int, args []any) error {
