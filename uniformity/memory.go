@@ -12,9 +12,11 @@ import (
 // object: a local variable (*ssa.Alloc), a parameter (a kernel's slice is
 // global memory), a block-shared variable (the *ssa.Call of gpu.Shared) or
 // unknown (nil). A load is divergent when a divergent store event on its
-// root may precede it: for a local variable any such store; for shared and
-// global memory one that reaches the load with no barrier in between (after a
-// barrier every thread sees the same memory, the races check proves the rest).
+// root may precede it: for a local variable any such store, and any atomic
+// update of global memory (blocks communicate through those, and barriers do
+// not order blocks); otherwise one that reaches the load with no barrier in
+// between (after a barrier every thread of the block sees the same memory;
+// the races check proves the rest).
 type memory struct {
 	f        *Func
 	stores   []*storeEvent
@@ -27,6 +29,10 @@ type storeEvent struct {
 	instr ssa.Instruction
 	root  ssa.Value // nil if unknown
 	what  string    // "a store", "an atomic update", "a call of F"
+	// crossBlock is true for an atomic update of global (or unknown)
+	// memory: atomics are how blocks talk, and a barrier orders nothing
+	// between blocks, so no barrier makes the value uniform.
+	crossBlock bool
 	d     Dep       // what the stored values, addresses and control depend on
 	// compute returns the event's current dependence.
 	compute func() Dep
@@ -51,7 +57,10 @@ func newMemory(f *Func) *memory {
 					m.barriers[b.Index] = append(m.barriers[b.Index], i)
 				case strings.HasPrefix(name, "Atomic") && len(instr.Call.Args) > 0:
 					src := &Reason{What: "memory updated by " + name, Pos: instr.Pos(), Param: -1}
-					m.stores = append(m.stores, &storeEvent{instr: instr, root: root(instr.Call.Args[0]), what: "an atomic update",
+					r := root(instr.Call.Args[0])
+					_, shared := r.(*ssa.Call)
+					_, local := r.(*ssa.Alloc)
+					m.stores = append(m.stores, &storeEvent{instr: instr, root: r, what: "an atomic update", crossBlock: !shared && !local,
 						compute: func() Dep { return Dep{Src: src} }})
 				case f.callees[instr] != nil:
 					s := f.callees[instr]
@@ -100,7 +109,7 @@ func (m *memory) loadDep(at ssa.Instruction, addr ssa.Value) Dep {
 		}
 		_, localR := r.(*ssa.Alloc)
 		_, localE := e.root.(*ssa.Alloc)
-		if localR || localE || m.reaches(e.instr, at) {
+		if localR || localE || e.crossBlock || m.reaches(e.instr, at) {
 			d = d.join(e.reason())
 		}
 	}

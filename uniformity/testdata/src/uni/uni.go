@@ -151,3 +151,20 @@ func Lane(t gpu.Thread, x int) int { return x + t.ThreadIdx().X } // want `summa
 
 //gpu:device
 func Twice(x int) int { return 2 * x } // want `summary results \[src=false params=1\]`
+
+//gpu:kernel
+func CrossBlockFlag(t gpu.Thread, flag []int32, a []float32) {
+	if t.BlockIdx().X == 0 {
+		gpu.AtomicExchange(&flag[0], 1)
+	}
+	t.Barrier()
+	if flag[0] == 1 { // want `divergent branch: depends on memory updated by AtomicExchange`
+		a[0] = 1
+	}
+	s := gpu.Shared[[4]int32](t)
+	gpu.AtomicAdd(&s[0], 1)
+	t.Barrier()
+	if s[0] > 3 { // every thread of the block counted: uniform after the barrier
+		a[1] = 1
+	}
+}
