@@ -325,10 +325,6 @@ func (c *bodyChecker) visit(n ast.Node) bool {
 		c.trackEscapes(n)
 	case *ast.ValueSpec:
 		c.markInitialized(identExprs(n.Names), n.Values)
-	case *ast.RangeStmt:
-		if n.Tok == token.DEFINE {
-			c.markInitialized([]ast.Expr{n.Key, n.Value}, []ast.Expr{n.X})
-		}
 	case *ast.CallExpr:
 		if c.checkCall(n) {
 			return true // reported; its arguments may break other rules
