@@ -83,6 +83,7 @@ func BenchmarkSaxpy(b *testing.B) {
 	defer yb.Free()
 	grid := gpu.Dim3{X: n / blockSize, Y: 1, Z: 1}
 	b.SetBytes(3 * 4 * n) // read x and y, write y
+	cpu := testdevice.StartCPUTimer()
 	for b.Loop() {
 		if err := d.Launch(Saxpy, grid, gpu.Dim3{X: blockSize, Y: 1, Z: 1}, float32(2), xb, yb); err != nil {
 			b.Fatal(err)
@@ -91,4 +92,5 @@ func BenchmarkSaxpy(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	cpu.Report(b, n)
 }

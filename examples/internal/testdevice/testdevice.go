@@ -6,6 +6,7 @@ package testdevice
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/gpukvet/gpukvet/device"
 )
@@ -26,4 +27,19 @@ func Open(tb testing.TB) *device.Device {
 		}
 	})
 	return d
+}
+
+// CPUTimer measures the processor time a benchmark uses, which on a shared
+// machine says more about the cpu backend's cost than the wall time does.
+type CPUTimer struct{ start time.Duration }
+
+// StartCPUTimer starts measuring.
+func StartCPUTimer() CPUTimer { return CPUTimer{cpuTime()} }
+
+// Report adds the metric "cpu-ns/thread": processor nanoseconds per kernel
+// thread, for a benchmark whose every iteration runs threads threads.
+func (c CPUTimer) Report(b *testing.B, threads int) {
+	if used := cpuTime() - c.start; used > 0 && b.N > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N)/float64(threads), "cpu-ns/thread")
+	}
 }
