@@ -197,7 +197,8 @@ func flagged(t testing.TB, pkgs []*packages.Package) map[string][]string {
 					in = fd.Name.Name
 				}
 			}
-			msg := fmt.Sprintf("line %d: %s", act.Package.Fset.Position(d.Pos).Line, d.Message)
+			p := act.Package.Fset.Position(d.Pos)
+			msg := fmt.Sprintf("%s:%d: %s", filepath.Base(p.Filename), p.Line, d.Message)
 			for _, fd := range decls {
 				if hasKernelDirective(docOf(fd)) && reaches(fd.Name.Name, in) {
 					out[fd.Name.Name] = append(out[fd.Name.Name], msg)

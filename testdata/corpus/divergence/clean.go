@@ -427,3 +427,31 @@ func StageTiles(t gpu.Thread, n int, in, out []float32) {
 	}
 	out[tid] = acc
 }
+
+// Transpose2D is the padded-tile transpose of a 16×16 block: 2-D indices,
+// one unconditional barrier.
+//
+// verdict: clean
+// launch: block=16,16 grid=1 width=16
+//
+//gpu:kernel block=16,16
+func Transpose2D(t gpu.Thread, width int, in, out []float32) {
+	tile := gpu.Shared[[16][17]float32](t)
+	x, y := t.ThreadIdx().X, t.ThreadIdx().Y
+	tile[y][x] = in[y*width+x]
+	t.Barrier()
+	out[x*width+y] = tile[x][y]
+}
+
+// DeviceBoundLoop loops as many times as a uniform device function says.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=200
+//
+//gpu:kernel
+func DeviceBoundLoop(t gpu.Thread, n int, data []float32) {
+	for k := 0; k < blocksFor(t, n); k++ {
+		data[t.ThreadIdx().X] += 1
+		t.Barrier()
+	}
+}

@@ -34,3 +34,11 @@ func stage(t gpu.Thread, s *[256]float32, in []float32, base int) {
 	s[t.ThreadIdx().X] = in[base+t.ThreadIdx().X]
 	t.Barrier()
 }
+
+// leaderSync waits in thread 0 only: divergent whoever calls it.
+func leaderSync(t gpu.Thread) {
+	if t.ThreadIdx().X != 0 {
+		return
+	}
+	t.Barrier()
+}

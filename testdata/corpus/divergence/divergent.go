@@ -394,3 +394,31 @@ func StagedThenDivergent(t gpu.Thread, in []float32) {
 		t.Barrier()
 	}
 }
+
+// DeviceLeaderSync calls, from every thread, a device function whose own
+// barrier only thread 0 reaches.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func DeviceLeaderSync(t gpu.Thread, data []float32) {
+	data[t.ThreadIdx().X] = 1
+	leaderSync(t)
+}
+
+// ElseReturn returns in the else arm of a thread-dependent if.
+//
+// verdict: divergent
+// launch: block=64 grid=1 n=20
+//
+//gpu:kernel
+func ElseReturn(t gpu.Thread, n int, data []float32) {
+	tid := t.ThreadIdx().X
+	if tid < n {
+		data[tid] = 1
+	} else {
+		return
+	}
+	t.Barrier()
+}

@@ -29,6 +29,8 @@ var Kernels = map[string]any{
 	"HalvingWhile":                   HalvingWhile,
 	"CompareAndSwapLeader":           CompareAndSwapLeader,
 	"StagedThenDivergent":            StagedThenDivergent,
+	"DeviceLeaderSync":               DeviceLeaderSync,
+	"ElseReturn":                     ElseReturn,
 	"TreeReduction":                  TreeReduction,
 	"GuardAroundWork":                GuardAroundWork,
 	"WholeBlockReturns":              WholeBlockReturns,
@@ -53,4 +55,6 @@ var Kernels = map[string]any{
 	"InterleavedReduction":           InterleavedReduction,
 	"MinOfUniforms":                  MinOfUniforms,
 	"StageTiles":                     StageTiles,
+	"Transpose2D":                    Transpose2D,
+	"DeviceBoundLoop":                DeviceBoundLoop,
 }
