@@ -139,7 +139,7 @@ func loadGenPackage(pattern string) (*genPackage, error) {
 		}
 	}
 	cfg := &packages.Config{
-		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
+		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule,
 		Overlay: overlay,
 	}
 	pkgs, err := packages.Load(cfg, pattern)

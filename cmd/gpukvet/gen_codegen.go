@@ -1,8 +1,35 @@
 package main
 
-import "errors"
+import (
+	"fmt"
 
-// compileForGen compiles a package's kernels with the codegen library.
+	"github.com/gpukvet/gpukvet/codegen"
+)
+
+// compileForGen compiles a package's kernels with the codegen library (the
+// same code as `gpukvet build`, checks included: a kernel a check reports
+// on is refused, citing the diagnostic). Positions are relative to the
+// module's root, so the output does not depend on where gen runs.
 var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
-	return nil, errors.New("the PTX codegen is not available in this build")
+	dir := gp.dir
+	if m := gp.pkg.Module; m != nil && m.Dir != "" {
+		dir = m.Dir
+	}
+	mod, err := codegen.Build([]string{gp.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: arch, Dir: dir})
+	if err != nil {
+		return nil, err
+	}
+	c := &compiled{ptx: mod.PTX, positions: mod.Manifest.Positions, kernels: map[string]compiledKernel{}}
+	for _, k := range mod.Manifest.Kernels {
+		if k.Pkg != gp.pkg.PkgPath {
+			continue
+		}
+		c.kernels[k.Name] = compiledKernel{entry: k.Entry, dims: k.Dims}
+	}
+	for _, k := range gp.kernels {
+		if _, ok := c.kernels[k.name]; !ok {
+			return nil, fmt.Errorf("the codegen produced no code for kernel %s", k.name)
+		}
+	}
+	return c, nil
 }

@@ -194,6 +194,11 @@ func kernelCases() []*tcase {
 			y := fill(n, nil, func() float64 { return (r.Float64() - 0.5) * 8 })
 			return []any{slice(x), slice(y), slice(zeros[float64](8 * n)), slice(zeros[float64](5 * n))}
 		})),
+		withULPArg(3, 4, one("Math32", k.Math32, func(r *rand.Rand) []any {
+			x := fill(n, []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2.5, -2.5, 1e-40, 3.14159, 100, -100}, func() float32 { return (r.Float32() - 0.5) * 20 })
+			y := fill(n, nil, func() float32 { return (r.Float32() - 0.5) * 8 })
+			return []any{slice(x), slice(y), slice(zeros[float32](6 * n)), slice(zeros[float32](5 * n))}
+		})),
 		one("FloatBits", k.FloatBits, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, f64Edges, r.NormFloat64)), slice(fill(n, f32Edges, func() float32 { return float32(r.NormFloat64()) })),
 				slice(zeros[uint64](n)), slice(zeros[uint32](n)), slice(zeros[float64](n)), slice(zeros[float32](n))}

@@ -1,0 +1,255 @@
+// Package gpubench measures the memory-bound examples (saxpy, vecadd),
+// compiled from Go by gpukvet gen and launched through package device on
+// the cuda backend, against the GPU's device-to-device copy bandwidth
+// measured in the same binary. Without a GPU everything skips.
+//
+//	go test ./bench/gpu -bench . -benchtime 50x
+//	GPUKVET_BENCH_OUT=FILE go test ./bench/gpu -run TestReport -v
+//
+// Bandwidth counts bytes read plus bytes written: copy 2n, saxpy and vecadd
+// 3n elements of 4 bytes.
+package gpubench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/device/cuda"
+	"github.com/gpukvet/gpukvet/examples/saxpy"
+	"github.com/gpukvet/gpukvet/examples/vecadd"
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+const (
+	log2n = 26
+	n     = 1 << log2n
+	block = 256
+)
+
+func openGPU(tb testing.TB) *device.Device {
+	tb.Helper()
+	d, err := device.OpenBackend("cuda")
+	if err != nil {
+		tb.Skipf("no cuda GPU: %v", err)
+	}
+	tb.Cleanup(func() { d.Close() })
+	return d
+}
+
+func randFloats(seed uint64) []float32 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = r.Float32()*2 - 1
+	}
+	return s
+}
+
+// kernelRun launches one kernel reps times and waits.
+type kernelRun func(reps int) error
+
+func setupSaxpy(tb testing.TB, d *device.Device) kernelRun {
+	x, err := device.Upload(d, randFloats(1))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	y, err := device.Upload(d, randFloats(2))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { x.Free(); y.Free() })
+	grid, blk := gpu.Dim3{X: n / block, Y: 1, Z: 1}, gpu.Dim3{X: block, Y: 1, Z: 1}
+	return func(reps int) error {
+		for range reps {
+			if err := saxpy.LaunchSaxpy(d, grid, blk, 1e-3, x, y); err != nil {
+				return err
+			}
+		}
+		return d.Sync()
+	}
+}
+
+func setupVecAdd(tb testing.TB, d *device.Device) kernelRun {
+	a, err := device.Upload(d, randFloats(3))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b, err := device.Upload(d, randFloats(4))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := device.Alloc[float32](d, n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { a.Free(); b.Free(); c.Free() })
+	grid, blk := gpu.Dim3{X: n / block, Y: 1, Z: 1}, gpu.Dim3{X: block, Y: 1, Z: 1}
+	return func(reps int) error {
+		for range reps {
+			if err := vecadd.LaunchVecAdd(d, grid, blk, a, b, c); err != nil {
+				return err
+			}
+		}
+		return d.Sync()
+	}
+}
+
+func benchKernel(b *testing.B, setup func(testing.TB, *device.Device) kernelRun) {
+	d := openGPU(b)
+	run := setup(b, d)
+	if err := run(3); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(3 * 4 * n)
+	b.ResetTimer()
+	if err := run(b.N); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func BenchmarkSaxpy(b *testing.B)  { benchKernel(b, setupSaxpy) }
+func BenchmarkVecAdd(b *testing.B) { benchKernel(b, setupVecAdd) }
+
+// BenchmarkCopy is the device-to-device copy (cuMemcpyDtoD) of n float32s.
+func BenchmarkCopy(b *testing.B) {
+	be, err := cuda.OpenBackend()
+	if err != nil {
+		b.Skipf("no cuda GPU: %v", err)
+	}
+	defer be.Close()
+	src, _ := be.Alloc(reflect.TypeFor[float32](), n)
+	dst, _ := be.Alloc(reflect.TypeFor[float32](), n)
+	b.SetBytes(2 * 4 * n)
+	b.ResetTimer()
+	for range b.N {
+		be.CopyDeviceToDevice(dst, src)
+	}
+	be.Sync()
+}
+
+// median returns the median of reps timings of f, each over batch
+// operations, as the time of one operation.
+func median(reps, batch int, f func() error) (time.Duration, error) {
+	var ts []time.Duration
+	for range reps {
+		start := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		ts = append(ts, time.Since(start)/time.Duration(batch))
+	}
+	slices.Sort(ts)
+	return ts[len(ts)/2], nil
+}
+
+// TestReport measures copy, saxpy and vecadd (median of 15 batches of 20,
+// after a warm-up), checks saxpy's result, and writes a Markdown table to
+// GPUKVET_BENCH_OUT.
+func TestReport(t *testing.T) {
+	d := openGPU(t)
+	be, err := cuda.OpenBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	const reps, batch = 15, 20
+
+	// Copy, timed with CUDA events and with the host clock.
+	src, _ := be.Alloc(reflect.TypeFor[float32](), n)
+	dst, _ := be.Alloc(reflect.TypeFor[float32](), n)
+	copies := func() error {
+		for range batch {
+			if err := be.CopyDeviceToDevice(dst, src); err != nil {
+				return err
+			}
+		}
+		return be.Sync()
+	}
+	copies()
+	copyT, err := median(reps, batch, copies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []time.Duration
+	for range reps {
+		e, err := be.Time(func() error {
+			for range batch {
+				be.CopyDeviceToDevice(dst, src)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e/batch)
+	}
+	slices.Sort(evs)
+	copyEv := evs[len(evs)/2]
+	be.Free(src)
+	be.Free(dst)
+
+	// Correctness of the generated saxpy at this size first.
+	x, y := randFloats(1), randFloats(2)
+	xb, _ := device.Upload(d, x)
+	yb, _ := device.Upload(d, y)
+	if err := saxpy.LaunchSaxpy(d, gpu.Dim3{X: n / block, Y: 1, Z: 1}, gpu.Dim3{X: block, Y: 1, Z: 1}, 0.5, xb, yb); err != nil {
+		t.Fatal(err)
+	}
+	got, err := yb.Download()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i := range got {
+		want := 0.5*x[i] + y[i]
+		if d := got[i] - want; d > 1e-6 || d < -1e-6 {
+			bad++
+		}
+	}
+	xb.Free()
+	yb.Free()
+	if bad > 0 {
+		t.Errorf("saxpy on the GPU: %d of %d elements wrong", bad, n)
+	}
+
+	bw := func(bytes float64, d time.Duration) float64 { return bytes / d.Seconds() / 1e9 }
+	copyBW := bw(2*4*n, copyT)
+	var b strings.Builder
+	info := be.Info()
+	fmt.Fprintf(&b, "GPU: %s (sm_%d%d, %d SMs, driver %d). n = 2^%d float32, block %d; median of %d batches of %d launches, host clock around launches + Sync.\n\n",
+		info.Name, info.Major, info.Minor, info.SMs, info.DriverVersion, log2n, block, reps, batch)
+	b.WriteString("| what | time per op | GB/s (read+write) | % of copy |\n| --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "| device-to-device copy (cuMemcpyDtoD), host clock | %v | %.0f | 100 |\n", copyT, copyBW)
+	fmt.Fprintf(&b, "| device-to-device copy, CUDA events | %v | %.0f | |\n", copyEv, bw(2*4*n, copyEv))
+	for _, k := range []struct {
+		name  string
+		setup func(testing.TB, *device.Device) kernelRun
+	}{{"saxpy (Go → gpukvet gen → PTX)", setupSaxpy}, {"vecadd (Go → gpukvet gen → PTX)", setupVecAdd}} {
+		run := k.setup(t, d)
+		if err := run(3); err != nil {
+			t.Fatal(err)
+		}
+		kt, err := median(reps, batch, func() error { return run(batch) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		kbw := bw(3*4*n, kt)
+		fmt.Fprintf(&b, "| %s | %v | %.0f | %.1f |\n", k.name, kt, kbw, 100*kbw/copyBW)
+		if kbw < 0.8*copyBW {
+			t.Errorf("%s reaches %.0f GB/s, under 80%% of the copy's %.0f", k.name, kbw, copyBW)
+		}
+	}
+	t.Log("\n" + b.String())
+	if path := os.Getenv("GPUKVET_BENCH_OUT"); path != "" {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
