@@ -147,8 +147,11 @@ func (b *Block) Barrier(pc uintptr) {
 // wait at a barrier, the barrier can never be passed and the block is aborted
 // with an error naming it.
 func (b *Block) Exit(tid [3]int) {
+	if b.firstExit.Load() == nil {
+		first := tid // allocated only here, not on every exit
+		b.firstExit.CompareAndSwap(nil, &first)
+	}
 	b.exited.Add(1)
-	b.firstExit.CompareAndSwap(nil, &tid)
 	if b.waiting.Load() == 0 {
 		return
 	}
