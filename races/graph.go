@@ -21,6 +21,7 @@ type frame struct {
 	depth  int
 	calls  map[*ssa.Call]*frame
 	first  map[*ssa.BasicBlock]*node // first node of each block
+	last   map[*ssa.BasicBlock]*node // last node of each block
 	nodeOf map[ssa.Instruction]*node
 	dom    *domInfo
 }
@@ -57,12 +58,12 @@ func (g *graph) newNode(fr *frame, b *ssa.BasicBlock) *node {
 // calls. It returns the frame, its entry node and the nodes that return.
 func (g *graph) build(fn *ssa.Function, parent *frame, call *ssa.Call, callNode *node) (*frame, *node, []*node) {
 	fr := &frame{fn: fn, parent: parent, call: call, node: callNode,
-		calls: map[*ssa.Call]*frame{}, first: map[*ssa.BasicBlock]*node{}, nodeOf: map[ssa.Instruction]*node{}}
+		calls: map[*ssa.Call]*frame{}, first: map[*ssa.BasicBlock]*node{}, last: map[*ssa.BasicBlock]*node{}, nodeOf: map[ssa.Instruction]*node{}}
 	if parent != nil {
 		fr.depth = parent.depth + 1
 	}
 	fr.dom = newDomInfo(fn)
-	last := map[*ssa.BasicBlock]*node{}
+	last := fr.last
 	var exits []*node
 	for _, b := range fn.Blocks {
 		cur := g.newNode(fr, b)

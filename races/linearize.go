@@ -21,6 +21,7 @@ type linearizer struct {
 	pb      *problem
 	atoms   map[string]lincon.Var
 	clauses [][][]lincon.Constraint
+	byU     map[lincon.Var][]atomRec
 }
 
 func (lz *linearizer) lin(c cons) lincon.Constraint {
@@ -127,21 +128,67 @@ func (lz *linearizer) mulAtom(u lincon.Var, l []lincon.Term) lincon.Var {
 	}
 	p := lz.pb.newVar(varInfo{name: "product", shared: shared})
 	lz.atoms[key] = p
-	plus := func(c int64, extra ...lincon.Term) []lincon.Term {
-		return append(scaleTerms(l, c), extra...)
+	pt := []lincon.Term{lincon.T(1, p)}
+	lz.clauses = append(lz.clauses, productCases(u, l, pt))
+	// Products with the same shared factor: their difference is u times
+	// the difference of the linear forms, which the separate case splits
+	// lose (u·bid₁ − u·bid₂ with bid₁ ≠ bid₂ is at least u in size).
+	if lz.byU == nil {
+		lz.byU = map[lincon.Var][]atomRec{}
 	}
-	U := func(c int64) lincon.Term { return lincon.T(c, u) }
-	P := func(c int64) lincon.Term { return lincon.T(c, p) }
-	ge, eq := lincon.GE, lincon.EQ
-	lz.clauses = append(lz.clauses, [][]lincon.Constraint{
-		{eq(0, U(1)), eq(0, P(1))},
-		{eq(0, plus(1)...), eq(0, P(1))},
-		{ge(-1, U(1)), ge(-1, plus(1)...), ge(0, P(1), U(-1)), ge(0, plus(-1, P(1))...)},
-		{ge(-1, U(1)), ge(-1, plus(-1)...), ge(0, P(-1), U(-1)), ge(0, plus(1, P(-1))...)},
-		{ge(-1, U(-1)), ge(-1, plus(1)...), ge(0, P(-1), U(1)), ge(0, plus(-1, P(-1))...)},
-		{ge(-1, U(-1)), ge(-1, plus(-1)...), ge(0, P(1), U(1)), ge(0, plus(1, P(1))...)},
-	})
+	for _, o := range lz.byU[u] {
+		if len(lz.byU[u]) > 6 {
+			break
+		}
+		coef := map[lincon.Var]int64{}
+		for _, t := range l {
+			coef[t.Var] += t.Coef
+		}
+		for _, t := range o.l {
+			coef[t.Var] -= t.Coef
+		}
+		var diff []lincon.Term
+		for _, t := range append(append([]lincon.Term(nil), l...), o.l...) {
+			if c := coef[t.Var]; c != 0 {
+				diff = append(diff, lincon.T(c, t.Var))
+				coef[t.Var] = 0
+			}
+		}
+		if len(diff) == 0 {
+			continue
+		}
+		lz.clauses = append(lz.clauses, productCases(u, diff, []lincon.Term{lincon.T(1, p), lincon.T(-1, o.p)}))
+	}
+	lz.byU[u] = append(lz.byU[u], atomRec{l: l, p: p})
 	return p
+}
+
+type atomRec struct {
+	l []lincon.Term
+	p lincon.Var
+}
+
+// productCases is the case split that holds for P = u·L (P a linear form).
+func productCases(u lincon.Var, l, pt []lincon.Term) [][]lincon.Constraint {
+	cat := func(parts ...[]lincon.Term) []lincon.Term {
+		var out []lincon.Term
+		for _, x := range parts {
+			out = append(out, x...)
+		}
+		return out
+	}
+	L := func(c int64) []lincon.Term { return scaleTerms(l, c) }
+	P := func(c int64) []lincon.Term { return scaleTerms(pt, c) }
+	U := func(c int64) []lincon.Term { return []lincon.Term{lincon.T(c, u)} }
+	ge, eq := lincon.GE, lincon.EQ
+	return [][]lincon.Constraint{
+		{eq(0, U(1)...), eq(0, P(1)...)},
+		{eq(0, L(1)...), eq(0, P(1)...)},
+		{ge(-1, U(1)...), ge(-1, L(1)...), ge(0, cat(P(1), U(-1))...), ge(0, cat(L(-1), P(1))...)},
+		{ge(-1, U(1)...), ge(-1, L(-1)...), ge(0, cat(P(-1), U(-1))...), ge(0, cat(L(1), P(-1))...)},
+		{ge(-1, U(-1)...), ge(-1, L(1)...), ge(0, cat(P(-1), U(1))...), ge(0, cat(L(-1), P(-1))...)},
+		{ge(-1, U(-1)...), ge(-1, L(-1)...), ge(0, cat(P(1), U(1))...), ge(0, cat(L(1), P(1))...)},
+	}
 }
 
 func scaleTerms(ts []lincon.Term, c int64) []lincon.Term {

@@ -30,6 +30,9 @@ type problem struct {
 	clauses  []clause
 	memo     map[memoKey]poly
 	instance map[*node]bool
+	// approx is set when a per-thread value outside the model takes part,
+	// so that a model is an example of the constraints, not of a run.
+	approx bool
 }
 
 type varKind int
@@ -158,6 +161,11 @@ func (p *problem) eval(fr *frame, v ssa.Value, t int) poly {
 }
 
 func (p *problem) opaque(fr *frame, v ssa.Value, t int) poly {
+	if t != 0 {
+		if _, isPhi := v.(*ssa.Phi); !isPhi {
+			p.approx = true
+		}
+	}
 	return p.v(varKey{kind: vVal, copy: t, ref: valRef{fr, v}})
 }
 
@@ -299,6 +307,13 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 			return q, true
 		}
 	case token.QUO, token.REM:
+		if !yconst && p.isSharedPoly(y) {
+			q, r, ok := p.divMod(x, y, t)
+			if v.Op == token.QUO {
+				return q, ok
+			}
+			return r, ok
+		}
 		if yconst && yc > 0 {
 			q, r := p.truncDiv(x, yc, t)
 			if v.Op == token.QUO {
@@ -361,10 +376,34 @@ func (p *problem) truncDiv(x poly, m int64, t int) (poly, poly) {
 	return q, r
 }
 
+// divMod returns q, r with x = m·q + r for a divisor m that both threads
+// share, with Go's truncated remainder: 0 ≤ r < m for x ≥ 0 and m ≥ 1.
+func (p *problem) divMod(x, m poly, t int) (poly, poly, bool) {
+	sh := p.isSharedPoly(x)
+	q, r := p.aux(sh, t), p.aux(sh, t)
+	mq, ok := mulPoly(m, q)
+	if !ok {
+		return nil, nil, false
+	}
+	one := constPoly(1)
+	p.base = append(p.base, eq(sub(x, add(mq, r))))
+	p.clauses = append(p.clauses, clause{
+		{le(one, m), ge(x), ge(r), lt(r, m)},
+		{le(one, m), lt(x, constPoly(0)), le(r, constPoly(0)), lt(scale(m, -1), r)},
+		{le(m, constPoly(-1)), lt(r, scale(m, -1)), lt(m, r)},
+	})
+	return q, r, true
+}
+
 // evalPhi models a phi as a variable, with what its loop tells: an
 // induction variable init + k·step (k ≥ 0) for an additive loop-invariant
 // step, and bounds for geometric ones (s *= 2, s >>= 1).
 func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
+	if t != 0 {
+		if v, ok := p.linkedPhi(fr, phi, t); ok {
+			return v
+		}
+	}
 	x := p.opaque(fr, phi, t)
 	if len(phi.Edges) != 2 {
 		return x
@@ -391,7 +430,7 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	default:
 		return x
 	}
-	if !definedBefore(step, blk) {
+	if !invariantIn(step, blk, 0) {
 		return x
 	}
 	iv := p.eval(fr, init, t)
@@ -428,15 +467,35 @@ func (x poly) single() lincon.Var {
 	return 0
 }
 
-// definedBefore reports whether v is computed before block b is entered
-// (so it is invariant in a loop headed by b).
-func definedBefore(v ssa.Value, b *ssa.BasicBlock) bool {
+// invariantIn reports whether v has the same value in every iteration of
+// the loop headed by b: it is computed before the loop, or inside it from
+// such values only (no phi, no load).
+func invariantIn(v ssa.Value, b *ssa.BasicBlock, depth int) bool {
 	switch v := v.(type) {
 	case *ssa.Const, *ssa.Parameter:
 		return true
 	case ssa.Instruction:
-		vb := v.Block()
-		return vb != b && vb.Dominates(b)
+		if vb := v.Block(); vb != b && vb.Dominates(b) {
+			return true
+		}
+	}
+	if depth > 8 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.BinOp:
+		return invariantIn(v.X, b, depth+1) && invariantIn(v.Y, b, depth+1)
+	case *ssa.Convert:
+		return invariantIn(v.X, b, depth+1)
+	case *ssa.ChangeType:
+		return invariantIn(v.X, b, depth+1)
+	case *ssa.Field:
+		return invariantIn(v.X, b, depth+1)
+	case *ssa.Call:
+		switch gpuFunc(v) {
+		case "BlockDim", "GridDim", "BlockIdx":
+			return true
+		}
 	}
 	return false
 }
@@ -509,29 +568,83 @@ func (p *problem) sameInstance(d *node) bool {
 	}
 	res := true
 	if p.r[d.id] {
-		if p.k.reachesWithin(p.r, d.succs, d, nil) {
+		if p.onCycle(d) {
 			res = false
 		} else {
-			inst := func(x *node) int {
-				if x == d {
-					return 1
-				}
-				pre := !p.k.reachesWithin(p.r, d.succs, x, nil)
-				post := !p.k.reachesWithin(p.r, p.starts, x, d)
-				switch {
-				case pre:
-					return 0
-				case post:
-					return 1
-				}
-				return -1
-			}
-			ia, ib := inst(p.na), inst(p.nb)
+			ia, ib := p.inst(d, p.na), p.inst(d, p.nb)
 			res = ia >= 0 && ia == ib
 		}
 	}
 	p.instance[d] = res
 	return res
+}
+
+// onCycle reports whether d lies on a barrier-free cycle of the interval.
+func (p *problem) onCycle(d *node) bool { return p.k.reachesWithin(p.r, d.succs, d, nil) }
+
+// inst tells which execution of node d (in the interval) access node x
+// sees: 0 the one before the interval's barrier, 1 the one after it, −1
+// either.
+func (p *problem) inst(d, x *node) int {
+	if x == d {
+		return 1
+	}
+	pre := !p.k.reachesWithin(p.r, d.succs, x, nil)
+	post := !p.k.reachesWithin(p.r, p.starts, x, d)
+	switch {
+	case pre:
+		return 0
+	case post:
+		return 1
+	}
+	return -1
+}
+
+// linkedPhi handles a uniform phi that one thread sees before the
+// interval's barrier and the other after it (one iteration later, or on
+// a fresh entry to its loop). The first sees an unknown shared value x;
+// the second sees the loop's update of x when only the back edge leads
+// from the barrier to the phi, or the phi's initial value when only the
+// entry edge does. It returns false when neither holds.
+func (p *problem) linkedPhi(fr *frame, phi *ssa.Phi, t int) (poly, bool) {
+	if p.cross || p.k.divOf(fr, phi) {
+		return nil, false
+	}
+	d := fr.nodeOf[phi]
+	if d == nil || !p.r[d.id] || p.onCycle(d) {
+		return nil, false
+	}
+	ia, ib := p.inst(d, p.na), p.inst(d, p.nb)
+	if ia < 0 || ib < 0 || ia == ib {
+		return nil, false
+	}
+	mine := ia
+	if t == 2 {
+		mine = ib
+	}
+	if mine == 0 {
+		return p.eval(fr, phi, 0), true
+	}
+	blk := phi.Block()
+	var back, init []int
+	for i, pred := range blk.Preds {
+		ln := fr.last[pred]
+		if ln == nil || !p.k.reachesWithin(p.r, p.starts, ln, d) {
+			continue
+		}
+		if blk.Dominates(pred) {
+			back = append(back, i)
+		} else {
+			init = append(init, i)
+		}
+	}
+	switch {
+	case len(back) == 1 && len(init) == 0:
+		return p.eval(fr, phi.Edges[back[0]], 0), true
+	case len(init) == 1 && len(back) == 0:
+		return p.eval(fr, phi.Edges[init[0]], t), true
+	}
+	return nil, false
 }
 
 // ---- conditions ----
@@ -602,20 +715,18 @@ func (p *problem) addPathConds(n *node, t int) {
 
 func (p *problem) compValue(c comp, t int) poly {
 	if c.any {
+		p.approx = true
 		return p.aux(false, t)
 	}
 	v := constPoly(c.k)
 	for _, r := range c.terms {
 		v = add(v, p.eval(r.fr, r.v, t))
 	}
-	if !c.field {
-		p.base = append(p.base, ge(v))
-		if c.n > 0 {
-			p.base = append(p.base, lt(v, constPoly(c.n)))
-		}
-		if c.lenParam >= 0 {
-			p.base = append(p.base, lt(v, p.v(varKey{kind: vLen, dim: c.lenParam})))
-		}
+	// An index in range: the access would have trapped otherwise. Only
+	// array bounds are used; the length of a global slice is rarely what
+	// separates two threads and would add products to the problem.
+	if !c.field && c.n > 0 {
+		p.base = append(p.base, ge(v), lt(v, constPoly(c.n)))
 	}
 	return v
 }
@@ -684,7 +795,10 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 	}
 	out := outcome{race: true}
 	if verdict == lincon.Feasible && p.genuine(model) {
-		out.witness = "yes"
+		out.witness = "exact"
+		if p.approx {
+			out.witness = "example"
+		}
 		out.threads[0] = p.threadName(model, 1)
 		out.threads[1] = p.threadName(model, 2)
 		out.elems[0] = k.elemText(a, ia, model)

@@ -99,6 +99,10 @@ func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
 		kind = "global"
 	}
 	name := k.rootName(a.root)
+	if out.witness == "example" {
+		return fmt.Sprintf("possible data race on %s %s: the %s at line %d and the %s at line %d may touch the same element from two threads %s (for example %s at %s and %s at %s; the indices depend on values the analysis does not track)",
+			kind, name, noun(a), la, noun(b), lb, tail, out.threads[0], out.elems[0], out.threads[1], out.elems[1])
+	}
 	if out.witness == "" {
 		return fmt.Sprintf("possible data race on %s %s: the %s at line %d and the %s at line %d may touch the same element from two threads %s (the indices could not be proven distinct)",
 			kind, name, noun(a), la, noun(b), lb, tail)

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -95,32 +96,61 @@ func (v Verdict) String() string {
 }
 
 // Solve decides p. For Feasible it returns a model (one value per variable).
+//
+// Clauses are split lazily: the solver decides the conjunction it has,
+// and only when the model it finds violates some clause does it branch on
+// that clause's alternatives. A model that satisfies every clause ends the
+// search; an infeasible conjunction prunes its branch.
 func Solve(p *Problem) (Verdict, []int64) {
 	best := Infeasible
 	var model []int64
-	var rec func(i int, cs []Constraint) bool
-	rec = func(i int, cs []Constraint) bool {
+	var rec func(cs []Constraint, open []int) bool
+	rec = func(cs []Constraint, open []int) bool {
 		v, m := solveConj(p.NumVars, cs)
 		if v == Infeasible {
 			return false
 		}
-		if i == len(p.Clauses) {
-			if v == Feasible {
+		pick := -1
+		if v == Feasible {
+			for k, ci := range open {
+				sat := false
+				for _, alt := range p.Clauses[ci] {
+					if checkModel(alt, m) {
+						sat = true
+						break
+					}
+				}
+				if !sat {
+					pick = k
+					break
+				}
+			}
+			if pick < 0 {
 				best, model = Feasible, m
 				return true
 			}
-			best = Unknown
-			return false
+		} else {
+			if len(open) == 0 {
+				best = Unknown
+				return false
+			}
+			pick = 0
 		}
-		for _, alt := range p.Clauses[i] {
+		ci := open[pick]
+		rest := append(append([]int(nil), open[:pick]...), open[pick+1:]...)
+		for _, alt := range p.Clauses[ci] {
 			next := append(append([]Constraint(nil), cs...), alt...)
-			if rec(i+1, next) {
+			if rec(next, rest) {
 				return true
 			}
 		}
 		return false
 	}
-	rec(0, p.Base)
+	open := make([]int, len(p.Clauses))
+	for i := range open {
+		open[i] = i
+	}
+	rec(p.Base, open)
 	return best, model
 }
 
@@ -345,19 +375,29 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, bool) {
 }
 
 func dedupe(rs []row) []row {
-	seen := map[string]int{}
+	seen := make(map[uint64][]int, len(rs))
 	out := rs[:0]
 	for _, r := range rs {
 		n := len(r) - 1
-		key := fmt.Sprint([]int64(r[:n]))
-		if j, ok := seen[key]; ok {
-			if r[n] < out[j][n] { // the tighter of the two
-				out[j] = r
-			}
-			continue
+		h := uint64(14695981039346656037)
+		for _, c := range r[:n] {
+			h ^= uint64(c)
+			h *= 1099511628211
 		}
-		seen[key] = len(out)
-		out = append(out, r)
+		dup := false
+		for _, j := range seen[h] {
+			if slices.Equal(out[j][:n], r[:n]) {
+				if r[n] < out[j][n] { // the tighter of the two
+					out[j] = r
+				}
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			seen[h] = append(seen[h], len(out))
+			out = append(out, r)
+		}
 	}
 	return out
 }

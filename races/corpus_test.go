@@ -1,0 +1,155 @@
+package races_test
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/races"
+)
+
+const corpusPkg = "github.com/gpukvet/gpukvet/testdata/corpus/races"
+
+// corpusKernel is one kernel of the verdict corpus.
+type corpusKernel struct {
+	name   string
+	racy   bool // the expected verdict
+	fn     *ssa.Function
+	shape  races.Shape
+	params []string // parameter names after the gpu.Thread
+}
+
+var (
+	corpusOnce sync.Once
+	corpusErr  error
+	corpus     []*corpusKernel
+	corpusSSA  *kernelssa.SSA
+)
+
+// loadCorpus loads the corpus package and builds its SSA once per test
+// binary, through the same analyzers the races analyzer requires.
+func loadCorpus(tb testing.TB) []*corpusKernel {
+	tb.Helper()
+	corpusOnce.Do(func() {
+		cfg := &packages.Config{Mode: packages.LoadAllSyntax}
+		pkgs, err := packages.Load(cfg, corpusPkg)
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		if packages.PrintErrors(pkgs) > 0 {
+			corpusErr = fmt.Errorf("corpus package has errors")
+			return
+		}
+		g, err := checker.Analyze([]*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer}, pkgs, nil)
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		var kres *kernels.Result
+		for _, act := range g.Roots {
+			if act.Err != nil {
+				corpusErr = act.Err
+				return
+			}
+			switch r := act.Result.(type) {
+			case *kernels.Result:
+				kres = r
+			case *kernelssa.SSA:
+				corpusSSA = r
+			}
+		}
+		if kres == nil || corpusSSA == nil {
+			corpusErr = fmt.Errorf("no analysis results for %s", corpusPkg)
+			return
+		}
+		for _, k := range kres.Kernels {
+			doc := k.Decl.Doc.Text()
+			ck := &corpusKernel{name: k.Func.Name(), fn: corpusSSA.Func(k.Func), shape: races.ShapeOf(k)}
+			switch {
+			case strings.Contains(doc, "verdict: race"):
+				ck.racy = true
+			case strings.Contains(doc, "verdict: clean"):
+			default:
+				corpusErr = fmt.Errorf("kernel %s has no verdict: line", k.Func.Name())
+				return
+			}
+			for _, f := range k.Decl.Type.Params.List[1:] {
+				for _, n := range f.Names {
+					ck.params = append(ck.params, n.Name)
+				}
+			}
+			corpus = append(corpus, ck)
+		}
+	})
+	if corpusErr != nil {
+		tb.Fatalf("loading the corpus: %v", corpusErr)
+	}
+	return corpus
+}
+
+// TestCorpus measures the analysis against the corpus verdicts. It fails
+// below 100% recall or 95% precision; with -v it prints the report:
+//
+//	go test ./races -run TestCorpus -v
+func TestCorpus(t *testing.T) {
+	ks := loadCorpus(t)
+	var tp, fp, fn, tn int
+	var lines []string
+	for _, k := range ks {
+		rs := races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape)
+		got := len(rs) > 0
+		status := ""
+		switch {
+		case got && k.racy:
+			tp++
+		case got && !k.racy:
+			fp++
+			status = "FALSE POSITIVE"
+		case !got && k.racy:
+			fn++
+			status = "MISSED"
+		default:
+			tn++
+		}
+		want := "clean"
+		if k.racy {
+			want = "race"
+		}
+		first := ""
+		if len(rs) > 0 {
+			first = rs[0].Message
+		}
+		lines = append(lines, fmt.Sprintf("| %s | %s | %d | %s | %s |", k.name, want, len(rs), status, strings.ReplaceAll(first, "|", "\\|")))
+		if status != "" {
+			t.Errorf("%s: %s (expected %s); diagnostics: %v", k.name, status, want, rs)
+		}
+	}
+	sort.Strings(lines)
+	precision := float64(tp) / float64(max(1, tp+fp))
+	recall := float64(tp) / float64(max(1, tp+fn))
+	report := fmt.Sprintf("kernels: %d (%d racy, %d clean)\ntrue positives %d, false positives %d, false negatives %d, true negatives %d\nprecision %.1f%%, recall %.1f%%\n\n| kernel | verdict | diagnostics | mismatch | first diagnostic |\n|---|---|---|---|---|\n%s\n",
+		len(ks), tp+fn, fp+tn, tp, fp, fn, tn, 100*precision, 100*recall, strings.Join(lines, "\n"))
+	t.Log("\n" + report)
+	if path := os.Getenv("GPUKVET_RACES_REPORT"); path != "" {
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if recall < 1 {
+		t.Errorf("recall %.1f%% is below 100%%", 100*recall)
+	}
+	if precision < 0.95 {
+		t.Errorf("precision %.1f%% is below 95%%", 100*precision)
+	}
+}
