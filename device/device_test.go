@@ -468,3 +468,31 @@ func TestClose(t *testing.T) {
 		t.Errorf("second Close succeeded")
 	}
 }
+
+func TestDimsIgnoreOtherStructs(t *testing.T) {
+	d := openCPU(t)
+	ps := upload(t, d, []point{{Y: 1}, {Y: 2}})
+	out := upload(t, d, make([]int32, 2))
+	err := d.Launch(pointsX, dim(1, 1, 1), dim(1, 2, 1), point{Y: 3}, ps, out)
+	if err == nil || !strings.Contains(err.Error(), "the kernel is 1-dimensional") {
+		t.Errorf("Launch with block Y=2: %v, want an error", err)
+	}
+	if err := d.Launch(pointsX, dim(1, 1, 1), dim(2, 1, 1), point{Y: 3, Z: 1}, ps, out); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(download(t, out)); got != "[5 6]" {
+		t.Errorf("got %s, want [5 6]", got)
+	}
+}
+
+func TestTrapInDeviceFunction(t *testing.T) {
+	d := openCPU(t)
+	out := upload(t, d, make([]int32, 4))
+	if err := d.Launch(trapInHelper, dim(1, 1, 1), dim(4, 1, 1), out); err != nil {
+		t.Fatal(err)
+	}
+	err := d.Sync()
+	if want := lineOf(t, "return xs[i] // the trap is here"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Sync error %v, want a trap at %s", err, want)
+	}
+}

@@ -164,3 +164,27 @@ func racyBlocks(t gpu.Thread, out []int32) {
 		out[0] = int32(t.BlockIdx().X) //gpukvet:ignore races the test shows the race detector's report
 	}
 }
+
+type point struct{ X, Y, Z int32 }
+
+// pointsX reads Y and Z of its struct parameter, which are no thread
+// dimensions: the kernel is one-dimensional.
+//
+//gpu:kernel
+func pointsX(t gpu.Thread, p point, ps []point, out []int32) {
+	i := t.GlobalIdx().X
+	if i < len(out) {
+		out[i] = p.Y + p.Z + ps[i].Y
+	}
+}
+
+// trapInHelper traps inside a device function.
+//
+//gpu:kernel
+func trapInHelper(t gpu.Thread, out []int32) {
+	out[t.GlobalIdx().X] = at(out, t.GlobalIdx().X+len(out))
+}
+
+func at(xs []int32, i int) int32 {
+	return xs[i] // the trap is here
+}
