@@ -143,7 +143,7 @@ func ShortCircuitAnd(t gpu.Thread, n int, data []float32) {
 	if n > 0 && t.ThreadIdx().X < 16 {
 		t.Barrier()
 	}
-	data[0] = 1
+	data[t.ThreadIdx().X] = 1
 }
 
 // ShortCircuitOr: the first operand of || is thread-dependent.
