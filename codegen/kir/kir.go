@@ -358,6 +358,8 @@ type Param struct {
 	// byte array of that size and Align in Go's layout, whose leaves are
 	// read by OpParam values with their byte offset in Imm.
 	Bytes, Align int
+	// Len marks the length of a slice parameter: 0 <= Len < 2^48.
+	Len bool
 }
 
 // Func is a kernel entry point with its device functions inlined.

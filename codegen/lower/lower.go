@@ -135,6 +135,7 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	b.cur.Return()
 	kir.RemoveUnreachable(f)
 	kir.RemoveDead(f)
+	kir.EliminateBoundsChecks(f)
 	if err := kir.Verify(f); err != nil {
 		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))
 	}
@@ -161,7 +162,7 @@ func (b *builder) param(p *types.Var) []*kir.Value {
 		_ = elem
 		iptr := len(b.f.Params)
 		b.f.Params = append(b.f.Params, kir.Param{Name: p.Name() + "_ptr", Type: kir.PtrTo(kir.Global)},
-			kir.Param{Name: p.Name() + "_len", Type: kir.TI64})
+			kir.Param{Name: p.Name() + "_len", Type: kir.TI64, Len: true})
 		ptr := b.val(kir.OpParam, kir.PtrTo(kir.Global))
 		ptr.Index = iptr
 		n := b.val(kir.OpParam, kir.TI64)

@@ -115,14 +115,24 @@ func (e *emitter) function() error {
 	}
 	e.ins("ld.param.u64 %%trap, [%s]", TrapParam)
 	e.ins("cvta.to.global.u64 %%trap, %%trap")
-	for i, b := range f.Blocks {
+	// Trap blocks go last, out of the way of the straight-line code.
+	var order, traps []*kir.Block
+	for _, b := range f.Blocks {
+		if b.Term == kir.TermTrap {
+			traps = append(traps, b)
+		} else {
+			order = append(order, b)
+		}
+	}
+	order = append(order, traps...)
+	for i, b := range order {
 		fmt.Fprintf(&e.body, "$L_%d:\n", b.Index)
 		for _, v := range b.Values {
 			e.value(v)
 		}
 		var next *kir.Block
-		if i+1 < len(f.Blocks) {
-			next = f.Blocks[i+1]
+		if i+1 < len(order) {
+			next = order[i+1]
 		}
 		e.terminator(b, next)
 	}
@@ -687,6 +697,10 @@ func (e *emitter) terminator(b *kir.Block, next *kir.Block) {
 	case kir.TermBranch:
 		t, f := b.Succs[0], b.Succs[1]
 		c := e.r(b.Cond)
+		if len(t.Phis()) == 0 && len(f.Phis()) == 0 && t == next {
+			e.ins("@!%s bra $L_%d", c, f.Index)
+			return
+		}
 		if len(t.Phis()) == 0 {
 			e.ins("@%s bra $L_%d", c, t.Index)
 			e.copies(b, f)

@@ -1,0 +1,478 @@
+package kir
+
+import "math"
+
+// EliminateBoundsChecks removes the index checks that the conditions
+// dominating them and the ranges of their operands prove: y[i] under
+// `if i < len(y)` (or after `if i >= len(y) { return }`), a second y[i]
+// after a first, tile[tid] of a [256]T shared array in a kernel with
+// block=256, x[i] in `for i := start; i < len(x); i += stride` with start
+// and stride non-negative. Every removal is sound: lengths are below 2^48
+// (the launch ABI guarantees it), thread and block indices below their
+// hardware limits, and arithmetic is checked for overflow.
+func EliminateBoundsChecks(f *Func) int {
+	p := &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+	removed := 0
+	for _, b := range f.Blocks {
+		idx, length, ok := indexCheck(b)
+		if !ok || !p.dom.reachable(b) {
+			continue
+		}
+		if p.provesIndex(idx, length, b) {
+			trap := b.Succs[1]
+			b.Term, b.Cond, b.Succs = TermJump, nil, b.Succs[:1]
+			trap.Preds = removeBlock(trap.Preds, b)
+			removed++
+		}
+	}
+	if removed > 0 {
+		RemoveUnreachable(f)
+		RemoveDead(f)
+	}
+	return removed
+}
+
+func (t *DomTree) reachable(b *Block) bool { return t.order[b.Index] >= 0 }
+
+func removeBlock(bs []*Block, b *Block) []*Block {
+	out := bs[:0]
+	for _, x := range bs {
+		if x != b {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// indexCheck matches a block ending in the check the lowering emits for
+// an index: branch (u64(idx) < u64(len)) to the access, else to a trap.
+func indexCheck(b *Block) (idx, length *Value, ok bool) {
+	if b.Term != TermBranch || len(b.Succs) != 2 {
+		return nil, nil, false
+	}
+	t := b.Succs[1]
+	if t.Term != TermTrap || t.Trap.Code != TrapIndex || len(t.Preds) != 1 {
+		return nil, nil, false
+	}
+	return unsignedLess(b.Cond)
+}
+
+// unsignedLess matches u64(a) < u64(b) of two signed values.
+func unsignedLess(c *Value) (a, b *Value, ok bool) {
+	if c.Op != OpLt || c.Args[0].Op != OpBitcast || c.Args[1].Op != OpBitcast || c.Args[0].Type.Kind != U64 {
+		return nil, nil, false
+	}
+	return c.Args[0].Args[0], c.Args[1].Args[0], true
+}
+
+// interval is an inclusive range of signed values.
+type interval struct{ lo, hi int64 }
+
+var full = interval{math.MinInt64, math.MaxInt64}
+
+// MaxLen bounds every slice length at run time (device memory is far below
+// 2^48 bytes); the launch code refuses longer slices.
+const MaxLen = 1 << 48
+
+type rangeKey struct {
+	v *Value
+	b *Block
+}
+
+type prover struct {
+	f     *Func
+	dom   *DomTree
+	memo  map[rangeKey]interval
+	busy  map[rangeKey]bool
+	hyp   map[*Value]interval
+	depth int
+}
+
+// fact is a condition known to hold: a < b (strict) or a <= b, signed, or
+// unsigned for u64 comparisons of signed values.
+type fact struct {
+	a, b             *Value
+	strict, unsigned bool
+}
+
+// facts returns the conditions that hold at the start of b: those of the
+// branches whose taken edge dominates b.
+func (p *prover) facts(b *Block) []fact {
+	var out []fact
+	for x := b; ; {
+		d := p.dom.Idom(x)
+		if d == nil || d == x {
+			break
+		}
+		if d.Term == TermBranch && d.Succs[0] != d.Succs[1] {
+			for i, s := range d.Succs {
+				if s == x && p.edgeDominates(d, x) {
+					out = appendFacts(out, d.Cond, i == 0)
+				}
+			}
+		}
+		x = d
+	}
+	return out
+}
+
+// edgeDominates reports whether every path into s comes through d → s (s's
+// other predecessors are back edges from blocks s dominates).
+func (p *prover) edgeDominates(d, s *Block) bool {
+	n := 0
+	for _, q := range s.Preds {
+		if q == d {
+			n++
+		} else if !p.dom.Dominates(s, q) {
+			return false
+		}
+	}
+	return n == 1
+}
+
+func appendFacts(out []fact, c *Value, holds bool) []fact {
+	for c.Op == OpNot && c.Type.Kind == Bool {
+		c, holds = c.Args[0], !holds
+	}
+	if c.Op == OpAnd && c.Type.Kind == Bool && holds {
+		return appendFacts(appendFacts(out, c.Args[0], true), c.Args[1], true)
+	}
+	if a, b, ok := unsignedLess(c); ok {
+		if holds {
+			out = append(out, fact{a: a, b: b, strict: true, unsigned: true})
+		}
+		return out
+	}
+	if !c.Op.IsCompare() || !c.Args[0].Type.Kind.IsSigned() {
+		return out
+	}
+	a, b := c.Args[0], c.Args[1]
+	op := c.Op
+	if !holds {
+		op = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt, OpEq: OpNe, OpNe: OpEq}[op]
+	}
+	switch op {
+	case OpLt:
+		out = append(out, fact{a: a, b: b, strict: true})
+	case OpLe:
+		out = append(out, fact{a: a, b: b})
+	case OpGt:
+		out = append(out, fact{a: b, b: a, strict: true})
+	case OpGe:
+		out = append(out, fact{a: b, b: a})
+	case OpEq:
+		out = append(out, fact{a: a, b: b}, fact{a: b, b: a})
+	}
+	return out
+}
+
+// provesIndex reports whether 0 <= idx < length holds at the end of b.
+func (p *prover) provesIndex(idx, length *Value, b *Block) bool {
+	for _, f := range p.facts(b) {
+		if f.a == idx && f.b == length && f.strict && (f.unsigned || p.rng(idx, b).lo >= 0) {
+			return true
+		}
+	}
+	r := p.rng(idx, b)
+	return r.lo >= 0 && r.hi < p.rng(length, b).lo
+}
+
+// rng returns a range that v's value lies in at block b.
+func (p *prover) rng(v *Value, b *Block) interval {
+	key := rangeKey{v, b}
+	if r, ok := p.memo[key]; ok {
+		return r
+	}
+	if p.busy[key] {
+		return full
+	}
+	if p.depth > 24 {
+		return full
+	}
+	p.busy[key] = true
+	p.depth++
+	var r interval
+	if h, ok := p.hyp[v]; ok {
+		r = h // a loop phi's hypothesis, being checked by loopPhi
+	} else {
+		r = p.base(v, b)
+	}
+	for _, f := range p.facts(b) {
+		switch {
+		case f.a == v && !f.unsigned:
+			hb := p.rngNoFacts(f.b)
+			if f.strict && hb.hi > math.MinInt64 {
+				hb.hi--
+			}
+			r.hi = min(r.hi, hb.hi)
+		case f.b == v && !f.unsigned:
+			la := p.rngNoFacts(f.a)
+			if f.strict && la.lo < math.MaxInt64 {
+				la.lo++
+			}
+			r.lo = max(r.lo, la.lo)
+		case f.a == v && f.unsigned:
+			if hb := p.rngNoFacts(f.b); hb.lo >= 0 {
+				r.lo = max(r.lo, 0)
+				r.hi = min(r.hi, hb.hi-1)
+			}
+		}
+	}
+	p.depth--
+	delete(p.busy, key)
+	if r.lo > r.hi {
+		r = full // contradictory facts: an unreachable point; claim nothing
+	}
+	if _, ok := p.hyp[v]; !ok {
+		p.memo[key] = r
+	}
+	return r
+}
+
+// rngNoFacts is the range of v at its own definition.
+func (p *prover) rngNoFacts(v *Value) interval {
+	if v.Block == nil {
+		return full
+	}
+	return p.rng(v, v.Block)
+}
+
+// base is v's range from its operation, with operands ranged at b.
+func (p *prover) base(v *Value, b *Block) interval {
+	k := v.Type.Kind
+	if !k.IsInt() {
+		return full
+	}
+	arg := func(i int) interval { return p.rng(v.Args[i], b) }
+	switch v.Op {
+	case OpConst:
+		if k.IsSigned() || int64(v.Imm) >= 0 {
+			n := int64(v.Imm)
+			return interval{n, n}
+		}
+	case OpParam:
+		if p.f.Params[v.Index].Len {
+			return interval{0, MaxLen}
+		}
+	case OpSpecial:
+		return p.special(v.Index)
+	case OpConvert:
+		src := v.Args[0]
+		r := p.rng(src, b)
+		switch sk := src.Type.Kind; {
+		case !sk.IsInt():
+		case !sk.IsSigned() && sk.Bits() < 64:
+			return interval{max(r.lo, 0), min(r.hi, int64(1)<<sk.Bits()-1)}
+		case sk.IsSigned() && (k.Bits() >= sk.Bits()):
+			return r
+		}
+	case OpBitcast:
+		if r := arg(0); r.lo >= 0 {
+			return r
+		}
+	case OpAdd:
+		return addRange(arg(0), arg(1))
+	case OpSub:
+		y := arg(1)
+		if y.lo == math.MinInt64 {
+			return full
+		}
+		r := addRange(arg(0), interval{-y.hi, -y.lo})
+		// x - y under y <= x (or y < x) is at least 0 (or 1).
+		for _, f := range p.facts(b) {
+			if f.a == v.Args[1] && f.b == v.Args[0] && !f.unsigned {
+				lo := int64(0)
+				if f.strict {
+					lo = 1
+				}
+				if r == full {
+					r = interval{lo, math.MaxInt64}
+					if x := arg(0); x.hi >= 0 {
+						r.hi = x.hi
+					}
+				}
+				r.lo = max(r.lo, lo)
+			}
+		}
+		return r
+	case OpMul:
+		x, y := arg(0), arg(1)
+		if x.lo >= 0 && y.lo >= 0 && (x.hi == 0 || y.hi <= math.MaxInt64/x.hi) {
+			return interval{x.lo * y.lo, x.hi * y.hi}
+		}
+	case OpDiv:
+		x, y := arg(0), arg(1)
+		if x.lo >= 0 && y.lo > 0 {
+			return interval{x.lo / y.hi, x.hi / y.lo}
+		}
+	case OpRem:
+		x, y := arg(0), arg(1)
+		if x.lo >= 0 && y.lo > 0 {
+			return interval{0, min(x.hi, y.hi-1)}
+		}
+	case OpAnd:
+		x, y := arg(0), arg(1)
+		if y.lo >= 0 {
+			return interval{0, y.hi}
+		}
+		if x.lo >= 0 {
+			return interval{0, x.hi}
+		}
+	case OpShr:
+		x, s := arg(0), arg(1)
+		if x.lo >= 0 && s.lo >= 0 && s.hi < 64 {
+			return interval{x.lo >> s.hi, x.hi >> s.lo}
+		}
+	case OpSelect:
+		x, y := arg(1), arg(2)
+		return interval{min(x.lo, y.lo), max(x.hi, y.hi)}
+	case OpPhi:
+		if p.inLoop(v) {
+			return p.loopPhi(v)
+		}
+		r := interval{math.MaxInt64, math.MinInt64}
+		for i, a := range v.Args {
+			ar := p.rng(a, v.Block.Preds[i])
+			r = interval{min(r.lo, ar.lo), max(r.hi, ar.hi)}
+		}
+		return r
+	}
+	return full
+}
+
+// loopPhi finds an inductive range of a phi that a loop carries: the range
+// of its entry values, or that range widened upward, or downward to zero, or
+// downward without bound, whichever first contains every value the back
+// edges bring when the phi itself is assumed to lie in it.
+func (p *prover) loopPhi(v *Value) interval {
+	init := interval{math.MaxInt64, math.MinInt64}
+	for i, a := range v.Args {
+		if q := v.Block.Preds[i]; !p.dom.Dominates(v.Block, q) {
+			ar := p.rng(a, q)
+			init = interval{min(init.lo, ar.lo), max(init.hi, ar.hi)}
+		}
+	}
+	if init.lo > init.hi {
+		return full
+	}
+	if p.hyp == nil {
+		p.hyp = map[*Value]interval{}
+	}
+	// First a few rounds of growing the entry range by what the back edges
+	// bring (src = 1 - src stays in [0, 1]), then the widenings.
+	h := init
+	for range 4 {
+		grown, ok := p.backEdges(v, h)
+		if ok && grown == h {
+			return h
+		}
+		if !ok {
+			break
+		}
+		h = grown
+	}
+	hyps := []interval{{init.lo, math.MaxInt64}}
+	if init.lo >= 0 {
+		hyps = append(hyps, interval{0, init.hi})
+	}
+	hyps = append(hyps, interval{math.MinInt64, init.hi})
+	for _, h := range hyps {
+		saved := make(map[rangeKey]interval, len(p.memo))
+		for k, r := range p.memo {
+			saved[k] = r
+		}
+		p.hyp[v] = h
+		ok := true
+		for i, a := range v.Args {
+			if q := v.Block.Preds[i]; p.dom.Dominates(v.Block, q) {
+				if ar := p.rng(a, q); ar.lo < h.lo || ar.hi > h.hi {
+					ok = false
+					break
+				}
+			}
+		}
+		delete(p.hyp, v)
+		// Ranges computed under the hypothesis are kept only if it held.
+		if !ok {
+			p.memo = saved
+			continue
+		}
+		return h
+	}
+	return full
+}
+
+// backEdges returns the hull of h and the values v's back edges bring when
+// v is assumed to lie in h (ok is false if one is unbounded). The memo is
+// restored afterwards unless the hull equals h (h is then inductive).
+func (p *prover) backEdges(v *Value, h interval) (interval, bool) {
+	saved := make(map[rangeKey]interval, len(p.memo))
+	for k, r := range p.memo {
+		saved[k] = r
+	}
+	p.hyp[v] = h
+	out := h
+	ok := true
+	for i, a := range v.Args {
+		if q := v.Block.Preds[i]; p.dom.Dominates(v.Block, q) {
+			ar := p.rng(a, q)
+			if ar == full {
+				ok = false
+				break
+			}
+			out = interval{min(out.lo, ar.lo), max(out.hi, ar.hi)}
+		}
+	}
+	delete(p.hyp, v)
+	if !ok || out != h {
+		p.memo = saved
+	}
+	return out, ok
+}
+
+// inLoop reports whether phi v merges a back edge.
+func (p *prover) inLoop(v *Value) bool {
+	for _, q := range v.Block.Preds {
+		if p.dom.Dominates(v.Block, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// special is the range of a special register: CUDA's limits (1024 threads
+// per block, 2^31-1 blocks in x, 65535 in y and z), or the block shape the
+// kernel fixes.
+func (p *prover) special(idx int) interval {
+	d := idx % 3
+	switch idx / 3 {
+	case 0: // tid
+		if n := p.f.Block[d]; n > 0 {
+			return interval{0, int64(n) - 1}
+		}
+		return interval{0, 1023}
+	case 2: // ntid
+		if n := p.f.Block[d]; n > 0 {
+			return interval{int64(n), int64(n)}
+		}
+		return interval{1, 1024}
+	case 1: // ctaid
+		if d == 0 {
+			return interval{0, 1<<31 - 2}
+		}
+		return interval{0, 65534}
+	default: // nctaid
+		if d == 0 {
+			return interval{1, 1<<31 - 1}
+		}
+		return interval{1, 65535}
+	}
+}
+
+func addRange(x, y interval) interval {
+	lo, hi := x.lo+y.lo, x.hi+y.hi
+	if (y.lo < 0 && lo > x.lo) || (y.lo > 0 && lo < x.lo) || (y.hi > 0 && hi < x.hi) || (y.hi < 0 && hi > x.hi) {
+		return full // overflow
+	}
+	return interval{lo, hi}
+}
