@@ -200,7 +200,11 @@ func (r *reporter) describe(why *uniformity.Reason, at token.Pos) string {
 	}
 	p, q := r.pass.Fset.Position(why.Pos), r.pass.Fset.Position(at)
 	if p.Filename != q.Filename {
-		return fmt.Sprintf("%s at %s:%d", why.What, filepath.Base(p.Filename), p.Line)
+		s := fmt.Sprintf("%s at %s:%d", why.What, filepath.Base(p.Filename), p.Line)
+		if why.Because != nil {
+			s += ", which depends on " + r.describe(why.Because, why.Pos)
+		}
+		return s
 	}
 	return why.Describe(r.pass.Fset)
 }

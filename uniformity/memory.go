@@ -118,12 +118,8 @@ func (m *memory) loadDep(at ssa.Instruction, addr ssa.Value) Dep {
 
 func (e *storeEvent) reason() Dep {
 	d := e.d
-	if d.Src != nil {
-		what := fmt.Sprintf("memory that threads write differently (%s, because of %s)", e.what, d.Src.What)
-		if strings.HasPrefix(d.Src.What, "memory ") {
-			what = d.Src.What
-		}
-		d.Src = &Reason{What: what, Pos: e.instr.Pos(), Param: -1}
+	if d.Src != nil && !strings.HasPrefix(d.Src.What, "memory ") {
+		d.Src = &Reason{What: fmt.Sprintf("memory that threads write differently (%s)", e.what), Pos: e.instr.Pos(), Param: -1, Because: d.Src}
 	}
 	return d
 }

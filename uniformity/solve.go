@@ -130,7 +130,11 @@ func (f *Func) solve(a *analyser) {
 					if _, ok := f.tempoDep[l]; !ok {
 						f.tempo = append(f.tempo, l)
 					}
-					f.tempoDep[l] = f.tempoDep[l].join(br.Dep)
+					d := br.Dep
+					if d.Src != nil {
+						d.Src = &Reason{What: "a value carried out of a loop that threads leave at different iterations", Pos: br.Cond.Pos(), Param: -1, Because: d.Src}
+					}
+					f.tempoDep[l] = f.tempoDep[l].join(d)
 				}
 			}
 		}
@@ -454,7 +458,11 @@ func (s *Summary) portable(fn *ssa.Function) *Summary {
 func portable(d Dep, fn *ssa.Function) Dep {
 	if d.Src != nil && d.Src.Pos.IsValid() {
 		line := fn.Prog.Fset.Position(d.Src.Pos).Line
-		d.Src = &Reason{What: d.Src.What + " (line " + itoa(line) + ")", Param: -1}
+		what := d.Src.What + " (line " + itoa(line) + ")"
+		if d.Src.Because != nil {
+			what += ", which depends on " + d.Src.Because.Describe(fn.Prog.Fset)
+		}
+		d.Src = &Reason{What: what, Param: -1}
 	}
 	return d
 }

@@ -78,17 +78,26 @@ type Reason struct {
 	What  string    // e.g. "ThreadIdx", "the result of AtomicAdd", "parameter n"
 	Pos   token.Pos // where the source is
 	Param int       // the parameter index for a parameter reason, else -1
+	// Because is the reason behind this one (for memory written
+	// differently, or a loop left at different iterations), or nil.
+	Because *Reason
 }
 
-// Describe renders the reason as "ThreadIdx at line 12".
+// Describe renders the reason as "ThreadIdx at line 12", followed by the
+// reasons behind it: "memory that threads write differently (a store) at
+// line 20, which depends on ThreadIdx at line 19".
 func (r *Reason) Describe(fset *token.FileSet) string {
 	if r == nil {
 		return "nothing"
 	}
+	s := r.What
 	if r.Pos.IsValid() {
-		return fmt.Sprintf("%s at line %d", r.What, fset.Position(r.Pos).Line)
+		s = fmt.Sprintf("%s at line %d", r.What, fset.Position(r.Pos).Line)
 	}
-	return r.What
+	if r.Because != nil {
+		s += ", which depends on " + r.Because.Describe(fset)
+	}
+	return s
 }
 
 // Dep is what a value depends on for its divergence: a source of its own

@@ -105,7 +105,7 @@ func Temporal(t gpu.Thread, n int, a []float32) {
 		}
 	}
 	if k == n {
-		t.Barrier() // want "under the condition `k == n` \\(line 107\\), which depends on GlobalIdx at line 103"
+		t.Barrier() // want "under the condition `k == n` \\(line 107\\), which depends on a value carried out of a loop that threads leave at different iterations at line 103, which depends on GlobalIdx at line 103"
 	}
 }
 

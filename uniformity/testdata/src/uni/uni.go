@@ -61,7 +61,7 @@ func Temporal(t gpu.Thread, n int, a []float32) {
 			break
 		}
 	}
-	if i > 2 { // want `divergent branch: depends on ThreadIdx`
+	if i > 2 { // want `divergent branch: depends on a value carried out of a loop that threads leave at different iterations at line 60, which depends on ThreadIdx at line 60`
 		a[0] = 1
 	}
 	j := 0
