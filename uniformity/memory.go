@@ -33,7 +33,7 @@ type storeEvent struct {
 	// memory: atomics are how blocks talk, and a barrier orders nothing
 	// between blocks, so no barrier makes the value uniform.
 	crossBlock bool
-	d     Dep       // what the stored values, addresses and control depend on
+	d          Dep // what the stored values, addresses and control depend on
 	// compute returns the event's current dependence.
 	compute func() Dep
 }
