@@ -1,0 +1,105 @@
+package devmath
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// ulps is the distance between a and b in units in the last place (0 for
+// equal values and for two NaNs).
+func ulps(a, b float64) uint64 {
+	if math.IsNaN(a) && math.IsNaN(b) || a == b {
+		return 0
+	}
+	ia, ib := int64(math.Float64bits(a)), int64(math.Float64bits(b))
+	if ia < 0 {
+		ia = math.MinInt64 - ia
+	}
+	if ib < 0 {
+		ib = math.MinInt64 - ib
+	}
+	if ia > ib {
+		return uint64(ia - ib)
+	}
+	return uint64(ib - ia)
+}
+
+func inputs() []float64 {
+	xs := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 2, math.Pi, -math.Pi / 2, 1e-300, 5e-324, 1e300, -1e300,
+		709.7, -745, 1 << 29, 1e22, math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, math.SmallestNonzeroFloat64}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		xs = append(xs, (r.Float64()-0.5)*200, r.NormFloat64(), math.Ldexp(r.Float64(), r.IntN(200)-100))
+	}
+	return xs
+}
+
+// asmTrouble reports inputs where amd64's assembly Exp and Log (which
+// package math uses there instead of the pure-Go algorithms ported here)
+// are themselves wrong: math.Exp overflows to +Inf above about 709.4
+// (exp(709.7) is 1.65e308, finite), and math.Log of a subnormal is off by
+// 35 (log(5e-324) is -744.44, math.Log says -709.09).
+func asmTrouble(x float64) bool {
+	return math.Abs(x) > 708 || (x != 0 && math.Abs(x) < 0x1p-1022)
+}
+
+// TestAgainstMath compares each function with package math: Go's own
+// algorithms, so within 1 ULP (Exp and Log use assembly on some platforms).
+func TestAgainstMath(t *testing.T) {
+	xs := inputs()
+	tan := func(x float64) float64 { return math.Sin(x) / math.Cos(x) }
+	one := map[string][2]func(float64) float64{
+		"Exp": {Exp, math.Exp}, "Exp2": {Exp2, math.Exp2}, "Log": {Log, math.Log}, "Log2": {Log2, math.Log2},
+		"Log10": {Log10, math.Log10}, "Sin": {Sin, math.Sin}, "Cos": {Cos, math.Cos}, "Tan": {Tan, tan},
+	}
+	for name, fs := range one {
+		worst := uint64(0)
+		var at float64
+		for _, x := range xs {
+			if asmTrouble(x) && (name == "Exp" || name[:3] == "Log") {
+				continue
+			}
+			if d := ulps(fs[0](x), fs[1](x)); d > worst {
+				worst, at = d, x
+			}
+		}
+		limit := uint64(1)
+		if name == "Exp" || name == "Exp2" || name[:3] == "Log" {
+			limit = 2 // both within 1 ULP of the true value, on either side
+		}
+		if worst > limit {
+			t.Errorf("%s: %d ULP from math.%s at %v", name, worst, name, at)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	worst := uint64(0)
+	for _, x := range xs[:2000] {
+		if asmTrouble(x) {
+			continue
+		}
+		for _, y := range []float64{0, 1, -1, 0.5, -0.5, 2, 3, -3, 1.5, math.Inf(1), math.Inf(-1), math.NaN(), r.Float64() * 10, -r.Float64() * 10} {
+			if d := ulps(Pow(x, y), math.Pow(x, y)); d > worst {
+				worst = d
+				if d > 4 { // Exp and Log each within 2 ULP of math's, amplified
+					t.Errorf("Pow(%v, %v) = %v, math.Pow says %v", x, y, Pow(x, y), math.Pow(x, y))
+				}
+			}
+		}
+	}
+	for _, x := range xs {
+		f, e := Frexp(x)
+		mf, me := math.Frexp(x)
+		if ulps(f, mf) != 0 || (e != me && !math.IsNaN(x) && !math.IsInf(x, 0)) {
+			t.Errorf("Frexp(%v) = %v, %d; math says %v, %d", x, f, e, mf, me)
+		}
+		if ulps(Ldexp(x, 7), math.Ldexp(x, 7)) != 0 || ulps(Ldexp(x, -1070), math.Ldexp(x, -1070)) != 0 {
+			t.Errorf("Ldexp(%v, ...) differs from math.Ldexp", x)
+		}
+		i, fr := Modf(x)
+		mi, mfr := math.Modf(x)
+		if ulps(i, mi) != 0 || ulps(fr, mfr) != 0 {
+			t.Errorf("Modf(%v) = %v, %v; math says %v, %v", x, i, fr, mi, mfr)
+		}
+	}
+}
