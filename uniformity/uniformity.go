@@ -32,6 +32,7 @@ import (
 	"go/types"
 	"reflect"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -300,7 +301,22 @@ type Summary struct {
 func (*Summary) AFact() {}
 
 func (s *Summary) String() string {
-	return fmt.Sprintf("uniformity(results=%v writes=%v barrier=%v barrierParams=%#x)", s.Results, s.Writes, s.Barrier, s.BarrierParams)
+	return fmt.Sprintf("uniformity(results=%v writes=%v barrier=%v barrierParams=%#x barrierMem=%#x)", s.Results, s.Writes, s.Barrier, s.BarrierParams, s.BarrierMem)
+}
+
+// String renders a dependence as {src: ...; params 0b..; mem 0b..}.
+func (d Dep) String() string {
+	var parts []string
+	if d.Src != nil {
+		parts = append(parts, "src: "+d.Src.What)
+	}
+	if d.Params != 0 {
+		parts = append(parts, fmt.Sprintf("params %#b", d.Params))
+	}
+	if d.Mem != 0 {
+		parts = append(parts, fmt.Sprintf("mem %#b", d.Mem))
+	}
+	return "{" + strings.Join(parts, "; ") + "}"
 }
 
 func run(pass *analysis.Pass) (any, error) {

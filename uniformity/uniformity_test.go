@@ -1,6 +1,8 @@
 package uniformity_test
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"testing"
 
@@ -67,4 +69,26 @@ func summary(f *uniformity.Func) string {
 func TestUniformity(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
 	analysistest.Run(t, dir, probe, "uni", "unidep")
+}
+
+// TestFactEncodes checks that a summary survives gob, as facts must under
+// go vet (unitchecker serialises them between packages).
+func TestFactEncodes(t *testing.T) {
+	s := &uniformity.Summary{
+		Results:       []uniformity.Dep{{Src: &uniformity.Reason{What: "ThreadIdx (line 3)", Param: -1}, Params: 2}},
+		Writes:        []uniformity.Dep{{}, {Mem: 1}},
+		Barrier:       true,
+		BarrierParams: 4,
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	var got uniformity.Summary
+	if err := gob.NewDecoder(&buf).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != s.String() || got.Results[0].Src.What != "ThreadIdx (line 3)" {
+		t.Errorf("decoded %v, want %v", &got, s)
+	}
 }
