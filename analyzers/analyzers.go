@@ -15,7 +15,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/gpukvet/gpukvet/divergence"
+	"github.com/gpukvet/gpukvet/memspace"
 	"github.com/gpukvet/gpukvet/ownership"
+	"github.com/gpukvet/gpukvet/races"
 )
 
 // Names are the analyzers of the dialect's contract (shared/DIALECT.md), in
@@ -26,9 +28,9 @@ var Names = []string{"memspace", "ownership", "races", "divergence"}
 // checks returns the analyzers that find bugs. Adding one is one line.
 func checks() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
-		// memspace.Analyzer,
+		memspace.Analyzer,
 		ownership.Analyzer,
-		// races.Analyzer,
+		races.Analyzer,
 		divergence.Analyzer,
 	}
 }
