@@ -98,6 +98,10 @@ func loadCorpus(tb testing.TB) []*corpusKernel {
 	return corpus
 }
 
+func runStatic(k *corpusKernel) []races.Race {
+	return races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape)
+}
+
 // TestCorpus measures the analysis against the corpus verdicts. It fails
 // below 100% recall or 95% precision; with -v it prints the report:
 //
@@ -107,7 +111,7 @@ func TestCorpus(t *testing.T) {
 	var tp, fp, fn, tn int
 	var lines []string
 	for _, k := range ks {
-		rs := races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape)
+		rs := runStatic(k)
 		got := len(rs) > 0
 		status := ""
 		switch {

@@ -172,7 +172,7 @@ type domInfo struct {
 }
 
 type guard struct {
-	cond ssa.Value
+	cond  ssa.Value
 	taken bool // true: the then-branch (Succs[0])
 }
 

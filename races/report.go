@@ -27,11 +27,14 @@ func (k *kernelAn) findRaces() []Race {
 			out.threads[0], out.threads[1] = out.threads[1], out.threads[0]
 			out.elems[0], out.elems[1] = out.elems[1], out.elems[0]
 		}
-		msg := k.message(a, b, out, cross)
-		if seenMsg[msg] {
+		// One diagnostic per object and line is enough to act on.
+		line := k.fset.Position(b.pos)
+		key := fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root))
+		if seenMsg[key] {
 			return
 		}
-		seenMsg[msg] = true
+		seenMsg[key] = true
+		msg := k.message(a, b, out, cross)
 		races = append(races, Race{Pos: b.pos, Message: msg})
 	}
 	for _, s := range starts {

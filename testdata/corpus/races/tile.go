@@ -140,7 +140,9 @@ func MatMulNoSecondBarrier(t gpu.Thread, a, b, c []float32, w int) {
 			sum += as[ty][k] * bs[k][tx]
 		}
 	}
-	c[row*w+col] = sum
+	if row < w && col < w {
+		c[row*w+col] = sum
+	}
 }
 
 // MatMulNoFirstBarrier multiplies before the tile is loaded.
@@ -162,7 +164,9 @@ func MatMulNoFirstBarrier(t gpu.Thread, a, b, c []float32, w int) {
 		}
 		t.Barrier()
 	}
-	c[row*w+col] = sum
+	if row < w && col < w {
+		c[row*w+col] = sum
+	}
 }
 
 // Stencil1D is the textbook 1-D stencil with a halo of radius 3: the first
@@ -282,7 +286,9 @@ func Stencil2DNoBarrier(t gpu.Thread, in, out []float32, w int) {
 		tile[17][tx+1] = in[(y+1)*w+x]
 	}
 	s := tile[ty+1][tx+1] + tile[ty][tx+1] + tile[ty+2][tx+1] + tile[ty+1][tx] + tile[ty+1][tx+2]
-	out[y*w+x] = s / 5
+	if x < w {
+		out[y*w+x] = s / 5
+	}
 }
 
 // Tile2DNeighbourNoBarrier reads the right neighbour's slot of a 2-D tile

@@ -1,0 +1,5 @@
+//go:build race
+
+package races_test
+
+const raceDetector = true

@@ -1,0 +1,242 @@
+package races_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/gpu"
+	racecorpus "github.com/gpukvet/gpukvet/testdata/corpus/races"
+)
+
+// TestKernelTable checks that the corpus's Kernels table lists every
+// corpus kernel, so that the dynamic cross-check runs them all.
+func TestKernelTable(t *testing.T) {
+	for _, k := range loadCorpus(t) {
+		if racecorpus.Kernels[k.name] == nil {
+			t.Errorf("kernel %s is missing from racecorpus.Kernels (testdata/corpus/races/table.go)", k.name)
+		}
+	}
+	if n, m := len(racecorpus.Kernels), len(loadCorpus(t)); n != m {
+		t.Errorf("racecorpus.Kernels has %d entries, the corpus %d kernels", n, m)
+	}
+}
+
+// TestRaceCheck cross-checks the static verdicts against Go's race
+// detector running each corpus kernel on the cpu backend. It needs the
+// race detector and is opt-in, since it runs every kernel in a child
+// process:
+//
+//	GPUKVET_RACECHECK=1 go test -race ./races -run TestRaceCheck -v
+//
+// GPUKVET_RACECHECK_REPORT=FILE also writes the comparison table there.
+// It fails when the detector flags a kernel whose static verdict is
+// clean (the static check would have missed a race, or the corpus is
+// wrong); a racy kernel the detector does not flag is expected (it sees
+// only the interleavings that happen) and is listed, not failed.
+func TestRaceCheck(t *testing.T) {
+	if os.Getenv("GPUKVET_RACECHECK") == "" {
+		t.Skip("set GPUKVET_RACECHECK=1 and run with -race")
+	}
+	if !raceDetector {
+		t.Fatal("TestRaceCheck needs the race detector: go test -race")
+	}
+	ks := loadCorpus(t)
+	var rows []string
+	var agree, staticOnly, dynamicOnly, errs int
+	for _, k := range ks {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestRaceChild$", "-test.v")
+		grid, block := launchShape(k)
+		cmd.Env = append(os.Environ(), "GPUKVET_RACE_KERNEL="+k.name, "GORACE=halt_on_error=0",
+			fmt.Sprintf("GPUKVET_RACE_LAUNCH=%d,%d,%d,%d,%d,%d", grid.X, grid.Y, grid.Z, block.X, block.Y, block.Z),
+			"GPUKVET_RACE_PARAMS="+strings.Join(k.params, ","))
+		out, _ := cmd.CombinedOutput()
+		cancel()
+		detected := bytes.Contains(out, []byte("WARNING: DATA RACE"))
+		static := len(runStatic(k)) > 0
+		runErr := ""
+		if i := bytes.Index(out, []byte("launch error: ")); i >= 0 {
+			line := out[i+len("launch error: "):]
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			runErr = string(line)
+			errs++
+		}
+		if !bytes.Contains(out, []byte("kernel ran")) && runErr == "" {
+			runErr = "child did not finish: " + lastLine(out)
+			errs++
+		}
+		note := ""
+		switch {
+		case static == detected:
+			agree++
+		case static && !detected:
+			staticOnly++
+			note = "static only"
+		default:
+			dynamicOnly++
+			note = "DETECTOR ONLY"
+			t.Errorf("%s: the race detector reports a race the static check does not:\n%s", k.name, out)
+		}
+		want := "clean"
+		if k.racy {
+			want = "race"
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %s | %v | %v | %s | %s |", k.name, want, static, detected, note, strings.ReplaceAll(runErr, "|", "\\|")))
+	}
+	sort.Strings(rows)
+	report := fmt.Sprintf("kernels %d: static and detector agree on %d; static only %d; detector only %d; launch errors %d\n\n| kernel | verdict | static | race detector | differs | run error |\n|---|---|---|---|---|---|\n%s\n",
+		len(ks), agree, staticOnly, dynamicOnly, errs, strings.Join(rows, "\n"))
+	t.Log("\n" + report)
+	if path := os.Getenv("GPUKVET_RACECHECK_REPORT"); path != "" {
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// TestRaceChild runs the one corpus kernel named by GPUKVET_RACE_KERNEL on
+// the cpu backend (a child process of TestRaceCheck).
+func TestRaceChild(t *testing.T) {
+	name := os.Getenv("GPUKVET_RACE_KERNEL")
+	if name == "" {
+		t.Skip("run by TestRaceCheck")
+	}
+	// The parent passes the launch shape and parameter names, so that the
+	// child need not load and analyse the corpus under the race detector.
+	fn := racecorpus.Kernels[name]
+	if fn == nil {
+		t.Fatalf("no corpus kernel %s", name)
+	}
+	var grid, block gpu.Dim3
+	if _, err := fmt.Sscanf(os.Getenv("GPUKVET_RACE_LAUNCH"), "%d,%d,%d,%d,%d,%d",
+		&grid.X, &grid.Y, &grid.Z, &block.X, &block.Y, &block.Z); err != nil {
+		t.Fatalf("GPUKVET_RACE_LAUNCH: %v", err)
+	}
+	params := strings.Split(os.Getenv("GPUKVET_RACE_PARAMS"), ",")
+	t.Setenv("GPUKVET_DEVICE", "cpu")
+	d, err := device.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	args, free, err := launchArgs(d, reflect.TypeOf(fn), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer free()
+	err = d.Launch(fn, grid, block, args...)
+	if err == nil {
+		err = d.Sync()
+	}
+	if err != nil {
+		fmt.Printf("launch error: %v\n", err)
+		return
+	}
+	fmt.Println("kernel ran")
+}
+
+// launchShape is the corpus's documented launch: the kernel's block= and
+// grid= when fixed, else 256 threads (16×16 for 2-D) and 4 blocks (2×2).
+func launchShape(k *corpusKernel) (grid, block gpu.Dim3) {
+	s := k.shape
+	block, grid = gpu.Dim3{X: 256, Y: 1, Z: 1}, gpu.Dim3{X: 4, Y: 1, Z: 1}
+	if s.Dims >= 2 {
+		block, grid = gpu.Dim3{X: 16, Y: 16, Z: 1}, gpu.Dim3{X: 2, Y: 2, Z: 1}
+	}
+	if s.Block[0] > 0 {
+		block = gpu.Dim3{X: s.Block[0], Y: s.Block[1], Z: s.Block[2]}
+	}
+	if s.Grid[0] > 0 {
+		grid = gpu.Dim3{X: s.Grid[0], Y: s.Grid[1], Z: s.Grid[2]}
+	}
+	return grid, block
+}
+
+// launchArgs builds arguments for a corpus kernel: device buffers of 4096
+// elements for slices, n=1024, w=h=32 and 4 for other ints.
+func launchArgs(d *device.Device, ft reflect.Type, names []string) ([]any, func(), error) {
+	const size = 4096
+	var args []any
+	var frees []func() error
+	free := func() {
+		for _, f := range frees {
+			f()
+		}
+	}
+	for i := 1; i < ft.NumIn(); i++ {
+		name := ""
+		if i-1 < len(names) {
+			name = names[i-1]
+		}
+		switch pt := ft.In(i); pt.Kind() {
+		case reflect.Slice:
+			var err error
+			switch pt.Elem().Kind() {
+			case reflect.Float32:
+				src := make([]float32, size)
+				for j := range src {
+					src[j] = float32(j % 7)
+				}
+				var b *device.Buffer[float32]
+				if b, err = device.Upload(d, src); err == nil {
+					args, frees = append(args, b), append(frees, b.Free)
+				}
+			case reflect.Int32:
+				src := make([]int32, size)
+				for j := range src {
+					src[j] = int32(j * 7 % 256)
+				}
+				var b *device.Buffer[int32]
+				if b, err = device.Upload(d, src); err == nil {
+					args, frees = append(args, b), append(frees, b.Free)
+				}
+			case reflect.Uint32:
+				src := make([]uint32, size)
+				for j := range src {
+					src[j] = uint32(j * 13 % 256)
+				}
+				var b *device.Buffer[uint32]
+				if b, err = device.Upload(d, src); err == nil {
+					args, frees = append(args, b), append(frees, b.Free)
+				}
+			default:
+				err = fmt.Errorf("no test data for slice of %v", pt.Elem())
+			}
+			if err != nil {
+				free()
+				return nil, nil, err
+			}
+		case reflect.Int:
+			v := 4
+			switch name {
+			case "n":
+				v = 1024
+			case "w", "h":
+				v = 32
+			}
+			args = append(args, v)
+		case reflect.Float32:
+			args = append(args, float32(1.5))
+		default:
+			free()
+			return nil, nil, fmt.Errorf("no test value for parameter %s of type %v", name, pt)
+		}
+	}
+	return args, free, nil
+}
