@@ -135,6 +135,7 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	b.cur.Return()
 	kir.RemoveUnreachable(f)
 	kir.RemoveDead(f)
+	kir.Simplify(f)
 	kir.EliminateBoundsChecks(f)
 	if err := kir.Verify(f); err != nil {
 		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))

@@ -1,0 +1,134 @@
+package kir
+
+// Simplify removes redundant computations: a value equal to an earlier one
+// that dominates it (same operation on the same operands) is replaced by it,
+// and a few algebraic identities are folded ((a+c)-a = c, x+0, x*1, x-0).
+// Only operations without side effects are merged; loads are not (a store
+// may come between).
+func Simplify(f *Func) int {
+	dom := Dominators(f)
+	children := make([][]*Block, len(f.Blocks))
+	for _, b := range f.Blocks {
+		if d := dom.Idom(b); d != nil && d != b {
+			children[d.Index] = append(children[d.Index], b)
+		}
+	}
+	replaced := map[*Value]*Value{}
+	find := func(v *Value) *Value {
+		for {
+			r, ok := replaced[v]
+			if !ok {
+				return v
+			}
+			v = r
+		}
+	}
+	type key struct {
+		op        Op
+		t         Type
+		a0, a1, a2 int
+		imm       uint64
+		index     int
+		nofuse    bool
+	}
+	table := map[key]*Value{}
+	n := 0
+	var walk func(b *Block)
+	walk = func(b *Block) {
+		var added []key
+		for _, v := range b.Values {
+			for i, a := range v.Args {
+				v.Args[i] = find(a)
+			}
+			if r := fold(f, v); r != nil {
+				replaced[v] = r
+				n++
+				continue
+			}
+			if !mergeable(v) {
+				continue
+			}
+			k := key{op: v.Op, t: v.Type, a0: -1, a1: -1, a2: -1, imm: v.Imm, index: v.Index, nofuse: v.NoFuse}
+			ids := []*int{&k.a0, &k.a1, &k.a2}
+			for i, a := range v.Args {
+				*ids[i] = a.ID
+			}
+			if old, ok := table[k]; ok {
+				replaced[v] = old
+				n++
+				continue
+			}
+			table[k] = v
+			added = append(added, k)
+		}
+		for _, c := range children[b.Index] {
+			walk(c)
+		}
+		for _, k := range added {
+			delete(table, k)
+		}
+	}
+	if len(f.Blocks) > 0 {
+		walk(f.Blocks[0])
+	}
+	// Phi arguments and block operands may refer to values replaced in
+	// blocks visited later.
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			for i, a := range v.Args {
+				v.Args[i] = find(a)
+			}
+		}
+		if b.Cond != nil {
+			b.Cond = find(b.Cond)
+		}
+		for i, a := range b.Trap.Args {
+			if a != nil {
+				b.Trap.Args[i] = find(a)
+			}
+		}
+	}
+	if n > 0 {
+		RemoveDead(f)
+	}
+	return n
+}
+
+func mergeable(v *Value) bool {
+	switch v.Op {
+	case OpLoad, OpStore, OpAtomic, OpBarrier, OpPhi, OpLocal:
+		return false
+	}
+	return len(v.Args) <= 3
+}
+
+// fold returns a simpler existing value equal to v, or nil.
+func fold(f *Func, v *Value) *Value {
+	if !v.Type.Kind.IsInt() || len(v.Args) != 2 {
+		return nil
+	}
+	x, y := v.Args[0], v.Args[1]
+	isConst := func(a *Value, n uint64) bool { return a.Op == OpConst && a.Imm == n }
+	switch v.Op {
+	case OpAdd:
+		if isConst(y, 0) {
+			return x
+		}
+		if isConst(x, 0) {
+			return y
+		}
+	case OpSub:
+		if isConst(y, 0) {
+			return x
+		}
+		// (a + c) - a = c
+		if x.Op == OpAdd && x.Args[0] == y && x.Args[1].Op == OpConst {
+			return x.Args[1]
+		}
+	case OpMul:
+		if isConst(y, 1) {
+			return x
+		}
+	}
+	return nil
+}
