@@ -15,7 +15,7 @@ func BenchmarkCorpus(b *testing.B) {
 	for _, k := range ks {
 		b.Run(k.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape)
+				races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape, corpusUni)
 			}
 		})
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 	"github.com/gpukvet/gpukvet/races"
+	"github.com/gpukvet/gpukvet/uniformity"
 )
 
 const corpusPkg = "github.com/gpukvet/gpukvet/testdata/corpus/races"
@@ -34,6 +35,7 @@ var (
 	corpusErr  error
 	corpus     []*corpusKernel
 	corpusSSA  *kernelssa.SSA
+	corpusUni  *uniformity.Result
 )
 
 // loadCorpus loads the corpus package and builds its SSA once per test
@@ -41,7 +43,7 @@ var (
 func loadCorpus(tb testing.TB) []*corpusKernel {
 	tb.Helper()
 	corpusOnce.Do(func() {
-		cfg := &packages.Config{Mode: packages.LoadAllSyntax}
+		cfg := &packages.Config{Mode: packages.LoadSyntax}
 		pkgs, err := packages.Load(cfg, corpusPkg)
 		if err != nil {
 			corpusErr = err
@@ -51,7 +53,7 @@ func loadCorpus(tb testing.TB) []*corpusKernel {
 			corpusErr = fmt.Errorf("corpus package has errors")
 			return
 		}
-		g, err := checker.Analyze([]*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer}, pkgs, nil)
+		g, err := checker.Analyze([]*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, uniformity.Analyzer}, pkgs, nil)
 		if err != nil {
 			corpusErr = err
 			return
@@ -67,6 +69,8 @@ func loadCorpus(tb testing.TB) []*corpusKernel {
 				kres = r
 			case *kernelssa.SSA:
 				corpusSSA = r
+			case *uniformity.Result:
+				corpusUni = r
 			}
 		}
 		if kres == nil || corpusSSA == nil {
@@ -99,7 +103,7 @@ func loadCorpus(tb testing.TB) []*corpusKernel {
 }
 
 func runStatic(k *corpusKernel) []races.Race {
-	return races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape)
+	return races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape, corpusUni)
 }
 
 // TestCorpus measures the analysis against the corpus verdicts. It fails

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/uniformity"
 )
 
 // A Race is a pair of accesses that two threads may make to one element
@@ -38,6 +39,7 @@ type kernelAn struct {
 	div         map[valRef]bool
 	regionConds map[regionKey][]ssa.Value
 	reach       map[int][]bool // nodes reachable without a barrier from a start
+	uni         *uniformity.Result
 }
 
 type regionKey struct {
@@ -46,9 +48,12 @@ type regionKey struct {
 }
 
 // Check returns the races of kernel fn, whose SSA was built with debug
-// information, in source order of their first access.
-func Check(fset *token.FileSet, fn *ssa.Function, shape Shape) []Race {
-	k := &kernelAn{fset: fset, fn: fn, shape: shape, written: map[rootKey]bool{},
+// information, in source order of their first access. uni, the result of
+// the uniformity analysis for fn's package, may be nil; when present, a
+// value counts as divergent only if both it and this package's own
+// conservative rules say so.
+func Check(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) []Race {
+	k := &kernelAn{fset: fset, fn: fn, shape: shape, uni: uni, written: map[rootKey]bool{},
 		sharedNames: map[token.Pos]string{}, params: map[int]string{},
 		regionConds: map[regionKey][]ssa.Value{}, reach: map[int][]bool{}}
 	if k.shape.Dims == 0 {
@@ -93,7 +98,7 @@ func (k *kernelAn) computeDivergence() {
 						continue
 					}
 					key := valRef{fr, v}
-					if !k.div[key] && k.divergentInstr(fr, v) {
+					if !k.div[key] && k.divergentInstr(fr, v) && k.uniDivergent(fr, v) {
 						k.div[key] = true
 						changed = true
 					}
@@ -101,6 +106,31 @@ func (k *kernelAn) computeDivergence() {
 			}
 		}
 	}
+}
+
+// uniDivergent asks the uniformity analysis whether v may differ between
+// threads, resolving a device function's dependence on its parameters
+// against the arguments of the inlined call. Without an answer it says yes,
+// leaving the decision to this package's own rules.
+func (k *kernelAn) uniDivergent(fr *frame, v ssa.Value) bool {
+	f := k.uni.Of(fr.fn)
+	if f == nil {
+		return true
+	}
+	d := f.Dep(v)
+	if d.Src != nil || d.Mem != 0 {
+		return true
+	}
+	for i := 0; i < 64 && d.Params != 0; i++ {
+		if d.Params&(1<<i) == 0 {
+			continue
+		}
+		d.Params &^= 1 << i
+		if fr.parent == nil || i >= len(fr.call.Call.Args) || k.divOf(fr.parent, fr.call.Call.Args[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 func (k *kernelAn) divOf(fr *frame, v ssa.Value) bool {

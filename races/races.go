@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/uniformity"
 )
 
 //go:embed doc.go
@@ -18,7 +19,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "races",
 	Doc:      analyzerDoc(doc),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/races",
-	Requires: []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer},
+	Requires: []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, uniformity.Analyzer},
 	Run:      run,
 }
 
@@ -31,12 +32,13 @@ func run(pass *analysis.Pass) (any, error) {
 	if s == nil {
 		return nil, nil
 	}
+	uni, _ := pass.ResultOf[uniformity.Analyzer].(*uniformity.Result)
 	for _, k := range res.Kernels {
 		fn := s.Func(k.Func)
 		if fn == nil || len(fn.Blocks) == 0 {
 			continue
 		}
-		for _, r := range Check(pass.Fset, fn, ShapeOf(k)) {
+		for _, r := range Check(pass.Fset, fn, ShapeOf(k), uni) {
 			pass.Report(analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message})
 		}
 	}

@@ -400,3 +400,38 @@ func StridedLoadLoopWrongStride(t gpu.Thread, in, out []float32) {
 	t.Barrier()
 	out[t.GlobalIdx().X] = sh[2047-tid]
 }
+
+// BroadcastIndexFromShared: thread 0 picks a base index and broadcasts it
+// through shared memory; after the barrier every thread writes base+tid.
+// The loaded base is uniform (the uniformity analysis knows no divergent
+// store reaches the load without a barrier), so the slots are distinct.
+// verdict: clean
+//
+//gpu:kernel block=256
+func BroadcastIndexFromShared(t gpu.Thread, in []int32, out []float32) {
+	base := gpu.Shared[[1]int32](t)
+	sh := gpu.Shared[[2048]float32](t)
+	tid := t.ThreadIdx().X
+	if tid == 0 {
+		base[0] = in[t.BlockIdx().X] & 1023
+	}
+	t.Barrier()
+	b := int(base[0])
+	sh[b+tid] = float32(tid)
+	t.Barrier()
+	out[t.GlobalIdx().X] = sh[b+255-tid]
+}
+
+// BroadcastIndexPerThread loads a per-thread base instead, so two threads
+// may pick overlapping slots.
+// verdict: race
+//
+//gpu:kernel block=256
+func BroadcastIndexPerThread(t gpu.Thread, in []int32, out []float32) {
+	sh := gpu.Shared[[2048]float32](t)
+	tid := t.ThreadIdx().X
+	b := int(in[t.GlobalIdx().X] & 1023)
+	sh[b+tid] = float32(tid)
+	t.Barrier()
+	out[t.GlobalIdx().X] = sh[b+255-tid]
+}

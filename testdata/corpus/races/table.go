@@ -8,6 +8,8 @@ package racecorpus
 var Kernels = map[string]any{
 	"BroadcastAllWrite":                 BroadcastAllWrite,
 	"BroadcastGuarded":                  BroadcastGuarded,
+	"BroadcastIndexFromShared":          BroadcastIndexFromShared,
+	"BroadcastIndexPerThread":           BroadcastIndexPerThread,
 	"BroadcastNoBarrier":                BroadcastNoBarrier,
 	"CounterAtomicBarrierRead":          CounterAtomicBarrierRead,
 	"CounterAtomicThenPlainRead":        CounterAtomicThenPlainRead,
