@@ -129,6 +129,7 @@ func F() int { return "one" }
 `
 
 func TestStandaloneText(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{"bad/bad.go": malformed, "good/good.go": clean})
 	r := gpukvet(t, dir, "./...")
 	wantCode(t, r, 1)
@@ -142,6 +143,7 @@ func TestStandaloneText(t *testing.T) {
 }
 
 func TestStandaloneClean(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{"good/good.go": clean})
 	for _, format := range []string{"text", "json", "sarif"} {
 		r := gpukvet(t, dir, "-f="+format, "./...")
@@ -156,6 +158,7 @@ func TestStandaloneClean(t *testing.T) {
 }
 
 func TestStandaloneJSON(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
 	r := gpukvet(t, dir, "-f=json", "./...")
 	wantCode(t, r, 1)
@@ -179,6 +182,7 @@ func TestStandaloneJSON(t *testing.T) {
 // TestStandaloneSARIF checks the fields that SARIF 2.1.0's schema requires,
 // and those that code-scanning services read.
 func TestStandaloneSARIF(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
 	r := gpukvet(t, dir, "-f=sarif", "./...")
 	wantCode(t, r, 1)
@@ -246,6 +250,7 @@ func TestStandaloneSARIF(t *testing.T) {
 }
 
 func TestLoadError(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{"broken/broken.go": typeError, "bad/bad.go": malformed})
 	r := gpukvet(t, dir, "./...")
 	wantCode(t, r, 2)
@@ -264,6 +269,7 @@ func TestLoadError(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -287,6 +293,7 @@ func TestUsage(t *testing.T) {
 }
 
 func TestExplainEveryAnalyzer(t *testing.T) {
+	t.Parallel()
 	for _, a := range analyzers.All() {
 		r := gpukvet(t, t.TempDir(), "-explain", a.Name)
 		wantCode(t, r, 0)
@@ -299,6 +306,7 @@ func TestExplainEveryAnalyzer(t *testing.T) {
 // TestVetTool runs gpukvet under go vet, where it speaks the unitchecker
 // protocol: -V=full, -flags, and one *.cfg per package.
 func TestVetTool(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{"bad/bad.go": malformed, "good/good.go": clean})
 
 	r := run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./good")
@@ -417,6 +425,7 @@ func requireAnalyzer(t *testing.T, name string) {
 // TestSuppressionEndToEnd checks that //gpukvet:ignore silences a real
 // analyzer's finding, standalone and under go vet, and only that one.
 func TestSuppressionEndToEnd(t *testing.T) {
+	t.Parallel()
 	requireAnalyzer(t, "ownership")
 	dir := writeModule(t, map[string]string{"host/host.go": leaks})
 	want := "host/host.go:11:2: ownership: buffer from device.Alloc at line 6 is not freed on the return at line 11\n" +
@@ -435,6 +444,7 @@ func TestSuppressionEndToEnd(t *testing.T) {
 // TestCleanKernelAndHost runs the whole suite on a correct kernel and the
 // host code that launches it, across two packages (facts), both ways.
 func TestCleanKernelAndHost(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t, map[string]string{"saxpy/saxpy.go": kernel, "app/app.go": launch})
 	r := gpukvet(t, dir, "./...")
 	wantCode(t, r, 0)
@@ -443,4 +453,52 @@ func TestCleanKernelAndHost(t *testing.T) {
 	}
 	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./...")
 	wantCode(t, r, 0)
+}
+
+// Kernels that break the dialect: a package variable (memspace, line 11),
+// a race on out[0] (races, line 17), and the same race silenced (line 23).
+const badKernels = `package k
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+var scale float32 = 2
+
+//gpu:kernel
+func Scale(t gpu.Thread, x []float32) {
+	i := t.GlobalIdx().X
+	if i < len(x) {
+		x[i] *= scale
+	}
+}
+
+//gpu:kernel
+func Count(t gpu.Thread, out []float32) {
+	out[0] += 1
+}
+
+//gpu:kernel
+func Silenced(t gpu.Thread, out []float32) {
+	//gpukvet:ignore races every thread adds one on purpose here
+	out[0] += 1
+}
+`
+
+func TestKernelFindings(t *testing.T) {
+	t.Parallel()
+	requireAnalyzer(t, "memspace")
+	requireAnalyzer(t, "races")
+	dir := writeModule(t, map[string]string{"k/k.go": badKernels})
+	r := gpukvet(t, dir, "-f=json", "./...")
+	wantCode(t, r, 1)
+	var out jsonOutput
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
+	}
+	var got []string
+	for _, f := range out.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s", f.File, f.Line, f.Analyzer))
+	}
+	if want := []string{"k/k.go:11 memspace", "k/k.go:17 races"}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s\n(output:\n%s)", strings.Join(got, "\n"), strings.Join(want, "\n"), r.stdout)
+	}
 }
