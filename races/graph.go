@@ -42,6 +42,10 @@ type node struct {
 // reports it, and this keeps the analysis finite anyway).
 const maxInline = 16
 
+// maxNodes bounds the inlined graph of one kernel; calls past it are not
+// inlined (their accesses and barriers are then not seen).
+const maxNodes = 20000
+
 type graph struct {
 	nodes []*node
 	entry *node
@@ -79,7 +83,7 @@ func (g *graph) build(fn *ssa.Function, parent *frame, call *ssa.Call, callNode 
 				cur.succs = append(cur.succs, bar)
 				bar.succs = append(bar.succs, next)
 				cur = next
-			case c != nil && fr.depth < maxInline && inlinable(fn, c):
+			case c != nil && fr.depth < maxInline && len(g.nodes) < maxNodes && inlinable(fn, c):
 				cur.instrs = append(cur.instrs, in)
 				fr.nodeOf[in] = cur
 				sub, entry, rets := g.build(c.Call.StaticCallee(), fr, c, cur)

@@ -269,18 +269,32 @@ func (p *problem) evalCall(fr *frame, c *ssa.Call, t int) poly {
 		}
 		return p.opaque(fr, c, t)
 	}
-	if sub := fr.calls[c]; sub != nil && isInteger(c.Type()) {
-		var ret *ssa.Return
-		for _, b := range sub.fn.Blocks {
-			if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-				if ret != nil {
-					return p.opaque(fr, c, t)
-				}
-				ret = r
+	if callee := fr.calls[c]; callee != nil && isInteger(c.Type()) {
+		var rets []*ssa.Return
+		for _, b := range callee.fn.Blocks {
+			if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(r.Results) == 1 {
+				rets = append(rets, r)
 			}
 		}
-		if ret != nil && len(ret.Results) == 1 {
-			return p.eval(sub, ret.Results[0], t)
+		switch {
+		case len(rets) == 1:
+			return p.eval(callee, rets[0].Results[0], t)
+		case len(rets) > 1 && len(rets) <= 8:
+			// One of the returned values, under the branch conditions
+			// that lead to its return.
+			m := p.aux(false, t)
+			var cl clause
+			for _, r := range rets {
+				alt := []cons{eq(sub(m, p.eval(callee, r.Results[0], t)))}
+				for _, g := range callee.dom.guardsOf(r.Block()) {
+					if gc := p.cond(callee, g.cond, t, g.taken); len(gc) == 1 {
+						alt = append(alt, gc[0]...)
+					}
+				}
+				cl = append(cl, alt)
+			}
+			p.clauses = append(p.clauses, cl)
+			return m
 		}
 	}
 	return p.opaque(fr, c, t)

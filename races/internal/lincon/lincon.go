@@ -104,8 +104,13 @@ func (v Verdict) String() string {
 func Solve(p *Problem) (Verdict, []int64) {
 	best := Infeasible
 	var model []int64
+	steps := 0
 	var rec func(cs []Constraint, open []int) bool
 	rec = func(cs []Constraint, open []int) bool {
+		if steps++; steps > MaxSteps {
+			best = Unknown
+			return true
+		}
 		v, m := solveConj(p.NumVars, cs)
 		if v == Infeasible {
 			return false
@@ -153,6 +158,10 @@ func Solve(p *Problem) (Verdict, []int64) {
 	rec(p.Base, open)
 	return best, model
 }
+
+// MaxSteps bounds the conjunctions one Solve decides; past it the answer
+// is Unknown, so that no input makes the solver run for long.
+const MaxSteps = 5000
 
 // row is a dense constraint: coefficients of the variables, then the
 // constant.
