@@ -64,6 +64,26 @@ func (r *resource) freeName() string {
 	return "Free"
 }
 
+// origin describes the resource and where it comes from, for a leak.
+func (fa *funcAnalysis) origin(r *resource) string {
+	if r.from == "" && r.alloc != nil {
+		return fmt.Sprintf("%s variable %s declared at line %d", r.tname, r.alloc.Comment, fa.line(r.pos))
+	}
+	return fmt.Sprintf("%s from %s at line %d", r.what(), r.from, fa.line(r.pos))
+}
+
+// allocOrigin names how a struct of an owning type was made: a literal,
+// new(T), or "" for a declared variable.
+func allocOrigin(a *ssa.Alloc, name string) string {
+	switch a.Comment {
+	case "complit":
+		return name + " literal"
+	case "new":
+		return "new(" + name + ")"
+	}
+	return ""
+}
+
 func (r *resource) label() string {
 	if r.name != "" {
 		return fmt.Sprintf("%s %s", r.what(), r.name)
@@ -116,7 +136,7 @@ type summary struct {
 	frees, takes         uint64 // parameters
 	fvFrees, fvTakes     uint64 // captured variables (function literals)
 	returns              uint64 // results that are new resources
-	returnOwner          []bool
+	fills                uint64 // parameters of an owning type that receive a buffer in an owned field
 	everyReturnFreesSeen uint64 // internal: params with a non-releasing return
 }
 
@@ -214,7 +234,12 @@ func (fa *funcAnalysis) findResources() {
 	}
 	for i, fv := range fn.FreeVars {
 		t := fv.Type()
-		if p, ok := types.Unalias(t).(*types.Pointer); ok && fa.c.tracked(p.Elem()) {
+		if fa.c.tracked(t) {
+			// Captured by value, as the receiver of a method value.
+			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos()})
+			r.owner, r.tname = fa.c.ownerOf(t)
+			fa.alias[fv] = []int{r.id}
+		} else if p, ok := types.Unalias(t).(*types.Pointer); ok && fa.c.tracked(p.Elem()) {
 			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos()})
 			r.owner, r.tname = fa.c.ownerOf(p.Elem())
 			fa.cells[fv] = true
@@ -229,7 +254,7 @@ func (fa *funcAnalysis) findResources() {
 			case *ssa.Alloc:
 				if o, name := fa.c.ownerOf(instr.Type()); o != nil && !fa.isOwnType(instr) {
 					r := fa.newResource(&resource{param: -1, owner: o, tname: name, alloc: instr,
-						pos: instr.Pos(), from: name + " literal", name: fa.varName(instr)})
+						pos: instr.Pos(), from: allocOrigin(instr, name), name: fa.varName(instr)})
 					fa.alias[instr] = []int{r.id}
 					fa.created[instr] = []int{r.id}
 				} else if fa.isCell(instr) {
@@ -736,8 +761,8 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 			for _, id := range ids {
 				if st[id].bits&live != 0 && final {
 					r := fa.res[id]
-					fa.reportf(in.Pos(), "%s from %s at line %d is not %s before it is allocated again at line %d",
-						r.what(), r.from, fa.line(r.pos), r.freed(), fa.line(in.Pos()))
+					fa.reportf(in.Pos(), "%s is not %s before it is allocated again at line %d",
+						fa.origin(r), r.freed(), fa.line(in.Pos()))
 				}
 				st[id] = resState{bits: live}
 			}
@@ -823,8 +848,12 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		}
 		if holds {
 			for _, o := range owners {
-				if fa.res[o].param < 0 && st[o].bits&(freed|escaped|deferred) == 0 {
+				r := fa.res[o]
+				if r.param < 0 && st[o].bits&(freed|escaped|deferred) == 0 {
 					st[o].bits = st[o].bits&^(isNil|empty) | live
+				}
+				if r.param >= 0 && r.param < 64 && !r.freeVar && final && fa.building != nil {
+					fa.building.fills |= 1 << r.param
 				}
 			}
 		}
@@ -877,12 +906,12 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		}
 		if s.bits&live != 0 {
 			if in.Pos().IsValid() {
-				fa.reportAt(in.Pos(), fmt.Sprintf("%s from %s at line %d is not %s on the return at line %d",
-					r.what(), r.from, fa.line(r.pos), r.freed(), fa.line(in.Pos())))
+				fa.reportAt(in.Pos(), fmt.Sprintf("%s is not %s on the return at line %d",
+					fa.origin(r), r.freed(), fa.line(in.Pos())))
 			} else {
 				end := fa.endPos()
-				fa.reportAt(end, fmt.Sprintf("%s from %s at line %d is not %s before the function ends at line %d",
-					r.what(), r.from, fa.line(r.pos), r.freed(), fa.line(end)))
+				fa.reportAt(end, fmt.Sprintf("%s is not %s before the function ends at line %d",
+					fa.origin(r), r.freed(), fa.line(end)))
 			}
 		}
 	}
@@ -1027,7 +1056,7 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 	} else {
 		var f FuncFact
 		if fa.c.pass.ImportObjectFact(obj, &f) {
-			sum = &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns)}
+			sum = &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
 		} else {
 			sum = &summary{}
 		}
@@ -1036,6 +1065,18 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 	nrecv := 0
 	if sig.Recv() != nil {
 		nrecv = 1
+	}
+	// A struct of an owning type that the callee fills with a buffer must
+	// now be closed.
+	for j, a := range common.Args {
+		if sum == nil || j >= 64 || sum.fills&(1<<j) == 0 || isDefer || isGo {
+			continue
+		}
+		for _, o := range fa.argAliases(a) {
+			if r := fa.res[o]; r.owner != nil && r.param < 0 && st[o].bits&(freed|escaped|deferred) == 0 {
+				st[o].bits = st[o].bits&^(isNil|empty) | live
+			}
+		}
 	}
 	for j, a := range common.Args {
 		ids := fa.argAliases(a)
@@ -1114,7 +1155,7 @@ func (c *checker) summaryOf(common *ssa.CallCommon) *summary {
 	obj := calleeObj(callee)
 	var f FuncFact
 	if obj != nil && c.pass.ImportObjectFact(obj, &f) {
-		return &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns)}
+		return &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
 	}
 	return nil
 }

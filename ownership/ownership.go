@@ -42,6 +42,10 @@ type FuncFact struct {
 	// some path: it frees, stores or returns them, or passes them on to a
 	// function that takes them.
 	Takes []int
+	// Fills lists the parameters of an owning struct type into whose owned
+	// fields the function stores a buffer: the caller's struct must then
+	// be closed.
+	Fills []int
 }
 
 func (*FuncFact) AFact() {}
@@ -56,6 +60,9 @@ func (f *FuncFact) String() string {
 	}
 	if len(f.Takes) > 0 {
 		parts = append(parts, fmt.Sprintf("takes %v", f.Takes))
+	}
+	if len(f.Fills) > 0 {
+		parts = append(parts, fmt.Sprintf("fills %v", f.Fills))
 	}
 	return "ownership: " + strings.Join(parts, ", ")
 }
@@ -144,8 +151,8 @@ func (c *checker) exportFacts() *Result {
 
 // fact converts a summary to a FuncFact, or nil if it says nothing.
 func (s *summary) fact() *FuncFact {
-	f := &FuncFact{Returns: bits(s.returns), Frees: bits(s.frees), Takes: bits(s.takes)}
-	if f.Returns == nil && f.Frees == nil && f.Takes == nil {
+	f := &FuncFact{Returns: bits(s.returns), Frees: bits(s.frees), Takes: bits(s.takes), Fills: bits(s.fills)}
+	if f.Returns == nil && f.Frees == nil && f.Takes == nil && f.Fills == nil {
 		return nil
 	}
 	return f

@@ -29,7 +29,7 @@ func (p *Pool) Release() {
 }
 
 // Add hands b to the pool.
-func (p *Pool) Add(b *device.Buffer[int32]) { // want Add:`ownership: takes \[1\]`
+func (p *Pool) Add(b *device.Buffer[int32]) { // want Add:`ownership: takes \[1\], fills \[0\]`
 	p.bufs = append(p.bufs, b)
 }
 
@@ -133,4 +133,22 @@ func leakPool(d *device.Device) error {
 	}
 	pool.Release()
 	return nil
+}
+
+func leakPoolAdd(d *device.Device) {
+	var pool Pool
+	b, err := device.Alloc[int32](d, 16)
+	if err != nil {
+		return
+	}
+	pool.Add(b)
+} // want `Pool variable pool declared at line 139 is not closed by Release before the function ends at line 145`
+
+func okMethodValue(d *device.Device) {
+	b, err := device.Alloc[int32](d, 16)
+	if err != nil {
+		return
+	}
+	free := b.Free
+	free()
 }
