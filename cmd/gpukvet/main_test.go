@@ -282,8 +282,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"-explain", "ignore"}, 0, "//gpukvet:ignore"},
 		{[]string{"-version"}, 0, "gpukvet "},
 		{[]string{"-h"}, 0, "Exit status"},
-		{[]string{"build"}, 2, ""},
-		{[]string{"gen"}, 2, ""},
+		{[]string{"build", "-nosuchflag"}, 2, "flag provided but not defined"},
+		{[]string{"gen", "-nosuchflag"}, 2, "flag provided but not defined"},
 	} {
 		r := gpukvet(t, dir, tc.args...)
 		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.out) {
