@@ -150,6 +150,20 @@ func TestExamples(t *testing.T) {
 	assemble(t, "examples", string(m.PTX))
 }
 
+// TestDifferential assembles the kernels of the differential suite (the
+// checks are the suite's own business there; this is about the code).
+func TestDifferential(t *testing.T) {
+	m := build(t, codegen.Options{SkipChecks: true}, "github.com/gpukvet/gpukvet/testdata/differential/kernels")
+	if len(m.Manifest.Kernels) < 40 {
+		t.Errorf("only %d differential kernels compiled", len(m.Manifest.Kernels))
+	}
+	assemble(t, "differential", string(m.PTX))
+	again := build(t, codegen.Options{SkipChecks: true}, "github.com/gpukvet/gpukvet/testdata/differential/kernels")
+	if string(again.PTX) != string(m.PTX) {
+		t.Error("two builds of the same sources differ")
+	}
+}
+
 func TestRefusal(t *testing.T) {
 	_, err := codegen.Build([]string{corpus + "refused"}, codegen.Options{})
 	var r *codegen.Refusal

@@ -113,11 +113,9 @@ func Panics(t gpu.Thread, x []int, out []int) {
 	if x[0] < 0 {
 		panic("negative")
 	}
-	out[i] = x[i] / x[1]
 	y := x[1:i]
-	out[0] = y[len(y)-1]
 	z := x[:i:i+1]
-	out[1] = cap(z)
+	out[i] = x[i]/x[1] + y[len(y)-1] + cap(z)
 }
 
 // Pointers uses pointers to device memory and to locals.

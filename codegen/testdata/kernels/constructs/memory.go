@@ -52,6 +52,6 @@ func Atomics(t gpu.Thread, i32 []int32, u32 []uint32, i64 []int64, u64 []uint64,
 		gpu.AtomicExchange(&f32[1], 2.5)
 		gpu.AtomicAdd(&f64[0], 0.25)
 		gpu.AtomicExchange(&f64[1], 0.5)
-		gpu.AtomicMin(&i64[0], int64(i32[0]))
+		gpu.AtomicMin(&i64[0], 7)
 	}
 }
