@@ -126,6 +126,10 @@ func BenchmarkCopy(b *testing.B) {
 	defer be.Close()
 	src, _ := be.Alloc(reflect.TypeFor[float32](), n)
 	dst, _ := be.Alloc(reflect.TypeFor[float32](), n)
+	for range 3 { // warm-up
+		be.CopyDeviceToDevice(dst, src)
+	}
+	be.Sync()
 	b.SetBytes(2 * 4 * n)
 	b.ResetTimer()
 	for range b.N {
