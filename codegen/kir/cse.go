@@ -24,12 +24,12 @@ func Simplify(f *Func) int {
 		}
 	}
 	type key struct {
-		op        Op
-		t         Type
+		op         Op
+		t          Type
 		a0, a1, a2 int
-		imm       uint64
-		index     int
-		nofuse    bool
+		imm        uint64
+		index      int
+		nofuse     bool
 	}
 	table := map[key]*Value{}
 	n := 0

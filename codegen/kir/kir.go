@@ -155,8 +155,8 @@ const (
 	OpShl // Args[1] is an unsigned count of any width; counts >= width give 0
 	OpShr // arithmetic for signed kinds; counts >= width give 0 or sign fill
 	OpNeg
-	OpNot // bitwise complement; logical not for Bool
-	OpFMA // a*b+c with one rounding
+	OpNot   // bitwise complement; logical not for Bool
+	OpFMA   // a*b+c with one rounding
 	OpMulHi // the high half of the double-width product
 	OpClz   // count of leading zero bits; result U32
 	OpPopc  // count of one bits; result U32
@@ -318,7 +318,7 @@ const (
 // Trap describes the trap that ends a TermTrap block.
 type Trap struct {
 	Code TrapCode
-	Pos  int    // index into Module.Positions
+	Pos  int       // index into Module.Positions
 	Args [2]*Value // optional I64 details (index and length, ...)
 }
 

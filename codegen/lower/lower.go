@@ -60,15 +60,15 @@ var sizes = types.SizesFor("gc", "amd64")
 
 // builder lowers one kernel.
 type builder struct {
-	env    *Env
-	m      *kir.Module
-	f      *kir.Func
-	cur    *kir.Block
-	frame  *frame
-	depth  int
-	shared map[string]int // gpu.Shared call site (and type) → module variable
+	env     *Env
+	m       *kir.Module
+	f       *kir.Func
+	cur     *kir.Block
+	frame   *frame
+	depth   int
+	shared  map[string]int // gpu.Shared call site (and type) → module variable
 	layouts map[types.Type][]leaf
-	err    error
+	err     error
 	ssaRoot *ssa.Function
 	reached map[*ssa.Function]bool
 }
@@ -80,12 +80,12 @@ type frame struct {
 	blocks map[*ssa.BasicBlock]*kir.Block
 	// exit is the kir block an SSA block's lowering ended in: the one its
 	// successors' phis see as predecessor.
-	exit   map[*kir.Block]*ssa.BasicBlock
-	ret    *kir.Block
-	rets   [][]*kir.Value
+	exit    map[*kir.Block]*ssa.BasicBlock
+	ret     *kir.Block
+	rets    [][]*kir.Value
 	retFrom []*kir.Block
-	phis   []*phiFix
-	parent *frame
+	phis    []*phiFix
+	parent  *frame
 	callPos token.Pos
 }
 

@@ -70,15 +70,15 @@ func ParamName(f *kir.Func, i int) string {
 }
 
 type emitter struct {
-	f    *kir.Func
-	sb   *strings.Builder
-	body strings.Builder
-	reg  []string // register of each value
-	in   []string // incoming register of each phi
+	f              *kir.Func
+	sb             *strings.Builder
+	body           strings.Builder
+	reg            []string // register of each value
+	in             []string // incoming register of each phi
 	npred, nr, nrd int
-	locals []string
-	label  int
-	err    error
+	locals         []string
+	label          int
+	err            error
 }
 
 func (e *emitter) newReg(k kir.Kind) string {
@@ -439,7 +439,7 @@ func (e *emitter) mul(d string, v *kir.Value) {
 // 32-bit integer to 64 bits.
 func widened(v *kir.Value) *kir.Value {
 	if v.Op == kir.OpConvert && v.Type.Kind.Bits() == 64 && v.Type.Kind.IsInt() {
-		if s := v.Args[0]; (s.Type.Kind == kir.U32 || s.Type.Kind == kir.I32) {
+		if s := v.Args[0]; s.Type.Kind == kir.U32 || s.Type.Kind == kir.I32 {
 			return s
 		}
 	}

@@ -114,7 +114,7 @@ func Panics(t gpu.Thread, x []int, out []int) {
 		panic("negative")
 	}
 	y := x[1:i]
-	z := x[:i:i+1]
+	z := x[: i : i+1]
 	out[i] = x[i]/x[1] + y[len(y)-1] + cap(z)
 }
 
