@@ -102,3 +102,34 @@ func Signbit(x float32) bool { return math.Float32bits(x)&(1<<31) != 0 }
 //
 //gpu:device
 func IsNaN(x float32) bool { return x != x }
+
+// Tan returns the tangent of the radian argument x.
+//
+//gpu:device
+func Tan(x float32) float32 { return float32(math.Tan(float64(x))) }
+
+// Atan returns the arctangent, in radians, of x.
+//
+//gpu:device
+func Atan(x float32) float32 { return float32(math.Atan(float64(x))) }
+
+// Atan2 returns the arc tangent of y/x, using the signs of the two to
+// determine the quadrant.
+//
+//gpu:device
+func Atan2(y, x float32) float32 { return float32(math.Atan2(float64(y), float64(x))) }
+
+// Tanh returns the hyperbolic tangent of x.
+//
+//gpu:device
+func Tanh(x float32) float32 { return float32(math.Tanh(float64(x))) }
+
+// Hypot returns Sqrt(p*p + q*q), avoiding overflow and underflow.
+//
+//gpu:device
+func Hypot(p, q float32) float32 { return float32(math.Hypot(float64(p), float64(q))) }
+
+// Mod returns the floating-point remainder of x/y.
+//
+//gpu:device
+func Mod(x, y float32) float32 { return float32(math.Mod(float64(x), float64(y))) }
