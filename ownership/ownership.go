@@ -3,6 +3,7 @@ package ownership
 import (
 	_ "embed"
 	"fmt"
+	"go/ast"
 	"go/types"
 	"reflect"
 	"sort"
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/ownership",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer},
-	FactTypes:  []analysis.Fact{new(FuncFact), new(OwnerFact)},
+	FactTypes:  []analysis.Fact{new(FuncFact), new(OwnerFact), new(APIFact)},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -80,6 +81,14 @@ func (f *OwnerFact) String() string {
 	return fmt.Sprintf("ownership: owns fields %v, released by %s", f.Fields, f.Method)
 }
 
+// APIFact marks a package whose API hands out or takes device buffers (it
+// exports a FuncFact or an OwnerFact): a package that imports it is checked
+// even if it does not import device itself.
+type APIFact struct{}
+
+func (*APIFact) AFact()         {}
+func (*APIFact) String() string { return "ownership: buffer API" }
+
 // Result is the per-function summary of the package, for analyses that want
 // to reuse it (nil for a package that does not import device).
 type Result struct {
@@ -91,12 +100,14 @@ var closeMethods = []string{"Close", "Free", "Release"}
 
 func run(pass *analysis.Pass) (any, error) {
 	kres := pass.ResultOf[kernels.Analyzer].(*kernels.Result)
-	if !kres.Relevant || !kres.ImportsDevice {
+	if !kres.ImportsDevice && !importsBufferAPI(pass) {
 		return (*Result)(nil), nil
 	}
 	s, _ := pass.ResultOf[kernelssa.Analyzer].(*kernelssa.SSA)
 	if s == nil {
-		return (*Result)(nil), nil
+		// The package uses buffers only through another package's API;
+		// kernelssa skips it, so build its SSA here.
+		s = buildSSA(pass)
 	}
 	c := newChecker(pass, s)
 	c.findOwners()
@@ -146,7 +157,63 @@ func (c *checker) exportFacts() *Result {
 		res.Funcs[obj] = f
 		c.pass.ExportObjectFact(obj, f)
 	}
+	if len(res.Funcs) > 0 || len(c.owners) > 0 {
+		c.pass.ExportPackageFact(new(APIFact))
+	}
 	return res
+}
+
+// importsBufferAPI reports whether the package imports one with an APIFact.
+func importsBufferAPI(pass *analysis.Pass) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if pass.ImportPackageFact(imp, new(APIFact)) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildSSA builds the package's SSA as kernelssa does, for a package that
+// kernelssa considers irrelevant.
+func buildSSA(pass *analysis.Pass) *kernelssa.SSA {
+	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug|ssa.InstantiateGenerics)
+	created := map[*types.Package]bool{}
+	var create func(pkgs []*types.Package)
+	create = func(pkgs []*types.Package) {
+		for _, p := range pkgs {
+			if !created[p] {
+				created[p] = true
+				prog.CreatePackage(p, nil, nil, true)
+				create(p.Imports())
+			}
+		}
+	}
+	create(pass.Pkg.Imports())
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+	s := &kernelssa.SSA{Pkg: pkg, Funcs: map[*types.Func]*ssa.Function{}}
+	var addAnons func(f *ssa.Function)
+	addAnons = func(f *ssa.Function) {
+		s.SrcFuncs = append(s.SrcFuncs, f)
+		for _, anon := range f.AnonFuncs {
+			addAnons(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func); fn != nil {
+				if f := prog.FuncValue(fn); f != nil {
+					s.Funcs[fn] = f
+					addAnons(f)
+				}
+			}
+		}
+	}
+	return s
 }
 
 // fact converts a summary to a FuncFact, or nil if it says nothing.

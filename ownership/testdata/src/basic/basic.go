@@ -1,4 +1,4 @@
-package basic
+package basic // want package:"ownership: buffer API"
 
 import (
 	"errors"

@@ -1,5 +1,4 @@
-// Package lib wraps device buffers for package crosspkg.
-package lib
+package lib // want package:"ownership: buffer API"
 
 import "github.com/gpukvet/gpukvet/device"
 
@@ -52,3 +51,6 @@ func NewHolder(d *device.Device) (*Holder, error) { // want NewHolder:`ownership
 	}
 	return &Holder{buf: b}, nil
 }
+
+// Open opens a device for packages that do not import device.
+func Open() (*device.Device, error) { return device.Open() }

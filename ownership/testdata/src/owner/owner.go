@@ -1,4 +1,4 @@
-package owner
+package owner // want package:"ownership: buffer API"
 
 import (
 	"errors"
