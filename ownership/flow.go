@@ -152,6 +152,8 @@ type funcAnalysis struct {
 	contents map[ssa.Value][]int
 	created  map[ssa.Instruction][]int // resources created by an instruction
 	in       map[*ssa.BasicBlock]flowState
+	guards   [][]guard // per resource: conditions its creation requires
+	inLoop   map[*ssa.BasicBlock]bool
 	sum      *summary // set when the analysis is complete
 	building *summary // the summary being computed by finalPass
 	done     bool
@@ -174,6 +176,7 @@ func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
 		return fa
 	}
 	fa.findResources()
+	fa.findGuards()
 	fa.computeAliases()
 	fa.solve()
 	fa.sum = fa.finalPass()
@@ -656,6 +659,7 @@ func (fa *funcAnalysis) transferBlock(b *ssa.BasicBlock, final bool) []edge {
 // where the error result of an allocating call is non-nil, or where a
 // buffer is nil, the buffer needs no release.
 func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
+	fa.refineGuards(cond, t, f)
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
 		return

@@ -238,3 +238,54 @@ func okEarlyNilInit(d *device.Device, big bool) error {
 	}
 	return b.Free()
 }
+
+func okConditionalAlloc(d *device.Device, useGPU bool, n int) error {
+	var b *device.Buffer[float32]
+	if useGPU {
+		var err error
+		b, err = device.Alloc[float32](d, n)
+		if err != nil {
+			return err
+		}
+	}
+	if err := d.Sync(); err != nil {
+		if useGPU {
+			b.Free()
+		}
+		return err
+	}
+	if useGPU {
+		return b.Free()
+	}
+	return nil
+}
+
+func okConditionalAllocCompare(d *device.Device, n int) error {
+	var b *device.Buffer[float32]
+	if n > 0 {
+		var err error
+		b, err = device.Alloc[float32](d, n)
+		if err != nil {
+			return err
+		}
+	}
+	if n > 0 {
+		b.Free()
+	}
+	return nil
+}
+
+func leakConditionalAlloc(d *device.Device, useGPU, fast bool) error {
+	var b *device.Buffer[float32]
+	if useGPU {
+		var err error
+		b, err = device.Alloc[float32](d, 8)
+		if err != nil {
+			return err
+		}
+	}
+	if fast {
+		b.Free()
+	}
+	return nil // want `buffer from device.Alloc at line 282 is not freed on the return at line 290`
+}

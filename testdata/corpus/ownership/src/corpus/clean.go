@@ -420,3 +420,25 @@ func cleanFreedByLiteralCall(d *device.Device) error {
 	}()
 	return nil
 }
+
+// verdict: clean
+func cleanConditionalAllocation(d *device.Device, xs []float32, onDevice bool) ([]float32, error) {
+	var b *device.Buffer[float32]
+	if onDevice {
+		var err error
+		if b, err = device.Upload(d, xs); err != nil {
+			return nil, err
+		}
+	}
+	if onDevice {
+		defer b.Free()
+		if err := d.Launch(Scale, grid(len(xs)), block, float32(2), b); err != nil {
+			return nil, err
+		}
+		return b.Download()
+	}
+	for i := range xs {
+		xs[i] *= 2
+	}
+	return xs, nil
+}

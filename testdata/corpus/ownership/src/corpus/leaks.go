@@ -221,3 +221,20 @@ func leakPoolNeverReleased(d *device.Device, n int) error {
 	}
 	return nil
 }
+
+// verdict: leak
+func leakConditionalAllocation(d *device.Device, xs []float32, onDevice, verbose bool) (float32, error) {
+	var b *device.Buffer[float32]
+	if onDevice {
+		var err error
+		if b, err = device.Upload(d, xs); err != nil {
+			return 0, err
+		}
+	}
+	if verbose {
+		s := lib.Sum(b)
+		b.Free()
+		return s, nil
+	}
+	return 0, nil
+}
