@@ -307,3 +307,39 @@ func BenchmarkHandSaxpy(bb *testing.B) {
 	}
 	bb.ReportMetric(float64(3*4*n)*float64(bb.N)/d.Seconds()/1e9, "GB/s")
 }
+
+// TestManyLaunches runs more launches between two Syncs than there are
+// trap records: a trap early on is still reported, by the final Sync, and
+// names the kernel that trapped.
+func TestManyLaunches(t *testing.T) {
+	b := openOrSkip(t)
+	short, long := make([]float32, 10), make([]float32, 64)
+	bad, _ := saxpyArgs(t, b, 1, short, long)
+	good, ym := saxpyArgs(t, b, 1, long, long)
+	k := handKernel("hand_Saxpy", reflect.TypeFor[float32](), f32s, f32s)
+	k2 := *k
+	k2.Name = "hand.Trapping"
+	for i := range trapSlots + 10 {
+		args, kk := good, k
+		if i == 5 {
+			args, kk = bad, &k2
+		}
+		if err := b.Launch(kk, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: 64, Y: 1, Z: 1}, args); err != nil {
+			t.Fatalf("launch %d: %v", i, err)
+		}
+	}
+	var tr *backend.Trap
+	if err := b.Sync(); !errors.As(err, &tr) || tr.Kernel != "hand.Trapping" {
+		t.Fatalf("Sync after %d launches, one trapping: %v", trapSlots+10, err)
+	}
+	if err := b.Sync(); err != nil {
+		t.Fatalf("second Sync: %v", err)
+	}
+	got, err := download[float32](t, b, ym)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 0 { // 0*… + 0 every time
+		t.Errorf("y[0] = %v", got[0])
+	}
+}

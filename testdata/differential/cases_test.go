@@ -262,6 +262,10 @@ func kernelCases() []*tcase {
 		{name: "AtomicExchangeAll", kernel: k.AtomicExchangeAll, grid: grid, block: block, ignore: []int{1, 2, 3, 4}, check: checkExchange, args: func() []any {
 			return []any{n, slice([]int32{0}), slice([]float64{-1}), slice(zeros[int32](n)), slice(zeros[float64](n))}
 		}},
+		one("AtomicPerThread", k.AtomicPerThread, func(r *rand.Rand) []any {
+			return []any{slice(fill(n, nil, r.Int32)), slice(fill(n, nil, r.Uint32)), slice(fill(n, nil, r.Int64)), slice(fill(n, nil, r.Uint64)),
+				slice(fill(n, nil, func() float32 { return float32(r.IntN(1000)) })), slice(fill(n, nil, r.NormFloat64)), slice(zeros[int64](8 * n))}
+		}),
 		{name: "SharedHistogram", kernel: k.SharedHistogram, grid: d1(4), block: d1(256), args: func() []any {
 			r := rng("SharedHistogram")
 			return []any{slice(fill(10000, nil, r.Uint32)), slice(zeros[uint32](64))}

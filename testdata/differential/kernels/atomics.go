@@ -86,3 +86,23 @@ func SharedHistogram(t gpu.Thread, data []uint32, hist []uint32) {
 		gpu.AtomicAdd(&hist[tid], bins[tid])
 	}
 }
+
+// AtomicPerThread: exchange and compare-and-swap on every type they take,
+// each thread on its own element (deterministic results), including a CAS
+// that fails.
+//
+//gpu:kernel
+func AtomicPerThread(t gpu.Thread, i32 []int32, u32 []uint32, i64 []int64, u64 []uint64, f32 []float32, f64 []float64, old []int64) {
+	i := t.GlobalIdx().X
+	if i < len(i32) {
+		o := old[8*i : 8*i+8]
+		o[0] = int64(gpu.AtomicExchange(&i32[i], int32(-i)))
+		o[1] = int64(gpu.AtomicExchange(&u32[i], uint32(i)*3))
+		o[2] = gpu.AtomicExchange(&i64[i], int64(i)<<40)
+		o[3] = int64(gpu.AtomicExchange(&u64[i], uint64(i)<<50))
+		o[4] = int64(gpu.AtomicExchange(&f32[i], float32(i)+0.25))
+		o[5] = int64(gpu.AtomicExchange(&f64[i], float64(i)*1.5))
+		o[6] = int64(gpu.AtomicCompareAndSwap(&u32[i], uint32(i)*3, 7)) + int64(gpu.AtomicCompareAndSwap(&i64[i], 12345, 1))
+		o[7] = int64(gpu.AtomicCompareAndSwap(&u64[i], uint64(i)<<50, 9)) + int64(gpu.AtomicCompareAndSwap(&i32[i], int32(-i), 5))
+	}
+}
