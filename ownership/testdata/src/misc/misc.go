@@ -1,0 +1,187 @@
+package misc // want package:"ownership: buffer API"
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+// upload is a generic constructor.
+func upload[T any](d *device.Device, xs []T) (*device.Buffer[T], error) { // want upload:`ownership: returns new \[0\]`
+	return device.Upload(d, xs)
+}
+
+func leakGeneric(d *device.Device) {
+	b, err := upload(d, []int32{1, 2})
+	if err != nil {
+		return
+	}
+	_ = b.Len()
+} // want `buffer from upload at line 16 is not freed before the function ends at line 21`
+
+func okGeneric(d *device.Device) {
+	b, err := upload(d, []int32{1, 2})
+	if err != nil {
+		return
+	}
+	defer b.Free()
+}
+
+// freeAll frees buffers of any element type.
+func freeAll[T any](bs ...*device.Buffer[T]) {
+	for _, b := range bs {
+		b.Free()
+	}
+}
+
+func okVariadicHelper(d *device.Device) {
+	a, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return
+	}
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		a.Free()
+		return
+	}
+	freeAll(a, b)
+}
+
+func okInterfaceHolder(d *device.Device, m *sync.Map) {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return
+	}
+	m.Store("b", b)
+}
+
+func okPrinted(d *device.Device) {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return
+	}
+	fmt.Println(b.Len())
+	b.Free()
+}
+
+func okRecover(d *device.Device) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered: %v", r)
+		}
+	}()
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	defer b.Free()
+	if b.Len() == 0 {
+		panic("empty")
+	}
+	return nil
+}
+
+func okLabeledLoop(d *device.Device, rows [][]float32) error {
+outer:
+	for _, row := range rows {
+		for _, x := range row {
+			if x < 0 {
+				continue outer
+			}
+		}
+		b, err := device.Upload(d, row)
+		if err != nil {
+			return err
+		}
+		if err := b.Free(); err != nil {
+			break outer
+		}
+	}
+	return nil
+}
+
+func okGoto(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		goto fail
+	}
+	return b.Free()
+fail:
+	return err
+}
+
+type bufs struct {
+	list []*device.Buffer[float32]
+	m    map[int]*device.Buffer[float32]
+}
+
+func (s *bufs) okAppendField(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	s.list = append(s.list, b)
+	return nil
+}
+
+func (s *bufs) okMapField(d *device.Device, k int) error {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	s.m[k] = b
+	return nil
+}
+
+func okArrayElement(d *device.Device, out *[2]*device.Buffer[float32]) error {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	out[0] = b
+	return nil
+}
+
+func okPointerOut(d *device.Device, out **device.Buffer[float32]) error {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	*out = b
+	return nil
+}
+
+func okAddressTaken(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	p := &b
+	return (*p).Free()
+}
+
+func okLaunchArgsSlice(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	defer b.Free()
+	args := []any{float32(1), b}
+	return d.Launch(nil, one, one, args...)
+}
+
+var one = oneDim()
+
+func leakInFuncLit(d *device.Device) func() {
+	return func() {
+		b, err := device.Alloc[float32](d, 1)
+		if err != nil {
+			return
+		}
+		_ = b
+	} // want `buffer from device.Alloc at line 178 is not freed before the function ends at line 183`
+}
+
+func oneDim() gpu.Dim3 { return gpu.Dim3{X: 1, Y: 1, Z: 1} }
