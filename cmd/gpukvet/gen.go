@@ -87,6 +87,9 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	src, err := generate(pkg, *arch)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
+		if exists && strings.Contains(err.Error(), "loading packages") {
+			fmt.Fprintf(stderr, "gpukvet gen: if %s no longer compiles (a kernel was removed or renamed), delete it and run gen again\n", target)
+		}
 		return 1
 	}
 	if *check {
