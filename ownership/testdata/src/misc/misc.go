@@ -19,7 +19,7 @@ func leakGeneric(d *device.Device) {
 		return
 	}
 	_ = b.Len()
-} // want `buffer from upload at line 16 is not freed before the function ends at line 21`
+} // want `buffer from upload at line 17 is not freed before the function ends at line 22`
 
 func okGeneric(d *device.Device) {
 	b, err := upload(d, []int32{1, 2})
@@ -181,7 +181,7 @@ func leakInFuncLit(d *device.Device) func() {
 			return
 		}
 		_ = b
-	} // want `buffer from device.Alloc at line 178 is not freed before the function ends at line 183`
+	} // want `buffer from device.Alloc at line 179 is not freed before the function ends at line 184`
 }
 
 func oneDim() gpu.Dim3 { return gpu.Dim3{X: 1, Y: 1, Z: 1} }
