@@ -152,6 +152,9 @@ type funcAnalysis struct {
 	contents map[ssa.Value][]int
 	created  map[ssa.Instruction][]int // resources created by an instruction
 	in       map[*ssa.BasicBlock]flowState
+	// fields maps a buffer read from an owned field of a struct of an
+	// owning type to that struct: using it uses the struct.
+	fields map[ssa.Value][]int
 	guards   [][]guard // per resource: conditions its creation requires
 	inLoop   map[*ssa.BasicBlock]bool
 	sum      *summary // set when the analysis is complete
@@ -169,6 +172,7 @@ func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
 	}
 	fa := &funcAnalysis{c: c, fn: fn, alias: map[ssa.Value][]int{}, cells: map[ssa.Value]bool{},
 		contents: map[ssa.Value][]int{}, created: map[ssa.Instruction][]int{}, in: map[*ssa.BasicBlock]flowState{},
+		fields: map[ssa.Value][]int{},
 		seen: map[string]bool{}}
 	c.funcs[fn] = fa
 	if len(fn.Blocks) == 0 {
@@ -490,6 +494,14 @@ func (fa *funcAnalysis) computeAliases() {
 						}
 					} else if ids := fa.alias[v.X]; len(ids) > 0 && fa.isOwnerAlloc(v.X) {
 						add(v, ids) // a copy of a struct value of an owning type
+					} else if fa.fields[v] == nil {
+						if f, ok := v.X.(*ssa.FieldAddr); ok && fa.ownedField(f.X, f.Field) {
+							fa.fields[v] = fa.alias[f.X]
+						}
+					}
+				case *ssa.Field:
+					if fa.fields[v] == nil && fa.ownedField(v.X, v.Field) {
+						fa.fields[v] = fa.alias[v.X]
 					}
 				case *ssa.Slice:
 					if fa.cells[v.X] {
@@ -499,6 +511,21 @@ func (fa *funcAnalysis) computeAliases() {
 			}
 		}
 	}
+}
+
+// ownedField reports whether field i of x (a struct of an owning type, or a
+// pointer to one) is one its release method frees.
+func (fa *funcAnalysis) ownedField(x ssa.Value, i int) bool {
+	o, _ := fa.c.ownerOf(x.Type())
+	if o == nil {
+		return false
+	}
+	for _, f := range o.Fields {
+		if f == i {
+			return true
+		}
+	}
+	return false
 }
 
 func (fa *funcAnalysis) isOwnerAlloc(v ssa.Value) bool {
@@ -563,6 +590,31 @@ func union(a, b []int) ([]int, bool) {
 		sort.Ints(a)
 	}
 	return a, changed
+}
+
+// fieldUses returns the structs of an owning type whose owned field v (or,
+// for a variadic slice, one of its elements) was read from.
+func (fa *funcAnalysis) fieldUses(v ssa.Value) []int {
+	if sl, ok := v.(*ssa.Slice); ok && fa.cells[sl.X] {
+		var ids []int
+		for _, ref := range *sl.X.Referrers() {
+			ia, ok := ref.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			for _, r2 := range *ia.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+					val := st.Val
+					if mi, ok := val.(*ssa.MakeInterface); ok {
+						val = mi.X
+					}
+					ids, _ = union(ids, fa.fields[val])
+				}
+			}
+		}
+		return ids
+	}
+	return fa.fields[v]
 }
 
 // argAliases returns the resources an argument may carry, looking into the
@@ -1044,10 +1096,12 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 			e = effFree
 		}
 		do(fa.argAliases(common.Args[0]), e, name)
+		do(fa.fieldUses(common.Args[0]), effUse, name)
 		return
 	case isMethodOf(obj, "Device"):
 		for _, a := range common.Args {
 			do(fa.argAliases(a), effUse, name)
+			do(fa.fieldUses(a), effUse, name)
 		}
 		return
 	}

@@ -4,7 +4,10 @@ import (
 	"errors"
 
 	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/gpu"
 )
+
+func oneDim() gpu.Dim3 { return gpu.Dim3{X: 1, Y: 1, Z: 1} }
 
 // Pair owns two buffers and frees them in Close.
 type Pair struct { // want Pair:`ownership: owns fields \[0 1\], released by Close`
@@ -54,7 +57,7 @@ func badConstructor(d *device.Device, n int) (*Pair, error) { // want badConstru
 	}
 	b, err := device.Alloc[float32](d, n)
 	if err != nil {
-		return nil, err // want `buffer from device.Alloc at line 51 is not freed on the return at line 57`
+		return nil, err // want `buffer from device.Alloc at line 54 is not freed on the return at line 60`
 	}
 	return &Pair{a: a, b: b, n: n}, nil
 }
@@ -74,7 +77,7 @@ func leakPair(d *device.Device) error {
 		return err
 	}
 	if err := d.Sync(); err != nil {
-		return err // want `Pair value from NewPair at line 72 is not closed by Close on the return at line 77`
+		return err // want `Pair value from NewPair at line 75 is not closed by Close on the return at line 80`
 	}
 	return p.Close()
 }
@@ -86,7 +89,7 @@ func leakLiteral(d *device.Device) {
 	}
 	p := &Pair{a: a}
 	_ = p.n
-} // want `Pair value from Pair literal at line 87 is not closed by Close before the function ends at line 89`
+} // want `Pair value from Pair literal at line 90 is not closed by Close before the function ends at line 92`
 
 func useAfterClose(d *device.Device) {
 	p, err := NewPair(d, 8)
@@ -94,7 +97,7 @@ func useAfterClose(d *device.Device) {
 		return
 	}
 	p.Close()
-	p.Close() // want `Pair value p is freed twice: Close at line 97 after Close at line 96`
+	p.Close() // want `Pair value p is freed twice: Close at line 100 after Close at line 99`
 }
 
 func okPool(d *device.Device) {
@@ -127,7 +130,7 @@ func leakPool(d *device.Device) error {
 	for i := 0; i < 4; i++ {
 		b, err := device.Alloc[int32](d, 16)
 		if err != nil {
-			return err // want `Pool value from Pool literal at line 126 is not closed by Release on the return at line 130`
+			return err // want `Pool value from Pool literal at line 129 is not closed by Release on the return at line 133`
 		}
 		pool.bufs = append(pool.bufs, b)
 	}
@@ -142,7 +145,7 @@ func leakPoolAdd(d *device.Device) {
 		return
 	}
 	pool.Add(b)
-} // want `Pool variable pool declared at line 139 is not closed by Release before the function ends at line 145`
+} // want `Pool variable pool declared at line 142 is not closed by Release before the function ends at line 148`
 
 func okMethodValue(d *device.Device) {
 	b, err := device.Alloc[int32](d, 16)
@@ -152,3 +155,23 @@ func okMethodValue(d *device.Device) {
 	free := b.Free
 	free()
 }
+
+func useFieldAfterClose(d *device.Device) int {
+	p, err := NewPair(d, 8)
+	if err != nil {
+		return 0
+	}
+	p.Close()
+	return p.a.Len() // want `Pair value p is used by Len at line 165 after Close at line 164`
+}
+
+func launchFieldAfterClose(d *device.Device) error {
+	p, err := NewPair(d, 8)
+	if err != nil {
+		return err
+	}
+	p.Close()
+	return d.Launch(nil, one, one, p.b) // want `Pair value p is used by Launch at line 174 after Close at line 173`
+}
+
+var one = oneDim()

@@ -442,3 +442,16 @@ func cleanConditionalAllocation(d *device.Device, xs []float32, onDevice bool) (
 	}
 	return xs, nil
 }
+
+// verdict: clean
+func cleanOwnerFieldBeforeClose(d *device.Device) ([]float32, error) {
+	p, err := lib.NewPair(d, 8)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.X.Download()
+	if cerr := p.Close(); err == nil {
+		err = cerr
+	}
+	return out, err
+}

@@ -95,3 +95,15 @@ func uafInSecondLoop(d *device.Device, factors []float32) error {
 	}
 	return nil
 }
+
+// verdict: uaf
+func uafOwnerFieldAfterClose(d *device.Device) ([]float32, error) {
+	p, err := lib.NewPair(d, 8)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Close(); err != nil {
+		return nil, err
+	}
+	return p.X.Download()
+}
