@@ -47,14 +47,28 @@
 // like a buffer; a function that returns such a struct is a constructor for
 // its callers.
 //
+// Correlated branches: a buffer allocated under `if c` and freed under a
+// later `if c` (the same parameter, or the same comparison of parameters
+// and constants, outside loops) is not reported: where c is false it was
+// never allocated.
+//
+// A package that does not import device but uses buffers through another
+// package's API (that package's functions return, take or free buffers, or
+// its types own them) is checked too.
+//
 // Limits: the analysis follows a buffer through local variables, variables
 // captured by function literals, and the variadic arguments of Launch; it
-// does not follow buffers through slices, maps or struct fields of other
-// types (a store there hands the buffer on, so no leak is reported), nor
-// through calls of function values and interface methods (treated as taking
-// the buffer). Branches that are correlated (the same condition tested
-// twice) are not related to each other, so freeing under `if c` and again
-// under `if !c` is reported as a possible leak. A package that uses
-// buffers only through another package's API without importing device is
-// not checked.
+// does not follow buffers through slices, maps or struct fields of types
+// that do not own them (a store there hands the buffer on, so no leak is
+// reported), nor through calls of function values, interface methods, or
+// functions that receive the buffer as an interface or a type parameter
+// (all treated as taking the buffer). Branches correlated in other ways
+// (two different conditions that imply each other, a condition read from
+// memory, a condition inside a loop) are not related to each other, so
+// freeing under one and allocating under the other may be reported. A
+// Close method counts as releasing the fields it frees itself, in function
+// literals it calls or defers, or through functions of other packages that
+// free their parameter; not through helper functions of its own package.
+// A use after Free is reported only when the used value can only be that
+// one buffer.
 package ownership
