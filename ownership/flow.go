@@ -154,7 +154,7 @@ type funcAnalysis struct {
 	in       map[*ssa.BasicBlock]flowState
 	// fields maps a buffer read from an owned field of a struct of an
 	// owning type to that struct: using it uses the struct.
-	fields map[ssa.Value][]int
+	fields   map[ssa.Value][]int
 	guards   [][]guard // per resource: conditions its creation requires
 	inLoop   map[*ssa.BasicBlock]bool
 	sum      *summary // set when the analysis is complete
@@ -173,7 +173,7 @@ func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
 	fa := &funcAnalysis{c: c, fn: fn, alias: map[ssa.Value][]int{}, cells: map[ssa.Value]bool{},
 		contents: map[ssa.Value][]int{}, created: map[ssa.Instruction][]int{}, in: map[*ssa.BasicBlock]flowState{},
 		fields: map[ssa.Value][]int{},
-		seen: map[string]bool{}}
+		seen:   map[string]bool{}}
 	c.funcs[fn] = fa
 	if len(fn.Blocks) == 0 {
 		fa.sum = &summary{}
