@@ -22,6 +22,7 @@ type linearizer struct {
 	atoms   map[string]lincon.Var
 	clauses [][][]lincon.Constraint
 	byU     map[lincon.Var][]atomRec
+	base    []lincon.Constraint // identities between products
 }
 
 func (lz *linearizer) lin(c cons) lincon.Constraint {
@@ -89,7 +90,18 @@ func (lz *linearizer) lin(c cons) lincon.Constraint {
 			terms[i] = lincon.T(g.lin[v]/d, v)
 		}
 		u := lz.product(g.shared)
-		coef[lz.mulAtom(u, terms)] += d
+		q := lz.mulAtom(u, terms)
+		coef[q] += d
+		if len(terms) > 1 {
+			// Tie the product to the products of u with each variable, so
+			// that what other constraints say of u·x carries over:
+			// u·(Σ cᵢxᵢ) = Σ cᵢ·(u·xᵢ).
+			id := []lincon.Term{lincon.T(1, q)}
+			for _, t := range terms {
+				id = append(id, lincon.T(-t.Coef, lz.mulAtom(u, []lincon.Term{lincon.T(1, t.Var)})))
+			}
+			lz.base = append(lz.base, lincon.EQ(0, id...))
+		}
 	}
 	vs := make([]lincon.Var, 0, len(coef))
 	for v, c := range coef {
@@ -137,7 +149,7 @@ func (lz *linearizer) mulAtom(u lincon.Var, l []lincon.Term) lincon.Var {
 		lz.byU = map[lincon.Var][]atomRec{}
 	}
 	for _, o := range lz.byU[u] {
-		if len(lz.byU[u]) > 6 {
+		if len(lz.byU[u]) > 8 {
 			break
 		}
 		coef := map[lincon.Var]int64{}

@@ -82,7 +82,19 @@ func (p *problem) v(key varKey) poly {
 	case vTid:
 		p.base = append(p.base, ge(xp), lt(xp, p.bdim(key.dim)))
 	case vBid:
-		p.base = append(p.base, ge(xp), lt(xp, p.gdim(key.dim)))
+		gd := p.gdim(key.dim)
+		p.base = append(p.base, ge(xp), lt(xp, gd))
+		// BlockIdx·BlockDim + BlockDim ≤ GridDim·BlockDim: with a free block
+		// shape this product bound is what keeps global indices of
+		// different blocks apart in grid-stride loops.
+		bd := p.bdim(key.dim)
+		if _, c := bd.constant(); !c {
+			lhs, ok1 := mulPoly(bd, add(xp, constPoly(1)))
+			rhs, ok2 := mulPoly(bd, gd)
+			if ok1 && ok2 {
+				p.base = append(p.base, le(lhs, rhs))
+			}
+		}
 	case vBdim:
 		maxv := int64(1024)
 		if key.dim == 2 {
@@ -839,6 +851,7 @@ func (p *problem) linearize() *lincon.Problem {
 		lp.Clauses = append(lp.Clauses, alts)
 	}
 	lp.Clauses = append(lp.Clauses, lz.clauses...)
+	lp.Base = append(lp.Base, lz.base...)
 	lp.NumVars = len(p.vars)
 	return lp
 }

@@ -185,3 +185,25 @@ func GlobalBlockResultOwnRead(t gpu.Thread, partial, out []float32) {
 	t.Barrier()
 	out[t.GlobalIdx().X] = partial[t.BlockIdx().X]
 }
+
+// GlobalGridStrideAnyBlock is the grid-stride loop with no fixed block
+// shape: the stride BlockDim·GridDim is symbolic.
+// verdict: clean
+//
+//gpu:kernel
+func GlobalGridStrideAnyBlock(t gpu.Thread, in, out []float32, n int) {
+	for i := t.GlobalIdx().X; i < n; i += t.BlockDim().X * t.GridDim().X {
+		out[i] = in[i] + 1
+	}
+}
+
+// GlobalGridStrideAnyBlockShort strides by the block size only, so the
+// next block's first pass meets this block's second.
+// verdict: race
+//
+//gpu:kernel
+func GlobalGridStrideAnyBlockShort(t gpu.Thread, in, out []float32, n int) {
+	for i := t.GlobalIdx().X; i < n; i += t.BlockDim().X {
+		out[i] = in[i] + 1
+	}
+}

@@ -21,6 +21,8 @@ var Kernels = map[string]any{
 	"GlobalBlockResultOwnRead":          GlobalBlockResultOwnRead,
 	"GlobalBlockResultThenRead":         GlobalBlockResultThenRead,
 	"GlobalGridStride":                  GlobalGridStride,
+	"GlobalGridStrideAnyBlock":          GlobalGridStrideAnyBlock,
+	"GlobalGridStrideAnyBlockShort":     GlobalGridStrideAnyBlockShort,
 	"GlobalGridStrideOverlap":           GlobalGridStrideOverlap,
 	"GlobalHalfIndex":                   GlobalHalfIndex,
 	"GlobalInPlace":                     GlobalInPlace,
