@@ -77,7 +77,7 @@ func within(t *testing.T, f func() error) error {
 	}
 }
 
-func TestLaunchRuns(t *testing.T) {
+func testLaunchRuns(t *testing.T) {
 	d := openCPU(t)
 	xs := upload(t, d, []int32{1, 2, 3, 4, 5})
 	if err := d.Launch(addOne, dim(2, 1, 1), dim(4, 1, 1), xs); err != nil {
@@ -200,7 +200,7 @@ func TestDimensionality(t *testing.T) {
 
 // TestBarrierKernel runs a correct reduction with shared memory and
 // barriers; under -race it also shows that barriers order the threads.
-func TestBarrierKernel(t *testing.T) {
+func testBarrierKernel(t *testing.T) {
 	d := openCPU(t)
 	const blocks = 8
 	in := make([]int32, blocks*64)
@@ -224,7 +224,7 @@ func TestBarrierKernel(t *testing.T) {
 	}
 }
 
-func TestSharedPerCallSite(t *testing.T) {
+func testSharedPerCallSite(t *testing.T) {
 	d := openCPU(t)
 	out := upload(t, d, make([]int32, 64))
 	if err := d.Launch(sharedViaHelper, dim(2, 1, 1), dim(32, 1, 1), out); err != nil {
@@ -237,7 +237,7 @@ func TestSharedPerCallSite(t *testing.T) {
 	}
 }
 
-func TestBarrierNotReached(t *testing.T) {
+func testBarrierNotReached(t *testing.T) {
 	d := openCPU(t)
 	out := upload(t, d, make([]int32, 64))
 	err := within(t, func() error {
@@ -263,7 +263,7 @@ func TestBarrierNotReached(t *testing.T) {
 	}
 }
 
-func TestDifferentBarriers(t *testing.T) {
+func testDifferentBarriers(t *testing.T) {
 	d := openCPU(t)
 	out := upload(t, d, make([]int32, 8))
 	if err := d.Launch(twoBarriers, dim(1, 1, 1), dim(8, 1, 1), out); err != nil {
@@ -276,7 +276,7 @@ func TestDifferentBarriers(t *testing.T) {
 	}
 }
 
-func TestTrap(t *testing.T) {
+func testTrap(t *testing.T) {
 	d := openCPU(t)
 	out := upload(t, d, make([]int32, 64))
 	if err := d.Launch(outOfRange, dim(2, 1, 1), dim(32, 1, 1), out); err != nil {
@@ -306,7 +306,7 @@ func TestTrap(t *testing.T) {
 	}
 }
 
-func TestTrapWakesBarrier(t *testing.T) {
+func testTrapWakesBarrier(t *testing.T) {
 	d := openCPU(t)
 	out := upload(t, d, make([]int32, 64))
 	if err := d.Launch(trapAtBarrier, dim(2, 1, 1), dim(32, 1, 1), out); err != nil {
@@ -485,7 +485,7 @@ func TestDimsIgnoreOtherStructs(t *testing.T) {
 	}
 }
 
-func TestTrapInDeviceFunction(t *testing.T) {
+func testTrapInDeviceFunction(t *testing.T) {
 	d := openCPU(t)
 	out := upload(t, d, make([]int32, 4))
 	if err := d.Launch(trapInHelper, dim(1, 1, 1), dim(4, 1, 1), out); err != nil {
@@ -496,3 +496,24 @@ func TestTrapInDeviceFunction(t *testing.T) {
 		t.Errorf("Sync error %v, want a trap at %s", err, want)
 	}
 }
+
+// bothSchedules runs test once with the threads of a block as coroutines
+// (the default without -race) and once as free-running goroutines (the
+// default with -race).
+func bothSchedules(t *testing.T, test func(t *testing.T)) {
+	for _, mode := range []string{"coroutines", "goroutines"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Setenv("GPUKVET_CPU_THREADS", mode)
+			test(t)
+		})
+	}
+}
+
+func TestBarrierKernel(t *testing.T)        { bothSchedules(t, testBarrierKernel) }
+func TestSharedPerCallSite(t *testing.T)    { bothSchedules(t, testSharedPerCallSite) }
+func TestBarrierNotReached(t *testing.T)    { bothSchedules(t, testBarrierNotReached) }
+func TestDifferentBarriers(t *testing.T)    { bothSchedules(t, testDifferentBarriers) }
+func TestTrap(t *testing.T)                 { bothSchedules(t, testTrap) }
+func TestTrapWakesBarrier(t *testing.T)     { bothSchedules(t, testTrapWakesBarrier) }
+func TestTrapInDeviceFunction(t *testing.T) { bothSchedules(t, testTrapInDeviceFunction) }
+func TestLaunchRuns(t *testing.T)           { bothSchedules(t, testLaunchRuns) }

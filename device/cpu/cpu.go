@@ -1,6 +1,22 @@
 // Package cpu is the reference backend of package device: it runs kernels as
-// ordinary Go, one goroutine per thread, with the blocks of a grid spread over
-// GOMAXPROCS workers. Every GPU backend is validated against it.
+// ordinary Go, each thread in a goroutine of its own, with the blocks of a
+// grid spread over GOMAXPROCS workers. Every GPU backend is validated against
+// it.
+//
+// The threads of a block run in one of two ways, which the environment
+// variable GPUKVET_CPU_THREADS chooses when the backend is opened:
+//
+//   - coroutines (the default without the race detector): the threads of a
+//     block take turns, each running until it reaches a barrier or returns;
+//     a worker switches between them without the scheduler, which is several
+//     times faster than waking goroutines, and blocks run in parallel.
+//   - goroutines (the default under -race): the threads of a block run
+//     freely in parallel and meet at barriers. Nothing orders them but the
+//     barriers, and nothing orders different blocks, so Go's race detector
+//     reports the races a kernel has between threads and between blocks.
+//
+// Both report a barrier that not every thread of a block reaches, and a trap,
+// with the same errors.
 //
 // Launch runs the kernel to completion before it returns and keeps the first
 // error; Sync and the next Read report it, as a GPU backend reports a trap of
@@ -10,6 +26,8 @@ package cpu
 import (
 	"errors"
 	"fmt"
+	"iter"
+	"os"
 	"reflect"
 	"runtime"
 	"slices"
@@ -23,11 +41,21 @@ import (
 )
 
 // Open returns a new cpu backend. It always works.
-func Open() (backend.Backend, error) { return &Backend{}, nil }
+func Open() (backend.Backend, error) {
+	be := &Backend{cooperative: !raceEnabled}
+	switch os.Getenv("GPUKVET_CPU_THREADS") {
+	case "goroutines":
+		be.cooperative = false
+	case "coroutines":
+		be.cooperative = true
+	}
+	return be, nil
+}
 
 // Backend is the cpu backend.
 type Backend struct {
-	err error // first error of the launches since the last Sync or Read
+	err         error // first error of the launches since the last Sync or Read
+	cooperative bool  // run the threads of a block as coroutines
 }
 
 type memory struct {
@@ -116,7 +144,7 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 			in[1+i] = a.Value
 		}
 	}
-	l := &launch{k: k, grid: dim3(grid), block: dim3(block), in: in}
+	l := &launch{k: k, grid: dim3(grid), block: dim3(block), in: in, cooperative: be.cooperative}
 	l.run()
 	if be.err == nil {
 		be.err = l.err
@@ -129,6 +157,7 @@ type launch struct {
 	k           *backend.Kernel
 	grid, block [3]int
 	in          []reflect.Value // arguments; in[0] is set per thread
+	cooperative bool
 
 	next   atomic.Int64 // next block to run, linear index
 	stride int64        // if not 0, worker w runs blocks w, w+stride, ...
@@ -140,7 +169,7 @@ type launch struct {
 func (l *launch) run() {
 	nblocks := int64(l.grid[0] * l.grid[1] * l.grid[2])
 	workers := min(int64(runtime.GOMAXPROCS(0)), nblocks)
-	if raceEnabled {
+	if raceEnabled && !l.cooperative {
 		// Under the race detector, blocks of different workers must not be
 		// ordered by anything, so that a race between blocks is seen: each
 		// worker takes a fixed share of the blocks instead of taking the next
@@ -154,7 +183,11 @@ func (l *launch) run() {
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Go(func() { l.work(w) })
+		if l.cooperative {
+			wg.Go(func() { l.workCooperative() })
+		} else {
+			wg.Go(func() { l.work(w) })
+		}
 	}
 	wg.Wait()
 }
@@ -183,13 +216,11 @@ func (l *launch) work(w int64) {
 		}
 	}()
 	in := slices.Clone(l.in)
-	for b := w; !l.failed.Load(); b += l.stride {
-		if l.stride == 0 {
-			b = l.next.Add(1) - 1
-		}
-		if b >= int64(l.grid[0]*l.grid[1]*l.grid[2]) {
-			return
-		}
+	b, ok := w, !l.failed.Load()
+	if l.stride == 0 {
+		b, ok = l.nextBlock(w, 0)
+	}
+	for ; ok; b, ok = l.nextBlock(w, b) {
 		bid := unlinear(int(b), l.grid)
 		blk.Reset(bid)
 		done.Add(n - 1)
@@ -198,14 +229,133 @@ func (l *launch) work(w int64) {
 		}
 		l.runThread(in, blk, bid, [3]int{})
 		done.Wait()
-		if err := blk.Err(); err != nil {
-			l.mu.Lock()
-			if l.err == nil {
-				l.err = err
-			}
-			l.mu.Unlock()
-			l.failed.Store(true)
+		l.blockDone(blk)
+	}
+}
+
+// nextBlock returns the linear index of the next block worker w runs after
+// block b, or false when none is left.
+func (l *launch) nextBlock(w, b int64) (int64, bool) {
+	if l.stride == 0 {
+		b = l.next.Add(1) - 1
+	} else {
+		b += l.stride
+	}
+	return b, b < int64(l.grid[0]*l.grid[1]*l.grid[2]) && !l.failed.Load()
+}
+
+// blockDone records the error of a block, if any.
+func (l *launch) blockDone(blk *cpuexec.Block) {
+	if err := blk.Err(); err != nil {
+		l.mu.Lock()
+		if l.err == nil {
+			l.err = err
 		}
+		l.mu.Unlock()
+		l.failed.Store(true)
+	}
+}
+
+// coThread is one thread slot of a cooperative worker: a coroutine that runs
+// the kernel for one thread index in block after block. It yields the pc of
+// a barrier it reached, or 0 when the kernel returned.
+type coThread struct {
+	tid     [3]int
+	in      []reflect.Value
+	next    func() (uintptr, bool)
+	stop    func()
+	yield   func(uintptr) bool
+	stopped bool    // yield returned false: the coroutine must end
+	pc      uintptr // the barrier the thread waits at; 0 when done
+	done    bool    // the kernel returned (or trapped) in this block
+}
+
+// workCooperative runs blocks until none is left, the threads of each block
+// as coroutines: every thread runs until it reaches a barrier or returns,
+// then the next one runs; when all wait at the same barrier, they all go
+// on. A switch between coroutines costs far less than waking a goroutine on
+// another processor, and only the workers run in parallel. Each thread is
+// still its own goroutine, but the switches order the threads of a block for
+// the race detector, which is why -race builds use work instead.
+func (l *launch) workCooperative() {
+	n := l.block[0] * l.block[1] * l.block[2]
+	blk := cpuexec.NewBlock(l.k.Name, [3]int{}, n)
+	var (
+		bid     [3]int
+		cur     *coThread // the thread running now
+		aborted bool      // the block failed: threads at a barrier must end
+	)
+	blk.SetCooperative(func(pc uintptr) bool {
+		t := cur
+		if !t.yield(pc) {
+			t.stopped = true
+			return false
+		}
+		return !aborted
+	})
+	threads := make([]*coThread, n)
+	for i := range threads {
+		t := &coThread{tid: unlinear(i, l.block), in: slices.Clone(l.in)}
+		t.next, t.stop = iter.Pull(func(yield func(uintptr) bool) {
+			t.yield = yield
+			for !t.stopped {
+				l.runThread(t.in, blk, bid, t.tid)
+				if !yield(0) {
+					return
+				}
+			}
+		})
+		threads[i] = t
+	}
+	defer func() {
+		for _, t := range threads {
+			t.stop()
+		}
+	}()
+	for b, ok := l.nextBlock(-1, 0); ok; b, ok = l.nextBlock(-1, b) {
+		bid = unlinear(int(b), l.grid)
+		blk.Reset(bid)
+		aborted = false
+		for _, t := range threads {
+			t.done, t.pc = false, 0
+		}
+		for live := n; live > 0; {
+			for _, t := range threads {
+				if t.done {
+					continue
+				}
+				cur = t
+				pc, ok := t.next()
+				t.pc = pc
+				if !ok || pc == 0 {
+					t.done, t.pc = true, 0
+					live--
+				}
+			}
+			if live == 0 || aborted {
+				continue // aborted threads end in the next round
+			}
+			aborted = true
+			if blk.Err() != nil {
+				continue // a thread trapped
+			}
+			var waiting, returned *coThread
+			for _, t := range threads {
+				switch {
+				case t.done && returned == nil:
+					returned = t
+				case !t.done && waiting == nil:
+					waiting = t
+				case !t.done && !cpuexec.SameBarrier(t.pc, waiting.pc):
+					blk.FailDifferentBarriers(waiting.pc, t.pc)
+				}
+			}
+			if blk.Err() == nil && returned != nil {
+				blk.FailNotReached(waiting.pc, returned.tid)
+			}
+			aborted = blk.Err() != nil
+		}
+		l.blockDone(blk)
 	}
 }
 

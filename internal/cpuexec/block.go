@@ -57,6 +57,48 @@ type Block struct {
 	pc    uintptr        // the barrier the waiting threads wait at
 	err   error          // why the block was aborted; nil while it runs
 	byPos map[string]any // shared instances by source position
+
+	// wait, if set, replaces the barrier among free-running threads: see
+	// SetCooperative.
+	wait func(pc uintptr) bool
+}
+
+// SetCooperative makes b's threads cooperative: a runner that runs them one
+// at a time (as coroutines) handles barriers itself, and Barrier only calls
+// wait(pc), which returns when the thread may go on, or false when the block
+// was aborted and the thread must end. The runner reports barrier errors
+// with FailNotReached and FailDifferentBarriers.
+func (b *Block) SetCooperative(wait func(pc uintptr) bool) { b.wait = wait }
+
+// FailNotReached aborts the block because thread tid returned while other
+// threads wait at the barrier at pc.
+func (b *Block) FailNotReached(pc uintptr, tid [3]int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.fail(b.notReached(pc, tid, "returned while others wait there"))
+}
+
+// FailDifferentBarriers aborts the block because its threads wait at two
+// different barriers, at pc1 and pc2.
+func (b *Block) FailDifferentBarriers(pc1, pc2 uintptr) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.fail(b.differentBarriers(pc1, pc2))
+}
+
+// SameBarrier reports whether pc1 and pc2 are one barrier: the same call, or
+// inlined copies of one call, which have different pcs but one source
+// position.
+func SameBarrier(pc1, pc2 uintptr) bool { return pc1 == pc2 || Position(pc1) == Position(pc2) }
+
+func (b *Block) notReached(pc uintptr, tid [3]int, how string) error {
+	return fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s %s",
+		b.kernel, Position(pc), dim(b.idx), dim(tid), how)
+}
+
+func (b *Block) differentBarriers(pc1, pc2 uintptr) error {
+	return fmt.Errorf("kernel %s: threads of block %s wait at different barriers, %s and %s; every thread must reach the same barrier",
+		b.kernel, dim(b.idx), Position(pc1), Position(pc2))
 }
 
 // NewBlock returns the state of block idx of a launch of kernel with n
@@ -106,17 +148,20 @@ func (b *Block) Err() error {
 // aborts the block with an error naming the barrier: the barrier could never
 // be passed, and the runtime reports that instead of hanging.
 func (b *Block) Barrier(pc uintptr) {
+	if b.wait != nil {
+		if !b.wait(pc) {
+			panic(abort{})
+		}
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.err != nil {
 		panic(abort{})
 	}
 	w := b.waiting.Load()
-	// Inlined copies of one barrier call have different pcs but one source
-	// position; they are the same barrier.
-	if w > 0 && pc != b.pc && Position(pc) != Position(b.pc) {
-		b.fail(fmt.Errorf("kernel %s: threads of block %s wait at different barriers, %s and %s; every thread must reach the same barrier",
-			b.kernel, dim(b.idx), Position(b.pc), Position(pc)))
+	if w > 0 && !SameBarrier(pc, b.pc) {
+		b.fail(b.differentBarriers(b.pc, pc))
 		panic(abort{})
 	}
 	if w == 0 {
@@ -124,8 +169,7 @@ func (b *Block) Barrier(pc uintptr) {
 	}
 	b.waiting.Store(w + 1)
 	if b.exited.Load() > 0 {
-		b.fail(fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s returned without reaching it",
-			b.kernel, Position(pc), dim(b.idx), dim(*b.firstExit.Load())))
+		b.fail(b.notReached(pc, *b.firstExit.Load(), "returned without reaching it"))
 		panic(abort{})
 	}
 	if int(w+1) == b.n {
@@ -158,8 +202,7 @@ func (b *Block) Exit(tid [3]int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.waiting.Load() > 0 {
-		b.fail(fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s returned while others wait there",
-			b.kernel, Position(b.pc), dim(b.idx), dim(tid)))
+		b.fail(b.notReached(b.pc, tid, "returned while others wait there"))
 	}
 }
 
