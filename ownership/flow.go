@@ -490,7 +490,7 @@ func (fa *funcAnalysis) computeAliases() {
 						if st := fa.reachingStore(v, v.X); st != nil {
 							add(v, fa.alias[st.Val])
 						} else {
-							add(v, fa.contents[cell])
+							add(v, fa.ofKind(v.Type(), fa.contents[cell]))
 						}
 					} else if ids := fa.alias[v.X]; len(ids) > 0 && fa.isOwnerAlloc(v.X) {
 						add(v, ids) // a copy of a struct value of an owning type
@@ -511,6 +511,26 @@ func (fa *funcAnalysis) computeAliases() {
 			}
 		}
 	}
+}
+
+// ofKind keeps the resources that a value of type t can be: buffers for a
+// buffer, structs for a struct of an owning type, any for an interface
+// (a field of a cell that holds a struct is not the struct).
+func (fa *funcAnalysis) ofKind(t types.Type, ids []int) []int {
+	if types.IsInterface(t) {
+		return ids
+	}
+	if !fa.c.tracked(t) {
+		return nil
+	}
+	buf := isBuffer(t)
+	var out []int
+	for _, id := range ids {
+		if (fa.res[id].owner == nil) == buf {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // ownedField reports whether field i of x (a struct of an owning type, or a

@@ -105,9 +105,12 @@ func (c *checker) releasedFields(fn *ssa.Function, recv ssa.Value) []int {
 					}
 					continue
 				}
-				for _, j := range c.freedArgs(common) {
-					if j < len(common.Args) {
-						if i, ok := fieldOf(common.Args[j], recvOK); ok {
+				for _, j := range c.freedArgs(common, 0) {
+					if j >= len(common.Args) {
+						continue
+					}
+					for _, v := range elements(common.Args[j]) {
+						if i, ok := fieldOf(v, recvOK); ok {
 							set[i] = true
 						}
 					}
@@ -115,7 +118,9 @@ func (c *checker) releasedFields(fn *ssa.Function, recv ssa.Value) []int {
 			}
 		}
 	}
-	visit(fn, func(v ssa.Value) bool { return v == recv })
+	// With debug references, go/ssa spills a value receiver into a local.
+	isRecv := func(v ssa.Value) bool { return v == recv }
+	visit(fn, func(v ssa.Value) bool { return v == recv || isCellOf(v, isRecv) })
 	var out []int
 	for i := range set {
 		out = append(out, i)
@@ -138,11 +143,44 @@ func isCellOf(v ssa.Value, recvOK func(ssa.Value) bool) bool {
 	return false
 }
 
-// freedArgs returns the arguments that a call frees or closes.
-func (c *checker) freedArgs(common *ssa.CallCommon) []int {
-	obj := calleeObj(common.StaticCallee())
+// elements returns v, or for the slice of a call's variadic arguments, the
+// values stored into it.
+func elements(v ssa.Value) []ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return []ssa.Value{v}
+	}
+	a, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return []ssa.Value{v}
+	}
+	var out []ssa.Value
+	for _, ref := range *a.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+// freedArgs returns the arguments that a call frees or closes: the receiver
+// of Free or of an owning type's release method, the parameters that a
+// function of another package frees (its FuncFact), or those that a helper
+// of this package frees itself (looked at up to a small depth).
+func (c *checker) freedArgs(common *ssa.CallCommon, depth int) []int {
+	callee := common.StaticCallee()
+	obj := calleeObj(callee)
 	if obj == nil {
 		return nil
+	}
+	if callee != nil && c.inPackage(callee) && depth < 3 {
+		return c.freedParams(callee, depth+1)
 	}
 	if isMethodOf(obj, "Buffer") && obj.Name() == "Free" {
 		return []int{0}
@@ -193,4 +231,64 @@ func fieldOf(v ssa.Value, recvOK func(ssa.Value) bool) (int, bool) {
 func isLoadOf(v ssa.Value, recvOK func(ssa.Value) bool) bool {
 	u, ok := v.(*ssa.UnOp)
 	return ok && u.Op == token.MUL && recvOK(u.X)
+}
+
+// freedParams returns the parameters of fn (a function of this package)
+// that it frees or closes, directly, element by element in a range loop, or
+// through further helpers.
+func (c *checker) freedParams(fn *ssa.Function, depth int) []int {
+	set := map[int]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			for _, j := range c.freedArgs(common, depth) {
+				if j >= len(common.Args) {
+					continue
+				}
+				for _, v := range elements(common.Args[j]) {
+					if p := paramOf(fn, v); p >= 0 {
+						set[p] = true
+					}
+				}
+			}
+		}
+	}
+	var out []int
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// paramOf returns the index of the parameter of fn that v is, or is an
+// element of (p, *p, p[i]), or -1.
+func paramOf(fn *ssa.Function, v ssa.Value) int {
+	for steps := 0; steps < 6; steps++ {
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			for i, p := range fn.Params {
+				if p == x {
+					return i
+				}
+			}
+			return -1
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return -1
+			}
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Index:
+			v = x.X
+		default:
+			return -1
+		}
+	}
+	return -1
 }

@@ -175,3 +175,31 @@ func launchFieldAfterClose(d *device.Device) error {
 }
 
 var one = oneDim()
+
+// Model frees its buffers through a helper of this package.
+type Model struct { // want Model:`ownership: owns fields \[0 1\], released by Close`
+	w, b *device.Buffer[float32]
+}
+
+func freeAll(bs ...*device.Buffer[float32]) {
+	for _, b := range bs {
+		b.Free()
+	}
+}
+
+func (m *Model) Close() error {
+	freeAll(m.w, m.b)
+	return nil
+}
+
+// Tensor frees its buffer through a one-parameter helper.
+type Tensor struct { // want Tensor:`ownership: owns fields \[1\], released by Release`
+	shape []int
+	data  *device.Buffer[float32]
+}
+
+func drop(b *device.Buffer[float32]) { // want drop:`ownership: frees \[0\], takes \[0\]`
+	_ = b.Free()
+}
+
+func (t Tensor) Release() { drop(t.data) }
