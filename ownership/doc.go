@@ -67,8 +67,9 @@
 // memory, a condition inside a loop) are not related to each other, so
 // freeing under one and allocating under the other may be reported. A
 // Close method counts as releasing the fields it frees itself, in function
-// literals it calls or defers, or through functions of other packages that
-// free their parameter; not through helper functions of its own package.
+// literals it calls or defers, through helpers of its own package (three
+// calls deep), or through functions of other packages that free their
+// parameter.
 // A use after Free is reported only when the used value can only be that
 // one buffer.
 package ownership
