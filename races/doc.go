@@ -13,9 +13,11 @@
 //	tile := gpu.Shared[[256]float32](t)
 //	i := t.ThreadIdx().X
 //	tile[i] = x[i]
-//	y[i] = tile[i+1] // reported: thread 0 reads tile[1] while thread 1 writes it
+//	y[i] = tile[i+1]
 //
-// the read of tile[i+1] needs a t.Barrier() before it.
+// is reported as "data race on shared tile: thread 1 writes tile[1] (line 3)
+// while thread 0 reads tile[1] (line 4) with no barrier between": the read
+// of tile[i+1] needs a t.Barrier() before it.
 //
 // How it decides. The kernel's SSA form, with the device functions of its
 // package inlined at each call, is cut into barrier intervals: the regions
@@ -32,8 +34,19 @@
 // decides whether two distinct threads can meet; products of a uniform
 // value and a thread index (2*s*tid, ty*BlockDim+tx) are case-split on
 // signs, and x>>k, x/c, x%c, x&(2^k-1) get quotient and remainder
-// variables. A feasible answer comes with a model, which the diagnostic
-// reports as the two colliding threads and the element.
+// variables. A device function with several returns yields one of its
+// results under the conditions that lead to each. A feasible answer comes
+// with a model, which the diagnostic reports as the two colliding threads
+// and the element; when the indices involve values outside the model the
+// diagnostic says "possible data race" and gives the model as an example.
+//
+// Which values both threads share comes from the uniformity analysis
+// (package uniformity) together with this package's own conservative
+// rules: a value counts as divergent when both say so. A uniform value
+// defined inside a barrier interval on a barrier-free cycle (the counter
+// of a loop with no barrier) may differ between the two threads, and one
+// that one thread sees before a loop's barrier and the other after it is
+// the loop's update of it.
 //
 // Global memory (slice parameters) is checked the same way within a block,
 // and for threads of different blocks over all pairs of accesses in the
