@@ -142,9 +142,31 @@ func Build(patterns []string, opts Options) (*Module, error) {
 			dm = sp
 		}
 	})
-	fset := roots[0].Fset
-	env := &lower.Env{Fset: fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir)}
+	prep := &prepared{opts: opts, roots: roots, found: found, diags: diags, prog: prog,
+		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir)}}
+	if buildHook != nil {
+		buildHook(prep)
+	}
+	return prep.compile(patterns)
+}
 
+// buildHook, when set (by tests), receives the prepared program.
+var buildHook func(*prepared)
+
+// prepared is a loaded and checked program, ready to compile.
+type prepared struct {
+	opts  Options
+	roots []*packages.Package
+	found map[*packages.Package]*kernels.Result
+	diags []diagnostic
+	prog  *ssa.Program
+	env   *lower.Env
+}
+
+// compile lowers and emits every kernel of the root packages.
+func (pp *prepared) compile(patterns []string) (*Module, error) {
+	opts, roots, found, diags, prog, env := pp.opts, pp.roots, pp.found, pp.diags, pp.prog, pp.env
+	fset := env.Fset
 	m := &kir.Module{}
 	man := newManifest(opts)
 	var refused []string

@@ -181,3 +181,29 @@ func TestUnsupported(t *testing.T) {
 		t.Errorf("Build of a kernel using a map: %v, want an error at unsupported.go:11 about maps", err)
 	}
 }
+
+// BenchmarkCompileExamples measures lowering and PTX emission of the seven
+// examples' kernels, after loading and checking (which go/packages
+// dominates: about 2 s for the 131 packages the examples import).
+func BenchmarkCompileExamples(b *testing.B) {
+	compile, err := codegen.Prepare([]string{"github.com/gpukvet/gpukvet/examples/..."}, codegen.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := compile(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuildExamples measures all of `gpukvet build ./examples/...`:
+// loading, checks, SSA, lowering and emission.
+func BenchmarkBuildExamples(b *testing.B) {
+	for range b.N {
+		if _, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/examples/..."}, codegen.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
