@@ -26,6 +26,9 @@ type guard struct {
 // findGuards computes the guards of every resource created in the function.
 func (fa *funcAnalysis) findGuards() {
 	fa.guards = make([][]guard, len(fa.res))
+	if len(fa.created) == 0 {
+		return
+	}
 	fa.inLoop = loopBlocks(fa.fn)
 	for instr, ids := range fa.created {
 		b := instr.Block()
@@ -48,7 +51,7 @@ func (fa *funcAnalysis) findGuards() {
 // refineGuards drops the live state of resources whose creation requires
 // cond to have the value it does not have on an edge.
 func (fa *funcAnalysis) refineGuards(cond ssa.Value, t, f flowState) {
-	if !fa.stable(cond, 0) {
+	if fa.inLoop == nil || !fa.stable(cond, 0) {
 		return
 	}
 	for id, gs := range fa.guards {
