@@ -34,10 +34,13 @@ func TestSum(t *testing.T) {
 	}
 }
 
+// benchLog2 is log2 of the number of elements BenchmarkSum sums.
+const benchLog2 = 24
+
 // BenchmarkSum sums 2^24 elements already on the device.
 func BenchmarkSum(b *testing.B) {
 	d := testdevice.Open(b)
-	const n = 1 << 24
+	const n = 1 << benchLog2
 	in, err := device.Alloc[float32](d, n)
 	if err != nil {
 		b.Fatal(err)
