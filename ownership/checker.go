@@ -1,0 +1,192 @@
+package ownership
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+)
+
+// A checker holds what is known about the package under analysis.
+type checker struct {
+	pass   *analysis.Pass
+	ssa    *kernelssa.SSA
+	owners map[*types.TypeName]*OwnerFact // owning struct types of this package
+	funcs  map[*ssa.Function]*funcAnalysis
+}
+
+func newChecker(pass *analysis.Pass, s *kernelssa.SSA) *checker {
+	return &checker{pass: pass, ssa: s, owners: map[*types.TypeName]*OwnerFact{}, funcs: map[*ssa.Function]*funcAnalysis{}}
+}
+
+// A resource is something the function must release: a buffer from an
+// allocating call, a struct of an owning type built here, or (for the
+// function's summary only) a parameter or captured variable.
+type resource struct {
+	id    int
+	owner *OwnerFact // non-nil for a struct of an owning type
+	tname string     // the owning type's name
+	pos   token.Pos  // where it is created
+	from  string     // what creates it: "device.Alloc", "newBuffers", …
+	name  string     // the variable it is assigned to, if known
+	call  *ssa.Call  // the creating call, if any
+	alloc *ssa.Alloc // the struct literal or variable, for owners
+	// param is the index of the parameter (or, with freeVar, of the
+	// captured variable) this pseudo-resource stands for; -1 otherwise.
+	param   int
+	freeVar bool
+}
+
+func (r *resource) what() string {
+	if r.owner != nil {
+		return r.tname + " value"
+	}
+	return "buffer"
+}
+
+func (r *resource) freed() string {
+	if r.owner != nil {
+		return "closed by " + r.owner.Method
+	}
+	return "freed"
+}
+
+func (r *resource) freeName() string {
+	if r.owner != nil {
+		return r.owner.Method
+	}
+	return "Free"
+}
+
+// origin describes the resource and where it comes from, for a leak.
+func (fa *funcAnalysis) origin(r *resource) string {
+	if r.from == "" && r.alloc != nil {
+		return fmt.Sprintf("%s variable %s declared at line %d", r.tname, r.alloc.Comment, fa.line(r.pos))
+	}
+	return fmt.Sprintf("%s from %s at line %d", r.what(), r.from, fa.line(r.pos))
+}
+
+// allocOrigin names how a struct of an owning type was made: a literal,
+// new(T), or "" for a declared variable.
+func allocOrigin(a *ssa.Alloc, name string) string {
+	switch a.Comment {
+	case "complit":
+		return name + " literal"
+	case "new":
+		return "new(" + name + ")"
+	}
+	return ""
+}
+
+func (r *resource) label() string {
+	if r.name != "" {
+		return fmt.Sprintf("%s %s", r.what(), r.name)
+	}
+	return fmt.Sprintf("the %s from %s", r.what(), r.from)
+}
+
+// State bits of a resource on the paths reaching a program point; a set of
+// bits is the union over those paths. No bit: not created on the path.
+const (
+	live     uint8 = 1 << iota // created, still the function's to release
+	freed                      // released
+	escaped                    // handed on
+	isNil                      // nil on this path (error branch)
+	deferred                   // a deferred call will release it
+	empty                      // a struct of an owning type that holds nothing yet
+)
+
+type resState struct {
+	bits     uint8
+	freePos  token.Pos // a Free on some path, for messages
+	freeBy   string    // what freed it there: "" for the Free (or Close) method, else "a call to f"
+	deferPos token.Pos
+}
+
+type flowState []resState
+
+func (s flowState) clone() flowState { return append(flowState(nil), s...) }
+
+// join merges t into s and reports whether s changed.
+func (s flowState) join(t flowState) bool {
+	changed := false
+	for i := range s {
+		if nb := s[i].bits | t[i].bits; nb != s[i].bits {
+			s[i].bits = nb
+			changed = true
+		}
+		if s[i].freePos == token.NoPos {
+			s[i].freePos, s[i].freeBy = t[i].freePos, t[i].freeBy
+		}
+		if s[i].deferPos == token.NoPos {
+			s[i].deferPos = t[i].deferPos
+		}
+	}
+	return changed
+}
+
+// summary is what a function does with its parameters and results.
+type summary struct {
+	frees, takes         uint64 // parameters
+	fvFrees, fvTakes     uint64 // captured variables (function literals)
+	returns              uint64 // results that are new resources
+	fills                uint64 // parameters of an owning type that receive a buffer in an owned field
+	everyReturnFreesSeen uint64 // internal: params with a non-releasing return
+}
+
+// funcAnalysis is the analysis of one function.
+type funcAnalysis struct {
+	c     *checker
+	fn    *ssa.Function
+	res   []*resource
+	alias map[ssa.Value][]int
+	// cells are local variables (allocs) that only hold values: loads from
+	// them see what was stored. contents is the union of what is stored.
+	cells    map[ssa.Value]bool
+	contents map[ssa.Value][]int
+	created  map[ssa.Instruction][]int // resources created by an instruction
+	in       map[*ssa.BasicBlock]flowState
+	// fields maps a buffer read from an owned field of a struct of an
+	// owning type to that struct: using it uses the struct.
+	fields   map[ssa.Value][]int
+	guards   [][]guard // per resource: conditions its creation requires
+	inLoop   map[*ssa.BasicBlock]bool
+	sum      *summary // set when the analysis is complete
+	building *summary // the summary being computed by finalPass
+	done     bool
+	diags    []analysis.Diagnostic
+	seen     map[string]bool
+}
+
+// analyze returns the analysis of fn, computing it (and the summaries of the
+// package's functions it calls) the first time.
+func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
+	if fa := c.funcs[fn]; fa != nil {
+		return fa // done, or in progress on a recursive call: sum is nil
+	}
+	fa := &funcAnalysis{c: c, fn: fn, alias: map[ssa.Value][]int{}, cells: map[ssa.Value]bool{},
+		contents: map[ssa.Value][]int{}, created: map[ssa.Instruction][]int{}, in: map[*ssa.BasicBlock]flowState{},
+		fields: map[ssa.Value][]int{},
+		seen:   map[string]bool{}}
+	c.funcs[fn] = fa
+	if len(fn.Blocks) == 0 {
+		fa.sum = &summary{}
+		return fa
+	}
+	fa.findResources()
+	fa.findGuards()
+	fa.computeAliases()
+	fa.solve()
+	fa.sum = fa.finalPass()
+	return fa
+}
+
+func (c *checker) report(fa *funcAnalysis) {
+	for _, d := range fa.diags {
+		c.pass.Report(d)
+	}
+}

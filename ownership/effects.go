@@ -1,0 +1,286 @@
+package ownership
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// call applies a call (or defer, or go) to the resources it receives.
+func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st flowState, final, isDefer, isGo bool) {
+	pos := common.Pos()
+	if !pos.IsValid() {
+		pos = instr.Pos()
+	}
+	do := func(ids []int, e effect, what string) {
+		if isGo && e != effNone {
+			e = effEscape
+		}
+		if isDefer {
+			switch e {
+			case effFree, effEscape:
+				e = effDeferFree
+			default:
+				return // a deferred use happens at the end
+			}
+		}
+		fa.apply(st, ids, e, pos, what, final)
+	}
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		callee := fa.c.analyze(mc.Fn.(*ssa.Function))
+		sum := callee.sum
+		for k, b := range mc.Bindings {
+			ids := fa.contentsOrAlias(b)
+			if len(ids) == 0 {
+				continue
+			}
+			e := effUse
+			switch {
+			case sum == nil:
+				e = effEscape
+			case k < 32 && sum.fvFrees&(1<<k) != 0:
+				e = effFree
+			case k < 32 && sum.fvTakes&(1<<k) != 0:
+				e = effEscape
+			}
+			do(ids, e, "a function literal")
+		}
+		for j, a := range common.Args {
+			do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+		}
+		return
+	}
+	if common.IsInvoke() {
+		for _, a := range common.Args {
+			do(fa.argAliases(a), effEscape, "a method call")
+		}
+		do(fa.argAliases(common.Value), effEscape, "a method call")
+		return
+	}
+	callee := common.StaticCallee()
+	obj := calleeObj(callee)
+	if b, ok := common.Value.(*ssa.Builtin); ok {
+		e := effUse
+		if b.Name() == "append" || b.Name() == "copy" {
+			e = effEscape
+		}
+		for _, a := range common.Args {
+			do(fa.argAliases(a), e, b.Name())
+		}
+		return
+	}
+	if obj == nil {
+		// A call of a function value: it may keep what it receives.
+		for _, a := range common.Args {
+			do(fa.argAliases(a), effEscape, "a call of a function value")
+		}
+		return
+	}
+	name := obj.Name()
+	switch {
+	case isMethodOf(obj, "Buffer"):
+		e := effUse
+		if name == "Free" {
+			e = effFree
+		}
+		do(fa.argAliases(common.Args[0]), e, name)
+		do(fa.fieldUses(common.Args[0]), effUse, name)
+		return
+	case isMethodOf(obj, "Device"):
+		for _, a := range common.Args {
+			do(fa.argAliases(a), effUse, name)
+			do(fa.fieldUses(a), effUse, name)
+		}
+		return
+	}
+	sig := obj.Signature()
+	var sum *summary
+	known := false
+	if callee != nil && fa.c.inPackage(callee) {
+		sum = fa.c.analyze(callee).sum
+		known = sum != nil
+	} else {
+		var f FuncFact
+		if fa.c.pass.ImportObjectFact(obj, &f) {
+			sum = &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
+		} else {
+			sum = &summary{}
+		}
+		known = true
+	}
+	nrecv := 0
+	if sig.Recv() != nil {
+		nrecv = 1
+	}
+	// A struct of an owning type that the callee fills with a buffer must
+	// now be closed.
+	for j, a := range common.Args {
+		if sum == nil || j >= 64 || sum.fills&(1<<j) == 0 || isDefer || isGo {
+			continue
+		}
+		for _, o := range fa.argAliases(a) {
+			if r := fa.res[o]; r.owner != nil && r.param < 0 && st[o].bits&(freed|escaped|deferred) == 0 {
+				st[o].bits = st[o].bits&^(isNil|empty) | live
+			}
+		}
+	}
+	for j, a := range common.Args {
+		ids := fa.argAliases(a)
+		if len(ids) == 0 {
+			continue
+		}
+		// A method of an owning type called on a value of it.
+		if j == 0 && nrecv == 1 {
+			if o, _ := fa.c.ownerOf(sig.Recv().Type()); o != nil && fa.allOwners(ids) {
+				e := effUse
+				if name == o.Method {
+					e = effFree
+				}
+				do(ids, e, name)
+				continue
+			}
+		}
+		// Only parameters of a tracked type are summarized; a buffer passed
+		// as an interface or a type parameter may be kept by the callee.
+		var pt types.Type
+		if j < nrecv {
+			pt = sig.Recv().Type()
+		} else if j-nrecv < sig.Params().Len() {
+			pt = sig.Params().At(j - nrecv).Type()
+		}
+		if !known || pt == nil || !fa.c.tracked(pt) {
+			do(ids, effEscape, "a call to "+name)
+			continue
+		}
+		do(ids, fa.paramEffect(sum, j), "a call to "+name)
+	}
+}
+
+func (fa *funcAnalysis) allOwners(ids []int) bool {
+	for _, id := range ids {
+		if fa.res[id].owner == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// paramEffect returns what a callee with summary sum does to parameter j.
+func (fa *funcAnalysis) paramEffect(sum *summary, j int) effect {
+	switch {
+	case sum == nil:
+		return effEscape
+	case j < 64 && sum.frees&(1<<j) != 0:
+		return effFree
+	case j < 64 && sum.takes&(1<<j) != 0:
+		return effEscape
+	}
+	return effUse
+}
+
+// inPackage reports whether fn is a function of the package under analysis
+// (an instantiation of one included) with a body to analyze.
+func (c *checker) inPackage(fn *ssa.Function) bool {
+	pkg := fn.Pkg
+	if o := fn.Origin(); o != nil {
+		pkg = o.Pkg
+	}
+	return pkg == c.ssa.Pkg && len(fn.Blocks) > 0
+}
+
+// summaryOf returns the summary of a statically called function: computed
+// for the package's own functions, from facts for others.
+func (c *checker) summaryOf(common *ssa.CallCommon) *summary {
+	callee := common.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	if c.inPackage(callee) {
+		return c.analyze(callee).sum
+	}
+	obj := calleeObj(callee)
+	var f FuncFact
+	if obj != nil && c.pass.ImportObjectFact(obj, &f) {
+		return &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
+	}
+	return nil
+}
+
+// apply applies effect e of an operation at pos to the resources ids.
+func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, what string, final bool) {
+	if e == effNone || len(ids) == 0 {
+		return
+	}
+	one := len(ids) == 1 && final
+	for _, id := range ids {
+		s := &st[id]
+		r := fa.res[id]
+		wasFreed := s.bits&freed != 0
+		switch e {
+		case effUse, effEscape:
+			if one && wasFreed && what != "the return" {
+				fa.reportAt(pos, fmt.Sprintf("%s is used by %s at line %d after %s",
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
+			} else if one && wasFreed {
+				fa.reportAt(pos, fmt.Sprintf("%s is returned at line %d after %s",
+					r.label(), fa.line(pos), fa.freedAt(r, s)))
+			}
+			if e == effEscape && s.bits&(live|empty) != 0 {
+				s.bits = s.bits&^(live|empty) | escaped
+			}
+		case effFree:
+			if one && wasFreed {
+				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d after %s",
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
+			} else if one && s.bits&deferred != 0 {
+				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d, and again by the deferred %s at line %d",
+					r.label(), what, fa.line(pos), r.freeName(), fa.line(s.deferPos)))
+			}
+			if s.bits&(live|escaped|freed|empty) != 0 {
+				s.bits = s.bits&^(live|escaped|empty) | freed
+				s.freePos, s.freeBy = pos, ""
+				if what != r.freeName() {
+					s.freeBy = what
+				}
+			}
+		case effDeferFree:
+			if one && wasFreed {
+				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: the deferred %s at line %d runs after %s",
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
+			}
+			if s.bits&(live|escaped|empty) != 0 {
+				s.bits = s.bits&^(live|escaped|empty) | deferred
+				s.deferPos = pos
+			}
+		}
+	}
+}
+
+// freedAt describes the Free that s remembers: "Free at line 18", or "a
+// call to release freed it at line 18".
+func (fa *funcAnalysis) freedAt(r *resource, s *resState) string {
+	if s.freeBy != "" {
+		return fmt.Sprintf("%s freed it at line %d", s.freeBy, fa.line(s.freePos))
+	}
+	return fmt.Sprintf("%s at line %d", r.freeName(), fa.line(s.freePos))
+}
+
+func (fa *funcAnalysis) line(pos token.Pos) int {
+	return fa.c.pass.Fset.Position(pos).Line
+}
+
+func (fa *funcAnalysis) reportf(pos token.Pos, format string, args ...any) {
+	fa.reportAt(pos, fmt.Sprintf(format, args...))
+}
+
+func (fa *funcAnalysis) reportAt(pos token.Pos, msg string) {
+	key := fmt.Sprint(pos, msg)
+	if fa.seen[key] {
+		return
+	}
+	fa.seen[key] = true
+	fa.diags = append(fa.diags, analysis.Diagnostic{Pos: pos, Category: "ownership", Message: msg})
+}
