@@ -185,3 +185,27 @@ func leakInFuncLit(d *device.Device) func() {
 }
 
 func oneDim() gpu.Dim3 { return gpu.Dim3{X: 1, Y: 1, Z: 1} }
+
+// newLaunched frees its buffer only when it fails.
+func newLaunched(d *device.Device) (b *device.Buffer[float32], err error) {
+	b, err = device.Alloc[float32](d, 4)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			b.Free()
+			b = nil
+		}
+	}()
+	err = d.Launch(nil, one, one, b)
+	return b, err
+}
+
+func okNamedResults(d *device.Device) error {
+	b, err := newLaunched(d)
+	if err != nil {
+		return err
+	}
+	return b.Free()
+}
