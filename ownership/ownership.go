@@ -3,14 +3,12 @@ package ownership
 import (
 	_ "embed"
 	"fmt"
-	"go/ast"
 	"go/types"
 	"reflect"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
@@ -173,49 +171,6 @@ func importsBufferAPI(pass *analysis.Pass) bool {
 	return false
 }
 
-// buildSSA builds the package's SSA as kernelssa does, for a package that
-// kernelssa considers irrelevant.
-func buildSSA(pass *analysis.Pass) *kernelssa.SSA {
-	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug|ssa.InstantiateGenerics)
-	created := map[*types.Package]bool{}
-	var create func(pkgs []*types.Package)
-	create = func(pkgs []*types.Package) {
-		for _, p := range pkgs {
-			if !created[p] {
-				created[p] = true
-				prog.CreatePackage(p, nil, nil, true)
-				create(p.Imports())
-			}
-		}
-	}
-	create(pass.Pkg.Imports())
-	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
-	pkg.Build()
-	s := &kernelssa.SSA{Pkg: pkg, Funcs: map[*types.Func]*ssa.Function{}}
-	var addAnons func(f *ssa.Function)
-	addAnons = func(f *ssa.Function) {
-		s.SrcFuncs = append(s.SrcFuncs, f)
-		for _, anon := range f.AnonFuncs {
-			addAnons(anon)
-		}
-	}
-	for _, file := range pass.Files {
-		for _, decl := range file.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			if fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func); fn != nil {
-				if f := prog.FuncValue(fn); f != nil {
-					s.Funcs[fn] = f
-					addAnons(f)
-				}
-			}
-		}
-	}
-	return s
-}
-
 // fact converts a summary to a FuncFact, or nil if it says nothing.
 func (s *summary) fact() *FuncFact {
 	f := &FuncFact{Returns: bits(s.returns), Frees: bits(s.frees), Takes: bits(s.takes), Fills: bits(s.fills)}
@@ -243,79 +198,4 @@ func mask(is []int) uint64 {
 		}
 	}
 	return m
-}
-
-// --- recognizing the device API -------------------------------------------
-
-func namedOf(t types.Type) *types.Named {
-	t = types.Unalias(t)
-	if p, ok := t.(*types.Pointer); ok {
-		t = types.Unalias(p.Elem())
-	}
-	n, _ := t.(*types.Named)
-	return n
-}
-
-func isDeviceNamed(t types.Type, name string) bool {
-	n := namedOf(t)
-	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kernels.DevicePath && n.Obj().Name() == name
-}
-
-// isBuffer reports whether t is *device.Buffer[T].
-func isBuffer(t types.Type) bool {
-	_, ptr := types.Unalias(t).(*types.Pointer)
-	return ptr && isDeviceNamed(t, "Buffer")
-}
-
-// calleeObj returns the *types.Func a static call calls (the generic origin
-// for an instantiation), or nil.
-func calleeObj(fn *ssa.Function) *types.Func {
-	if fn == nil {
-		return nil
-	}
-	if o := fn.Origin(); o != nil {
-		fn = o
-	}
-	obj, _ := fn.Object().(*types.Func)
-	if obj != nil {
-		obj = obj.Origin()
-	}
-	return obj
-}
-
-// isDeviceFunc reports whether obj is the package-level function device.name.
-func isDeviceFunc(obj *types.Func, name string) bool {
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == kernels.DevicePath &&
-		obj.Name() == name && obj.Signature().Recv() == nil
-}
-
-// isMethodOf reports whether obj is a method of device type recv.
-func isMethodOf(obj *types.Func, recv string) bool {
-	if obj == nil {
-		return false
-	}
-	r := obj.Signature().Recv()
-	return r != nil && isDeviceNamed(r.Type(), recv)
-}
-
-// noReturn reports whether a call to obj never returns normally.
-func noReturn(obj *types.Func) bool {
-	if obj == nil || obj.Pkg() == nil {
-		return false
-	}
-	name := obj.Name()
-	switch obj.Pkg().Path() {
-	case "os":
-		return name == "Exit"
-	case "runtime":
-		return name == "Goexit"
-	case "log":
-		return strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")
-	case "testing":
-		switch name {
-		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
-			return obj.Signature().Recv() != nil
-		}
-	}
-	return false
 }
