@@ -123,5 +123,6 @@ func formatJSON(w io.Writer, _ []*analysis.Analyzer, findings []finding, errs []
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }

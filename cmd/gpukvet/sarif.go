@@ -129,6 +129,7 @@ func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, er
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(sarifLog{Version: sarif.Version, Schema: sarif.Schema, Runs: []sarifRun{run}})
 }
 

@@ -248,10 +248,11 @@ func explain(name string, stdout, stderr io.Writer) int {
 	return exitClean
 }
 
-// summary is the first line of an analyzer's documentation, without the
-// analyzer's name in front.
+// summary is the first paragraph of an analyzer's documentation on one
+// line, without the analyzer's name in front.
 func summary(a *analysis.Analyzer) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n")
+	s, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n\n")
+	s = strings.Join(strings.Fields(s), " ")
 	return strings.TrimSpace(strings.TrimPrefix(s, a.Name+":"))
 }
 
