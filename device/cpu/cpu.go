@@ -152,6 +152,9 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 	return nil
 }
 
+// maxThreads bounds the goroutines that run kernel threads at once.
+const maxThreads = 1 << 16
+
 // launch is one kernel launch in progress.
 type launch struct {
 	k           *backend.Kernel
@@ -168,7 +171,9 @@ type launch struct {
 
 func (l *launch) run() {
 	nblocks := int64(l.grid[0] * l.grid[1] * l.grid[2])
-	workers := min(int64(runtime.GOMAXPROCS(0)), nblocks)
+	// Each worker keeps a goroutine per thread of a block: bound their
+	// number (and the memory of their stacks) on machines with many cores.
+	workers := max(1, min(int64(runtime.GOMAXPROCS(0)), nblocks, maxThreads/int64(l.block[0]*l.block[1]*l.block[2])))
 	if raceEnabled && !l.cooperative {
 		// Under the race detector, blocks of different workers must not be
 		// ordered by anything, so that a race between blocks is seen: each
