@@ -134,18 +134,20 @@ func (b *builder) unifyPhiSpaces(blk *kir.Block) {
 		if phi.Type.Kind != kir.Ptr || len(phi.Args) == 0 {
 			continue
 		}
-		space := phi.Args[0].Type.Space
+		space, first := kir.Generic, true
 		same := true
 		for _, a := range phi.Args {
 			if a.Op == kir.OpConst {
 				continue // nil fits every space
 			}
-			if a.Type.Space != space {
+			if first {
+				space, first = a.Type.Space, false
+			} else if a.Type.Space != space {
 				same = false
 			}
 		}
 		if same {
-			phi.Type = phi.Args[0].Type
+			phi.Type = kir.PtrTo(space)
 			continue
 		}
 		phi.Type = kir.PtrTo(kir.Generic)
