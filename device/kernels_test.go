@@ -42,12 +42,14 @@ func singleBlock(t gpu.Thread, out []int32) {
 //gpu:kernel
 func twoD(t gpu.Thread, w int, out []int32) {
 	g := t.GlobalIdx()
+	//gpukvet:ignore races the test launches it with w the grid's width in threads, so each thread has its own element
 	out[g.Y*w+g.X] = int32(g.X + g.Y)
 }
 
 //gpu:kernel
 func threeD(t gpu.Thread, out []int32) {
 	g := t.GlobalIdx()
+	//gpukvet:ignore races flat numbers the threads of the grid one to one
 	out[flat(t, g)] = 1
 }
 
@@ -186,5 +188,6 @@ func trapInHelper(t gpu.Thread, out []int32) {
 }
 
 func at(xs []int32, i int) int32 {
+	//gpukvet:ignore races the read is out of range on purpose and traps
 	return xs[i] // the trap is here
 }
