@@ -54,6 +54,9 @@ type Module struct {
 	// Manifest describes entry points, parameter layouts, the trap record
 	// and the position table; it is what `gpukvet build` writes as JSON.
 	Manifest *Manifest
+	// IR is the kernel IR the module was emitted from, one function per
+	// kernel in manifest order (for other emitters and for tests).
+	IR *kir.Module
 }
 
 // Refusal is the error Build returns when checks report on kernels.
@@ -215,7 +218,7 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 		return nil, err
 	}
 	man.Positions = m.Positions
-	return &Module{PTX: []byte(text), Manifest: man}, nil
+	return &Module{PTX: []byte(text), Manifest: man, IR: m}, nil
 }
 
 type diagnostic struct {

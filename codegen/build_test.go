@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/kir"
 )
 
 const corpus = "github.com/gpukvet/gpukvet/codegen/testdata/kernels/"
@@ -122,6 +123,28 @@ func TestCorpus(t *testing.T) {
 		for _, re := range tc.not {
 			if regexp.MustCompile(re).MatchString(text) {
 				t.Errorf("%s: unexpected match for %s", tc.entry, re)
+			}
+		}
+	}
+}
+
+// TestStructure checks what a structured emitter (SPIR-V) will rely on:
+// every kernel's graph is reducible, and every loop has a header that
+// dominates its blocks and at least one exit.
+func TestStructure(t *testing.T) {
+	for _, f := range corpusBuild(t).IR.Funcs {
+		s := kir.Analyze(f)
+		if !s.Reducible {
+			t.Errorf("%s: irreducible control flow", f.Name)
+		}
+		for _, l := range s.Loops {
+			for b := range l.Blocks {
+				if !s.Dom.Dominates(l.Header, b) {
+					t.Errorf("%s: loop header b%d does not dominate b%d", f.Name, l.Header.Index, b.Index)
+				}
+			}
+			if len(l.Exits) == 0 {
+				t.Errorf("%s: loop at b%d never exits", f.Name, l.Header.Index)
 			}
 		}
 	}

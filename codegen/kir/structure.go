@@ -137,6 +137,10 @@ type Structure struct {
 	// exit test to the block where its two arms meet (nil if they never
 	// meet, e.g. one arm returns).
 	Merge map[*Block]*Block
+	// Reducible is true when every cycle enters through its header (the
+	// back edges, to dominators, are the only edges closing cycles): what
+	// structured emitters need. Go code without goto is always reducible.
+	Reducible bool
 }
 
 // Analyze computes the structure of f.
@@ -177,6 +181,7 @@ func Analyze(f *Func) *Structure {
 			}
 		}
 	}
+	s.Reducible = reducible(f, s.Dom)
 	pdom := postDominators(f)
 	for _, b := range f.Blocks {
 		if b.Term == TermBranch {
@@ -249,4 +254,34 @@ func postDominators(f *Func) []*Block {
 		}
 	}
 	return ipd
+}
+
+// reducible reports whether f's graph without its back edges is acyclic.
+func reducible(f *Func, dom *DomTree) bool {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]int, len(f.Blocks))
+	var visit func(b *Block) bool
+	visit = func(b *Block) bool {
+		color[b.Index] = grey
+		for _, s := range b.Succs {
+			if dom.Dominates(s, b) {
+				continue // a back edge
+			}
+			switch color[s.Index] {
+			case grey:
+				return false
+			case white:
+				if !visit(s) {
+					return false
+				}
+			}
+		}
+		color[b.Index] = black
+		return true
+	}
+	return len(f.Blocks) == 0 || visit(f.Blocks[0])
 }
