@@ -4,6 +4,23 @@
 // The environment variable GPUKVET_DEVICE (cuda, vulkan, hip or cpu) chooses
 // the backend; a chosen backend that does not work is an error, never a silent
 // fallback. Unset, Open takes the first GPU backend that works, else cpu.
+// backends.go lists the backends.
+//
+// Launch needs to know each kernel's //gpu:kernel options and how many
+// dimensions of the thread indices it reads. Code that `gpukvet gen` writes
+// tells it with RegisterKernel, together with the kernel's compiled GPU
+// code. A kernel nobody registered is read from its source: the runtime finds
+// the file that declares the function (runtime.FuncForPC), parses its
+// package's files once with go/parser, reads the directive with
+// internal/directive, as the analyzers do, and counts the dimensions from the
+// syntax, erring towards more. That needs the sources where the program runs.
+//
+// Launch checks every argument against the kernel's parameters and returns
+// an error naming the kernel and the parameter for a wrong count or type, a
+// host slice where a *Buffer is needed, a nil, freed or foreign buffer, and
+// for a grid or block shape that the kernel's options or dimensionality
+// forbid. Untyped constant arguments (which reach Launch as int or float64)
+// are converted to a numeric parameter's type as Go converts constants.
 package device
 
 import (

@@ -517,3 +517,15 @@ func TestTrap(t *testing.T)                 { bothSchedules(t, testTrap) }
 func TestTrapWakesBarrier(t *testing.T)     { bothSchedules(t, testTrapWakesBarrier) }
 func TestTrapInDeviceFunction(t *testing.T) { bothSchedules(t, testTrapInDeviceFunction) }
 func TestLaunchRuns(t *testing.T)           { bothSchedules(t, testLaunchRuns) }
+
+func TestOpenUnset(t *testing.T) {
+	t.Setenv("GPUKVET_DEVICE", "")
+	d, err := device.Open()
+	if err != nil {
+		t.Fatalf("Open with GPUKVET_DEVICE unset: %v; the cpu backend always works", err)
+	}
+	defer d.Close()
+	if b := d.Backend(); b != "cpu" && b != "cuda" && b != "vulkan" && b != "hip" {
+		t.Errorf("Backend() = %q", b)
+	}
+}

@@ -16,7 +16,11 @@
 //     reports the races a kernel has between threads and between blocks.
 //
 // Both report a barrier that not every thread of a block reaches, and a trap,
-// with the same errors.
+// with the same errors. Under coroutines a thread runs until its next
+// barrier before another thread of its block runs, so a kernel whose threads
+// wait for each other in any other way (spinning on an atomic flag that
+// another thread of the block sets) hangs there; such a kernel needs
+// GPUKVET_CPU_THREADS=goroutines (and is fragile on GPUs too).
 //
 // Launch runs the kernel to completion before it returns and keeps the first
 // error; Sync and the next Read report it, as a GPU backend reports a trap of
