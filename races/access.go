@@ -209,3 +209,64 @@ func (k *kernelAn) rootName(r rootKey) string {
 	}
 	return k.sharedNames[r.shared]
 }
+
+// localStore returns the one value stored into local variable alloc, when
+// alloc is only ever stored whole once and otherwise read (a struct such
+// as g := t.GlobalIdx(), which SSA keeps in memory when its fields are
+// read).
+func localStore(alloc *ssa.Alloc) (ssa.Value, bool) {
+	if alloc.Heap {
+		return nil, false
+	}
+	var val ssa.Value
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc || val != nil {
+				return nil, false
+			}
+			val = r.Val
+		case *ssa.FieldAddr:
+			for _, rr := range *r.Referrers() {
+				if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL {
+					if _, dbg := rr.(*ssa.DebugRef); !dbg {
+						return nil, false
+					}
+				}
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil, false
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	return val, val != nil
+}
+
+// localValue returns the value that load u reads from a local variable
+// written once.
+func localValue(u *ssa.UnOp) (ssa.Value, bool) {
+	alloc, ok := u.X.(*ssa.Alloc)
+	if !ok || u.Op != token.MUL {
+		return nil, false
+	}
+	return localStore(alloc)
+}
+
+// localField returns the stored struct value and field index that load u
+// reads from a local variable written once.
+func localField(u *ssa.UnOp) (ssa.Value, int, bool) {
+	fa, ok := u.X.(*ssa.FieldAddr)
+	if !ok || u.Op != token.MUL {
+		return nil, 0, false
+	}
+	alloc, ok := fa.X.(*ssa.Alloc)
+	if !ok {
+		return nil, 0, false
+	}
+	val, ok := localStore(alloc)
+	return val, fa.Field, ok
+}

@@ -177,6 +177,12 @@ func (k *kernelAn) divergentInstr(fr *frame, v ssa.Value) bool {
 			}
 		}
 	case *ssa.UnOp:
+		if val, _, ok := localField(v); ok {
+			return k.divOf(fr, val)
+		}
+		if val, ok := localValue(v); ok {
+			return k.divOf(fr, val)
+		}
 		if v.Op == token.MUL {
 			if k.divOf(fr, v.X) {
 				return true

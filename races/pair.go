@@ -46,6 +46,7 @@ const (
 	vLen
 	vVal
 	vAux
+	vGid
 )
 
 type varKey struct {
@@ -136,6 +137,23 @@ func (p *problem) bid(t, d int) poly {
 	return p.v(varKey{kind: vBid, copy: t, dim: d})
 }
 
+// gid is component d of thread t's GlobalIdx, a variable G with
+// G = BlockIdx·BlockDim + ThreadIdx. Keeping G whole lets a product such as
+// w·G (a row-major index) be split on the sign of G₁ − G₂ in one piece.
+func (p *problem) gid(t, d int) poly {
+	if d >= p.k.shape.Dims {
+		return constPoly(0)
+	}
+	key := varKey{kind: vGid, copy: t, dim: d}
+	if x, ok := p.varIdx[key]; ok {
+		return varPoly(x)
+	}
+	g := p.v(key)
+	prod, _ := mulPoly(p.bid(t, d), p.bdim(d))
+	p.base = append(p.base, ge(g), eq(sub(g, add(prod, p.tid(t, d)))))
+	return g
+}
+
 func (p *problem) bdim(d int) poly {
 	if d >= p.k.shape.Dims {
 		return constPoly(1)
@@ -202,10 +220,8 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 			}
 		}
 	case *ssa.Field:
-		if c, ok := v.X.(*ssa.Call); ok {
-			if r, ok := p.dim3(fr, c, v.Field, t); ok {
-				return r
-			}
+		if r, ok := p.field(fr, v.X, v.Field, t); ok {
+			return r
 		}
 	case *ssa.Call:
 		return p.evalCall(fr, v, t)
@@ -225,12 +241,42 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 		if v.Op == token.SUB && isInteger(v.Type()) {
 			return scale(p.eval(fr, v.X, t), -1)
 		}
+		if x, f, ok := localField(v); ok {
+			if r, ok := p.field(fr, x, f, t); ok {
+				return r
+			}
+		}
 	case *ssa.Phi:
 		if isInteger(v.Type()) {
 			return p.evalPhi(fr, v, t)
 		}
 	}
 	return p.opaque(fr, v, t)
+}
+
+// field evaluates field f of struct value x: a component of a Thread
+// method's Dim3, possibly passed to device functions or kept in a local
+// variable.
+func (p *problem) field(fr *frame, x ssa.Value, f int, t int) (poly, bool) {
+	for {
+		switch v := x.(type) {
+		case *ssa.Parameter:
+			a, pfr, ok := argOf(fr, v)
+			if !ok {
+				return nil, false
+			}
+			fr, x = pfr, a
+			continue
+		case *ssa.UnOp:
+			if val, ok := localValue(v); ok {
+				x = val
+				continue
+			}
+		case *ssa.Call:
+			return p.dim3(fr, v, f, t)
+		}
+		return nil, false
+	}
 }
 
 // dim3 evaluates component d of a Thread method's Dim3 result.
@@ -248,11 +294,7 @@ func (p *problem) dim3(fr *frame, c *ssa.Call, d int, t int) (poly, bool) {
 	case "GridDim":
 		return p.gdim(d), true
 	case "GlobalIdx":
-		prod, ok := mulPoly(p.bid(t, d), p.bdim(d))
-		if !ok {
-			return nil, false
-		}
-		return add(prod, p.tid(t, d)), true
+		return p.gid(t, d), true
 	}
 	return nil, false
 }
@@ -748,11 +790,16 @@ func (p *problem) compValue(c comp, t int) poly {
 	for _, r := range c.terms {
 		v = add(v, p.eval(r.fr, r.v, t))
 	}
-	// An index in range: the access would have trapped otherwise. Only
-	// array bounds are used; the length of a global slice is rarely what
-	// separates two threads and would add products to the problem.
-	if !c.field && c.n > 0 {
-		p.base = append(p.base, ge(v), lt(v, constPoly(c.n)))
+	// An index in range: the access would have trapped otherwise.
+	if !c.field {
+		if c.n > 0 {
+			p.base = append(p.base, ge(v), lt(v, constPoly(c.n)))
+		}
+		// The length of a global slice only when the index is linear: with
+		// products it costs more than it separates.
+		if c.lenParam >= 0 && v.degree() <= 1 {
+			p.base = append(p.base, ge(v), lt(v, p.v(varKey{kind: vLen, dim: c.lenParam})))
+		}
 	}
 	return v
 }
@@ -813,6 +860,9 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		ia[i] = p.compValue(a.comps[i], 1)
 		ib[i] = p.compValue(b.comps[i], 2)
 		p.base = append(p.base, eq(sub(ia[i], ib[i])))
+	}
+	if debugHook != nil {
+		debugHook(p)
 	}
 	lp := p.linearize()
 	verdict, model := lincon.Solve(lp)
@@ -910,5 +960,8 @@ func (k *kernelAn) elemText(a *access, idx []poly, m []int64) string {
 	}
 	return b.String()
 }
+
+// debugHook, when set by a test, sees every pair problem.
+var debugHook func(*problem)
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }

@@ -176,3 +176,12 @@ func (cl clause) holds(m []int64) bool {
 	}
 	return false
 }
+
+// degree returns the largest number of variables in a monomial of p.
+func (p poly) degree() int {
+	d := 0
+	for _, t := range p {
+		d = max(d, len(t.vars))
+	}
+	return d
+}

@@ -134,3 +134,36 @@ func GridStrideFreeBlock(t gpu.Thread, in, out []float32, n int) {
 		out[i] = in[i] * 2
 	}
 }
+
+// TwoDNoGuard races when the grid is wider than w: nothing keeps g.X < w.
+//
+//gpu:kernel
+func TwoDNoGuard(t gpu.Thread, w int, out []int32) {
+	g := t.GlobalIdx()
+	out[g.Y*w+g.X] = int32(g.X + g.Y) // want `data race on global out: thread \(0,1\) and thread \(1,0\) both write out\[1\]`
+}
+
+//gpu:kernel
+func TwoDGuard(t gpu.Thread, w int, out []int32) {
+	g := t.GlobalIdx()
+	if g.X < w {
+		out[g.Y*w+g.X] = int32(g.X + g.Y)
+	}
+}
+
+// flat3 takes a Dim3 by value and keeps another in a local variable.
+func flat3(t gpu.Thread, g gpu.Dim3) int {
+	d := t.GridDim()
+	b := t.BlockDim()
+	return (g.Z*d.Y*b.Y+g.Y)*d.X*b.X + g.X
+}
+
+// ThreeDFlat is race-free, but proving it needs the product of four free
+// extents to bound the z term: a known false positive (with block= fixed
+// it is proven).
+//
+//gpu:kernel
+func ThreeDFlat(t gpu.Thread, out []int32) {
+	g := t.GlobalIdx()
+	out[flat3(t, g)] = 1 // want `possible data race on global out`
+}
