@@ -98,6 +98,7 @@ const (
 	isNil                      // nil on this path (error branch)
 	deferred                   // a deferred call will release it
 	empty                      // a struct of an owning type that holds nothing yet
+	deferFreed                 // with deferred: the deferred call certainly frees it
 )
 
 type resState struct {

@@ -250,7 +250,7 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	}
-	const programs = 62
+	const programs = 64
 	n := float64(b.N)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/programs, "ns/program")
 	b.ReportMetric(float64(per["kernelssa"].Nanoseconds())/n, "ssa-ns/op")

@@ -17,7 +17,9 @@
 //   - a use after Free (Launch argument, Download, Len, a call that receives
 //     it, a return): "buffer x is used by Download at line 20 after Free at
 //     line 18";
-//   - a second Free, directly or by a deferred Free.
+//   - a second Free, directly or by a deferred Free;
+//   - a buffer returned to the caller that a deferred Free frees after the
+//     return.
 //
 // A buffer is handed on, and no longer the function's to free, when it is
 // returned, stored (a struct field, a global, a slice or array element, a

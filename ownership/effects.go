@@ -21,7 +21,9 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		}
 		if isDefer {
 			switch e {
-			case effFree, effEscape:
+			case effFree:
+				e = effDeferFreeAll
+			case effEscape:
 				e = effDeferFree
 			default:
 				return // a deferred use happens at the end
@@ -246,13 +248,16 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 					s.freeBy = what
 				}
 			}
-		case effDeferFree:
+		case effDeferFree, effDeferFreeAll:
 			if one && wasFreed {
 				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: the deferred %s at line %d runs after %s",
 					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
 			}
 			if s.bits&(live|escaped|empty) != 0 {
 				s.bits = s.bits&^(live|escaped|empty) | deferred
+				if e == effDeferFreeAll {
+					s.bits |= deferFreed
+				}
 				s.deferPos = pos
 			}
 		}

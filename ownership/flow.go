@@ -181,7 +181,8 @@ const (
 	effUse
 	effFree
 	effEscape
-	effDeferFree
+	effDeferFree    // a deferred call takes it
+	effDeferFreeAll // a deferred call frees it
 )
 
 // transfer applies one instruction to st; it returns false when the path
@@ -331,6 +332,11 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 					fa.building.returns |= 1 << k
 				}
 			}
+		}
+		if final && len(ids) == 1 && st[ids[0]].bits&deferFreed != 0 {
+			r := fa.res[ids[0]]
+			fa.reportAt(in.Pos(), fmt.Sprintf("%s is returned at line %d, but the deferred %s at line %d frees it after the return",
+				r.label(), fa.line(in.Pos()), r.freeName(), fa.line(st[ids[0]].deferPos)))
 		}
 		returned = append(returned, ids...)
 	}

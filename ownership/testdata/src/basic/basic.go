@@ -202,3 +202,12 @@ func okUseBeforeFree(d *device.Device) {
 	_ = x.Len()
 	x.Free()
 }
+
+func returnedButDeferredFree(d *device.Device) (*device.Buffer[float32], error) {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Free()
+	return b, d.Sync() // want `buffer b is returned at line 212, but the deferred Free at line 211 frees it after the return`
+}

@@ -455,3 +455,18 @@ func cleanOwnerFieldBeforeClose(d *device.Device) ([]float32, error) {
 	}
 	return out, err
 }
+
+// verdict: clean
+func cleanReturnedFreedOnlyOnError(d *device.Device, xs []float32) (x *device.Buffer[float32], err error) {
+	x, err = device.Upload(d, xs)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			x.Free()
+		}
+	}()
+	err = d.Launch(Scale, grid(len(xs)), block, float32(2), x)
+	return x, err
+}

@@ -107,3 +107,16 @@ func uafOwnerFieldAfterClose(d *device.Device) ([]float32, error) {
 	}
 	return p.X.Download()
 }
+
+// verdict: uaf
+func uafReturnedWithDeferredFree(d *device.Device, xs []float32) (*device.Buffer[float32], error) {
+	x, err := device.Upload(d, xs)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Free()
+	if err := d.Launch(Scale, grid(len(xs)), block, float32(2), x); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
