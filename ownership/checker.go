@@ -92,13 +92,13 @@ func (r *resource) label() string {
 // State bits of a resource on the paths reaching a program point; a set of
 // bits is the union over those paths. No bit: not created on the path.
 const (
-	live     uint8 = 1 << iota // created, still the function's to release
-	freed                      // released
-	escaped                    // handed on
-	isNil                      // nil on this path (error branch)
-	deferred                   // a deferred call will release it
-	empty                      // a struct of an owning type that holds nothing yet
-	deferFreed                 // with deferred: the deferred call certainly frees it
+	live       uint8 = 1 << iota // created, still the function's to release
+	freed                        // released
+	escaped                      // handed on
+	isNil                        // nil on this path (error branch)
+	deferred                     // a deferred call will release it
+	empty                        // a struct of an owning type that holds nothing yet
+	deferFreed                   // with deferred: the deferred call certainly frees it
 )
 
 type resState struct {
