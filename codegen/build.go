@@ -97,7 +97,19 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	if len(loadErrs) > 0 {
 		return nil, fmt.Errorf("loading packages:\n\t%s", strings.Join(loadErrs, "\n\t"))
 	}
-	devmath, roots := pkgs[0], pkgs[1:]
+	// packages.Load does not keep the order of the patterns.
+	var devmath *packages.Package
+	var roots []*packages.Package
+	for _, p := range pkgs {
+		if p.PkgPath == lower.DevMathPath && devmath == nil {
+			devmath = p
+			continue
+		}
+		roots = append(roots, p)
+	}
+	if devmath == nil {
+		return nil, fmt.Errorf("loading packages: %s not found", lower.DevMathPath)
+	}
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("no packages match %v", patterns)
 	}
