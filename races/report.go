@@ -2,6 +2,7 @@ package races
 
 import (
 	"fmt"
+	"go/token"
 	"sort"
 )
 
@@ -27,15 +28,18 @@ func (k *kernelAn) findRaces() []Race {
 			out.threads[0], out.threads[1] = out.threads[1], out.threads[0]
 			out.elems[0], out.elems[1] = out.elems[1], out.elems[0]
 		}
-		// One diagnostic per object and line is enough to act on.
-		line := k.fset.Position(b.pos)
+		// One diagnostic per object and line is enough to act on. An access
+		// inside a device function is reported at the kernel's call that
+		// leads to it.
+		pos := kernelPos(b)
+		line := k.fset.Position(pos)
 		key := fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root))
 		if seenMsg[key] {
 			return
 		}
 		seenMsg[key] = true
 		msg := k.message(a, b, out, cross)
-		races = append(races, Race{Pos: b.pos, Message: msg})
+		races = append(races, Race{Pos: pos, Message: msg})
 	}
 	for _, s := range starts {
 		r := k.region(s)
@@ -90,9 +94,34 @@ func conflict(a, b *access) bool {
 	return true
 }
 
+// kernelPos returns the position in the kernel itself where access a
+// happens: its own position, or that of the call into the device function
+// holding it.
+func kernelPos(a *access) token.Pos {
+	pos := a.pos
+	for fr := a.node.fr; fr.parent != nil; fr = fr.parent {
+		if fr.call.Pos().IsValid() {
+			pos = fr.call.Pos()
+		}
+	}
+	return pos
+}
+
+// where names the line of access a, and the device function holding it.
+func (k *kernelAn) where(a *access) string {
+	s := fmt.Sprintf("line %d", k.fset.Position(a.pos).Line)
+	if fr := a.node.fr; fr.parent != nil {
+		fn := fr.fn
+		if o := fn.Origin(); o != nil {
+			fn = o
+		}
+		s += " in " + fn.Name()
+	}
+	return s
+}
+
 func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
-	la := k.fset.Position(a.pos).Line
-	lb := k.fset.Position(b.pos).Line
+	la, lb := k.where(a), k.where(b)
 	tail := "with no barrier between"
 	if cross {
 		tail = "and threads of different blocks are never ordered"
@@ -103,18 +132,18 @@ func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
 	}
 	name := k.rootName(a.root)
 	if out.witness == "example" {
-		return fmt.Sprintf("possible data race on %s %s: the %s at line %d and the %s at line %d may touch the same element from two threads %s (for example %s at %s and %s at %s; the indices depend on values the analysis does not track)",
+		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (for example %s at %s and %s at %s; the indices depend on values the analysis does not track)",
 			kind, name, noun(a), la, noun(b), lb, tail, out.threads[0], out.elems[0], out.threads[1], out.elems[1])
 	}
 	if out.witness == "" {
-		return fmt.Sprintf("possible data race on %s %s: the %s at line %d and the %s at line %d may touch the same element from two threads %s (the indices could not be proven distinct)",
+		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (the indices could not be proven distinct)",
 			kind, name, noun(a), la, noun(b), lb, tail)
 	}
 	if a == b {
-		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (line %d) %s",
+		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",
 			kind, name, out.threads[0], out.threads[1], baseVerb(a), out.elems[0], la, tail)
 	}
-	return fmt.Sprintf("data race on %s %s: %s %s %s (line %d) while %s %s %s (line %d) %s",
+	return fmt.Sprintf("data race on %s %s: %s %s %s (%s) while %s %s %s (%s) %s",
 		kind, name, out.threads[0], a.verb(), out.elems[0], la, out.threads[1], b.verb(), out.elems[1], lb, tail)
 }
 

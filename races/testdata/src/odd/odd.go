@@ -167,3 +167,28 @@ func ThreeDFlat(t gpu.Thread, out []int32) {
 	g := t.GlobalIdx()
 	out[flat3(t, g)] = 1 // want `possible data race on global out`
 }
+
+func store[T int32 | float32](t gpu.Thread, p *[256]T, i int, v T) {
+	p[i] = v
+}
+
+func peek[T int32 | float32](t gpu.Thread, p *[256]T, i int) T {
+	return p[i]
+}
+
+//gpu:kernel block=256
+func GenericDeviceRace(t gpu.Thread, out []float32) {
+	sh := gpu.Shared[[256]float32](t)
+	i := t.ThreadIdx().X
+	store(t, sh, i, 1)
+	out[t.GlobalIdx().X] = peek(t, sh, 255-i) // want `data race on shared sh: thread 255 writes sh\[255\] \(line 172 in store\) while thread 0 reads sh\[255\] \(line 176 in peek\)`
+}
+
+//gpu:kernel block=256
+func GenericDeviceClean(t gpu.Thread, out []int32) {
+	sh := gpu.Shared[[256]int32](t)
+	i := t.ThreadIdx().X
+	store(t, sh, i, 1)
+	t.Barrier()
+	out[t.GlobalIdx().X] = peek(t, sh, 255-i)
+}
