@@ -58,8 +58,8 @@ func TestGPUTrapBeforeBarrier(t *testing.T) {
 		}
 		err := syncWithin(20 * time.Second)
 		var te *backend.Trap
-		if !errors.As(err, &te) || !strings.Contains(te.Pos, "gputrap.go:16") {
-			t.Errorf("len(x)=%d: Sync = %v, want a trap at gputrap.go:16", n, err)
+		if !errors.As(err, &te) || !strings.Contains(te.Pos, "gputrap.go:15") {
+			t.Errorf("len(x)=%d: Sync = %v, want a trap at gputrap.go:15", n, err)
 		}
 		t.Logf("len(x)=%d: %v", n, err)
 	}
