@@ -61,5 +61,7 @@
 // Shared call or a slice parameter (a pointer chosen by a phi, a local
 // array) are not checked, nor are device functions of other packages
 // (their bodies are not available to the analysis of this package).
-// Integer overflow of index arithmetic is ignored.
+// Integer overflow of index arithmetic is ignored. Barrier intervals assume
+// that every thread of a block reaches the same barriers, which the
+// divergence check proves; a kernel it reports may hide races here.
 package races
