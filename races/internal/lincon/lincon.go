@@ -5,20 +5,21 @@
 // integer variables, plus clauses, each a disjunction of conjunctions, which
 // the solver explores by depth-first case splitting with pruning.
 //
-// Each conjunction is decided by the Omega test's exact steps where they
-// apply and Fourier–Motzkin's real shadow where they do not:
+// Each conjunction is decided by steps of the Omega test where they apply
+// and Fourier–Motzkin elimination otherwise:
 //   - every constraint is normalized by the gcd of its coefficients, which
 //     tightens inequalities (2x ≥ 1 becomes x ≥ 1) and refutes equalities
 //     with no integer solution (2x − 2y = 1);
-//   - an equality with a unit coefficient eliminates its variable exactly;
-//   - a variable whose lower bounds (or upper bounds) all have unit
-//     coefficients is eliminated exactly by Fourier–Motzkin; otherwise the
-//     real shadow is used, which may keep a system that has no integer
+//   - an equality with a unit coefficient eliminates its variable exactly
+//     (one without is kept as two inequalities);
+//   - inequalities are eliminated by Fourier–Motzkin, tightening each
+//     combination; this real shadow may keep a system that has no integer
 //     solution.
 //
-// So Infeasible is always right, while Feasible comes with a model found by
-// back-substitution and search when the solver could build one. A caller
-// that must be sound treats Unknown as possibly feasible.
+// So Infeasible is always right. Otherwise the solver looks for an integer
+// model by back-substitution (with a little search where the real shadow
+// left a gap) and answers Feasible with the model it checked, or Unknown.
+// A caller that must be sound treats Unknown as possibly feasible.
 package lincon
 
 import (
