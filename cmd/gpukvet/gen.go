@@ -21,10 +21,10 @@ import (
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
-const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-check] [PKG]
+const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-check] [PKG ...]
 
-gen compiles the //gpu:kernel functions of one package (default ".") to PTX
-and writes FILE (default gpukvet_gen.go) into the package's folder: the
+gen compiles the //gpu:kernel functions of each package (default ".";
+a pattern with "..." skips packages without kernels) to PTX and writes FILE (default gpukvet_gen.go) into the package's folder: the
 embedded module, an init function that registers each kernel's compiled code
 with package device, and one typed launch function per kernel,
 
@@ -56,24 +56,29 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() > 1 {
-		fmt.Fprintf(stderr, "gpukvet gen: one package at a time, got %d\n", fs.NArg())
-		return 2
-	}
 	if *out != filepath.Base(*out) || !strings.HasSuffix(*out, ".go") || strings.HasSuffix(*out, "_test.go") {
 		fmt.Fprintf(stderr, "gpukvet gen: -o %q must be a .go file name (no folder, not a test file)\n", *out)
 		return 2
 	}
-	pattern := "."
-	if fs.NArg() == 1 {
-		pattern = fs.Arg(0)
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"."}
 	}
-	pkg, err := loadGenPackage(pattern)
+	gps, err := loadGenPackages(patterns)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
 		return 2
 	}
-	target := filepath.Join(pkg.dir, *out)
+	code := 0
+	for _, gp := range gps {
+		code = max(code, genOne(gp, *out, *arch, *check, stdout, stderr))
+	}
+	return code
+}
+
+// genOne writes (or with check, compares) the generated file of one package.
+func genOne(pkg *genPackage, out, arch string, check bool, stdout, stderr io.Writer) int {
+	target := filepath.Join(pkg.dir, out)
 	old, err := os.ReadFile(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -84,7 +89,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet gen: %s exists and was not written by gpukvet gen; not overwriting it (choose another name with -o)\n", target)
 		return 2
 	}
-	src, err := generate(pkg, *arch)
+	src, err := generate(pkg, arch)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
 		if exists && strings.Contains(err.Error(), "loading packages") {
@@ -92,7 +97,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	if *check {
+	if check {
 		if !exists || !bytes.Equal(old, src) {
 			fmt.Fprintf(stderr, "gpukvet gen: %s is out of date: run go generate (gpukvet gen) in %s\n", target, pkg.dir)
 			return 1
@@ -125,11 +130,26 @@ type genKernel struct {
 	block, grid [3]int
 }
 
+// loadGenPackage loads the one package that pattern names.
 func loadGenPackage(pattern string) (*genPackage, error) {
+	gps, err := loadGenPackages([]string{pattern})
+	if err != nil {
+		return nil, err
+	}
+	if len(gps) != 1 {
+		return nil, fmt.Errorf("%q names %d packages with kernels; want one", pattern, len(gps))
+	}
+	return gps[0], nil
+}
+
+// loadGenPackages loads the packages that patterns name and returns those
+// holding //gpu:kernel functions. A pattern that names a single package
+// without kernels is an error; one with "..." skips such packages.
+func loadGenPackages(patterns []string) ([]*genPackage, error) {
 	// Files gen wrote earlier are loaded as bare package clauses, so that an
 	// out-of-date one (say, calling a kernel whose parameters changed)
 	// cannot keep the package from loading.
-	first, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles}, pattern)
+	first, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles}, patterns...)
 	if err != nil {
 		return nil, err
 	}
@@ -145,14 +165,10 @@ func loadGenPackage(pattern string) (*genPackage, error) {
 		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule,
 		Overlay: overlay,
 	}
-	pkgs, err := packages.Load(cfg, pattern)
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("%q names %d packages; gen works on one", pattern, len(pkgs))
-	}
-	p := pkgs[0]
 	var errs []string
 	packages.Visit(pkgs, nil, func(q *packages.Package) {
 		for _, e := range q.Errors {
@@ -160,8 +176,27 @@ func loadGenPackage(pattern string) (*genPackage, error) {
 		}
 	})
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("package %s does not load:\n\t%s", pattern, strings.Join(errs, "\n\t"))
+		return nil, fmt.Errorf("%s does not load:\n\t%s", strings.Join(patterns, " "), strings.Join(errs, "\n\t"))
 	}
+	var gps []*genPackage
+	for _, p := range pkgs {
+		gp, err := genKernelsOf(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(gp.kernels) == 0 {
+			if len(pkgs) == 1 && !strings.Contains(strings.Join(patterns, " "), "...") {
+				return nil, fmt.Errorf("package %s has no //gpu:kernel functions", p.PkgPath)
+			}
+			continue
+		}
+		gps = append(gps, gp)
+	}
+	return gps, nil
+}
+
+// genKernelsOf finds the kernels of a loaded package.
+func genKernelsOf(p *packages.Package) (*genPackage, error) {
 	if len(p.GoFiles) == 0 {
 		return nil, fmt.Errorf("package %s has no Go files", p.PkgPath)
 	}
@@ -193,9 +228,6 @@ func loadGenPackage(pattern string) (*genPackage, error) {
 			}
 			gp.kernels = append(gp.kernels, &genKernel{name: fn.Name(), fn: fn, params: params, block: d.Block, grid: d.Grid})
 		}
-	}
-	if len(gp.kernels) == 0 {
-		return nil, fmt.Errorf("package %s has no //gpu:kernel functions", p.PkgPath)
 	}
 	sort.Slice(gp.kernels, func(i, j int) bool { return gp.kernels[i].name < gp.kernels[j].name })
 	return gp, nil

@@ -112,3 +112,13 @@ func TestGenUsage(t *testing.T) {
 		t.Errorf("gen of a missing package: exit %d, want 2 (%s)", code, stderr.String())
 	}
 }
+
+// TestGenPattern: a pattern with "..." checks every package with kernels
+// and skips the rest.
+func TestGenPattern(t *testing.T) {
+	withFakeCompile(t)
+	var stderr bytes.Buffer
+	if code := runGen([]string{"-check", "./testdata/..."}, os.Stdout, &stderr); code != 0 {
+		t.Fatalf("gen -check ./testdata/...: exit %d: %s", code, stderr.String())
+	}
+}
