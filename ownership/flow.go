@@ -328,7 +328,10 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		if final && fa.building != nil {
 			for _, id := range ids {
 				r := fa.res[id]
-				if r.param < 0 && st[id].bits&live != 0 && k < 64 {
+				// Live, or taken by a deferred call that does not certainly
+				// free it (a literal that frees it only on error).
+				b := st[id].bits
+				if r.param < 0 && k < 64 && (b&live != 0 || b&deferred != 0 && b&deferFreed == 0) {
 					fa.building.returns |= 1 << k
 				}
 			}

@@ -187,7 +187,7 @@ func leakInFuncLit(d *device.Device) func() {
 func oneDim() gpu.Dim3 { return gpu.Dim3{X: 1, Y: 1, Z: 1} }
 
 // newLaunched frees its buffer only when it fails.
-func newLaunched(d *device.Device) (b *device.Buffer[float32], err error) {
+func newLaunched(d *device.Device) (b *device.Buffer[float32], err error) { // want newLaunched:`ownership: returns new \[0\]`
 	b, err = device.Alloc[float32](d, 4)
 	if err != nil {
 		return nil, err
@@ -208,4 +208,13 @@ func okNamedResults(d *device.Device) error {
 		return err
 	}
 	return b.Free()
+}
+
+func leakNamedResults(d *device.Device) error {
+	b, err := newLaunched(d)
+	if err != nil {
+		return err
+	}
+	_ = b.Len()
+	return nil // want `buffer from newLaunched at line 214 is not freed on the return at line 219`
 }
