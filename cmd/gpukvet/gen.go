@@ -179,13 +179,17 @@ func loadGenPackages(patterns []string) ([]*genPackage, error) {
 		return nil, fmt.Errorf("%s does not load:\n\t%s", strings.Join(patterns, " "), strings.Join(errs, "\n\t"))
 	}
 	var gps []*genPackage
+	wildcard := len(pkgs) > 1 || strings.Contains(strings.Join(patterns, " "), "...")
 	for _, p := range pkgs {
+		if len(p.GoFiles) == 0 && wildcard {
+			continue // only tests, say
+		}
 		gp, err := genKernelsOf(p)
 		if err != nil {
 			return nil, err
 		}
 		if len(gp.kernels) == 0 {
-			if len(pkgs) == 1 && !strings.Contains(strings.Join(patterns, " "), "...") {
+			if !wildcard {
 				return nil, fmt.Errorf("package %s has no //gpu:kernel functions", p.PkgPath)
 			}
 			continue
