@@ -278,3 +278,26 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLaunchSmall is the cost of one asynchronous launch of a tiny
+// kernel (256 elements) through package device and the cuda backend's owner
+// thread: host overhead per launch, with the GPU mostly idle.
+func BenchmarkLaunchSmall(b *testing.B) {
+	d := openGPU(b)
+	x, _ := device.Upload(d, make([]float32, 256))
+	y, _ := device.Upload(d, make([]float32, 256))
+	defer x.Free()
+	defer y.Free()
+	grid, blk := gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: 256, Y: 1, Z: 1}
+	saxpy.LaunchSaxpy(d, grid, blk, 1, x, y)
+	d.Sync()
+	b.ResetTimer()
+	for range b.N {
+		if err := saxpy.LaunchSaxpy(d, grid, blk, 1, x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := d.Sync(); err != nil {
+		b.Fatal(err)
+	}
+}
