@@ -3,11 +3,20 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
 // fakeCompile stands in for the codegen: gen's own logic is tested apart
@@ -120,5 +129,108 @@ func TestGenPattern(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := runGen([]string{"-check", "./testdata/..."}, os.Stdout, &stderr); code != 0 {
 		t.Fatalf("gen -check ./testdata/...: exit %d: %s", code, stderr.String())
+	}
+}
+
+// generatedFiles returns the files in the repository that gpukvet gen wrote
+// (outside testdata/src trees of analyzer tests).
+func generatedFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || filepath.Base(filepath.Dir(path)) == "genpkg" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err == nil && srchash.IsGenerated(data) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// genConst returns the value of a string constant of a generated file.
+func genConst(t *testing.T, file, name string) string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs, ok := spec.(*ast.ValueSpec)
+			if !ok || len(vs.Names) != 1 || vs.Names[0].Name != name || len(vs.Values) != 1 {
+				continue
+			}
+			if lit, ok := vs.Values[0].(*ast.BasicLit); ok {
+				s, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+		}
+	}
+	t.Fatalf("%s: no constant %s", file, name)
+	return ""
+}
+
+// TestGeneratedFilesFresh is the vet-style staleness check: every committed
+// gpukvet_gen.go must record the hash of its package's current sources, or
+// its embedded GPU code was compiled from other sources.
+func TestGeneratedFilesFresh(t *testing.T) {
+	files := generatedFiles(t)
+	if len(files) == 0 {
+		t.Skip("no generated files in this tree")
+	}
+	for _, file := range files {
+		want := genConst(t, file, "gpukvetSourceHash")
+		got, err := srchash.Dir(filepath.Dir(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s is stale: its package's sources changed since it was generated; run gpukvet gen in %s", file, filepath.Dir(file))
+		}
+	}
+}
+
+// TestGeneratedPTXAssembles runs NVIDIA's ptxas (scripts/install-ptxas.sh,
+// or PTXAS) on every committed generated module, for sm_80 and sm_90.
+func TestGeneratedPTXAssembles(t *testing.T) {
+	ptxas := os.Getenv("PTXAS")
+	if ptxas == "" {
+		ptxas = filepath.Join("..", "..", ".cache", "ptxas", "usr", "bin", "ptxas")
+		if _, err := os.Stat(ptxas); err != nil {
+			if ptxas, err = exec.LookPath("ptxas"); err != nil {
+				t.Skip("ptxas not found: run scripts/install-ptxas.sh (or set PTXAS)")
+			}
+		}
+	}
+	for _, file := range generatedFiles(t) {
+		ptx := filepath.Join(t.TempDir(), "m.ptx")
+		if err := os.WriteFile(ptx, []byte(genConst(t, file, "gpukvetPTX")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, arch := range []string{"sm_80", "sm_90"} {
+			if out, err := exec.Command(ptxas, "-arch="+arch, "-o", os.DevNull, ptx).CombinedOutput(); err != nil {
+				t.Errorf("ptxas -arch=%s on the module of %s: %v\n%s", arch, file, err, out)
+			}
+		}
 	}
 }
