@@ -3,6 +3,7 @@ package cuda
 import (
 	_ "embed"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -342,4 +343,26 @@ func TestManyLaunches(t *testing.T) {
 	if got[0] != 0 { // 0*… + 0 every time
 		t.Errorf("y[0] = %v", got[0])
 	}
+}
+
+// TestStaleCodeRefused: code whose recorded source hash no longer matches
+// the kernel's package sources (present on this machine) is refused at
+// launch, naming the kernel.
+func TestStaleCodeRefused(t *testing.T) {
+	b := openOrSkip(t)
+	dir := t.TempDir()
+	src := dir + "/k.go"
+	if err := os.WriteFile(src, []byte("package k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k := handKernel("hand_Saxpy", reflect.TypeFor[float32](), f32s, f32s)
+	stale := *k
+	stale.Name, stale.Pos = "k.Saxpy", src+":3"
+	stale.Code = &backend.Code{PTX: handPTX, Entry: "hand_Saxpy", SourceHash: "sha256:0000"}
+	args, _ := saxpyArgs(t, b, 1, make([]float32, 8), make([]float32, 8))
+	err := b.Launch(&stale, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: 8, Y: 1, Z: 1}, args)
+	if err == nil || !strings.Contains(err.Error(), "stale") || !strings.Contains(err.Error(), "k.Saxpy") {
+		t.Fatalf("Launch of stale code: %v, want a stale-code error naming k.Saxpy", err)
+	}
+	t.Log(err)
 }
