@@ -25,6 +25,7 @@ import (
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/codegen/llvm"
 	"github.com/gpukvet/gpukvet/codegen/lower"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/internal/directive"
@@ -33,7 +34,8 @@ import (
 
 // Options configure Build.
 type Options struct {
-	// Target is "ptx" (the only one so far).
+	// Target is "ptx" (the default), or "llvm-amdgcn" or "llvm-nvptx"
+	// for LLVM IR (Module.LLVM) for AMD GPUs or LLVM's NVPTX back end.
 	Target string
 	// Arch is the PTX target architecture, "sm_80" by default.
 	Arch string
@@ -49,8 +51,10 @@ type Options struct {
 // Module is one compiled module: the code for every kernel of the packages
 // given to Build, and how to launch each.
 type Module struct {
-	// PTX is the module's text.
+	// PTX is the module's text for target ptx.
 	PTX []byte
+	// LLVM is the module's LLVM IR text for the llvm-* targets.
+	LLVM []byte
 	// Manifest describes entry points, parameter layouts, the trap record
 	// and the position table; it is what `gpukvet build` writes as JSON.
 	Manifest *Manifest
@@ -74,8 +78,10 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	if opts.Target == "" {
 		opts.Target = "ptx"
 	}
-	if opts.Target != "ptx" {
-		return nil, fmt.Errorf("target %q is not supported yet (want ptx)", opts.Target)
+	switch opts.Target {
+	case "ptx", "llvm-amdgcn", "llvm-nvptx":
+	default:
+		return nil, fmt.Errorf("target %q is not supported (want ptx, llvm-amdgcn or llvm-nvptx)", opts.Target)
 	}
 	if opts.Arch == "" {
 		opts.Arch = "sm_80"
@@ -224,6 +230,14 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	}
 	if len(m.Funcs) == 0 {
 		return nil, errors.New("no //gpu:kernel functions in " + strings.Join(patterns, " "))
+	}
+	if target, ok := strings.CutPrefix(opts.Target, "llvm-"); ok {
+		text, err := llvm.Emit(m, llvm.Options{Target: target})
+		if err != nil {
+			return nil, err
+		}
+		man.Positions = m.Positions
+		return &Module{LLVM: []byte(text), Manifest: man, IR: m}, nil
 	}
 	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch})
 	if err != nil {

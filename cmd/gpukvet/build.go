@@ -13,11 +13,12 @@ import (
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
-const buildUsage = `usage: gpukvet build [-target=ptx] [-arch=sm_XX] [-o FILE] PKG...
+const buildUsage = `usage: gpukvet build [-target=ptx|llvm-amdgcn|llvm-nvptx] [-arch=sm_XX] [-o FILE] PKG...
 
 build checks the packages' kernels with every gpukvet analyzer, refuses to
 compile a kernel that a check reports on (citing the diagnostic), and
-compiles the rest into one module: FILE (default <package name>.ptx) and,
+compiles the rest into one module: FILE (default <package name>.ptx, or .ll
+for the LLVM IR targets) and,
 beside it, FILE.json, the manifest that names each kernel's entry point and
 its parameter layout (a slice is a pointer and an int64 length, a struct is
 a byte array in Go's layout, the last parameter is the trap record), so any
@@ -36,7 +37,7 @@ func buildMain(args []string) int {
 func runBuild(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	target := fs.String("target", "ptx", "code to produce: ptx")
+	target := fs.String("target", "ptx", "code to produce: ptx, llvm-amdgcn (LLVM IR for AMD GPUs: llc -mtriple=amdgcn-amd-amdhsa) or llvm-nvptx")
 	arch := fs.String("arch", "sm_80", "PTX target architecture (sm_80, sm_90, ...)")
 	out := fs.String("o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
 	fs.Usage = func() {
@@ -50,8 +51,13 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	if *target != "ptx" {
-		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported yet (want ptx)\n", *target)
+	ext := ".ptx"
+	switch *target {
+	case "ptx":
+	case "llvm-amdgcn", "llvm-nvptx":
+		ext = ".ll"
+	default:
+		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, llvm-amdgcn or llvm-nvptx)\n", *target)
 		return 2
 	}
 	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch})
@@ -73,7 +79,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 			pkg := mod.Manifest.Kernels[0].Pkg
 			name = pkg[strings.LastIndex(pkg, "/")+1:]
 		}
-		file = name + ".ptx"
+		file = name + ext
 	}
 	mod.Manifest.Module = filepath.Base(file)
 	manifest, err := json.MarshalIndent(mod.Manifest, "", "  ")
@@ -81,7 +87,11 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1
 	}
-	if err := os.WriteFile(file, mod.PTX, 0o644); err != nil {
+	text := mod.PTX
+	if ext == ".ll" {
+		text = mod.LLVM
+	}
+	if err := os.WriteFile(file, text, 0o644); err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1
 	}

@@ -48,6 +48,7 @@ func TestBuildExitCodes(t *testing.T) {
 	}{
 		{nil, 2, "usage"},
 		{[]string{"-target=spirv", codegenCorpus + "basic"}, 2, "not supported"},
+		{[]string{"-target=llvm-amdgcn", "-o", filepath.Join(dir, "a.ll"), codegenCorpus + "basic"}, 0, ""},
 		{[]string{"-o", filepath.Join(dir, "x.ptx"), codegenCorpus + "refused"}, 1, "[divergence]"},
 		{[]string{"-o", filepath.Join(dir, "y.ptx"), codegenCorpus + "nosuchpackage"}, 2, "loading packages"},
 	} {

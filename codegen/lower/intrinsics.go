@@ -57,7 +57,11 @@ func (b *builder) gpuCall(name string, fn *ssa.Function, args []ssa.Value, v *ss
 		t := v.Type().Underlying()
 		elem := t.(*types.Pointer).Elem()
 		pos := b.env.Fset.Position(v.Pos())
-		key := fmt.Sprintf("%s:%d:%d %s", pos.Filename, pos.Line, pos.Column, elem)
+		where := pos.String()
+		if b.env.RelPos != nil {
+			where = b.env.RelPos(pos) // no absolute paths in the module
+		}
+		key := fmt.Sprintf("%s %s", where, elem)
 		id, ok := b.shared[key]
 		if !ok {
 			id = b.m.SharedIndex(key, int(sizes.Sizeof(elem)), int(sizes.Alignof(elem)))
