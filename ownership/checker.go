@@ -39,13 +39,24 @@ type resource struct {
 	// captured variable) this pseudo-resource stands for; -1 otherwise.
 	param   int
 	freeVar bool
+	coll    bool // a slice of buffers
 }
 
 func (r *resource) what() string {
+	if r.coll {
+		return "buffers"
+	}
 	if r.owner != nil {
 		return r.tname + " value"
 	}
 	return "buffer"
+}
+
+func (r *resource) isAre() string {
+	if r.coll {
+		return "are"
+	}
+	return "is"
 }
 
 func (r *resource) freed() string {
@@ -64,6 +75,13 @@ func (r *resource) freeName() string {
 
 // origin describes the resource and where it comes from, for a leak.
 func (fa *funcAnalysis) origin(r *resource) string {
+	if r.coll {
+		name := r.name
+		if name == "" {
+			name = "a slice"
+		}
+		return fmt.Sprintf("the buffers held in %s from line %d", name, fa.line(r.pos))
+	}
 	if r.from == "" && r.alloc != nil {
 		return fmt.Sprintf("%s variable %s declared at line %d", r.tname, r.alloc.Comment, fa.line(r.pos))
 	}
@@ -151,6 +169,7 @@ type funcAnalysis struct {
 	contents map[ssa.Value][]int
 	created  map[ssa.Instruction][]int // resources created by an instruction
 	in       map[*ssa.BasicBlock]flowState
+	elemFreed map[int]bool // collections whose elements the function frees
 	// fields maps a buffer read from an owned field of a struct of an
 	// owning type to that struct: using it uses the struct.
 	fields   map[ssa.Value][]int
@@ -179,8 +198,10 @@ func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
 		return fa
 	}
 	fa.findResources()
+	fa.findCollections()
 	fa.findGuards()
 	fa.computeAliases()
+	fa.finishCollections()
 	fa.solve()
 	fa.sum = fa.finalPass()
 	return fa

@@ -88,7 +88,7 @@ func kind(msg string) string {
 		return "doublefree"
 	case strings.Contains(msg, " after "):
 		return "uaf"
-	case strings.Contains(msg, "is not freed"), strings.Contains(msg, "is not closed"):
+	case strings.Contains(msg, "not freed"), strings.Contains(msg, "not closed"):
 		return "leak"
 	}
 	return "other"
@@ -255,7 +255,7 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	}
-	const programs = 64
+	const programs = 66
 	n := float64(b.N)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/programs, "ns/program")
 	b.ReportMetric(float64(per["kernelssa"].Nanoseconds())/n, "ssa-ns/op")

@@ -41,6 +41,13 @@
 // no Free; likewise on the branch where the buffer itself is nil
 // (`if b == nil`).
 //
+// Slices of buffers: a local slice (from make, or a nil slice) that buffers
+// are appended to or stored into holds them, and must itself be freed on
+// every path, element by element in a loop over it (`for _, b := range
+// bufs { b.Free() }`, or a function that does so), or handed on. This
+// catches the loop that allocates n buffers and returns on an error
+// without freeing those it already has.
+//
 // Structs that own buffers: a named struct type whose Close, Free or Release
 // method frees some of its fields (directly, or every element of a slice
 // field in a range loop) owns those fields. Storing a buffer in such a field
@@ -59,10 +66,12 @@
 // its types own them) is checked too.
 //
 // Limits: the analysis follows a buffer through local variables, variables
-// captured by function literals, and the variadic arguments of Launch; it
-// does not follow buffers through slices, maps or struct fields of types
-// that do not own them (a store there hands the buffer on, so no leak is
-// reported), nor through calls of function values, interface methods, or
+// captured by function literals, local slices of buffers, and the variadic
+// arguments of Launch; it does not follow buffers through maps, arrays,
+// slices that are not local (a field, a parameter, a global), or struct
+// fields of types that do not own them (a store there hands the buffer on,
+// so no leak is reported), nor a use of a slice's buffers after they were
+// freed, nor through calls of function values, interface methods, or
 // functions that receive the buffer as an interface or a type parameter
 // (all treated as taking the buffer). Branches correlated in other ways
 // (two different conditions that imply each other, a condition read from

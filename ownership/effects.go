@@ -65,8 +65,18 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 	callee := common.StaticCallee()
 	obj := calleeObj(callee)
 	if b, ok := common.Value.(*ssa.Builtin); ok {
+		if b.Name() == "append" && len(common.Args) == 2 {
+			// The appended buffers go into the slice: if it is a
+			// collection of this function, it now holds them.
+			elems := fa.argAliases(common.Args[1])
+			if len(elems) > 0 {
+				fill(st, fa.alias[common.Args[0]], fa)
+			}
+			do(elems, effEscape, "append")
+			return
+		}
 		e := effUse
-		if b.Name() == "append" || b.Name() == "copy" {
+		if b.Name() == "copy" {
 			e = effEscape
 		}
 		for _, a := range common.Args {
@@ -221,6 +231,9 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 		s := &st[id]
 		r := fa.res[id]
 		wasFreed := s.bits&freed != 0
+		if r.coll {
+			one = false // uses of a slice after its elements were freed are not followed
+		}
 		switch e {
 		case effUse, effEscape:
 			if one && wasFreed && what != "the return" {

@@ -14,6 +14,8 @@ func (fa *funcAnalysis) entryState() flowState {
 	for _, r := range fa.res {
 		if r.param >= 0 {
 			st[r.id].bits = live
+		} else if r.coll {
+			st[r.id].bits = empty // a nil slice
 		}
 	}
 	return st
@@ -96,6 +98,7 @@ func (fa *funcAnalysis) transferBlock(b *ssa.BasicBlock, final bool) []edge {
 // buffer is nil, the buffer needs no release.
 func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 	fa.refineGuards(cond, t, f)
+	fa.refineLoopExit(cond, t, f)
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
 		return
@@ -195,6 +198,10 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		for _, id := range fa.created[in] {
 			st[id] = resState{bits: empty} // a new struct value; it owns nothing yet
 		}
+	case *ssa.MakeSlice:
+		for _, id := range fa.created[in] {
+			st[id] = resState{bits: empty}
+		}
 	case *ssa.Call:
 		obj := calleeObj(in.Call.StaticCallee())
 		fa.call(in, in.Common(), st, final, false, false)
@@ -202,8 +209,8 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 			for _, id := range ids {
 				if st[id].bits&live != 0 && final {
 					r := fa.res[id]
-					fa.reportf(in.Pos(), "%s is not %s before it is allocated again at line %d",
-						fa.origin(r), r.freed(), fa.line(in.Pos()))
+					fa.reportf(in.Pos(), "%s %s not %s before it is allocated again at line %d",
+						fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos()))
 				}
 				st[id] = resState{bits: live}
 			}
@@ -277,9 +284,15 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		return
 	}
 	ids := fa.alias[in.Val]
+	if ia, ok := in.Addr.(*ssa.IndexAddr); ok && len(ids) > 0 {
+		fill(st, fa.alias[ia.X], fa)
+	}
 	if fa.storesIntoOwnedField(in) {
 		owners := fa.alias[in.Addr.(*ssa.FieldAddr).X]
-		holds := len(ids) > 0
+		holds := false
+		for _, id := range ids {
+			holds = holds || !fa.res[id].coll || st[id].bits&live != 0
+		}
 		if call, ok := in.Val.(*ssa.Call); ok && !holds {
 			if _, isBuiltin := call.Call.Value.(*ssa.Builtin); isBuiltin {
 				for _, a := range call.Call.Args {
@@ -355,12 +368,12 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		}
 		if s.bits&live != 0 {
 			if in.Pos().IsValid() {
-				fa.reportAt(in.Pos(), fmt.Sprintf("%s is not %s on the return at line %d",
-					fa.origin(r), r.freed(), fa.line(in.Pos())))
+				fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s on the return at line %d",
+					fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())))
 			} else {
 				end := fa.endPos()
-				fa.reportAt(end, fmt.Sprintf("%s is not %s before the function ends at line %d",
-					fa.origin(r), r.freed(), fa.line(end)))
+				fa.reportAt(end, fmt.Sprintf("%s %s not %s before the function ends at line %d",
+					fa.origin(r), r.isAre(), r.freed(), fa.line(end)))
 			}
 		}
 	}

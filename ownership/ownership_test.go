@@ -9,5 +9,5 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc")
+	analysistest.Run(t, analysistest.TestData(), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices")
 }

@@ -36,7 +36,7 @@ func (c *checker) ownerOf(t types.Type) (*OwnerFact, string) {
 // tracked reports whether values of type t are followed: buffers and
 // (pointers to) owning structs.
 func (c *checker) tracked(t types.Type) bool {
-	if isBuffer(t) {
+	if isBuffer(t) || c.isBufferSlice(t) {
 		return true
 	}
 	o, _ := c.ownerOf(t)
@@ -47,7 +47,7 @@ func (fa *funcAnalysis) findResources() {
 	fn := fa.fn
 	for i, p := range fn.Params {
 		if fa.c.tracked(p.Type()) {
-			r := fa.newResource(&resource{param: i, name: p.Name(), pos: p.Pos()})
+			r := fa.newResource(&resource{param: i, name: p.Name(), pos: p.Pos(), coll: fa.c.isBufferSlice(p.Type())})
 			r.owner, r.tname = fa.c.ownerOf(p.Type())
 			fa.alias[p] = []int{r.id}
 		}
@@ -56,11 +56,11 @@ func (fa *funcAnalysis) findResources() {
 		t := fv.Type()
 		if fa.c.tracked(t) {
 			// Captured by value, as the receiver of a method value.
-			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos()})
+			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(t)})
 			r.owner, r.tname = fa.c.ownerOf(t)
 			fa.alias[fv] = []int{r.id}
 		} else if p, ok := types.Unalias(t).(*types.Pointer); ok && fa.c.tracked(p.Elem()) {
-			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos()})
+			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(p.Elem())})
 			r.owner, r.tname = fa.c.ownerOf(p.Elem())
 			fa.cells[fv] = true
 			fa.contents[fv] = []int{r.id}
@@ -148,6 +148,7 @@ func (fa *funcAnalysis) findCreated(call *ssa.Call) {
 		r := fa.newResource(&resource{param: -1, pos: call.Pos(), from: from, call: call})
 		if v != nil {
 			r.name = fa.varName(v)
+			r.coll = fa.c.isBufferSlice(v.Type())
 			r.owner, r.tname = fa.c.ownerOf(v.Type())
 			fa.alias[v] = []int{r.id}
 		} else if isTuple {
@@ -319,6 +320,12 @@ func (fa *funcAnalysis) computeAliases() {
 				case *ssa.Slice:
 					if fa.cells[v.X] {
 						add(v, fa.contents[v.X])
+					} else {
+						add(v, fa.collIDs(fa.alias[v.X]))
+					}
+				case *ssa.Call:
+					if bi, ok := v.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(v.Call.Args) > 0 {
+						add(v, fa.collIDs(fa.alias[v.Call.Args[0]]))
 					}
 				}
 			}
@@ -336,10 +343,11 @@ func (fa *funcAnalysis) ofKind(t types.Type, ids []int) []int {
 	if !fa.c.tracked(t) {
 		return nil
 	}
-	buf := isBuffer(t)
+	buf, coll := isBuffer(t), fa.c.isBufferSlice(t)
 	var out []int
 	for _, id := range ids {
-		if (fa.res[id].owner == nil) == buf {
+		r := fa.res[id]
+		if r.coll == coll && (coll || (r.owner == nil) == buf) {
 			out = append(out, id)
 		}
 	}

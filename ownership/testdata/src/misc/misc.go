@@ -30,7 +30,7 @@ func okGeneric(d *device.Device) {
 }
 
 // freeAll frees buffers of any element type.
-func freeAll[T any](bs ...*device.Buffer[T]) {
+func freeAll[T any](bs ...*device.Buffer[T]) { // want freeAll:`ownership: frees \[0\], takes \[0\]`
 	for _, b := range bs {
 		b.Free()
 	}

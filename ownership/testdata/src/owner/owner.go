@@ -181,7 +181,7 @@ type Model struct { // want Model:`ownership: owns fields \[0 1\], released by C
 	w, b *device.Buffer[float32]
 }
 
-func freeAll(bs ...*device.Buffer[float32]) {
+func freeAll(bs ...*device.Buffer[float32]) { // want freeAll:`ownership: frees \[0\], takes \[0\]`
 	for _, b := range bs {
 		b.Free()
 	}

@@ -470,3 +470,19 @@ func cleanReturnedFreedOnlyOnError(d *device.Device, xs []float32) (x *device.Bu
 	err = d.Launch(Scale, grid(len(xs)), block, float32(2), x)
 	return x, err
 }
+
+// verdict: clean
+func cleanBatchFreedOnPartialFailure(d *device.Device, batches [][]float32) ([]*device.Buffer[float32], error) {
+	bufs := make([]*device.Buffer[float32], len(batches))
+	for i, xs := range batches {
+		b, err := device.Upload(d, xs)
+		if err != nil {
+			for _, b := range bufs[:i] {
+				b.Free()
+			}
+			return nil, err
+		}
+		bufs[i] = b
+	}
+	return bufs, nil
+}

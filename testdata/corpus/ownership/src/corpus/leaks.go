@@ -238,3 +238,16 @@ func leakConditionalAllocation(d *device.Device, xs []float32, onDevice, verbose
 	}
 	return 0, nil
 }
+
+// verdict: leak
+func leakBatchOnPartialFailure(d *device.Device, batches [][]float32) ([]*device.Buffer[float32], error) {
+	bufs := make([]*device.Buffer[float32], 0, len(batches))
+	for _, xs := range batches {
+		b, err := device.Upload(d, xs)
+		if err != nil {
+			return nil, fmt.Errorf("batch %d: %w", len(bufs), err)
+		}
+		bufs = append(bufs, b)
+	}
+	return bufs, nil
+}

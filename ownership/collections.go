@@ -1,0 +1,188 @@
+package ownership
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Slices of buffers. A local slice that buffers are appended to (or stored
+// into) holds them: it must be freed element by element, or handed on, on
+// every path, like a buffer. The classic leak it catches is the loop that
+// allocates n buffers and returns on the k-th error without freeing the
+// k-1 before it.
+//
+// A collection is created by make or starts as a nil slice; append results,
+// φ-nodes, re-slicings and local variables carry it. It is freed on the exit
+// edge of a loop `for i := 0; i < len(s); i++` (a range loop over s) whose
+// body frees s's elements: a loop that exits has visited every element.
+
+// isBufferSlice reports whether t is []*device.Buffer[T] (or a slice of an
+// owning struct type).
+func (c *checker) isBufferSlice(t types.Type) bool {
+	s, ok := types.Unalias(t).Underlying().(*types.Slice)
+	return ok && c.tracked(s.Elem())
+}
+
+// findCollections creates a collection resource for every make of a buffer
+// slice and every nil buffer slice that a φ-node or a store starts from.
+func (fa *funcAnalysis) findCollections() {
+	newColl := func(v ssa.Value, instr ssa.Instruction) {
+		r := fa.newResource(&resource{param: -1, coll: true, pos: v.Pos()})
+		fa.alias[v] = []int{r.id}
+		if instr != nil {
+			fa.created[instr] = []int{r.id}
+		}
+	}
+	for _, b := range fa.fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.MakeSlice:
+				if fa.c.isBufferSlice(in.Type()) {
+					newColl(in, in)
+				}
+			case *ssa.Phi:
+				for _, e := range in.Edges {
+					if isNilConst(e) && fa.c.isBufferSlice(e.Type()) {
+						newColl(e, nil)
+					}
+				}
+			case *ssa.Store:
+				if isNilConst(in.Val) && fa.c.isBufferSlice(in.Val.Type()) {
+					newColl(in.Val, nil)
+				}
+			}
+		}
+	}
+}
+
+// collIDs keeps the collections among ids.
+func (fa *funcAnalysis) collIDs(ids []int) []int {
+	var out []int
+	for _, id := range ids {
+		if fa.res[id].coll {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// finishCollections, once aliases are known, names each collection, dates
+// it from the first buffer put into it, and finds those whose elements the
+// function frees.
+func (fa *funcAnalysis) finishCollections() {
+	if !fa.hasColl() {
+		return
+	}
+	fa.elemFreed = map[int]bool{}
+	for _, b := range fa.fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.DebugRef:
+				if obj, ok := in.Object().(*types.Var); ok && !in.IsAddr {
+					for _, id := range fa.collIDs(fa.alias[in.X]) {
+						if fa.res[id].name == "" {
+							fa.res[id].name = obj.Name()
+						}
+					}
+				}
+			case ssa.CallInstruction:
+				common := in.Common()
+				if bi, ok := common.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(common.Args) == 2 {
+					if len(fa.contentsOrAlias(common.Args[1])) > 0 {
+						fa.dateColls(fa.alias[common.Args[0]], in.Pos())
+					}
+					continue
+				}
+				for _, j := range fa.c.freedArgs(common, 0) {
+					if j < len(common.Args) {
+						for _, id := range fa.collIDs(fa.alias[elementBase(common.Args[j])]) {
+							fa.elemFreed[id] = true
+						}
+					}
+				}
+			case *ssa.Store:
+				if ia, ok := in.Addr.(*ssa.IndexAddr); ok && len(fa.alias[in.Val]) > 0 {
+					fa.dateColls(fa.alias[ia.X], in.Pos())
+				}
+			}
+		}
+	}
+}
+
+func (fa *funcAnalysis) hasColl() bool {
+	for _, r := range fa.res {
+		if r.coll {
+			return true
+		}
+	}
+	return false
+}
+
+// dateColls records pos as the origin of collections that had none.
+func (fa *funcAnalysis) dateColls(ids []int, pos token.Pos) {
+	for _, id := range fa.collIDs(ids) {
+		if r := fa.res[id]; r.param < 0 && (!r.pos.IsValid() || pos < r.pos) {
+			r.pos = pos
+		}
+	}
+}
+
+// elementBase returns s for an element s[i] read from a slice, or nil.
+func elementBase(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
+			return ia.X
+		}
+	case *ssa.Index:
+		return x.X
+	}
+	return nil
+}
+
+// fill marks collections as holding buffers.
+func fill(st flowState, ids []int, fa *funcAnalysis) {
+	for _, id := range fa.collIDs(ids) {
+		if fa.res[id].param < 0 && st[id].bits&(freed|escaped|deferred) == 0 {
+			st[id].bits = st[id].bits&^(empty|isNil) | live
+		}
+	}
+}
+
+// refineLoopExit frees, on the exit edge of a loop over a collection's
+// elements that frees them, the collection.
+func (fa *funcAnalysis) refineLoopExit(cond ssa.Value, t, f flowState) {
+	if fa.elemFreed == nil {
+		return
+	}
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return
+	}
+	var n ssa.Value
+	exit := f
+	switch bin.Op {
+	case token.LSS: // i < len(s)
+		n = bin.Y
+	case token.GTR: // len(s) > i
+		n = bin.X
+	case token.GEQ: // i >= len(s): exit when true
+		n, exit = bin.Y, t
+	default:
+		return
+	}
+	call, ok := n.(*ssa.Call)
+	if !ok {
+		return
+	}
+	if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" || len(call.Call.Args) != 1 {
+		return
+	}
+	for _, id := range fa.collIDs(fa.alias[call.Call.Args[0]]) {
+		if fa.elemFreed[id] && exit[id].bits&(live|empty|escaped) != 0 {
+			exit[id].bits = exit[id].bits&^(live|empty|escaped) | freed
+		}
+	}
+}
