@@ -193,7 +193,8 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	fset := env.Fset
 	m := &kir.Module{}
 	man := newManifest(opts)
-	var refused []string
+	var refused, failed []string
+	entries := map[string]bool{}
 	for _, p := range roots {
 		res := found[p]
 		if res == nil {
@@ -210,6 +211,10 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 				return nil, fmt.Errorf("%v: no SSA for kernel %s", fset.Position(k.Func.Pos()), k.Func.Name())
 			}
 			entry := entryName(p, k.Func.Name())
+			for i := 2; entries[entry]; i++ { // two packages of one name
+				entry = fmt.Sprintf("%s_%d", entryName(p, k.Func.Name()), i)
+			}
+			entries[entry] = true
 			f, reached, err := lower.LowerReached(env, m, lower.Kernel{Fn: fn, Entry: entry, Block: k.Block, Dims: k.Dims})
 			if bad := diagnosticsIn(diags, reached, fset); len(bad) > 0 {
 				for _, d := range bad {
@@ -218,7 +223,12 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 				continue
 			}
 			if err != nil {
-				return nil, err
+				var le *lower.Error
+				if errors.As(err, &le) {
+					err = fmt.Errorf("%s: %s (kernel %s)", relPos(opts.Dir)(le.Pos), le.Msg, k.Func.Name())
+				}
+				failed = append(failed, err.Error())
+				continue
 			}
 			m.Funcs = append(m.Funcs, f)
 			man.Kernels = append(man.Kernels, kernelManifest(p, k, f, relPos(opts.Dir)(fset.Position(k.Func.Pos()))))
@@ -227,6 +237,9 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	if len(refused) > 0 {
 		sort.Strings(refused)
 		return nil, &Refusal{Diagnostics: refused}
+	}
+	if len(failed) > 0 {
+		return nil, fmt.Errorf("cannot compile for the GPU:\n\t%s", strings.Join(failed, "\n\t"))
 	}
 	if len(m.Funcs) == 0 {
 		return nil, errors.New("no //gpu:kernel functions in " + strings.Join(patterns, " "))

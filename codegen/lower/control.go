@@ -40,6 +40,11 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	for _, sb := range fn.DomPreorder() {
 		b.cur = fr.blocks[sb]
 		for _, instr := range sb.Instrs {
+			if pos := instr.Pos(); pos.IsValid() {
+				b.at = pos
+			} else {
+				b.at = blockPos(sb)
+			}
 			b.instr(instr)
 		}
 		fr.exit[b.cur] = sb
@@ -195,6 +200,12 @@ func (b *builder) instr(instr ssa.Instruction) {
 			return // the argument of panic(...): the trap says "panic"
 		}
 		b.frame.vals[in] = b.expr(in)
+	case *ssa.MapUpdate:
+		b.fail(instr.Pos(), "maps cannot be used in kernels")
+	case *ssa.Go, *ssa.Defer, *ssa.RunDefers:
+		b.fail(instr.Pos(), "go and defer cannot be used in kernels")
+	case *ssa.Send:
+		b.fail(instr.Pos(), "channels cannot be used in kernels")
 	default:
 		b.fail(instr.Pos(), "%T statements cannot be used in kernels", instr)
 	}
@@ -248,4 +259,14 @@ func (b *builder) posID(pos token.Pos) int {
 		}
 	}
 	return b.m.Pos(s)
+}
+
+// blockPos is the first known position in an SSA block.
+func blockPos(sb *ssa.BasicBlock) token.Pos {
+	for _, in := range sb.Instrs {
+		if in.Pos().IsValid() {
+			return in.Pos()
+		}
+	}
+	return token.NoPos
 }

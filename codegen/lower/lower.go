@@ -71,6 +71,9 @@ type builder struct {
 	err     error
 	ssaRoot *ssa.Function
 	reached map[*ssa.Function]bool
+	// at is the position of what is being lowered, for errors about
+	// operands that have none of their own.
+	at token.Pos
 }
 
 // frame is one inlined activation of an SSA function.
@@ -129,6 +132,7 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	var args [][]*kir.Value
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
+		b.at = p.Pos()
 		args = append(args, b.param(p))
 	}
 	b.inline(k.Fn, args, k.Fn.Pos())
@@ -145,6 +149,9 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 
 // fail aborts the lowering with an error at pos.
 func (b *builder) fail(pos token.Pos, format string, args ...any) {
+	if !pos.IsValid() {
+		pos = b.at
+	}
 	if !pos.IsValid() && b.frame != nil {
 		pos = b.frame.callPos
 	}

@@ -16,9 +16,9 @@ func (b *builder) value(v ssa.Value) []*kir.Value {
 	case *ssa.Const:
 		return b.constant(v)
 	case *ssa.Function:
-		b.fail(v.Pos(), "function values cannot be used in kernels")
+		b.fail(b.at, "function values cannot be used in kernels")
 	case *ssa.Global:
-		b.fail(v.Pos(), "package-level variable %s cannot be used in kernels", v.Name())
+		b.fail(b.at, "package-level variable %s cannot be used in kernels", v.Name())
 	}
 	if ls, ok := b.frame.vals[v]; ok {
 		return ls
@@ -67,8 +67,15 @@ func describe(v ssa.Value) string {
 		return "interfaces"
 	case *ssa.MakeClosure:
 		return "closures"
-	case *ssa.MakeMap, *ssa.Lookup, *ssa.Next, *ssa.Range:
-		return "maps and strings"
+	case *ssa.MakeMap:
+		return "maps"
+	case *ssa.Lookup:
+		if _, ok := v.(*ssa.Lookup).X.Type().Underlying().(*types.Map); ok {
+			return "maps"
+		}
+		return "strings"
+	case *ssa.Next, *ssa.Range:
+		return "range over maps and strings"
 	case *ssa.MakeChan, *ssa.Select:
 		return "channels"
 	case *ssa.MakeSlice:
