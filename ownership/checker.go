@@ -165,11 +165,13 @@ type funcAnalysis struct {
 	alias map[ssa.Value][]int
 	// cells are local variables (allocs) that only hold values: loads from
 	// them see what was stored. contents is the union of what is stored.
-	cells    map[ssa.Value]bool
-	contents map[ssa.Value][]int
-	created  map[ssa.Instruction][]int // resources created by an instruction
-	in       map[*ssa.BasicBlock]flowState
-	elemFreed map[int]bool // collections whose elements the function frees
+	cells          map[ssa.Value]bool
+	contents       map[ssa.Value][]int
+	created        map[ssa.Instruction][]int // resources created by an instruction
+	in             map[*ssa.BasicBlock]flowState
+	elemFreed      map[int]bool              // collections whose elements the function frees
+	elemFreeBlocks map[int][]*ssa.BasicBlock // where it frees them
+	loopExit       map[*ssa.BasicBlock]int   // loop header -> index of its exit successor, or -1
 	// fields maps a buffer read from an owned field of a struct of an
 	// owning type to that struct: using it uses the struct.
 	fields   map[ssa.Value][]int

@@ -76,6 +76,7 @@ func (fa *funcAnalysis) finishCollections() {
 		return
 	}
 	fa.elemFreed = map[int]bool{}
+	fa.elemFreeBlocks = map[int][]*ssa.BasicBlock{}
 	for _, b := range fa.fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
@@ -99,6 +100,7 @@ func (fa *funcAnalysis) finishCollections() {
 					if j < len(common.Args) {
 						for _, id := range fa.collIDs(fa.alias[elementBase(common.Args[j])]) {
 							fa.elemFreed[id] = true
+							fa.elemFreeBlocks[id] = append(fa.elemFreeBlocks[id], b)
 						}
 					}
 				}
@@ -185,4 +187,68 @@ func (fa *funcAnalysis) refineLoopExit(cond ssa.Value, t, f flowState) {
 			exit[id].bits = exit[id].bits&^(live|empty|escaped) | freed
 		}
 	}
+}
+
+// refineLoopExitBlock frees a collection on the exit edge of any other
+// loop (a reverse loop, a while loop) whose header is h and whose body frees
+// the collection's elements: leaving the loop at its header means the loop
+// ran to its end.
+func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
+	if fa.elemFreed == nil || !fa.inLoop[h] || len(h.Succs) != 2 {
+		return
+	}
+	exit, ok := fa.loopExit[h]
+	if !ok {
+		exit = -1
+		for k, s := range h.Succs {
+			if !reaches(s, h) {
+				if exit >= 0 {
+					exit = -1
+					break
+				}
+				exit = k
+			}
+		}
+		if fa.loopExit == nil {
+			fa.loopExit = map[*ssa.BasicBlock]int{}
+		}
+		fa.loopExit[h] = exit
+	}
+	if exit < 0 {
+		return
+	}
+	body := h.Succs[1-exit]
+	st := t
+	if exit == 1 {
+		st = f
+	}
+	for id, blocks := range fa.elemFreeBlocks {
+		for _, b := range blocks {
+			if body.Dominates(b) && reaches(b, h) {
+				if st[id].bits&(live|empty|escaped) != 0 {
+					st[id].bits = st[id].bits&^(live|empty|escaped) | freed
+				}
+				break
+			}
+		}
+	}
+}
+
+// reaches reports whether there is a path from a to b.
+func reaches(a, b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{a}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
 }

@@ -86,6 +86,7 @@ func (fa *funcAnalysis) transferBlock(b *ssa.BasicBlock, final bool) []edge {
 	case *ssa.If:
 		t, f := st.clone(), st
 		fa.refine(last.Cond, t, f)
+		fa.refineLoopExitBlock(b, t, f)
 		return []edge{{b.Succs[0], t}, {b.Succs[1], f}}
 	case *ssa.Jump:
 		return []edge{{b.Succs[0], st}}

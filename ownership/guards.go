@@ -26,7 +26,7 @@ type guard struct {
 // findGuards computes the guards of every resource created in the function.
 func (fa *funcAnalysis) findGuards() {
 	fa.guards = make([][]guard, len(fa.res))
-	if len(fa.created) == 0 {
+	if len(fa.created) == 0 && !fa.hasColl() {
 		return
 	}
 	fa.inLoop = loopBlocks(fa.fn)

@@ -109,3 +109,23 @@ func leakCaller(d *device.Device) error {
 	_ = len(bufs)
 	return d.Sync() // want `the buffers held in bufs from line 104 are not freed on the return at line 109`
 }
+
+func okReverseFree(d *device.Device, n int) error {
+	var bufs []*device.Buffer[float32]
+	for i := 0; i < n; i++ {
+		b, err := device.Alloc[float32](d, 8)
+		if err != nil {
+			for j := len(bufs) - 1; j >= 0; j-- {
+				bufs[j].Free()
+			}
+			return err
+		}
+		bufs = append(bufs, b)
+	}
+	for len(bufs) > 0 {
+		last := bufs[len(bufs)-1]
+		last.Free()
+		bufs = bufs[:len(bufs)-1]
+	}
+	return nil
+}
