@@ -486,3 +486,23 @@ func cleanBatchFreedOnPartialFailure(d *device.Device, batches [][]float32) ([]*
 	}
 	return bufs, nil
 }
+
+// verdict: clean
+func cleanSliceReleasedByDeferredHelper(d *device.Device, batches [][]float32) error {
+	var bufs []*device.Buffer[float32]
+	defer func() { releaseAll(bufs) }()
+	for _, xs := range batches {
+		b, err := device.Upload(d, xs)
+		if err != nil {
+			return err
+		}
+		bufs = append(bufs, b)
+	}
+	return d.Sync()
+}
+
+func releaseAll(bufs []*device.Buffer[float32]) {
+	for i := len(bufs) - 1; i >= 0; i-- {
+		bufs[i].Free()
+	}
+}

@@ -251,3 +251,19 @@ func leakBatchOnPartialFailure(d *device.Device, batches [][]float32) ([]*device
 	}
 	return bufs, nil
 }
+
+// verdict: leak
+func leakSliceOfBuffersAtEnd(d *device.Device, batches [][]float32) (n int) {
+	var bufs []*device.Buffer[float32]
+	for _, xs := range batches {
+		b, err := device.Upload(d, xs)
+		if err != nil {
+			break
+		}
+		bufs = append(bufs, b)
+	}
+	for _, b := range bufs {
+		n += b.Len()
+	}
+	return n
+}
