@@ -33,7 +33,6 @@ type resource struct {
 	pos   token.Pos  // where it is created
 	from  string     // what creates it: "device.Alloc", "newBuffers", …
 	name  string     // the variable it is assigned to, if known
-	call  *ssa.Call  // the creating call, if any
 	alloc *ssa.Alloc // the struct literal or variable, for owners
 	// param is the index of the parameter (or, with freeVar, of the
 	// captured variable) this pseudo-resource stands for; -1 otherwise.
@@ -179,7 +178,6 @@ type funcAnalysis struct {
 	inLoop   map[*ssa.BasicBlock]bool
 	sum      *summary // set when the analysis is complete
 	building *summary // the summary being computed by finalPass
-	done     bool
 	diags    []analysis.Diagnostic
 	seen     map[string]bool
 }

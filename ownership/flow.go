@@ -56,7 +56,6 @@ type edge struct {
 // finalPass walks every reachable block once more with the fixed-point
 // states, reporting diagnostics and computing the summary.
 func (fa *funcAnalysis) finalPass() *summary {
-	fa.done = true
 	sum := &summary{}
 	if len(fa.res) == 0 {
 		return sum

@@ -145,7 +145,7 @@ func (fa *funcAnalysis) findCreated(call *ssa.Call) {
 				}
 			}
 		}
-		r := fa.newResource(&resource{param: -1, pos: call.Pos(), from: from, call: call})
+		r := fa.newResource(&resource{param: -1, pos: call.Pos(), from: from})
 		if v != nil {
 			r.name = fa.varName(v)
 			r.coll = fa.c.isBufferSlice(v.Type())
