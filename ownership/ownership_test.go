@@ -1,6 +1,7 @@
 package ownership_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -9,5 +10,11 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices")
+	analysistest.Run(t, analysistest.TestData(), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices", "hostonly")
+}
+
+func TestDoc(t *testing.T) {
+	if !strings.HasPrefix(ownership.Analyzer.Doc, "ownership: ") {
+		t.Errorf("Doc does not start with its title: %.60q", ownership.Analyzer.Doc)
+	}
 }
