@@ -109,20 +109,24 @@ func (r *resource) label() string {
 // State bits of a resource on the paths reaching a program point; a set of
 // bits is the union over those paths. No bit: not created on the path.
 const (
-	live       uint8 = 1 << iota // created, still the function's to release
-	freed                        // released
-	escaped                      // handed on
-	isNil                        // nil on this path (error branch)
-	deferred                     // a deferred call will release it
-	empty                        // a struct of an owning type that holds nothing yet
-	deferFreed                   // with deferred: the deferred call certainly frees it
+	live       uint16 = 1 << iota // created, still the function's to release
+	freed                         // released
+	escaped                       // handed on
+	isNil                         // nil on this path (error branch)
+	deferred                      // a deferred call will release it
+	empty                         // a struct of an owning type that holds nothing yet
+	deferFreed                    // with deferred: the deferred call certainly frees it
+	deferCell                     // with deferred: a deferred literal reads the variable that holds it at exit
+	freedTwice                    // freed while a deferred call will free it too
 )
 
 type resState struct {
-	bits     uint8
+	bits     uint16
 	freePos  token.Pos // a Free on some path, for messages
 	freeBy   string    // what freed it there: "" for the Free (or Close) method, else "a call to f"
 	deferPos token.Pos
+	twicePos token.Pos // the Free that a deferred Free repeats
+	twiceBy  string
 }
 
 type flowState []resState
@@ -142,6 +146,9 @@ func (s flowState) join(t flowState) bool {
 		}
 		if s[i].deferPos == token.NoPos {
 			s[i].deferPos = t[i].deferPos
+		}
+		if s[i].twicePos == token.NoPos {
+			s[i].twicePos, s[i].twiceBy = t[i].twicePos, t[i].twiceBy
 		}
 	}
 	return changed

@@ -12,8 +12,8 @@ import (
 // call applies a call (or defer, or go) to the resources it receives.
 func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st flowState, final, isDefer, isGo bool) {
 	pos := common.Pos()
-	if !pos.IsValid() {
-		pos = instr.Pos()
+	if !pos.IsValid() || (isDefer || isGo) && instr.Pos().IsValid() {
+		pos = instr.Pos() // the defer or go keyword
 	}
 	do := func(ids []int, e effect, what string) {
 		if isGo && e != effNone {
@@ -49,6 +49,13 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 				e = effEscape
 			}
 			do(ids, e, "a function literal")
+			if isDefer && fa.cells[b] {
+				for _, id := range ids {
+					if st[id].bits&deferred != 0 {
+						st[id].bits |= deferCell
+					}
+				}
+			}
 		}
 		for j, a := range common.Args {
 			do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
@@ -250,11 +257,18 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 			if one && wasFreed {
 				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d after %s",
 					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
-			} else if one && s.bits&deferred != 0 {
-				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d, and again by the deferred %s at line %d",
-					r.label(), what, fa.line(pos), r.freeName(), fa.line(s.deferPos)))
 			}
-			if s.bits&(live|escaped|freed|empty) != 0 {
+			// A Free after a deferred Free is reported at the return, where
+			// it is known whether the deferred call still sees the buffer
+			// (a literal that reads a variable set to nil does not).
+			if one && s.bits&deferFreed != 0 && s.bits&freedTwice == 0 {
+				s.bits |= freedTwice
+				s.twicePos, s.twiceBy = pos, ""
+				if what != r.freeName() {
+					s.twiceBy = what
+				}
+			}
+			if s.bits&(live|escaped|freed|empty|deferred) != 0 {
 				s.bits = s.bits&^(live|escaped|empty) | freed
 				s.freePos, s.freeBy = pos, ""
 				if what != r.freeName() {

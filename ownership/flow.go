@@ -280,7 +280,10 @@ func (fa *funcAnalysis) contentsOrAlias(v ssa.Value) []int {
 // field of a struct of an owning type it hands the resource to the struct;
 // anywhere else it hands it on.
 func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
-	if fa.cellOf(in.Addr) != nil {
+	if cell := fa.cellOf(in.Addr); cell != nil {
+		if cell == in.Addr && isNilConst(in.Val) {
+			fa.clearDeferCell(st, fa.contents[cell])
+		}
 		return
 	}
 	ids := fa.alias[in.Val]
@@ -332,6 +335,22 @@ func (fa *funcAnalysis) storesIntoOwnedField(in *ssa.Store) bool {
 	return false
 }
 
+// clearDeferCell handles `b = nil` on a variable that a deferred literal
+// reads at exit: the literal will not release the buffer that b held, so
+// the buffer is again the function's to free (or already freed).
+func (fa *funcAnalysis) clearDeferCell(st flowState, ids []int) {
+	for _, id := range ids {
+		s := &st[id]
+		if s.bits&deferCell == 0 {
+			continue
+		}
+		s.bits &^= deferred | deferFreed | deferCell | freedTwice
+		if s.bits&freed == 0 {
+			s.bits |= live
+		}
+	}
+}
+
 // ret handles a return: results are handed to the caller; whatever else is
 // still live leaks on this path.
 func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
@@ -362,6 +381,14 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 	}
 	for _, r := range fa.res {
 		s := st[r.id]
+		if s.bits&freedTwice != 0 && !r.coll {
+			by := r.freeName()
+			if s.twiceBy != "" {
+				by = s.twiceBy
+			}
+			fa.reportAt(s.twicePos, fmt.Sprintf("%s is freed twice: %s at line %d, and again by the deferred %s at line %d",
+				r.label(), by, fa.line(s.twicePos), r.freeName(), fa.line(s.deferPos)))
+		}
 		if r.param >= 0 {
 			fa.summarizeParam(r, s.bits)
 			continue
@@ -379,7 +406,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 	}
 }
 
-func (fa *funcAnalysis) summarizeParam(r *resource, bits uint8) {
+func (fa *funcAnalysis) summarizeParam(r *resource, bits uint16) {
 	sum := fa.building
 	if sum == nil || r.param >= 32 {
 		return

@@ -211,3 +211,49 @@ func returnedButDeferredFree(d *device.Device) (*device.Buffer[float32], error) 
 	defer b.Free()
 	return b, d.Sync() // want `buffer b is returned at line 212, but the deferred Free at line 211 frees it after the return`
 }
+
+func okFreeEarlyThenNil(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if b != nil {
+			b.Free()
+		}
+	}()
+	if err := d.Sync(); err != nil {
+		return err
+	}
+	b.Free()
+	b = nil
+	return d.Sync()
+}
+
+func doubleFreeEarlyNoNil(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if b != nil {
+			b.Free()
+		}
+	}()
+	b.Free() // want `buffer b is freed twice: Free at line 243, and again by the deferred Free at line 238`
+	return d.Sync()
+}
+
+func leakNilledWithoutFree(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if b != nil {
+			b.Free()
+		}
+	}()
+	b = nil
+	return d.Sync() // want `buffer from device.Alloc at line 248 is not freed on the return at line 258`
+}

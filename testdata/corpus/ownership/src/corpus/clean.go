@@ -506,3 +506,28 @@ func releaseAll(bufs []*device.Buffer[float32]) {
 		bufs[i].Free()
 	}
 }
+
+// verdict: clean
+func cleanFreeEarlyWithGuardedDefer(d *device.Device, xs []float32) ([]float32, error) {
+	x, err := device.Upload(d, xs)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if x != nil {
+			x.Free()
+		}
+	}()
+	if err := d.Launch(Scale, grid(len(xs)), block, float32(2), x); err != nil {
+		return nil, err
+	}
+	out, err := x.Download()
+	if err != nil {
+		return nil, err
+	}
+	if err := x.Free(); err != nil {
+		return nil, err
+	}
+	x = nil
+	return out, d.Sync()
+}

@@ -267,3 +267,21 @@ func leakSliceOfBuffersAtEnd(d *device.Device, batches [][]float32) (n int) {
 	}
 	return n
 }
+
+// verdict: leak
+func leakNilledBeforeGuardedDefer(d *device.Device, xs []float32) error {
+	x, err := device.Upload(d, xs)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if x != nil {
+			x.Free()
+		}
+	}()
+	if err := d.Launch(Scale, grid(len(xs)), block, float32(2), x); err != nil {
+		x = nil
+		return err
+	}
+	return d.Sync()
+}
