@@ -46,6 +46,8 @@ type Options struct {
 	// SkipChecks compiles without running the checks (tests of the
 	// codegen itself; never for users).
 	SkipChecks bool
+	// KeepBoundsChecks keeps every bounds check (no elimination).
+	KeepBoundsChecks bool
 }
 
 // Module is one compiled module: the code for every kernel of the packages
@@ -167,7 +169,7 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		}
 	})
 	prep := &prepared{opts: opts, roots: roots, found: found, diags: diags, prog: prog,
-		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir)}}
+		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir), KeepBoundsChecks: opts.KeepBoundsChecks}}
 	if buildHook != nil {
 		buildHook(prep)
 	}

@@ -46,6 +46,9 @@ type Env struct {
 	NoFuse map[token.Pos]bool
 	// RelPos turns a position into the "file:line:col" kept in traps.
 	RelPos func(token.Position) string
+	// KeepBoundsChecks turns bounds-check elimination off (tests compare
+	// kernels with and without it).
+	KeepBoundsChecks bool
 }
 
 // Error is a construct the lowering cannot compile, at a source position.
@@ -140,7 +143,9 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	kir.RemoveUnreachable(f)
 	kir.RemoveDead(f)
 	kir.Simplify(f)
-	kir.EliminateBoundsChecks(f)
+	if !env.KeepBoundsChecks {
+		kir.EliminateBoundsChecks(f)
+	}
 	if err := kir.Verify(f); err != nil {
 		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))
 	}
