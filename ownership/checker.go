@@ -171,8 +171,12 @@ type funcAnalysis struct {
 	alias map[ssa.Value][]int
 	// cells are local variables (allocs) that only hold values: loads from
 	// them see what was stored. contents is the union of what is stored.
-	cells          map[ssa.Value]bool
-	contents       map[ssa.Value][]int
+	cells    map[ssa.Value]bool
+	contents map[ssa.Value][]int
+	// cellFields and structFields follow the fields of local struct
+	// variables and of struct values one by one.
+	cellFields     map[ssa.Value]map[int][]int
+	structFields   map[ssa.Value]map[int][]int
 	created        map[ssa.Instruction][]int // resources created by an instruction
 	in             map[*ssa.BasicBlock]flowState
 	elemFreed      map[int]bool              // collections whose elements the function frees
@@ -197,8 +201,8 @@ func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
 	}
 	fa := &funcAnalysis{c: c, fn: fn, alias: map[ssa.Value][]int{}, cells: map[ssa.Value]bool{},
 		contents: map[ssa.Value][]int{}, created: map[ssa.Instruction][]int{}, in: map[*ssa.BasicBlock]flowState{},
-		fields: map[ssa.Value][]int{},
-		seen:   map[string]bool{}}
+		fields: map[ssa.Value][]int{}, cellFields: map[ssa.Value]map[int][]int{}, structFields: map[ssa.Value]map[int][]int{},
+		seen: map[string]bool{}}
 	c.funcs[fn] = fa
 	if len(fn.Blocks) == 0 {
 		fa.sum = &summary{}

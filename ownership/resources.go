@@ -295,6 +295,14 @@ func (fa *funcAnalysis) computeAliases() {
 							fa.contents[cell] = u
 							changed = true
 						}
+						// Field by field: a struct in a local variable.
+						if f, ok := v.Addr.(*ssa.FieldAddr); ok {
+							changed = addField(fa.cellFields, cell, f.Field, fa.alias[v.Val]) || changed
+						} else if v.Addr == cell {
+							for f, ids := range fa.structFields[v.Val] {
+								changed = addField(fa.cellFields, cell, f, ids) || changed
+							}
+						}
 					}
 				case *ssa.UnOp:
 					if v.Op != token.MUL {
@@ -303,8 +311,18 @@ func (fa *funcAnalysis) computeAliases() {
 					if cell := fa.cellOf(v.X); cell != nil {
 						if st := fa.reachingStore(v, v.X); st != nil {
 							add(v, fa.alias[st.Val])
+							for f, ids := range fa.structFields[st.Val] {
+								changed = addField(fa.structFields, v, f, ids) || changed
+							}
+						} else if f, ok := v.X.(*ssa.FieldAddr); ok && fa.isStructCell(cell) {
+							add(v, fa.cellFields[cell][f.Field])
 						} else {
 							add(v, fa.ofKind(v.Type(), fa.contents[cell]))
+						}
+						if v.X == cell {
+							for f, ids := range fa.cellFields[cell] {
+								changed = addField(fa.structFields, v, f, ids) || changed
+							}
 						}
 					} else if ids := fa.alias[v.X]; len(ids) > 0 && fa.isOwnerAlloc(v.X) {
 						add(v, ids) // a copy of a struct value of an owning type
@@ -317,6 +335,7 @@ func (fa *funcAnalysis) computeAliases() {
 					if fa.fields[v] == nil && fa.ownedField(v.X, v.Field) {
 						fa.fields[v] = fa.alias[v.X]
 					}
+					add(v, fa.structFields[v.X][v.Field])
 				case *ssa.Slice:
 					if fa.cells[v.X] {
 						add(v, fa.contents[v.X])
@@ -331,6 +350,30 @@ func (fa *funcAnalysis) computeAliases() {
 			}
 		}
 	}
+}
+
+// addField adds ids to m[v][f] and reports whether that changed it.
+func addField(m map[ssa.Value]map[int][]int, v ssa.Value, f int, ids []int) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	if m[v] == nil {
+		m[v] = map[int][]int{}
+	}
+	u, c := union(m[v][f], ids)
+	m[v][f] = u
+	return c
+}
+
+// isStructCell reports whether a cell is a local variable of struct type,
+// whose fields are followed one by one.
+func (fa *funcAnalysis) isStructCell(cell ssa.Value) bool {
+	p, ok := types.Unalias(cell.Type()).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Struct)
+	return ok
 }
 
 // ofKind keeps the resources that a value of type t can be: buffers for a

@@ -218,3 +218,47 @@ func leakNamedResults(d *device.Device) error {
 	_ = b.Len()
 	return nil // want `buffer from newLaunched at line 214 is not freed on the return at line 219`
 }
+
+type pair struct{ x, y *device.Buffer[float32] }
+
+func okLocalStructFields(d *device.Device) error {
+	x, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	y, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		x.Free()
+		return err
+	}
+	p := pair{x: x, y: y}
+	p.x.Free()
+	y.Free()
+	return nil
+}
+
+func leakLocalStructField(d *device.Device) error {
+	x, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return err
+	}
+	y, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		x.Free()
+		return err
+	}
+	p := pair{x: x, y: y}
+	q := p
+	q.x.Free()
+	return nil // want `buffer from device.Alloc at line 245 is not freed on the return at line 253`
+}
+
+func doubleFreeLocalStructField(d *device.Device) {
+	x, err := device.Alloc[float32](d, 1)
+	if err != nil {
+		return
+	}
+	p := &pair{x: x}
+	p.x.Free()
+	x.Free() // want `buffer x is freed twice: Free at line 263 after Free at line 262`
+}
