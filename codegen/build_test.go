@@ -93,8 +93,8 @@ func TestCorpus(t *testing.T) {
 	m := corpusBuild(t)
 	assemble(t, "corpus", string(m.PTX))
 
-	if got := len(m.Manifest.Kernels); got != 16 {
-		t.Errorf("%d kernels in the manifest, want 16", got)
+	if got := len(m.Manifest.Kernels); got != 17 {
+		t.Errorf("%d kernels in the manifest, want 17", got)
 	}
 	for _, tc := range []struct {
 		entry string

@@ -135,3 +135,44 @@ func Pointers(t gpu.Thread, x []float32) {
 }
 
 func bump(p *float32) { *p += 1 }
+
+// Celsius is a named float type.
+type Celsius float32
+
+// Ranges uses range over ints, arrays and slices, named types and labelled
+// continue.
+//
+//gpu:kernel
+func Ranges(t gpu.Thread, xs []Celsius, out []float32) {
+	i := t.GlobalIdx().X
+	if i >= len(out) {
+		return
+	}
+	var acc Celsius
+	for k := range 4 {
+		acc += Celsius(k)
+	}
+	w := [3]float32{0.5, 0.25, 0.25}
+	for k, v := range w {
+		acc += Celsius(v * float32(k))
+	}
+rows:
+	for j, x := range xs {
+		if j > 8 {
+			break
+		}
+		for range 2 {
+			if x < 0 {
+				continue rows
+			}
+			acc += x
+		}
+	}
+	switch c := acc; {
+	case c > 100:
+		acc = 100
+	case c < -100:
+		acc = -100
+	}
+	out[i] = float32(acc)
+}
