@@ -30,6 +30,11 @@
 // that takes them) and which results are new buffers, and exports these as
 // facts, so the check works across packages.
 //
+// A deferred function literal that frees a captured variable releases
+// whatever the variable holds at exit: after `b.Free(); b = nil` a guarded
+// `defer func() { if b != nil { b.Free() } }()` frees nothing more, and
+// after `b = nil` alone the buffer is the function's to free again.
+//
 // Paths: early returns, loops (a buffer allocated in a loop must be freed
 // before the next iteration allocates it again), switch, select, defer
 // (`defer b.Free()` and deferred function literals that free captured
@@ -65,9 +70,9 @@
 // package's API (that package's functions return, take or free buffers, or
 // its types own them) is checked too.
 //
-// Limits: the analysis follows a buffer through local variables, variables
-// captured by function literals, local slices of buffers, and the variadic
-// arguments of Launch; it does not follow buffers through maps, arrays,
+// Limits: the analysis follows a buffer through local variables (struct
+// variables field by field), variables captured by function literals,
+// local slices of buffers, and the variadic arguments of Launch; it does not follow buffers through maps, arrays,
 // slices that are not local (a field, a parameter, a global), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported), nor a use of a slice's buffers after they were
