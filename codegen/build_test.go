@@ -2,6 +2,7 @@ package codegen_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,12 +52,26 @@ func assemble(t *testing.T, name, text string) {
 	}
 }
 
+var (
+	buildMu    sync.Mutex
+	buildCache = map[string]*codegen.Module{}
+)
+
+// build compiles patterns once per test binary (loading packages dominates
+// the tests' time); callers must not change the module.
 func build(t *testing.T, opts codegen.Options, patterns ...string) *codegen.Module {
 	t.Helper()
+	key := fmt.Sprint(patterns, opts)
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if m, ok := buildCache[key]; ok {
+		return m
+	}
 	m, err := codegen.Build(patterns, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	buildCache[key] = m
 	return m
 }
 
@@ -199,7 +214,10 @@ func TestDifferential(t *testing.T) {
 		t.Errorf("only %d differential kernels compiled", len(m.Manifest.Kernels))
 	}
 	assemble(t, "differential", string(m.PTX))
-	again := build(t, codegen.Options{SkipChecks: true}, "github.com/gpukvet/gpukvet/testdata/differential/kernels")
+	again, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/differential/kernels"}, codegen.Options{SkipChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if string(again.PTX) != string(m.PTX) {
 		t.Error("two builds of the same sources differ")
 	}
