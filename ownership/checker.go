@@ -118,6 +118,7 @@ const (
 	deferFreed                    // with deferred: the deferred call certainly frees it
 	deferCell                     // with deferred: a deferred literal reads the variable that holds it at exit
 	freedTwice                    // freed while a deferred call will free it too
+	deferUse                      // a deferred call uses it at exit
 )
 
 type resState struct {
@@ -127,6 +128,8 @@ type resState struct {
 	deferPos token.Pos
 	twicePos token.Pos // the Free that a deferred Free repeats
 	twiceBy  string
+	usePos   token.Pos // a deferred use, for messages
+	useBy    string
 }
 
 type flowState []resState
@@ -146,6 +149,9 @@ func (s flowState) join(t flowState) bool {
 		}
 		if s[i].deferPos == token.NoPos {
 			s[i].deferPos = t[i].deferPos
+		}
+		if s[i].usePos == token.NoPos {
+			s[i].usePos, s[i].useBy = t[i].usePos, t[i].useBy
 		}
 		if s[i].twicePos == token.NoPos {
 			s[i].twicePos, s[i].twiceBy = t[i].twicePos, t[i].twiceBy

@@ -19,7 +19,7 @@
 //     line 18";
 //   - a second Free, directly or by a deferred Free;
 //   - a buffer returned to the caller that a deferred Free frees after the
-//     return.
+//     return, or used by a deferred call after a Free before the return.
 //
 // A buffer is handed on, and no longer the function's to free, when it is
 // returned, stored (a struct field, a global, a slice or array element, a

@@ -25,8 +25,20 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 				e = effDeferFreeAll
 			case effEscape:
 				e = effDeferFree
+			case effUse:
+				// A deferred use happens at the end: after any Free
+				// before the return.
+				for _, id := range ids {
+					if s := &st[id]; s.bits&(live|escaped|freed) != 0 && len(ids) == 1 {
+						s.bits |= deferUse
+						if !s.usePos.IsValid() {
+							s.usePos, s.useBy = pos, what
+						}
+					}
+				}
+				return
 			default:
-				return // a deferred use happens at the end
+				return
 			}
 		}
 		fa.apply(st, ids, e, pos, what, final)
@@ -51,7 +63,7 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 			do(ids, e, "a function literal")
 			if isDefer && fa.cells[b] {
 				for _, id := range ids {
-					if st[id].bits&deferred != 0 {
+					if st[id].bits&(deferred|deferUse) != 0 {
 						st[id].bits |= deferCell
 					}
 				}

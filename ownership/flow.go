@@ -344,8 +344,9 @@ func (fa *funcAnalysis) clearDeferCell(st flowState, ids []int) {
 		if s.bits&deferCell == 0 {
 			continue
 		}
-		s.bits &^= deferred | deferFreed | deferCell | freedTwice
-		if s.bits&freed == 0 {
+		hadDeferred := s.bits&deferred != 0
+		s.bits &^= deferred | deferFreed | deferCell | freedTwice | deferUse
+		if hadDeferred && s.bits&freed == 0 {
 			s.bits |= live
 		}
 	}
@@ -381,6 +382,10 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 	}
 	for _, r := range fa.res {
 		s := st[r.id]
+		if s.bits&(deferUse|freed) == deferUse|freed && s.freePos.IsValid() && !r.coll {
+			fa.reportAt(s.usePos, fmt.Sprintf("%s is used by %s deferred at line %d, which runs after %s",
+				r.label(), s.useBy, fa.line(s.usePos), fa.freedAt(r, &s)))
+		}
 		if s.bits&freedTwice != 0 && !r.coll {
 			by := r.freeName()
 			if s.twiceBy != "" {

@@ -257,3 +257,39 @@ func leakNilledWithoutFree(d *device.Device) error {
 	b = nil
 	return d.Sync() // want `buffer from device.Alloc at line 248 is not freed on the return at line 258`
 }
+
+func deferredUseAfterFree(d *device.Device) ([]float32, error) {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return nil, err
+	}
+	var out []float32
+	defer func() { out, _ = b.Download() }() // want `buffer b is used by a function literal deferred at line 267, which runs after Free at line 268`
+	b.Free()
+	return out, nil
+}
+
+func okDeferredUseBeforeDeferredFree(d *device.Device) (out []float32, err error) {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Free()
+	defer func() { out, err = b.Download() }()
+	return nil, d.Sync()
+}
+
+func okDeferredUseGuarded(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 10)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if b != nil {
+			_ = b.Len()
+		}
+	}()
+	b.Free()
+	b = nil
+	return nil
+}

@@ -531,3 +531,18 @@ func cleanFreeEarlyWithGuardedDefer(d *device.Device, xs []float32) ([]float32, 
 	x = nil
 	return out, d.Sync()
 }
+
+// verdict: clean
+func cleanDeferredDownloadThenDeferredFree(d *device.Device, xs []float32) (out []float32, err error) {
+	x, err := device.Upload(d, xs)
+	if err != nil {
+		return nil, err
+	}
+	defer x.Free()
+	defer func() {
+		if err == nil {
+			out, err = x.Download()
+		}
+	}()
+	return nil, d.Launch(Scale, grid(len(xs)), block, float32(2), x)
+}

@@ -120,3 +120,21 @@ func uafReturnedWithDeferredFree(d *device.Device, xs []float32) (*device.Buffer
 	}
 	return x, nil
 }
+
+// verdict: uaf
+func uafDeferredDownload(d *device.Device, xs []float32) (out []float32, err error) {
+	x, err := device.Upload(d, xs)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err == nil {
+			out, err = x.Download()
+		}
+	}()
+	if err := d.Launch(Scale, grid(len(xs)), block, float32(2), x); err != nil {
+		x.Free()
+		return nil, err
+	}
+	return nil, x.Free()
+}
