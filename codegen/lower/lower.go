@@ -46,8 +46,9 @@ type Env struct {
 	NoFuse map[token.Pos]bool
 	// RelPos turns a position into the "file:line:col" kept in traps.
 	RelPos func(token.Position) string
-	// KeepBoundsChecks turns bounds-check elimination off (tests compare
-	// kernels with and without it).
+	// KeepBoundsChecks turns the optimizations that rest on value ranges
+	// off: bounds-check elimination and 32-bit index arithmetic (tests
+	// compare kernels with and without them).
 	KeepBoundsChecks bool
 }
 
@@ -145,6 +146,8 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	kir.Simplify(f)
 	if !env.KeepBoundsChecks {
 		kir.EliminateBoundsChecks(f)
+		kir.NarrowIndices(f)
+		kir.Simplify(f)
 	}
 	if err := kir.Verify(f); err != nil {
 		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))
