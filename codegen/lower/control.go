@@ -61,10 +61,6 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	out := make([]*kir.Value, len(fr.rets[0]))
 	for i := range out {
 		phi := b.f.NewPhi(fr.ret, fr.rets[0][i].Type)
-		for j := range fr.ret.Preds {
-			// Preds were added in the order of fr.retFrom.
-			_ = j
-		}
 		for _, from := range fr.ret.Preds {
 			for k, rf := range fr.retFrom {
 				if rf == from {

@@ -69,10 +69,6 @@ func leafKind(b *builder, t types.Type) kir.Kind {
 		if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
 			return kir.Ptr
 		}
-		if s, isStruct := t.Underlying().(*types.Struct); isStruct {
-			_ = s
-			return kir.Void
-		}
 		return kir.Void
 	}
 	switch u.Kind() {

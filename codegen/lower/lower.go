@@ -72,8 +72,6 @@ type builder struct {
 	depth   int
 	shared  map[string]int // gpu.Shared call site (and type) → module variable
 	layouts map[types.Type][]leaf
-	err     error
-	ssaRoot *ssa.Function
 	reached map[*ssa.Function]bool
 	// at is the position of what is being lowered, for errors about
 	// operands that have none of their own.
@@ -82,13 +80,16 @@ type builder struct {
 
 // frame is one inlined activation of an SSA function.
 type frame struct {
-	fn     *ssa.Function
+	fn *ssa.Function
+	// vals holds the leaves of every SSA value lowered so far.
 	vals   map[ssa.Value][]*kir.Value
 	blocks map[*ssa.BasicBlock]*kir.Block
-	// exit is the kir block an SSA block's lowering ended in: the one its
-	// successors' phis see as predecessor.
-	exit    map[*kir.Block]*ssa.BasicBlock
-	ret     *kir.Block
+	// exit maps the kir block each SSA block's lowering ended in (the
+	// predecessor its successors' phis see) back to that SSA block.
+	exit map[*kir.Block]*ssa.BasicBlock
+	ret  *kir.Block
+	// rets are the result leaves of each return, retFrom the block it
+	// jumps to ret from.
 	rets    [][]*kir.Value
 	retFrom []*kir.Block
 	phis    []*phiFix
@@ -113,7 +114,7 @@ func Lower(env *Env, m *kir.Module, k Kernel) (*kir.Func, error) {
 // the lowering fails, so that a driver can relate check diagnostics to
 // kernels.
 func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ssa.Function, err error) {
-	b := &builder{env: env, m: m, shared: map[string]int{}, layouts: map[types.Type][]leaf{}, ssaRoot: k.Fn,
+	b := &builder{env: env, m: m, shared: map[string]int{}, layouts: map[types.Type][]leaf{},
 		reached: map[*ssa.Function]bool{}}
 	defer func() {
 		for fn := range b.reached {
@@ -174,8 +175,6 @@ func (b *builder) param(p *types.Var) []*kir.Value {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Slice:
-		elem := leafKind(b, u.Elem())
-		_ = elem
 		iptr := len(b.f.Params)
 		b.f.Params = append(b.f.Params, kir.Param{Name: p.Name() + "_ptr", Type: kir.PtrTo(kir.Global)},
 			kir.Param{Name: p.Name() + "_len", Type: kir.TI64, Len: true})

@@ -30,7 +30,7 @@ func (b *builder) alloc(v *ssa.Alloc) *kir.Value {
 func (b *builder) zeroMemory(p *kir.Value, t types.Type) {
 	size := sizes.Sizeof(t)
 	if size <= 256 {
-		for _, l := range b.layoutOrNil(t) {
+		for _, l := range b.layout(t) {
 			b.val(kir.OpStore, kir.Type{}, b.ptrAdd(p, l.off), b.konst(storeType(l.kind), 0))
 		}
 		return
@@ -60,10 +60,6 @@ func (b *builder) zeroMemory(p *kir.Value, t types.Type) {
 	off.Args = []*kir.Value{start, next}
 	b.cur = done
 }
-
-// layoutOrNil is layout for memory types that may hold arrays too large to
-// flatten; those are zeroed by the loop in zeroMemory instead.
-func (b *builder) layoutOrNil(t types.Type) []leaf { return b.layout(t) }
 
 // storeType is the memory type of a leaf of kind k.
 func storeType(k kir.Kind) kir.Type {
