@@ -20,7 +20,7 @@ import (
 	"github.com/gpukvet/gpukvet/races"
 )
 
-// Names are the analyzers of the dialect's contract (shared/DIALECT.md), in
+// Names are the analyzers of the dialect's contract (DIALECT.md), in
 // the order gpukvet lists them. A //gpukvet:ignore directive may name any of
 // them, whether or not this build of the suite includes it yet.
 var Names = []string{"memspace", "ownership", "races", "divergence"}

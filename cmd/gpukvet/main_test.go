@@ -261,6 +261,28 @@ func TestLoadError(t *testing.T) {
 	if !strings.Contains(r.stdout, "bad/bad.go:3:1: ignore:") {
 		t.Errorf("the package that loaded was not checked:\n%s", r.stdout)
 	}
+	// SARIF: the error is a tool execution notification of a failed run.
+	r = gpukvet(t, dir, "-f=sarif", "./...")
+	wantCode(t, r, 2)
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful        bool `json:"executionSuccessful"`
+				ToolExecutionNotifications []struct {
+					Level   string `json:"level"`
+					Message struct{ Text string }
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+		t.Fatalf("SARIF output (%v):\n%s", err, r.stdout)
+	}
+	inv := log.Runs[0].Invocations[0]
+	if inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 || !strings.Contains(inv.ToolExecutionNotifications[0].Message.Text, `broken/broken.go:3:23: cannot use "one"`) {
+		t.Errorf("SARIF invocation = %+v", inv)
+	}
+
 	r = gpukvet(t, dir, "./nosuchdir")
 	wantCode(t, r, 2)
 	if r.stderr == "" {
