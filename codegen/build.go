@@ -34,10 +34,12 @@ import (
 
 // Options configure Build.
 type Options struct {
-	// Target is "ptx" (the default), or "llvm-amdgcn" or "llvm-nvptx"
-	// for LLVM IR (Module.LLVM) for AMD GPUs or LLVM's NVPTX back end.
+	// Target is "ptx" (the default), "llvm-amdgcn" or "llvm-nvptx" for
+	// LLVM IR (Module.LLVM) for AMD GPUs or LLVM's NVPTX back end, or
+	// "hsaco" for an AMD code object (Module.HSACO; needs llc and ld.lld).
 	Target string
-	// Arch is the PTX target architecture, "sm_80" by default.
+	// Arch is the target architecture: "sm_80" by default for ptx,
+	// "gfx90a" for hsaco.
 	Arch string
 	// Dir is the directory patterns are resolved in ("" = current).
 	Dir string
@@ -55,8 +57,10 @@ type Options struct {
 type Module struct {
 	// PTX is the module's text for target ptx.
 	PTX []byte
-	// LLVM is the module's LLVM IR text for the llvm-* targets.
+	// LLVM is the module's LLVM IR text for the llvm-* and hsaco targets.
 	LLVM []byte
+	// HSACO is the AMD code object for target hsaco.
+	HSACO []byte
 	// Manifest describes entry points, parameter layouts, the trap record
 	// and the position table; it is what `gpukvet build` writes as JSON.
 	Manifest *Manifest
@@ -82,14 +86,21 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	}
 	switch opts.Target {
 	case "ptx", "llvm-amdgcn", "llvm-nvptx":
+		if opts.Arch == "" {
+			opts.Arch = "sm_80"
+		}
+		if !strings.HasPrefix(opts.Arch, "sm_") {
+			return nil, fmt.Errorf("-arch=%s: want sm_XX, e.g. sm_80", opts.Arch)
+		}
+	case "hsaco":
+		if opts.Arch == "" || opts.Arch == "sm_80" {
+			opts.Arch = "gfx90a"
+		}
+		if !strings.HasPrefix(opts.Arch, "gfx") {
+			return nil, fmt.Errorf("-arch=%s: want an AMD GPU, e.g. gfx90a", opts.Arch)
+		}
 	default:
-		return nil, fmt.Errorf("target %q is not supported (want ptx, llvm-amdgcn or llvm-nvptx)", opts.Target)
-	}
-	if opts.Arch == "" {
-		opts.Arch = "sm_80"
-	}
-	if !strings.HasPrefix(opts.Arch, "sm_") {
-		return nil, fmt.Errorf("-arch=%s: want sm_XX, e.g. sm_80", opts.Arch)
+		return nil, fmt.Errorf("target %q is not supported (want ptx, llvm-amdgcn, llvm-nvptx or hsaco)", opts.Target)
 	}
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env}
 	pkgs, err := packages.Load(cfg, append([]string{lower.DevMathPath}, patterns...)...)
@@ -246,13 +257,22 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	if len(m.Funcs) == 0 {
 		return nil, errors.New("no //gpu:kernel functions in " + strings.Join(patterns, " "))
 	}
-	if target, ok := strings.CutPrefix(opts.Target, "llvm-"); ok {
+	if target, ok := strings.CutPrefix(opts.Target, "llvm-"); ok || opts.Target == "hsaco" {
+		if !ok {
+			target = "amdgcn"
+		}
 		text, err := llvm.Emit(m, llvm.Options{Target: target})
 		if err != nil {
 			return nil, err
 		}
 		man.Positions = m.Positions
-		return &Module{LLVM: []byte(text), Manifest: man, IR: m}, nil
+		mod := &Module{LLVM: []byte(text), Manifest: man, IR: m}
+		if opts.Target == "hsaco" {
+			if mod.HSACO, err = linkHSACO(mod.LLVM, opts.Arch); err != nil {
+				return nil, err
+			}
+		}
+		return mod, nil
 	}
 	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch})
 	if err != nil {

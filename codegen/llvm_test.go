@@ -1,11 +1,13 @@
 package codegen_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/llvm"
 )
 
@@ -59,5 +61,32 @@ func TestLLVM(t *testing.T) {
 	}
 	if _, err := llvm.Emit(m.IR, llvm.Options{Target: "spirv"}); err == nil {
 		t.Error("llvm.Emit accepted an unknown target")
+	}
+}
+
+// TestHSACO builds an AMD code object (llc, then ld.lld) for the examples.
+func TestHSACO(t *testing.T) {
+	for _, tool := range [][]string{{"llc-19", "llc"}, {"ld.lld-19", "ld.lld"}} {
+		found := false
+		for _, name := range tool {
+			if _, err := exec.LookPath(name); err == nil {
+				found = true
+			}
+		}
+		if !found {
+			t.Skipf("%s not found (Debian's llvm-19 and lld-19): no AMD code object", tool[0])
+		}
+	}
+	m := build(t, codegen.Options{Target: "hsaco"}, "github.com/gpukvet/gpukvet/examples/...")
+	if !bytes.HasPrefix(m.HSACO, []byte("\x7fELF")) {
+		t.Fatalf("the code object is not an ELF file (%d bytes)", len(m.HSACO))
+	}
+	for _, k := range m.Manifest.Kernels {
+		if !bytes.Contains(m.HSACO, []byte(k.Entry+".kd")) {
+			t.Errorf("no kernel descriptor for %s in the code object", k.Entry)
+		}
+	}
+	if m.Manifest.Arch != "gfx90a" {
+		t.Errorf("manifest arch %q, want gfx90a", m.Manifest.Arch)
 	}
 }

@@ -13,12 +13,12 @@ import (
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
-const buildUsage = `usage: gpukvet build [-target=ptx|llvm-amdgcn|llvm-nvptx] [-arch=sm_XX] [-o FILE] PKG...
+const buildUsage = `usage: gpukvet build [-target=ptx|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-o FILE] PKG...
 
 build checks the packages' kernels with every gpukvet analyzer, refuses to
 compile a kernel that a check reports on (citing the diagnostic), and
-compiles the rest into one module: FILE (default <package name>.ptx, or .ll
-for the LLVM IR targets) and,
+compiles the rest into one module: FILE (default <package name>.ptx, .ll
+for the LLVM IR targets, .hsaco for an AMD code object) and,
 beside it, FILE.json, the manifest that names each kernel's entry point and
 its parameter layout (a slice is a pointer and an int64 length, a struct is
 a byte array in Go's layout, the last parameter is the trap record), so any
@@ -37,8 +37,8 @@ func buildMain(args []string) int {
 func runBuild(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	target := fs.String("target", "ptx", "code to produce: ptx, llvm-amdgcn (LLVM IR for AMD GPUs: llc -mtriple=amdgcn-amd-amdhsa) or llvm-nvptx")
-	arch := fs.String("arch", "sm_80", "PTX target architecture (sm_80, sm_90, ...)")
+	target := fs.String("target", "ptx", "code to produce: ptx, llvm-amdgcn (LLVM IR for AMD GPUs), llvm-nvptx, or hsaco (an AMD code object; needs llc-19 and ld.lld-19)")
+	arch := fs.String("arch", "", "target architecture: sm_80 (the default), sm_90, ... for ptx; gfx90a (the default), ... for hsaco")
 	out := fs.String("o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
@@ -56,8 +56,10 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	case "ptx":
 	case "llvm-amdgcn", "llvm-nvptx":
 		ext = ".ll"
+	case "hsaco":
+		ext = ".hsaco"
 	default:
-		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, llvm-amdgcn or llvm-nvptx)\n", *target)
+		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, llvm-amdgcn, llvm-nvptx or hsaco)\n", *target)
 		return 2
 	}
 	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch})
@@ -87,10 +89,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1
 	}
-	text := mod.PTX
-	if ext == ".ll" {
-		text = mod.LLVM
-	}
+	text := map[string][]byte{".ptx": mod.PTX, ".ll": mod.LLVM, ".hsaco": mod.HSACO}[ext]
 	if err := os.WriteFile(file, text, 0o644); err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1
