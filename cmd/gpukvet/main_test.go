@@ -192,7 +192,8 @@ func TestStandaloneSARIF(t *testing.T) {
 		Runs    []struct {
 			Tool struct {
 				Driver struct {
-					Name  string `json:"name"`
+					Name    string `json:"name"`
+					Version string `json:"version"`
 					Rules []struct {
 						ID               string `json:"id"`
 						ShortDescription struct{ Text string }
@@ -228,6 +229,9 @@ func TestStandaloneSARIF(t *testing.T) {
 		t.Fatalf("version %q, $schema %q, %d runs", log.Version, log.Schema, len(log.Runs))
 	}
 	run := log.Runs[0]
+	if v := run.Tool.Driver.Version; v == "" || v[0] < '0' || v[0] > '9' {
+		t.Errorf("driver version %q does not start with a number", v)
+	}
 	if run.Tool.Driver.Name != "gpukvet" || len(run.Tool.Driver.Rules) != len(analyzers.All()) {
 		t.Errorf("driver %q with %d rules, want gpukvet with %d", run.Tool.Driver.Name, len(run.Tool.Driver.Rules), len(analyzers.All()))
 	}

@@ -62,7 +62,7 @@ type sarifResult struct {
 func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, errs []string) error {
 	driver := sarif.ToolComponent{
 		Name:           "gpukvet",
-		Version:        versionString(),
+		Version:        version(),
 		InformationURI: "https://github.com/gpukvet/gpukvet",
 	}
 	ruleIndex := map[string]int{}

@@ -256,27 +256,39 @@ func summary(a *analysis.Analyzer) string {
 	return strings.TrimSpace(strings.TrimPrefix(s, a.Name+":"))
 }
 
-// versionString describes this build: the module version (or the VCS
-// revision of a build from a checkout) and the Go version.
+// versionString describes this build: gpukvet's version and the Go version.
 func versionString() string {
+	goVersion := "unknown Go version"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+	}
+	return fmt.Sprintf("gpukvet %s %s", version(), goVersion)
+}
+
+// version is the module version without its "v" (0.0.0-devel for a build
+// from a checkout, with the VCS revision when the build recorded one), so
+// that it starts with a number, as SARIF consumers compare versions.
+func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "gpukvet (unknown version)"
+		return "0.0.0-devel"
 	}
-	v := bi.Main.Version
-	var rev, modified string
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return strings.TrimPrefix(v, "v")
+	}
+	var rev, dirty string
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			rev = s.Value
+			rev = "+" + s.Value[:min(12, len(s.Value))]
 		case "vcs.modified":
 			if s.Value == "true" {
-				modified = "+dirty"
+				dirty = ".dirty"
 			}
 		}
 	}
-	if (v == "" || v == "(devel)") && rev != "" {
-		v = "devel " + rev[:min(12, len(rev))] + modified
+	if rev == "" {
+		dirty = ""
 	}
-	return fmt.Sprintf("gpukvet %s %s", v, bi.GoVersion)
+	return "0.0.0-devel" + rev + dirty
 }
