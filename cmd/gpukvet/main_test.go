@@ -194,7 +194,7 @@ func TestStandaloneSARIF(t *testing.T) {
 				Driver struct {
 					Name    string `json:"name"`
 					Version string `json:"version"`
-					Rules []struct {
+					Rules   []struct {
 						ID               string `json:"id"`
 						ShortDescription struct{ Text string }
 					} `json:"rules"`
