@@ -17,10 +17,11 @@ for installer in scripts/install-*.sh; do
 	out=$(sh "$installer")
 	printf '%s\n' "$out"
 	# An installer prints the path of what it installed on its last line;
-	# put that folder on PATH for the tests.
+	# if PATH does not find it, append its folder (appended, so that a
+	# system folder never shadows the go on PATH).
 	tool=$(printf '%s\n' "$out" | tail -n 1)
-	if [[ -f $tool && -x $tool ]]; then
-		PATH="$(cd "$(dirname "$tool")" && pwd):$PATH"
+	if [[ -f $tool && -x $tool && $(command -v "$(basename "$tool")") != "$tool" ]]; then
+		PATH="$PATH:$(cd "$(dirname "$tool")" && pwd)"
 		export PATH
 	fi
 done
