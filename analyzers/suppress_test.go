@@ -2,6 +2,8 @@ package analyzers
 
 import (
 	"go/ast"
+	"go/types"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -88,5 +90,18 @@ func TestAll(t *testing.T) {
 	all[0] = nil
 	if All()[0] == nil {
 		t.Errorf("All must return a fresh slice each time")
+	}
+}
+
+func TestPanicBecomesError(t *testing.T) {
+	a := Suppressible(&analysis.Analyzer{
+		Name: "races",
+		Doc:  "panic",
+		Run:  func(*analysis.Pass) (any, error) { panic("boom") },
+	})
+	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/p", "p"), Report: func(analysis.Diagnostic) {}}
+	_, err := a.Run(pass)
+	if err == nil || !strings.Contains(err.Error(), "analyzer races panicked on package example.com/p: boom") {
+		t.Fatalf("Run of a panicking analyzer returned %v", err)
 	}
 }
