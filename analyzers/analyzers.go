@@ -42,7 +42,8 @@ var (
 
 // All returns the suite: every check, each wrapped so that
 // //gpukvet:ignore directives silence it, followed by Ignore, which reports
-// malformed directives. The analyzers are the packages' own Analyzer
+// malformed directives. A panic in any of them, or in an analyzer they
+// require, is an error of that analyzer on that package (see guard). The analyzers are the packages' own Analyzer
 // values (wrapped in place, once), so that analyzers which require one
 // another share one instance and one set of facts.
 func All() []*analysis.Analyzer {
@@ -52,6 +53,9 @@ func All() []*analysis.Analyzer {
 			suite = append(suite, a)
 		}
 		suite = append(suite, Ignore)
+		for _, a := range suite {
+			guard(a)
+		}
 	})
 	return slices.Clone(suite)
 }

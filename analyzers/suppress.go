@@ -1,10 +1,8 @@
 package analyzers
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -29,10 +27,6 @@ var (
 //
 // The directives of a package are parsed only when the analyzer first
 // reports something in it, so a clean package costs nothing.
-//
-// The wrapper also turns a panic of the analyzer into an error naming the
-// analyzer and the package, so that one bug in one check fails that check
-// on that package, under any driver, instead of killing the whole run.
 func Suppressible(a *analysis.Analyzer) *analysis.Analyzer {
 	wrappedMu.Lock()
 	defer wrappedMu.Unlock()
@@ -42,12 +36,7 @@ func Suppressible(a *analysis.Analyzer) *analysis.Analyzer {
 	wrapped[a] = true
 	run := a.Run
 	name := a.Name
-	a.Run = func(pass *analysis.Pass) (result any, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				result, err = nil, fmt.Errorf("internal error: analyzer %s panicked on package %s: %v\n%s", name, pass.Pkg.Path(), r, debug.Stack())
-			}
-		}()
+	a.Run = func(pass *analysis.Pass) (any, error) {
 		report := pass.Report
 		var (
 			once   sync.Once

@@ -94,14 +94,24 @@ func TestAll(t *testing.T) {
 }
 
 func TestPanicBecomesError(t *testing.T) {
-	a := Suppressible(&analysis.Analyzer{
-		Name: "races",
+	req := &analysis.Analyzer{
+		Name: "prerequisite",
 		Doc:  "panic",
 		Run:  func(*analysis.Pass) (any, error) { panic("boom") },
-	})
+	}
+	a := &analysis.Analyzer{
+		Name:     "races",
+		Doc:      "panic",
+		Run:      func(*analysis.Pass) (any, error) { panic("bang") },
+		Requires: []*analysis.Analyzer{req},
+	}
+	guard(a)
+	guard(a) // a second guard changes nothing
 	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/p", "p"), Report: func(analysis.Diagnostic) {}}
-	_, err := a.Run(pass)
-	if err == nil || !strings.Contains(err.Error(), "analyzer races panicked on package example.com/p: boom") {
-		t.Fatalf("Run of a panicking analyzer returned %v", err)
+	for _, a := range []*analysis.Analyzer{a, req} {
+		_, err := a.Run(pass)
+		if err == nil || !strings.Contains(err.Error(), "internal error: analyzer "+a.Name+" panicked on package example.com/p: b") {
+			t.Errorf("Run of panicking analyzer %s returned %v", a.Name, err)
+		}
 	}
 }
