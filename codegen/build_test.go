@@ -96,7 +96,7 @@ var (
 // corpusBuild builds the construct corpus once for the tests that read it.
 func corpusBuild(t *testing.T) *codegen.Module {
 	corpusOnce.Do(func() {
-		corpusModule, corpusErr = codegen.Build([]string{corpus + "basic", corpus + "constructs"}, codegen.Options{})
+		corpusModule, corpusErr = codegen.Build([]string{corpus + "basic", corpus + "constructs", corpus + "genuse"}, codegen.Options{})
 	})
 	if corpusErr != nil {
 		t.Fatal(corpusErr)
@@ -108,8 +108,8 @@ func TestCorpus(t *testing.T) {
 	m := corpusBuild(t)
 	assemble(t, "corpus", string(m.PTX))
 
-	if got := len(m.Manifest.Kernels); got != 17 {
-		t.Errorf("%d kernels in the manifest, want 17", got)
+	if got := len(m.Manifest.Kernels); got != 18 {
+		t.Errorf("%d kernels in the manifest, want 18", got)
 	}
 	for _, tc := range []struct {
 		entry string
