@@ -45,11 +45,12 @@ type Backend struct {
 	dev  int32
 	info Info
 
-	trap     uintptr              // trapSlots trap records
-	launched []*backend.Kernel    // the kernel of each used trap slot, in order
-	pending  error                // a trap found early, reported by the next Sync or Read
-	modules  map[[32]byte]uintptr // CUmodule per PTX text
-	funcs    map[*backend.Code]uintptr
+	trap     uintptr                   // trapSlots trap records
+	launched []*backend.Kernel         // the kernel of each used trap slot, in order
+	pending  error                     // a trap found early, reported by the next Sync or Read
+	modules  map[[32]byte]uintptr      // CUmodule per PTX text
+	funcs    map[*backend.Code]uintptr // on the owner thread
+	ready    map[*backend.Code]uintptr // the same, on the callers' side
 	closed   bool
 }
 
@@ -89,7 +90,7 @@ func OpenBackend() (*Backend, error) {
 			return nil, fmt.Errorf("cuda: GPUKVET_CUDA_DEVICE=%q is not a device number", s)
 		}
 	}
-	b := &Backend{drv: drv, modules: map[[32]byte]uintptr{}, funcs: map[*backend.Code]uintptr{}}
+	b := &Backend{drv: drv, modules: map[[32]byte]uintptr{}, funcs: map[*backend.Code]uintptr{}, ready: map[*backend.Code]uintptr{}}
 	own, err := startOwner(func() error { return b.setup(ordinal) })
 	if err != nil {
 		return nil, err
@@ -371,41 +372,53 @@ func (b *Backend) loadModule(ptx []byte) (uintptr, error) {
 	return mod, nil
 }
 
-// Launch starts k asynchronously on the default stream.
+// Launch starts k asynchronously on the default stream. The first launch of
+// a kernel's code waits for the owner thread (it loads the module and checks
+// that the code is not stale, and reports any failure here); later launches
+// only queue the call for the owner thread and return. A failure of the
+// driver's launch call itself (rare: the checks before it catch wrong
+// arguments and shapes) is then reported by the next Sync or Read, naming
+// the kernel.
 func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg) error {
-	return b.own.do(func() error {
-		f, err := b.function(k)
+	f, ok := b.ready[k.Code]
+	if !ok {
+		err := b.own.do(func() error {
+			var err error
+			f, err = b.function(k)
+			return err
+		})
 		if err != nil {
 			return err
 		}
+		b.ready[k.Code] = f
+	}
+	params, err := marshalParams(k, args, 0) // the trap record is chosen on the owner thread
+	if err != nil {
+		return err
+	}
+	g, bl := extent(grid), extent(block)
+	return b.own.post(func() {
 		if len(b.launched) == trapSlots {
 			// Out of trap records: check the ones in use now, keeping a
 			// trap for the next Sync (Launch never reports a trap).
-			if err := b.syncLocked(); err != nil {
-				var te *backend.Trap
-				if !errors.As(err, &te) {
-					return err
-				}
+			if err := b.syncLocked(); err != nil && b.pending == nil {
 				b.pending = err
 			}
 		}
-		slot := b.trap + uintptr(len(b.launched)*trapRecordSize)
-		params, err := marshalParams(k, args, slot)
-		if err != nil {
-			return err
-		}
-		g, bl := extent(grid), extent(block)
+		params.cells[len(params.cells)-1] = uint64(b.trap + uintptr(len(b.launched)*trapRecordSize))
 		d := b.drv
-		err = d.call("cuLaunchKernel", d.cuLaunchKernel, f,
+		err := d.call("cuLaunchKernel", d.cuLaunchKernel, f,
 			uintptr(g.X), uintptr(g.Y), uintptr(g.Z),
 			uintptr(bl.X), uintptr(bl.Y), uintptr(bl.Z),
 			0, 0, uintptr(unsafe.Pointer(&params.ptrs[0])), 0)
 		runtime.KeepAlive(params)
 		if err != nil {
-			return fmt.Errorf("launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
+			if b.pending == nil {
+				b.pending = fmt.Errorf("launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
+			}
+			return
 		}
 		b.launched = append(b.launched, k)
-		return nil
 	})
 }
 

@@ -18,7 +18,7 @@ type owner struct {
 
 // startOwner starts the owning thread and runs setup on it first.
 func startOwner(setup func() error) (*owner, error) {
-	o := &owner{jobs: make(chan func()), done: make(chan struct{})}
+	o := &owner{jobs: make(chan func(), 1024), done: make(chan struct{})}
 	errc := make(chan error, 1)
 	go func() {
 		// Never unlocked: the thread dies with the goroutine, so no other
@@ -48,6 +48,16 @@ func (o *owner) do(f func() error) error {
 	errc := make(chan error, 1)
 	o.jobs <- func() { errc <- f() }
 	return <-errc
+}
+
+// post queues f to run on the owning thread and returns at once (jobs run
+// in the order they were queued).
+func (o *owner) post(f func()) error {
+	if o.stopped {
+		return errClosed
+	}
+	o.jobs <- f
+	return nil
 }
 
 // stop ends the owning thread after the jobs already queued.
