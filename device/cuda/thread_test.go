@@ -3,9 +3,9 @@ package cuda
 import "testing"
 
 // BenchmarkOwnerDo is the round trip of one call through the owner thread
-// (no driver call): the floor of every backend method's cost. Measured on
-// the H200 machine (a 16-core VM): about 20 µs, most of a small launch's
-// 29 µs (bench/gpu-h200.md).
+// (no driver call): the floor of every backend method that waits for the
+// driver. Measured on the H200 machine (a 16-core VM): about 20 µs, which is
+// why launches are queued without waiting (bench/gpu-h200.md).
 func BenchmarkOwnerDo(b *testing.B) {
 	o, err := startOwner(func() error { return nil })
 	if err != nil {
