@@ -4,8 +4,10 @@
 //
 // Kernels run from PTX modules that the codegen compiled from their Go source
 // (`gpukvet gen` embeds them and registers them as backend.Code). The driver
-// context is owned by one locked OS thread that serves every driver call;
-// launches are asynchronous on the context's default stream.
+// context is owned by one locked OS thread that serves every driver call,
+// in order; Launch queues the call for that thread without waiting (after a
+// kernel's first launch, which loads its module), and kernels run
+// asynchronously on the context's default stream.
 //
 // Traps: every launch gets its own 48-byte trap record in device memory,
 // passed as the kernel's hidden last parameter. A thread that hits a Go
