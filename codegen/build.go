@@ -265,7 +265,7 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 		if err != nil {
 			return nil, err
 		}
-		man.Positions = m.Positions
+		man.Positions, man.PanicMessages = m.Positions, m.PanicMessages
 		mod := &Module{LLVM: []byte(text), Manifest: man, IR: m}
 		if opts.Target == "hsaco" {
 			if mod.HSACO, err = linkHSACO(mod.LLVM, opts.Arch); err != nil {
@@ -278,7 +278,7 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	man.Positions = m.Positions
+	man.Positions, man.PanicMessages = m.Positions, m.PanicMessages
 	return &Module{PTX: []byte(text), Manifest: man, IR: m}, nil
 }
 

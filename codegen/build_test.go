@@ -289,3 +289,16 @@ func TestCheckCorpora(t *testing.T) {
 	}
 	assemble(t, "corpora", string(m.PTX))
 }
+
+func TestPanicMessages(t *testing.T) {
+	m := corpusBuild(t)
+	found := false
+	for id, msg := range m.Manifest.PanicMessages {
+		if msg == "negative" && strings.Contains(m.Manifest.Positions[id], "constructs/control.go:") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("panic(\"negative\") not in the manifest's panic messages: %v", m.Manifest.PanicMessages)
+	}
+}

@@ -23,6 +23,10 @@ type Manifest struct {
 	Trap         TrapABI       `json:"trap"`
 	// Positions maps a trap record's posid to "file:line:col".
 	Positions []string `json:"positions"`
+	// PanicMessages maps the posid of an explicit panic with a constant
+	// argument to that argument's text ("negative length"), so that a
+	// runtime can report panic("negative length") as Go would.
+	PanicMessages map[int]string `json:"panicMessages,omitempty"`
 }
 
 // PackageHash is the source hash (internal/srchash) of one kernel package.

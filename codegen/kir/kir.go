@@ -385,6 +385,17 @@ type Module struct {
 	// Positions are the source positions traps refer to, "file:line:col".
 	Positions []string
 	posIndex  map[string]int
+	// PanicMessages holds, by position id, the constant argument of an
+	// explicit panic at that position (panic("negative length")).
+	PanicMessages map[int]string
+}
+
+// PanicMessage records the message of the panic at position id.
+func (m *Module) PanicMessage(id int, msg string) {
+	if m.PanicMessages == nil {
+		m.PanicMessages = map[int]string{}
+	}
+	m.PanicMessages[id] = msg
 }
 
 // SharedVar is one block-shared variable.

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"go/constant"
 	"go/token"
 	"strings"
 
@@ -181,6 +182,9 @@ func (b *builder) instr(instr ssa.Instruction) {
 		b.cur.Jump(fr.ret)
 	case *ssa.Panic:
 		b.trap(kir.TrapPanic, in.Pos(), nil, nil)
+		if msg, ok := panicMessage(in.X); ok {
+			b.m.PanicMessage(b.posID(in.Pos()), msg)
+		}
 	case *ssa.Store:
 		b.store(b.value(in.Addr)[0], in.Val.Type(), b.value(in.Val), in.Pos())
 	case *ssa.Phi:
@@ -265,4 +269,21 @@ func blockPos(sb *ssa.BasicBlock) token.Pos {
 		}
 	}
 	return token.NoPos
+}
+
+// panicMessage returns the text of panic("constant"), or of a constant of
+// another basic type, which the manifest keeps for the runtime to print.
+func panicMessage(x ssa.Value) (string, bool) {
+	mi, ok := x.(*ssa.MakeInterface)
+	if !ok {
+		return "", false
+	}
+	c, ok := mi.X.(*ssa.Const)
+	if !ok || c.Value == nil {
+		return "", false
+	}
+	if c.Value.Kind() == constant.String {
+		return constant.StringVal(c.Value), true
+	}
+	return c.Value.ExactString(), true
 }
