@@ -961,8 +961,8 @@ $T_4:
 .reqntid 256, 1, 1
 {
 	.reg .pred %p<5>;
-	.reg .b32 %r<13>;
-	.reg .b64 %rd<33>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<31>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -1014,44 +1014,51 @@ $L_9:
 $L_10:
 	ret;
 $L_11:
-	mov.b64 %rd14, 4;
-	mul.lo.s64 %rd15, %rd6, %rd14;
-	add.s64 %rd16, %rd5, %rd15;
-	mov.b32 %r4, 0;
-	st.shared.u32 [%rd16], %r4;
+	mov.b32 %r4, %r1;
+	mov.b32 %r5, 4;
+	mul.lo.s32 %r6, %r4, %r5;
+	cvt.s64.s32 %rd14, %r6;
+	add.s64 %rd15, %rd5, %rd14;
+	mov.b32 %r7, 0;
+	st.shared.u32 [%rd15], %r7;
 	bra $L_3;
 $L_12:
-	mov.b64 %rd17, 4;
-	mul.lo.s64 %rd18, %rd12, %rd17;
-	add.s64 %rd19, %rd1, %rd18;
-	ld.global.u32 %r5, [%rd19];
-	mov.b32 %r6, 64;
-	rem.u32 %r7, %r5, %r6;
-	cvt.u64.u32 %rd20, %r7;
-	mov.b64 %rd21, %rd20;
-	mov.b64 %rd22, %rd7;
-	setp.lt.u64 %p4, %rd21, %rd22;
+	mov.b64 %rd16, 4;
+	mul.lo.s64 %rd17, %rd12, %rd16;
+	add.s64 %rd18, %rd1, %rd17;
+	ld.global.u32 %r8, [%rd18];
+	mov.b32 %r9, 64;
+	rem.u32 %r10, %r8, %r9;
+	cvt.u64.u32 %rd19, %r10;
+	mov.b64 %rd20, %rd19;
+	mov.b64 %rd21, %rd7;
+	setp.lt.u64 %p4, %rd20, %rd21;
 	@!%p4 bra $L_14;
 $L_13:
-	mul.lo.s64 %rd23, %rd20, %rd17;
-	add.s64 %rd24, %rd5, %rd23;
-	mov.b32 %r8, 1;
-	atom.shared.add.u32 %r9, [%rd24], %r8;
-	mov.u32 %r10, %nctaid.x;
-	cvt.u64.u32 %rd25, %r10;
-	mov.b64 %rd26, 256;
-	mul.lo.s64 %rd27, %rd25, %rd26;
-	add.s64 %rd28, %rd12, %rd27;
-	mov.b64 %rd13, %rd28;
+	mov.b32 %r11, %r10;
+	mov.b32 %r12, 4;
+	mul.lo.s32 %r13, %r11, %r12;
+	cvt.s64.s32 %rd22, %r13;
+	add.s64 %rd23, %rd5, %rd22;
+	mov.b32 %r14, 1;
+	atom.shared.add.u32 %r15, [%rd23], %r14;
+	mov.u32 %r16, %nctaid.x;
+	cvt.u64.u32 %rd24, %r16;
+	mov.b64 %rd25, 256;
+	mul.lo.s64 %rd26, %rd24, %rd25;
+	add.s64 %rd27, %rd12, %rd26;
+	mov.b64 %rd13, %rd27;
 	bra $L_4;
 $L_15:
-	mov.b64 %rd29, 4;
-	mul.lo.s64 %rd30, %rd6, %rd29;
-	add.s64 %rd31, %rd3, %rd30;
+	mov.b32 %r17, %r1;
+	mov.b32 %r18, 4;
+	mul.lo.s32 %r19, %r17, %r18;
+	cvt.s64.s32 %rd28, %r19;
+	add.s64 %rd29, %rd3, %rd28;
 $L_16:
-	add.s64 %rd32, %rd5, %rd30;
-	ld.shared.u32 %r11, [%rd32];
-	atom.global.add.u32 %r12, [%rd31], %r11;
+	add.s64 %rd30, %rd5, %rd28;
+	ld.shared.u32 %r20, [%rd30];
+	atom.global.add.u32 %r21, [%rd29], %r20;
 	bra $L_8;
 $L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -1071,7 +1078,7 @@ $L_14:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd20;
+	st.global.u64 [%trap+32], %rd19;
 	st.global.u64 [%trap+40], %rd7;
 	membar.gl;
 $T_1:
@@ -1734,8 +1741,8 @@ $T_2:
 )
 {
 	.reg .pred %p<9>;
-	.reg .b32 %r<7>;
-	.reg .b64 %rd<52>;
+	.reg .b32 %r<17>;
+	.reg .b64 %rd<50>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -1767,27 +1774,29 @@ $L_3:
 $L_4:
 	mov.b64 %rd11, %rd12;
 	mov.b64 %rd13, %rd14;
-	setp.lt.s64 %p2, %rd13, %rd47;
+	setp.lt.s64 %p2, %rd13, %rd45;
 	@%p2 bra $L_5;
 	mov.b64 %rd21, %rd11;
 	bra $L_7;
 $L_5:
 	mov.b64 %rd15, 3;
 	rem.s64 %rd16, %rd13, %rd15;
-	setp.eq.s64 %p3, %rd16, %rd46;
+	setp.eq.s64 %p3, %rd16, %rd44;
 	@%p3 bra $E_5_1;
 	bra $L_8;
 $E_5_1:
 	mov.b64 %rd18, %rd11;
 $L_6:
 	mov.b64 %rd17, %rd18;
-	add.s64 %rd19, %rd13, %rd46;
+	cvt.u32.u64 %r4, %rd13;
+	add.s32 %r5, %r4, %r15;
+	cvt.s64.s32 %rd19, %r5;
 	mov.b64 %rd12, %rd17;
 	mov.b64 %rd14, %rd19;
 	bra $L_4;
 $L_7:
 	mov.b64 %rd20, %rd21;
-	mov.b64 %rd40, %rd48;
+	mov.b64 %rd39, %rd46;
 	bra $L_15;
 $L_8:
 	mov.b64 %rd23, %rd11;
@@ -1795,12 +1804,15 @@ $L_8:
 $L_9:
 	mov.b64 %rd22, %rd23;
 	mov.b64 %rd24, %rd25;
-	setp.lt.s64 %p4, %rd24, %rd47;
+	setp.lt.s64 %p4, %rd24, %rd45;
 	@%p4 bra $L_10;
 	mov.b64 %rd18, %rd22;
 	bra $L_6;
 $L_10:
-	mul.lo.s64 %rd26, %rd24, %rd13;
+	cvt.u32.u64 %r6, %rd24;
+	cvt.u32.u64 %r7, %rd13;
+	mul.lo.s32 %r8, %r6, %r7;
+	cvt.s64.s32 %rd26, %r8;
 	mov.b64 %rd27, 200;
 	setp.gt.s64 %p5, %rd26, %rd27;
 	@%p5 bra $E_10_2;
@@ -1811,59 +1823,62 @@ $E_10_2:
 $L_11:
 	mov.b64 %rd28, 5;
 	rem.s64 %rd29, %rd24, %rd28;
-	setp.eq.s64 %p6, %rd29, %rd42;
+	setp.eq.s64 %p6, %rd29, %rd41;
 	@%p6 bra $E_11_3;
 	bra $L_12;
 $E_11_3:
 	mov.b64 %rd18, %rd22;
 	bra $L_6;
 $L_12:
-	mul.lo.s64 %rd30, %rd13, %rd24;
-	add.s64 %rd31, %rd30, %rd46;
-	add.s64 %rd32, %rd22, %rd31;
-	add.s64 %rd33, %rd24, %rd46;
-	mov.b64 %rd23, %rd32;
-	mov.b64 %rd25, %rd33;
+	mul.lo.s32 %r9, %r7, %r6;
+	add.s32 %r10, %r9, %r15;
+	cvt.s64.s32 %rd30, %r10;
+	add.s64 %rd31, %rd22, %rd30;
+	add.s32 %r11, %r6, %r15;
+	cvt.s64.s32 %rd32, %r11;
+	mov.b64 %rd23, %rd31;
+	mov.b64 %rd25, %rd32;
 	bra $L_9;
 $L_13:
-	add.s64 %rd34, %rd39, %rd46;
-	mov.b64 %rd40, %rd34;
+	add.s64 %rd33, %rd38, %rd44;
+	mov.b64 %rd39, %rd33;
 	bra $L_15;
 $L_14:
-	mov.b64 %rd35, 100;
-	mul.lo.s64 %rd36, %rd20, %rd35;
-	add.s64 %rd37, %rd36, %rd39;
-	mov.b64 %rd38, %rd4;
-	setp.lt.u64 %p7, %rd10, %rd38;
+	mov.b64 %rd34, 100;
+	mul.lo.s64 %rd35, %rd20, %rd34;
+	add.s64 %rd36, %rd35, %rd38;
+	mov.b64 %rd37, %rd4;
+	setp.lt.u64 %p7, %rd10, %rd37;
 	@%p7 bra $L_18;
 	bra $L_19;
 $L_15:
-	mov.b64 %rd39, %rd40;
-	mul.lo.s64 %rd41, %rd39, %rd39;
-	setp.lt.s64 %p8, %rd41, %rd47;
+	mov.b64 %rd38, %rd39;
+	mul.lo.s64 %rd40, %rd38, %rd38;
+	setp.lt.s64 %p8, %rd40, %rd45;
 	@%p8 bra $L_13;
 	bra $L_14;
 $L_16:
 	ret;
 $L_17:
-	mov.b64 %rd42, 4;
-	mul.lo.s64 %rd43, %rd9, %rd42;
-	add.s64 %rd44, %rd1, %rd43;
-	ld.global.s32 %r4, [%rd44];
-	mov.b32 %r5, 31;
-	and.b32 %r6, %r4, %r5;
-	cvt.s64.s32 %rd45, %r6;
-	mov.b64 %rd46, 1;
-	add.s64 %rd47, %rd45, %rd46;
-	mov.b64 %rd48, 0;
-	mov.b64 %rd12, %rd48;
-	mov.b64 %rd14, %rd48;
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd9, %rd41;
+	add.s64 %rd43, %rd1, %rd42;
+	ld.global.s32 %r12, [%rd43];
+	mov.b32 %r13, 31;
+	and.b32 %r14, %r12, %r13;
+	mov.b64 %rd44, 1;
+	mov.b32 %r15, 1;
+	add.s32 %r16, %r14, %r15;
+	cvt.s64.s32 %rd45, %r16;
+	mov.b64 %rd46, 0;
+	mov.b64 %rd12, %rd46;
+	mov.b64 %rd14, %rd46;
 	bra $L_4;
 $L_18:
-	mov.b64 %rd49, 8;
-	mul.lo.s64 %rd50, %rd9, %rd49;
-	add.s64 %rd51, %rd3, %rd50;
-	st.global.s64 [%rd51], %rd37;
+	mov.b64 %rd47, 8;
+	mul.lo.s64 %rd48, %rd9, %rd47;
+	add.s64 %rd49, %rd3, %rd48;
+	st.global.s64 [%rd49], %rd36;
 	bra $L_16;
 $L_19:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -2271,8 +2286,8 @@ $T_1:
 )
 {
 	.reg .pred %p<5>;
-	.reg .b32 %r<15>;
-	.reg .b64 %rd<51>;
+	.reg .b32 %r<25>;
+	.reg .b64 %rd<43>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -2307,72 +2322,74 @@ $L_1:
 	cvt.u64.u32 %rd16, %r3;
 	add.s64 %rd17, %rd15, %rd16;
 	mov.u32 %r4, %ctaid.y;
-	cvt.u64.u32 %rd18, %r4;
 	mov.u32 %r5, %ntid.y;
-	cvt.u64.u32 %rd19, %r5;
-	mul.wide.u32 %rd20, %r4, %r5;
-	mov.u32 %r6, %tid.y;
-	cvt.u64.u32 %rd21, %r6;
-	add.s64 %rd22, %rd20, %rd21;
-	mov.u32 %r7, %ctaid.z;
-	cvt.u64.u32 %rd23, %r7;
-	mov.u32 %r8, %ntid.z;
-	cvt.u64.u32 %rd24, %r8;
-	mul.wide.u32 %rd25, %r7, %r8;
-	mov.u32 %r9, %tid.z;
-	cvt.u64.u32 %rd26, %r9;
-	add.s64 %rd27, %rd25, %rd26;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd18, %r11;
+	mov.u32 %r12, %ctaid.z;
+	mov.u32 %r13, %ntid.z;
+	mov.b32 %r14, %r12;
+	mov.b32 %r15, %r13;
+	mul.lo.s32 %r16, %r14, %r15;
+	mov.u32 %r17, %tid.z;
+	mov.b32 %r18, %r17;
+	add.s32 %r19, %r16, %r18;
+	cvt.s64.s32 %rd19, %r19;
 	st.local.s64 [%rd7], %rd17;
-	st.local.s64 [%rd10], %rd22;
-	st.local.s64 [%rd12], %rd27;
-	ld.local.s64 %rd28, [%rd7];
-	setp.lt.s64 %p1, %rd28, %rd1;
+	st.local.s64 [%rd10], %rd18;
+	st.local.s64 [%rd12], %rd19;
+	ld.local.s64 %rd20, [%rd7];
+	setp.lt.s64 %p1, %rd20, %rd1;
 	@%p1 bra $L_4;
 	bra $L_3;
 $L_2:
-	ld.local.s64 %rd29, [%rd10];
-	mul.lo.s64 %rd30, %rd29, %rd1;
-	ld.local.s64 %rd31, [%rd7];
-	add.s64 %rd32, %rd30, %rd31;
-	ld.local.s64 %rd33, [%rd10];
-	mul.lo.s64 %rd34, %rd33, %rd1;
-	ld.local.s64 %rd35, [%rd7];
-	add.s64 %rd36, %rd34, %rd35;
-	mov.b64 %rd37, %rd36;
-	mov.b64 %rd38, %rd4;
-	setp.lt.u64 %p2, %rd37, %rd38;
+	ld.local.s64 %rd21, [%rd10];
+	mul.lo.s64 %rd22, %rd21, %rd1;
+	ld.local.s64 %rd23, [%rd7];
+	add.s64 %rd24, %rd22, %rd23;
+	ld.local.s64 %rd25, [%rd10];
+	mul.lo.s64 %rd26, %rd25, %rd1;
+	ld.local.s64 %rd27, [%rd7];
+	add.s64 %rd28, %rd26, %rd27;
+	mov.b64 %rd29, %rd28;
+	mov.b64 %rd30, %rd4;
+	setp.lt.u64 %p2, %rd29, %rd30;
 	@%p2 bra $L_6;
 	bra $L_7;
 $L_3:
 	bra $L_5;
 $L_4:
-	ld.local.s64 %rd39, [%rd10];
-	setp.lt.s64 %p3, %rd39, %rd2;
+	ld.local.s64 %rd31, [%rd10];
+	setp.lt.s64 %p3, %rd31, %rd2;
 	@%p3 bra $L_2;
 	bra $L_3;
 $L_5:
 	ret;
 $L_6:
-	mov.b64 %rd40, 4;
-	mul.lo.s64 %rd41, %rd36, %rd40;
-	add.s64 %rd42, %rd3, %rd41;
-	ld.global.s32 %r10, [%rd42];
-	ld.local.s64 %rd43, [%rd7];
-	mov.b64 %rd44, 1;
-	add.s64 %rd45, %rd43, %rd44;
-	cvt.u32.u64 %r11, %rd45;
-	mul.lo.s32 %r12, %r10, %r11;
-	ld.local.s64 %rd46, [%rd10];
-	cvt.u32.u64 %r13, %rd46;
-	sub.s32 %r14, %r12, %r13;
-	mov.b64 %rd47, %rd32;
-	mov.b64 %rd48, %rd6;
-	setp.lt.u64 %p4, %rd47, %rd48;
+	mov.b64 %rd32, 4;
+	mul.lo.s64 %rd33, %rd28, %rd32;
+	add.s64 %rd34, %rd3, %rd33;
+	ld.global.s32 %r20, [%rd34];
+	ld.local.s64 %rd35, [%rd7];
+	mov.b64 %rd36, 1;
+	add.s64 %rd37, %rd35, %rd36;
+	cvt.u32.u64 %r21, %rd37;
+	mul.lo.s32 %r22, %r20, %r21;
+	ld.local.s64 %rd38, [%rd10];
+	cvt.u32.u64 %r23, %rd38;
+	sub.s32 %r24, %r22, %r23;
+	mov.b64 %rd39, %rd24;
+	mov.b64 %rd40, %rd6;
+	setp.lt.u64 %p4, %rd39, %rd40;
 	@!%p4 bra $L_9;
 $L_8:
-	mul.lo.s64 %rd49, %rd32, %rd40;
-	add.s64 %rd50, %rd5, %rd49;
-	st.global.s32 [%rd50], %r14;
+	mul.lo.s64 %rd41, %rd24, %rd32;
+	add.s64 %rd42, %rd5, %rd41;
+	st.global.s32 [%rd42], %r24;
 	bra $L_3;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -2392,7 +2409,7 @@ $L_7:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd36;
+	st.global.u64 [%trap+32], %rd28;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_1:
@@ -2415,7 +2432,7 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+32], %rd24;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_2:
@@ -3977,8 +3994,8 @@ $T_3:
 )
 {
 	.reg .pred %p<612>;
-	.reg .b32 %r<47>;
-	.reg .b64 %rd<1533>;
+	.reg .b32 %r<71>;
+	.reg .b64 %rd<1530>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -4279,16 +4296,16 @@ $L_58:
 	sub.f64 %rd121, %rd47, %rd120;
 	bra $L_60;
 $L_59:
-	mov.b64 %rd93, %rd145;
+	mov.b64 %rd93, %rd144;
 	bra $L_43;
 $L_60:
 	setp.eq.f64 %p35, %rd121, %rd72;
 	@!%p35 bra $L_63;
 $L_61:
-	mov.b64 %rd146, %rd121;
+	mov.b64 %rd145, %rd121;
 	bra $L_74;
 $L_62:
-	mov.b64 %rd146, %rd121;
+	mov.b64 %rd145, %rd121;
 	bra $L_74;
 $L_63:
 	bra $L_75;
@@ -4299,58 +4316,62 @@ $L_65:
 	@%p36 bra $L_62;
 	bra $L_64;
 $L_66:
-	copysign.f64 %rd122, %rd154, %rd72;
-	mov.b64 %rd146, %rd122;
+	copysign.f64 %rd122, %rd153, %rd72;
+	mov.b64 %rd145, %rd122;
 	bra $L_74;
 $L_67:
-	setp.gt.s64 %p37, %rd167, %rd165;
+	setp.gt.s64 %p37, %rd166, %rd164;
 	@!%p37 bra $L_69;
 $L_68:
-	setp.lt.f64 %p38, %rd154, %rd72;
+	setp.lt.f64 %p38, %rd153, %rd72;
 	@%p38 bra $L_70;
 	bra $L_71;
 $L_69:
 	mov.b64 %rd123, -1022;
-	setp.lt.s64 %p39, %rd167, %rd123;
+	setp.lt.s64 %p39, %rd166, %rd123;
 	@%p39 bra $L_72;
-	mov.b64 %rd134, %rd167;
-	mov.b64 %rd136, %rd47;
+	mov.b64 %rd133, %rd166;
+	mov.b64 %rd135, %rd47;
 	bra $L_73;
 $L_70:
 	mov.b64 %rd124, 0d7FF0000000000000;
 	mov.b64 %rd125, 0dFFF0000000000000;
 	selp.b64 %rd126, %rd124, %rd125, %p25;
-	mov.b64 %rd146, %rd126;
+	mov.b64 %rd145, %rd126;
 	bra $L_74;
 $L_71:
 	mov.b64 %rd127, 0d7FF0000000000000;
 	mov.b64 %rd128, 0dFFF0000000000000;
 	selp.b64 %rd129, %rd127, %rd128, %p15;
-	mov.b64 %rd146, %rd129;
+	mov.b64 %rd145, %rd129;
 	bra $L_74;
 $L_72:
-	mov.b64 %rd130, 53;
-	add.s64 %rd131, %rd167, %rd130;
-	mov.b64 %rd132, 0d3CA0000000000000;
-	mov.b64 %rd134, %rd131;
-	mov.b64 %rd136, %rd132;
+	cvt.u32.u64 %r4, %rd166;
+	mov.b32 %r5, 53;
+	add.s32 %r6, %r4, %r5;
+	cvt.s64.s32 %rd130, %r6;
+	mov.b64 %rd131, 0d3CA0000000000000;
+	mov.b64 %rd133, %rd130;
+	mov.b64 %rd135, %rd131;
 $L_73:
-	mov.b64 %rd133, %rd134;
-	mov.b64 %rd135, %rd136;
-	mov.b64 %rd137, 9218868437227405312;
-	not.b64 %rd138, %rd137;
-	and.b64 %rd138, %rd159, %rd138;
-	add.s64 %rd139, %rd133, %rd165;
-	mov.b64 %rd140, %rd139;
-	min.u64 %rd1494, %rd160, 64;
-	cvt.u32.u64 %r8, %rd1494;
-	shl.b64 %rd141, %rd140, %r8;
-	or.b64 %rd142, %rd138, %rd141;
-	mov.b64 %rd143, %rd142;
-	mul.f64 %rd144, %rd135, %rd143;
-	mov.b64 %rd146, %rd144;
+	mov.b64 %rd132, %rd133;
+	mov.b64 %rd134, %rd135;
+	mov.b64 %rd136, 9218868437227405312;
+	not.b64 %rd137, %rd136;
+	and.b64 %rd137, %rd158, %rd137;
+	cvt.u32.u64 %r7, %rd132;
+	add.s32 %r8, %r7, %r10;
+	cvt.s64.s32 %rd138, %r8;
+	mov.b64 %rd139, %rd138;
+	min.u64 %rd1491, %rd159, 64;
+	cvt.u32.u64 %r32, %rd1491;
+	shl.b64 %rd140, %rd139, %r32;
+	or.b64 %rd141, %rd137, %rd140;
+	mov.b64 %rd142, %rd141;
+	mul.f64 %rd143, %rd134, %rd142;
+	mov.b64 %rd145, %rd143;
 $L_74:
-	mov.b64 %rd145, %rd146;
+	mov.b64 %rd144, %rd145;
 	bra $L_59;
 $L_75:
 	setp.ge.s64 %p40, %rd35, %rd35;
@@ -4365,8 +4386,8 @@ $L_77:
 	mov.pred %p43, %p44;
 	bra $L_81;
 $L_78:
-	mov.b64 %rd147, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p45, %rd121, %rd147;
+	mov.b64 %rd146, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p45, %rd121, %rd146;
 	setp.ne.u32 %p46, 1, 0;
 	@%p45 bra $E_78_3;
 	bra $L_76;
@@ -4374,8 +4395,8 @@ $E_78_3:
 	mov.pred %p44, %p46;
 	bra $L_77;
 $L_79:
-	mov.b64 %rd148, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p47, %rd121, %rd148;
+	mov.b64 %rd147, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p47, %rd121, %rd147;
 	mov.pred %p49, %p47;
 $L_80:
 	mov.pred %p48, %p49;
@@ -4385,124 +4406,127 @@ $L_81:
 	@%p43 bra $L_62;
 	bra $L_65;
 $L_82:
-	abs.f64 %rd149, %rd121;
-	mov.b64 %rd150, 0d0010000000000000;
-	setp.lt.f64 %p50, %rd149, %rd150;
+	abs.f64 %rd148, %rd121;
+	mov.b64 %rd149, 0d0010000000000000;
+	setp.lt.f64 %p50, %rd148, %rd149;
 	@!%p50 bra $L_84;
 $L_83:
-	mov.b64 %rd151, 0d4330000000000000;
-	mul.f64 %rd152, %rd121, %rd151;
-	mov.b64 %rd153, -52;
-	mov.b64 %rd155, %rd152;
-	mov.b64 %rd157, %rd153;
+	mov.b64 %rd150, 0d4330000000000000;
+	mul.f64 %rd151, %rd121, %rd150;
+	mov.b64 %rd152, -52;
+	mov.b64 %rd154, %rd151;
+	mov.b64 %rd156, %rd152;
 	bra $L_85;
 $L_84:
-	mov.b64 %rd155, %rd121;
-	mov.b64 %rd157, %rd35;
+	mov.b64 %rd154, %rd121;
+	mov.b64 %rd156, %rd35;
 $L_85:
-	mov.b64 %rd154, %rd155;
-	mov.b64 %rd156, %rd157;
-	add.s64 %rd158, %rd74, %rd156;
-	mov.b64 %rd159, %rd154;
-	mov.b64 %rd160, 52;
-	min.u64 %rd1495, %rd160, 64;
-	cvt.u32.u64 %r9, %rd1495;
-	shr.u64 %rd161, %rd159, %r9;
-	mov.b64 %rd162, %rd161;
-	mov.b64 %rd163, 2047;
-	and.b64 %rd164, %rd162, %rd163;
-	mov.b64 %rd165, 1023;
-	sub.s64 %rd166, %rd164, %rd165;
-	add.s64 %rd167, %rd158, %rd166;
-	mov.b64 %rd168, -1075;
-	setp.lt.s64 %p51, %rd167, %rd168;
+	mov.b64 %rd153, %rd154;
+	mov.b64 %rd155, %rd156;
+	add.s64 %rd157, %rd74, %rd155;
+	mov.b64 %rd158, %rd153;
+	mov.b64 %rd159, 52;
+	min.u64 %rd1492, %rd159, 64;
+	cvt.u32.u64 %r33, %rd1492;
+	shr.u64 %rd160, %rd158, %r33;
+	mov.b64 %rd161, %rd160;
+	mov.b64 %rd162, 2047;
+	and.b64 %rd163, %rd161, %rd162;
+	mov.b64 %rd164, 1023;
+	cvt.u32.u64 %r9, %rd163;
+	mov.b32 %r10, 1023;
+	sub.s32 %r11, %r9, %r10;
+	cvt.s64.s32 %rd165, %r11;
+	add.s64 %rd166, %rd157, %rd165;
+	mov.b64 %rd167, -1075;
+	setp.lt.s64 %p51, %rd166, %rd167;
 	@%p51 bra $L_66;
 	bra $L_67;
 $L_86:
 	st.global.f64 [%rd59], %rd92;
-	mov.b64 %rd169, 0d3FE0000000000000;
-	add.f64 %rd170, %rd33, %rd169;
+	mov.b64 %rd168, 0d3FE0000000000000;
+	add.f64 %rd169, %rd33, %rd168;
 $L_87:
-	setp.neu.f64 %p52, %rd170, %rd170;
+	setp.neu.f64 %p52, %rd169, %rd169;
 	@!%p52 bra $L_91;
 $L_88:
-	mov.b64 %rd224, %rd170;
+	mov.b64 %rd223, %rd169;
 	bra $L_97;
 $L_89:
-	mov.b64 %rd171, 0d7FF8000000000001;
-	mov.b64 %rd224, %rd171;
+	mov.b64 %rd170, 0d7FF8000000000001;
+	mov.b64 %rd223, %rd170;
 	bra $L_97;
 $L_90:
-	mov.b64 %rd172, 0d0000000000000000;
-	setp.lt.f64 %p53, %rd170, %rd172;
+	mov.b64 %rd171, 0d0000000000000000;
+	setp.lt.f64 %p53, %rd169, %rd171;
 	@%p53 bra $L_89;
 	bra $L_93;
 $L_91:
 	bra $L_98;
 $L_92:
-	mov.b64 %rd173, -1;
-	mov.b64 %rd174, 0d7FF0000000000000;
-	mov.b64 %rd175, 0dFFF0000000000000;
-	setp.ge.s64 %p54, %rd173, %rd35;
-	selp.b64 %rd176, %rd174, %rd175, %p54;
-	mov.b64 %rd224, %rd176;
+	mov.b64 %rd172, -1;
+	mov.b64 %rd173, 0d7FF0000000000000;
+	mov.b64 %rd174, 0dFFF0000000000000;
+	setp.ge.s64 %p54, %rd172, %rd35;
+	selp.b64 %rd175, %rd173, %rd174, %p54;
+	mov.b64 %rd223, %rd175;
 	bra $L_97;
 $L_93:
-	setp.eq.f64 %p55, %rd170, %rd172;
+	setp.eq.f64 %p55, %rd169, %rd171;
 	@%p55 bra $L_92;
 $L_94:
 	bra $L_105;
 $L_95:
-	mov.b64 %rd177, 0d4000000000000000;
-	mul.f64 %rd178, %rd227, %rd177;
-	sub.s64 %rd179, %rd229, %rd36;
-	mov.b64 %rd181, %rd178;
-	mov.b64 %rd183, %rd179;
+	mov.b64 %rd176, 0d4000000000000000;
+	mul.f64 %rd177, %rd226, %rd176;
+	sub.s64 %rd178, %rd228, %rd36;
+	mov.b64 %rd180, %rd177;
+	mov.b64 %rd182, %rd178;
 $L_96:
-	mov.b64 %rd180, %rd181;
-	mov.b64 %rd182, %rd183;
-	sub.f64 %rd184, %rd180, %rd47;
-	cvt.rn.f64.s64 %rd185, %rd182;
-	mov.b64 %rd186, 0d4000000000000000;
-	add.f64 %rd187, %rd186, %rd184;
-	div.rn.f64 %rd188, %rd184, %rd187;
+	mov.b64 %rd179, %rd180;
+	mov.b64 %rd181, %rd182;
+	sub.f64 %rd183, %rd179, %rd47;
+	cvt.rn.f64.s64 %rd184, %rd181;
+	mov.b64 %rd185, 0d4000000000000000;
+	add.f64 %rd186, %rd185, %rd183;
+	div.rn.f64 %rd187, %rd183, %rd186;
+	mul.f64 %rd188, %rd187, %rd187;
 	mul.f64 %rd189, %rd188, %rd188;
-	mul.f64 %rd190, %rd189, %rd189;
-	mov.b64 %rd191, 0d3FC2F112DF3E5244;
-	mul.f64 %rd192, %rd190, %rd191;
-	mov.b64 %rd193, 0d3FC7466496CB03DE;
-	add.f64 %rd194, %rd193, %rd192;
-	mul.f64 %rd195, %rd190, %rd194;
-	mov.b64 %rd196, 0d3FD2492494229359;
-	add.f64 %rd197, %rd196, %rd195;
-	mul.f64 %rd198, %rd190, %rd197;
-	mov.b64 %rd199, 0d3FE5555555555593;
-	add.f64 %rd200, %rd199, %rd198;
-	mul.f64 %rd201, %rd189, %rd200;
-	mov.b64 %rd202, 0d3FC39A09D078C69F;
-	mul.f64 %rd203, %rd190, %rd202;
-	mov.b64 %rd204, 0d3FCC71C51D8E78AF;
-	add.f64 %rd205, %rd204, %rd203;
-	mul.f64 %rd206, %rd190, %rd205;
-	mov.b64 %rd207, 0d3FD999999997FA04;
-	add.f64 %rd208, %rd207, %rd206;
-	mul.f64 %rd209, %rd190, %rd208;
-	add.f64 %rd210, %rd201, %rd209;
-	mul.f64 %rd211, %rd169, %rd184;
-	mul.f64 %rd212, %rd211, %rd184;
-	mov.b64 %rd213, 0d3FE62E42FEE00000;
-	mul.f64 %rd214, %rd185, %rd213;
-	add.f64 %rd215, %rd212, %rd210;
-	mul.f64 %rd216, %rd188, %rd215;
-	mov.b64 %rd217, 0d3DEA39EF35793C76;
-	mul.f64 %rd218, %rd185, %rd217;
-	add.f64 %rd219, %rd216, %rd218;
-	sub.f64 %rd220, %rd212, %rd219;
-	sub.f64 %rd221, %rd220, %rd184;
-	sub.f64 %rd222, %rd214, %rd221;
-	mov.b64 %rd224, %rd222;
+	mov.b64 %rd190, 0d3FC2F112DF3E5244;
+	mul.f64 %rd191, %rd189, %rd190;
+	mov.b64 %rd192, 0d3FC7466496CB03DE;
+	add.f64 %rd193, %rd192, %rd191;
+	mul.f64 %rd194, %rd189, %rd193;
+	mov.b64 %rd195, 0d3FD2492494229359;
+	add.f64 %rd196, %rd195, %rd194;
+	mul.f64 %rd197, %rd189, %rd196;
+	mov.b64 %rd198, 0d3FE5555555555593;
+	add.f64 %rd199, %rd198, %rd197;
+	mul.f64 %rd200, %rd188, %rd199;
+	mov.b64 %rd201, 0d3FC39A09D078C69F;
+	mul.f64 %rd202, %rd189, %rd201;
+	mov.b64 %rd203, 0d3FCC71C51D8E78AF;
+	add.f64 %rd204, %rd203, %rd202;
+	mul.f64 %rd205, %rd189, %rd204;
+	mov.b64 %rd206, 0d3FD999999997FA04;
+	add.f64 %rd207, %rd206, %rd205;
+	mul.f64 %rd208, %rd189, %rd207;
+	add.f64 %rd209, %rd200, %rd208;
+	mul.f64 %rd210, %rd168, %rd183;
+	mul.f64 %rd211, %rd210, %rd183;
+	mov.b64 %rd212, 0d3FE62E42FEE00000;
+	mul.f64 %rd213, %rd184, %rd212;
+	add.f64 %rd214, %rd211, %rd209;
+	mul.f64 %rd215, %rd187, %rd214;
+	mov.b64 %rd216, 0d3DEA39EF35793C76;
+	mul.f64 %rd217, %rd184, %rd216;
+	add.f64 %rd218, %rd215, %rd217;
+	sub.f64 %rd219, %rd211, %rd218;
+	sub.f64 %rd220, %rd219, %rd183;
+	sub.f64 %rd221, %rd213, %rd220;
+	mov.b64 %rd223, %rd221;
 $L_97:
-	mov.b64 %rd223, %rd224;
+	mov.b64 %rd222, %rd223;
 	bra $L_123;
 $L_98:
 	setp.ge.s64 %p56, %rd36, %rd35;
@@ -4517,8 +4541,8 @@ $L_100:
 	mov.pred %p59, %p60;
 	bra $L_104;
 $L_101:
-	mov.b64 %rd225, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p61, %rd170, %rd225;
+	mov.b64 %rd224, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p61, %rd169, %rd224;
 	setp.ne.u32 %p62, 1, 0;
 	@%p61 bra $E_101_4;
 	bra $L_99;
@@ -4526,8 +4550,8 @@ $E_101_4:
 	mov.pred %p60, %p62;
 	bra $L_100;
 $L_102:
-	mov.b64 %rd226, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p63, %rd170, %rd226;
+	mov.b64 %rd225, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p63, %rd169, %rd225;
 	mov.pred %p65, %p63;
 $L_103:
 	mov.pred %p64, %p65;
@@ -4539,12 +4563,12 @@ $L_104:
 $L_105:
 	@!%p55 bra $L_108;
 $L_106:
-	mov.b64 %rd228, %rd170;
-	mov.b64 %rd230, %rd35;
+	mov.b64 %rd227, %rd169;
+	mov.b64 %rd229, %rd35;
 	bra $L_111;
 $L_107:
-	mov.b64 %rd228, %rd170;
-	mov.b64 %rd230, %rd35;
+	mov.b64 %rd227, %rd169;
+	mov.b64 %rd229, %rd35;
 	bra $L_111;
 $L_108:
 	bra $L_112;
@@ -4554,13 +4578,13 @@ $L_110:
 	@%p52 bra $L_107;
 	bra $L_109;
 $L_111:
-	mov.b64 %rd227, %rd228;
-	mov.b64 %rd229, %rd230;
-	mov.b64 %rd231, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p66, %rd227, %rd231;
+	mov.b64 %rd226, %rd227;
+	mov.b64 %rd228, %rd229;
+	mov.b64 %rd230, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p66, %rd226, %rd230;
 	@%p66 bra $L_95;
-	mov.b64 %rd181, %rd227;
-	mov.b64 %rd183, %rd229;
+	mov.b64 %rd180, %rd226;
+	mov.b64 %rd182, %rd228;
 	bra $L_96;
 $L_112:
 	setp.ge.s64 %p67, %rd35, %rd35;
@@ -4575,8 +4599,8 @@ $L_114:
 	mov.pred %p70, %p71;
 	bra $L_118;
 $L_115:
-	mov.b64 %rd232, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p72, %rd170, %rd232;
+	mov.b64 %rd231, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p72, %rd169, %rd231;
 	setp.ne.u32 %p73, 1, 0;
 	@%p72 bra $E_115_5;
 	bra $L_113;
@@ -4584,8 +4608,8 @@ $E_115_5:
 	mov.pred %p71, %p73;
 	bra $L_114;
 $L_116:
-	mov.b64 %rd233, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p74, %rd170, %rd233;
+	mov.b64 %rd232, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p74, %rd169, %rd232;
 	mov.pred %p76, %p74;
 $L_117:
 	mov.pred %p75, %p76;
@@ -4595,57 +4619,57 @@ $L_118:
 	@%p70 bra $L_107;
 	bra $L_110;
 $L_119:
-	abs.f64 %rd234, %rd170;
-	mov.b64 %rd235, 0d0010000000000000;
-	setp.lt.f64 %p77, %rd234, %rd235;
+	abs.f64 %rd233, %rd169;
+	mov.b64 %rd234, 0d0010000000000000;
+	setp.lt.f64 %p77, %rd233, %rd234;
 	@!%p77 bra $L_121;
 $L_120:
-	mov.b64 %rd236, 0d4330000000000000;
-	mul.f64 %rd237, %rd170, %rd236;
-	mov.b64 %rd238, -52;
-	mov.b64 %rd240, %rd237;
-	mov.b64 %rd242, %rd238;
+	mov.b64 %rd235, 0d4330000000000000;
+	mul.f64 %rd236, %rd169, %rd235;
+	mov.b64 %rd237, -52;
+	mov.b64 %rd239, %rd236;
+	mov.b64 %rd241, %rd237;
 	bra $L_122;
 $L_121:
-	mov.b64 %rd240, %rd170;
-	mov.b64 %rd242, %rd35;
+	mov.b64 %rd239, %rd169;
+	mov.b64 %rd241, %rd35;
 $L_122:
-	mov.b64 %rd239, %rd240;
-	mov.b64 %rd241, %rd242;
-	mov.b64 %rd243, %rd239;
-	mov.b64 %rd244, 52;
-	min.u64 %rd1496, %rd244, 64;
-	cvt.u32.u64 %r10, %rd1496;
-	shr.u64 %rd245, %rd243, %r10;
-	mov.b64 %rd246, 2047;
-	and.b64 %rd247, %rd245, %rd246;
-	mov.b64 %rd248, %rd247;
-	mov.b64 %rd249, 1023;
-	sub.s64 %rd250, %rd248, %rd249;
-	add.s64 %rd251, %rd250, %rd36;
-	add.s64 %rd252, %rd241, %rd251;
-	mov.b64 %rd253, 9218868437227405312;
-	not.b64 %rd254, %rd253;
-	and.b64 %rd254, %rd243, %rd254;
-	mov.b64 %rd255, 4602678819172646912;
-	or.b64 %rd256, %rd254, %rd255;
-	mov.b64 %rd257, %rd256;
-	mov.b64 %rd228, %rd257;
-	mov.b64 %rd230, %rd252;
+	mov.b64 %rd238, %rd239;
+	mov.b64 %rd240, %rd241;
+	mov.b64 %rd242, %rd238;
+	mov.b64 %rd243, 52;
+	min.u64 %rd1493, %rd243, 64;
+	cvt.u32.u64 %r34, %rd1493;
+	shr.u64 %rd244, %rd242, %r34;
+	mov.b64 %rd245, 2047;
+	and.b64 %rd246, %rd244, %rd245;
+	mov.b64 %rd247, %rd246;
+	mov.b64 %rd248, 1023;
+	sub.s64 %rd249, %rd247, %rd248;
+	add.s64 %rd250, %rd249, %rd36;
+	add.s64 %rd251, %rd240, %rd250;
+	mov.b64 %rd252, 9218868437227405312;
+	not.b64 %rd253, %rd252;
+	and.b64 %rd253, %rd242, %rd253;
+	mov.b64 %rd254, 4602678819172646912;
+	or.b64 %rd255, %rd253, %rd254;
+	mov.b64 %rd256, %rd255;
+	mov.b64 %rd227, %rd256;
+	mov.b64 %rd229, %rd251;
 	bra $L_111;
 $L_123:
-	add.s64 %rd258, %rd59, %rd19;
-	st.global.f64 [%rd258], %rd223;
+	add.s64 %rd257, %rd59, %rd19;
+	st.global.f64 [%rd257], %rd222;
 $L_124:
-	mov.b64 %rd259, 0d0000000000000000;
-	setp.eq.f64 %p78, %rd22, %rd259;
+	mov.b64 %rd258, 0d0000000000000000;
+	setp.eq.f64 %p78, %rd22, %rd258;
 	@!%p78 bra $L_128;
 $L_125:
-	mov.b64 %rd277, %rd22;
+	mov.b64 %rd276, %rd22;
 	bra $L_140;
 $L_126:
-	mov.b64 %rd260, 0d7FF8000000000001;
-	mov.b64 %rd277, %rd260;
+	mov.b64 %rd259, 0d7FF8000000000001;
+	mov.b64 %rd276, %rd259;
 	bra $L_140;
 $L_127:
 	bra $L_141;
@@ -4654,56 +4678,56 @@ $L_128:
 	@%p79 bra $L_125;
 	bra $L_127;
 $L_129:
-	setp.lt.f64 %p80, %rd22, %rd259;
+	setp.lt.f64 %p80, %rd22, %rd258;
 	setp.ne.u32 %p81, 0, 0;
 	@%p80 bra $L_130;
-	mov.b64 %rd263, %rd22;
+	mov.b64 %rd262, %rd22;
 	mov.pred %p84, %p81;
 	bra $L_131;
 $L_130:
-	neg.f64 %rd261, %rd22;
+	neg.f64 %rd260, %rd22;
 	setp.ne.u32 %p82, 1, 0;
-	mov.b64 %rd263, %rd261;
+	mov.b64 %rd262, %rd260;
 	mov.pred %p84, %p82;
 $L_131:
-	mov.b64 %rd262, %rd263;
+	mov.b64 %rd261, %rd262;
 	mov.pred %p83, %p84;
 	bra $L_148;
 $L_132:
 	not.pred %p85, %p83;
-	mov.b64 %rd264, 4;
-	sub.u64 %rd265, %rd304, %rd264;
+	mov.b64 %rd263, 4;
+	sub.u64 %rd264, %rd303, %rd263;
 	mov.pred %p87, %p85;
-	mov.b64 %rd267, %rd265;
+	mov.b64 %rd266, %rd264;
 $L_133:
 	mov.pred %p86, %p87;
-	mov.b64 %rd266, %rd267;
-	mul.f64 %rd268, %rd306, %rd306;
-	mov.b64 %rd269, 1;
-	setp.eq.u64 %p88, %rd266, %rd269;
+	mov.b64 %rd265, %rd266;
+	mul.f64 %rd267, %rd305, %rd305;
+	mov.b64 %rd268, 1;
+	setp.eq.u64 %p88, %rd265, %rd268;
 	@!%p88 bra $L_137;
 $L_134:
 	bra $L_400;
 $L_135:
-	mov.b64 %rd270, %rd271;
+	mov.b64 %rd269, %rd270;
 	@%p86 bra $L_138;
-	mov.b64 %rd275, %rd270;
+	mov.b64 %rd274, %rd269;
 	bra $L_139;
 $L_136:
 	bra $L_402;
 $L_137:
-	mov.b64 %rd272, 2;
-	setp.eq.u64 %p89, %rd266, %rd272;
+	mov.b64 %rd271, 2;
+	setp.eq.u64 %p89, %rd265, %rd271;
 	@%p89 bra $L_134;
 	bra $L_136;
 $L_138:
-	neg.f64 %rd273, %rd270;
-	mov.b64 %rd275, %rd273;
+	neg.f64 %rd272, %rd269;
+	mov.b64 %rd274, %rd272;
 $L_139:
-	mov.b64 %rd274, %rd275;
-	mov.b64 %rd277, %rd274;
+	mov.b64 %rd273, %rd274;
+	mov.b64 %rd276, %rd273;
 $L_140:
-	mov.b64 %rd276, %rd277;
+	mov.b64 %rd275, %rd276;
 	bra $L_404;
 $L_141:
 	setp.ge.s64 %p90, %rd35, %rd35;
@@ -4718,8 +4742,8 @@ $L_143:
 	mov.pred %p93, %p94;
 	bra $L_147;
 $L_144:
-	mov.b64 %rd278, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p95, %rd22, %rd278;
+	mov.b64 %rd277, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p95, %rd22, %rd277;
 	setp.ne.u32 %p96, 1, 0;
 	@%p95 bra $E_144_6;
 	bra $L_142;
@@ -4727,8 +4751,8 @@ $E_144_6:
 	mov.pred %p94, %p96;
 	bra $L_143;
 $L_145:
-	mov.b64 %rd279, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p97, %rd22, %rd279;
+	mov.b64 %rd278, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p97, %rd22, %rd278;
 	mov.pred %p99, %p97;
 $L_146:
 	mov.pred %p98, %p99;
@@ -4738,1284 +4762,1284 @@ $L_147:
 	@%p93 bra $L_126;
 	bra $L_129;
 $L_148:
-	mov.b64 %rd280, 0d41C0000000000000;
-	setp.ge.f64 %p100, %rd262, %rd280;
+	mov.b64 %rd279, 0d41C0000000000000;
+	setp.ge.f64 %p100, %rd261, %rd279;
 	@!%p100 bra $L_150;
 $L_149:
 	bra $L_154;
 $L_150:
-	mov.b64 %rd281, 0d3FF45F306DC9C883;
-	mul.f64 %rd282, %rd262, %rd281;
-	cvt.rzi.u64.f64 %rd283, %rd282;
-	cvt.rn.f64.u64 %rd284, %rd283;
-	mov.b64 %rd285, 1;
-	and.b64 %rd286, %rd283, %rd285;
-	setp.eq.u64 %p101, %rd286, %rd285;
+	mov.b64 %rd280, 0d3FF45F306DC9C883;
+	mul.f64 %rd281, %rd261, %rd280;
+	cvt.rzi.u64.f64 %rd282, %rd281;
+	cvt.rn.f64.u64 %rd283, %rd282;
+	mov.b64 %rd284, 1;
+	and.b64 %rd285, %rd282, %rd284;
+	setp.eq.u64 %p101, %rd285, %rd284;
 	@%p101 bra $L_151;
-	mov.b64 %rd290, %rd283;
-	mov.b64 %rd292, %rd284;
+	mov.b64 %rd289, %rd282;
+	mov.b64 %rd291, %rd283;
 	bra $L_152;
 $L_151:
-	add.u64 %rd287, %rd283, %rd285;
-	add.f64 %rd288, %rd284, %rd47;
-	mov.b64 %rd290, %rd287;
-	mov.b64 %rd292, %rd288;
+	add.u64 %rd286, %rd282, %rd284;
+	add.f64 %rd287, %rd283, %rd47;
+	mov.b64 %rd289, %rd286;
+	mov.b64 %rd291, %rd287;
 $L_152:
-	mov.b64 %rd289, %rd290;
-	mov.b64 %rd291, %rd292;
-	mov.b64 %rd293, 7;
-	and.b64 %rd294, %rd289, %rd293;
-	mov.b64 %rd295, 0d3FE921FB40000000;
-	mul.f64 %rd296, %rd291, %rd295;
-	sub.f64 %rd297, %rd262, %rd296;
-	mov.b64 %rd298, 0d3E64442D00000000;
-	mul.f64 %rd299, %rd291, %rd298;
-	sub.f64 %rd300, %rd297, %rd299;
-	mov.b64 %rd301, 0d3CE8469898CC5170;
-	mul.f64 %rd302, %rd291, %rd301;
-	sub.f64 %rd303, %rd300, %rd302;
-	mov.b64 %rd305, %rd294;
-	mov.b64 %rd307, %rd303;
+	mov.b64 %rd288, %rd289;
+	mov.b64 %rd290, %rd291;
+	mov.b64 %rd292, 7;
+	and.b64 %rd293, %rd288, %rd292;
+	mov.b64 %rd294, 0d3FE921FB40000000;
+	mul.f64 %rd295, %rd290, %rd294;
+	sub.f64 %rd296, %rd261, %rd295;
+	mov.b64 %rd297, 0d3E64442D00000000;
+	mul.f64 %rd298, %rd290, %rd297;
+	sub.f64 %rd299, %rd296, %rd298;
+	mov.b64 %rd300, 0d3CE8469898CC5170;
+	mul.f64 %rd301, %rd290, %rd300;
+	sub.f64 %rd302, %rd299, %rd301;
+	mov.b64 %rd304, %rd293;
+	mov.b64 %rd306, %rd302;
 $L_153:
-	mov.b64 %rd304, %rd305;
-	mov.b64 %rd306, %rd307;
-	mov.b64 %rd308, 3;
-	setp.gt.u64 %p102, %rd304, %rd308;
+	mov.b64 %rd303, %rd304;
+	mov.b64 %rd305, %rd306;
+	mov.b64 %rd307, 3;
+	setp.gt.u64 %p102, %rd303, %rd307;
 	@%p102 bra $L_132;
 	mov.pred %p87, %p83;
-	mov.b64 %rd267, %rd304;
+	mov.b64 %rd266, %rd303;
 	bra $L_133;
 $L_154:
-	mov.b64 %rd309, 0d3FE921FB54442D18;
-	setp.lt.f64 %p103, %rd262, %rd309;
+	mov.b64 %rd308, 0d3FE921FB54442D18;
+	setp.lt.f64 %p103, %rd261, %rd308;
 	@!%p103 bra $L_156;
 $L_155:
-	mov.b64 %rd310, 0;
-	mov.b64 %rd341, %rd310;
-	mov.b64 %rd343, %rd262;
+	mov.b64 %rd309, 0;
+	mov.b64 %rd340, %rd309;
+	mov.b64 %rd342, %rd261;
 	bra $L_159;
 $L_156:
-	mov.b64 %rd311, %rd262;
-	mov.b64 %rd312, 52;
-	min.u64 %rd1497, %rd312, 64;
-	cvt.u32.u64 %r11, %rd1497;
-	shr.u64 %rd313, %rd311, %r11;
-	mov.b64 %rd314, 2047;
-	and.b64 %rd315, %rd313, %rd314;
-	mov.b64 %rd316, %rd315;
-	mov.b64 %rd317, 1023;
-	sub.s64 %rd318, %rd316, %rd317;
-	mov.b64 %rd319, 52;
-	sub.s64 %rd320, %rd318, %rd319;
-	mov.b64 %rd321, 9218868437227405312;
-	not.b64 %rd322, %rd321;
-	and.b64 %rd322, %rd311, %rd322;
-	mov.b64 %rd323, 4503599627370496;
-	or.b64 %rd324, %rd322, %rd323;
-	mov.b64 %rd325, 61;
-	add.s64 %rd326, %rd320, %rd325;
-	mov.b64 %rd327, %rd326;
-	mov.b64 %rd328, 64;
-	div.u64 %rd329, %rd327, %rd328;
-	rem.u64 %rd330, %rd327, %rd328;
+	mov.b64 %rd310, %rd261;
+	mov.b64 %rd311, 52;
+	min.u64 %rd1494, %rd311, 64;
+	cvt.u32.u64 %r35, %rd1494;
+	shr.u64 %rd312, %rd310, %r35;
+	mov.b64 %rd313, 2047;
+	and.b64 %rd314, %rd312, %rd313;
+	mov.b64 %rd315, %rd314;
+	mov.b64 %rd316, 1023;
+	sub.s64 %rd317, %rd315, %rd316;
+	mov.b64 %rd318, 52;
+	sub.s64 %rd319, %rd317, %rd318;
+	mov.b64 %rd320, 9218868437227405312;
+	not.b64 %rd321, %rd320;
+	and.b64 %rd321, %rd310, %rd321;
+	mov.b64 %rd322, 4503599627370496;
+	or.b64 %rd323, %rd321, %rd322;
+	mov.b64 %rd324, 61;
+	add.s64 %rd325, %rd319, %rd324;
+	mov.b64 %rd326, %rd325;
+	mov.b64 %rd327, 64;
+	div.u64 %rd328, %rd326, %rd327;
+	rem.u64 %rd329, %rd326, %rd327;
 	bra $L_160;
 $L_157:
-	add.u64 %rd331, %rd600, %rd386;
-	mov.b64 %rd332, 7;
-	and.b64 %rd333, %rd331, %rd332;
-	sub.f64 %rd334, %rd617, %rd47;
-	mov.b64 %rd336, %rd333;
-	mov.b64 %rd338, %rd334;
+	add.u64 %rd330, %rd599, %rd385;
+	mov.b64 %rd331, 7;
+	and.b64 %rd332, %rd330, %rd331;
+	sub.f64 %rd333, %rd616, %rd47;
+	mov.b64 %rd335, %rd332;
+	mov.b64 %rd337, %rd333;
 $L_158:
-	mov.b64 %rd335, %rd336;
-	mov.b64 %rd337, %rd338;
-	mul.f64 %rd339, %rd337, %rd309;
-	mov.b64 %rd341, %rd335;
-	mov.b64 %rd343, %rd339;
+	mov.b64 %rd334, %rd335;
+	mov.b64 %rd336, %rd337;
+	mul.f64 %rd338, %rd336, %rd308;
+	mov.b64 %rd340, %rd334;
+	mov.b64 %rd342, %rd338;
 $L_159:
-	mov.b64 %rd340, %rd341;
-	mov.b64 %rd342, %rd343;
-	mov.b64 %rd305, %rd340;
-	mov.b64 %rd307, %rd342;
+	mov.b64 %rd339, %rd340;
+	mov.b64 %rd341, %rd342;
+	mov.b64 %rd304, %rd339;
+	mov.b64 %rd306, %rd341;
 	bra $L_153;
 $L_160:
-	mov.b64 %rd344, 0;
-	setp.eq.u64 %p104, %rd329, %rd344;
+	mov.b64 %rd343, 0;
+	setp.eq.u64 %p104, %rd328, %rd343;
 	@!%p104 bra $L_163;
 $L_161:
-	mov.b64 %rd345, 1;
-	mov.b64 %rd384, %rd345;
+	mov.b64 %rd344, 1;
+	mov.b64 %rd383, %rd344;
 	bra $L_199;
 $L_162:
-	mov.b64 %rd346, 5040379952546458195;
-	mov.b64 %rd384, %rd346;
+	mov.b64 %rd345, 5040379952546458195;
+	mov.b64 %rd383, %rd345;
 	bra $L_199;
 $L_163:
-	mov.b64 %rd347, 1;
-	setp.eq.u64 %p105, %rd329, %rd347;
+	mov.b64 %rd346, 1;
+	setp.eq.u64 %p105, %rd328, %rd346;
 	@%p105 bra $L_162;
 	bra $L_165;
 $L_164:
-	mov.b64 %rd348, -554312585572664447;
-	mov.b64 %rd384, %rd348;
+	mov.b64 %rd347, -554312585572664447;
+	mov.b64 %rd383, %rd347;
 	bra $L_199;
 $L_165:
-	mov.b64 %rd349, 2;
-	setp.eq.u64 %p106, %rd329, %rd349;
+	mov.b64 %rd348, 2;
+	setp.eq.u64 %p106, %rd328, %rd348;
 	@%p106 bra $L_164;
 	bra $L_167;
 $L_166:
-	mov.b64 %rd350, -5276763892624187261;
-	mov.b64 %rd384, %rd350;
+	mov.b64 %rd349, -5276763892624187261;
+	mov.b64 %rd383, %rd349;
 	bra $L_199;
 $L_167:
-	mov.b64 %rd351, 3;
-	setp.eq.u64 %p107, %rd329, %rd351;
+	mov.b64 %rd350, 3;
+	setp.eq.u64 %p107, %rd328, %rd350;
 	@%p107 bra $L_166;
 	bra $L_169;
 $L_168:
-	mov.b64 %rd352, -242412250269775165;
-	mov.b64 %rd384, %rd352;
+	mov.b64 %rd351, -242412250269775165;
+	mov.b64 %rd383, %rd351;
 	bra $L_199;
 $L_169:
-	mov.b64 %rd353, 4;
-	setp.eq.u64 %p108, %rd329, %rd353;
+	mov.b64 %rd352, 4;
+	setp.eq.u64 %p108, %rd328, %rd352;
 	@%p108 bra $L_168;
 	bra $L_171;
 $L_170:
-	mov.b64 %rd354, 7946843935494350272;
-	mov.b64 %rd384, %rd354;
+	mov.b64 %rd353, 7946843935494350272;
+	mov.b64 %rd383, %rd353;
 	bra $L_199;
 $L_171:
-	mov.b64 %rd355, 5;
-	setp.eq.u64 %p109, %rd329, %rd355;
+	mov.b64 %rd354, 5;
+	setp.eq.u64 %p109, %rd328, %rd354;
 	@%p109 bra $L_170;
 	bra $L_173;
 $L_172:
-	mov.b64 %rd356, 905889640498799673;
-	mov.b64 %rd384, %rd356;
+	mov.b64 %rd355, 905889640498799673;
+	mov.b64 %rd383, %rd355;
 	bra $L_199;
 $L_173:
-	mov.b64 %rd357, 6;
-	setp.eq.u64 %p110, %rd329, %rd357;
+	mov.b64 %rd356, 6;
+	setp.eq.u64 %p110, %rd328, %rd356;
 	@%p110 bra $L_172;
 	bra $L_175;
 $L_174:
-	mov.b64 %rd358, -271387810574676355;
-	mov.b64 %rd384, %rd358;
+	mov.b64 %rd357, -271387810574676355;
+	mov.b64 %rd383, %rd357;
 	bra $L_199;
 $L_175:
-	mov.b64 %rd359, 7;
-	setp.eq.u64 %p111, %rd329, %rd359;
+	mov.b64 %rd358, 7;
+	setp.eq.u64 %p111, %rd328, %rd358;
 	@%p111 bra $L_174;
 	bra $L_177;
 $L_176:
-	mov.b64 %rd360, -3385462365541201655;
-	mov.b64 %rd384, %rd360;
+	mov.b64 %rd359, -3385462365541201655;
+	mov.b64 %rd383, %rd359;
 	bra $L_199;
 $L_177:
-	mov.b64 %rd361, 8;
-	setp.eq.u64 %p112, %rd329, %rd361;
+	mov.b64 %rd360, 8;
+	setp.eq.u64 %p112, %rd328, %rd360;
 	@%p112 bra $L_176;
 	bra $L_179;
 $L_178:
-	mov.b64 %rd362, -3226582509936509822;
-	mov.b64 %rd384, %rd362;
+	mov.b64 %rd361, -3226582509936509822;
+	mov.b64 %rd383, %rd361;
 	bra $L_199;
 $L_179:
-	mov.b64 %rd363, 9;
-	setp.eq.u64 %p113, %rd329, %rd363;
+	mov.b64 %rd362, 9;
+	setp.eq.u64 %p113, %rd328, %rd362;
 	@%p113 bra $L_178;
 	bra $L_181;
 $L_180:
-	mov.b64 %rd364, 8296664548579374057;
-	mov.b64 %rd384, %rd364;
+	mov.b64 %rd363, 8296664548579374057;
+	mov.b64 %rd383, %rd363;
 	bra $L_199;
 $L_181:
-	mov.b64 %rd365, 10;
-	setp.eq.u64 %p114, %rd329, %rd365;
+	mov.b64 %rd364, 10;
+	setp.eq.u64 %p114, %rd328, %rd364;
 	@%p114 bra $L_180;
 	bra $L_183;
 $L_182:
-	mov.b64 %rd366, 4109744767560208502;
-	mov.b64 %rd384, %rd366;
+	mov.b64 %rd365, 4109744767560208502;
+	mov.b64 %rd383, %rd365;
 	bra $L_199;
 $L_183:
-	mov.b64 %rd367, 11;
-	setp.eq.u64 %p115, %rd329, %rd367;
+	mov.b64 %rd366, 11;
+	setp.eq.u64 %p115, %rd328, %rd366;
 	@%p115 bra $L_182;
 	bra $L_185;
 $L_184:
-	mov.b64 %rd368, 4607516669194743839;
-	mov.b64 %rd384, %rd368;
+	mov.b64 %rd367, 4607516669194743839;
+	mov.b64 %rd383, %rd367;
 	bra $L_199;
 $L_185:
-	mov.b64 %rd369, 12;
-	setp.eq.u64 %p116, %rd329, %rd369;
+	mov.b64 %rd368, 12;
+	setp.eq.u64 %p116, %rd328, %rd368;
 	@%p116 bra $L_184;
 	bra $L_187;
 $L_186:
-	mov.b64 %rd370, -2423460969061230018;
-	mov.b64 %rd384, %rd370;
+	mov.b64 %rd369, -2423460969061230018;
+	mov.b64 %rd383, %rd369;
 	bra $L_199;
 $L_187:
-	mov.b64 %rd371, 13;
-	setp.eq.u64 %p117, %rd329, %rd371;
+	mov.b64 %rd370, 13;
+	setp.eq.u64 %p117, %rd328, %rd370;
 	@%p117 bra $L_186;
 	bra $L_189;
 $L_188:
-	mov.b64 %rd372, -2707510419574615186;
-	mov.b64 %rd384, %rd372;
+	mov.b64 %rd371, -2707510419574615186;
+	mov.b64 %rd383, %rd371;
 	bra $L_199;
 $L_189:
-	mov.b64 %rd373, 14;
-	setp.eq.u64 %p118, %rd329, %rd373;
+	mov.b64 %rd372, 14;
+	setp.eq.u64 %p118, %rd328, %rd372;
 	@%p118 bra $L_188;
 	bra $L_191;
 $L_190:
-	mov.b64 %rd374, -7022098299024845734;
-	mov.b64 %rd384, %rd374;
+	mov.b64 %rd373, -7022098299024845734;
+	mov.b64 %rd383, %rd373;
 	bra $L_199;
 $L_191:
-	mov.b64 %rd375, 15;
-	setp.eq.u64 %p119, %rd329, %rd375;
+	mov.b64 %rd374, 15;
+	setp.eq.u64 %p119, %rd328, %rd374;
 	@%p119 bra $L_190;
 	bra $L_193;
 $L_192:
-	mov.b64 %rd376, -1562901285013036298;
-	mov.b64 %rd384, %rd376;
+	mov.b64 %rd375, -1562901285013036298;
+	mov.b64 %rd383, %rd375;
 	bra $L_199;
 $L_193:
-	mov.b64 %rd377, 16;
-	setp.eq.u64 %p120, %rd329, %rd377;
+	mov.b64 %rd376, 16;
+	setp.eq.u64 %p120, %rd328, %rd376;
 	@%p120 bra $L_192;
 	bra $L_195;
 $L_194:
-	mov.b64 %rd378, 8795094592981902804;
-	mov.b64 %rd384, %rd378;
+	mov.b64 %rd377, 8795094592981902804;
+	mov.b64 %rd383, %rd377;
 	bra $L_199;
 $L_195:
-	mov.b64 %rd379, 17;
-	setp.eq.u64 %p121, %rd329, %rd379;
+	mov.b64 %rd378, 17;
+	setp.eq.u64 %p121, %rd328, %rd378;
 	@%p121 bra $L_194;
 	bra $L_197;
 $L_196:
-	mov.b64 %rd380, -2884908082597807600;
-	mov.b64 %rd384, %rd380;
+	mov.b64 %rd379, -2884908082597807600;
+	mov.b64 %rd383, %rd379;
 	bra $L_199;
 $L_197:
-	mov.b64 %rd381, 18;
-	setp.eq.u64 %p122, %rd329, %rd381;
+	mov.b64 %rd380, 18;
+	setp.eq.u64 %p122, %rd328, %rd380;
 	@%p122 bra $L_196;
 $L_198:
-	mov.b64 %rd382, -6051042886442100905;
-	mov.b64 %rd384, %rd382;
+	mov.b64 %rd381, -6051042886442100905;
+	mov.b64 %rd383, %rd381;
 $L_199:
-	mov.b64 %rd383, %rd384;
-	min.u64 %rd1498, %rd330, 64;
-	cvt.u32.u64 %r12, %rd1498;
-	shl.b64 %rd385, %rd383, %r12;
-	mov.b64 %rd386, 1;
-	add.u64 %rd387, %rd329, %rd386;
+	mov.b64 %rd382, %rd383;
+	min.u64 %rd1495, %rd329, 64;
+	cvt.u32.u64 %r36, %rd1495;
+	shl.b64 %rd384, %rd382, %r36;
+	mov.b64 %rd385, 1;
+	add.u64 %rd386, %rd328, %rd385;
 $L_200:
-	setp.eq.u64 %p123, %rd387, %rd344;
+	setp.eq.u64 %p123, %rd386, %rd343;
 	@!%p123 bra $L_203;
 $L_201:
-	mov.b64 %rd425, %rd386;
+	mov.b64 %rd424, %rd385;
 	bra $L_239;
 $L_202:
-	mov.b64 %rd388, 5040379952546458195;
-	mov.b64 %rd425, %rd388;
+	mov.b64 %rd387, 5040379952546458195;
+	mov.b64 %rd424, %rd387;
 	bra $L_239;
 $L_203:
-	setp.eq.u64 %p124, %rd387, %rd386;
+	setp.eq.u64 %p124, %rd386, %rd385;
 	@%p124 bra $L_202;
 	bra $L_205;
 $L_204:
-	mov.b64 %rd389, -554312585572664447;
-	mov.b64 %rd425, %rd389;
+	mov.b64 %rd388, -554312585572664447;
+	mov.b64 %rd424, %rd388;
 	bra $L_239;
 $L_205:
-	mov.b64 %rd390, 2;
-	setp.eq.u64 %p125, %rd387, %rd390;
+	mov.b64 %rd389, 2;
+	setp.eq.u64 %p125, %rd386, %rd389;
 	@%p125 bra $L_204;
 	bra $L_207;
 $L_206:
-	mov.b64 %rd391, -5276763892624187261;
-	mov.b64 %rd425, %rd391;
+	mov.b64 %rd390, -5276763892624187261;
+	mov.b64 %rd424, %rd390;
 	bra $L_239;
 $L_207:
-	mov.b64 %rd392, 3;
-	setp.eq.u64 %p126, %rd387, %rd392;
+	mov.b64 %rd391, 3;
+	setp.eq.u64 %p126, %rd386, %rd391;
 	@%p126 bra $L_206;
 	bra $L_209;
 $L_208:
-	mov.b64 %rd393, -242412250269775165;
-	mov.b64 %rd425, %rd393;
+	mov.b64 %rd392, -242412250269775165;
+	mov.b64 %rd424, %rd392;
 	bra $L_239;
 $L_209:
-	mov.b64 %rd394, 4;
-	setp.eq.u64 %p127, %rd387, %rd394;
+	mov.b64 %rd393, 4;
+	setp.eq.u64 %p127, %rd386, %rd393;
 	@%p127 bra $L_208;
 	bra $L_211;
 $L_210:
-	mov.b64 %rd395, 7946843935494350272;
-	mov.b64 %rd425, %rd395;
+	mov.b64 %rd394, 7946843935494350272;
+	mov.b64 %rd424, %rd394;
 	bra $L_239;
 $L_211:
-	mov.b64 %rd396, 5;
-	setp.eq.u64 %p128, %rd387, %rd396;
+	mov.b64 %rd395, 5;
+	setp.eq.u64 %p128, %rd386, %rd395;
 	@%p128 bra $L_210;
 	bra $L_213;
 $L_212:
-	mov.b64 %rd397, 905889640498799673;
-	mov.b64 %rd425, %rd397;
+	mov.b64 %rd396, 905889640498799673;
+	mov.b64 %rd424, %rd396;
 	bra $L_239;
 $L_213:
-	mov.b64 %rd398, 6;
-	setp.eq.u64 %p129, %rd387, %rd398;
+	mov.b64 %rd397, 6;
+	setp.eq.u64 %p129, %rd386, %rd397;
 	@%p129 bra $L_212;
 	bra $L_215;
 $L_214:
-	mov.b64 %rd399, -271387810574676355;
-	mov.b64 %rd425, %rd399;
+	mov.b64 %rd398, -271387810574676355;
+	mov.b64 %rd424, %rd398;
 	bra $L_239;
 $L_215:
-	mov.b64 %rd400, 7;
-	setp.eq.u64 %p130, %rd387, %rd400;
+	mov.b64 %rd399, 7;
+	setp.eq.u64 %p130, %rd386, %rd399;
 	@%p130 bra $L_214;
 	bra $L_217;
 $L_216:
-	mov.b64 %rd401, -3385462365541201655;
-	mov.b64 %rd425, %rd401;
+	mov.b64 %rd400, -3385462365541201655;
+	mov.b64 %rd424, %rd400;
 	bra $L_239;
 $L_217:
-	mov.b64 %rd402, 8;
-	setp.eq.u64 %p131, %rd387, %rd402;
+	mov.b64 %rd401, 8;
+	setp.eq.u64 %p131, %rd386, %rd401;
 	@%p131 bra $L_216;
 	bra $L_219;
 $L_218:
-	mov.b64 %rd403, -3226582509936509822;
-	mov.b64 %rd425, %rd403;
+	mov.b64 %rd402, -3226582509936509822;
+	mov.b64 %rd424, %rd402;
 	bra $L_239;
 $L_219:
-	mov.b64 %rd404, 9;
-	setp.eq.u64 %p132, %rd387, %rd404;
+	mov.b64 %rd403, 9;
+	setp.eq.u64 %p132, %rd386, %rd403;
 	@%p132 bra $L_218;
 	bra $L_221;
 $L_220:
-	mov.b64 %rd405, 8296664548579374057;
-	mov.b64 %rd425, %rd405;
+	mov.b64 %rd404, 8296664548579374057;
+	mov.b64 %rd424, %rd404;
 	bra $L_239;
 $L_221:
-	mov.b64 %rd406, 10;
-	setp.eq.u64 %p133, %rd387, %rd406;
+	mov.b64 %rd405, 10;
+	setp.eq.u64 %p133, %rd386, %rd405;
 	@%p133 bra $L_220;
 	bra $L_223;
 $L_222:
-	mov.b64 %rd407, 4109744767560208502;
-	mov.b64 %rd425, %rd407;
+	mov.b64 %rd406, 4109744767560208502;
+	mov.b64 %rd424, %rd406;
 	bra $L_239;
 $L_223:
-	mov.b64 %rd408, 11;
-	setp.eq.u64 %p134, %rd387, %rd408;
+	mov.b64 %rd407, 11;
+	setp.eq.u64 %p134, %rd386, %rd407;
 	@%p134 bra $L_222;
 	bra $L_225;
 $L_224:
-	mov.b64 %rd409, 4607516669194743839;
-	mov.b64 %rd425, %rd409;
+	mov.b64 %rd408, 4607516669194743839;
+	mov.b64 %rd424, %rd408;
 	bra $L_239;
 $L_225:
-	mov.b64 %rd410, 12;
-	setp.eq.u64 %p135, %rd387, %rd410;
+	mov.b64 %rd409, 12;
+	setp.eq.u64 %p135, %rd386, %rd409;
 	@%p135 bra $L_224;
 	bra $L_227;
 $L_226:
-	mov.b64 %rd411, -2423460969061230018;
-	mov.b64 %rd425, %rd411;
+	mov.b64 %rd410, -2423460969061230018;
+	mov.b64 %rd424, %rd410;
 	bra $L_239;
 $L_227:
-	mov.b64 %rd412, 13;
-	setp.eq.u64 %p136, %rd387, %rd412;
+	mov.b64 %rd411, 13;
+	setp.eq.u64 %p136, %rd386, %rd411;
 	@%p136 bra $L_226;
 	bra $L_229;
 $L_228:
-	mov.b64 %rd413, -2707510419574615186;
-	mov.b64 %rd425, %rd413;
+	mov.b64 %rd412, -2707510419574615186;
+	mov.b64 %rd424, %rd412;
 	bra $L_239;
 $L_229:
-	mov.b64 %rd414, 14;
-	setp.eq.u64 %p137, %rd387, %rd414;
+	mov.b64 %rd413, 14;
+	setp.eq.u64 %p137, %rd386, %rd413;
 	@%p137 bra $L_228;
 	bra $L_231;
 $L_230:
-	mov.b64 %rd415, -7022098299024845734;
-	mov.b64 %rd425, %rd415;
+	mov.b64 %rd414, -7022098299024845734;
+	mov.b64 %rd424, %rd414;
 	bra $L_239;
 $L_231:
-	mov.b64 %rd416, 15;
-	setp.eq.u64 %p138, %rd387, %rd416;
+	mov.b64 %rd415, 15;
+	setp.eq.u64 %p138, %rd386, %rd415;
 	@%p138 bra $L_230;
 	bra $L_233;
 $L_232:
-	mov.b64 %rd417, -1562901285013036298;
-	mov.b64 %rd425, %rd417;
+	mov.b64 %rd416, -1562901285013036298;
+	mov.b64 %rd424, %rd416;
 	bra $L_239;
 $L_233:
-	mov.b64 %rd418, 16;
-	setp.eq.u64 %p139, %rd387, %rd418;
+	mov.b64 %rd417, 16;
+	setp.eq.u64 %p139, %rd386, %rd417;
 	@%p139 bra $L_232;
 	bra $L_235;
 $L_234:
-	mov.b64 %rd419, 8795094592981902804;
-	mov.b64 %rd425, %rd419;
+	mov.b64 %rd418, 8795094592981902804;
+	mov.b64 %rd424, %rd418;
 	bra $L_239;
 $L_235:
-	mov.b64 %rd420, 17;
-	setp.eq.u64 %p140, %rd387, %rd420;
+	mov.b64 %rd419, 17;
+	setp.eq.u64 %p140, %rd386, %rd419;
 	@%p140 bra $L_234;
 	bra $L_237;
 $L_236:
-	mov.b64 %rd421, -2884908082597807600;
-	mov.b64 %rd425, %rd421;
+	mov.b64 %rd420, -2884908082597807600;
+	mov.b64 %rd424, %rd420;
 	bra $L_239;
 $L_237:
-	mov.b64 %rd422, 18;
-	setp.eq.u64 %p141, %rd387, %rd422;
+	mov.b64 %rd421, 18;
+	setp.eq.u64 %p141, %rd386, %rd421;
 	@%p141 bra $L_236;
 $L_238:
-	mov.b64 %rd423, -6051042886442100905;
-	mov.b64 %rd425, %rd423;
+	mov.b64 %rd422, -6051042886442100905;
+	mov.b64 %rd424, %rd422;
 $L_239:
-	mov.b64 %rd424, %rd425;
-	sub.u64 %rd426, %rd328, %rd330;
-	min.u64 %rd1499, %rd426, 64;
-	cvt.u32.u64 %r13, %rd1499;
-	shr.u64 %rd427, %rd424, %r13;
-	or.b64 %rd428, %rd385, %rd427;
+	mov.b64 %rd423, %rd424;
+	sub.u64 %rd425, %rd327, %rd329;
+	min.u64 %rd1496, %rd425, 64;
+	cvt.u32.u64 %r37, %rd1496;
+	shr.u64 %rd426, %rd423, %r37;
+	or.b64 %rd427, %rd384, %rd426;
 $L_240:
 	@!%p123 bra $L_243;
 $L_241:
-	mov.b64 %rd466, %rd386;
+	mov.b64 %rd465, %rd385;
 	bra $L_279;
 $L_242:
-	mov.b64 %rd429, 5040379952546458195;
-	mov.b64 %rd466, %rd429;
+	mov.b64 %rd428, 5040379952546458195;
+	mov.b64 %rd465, %rd428;
 	bra $L_279;
 $L_243:
-	setp.eq.u64 %p142, %rd387, %rd386;
+	setp.eq.u64 %p142, %rd386, %rd385;
 	@%p142 bra $L_242;
 	bra $L_245;
 $L_244:
-	mov.b64 %rd430, -554312585572664447;
-	mov.b64 %rd466, %rd430;
+	mov.b64 %rd429, -554312585572664447;
+	mov.b64 %rd465, %rd429;
 	bra $L_279;
 $L_245:
-	mov.b64 %rd431, 2;
-	setp.eq.u64 %p143, %rd387, %rd431;
+	mov.b64 %rd430, 2;
+	setp.eq.u64 %p143, %rd386, %rd430;
 	@%p143 bra $L_244;
 	bra $L_247;
 $L_246:
-	mov.b64 %rd432, -5276763892624187261;
-	mov.b64 %rd466, %rd432;
+	mov.b64 %rd431, -5276763892624187261;
+	mov.b64 %rd465, %rd431;
 	bra $L_279;
 $L_247:
-	mov.b64 %rd433, 3;
-	setp.eq.u64 %p144, %rd387, %rd433;
+	mov.b64 %rd432, 3;
+	setp.eq.u64 %p144, %rd386, %rd432;
 	@%p144 bra $L_246;
 	bra $L_249;
 $L_248:
-	mov.b64 %rd434, -242412250269775165;
-	mov.b64 %rd466, %rd434;
+	mov.b64 %rd433, -242412250269775165;
+	mov.b64 %rd465, %rd433;
 	bra $L_279;
 $L_249:
-	mov.b64 %rd435, 4;
-	setp.eq.u64 %p145, %rd387, %rd435;
+	mov.b64 %rd434, 4;
+	setp.eq.u64 %p145, %rd386, %rd434;
 	@%p145 bra $L_248;
 	bra $L_251;
 $L_250:
-	mov.b64 %rd436, 7946843935494350272;
-	mov.b64 %rd466, %rd436;
+	mov.b64 %rd435, 7946843935494350272;
+	mov.b64 %rd465, %rd435;
 	bra $L_279;
 $L_251:
-	mov.b64 %rd437, 5;
-	setp.eq.u64 %p146, %rd387, %rd437;
+	mov.b64 %rd436, 5;
+	setp.eq.u64 %p146, %rd386, %rd436;
 	@%p146 bra $L_250;
 	bra $L_253;
 $L_252:
-	mov.b64 %rd438, 905889640498799673;
-	mov.b64 %rd466, %rd438;
+	mov.b64 %rd437, 905889640498799673;
+	mov.b64 %rd465, %rd437;
 	bra $L_279;
 $L_253:
-	mov.b64 %rd439, 6;
-	setp.eq.u64 %p147, %rd387, %rd439;
+	mov.b64 %rd438, 6;
+	setp.eq.u64 %p147, %rd386, %rd438;
 	@%p147 bra $L_252;
 	bra $L_255;
 $L_254:
-	mov.b64 %rd440, -271387810574676355;
-	mov.b64 %rd466, %rd440;
+	mov.b64 %rd439, -271387810574676355;
+	mov.b64 %rd465, %rd439;
 	bra $L_279;
 $L_255:
-	mov.b64 %rd441, 7;
-	setp.eq.u64 %p148, %rd387, %rd441;
+	mov.b64 %rd440, 7;
+	setp.eq.u64 %p148, %rd386, %rd440;
 	@%p148 bra $L_254;
 	bra $L_257;
 $L_256:
-	mov.b64 %rd442, -3385462365541201655;
-	mov.b64 %rd466, %rd442;
+	mov.b64 %rd441, -3385462365541201655;
+	mov.b64 %rd465, %rd441;
 	bra $L_279;
 $L_257:
-	mov.b64 %rd443, 8;
-	setp.eq.u64 %p149, %rd387, %rd443;
+	mov.b64 %rd442, 8;
+	setp.eq.u64 %p149, %rd386, %rd442;
 	@%p149 bra $L_256;
 	bra $L_259;
 $L_258:
-	mov.b64 %rd444, -3226582509936509822;
-	mov.b64 %rd466, %rd444;
+	mov.b64 %rd443, -3226582509936509822;
+	mov.b64 %rd465, %rd443;
 	bra $L_279;
 $L_259:
-	mov.b64 %rd445, 9;
-	setp.eq.u64 %p150, %rd387, %rd445;
+	mov.b64 %rd444, 9;
+	setp.eq.u64 %p150, %rd386, %rd444;
 	@%p150 bra $L_258;
 	bra $L_261;
 $L_260:
-	mov.b64 %rd446, 8296664548579374057;
-	mov.b64 %rd466, %rd446;
+	mov.b64 %rd445, 8296664548579374057;
+	mov.b64 %rd465, %rd445;
 	bra $L_279;
 $L_261:
-	mov.b64 %rd447, 10;
-	setp.eq.u64 %p151, %rd387, %rd447;
+	mov.b64 %rd446, 10;
+	setp.eq.u64 %p151, %rd386, %rd446;
 	@%p151 bra $L_260;
 	bra $L_263;
 $L_262:
-	mov.b64 %rd448, 4109744767560208502;
-	mov.b64 %rd466, %rd448;
+	mov.b64 %rd447, 4109744767560208502;
+	mov.b64 %rd465, %rd447;
 	bra $L_279;
 $L_263:
-	mov.b64 %rd449, 11;
-	setp.eq.u64 %p152, %rd387, %rd449;
+	mov.b64 %rd448, 11;
+	setp.eq.u64 %p152, %rd386, %rd448;
 	@%p152 bra $L_262;
 	bra $L_265;
 $L_264:
-	mov.b64 %rd450, 4607516669194743839;
-	mov.b64 %rd466, %rd450;
+	mov.b64 %rd449, 4607516669194743839;
+	mov.b64 %rd465, %rd449;
 	bra $L_279;
 $L_265:
-	mov.b64 %rd451, 12;
-	setp.eq.u64 %p153, %rd387, %rd451;
+	mov.b64 %rd450, 12;
+	setp.eq.u64 %p153, %rd386, %rd450;
 	@%p153 bra $L_264;
 	bra $L_267;
 $L_266:
-	mov.b64 %rd452, -2423460969061230018;
-	mov.b64 %rd466, %rd452;
+	mov.b64 %rd451, -2423460969061230018;
+	mov.b64 %rd465, %rd451;
 	bra $L_279;
 $L_267:
-	mov.b64 %rd453, 13;
-	setp.eq.u64 %p154, %rd387, %rd453;
+	mov.b64 %rd452, 13;
+	setp.eq.u64 %p154, %rd386, %rd452;
 	@%p154 bra $L_266;
 	bra $L_269;
 $L_268:
-	mov.b64 %rd454, -2707510419574615186;
-	mov.b64 %rd466, %rd454;
+	mov.b64 %rd453, -2707510419574615186;
+	mov.b64 %rd465, %rd453;
 	bra $L_279;
 $L_269:
-	mov.b64 %rd455, 14;
-	setp.eq.u64 %p155, %rd387, %rd455;
+	mov.b64 %rd454, 14;
+	setp.eq.u64 %p155, %rd386, %rd454;
 	@%p155 bra $L_268;
 	bra $L_271;
 $L_270:
-	mov.b64 %rd456, -7022098299024845734;
-	mov.b64 %rd466, %rd456;
+	mov.b64 %rd455, -7022098299024845734;
+	mov.b64 %rd465, %rd455;
 	bra $L_279;
 $L_271:
-	mov.b64 %rd457, 15;
-	setp.eq.u64 %p156, %rd387, %rd457;
+	mov.b64 %rd456, 15;
+	setp.eq.u64 %p156, %rd386, %rd456;
 	@%p156 bra $L_270;
 	bra $L_273;
 $L_272:
-	mov.b64 %rd458, -1562901285013036298;
-	mov.b64 %rd466, %rd458;
+	mov.b64 %rd457, -1562901285013036298;
+	mov.b64 %rd465, %rd457;
 	bra $L_279;
 $L_273:
-	mov.b64 %rd459, 16;
-	setp.eq.u64 %p157, %rd387, %rd459;
+	mov.b64 %rd458, 16;
+	setp.eq.u64 %p157, %rd386, %rd458;
 	@%p157 bra $L_272;
 	bra $L_275;
 $L_274:
-	mov.b64 %rd460, 8795094592981902804;
-	mov.b64 %rd466, %rd460;
+	mov.b64 %rd459, 8795094592981902804;
+	mov.b64 %rd465, %rd459;
 	bra $L_279;
 $L_275:
-	mov.b64 %rd461, 17;
-	setp.eq.u64 %p158, %rd387, %rd461;
+	mov.b64 %rd460, 17;
+	setp.eq.u64 %p158, %rd386, %rd460;
 	@%p158 bra $L_274;
 	bra $L_277;
 $L_276:
-	mov.b64 %rd462, -2884908082597807600;
-	mov.b64 %rd466, %rd462;
+	mov.b64 %rd461, -2884908082597807600;
+	mov.b64 %rd465, %rd461;
 	bra $L_279;
 $L_277:
-	mov.b64 %rd463, 18;
-	setp.eq.u64 %p159, %rd387, %rd463;
+	mov.b64 %rd462, 18;
+	setp.eq.u64 %p159, %rd386, %rd462;
 	@%p159 bra $L_276;
 $L_278:
-	mov.b64 %rd464, -6051042886442100905;
-	mov.b64 %rd466, %rd464;
+	mov.b64 %rd463, -6051042886442100905;
+	mov.b64 %rd465, %rd463;
 $L_279:
-	mov.b64 %rd465, %rd466;
-	min.u64 %rd1500, %rd330, 64;
-	cvt.u32.u64 %r14, %rd1500;
-	shl.b64 %rd467, %rd465, %r14;
-	mov.b64 %rd468, 2;
-	add.u64 %rd469, %rd329, %rd468;
+	mov.b64 %rd464, %rd465;
+	min.u64 %rd1497, %rd329, 64;
+	cvt.u32.u64 %r38, %rd1497;
+	shl.b64 %rd466, %rd464, %r38;
+	mov.b64 %rd467, 2;
+	add.u64 %rd468, %rd328, %rd467;
 $L_280:
-	setp.eq.u64 %p160, %rd469, %rd344;
+	setp.eq.u64 %p160, %rd468, %rd343;
 	@!%p160 bra $L_283;
 $L_281:
-	mov.b64 %rd506, %rd386;
+	mov.b64 %rd505, %rd385;
 	bra $L_319;
 $L_282:
-	mov.b64 %rd470, 5040379952546458195;
-	mov.b64 %rd506, %rd470;
+	mov.b64 %rd469, 5040379952546458195;
+	mov.b64 %rd505, %rd469;
 	bra $L_319;
 $L_283:
-	setp.eq.u64 %p161, %rd469, %rd386;
+	setp.eq.u64 %p161, %rd468, %rd385;
 	@%p161 bra $L_282;
 	bra $L_285;
 $L_284:
-	mov.b64 %rd471, -554312585572664447;
-	mov.b64 %rd506, %rd471;
+	mov.b64 %rd470, -554312585572664447;
+	mov.b64 %rd505, %rd470;
 	bra $L_319;
 $L_285:
-	setp.eq.u64 %p162, %rd469, %rd468;
+	setp.eq.u64 %p162, %rd468, %rd467;
 	@%p162 bra $L_284;
 	bra $L_287;
 $L_286:
-	mov.b64 %rd472, -5276763892624187261;
-	mov.b64 %rd506, %rd472;
+	mov.b64 %rd471, -5276763892624187261;
+	mov.b64 %rd505, %rd471;
 	bra $L_319;
 $L_287:
-	mov.b64 %rd473, 3;
-	setp.eq.u64 %p163, %rd469, %rd473;
+	mov.b64 %rd472, 3;
+	setp.eq.u64 %p163, %rd468, %rd472;
 	@%p163 bra $L_286;
 	bra $L_289;
 $L_288:
-	mov.b64 %rd474, -242412250269775165;
-	mov.b64 %rd506, %rd474;
+	mov.b64 %rd473, -242412250269775165;
+	mov.b64 %rd505, %rd473;
 	bra $L_319;
 $L_289:
-	mov.b64 %rd475, 4;
-	setp.eq.u64 %p164, %rd469, %rd475;
+	mov.b64 %rd474, 4;
+	setp.eq.u64 %p164, %rd468, %rd474;
 	@%p164 bra $L_288;
 	bra $L_291;
 $L_290:
-	mov.b64 %rd476, 7946843935494350272;
-	mov.b64 %rd506, %rd476;
+	mov.b64 %rd475, 7946843935494350272;
+	mov.b64 %rd505, %rd475;
 	bra $L_319;
 $L_291:
-	mov.b64 %rd477, 5;
-	setp.eq.u64 %p165, %rd469, %rd477;
+	mov.b64 %rd476, 5;
+	setp.eq.u64 %p165, %rd468, %rd476;
 	@%p165 bra $L_290;
 	bra $L_293;
 $L_292:
-	mov.b64 %rd478, 905889640498799673;
-	mov.b64 %rd506, %rd478;
+	mov.b64 %rd477, 905889640498799673;
+	mov.b64 %rd505, %rd477;
 	bra $L_319;
 $L_293:
-	mov.b64 %rd479, 6;
-	setp.eq.u64 %p166, %rd469, %rd479;
+	mov.b64 %rd478, 6;
+	setp.eq.u64 %p166, %rd468, %rd478;
 	@%p166 bra $L_292;
 	bra $L_295;
 $L_294:
-	mov.b64 %rd480, -271387810574676355;
-	mov.b64 %rd506, %rd480;
+	mov.b64 %rd479, -271387810574676355;
+	mov.b64 %rd505, %rd479;
 	bra $L_319;
 $L_295:
-	mov.b64 %rd481, 7;
-	setp.eq.u64 %p167, %rd469, %rd481;
+	mov.b64 %rd480, 7;
+	setp.eq.u64 %p167, %rd468, %rd480;
 	@%p167 bra $L_294;
 	bra $L_297;
 $L_296:
-	mov.b64 %rd482, -3385462365541201655;
-	mov.b64 %rd506, %rd482;
+	mov.b64 %rd481, -3385462365541201655;
+	mov.b64 %rd505, %rd481;
 	bra $L_319;
 $L_297:
-	mov.b64 %rd483, 8;
-	setp.eq.u64 %p168, %rd469, %rd483;
+	mov.b64 %rd482, 8;
+	setp.eq.u64 %p168, %rd468, %rd482;
 	@%p168 bra $L_296;
 	bra $L_299;
 $L_298:
-	mov.b64 %rd484, -3226582509936509822;
-	mov.b64 %rd506, %rd484;
+	mov.b64 %rd483, -3226582509936509822;
+	mov.b64 %rd505, %rd483;
 	bra $L_319;
 $L_299:
-	mov.b64 %rd485, 9;
-	setp.eq.u64 %p169, %rd469, %rd485;
+	mov.b64 %rd484, 9;
+	setp.eq.u64 %p169, %rd468, %rd484;
 	@%p169 bra $L_298;
 	bra $L_301;
 $L_300:
-	mov.b64 %rd486, 8296664548579374057;
-	mov.b64 %rd506, %rd486;
+	mov.b64 %rd485, 8296664548579374057;
+	mov.b64 %rd505, %rd485;
 	bra $L_319;
 $L_301:
-	mov.b64 %rd487, 10;
-	setp.eq.u64 %p170, %rd469, %rd487;
+	mov.b64 %rd486, 10;
+	setp.eq.u64 %p170, %rd468, %rd486;
 	@%p170 bra $L_300;
 	bra $L_303;
 $L_302:
-	mov.b64 %rd488, 4109744767560208502;
-	mov.b64 %rd506, %rd488;
+	mov.b64 %rd487, 4109744767560208502;
+	mov.b64 %rd505, %rd487;
 	bra $L_319;
 $L_303:
-	mov.b64 %rd489, 11;
-	setp.eq.u64 %p171, %rd469, %rd489;
+	mov.b64 %rd488, 11;
+	setp.eq.u64 %p171, %rd468, %rd488;
 	@%p171 bra $L_302;
 	bra $L_305;
 $L_304:
-	mov.b64 %rd490, 4607516669194743839;
-	mov.b64 %rd506, %rd490;
+	mov.b64 %rd489, 4607516669194743839;
+	mov.b64 %rd505, %rd489;
 	bra $L_319;
 $L_305:
-	mov.b64 %rd491, 12;
-	setp.eq.u64 %p172, %rd469, %rd491;
+	mov.b64 %rd490, 12;
+	setp.eq.u64 %p172, %rd468, %rd490;
 	@%p172 bra $L_304;
 	bra $L_307;
 $L_306:
-	mov.b64 %rd492, -2423460969061230018;
-	mov.b64 %rd506, %rd492;
+	mov.b64 %rd491, -2423460969061230018;
+	mov.b64 %rd505, %rd491;
 	bra $L_319;
 $L_307:
-	mov.b64 %rd493, 13;
-	setp.eq.u64 %p173, %rd469, %rd493;
+	mov.b64 %rd492, 13;
+	setp.eq.u64 %p173, %rd468, %rd492;
 	@%p173 bra $L_306;
 	bra $L_309;
 $L_308:
-	mov.b64 %rd494, -2707510419574615186;
-	mov.b64 %rd506, %rd494;
+	mov.b64 %rd493, -2707510419574615186;
+	mov.b64 %rd505, %rd493;
 	bra $L_319;
 $L_309:
-	mov.b64 %rd495, 14;
-	setp.eq.u64 %p174, %rd469, %rd495;
+	mov.b64 %rd494, 14;
+	setp.eq.u64 %p174, %rd468, %rd494;
 	@%p174 bra $L_308;
 	bra $L_311;
 $L_310:
-	mov.b64 %rd496, -7022098299024845734;
-	mov.b64 %rd506, %rd496;
+	mov.b64 %rd495, -7022098299024845734;
+	mov.b64 %rd505, %rd495;
 	bra $L_319;
 $L_311:
-	mov.b64 %rd497, 15;
-	setp.eq.u64 %p175, %rd469, %rd497;
+	mov.b64 %rd496, 15;
+	setp.eq.u64 %p175, %rd468, %rd496;
 	@%p175 bra $L_310;
 	bra $L_313;
 $L_312:
-	mov.b64 %rd498, -1562901285013036298;
-	mov.b64 %rd506, %rd498;
+	mov.b64 %rd497, -1562901285013036298;
+	mov.b64 %rd505, %rd497;
 	bra $L_319;
 $L_313:
-	mov.b64 %rd499, 16;
-	setp.eq.u64 %p176, %rd469, %rd499;
+	mov.b64 %rd498, 16;
+	setp.eq.u64 %p176, %rd468, %rd498;
 	@%p176 bra $L_312;
 	bra $L_315;
 $L_314:
-	mov.b64 %rd500, 8795094592981902804;
-	mov.b64 %rd506, %rd500;
+	mov.b64 %rd499, 8795094592981902804;
+	mov.b64 %rd505, %rd499;
 	bra $L_319;
 $L_315:
-	mov.b64 %rd501, 17;
-	setp.eq.u64 %p177, %rd469, %rd501;
+	mov.b64 %rd500, 17;
+	setp.eq.u64 %p177, %rd468, %rd500;
 	@%p177 bra $L_314;
 	bra $L_317;
 $L_316:
-	mov.b64 %rd502, -2884908082597807600;
-	mov.b64 %rd506, %rd502;
+	mov.b64 %rd501, -2884908082597807600;
+	mov.b64 %rd505, %rd501;
 	bra $L_319;
 $L_317:
-	mov.b64 %rd503, 18;
-	setp.eq.u64 %p178, %rd469, %rd503;
+	mov.b64 %rd502, 18;
+	setp.eq.u64 %p178, %rd468, %rd502;
 	@%p178 bra $L_316;
 $L_318:
-	mov.b64 %rd504, -6051042886442100905;
-	mov.b64 %rd506, %rd504;
+	mov.b64 %rd503, -6051042886442100905;
+	mov.b64 %rd505, %rd503;
 $L_319:
-	mov.b64 %rd505, %rd506;
-	min.u64 %rd1501, %rd426, 64;
-	cvt.u32.u64 %r15, %rd1501;
-	shr.u64 %rd507, %rd505, %r15;
-	or.b64 %rd508, %rd467, %rd507;
+	mov.b64 %rd504, %rd505;
+	min.u64 %rd1498, %rd425, 64;
+	cvt.u32.u64 %r39, %rd1498;
+	shr.u64 %rd506, %rd504, %r39;
+	or.b64 %rd507, %rd466, %rd506;
 $L_320:
 	@!%p160 bra $L_323;
 $L_321:
-	mov.b64 %rd545, %rd386;
+	mov.b64 %rd544, %rd385;
 	bra $L_359;
 $L_322:
-	mov.b64 %rd509, 5040379952546458195;
-	mov.b64 %rd545, %rd509;
+	mov.b64 %rd508, 5040379952546458195;
+	mov.b64 %rd544, %rd508;
 	bra $L_359;
 $L_323:
-	setp.eq.u64 %p179, %rd469, %rd386;
+	setp.eq.u64 %p179, %rd468, %rd385;
 	@%p179 bra $L_322;
 	bra $L_325;
 $L_324:
-	mov.b64 %rd510, -554312585572664447;
-	mov.b64 %rd545, %rd510;
+	mov.b64 %rd509, -554312585572664447;
+	mov.b64 %rd544, %rd509;
 	bra $L_359;
 $L_325:
-	setp.eq.u64 %p180, %rd469, %rd468;
+	setp.eq.u64 %p180, %rd468, %rd467;
 	@%p180 bra $L_324;
 	bra $L_327;
 $L_326:
-	mov.b64 %rd511, -5276763892624187261;
-	mov.b64 %rd545, %rd511;
+	mov.b64 %rd510, -5276763892624187261;
+	mov.b64 %rd544, %rd510;
 	bra $L_359;
 $L_327:
-	mov.b64 %rd512, 3;
-	setp.eq.u64 %p181, %rd469, %rd512;
+	mov.b64 %rd511, 3;
+	setp.eq.u64 %p181, %rd468, %rd511;
 	@%p181 bra $L_326;
 	bra $L_329;
 $L_328:
-	mov.b64 %rd513, -242412250269775165;
-	mov.b64 %rd545, %rd513;
+	mov.b64 %rd512, -242412250269775165;
+	mov.b64 %rd544, %rd512;
 	bra $L_359;
 $L_329:
-	mov.b64 %rd514, 4;
-	setp.eq.u64 %p182, %rd469, %rd514;
+	mov.b64 %rd513, 4;
+	setp.eq.u64 %p182, %rd468, %rd513;
 	@%p182 bra $L_328;
 	bra $L_331;
 $L_330:
-	mov.b64 %rd515, 7946843935494350272;
-	mov.b64 %rd545, %rd515;
+	mov.b64 %rd514, 7946843935494350272;
+	mov.b64 %rd544, %rd514;
 	bra $L_359;
 $L_331:
-	mov.b64 %rd516, 5;
-	setp.eq.u64 %p183, %rd469, %rd516;
+	mov.b64 %rd515, 5;
+	setp.eq.u64 %p183, %rd468, %rd515;
 	@%p183 bra $L_330;
 	bra $L_333;
 $L_332:
-	mov.b64 %rd517, 905889640498799673;
-	mov.b64 %rd545, %rd517;
+	mov.b64 %rd516, 905889640498799673;
+	mov.b64 %rd544, %rd516;
 	bra $L_359;
 $L_333:
-	mov.b64 %rd518, 6;
-	setp.eq.u64 %p184, %rd469, %rd518;
+	mov.b64 %rd517, 6;
+	setp.eq.u64 %p184, %rd468, %rd517;
 	@%p184 bra $L_332;
 	bra $L_335;
 $L_334:
-	mov.b64 %rd519, -271387810574676355;
-	mov.b64 %rd545, %rd519;
+	mov.b64 %rd518, -271387810574676355;
+	mov.b64 %rd544, %rd518;
 	bra $L_359;
 $L_335:
-	mov.b64 %rd520, 7;
-	setp.eq.u64 %p185, %rd469, %rd520;
+	mov.b64 %rd519, 7;
+	setp.eq.u64 %p185, %rd468, %rd519;
 	@%p185 bra $L_334;
 	bra $L_337;
 $L_336:
-	mov.b64 %rd521, -3385462365541201655;
-	mov.b64 %rd545, %rd521;
+	mov.b64 %rd520, -3385462365541201655;
+	mov.b64 %rd544, %rd520;
 	bra $L_359;
 $L_337:
-	mov.b64 %rd522, 8;
-	setp.eq.u64 %p186, %rd469, %rd522;
+	mov.b64 %rd521, 8;
+	setp.eq.u64 %p186, %rd468, %rd521;
 	@%p186 bra $L_336;
 	bra $L_339;
 $L_338:
-	mov.b64 %rd523, -3226582509936509822;
-	mov.b64 %rd545, %rd523;
+	mov.b64 %rd522, -3226582509936509822;
+	mov.b64 %rd544, %rd522;
 	bra $L_359;
 $L_339:
-	mov.b64 %rd524, 9;
-	setp.eq.u64 %p187, %rd469, %rd524;
+	mov.b64 %rd523, 9;
+	setp.eq.u64 %p187, %rd468, %rd523;
 	@%p187 bra $L_338;
 	bra $L_341;
 $L_340:
-	mov.b64 %rd525, 8296664548579374057;
-	mov.b64 %rd545, %rd525;
+	mov.b64 %rd524, 8296664548579374057;
+	mov.b64 %rd544, %rd524;
 	bra $L_359;
 $L_341:
-	mov.b64 %rd526, 10;
-	setp.eq.u64 %p188, %rd469, %rd526;
+	mov.b64 %rd525, 10;
+	setp.eq.u64 %p188, %rd468, %rd525;
 	@%p188 bra $L_340;
 	bra $L_343;
 $L_342:
-	mov.b64 %rd527, 4109744767560208502;
-	mov.b64 %rd545, %rd527;
+	mov.b64 %rd526, 4109744767560208502;
+	mov.b64 %rd544, %rd526;
 	bra $L_359;
 $L_343:
-	mov.b64 %rd528, 11;
-	setp.eq.u64 %p189, %rd469, %rd528;
+	mov.b64 %rd527, 11;
+	setp.eq.u64 %p189, %rd468, %rd527;
 	@%p189 bra $L_342;
 	bra $L_345;
 $L_344:
-	mov.b64 %rd529, 4607516669194743839;
-	mov.b64 %rd545, %rd529;
+	mov.b64 %rd528, 4607516669194743839;
+	mov.b64 %rd544, %rd528;
 	bra $L_359;
 $L_345:
-	mov.b64 %rd530, 12;
-	setp.eq.u64 %p190, %rd469, %rd530;
+	mov.b64 %rd529, 12;
+	setp.eq.u64 %p190, %rd468, %rd529;
 	@%p190 bra $L_344;
 	bra $L_347;
 $L_346:
-	mov.b64 %rd531, -2423460969061230018;
-	mov.b64 %rd545, %rd531;
+	mov.b64 %rd530, -2423460969061230018;
+	mov.b64 %rd544, %rd530;
 	bra $L_359;
 $L_347:
-	mov.b64 %rd532, 13;
-	setp.eq.u64 %p191, %rd469, %rd532;
+	mov.b64 %rd531, 13;
+	setp.eq.u64 %p191, %rd468, %rd531;
 	@%p191 bra $L_346;
 	bra $L_349;
 $L_348:
-	mov.b64 %rd533, -2707510419574615186;
-	mov.b64 %rd545, %rd533;
+	mov.b64 %rd532, -2707510419574615186;
+	mov.b64 %rd544, %rd532;
 	bra $L_359;
 $L_349:
-	mov.b64 %rd534, 14;
-	setp.eq.u64 %p192, %rd469, %rd534;
+	mov.b64 %rd533, 14;
+	setp.eq.u64 %p192, %rd468, %rd533;
 	@%p192 bra $L_348;
 	bra $L_351;
 $L_350:
-	mov.b64 %rd535, -7022098299024845734;
-	mov.b64 %rd545, %rd535;
+	mov.b64 %rd534, -7022098299024845734;
+	mov.b64 %rd544, %rd534;
 	bra $L_359;
 $L_351:
-	mov.b64 %rd536, 15;
-	setp.eq.u64 %p193, %rd469, %rd536;
+	mov.b64 %rd535, 15;
+	setp.eq.u64 %p193, %rd468, %rd535;
 	@%p193 bra $L_350;
 	bra $L_353;
 $L_352:
-	mov.b64 %rd537, -1562901285013036298;
-	mov.b64 %rd545, %rd537;
+	mov.b64 %rd536, -1562901285013036298;
+	mov.b64 %rd544, %rd536;
 	bra $L_359;
 $L_353:
-	mov.b64 %rd538, 16;
-	setp.eq.u64 %p194, %rd469, %rd538;
+	mov.b64 %rd537, 16;
+	setp.eq.u64 %p194, %rd468, %rd537;
 	@%p194 bra $L_352;
 	bra $L_355;
 $L_354:
-	mov.b64 %rd539, 8795094592981902804;
-	mov.b64 %rd545, %rd539;
+	mov.b64 %rd538, 8795094592981902804;
+	mov.b64 %rd544, %rd538;
 	bra $L_359;
 $L_355:
-	mov.b64 %rd540, 17;
-	setp.eq.u64 %p195, %rd469, %rd540;
+	mov.b64 %rd539, 17;
+	setp.eq.u64 %p195, %rd468, %rd539;
 	@%p195 bra $L_354;
 	bra $L_357;
 $L_356:
-	mov.b64 %rd541, -2884908082597807600;
-	mov.b64 %rd545, %rd541;
+	mov.b64 %rd540, -2884908082597807600;
+	mov.b64 %rd544, %rd540;
 	bra $L_359;
 $L_357:
-	mov.b64 %rd542, 18;
-	setp.eq.u64 %p196, %rd469, %rd542;
+	mov.b64 %rd541, 18;
+	setp.eq.u64 %p196, %rd468, %rd541;
 	@%p196 bra $L_356;
 $L_358:
-	mov.b64 %rd543, -6051042886442100905;
-	mov.b64 %rd545, %rd543;
+	mov.b64 %rd542, -6051042886442100905;
+	mov.b64 %rd544, %rd542;
 $L_359:
-	mov.b64 %rd544, %rd545;
-	min.u64 %rd1502, %rd330, 64;
-	cvt.u32.u64 %r16, %rd1502;
-	shl.b64 %rd546, %rd544, %r16;
-	mov.b64 %rd547, 3;
-	add.u64 %rd548, %rd329, %rd547;
+	mov.b64 %rd543, %rd544;
+	min.u64 %rd1499, %rd329, 64;
+	cvt.u32.u64 %r40, %rd1499;
+	shl.b64 %rd545, %rd543, %r40;
+	mov.b64 %rd546, 3;
+	add.u64 %rd547, %rd328, %rd546;
 $L_360:
-	setp.eq.u64 %p197, %rd548, %rd344;
+	setp.eq.u64 %p197, %rd547, %rd343;
 	@!%p197 bra $L_363;
 $L_361:
-	mov.b64 %rd584, %rd386;
+	mov.b64 %rd583, %rd385;
 	bra $L_399;
 $L_362:
-	mov.b64 %rd549, 5040379952546458195;
-	mov.b64 %rd584, %rd549;
+	mov.b64 %rd548, 5040379952546458195;
+	mov.b64 %rd583, %rd548;
 	bra $L_399;
 $L_363:
-	setp.eq.u64 %p198, %rd548, %rd386;
+	setp.eq.u64 %p198, %rd547, %rd385;
 	@%p198 bra $L_362;
 	bra $L_365;
 $L_364:
-	mov.b64 %rd550, -554312585572664447;
-	mov.b64 %rd584, %rd550;
+	mov.b64 %rd549, -554312585572664447;
+	mov.b64 %rd583, %rd549;
 	bra $L_399;
 $L_365:
-	setp.eq.u64 %p199, %rd548, %rd468;
+	setp.eq.u64 %p199, %rd547, %rd467;
 	@%p199 bra $L_364;
 	bra $L_367;
 $L_366:
-	mov.b64 %rd551, -5276763892624187261;
-	mov.b64 %rd584, %rd551;
+	mov.b64 %rd550, -5276763892624187261;
+	mov.b64 %rd583, %rd550;
 	bra $L_399;
 $L_367:
-	setp.eq.u64 %p200, %rd548, %rd547;
+	setp.eq.u64 %p200, %rd547, %rd546;
 	@%p200 bra $L_366;
 	bra $L_369;
 $L_368:
-	mov.b64 %rd552, -242412250269775165;
-	mov.b64 %rd584, %rd552;
+	mov.b64 %rd551, -242412250269775165;
+	mov.b64 %rd583, %rd551;
 	bra $L_399;
 $L_369:
-	mov.b64 %rd553, 4;
-	setp.eq.u64 %p201, %rd548, %rd553;
+	mov.b64 %rd552, 4;
+	setp.eq.u64 %p201, %rd547, %rd552;
 	@%p201 bra $L_368;
 	bra $L_371;
 $L_370:
-	mov.b64 %rd554, 7946843935494350272;
-	mov.b64 %rd584, %rd554;
+	mov.b64 %rd553, 7946843935494350272;
+	mov.b64 %rd583, %rd553;
 	bra $L_399;
 $L_371:
-	mov.b64 %rd555, 5;
-	setp.eq.u64 %p202, %rd548, %rd555;
+	mov.b64 %rd554, 5;
+	setp.eq.u64 %p202, %rd547, %rd554;
 	@%p202 bra $L_370;
 	bra $L_373;
 $L_372:
-	mov.b64 %rd556, 905889640498799673;
-	mov.b64 %rd584, %rd556;
+	mov.b64 %rd555, 905889640498799673;
+	mov.b64 %rd583, %rd555;
 	bra $L_399;
 $L_373:
-	mov.b64 %rd557, 6;
-	setp.eq.u64 %p203, %rd548, %rd557;
+	mov.b64 %rd556, 6;
+	setp.eq.u64 %p203, %rd547, %rd556;
 	@%p203 bra $L_372;
 	bra $L_375;
 $L_374:
-	mov.b64 %rd558, -271387810574676355;
-	mov.b64 %rd584, %rd558;
+	mov.b64 %rd557, -271387810574676355;
+	mov.b64 %rd583, %rd557;
 	bra $L_399;
 $L_375:
-	mov.b64 %rd559, 7;
-	setp.eq.u64 %p204, %rd548, %rd559;
+	mov.b64 %rd558, 7;
+	setp.eq.u64 %p204, %rd547, %rd558;
 	@%p204 bra $L_374;
 	bra $L_377;
 $L_376:
-	mov.b64 %rd560, -3385462365541201655;
-	mov.b64 %rd584, %rd560;
+	mov.b64 %rd559, -3385462365541201655;
+	mov.b64 %rd583, %rd559;
 	bra $L_399;
 $L_377:
-	mov.b64 %rd561, 8;
-	setp.eq.u64 %p205, %rd548, %rd561;
+	mov.b64 %rd560, 8;
+	setp.eq.u64 %p205, %rd547, %rd560;
 	@%p205 bra $L_376;
 	bra $L_379;
 $L_378:
-	mov.b64 %rd562, -3226582509936509822;
-	mov.b64 %rd584, %rd562;
+	mov.b64 %rd561, -3226582509936509822;
+	mov.b64 %rd583, %rd561;
 	bra $L_399;
 $L_379:
-	mov.b64 %rd563, 9;
-	setp.eq.u64 %p206, %rd548, %rd563;
+	mov.b64 %rd562, 9;
+	setp.eq.u64 %p206, %rd547, %rd562;
 	@%p206 bra $L_378;
 	bra $L_381;
 $L_380:
-	mov.b64 %rd564, 8296664548579374057;
-	mov.b64 %rd584, %rd564;
+	mov.b64 %rd563, 8296664548579374057;
+	mov.b64 %rd583, %rd563;
 	bra $L_399;
 $L_381:
-	mov.b64 %rd565, 10;
-	setp.eq.u64 %p207, %rd548, %rd565;
+	mov.b64 %rd564, 10;
+	setp.eq.u64 %p207, %rd547, %rd564;
 	@%p207 bra $L_380;
 	bra $L_383;
 $L_382:
-	mov.b64 %rd566, 4109744767560208502;
-	mov.b64 %rd584, %rd566;
+	mov.b64 %rd565, 4109744767560208502;
+	mov.b64 %rd583, %rd565;
 	bra $L_399;
 $L_383:
-	mov.b64 %rd567, 11;
-	setp.eq.u64 %p208, %rd548, %rd567;
+	mov.b64 %rd566, 11;
+	setp.eq.u64 %p208, %rd547, %rd566;
 	@%p208 bra $L_382;
 	bra $L_385;
 $L_384:
-	mov.b64 %rd568, 4607516669194743839;
-	mov.b64 %rd584, %rd568;
+	mov.b64 %rd567, 4607516669194743839;
+	mov.b64 %rd583, %rd567;
 	bra $L_399;
 $L_385:
-	mov.b64 %rd569, 12;
-	setp.eq.u64 %p209, %rd548, %rd569;
+	mov.b64 %rd568, 12;
+	setp.eq.u64 %p209, %rd547, %rd568;
 	@%p209 bra $L_384;
 	bra $L_387;
 $L_386:
-	mov.b64 %rd570, -2423460969061230018;
-	mov.b64 %rd584, %rd570;
+	mov.b64 %rd569, -2423460969061230018;
+	mov.b64 %rd583, %rd569;
 	bra $L_399;
 $L_387:
-	mov.b64 %rd571, 13;
-	setp.eq.u64 %p210, %rd548, %rd571;
+	mov.b64 %rd570, 13;
+	setp.eq.u64 %p210, %rd547, %rd570;
 	@%p210 bra $L_386;
 	bra $L_389;
 $L_388:
-	mov.b64 %rd572, -2707510419574615186;
-	mov.b64 %rd584, %rd572;
+	mov.b64 %rd571, -2707510419574615186;
+	mov.b64 %rd583, %rd571;
 	bra $L_399;
 $L_389:
-	mov.b64 %rd573, 14;
-	setp.eq.u64 %p211, %rd548, %rd573;
+	mov.b64 %rd572, 14;
+	setp.eq.u64 %p211, %rd547, %rd572;
 	@%p211 bra $L_388;
 	bra $L_391;
 $L_390:
-	mov.b64 %rd574, -7022098299024845734;
-	mov.b64 %rd584, %rd574;
+	mov.b64 %rd573, -7022098299024845734;
+	mov.b64 %rd583, %rd573;
 	bra $L_399;
 $L_391:
-	mov.b64 %rd575, 15;
-	setp.eq.u64 %p212, %rd548, %rd575;
+	mov.b64 %rd574, 15;
+	setp.eq.u64 %p212, %rd547, %rd574;
 	@%p212 bra $L_390;
 	bra $L_393;
 $L_392:
-	mov.b64 %rd576, -1562901285013036298;
-	mov.b64 %rd584, %rd576;
+	mov.b64 %rd575, -1562901285013036298;
+	mov.b64 %rd583, %rd575;
 	bra $L_399;
 $L_393:
-	mov.b64 %rd577, 16;
-	setp.eq.u64 %p213, %rd548, %rd577;
+	mov.b64 %rd576, 16;
+	setp.eq.u64 %p213, %rd547, %rd576;
 	@%p213 bra $L_392;
 	bra $L_395;
 $L_394:
-	mov.b64 %rd578, 8795094592981902804;
-	mov.b64 %rd584, %rd578;
+	mov.b64 %rd577, 8795094592981902804;
+	mov.b64 %rd583, %rd577;
 	bra $L_399;
 $L_395:
-	mov.b64 %rd579, 17;
-	setp.eq.u64 %p214, %rd548, %rd579;
+	mov.b64 %rd578, 17;
+	setp.eq.u64 %p214, %rd547, %rd578;
 	@%p214 bra $L_394;
 	bra $L_397;
 $L_396:
-	mov.b64 %rd580, -2884908082597807600;
-	mov.b64 %rd584, %rd580;
+	mov.b64 %rd579, -2884908082597807600;
+	mov.b64 %rd583, %rd579;
 	bra $L_399;
 $L_397:
-	mov.b64 %rd581, 18;
-	setp.eq.u64 %p215, %rd548, %rd581;
+	mov.b64 %rd580, 18;
+	setp.eq.u64 %p215, %rd547, %rd580;
 	@%p215 bra $L_396;
 $L_398:
-	mov.b64 %rd582, -6051042886442100905;
-	mov.b64 %rd584, %rd582;
+	mov.b64 %rd581, -6051042886442100905;
+	mov.b64 %rd583, %rd581;
 $L_399:
-	mov.b64 %rd583, %rd584;
-	min.u64 %rd1503, %rd426, 64;
-	cvt.u32.u64 %r17, %rd1503;
-	shr.u64 %rd585, %rd583, %r17;
-	or.b64 %rd586, %rd546, %rd585;
-	mul.hi.u64 %rd587, %rd586, %rd324;
-	mul.hi.u64 %rd588, %rd508, %rd324;
-	mul.lo.u64 %rd589, %rd508, %rd324;
-	mul.lo.u64 %rd590, %rd428, %rd324;
-	add.u64 %rd591, %rd589, %rd587;
-	and.b64 %rd592, %rd589, %rd587;
-	or.b64 %rd593, %rd589, %rd587;
-	not.b64 %rd594, %rd591;
-	and.b64 %rd594, %rd593, %rd594;
-	or.b64 %rd595, %rd592, %rd594;
-	mov.b32 %r4, 63;
-	shr.u64 %rd596, %rd595, %r4;
-	add.u64 %rd597, %rd590, %rd588;
-	add.u64 %rd598, %rd597, %rd596;
-	mov.b64 %rd599, 61;
-	min.u64 %rd1504, %rd599, 64;
-	cvt.u32.u64 %r18, %rd1504;
-	shr.u64 %rd600, %rd598, %r18;
-	min.u64 %rd1505, %rd547, 64;
-	cvt.u32.u64 %r19, %rd1505;
-	shl.b64 %rd601, %rd598, %r19;
-	min.u64 %rd1506, %rd599, 64;
-	cvt.u32.u64 %r20, %rd1506;
-	shr.u64 %rd602, %rd591, %r20;
-	or.b64 %rd603, %rd601, %rd602;
-	clz.b64 %r5, %rd603;
-	cvt.u64.u32 %rd604, %r5;
-	mov.b64 %rd605, %rd604;
-	add.u64 %rd606, %rd605, %rd386;
-	mov.b64 %rd607, 1023;
-	sub.u64 %rd608, %rd607, %rd606;
-	min.u64 %rd1507, %rd606, 64;
-	cvt.u32.u64 %r21, %rd1507;
-	shl.b64 %rd609, %rd603, %r21;
-	sub.u64 %rd610, %rd328, %rd606;
-	min.u64 %rd1508, %rd610, 64;
-	cvt.u32.u64 %r22, %rd1508;
-	shr.u64 %rd611, %rd591, %r22;
-	or.b64 %rd612, %rd609, %rd611;
-	mov.b64 %rd613, 12;
-	min.u64 %rd1509, %rd613, 64;
-	cvt.u32.u64 %r23, %rd1509;
-	shr.u64 %rd614, %rd612, %r23;
-	min.u64 %rd1510, %rd312, 64;
-	cvt.u32.u64 %r24, %rd1510;
-	shl.b64 %rd615, %rd608, %r24;
-	or.b64 %rd616, %rd614, %rd615;
-	mov.b64 %rd617, %rd616;
-	and.b64 %rd618, %rd600, %rd386;
-	setp.eq.u64 %p216, %rd618, %rd386;
+	mov.b64 %rd582, %rd583;
+	min.u64 %rd1500, %rd425, 64;
+	cvt.u32.u64 %r41, %rd1500;
+	shr.u64 %rd584, %rd582, %r41;
+	or.b64 %rd585, %rd545, %rd584;
+	mul.hi.u64 %rd586, %rd585, %rd323;
+	mul.hi.u64 %rd587, %rd507, %rd323;
+	mul.lo.u64 %rd588, %rd507, %rd323;
+	mul.lo.u64 %rd589, %rd427, %rd323;
+	add.u64 %rd590, %rd588, %rd586;
+	and.b64 %rd591, %rd588, %rd586;
+	or.b64 %rd592, %rd588, %rd586;
+	not.b64 %rd593, %rd590;
+	and.b64 %rd593, %rd592, %rd593;
+	or.b64 %rd594, %rd591, %rd593;
+	mov.b32 %r12, 63;
+	shr.u64 %rd595, %rd594, %r12;
+	add.u64 %rd596, %rd589, %rd587;
+	add.u64 %rd597, %rd596, %rd595;
+	mov.b64 %rd598, 61;
+	min.u64 %rd1501, %rd598, 64;
+	cvt.u32.u64 %r42, %rd1501;
+	shr.u64 %rd599, %rd597, %r42;
+	min.u64 %rd1502, %rd546, 64;
+	cvt.u32.u64 %r43, %rd1502;
+	shl.b64 %rd600, %rd597, %r43;
+	min.u64 %rd1503, %rd598, 64;
+	cvt.u32.u64 %r44, %rd1503;
+	shr.u64 %rd601, %rd590, %r44;
+	or.b64 %rd602, %rd600, %rd601;
+	clz.b64 %r13, %rd602;
+	cvt.u64.u32 %rd603, %r13;
+	mov.b64 %rd604, %rd603;
+	add.u64 %rd605, %rd604, %rd385;
+	mov.b64 %rd606, 1023;
+	sub.u64 %rd607, %rd606, %rd605;
+	min.u64 %rd1504, %rd605, 64;
+	cvt.u32.u64 %r45, %rd1504;
+	shl.b64 %rd608, %rd602, %r45;
+	sub.u64 %rd609, %rd327, %rd605;
+	min.u64 %rd1505, %rd609, 64;
+	cvt.u32.u64 %r46, %rd1505;
+	shr.u64 %rd610, %rd590, %r46;
+	or.b64 %rd611, %rd608, %rd610;
+	mov.b64 %rd612, 12;
+	min.u64 %rd1506, %rd612, 64;
+	cvt.u32.u64 %r47, %rd1506;
+	shr.u64 %rd613, %rd611, %r47;
+	min.u64 %rd1507, %rd311, 64;
+	cvt.u32.u64 %r48, %rd1507;
+	shl.b64 %rd614, %rd607, %r48;
+	or.b64 %rd615, %rd613, %rd614;
+	mov.b64 %rd616, %rd615;
+	and.b64 %rd617, %rd599, %rd385;
+	setp.eq.u64 %p216, %rd617, %rd385;
 	@%p216 bra $L_157;
-	mov.b64 %rd336, %rd600;
-	mov.b64 %rd338, %rd617;
+	mov.b64 %rd335, %rd599;
+	mov.b64 %rd337, %rd616;
 	bra $L_158;
 $L_400:
-	mul.f64 %rd619, %rd169, %rd268;
-	sub.f64 %rd620, %rd47, %rd619;
-	mul.f64 %rd621, %rd268, %rd268;
-	mov.b64 %rd622, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd623, %rd622, %rd268;
-	mov.b64 %rd624, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd625, %rd623, %rd624;
-	mul.f64 %rd626, %rd625, %rd268;
-	mov.b64 %rd627, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd628, %rd626, %rd627;
-	mul.f64 %rd629, %rd628, %rd268;
-	mov.b64 %rd630, 0d3EFA01A019C844F5;
-	add.f64 %rd631, %rd629, %rd630;
-	mul.f64 %rd632, %rd631, %rd268;
-	mov.b64 %rd633, 0dBF56C16C16C14F91;
-	add.f64 %rd634, %rd632, %rd633;
-	mul.f64 %rd635, %rd634, %rd268;
-	mov.b64 %rd636, 0d3FA555555555554B;
-	add.f64 %rd637, %rd635, %rd636;
-	mul.f64 %rd638, %rd621, %rd637;
-	add.f64 %rd639, %rd620, %rd638;
+	mul.f64 %rd618, %rd168, %rd267;
+	sub.f64 %rd619, %rd47, %rd618;
+	mul.f64 %rd620, %rd267, %rd267;
+	mov.b64 %rd621, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd622, %rd621, %rd267;
+	mov.b64 %rd623, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd624, %rd622, %rd623;
+	mul.f64 %rd625, %rd624, %rd267;
+	mov.b64 %rd626, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd627, %rd625, %rd626;
+	mul.f64 %rd628, %rd627, %rd267;
+	mov.b64 %rd629, 0d3EFA01A019C844F5;
+	add.f64 %rd630, %rd628, %rd629;
+	mul.f64 %rd631, %rd630, %rd267;
+	mov.b64 %rd632, 0dBF56C16C16C14F91;
+	add.f64 %rd633, %rd631, %rd632;
+	mul.f64 %rd634, %rd633, %rd267;
+	mov.b64 %rd635, 0d3FA555555555554B;
+	add.f64 %rd636, %rd634, %rd635;
+	mul.f64 %rd637, %rd620, %rd636;
+	add.f64 %rd638, %rd619, %rd637;
 $L_401:
-	mov.b64 %rd271, %rd639;
+	mov.b64 %rd270, %rd638;
 	bra $L_135;
 $L_402:
-	mul.f64 %rd640, %rd306, %rd268;
-	mov.b64 %rd641, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd642, %rd641, %rd268;
-	mov.b64 %rd643, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd644, %rd642, %rd643;
-	mul.f64 %rd645, %rd644, %rd268;
-	mov.b64 %rd646, 0d3EC71DE3567D48A1;
-	add.f64 %rd647, %rd645, %rd646;
-	mul.f64 %rd648, %rd647, %rd268;
-	mov.b64 %rd649, 0dBF2A01A019BFDF03;
-	add.f64 %rd650, %rd648, %rd649;
-	mul.f64 %rd651, %rd650, %rd268;
-	mov.b64 %rd652, 0d3F8111111110F7D0;
-	add.f64 %rd653, %rd651, %rd652;
-	mul.f64 %rd654, %rd653, %rd268;
-	mov.b64 %rd655, 0dBFC5555555555548;
-	add.f64 %rd656, %rd654, %rd655;
-	mul.f64 %rd657, %rd640, %rd656;
-	add.f64 %rd658, %rd306, %rd657;
+	mul.f64 %rd639, %rd305, %rd267;
+	mov.b64 %rd640, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd641, %rd640, %rd267;
+	mov.b64 %rd642, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd643, %rd641, %rd642;
+	mul.f64 %rd644, %rd643, %rd267;
+	mov.b64 %rd645, 0d3EC71DE3567D48A1;
+	add.f64 %rd646, %rd644, %rd645;
+	mul.f64 %rd647, %rd646, %rd267;
+	mov.b64 %rd648, 0dBF2A01A019BFDF03;
+	add.f64 %rd649, %rd647, %rd648;
+	mul.f64 %rd650, %rd649, %rd267;
+	mov.b64 %rd651, 0d3F8111111110F7D0;
+	add.f64 %rd652, %rd650, %rd651;
+	mul.f64 %rd653, %rd652, %rd267;
+	mov.b64 %rd654, 0dBFC5555555555548;
+	add.f64 %rd655, %rd653, %rd654;
+	mul.f64 %rd656, %rd639, %rd655;
+	add.f64 %rd657, %rd305, %rd656;
 $L_403:
-	mov.b64 %rd271, %rd658;
+	mov.b64 %rd270, %rd657;
 	bra $L_135;
 $L_404:
-	add.s64 %rd659, %rd59, %rd39;
-	st.global.f64 [%rd659], %rd276;
+	add.s64 %rd658, %rd59, %rd39;
+	st.global.f64 [%rd658], %rd275;
 $L_405:
 	setp.neu.f64 %p217, %rd22, %rd22;
 	@!%p217 bra $L_408;
 $L_406:
-	mov.b64 %rd660, 0d7FF8000000000001;
-	mov.b64 %rd674, %rd660;
+	mov.b64 %rd659, 0d7FF8000000000001;
+	mov.b64 %rd673, %rd659;
 	bra $L_419;
 $L_407:
 	bra $L_427;
 $L_408:
 	bra $L_420;
 $L_409:
-	mov.b64 %rd661, 4;
-	sub.u64 %rd662, %rd701, %rd661;
+	mov.b64 %rd660, 4;
+	sub.u64 %rd661, %rd700, %rd660;
 	not.pred %p218, %p240;
 	mov.pred %p220, %p218;
-	mov.b64 %rd664, %rd662;
+	mov.b64 %rd663, %rd661;
 $L_410:
 	mov.pred %p219, %p220;
-	mov.b64 %rd663, %rd664;
-	mov.b64 %rd665, 1;
-	setp.gt.u64 %p221, %rd663, %rd665;
+	mov.b64 %rd662, %rd663;
+	mov.b64 %rd664, 1;
+	setp.gt.u64 %p221, %rd662, %rd664;
 	@%p221 bra $L_411;
 	mov.pred %p224, %p219;
 	bra $L_412;
@@ -6024,31 +6048,31 @@ $L_411:
 	mov.pred %p224, %p222;
 $L_412:
 	mov.pred %p223, %p224;
-	mul.f64 %rd666, %rd703, %rd703;
-	setp.eq.u64 %p225, %rd663, %rd665;
+	mul.f64 %rd665, %rd702, %rd702;
+	setp.eq.u64 %p225, %rd662, %rd664;
 	@!%p225 bra $L_416;
 $L_413:
 	bra $L_679;
 $L_414:
-	mov.b64 %rd667, %rd668;
+	mov.b64 %rd666, %rd667;
 	@%p223 bra $L_417;
-	mov.b64 %rd672, %rd667;
+	mov.b64 %rd671, %rd666;
 	bra $L_418;
 $L_415:
 	bra $L_681;
 $L_416:
-	mov.b64 %rd669, 2;
-	setp.eq.u64 %p226, %rd663, %rd669;
+	mov.b64 %rd668, 2;
+	setp.eq.u64 %p226, %rd662, %rd668;
 	@%p226 bra $L_413;
 	bra $L_415;
 $L_417:
-	neg.f64 %rd670, %rd667;
-	mov.b64 %rd672, %rd670;
+	neg.f64 %rd669, %rd666;
+	mov.b64 %rd671, %rd669;
 $L_418:
-	mov.b64 %rd671, %rd672;
-	mov.b64 %rd674, %rd671;
+	mov.b64 %rd670, %rd671;
+	mov.b64 %rd673, %rd670;
 $L_419:
-	mov.b64 %rd673, %rd674;
+	mov.b64 %rd672, %rd673;
 	bra $L_683;
 $L_420:
 	setp.ge.s64 %p227, %rd35, %rd35;
@@ -6063,8 +6087,8 @@ $L_422:
 	mov.pred %p230, %p231;
 	bra $L_426;
 $L_423:
-	mov.b64 %rd675, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p232, %rd22, %rd675;
+	mov.b64 %rd674, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p232, %rd22, %rd674;
 	setp.ne.u32 %p233, 1, 0;
 	@%p232 bra $E_423_7;
 	bra $L_421;
@@ -6072,8 +6096,8 @@ $E_423_7:
 	mov.pred %p231, %p233;
 	bra $L_422;
 $L_424:
-	mov.b64 %rd676, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p234, %rd22, %rd676;
+	mov.b64 %rd675, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p234, %rd22, %rd675;
 	mov.pred %p236, %p234;
 $L_425:
 	mov.pred %p235, %p236;
@@ -6083,1289 +6107,1289 @@ $L_426:
 	@%p230 bra $L_406;
 	bra $L_407;
 $L_427:
-	mov.b64 %rd677, 0d41C0000000000000;
-	setp.ge.f64 %p237, %rd33, %rd677;
+	mov.b64 %rd676, 0d41C0000000000000;
+	setp.ge.f64 %p237, %rd33, %rd676;
 	@!%p237 bra $L_429;
 $L_428:
 	bra $L_433;
 $L_429:
-	mov.b64 %rd678, 0d3FF45F306DC9C883;
-	mul.f64 %rd679, %rd33, %rd678;
-	cvt.rzi.u64.f64 %rd680, %rd679;
-	cvt.rn.f64.u64 %rd681, %rd680;
-	mov.b64 %rd682, 1;
-	and.b64 %rd683, %rd680, %rd682;
-	setp.eq.u64 %p238, %rd683, %rd682;
+	mov.b64 %rd677, 0d3FF45F306DC9C883;
+	mul.f64 %rd678, %rd33, %rd677;
+	cvt.rzi.u64.f64 %rd679, %rd678;
+	cvt.rn.f64.u64 %rd680, %rd679;
+	mov.b64 %rd681, 1;
+	and.b64 %rd682, %rd679, %rd681;
+	setp.eq.u64 %p238, %rd682, %rd681;
 	@%p238 bra $L_430;
-	mov.b64 %rd687, %rd680;
-	mov.b64 %rd689, %rd681;
+	mov.b64 %rd686, %rd679;
+	mov.b64 %rd688, %rd680;
 	bra $L_431;
 $L_430:
-	add.u64 %rd684, %rd680, %rd682;
-	add.f64 %rd685, %rd681, %rd47;
-	mov.b64 %rd687, %rd684;
-	mov.b64 %rd689, %rd685;
+	add.u64 %rd683, %rd679, %rd681;
+	add.f64 %rd684, %rd680, %rd47;
+	mov.b64 %rd686, %rd683;
+	mov.b64 %rd688, %rd684;
 $L_431:
-	mov.b64 %rd686, %rd687;
-	mov.b64 %rd688, %rd689;
-	mov.b64 %rd690, 7;
-	and.b64 %rd691, %rd686, %rd690;
-	mov.b64 %rd692, 0d3FE921FB40000000;
-	mul.f64 %rd693, %rd688, %rd692;
-	sub.f64 %rd694, %rd33, %rd693;
-	mov.b64 %rd695, 0d3E64442D00000000;
-	mul.f64 %rd696, %rd688, %rd695;
-	sub.f64 %rd697, %rd694, %rd696;
-	mov.b64 %rd698, 0d3CE8469898CC5170;
-	mul.f64 %rd699, %rd688, %rd698;
-	sub.f64 %rd700, %rd697, %rd699;
-	mov.b64 %rd702, %rd691;
-	mov.b64 %rd704, %rd700;
+	mov.b64 %rd685, %rd686;
+	mov.b64 %rd687, %rd688;
+	mov.b64 %rd689, 7;
+	and.b64 %rd690, %rd685, %rd689;
+	mov.b64 %rd691, 0d3FE921FB40000000;
+	mul.f64 %rd692, %rd687, %rd691;
+	sub.f64 %rd693, %rd33, %rd692;
+	mov.b64 %rd694, 0d3E64442D00000000;
+	mul.f64 %rd695, %rd687, %rd694;
+	sub.f64 %rd696, %rd693, %rd695;
+	mov.b64 %rd697, 0d3CE8469898CC5170;
+	mul.f64 %rd698, %rd687, %rd697;
+	sub.f64 %rd699, %rd696, %rd698;
+	mov.b64 %rd701, %rd690;
+	mov.b64 %rd703, %rd699;
 $L_432:
-	mov.b64 %rd701, %rd702;
-	mov.b64 %rd703, %rd704;
-	mov.b64 %rd705, 3;
-	setp.gt.u64 %p239, %rd701, %rd705;
+	mov.b64 %rd700, %rd701;
+	mov.b64 %rd702, %rd703;
+	mov.b64 %rd704, 3;
+	setp.gt.u64 %p239, %rd700, %rd704;
 	setp.ne.u32 %p240, 0, 0;
 	@%p239 bra $L_409;
 	mov.pred %p220, %p240;
-	mov.b64 %rd664, %rd701;
+	mov.b64 %rd663, %rd700;
 	bra $L_410;
 $L_433:
-	mov.b64 %rd706, 0d3FE921FB54442D18;
-	setp.lt.f64 %p241, %rd33, %rd706;
+	mov.b64 %rd705, 0d3FE921FB54442D18;
+	setp.lt.f64 %p241, %rd33, %rd705;
 	@!%p241 bra $L_435;
 $L_434:
-	mov.b64 %rd707, 0;
-	mov.b64 %rd738, %rd707;
-	mov.b64 %rd740, %rd33;
+	mov.b64 %rd706, 0;
+	mov.b64 %rd737, %rd706;
+	mov.b64 %rd739, %rd33;
 	bra $L_438;
 $L_435:
-	mov.b64 %rd708, %rd33;
-	mov.b64 %rd709, 52;
-	min.u64 %rd1511, %rd709, 64;
-	cvt.u32.u64 %r25, %rd1511;
-	shr.u64 %rd710, %rd708, %r25;
-	mov.b64 %rd711, 2047;
-	and.b64 %rd712, %rd710, %rd711;
-	mov.b64 %rd713, %rd712;
-	mov.b64 %rd714, 1023;
-	sub.s64 %rd715, %rd713, %rd714;
-	mov.b64 %rd716, 52;
-	sub.s64 %rd717, %rd715, %rd716;
-	mov.b64 %rd718, 9218868437227405312;
-	not.b64 %rd719, %rd718;
-	and.b64 %rd719, %rd708, %rd719;
-	mov.b64 %rd720, 4503599627370496;
-	or.b64 %rd721, %rd719, %rd720;
-	mov.b64 %rd722, 61;
-	add.s64 %rd723, %rd717, %rd722;
-	mov.b64 %rd724, %rd723;
-	mov.b64 %rd725, 64;
-	div.u64 %rd726, %rd724, %rd725;
-	rem.u64 %rd727, %rd724, %rd725;
+	mov.b64 %rd707, %rd33;
+	mov.b64 %rd708, 52;
+	min.u64 %rd1508, %rd708, 64;
+	cvt.u32.u64 %r49, %rd1508;
+	shr.u64 %rd709, %rd707, %r49;
+	mov.b64 %rd710, 2047;
+	and.b64 %rd711, %rd709, %rd710;
+	mov.b64 %rd712, %rd711;
+	mov.b64 %rd713, 1023;
+	sub.s64 %rd714, %rd712, %rd713;
+	mov.b64 %rd715, 52;
+	sub.s64 %rd716, %rd714, %rd715;
+	mov.b64 %rd717, 9218868437227405312;
+	not.b64 %rd718, %rd717;
+	and.b64 %rd718, %rd707, %rd718;
+	mov.b64 %rd719, 4503599627370496;
+	or.b64 %rd720, %rd718, %rd719;
+	mov.b64 %rd721, 61;
+	add.s64 %rd722, %rd716, %rd721;
+	mov.b64 %rd723, %rd722;
+	mov.b64 %rd724, 64;
+	div.u64 %rd725, %rd723, %rd724;
+	rem.u64 %rd726, %rd723, %rd724;
 	bra $L_439;
 $L_436:
-	add.u64 %rd728, %rd997, %rd783;
-	mov.b64 %rd729, 7;
-	and.b64 %rd730, %rd728, %rd729;
-	sub.f64 %rd731, %rd1014, %rd47;
-	mov.b64 %rd733, %rd730;
-	mov.b64 %rd735, %rd731;
+	add.u64 %rd727, %rd996, %rd782;
+	mov.b64 %rd728, 7;
+	and.b64 %rd729, %rd727, %rd728;
+	sub.f64 %rd730, %rd1013, %rd47;
+	mov.b64 %rd732, %rd729;
+	mov.b64 %rd734, %rd730;
 $L_437:
-	mov.b64 %rd732, %rd733;
-	mov.b64 %rd734, %rd735;
-	mul.f64 %rd736, %rd734, %rd706;
-	mov.b64 %rd738, %rd732;
-	mov.b64 %rd740, %rd736;
+	mov.b64 %rd731, %rd732;
+	mov.b64 %rd733, %rd734;
+	mul.f64 %rd735, %rd733, %rd705;
+	mov.b64 %rd737, %rd731;
+	mov.b64 %rd739, %rd735;
 $L_438:
-	mov.b64 %rd737, %rd738;
-	mov.b64 %rd739, %rd740;
-	mov.b64 %rd702, %rd737;
-	mov.b64 %rd704, %rd739;
+	mov.b64 %rd736, %rd737;
+	mov.b64 %rd738, %rd739;
+	mov.b64 %rd701, %rd736;
+	mov.b64 %rd703, %rd738;
 	bra $L_432;
 $L_439:
-	mov.b64 %rd741, 0;
-	setp.eq.u64 %p242, %rd726, %rd741;
+	mov.b64 %rd740, 0;
+	setp.eq.u64 %p242, %rd725, %rd740;
 	@!%p242 bra $L_442;
 $L_440:
-	mov.b64 %rd742, 1;
-	mov.b64 %rd781, %rd742;
+	mov.b64 %rd741, 1;
+	mov.b64 %rd780, %rd741;
 	bra $L_478;
 $L_441:
-	mov.b64 %rd743, 5040379952546458195;
-	mov.b64 %rd781, %rd743;
+	mov.b64 %rd742, 5040379952546458195;
+	mov.b64 %rd780, %rd742;
 	bra $L_478;
 $L_442:
-	mov.b64 %rd744, 1;
-	setp.eq.u64 %p243, %rd726, %rd744;
+	mov.b64 %rd743, 1;
+	setp.eq.u64 %p243, %rd725, %rd743;
 	@%p243 bra $L_441;
 	bra $L_444;
 $L_443:
-	mov.b64 %rd745, -554312585572664447;
-	mov.b64 %rd781, %rd745;
+	mov.b64 %rd744, -554312585572664447;
+	mov.b64 %rd780, %rd744;
 	bra $L_478;
 $L_444:
-	mov.b64 %rd746, 2;
-	setp.eq.u64 %p244, %rd726, %rd746;
+	mov.b64 %rd745, 2;
+	setp.eq.u64 %p244, %rd725, %rd745;
 	@%p244 bra $L_443;
 	bra $L_446;
 $L_445:
-	mov.b64 %rd747, -5276763892624187261;
-	mov.b64 %rd781, %rd747;
+	mov.b64 %rd746, -5276763892624187261;
+	mov.b64 %rd780, %rd746;
 	bra $L_478;
 $L_446:
-	mov.b64 %rd748, 3;
-	setp.eq.u64 %p245, %rd726, %rd748;
+	mov.b64 %rd747, 3;
+	setp.eq.u64 %p245, %rd725, %rd747;
 	@%p245 bra $L_445;
 	bra $L_448;
 $L_447:
-	mov.b64 %rd749, -242412250269775165;
-	mov.b64 %rd781, %rd749;
+	mov.b64 %rd748, -242412250269775165;
+	mov.b64 %rd780, %rd748;
 	bra $L_478;
 $L_448:
-	mov.b64 %rd750, 4;
-	setp.eq.u64 %p246, %rd726, %rd750;
+	mov.b64 %rd749, 4;
+	setp.eq.u64 %p246, %rd725, %rd749;
 	@%p246 bra $L_447;
 	bra $L_450;
 $L_449:
-	mov.b64 %rd751, 7946843935494350272;
-	mov.b64 %rd781, %rd751;
+	mov.b64 %rd750, 7946843935494350272;
+	mov.b64 %rd780, %rd750;
 	bra $L_478;
 $L_450:
-	mov.b64 %rd752, 5;
-	setp.eq.u64 %p247, %rd726, %rd752;
+	mov.b64 %rd751, 5;
+	setp.eq.u64 %p247, %rd725, %rd751;
 	@%p247 bra $L_449;
 	bra $L_452;
 $L_451:
-	mov.b64 %rd753, 905889640498799673;
-	mov.b64 %rd781, %rd753;
+	mov.b64 %rd752, 905889640498799673;
+	mov.b64 %rd780, %rd752;
 	bra $L_478;
 $L_452:
-	mov.b64 %rd754, 6;
-	setp.eq.u64 %p248, %rd726, %rd754;
+	mov.b64 %rd753, 6;
+	setp.eq.u64 %p248, %rd725, %rd753;
 	@%p248 bra $L_451;
 	bra $L_454;
 $L_453:
-	mov.b64 %rd755, -271387810574676355;
-	mov.b64 %rd781, %rd755;
+	mov.b64 %rd754, -271387810574676355;
+	mov.b64 %rd780, %rd754;
 	bra $L_478;
 $L_454:
-	mov.b64 %rd756, 7;
-	setp.eq.u64 %p249, %rd726, %rd756;
+	mov.b64 %rd755, 7;
+	setp.eq.u64 %p249, %rd725, %rd755;
 	@%p249 bra $L_453;
 	bra $L_456;
 $L_455:
-	mov.b64 %rd757, -3385462365541201655;
-	mov.b64 %rd781, %rd757;
+	mov.b64 %rd756, -3385462365541201655;
+	mov.b64 %rd780, %rd756;
 	bra $L_478;
 $L_456:
-	mov.b64 %rd758, 8;
-	setp.eq.u64 %p250, %rd726, %rd758;
+	mov.b64 %rd757, 8;
+	setp.eq.u64 %p250, %rd725, %rd757;
 	@%p250 bra $L_455;
 	bra $L_458;
 $L_457:
-	mov.b64 %rd759, -3226582509936509822;
-	mov.b64 %rd781, %rd759;
+	mov.b64 %rd758, -3226582509936509822;
+	mov.b64 %rd780, %rd758;
 	bra $L_478;
 $L_458:
-	mov.b64 %rd760, 9;
-	setp.eq.u64 %p251, %rd726, %rd760;
+	mov.b64 %rd759, 9;
+	setp.eq.u64 %p251, %rd725, %rd759;
 	@%p251 bra $L_457;
 	bra $L_460;
 $L_459:
-	mov.b64 %rd761, 8296664548579374057;
-	mov.b64 %rd781, %rd761;
+	mov.b64 %rd760, 8296664548579374057;
+	mov.b64 %rd780, %rd760;
 	bra $L_478;
 $L_460:
-	mov.b64 %rd762, 10;
-	setp.eq.u64 %p252, %rd726, %rd762;
+	mov.b64 %rd761, 10;
+	setp.eq.u64 %p252, %rd725, %rd761;
 	@%p252 bra $L_459;
 	bra $L_462;
 $L_461:
-	mov.b64 %rd763, 4109744767560208502;
-	mov.b64 %rd781, %rd763;
+	mov.b64 %rd762, 4109744767560208502;
+	mov.b64 %rd780, %rd762;
 	bra $L_478;
 $L_462:
-	mov.b64 %rd764, 11;
-	setp.eq.u64 %p253, %rd726, %rd764;
+	mov.b64 %rd763, 11;
+	setp.eq.u64 %p253, %rd725, %rd763;
 	@%p253 bra $L_461;
 	bra $L_464;
 $L_463:
-	mov.b64 %rd765, 4607516669194743839;
-	mov.b64 %rd781, %rd765;
+	mov.b64 %rd764, 4607516669194743839;
+	mov.b64 %rd780, %rd764;
 	bra $L_478;
 $L_464:
-	mov.b64 %rd766, 12;
-	setp.eq.u64 %p254, %rd726, %rd766;
+	mov.b64 %rd765, 12;
+	setp.eq.u64 %p254, %rd725, %rd765;
 	@%p254 bra $L_463;
 	bra $L_466;
 $L_465:
-	mov.b64 %rd767, -2423460969061230018;
-	mov.b64 %rd781, %rd767;
+	mov.b64 %rd766, -2423460969061230018;
+	mov.b64 %rd780, %rd766;
 	bra $L_478;
 $L_466:
-	mov.b64 %rd768, 13;
-	setp.eq.u64 %p255, %rd726, %rd768;
+	mov.b64 %rd767, 13;
+	setp.eq.u64 %p255, %rd725, %rd767;
 	@%p255 bra $L_465;
 	bra $L_468;
 $L_467:
-	mov.b64 %rd769, -2707510419574615186;
-	mov.b64 %rd781, %rd769;
+	mov.b64 %rd768, -2707510419574615186;
+	mov.b64 %rd780, %rd768;
 	bra $L_478;
 $L_468:
-	mov.b64 %rd770, 14;
-	setp.eq.u64 %p256, %rd726, %rd770;
+	mov.b64 %rd769, 14;
+	setp.eq.u64 %p256, %rd725, %rd769;
 	@%p256 bra $L_467;
 	bra $L_470;
 $L_469:
-	mov.b64 %rd771, -7022098299024845734;
-	mov.b64 %rd781, %rd771;
+	mov.b64 %rd770, -7022098299024845734;
+	mov.b64 %rd780, %rd770;
 	bra $L_478;
 $L_470:
-	mov.b64 %rd772, 15;
-	setp.eq.u64 %p257, %rd726, %rd772;
+	mov.b64 %rd771, 15;
+	setp.eq.u64 %p257, %rd725, %rd771;
 	@%p257 bra $L_469;
 	bra $L_472;
 $L_471:
-	mov.b64 %rd773, -1562901285013036298;
-	mov.b64 %rd781, %rd773;
+	mov.b64 %rd772, -1562901285013036298;
+	mov.b64 %rd780, %rd772;
 	bra $L_478;
 $L_472:
-	mov.b64 %rd774, 16;
-	setp.eq.u64 %p258, %rd726, %rd774;
+	mov.b64 %rd773, 16;
+	setp.eq.u64 %p258, %rd725, %rd773;
 	@%p258 bra $L_471;
 	bra $L_474;
 $L_473:
-	mov.b64 %rd775, 8795094592981902804;
-	mov.b64 %rd781, %rd775;
+	mov.b64 %rd774, 8795094592981902804;
+	mov.b64 %rd780, %rd774;
 	bra $L_478;
 $L_474:
-	mov.b64 %rd776, 17;
-	setp.eq.u64 %p259, %rd726, %rd776;
+	mov.b64 %rd775, 17;
+	setp.eq.u64 %p259, %rd725, %rd775;
 	@%p259 bra $L_473;
 	bra $L_476;
 $L_475:
-	mov.b64 %rd777, -2884908082597807600;
-	mov.b64 %rd781, %rd777;
+	mov.b64 %rd776, -2884908082597807600;
+	mov.b64 %rd780, %rd776;
 	bra $L_478;
 $L_476:
-	mov.b64 %rd778, 18;
-	setp.eq.u64 %p260, %rd726, %rd778;
+	mov.b64 %rd777, 18;
+	setp.eq.u64 %p260, %rd725, %rd777;
 	@%p260 bra $L_475;
 $L_477:
-	mov.b64 %rd779, -6051042886442100905;
-	mov.b64 %rd781, %rd779;
+	mov.b64 %rd778, -6051042886442100905;
+	mov.b64 %rd780, %rd778;
 $L_478:
-	mov.b64 %rd780, %rd781;
-	min.u64 %rd1512, %rd727, 64;
-	cvt.u32.u64 %r26, %rd1512;
-	shl.b64 %rd782, %rd780, %r26;
-	mov.b64 %rd783, 1;
-	add.u64 %rd784, %rd726, %rd783;
+	mov.b64 %rd779, %rd780;
+	min.u64 %rd1509, %rd726, 64;
+	cvt.u32.u64 %r50, %rd1509;
+	shl.b64 %rd781, %rd779, %r50;
+	mov.b64 %rd782, 1;
+	add.u64 %rd783, %rd725, %rd782;
 $L_479:
-	setp.eq.u64 %p261, %rd784, %rd741;
+	setp.eq.u64 %p261, %rd783, %rd740;
 	@!%p261 bra $L_482;
 $L_480:
-	mov.b64 %rd822, %rd783;
+	mov.b64 %rd821, %rd782;
 	bra $L_518;
 $L_481:
-	mov.b64 %rd785, 5040379952546458195;
-	mov.b64 %rd822, %rd785;
+	mov.b64 %rd784, 5040379952546458195;
+	mov.b64 %rd821, %rd784;
 	bra $L_518;
 $L_482:
-	setp.eq.u64 %p262, %rd784, %rd783;
+	setp.eq.u64 %p262, %rd783, %rd782;
 	@%p262 bra $L_481;
 	bra $L_484;
 $L_483:
-	mov.b64 %rd786, -554312585572664447;
-	mov.b64 %rd822, %rd786;
+	mov.b64 %rd785, -554312585572664447;
+	mov.b64 %rd821, %rd785;
 	bra $L_518;
 $L_484:
-	mov.b64 %rd787, 2;
-	setp.eq.u64 %p263, %rd784, %rd787;
+	mov.b64 %rd786, 2;
+	setp.eq.u64 %p263, %rd783, %rd786;
 	@%p263 bra $L_483;
 	bra $L_486;
 $L_485:
-	mov.b64 %rd788, -5276763892624187261;
-	mov.b64 %rd822, %rd788;
+	mov.b64 %rd787, -5276763892624187261;
+	mov.b64 %rd821, %rd787;
 	bra $L_518;
 $L_486:
-	mov.b64 %rd789, 3;
-	setp.eq.u64 %p264, %rd784, %rd789;
+	mov.b64 %rd788, 3;
+	setp.eq.u64 %p264, %rd783, %rd788;
 	@%p264 bra $L_485;
 	bra $L_488;
 $L_487:
-	mov.b64 %rd790, -242412250269775165;
-	mov.b64 %rd822, %rd790;
+	mov.b64 %rd789, -242412250269775165;
+	mov.b64 %rd821, %rd789;
 	bra $L_518;
 $L_488:
-	mov.b64 %rd791, 4;
-	setp.eq.u64 %p265, %rd784, %rd791;
+	mov.b64 %rd790, 4;
+	setp.eq.u64 %p265, %rd783, %rd790;
 	@%p265 bra $L_487;
 	bra $L_490;
 $L_489:
-	mov.b64 %rd792, 7946843935494350272;
-	mov.b64 %rd822, %rd792;
+	mov.b64 %rd791, 7946843935494350272;
+	mov.b64 %rd821, %rd791;
 	bra $L_518;
 $L_490:
-	mov.b64 %rd793, 5;
-	setp.eq.u64 %p266, %rd784, %rd793;
+	mov.b64 %rd792, 5;
+	setp.eq.u64 %p266, %rd783, %rd792;
 	@%p266 bra $L_489;
 	bra $L_492;
 $L_491:
-	mov.b64 %rd794, 905889640498799673;
-	mov.b64 %rd822, %rd794;
+	mov.b64 %rd793, 905889640498799673;
+	mov.b64 %rd821, %rd793;
 	bra $L_518;
 $L_492:
-	mov.b64 %rd795, 6;
-	setp.eq.u64 %p267, %rd784, %rd795;
+	mov.b64 %rd794, 6;
+	setp.eq.u64 %p267, %rd783, %rd794;
 	@%p267 bra $L_491;
 	bra $L_494;
 $L_493:
-	mov.b64 %rd796, -271387810574676355;
-	mov.b64 %rd822, %rd796;
+	mov.b64 %rd795, -271387810574676355;
+	mov.b64 %rd821, %rd795;
 	bra $L_518;
 $L_494:
-	mov.b64 %rd797, 7;
-	setp.eq.u64 %p268, %rd784, %rd797;
+	mov.b64 %rd796, 7;
+	setp.eq.u64 %p268, %rd783, %rd796;
 	@%p268 bra $L_493;
 	bra $L_496;
 $L_495:
-	mov.b64 %rd798, -3385462365541201655;
-	mov.b64 %rd822, %rd798;
+	mov.b64 %rd797, -3385462365541201655;
+	mov.b64 %rd821, %rd797;
 	bra $L_518;
 $L_496:
-	mov.b64 %rd799, 8;
-	setp.eq.u64 %p269, %rd784, %rd799;
+	mov.b64 %rd798, 8;
+	setp.eq.u64 %p269, %rd783, %rd798;
 	@%p269 bra $L_495;
 	bra $L_498;
 $L_497:
-	mov.b64 %rd800, -3226582509936509822;
-	mov.b64 %rd822, %rd800;
+	mov.b64 %rd799, -3226582509936509822;
+	mov.b64 %rd821, %rd799;
 	bra $L_518;
 $L_498:
-	mov.b64 %rd801, 9;
-	setp.eq.u64 %p270, %rd784, %rd801;
+	mov.b64 %rd800, 9;
+	setp.eq.u64 %p270, %rd783, %rd800;
 	@%p270 bra $L_497;
 	bra $L_500;
 $L_499:
-	mov.b64 %rd802, 8296664548579374057;
-	mov.b64 %rd822, %rd802;
+	mov.b64 %rd801, 8296664548579374057;
+	mov.b64 %rd821, %rd801;
 	bra $L_518;
 $L_500:
-	mov.b64 %rd803, 10;
-	setp.eq.u64 %p271, %rd784, %rd803;
+	mov.b64 %rd802, 10;
+	setp.eq.u64 %p271, %rd783, %rd802;
 	@%p271 bra $L_499;
 	bra $L_502;
 $L_501:
-	mov.b64 %rd804, 4109744767560208502;
-	mov.b64 %rd822, %rd804;
+	mov.b64 %rd803, 4109744767560208502;
+	mov.b64 %rd821, %rd803;
 	bra $L_518;
 $L_502:
-	mov.b64 %rd805, 11;
-	setp.eq.u64 %p272, %rd784, %rd805;
+	mov.b64 %rd804, 11;
+	setp.eq.u64 %p272, %rd783, %rd804;
 	@%p272 bra $L_501;
 	bra $L_504;
 $L_503:
-	mov.b64 %rd806, 4607516669194743839;
-	mov.b64 %rd822, %rd806;
+	mov.b64 %rd805, 4607516669194743839;
+	mov.b64 %rd821, %rd805;
 	bra $L_518;
 $L_504:
-	mov.b64 %rd807, 12;
-	setp.eq.u64 %p273, %rd784, %rd807;
+	mov.b64 %rd806, 12;
+	setp.eq.u64 %p273, %rd783, %rd806;
 	@%p273 bra $L_503;
 	bra $L_506;
 $L_505:
-	mov.b64 %rd808, -2423460969061230018;
-	mov.b64 %rd822, %rd808;
+	mov.b64 %rd807, -2423460969061230018;
+	mov.b64 %rd821, %rd807;
 	bra $L_518;
 $L_506:
-	mov.b64 %rd809, 13;
-	setp.eq.u64 %p274, %rd784, %rd809;
+	mov.b64 %rd808, 13;
+	setp.eq.u64 %p274, %rd783, %rd808;
 	@%p274 bra $L_505;
 	bra $L_508;
 $L_507:
-	mov.b64 %rd810, -2707510419574615186;
-	mov.b64 %rd822, %rd810;
+	mov.b64 %rd809, -2707510419574615186;
+	mov.b64 %rd821, %rd809;
 	bra $L_518;
 $L_508:
-	mov.b64 %rd811, 14;
-	setp.eq.u64 %p275, %rd784, %rd811;
+	mov.b64 %rd810, 14;
+	setp.eq.u64 %p275, %rd783, %rd810;
 	@%p275 bra $L_507;
 	bra $L_510;
 $L_509:
-	mov.b64 %rd812, -7022098299024845734;
-	mov.b64 %rd822, %rd812;
+	mov.b64 %rd811, -7022098299024845734;
+	mov.b64 %rd821, %rd811;
 	bra $L_518;
 $L_510:
-	mov.b64 %rd813, 15;
-	setp.eq.u64 %p276, %rd784, %rd813;
+	mov.b64 %rd812, 15;
+	setp.eq.u64 %p276, %rd783, %rd812;
 	@%p276 bra $L_509;
 	bra $L_512;
 $L_511:
-	mov.b64 %rd814, -1562901285013036298;
-	mov.b64 %rd822, %rd814;
+	mov.b64 %rd813, -1562901285013036298;
+	mov.b64 %rd821, %rd813;
 	bra $L_518;
 $L_512:
-	mov.b64 %rd815, 16;
-	setp.eq.u64 %p277, %rd784, %rd815;
+	mov.b64 %rd814, 16;
+	setp.eq.u64 %p277, %rd783, %rd814;
 	@%p277 bra $L_511;
 	bra $L_514;
 $L_513:
-	mov.b64 %rd816, 8795094592981902804;
-	mov.b64 %rd822, %rd816;
+	mov.b64 %rd815, 8795094592981902804;
+	mov.b64 %rd821, %rd815;
 	bra $L_518;
 $L_514:
-	mov.b64 %rd817, 17;
-	setp.eq.u64 %p278, %rd784, %rd817;
+	mov.b64 %rd816, 17;
+	setp.eq.u64 %p278, %rd783, %rd816;
 	@%p278 bra $L_513;
 	bra $L_516;
 $L_515:
-	mov.b64 %rd818, -2884908082597807600;
-	mov.b64 %rd822, %rd818;
+	mov.b64 %rd817, -2884908082597807600;
+	mov.b64 %rd821, %rd817;
 	bra $L_518;
 $L_516:
-	mov.b64 %rd819, 18;
-	setp.eq.u64 %p279, %rd784, %rd819;
+	mov.b64 %rd818, 18;
+	setp.eq.u64 %p279, %rd783, %rd818;
 	@%p279 bra $L_515;
 $L_517:
-	mov.b64 %rd820, -6051042886442100905;
-	mov.b64 %rd822, %rd820;
+	mov.b64 %rd819, -6051042886442100905;
+	mov.b64 %rd821, %rd819;
 $L_518:
-	mov.b64 %rd821, %rd822;
-	sub.u64 %rd823, %rd725, %rd727;
-	min.u64 %rd1513, %rd823, 64;
-	cvt.u32.u64 %r27, %rd1513;
-	shr.u64 %rd824, %rd821, %r27;
-	or.b64 %rd825, %rd782, %rd824;
+	mov.b64 %rd820, %rd821;
+	sub.u64 %rd822, %rd724, %rd726;
+	min.u64 %rd1510, %rd822, 64;
+	cvt.u32.u64 %r51, %rd1510;
+	shr.u64 %rd823, %rd820, %r51;
+	or.b64 %rd824, %rd781, %rd823;
 $L_519:
 	@!%p261 bra $L_522;
 $L_520:
-	mov.b64 %rd863, %rd783;
+	mov.b64 %rd862, %rd782;
 	bra $L_558;
 $L_521:
-	mov.b64 %rd826, 5040379952546458195;
-	mov.b64 %rd863, %rd826;
+	mov.b64 %rd825, 5040379952546458195;
+	mov.b64 %rd862, %rd825;
 	bra $L_558;
 $L_522:
-	setp.eq.u64 %p280, %rd784, %rd783;
+	setp.eq.u64 %p280, %rd783, %rd782;
 	@%p280 bra $L_521;
 	bra $L_524;
 $L_523:
-	mov.b64 %rd827, -554312585572664447;
-	mov.b64 %rd863, %rd827;
+	mov.b64 %rd826, -554312585572664447;
+	mov.b64 %rd862, %rd826;
 	bra $L_558;
 $L_524:
-	mov.b64 %rd828, 2;
-	setp.eq.u64 %p281, %rd784, %rd828;
+	mov.b64 %rd827, 2;
+	setp.eq.u64 %p281, %rd783, %rd827;
 	@%p281 bra $L_523;
 	bra $L_526;
 $L_525:
-	mov.b64 %rd829, -5276763892624187261;
-	mov.b64 %rd863, %rd829;
+	mov.b64 %rd828, -5276763892624187261;
+	mov.b64 %rd862, %rd828;
 	bra $L_558;
 $L_526:
-	mov.b64 %rd830, 3;
-	setp.eq.u64 %p282, %rd784, %rd830;
+	mov.b64 %rd829, 3;
+	setp.eq.u64 %p282, %rd783, %rd829;
 	@%p282 bra $L_525;
 	bra $L_528;
 $L_527:
-	mov.b64 %rd831, -242412250269775165;
-	mov.b64 %rd863, %rd831;
+	mov.b64 %rd830, -242412250269775165;
+	mov.b64 %rd862, %rd830;
 	bra $L_558;
 $L_528:
-	mov.b64 %rd832, 4;
-	setp.eq.u64 %p283, %rd784, %rd832;
+	mov.b64 %rd831, 4;
+	setp.eq.u64 %p283, %rd783, %rd831;
 	@%p283 bra $L_527;
 	bra $L_530;
 $L_529:
-	mov.b64 %rd833, 7946843935494350272;
-	mov.b64 %rd863, %rd833;
+	mov.b64 %rd832, 7946843935494350272;
+	mov.b64 %rd862, %rd832;
 	bra $L_558;
 $L_530:
-	mov.b64 %rd834, 5;
-	setp.eq.u64 %p284, %rd784, %rd834;
+	mov.b64 %rd833, 5;
+	setp.eq.u64 %p284, %rd783, %rd833;
 	@%p284 bra $L_529;
 	bra $L_532;
 $L_531:
-	mov.b64 %rd835, 905889640498799673;
-	mov.b64 %rd863, %rd835;
+	mov.b64 %rd834, 905889640498799673;
+	mov.b64 %rd862, %rd834;
 	bra $L_558;
 $L_532:
-	mov.b64 %rd836, 6;
-	setp.eq.u64 %p285, %rd784, %rd836;
+	mov.b64 %rd835, 6;
+	setp.eq.u64 %p285, %rd783, %rd835;
 	@%p285 bra $L_531;
 	bra $L_534;
 $L_533:
-	mov.b64 %rd837, -271387810574676355;
-	mov.b64 %rd863, %rd837;
+	mov.b64 %rd836, -271387810574676355;
+	mov.b64 %rd862, %rd836;
 	bra $L_558;
 $L_534:
-	mov.b64 %rd838, 7;
-	setp.eq.u64 %p286, %rd784, %rd838;
+	mov.b64 %rd837, 7;
+	setp.eq.u64 %p286, %rd783, %rd837;
 	@%p286 bra $L_533;
 	bra $L_536;
 $L_535:
-	mov.b64 %rd839, -3385462365541201655;
-	mov.b64 %rd863, %rd839;
+	mov.b64 %rd838, -3385462365541201655;
+	mov.b64 %rd862, %rd838;
 	bra $L_558;
 $L_536:
-	mov.b64 %rd840, 8;
-	setp.eq.u64 %p287, %rd784, %rd840;
+	mov.b64 %rd839, 8;
+	setp.eq.u64 %p287, %rd783, %rd839;
 	@%p287 bra $L_535;
 	bra $L_538;
 $L_537:
-	mov.b64 %rd841, -3226582509936509822;
-	mov.b64 %rd863, %rd841;
+	mov.b64 %rd840, -3226582509936509822;
+	mov.b64 %rd862, %rd840;
 	bra $L_558;
 $L_538:
-	mov.b64 %rd842, 9;
-	setp.eq.u64 %p288, %rd784, %rd842;
+	mov.b64 %rd841, 9;
+	setp.eq.u64 %p288, %rd783, %rd841;
 	@%p288 bra $L_537;
 	bra $L_540;
 $L_539:
-	mov.b64 %rd843, 8296664548579374057;
-	mov.b64 %rd863, %rd843;
+	mov.b64 %rd842, 8296664548579374057;
+	mov.b64 %rd862, %rd842;
 	bra $L_558;
 $L_540:
-	mov.b64 %rd844, 10;
-	setp.eq.u64 %p289, %rd784, %rd844;
+	mov.b64 %rd843, 10;
+	setp.eq.u64 %p289, %rd783, %rd843;
 	@%p289 bra $L_539;
 	bra $L_542;
 $L_541:
-	mov.b64 %rd845, 4109744767560208502;
-	mov.b64 %rd863, %rd845;
+	mov.b64 %rd844, 4109744767560208502;
+	mov.b64 %rd862, %rd844;
 	bra $L_558;
 $L_542:
-	mov.b64 %rd846, 11;
-	setp.eq.u64 %p290, %rd784, %rd846;
+	mov.b64 %rd845, 11;
+	setp.eq.u64 %p290, %rd783, %rd845;
 	@%p290 bra $L_541;
 	bra $L_544;
 $L_543:
-	mov.b64 %rd847, 4607516669194743839;
-	mov.b64 %rd863, %rd847;
+	mov.b64 %rd846, 4607516669194743839;
+	mov.b64 %rd862, %rd846;
 	bra $L_558;
 $L_544:
-	mov.b64 %rd848, 12;
-	setp.eq.u64 %p291, %rd784, %rd848;
+	mov.b64 %rd847, 12;
+	setp.eq.u64 %p291, %rd783, %rd847;
 	@%p291 bra $L_543;
 	bra $L_546;
 $L_545:
-	mov.b64 %rd849, -2423460969061230018;
-	mov.b64 %rd863, %rd849;
+	mov.b64 %rd848, -2423460969061230018;
+	mov.b64 %rd862, %rd848;
 	bra $L_558;
 $L_546:
-	mov.b64 %rd850, 13;
-	setp.eq.u64 %p292, %rd784, %rd850;
+	mov.b64 %rd849, 13;
+	setp.eq.u64 %p292, %rd783, %rd849;
 	@%p292 bra $L_545;
 	bra $L_548;
 $L_547:
-	mov.b64 %rd851, -2707510419574615186;
-	mov.b64 %rd863, %rd851;
+	mov.b64 %rd850, -2707510419574615186;
+	mov.b64 %rd862, %rd850;
 	bra $L_558;
 $L_548:
-	mov.b64 %rd852, 14;
-	setp.eq.u64 %p293, %rd784, %rd852;
+	mov.b64 %rd851, 14;
+	setp.eq.u64 %p293, %rd783, %rd851;
 	@%p293 bra $L_547;
 	bra $L_550;
 $L_549:
-	mov.b64 %rd853, -7022098299024845734;
-	mov.b64 %rd863, %rd853;
+	mov.b64 %rd852, -7022098299024845734;
+	mov.b64 %rd862, %rd852;
 	bra $L_558;
 $L_550:
-	mov.b64 %rd854, 15;
-	setp.eq.u64 %p294, %rd784, %rd854;
+	mov.b64 %rd853, 15;
+	setp.eq.u64 %p294, %rd783, %rd853;
 	@%p294 bra $L_549;
 	bra $L_552;
 $L_551:
-	mov.b64 %rd855, -1562901285013036298;
-	mov.b64 %rd863, %rd855;
+	mov.b64 %rd854, -1562901285013036298;
+	mov.b64 %rd862, %rd854;
 	bra $L_558;
 $L_552:
-	mov.b64 %rd856, 16;
-	setp.eq.u64 %p295, %rd784, %rd856;
+	mov.b64 %rd855, 16;
+	setp.eq.u64 %p295, %rd783, %rd855;
 	@%p295 bra $L_551;
 	bra $L_554;
 $L_553:
-	mov.b64 %rd857, 8795094592981902804;
-	mov.b64 %rd863, %rd857;
+	mov.b64 %rd856, 8795094592981902804;
+	mov.b64 %rd862, %rd856;
 	bra $L_558;
 $L_554:
-	mov.b64 %rd858, 17;
-	setp.eq.u64 %p296, %rd784, %rd858;
+	mov.b64 %rd857, 17;
+	setp.eq.u64 %p296, %rd783, %rd857;
 	@%p296 bra $L_553;
 	bra $L_556;
 $L_555:
-	mov.b64 %rd859, -2884908082597807600;
-	mov.b64 %rd863, %rd859;
+	mov.b64 %rd858, -2884908082597807600;
+	mov.b64 %rd862, %rd858;
 	bra $L_558;
 $L_556:
-	mov.b64 %rd860, 18;
-	setp.eq.u64 %p297, %rd784, %rd860;
+	mov.b64 %rd859, 18;
+	setp.eq.u64 %p297, %rd783, %rd859;
 	@%p297 bra $L_555;
 $L_557:
-	mov.b64 %rd861, -6051042886442100905;
-	mov.b64 %rd863, %rd861;
+	mov.b64 %rd860, -6051042886442100905;
+	mov.b64 %rd862, %rd860;
 $L_558:
-	mov.b64 %rd862, %rd863;
-	min.u64 %rd1514, %rd727, 64;
-	cvt.u32.u64 %r28, %rd1514;
-	shl.b64 %rd864, %rd862, %r28;
-	mov.b64 %rd865, 2;
-	add.u64 %rd866, %rd726, %rd865;
+	mov.b64 %rd861, %rd862;
+	min.u64 %rd1511, %rd726, 64;
+	cvt.u32.u64 %r52, %rd1511;
+	shl.b64 %rd863, %rd861, %r52;
+	mov.b64 %rd864, 2;
+	add.u64 %rd865, %rd725, %rd864;
 $L_559:
-	setp.eq.u64 %p298, %rd866, %rd741;
+	setp.eq.u64 %p298, %rd865, %rd740;
 	@!%p298 bra $L_562;
 $L_560:
-	mov.b64 %rd903, %rd783;
+	mov.b64 %rd902, %rd782;
 	bra $L_598;
 $L_561:
-	mov.b64 %rd867, 5040379952546458195;
-	mov.b64 %rd903, %rd867;
+	mov.b64 %rd866, 5040379952546458195;
+	mov.b64 %rd902, %rd866;
 	bra $L_598;
 $L_562:
-	setp.eq.u64 %p299, %rd866, %rd783;
+	setp.eq.u64 %p299, %rd865, %rd782;
 	@%p299 bra $L_561;
 	bra $L_564;
 $L_563:
-	mov.b64 %rd868, -554312585572664447;
-	mov.b64 %rd903, %rd868;
+	mov.b64 %rd867, -554312585572664447;
+	mov.b64 %rd902, %rd867;
 	bra $L_598;
 $L_564:
-	setp.eq.u64 %p300, %rd866, %rd865;
+	setp.eq.u64 %p300, %rd865, %rd864;
 	@%p300 bra $L_563;
 	bra $L_566;
 $L_565:
-	mov.b64 %rd869, -5276763892624187261;
-	mov.b64 %rd903, %rd869;
+	mov.b64 %rd868, -5276763892624187261;
+	mov.b64 %rd902, %rd868;
 	bra $L_598;
 $L_566:
-	mov.b64 %rd870, 3;
-	setp.eq.u64 %p301, %rd866, %rd870;
+	mov.b64 %rd869, 3;
+	setp.eq.u64 %p301, %rd865, %rd869;
 	@%p301 bra $L_565;
 	bra $L_568;
 $L_567:
-	mov.b64 %rd871, -242412250269775165;
-	mov.b64 %rd903, %rd871;
+	mov.b64 %rd870, -242412250269775165;
+	mov.b64 %rd902, %rd870;
 	bra $L_598;
 $L_568:
-	mov.b64 %rd872, 4;
-	setp.eq.u64 %p302, %rd866, %rd872;
+	mov.b64 %rd871, 4;
+	setp.eq.u64 %p302, %rd865, %rd871;
 	@%p302 bra $L_567;
 	bra $L_570;
 $L_569:
-	mov.b64 %rd873, 7946843935494350272;
-	mov.b64 %rd903, %rd873;
+	mov.b64 %rd872, 7946843935494350272;
+	mov.b64 %rd902, %rd872;
 	bra $L_598;
 $L_570:
-	mov.b64 %rd874, 5;
-	setp.eq.u64 %p303, %rd866, %rd874;
+	mov.b64 %rd873, 5;
+	setp.eq.u64 %p303, %rd865, %rd873;
 	@%p303 bra $L_569;
 	bra $L_572;
 $L_571:
-	mov.b64 %rd875, 905889640498799673;
-	mov.b64 %rd903, %rd875;
+	mov.b64 %rd874, 905889640498799673;
+	mov.b64 %rd902, %rd874;
 	bra $L_598;
 $L_572:
-	mov.b64 %rd876, 6;
-	setp.eq.u64 %p304, %rd866, %rd876;
+	mov.b64 %rd875, 6;
+	setp.eq.u64 %p304, %rd865, %rd875;
 	@%p304 bra $L_571;
 	bra $L_574;
 $L_573:
-	mov.b64 %rd877, -271387810574676355;
-	mov.b64 %rd903, %rd877;
+	mov.b64 %rd876, -271387810574676355;
+	mov.b64 %rd902, %rd876;
 	bra $L_598;
 $L_574:
-	mov.b64 %rd878, 7;
-	setp.eq.u64 %p305, %rd866, %rd878;
+	mov.b64 %rd877, 7;
+	setp.eq.u64 %p305, %rd865, %rd877;
 	@%p305 bra $L_573;
 	bra $L_576;
 $L_575:
-	mov.b64 %rd879, -3385462365541201655;
-	mov.b64 %rd903, %rd879;
+	mov.b64 %rd878, -3385462365541201655;
+	mov.b64 %rd902, %rd878;
 	bra $L_598;
 $L_576:
-	mov.b64 %rd880, 8;
-	setp.eq.u64 %p306, %rd866, %rd880;
+	mov.b64 %rd879, 8;
+	setp.eq.u64 %p306, %rd865, %rd879;
 	@%p306 bra $L_575;
 	bra $L_578;
 $L_577:
-	mov.b64 %rd881, -3226582509936509822;
-	mov.b64 %rd903, %rd881;
+	mov.b64 %rd880, -3226582509936509822;
+	mov.b64 %rd902, %rd880;
 	bra $L_598;
 $L_578:
-	mov.b64 %rd882, 9;
-	setp.eq.u64 %p307, %rd866, %rd882;
+	mov.b64 %rd881, 9;
+	setp.eq.u64 %p307, %rd865, %rd881;
 	@%p307 bra $L_577;
 	bra $L_580;
 $L_579:
-	mov.b64 %rd883, 8296664548579374057;
-	mov.b64 %rd903, %rd883;
+	mov.b64 %rd882, 8296664548579374057;
+	mov.b64 %rd902, %rd882;
 	bra $L_598;
 $L_580:
-	mov.b64 %rd884, 10;
-	setp.eq.u64 %p308, %rd866, %rd884;
+	mov.b64 %rd883, 10;
+	setp.eq.u64 %p308, %rd865, %rd883;
 	@%p308 bra $L_579;
 	bra $L_582;
 $L_581:
-	mov.b64 %rd885, 4109744767560208502;
-	mov.b64 %rd903, %rd885;
+	mov.b64 %rd884, 4109744767560208502;
+	mov.b64 %rd902, %rd884;
 	bra $L_598;
 $L_582:
-	mov.b64 %rd886, 11;
-	setp.eq.u64 %p309, %rd866, %rd886;
+	mov.b64 %rd885, 11;
+	setp.eq.u64 %p309, %rd865, %rd885;
 	@%p309 bra $L_581;
 	bra $L_584;
 $L_583:
-	mov.b64 %rd887, 4607516669194743839;
-	mov.b64 %rd903, %rd887;
+	mov.b64 %rd886, 4607516669194743839;
+	mov.b64 %rd902, %rd886;
 	bra $L_598;
 $L_584:
-	mov.b64 %rd888, 12;
-	setp.eq.u64 %p310, %rd866, %rd888;
+	mov.b64 %rd887, 12;
+	setp.eq.u64 %p310, %rd865, %rd887;
 	@%p310 bra $L_583;
 	bra $L_586;
 $L_585:
-	mov.b64 %rd889, -2423460969061230018;
-	mov.b64 %rd903, %rd889;
+	mov.b64 %rd888, -2423460969061230018;
+	mov.b64 %rd902, %rd888;
 	bra $L_598;
 $L_586:
-	mov.b64 %rd890, 13;
-	setp.eq.u64 %p311, %rd866, %rd890;
+	mov.b64 %rd889, 13;
+	setp.eq.u64 %p311, %rd865, %rd889;
 	@%p311 bra $L_585;
 	bra $L_588;
 $L_587:
-	mov.b64 %rd891, -2707510419574615186;
-	mov.b64 %rd903, %rd891;
+	mov.b64 %rd890, -2707510419574615186;
+	mov.b64 %rd902, %rd890;
 	bra $L_598;
 $L_588:
-	mov.b64 %rd892, 14;
-	setp.eq.u64 %p312, %rd866, %rd892;
+	mov.b64 %rd891, 14;
+	setp.eq.u64 %p312, %rd865, %rd891;
 	@%p312 bra $L_587;
 	bra $L_590;
 $L_589:
-	mov.b64 %rd893, -7022098299024845734;
-	mov.b64 %rd903, %rd893;
+	mov.b64 %rd892, -7022098299024845734;
+	mov.b64 %rd902, %rd892;
 	bra $L_598;
 $L_590:
-	mov.b64 %rd894, 15;
-	setp.eq.u64 %p313, %rd866, %rd894;
+	mov.b64 %rd893, 15;
+	setp.eq.u64 %p313, %rd865, %rd893;
 	@%p313 bra $L_589;
 	bra $L_592;
 $L_591:
-	mov.b64 %rd895, -1562901285013036298;
-	mov.b64 %rd903, %rd895;
+	mov.b64 %rd894, -1562901285013036298;
+	mov.b64 %rd902, %rd894;
 	bra $L_598;
 $L_592:
-	mov.b64 %rd896, 16;
-	setp.eq.u64 %p314, %rd866, %rd896;
+	mov.b64 %rd895, 16;
+	setp.eq.u64 %p314, %rd865, %rd895;
 	@%p314 bra $L_591;
 	bra $L_594;
 $L_593:
-	mov.b64 %rd897, 8795094592981902804;
-	mov.b64 %rd903, %rd897;
+	mov.b64 %rd896, 8795094592981902804;
+	mov.b64 %rd902, %rd896;
 	bra $L_598;
 $L_594:
-	mov.b64 %rd898, 17;
-	setp.eq.u64 %p315, %rd866, %rd898;
+	mov.b64 %rd897, 17;
+	setp.eq.u64 %p315, %rd865, %rd897;
 	@%p315 bra $L_593;
 	bra $L_596;
 $L_595:
-	mov.b64 %rd899, -2884908082597807600;
-	mov.b64 %rd903, %rd899;
+	mov.b64 %rd898, -2884908082597807600;
+	mov.b64 %rd902, %rd898;
 	bra $L_598;
 $L_596:
-	mov.b64 %rd900, 18;
-	setp.eq.u64 %p316, %rd866, %rd900;
+	mov.b64 %rd899, 18;
+	setp.eq.u64 %p316, %rd865, %rd899;
 	@%p316 bra $L_595;
 $L_597:
-	mov.b64 %rd901, -6051042886442100905;
-	mov.b64 %rd903, %rd901;
+	mov.b64 %rd900, -6051042886442100905;
+	mov.b64 %rd902, %rd900;
 $L_598:
-	mov.b64 %rd902, %rd903;
-	min.u64 %rd1515, %rd823, 64;
-	cvt.u32.u64 %r29, %rd1515;
-	shr.u64 %rd904, %rd902, %r29;
-	or.b64 %rd905, %rd864, %rd904;
+	mov.b64 %rd901, %rd902;
+	min.u64 %rd1512, %rd822, 64;
+	cvt.u32.u64 %r53, %rd1512;
+	shr.u64 %rd903, %rd901, %r53;
+	or.b64 %rd904, %rd863, %rd903;
 $L_599:
 	@!%p298 bra $L_602;
 $L_600:
-	mov.b64 %rd942, %rd783;
+	mov.b64 %rd941, %rd782;
 	bra $L_638;
 $L_601:
-	mov.b64 %rd906, 5040379952546458195;
-	mov.b64 %rd942, %rd906;
+	mov.b64 %rd905, 5040379952546458195;
+	mov.b64 %rd941, %rd905;
 	bra $L_638;
 $L_602:
-	setp.eq.u64 %p317, %rd866, %rd783;
+	setp.eq.u64 %p317, %rd865, %rd782;
 	@%p317 bra $L_601;
 	bra $L_604;
 $L_603:
-	mov.b64 %rd907, -554312585572664447;
-	mov.b64 %rd942, %rd907;
+	mov.b64 %rd906, -554312585572664447;
+	mov.b64 %rd941, %rd906;
 	bra $L_638;
 $L_604:
-	setp.eq.u64 %p318, %rd866, %rd865;
+	setp.eq.u64 %p318, %rd865, %rd864;
 	@%p318 bra $L_603;
 	bra $L_606;
 $L_605:
-	mov.b64 %rd908, -5276763892624187261;
-	mov.b64 %rd942, %rd908;
+	mov.b64 %rd907, -5276763892624187261;
+	mov.b64 %rd941, %rd907;
 	bra $L_638;
 $L_606:
-	mov.b64 %rd909, 3;
-	setp.eq.u64 %p319, %rd866, %rd909;
+	mov.b64 %rd908, 3;
+	setp.eq.u64 %p319, %rd865, %rd908;
 	@%p319 bra $L_605;
 	bra $L_608;
 $L_607:
-	mov.b64 %rd910, -242412250269775165;
-	mov.b64 %rd942, %rd910;
+	mov.b64 %rd909, -242412250269775165;
+	mov.b64 %rd941, %rd909;
 	bra $L_638;
 $L_608:
-	mov.b64 %rd911, 4;
-	setp.eq.u64 %p320, %rd866, %rd911;
+	mov.b64 %rd910, 4;
+	setp.eq.u64 %p320, %rd865, %rd910;
 	@%p320 bra $L_607;
 	bra $L_610;
 $L_609:
-	mov.b64 %rd912, 7946843935494350272;
-	mov.b64 %rd942, %rd912;
+	mov.b64 %rd911, 7946843935494350272;
+	mov.b64 %rd941, %rd911;
 	bra $L_638;
 $L_610:
-	mov.b64 %rd913, 5;
-	setp.eq.u64 %p321, %rd866, %rd913;
+	mov.b64 %rd912, 5;
+	setp.eq.u64 %p321, %rd865, %rd912;
 	@%p321 bra $L_609;
 	bra $L_612;
 $L_611:
-	mov.b64 %rd914, 905889640498799673;
-	mov.b64 %rd942, %rd914;
+	mov.b64 %rd913, 905889640498799673;
+	mov.b64 %rd941, %rd913;
 	bra $L_638;
 $L_612:
-	mov.b64 %rd915, 6;
-	setp.eq.u64 %p322, %rd866, %rd915;
+	mov.b64 %rd914, 6;
+	setp.eq.u64 %p322, %rd865, %rd914;
 	@%p322 bra $L_611;
 	bra $L_614;
 $L_613:
-	mov.b64 %rd916, -271387810574676355;
-	mov.b64 %rd942, %rd916;
+	mov.b64 %rd915, -271387810574676355;
+	mov.b64 %rd941, %rd915;
 	bra $L_638;
 $L_614:
-	mov.b64 %rd917, 7;
-	setp.eq.u64 %p323, %rd866, %rd917;
+	mov.b64 %rd916, 7;
+	setp.eq.u64 %p323, %rd865, %rd916;
 	@%p323 bra $L_613;
 	bra $L_616;
 $L_615:
-	mov.b64 %rd918, -3385462365541201655;
-	mov.b64 %rd942, %rd918;
+	mov.b64 %rd917, -3385462365541201655;
+	mov.b64 %rd941, %rd917;
 	bra $L_638;
 $L_616:
-	mov.b64 %rd919, 8;
-	setp.eq.u64 %p324, %rd866, %rd919;
+	mov.b64 %rd918, 8;
+	setp.eq.u64 %p324, %rd865, %rd918;
 	@%p324 bra $L_615;
 	bra $L_618;
 $L_617:
-	mov.b64 %rd920, -3226582509936509822;
-	mov.b64 %rd942, %rd920;
+	mov.b64 %rd919, -3226582509936509822;
+	mov.b64 %rd941, %rd919;
 	bra $L_638;
 $L_618:
-	mov.b64 %rd921, 9;
-	setp.eq.u64 %p325, %rd866, %rd921;
+	mov.b64 %rd920, 9;
+	setp.eq.u64 %p325, %rd865, %rd920;
 	@%p325 bra $L_617;
 	bra $L_620;
 $L_619:
-	mov.b64 %rd922, 8296664548579374057;
-	mov.b64 %rd942, %rd922;
+	mov.b64 %rd921, 8296664548579374057;
+	mov.b64 %rd941, %rd921;
 	bra $L_638;
 $L_620:
-	mov.b64 %rd923, 10;
-	setp.eq.u64 %p326, %rd866, %rd923;
+	mov.b64 %rd922, 10;
+	setp.eq.u64 %p326, %rd865, %rd922;
 	@%p326 bra $L_619;
 	bra $L_622;
 $L_621:
-	mov.b64 %rd924, 4109744767560208502;
-	mov.b64 %rd942, %rd924;
+	mov.b64 %rd923, 4109744767560208502;
+	mov.b64 %rd941, %rd923;
 	bra $L_638;
 $L_622:
-	mov.b64 %rd925, 11;
-	setp.eq.u64 %p327, %rd866, %rd925;
+	mov.b64 %rd924, 11;
+	setp.eq.u64 %p327, %rd865, %rd924;
 	@%p327 bra $L_621;
 	bra $L_624;
 $L_623:
-	mov.b64 %rd926, 4607516669194743839;
-	mov.b64 %rd942, %rd926;
+	mov.b64 %rd925, 4607516669194743839;
+	mov.b64 %rd941, %rd925;
 	bra $L_638;
 $L_624:
-	mov.b64 %rd927, 12;
-	setp.eq.u64 %p328, %rd866, %rd927;
+	mov.b64 %rd926, 12;
+	setp.eq.u64 %p328, %rd865, %rd926;
 	@%p328 bra $L_623;
 	bra $L_626;
 $L_625:
-	mov.b64 %rd928, -2423460969061230018;
-	mov.b64 %rd942, %rd928;
+	mov.b64 %rd927, -2423460969061230018;
+	mov.b64 %rd941, %rd927;
 	bra $L_638;
 $L_626:
-	mov.b64 %rd929, 13;
-	setp.eq.u64 %p329, %rd866, %rd929;
+	mov.b64 %rd928, 13;
+	setp.eq.u64 %p329, %rd865, %rd928;
 	@%p329 bra $L_625;
 	bra $L_628;
 $L_627:
-	mov.b64 %rd930, -2707510419574615186;
-	mov.b64 %rd942, %rd930;
+	mov.b64 %rd929, -2707510419574615186;
+	mov.b64 %rd941, %rd929;
 	bra $L_638;
 $L_628:
-	mov.b64 %rd931, 14;
-	setp.eq.u64 %p330, %rd866, %rd931;
+	mov.b64 %rd930, 14;
+	setp.eq.u64 %p330, %rd865, %rd930;
 	@%p330 bra $L_627;
 	bra $L_630;
 $L_629:
-	mov.b64 %rd932, -7022098299024845734;
-	mov.b64 %rd942, %rd932;
+	mov.b64 %rd931, -7022098299024845734;
+	mov.b64 %rd941, %rd931;
 	bra $L_638;
 $L_630:
-	mov.b64 %rd933, 15;
-	setp.eq.u64 %p331, %rd866, %rd933;
+	mov.b64 %rd932, 15;
+	setp.eq.u64 %p331, %rd865, %rd932;
 	@%p331 bra $L_629;
 	bra $L_632;
 $L_631:
-	mov.b64 %rd934, -1562901285013036298;
-	mov.b64 %rd942, %rd934;
+	mov.b64 %rd933, -1562901285013036298;
+	mov.b64 %rd941, %rd933;
 	bra $L_638;
 $L_632:
-	mov.b64 %rd935, 16;
-	setp.eq.u64 %p332, %rd866, %rd935;
+	mov.b64 %rd934, 16;
+	setp.eq.u64 %p332, %rd865, %rd934;
 	@%p332 bra $L_631;
 	bra $L_634;
 $L_633:
-	mov.b64 %rd936, 8795094592981902804;
-	mov.b64 %rd942, %rd936;
+	mov.b64 %rd935, 8795094592981902804;
+	mov.b64 %rd941, %rd935;
 	bra $L_638;
 $L_634:
-	mov.b64 %rd937, 17;
-	setp.eq.u64 %p333, %rd866, %rd937;
+	mov.b64 %rd936, 17;
+	setp.eq.u64 %p333, %rd865, %rd936;
 	@%p333 bra $L_633;
 	bra $L_636;
 $L_635:
-	mov.b64 %rd938, -2884908082597807600;
-	mov.b64 %rd942, %rd938;
+	mov.b64 %rd937, -2884908082597807600;
+	mov.b64 %rd941, %rd937;
 	bra $L_638;
 $L_636:
-	mov.b64 %rd939, 18;
-	setp.eq.u64 %p334, %rd866, %rd939;
+	mov.b64 %rd938, 18;
+	setp.eq.u64 %p334, %rd865, %rd938;
 	@%p334 bra $L_635;
 $L_637:
-	mov.b64 %rd940, -6051042886442100905;
-	mov.b64 %rd942, %rd940;
+	mov.b64 %rd939, -6051042886442100905;
+	mov.b64 %rd941, %rd939;
 $L_638:
-	mov.b64 %rd941, %rd942;
-	min.u64 %rd1516, %rd727, 64;
-	cvt.u32.u64 %r30, %rd1516;
-	shl.b64 %rd943, %rd941, %r30;
-	mov.b64 %rd944, 3;
-	add.u64 %rd945, %rd726, %rd944;
+	mov.b64 %rd940, %rd941;
+	min.u64 %rd1513, %rd726, 64;
+	cvt.u32.u64 %r54, %rd1513;
+	shl.b64 %rd942, %rd940, %r54;
+	mov.b64 %rd943, 3;
+	add.u64 %rd944, %rd725, %rd943;
 $L_639:
-	setp.eq.u64 %p335, %rd945, %rd741;
+	setp.eq.u64 %p335, %rd944, %rd740;
 	@!%p335 bra $L_642;
 $L_640:
-	mov.b64 %rd981, %rd783;
+	mov.b64 %rd980, %rd782;
 	bra $L_678;
 $L_641:
-	mov.b64 %rd946, 5040379952546458195;
-	mov.b64 %rd981, %rd946;
+	mov.b64 %rd945, 5040379952546458195;
+	mov.b64 %rd980, %rd945;
 	bra $L_678;
 $L_642:
-	setp.eq.u64 %p336, %rd945, %rd783;
+	setp.eq.u64 %p336, %rd944, %rd782;
 	@%p336 bra $L_641;
 	bra $L_644;
 $L_643:
-	mov.b64 %rd947, -554312585572664447;
-	mov.b64 %rd981, %rd947;
+	mov.b64 %rd946, -554312585572664447;
+	mov.b64 %rd980, %rd946;
 	bra $L_678;
 $L_644:
-	setp.eq.u64 %p337, %rd945, %rd865;
+	setp.eq.u64 %p337, %rd944, %rd864;
 	@%p337 bra $L_643;
 	bra $L_646;
 $L_645:
-	mov.b64 %rd948, -5276763892624187261;
-	mov.b64 %rd981, %rd948;
+	mov.b64 %rd947, -5276763892624187261;
+	mov.b64 %rd980, %rd947;
 	bra $L_678;
 $L_646:
-	setp.eq.u64 %p338, %rd945, %rd944;
+	setp.eq.u64 %p338, %rd944, %rd943;
 	@%p338 bra $L_645;
 	bra $L_648;
 $L_647:
-	mov.b64 %rd949, -242412250269775165;
-	mov.b64 %rd981, %rd949;
+	mov.b64 %rd948, -242412250269775165;
+	mov.b64 %rd980, %rd948;
 	bra $L_678;
 $L_648:
-	mov.b64 %rd950, 4;
-	setp.eq.u64 %p339, %rd945, %rd950;
+	mov.b64 %rd949, 4;
+	setp.eq.u64 %p339, %rd944, %rd949;
 	@%p339 bra $L_647;
 	bra $L_650;
 $L_649:
-	mov.b64 %rd951, 7946843935494350272;
-	mov.b64 %rd981, %rd951;
+	mov.b64 %rd950, 7946843935494350272;
+	mov.b64 %rd980, %rd950;
 	bra $L_678;
 $L_650:
-	mov.b64 %rd952, 5;
-	setp.eq.u64 %p340, %rd945, %rd952;
+	mov.b64 %rd951, 5;
+	setp.eq.u64 %p340, %rd944, %rd951;
 	@%p340 bra $L_649;
 	bra $L_652;
 $L_651:
-	mov.b64 %rd953, 905889640498799673;
-	mov.b64 %rd981, %rd953;
+	mov.b64 %rd952, 905889640498799673;
+	mov.b64 %rd980, %rd952;
 	bra $L_678;
 $L_652:
-	mov.b64 %rd954, 6;
-	setp.eq.u64 %p341, %rd945, %rd954;
+	mov.b64 %rd953, 6;
+	setp.eq.u64 %p341, %rd944, %rd953;
 	@%p341 bra $L_651;
 	bra $L_654;
 $L_653:
-	mov.b64 %rd955, -271387810574676355;
-	mov.b64 %rd981, %rd955;
+	mov.b64 %rd954, -271387810574676355;
+	mov.b64 %rd980, %rd954;
 	bra $L_678;
 $L_654:
-	mov.b64 %rd956, 7;
-	setp.eq.u64 %p342, %rd945, %rd956;
+	mov.b64 %rd955, 7;
+	setp.eq.u64 %p342, %rd944, %rd955;
 	@%p342 bra $L_653;
 	bra $L_656;
 $L_655:
-	mov.b64 %rd957, -3385462365541201655;
-	mov.b64 %rd981, %rd957;
+	mov.b64 %rd956, -3385462365541201655;
+	mov.b64 %rd980, %rd956;
 	bra $L_678;
 $L_656:
-	mov.b64 %rd958, 8;
-	setp.eq.u64 %p343, %rd945, %rd958;
+	mov.b64 %rd957, 8;
+	setp.eq.u64 %p343, %rd944, %rd957;
 	@%p343 bra $L_655;
 	bra $L_658;
 $L_657:
-	mov.b64 %rd959, -3226582509936509822;
-	mov.b64 %rd981, %rd959;
+	mov.b64 %rd958, -3226582509936509822;
+	mov.b64 %rd980, %rd958;
 	bra $L_678;
 $L_658:
-	mov.b64 %rd960, 9;
-	setp.eq.u64 %p344, %rd945, %rd960;
+	mov.b64 %rd959, 9;
+	setp.eq.u64 %p344, %rd944, %rd959;
 	@%p344 bra $L_657;
 	bra $L_660;
 $L_659:
-	mov.b64 %rd961, 8296664548579374057;
-	mov.b64 %rd981, %rd961;
+	mov.b64 %rd960, 8296664548579374057;
+	mov.b64 %rd980, %rd960;
 	bra $L_678;
 $L_660:
-	mov.b64 %rd962, 10;
-	setp.eq.u64 %p345, %rd945, %rd962;
+	mov.b64 %rd961, 10;
+	setp.eq.u64 %p345, %rd944, %rd961;
 	@%p345 bra $L_659;
 	bra $L_662;
 $L_661:
-	mov.b64 %rd963, 4109744767560208502;
-	mov.b64 %rd981, %rd963;
+	mov.b64 %rd962, 4109744767560208502;
+	mov.b64 %rd980, %rd962;
 	bra $L_678;
 $L_662:
-	mov.b64 %rd964, 11;
-	setp.eq.u64 %p346, %rd945, %rd964;
+	mov.b64 %rd963, 11;
+	setp.eq.u64 %p346, %rd944, %rd963;
 	@%p346 bra $L_661;
 	bra $L_664;
 $L_663:
-	mov.b64 %rd965, 4607516669194743839;
-	mov.b64 %rd981, %rd965;
+	mov.b64 %rd964, 4607516669194743839;
+	mov.b64 %rd980, %rd964;
 	bra $L_678;
 $L_664:
-	mov.b64 %rd966, 12;
-	setp.eq.u64 %p347, %rd945, %rd966;
+	mov.b64 %rd965, 12;
+	setp.eq.u64 %p347, %rd944, %rd965;
 	@%p347 bra $L_663;
 	bra $L_666;
 $L_665:
-	mov.b64 %rd967, -2423460969061230018;
-	mov.b64 %rd981, %rd967;
+	mov.b64 %rd966, -2423460969061230018;
+	mov.b64 %rd980, %rd966;
 	bra $L_678;
 $L_666:
-	mov.b64 %rd968, 13;
-	setp.eq.u64 %p348, %rd945, %rd968;
+	mov.b64 %rd967, 13;
+	setp.eq.u64 %p348, %rd944, %rd967;
 	@%p348 bra $L_665;
 	bra $L_668;
 $L_667:
-	mov.b64 %rd969, -2707510419574615186;
-	mov.b64 %rd981, %rd969;
+	mov.b64 %rd968, -2707510419574615186;
+	mov.b64 %rd980, %rd968;
 	bra $L_678;
 $L_668:
-	mov.b64 %rd970, 14;
-	setp.eq.u64 %p349, %rd945, %rd970;
+	mov.b64 %rd969, 14;
+	setp.eq.u64 %p349, %rd944, %rd969;
 	@%p349 bra $L_667;
 	bra $L_670;
 $L_669:
-	mov.b64 %rd971, -7022098299024845734;
-	mov.b64 %rd981, %rd971;
+	mov.b64 %rd970, -7022098299024845734;
+	mov.b64 %rd980, %rd970;
 	bra $L_678;
 $L_670:
-	mov.b64 %rd972, 15;
-	setp.eq.u64 %p350, %rd945, %rd972;
+	mov.b64 %rd971, 15;
+	setp.eq.u64 %p350, %rd944, %rd971;
 	@%p350 bra $L_669;
 	bra $L_672;
 $L_671:
-	mov.b64 %rd973, -1562901285013036298;
-	mov.b64 %rd981, %rd973;
+	mov.b64 %rd972, -1562901285013036298;
+	mov.b64 %rd980, %rd972;
 	bra $L_678;
 $L_672:
-	mov.b64 %rd974, 16;
-	setp.eq.u64 %p351, %rd945, %rd974;
+	mov.b64 %rd973, 16;
+	setp.eq.u64 %p351, %rd944, %rd973;
 	@%p351 bra $L_671;
 	bra $L_674;
 $L_673:
-	mov.b64 %rd975, 8795094592981902804;
-	mov.b64 %rd981, %rd975;
+	mov.b64 %rd974, 8795094592981902804;
+	mov.b64 %rd980, %rd974;
 	bra $L_678;
 $L_674:
-	mov.b64 %rd976, 17;
-	setp.eq.u64 %p352, %rd945, %rd976;
+	mov.b64 %rd975, 17;
+	setp.eq.u64 %p352, %rd944, %rd975;
 	@%p352 bra $L_673;
 	bra $L_676;
 $L_675:
-	mov.b64 %rd977, -2884908082597807600;
-	mov.b64 %rd981, %rd977;
+	mov.b64 %rd976, -2884908082597807600;
+	mov.b64 %rd980, %rd976;
 	bra $L_678;
 $L_676:
-	mov.b64 %rd978, 18;
-	setp.eq.u64 %p353, %rd945, %rd978;
+	mov.b64 %rd977, 18;
+	setp.eq.u64 %p353, %rd944, %rd977;
 	@%p353 bra $L_675;
 $L_677:
-	mov.b64 %rd979, -6051042886442100905;
-	mov.b64 %rd981, %rd979;
+	mov.b64 %rd978, -6051042886442100905;
+	mov.b64 %rd980, %rd978;
 $L_678:
-	mov.b64 %rd980, %rd981;
-	min.u64 %rd1517, %rd823, 64;
-	cvt.u32.u64 %r31, %rd1517;
-	shr.u64 %rd982, %rd980, %r31;
-	or.b64 %rd983, %rd943, %rd982;
-	mul.hi.u64 %rd984, %rd983, %rd721;
-	mul.hi.u64 %rd985, %rd905, %rd721;
-	mul.lo.u64 %rd986, %rd905, %rd721;
-	mul.lo.u64 %rd987, %rd825, %rd721;
-	add.u64 %rd988, %rd986, %rd984;
-	and.b64 %rd989, %rd986, %rd984;
-	or.b64 %rd990, %rd986, %rd984;
-	not.b64 %rd991, %rd988;
-	and.b64 %rd991, %rd990, %rd991;
-	or.b64 %rd992, %rd989, %rd991;
-	mov.b32 %r6, 63;
-	shr.u64 %rd993, %rd992, %r6;
-	add.u64 %rd994, %rd987, %rd985;
-	add.u64 %rd995, %rd994, %rd993;
-	mov.b64 %rd996, 61;
-	min.u64 %rd1518, %rd996, 64;
-	cvt.u32.u64 %r32, %rd1518;
-	shr.u64 %rd997, %rd995, %r32;
-	min.u64 %rd1519, %rd944, 64;
-	cvt.u32.u64 %r33, %rd1519;
-	shl.b64 %rd998, %rd995, %r33;
-	min.u64 %rd1520, %rd996, 64;
-	cvt.u32.u64 %r34, %rd1520;
-	shr.u64 %rd999, %rd988, %r34;
-	or.b64 %rd1000, %rd998, %rd999;
-	clz.b64 %r7, %rd1000;
-	cvt.u64.u32 %rd1001, %r7;
-	mov.b64 %rd1002, %rd1001;
-	add.u64 %rd1003, %rd1002, %rd783;
-	mov.b64 %rd1004, 1023;
-	sub.u64 %rd1005, %rd1004, %rd1003;
-	min.u64 %rd1521, %rd1003, 64;
-	cvt.u32.u64 %r35, %rd1521;
-	shl.b64 %rd1006, %rd1000, %r35;
-	sub.u64 %rd1007, %rd725, %rd1003;
-	min.u64 %rd1522, %rd1007, 64;
-	cvt.u32.u64 %r36, %rd1522;
-	shr.u64 %rd1008, %rd988, %r36;
-	or.b64 %rd1009, %rd1006, %rd1008;
-	mov.b64 %rd1010, 12;
-	min.u64 %rd1523, %rd1010, 64;
-	cvt.u32.u64 %r37, %rd1523;
-	shr.u64 %rd1011, %rd1009, %r37;
-	min.u64 %rd1524, %rd709, 64;
-	cvt.u32.u64 %r38, %rd1524;
-	shl.b64 %rd1012, %rd1005, %r38;
-	or.b64 %rd1013, %rd1011, %rd1012;
-	mov.b64 %rd1014, %rd1013;
-	and.b64 %rd1015, %rd997, %rd783;
-	setp.eq.u64 %p354, %rd1015, %rd783;
+	mov.b64 %rd979, %rd980;
+	min.u64 %rd1514, %rd822, 64;
+	cvt.u32.u64 %r55, %rd1514;
+	shr.u64 %rd981, %rd979, %r55;
+	or.b64 %rd982, %rd942, %rd981;
+	mul.hi.u64 %rd983, %rd982, %rd720;
+	mul.hi.u64 %rd984, %rd904, %rd720;
+	mul.lo.u64 %rd985, %rd904, %rd720;
+	mul.lo.u64 %rd986, %rd824, %rd720;
+	add.u64 %rd987, %rd985, %rd983;
+	and.b64 %rd988, %rd985, %rd983;
+	or.b64 %rd989, %rd985, %rd983;
+	not.b64 %rd990, %rd987;
+	and.b64 %rd990, %rd989, %rd990;
+	or.b64 %rd991, %rd988, %rd990;
+	mov.b32 %r14, 63;
+	shr.u64 %rd992, %rd991, %r14;
+	add.u64 %rd993, %rd986, %rd984;
+	add.u64 %rd994, %rd993, %rd992;
+	mov.b64 %rd995, 61;
+	min.u64 %rd1515, %rd995, 64;
+	cvt.u32.u64 %r56, %rd1515;
+	shr.u64 %rd996, %rd994, %r56;
+	min.u64 %rd1516, %rd943, 64;
+	cvt.u32.u64 %r57, %rd1516;
+	shl.b64 %rd997, %rd994, %r57;
+	min.u64 %rd1517, %rd995, 64;
+	cvt.u32.u64 %r58, %rd1517;
+	shr.u64 %rd998, %rd987, %r58;
+	or.b64 %rd999, %rd997, %rd998;
+	clz.b64 %r15, %rd999;
+	cvt.u64.u32 %rd1000, %r15;
+	mov.b64 %rd1001, %rd1000;
+	add.u64 %rd1002, %rd1001, %rd782;
+	mov.b64 %rd1003, 1023;
+	sub.u64 %rd1004, %rd1003, %rd1002;
+	min.u64 %rd1518, %rd1002, 64;
+	cvt.u32.u64 %r59, %rd1518;
+	shl.b64 %rd1005, %rd999, %r59;
+	sub.u64 %rd1006, %rd724, %rd1002;
+	min.u64 %rd1519, %rd1006, 64;
+	cvt.u32.u64 %r60, %rd1519;
+	shr.u64 %rd1007, %rd987, %r60;
+	or.b64 %rd1008, %rd1005, %rd1007;
+	mov.b64 %rd1009, 12;
+	min.u64 %rd1520, %rd1009, 64;
+	cvt.u32.u64 %r61, %rd1520;
+	shr.u64 %rd1010, %rd1008, %r61;
+	min.u64 %rd1521, %rd708, 64;
+	cvt.u32.u64 %r62, %rd1521;
+	shl.b64 %rd1011, %rd1004, %r62;
+	or.b64 %rd1012, %rd1010, %rd1011;
+	mov.b64 %rd1013, %rd1012;
+	and.b64 %rd1014, %rd996, %rd782;
+	setp.eq.u64 %p354, %rd1014, %rd782;
 	@%p354 bra $L_436;
-	mov.b64 %rd733, %rd997;
-	mov.b64 %rd735, %rd1014;
+	mov.b64 %rd732, %rd996;
+	mov.b64 %rd734, %rd1013;
 	bra $L_437;
 $L_679:
-	mul.f64 %rd1016, %rd703, %rd666;
-	mov.b64 %rd1017, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd1018, %rd1017, %rd666;
-	mov.b64 %rd1019, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd1020, %rd1018, %rd1019;
-	mul.f64 %rd1021, %rd1020, %rd666;
-	mov.b64 %rd1022, 0d3EC71DE3567D48A1;
-	add.f64 %rd1023, %rd1021, %rd1022;
-	mul.f64 %rd1024, %rd1023, %rd666;
-	mov.b64 %rd1025, 0dBF2A01A019BFDF03;
-	add.f64 %rd1026, %rd1024, %rd1025;
-	mul.f64 %rd1027, %rd1026, %rd666;
-	mov.b64 %rd1028, 0d3F8111111110F7D0;
-	add.f64 %rd1029, %rd1027, %rd1028;
-	mul.f64 %rd1030, %rd1029, %rd666;
-	mov.b64 %rd1031, 0dBFC5555555555548;
-	add.f64 %rd1032, %rd1030, %rd1031;
-	mul.f64 %rd1033, %rd1016, %rd1032;
-	add.f64 %rd1034, %rd703, %rd1033;
+	mul.f64 %rd1015, %rd702, %rd665;
+	mov.b64 %rd1016, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd1017, %rd1016, %rd665;
+	mov.b64 %rd1018, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd1019, %rd1017, %rd1018;
+	mul.f64 %rd1020, %rd1019, %rd665;
+	mov.b64 %rd1021, 0d3EC71DE3567D48A1;
+	add.f64 %rd1022, %rd1020, %rd1021;
+	mul.f64 %rd1023, %rd1022, %rd665;
+	mov.b64 %rd1024, 0dBF2A01A019BFDF03;
+	add.f64 %rd1025, %rd1023, %rd1024;
+	mul.f64 %rd1026, %rd1025, %rd665;
+	mov.b64 %rd1027, 0d3F8111111110F7D0;
+	add.f64 %rd1028, %rd1026, %rd1027;
+	mul.f64 %rd1029, %rd1028, %rd665;
+	mov.b64 %rd1030, 0dBFC5555555555548;
+	add.f64 %rd1031, %rd1029, %rd1030;
+	mul.f64 %rd1032, %rd1015, %rd1031;
+	add.f64 %rd1033, %rd702, %rd1032;
 $L_680:
-	mov.b64 %rd668, %rd1034;
+	mov.b64 %rd667, %rd1033;
 	bra $L_414;
 $L_681:
-	mul.f64 %rd1035, %rd169, %rd666;
-	sub.f64 %rd1036, %rd47, %rd1035;
-	mul.f64 %rd1037, %rd666, %rd666;
-	mov.b64 %rd1038, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd1039, %rd1038, %rd666;
-	mov.b64 %rd1040, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd1041, %rd1039, %rd1040;
-	mul.f64 %rd1042, %rd1041, %rd666;
-	mov.b64 %rd1043, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd1044, %rd1042, %rd1043;
-	mul.f64 %rd1045, %rd1044, %rd666;
-	mov.b64 %rd1046, 0d3EFA01A019C844F5;
-	add.f64 %rd1047, %rd1045, %rd1046;
-	mul.f64 %rd1048, %rd1047, %rd666;
-	mov.b64 %rd1049, 0dBF56C16C16C14F91;
-	add.f64 %rd1050, %rd1048, %rd1049;
-	mul.f64 %rd1051, %rd1050, %rd666;
-	mov.b64 %rd1052, 0d3FA555555555554B;
-	add.f64 %rd1053, %rd1051, %rd1052;
-	mul.f64 %rd1054, %rd1037, %rd1053;
-	add.f64 %rd1055, %rd1036, %rd1054;
+	mul.f64 %rd1034, %rd168, %rd665;
+	sub.f64 %rd1035, %rd47, %rd1034;
+	mul.f64 %rd1036, %rd665, %rd665;
+	mov.b64 %rd1037, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd1038, %rd1037, %rd665;
+	mov.b64 %rd1039, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd1040, %rd1038, %rd1039;
+	mul.f64 %rd1041, %rd1040, %rd665;
+	mov.b64 %rd1042, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd1043, %rd1041, %rd1042;
+	mul.f64 %rd1044, %rd1043, %rd665;
+	mov.b64 %rd1045, 0d3EFA01A019C844F5;
+	add.f64 %rd1046, %rd1044, %rd1045;
+	mul.f64 %rd1047, %rd1046, %rd665;
+	mov.b64 %rd1048, 0dBF56C16C16C14F91;
+	add.f64 %rd1049, %rd1047, %rd1048;
+	mul.f64 %rd1050, %rd1049, %rd665;
+	mov.b64 %rd1051, 0d3FA555555555554B;
+	add.f64 %rd1052, %rd1050, %rd1051;
+	mul.f64 %rd1053, %rd1036, %rd1052;
+	add.f64 %rd1054, %rd1035, %rd1053;
 $L_682:
-	mov.b64 %rd668, %rd1055;
+	mov.b64 %rd667, %rd1054;
 	bra $L_414;
 $L_683:
-	add.s64 %rd1056, %rd59, %rd42;
-	st.global.f64 [%rd1056], %rd673;
-	mov.b64 %rd1057, 0d4010000000000000;
-	div.rn.f64 %rd1058, %rd25, %rd1057;
+	add.s64 %rd1055, %rd59, %rd42;
+	st.global.f64 [%rd1055], %rd672;
+	mov.b64 %rd1056, 0d4010000000000000;
+	div.rn.f64 %rd1057, %rd25, %rd1056;
 $L_684:
-	setp.eq.f64 %p355, %rd1058, %rd259;
+	setp.eq.f64 %p355, %rd1057, %rd258;
 	@%p355 bra $L_686;
 	bra $L_689;
 $L_685:
-	abs.f64 %rd1059, %rd1058;
+	abs.f64 %rd1058, %rd1057;
 	bra $L_858;
 $L_686:
-	mov.b64 %rd1133, %rd47;
+	mov.b64 %rd1132, %rd47;
 	bra $L_737;
 $L_687:
-	mov.b64 %rd1133, %rd170;
+	mov.b64 %rd1132, %rd169;
 	bra $L_737;
 $L_688:
-	setp.eq.f64 %p356, %rd1058, %rd47;
+	setp.eq.f64 %p356, %rd1057, %rd47;
 	@%p356 bra $L_687;
 	bra $L_691;
 $L_689:
-	setp.eq.f64 %p357, %rd170, %rd47;
+	setp.eq.f64 %p357, %rd169, %rd47;
 	@%p357 bra $L_686;
 	bra $L_688;
 $L_690:
-	mov.b64 %rd1060, 0d7FF8000000000001;
-	mov.b64 %rd1133, %rd1060;
+	mov.b64 %rd1059, 0d7FF8000000000001;
+	mov.b64 %rd1132, %rd1059;
 	bra $L_737;
 $L_691:
 	@%p52 bra $L_690;
@@ -7373,280 +7397,280 @@ $L_691:
 $L_692:
 	bra $L_738;
 $L_693:
-	setp.eq.f64 %p358, %rd170, %rd259;
+	setp.eq.f64 %p358, %rd169, %rd258;
 	@%p358 bra $L_692;
 	bra $L_696;
 $L_694:
-	setp.neu.f64 %p359, %rd1058, %rd1058;
+	setp.neu.f64 %p359, %rd1057, %rd1057;
 	@%p359 bra $L_690;
 	bra $L_693;
 $L_695:
-	mov.b64 %rd1061, 0dBFF0000000000000;
-	setp.eq.f64 %p360, %rd170, %rd1061;
+	mov.b64 %rd1060, 0dBFF0000000000000;
+	setp.eq.f64 %p360, %rd169, %rd1060;
 	@%p360 bra $L_699;
 	bra $L_701;
 $L_696:
 	bra $L_784;
 $L_697:
-	mov.b64 %rd1062, -1;
+	mov.b64 %rd1061, -1;
 	bra $L_805;
 $L_698:
 	bra $L_798;
 $L_699:
-	mov.b64 %rd1133, %rd47;
+	mov.b64 %rd1132, %rd47;
 	bra $L_737;
 $L_700:
-	mov.b64 %rd1133, %rd259;
+	mov.b64 %rd1132, %rd258;
 	bra $L_737;
 $L_701:
-	abs.f64 %rd1063, %rd170;
-	setp.lt.f64 %p361, %rd1063, %rd47;
+	abs.f64 %rd1062, %rd169;
+	setp.lt.f64 %p361, %rd1062, %rd47;
 	bra $L_791;
 $L_702:
-	mov.b64 %rd1064, 0d7FF0000000000000;
-	mov.b64 %rd1065, 0dFFF0000000000000;
-	selp.b64 %rd1066, %rd1064, %rd1065, %p436;
-	mov.b64 %rd1133, %rd1066;
+	mov.b64 %rd1063, 0d7FF0000000000000;
+	mov.b64 %rd1064, 0dFFF0000000000000;
+	selp.b64 %rd1065, %rd1063, %rd1064, %p436;
+	mov.b64 %rd1132, %rd1065;
 	bra $L_737;
 $L_703:
-	sqrt.rn.f64 %rd1067, %rd170;
-	mov.b64 %rd1133, %rd1067;
+	sqrt.rn.f64 %rd1066, %rd169;
+	mov.b64 %rd1132, %rd1066;
 	bra $L_737;
 $L_704:
-	setp.eq.f64 %p362, %rd1058, %rd169;
+	setp.eq.f64 %p362, %rd1057, %rd168;
 	@%p362 bra $L_703;
 	bra $L_711;
 $L_705:
-	mov.b64 %rd1068, 0dBFF0000000000000;
-	copysign.f64 %rd1069, %rd1068, %rd259;
-	neg.f64 %rd1070, %rd1058;
+	mov.b64 %rd1067, 0dBFF0000000000000;
+	copysign.f64 %rd1068, %rd1067, %rd258;
+	neg.f64 %rd1069, %rd1057;
 	bra $L_812;
 $L_706:
-	setp.lt.f64 %p363, %rd1058, %rd259;
+	setp.lt.f64 %p363, %rd1057, %rd258;
 	@!%p363 bra $L_709;
 $L_707:
-	mov.b64 %rd1133, %rd259;
+	mov.b64 %rd1132, %rd258;
 	bra $L_737;
 $L_708:
-	mov.b64 %rd1071, 0d7FF0000000000000;
-	mov.b64 %rd1072, 0dFFF0000000000000;
+	mov.b64 %rd1070, 0d7FF0000000000000;
+	mov.b64 %rd1071, 0dFFF0000000000000;
 	setp.ge.s64 %p364, %rd36, %rd35;
-	selp.b64 %rd1073, %rd1071, %rd1072, %p364;
-	mov.b64 %rd1133, %rd1073;
+	selp.b64 %rd1072, %rd1070, %rd1071, %p364;
+	mov.b64 %rd1132, %rd1072;
 	bra $L_737;
 $L_709:
-	setp.gt.f64 %p365, %rd1058, %rd259;
+	setp.gt.f64 %p365, %rd1057, %rd258;
 	@%p365 bra $L_708;
 	bra $L_685;
 $L_710:
-	sqrt.rn.f64 %rd1074, %rd170;
-	div.rn.f64 %rd1075, %rd47, %rd1074;
-	mov.b64 %rd1133, %rd1075;
+	sqrt.rn.f64 %rd1073, %rd169;
+	div.rn.f64 %rd1074, %rd47, %rd1073;
+	mov.b64 %rd1132, %rd1074;
 	bra $L_737;
 $L_711:
-	mov.b64 %rd1076, 0dBFE0000000000000;
-	setp.eq.f64 %p366, %rd1058, %rd1076;
+	mov.b64 %rd1075, 0dBFE0000000000000;
+	setp.eq.f64 %p366, %rd1057, %rd1075;
 	@%p366 bra $L_710;
 	bra $L_685;
 $L_712:
-	mov.b64 %rd1077, 0d7FF8000000000001;
-	mov.b64 %rd1133, %rd1077;
+	mov.b64 %rd1076, 0d7FF8000000000001;
+	mov.b64 %rd1132, %rd1076;
 	bra $L_737;
 $L_713:
-	mov.b64 %rd1078, 0d43E0000000000000;
-	setp.ge.f64 %p367, %rd1219, %rd1078;
+	mov.b64 %rd1077, 0d43E0000000000000;
+	setp.ge.f64 %p367, %rd1218, %rd1077;
 	@%p367 bra $L_715;
 	bra $L_716;
 $L_714:
-	setp.lt.f64 %p368, %rd170, %rd259;
+	setp.lt.f64 %p368, %rd169, %rd258;
 	@%p368 bra $L_712;
 	bra $L_713;
 $L_715:
-	mov.b64 %rd1079, 0dBFF0000000000000;
-	setp.eq.f64 %p369, %rd170, %rd1079;
+	mov.b64 %rd1078, 0dBFF0000000000000;
+	setp.eq.f64 %p369, %rd169, %rd1078;
 	@%p369 bra $L_717;
 	bra $L_719;
 $L_716:
 	@%p508 bra $L_721;
-	mov.b64 %rd1085, %rd1219;
-	mov.b64 %rd1087, %rd47;
+	mov.b64 %rd1084, %rd1218;
+	mov.b64 %rd1086, %rd47;
 	bra $L_722;
 $L_717:
-	mov.b64 %rd1133, %rd47;
+	mov.b64 %rd1132, %rd47;
 	bra $L_737;
 $L_718:
-	mov.b64 %rd1133, %rd259;
+	mov.b64 %rd1132, %rd258;
 	bra $L_737;
 $L_719:
-	abs.f64 %rd1080, %rd170;
-	setp.lt.f64 %p370, %rd1080, %rd47;
-	setp.gt.f64 %p371, %rd1058, %rd259;
+	abs.f64 %rd1079, %rd169;
+	setp.lt.f64 %p370, %rd1079, %rd47;
+	setp.gt.f64 %p371, %rd1057, %rd258;
 	xor.pred %p372, %p370, %p371;
 	not.pred %p372, %p372;
 	@%p372 bra $L_718;
 $L_720:
-	mov.b64 %rd1081, 0d7FF0000000000000;
-	mov.b64 %rd1082, 0dFFF0000000000000;
+	mov.b64 %rd1080, 0d7FF0000000000000;
+	mov.b64 %rd1081, 0dFFF0000000000000;
 	setp.ge.s64 %p373, %rd36, %rd35;
-	selp.b64 %rd1083, %rd1081, %rd1082, %p373;
-	mov.b64 %rd1133, %rd1083;
+	selp.b64 %rd1082, %rd1080, %rd1081, %p373;
+	mov.b64 %rd1132, %rd1082;
 	bra $L_737;
 $L_721:
-	setp.gt.f64 %p374, %rd1221, %rd169;
+	setp.gt.f64 %p374, %rd1220, %rd168;
 	@%p374 bra $L_723;
-	mov.b64 %rd1091, %rd1219;
-	mov.b64 %rd1093, %rd1221;
+	mov.b64 %rd1090, %rd1218;
+	mov.b64 %rd1092, %rd1220;
 	bra $L_724;
 $L_722:
-	mov.b64 %rd1084, %rd1085;
-	mov.b64 %rd1086, %rd1087;
+	mov.b64 %rd1083, %rd1084;
+	mov.b64 %rd1085, %rd1086;
 	bra $L_965;
 $L_723:
-	sub.f64 %rd1088, %rd1221, %rd47;
-	add.f64 %rd1089, %rd1219, %rd47;
-	mov.b64 %rd1091, %rd1089;
-	mov.b64 %rd1093, %rd1088;
+	sub.f64 %rd1087, %rd1220, %rd47;
+	add.f64 %rd1088, %rd1218, %rd47;
+	mov.b64 %rd1090, %rd1088;
+	mov.b64 %rd1092, %rd1087;
 $L_724:
-	mov.b64 %rd1090, %rd1091;
-	mov.b64 %rd1092, %rd1093;
+	mov.b64 %rd1089, %rd1090;
+	mov.b64 %rd1091, %rd1092;
 	bra $L_869;
 $L_725:
-	mov.b64 %rd1094, %rd1095;
-	mov.b64 %rd1096, %rd1097;
-	mov.b64 %rd1098, %rd1099;
-	mov.b64 %rd1100, %rd1101;
-	mov.b64 %rd1102, %rd1103;
-	setp.eq.s64 %p375, %rd1102, %rd35;
+	mov.b64 %rd1093, %rd1094;
+	mov.b64 %rd1095, %rd1096;
+	mov.b64 %rd1097, %rd1098;
+	mov.b64 %rd1099, %rd1100;
+	mov.b64 %rd1101, %rd1102;
+	setp.eq.s64 %p375, %rd1101, %rd35;
 	not.pred %p376, %p375;
 	@%p376 bra $L_726;
-	mov.b64 %rd1106, %rd1096;
+	mov.b64 %rd1105, %rd1095;
 	bra $L_727;
 $L_726:
-	mov.b64 %rd1104, -4096;
-	setp.lt.s64 %p377, %rd1100, %rd1104;
+	mov.b64 %rd1103, -4096;
+	setp.lt.s64 %p377, %rd1099, %rd1103;
 	@%p377 bra $L_728;
 	bra $L_730;
 $L_727:
-	mov.b64 %rd1105, %rd1106;
-	setp.lt.f64 %p378, %rd1058, %rd259;
+	mov.b64 %rd1104, %rd1105;
+	setp.lt.f64 %p378, %rd1057, %rd258;
 	@%p378 bra $L_735;
-	mov.b64 %rd1129, %rd1094;
-	mov.b64 %rd1131, %rd1105;
+	mov.b64 %rd1128, %rd1093;
+	mov.b64 %rd1130, %rd1104;
 	bra $L_736;
 $L_728:
-	add.s64 %rd1107, %rd1096, %rd1100;
-	mov.b64 %rd1106, %rd1107;
+	add.s64 %rd1106, %rd1095, %rd1099;
+	mov.b64 %rd1105, %rd1106;
 	bra $L_727;
 $L_729:
-	and.b64 %rd1108, %rd1102, %rd36;
-	setp.eq.s64 %p379, %rd1108, %rd36;
+	and.b64 %rd1107, %rd1101, %rd36;
+	setp.eq.s64 %p379, %rd1107, %rd36;
 	@%p379 bra $L_731;
-	mov.b64 %rd1113, %rd1094;
-	mov.b64 %rd1115, %rd1096;
+	mov.b64 %rd1112, %rd1093;
+	mov.b64 %rd1114, %rd1095;
 	bra $L_732;
 $L_730:
-	mov.b64 %rd1109, 4096;
-	setp.lt.s64 %p380, %rd1109, %rd1100;
+	mov.b64 %rd1108, 4096;
+	setp.lt.s64 %p380, %rd1108, %rd1099;
 	@%p380 bra $L_728;
 	bra $L_729;
 $L_731:
-	mul.f64 %rd1110, %rd1094, %rd1098;
-	add.s64 %rd1111, %rd1096, %rd1100;
-	mov.b64 %rd1113, %rd1110;
-	mov.b64 %rd1115, %rd1111;
+	mul.f64 %rd1109, %rd1093, %rd1097;
+	add.s64 %rd1110, %rd1095, %rd1099;
+	mov.b64 %rd1112, %rd1109;
+	mov.b64 %rd1114, %rd1110;
 $L_732:
-	mov.b64 %rd1112, %rd1113;
-	mov.b64 %rd1114, %rd1115;
-	mul.f64 %rd1116, %rd1098, %rd1098;
-	mov.b64 %rd1117, 1;
-	min.u64 %rd1525, %rd1117, 64;
-	cvt.u32.u64 %r39, %rd1525;
-	shl.b64 %rd1118, %rd1100, %r39;
-	setp.lt.f64 %p381, %rd1116, %rd169;
+	mov.b64 %rd1111, %rd1112;
+	mov.b64 %rd1113, %rd1114;
+	mul.f64 %rd1115, %rd1097, %rd1097;
+	mov.b64 %rd1116, 1;
+	min.u64 %rd1522, %rd1116, 64;
+	cvt.u32.u64 %r63, %rd1522;
+	shl.b64 %rd1117, %rd1099, %r63;
+	setp.lt.f64 %p381, %rd1115, %rd168;
 	@%p381 bra $L_733;
-	mov.b64 %rd1122, %rd1116;
-	mov.b64 %rd1124, %rd1118;
+	mov.b64 %rd1121, %rd1115;
+	mov.b64 %rd1123, %rd1117;
 	bra $L_734;
 $L_733:
-	add.f64 %rd1119, %rd1116, %rd1116;
-	sub.s64 %rd1120, %rd1118, %rd36;
-	mov.b64 %rd1122, %rd1119;
-	mov.b64 %rd1124, %rd1120;
+	add.f64 %rd1118, %rd1115, %rd1115;
+	sub.s64 %rd1119, %rd1117, %rd36;
+	mov.b64 %rd1121, %rd1118;
+	mov.b64 %rd1123, %rd1119;
 $L_734:
-	mov.b64 %rd1121, %rd1122;
-	mov.b64 %rd1123, %rd1124;
-	min.u64 %rd1526, %rd1117, 64;
-	cvt.u32.u64 %r40, %rd1526;
-	shr.s64 %rd1125, %rd1102, %r40;
-	mov.b64 %rd1095, %rd1112;
-	mov.b64 %rd1097, %rd1114;
-	mov.b64 %rd1099, %rd1121;
-	mov.b64 %rd1101, %rd1123;
-	mov.b64 %rd1103, %rd1125;
+	mov.b64 %rd1120, %rd1121;
+	mov.b64 %rd1122, %rd1123;
+	min.u64 %rd1523, %rd1116, 64;
+	cvt.u32.u64 %r64, %rd1523;
+	shr.s64 %rd1124, %rd1101, %r64;
+	mov.b64 %rd1094, %rd1111;
+	mov.b64 %rd1096, %rd1113;
+	mov.b64 %rd1098, %rd1120;
+	mov.b64 %rd1100, %rd1122;
+	mov.b64 %rd1102, %rd1124;
 	bra $L_725;
 $L_735:
-	div.rn.f64 %rd1126, %rd47, %rd1094;
-	neg.s64 %rd1127, %rd1105;
-	mov.b64 %rd1129, %rd1126;
-	mov.b64 %rd1131, %rd1127;
+	div.rn.f64 %rd1125, %rd47, %rd1093;
+	neg.s64 %rd1126, %rd1104;
+	mov.b64 %rd1128, %rd1125;
+	mov.b64 %rd1130, %rd1126;
 $L_736:
-	mov.b64 %rd1128, %rd1129;
-	mov.b64 %rd1130, %rd1131;
+	mov.b64 %rd1127, %rd1128;
+	mov.b64 %rd1129, %rd1130;
 	bra $L_983;
 $L_737:
-	mov.b64 %rd1132, %rd1133;
+	mov.b64 %rd1131, %rd1132;
 	bra $L_1009;
 $L_738:
-	setp.lt.f64 %p382, %rd1058, %rd259;
+	setp.lt.f64 %p382, %rd1057, %rd258;
 	@!%p382 bra $L_741;
 $L_739:
-	setp.lt.s64 %p383, %rd170, 0;
+	setp.lt.s64 %p383, %rd169, 0;
 	@%p383 bra $L_744;
 	bra $L_743;
 $L_740:
-	setp.lt.s64 %p384, %rd170, 0;
+	setp.lt.s64 %p384, %rd169, 0;
 	@%p384 bra $L_748;
 	bra $L_747;
 $L_741:
-	setp.gt.f64 %p385, %rd1058, %rd259;
+	setp.gt.f64 %p385, %rd1057, %rd258;
 	@%p385 bra $L_740;
 	bra $L_745;
 $L_742:
-	mov.b64 %rd1134, -1;
-	mov.b64 %rd1135, 0d7FF0000000000000;
-	mov.b64 %rd1136, 0dFFF0000000000000;
-	setp.ge.s64 %p386, %rd1134, %rd35;
-	selp.b64 %rd1137, %rd1135, %rd1136, %p386;
-	mov.b64 %rd1142, %rd1137;
+	mov.b64 %rd1133, -1;
+	mov.b64 %rd1134, 0d7FF0000000000000;
+	mov.b64 %rd1135, 0dFFF0000000000000;
+	setp.ge.s64 %p386, %rd1133, %rd35;
+	selp.b64 %rd1136, %rd1134, %rd1135, %p386;
+	mov.b64 %rd1141, %rd1136;
 	bra $L_749;
 $L_743:
-	mov.b64 %rd1138, 0d7FF0000000000000;
-	mov.b64 %rd1139, 0dFFF0000000000000;
+	mov.b64 %rd1137, 0d7FF0000000000000;
+	mov.b64 %rd1138, 0dFFF0000000000000;
 	setp.ge.s64 %p387, %rd36, %rd35;
-	selp.b64 %rd1140, %rd1138, %rd1139, %p387;
-	mov.b64 %rd1142, %rd1140;
+	selp.b64 %rd1139, %rd1137, %rd1138, %p387;
+	mov.b64 %rd1141, %rd1139;
 	bra $L_749;
 $L_744:
 	bra $L_750;
 $L_745:
-	mov.b64 %rd1142, %rd47;
+	mov.b64 %rd1141, %rd47;
 	bra $L_749;
 $L_746:
-	mov.b64 %rd1142, %rd170;
+	mov.b64 %rd1141, %rd169;
 	bra $L_749;
 $L_747:
-	mov.b64 %rd1142, %rd259;
+	mov.b64 %rd1141, %rd258;
 	bra $L_749;
 $L_748:
 	bra $L_767;
 $L_749:
-	mov.b64 %rd1141, %rd1142;
-	mov.b64 %rd1133, %rd1141;
+	mov.b64 %rd1140, %rd1141;
+	mov.b64 %rd1132, %rd1140;
 	bra $L_737;
 $L_750:
-	abs.f64 %rd1143, %rd1058;
-	mov.b64 %rd1144, 0d4340000000000000;
-	setp.ge.f64 %p388, %rd1143, %rd1144;
+	abs.f64 %rd1142, %rd1057;
+	mov.b64 %rd1143, 0d4340000000000000;
+	setp.ge.f64 %p388, %rd1142, %rd1143;
 	@!%p388 bra $L_752;
 $L_751:
 	setp.ne.u32 %p389, 0, 0;
@@ -7655,9 +7679,9 @@ $L_751:
 $L_752:
 	bra $L_756;
 $L_753:
-	cvt.rzi.s64.f64 %rd1145, %rd1151;
-	and.b64 %rd1146, %rd1145, %rd36;
-	setp.eq.s64 %p390, %rd1146, %rd36;
+	cvt.rzi.s64.f64 %rd1144, %rd1150;
+	and.b64 %rd1145, %rd1144, %rd36;
+	setp.eq.s64 %p390, %rd1145, %rd36;
 	mov.pred %p392, %p390;
 $L_754:
 	mov.pred %p391, %p392;
@@ -7669,20 +7693,20 @@ $L_755:
 $L_756:
 	bra $L_760;
 $L_757:
-	mov.b64 %rd1147, 0d7FF8000000000001;
-	mov.b64 %rd1152, %rd1058;
-	mov.b64 %rd1154, %rd1147;
+	mov.b64 %rd1146, 0d7FF8000000000001;
+	mov.b64 %rd1151, %rd1057;
+	mov.b64 %rd1153, %rd1146;
 	bra $L_759;
 $L_758:
-	cvt.rzi.f64.f64 %rd1148, %rd1058;
-	sub.f64 %rd1149, %rd1058, %rd1148;
-	copysign.f64 %rd1150, %rd1058, %rd1149;
-	mov.b64 %rd1152, %rd1148;
-	mov.b64 %rd1154, %rd1150;
+	cvt.rzi.f64.f64 %rd1147, %rd1057;
+	sub.f64 %rd1148, %rd1057, %rd1147;
+	copysign.f64 %rd1149, %rd1057, %rd1148;
+	mov.b64 %rd1151, %rd1147;
+	mov.b64 %rd1153, %rd1149;
 $L_759:
-	mov.b64 %rd1151, %rd1152;
-	mov.b64 %rd1153, %rd1154;
-	setp.eq.f64 %p395, %rd1153, %rd259;
+	mov.b64 %rd1150, %rd1151;
+	mov.b64 %rd1152, %rd1153;
+	setp.eq.f64 %p395, %rd1152, %rd258;
 	setp.ne.u32 %p396, 0, 0;
 	@%p395 bra $L_753;
 	mov.pred %p392, %p396;
@@ -7700,8 +7724,8 @@ $L_762:
 	mov.pred %p400, %p401;
 	bra $L_766;
 $L_763:
-	mov.b64 %rd1155, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p402, %rd1058, %rd1155;
+	mov.b64 %rd1154, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p402, %rd1057, %rd1154;
 	setp.ne.u32 %p403, 1, 0;
 	@%p402 bra $E_763_8;
 	bra $L_761;
@@ -7709,8 +7733,8 @@ $E_763_8:
 	mov.pred %p401, %p403;
 	bra $L_762;
 $L_764:
-	mov.b64 %rd1156, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p404, %rd1058, %rd1156;
+	mov.b64 %rd1155, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p404, %rd1057, %rd1155;
 	mov.pred %p406, %p404;
 $L_765:
 	mov.pred %p405, %p406;
@@ -7720,9 +7744,9 @@ $L_766:
 	@%p400 bra $L_757;
 	bra $L_758;
 $L_767:
-	abs.f64 %rd1157, %rd1058;
-	mov.b64 %rd1158, 0d4340000000000000;
-	setp.ge.f64 %p407, %rd1157, %rd1158;
+	abs.f64 %rd1156, %rd1057;
+	mov.b64 %rd1157, 0d4340000000000000;
+	setp.ge.f64 %p407, %rd1156, %rd1157;
 	@!%p407 bra $L_769;
 $L_768:
 	setp.ne.u32 %p408, 0, 0;
@@ -7731,9 +7755,9 @@ $L_768:
 $L_769:
 	bra $L_773;
 $L_770:
-	cvt.rzi.s64.f64 %rd1159, %rd1165;
-	and.b64 %rd1160, %rd1159, %rd36;
-	setp.eq.s64 %p409, %rd1160, %rd36;
+	cvt.rzi.s64.f64 %rd1158, %rd1164;
+	and.b64 %rd1159, %rd1158, %rd36;
+	setp.eq.s64 %p409, %rd1159, %rd36;
 	mov.pred %p411, %p409;
 $L_771:
 	mov.pred %p410, %p411;
@@ -7745,20 +7769,20 @@ $L_772:
 $L_773:
 	bra $L_777;
 $L_774:
-	mov.b64 %rd1161, 0d7FF8000000000001;
-	mov.b64 %rd1166, %rd1058;
-	mov.b64 %rd1168, %rd1161;
+	mov.b64 %rd1160, 0d7FF8000000000001;
+	mov.b64 %rd1165, %rd1057;
+	mov.b64 %rd1167, %rd1160;
 	bra $L_776;
 $L_775:
-	cvt.rzi.f64.f64 %rd1162, %rd1058;
-	sub.f64 %rd1163, %rd1058, %rd1162;
-	copysign.f64 %rd1164, %rd1058, %rd1163;
-	mov.b64 %rd1166, %rd1162;
-	mov.b64 %rd1168, %rd1164;
+	cvt.rzi.f64.f64 %rd1161, %rd1057;
+	sub.f64 %rd1162, %rd1057, %rd1161;
+	copysign.f64 %rd1163, %rd1057, %rd1162;
+	mov.b64 %rd1165, %rd1161;
+	mov.b64 %rd1167, %rd1163;
 $L_776:
-	mov.b64 %rd1165, %rd1166;
-	mov.b64 %rd1167, %rd1168;
-	setp.eq.f64 %p414, %rd1167, %rd259;
+	mov.b64 %rd1164, %rd1165;
+	mov.b64 %rd1166, %rd1167;
+	setp.eq.f64 %p414, %rd1166, %rd258;
 	setp.ne.u32 %p415, 0, 0;
 	@%p414 bra $L_770;
 	mov.pred %p411, %p415;
@@ -7776,8 +7800,8 @@ $L_779:
 	mov.pred %p419, %p420;
 	bra $L_783;
 $L_780:
-	mov.b64 %rd1169, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p421, %rd1058, %rd1169;
+	mov.b64 %rd1168, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p421, %rd1057, %rd1168;
 	setp.ne.u32 %p422, 1, 0;
 	@%p421 bra $E_780_9;
 	bra $L_778;
@@ -7785,8 +7809,8 @@ $E_780_9:
 	mov.pred %p420, %p422;
 	bra $L_779;
 $L_781:
-	mov.b64 %rd1170, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p423, %rd1058, %rd1170;
+	mov.b64 %rd1169, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p423, %rd1057, %rd1169;
 	mov.pred %p425, %p423;
 $L_782:
 	mov.pred %p424, %p425;
@@ -7808,8 +7832,8 @@ $L_786:
 	mov.pred %p429, %p430;
 	bra $L_790;
 $L_787:
-	mov.b64 %rd1171, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p431, %rd1058, %rd1171;
+	mov.b64 %rd1170, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p431, %rd1057, %rd1170;
 	setp.ne.u32 %p432, 1, 0;
 	@%p431 bra $E_787_10;
 	bra $L_785;
@@ -7817,8 +7841,8 @@ $E_787_10:
 	mov.pred %p430, %p432;
 	bra $L_786;
 $L_788:
-	mov.b64 %rd1172, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p433, %rd1058, %rd1172;
+	mov.b64 %rd1171, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p433, %rd1057, %rd1171;
 	mov.pred %p435, %p433;
 $L_789:
 	mov.pred %p434, %p435;
@@ -7840,8 +7864,8 @@ $L_793:
 	mov.pred %p439, %p440;
 	bra $L_797;
 $L_794:
-	mov.b64 %rd1173, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p441, %rd1058, %rd1173;
+	mov.b64 %rd1172, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p441, %rd1057, %rd1172;
 	setp.ne.u32 %p442, 1, 0;
 	@%p441 bra $E_794_11;
 	bra $L_792;
@@ -7849,8 +7873,8 @@ $E_794_11:
 	mov.pred %p440, %p442;
 	bra $L_793;
 $L_795:
-	mov.b64 %rd1174, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p443, %rd1058, %rd1174;
+	mov.b64 %rd1173, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p443, %rd1057, %rd1173;
 	mov.pred %p445, %p443;
 $L_796:
 	mov.pred %p444, %p445;
@@ -7873,8 +7897,8 @@ $L_800:
 	mov.pred %p449, %p450;
 	bra $L_804;
 $L_801:
-	mov.b64 %rd1175, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p451, %rd170, %rd1175;
+	mov.b64 %rd1174, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p451, %rd169, %rd1174;
 	setp.ne.u32 %p452, 1, 0;
 	@%p451 bra $E_801_12;
 	bra $L_799;
@@ -7882,8 +7906,8 @@ $E_801_12:
 	mov.pred %p450, %p452;
 	bra $L_800;
 $L_802:
-	mov.b64 %rd1176, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p453, %rd170, %rd1176;
+	mov.b64 %rd1175, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p453, %rd169, %rd1175;
 	mov.pred %p455, %p453;
 $L_803:
 	mov.pred %p454, %p455;
@@ -7893,10 +7917,10 @@ $L_804:
 	@%p449 bra $L_697;
 	bra $L_704;
 $L_805:
-	setp.ge.s64 %p456, %rd1062, %rd35;
+	setp.ge.s64 %p456, %rd1061, %rd35;
 	@%p456 bra $L_808;
 $L_806:
-	setp.le.s64 %p457, %rd1062, %rd35;
+	setp.le.s64 %p457, %rd1061, %rd35;
 	setp.ne.u32 %p458, 0, 0;
 	@%p457 bra $L_809;
 	mov.pred %p465, %p458;
@@ -7905,8 +7929,8 @@ $L_807:
 	mov.pred %p459, %p460;
 	bra $L_811;
 $L_808:
-	mov.b64 %rd1177, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p461, %rd170, %rd1177;
+	mov.b64 %rd1176, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p461, %rd169, %rd1176;
 	setp.ne.u32 %p462, 1, 0;
 	@%p461 bra $E_808_13;
 	bra $L_806;
@@ -7914,8 +7938,8 @@ $E_808_13:
 	mov.pred %p460, %p462;
 	bra $L_807;
 $L_809:
-	mov.b64 %rd1178, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p463, %rd170, %rd1178;
+	mov.b64 %rd1177, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p463, %rd169, %rd1177;
 	mov.pred %p465, %p463;
 $L_810:
 	mov.pred %p464, %p465;
@@ -7925,54 +7949,54 @@ $L_811:
 	@%p459 bra $L_705;
 	bra $L_706;
 $L_812:
-	setp.lt.f64 %p466, %rd1070, %rd259;
+	setp.lt.f64 %p466, %rd1069, %rd258;
 	@!%p466 bra $L_815;
 $L_813:
-	setp.lt.s64 %p467, %rd1069, 0;
+	setp.lt.s64 %p467, %rd1068, 0;
 	@%p467 bra $L_818;
 	bra $L_817;
 $L_814:
-	setp.lt.s64 %p468, %rd1069, 0;
+	setp.lt.s64 %p468, %rd1068, 0;
 	@%p468 bra $L_822;
 	bra $L_821;
 $L_815:
-	setp.gt.f64 %p469, %rd1070, %rd259;
+	setp.gt.f64 %p469, %rd1069, %rd258;
 	@%p469 bra $L_814;
 	bra $L_819;
 $L_816:
-	mov.b64 %rd1179, 0d7FF0000000000000;
-	mov.b64 %rd1180, 0dFFF0000000000000;
-	selp.b64 %rd1181, %rd1179, %rd1180, %p456;
-	mov.b64 %rd1186, %rd1181;
+	mov.b64 %rd1178, 0d7FF0000000000000;
+	mov.b64 %rd1179, 0dFFF0000000000000;
+	selp.b64 %rd1180, %rd1178, %rd1179, %p456;
+	mov.b64 %rd1185, %rd1180;
 	bra $L_823;
 $L_817:
-	mov.b64 %rd1182, 0d7FF0000000000000;
-	mov.b64 %rd1183, 0dFFF0000000000000;
+	mov.b64 %rd1181, 0d7FF0000000000000;
+	mov.b64 %rd1182, 0dFFF0000000000000;
 	setp.ge.s64 %p470, %rd36, %rd35;
-	selp.b64 %rd1184, %rd1182, %rd1183, %p470;
-	mov.b64 %rd1186, %rd1184;
+	selp.b64 %rd1183, %rd1181, %rd1182, %p470;
+	mov.b64 %rd1185, %rd1183;
 	bra $L_823;
 $L_818:
 	bra $L_824;
 $L_819:
-	mov.b64 %rd1186, %rd47;
+	mov.b64 %rd1185, %rd47;
 	bra $L_823;
 $L_820:
-	mov.b64 %rd1186, %rd1069;
+	mov.b64 %rd1185, %rd1068;
 	bra $L_823;
 $L_821:
-	mov.b64 %rd1186, %rd259;
+	mov.b64 %rd1185, %rd258;
 	bra $L_823;
 $L_822:
 	bra $L_841;
 $L_823:
-	mov.b64 %rd1185, %rd1186;
-	mov.b64 %rd1133, %rd1185;
+	mov.b64 %rd1184, %rd1185;
+	mov.b64 %rd1132, %rd1184;
 	bra $L_737;
 $L_824:
-	abs.f64 %rd1187, %rd1070;
-	mov.b64 %rd1188, 0d4340000000000000;
-	setp.ge.f64 %p471, %rd1187, %rd1188;
+	abs.f64 %rd1186, %rd1069;
+	mov.b64 %rd1187, 0d4340000000000000;
+	setp.ge.f64 %p471, %rd1186, %rd1187;
 	@!%p471 bra $L_826;
 $L_825:
 	setp.ne.u32 %p472, 0, 0;
@@ -7981,9 +8005,9 @@ $L_825:
 $L_826:
 	bra $L_830;
 $L_827:
-	cvt.rzi.s64.f64 %rd1189, %rd1195;
-	and.b64 %rd1190, %rd1189, %rd36;
-	setp.eq.s64 %p473, %rd1190, %rd36;
+	cvt.rzi.s64.f64 %rd1188, %rd1194;
+	and.b64 %rd1189, %rd1188, %rd36;
+	setp.eq.s64 %p473, %rd1189, %rd36;
 	mov.pred %p475, %p473;
 $L_828:
 	mov.pred %p474, %p475;
@@ -7995,20 +8019,20 @@ $L_829:
 $L_830:
 	bra $L_834;
 $L_831:
-	mov.b64 %rd1191, 0d7FF8000000000001;
-	mov.b64 %rd1196, %rd1070;
-	mov.b64 %rd1198, %rd1191;
+	mov.b64 %rd1190, 0d7FF8000000000001;
+	mov.b64 %rd1195, %rd1069;
+	mov.b64 %rd1197, %rd1190;
 	bra $L_833;
 $L_832:
-	cvt.rzi.f64.f64 %rd1192, %rd1070;
-	sub.f64 %rd1193, %rd1070, %rd1192;
-	copysign.f64 %rd1194, %rd1070, %rd1193;
-	mov.b64 %rd1196, %rd1192;
-	mov.b64 %rd1198, %rd1194;
+	cvt.rzi.f64.f64 %rd1191, %rd1069;
+	sub.f64 %rd1192, %rd1069, %rd1191;
+	copysign.f64 %rd1193, %rd1069, %rd1192;
+	mov.b64 %rd1195, %rd1191;
+	mov.b64 %rd1197, %rd1193;
 $L_833:
-	mov.b64 %rd1195, %rd1196;
-	mov.b64 %rd1197, %rd1198;
-	setp.eq.f64 %p478, %rd1197, %rd259;
+	mov.b64 %rd1194, %rd1195;
+	mov.b64 %rd1196, %rd1197;
+	setp.eq.f64 %p478, %rd1196, %rd258;
 	setp.ne.u32 %p479, 0, 0;
 	@%p478 bra $L_827;
 	mov.pred %p475, %p479;
@@ -8025,8 +8049,8 @@ $L_836:
 	mov.pred %p482, %p483;
 	bra $L_840;
 $L_837:
-	mov.b64 %rd1199, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p484, %rd1070, %rd1199;
+	mov.b64 %rd1198, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p484, %rd1069, %rd1198;
 	setp.ne.u32 %p485, 1, 0;
 	@%p484 bra $E_837_14;
 	bra $L_835;
@@ -8034,8 +8058,8 @@ $E_837_14:
 	mov.pred %p483, %p485;
 	bra $L_836;
 $L_838:
-	mov.b64 %rd1200, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p486, %rd1070, %rd1200;
+	mov.b64 %rd1199, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p486, %rd1069, %rd1199;
 	mov.pred %p488, %p486;
 $L_839:
 	mov.pred %p487, %p488;
@@ -8045,9 +8069,9 @@ $L_840:
 	@%p482 bra $L_831;
 	bra $L_832;
 $L_841:
-	abs.f64 %rd1201, %rd1070;
-	mov.b64 %rd1202, 0d4340000000000000;
-	setp.ge.f64 %p489, %rd1201, %rd1202;
+	abs.f64 %rd1200, %rd1069;
+	mov.b64 %rd1201, 0d4340000000000000;
+	setp.ge.f64 %p489, %rd1200, %rd1201;
 	@!%p489 bra $L_843;
 $L_842:
 	setp.ne.u32 %p490, 0, 0;
@@ -8056,9 +8080,9 @@ $L_842:
 $L_843:
 	bra $L_847;
 $L_844:
-	cvt.rzi.s64.f64 %rd1203, %rd1209;
-	and.b64 %rd1204, %rd1203, %rd36;
-	setp.eq.s64 %p491, %rd1204, %rd36;
+	cvt.rzi.s64.f64 %rd1202, %rd1208;
+	and.b64 %rd1203, %rd1202, %rd36;
+	setp.eq.s64 %p491, %rd1203, %rd36;
 	mov.pred %p493, %p491;
 $L_845:
 	mov.pred %p492, %p493;
@@ -8070,20 +8094,20 @@ $L_846:
 $L_847:
 	bra $L_851;
 $L_848:
-	mov.b64 %rd1205, 0d7FF8000000000001;
-	mov.b64 %rd1210, %rd1070;
-	mov.b64 %rd1212, %rd1205;
+	mov.b64 %rd1204, 0d7FF8000000000001;
+	mov.b64 %rd1209, %rd1069;
+	mov.b64 %rd1211, %rd1204;
 	bra $L_850;
 $L_849:
-	cvt.rzi.f64.f64 %rd1206, %rd1070;
-	sub.f64 %rd1207, %rd1070, %rd1206;
-	copysign.f64 %rd1208, %rd1070, %rd1207;
-	mov.b64 %rd1210, %rd1206;
-	mov.b64 %rd1212, %rd1208;
+	cvt.rzi.f64.f64 %rd1205, %rd1069;
+	sub.f64 %rd1206, %rd1069, %rd1205;
+	copysign.f64 %rd1207, %rd1069, %rd1206;
+	mov.b64 %rd1209, %rd1205;
+	mov.b64 %rd1211, %rd1207;
 $L_850:
-	mov.b64 %rd1209, %rd1210;
-	mov.b64 %rd1211, %rd1212;
-	setp.eq.f64 %p496, %rd1211, %rd259;
+	mov.b64 %rd1208, %rd1209;
+	mov.b64 %rd1210, %rd1211;
+	setp.eq.f64 %p496, %rd1210, %rd258;
 	setp.ne.u32 %p497, 0, 0;
 	@%p496 bra $L_844;
 	mov.pred %p493, %p497;
@@ -8100,8 +8124,8 @@ $L_853:
 	mov.pred %p500, %p501;
 	bra $L_857;
 $L_854:
-	mov.b64 %rd1213, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p502, %rd1070, %rd1213;
+	mov.b64 %rd1212, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p502, %rd1069, %rd1212;
 	setp.ne.u32 %p503, 1, 0;
 	@%p502 bra $E_854_15;
 	bra $L_852;
@@ -8109,8 +8133,8 @@ $E_854_15:
 	mov.pred %p501, %p503;
 	bra $L_853;
 $L_855:
-	mov.b64 %rd1214, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p504, %rd1070, %rd1214;
+	mov.b64 %rd1213, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p504, %rd1069, %rd1213;
 	mov.pred %p506, %p504;
 $L_856:
 	mov.pred %p505, %p506;
@@ -8122,20 +8146,20 @@ $L_857:
 $L_858:
 	bra $L_862;
 $L_859:
-	mov.b64 %rd1215, 0d7FF8000000000001;
-	mov.b64 %rd1220, %rd1059;
-	mov.b64 %rd1222, %rd1215;
+	mov.b64 %rd1214, 0d7FF8000000000001;
+	mov.b64 %rd1219, %rd1058;
+	mov.b64 %rd1221, %rd1214;
 	bra $L_861;
 $L_860:
-	cvt.rzi.f64.f64 %rd1216, %rd1059;
-	sub.f64 %rd1217, %rd1059, %rd1216;
-	copysign.f64 %rd1218, %rd1059, %rd1217;
-	mov.b64 %rd1220, %rd1216;
-	mov.b64 %rd1222, %rd1218;
+	cvt.rzi.f64.f64 %rd1215, %rd1058;
+	sub.f64 %rd1216, %rd1058, %rd1215;
+	copysign.f64 %rd1217, %rd1058, %rd1216;
+	mov.b64 %rd1219, %rd1215;
+	mov.b64 %rd1221, %rd1217;
 $L_861:
-	mov.b64 %rd1219, %rd1220;
-	mov.b64 %rd1221, %rd1222;
-	setp.eq.f64 %p507, %rd1221, %rd259;
+	mov.b64 %rd1218, %rd1219;
+	mov.b64 %rd1220, %rd1221;
+	setp.eq.f64 %p507, %rd1220, %rd258;
 	not.pred %p508, %p507;
 	@%p508 bra $L_714;
 	bra $L_713;
@@ -8151,8 +8175,8 @@ $L_864:
 	mov.pred %p511, %p512;
 	bra $L_868;
 $L_865:
-	mov.b64 %rd1223, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p513, %rd1059, %rd1223;
+	mov.b64 %rd1222, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p513, %rd1058, %rd1222;
 	setp.ne.u32 %p514, 1, 0;
 	@%p513 bra $E_865_16;
 	bra $L_863;
@@ -8160,8 +8184,8 @@ $E_865_16:
 	mov.pred %p512, %p514;
 	bra $L_864;
 $L_866:
-	mov.b64 %rd1224, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p515, %rd1059, %rd1224;
+	mov.b64 %rd1223, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p515, %rd1058, %rd1223;
 	mov.pred %p517, %p515;
 $L_867:
 	mov.pred %p516, %p517;
@@ -8173,82 +8197,82 @@ $L_868:
 $L_869:
 	@!%p52 bra $L_873;
 $L_870:
-	mov.b64 %rd1277, %rd170;
+	mov.b64 %rd1276, %rd169;
 	bra $L_879;
 $L_871:
-	mov.b64 %rd1225, 0d7FF8000000000001;
-	mov.b64 %rd1277, %rd1225;
+	mov.b64 %rd1224, 0d7FF8000000000001;
+	mov.b64 %rd1276, %rd1224;
 	bra $L_879;
 $L_872:
-	setp.lt.f64 %p518, %rd170, %rd259;
+	setp.lt.f64 %p518, %rd169, %rd258;
 	@%p518 bra $L_871;
 	bra $L_875;
 $L_873:
 	bra $L_880;
 $L_874:
-	mov.b64 %rd1226, -1;
-	mov.b64 %rd1227, 0d7FF0000000000000;
-	mov.b64 %rd1228, 0dFFF0000000000000;
-	setp.ge.s64 %p519, %rd1226, %rd35;
-	selp.b64 %rd1229, %rd1227, %rd1228, %p519;
-	mov.b64 %rd1277, %rd1229;
+	mov.b64 %rd1225, -1;
+	mov.b64 %rd1226, 0d7FF0000000000000;
+	mov.b64 %rd1227, 0dFFF0000000000000;
+	setp.ge.s64 %p519, %rd1225, %rd35;
+	selp.b64 %rd1228, %rd1226, %rd1227, %p519;
+	mov.b64 %rd1276, %rd1228;
 	bra $L_879;
 $L_875:
 	@%p358 bra $L_874;
 $L_876:
 	bra $L_887;
 $L_877:
-	mov.b64 %rd1230, 0d4000000000000000;
-	mul.f64 %rd1231, %rd1281, %rd1230;
-	sub.s64 %rd1232, %rd1283, %rd36;
-	mov.b64 %rd1234, %rd1231;
-	mov.b64 %rd1236, %rd1232;
+	mov.b64 %rd1229, 0d4000000000000000;
+	mul.f64 %rd1230, %rd1280, %rd1229;
+	sub.s64 %rd1231, %rd1282, %rd36;
+	mov.b64 %rd1233, %rd1230;
+	mov.b64 %rd1235, %rd1231;
 $L_878:
-	mov.b64 %rd1233, %rd1234;
-	mov.b64 %rd1235, %rd1236;
-	sub.f64 %rd1237, %rd1233, %rd47;
-	cvt.rn.f64.s64 %rd1238, %rd1235;
-	mov.b64 %rd1239, 0d4000000000000000;
-	add.f64 %rd1240, %rd1239, %rd1237;
-	div.rn.f64 %rd1241, %rd1237, %rd1240;
+	mov.b64 %rd1232, %rd1233;
+	mov.b64 %rd1234, %rd1235;
+	sub.f64 %rd1236, %rd1232, %rd47;
+	cvt.rn.f64.s64 %rd1237, %rd1234;
+	mov.b64 %rd1238, 0d4000000000000000;
+	add.f64 %rd1239, %rd1238, %rd1236;
+	div.rn.f64 %rd1240, %rd1236, %rd1239;
+	mul.f64 %rd1241, %rd1240, %rd1240;
 	mul.f64 %rd1242, %rd1241, %rd1241;
-	mul.f64 %rd1243, %rd1242, %rd1242;
-	mov.b64 %rd1244, 0d3FC2F112DF3E5244;
-	mul.f64 %rd1245, %rd1243, %rd1244;
-	mov.b64 %rd1246, 0d3FC7466496CB03DE;
-	add.f64 %rd1247, %rd1246, %rd1245;
-	mul.f64 %rd1248, %rd1243, %rd1247;
-	mov.b64 %rd1249, 0d3FD2492494229359;
-	add.f64 %rd1250, %rd1249, %rd1248;
-	mul.f64 %rd1251, %rd1243, %rd1250;
-	mov.b64 %rd1252, 0d3FE5555555555593;
-	add.f64 %rd1253, %rd1252, %rd1251;
-	mul.f64 %rd1254, %rd1242, %rd1253;
-	mov.b64 %rd1255, 0d3FC39A09D078C69F;
-	mul.f64 %rd1256, %rd1243, %rd1255;
-	mov.b64 %rd1257, 0d3FCC71C51D8E78AF;
-	add.f64 %rd1258, %rd1257, %rd1256;
-	mul.f64 %rd1259, %rd1243, %rd1258;
-	mov.b64 %rd1260, 0d3FD999999997FA04;
-	add.f64 %rd1261, %rd1260, %rd1259;
-	mul.f64 %rd1262, %rd1243, %rd1261;
-	add.f64 %rd1263, %rd1254, %rd1262;
-	mul.f64 %rd1264, %rd169, %rd1237;
-	mul.f64 %rd1265, %rd1264, %rd1237;
-	mov.b64 %rd1266, 0d3FE62E42FEE00000;
-	mul.f64 %rd1267, %rd1238, %rd1266;
-	add.f64 %rd1268, %rd1265, %rd1263;
-	mul.f64 %rd1269, %rd1241, %rd1268;
-	mov.b64 %rd1270, 0d3DEA39EF35793C76;
-	mul.f64 %rd1271, %rd1238, %rd1270;
-	add.f64 %rd1272, %rd1269, %rd1271;
-	sub.f64 %rd1273, %rd1265, %rd1272;
-	sub.f64 %rd1274, %rd1273, %rd1237;
-	sub.f64 %rd1275, %rd1267, %rd1274;
-	mov.b64 %rd1277, %rd1275;
+	mov.b64 %rd1243, 0d3FC2F112DF3E5244;
+	mul.f64 %rd1244, %rd1242, %rd1243;
+	mov.b64 %rd1245, 0d3FC7466496CB03DE;
+	add.f64 %rd1246, %rd1245, %rd1244;
+	mul.f64 %rd1247, %rd1242, %rd1246;
+	mov.b64 %rd1248, 0d3FD2492494229359;
+	add.f64 %rd1249, %rd1248, %rd1247;
+	mul.f64 %rd1250, %rd1242, %rd1249;
+	mov.b64 %rd1251, 0d3FE5555555555593;
+	add.f64 %rd1252, %rd1251, %rd1250;
+	mul.f64 %rd1253, %rd1241, %rd1252;
+	mov.b64 %rd1254, 0d3FC39A09D078C69F;
+	mul.f64 %rd1255, %rd1242, %rd1254;
+	mov.b64 %rd1256, 0d3FCC71C51D8E78AF;
+	add.f64 %rd1257, %rd1256, %rd1255;
+	mul.f64 %rd1258, %rd1242, %rd1257;
+	mov.b64 %rd1259, 0d3FD999999997FA04;
+	add.f64 %rd1260, %rd1259, %rd1258;
+	mul.f64 %rd1261, %rd1242, %rd1260;
+	add.f64 %rd1262, %rd1253, %rd1261;
+	mul.f64 %rd1263, %rd168, %rd1236;
+	mul.f64 %rd1264, %rd1263, %rd1236;
+	mov.b64 %rd1265, 0d3FE62E42FEE00000;
+	mul.f64 %rd1266, %rd1237, %rd1265;
+	add.f64 %rd1267, %rd1264, %rd1262;
+	mul.f64 %rd1268, %rd1240, %rd1267;
+	mov.b64 %rd1269, 0d3DEA39EF35793C76;
+	mul.f64 %rd1270, %rd1237, %rd1269;
+	add.f64 %rd1271, %rd1268, %rd1270;
+	sub.f64 %rd1272, %rd1264, %rd1271;
+	sub.f64 %rd1273, %rd1272, %rd1236;
+	sub.f64 %rd1274, %rd1266, %rd1273;
+	mov.b64 %rd1276, %rd1274;
 $L_879:
-	mov.b64 %rd1276, %rd1277;
-	mul.f64 %rd1278, %rd1092, %rd1276;
+	mov.b64 %rd1275, %rd1276;
+	mul.f64 %rd1277, %rd1091, %rd1275;
 	bra $L_905;
 $L_880:
 	setp.ge.s64 %p520, %rd36, %rd35;
@@ -8263,8 +8287,8 @@ $L_882:
 	mov.pred %p523, %p524;
 	bra $L_886;
 $L_883:
-	mov.b64 %rd1279, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p525, %rd170, %rd1279;
+	mov.b64 %rd1278, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p525, %rd169, %rd1278;
 	setp.ne.u32 %p526, 1, 0;
 	@%p525 bra $E_883_17;
 	bra $L_881;
@@ -8272,8 +8296,8 @@ $E_883_17:
 	mov.pred %p524, %p526;
 	bra $L_882;
 $L_884:
-	mov.b64 %rd1280, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p527, %rd170, %rd1280;
+	mov.b64 %rd1279, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p527, %rd169, %rd1279;
 	mov.pred %p529, %p527;
 $L_885:
 	mov.pred %p528, %p529;
@@ -8285,12 +8309,12 @@ $L_886:
 $L_887:
 	@!%p358 bra $L_890;
 $L_888:
-	mov.b64 %rd1282, %rd170;
-	mov.b64 %rd1284, %rd35;
+	mov.b64 %rd1281, %rd169;
+	mov.b64 %rd1283, %rd35;
 	bra $L_893;
 $L_889:
-	mov.b64 %rd1282, %rd170;
-	mov.b64 %rd1284, %rd35;
+	mov.b64 %rd1281, %rd169;
+	mov.b64 %rd1283, %rd35;
 	bra $L_893;
 $L_890:
 	bra $L_894;
@@ -8300,13 +8324,13 @@ $L_892:
 	@%p52 bra $L_889;
 	bra $L_891;
 $L_893:
-	mov.b64 %rd1281, %rd1282;
-	mov.b64 %rd1283, %rd1284;
-	mov.b64 %rd1285, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p530, %rd1281, %rd1285;
+	mov.b64 %rd1280, %rd1281;
+	mov.b64 %rd1282, %rd1283;
+	mov.b64 %rd1284, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p530, %rd1280, %rd1284;
 	@%p530 bra $L_877;
-	mov.b64 %rd1234, %rd1281;
-	mov.b64 %rd1236, %rd1283;
+	mov.b64 %rd1233, %rd1280;
+	mov.b64 %rd1235, %rd1282;
 	bra $L_878;
 $L_894:
 	@%p426 bra $L_897;
@@ -8320,8 +8344,8 @@ $L_896:
 	mov.pred %p533, %p534;
 	bra $L_900;
 $L_897:
-	mov.b64 %rd1286, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p535, %rd170, %rd1286;
+	mov.b64 %rd1285, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p535, %rd169, %rd1285;
 	setp.ne.u32 %p536, 1, 0;
 	@%p535 bra $E_897_18;
 	bra $L_895;
@@ -8329,8 +8353,8 @@ $E_897_18:
 	mov.pred %p534, %p536;
 	bra $L_896;
 $L_898:
-	mov.b64 %rd1287, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p537, %rd170, %rd1287;
+	mov.b64 %rd1286, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p537, %rd169, %rd1286;
 	mov.pred %p539, %p537;
 $L_899:
 	mov.pred %p538, %p539;
@@ -8340,126 +8364,126 @@ $L_900:
 	@%p533 bra $L_889;
 	bra $L_892;
 $L_901:
-	abs.f64 %rd1288, %rd170;
-	mov.b64 %rd1289, 0d0010000000000000;
-	setp.lt.f64 %p540, %rd1288, %rd1289;
+	abs.f64 %rd1287, %rd169;
+	mov.b64 %rd1288, 0d0010000000000000;
+	setp.lt.f64 %p540, %rd1287, %rd1288;
 	@!%p540 bra $L_903;
 $L_902:
-	mov.b64 %rd1290, 0d4330000000000000;
-	mul.f64 %rd1291, %rd170, %rd1290;
-	mov.b64 %rd1292, -52;
-	mov.b64 %rd1294, %rd1291;
-	mov.b64 %rd1296, %rd1292;
+	mov.b64 %rd1289, 0d4330000000000000;
+	mul.f64 %rd1290, %rd169, %rd1289;
+	mov.b64 %rd1291, -52;
+	mov.b64 %rd1293, %rd1290;
+	mov.b64 %rd1295, %rd1291;
 	bra $L_904;
 $L_903:
-	mov.b64 %rd1294, %rd170;
-	mov.b64 %rd1296, %rd35;
+	mov.b64 %rd1293, %rd169;
+	mov.b64 %rd1295, %rd35;
 $L_904:
-	mov.b64 %rd1293, %rd1294;
-	mov.b64 %rd1295, %rd1296;
-	mov.b64 %rd1297, %rd1293;
-	mov.b64 %rd1298, 52;
-	min.u64 %rd1527, %rd1298, 64;
-	cvt.u32.u64 %r41, %rd1527;
-	shr.u64 %rd1299, %rd1297, %r41;
-	mov.b64 %rd1300, 2047;
-	and.b64 %rd1301, %rd1299, %rd1300;
-	mov.b64 %rd1302, %rd1301;
-	mov.b64 %rd1303, 1023;
-	sub.s64 %rd1304, %rd1302, %rd1303;
-	add.s64 %rd1305, %rd1304, %rd36;
-	add.s64 %rd1306, %rd1295, %rd1305;
-	mov.b64 %rd1307, 9218868437227405312;
-	not.b64 %rd1308, %rd1307;
-	and.b64 %rd1308, %rd1297, %rd1308;
-	mov.b64 %rd1309, 4602678819172646912;
-	or.b64 %rd1310, %rd1308, %rd1309;
-	mov.b64 %rd1311, %rd1310;
-	mov.b64 %rd1282, %rd1311;
-	mov.b64 %rd1284, %rd1306;
+	mov.b64 %rd1292, %rd1293;
+	mov.b64 %rd1294, %rd1295;
+	mov.b64 %rd1296, %rd1292;
+	mov.b64 %rd1297, 52;
+	min.u64 %rd1524, %rd1297, 64;
+	cvt.u32.u64 %r65, %rd1524;
+	shr.u64 %rd1298, %rd1296, %r65;
+	mov.b64 %rd1299, 2047;
+	and.b64 %rd1300, %rd1298, %rd1299;
+	mov.b64 %rd1301, %rd1300;
+	mov.b64 %rd1302, 1023;
+	sub.s64 %rd1303, %rd1301, %rd1302;
+	add.s64 %rd1304, %rd1303, %rd36;
+	add.s64 %rd1305, %rd1294, %rd1304;
+	mov.b64 %rd1306, 9218868437227405312;
+	not.b64 %rd1307, %rd1306;
+	and.b64 %rd1307, %rd1296, %rd1307;
+	mov.b64 %rd1308, 4602678819172646912;
+	or.b64 %rd1309, %rd1307, %rd1308;
+	mov.b64 %rd1310, %rd1309;
+	mov.b64 %rd1281, %rd1310;
+	mov.b64 %rd1283, %rd1305;
 	bra $L_893;
 $L_905:
-	setp.neu.f64 %p541, %rd1278, %rd1278;
+	setp.neu.f64 %p541, %rd1277, %rd1277;
 	@!%p541 bra $L_909;
 $L_906:
-	mov.b64 %rd1338, %rd1278;
+	mov.b64 %rd1337, %rd1277;
 	bra $L_922;
 $L_907:
-	mov.b64 %rd1338, %rd259;
+	mov.b64 %rd1337, %rd258;
 	bra $L_922;
 $L_908:
-	mov.b64 %rd1312, -1;
+	mov.b64 %rd1311, -1;
 	bra $L_930;
 $L_909:
 	bra $L_923;
 $L_910:
-	mov.b64 %rd1313, 0d7FF0000000000000;
-	mov.b64 %rd1314, 0dFFF0000000000000;
-	selp.b64 %rd1315, %rd1313, %rd1314, %p548;
-	mov.b64 %rd1338, %rd1315;
+	mov.b64 %rd1312, 0d7FF0000000000000;
+	mov.b64 %rd1313, 0dFFF0000000000000;
+	selp.b64 %rd1314, %rd1312, %rd1313, %p548;
+	mov.b64 %rd1337, %rd1314;
 	bra $L_922;
 $L_911:
-	mov.b64 %rd1316, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p542, %rd1278, %rd1316;
+	mov.b64 %rd1315, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p542, %rd1277, %rd1315;
 	@%p542 bra $L_910;
 	bra $L_913;
 $L_912:
-	mov.b64 %rd1338, %rd259;
+	mov.b64 %rd1337, %rd258;
 	bra $L_922;
 $L_913:
-	mov.b64 %rd1317, 0dC0874910D52D3051;
-	setp.lt.f64 %p543, %rd1278, %rd1317;
+	mov.b64 %rd1316, 0dC0874910D52D3051;
+	setp.lt.f64 %p543, %rd1277, %rd1316;
 	@%p543 bra $L_912;
 	bra $L_915;
 $L_914:
-	add.f64 %rd1318, %rd47, %rd1278;
-	mov.b64 %rd1338, %rd1318;
+	add.f64 %rd1317, %rd47, %rd1277;
+	mov.b64 %rd1337, %rd1317;
 	bra $L_922;
 $L_915:
-	mov.b64 %rd1319, 0dBE30000000000000;
-	setp.lt.f64 %p544, %rd1319, %rd1278;
+	mov.b64 %rd1318, 0dBE30000000000000;
+	setp.lt.f64 %p544, %rd1318, %rd1277;
 	@%p544 bra $L_917;
 $L_916:
-	setp.lt.f64 %p545, %rd1278, %rd259;
+	setp.lt.f64 %p545, %rd1277, %rd258;
 	@%p545 bra $L_919;
 	bra $L_921;
 $L_917:
-	mov.b64 %rd1320, 0d3E30000000000000;
-	setp.lt.f64 %p546, %rd1278, %rd1320;
+	mov.b64 %rd1319, 0d3E30000000000000;
+	setp.lt.f64 %p546, %rd1277, %rd1319;
 	@%p546 bra $L_914;
 	bra $L_916;
 $L_918:
-	mov.b64 %rd1321, %rd1322;
-	cvt.rn.f64.s64 %rd1323, %rd1321;
-	mov.b64 %rd1324, 0d3FE62E42FEE00000;
-	mul.f64 %rd1325, %rd1323, %rd1324;
-	sub.f64 %rd1326, %rd1278, %rd1325;
-	mov.b64 %rd1327, 0d3DEA39EF35793C76;
-	mul.f64 %rd1328, %rd1323, %rd1327;
+	mov.b64 %rd1320, %rd1321;
+	cvt.rn.f64.s64 %rd1322, %rd1320;
+	mov.b64 %rd1323, 0d3FE62E42FEE00000;
+	mul.f64 %rd1324, %rd1322, %rd1323;
+	sub.f64 %rd1325, %rd1277, %rd1324;
+	mov.b64 %rd1326, 0d3DEA39EF35793C76;
+	mul.f64 %rd1327, %rd1322, %rd1326;
 	bra $L_937;
 $L_919:
-	mov.b64 %rd1329, 0d3FF71547652B82FE;
-	mul.f64 %rd1330, %rd1329, %rd1278;
-	sub.f64 %rd1331, %rd1330, %rd169;
-	cvt.rzi.s64.f64 %rd1332, %rd1331;
-	mov.b64 %rd1322, %rd1332;
+	mov.b64 %rd1328, 0d3FF71547652B82FE;
+	mul.f64 %rd1329, %rd1328, %rd1277;
+	sub.f64 %rd1330, %rd1329, %rd168;
+	cvt.rzi.s64.f64 %rd1331, %rd1330;
+	mov.b64 %rd1321, %rd1331;
 	bra $L_918;
 $L_920:
-	mov.b64 %rd1333, 0d3FF71547652B82FE;
-	mul.f64 %rd1334, %rd1333, %rd1278;
-	add.f64 %rd1335, %rd1334, %rd169;
-	cvt.rzi.s64.f64 %rd1336, %rd1335;
-	mov.b64 %rd1322, %rd1336;
+	mov.b64 %rd1332, 0d3FF71547652B82FE;
+	mul.f64 %rd1333, %rd1332, %rd1277;
+	add.f64 %rd1334, %rd1333, %rd168;
+	cvt.rzi.s64.f64 %rd1335, %rd1334;
+	mov.b64 %rd1321, %rd1335;
 	bra $L_918;
 $L_921:
-	setp.gt.f64 %p547, %rd1278, %rd259;
+	setp.gt.f64 %p547, %rd1277, %rd258;
 	@%p547 bra $L_920;
-	mov.b64 %rd1322, %rd35;
+	mov.b64 %rd1321, %rd35;
 	bra $L_918;
 $L_922:
-	mov.b64 %rd1337, %rd1338;
-	mov.b64 %rd1085, %rd1090;
-	mov.b64 %rd1087, %rd1337;
+	mov.b64 %rd1336, %rd1337;
+	mov.b64 %rd1084, %rd1089;
+	mov.b64 %rd1086, %rd1336;
 	bra $L_722;
 $L_923:
 	setp.ge.s64 %p548, %rd36, %rd35;
@@ -8474,8 +8498,8 @@ $L_925:
 	mov.pred %p551, %p552;
 	bra $L_929;
 $L_926:
-	mov.b64 %rd1339, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p553, %rd1278, %rd1339;
+	mov.b64 %rd1338, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p553, %rd1277, %rd1338;
 	setp.ne.u32 %p554, 1, 0;
 	@%p553 bra $E_926_19;
 	bra $L_924;
@@ -8483,8 +8507,8 @@ $E_926_19:
 	mov.pred %p552, %p554;
 	bra $L_925;
 $L_927:
-	mov.b64 %rd1340, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p555, %rd1278, %rd1340;
+	mov.b64 %rd1339, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p555, %rd1277, %rd1339;
 	mov.pred %p557, %p555;
 $L_928:
 	mov.pred %p556, %p557;
@@ -8494,10 +8518,10 @@ $L_929:
 	@%p551 bra $L_906;
 	bra $L_908;
 $L_930:
-	setp.ge.s64 %p558, %rd1312, %rd35;
+	setp.ge.s64 %p558, %rd1311, %rd35;
 	@%p558 bra $L_933;
 $L_931:
-	setp.le.s64 %p559, %rd1312, %rd35;
+	setp.le.s64 %p559, %rd1311, %rd35;
 	setp.ne.u32 %p560, 0, 0;
 	@%p559 bra $L_934;
 	mov.pred %p567, %p560;
@@ -8506,8 +8530,8 @@ $L_932:
 	mov.pred %p561, %p562;
 	bra $L_936;
 $L_933:
-	mov.b64 %rd1341, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p563, %rd1278, %rd1341;
+	mov.b64 %rd1340, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p563, %rd1277, %rd1340;
 	setp.ne.u32 %p564, 1, 0;
 	@%p563 bra $E_933_20;
 	bra $L_931;
@@ -8515,8 +8539,8 @@ $E_933_20:
 	mov.pred %p562, %p564;
 	bra $L_932;
 $L_934:
-	mov.b64 %rd1342, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p565, %rd1278, %rd1342;
+	mov.b64 %rd1341, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p565, %rd1277, %rd1341;
 	mov.pred %p567, %p565;
 $L_935:
 	mov.pred %p566, %p567;
@@ -8526,104 +8550,108 @@ $L_936:
 	@%p561 bra $L_907;
 	bra $L_911;
 $L_937:
-	sub.f64 %rd1343, %rd1326, %rd1328;
-	mul.f64 %rd1344, %rd1343, %rd1343;
-	mov.b64 %rd1345, 0d3E66376972BEA4D0;
-	mul.f64 %rd1346, %rd1344, %rd1345;
-	mov.b64 %rd1347, 0dBEBBBD41C5D26BF1;
-	add.f64 %rd1348, %rd1347, %rd1346;
-	mul.f64 %rd1349, %rd1344, %rd1348;
-	mov.b64 %rd1350, 0d3F11566AAF25DE2C;
-	add.f64 %rd1351, %rd1350, %rd1349;
-	mul.f64 %rd1352, %rd1344, %rd1351;
-	mov.b64 %rd1353, 0dBF66C16C16BEBD93;
-	add.f64 %rd1354, %rd1353, %rd1352;
-	mul.f64 %rd1355, %rd1344, %rd1354;
-	mov.b64 %rd1356, 0d3FC5555555555555;
-	add.f64 %rd1357, %rd1356, %rd1355;
-	mul.f64 %rd1358, %rd1344, %rd1357;
-	sub.f64 %rd1359, %rd1343, %rd1358;
-	mul.f64 %rd1360, %rd1343, %rd1359;
-	mov.b64 %rd1361, 0d4000000000000000;
-	sub.f64 %rd1362, %rd1361, %rd1359;
-	div.rn.f64 %rd1363, %rd1360, %rd1362;
-	sub.f64 %rd1364, %rd1328, %rd1363;
-	sub.f64 %rd1365, %rd1364, %rd1326;
-	sub.f64 %rd1366, %rd47, %rd1365;
+	sub.f64 %rd1342, %rd1325, %rd1327;
+	mul.f64 %rd1343, %rd1342, %rd1342;
+	mov.b64 %rd1344, 0d3E66376972BEA4D0;
+	mul.f64 %rd1345, %rd1343, %rd1344;
+	mov.b64 %rd1346, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd1347, %rd1346, %rd1345;
+	mul.f64 %rd1348, %rd1343, %rd1347;
+	mov.b64 %rd1349, 0d3F11566AAF25DE2C;
+	add.f64 %rd1350, %rd1349, %rd1348;
+	mul.f64 %rd1351, %rd1343, %rd1350;
+	mov.b64 %rd1352, 0dBF66C16C16BEBD93;
+	add.f64 %rd1353, %rd1352, %rd1351;
+	mul.f64 %rd1354, %rd1343, %rd1353;
+	mov.b64 %rd1355, 0d3FC5555555555555;
+	add.f64 %rd1356, %rd1355, %rd1354;
+	mul.f64 %rd1357, %rd1343, %rd1356;
+	sub.f64 %rd1358, %rd1342, %rd1357;
+	mul.f64 %rd1359, %rd1342, %rd1358;
+	mov.b64 %rd1360, 0d4000000000000000;
+	sub.f64 %rd1361, %rd1360, %rd1358;
+	div.rn.f64 %rd1362, %rd1359, %rd1361;
+	sub.f64 %rd1363, %rd1327, %rd1362;
+	sub.f64 %rd1364, %rd1363, %rd1325;
+	sub.f64 %rd1365, %rd47, %rd1364;
 	bra $L_939;
 $L_938:
-	mov.b64 %rd1338, %rd1390;
+	mov.b64 %rd1337, %rd1388;
 	bra $L_922;
 $L_939:
-	setp.eq.f64 %p568, %rd1366, %rd259;
+	setp.eq.f64 %p568, %rd1365, %rd258;
 	@!%p568 bra $L_942;
 $L_940:
-	mov.b64 %rd1391, %rd1366;
+	mov.b64 %rd1389, %rd1365;
 	bra $L_953;
 $L_941:
-	mov.b64 %rd1391, %rd1366;
+	mov.b64 %rd1389, %rd1365;
 	bra $L_953;
 $L_942:
 	bra $L_954;
 $L_943:
 	bra $L_961;
 $L_944:
-	setp.neu.f64 %p569, %rd1366, %rd1366;
+	setp.neu.f64 %p569, %rd1365, %rd1365;
 	@%p569 bra $L_941;
 	bra $L_943;
 $L_945:
-	copysign.f64 %rd1367, %rd1399, %rd259;
-	mov.b64 %rd1391, %rd1367;
+	copysign.f64 %rd1366, %rd1397, %rd258;
+	mov.b64 %rd1389, %rd1366;
 	bra $L_953;
 $L_946:
-	setp.gt.s64 %p570, %rd1412, %rd1410;
+	setp.gt.s64 %p570, %rd1410, %rd1408;
 	@!%p570 bra $L_948;
 $L_947:
-	setp.lt.f64 %p571, %rd1399, %rd259;
+	setp.lt.f64 %p571, %rd1397, %rd258;
 	@%p571 bra $L_949;
 	bra $L_950;
 $L_948:
-	mov.b64 %rd1368, -1022;
-	setp.lt.s64 %p572, %rd1412, %rd1368;
+	mov.b64 %rd1367, -1022;
+	setp.lt.s64 %p572, %rd1410, %rd1367;
 	@%p572 bra $L_951;
-	mov.b64 %rd1379, %rd1412;
-	mov.b64 %rd1381, %rd47;
+	mov.b64 %rd1377, %rd1410;
+	mov.b64 %rd1379, %rd47;
 	bra $L_952;
 $L_949:
-	mov.b64 %rd1369, 0d7FF0000000000000;
-	mov.b64 %rd1370, 0dFFF0000000000000;
-	selp.b64 %rd1371, %rd1369, %rd1370, %p558;
-	mov.b64 %rd1391, %rd1371;
+	mov.b64 %rd1368, 0d7FF0000000000000;
+	mov.b64 %rd1369, 0dFFF0000000000000;
+	selp.b64 %rd1370, %rd1368, %rd1369, %p558;
+	mov.b64 %rd1389, %rd1370;
 	bra $L_953;
 $L_950:
-	mov.b64 %rd1372, 0d7FF0000000000000;
-	mov.b64 %rd1373, 0dFFF0000000000000;
-	selp.b64 %rd1374, %rd1372, %rd1373, %p548;
-	mov.b64 %rd1391, %rd1374;
+	mov.b64 %rd1371, 0d7FF0000000000000;
+	mov.b64 %rd1372, 0dFFF0000000000000;
+	selp.b64 %rd1373, %rd1371, %rd1372, %p548;
+	mov.b64 %rd1389, %rd1373;
 	bra $L_953;
 $L_951:
-	mov.b64 %rd1375, 53;
-	add.s64 %rd1376, %rd1412, %rd1375;
-	mov.b64 %rd1377, 0d3CA0000000000000;
-	mov.b64 %rd1379, %rd1376;
-	mov.b64 %rd1381, %rd1377;
+	cvt.u32.u64 %r16, %rd1410;
+	mov.b32 %r17, 53;
+	add.s32 %r18, %r16, %r17;
+	cvt.s64.s32 %rd1374, %r18;
+	mov.b64 %rd1375, 0d3CA0000000000000;
+	mov.b64 %rd1377, %rd1374;
+	mov.b64 %rd1379, %rd1375;
 $L_952:
+	mov.b64 %rd1376, %rd1377;
 	mov.b64 %rd1378, %rd1379;
-	mov.b64 %rd1380, %rd1381;
-	mov.b64 %rd1382, 9218868437227405312;
-	not.b64 %rd1383, %rd1382;
-	and.b64 %rd1383, %rd1404, %rd1383;
-	add.s64 %rd1384, %rd1378, %rd1410;
-	mov.b64 %rd1385, %rd1384;
-	min.u64 %rd1528, %rd1405, 64;
-	cvt.u32.u64 %r42, %rd1528;
-	shl.b64 %rd1386, %rd1385, %r42;
-	or.b64 %rd1387, %rd1383, %rd1386;
-	mov.b64 %rd1388, %rd1387;
-	mul.f64 %rd1389, %rd1380, %rd1388;
-	mov.b64 %rd1391, %rd1389;
+	mov.b64 %rd1380, 9218868437227405312;
+	not.b64 %rd1381, %rd1380;
+	and.b64 %rd1381, %rd1402, %rd1381;
+	cvt.u32.u64 %r19, %rd1376;
+	add.s32 %r20, %r19, %r22;
+	cvt.s64.s32 %rd1382, %r20;
+	mov.b64 %rd1383, %rd1382;
+	min.u64 %rd1525, %rd1403, 64;
+	cvt.u32.u64 %r66, %rd1525;
+	shl.b64 %rd1384, %rd1383, %r66;
+	or.b64 %rd1385, %rd1381, %rd1384;
+	mov.b64 %rd1386, %rd1385;
+	mul.f64 %rd1387, %rd1378, %rd1386;
+	mov.b64 %rd1389, %rd1387;
 $L_953:
-	mov.b64 %rd1390, %rd1391;
+	mov.b64 %rd1388, %rd1389;
 	bra $L_938;
 $L_954:
 	@%p426 bra $L_957;
@@ -8637,8 +8665,8 @@ $L_956:
 	mov.pred %p575, %p576;
 	bra $L_960;
 $L_957:
-	mov.b64 %rd1392, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p577, %rd1366, %rd1392;
+	mov.b64 %rd1390, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p577, %rd1365, %rd1390;
 	setp.ne.u32 %p578, 1, 0;
 	@%p577 bra $E_957_21;
 	bra $L_955;
@@ -8646,8 +8674,8 @@ $E_957_21:
 	mov.pred %p576, %p578;
 	bra $L_956;
 $L_958:
-	mov.b64 %rd1393, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p579, %rd1366, %rd1393;
+	mov.b64 %rd1391, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p579, %rd1365, %rd1391;
 	mov.pred %p581, %p579;
 $L_959:
 	mov.pred %p580, %p581;
@@ -8657,48 +8685,51 @@ $L_960:
 	@%p575 bra $L_941;
 	bra $L_944;
 $L_961:
-	abs.f64 %rd1394, %rd1366;
-	mov.b64 %rd1395, 0d0010000000000000;
-	setp.lt.f64 %p582, %rd1394, %rd1395;
+	abs.f64 %rd1392, %rd1365;
+	mov.b64 %rd1393, 0d0010000000000000;
+	setp.lt.f64 %p582, %rd1392, %rd1393;
 	@!%p582 bra $L_963;
 $L_962:
-	mov.b64 %rd1396, 0d4330000000000000;
-	mul.f64 %rd1397, %rd1366, %rd1396;
-	mov.b64 %rd1398, -52;
-	mov.b64 %rd1400, %rd1397;
-	mov.b64 %rd1402, %rd1398;
+	mov.b64 %rd1394, 0d4330000000000000;
+	mul.f64 %rd1395, %rd1365, %rd1394;
+	mov.b64 %rd1396, -52;
+	mov.b64 %rd1398, %rd1395;
+	mov.b64 %rd1400, %rd1396;
 	bra $L_964;
 $L_963:
-	mov.b64 %rd1400, %rd1366;
-	mov.b64 %rd1402, %rd35;
+	mov.b64 %rd1398, %rd1365;
+	mov.b64 %rd1400, %rd35;
 $L_964:
+	mov.b64 %rd1397, %rd1398;
 	mov.b64 %rd1399, %rd1400;
-	mov.b64 %rd1401, %rd1402;
-	add.s64 %rd1403, %rd1321, %rd1401;
-	mov.b64 %rd1404, %rd1399;
-	mov.b64 %rd1405, 52;
-	min.u64 %rd1529, %rd1405, 64;
-	cvt.u32.u64 %r43, %rd1529;
-	shr.u64 %rd1406, %rd1404, %r43;
-	mov.b64 %rd1407, %rd1406;
-	mov.b64 %rd1408, 2047;
-	and.b64 %rd1409, %rd1407, %rd1408;
-	mov.b64 %rd1410, 1023;
-	sub.s64 %rd1411, %rd1409, %rd1410;
-	add.s64 %rd1412, %rd1403, %rd1411;
-	mov.b64 %rd1413, -1075;
-	setp.lt.s64 %p583, %rd1412, %rd1413;
+	add.s64 %rd1401, %rd1320, %rd1399;
+	mov.b64 %rd1402, %rd1397;
+	mov.b64 %rd1403, 52;
+	min.u64 %rd1526, %rd1403, 64;
+	cvt.u32.u64 %r67, %rd1526;
+	shr.u64 %rd1404, %rd1402, %r67;
+	mov.b64 %rd1405, %rd1404;
+	mov.b64 %rd1406, 2047;
+	and.b64 %rd1407, %rd1405, %rd1406;
+	mov.b64 %rd1408, 1023;
+	cvt.u32.u64 %r21, %rd1407;
+	mov.b32 %r22, 1023;
+	sub.s32 %r23, %r21, %r22;
+	cvt.s64.s32 %rd1409, %r23;
+	add.s64 %rd1410, %rd1401, %rd1409;
+	mov.b64 %rd1411, -1075;
+	setp.lt.s64 %p583, %rd1410, %rd1411;
 	@%p583 bra $L_945;
 	bra $L_946;
 $L_965:
 	@!%p358 bra $L_968;
 $L_966:
-	mov.b64 %rd1415, %rd170;
-	mov.b64 %rd1417, %rd35;
+	mov.b64 %rd1413, %rd169;
+	mov.b64 %rd1415, %rd35;
 	bra $L_971;
 $L_967:
-	mov.b64 %rd1415, %rd170;
-	mov.b64 %rd1417, %rd35;
+	mov.b64 %rd1413, %rd169;
+	mov.b64 %rd1415, %rd35;
 	bra $L_971;
 $L_968:
 	bra $L_972;
@@ -8708,14 +8739,14 @@ $L_970:
 	@%p52 bra $L_967;
 	bra $L_969;
 $L_971:
+	mov.b64 %rd1412, %rd1413;
 	mov.b64 %rd1414, %rd1415;
-	mov.b64 %rd1416, %rd1417;
-	cvt.rzi.s64.f64 %rd1418, %rd1084;
-	mov.b64 %rd1095, %rd1086;
-	mov.b64 %rd1097, %rd35;
-	mov.b64 %rd1099, %rd1414;
-	mov.b64 %rd1101, %rd1416;
-	mov.b64 %rd1103, %rd1418;
+	cvt.rzi.s64.f64 %rd1416, %rd1083;
+	mov.b64 %rd1094, %rd1085;
+	mov.b64 %rd1096, %rd35;
+	mov.b64 %rd1098, %rd1412;
+	mov.b64 %rd1100, %rd1414;
+	mov.b64 %rd1102, %rd1416;
 	bra $L_725;
 $L_972:
 	@%p426 bra $L_975;
@@ -8729,8 +8760,8 @@ $L_974:
 	mov.pred %p586, %p587;
 	bra $L_978;
 $L_975:
-	mov.b64 %rd1419, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p588, %rd170, %rd1419;
+	mov.b64 %rd1417, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p588, %rd169, %rd1417;
 	setp.ne.u32 %p589, 1, 0;
 	@%p588 bra $E_975_22;
 	bra $L_973;
@@ -8738,8 +8769,8 @@ $E_975_22:
 	mov.pred %p587, %p589;
 	bra $L_974;
 $L_976:
-	mov.b64 %rd1420, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p590, %rd170, %rd1420;
+	mov.b64 %rd1418, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p590, %rd169, %rd1418;
 	mov.pred %p592, %p590;
 $L_977:
 	mov.pred %p591, %p592;
@@ -8749,118 +8780,122 @@ $L_978:
 	@%p586 bra $L_967;
 	bra $L_970;
 $L_979:
-	abs.f64 %rd1421, %rd170;
-	mov.b64 %rd1422, 0d0010000000000000;
-	setp.lt.f64 %p593, %rd1421, %rd1422;
+	abs.f64 %rd1419, %rd169;
+	mov.b64 %rd1420, 0d0010000000000000;
+	setp.lt.f64 %p593, %rd1419, %rd1420;
 	@!%p593 bra $L_981;
 $L_980:
-	mov.b64 %rd1423, 0d4330000000000000;
-	mul.f64 %rd1424, %rd170, %rd1423;
-	mov.b64 %rd1425, -52;
-	mov.b64 %rd1427, %rd1424;
-	mov.b64 %rd1429, %rd1425;
+	mov.b64 %rd1421, 0d4330000000000000;
+	mul.f64 %rd1422, %rd169, %rd1421;
+	mov.b64 %rd1423, -52;
+	mov.b64 %rd1425, %rd1422;
+	mov.b64 %rd1427, %rd1423;
 	bra $L_982;
 $L_981:
-	mov.b64 %rd1427, %rd170;
-	mov.b64 %rd1429, %rd35;
+	mov.b64 %rd1425, %rd169;
+	mov.b64 %rd1427, %rd35;
 $L_982:
+	mov.b64 %rd1424, %rd1425;
 	mov.b64 %rd1426, %rd1427;
-	mov.b64 %rd1428, %rd1429;
-	mov.b64 %rd1430, %rd1426;
-	mov.b64 %rd1431, 52;
-	min.u64 %rd1530, %rd1431, 64;
-	cvt.u32.u64 %r44, %rd1530;
-	shr.u64 %rd1432, %rd1430, %r44;
-	mov.b64 %rd1433, 2047;
-	and.b64 %rd1434, %rd1432, %rd1433;
-	mov.b64 %rd1435, %rd1434;
-	mov.b64 %rd1436, 1023;
-	sub.s64 %rd1437, %rd1435, %rd1436;
-	add.s64 %rd1438, %rd1437, %rd36;
-	add.s64 %rd1439, %rd1428, %rd1438;
-	mov.b64 %rd1440, 9218868437227405312;
-	not.b64 %rd1441, %rd1440;
-	and.b64 %rd1441, %rd1430, %rd1441;
-	mov.b64 %rd1442, 4602678819172646912;
-	or.b64 %rd1443, %rd1441, %rd1442;
-	mov.b64 %rd1444, %rd1443;
-	mov.b64 %rd1415, %rd1444;
-	mov.b64 %rd1417, %rd1439;
+	mov.b64 %rd1428, %rd1424;
+	mov.b64 %rd1429, 52;
+	min.u64 %rd1527, %rd1429, 64;
+	cvt.u32.u64 %r68, %rd1527;
+	shr.u64 %rd1430, %rd1428, %r68;
+	mov.b64 %rd1431, 2047;
+	and.b64 %rd1432, %rd1430, %rd1431;
+	mov.b64 %rd1433, %rd1432;
+	mov.b64 %rd1434, 1023;
+	sub.s64 %rd1435, %rd1433, %rd1434;
+	add.s64 %rd1436, %rd1435, %rd36;
+	add.s64 %rd1437, %rd1426, %rd1436;
+	mov.b64 %rd1438, 9218868437227405312;
+	not.b64 %rd1439, %rd1438;
+	and.b64 %rd1439, %rd1428, %rd1439;
+	mov.b64 %rd1440, 4602678819172646912;
+	or.b64 %rd1441, %rd1439, %rd1440;
+	mov.b64 %rd1442, %rd1441;
+	mov.b64 %rd1413, %rd1442;
+	mov.b64 %rd1415, %rd1437;
 	bra $L_971;
 $L_983:
-	setp.eq.f64 %p594, %rd1128, %rd259;
+	setp.eq.f64 %p594, %rd1127, %rd258;
 	@!%p594 bra $L_986;
 $L_984:
-	mov.b64 %rd1470, %rd1128;
+	mov.b64 %rd1467, %rd1127;
 	bra $L_997;
 $L_985:
-	mov.b64 %rd1470, %rd1128;
+	mov.b64 %rd1467, %rd1127;
 	bra $L_997;
 $L_986:
 	bra $L_998;
 $L_987:
 	bra $L_1005;
 $L_988:
-	setp.neu.f64 %p595, %rd1128, %rd1128;
+	setp.neu.f64 %p595, %rd1127, %rd1127;
 	@%p595 bra $L_985;
 	bra $L_987;
 $L_989:
-	copysign.f64 %rd1445, %rd1478, %rd259;
-	mov.b64 %rd1470, %rd1445;
+	copysign.f64 %rd1443, %rd1475, %rd258;
+	mov.b64 %rd1467, %rd1443;
 	bra $L_997;
 $L_990:
-	setp.gt.s64 %p596, %rd1491, %rd1489;
+	setp.gt.s64 %p596, %rd1488, %rd1486;
 	@!%p596 bra $L_992;
 $L_991:
-	setp.lt.f64 %p597, %rd1478, %rd259;
+	setp.lt.f64 %p597, %rd1475, %rd258;
 	@%p597 bra $L_993;
 	bra $L_994;
 $L_992:
-	mov.b64 %rd1446, -1022;
-	setp.lt.s64 %p598, %rd1491, %rd1446;
+	mov.b64 %rd1444, -1022;
+	setp.lt.s64 %p598, %rd1488, %rd1444;
 	@%p598 bra $L_995;
-	mov.b64 %rd1458, %rd1491;
-	mov.b64 %rd1460, %rd47;
+	mov.b64 %rd1455, %rd1488;
+	mov.b64 %rd1457, %rd47;
 	bra $L_996;
 $L_993:
-	mov.b64 %rd1447, -1;
-	mov.b64 %rd1448, 0d7FF0000000000000;
-	mov.b64 %rd1449, 0dFFF0000000000000;
-	setp.ge.s64 %p599, %rd1447, %rd35;
-	selp.b64 %rd1450, %rd1448, %rd1449, %p599;
-	mov.b64 %rd1470, %rd1450;
+	mov.b64 %rd1445, -1;
+	mov.b64 %rd1446, 0d7FF0000000000000;
+	mov.b64 %rd1447, 0dFFF0000000000000;
+	setp.ge.s64 %p599, %rd1445, %rd35;
+	selp.b64 %rd1448, %rd1446, %rd1447, %p599;
+	mov.b64 %rd1467, %rd1448;
 	bra $L_997;
 $L_994:
-	mov.b64 %rd1451, 0d7FF0000000000000;
-	mov.b64 %rd1452, 0dFFF0000000000000;
+	mov.b64 %rd1449, 0d7FF0000000000000;
+	mov.b64 %rd1450, 0dFFF0000000000000;
 	setp.ge.s64 %p600, %rd36, %rd35;
-	selp.b64 %rd1453, %rd1451, %rd1452, %p600;
-	mov.b64 %rd1470, %rd1453;
+	selp.b64 %rd1451, %rd1449, %rd1450, %p600;
+	mov.b64 %rd1467, %rd1451;
 	bra $L_997;
 $L_995:
-	mov.b64 %rd1454, 53;
-	add.s64 %rd1455, %rd1491, %rd1454;
-	mov.b64 %rd1456, 0d3CA0000000000000;
-	mov.b64 %rd1458, %rd1455;
-	mov.b64 %rd1460, %rd1456;
+	cvt.u32.u64 %r24, %rd1488;
+	mov.b32 %r25, 53;
+	add.s32 %r26, %r24, %r25;
+	cvt.s64.s32 %rd1452, %r26;
+	mov.b64 %rd1453, 0d3CA0000000000000;
+	mov.b64 %rd1455, %rd1452;
+	mov.b64 %rd1457, %rd1453;
 $L_996:
-	mov.b64 %rd1457, %rd1458;
-	mov.b64 %rd1459, %rd1460;
-	mov.b64 %rd1461, 9218868437227405312;
-	not.b64 %rd1462, %rd1461;
-	and.b64 %rd1462, %rd1483, %rd1462;
-	add.s64 %rd1463, %rd1457, %rd1489;
+	mov.b64 %rd1454, %rd1455;
+	mov.b64 %rd1456, %rd1457;
+	mov.b64 %rd1458, 9218868437227405312;
+	not.b64 %rd1459, %rd1458;
+	and.b64 %rd1459, %rd1480, %rd1459;
+	cvt.u32.u64 %r27, %rd1454;
+	add.s32 %r28, %r27, %r30;
+	cvt.s64.s32 %rd1460, %r28;
+	mov.b64 %rd1461, %rd1460;
+	min.u64 %rd1528, %rd1481, 64;
+	cvt.u32.u64 %r69, %rd1528;
+	shl.b64 %rd1462, %rd1461, %r69;
+	or.b64 %rd1463, %rd1459, %rd1462;
 	mov.b64 %rd1464, %rd1463;
-	min.u64 %rd1531, %rd1484, 64;
-	cvt.u32.u64 %r45, %rd1531;
-	shl.b64 %rd1465, %rd1464, %r45;
-	or.b64 %rd1466, %rd1462, %rd1465;
-	mov.b64 %rd1467, %rd1466;
-	mul.f64 %rd1468, %rd1459, %rd1467;
-	mov.b64 %rd1470, %rd1468;
+	mul.f64 %rd1465, %rd1456, %rd1464;
+	mov.b64 %rd1467, %rd1465;
 $L_997:
-	mov.b64 %rd1469, %rd1470;
-	mov.b64 %rd1133, %rd1469;
+	mov.b64 %rd1466, %rd1467;
+	mov.b64 %rd1132, %rd1466;
 	bra $L_737;
 $L_998:
 	@%p426 bra $L_1001;
@@ -8874,8 +8909,8 @@ $L_1000:
 	mov.pred %p603, %p604;
 	bra $L_1004;
 $L_1001:
-	mov.b64 %rd1471, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p605, %rd1128, %rd1471;
+	mov.b64 %rd1468, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p605, %rd1127, %rd1468;
 	setp.ne.u32 %p606, 1, 0;
 	@%p605 bra $E_1001_23;
 	bra $L_999;
@@ -8883,8 +8918,8 @@ $E_1001_23:
 	mov.pred %p604, %p606;
 	bra $L_1000;
 $L_1002:
-	mov.b64 %rd1472, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p607, %rd1128, %rd1472;
+	mov.b64 %rd1469, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p607, %rd1127, %rd1469;
 	mov.pred %p609, %p607;
 $L_1003:
 	mov.pred %p608, %p609;
@@ -8894,42 +8929,45 @@ $L_1004:
 	@%p603 bra $L_985;
 	bra $L_988;
 $L_1005:
-	abs.f64 %rd1473, %rd1128;
-	mov.b64 %rd1474, 0d0010000000000000;
-	setp.lt.f64 %p610, %rd1473, %rd1474;
+	abs.f64 %rd1470, %rd1127;
+	mov.b64 %rd1471, 0d0010000000000000;
+	setp.lt.f64 %p610, %rd1470, %rd1471;
 	@!%p610 bra $L_1007;
 $L_1006:
-	mov.b64 %rd1475, 0d4330000000000000;
-	mul.f64 %rd1476, %rd1128, %rd1475;
-	mov.b64 %rd1477, -52;
-	mov.b64 %rd1479, %rd1476;
-	mov.b64 %rd1481, %rd1477;
+	mov.b64 %rd1472, 0d4330000000000000;
+	mul.f64 %rd1473, %rd1127, %rd1472;
+	mov.b64 %rd1474, -52;
+	mov.b64 %rd1476, %rd1473;
+	mov.b64 %rd1478, %rd1474;
 	bra $L_1008;
 $L_1007:
-	mov.b64 %rd1479, %rd1128;
-	mov.b64 %rd1481, %rd35;
+	mov.b64 %rd1476, %rd1127;
+	mov.b64 %rd1478, %rd35;
 $L_1008:
-	mov.b64 %rd1478, %rd1479;
-	mov.b64 %rd1480, %rd1481;
-	add.s64 %rd1482, %rd1130, %rd1480;
-	mov.b64 %rd1483, %rd1478;
-	mov.b64 %rd1484, 52;
-	min.u64 %rd1532, %rd1484, 64;
-	cvt.u32.u64 %r46, %rd1532;
-	shr.u64 %rd1485, %rd1483, %r46;
-	mov.b64 %rd1486, %rd1485;
-	mov.b64 %rd1487, 2047;
-	and.b64 %rd1488, %rd1486, %rd1487;
-	mov.b64 %rd1489, 1023;
-	sub.s64 %rd1490, %rd1488, %rd1489;
-	add.s64 %rd1491, %rd1482, %rd1490;
-	mov.b64 %rd1492, -1075;
-	setp.lt.s64 %p611, %rd1491, %rd1492;
+	mov.b64 %rd1475, %rd1476;
+	mov.b64 %rd1477, %rd1478;
+	add.s64 %rd1479, %rd1129, %rd1477;
+	mov.b64 %rd1480, %rd1475;
+	mov.b64 %rd1481, 52;
+	min.u64 %rd1529, %rd1481, 64;
+	cvt.u32.u64 %r70, %rd1529;
+	shr.u64 %rd1482, %rd1480, %r70;
+	mov.b64 %rd1483, %rd1482;
+	mov.b64 %rd1484, 2047;
+	and.b64 %rd1485, %rd1483, %rd1484;
+	mov.b64 %rd1486, 1023;
+	cvt.u32.u64 %r29, %rd1485;
+	mov.b32 %r30, 1023;
+	sub.s32 %r31, %r29, %r30;
+	cvt.s64.s32 %rd1487, %r31;
+	add.s64 %rd1488, %rd1479, %rd1487;
+	mov.b64 %rd1489, -1075;
+	setp.lt.s64 %p611, %rd1488, %rd1489;
 	@%p611 bra $L_989;
 	bra $L_990;
 $L_1009:
-	add.s64 %rd1493, %rd59, %rd45;
-	st.global.f64 [%rd1493], %rd1132;
+	add.s64 %rd1490, %rd59, %rd45;
+	st.global.f64 [%rd1490], %rd1131;
 	bra $L_3;
 $L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -13002,8 +13040,8 @@ $T_4:
 )
 {
 	.reg .pred %p<611>;
-	.reg .b32 %r<68>;
-	.reg .b64 %rd<1536>;
+	.reg .b32 %r<92>;
+	.reg .b64 %rd<1533>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -13310,16 +13348,16 @@ $L_70:
 	sub.f64 %rd109, %rd108, %rd107;
 	bra $L_72;
 $L_71:
-	mov.b64 %rd80, %rd133;
+	mov.b64 %rd80, %rd132;
 	bra $L_55;
 $L_72:
 	setp.eq.f64 %p34, %rd109, %rd59;
 	@!%p34 bra $L_75;
 $L_73:
-	mov.b64 %rd134, %rd109;
+	mov.b64 %rd133, %rd109;
 	bra $L_86;
 $L_74:
-	mov.b64 %rd134, %rd109;
+	mov.b64 %rd133, %rd109;
 	bra $L_86;
 $L_75:
 	bra $L_87;
@@ -13330,58 +13368,62 @@ $L_77:
 	@%p35 bra $L_74;
 	bra $L_76;
 $L_78:
-	copysign.f64 %rd110, %rd142, %rd59;
-	mov.b64 %rd134, %rd110;
+	copysign.f64 %rd110, %rd141, %rd59;
+	mov.b64 %rd133, %rd110;
 	bra $L_86;
 $L_79:
-	setp.gt.s64 %p36, %rd155, %rd153;
+	setp.gt.s64 %p36, %rd154, %rd152;
 	@!%p36 bra $L_81;
 $L_80:
-	setp.lt.f64 %p37, %rd142, %rd59;
+	setp.lt.f64 %p37, %rd141, %rd59;
 	@%p37 bra $L_82;
 	bra $L_83;
 $L_81:
 	mov.b64 %rd111, -1022;
-	setp.lt.s64 %p38, %rd155, %rd111;
+	setp.lt.s64 %p38, %rd154, %rd111;
 	@%p38 bra $L_84;
-	mov.b64 %rd122, %rd155;
-	mov.b64 %rd124, %rd108;
+	mov.b64 %rd121, %rd154;
+	mov.b64 %rd123, %rd108;
 	bra $L_85;
 $L_82:
 	mov.b64 %rd112, 0d7FF0000000000000;
 	mov.b64 %rd113, 0dFFF0000000000000;
 	selp.b64 %rd114, %rd112, %rd113, %p24;
-	mov.b64 %rd134, %rd114;
+	mov.b64 %rd133, %rd114;
 	bra $L_86;
 $L_83:
 	mov.b64 %rd115, 0d7FF0000000000000;
 	mov.b64 %rd116, 0dFFF0000000000000;
 	selp.b64 %rd117, %rd115, %rd116, %p14;
-	mov.b64 %rd134, %rd117;
+	mov.b64 %rd133, %rd117;
 	bra $L_86;
 $L_84:
-	mov.b64 %rd118, 53;
-	add.s64 %rd119, %rd155, %rd118;
-	mov.b64 %rd120, 0d3CA0000000000000;
-	mov.b64 %rd122, %rd119;
-	mov.b64 %rd124, %rd120;
+	cvt.u32.u64 %r17, %rd154;
+	mov.b32 %r18, 53;
+	add.s32 %r19, %r17, %r18;
+	cvt.s64.s32 %rd118, %r19;
+	mov.b64 %rd119, 0d3CA0000000000000;
+	mov.b64 %rd121, %rd118;
+	mov.b64 %rd123, %rd119;
 $L_85:
-	mov.b64 %rd121, %rd122;
-	mov.b64 %rd123, %rd124;
-	mov.b64 %rd125, 9218868437227405312;
-	not.b64 %rd126, %rd125;
-	and.b64 %rd126, %rd147, %rd126;
-	add.s64 %rd127, %rd121, %rd153;
-	mov.b64 %rd128, %rd127;
-	min.u64 %rd1497, %rd148, 64;
-	cvt.u32.u64 %r29, %rd1497;
-	shl.b64 %rd129, %rd128, %r29;
-	or.b64 %rd130, %rd126, %rd129;
-	mov.b64 %rd131, %rd130;
-	mul.f64 %rd132, %rd123, %rd131;
-	mov.b64 %rd134, %rd132;
+	mov.b64 %rd120, %rd121;
+	mov.b64 %rd122, %rd123;
+	mov.b64 %rd124, 9218868437227405312;
+	not.b64 %rd125, %rd124;
+	and.b64 %rd125, %rd146, %rd125;
+	cvt.u32.u64 %r20, %rd120;
+	add.s32 %r21, %r20, %r23;
+	cvt.s64.s32 %rd126, %r21;
+	mov.b64 %rd127, %rd126;
+	min.u64 %rd1494, %rd147, 64;
+	cvt.u32.u64 %r53, %rd1494;
+	shl.b64 %rd128, %rd127, %r53;
+	or.b64 %rd129, %rd125, %rd128;
+	mov.b64 %rd130, %rd129;
+	mul.f64 %rd131, %rd122, %rd130;
+	mov.b64 %rd133, %rd131;
 $L_86:
-	mov.b64 %rd133, %rd134;
+	mov.b64 %rd132, %rd133;
 	bra $L_71;
 $L_87:
 	setp.ge.s64 %p39, %rd28, %rd28;
@@ -13396,8 +13438,8 @@ $L_89:
 	mov.pred %p42, %p43;
 	bra $L_93;
 $L_90:
-	mov.b64 %rd135, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p44, %rd109, %rd135;
+	mov.b64 %rd134, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p44, %rd109, %rd134;
 	setp.ne.u32 %p45, 1, 0;
 	@%p44 bra $E_90_3;
 	bra $L_88;
@@ -13405,8 +13447,8 @@ $E_90_3:
 	mov.pred %p43, %p45;
 	bra $L_89;
 $L_91:
-	mov.b64 %rd136, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p46, %rd109, %rd136;
+	mov.b64 %rd135, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p46, %rd109, %rd135;
 	mov.pred %p48, %p46;
 $L_92:
 	mov.pred %p47, %p48;
@@ -13416,134 +13458,137 @@ $L_93:
 	@%p42 bra $L_74;
 	bra $L_77;
 $L_94:
-	abs.f64 %rd137, %rd109;
-	mov.b64 %rd138, 0d0010000000000000;
-	setp.lt.f64 %p49, %rd137, %rd138;
+	abs.f64 %rd136, %rd109;
+	mov.b64 %rd137, 0d0010000000000000;
+	setp.lt.f64 %p49, %rd136, %rd137;
 	@!%p49 bra $L_96;
 $L_95:
-	mov.b64 %rd139, 0d4330000000000000;
-	mul.f64 %rd140, %rd109, %rd139;
-	mov.b64 %rd141, -52;
-	mov.b64 %rd143, %rd140;
-	mov.b64 %rd145, %rd141;
+	mov.b64 %rd138, 0d4330000000000000;
+	mul.f64 %rd139, %rd109, %rd138;
+	mov.b64 %rd140, -52;
+	mov.b64 %rd142, %rd139;
+	mov.b64 %rd144, %rd140;
 	bra $L_97;
 $L_96:
-	mov.b64 %rd143, %rd109;
-	mov.b64 %rd145, %rd28;
+	mov.b64 %rd142, %rd109;
+	mov.b64 %rd144, %rd28;
 $L_97:
-	mov.b64 %rd142, %rd143;
-	mov.b64 %rd144, %rd145;
-	add.s64 %rd146, %rd61, %rd144;
-	mov.b64 %rd147, %rd142;
-	mov.b64 %rd148, 52;
-	min.u64 %rd1498, %rd148, 64;
-	cvt.u32.u64 %r30, %rd1498;
-	shr.u64 %rd149, %rd147, %r30;
-	mov.b64 %rd150, %rd149;
-	mov.b64 %rd151, 2047;
-	and.b64 %rd152, %rd150, %rd151;
-	mov.b64 %rd153, 1023;
-	sub.s64 %rd154, %rd152, %rd153;
-	add.s64 %rd155, %rd146, %rd154;
-	mov.b64 %rd156, -1075;
-	setp.lt.s64 %p50, %rd155, %rd156;
+	mov.b64 %rd141, %rd142;
+	mov.b64 %rd143, %rd144;
+	add.s64 %rd145, %rd61, %rd143;
+	mov.b64 %rd146, %rd141;
+	mov.b64 %rd147, 52;
+	min.u64 %rd1495, %rd147, 64;
+	cvt.u32.u64 %r54, %rd1495;
+	shr.u64 %rd148, %rd146, %r54;
+	mov.b64 %rd149, %rd148;
+	mov.b64 %rd150, 2047;
+	and.b64 %rd151, %rd149, %rd150;
+	mov.b64 %rd152, 1023;
+	cvt.u32.u64 %r22, %rd151;
+	mov.b32 %r23, 1023;
+	sub.s32 %r24, %r22, %r23;
+	cvt.s64.s32 %rd153, %r24;
+	add.s64 %rd154, %rd145, %rd153;
+	mov.b64 %rd155, -1075;
+	setp.lt.s64 %p50, %rd154, %rd155;
 	@%p50 bra $L_78;
 	bra $L_79;
 $L_98:
 	st.global.f32 [%rd46], %r16;
 $L_99:
 $L_100:
-	mov.b32 %r17, 0f3F000000;
-	add.f32 %r18, %r6, %r17;
+	mov.b32 %r25, 0f3F000000;
+	add.f32 %r26, %r6, %r25;
 $L_101:
-	cvt.f64.f32 %rd157, %r18;
+	cvt.f64.f32 %rd156, %r26;
 	bra $L_103;
 $L_102:
 	bra $L_139;
 $L_103:
-	setp.neu.f64 %p51, %rd157, %rd157;
+	setp.neu.f64 %p51, %rd156, %rd156;
 	@!%p51 bra $L_107;
 $L_104:
-	mov.b64 %rd213, %rd157;
+	mov.b64 %rd212, %rd156;
 	bra $L_113;
 $L_105:
-	mov.b64 %rd158, 0d7FF8000000000001;
-	mov.b64 %rd213, %rd158;
+	mov.b64 %rd157, 0d7FF8000000000001;
+	mov.b64 %rd212, %rd157;
 	bra $L_113;
 $L_106:
-	mov.b64 %rd159, 0d0000000000000000;
-	setp.lt.f64 %p52, %rd157, %rd159;
+	mov.b64 %rd158, 0d0000000000000000;
+	setp.lt.f64 %p52, %rd156, %rd158;
 	@%p52 bra $L_105;
 	bra $L_109;
 $L_107:
 	bra $L_114;
 $L_108:
-	mov.b64 %rd160, -1;
-	mov.b64 %rd161, 0d7FF0000000000000;
-	mov.b64 %rd162, 0dFFF0000000000000;
-	setp.ge.s64 %p53, %rd160, %rd28;
-	selp.b64 %rd163, %rd161, %rd162, %p53;
-	mov.b64 %rd213, %rd163;
+	mov.b64 %rd159, -1;
+	mov.b64 %rd160, 0d7FF0000000000000;
+	mov.b64 %rd161, 0dFFF0000000000000;
+	setp.ge.s64 %p53, %rd159, %rd28;
+	selp.b64 %rd162, %rd160, %rd161, %p53;
+	mov.b64 %rd212, %rd162;
 	bra $L_113;
 $L_109:
-	setp.eq.f64 %p54, %rd157, %rd159;
+	setp.eq.f64 %p54, %rd156, %rd158;
 	@%p54 bra $L_108;
 $L_110:
 	bra $L_121;
 $L_111:
-	mov.b64 %rd164, 0d4000000000000000;
-	mul.f64 %rd165, %rd216, %rd164;
-	sub.s64 %rd166, %rd218, %rd29;
-	mov.b64 %rd168, %rd165;
-	mov.b64 %rd170, %rd166;
+	mov.b64 %rd163, 0d4000000000000000;
+	mul.f64 %rd164, %rd215, %rd163;
+	sub.s64 %rd165, %rd217, %rd29;
+	mov.b64 %rd167, %rd164;
+	mov.b64 %rd169, %rd165;
 $L_112:
-	mov.b64 %rd167, %rd168;
-	mov.b64 %rd169, %rd170;
-	mov.b64 %rd171, 0d3FF0000000000000;
-	sub.f64 %rd172, %rd167, %rd171;
-	cvt.rn.f64.s64 %rd173, %rd169;
-	mov.b64 %rd174, 0d4000000000000000;
-	add.f64 %rd175, %rd174, %rd172;
-	div.rn.f64 %rd176, %rd172, %rd175;
+	mov.b64 %rd166, %rd167;
+	mov.b64 %rd168, %rd169;
+	mov.b64 %rd170, 0d3FF0000000000000;
+	sub.f64 %rd171, %rd166, %rd170;
+	cvt.rn.f64.s64 %rd172, %rd168;
+	mov.b64 %rd173, 0d4000000000000000;
+	add.f64 %rd174, %rd173, %rd171;
+	div.rn.f64 %rd175, %rd171, %rd174;
+	mul.f64 %rd176, %rd175, %rd175;
 	mul.f64 %rd177, %rd176, %rd176;
-	mul.f64 %rd178, %rd177, %rd177;
-	mov.b64 %rd179, 0d3FC2F112DF3E5244;
-	mul.f64 %rd180, %rd178, %rd179;
-	mov.b64 %rd181, 0d3FC7466496CB03DE;
-	add.f64 %rd182, %rd181, %rd180;
-	mul.f64 %rd183, %rd178, %rd182;
-	mov.b64 %rd184, 0d3FD2492494229359;
-	add.f64 %rd185, %rd184, %rd183;
-	mul.f64 %rd186, %rd178, %rd185;
-	mov.b64 %rd187, 0d3FE5555555555593;
-	add.f64 %rd188, %rd187, %rd186;
-	mul.f64 %rd189, %rd177, %rd188;
-	mov.b64 %rd190, 0d3FC39A09D078C69F;
-	mul.f64 %rd191, %rd178, %rd190;
-	mov.b64 %rd192, 0d3FCC71C51D8E78AF;
-	add.f64 %rd193, %rd192, %rd191;
-	mul.f64 %rd194, %rd178, %rd193;
-	mov.b64 %rd195, 0d3FD999999997FA04;
-	add.f64 %rd196, %rd195, %rd194;
-	mul.f64 %rd197, %rd178, %rd196;
-	add.f64 %rd198, %rd189, %rd197;
-	mov.b64 %rd199, 0d3FE0000000000000;
-	mul.f64 %rd200, %rd199, %rd172;
-	mul.f64 %rd201, %rd200, %rd172;
-	mov.b64 %rd202, 0d3FE62E42FEE00000;
-	mul.f64 %rd203, %rd173, %rd202;
-	add.f64 %rd204, %rd201, %rd198;
-	mul.f64 %rd205, %rd176, %rd204;
-	mov.b64 %rd206, 0d3DEA39EF35793C76;
-	mul.f64 %rd207, %rd173, %rd206;
-	add.f64 %rd208, %rd205, %rd207;
-	sub.f64 %rd209, %rd201, %rd208;
-	sub.f64 %rd210, %rd209, %rd172;
-	sub.f64 %rd211, %rd203, %rd210;
-	mov.b64 %rd213, %rd211;
+	mov.b64 %rd178, 0d3FC2F112DF3E5244;
+	mul.f64 %rd179, %rd177, %rd178;
+	mov.b64 %rd180, 0d3FC7466496CB03DE;
+	add.f64 %rd181, %rd180, %rd179;
+	mul.f64 %rd182, %rd177, %rd181;
+	mov.b64 %rd183, 0d3FD2492494229359;
+	add.f64 %rd184, %rd183, %rd182;
+	mul.f64 %rd185, %rd177, %rd184;
+	mov.b64 %rd186, 0d3FE5555555555593;
+	add.f64 %rd187, %rd186, %rd185;
+	mul.f64 %rd188, %rd176, %rd187;
+	mov.b64 %rd189, 0d3FC39A09D078C69F;
+	mul.f64 %rd190, %rd177, %rd189;
+	mov.b64 %rd191, 0d3FCC71C51D8E78AF;
+	add.f64 %rd192, %rd191, %rd190;
+	mul.f64 %rd193, %rd177, %rd192;
+	mov.b64 %rd194, 0d3FD999999997FA04;
+	add.f64 %rd195, %rd194, %rd193;
+	mul.f64 %rd196, %rd177, %rd195;
+	add.f64 %rd197, %rd188, %rd196;
+	mov.b64 %rd198, 0d3FE0000000000000;
+	mul.f64 %rd199, %rd198, %rd171;
+	mul.f64 %rd200, %rd199, %rd171;
+	mov.b64 %rd201, 0d3FE62E42FEE00000;
+	mul.f64 %rd202, %rd172, %rd201;
+	add.f64 %rd203, %rd200, %rd197;
+	mul.f64 %rd204, %rd175, %rd203;
+	mov.b64 %rd205, 0d3DEA39EF35793C76;
+	mul.f64 %rd206, %rd172, %rd205;
+	add.f64 %rd207, %rd204, %rd206;
+	sub.f64 %rd208, %rd200, %rd207;
+	sub.f64 %rd209, %rd208, %rd171;
+	sub.f64 %rd210, %rd202, %rd209;
+	mov.b64 %rd212, %rd210;
 $L_113:
-	mov.b64 %rd212, %rd213;
-	cvt.rn.f32.f64 %r19, %rd212;
+	mov.b64 %rd211, %rd212;
+	cvt.rn.f32.f64 %r27, %rd211;
 	bra $L_102;
 $L_114:
 	setp.ge.s64 %p55, %rd29, %rd28;
@@ -13558,8 +13603,8 @@ $L_116:
 	mov.pred %p58, %p59;
 	bra $L_120;
 $L_117:
-	mov.b64 %rd214, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p60, %rd157, %rd214;
+	mov.b64 %rd213, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p60, %rd156, %rd213;
 	setp.ne.u32 %p61, 1, 0;
 	@%p60 bra $E_117_4;
 	bra $L_115;
@@ -13567,8 +13612,8 @@ $E_117_4:
 	mov.pred %p59, %p61;
 	bra $L_116;
 $L_118:
-	mov.b64 %rd215, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p62, %rd157, %rd215;
+	mov.b64 %rd214, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p62, %rd156, %rd214;
 	mov.pred %p64, %p62;
 $L_119:
 	mov.pred %p63, %p64;
@@ -13580,12 +13625,12 @@ $L_120:
 $L_121:
 	@!%p54 bra $L_124;
 $L_122:
-	mov.b64 %rd217, %rd157;
-	mov.b64 %rd219, %rd28;
+	mov.b64 %rd216, %rd156;
+	mov.b64 %rd218, %rd28;
 	bra $L_127;
 $L_123:
-	mov.b64 %rd217, %rd157;
-	mov.b64 %rd219, %rd28;
+	mov.b64 %rd216, %rd156;
+	mov.b64 %rd218, %rd28;
 	bra $L_127;
 $L_124:
 	bra $L_128;
@@ -13595,13 +13640,13 @@ $L_126:
 	@%p51 bra $L_123;
 	bra $L_125;
 $L_127:
-	mov.b64 %rd216, %rd217;
-	mov.b64 %rd218, %rd219;
-	mov.b64 %rd220, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p65, %rd216, %rd220;
+	mov.b64 %rd215, %rd216;
+	mov.b64 %rd217, %rd218;
+	mov.b64 %rd219, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p65, %rd215, %rd219;
 	@%p65 bra $L_111;
-	mov.b64 %rd168, %rd216;
-	mov.b64 %rd170, %rd218;
+	mov.b64 %rd167, %rd215;
+	mov.b64 %rd169, %rd217;
 	bra $L_112;
 $L_128:
 	setp.ge.s64 %p66, %rd28, %rd28;
@@ -13616,8 +13661,8 @@ $L_130:
 	mov.pred %p69, %p70;
 	bra $L_134;
 $L_131:
-	mov.b64 %rd221, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p71, %rd157, %rd221;
+	mov.b64 %rd220, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p71, %rd156, %rd220;
 	setp.ne.u32 %p72, 1, 0;
 	@%p71 bra $E_131_5;
 	bra $L_129;
@@ -13625,8 +13670,8 @@ $E_131_5:
 	mov.pred %p70, %p72;
 	bra $L_130;
 $L_132:
-	mov.b64 %rd222, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p73, %rd157, %rd222;
+	mov.b64 %rd221, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p73, %rd156, %rd221;
 	mov.pred %p75, %p73;
 $L_133:
 	mov.pred %p74, %p75;
@@ -13636,121 +13681,121 @@ $L_134:
 	@%p69 bra $L_123;
 	bra $L_126;
 $L_135:
-	abs.f64 %rd223, %rd157;
-	mov.b64 %rd224, 0d0010000000000000;
-	setp.lt.f64 %p76, %rd223, %rd224;
+	abs.f64 %rd222, %rd156;
+	mov.b64 %rd223, 0d0010000000000000;
+	setp.lt.f64 %p76, %rd222, %rd223;
 	@!%p76 bra $L_137;
 $L_136:
-	mov.b64 %rd225, 0d4330000000000000;
-	mul.f64 %rd226, %rd157, %rd225;
-	mov.b64 %rd227, -52;
-	mov.b64 %rd229, %rd226;
-	mov.b64 %rd231, %rd227;
+	mov.b64 %rd224, 0d4330000000000000;
+	mul.f64 %rd225, %rd156, %rd224;
+	mov.b64 %rd226, -52;
+	mov.b64 %rd228, %rd225;
+	mov.b64 %rd230, %rd226;
 	bra $L_138;
 $L_137:
-	mov.b64 %rd229, %rd157;
-	mov.b64 %rd231, %rd28;
+	mov.b64 %rd228, %rd156;
+	mov.b64 %rd230, %rd28;
 $L_138:
-	mov.b64 %rd228, %rd229;
-	mov.b64 %rd230, %rd231;
-	mov.b64 %rd232, %rd228;
-	mov.b64 %rd233, 52;
-	min.u64 %rd1499, %rd233, 64;
-	cvt.u32.u64 %r31, %rd1499;
-	shr.u64 %rd234, %rd232, %r31;
-	mov.b64 %rd235, 2047;
-	and.b64 %rd236, %rd234, %rd235;
-	mov.b64 %rd237, %rd236;
-	mov.b64 %rd238, 1023;
-	sub.s64 %rd239, %rd237, %rd238;
-	add.s64 %rd240, %rd239, %rd29;
-	add.s64 %rd241, %rd230, %rd240;
-	mov.b64 %rd242, 9218868437227405312;
-	not.b64 %rd243, %rd242;
-	and.b64 %rd243, %rd232, %rd243;
-	mov.b64 %rd244, 4602678819172646912;
-	or.b64 %rd245, %rd243, %rd244;
-	mov.b64 %rd246, %rd245;
-	mov.b64 %rd217, %rd246;
-	mov.b64 %rd219, %rd241;
+	mov.b64 %rd227, %rd228;
+	mov.b64 %rd229, %rd230;
+	mov.b64 %rd231, %rd227;
+	mov.b64 %rd232, 52;
+	min.u64 %rd1496, %rd232, 64;
+	cvt.u32.u64 %r55, %rd1496;
+	shr.u64 %rd233, %rd231, %r55;
+	mov.b64 %rd234, 2047;
+	and.b64 %rd235, %rd233, %rd234;
+	mov.b64 %rd236, %rd235;
+	mov.b64 %rd237, 1023;
+	sub.s64 %rd238, %rd236, %rd237;
+	add.s64 %rd239, %rd238, %rd29;
+	add.s64 %rd240, %rd229, %rd239;
+	mov.b64 %rd241, 9218868437227405312;
+	not.b64 %rd242, %rd241;
+	and.b64 %rd242, %rd231, %rd242;
+	mov.b64 %rd243, 4602678819172646912;
+	or.b64 %rd244, %rd242, %rd243;
+	mov.b64 %rd245, %rd244;
+	mov.b64 %rd216, %rd245;
+	mov.b64 %rd218, %rd240;
 	bra $L_127;
 $L_139:
-	add.s64 %rd247, %rd46, %rd15;
-	st.global.f32 [%rd247], %r19;
+	add.s64 %rd246, %rd46, %rd15;
+	st.global.f32 [%rd246], %r27;
 $L_140:
-	cvt.f64.f32 %rd248, %r4;
+	cvt.f64.f32 %rd247, %r4;
 	bra $L_142;
 $L_141:
 	bra $L_422;
 $L_142:
-	mov.b64 %rd249, 0d0000000000000000;
-	setp.eq.f64 %p77, %rd248, %rd249;
+	mov.b64 %rd248, 0d0000000000000000;
+	setp.eq.f64 %p77, %rd247, %rd248;
 	@!%p77 bra $L_146;
 $L_143:
-	mov.b64 %rd267, %rd248;
+	mov.b64 %rd266, %rd247;
 	bra $L_158;
 $L_144:
-	mov.b64 %rd250, 0d7FF8000000000001;
-	mov.b64 %rd267, %rd250;
+	mov.b64 %rd249, 0d7FF8000000000001;
+	mov.b64 %rd266, %rd249;
 	bra $L_158;
 $L_145:
 	bra $L_159;
 $L_146:
-	setp.neu.f64 %p78, %rd248, %rd248;
+	setp.neu.f64 %p78, %rd247, %rd247;
 	@%p78 bra $L_143;
 	bra $L_145;
 $L_147:
-	setp.lt.f64 %p79, %rd248, %rd249;
+	setp.lt.f64 %p79, %rd247, %rd248;
 	setp.ne.u32 %p80, 0, 0;
 	@%p79 bra $L_148;
-	mov.b64 %rd253, %rd248;
+	mov.b64 %rd252, %rd247;
 	mov.pred %p83, %p80;
 	bra $L_149;
 $L_148:
-	neg.f64 %rd251, %rd248;
+	neg.f64 %rd250, %rd247;
 	setp.ne.u32 %p81, 1, 0;
-	mov.b64 %rd253, %rd251;
+	mov.b64 %rd252, %rd250;
 	mov.pred %p83, %p81;
 $L_149:
-	mov.b64 %rd252, %rd253;
+	mov.b64 %rd251, %rd252;
 	mov.pred %p82, %p83;
 	bra $L_166;
 $L_150:
 	not.pred %p84, %p82;
-	mov.b64 %rd254, 4;
-	sub.u64 %rd255, %rd295, %rd254;
+	mov.b64 %rd253, 4;
+	sub.u64 %rd254, %rd294, %rd253;
 	mov.pred %p86, %p84;
-	mov.b64 %rd257, %rd255;
+	mov.b64 %rd256, %rd254;
 $L_151:
 	mov.pred %p85, %p86;
-	mov.b64 %rd256, %rd257;
-	mul.f64 %rd258, %rd297, %rd297;
-	mov.b64 %rd259, 1;
-	setp.eq.u64 %p87, %rd256, %rd259;
+	mov.b64 %rd255, %rd256;
+	mul.f64 %rd257, %rd296, %rd296;
+	mov.b64 %rd258, 1;
+	setp.eq.u64 %p87, %rd255, %rd258;
 	@!%p87 bra $L_155;
 $L_152:
 	bra $L_418;
 $L_153:
-	mov.b64 %rd260, %rd261;
+	mov.b64 %rd259, %rd260;
 	@%p85 bra $L_156;
-	mov.b64 %rd265, %rd260;
+	mov.b64 %rd264, %rd259;
 	bra $L_157;
 $L_154:
 	bra $L_420;
 $L_155:
-	mov.b64 %rd262, 2;
-	setp.eq.u64 %p88, %rd256, %rd262;
+	mov.b64 %rd261, 2;
+	setp.eq.u64 %p88, %rd255, %rd261;
 	@%p88 bra $L_152;
 	bra $L_154;
 $L_156:
-	neg.f64 %rd263, %rd260;
-	mov.b64 %rd265, %rd263;
+	neg.f64 %rd262, %rd259;
+	mov.b64 %rd264, %rd262;
 $L_157:
-	mov.b64 %rd264, %rd265;
-	mov.b64 %rd267, %rd264;
+	mov.b64 %rd263, %rd264;
+	mov.b64 %rd266, %rd263;
 $L_158:
-	mov.b64 %rd266, %rd267;
-	cvt.rn.f32.f64 %r20, %rd266;
+	mov.b64 %rd265, %rd266;
+	cvt.rn.f32.f64 %r28, %rd265;
 	bra $L_141;
 $L_159:
 	setp.ge.s64 %p89, %rd28, %rd28;
@@ -13765,8 +13810,8 @@ $L_161:
 	mov.pred %p92, %p93;
 	bra $L_165;
 $L_162:
-	mov.b64 %rd268, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p94, %rd248, %rd268;
+	mov.b64 %rd267, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p94, %rd247, %rd267;
 	setp.ne.u32 %p95, 1, 0;
 	@%p94 bra $E_162_6;
 	bra $L_160;
@@ -13774,8 +13819,8 @@ $E_162_6:
 	mov.pred %p93, %p95;
 	bra $L_161;
 $L_163:
-	mov.b64 %rd269, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p96, %rd248, %rd269;
+	mov.b64 %rd268, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p96, %rd247, %rd268;
 	mov.pred %p98, %p96;
 $L_164:
 	mov.pred %p97, %p98;
@@ -13785,1293 +13830,1293 @@ $L_165:
 	@%p92 bra $L_144;
 	bra $L_147;
 $L_166:
-	mov.b64 %rd270, 0d41C0000000000000;
-	setp.ge.f64 %p99, %rd252, %rd270;
+	mov.b64 %rd269, 0d41C0000000000000;
+	setp.ge.f64 %p99, %rd251, %rd269;
 	@!%p99 bra $L_168;
 $L_167:
 	bra $L_172;
 $L_168:
-	mov.b64 %rd271, 0d3FF45F306DC9C883;
-	mul.f64 %rd272, %rd252, %rd271;
-	cvt.rzi.u64.f64 %rd273, %rd272;
-	cvt.rn.f64.u64 %rd274, %rd273;
-	mov.b64 %rd275, 1;
-	and.b64 %rd276, %rd273, %rd275;
-	setp.eq.u64 %p100, %rd276, %rd275;
+	mov.b64 %rd270, 0d3FF45F306DC9C883;
+	mul.f64 %rd271, %rd251, %rd270;
+	cvt.rzi.u64.f64 %rd272, %rd271;
+	cvt.rn.f64.u64 %rd273, %rd272;
+	mov.b64 %rd274, 1;
+	and.b64 %rd275, %rd272, %rd274;
+	setp.eq.u64 %p100, %rd275, %rd274;
 	@%p100 bra $L_169;
-	mov.b64 %rd281, %rd273;
-	mov.b64 %rd283, %rd274;
+	mov.b64 %rd280, %rd272;
+	mov.b64 %rd282, %rd273;
 	bra $L_170;
 $L_169:
-	add.u64 %rd277, %rd273, %rd275;
-	mov.b64 %rd278, 0d3FF0000000000000;
-	add.f64 %rd279, %rd274, %rd278;
-	mov.b64 %rd281, %rd277;
-	mov.b64 %rd283, %rd279;
+	add.u64 %rd276, %rd272, %rd274;
+	mov.b64 %rd277, 0d3FF0000000000000;
+	add.f64 %rd278, %rd273, %rd277;
+	mov.b64 %rd280, %rd276;
+	mov.b64 %rd282, %rd278;
 $L_170:
-	mov.b64 %rd280, %rd281;
-	mov.b64 %rd282, %rd283;
-	mov.b64 %rd284, 7;
-	and.b64 %rd285, %rd280, %rd284;
-	mov.b64 %rd286, 0d3FE921FB40000000;
-	mul.f64 %rd287, %rd282, %rd286;
-	sub.f64 %rd288, %rd252, %rd287;
-	mov.b64 %rd289, 0d3E64442D00000000;
-	mul.f64 %rd290, %rd282, %rd289;
-	sub.f64 %rd291, %rd288, %rd290;
-	mov.b64 %rd292, 0d3CE8469898CC5170;
-	mul.f64 %rd293, %rd282, %rd292;
-	sub.f64 %rd294, %rd291, %rd293;
-	mov.b64 %rd296, %rd285;
-	mov.b64 %rd298, %rd294;
+	mov.b64 %rd279, %rd280;
+	mov.b64 %rd281, %rd282;
+	mov.b64 %rd283, 7;
+	and.b64 %rd284, %rd279, %rd283;
+	mov.b64 %rd285, 0d3FE921FB40000000;
+	mul.f64 %rd286, %rd281, %rd285;
+	sub.f64 %rd287, %rd251, %rd286;
+	mov.b64 %rd288, 0d3E64442D00000000;
+	mul.f64 %rd289, %rd281, %rd288;
+	sub.f64 %rd290, %rd287, %rd289;
+	mov.b64 %rd291, 0d3CE8469898CC5170;
+	mul.f64 %rd292, %rd281, %rd291;
+	sub.f64 %rd293, %rd290, %rd292;
+	mov.b64 %rd295, %rd284;
+	mov.b64 %rd297, %rd293;
 $L_171:
-	mov.b64 %rd295, %rd296;
-	mov.b64 %rd297, %rd298;
-	mov.b64 %rd299, 3;
-	setp.gt.u64 %p101, %rd295, %rd299;
+	mov.b64 %rd294, %rd295;
+	mov.b64 %rd296, %rd297;
+	mov.b64 %rd298, 3;
+	setp.gt.u64 %p101, %rd294, %rd298;
 	@%p101 bra $L_150;
 	mov.pred %p86, %p82;
-	mov.b64 %rd257, %rd295;
+	mov.b64 %rd256, %rd294;
 	bra $L_151;
 $L_172:
-	mov.b64 %rd300, 0d3FE921FB54442D18;
-	setp.lt.f64 %p102, %rd252, %rd300;
+	mov.b64 %rd299, 0d3FE921FB54442D18;
+	setp.lt.f64 %p102, %rd251, %rd299;
 	@!%p102 bra $L_174;
 $L_173:
-	mov.b64 %rd301, 0;
-	mov.b64 %rd333, %rd301;
-	mov.b64 %rd335, %rd252;
+	mov.b64 %rd300, 0;
+	mov.b64 %rd332, %rd300;
+	mov.b64 %rd334, %rd251;
 	bra $L_177;
 $L_174:
-	mov.b64 %rd302, %rd252;
-	mov.b64 %rd303, 52;
-	min.u64 %rd1500, %rd303, 64;
-	cvt.u32.u64 %r32, %rd1500;
-	shr.u64 %rd304, %rd302, %r32;
-	mov.b64 %rd305, 2047;
-	and.b64 %rd306, %rd304, %rd305;
-	mov.b64 %rd307, %rd306;
-	mov.b64 %rd308, 1023;
-	sub.s64 %rd309, %rd307, %rd308;
-	mov.b64 %rd310, 52;
-	sub.s64 %rd311, %rd309, %rd310;
-	mov.b64 %rd312, 9218868437227405312;
-	not.b64 %rd313, %rd312;
-	and.b64 %rd313, %rd302, %rd313;
-	mov.b64 %rd314, 4503599627370496;
-	or.b64 %rd315, %rd313, %rd314;
-	mov.b64 %rd316, 61;
-	add.s64 %rd317, %rd311, %rd316;
-	mov.b64 %rd318, %rd317;
-	mov.b64 %rd319, 64;
-	div.u64 %rd320, %rd318, %rd319;
-	rem.u64 %rd321, %rd318, %rd319;
+	mov.b64 %rd301, %rd251;
+	mov.b64 %rd302, 52;
+	min.u64 %rd1497, %rd302, 64;
+	cvt.u32.u64 %r56, %rd1497;
+	shr.u64 %rd303, %rd301, %r56;
+	mov.b64 %rd304, 2047;
+	and.b64 %rd305, %rd303, %rd304;
+	mov.b64 %rd306, %rd305;
+	mov.b64 %rd307, 1023;
+	sub.s64 %rd308, %rd306, %rd307;
+	mov.b64 %rd309, 52;
+	sub.s64 %rd310, %rd308, %rd309;
+	mov.b64 %rd311, 9218868437227405312;
+	not.b64 %rd312, %rd311;
+	and.b64 %rd312, %rd301, %rd312;
+	mov.b64 %rd313, 4503599627370496;
+	or.b64 %rd314, %rd312, %rd313;
+	mov.b64 %rd315, 61;
+	add.s64 %rd316, %rd310, %rd315;
+	mov.b64 %rd317, %rd316;
+	mov.b64 %rd318, 64;
+	div.u64 %rd319, %rd317, %rd318;
+	rem.u64 %rd320, %rd317, %rd318;
 	bra $L_178;
 $L_175:
-	add.u64 %rd322, %rd592, %rd378;
-	mov.b64 %rd323, 7;
-	and.b64 %rd324, %rd322, %rd323;
-	mov.b64 %rd325, 0d3FF0000000000000;
-	sub.f64 %rd326, %rd609, %rd325;
-	mov.b64 %rd328, %rd324;
-	mov.b64 %rd330, %rd326;
+	add.u64 %rd321, %rd591, %rd377;
+	mov.b64 %rd322, 7;
+	and.b64 %rd323, %rd321, %rd322;
+	mov.b64 %rd324, 0d3FF0000000000000;
+	sub.f64 %rd325, %rd608, %rd324;
+	mov.b64 %rd327, %rd323;
+	mov.b64 %rd329, %rd325;
 $L_176:
-	mov.b64 %rd327, %rd328;
-	mov.b64 %rd329, %rd330;
-	mul.f64 %rd331, %rd329, %rd300;
-	mov.b64 %rd333, %rd327;
-	mov.b64 %rd335, %rd331;
+	mov.b64 %rd326, %rd327;
+	mov.b64 %rd328, %rd329;
+	mul.f64 %rd330, %rd328, %rd299;
+	mov.b64 %rd332, %rd326;
+	mov.b64 %rd334, %rd330;
 $L_177:
-	mov.b64 %rd332, %rd333;
-	mov.b64 %rd334, %rd335;
-	mov.b64 %rd296, %rd332;
-	mov.b64 %rd298, %rd334;
+	mov.b64 %rd331, %rd332;
+	mov.b64 %rd333, %rd334;
+	mov.b64 %rd295, %rd331;
+	mov.b64 %rd297, %rd333;
 	bra $L_171;
 $L_178:
-	mov.b64 %rd336, 0;
-	setp.eq.u64 %p103, %rd320, %rd336;
+	mov.b64 %rd335, 0;
+	setp.eq.u64 %p103, %rd319, %rd335;
 	@!%p103 bra $L_181;
 $L_179:
-	mov.b64 %rd337, 1;
-	mov.b64 %rd376, %rd337;
+	mov.b64 %rd336, 1;
+	mov.b64 %rd375, %rd336;
 	bra $L_217;
 $L_180:
-	mov.b64 %rd338, 5040379952546458195;
-	mov.b64 %rd376, %rd338;
+	mov.b64 %rd337, 5040379952546458195;
+	mov.b64 %rd375, %rd337;
 	bra $L_217;
 $L_181:
-	mov.b64 %rd339, 1;
-	setp.eq.u64 %p104, %rd320, %rd339;
+	mov.b64 %rd338, 1;
+	setp.eq.u64 %p104, %rd319, %rd338;
 	@%p104 bra $L_180;
 	bra $L_183;
 $L_182:
-	mov.b64 %rd340, -554312585572664447;
-	mov.b64 %rd376, %rd340;
+	mov.b64 %rd339, -554312585572664447;
+	mov.b64 %rd375, %rd339;
 	bra $L_217;
 $L_183:
-	mov.b64 %rd341, 2;
-	setp.eq.u64 %p105, %rd320, %rd341;
+	mov.b64 %rd340, 2;
+	setp.eq.u64 %p105, %rd319, %rd340;
 	@%p105 bra $L_182;
 	bra $L_185;
 $L_184:
-	mov.b64 %rd342, -5276763892624187261;
-	mov.b64 %rd376, %rd342;
+	mov.b64 %rd341, -5276763892624187261;
+	mov.b64 %rd375, %rd341;
 	bra $L_217;
 $L_185:
-	mov.b64 %rd343, 3;
-	setp.eq.u64 %p106, %rd320, %rd343;
+	mov.b64 %rd342, 3;
+	setp.eq.u64 %p106, %rd319, %rd342;
 	@%p106 bra $L_184;
 	bra $L_187;
 $L_186:
-	mov.b64 %rd344, -242412250269775165;
-	mov.b64 %rd376, %rd344;
+	mov.b64 %rd343, -242412250269775165;
+	mov.b64 %rd375, %rd343;
 	bra $L_217;
 $L_187:
-	mov.b64 %rd345, 4;
-	setp.eq.u64 %p107, %rd320, %rd345;
+	mov.b64 %rd344, 4;
+	setp.eq.u64 %p107, %rd319, %rd344;
 	@%p107 bra $L_186;
 	bra $L_189;
 $L_188:
-	mov.b64 %rd346, 7946843935494350272;
-	mov.b64 %rd376, %rd346;
+	mov.b64 %rd345, 7946843935494350272;
+	mov.b64 %rd375, %rd345;
 	bra $L_217;
 $L_189:
-	mov.b64 %rd347, 5;
-	setp.eq.u64 %p108, %rd320, %rd347;
+	mov.b64 %rd346, 5;
+	setp.eq.u64 %p108, %rd319, %rd346;
 	@%p108 bra $L_188;
 	bra $L_191;
 $L_190:
-	mov.b64 %rd348, 905889640498799673;
-	mov.b64 %rd376, %rd348;
+	mov.b64 %rd347, 905889640498799673;
+	mov.b64 %rd375, %rd347;
 	bra $L_217;
 $L_191:
-	mov.b64 %rd349, 6;
-	setp.eq.u64 %p109, %rd320, %rd349;
+	mov.b64 %rd348, 6;
+	setp.eq.u64 %p109, %rd319, %rd348;
 	@%p109 bra $L_190;
 	bra $L_193;
 $L_192:
-	mov.b64 %rd350, -271387810574676355;
-	mov.b64 %rd376, %rd350;
+	mov.b64 %rd349, -271387810574676355;
+	mov.b64 %rd375, %rd349;
 	bra $L_217;
 $L_193:
-	mov.b64 %rd351, 7;
-	setp.eq.u64 %p110, %rd320, %rd351;
+	mov.b64 %rd350, 7;
+	setp.eq.u64 %p110, %rd319, %rd350;
 	@%p110 bra $L_192;
 	bra $L_195;
 $L_194:
-	mov.b64 %rd352, -3385462365541201655;
-	mov.b64 %rd376, %rd352;
+	mov.b64 %rd351, -3385462365541201655;
+	mov.b64 %rd375, %rd351;
 	bra $L_217;
 $L_195:
-	mov.b64 %rd353, 8;
-	setp.eq.u64 %p111, %rd320, %rd353;
+	mov.b64 %rd352, 8;
+	setp.eq.u64 %p111, %rd319, %rd352;
 	@%p111 bra $L_194;
 	bra $L_197;
 $L_196:
-	mov.b64 %rd354, -3226582509936509822;
-	mov.b64 %rd376, %rd354;
+	mov.b64 %rd353, -3226582509936509822;
+	mov.b64 %rd375, %rd353;
 	bra $L_217;
 $L_197:
-	mov.b64 %rd355, 9;
-	setp.eq.u64 %p112, %rd320, %rd355;
+	mov.b64 %rd354, 9;
+	setp.eq.u64 %p112, %rd319, %rd354;
 	@%p112 bra $L_196;
 	bra $L_199;
 $L_198:
-	mov.b64 %rd356, 8296664548579374057;
-	mov.b64 %rd376, %rd356;
+	mov.b64 %rd355, 8296664548579374057;
+	mov.b64 %rd375, %rd355;
 	bra $L_217;
 $L_199:
-	mov.b64 %rd357, 10;
-	setp.eq.u64 %p113, %rd320, %rd357;
+	mov.b64 %rd356, 10;
+	setp.eq.u64 %p113, %rd319, %rd356;
 	@%p113 bra $L_198;
 	bra $L_201;
 $L_200:
-	mov.b64 %rd358, 4109744767560208502;
-	mov.b64 %rd376, %rd358;
+	mov.b64 %rd357, 4109744767560208502;
+	mov.b64 %rd375, %rd357;
 	bra $L_217;
 $L_201:
-	mov.b64 %rd359, 11;
-	setp.eq.u64 %p114, %rd320, %rd359;
+	mov.b64 %rd358, 11;
+	setp.eq.u64 %p114, %rd319, %rd358;
 	@%p114 bra $L_200;
 	bra $L_203;
 $L_202:
-	mov.b64 %rd360, 4607516669194743839;
-	mov.b64 %rd376, %rd360;
+	mov.b64 %rd359, 4607516669194743839;
+	mov.b64 %rd375, %rd359;
 	bra $L_217;
 $L_203:
-	mov.b64 %rd361, 12;
-	setp.eq.u64 %p115, %rd320, %rd361;
+	mov.b64 %rd360, 12;
+	setp.eq.u64 %p115, %rd319, %rd360;
 	@%p115 bra $L_202;
 	bra $L_205;
 $L_204:
-	mov.b64 %rd362, -2423460969061230018;
-	mov.b64 %rd376, %rd362;
+	mov.b64 %rd361, -2423460969061230018;
+	mov.b64 %rd375, %rd361;
 	bra $L_217;
 $L_205:
-	mov.b64 %rd363, 13;
-	setp.eq.u64 %p116, %rd320, %rd363;
+	mov.b64 %rd362, 13;
+	setp.eq.u64 %p116, %rd319, %rd362;
 	@%p116 bra $L_204;
 	bra $L_207;
 $L_206:
-	mov.b64 %rd364, -2707510419574615186;
-	mov.b64 %rd376, %rd364;
+	mov.b64 %rd363, -2707510419574615186;
+	mov.b64 %rd375, %rd363;
 	bra $L_217;
 $L_207:
-	mov.b64 %rd365, 14;
-	setp.eq.u64 %p117, %rd320, %rd365;
+	mov.b64 %rd364, 14;
+	setp.eq.u64 %p117, %rd319, %rd364;
 	@%p117 bra $L_206;
 	bra $L_209;
 $L_208:
-	mov.b64 %rd366, -7022098299024845734;
-	mov.b64 %rd376, %rd366;
+	mov.b64 %rd365, -7022098299024845734;
+	mov.b64 %rd375, %rd365;
 	bra $L_217;
 $L_209:
-	mov.b64 %rd367, 15;
-	setp.eq.u64 %p118, %rd320, %rd367;
+	mov.b64 %rd366, 15;
+	setp.eq.u64 %p118, %rd319, %rd366;
 	@%p118 bra $L_208;
 	bra $L_211;
 $L_210:
-	mov.b64 %rd368, -1562901285013036298;
-	mov.b64 %rd376, %rd368;
+	mov.b64 %rd367, -1562901285013036298;
+	mov.b64 %rd375, %rd367;
 	bra $L_217;
 $L_211:
-	mov.b64 %rd369, 16;
-	setp.eq.u64 %p119, %rd320, %rd369;
+	mov.b64 %rd368, 16;
+	setp.eq.u64 %p119, %rd319, %rd368;
 	@%p119 bra $L_210;
 	bra $L_213;
 $L_212:
-	mov.b64 %rd370, 8795094592981902804;
-	mov.b64 %rd376, %rd370;
+	mov.b64 %rd369, 8795094592981902804;
+	mov.b64 %rd375, %rd369;
 	bra $L_217;
 $L_213:
-	mov.b64 %rd371, 17;
-	setp.eq.u64 %p120, %rd320, %rd371;
+	mov.b64 %rd370, 17;
+	setp.eq.u64 %p120, %rd319, %rd370;
 	@%p120 bra $L_212;
 	bra $L_215;
 $L_214:
-	mov.b64 %rd372, -2884908082597807600;
-	mov.b64 %rd376, %rd372;
+	mov.b64 %rd371, -2884908082597807600;
+	mov.b64 %rd375, %rd371;
 	bra $L_217;
 $L_215:
-	mov.b64 %rd373, 18;
-	setp.eq.u64 %p121, %rd320, %rd373;
+	mov.b64 %rd372, 18;
+	setp.eq.u64 %p121, %rd319, %rd372;
 	@%p121 bra $L_214;
 $L_216:
-	mov.b64 %rd374, -6051042886442100905;
-	mov.b64 %rd376, %rd374;
+	mov.b64 %rd373, -6051042886442100905;
+	mov.b64 %rd375, %rd373;
 $L_217:
-	mov.b64 %rd375, %rd376;
-	min.u64 %rd1501, %rd321, 64;
-	cvt.u32.u64 %r33, %rd1501;
-	shl.b64 %rd377, %rd375, %r33;
-	mov.b64 %rd378, 1;
-	add.u64 %rd379, %rd320, %rd378;
+	mov.b64 %rd374, %rd375;
+	min.u64 %rd1498, %rd320, 64;
+	cvt.u32.u64 %r57, %rd1498;
+	shl.b64 %rd376, %rd374, %r57;
+	mov.b64 %rd377, 1;
+	add.u64 %rd378, %rd319, %rd377;
 $L_218:
-	setp.eq.u64 %p122, %rd379, %rd336;
+	setp.eq.u64 %p122, %rd378, %rd335;
 	@!%p122 bra $L_221;
 $L_219:
-	mov.b64 %rd417, %rd378;
+	mov.b64 %rd416, %rd377;
 	bra $L_257;
 $L_220:
-	mov.b64 %rd380, 5040379952546458195;
-	mov.b64 %rd417, %rd380;
+	mov.b64 %rd379, 5040379952546458195;
+	mov.b64 %rd416, %rd379;
 	bra $L_257;
 $L_221:
-	setp.eq.u64 %p123, %rd379, %rd378;
+	setp.eq.u64 %p123, %rd378, %rd377;
 	@%p123 bra $L_220;
 	bra $L_223;
 $L_222:
-	mov.b64 %rd381, -554312585572664447;
-	mov.b64 %rd417, %rd381;
+	mov.b64 %rd380, -554312585572664447;
+	mov.b64 %rd416, %rd380;
 	bra $L_257;
 $L_223:
-	mov.b64 %rd382, 2;
-	setp.eq.u64 %p124, %rd379, %rd382;
+	mov.b64 %rd381, 2;
+	setp.eq.u64 %p124, %rd378, %rd381;
 	@%p124 bra $L_222;
 	bra $L_225;
 $L_224:
-	mov.b64 %rd383, -5276763892624187261;
-	mov.b64 %rd417, %rd383;
+	mov.b64 %rd382, -5276763892624187261;
+	mov.b64 %rd416, %rd382;
 	bra $L_257;
 $L_225:
-	mov.b64 %rd384, 3;
-	setp.eq.u64 %p125, %rd379, %rd384;
+	mov.b64 %rd383, 3;
+	setp.eq.u64 %p125, %rd378, %rd383;
 	@%p125 bra $L_224;
 	bra $L_227;
 $L_226:
-	mov.b64 %rd385, -242412250269775165;
-	mov.b64 %rd417, %rd385;
+	mov.b64 %rd384, -242412250269775165;
+	mov.b64 %rd416, %rd384;
 	bra $L_257;
 $L_227:
-	mov.b64 %rd386, 4;
-	setp.eq.u64 %p126, %rd379, %rd386;
+	mov.b64 %rd385, 4;
+	setp.eq.u64 %p126, %rd378, %rd385;
 	@%p126 bra $L_226;
 	bra $L_229;
 $L_228:
-	mov.b64 %rd387, 7946843935494350272;
-	mov.b64 %rd417, %rd387;
+	mov.b64 %rd386, 7946843935494350272;
+	mov.b64 %rd416, %rd386;
 	bra $L_257;
 $L_229:
-	mov.b64 %rd388, 5;
-	setp.eq.u64 %p127, %rd379, %rd388;
+	mov.b64 %rd387, 5;
+	setp.eq.u64 %p127, %rd378, %rd387;
 	@%p127 bra $L_228;
 	bra $L_231;
 $L_230:
-	mov.b64 %rd389, 905889640498799673;
-	mov.b64 %rd417, %rd389;
+	mov.b64 %rd388, 905889640498799673;
+	mov.b64 %rd416, %rd388;
 	bra $L_257;
 $L_231:
-	mov.b64 %rd390, 6;
-	setp.eq.u64 %p128, %rd379, %rd390;
+	mov.b64 %rd389, 6;
+	setp.eq.u64 %p128, %rd378, %rd389;
 	@%p128 bra $L_230;
 	bra $L_233;
 $L_232:
-	mov.b64 %rd391, -271387810574676355;
-	mov.b64 %rd417, %rd391;
+	mov.b64 %rd390, -271387810574676355;
+	mov.b64 %rd416, %rd390;
 	bra $L_257;
 $L_233:
-	mov.b64 %rd392, 7;
-	setp.eq.u64 %p129, %rd379, %rd392;
+	mov.b64 %rd391, 7;
+	setp.eq.u64 %p129, %rd378, %rd391;
 	@%p129 bra $L_232;
 	bra $L_235;
 $L_234:
-	mov.b64 %rd393, -3385462365541201655;
-	mov.b64 %rd417, %rd393;
+	mov.b64 %rd392, -3385462365541201655;
+	mov.b64 %rd416, %rd392;
 	bra $L_257;
 $L_235:
-	mov.b64 %rd394, 8;
-	setp.eq.u64 %p130, %rd379, %rd394;
+	mov.b64 %rd393, 8;
+	setp.eq.u64 %p130, %rd378, %rd393;
 	@%p130 bra $L_234;
 	bra $L_237;
 $L_236:
-	mov.b64 %rd395, -3226582509936509822;
-	mov.b64 %rd417, %rd395;
+	mov.b64 %rd394, -3226582509936509822;
+	mov.b64 %rd416, %rd394;
 	bra $L_257;
 $L_237:
-	mov.b64 %rd396, 9;
-	setp.eq.u64 %p131, %rd379, %rd396;
+	mov.b64 %rd395, 9;
+	setp.eq.u64 %p131, %rd378, %rd395;
 	@%p131 bra $L_236;
 	bra $L_239;
 $L_238:
-	mov.b64 %rd397, 8296664548579374057;
-	mov.b64 %rd417, %rd397;
+	mov.b64 %rd396, 8296664548579374057;
+	mov.b64 %rd416, %rd396;
 	bra $L_257;
 $L_239:
-	mov.b64 %rd398, 10;
-	setp.eq.u64 %p132, %rd379, %rd398;
+	mov.b64 %rd397, 10;
+	setp.eq.u64 %p132, %rd378, %rd397;
 	@%p132 bra $L_238;
 	bra $L_241;
 $L_240:
-	mov.b64 %rd399, 4109744767560208502;
-	mov.b64 %rd417, %rd399;
+	mov.b64 %rd398, 4109744767560208502;
+	mov.b64 %rd416, %rd398;
 	bra $L_257;
 $L_241:
-	mov.b64 %rd400, 11;
-	setp.eq.u64 %p133, %rd379, %rd400;
+	mov.b64 %rd399, 11;
+	setp.eq.u64 %p133, %rd378, %rd399;
 	@%p133 bra $L_240;
 	bra $L_243;
 $L_242:
-	mov.b64 %rd401, 4607516669194743839;
-	mov.b64 %rd417, %rd401;
+	mov.b64 %rd400, 4607516669194743839;
+	mov.b64 %rd416, %rd400;
 	bra $L_257;
 $L_243:
-	mov.b64 %rd402, 12;
-	setp.eq.u64 %p134, %rd379, %rd402;
+	mov.b64 %rd401, 12;
+	setp.eq.u64 %p134, %rd378, %rd401;
 	@%p134 bra $L_242;
 	bra $L_245;
 $L_244:
-	mov.b64 %rd403, -2423460969061230018;
-	mov.b64 %rd417, %rd403;
+	mov.b64 %rd402, -2423460969061230018;
+	mov.b64 %rd416, %rd402;
 	bra $L_257;
 $L_245:
-	mov.b64 %rd404, 13;
-	setp.eq.u64 %p135, %rd379, %rd404;
+	mov.b64 %rd403, 13;
+	setp.eq.u64 %p135, %rd378, %rd403;
 	@%p135 bra $L_244;
 	bra $L_247;
 $L_246:
-	mov.b64 %rd405, -2707510419574615186;
-	mov.b64 %rd417, %rd405;
+	mov.b64 %rd404, -2707510419574615186;
+	mov.b64 %rd416, %rd404;
 	bra $L_257;
 $L_247:
-	mov.b64 %rd406, 14;
-	setp.eq.u64 %p136, %rd379, %rd406;
+	mov.b64 %rd405, 14;
+	setp.eq.u64 %p136, %rd378, %rd405;
 	@%p136 bra $L_246;
 	bra $L_249;
 $L_248:
-	mov.b64 %rd407, -7022098299024845734;
-	mov.b64 %rd417, %rd407;
+	mov.b64 %rd406, -7022098299024845734;
+	mov.b64 %rd416, %rd406;
 	bra $L_257;
 $L_249:
-	mov.b64 %rd408, 15;
-	setp.eq.u64 %p137, %rd379, %rd408;
+	mov.b64 %rd407, 15;
+	setp.eq.u64 %p137, %rd378, %rd407;
 	@%p137 bra $L_248;
 	bra $L_251;
 $L_250:
-	mov.b64 %rd409, -1562901285013036298;
-	mov.b64 %rd417, %rd409;
+	mov.b64 %rd408, -1562901285013036298;
+	mov.b64 %rd416, %rd408;
 	bra $L_257;
 $L_251:
-	mov.b64 %rd410, 16;
-	setp.eq.u64 %p138, %rd379, %rd410;
+	mov.b64 %rd409, 16;
+	setp.eq.u64 %p138, %rd378, %rd409;
 	@%p138 bra $L_250;
 	bra $L_253;
 $L_252:
-	mov.b64 %rd411, 8795094592981902804;
-	mov.b64 %rd417, %rd411;
+	mov.b64 %rd410, 8795094592981902804;
+	mov.b64 %rd416, %rd410;
 	bra $L_257;
 $L_253:
-	mov.b64 %rd412, 17;
-	setp.eq.u64 %p139, %rd379, %rd412;
+	mov.b64 %rd411, 17;
+	setp.eq.u64 %p139, %rd378, %rd411;
 	@%p139 bra $L_252;
 	bra $L_255;
 $L_254:
-	mov.b64 %rd413, -2884908082597807600;
-	mov.b64 %rd417, %rd413;
+	mov.b64 %rd412, -2884908082597807600;
+	mov.b64 %rd416, %rd412;
 	bra $L_257;
 $L_255:
-	mov.b64 %rd414, 18;
-	setp.eq.u64 %p140, %rd379, %rd414;
+	mov.b64 %rd413, 18;
+	setp.eq.u64 %p140, %rd378, %rd413;
 	@%p140 bra $L_254;
 $L_256:
-	mov.b64 %rd415, -6051042886442100905;
-	mov.b64 %rd417, %rd415;
+	mov.b64 %rd414, -6051042886442100905;
+	mov.b64 %rd416, %rd414;
 $L_257:
-	mov.b64 %rd416, %rd417;
-	sub.u64 %rd418, %rd319, %rd321;
-	min.u64 %rd1502, %rd418, 64;
-	cvt.u32.u64 %r34, %rd1502;
-	shr.u64 %rd419, %rd416, %r34;
-	or.b64 %rd420, %rd377, %rd419;
+	mov.b64 %rd415, %rd416;
+	sub.u64 %rd417, %rd318, %rd320;
+	min.u64 %rd1499, %rd417, 64;
+	cvt.u32.u64 %r58, %rd1499;
+	shr.u64 %rd418, %rd415, %r58;
+	or.b64 %rd419, %rd376, %rd418;
 $L_258:
 	@!%p122 bra $L_261;
 $L_259:
-	mov.b64 %rd458, %rd378;
+	mov.b64 %rd457, %rd377;
 	bra $L_297;
 $L_260:
-	mov.b64 %rd421, 5040379952546458195;
-	mov.b64 %rd458, %rd421;
+	mov.b64 %rd420, 5040379952546458195;
+	mov.b64 %rd457, %rd420;
 	bra $L_297;
 $L_261:
-	setp.eq.u64 %p141, %rd379, %rd378;
+	setp.eq.u64 %p141, %rd378, %rd377;
 	@%p141 bra $L_260;
 	bra $L_263;
 $L_262:
-	mov.b64 %rd422, -554312585572664447;
-	mov.b64 %rd458, %rd422;
+	mov.b64 %rd421, -554312585572664447;
+	mov.b64 %rd457, %rd421;
 	bra $L_297;
 $L_263:
-	mov.b64 %rd423, 2;
-	setp.eq.u64 %p142, %rd379, %rd423;
+	mov.b64 %rd422, 2;
+	setp.eq.u64 %p142, %rd378, %rd422;
 	@%p142 bra $L_262;
 	bra $L_265;
 $L_264:
-	mov.b64 %rd424, -5276763892624187261;
-	mov.b64 %rd458, %rd424;
+	mov.b64 %rd423, -5276763892624187261;
+	mov.b64 %rd457, %rd423;
 	bra $L_297;
 $L_265:
-	mov.b64 %rd425, 3;
-	setp.eq.u64 %p143, %rd379, %rd425;
+	mov.b64 %rd424, 3;
+	setp.eq.u64 %p143, %rd378, %rd424;
 	@%p143 bra $L_264;
 	bra $L_267;
 $L_266:
-	mov.b64 %rd426, -242412250269775165;
-	mov.b64 %rd458, %rd426;
+	mov.b64 %rd425, -242412250269775165;
+	mov.b64 %rd457, %rd425;
 	bra $L_297;
 $L_267:
-	mov.b64 %rd427, 4;
-	setp.eq.u64 %p144, %rd379, %rd427;
+	mov.b64 %rd426, 4;
+	setp.eq.u64 %p144, %rd378, %rd426;
 	@%p144 bra $L_266;
 	bra $L_269;
 $L_268:
-	mov.b64 %rd428, 7946843935494350272;
-	mov.b64 %rd458, %rd428;
+	mov.b64 %rd427, 7946843935494350272;
+	mov.b64 %rd457, %rd427;
 	bra $L_297;
 $L_269:
-	mov.b64 %rd429, 5;
-	setp.eq.u64 %p145, %rd379, %rd429;
+	mov.b64 %rd428, 5;
+	setp.eq.u64 %p145, %rd378, %rd428;
 	@%p145 bra $L_268;
 	bra $L_271;
 $L_270:
-	mov.b64 %rd430, 905889640498799673;
-	mov.b64 %rd458, %rd430;
+	mov.b64 %rd429, 905889640498799673;
+	mov.b64 %rd457, %rd429;
 	bra $L_297;
 $L_271:
-	mov.b64 %rd431, 6;
-	setp.eq.u64 %p146, %rd379, %rd431;
+	mov.b64 %rd430, 6;
+	setp.eq.u64 %p146, %rd378, %rd430;
 	@%p146 bra $L_270;
 	bra $L_273;
 $L_272:
-	mov.b64 %rd432, -271387810574676355;
-	mov.b64 %rd458, %rd432;
+	mov.b64 %rd431, -271387810574676355;
+	mov.b64 %rd457, %rd431;
 	bra $L_297;
 $L_273:
-	mov.b64 %rd433, 7;
-	setp.eq.u64 %p147, %rd379, %rd433;
+	mov.b64 %rd432, 7;
+	setp.eq.u64 %p147, %rd378, %rd432;
 	@%p147 bra $L_272;
 	bra $L_275;
 $L_274:
-	mov.b64 %rd434, -3385462365541201655;
-	mov.b64 %rd458, %rd434;
+	mov.b64 %rd433, -3385462365541201655;
+	mov.b64 %rd457, %rd433;
 	bra $L_297;
 $L_275:
-	mov.b64 %rd435, 8;
-	setp.eq.u64 %p148, %rd379, %rd435;
+	mov.b64 %rd434, 8;
+	setp.eq.u64 %p148, %rd378, %rd434;
 	@%p148 bra $L_274;
 	bra $L_277;
 $L_276:
-	mov.b64 %rd436, -3226582509936509822;
-	mov.b64 %rd458, %rd436;
+	mov.b64 %rd435, -3226582509936509822;
+	mov.b64 %rd457, %rd435;
 	bra $L_297;
 $L_277:
-	mov.b64 %rd437, 9;
-	setp.eq.u64 %p149, %rd379, %rd437;
+	mov.b64 %rd436, 9;
+	setp.eq.u64 %p149, %rd378, %rd436;
 	@%p149 bra $L_276;
 	bra $L_279;
 $L_278:
-	mov.b64 %rd438, 8296664548579374057;
-	mov.b64 %rd458, %rd438;
+	mov.b64 %rd437, 8296664548579374057;
+	mov.b64 %rd457, %rd437;
 	bra $L_297;
 $L_279:
-	mov.b64 %rd439, 10;
-	setp.eq.u64 %p150, %rd379, %rd439;
+	mov.b64 %rd438, 10;
+	setp.eq.u64 %p150, %rd378, %rd438;
 	@%p150 bra $L_278;
 	bra $L_281;
 $L_280:
-	mov.b64 %rd440, 4109744767560208502;
-	mov.b64 %rd458, %rd440;
+	mov.b64 %rd439, 4109744767560208502;
+	mov.b64 %rd457, %rd439;
 	bra $L_297;
 $L_281:
-	mov.b64 %rd441, 11;
-	setp.eq.u64 %p151, %rd379, %rd441;
+	mov.b64 %rd440, 11;
+	setp.eq.u64 %p151, %rd378, %rd440;
 	@%p151 bra $L_280;
 	bra $L_283;
 $L_282:
-	mov.b64 %rd442, 4607516669194743839;
-	mov.b64 %rd458, %rd442;
+	mov.b64 %rd441, 4607516669194743839;
+	mov.b64 %rd457, %rd441;
 	bra $L_297;
 $L_283:
-	mov.b64 %rd443, 12;
-	setp.eq.u64 %p152, %rd379, %rd443;
+	mov.b64 %rd442, 12;
+	setp.eq.u64 %p152, %rd378, %rd442;
 	@%p152 bra $L_282;
 	bra $L_285;
 $L_284:
-	mov.b64 %rd444, -2423460969061230018;
-	mov.b64 %rd458, %rd444;
+	mov.b64 %rd443, -2423460969061230018;
+	mov.b64 %rd457, %rd443;
 	bra $L_297;
 $L_285:
-	mov.b64 %rd445, 13;
-	setp.eq.u64 %p153, %rd379, %rd445;
+	mov.b64 %rd444, 13;
+	setp.eq.u64 %p153, %rd378, %rd444;
 	@%p153 bra $L_284;
 	bra $L_287;
 $L_286:
-	mov.b64 %rd446, -2707510419574615186;
-	mov.b64 %rd458, %rd446;
+	mov.b64 %rd445, -2707510419574615186;
+	mov.b64 %rd457, %rd445;
 	bra $L_297;
 $L_287:
-	mov.b64 %rd447, 14;
-	setp.eq.u64 %p154, %rd379, %rd447;
+	mov.b64 %rd446, 14;
+	setp.eq.u64 %p154, %rd378, %rd446;
 	@%p154 bra $L_286;
 	bra $L_289;
 $L_288:
-	mov.b64 %rd448, -7022098299024845734;
-	mov.b64 %rd458, %rd448;
+	mov.b64 %rd447, -7022098299024845734;
+	mov.b64 %rd457, %rd447;
 	bra $L_297;
 $L_289:
-	mov.b64 %rd449, 15;
-	setp.eq.u64 %p155, %rd379, %rd449;
+	mov.b64 %rd448, 15;
+	setp.eq.u64 %p155, %rd378, %rd448;
 	@%p155 bra $L_288;
 	bra $L_291;
 $L_290:
-	mov.b64 %rd450, -1562901285013036298;
-	mov.b64 %rd458, %rd450;
+	mov.b64 %rd449, -1562901285013036298;
+	mov.b64 %rd457, %rd449;
 	bra $L_297;
 $L_291:
-	mov.b64 %rd451, 16;
-	setp.eq.u64 %p156, %rd379, %rd451;
+	mov.b64 %rd450, 16;
+	setp.eq.u64 %p156, %rd378, %rd450;
 	@%p156 bra $L_290;
 	bra $L_293;
 $L_292:
-	mov.b64 %rd452, 8795094592981902804;
-	mov.b64 %rd458, %rd452;
+	mov.b64 %rd451, 8795094592981902804;
+	mov.b64 %rd457, %rd451;
 	bra $L_297;
 $L_293:
-	mov.b64 %rd453, 17;
-	setp.eq.u64 %p157, %rd379, %rd453;
+	mov.b64 %rd452, 17;
+	setp.eq.u64 %p157, %rd378, %rd452;
 	@%p157 bra $L_292;
 	bra $L_295;
 $L_294:
-	mov.b64 %rd454, -2884908082597807600;
-	mov.b64 %rd458, %rd454;
+	mov.b64 %rd453, -2884908082597807600;
+	mov.b64 %rd457, %rd453;
 	bra $L_297;
 $L_295:
-	mov.b64 %rd455, 18;
-	setp.eq.u64 %p158, %rd379, %rd455;
+	mov.b64 %rd454, 18;
+	setp.eq.u64 %p158, %rd378, %rd454;
 	@%p158 bra $L_294;
 $L_296:
-	mov.b64 %rd456, -6051042886442100905;
-	mov.b64 %rd458, %rd456;
+	mov.b64 %rd455, -6051042886442100905;
+	mov.b64 %rd457, %rd455;
 $L_297:
-	mov.b64 %rd457, %rd458;
-	min.u64 %rd1503, %rd321, 64;
-	cvt.u32.u64 %r35, %rd1503;
-	shl.b64 %rd459, %rd457, %r35;
-	mov.b64 %rd460, 2;
-	add.u64 %rd461, %rd320, %rd460;
+	mov.b64 %rd456, %rd457;
+	min.u64 %rd1500, %rd320, 64;
+	cvt.u32.u64 %r59, %rd1500;
+	shl.b64 %rd458, %rd456, %r59;
+	mov.b64 %rd459, 2;
+	add.u64 %rd460, %rd319, %rd459;
 $L_298:
-	setp.eq.u64 %p159, %rd461, %rd336;
+	setp.eq.u64 %p159, %rd460, %rd335;
 	@!%p159 bra $L_301;
 $L_299:
-	mov.b64 %rd498, %rd378;
+	mov.b64 %rd497, %rd377;
 	bra $L_337;
 $L_300:
-	mov.b64 %rd462, 5040379952546458195;
-	mov.b64 %rd498, %rd462;
+	mov.b64 %rd461, 5040379952546458195;
+	mov.b64 %rd497, %rd461;
 	bra $L_337;
 $L_301:
-	setp.eq.u64 %p160, %rd461, %rd378;
+	setp.eq.u64 %p160, %rd460, %rd377;
 	@%p160 bra $L_300;
 	bra $L_303;
 $L_302:
-	mov.b64 %rd463, -554312585572664447;
-	mov.b64 %rd498, %rd463;
+	mov.b64 %rd462, -554312585572664447;
+	mov.b64 %rd497, %rd462;
 	bra $L_337;
 $L_303:
-	setp.eq.u64 %p161, %rd461, %rd460;
+	setp.eq.u64 %p161, %rd460, %rd459;
 	@%p161 bra $L_302;
 	bra $L_305;
 $L_304:
-	mov.b64 %rd464, -5276763892624187261;
-	mov.b64 %rd498, %rd464;
+	mov.b64 %rd463, -5276763892624187261;
+	mov.b64 %rd497, %rd463;
 	bra $L_337;
 $L_305:
-	mov.b64 %rd465, 3;
-	setp.eq.u64 %p162, %rd461, %rd465;
+	mov.b64 %rd464, 3;
+	setp.eq.u64 %p162, %rd460, %rd464;
 	@%p162 bra $L_304;
 	bra $L_307;
 $L_306:
-	mov.b64 %rd466, -242412250269775165;
-	mov.b64 %rd498, %rd466;
+	mov.b64 %rd465, -242412250269775165;
+	mov.b64 %rd497, %rd465;
 	bra $L_337;
 $L_307:
-	mov.b64 %rd467, 4;
-	setp.eq.u64 %p163, %rd461, %rd467;
+	mov.b64 %rd466, 4;
+	setp.eq.u64 %p163, %rd460, %rd466;
 	@%p163 bra $L_306;
 	bra $L_309;
 $L_308:
-	mov.b64 %rd468, 7946843935494350272;
-	mov.b64 %rd498, %rd468;
+	mov.b64 %rd467, 7946843935494350272;
+	mov.b64 %rd497, %rd467;
 	bra $L_337;
 $L_309:
-	mov.b64 %rd469, 5;
-	setp.eq.u64 %p164, %rd461, %rd469;
+	mov.b64 %rd468, 5;
+	setp.eq.u64 %p164, %rd460, %rd468;
 	@%p164 bra $L_308;
 	bra $L_311;
 $L_310:
-	mov.b64 %rd470, 905889640498799673;
-	mov.b64 %rd498, %rd470;
+	mov.b64 %rd469, 905889640498799673;
+	mov.b64 %rd497, %rd469;
 	bra $L_337;
 $L_311:
-	mov.b64 %rd471, 6;
-	setp.eq.u64 %p165, %rd461, %rd471;
+	mov.b64 %rd470, 6;
+	setp.eq.u64 %p165, %rd460, %rd470;
 	@%p165 bra $L_310;
 	bra $L_313;
 $L_312:
-	mov.b64 %rd472, -271387810574676355;
-	mov.b64 %rd498, %rd472;
+	mov.b64 %rd471, -271387810574676355;
+	mov.b64 %rd497, %rd471;
 	bra $L_337;
 $L_313:
-	mov.b64 %rd473, 7;
-	setp.eq.u64 %p166, %rd461, %rd473;
+	mov.b64 %rd472, 7;
+	setp.eq.u64 %p166, %rd460, %rd472;
 	@%p166 bra $L_312;
 	bra $L_315;
 $L_314:
-	mov.b64 %rd474, -3385462365541201655;
-	mov.b64 %rd498, %rd474;
+	mov.b64 %rd473, -3385462365541201655;
+	mov.b64 %rd497, %rd473;
 	bra $L_337;
 $L_315:
-	mov.b64 %rd475, 8;
-	setp.eq.u64 %p167, %rd461, %rd475;
+	mov.b64 %rd474, 8;
+	setp.eq.u64 %p167, %rd460, %rd474;
 	@%p167 bra $L_314;
 	bra $L_317;
 $L_316:
-	mov.b64 %rd476, -3226582509936509822;
-	mov.b64 %rd498, %rd476;
+	mov.b64 %rd475, -3226582509936509822;
+	mov.b64 %rd497, %rd475;
 	bra $L_337;
 $L_317:
-	mov.b64 %rd477, 9;
-	setp.eq.u64 %p168, %rd461, %rd477;
+	mov.b64 %rd476, 9;
+	setp.eq.u64 %p168, %rd460, %rd476;
 	@%p168 bra $L_316;
 	bra $L_319;
 $L_318:
-	mov.b64 %rd478, 8296664548579374057;
-	mov.b64 %rd498, %rd478;
+	mov.b64 %rd477, 8296664548579374057;
+	mov.b64 %rd497, %rd477;
 	bra $L_337;
 $L_319:
-	mov.b64 %rd479, 10;
-	setp.eq.u64 %p169, %rd461, %rd479;
+	mov.b64 %rd478, 10;
+	setp.eq.u64 %p169, %rd460, %rd478;
 	@%p169 bra $L_318;
 	bra $L_321;
 $L_320:
-	mov.b64 %rd480, 4109744767560208502;
-	mov.b64 %rd498, %rd480;
+	mov.b64 %rd479, 4109744767560208502;
+	mov.b64 %rd497, %rd479;
 	bra $L_337;
 $L_321:
-	mov.b64 %rd481, 11;
-	setp.eq.u64 %p170, %rd461, %rd481;
+	mov.b64 %rd480, 11;
+	setp.eq.u64 %p170, %rd460, %rd480;
 	@%p170 bra $L_320;
 	bra $L_323;
 $L_322:
-	mov.b64 %rd482, 4607516669194743839;
-	mov.b64 %rd498, %rd482;
+	mov.b64 %rd481, 4607516669194743839;
+	mov.b64 %rd497, %rd481;
 	bra $L_337;
 $L_323:
-	mov.b64 %rd483, 12;
-	setp.eq.u64 %p171, %rd461, %rd483;
+	mov.b64 %rd482, 12;
+	setp.eq.u64 %p171, %rd460, %rd482;
 	@%p171 bra $L_322;
 	bra $L_325;
 $L_324:
-	mov.b64 %rd484, -2423460969061230018;
-	mov.b64 %rd498, %rd484;
+	mov.b64 %rd483, -2423460969061230018;
+	mov.b64 %rd497, %rd483;
 	bra $L_337;
 $L_325:
-	mov.b64 %rd485, 13;
-	setp.eq.u64 %p172, %rd461, %rd485;
+	mov.b64 %rd484, 13;
+	setp.eq.u64 %p172, %rd460, %rd484;
 	@%p172 bra $L_324;
 	bra $L_327;
 $L_326:
-	mov.b64 %rd486, -2707510419574615186;
-	mov.b64 %rd498, %rd486;
+	mov.b64 %rd485, -2707510419574615186;
+	mov.b64 %rd497, %rd485;
 	bra $L_337;
 $L_327:
-	mov.b64 %rd487, 14;
-	setp.eq.u64 %p173, %rd461, %rd487;
+	mov.b64 %rd486, 14;
+	setp.eq.u64 %p173, %rd460, %rd486;
 	@%p173 bra $L_326;
 	bra $L_329;
 $L_328:
-	mov.b64 %rd488, -7022098299024845734;
-	mov.b64 %rd498, %rd488;
+	mov.b64 %rd487, -7022098299024845734;
+	mov.b64 %rd497, %rd487;
 	bra $L_337;
 $L_329:
-	mov.b64 %rd489, 15;
-	setp.eq.u64 %p174, %rd461, %rd489;
+	mov.b64 %rd488, 15;
+	setp.eq.u64 %p174, %rd460, %rd488;
 	@%p174 bra $L_328;
 	bra $L_331;
 $L_330:
-	mov.b64 %rd490, -1562901285013036298;
-	mov.b64 %rd498, %rd490;
+	mov.b64 %rd489, -1562901285013036298;
+	mov.b64 %rd497, %rd489;
 	bra $L_337;
 $L_331:
-	mov.b64 %rd491, 16;
-	setp.eq.u64 %p175, %rd461, %rd491;
+	mov.b64 %rd490, 16;
+	setp.eq.u64 %p175, %rd460, %rd490;
 	@%p175 bra $L_330;
 	bra $L_333;
 $L_332:
-	mov.b64 %rd492, 8795094592981902804;
-	mov.b64 %rd498, %rd492;
+	mov.b64 %rd491, 8795094592981902804;
+	mov.b64 %rd497, %rd491;
 	bra $L_337;
 $L_333:
-	mov.b64 %rd493, 17;
-	setp.eq.u64 %p176, %rd461, %rd493;
+	mov.b64 %rd492, 17;
+	setp.eq.u64 %p176, %rd460, %rd492;
 	@%p176 bra $L_332;
 	bra $L_335;
 $L_334:
-	mov.b64 %rd494, -2884908082597807600;
-	mov.b64 %rd498, %rd494;
+	mov.b64 %rd493, -2884908082597807600;
+	mov.b64 %rd497, %rd493;
 	bra $L_337;
 $L_335:
-	mov.b64 %rd495, 18;
-	setp.eq.u64 %p177, %rd461, %rd495;
+	mov.b64 %rd494, 18;
+	setp.eq.u64 %p177, %rd460, %rd494;
 	@%p177 bra $L_334;
 $L_336:
-	mov.b64 %rd496, -6051042886442100905;
-	mov.b64 %rd498, %rd496;
+	mov.b64 %rd495, -6051042886442100905;
+	mov.b64 %rd497, %rd495;
 $L_337:
-	mov.b64 %rd497, %rd498;
-	min.u64 %rd1504, %rd418, 64;
-	cvt.u32.u64 %r36, %rd1504;
-	shr.u64 %rd499, %rd497, %r36;
-	or.b64 %rd500, %rd459, %rd499;
+	mov.b64 %rd496, %rd497;
+	min.u64 %rd1501, %rd417, 64;
+	cvt.u32.u64 %r60, %rd1501;
+	shr.u64 %rd498, %rd496, %r60;
+	or.b64 %rd499, %rd458, %rd498;
 $L_338:
 	@!%p159 bra $L_341;
 $L_339:
-	mov.b64 %rd537, %rd378;
+	mov.b64 %rd536, %rd377;
 	bra $L_377;
 $L_340:
-	mov.b64 %rd501, 5040379952546458195;
-	mov.b64 %rd537, %rd501;
+	mov.b64 %rd500, 5040379952546458195;
+	mov.b64 %rd536, %rd500;
 	bra $L_377;
 $L_341:
-	setp.eq.u64 %p178, %rd461, %rd378;
+	setp.eq.u64 %p178, %rd460, %rd377;
 	@%p178 bra $L_340;
 	bra $L_343;
 $L_342:
-	mov.b64 %rd502, -554312585572664447;
-	mov.b64 %rd537, %rd502;
+	mov.b64 %rd501, -554312585572664447;
+	mov.b64 %rd536, %rd501;
 	bra $L_377;
 $L_343:
-	setp.eq.u64 %p179, %rd461, %rd460;
+	setp.eq.u64 %p179, %rd460, %rd459;
 	@%p179 bra $L_342;
 	bra $L_345;
 $L_344:
-	mov.b64 %rd503, -5276763892624187261;
-	mov.b64 %rd537, %rd503;
+	mov.b64 %rd502, -5276763892624187261;
+	mov.b64 %rd536, %rd502;
 	bra $L_377;
 $L_345:
-	mov.b64 %rd504, 3;
-	setp.eq.u64 %p180, %rd461, %rd504;
+	mov.b64 %rd503, 3;
+	setp.eq.u64 %p180, %rd460, %rd503;
 	@%p180 bra $L_344;
 	bra $L_347;
 $L_346:
-	mov.b64 %rd505, -242412250269775165;
-	mov.b64 %rd537, %rd505;
+	mov.b64 %rd504, -242412250269775165;
+	mov.b64 %rd536, %rd504;
 	bra $L_377;
 $L_347:
-	mov.b64 %rd506, 4;
-	setp.eq.u64 %p181, %rd461, %rd506;
+	mov.b64 %rd505, 4;
+	setp.eq.u64 %p181, %rd460, %rd505;
 	@%p181 bra $L_346;
 	bra $L_349;
 $L_348:
-	mov.b64 %rd507, 7946843935494350272;
-	mov.b64 %rd537, %rd507;
+	mov.b64 %rd506, 7946843935494350272;
+	mov.b64 %rd536, %rd506;
 	bra $L_377;
 $L_349:
-	mov.b64 %rd508, 5;
-	setp.eq.u64 %p182, %rd461, %rd508;
+	mov.b64 %rd507, 5;
+	setp.eq.u64 %p182, %rd460, %rd507;
 	@%p182 bra $L_348;
 	bra $L_351;
 $L_350:
-	mov.b64 %rd509, 905889640498799673;
-	mov.b64 %rd537, %rd509;
+	mov.b64 %rd508, 905889640498799673;
+	mov.b64 %rd536, %rd508;
 	bra $L_377;
 $L_351:
-	mov.b64 %rd510, 6;
-	setp.eq.u64 %p183, %rd461, %rd510;
+	mov.b64 %rd509, 6;
+	setp.eq.u64 %p183, %rd460, %rd509;
 	@%p183 bra $L_350;
 	bra $L_353;
 $L_352:
-	mov.b64 %rd511, -271387810574676355;
-	mov.b64 %rd537, %rd511;
+	mov.b64 %rd510, -271387810574676355;
+	mov.b64 %rd536, %rd510;
 	bra $L_377;
 $L_353:
-	mov.b64 %rd512, 7;
-	setp.eq.u64 %p184, %rd461, %rd512;
+	mov.b64 %rd511, 7;
+	setp.eq.u64 %p184, %rd460, %rd511;
 	@%p184 bra $L_352;
 	bra $L_355;
 $L_354:
-	mov.b64 %rd513, -3385462365541201655;
-	mov.b64 %rd537, %rd513;
+	mov.b64 %rd512, -3385462365541201655;
+	mov.b64 %rd536, %rd512;
 	bra $L_377;
 $L_355:
-	mov.b64 %rd514, 8;
-	setp.eq.u64 %p185, %rd461, %rd514;
+	mov.b64 %rd513, 8;
+	setp.eq.u64 %p185, %rd460, %rd513;
 	@%p185 bra $L_354;
 	bra $L_357;
 $L_356:
-	mov.b64 %rd515, -3226582509936509822;
-	mov.b64 %rd537, %rd515;
+	mov.b64 %rd514, -3226582509936509822;
+	mov.b64 %rd536, %rd514;
 	bra $L_377;
 $L_357:
-	mov.b64 %rd516, 9;
-	setp.eq.u64 %p186, %rd461, %rd516;
+	mov.b64 %rd515, 9;
+	setp.eq.u64 %p186, %rd460, %rd515;
 	@%p186 bra $L_356;
 	bra $L_359;
 $L_358:
-	mov.b64 %rd517, 8296664548579374057;
-	mov.b64 %rd537, %rd517;
+	mov.b64 %rd516, 8296664548579374057;
+	mov.b64 %rd536, %rd516;
 	bra $L_377;
 $L_359:
-	mov.b64 %rd518, 10;
-	setp.eq.u64 %p187, %rd461, %rd518;
+	mov.b64 %rd517, 10;
+	setp.eq.u64 %p187, %rd460, %rd517;
 	@%p187 bra $L_358;
 	bra $L_361;
 $L_360:
-	mov.b64 %rd519, 4109744767560208502;
-	mov.b64 %rd537, %rd519;
+	mov.b64 %rd518, 4109744767560208502;
+	mov.b64 %rd536, %rd518;
 	bra $L_377;
 $L_361:
-	mov.b64 %rd520, 11;
-	setp.eq.u64 %p188, %rd461, %rd520;
+	mov.b64 %rd519, 11;
+	setp.eq.u64 %p188, %rd460, %rd519;
 	@%p188 bra $L_360;
 	bra $L_363;
 $L_362:
-	mov.b64 %rd521, 4607516669194743839;
-	mov.b64 %rd537, %rd521;
+	mov.b64 %rd520, 4607516669194743839;
+	mov.b64 %rd536, %rd520;
 	bra $L_377;
 $L_363:
-	mov.b64 %rd522, 12;
-	setp.eq.u64 %p189, %rd461, %rd522;
+	mov.b64 %rd521, 12;
+	setp.eq.u64 %p189, %rd460, %rd521;
 	@%p189 bra $L_362;
 	bra $L_365;
 $L_364:
-	mov.b64 %rd523, -2423460969061230018;
-	mov.b64 %rd537, %rd523;
+	mov.b64 %rd522, -2423460969061230018;
+	mov.b64 %rd536, %rd522;
 	bra $L_377;
 $L_365:
-	mov.b64 %rd524, 13;
-	setp.eq.u64 %p190, %rd461, %rd524;
+	mov.b64 %rd523, 13;
+	setp.eq.u64 %p190, %rd460, %rd523;
 	@%p190 bra $L_364;
 	bra $L_367;
 $L_366:
-	mov.b64 %rd525, -2707510419574615186;
-	mov.b64 %rd537, %rd525;
+	mov.b64 %rd524, -2707510419574615186;
+	mov.b64 %rd536, %rd524;
 	bra $L_377;
 $L_367:
-	mov.b64 %rd526, 14;
-	setp.eq.u64 %p191, %rd461, %rd526;
+	mov.b64 %rd525, 14;
+	setp.eq.u64 %p191, %rd460, %rd525;
 	@%p191 bra $L_366;
 	bra $L_369;
 $L_368:
-	mov.b64 %rd527, -7022098299024845734;
-	mov.b64 %rd537, %rd527;
+	mov.b64 %rd526, -7022098299024845734;
+	mov.b64 %rd536, %rd526;
 	bra $L_377;
 $L_369:
-	mov.b64 %rd528, 15;
-	setp.eq.u64 %p192, %rd461, %rd528;
+	mov.b64 %rd527, 15;
+	setp.eq.u64 %p192, %rd460, %rd527;
 	@%p192 bra $L_368;
 	bra $L_371;
 $L_370:
-	mov.b64 %rd529, -1562901285013036298;
-	mov.b64 %rd537, %rd529;
+	mov.b64 %rd528, -1562901285013036298;
+	mov.b64 %rd536, %rd528;
 	bra $L_377;
 $L_371:
-	mov.b64 %rd530, 16;
-	setp.eq.u64 %p193, %rd461, %rd530;
+	mov.b64 %rd529, 16;
+	setp.eq.u64 %p193, %rd460, %rd529;
 	@%p193 bra $L_370;
 	bra $L_373;
 $L_372:
-	mov.b64 %rd531, 8795094592981902804;
-	mov.b64 %rd537, %rd531;
+	mov.b64 %rd530, 8795094592981902804;
+	mov.b64 %rd536, %rd530;
 	bra $L_377;
 $L_373:
-	mov.b64 %rd532, 17;
-	setp.eq.u64 %p194, %rd461, %rd532;
+	mov.b64 %rd531, 17;
+	setp.eq.u64 %p194, %rd460, %rd531;
 	@%p194 bra $L_372;
 	bra $L_375;
 $L_374:
-	mov.b64 %rd533, -2884908082597807600;
-	mov.b64 %rd537, %rd533;
+	mov.b64 %rd532, -2884908082597807600;
+	mov.b64 %rd536, %rd532;
 	bra $L_377;
 $L_375:
-	mov.b64 %rd534, 18;
-	setp.eq.u64 %p195, %rd461, %rd534;
+	mov.b64 %rd533, 18;
+	setp.eq.u64 %p195, %rd460, %rd533;
 	@%p195 bra $L_374;
 $L_376:
-	mov.b64 %rd535, -6051042886442100905;
-	mov.b64 %rd537, %rd535;
+	mov.b64 %rd534, -6051042886442100905;
+	mov.b64 %rd536, %rd534;
 $L_377:
-	mov.b64 %rd536, %rd537;
-	min.u64 %rd1505, %rd321, 64;
-	cvt.u32.u64 %r37, %rd1505;
-	shl.b64 %rd538, %rd536, %r37;
-	mov.b64 %rd539, 3;
-	add.u64 %rd540, %rd320, %rd539;
+	mov.b64 %rd535, %rd536;
+	min.u64 %rd1502, %rd320, 64;
+	cvt.u32.u64 %r61, %rd1502;
+	shl.b64 %rd537, %rd535, %r61;
+	mov.b64 %rd538, 3;
+	add.u64 %rd539, %rd319, %rd538;
 $L_378:
-	setp.eq.u64 %p196, %rd540, %rd336;
+	setp.eq.u64 %p196, %rd539, %rd335;
 	@!%p196 bra $L_381;
 $L_379:
-	mov.b64 %rd576, %rd378;
+	mov.b64 %rd575, %rd377;
 	bra $L_417;
 $L_380:
-	mov.b64 %rd541, 5040379952546458195;
-	mov.b64 %rd576, %rd541;
+	mov.b64 %rd540, 5040379952546458195;
+	mov.b64 %rd575, %rd540;
 	bra $L_417;
 $L_381:
-	setp.eq.u64 %p197, %rd540, %rd378;
+	setp.eq.u64 %p197, %rd539, %rd377;
 	@%p197 bra $L_380;
 	bra $L_383;
 $L_382:
-	mov.b64 %rd542, -554312585572664447;
-	mov.b64 %rd576, %rd542;
+	mov.b64 %rd541, -554312585572664447;
+	mov.b64 %rd575, %rd541;
 	bra $L_417;
 $L_383:
-	setp.eq.u64 %p198, %rd540, %rd460;
+	setp.eq.u64 %p198, %rd539, %rd459;
 	@%p198 bra $L_382;
 	bra $L_385;
 $L_384:
-	mov.b64 %rd543, -5276763892624187261;
-	mov.b64 %rd576, %rd543;
+	mov.b64 %rd542, -5276763892624187261;
+	mov.b64 %rd575, %rd542;
 	bra $L_417;
 $L_385:
-	setp.eq.u64 %p199, %rd540, %rd539;
+	setp.eq.u64 %p199, %rd539, %rd538;
 	@%p199 bra $L_384;
 	bra $L_387;
 $L_386:
-	mov.b64 %rd544, -242412250269775165;
-	mov.b64 %rd576, %rd544;
+	mov.b64 %rd543, -242412250269775165;
+	mov.b64 %rd575, %rd543;
 	bra $L_417;
 $L_387:
-	mov.b64 %rd545, 4;
-	setp.eq.u64 %p200, %rd540, %rd545;
+	mov.b64 %rd544, 4;
+	setp.eq.u64 %p200, %rd539, %rd544;
 	@%p200 bra $L_386;
 	bra $L_389;
 $L_388:
-	mov.b64 %rd546, 7946843935494350272;
-	mov.b64 %rd576, %rd546;
+	mov.b64 %rd545, 7946843935494350272;
+	mov.b64 %rd575, %rd545;
 	bra $L_417;
 $L_389:
-	mov.b64 %rd547, 5;
-	setp.eq.u64 %p201, %rd540, %rd547;
+	mov.b64 %rd546, 5;
+	setp.eq.u64 %p201, %rd539, %rd546;
 	@%p201 bra $L_388;
 	bra $L_391;
 $L_390:
-	mov.b64 %rd548, 905889640498799673;
-	mov.b64 %rd576, %rd548;
+	mov.b64 %rd547, 905889640498799673;
+	mov.b64 %rd575, %rd547;
 	bra $L_417;
 $L_391:
-	mov.b64 %rd549, 6;
-	setp.eq.u64 %p202, %rd540, %rd549;
+	mov.b64 %rd548, 6;
+	setp.eq.u64 %p202, %rd539, %rd548;
 	@%p202 bra $L_390;
 	bra $L_393;
 $L_392:
-	mov.b64 %rd550, -271387810574676355;
-	mov.b64 %rd576, %rd550;
+	mov.b64 %rd549, -271387810574676355;
+	mov.b64 %rd575, %rd549;
 	bra $L_417;
 $L_393:
-	mov.b64 %rd551, 7;
-	setp.eq.u64 %p203, %rd540, %rd551;
+	mov.b64 %rd550, 7;
+	setp.eq.u64 %p203, %rd539, %rd550;
 	@%p203 bra $L_392;
 	bra $L_395;
 $L_394:
-	mov.b64 %rd552, -3385462365541201655;
-	mov.b64 %rd576, %rd552;
+	mov.b64 %rd551, -3385462365541201655;
+	mov.b64 %rd575, %rd551;
 	bra $L_417;
 $L_395:
-	mov.b64 %rd553, 8;
-	setp.eq.u64 %p204, %rd540, %rd553;
+	mov.b64 %rd552, 8;
+	setp.eq.u64 %p204, %rd539, %rd552;
 	@%p204 bra $L_394;
 	bra $L_397;
 $L_396:
-	mov.b64 %rd554, -3226582509936509822;
-	mov.b64 %rd576, %rd554;
+	mov.b64 %rd553, -3226582509936509822;
+	mov.b64 %rd575, %rd553;
 	bra $L_417;
 $L_397:
-	mov.b64 %rd555, 9;
-	setp.eq.u64 %p205, %rd540, %rd555;
+	mov.b64 %rd554, 9;
+	setp.eq.u64 %p205, %rd539, %rd554;
 	@%p205 bra $L_396;
 	bra $L_399;
 $L_398:
-	mov.b64 %rd556, 8296664548579374057;
-	mov.b64 %rd576, %rd556;
+	mov.b64 %rd555, 8296664548579374057;
+	mov.b64 %rd575, %rd555;
 	bra $L_417;
 $L_399:
-	mov.b64 %rd557, 10;
-	setp.eq.u64 %p206, %rd540, %rd557;
+	mov.b64 %rd556, 10;
+	setp.eq.u64 %p206, %rd539, %rd556;
 	@%p206 bra $L_398;
 	bra $L_401;
 $L_400:
-	mov.b64 %rd558, 4109744767560208502;
-	mov.b64 %rd576, %rd558;
+	mov.b64 %rd557, 4109744767560208502;
+	mov.b64 %rd575, %rd557;
 	bra $L_417;
 $L_401:
-	mov.b64 %rd559, 11;
-	setp.eq.u64 %p207, %rd540, %rd559;
+	mov.b64 %rd558, 11;
+	setp.eq.u64 %p207, %rd539, %rd558;
 	@%p207 bra $L_400;
 	bra $L_403;
 $L_402:
-	mov.b64 %rd560, 4607516669194743839;
-	mov.b64 %rd576, %rd560;
+	mov.b64 %rd559, 4607516669194743839;
+	mov.b64 %rd575, %rd559;
 	bra $L_417;
 $L_403:
-	mov.b64 %rd561, 12;
-	setp.eq.u64 %p208, %rd540, %rd561;
+	mov.b64 %rd560, 12;
+	setp.eq.u64 %p208, %rd539, %rd560;
 	@%p208 bra $L_402;
 	bra $L_405;
 $L_404:
-	mov.b64 %rd562, -2423460969061230018;
-	mov.b64 %rd576, %rd562;
+	mov.b64 %rd561, -2423460969061230018;
+	mov.b64 %rd575, %rd561;
 	bra $L_417;
 $L_405:
-	mov.b64 %rd563, 13;
-	setp.eq.u64 %p209, %rd540, %rd563;
+	mov.b64 %rd562, 13;
+	setp.eq.u64 %p209, %rd539, %rd562;
 	@%p209 bra $L_404;
 	bra $L_407;
 $L_406:
-	mov.b64 %rd564, -2707510419574615186;
-	mov.b64 %rd576, %rd564;
+	mov.b64 %rd563, -2707510419574615186;
+	mov.b64 %rd575, %rd563;
 	bra $L_417;
 $L_407:
-	mov.b64 %rd565, 14;
-	setp.eq.u64 %p210, %rd540, %rd565;
+	mov.b64 %rd564, 14;
+	setp.eq.u64 %p210, %rd539, %rd564;
 	@%p210 bra $L_406;
 	bra $L_409;
 $L_408:
-	mov.b64 %rd566, -7022098299024845734;
-	mov.b64 %rd576, %rd566;
+	mov.b64 %rd565, -7022098299024845734;
+	mov.b64 %rd575, %rd565;
 	bra $L_417;
 $L_409:
-	mov.b64 %rd567, 15;
-	setp.eq.u64 %p211, %rd540, %rd567;
+	mov.b64 %rd566, 15;
+	setp.eq.u64 %p211, %rd539, %rd566;
 	@%p211 bra $L_408;
 	bra $L_411;
 $L_410:
-	mov.b64 %rd568, -1562901285013036298;
-	mov.b64 %rd576, %rd568;
+	mov.b64 %rd567, -1562901285013036298;
+	mov.b64 %rd575, %rd567;
 	bra $L_417;
 $L_411:
-	mov.b64 %rd569, 16;
-	setp.eq.u64 %p212, %rd540, %rd569;
+	mov.b64 %rd568, 16;
+	setp.eq.u64 %p212, %rd539, %rd568;
 	@%p212 bra $L_410;
 	bra $L_413;
 $L_412:
-	mov.b64 %rd570, 8795094592981902804;
-	mov.b64 %rd576, %rd570;
+	mov.b64 %rd569, 8795094592981902804;
+	mov.b64 %rd575, %rd569;
 	bra $L_417;
 $L_413:
-	mov.b64 %rd571, 17;
-	setp.eq.u64 %p213, %rd540, %rd571;
+	mov.b64 %rd570, 17;
+	setp.eq.u64 %p213, %rd539, %rd570;
 	@%p213 bra $L_412;
 	bra $L_415;
 $L_414:
-	mov.b64 %rd572, -2884908082597807600;
-	mov.b64 %rd576, %rd572;
+	mov.b64 %rd571, -2884908082597807600;
+	mov.b64 %rd575, %rd571;
 	bra $L_417;
 $L_415:
-	mov.b64 %rd573, 18;
-	setp.eq.u64 %p214, %rd540, %rd573;
+	mov.b64 %rd572, 18;
+	setp.eq.u64 %p214, %rd539, %rd572;
 	@%p214 bra $L_414;
 $L_416:
-	mov.b64 %rd574, -6051042886442100905;
-	mov.b64 %rd576, %rd574;
+	mov.b64 %rd573, -6051042886442100905;
+	mov.b64 %rd575, %rd573;
 $L_417:
-	mov.b64 %rd575, %rd576;
-	min.u64 %rd1506, %rd418, 64;
-	cvt.u32.u64 %r38, %rd1506;
-	shr.u64 %rd577, %rd575, %r38;
-	or.b64 %rd578, %rd538, %rd577;
-	mul.hi.u64 %rd579, %rd578, %rd315;
-	mul.hi.u64 %rd580, %rd500, %rd315;
-	mul.lo.u64 %rd581, %rd500, %rd315;
-	mul.lo.u64 %rd582, %rd420, %rd315;
-	add.u64 %rd583, %rd581, %rd579;
-	and.b64 %rd584, %rd581, %rd579;
-	or.b64 %rd585, %rd581, %rd579;
-	not.b64 %rd586, %rd583;
-	and.b64 %rd586, %rd585, %rd586;
-	or.b64 %rd587, %rd584, %rd586;
-	mov.b32 %r21, 63;
-	shr.u64 %rd588, %rd587, %r21;
-	add.u64 %rd589, %rd582, %rd580;
-	add.u64 %rd590, %rd589, %rd588;
-	mov.b64 %rd591, 61;
-	min.u64 %rd1507, %rd591, 64;
-	cvt.u32.u64 %r39, %rd1507;
-	shr.u64 %rd592, %rd590, %r39;
-	min.u64 %rd1508, %rd539, 64;
-	cvt.u32.u64 %r40, %rd1508;
-	shl.b64 %rd593, %rd590, %r40;
-	min.u64 %rd1509, %rd591, 64;
-	cvt.u32.u64 %r41, %rd1509;
-	shr.u64 %rd594, %rd583, %r41;
-	or.b64 %rd595, %rd593, %rd594;
-	clz.b64 %r22, %rd595;
-	cvt.u64.u32 %rd596, %r22;
-	mov.b64 %rd597, %rd596;
-	add.u64 %rd598, %rd597, %rd378;
-	mov.b64 %rd599, 1023;
-	sub.u64 %rd600, %rd599, %rd598;
-	min.u64 %rd1510, %rd598, 64;
-	cvt.u32.u64 %r42, %rd1510;
-	shl.b64 %rd601, %rd595, %r42;
-	sub.u64 %rd602, %rd319, %rd598;
-	min.u64 %rd1511, %rd602, 64;
-	cvt.u32.u64 %r43, %rd1511;
-	shr.u64 %rd603, %rd583, %r43;
-	or.b64 %rd604, %rd601, %rd603;
-	mov.b64 %rd605, 12;
-	min.u64 %rd1512, %rd605, 64;
-	cvt.u32.u64 %r44, %rd1512;
-	shr.u64 %rd606, %rd604, %r44;
-	min.u64 %rd1513, %rd303, 64;
-	cvt.u32.u64 %r45, %rd1513;
-	shl.b64 %rd607, %rd600, %r45;
-	or.b64 %rd608, %rd606, %rd607;
-	mov.b64 %rd609, %rd608;
-	and.b64 %rd610, %rd592, %rd378;
-	setp.eq.u64 %p215, %rd610, %rd378;
+	mov.b64 %rd574, %rd575;
+	min.u64 %rd1503, %rd417, 64;
+	cvt.u32.u64 %r62, %rd1503;
+	shr.u64 %rd576, %rd574, %r62;
+	or.b64 %rd577, %rd537, %rd576;
+	mul.hi.u64 %rd578, %rd577, %rd314;
+	mul.hi.u64 %rd579, %rd499, %rd314;
+	mul.lo.u64 %rd580, %rd499, %rd314;
+	mul.lo.u64 %rd581, %rd419, %rd314;
+	add.u64 %rd582, %rd580, %rd578;
+	and.b64 %rd583, %rd580, %rd578;
+	or.b64 %rd584, %rd580, %rd578;
+	not.b64 %rd585, %rd582;
+	and.b64 %rd585, %rd584, %rd585;
+	or.b64 %rd586, %rd583, %rd585;
+	mov.b32 %r29, 63;
+	shr.u64 %rd587, %rd586, %r29;
+	add.u64 %rd588, %rd581, %rd579;
+	add.u64 %rd589, %rd588, %rd587;
+	mov.b64 %rd590, 61;
+	min.u64 %rd1504, %rd590, 64;
+	cvt.u32.u64 %r63, %rd1504;
+	shr.u64 %rd591, %rd589, %r63;
+	min.u64 %rd1505, %rd538, 64;
+	cvt.u32.u64 %r64, %rd1505;
+	shl.b64 %rd592, %rd589, %r64;
+	min.u64 %rd1506, %rd590, 64;
+	cvt.u32.u64 %r65, %rd1506;
+	shr.u64 %rd593, %rd582, %r65;
+	or.b64 %rd594, %rd592, %rd593;
+	clz.b64 %r30, %rd594;
+	cvt.u64.u32 %rd595, %r30;
+	mov.b64 %rd596, %rd595;
+	add.u64 %rd597, %rd596, %rd377;
+	mov.b64 %rd598, 1023;
+	sub.u64 %rd599, %rd598, %rd597;
+	min.u64 %rd1507, %rd597, 64;
+	cvt.u32.u64 %r66, %rd1507;
+	shl.b64 %rd600, %rd594, %r66;
+	sub.u64 %rd601, %rd318, %rd597;
+	min.u64 %rd1508, %rd601, 64;
+	cvt.u32.u64 %r67, %rd1508;
+	shr.u64 %rd602, %rd582, %r67;
+	or.b64 %rd603, %rd600, %rd602;
+	mov.b64 %rd604, 12;
+	min.u64 %rd1509, %rd604, 64;
+	cvt.u32.u64 %r68, %rd1509;
+	shr.u64 %rd605, %rd603, %r68;
+	min.u64 %rd1510, %rd302, 64;
+	cvt.u32.u64 %r69, %rd1510;
+	shl.b64 %rd606, %rd599, %r69;
+	or.b64 %rd607, %rd605, %rd606;
+	mov.b64 %rd608, %rd607;
+	and.b64 %rd609, %rd591, %rd377;
+	setp.eq.u64 %p215, %rd609, %rd377;
 	@%p215 bra $L_175;
-	mov.b64 %rd328, %rd592;
-	mov.b64 %rd330, %rd609;
+	mov.b64 %rd327, %rd591;
+	mov.b64 %rd329, %rd608;
 	bra $L_176;
 $L_418:
-	mov.b64 %rd611, 0d3FE0000000000000;
-	mul.f64 %rd612, %rd611, %rd258;
-	mov.b64 %rd613, 0d3FF0000000000000;
-	sub.f64 %rd614, %rd613, %rd612;
-	mul.f64 %rd615, %rd258, %rd258;
-	mov.b64 %rd616, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd617, %rd616, %rd258;
-	mov.b64 %rd618, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd619, %rd617, %rd618;
-	mul.f64 %rd620, %rd619, %rd258;
-	mov.b64 %rd621, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd622, %rd620, %rd621;
-	mul.f64 %rd623, %rd622, %rd258;
-	mov.b64 %rd624, 0d3EFA01A019C844F5;
-	add.f64 %rd625, %rd623, %rd624;
-	mul.f64 %rd626, %rd625, %rd258;
-	mov.b64 %rd627, 0dBF56C16C16C14F91;
-	add.f64 %rd628, %rd626, %rd627;
-	mul.f64 %rd629, %rd628, %rd258;
-	mov.b64 %rd630, 0d3FA555555555554B;
-	add.f64 %rd631, %rd629, %rd630;
-	mul.f64 %rd632, %rd615, %rd631;
-	add.f64 %rd633, %rd614, %rd632;
+	mov.b64 %rd610, 0d3FE0000000000000;
+	mul.f64 %rd611, %rd610, %rd257;
+	mov.b64 %rd612, 0d3FF0000000000000;
+	sub.f64 %rd613, %rd612, %rd611;
+	mul.f64 %rd614, %rd257, %rd257;
+	mov.b64 %rd615, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd616, %rd615, %rd257;
+	mov.b64 %rd617, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd618, %rd616, %rd617;
+	mul.f64 %rd619, %rd618, %rd257;
+	mov.b64 %rd620, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd621, %rd619, %rd620;
+	mul.f64 %rd622, %rd621, %rd257;
+	mov.b64 %rd623, 0d3EFA01A019C844F5;
+	add.f64 %rd624, %rd622, %rd623;
+	mul.f64 %rd625, %rd624, %rd257;
+	mov.b64 %rd626, 0dBF56C16C16C14F91;
+	add.f64 %rd627, %rd625, %rd626;
+	mul.f64 %rd628, %rd627, %rd257;
+	mov.b64 %rd629, 0d3FA555555555554B;
+	add.f64 %rd630, %rd628, %rd629;
+	mul.f64 %rd631, %rd614, %rd630;
+	add.f64 %rd632, %rd613, %rd631;
 $L_419:
-	mov.b64 %rd261, %rd633;
+	mov.b64 %rd260, %rd632;
 	bra $L_153;
 $L_420:
-	mul.f64 %rd634, %rd297, %rd258;
-	mov.b64 %rd635, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd636, %rd635, %rd258;
-	mov.b64 %rd637, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd638, %rd636, %rd637;
-	mul.f64 %rd639, %rd638, %rd258;
-	mov.b64 %rd640, 0d3EC71DE3567D48A1;
-	add.f64 %rd641, %rd639, %rd640;
-	mul.f64 %rd642, %rd641, %rd258;
-	mov.b64 %rd643, 0dBF2A01A019BFDF03;
-	add.f64 %rd644, %rd642, %rd643;
-	mul.f64 %rd645, %rd644, %rd258;
-	mov.b64 %rd646, 0d3F8111111110F7D0;
-	add.f64 %rd647, %rd645, %rd646;
-	mul.f64 %rd648, %rd647, %rd258;
-	mov.b64 %rd649, 0dBFC5555555555548;
-	add.f64 %rd650, %rd648, %rd649;
-	mul.f64 %rd651, %rd634, %rd650;
-	add.f64 %rd652, %rd297, %rd651;
+	mul.f64 %rd633, %rd296, %rd257;
+	mov.b64 %rd634, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd635, %rd634, %rd257;
+	mov.b64 %rd636, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd637, %rd635, %rd636;
+	mul.f64 %rd638, %rd637, %rd257;
+	mov.b64 %rd639, 0d3EC71DE3567D48A1;
+	add.f64 %rd640, %rd638, %rd639;
+	mul.f64 %rd641, %rd640, %rd257;
+	mov.b64 %rd642, 0dBF2A01A019BFDF03;
+	add.f64 %rd643, %rd641, %rd642;
+	mul.f64 %rd644, %rd643, %rd257;
+	mov.b64 %rd645, 0d3F8111111110F7D0;
+	add.f64 %rd646, %rd644, %rd645;
+	mul.f64 %rd647, %rd646, %rd257;
+	mov.b64 %rd648, 0dBFC5555555555548;
+	add.f64 %rd649, %rd647, %rd648;
+	mul.f64 %rd650, %rd633, %rd649;
+	add.f64 %rd651, %rd296, %rd650;
 $L_421:
-	mov.b64 %rd261, %rd652;
+	mov.b64 %rd260, %rd651;
 	bra $L_153;
 $L_422:
-	add.s64 %rd653, %rd46, %rd31;
-	st.global.f32 [%rd653], %r20;
+	add.s64 %rd652, %rd46, %rd31;
+	st.global.f32 [%rd652], %r28;
 $L_423:
 	bra $L_425;
 $L_424:
 	bra $L_703;
 $L_425:
-	setp.neu.f64 %p216, %rd248, %rd248;
+	setp.neu.f64 %p216, %rd247, %rd247;
 	@!%p216 bra $L_428;
 $L_426:
-	mov.b64 %rd654, 0d7FF8000000000001;
-	mov.b64 %rd669, %rd654;
+	mov.b64 %rd653, 0d7FF8000000000001;
+	mov.b64 %rd668, %rd653;
 	bra $L_439;
 $L_427:
-	abs.f64 %rd655, %rd248;
+	abs.f64 %rd654, %rd247;
 	bra $L_447;
 $L_428:
 	bra $L_440;
 $L_429:
-	mov.b64 %rd656, 4;
-	sub.u64 %rd657, %rd697, %rd656;
+	mov.b64 %rd655, 4;
+	sub.u64 %rd656, %rd696, %rd655;
 	not.pred %p217, %p239;
 	mov.pred %p219, %p217;
-	mov.b64 %rd659, %rd657;
+	mov.b64 %rd658, %rd656;
 $L_430:
 	mov.pred %p218, %p219;
-	mov.b64 %rd658, %rd659;
-	mov.b64 %rd660, 1;
-	setp.gt.u64 %p220, %rd658, %rd660;
+	mov.b64 %rd657, %rd658;
+	mov.b64 %rd659, 1;
+	setp.gt.u64 %p220, %rd657, %rd659;
 	@%p220 bra $L_431;
 	mov.pred %p223, %p218;
 	bra $L_432;
@@ -15080,32 +15125,32 @@ $L_431:
 	mov.pred %p223, %p221;
 $L_432:
 	mov.pred %p222, %p223;
-	mul.f64 %rd661, %rd699, %rd699;
-	setp.eq.u64 %p224, %rd658, %rd660;
+	mul.f64 %rd660, %rd698, %rd698;
+	setp.eq.u64 %p224, %rd657, %rd659;
 	@!%p224 bra $L_436;
 $L_433:
 	bra $L_699;
 $L_434:
-	mov.b64 %rd662, %rd663;
+	mov.b64 %rd661, %rd662;
 	@%p222 bra $L_437;
-	mov.b64 %rd667, %rd662;
+	mov.b64 %rd666, %rd661;
 	bra $L_438;
 $L_435:
 	bra $L_701;
 $L_436:
-	mov.b64 %rd664, 2;
-	setp.eq.u64 %p225, %rd658, %rd664;
+	mov.b64 %rd663, 2;
+	setp.eq.u64 %p225, %rd657, %rd663;
 	@%p225 bra $L_433;
 	bra $L_435;
 $L_437:
-	neg.f64 %rd665, %rd662;
-	mov.b64 %rd667, %rd665;
+	neg.f64 %rd664, %rd661;
+	mov.b64 %rd666, %rd664;
 $L_438:
-	mov.b64 %rd666, %rd667;
-	mov.b64 %rd669, %rd666;
+	mov.b64 %rd665, %rd666;
+	mov.b64 %rd668, %rd665;
 $L_439:
-	mov.b64 %rd668, %rd669;
-	cvt.rn.f32.f64 %r23, %rd668;
+	mov.b64 %rd667, %rd668;
+	cvt.rn.f32.f64 %r31, %rd667;
 	bra $L_424;
 $L_440:
 	setp.ge.s64 %p226, %rd28, %rd28;
@@ -15120,8 +15165,8 @@ $L_442:
 	mov.pred %p229, %p230;
 	bra $L_446;
 $L_443:
-	mov.b64 %rd670, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p231, %rd248, %rd670;
+	mov.b64 %rd669, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p231, %rd247, %rd669;
 	setp.ne.u32 %p232, 1, 0;
 	@%p231 bra $E_443_7;
 	bra $L_441;
@@ -15129,8 +15174,8 @@ $E_443_7:
 	mov.pred %p230, %p232;
 	bra $L_442;
 $L_444:
-	mov.b64 %rd671, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p233, %rd248, %rd671;
+	mov.b64 %rd670, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p233, %rd247, %rd670;
 	mov.pred %p235, %p233;
 $L_445:
 	mov.pred %p234, %p235;
@@ -15140,1302 +15185,1302 @@ $L_446:
 	@%p229 bra $L_426;
 	bra $L_427;
 $L_447:
-	mov.b64 %rd672, 0d41C0000000000000;
-	setp.ge.f64 %p236, %rd655, %rd672;
+	mov.b64 %rd671, 0d41C0000000000000;
+	setp.ge.f64 %p236, %rd654, %rd671;
 	@!%p236 bra $L_449;
 $L_448:
 	bra $L_453;
 $L_449:
-	mov.b64 %rd673, 0d3FF45F306DC9C883;
-	mul.f64 %rd674, %rd655, %rd673;
-	cvt.rzi.u64.f64 %rd675, %rd674;
-	cvt.rn.f64.u64 %rd676, %rd675;
-	mov.b64 %rd677, 1;
-	and.b64 %rd678, %rd675, %rd677;
-	setp.eq.u64 %p237, %rd678, %rd677;
+	mov.b64 %rd672, 0d3FF45F306DC9C883;
+	mul.f64 %rd673, %rd654, %rd672;
+	cvt.rzi.u64.f64 %rd674, %rd673;
+	cvt.rn.f64.u64 %rd675, %rd674;
+	mov.b64 %rd676, 1;
+	and.b64 %rd677, %rd674, %rd676;
+	setp.eq.u64 %p237, %rd677, %rd676;
 	@%p237 bra $L_450;
-	mov.b64 %rd683, %rd675;
-	mov.b64 %rd685, %rd676;
+	mov.b64 %rd682, %rd674;
+	mov.b64 %rd684, %rd675;
 	bra $L_451;
 $L_450:
-	add.u64 %rd679, %rd675, %rd677;
-	mov.b64 %rd680, 0d3FF0000000000000;
-	add.f64 %rd681, %rd676, %rd680;
-	mov.b64 %rd683, %rd679;
-	mov.b64 %rd685, %rd681;
+	add.u64 %rd678, %rd674, %rd676;
+	mov.b64 %rd679, 0d3FF0000000000000;
+	add.f64 %rd680, %rd675, %rd679;
+	mov.b64 %rd682, %rd678;
+	mov.b64 %rd684, %rd680;
 $L_451:
-	mov.b64 %rd682, %rd683;
-	mov.b64 %rd684, %rd685;
-	mov.b64 %rd686, 7;
-	and.b64 %rd687, %rd682, %rd686;
-	mov.b64 %rd688, 0d3FE921FB40000000;
-	mul.f64 %rd689, %rd684, %rd688;
-	sub.f64 %rd690, %rd655, %rd689;
-	mov.b64 %rd691, 0d3E64442D00000000;
-	mul.f64 %rd692, %rd684, %rd691;
-	sub.f64 %rd693, %rd690, %rd692;
-	mov.b64 %rd694, 0d3CE8469898CC5170;
-	mul.f64 %rd695, %rd684, %rd694;
-	sub.f64 %rd696, %rd693, %rd695;
-	mov.b64 %rd698, %rd687;
-	mov.b64 %rd700, %rd696;
+	mov.b64 %rd681, %rd682;
+	mov.b64 %rd683, %rd684;
+	mov.b64 %rd685, 7;
+	and.b64 %rd686, %rd681, %rd685;
+	mov.b64 %rd687, 0d3FE921FB40000000;
+	mul.f64 %rd688, %rd683, %rd687;
+	sub.f64 %rd689, %rd654, %rd688;
+	mov.b64 %rd690, 0d3E64442D00000000;
+	mul.f64 %rd691, %rd683, %rd690;
+	sub.f64 %rd692, %rd689, %rd691;
+	mov.b64 %rd693, 0d3CE8469898CC5170;
+	mul.f64 %rd694, %rd683, %rd693;
+	sub.f64 %rd695, %rd692, %rd694;
+	mov.b64 %rd697, %rd686;
+	mov.b64 %rd699, %rd695;
 $L_452:
-	mov.b64 %rd697, %rd698;
-	mov.b64 %rd699, %rd700;
-	mov.b64 %rd701, 3;
-	setp.gt.u64 %p238, %rd697, %rd701;
+	mov.b64 %rd696, %rd697;
+	mov.b64 %rd698, %rd699;
+	mov.b64 %rd700, 3;
+	setp.gt.u64 %p238, %rd696, %rd700;
 	setp.ne.u32 %p239, 0, 0;
 	@%p238 bra $L_429;
 	mov.pred %p219, %p239;
-	mov.b64 %rd659, %rd697;
+	mov.b64 %rd658, %rd696;
 	bra $L_430;
 $L_453:
-	mov.b64 %rd702, 0d3FE921FB54442D18;
-	setp.lt.f64 %p240, %rd655, %rd702;
+	mov.b64 %rd701, 0d3FE921FB54442D18;
+	setp.lt.f64 %p240, %rd654, %rd701;
 	@!%p240 bra $L_455;
 $L_454:
-	mov.b64 %rd703, 0;
-	mov.b64 %rd735, %rd703;
-	mov.b64 %rd737, %rd655;
+	mov.b64 %rd702, 0;
+	mov.b64 %rd734, %rd702;
+	mov.b64 %rd736, %rd654;
 	bra $L_458;
 $L_455:
-	mov.b64 %rd704, %rd655;
-	mov.b64 %rd705, 52;
-	min.u64 %rd1514, %rd705, 64;
-	cvt.u32.u64 %r46, %rd1514;
-	shr.u64 %rd706, %rd704, %r46;
-	mov.b64 %rd707, 2047;
-	and.b64 %rd708, %rd706, %rd707;
-	mov.b64 %rd709, %rd708;
-	mov.b64 %rd710, 1023;
-	sub.s64 %rd711, %rd709, %rd710;
-	mov.b64 %rd712, 52;
-	sub.s64 %rd713, %rd711, %rd712;
-	mov.b64 %rd714, 9218868437227405312;
-	not.b64 %rd715, %rd714;
-	and.b64 %rd715, %rd704, %rd715;
-	mov.b64 %rd716, 4503599627370496;
-	or.b64 %rd717, %rd715, %rd716;
-	mov.b64 %rd718, 61;
-	add.s64 %rd719, %rd713, %rd718;
-	mov.b64 %rd720, %rd719;
-	mov.b64 %rd721, 64;
-	div.u64 %rd722, %rd720, %rd721;
-	rem.u64 %rd723, %rd720, %rd721;
+	mov.b64 %rd703, %rd654;
+	mov.b64 %rd704, 52;
+	min.u64 %rd1511, %rd704, 64;
+	cvt.u32.u64 %r70, %rd1511;
+	shr.u64 %rd705, %rd703, %r70;
+	mov.b64 %rd706, 2047;
+	and.b64 %rd707, %rd705, %rd706;
+	mov.b64 %rd708, %rd707;
+	mov.b64 %rd709, 1023;
+	sub.s64 %rd710, %rd708, %rd709;
+	mov.b64 %rd711, 52;
+	sub.s64 %rd712, %rd710, %rd711;
+	mov.b64 %rd713, 9218868437227405312;
+	not.b64 %rd714, %rd713;
+	and.b64 %rd714, %rd703, %rd714;
+	mov.b64 %rd715, 4503599627370496;
+	or.b64 %rd716, %rd714, %rd715;
+	mov.b64 %rd717, 61;
+	add.s64 %rd718, %rd712, %rd717;
+	mov.b64 %rd719, %rd718;
+	mov.b64 %rd720, 64;
+	div.u64 %rd721, %rd719, %rd720;
+	rem.u64 %rd722, %rd719, %rd720;
 	bra $L_459;
 $L_456:
-	add.u64 %rd724, %rd994, %rd780;
-	mov.b64 %rd725, 7;
-	and.b64 %rd726, %rd724, %rd725;
-	mov.b64 %rd727, 0d3FF0000000000000;
-	sub.f64 %rd728, %rd1011, %rd727;
-	mov.b64 %rd730, %rd726;
-	mov.b64 %rd732, %rd728;
+	add.u64 %rd723, %rd993, %rd779;
+	mov.b64 %rd724, 7;
+	and.b64 %rd725, %rd723, %rd724;
+	mov.b64 %rd726, 0d3FF0000000000000;
+	sub.f64 %rd727, %rd1010, %rd726;
+	mov.b64 %rd729, %rd725;
+	mov.b64 %rd731, %rd727;
 $L_457:
-	mov.b64 %rd729, %rd730;
-	mov.b64 %rd731, %rd732;
-	mul.f64 %rd733, %rd731, %rd702;
-	mov.b64 %rd735, %rd729;
-	mov.b64 %rd737, %rd733;
+	mov.b64 %rd728, %rd729;
+	mov.b64 %rd730, %rd731;
+	mul.f64 %rd732, %rd730, %rd701;
+	mov.b64 %rd734, %rd728;
+	mov.b64 %rd736, %rd732;
 $L_458:
-	mov.b64 %rd734, %rd735;
-	mov.b64 %rd736, %rd737;
-	mov.b64 %rd698, %rd734;
-	mov.b64 %rd700, %rd736;
+	mov.b64 %rd733, %rd734;
+	mov.b64 %rd735, %rd736;
+	mov.b64 %rd697, %rd733;
+	mov.b64 %rd699, %rd735;
 	bra $L_452;
 $L_459:
-	mov.b64 %rd738, 0;
-	setp.eq.u64 %p241, %rd722, %rd738;
+	mov.b64 %rd737, 0;
+	setp.eq.u64 %p241, %rd721, %rd737;
 	@!%p241 bra $L_462;
 $L_460:
-	mov.b64 %rd739, 1;
-	mov.b64 %rd778, %rd739;
+	mov.b64 %rd738, 1;
+	mov.b64 %rd777, %rd738;
 	bra $L_498;
 $L_461:
-	mov.b64 %rd740, 5040379952546458195;
-	mov.b64 %rd778, %rd740;
+	mov.b64 %rd739, 5040379952546458195;
+	mov.b64 %rd777, %rd739;
 	bra $L_498;
 $L_462:
-	mov.b64 %rd741, 1;
-	setp.eq.u64 %p242, %rd722, %rd741;
+	mov.b64 %rd740, 1;
+	setp.eq.u64 %p242, %rd721, %rd740;
 	@%p242 bra $L_461;
 	bra $L_464;
 $L_463:
-	mov.b64 %rd742, -554312585572664447;
-	mov.b64 %rd778, %rd742;
+	mov.b64 %rd741, -554312585572664447;
+	mov.b64 %rd777, %rd741;
 	bra $L_498;
 $L_464:
-	mov.b64 %rd743, 2;
-	setp.eq.u64 %p243, %rd722, %rd743;
+	mov.b64 %rd742, 2;
+	setp.eq.u64 %p243, %rd721, %rd742;
 	@%p243 bra $L_463;
 	bra $L_466;
 $L_465:
-	mov.b64 %rd744, -5276763892624187261;
-	mov.b64 %rd778, %rd744;
+	mov.b64 %rd743, -5276763892624187261;
+	mov.b64 %rd777, %rd743;
 	bra $L_498;
 $L_466:
-	mov.b64 %rd745, 3;
-	setp.eq.u64 %p244, %rd722, %rd745;
+	mov.b64 %rd744, 3;
+	setp.eq.u64 %p244, %rd721, %rd744;
 	@%p244 bra $L_465;
 	bra $L_468;
 $L_467:
-	mov.b64 %rd746, -242412250269775165;
-	mov.b64 %rd778, %rd746;
+	mov.b64 %rd745, -242412250269775165;
+	mov.b64 %rd777, %rd745;
 	bra $L_498;
 $L_468:
-	mov.b64 %rd747, 4;
-	setp.eq.u64 %p245, %rd722, %rd747;
+	mov.b64 %rd746, 4;
+	setp.eq.u64 %p245, %rd721, %rd746;
 	@%p245 bra $L_467;
 	bra $L_470;
 $L_469:
-	mov.b64 %rd748, 7946843935494350272;
-	mov.b64 %rd778, %rd748;
+	mov.b64 %rd747, 7946843935494350272;
+	mov.b64 %rd777, %rd747;
 	bra $L_498;
 $L_470:
-	mov.b64 %rd749, 5;
-	setp.eq.u64 %p246, %rd722, %rd749;
+	mov.b64 %rd748, 5;
+	setp.eq.u64 %p246, %rd721, %rd748;
 	@%p246 bra $L_469;
 	bra $L_472;
 $L_471:
-	mov.b64 %rd750, 905889640498799673;
-	mov.b64 %rd778, %rd750;
+	mov.b64 %rd749, 905889640498799673;
+	mov.b64 %rd777, %rd749;
 	bra $L_498;
 $L_472:
-	mov.b64 %rd751, 6;
-	setp.eq.u64 %p247, %rd722, %rd751;
+	mov.b64 %rd750, 6;
+	setp.eq.u64 %p247, %rd721, %rd750;
 	@%p247 bra $L_471;
 	bra $L_474;
 $L_473:
-	mov.b64 %rd752, -271387810574676355;
-	mov.b64 %rd778, %rd752;
+	mov.b64 %rd751, -271387810574676355;
+	mov.b64 %rd777, %rd751;
 	bra $L_498;
 $L_474:
-	mov.b64 %rd753, 7;
-	setp.eq.u64 %p248, %rd722, %rd753;
+	mov.b64 %rd752, 7;
+	setp.eq.u64 %p248, %rd721, %rd752;
 	@%p248 bra $L_473;
 	bra $L_476;
 $L_475:
-	mov.b64 %rd754, -3385462365541201655;
-	mov.b64 %rd778, %rd754;
+	mov.b64 %rd753, -3385462365541201655;
+	mov.b64 %rd777, %rd753;
 	bra $L_498;
 $L_476:
-	mov.b64 %rd755, 8;
-	setp.eq.u64 %p249, %rd722, %rd755;
+	mov.b64 %rd754, 8;
+	setp.eq.u64 %p249, %rd721, %rd754;
 	@%p249 bra $L_475;
 	bra $L_478;
 $L_477:
-	mov.b64 %rd756, -3226582509936509822;
-	mov.b64 %rd778, %rd756;
+	mov.b64 %rd755, -3226582509936509822;
+	mov.b64 %rd777, %rd755;
 	bra $L_498;
 $L_478:
-	mov.b64 %rd757, 9;
-	setp.eq.u64 %p250, %rd722, %rd757;
+	mov.b64 %rd756, 9;
+	setp.eq.u64 %p250, %rd721, %rd756;
 	@%p250 bra $L_477;
 	bra $L_480;
 $L_479:
-	mov.b64 %rd758, 8296664548579374057;
-	mov.b64 %rd778, %rd758;
+	mov.b64 %rd757, 8296664548579374057;
+	mov.b64 %rd777, %rd757;
 	bra $L_498;
 $L_480:
-	mov.b64 %rd759, 10;
-	setp.eq.u64 %p251, %rd722, %rd759;
+	mov.b64 %rd758, 10;
+	setp.eq.u64 %p251, %rd721, %rd758;
 	@%p251 bra $L_479;
 	bra $L_482;
 $L_481:
-	mov.b64 %rd760, 4109744767560208502;
-	mov.b64 %rd778, %rd760;
+	mov.b64 %rd759, 4109744767560208502;
+	mov.b64 %rd777, %rd759;
 	bra $L_498;
 $L_482:
-	mov.b64 %rd761, 11;
-	setp.eq.u64 %p252, %rd722, %rd761;
+	mov.b64 %rd760, 11;
+	setp.eq.u64 %p252, %rd721, %rd760;
 	@%p252 bra $L_481;
 	bra $L_484;
 $L_483:
-	mov.b64 %rd762, 4607516669194743839;
-	mov.b64 %rd778, %rd762;
+	mov.b64 %rd761, 4607516669194743839;
+	mov.b64 %rd777, %rd761;
 	bra $L_498;
 $L_484:
-	mov.b64 %rd763, 12;
-	setp.eq.u64 %p253, %rd722, %rd763;
+	mov.b64 %rd762, 12;
+	setp.eq.u64 %p253, %rd721, %rd762;
 	@%p253 bra $L_483;
 	bra $L_486;
 $L_485:
-	mov.b64 %rd764, -2423460969061230018;
-	mov.b64 %rd778, %rd764;
+	mov.b64 %rd763, -2423460969061230018;
+	mov.b64 %rd777, %rd763;
 	bra $L_498;
 $L_486:
-	mov.b64 %rd765, 13;
-	setp.eq.u64 %p254, %rd722, %rd765;
+	mov.b64 %rd764, 13;
+	setp.eq.u64 %p254, %rd721, %rd764;
 	@%p254 bra $L_485;
 	bra $L_488;
 $L_487:
-	mov.b64 %rd766, -2707510419574615186;
-	mov.b64 %rd778, %rd766;
+	mov.b64 %rd765, -2707510419574615186;
+	mov.b64 %rd777, %rd765;
 	bra $L_498;
 $L_488:
-	mov.b64 %rd767, 14;
-	setp.eq.u64 %p255, %rd722, %rd767;
+	mov.b64 %rd766, 14;
+	setp.eq.u64 %p255, %rd721, %rd766;
 	@%p255 bra $L_487;
 	bra $L_490;
 $L_489:
-	mov.b64 %rd768, -7022098299024845734;
-	mov.b64 %rd778, %rd768;
+	mov.b64 %rd767, -7022098299024845734;
+	mov.b64 %rd777, %rd767;
 	bra $L_498;
 $L_490:
-	mov.b64 %rd769, 15;
-	setp.eq.u64 %p256, %rd722, %rd769;
+	mov.b64 %rd768, 15;
+	setp.eq.u64 %p256, %rd721, %rd768;
 	@%p256 bra $L_489;
 	bra $L_492;
 $L_491:
-	mov.b64 %rd770, -1562901285013036298;
-	mov.b64 %rd778, %rd770;
+	mov.b64 %rd769, -1562901285013036298;
+	mov.b64 %rd777, %rd769;
 	bra $L_498;
 $L_492:
-	mov.b64 %rd771, 16;
-	setp.eq.u64 %p257, %rd722, %rd771;
+	mov.b64 %rd770, 16;
+	setp.eq.u64 %p257, %rd721, %rd770;
 	@%p257 bra $L_491;
 	bra $L_494;
 $L_493:
-	mov.b64 %rd772, 8795094592981902804;
-	mov.b64 %rd778, %rd772;
+	mov.b64 %rd771, 8795094592981902804;
+	mov.b64 %rd777, %rd771;
 	bra $L_498;
 $L_494:
-	mov.b64 %rd773, 17;
-	setp.eq.u64 %p258, %rd722, %rd773;
+	mov.b64 %rd772, 17;
+	setp.eq.u64 %p258, %rd721, %rd772;
 	@%p258 bra $L_493;
 	bra $L_496;
 $L_495:
-	mov.b64 %rd774, -2884908082597807600;
-	mov.b64 %rd778, %rd774;
+	mov.b64 %rd773, -2884908082597807600;
+	mov.b64 %rd777, %rd773;
 	bra $L_498;
 $L_496:
-	mov.b64 %rd775, 18;
-	setp.eq.u64 %p259, %rd722, %rd775;
+	mov.b64 %rd774, 18;
+	setp.eq.u64 %p259, %rd721, %rd774;
 	@%p259 bra $L_495;
 $L_497:
-	mov.b64 %rd776, -6051042886442100905;
-	mov.b64 %rd778, %rd776;
+	mov.b64 %rd775, -6051042886442100905;
+	mov.b64 %rd777, %rd775;
 $L_498:
-	mov.b64 %rd777, %rd778;
-	min.u64 %rd1515, %rd723, 64;
-	cvt.u32.u64 %r47, %rd1515;
-	shl.b64 %rd779, %rd777, %r47;
-	mov.b64 %rd780, 1;
-	add.u64 %rd781, %rd722, %rd780;
+	mov.b64 %rd776, %rd777;
+	min.u64 %rd1512, %rd722, 64;
+	cvt.u32.u64 %r71, %rd1512;
+	shl.b64 %rd778, %rd776, %r71;
+	mov.b64 %rd779, 1;
+	add.u64 %rd780, %rd721, %rd779;
 $L_499:
-	setp.eq.u64 %p260, %rd781, %rd738;
+	setp.eq.u64 %p260, %rd780, %rd737;
 	@!%p260 bra $L_502;
 $L_500:
-	mov.b64 %rd819, %rd780;
+	mov.b64 %rd818, %rd779;
 	bra $L_538;
 $L_501:
-	mov.b64 %rd782, 5040379952546458195;
-	mov.b64 %rd819, %rd782;
+	mov.b64 %rd781, 5040379952546458195;
+	mov.b64 %rd818, %rd781;
 	bra $L_538;
 $L_502:
-	setp.eq.u64 %p261, %rd781, %rd780;
+	setp.eq.u64 %p261, %rd780, %rd779;
 	@%p261 bra $L_501;
 	bra $L_504;
 $L_503:
-	mov.b64 %rd783, -554312585572664447;
-	mov.b64 %rd819, %rd783;
+	mov.b64 %rd782, -554312585572664447;
+	mov.b64 %rd818, %rd782;
 	bra $L_538;
 $L_504:
-	mov.b64 %rd784, 2;
-	setp.eq.u64 %p262, %rd781, %rd784;
+	mov.b64 %rd783, 2;
+	setp.eq.u64 %p262, %rd780, %rd783;
 	@%p262 bra $L_503;
 	bra $L_506;
 $L_505:
-	mov.b64 %rd785, -5276763892624187261;
-	mov.b64 %rd819, %rd785;
+	mov.b64 %rd784, -5276763892624187261;
+	mov.b64 %rd818, %rd784;
 	bra $L_538;
 $L_506:
-	mov.b64 %rd786, 3;
-	setp.eq.u64 %p263, %rd781, %rd786;
+	mov.b64 %rd785, 3;
+	setp.eq.u64 %p263, %rd780, %rd785;
 	@%p263 bra $L_505;
 	bra $L_508;
 $L_507:
-	mov.b64 %rd787, -242412250269775165;
-	mov.b64 %rd819, %rd787;
+	mov.b64 %rd786, -242412250269775165;
+	mov.b64 %rd818, %rd786;
 	bra $L_538;
 $L_508:
-	mov.b64 %rd788, 4;
-	setp.eq.u64 %p264, %rd781, %rd788;
+	mov.b64 %rd787, 4;
+	setp.eq.u64 %p264, %rd780, %rd787;
 	@%p264 bra $L_507;
 	bra $L_510;
 $L_509:
-	mov.b64 %rd789, 7946843935494350272;
-	mov.b64 %rd819, %rd789;
+	mov.b64 %rd788, 7946843935494350272;
+	mov.b64 %rd818, %rd788;
 	bra $L_538;
 $L_510:
-	mov.b64 %rd790, 5;
-	setp.eq.u64 %p265, %rd781, %rd790;
+	mov.b64 %rd789, 5;
+	setp.eq.u64 %p265, %rd780, %rd789;
 	@%p265 bra $L_509;
 	bra $L_512;
 $L_511:
-	mov.b64 %rd791, 905889640498799673;
-	mov.b64 %rd819, %rd791;
+	mov.b64 %rd790, 905889640498799673;
+	mov.b64 %rd818, %rd790;
 	bra $L_538;
 $L_512:
-	mov.b64 %rd792, 6;
-	setp.eq.u64 %p266, %rd781, %rd792;
+	mov.b64 %rd791, 6;
+	setp.eq.u64 %p266, %rd780, %rd791;
 	@%p266 bra $L_511;
 	bra $L_514;
 $L_513:
-	mov.b64 %rd793, -271387810574676355;
-	mov.b64 %rd819, %rd793;
+	mov.b64 %rd792, -271387810574676355;
+	mov.b64 %rd818, %rd792;
 	bra $L_538;
 $L_514:
-	mov.b64 %rd794, 7;
-	setp.eq.u64 %p267, %rd781, %rd794;
+	mov.b64 %rd793, 7;
+	setp.eq.u64 %p267, %rd780, %rd793;
 	@%p267 bra $L_513;
 	bra $L_516;
 $L_515:
-	mov.b64 %rd795, -3385462365541201655;
-	mov.b64 %rd819, %rd795;
+	mov.b64 %rd794, -3385462365541201655;
+	mov.b64 %rd818, %rd794;
 	bra $L_538;
 $L_516:
-	mov.b64 %rd796, 8;
-	setp.eq.u64 %p268, %rd781, %rd796;
+	mov.b64 %rd795, 8;
+	setp.eq.u64 %p268, %rd780, %rd795;
 	@%p268 bra $L_515;
 	bra $L_518;
 $L_517:
-	mov.b64 %rd797, -3226582509936509822;
-	mov.b64 %rd819, %rd797;
+	mov.b64 %rd796, -3226582509936509822;
+	mov.b64 %rd818, %rd796;
 	bra $L_538;
 $L_518:
-	mov.b64 %rd798, 9;
-	setp.eq.u64 %p269, %rd781, %rd798;
+	mov.b64 %rd797, 9;
+	setp.eq.u64 %p269, %rd780, %rd797;
 	@%p269 bra $L_517;
 	bra $L_520;
 $L_519:
-	mov.b64 %rd799, 8296664548579374057;
-	mov.b64 %rd819, %rd799;
+	mov.b64 %rd798, 8296664548579374057;
+	mov.b64 %rd818, %rd798;
 	bra $L_538;
 $L_520:
-	mov.b64 %rd800, 10;
-	setp.eq.u64 %p270, %rd781, %rd800;
+	mov.b64 %rd799, 10;
+	setp.eq.u64 %p270, %rd780, %rd799;
 	@%p270 bra $L_519;
 	bra $L_522;
 $L_521:
-	mov.b64 %rd801, 4109744767560208502;
-	mov.b64 %rd819, %rd801;
+	mov.b64 %rd800, 4109744767560208502;
+	mov.b64 %rd818, %rd800;
 	bra $L_538;
 $L_522:
-	mov.b64 %rd802, 11;
-	setp.eq.u64 %p271, %rd781, %rd802;
+	mov.b64 %rd801, 11;
+	setp.eq.u64 %p271, %rd780, %rd801;
 	@%p271 bra $L_521;
 	bra $L_524;
 $L_523:
-	mov.b64 %rd803, 4607516669194743839;
-	mov.b64 %rd819, %rd803;
+	mov.b64 %rd802, 4607516669194743839;
+	mov.b64 %rd818, %rd802;
 	bra $L_538;
 $L_524:
-	mov.b64 %rd804, 12;
-	setp.eq.u64 %p272, %rd781, %rd804;
+	mov.b64 %rd803, 12;
+	setp.eq.u64 %p272, %rd780, %rd803;
 	@%p272 bra $L_523;
 	bra $L_526;
 $L_525:
-	mov.b64 %rd805, -2423460969061230018;
-	mov.b64 %rd819, %rd805;
+	mov.b64 %rd804, -2423460969061230018;
+	mov.b64 %rd818, %rd804;
 	bra $L_538;
 $L_526:
-	mov.b64 %rd806, 13;
-	setp.eq.u64 %p273, %rd781, %rd806;
+	mov.b64 %rd805, 13;
+	setp.eq.u64 %p273, %rd780, %rd805;
 	@%p273 bra $L_525;
 	bra $L_528;
 $L_527:
-	mov.b64 %rd807, -2707510419574615186;
-	mov.b64 %rd819, %rd807;
+	mov.b64 %rd806, -2707510419574615186;
+	mov.b64 %rd818, %rd806;
 	bra $L_538;
 $L_528:
-	mov.b64 %rd808, 14;
-	setp.eq.u64 %p274, %rd781, %rd808;
+	mov.b64 %rd807, 14;
+	setp.eq.u64 %p274, %rd780, %rd807;
 	@%p274 bra $L_527;
 	bra $L_530;
 $L_529:
-	mov.b64 %rd809, -7022098299024845734;
-	mov.b64 %rd819, %rd809;
+	mov.b64 %rd808, -7022098299024845734;
+	mov.b64 %rd818, %rd808;
 	bra $L_538;
 $L_530:
-	mov.b64 %rd810, 15;
-	setp.eq.u64 %p275, %rd781, %rd810;
+	mov.b64 %rd809, 15;
+	setp.eq.u64 %p275, %rd780, %rd809;
 	@%p275 bra $L_529;
 	bra $L_532;
 $L_531:
-	mov.b64 %rd811, -1562901285013036298;
-	mov.b64 %rd819, %rd811;
+	mov.b64 %rd810, -1562901285013036298;
+	mov.b64 %rd818, %rd810;
 	bra $L_538;
 $L_532:
-	mov.b64 %rd812, 16;
-	setp.eq.u64 %p276, %rd781, %rd812;
+	mov.b64 %rd811, 16;
+	setp.eq.u64 %p276, %rd780, %rd811;
 	@%p276 bra $L_531;
 	bra $L_534;
 $L_533:
-	mov.b64 %rd813, 8795094592981902804;
-	mov.b64 %rd819, %rd813;
+	mov.b64 %rd812, 8795094592981902804;
+	mov.b64 %rd818, %rd812;
 	bra $L_538;
 $L_534:
-	mov.b64 %rd814, 17;
-	setp.eq.u64 %p277, %rd781, %rd814;
+	mov.b64 %rd813, 17;
+	setp.eq.u64 %p277, %rd780, %rd813;
 	@%p277 bra $L_533;
 	bra $L_536;
 $L_535:
-	mov.b64 %rd815, -2884908082597807600;
-	mov.b64 %rd819, %rd815;
+	mov.b64 %rd814, -2884908082597807600;
+	mov.b64 %rd818, %rd814;
 	bra $L_538;
 $L_536:
-	mov.b64 %rd816, 18;
-	setp.eq.u64 %p278, %rd781, %rd816;
+	mov.b64 %rd815, 18;
+	setp.eq.u64 %p278, %rd780, %rd815;
 	@%p278 bra $L_535;
 $L_537:
-	mov.b64 %rd817, -6051042886442100905;
-	mov.b64 %rd819, %rd817;
+	mov.b64 %rd816, -6051042886442100905;
+	mov.b64 %rd818, %rd816;
 $L_538:
-	mov.b64 %rd818, %rd819;
-	sub.u64 %rd820, %rd721, %rd723;
-	min.u64 %rd1516, %rd820, 64;
-	cvt.u32.u64 %r48, %rd1516;
-	shr.u64 %rd821, %rd818, %r48;
-	or.b64 %rd822, %rd779, %rd821;
+	mov.b64 %rd817, %rd818;
+	sub.u64 %rd819, %rd720, %rd722;
+	min.u64 %rd1513, %rd819, 64;
+	cvt.u32.u64 %r72, %rd1513;
+	shr.u64 %rd820, %rd817, %r72;
+	or.b64 %rd821, %rd778, %rd820;
 $L_539:
 	@!%p260 bra $L_542;
 $L_540:
-	mov.b64 %rd860, %rd780;
+	mov.b64 %rd859, %rd779;
 	bra $L_578;
 $L_541:
-	mov.b64 %rd823, 5040379952546458195;
-	mov.b64 %rd860, %rd823;
+	mov.b64 %rd822, 5040379952546458195;
+	mov.b64 %rd859, %rd822;
 	bra $L_578;
 $L_542:
-	setp.eq.u64 %p279, %rd781, %rd780;
+	setp.eq.u64 %p279, %rd780, %rd779;
 	@%p279 bra $L_541;
 	bra $L_544;
 $L_543:
-	mov.b64 %rd824, -554312585572664447;
-	mov.b64 %rd860, %rd824;
+	mov.b64 %rd823, -554312585572664447;
+	mov.b64 %rd859, %rd823;
 	bra $L_578;
 $L_544:
-	mov.b64 %rd825, 2;
-	setp.eq.u64 %p280, %rd781, %rd825;
+	mov.b64 %rd824, 2;
+	setp.eq.u64 %p280, %rd780, %rd824;
 	@%p280 bra $L_543;
 	bra $L_546;
 $L_545:
-	mov.b64 %rd826, -5276763892624187261;
-	mov.b64 %rd860, %rd826;
+	mov.b64 %rd825, -5276763892624187261;
+	mov.b64 %rd859, %rd825;
 	bra $L_578;
 $L_546:
-	mov.b64 %rd827, 3;
-	setp.eq.u64 %p281, %rd781, %rd827;
+	mov.b64 %rd826, 3;
+	setp.eq.u64 %p281, %rd780, %rd826;
 	@%p281 bra $L_545;
 	bra $L_548;
 $L_547:
-	mov.b64 %rd828, -242412250269775165;
-	mov.b64 %rd860, %rd828;
+	mov.b64 %rd827, -242412250269775165;
+	mov.b64 %rd859, %rd827;
 	bra $L_578;
 $L_548:
-	mov.b64 %rd829, 4;
-	setp.eq.u64 %p282, %rd781, %rd829;
+	mov.b64 %rd828, 4;
+	setp.eq.u64 %p282, %rd780, %rd828;
 	@%p282 bra $L_547;
 	bra $L_550;
 $L_549:
-	mov.b64 %rd830, 7946843935494350272;
-	mov.b64 %rd860, %rd830;
+	mov.b64 %rd829, 7946843935494350272;
+	mov.b64 %rd859, %rd829;
 	bra $L_578;
 $L_550:
-	mov.b64 %rd831, 5;
-	setp.eq.u64 %p283, %rd781, %rd831;
+	mov.b64 %rd830, 5;
+	setp.eq.u64 %p283, %rd780, %rd830;
 	@%p283 bra $L_549;
 	bra $L_552;
 $L_551:
-	mov.b64 %rd832, 905889640498799673;
-	mov.b64 %rd860, %rd832;
+	mov.b64 %rd831, 905889640498799673;
+	mov.b64 %rd859, %rd831;
 	bra $L_578;
 $L_552:
-	mov.b64 %rd833, 6;
-	setp.eq.u64 %p284, %rd781, %rd833;
+	mov.b64 %rd832, 6;
+	setp.eq.u64 %p284, %rd780, %rd832;
 	@%p284 bra $L_551;
 	bra $L_554;
 $L_553:
-	mov.b64 %rd834, -271387810574676355;
-	mov.b64 %rd860, %rd834;
+	mov.b64 %rd833, -271387810574676355;
+	mov.b64 %rd859, %rd833;
 	bra $L_578;
 $L_554:
-	mov.b64 %rd835, 7;
-	setp.eq.u64 %p285, %rd781, %rd835;
+	mov.b64 %rd834, 7;
+	setp.eq.u64 %p285, %rd780, %rd834;
 	@%p285 bra $L_553;
 	bra $L_556;
 $L_555:
-	mov.b64 %rd836, -3385462365541201655;
-	mov.b64 %rd860, %rd836;
+	mov.b64 %rd835, -3385462365541201655;
+	mov.b64 %rd859, %rd835;
 	bra $L_578;
 $L_556:
-	mov.b64 %rd837, 8;
-	setp.eq.u64 %p286, %rd781, %rd837;
+	mov.b64 %rd836, 8;
+	setp.eq.u64 %p286, %rd780, %rd836;
 	@%p286 bra $L_555;
 	bra $L_558;
 $L_557:
-	mov.b64 %rd838, -3226582509936509822;
-	mov.b64 %rd860, %rd838;
+	mov.b64 %rd837, -3226582509936509822;
+	mov.b64 %rd859, %rd837;
 	bra $L_578;
 $L_558:
-	mov.b64 %rd839, 9;
-	setp.eq.u64 %p287, %rd781, %rd839;
+	mov.b64 %rd838, 9;
+	setp.eq.u64 %p287, %rd780, %rd838;
 	@%p287 bra $L_557;
 	bra $L_560;
 $L_559:
-	mov.b64 %rd840, 8296664548579374057;
-	mov.b64 %rd860, %rd840;
+	mov.b64 %rd839, 8296664548579374057;
+	mov.b64 %rd859, %rd839;
 	bra $L_578;
 $L_560:
-	mov.b64 %rd841, 10;
-	setp.eq.u64 %p288, %rd781, %rd841;
+	mov.b64 %rd840, 10;
+	setp.eq.u64 %p288, %rd780, %rd840;
 	@%p288 bra $L_559;
 	bra $L_562;
 $L_561:
-	mov.b64 %rd842, 4109744767560208502;
-	mov.b64 %rd860, %rd842;
+	mov.b64 %rd841, 4109744767560208502;
+	mov.b64 %rd859, %rd841;
 	bra $L_578;
 $L_562:
-	mov.b64 %rd843, 11;
-	setp.eq.u64 %p289, %rd781, %rd843;
+	mov.b64 %rd842, 11;
+	setp.eq.u64 %p289, %rd780, %rd842;
 	@%p289 bra $L_561;
 	bra $L_564;
 $L_563:
-	mov.b64 %rd844, 4607516669194743839;
-	mov.b64 %rd860, %rd844;
+	mov.b64 %rd843, 4607516669194743839;
+	mov.b64 %rd859, %rd843;
 	bra $L_578;
 $L_564:
-	mov.b64 %rd845, 12;
-	setp.eq.u64 %p290, %rd781, %rd845;
+	mov.b64 %rd844, 12;
+	setp.eq.u64 %p290, %rd780, %rd844;
 	@%p290 bra $L_563;
 	bra $L_566;
 $L_565:
-	mov.b64 %rd846, -2423460969061230018;
-	mov.b64 %rd860, %rd846;
+	mov.b64 %rd845, -2423460969061230018;
+	mov.b64 %rd859, %rd845;
 	bra $L_578;
 $L_566:
-	mov.b64 %rd847, 13;
-	setp.eq.u64 %p291, %rd781, %rd847;
+	mov.b64 %rd846, 13;
+	setp.eq.u64 %p291, %rd780, %rd846;
 	@%p291 bra $L_565;
 	bra $L_568;
 $L_567:
-	mov.b64 %rd848, -2707510419574615186;
-	mov.b64 %rd860, %rd848;
+	mov.b64 %rd847, -2707510419574615186;
+	mov.b64 %rd859, %rd847;
 	bra $L_578;
 $L_568:
-	mov.b64 %rd849, 14;
-	setp.eq.u64 %p292, %rd781, %rd849;
+	mov.b64 %rd848, 14;
+	setp.eq.u64 %p292, %rd780, %rd848;
 	@%p292 bra $L_567;
 	bra $L_570;
 $L_569:
-	mov.b64 %rd850, -7022098299024845734;
-	mov.b64 %rd860, %rd850;
+	mov.b64 %rd849, -7022098299024845734;
+	mov.b64 %rd859, %rd849;
 	bra $L_578;
 $L_570:
-	mov.b64 %rd851, 15;
-	setp.eq.u64 %p293, %rd781, %rd851;
+	mov.b64 %rd850, 15;
+	setp.eq.u64 %p293, %rd780, %rd850;
 	@%p293 bra $L_569;
 	bra $L_572;
 $L_571:
-	mov.b64 %rd852, -1562901285013036298;
-	mov.b64 %rd860, %rd852;
+	mov.b64 %rd851, -1562901285013036298;
+	mov.b64 %rd859, %rd851;
 	bra $L_578;
 $L_572:
-	mov.b64 %rd853, 16;
-	setp.eq.u64 %p294, %rd781, %rd853;
+	mov.b64 %rd852, 16;
+	setp.eq.u64 %p294, %rd780, %rd852;
 	@%p294 bra $L_571;
 	bra $L_574;
 $L_573:
-	mov.b64 %rd854, 8795094592981902804;
-	mov.b64 %rd860, %rd854;
+	mov.b64 %rd853, 8795094592981902804;
+	mov.b64 %rd859, %rd853;
 	bra $L_578;
 $L_574:
-	mov.b64 %rd855, 17;
-	setp.eq.u64 %p295, %rd781, %rd855;
+	mov.b64 %rd854, 17;
+	setp.eq.u64 %p295, %rd780, %rd854;
 	@%p295 bra $L_573;
 	bra $L_576;
 $L_575:
-	mov.b64 %rd856, -2884908082597807600;
-	mov.b64 %rd860, %rd856;
+	mov.b64 %rd855, -2884908082597807600;
+	mov.b64 %rd859, %rd855;
 	bra $L_578;
 $L_576:
-	mov.b64 %rd857, 18;
-	setp.eq.u64 %p296, %rd781, %rd857;
+	mov.b64 %rd856, 18;
+	setp.eq.u64 %p296, %rd780, %rd856;
 	@%p296 bra $L_575;
 $L_577:
-	mov.b64 %rd858, -6051042886442100905;
-	mov.b64 %rd860, %rd858;
+	mov.b64 %rd857, -6051042886442100905;
+	mov.b64 %rd859, %rd857;
 $L_578:
-	mov.b64 %rd859, %rd860;
-	min.u64 %rd1517, %rd723, 64;
-	cvt.u32.u64 %r49, %rd1517;
-	shl.b64 %rd861, %rd859, %r49;
-	mov.b64 %rd862, 2;
-	add.u64 %rd863, %rd722, %rd862;
+	mov.b64 %rd858, %rd859;
+	min.u64 %rd1514, %rd722, 64;
+	cvt.u32.u64 %r73, %rd1514;
+	shl.b64 %rd860, %rd858, %r73;
+	mov.b64 %rd861, 2;
+	add.u64 %rd862, %rd721, %rd861;
 $L_579:
-	setp.eq.u64 %p297, %rd863, %rd738;
+	setp.eq.u64 %p297, %rd862, %rd737;
 	@!%p297 bra $L_582;
 $L_580:
-	mov.b64 %rd900, %rd780;
+	mov.b64 %rd899, %rd779;
 	bra $L_618;
 $L_581:
-	mov.b64 %rd864, 5040379952546458195;
-	mov.b64 %rd900, %rd864;
+	mov.b64 %rd863, 5040379952546458195;
+	mov.b64 %rd899, %rd863;
 	bra $L_618;
 $L_582:
-	setp.eq.u64 %p298, %rd863, %rd780;
+	setp.eq.u64 %p298, %rd862, %rd779;
 	@%p298 bra $L_581;
 	bra $L_584;
 $L_583:
-	mov.b64 %rd865, -554312585572664447;
-	mov.b64 %rd900, %rd865;
+	mov.b64 %rd864, -554312585572664447;
+	mov.b64 %rd899, %rd864;
 	bra $L_618;
 $L_584:
-	setp.eq.u64 %p299, %rd863, %rd862;
+	setp.eq.u64 %p299, %rd862, %rd861;
 	@%p299 bra $L_583;
 	bra $L_586;
 $L_585:
-	mov.b64 %rd866, -5276763892624187261;
-	mov.b64 %rd900, %rd866;
+	mov.b64 %rd865, -5276763892624187261;
+	mov.b64 %rd899, %rd865;
 	bra $L_618;
 $L_586:
-	mov.b64 %rd867, 3;
-	setp.eq.u64 %p300, %rd863, %rd867;
+	mov.b64 %rd866, 3;
+	setp.eq.u64 %p300, %rd862, %rd866;
 	@%p300 bra $L_585;
 	bra $L_588;
 $L_587:
-	mov.b64 %rd868, -242412250269775165;
-	mov.b64 %rd900, %rd868;
+	mov.b64 %rd867, -242412250269775165;
+	mov.b64 %rd899, %rd867;
 	bra $L_618;
 $L_588:
-	mov.b64 %rd869, 4;
-	setp.eq.u64 %p301, %rd863, %rd869;
+	mov.b64 %rd868, 4;
+	setp.eq.u64 %p301, %rd862, %rd868;
 	@%p301 bra $L_587;
 	bra $L_590;
 $L_589:
-	mov.b64 %rd870, 7946843935494350272;
-	mov.b64 %rd900, %rd870;
+	mov.b64 %rd869, 7946843935494350272;
+	mov.b64 %rd899, %rd869;
 	bra $L_618;
 $L_590:
-	mov.b64 %rd871, 5;
-	setp.eq.u64 %p302, %rd863, %rd871;
+	mov.b64 %rd870, 5;
+	setp.eq.u64 %p302, %rd862, %rd870;
 	@%p302 bra $L_589;
 	bra $L_592;
 $L_591:
-	mov.b64 %rd872, 905889640498799673;
-	mov.b64 %rd900, %rd872;
+	mov.b64 %rd871, 905889640498799673;
+	mov.b64 %rd899, %rd871;
 	bra $L_618;
 $L_592:
-	mov.b64 %rd873, 6;
-	setp.eq.u64 %p303, %rd863, %rd873;
+	mov.b64 %rd872, 6;
+	setp.eq.u64 %p303, %rd862, %rd872;
 	@%p303 bra $L_591;
 	bra $L_594;
 $L_593:
-	mov.b64 %rd874, -271387810574676355;
-	mov.b64 %rd900, %rd874;
+	mov.b64 %rd873, -271387810574676355;
+	mov.b64 %rd899, %rd873;
 	bra $L_618;
 $L_594:
-	mov.b64 %rd875, 7;
-	setp.eq.u64 %p304, %rd863, %rd875;
+	mov.b64 %rd874, 7;
+	setp.eq.u64 %p304, %rd862, %rd874;
 	@%p304 bra $L_593;
 	bra $L_596;
 $L_595:
-	mov.b64 %rd876, -3385462365541201655;
-	mov.b64 %rd900, %rd876;
+	mov.b64 %rd875, -3385462365541201655;
+	mov.b64 %rd899, %rd875;
 	bra $L_618;
 $L_596:
-	mov.b64 %rd877, 8;
-	setp.eq.u64 %p305, %rd863, %rd877;
+	mov.b64 %rd876, 8;
+	setp.eq.u64 %p305, %rd862, %rd876;
 	@%p305 bra $L_595;
 	bra $L_598;
 $L_597:
-	mov.b64 %rd878, -3226582509936509822;
-	mov.b64 %rd900, %rd878;
+	mov.b64 %rd877, -3226582509936509822;
+	mov.b64 %rd899, %rd877;
 	bra $L_618;
 $L_598:
-	mov.b64 %rd879, 9;
-	setp.eq.u64 %p306, %rd863, %rd879;
+	mov.b64 %rd878, 9;
+	setp.eq.u64 %p306, %rd862, %rd878;
 	@%p306 bra $L_597;
 	bra $L_600;
 $L_599:
-	mov.b64 %rd880, 8296664548579374057;
-	mov.b64 %rd900, %rd880;
+	mov.b64 %rd879, 8296664548579374057;
+	mov.b64 %rd899, %rd879;
 	bra $L_618;
 $L_600:
-	mov.b64 %rd881, 10;
-	setp.eq.u64 %p307, %rd863, %rd881;
+	mov.b64 %rd880, 10;
+	setp.eq.u64 %p307, %rd862, %rd880;
 	@%p307 bra $L_599;
 	bra $L_602;
 $L_601:
-	mov.b64 %rd882, 4109744767560208502;
-	mov.b64 %rd900, %rd882;
+	mov.b64 %rd881, 4109744767560208502;
+	mov.b64 %rd899, %rd881;
 	bra $L_618;
 $L_602:
-	mov.b64 %rd883, 11;
-	setp.eq.u64 %p308, %rd863, %rd883;
+	mov.b64 %rd882, 11;
+	setp.eq.u64 %p308, %rd862, %rd882;
 	@%p308 bra $L_601;
 	bra $L_604;
 $L_603:
-	mov.b64 %rd884, 4607516669194743839;
-	mov.b64 %rd900, %rd884;
+	mov.b64 %rd883, 4607516669194743839;
+	mov.b64 %rd899, %rd883;
 	bra $L_618;
 $L_604:
-	mov.b64 %rd885, 12;
-	setp.eq.u64 %p309, %rd863, %rd885;
+	mov.b64 %rd884, 12;
+	setp.eq.u64 %p309, %rd862, %rd884;
 	@%p309 bra $L_603;
 	bra $L_606;
 $L_605:
-	mov.b64 %rd886, -2423460969061230018;
-	mov.b64 %rd900, %rd886;
+	mov.b64 %rd885, -2423460969061230018;
+	mov.b64 %rd899, %rd885;
 	bra $L_618;
 $L_606:
-	mov.b64 %rd887, 13;
-	setp.eq.u64 %p310, %rd863, %rd887;
+	mov.b64 %rd886, 13;
+	setp.eq.u64 %p310, %rd862, %rd886;
 	@%p310 bra $L_605;
 	bra $L_608;
 $L_607:
-	mov.b64 %rd888, -2707510419574615186;
-	mov.b64 %rd900, %rd888;
+	mov.b64 %rd887, -2707510419574615186;
+	mov.b64 %rd899, %rd887;
 	bra $L_618;
 $L_608:
-	mov.b64 %rd889, 14;
-	setp.eq.u64 %p311, %rd863, %rd889;
+	mov.b64 %rd888, 14;
+	setp.eq.u64 %p311, %rd862, %rd888;
 	@%p311 bra $L_607;
 	bra $L_610;
 $L_609:
-	mov.b64 %rd890, -7022098299024845734;
-	mov.b64 %rd900, %rd890;
+	mov.b64 %rd889, -7022098299024845734;
+	mov.b64 %rd899, %rd889;
 	bra $L_618;
 $L_610:
-	mov.b64 %rd891, 15;
-	setp.eq.u64 %p312, %rd863, %rd891;
+	mov.b64 %rd890, 15;
+	setp.eq.u64 %p312, %rd862, %rd890;
 	@%p312 bra $L_609;
 	bra $L_612;
 $L_611:
-	mov.b64 %rd892, -1562901285013036298;
-	mov.b64 %rd900, %rd892;
+	mov.b64 %rd891, -1562901285013036298;
+	mov.b64 %rd899, %rd891;
 	bra $L_618;
 $L_612:
-	mov.b64 %rd893, 16;
-	setp.eq.u64 %p313, %rd863, %rd893;
+	mov.b64 %rd892, 16;
+	setp.eq.u64 %p313, %rd862, %rd892;
 	@%p313 bra $L_611;
 	bra $L_614;
 $L_613:
-	mov.b64 %rd894, 8795094592981902804;
-	mov.b64 %rd900, %rd894;
+	mov.b64 %rd893, 8795094592981902804;
+	mov.b64 %rd899, %rd893;
 	bra $L_618;
 $L_614:
-	mov.b64 %rd895, 17;
-	setp.eq.u64 %p314, %rd863, %rd895;
+	mov.b64 %rd894, 17;
+	setp.eq.u64 %p314, %rd862, %rd894;
 	@%p314 bra $L_613;
 	bra $L_616;
 $L_615:
-	mov.b64 %rd896, -2884908082597807600;
-	mov.b64 %rd900, %rd896;
+	mov.b64 %rd895, -2884908082597807600;
+	mov.b64 %rd899, %rd895;
 	bra $L_618;
 $L_616:
-	mov.b64 %rd897, 18;
-	setp.eq.u64 %p315, %rd863, %rd897;
+	mov.b64 %rd896, 18;
+	setp.eq.u64 %p315, %rd862, %rd896;
 	@%p315 bra $L_615;
 $L_617:
-	mov.b64 %rd898, -6051042886442100905;
-	mov.b64 %rd900, %rd898;
+	mov.b64 %rd897, -6051042886442100905;
+	mov.b64 %rd899, %rd897;
 $L_618:
-	mov.b64 %rd899, %rd900;
-	min.u64 %rd1518, %rd820, 64;
-	cvt.u32.u64 %r50, %rd1518;
-	shr.u64 %rd901, %rd899, %r50;
-	or.b64 %rd902, %rd861, %rd901;
+	mov.b64 %rd898, %rd899;
+	min.u64 %rd1515, %rd819, 64;
+	cvt.u32.u64 %r74, %rd1515;
+	shr.u64 %rd900, %rd898, %r74;
+	or.b64 %rd901, %rd860, %rd900;
 $L_619:
 	@!%p297 bra $L_622;
 $L_620:
-	mov.b64 %rd939, %rd780;
+	mov.b64 %rd938, %rd779;
 	bra $L_658;
 $L_621:
-	mov.b64 %rd903, 5040379952546458195;
-	mov.b64 %rd939, %rd903;
+	mov.b64 %rd902, 5040379952546458195;
+	mov.b64 %rd938, %rd902;
 	bra $L_658;
 $L_622:
-	setp.eq.u64 %p316, %rd863, %rd780;
+	setp.eq.u64 %p316, %rd862, %rd779;
 	@%p316 bra $L_621;
 	bra $L_624;
 $L_623:
-	mov.b64 %rd904, -554312585572664447;
-	mov.b64 %rd939, %rd904;
+	mov.b64 %rd903, -554312585572664447;
+	mov.b64 %rd938, %rd903;
 	bra $L_658;
 $L_624:
-	setp.eq.u64 %p317, %rd863, %rd862;
+	setp.eq.u64 %p317, %rd862, %rd861;
 	@%p317 bra $L_623;
 	bra $L_626;
 $L_625:
-	mov.b64 %rd905, -5276763892624187261;
-	mov.b64 %rd939, %rd905;
+	mov.b64 %rd904, -5276763892624187261;
+	mov.b64 %rd938, %rd904;
 	bra $L_658;
 $L_626:
-	mov.b64 %rd906, 3;
-	setp.eq.u64 %p318, %rd863, %rd906;
+	mov.b64 %rd905, 3;
+	setp.eq.u64 %p318, %rd862, %rd905;
 	@%p318 bra $L_625;
 	bra $L_628;
 $L_627:
-	mov.b64 %rd907, -242412250269775165;
-	mov.b64 %rd939, %rd907;
+	mov.b64 %rd906, -242412250269775165;
+	mov.b64 %rd938, %rd906;
 	bra $L_658;
 $L_628:
-	mov.b64 %rd908, 4;
-	setp.eq.u64 %p319, %rd863, %rd908;
+	mov.b64 %rd907, 4;
+	setp.eq.u64 %p319, %rd862, %rd907;
 	@%p319 bra $L_627;
 	bra $L_630;
 $L_629:
-	mov.b64 %rd909, 7946843935494350272;
-	mov.b64 %rd939, %rd909;
+	mov.b64 %rd908, 7946843935494350272;
+	mov.b64 %rd938, %rd908;
 	bra $L_658;
 $L_630:
-	mov.b64 %rd910, 5;
-	setp.eq.u64 %p320, %rd863, %rd910;
+	mov.b64 %rd909, 5;
+	setp.eq.u64 %p320, %rd862, %rd909;
 	@%p320 bra $L_629;
 	bra $L_632;
 $L_631:
-	mov.b64 %rd911, 905889640498799673;
-	mov.b64 %rd939, %rd911;
+	mov.b64 %rd910, 905889640498799673;
+	mov.b64 %rd938, %rd910;
 	bra $L_658;
 $L_632:
-	mov.b64 %rd912, 6;
-	setp.eq.u64 %p321, %rd863, %rd912;
+	mov.b64 %rd911, 6;
+	setp.eq.u64 %p321, %rd862, %rd911;
 	@%p321 bra $L_631;
 	bra $L_634;
 $L_633:
-	mov.b64 %rd913, -271387810574676355;
-	mov.b64 %rd939, %rd913;
+	mov.b64 %rd912, -271387810574676355;
+	mov.b64 %rd938, %rd912;
 	bra $L_658;
 $L_634:
-	mov.b64 %rd914, 7;
-	setp.eq.u64 %p322, %rd863, %rd914;
+	mov.b64 %rd913, 7;
+	setp.eq.u64 %p322, %rd862, %rd913;
 	@%p322 bra $L_633;
 	bra $L_636;
 $L_635:
-	mov.b64 %rd915, -3385462365541201655;
-	mov.b64 %rd939, %rd915;
+	mov.b64 %rd914, -3385462365541201655;
+	mov.b64 %rd938, %rd914;
 	bra $L_658;
 $L_636:
-	mov.b64 %rd916, 8;
-	setp.eq.u64 %p323, %rd863, %rd916;
+	mov.b64 %rd915, 8;
+	setp.eq.u64 %p323, %rd862, %rd915;
 	@%p323 bra $L_635;
 	bra $L_638;
 $L_637:
-	mov.b64 %rd917, -3226582509936509822;
-	mov.b64 %rd939, %rd917;
+	mov.b64 %rd916, -3226582509936509822;
+	mov.b64 %rd938, %rd916;
 	bra $L_658;
 $L_638:
-	mov.b64 %rd918, 9;
-	setp.eq.u64 %p324, %rd863, %rd918;
+	mov.b64 %rd917, 9;
+	setp.eq.u64 %p324, %rd862, %rd917;
 	@%p324 bra $L_637;
 	bra $L_640;
 $L_639:
-	mov.b64 %rd919, 8296664548579374057;
-	mov.b64 %rd939, %rd919;
+	mov.b64 %rd918, 8296664548579374057;
+	mov.b64 %rd938, %rd918;
 	bra $L_658;
 $L_640:
-	mov.b64 %rd920, 10;
-	setp.eq.u64 %p325, %rd863, %rd920;
+	mov.b64 %rd919, 10;
+	setp.eq.u64 %p325, %rd862, %rd919;
 	@%p325 bra $L_639;
 	bra $L_642;
 $L_641:
-	mov.b64 %rd921, 4109744767560208502;
-	mov.b64 %rd939, %rd921;
+	mov.b64 %rd920, 4109744767560208502;
+	mov.b64 %rd938, %rd920;
 	bra $L_658;
 $L_642:
-	mov.b64 %rd922, 11;
-	setp.eq.u64 %p326, %rd863, %rd922;
+	mov.b64 %rd921, 11;
+	setp.eq.u64 %p326, %rd862, %rd921;
 	@%p326 bra $L_641;
 	bra $L_644;
 $L_643:
-	mov.b64 %rd923, 4607516669194743839;
-	mov.b64 %rd939, %rd923;
+	mov.b64 %rd922, 4607516669194743839;
+	mov.b64 %rd938, %rd922;
 	bra $L_658;
 $L_644:
-	mov.b64 %rd924, 12;
-	setp.eq.u64 %p327, %rd863, %rd924;
+	mov.b64 %rd923, 12;
+	setp.eq.u64 %p327, %rd862, %rd923;
 	@%p327 bra $L_643;
 	bra $L_646;
 $L_645:
-	mov.b64 %rd925, -2423460969061230018;
-	mov.b64 %rd939, %rd925;
+	mov.b64 %rd924, -2423460969061230018;
+	mov.b64 %rd938, %rd924;
 	bra $L_658;
 $L_646:
-	mov.b64 %rd926, 13;
-	setp.eq.u64 %p328, %rd863, %rd926;
+	mov.b64 %rd925, 13;
+	setp.eq.u64 %p328, %rd862, %rd925;
 	@%p328 bra $L_645;
 	bra $L_648;
 $L_647:
-	mov.b64 %rd927, -2707510419574615186;
-	mov.b64 %rd939, %rd927;
+	mov.b64 %rd926, -2707510419574615186;
+	mov.b64 %rd938, %rd926;
 	bra $L_658;
 $L_648:
-	mov.b64 %rd928, 14;
-	setp.eq.u64 %p329, %rd863, %rd928;
+	mov.b64 %rd927, 14;
+	setp.eq.u64 %p329, %rd862, %rd927;
 	@%p329 bra $L_647;
 	bra $L_650;
 $L_649:
-	mov.b64 %rd929, -7022098299024845734;
-	mov.b64 %rd939, %rd929;
+	mov.b64 %rd928, -7022098299024845734;
+	mov.b64 %rd938, %rd928;
 	bra $L_658;
 $L_650:
-	mov.b64 %rd930, 15;
-	setp.eq.u64 %p330, %rd863, %rd930;
+	mov.b64 %rd929, 15;
+	setp.eq.u64 %p330, %rd862, %rd929;
 	@%p330 bra $L_649;
 	bra $L_652;
 $L_651:
-	mov.b64 %rd931, -1562901285013036298;
-	mov.b64 %rd939, %rd931;
+	mov.b64 %rd930, -1562901285013036298;
+	mov.b64 %rd938, %rd930;
 	bra $L_658;
 $L_652:
-	mov.b64 %rd932, 16;
-	setp.eq.u64 %p331, %rd863, %rd932;
+	mov.b64 %rd931, 16;
+	setp.eq.u64 %p331, %rd862, %rd931;
 	@%p331 bra $L_651;
 	bra $L_654;
 $L_653:
-	mov.b64 %rd933, 8795094592981902804;
-	mov.b64 %rd939, %rd933;
+	mov.b64 %rd932, 8795094592981902804;
+	mov.b64 %rd938, %rd932;
 	bra $L_658;
 $L_654:
-	mov.b64 %rd934, 17;
-	setp.eq.u64 %p332, %rd863, %rd934;
+	mov.b64 %rd933, 17;
+	setp.eq.u64 %p332, %rd862, %rd933;
 	@%p332 bra $L_653;
 	bra $L_656;
 $L_655:
-	mov.b64 %rd935, -2884908082597807600;
-	mov.b64 %rd939, %rd935;
+	mov.b64 %rd934, -2884908082597807600;
+	mov.b64 %rd938, %rd934;
 	bra $L_658;
 $L_656:
-	mov.b64 %rd936, 18;
-	setp.eq.u64 %p333, %rd863, %rd936;
+	mov.b64 %rd935, 18;
+	setp.eq.u64 %p333, %rd862, %rd935;
 	@%p333 bra $L_655;
 $L_657:
-	mov.b64 %rd937, -6051042886442100905;
-	mov.b64 %rd939, %rd937;
+	mov.b64 %rd936, -6051042886442100905;
+	mov.b64 %rd938, %rd936;
 $L_658:
-	mov.b64 %rd938, %rd939;
-	min.u64 %rd1519, %rd723, 64;
-	cvt.u32.u64 %r51, %rd1519;
-	shl.b64 %rd940, %rd938, %r51;
-	mov.b64 %rd941, 3;
-	add.u64 %rd942, %rd722, %rd941;
+	mov.b64 %rd937, %rd938;
+	min.u64 %rd1516, %rd722, 64;
+	cvt.u32.u64 %r75, %rd1516;
+	shl.b64 %rd939, %rd937, %r75;
+	mov.b64 %rd940, 3;
+	add.u64 %rd941, %rd721, %rd940;
 $L_659:
-	setp.eq.u64 %p334, %rd942, %rd738;
+	setp.eq.u64 %p334, %rd941, %rd737;
 	@!%p334 bra $L_662;
 $L_660:
-	mov.b64 %rd978, %rd780;
+	mov.b64 %rd977, %rd779;
 	bra $L_698;
 $L_661:
-	mov.b64 %rd943, 5040379952546458195;
-	mov.b64 %rd978, %rd943;
+	mov.b64 %rd942, 5040379952546458195;
+	mov.b64 %rd977, %rd942;
 	bra $L_698;
 $L_662:
-	setp.eq.u64 %p335, %rd942, %rd780;
+	setp.eq.u64 %p335, %rd941, %rd779;
 	@%p335 bra $L_661;
 	bra $L_664;
 $L_663:
-	mov.b64 %rd944, -554312585572664447;
-	mov.b64 %rd978, %rd944;
+	mov.b64 %rd943, -554312585572664447;
+	mov.b64 %rd977, %rd943;
 	bra $L_698;
 $L_664:
-	setp.eq.u64 %p336, %rd942, %rd862;
+	setp.eq.u64 %p336, %rd941, %rd861;
 	@%p336 bra $L_663;
 	bra $L_666;
 $L_665:
-	mov.b64 %rd945, -5276763892624187261;
-	mov.b64 %rd978, %rd945;
+	mov.b64 %rd944, -5276763892624187261;
+	mov.b64 %rd977, %rd944;
 	bra $L_698;
 $L_666:
-	setp.eq.u64 %p337, %rd942, %rd941;
+	setp.eq.u64 %p337, %rd941, %rd940;
 	@%p337 bra $L_665;
 	bra $L_668;
 $L_667:
-	mov.b64 %rd946, -242412250269775165;
-	mov.b64 %rd978, %rd946;
+	mov.b64 %rd945, -242412250269775165;
+	mov.b64 %rd977, %rd945;
 	bra $L_698;
 $L_668:
-	mov.b64 %rd947, 4;
-	setp.eq.u64 %p338, %rd942, %rd947;
+	mov.b64 %rd946, 4;
+	setp.eq.u64 %p338, %rd941, %rd946;
 	@%p338 bra $L_667;
 	bra $L_670;
 $L_669:
-	mov.b64 %rd948, 7946843935494350272;
-	mov.b64 %rd978, %rd948;
+	mov.b64 %rd947, 7946843935494350272;
+	mov.b64 %rd977, %rd947;
 	bra $L_698;
 $L_670:
-	mov.b64 %rd949, 5;
-	setp.eq.u64 %p339, %rd942, %rd949;
+	mov.b64 %rd948, 5;
+	setp.eq.u64 %p339, %rd941, %rd948;
 	@%p339 bra $L_669;
 	bra $L_672;
 $L_671:
-	mov.b64 %rd950, 905889640498799673;
-	mov.b64 %rd978, %rd950;
+	mov.b64 %rd949, 905889640498799673;
+	mov.b64 %rd977, %rd949;
 	bra $L_698;
 $L_672:
-	mov.b64 %rd951, 6;
-	setp.eq.u64 %p340, %rd942, %rd951;
+	mov.b64 %rd950, 6;
+	setp.eq.u64 %p340, %rd941, %rd950;
 	@%p340 bra $L_671;
 	bra $L_674;
 $L_673:
-	mov.b64 %rd952, -271387810574676355;
-	mov.b64 %rd978, %rd952;
+	mov.b64 %rd951, -271387810574676355;
+	mov.b64 %rd977, %rd951;
 	bra $L_698;
 $L_674:
-	mov.b64 %rd953, 7;
-	setp.eq.u64 %p341, %rd942, %rd953;
+	mov.b64 %rd952, 7;
+	setp.eq.u64 %p341, %rd941, %rd952;
 	@%p341 bra $L_673;
 	bra $L_676;
 $L_675:
-	mov.b64 %rd954, -3385462365541201655;
-	mov.b64 %rd978, %rd954;
+	mov.b64 %rd953, -3385462365541201655;
+	mov.b64 %rd977, %rd953;
 	bra $L_698;
 $L_676:
-	mov.b64 %rd955, 8;
-	setp.eq.u64 %p342, %rd942, %rd955;
+	mov.b64 %rd954, 8;
+	setp.eq.u64 %p342, %rd941, %rd954;
 	@%p342 bra $L_675;
 	bra $L_678;
 $L_677:
-	mov.b64 %rd956, -3226582509936509822;
-	mov.b64 %rd978, %rd956;
+	mov.b64 %rd955, -3226582509936509822;
+	mov.b64 %rd977, %rd955;
 	bra $L_698;
 $L_678:
-	mov.b64 %rd957, 9;
-	setp.eq.u64 %p343, %rd942, %rd957;
+	mov.b64 %rd956, 9;
+	setp.eq.u64 %p343, %rd941, %rd956;
 	@%p343 bra $L_677;
 	bra $L_680;
 $L_679:
-	mov.b64 %rd958, 8296664548579374057;
-	mov.b64 %rd978, %rd958;
+	mov.b64 %rd957, 8296664548579374057;
+	mov.b64 %rd977, %rd957;
 	bra $L_698;
 $L_680:
-	mov.b64 %rd959, 10;
-	setp.eq.u64 %p344, %rd942, %rd959;
+	mov.b64 %rd958, 10;
+	setp.eq.u64 %p344, %rd941, %rd958;
 	@%p344 bra $L_679;
 	bra $L_682;
 $L_681:
-	mov.b64 %rd960, 4109744767560208502;
-	mov.b64 %rd978, %rd960;
+	mov.b64 %rd959, 4109744767560208502;
+	mov.b64 %rd977, %rd959;
 	bra $L_698;
 $L_682:
-	mov.b64 %rd961, 11;
-	setp.eq.u64 %p345, %rd942, %rd961;
+	mov.b64 %rd960, 11;
+	setp.eq.u64 %p345, %rd941, %rd960;
 	@%p345 bra $L_681;
 	bra $L_684;
 $L_683:
-	mov.b64 %rd962, 4607516669194743839;
-	mov.b64 %rd978, %rd962;
+	mov.b64 %rd961, 4607516669194743839;
+	mov.b64 %rd977, %rd961;
 	bra $L_698;
 $L_684:
-	mov.b64 %rd963, 12;
-	setp.eq.u64 %p346, %rd942, %rd963;
+	mov.b64 %rd962, 12;
+	setp.eq.u64 %p346, %rd941, %rd962;
 	@%p346 bra $L_683;
 	bra $L_686;
 $L_685:
-	mov.b64 %rd964, -2423460969061230018;
-	mov.b64 %rd978, %rd964;
+	mov.b64 %rd963, -2423460969061230018;
+	mov.b64 %rd977, %rd963;
 	bra $L_698;
 $L_686:
-	mov.b64 %rd965, 13;
-	setp.eq.u64 %p347, %rd942, %rd965;
+	mov.b64 %rd964, 13;
+	setp.eq.u64 %p347, %rd941, %rd964;
 	@%p347 bra $L_685;
 	bra $L_688;
 $L_687:
-	mov.b64 %rd966, -2707510419574615186;
-	mov.b64 %rd978, %rd966;
+	mov.b64 %rd965, -2707510419574615186;
+	mov.b64 %rd977, %rd965;
 	bra $L_698;
 $L_688:
-	mov.b64 %rd967, 14;
-	setp.eq.u64 %p348, %rd942, %rd967;
+	mov.b64 %rd966, 14;
+	setp.eq.u64 %p348, %rd941, %rd966;
 	@%p348 bra $L_687;
 	bra $L_690;
 $L_689:
-	mov.b64 %rd968, -7022098299024845734;
-	mov.b64 %rd978, %rd968;
+	mov.b64 %rd967, -7022098299024845734;
+	mov.b64 %rd977, %rd967;
 	bra $L_698;
 $L_690:
-	mov.b64 %rd969, 15;
-	setp.eq.u64 %p349, %rd942, %rd969;
+	mov.b64 %rd968, 15;
+	setp.eq.u64 %p349, %rd941, %rd968;
 	@%p349 bra $L_689;
 	bra $L_692;
 $L_691:
-	mov.b64 %rd970, -1562901285013036298;
-	mov.b64 %rd978, %rd970;
+	mov.b64 %rd969, -1562901285013036298;
+	mov.b64 %rd977, %rd969;
 	bra $L_698;
 $L_692:
-	mov.b64 %rd971, 16;
-	setp.eq.u64 %p350, %rd942, %rd971;
+	mov.b64 %rd970, 16;
+	setp.eq.u64 %p350, %rd941, %rd970;
 	@%p350 bra $L_691;
 	bra $L_694;
 $L_693:
-	mov.b64 %rd972, 8795094592981902804;
-	mov.b64 %rd978, %rd972;
+	mov.b64 %rd971, 8795094592981902804;
+	mov.b64 %rd977, %rd971;
 	bra $L_698;
 $L_694:
-	mov.b64 %rd973, 17;
-	setp.eq.u64 %p351, %rd942, %rd973;
+	mov.b64 %rd972, 17;
+	setp.eq.u64 %p351, %rd941, %rd972;
 	@%p351 bra $L_693;
 	bra $L_696;
 $L_695:
-	mov.b64 %rd974, -2884908082597807600;
-	mov.b64 %rd978, %rd974;
+	mov.b64 %rd973, -2884908082597807600;
+	mov.b64 %rd977, %rd973;
 	bra $L_698;
 $L_696:
-	mov.b64 %rd975, 18;
-	setp.eq.u64 %p352, %rd942, %rd975;
+	mov.b64 %rd974, 18;
+	setp.eq.u64 %p352, %rd941, %rd974;
 	@%p352 bra $L_695;
 $L_697:
-	mov.b64 %rd976, -6051042886442100905;
-	mov.b64 %rd978, %rd976;
+	mov.b64 %rd975, -6051042886442100905;
+	mov.b64 %rd977, %rd975;
 $L_698:
-	mov.b64 %rd977, %rd978;
-	min.u64 %rd1520, %rd820, 64;
-	cvt.u32.u64 %r52, %rd1520;
-	shr.u64 %rd979, %rd977, %r52;
-	or.b64 %rd980, %rd940, %rd979;
-	mul.hi.u64 %rd981, %rd980, %rd717;
-	mul.hi.u64 %rd982, %rd902, %rd717;
-	mul.lo.u64 %rd983, %rd902, %rd717;
-	mul.lo.u64 %rd984, %rd822, %rd717;
-	add.u64 %rd985, %rd983, %rd981;
-	and.b64 %rd986, %rd983, %rd981;
-	or.b64 %rd987, %rd983, %rd981;
-	not.b64 %rd988, %rd985;
-	and.b64 %rd988, %rd987, %rd988;
-	or.b64 %rd989, %rd986, %rd988;
-	mov.b32 %r24, 63;
-	shr.u64 %rd990, %rd989, %r24;
-	add.u64 %rd991, %rd984, %rd982;
-	add.u64 %rd992, %rd991, %rd990;
-	mov.b64 %rd993, 61;
-	min.u64 %rd1521, %rd993, 64;
-	cvt.u32.u64 %r53, %rd1521;
-	shr.u64 %rd994, %rd992, %r53;
-	min.u64 %rd1522, %rd941, 64;
-	cvt.u32.u64 %r54, %rd1522;
-	shl.b64 %rd995, %rd992, %r54;
-	min.u64 %rd1523, %rd993, 64;
-	cvt.u32.u64 %r55, %rd1523;
-	shr.u64 %rd996, %rd985, %r55;
-	or.b64 %rd997, %rd995, %rd996;
-	clz.b64 %r25, %rd997;
-	cvt.u64.u32 %rd998, %r25;
-	mov.b64 %rd999, %rd998;
-	add.u64 %rd1000, %rd999, %rd780;
-	mov.b64 %rd1001, 1023;
-	sub.u64 %rd1002, %rd1001, %rd1000;
-	min.u64 %rd1524, %rd1000, 64;
-	cvt.u32.u64 %r56, %rd1524;
-	shl.b64 %rd1003, %rd997, %r56;
-	sub.u64 %rd1004, %rd721, %rd1000;
-	min.u64 %rd1525, %rd1004, 64;
-	cvt.u32.u64 %r57, %rd1525;
-	shr.u64 %rd1005, %rd985, %r57;
-	or.b64 %rd1006, %rd1003, %rd1005;
-	mov.b64 %rd1007, 12;
-	min.u64 %rd1526, %rd1007, 64;
-	cvt.u32.u64 %r58, %rd1526;
-	shr.u64 %rd1008, %rd1006, %r58;
-	min.u64 %rd1527, %rd705, 64;
-	cvt.u32.u64 %r59, %rd1527;
-	shl.b64 %rd1009, %rd1002, %r59;
-	or.b64 %rd1010, %rd1008, %rd1009;
-	mov.b64 %rd1011, %rd1010;
-	and.b64 %rd1012, %rd994, %rd780;
-	setp.eq.u64 %p353, %rd1012, %rd780;
+	mov.b64 %rd976, %rd977;
+	min.u64 %rd1517, %rd819, 64;
+	cvt.u32.u64 %r76, %rd1517;
+	shr.u64 %rd978, %rd976, %r76;
+	or.b64 %rd979, %rd939, %rd978;
+	mul.hi.u64 %rd980, %rd979, %rd716;
+	mul.hi.u64 %rd981, %rd901, %rd716;
+	mul.lo.u64 %rd982, %rd901, %rd716;
+	mul.lo.u64 %rd983, %rd821, %rd716;
+	add.u64 %rd984, %rd982, %rd980;
+	and.b64 %rd985, %rd982, %rd980;
+	or.b64 %rd986, %rd982, %rd980;
+	not.b64 %rd987, %rd984;
+	and.b64 %rd987, %rd986, %rd987;
+	or.b64 %rd988, %rd985, %rd987;
+	mov.b32 %r32, 63;
+	shr.u64 %rd989, %rd988, %r32;
+	add.u64 %rd990, %rd983, %rd981;
+	add.u64 %rd991, %rd990, %rd989;
+	mov.b64 %rd992, 61;
+	min.u64 %rd1518, %rd992, 64;
+	cvt.u32.u64 %r77, %rd1518;
+	shr.u64 %rd993, %rd991, %r77;
+	min.u64 %rd1519, %rd940, 64;
+	cvt.u32.u64 %r78, %rd1519;
+	shl.b64 %rd994, %rd991, %r78;
+	min.u64 %rd1520, %rd992, 64;
+	cvt.u32.u64 %r79, %rd1520;
+	shr.u64 %rd995, %rd984, %r79;
+	or.b64 %rd996, %rd994, %rd995;
+	clz.b64 %r33, %rd996;
+	cvt.u64.u32 %rd997, %r33;
+	mov.b64 %rd998, %rd997;
+	add.u64 %rd999, %rd998, %rd779;
+	mov.b64 %rd1000, 1023;
+	sub.u64 %rd1001, %rd1000, %rd999;
+	min.u64 %rd1521, %rd999, 64;
+	cvt.u32.u64 %r80, %rd1521;
+	shl.b64 %rd1002, %rd996, %r80;
+	sub.u64 %rd1003, %rd720, %rd999;
+	min.u64 %rd1522, %rd1003, 64;
+	cvt.u32.u64 %r81, %rd1522;
+	shr.u64 %rd1004, %rd984, %r81;
+	or.b64 %rd1005, %rd1002, %rd1004;
+	mov.b64 %rd1006, 12;
+	min.u64 %rd1523, %rd1006, 64;
+	cvt.u32.u64 %r82, %rd1523;
+	shr.u64 %rd1007, %rd1005, %r82;
+	min.u64 %rd1524, %rd704, 64;
+	cvt.u32.u64 %r83, %rd1524;
+	shl.b64 %rd1008, %rd1001, %r83;
+	or.b64 %rd1009, %rd1007, %rd1008;
+	mov.b64 %rd1010, %rd1009;
+	and.b64 %rd1011, %rd993, %rd779;
+	setp.eq.u64 %p353, %rd1011, %rd779;
 	@%p353 bra $L_456;
-	mov.b64 %rd730, %rd994;
-	mov.b64 %rd732, %rd1011;
+	mov.b64 %rd729, %rd993;
+	mov.b64 %rd731, %rd1010;
 	bra $L_457;
 $L_699:
-	mul.f64 %rd1013, %rd699, %rd661;
-	mov.b64 %rd1014, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd1015, %rd1014, %rd661;
-	mov.b64 %rd1016, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd1017, %rd1015, %rd1016;
-	mul.f64 %rd1018, %rd1017, %rd661;
-	mov.b64 %rd1019, 0d3EC71DE3567D48A1;
-	add.f64 %rd1020, %rd1018, %rd1019;
-	mul.f64 %rd1021, %rd1020, %rd661;
-	mov.b64 %rd1022, 0dBF2A01A019BFDF03;
-	add.f64 %rd1023, %rd1021, %rd1022;
-	mul.f64 %rd1024, %rd1023, %rd661;
-	mov.b64 %rd1025, 0d3F8111111110F7D0;
-	add.f64 %rd1026, %rd1024, %rd1025;
-	mul.f64 %rd1027, %rd1026, %rd661;
-	mov.b64 %rd1028, 0dBFC5555555555548;
-	add.f64 %rd1029, %rd1027, %rd1028;
-	mul.f64 %rd1030, %rd1013, %rd1029;
-	add.f64 %rd1031, %rd699, %rd1030;
+	mul.f64 %rd1012, %rd698, %rd660;
+	mov.b64 %rd1013, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd1014, %rd1013, %rd660;
+	mov.b64 %rd1015, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd1016, %rd1014, %rd1015;
+	mul.f64 %rd1017, %rd1016, %rd660;
+	mov.b64 %rd1018, 0d3EC71DE3567D48A1;
+	add.f64 %rd1019, %rd1017, %rd1018;
+	mul.f64 %rd1020, %rd1019, %rd660;
+	mov.b64 %rd1021, 0dBF2A01A019BFDF03;
+	add.f64 %rd1022, %rd1020, %rd1021;
+	mul.f64 %rd1023, %rd1022, %rd660;
+	mov.b64 %rd1024, 0d3F8111111110F7D0;
+	add.f64 %rd1025, %rd1023, %rd1024;
+	mul.f64 %rd1026, %rd1025, %rd660;
+	mov.b64 %rd1027, 0dBFC5555555555548;
+	add.f64 %rd1028, %rd1026, %rd1027;
+	mul.f64 %rd1029, %rd1012, %rd1028;
+	add.f64 %rd1030, %rd698, %rd1029;
 $L_700:
-	mov.b64 %rd663, %rd1031;
+	mov.b64 %rd662, %rd1030;
 	bra $L_434;
 $L_701:
-	mov.b64 %rd1032, 0d3FE0000000000000;
-	mul.f64 %rd1033, %rd1032, %rd661;
-	mov.b64 %rd1034, 0d3FF0000000000000;
-	sub.f64 %rd1035, %rd1034, %rd1033;
-	mul.f64 %rd1036, %rd661, %rd661;
-	mov.b64 %rd1037, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd1038, %rd1037, %rd661;
-	mov.b64 %rd1039, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd1040, %rd1038, %rd1039;
-	mul.f64 %rd1041, %rd1040, %rd661;
-	mov.b64 %rd1042, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd1043, %rd1041, %rd1042;
-	mul.f64 %rd1044, %rd1043, %rd661;
-	mov.b64 %rd1045, 0d3EFA01A019C844F5;
-	add.f64 %rd1046, %rd1044, %rd1045;
-	mul.f64 %rd1047, %rd1046, %rd661;
-	mov.b64 %rd1048, 0dBF56C16C16C14F91;
-	add.f64 %rd1049, %rd1047, %rd1048;
-	mul.f64 %rd1050, %rd1049, %rd661;
-	mov.b64 %rd1051, 0d3FA555555555554B;
-	add.f64 %rd1052, %rd1050, %rd1051;
-	mul.f64 %rd1053, %rd1036, %rd1052;
-	add.f64 %rd1054, %rd1035, %rd1053;
+	mov.b64 %rd1031, 0d3FE0000000000000;
+	mul.f64 %rd1032, %rd1031, %rd660;
+	mov.b64 %rd1033, 0d3FF0000000000000;
+	sub.f64 %rd1034, %rd1033, %rd1032;
+	mul.f64 %rd1035, %rd660, %rd660;
+	mov.b64 %rd1036, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd1037, %rd1036, %rd660;
+	mov.b64 %rd1038, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd1039, %rd1037, %rd1038;
+	mul.f64 %rd1040, %rd1039, %rd660;
+	mov.b64 %rd1041, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd1042, %rd1040, %rd1041;
+	mul.f64 %rd1043, %rd1042, %rd660;
+	mov.b64 %rd1044, 0d3EFA01A019C844F5;
+	add.f64 %rd1045, %rd1043, %rd1044;
+	mul.f64 %rd1046, %rd1045, %rd660;
+	mov.b64 %rd1047, 0dBF56C16C16C14F91;
+	add.f64 %rd1048, %rd1046, %rd1047;
+	mul.f64 %rd1049, %rd1048, %rd660;
+	mov.b64 %rd1050, 0d3FA555555555554B;
+	add.f64 %rd1051, %rd1049, %rd1050;
+	mul.f64 %rd1052, %rd1035, %rd1051;
+	add.f64 %rd1053, %rd1034, %rd1052;
 $L_702:
-	mov.b64 %rd663, %rd1054;
+	mov.b64 %rd662, %rd1053;
 	bra $L_434;
 $L_703:
-	add.s64 %rd1055, %rd46, %rd33;
-	st.global.f32 [%rd1055], %r23;
+	add.s64 %rd1054, %rd46, %rd33;
+	st.global.f32 [%rd1054], %r31;
 $L_704:
 $L_705:
-	mov.b32 %r26, 0f40800000;
-	div.rn.f32 %r27, %r5, %r26;
+	mov.b32 %r34, 0f40800000;
+	div.rn.f32 %r35, %r5, %r34;
 $L_706:
-	cvt.f64.f32 %rd1056, %r27;
+	cvt.f64.f32 %rd1055, %r35;
 	bra $L_708;
 $L_707:
 	bra $L_1033;
 $L_708:
-	setp.eq.f64 %p354, %rd1056, %rd249;
+	setp.eq.f64 %p354, %rd1055, %rd248;
 	@%p354 bra $L_710;
 	bra $L_713;
 $L_709:
-	abs.f64 %rd1057, %rd1056;
+	abs.f64 %rd1056, %rd1055;
 	bra $L_882;
 $L_710:
-	mov.b64 %rd1058, 0d3FF0000000000000;
-	mov.b64 %rd1136, %rd1058;
+	mov.b64 %rd1057, 0d3FF0000000000000;
+	mov.b64 %rd1135, %rd1057;
 	bra $L_761;
 $L_711:
-	mov.b64 %rd1136, %rd157;
+	mov.b64 %rd1135, %rd156;
 	bra $L_761;
 $L_712:
-	setp.eq.f64 %p355, %rd1056, %rd1059;
+	setp.eq.f64 %p355, %rd1055, %rd1058;
 	@%p355 bra $L_711;
 	bra $L_715;
 $L_713:
-	mov.b64 %rd1059, 0d3FF0000000000000;
-	setp.eq.f64 %p356, %rd157, %rd1059;
+	mov.b64 %rd1058, 0d3FF0000000000000;
+	setp.eq.f64 %p356, %rd156, %rd1058;
 	@%p356 bra $L_710;
 	bra $L_712;
 $L_714:
-	mov.b64 %rd1060, 0d7FF8000000000001;
-	mov.b64 %rd1136, %rd1060;
+	mov.b64 %rd1059, 0d7FF8000000000001;
+	mov.b64 %rd1135, %rd1059;
 	bra $L_761;
 $L_715:
 	@%p51 bra $L_714;
@@ -16443,284 +16488,284 @@ $L_715:
 $L_716:
 	bra $L_762;
 $L_717:
-	setp.eq.f64 %p357, %rd157, %rd249;
+	setp.eq.f64 %p357, %rd156, %rd248;
 	@%p357 bra $L_716;
 	bra $L_720;
 $L_718:
-	setp.neu.f64 %p358, %rd1056, %rd1056;
+	setp.neu.f64 %p358, %rd1055, %rd1055;
 	@%p358 bra $L_714;
 	bra $L_717;
 $L_719:
-	mov.b64 %rd1061, 0dBFF0000000000000;
-	setp.eq.f64 %p359, %rd157, %rd1061;
+	mov.b64 %rd1060, 0dBFF0000000000000;
+	setp.eq.f64 %p359, %rd156, %rd1060;
 	@%p359 bra $L_723;
 	bra $L_725;
 $L_720:
 	bra $L_808;
 $L_721:
-	mov.b64 %rd1062, -1;
+	mov.b64 %rd1061, -1;
 	bra $L_829;
 $L_722:
 	bra $L_822;
 $L_723:
-	mov.b64 %rd1136, %rd1059;
+	mov.b64 %rd1135, %rd1058;
 	bra $L_761;
 $L_724:
-	mov.b64 %rd1136, %rd249;
+	mov.b64 %rd1135, %rd248;
 	bra $L_761;
 $L_725:
-	abs.f64 %rd1063, %rd157;
-	setp.lt.f64 %p360, %rd1063, %rd1059;
+	abs.f64 %rd1062, %rd156;
+	setp.lt.f64 %p360, %rd1062, %rd1058;
 	bra $L_815;
 $L_726:
-	mov.b64 %rd1064, 0d7FF0000000000000;
-	mov.b64 %rd1065, 0dFFF0000000000000;
-	selp.b64 %rd1066, %rd1064, %rd1065, %p435;
-	mov.b64 %rd1136, %rd1066;
+	mov.b64 %rd1063, 0d7FF0000000000000;
+	mov.b64 %rd1064, 0dFFF0000000000000;
+	selp.b64 %rd1065, %rd1063, %rd1064, %p435;
+	mov.b64 %rd1135, %rd1065;
 	bra $L_761;
 $L_727:
-	sqrt.rn.f64 %rd1067, %rd157;
-	mov.b64 %rd1136, %rd1067;
+	sqrt.rn.f64 %rd1066, %rd156;
+	mov.b64 %rd1135, %rd1066;
 	bra $L_761;
 $L_728:
-	mov.b64 %rd1068, 0d3FE0000000000000;
-	setp.eq.f64 %p361, %rd1056, %rd1068;
+	mov.b64 %rd1067, 0d3FE0000000000000;
+	setp.eq.f64 %p361, %rd1055, %rd1067;
 	@%p361 bra $L_727;
 	bra $L_735;
 $L_729:
-	mov.b64 %rd1069, 0dBFF0000000000000;
-	copysign.f64 %rd1070, %rd1069, %rd249;
-	neg.f64 %rd1071, %rd1056;
+	mov.b64 %rd1068, 0dBFF0000000000000;
+	copysign.f64 %rd1069, %rd1068, %rd248;
+	neg.f64 %rd1070, %rd1055;
 	bra $L_836;
 $L_730:
-	setp.lt.f64 %p362, %rd1056, %rd249;
+	setp.lt.f64 %p362, %rd1055, %rd248;
 	@!%p362 bra $L_733;
 $L_731:
-	mov.b64 %rd1136, %rd249;
+	mov.b64 %rd1135, %rd248;
 	bra $L_761;
 $L_732:
-	mov.b64 %rd1072, 0d7FF0000000000000;
-	mov.b64 %rd1073, 0dFFF0000000000000;
+	mov.b64 %rd1071, 0d7FF0000000000000;
+	mov.b64 %rd1072, 0dFFF0000000000000;
 	setp.ge.s64 %p363, %rd29, %rd28;
-	selp.b64 %rd1074, %rd1072, %rd1073, %p363;
-	mov.b64 %rd1136, %rd1074;
+	selp.b64 %rd1073, %rd1071, %rd1072, %p363;
+	mov.b64 %rd1135, %rd1073;
 	bra $L_761;
 $L_733:
-	setp.gt.f64 %p364, %rd1056, %rd249;
+	setp.gt.f64 %p364, %rd1055, %rd248;
 	@%p364 bra $L_732;
 	bra $L_709;
 $L_734:
-	sqrt.rn.f64 %rd1075, %rd157;
-	div.rn.f64 %rd1076, %rd1059, %rd1075;
-	mov.b64 %rd1136, %rd1076;
+	sqrt.rn.f64 %rd1074, %rd156;
+	div.rn.f64 %rd1075, %rd1058, %rd1074;
+	mov.b64 %rd1135, %rd1075;
 	bra $L_761;
 $L_735:
-	mov.b64 %rd1077, 0dBFE0000000000000;
-	setp.eq.f64 %p365, %rd1056, %rd1077;
+	mov.b64 %rd1076, 0dBFE0000000000000;
+	setp.eq.f64 %p365, %rd1055, %rd1076;
 	@%p365 bra $L_734;
 	bra $L_709;
 $L_736:
-	mov.b64 %rd1078, 0d7FF8000000000001;
-	mov.b64 %rd1136, %rd1078;
+	mov.b64 %rd1077, 0d7FF8000000000001;
+	mov.b64 %rd1135, %rd1077;
 	bra $L_761;
 $L_737:
-	mov.b64 %rd1079, 0d43E0000000000000;
-	setp.ge.f64 %p366, %rd1222, %rd1079;
+	mov.b64 %rd1078, 0d43E0000000000000;
+	setp.ge.f64 %p366, %rd1221, %rd1078;
 	@%p366 bra $L_739;
 	bra $L_740;
 $L_738:
-	setp.lt.f64 %p367, %rd157, %rd249;
+	setp.lt.f64 %p367, %rd156, %rd248;
 	@%p367 bra $L_736;
 	bra $L_737;
 $L_739:
-	mov.b64 %rd1080, 0dBFF0000000000000;
-	setp.eq.f64 %p368, %rd157, %rd1080;
+	mov.b64 %rd1079, 0dBFF0000000000000;
+	setp.eq.f64 %p368, %rd156, %rd1079;
 	@%p368 bra $L_741;
 	bra $L_743;
 $L_740:
 	@%p507 bra $L_745;
-	mov.b64 %rd1087, %rd1222;
-	mov.b64 %rd1089, %rd1059;
+	mov.b64 %rd1086, %rd1221;
+	mov.b64 %rd1088, %rd1058;
 	bra $L_746;
 $L_741:
-	mov.b64 %rd1136, %rd1059;
+	mov.b64 %rd1135, %rd1058;
 	bra $L_761;
 $L_742:
-	mov.b64 %rd1136, %rd249;
+	mov.b64 %rd1135, %rd248;
 	bra $L_761;
 $L_743:
-	abs.f64 %rd1081, %rd157;
-	setp.lt.f64 %p369, %rd1081, %rd1059;
-	setp.gt.f64 %p370, %rd1056, %rd249;
+	abs.f64 %rd1080, %rd156;
+	setp.lt.f64 %p369, %rd1080, %rd1058;
+	setp.gt.f64 %p370, %rd1055, %rd248;
 	xor.pred %p371, %p369, %p370;
 	not.pred %p371, %p371;
 	@%p371 bra $L_742;
 $L_744:
-	mov.b64 %rd1082, 0d7FF0000000000000;
-	mov.b64 %rd1083, 0dFFF0000000000000;
+	mov.b64 %rd1081, 0d7FF0000000000000;
+	mov.b64 %rd1082, 0dFFF0000000000000;
 	setp.ge.s64 %p372, %rd29, %rd28;
-	selp.b64 %rd1084, %rd1082, %rd1083, %p372;
-	mov.b64 %rd1136, %rd1084;
+	selp.b64 %rd1083, %rd1081, %rd1082, %p372;
+	mov.b64 %rd1135, %rd1083;
 	bra $L_761;
 $L_745:
-	mov.b64 %rd1085, 0d3FE0000000000000;
-	setp.gt.f64 %p373, %rd1224, %rd1085;
+	mov.b64 %rd1084, 0d3FE0000000000000;
+	setp.gt.f64 %p373, %rd1223, %rd1084;
 	@%p373 bra $L_747;
-	mov.b64 %rd1093, %rd1222;
-	mov.b64 %rd1095, %rd1224;
+	mov.b64 %rd1092, %rd1221;
+	mov.b64 %rd1094, %rd1223;
 	bra $L_748;
 $L_746:
-	mov.b64 %rd1086, %rd1087;
-	mov.b64 %rd1088, %rd1089;
+	mov.b64 %rd1085, %rd1086;
+	mov.b64 %rd1087, %rd1088;
 	bra $L_989;
 $L_747:
-	sub.f64 %rd1090, %rd1224, %rd1059;
-	add.f64 %rd1091, %rd1222, %rd1059;
-	mov.b64 %rd1093, %rd1091;
-	mov.b64 %rd1095, %rd1090;
+	sub.f64 %rd1089, %rd1223, %rd1058;
+	add.f64 %rd1090, %rd1221, %rd1058;
+	mov.b64 %rd1092, %rd1090;
+	mov.b64 %rd1094, %rd1089;
 $L_748:
-	mov.b64 %rd1092, %rd1093;
-	mov.b64 %rd1094, %rd1095;
+	mov.b64 %rd1091, %rd1092;
+	mov.b64 %rd1093, %rd1094;
 	bra $L_893;
 $L_749:
-	mov.b64 %rd1096, %rd1097;
-	mov.b64 %rd1098, %rd1099;
-	mov.b64 %rd1100, %rd1101;
-	mov.b64 %rd1102, %rd1103;
-	mov.b64 %rd1104, %rd1105;
-	setp.eq.s64 %p374, %rd1104, %rd28;
+	mov.b64 %rd1095, %rd1096;
+	mov.b64 %rd1097, %rd1098;
+	mov.b64 %rd1099, %rd1100;
+	mov.b64 %rd1101, %rd1102;
+	mov.b64 %rd1103, %rd1104;
+	setp.eq.s64 %p374, %rd1103, %rd28;
 	not.pred %p375, %p374;
 	@%p375 bra $L_750;
-	mov.b64 %rd1108, %rd1098;
+	mov.b64 %rd1107, %rd1097;
 	bra $L_751;
 $L_750:
-	mov.b64 %rd1106, -4096;
-	setp.lt.s64 %p376, %rd1102, %rd1106;
+	mov.b64 %rd1105, -4096;
+	setp.lt.s64 %p376, %rd1101, %rd1105;
 	@%p376 bra $L_752;
 	bra $L_754;
 $L_751:
-	mov.b64 %rd1107, %rd1108;
-	setp.lt.f64 %p377, %rd1056, %rd249;
+	mov.b64 %rd1106, %rd1107;
+	setp.lt.f64 %p377, %rd1055, %rd248;
 	@%p377 bra $L_759;
-	mov.b64 %rd1132, %rd1096;
-	mov.b64 %rd1134, %rd1107;
+	mov.b64 %rd1131, %rd1095;
+	mov.b64 %rd1133, %rd1106;
 	bra $L_760;
 $L_752:
-	add.s64 %rd1109, %rd1098, %rd1102;
-	mov.b64 %rd1108, %rd1109;
+	add.s64 %rd1108, %rd1097, %rd1101;
+	mov.b64 %rd1107, %rd1108;
 	bra $L_751;
 $L_753:
-	and.b64 %rd1110, %rd1104, %rd29;
-	setp.eq.s64 %p378, %rd1110, %rd29;
+	and.b64 %rd1109, %rd1103, %rd29;
+	setp.eq.s64 %p378, %rd1109, %rd29;
 	@%p378 bra $L_755;
-	mov.b64 %rd1115, %rd1096;
-	mov.b64 %rd1117, %rd1098;
+	mov.b64 %rd1114, %rd1095;
+	mov.b64 %rd1116, %rd1097;
 	bra $L_756;
 $L_754:
-	mov.b64 %rd1111, 4096;
-	setp.lt.s64 %p379, %rd1111, %rd1102;
+	mov.b64 %rd1110, 4096;
+	setp.lt.s64 %p379, %rd1110, %rd1101;
 	@%p379 bra $L_752;
 	bra $L_753;
 $L_755:
-	mul.f64 %rd1112, %rd1096, %rd1100;
-	add.s64 %rd1113, %rd1098, %rd1102;
-	mov.b64 %rd1115, %rd1112;
-	mov.b64 %rd1117, %rd1113;
+	mul.f64 %rd1111, %rd1095, %rd1099;
+	add.s64 %rd1112, %rd1097, %rd1101;
+	mov.b64 %rd1114, %rd1111;
+	mov.b64 %rd1116, %rd1112;
 $L_756:
-	mov.b64 %rd1114, %rd1115;
-	mov.b64 %rd1116, %rd1117;
-	mul.f64 %rd1118, %rd1100, %rd1100;
-	mov.b64 %rd1119, 1;
-	min.u64 %rd1528, %rd1119, 64;
-	cvt.u32.u64 %r60, %rd1528;
-	shl.b64 %rd1120, %rd1102, %r60;
-	mov.b64 %rd1121, 0d3FE0000000000000;
-	setp.lt.f64 %p380, %rd1118, %rd1121;
+	mov.b64 %rd1113, %rd1114;
+	mov.b64 %rd1115, %rd1116;
+	mul.f64 %rd1117, %rd1099, %rd1099;
+	mov.b64 %rd1118, 1;
+	min.u64 %rd1525, %rd1118, 64;
+	cvt.u32.u64 %r84, %rd1525;
+	shl.b64 %rd1119, %rd1101, %r84;
+	mov.b64 %rd1120, 0d3FE0000000000000;
+	setp.lt.f64 %p380, %rd1117, %rd1120;
 	@%p380 bra $L_757;
-	mov.b64 %rd1125, %rd1118;
-	mov.b64 %rd1127, %rd1120;
+	mov.b64 %rd1124, %rd1117;
+	mov.b64 %rd1126, %rd1119;
 	bra $L_758;
 $L_757:
-	add.f64 %rd1122, %rd1118, %rd1118;
-	sub.s64 %rd1123, %rd1120, %rd29;
-	mov.b64 %rd1125, %rd1122;
-	mov.b64 %rd1127, %rd1123;
+	add.f64 %rd1121, %rd1117, %rd1117;
+	sub.s64 %rd1122, %rd1119, %rd29;
+	mov.b64 %rd1124, %rd1121;
+	mov.b64 %rd1126, %rd1122;
 $L_758:
-	mov.b64 %rd1124, %rd1125;
-	mov.b64 %rd1126, %rd1127;
-	min.u64 %rd1529, %rd1119, 64;
-	cvt.u32.u64 %r61, %rd1529;
-	shr.s64 %rd1128, %rd1104, %r61;
-	mov.b64 %rd1097, %rd1114;
-	mov.b64 %rd1099, %rd1116;
-	mov.b64 %rd1101, %rd1124;
-	mov.b64 %rd1103, %rd1126;
-	mov.b64 %rd1105, %rd1128;
+	mov.b64 %rd1123, %rd1124;
+	mov.b64 %rd1125, %rd1126;
+	min.u64 %rd1526, %rd1118, 64;
+	cvt.u32.u64 %r85, %rd1526;
+	shr.s64 %rd1127, %rd1103, %r85;
+	mov.b64 %rd1096, %rd1113;
+	mov.b64 %rd1098, %rd1115;
+	mov.b64 %rd1100, %rd1123;
+	mov.b64 %rd1102, %rd1125;
+	mov.b64 %rd1104, %rd1127;
 	bra $L_749;
 $L_759:
-	div.rn.f64 %rd1129, %rd1059, %rd1096;
-	neg.s64 %rd1130, %rd1107;
-	mov.b64 %rd1132, %rd1129;
-	mov.b64 %rd1134, %rd1130;
+	div.rn.f64 %rd1128, %rd1058, %rd1095;
+	neg.s64 %rd1129, %rd1106;
+	mov.b64 %rd1131, %rd1128;
+	mov.b64 %rd1133, %rd1129;
 $L_760:
-	mov.b64 %rd1131, %rd1132;
-	mov.b64 %rd1133, %rd1134;
+	mov.b64 %rd1130, %rd1131;
+	mov.b64 %rd1132, %rd1133;
 	bra $L_1007;
 $L_761:
-	mov.b64 %rd1135, %rd1136;
-	cvt.rn.f32.f64 %r28, %rd1135;
+	mov.b64 %rd1134, %rd1135;
+	cvt.rn.f32.f64 %r36, %rd1134;
 	bra $L_707;
 $L_762:
-	setp.lt.f64 %p381, %rd1056, %rd249;
+	setp.lt.f64 %p381, %rd1055, %rd248;
 	@!%p381 bra $L_765;
 $L_763:
-	setp.lt.s64 %p382, %rd157, 0;
+	setp.lt.s64 %p382, %rd156, 0;
 	@%p382 bra $L_768;
 	bra $L_767;
 $L_764:
-	setp.lt.s64 %p383, %rd157, 0;
+	setp.lt.s64 %p383, %rd156, 0;
 	@%p383 bra $L_772;
 	bra $L_771;
 $L_765:
-	setp.gt.f64 %p384, %rd1056, %rd249;
+	setp.gt.f64 %p384, %rd1055, %rd248;
 	@%p384 bra $L_764;
 	bra $L_769;
 $L_766:
-	mov.b64 %rd1137, -1;
-	mov.b64 %rd1138, 0d7FF0000000000000;
-	mov.b64 %rd1139, 0dFFF0000000000000;
-	setp.ge.s64 %p385, %rd1137, %rd28;
-	selp.b64 %rd1140, %rd1138, %rd1139, %p385;
-	mov.b64 %rd1145, %rd1140;
+	mov.b64 %rd1136, -1;
+	mov.b64 %rd1137, 0d7FF0000000000000;
+	mov.b64 %rd1138, 0dFFF0000000000000;
+	setp.ge.s64 %p385, %rd1136, %rd28;
+	selp.b64 %rd1139, %rd1137, %rd1138, %p385;
+	mov.b64 %rd1144, %rd1139;
 	bra $L_773;
 $L_767:
-	mov.b64 %rd1141, 0d7FF0000000000000;
-	mov.b64 %rd1142, 0dFFF0000000000000;
+	mov.b64 %rd1140, 0d7FF0000000000000;
+	mov.b64 %rd1141, 0dFFF0000000000000;
 	setp.ge.s64 %p386, %rd29, %rd28;
-	selp.b64 %rd1143, %rd1141, %rd1142, %p386;
-	mov.b64 %rd1145, %rd1143;
+	selp.b64 %rd1142, %rd1140, %rd1141, %p386;
+	mov.b64 %rd1144, %rd1142;
 	bra $L_773;
 $L_768:
 	bra $L_774;
 $L_769:
-	mov.b64 %rd1145, %rd1059;
+	mov.b64 %rd1144, %rd1058;
 	bra $L_773;
 $L_770:
-	mov.b64 %rd1145, %rd157;
+	mov.b64 %rd1144, %rd156;
 	bra $L_773;
 $L_771:
-	mov.b64 %rd1145, %rd249;
+	mov.b64 %rd1144, %rd248;
 	bra $L_773;
 $L_772:
 	bra $L_791;
 $L_773:
-	mov.b64 %rd1144, %rd1145;
-	mov.b64 %rd1136, %rd1144;
+	mov.b64 %rd1143, %rd1144;
+	mov.b64 %rd1135, %rd1143;
 	bra $L_761;
 $L_774:
-	abs.f64 %rd1146, %rd1056;
-	mov.b64 %rd1147, 0d4340000000000000;
-	setp.ge.f64 %p387, %rd1146, %rd1147;
+	abs.f64 %rd1145, %rd1055;
+	mov.b64 %rd1146, 0d4340000000000000;
+	setp.ge.f64 %p387, %rd1145, %rd1146;
 	@!%p387 bra $L_776;
 $L_775:
 	setp.ne.u32 %p388, 0, 0;
@@ -16729,9 +16774,9 @@ $L_775:
 $L_776:
 	bra $L_780;
 $L_777:
-	cvt.rzi.s64.f64 %rd1148, %rd1154;
-	and.b64 %rd1149, %rd1148, %rd29;
-	setp.eq.s64 %p389, %rd1149, %rd29;
+	cvt.rzi.s64.f64 %rd1147, %rd1153;
+	and.b64 %rd1148, %rd1147, %rd29;
+	setp.eq.s64 %p389, %rd1148, %rd29;
 	mov.pred %p391, %p389;
 $L_778:
 	mov.pred %p390, %p391;
@@ -16743,20 +16788,20 @@ $L_779:
 $L_780:
 	bra $L_784;
 $L_781:
-	mov.b64 %rd1150, 0d7FF8000000000001;
-	mov.b64 %rd1155, %rd1056;
-	mov.b64 %rd1157, %rd1150;
+	mov.b64 %rd1149, 0d7FF8000000000001;
+	mov.b64 %rd1154, %rd1055;
+	mov.b64 %rd1156, %rd1149;
 	bra $L_783;
 $L_782:
-	cvt.rzi.f64.f64 %rd1151, %rd1056;
-	sub.f64 %rd1152, %rd1056, %rd1151;
-	copysign.f64 %rd1153, %rd1056, %rd1152;
-	mov.b64 %rd1155, %rd1151;
-	mov.b64 %rd1157, %rd1153;
+	cvt.rzi.f64.f64 %rd1150, %rd1055;
+	sub.f64 %rd1151, %rd1055, %rd1150;
+	copysign.f64 %rd1152, %rd1055, %rd1151;
+	mov.b64 %rd1154, %rd1150;
+	mov.b64 %rd1156, %rd1152;
 $L_783:
-	mov.b64 %rd1154, %rd1155;
-	mov.b64 %rd1156, %rd1157;
-	setp.eq.f64 %p394, %rd1156, %rd249;
+	mov.b64 %rd1153, %rd1154;
+	mov.b64 %rd1155, %rd1156;
+	setp.eq.f64 %p394, %rd1155, %rd248;
 	setp.ne.u32 %p395, 0, 0;
 	@%p394 bra $L_777;
 	mov.pred %p391, %p395;
@@ -16774,8 +16819,8 @@ $L_786:
 	mov.pred %p399, %p400;
 	bra $L_790;
 $L_787:
-	mov.b64 %rd1158, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p401, %rd1056, %rd1158;
+	mov.b64 %rd1157, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p401, %rd1055, %rd1157;
 	setp.ne.u32 %p402, 1, 0;
 	@%p401 bra $E_787_8;
 	bra $L_785;
@@ -16783,8 +16828,8 @@ $E_787_8:
 	mov.pred %p400, %p402;
 	bra $L_786;
 $L_788:
-	mov.b64 %rd1159, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p403, %rd1056, %rd1159;
+	mov.b64 %rd1158, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p403, %rd1055, %rd1158;
 	mov.pred %p405, %p403;
 $L_789:
 	mov.pred %p404, %p405;
@@ -16794,9 +16839,9 @@ $L_790:
 	@%p399 bra $L_781;
 	bra $L_782;
 $L_791:
-	abs.f64 %rd1160, %rd1056;
-	mov.b64 %rd1161, 0d4340000000000000;
-	setp.ge.f64 %p406, %rd1160, %rd1161;
+	abs.f64 %rd1159, %rd1055;
+	mov.b64 %rd1160, 0d4340000000000000;
+	setp.ge.f64 %p406, %rd1159, %rd1160;
 	@!%p406 bra $L_793;
 $L_792:
 	setp.ne.u32 %p407, 0, 0;
@@ -16805,9 +16850,9 @@ $L_792:
 $L_793:
 	bra $L_797;
 $L_794:
-	cvt.rzi.s64.f64 %rd1162, %rd1168;
-	and.b64 %rd1163, %rd1162, %rd29;
-	setp.eq.s64 %p408, %rd1163, %rd29;
+	cvt.rzi.s64.f64 %rd1161, %rd1167;
+	and.b64 %rd1162, %rd1161, %rd29;
+	setp.eq.s64 %p408, %rd1162, %rd29;
 	mov.pred %p410, %p408;
 $L_795:
 	mov.pred %p409, %p410;
@@ -16819,20 +16864,20 @@ $L_796:
 $L_797:
 	bra $L_801;
 $L_798:
-	mov.b64 %rd1164, 0d7FF8000000000001;
-	mov.b64 %rd1169, %rd1056;
-	mov.b64 %rd1171, %rd1164;
+	mov.b64 %rd1163, 0d7FF8000000000001;
+	mov.b64 %rd1168, %rd1055;
+	mov.b64 %rd1170, %rd1163;
 	bra $L_800;
 $L_799:
-	cvt.rzi.f64.f64 %rd1165, %rd1056;
-	sub.f64 %rd1166, %rd1056, %rd1165;
-	copysign.f64 %rd1167, %rd1056, %rd1166;
-	mov.b64 %rd1169, %rd1165;
-	mov.b64 %rd1171, %rd1167;
+	cvt.rzi.f64.f64 %rd1164, %rd1055;
+	sub.f64 %rd1165, %rd1055, %rd1164;
+	copysign.f64 %rd1166, %rd1055, %rd1165;
+	mov.b64 %rd1168, %rd1164;
+	mov.b64 %rd1170, %rd1166;
 $L_800:
-	mov.b64 %rd1168, %rd1169;
-	mov.b64 %rd1170, %rd1171;
-	setp.eq.f64 %p413, %rd1170, %rd249;
+	mov.b64 %rd1167, %rd1168;
+	mov.b64 %rd1169, %rd1170;
+	setp.eq.f64 %p413, %rd1169, %rd248;
 	setp.ne.u32 %p414, 0, 0;
 	@%p413 bra $L_794;
 	mov.pred %p410, %p414;
@@ -16850,8 +16895,8 @@ $L_803:
 	mov.pred %p418, %p419;
 	bra $L_807;
 $L_804:
-	mov.b64 %rd1172, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p420, %rd1056, %rd1172;
+	mov.b64 %rd1171, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p420, %rd1055, %rd1171;
 	setp.ne.u32 %p421, 1, 0;
 	@%p420 bra $E_804_9;
 	bra $L_802;
@@ -16859,8 +16904,8 @@ $E_804_9:
 	mov.pred %p419, %p421;
 	bra $L_803;
 $L_805:
-	mov.b64 %rd1173, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p422, %rd1056, %rd1173;
+	mov.b64 %rd1172, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p422, %rd1055, %rd1172;
 	mov.pred %p424, %p422;
 $L_806:
 	mov.pred %p423, %p424;
@@ -16882,8 +16927,8 @@ $L_810:
 	mov.pred %p428, %p429;
 	bra $L_814;
 $L_811:
-	mov.b64 %rd1174, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p430, %rd1056, %rd1174;
+	mov.b64 %rd1173, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p430, %rd1055, %rd1173;
 	setp.ne.u32 %p431, 1, 0;
 	@%p430 bra $E_811_10;
 	bra $L_809;
@@ -16891,8 +16936,8 @@ $E_811_10:
 	mov.pred %p429, %p431;
 	bra $L_810;
 $L_812:
-	mov.b64 %rd1175, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p432, %rd1056, %rd1175;
+	mov.b64 %rd1174, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p432, %rd1055, %rd1174;
 	mov.pred %p434, %p432;
 $L_813:
 	mov.pred %p433, %p434;
@@ -16914,8 +16959,8 @@ $L_817:
 	mov.pred %p438, %p439;
 	bra $L_821;
 $L_818:
-	mov.b64 %rd1176, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p440, %rd1056, %rd1176;
+	mov.b64 %rd1175, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p440, %rd1055, %rd1175;
 	setp.ne.u32 %p441, 1, 0;
 	@%p440 bra $E_818_11;
 	bra $L_816;
@@ -16923,8 +16968,8 @@ $E_818_11:
 	mov.pred %p439, %p441;
 	bra $L_817;
 $L_819:
-	mov.b64 %rd1177, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p442, %rd1056, %rd1177;
+	mov.b64 %rd1176, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p442, %rd1055, %rd1176;
 	mov.pred %p444, %p442;
 $L_820:
 	mov.pred %p443, %p444;
@@ -16947,8 +16992,8 @@ $L_824:
 	mov.pred %p448, %p449;
 	bra $L_828;
 $L_825:
-	mov.b64 %rd1178, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p450, %rd157, %rd1178;
+	mov.b64 %rd1177, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p450, %rd156, %rd1177;
 	setp.ne.u32 %p451, 1, 0;
 	@%p450 bra $E_825_12;
 	bra $L_823;
@@ -16956,8 +17001,8 @@ $E_825_12:
 	mov.pred %p449, %p451;
 	bra $L_824;
 $L_826:
-	mov.b64 %rd1179, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p452, %rd157, %rd1179;
+	mov.b64 %rd1178, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p452, %rd156, %rd1178;
 	mov.pred %p454, %p452;
 $L_827:
 	mov.pred %p453, %p454;
@@ -16967,10 +17012,10 @@ $L_828:
 	@%p448 bra $L_721;
 	bra $L_728;
 $L_829:
-	setp.ge.s64 %p455, %rd1062, %rd28;
+	setp.ge.s64 %p455, %rd1061, %rd28;
 	@%p455 bra $L_832;
 $L_830:
-	setp.le.s64 %p456, %rd1062, %rd28;
+	setp.le.s64 %p456, %rd1061, %rd28;
 	setp.ne.u32 %p457, 0, 0;
 	@%p456 bra $L_833;
 	mov.pred %p464, %p457;
@@ -16979,8 +17024,8 @@ $L_831:
 	mov.pred %p458, %p459;
 	bra $L_835;
 $L_832:
-	mov.b64 %rd1180, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p460, %rd157, %rd1180;
+	mov.b64 %rd1179, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p460, %rd156, %rd1179;
 	setp.ne.u32 %p461, 1, 0;
 	@%p460 bra $E_832_13;
 	bra $L_830;
@@ -16988,8 +17033,8 @@ $E_832_13:
 	mov.pred %p459, %p461;
 	bra $L_831;
 $L_833:
-	mov.b64 %rd1181, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p462, %rd157, %rd1181;
+	mov.b64 %rd1180, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p462, %rd156, %rd1180;
 	mov.pred %p464, %p462;
 $L_834:
 	mov.pred %p463, %p464;
@@ -16999,54 +17044,54 @@ $L_835:
 	@%p458 bra $L_729;
 	bra $L_730;
 $L_836:
-	setp.lt.f64 %p465, %rd1071, %rd249;
+	setp.lt.f64 %p465, %rd1070, %rd248;
 	@!%p465 bra $L_839;
 $L_837:
-	setp.lt.s64 %p466, %rd1070, 0;
+	setp.lt.s64 %p466, %rd1069, 0;
 	@%p466 bra $L_842;
 	bra $L_841;
 $L_838:
-	setp.lt.s64 %p467, %rd1070, 0;
+	setp.lt.s64 %p467, %rd1069, 0;
 	@%p467 bra $L_846;
 	bra $L_845;
 $L_839:
-	setp.gt.f64 %p468, %rd1071, %rd249;
+	setp.gt.f64 %p468, %rd1070, %rd248;
 	@%p468 bra $L_838;
 	bra $L_843;
 $L_840:
-	mov.b64 %rd1182, 0d7FF0000000000000;
-	mov.b64 %rd1183, 0dFFF0000000000000;
-	selp.b64 %rd1184, %rd1182, %rd1183, %p455;
-	mov.b64 %rd1189, %rd1184;
+	mov.b64 %rd1181, 0d7FF0000000000000;
+	mov.b64 %rd1182, 0dFFF0000000000000;
+	selp.b64 %rd1183, %rd1181, %rd1182, %p455;
+	mov.b64 %rd1188, %rd1183;
 	bra $L_847;
 $L_841:
-	mov.b64 %rd1185, 0d7FF0000000000000;
-	mov.b64 %rd1186, 0dFFF0000000000000;
+	mov.b64 %rd1184, 0d7FF0000000000000;
+	mov.b64 %rd1185, 0dFFF0000000000000;
 	setp.ge.s64 %p469, %rd29, %rd28;
-	selp.b64 %rd1187, %rd1185, %rd1186, %p469;
-	mov.b64 %rd1189, %rd1187;
+	selp.b64 %rd1186, %rd1184, %rd1185, %p469;
+	mov.b64 %rd1188, %rd1186;
 	bra $L_847;
 $L_842:
 	bra $L_848;
 $L_843:
-	mov.b64 %rd1189, %rd1059;
+	mov.b64 %rd1188, %rd1058;
 	bra $L_847;
 $L_844:
-	mov.b64 %rd1189, %rd1070;
+	mov.b64 %rd1188, %rd1069;
 	bra $L_847;
 $L_845:
-	mov.b64 %rd1189, %rd249;
+	mov.b64 %rd1188, %rd248;
 	bra $L_847;
 $L_846:
 	bra $L_865;
 $L_847:
-	mov.b64 %rd1188, %rd1189;
-	mov.b64 %rd1136, %rd1188;
+	mov.b64 %rd1187, %rd1188;
+	mov.b64 %rd1135, %rd1187;
 	bra $L_761;
 $L_848:
-	abs.f64 %rd1190, %rd1071;
-	mov.b64 %rd1191, 0d4340000000000000;
-	setp.ge.f64 %p470, %rd1190, %rd1191;
+	abs.f64 %rd1189, %rd1070;
+	mov.b64 %rd1190, 0d4340000000000000;
+	setp.ge.f64 %p470, %rd1189, %rd1190;
 	@!%p470 bra $L_850;
 $L_849:
 	setp.ne.u32 %p471, 0, 0;
@@ -17055,9 +17100,9 @@ $L_849:
 $L_850:
 	bra $L_854;
 $L_851:
-	cvt.rzi.s64.f64 %rd1192, %rd1198;
-	and.b64 %rd1193, %rd1192, %rd29;
-	setp.eq.s64 %p472, %rd1193, %rd29;
+	cvt.rzi.s64.f64 %rd1191, %rd1197;
+	and.b64 %rd1192, %rd1191, %rd29;
+	setp.eq.s64 %p472, %rd1192, %rd29;
 	mov.pred %p474, %p472;
 $L_852:
 	mov.pred %p473, %p474;
@@ -17069,20 +17114,20 @@ $L_853:
 $L_854:
 	bra $L_858;
 $L_855:
-	mov.b64 %rd1194, 0d7FF8000000000001;
-	mov.b64 %rd1199, %rd1071;
-	mov.b64 %rd1201, %rd1194;
+	mov.b64 %rd1193, 0d7FF8000000000001;
+	mov.b64 %rd1198, %rd1070;
+	mov.b64 %rd1200, %rd1193;
 	bra $L_857;
 $L_856:
-	cvt.rzi.f64.f64 %rd1195, %rd1071;
-	sub.f64 %rd1196, %rd1071, %rd1195;
-	copysign.f64 %rd1197, %rd1071, %rd1196;
-	mov.b64 %rd1199, %rd1195;
-	mov.b64 %rd1201, %rd1197;
+	cvt.rzi.f64.f64 %rd1194, %rd1070;
+	sub.f64 %rd1195, %rd1070, %rd1194;
+	copysign.f64 %rd1196, %rd1070, %rd1195;
+	mov.b64 %rd1198, %rd1194;
+	mov.b64 %rd1200, %rd1196;
 $L_857:
-	mov.b64 %rd1198, %rd1199;
-	mov.b64 %rd1200, %rd1201;
-	setp.eq.f64 %p477, %rd1200, %rd249;
+	mov.b64 %rd1197, %rd1198;
+	mov.b64 %rd1199, %rd1200;
+	setp.eq.f64 %p477, %rd1199, %rd248;
 	setp.ne.u32 %p478, 0, 0;
 	@%p477 bra $L_851;
 	mov.pred %p474, %p478;
@@ -17099,8 +17144,8 @@ $L_860:
 	mov.pred %p481, %p482;
 	bra $L_864;
 $L_861:
-	mov.b64 %rd1202, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p483, %rd1071, %rd1202;
+	mov.b64 %rd1201, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p483, %rd1070, %rd1201;
 	setp.ne.u32 %p484, 1, 0;
 	@%p483 bra $E_861_14;
 	bra $L_859;
@@ -17108,8 +17153,8 @@ $E_861_14:
 	mov.pred %p482, %p484;
 	bra $L_860;
 $L_862:
-	mov.b64 %rd1203, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p485, %rd1071, %rd1203;
+	mov.b64 %rd1202, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p485, %rd1070, %rd1202;
 	mov.pred %p487, %p485;
 $L_863:
 	mov.pred %p486, %p487;
@@ -17119,9 +17164,9 @@ $L_864:
 	@%p481 bra $L_855;
 	bra $L_856;
 $L_865:
-	abs.f64 %rd1204, %rd1071;
-	mov.b64 %rd1205, 0d4340000000000000;
-	setp.ge.f64 %p488, %rd1204, %rd1205;
+	abs.f64 %rd1203, %rd1070;
+	mov.b64 %rd1204, 0d4340000000000000;
+	setp.ge.f64 %p488, %rd1203, %rd1204;
 	@!%p488 bra $L_867;
 $L_866:
 	setp.ne.u32 %p489, 0, 0;
@@ -17130,9 +17175,9 @@ $L_866:
 $L_867:
 	bra $L_871;
 $L_868:
-	cvt.rzi.s64.f64 %rd1206, %rd1212;
-	and.b64 %rd1207, %rd1206, %rd29;
-	setp.eq.s64 %p490, %rd1207, %rd29;
+	cvt.rzi.s64.f64 %rd1205, %rd1211;
+	and.b64 %rd1206, %rd1205, %rd29;
+	setp.eq.s64 %p490, %rd1206, %rd29;
 	mov.pred %p492, %p490;
 $L_869:
 	mov.pred %p491, %p492;
@@ -17144,20 +17189,20 @@ $L_870:
 $L_871:
 	bra $L_875;
 $L_872:
-	mov.b64 %rd1208, 0d7FF8000000000001;
-	mov.b64 %rd1213, %rd1071;
-	mov.b64 %rd1215, %rd1208;
+	mov.b64 %rd1207, 0d7FF8000000000001;
+	mov.b64 %rd1212, %rd1070;
+	mov.b64 %rd1214, %rd1207;
 	bra $L_874;
 $L_873:
-	cvt.rzi.f64.f64 %rd1209, %rd1071;
-	sub.f64 %rd1210, %rd1071, %rd1209;
-	copysign.f64 %rd1211, %rd1071, %rd1210;
-	mov.b64 %rd1213, %rd1209;
-	mov.b64 %rd1215, %rd1211;
+	cvt.rzi.f64.f64 %rd1208, %rd1070;
+	sub.f64 %rd1209, %rd1070, %rd1208;
+	copysign.f64 %rd1210, %rd1070, %rd1209;
+	mov.b64 %rd1212, %rd1208;
+	mov.b64 %rd1214, %rd1210;
 $L_874:
-	mov.b64 %rd1212, %rd1213;
-	mov.b64 %rd1214, %rd1215;
-	setp.eq.f64 %p495, %rd1214, %rd249;
+	mov.b64 %rd1211, %rd1212;
+	mov.b64 %rd1213, %rd1214;
+	setp.eq.f64 %p495, %rd1213, %rd248;
 	setp.ne.u32 %p496, 0, 0;
 	@%p495 bra $L_868;
 	mov.pred %p492, %p496;
@@ -17174,8 +17219,8 @@ $L_877:
 	mov.pred %p499, %p500;
 	bra $L_881;
 $L_878:
-	mov.b64 %rd1216, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p501, %rd1071, %rd1216;
+	mov.b64 %rd1215, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p501, %rd1070, %rd1215;
 	setp.ne.u32 %p502, 1, 0;
 	@%p501 bra $E_878_15;
 	bra $L_876;
@@ -17183,8 +17228,8 @@ $E_878_15:
 	mov.pred %p500, %p502;
 	bra $L_877;
 $L_879:
-	mov.b64 %rd1217, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p503, %rd1071, %rd1217;
+	mov.b64 %rd1216, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p503, %rd1070, %rd1216;
 	mov.pred %p505, %p503;
 $L_880:
 	mov.pred %p504, %p505;
@@ -17196,20 +17241,20 @@ $L_881:
 $L_882:
 	bra $L_886;
 $L_883:
-	mov.b64 %rd1218, 0d7FF8000000000001;
-	mov.b64 %rd1223, %rd1057;
-	mov.b64 %rd1225, %rd1218;
+	mov.b64 %rd1217, 0d7FF8000000000001;
+	mov.b64 %rd1222, %rd1056;
+	mov.b64 %rd1224, %rd1217;
 	bra $L_885;
 $L_884:
-	cvt.rzi.f64.f64 %rd1219, %rd1057;
-	sub.f64 %rd1220, %rd1057, %rd1219;
-	copysign.f64 %rd1221, %rd1057, %rd1220;
-	mov.b64 %rd1223, %rd1219;
-	mov.b64 %rd1225, %rd1221;
+	cvt.rzi.f64.f64 %rd1218, %rd1056;
+	sub.f64 %rd1219, %rd1056, %rd1218;
+	copysign.f64 %rd1220, %rd1056, %rd1219;
+	mov.b64 %rd1222, %rd1218;
+	mov.b64 %rd1224, %rd1220;
 $L_885:
-	mov.b64 %rd1222, %rd1223;
-	mov.b64 %rd1224, %rd1225;
-	setp.eq.f64 %p506, %rd1224, %rd249;
+	mov.b64 %rd1221, %rd1222;
+	mov.b64 %rd1223, %rd1224;
+	setp.eq.f64 %p506, %rd1223, %rd248;
 	not.pred %p507, %p506;
 	@%p507 bra $L_738;
 	bra $L_737;
@@ -17225,8 +17270,8 @@ $L_888:
 	mov.pred %p510, %p511;
 	bra $L_892;
 $L_889:
-	mov.b64 %rd1226, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p512, %rd1057, %rd1226;
+	mov.b64 %rd1225, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p512, %rd1056, %rd1225;
 	setp.ne.u32 %p513, 1, 0;
 	@%p512 bra $E_889_16;
 	bra $L_887;
@@ -17234,8 +17279,8 @@ $E_889_16:
 	mov.pred %p511, %p513;
 	bra $L_888;
 $L_890:
-	mov.b64 %rd1227, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p514, %rd1057, %rd1227;
+	mov.b64 %rd1226, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p514, %rd1056, %rd1226;
 	mov.pred %p516, %p514;
 $L_891:
 	mov.pred %p515, %p516;
@@ -17247,82 +17292,82 @@ $L_892:
 $L_893:
 	@!%p51 bra $L_897;
 $L_894:
-	mov.b64 %rd1280, %rd157;
+	mov.b64 %rd1279, %rd156;
 	bra $L_903;
 $L_895:
-	mov.b64 %rd1228, 0d7FF8000000000001;
-	mov.b64 %rd1280, %rd1228;
+	mov.b64 %rd1227, 0d7FF8000000000001;
+	mov.b64 %rd1279, %rd1227;
 	bra $L_903;
 $L_896:
-	setp.lt.f64 %p517, %rd157, %rd249;
+	setp.lt.f64 %p517, %rd156, %rd248;
 	@%p517 bra $L_895;
 	bra $L_899;
 $L_897:
 	bra $L_904;
 $L_898:
-	mov.b64 %rd1229, -1;
-	mov.b64 %rd1230, 0d7FF0000000000000;
-	mov.b64 %rd1231, 0dFFF0000000000000;
-	setp.ge.s64 %p518, %rd1229, %rd28;
-	selp.b64 %rd1232, %rd1230, %rd1231, %p518;
-	mov.b64 %rd1280, %rd1232;
+	mov.b64 %rd1228, -1;
+	mov.b64 %rd1229, 0d7FF0000000000000;
+	mov.b64 %rd1230, 0dFFF0000000000000;
+	setp.ge.s64 %p518, %rd1228, %rd28;
+	selp.b64 %rd1231, %rd1229, %rd1230, %p518;
+	mov.b64 %rd1279, %rd1231;
 	bra $L_903;
 $L_899:
 	@%p357 bra $L_898;
 $L_900:
 	bra $L_911;
 $L_901:
-	mov.b64 %rd1233, 0d4000000000000000;
-	mul.f64 %rd1234, %rd1284, %rd1233;
-	sub.s64 %rd1235, %rd1286, %rd29;
-	mov.b64 %rd1237, %rd1234;
-	mov.b64 %rd1239, %rd1235;
+	mov.b64 %rd1232, 0d4000000000000000;
+	mul.f64 %rd1233, %rd1283, %rd1232;
+	sub.s64 %rd1234, %rd1285, %rd29;
+	mov.b64 %rd1236, %rd1233;
+	mov.b64 %rd1238, %rd1234;
 $L_902:
-	mov.b64 %rd1236, %rd1237;
-	mov.b64 %rd1238, %rd1239;
-	sub.f64 %rd1240, %rd1236, %rd1059;
-	cvt.rn.f64.s64 %rd1241, %rd1238;
-	mov.b64 %rd1242, 0d4000000000000000;
-	add.f64 %rd1243, %rd1242, %rd1240;
-	div.rn.f64 %rd1244, %rd1240, %rd1243;
+	mov.b64 %rd1235, %rd1236;
+	mov.b64 %rd1237, %rd1238;
+	sub.f64 %rd1239, %rd1235, %rd1058;
+	cvt.rn.f64.s64 %rd1240, %rd1237;
+	mov.b64 %rd1241, 0d4000000000000000;
+	add.f64 %rd1242, %rd1241, %rd1239;
+	div.rn.f64 %rd1243, %rd1239, %rd1242;
+	mul.f64 %rd1244, %rd1243, %rd1243;
 	mul.f64 %rd1245, %rd1244, %rd1244;
-	mul.f64 %rd1246, %rd1245, %rd1245;
-	mov.b64 %rd1247, 0d3FC2F112DF3E5244;
-	mul.f64 %rd1248, %rd1246, %rd1247;
-	mov.b64 %rd1249, 0d3FC7466496CB03DE;
-	add.f64 %rd1250, %rd1249, %rd1248;
-	mul.f64 %rd1251, %rd1246, %rd1250;
-	mov.b64 %rd1252, 0d3FD2492494229359;
-	add.f64 %rd1253, %rd1252, %rd1251;
-	mul.f64 %rd1254, %rd1246, %rd1253;
-	mov.b64 %rd1255, 0d3FE5555555555593;
-	add.f64 %rd1256, %rd1255, %rd1254;
-	mul.f64 %rd1257, %rd1245, %rd1256;
-	mov.b64 %rd1258, 0d3FC39A09D078C69F;
-	mul.f64 %rd1259, %rd1246, %rd1258;
-	mov.b64 %rd1260, 0d3FCC71C51D8E78AF;
-	add.f64 %rd1261, %rd1260, %rd1259;
-	mul.f64 %rd1262, %rd1246, %rd1261;
-	mov.b64 %rd1263, 0d3FD999999997FA04;
-	add.f64 %rd1264, %rd1263, %rd1262;
-	mul.f64 %rd1265, %rd1246, %rd1264;
-	add.f64 %rd1266, %rd1257, %rd1265;
-	mul.f64 %rd1267, %rd1085, %rd1240;
-	mul.f64 %rd1268, %rd1267, %rd1240;
-	mov.b64 %rd1269, 0d3FE62E42FEE00000;
-	mul.f64 %rd1270, %rd1241, %rd1269;
-	add.f64 %rd1271, %rd1268, %rd1266;
-	mul.f64 %rd1272, %rd1244, %rd1271;
-	mov.b64 %rd1273, 0d3DEA39EF35793C76;
-	mul.f64 %rd1274, %rd1241, %rd1273;
-	add.f64 %rd1275, %rd1272, %rd1274;
-	sub.f64 %rd1276, %rd1268, %rd1275;
-	sub.f64 %rd1277, %rd1276, %rd1240;
-	sub.f64 %rd1278, %rd1270, %rd1277;
-	mov.b64 %rd1280, %rd1278;
+	mov.b64 %rd1246, 0d3FC2F112DF3E5244;
+	mul.f64 %rd1247, %rd1245, %rd1246;
+	mov.b64 %rd1248, 0d3FC7466496CB03DE;
+	add.f64 %rd1249, %rd1248, %rd1247;
+	mul.f64 %rd1250, %rd1245, %rd1249;
+	mov.b64 %rd1251, 0d3FD2492494229359;
+	add.f64 %rd1252, %rd1251, %rd1250;
+	mul.f64 %rd1253, %rd1245, %rd1252;
+	mov.b64 %rd1254, 0d3FE5555555555593;
+	add.f64 %rd1255, %rd1254, %rd1253;
+	mul.f64 %rd1256, %rd1244, %rd1255;
+	mov.b64 %rd1257, 0d3FC39A09D078C69F;
+	mul.f64 %rd1258, %rd1245, %rd1257;
+	mov.b64 %rd1259, 0d3FCC71C51D8E78AF;
+	add.f64 %rd1260, %rd1259, %rd1258;
+	mul.f64 %rd1261, %rd1245, %rd1260;
+	mov.b64 %rd1262, 0d3FD999999997FA04;
+	add.f64 %rd1263, %rd1262, %rd1261;
+	mul.f64 %rd1264, %rd1245, %rd1263;
+	add.f64 %rd1265, %rd1256, %rd1264;
+	mul.f64 %rd1266, %rd1084, %rd1239;
+	mul.f64 %rd1267, %rd1266, %rd1239;
+	mov.b64 %rd1268, 0d3FE62E42FEE00000;
+	mul.f64 %rd1269, %rd1240, %rd1268;
+	add.f64 %rd1270, %rd1267, %rd1265;
+	mul.f64 %rd1271, %rd1243, %rd1270;
+	mov.b64 %rd1272, 0d3DEA39EF35793C76;
+	mul.f64 %rd1273, %rd1240, %rd1272;
+	add.f64 %rd1274, %rd1271, %rd1273;
+	sub.f64 %rd1275, %rd1267, %rd1274;
+	sub.f64 %rd1276, %rd1275, %rd1239;
+	sub.f64 %rd1277, %rd1269, %rd1276;
+	mov.b64 %rd1279, %rd1277;
 $L_903:
-	mov.b64 %rd1279, %rd1280;
-	mul.f64 %rd1281, %rd1094, %rd1279;
+	mov.b64 %rd1278, %rd1279;
+	mul.f64 %rd1280, %rd1093, %rd1278;
 	bra $L_929;
 $L_904:
 	setp.ge.s64 %p519, %rd29, %rd28;
@@ -17337,8 +17382,8 @@ $L_906:
 	mov.pred %p522, %p523;
 	bra $L_910;
 $L_907:
-	mov.b64 %rd1282, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p524, %rd157, %rd1282;
+	mov.b64 %rd1281, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p524, %rd156, %rd1281;
 	setp.ne.u32 %p525, 1, 0;
 	@%p524 bra $E_907_17;
 	bra $L_905;
@@ -17346,8 +17391,8 @@ $E_907_17:
 	mov.pred %p523, %p525;
 	bra $L_906;
 $L_908:
-	mov.b64 %rd1283, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p526, %rd157, %rd1283;
+	mov.b64 %rd1282, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p526, %rd156, %rd1282;
 	mov.pred %p528, %p526;
 $L_909:
 	mov.pred %p527, %p528;
@@ -17359,12 +17404,12 @@ $L_910:
 $L_911:
 	@!%p357 bra $L_914;
 $L_912:
-	mov.b64 %rd1285, %rd157;
-	mov.b64 %rd1287, %rd28;
+	mov.b64 %rd1284, %rd156;
+	mov.b64 %rd1286, %rd28;
 	bra $L_917;
 $L_913:
-	mov.b64 %rd1285, %rd157;
-	mov.b64 %rd1287, %rd28;
+	mov.b64 %rd1284, %rd156;
+	mov.b64 %rd1286, %rd28;
 	bra $L_917;
 $L_914:
 	bra $L_918;
@@ -17374,13 +17419,13 @@ $L_916:
 	@%p51 bra $L_913;
 	bra $L_915;
 $L_917:
-	mov.b64 %rd1284, %rd1285;
-	mov.b64 %rd1286, %rd1287;
-	mov.b64 %rd1288, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p529, %rd1284, %rd1288;
+	mov.b64 %rd1283, %rd1284;
+	mov.b64 %rd1285, %rd1286;
+	mov.b64 %rd1287, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p529, %rd1283, %rd1287;
 	@%p529 bra $L_901;
-	mov.b64 %rd1237, %rd1284;
-	mov.b64 %rd1239, %rd1286;
+	mov.b64 %rd1236, %rd1283;
+	mov.b64 %rd1238, %rd1285;
 	bra $L_902;
 $L_918:
 	@%p425 bra $L_921;
@@ -17394,8 +17439,8 @@ $L_920:
 	mov.pred %p532, %p533;
 	bra $L_924;
 $L_921:
-	mov.b64 %rd1289, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p534, %rd157, %rd1289;
+	mov.b64 %rd1288, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p534, %rd156, %rd1288;
 	setp.ne.u32 %p535, 1, 0;
 	@%p534 bra $E_921_18;
 	bra $L_919;
@@ -17403,8 +17448,8 @@ $E_921_18:
 	mov.pred %p533, %p535;
 	bra $L_920;
 $L_922:
-	mov.b64 %rd1290, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p536, %rd157, %rd1290;
+	mov.b64 %rd1289, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p536, %rd156, %rd1289;
 	mov.pred %p538, %p536;
 $L_923:
 	mov.pred %p537, %p538;
@@ -17414,126 +17459,126 @@ $L_924:
 	@%p532 bra $L_913;
 	bra $L_916;
 $L_925:
-	abs.f64 %rd1291, %rd157;
-	mov.b64 %rd1292, 0d0010000000000000;
-	setp.lt.f64 %p539, %rd1291, %rd1292;
+	abs.f64 %rd1290, %rd156;
+	mov.b64 %rd1291, 0d0010000000000000;
+	setp.lt.f64 %p539, %rd1290, %rd1291;
 	@!%p539 bra $L_927;
 $L_926:
-	mov.b64 %rd1293, 0d4330000000000000;
-	mul.f64 %rd1294, %rd157, %rd1293;
-	mov.b64 %rd1295, -52;
-	mov.b64 %rd1297, %rd1294;
-	mov.b64 %rd1299, %rd1295;
+	mov.b64 %rd1292, 0d4330000000000000;
+	mul.f64 %rd1293, %rd156, %rd1292;
+	mov.b64 %rd1294, -52;
+	mov.b64 %rd1296, %rd1293;
+	mov.b64 %rd1298, %rd1294;
 	bra $L_928;
 $L_927:
-	mov.b64 %rd1297, %rd157;
-	mov.b64 %rd1299, %rd28;
+	mov.b64 %rd1296, %rd156;
+	mov.b64 %rd1298, %rd28;
 $L_928:
-	mov.b64 %rd1296, %rd1297;
-	mov.b64 %rd1298, %rd1299;
-	mov.b64 %rd1300, %rd1296;
-	mov.b64 %rd1301, 52;
-	min.u64 %rd1530, %rd1301, 64;
-	cvt.u32.u64 %r62, %rd1530;
-	shr.u64 %rd1302, %rd1300, %r62;
-	mov.b64 %rd1303, 2047;
-	and.b64 %rd1304, %rd1302, %rd1303;
-	mov.b64 %rd1305, %rd1304;
-	mov.b64 %rd1306, 1023;
-	sub.s64 %rd1307, %rd1305, %rd1306;
-	add.s64 %rd1308, %rd1307, %rd29;
-	add.s64 %rd1309, %rd1298, %rd1308;
-	mov.b64 %rd1310, 9218868437227405312;
-	not.b64 %rd1311, %rd1310;
-	and.b64 %rd1311, %rd1300, %rd1311;
-	mov.b64 %rd1312, 4602678819172646912;
-	or.b64 %rd1313, %rd1311, %rd1312;
-	mov.b64 %rd1314, %rd1313;
-	mov.b64 %rd1285, %rd1314;
-	mov.b64 %rd1287, %rd1309;
+	mov.b64 %rd1295, %rd1296;
+	mov.b64 %rd1297, %rd1298;
+	mov.b64 %rd1299, %rd1295;
+	mov.b64 %rd1300, 52;
+	min.u64 %rd1527, %rd1300, 64;
+	cvt.u32.u64 %r86, %rd1527;
+	shr.u64 %rd1301, %rd1299, %r86;
+	mov.b64 %rd1302, 2047;
+	and.b64 %rd1303, %rd1301, %rd1302;
+	mov.b64 %rd1304, %rd1303;
+	mov.b64 %rd1305, 1023;
+	sub.s64 %rd1306, %rd1304, %rd1305;
+	add.s64 %rd1307, %rd1306, %rd29;
+	add.s64 %rd1308, %rd1297, %rd1307;
+	mov.b64 %rd1309, 9218868437227405312;
+	not.b64 %rd1310, %rd1309;
+	and.b64 %rd1310, %rd1299, %rd1310;
+	mov.b64 %rd1311, 4602678819172646912;
+	or.b64 %rd1312, %rd1310, %rd1311;
+	mov.b64 %rd1313, %rd1312;
+	mov.b64 %rd1284, %rd1313;
+	mov.b64 %rd1286, %rd1308;
 	bra $L_917;
 $L_929:
-	setp.neu.f64 %p540, %rd1281, %rd1281;
+	setp.neu.f64 %p540, %rd1280, %rd1280;
 	@!%p540 bra $L_933;
 $L_930:
-	mov.b64 %rd1341, %rd1281;
+	mov.b64 %rd1340, %rd1280;
 	bra $L_946;
 $L_931:
-	mov.b64 %rd1341, %rd249;
+	mov.b64 %rd1340, %rd248;
 	bra $L_946;
 $L_932:
-	mov.b64 %rd1315, -1;
+	mov.b64 %rd1314, -1;
 	bra $L_954;
 $L_933:
 	bra $L_947;
 $L_934:
-	mov.b64 %rd1316, 0d7FF0000000000000;
-	mov.b64 %rd1317, 0dFFF0000000000000;
-	selp.b64 %rd1318, %rd1316, %rd1317, %p547;
-	mov.b64 %rd1341, %rd1318;
+	mov.b64 %rd1315, 0d7FF0000000000000;
+	mov.b64 %rd1316, 0dFFF0000000000000;
+	selp.b64 %rd1317, %rd1315, %rd1316, %p547;
+	mov.b64 %rd1340, %rd1317;
 	bra $L_946;
 $L_935:
-	mov.b64 %rd1319, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p541, %rd1281, %rd1319;
+	mov.b64 %rd1318, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p541, %rd1280, %rd1318;
 	@%p541 bra $L_934;
 	bra $L_937;
 $L_936:
-	mov.b64 %rd1341, %rd249;
+	mov.b64 %rd1340, %rd248;
 	bra $L_946;
 $L_937:
-	mov.b64 %rd1320, 0dC0874910D52D3051;
-	setp.lt.f64 %p542, %rd1281, %rd1320;
+	mov.b64 %rd1319, 0dC0874910D52D3051;
+	setp.lt.f64 %p542, %rd1280, %rd1319;
 	@%p542 bra $L_936;
 	bra $L_939;
 $L_938:
-	add.f64 %rd1321, %rd1059, %rd1281;
-	mov.b64 %rd1341, %rd1321;
+	add.f64 %rd1320, %rd1058, %rd1280;
+	mov.b64 %rd1340, %rd1320;
 	bra $L_946;
 $L_939:
-	mov.b64 %rd1322, 0dBE30000000000000;
-	setp.lt.f64 %p543, %rd1322, %rd1281;
+	mov.b64 %rd1321, 0dBE30000000000000;
+	setp.lt.f64 %p543, %rd1321, %rd1280;
 	@%p543 bra $L_941;
 $L_940:
-	setp.lt.f64 %p544, %rd1281, %rd249;
+	setp.lt.f64 %p544, %rd1280, %rd248;
 	@%p544 bra $L_943;
 	bra $L_945;
 $L_941:
-	mov.b64 %rd1323, 0d3E30000000000000;
-	setp.lt.f64 %p545, %rd1281, %rd1323;
+	mov.b64 %rd1322, 0d3E30000000000000;
+	setp.lt.f64 %p545, %rd1280, %rd1322;
 	@%p545 bra $L_938;
 	bra $L_940;
 $L_942:
-	mov.b64 %rd1324, %rd1325;
-	cvt.rn.f64.s64 %rd1326, %rd1324;
-	mov.b64 %rd1327, 0d3FE62E42FEE00000;
-	mul.f64 %rd1328, %rd1326, %rd1327;
-	sub.f64 %rd1329, %rd1281, %rd1328;
-	mov.b64 %rd1330, 0d3DEA39EF35793C76;
-	mul.f64 %rd1331, %rd1326, %rd1330;
+	mov.b64 %rd1323, %rd1324;
+	cvt.rn.f64.s64 %rd1325, %rd1323;
+	mov.b64 %rd1326, 0d3FE62E42FEE00000;
+	mul.f64 %rd1327, %rd1325, %rd1326;
+	sub.f64 %rd1328, %rd1280, %rd1327;
+	mov.b64 %rd1329, 0d3DEA39EF35793C76;
+	mul.f64 %rd1330, %rd1325, %rd1329;
 	bra $L_961;
 $L_943:
-	mov.b64 %rd1332, 0d3FF71547652B82FE;
-	mul.f64 %rd1333, %rd1332, %rd1281;
-	sub.f64 %rd1334, %rd1333, %rd1085;
-	cvt.rzi.s64.f64 %rd1335, %rd1334;
-	mov.b64 %rd1325, %rd1335;
+	mov.b64 %rd1331, 0d3FF71547652B82FE;
+	mul.f64 %rd1332, %rd1331, %rd1280;
+	sub.f64 %rd1333, %rd1332, %rd1084;
+	cvt.rzi.s64.f64 %rd1334, %rd1333;
+	mov.b64 %rd1324, %rd1334;
 	bra $L_942;
 $L_944:
-	mov.b64 %rd1336, 0d3FF71547652B82FE;
-	mul.f64 %rd1337, %rd1336, %rd1281;
-	add.f64 %rd1338, %rd1337, %rd1085;
-	cvt.rzi.s64.f64 %rd1339, %rd1338;
-	mov.b64 %rd1325, %rd1339;
+	mov.b64 %rd1335, 0d3FF71547652B82FE;
+	mul.f64 %rd1336, %rd1335, %rd1280;
+	add.f64 %rd1337, %rd1336, %rd1084;
+	cvt.rzi.s64.f64 %rd1338, %rd1337;
+	mov.b64 %rd1324, %rd1338;
 	bra $L_942;
 $L_945:
-	setp.gt.f64 %p546, %rd1281, %rd249;
+	setp.gt.f64 %p546, %rd1280, %rd248;
 	@%p546 bra $L_944;
-	mov.b64 %rd1325, %rd28;
+	mov.b64 %rd1324, %rd28;
 	bra $L_942;
 $L_946:
-	mov.b64 %rd1340, %rd1341;
-	mov.b64 %rd1087, %rd1092;
-	mov.b64 %rd1089, %rd1340;
+	mov.b64 %rd1339, %rd1340;
+	mov.b64 %rd1086, %rd1091;
+	mov.b64 %rd1088, %rd1339;
 	bra $L_746;
 $L_947:
 	setp.ge.s64 %p547, %rd29, %rd28;
@@ -17548,8 +17593,8 @@ $L_949:
 	mov.pred %p550, %p551;
 	bra $L_953;
 $L_950:
-	mov.b64 %rd1342, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p552, %rd1281, %rd1342;
+	mov.b64 %rd1341, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p552, %rd1280, %rd1341;
 	setp.ne.u32 %p553, 1, 0;
 	@%p552 bra $E_950_19;
 	bra $L_948;
@@ -17557,8 +17602,8 @@ $E_950_19:
 	mov.pred %p551, %p553;
 	bra $L_949;
 $L_951:
-	mov.b64 %rd1343, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p554, %rd1281, %rd1343;
+	mov.b64 %rd1342, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p554, %rd1280, %rd1342;
 	mov.pred %p556, %p554;
 $L_952:
 	mov.pred %p555, %p556;
@@ -17568,10 +17613,10 @@ $L_953:
 	@%p550 bra $L_930;
 	bra $L_932;
 $L_954:
-	setp.ge.s64 %p557, %rd1315, %rd28;
+	setp.ge.s64 %p557, %rd1314, %rd28;
 	@%p557 bra $L_957;
 $L_955:
-	setp.le.s64 %p558, %rd1315, %rd28;
+	setp.le.s64 %p558, %rd1314, %rd28;
 	setp.ne.u32 %p559, 0, 0;
 	@%p558 bra $L_958;
 	mov.pred %p566, %p559;
@@ -17580,8 +17625,8 @@ $L_956:
 	mov.pred %p560, %p561;
 	bra $L_960;
 $L_957:
-	mov.b64 %rd1344, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p562, %rd1281, %rd1344;
+	mov.b64 %rd1343, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p562, %rd1280, %rd1343;
 	setp.ne.u32 %p563, 1, 0;
 	@%p562 bra $E_957_20;
 	bra $L_955;
@@ -17589,8 +17634,8 @@ $E_957_20:
 	mov.pred %p561, %p563;
 	bra $L_956;
 $L_958:
-	mov.b64 %rd1345, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p564, %rd1281, %rd1345;
+	mov.b64 %rd1344, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p564, %rd1280, %rd1344;
 	mov.pred %p566, %p564;
 $L_959:
 	mov.pred %p565, %p566;
@@ -17600,104 +17645,108 @@ $L_960:
 	@%p560 bra $L_931;
 	bra $L_935;
 $L_961:
-	sub.f64 %rd1346, %rd1329, %rd1331;
-	mul.f64 %rd1347, %rd1346, %rd1346;
-	mov.b64 %rd1348, 0d3E66376972BEA4D0;
-	mul.f64 %rd1349, %rd1347, %rd1348;
-	mov.b64 %rd1350, 0dBEBBBD41C5D26BF1;
-	add.f64 %rd1351, %rd1350, %rd1349;
-	mul.f64 %rd1352, %rd1347, %rd1351;
-	mov.b64 %rd1353, 0d3F11566AAF25DE2C;
-	add.f64 %rd1354, %rd1353, %rd1352;
-	mul.f64 %rd1355, %rd1347, %rd1354;
-	mov.b64 %rd1356, 0dBF66C16C16BEBD93;
-	add.f64 %rd1357, %rd1356, %rd1355;
-	mul.f64 %rd1358, %rd1347, %rd1357;
-	mov.b64 %rd1359, 0d3FC5555555555555;
-	add.f64 %rd1360, %rd1359, %rd1358;
-	mul.f64 %rd1361, %rd1347, %rd1360;
-	sub.f64 %rd1362, %rd1346, %rd1361;
-	mul.f64 %rd1363, %rd1346, %rd1362;
-	mov.b64 %rd1364, 0d4000000000000000;
-	sub.f64 %rd1365, %rd1364, %rd1362;
-	div.rn.f64 %rd1366, %rd1363, %rd1365;
-	sub.f64 %rd1367, %rd1331, %rd1366;
-	sub.f64 %rd1368, %rd1367, %rd1329;
-	sub.f64 %rd1369, %rd1059, %rd1368;
+	sub.f64 %rd1345, %rd1328, %rd1330;
+	mul.f64 %rd1346, %rd1345, %rd1345;
+	mov.b64 %rd1347, 0d3E66376972BEA4D0;
+	mul.f64 %rd1348, %rd1346, %rd1347;
+	mov.b64 %rd1349, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd1350, %rd1349, %rd1348;
+	mul.f64 %rd1351, %rd1346, %rd1350;
+	mov.b64 %rd1352, 0d3F11566AAF25DE2C;
+	add.f64 %rd1353, %rd1352, %rd1351;
+	mul.f64 %rd1354, %rd1346, %rd1353;
+	mov.b64 %rd1355, 0dBF66C16C16BEBD93;
+	add.f64 %rd1356, %rd1355, %rd1354;
+	mul.f64 %rd1357, %rd1346, %rd1356;
+	mov.b64 %rd1358, 0d3FC5555555555555;
+	add.f64 %rd1359, %rd1358, %rd1357;
+	mul.f64 %rd1360, %rd1346, %rd1359;
+	sub.f64 %rd1361, %rd1345, %rd1360;
+	mul.f64 %rd1362, %rd1345, %rd1361;
+	mov.b64 %rd1363, 0d4000000000000000;
+	sub.f64 %rd1364, %rd1363, %rd1361;
+	div.rn.f64 %rd1365, %rd1362, %rd1364;
+	sub.f64 %rd1366, %rd1330, %rd1365;
+	sub.f64 %rd1367, %rd1366, %rd1328;
+	sub.f64 %rd1368, %rd1058, %rd1367;
 	bra $L_963;
 $L_962:
-	mov.b64 %rd1341, %rd1393;
+	mov.b64 %rd1340, %rd1391;
 	bra $L_946;
 $L_963:
-	setp.eq.f64 %p567, %rd1369, %rd249;
+	setp.eq.f64 %p567, %rd1368, %rd248;
 	@!%p567 bra $L_966;
 $L_964:
-	mov.b64 %rd1394, %rd1369;
+	mov.b64 %rd1392, %rd1368;
 	bra $L_977;
 $L_965:
-	mov.b64 %rd1394, %rd1369;
+	mov.b64 %rd1392, %rd1368;
 	bra $L_977;
 $L_966:
 	bra $L_978;
 $L_967:
 	bra $L_985;
 $L_968:
-	setp.neu.f64 %p568, %rd1369, %rd1369;
+	setp.neu.f64 %p568, %rd1368, %rd1368;
 	@%p568 bra $L_965;
 	bra $L_967;
 $L_969:
-	copysign.f64 %rd1370, %rd1402, %rd249;
-	mov.b64 %rd1394, %rd1370;
+	copysign.f64 %rd1369, %rd1400, %rd248;
+	mov.b64 %rd1392, %rd1369;
 	bra $L_977;
 $L_970:
-	setp.gt.s64 %p569, %rd1415, %rd1413;
+	setp.gt.s64 %p569, %rd1413, %rd1411;
 	@!%p569 bra $L_972;
 $L_971:
-	setp.lt.f64 %p570, %rd1402, %rd249;
+	setp.lt.f64 %p570, %rd1400, %rd248;
 	@%p570 bra $L_973;
 	bra $L_974;
 $L_972:
-	mov.b64 %rd1371, -1022;
-	setp.lt.s64 %p571, %rd1415, %rd1371;
+	mov.b64 %rd1370, -1022;
+	setp.lt.s64 %p571, %rd1413, %rd1370;
 	@%p571 bra $L_975;
-	mov.b64 %rd1382, %rd1415;
-	mov.b64 %rd1384, %rd1059;
+	mov.b64 %rd1380, %rd1413;
+	mov.b64 %rd1382, %rd1058;
 	bra $L_976;
 $L_973:
-	mov.b64 %rd1372, 0d7FF0000000000000;
-	mov.b64 %rd1373, 0dFFF0000000000000;
-	selp.b64 %rd1374, %rd1372, %rd1373, %p557;
-	mov.b64 %rd1394, %rd1374;
+	mov.b64 %rd1371, 0d7FF0000000000000;
+	mov.b64 %rd1372, 0dFFF0000000000000;
+	selp.b64 %rd1373, %rd1371, %rd1372, %p557;
+	mov.b64 %rd1392, %rd1373;
 	bra $L_977;
 $L_974:
-	mov.b64 %rd1375, 0d7FF0000000000000;
-	mov.b64 %rd1376, 0dFFF0000000000000;
-	selp.b64 %rd1377, %rd1375, %rd1376, %p547;
-	mov.b64 %rd1394, %rd1377;
+	mov.b64 %rd1374, 0d7FF0000000000000;
+	mov.b64 %rd1375, 0dFFF0000000000000;
+	selp.b64 %rd1376, %rd1374, %rd1375, %p547;
+	mov.b64 %rd1392, %rd1376;
 	bra $L_977;
 $L_975:
-	mov.b64 %rd1378, 53;
-	add.s64 %rd1379, %rd1415, %rd1378;
-	mov.b64 %rd1380, 0d3CA0000000000000;
-	mov.b64 %rd1382, %rd1379;
-	mov.b64 %rd1384, %rd1380;
+	cvt.u32.u64 %r37, %rd1413;
+	mov.b32 %r38, 53;
+	add.s32 %r39, %r37, %r38;
+	cvt.s64.s32 %rd1377, %r39;
+	mov.b64 %rd1378, 0d3CA0000000000000;
+	mov.b64 %rd1380, %rd1377;
+	mov.b64 %rd1382, %rd1378;
 $L_976:
+	mov.b64 %rd1379, %rd1380;
 	mov.b64 %rd1381, %rd1382;
-	mov.b64 %rd1383, %rd1384;
-	mov.b64 %rd1385, 9218868437227405312;
-	not.b64 %rd1386, %rd1385;
-	and.b64 %rd1386, %rd1407, %rd1386;
-	add.s64 %rd1387, %rd1381, %rd1413;
-	mov.b64 %rd1388, %rd1387;
-	min.u64 %rd1531, %rd1408, 64;
-	cvt.u32.u64 %r63, %rd1531;
-	shl.b64 %rd1389, %rd1388, %r63;
-	or.b64 %rd1390, %rd1386, %rd1389;
-	mov.b64 %rd1391, %rd1390;
-	mul.f64 %rd1392, %rd1383, %rd1391;
-	mov.b64 %rd1394, %rd1392;
+	mov.b64 %rd1383, 9218868437227405312;
+	not.b64 %rd1384, %rd1383;
+	and.b64 %rd1384, %rd1405, %rd1384;
+	cvt.u32.u64 %r40, %rd1379;
+	add.s32 %r41, %r40, %r43;
+	cvt.s64.s32 %rd1385, %r41;
+	mov.b64 %rd1386, %rd1385;
+	min.u64 %rd1528, %rd1406, 64;
+	cvt.u32.u64 %r87, %rd1528;
+	shl.b64 %rd1387, %rd1386, %r87;
+	or.b64 %rd1388, %rd1384, %rd1387;
+	mov.b64 %rd1389, %rd1388;
+	mul.f64 %rd1390, %rd1381, %rd1389;
+	mov.b64 %rd1392, %rd1390;
 $L_977:
-	mov.b64 %rd1393, %rd1394;
+	mov.b64 %rd1391, %rd1392;
 	bra $L_962;
 $L_978:
 	@%p425 bra $L_981;
@@ -17711,8 +17760,8 @@ $L_980:
 	mov.pred %p574, %p575;
 	bra $L_984;
 $L_981:
-	mov.b64 %rd1395, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p576, %rd1369, %rd1395;
+	mov.b64 %rd1393, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p576, %rd1368, %rd1393;
 	setp.ne.u32 %p577, 1, 0;
 	@%p576 bra $E_981_21;
 	bra $L_979;
@@ -17720,8 +17769,8 @@ $E_981_21:
 	mov.pred %p575, %p577;
 	bra $L_980;
 $L_982:
-	mov.b64 %rd1396, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p578, %rd1369, %rd1396;
+	mov.b64 %rd1394, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p578, %rd1368, %rd1394;
 	mov.pred %p580, %p578;
 $L_983:
 	mov.pred %p579, %p580;
@@ -17731,48 +17780,51 @@ $L_984:
 	@%p574 bra $L_965;
 	bra $L_968;
 $L_985:
-	abs.f64 %rd1397, %rd1369;
-	mov.b64 %rd1398, 0d0010000000000000;
-	setp.lt.f64 %p581, %rd1397, %rd1398;
+	abs.f64 %rd1395, %rd1368;
+	mov.b64 %rd1396, 0d0010000000000000;
+	setp.lt.f64 %p581, %rd1395, %rd1396;
 	@!%p581 bra $L_987;
 $L_986:
-	mov.b64 %rd1399, 0d4330000000000000;
-	mul.f64 %rd1400, %rd1369, %rd1399;
-	mov.b64 %rd1401, -52;
-	mov.b64 %rd1403, %rd1400;
-	mov.b64 %rd1405, %rd1401;
+	mov.b64 %rd1397, 0d4330000000000000;
+	mul.f64 %rd1398, %rd1368, %rd1397;
+	mov.b64 %rd1399, -52;
+	mov.b64 %rd1401, %rd1398;
+	mov.b64 %rd1403, %rd1399;
 	bra $L_988;
 $L_987:
-	mov.b64 %rd1403, %rd1369;
-	mov.b64 %rd1405, %rd28;
+	mov.b64 %rd1401, %rd1368;
+	mov.b64 %rd1403, %rd28;
 $L_988:
+	mov.b64 %rd1400, %rd1401;
 	mov.b64 %rd1402, %rd1403;
-	mov.b64 %rd1404, %rd1405;
-	add.s64 %rd1406, %rd1324, %rd1404;
-	mov.b64 %rd1407, %rd1402;
-	mov.b64 %rd1408, 52;
-	min.u64 %rd1532, %rd1408, 64;
-	cvt.u32.u64 %r64, %rd1532;
-	shr.u64 %rd1409, %rd1407, %r64;
-	mov.b64 %rd1410, %rd1409;
-	mov.b64 %rd1411, 2047;
-	and.b64 %rd1412, %rd1410, %rd1411;
-	mov.b64 %rd1413, 1023;
-	sub.s64 %rd1414, %rd1412, %rd1413;
-	add.s64 %rd1415, %rd1406, %rd1414;
-	mov.b64 %rd1416, -1075;
-	setp.lt.s64 %p582, %rd1415, %rd1416;
+	add.s64 %rd1404, %rd1323, %rd1402;
+	mov.b64 %rd1405, %rd1400;
+	mov.b64 %rd1406, 52;
+	min.u64 %rd1529, %rd1406, 64;
+	cvt.u32.u64 %r88, %rd1529;
+	shr.u64 %rd1407, %rd1405, %r88;
+	mov.b64 %rd1408, %rd1407;
+	mov.b64 %rd1409, 2047;
+	and.b64 %rd1410, %rd1408, %rd1409;
+	mov.b64 %rd1411, 1023;
+	cvt.u32.u64 %r42, %rd1410;
+	mov.b32 %r43, 1023;
+	sub.s32 %r44, %r42, %r43;
+	cvt.s64.s32 %rd1412, %r44;
+	add.s64 %rd1413, %rd1404, %rd1412;
+	mov.b64 %rd1414, -1075;
+	setp.lt.s64 %p582, %rd1413, %rd1414;
 	@%p582 bra $L_969;
 	bra $L_970;
 $L_989:
 	@!%p357 bra $L_992;
 $L_990:
-	mov.b64 %rd1418, %rd157;
-	mov.b64 %rd1420, %rd28;
+	mov.b64 %rd1416, %rd156;
+	mov.b64 %rd1418, %rd28;
 	bra $L_995;
 $L_991:
-	mov.b64 %rd1418, %rd157;
-	mov.b64 %rd1420, %rd28;
+	mov.b64 %rd1416, %rd156;
+	mov.b64 %rd1418, %rd28;
 	bra $L_995;
 $L_992:
 	bra $L_996;
@@ -17782,14 +17834,14 @@ $L_994:
 	@%p51 bra $L_991;
 	bra $L_993;
 $L_995:
+	mov.b64 %rd1415, %rd1416;
 	mov.b64 %rd1417, %rd1418;
-	mov.b64 %rd1419, %rd1420;
-	cvt.rzi.s64.f64 %rd1421, %rd1086;
-	mov.b64 %rd1097, %rd1088;
-	mov.b64 %rd1099, %rd28;
-	mov.b64 %rd1101, %rd1417;
-	mov.b64 %rd1103, %rd1419;
-	mov.b64 %rd1105, %rd1421;
+	cvt.rzi.s64.f64 %rd1419, %rd1085;
+	mov.b64 %rd1096, %rd1087;
+	mov.b64 %rd1098, %rd28;
+	mov.b64 %rd1100, %rd1415;
+	mov.b64 %rd1102, %rd1417;
+	mov.b64 %rd1104, %rd1419;
 	bra $L_749;
 $L_996:
 	@%p425 bra $L_999;
@@ -17803,8 +17855,8 @@ $L_998:
 	mov.pred %p585, %p586;
 	bra $L_1002;
 $L_999:
-	mov.b64 %rd1422, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p587, %rd157, %rd1422;
+	mov.b64 %rd1420, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p587, %rd156, %rd1420;
 	setp.ne.u32 %p588, 1, 0;
 	@%p587 bra $E_999_22;
 	bra $L_997;
@@ -17812,8 +17864,8 @@ $E_999_22:
 	mov.pred %p586, %p588;
 	bra $L_998;
 $L_1000:
-	mov.b64 %rd1423, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p589, %rd157, %rd1423;
+	mov.b64 %rd1421, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p589, %rd156, %rd1421;
 	mov.pred %p591, %p589;
 $L_1001:
 	mov.pred %p590, %p591;
@@ -17823,118 +17875,122 @@ $L_1002:
 	@%p585 bra $L_991;
 	bra $L_994;
 $L_1003:
-	abs.f64 %rd1424, %rd157;
-	mov.b64 %rd1425, 0d0010000000000000;
-	setp.lt.f64 %p592, %rd1424, %rd1425;
+	abs.f64 %rd1422, %rd156;
+	mov.b64 %rd1423, 0d0010000000000000;
+	setp.lt.f64 %p592, %rd1422, %rd1423;
 	@!%p592 bra $L_1005;
 $L_1004:
-	mov.b64 %rd1426, 0d4330000000000000;
-	mul.f64 %rd1427, %rd157, %rd1426;
-	mov.b64 %rd1428, -52;
-	mov.b64 %rd1430, %rd1427;
-	mov.b64 %rd1432, %rd1428;
+	mov.b64 %rd1424, 0d4330000000000000;
+	mul.f64 %rd1425, %rd156, %rd1424;
+	mov.b64 %rd1426, -52;
+	mov.b64 %rd1428, %rd1425;
+	mov.b64 %rd1430, %rd1426;
 	bra $L_1006;
 $L_1005:
-	mov.b64 %rd1430, %rd157;
-	mov.b64 %rd1432, %rd28;
+	mov.b64 %rd1428, %rd156;
+	mov.b64 %rd1430, %rd28;
 $L_1006:
+	mov.b64 %rd1427, %rd1428;
 	mov.b64 %rd1429, %rd1430;
-	mov.b64 %rd1431, %rd1432;
-	mov.b64 %rd1433, %rd1429;
-	mov.b64 %rd1434, 52;
-	min.u64 %rd1533, %rd1434, 64;
-	cvt.u32.u64 %r65, %rd1533;
-	shr.u64 %rd1435, %rd1433, %r65;
-	mov.b64 %rd1436, 2047;
-	and.b64 %rd1437, %rd1435, %rd1436;
-	mov.b64 %rd1438, %rd1437;
-	mov.b64 %rd1439, 1023;
-	sub.s64 %rd1440, %rd1438, %rd1439;
-	add.s64 %rd1441, %rd1440, %rd29;
-	add.s64 %rd1442, %rd1431, %rd1441;
-	mov.b64 %rd1443, 9218868437227405312;
-	not.b64 %rd1444, %rd1443;
-	and.b64 %rd1444, %rd1433, %rd1444;
-	mov.b64 %rd1445, 4602678819172646912;
-	or.b64 %rd1446, %rd1444, %rd1445;
-	mov.b64 %rd1447, %rd1446;
-	mov.b64 %rd1418, %rd1447;
-	mov.b64 %rd1420, %rd1442;
+	mov.b64 %rd1431, %rd1427;
+	mov.b64 %rd1432, 52;
+	min.u64 %rd1530, %rd1432, 64;
+	cvt.u32.u64 %r89, %rd1530;
+	shr.u64 %rd1433, %rd1431, %r89;
+	mov.b64 %rd1434, 2047;
+	and.b64 %rd1435, %rd1433, %rd1434;
+	mov.b64 %rd1436, %rd1435;
+	mov.b64 %rd1437, 1023;
+	sub.s64 %rd1438, %rd1436, %rd1437;
+	add.s64 %rd1439, %rd1438, %rd29;
+	add.s64 %rd1440, %rd1429, %rd1439;
+	mov.b64 %rd1441, 9218868437227405312;
+	not.b64 %rd1442, %rd1441;
+	and.b64 %rd1442, %rd1431, %rd1442;
+	mov.b64 %rd1443, 4602678819172646912;
+	or.b64 %rd1444, %rd1442, %rd1443;
+	mov.b64 %rd1445, %rd1444;
+	mov.b64 %rd1416, %rd1445;
+	mov.b64 %rd1418, %rd1440;
 	bra $L_995;
 $L_1007:
-	setp.eq.f64 %p593, %rd1131, %rd249;
+	setp.eq.f64 %p593, %rd1130, %rd248;
 	@!%p593 bra $L_1010;
 $L_1008:
-	mov.b64 %rd1473, %rd1131;
+	mov.b64 %rd1470, %rd1130;
 	bra $L_1021;
 $L_1009:
-	mov.b64 %rd1473, %rd1131;
+	mov.b64 %rd1470, %rd1130;
 	bra $L_1021;
 $L_1010:
 	bra $L_1022;
 $L_1011:
 	bra $L_1029;
 $L_1012:
-	setp.neu.f64 %p594, %rd1131, %rd1131;
+	setp.neu.f64 %p594, %rd1130, %rd1130;
 	@%p594 bra $L_1009;
 	bra $L_1011;
 $L_1013:
-	copysign.f64 %rd1448, %rd1481, %rd249;
-	mov.b64 %rd1473, %rd1448;
+	copysign.f64 %rd1446, %rd1478, %rd248;
+	mov.b64 %rd1470, %rd1446;
 	bra $L_1021;
 $L_1014:
-	setp.gt.s64 %p595, %rd1494, %rd1492;
+	setp.gt.s64 %p595, %rd1491, %rd1489;
 	@!%p595 bra $L_1016;
 $L_1015:
-	setp.lt.f64 %p596, %rd1481, %rd249;
+	setp.lt.f64 %p596, %rd1478, %rd248;
 	@%p596 bra $L_1017;
 	bra $L_1018;
 $L_1016:
-	mov.b64 %rd1449, -1022;
-	setp.lt.s64 %p597, %rd1494, %rd1449;
+	mov.b64 %rd1447, -1022;
+	setp.lt.s64 %p597, %rd1491, %rd1447;
 	@%p597 bra $L_1019;
-	mov.b64 %rd1461, %rd1494;
-	mov.b64 %rd1463, %rd1059;
+	mov.b64 %rd1458, %rd1491;
+	mov.b64 %rd1460, %rd1058;
 	bra $L_1020;
 $L_1017:
-	mov.b64 %rd1450, -1;
-	mov.b64 %rd1451, 0d7FF0000000000000;
-	mov.b64 %rd1452, 0dFFF0000000000000;
-	setp.ge.s64 %p598, %rd1450, %rd28;
-	selp.b64 %rd1453, %rd1451, %rd1452, %p598;
-	mov.b64 %rd1473, %rd1453;
+	mov.b64 %rd1448, -1;
+	mov.b64 %rd1449, 0d7FF0000000000000;
+	mov.b64 %rd1450, 0dFFF0000000000000;
+	setp.ge.s64 %p598, %rd1448, %rd28;
+	selp.b64 %rd1451, %rd1449, %rd1450, %p598;
+	mov.b64 %rd1470, %rd1451;
 	bra $L_1021;
 $L_1018:
-	mov.b64 %rd1454, 0d7FF0000000000000;
-	mov.b64 %rd1455, 0dFFF0000000000000;
+	mov.b64 %rd1452, 0d7FF0000000000000;
+	mov.b64 %rd1453, 0dFFF0000000000000;
 	setp.ge.s64 %p599, %rd29, %rd28;
-	selp.b64 %rd1456, %rd1454, %rd1455, %p599;
-	mov.b64 %rd1473, %rd1456;
+	selp.b64 %rd1454, %rd1452, %rd1453, %p599;
+	mov.b64 %rd1470, %rd1454;
 	bra $L_1021;
 $L_1019:
-	mov.b64 %rd1457, 53;
-	add.s64 %rd1458, %rd1494, %rd1457;
-	mov.b64 %rd1459, 0d3CA0000000000000;
-	mov.b64 %rd1461, %rd1458;
-	mov.b64 %rd1463, %rd1459;
+	cvt.u32.u64 %r45, %rd1491;
+	mov.b32 %r46, 53;
+	add.s32 %r47, %r45, %r46;
+	cvt.s64.s32 %rd1455, %r47;
+	mov.b64 %rd1456, 0d3CA0000000000000;
+	mov.b64 %rd1458, %rd1455;
+	mov.b64 %rd1460, %rd1456;
 $L_1020:
-	mov.b64 %rd1460, %rd1461;
-	mov.b64 %rd1462, %rd1463;
-	mov.b64 %rd1464, 9218868437227405312;
-	not.b64 %rd1465, %rd1464;
-	and.b64 %rd1465, %rd1486, %rd1465;
-	add.s64 %rd1466, %rd1460, %rd1492;
+	mov.b64 %rd1457, %rd1458;
+	mov.b64 %rd1459, %rd1460;
+	mov.b64 %rd1461, 9218868437227405312;
+	not.b64 %rd1462, %rd1461;
+	and.b64 %rd1462, %rd1483, %rd1462;
+	cvt.u32.u64 %r48, %rd1457;
+	add.s32 %r49, %r48, %r51;
+	cvt.s64.s32 %rd1463, %r49;
+	mov.b64 %rd1464, %rd1463;
+	min.u64 %rd1531, %rd1484, 64;
+	cvt.u32.u64 %r90, %rd1531;
+	shl.b64 %rd1465, %rd1464, %r90;
+	or.b64 %rd1466, %rd1462, %rd1465;
 	mov.b64 %rd1467, %rd1466;
-	min.u64 %rd1534, %rd1487, 64;
-	cvt.u32.u64 %r66, %rd1534;
-	shl.b64 %rd1468, %rd1467, %r66;
-	or.b64 %rd1469, %rd1465, %rd1468;
-	mov.b64 %rd1470, %rd1469;
-	mul.f64 %rd1471, %rd1462, %rd1470;
-	mov.b64 %rd1473, %rd1471;
+	mul.f64 %rd1468, %rd1459, %rd1467;
+	mov.b64 %rd1470, %rd1468;
 $L_1021:
-	mov.b64 %rd1472, %rd1473;
-	mov.b64 %rd1136, %rd1472;
+	mov.b64 %rd1469, %rd1470;
+	mov.b64 %rd1135, %rd1469;
 	bra $L_761;
 $L_1022:
 	@%p425 bra $L_1025;
@@ -17948,8 +18004,8 @@ $L_1024:
 	mov.pred %p602, %p603;
 	bra $L_1028;
 $L_1025:
-	mov.b64 %rd1474, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p604, %rd1131, %rd1474;
+	mov.b64 %rd1471, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p604, %rd1130, %rd1471;
 	setp.ne.u32 %p605, 1, 0;
 	@%p604 bra $E_1025_23;
 	bra $L_1023;
@@ -17957,8 +18013,8 @@ $E_1025_23:
 	mov.pred %p603, %p605;
 	bra $L_1024;
 $L_1026:
-	mov.b64 %rd1475, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p606, %rd1131, %rd1475;
+	mov.b64 %rd1472, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p606, %rd1130, %rd1472;
 	mov.pred %p608, %p606;
 $L_1027:
 	mov.pred %p607, %p608;
@@ -17968,42 +18024,45 @@ $L_1028:
 	@%p602 bra $L_1009;
 	bra $L_1012;
 $L_1029:
-	abs.f64 %rd1476, %rd1131;
-	mov.b64 %rd1477, 0d0010000000000000;
-	setp.lt.f64 %p609, %rd1476, %rd1477;
+	abs.f64 %rd1473, %rd1130;
+	mov.b64 %rd1474, 0d0010000000000000;
+	setp.lt.f64 %p609, %rd1473, %rd1474;
 	@!%p609 bra $L_1031;
 $L_1030:
-	mov.b64 %rd1478, 0d4330000000000000;
-	mul.f64 %rd1479, %rd1131, %rd1478;
-	mov.b64 %rd1480, -52;
-	mov.b64 %rd1482, %rd1479;
-	mov.b64 %rd1484, %rd1480;
+	mov.b64 %rd1475, 0d4330000000000000;
+	mul.f64 %rd1476, %rd1130, %rd1475;
+	mov.b64 %rd1477, -52;
+	mov.b64 %rd1479, %rd1476;
+	mov.b64 %rd1481, %rd1477;
 	bra $L_1032;
 $L_1031:
-	mov.b64 %rd1482, %rd1131;
-	mov.b64 %rd1484, %rd28;
+	mov.b64 %rd1479, %rd1130;
+	mov.b64 %rd1481, %rd28;
 $L_1032:
-	mov.b64 %rd1481, %rd1482;
-	mov.b64 %rd1483, %rd1484;
-	add.s64 %rd1485, %rd1133, %rd1483;
-	mov.b64 %rd1486, %rd1481;
-	mov.b64 %rd1487, 52;
-	min.u64 %rd1535, %rd1487, 64;
-	cvt.u32.u64 %r67, %rd1535;
-	shr.u64 %rd1488, %rd1486, %r67;
-	mov.b64 %rd1489, %rd1488;
-	mov.b64 %rd1490, 2047;
-	and.b64 %rd1491, %rd1489, %rd1490;
-	mov.b64 %rd1492, 1023;
-	sub.s64 %rd1493, %rd1491, %rd1492;
-	add.s64 %rd1494, %rd1485, %rd1493;
-	mov.b64 %rd1495, -1075;
-	setp.lt.s64 %p610, %rd1494, %rd1495;
+	mov.b64 %rd1478, %rd1479;
+	mov.b64 %rd1480, %rd1481;
+	add.s64 %rd1482, %rd1132, %rd1480;
+	mov.b64 %rd1483, %rd1478;
+	mov.b64 %rd1484, 52;
+	min.u64 %rd1532, %rd1484, 64;
+	cvt.u32.u64 %r91, %rd1532;
+	shr.u64 %rd1485, %rd1483, %r91;
+	mov.b64 %rd1486, %rd1485;
+	mov.b64 %rd1487, 2047;
+	and.b64 %rd1488, %rd1486, %rd1487;
+	mov.b64 %rd1489, 1023;
+	cvt.u32.u64 %r50, %rd1488;
+	mov.b32 %r51, 1023;
+	sub.s32 %r52, %r50, %r51;
+	cvt.s64.s32 %rd1490, %r52;
+	add.s64 %rd1491, %rd1482, %rd1490;
+	mov.b64 %rd1492, -1075;
+	setp.lt.s64 %p610, %rd1491, %rd1492;
 	@%p610 bra $L_1013;
 	bra $L_1014;
 $L_1033:
-	add.s64 %rd1496, %rd46, %rd35;
-	st.global.f32 [%rd1496], %r28;
+	add.s64 %rd1493, %rd46, %rd35;
+	st.global.f32 [%rd1493], %r36;
 	bra $L_3;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -18362,8 +18421,8 @@ $L_8:
 )
 {
 	.reg .pred %p<6>;
-	.reg .b32 %r<17>;
-	.reg .b64 %rd<54>;
+	.reg .b32 %r<26>;
+	.reg .b64 %rd<53>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -18436,58 +18495,66 @@ $L_7:
 	setp.lt.s64 %p3, %rd31, %rd13;
 	@!%p3 bra $L_9;
 $L_8:
-	mov.b64 %rd33, 3;
-	mul.lo.s64 %rd34, %rd31, %rd33;
+	cvt.u32.u64 %r7, %rd31;
+	mov.b32 %r8, 3;
+	mul.lo.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd33, %r9;
 	bra $L_14;
 $L_9:
-	mov.b64 %rd35, %rd9;
-	mov.b64 %rd36, %rd4;
-	setp.lt.u64 %p4, %rd35, %rd36;
+	mov.b64 %rd34, %rd9;
+	mov.b64 %rd35, %rd4;
+	setp.lt.u64 %p4, %rd34, %rd35;
 	@%p4 bra $L_16;
 	bra $L_17;
 $L_10:
 	ret;
 $L_11:
-	mul.lo.s64 %rd37, %rd9, %rd11;
-	add.s64 %rd38, %rd1, %rd37;
-	ld.global.s32 %r7, [%rd38];
-	add.s64 %rd39, %rd29, %rd28;
-	cvt.u32.u64 %r8, %rd39;
-	mul.lo.s32 %r9, %r7, %r8;
-	mov.b64 %rd40, %rd29;
-	mov.b64 %rd41, %rd13;
-	setp.lt.u64 %p5, %rd40, %rd41;
+	mul.lo.s64 %rd36, %rd9, %rd11;
+	add.s64 %rd37, %rd1, %rd36;
+	ld.global.s32 %r10, [%rd37];
+	cvt.u32.u64 %r11, %rd29;
+	mov.b32 %r12, 1;
+	add.s32 %r13, %r11, %r12;
+	cvt.s64.s32 %rd38, %r13;
+	cvt.u32.u64 %r14, %rd38;
+	mul.lo.s32 %r15, %r10, %r14;
+	mov.b64 %rd39, %rd29;
+	mov.b64 %rd40, %rd13;
+	setp.lt.u64 %p5, %rd39, %rd40;
 	@!%p5 bra $L_13;
 $L_12:
-	mul.lo.s64 %rd42, %rd29, %rd11;
-	add.s64 %rd43, %rd10, %rd42;
-	st.local.s32 [%rd43], %r9;
+	mov.b32 %r16, 4;
+	mul.lo.s32 %r17, %r11, %r16;
+	cvt.s64.s32 %rd41, %r17;
+	add.s64 %rd42, %rd10, %rd41;
+	st.local.s32 [%rd42], %r15;
 	mov.b64 %rd27, %rd29;
 	bra $L_4;
 $L_14:
-	mul.lo.s64 %rd44, %rd9, %rd11;
-	add.s64 %rd45, %rd1, %rd44;
-	ld.global.s32 %r10, [%rd45];
-	mov.b32 %r11, 7;
-	and.b32 %r12, %r10, %r11;
-	cvt.s64.s32 %rd46, %r12;
-	add.s64 %rd47, %rd34, %rd46;
-	rem.s64 %rd48, %rd47, %rd13;
+	mul.lo.s64 %rd43, %rd9, %rd11;
+	add.s64 %rd44, %rd1, %rd43;
+	ld.global.s32 %r18, [%rd44];
+	mov.b32 %r19, 7;
+	and.b32 %r20, %r18, %r19;
+	cvt.s64.s32 %rd45, %r20;
+	add.s64 %rd46, %rd33, %rd45;
+	rem.s64 %rd47, %rd46, %rd13;
 $L_15:
-	mul.lo.s64 %rd49, %rd48, %rd11;
-	add.s64 %rd50, %rd10, %rd49;
-	ld.local.s32 %r13, [%rd50];
-	cvt.u32.u64 %r14, %rd31;
-	mul.lo.s32 %r15, %r13, %r14;
-	add.s32 %r16, %r5, %r15;
-	add.s64 %rd51, %rd31, %rd28;
-	mov.b32 %r6, %r16;
-	mov.b64 %rd32, %rd51;
+	mul.lo.s64 %rd48, %rd47, %rd11;
+	add.s64 %rd49, %rd10, %rd48;
+	ld.local.s32 %r21, [%rd49];
+	mul.lo.s32 %r22, %r21, %r7;
+	add.s32 %r23, %r5, %r22;
+	mov.b32 %r24, 1;
+	add.s32 %r25, %r7, %r24;
+	cvt.s64.s32 %rd50, %r25;
+	mov.b32 %r6, %r23;
+	mov.b64 %rd32, %rd50;
 	bra $L_7;
 $L_16:
-	mul.lo.s64 %rd52, %rd9, %rd11;
-	add.s64 %rd53, %rd3, %rd52;
-	st.global.s32 [%rd53], %r5;
+	mul.lo.s64 %rd51, %rd9, %rd11;
+	add.s64 %rd52, %rd3, %rd51;
+	st.global.s32 [%rd52], %r5;
 	bra $L_3;
 $L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -18678,8 +18745,8 @@ $T_1:
 .reqntid 128, 1, 1
 {
 	.reg .pred %p<4>;
-	.reg .b32 %r<6>;
-	.reg .b64 %rd<27>;
+	.reg .b32 %r<14>;
+	.reg .b64 %rd<26>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -18717,7 +18784,9 @@ $L_3:
 	@%p2 bra $L_6;
 	bra $L_5;
 $L_4:
-	sub.s64 %rd16, %rd13, %rd6;
+	mov.b32 %r4, 127;
+	mov.b32 %r5, %r1;
+	sub.s32 %r6, %r4, %r5;
 	bra $L_10;
 $L_5:
 	bra $L_7;
@@ -18728,24 +18797,29 @@ $L_6:
 $L_7:
 	ret;
 $L_8:
-	mov.b64 %rd17, 4;
-	mul.lo.s64 %rd18, %rd10, %rd17;
-	add.s64 %rd19, %rd1, %rd18;
-	ld.global.f32 %r4, [%rd19];
+	mov.b64 %rd16, 4;
+	mul.lo.s64 %rd17, %rd10, %rd16;
+	add.s64 %rd18, %rd1, %rd17;
+	ld.global.f32 %r7, [%rd18];
 $L_9:
-	mul.lo.s64 %rd20, %rd6, %rd17;
-	add.s64 %rd21, %rd5, %rd20;
-	st.shared.f32 [%rd21], %r4;
+	mov.b32 %r8, %r1;
+	mov.b32 %r9, 4;
+	mul.lo.s32 %r10, %r8, %r9;
+	cvt.s64.s32 %rd19, %r10;
+	add.s64 %rd20, %rd5, %rd19;
+	st.shared.f32 [%rd20], %r7;
 	bra $L_3;
 $L_10:
-	mov.b64 %rd22, 4;
-	mul.lo.s64 %rd23, %rd16, %rd22;
-	add.s64 %rd24, %rd5, %rd23;
-	ld.shared.f32 %r5, [%rd24];
+	mov.b64 %rd21, 4;
+	mov.b32 %r11, 4;
+	mul.lo.s32 %r12, %r6, %r11;
+	cvt.s64.s32 %rd22, %r12;
+	add.s64 %rd23, %rd5, %rd22;
+	ld.shared.f32 %r13, [%rd23];
 $L_11:
-	mul.lo.s64 %rd25, %rd10, %rd22;
-	add.s64 %rd26, %rd3, %rd25;
-	st.global.f32 [%rd26], %r5;
+	mul.lo.s64 %rd24, %rd10, %rd21;
+	add.s64 %rd25, %rd3, %rd24;
+	st.global.f32 [%rd25], %r13;
 	bra $L_5;
 }
 
@@ -18760,7 +18834,7 @@ $L_11:
 .reqntid 256, 1, 1
 {
 	.reg .pred %p<6>;
-	.reg .b32 %r<5>;
+	.reg .b32 %r<10>;
 	.reg .b64 %rd<36>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
@@ -18807,14 +18881,16 @@ $L_6:
 	@%p4 bra $L_11;
 	bra $L_10;
 $L_7:
-	add.s64 %rd16, %rd6, %rd14;
+	cvt.u32.u64 %r4, %rd14;
+	add.s32 %r5, %r6, %r4;
+	cvt.s64.s32 %rd16, %r5;
 	bra $L_15;
 $L_8:
 	bar.sync 0;
 	mov.b64 %rd17, 1;
 	min.u64 %rd35, %rd17, 64;
-	cvt.u32.u64 %r4, %rd35;
-	shr.s64 %rd18, %rd14, %r4;
+	cvt.u32.u64 %r9, %rd35;
+	shr.s64 %rd18, %rd14, %r9;
 	mov.b64 %rd15, %rd18;
 	bra $L_4;
 $L_9:
@@ -18837,7 +18913,10 @@ $L_13:
 	bra $L_3;
 $L_14:
 	mov.b64 %rd24, 8;
-	mul.lo.s64 %rd25, %rd6, %rd24;
+	mov.b32 %r6, %r1;
+	mov.b32 %r7, 8;
+	mul.lo.s32 %r8, %r6, %r7;
+	cvt.s64.s32 %rd25, %r8;
 	add.s64 %rd26, %rd5, %rd25;
 	st.shared.s64 [%rd26], %rd12;
 	bar.sync 0;
@@ -18873,8 +18952,8 @@ $L_18:
 .reqntid 16, 16, 1
 {
 	.reg .pred %p<7>;
-	.reg .b32 %r<7>;
-	.reg .b64 %rd<42>;
+	.reg .b32 %r<23>;
+	.reg .b64 %rd<38>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -18898,11 +18977,14 @@ $L_1:
 	cvt.u64.u32 %rd10, %r2;
 	add.s64 %rd11, %rd9, %rd10;
 	mov.u32 %r3, %ctaid.y;
-	cvt.u64.u32 %rd12, %r3;
-	mul.lo.s64 %rd13, %rd12, %rd8;
-	mov.u32 %r4, %tid.y;
-	cvt.u64.u32 %rd14, %r4;
-	add.s64 %rd15, %rd13, %rd14;
+	mov.b32 %r4, %r3;
+	mov.b32 %r5, 16;
+	mul.lo.s32 %r6, %r4, %r5;
+	mov.u32 %r7, %tid.y;
+	cvt.u64.u32 %rd12, %r7;
+	mov.b32 %r8, %r7;
+	add.s32 %r9, %r6, %r8;
+	cvt.s64.s32 %rd13, %r9;
 	setp.lt.s64 %p1, %rd11, %rd5;
 	@%p1 bra $L_4;
 	bra $L_3;
@@ -18910,64 +18992,73 @@ $L_2:
 	bra $L_9;
 $L_3:
 	bar.sync 0;
-	add.s64 %rd16, %rd13, %rd10;
-	add.s64 %rd17, %rd9, %rd14;
-	setp.lt.s64 %p2, %rd16, %rd5;
+	mov.b32 %r10, %r2;
+	add.s32 %r11, %r6, %r10;
+	cvt.s64.s32 %rd14, %r11;
+	add.s64 %rd15, %rd9, %rd12;
+	setp.lt.s64 %p2, %rd14, %rd5;
 	@%p2 bra $L_7;
 	bra $L_6;
 $L_4:
-	setp.lt.s64 %p3, %rd15, %rd5;
+	setp.lt.s64 %p3, %rd13, %rd5;
 	@%p3 bra $L_2;
 	bra $L_3;
 $L_5:
-	mul.lo.s64 %rd18, %rd17, %rd5;
-	add.s64 %rd19, %rd18, %rd16;
+	mul.lo.s64 %rd16, %rd15, %rd5;
+	add.s64 %rd17, %rd16, %rd14;
 	bra $L_13;
 $L_6:
 	bra $L_8;
 $L_7:
-	setp.lt.s64 %p4, %rd17, %rd5;
+	setp.lt.s64 %p4, %rd15, %rd5;
 	@%p4 bra $L_5;
 	bra $L_6;
 $L_8:
 	ret;
 $L_9:
-	mov.b64 %rd20, 68;
-	mul.lo.s64 %rd21, %rd14, %rd20;
-	add.s64 %rd22, %rd6, %rd21;
-	mul.lo.s64 %rd23, %rd15, %rd5;
-	add.s64 %rd24, %rd23, %rd11;
-	mov.b64 %rd25, %rd24;
-	mov.b64 %rd26, %rd2;
-	setp.lt.u64 %p5, %rd25, %rd26;
+	mov.b32 %r12, 68;
+	mul.lo.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd18, %r13;
+	add.s64 %rd19, %rd6, %rd18;
+	mul.lo.s64 %rd20, %rd13, %rd5;
+	add.s64 %rd21, %rd20, %rd11;
+	mov.b64 %rd22, %rd21;
+	mov.b64 %rd23, %rd2;
+	setp.lt.u64 %p5, %rd22, %rd23;
 	@!%p5 bra $L_11;
 $L_10:
-	mov.b64 %rd27, 4;
-	mul.lo.s64 %rd28, %rd24, %rd27;
-	add.s64 %rd29, %rd1, %rd28;
-	ld.global.f32 %r5, [%rd29];
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd21, %rd24;
+	add.s64 %rd26, %rd1, %rd25;
+	ld.global.f32 %r14, [%rd26];
 $L_12:
-	mul.lo.s64 %rd30, %rd10, %rd27;
-	add.s64 %rd31, %rd22, %rd30;
-	st.shared.f32 [%rd31], %r5;
+	mov.b32 %r15, %r2;
+	mov.b32 %r16, 4;
+	mul.lo.s32 %r17, %r15, %r16;
+	cvt.s64.s32 %rd27, %r17;
+	add.s64 %rd28, %rd19, %rd27;
+	st.shared.f32 [%rd28], %r14;
 	bra $L_3;
 $L_13:
-	mov.b64 %rd32, 68;
-	mul.lo.s64 %rd33, %rd10, %rd32;
-	add.s64 %rd34, %rd6, %rd33;
+	mov.b32 %r18, 68;
+	mul.lo.s32 %r19, %r10, %r18;
+	cvt.s64.s32 %rd29, %r19;
+	add.s64 %rd30, %rd6, %rd29;
 $L_14:
-	mov.b64 %rd35, 4;
-	mul.lo.s64 %rd36, %rd14, %rd35;
-	add.s64 %rd37, %rd34, %rd36;
-	ld.shared.f32 %r6, [%rd37];
-	mov.b64 %rd38, %rd19;
-	mov.b64 %rd39, %rd4;
-	setp.lt.u64 %p6, %rd38, %rd39;
+	mov.b64 %rd31, 4;
+	mov.b32 %r20, 4;
+	mul.lo.s32 %r21, %r8, %r20;
+	cvt.s64.s32 %rd32, %r21;
+	add.s64 %rd33, %rd30, %rd32;
+	ld.shared.f32 %r22, [%rd33];
+	mov.b64 %rd34, %rd17;
+	mov.b64 %rd35, %rd4;
+	setp.lt.u64 %p6, %rd34, %rd35;
 	@!%p6 bra $L_16;
 $L_15:
-	mul.lo.s64 %rd40, %rd19, %rd35;
-	add.s64 %rd41, %rd3, %rd40;
-	st.global.f32 [%rd41], %r6;
+	mul.lo.s64 %rd36, %rd17, %rd31;
+	add.s64 %rd37, %rd3, %rd36;
+	st.global.f32 [%rd37], %r22;
 	bra $L_6;
 $L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -18987,7 +19078,7 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd24;
+	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd2;
 	membar.gl;
 $T_1:
@@ -19010,7 +19101,7 @@ $L_16:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd19;
+	st.global.u64 [%trap+32], %rd17;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_2:
@@ -19027,8 +19118,8 @@ $T_2:
 )
 {
 	.reg .pred %p<7>;
-	.reg .b32 %r<9>;
-	.reg .b64 %rd<41>;
+	.reg .b32 %r<25>;
+	.reg .b64 %rd<34>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -19056,7 +19147,10 @@ $L_2:
 	mov.b64 %rd10, 5;
 	rem.s64 %rd11, %rd9, %rd10;
 	mov.b64 %rd12, 8;
-	add.s64 %rd13, %rd11, %rd12;
+	cvt.u32.u64 %r4, %rd11;
+	mov.b32 %r5, 8;
+	add.s32 %r6, %r4, %r5;
+	cvt.s64.s32 %rd13, %r6;
 	mov.b64 %rd14, %rd13;
 	mov.b64 %rd15, %rd2;
 	setp.le.u64 %p2, %rd14, %rd15;
@@ -19071,7 +19165,9 @@ $L_5:
 	@!%p3 bra $L_8;
 $L_7:
 	mov.b64 %rd17, 4;
-	mul.lo.s64 %rd18, %rd11, %rd17;
+	mov.b32 %r7, 4;
+	mul.lo.s32 %r8, %r4, %r7;
+	cvt.s64.s32 %rd18, %r8;
 	add.s64 %rd19, %rd1, %rd18;
 	sub.s64 %rd20, %rd2, %rd11;
 	mov.b64 %rd21, 2;
@@ -19090,28 +19186,32 @@ $L_11:
 	@!%p6 bra $L_14;
 $L_13:
 	add.s64 %rd27, %rd19, %rd12;
-	sub.s64 %rd28, %rd10, %rd21;
-	sub.s64 %rd29, %rd22, %rd21;
-	mov.b64 %rd30, 100;
-	mul.lo.s64 %rd31, %rd12, %rd30;
-	mov.b64 %rd32, 10;
-	mul.lo.s64 %rd33, %rd28, %rd32;
-	add.s64 %rd34, %rd31, %rd33;
-	add.s64 %rd35, %rd34, %rd29;
-	cvt.u32.u64 %r4, %rd35;
+	mov.b32 %r9, 5;
+	mov.b32 %r10, 2;
+	sub.s32 %r11, %r9, %r10;
+	mov.b32 %r12, 6;
+	sub.s32 %r13, %r12, %r10;
+	mov.b32 %r14, 100;
+	mul.lo.s32 %r15, %r5, %r14;
+	mov.b32 %r16, 10;
+	mul.lo.s32 %r17, %r11, %r16;
+	add.s32 %r18, %r15, %r17;
+	add.s32 %r19, %r18, %r13;
+	cvt.s64.s32 %rd28, %r19;
+	cvt.u32.u64 %r20, %rd28;
 $L_15:
-	mov.b64 %rd36, 28;
-	add.s64 %rd37, %rd19, %rd36;
-	ld.global.s32 %r5, [%rd37];
-	add.s32 %r6, %r4, %r5;
+	mov.b64 %rd29, 28;
+	add.s64 %rd30, %rd19, %rd29;
+	ld.global.s32 %r21, [%rd30];
+	add.s32 %r22, %r20, %r21;
 $L_16:
-	add.s64 %rd38, %rd27, %rd12;
-	ld.global.s32 %r7, [%rd38];
-	add.s32 %r8, %r6, %r7;
+	add.s64 %rd31, %rd27, %rd12;
+	ld.global.s32 %r23, [%rd31];
+	add.s32 %r24, %r22, %r23;
 $L_17:
-	mul.lo.s64 %rd39, %rd9, %rd17;
-	add.s64 %rd40, %rd3, %rd39;
-	st.global.s32 [%rd40], %r8;
+	mul.lo.s64 %rd32, %rd9, %rd17;
+	add.s64 %rd33, %rd3, %rd32;
+	st.global.s32 [%rd33], %r24;
 	bra $L_3;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
@@ -19238,8 +19338,8 @@ $T_5:
 )
 {
 	.reg .pred %p<5>;
-	.reg .b32 %r<27>;
-	.reg .b64 %rd<108>;
+	.reg .b32 %r<49>;
+	.reg .b64 %rd<99>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -19273,182 +19373,195 @@ $L_1:
 	cvt.u64.u32 %rd12, %r3;
 	add.s64 %rd13, %rd11, %rd12;
 	mov.u32 %r4, %ctaid.y;
-	cvt.u64.u32 %rd14, %r4;
 	mov.u32 %r5, %ntid.y;
-	cvt.u64.u32 %rd15, %r5;
-	mul.wide.u32 %rd16, %r4, %r5;
-	mov.u32 %r6, %tid.y;
-	cvt.u64.u32 %rd17, %r6;
-	add.s64 %rd18, %rd16, %rd17;
-	mov.u32 %r7, %ctaid.z;
-	cvt.u64.u32 %rd19, %r7;
-	mov.u32 %r8, %ntid.z;
-	cvt.u64.u32 %rd20, %r8;
-	mul.wide.u32 %rd21, %r7, %r8;
-	mov.u32 %r9, %tid.z;
-	cvt.u64.u32 %rd22, %r9;
-	add.s64 %rd23, %rd21, %rd22;
+	cvt.u64.u32 %rd14, %r5;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd15, %r11;
+	mov.u32 %r12, %ctaid.z;
+	mov.u32 %r13, %ntid.z;
+	cvt.u64.u32 %rd16, %r13;
+	mov.b32 %r14, %r12;
+	mov.b32 %r15, %r13;
+	mul.lo.s32 %r16, %r14, %r15;
+	mov.u32 %r17, %tid.z;
+	mov.b32 %r18, %r17;
+	add.s32 %r19, %r16, %r18;
+	cvt.s64.s32 %rd17, %r19;
 	st.local.s64 [%rd3], %rd13;
-	st.local.s64 [%rd6], %rd18;
-	st.local.s64 [%rd8], %rd23;
-	mov.u64 %rd24, __local_1;
-	st.local.s64 [%rd24], %rd4;
-	add.s64 %rd25, %rd24, %rd5;
-	st.local.s64 [%rd25], %rd4;
-	add.s64 %rd26, %rd24, %rd7;
-	st.local.s64 [%rd26], %rd4;
-	mov.u64 %rd27, __local_2;
-	st.local.s64 [%rd27], %rd4;
-	add.s64 %rd28, %rd27, %rd5;
-	st.local.s64 [%rd28], %rd4;
-	add.s64 %rd29, %rd27, %rd7;
-	st.local.s64 [%rd29], %rd4;
-	mov.u32 %r10, %nctaid.x;
-	cvt.u64.u32 %rd30, %r10;
-	mov.u32 %r11, %nctaid.y;
-	cvt.u64.u32 %rd31, %r11;
-	mov.u32 %r12, %nctaid.z;
-	cvt.u64.u32 %rd32, %r12;
-	st.local.s64 [%rd24], %rd30;
-	st.local.s64 [%rd25], %rd31;
-	st.local.s64 [%rd26], %rd32;
-	st.local.s64 [%rd27], %rd10;
-	st.local.s64 [%rd28], %rd15;
-	st.local.s64 [%rd29], %rd20;
-	ld.local.s64 %rd33, [%rd24];
-	ld.local.s64 %rd34, [%rd27];
-	mul.lo.s64 %rd35, %rd33, %rd34;
-	ld.local.s64 %rd36, [%rd25];
-	ld.local.s64 %rd37, [%rd28];
-	mul.lo.s64 %rd38, %rd36, %rd37;
-	ld.local.s64 %rd39, [%rd8];
-	mul.lo.s64 %rd40, %rd39, %rd38;
-	ld.local.s64 %rd41, [%rd6];
-	add.s64 %rd42, %rd40, %rd41;
-	mul.lo.s64 %rd43, %rd42, %rd35;
-	ld.local.s64 %rd44, [%rd3];
-	add.s64 %rd45, %rd43, %rd44;
-	mov.b64 %rd46, 6;
-	mul.lo.s64 %rd47, %rd45, %rd46;
-	mov.b64 %rd48, 5;
-	add.s64 %rd49, %rd47, %rd48;
-	setp.lt.s64 %p1, %rd49, %rd2;
+	st.local.s64 [%rd6], %rd15;
+	st.local.s64 [%rd8], %rd17;
+	mov.u64 %rd18, __local_1;
+	st.local.s64 [%rd18], %rd4;
+	add.s64 %rd19, %rd18, %rd5;
+	st.local.s64 [%rd19], %rd4;
+	add.s64 %rd20, %rd18, %rd7;
+	st.local.s64 [%rd20], %rd4;
+	mov.u64 %rd21, __local_2;
+	st.local.s64 [%rd21], %rd4;
+	add.s64 %rd22, %rd21, %rd5;
+	st.local.s64 [%rd22], %rd4;
+	add.s64 %rd23, %rd21, %rd7;
+	st.local.s64 [%rd23], %rd4;
+	mov.u32 %r20, %nctaid.x;
+	cvt.u64.u32 %rd24, %r20;
+	mov.u32 %r21, %nctaid.y;
+	cvt.u64.u32 %rd25, %r21;
+	mov.u32 %r22, %nctaid.z;
+	cvt.u64.u32 %rd26, %r22;
+	st.local.s64 [%rd18], %rd24;
+	st.local.s64 [%rd19], %rd25;
+	st.local.s64 [%rd20], %rd26;
+	st.local.s64 [%rd21], %rd10;
+	st.local.s64 [%rd22], %rd14;
+	st.local.s64 [%rd23], %rd16;
+	ld.local.s64 %rd27, [%rd18];
+	ld.local.s64 %rd28, [%rd21];
+	mul.lo.s64 %rd29, %rd27, %rd28;
+	ld.local.s64 %rd30, [%rd19];
+	ld.local.s64 %rd31, [%rd22];
+	mul.lo.s64 %rd32, %rd30, %rd31;
+	ld.local.s64 %rd33, [%rd8];
+	mul.lo.s64 %rd34, %rd33, %rd32;
+	ld.local.s64 %rd35, [%rd6];
+	add.s64 %rd36, %rd34, %rd35;
+	mul.lo.s64 %rd37, %rd36, %rd29;
+	ld.local.s64 %rd38, [%rd3];
+	add.s64 %rd39, %rd37, %rd38;
+	mov.b64 %rd40, 6;
+	mul.lo.s64 %rd41, %rd39, %rd40;
+	mov.b64 %rd42, 5;
+	add.s64 %rd43, %rd41, %rd42;
+	setp.lt.s64 %p1, %rd43, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	mov.u64 %rd50, __local_3;
-	mov.b32 %r13, 0;
-	st.local.s32 [%rd50], %r13;
-	mov.b64 %rd51, 4;
-	add.s64 %rd52, %rd50, %rd51;
-	st.local.s32 [%rd52], %r13;
-	add.s64 %rd53, %rd50, %rd5;
-	st.local.s32 [%rd53], %r13;
-	mov.b64 %rd54, 12;
-	add.s64 %rd55, %rd50, %rd54;
-	st.local.s32 [%rd55], %r13;
-	add.s64 %rd56, %rd50, %rd7;
-	st.local.s32 [%rd56], %r13;
-	mov.b64 %rd57, 20;
-	add.s64 %rd58, %rd50, %rd57;
-	st.local.s32 [%rd58], %r13;
-	mov.u64 %rd59, __local_4;
-	st.local.s32 [%rd59], %r13;
-	add.s64 %rd60, %rd59, %rd51;
-	st.local.s32 [%rd60], %r13;
-	add.s64 %rd61, %rd59, %rd5;
-	st.local.s32 [%rd61], %r13;
-	add.s64 %rd62, %rd59, %rd54;
-	st.local.s32 [%rd62], %r13;
-	add.s64 %rd63, %rd59, %rd7;
-	st.local.s32 [%rd63], %r13;
-	add.s64 %rd64, %rd59, %rd57;
-	st.local.s32 [%rd64], %r13;
-	mov.b64 %rd65, 10;
-	mul.lo.s64 %rd66, %rd65, %rd17;
-	add.s64 %rd67, %rd12, %rd66;
-	mov.b64 %rd68, 100;
-	mul.lo.s64 %rd69, %rd68, %rd22;
-	add.s64 %rd70, %rd67, %rd69;
-	cvt.u32.u64 %r14, %rd70;
-	st.local.s32 [%rd59], %r14;
-	mul.lo.s64 %rd71, %rd65, %rd14;
-	add.s64 %rd72, %rd9, %rd71;
-	mul.lo.s64 %rd73, %rd68, %rd19;
-	add.s64 %rd74, %rd72, %rd73;
-	cvt.u32.u64 %r15, %rd74;
-	st.local.s32 [%rd60], %r15;
-	ld.local.s64 %rd75, [%rd27];
-	ld.local.s64 %rd76, [%rd28];
-	mul.lo.s64 %rd77, %rd65, %rd76;
-	add.s64 %rd78, %rd75, %rd77;
-	ld.local.s64 %rd79, [%rd29];
-	mul.lo.s64 %rd80, %rd68, %rd79;
-	add.s64 %rd81, %rd78, %rd80;
-	cvt.u32.u64 %r16, %rd81;
-	st.local.s32 [%rd61], %r16;
-	ld.local.s64 %rd82, [%rd24];
-	ld.local.s64 %rd83, [%rd25];
-	mul.lo.s64 %rd84, %rd65, %rd83;
-	add.s64 %rd85, %rd82, %rd84;
-	ld.local.s64 %rd86, [%rd26];
-	mul.lo.s64 %rd87, %rd68, %rd86;
-	add.s64 %rd88, %rd85, %rd87;
-	cvt.u32.u64 %r17, %rd88;
-	st.local.s32 [%rd62], %r17;
-	ld.local.s64 %rd89, [%rd3];
-	ld.local.s64 %rd90, [%rd6];
-	mul.lo.s64 %rd91, %rd65, %rd90;
-	add.s64 %rd92, %rd89, %rd91;
-	cvt.u32.u64 %r18, %rd92;
-	st.local.s32 [%rd63], %r18;
-	ld.local.s64 %rd93, [%rd8];
-	cvt.u32.u64 %r19, %rd93;
-	st.local.s32 [%rd64], %r19;
-	ld.local.s32 %r20, [%rd59];
-	ld.local.s32 %r21, [%rd60];
-	ld.local.s32 %r22, [%rd61];
-	ld.local.s32 %r23, [%rd62];
-	ld.local.s32 %r24, [%rd63];
-	ld.local.s32 %r25, [%rd64];
-	st.local.s32 [%rd50], %r20;
-	st.local.s32 [%rd52], %r21;
-	st.local.s32 [%rd53], %r22;
+	mov.u64 %rd44, __local_3;
+	mov.b32 %r23, 0;
+	st.local.s32 [%rd44], %r23;
+	mov.b64 %rd45, 4;
+	add.s64 %rd46, %rd44, %rd45;
+	st.local.s32 [%rd46], %r23;
+	add.s64 %rd47, %rd44, %rd5;
+	st.local.s32 [%rd47], %r23;
+	mov.b64 %rd48, 12;
+	add.s64 %rd49, %rd44, %rd48;
+	st.local.s32 [%rd49], %r23;
+	add.s64 %rd50, %rd44, %rd7;
+	st.local.s32 [%rd50], %r23;
+	mov.b64 %rd51, 20;
+	add.s64 %rd52, %rd44, %rd51;
+	st.local.s32 [%rd52], %r23;
+	mov.u64 %rd53, __local_4;
+	st.local.s32 [%rd53], %r23;
+	add.s64 %rd54, %rd53, %rd45;
+	st.local.s32 [%rd54], %r23;
+	add.s64 %rd55, %rd53, %rd5;
 	st.local.s32 [%rd55], %r23;
-	st.local.s32 [%rd56], %r24;
-	st.local.s32 [%rd58], %r25;
-	mov.b64 %rd94, -1;
-	mov.b64 %rd96, %rd94;
+	add.s64 %rd56, %rd53, %rd48;
+	st.local.s32 [%rd56], %r23;
+	add.s64 %rd57, %rd53, %rd7;
+	st.local.s32 [%rd57], %r23;
+	add.s64 %rd58, %rd53, %rd51;
+	st.local.s32 [%rd58], %r23;
+	mov.b64 %rd59, 10;
+	mov.b32 %r24, 10;
+	mul.lo.s32 %r25, %r24, %r10;
+	mov.b32 %r26, %r3;
+	add.s32 %r27, %r26, %r25;
+	mov.b64 %rd60, 100;
+	mov.b32 %r28, 100;
+	mul.lo.s32 %r29, %r28, %r18;
+	add.s32 %r30, %r27, %r29;
+	cvt.s64.s32 %rd61, %r30;
+	cvt.u32.u64 %r31, %rd61;
+	st.local.s32 [%rd53], %r31;
+	mul.lo.s32 %r32, %r24, %r6;
+	cvt.s64.s32 %rd62, %r32;
+	add.s64 %rd63, %rd9, %rd62;
+	mul.lo.s32 %r33, %r28, %r14;
+	cvt.s64.s32 %rd64, %r33;
+	add.s64 %rd65, %rd63, %rd64;
+	cvt.u32.u64 %r34, %rd65;
+	st.local.s32 [%rd54], %r34;
+	ld.local.s64 %rd66, [%rd21];
+	ld.local.s64 %rd67, [%rd22];
+	mul.lo.s64 %rd68, %rd59, %rd67;
+	add.s64 %rd69, %rd66, %rd68;
+	ld.local.s64 %rd70, [%rd23];
+	mul.lo.s64 %rd71, %rd60, %rd70;
+	add.s64 %rd72, %rd69, %rd71;
+	cvt.u32.u64 %r35, %rd72;
+	st.local.s32 [%rd55], %r35;
+	ld.local.s64 %rd73, [%rd18];
+	ld.local.s64 %rd74, [%rd19];
+	mul.lo.s64 %rd75, %rd59, %rd74;
+	add.s64 %rd76, %rd73, %rd75;
+	ld.local.s64 %rd77, [%rd20];
+	mul.lo.s64 %rd78, %rd60, %rd77;
+	add.s64 %rd79, %rd76, %rd78;
+	cvt.u32.u64 %r36, %rd79;
+	st.local.s32 [%rd56], %r36;
+	ld.local.s64 %rd80, [%rd3];
+	ld.local.s64 %rd81, [%rd6];
+	mul.lo.s64 %rd82, %rd59, %rd81;
+	add.s64 %rd83, %rd80, %rd82;
+	cvt.u32.u64 %r37, %rd83;
+	st.local.s32 [%rd57], %r37;
+	ld.local.s64 %rd84, [%rd8];
+	cvt.u32.u64 %r38, %rd84;
+	st.local.s32 [%rd58], %r38;
+	ld.local.s32 %r39, [%rd53];
+	ld.local.s32 %r40, [%rd54];
+	ld.local.s32 %r41, [%rd55];
+	ld.local.s32 %r42, [%rd56];
+	ld.local.s32 %r43, [%rd57];
+	ld.local.s32 %r44, [%rd58];
+	st.local.s32 [%rd44], %r39;
+	st.local.s32 [%rd46], %r40;
+	st.local.s32 [%rd47], %r41;
+	st.local.s32 [%rd49], %r42;
+	st.local.s32 [%rd50], %r43;
+	st.local.s32 [%rd52], %r44;
+	mov.b64 %rd85, -1;
+	mov.b64 %rd87, %rd85;
 	bra $L_4;
 $L_3:
 	bra $L_6;
 $L_4:
-	mov.b64 %rd95, %rd96;
-	mov.b64 %rd97, 1;
-	add.s64 %rd98, %rd95, %rd97;
-	setp.lt.s64 %p2, %rd98, %rd46;
+	mov.b64 %rd86, %rd87;
+	mov.b64 %rd88, 1;
+	add.s64 %rd89, %rd86, %rd88;
+	setp.lt.s64 %p2, %rd89, %rd40;
 	@!%p2 bra $L_3;
 $L_5:
-	add.s64 %rd99, %rd47, %rd98;
-	mov.b64 %rd100, %rd98;
-	mov.b64 %rd101, %rd46;
-	setp.lt.u64 %p3, %rd100, %rd101;
+	add.s64 %rd90, %rd41, %rd89;
+	mov.b64 %rd91, %rd89;
+	mov.b64 %rd92, %rd40;
+	setp.lt.u64 %p3, %rd91, %rd92;
 	@%p3 bra $L_7;
 	bra $L_8;
 $L_6:
 	ret;
 $L_7:
-	mul.lo.s64 %rd102, %rd98, %rd51;
-	add.s64 %rd103, %rd50, %rd102;
-	ld.local.s32 %r26, [%rd103];
-	mov.b64 %rd104, %rd99;
-	mov.b64 %rd105, %rd2;
-	setp.lt.u64 %p4, %rd104, %rd105;
+	cvt.u32.u64 %r45, %rd89;
+	mov.b32 %r46, 4;
+	mul.lo.s32 %r47, %r45, %r46;
+	cvt.s64.s32 %rd93, %r47;
+	add.s64 %rd94, %rd44, %rd93;
+	ld.local.s32 %r48, [%rd94];
+	mov.b64 %rd95, %rd90;
+	mov.b64 %rd96, %rd2;
+	setp.lt.u64 %p4, %rd95, %rd96;
 	@!%p4 bra $L_10;
 $L_9:
-	mul.lo.s64 %rd106, %rd99, %rd51;
-	add.s64 %rd107, %rd1, %rd106;
-	st.global.s32 [%rd107], %r26;
-	mov.b64 %rd96, %rd98;
+	mul.lo.s64 %rd97, %rd90, %rd45;
+	add.s64 %rd98, %rd1, %rd97;
+	st.global.s32 [%rd98], %r48;
+	mov.b64 %rd87, %rd89;
 	bra $L_4;
 $L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
@@ -19468,8 +19581,8 @@ $L_8:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd98;
-	st.global.u64 [%trap+40], %rd46;
+	st.global.u64 [%trap+32], %rd89;
+	st.global.u64 [%trap+40], %rd40;
 	membar.gl;
 $T_1:
 	exit;
@@ -19491,7 +19604,7 @@ $L_10:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd99;
+	st.global.u64 [%trap+32], %rd90;
 	st.global.u64 [%trap+40], %rd2;
 	membar.gl;
 $T_2:
@@ -20093,7 +20206,7 @@ $T_3:
 )
 {
 	.reg .pred %p<4>;
-	.reg .b32 %r<13>;
+	.reg .b32 %r<16>;
 	.reg .b64 %rd<28>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
@@ -20149,21 +20262,24 @@ $L_5:
 	setp.lt.u64 %p3, %rd22, %rd23;
 	@!%p3 bra $L_8;
 $L_7:
-	mul.lo.s64 %rd24, %rd21, %rd11;
+	cvt.u32.u64 %r5, %rd21;
+	mov.b32 %r6, 4;
+	mul.lo.s32 %r7, %r5, %r6;
+	cvt.s64.s32 %rd24, %r7;
 	add.s64 %rd25, %rd10, %rd24;
-	mov.b32 %r5, 5;
-	st.local.s32 [%rd25], %r5;
-	ld.local.s32 %r6, [%rd10];
-	ld.local.s32 %r7, [%rd12];
-	add.s32 %r8, %r6, %r7;
-	ld.local.s32 %r9, [%rd14];
-	add.s32 %r10, %r8, %r9;
-	ld.local.s32 %r11, [%rd16];
-	add.s32 %r12, %r10, %r11;
+	mov.b32 %r8, 5;
+	st.local.s32 [%rd25], %r8;
+	ld.local.s32 %r9, [%rd10];
+	ld.local.s32 %r10, [%rd12];
+	add.s32 %r11, %r9, %r10;
+	ld.local.s32 %r12, [%rd14];
+	add.s32 %r13, %r11, %r12;
+	ld.local.s32 %r14, [%rd16];
+	add.s32 %r15, %r13, %r14;
 $L_9:
 	mul.lo.s64 %rd26, %rd9, %rd11;
 	add.s64 %rd27, %rd3, %rd26;
-	st.global.s32 [%rd27], %r12;
+	st.global.s32 [%rd27], %r15;
 	bra $L_3;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
