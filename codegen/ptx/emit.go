@@ -115,16 +115,7 @@ func (e *emitter) function() error {
 	}
 	e.ins("ld.param.u64 %%trap, [%s]", TrapParam)
 	e.ins("cvta.to.global.u64 %%trap, %%trap")
-	// Trap blocks go last, out of the way of the straight-line code.
-	var order, traps []*kir.Block
-	for _, b := range f.Blocks {
-		if b.Term == kir.TermTrap {
-			traps = append(traps, b)
-		} else {
-			order = append(order, b)
-		}
-	}
-	order = append(order, traps...)
+	order := layout(f)
 	for i, b := range order {
 		fmt.Fprintf(&e.body, "$L_%d:\n", b.Index)
 		for _, v := range b.Values {
@@ -762,4 +753,32 @@ func (e *emitter) trap(t kir.Trap) {
 	e.ins("membar.gl")
 	fmt.Fprintf(&e.body, "%s:\n", done)
 	e.ins("exit")
+}
+
+// layout orders the blocks for emission: chains that follow each block with
+// its first successor (the body of an if, the continuation of a passed
+// bounds check), so that the hot path falls through, and the trap blocks
+// last, out of the way.
+func layout(f *kir.Func) []*kir.Block {
+	placed := make([]bool, len(f.Blocks))
+	var order, traps []*kir.Block
+	for _, start := range f.Blocks {
+		for b := start; b != nil && !placed[b.Index]; {
+			placed[b.Index] = true
+			if b.Term == kir.TermTrap {
+				traps = append(traps, b)
+				break
+			}
+			order = append(order, b)
+			var next *kir.Block
+			for _, s := range b.Succs {
+				if !placed[s.Index] && s.Term != kir.TermTrap {
+					next = s
+					break
+				}
+			}
+			b = next
+		}
+	}
+	return append(order, traps...)
 }
