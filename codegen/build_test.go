@@ -108,8 +108,8 @@ func TestCorpus(t *testing.T) {
 	m := corpusBuild(t)
 	assemble(t, "corpus", string(m.PTX))
 
-	if got := len(m.Manifest.Kernels); got != 18 {
-		t.Errorf("%d kernels in the manifest, want 18", got)
+	if got := len(m.Manifest.Kernels); got != 19 {
+		t.Errorf("%d kernels in the manifest, want 19", got)
 	}
 	for _, tc := range []struct {
 		entry string

@@ -527,6 +527,10 @@ func (e *emitter) convert(d string, v *kir.Value) {
 func (e *emitter) atomic(d string, v *kir.Value) {
 	k := v.Type.Kind
 	p := v.Args[0]
+	if p.Type.Space == kir.Local {
+		e.localAtomic(d, v)
+		return
+	}
 	order := "monotonic"
 	switch op := kir.AtomicOp(v.Index); op {
 	case kir.AtomicCAS:
@@ -639,4 +643,39 @@ func (e *emitter) trap(b *kir.Block) {
 	e.ins("br label %%trap%d.exit", b.Index)
 	fmt.Fprintf(&e.body, "trap%d.exit:\n", b.Index)
 	e.ins("ret void")
+}
+
+// localAtomic is an atomic on the thread's own local memory, which no
+// other thread sees (and which NVPTX has no atomics for): a plain
+// read-modify-write.
+func (e *emitter) localAtomic(d string, v *kir.Value) {
+	k := v.Type.Kind
+	t := e.ty(v.Type)
+	p, x := e.tv(v.Args[0]), e.v(v.Args[1])
+	e.ins("%s = load %s, %s", d, t, p)
+	nw := e.temp()
+	pick := func(cmp string) {
+		c := e.temp()
+		e.ins("%s = icmp %s %s %s, %s", c, cmp, t, x, d)
+		e.ins("%s = select i1 %s, %s %s, %s %s", nw, c, t, x, t, d)
+	}
+	switch kir.AtomicOp(v.Index) {
+	case kir.AtomicAdd:
+		if k.IsFloat() {
+			e.ins("%s = fadd %s %s, %s", nw, t, d, x)
+		} else {
+			e.ins("%s = add %s %s, %s", nw, t, d, x)
+		}
+	case kir.AtomicMin:
+		pick(map[bool]string{true: "slt", false: "ult"}[k.IsSigned()])
+	case kir.AtomicMax:
+		pick(map[bool]string{true: "sgt", false: "ugt"}[k.IsSigned()])
+	case kir.AtomicExchange:
+		e.ins("%s = select i1 true, %s %s, %s %s", nw, t, x, t, d)
+	case kir.AtomicCAS:
+		c := e.temp()
+		e.ins("%s = icmp eq %s %s, %s", c, t, d, x)
+		e.ins("%s = select i1 %s, %s %s, %s %s", nw, c, t, e.v(v.Args[2]), t, d)
+	}
+	e.ins("store %s %s, %s", t, nw, p)
 }

@@ -590,6 +590,10 @@ func (e *emitter) atomic(d string, v *kir.Value) {
 	k := v.Type.Kind
 	p := v.Args[0]
 	op := kir.AtomicOp(v.Index)
+	if p.Type.Space == kir.Local {
+		e.localAtomic(d, v)
+		return
+	}
 	var t string
 	switch op {
 	case kir.AtomicAdd:
@@ -781,4 +785,29 @@ func layout(f *kir.Func) []*kir.Block {
 		}
 	}
 	return append(order, traps...)
+}
+
+// localAtomic emits an atomic on a thread's own local memory, which PTX
+// has no atom for and no other thread can see: a plain read-modify-write.
+func (e *emitter) localAtomic(d string, v *kir.Value) {
+	k := v.Type.Kind
+	p, x := e.r(v.Args[0]), e.r(v.Args[1])
+	t := memTyp(k)
+	e.ins("ld.local.%s %s, [%s]", t, d, p)
+	nw := e.newReg(k)
+	switch kir.AtomicOp(v.Index) {
+	case kir.AtomicAdd:
+		e.ins("add.%s %s, %s, %s", regTyp(k), nw, d, x)
+	case kir.AtomicMin:
+		e.ins("min.%s %s, %s, %s", regTyp(k), nw, d, x)
+	case kir.AtomicMax:
+		e.ins("max.%s %s, %s, %s", regTyp(k), nw, d, x)
+	case kir.AtomicExchange:
+		e.ins("mov.%s %s, %s", bitTyp(k), nw, x)
+	case kir.AtomicCAS:
+		eq := e.newReg(kir.Bool)
+		e.ins("setp.eq.%s %s, %s, %s", bitTyp(k), eq, d, x)
+		e.ins("selp.%s %s, %s, %s, %s", bitTyp(k), nw, e.r(v.Args[2]), d, eq)
+	}
+	e.ins("st.local.%s [%s], %s", t, p, nw)
 }

@@ -55,3 +55,21 @@ func Atomics(t gpu.Thread, i32 []int32, u32 []uint32, i64 []int64, u64 []uint64,
 		gpu.AtomicMin(&i64[0], 7)
 	}
 }
+
+// LocalAtomics applies atomics to a thread's own local variables.
+//
+//gpu:kernel
+func LocalAtomics(t gpu.Thread, out []int64) {
+	i := t.GlobalIdx().X
+	if i >= len(out) {
+		return
+	}
+	var n int64 = 5
+	var f float32 = 1
+	gpu.AtomicAdd(&n, 3)
+	gpu.AtomicMax(&n, 7)
+	gpu.AtomicCompareAndSwap(&n, 8, 9)
+	gpu.AtomicExchange(&f, 2)
+	old := gpu.AtomicAdd(&f, 0.5)
+	out[i] = n + int64(old) + int64(f)
+}
