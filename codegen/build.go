@@ -1,8 +1,12 @@
 // Package codegen compiles checked Go kernels for GPUs: it loads packages,
 // runs the gpukvet checks over them, refuses any kernel that a check
-// reports on, lowers the rest to kernel IR (codegen/lower, codegen/kir) and
-// emits a module for the target (codegen/ptx), with a manifest that says how
-// to launch each kernel from any host program.
+// reports on (a *Refusal citing the diagnostics), lowers the rest to kernel
+// IR (codegen/lower, codegen/kir), optimizes it (common subexpressions,
+// bounds checks that value ranges prove, 32-bit index arithmetic) and emits
+// a module for the target: PTX (codegen/ptx), or LLVM IR for AMD GPUs and
+// LLVM's NVPTX back end (codegen/llvm), or an AMD code object. A manifest
+// says how to launch each kernel from any host program; ABI.md documents
+// it. Build is the entry point for `gpukvet build` and `gpukvet gen`.
 package codegen
 
 import (
