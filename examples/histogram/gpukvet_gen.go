@@ -51,24 +51,6 @@ $L_1:
 	mov.u32 %r1, %tid.x;
 	cvt.u64.u32 %rd6, %r1;
 	mov.b64 %rd7, %rd6;
-	bra $L_8;
-$L_2:
-	mov.b64 %rd8, %rd9;
-	setp.lt.s64 %p1, %rd8, %rd2;
-	@!%p1 bra $L_4;
-$L_3:
-	bra $L_9;
-$L_4:
-	bar.sync 0;
-	bra $L_11;
-$L_5:
-	mov.b64 %rd10, %rd4;
-	setp.lt.u64 %p2, %rd7, %rd10;
-	@%p2 bra $L_12;
-	bra $L_13;
-$L_6:
-$L_7:
-	ret;
 $L_8:
 	mov.b32 %r2, %r1;
 	mov.b32 %r3, 4;
@@ -88,7 +70,11 @@ $L_8:
 	mul.wide.u32 %rd17, %r8, %r6;
 	add.s64 %rd18, %rd17, %rd6;
 	mov.b64 %rd9, %rd18;
-	bra $L_2;
+$L_2:
+	mov.b64 %rd8, %rd9;
+	setp.lt.s64 %p1, %rd8, %rd2;
+	@!%p1 bra $L_4;
+$L_3:
 $L_9:
 	add.s64 %rd19, %rd1, %rd8;
 	ld.global.u8 %r9, [%rd19];
@@ -103,15 +89,22 @@ $L_10:
 	add.s64 %rd23, %rd8, %rd15;
 	mov.b64 %rd9, %rd23;
 	bra $L_2;
+$L_4:
+	bar.sync 0;
 $L_11:
 	ld.shared.u32 %r14, [%rd12];
 	setp.gt.u32 %p3, %r14, %r5;
-	@%p3 bra $L_5;
-	bra $L_6;
+	@!%p3 bra $L_6;
+$L_5:
+	mov.b64 %rd10, %rd4;
+	setp.lt.u64 %p2, %rd7, %rd10;
+	@!%p2 bra $L_13;
 $L_12:
 	add.s64 %rd24, %rd3, %rd11;
 	atom.global.add.u32 %r15, [%rd24], %r14;
-	bra $L_6;
+$L_6:
+$L_7:
+	ret;
 $L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

@@ -94,10 +94,12 @@ $L_3:
 	@%p2 bra $L_7;
 	mov.b32 %r16, %r12;
 	bra $L_6;
-$L_4:
-	setp.lt.s64 %p3, %rd14, %rd1;
-	@%p3 bra $L_16;
-	bra $L_15;
+$L_7:
+	add.s64 %rd28, %rd20, %rd12;
+	setp.lt.s64 %p6, %rd28, %rd2;
+	@%p6 bra $L_5;
+	mov.b32 %r16, %r12;
+	bra $L_6;
 $L_5:
 	mul.lo.s64 %rd22, %rd14, %rd2;
 	add.s64 %rd23, %rd22, %rd20;
@@ -105,8 +107,13 @@ $L_5:
 	mov.b64 %rd25, %rd24;
 	mov.b64 %rd26, %rd5;
 	setp.lt.u64 %p4, %rd25, %rd26;
-	@%p4 bra $L_18;
-	bra $L_19;
+	@!%p4 bra $L_19;
+$L_18:
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd24, %rd41;
+	add.s64 %rd43, %rd4, %rd42;
+	ld.global.f32 %r21, [%rd43];
+	mov.b32 %r16, %r21;
 $L_6:
 	mov.b32 %r15, %r16;
 	add.s64 %rd27, %rd20, %rd13;
@@ -114,72 +121,27 @@ $L_6:
 	@%p5 bra $L_10;
 	mov.b32 %r18, %r12;
 	bra $L_9;
-$L_7:
-	add.s64 %rd28, %rd20, %rd12;
-	setp.lt.s64 %p6, %rd28, %rd2;
-	@%p6 bra $L_5;
-	mov.b32 %r16, %r12;
-	bra $L_6;
+$L_10:
+	setp.lt.s64 %p8, %rd18, %rd3;
+	@%p8 bra $L_8;
+	mov.b32 %r18, %r12;
+	bra $L_9;
 $L_8:
 	mul.lo.s64 %rd29, %rd27, %rd3;
 	add.s64 %rd30, %rd29, %rd18;
 	mov.b64 %rd31, %rd30;
 	mov.b64 %rd32, %rd7;
 	setp.lt.u64 %p7, %rd31, %rd32;
-	@%p7 bra $L_20;
-	bra $L_21;
-$L_9:
-	mov.b32 %r17, %r18;
-	mov.b64 %rd33, 16;
-	bra $L_22;
-$L_10:
-	setp.lt.s64 %p8, %rd18, %rd3;
-	@%p8 bra $L_8;
-	mov.b32 %r18, %r12;
-	bra $L_9;
-$L_11:
-	mov.b32 %r19, %r20;
-	mov.b64 %rd34, %rd35;
-	setp.lt.s64 %p9, %rd34, %rd33;
-	@!%p9 bra $L_13;
-$L_12:
-	bra $L_26;
-$L_13:
-	bar.sync 0;
-	add.s64 %rd36, %rd20, %rd33;
-	mov.b32 %r14, %r19;
-	mov.b64 %rd21, %rd36;
-	bra $L_2;
-$L_14:
-	mul.lo.s64 %rd37, %rd14, %rd3;
-	add.s64 %rd38, %rd37, %rd18;
-	mov.b64 %rd39, %rd38;
-	mov.b64 %rd40, %rd9;
-	setp.lt.u64 %p10, %rd39, %rd40;
-	@%p10 bra $L_30;
-	bra $L_31;
-$L_15:
-	bra $L_17;
-$L_16:
-	setp.lt.s64 %p11, %rd18, %rd3;
-	@%p11 bra $L_14;
-	bra $L_15;
-$L_17:
-	ret;
-$L_18:
-	mov.b64 %rd41, 4;
-	mul.lo.s64 %rd42, %rd24, %rd41;
-	add.s64 %rd43, %rd4, %rd42;
-	ld.global.f32 %r21, [%rd43];
-	mov.b32 %r16, %r21;
-	bra $L_6;
+	@!%p7 bra $L_21;
 $L_20:
 	mov.b64 %rd44, 4;
 	mul.lo.s64 %rd45, %rd30, %rd44;
 	add.s64 %rd46, %rd6, %rd45;
 	ld.global.f32 %r22, [%rd46];
 	mov.b32 %r18, %r22;
-	bra $L_9;
+$L_9:
+	mov.b32 %r17, %r18;
+	mov.b64 %rd33, 16;
 $L_22:
 	mov.b32 %r23, 64;
 	mul.lo.s32 %r24, %r8, %r23;
@@ -200,7 +162,12 @@ $L_25:
 	bar.sync 0;
 	mov.b32 %r20, %r13;
 	mov.b64 %rd35, %rd19;
-	bra $L_11;
+$L_11:
+	mov.b32 %r19, %r20;
+	mov.b64 %rd34, %rd35;
+	setp.lt.s64 %p9, %rd34, %rd33;
+	@!%p9 bra $L_13;
+$L_12:
 $L_26:
 $L_27:
 	cvt.u32.u64 %r28, %rd34;
@@ -223,12 +190,33 @@ $L_29:
 	mov.b32 %r20, %r34;
 	mov.b64 %rd35, %rd58;
 	bra $L_11;
+$L_4:
+	setp.lt.s64 %p3, %rd14, %rd1;
+	@!%p3 bra $L_15;
+$L_16:
+	setp.lt.s64 %p11, %rd18, %rd3;
+	@!%p11 bra $L_15;
+$L_14:
+	mul.lo.s64 %rd37, %rd14, %rd3;
+	add.s64 %rd38, %rd37, %rd18;
+	mov.b64 %rd39, %rd38;
+	mov.b64 %rd40, %rd9;
+	setp.lt.u64 %p10, %rd39, %rd40;
+	@!%p10 bra $L_31;
 $L_30:
 	mov.b64 %rd59, 4;
 	mul.lo.s64 %rd60, %rd38, %rd59;
 	add.s64 %rd61, %rd8, %rd60;
 	st.global.f32 [%rd61], %r13;
-	bra $L_15;
+$L_15:
+$L_17:
+	ret;
+$L_13:
+	bar.sync 0;
+	add.s64 %rd36, %rd20, %rd33;
+	mov.b32 %r14, %r19;
+	mov.b64 %rd21, %rd36;
+	bra $L_2;
 $L_19:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

@@ -62,51 +62,14 @@ $L_1:
 	mov.b32 %r6, %r4;
 	bra $L_3;
 $L_2:
-	bra $L_12;
-$L_3:
-	mov.b32 %r5, %r6;
-	bra $L_13;
-$L_4:
-	mov.b64 %rd11, %rd12;
-	mov.b64 %rd13, 0;
-	setp.gt.s64 %p2, %rd11, %rd13;
-	@!%p2 bra $L_6;
-$L_5:
-	setp.lt.s64 %p3, %rd6, %rd11;
-	@%p3 bra $L_7;
-	bra $L_8;
-$L_6:
-	setp.eq.s64 %p4, %rd6, %rd13;
-	@%p4 bra $L_9;
-	bra $L_10;
-$L_7:
-	cvt.u32.u64 %r7, %rd11;
-	add.s32 %r8, %r11, %r7;
-	cvt.s64.s32 %rd14, %r8;
-	bra $L_14;
-$L_8:
-	bar.sync 0;
-	mov.b64 %rd15, 2;
-	div.s64 %rd16, %rd11, %rd15;
-	mov.b64 %rd12, %rd16;
-	bra $L_4;
-$L_9:
-	ld.shared.f32 %r9, [%rd5];
-	mov.b64 %rd17, %rd7;
-	mov.b64 %rd18, %rd4;
-	setp.lt.u64 %p5, %rd17, %rd18;
-	@%p5 bra $L_17;
-	bra $L_18;
-$L_10:
-$L_11:
-	ret;
 $L_12:
 	mov.b64 %rd19, 4;
 	mul.lo.s64 %rd20, %rd10, %rd19;
 	add.s64 %rd21, %rd1, %rd20;
 	ld.global.f32 %r10, [%rd21];
 	mov.b32 %r6, %r10;
-	bra $L_3;
+$L_3:
+	mov.b32 %r5, %r6;
 $L_13:
 	mov.b64 %rd22, 4;
 	mov.b32 %r11, %r1;
@@ -118,7 +81,18 @@ $L_13:
 	bar.sync 0;
 	mov.b64 %rd25, 128;
 	mov.b64 %rd12, %rd25;
-	bra $L_4;
+$L_4:
+	mov.b64 %rd11, %rd12;
+	mov.b64 %rd13, 0;
+	setp.gt.s64 %p2, %rd11, %rd13;
+	@!%p2 bra $L_6;
+$L_5:
+	setp.lt.s64 %p3, %rd6, %rd11;
+	@!%p3 bra $L_8;
+$L_7:
+	cvt.u32.u64 %r7, %rd11;
+	add.s32 %r8, %r11, %r7;
+	cvt.s64.s32 %rd14, %r8;
 $L_14:
 	mul.lo.s64 %rd26, %rd14, %rd22;
 	add.s64 %rd27, %rd5, %rd26;
@@ -128,12 +102,28 @@ $L_15:
 	add.f32 %r16, %r15, %r14;
 $L_16:
 	st.shared.f32 [%rd24], %r16;
-	bra $L_8;
+$L_8:
+	bar.sync 0;
+	mov.b64 %rd15, 2;
+	div.s64 %rd16, %rd11, %rd15;
+	mov.b64 %rd12, %rd16;
+	bra $L_4;
+$L_6:
+	setp.eq.s64 %p4, %rd6, %rd13;
+	@!%p4 bra $L_10;
+$L_9:
+	ld.shared.f32 %r9, [%rd5];
+	mov.b64 %rd17, %rd7;
+	mov.b64 %rd18, %rd4;
+	setp.lt.u64 %p5, %rd17, %rd18;
+	@!%p5 bra $L_18;
 $L_17:
 	mul.lo.s64 %rd28, %rd7, %rd22;
 	add.s64 %rd29, %rd3, %rd28;
 	st.global.f32 [%rd29], %r9;
-	bra $L_10;
+$L_10:
+$L_11:
+	ret;
 $L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

@@ -59,11 +59,7 @@ $L_2:
 	mov.b64 %rd10, %rd9;
 	mov.b64 %rd11, %rd2;
 	setp.lt.u64 %p2, %rd10, %rd11;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd12, 4;
 	mul.lo.s64 %rd13, %rd9, %rd12;
@@ -76,7 +72,9 @@ $L_7:
 	add.f32 %r8, %r6, %r7;
 $L_8:
 	st.global.f32 [%rd15], %r8;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

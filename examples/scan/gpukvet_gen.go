@@ -67,48 +67,15 @@ $L_1:
 	mov.b32 %r6, %r4;
 	bra $L_3;
 $L_2:
-	bra $L_14;
-$L_3:
-	mov.b32 %r5, %r6;
-	mov.b64 %rd13, 256;
-	bra $L_15;
-$L_4:
-	mov.b64 %rd14, %rd15;
-	mov.b64 %rd16, %rd17;
-	setp.lt.s64 %p2, %rd16, %rd13;
-	@!%p2 bra $L_6;
-$L_5:
-	bra $L_16;
-$L_6:
-	setp.lt.s64 %p3, %rd12, %rd4;
-	@%p3 bra $L_9;
-	bra $L_10;
-$L_7:
-	bra $L_18;
-$L_8:
-	mov.b32 %r7, %r8;
-	mov.b32 %r9, 1;
-	sub.s32 %r10, %r9, %r15;
-	cvt.s64.s32 %rd18, %r10;
-	bra $L_20;
-$L_9:
-	bra $L_22;
-$L_10:
-	mov.b64 %rd19, 255;
-	setp.eq.s64 %p4, %rd8, %rd19;
-	@!%p4 bra $L_12;
-$L_11:
-	bra $L_25;
-$L_12:
-$L_13:
-	ret;
 $L_14:
 	mov.b64 %rd20, 4;
 	mul.lo.s64 %rd21, %rd12, %rd20;
 	add.s64 %rd22, %rd1, %rd21;
 	ld.global.s32 %r11, [%rd22];
 	mov.b32 %r6, %r11;
-	bra $L_3;
+$L_3:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd13, 256;
 $L_15:
 	mov.b64 %rd23, 4;
 	mov.b32 %r12, %r1;
@@ -122,7 +89,12 @@ $L_15:
 	mov.b64 %rd27, 1;
 	mov.b64 %rd15, %rd26;
 	mov.b64 %rd17, %rd27;
-	bra $L_4;
+$L_4:
+	mov.b64 %rd14, %rd15;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p2, %rd16, %rd13;
+	@!%p2 bra $L_6;
+$L_5:
 $L_16:
 	mov.b64 %rd28, 1024;
 	cvt.u32.u64 %r15, %rd14;
@@ -137,6 +109,7 @@ $L_17:
 	@%p5 bra $L_7;
 	mov.b32 %r8, %r18;
 	bra $L_8;
+$L_7:
 $L_18:
 	cvt.u32.u64 %r19, %rd16;
 	sub.s32 %r20, %r12, %r19;
@@ -147,7 +120,11 @@ $L_19:
 	ld.shared.s32 %r21, [%rd34];
 	add.s32 %r22, %r18, %r21;
 	mov.b32 %r8, %r22;
-	bra $L_8;
+$L_8:
+	mov.b32 %r7, %r8;
+	mov.b32 %r9, 1;
+	sub.s32 %r10, %r9, %r15;
+	cvt.s64.s32 %rd18, %r10;
 $L_20:
 	mul.lo.s64 %rd35, %rd18, %rd28;
 	add.s64 %rd36, %rd7, %rd35;
@@ -162,6 +139,10 @@ $L_21:
 	mov.b64 %rd15, %rd18;
 	mov.b64 %rd17, %rd38;
 	bra $L_4;
+$L_6:
+	setp.lt.s64 %p3, %rd12, %rd4;
+	@!%p3 bra $L_10;
+$L_9:
 $L_22:
 	cvt.u32.u64 %r26, %rd14;
 	mov.b32 %r27, 1024;
@@ -175,7 +156,11 @@ $L_24:
 	mul.lo.s64 %rd42, %rd12, %rd23;
 	add.s64 %rd43, %rd3, %rd42;
 	st.global.s32 [%rd43], %r29;
-	bra $L_10;
+$L_10:
+	mov.b64 %rd19, 255;
+	setp.eq.s64 %p4, %rd8, %rd19;
+	@!%p4 bra $L_12;
+$L_11:
 $L_25:
 	cvt.u32.u64 %r30, %rd14;
 	mov.b32 %r31, 1024;
@@ -193,7 +178,9 @@ $L_27:
 	mul.lo.s64 %rd49, %rd9, %rd23;
 	add.s64 %rd50, %rd5, %rd49;
 	st.global.s32 [%rd50], %r33;
-	bra $L_12;
+$L_12:
+$L_13:
+	ret;
 $L_28:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -255,8 +242,10 @@ $L_1:
 	add.s64 %rd9, %rd7, %rd8;
 	mov.b64 %rd10, 0;
 	setp.gt.s64 %p1, %rd5, %rd10;
-	@%p1 bra $L_4;
-	bra $L_3;
+	@!%p1 bra $L_3;
+$L_4:
+	setp.lt.s64 %p3, %rd9, %rd4;
+	@!%p3 bra $L_3;
 $L_2:
 	mov.b32 %r4, %r1;
 	mov.b32 %r5, 1;
@@ -265,16 +254,7 @@ $L_2:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd2;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@%p2 bra $L_6;
-	bra $L_7;
-$L_3:
-	bra $L_5;
-$L_4:
-	setp.lt.s64 %p3, %rd9, %rd4;
-	@%p3 bra $L_2;
-	bra $L_3;
-$L_5:
-	ret;
+	@!%p2 bra $L_7;
 $L_6:
 	mov.b64 %rd14, 4;
 	mul.lo.s64 %rd15, %rd11, %rd14;
@@ -287,7 +267,9 @@ $L_8:
 	add.s32 %r9, %r8, %r7;
 $L_9:
 	st.global.s32 [%rd18], %r9;
-	bra $L_3;
+$L_3:
+$L_5:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

@@ -75,66 +75,20 @@ $L_2:
 	@!%p1 bra $L_4;
 $L_3:
 	setp.lt.s64 %p2, %rd13, %rd1;
-	@%p2 bra $L_7;
-	bra $L_6;
-$L_4:
-	bar.sync 0;
-	mov.b32 %r10, %r1;
-	add.s32 %r11, %r7, %r10;
-	cvt.s64.s32 %rd17, %r11;
-	add.s64 %rd18, %rd12, %rd9;
-	mov.b64 %rd25, %rd14;
-	bra $L_8;
+	@!%p2 bra $L_6;
+$L_7:
+	cvt.u32.u64 %r16, %rd15;
+	add.s32 %r17, %r9, %r16;
+	cvt.s64.s32 %rd23, %r17;
+	setp.lt.s64 %p4, %rd23, %rd2;
+	@!%p4 bra $L_6;
 $L_5:
 	add.s32 %r12, %r8, %r16;
 	cvt.s64.s32 %rd19, %r12;
 	mov.b64 %rd20, %rd19;
 	mov.b64 %rd21, %rd11;
 	setp.lt.u64 %p3, %rd20, %rd21;
-	@%p3 bra $L_15;
-	bra $L_16;
-$L_6:
-	cvt.u32.u64 %r13, %rd15;
-	mov.b32 %r14, 8;
-	add.s32 %r15, %r13, %r14;
-	cvt.s64.s32 %rd22, %r15;
-	mov.b64 %rd16, %rd22;
-	bra $L_2;
-$L_7:
-	cvt.u32.u64 %r16, %rd15;
-	add.s32 %r17, %r9, %r16;
-	cvt.s64.s32 %rd23, %r17;
-	setp.lt.s64 %p4, %rd23, %rd2;
-	@%p4 bra $L_5;
-	bra $L_6;
-$L_8:
-	mov.b64 %rd24, %rd25;
-	setp.lt.s64 %p5, %rd24, %rd11;
-	@!%p5 bra $L_10;
-$L_9:
-	setp.lt.s64 %p6, %rd17, %rd2;
-	@%p6 bra $L_13;
-	bra $L_12;
-$L_10:
-	bra $L_14;
-$L_11:
-	mul.lo.s64 %rd26, %rd29, %rd2;
-	add.s64 %rd27, %rd26, %rd17;
-	bra $L_20;
-$L_12:
-	cvt.u32.u64 %r18, %rd24;
-	mov.b32 %r19, 8;
-	add.s32 %r20, %r18, %r19;
-	cvt.s64.s32 %rd28, %r20;
-	mov.b64 %rd25, %rd28;
-	bra $L_8;
-$L_13:
-	add.s64 %rd29, %rd18, %rd24;
-	setp.lt.s64 %p7, %rd29, %rd1;
-	@%p7 bra $L_11;
-	bra $L_12;
-$L_14:
-	ret;
+	@!%p3 bra $L_16;
 $L_15:
 	mov.b32 %r21, 132;
 	mul.lo.s32 %r22, %r12, %r21;
@@ -158,7 +112,34 @@ $L_19:
 	cvt.s64.s32 %rd39, %r26;
 	add.s64 %rd40, %rd31, %rd39;
 	st.shared.f32 [%rd40], %r23;
-	bra $L_6;
+$L_6:
+	cvt.u32.u64 %r13, %rd15;
+	mov.b32 %r14, 8;
+	add.s32 %r15, %r13, %r14;
+	cvt.s64.s32 %rd22, %r15;
+	mov.b64 %rd16, %rd22;
+	bra $L_2;
+$L_4:
+	bar.sync 0;
+	mov.b32 %r10, %r1;
+	add.s32 %r11, %r7, %r10;
+	cvt.s64.s32 %rd17, %r11;
+	add.s64 %rd18, %rd12, %rd9;
+	mov.b64 %rd25, %rd14;
+$L_8:
+	mov.b64 %rd24, %rd25;
+	setp.lt.s64 %p5, %rd24, %rd11;
+	@!%p5 bra $L_10;
+$L_9:
+	setp.lt.s64 %p6, %rd17, %rd2;
+	@!%p6 bra $L_12;
+$L_13:
+	add.s64 %rd29, %rd18, %rd24;
+	setp.lt.s64 %p7, %rd29, %rd1;
+	@!%p7 bra $L_12;
+$L_11:
+	mul.lo.s64 %rd26, %rd29, %rd2;
+	add.s64 %rd27, %rd26, %rd17;
 $L_20:
 	mov.b32 %r27, 132;
 	mul.lo.s32 %r28, %r10, %r27;
@@ -187,7 +168,16 @@ $L_23:
 	mul.lo.s64 %rd52, %rd27, %rd47;
 	add.s64 %rd53, %rd5, %rd52;
 	st.global.f32 [%rd53], %r33;
-	bra $L_12;
+$L_12:
+	cvt.u32.u64 %r18, %rd24;
+	mov.b32 %r19, 8;
+	add.s32 %r20, %r18, %r19;
+	cvt.s64.s32 %rd28, %r20;
+	mov.b64 %rd25, %rd28;
+	bra $L_8;
+$L_10:
+$L_14:
+	ret;
 $L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

@@ -62,11 +62,7 @@ $L_2:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd2;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd14, 4;
 	mul.lo.s64 %rd15, %rd11, %rd14;
@@ -82,7 +78,9 @@ $L_7:
 $L_9:
 	add.s64 %rd19, %rd5, %rd15;
 	st.global.f32 [%rd19], %r6;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

@@ -89,11 +89,7 @@ $L_2:
 	mov.b64 %rd20, %rd19;
 	mov.b64 %rd21, %rd3;
 	setp.lt.u64 %p2, %rd20, %rd21;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd22, 7;
 	rem.s64 %rd23, %rd18, %rd22;
@@ -142,7 +138,9 @@ $L_15:
 	mov.b64 %rd39, 0d3FE0000000000000;
 	mul.f64 %rd40, %rd38, %rd39;
 	atom.global.add.f64 %rd41, [%rd12], %rd40;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -334,10 +332,6 @@ $L_1:
 	setp.lt.s64 %p1, %rd15, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd16, 8;
 	mul.lo.s64 %rd17, %rd15, %rd16;
@@ -391,7 +385,9 @@ $L_18:
 $L_20:
 	add.s64 %rd36, %rd9, %rd16;
 	atom.global.max.u64 %rd37, [%rd36], %rd34;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -625,16 +621,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd14, %rd13;
-	bra $L_6;
-$L_3:
-	bra $L_5;
-$L_4:
-	mov.b64 %rd15, %rd6;
-	setp.lt.u64 %p2, %rd26, %rd15;
-	@%p2 bra $L_11;
-	bra $L_12;
-$L_5:
-	ret;
 $L_6:
 	mov.b64 %rd16, 4;
 	mul.lo.s64 %rd17, %rd13, %rd16;
@@ -662,8 +648,11 @@ $L_9:
 	mov.b32 %r6, 4294967295;
 	atom.global.cas.b32 %r7, [%rd29], %r6, %r5;
 	setp.eq.s32 %p6, %r7, %r6;
-	@%p6 bra $L_4;
-	bra $L_3;
+	@!%p6 bra $L_3;
+$L_4:
+	mov.b64 %rd15, %rd6;
+	setp.lt.u64 %p2, %rd26, %rd15;
+	@!%p2 bra $L_12;
 $L_11:
 	add.s64 %rd30, %rd5, %rd28;
 	mov.b32 %r8, 1;
@@ -675,7 +664,9 @@ $L_13:
 	add.s64 %rd32, %rd7, %rd17;
 	mov.b32 %r10, 1;
 	st.global.s32 [%rd32], %r10;
-	bra $L_3;
+$L_3:
+$L_5:
+	ret;
 $L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -820,11 +811,7 @@ $L_2:
 	mov.b64 %rd16, %rd15;
 	mov.b64 %rd17, %rd3;
 	setp.lt.u64 %p2, %rd16, %rd17;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd18, 1;
 	add.s64 %rd19, %rd14, %rd18;
@@ -855,7 +842,9 @@ $L_11:
 	mul.lo.s64 %rd32, %rd14, %rd31;
 	add.s64 %rd33, %rd8, %rd32;
 	st.global.f64 [%rd33], %rd29;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -983,7 +972,14 @@ $L_1:
 	setp.lt.s64 %p1, %rd6, %rd7;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_11;
+$L_11:
+	mov.b32 %r4, %r1;
+	mov.b32 %r5, 4;
+	mul.lo.s32 %r6, %r4, %r5;
+	cvt.s64.s32 %rd14, %r6;
+	add.s64 %rd15, %rd5, %rd14;
+	mov.b32 %r7, 0;
+	st.shared.u32 [%rd15], %r7;
 $L_3:
 	bar.sync 0;
 	mov.u32 %r2, %ctaid.x;
@@ -998,30 +994,6 @@ $L_4:
 	setp.lt.s64 %p2, %rd12, %rd2;
 	@!%p2 bra $L_6;
 $L_5:
-	bra $L_12;
-$L_6:
-	bar.sync 0;
-	@%p1 bra $L_9;
-	bra $L_8;
-$L_7:
-	bra $L_15;
-$L_8:
-	bra $L_10;
-$L_9:
-	setp.lt.s64 %p3, %rd6, %rd4;
-	@%p3 bra $L_7;
-	bra $L_8;
-$L_10:
-	ret;
-$L_11:
-	mov.b32 %r4, %r1;
-	mov.b32 %r5, 4;
-	mul.lo.s32 %r6, %r4, %r5;
-	cvt.s64.s32 %rd14, %r6;
-	add.s64 %rd15, %rd5, %rd14;
-	mov.b32 %r7, 0;
-	st.shared.u32 [%rd15], %r7;
-	bra $L_3;
 $L_12:
 	mov.b64 %rd16, 4;
 	mul.lo.s64 %rd17, %rd12, %rd16;
@@ -1049,6 +1021,13 @@ $L_13:
 	add.s64 %rd27, %rd12, %rd26;
 	mov.b64 %rd13, %rd27;
 	bra $L_4;
+$L_6:
+	bar.sync 0;
+	@!%p1 bra $L_8;
+$L_9:
+	setp.lt.s64 %p3, %rd6, %rd4;
+	@!%p3 bra $L_8;
+$L_7:
 $L_15:
 	mov.b32 %r17, %r1;
 	mov.b32 %r18, 4;
@@ -1059,7 +1038,9 @@ $L_16:
 	add.s64 %rd30, %rd5, %rd28;
 	ld.shared.u32 %r20, [%rd30];
 	atom.global.add.u32 %r21, [%rd29], %r20;
-	bra $L_8;
+$L_8:
+$L_10:
+	ret;
 $L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -1152,11 +1133,7 @@ $L_2:
 	mov.b64 %rd23, %rd22;
 	mov.b64 %rd24, %rd14;
 	setp.le.u64 %p2, %rd23, %rd24;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd25, %rd21;
 	setp.le.u64 %p3, %rd25, %rd23;
@@ -1273,7 +1250,9 @@ $L_31:
 	mov.b64 %rd81, 56;
 	add.s64 %rd82, %rd27, %rd81;
 	st.global.s64 [%rd82], %rd80;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -1473,23 +1452,10 @@ $L_1:
 	setp.ge.s64 %p1, %rd9, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_8;
-$L_3:
-	mov.b64 %rd10, %rd9;
-	bra $L_9;
-$L_4:
-	mov.b64 %rd11, %rd4;
-	setp.lt.u64 %p2, %rd10, %rd11;
-	@%p2 bra $L_10;
-	bra $L_11;
-$L_5:
-	bra $L_12;
-$L_6:
-	bra $L_8;
-$L_7:
-	bra $L_13;
 $L_8:
 	ret;
+$L_3:
+	mov.b64 %rd10, %rd9;
 $L_9:
 	mov.b64 %rd12, 4;
 	mul.lo.s64 %rd13, %rd9, %rd12;
@@ -1497,18 +1463,24 @@ $L_9:
 	ld.global.s32 %r4, [%rd14];
 	mov.b32 %r5, 0;
 	setp.lt.s32 %p3, %r4, %r5;
-	@%p3 bra $L_4;
-	bra $L_5;
+	@!%p3 bra $L_5;
+$L_4:
+	mov.b64 %rd11, %rd4;
+	setp.lt.u64 %p2, %rd10, %rd11;
+	@!%p2 bra $L_11;
 $L_10:
 	add.s64 %rd15, %rd3, %rd13;
 	mov.b32 %r6, 4294967295;
 	st.global.s32 [%rd15], %r6;
 	bra $L_8;
+$L_5:
 $L_12:
 	ld.global.s32 %r7, [%rd14];
 	setp.eq.s32 %p4, %r7, %r5;
-	@%p4 bra $L_6;
-	bra $L_7;
+	@!%p4 bra $L_7;
+$L_6:
+	bra $L_8;
+$L_7:
 $L_13:
 	ld.global.s32 %r8, [%rd14];
 	mov.b32 %r9, 2;
@@ -1604,32 +1576,56 @@ $L_1:
 	setp.ge.s64 %p1, %rd9, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_19;
+$L_19:
+	ret;
 $L_3:
 	mov.b64 %rd10, %rd9;
-	bra $L_20;
-$L_4:
-	mov.b32 %r4, %r5;
-	bra $L_21;
+$L_20:
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd9, %rd12;
+	add.s64 %rd14, %rd1, %rd13;
+	ld.global.s32 %r25, [%rd14];
+	mov.b32 %r26, 6;
+	rem.s32 %r27, %r25, %r26;
+	mov.b32 %r28, 0;
+	setp.eq.s32 %p8, %r27, %r28;
+	@!%p8 bra $L_7;
 $L_5:
 	mov.b32 %r6, 10;
 	mov.b32 %r5, %r6;
-	bra $L_4;
+$L_4:
+	mov.b32 %r4, %r5;
+$L_21:
+	ld.global.s32 %r29, [%rd14];
+	mov.b32 %r30, 100;
+	setp.gt.s32 %p9, %r29, %r30;
+	@!%p9 bra $L_18;
+$L_16:
+	mov.b32 %r21, 2;
+	mul.lo.s32 %r22, %r4, %r21;
+	mov.b32 %r20, %r22;
+$L_15:
+	mov.b32 %r19, %r20;
+	mov.b64 %rd11, %rd4;
+	setp.lt.u64 %p7, %rd10, %rd11;
+	@!%p7 bra $L_23;
+$L_22:
+	add.s64 %rd15, %rd3, %rd13;
+	st.global.s32 [%rd15], %r19;
+	bra $L_19;
 $L_6:
 	mov.b32 %r7, 20;
 	mov.b32 %r10, %r7;
-	bra $L_8;
-$L_7:
-	mov.b32 %r8, 1;
-	setp.eq.s32 %p2, %r27, %r8;
-	@%p2 bra $L_6;
-	bra $L_9;
 $L_8:
 	mov.b32 %r9, %r10;
 	mov.b32 %r11, 3;
 	add.s32 %r12, %r9, %r11;
 	mov.b32 %r5, %r12;
 	bra $L_4;
+$L_7:
+	mov.b32 %r8, 1;
+	setp.eq.s32 %p2, %r27, %r8;
+	@%p2 bra $L_6;
 $L_9:
 	mov.b32 %r13, 2;
 	setp.eq.s32 %p3, %r27, %r13;
@@ -1642,14 +1638,14 @@ $L_10:
 $E_10_1:
 	mov.b32 %r10, %r28;
 	bra $L_8;
+$L_12:
+	mov.b32 %r16, 4294967295;
+	setp.eq.s32 %p5, %r27, %r16;
+	@!%p5 bra $L_13;
 $L_11:
 	mov.b32 %r15, 4294967291;
 	mov.b32 %r5, %r15;
 	bra $L_4;
-$L_12:
-	mov.b32 %r16, 4294967295;
-	setp.eq.s32 %p5, %r27, %r16;
-	@%p5 bra $L_11;
 $L_13:
 	mov.b32 %r17, 4294967294;
 	setp.eq.s32 %p6, %r27, %r17;
@@ -1658,47 +1654,12 @@ $L_14:
 	mov.b32 %r18, 99;
 	mov.b32 %r5, %r18;
 	bra $L_4;
-$L_15:
-	mov.b32 %r19, %r20;
-	mov.b64 %rd11, %rd4;
-	setp.lt.u64 %p7, %rd10, %rd11;
-	@%p7 bra $L_22;
-	bra $L_23;
-$L_16:
-	mov.b32 %r21, 2;
-	mul.lo.s32 %r22, %r4, %r21;
-	mov.b32 %r20, %r22;
-	bra $L_15;
 $L_17:
 	mov.b32 %r23, 1000;
 	sub.s32 %r24, %r4, %r23;
 	mov.b32 %r20, %r24;
 	bra $L_15;
 $L_18:
-	bra $L_24;
-$L_19:
-	ret;
-$L_20:
-	mov.b64 %rd12, 4;
-	mul.lo.s64 %rd13, %rd9, %rd12;
-	add.s64 %rd14, %rd1, %rd13;
-	ld.global.s32 %r25, [%rd14];
-	mov.b32 %r26, 6;
-	rem.s32 %r27, %r25, %r26;
-	mov.b32 %r28, 0;
-	setp.eq.s32 %p8, %r27, %r28;
-	@%p8 bra $L_5;
-	bra $L_7;
-$L_21:
-	ld.global.s32 %r29, [%rd14];
-	mov.b32 %r30, 100;
-	setp.gt.s32 %p9, %r29, %r30;
-	@%p9 bra $L_16;
-	bra $L_18;
-$L_22:
-	add.s64 %rd15, %rd3, %rd13;
-	st.global.s32 [%rd15], %r19;
-	bra $L_19;
 $L_24:
 	ld.global.s32 %r31, [%rd14];
 	mov.b32 %r32, 4294967196;
@@ -1767,10 +1728,24 @@ $L_1:
 	setp.ge.s64 %p1, %rd9, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_16;
+$L_16:
+	ret;
 $L_3:
 	mov.b64 %rd10, %rd9;
-	bra $L_17;
+$L_17:
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd9, %rd41;
+	add.s64 %rd43, %rd1, %rd42;
+	ld.global.s32 %r12, [%rd43];
+	mov.b32 %r13, 31;
+	and.b32 %r14, %r12, %r13;
+	mov.b64 %rd44, 1;
+	mov.b32 %r15, 1;
+	add.s32 %r16, %r14, %r15;
+	cvt.s64.s32 %rd45, %r16;
+	mov.b64 %rd46, 0;
+	mov.b64 %rd12, %rd46;
+	mov.b64 %rd14, %rd46;
 $L_4:
 	mov.b64 %rd11, %rd12;
 	mov.b64 %rd13, %rd14;
@@ -1797,6 +1772,14 @@ $L_6:
 $L_7:
 	mov.b64 %rd20, %rd21;
 	mov.b64 %rd39, %rd46;
+$L_15:
+	mov.b64 %rd38, %rd39;
+	mul.lo.s64 %rd40, %rd38, %rd38;
+	setp.lt.s64 %p8, %rd40, %rd45;
+	@!%p8 bra $L_14;
+$L_13:
+	add.s64 %rd33, %rd38, %rd44;
+	mov.b64 %rd39, %rd33;
 	bra $L_15;
 $L_8:
 	mov.b64 %rd23, %rd11;
@@ -1839,41 +1822,13 @@ $L_12:
 	mov.b64 %rd23, %rd31;
 	mov.b64 %rd25, %rd32;
 	bra $L_9;
-$L_13:
-	add.s64 %rd33, %rd38, %rd44;
-	mov.b64 %rd39, %rd33;
-	bra $L_15;
 $L_14:
 	mov.b64 %rd34, 100;
 	mul.lo.s64 %rd35, %rd20, %rd34;
 	add.s64 %rd36, %rd35, %rd38;
 	mov.b64 %rd37, %rd4;
 	setp.lt.u64 %p7, %rd10, %rd37;
-	@%p7 bra $L_18;
-	bra $L_19;
-$L_15:
-	mov.b64 %rd38, %rd39;
-	mul.lo.s64 %rd40, %rd38, %rd38;
-	setp.lt.s64 %p8, %rd40, %rd45;
-	@%p8 bra $L_13;
-	bra $L_14;
-$L_16:
-	ret;
-$L_17:
-	mov.b64 %rd41, 4;
-	mul.lo.s64 %rd42, %rd9, %rd41;
-	add.s64 %rd43, %rd1, %rd42;
-	ld.global.s32 %r12, [%rd43];
-	mov.b32 %r13, 31;
-	and.b32 %r14, %r12, %r13;
-	mov.b64 %rd44, 1;
-	mov.b32 %r15, 1;
-	add.s32 %r16, %r14, %r15;
-	cvt.s64.s32 %rd45, %r16;
-	mov.b64 %rd46, 0;
-	mov.b64 %rd12, %rd46;
-	mov.b64 %rd14, %rd46;
-	bra $L_4;
+	@!%p7 bra $L_19;
 $L_18:
 	mov.b64 %rd47, 8;
 	mul.lo.s64 %rd48, %rd9, %rd47;
@@ -1948,10 +1903,6 @@ $L_2:
 	@!%p1 bra $L_4;
 $L_3:
 	mov.b64 %rd14, %rd12;
-	bra $L_6;
-$L_4:
-$L_5:
-	ret;
 $L_6:
 	mov.b64 %rd15, 4;
 	mul.lo.s64 %rd16, %rd12, %rd15;
@@ -1970,6 +1921,9 @@ $L_7:
 	add.s64 %rd20, %rd12, %rd7;
 	mov.b64 %rd13, %rd20;
 	bra $L_2;
+$L_4:
+$L_5:
+	ret;
 $L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -2042,10 +1996,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd14, %rd13;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd15, 4;
 	mul.lo.s64 %rd16, %rd13, %rd15;
@@ -2058,15 +2008,6 @@ $L_6:
 	@!%p2 bra $L_8;
 $L_7:
 	mov.b32 %r8, %r5;
-	bra $L_11;
-$L_8:
-	setp.gt.s32 %p3, %r4, %r6;
-	@!%p3 bra $L_10;
-$L_9:
-	mov.b32 %r8, %r6;
-	bra $L_11;
-$L_10:
-	mov.b32 %r8, %r4;
 $L_11:
 	mov.b32 %r7, %r8;
 	mov.b64 %rd18, %rd6;
@@ -2092,18 +2033,32 @@ $L_16:
 	add.f64 %rd30, %rd28, %rd29;
 	mov.b64 %rd31, 0dBFF0000000000000;
 	mov.b64 %rd32, 0d4049000000000000;
-	bra $L_18;
-$L_17:
-	mov.b64 %rd33, %rd8;
-	setp.lt.u64 %p6, %rd14, %rd33;
-	@%p6 bra $L_24;
-	bra $L_25;
 $L_18:
 	setp.lt.f64 %p7, %rd30, %rd31;
 	@!%p7 bra $L_20;
 $L_19:
 	mov.b64 %rd35, %rd31;
-	bra $L_23;
+$L_23:
+	mov.b64 %rd34, %rd35;
+$L_17:
+	mov.b64 %rd33, %rd8;
+	setp.lt.u64 %p6, %rd14, %rd33;
+	@!%p6 bra $L_25;
+$L_24:
+	add.s64 %rd36, %rd7, %rd22;
+	st.global.f64 [%rd36], %rd34;
+$L_3:
+$L_4:
+	ret;
+$L_8:
+	setp.gt.s32 %p3, %r4, %r6;
+	@!%p3 bra $L_10;
+$L_9:
+	mov.b32 %r8, %r6;
+	bra $L_11;
+$L_10:
+	mov.b32 %r8, %r4;
+	bra $L_11;
 $L_20:
 	setp.gt.f64 %p8, %rd30, %rd32;
 	@!%p8 bra $L_22;
@@ -2112,13 +2067,7 @@ $L_21:
 	bra $L_23;
 $L_22:
 	mov.b64 %rd35, %rd30;
-$L_23:
-	mov.b64 %rd34, %rd35;
-	bra $L_17;
-$L_24:
-	add.s64 %rd36, %rd7, %rd22;
-	st.global.f64 [%rd36], %rd34;
-	bra $L_3;
+	bra $L_23;
 $L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -2230,10 +2179,6 @@ $L_1:
 	@!%p2 bra $L_3;
 $L_2:
 	mov.b64 %rd10, %rd9;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	add.s64 %rd11, %rd1, %rd9;
 	ld.global.u8 %r5, [%rd11];
@@ -2248,7 +2193,9 @@ $L_6:
 	add.s64 %rd13, %rd3, %rd9;
 	selp.u32 %r6, 1, 0, %p5;
 	st.global.u8 [%rd13], %r6;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -2344,8 +2291,11 @@ $L_1:
 	st.local.s64 [%rd12], %rd19;
 	ld.local.s64 %rd20, [%rd7];
 	setp.lt.s64 %p1, %rd20, %rd1;
-	@%p1 bra $L_4;
-	bra $L_3;
+	@!%p1 bra $L_3;
+$L_4:
+	ld.local.s64 %rd31, [%rd10];
+	setp.lt.s64 %p3, %rd31, %rd2;
+	@!%p3 bra $L_3;
 $L_2:
 	ld.local.s64 %rd21, [%rd10];
 	mul.lo.s64 %rd22, %rd21, %rd1;
@@ -2358,17 +2308,7 @@ $L_2:
 	mov.b64 %rd29, %rd28;
 	mov.b64 %rd30, %rd4;
 	setp.lt.u64 %p2, %rd29, %rd30;
-	@%p2 bra $L_6;
-	bra $L_7;
-$L_3:
-	bra $L_5;
-$L_4:
-	ld.local.s64 %rd31, [%rd10];
-	setp.lt.s64 %p3, %rd31, %rd2;
-	@%p3 bra $L_2;
-	bra $L_3;
-$L_5:
-	ret;
+	@!%p2 bra $L_7;
 $L_6:
 	mov.b64 %rd32, 4;
 	mul.lo.s64 %rd33, %rd28, %rd32;
@@ -2390,7 +2330,9 @@ $L_8:
 	mul.lo.s64 %rd41, %rd24, %rd32;
 	add.s64 %rd42, %rd5, %rd41;
 	st.global.s32 [%rd42], %r24;
-	bra $L_3;
+$L_3:
+$L_5:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -2476,21 +2418,14 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd10, %rd9;
-	bra $L_12;
-$L_3:
-	bra $L_11;
-$L_4:
-	mov.b64 %rd11, 2;
-	rem.u64 %rd12, %rd15, %rd11;
-	mov.b64 %rd13, 0;
-	setp.eq.u64 %p2, %rd12, %rd13;
-	@%p2 bra $L_8;
-	bra $L_10;
-$L_5:
-	mov.b64 %rd14, %rd4;
-	setp.lt.u64 %p3, %rd10, %rd14;
-	@%p3 bra $L_13;
-	bra $L_14;
+$L_12:
+	mov.b64 %rd24, 8;
+	mul.lo.s64 %rd25, %rd9, %rd24;
+	add.s64 %rd26, %rd1, %rd25;
+	ld.global.u64 %rd27, [%rd26];
+	mov.b32 %r9, 0;
+	mov.b64 %rd16, %rd27;
+	mov.b32 %r5, %r9;
 $L_6:
 	mov.b64 %rd15, %rd16;
 	mov.b32 %r4, %r5;
@@ -2500,8 +2435,13 @@ $L_6:
 $L_7:
 	mov.b32 %r6, 1000;
 	setp.lt.s32 %p5, %r4, %r6;
-	@%p5 bra $L_4;
-	bra $L_5;
+	@!%p5 bra $L_5;
+$L_4:
+	mov.b64 %rd11, 2;
+	rem.u64 %rd12, %rd15, %rd11;
+	mov.b64 %rd13, 0;
+	setp.eq.u64 %p2, %rd12, %rd13;
+	@!%p2 bra $L_10;
 $L_8:
 	div.u64 %rd18, %rd15, %rd11;
 	mov.b64 %rd20, %rd18;
@@ -2512,29 +2452,25 @@ $L_9:
 	mov.b64 %rd16, %rd19;
 	mov.b32 %r5, %r8;
 	bra $L_6;
-$L_10:
-	mov.b64 %rd21, 3;
-	mul.lo.u64 %rd22, %rd21, %rd15;
-	add.u64 %rd23, %rd22, %rd17;
-	mov.b64 %rd20, %rd23;
-	bra $L_9;
+$L_3:
 $L_11:
 	ret;
-$L_12:
-	mov.b64 %rd24, 8;
-	mul.lo.s64 %rd25, %rd9, %rd24;
-	add.s64 %rd26, %rd1, %rd25;
-	ld.global.u64 %rd27, [%rd26];
-	mov.b32 %r9, 0;
-	mov.b64 %rd16, %rd27;
-	mov.b32 %r5, %r9;
-	bra $L_6;
+$L_5:
+	mov.b64 %rd14, %rd4;
+	setp.lt.u64 %p3, %rd10, %rd14;
+	@!%p3 bra $L_14;
 $L_13:
 	mov.b64 %rd28, 4;
 	mul.lo.s64 %rd29, %rd9, %rd28;
 	add.s64 %rd30, %rd3, %rd29;
 	st.global.s32 [%rd30], %r4;
 	bra $L_3;
+$L_10:
+	mov.b64 %rd21, 3;
+	mul.lo.u64 %rd22, %rd21, %rd15;
+	add.u64 %rd23, %rd22, %rd17;
+	mov.b64 %rd20, %rd23;
+	bra $L_9;
 $L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -2619,10 +2555,6 @@ $L_2:
 	mov.b64 %rd18, 4;
 	mul.lo.s64 %rd19, %rd18, %rd17;
 	mov.b64 %rd20, %rd17;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd21, 8;
 	mul.lo.s64 %rd22, %rd17, %rd21;
@@ -2739,7 +2671,9 @@ $L_38:
 	mul.lo.s64 %rd69, %rd50, %rd18;
 	add.s64 %rd70, %rd11, %rd69;
 	st.global.f32 [%rd70], %r15;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -3052,10 +2986,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd18, %rd17;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd19, 8;
 	mul.lo.s64 %rd20, %rd17, %rd19;
@@ -3105,7 +3035,9 @@ $L_15:
 $L_16:
 	add.s64 %rd37, %rd11, %rd17;
 	st.global.s8 [%rd37], %r10;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -3277,10 +3209,6 @@ $L_2:
 	mov.b64 %rd16, 3;
 	mul.lo.s64 %rd17, %rd16, %rd15;
 	mov.b64 %rd18, %rd15;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd19, 8;
 	mul.lo.s64 %rd20, %rd15, %rd19;
@@ -3357,7 +3285,9 @@ $L_23:
 	mul.lo.s64 %rd55, %rd38, %rd48;
 	add.s64 %rd56, %rd9, %rd55;
 	st.global.f32 [%rd56], %r7;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -3611,10 +3541,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd22, %rd21;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd23, 4;
 	mul.lo.s64 %rd24, %rd21, %rd23;
@@ -3668,7 +3594,9 @@ $L_16:
 $L_18:
 	add.s64 %rd46, %rd15, %rd34;
 	st.global.f64 [%rd46], %rd44;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -3879,10 +3807,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd14, %rd13;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd15, 4;
 	mul.lo.s64 %rd16, %rd13, %rd15;
@@ -3908,7 +3832,9 @@ $L_8:
 $L_10:
 	add.s64 %rd23, %rd7, %rd16;
 	st.global.f32 [%rd23], %r8;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -4027,21 +3953,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd14, %rd13;
-	bra $L_7;
-$L_3:
-	bra $L_6;
-$L_4:
-	bra $L_21;
-$L_5:
-	mul.lo.s64 %rd15, %rd49, %rd13;
-	add.s64 %rd16, %rd15, %rd49;
-	mov.b64 %rd17, %rd16;
-	mov.b64 %rd18, %rd8;
-	setp.le.u64 %p2, %rd17, %rd18;
-	@%p2 bra $L_22;
-	bra $L_23;
-$L_6:
-	ret;
 $L_7:
 	mov.b64 %rd19, 8;
 	mul.lo.s64 %rd20, %rd13, %rd19;
@@ -4103,13 +4014,19 @@ $L_20:
 	add.s64 %rd54, %rd32, %rd53;
 	st.global.f64 [%rd54], %rd52;
 	setp.lt.s64 %p6, %rd22, 0;
-	@%p6 bra $L_4;
-	bra $L_5;
+	@!%p6 bra $L_5;
+$L_4:
 $L_21:
 	mov.b64 %rd55, 56;
 	add.s64 %rd56, %rd32, %rd55;
 	st.global.f64 [%rd56], %rd47;
-	bra $L_5;
+$L_5:
+	mul.lo.s64 %rd15, %rd49, %rd13;
+	add.s64 %rd16, %rd15, %rd49;
+	mov.b64 %rd17, %rd16;
+	mov.b64 %rd18, %rd8;
+	setp.le.u64 %p2, %rd17, %rd18;
+	@!%p2 bra $L_23;
 $L_22:
 	mov.b64 %rd57, %rd15;
 	setp.le.u64 %p7, %rd57, %rd17;
@@ -4124,27 +4041,107 @@ $L_26:
 	@!%p8 bra $L_30;
 $L_27:
 	mov.b64 %rd93, %rd61;
-	bra $L_43;
+$L_43:
+	mov.b64 %rd92, %rd93;
+$L_86:
+	st.global.f64 [%rd59], %rd92;
+	mov.b64 %rd168, 0d3FE0000000000000;
+	add.f64 %rd169, %rd33, %rd168;
+$L_87:
+	setp.neu.f64 %p52, %rd169, %rd169;
+	@!%p52 bra $L_91;
+$L_88:
+	mov.b64 %rd223, %rd169;
+$L_97:
+	mov.b64 %rd222, %rd223;
+$L_123:
+	add.s64 %rd257, %rd59, %rd19;
+	st.global.f64 [%rd257], %rd222;
+$L_124:
+	mov.b64 %rd258, 0d0000000000000000;
+	setp.eq.f64 %p78, %rd22, %rd258;
+	@!%p78 bra $L_128;
+$L_125:
+	mov.b64 %rd276, %rd22;
+$L_140:
+	mov.b64 %rd275, %rd276;
+$L_404:
+	add.s64 %rd658, %rd59, %rd39;
+	st.global.f64 [%rd658], %rd275;
+$L_405:
+	setp.neu.f64 %p217, %rd22, %rd22;
+	@!%p217 bra $L_408;
+$L_406:
+	mov.b64 %rd659, 0d7FF8000000000001;
+	mov.b64 %rd673, %rd659;
+$L_419:
+	mov.b64 %rd672, %rd673;
+$L_683:
+	add.s64 %rd1055, %rd59, %rd42;
+	st.global.f64 [%rd1055], %rd672;
+	mov.b64 %rd1056, 0d4010000000000000;
+	div.rn.f64 %rd1057, %rd25, %rd1056;
+$L_684:
+	setp.eq.f64 %p355, %rd1057, %rd258;
+	@!%p355 bra $L_689;
+$L_686:
+	mov.b64 %rd1132, %rd47;
+$L_737:
+	mov.b64 %rd1131, %rd1132;
+$L_1009:
+	add.s64 %rd1490, %rd59, %rd45;
+	st.global.f64 [%rd1490], %rd1131;
+$L_3:
+$L_6:
+	ret;
 $L_28:
 	mov.b64 %rd62, 0d0000000000000000;
 	mov.b64 %rd93, %rd62;
 	bra $L_43;
 $L_29:
 	mov.b64 %rd63, -1;
-	bra $L_51;
-$L_30:
-	bra $L_44;
+$L_51:
+	setp.ge.s64 %p25, %rd63, %rd35;
+	@!%p25 bra $L_52;
+$L_54:
+	mov.b64 %rd96, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p30, %rd61, %rd96;
+	setp.ne.u32 %p31, 1, 0;
+	@%p30 bra $E_54_1;
+	bra $L_52;
+$E_54_1:
+	mov.pred %p29, %p31;
+$L_53:
+	mov.pred %p28, %p29;
+$L_57:
+	@%p28 bra $L_28;
+$L_32:
+	mov.b64 %rd67, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p9, %rd61, %rd67;
+	@!%p9 bra $L_34;
 $L_31:
 	mov.b64 %rd64, 0d7FF0000000000000;
 	mov.b64 %rd65, 0dFFF0000000000000;
 	selp.b64 %rd66, %rd64, %rd65, %p15;
 	mov.b64 %rd93, %rd66;
 	bra $L_43;
-$L_32:
-	mov.b64 %rd67, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p9, %rd61, %rd67;
-	@%p9 bra $L_31;
-	bra $L_34;
+$L_30:
+$L_44:
+	setp.ge.s64 %p15, %rd36, %rd35;
+	@!%p15 bra $L_45;
+$L_47:
+	mov.b64 %rd94, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p20, %rd61, %rd94;
+	setp.ne.u32 %p21, 1, 0;
+	@%p20 bra $E_47_2;
+	bra $L_45;
+$E_47_2:
+	mov.pred %p19, %p21;
+$L_46:
+	mov.pred %p18, %p19;
+$L_50:
+	@%p18 bra $L_27;
+	bra $L_29;
 $L_33:
 	mov.b64 %rd68, 0d0000000000000000;
 	mov.b64 %rd93, %rd68;
@@ -4153,25 +4150,29 @@ $L_34:
 	mov.b64 %rd69, 0dC0874910D52D3051;
 	setp.lt.f64 %p10, %rd61, %rd69;
 	@%p10 bra $L_33;
-	bra $L_36;
+$L_36:
+	mov.b64 %rd71, 0dBE30000000000000;
+	setp.lt.f64 %p11, %rd71, %rd61;
+	@!%p11 bra $L_37;
+$L_38:
+	mov.b64 %rd73, 0d3E30000000000000;
+	setp.lt.f64 %p13, %rd61, %rd73;
+	@!%p13 bra $L_37;
 $L_35:
 	add.f64 %rd70, %rd47, %rd61;
 	mov.b64 %rd93, %rd70;
 	bra $L_43;
-$L_36:
-	mov.b64 %rd71, 0dBE30000000000000;
-	setp.lt.f64 %p11, %rd71, %rd61;
-	@%p11 bra $L_38;
 $L_37:
 	mov.b64 %rd72, 0d0000000000000000;
 	setp.lt.f64 %p12, %rd61, %rd72;
-	@%p12 bra $L_40;
-	bra $L_42;
-$L_38:
-	mov.b64 %rd73, 0d3E30000000000000;
-	setp.lt.f64 %p13, %rd61, %rd73;
-	@%p13 bra $L_35;
-	bra $L_37;
+	@!%p12 bra $L_42;
+$L_40:
+	mov.b64 %rd82, 0d3FF71547652B82FE;
+	mul.f64 %rd83, %rd82, %rd61;
+	mov.b64 %rd84, 0d3FE0000000000000;
+	sub.f64 %rd85, %rd83, %rd84;
+	cvt.rzi.s64.f64 %rd86, %rd85;
+	mov.b64 %rd75, %rd86;
 $L_39:
 	mov.b64 %rd74, %rd75;
 	cvt.rn.f64.s64 %rd76, %rd74;
@@ -4180,95 +4181,6 @@ $L_39:
 	sub.f64 %rd79, %rd61, %rd78;
 	mov.b64 %rd80, 0d3DEA39EF35793C76;
 	mul.f64 %rd81, %rd76, %rd80;
-	bra $L_58;
-$L_40:
-	mov.b64 %rd82, 0d3FF71547652B82FE;
-	mul.f64 %rd83, %rd82, %rd61;
-	mov.b64 %rd84, 0d3FE0000000000000;
-	sub.f64 %rd85, %rd83, %rd84;
-	cvt.rzi.s64.f64 %rd86, %rd85;
-	mov.b64 %rd75, %rd86;
-	bra $L_39;
-$L_41:
-	mov.b64 %rd87, 0d3FF71547652B82FE;
-	mul.f64 %rd88, %rd87, %rd61;
-	mov.b64 %rd89, 0d3FE0000000000000;
-	add.f64 %rd90, %rd88, %rd89;
-	cvt.rzi.s64.f64 %rd91, %rd90;
-	mov.b64 %rd75, %rd91;
-	bra $L_39;
-$L_42:
-	setp.gt.f64 %p14, %rd61, %rd72;
-	@%p14 bra $L_41;
-	mov.b64 %rd75, %rd35;
-	bra $L_39;
-$L_43:
-	mov.b64 %rd92, %rd93;
-	bra $L_86;
-$L_44:
-	setp.ge.s64 %p15, %rd36, %rd35;
-	@%p15 bra $L_47;
-$L_45:
-	setp.le.s64 %p16, %rd36, %rd35;
-	setp.ne.u32 %p17, 0, 0;
-	@%p16 bra $L_48;
-	mov.pred %p24, %p17;
-	bra $L_49;
-$L_46:
-	mov.pred %p18, %p19;
-	bra $L_50;
-$L_47:
-	mov.b64 %rd94, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p20, %rd61, %rd94;
-	setp.ne.u32 %p21, 1, 0;
-	@%p20 bra $E_47_1;
-	bra $L_45;
-$E_47_1:
-	mov.pred %p19, %p21;
-	bra $L_46;
-$L_48:
-	mov.b64 %rd95, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p22, %rd61, %rd95;
-	mov.pred %p24, %p22;
-$L_49:
-	mov.pred %p23, %p24;
-	mov.pred %p19, %p23;
-	bra $L_46;
-$L_50:
-	@%p18 bra $L_27;
-	bra $L_29;
-$L_51:
-	setp.ge.s64 %p25, %rd63, %rd35;
-	@%p25 bra $L_54;
-$L_52:
-	setp.le.s64 %p26, %rd63, %rd35;
-	setp.ne.u32 %p27, 0, 0;
-	@%p26 bra $L_55;
-	mov.pred %p34, %p27;
-	bra $L_56;
-$L_53:
-	mov.pred %p28, %p29;
-	bra $L_57;
-$L_54:
-	mov.b64 %rd96, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p30, %rd61, %rd96;
-	setp.ne.u32 %p31, 1, 0;
-	@%p30 bra $E_54_2;
-	bra $L_52;
-$E_54_2:
-	mov.pred %p29, %p31;
-	bra $L_53;
-$L_55:
-	mov.b64 %rd97, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p32, %rd61, %rd97;
-	mov.pred %p34, %p32;
-$L_56:
-	mov.pred %p33, %p34;
-	mov.pred %p29, %p33;
-	bra $L_53;
-$L_57:
-	@%p28 bra $L_28;
-	bra $L_32;
 $L_58:
 	sub.f64 %rd98, %rd79, %rd81;
 	mul.f64 %rd99, %rd98, %rd98;
@@ -4294,27 +4206,112 @@ $L_58:
 	sub.f64 %rd119, %rd81, %rd118;
 	sub.f64 %rd120, %rd119, %rd79;
 	sub.f64 %rd121, %rd47, %rd120;
-	bra $L_60;
-$L_59:
-	mov.b64 %rd93, %rd144;
-	bra $L_43;
 $L_60:
 	setp.eq.f64 %p35, %rd121, %rd72;
 	@!%p35 bra $L_63;
 $L_61:
 	mov.b64 %rd145, %rd121;
-	bra $L_74;
+$L_74:
+	mov.b64 %rd144, %rd145;
+$L_59:
+	mov.b64 %rd93, %rd144;
+	bra $L_43;
+$L_41:
+	mov.b64 %rd87, 0d3FF71547652B82FE;
+	mul.f64 %rd88, %rd87, %rd61;
+	mov.b64 %rd89, 0d3FE0000000000000;
+	add.f64 %rd90, %rd88, %rd89;
+	cvt.rzi.s64.f64 %rd91, %rd90;
+	mov.b64 %rd75, %rd91;
+	bra $L_39;
+$L_42:
+	setp.gt.f64 %p14, %rd61, %rd72;
+	@%p14 bra $L_41;
+	mov.b64 %rd75, %rd35;
+	bra $L_39;
+$L_45:
+	setp.le.s64 %p16, %rd36, %rd35;
+	setp.ne.u32 %p17, 0, 0;
+	@%p16 bra $L_48;
+	mov.pred %p24, %p17;
+	bra $L_49;
+$L_48:
+	mov.b64 %rd95, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p22, %rd61, %rd95;
+	mov.pred %p24, %p22;
+$L_49:
+	mov.pred %p23, %p24;
+	mov.pred %p19, %p23;
+	bra $L_46;
+$L_52:
+	setp.le.s64 %p26, %rd63, %rd35;
+	setp.ne.u32 %p27, 0, 0;
+	@%p26 bra $L_55;
+	mov.pred %p34, %p27;
+	bra $L_56;
+$L_55:
+	mov.b64 %rd97, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p32, %rd61, %rd97;
+	mov.pred %p34, %p32;
+$L_56:
+	mov.pred %p33, %p34;
+	mov.pred %p29, %p33;
+	bra $L_53;
 $L_62:
 	mov.b64 %rd145, %rd121;
 	bra $L_74;
 $L_63:
-	bra $L_75;
-$L_64:
-	bra $L_82;
+$L_75:
+	setp.ge.s64 %p40, %rd35, %rd35;
+	@!%p40 bra $L_76;
+$L_78:
+	mov.b64 %rd146, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p45, %rd121, %rd146;
+	setp.ne.u32 %p46, 1, 0;
+	@%p45 bra $E_78_3;
+	bra $L_76;
+$E_78_3:
+	mov.pred %p44, %p46;
+$L_77:
+	mov.pred %p43, %p44;
+$L_81:
+	@%p43 bra $L_62;
 $L_65:
 	setp.neu.f64 %p36, %rd121, %rd121;
 	@%p36 bra $L_62;
-	bra $L_64;
+$L_64:
+$L_82:
+	abs.f64 %rd148, %rd121;
+	mov.b64 %rd149, 0d0010000000000000;
+	setp.lt.f64 %p50, %rd148, %rd149;
+	@!%p50 bra $L_84;
+$L_83:
+	mov.b64 %rd150, 0d4330000000000000;
+	mul.f64 %rd151, %rd121, %rd150;
+	mov.b64 %rd152, -52;
+	mov.b64 %rd154, %rd151;
+	mov.b64 %rd156, %rd152;
+$L_85:
+	mov.b64 %rd153, %rd154;
+	mov.b64 %rd155, %rd156;
+	add.s64 %rd157, %rd74, %rd155;
+	mov.b64 %rd158, %rd153;
+	mov.b64 %rd159, 52;
+	min.u64 %rd1491, %rd159, 64;
+	cvt.u32.u64 %r32, %rd1491;
+	shr.u64 %rd160, %rd158, %r32;
+	mov.b64 %rd161, %rd160;
+	mov.b64 %rd162, 2047;
+	and.b64 %rd163, %rd161, %rd162;
+	mov.b64 %rd164, 1023;
+	cvt.u32.u64 %r9, %rd163;
+	mov.b32 %r10, 1023;
+	sub.s32 %r11, %r9, %r10;
+	cvt.s64.s32 %rd165, %r11;
+	add.s64 %rd166, %rd157, %rd165;
+	mov.b64 %rd167, -1075;
+	setp.lt.s64 %p51, %rd166, %rd167;
+	@!%p51 bra $L_67;
 $L_66:
 	copysign.f64 %rd122, %rd153, %rd72;
 	mov.b64 %rd145, %rd122;
@@ -4324,8 +4321,13 @@ $L_67:
 	@!%p37 bra $L_69;
 $L_68:
 	setp.lt.f64 %p38, %rd153, %rd72;
-	@%p38 bra $L_70;
-	bra $L_71;
+	@!%p38 bra $L_71;
+$L_70:
+	mov.b64 %rd124, 0d7FF0000000000000;
+	mov.b64 %rd125, 0dFFF0000000000000;
+	selp.b64 %rd126, %rd124, %rd125, %p25;
+	mov.b64 %rd145, %rd126;
+	bra $L_74;
 $L_69:
 	mov.b64 %rd123, -1022;
 	setp.lt.s64 %p39, %rd166, %rd123;
@@ -4333,18 +4335,6 @@ $L_69:
 	mov.b64 %rd133, %rd166;
 	mov.b64 %rd135, %rd47;
 	bra $L_73;
-$L_70:
-	mov.b64 %rd124, 0d7FF0000000000000;
-	mov.b64 %rd125, 0dFFF0000000000000;
-	selp.b64 %rd126, %rd124, %rd125, %p25;
-	mov.b64 %rd145, %rd126;
-	bra $L_74;
-$L_71:
-	mov.b64 %rd127, 0d7FF0000000000000;
-	mov.b64 %rd128, 0dFFF0000000000000;
-	selp.b64 %rd129, %rd127, %rd128, %p15;
-	mov.b64 %rd145, %rd129;
-	bra $L_74;
 $L_72:
 	cvt.u32.u64 %r4, %rd166;
 	mov.b32 %r5, 53;
@@ -4363,37 +4353,26 @@ $L_73:
 	add.s32 %r8, %r7, %r10;
 	cvt.s64.s32 %rd138, %r8;
 	mov.b64 %rd139, %rd138;
-	min.u64 %rd1491, %rd159, 64;
-	cvt.u32.u64 %r32, %rd1491;
-	shl.b64 %rd140, %rd139, %r32;
+	min.u64 %rd1492, %rd159, 64;
+	cvt.u32.u64 %r33, %rd1492;
+	shl.b64 %rd140, %rd139, %r33;
 	or.b64 %rd141, %rd137, %rd140;
 	mov.b64 %rd142, %rd141;
 	mul.f64 %rd143, %rd134, %rd142;
 	mov.b64 %rd145, %rd143;
-$L_74:
-	mov.b64 %rd144, %rd145;
-	bra $L_59;
-$L_75:
-	setp.ge.s64 %p40, %rd35, %rd35;
-	@%p40 bra $L_78;
+	bra $L_74;
+$L_71:
+	mov.b64 %rd127, 0d7FF0000000000000;
+	mov.b64 %rd128, 0dFFF0000000000000;
+	selp.b64 %rd129, %rd127, %rd128, %p15;
+	mov.b64 %rd145, %rd129;
+	bra $L_74;
 $L_76:
 	setp.le.s64 %p41, %rd35, %rd35;
 	setp.ne.u32 %p42, 0, 0;
 	@%p41 bra $L_79;
 	mov.pred %p49, %p42;
 	bra $L_80;
-$L_77:
-	mov.pred %p43, %p44;
-	bra $L_81;
-$L_78:
-	mov.b64 %rd146, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p45, %rd121, %rd146;
-	setp.ne.u32 %p46, 1, 0;
-	@%p45 bra $E_78_3;
-	bra $L_76;
-$E_78_3:
-	mov.pred %p44, %p46;
-	bra $L_77;
 $L_79:
 	mov.b64 %rd147, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p47, %rd121, %rd147;
@@ -4402,56 +4381,10 @@ $L_80:
 	mov.pred %p48, %p49;
 	mov.pred %p44, %p48;
 	bra $L_77;
-$L_81:
-	@%p43 bra $L_62;
-	bra $L_65;
-$L_82:
-	abs.f64 %rd148, %rd121;
-	mov.b64 %rd149, 0d0010000000000000;
-	setp.lt.f64 %p50, %rd148, %rd149;
-	@!%p50 bra $L_84;
-$L_83:
-	mov.b64 %rd150, 0d4330000000000000;
-	mul.f64 %rd151, %rd121, %rd150;
-	mov.b64 %rd152, -52;
-	mov.b64 %rd154, %rd151;
-	mov.b64 %rd156, %rd152;
-	bra $L_85;
 $L_84:
 	mov.b64 %rd154, %rd121;
 	mov.b64 %rd156, %rd35;
-$L_85:
-	mov.b64 %rd153, %rd154;
-	mov.b64 %rd155, %rd156;
-	add.s64 %rd157, %rd74, %rd155;
-	mov.b64 %rd158, %rd153;
-	mov.b64 %rd159, 52;
-	min.u64 %rd1492, %rd159, 64;
-	cvt.u32.u64 %r33, %rd1492;
-	shr.u64 %rd160, %rd158, %r33;
-	mov.b64 %rd161, %rd160;
-	mov.b64 %rd162, 2047;
-	and.b64 %rd163, %rd161, %rd162;
-	mov.b64 %rd164, 1023;
-	cvt.u32.u64 %r9, %rd163;
-	mov.b32 %r10, 1023;
-	sub.s32 %r11, %r9, %r10;
-	cvt.s64.s32 %rd165, %r11;
-	add.s64 %rd166, %rd157, %rd165;
-	mov.b64 %rd167, -1075;
-	setp.lt.s64 %p51, %rd166, %rd167;
-	@%p51 bra $L_66;
-	bra $L_67;
-$L_86:
-	st.global.f64 [%rd59], %rd92;
-	mov.b64 %rd168, 0d3FE0000000000000;
-	add.f64 %rd169, %rd33, %rd168;
-$L_87:
-	setp.neu.f64 %p52, %rd169, %rd169;
-	@!%p52 bra $L_91;
-$L_88:
-	mov.b64 %rd223, %rd169;
-	bra $L_97;
+	bra $L_85;
 $L_89:
 	mov.b64 %rd170, 0d7FF8000000000001;
 	mov.b64 %rd223, %rd170;
@@ -4460,9 +4393,9 @@ $L_90:
 	mov.b64 %rd171, 0d0000000000000000;
 	setp.lt.f64 %p53, %rd169, %rd171;
 	@%p53 bra $L_89;
-	bra $L_93;
-$L_91:
-	bra $L_98;
+$L_93:
+	setp.eq.f64 %p55, %rd169, %rd171;
+	@!%p55 bra $L_94;
 $L_92:
 	mov.b64 %rd172, -1;
 	mov.b64 %rd173, 0d7FF0000000000000;
@@ -4471,11 +4404,38 @@ $L_92:
 	selp.b64 %rd175, %rd173, %rd174, %p54;
 	mov.b64 %rd223, %rd175;
 	bra $L_97;
-$L_93:
-	setp.eq.f64 %p55, %rd169, %rd171;
-	@%p55 bra $L_92;
+$L_91:
+$L_98:
+	setp.ge.s64 %p56, %rd36, %rd35;
+	@!%p56 bra $L_99;
+$L_101:
+	mov.b64 %rd224, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p61, %rd169, %rd224;
+	setp.ne.u32 %p62, 1, 0;
+	@%p61 bra $E_101_4;
+	bra $L_99;
+$E_101_4:
+	mov.pred %p60, %p62;
+$L_100:
+	mov.pred %p59, %p60;
+$L_104:
+	@%p59 bra $L_88;
+	bra $L_90;
 $L_94:
-	bra $L_105;
+$L_105:
+	@!%p55 bra $L_108;
+$L_106:
+	mov.b64 %rd227, %rd169;
+	mov.b64 %rd229, %rd35;
+$L_111:
+	mov.b64 %rd226, %rd227;
+	mov.b64 %rd228, %rd229;
+	mov.b64 %rd230, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p66, %rd226, %rd230;
+	@%p66 bra $L_95;
+	mov.b64 %rd180, %rd226;
+	mov.b64 %rd182, %rd228;
+	bra $L_96;
 $L_95:
 	mov.b64 %rd176, 0d4000000000000000;
 	mul.f64 %rd177, %rd226, %rd176;
@@ -4525,30 +4485,13 @@ $L_96:
 	sub.f64 %rd220, %rd219, %rd183;
 	sub.f64 %rd221, %rd213, %rd220;
 	mov.b64 %rd223, %rd221;
-$L_97:
-	mov.b64 %rd222, %rd223;
-	bra $L_123;
-$L_98:
-	setp.ge.s64 %p56, %rd36, %rd35;
-	@%p56 bra $L_101;
+	bra $L_97;
 $L_99:
 	setp.le.s64 %p57, %rd36, %rd35;
 	setp.ne.u32 %p58, 0, 0;
 	@%p57 bra $L_102;
 	mov.pred %p65, %p58;
 	bra $L_103;
-$L_100:
-	mov.pred %p59, %p60;
-	bra $L_104;
-$L_101:
-	mov.b64 %rd224, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p61, %rd169, %rd224;
-	setp.ne.u32 %p62, 1, 0;
-	@%p61 bra $E_101_4;
-	bra $L_99;
-$E_101_4:
-	mov.pred %p60, %p62;
-	bra $L_100;
 $L_102:
 	mov.b64 %rd225, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p63, %rd169, %rd225;
@@ -4557,47 +4500,14 @@ $L_103:
 	mov.pred %p64, %p65;
 	mov.pred %p60, %p64;
 	bra $L_100;
-$L_104:
-	@%p59 bra $L_88;
-	bra $L_90;
-$L_105:
-	@!%p55 bra $L_108;
-$L_106:
-	mov.b64 %rd227, %rd169;
-	mov.b64 %rd229, %rd35;
-	bra $L_111;
 $L_107:
 	mov.b64 %rd227, %rd169;
 	mov.b64 %rd229, %rd35;
 	bra $L_111;
 $L_108:
-	bra $L_112;
-$L_109:
-	bra $L_119;
-$L_110:
-	@%p52 bra $L_107;
-	bra $L_109;
-$L_111:
-	mov.b64 %rd226, %rd227;
-	mov.b64 %rd228, %rd229;
-	mov.b64 %rd230, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p66, %rd226, %rd230;
-	@%p66 bra $L_95;
-	mov.b64 %rd180, %rd226;
-	mov.b64 %rd182, %rd228;
-	bra $L_96;
 $L_112:
 	setp.ge.s64 %p67, %rd35, %rd35;
-	@%p67 bra $L_115;
-$L_113:
-	setp.le.s64 %p68, %rd35, %rd35;
-	setp.ne.u32 %p69, 0, 0;
-	@%p68 bra $L_116;
-	mov.pred %p76, %p69;
-	bra $L_117;
-$L_114:
-	mov.pred %p70, %p71;
-	bra $L_118;
+	@!%p67 bra $L_113;
 $L_115:
 	mov.b64 %rd231, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p72, %rd169, %rd231;
@@ -4606,18 +4516,13 @@ $L_115:
 	bra $L_113;
 $E_115_5:
 	mov.pred %p71, %p73;
-	bra $L_114;
-$L_116:
-	mov.b64 %rd232, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p74, %rd169, %rd232;
-	mov.pred %p76, %p74;
-$L_117:
-	mov.pred %p75, %p76;
-	mov.pred %p71, %p75;
-	bra $L_114;
+$L_114:
+	mov.pred %p70, %p71;
 $L_118:
 	@%p70 bra $L_107;
-	bra $L_110;
+$L_110:
+	@%p52 bra $L_107;
+$L_109:
 $L_119:
 	abs.f64 %rd233, %rd169;
 	mov.b64 %rd234, 0d0010000000000000;
@@ -4629,10 +4534,6 @@ $L_120:
 	mov.b64 %rd237, -52;
 	mov.b64 %rd239, %rd236;
 	mov.b64 %rd241, %rd237;
-	bra $L_122;
-$L_121:
-	mov.b64 %rd239, %rd169;
-	mov.b64 %rd241, %rd35;
 $L_122:
 	mov.b64 %rd238, %rd239;
 	mov.b64 %rd240, %rd241;
@@ -4657,26 +4558,44 @@ $L_122:
 	mov.b64 %rd227, %rd256;
 	mov.b64 %rd229, %rd251;
 	bra $L_111;
-$L_123:
-	add.s64 %rd257, %rd59, %rd19;
-	st.global.f64 [%rd257], %rd222;
-$L_124:
-	mov.b64 %rd258, 0d0000000000000000;
-	setp.eq.f64 %p78, %rd22, %rd258;
-	@!%p78 bra $L_128;
-$L_125:
-	mov.b64 %rd276, %rd22;
-	bra $L_140;
+$L_113:
+	setp.le.s64 %p68, %rd35, %rd35;
+	setp.ne.u32 %p69, 0, 0;
+	@%p68 bra $L_116;
+	mov.pred %p76, %p69;
+	bra $L_117;
+$L_116:
+	mov.b64 %rd232, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p74, %rd169, %rd232;
+	mov.pred %p76, %p74;
+$L_117:
+	mov.pred %p75, %p76;
+	mov.pred %p71, %p75;
+	bra $L_114;
+$L_121:
+	mov.b64 %rd239, %rd169;
+	mov.b64 %rd241, %rd35;
+	bra $L_122;
 $L_126:
 	mov.b64 %rd259, 0d7FF8000000000001;
 	mov.b64 %rd276, %rd259;
 	bra $L_140;
 $L_127:
-	bra $L_141;
-$L_128:
-	setp.neu.f64 %p79, %rd22, %rd22;
-	@%p79 bra $L_125;
-	bra $L_127;
+$L_141:
+	setp.ge.s64 %p90, %rd35, %rd35;
+	@!%p90 bra $L_142;
+$L_144:
+	mov.b64 %rd277, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p95, %rd22, %rd277;
+	setp.ne.u32 %p96, 1, 0;
+	@%p95 bra $E_144_6;
+	bra $L_142;
+$E_144_6:
+	mov.pred %p94, %p96;
+$L_143:
+	mov.pred %p93, %p94;
+$L_147:
+	@%p93 bra $L_126;
 $L_129:
 	setp.lt.f64 %p80, %rd22, %rd258;
 	setp.ne.u32 %p81, 0, 0;
@@ -4692,7 +4611,33 @@ $L_130:
 $L_131:
 	mov.b64 %rd261, %rd262;
 	mov.pred %p83, %p84;
-	bra $L_148;
+$L_148:
+	mov.b64 %rd279, 0d41C0000000000000;
+	setp.ge.f64 %p100, %rd261, %rd279;
+	@!%p100 bra $L_150;
+$L_149:
+$L_154:
+	mov.b64 %rd308, 0d3FE921FB54442D18;
+	setp.lt.f64 %p103, %rd261, %rd308;
+	@!%p103 bra $L_156;
+$L_155:
+	mov.b64 %rd309, 0;
+	mov.b64 %rd340, %rd309;
+	mov.b64 %rd342, %rd261;
+$L_159:
+	mov.b64 %rd339, %rd340;
+	mov.b64 %rd341, %rd342;
+	mov.b64 %rd304, %rd339;
+	mov.b64 %rd306, %rd341;
+$L_153:
+	mov.b64 %rd303, %rd304;
+	mov.b64 %rd305, %rd306;
+	mov.b64 %rd307, 3;
+	setp.gt.u64 %p102, %rd303, %rd307;
+	@%p102 bra $L_132;
+	mov.pred %p87, %p83;
+	mov.b64 %rd266, %rd303;
+	bra $L_133;
 $L_132:
 	not.pred %p85, %p83;
 	mov.b64 %rd263, 4;
@@ -4707,49 +4652,81 @@ $L_133:
 	setp.eq.u64 %p88, %rd265, %rd268;
 	@!%p88 bra $L_137;
 $L_134:
-	bra $L_400;
+$L_400:
+	mul.f64 %rd618, %rd168, %rd267;
+	sub.f64 %rd619, %rd47, %rd618;
+	mul.f64 %rd620, %rd267, %rd267;
+	mov.b64 %rd621, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd622, %rd621, %rd267;
+	mov.b64 %rd623, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd624, %rd622, %rd623;
+	mul.f64 %rd625, %rd624, %rd267;
+	mov.b64 %rd626, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd627, %rd625, %rd626;
+	mul.f64 %rd628, %rd627, %rd267;
+	mov.b64 %rd629, 0d3EFA01A019C844F5;
+	add.f64 %rd630, %rd628, %rd629;
+	mul.f64 %rd631, %rd630, %rd267;
+	mov.b64 %rd632, 0dBF56C16C16C14F91;
+	add.f64 %rd633, %rd631, %rd632;
+	mul.f64 %rd634, %rd633, %rd267;
+	mov.b64 %rd635, 0d3FA555555555554B;
+	add.f64 %rd636, %rd634, %rd635;
+	mul.f64 %rd637, %rd620, %rd636;
+	add.f64 %rd638, %rd619, %rd637;
+$L_401:
+	mov.b64 %rd270, %rd638;
 $L_135:
 	mov.b64 %rd269, %rd270;
 	@%p86 bra $L_138;
 	mov.b64 %rd274, %rd269;
 	bra $L_139;
-$L_136:
-	bra $L_402;
-$L_137:
-	mov.b64 %rd271, 2;
-	setp.eq.u64 %p89, %rd265, %rd271;
-	@%p89 bra $L_134;
-	bra $L_136;
 $L_138:
 	neg.f64 %rd272, %rd269;
 	mov.b64 %rd274, %rd272;
 $L_139:
 	mov.b64 %rd273, %rd274;
 	mov.b64 %rd276, %rd273;
-$L_140:
-	mov.b64 %rd275, %rd276;
-	bra $L_404;
-$L_141:
-	setp.ge.s64 %p90, %rd35, %rd35;
-	@%p90 bra $L_144;
+	bra $L_140;
+$L_128:
+	setp.neu.f64 %p79, %rd22, %rd22;
+	@%p79 bra $L_125;
+	bra $L_127;
+$L_136:
+$L_402:
+	mul.f64 %rd639, %rd305, %rd267;
+	mov.b64 %rd640, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd641, %rd640, %rd267;
+	mov.b64 %rd642, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd643, %rd641, %rd642;
+	mul.f64 %rd644, %rd643, %rd267;
+	mov.b64 %rd645, 0d3EC71DE3567D48A1;
+	add.f64 %rd646, %rd644, %rd645;
+	mul.f64 %rd647, %rd646, %rd267;
+	mov.b64 %rd648, 0dBF2A01A019BFDF03;
+	add.f64 %rd649, %rd647, %rd648;
+	mul.f64 %rd650, %rd649, %rd267;
+	mov.b64 %rd651, 0d3F8111111110F7D0;
+	add.f64 %rd652, %rd650, %rd651;
+	mul.f64 %rd653, %rd652, %rd267;
+	mov.b64 %rd654, 0dBFC5555555555548;
+	add.f64 %rd655, %rd653, %rd654;
+	mul.f64 %rd656, %rd639, %rd655;
+	add.f64 %rd657, %rd305, %rd656;
+$L_403:
+	mov.b64 %rd270, %rd657;
+	bra $L_135;
+$L_137:
+	mov.b64 %rd271, 2;
+	setp.eq.u64 %p89, %rd265, %rd271;
+	@%p89 bra $L_134;
+	bra $L_136;
 $L_142:
 	setp.le.s64 %p91, %rd35, %rd35;
 	setp.ne.u32 %p92, 0, 0;
 	@%p91 bra $L_145;
 	mov.pred %p99, %p92;
 	bra $L_146;
-$L_143:
-	mov.pred %p93, %p94;
-	bra $L_147;
-$L_144:
-	mov.b64 %rd277, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p95, %rd22, %rd277;
-	setp.ne.u32 %p96, 1, 0;
-	@%p95 bra $E_144_6;
-	bra $L_142;
-$E_144_6:
-	mov.pred %p94, %p96;
-	bra $L_143;
 $L_145:
 	mov.b64 %rd278, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p97, %rd22, %rd278;
@@ -4758,15 +4735,6 @@ $L_146:
 	mov.pred %p98, %p99;
 	mov.pred %p94, %p98;
 	bra $L_143;
-$L_147:
-	@%p93 bra $L_126;
-	bra $L_129;
-$L_148:
-	mov.b64 %rd279, 0d41C0000000000000;
-	setp.ge.f64 %p100, %rd261, %rd279;
-	@!%p100 bra $L_150;
-$L_149:
-	bra $L_154;
 $L_150:
 	mov.b64 %rd280, 0d3FF45F306DC9C883;
 	mul.f64 %rd281, %rd261, %rd280;
@@ -4800,24 +4768,7 @@ $L_152:
 	sub.f64 %rd302, %rd299, %rd301;
 	mov.b64 %rd304, %rd293;
 	mov.b64 %rd306, %rd302;
-$L_153:
-	mov.b64 %rd303, %rd304;
-	mov.b64 %rd305, %rd306;
-	mov.b64 %rd307, 3;
-	setp.gt.u64 %p102, %rd303, %rd307;
-	@%p102 bra $L_132;
-	mov.pred %p87, %p83;
-	mov.b64 %rd266, %rd303;
-	bra $L_133;
-$L_154:
-	mov.b64 %rd308, 0d3FE921FB54442D18;
-	setp.lt.f64 %p103, %rd261, %rd308;
-	@!%p103 bra $L_156;
-$L_155:
-	mov.b64 %rd309, 0;
-	mov.b64 %rd340, %rd309;
-	mov.b64 %rd342, %rd261;
-	bra $L_159;
+	bra $L_153;
 $L_156:
 	mov.b64 %rd310, %rd261;
 	mov.b64 %rd311, 52;
@@ -4842,26 +4793,6 @@ $L_156:
 	mov.b64 %rd327, 64;
 	div.u64 %rd328, %rd326, %rd327;
 	rem.u64 %rd329, %rd326, %rd327;
-	bra $L_160;
-$L_157:
-	add.u64 %rd330, %rd599, %rd385;
-	mov.b64 %rd331, 7;
-	and.b64 %rd332, %rd330, %rd331;
-	sub.f64 %rd333, %rd616, %rd47;
-	mov.b64 %rd335, %rd332;
-	mov.b64 %rd337, %rd333;
-$L_158:
-	mov.b64 %rd334, %rd335;
-	mov.b64 %rd336, %rd337;
-	mul.f64 %rd338, %rd336, %rd308;
-	mov.b64 %rd340, %rd334;
-	mov.b64 %rd342, %rd338;
-$L_159:
-	mov.b64 %rd339, %rd340;
-	mov.b64 %rd341, %rd342;
-	mov.b64 %rd304, %rd339;
-	mov.b64 %rd306, %rd341;
-	bra $L_153;
 $L_160:
 	mov.b64 %rd343, 0;
 	setp.eq.u64 %p104, %rd328, %rd343;
@@ -4869,171 +4800,6 @@ $L_160:
 $L_161:
 	mov.b64 %rd344, 1;
 	mov.b64 %rd383, %rd344;
-	bra $L_199;
-$L_162:
-	mov.b64 %rd345, 5040379952546458195;
-	mov.b64 %rd383, %rd345;
-	bra $L_199;
-$L_163:
-	mov.b64 %rd346, 1;
-	setp.eq.u64 %p105, %rd328, %rd346;
-	@%p105 bra $L_162;
-	bra $L_165;
-$L_164:
-	mov.b64 %rd347, -554312585572664447;
-	mov.b64 %rd383, %rd347;
-	bra $L_199;
-$L_165:
-	mov.b64 %rd348, 2;
-	setp.eq.u64 %p106, %rd328, %rd348;
-	@%p106 bra $L_164;
-	bra $L_167;
-$L_166:
-	mov.b64 %rd349, -5276763892624187261;
-	mov.b64 %rd383, %rd349;
-	bra $L_199;
-$L_167:
-	mov.b64 %rd350, 3;
-	setp.eq.u64 %p107, %rd328, %rd350;
-	@%p107 bra $L_166;
-	bra $L_169;
-$L_168:
-	mov.b64 %rd351, -242412250269775165;
-	mov.b64 %rd383, %rd351;
-	bra $L_199;
-$L_169:
-	mov.b64 %rd352, 4;
-	setp.eq.u64 %p108, %rd328, %rd352;
-	@%p108 bra $L_168;
-	bra $L_171;
-$L_170:
-	mov.b64 %rd353, 7946843935494350272;
-	mov.b64 %rd383, %rd353;
-	bra $L_199;
-$L_171:
-	mov.b64 %rd354, 5;
-	setp.eq.u64 %p109, %rd328, %rd354;
-	@%p109 bra $L_170;
-	bra $L_173;
-$L_172:
-	mov.b64 %rd355, 905889640498799673;
-	mov.b64 %rd383, %rd355;
-	bra $L_199;
-$L_173:
-	mov.b64 %rd356, 6;
-	setp.eq.u64 %p110, %rd328, %rd356;
-	@%p110 bra $L_172;
-	bra $L_175;
-$L_174:
-	mov.b64 %rd357, -271387810574676355;
-	mov.b64 %rd383, %rd357;
-	bra $L_199;
-$L_175:
-	mov.b64 %rd358, 7;
-	setp.eq.u64 %p111, %rd328, %rd358;
-	@%p111 bra $L_174;
-	bra $L_177;
-$L_176:
-	mov.b64 %rd359, -3385462365541201655;
-	mov.b64 %rd383, %rd359;
-	bra $L_199;
-$L_177:
-	mov.b64 %rd360, 8;
-	setp.eq.u64 %p112, %rd328, %rd360;
-	@%p112 bra $L_176;
-	bra $L_179;
-$L_178:
-	mov.b64 %rd361, -3226582509936509822;
-	mov.b64 %rd383, %rd361;
-	bra $L_199;
-$L_179:
-	mov.b64 %rd362, 9;
-	setp.eq.u64 %p113, %rd328, %rd362;
-	@%p113 bra $L_178;
-	bra $L_181;
-$L_180:
-	mov.b64 %rd363, 8296664548579374057;
-	mov.b64 %rd383, %rd363;
-	bra $L_199;
-$L_181:
-	mov.b64 %rd364, 10;
-	setp.eq.u64 %p114, %rd328, %rd364;
-	@%p114 bra $L_180;
-	bra $L_183;
-$L_182:
-	mov.b64 %rd365, 4109744767560208502;
-	mov.b64 %rd383, %rd365;
-	bra $L_199;
-$L_183:
-	mov.b64 %rd366, 11;
-	setp.eq.u64 %p115, %rd328, %rd366;
-	@%p115 bra $L_182;
-	bra $L_185;
-$L_184:
-	mov.b64 %rd367, 4607516669194743839;
-	mov.b64 %rd383, %rd367;
-	bra $L_199;
-$L_185:
-	mov.b64 %rd368, 12;
-	setp.eq.u64 %p116, %rd328, %rd368;
-	@%p116 bra $L_184;
-	bra $L_187;
-$L_186:
-	mov.b64 %rd369, -2423460969061230018;
-	mov.b64 %rd383, %rd369;
-	bra $L_199;
-$L_187:
-	mov.b64 %rd370, 13;
-	setp.eq.u64 %p117, %rd328, %rd370;
-	@%p117 bra $L_186;
-	bra $L_189;
-$L_188:
-	mov.b64 %rd371, -2707510419574615186;
-	mov.b64 %rd383, %rd371;
-	bra $L_199;
-$L_189:
-	mov.b64 %rd372, 14;
-	setp.eq.u64 %p118, %rd328, %rd372;
-	@%p118 bra $L_188;
-	bra $L_191;
-$L_190:
-	mov.b64 %rd373, -7022098299024845734;
-	mov.b64 %rd383, %rd373;
-	bra $L_199;
-$L_191:
-	mov.b64 %rd374, 15;
-	setp.eq.u64 %p119, %rd328, %rd374;
-	@%p119 bra $L_190;
-	bra $L_193;
-$L_192:
-	mov.b64 %rd375, -1562901285013036298;
-	mov.b64 %rd383, %rd375;
-	bra $L_199;
-$L_193:
-	mov.b64 %rd376, 16;
-	setp.eq.u64 %p120, %rd328, %rd376;
-	@%p120 bra $L_192;
-	bra $L_195;
-$L_194:
-	mov.b64 %rd377, 8795094592981902804;
-	mov.b64 %rd383, %rd377;
-	bra $L_199;
-$L_195:
-	mov.b64 %rd378, 17;
-	setp.eq.u64 %p121, %rd328, %rd378;
-	@%p121 bra $L_194;
-	bra $L_197;
-$L_196:
-	mov.b64 %rd379, -2884908082597807600;
-	mov.b64 %rd383, %rd379;
-	bra $L_199;
-$L_197:
-	mov.b64 %rd380, 18;
-	setp.eq.u64 %p122, %rd328, %rd380;
-	@%p122 bra $L_196;
-$L_198:
-	mov.b64 %rd381, -6051042886442100905;
-	mov.b64 %rd383, %rd381;
 $L_199:
 	mov.b64 %rd382, %rd383;
 	min.u64 %rd1495, %rd329, 64;
@@ -5046,170 +4812,6 @@ $L_200:
 	@!%p123 bra $L_203;
 $L_201:
 	mov.b64 %rd424, %rd385;
-	bra $L_239;
-$L_202:
-	mov.b64 %rd387, 5040379952546458195;
-	mov.b64 %rd424, %rd387;
-	bra $L_239;
-$L_203:
-	setp.eq.u64 %p124, %rd386, %rd385;
-	@%p124 bra $L_202;
-	bra $L_205;
-$L_204:
-	mov.b64 %rd388, -554312585572664447;
-	mov.b64 %rd424, %rd388;
-	bra $L_239;
-$L_205:
-	mov.b64 %rd389, 2;
-	setp.eq.u64 %p125, %rd386, %rd389;
-	@%p125 bra $L_204;
-	bra $L_207;
-$L_206:
-	mov.b64 %rd390, -5276763892624187261;
-	mov.b64 %rd424, %rd390;
-	bra $L_239;
-$L_207:
-	mov.b64 %rd391, 3;
-	setp.eq.u64 %p126, %rd386, %rd391;
-	@%p126 bra $L_206;
-	bra $L_209;
-$L_208:
-	mov.b64 %rd392, -242412250269775165;
-	mov.b64 %rd424, %rd392;
-	bra $L_239;
-$L_209:
-	mov.b64 %rd393, 4;
-	setp.eq.u64 %p127, %rd386, %rd393;
-	@%p127 bra $L_208;
-	bra $L_211;
-$L_210:
-	mov.b64 %rd394, 7946843935494350272;
-	mov.b64 %rd424, %rd394;
-	bra $L_239;
-$L_211:
-	mov.b64 %rd395, 5;
-	setp.eq.u64 %p128, %rd386, %rd395;
-	@%p128 bra $L_210;
-	bra $L_213;
-$L_212:
-	mov.b64 %rd396, 905889640498799673;
-	mov.b64 %rd424, %rd396;
-	bra $L_239;
-$L_213:
-	mov.b64 %rd397, 6;
-	setp.eq.u64 %p129, %rd386, %rd397;
-	@%p129 bra $L_212;
-	bra $L_215;
-$L_214:
-	mov.b64 %rd398, -271387810574676355;
-	mov.b64 %rd424, %rd398;
-	bra $L_239;
-$L_215:
-	mov.b64 %rd399, 7;
-	setp.eq.u64 %p130, %rd386, %rd399;
-	@%p130 bra $L_214;
-	bra $L_217;
-$L_216:
-	mov.b64 %rd400, -3385462365541201655;
-	mov.b64 %rd424, %rd400;
-	bra $L_239;
-$L_217:
-	mov.b64 %rd401, 8;
-	setp.eq.u64 %p131, %rd386, %rd401;
-	@%p131 bra $L_216;
-	bra $L_219;
-$L_218:
-	mov.b64 %rd402, -3226582509936509822;
-	mov.b64 %rd424, %rd402;
-	bra $L_239;
-$L_219:
-	mov.b64 %rd403, 9;
-	setp.eq.u64 %p132, %rd386, %rd403;
-	@%p132 bra $L_218;
-	bra $L_221;
-$L_220:
-	mov.b64 %rd404, 8296664548579374057;
-	mov.b64 %rd424, %rd404;
-	bra $L_239;
-$L_221:
-	mov.b64 %rd405, 10;
-	setp.eq.u64 %p133, %rd386, %rd405;
-	@%p133 bra $L_220;
-	bra $L_223;
-$L_222:
-	mov.b64 %rd406, 4109744767560208502;
-	mov.b64 %rd424, %rd406;
-	bra $L_239;
-$L_223:
-	mov.b64 %rd407, 11;
-	setp.eq.u64 %p134, %rd386, %rd407;
-	@%p134 bra $L_222;
-	bra $L_225;
-$L_224:
-	mov.b64 %rd408, 4607516669194743839;
-	mov.b64 %rd424, %rd408;
-	bra $L_239;
-$L_225:
-	mov.b64 %rd409, 12;
-	setp.eq.u64 %p135, %rd386, %rd409;
-	@%p135 bra $L_224;
-	bra $L_227;
-$L_226:
-	mov.b64 %rd410, -2423460969061230018;
-	mov.b64 %rd424, %rd410;
-	bra $L_239;
-$L_227:
-	mov.b64 %rd411, 13;
-	setp.eq.u64 %p136, %rd386, %rd411;
-	@%p136 bra $L_226;
-	bra $L_229;
-$L_228:
-	mov.b64 %rd412, -2707510419574615186;
-	mov.b64 %rd424, %rd412;
-	bra $L_239;
-$L_229:
-	mov.b64 %rd413, 14;
-	setp.eq.u64 %p137, %rd386, %rd413;
-	@%p137 bra $L_228;
-	bra $L_231;
-$L_230:
-	mov.b64 %rd414, -7022098299024845734;
-	mov.b64 %rd424, %rd414;
-	bra $L_239;
-$L_231:
-	mov.b64 %rd415, 15;
-	setp.eq.u64 %p138, %rd386, %rd415;
-	@%p138 bra $L_230;
-	bra $L_233;
-$L_232:
-	mov.b64 %rd416, -1562901285013036298;
-	mov.b64 %rd424, %rd416;
-	bra $L_239;
-$L_233:
-	mov.b64 %rd417, 16;
-	setp.eq.u64 %p139, %rd386, %rd417;
-	@%p139 bra $L_232;
-	bra $L_235;
-$L_234:
-	mov.b64 %rd418, 8795094592981902804;
-	mov.b64 %rd424, %rd418;
-	bra $L_239;
-$L_235:
-	mov.b64 %rd419, 17;
-	setp.eq.u64 %p140, %rd386, %rd419;
-	@%p140 bra $L_234;
-	bra $L_237;
-$L_236:
-	mov.b64 %rd420, -2884908082597807600;
-	mov.b64 %rd424, %rd420;
-	bra $L_239;
-$L_237:
-	mov.b64 %rd421, 18;
-	setp.eq.u64 %p141, %rd386, %rd421;
-	@%p141 bra $L_236;
-$L_238:
-	mov.b64 %rd422, -6051042886442100905;
-	mov.b64 %rd424, %rd422;
 $L_239:
 	mov.b64 %rd423, %rd424;
 	sub.u64 %rd425, %rd327, %rd329;
@@ -5221,170 +4823,6 @@ $L_240:
 	@!%p123 bra $L_243;
 $L_241:
 	mov.b64 %rd465, %rd385;
-	bra $L_279;
-$L_242:
-	mov.b64 %rd428, 5040379952546458195;
-	mov.b64 %rd465, %rd428;
-	bra $L_279;
-$L_243:
-	setp.eq.u64 %p142, %rd386, %rd385;
-	@%p142 bra $L_242;
-	bra $L_245;
-$L_244:
-	mov.b64 %rd429, -554312585572664447;
-	mov.b64 %rd465, %rd429;
-	bra $L_279;
-$L_245:
-	mov.b64 %rd430, 2;
-	setp.eq.u64 %p143, %rd386, %rd430;
-	@%p143 bra $L_244;
-	bra $L_247;
-$L_246:
-	mov.b64 %rd431, -5276763892624187261;
-	mov.b64 %rd465, %rd431;
-	bra $L_279;
-$L_247:
-	mov.b64 %rd432, 3;
-	setp.eq.u64 %p144, %rd386, %rd432;
-	@%p144 bra $L_246;
-	bra $L_249;
-$L_248:
-	mov.b64 %rd433, -242412250269775165;
-	mov.b64 %rd465, %rd433;
-	bra $L_279;
-$L_249:
-	mov.b64 %rd434, 4;
-	setp.eq.u64 %p145, %rd386, %rd434;
-	@%p145 bra $L_248;
-	bra $L_251;
-$L_250:
-	mov.b64 %rd435, 7946843935494350272;
-	mov.b64 %rd465, %rd435;
-	bra $L_279;
-$L_251:
-	mov.b64 %rd436, 5;
-	setp.eq.u64 %p146, %rd386, %rd436;
-	@%p146 bra $L_250;
-	bra $L_253;
-$L_252:
-	mov.b64 %rd437, 905889640498799673;
-	mov.b64 %rd465, %rd437;
-	bra $L_279;
-$L_253:
-	mov.b64 %rd438, 6;
-	setp.eq.u64 %p147, %rd386, %rd438;
-	@%p147 bra $L_252;
-	bra $L_255;
-$L_254:
-	mov.b64 %rd439, -271387810574676355;
-	mov.b64 %rd465, %rd439;
-	bra $L_279;
-$L_255:
-	mov.b64 %rd440, 7;
-	setp.eq.u64 %p148, %rd386, %rd440;
-	@%p148 bra $L_254;
-	bra $L_257;
-$L_256:
-	mov.b64 %rd441, -3385462365541201655;
-	mov.b64 %rd465, %rd441;
-	bra $L_279;
-$L_257:
-	mov.b64 %rd442, 8;
-	setp.eq.u64 %p149, %rd386, %rd442;
-	@%p149 bra $L_256;
-	bra $L_259;
-$L_258:
-	mov.b64 %rd443, -3226582509936509822;
-	mov.b64 %rd465, %rd443;
-	bra $L_279;
-$L_259:
-	mov.b64 %rd444, 9;
-	setp.eq.u64 %p150, %rd386, %rd444;
-	@%p150 bra $L_258;
-	bra $L_261;
-$L_260:
-	mov.b64 %rd445, 8296664548579374057;
-	mov.b64 %rd465, %rd445;
-	bra $L_279;
-$L_261:
-	mov.b64 %rd446, 10;
-	setp.eq.u64 %p151, %rd386, %rd446;
-	@%p151 bra $L_260;
-	bra $L_263;
-$L_262:
-	mov.b64 %rd447, 4109744767560208502;
-	mov.b64 %rd465, %rd447;
-	bra $L_279;
-$L_263:
-	mov.b64 %rd448, 11;
-	setp.eq.u64 %p152, %rd386, %rd448;
-	@%p152 bra $L_262;
-	bra $L_265;
-$L_264:
-	mov.b64 %rd449, 4607516669194743839;
-	mov.b64 %rd465, %rd449;
-	bra $L_279;
-$L_265:
-	mov.b64 %rd450, 12;
-	setp.eq.u64 %p153, %rd386, %rd450;
-	@%p153 bra $L_264;
-	bra $L_267;
-$L_266:
-	mov.b64 %rd451, -2423460969061230018;
-	mov.b64 %rd465, %rd451;
-	bra $L_279;
-$L_267:
-	mov.b64 %rd452, 13;
-	setp.eq.u64 %p154, %rd386, %rd452;
-	@%p154 bra $L_266;
-	bra $L_269;
-$L_268:
-	mov.b64 %rd453, -2707510419574615186;
-	mov.b64 %rd465, %rd453;
-	bra $L_279;
-$L_269:
-	mov.b64 %rd454, 14;
-	setp.eq.u64 %p155, %rd386, %rd454;
-	@%p155 bra $L_268;
-	bra $L_271;
-$L_270:
-	mov.b64 %rd455, -7022098299024845734;
-	mov.b64 %rd465, %rd455;
-	bra $L_279;
-$L_271:
-	mov.b64 %rd456, 15;
-	setp.eq.u64 %p156, %rd386, %rd456;
-	@%p156 bra $L_270;
-	bra $L_273;
-$L_272:
-	mov.b64 %rd457, -1562901285013036298;
-	mov.b64 %rd465, %rd457;
-	bra $L_279;
-$L_273:
-	mov.b64 %rd458, 16;
-	setp.eq.u64 %p157, %rd386, %rd458;
-	@%p157 bra $L_272;
-	bra $L_275;
-$L_274:
-	mov.b64 %rd459, 8795094592981902804;
-	mov.b64 %rd465, %rd459;
-	bra $L_279;
-$L_275:
-	mov.b64 %rd460, 17;
-	setp.eq.u64 %p158, %rd386, %rd460;
-	@%p158 bra $L_274;
-	bra $L_277;
-$L_276:
-	mov.b64 %rd461, -2884908082597807600;
-	mov.b64 %rd465, %rd461;
-	bra $L_279;
-$L_277:
-	mov.b64 %rd462, 18;
-	setp.eq.u64 %p159, %rd386, %rd462;
-	@%p159 bra $L_276;
-$L_278:
-	mov.b64 %rd463, -6051042886442100905;
-	mov.b64 %rd465, %rd463;
 $L_279:
 	mov.b64 %rd464, %rd465;
 	min.u64 %rd1497, %rd329, 64;
@@ -5397,169 +4835,6 @@ $L_280:
 	@!%p160 bra $L_283;
 $L_281:
 	mov.b64 %rd505, %rd385;
-	bra $L_319;
-$L_282:
-	mov.b64 %rd469, 5040379952546458195;
-	mov.b64 %rd505, %rd469;
-	bra $L_319;
-$L_283:
-	setp.eq.u64 %p161, %rd468, %rd385;
-	@%p161 bra $L_282;
-	bra $L_285;
-$L_284:
-	mov.b64 %rd470, -554312585572664447;
-	mov.b64 %rd505, %rd470;
-	bra $L_319;
-$L_285:
-	setp.eq.u64 %p162, %rd468, %rd467;
-	@%p162 bra $L_284;
-	bra $L_287;
-$L_286:
-	mov.b64 %rd471, -5276763892624187261;
-	mov.b64 %rd505, %rd471;
-	bra $L_319;
-$L_287:
-	mov.b64 %rd472, 3;
-	setp.eq.u64 %p163, %rd468, %rd472;
-	@%p163 bra $L_286;
-	bra $L_289;
-$L_288:
-	mov.b64 %rd473, -242412250269775165;
-	mov.b64 %rd505, %rd473;
-	bra $L_319;
-$L_289:
-	mov.b64 %rd474, 4;
-	setp.eq.u64 %p164, %rd468, %rd474;
-	@%p164 bra $L_288;
-	bra $L_291;
-$L_290:
-	mov.b64 %rd475, 7946843935494350272;
-	mov.b64 %rd505, %rd475;
-	bra $L_319;
-$L_291:
-	mov.b64 %rd476, 5;
-	setp.eq.u64 %p165, %rd468, %rd476;
-	@%p165 bra $L_290;
-	bra $L_293;
-$L_292:
-	mov.b64 %rd477, 905889640498799673;
-	mov.b64 %rd505, %rd477;
-	bra $L_319;
-$L_293:
-	mov.b64 %rd478, 6;
-	setp.eq.u64 %p166, %rd468, %rd478;
-	@%p166 bra $L_292;
-	bra $L_295;
-$L_294:
-	mov.b64 %rd479, -271387810574676355;
-	mov.b64 %rd505, %rd479;
-	bra $L_319;
-$L_295:
-	mov.b64 %rd480, 7;
-	setp.eq.u64 %p167, %rd468, %rd480;
-	@%p167 bra $L_294;
-	bra $L_297;
-$L_296:
-	mov.b64 %rd481, -3385462365541201655;
-	mov.b64 %rd505, %rd481;
-	bra $L_319;
-$L_297:
-	mov.b64 %rd482, 8;
-	setp.eq.u64 %p168, %rd468, %rd482;
-	@%p168 bra $L_296;
-	bra $L_299;
-$L_298:
-	mov.b64 %rd483, -3226582509936509822;
-	mov.b64 %rd505, %rd483;
-	bra $L_319;
-$L_299:
-	mov.b64 %rd484, 9;
-	setp.eq.u64 %p169, %rd468, %rd484;
-	@%p169 bra $L_298;
-	bra $L_301;
-$L_300:
-	mov.b64 %rd485, 8296664548579374057;
-	mov.b64 %rd505, %rd485;
-	bra $L_319;
-$L_301:
-	mov.b64 %rd486, 10;
-	setp.eq.u64 %p170, %rd468, %rd486;
-	@%p170 bra $L_300;
-	bra $L_303;
-$L_302:
-	mov.b64 %rd487, 4109744767560208502;
-	mov.b64 %rd505, %rd487;
-	bra $L_319;
-$L_303:
-	mov.b64 %rd488, 11;
-	setp.eq.u64 %p171, %rd468, %rd488;
-	@%p171 bra $L_302;
-	bra $L_305;
-$L_304:
-	mov.b64 %rd489, 4607516669194743839;
-	mov.b64 %rd505, %rd489;
-	bra $L_319;
-$L_305:
-	mov.b64 %rd490, 12;
-	setp.eq.u64 %p172, %rd468, %rd490;
-	@%p172 bra $L_304;
-	bra $L_307;
-$L_306:
-	mov.b64 %rd491, -2423460969061230018;
-	mov.b64 %rd505, %rd491;
-	bra $L_319;
-$L_307:
-	mov.b64 %rd492, 13;
-	setp.eq.u64 %p173, %rd468, %rd492;
-	@%p173 bra $L_306;
-	bra $L_309;
-$L_308:
-	mov.b64 %rd493, -2707510419574615186;
-	mov.b64 %rd505, %rd493;
-	bra $L_319;
-$L_309:
-	mov.b64 %rd494, 14;
-	setp.eq.u64 %p174, %rd468, %rd494;
-	@%p174 bra $L_308;
-	bra $L_311;
-$L_310:
-	mov.b64 %rd495, -7022098299024845734;
-	mov.b64 %rd505, %rd495;
-	bra $L_319;
-$L_311:
-	mov.b64 %rd496, 15;
-	setp.eq.u64 %p175, %rd468, %rd496;
-	@%p175 bra $L_310;
-	bra $L_313;
-$L_312:
-	mov.b64 %rd497, -1562901285013036298;
-	mov.b64 %rd505, %rd497;
-	bra $L_319;
-$L_313:
-	mov.b64 %rd498, 16;
-	setp.eq.u64 %p176, %rd468, %rd498;
-	@%p176 bra $L_312;
-	bra $L_315;
-$L_314:
-	mov.b64 %rd499, 8795094592981902804;
-	mov.b64 %rd505, %rd499;
-	bra $L_319;
-$L_315:
-	mov.b64 %rd500, 17;
-	setp.eq.u64 %p177, %rd468, %rd500;
-	@%p177 bra $L_314;
-	bra $L_317;
-$L_316:
-	mov.b64 %rd501, -2884908082597807600;
-	mov.b64 %rd505, %rd501;
-	bra $L_319;
-$L_317:
-	mov.b64 %rd502, 18;
-	setp.eq.u64 %p178, %rd468, %rd502;
-	@%p178 bra $L_316;
-$L_318:
-	mov.b64 %rd503, -6051042886442100905;
-	mov.b64 %rd505, %rd503;
 $L_319:
 	mov.b64 %rd504, %rd505;
 	min.u64 %rd1498, %rd425, 64;
@@ -5570,169 +4845,6 @@ $L_320:
 	@!%p160 bra $L_323;
 $L_321:
 	mov.b64 %rd544, %rd385;
-	bra $L_359;
-$L_322:
-	mov.b64 %rd508, 5040379952546458195;
-	mov.b64 %rd544, %rd508;
-	bra $L_359;
-$L_323:
-	setp.eq.u64 %p179, %rd468, %rd385;
-	@%p179 bra $L_322;
-	bra $L_325;
-$L_324:
-	mov.b64 %rd509, -554312585572664447;
-	mov.b64 %rd544, %rd509;
-	bra $L_359;
-$L_325:
-	setp.eq.u64 %p180, %rd468, %rd467;
-	@%p180 bra $L_324;
-	bra $L_327;
-$L_326:
-	mov.b64 %rd510, -5276763892624187261;
-	mov.b64 %rd544, %rd510;
-	bra $L_359;
-$L_327:
-	mov.b64 %rd511, 3;
-	setp.eq.u64 %p181, %rd468, %rd511;
-	@%p181 bra $L_326;
-	bra $L_329;
-$L_328:
-	mov.b64 %rd512, -242412250269775165;
-	mov.b64 %rd544, %rd512;
-	bra $L_359;
-$L_329:
-	mov.b64 %rd513, 4;
-	setp.eq.u64 %p182, %rd468, %rd513;
-	@%p182 bra $L_328;
-	bra $L_331;
-$L_330:
-	mov.b64 %rd514, 7946843935494350272;
-	mov.b64 %rd544, %rd514;
-	bra $L_359;
-$L_331:
-	mov.b64 %rd515, 5;
-	setp.eq.u64 %p183, %rd468, %rd515;
-	@%p183 bra $L_330;
-	bra $L_333;
-$L_332:
-	mov.b64 %rd516, 905889640498799673;
-	mov.b64 %rd544, %rd516;
-	bra $L_359;
-$L_333:
-	mov.b64 %rd517, 6;
-	setp.eq.u64 %p184, %rd468, %rd517;
-	@%p184 bra $L_332;
-	bra $L_335;
-$L_334:
-	mov.b64 %rd518, -271387810574676355;
-	mov.b64 %rd544, %rd518;
-	bra $L_359;
-$L_335:
-	mov.b64 %rd519, 7;
-	setp.eq.u64 %p185, %rd468, %rd519;
-	@%p185 bra $L_334;
-	bra $L_337;
-$L_336:
-	mov.b64 %rd520, -3385462365541201655;
-	mov.b64 %rd544, %rd520;
-	bra $L_359;
-$L_337:
-	mov.b64 %rd521, 8;
-	setp.eq.u64 %p186, %rd468, %rd521;
-	@%p186 bra $L_336;
-	bra $L_339;
-$L_338:
-	mov.b64 %rd522, -3226582509936509822;
-	mov.b64 %rd544, %rd522;
-	bra $L_359;
-$L_339:
-	mov.b64 %rd523, 9;
-	setp.eq.u64 %p187, %rd468, %rd523;
-	@%p187 bra $L_338;
-	bra $L_341;
-$L_340:
-	mov.b64 %rd524, 8296664548579374057;
-	mov.b64 %rd544, %rd524;
-	bra $L_359;
-$L_341:
-	mov.b64 %rd525, 10;
-	setp.eq.u64 %p188, %rd468, %rd525;
-	@%p188 bra $L_340;
-	bra $L_343;
-$L_342:
-	mov.b64 %rd526, 4109744767560208502;
-	mov.b64 %rd544, %rd526;
-	bra $L_359;
-$L_343:
-	mov.b64 %rd527, 11;
-	setp.eq.u64 %p189, %rd468, %rd527;
-	@%p189 bra $L_342;
-	bra $L_345;
-$L_344:
-	mov.b64 %rd528, 4607516669194743839;
-	mov.b64 %rd544, %rd528;
-	bra $L_359;
-$L_345:
-	mov.b64 %rd529, 12;
-	setp.eq.u64 %p190, %rd468, %rd529;
-	@%p190 bra $L_344;
-	bra $L_347;
-$L_346:
-	mov.b64 %rd530, -2423460969061230018;
-	mov.b64 %rd544, %rd530;
-	bra $L_359;
-$L_347:
-	mov.b64 %rd531, 13;
-	setp.eq.u64 %p191, %rd468, %rd531;
-	@%p191 bra $L_346;
-	bra $L_349;
-$L_348:
-	mov.b64 %rd532, -2707510419574615186;
-	mov.b64 %rd544, %rd532;
-	bra $L_359;
-$L_349:
-	mov.b64 %rd533, 14;
-	setp.eq.u64 %p192, %rd468, %rd533;
-	@%p192 bra $L_348;
-	bra $L_351;
-$L_350:
-	mov.b64 %rd534, -7022098299024845734;
-	mov.b64 %rd544, %rd534;
-	bra $L_359;
-$L_351:
-	mov.b64 %rd535, 15;
-	setp.eq.u64 %p193, %rd468, %rd535;
-	@%p193 bra $L_350;
-	bra $L_353;
-$L_352:
-	mov.b64 %rd536, -1562901285013036298;
-	mov.b64 %rd544, %rd536;
-	bra $L_359;
-$L_353:
-	mov.b64 %rd537, 16;
-	setp.eq.u64 %p194, %rd468, %rd537;
-	@%p194 bra $L_352;
-	bra $L_355;
-$L_354:
-	mov.b64 %rd538, 8795094592981902804;
-	mov.b64 %rd544, %rd538;
-	bra $L_359;
-$L_355:
-	mov.b64 %rd539, 17;
-	setp.eq.u64 %p195, %rd468, %rd539;
-	@%p195 bra $L_354;
-	bra $L_357;
-$L_356:
-	mov.b64 %rd540, -2884908082597807600;
-	mov.b64 %rd544, %rd540;
-	bra $L_359;
-$L_357:
-	mov.b64 %rd541, 18;
-	setp.eq.u64 %p196, %rd468, %rd541;
-	@%p196 bra $L_356;
-$L_358:
-	mov.b64 %rd542, -6051042886442100905;
-	mov.b64 %rd544, %rd542;
 $L_359:
 	mov.b64 %rd543, %rd544;
 	min.u64 %rd1499, %rd329, 64;
@@ -5745,168 +4857,6 @@ $L_360:
 	@!%p197 bra $L_363;
 $L_361:
 	mov.b64 %rd583, %rd385;
-	bra $L_399;
-$L_362:
-	mov.b64 %rd548, 5040379952546458195;
-	mov.b64 %rd583, %rd548;
-	bra $L_399;
-$L_363:
-	setp.eq.u64 %p198, %rd547, %rd385;
-	@%p198 bra $L_362;
-	bra $L_365;
-$L_364:
-	mov.b64 %rd549, -554312585572664447;
-	mov.b64 %rd583, %rd549;
-	bra $L_399;
-$L_365:
-	setp.eq.u64 %p199, %rd547, %rd467;
-	@%p199 bra $L_364;
-	bra $L_367;
-$L_366:
-	mov.b64 %rd550, -5276763892624187261;
-	mov.b64 %rd583, %rd550;
-	bra $L_399;
-$L_367:
-	setp.eq.u64 %p200, %rd547, %rd546;
-	@%p200 bra $L_366;
-	bra $L_369;
-$L_368:
-	mov.b64 %rd551, -242412250269775165;
-	mov.b64 %rd583, %rd551;
-	bra $L_399;
-$L_369:
-	mov.b64 %rd552, 4;
-	setp.eq.u64 %p201, %rd547, %rd552;
-	@%p201 bra $L_368;
-	bra $L_371;
-$L_370:
-	mov.b64 %rd553, 7946843935494350272;
-	mov.b64 %rd583, %rd553;
-	bra $L_399;
-$L_371:
-	mov.b64 %rd554, 5;
-	setp.eq.u64 %p202, %rd547, %rd554;
-	@%p202 bra $L_370;
-	bra $L_373;
-$L_372:
-	mov.b64 %rd555, 905889640498799673;
-	mov.b64 %rd583, %rd555;
-	bra $L_399;
-$L_373:
-	mov.b64 %rd556, 6;
-	setp.eq.u64 %p203, %rd547, %rd556;
-	@%p203 bra $L_372;
-	bra $L_375;
-$L_374:
-	mov.b64 %rd557, -271387810574676355;
-	mov.b64 %rd583, %rd557;
-	bra $L_399;
-$L_375:
-	mov.b64 %rd558, 7;
-	setp.eq.u64 %p204, %rd547, %rd558;
-	@%p204 bra $L_374;
-	bra $L_377;
-$L_376:
-	mov.b64 %rd559, -3385462365541201655;
-	mov.b64 %rd583, %rd559;
-	bra $L_399;
-$L_377:
-	mov.b64 %rd560, 8;
-	setp.eq.u64 %p205, %rd547, %rd560;
-	@%p205 bra $L_376;
-	bra $L_379;
-$L_378:
-	mov.b64 %rd561, -3226582509936509822;
-	mov.b64 %rd583, %rd561;
-	bra $L_399;
-$L_379:
-	mov.b64 %rd562, 9;
-	setp.eq.u64 %p206, %rd547, %rd562;
-	@%p206 bra $L_378;
-	bra $L_381;
-$L_380:
-	mov.b64 %rd563, 8296664548579374057;
-	mov.b64 %rd583, %rd563;
-	bra $L_399;
-$L_381:
-	mov.b64 %rd564, 10;
-	setp.eq.u64 %p207, %rd547, %rd564;
-	@%p207 bra $L_380;
-	bra $L_383;
-$L_382:
-	mov.b64 %rd565, 4109744767560208502;
-	mov.b64 %rd583, %rd565;
-	bra $L_399;
-$L_383:
-	mov.b64 %rd566, 11;
-	setp.eq.u64 %p208, %rd547, %rd566;
-	@%p208 bra $L_382;
-	bra $L_385;
-$L_384:
-	mov.b64 %rd567, 4607516669194743839;
-	mov.b64 %rd583, %rd567;
-	bra $L_399;
-$L_385:
-	mov.b64 %rd568, 12;
-	setp.eq.u64 %p209, %rd547, %rd568;
-	@%p209 bra $L_384;
-	bra $L_387;
-$L_386:
-	mov.b64 %rd569, -2423460969061230018;
-	mov.b64 %rd583, %rd569;
-	bra $L_399;
-$L_387:
-	mov.b64 %rd570, 13;
-	setp.eq.u64 %p210, %rd547, %rd570;
-	@%p210 bra $L_386;
-	bra $L_389;
-$L_388:
-	mov.b64 %rd571, -2707510419574615186;
-	mov.b64 %rd583, %rd571;
-	bra $L_399;
-$L_389:
-	mov.b64 %rd572, 14;
-	setp.eq.u64 %p211, %rd547, %rd572;
-	@%p211 bra $L_388;
-	bra $L_391;
-$L_390:
-	mov.b64 %rd573, -7022098299024845734;
-	mov.b64 %rd583, %rd573;
-	bra $L_399;
-$L_391:
-	mov.b64 %rd574, 15;
-	setp.eq.u64 %p212, %rd547, %rd574;
-	@%p212 bra $L_390;
-	bra $L_393;
-$L_392:
-	mov.b64 %rd575, -1562901285013036298;
-	mov.b64 %rd583, %rd575;
-	bra $L_399;
-$L_393:
-	mov.b64 %rd576, 16;
-	setp.eq.u64 %p213, %rd547, %rd576;
-	@%p213 bra $L_392;
-	bra $L_395;
-$L_394:
-	mov.b64 %rd577, 8795094592981902804;
-	mov.b64 %rd583, %rd577;
-	bra $L_399;
-$L_395:
-	mov.b64 %rd578, 17;
-	setp.eq.u64 %p214, %rd547, %rd578;
-	@%p214 bra $L_394;
-	bra $L_397;
-$L_396:
-	mov.b64 %rd579, -2884908082597807600;
-	mov.b64 %rd583, %rd579;
-	bra $L_399;
-$L_397:
-	mov.b64 %rd580, 18;
-	setp.eq.u64 %p215, %rd547, %rd580;
-	@%p215 bra $L_396;
-$L_398:
-	mov.b64 %rd581, -6051042886442100905;
-	mov.b64 %rd583, %rd581;
 $L_399:
 	mov.b64 %rd582, %rd583;
 	min.u64 %rd1500, %rd425, 64;
@@ -5967,68 +4917,928 @@ $L_399:
 	mov.b64 %rd335, %rd599;
 	mov.b64 %rd337, %rd616;
 	bra $L_158;
-$L_400:
-	mul.f64 %rd618, %rd168, %rd267;
-	sub.f64 %rd619, %rd47, %rd618;
-	mul.f64 %rd620, %rd267, %rd267;
-	mov.b64 %rd621, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd622, %rd621, %rd267;
-	mov.b64 %rd623, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd624, %rd622, %rd623;
-	mul.f64 %rd625, %rd624, %rd267;
-	mov.b64 %rd626, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd627, %rd625, %rd626;
-	mul.f64 %rd628, %rd627, %rd267;
-	mov.b64 %rd629, 0d3EFA01A019C844F5;
-	add.f64 %rd630, %rd628, %rd629;
-	mul.f64 %rd631, %rd630, %rd267;
-	mov.b64 %rd632, 0dBF56C16C16C14F91;
-	add.f64 %rd633, %rd631, %rd632;
-	mul.f64 %rd634, %rd633, %rd267;
-	mov.b64 %rd635, 0d3FA555555555554B;
-	add.f64 %rd636, %rd634, %rd635;
-	mul.f64 %rd637, %rd620, %rd636;
-	add.f64 %rd638, %rd619, %rd637;
-$L_401:
-	mov.b64 %rd270, %rd638;
-	bra $L_135;
-$L_402:
-	mul.f64 %rd639, %rd305, %rd267;
-	mov.b64 %rd640, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd641, %rd640, %rd267;
-	mov.b64 %rd642, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd643, %rd641, %rd642;
-	mul.f64 %rd644, %rd643, %rd267;
-	mov.b64 %rd645, 0d3EC71DE3567D48A1;
-	add.f64 %rd646, %rd644, %rd645;
-	mul.f64 %rd647, %rd646, %rd267;
-	mov.b64 %rd648, 0dBF2A01A019BFDF03;
-	add.f64 %rd649, %rd647, %rd648;
-	mul.f64 %rd650, %rd649, %rd267;
-	mov.b64 %rd651, 0d3F8111111110F7D0;
-	add.f64 %rd652, %rd650, %rd651;
-	mul.f64 %rd653, %rd652, %rd267;
-	mov.b64 %rd654, 0dBFC5555555555548;
-	add.f64 %rd655, %rd653, %rd654;
-	mul.f64 %rd656, %rd639, %rd655;
-	add.f64 %rd657, %rd305, %rd656;
-$L_403:
-	mov.b64 %rd270, %rd657;
-	bra $L_135;
-$L_404:
-	add.s64 %rd658, %rd59, %rd39;
-	st.global.f64 [%rd658], %rd275;
-$L_405:
-	setp.neu.f64 %p217, %rd22, %rd22;
-	@!%p217 bra $L_408;
-$L_406:
-	mov.b64 %rd659, 0d7FF8000000000001;
-	mov.b64 %rd673, %rd659;
-	bra $L_419;
+$L_157:
+	add.u64 %rd330, %rd599, %rd385;
+	mov.b64 %rd331, 7;
+	and.b64 %rd332, %rd330, %rd331;
+	sub.f64 %rd333, %rd616, %rd47;
+	mov.b64 %rd335, %rd332;
+	mov.b64 %rd337, %rd333;
+$L_158:
+	mov.b64 %rd334, %rd335;
+	mov.b64 %rd336, %rd337;
+	mul.f64 %rd338, %rd336, %rd308;
+	mov.b64 %rd340, %rd334;
+	mov.b64 %rd342, %rd338;
+	bra $L_159;
+$L_162:
+	mov.b64 %rd345, 5040379952546458195;
+	mov.b64 %rd383, %rd345;
+	bra $L_199;
+$L_163:
+	mov.b64 %rd346, 1;
+	setp.eq.u64 %p105, %rd328, %rd346;
+	@%p105 bra $L_162;
+$L_165:
+	mov.b64 %rd348, 2;
+	setp.eq.u64 %p106, %rd328, %rd348;
+	@!%p106 bra $L_167;
+$L_164:
+	mov.b64 %rd347, -554312585572664447;
+	mov.b64 %rd383, %rd347;
+	bra $L_199;
+$L_166:
+	mov.b64 %rd349, -5276763892624187261;
+	mov.b64 %rd383, %rd349;
+	bra $L_199;
+$L_167:
+	mov.b64 %rd350, 3;
+	setp.eq.u64 %p107, %rd328, %rd350;
+	@%p107 bra $L_166;
+$L_169:
+	mov.b64 %rd352, 4;
+	setp.eq.u64 %p108, %rd328, %rd352;
+	@!%p108 bra $L_171;
+$L_168:
+	mov.b64 %rd351, -242412250269775165;
+	mov.b64 %rd383, %rd351;
+	bra $L_199;
+$L_170:
+	mov.b64 %rd353, 7946843935494350272;
+	mov.b64 %rd383, %rd353;
+	bra $L_199;
+$L_171:
+	mov.b64 %rd354, 5;
+	setp.eq.u64 %p109, %rd328, %rd354;
+	@%p109 bra $L_170;
+$L_173:
+	mov.b64 %rd356, 6;
+	setp.eq.u64 %p110, %rd328, %rd356;
+	@!%p110 bra $L_175;
+$L_172:
+	mov.b64 %rd355, 905889640498799673;
+	mov.b64 %rd383, %rd355;
+	bra $L_199;
+$L_174:
+	mov.b64 %rd357, -271387810574676355;
+	mov.b64 %rd383, %rd357;
+	bra $L_199;
+$L_175:
+	mov.b64 %rd358, 7;
+	setp.eq.u64 %p111, %rd328, %rd358;
+	@%p111 bra $L_174;
+$L_177:
+	mov.b64 %rd360, 8;
+	setp.eq.u64 %p112, %rd328, %rd360;
+	@!%p112 bra $L_179;
+$L_176:
+	mov.b64 %rd359, -3385462365541201655;
+	mov.b64 %rd383, %rd359;
+	bra $L_199;
+$L_178:
+	mov.b64 %rd361, -3226582509936509822;
+	mov.b64 %rd383, %rd361;
+	bra $L_199;
+$L_179:
+	mov.b64 %rd362, 9;
+	setp.eq.u64 %p113, %rd328, %rd362;
+	@%p113 bra $L_178;
+$L_181:
+	mov.b64 %rd364, 10;
+	setp.eq.u64 %p114, %rd328, %rd364;
+	@!%p114 bra $L_183;
+$L_180:
+	mov.b64 %rd363, 8296664548579374057;
+	mov.b64 %rd383, %rd363;
+	bra $L_199;
+$L_182:
+	mov.b64 %rd365, 4109744767560208502;
+	mov.b64 %rd383, %rd365;
+	bra $L_199;
+$L_183:
+	mov.b64 %rd366, 11;
+	setp.eq.u64 %p115, %rd328, %rd366;
+	@%p115 bra $L_182;
+$L_185:
+	mov.b64 %rd368, 12;
+	setp.eq.u64 %p116, %rd328, %rd368;
+	@!%p116 bra $L_187;
+$L_184:
+	mov.b64 %rd367, 4607516669194743839;
+	mov.b64 %rd383, %rd367;
+	bra $L_199;
+$L_186:
+	mov.b64 %rd369, -2423460969061230018;
+	mov.b64 %rd383, %rd369;
+	bra $L_199;
+$L_187:
+	mov.b64 %rd370, 13;
+	setp.eq.u64 %p117, %rd328, %rd370;
+	@%p117 bra $L_186;
+$L_189:
+	mov.b64 %rd372, 14;
+	setp.eq.u64 %p118, %rd328, %rd372;
+	@!%p118 bra $L_191;
+$L_188:
+	mov.b64 %rd371, -2707510419574615186;
+	mov.b64 %rd383, %rd371;
+	bra $L_199;
+$L_190:
+	mov.b64 %rd373, -7022098299024845734;
+	mov.b64 %rd383, %rd373;
+	bra $L_199;
+$L_191:
+	mov.b64 %rd374, 15;
+	setp.eq.u64 %p119, %rd328, %rd374;
+	@%p119 bra $L_190;
+$L_193:
+	mov.b64 %rd376, 16;
+	setp.eq.u64 %p120, %rd328, %rd376;
+	@!%p120 bra $L_195;
+$L_192:
+	mov.b64 %rd375, -1562901285013036298;
+	mov.b64 %rd383, %rd375;
+	bra $L_199;
+$L_194:
+	mov.b64 %rd377, 8795094592981902804;
+	mov.b64 %rd383, %rd377;
+	bra $L_199;
+$L_195:
+	mov.b64 %rd378, 17;
+	setp.eq.u64 %p121, %rd328, %rd378;
+	@%p121 bra $L_194;
+$L_197:
+	mov.b64 %rd380, 18;
+	setp.eq.u64 %p122, %rd328, %rd380;
+	@!%p122 bra $L_198;
+$L_196:
+	mov.b64 %rd379, -2884908082597807600;
+	mov.b64 %rd383, %rd379;
+	bra $L_199;
+$L_198:
+	mov.b64 %rd381, -6051042886442100905;
+	mov.b64 %rd383, %rd381;
+	bra $L_199;
+$L_202:
+	mov.b64 %rd387, 5040379952546458195;
+	mov.b64 %rd424, %rd387;
+	bra $L_239;
+$L_203:
+	setp.eq.u64 %p124, %rd386, %rd385;
+	@%p124 bra $L_202;
+$L_205:
+	mov.b64 %rd389, 2;
+	setp.eq.u64 %p125, %rd386, %rd389;
+	@!%p125 bra $L_207;
+$L_204:
+	mov.b64 %rd388, -554312585572664447;
+	mov.b64 %rd424, %rd388;
+	bra $L_239;
+$L_206:
+	mov.b64 %rd390, -5276763892624187261;
+	mov.b64 %rd424, %rd390;
+	bra $L_239;
+$L_207:
+	mov.b64 %rd391, 3;
+	setp.eq.u64 %p126, %rd386, %rd391;
+	@%p126 bra $L_206;
+$L_209:
+	mov.b64 %rd393, 4;
+	setp.eq.u64 %p127, %rd386, %rd393;
+	@!%p127 bra $L_211;
+$L_208:
+	mov.b64 %rd392, -242412250269775165;
+	mov.b64 %rd424, %rd392;
+	bra $L_239;
+$L_210:
+	mov.b64 %rd394, 7946843935494350272;
+	mov.b64 %rd424, %rd394;
+	bra $L_239;
+$L_211:
+	mov.b64 %rd395, 5;
+	setp.eq.u64 %p128, %rd386, %rd395;
+	@%p128 bra $L_210;
+$L_213:
+	mov.b64 %rd397, 6;
+	setp.eq.u64 %p129, %rd386, %rd397;
+	@!%p129 bra $L_215;
+$L_212:
+	mov.b64 %rd396, 905889640498799673;
+	mov.b64 %rd424, %rd396;
+	bra $L_239;
+$L_214:
+	mov.b64 %rd398, -271387810574676355;
+	mov.b64 %rd424, %rd398;
+	bra $L_239;
+$L_215:
+	mov.b64 %rd399, 7;
+	setp.eq.u64 %p130, %rd386, %rd399;
+	@%p130 bra $L_214;
+$L_217:
+	mov.b64 %rd401, 8;
+	setp.eq.u64 %p131, %rd386, %rd401;
+	@!%p131 bra $L_219;
+$L_216:
+	mov.b64 %rd400, -3385462365541201655;
+	mov.b64 %rd424, %rd400;
+	bra $L_239;
+$L_218:
+	mov.b64 %rd402, -3226582509936509822;
+	mov.b64 %rd424, %rd402;
+	bra $L_239;
+$L_219:
+	mov.b64 %rd403, 9;
+	setp.eq.u64 %p132, %rd386, %rd403;
+	@%p132 bra $L_218;
+$L_221:
+	mov.b64 %rd405, 10;
+	setp.eq.u64 %p133, %rd386, %rd405;
+	@!%p133 bra $L_223;
+$L_220:
+	mov.b64 %rd404, 8296664548579374057;
+	mov.b64 %rd424, %rd404;
+	bra $L_239;
+$L_222:
+	mov.b64 %rd406, 4109744767560208502;
+	mov.b64 %rd424, %rd406;
+	bra $L_239;
+$L_223:
+	mov.b64 %rd407, 11;
+	setp.eq.u64 %p134, %rd386, %rd407;
+	@%p134 bra $L_222;
+$L_225:
+	mov.b64 %rd409, 12;
+	setp.eq.u64 %p135, %rd386, %rd409;
+	@!%p135 bra $L_227;
+$L_224:
+	mov.b64 %rd408, 4607516669194743839;
+	mov.b64 %rd424, %rd408;
+	bra $L_239;
+$L_226:
+	mov.b64 %rd410, -2423460969061230018;
+	mov.b64 %rd424, %rd410;
+	bra $L_239;
+$L_227:
+	mov.b64 %rd411, 13;
+	setp.eq.u64 %p136, %rd386, %rd411;
+	@%p136 bra $L_226;
+$L_229:
+	mov.b64 %rd413, 14;
+	setp.eq.u64 %p137, %rd386, %rd413;
+	@!%p137 bra $L_231;
+$L_228:
+	mov.b64 %rd412, -2707510419574615186;
+	mov.b64 %rd424, %rd412;
+	bra $L_239;
+$L_230:
+	mov.b64 %rd414, -7022098299024845734;
+	mov.b64 %rd424, %rd414;
+	bra $L_239;
+$L_231:
+	mov.b64 %rd415, 15;
+	setp.eq.u64 %p138, %rd386, %rd415;
+	@%p138 bra $L_230;
+$L_233:
+	mov.b64 %rd417, 16;
+	setp.eq.u64 %p139, %rd386, %rd417;
+	@!%p139 bra $L_235;
+$L_232:
+	mov.b64 %rd416, -1562901285013036298;
+	mov.b64 %rd424, %rd416;
+	bra $L_239;
+$L_234:
+	mov.b64 %rd418, 8795094592981902804;
+	mov.b64 %rd424, %rd418;
+	bra $L_239;
+$L_235:
+	mov.b64 %rd419, 17;
+	setp.eq.u64 %p140, %rd386, %rd419;
+	@%p140 bra $L_234;
+$L_237:
+	mov.b64 %rd421, 18;
+	setp.eq.u64 %p141, %rd386, %rd421;
+	@!%p141 bra $L_238;
+$L_236:
+	mov.b64 %rd420, -2884908082597807600;
+	mov.b64 %rd424, %rd420;
+	bra $L_239;
+$L_238:
+	mov.b64 %rd422, -6051042886442100905;
+	mov.b64 %rd424, %rd422;
+	bra $L_239;
+$L_242:
+	mov.b64 %rd428, 5040379952546458195;
+	mov.b64 %rd465, %rd428;
+	bra $L_279;
+$L_243:
+	setp.eq.u64 %p142, %rd386, %rd385;
+	@%p142 bra $L_242;
+$L_245:
+	mov.b64 %rd430, 2;
+	setp.eq.u64 %p143, %rd386, %rd430;
+	@!%p143 bra $L_247;
+$L_244:
+	mov.b64 %rd429, -554312585572664447;
+	mov.b64 %rd465, %rd429;
+	bra $L_279;
+$L_246:
+	mov.b64 %rd431, -5276763892624187261;
+	mov.b64 %rd465, %rd431;
+	bra $L_279;
+$L_247:
+	mov.b64 %rd432, 3;
+	setp.eq.u64 %p144, %rd386, %rd432;
+	@%p144 bra $L_246;
+$L_249:
+	mov.b64 %rd434, 4;
+	setp.eq.u64 %p145, %rd386, %rd434;
+	@!%p145 bra $L_251;
+$L_248:
+	mov.b64 %rd433, -242412250269775165;
+	mov.b64 %rd465, %rd433;
+	bra $L_279;
+$L_250:
+	mov.b64 %rd435, 7946843935494350272;
+	mov.b64 %rd465, %rd435;
+	bra $L_279;
+$L_251:
+	mov.b64 %rd436, 5;
+	setp.eq.u64 %p146, %rd386, %rd436;
+	@%p146 bra $L_250;
+$L_253:
+	mov.b64 %rd438, 6;
+	setp.eq.u64 %p147, %rd386, %rd438;
+	@!%p147 bra $L_255;
+$L_252:
+	mov.b64 %rd437, 905889640498799673;
+	mov.b64 %rd465, %rd437;
+	bra $L_279;
+$L_254:
+	mov.b64 %rd439, -271387810574676355;
+	mov.b64 %rd465, %rd439;
+	bra $L_279;
+$L_255:
+	mov.b64 %rd440, 7;
+	setp.eq.u64 %p148, %rd386, %rd440;
+	@%p148 bra $L_254;
+$L_257:
+	mov.b64 %rd442, 8;
+	setp.eq.u64 %p149, %rd386, %rd442;
+	@!%p149 bra $L_259;
+$L_256:
+	mov.b64 %rd441, -3385462365541201655;
+	mov.b64 %rd465, %rd441;
+	bra $L_279;
+$L_258:
+	mov.b64 %rd443, -3226582509936509822;
+	mov.b64 %rd465, %rd443;
+	bra $L_279;
+$L_259:
+	mov.b64 %rd444, 9;
+	setp.eq.u64 %p150, %rd386, %rd444;
+	@%p150 bra $L_258;
+$L_261:
+	mov.b64 %rd446, 10;
+	setp.eq.u64 %p151, %rd386, %rd446;
+	@!%p151 bra $L_263;
+$L_260:
+	mov.b64 %rd445, 8296664548579374057;
+	mov.b64 %rd465, %rd445;
+	bra $L_279;
+$L_262:
+	mov.b64 %rd447, 4109744767560208502;
+	mov.b64 %rd465, %rd447;
+	bra $L_279;
+$L_263:
+	mov.b64 %rd448, 11;
+	setp.eq.u64 %p152, %rd386, %rd448;
+	@%p152 bra $L_262;
+$L_265:
+	mov.b64 %rd450, 12;
+	setp.eq.u64 %p153, %rd386, %rd450;
+	@!%p153 bra $L_267;
+$L_264:
+	mov.b64 %rd449, 4607516669194743839;
+	mov.b64 %rd465, %rd449;
+	bra $L_279;
+$L_266:
+	mov.b64 %rd451, -2423460969061230018;
+	mov.b64 %rd465, %rd451;
+	bra $L_279;
+$L_267:
+	mov.b64 %rd452, 13;
+	setp.eq.u64 %p154, %rd386, %rd452;
+	@%p154 bra $L_266;
+$L_269:
+	mov.b64 %rd454, 14;
+	setp.eq.u64 %p155, %rd386, %rd454;
+	@!%p155 bra $L_271;
+$L_268:
+	mov.b64 %rd453, -2707510419574615186;
+	mov.b64 %rd465, %rd453;
+	bra $L_279;
+$L_270:
+	mov.b64 %rd455, -7022098299024845734;
+	mov.b64 %rd465, %rd455;
+	bra $L_279;
+$L_271:
+	mov.b64 %rd456, 15;
+	setp.eq.u64 %p156, %rd386, %rd456;
+	@%p156 bra $L_270;
+$L_273:
+	mov.b64 %rd458, 16;
+	setp.eq.u64 %p157, %rd386, %rd458;
+	@!%p157 bra $L_275;
+$L_272:
+	mov.b64 %rd457, -1562901285013036298;
+	mov.b64 %rd465, %rd457;
+	bra $L_279;
+$L_274:
+	mov.b64 %rd459, 8795094592981902804;
+	mov.b64 %rd465, %rd459;
+	bra $L_279;
+$L_275:
+	mov.b64 %rd460, 17;
+	setp.eq.u64 %p158, %rd386, %rd460;
+	@%p158 bra $L_274;
+$L_277:
+	mov.b64 %rd462, 18;
+	setp.eq.u64 %p159, %rd386, %rd462;
+	@!%p159 bra $L_278;
+$L_276:
+	mov.b64 %rd461, -2884908082597807600;
+	mov.b64 %rd465, %rd461;
+	bra $L_279;
+$L_278:
+	mov.b64 %rd463, -6051042886442100905;
+	mov.b64 %rd465, %rd463;
+	bra $L_279;
+$L_282:
+	mov.b64 %rd469, 5040379952546458195;
+	mov.b64 %rd505, %rd469;
+	bra $L_319;
+$L_283:
+	setp.eq.u64 %p161, %rd468, %rd385;
+	@%p161 bra $L_282;
+$L_285:
+	setp.eq.u64 %p162, %rd468, %rd467;
+	@!%p162 bra $L_287;
+$L_284:
+	mov.b64 %rd470, -554312585572664447;
+	mov.b64 %rd505, %rd470;
+	bra $L_319;
+$L_286:
+	mov.b64 %rd471, -5276763892624187261;
+	mov.b64 %rd505, %rd471;
+	bra $L_319;
+$L_287:
+	mov.b64 %rd472, 3;
+	setp.eq.u64 %p163, %rd468, %rd472;
+	@%p163 bra $L_286;
+$L_289:
+	mov.b64 %rd474, 4;
+	setp.eq.u64 %p164, %rd468, %rd474;
+	@!%p164 bra $L_291;
+$L_288:
+	mov.b64 %rd473, -242412250269775165;
+	mov.b64 %rd505, %rd473;
+	bra $L_319;
+$L_290:
+	mov.b64 %rd475, 7946843935494350272;
+	mov.b64 %rd505, %rd475;
+	bra $L_319;
+$L_291:
+	mov.b64 %rd476, 5;
+	setp.eq.u64 %p165, %rd468, %rd476;
+	@%p165 bra $L_290;
+$L_293:
+	mov.b64 %rd478, 6;
+	setp.eq.u64 %p166, %rd468, %rd478;
+	@!%p166 bra $L_295;
+$L_292:
+	mov.b64 %rd477, 905889640498799673;
+	mov.b64 %rd505, %rd477;
+	bra $L_319;
+$L_294:
+	mov.b64 %rd479, -271387810574676355;
+	mov.b64 %rd505, %rd479;
+	bra $L_319;
+$L_295:
+	mov.b64 %rd480, 7;
+	setp.eq.u64 %p167, %rd468, %rd480;
+	@%p167 bra $L_294;
+$L_297:
+	mov.b64 %rd482, 8;
+	setp.eq.u64 %p168, %rd468, %rd482;
+	@!%p168 bra $L_299;
+$L_296:
+	mov.b64 %rd481, -3385462365541201655;
+	mov.b64 %rd505, %rd481;
+	bra $L_319;
+$L_298:
+	mov.b64 %rd483, -3226582509936509822;
+	mov.b64 %rd505, %rd483;
+	bra $L_319;
+$L_299:
+	mov.b64 %rd484, 9;
+	setp.eq.u64 %p169, %rd468, %rd484;
+	@%p169 bra $L_298;
+$L_301:
+	mov.b64 %rd486, 10;
+	setp.eq.u64 %p170, %rd468, %rd486;
+	@!%p170 bra $L_303;
+$L_300:
+	mov.b64 %rd485, 8296664548579374057;
+	mov.b64 %rd505, %rd485;
+	bra $L_319;
+$L_302:
+	mov.b64 %rd487, 4109744767560208502;
+	mov.b64 %rd505, %rd487;
+	bra $L_319;
+$L_303:
+	mov.b64 %rd488, 11;
+	setp.eq.u64 %p171, %rd468, %rd488;
+	@%p171 bra $L_302;
+$L_305:
+	mov.b64 %rd490, 12;
+	setp.eq.u64 %p172, %rd468, %rd490;
+	@!%p172 bra $L_307;
+$L_304:
+	mov.b64 %rd489, 4607516669194743839;
+	mov.b64 %rd505, %rd489;
+	bra $L_319;
+$L_306:
+	mov.b64 %rd491, -2423460969061230018;
+	mov.b64 %rd505, %rd491;
+	bra $L_319;
+$L_307:
+	mov.b64 %rd492, 13;
+	setp.eq.u64 %p173, %rd468, %rd492;
+	@%p173 bra $L_306;
+$L_309:
+	mov.b64 %rd494, 14;
+	setp.eq.u64 %p174, %rd468, %rd494;
+	@!%p174 bra $L_311;
+$L_308:
+	mov.b64 %rd493, -2707510419574615186;
+	mov.b64 %rd505, %rd493;
+	bra $L_319;
+$L_310:
+	mov.b64 %rd495, -7022098299024845734;
+	mov.b64 %rd505, %rd495;
+	bra $L_319;
+$L_311:
+	mov.b64 %rd496, 15;
+	setp.eq.u64 %p175, %rd468, %rd496;
+	@%p175 bra $L_310;
+$L_313:
+	mov.b64 %rd498, 16;
+	setp.eq.u64 %p176, %rd468, %rd498;
+	@!%p176 bra $L_315;
+$L_312:
+	mov.b64 %rd497, -1562901285013036298;
+	mov.b64 %rd505, %rd497;
+	bra $L_319;
+$L_314:
+	mov.b64 %rd499, 8795094592981902804;
+	mov.b64 %rd505, %rd499;
+	bra $L_319;
+$L_315:
+	mov.b64 %rd500, 17;
+	setp.eq.u64 %p177, %rd468, %rd500;
+	@%p177 bra $L_314;
+$L_317:
+	mov.b64 %rd502, 18;
+	setp.eq.u64 %p178, %rd468, %rd502;
+	@!%p178 bra $L_318;
+$L_316:
+	mov.b64 %rd501, -2884908082597807600;
+	mov.b64 %rd505, %rd501;
+	bra $L_319;
+$L_318:
+	mov.b64 %rd503, -6051042886442100905;
+	mov.b64 %rd505, %rd503;
+	bra $L_319;
+$L_322:
+	mov.b64 %rd508, 5040379952546458195;
+	mov.b64 %rd544, %rd508;
+	bra $L_359;
+$L_323:
+	setp.eq.u64 %p179, %rd468, %rd385;
+	@%p179 bra $L_322;
+$L_325:
+	setp.eq.u64 %p180, %rd468, %rd467;
+	@!%p180 bra $L_327;
+$L_324:
+	mov.b64 %rd509, -554312585572664447;
+	mov.b64 %rd544, %rd509;
+	bra $L_359;
+$L_326:
+	mov.b64 %rd510, -5276763892624187261;
+	mov.b64 %rd544, %rd510;
+	bra $L_359;
+$L_327:
+	mov.b64 %rd511, 3;
+	setp.eq.u64 %p181, %rd468, %rd511;
+	@%p181 bra $L_326;
+$L_329:
+	mov.b64 %rd513, 4;
+	setp.eq.u64 %p182, %rd468, %rd513;
+	@!%p182 bra $L_331;
+$L_328:
+	mov.b64 %rd512, -242412250269775165;
+	mov.b64 %rd544, %rd512;
+	bra $L_359;
+$L_330:
+	mov.b64 %rd514, 7946843935494350272;
+	mov.b64 %rd544, %rd514;
+	bra $L_359;
+$L_331:
+	mov.b64 %rd515, 5;
+	setp.eq.u64 %p183, %rd468, %rd515;
+	@%p183 bra $L_330;
+$L_333:
+	mov.b64 %rd517, 6;
+	setp.eq.u64 %p184, %rd468, %rd517;
+	@!%p184 bra $L_335;
+$L_332:
+	mov.b64 %rd516, 905889640498799673;
+	mov.b64 %rd544, %rd516;
+	bra $L_359;
+$L_334:
+	mov.b64 %rd518, -271387810574676355;
+	mov.b64 %rd544, %rd518;
+	bra $L_359;
+$L_335:
+	mov.b64 %rd519, 7;
+	setp.eq.u64 %p185, %rd468, %rd519;
+	@%p185 bra $L_334;
+$L_337:
+	mov.b64 %rd521, 8;
+	setp.eq.u64 %p186, %rd468, %rd521;
+	@!%p186 bra $L_339;
+$L_336:
+	mov.b64 %rd520, -3385462365541201655;
+	mov.b64 %rd544, %rd520;
+	bra $L_359;
+$L_338:
+	mov.b64 %rd522, -3226582509936509822;
+	mov.b64 %rd544, %rd522;
+	bra $L_359;
+$L_339:
+	mov.b64 %rd523, 9;
+	setp.eq.u64 %p187, %rd468, %rd523;
+	@%p187 bra $L_338;
+$L_341:
+	mov.b64 %rd525, 10;
+	setp.eq.u64 %p188, %rd468, %rd525;
+	@!%p188 bra $L_343;
+$L_340:
+	mov.b64 %rd524, 8296664548579374057;
+	mov.b64 %rd544, %rd524;
+	bra $L_359;
+$L_342:
+	mov.b64 %rd526, 4109744767560208502;
+	mov.b64 %rd544, %rd526;
+	bra $L_359;
+$L_343:
+	mov.b64 %rd527, 11;
+	setp.eq.u64 %p189, %rd468, %rd527;
+	@%p189 bra $L_342;
+$L_345:
+	mov.b64 %rd529, 12;
+	setp.eq.u64 %p190, %rd468, %rd529;
+	@!%p190 bra $L_347;
+$L_344:
+	mov.b64 %rd528, 4607516669194743839;
+	mov.b64 %rd544, %rd528;
+	bra $L_359;
+$L_346:
+	mov.b64 %rd530, -2423460969061230018;
+	mov.b64 %rd544, %rd530;
+	bra $L_359;
+$L_347:
+	mov.b64 %rd531, 13;
+	setp.eq.u64 %p191, %rd468, %rd531;
+	@%p191 bra $L_346;
+$L_349:
+	mov.b64 %rd533, 14;
+	setp.eq.u64 %p192, %rd468, %rd533;
+	@!%p192 bra $L_351;
+$L_348:
+	mov.b64 %rd532, -2707510419574615186;
+	mov.b64 %rd544, %rd532;
+	bra $L_359;
+$L_350:
+	mov.b64 %rd534, -7022098299024845734;
+	mov.b64 %rd544, %rd534;
+	bra $L_359;
+$L_351:
+	mov.b64 %rd535, 15;
+	setp.eq.u64 %p193, %rd468, %rd535;
+	@%p193 bra $L_350;
+$L_353:
+	mov.b64 %rd537, 16;
+	setp.eq.u64 %p194, %rd468, %rd537;
+	@!%p194 bra $L_355;
+$L_352:
+	mov.b64 %rd536, -1562901285013036298;
+	mov.b64 %rd544, %rd536;
+	bra $L_359;
+$L_354:
+	mov.b64 %rd538, 8795094592981902804;
+	mov.b64 %rd544, %rd538;
+	bra $L_359;
+$L_355:
+	mov.b64 %rd539, 17;
+	setp.eq.u64 %p195, %rd468, %rd539;
+	@%p195 bra $L_354;
+$L_357:
+	mov.b64 %rd541, 18;
+	setp.eq.u64 %p196, %rd468, %rd541;
+	@!%p196 bra $L_358;
+$L_356:
+	mov.b64 %rd540, -2884908082597807600;
+	mov.b64 %rd544, %rd540;
+	bra $L_359;
+$L_358:
+	mov.b64 %rd542, -6051042886442100905;
+	mov.b64 %rd544, %rd542;
+	bra $L_359;
+$L_362:
+	mov.b64 %rd548, 5040379952546458195;
+	mov.b64 %rd583, %rd548;
+	bra $L_399;
+$L_363:
+	setp.eq.u64 %p198, %rd547, %rd385;
+	@%p198 bra $L_362;
+$L_365:
+	setp.eq.u64 %p199, %rd547, %rd467;
+	@!%p199 bra $L_367;
+$L_364:
+	mov.b64 %rd549, -554312585572664447;
+	mov.b64 %rd583, %rd549;
+	bra $L_399;
+$L_366:
+	mov.b64 %rd550, -5276763892624187261;
+	mov.b64 %rd583, %rd550;
+	bra $L_399;
+$L_367:
+	setp.eq.u64 %p200, %rd547, %rd546;
+	@%p200 bra $L_366;
+$L_369:
+	mov.b64 %rd552, 4;
+	setp.eq.u64 %p201, %rd547, %rd552;
+	@!%p201 bra $L_371;
+$L_368:
+	mov.b64 %rd551, -242412250269775165;
+	mov.b64 %rd583, %rd551;
+	bra $L_399;
+$L_370:
+	mov.b64 %rd553, 7946843935494350272;
+	mov.b64 %rd583, %rd553;
+	bra $L_399;
+$L_371:
+	mov.b64 %rd554, 5;
+	setp.eq.u64 %p202, %rd547, %rd554;
+	@%p202 bra $L_370;
+$L_373:
+	mov.b64 %rd556, 6;
+	setp.eq.u64 %p203, %rd547, %rd556;
+	@!%p203 bra $L_375;
+$L_372:
+	mov.b64 %rd555, 905889640498799673;
+	mov.b64 %rd583, %rd555;
+	bra $L_399;
+$L_374:
+	mov.b64 %rd557, -271387810574676355;
+	mov.b64 %rd583, %rd557;
+	bra $L_399;
+$L_375:
+	mov.b64 %rd558, 7;
+	setp.eq.u64 %p204, %rd547, %rd558;
+	@%p204 bra $L_374;
+$L_377:
+	mov.b64 %rd560, 8;
+	setp.eq.u64 %p205, %rd547, %rd560;
+	@!%p205 bra $L_379;
+$L_376:
+	mov.b64 %rd559, -3385462365541201655;
+	mov.b64 %rd583, %rd559;
+	bra $L_399;
+$L_378:
+	mov.b64 %rd561, -3226582509936509822;
+	mov.b64 %rd583, %rd561;
+	bra $L_399;
+$L_379:
+	mov.b64 %rd562, 9;
+	setp.eq.u64 %p206, %rd547, %rd562;
+	@%p206 bra $L_378;
+$L_381:
+	mov.b64 %rd564, 10;
+	setp.eq.u64 %p207, %rd547, %rd564;
+	@!%p207 bra $L_383;
+$L_380:
+	mov.b64 %rd563, 8296664548579374057;
+	mov.b64 %rd583, %rd563;
+	bra $L_399;
+$L_382:
+	mov.b64 %rd565, 4109744767560208502;
+	mov.b64 %rd583, %rd565;
+	bra $L_399;
+$L_383:
+	mov.b64 %rd566, 11;
+	setp.eq.u64 %p208, %rd547, %rd566;
+	@%p208 bra $L_382;
+$L_385:
+	mov.b64 %rd568, 12;
+	setp.eq.u64 %p209, %rd547, %rd568;
+	@!%p209 bra $L_387;
+$L_384:
+	mov.b64 %rd567, 4607516669194743839;
+	mov.b64 %rd583, %rd567;
+	bra $L_399;
+$L_386:
+	mov.b64 %rd569, -2423460969061230018;
+	mov.b64 %rd583, %rd569;
+	bra $L_399;
+$L_387:
+	mov.b64 %rd570, 13;
+	setp.eq.u64 %p210, %rd547, %rd570;
+	@%p210 bra $L_386;
+$L_389:
+	mov.b64 %rd572, 14;
+	setp.eq.u64 %p211, %rd547, %rd572;
+	@!%p211 bra $L_391;
+$L_388:
+	mov.b64 %rd571, -2707510419574615186;
+	mov.b64 %rd583, %rd571;
+	bra $L_399;
+$L_390:
+	mov.b64 %rd573, -7022098299024845734;
+	mov.b64 %rd583, %rd573;
+	bra $L_399;
+$L_391:
+	mov.b64 %rd574, 15;
+	setp.eq.u64 %p212, %rd547, %rd574;
+	@%p212 bra $L_390;
+$L_393:
+	mov.b64 %rd576, 16;
+	setp.eq.u64 %p213, %rd547, %rd576;
+	@!%p213 bra $L_395;
+$L_392:
+	mov.b64 %rd575, -1562901285013036298;
+	mov.b64 %rd583, %rd575;
+	bra $L_399;
+$L_394:
+	mov.b64 %rd577, 8795094592981902804;
+	mov.b64 %rd583, %rd577;
+	bra $L_399;
+$L_395:
+	mov.b64 %rd578, 17;
+	setp.eq.u64 %p214, %rd547, %rd578;
+	@%p214 bra $L_394;
+$L_397:
+	mov.b64 %rd580, 18;
+	setp.eq.u64 %p215, %rd547, %rd580;
+	@!%p215 bra $L_398;
+$L_396:
+	mov.b64 %rd579, -2884908082597807600;
+	mov.b64 %rd583, %rd579;
+	bra $L_399;
+$L_398:
+	mov.b64 %rd581, -6051042886442100905;
+	mov.b64 %rd583, %rd581;
+	bra $L_399;
 $L_407:
-	bra $L_427;
-$L_408:
-	bra $L_420;
+$L_427:
+	mov.b64 %rd676, 0d41C0000000000000;
+	setp.ge.f64 %p237, %rd33, %rd676;
+	@!%p237 bra $L_429;
+$L_428:
+$L_433:
+	mov.b64 %rd705, 0d3FE921FB54442D18;
+	setp.lt.f64 %p241, %rd33, %rd705;
+	@!%p241 bra $L_435;
+$L_434:
+	mov.b64 %rd706, 0;
+	mov.b64 %rd737, %rd706;
+	mov.b64 %rd739, %rd33;
+$L_438:
+	mov.b64 %rd736, %rd737;
+	mov.b64 %rd738, %rd739;
+	mov.b64 %rd701, %rd736;
+	mov.b64 %rd703, %rd738;
+$L_432:
+	mov.b64 %rd700, %rd701;
+	mov.b64 %rd702, %rd703;
+	mov.b64 %rd704, 3;
+	setp.gt.u64 %p239, %rd700, %rd704;
+	setp.ne.u32 %p240, 0, 0;
+	@%p239 bra $L_409;
+	mov.pred %p220, %p240;
+	mov.b64 %rd663, %rd700;
+	bra $L_410;
 $L_409:
 	mov.b64 %rd660, 4;
 	sub.u64 %rd661, %rd700, %rd660;
@@ -6052,40 +5862,44 @@ $L_412:
 	setp.eq.u64 %p225, %rd662, %rd664;
 	@!%p225 bra $L_416;
 $L_413:
-	bra $L_679;
+$L_679:
+	mul.f64 %rd1015, %rd702, %rd665;
+	mov.b64 %rd1016, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd1017, %rd1016, %rd665;
+	mov.b64 %rd1018, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd1019, %rd1017, %rd1018;
+	mul.f64 %rd1020, %rd1019, %rd665;
+	mov.b64 %rd1021, 0d3EC71DE3567D48A1;
+	add.f64 %rd1022, %rd1020, %rd1021;
+	mul.f64 %rd1023, %rd1022, %rd665;
+	mov.b64 %rd1024, 0dBF2A01A019BFDF03;
+	add.f64 %rd1025, %rd1023, %rd1024;
+	mul.f64 %rd1026, %rd1025, %rd665;
+	mov.b64 %rd1027, 0d3F8111111110F7D0;
+	add.f64 %rd1028, %rd1026, %rd1027;
+	mul.f64 %rd1029, %rd1028, %rd665;
+	mov.b64 %rd1030, 0dBFC5555555555548;
+	add.f64 %rd1031, %rd1029, %rd1030;
+	mul.f64 %rd1032, %rd1015, %rd1031;
+	add.f64 %rd1033, %rd702, %rd1032;
+$L_680:
+	mov.b64 %rd667, %rd1033;
 $L_414:
 	mov.b64 %rd666, %rd667;
 	@%p223 bra $L_417;
 	mov.b64 %rd671, %rd666;
 	bra $L_418;
-$L_415:
-	bra $L_681;
-$L_416:
-	mov.b64 %rd668, 2;
-	setp.eq.u64 %p226, %rd662, %rd668;
-	@%p226 bra $L_413;
-	bra $L_415;
 $L_417:
 	neg.f64 %rd669, %rd666;
 	mov.b64 %rd671, %rd669;
 $L_418:
 	mov.b64 %rd670, %rd671;
 	mov.b64 %rd673, %rd670;
-$L_419:
-	mov.b64 %rd672, %rd673;
-	bra $L_683;
+	bra $L_419;
+$L_408:
 $L_420:
 	setp.ge.s64 %p227, %rd35, %rd35;
-	@%p227 bra $L_423;
-$L_421:
-	setp.le.s64 %p228, %rd35, %rd35;
-	setp.ne.u32 %p229, 0, 0;
-	@%p228 bra $L_424;
-	mov.pred %p236, %p229;
-	bra $L_425;
-$L_422:
-	mov.pred %p230, %p231;
-	bra $L_426;
+	@!%p227 bra $L_421;
 $L_423:
 	mov.b64 %rd674, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p232, %rd22, %rd674;
@@ -6094,7 +5908,48 @@ $L_423:
 	bra $L_421;
 $E_423_7:
 	mov.pred %p231, %p233;
-	bra $L_422;
+$L_422:
+	mov.pred %p230, %p231;
+$L_426:
+	@%p230 bra $L_406;
+	bra $L_407;
+$L_415:
+$L_681:
+	mul.f64 %rd1034, %rd168, %rd665;
+	sub.f64 %rd1035, %rd47, %rd1034;
+	mul.f64 %rd1036, %rd665, %rd665;
+	mov.b64 %rd1037, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd1038, %rd1037, %rd665;
+	mov.b64 %rd1039, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd1040, %rd1038, %rd1039;
+	mul.f64 %rd1041, %rd1040, %rd665;
+	mov.b64 %rd1042, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd1043, %rd1041, %rd1042;
+	mul.f64 %rd1044, %rd1043, %rd665;
+	mov.b64 %rd1045, 0d3EFA01A019C844F5;
+	add.f64 %rd1046, %rd1044, %rd1045;
+	mul.f64 %rd1047, %rd1046, %rd665;
+	mov.b64 %rd1048, 0dBF56C16C16C14F91;
+	add.f64 %rd1049, %rd1047, %rd1048;
+	mul.f64 %rd1050, %rd1049, %rd665;
+	mov.b64 %rd1051, 0d3FA555555555554B;
+	add.f64 %rd1052, %rd1050, %rd1051;
+	mul.f64 %rd1053, %rd1036, %rd1052;
+	add.f64 %rd1054, %rd1035, %rd1053;
+$L_682:
+	mov.b64 %rd667, %rd1054;
+	bra $L_414;
+$L_416:
+	mov.b64 %rd668, 2;
+	setp.eq.u64 %p226, %rd662, %rd668;
+	@%p226 bra $L_413;
+	bra $L_415;
+$L_421:
+	setp.le.s64 %p228, %rd35, %rd35;
+	setp.ne.u32 %p229, 0, 0;
+	@%p228 bra $L_424;
+	mov.pred %p236, %p229;
+	bra $L_425;
 $L_424:
 	mov.b64 %rd675, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p234, %rd22, %rd675;
@@ -6103,15 +5958,6 @@ $L_425:
 	mov.pred %p235, %p236;
 	mov.pred %p231, %p235;
 	bra $L_422;
-$L_426:
-	@%p230 bra $L_406;
-	bra $L_407;
-$L_427:
-	mov.b64 %rd676, 0d41C0000000000000;
-	setp.ge.f64 %p237, %rd33, %rd676;
-	@!%p237 bra $L_429;
-$L_428:
-	bra $L_433;
 $L_429:
 	mov.b64 %rd677, 0d3FF45F306DC9C883;
 	mul.f64 %rd678, %rd33, %rd677;
@@ -6145,25 +5991,7 @@ $L_431:
 	sub.f64 %rd699, %rd696, %rd698;
 	mov.b64 %rd701, %rd690;
 	mov.b64 %rd703, %rd699;
-$L_432:
-	mov.b64 %rd700, %rd701;
-	mov.b64 %rd702, %rd703;
-	mov.b64 %rd704, 3;
-	setp.gt.u64 %p239, %rd700, %rd704;
-	setp.ne.u32 %p240, 0, 0;
-	@%p239 bra $L_409;
-	mov.pred %p220, %p240;
-	mov.b64 %rd663, %rd700;
-	bra $L_410;
-$L_433:
-	mov.b64 %rd705, 0d3FE921FB54442D18;
-	setp.lt.f64 %p241, %rd33, %rd705;
-	@!%p241 bra $L_435;
-$L_434:
-	mov.b64 %rd706, 0;
-	mov.b64 %rd737, %rd706;
-	mov.b64 %rd739, %rd33;
-	bra $L_438;
+	bra $L_432;
 $L_435:
 	mov.b64 %rd707, %rd33;
 	mov.b64 %rd708, 52;
@@ -6188,26 +6016,6 @@ $L_435:
 	mov.b64 %rd724, 64;
 	div.u64 %rd725, %rd723, %rd724;
 	rem.u64 %rd726, %rd723, %rd724;
-	bra $L_439;
-$L_436:
-	add.u64 %rd727, %rd996, %rd782;
-	mov.b64 %rd728, 7;
-	and.b64 %rd729, %rd727, %rd728;
-	sub.f64 %rd730, %rd1013, %rd47;
-	mov.b64 %rd732, %rd729;
-	mov.b64 %rd734, %rd730;
-$L_437:
-	mov.b64 %rd731, %rd732;
-	mov.b64 %rd733, %rd734;
-	mul.f64 %rd735, %rd733, %rd705;
-	mov.b64 %rd737, %rd731;
-	mov.b64 %rd739, %rd735;
-$L_438:
-	mov.b64 %rd736, %rd737;
-	mov.b64 %rd738, %rd739;
-	mov.b64 %rd701, %rd736;
-	mov.b64 %rd703, %rd738;
-	bra $L_432;
 $L_439:
 	mov.b64 %rd740, 0;
 	setp.eq.u64 %p242, %rd725, %rd740;
@@ -6215,171 +6023,6 @@ $L_439:
 $L_440:
 	mov.b64 %rd741, 1;
 	mov.b64 %rd780, %rd741;
-	bra $L_478;
-$L_441:
-	mov.b64 %rd742, 5040379952546458195;
-	mov.b64 %rd780, %rd742;
-	bra $L_478;
-$L_442:
-	mov.b64 %rd743, 1;
-	setp.eq.u64 %p243, %rd725, %rd743;
-	@%p243 bra $L_441;
-	bra $L_444;
-$L_443:
-	mov.b64 %rd744, -554312585572664447;
-	mov.b64 %rd780, %rd744;
-	bra $L_478;
-$L_444:
-	mov.b64 %rd745, 2;
-	setp.eq.u64 %p244, %rd725, %rd745;
-	@%p244 bra $L_443;
-	bra $L_446;
-$L_445:
-	mov.b64 %rd746, -5276763892624187261;
-	mov.b64 %rd780, %rd746;
-	bra $L_478;
-$L_446:
-	mov.b64 %rd747, 3;
-	setp.eq.u64 %p245, %rd725, %rd747;
-	@%p245 bra $L_445;
-	bra $L_448;
-$L_447:
-	mov.b64 %rd748, -242412250269775165;
-	mov.b64 %rd780, %rd748;
-	bra $L_478;
-$L_448:
-	mov.b64 %rd749, 4;
-	setp.eq.u64 %p246, %rd725, %rd749;
-	@%p246 bra $L_447;
-	bra $L_450;
-$L_449:
-	mov.b64 %rd750, 7946843935494350272;
-	mov.b64 %rd780, %rd750;
-	bra $L_478;
-$L_450:
-	mov.b64 %rd751, 5;
-	setp.eq.u64 %p247, %rd725, %rd751;
-	@%p247 bra $L_449;
-	bra $L_452;
-$L_451:
-	mov.b64 %rd752, 905889640498799673;
-	mov.b64 %rd780, %rd752;
-	bra $L_478;
-$L_452:
-	mov.b64 %rd753, 6;
-	setp.eq.u64 %p248, %rd725, %rd753;
-	@%p248 bra $L_451;
-	bra $L_454;
-$L_453:
-	mov.b64 %rd754, -271387810574676355;
-	mov.b64 %rd780, %rd754;
-	bra $L_478;
-$L_454:
-	mov.b64 %rd755, 7;
-	setp.eq.u64 %p249, %rd725, %rd755;
-	@%p249 bra $L_453;
-	bra $L_456;
-$L_455:
-	mov.b64 %rd756, -3385462365541201655;
-	mov.b64 %rd780, %rd756;
-	bra $L_478;
-$L_456:
-	mov.b64 %rd757, 8;
-	setp.eq.u64 %p250, %rd725, %rd757;
-	@%p250 bra $L_455;
-	bra $L_458;
-$L_457:
-	mov.b64 %rd758, -3226582509936509822;
-	mov.b64 %rd780, %rd758;
-	bra $L_478;
-$L_458:
-	mov.b64 %rd759, 9;
-	setp.eq.u64 %p251, %rd725, %rd759;
-	@%p251 bra $L_457;
-	bra $L_460;
-$L_459:
-	mov.b64 %rd760, 8296664548579374057;
-	mov.b64 %rd780, %rd760;
-	bra $L_478;
-$L_460:
-	mov.b64 %rd761, 10;
-	setp.eq.u64 %p252, %rd725, %rd761;
-	@%p252 bra $L_459;
-	bra $L_462;
-$L_461:
-	mov.b64 %rd762, 4109744767560208502;
-	mov.b64 %rd780, %rd762;
-	bra $L_478;
-$L_462:
-	mov.b64 %rd763, 11;
-	setp.eq.u64 %p253, %rd725, %rd763;
-	@%p253 bra $L_461;
-	bra $L_464;
-$L_463:
-	mov.b64 %rd764, 4607516669194743839;
-	mov.b64 %rd780, %rd764;
-	bra $L_478;
-$L_464:
-	mov.b64 %rd765, 12;
-	setp.eq.u64 %p254, %rd725, %rd765;
-	@%p254 bra $L_463;
-	bra $L_466;
-$L_465:
-	mov.b64 %rd766, -2423460969061230018;
-	mov.b64 %rd780, %rd766;
-	bra $L_478;
-$L_466:
-	mov.b64 %rd767, 13;
-	setp.eq.u64 %p255, %rd725, %rd767;
-	@%p255 bra $L_465;
-	bra $L_468;
-$L_467:
-	mov.b64 %rd768, -2707510419574615186;
-	mov.b64 %rd780, %rd768;
-	bra $L_478;
-$L_468:
-	mov.b64 %rd769, 14;
-	setp.eq.u64 %p256, %rd725, %rd769;
-	@%p256 bra $L_467;
-	bra $L_470;
-$L_469:
-	mov.b64 %rd770, -7022098299024845734;
-	mov.b64 %rd780, %rd770;
-	bra $L_478;
-$L_470:
-	mov.b64 %rd771, 15;
-	setp.eq.u64 %p257, %rd725, %rd771;
-	@%p257 bra $L_469;
-	bra $L_472;
-$L_471:
-	mov.b64 %rd772, -1562901285013036298;
-	mov.b64 %rd780, %rd772;
-	bra $L_478;
-$L_472:
-	mov.b64 %rd773, 16;
-	setp.eq.u64 %p258, %rd725, %rd773;
-	@%p258 bra $L_471;
-	bra $L_474;
-$L_473:
-	mov.b64 %rd774, 8795094592981902804;
-	mov.b64 %rd780, %rd774;
-	bra $L_478;
-$L_474:
-	mov.b64 %rd775, 17;
-	setp.eq.u64 %p259, %rd725, %rd775;
-	@%p259 bra $L_473;
-	bra $L_476;
-$L_475:
-	mov.b64 %rd776, -2884908082597807600;
-	mov.b64 %rd780, %rd776;
-	bra $L_478;
-$L_476:
-	mov.b64 %rd777, 18;
-	setp.eq.u64 %p260, %rd725, %rd777;
-	@%p260 bra $L_475;
-$L_477:
-	mov.b64 %rd778, -6051042886442100905;
-	mov.b64 %rd780, %rd778;
 $L_478:
 	mov.b64 %rd779, %rd780;
 	min.u64 %rd1509, %rd726, 64;
@@ -6392,170 +6035,6 @@ $L_479:
 	@!%p261 bra $L_482;
 $L_480:
 	mov.b64 %rd821, %rd782;
-	bra $L_518;
-$L_481:
-	mov.b64 %rd784, 5040379952546458195;
-	mov.b64 %rd821, %rd784;
-	bra $L_518;
-$L_482:
-	setp.eq.u64 %p262, %rd783, %rd782;
-	@%p262 bra $L_481;
-	bra $L_484;
-$L_483:
-	mov.b64 %rd785, -554312585572664447;
-	mov.b64 %rd821, %rd785;
-	bra $L_518;
-$L_484:
-	mov.b64 %rd786, 2;
-	setp.eq.u64 %p263, %rd783, %rd786;
-	@%p263 bra $L_483;
-	bra $L_486;
-$L_485:
-	mov.b64 %rd787, -5276763892624187261;
-	mov.b64 %rd821, %rd787;
-	bra $L_518;
-$L_486:
-	mov.b64 %rd788, 3;
-	setp.eq.u64 %p264, %rd783, %rd788;
-	@%p264 bra $L_485;
-	bra $L_488;
-$L_487:
-	mov.b64 %rd789, -242412250269775165;
-	mov.b64 %rd821, %rd789;
-	bra $L_518;
-$L_488:
-	mov.b64 %rd790, 4;
-	setp.eq.u64 %p265, %rd783, %rd790;
-	@%p265 bra $L_487;
-	bra $L_490;
-$L_489:
-	mov.b64 %rd791, 7946843935494350272;
-	mov.b64 %rd821, %rd791;
-	bra $L_518;
-$L_490:
-	mov.b64 %rd792, 5;
-	setp.eq.u64 %p266, %rd783, %rd792;
-	@%p266 bra $L_489;
-	bra $L_492;
-$L_491:
-	mov.b64 %rd793, 905889640498799673;
-	mov.b64 %rd821, %rd793;
-	bra $L_518;
-$L_492:
-	mov.b64 %rd794, 6;
-	setp.eq.u64 %p267, %rd783, %rd794;
-	@%p267 bra $L_491;
-	bra $L_494;
-$L_493:
-	mov.b64 %rd795, -271387810574676355;
-	mov.b64 %rd821, %rd795;
-	bra $L_518;
-$L_494:
-	mov.b64 %rd796, 7;
-	setp.eq.u64 %p268, %rd783, %rd796;
-	@%p268 bra $L_493;
-	bra $L_496;
-$L_495:
-	mov.b64 %rd797, -3385462365541201655;
-	mov.b64 %rd821, %rd797;
-	bra $L_518;
-$L_496:
-	mov.b64 %rd798, 8;
-	setp.eq.u64 %p269, %rd783, %rd798;
-	@%p269 bra $L_495;
-	bra $L_498;
-$L_497:
-	mov.b64 %rd799, -3226582509936509822;
-	mov.b64 %rd821, %rd799;
-	bra $L_518;
-$L_498:
-	mov.b64 %rd800, 9;
-	setp.eq.u64 %p270, %rd783, %rd800;
-	@%p270 bra $L_497;
-	bra $L_500;
-$L_499:
-	mov.b64 %rd801, 8296664548579374057;
-	mov.b64 %rd821, %rd801;
-	bra $L_518;
-$L_500:
-	mov.b64 %rd802, 10;
-	setp.eq.u64 %p271, %rd783, %rd802;
-	@%p271 bra $L_499;
-	bra $L_502;
-$L_501:
-	mov.b64 %rd803, 4109744767560208502;
-	mov.b64 %rd821, %rd803;
-	bra $L_518;
-$L_502:
-	mov.b64 %rd804, 11;
-	setp.eq.u64 %p272, %rd783, %rd804;
-	@%p272 bra $L_501;
-	bra $L_504;
-$L_503:
-	mov.b64 %rd805, 4607516669194743839;
-	mov.b64 %rd821, %rd805;
-	bra $L_518;
-$L_504:
-	mov.b64 %rd806, 12;
-	setp.eq.u64 %p273, %rd783, %rd806;
-	@%p273 bra $L_503;
-	bra $L_506;
-$L_505:
-	mov.b64 %rd807, -2423460969061230018;
-	mov.b64 %rd821, %rd807;
-	bra $L_518;
-$L_506:
-	mov.b64 %rd808, 13;
-	setp.eq.u64 %p274, %rd783, %rd808;
-	@%p274 bra $L_505;
-	bra $L_508;
-$L_507:
-	mov.b64 %rd809, -2707510419574615186;
-	mov.b64 %rd821, %rd809;
-	bra $L_518;
-$L_508:
-	mov.b64 %rd810, 14;
-	setp.eq.u64 %p275, %rd783, %rd810;
-	@%p275 bra $L_507;
-	bra $L_510;
-$L_509:
-	mov.b64 %rd811, -7022098299024845734;
-	mov.b64 %rd821, %rd811;
-	bra $L_518;
-$L_510:
-	mov.b64 %rd812, 15;
-	setp.eq.u64 %p276, %rd783, %rd812;
-	@%p276 bra $L_509;
-	bra $L_512;
-$L_511:
-	mov.b64 %rd813, -1562901285013036298;
-	mov.b64 %rd821, %rd813;
-	bra $L_518;
-$L_512:
-	mov.b64 %rd814, 16;
-	setp.eq.u64 %p277, %rd783, %rd814;
-	@%p277 bra $L_511;
-	bra $L_514;
-$L_513:
-	mov.b64 %rd815, 8795094592981902804;
-	mov.b64 %rd821, %rd815;
-	bra $L_518;
-$L_514:
-	mov.b64 %rd816, 17;
-	setp.eq.u64 %p278, %rd783, %rd816;
-	@%p278 bra $L_513;
-	bra $L_516;
-$L_515:
-	mov.b64 %rd817, -2884908082597807600;
-	mov.b64 %rd821, %rd817;
-	bra $L_518;
-$L_516:
-	mov.b64 %rd818, 18;
-	setp.eq.u64 %p279, %rd783, %rd818;
-	@%p279 bra $L_515;
-$L_517:
-	mov.b64 %rd819, -6051042886442100905;
-	mov.b64 %rd821, %rd819;
 $L_518:
 	mov.b64 %rd820, %rd821;
 	sub.u64 %rd822, %rd724, %rd726;
@@ -6567,170 +6046,6 @@ $L_519:
 	@!%p261 bra $L_522;
 $L_520:
 	mov.b64 %rd862, %rd782;
-	bra $L_558;
-$L_521:
-	mov.b64 %rd825, 5040379952546458195;
-	mov.b64 %rd862, %rd825;
-	bra $L_558;
-$L_522:
-	setp.eq.u64 %p280, %rd783, %rd782;
-	@%p280 bra $L_521;
-	bra $L_524;
-$L_523:
-	mov.b64 %rd826, -554312585572664447;
-	mov.b64 %rd862, %rd826;
-	bra $L_558;
-$L_524:
-	mov.b64 %rd827, 2;
-	setp.eq.u64 %p281, %rd783, %rd827;
-	@%p281 bra $L_523;
-	bra $L_526;
-$L_525:
-	mov.b64 %rd828, -5276763892624187261;
-	mov.b64 %rd862, %rd828;
-	bra $L_558;
-$L_526:
-	mov.b64 %rd829, 3;
-	setp.eq.u64 %p282, %rd783, %rd829;
-	@%p282 bra $L_525;
-	bra $L_528;
-$L_527:
-	mov.b64 %rd830, -242412250269775165;
-	mov.b64 %rd862, %rd830;
-	bra $L_558;
-$L_528:
-	mov.b64 %rd831, 4;
-	setp.eq.u64 %p283, %rd783, %rd831;
-	@%p283 bra $L_527;
-	bra $L_530;
-$L_529:
-	mov.b64 %rd832, 7946843935494350272;
-	mov.b64 %rd862, %rd832;
-	bra $L_558;
-$L_530:
-	mov.b64 %rd833, 5;
-	setp.eq.u64 %p284, %rd783, %rd833;
-	@%p284 bra $L_529;
-	bra $L_532;
-$L_531:
-	mov.b64 %rd834, 905889640498799673;
-	mov.b64 %rd862, %rd834;
-	bra $L_558;
-$L_532:
-	mov.b64 %rd835, 6;
-	setp.eq.u64 %p285, %rd783, %rd835;
-	@%p285 bra $L_531;
-	bra $L_534;
-$L_533:
-	mov.b64 %rd836, -271387810574676355;
-	mov.b64 %rd862, %rd836;
-	bra $L_558;
-$L_534:
-	mov.b64 %rd837, 7;
-	setp.eq.u64 %p286, %rd783, %rd837;
-	@%p286 bra $L_533;
-	bra $L_536;
-$L_535:
-	mov.b64 %rd838, -3385462365541201655;
-	mov.b64 %rd862, %rd838;
-	bra $L_558;
-$L_536:
-	mov.b64 %rd839, 8;
-	setp.eq.u64 %p287, %rd783, %rd839;
-	@%p287 bra $L_535;
-	bra $L_538;
-$L_537:
-	mov.b64 %rd840, -3226582509936509822;
-	mov.b64 %rd862, %rd840;
-	bra $L_558;
-$L_538:
-	mov.b64 %rd841, 9;
-	setp.eq.u64 %p288, %rd783, %rd841;
-	@%p288 bra $L_537;
-	bra $L_540;
-$L_539:
-	mov.b64 %rd842, 8296664548579374057;
-	mov.b64 %rd862, %rd842;
-	bra $L_558;
-$L_540:
-	mov.b64 %rd843, 10;
-	setp.eq.u64 %p289, %rd783, %rd843;
-	@%p289 bra $L_539;
-	bra $L_542;
-$L_541:
-	mov.b64 %rd844, 4109744767560208502;
-	mov.b64 %rd862, %rd844;
-	bra $L_558;
-$L_542:
-	mov.b64 %rd845, 11;
-	setp.eq.u64 %p290, %rd783, %rd845;
-	@%p290 bra $L_541;
-	bra $L_544;
-$L_543:
-	mov.b64 %rd846, 4607516669194743839;
-	mov.b64 %rd862, %rd846;
-	bra $L_558;
-$L_544:
-	mov.b64 %rd847, 12;
-	setp.eq.u64 %p291, %rd783, %rd847;
-	@%p291 bra $L_543;
-	bra $L_546;
-$L_545:
-	mov.b64 %rd848, -2423460969061230018;
-	mov.b64 %rd862, %rd848;
-	bra $L_558;
-$L_546:
-	mov.b64 %rd849, 13;
-	setp.eq.u64 %p292, %rd783, %rd849;
-	@%p292 bra $L_545;
-	bra $L_548;
-$L_547:
-	mov.b64 %rd850, -2707510419574615186;
-	mov.b64 %rd862, %rd850;
-	bra $L_558;
-$L_548:
-	mov.b64 %rd851, 14;
-	setp.eq.u64 %p293, %rd783, %rd851;
-	@%p293 bra $L_547;
-	bra $L_550;
-$L_549:
-	mov.b64 %rd852, -7022098299024845734;
-	mov.b64 %rd862, %rd852;
-	bra $L_558;
-$L_550:
-	mov.b64 %rd853, 15;
-	setp.eq.u64 %p294, %rd783, %rd853;
-	@%p294 bra $L_549;
-	bra $L_552;
-$L_551:
-	mov.b64 %rd854, -1562901285013036298;
-	mov.b64 %rd862, %rd854;
-	bra $L_558;
-$L_552:
-	mov.b64 %rd855, 16;
-	setp.eq.u64 %p295, %rd783, %rd855;
-	@%p295 bra $L_551;
-	bra $L_554;
-$L_553:
-	mov.b64 %rd856, 8795094592981902804;
-	mov.b64 %rd862, %rd856;
-	bra $L_558;
-$L_554:
-	mov.b64 %rd857, 17;
-	setp.eq.u64 %p296, %rd783, %rd857;
-	@%p296 bra $L_553;
-	bra $L_556;
-$L_555:
-	mov.b64 %rd858, -2884908082597807600;
-	mov.b64 %rd862, %rd858;
-	bra $L_558;
-$L_556:
-	mov.b64 %rd859, 18;
-	setp.eq.u64 %p297, %rd783, %rd859;
-	@%p297 bra $L_555;
-$L_557:
-	mov.b64 %rd860, -6051042886442100905;
-	mov.b64 %rd862, %rd860;
 $L_558:
 	mov.b64 %rd861, %rd862;
 	min.u64 %rd1511, %rd726, 64;
@@ -6743,169 +6058,6 @@ $L_559:
 	@!%p298 bra $L_562;
 $L_560:
 	mov.b64 %rd902, %rd782;
-	bra $L_598;
-$L_561:
-	mov.b64 %rd866, 5040379952546458195;
-	mov.b64 %rd902, %rd866;
-	bra $L_598;
-$L_562:
-	setp.eq.u64 %p299, %rd865, %rd782;
-	@%p299 bra $L_561;
-	bra $L_564;
-$L_563:
-	mov.b64 %rd867, -554312585572664447;
-	mov.b64 %rd902, %rd867;
-	bra $L_598;
-$L_564:
-	setp.eq.u64 %p300, %rd865, %rd864;
-	@%p300 bra $L_563;
-	bra $L_566;
-$L_565:
-	mov.b64 %rd868, -5276763892624187261;
-	mov.b64 %rd902, %rd868;
-	bra $L_598;
-$L_566:
-	mov.b64 %rd869, 3;
-	setp.eq.u64 %p301, %rd865, %rd869;
-	@%p301 bra $L_565;
-	bra $L_568;
-$L_567:
-	mov.b64 %rd870, -242412250269775165;
-	mov.b64 %rd902, %rd870;
-	bra $L_598;
-$L_568:
-	mov.b64 %rd871, 4;
-	setp.eq.u64 %p302, %rd865, %rd871;
-	@%p302 bra $L_567;
-	bra $L_570;
-$L_569:
-	mov.b64 %rd872, 7946843935494350272;
-	mov.b64 %rd902, %rd872;
-	bra $L_598;
-$L_570:
-	mov.b64 %rd873, 5;
-	setp.eq.u64 %p303, %rd865, %rd873;
-	@%p303 bra $L_569;
-	bra $L_572;
-$L_571:
-	mov.b64 %rd874, 905889640498799673;
-	mov.b64 %rd902, %rd874;
-	bra $L_598;
-$L_572:
-	mov.b64 %rd875, 6;
-	setp.eq.u64 %p304, %rd865, %rd875;
-	@%p304 bra $L_571;
-	bra $L_574;
-$L_573:
-	mov.b64 %rd876, -271387810574676355;
-	mov.b64 %rd902, %rd876;
-	bra $L_598;
-$L_574:
-	mov.b64 %rd877, 7;
-	setp.eq.u64 %p305, %rd865, %rd877;
-	@%p305 bra $L_573;
-	bra $L_576;
-$L_575:
-	mov.b64 %rd878, -3385462365541201655;
-	mov.b64 %rd902, %rd878;
-	bra $L_598;
-$L_576:
-	mov.b64 %rd879, 8;
-	setp.eq.u64 %p306, %rd865, %rd879;
-	@%p306 bra $L_575;
-	bra $L_578;
-$L_577:
-	mov.b64 %rd880, -3226582509936509822;
-	mov.b64 %rd902, %rd880;
-	bra $L_598;
-$L_578:
-	mov.b64 %rd881, 9;
-	setp.eq.u64 %p307, %rd865, %rd881;
-	@%p307 bra $L_577;
-	bra $L_580;
-$L_579:
-	mov.b64 %rd882, 8296664548579374057;
-	mov.b64 %rd902, %rd882;
-	bra $L_598;
-$L_580:
-	mov.b64 %rd883, 10;
-	setp.eq.u64 %p308, %rd865, %rd883;
-	@%p308 bra $L_579;
-	bra $L_582;
-$L_581:
-	mov.b64 %rd884, 4109744767560208502;
-	mov.b64 %rd902, %rd884;
-	bra $L_598;
-$L_582:
-	mov.b64 %rd885, 11;
-	setp.eq.u64 %p309, %rd865, %rd885;
-	@%p309 bra $L_581;
-	bra $L_584;
-$L_583:
-	mov.b64 %rd886, 4607516669194743839;
-	mov.b64 %rd902, %rd886;
-	bra $L_598;
-$L_584:
-	mov.b64 %rd887, 12;
-	setp.eq.u64 %p310, %rd865, %rd887;
-	@%p310 bra $L_583;
-	bra $L_586;
-$L_585:
-	mov.b64 %rd888, -2423460969061230018;
-	mov.b64 %rd902, %rd888;
-	bra $L_598;
-$L_586:
-	mov.b64 %rd889, 13;
-	setp.eq.u64 %p311, %rd865, %rd889;
-	@%p311 bra $L_585;
-	bra $L_588;
-$L_587:
-	mov.b64 %rd890, -2707510419574615186;
-	mov.b64 %rd902, %rd890;
-	bra $L_598;
-$L_588:
-	mov.b64 %rd891, 14;
-	setp.eq.u64 %p312, %rd865, %rd891;
-	@%p312 bra $L_587;
-	bra $L_590;
-$L_589:
-	mov.b64 %rd892, -7022098299024845734;
-	mov.b64 %rd902, %rd892;
-	bra $L_598;
-$L_590:
-	mov.b64 %rd893, 15;
-	setp.eq.u64 %p313, %rd865, %rd893;
-	@%p313 bra $L_589;
-	bra $L_592;
-$L_591:
-	mov.b64 %rd894, -1562901285013036298;
-	mov.b64 %rd902, %rd894;
-	bra $L_598;
-$L_592:
-	mov.b64 %rd895, 16;
-	setp.eq.u64 %p314, %rd865, %rd895;
-	@%p314 bra $L_591;
-	bra $L_594;
-$L_593:
-	mov.b64 %rd896, 8795094592981902804;
-	mov.b64 %rd902, %rd896;
-	bra $L_598;
-$L_594:
-	mov.b64 %rd897, 17;
-	setp.eq.u64 %p315, %rd865, %rd897;
-	@%p315 bra $L_593;
-	bra $L_596;
-$L_595:
-	mov.b64 %rd898, -2884908082597807600;
-	mov.b64 %rd902, %rd898;
-	bra $L_598;
-$L_596:
-	mov.b64 %rd899, 18;
-	setp.eq.u64 %p316, %rd865, %rd899;
-	@%p316 bra $L_595;
-$L_597:
-	mov.b64 %rd900, -6051042886442100905;
-	mov.b64 %rd902, %rd900;
 $L_598:
 	mov.b64 %rd901, %rd902;
 	min.u64 %rd1512, %rd822, 64;
@@ -6916,169 +6068,6 @@ $L_599:
 	@!%p298 bra $L_602;
 $L_600:
 	mov.b64 %rd941, %rd782;
-	bra $L_638;
-$L_601:
-	mov.b64 %rd905, 5040379952546458195;
-	mov.b64 %rd941, %rd905;
-	bra $L_638;
-$L_602:
-	setp.eq.u64 %p317, %rd865, %rd782;
-	@%p317 bra $L_601;
-	bra $L_604;
-$L_603:
-	mov.b64 %rd906, -554312585572664447;
-	mov.b64 %rd941, %rd906;
-	bra $L_638;
-$L_604:
-	setp.eq.u64 %p318, %rd865, %rd864;
-	@%p318 bra $L_603;
-	bra $L_606;
-$L_605:
-	mov.b64 %rd907, -5276763892624187261;
-	mov.b64 %rd941, %rd907;
-	bra $L_638;
-$L_606:
-	mov.b64 %rd908, 3;
-	setp.eq.u64 %p319, %rd865, %rd908;
-	@%p319 bra $L_605;
-	bra $L_608;
-$L_607:
-	mov.b64 %rd909, -242412250269775165;
-	mov.b64 %rd941, %rd909;
-	bra $L_638;
-$L_608:
-	mov.b64 %rd910, 4;
-	setp.eq.u64 %p320, %rd865, %rd910;
-	@%p320 bra $L_607;
-	bra $L_610;
-$L_609:
-	mov.b64 %rd911, 7946843935494350272;
-	mov.b64 %rd941, %rd911;
-	bra $L_638;
-$L_610:
-	mov.b64 %rd912, 5;
-	setp.eq.u64 %p321, %rd865, %rd912;
-	@%p321 bra $L_609;
-	bra $L_612;
-$L_611:
-	mov.b64 %rd913, 905889640498799673;
-	mov.b64 %rd941, %rd913;
-	bra $L_638;
-$L_612:
-	mov.b64 %rd914, 6;
-	setp.eq.u64 %p322, %rd865, %rd914;
-	@%p322 bra $L_611;
-	bra $L_614;
-$L_613:
-	mov.b64 %rd915, -271387810574676355;
-	mov.b64 %rd941, %rd915;
-	bra $L_638;
-$L_614:
-	mov.b64 %rd916, 7;
-	setp.eq.u64 %p323, %rd865, %rd916;
-	@%p323 bra $L_613;
-	bra $L_616;
-$L_615:
-	mov.b64 %rd917, -3385462365541201655;
-	mov.b64 %rd941, %rd917;
-	bra $L_638;
-$L_616:
-	mov.b64 %rd918, 8;
-	setp.eq.u64 %p324, %rd865, %rd918;
-	@%p324 bra $L_615;
-	bra $L_618;
-$L_617:
-	mov.b64 %rd919, -3226582509936509822;
-	mov.b64 %rd941, %rd919;
-	bra $L_638;
-$L_618:
-	mov.b64 %rd920, 9;
-	setp.eq.u64 %p325, %rd865, %rd920;
-	@%p325 bra $L_617;
-	bra $L_620;
-$L_619:
-	mov.b64 %rd921, 8296664548579374057;
-	mov.b64 %rd941, %rd921;
-	bra $L_638;
-$L_620:
-	mov.b64 %rd922, 10;
-	setp.eq.u64 %p326, %rd865, %rd922;
-	@%p326 bra $L_619;
-	bra $L_622;
-$L_621:
-	mov.b64 %rd923, 4109744767560208502;
-	mov.b64 %rd941, %rd923;
-	bra $L_638;
-$L_622:
-	mov.b64 %rd924, 11;
-	setp.eq.u64 %p327, %rd865, %rd924;
-	@%p327 bra $L_621;
-	bra $L_624;
-$L_623:
-	mov.b64 %rd925, 4607516669194743839;
-	mov.b64 %rd941, %rd925;
-	bra $L_638;
-$L_624:
-	mov.b64 %rd926, 12;
-	setp.eq.u64 %p328, %rd865, %rd926;
-	@%p328 bra $L_623;
-	bra $L_626;
-$L_625:
-	mov.b64 %rd927, -2423460969061230018;
-	mov.b64 %rd941, %rd927;
-	bra $L_638;
-$L_626:
-	mov.b64 %rd928, 13;
-	setp.eq.u64 %p329, %rd865, %rd928;
-	@%p329 bra $L_625;
-	bra $L_628;
-$L_627:
-	mov.b64 %rd929, -2707510419574615186;
-	mov.b64 %rd941, %rd929;
-	bra $L_638;
-$L_628:
-	mov.b64 %rd930, 14;
-	setp.eq.u64 %p330, %rd865, %rd930;
-	@%p330 bra $L_627;
-	bra $L_630;
-$L_629:
-	mov.b64 %rd931, -7022098299024845734;
-	mov.b64 %rd941, %rd931;
-	bra $L_638;
-$L_630:
-	mov.b64 %rd932, 15;
-	setp.eq.u64 %p331, %rd865, %rd932;
-	@%p331 bra $L_629;
-	bra $L_632;
-$L_631:
-	mov.b64 %rd933, -1562901285013036298;
-	mov.b64 %rd941, %rd933;
-	bra $L_638;
-$L_632:
-	mov.b64 %rd934, 16;
-	setp.eq.u64 %p332, %rd865, %rd934;
-	@%p332 bra $L_631;
-	bra $L_634;
-$L_633:
-	mov.b64 %rd935, 8795094592981902804;
-	mov.b64 %rd941, %rd935;
-	bra $L_638;
-$L_634:
-	mov.b64 %rd936, 17;
-	setp.eq.u64 %p333, %rd865, %rd936;
-	@%p333 bra $L_633;
-	bra $L_636;
-$L_635:
-	mov.b64 %rd937, -2884908082597807600;
-	mov.b64 %rd941, %rd937;
-	bra $L_638;
-$L_636:
-	mov.b64 %rd938, 18;
-	setp.eq.u64 %p334, %rd865, %rd938;
-	@%p334 bra $L_635;
-$L_637:
-	mov.b64 %rd939, -6051042886442100905;
-	mov.b64 %rd941, %rd939;
 $L_638:
 	mov.b64 %rd940, %rd941;
 	min.u64 %rd1513, %rd726, 64;
@@ -7091,168 +6080,6 @@ $L_639:
 	@!%p335 bra $L_642;
 $L_640:
 	mov.b64 %rd980, %rd782;
-	bra $L_678;
-$L_641:
-	mov.b64 %rd945, 5040379952546458195;
-	mov.b64 %rd980, %rd945;
-	bra $L_678;
-$L_642:
-	setp.eq.u64 %p336, %rd944, %rd782;
-	@%p336 bra $L_641;
-	bra $L_644;
-$L_643:
-	mov.b64 %rd946, -554312585572664447;
-	mov.b64 %rd980, %rd946;
-	bra $L_678;
-$L_644:
-	setp.eq.u64 %p337, %rd944, %rd864;
-	@%p337 bra $L_643;
-	bra $L_646;
-$L_645:
-	mov.b64 %rd947, -5276763892624187261;
-	mov.b64 %rd980, %rd947;
-	bra $L_678;
-$L_646:
-	setp.eq.u64 %p338, %rd944, %rd943;
-	@%p338 bra $L_645;
-	bra $L_648;
-$L_647:
-	mov.b64 %rd948, -242412250269775165;
-	mov.b64 %rd980, %rd948;
-	bra $L_678;
-$L_648:
-	mov.b64 %rd949, 4;
-	setp.eq.u64 %p339, %rd944, %rd949;
-	@%p339 bra $L_647;
-	bra $L_650;
-$L_649:
-	mov.b64 %rd950, 7946843935494350272;
-	mov.b64 %rd980, %rd950;
-	bra $L_678;
-$L_650:
-	mov.b64 %rd951, 5;
-	setp.eq.u64 %p340, %rd944, %rd951;
-	@%p340 bra $L_649;
-	bra $L_652;
-$L_651:
-	mov.b64 %rd952, 905889640498799673;
-	mov.b64 %rd980, %rd952;
-	bra $L_678;
-$L_652:
-	mov.b64 %rd953, 6;
-	setp.eq.u64 %p341, %rd944, %rd953;
-	@%p341 bra $L_651;
-	bra $L_654;
-$L_653:
-	mov.b64 %rd954, -271387810574676355;
-	mov.b64 %rd980, %rd954;
-	bra $L_678;
-$L_654:
-	mov.b64 %rd955, 7;
-	setp.eq.u64 %p342, %rd944, %rd955;
-	@%p342 bra $L_653;
-	bra $L_656;
-$L_655:
-	mov.b64 %rd956, -3385462365541201655;
-	mov.b64 %rd980, %rd956;
-	bra $L_678;
-$L_656:
-	mov.b64 %rd957, 8;
-	setp.eq.u64 %p343, %rd944, %rd957;
-	@%p343 bra $L_655;
-	bra $L_658;
-$L_657:
-	mov.b64 %rd958, -3226582509936509822;
-	mov.b64 %rd980, %rd958;
-	bra $L_678;
-$L_658:
-	mov.b64 %rd959, 9;
-	setp.eq.u64 %p344, %rd944, %rd959;
-	@%p344 bra $L_657;
-	bra $L_660;
-$L_659:
-	mov.b64 %rd960, 8296664548579374057;
-	mov.b64 %rd980, %rd960;
-	bra $L_678;
-$L_660:
-	mov.b64 %rd961, 10;
-	setp.eq.u64 %p345, %rd944, %rd961;
-	@%p345 bra $L_659;
-	bra $L_662;
-$L_661:
-	mov.b64 %rd962, 4109744767560208502;
-	mov.b64 %rd980, %rd962;
-	bra $L_678;
-$L_662:
-	mov.b64 %rd963, 11;
-	setp.eq.u64 %p346, %rd944, %rd963;
-	@%p346 bra $L_661;
-	bra $L_664;
-$L_663:
-	mov.b64 %rd964, 4607516669194743839;
-	mov.b64 %rd980, %rd964;
-	bra $L_678;
-$L_664:
-	mov.b64 %rd965, 12;
-	setp.eq.u64 %p347, %rd944, %rd965;
-	@%p347 bra $L_663;
-	bra $L_666;
-$L_665:
-	mov.b64 %rd966, -2423460969061230018;
-	mov.b64 %rd980, %rd966;
-	bra $L_678;
-$L_666:
-	mov.b64 %rd967, 13;
-	setp.eq.u64 %p348, %rd944, %rd967;
-	@%p348 bra $L_665;
-	bra $L_668;
-$L_667:
-	mov.b64 %rd968, -2707510419574615186;
-	mov.b64 %rd980, %rd968;
-	bra $L_678;
-$L_668:
-	mov.b64 %rd969, 14;
-	setp.eq.u64 %p349, %rd944, %rd969;
-	@%p349 bra $L_667;
-	bra $L_670;
-$L_669:
-	mov.b64 %rd970, -7022098299024845734;
-	mov.b64 %rd980, %rd970;
-	bra $L_678;
-$L_670:
-	mov.b64 %rd971, 15;
-	setp.eq.u64 %p350, %rd944, %rd971;
-	@%p350 bra $L_669;
-	bra $L_672;
-$L_671:
-	mov.b64 %rd972, -1562901285013036298;
-	mov.b64 %rd980, %rd972;
-	bra $L_678;
-$L_672:
-	mov.b64 %rd973, 16;
-	setp.eq.u64 %p351, %rd944, %rd973;
-	@%p351 bra $L_671;
-	bra $L_674;
-$L_673:
-	mov.b64 %rd974, 8795094592981902804;
-	mov.b64 %rd980, %rd974;
-	bra $L_678;
-$L_674:
-	mov.b64 %rd975, 17;
-	setp.eq.u64 %p352, %rd944, %rd975;
-	@%p352 bra $L_673;
-	bra $L_676;
-$L_675:
-	mov.b64 %rd976, -2884908082597807600;
-	mov.b64 %rd980, %rd976;
-	bra $L_678;
-$L_676:
-	mov.b64 %rd977, 18;
-	setp.eq.u64 %p353, %rd944, %rd977;
-	@%p353 bra $L_675;
-$L_677:
-	mov.b64 %rd978, -6051042886442100905;
-	mov.b64 %rd980, %rd978;
 $L_678:
 	mov.b64 %rd979, %rd980;
 	min.u64 %rd1514, %rd822, 64;
@@ -7313,68 +6140,932 @@ $L_678:
 	mov.b64 %rd732, %rd996;
 	mov.b64 %rd734, %rd1013;
 	bra $L_437;
-$L_679:
-	mul.f64 %rd1015, %rd702, %rd665;
-	mov.b64 %rd1016, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd1017, %rd1016, %rd665;
-	mov.b64 %rd1018, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd1019, %rd1017, %rd1018;
-	mul.f64 %rd1020, %rd1019, %rd665;
-	mov.b64 %rd1021, 0d3EC71DE3567D48A1;
-	add.f64 %rd1022, %rd1020, %rd1021;
-	mul.f64 %rd1023, %rd1022, %rd665;
-	mov.b64 %rd1024, 0dBF2A01A019BFDF03;
-	add.f64 %rd1025, %rd1023, %rd1024;
-	mul.f64 %rd1026, %rd1025, %rd665;
-	mov.b64 %rd1027, 0d3F8111111110F7D0;
-	add.f64 %rd1028, %rd1026, %rd1027;
-	mul.f64 %rd1029, %rd1028, %rd665;
-	mov.b64 %rd1030, 0dBFC5555555555548;
-	add.f64 %rd1031, %rd1029, %rd1030;
-	mul.f64 %rd1032, %rd1015, %rd1031;
-	add.f64 %rd1033, %rd702, %rd1032;
-$L_680:
-	mov.b64 %rd667, %rd1033;
-	bra $L_414;
-$L_681:
-	mul.f64 %rd1034, %rd168, %rd665;
-	sub.f64 %rd1035, %rd47, %rd1034;
-	mul.f64 %rd1036, %rd665, %rd665;
-	mov.b64 %rd1037, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd1038, %rd1037, %rd665;
-	mov.b64 %rd1039, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd1040, %rd1038, %rd1039;
-	mul.f64 %rd1041, %rd1040, %rd665;
-	mov.b64 %rd1042, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd1043, %rd1041, %rd1042;
-	mul.f64 %rd1044, %rd1043, %rd665;
-	mov.b64 %rd1045, 0d3EFA01A019C844F5;
-	add.f64 %rd1046, %rd1044, %rd1045;
-	mul.f64 %rd1047, %rd1046, %rd665;
-	mov.b64 %rd1048, 0dBF56C16C16C14F91;
-	add.f64 %rd1049, %rd1047, %rd1048;
-	mul.f64 %rd1050, %rd1049, %rd665;
-	mov.b64 %rd1051, 0d3FA555555555554B;
-	add.f64 %rd1052, %rd1050, %rd1051;
-	mul.f64 %rd1053, %rd1036, %rd1052;
-	add.f64 %rd1054, %rd1035, %rd1053;
-$L_682:
-	mov.b64 %rd667, %rd1054;
-	bra $L_414;
-$L_683:
-	add.s64 %rd1055, %rd59, %rd42;
-	st.global.f64 [%rd1055], %rd672;
-	mov.b64 %rd1056, 0d4010000000000000;
-	div.rn.f64 %rd1057, %rd25, %rd1056;
-$L_684:
-	setp.eq.f64 %p355, %rd1057, %rd258;
-	@%p355 bra $L_686;
-	bra $L_689;
+$L_436:
+	add.u64 %rd727, %rd996, %rd782;
+	mov.b64 %rd728, 7;
+	and.b64 %rd729, %rd727, %rd728;
+	sub.f64 %rd730, %rd1013, %rd47;
+	mov.b64 %rd732, %rd729;
+	mov.b64 %rd734, %rd730;
+$L_437:
+	mov.b64 %rd731, %rd732;
+	mov.b64 %rd733, %rd734;
+	mul.f64 %rd735, %rd733, %rd705;
+	mov.b64 %rd737, %rd731;
+	mov.b64 %rd739, %rd735;
+	bra $L_438;
+$L_441:
+	mov.b64 %rd742, 5040379952546458195;
+	mov.b64 %rd780, %rd742;
+	bra $L_478;
+$L_442:
+	mov.b64 %rd743, 1;
+	setp.eq.u64 %p243, %rd725, %rd743;
+	@%p243 bra $L_441;
+$L_444:
+	mov.b64 %rd745, 2;
+	setp.eq.u64 %p244, %rd725, %rd745;
+	@!%p244 bra $L_446;
+$L_443:
+	mov.b64 %rd744, -554312585572664447;
+	mov.b64 %rd780, %rd744;
+	bra $L_478;
+$L_445:
+	mov.b64 %rd746, -5276763892624187261;
+	mov.b64 %rd780, %rd746;
+	bra $L_478;
+$L_446:
+	mov.b64 %rd747, 3;
+	setp.eq.u64 %p245, %rd725, %rd747;
+	@%p245 bra $L_445;
+$L_448:
+	mov.b64 %rd749, 4;
+	setp.eq.u64 %p246, %rd725, %rd749;
+	@!%p246 bra $L_450;
+$L_447:
+	mov.b64 %rd748, -242412250269775165;
+	mov.b64 %rd780, %rd748;
+	bra $L_478;
+$L_449:
+	mov.b64 %rd750, 7946843935494350272;
+	mov.b64 %rd780, %rd750;
+	bra $L_478;
+$L_450:
+	mov.b64 %rd751, 5;
+	setp.eq.u64 %p247, %rd725, %rd751;
+	@%p247 bra $L_449;
+$L_452:
+	mov.b64 %rd753, 6;
+	setp.eq.u64 %p248, %rd725, %rd753;
+	@!%p248 bra $L_454;
+$L_451:
+	mov.b64 %rd752, 905889640498799673;
+	mov.b64 %rd780, %rd752;
+	bra $L_478;
+$L_453:
+	mov.b64 %rd754, -271387810574676355;
+	mov.b64 %rd780, %rd754;
+	bra $L_478;
+$L_454:
+	mov.b64 %rd755, 7;
+	setp.eq.u64 %p249, %rd725, %rd755;
+	@%p249 bra $L_453;
+$L_456:
+	mov.b64 %rd757, 8;
+	setp.eq.u64 %p250, %rd725, %rd757;
+	@!%p250 bra $L_458;
+$L_455:
+	mov.b64 %rd756, -3385462365541201655;
+	mov.b64 %rd780, %rd756;
+	bra $L_478;
+$L_457:
+	mov.b64 %rd758, -3226582509936509822;
+	mov.b64 %rd780, %rd758;
+	bra $L_478;
+$L_458:
+	mov.b64 %rd759, 9;
+	setp.eq.u64 %p251, %rd725, %rd759;
+	@%p251 bra $L_457;
+$L_460:
+	mov.b64 %rd761, 10;
+	setp.eq.u64 %p252, %rd725, %rd761;
+	@!%p252 bra $L_462;
+$L_459:
+	mov.b64 %rd760, 8296664548579374057;
+	mov.b64 %rd780, %rd760;
+	bra $L_478;
+$L_461:
+	mov.b64 %rd762, 4109744767560208502;
+	mov.b64 %rd780, %rd762;
+	bra $L_478;
+$L_462:
+	mov.b64 %rd763, 11;
+	setp.eq.u64 %p253, %rd725, %rd763;
+	@%p253 bra $L_461;
+$L_464:
+	mov.b64 %rd765, 12;
+	setp.eq.u64 %p254, %rd725, %rd765;
+	@!%p254 bra $L_466;
+$L_463:
+	mov.b64 %rd764, 4607516669194743839;
+	mov.b64 %rd780, %rd764;
+	bra $L_478;
+$L_465:
+	mov.b64 %rd766, -2423460969061230018;
+	mov.b64 %rd780, %rd766;
+	bra $L_478;
+$L_466:
+	mov.b64 %rd767, 13;
+	setp.eq.u64 %p255, %rd725, %rd767;
+	@%p255 bra $L_465;
+$L_468:
+	mov.b64 %rd769, 14;
+	setp.eq.u64 %p256, %rd725, %rd769;
+	@!%p256 bra $L_470;
+$L_467:
+	mov.b64 %rd768, -2707510419574615186;
+	mov.b64 %rd780, %rd768;
+	bra $L_478;
+$L_469:
+	mov.b64 %rd770, -7022098299024845734;
+	mov.b64 %rd780, %rd770;
+	bra $L_478;
+$L_470:
+	mov.b64 %rd771, 15;
+	setp.eq.u64 %p257, %rd725, %rd771;
+	@%p257 bra $L_469;
+$L_472:
+	mov.b64 %rd773, 16;
+	setp.eq.u64 %p258, %rd725, %rd773;
+	@!%p258 bra $L_474;
+$L_471:
+	mov.b64 %rd772, -1562901285013036298;
+	mov.b64 %rd780, %rd772;
+	bra $L_478;
+$L_473:
+	mov.b64 %rd774, 8795094592981902804;
+	mov.b64 %rd780, %rd774;
+	bra $L_478;
+$L_474:
+	mov.b64 %rd775, 17;
+	setp.eq.u64 %p259, %rd725, %rd775;
+	@%p259 bra $L_473;
+$L_476:
+	mov.b64 %rd777, 18;
+	setp.eq.u64 %p260, %rd725, %rd777;
+	@!%p260 bra $L_477;
+$L_475:
+	mov.b64 %rd776, -2884908082597807600;
+	mov.b64 %rd780, %rd776;
+	bra $L_478;
+$L_477:
+	mov.b64 %rd778, -6051042886442100905;
+	mov.b64 %rd780, %rd778;
+	bra $L_478;
+$L_481:
+	mov.b64 %rd784, 5040379952546458195;
+	mov.b64 %rd821, %rd784;
+	bra $L_518;
+$L_482:
+	setp.eq.u64 %p262, %rd783, %rd782;
+	@%p262 bra $L_481;
+$L_484:
+	mov.b64 %rd786, 2;
+	setp.eq.u64 %p263, %rd783, %rd786;
+	@!%p263 bra $L_486;
+$L_483:
+	mov.b64 %rd785, -554312585572664447;
+	mov.b64 %rd821, %rd785;
+	bra $L_518;
+$L_485:
+	mov.b64 %rd787, -5276763892624187261;
+	mov.b64 %rd821, %rd787;
+	bra $L_518;
+$L_486:
+	mov.b64 %rd788, 3;
+	setp.eq.u64 %p264, %rd783, %rd788;
+	@%p264 bra $L_485;
+$L_488:
+	mov.b64 %rd790, 4;
+	setp.eq.u64 %p265, %rd783, %rd790;
+	@!%p265 bra $L_490;
+$L_487:
+	mov.b64 %rd789, -242412250269775165;
+	mov.b64 %rd821, %rd789;
+	bra $L_518;
+$L_489:
+	mov.b64 %rd791, 7946843935494350272;
+	mov.b64 %rd821, %rd791;
+	bra $L_518;
+$L_490:
+	mov.b64 %rd792, 5;
+	setp.eq.u64 %p266, %rd783, %rd792;
+	@%p266 bra $L_489;
+$L_492:
+	mov.b64 %rd794, 6;
+	setp.eq.u64 %p267, %rd783, %rd794;
+	@!%p267 bra $L_494;
+$L_491:
+	mov.b64 %rd793, 905889640498799673;
+	mov.b64 %rd821, %rd793;
+	bra $L_518;
+$L_493:
+	mov.b64 %rd795, -271387810574676355;
+	mov.b64 %rd821, %rd795;
+	bra $L_518;
+$L_494:
+	mov.b64 %rd796, 7;
+	setp.eq.u64 %p268, %rd783, %rd796;
+	@%p268 bra $L_493;
+$L_496:
+	mov.b64 %rd798, 8;
+	setp.eq.u64 %p269, %rd783, %rd798;
+	@!%p269 bra $L_498;
+$L_495:
+	mov.b64 %rd797, -3385462365541201655;
+	mov.b64 %rd821, %rd797;
+	bra $L_518;
+$L_497:
+	mov.b64 %rd799, -3226582509936509822;
+	mov.b64 %rd821, %rd799;
+	bra $L_518;
+$L_498:
+	mov.b64 %rd800, 9;
+	setp.eq.u64 %p270, %rd783, %rd800;
+	@%p270 bra $L_497;
+$L_500:
+	mov.b64 %rd802, 10;
+	setp.eq.u64 %p271, %rd783, %rd802;
+	@!%p271 bra $L_502;
+$L_499:
+	mov.b64 %rd801, 8296664548579374057;
+	mov.b64 %rd821, %rd801;
+	bra $L_518;
+$L_501:
+	mov.b64 %rd803, 4109744767560208502;
+	mov.b64 %rd821, %rd803;
+	bra $L_518;
+$L_502:
+	mov.b64 %rd804, 11;
+	setp.eq.u64 %p272, %rd783, %rd804;
+	@%p272 bra $L_501;
+$L_504:
+	mov.b64 %rd806, 12;
+	setp.eq.u64 %p273, %rd783, %rd806;
+	@!%p273 bra $L_506;
+$L_503:
+	mov.b64 %rd805, 4607516669194743839;
+	mov.b64 %rd821, %rd805;
+	bra $L_518;
+$L_505:
+	mov.b64 %rd807, -2423460969061230018;
+	mov.b64 %rd821, %rd807;
+	bra $L_518;
+$L_506:
+	mov.b64 %rd808, 13;
+	setp.eq.u64 %p274, %rd783, %rd808;
+	@%p274 bra $L_505;
+$L_508:
+	mov.b64 %rd810, 14;
+	setp.eq.u64 %p275, %rd783, %rd810;
+	@!%p275 bra $L_510;
+$L_507:
+	mov.b64 %rd809, -2707510419574615186;
+	mov.b64 %rd821, %rd809;
+	bra $L_518;
+$L_509:
+	mov.b64 %rd811, -7022098299024845734;
+	mov.b64 %rd821, %rd811;
+	bra $L_518;
+$L_510:
+	mov.b64 %rd812, 15;
+	setp.eq.u64 %p276, %rd783, %rd812;
+	@%p276 bra $L_509;
+$L_512:
+	mov.b64 %rd814, 16;
+	setp.eq.u64 %p277, %rd783, %rd814;
+	@!%p277 bra $L_514;
+$L_511:
+	mov.b64 %rd813, -1562901285013036298;
+	mov.b64 %rd821, %rd813;
+	bra $L_518;
+$L_513:
+	mov.b64 %rd815, 8795094592981902804;
+	mov.b64 %rd821, %rd815;
+	bra $L_518;
+$L_514:
+	mov.b64 %rd816, 17;
+	setp.eq.u64 %p278, %rd783, %rd816;
+	@%p278 bra $L_513;
+$L_516:
+	mov.b64 %rd818, 18;
+	setp.eq.u64 %p279, %rd783, %rd818;
+	@!%p279 bra $L_517;
+$L_515:
+	mov.b64 %rd817, -2884908082597807600;
+	mov.b64 %rd821, %rd817;
+	bra $L_518;
+$L_517:
+	mov.b64 %rd819, -6051042886442100905;
+	mov.b64 %rd821, %rd819;
+	bra $L_518;
+$L_521:
+	mov.b64 %rd825, 5040379952546458195;
+	mov.b64 %rd862, %rd825;
+	bra $L_558;
+$L_522:
+	setp.eq.u64 %p280, %rd783, %rd782;
+	@%p280 bra $L_521;
+$L_524:
+	mov.b64 %rd827, 2;
+	setp.eq.u64 %p281, %rd783, %rd827;
+	@!%p281 bra $L_526;
+$L_523:
+	mov.b64 %rd826, -554312585572664447;
+	mov.b64 %rd862, %rd826;
+	bra $L_558;
+$L_525:
+	mov.b64 %rd828, -5276763892624187261;
+	mov.b64 %rd862, %rd828;
+	bra $L_558;
+$L_526:
+	mov.b64 %rd829, 3;
+	setp.eq.u64 %p282, %rd783, %rd829;
+	@%p282 bra $L_525;
+$L_528:
+	mov.b64 %rd831, 4;
+	setp.eq.u64 %p283, %rd783, %rd831;
+	@!%p283 bra $L_530;
+$L_527:
+	mov.b64 %rd830, -242412250269775165;
+	mov.b64 %rd862, %rd830;
+	bra $L_558;
+$L_529:
+	mov.b64 %rd832, 7946843935494350272;
+	mov.b64 %rd862, %rd832;
+	bra $L_558;
+$L_530:
+	mov.b64 %rd833, 5;
+	setp.eq.u64 %p284, %rd783, %rd833;
+	@%p284 bra $L_529;
+$L_532:
+	mov.b64 %rd835, 6;
+	setp.eq.u64 %p285, %rd783, %rd835;
+	@!%p285 bra $L_534;
+$L_531:
+	mov.b64 %rd834, 905889640498799673;
+	mov.b64 %rd862, %rd834;
+	bra $L_558;
+$L_533:
+	mov.b64 %rd836, -271387810574676355;
+	mov.b64 %rd862, %rd836;
+	bra $L_558;
+$L_534:
+	mov.b64 %rd837, 7;
+	setp.eq.u64 %p286, %rd783, %rd837;
+	@%p286 bra $L_533;
+$L_536:
+	mov.b64 %rd839, 8;
+	setp.eq.u64 %p287, %rd783, %rd839;
+	@!%p287 bra $L_538;
+$L_535:
+	mov.b64 %rd838, -3385462365541201655;
+	mov.b64 %rd862, %rd838;
+	bra $L_558;
+$L_537:
+	mov.b64 %rd840, -3226582509936509822;
+	mov.b64 %rd862, %rd840;
+	bra $L_558;
+$L_538:
+	mov.b64 %rd841, 9;
+	setp.eq.u64 %p288, %rd783, %rd841;
+	@%p288 bra $L_537;
+$L_540:
+	mov.b64 %rd843, 10;
+	setp.eq.u64 %p289, %rd783, %rd843;
+	@!%p289 bra $L_542;
+$L_539:
+	mov.b64 %rd842, 8296664548579374057;
+	mov.b64 %rd862, %rd842;
+	bra $L_558;
+$L_541:
+	mov.b64 %rd844, 4109744767560208502;
+	mov.b64 %rd862, %rd844;
+	bra $L_558;
+$L_542:
+	mov.b64 %rd845, 11;
+	setp.eq.u64 %p290, %rd783, %rd845;
+	@%p290 bra $L_541;
+$L_544:
+	mov.b64 %rd847, 12;
+	setp.eq.u64 %p291, %rd783, %rd847;
+	@!%p291 bra $L_546;
+$L_543:
+	mov.b64 %rd846, 4607516669194743839;
+	mov.b64 %rd862, %rd846;
+	bra $L_558;
+$L_545:
+	mov.b64 %rd848, -2423460969061230018;
+	mov.b64 %rd862, %rd848;
+	bra $L_558;
+$L_546:
+	mov.b64 %rd849, 13;
+	setp.eq.u64 %p292, %rd783, %rd849;
+	@%p292 bra $L_545;
+$L_548:
+	mov.b64 %rd851, 14;
+	setp.eq.u64 %p293, %rd783, %rd851;
+	@!%p293 bra $L_550;
+$L_547:
+	mov.b64 %rd850, -2707510419574615186;
+	mov.b64 %rd862, %rd850;
+	bra $L_558;
+$L_549:
+	mov.b64 %rd852, -7022098299024845734;
+	mov.b64 %rd862, %rd852;
+	bra $L_558;
+$L_550:
+	mov.b64 %rd853, 15;
+	setp.eq.u64 %p294, %rd783, %rd853;
+	@%p294 bra $L_549;
+$L_552:
+	mov.b64 %rd855, 16;
+	setp.eq.u64 %p295, %rd783, %rd855;
+	@!%p295 bra $L_554;
+$L_551:
+	mov.b64 %rd854, -1562901285013036298;
+	mov.b64 %rd862, %rd854;
+	bra $L_558;
+$L_553:
+	mov.b64 %rd856, 8795094592981902804;
+	mov.b64 %rd862, %rd856;
+	bra $L_558;
+$L_554:
+	mov.b64 %rd857, 17;
+	setp.eq.u64 %p296, %rd783, %rd857;
+	@%p296 bra $L_553;
+$L_556:
+	mov.b64 %rd859, 18;
+	setp.eq.u64 %p297, %rd783, %rd859;
+	@!%p297 bra $L_557;
+$L_555:
+	mov.b64 %rd858, -2884908082597807600;
+	mov.b64 %rd862, %rd858;
+	bra $L_558;
+$L_557:
+	mov.b64 %rd860, -6051042886442100905;
+	mov.b64 %rd862, %rd860;
+	bra $L_558;
+$L_561:
+	mov.b64 %rd866, 5040379952546458195;
+	mov.b64 %rd902, %rd866;
+	bra $L_598;
+$L_562:
+	setp.eq.u64 %p299, %rd865, %rd782;
+	@%p299 bra $L_561;
+$L_564:
+	setp.eq.u64 %p300, %rd865, %rd864;
+	@!%p300 bra $L_566;
+$L_563:
+	mov.b64 %rd867, -554312585572664447;
+	mov.b64 %rd902, %rd867;
+	bra $L_598;
+$L_565:
+	mov.b64 %rd868, -5276763892624187261;
+	mov.b64 %rd902, %rd868;
+	bra $L_598;
+$L_566:
+	mov.b64 %rd869, 3;
+	setp.eq.u64 %p301, %rd865, %rd869;
+	@%p301 bra $L_565;
+$L_568:
+	mov.b64 %rd871, 4;
+	setp.eq.u64 %p302, %rd865, %rd871;
+	@!%p302 bra $L_570;
+$L_567:
+	mov.b64 %rd870, -242412250269775165;
+	mov.b64 %rd902, %rd870;
+	bra $L_598;
+$L_569:
+	mov.b64 %rd872, 7946843935494350272;
+	mov.b64 %rd902, %rd872;
+	bra $L_598;
+$L_570:
+	mov.b64 %rd873, 5;
+	setp.eq.u64 %p303, %rd865, %rd873;
+	@%p303 bra $L_569;
+$L_572:
+	mov.b64 %rd875, 6;
+	setp.eq.u64 %p304, %rd865, %rd875;
+	@!%p304 bra $L_574;
+$L_571:
+	mov.b64 %rd874, 905889640498799673;
+	mov.b64 %rd902, %rd874;
+	bra $L_598;
+$L_573:
+	mov.b64 %rd876, -271387810574676355;
+	mov.b64 %rd902, %rd876;
+	bra $L_598;
+$L_574:
+	mov.b64 %rd877, 7;
+	setp.eq.u64 %p305, %rd865, %rd877;
+	@%p305 bra $L_573;
+$L_576:
+	mov.b64 %rd879, 8;
+	setp.eq.u64 %p306, %rd865, %rd879;
+	@!%p306 bra $L_578;
+$L_575:
+	mov.b64 %rd878, -3385462365541201655;
+	mov.b64 %rd902, %rd878;
+	bra $L_598;
+$L_577:
+	mov.b64 %rd880, -3226582509936509822;
+	mov.b64 %rd902, %rd880;
+	bra $L_598;
+$L_578:
+	mov.b64 %rd881, 9;
+	setp.eq.u64 %p307, %rd865, %rd881;
+	@%p307 bra $L_577;
+$L_580:
+	mov.b64 %rd883, 10;
+	setp.eq.u64 %p308, %rd865, %rd883;
+	@!%p308 bra $L_582;
+$L_579:
+	mov.b64 %rd882, 8296664548579374057;
+	mov.b64 %rd902, %rd882;
+	bra $L_598;
+$L_581:
+	mov.b64 %rd884, 4109744767560208502;
+	mov.b64 %rd902, %rd884;
+	bra $L_598;
+$L_582:
+	mov.b64 %rd885, 11;
+	setp.eq.u64 %p309, %rd865, %rd885;
+	@%p309 bra $L_581;
+$L_584:
+	mov.b64 %rd887, 12;
+	setp.eq.u64 %p310, %rd865, %rd887;
+	@!%p310 bra $L_586;
+$L_583:
+	mov.b64 %rd886, 4607516669194743839;
+	mov.b64 %rd902, %rd886;
+	bra $L_598;
+$L_585:
+	mov.b64 %rd888, -2423460969061230018;
+	mov.b64 %rd902, %rd888;
+	bra $L_598;
+$L_586:
+	mov.b64 %rd889, 13;
+	setp.eq.u64 %p311, %rd865, %rd889;
+	@%p311 bra $L_585;
+$L_588:
+	mov.b64 %rd891, 14;
+	setp.eq.u64 %p312, %rd865, %rd891;
+	@!%p312 bra $L_590;
+$L_587:
+	mov.b64 %rd890, -2707510419574615186;
+	mov.b64 %rd902, %rd890;
+	bra $L_598;
+$L_589:
+	mov.b64 %rd892, -7022098299024845734;
+	mov.b64 %rd902, %rd892;
+	bra $L_598;
+$L_590:
+	mov.b64 %rd893, 15;
+	setp.eq.u64 %p313, %rd865, %rd893;
+	@%p313 bra $L_589;
+$L_592:
+	mov.b64 %rd895, 16;
+	setp.eq.u64 %p314, %rd865, %rd895;
+	@!%p314 bra $L_594;
+$L_591:
+	mov.b64 %rd894, -1562901285013036298;
+	mov.b64 %rd902, %rd894;
+	bra $L_598;
+$L_593:
+	mov.b64 %rd896, 8795094592981902804;
+	mov.b64 %rd902, %rd896;
+	bra $L_598;
+$L_594:
+	mov.b64 %rd897, 17;
+	setp.eq.u64 %p315, %rd865, %rd897;
+	@%p315 bra $L_593;
+$L_596:
+	mov.b64 %rd899, 18;
+	setp.eq.u64 %p316, %rd865, %rd899;
+	@!%p316 bra $L_597;
+$L_595:
+	mov.b64 %rd898, -2884908082597807600;
+	mov.b64 %rd902, %rd898;
+	bra $L_598;
+$L_597:
+	mov.b64 %rd900, -6051042886442100905;
+	mov.b64 %rd902, %rd900;
+	bra $L_598;
+$L_601:
+	mov.b64 %rd905, 5040379952546458195;
+	mov.b64 %rd941, %rd905;
+	bra $L_638;
+$L_602:
+	setp.eq.u64 %p317, %rd865, %rd782;
+	@%p317 bra $L_601;
+$L_604:
+	setp.eq.u64 %p318, %rd865, %rd864;
+	@!%p318 bra $L_606;
+$L_603:
+	mov.b64 %rd906, -554312585572664447;
+	mov.b64 %rd941, %rd906;
+	bra $L_638;
+$L_605:
+	mov.b64 %rd907, -5276763892624187261;
+	mov.b64 %rd941, %rd907;
+	bra $L_638;
+$L_606:
+	mov.b64 %rd908, 3;
+	setp.eq.u64 %p319, %rd865, %rd908;
+	@%p319 bra $L_605;
+$L_608:
+	mov.b64 %rd910, 4;
+	setp.eq.u64 %p320, %rd865, %rd910;
+	@!%p320 bra $L_610;
+$L_607:
+	mov.b64 %rd909, -242412250269775165;
+	mov.b64 %rd941, %rd909;
+	bra $L_638;
+$L_609:
+	mov.b64 %rd911, 7946843935494350272;
+	mov.b64 %rd941, %rd911;
+	bra $L_638;
+$L_610:
+	mov.b64 %rd912, 5;
+	setp.eq.u64 %p321, %rd865, %rd912;
+	@%p321 bra $L_609;
+$L_612:
+	mov.b64 %rd914, 6;
+	setp.eq.u64 %p322, %rd865, %rd914;
+	@!%p322 bra $L_614;
+$L_611:
+	mov.b64 %rd913, 905889640498799673;
+	mov.b64 %rd941, %rd913;
+	bra $L_638;
+$L_613:
+	mov.b64 %rd915, -271387810574676355;
+	mov.b64 %rd941, %rd915;
+	bra $L_638;
+$L_614:
+	mov.b64 %rd916, 7;
+	setp.eq.u64 %p323, %rd865, %rd916;
+	@%p323 bra $L_613;
+$L_616:
+	mov.b64 %rd918, 8;
+	setp.eq.u64 %p324, %rd865, %rd918;
+	@!%p324 bra $L_618;
+$L_615:
+	mov.b64 %rd917, -3385462365541201655;
+	mov.b64 %rd941, %rd917;
+	bra $L_638;
+$L_617:
+	mov.b64 %rd919, -3226582509936509822;
+	mov.b64 %rd941, %rd919;
+	bra $L_638;
+$L_618:
+	mov.b64 %rd920, 9;
+	setp.eq.u64 %p325, %rd865, %rd920;
+	@%p325 bra $L_617;
+$L_620:
+	mov.b64 %rd922, 10;
+	setp.eq.u64 %p326, %rd865, %rd922;
+	@!%p326 bra $L_622;
+$L_619:
+	mov.b64 %rd921, 8296664548579374057;
+	mov.b64 %rd941, %rd921;
+	bra $L_638;
+$L_621:
+	mov.b64 %rd923, 4109744767560208502;
+	mov.b64 %rd941, %rd923;
+	bra $L_638;
+$L_622:
+	mov.b64 %rd924, 11;
+	setp.eq.u64 %p327, %rd865, %rd924;
+	@%p327 bra $L_621;
+$L_624:
+	mov.b64 %rd926, 12;
+	setp.eq.u64 %p328, %rd865, %rd926;
+	@!%p328 bra $L_626;
+$L_623:
+	mov.b64 %rd925, 4607516669194743839;
+	mov.b64 %rd941, %rd925;
+	bra $L_638;
+$L_625:
+	mov.b64 %rd927, -2423460969061230018;
+	mov.b64 %rd941, %rd927;
+	bra $L_638;
+$L_626:
+	mov.b64 %rd928, 13;
+	setp.eq.u64 %p329, %rd865, %rd928;
+	@%p329 bra $L_625;
+$L_628:
+	mov.b64 %rd930, 14;
+	setp.eq.u64 %p330, %rd865, %rd930;
+	@!%p330 bra $L_630;
+$L_627:
+	mov.b64 %rd929, -2707510419574615186;
+	mov.b64 %rd941, %rd929;
+	bra $L_638;
+$L_629:
+	mov.b64 %rd931, -7022098299024845734;
+	mov.b64 %rd941, %rd931;
+	bra $L_638;
+$L_630:
+	mov.b64 %rd932, 15;
+	setp.eq.u64 %p331, %rd865, %rd932;
+	@%p331 bra $L_629;
+$L_632:
+	mov.b64 %rd934, 16;
+	setp.eq.u64 %p332, %rd865, %rd934;
+	@!%p332 bra $L_634;
+$L_631:
+	mov.b64 %rd933, -1562901285013036298;
+	mov.b64 %rd941, %rd933;
+	bra $L_638;
+$L_633:
+	mov.b64 %rd935, 8795094592981902804;
+	mov.b64 %rd941, %rd935;
+	bra $L_638;
+$L_634:
+	mov.b64 %rd936, 17;
+	setp.eq.u64 %p333, %rd865, %rd936;
+	@%p333 bra $L_633;
+$L_636:
+	mov.b64 %rd938, 18;
+	setp.eq.u64 %p334, %rd865, %rd938;
+	@!%p334 bra $L_637;
+$L_635:
+	mov.b64 %rd937, -2884908082597807600;
+	mov.b64 %rd941, %rd937;
+	bra $L_638;
+$L_637:
+	mov.b64 %rd939, -6051042886442100905;
+	mov.b64 %rd941, %rd939;
+	bra $L_638;
+$L_641:
+	mov.b64 %rd945, 5040379952546458195;
+	mov.b64 %rd980, %rd945;
+	bra $L_678;
+$L_642:
+	setp.eq.u64 %p336, %rd944, %rd782;
+	@%p336 bra $L_641;
+$L_644:
+	setp.eq.u64 %p337, %rd944, %rd864;
+	@!%p337 bra $L_646;
+$L_643:
+	mov.b64 %rd946, -554312585572664447;
+	mov.b64 %rd980, %rd946;
+	bra $L_678;
+$L_645:
+	mov.b64 %rd947, -5276763892624187261;
+	mov.b64 %rd980, %rd947;
+	bra $L_678;
+$L_646:
+	setp.eq.u64 %p338, %rd944, %rd943;
+	@%p338 bra $L_645;
+$L_648:
+	mov.b64 %rd949, 4;
+	setp.eq.u64 %p339, %rd944, %rd949;
+	@!%p339 bra $L_650;
+$L_647:
+	mov.b64 %rd948, -242412250269775165;
+	mov.b64 %rd980, %rd948;
+	bra $L_678;
+$L_649:
+	mov.b64 %rd950, 7946843935494350272;
+	mov.b64 %rd980, %rd950;
+	bra $L_678;
+$L_650:
+	mov.b64 %rd951, 5;
+	setp.eq.u64 %p340, %rd944, %rd951;
+	@%p340 bra $L_649;
+$L_652:
+	mov.b64 %rd953, 6;
+	setp.eq.u64 %p341, %rd944, %rd953;
+	@!%p341 bra $L_654;
+$L_651:
+	mov.b64 %rd952, 905889640498799673;
+	mov.b64 %rd980, %rd952;
+	bra $L_678;
+$L_653:
+	mov.b64 %rd954, -271387810574676355;
+	mov.b64 %rd980, %rd954;
+	bra $L_678;
+$L_654:
+	mov.b64 %rd955, 7;
+	setp.eq.u64 %p342, %rd944, %rd955;
+	@%p342 bra $L_653;
+$L_656:
+	mov.b64 %rd957, 8;
+	setp.eq.u64 %p343, %rd944, %rd957;
+	@!%p343 bra $L_658;
+$L_655:
+	mov.b64 %rd956, -3385462365541201655;
+	mov.b64 %rd980, %rd956;
+	bra $L_678;
+$L_657:
+	mov.b64 %rd958, -3226582509936509822;
+	mov.b64 %rd980, %rd958;
+	bra $L_678;
+$L_658:
+	mov.b64 %rd959, 9;
+	setp.eq.u64 %p344, %rd944, %rd959;
+	@%p344 bra $L_657;
+$L_660:
+	mov.b64 %rd961, 10;
+	setp.eq.u64 %p345, %rd944, %rd961;
+	@!%p345 bra $L_662;
+$L_659:
+	mov.b64 %rd960, 8296664548579374057;
+	mov.b64 %rd980, %rd960;
+	bra $L_678;
+$L_661:
+	mov.b64 %rd962, 4109744767560208502;
+	mov.b64 %rd980, %rd962;
+	bra $L_678;
+$L_662:
+	mov.b64 %rd963, 11;
+	setp.eq.u64 %p346, %rd944, %rd963;
+	@%p346 bra $L_661;
+$L_664:
+	mov.b64 %rd965, 12;
+	setp.eq.u64 %p347, %rd944, %rd965;
+	@!%p347 bra $L_666;
+$L_663:
+	mov.b64 %rd964, 4607516669194743839;
+	mov.b64 %rd980, %rd964;
+	bra $L_678;
+$L_665:
+	mov.b64 %rd966, -2423460969061230018;
+	mov.b64 %rd980, %rd966;
+	bra $L_678;
+$L_666:
+	mov.b64 %rd967, 13;
+	setp.eq.u64 %p348, %rd944, %rd967;
+	@%p348 bra $L_665;
+$L_668:
+	mov.b64 %rd969, 14;
+	setp.eq.u64 %p349, %rd944, %rd969;
+	@!%p349 bra $L_670;
+$L_667:
+	mov.b64 %rd968, -2707510419574615186;
+	mov.b64 %rd980, %rd968;
+	bra $L_678;
+$L_669:
+	mov.b64 %rd970, -7022098299024845734;
+	mov.b64 %rd980, %rd970;
+	bra $L_678;
+$L_670:
+	mov.b64 %rd971, 15;
+	setp.eq.u64 %p350, %rd944, %rd971;
+	@%p350 bra $L_669;
+$L_672:
+	mov.b64 %rd973, 16;
+	setp.eq.u64 %p351, %rd944, %rd973;
+	@!%p351 bra $L_674;
+$L_671:
+	mov.b64 %rd972, -1562901285013036298;
+	mov.b64 %rd980, %rd972;
+	bra $L_678;
+$L_673:
+	mov.b64 %rd974, 8795094592981902804;
+	mov.b64 %rd980, %rd974;
+	bra $L_678;
+$L_674:
+	mov.b64 %rd975, 17;
+	setp.eq.u64 %p352, %rd944, %rd975;
+	@%p352 bra $L_673;
+$L_676:
+	mov.b64 %rd977, 18;
+	setp.eq.u64 %p353, %rd944, %rd977;
+	@!%p353 bra $L_677;
+$L_675:
+	mov.b64 %rd976, -2884908082597807600;
+	mov.b64 %rd980, %rd976;
+	bra $L_678;
+$L_677:
+	mov.b64 %rd978, -6051042886442100905;
+	mov.b64 %rd980, %rd978;
+	bra $L_678;
 $L_685:
 	abs.f64 %rd1058, %rd1057;
-	bra $L_858;
-$L_686:
-	mov.b64 %rd1132, %rd47;
+$L_858:
+$L_862:
+	@!%p426 bra $L_863;
+$L_865:
+	mov.b64 %rd1222, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p513, %rd1058, %rd1222;
+	setp.ne.u32 %p514, 1, 0;
+	@%p513 bra $E_865_8;
+	bra $L_863;
+$E_865_8:
+	mov.pred %p512, %p514;
+$L_864:
+	mov.pred %p511, %p512;
+$L_868:
+	@!%p511 bra $L_860;
+$L_859:
+	mov.b64 %rd1214, 0d7FF8000000000001;
+	mov.b64 %rd1219, %rd1058;
+	mov.b64 %rd1221, %rd1214;
+$L_861:
+	mov.b64 %rd1218, %rd1219;
+	mov.b64 %rd1220, %rd1221;
+	setp.eq.f64 %p507, %rd1220, %rd258;
+	not.pred %p508, %p507;
+	@!%p508 bra $L_713;
+$L_714:
+	setp.lt.f64 %p368, %rd169, %rd258;
+	@!%p368 bra $L_713;
+$L_712:
+	mov.b64 %rd1076, 0d7FF8000000000001;
+	mov.b64 %rd1132, %rd1076;
 	bra $L_737;
 $L_687:
 	mov.b64 %rd1132, %rd169;
@@ -7382,42 +7073,145 @@ $L_687:
 $L_688:
 	setp.eq.f64 %p356, %rd1057, %rd47;
 	@%p356 bra $L_687;
-	bra $L_691;
-$L_689:
-	setp.eq.f64 %p357, %rd169, %rd47;
-	@%p357 bra $L_686;
-	bra $L_688;
+$L_691:
+	@!%p52 bra $L_694;
 $L_690:
 	mov.b64 %rd1059, 0d7FF8000000000001;
 	mov.b64 %rd1132, %rd1059;
 	bra $L_737;
-$L_691:
-	@%p52 bra $L_690;
-	bra $L_694;
+$L_689:
+	setp.eq.f64 %p357, %rd169, %rd47;
+	@%p357 bra $L_686;
+	bra $L_688;
 $L_692:
-	bra $L_738;
+$L_738:
+	setp.lt.f64 %p382, %rd1057, %rd258;
+	@!%p382 bra $L_741;
+$L_739:
+	setp.lt.s64 %p383, %rd169, 0;
+	@!%p383 bra $L_743;
+$L_744:
+$L_750:
+	abs.f64 %rd1142, %rd1057;
+	mov.b64 %rd1143, 0d4340000000000000;
+	setp.ge.f64 %p388, %rd1142, %rd1143;
+	@!%p388 bra $L_752;
+$L_751:
+	setp.ne.u32 %p389, 0, 0;
+	mov.pred %p394, %p389;
+$L_755:
+	mov.pred %p393, %p394;
+	@!%p393 bra $L_743;
+$L_742:
+	mov.b64 %rd1133, -1;
+	mov.b64 %rd1134, 0d7FF0000000000000;
+	mov.b64 %rd1135, 0dFFF0000000000000;
+	setp.ge.s64 %p386, %rd1133, %rd35;
+	selp.b64 %rd1136, %rd1134, %rd1135, %p386;
+	mov.b64 %rd1141, %rd1136;
+$L_749:
+	mov.b64 %rd1140, %rd1141;
+	mov.b64 %rd1132, %rd1140;
+	bra $L_737;
 $L_693:
 	setp.eq.f64 %p358, %rd169, %rd258;
 	@%p358 bra $L_692;
-	bra $L_696;
+$L_696:
+$L_784:
+	setp.ge.s64 %p426, %rd35, %rd35;
+	@!%p426 bra $L_785;
+$L_787:
+	mov.b64 %rd1170, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p431, %rd1057, %rd1170;
+	setp.ne.u32 %p432, 1, 0;
+	@%p431 bra $E_787_9;
+	bra $L_785;
+$E_787_9:
+	mov.pred %p430, %p432;
+$L_786:
+	mov.pred %p429, %p430;
+$L_790:
+	@!%p429 bra $L_698;
+$L_695:
+	mov.b64 %rd1060, 0dBFF0000000000000;
+	setp.eq.f64 %p360, %rd169, %rd1060;
+	@!%p360 bra $L_701;
+$L_699:
+	mov.b64 %rd1132, %rd47;
+	bra $L_737;
 $L_694:
 	setp.neu.f64 %p359, %rd1057, %rd1057;
 	@%p359 bra $L_690;
 	bra $L_693;
-$L_695:
-	mov.b64 %rd1060, 0dBFF0000000000000;
-	setp.eq.f64 %p360, %rd169, %rd1060;
-	@%p360 bra $L_699;
-	bra $L_701;
-$L_696:
-	bra $L_784;
 $L_697:
 	mov.b64 %rd1061, -1;
-	bra $L_805;
+$L_805:
+	setp.ge.s64 %p456, %rd1061, %rd35;
+	@!%p456 bra $L_806;
+$L_808:
+	mov.b64 %rd1176, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p461, %rd169, %rd1176;
+	setp.ne.u32 %p462, 1, 0;
+	@%p461 bra $E_808_10;
+	bra $L_806;
+$E_808_10:
+	mov.pred %p460, %p462;
+$L_807:
+	mov.pred %p459, %p460;
+$L_811:
+	@!%p459 bra $L_706;
+$L_705:
+	mov.b64 %rd1067, 0dBFF0000000000000;
+	copysign.f64 %rd1068, %rd1067, %rd258;
+	neg.f64 %rd1069, %rd1057;
+$L_812:
+	setp.lt.f64 %p466, %rd1069, %rd258;
+	@!%p466 bra $L_815;
+$L_813:
+	setp.lt.s64 %p467, %rd1068, 0;
+	@!%p467 bra $L_817;
+$L_818:
+$L_824:
+	abs.f64 %rd1186, %rd1069;
+	mov.b64 %rd1187, 0d4340000000000000;
+	setp.ge.f64 %p471, %rd1186, %rd1187;
+	@!%p471 bra $L_826;
+$L_825:
+	setp.ne.u32 %p472, 0, 0;
+	mov.pred %p477, %p472;
+$L_829:
+	mov.pred %p476, %p477;
+	@!%p476 bra $L_817;
+$L_816:
+	mov.b64 %rd1178, 0d7FF0000000000000;
+	mov.b64 %rd1179, 0dFFF0000000000000;
+	selp.b64 %rd1180, %rd1178, %rd1179, %p456;
+	mov.b64 %rd1185, %rd1180;
+$L_823:
+	mov.b64 %rd1184, %rd1185;
+	mov.b64 %rd1132, %rd1184;
+	bra $L_737;
 $L_698:
-	bra $L_798;
-$L_699:
-	mov.b64 %rd1132, %rd47;
+$L_798:
+	@!%p426 bra $L_799;
+$L_801:
+	mov.b64 %rd1174, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p451, %rd169, %rd1174;
+	setp.ne.u32 %p452, 1, 0;
+	@%p451 bra $E_801_11;
+	bra $L_799;
+$E_801_11:
+	mov.pred %p450, %p452;
+$L_800:
+	mov.pred %p449, %p450;
+$L_804:
+	@%p449 bra $L_697;
+$L_704:
+	setp.eq.f64 %p362, %rd1057, %rd168;
+	@!%p362 bra $L_711;
+$L_703:
+	sqrt.rn.f64 %rd1066, %rd169;
+	mov.b64 %rd1132, %rd1066;
 	bra $L_737;
 $L_700:
 	mov.b64 %rd1132, %rd258;
@@ -7425,26 +7219,29 @@ $L_700:
 $L_701:
 	abs.f64 %rd1062, %rd169;
 	setp.lt.f64 %p361, %rd1062, %rd47;
-	bra $L_791;
+$L_791:
+	setp.ge.s64 %p436, %rd36, %rd35;
+	@!%p436 bra $L_792;
+$L_794:
+	mov.b64 %rd1172, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p441, %rd1057, %rd1172;
+	setp.ne.u32 %p442, 1, 0;
+	@%p441 bra $E_794_12;
+	bra $L_792;
+$E_794_12:
+	mov.pred %p440, %p442;
+$L_793:
+	mov.pred %p439, %p440;
+$L_797:
+	xor.pred %p446, %p361, %p439;
+	not.pred %p446, %p446;
+	@%p446 bra $L_700;
 $L_702:
 	mov.b64 %rd1063, 0d7FF0000000000000;
 	mov.b64 %rd1064, 0dFFF0000000000000;
 	selp.b64 %rd1065, %rd1063, %rd1064, %p436;
 	mov.b64 %rd1132, %rd1065;
 	bra $L_737;
-$L_703:
-	sqrt.rn.f64 %rd1066, %rd169;
-	mov.b64 %rd1132, %rd1066;
-	bra $L_737;
-$L_704:
-	setp.eq.f64 %p362, %rd1057, %rd168;
-	@%p362 bra $L_703;
-	bra $L_711;
-$L_705:
-	mov.b64 %rd1067, 0dBFF0000000000000;
-	copysign.f64 %rd1068, %rd1067, %rd258;
-	neg.f64 %rd1069, %rd1057;
-	bra $L_812;
 $L_706:
 	setp.lt.f64 %p363, %rd1057, %rd258;
 	@!%p363 bra $L_709;
@@ -7472,31 +7269,110 @@ $L_711:
 	setp.eq.f64 %p366, %rd1057, %rd1075;
 	@%p366 bra $L_710;
 	bra $L_685;
-$L_712:
-	mov.b64 %rd1076, 0d7FF8000000000001;
-	mov.b64 %rd1132, %rd1076;
-	bra $L_737;
 $L_713:
 	mov.b64 %rd1077, 0d43E0000000000000;
 	setp.ge.f64 %p367, %rd1218, %rd1077;
-	@%p367 bra $L_715;
-	bra $L_716;
-$L_714:
-	setp.lt.f64 %p368, %rd169, %rd258;
-	@%p368 bra $L_712;
-	bra $L_713;
+	@!%p367 bra $L_716;
 $L_715:
 	mov.b64 %rd1078, 0dBFF0000000000000;
 	setp.eq.f64 %p369, %rd169, %rd1078;
-	@%p369 bra $L_717;
-	bra $L_719;
+	@!%p369 bra $L_719;
+$L_717:
+	mov.b64 %rd1132, %rd47;
+	bra $L_737;
 $L_716:
 	@%p508 bra $L_721;
 	mov.b64 %rd1084, %rd1218;
 	mov.b64 %rd1086, %rd47;
 	bra $L_722;
-$L_717:
-	mov.b64 %rd1132, %rd47;
+$L_721:
+	setp.gt.f64 %p374, %rd1220, %rd168;
+	@%p374 bra $L_723;
+	mov.b64 %rd1090, %rd1218;
+	mov.b64 %rd1092, %rd1220;
+	bra $L_724;
+$L_723:
+	sub.f64 %rd1087, %rd1220, %rd47;
+	add.f64 %rd1088, %rd1218, %rd47;
+	mov.b64 %rd1090, %rd1088;
+	mov.b64 %rd1092, %rd1087;
+$L_724:
+	mov.b64 %rd1089, %rd1090;
+	mov.b64 %rd1091, %rd1092;
+$L_869:
+	@!%p52 bra $L_873;
+$L_870:
+	mov.b64 %rd1276, %rd169;
+$L_879:
+	mov.b64 %rd1275, %rd1276;
+	mul.f64 %rd1277, %rd1091, %rd1275;
+$L_905:
+	setp.neu.f64 %p541, %rd1277, %rd1277;
+	@!%p541 bra $L_909;
+$L_906:
+	mov.b64 %rd1337, %rd1277;
+$L_922:
+	mov.b64 %rd1336, %rd1337;
+	mov.b64 %rd1084, %rd1089;
+	mov.b64 %rd1086, %rd1336;
+$L_722:
+	mov.b64 %rd1083, %rd1084;
+	mov.b64 %rd1085, %rd1086;
+$L_965:
+	@!%p358 bra $L_968;
+$L_966:
+	mov.b64 %rd1413, %rd169;
+	mov.b64 %rd1415, %rd35;
+$L_971:
+	mov.b64 %rd1412, %rd1413;
+	mov.b64 %rd1414, %rd1415;
+	cvt.rzi.s64.f64 %rd1416, %rd1083;
+	mov.b64 %rd1094, %rd1085;
+	mov.b64 %rd1096, %rd35;
+	mov.b64 %rd1098, %rd1412;
+	mov.b64 %rd1100, %rd1414;
+	mov.b64 %rd1102, %rd1416;
+$L_725:
+	mov.b64 %rd1093, %rd1094;
+	mov.b64 %rd1095, %rd1096;
+	mov.b64 %rd1097, %rd1098;
+	mov.b64 %rd1099, %rd1100;
+	mov.b64 %rd1101, %rd1102;
+	setp.eq.s64 %p375, %rd1101, %rd35;
+	not.pred %p376, %p375;
+	@%p376 bra $L_726;
+	mov.b64 %rd1105, %rd1095;
+	bra $L_727;
+$L_726:
+	mov.b64 %rd1103, -4096;
+	setp.lt.s64 %p377, %rd1099, %rd1103;
+	@!%p377 bra $L_730;
+$L_728:
+	add.s64 %rd1106, %rd1095, %rd1099;
+	mov.b64 %rd1105, %rd1106;
+$L_727:
+	mov.b64 %rd1104, %rd1105;
+	setp.lt.f64 %p378, %rd1057, %rd258;
+	@%p378 bra $L_735;
+	mov.b64 %rd1128, %rd1093;
+	mov.b64 %rd1130, %rd1104;
+	bra $L_736;
+$L_735:
+	div.rn.f64 %rd1125, %rd47, %rd1093;
+	neg.s64 %rd1126, %rd1104;
+	mov.b64 %rd1128, %rd1125;
+	mov.b64 %rd1130, %rd1126;
+$L_736:
+	mov.b64 %rd1127, %rd1128;
+	mov.b64 %rd1129, %rd1130;
+$L_983:
+	setp.eq.f64 %p594, %rd1127, %rd258;
+	@!%p594 bra $L_986;
+$L_984:
+	mov.b64 %rd1467, %rd1127;
+$L_997:
+	mov.b64 %rd1466, %rd1467;
+	mov.b64 %rd1132, %rd1466;
 	bra $L_737;
 $L_718:
 	mov.b64 %rd1132, %rd258;
@@ -7515,52 +7391,6 @@ $L_720:
 	selp.b64 %rd1082, %rd1080, %rd1081, %p373;
 	mov.b64 %rd1132, %rd1082;
 	bra $L_737;
-$L_721:
-	setp.gt.f64 %p374, %rd1220, %rd168;
-	@%p374 bra $L_723;
-	mov.b64 %rd1090, %rd1218;
-	mov.b64 %rd1092, %rd1220;
-	bra $L_724;
-$L_722:
-	mov.b64 %rd1083, %rd1084;
-	mov.b64 %rd1085, %rd1086;
-	bra $L_965;
-$L_723:
-	sub.f64 %rd1087, %rd1220, %rd47;
-	add.f64 %rd1088, %rd1218, %rd47;
-	mov.b64 %rd1090, %rd1088;
-	mov.b64 %rd1092, %rd1087;
-$L_724:
-	mov.b64 %rd1089, %rd1090;
-	mov.b64 %rd1091, %rd1092;
-	bra $L_869;
-$L_725:
-	mov.b64 %rd1093, %rd1094;
-	mov.b64 %rd1095, %rd1096;
-	mov.b64 %rd1097, %rd1098;
-	mov.b64 %rd1099, %rd1100;
-	mov.b64 %rd1101, %rd1102;
-	setp.eq.s64 %p375, %rd1101, %rd35;
-	not.pred %p376, %p375;
-	@%p376 bra $L_726;
-	mov.b64 %rd1105, %rd1095;
-	bra $L_727;
-$L_726:
-	mov.b64 %rd1103, -4096;
-	setp.lt.s64 %p377, %rd1099, %rd1103;
-	@%p377 bra $L_728;
-	bra $L_730;
-$L_727:
-	mov.b64 %rd1104, %rd1105;
-	setp.lt.f64 %p378, %rd1057, %rd258;
-	@%p378 bra $L_735;
-	mov.b64 %rd1128, %rd1093;
-	mov.b64 %rd1130, %rd1104;
-	bra $L_736;
-$L_728:
-	add.s64 %rd1106, %rd1095, %rd1099;
-	mov.b64 %rd1105, %rd1106;
-	bra $L_727;
 $L_729:
 	and.b64 %rd1107, %rd1101, %rd36;
 	setp.eq.s64 %p379, %rd1107, %rd36;
@@ -7568,11 +7398,6 @@ $L_729:
 	mov.b64 %rd1112, %rd1093;
 	mov.b64 %rd1114, %rd1095;
 	bra $L_732;
-$L_730:
-	mov.b64 %rd1108, 4096;
-	setp.lt.s64 %p380, %rd1108, %rd1099;
-	@%p380 bra $L_728;
-	bra $L_729;
 $L_731:
 	mul.f64 %rd1109, %rd1093, %rd1097;
 	add.s64 %rd1110, %rd1095, %rd1099;
@@ -7608,141 +7433,15 @@ $L_734:
 	mov.b64 %rd1100, %rd1122;
 	mov.b64 %rd1102, %rd1124;
 	bra $L_725;
-$L_735:
-	div.rn.f64 %rd1125, %rd47, %rd1093;
-	neg.s64 %rd1126, %rd1104;
-	mov.b64 %rd1128, %rd1125;
-	mov.b64 %rd1130, %rd1126;
-$L_736:
-	mov.b64 %rd1127, %rd1128;
-	mov.b64 %rd1129, %rd1130;
-	bra $L_983;
-$L_737:
-	mov.b64 %rd1131, %rd1132;
-	bra $L_1009;
-$L_738:
-	setp.lt.f64 %p382, %rd1057, %rd258;
-	@!%p382 bra $L_741;
-$L_739:
-	setp.lt.s64 %p383, %rd169, 0;
-	@%p383 bra $L_744;
-	bra $L_743;
+$L_730:
+	mov.b64 %rd1108, 4096;
+	setp.lt.s64 %p380, %rd1108, %rd1099;
+	@%p380 bra $L_728;
+	bra $L_729;
 $L_740:
 	setp.lt.s64 %p384, %rd169, 0;
-	@%p384 bra $L_748;
-	bra $L_747;
-$L_741:
-	setp.gt.f64 %p385, %rd1057, %rd258;
-	@%p385 bra $L_740;
-	bra $L_745;
-$L_742:
-	mov.b64 %rd1133, -1;
-	mov.b64 %rd1134, 0d7FF0000000000000;
-	mov.b64 %rd1135, 0dFFF0000000000000;
-	setp.ge.s64 %p386, %rd1133, %rd35;
-	selp.b64 %rd1136, %rd1134, %rd1135, %p386;
-	mov.b64 %rd1141, %rd1136;
-	bra $L_749;
-$L_743:
-	mov.b64 %rd1137, 0d7FF0000000000000;
-	mov.b64 %rd1138, 0dFFF0000000000000;
-	setp.ge.s64 %p387, %rd36, %rd35;
-	selp.b64 %rd1139, %rd1137, %rd1138, %p387;
-	mov.b64 %rd1141, %rd1139;
-	bra $L_749;
-$L_744:
-	bra $L_750;
-$L_745:
-	mov.b64 %rd1141, %rd47;
-	bra $L_749;
-$L_746:
-	mov.b64 %rd1141, %rd169;
-	bra $L_749;
-$L_747:
-	mov.b64 %rd1141, %rd258;
-	bra $L_749;
+	@!%p384 bra $L_747;
 $L_748:
-	bra $L_767;
-$L_749:
-	mov.b64 %rd1140, %rd1141;
-	mov.b64 %rd1132, %rd1140;
-	bra $L_737;
-$L_750:
-	abs.f64 %rd1142, %rd1057;
-	mov.b64 %rd1143, 0d4340000000000000;
-	setp.ge.f64 %p388, %rd1142, %rd1143;
-	@!%p388 bra $L_752;
-$L_751:
-	setp.ne.u32 %p389, 0, 0;
-	mov.pred %p394, %p389;
-	bra $L_755;
-$L_752:
-	bra $L_756;
-$L_753:
-	cvt.rzi.s64.f64 %rd1144, %rd1150;
-	and.b64 %rd1145, %rd1144, %rd36;
-	setp.eq.s64 %p390, %rd1145, %rd36;
-	mov.pred %p392, %p390;
-$L_754:
-	mov.pred %p391, %p392;
-	mov.pred %p394, %p391;
-$L_755:
-	mov.pred %p393, %p394;
-	@%p393 bra $L_742;
-	bra $L_743;
-$L_756:
-	bra $L_760;
-$L_757:
-	mov.b64 %rd1146, 0d7FF8000000000001;
-	mov.b64 %rd1151, %rd1057;
-	mov.b64 %rd1153, %rd1146;
-	bra $L_759;
-$L_758:
-	cvt.rzi.f64.f64 %rd1147, %rd1057;
-	sub.f64 %rd1148, %rd1057, %rd1147;
-	copysign.f64 %rd1149, %rd1057, %rd1148;
-	mov.b64 %rd1151, %rd1147;
-	mov.b64 %rd1153, %rd1149;
-$L_759:
-	mov.b64 %rd1150, %rd1151;
-	mov.b64 %rd1152, %rd1153;
-	setp.eq.f64 %p395, %rd1152, %rd258;
-	setp.ne.u32 %p396, 0, 0;
-	@%p395 bra $L_753;
-	mov.pred %p392, %p396;
-	bra $L_754;
-$L_760:
-	setp.ge.s64 %p397, %rd35, %rd35;
-	@%p397 bra $L_763;
-$L_761:
-	setp.le.s64 %p398, %rd35, %rd35;
-	setp.ne.u32 %p399, 0, 0;
-	@%p398 bra $L_764;
-	mov.pred %p406, %p399;
-	bra $L_765;
-$L_762:
-	mov.pred %p400, %p401;
-	bra $L_766;
-$L_763:
-	mov.b64 %rd1154, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p402, %rd1057, %rd1154;
-	setp.ne.u32 %p403, 1, 0;
-	@%p402 bra $E_763_8;
-	bra $L_761;
-$E_763_8:
-	mov.pred %p401, %p403;
-	bra $L_762;
-$L_764:
-	mov.b64 %rd1155, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p404, %rd1057, %rd1155;
-	mov.pred %p406, %p404;
-$L_765:
-	mov.pred %p405, %p406;
-	mov.pred %p401, %p405;
-	bra $L_762;
-$L_766:
-	@%p400 bra $L_757;
-	bra $L_758;
 $L_767:
 	abs.f64 %rd1156, %rd1057;
 	mov.b64 %rd1157, 0d4340000000000000;
@@ -7751,34 +7450,108 @@ $L_767:
 $L_768:
 	setp.ne.u32 %p408, 0, 0;
 	mov.pred %p413, %p408;
-	bra $L_772;
-$L_769:
-	bra $L_773;
-$L_770:
-	cvt.rzi.s64.f64 %rd1158, %rd1164;
-	and.b64 %rd1159, %rd1158, %rd36;
-	setp.eq.s64 %p409, %rd1159, %rd36;
-	mov.pred %p411, %p409;
-$L_771:
-	mov.pred %p410, %p411;
-	mov.pred %p413, %p410;
 $L_772:
 	mov.pred %p412, %p413;
-	@%p412 bra $L_746;
-	bra $L_747;
+	@!%p412 bra $L_747;
+$L_746:
+	mov.b64 %rd1141, %rd169;
+	bra $L_749;
+$L_741:
+	setp.gt.f64 %p385, %rd1057, %rd258;
+	@%p385 bra $L_740;
+$L_745:
+	mov.b64 %rd1141, %rd47;
+	bra $L_749;
+$L_743:
+	mov.b64 %rd1137, 0d7FF0000000000000;
+	mov.b64 %rd1138, 0dFFF0000000000000;
+	setp.ge.s64 %p387, %rd36, %rd35;
+	selp.b64 %rd1139, %rd1137, %rd1138, %p387;
+	mov.b64 %rd1141, %rd1139;
+	bra $L_749;
+$L_747:
+	mov.b64 %rd1141, %rd258;
+	bra $L_749;
+$L_752:
+$L_756:
+$L_760:
+	setp.ge.s64 %p397, %rd35, %rd35;
+	@!%p397 bra $L_761;
+$L_763:
+	mov.b64 %rd1154, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p402, %rd1057, %rd1154;
+	setp.ne.u32 %p403, 1, 0;
+	@%p402 bra $E_763_13;
+	bra $L_761;
+$E_763_13:
+	mov.pred %p401, %p403;
+$L_762:
+	mov.pred %p400, %p401;
+$L_766:
+	@!%p400 bra $L_758;
+$L_757:
+	mov.b64 %rd1146, 0d7FF8000000000001;
+	mov.b64 %rd1151, %rd1057;
+	mov.b64 %rd1153, %rd1146;
+$L_759:
+	mov.b64 %rd1150, %rd1151;
+	mov.b64 %rd1152, %rd1153;
+	setp.eq.f64 %p395, %rd1152, %rd258;
+	setp.ne.u32 %p396, 0, 0;
+	@%p395 bra $L_753;
+	mov.pred %p392, %p396;
+	bra $L_754;
+$L_753:
+	cvt.rzi.s64.f64 %rd1144, %rd1150;
+	and.b64 %rd1145, %rd1144, %rd36;
+	setp.eq.s64 %p390, %rd1145, %rd36;
+	mov.pred %p392, %p390;
+$L_754:
+	mov.pred %p391, %p392;
+	mov.pred %p394, %p391;
+	bra $L_755;
+$L_758:
+	cvt.rzi.f64.f64 %rd1147, %rd1057;
+	sub.f64 %rd1148, %rd1057, %rd1147;
+	copysign.f64 %rd1149, %rd1057, %rd1148;
+	mov.b64 %rd1151, %rd1147;
+	mov.b64 %rd1153, %rd1149;
+	bra $L_759;
+$L_761:
+	setp.le.s64 %p398, %rd35, %rd35;
+	setp.ne.u32 %p399, 0, 0;
+	@%p398 bra $L_764;
+	mov.pred %p406, %p399;
+	bra $L_765;
+$L_764:
+	mov.b64 %rd1155, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p404, %rd1057, %rd1155;
+	mov.pred %p406, %p404;
+$L_765:
+	mov.pred %p405, %p406;
+	mov.pred %p401, %p405;
+	bra $L_762;
+$L_769:
 $L_773:
-	bra $L_777;
+$L_777:
+	setp.ge.s64 %p416, %rd35, %rd35;
+	@!%p416 bra $L_778;
+$L_780:
+	mov.b64 %rd1168, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p421, %rd1057, %rd1168;
+	setp.ne.u32 %p422, 1, 0;
+	@%p421 bra $E_780_14;
+	bra $L_778;
+$E_780_14:
+	mov.pred %p420, %p422;
+$L_779:
+	mov.pred %p419, %p420;
+$L_783:
+	@!%p419 bra $L_775;
 $L_774:
 	mov.b64 %rd1160, 0d7FF8000000000001;
 	mov.b64 %rd1165, %rd1057;
 	mov.b64 %rd1167, %rd1160;
-	bra $L_776;
-$L_775:
-	cvt.rzi.f64.f64 %rd1161, %rd1057;
-	sub.f64 %rd1162, %rd1057, %rd1161;
-	copysign.f64 %rd1163, %rd1057, %rd1162;
-	mov.b64 %rd1165, %rd1161;
-	mov.b64 %rd1167, %rd1163;
 $L_776:
 	mov.b64 %rd1164, %rd1165;
 	mov.b64 %rd1166, %rd1167;
@@ -7787,27 +7560,28 @@ $L_776:
 	@%p414 bra $L_770;
 	mov.pred %p411, %p415;
 	bra $L_771;
-$L_777:
-	setp.ge.s64 %p416, %rd35, %rd35;
-	@%p416 bra $L_780;
+$L_770:
+	cvt.rzi.s64.f64 %rd1158, %rd1164;
+	and.b64 %rd1159, %rd1158, %rd36;
+	setp.eq.s64 %p409, %rd1159, %rd36;
+	mov.pred %p411, %p409;
+$L_771:
+	mov.pred %p410, %p411;
+	mov.pred %p413, %p410;
+	bra $L_772;
+$L_775:
+	cvt.rzi.f64.f64 %rd1161, %rd1057;
+	sub.f64 %rd1162, %rd1057, %rd1161;
+	copysign.f64 %rd1163, %rd1057, %rd1162;
+	mov.b64 %rd1165, %rd1161;
+	mov.b64 %rd1167, %rd1163;
+	bra $L_776;
 $L_778:
 	setp.le.s64 %p417, %rd35, %rd35;
 	setp.ne.u32 %p418, 0, 0;
 	@%p417 bra $L_781;
 	mov.pred %p425, %p418;
 	bra $L_782;
-$L_779:
-	mov.pred %p419, %p420;
-	bra $L_783;
-$L_780:
-	mov.b64 %rd1168, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p421, %rd1057, %rd1168;
-	setp.ne.u32 %p422, 1, 0;
-	@%p421 bra $E_780_9;
-	bra $L_778;
-$E_780_9:
-	mov.pred %p420, %p422;
-	bra $L_779;
 $L_781:
 	mov.b64 %rd1169, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p423, %rd1057, %rd1169;
@@ -7816,30 +7590,12 @@ $L_782:
 	mov.pred %p424, %p425;
 	mov.pred %p420, %p424;
 	bra $L_779;
-$L_783:
-	@%p419 bra $L_774;
-	bra $L_775;
-$L_784:
-	setp.ge.s64 %p426, %rd35, %rd35;
-	@%p426 bra $L_787;
 $L_785:
 	setp.le.s64 %p427, %rd35, %rd35;
 	setp.ne.u32 %p428, 0, 0;
 	@%p427 bra $L_788;
 	mov.pred %p435, %p428;
 	bra $L_789;
-$L_786:
-	mov.pred %p429, %p430;
-	bra $L_790;
-$L_787:
-	mov.b64 %rd1170, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p431, %rd1057, %rd1170;
-	setp.ne.u32 %p432, 1, 0;
-	@%p431 bra $E_787_10;
-	bra $L_785;
-$E_787_10:
-	mov.pred %p430, %p432;
-	bra $L_786;
 $L_788:
 	mov.b64 %rd1171, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p433, %rd1057, %rd1171;
@@ -7848,30 +7604,12 @@ $L_789:
 	mov.pred %p434, %p435;
 	mov.pred %p430, %p434;
 	bra $L_786;
-$L_790:
-	@%p429 bra $L_695;
-	bra $L_698;
-$L_791:
-	setp.ge.s64 %p436, %rd36, %rd35;
-	@%p436 bra $L_794;
 $L_792:
 	setp.le.s64 %p437, %rd36, %rd35;
 	setp.ne.u32 %p438, 0, 0;
 	@%p437 bra $L_795;
 	mov.pred %p445, %p438;
 	bra $L_796;
-$L_793:
-	mov.pred %p439, %p440;
-	bra $L_797;
-$L_794:
-	mov.b64 %rd1172, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p441, %rd1057, %rd1172;
-	setp.ne.u32 %p442, 1, 0;
-	@%p441 bra $E_794_11;
-	bra $L_792;
-$E_794_11:
-	mov.pred %p440, %p442;
-	bra $L_793;
 $L_795:
 	mov.b64 %rd1173, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p443, %rd1057, %rd1173;
@@ -7880,31 +7618,12 @@ $L_796:
 	mov.pred %p444, %p445;
 	mov.pred %p440, %p444;
 	bra $L_793;
-$L_797:
-	xor.pred %p446, %p361, %p439;
-	not.pred %p446, %p446;
-	@%p446 bra $L_700;
-	bra $L_702;
-$L_798:
-	@%p426 bra $L_801;
 $L_799:
 	setp.le.s64 %p447, %rd35, %rd35;
 	setp.ne.u32 %p448, 0, 0;
 	@%p447 bra $L_802;
 	mov.pred %p455, %p448;
 	bra $L_803;
-$L_800:
-	mov.pred %p449, %p450;
-	bra $L_804;
-$L_801:
-	mov.b64 %rd1174, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p451, %rd169, %rd1174;
-	setp.ne.u32 %p452, 1, 0;
-	@%p451 bra $E_801_12;
-	bra $L_799;
-$E_801_12:
-	mov.pred %p450, %p452;
-	bra $L_800;
 $L_802:
 	mov.b64 %rd1175, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p453, %rd169, %rd1175;
@@ -7913,30 +7632,12 @@ $L_803:
 	mov.pred %p454, %p455;
 	mov.pred %p450, %p454;
 	bra $L_800;
-$L_804:
-	@%p449 bra $L_697;
-	bra $L_704;
-$L_805:
-	setp.ge.s64 %p456, %rd1061, %rd35;
-	@%p456 bra $L_808;
 $L_806:
 	setp.le.s64 %p457, %rd1061, %rd35;
 	setp.ne.u32 %p458, 0, 0;
 	@%p457 bra $L_809;
 	mov.pred %p465, %p458;
 	bra $L_810;
-$L_807:
-	mov.pred %p459, %p460;
-	bra $L_811;
-$L_808:
-	mov.b64 %rd1176, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p461, %rd169, %rd1176;
-	setp.ne.u32 %p462, 1, 0;
-	@%p461 bra $E_808_13;
-	bra $L_806;
-$E_808_13:
-	mov.pred %p460, %p462;
-	bra $L_807;
 $L_809:
 	mov.b64 %rd1177, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p463, %rd169, %rd1177;
@@ -7945,129 +7646,10 @@ $L_810:
 	mov.pred %p464, %p465;
 	mov.pred %p460, %p464;
 	bra $L_807;
-$L_811:
-	@%p459 bra $L_705;
-	bra $L_706;
-$L_812:
-	setp.lt.f64 %p466, %rd1069, %rd258;
-	@!%p466 bra $L_815;
-$L_813:
-	setp.lt.s64 %p467, %rd1068, 0;
-	@%p467 bra $L_818;
-	bra $L_817;
 $L_814:
 	setp.lt.s64 %p468, %rd1068, 0;
-	@%p468 bra $L_822;
-	bra $L_821;
-$L_815:
-	setp.gt.f64 %p469, %rd1069, %rd258;
-	@%p469 bra $L_814;
-	bra $L_819;
-$L_816:
-	mov.b64 %rd1178, 0d7FF0000000000000;
-	mov.b64 %rd1179, 0dFFF0000000000000;
-	selp.b64 %rd1180, %rd1178, %rd1179, %p456;
-	mov.b64 %rd1185, %rd1180;
-	bra $L_823;
-$L_817:
-	mov.b64 %rd1181, 0d7FF0000000000000;
-	mov.b64 %rd1182, 0dFFF0000000000000;
-	setp.ge.s64 %p470, %rd36, %rd35;
-	selp.b64 %rd1183, %rd1181, %rd1182, %p470;
-	mov.b64 %rd1185, %rd1183;
-	bra $L_823;
-$L_818:
-	bra $L_824;
-$L_819:
-	mov.b64 %rd1185, %rd47;
-	bra $L_823;
-$L_820:
-	mov.b64 %rd1185, %rd1068;
-	bra $L_823;
-$L_821:
-	mov.b64 %rd1185, %rd258;
-	bra $L_823;
+	@!%p468 bra $L_821;
 $L_822:
-	bra $L_841;
-$L_823:
-	mov.b64 %rd1184, %rd1185;
-	mov.b64 %rd1132, %rd1184;
-	bra $L_737;
-$L_824:
-	abs.f64 %rd1186, %rd1069;
-	mov.b64 %rd1187, 0d4340000000000000;
-	setp.ge.f64 %p471, %rd1186, %rd1187;
-	@!%p471 bra $L_826;
-$L_825:
-	setp.ne.u32 %p472, 0, 0;
-	mov.pred %p477, %p472;
-	bra $L_829;
-$L_826:
-	bra $L_830;
-$L_827:
-	cvt.rzi.s64.f64 %rd1188, %rd1194;
-	and.b64 %rd1189, %rd1188, %rd36;
-	setp.eq.s64 %p473, %rd1189, %rd36;
-	mov.pred %p475, %p473;
-$L_828:
-	mov.pred %p474, %p475;
-	mov.pred %p477, %p474;
-$L_829:
-	mov.pred %p476, %p477;
-	@%p476 bra $L_816;
-	bra $L_817;
-$L_830:
-	bra $L_834;
-$L_831:
-	mov.b64 %rd1190, 0d7FF8000000000001;
-	mov.b64 %rd1195, %rd1069;
-	mov.b64 %rd1197, %rd1190;
-	bra $L_833;
-$L_832:
-	cvt.rzi.f64.f64 %rd1191, %rd1069;
-	sub.f64 %rd1192, %rd1069, %rd1191;
-	copysign.f64 %rd1193, %rd1069, %rd1192;
-	mov.b64 %rd1195, %rd1191;
-	mov.b64 %rd1197, %rd1193;
-$L_833:
-	mov.b64 %rd1194, %rd1195;
-	mov.b64 %rd1196, %rd1197;
-	setp.eq.f64 %p478, %rd1196, %rd258;
-	setp.ne.u32 %p479, 0, 0;
-	@%p478 bra $L_827;
-	mov.pred %p475, %p479;
-	bra $L_828;
-$L_834:
-	@%p426 bra $L_837;
-$L_835:
-	setp.le.s64 %p480, %rd35, %rd35;
-	setp.ne.u32 %p481, 0, 0;
-	@%p480 bra $L_838;
-	mov.pred %p488, %p481;
-	bra $L_839;
-$L_836:
-	mov.pred %p482, %p483;
-	bra $L_840;
-$L_837:
-	mov.b64 %rd1198, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p484, %rd1069, %rd1198;
-	setp.ne.u32 %p485, 1, 0;
-	@%p484 bra $E_837_14;
-	bra $L_835;
-$E_837_14:
-	mov.pred %p483, %p485;
-	bra $L_836;
-$L_838:
-	mov.b64 %rd1199, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p486, %rd1069, %rd1199;
-	mov.pred %p488, %p486;
-$L_839:
-	mov.pred %p487, %p488;
-	mov.pred %p483, %p487;
-	bra $L_836;
-$L_840:
-	@%p482 bra $L_831;
-	bra $L_832;
 $L_841:
 	abs.f64 %rd1200, %rd1069;
 	mov.b64 %rd1201, 0d4340000000000000;
@@ -8076,34 +7658,106 @@ $L_841:
 $L_842:
 	setp.ne.u32 %p490, 0, 0;
 	mov.pred %p495, %p490;
-	bra $L_846;
-$L_843:
-	bra $L_847;
-$L_844:
-	cvt.rzi.s64.f64 %rd1202, %rd1208;
-	and.b64 %rd1203, %rd1202, %rd36;
-	setp.eq.s64 %p491, %rd1203, %rd36;
-	mov.pred %p493, %p491;
-$L_845:
-	mov.pred %p492, %p493;
-	mov.pred %p495, %p492;
 $L_846:
 	mov.pred %p494, %p495;
-	@%p494 bra $L_820;
-	bra $L_821;
+	@!%p494 bra $L_821;
+$L_820:
+	mov.b64 %rd1185, %rd1068;
+	bra $L_823;
+$L_815:
+	setp.gt.f64 %p469, %rd1069, %rd258;
+	@%p469 bra $L_814;
+$L_819:
+	mov.b64 %rd1185, %rd47;
+	bra $L_823;
+$L_817:
+	mov.b64 %rd1181, 0d7FF0000000000000;
+	mov.b64 %rd1182, 0dFFF0000000000000;
+	setp.ge.s64 %p470, %rd36, %rd35;
+	selp.b64 %rd1183, %rd1181, %rd1182, %p470;
+	mov.b64 %rd1185, %rd1183;
+	bra $L_823;
+$L_821:
+	mov.b64 %rd1185, %rd258;
+	bra $L_823;
+$L_826:
+$L_830:
+$L_834:
+	@!%p426 bra $L_835;
+$L_837:
+	mov.b64 %rd1198, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p484, %rd1069, %rd1198;
+	setp.ne.u32 %p485, 1, 0;
+	@%p484 bra $E_837_15;
+	bra $L_835;
+$E_837_15:
+	mov.pred %p483, %p485;
+$L_836:
+	mov.pred %p482, %p483;
+$L_840:
+	@!%p482 bra $L_832;
+$L_831:
+	mov.b64 %rd1190, 0d7FF8000000000001;
+	mov.b64 %rd1195, %rd1069;
+	mov.b64 %rd1197, %rd1190;
+$L_833:
+	mov.b64 %rd1194, %rd1195;
+	mov.b64 %rd1196, %rd1197;
+	setp.eq.f64 %p478, %rd1196, %rd258;
+	setp.ne.u32 %p479, 0, 0;
+	@%p478 bra $L_827;
+	mov.pred %p475, %p479;
+	bra $L_828;
+$L_827:
+	cvt.rzi.s64.f64 %rd1188, %rd1194;
+	and.b64 %rd1189, %rd1188, %rd36;
+	setp.eq.s64 %p473, %rd1189, %rd36;
+	mov.pred %p475, %p473;
+$L_828:
+	mov.pred %p474, %p475;
+	mov.pred %p477, %p474;
+	bra $L_829;
+$L_832:
+	cvt.rzi.f64.f64 %rd1191, %rd1069;
+	sub.f64 %rd1192, %rd1069, %rd1191;
+	copysign.f64 %rd1193, %rd1069, %rd1192;
+	mov.b64 %rd1195, %rd1191;
+	mov.b64 %rd1197, %rd1193;
+	bra $L_833;
+$L_835:
+	setp.le.s64 %p480, %rd35, %rd35;
+	setp.ne.u32 %p481, 0, 0;
+	@%p480 bra $L_838;
+	mov.pred %p488, %p481;
+	bra $L_839;
+$L_838:
+	mov.b64 %rd1199, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p486, %rd1069, %rd1199;
+	mov.pred %p488, %p486;
+$L_839:
+	mov.pred %p487, %p488;
+	mov.pred %p483, %p487;
+	bra $L_836;
+$L_843:
 $L_847:
-	bra $L_851;
+$L_851:
+	@!%p426 bra $L_852;
+$L_854:
+	mov.b64 %rd1212, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p502, %rd1069, %rd1212;
+	setp.ne.u32 %p503, 1, 0;
+	@%p502 bra $E_854_16;
+	bra $L_852;
+$E_854_16:
+	mov.pred %p501, %p503;
+$L_853:
+	mov.pred %p500, %p501;
+$L_857:
+	@!%p500 bra $L_849;
 $L_848:
 	mov.b64 %rd1204, 0d7FF8000000000001;
 	mov.b64 %rd1209, %rd1069;
 	mov.b64 %rd1211, %rd1204;
-	bra $L_850;
-$L_849:
-	cvt.rzi.f64.f64 %rd1205, %rd1069;
-	sub.f64 %rd1206, %rd1069, %rd1205;
-	copysign.f64 %rd1207, %rd1069, %rd1206;
-	mov.b64 %rd1209, %rd1205;
-	mov.b64 %rd1211, %rd1207;
 $L_850:
 	mov.b64 %rd1208, %rd1209;
 	mov.b64 %rd1210, %rd1211;
@@ -8112,26 +7766,28 @@ $L_850:
 	@%p496 bra $L_844;
 	mov.pred %p493, %p497;
 	bra $L_845;
-$L_851:
-	@%p426 bra $L_854;
+$L_844:
+	cvt.rzi.s64.f64 %rd1202, %rd1208;
+	and.b64 %rd1203, %rd1202, %rd36;
+	setp.eq.s64 %p491, %rd1203, %rd36;
+	mov.pred %p493, %p491;
+$L_845:
+	mov.pred %p492, %p493;
+	mov.pred %p495, %p492;
+	bra $L_846;
+$L_849:
+	cvt.rzi.f64.f64 %rd1205, %rd1069;
+	sub.f64 %rd1206, %rd1069, %rd1205;
+	copysign.f64 %rd1207, %rd1069, %rd1206;
+	mov.b64 %rd1209, %rd1205;
+	mov.b64 %rd1211, %rd1207;
+	bra $L_850;
 $L_852:
 	setp.le.s64 %p498, %rd35, %rd35;
 	setp.ne.u32 %p499, 0, 0;
 	@%p498 bra $L_855;
 	mov.pred %p506, %p499;
 	bra $L_856;
-$L_853:
-	mov.pred %p500, %p501;
-	bra $L_857;
-$L_854:
-	mov.b64 %rd1212, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p502, %rd1069, %rd1212;
-	setp.ne.u32 %p503, 1, 0;
-	@%p502 bra $E_854_15;
-	bra $L_852;
-$E_854_15:
-	mov.pred %p501, %p503;
-	bra $L_853;
 $L_855:
 	mov.b64 %rd1213, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p504, %rd1069, %rd1213;
@@ -8140,49 +7796,19 @@ $L_856:
 	mov.pred %p505, %p506;
 	mov.pred %p501, %p505;
 	bra $L_853;
-$L_857:
-	@%p500 bra $L_848;
-	bra $L_849;
-$L_858:
-	bra $L_862;
-$L_859:
-	mov.b64 %rd1214, 0d7FF8000000000001;
-	mov.b64 %rd1219, %rd1058;
-	mov.b64 %rd1221, %rd1214;
-	bra $L_861;
 $L_860:
 	cvt.rzi.f64.f64 %rd1215, %rd1058;
 	sub.f64 %rd1216, %rd1058, %rd1215;
 	copysign.f64 %rd1217, %rd1058, %rd1216;
 	mov.b64 %rd1219, %rd1215;
 	mov.b64 %rd1221, %rd1217;
-$L_861:
-	mov.b64 %rd1218, %rd1219;
-	mov.b64 %rd1220, %rd1221;
-	setp.eq.f64 %p507, %rd1220, %rd258;
-	not.pred %p508, %p507;
-	@%p508 bra $L_714;
-	bra $L_713;
-$L_862:
-	@%p426 bra $L_865;
+	bra $L_861;
 $L_863:
 	setp.le.s64 %p509, %rd35, %rd35;
 	setp.ne.u32 %p510, 0, 0;
 	@%p509 bra $L_866;
 	mov.pred %p517, %p510;
 	bra $L_867;
-$L_864:
-	mov.pred %p511, %p512;
-	bra $L_868;
-$L_865:
-	mov.b64 %rd1222, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p513, %rd1058, %rd1222;
-	setp.ne.u32 %p514, 1, 0;
-	@%p513 bra $E_865_16;
-	bra $L_863;
-$E_865_16:
-	mov.pred %p512, %p514;
-	bra $L_864;
 $L_866:
 	mov.b64 %rd1223, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p515, %rd1058, %rd1223;
@@ -8191,14 +7817,6 @@ $L_867:
 	mov.pred %p516, %p517;
 	mov.pred %p512, %p516;
 	bra $L_864;
-$L_868:
-	@%p511 bra $L_859;
-	bra $L_860;
-$L_869:
-	@!%p52 bra $L_873;
-$L_870:
-	mov.b64 %rd1276, %rd169;
-	bra $L_879;
 $L_871:
 	mov.b64 %rd1224, 0d7FF8000000000001;
 	mov.b64 %rd1276, %rd1224;
@@ -8206,9 +7824,8 @@ $L_871:
 $L_872:
 	setp.lt.f64 %p518, %rd169, %rd258;
 	@%p518 bra $L_871;
-	bra $L_875;
-$L_873:
-	bra $L_880;
+$L_875:
+	@!%p358 bra $L_876;
 $L_874:
 	mov.b64 %rd1225, -1;
 	mov.b64 %rd1226, 0d7FF0000000000000;
@@ -8217,10 +7834,38 @@ $L_874:
 	selp.b64 %rd1228, %rd1226, %rd1227, %p519;
 	mov.b64 %rd1276, %rd1228;
 	bra $L_879;
-$L_875:
-	@%p358 bra $L_874;
+$L_873:
+$L_880:
+	setp.ge.s64 %p520, %rd36, %rd35;
+	@!%p520 bra $L_881;
+$L_883:
+	mov.b64 %rd1278, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p525, %rd169, %rd1278;
+	setp.ne.u32 %p526, 1, 0;
+	@%p525 bra $E_883_17;
+	bra $L_881;
+$E_883_17:
+	mov.pred %p524, %p526;
+$L_882:
+	mov.pred %p523, %p524;
+$L_886:
+	@%p523 bra $L_870;
+	bra $L_872;
 $L_876:
-	bra $L_887;
+$L_887:
+	@!%p358 bra $L_890;
+$L_888:
+	mov.b64 %rd1281, %rd169;
+	mov.b64 %rd1283, %rd35;
+$L_893:
+	mov.b64 %rd1280, %rd1281;
+	mov.b64 %rd1282, %rd1283;
+	mov.b64 %rd1284, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p530, %rd1280, %rd1284;
+	@%p530 bra $L_877;
+	mov.b64 %rd1233, %rd1280;
+	mov.b64 %rd1235, %rd1282;
+	bra $L_878;
 $L_877:
 	mov.b64 %rd1229, 0d4000000000000000;
 	mul.f64 %rd1230, %rd1280, %rd1229;
@@ -8270,31 +7915,13 @@ $L_878:
 	sub.f64 %rd1273, %rd1272, %rd1236;
 	sub.f64 %rd1274, %rd1266, %rd1273;
 	mov.b64 %rd1276, %rd1274;
-$L_879:
-	mov.b64 %rd1275, %rd1276;
-	mul.f64 %rd1277, %rd1091, %rd1275;
-	bra $L_905;
-$L_880:
-	setp.ge.s64 %p520, %rd36, %rd35;
-	@%p520 bra $L_883;
+	bra $L_879;
 $L_881:
 	setp.le.s64 %p521, %rd36, %rd35;
 	setp.ne.u32 %p522, 0, 0;
 	@%p521 bra $L_884;
 	mov.pred %p529, %p522;
 	bra $L_885;
-$L_882:
-	mov.pred %p523, %p524;
-	bra $L_886;
-$L_883:
-	mov.b64 %rd1278, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p525, %rd169, %rd1278;
-	setp.ne.u32 %p526, 1, 0;
-	@%p525 bra $E_883_17;
-	bra $L_881;
-$E_883_17:
-	mov.pred %p524, %p526;
-	bra $L_882;
 $L_884:
 	mov.b64 %rd1279, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p527, %rd169, %rd1279;
@@ -8303,46 +7930,13 @@ $L_885:
 	mov.pred %p528, %p529;
 	mov.pred %p524, %p528;
 	bra $L_882;
-$L_886:
-	@%p523 bra $L_870;
-	bra $L_872;
-$L_887:
-	@!%p358 bra $L_890;
-$L_888:
-	mov.b64 %rd1281, %rd169;
-	mov.b64 %rd1283, %rd35;
-	bra $L_893;
 $L_889:
 	mov.b64 %rd1281, %rd169;
 	mov.b64 %rd1283, %rd35;
 	bra $L_893;
 $L_890:
-	bra $L_894;
-$L_891:
-	bra $L_901;
-$L_892:
-	@%p52 bra $L_889;
-	bra $L_891;
-$L_893:
-	mov.b64 %rd1280, %rd1281;
-	mov.b64 %rd1282, %rd1283;
-	mov.b64 %rd1284, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p530, %rd1280, %rd1284;
-	@%p530 bra $L_877;
-	mov.b64 %rd1233, %rd1280;
-	mov.b64 %rd1235, %rd1282;
-	bra $L_878;
 $L_894:
-	@%p426 bra $L_897;
-$L_895:
-	setp.le.s64 %p531, %rd35, %rd35;
-	setp.ne.u32 %p532, 0, 0;
-	@%p531 bra $L_898;
-	mov.pred %p539, %p532;
-	bra $L_899;
-$L_896:
-	mov.pred %p533, %p534;
-	bra $L_900;
+	@!%p426 bra $L_895;
 $L_897:
 	mov.b64 %rd1285, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p535, %rd169, %rd1285;
@@ -8351,18 +7945,13 @@ $L_897:
 	bra $L_895;
 $E_897_18:
 	mov.pred %p534, %p536;
-	bra $L_896;
-$L_898:
-	mov.b64 %rd1286, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p537, %rd169, %rd1286;
-	mov.pred %p539, %p537;
-$L_899:
-	mov.pred %p538, %p539;
-	mov.pred %p534, %p538;
-	bra $L_896;
+$L_896:
+	mov.pred %p533, %p534;
 $L_900:
 	@%p533 bra $L_889;
-	bra $L_892;
+$L_892:
+	@%p52 bra $L_889;
+$L_891:
 $L_901:
 	abs.f64 %rd1287, %rd169;
 	mov.b64 %rd1288, 0d0010000000000000;
@@ -8374,10 +7963,6 @@ $L_902:
 	mov.b64 %rd1291, -52;
 	mov.b64 %rd1293, %rd1290;
 	mov.b64 %rd1295, %rd1291;
-	bra $L_904;
-$L_903:
-	mov.b64 %rd1293, %rd169;
-	mov.b64 %rd1295, %rd35;
 $L_904:
 	mov.b64 %rd1292, %rd1293;
 	mov.b64 %rd1294, %rd1295;
@@ -8402,31 +7987,71 @@ $L_904:
 	mov.b64 %rd1281, %rd1310;
 	mov.b64 %rd1283, %rd1305;
 	bra $L_893;
-$L_905:
-	setp.neu.f64 %p541, %rd1277, %rd1277;
-	@!%p541 bra $L_909;
-$L_906:
-	mov.b64 %rd1337, %rd1277;
-	bra $L_922;
+$L_895:
+	setp.le.s64 %p531, %rd35, %rd35;
+	setp.ne.u32 %p532, 0, 0;
+	@%p531 bra $L_898;
+	mov.pred %p539, %p532;
+	bra $L_899;
+$L_898:
+	mov.b64 %rd1286, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p537, %rd169, %rd1286;
+	mov.pred %p539, %p537;
+$L_899:
+	mov.pred %p538, %p539;
+	mov.pred %p534, %p538;
+	bra $L_896;
+$L_903:
+	mov.b64 %rd1293, %rd169;
+	mov.b64 %rd1295, %rd35;
+	bra $L_904;
 $L_907:
 	mov.b64 %rd1337, %rd258;
 	bra $L_922;
 $L_908:
 	mov.b64 %rd1311, -1;
-	bra $L_930;
-$L_909:
-	bra $L_923;
+$L_930:
+	setp.ge.s64 %p558, %rd1311, %rd35;
+	@!%p558 bra $L_931;
+$L_933:
+	mov.b64 %rd1340, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p563, %rd1277, %rd1340;
+	setp.ne.u32 %p564, 1, 0;
+	@%p563 bra $E_933_19;
+	bra $L_931;
+$E_933_19:
+	mov.pred %p562, %p564;
+$L_932:
+	mov.pred %p561, %p562;
+$L_936:
+	@%p561 bra $L_907;
+$L_911:
+	mov.b64 %rd1315, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p542, %rd1277, %rd1315;
+	@!%p542 bra $L_913;
 $L_910:
 	mov.b64 %rd1312, 0d7FF0000000000000;
 	mov.b64 %rd1313, 0dFFF0000000000000;
 	selp.b64 %rd1314, %rd1312, %rd1313, %p548;
 	mov.b64 %rd1337, %rd1314;
 	bra $L_922;
-$L_911:
-	mov.b64 %rd1315, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p542, %rd1277, %rd1315;
-	@%p542 bra $L_910;
-	bra $L_913;
+$L_909:
+$L_923:
+	setp.ge.s64 %p548, %rd36, %rd35;
+	@!%p548 bra $L_924;
+$L_926:
+	mov.b64 %rd1338, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p553, %rd1277, %rd1338;
+	setp.ne.u32 %p554, 1, 0;
+	@%p553 bra $E_926_20;
+	bra $L_924;
+$E_926_20:
+	mov.pred %p552, %p554;
+$L_925:
+	mov.pred %p551, %p552;
+$L_929:
+	@%p551 bra $L_906;
+	bra $L_908;
 $L_912:
 	mov.b64 %rd1337, %rd258;
 	bra $L_922;
@@ -8434,24 +8059,27 @@ $L_913:
 	mov.b64 %rd1316, 0dC0874910D52D3051;
 	setp.lt.f64 %p543, %rd1277, %rd1316;
 	@%p543 bra $L_912;
-	bra $L_915;
+$L_915:
+	mov.b64 %rd1318, 0dBE30000000000000;
+	setp.lt.f64 %p544, %rd1318, %rd1277;
+	@!%p544 bra $L_916;
+$L_917:
+	mov.b64 %rd1319, 0d3E30000000000000;
+	setp.lt.f64 %p546, %rd1277, %rd1319;
+	@!%p546 bra $L_916;
 $L_914:
 	add.f64 %rd1317, %rd47, %rd1277;
 	mov.b64 %rd1337, %rd1317;
 	bra $L_922;
-$L_915:
-	mov.b64 %rd1318, 0dBE30000000000000;
-	setp.lt.f64 %p544, %rd1318, %rd1277;
-	@%p544 bra $L_917;
 $L_916:
 	setp.lt.f64 %p545, %rd1277, %rd258;
-	@%p545 bra $L_919;
-	bra $L_921;
-$L_917:
-	mov.b64 %rd1319, 0d3E30000000000000;
-	setp.lt.f64 %p546, %rd1277, %rd1319;
-	@%p546 bra $L_914;
-	bra $L_916;
+	@!%p545 bra $L_921;
+$L_919:
+	mov.b64 %rd1328, 0d3FF71547652B82FE;
+	mul.f64 %rd1329, %rd1328, %rd1277;
+	sub.f64 %rd1330, %rd1329, %rd168;
+	cvt.rzi.s64.f64 %rd1331, %rd1330;
+	mov.b64 %rd1321, %rd1331;
 $L_918:
 	mov.b64 %rd1320, %rd1321;
 	cvt.rn.f64.s64 %rd1322, %rd1320;
@@ -8460,95 +8088,6 @@ $L_918:
 	sub.f64 %rd1325, %rd1277, %rd1324;
 	mov.b64 %rd1326, 0d3DEA39EF35793C76;
 	mul.f64 %rd1327, %rd1322, %rd1326;
-	bra $L_937;
-$L_919:
-	mov.b64 %rd1328, 0d3FF71547652B82FE;
-	mul.f64 %rd1329, %rd1328, %rd1277;
-	sub.f64 %rd1330, %rd1329, %rd168;
-	cvt.rzi.s64.f64 %rd1331, %rd1330;
-	mov.b64 %rd1321, %rd1331;
-	bra $L_918;
-$L_920:
-	mov.b64 %rd1332, 0d3FF71547652B82FE;
-	mul.f64 %rd1333, %rd1332, %rd1277;
-	add.f64 %rd1334, %rd1333, %rd168;
-	cvt.rzi.s64.f64 %rd1335, %rd1334;
-	mov.b64 %rd1321, %rd1335;
-	bra $L_918;
-$L_921:
-	setp.gt.f64 %p547, %rd1277, %rd258;
-	@%p547 bra $L_920;
-	mov.b64 %rd1321, %rd35;
-	bra $L_918;
-$L_922:
-	mov.b64 %rd1336, %rd1337;
-	mov.b64 %rd1084, %rd1089;
-	mov.b64 %rd1086, %rd1336;
-	bra $L_722;
-$L_923:
-	setp.ge.s64 %p548, %rd36, %rd35;
-	@%p548 bra $L_926;
-$L_924:
-	setp.le.s64 %p549, %rd36, %rd35;
-	setp.ne.u32 %p550, 0, 0;
-	@%p549 bra $L_927;
-	mov.pred %p557, %p550;
-	bra $L_928;
-$L_925:
-	mov.pred %p551, %p552;
-	bra $L_929;
-$L_926:
-	mov.b64 %rd1338, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p553, %rd1277, %rd1338;
-	setp.ne.u32 %p554, 1, 0;
-	@%p553 bra $E_926_19;
-	bra $L_924;
-$E_926_19:
-	mov.pred %p552, %p554;
-	bra $L_925;
-$L_927:
-	mov.b64 %rd1339, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p555, %rd1277, %rd1339;
-	mov.pred %p557, %p555;
-$L_928:
-	mov.pred %p556, %p557;
-	mov.pred %p552, %p556;
-	bra $L_925;
-$L_929:
-	@%p551 bra $L_906;
-	bra $L_908;
-$L_930:
-	setp.ge.s64 %p558, %rd1311, %rd35;
-	@%p558 bra $L_933;
-$L_931:
-	setp.le.s64 %p559, %rd1311, %rd35;
-	setp.ne.u32 %p560, 0, 0;
-	@%p559 bra $L_934;
-	mov.pred %p567, %p560;
-	bra $L_935;
-$L_932:
-	mov.pred %p561, %p562;
-	bra $L_936;
-$L_933:
-	mov.b64 %rd1340, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p563, %rd1277, %rd1340;
-	setp.ne.u32 %p564, 1, 0;
-	@%p563 bra $E_933_20;
-	bra $L_931;
-$E_933_20:
-	mov.pred %p562, %p564;
-	bra $L_932;
-$L_934:
-	mov.b64 %rd1341, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p565, %rd1277, %rd1341;
-	mov.pred %p567, %p565;
-$L_935:
-	mov.pred %p566, %p567;
-	mov.pred %p562, %p566;
-	bra $L_932;
-$L_936:
-	@%p561 bra $L_907;
-	bra $L_911;
 $L_937:
 	sub.f64 %rd1342, %rd1325, %rd1327;
 	mul.f64 %rd1343, %rd1342, %rd1342;
@@ -8574,27 +8113,110 @@ $L_937:
 	sub.f64 %rd1363, %rd1327, %rd1362;
 	sub.f64 %rd1364, %rd1363, %rd1325;
 	sub.f64 %rd1365, %rd47, %rd1364;
-	bra $L_939;
-$L_938:
-	mov.b64 %rd1337, %rd1388;
-	bra $L_922;
 $L_939:
 	setp.eq.f64 %p568, %rd1365, %rd258;
 	@!%p568 bra $L_942;
 $L_940:
 	mov.b64 %rd1389, %rd1365;
-	bra $L_953;
+$L_953:
+	mov.b64 %rd1388, %rd1389;
+$L_938:
+	mov.b64 %rd1337, %rd1388;
+	bra $L_922;
+$L_920:
+	mov.b64 %rd1332, 0d3FF71547652B82FE;
+	mul.f64 %rd1333, %rd1332, %rd1277;
+	add.f64 %rd1334, %rd1333, %rd168;
+	cvt.rzi.s64.f64 %rd1335, %rd1334;
+	mov.b64 %rd1321, %rd1335;
+	bra $L_918;
+$L_921:
+	setp.gt.f64 %p547, %rd1277, %rd258;
+	@%p547 bra $L_920;
+	mov.b64 %rd1321, %rd35;
+	bra $L_918;
+$L_924:
+	setp.le.s64 %p549, %rd36, %rd35;
+	setp.ne.u32 %p550, 0, 0;
+	@%p549 bra $L_927;
+	mov.pred %p557, %p550;
+	bra $L_928;
+$L_927:
+	mov.b64 %rd1339, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p555, %rd1277, %rd1339;
+	mov.pred %p557, %p555;
+$L_928:
+	mov.pred %p556, %p557;
+	mov.pred %p552, %p556;
+	bra $L_925;
+$L_931:
+	setp.le.s64 %p559, %rd1311, %rd35;
+	setp.ne.u32 %p560, 0, 0;
+	@%p559 bra $L_934;
+	mov.pred %p567, %p560;
+	bra $L_935;
+$L_934:
+	mov.b64 %rd1341, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p565, %rd1277, %rd1341;
+	mov.pred %p567, %p565;
+$L_935:
+	mov.pred %p566, %p567;
+	mov.pred %p562, %p566;
+	bra $L_932;
 $L_941:
 	mov.b64 %rd1389, %rd1365;
 	bra $L_953;
 $L_942:
-	bra $L_954;
-$L_943:
-	bra $L_961;
+$L_954:
+	@!%p426 bra $L_955;
+$L_957:
+	mov.b64 %rd1390, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p577, %rd1365, %rd1390;
+	setp.ne.u32 %p578, 1, 0;
+	@%p577 bra $E_957_21;
+	bra $L_955;
+$E_957_21:
+	mov.pred %p576, %p578;
+$L_956:
+	mov.pred %p575, %p576;
+$L_960:
+	@%p575 bra $L_941;
 $L_944:
 	setp.neu.f64 %p569, %rd1365, %rd1365;
 	@%p569 bra $L_941;
-	bra $L_943;
+$L_943:
+$L_961:
+	abs.f64 %rd1392, %rd1365;
+	mov.b64 %rd1393, 0d0010000000000000;
+	setp.lt.f64 %p582, %rd1392, %rd1393;
+	@!%p582 bra $L_963;
+$L_962:
+	mov.b64 %rd1394, 0d4330000000000000;
+	mul.f64 %rd1395, %rd1365, %rd1394;
+	mov.b64 %rd1396, -52;
+	mov.b64 %rd1398, %rd1395;
+	mov.b64 %rd1400, %rd1396;
+$L_964:
+	mov.b64 %rd1397, %rd1398;
+	mov.b64 %rd1399, %rd1400;
+	add.s64 %rd1401, %rd1320, %rd1399;
+	mov.b64 %rd1402, %rd1397;
+	mov.b64 %rd1403, 52;
+	min.u64 %rd1525, %rd1403, 64;
+	cvt.u32.u64 %r66, %rd1525;
+	shr.u64 %rd1404, %rd1402, %r66;
+	mov.b64 %rd1405, %rd1404;
+	mov.b64 %rd1406, 2047;
+	and.b64 %rd1407, %rd1405, %rd1406;
+	mov.b64 %rd1408, 1023;
+	cvt.u32.u64 %r21, %rd1407;
+	mov.b32 %r22, 1023;
+	sub.s32 %r23, %r21, %r22;
+	cvt.s64.s32 %rd1409, %r23;
+	add.s64 %rd1410, %rd1401, %rd1409;
+	mov.b64 %rd1411, -1075;
+	setp.lt.s64 %p583, %rd1410, %rd1411;
+	@!%p583 bra $L_946;
 $L_945:
 	copysign.f64 %rd1366, %rd1397, %rd258;
 	mov.b64 %rd1389, %rd1366;
@@ -8604,8 +8226,13 @@ $L_946:
 	@!%p570 bra $L_948;
 $L_947:
 	setp.lt.f64 %p571, %rd1397, %rd258;
-	@%p571 bra $L_949;
-	bra $L_950;
+	@!%p571 bra $L_950;
+$L_949:
+	mov.b64 %rd1368, 0d7FF0000000000000;
+	mov.b64 %rd1369, 0dFFF0000000000000;
+	selp.b64 %rd1370, %rd1368, %rd1369, %p558;
+	mov.b64 %rd1389, %rd1370;
+	bra $L_953;
 $L_948:
 	mov.b64 %rd1367, -1022;
 	setp.lt.s64 %p572, %rd1410, %rd1367;
@@ -8613,18 +8240,6 @@ $L_948:
 	mov.b64 %rd1377, %rd1410;
 	mov.b64 %rd1379, %rd47;
 	bra $L_952;
-$L_949:
-	mov.b64 %rd1368, 0d7FF0000000000000;
-	mov.b64 %rd1369, 0dFFF0000000000000;
-	selp.b64 %rd1370, %rd1368, %rd1369, %p558;
-	mov.b64 %rd1389, %rd1370;
-	bra $L_953;
-$L_950:
-	mov.b64 %rd1371, 0d7FF0000000000000;
-	mov.b64 %rd1372, 0dFFF0000000000000;
-	selp.b64 %rd1373, %rd1371, %rd1372, %p548;
-	mov.b64 %rd1389, %rd1373;
-	bra $L_953;
 $L_951:
 	cvt.u32.u64 %r16, %rd1410;
 	mov.b32 %r17, 53;
@@ -8643,36 +8258,26 @@ $L_952:
 	add.s32 %r20, %r19, %r22;
 	cvt.s64.s32 %rd1382, %r20;
 	mov.b64 %rd1383, %rd1382;
-	min.u64 %rd1525, %rd1403, 64;
-	cvt.u32.u64 %r66, %rd1525;
-	shl.b64 %rd1384, %rd1383, %r66;
+	min.u64 %rd1526, %rd1403, 64;
+	cvt.u32.u64 %r67, %rd1526;
+	shl.b64 %rd1384, %rd1383, %r67;
 	or.b64 %rd1385, %rd1381, %rd1384;
 	mov.b64 %rd1386, %rd1385;
 	mul.f64 %rd1387, %rd1378, %rd1386;
 	mov.b64 %rd1389, %rd1387;
-$L_953:
-	mov.b64 %rd1388, %rd1389;
-	bra $L_938;
-$L_954:
-	@%p426 bra $L_957;
+	bra $L_953;
+$L_950:
+	mov.b64 %rd1371, 0d7FF0000000000000;
+	mov.b64 %rd1372, 0dFFF0000000000000;
+	selp.b64 %rd1373, %rd1371, %rd1372, %p548;
+	mov.b64 %rd1389, %rd1373;
+	bra $L_953;
 $L_955:
 	setp.le.s64 %p573, %rd35, %rd35;
 	setp.ne.u32 %p574, 0, 0;
 	@%p573 bra $L_958;
 	mov.pred %p581, %p574;
 	bra $L_959;
-$L_956:
-	mov.pred %p575, %p576;
-	bra $L_960;
-$L_957:
-	mov.b64 %rd1390, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p577, %rd1365, %rd1390;
-	setp.ne.u32 %p578, 1, 0;
-	@%p577 bra $E_957_21;
-	bra $L_955;
-$E_957_21:
-	mov.pred %p576, %p578;
-	bra $L_956;
 $L_958:
 	mov.b64 %rd1391, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p579, %rd1365, %rd1391;
@@ -8681,84 +8286,17 @@ $L_959:
 	mov.pred %p580, %p581;
 	mov.pred %p576, %p580;
 	bra $L_956;
-$L_960:
-	@%p575 bra $L_941;
-	bra $L_944;
-$L_961:
-	abs.f64 %rd1392, %rd1365;
-	mov.b64 %rd1393, 0d0010000000000000;
-	setp.lt.f64 %p582, %rd1392, %rd1393;
-	@!%p582 bra $L_963;
-$L_962:
-	mov.b64 %rd1394, 0d4330000000000000;
-	mul.f64 %rd1395, %rd1365, %rd1394;
-	mov.b64 %rd1396, -52;
-	mov.b64 %rd1398, %rd1395;
-	mov.b64 %rd1400, %rd1396;
-	bra $L_964;
 $L_963:
 	mov.b64 %rd1398, %rd1365;
 	mov.b64 %rd1400, %rd35;
-$L_964:
-	mov.b64 %rd1397, %rd1398;
-	mov.b64 %rd1399, %rd1400;
-	add.s64 %rd1401, %rd1320, %rd1399;
-	mov.b64 %rd1402, %rd1397;
-	mov.b64 %rd1403, 52;
-	min.u64 %rd1526, %rd1403, 64;
-	cvt.u32.u64 %r67, %rd1526;
-	shr.u64 %rd1404, %rd1402, %r67;
-	mov.b64 %rd1405, %rd1404;
-	mov.b64 %rd1406, 2047;
-	and.b64 %rd1407, %rd1405, %rd1406;
-	mov.b64 %rd1408, 1023;
-	cvt.u32.u64 %r21, %rd1407;
-	mov.b32 %r22, 1023;
-	sub.s32 %r23, %r21, %r22;
-	cvt.s64.s32 %rd1409, %r23;
-	add.s64 %rd1410, %rd1401, %rd1409;
-	mov.b64 %rd1411, -1075;
-	setp.lt.s64 %p583, %rd1410, %rd1411;
-	@%p583 bra $L_945;
-	bra $L_946;
-$L_965:
-	@!%p358 bra $L_968;
-$L_966:
-	mov.b64 %rd1413, %rd169;
-	mov.b64 %rd1415, %rd35;
-	bra $L_971;
+	bra $L_964;
 $L_967:
 	mov.b64 %rd1413, %rd169;
 	mov.b64 %rd1415, %rd35;
 	bra $L_971;
 $L_968:
-	bra $L_972;
-$L_969:
-	bra $L_979;
-$L_970:
-	@%p52 bra $L_967;
-	bra $L_969;
-$L_971:
-	mov.b64 %rd1412, %rd1413;
-	mov.b64 %rd1414, %rd1415;
-	cvt.rzi.s64.f64 %rd1416, %rd1083;
-	mov.b64 %rd1094, %rd1085;
-	mov.b64 %rd1096, %rd35;
-	mov.b64 %rd1098, %rd1412;
-	mov.b64 %rd1100, %rd1414;
-	mov.b64 %rd1102, %rd1416;
-	bra $L_725;
 $L_972:
-	@%p426 bra $L_975;
-$L_973:
-	setp.le.s64 %p584, %rd35, %rd35;
-	setp.ne.u32 %p585, 0, 0;
-	@%p584 bra $L_976;
-	mov.pred %p592, %p585;
-	bra $L_977;
-$L_974:
-	mov.pred %p586, %p587;
-	bra $L_978;
+	@!%p426 bra $L_973;
 $L_975:
 	mov.b64 %rd1417, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p588, %rd169, %rd1417;
@@ -8767,18 +8305,13 @@ $L_975:
 	bra $L_973;
 $E_975_22:
 	mov.pred %p587, %p589;
-	bra $L_974;
-$L_976:
-	mov.b64 %rd1418, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p590, %rd169, %rd1418;
-	mov.pred %p592, %p590;
-$L_977:
-	mov.pred %p591, %p592;
-	mov.pred %p587, %p591;
-	bra $L_974;
+$L_974:
+	mov.pred %p586, %p587;
 $L_978:
 	@%p586 bra $L_967;
-	bra $L_970;
+$L_970:
+	@%p52 bra $L_967;
+$L_969:
 $L_979:
 	abs.f64 %rd1419, %rd169;
 	mov.b64 %rd1420, 0d0010000000000000;
@@ -8790,10 +8323,6 @@ $L_980:
 	mov.b64 %rd1423, -52;
 	mov.b64 %rd1425, %rd1422;
 	mov.b64 %rd1427, %rd1423;
-	bra $L_982;
-$L_981:
-	mov.b64 %rd1425, %rd169;
-	mov.b64 %rd1427, %rd35;
 $L_982:
 	mov.b64 %rd1424, %rd1425;
 	mov.b64 %rd1426, %rd1427;
@@ -8818,23 +8347,78 @@ $L_982:
 	mov.b64 %rd1413, %rd1442;
 	mov.b64 %rd1415, %rd1437;
 	bra $L_971;
-$L_983:
-	setp.eq.f64 %p594, %rd1127, %rd258;
-	@!%p594 bra $L_986;
-$L_984:
-	mov.b64 %rd1467, %rd1127;
-	bra $L_997;
+$L_973:
+	setp.le.s64 %p584, %rd35, %rd35;
+	setp.ne.u32 %p585, 0, 0;
+	@%p584 bra $L_976;
+	mov.pred %p592, %p585;
+	bra $L_977;
+$L_976:
+	mov.b64 %rd1418, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p590, %rd169, %rd1418;
+	mov.pred %p592, %p590;
+$L_977:
+	mov.pred %p591, %p592;
+	mov.pred %p587, %p591;
+	bra $L_974;
+$L_981:
+	mov.b64 %rd1425, %rd169;
+	mov.b64 %rd1427, %rd35;
+	bra $L_982;
 $L_985:
 	mov.b64 %rd1467, %rd1127;
 	bra $L_997;
 $L_986:
-	bra $L_998;
-$L_987:
-	bra $L_1005;
+$L_998:
+	@!%p426 bra $L_999;
+$L_1001:
+	mov.b64 %rd1468, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p605, %rd1127, %rd1468;
+	setp.ne.u32 %p606, 1, 0;
+	@%p605 bra $E_1001_23;
+	bra $L_999;
+$E_1001_23:
+	mov.pred %p604, %p606;
+$L_1000:
+	mov.pred %p603, %p604;
+$L_1004:
+	@%p603 bra $L_985;
 $L_988:
 	setp.neu.f64 %p595, %rd1127, %rd1127;
 	@%p595 bra $L_985;
-	bra $L_987;
+$L_987:
+$L_1005:
+	abs.f64 %rd1470, %rd1127;
+	mov.b64 %rd1471, 0d0010000000000000;
+	setp.lt.f64 %p610, %rd1470, %rd1471;
+	@!%p610 bra $L_1007;
+$L_1006:
+	mov.b64 %rd1472, 0d4330000000000000;
+	mul.f64 %rd1473, %rd1127, %rd1472;
+	mov.b64 %rd1474, -52;
+	mov.b64 %rd1476, %rd1473;
+	mov.b64 %rd1478, %rd1474;
+$L_1008:
+	mov.b64 %rd1475, %rd1476;
+	mov.b64 %rd1477, %rd1478;
+	add.s64 %rd1479, %rd1129, %rd1477;
+	mov.b64 %rd1480, %rd1475;
+	mov.b64 %rd1481, 52;
+	min.u64 %rd1528, %rd1481, 64;
+	cvt.u32.u64 %r69, %rd1528;
+	shr.u64 %rd1482, %rd1480, %r69;
+	mov.b64 %rd1483, %rd1482;
+	mov.b64 %rd1484, 2047;
+	and.b64 %rd1485, %rd1483, %rd1484;
+	mov.b64 %rd1486, 1023;
+	cvt.u32.u64 %r29, %rd1485;
+	mov.b32 %r30, 1023;
+	sub.s32 %r31, %r29, %r30;
+	cvt.s64.s32 %rd1487, %r31;
+	add.s64 %rd1488, %rd1479, %rd1487;
+	mov.b64 %rd1489, -1075;
+	setp.lt.s64 %p611, %rd1488, %rd1489;
+	@!%p611 bra $L_990;
 $L_989:
 	copysign.f64 %rd1443, %rd1475, %rd258;
 	mov.b64 %rd1467, %rd1443;
@@ -8844,15 +8428,7 @@ $L_990:
 	@!%p596 bra $L_992;
 $L_991:
 	setp.lt.f64 %p597, %rd1475, %rd258;
-	@%p597 bra $L_993;
-	bra $L_994;
-$L_992:
-	mov.b64 %rd1444, -1022;
-	setp.lt.s64 %p598, %rd1488, %rd1444;
-	@%p598 bra $L_995;
-	mov.b64 %rd1455, %rd1488;
-	mov.b64 %rd1457, %rd47;
-	bra $L_996;
+	@!%p597 bra $L_994;
 $L_993:
 	mov.b64 %rd1445, -1;
 	mov.b64 %rd1446, 0d7FF0000000000000;
@@ -8861,13 +8437,13 @@ $L_993:
 	selp.b64 %rd1448, %rd1446, %rd1447, %p599;
 	mov.b64 %rd1467, %rd1448;
 	bra $L_997;
-$L_994:
-	mov.b64 %rd1449, 0d7FF0000000000000;
-	mov.b64 %rd1450, 0dFFF0000000000000;
-	setp.ge.s64 %p600, %rd36, %rd35;
-	selp.b64 %rd1451, %rd1449, %rd1450, %p600;
-	mov.b64 %rd1467, %rd1451;
-	bra $L_997;
+$L_992:
+	mov.b64 %rd1444, -1022;
+	setp.lt.s64 %p598, %rd1488, %rd1444;
+	@%p598 bra $L_995;
+	mov.b64 %rd1455, %rd1488;
+	mov.b64 %rd1457, %rd47;
+	bra $L_996;
 $L_995:
 	cvt.u32.u64 %r24, %rd1488;
 	mov.b32 %r25, 53;
@@ -8886,37 +8462,27 @@ $L_996:
 	add.s32 %r28, %r27, %r30;
 	cvt.s64.s32 %rd1460, %r28;
 	mov.b64 %rd1461, %rd1460;
-	min.u64 %rd1528, %rd1481, 64;
-	cvt.u32.u64 %r69, %rd1528;
-	shl.b64 %rd1462, %rd1461, %r69;
+	min.u64 %rd1529, %rd1481, 64;
+	cvt.u32.u64 %r70, %rd1529;
+	shl.b64 %rd1462, %rd1461, %r70;
 	or.b64 %rd1463, %rd1459, %rd1462;
 	mov.b64 %rd1464, %rd1463;
 	mul.f64 %rd1465, %rd1456, %rd1464;
 	mov.b64 %rd1467, %rd1465;
-$L_997:
-	mov.b64 %rd1466, %rd1467;
-	mov.b64 %rd1132, %rd1466;
-	bra $L_737;
-$L_998:
-	@%p426 bra $L_1001;
+	bra $L_997;
+$L_994:
+	mov.b64 %rd1449, 0d7FF0000000000000;
+	mov.b64 %rd1450, 0dFFF0000000000000;
+	setp.ge.s64 %p600, %rd36, %rd35;
+	selp.b64 %rd1451, %rd1449, %rd1450, %p600;
+	mov.b64 %rd1467, %rd1451;
+	bra $L_997;
 $L_999:
 	setp.le.s64 %p601, %rd35, %rd35;
 	setp.ne.u32 %p602, 0, 0;
 	@%p601 bra $L_1002;
 	mov.pred %p609, %p602;
 	bra $L_1003;
-$L_1000:
-	mov.pred %p603, %p604;
-	bra $L_1004;
-$L_1001:
-	mov.b64 %rd1468, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p605, %rd1127, %rd1468;
-	setp.ne.u32 %p606, 1, 0;
-	@%p605 bra $E_1001_23;
-	bra $L_999;
-$E_1001_23:
-	mov.pred %p604, %p606;
-	bra $L_1000;
 $L_1002:
 	mov.b64 %rd1469, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p607, %rd1127, %rd1469;
@@ -8925,50 +8491,10 @@ $L_1003:
 	mov.pred %p608, %p609;
 	mov.pred %p604, %p608;
 	bra $L_1000;
-$L_1004:
-	@%p603 bra $L_985;
-	bra $L_988;
-$L_1005:
-	abs.f64 %rd1470, %rd1127;
-	mov.b64 %rd1471, 0d0010000000000000;
-	setp.lt.f64 %p610, %rd1470, %rd1471;
-	@!%p610 bra $L_1007;
-$L_1006:
-	mov.b64 %rd1472, 0d4330000000000000;
-	mul.f64 %rd1473, %rd1127, %rd1472;
-	mov.b64 %rd1474, -52;
-	mov.b64 %rd1476, %rd1473;
-	mov.b64 %rd1478, %rd1474;
-	bra $L_1008;
 $L_1007:
 	mov.b64 %rd1476, %rd1127;
 	mov.b64 %rd1478, %rd35;
-$L_1008:
-	mov.b64 %rd1475, %rd1476;
-	mov.b64 %rd1477, %rd1478;
-	add.s64 %rd1479, %rd1129, %rd1477;
-	mov.b64 %rd1480, %rd1475;
-	mov.b64 %rd1481, 52;
-	min.u64 %rd1529, %rd1481, 64;
-	cvt.u32.u64 %r70, %rd1529;
-	shr.u64 %rd1482, %rd1480, %r70;
-	mov.b64 %rd1483, %rd1482;
-	mov.b64 %rd1484, 2047;
-	and.b64 %rd1485, %rd1483, %rd1484;
-	mov.b64 %rd1486, 1023;
-	cvt.u32.u64 %r29, %rd1485;
-	mov.b32 %r30, 1023;
-	sub.s32 %r31, %r29, %r30;
-	cvt.s64.s32 %rd1487, %r31;
-	add.s64 %rd1488, %rd1479, %rd1487;
-	mov.b64 %rd1489, -1075;
-	setp.lt.s64 %p611, %rd1488, %rd1489;
-	@%p611 bra $L_989;
-	bra $L_990;
-$L_1009:
-	add.s64 %rd1490, %rd59, %rd45;
-	st.global.f64 [%rd1490], %rd1131;
-	bra $L_3;
+	bra $L_1008;
 $L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -9143,10 +8669,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd18, %rd17;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd19, 8;
 	mul.lo.s64 %rd20, %rd17, %rd19;
@@ -9196,7 +8718,9 @@ $L_15:
 $L_16:
 	add.s64 %rd39, %rd11, %rd28;
 	st.global.f32 [%rd39], %r9;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -9349,24 +8873,16 @@ $L_1:
 	add.s64 %rd9, %rd7, %rd8;
 	mov.b64 %rd10, 0;
 	setp.eq.s64 %p1, %rd9, %rd10;
-	@%p1 bra $L_5;
-	bra $L_3;
-$L_2:
-	bra $L_7;
-$L_3:
-	bra $L_6;
-$L_4:
-	mov.b64 %rd11, 2;
-	setp.ge.s64 %p2, %rd4, %rd11;
-	@%p2 bra $L_2;
-	bra $L_3;
+	@!%p1 bra $L_3;
 $L_5:
 	mov.b64 %rd12, 4;
 	setp.ge.s64 %p3, %rd2, %rd12;
-	@%p3 bra $L_4;
-	bra $L_3;
-$L_6:
-	ret;
+	@!%p3 bra $L_3;
+$L_4:
+	mov.b64 %rd11, 2;
+	setp.ge.s64 %p2, %rd4, %rd11;
+	@!%p2 bra $L_3;
+$L_2:
 $L_7:
 	mov.b64 %rd13, 0d400921FB54442D18;
 	st.global.f64 [%rd1], %rd13;
@@ -9392,7 +8908,9 @@ $L_12:
 	add.s64 %rd24, %rd3, %rd14;
 	mov.b64 %rd25, -9223372036854775808;
 	st.global.s64 [%rd24], %rd25;
-	bra $L_3;
+$L_3:
+$L_6:
+	ret;
 }
 
 // kernels_Float32Chain
@@ -9432,9 +8950,16 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd10, %rd9;
-	bra $L_8;
-$L_3:
-	bra $L_7;
+$L_8:
+	mov.b64 %rd17, 4;
+	mul.lo.s64 %rd18, %rd9, %rd17;
+	add.s64 %rd19, %rd1, %rd18;
+	ld.global.f32 %r14, [%rd19];
+	mov.b32 %r15, 0f00000000;
+	mov.b64 %rd20, 0;
+	mov.b32 %r5, %r14;
+	mov.b32 %r7, %r15;
+	mov.b64 %rd12, %rd20;
 $L_4:
 	mov.b32 %r4, %r5;
 	mov.b32 %r6, %r7;
@@ -9455,24 +8980,13 @@ $L_5:
 	mov.b32 %r7, %r10;
 	mov.b64 %rd12, %rd15;
 	bra $L_4;
+$L_3:
+$L_7:
+	ret;
 $L_6:
 	mov.b64 %rd16, %rd4;
 	setp.lt.u64 %p3, %rd10, %rd16;
-	@%p3 bra $L_9;
-	bra $L_10;
-$L_7:
-	ret;
-$L_8:
-	mov.b64 %rd17, 4;
-	mul.lo.s64 %rd18, %rd9, %rd17;
-	add.s64 %rd19, %rd1, %rd18;
-	ld.global.f32 %r14, [%rd19];
-	mov.b32 %r15, 0f00000000;
-	mov.b64 %rd20, 0;
-	mov.b32 %r5, %r14;
-	mov.b32 %r7, %r15;
-	mov.b64 %rd12, %rd20;
-	bra $L_4;
+	@!%p3 bra $L_10;
 $L_9:
 	add.s64 %rd21, %rd3, %rd18;
 	st.global.f32 [%rd21], %r6;
@@ -9576,11 +9090,7 @@ $L_2:
 	mov.b64 %rd24, %rd23;
 	mov.b64 %rd25, %rd2;
 	setp.lt.u64 %p2, %rd24, %rd25;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd26, 4;
 	mul.lo.s64 %rd27, %rd23, %rd26;
@@ -9666,7 +9176,9 @@ $L_25:
 $L_26:
 	add.s64 %rd54, %rd17, %rd51;
 	st.global.s16 [%rd54], %r20;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -9922,11 +9434,7 @@ $L_2:
 	mov.b64 %rd22, %rd21;
 	mov.b64 %rd23, %rd2;
 	setp.lt.u64 %p2, %rd22, %rd23;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd24, 4;
 	mul.lo.s64 %rd25, %rd21, %rd24;
@@ -10017,7 +9525,9 @@ $L_28:
 $L_30:
 	add.s64 %rd55, %rd15, %rd34;
 	st.global.s64 [%rd55], %rd53;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -10324,10 +9834,6 @@ $L_2:
 	mov.b64 %rd18, 4;
 	mul.lo.s64 %rd19, %rd18, %rd17;
 	mov.b64 %rd20, %rd17;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mul.lo.s64 %rd21, %rd17, %rd18;
 	add.s64 %rd22, %rd1, %rd21;
@@ -10454,7 +9960,9 @@ $L_42:
 	mul.lo.s64 %rd70, %rd40, %rd45;
 	add.s64 %rd71, %rd11, %rd70;
 	st.global.u64 [%rd71], %rd69;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -10848,10 +10356,6 @@ $L_2:
 	mov.b64 %rd16, 3;
 	mul.lo.s64 %rd17, %rd16, %rd15;
 	mov.b64 %rd18, %rd15;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd19, 4;
 	mul.lo.s64 %rd20, %rd15, %rd19;
@@ -10945,7 +10449,9 @@ $L_25:
 	mul.lo.s64 %rd58, %rd53, %rd23;
 	add.s64 %rd59, %rd9, %rd58;
 	st.global.u64 [%rd59], %rd56;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -11151,10 +10657,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd12, %rd11;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd13, 8;
 	mul.lo.s64 %rd14, %rd11, %rd13;
@@ -11192,7 +10694,9 @@ $L_12:
 $L_14:
 	add.s64 %rd29, %rd5, %rd14;
 	st.global.s64 [%rd29], %rd27;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -11325,34 +10829,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd12, %rd11;
-	bra $L_8;
-$L_3:
-	bra $L_7;
-$L_4:
-	mov.b32 %r4, %r5;
-	mov.b32 %r6, %r7;
-	setp.eq.u32 %p2, %r6, %r15;
-	not.pred %p3, %p2;
-	@!%p3 bra $L_6;
-$L_5:
-	mov.b32 %r8, 1;
-	add.u32 %r9, %r4, %r8;
-	sub.u32 %r10, %r6, %r8;
-	and.b32 %r11, %r6, %r10;
-	mov.b32 %r5, %r9;
-	mov.b32 %r7, %r11;
-	bra $L_4;
-$L_6:
-	mov.b64 %rd13, 5;
-	mul.lo.s64 %rd14, %rd13, %rd11;
-	and.b32 %r12, %r13, %r14;
-	mov.b64 %rd15, %rd14;
-	mov.b64 %rd16, %rd6;
-	setp.lt.u64 %p4, %rd15, %rd16;
-	@%p4 bra $L_11;
-	bra $L_12;
-$L_7:
-	ret;
 $L_8:
 	mov.b64 %rd17, 4;
 	mul.lo.s64 %rd18, %rd11, %rd17;
@@ -11367,7 +10843,31 @@ $L_9:
 	mov.b32 %r15, 0;
 	mov.b32 %r5, %r15;
 	mov.b32 %r7, %r13;
+$L_4:
+	mov.b32 %r4, %r5;
+	mov.b32 %r6, %r7;
+	setp.eq.u32 %p2, %r6, %r15;
+	not.pred %p3, %p2;
+	@!%p3 bra $L_6;
+$L_5:
+	mov.b32 %r8, 1;
+	add.u32 %r9, %r4, %r8;
+	sub.u32 %r10, %r6, %r8;
+	and.b32 %r11, %r6, %r10;
+	mov.b32 %r5, %r9;
+	mov.b32 %r7, %r11;
 	bra $L_4;
+$L_3:
+$L_7:
+	ret;
+$L_6:
+	mov.b64 %rd13, 5;
+	mul.lo.s64 %rd14, %rd13, %rd11;
+	and.b32 %r12, %r13, %r14;
+	mov.b64 %rd15, %rd14;
+	mov.b64 %rd16, %rd6;
+	setp.lt.u64 %p4, %rd15, %rd16;
+	@!%p4 bra $L_12;
 $L_11:
 	mul.lo.s64 %rd22, %rd14, %rd17;
 	add.s64 %rd23, %rd5, %rd22;
@@ -11611,10 +11111,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd18, %rd17;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd19, 8;
 	mul.lo.s64 %rd20, %rd17, %rd19;
@@ -11683,7 +11179,9 @@ $L_19:
 $L_20:
 	add.s64 %rd47, %rd11, %rd20;
 	st.global.s64 [%rd47], %rd45;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -11837,19 +11335,6 @@ $L_1:
 	setp.lt.s64 %p1, %rd9, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_7;
-$L_3:
-	bra $L_6;
-$L_4:
-	neg.s64 %rd10, %rd18;
-	mov.b64 %rd12, %rd10;
-$L_5:
-	mov.b64 %rd11, %rd12;
-	mov.b64 %rd13, 2;
-	mul.lo.s64 %rd14, %rd13, %rd9;
-	bra $L_8;
-$L_6:
-	ret;
 $L_7:
 	mov.b64 %rd15, 8;
 	mul.lo.s64 %rd16, %rd9, %rd15;
@@ -11860,6 +11345,13 @@ $L_7:
 	@%p2 bra $L_4;
 	mov.b64 %rd12, %rd18;
 	bra $L_5;
+$L_4:
+	neg.s64 %rd10, %rd18;
+	mov.b64 %rd12, %rd10;
+$L_5:
+	mov.b64 %rd11, %rd12;
+	mov.b64 %rd13, 2;
+	mul.lo.s64 %rd14, %rd13, %rd9;
 $L_8:
 	ld.global.s64 %rd20, [%rd17];
 	neg.s64 %rd21, %rd20;
@@ -11880,7 +11372,9 @@ $L_11:
 	mul.lo.s64 %rd29, %rd27, %rd15;
 	add.s64 %rd30, %rd3, %rd29;
 	st.global.s64 [%rd30], %rd11;
-	bra $L_3;
+$L_3:
+$L_6:
+	ret;
 $L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -11996,11 +11490,7 @@ $L_2:
 	mov.b64 %rd23, %rd22;
 	mov.b64 %rd24, %rd14;
 	setp.le.u64 %p2, %rd23, %rd24;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd25, %rd21;
 	setp.le.u64 %p3, %rd25, %rd23;
@@ -12152,7 +11642,9 @@ $L_49:
 	add.s64 %rd74, %rd26, %rd73;
 	selp.u32 %r27, 1, 0, %p23;
 	st.global.u8 [%rd74], %r27;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -12390,10 +11882,6 @@ $L_2:
 	mov.b64 %rd24, 3;
 	mul.lo.s64 %rd25, %rd24, %rd23;
 	mov.b64 %rd26, %rd23;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd27, 8;
 	mul.lo.s64 %rd28, %rd23, %rd27;
@@ -12548,7 +12036,9 @@ $L_36:
 	mul.lo.s64 %rd85, %rd69, %rd77;
 	add.s64 %rd86, %rd17, %rd85;
 	st.global.f32 [%rd86], %r11;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -12871,18 +12361,6 @@ $L_2:
 	mov.b64 %rd12, 3;
 	mul.lo.s64 %rd13, %rd12, %rd11;
 	mov.b64 %rd14, %rd11;
-	bra $L_6;
-$L_3:
-	bra $L_5;
-$L_4:
-	mov.b64 %rd15, 2;
-	add.s64 %rd16, %rd13, %rd15;
-	mov.b64 %rd17, %rd16;
-	setp.lt.u64 %p2, %rd17, %rd29;
-	@%p2 bra $L_17;
-	bra $L_18;
-$L_5:
-	ret;
 $L_6:
 	mov.b64 %rd18, 8;
 	mul.lo.s64 %rd19, %rd11, %rd18;
@@ -12924,14 +12402,21 @@ $L_15:
 $L_16:
 	ld.global.u64 %rd41, [%rd23];
 	setp.gt.u64 %p6, %rd40, %rd41;
-	@%p6 bra $L_4;
-	bra $L_3;
+	@!%p6 bra $L_3;
+$L_4:
+	mov.b64 %rd15, 2;
+	add.s64 %rd16, %rd13, %rd15;
+	mov.b64 %rd17, %rd16;
+	setp.lt.u64 %p2, %rd17, %rd29;
+	@!%p2 bra $L_18;
 $L_17:
 	mul.lo.s64 %rd42, %rd16, %rd18;
 	add.s64 %rd43, %rd5, %rd42;
 	mov.b64 %rd44, 1;
 	st.global.u64 [%rd43], %rd44;
-	bra $L_3;
+$L_3:
+$L_5:
+	ret;
 $L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -13073,10 +12558,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd14, %rd13;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd15, 4;
 	mul.lo.s64 %rd16, %rd13, %rd15;
@@ -13165,35 +12646,134 @@ $L_34:
 	div.rn.f32 %r15, %r4, %r14;
 $L_36:
 	cvt.f64.f32 %rd47, %r15;
-	bra $L_38;
-$L_37:
-	bra $L_98;
 $L_38:
 	setp.neu.f64 %p7, %rd47, %rd47;
 	@!%p7 bra $L_42;
 $L_39:
 	mov.b64 %rd80, %rd47;
-	bra $L_55;
+$L_55:
+	mov.b64 %rd79, %rd80;
+	cvt.rn.f32.f64 %r16, %rd79;
+$L_37:
+$L_98:
+	st.global.f32 [%rd46], %r16;
+$L_99:
+$L_100:
+	mov.b32 %r25, 0f3F000000;
+	add.f32 %r26, %r6, %r25;
+$L_101:
+	cvt.f64.f32 %rd156, %r26;
+$L_103:
+	setp.neu.f64 %p51, %rd156, %rd156;
+	@!%p51 bra $L_107;
+$L_104:
+	mov.b64 %rd212, %rd156;
+$L_113:
+	mov.b64 %rd211, %rd212;
+	cvt.rn.f32.f64 %r27, %rd211;
+$L_102:
+$L_139:
+	add.s64 %rd246, %rd46, %rd15;
+	st.global.f32 [%rd246], %r27;
+$L_140:
+	cvt.f64.f32 %rd247, %r4;
+$L_142:
+	mov.b64 %rd248, 0d0000000000000000;
+	setp.eq.f64 %p77, %rd247, %rd248;
+	@!%p77 bra $L_146;
+$L_143:
+	mov.b64 %rd266, %rd247;
+$L_158:
+	mov.b64 %rd265, %rd266;
+	cvt.rn.f32.f64 %r28, %rd265;
+$L_141:
+$L_422:
+	add.s64 %rd652, %rd46, %rd31;
+	st.global.f32 [%rd652], %r28;
+$L_423:
+$L_425:
+	setp.neu.f64 %p216, %rd247, %rd247;
+	@!%p216 bra $L_428;
+$L_426:
+	mov.b64 %rd653, 0d7FF8000000000001;
+	mov.b64 %rd668, %rd653;
+$L_439:
+	mov.b64 %rd667, %rd668;
+	cvt.rn.f32.f64 %r31, %rd667;
+$L_424:
+$L_703:
+	add.s64 %rd1054, %rd46, %rd33;
+	st.global.f32 [%rd1054], %r31;
+$L_704:
+$L_705:
+	mov.b32 %r34, 0f40800000;
+	div.rn.f32 %r35, %r5, %r34;
+$L_706:
+	cvt.f64.f32 %rd1055, %r35;
+$L_708:
+	setp.eq.f64 %p354, %rd1055, %rd248;
+	@!%p354 bra $L_713;
+$L_710:
+	mov.b64 %rd1057, 0d3FF0000000000000;
+	mov.b64 %rd1135, %rd1057;
+$L_761:
+	mov.b64 %rd1134, %rd1135;
+	cvt.rn.f32.f64 %r36, %rd1134;
+$L_707:
+$L_1033:
+	add.s64 %rd1493, %rd46, %rd35;
+	st.global.f32 [%rd1493], %r36;
+$L_3:
+$L_4:
+	ret;
 $L_40:
 	mov.b64 %rd48, 0d0000000000000000;
 	mov.b64 %rd80, %rd48;
 	bra $L_55;
 $L_41:
 	mov.b64 %rd49, -1;
-	bra $L_63;
-$L_42:
-	bra $L_56;
+$L_63:
+	setp.ge.s64 %p24, %rd49, %rd28;
+	@!%p24 bra $L_64;
+$L_66:
+	mov.b64 %rd83, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p29, %rd47, %rd83;
+	setp.ne.u32 %p30, 1, 0;
+	@%p29 bra $E_66_1;
+	bra $L_64;
+$E_66_1:
+	mov.pred %p28, %p30;
+$L_65:
+	mov.pred %p27, %p28;
+$L_69:
+	@%p27 bra $L_40;
+$L_44:
+	mov.b64 %rd53, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p8, %rd47, %rd53;
+	@!%p8 bra $L_46;
 $L_43:
 	mov.b64 %rd50, 0d7FF0000000000000;
 	mov.b64 %rd51, 0dFFF0000000000000;
 	selp.b64 %rd52, %rd50, %rd51, %p14;
 	mov.b64 %rd80, %rd52;
 	bra $L_55;
-$L_44:
-	mov.b64 %rd53, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p8, %rd47, %rd53;
-	@%p8 bra $L_43;
-	bra $L_46;
+$L_42:
+$L_56:
+	setp.ge.s64 %p14, %rd29, %rd28;
+	@!%p14 bra $L_57;
+$L_59:
+	mov.b64 %rd81, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p19, %rd47, %rd81;
+	setp.ne.u32 %p20, 1, 0;
+	@%p19 bra $E_59_2;
+	bra $L_57;
+$E_59_2:
+	mov.pred %p18, %p20;
+$L_58:
+	mov.pred %p17, %p18;
+$L_62:
+	@%p17 bra $L_39;
+	bra $L_41;
 $L_45:
 	mov.b64 %rd54, 0d0000000000000000;
 	mov.b64 %rd80, %rd54;
@@ -13202,26 +12782,30 @@ $L_46:
 	mov.b64 %rd55, 0dC0874910D52D3051;
 	setp.lt.f64 %p9, %rd47, %rd55;
 	@%p9 bra $L_45;
-	bra $L_48;
+$L_48:
+	mov.b64 %rd58, 0dBE30000000000000;
+	setp.lt.f64 %p10, %rd58, %rd47;
+	@!%p10 bra $L_49;
+$L_50:
+	mov.b64 %rd60, 0d3E30000000000000;
+	setp.lt.f64 %p12, %rd47, %rd60;
+	@!%p12 bra $L_49;
 $L_47:
 	mov.b64 %rd56, 0d3FF0000000000000;
 	add.f64 %rd57, %rd56, %rd47;
 	mov.b64 %rd80, %rd57;
 	bra $L_55;
-$L_48:
-	mov.b64 %rd58, 0dBE30000000000000;
-	setp.lt.f64 %p10, %rd58, %rd47;
-	@%p10 bra $L_50;
 $L_49:
 	mov.b64 %rd59, 0d0000000000000000;
 	setp.lt.f64 %p11, %rd47, %rd59;
-	@%p11 bra $L_52;
-	bra $L_54;
-$L_50:
-	mov.b64 %rd60, 0d3E30000000000000;
-	setp.lt.f64 %p12, %rd47, %rd60;
-	@%p12 bra $L_47;
-	bra $L_49;
+	@!%p11 bra $L_54;
+$L_52:
+	mov.b64 %rd69, 0d3FF71547652B82FE;
+	mul.f64 %rd70, %rd69, %rd47;
+	mov.b64 %rd71, 0d3FE0000000000000;
+	sub.f64 %rd72, %rd70, %rd71;
+	cvt.rzi.s64.f64 %rd73, %rd72;
+	mov.b64 %rd62, %rd73;
 $L_51:
 	mov.b64 %rd61, %rd62;
 	cvt.rn.f64.s64 %rd63, %rd61;
@@ -13230,96 +12814,6 @@ $L_51:
 	sub.f64 %rd66, %rd47, %rd65;
 	mov.b64 %rd67, 0d3DEA39EF35793C76;
 	mul.f64 %rd68, %rd63, %rd67;
-	bra $L_70;
-$L_52:
-	mov.b64 %rd69, 0d3FF71547652B82FE;
-	mul.f64 %rd70, %rd69, %rd47;
-	mov.b64 %rd71, 0d3FE0000000000000;
-	sub.f64 %rd72, %rd70, %rd71;
-	cvt.rzi.s64.f64 %rd73, %rd72;
-	mov.b64 %rd62, %rd73;
-	bra $L_51;
-$L_53:
-	mov.b64 %rd74, 0d3FF71547652B82FE;
-	mul.f64 %rd75, %rd74, %rd47;
-	mov.b64 %rd76, 0d3FE0000000000000;
-	add.f64 %rd77, %rd75, %rd76;
-	cvt.rzi.s64.f64 %rd78, %rd77;
-	mov.b64 %rd62, %rd78;
-	bra $L_51;
-$L_54:
-	setp.gt.f64 %p13, %rd47, %rd59;
-	@%p13 bra $L_53;
-	mov.b64 %rd62, %rd28;
-	bra $L_51;
-$L_55:
-	mov.b64 %rd79, %rd80;
-	cvt.rn.f32.f64 %r16, %rd79;
-	bra $L_37;
-$L_56:
-	setp.ge.s64 %p14, %rd29, %rd28;
-	@%p14 bra $L_59;
-$L_57:
-	setp.le.s64 %p15, %rd29, %rd28;
-	setp.ne.u32 %p16, 0, 0;
-	@%p15 bra $L_60;
-	mov.pred %p23, %p16;
-	bra $L_61;
-$L_58:
-	mov.pred %p17, %p18;
-	bra $L_62;
-$L_59:
-	mov.b64 %rd81, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p19, %rd47, %rd81;
-	setp.ne.u32 %p20, 1, 0;
-	@%p19 bra $E_59_1;
-	bra $L_57;
-$E_59_1:
-	mov.pred %p18, %p20;
-	bra $L_58;
-$L_60:
-	mov.b64 %rd82, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p21, %rd47, %rd82;
-	mov.pred %p23, %p21;
-$L_61:
-	mov.pred %p22, %p23;
-	mov.pred %p18, %p22;
-	bra $L_58;
-$L_62:
-	@%p17 bra $L_39;
-	bra $L_41;
-$L_63:
-	setp.ge.s64 %p24, %rd49, %rd28;
-	@%p24 bra $L_66;
-$L_64:
-	setp.le.s64 %p25, %rd49, %rd28;
-	setp.ne.u32 %p26, 0, 0;
-	@%p25 bra $L_67;
-	mov.pred %p33, %p26;
-	bra $L_68;
-$L_65:
-	mov.pred %p27, %p28;
-	bra $L_69;
-$L_66:
-	mov.b64 %rd83, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p29, %rd47, %rd83;
-	setp.ne.u32 %p30, 1, 0;
-	@%p29 bra $E_66_2;
-	bra $L_64;
-$E_66_2:
-	mov.pred %p28, %p30;
-	bra $L_65;
-$L_67:
-	mov.b64 %rd84, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p31, %rd47, %rd84;
-	mov.pred %p33, %p31;
-$L_68:
-	mov.pred %p32, %p33;
-	mov.pred %p28, %p32;
-	bra $L_65;
-$L_69:
-	@%p27 bra $L_40;
-	bra $L_44;
 $L_70:
 	sub.f64 %rd85, %rd66, %rd68;
 	mul.f64 %rd86, %rd85, %rd85;
@@ -13346,27 +12840,112 @@ $L_70:
 	sub.f64 %rd107, %rd106, %rd66;
 	mov.b64 %rd108, 0d3FF0000000000000;
 	sub.f64 %rd109, %rd108, %rd107;
-	bra $L_72;
-$L_71:
-	mov.b64 %rd80, %rd132;
-	bra $L_55;
 $L_72:
 	setp.eq.f64 %p34, %rd109, %rd59;
 	@!%p34 bra $L_75;
 $L_73:
 	mov.b64 %rd133, %rd109;
-	bra $L_86;
+$L_86:
+	mov.b64 %rd132, %rd133;
+$L_71:
+	mov.b64 %rd80, %rd132;
+	bra $L_55;
+$L_53:
+	mov.b64 %rd74, 0d3FF71547652B82FE;
+	mul.f64 %rd75, %rd74, %rd47;
+	mov.b64 %rd76, 0d3FE0000000000000;
+	add.f64 %rd77, %rd75, %rd76;
+	cvt.rzi.s64.f64 %rd78, %rd77;
+	mov.b64 %rd62, %rd78;
+	bra $L_51;
+$L_54:
+	setp.gt.f64 %p13, %rd47, %rd59;
+	@%p13 bra $L_53;
+	mov.b64 %rd62, %rd28;
+	bra $L_51;
+$L_57:
+	setp.le.s64 %p15, %rd29, %rd28;
+	setp.ne.u32 %p16, 0, 0;
+	@%p15 bra $L_60;
+	mov.pred %p23, %p16;
+	bra $L_61;
+$L_60:
+	mov.b64 %rd82, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p21, %rd47, %rd82;
+	mov.pred %p23, %p21;
+$L_61:
+	mov.pred %p22, %p23;
+	mov.pred %p18, %p22;
+	bra $L_58;
+$L_64:
+	setp.le.s64 %p25, %rd49, %rd28;
+	setp.ne.u32 %p26, 0, 0;
+	@%p25 bra $L_67;
+	mov.pred %p33, %p26;
+	bra $L_68;
+$L_67:
+	mov.b64 %rd84, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p31, %rd47, %rd84;
+	mov.pred %p33, %p31;
+$L_68:
+	mov.pred %p32, %p33;
+	mov.pred %p28, %p32;
+	bra $L_65;
 $L_74:
 	mov.b64 %rd133, %rd109;
 	bra $L_86;
 $L_75:
-	bra $L_87;
-$L_76:
-	bra $L_94;
+$L_87:
+	setp.ge.s64 %p39, %rd28, %rd28;
+	@!%p39 bra $L_88;
+$L_90:
+	mov.b64 %rd134, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p44, %rd109, %rd134;
+	setp.ne.u32 %p45, 1, 0;
+	@%p44 bra $E_90_3;
+	bra $L_88;
+$E_90_3:
+	mov.pred %p43, %p45;
+$L_89:
+	mov.pred %p42, %p43;
+$L_93:
+	@%p42 bra $L_74;
 $L_77:
 	setp.neu.f64 %p35, %rd109, %rd109;
 	@%p35 bra $L_74;
-	bra $L_76;
+$L_76:
+$L_94:
+	abs.f64 %rd136, %rd109;
+	mov.b64 %rd137, 0d0010000000000000;
+	setp.lt.f64 %p49, %rd136, %rd137;
+	@!%p49 bra $L_96;
+$L_95:
+	mov.b64 %rd138, 0d4330000000000000;
+	mul.f64 %rd139, %rd109, %rd138;
+	mov.b64 %rd140, -52;
+	mov.b64 %rd142, %rd139;
+	mov.b64 %rd144, %rd140;
+$L_97:
+	mov.b64 %rd141, %rd142;
+	mov.b64 %rd143, %rd144;
+	add.s64 %rd145, %rd61, %rd143;
+	mov.b64 %rd146, %rd141;
+	mov.b64 %rd147, 52;
+	min.u64 %rd1494, %rd147, 64;
+	cvt.u32.u64 %r53, %rd1494;
+	shr.u64 %rd148, %rd146, %r53;
+	mov.b64 %rd149, %rd148;
+	mov.b64 %rd150, 2047;
+	and.b64 %rd151, %rd149, %rd150;
+	mov.b64 %rd152, 1023;
+	cvt.u32.u64 %r22, %rd151;
+	mov.b32 %r23, 1023;
+	sub.s32 %r24, %r22, %r23;
+	cvt.s64.s32 %rd153, %r24;
+	add.s64 %rd154, %rd145, %rd153;
+	mov.b64 %rd155, -1075;
+	setp.lt.s64 %p50, %rd154, %rd155;
+	@!%p50 bra $L_79;
 $L_78:
 	copysign.f64 %rd110, %rd141, %rd59;
 	mov.b64 %rd133, %rd110;
@@ -13376,8 +12955,13 @@ $L_79:
 	@!%p36 bra $L_81;
 $L_80:
 	setp.lt.f64 %p37, %rd141, %rd59;
-	@%p37 bra $L_82;
-	bra $L_83;
+	@!%p37 bra $L_83;
+$L_82:
+	mov.b64 %rd112, 0d7FF0000000000000;
+	mov.b64 %rd113, 0dFFF0000000000000;
+	selp.b64 %rd114, %rd112, %rd113, %p24;
+	mov.b64 %rd133, %rd114;
+	bra $L_86;
 $L_81:
 	mov.b64 %rd111, -1022;
 	setp.lt.s64 %p38, %rd154, %rd111;
@@ -13385,18 +12969,6 @@ $L_81:
 	mov.b64 %rd121, %rd154;
 	mov.b64 %rd123, %rd108;
 	bra $L_85;
-$L_82:
-	mov.b64 %rd112, 0d7FF0000000000000;
-	mov.b64 %rd113, 0dFFF0000000000000;
-	selp.b64 %rd114, %rd112, %rd113, %p24;
-	mov.b64 %rd133, %rd114;
-	bra $L_86;
-$L_83:
-	mov.b64 %rd115, 0d7FF0000000000000;
-	mov.b64 %rd116, 0dFFF0000000000000;
-	selp.b64 %rd117, %rd115, %rd116, %p14;
-	mov.b64 %rd133, %rd117;
-	bra $L_86;
 $L_84:
 	cvt.u32.u64 %r17, %rd154;
 	mov.b32 %r18, 53;
@@ -13415,37 +12987,26 @@ $L_85:
 	add.s32 %r21, %r20, %r23;
 	cvt.s64.s32 %rd126, %r21;
 	mov.b64 %rd127, %rd126;
-	min.u64 %rd1494, %rd147, 64;
-	cvt.u32.u64 %r53, %rd1494;
-	shl.b64 %rd128, %rd127, %r53;
+	min.u64 %rd1495, %rd147, 64;
+	cvt.u32.u64 %r54, %rd1495;
+	shl.b64 %rd128, %rd127, %r54;
 	or.b64 %rd129, %rd125, %rd128;
 	mov.b64 %rd130, %rd129;
 	mul.f64 %rd131, %rd122, %rd130;
 	mov.b64 %rd133, %rd131;
-$L_86:
-	mov.b64 %rd132, %rd133;
-	bra $L_71;
-$L_87:
-	setp.ge.s64 %p39, %rd28, %rd28;
-	@%p39 bra $L_90;
+	bra $L_86;
+$L_83:
+	mov.b64 %rd115, 0d7FF0000000000000;
+	mov.b64 %rd116, 0dFFF0000000000000;
+	selp.b64 %rd117, %rd115, %rd116, %p14;
+	mov.b64 %rd133, %rd117;
+	bra $L_86;
 $L_88:
 	setp.le.s64 %p40, %rd28, %rd28;
 	setp.ne.u32 %p41, 0, 0;
 	@%p40 bra $L_91;
 	mov.pred %p48, %p41;
 	bra $L_92;
-$L_89:
-	mov.pred %p42, %p43;
-	bra $L_93;
-$L_90:
-	mov.b64 %rd134, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p44, %rd109, %rd134;
-	setp.ne.u32 %p45, 1, 0;
-	@%p44 bra $E_90_3;
-	bra $L_88;
-$E_90_3:
-	mov.pred %p43, %p45;
-	bra $L_89;
 $L_91:
 	mov.b64 %rd135, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p46, %rd109, %rd135;
@@ -13454,63 +13015,10 @@ $L_92:
 	mov.pred %p47, %p48;
 	mov.pred %p43, %p47;
 	bra $L_89;
-$L_93:
-	@%p42 bra $L_74;
-	bra $L_77;
-$L_94:
-	abs.f64 %rd136, %rd109;
-	mov.b64 %rd137, 0d0010000000000000;
-	setp.lt.f64 %p49, %rd136, %rd137;
-	@!%p49 bra $L_96;
-$L_95:
-	mov.b64 %rd138, 0d4330000000000000;
-	mul.f64 %rd139, %rd109, %rd138;
-	mov.b64 %rd140, -52;
-	mov.b64 %rd142, %rd139;
-	mov.b64 %rd144, %rd140;
-	bra $L_97;
 $L_96:
 	mov.b64 %rd142, %rd109;
 	mov.b64 %rd144, %rd28;
-$L_97:
-	mov.b64 %rd141, %rd142;
-	mov.b64 %rd143, %rd144;
-	add.s64 %rd145, %rd61, %rd143;
-	mov.b64 %rd146, %rd141;
-	mov.b64 %rd147, 52;
-	min.u64 %rd1495, %rd147, 64;
-	cvt.u32.u64 %r54, %rd1495;
-	shr.u64 %rd148, %rd146, %r54;
-	mov.b64 %rd149, %rd148;
-	mov.b64 %rd150, 2047;
-	and.b64 %rd151, %rd149, %rd150;
-	mov.b64 %rd152, 1023;
-	cvt.u32.u64 %r22, %rd151;
-	mov.b32 %r23, 1023;
-	sub.s32 %r24, %r22, %r23;
-	cvt.s64.s32 %rd153, %r24;
-	add.s64 %rd154, %rd145, %rd153;
-	mov.b64 %rd155, -1075;
-	setp.lt.s64 %p50, %rd154, %rd155;
-	@%p50 bra $L_78;
-	bra $L_79;
-$L_98:
-	st.global.f32 [%rd46], %r16;
-$L_99:
-$L_100:
-	mov.b32 %r25, 0f3F000000;
-	add.f32 %r26, %r6, %r25;
-$L_101:
-	cvt.f64.f32 %rd156, %r26;
-	bra $L_103;
-$L_102:
-	bra $L_139;
-$L_103:
-	setp.neu.f64 %p51, %rd156, %rd156;
-	@!%p51 bra $L_107;
-$L_104:
-	mov.b64 %rd212, %rd156;
-	bra $L_113;
+	bra $L_97;
 $L_105:
 	mov.b64 %rd157, 0d7FF8000000000001;
 	mov.b64 %rd212, %rd157;
@@ -13519,9 +13027,9 @@ $L_106:
 	mov.b64 %rd158, 0d0000000000000000;
 	setp.lt.f64 %p52, %rd156, %rd158;
 	@%p52 bra $L_105;
-	bra $L_109;
-$L_107:
-	bra $L_114;
+$L_109:
+	setp.eq.f64 %p54, %rd156, %rd158;
+	@!%p54 bra $L_110;
 $L_108:
 	mov.b64 %rd159, -1;
 	mov.b64 %rd160, 0d7FF0000000000000;
@@ -13530,11 +13038,38 @@ $L_108:
 	selp.b64 %rd162, %rd160, %rd161, %p53;
 	mov.b64 %rd212, %rd162;
 	bra $L_113;
-$L_109:
-	setp.eq.f64 %p54, %rd156, %rd158;
-	@%p54 bra $L_108;
+$L_107:
+$L_114:
+	setp.ge.s64 %p55, %rd29, %rd28;
+	@!%p55 bra $L_115;
+$L_117:
+	mov.b64 %rd213, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p60, %rd156, %rd213;
+	setp.ne.u32 %p61, 1, 0;
+	@%p60 bra $E_117_4;
+	bra $L_115;
+$E_117_4:
+	mov.pred %p59, %p61;
+$L_116:
+	mov.pred %p58, %p59;
+$L_120:
+	@%p58 bra $L_104;
+	bra $L_106;
 $L_110:
-	bra $L_121;
+$L_121:
+	@!%p54 bra $L_124;
+$L_122:
+	mov.b64 %rd216, %rd156;
+	mov.b64 %rd218, %rd28;
+$L_127:
+	mov.b64 %rd215, %rd216;
+	mov.b64 %rd217, %rd218;
+	mov.b64 %rd219, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p65, %rd215, %rd219;
+	@%p65 bra $L_111;
+	mov.b64 %rd167, %rd215;
+	mov.b64 %rd169, %rd217;
+	bra $L_112;
 $L_111:
 	mov.b64 %rd163, 0d4000000000000000;
 	mul.f64 %rd164, %rd215, %rd163;
@@ -13586,31 +13121,13 @@ $L_112:
 	sub.f64 %rd209, %rd208, %rd171;
 	sub.f64 %rd210, %rd202, %rd209;
 	mov.b64 %rd212, %rd210;
-$L_113:
-	mov.b64 %rd211, %rd212;
-	cvt.rn.f32.f64 %r27, %rd211;
-	bra $L_102;
-$L_114:
-	setp.ge.s64 %p55, %rd29, %rd28;
-	@%p55 bra $L_117;
+	bra $L_113;
 $L_115:
 	setp.le.s64 %p56, %rd29, %rd28;
 	setp.ne.u32 %p57, 0, 0;
 	@%p56 bra $L_118;
 	mov.pred %p64, %p57;
 	bra $L_119;
-$L_116:
-	mov.pred %p58, %p59;
-	bra $L_120;
-$L_117:
-	mov.b64 %rd213, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p60, %rd156, %rd213;
-	setp.ne.u32 %p61, 1, 0;
-	@%p60 bra $E_117_4;
-	bra $L_115;
-$E_117_4:
-	mov.pred %p59, %p61;
-	bra $L_116;
 $L_118:
 	mov.b64 %rd214, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p62, %rd156, %rd214;
@@ -13619,47 +13136,14 @@ $L_119:
 	mov.pred %p63, %p64;
 	mov.pred %p59, %p63;
 	bra $L_116;
-$L_120:
-	@%p58 bra $L_104;
-	bra $L_106;
-$L_121:
-	@!%p54 bra $L_124;
-$L_122:
-	mov.b64 %rd216, %rd156;
-	mov.b64 %rd218, %rd28;
-	bra $L_127;
 $L_123:
 	mov.b64 %rd216, %rd156;
 	mov.b64 %rd218, %rd28;
 	bra $L_127;
 $L_124:
-	bra $L_128;
-$L_125:
-	bra $L_135;
-$L_126:
-	@%p51 bra $L_123;
-	bra $L_125;
-$L_127:
-	mov.b64 %rd215, %rd216;
-	mov.b64 %rd217, %rd218;
-	mov.b64 %rd219, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p65, %rd215, %rd219;
-	@%p65 bra $L_111;
-	mov.b64 %rd167, %rd215;
-	mov.b64 %rd169, %rd217;
-	bra $L_112;
 $L_128:
 	setp.ge.s64 %p66, %rd28, %rd28;
-	@%p66 bra $L_131;
-$L_129:
-	setp.le.s64 %p67, %rd28, %rd28;
-	setp.ne.u32 %p68, 0, 0;
-	@%p67 bra $L_132;
-	mov.pred %p75, %p68;
-	bra $L_133;
-$L_130:
-	mov.pred %p69, %p70;
-	bra $L_134;
+	@!%p66 bra $L_129;
 $L_131:
 	mov.b64 %rd220, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p71, %rd156, %rd220;
@@ -13668,18 +13152,13 @@ $L_131:
 	bra $L_129;
 $E_131_5:
 	mov.pred %p70, %p72;
-	bra $L_130;
-$L_132:
-	mov.b64 %rd221, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p73, %rd156, %rd221;
-	mov.pred %p75, %p73;
-$L_133:
-	mov.pred %p74, %p75;
-	mov.pred %p70, %p74;
-	bra $L_130;
+$L_130:
+	mov.pred %p69, %p70;
 $L_134:
 	@%p69 bra $L_123;
-	bra $L_126;
+$L_126:
+	@%p51 bra $L_123;
+$L_125:
 $L_135:
 	abs.f64 %rd222, %rd156;
 	mov.b64 %rd223, 0d0010000000000000;
@@ -13691,10 +13170,6 @@ $L_136:
 	mov.b64 %rd226, -52;
 	mov.b64 %rd228, %rd225;
 	mov.b64 %rd230, %rd226;
-	bra $L_138;
-$L_137:
-	mov.b64 %rd228, %rd156;
-	mov.b64 %rd230, %rd28;
 $L_138:
 	mov.b64 %rd227, %rd228;
 	mov.b64 %rd229, %rd230;
@@ -13719,31 +13194,44 @@ $L_138:
 	mov.b64 %rd216, %rd245;
 	mov.b64 %rd218, %rd240;
 	bra $L_127;
-$L_139:
-	add.s64 %rd246, %rd46, %rd15;
-	st.global.f32 [%rd246], %r27;
-$L_140:
-	cvt.f64.f32 %rd247, %r4;
-	bra $L_142;
-$L_141:
-	bra $L_422;
-$L_142:
-	mov.b64 %rd248, 0d0000000000000000;
-	setp.eq.f64 %p77, %rd247, %rd248;
-	@!%p77 bra $L_146;
-$L_143:
-	mov.b64 %rd266, %rd247;
-	bra $L_158;
+$L_129:
+	setp.le.s64 %p67, %rd28, %rd28;
+	setp.ne.u32 %p68, 0, 0;
+	@%p67 bra $L_132;
+	mov.pred %p75, %p68;
+	bra $L_133;
+$L_132:
+	mov.b64 %rd221, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p73, %rd156, %rd221;
+	mov.pred %p75, %p73;
+$L_133:
+	mov.pred %p74, %p75;
+	mov.pred %p70, %p74;
+	bra $L_130;
+$L_137:
+	mov.b64 %rd228, %rd156;
+	mov.b64 %rd230, %rd28;
+	bra $L_138;
 $L_144:
 	mov.b64 %rd249, 0d7FF8000000000001;
 	mov.b64 %rd266, %rd249;
 	bra $L_158;
 $L_145:
-	bra $L_159;
-$L_146:
-	setp.neu.f64 %p78, %rd247, %rd247;
-	@%p78 bra $L_143;
-	bra $L_145;
+$L_159:
+	setp.ge.s64 %p89, %rd28, %rd28;
+	@!%p89 bra $L_160;
+$L_162:
+	mov.b64 %rd267, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p94, %rd247, %rd267;
+	setp.ne.u32 %p95, 1, 0;
+	@%p94 bra $E_162_6;
+	bra $L_160;
+$E_162_6:
+	mov.pred %p93, %p95;
+$L_161:
+	mov.pred %p92, %p93;
+$L_165:
+	@%p92 bra $L_144;
 $L_147:
 	setp.lt.f64 %p79, %rd247, %rd248;
 	setp.ne.u32 %p80, 0, 0;
@@ -13759,7 +13247,33 @@ $L_148:
 $L_149:
 	mov.b64 %rd251, %rd252;
 	mov.pred %p82, %p83;
-	bra $L_166;
+$L_166:
+	mov.b64 %rd269, 0d41C0000000000000;
+	setp.ge.f64 %p99, %rd251, %rd269;
+	@!%p99 bra $L_168;
+$L_167:
+$L_172:
+	mov.b64 %rd299, 0d3FE921FB54442D18;
+	setp.lt.f64 %p102, %rd251, %rd299;
+	@!%p102 bra $L_174;
+$L_173:
+	mov.b64 %rd300, 0;
+	mov.b64 %rd332, %rd300;
+	mov.b64 %rd334, %rd251;
+$L_177:
+	mov.b64 %rd331, %rd332;
+	mov.b64 %rd333, %rd334;
+	mov.b64 %rd295, %rd331;
+	mov.b64 %rd297, %rd333;
+$L_171:
+	mov.b64 %rd294, %rd295;
+	mov.b64 %rd296, %rd297;
+	mov.b64 %rd298, 3;
+	setp.gt.u64 %p101, %rd294, %rd298;
+	@%p101 bra $L_150;
+	mov.pred %p86, %p82;
+	mov.b64 %rd256, %rd294;
+	bra $L_151;
 $L_150:
 	not.pred %p84, %p82;
 	mov.b64 %rd253, 4;
@@ -13774,50 +13288,83 @@ $L_151:
 	setp.eq.u64 %p87, %rd255, %rd258;
 	@!%p87 bra $L_155;
 $L_152:
-	bra $L_418;
+$L_418:
+	mov.b64 %rd610, 0d3FE0000000000000;
+	mul.f64 %rd611, %rd610, %rd257;
+	mov.b64 %rd612, 0d3FF0000000000000;
+	sub.f64 %rd613, %rd612, %rd611;
+	mul.f64 %rd614, %rd257, %rd257;
+	mov.b64 %rd615, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd616, %rd615, %rd257;
+	mov.b64 %rd617, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd618, %rd616, %rd617;
+	mul.f64 %rd619, %rd618, %rd257;
+	mov.b64 %rd620, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd621, %rd619, %rd620;
+	mul.f64 %rd622, %rd621, %rd257;
+	mov.b64 %rd623, 0d3EFA01A019C844F5;
+	add.f64 %rd624, %rd622, %rd623;
+	mul.f64 %rd625, %rd624, %rd257;
+	mov.b64 %rd626, 0dBF56C16C16C14F91;
+	add.f64 %rd627, %rd625, %rd626;
+	mul.f64 %rd628, %rd627, %rd257;
+	mov.b64 %rd629, 0d3FA555555555554B;
+	add.f64 %rd630, %rd628, %rd629;
+	mul.f64 %rd631, %rd614, %rd630;
+	add.f64 %rd632, %rd613, %rd631;
+$L_419:
+	mov.b64 %rd260, %rd632;
 $L_153:
 	mov.b64 %rd259, %rd260;
 	@%p85 bra $L_156;
 	mov.b64 %rd264, %rd259;
 	bra $L_157;
-$L_154:
-	bra $L_420;
-$L_155:
-	mov.b64 %rd261, 2;
-	setp.eq.u64 %p88, %rd255, %rd261;
-	@%p88 bra $L_152;
-	bra $L_154;
 $L_156:
 	neg.f64 %rd262, %rd259;
 	mov.b64 %rd264, %rd262;
 $L_157:
 	mov.b64 %rd263, %rd264;
 	mov.b64 %rd266, %rd263;
-$L_158:
-	mov.b64 %rd265, %rd266;
-	cvt.rn.f32.f64 %r28, %rd265;
-	bra $L_141;
-$L_159:
-	setp.ge.s64 %p89, %rd28, %rd28;
-	@%p89 bra $L_162;
+	bra $L_158;
+$L_146:
+	setp.neu.f64 %p78, %rd247, %rd247;
+	@%p78 bra $L_143;
+	bra $L_145;
+$L_154:
+$L_420:
+	mul.f64 %rd633, %rd296, %rd257;
+	mov.b64 %rd634, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd635, %rd634, %rd257;
+	mov.b64 %rd636, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd637, %rd635, %rd636;
+	mul.f64 %rd638, %rd637, %rd257;
+	mov.b64 %rd639, 0d3EC71DE3567D48A1;
+	add.f64 %rd640, %rd638, %rd639;
+	mul.f64 %rd641, %rd640, %rd257;
+	mov.b64 %rd642, 0dBF2A01A019BFDF03;
+	add.f64 %rd643, %rd641, %rd642;
+	mul.f64 %rd644, %rd643, %rd257;
+	mov.b64 %rd645, 0d3F8111111110F7D0;
+	add.f64 %rd646, %rd644, %rd645;
+	mul.f64 %rd647, %rd646, %rd257;
+	mov.b64 %rd648, 0dBFC5555555555548;
+	add.f64 %rd649, %rd647, %rd648;
+	mul.f64 %rd650, %rd633, %rd649;
+	add.f64 %rd651, %rd296, %rd650;
+$L_421:
+	mov.b64 %rd260, %rd651;
+	bra $L_153;
+$L_155:
+	mov.b64 %rd261, 2;
+	setp.eq.u64 %p88, %rd255, %rd261;
+	@%p88 bra $L_152;
+	bra $L_154;
 $L_160:
 	setp.le.s64 %p90, %rd28, %rd28;
 	setp.ne.u32 %p91, 0, 0;
 	@%p90 bra $L_163;
 	mov.pred %p98, %p91;
 	bra $L_164;
-$L_161:
-	mov.pred %p92, %p93;
-	bra $L_165;
-$L_162:
-	mov.b64 %rd267, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p94, %rd247, %rd267;
-	setp.ne.u32 %p95, 1, 0;
-	@%p94 bra $E_162_6;
-	bra $L_160;
-$E_162_6:
-	mov.pred %p93, %p95;
-	bra $L_161;
 $L_163:
 	mov.b64 %rd268, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p96, %rd247, %rd268;
@@ -13826,15 +13373,6 @@ $L_164:
 	mov.pred %p97, %p98;
 	mov.pred %p93, %p97;
 	bra $L_161;
-$L_165:
-	@%p92 bra $L_144;
-	bra $L_147;
-$L_166:
-	mov.b64 %rd269, 0d41C0000000000000;
-	setp.ge.f64 %p99, %rd251, %rd269;
-	@!%p99 bra $L_168;
-$L_167:
-	bra $L_172;
 $L_168:
 	mov.b64 %rd270, 0d3FF45F306DC9C883;
 	mul.f64 %rd271, %rd251, %rd270;
@@ -13869,24 +13407,7 @@ $L_170:
 	sub.f64 %rd293, %rd290, %rd292;
 	mov.b64 %rd295, %rd284;
 	mov.b64 %rd297, %rd293;
-$L_171:
-	mov.b64 %rd294, %rd295;
-	mov.b64 %rd296, %rd297;
-	mov.b64 %rd298, 3;
-	setp.gt.u64 %p101, %rd294, %rd298;
-	@%p101 bra $L_150;
-	mov.pred %p86, %p82;
-	mov.b64 %rd256, %rd294;
-	bra $L_151;
-$L_172:
-	mov.b64 %rd299, 0d3FE921FB54442D18;
-	setp.lt.f64 %p102, %rd251, %rd299;
-	@!%p102 bra $L_174;
-$L_173:
-	mov.b64 %rd300, 0;
-	mov.b64 %rd332, %rd300;
-	mov.b64 %rd334, %rd251;
-	bra $L_177;
+	bra $L_171;
 $L_174:
 	mov.b64 %rd301, %rd251;
 	mov.b64 %rd302, 52;
@@ -13911,27 +13432,6 @@ $L_174:
 	mov.b64 %rd318, 64;
 	div.u64 %rd319, %rd317, %rd318;
 	rem.u64 %rd320, %rd317, %rd318;
-	bra $L_178;
-$L_175:
-	add.u64 %rd321, %rd591, %rd377;
-	mov.b64 %rd322, 7;
-	and.b64 %rd323, %rd321, %rd322;
-	mov.b64 %rd324, 0d3FF0000000000000;
-	sub.f64 %rd325, %rd608, %rd324;
-	mov.b64 %rd327, %rd323;
-	mov.b64 %rd329, %rd325;
-$L_176:
-	mov.b64 %rd326, %rd327;
-	mov.b64 %rd328, %rd329;
-	mul.f64 %rd330, %rd328, %rd299;
-	mov.b64 %rd332, %rd326;
-	mov.b64 %rd334, %rd330;
-$L_177:
-	mov.b64 %rd331, %rd332;
-	mov.b64 %rd333, %rd334;
-	mov.b64 %rd295, %rd331;
-	mov.b64 %rd297, %rd333;
-	bra $L_171;
 $L_178:
 	mov.b64 %rd335, 0;
 	setp.eq.u64 %p103, %rd319, %rd335;
@@ -13939,171 +13439,6 @@ $L_178:
 $L_179:
 	mov.b64 %rd336, 1;
 	mov.b64 %rd375, %rd336;
-	bra $L_217;
-$L_180:
-	mov.b64 %rd337, 5040379952546458195;
-	mov.b64 %rd375, %rd337;
-	bra $L_217;
-$L_181:
-	mov.b64 %rd338, 1;
-	setp.eq.u64 %p104, %rd319, %rd338;
-	@%p104 bra $L_180;
-	bra $L_183;
-$L_182:
-	mov.b64 %rd339, -554312585572664447;
-	mov.b64 %rd375, %rd339;
-	bra $L_217;
-$L_183:
-	mov.b64 %rd340, 2;
-	setp.eq.u64 %p105, %rd319, %rd340;
-	@%p105 bra $L_182;
-	bra $L_185;
-$L_184:
-	mov.b64 %rd341, -5276763892624187261;
-	mov.b64 %rd375, %rd341;
-	bra $L_217;
-$L_185:
-	mov.b64 %rd342, 3;
-	setp.eq.u64 %p106, %rd319, %rd342;
-	@%p106 bra $L_184;
-	bra $L_187;
-$L_186:
-	mov.b64 %rd343, -242412250269775165;
-	mov.b64 %rd375, %rd343;
-	bra $L_217;
-$L_187:
-	mov.b64 %rd344, 4;
-	setp.eq.u64 %p107, %rd319, %rd344;
-	@%p107 bra $L_186;
-	bra $L_189;
-$L_188:
-	mov.b64 %rd345, 7946843935494350272;
-	mov.b64 %rd375, %rd345;
-	bra $L_217;
-$L_189:
-	mov.b64 %rd346, 5;
-	setp.eq.u64 %p108, %rd319, %rd346;
-	@%p108 bra $L_188;
-	bra $L_191;
-$L_190:
-	mov.b64 %rd347, 905889640498799673;
-	mov.b64 %rd375, %rd347;
-	bra $L_217;
-$L_191:
-	mov.b64 %rd348, 6;
-	setp.eq.u64 %p109, %rd319, %rd348;
-	@%p109 bra $L_190;
-	bra $L_193;
-$L_192:
-	mov.b64 %rd349, -271387810574676355;
-	mov.b64 %rd375, %rd349;
-	bra $L_217;
-$L_193:
-	mov.b64 %rd350, 7;
-	setp.eq.u64 %p110, %rd319, %rd350;
-	@%p110 bra $L_192;
-	bra $L_195;
-$L_194:
-	mov.b64 %rd351, -3385462365541201655;
-	mov.b64 %rd375, %rd351;
-	bra $L_217;
-$L_195:
-	mov.b64 %rd352, 8;
-	setp.eq.u64 %p111, %rd319, %rd352;
-	@%p111 bra $L_194;
-	bra $L_197;
-$L_196:
-	mov.b64 %rd353, -3226582509936509822;
-	mov.b64 %rd375, %rd353;
-	bra $L_217;
-$L_197:
-	mov.b64 %rd354, 9;
-	setp.eq.u64 %p112, %rd319, %rd354;
-	@%p112 bra $L_196;
-	bra $L_199;
-$L_198:
-	mov.b64 %rd355, 8296664548579374057;
-	mov.b64 %rd375, %rd355;
-	bra $L_217;
-$L_199:
-	mov.b64 %rd356, 10;
-	setp.eq.u64 %p113, %rd319, %rd356;
-	@%p113 bra $L_198;
-	bra $L_201;
-$L_200:
-	mov.b64 %rd357, 4109744767560208502;
-	mov.b64 %rd375, %rd357;
-	bra $L_217;
-$L_201:
-	mov.b64 %rd358, 11;
-	setp.eq.u64 %p114, %rd319, %rd358;
-	@%p114 bra $L_200;
-	bra $L_203;
-$L_202:
-	mov.b64 %rd359, 4607516669194743839;
-	mov.b64 %rd375, %rd359;
-	bra $L_217;
-$L_203:
-	mov.b64 %rd360, 12;
-	setp.eq.u64 %p115, %rd319, %rd360;
-	@%p115 bra $L_202;
-	bra $L_205;
-$L_204:
-	mov.b64 %rd361, -2423460969061230018;
-	mov.b64 %rd375, %rd361;
-	bra $L_217;
-$L_205:
-	mov.b64 %rd362, 13;
-	setp.eq.u64 %p116, %rd319, %rd362;
-	@%p116 bra $L_204;
-	bra $L_207;
-$L_206:
-	mov.b64 %rd363, -2707510419574615186;
-	mov.b64 %rd375, %rd363;
-	bra $L_217;
-$L_207:
-	mov.b64 %rd364, 14;
-	setp.eq.u64 %p117, %rd319, %rd364;
-	@%p117 bra $L_206;
-	bra $L_209;
-$L_208:
-	mov.b64 %rd365, -7022098299024845734;
-	mov.b64 %rd375, %rd365;
-	bra $L_217;
-$L_209:
-	mov.b64 %rd366, 15;
-	setp.eq.u64 %p118, %rd319, %rd366;
-	@%p118 bra $L_208;
-	bra $L_211;
-$L_210:
-	mov.b64 %rd367, -1562901285013036298;
-	mov.b64 %rd375, %rd367;
-	bra $L_217;
-$L_211:
-	mov.b64 %rd368, 16;
-	setp.eq.u64 %p119, %rd319, %rd368;
-	@%p119 bra $L_210;
-	bra $L_213;
-$L_212:
-	mov.b64 %rd369, 8795094592981902804;
-	mov.b64 %rd375, %rd369;
-	bra $L_217;
-$L_213:
-	mov.b64 %rd370, 17;
-	setp.eq.u64 %p120, %rd319, %rd370;
-	@%p120 bra $L_212;
-	bra $L_215;
-$L_214:
-	mov.b64 %rd371, -2884908082597807600;
-	mov.b64 %rd375, %rd371;
-	bra $L_217;
-$L_215:
-	mov.b64 %rd372, 18;
-	setp.eq.u64 %p121, %rd319, %rd372;
-	@%p121 bra $L_214;
-$L_216:
-	mov.b64 %rd373, -6051042886442100905;
-	mov.b64 %rd375, %rd373;
 $L_217:
 	mov.b64 %rd374, %rd375;
 	min.u64 %rd1498, %rd320, 64;
@@ -14116,170 +13451,6 @@ $L_218:
 	@!%p122 bra $L_221;
 $L_219:
 	mov.b64 %rd416, %rd377;
-	bra $L_257;
-$L_220:
-	mov.b64 %rd379, 5040379952546458195;
-	mov.b64 %rd416, %rd379;
-	bra $L_257;
-$L_221:
-	setp.eq.u64 %p123, %rd378, %rd377;
-	@%p123 bra $L_220;
-	bra $L_223;
-$L_222:
-	mov.b64 %rd380, -554312585572664447;
-	mov.b64 %rd416, %rd380;
-	bra $L_257;
-$L_223:
-	mov.b64 %rd381, 2;
-	setp.eq.u64 %p124, %rd378, %rd381;
-	@%p124 bra $L_222;
-	bra $L_225;
-$L_224:
-	mov.b64 %rd382, -5276763892624187261;
-	mov.b64 %rd416, %rd382;
-	bra $L_257;
-$L_225:
-	mov.b64 %rd383, 3;
-	setp.eq.u64 %p125, %rd378, %rd383;
-	@%p125 bra $L_224;
-	bra $L_227;
-$L_226:
-	mov.b64 %rd384, -242412250269775165;
-	mov.b64 %rd416, %rd384;
-	bra $L_257;
-$L_227:
-	mov.b64 %rd385, 4;
-	setp.eq.u64 %p126, %rd378, %rd385;
-	@%p126 bra $L_226;
-	bra $L_229;
-$L_228:
-	mov.b64 %rd386, 7946843935494350272;
-	mov.b64 %rd416, %rd386;
-	bra $L_257;
-$L_229:
-	mov.b64 %rd387, 5;
-	setp.eq.u64 %p127, %rd378, %rd387;
-	@%p127 bra $L_228;
-	bra $L_231;
-$L_230:
-	mov.b64 %rd388, 905889640498799673;
-	mov.b64 %rd416, %rd388;
-	bra $L_257;
-$L_231:
-	mov.b64 %rd389, 6;
-	setp.eq.u64 %p128, %rd378, %rd389;
-	@%p128 bra $L_230;
-	bra $L_233;
-$L_232:
-	mov.b64 %rd390, -271387810574676355;
-	mov.b64 %rd416, %rd390;
-	bra $L_257;
-$L_233:
-	mov.b64 %rd391, 7;
-	setp.eq.u64 %p129, %rd378, %rd391;
-	@%p129 bra $L_232;
-	bra $L_235;
-$L_234:
-	mov.b64 %rd392, -3385462365541201655;
-	mov.b64 %rd416, %rd392;
-	bra $L_257;
-$L_235:
-	mov.b64 %rd393, 8;
-	setp.eq.u64 %p130, %rd378, %rd393;
-	@%p130 bra $L_234;
-	bra $L_237;
-$L_236:
-	mov.b64 %rd394, -3226582509936509822;
-	mov.b64 %rd416, %rd394;
-	bra $L_257;
-$L_237:
-	mov.b64 %rd395, 9;
-	setp.eq.u64 %p131, %rd378, %rd395;
-	@%p131 bra $L_236;
-	bra $L_239;
-$L_238:
-	mov.b64 %rd396, 8296664548579374057;
-	mov.b64 %rd416, %rd396;
-	bra $L_257;
-$L_239:
-	mov.b64 %rd397, 10;
-	setp.eq.u64 %p132, %rd378, %rd397;
-	@%p132 bra $L_238;
-	bra $L_241;
-$L_240:
-	mov.b64 %rd398, 4109744767560208502;
-	mov.b64 %rd416, %rd398;
-	bra $L_257;
-$L_241:
-	mov.b64 %rd399, 11;
-	setp.eq.u64 %p133, %rd378, %rd399;
-	@%p133 bra $L_240;
-	bra $L_243;
-$L_242:
-	mov.b64 %rd400, 4607516669194743839;
-	mov.b64 %rd416, %rd400;
-	bra $L_257;
-$L_243:
-	mov.b64 %rd401, 12;
-	setp.eq.u64 %p134, %rd378, %rd401;
-	@%p134 bra $L_242;
-	bra $L_245;
-$L_244:
-	mov.b64 %rd402, -2423460969061230018;
-	mov.b64 %rd416, %rd402;
-	bra $L_257;
-$L_245:
-	mov.b64 %rd403, 13;
-	setp.eq.u64 %p135, %rd378, %rd403;
-	@%p135 bra $L_244;
-	bra $L_247;
-$L_246:
-	mov.b64 %rd404, -2707510419574615186;
-	mov.b64 %rd416, %rd404;
-	bra $L_257;
-$L_247:
-	mov.b64 %rd405, 14;
-	setp.eq.u64 %p136, %rd378, %rd405;
-	@%p136 bra $L_246;
-	bra $L_249;
-$L_248:
-	mov.b64 %rd406, -7022098299024845734;
-	mov.b64 %rd416, %rd406;
-	bra $L_257;
-$L_249:
-	mov.b64 %rd407, 15;
-	setp.eq.u64 %p137, %rd378, %rd407;
-	@%p137 bra $L_248;
-	bra $L_251;
-$L_250:
-	mov.b64 %rd408, -1562901285013036298;
-	mov.b64 %rd416, %rd408;
-	bra $L_257;
-$L_251:
-	mov.b64 %rd409, 16;
-	setp.eq.u64 %p138, %rd378, %rd409;
-	@%p138 bra $L_250;
-	bra $L_253;
-$L_252:
-	mov.b64 %rd410, 8795094592981902804;
-	mov.b64 %rd416, %rd410;
-	bra $L_257;
-$L_253:
-	mov.b64 %rd411, 17;
-	setp.eq.u64 %p139, %rd378, %rd411;
-	@%p139 bra $L_252;
-	bra $L_255;
-$L_254:
-	mov.b64 %rd412, -2884908082597807600;
-	mov.b64 %rd416, %rd412;
-	bra $L_257;
-$L_255:
-	mov.b64 %rd413, 18;
-	setp.eq.u64 %p140, %rd378, %rd413;
-	@%p140 bra $L_254;
-$L_256:
-	mov.b64 %rd414, -6051042886442100905;
-	mov.b64 %rd416, %rd414;
 $L_257:
 	mov.b64 %rd415, %rd416;
 	sub.u64 %rd417, %rd318, %rd320;
@@ -14291,170 +13462,6 @@ $L_258:
 	@!%p122 bra $L_261;
 $L_259:
 	mov.b64 %rd457, %rd377;
-	bra $L_297;
-$L_260:
-	mov.b64 %rd420, 5040379952546458195;
-	mov.b64 %rd457, %rd420;
-	bra $L_297;
-$L_261:
-	setp.eq.u64 %p141, %rd378, %rd377;
-	@%p141 bra $L_260;
-	bra $L_263;
-$L_262:
-	mov.b64 %rd421, -554312585572664447;
-	mov.b64 %rd457, %rd421;
-	bra $L_297;
-$L_263:
-	mov.b64 %rd422, 2;
-	setp.eq.u64 %p142, %rd378, %rd422;
-	@%p142 bra $L_262;
-	bra $L_265;
-$L_264:
-	mov.b64 %rd423, -5276763892624187261;
-	mov.b64 %rd457, %rd423;
-	bra $L_297;
-$L_265:
-	mov.b64 %rd424, 3;
-	setp.eq.u64 %p143, %rd378, %rd424;
-	@%p143 bra $L_264;
-	bra $L_267;
-$L_266:
-	mov.b64 %rd425, -242412250269775165;
-	mov.b64 %rd457, %rd425;
-	bra $L_297;
-$L_267:
-	mov.b64 %rd426, 4;
-	setp.eq.u64 %p144, %rd378, %rd426;
-	@%p144 bra $L_266;
-	bra $L_269;
-$L_268:
-	mov.b64 %rd427, 7946843935494350272;
-	mov.b64 %rd457, %rd427;
-	bra $L_297;
-$L_269:
-	mov.b64 %rd428, 5;
-	setp.eq.u64 %p145, %rd378, %rd428;
-	@%p145 bra $L_268;
-	bra $L_271;
-$L_270:
-	mov.b64 %rd429, 905889640498799673;
-	mov.b64 %rd457, %rd429;
-	bra $L_297;
-$L_271:
-	mov.b64 %rd430, 6;
-	setp.eq.u64 %p146, %rd378, %rd430;
-	@%p146 bra $L_270;
-	bra $L_273;
-$L_272:
-	mov.b64 %rd431, -271387810574676355;
-	mov.b64 %rd457, %rd431;
-	bra $L_297;
-$L_273:
-	mov.b64 %rd432, 7;
-	setp.eq.u64 %p147, %rd378, %rd432;
-	@%p147 bra $L_272;
-	bra $L_275;
-$L_274:
-	mov.b64 %rd433, -3385462365541201655;
-	mov.b64 %rd457, %rd433;
-	bra $L_297;
-$L_275:
-	mov.b64 %rd434, 8;
-	setp.eq.u64 %p148, %rd378, %rd434;
-	@%p148 bra $L_274;
-	bra $L_277;
-$L_276:
-	mov.b64 %rd435, -3226582509936509822;
-	mov.b64 %rd457, %rd435;
-	bra $L_297;
-$L_277:
-	mov.b64 %rd436, 9;
-	setp.eq.u64 %p149, %rd378, %rd436;
-	@%p149 bra $L_276;
-	bra $L_279;
-$L_278:
-	mov.b64 %rd437, 8296664548579374057;
-	mov.b64 %rd457, %rd437;
-	bra $L_297;
-$L_279:
-	mov.b64 %rd438, 10;
-	setp.eq.u64 %p150, %rd378, %rd438;
-	@%p150 bra $L_278;
-	bra $L_281;
-$L_280:
-	mov.b64 %rd439, 4109744767560208502;
-	mov.b64 %rd457, %rd439;
-	bra $L_297;
-$L_281:
-	mov.b64 %rd440, 11;
-	setp.eq.u64 %p151, %rd378, %rd440;
-	@%p151 bra $L_280;
-	bra $L_283;
-$L_282:
-	mov.b64 %rd441, 4607516669194743839;
-	mov.b64 %rd457, %rd441;
-	bra $L_297;
-$L_283:
-	mov.b64 %rd442, 12;
-	setp.eq.u64 %p152, %rd378, %rd442;
-	@%p152 bra $L_282;
-	bra $L_285;
-$L_284:
-	mov.b64 %rd443, -2423460969061230018;
-	mov.b64 %rd457, %rd443;
-	bra $L_297;
-$L_285:
-	mov.b64 %rd444, 13;
-	setp.eq.u64 %p153, %rd378, %rd444;
-	@%p153 bra $L_284;
-	bra $L_287;
-$L_286:
-	mov.b64 %rd445, -2707510419574615186;
-	mov.b64 %rd457, %rd445;
-	bra $L_297;
-$L_287:
-	mov.b64 %rd446, 14;
-	setp.eq.u64 %p154, %rd378, %rd446;
-	@%p154 bra $L_286;
-	bra $L_289;
-$L_288:
-	mov.b64 %rd447, -7022098299024845734;
-	mov.b64 %rd457, %rd447;
-	bra $L_297;
-$L_289:
-	mov.b64 %rd448, 15;
-	setp.eq.u64 %p155, %rd378, %rd448;
-	@%p155 bra $L_288;
-	bra $L_291;
-$L_290:
-	mov.b64 %rd449, -1562901285013036298;
-	mov.b64 %rd457, %rd449;
-	bra $L_297;
-$L_291:
-	mov.b64 %rd450, 16;
-	setp.eq.u64 %p156, %rd378, %rd450;
-	@%p156 bra $L_290;
-	bra $L_293;
-$L_292:
-	mov.b64 %rd451, 8795094592981902804;
-	mov.b64 %rd457, %rd451;
-	bra $L_297;
-$L_293:
-	mov.b64 %rd452, 17;
-	setp.eq.u64 %p157, %rd378, %rd452;
-	@%p157 bra $L_292;
-	bra $L_295;
-$L_294:
-	mov.b64 %rd453, -2884908082597807600;
-	mov.b64 %rd457, %rd453;
-	bra $L_297;
-$L_295:
-	mov.b64 %rd454, 18;
-	setp.eq.u64 %p158, %rd378, %rd454;
-	@%p158 bra $L_294;
-$L_296:
-	mov.b64 %rd455, -6051042886442100905;
-	mov.b64 %rd457, %rd455;
 $L_297:
 	mov.b64 %rd456, %rd457;
 	min.u64 %rd1500, %rd320, 64;
@@ -14467,169 +13474,6 @@ $L_298:
 	@!%p159 bra $L_301;
 $L_299:
 	mov.b64 %rd497, %rd377;
-	bra $L_337;
-$L_300:
-	mov.b64 %rd461, 5040379952546458195;
-	mov.b64 %rd497, %rd461;
-	bra $L_337;
-$L_301:
-	setp.eq.u64 %p160, %rd460, %rd377;
-	@%p160 bra $L_300;
-	bra $L_303;
-$L_302:
-	mov.b64 %rd462, -554312585572664447;
-	mov.b64 %rd497, %rd462;
-	bra $L_337;
-$L_303:
-	setp.eq.u64 %p161, %rd460, %rd459;
-	@%p161 bra $L_302;
-	bra $L_305;
-$L_304:
-	mov.b64 %rd463, -5276763892624187261;
-	mov.b64 %rd497, %rd463;
-	bra $L_337;
-$L_305:
-	mov.b64 %rd464, 3;
-	setp.eq.u64 %p162, %rd460, %rd464;
-	@%p162 bra $L_304;
-	bra $L_307;
-$L_306:
-	mov.b64 %rd465, -242412250269775165;
-	mov.b64 %rd497, %rd465;
-	bra $L_337;
-$L_307:
-	mov.b64 %rd466, 4;
-	setp.eq.u64 %p163, %rd460, %rd466;
-	@%p163 bra $L_306;
-	bra $L_309;
-$L_308:
-	mov.b64 %rd467, 7946843935494350272;
-	mov.b64 %rd497, %rd467;
-	bra $L_337;
-$L_309:
-	mov.b64 %rd468, 5;
-	setp.eq.u64 %p164, %rd460, %rd468;
-	@%p164 bra $L_308;
-	bra $L_311;
-$L_310:
-	mov.b64 %rd469, 905889640498799673;
-	mov.b64 %rd497, %rd469;
-	bra $L_337;
-$L_311:
-	mov.b64 %rd470, 6;
-	setp.eq.u64 %p165, %rd460, %rd470;
-	@%p165 bra $L_310;
-	bra $L_313;
-$L_312:
-	mov.b64 %rd471, -271387810574676355;
-	mov.b64 %rd497, %rd471;
-	bra $L_337;
-$L_313:
-	mov.b64 %rd472, 7;
-	setp.eq.u64 %p166, %rd460, %rd472;
-	@%p166 bra $L_312;
-	bra $L_315;
-$L_314:
-	mov.b64 %rd473, -3385462365541201655;
-	mov.b64 %rd497, %rd473;
-	bra $L_337;
-$L_315:
-	mov.b64 %rd474, 8;
-	setp.eq.u64 %p167, %rd460, %rd474;
-	@%p167 bra $L_314;
-	bra $L_317;
-$L_316:
-	mov.b64 %rd475, -3226582509936509822;
-	mov.b64 %rd497, %rd475;
-	bra $L_337;
-$L_317:
-	mov.b64 %rd476, 9;
-	setp.eq.u64 %p168, %rd460, %rd476;
-	@%p168 bra $L_316;
-	bra $L_319;
-$L_318:
-	mov.b64 %rd477, 8296664548579374057;
-	mov.b64 %rd497, %rd477;
-	bra $L_337;
-$L_319:
-	mov.b64 %rd478, 10;
-	setp.eq.u64 %p169, %rd460, %rd478;
-	@%p169 bra $L_318;
-	bra $L_321;
-$L_320:
-	mov.b64 %rd479, 4109744767560208502;
-	mov.b64 %rd497, %rd479;
-	bra $L_337;
-$L_321:
-	mov.b64 %rd480, 11;
-	setp.eq.u64 %p170, %rd460, %rd480;
-	@%p170 bra $L_320;
-	bra $L_323;
-$L_322:
-	mov.b64 %rd481, 4607516669194743839;
-	mov.b64 %rd497, %rd481;
-	bra $L_337;
-$L_323:
-	mov.b64 %rd482, 12;
-	setp.eq.u64 %p171, %rd460, %rd482;
-	@%p171 bra $L_322;
-	bra $L_325;
-$L_324:
-	mov.b64 %rd483, -2423460969061230018;
-	mov.b64 %rd497, %rd483;
-	bra $L_337;
-$L_325:
-	mov.b64 %rd484, 13;
-	setp.eq.u64 %p172, %rd460, %rd484;
-	@%p172 bra $L_324;
-	bra $L_327;
-$L_326:
-	mov.b64 %rd485, -2707510419574615186;
-	mov.b64 %rd497, %rd485;
-	bra $L_337;
-$L_327:
-	mov.b64 %rd486, 14;
-	setp.eq.u64 %p173, %rd460, %rd486;
-	@%p173 bra $L_326;
-	bra $L_329;
-$L_328:
-	mov.b64 %rd487, -7022098299024845734;
-	mov.b64 %rd497, %rd487;
-	bra $L_337;
-$L_329:
-	mov.b64 %rd488, 15;
-	setp.eq.u64 %p174, %rd460, %rd488;
-	@%p174 bra $L_328;
-	bra $L_331;
-$L_330:
-	mov.b64 %rd489, -1562901285013036298;
-	mov.b64 %rd497, %rd489;
-	bra $L_337;
-$L_331:
-	mov.b64 %rd490, 16;
-	setp.eq.u64 %p175, %rd460, %rd490;
-	@%p175 bra $L_330;
-	bra $L_333;
-$L_332:
-	mov.b64 %rd491, 8795094592981902804;
-	mov.b64 %rd497, %rd491;
-	bra $L_337;
-$L_333:
-	mov.b64 %rd492, 17;
-	setp.eq.u64 %p176, %rd460, %rd492;
-	@%p176 bra $L_332;
-	bra $L_335;
-$L_334:
-	mov.b64 %rd493, -2884908082597807600;
-	mov.b64 %rd497, %rd493;
-	bra $L_337;
-$L_335:
-	mov.b64 %rd494, 18;
-	setp.eq.u64 %p177, %rd460, %rd494;
-	@%p177 bra $L_334;
-$L_336:
-	mov.b64 %rd495, -6051042886442100905;
-	mov.b64 %rd497, %rd495;
 $L_337:
 	mov.b64 %rd496, %rd497;
 	min.u64 %rd1501, %rd417, 64;
@@ -14640,169 +13484,6 @@ $L_338:
 	@!%p159 bra $L_341;
 $L_339:
 	mov.b64 %rd536, %rd377;
-	bra $L_377;
-$L_340:
-	mov.b64 %rd500, 5040379952546458195;
-	mov.b64 %rd536, %rd500;
-	bra $L_377;
-$L_341:
-	setp.eq.u64 %p178, %rd460, %rd377;
-	@%p178 bra $L_340;
-	bra $L_343;
-$L_342:
-	mov.b64 %rd501, -554312585572664447;
-	mov.b64 %rd536, %rd501;
-	bra $L_377;
-$L_343:
-	setp.eq.u64 %p179, %rd460, %rd459;
-	@%p179 bra $L_342;
-	bra $L_345;
-$L_344:
-	mov.b64 %rd502, -5276763892624187261;
-	mov.b64 %rd536, %rd502;
-	bra $L_377;
-$L_345:
-	mov.b64 %rd503, 3;
-	setp.eq.u64 %p180, %rd460, %rd503;
-	@%p180 bra $L_344;
-	bra $L_347;
-$L_346:
-	mov.b64 %rd504, -242412250269775165;
-	mov.b64 %rd536, %rd504;
-	bra $L_377;
-$L_347:
-	mov.b64 %rd505, 4;
-	setp.eq.u64 %p181, %rd460, %rd505;
-	@%p181 bra $L_346;
-	bra $L_349;
-$L_348:
-	mov.b64 %rd506, 7946843935494350272;
-	mov.b64 %rd536, %rd506;
-	bra $L_377;
-$L_349:
-	mov.b64 %rd507, 5;
-	setp.eq.u64 %p182, %rd460, %rd507;
-	@%p182 bra $L_348;
-	bra $L_351;
-$L_350:
-	mov.b64 %rd508, 905889640498799673;
-	mov.b64 %rd536, %rd508;
-	bra $L_377;
-$L_351:
-	mov.b64 %rd509, 6;
-	setp.eq.u64 %p183, %rd460, %rd509;
-	@%p183 bra $L_350;
-	bra $L_353;
-$L_352:
-	mov.b64 %rd510, -271387810574676355;
-	mov.b64 %rd536, %rd510;
-	bra $L_377;
-$L_353:
-	mov.b64 %rd511, 7;
-	setp.eq.u64 %p184, %rd460, %rd511;
-	@%p184 bra $L_352;
-	bra $L_355;
-$L_354:
-	mov.b64 %rd512, -3385462365541201655;
-	mov.b64 %rd536, %rd512;
-	bra $L_377;
-$L_355:
-	mov.b64 %rd513, 8;
-	setp.eq.u64 %p185, %rd460, %rd513;
-	@%p185 bra $L_354;
-	bra $L_357;
-$L_356:
-	mov.b64 %rd514, -3226582509936509822;
-	mov.b64 %rd536, %rd514;
-	bra $L_377;
-$L_357:
-	mov.b64 %rd515, 9;
-	setp.eq.u64 %p186, %rd460, %rd515;
-	@%p186 bra $L_356;
-	bra $L_359;
-$L_358:
-	mov.b64 %rd516, 8296664548579374057;
-	mov.b64 %rd536, %rd516;
-	bra $L_377;
-$L_359:
-	mov.b64 %rd517, 10;
-	setp.eq.u64 %p187, %rd460, %rd517;
-	@%p187 bra $L_358;
-	bra $L_361;
-$L_360:
-	mov.b64 %rd518, 4109744767560208502;
-	mov.b64 %rd536, %rd518;
-	bra $L_377;
-$L_361:
-	mov.b64 %rd519, 11;
-	setp.eq.u64 %p188, %rd460, %rd519;
-	@%p188 bra $L_360;
-	bra $L_363;
-$L_362:
-	mov.b64 %rd520, 4607516669194743839;
-	mov.b64 %rd536, %rd520;
-	bra $L_377;
-$L_363:
-	mov.b64 %rd521, 12;
-	setp.eq.u64 %p189, %rd460, %rd521;
-	@%p189 bra $L_362;
-	bra $L_365;
-$L_364:
-	mov.b64 %rd522, -2423460969061230018;
-	mov.b64 %rd536, %rd522;
-	bra $L_377;
-$L_365:
-	mov.b64 %rd523, 13;
-	setp.eq.u64 %p190, %rd460, %rd523;
-	@%p190 bra $L_364;
-	bra $L_367;
-$L_366:
-	mov.b64 %rd524, -2707510419574615186;
-	mov.b64 %rd536, %rd524;
-	bra $L_377;
-$L_367:
-	mov.b64 %rd525, 14;
-	setp.eq.u64 %p191, %rd460, %rd525;
-	@%p191 bra $L_366;
-	bra $L_369;
-$L_368:
-	mov.b64 %rd526, -7022098299024845734;
-	mov.b64 %rd536, %rd526;
-	bra $L_377;
-$L_369:
-	mov.b64 %rd527, 15;
-	setp.eq.u64 %p192, %rd460, %rd527;
-	@%p192 bra $L_368;
-	bra $L_371;
-$L_370:
-	mov.b64 %rd528, -1562901285013036298;
-	mov.b64 %rd536, %rd528;
-	bra $L_377;
-$L_371:
-	mov.b64 %rd529, 16;
-	setp.eq.u64 %p193, %rd460, %rd529;
-	@%p193 bra $L_370;
-	bra $L_373;
-$L_372:
-	mov.b64 %rd530, 8795094592981902804;
-	mov.b64 %rd536, %rd530;
-	bra $L_377;
-$L_373:
-	mov.b64 %rd531, 17;
-	setp.eq.u64 %p194, %rd460, %rd531;
-	@%p194 bra $L_372;
-	bra $L_375;
-$L_374:
-	mov.b64 %rd532, -2884908082597807600;
-	mov.b64 %rd536, %rd532;
-	bra $L_377;
-$L_375:
-	mov.b64 %rd533, 18;
-	setp.eq.u64 %p195, %rd460, %rd533;
-	@%p195 bra $L_374;
-$L_376:
-	mov.b64 %rd534, -6051042886442100905;
-	mov.b64 %rd536, %rd534;
 $L_377:
 	mov.b64 %rd535, %rd536;
 	min.u64 %rd1502, %rd320, 64;
@@ -14815,168 +13496,6 @@ $L_378:
 	@!%p196 bra $L_381;
 $L_379:
 	mov.b64 %rd575, %rd377;
-	bra $L_417;
-$L_380:
-	mov.b64 %rd540, 5040379952546458195;
-	mov.b64 %rd575, %rd540;
-	bra $L_417;
-$L_381:
-	setp.eq.u64 %p197, %rd539, %rd377;
-	@%p197 bra $L_380;
-	bra $L_383;
-$L_382:
-	mov.b64 %rd541, -554312585572664447;
-	mov.b64 %rd575, %rd541;
-	bra $L_417;
-$L_383:
-	setp.eq.u64 %p198, %rd539, %rd459;
-	@%p198 bra $L_382;
-	bra $L_385;
-$L_384:
-	mov.b64 %rd542, -5276763892624187261;
-	mov.b64 %rd575, %rd542;
-	bra $L_417;
-$L_385:
-	setp.eq.u64 %p199, %rd539, %rd538;
-	@%p199 bra $L_384;
-	bra $L_387;
-$L_386:
-	mov.b64 %rd543, -242412250269775165;
-	mov.b64 %rd575, %rd543;
-	bra $L_417;
-$L_387:
-	mov.b64 %rd544, 4;
-	setp.eq.u64 %p200, %rd539, %rd544;
-	@%p200 bra $L_386;
-	bra $L_389;
-$L_388:
-	mov.b64 %rd545, 7946843935494350272;
-	mov.b64 %rd575, %rd545;
-	bra $L_417;
-$L_389:
-	mov.b64 %rd546, 5;
-	setp.eq.u64 %p201, %rd539, %rd546;
-	@%p201 bra $L_388;
-	bra $L_391;
-$L_390:
-	mov.b64 %rd547, 905889640498799673;
-	mov.b64 %rd575, %rd547;
-	bra $L_417;
-$L_391:
-	mov.b64 %rd548, 6;
-	setp.eq.u64 %p202, %rd539, %rd548;
-	@%p202 bra $L_390;
-	bra $L_393;
-$L_392:
-	mov.b64 %rd549, -271387810574676355;
-	mov.b64 %rd575, %rd549;
-	bra $L_417;
-$L_393:
-	mov.b64 %rd550, 7;
-	setp.eq.u64 %p203, %rd539, %rd550;
-	@%p203 bra $L_392;
-	bra $L_395;
-$L_394:
-	mov.b64 %rd551, -3385462365541201655;
-	mov.b64 %rd575, %rd551;
-	bra $L_417;
-$L_395:
-	mov.b64 %rd552, 8;
-	setp.eq.u64 %p204, %rd539, %rd552;
-	@%p204 bra $L_394;
-	bra $L_397;
-$L_396:
-	mov.b64 %rd553, -3226582509936509822;
-	mov.b64 %rd575, %rd553;
-	bra $L_417;
-$L_397:
-	mov.b64 %rd554, 9;
-	setp.eq.u64 %p205, %rd539, %rd554;
-	@%p205 bra $L_396;
-	bra $L_399;
-$L_398:
-	mov.b64 %rd555, 8296664548579374057;
-	mov.b64 %rd575, %rd555;
-	bra $L_417;
-$L_399:
-	mov.b64 %rd556, 10;
-	setp.eq.u64 %p206, %rd539, %rd556;
-	@%p206 bra $L_398;
-	bra $L_401;
-$L_400:
-	mov.b64 %rd557, 4109744767560208502;
-	mov.b64 %rd575, %rd557;
-	bra $L_417;
-$L_401:
-	mov.b64 %rd558, 11;
-	setp.eq.u64 %p207, %rd539, %rd558;
-	@%p207 bra $L_400;
-	bra $L_403;
-$L_402:
-	mov.b64 %rd559, 4607516669194743839;
-	mov.b64 %rd575, %rd559;
-	bra $L_417;
-$L_403:
-	mov.b64 %rd560, 12;
-	setp.eq.u64 %p208, %rd539, %rd560;
-	@%p208 bra $L_402;
-	bra $L_405;
-$L_404:
-	mov.b64 %rd561, -2423460969061230018;
-	mov.b64 %rd575, %rd561;
-	bra $L_417;
-$L_405:
-	mov.b64 %rd562, 13;
-	setp.eq.u64 %p209, %rd539, %rd562;
-	@%p209 bra $L_404;
-	bra $L_407;
-$L_406:
-	mov.b64 %rd563, -2707510419574615186;
-	mov.b64 %rd575, %rd563;
-	bra $L_417;
-$L_407:
-	mov.b64 %rd564, 14;
-	setp.eq.u64 %p210, %rd539, %rd564;
-	@%p210 bra $L_406;
-	bra $L_409;
-$L_408:
-	mov.b64 %rd565, -7022098299024845734;
-	mov.b64 %rd575, %rd565;
-	bra $L_417;
-$L_409:
-	mov.b64 %rd566, 15;
-	setp.eq.u64 %p211, %rd539, %rd566;
-	@%p211 bra $L_408;
-	bra $L_411;
-$L_410:
-	mov.b64 %rd567, -1562901285013036298;
-	mov.b64 %rd575, %rd567;
-	bra $L_417;
-$L_411:
-	mov.b64 %rd568, 16;
-	setp.eq.u64 %p212, %rd539, %rd568;
-	@%p212 bra $L_410;
-	bra $L_413;
-$L_412:
-	mov.b64 %rd569, 8795094592981902804;
-	mov.b64 %rd575, %rd569;
-	bra $L_417;
-$L_413:
-	mov.b64 %rd570, 17;
-	setp.eq.u64 %p213, %rd539, %rd570;
-	@%p213 bra $L_412;
-	bra $L_415;
-$L_414:
-	mov.b64 %rd571, -2884908082597807600;
-	mov.b64 %rd575, %rd571;
-	bra $L_417;
-$L_415:
-	mov.b64 %rd572, 18;
-	setp.eq.u64 %p214, %rd539, %rd572;
-	@%p214 bra $L_414;
-$L_416:
-	mov.b64 %rd573, -6051042886442100905;
-	mov.b64 %rd575, %rd573;
 $L_417:
 	mov.b64 %rd574, %rd575;
 	min.u64 %rd1503, %rd417, 64;
@@ -15037,75 +13556,930 @@ $L_417:
 	mov.b64 %rd327, %rd591;
 	mov.b64 %rd329, %rd608;
 	bra $L_176;
-$L_418:
-	mov.b64 %rd610, 0d3FE0000000000000;
-	mul.f64 %rd611, %rd610, %rd257;
-	mov.b64 %rd612, 0d3FF0000000000000;
-	sub.f64 %rd613, %rd612, %rd611;
-	mul.f64 %rd614, %rd257, %rd257;
-	mov.b64 %rd615, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd616, %rd615, %rd257;
-	mov.b64 %rd617, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd618, %rd616, %rd617;
-	mul.f64 %rd619, %rd618, %rd257;
-	mov.b64 %rd620, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd621, %rd619, %rd620;
-	mul.f64 %rd622, %rd621, %rd257;
-	mov.b64 %rd623, 0d3EFA01A019C844F5;
-	add.f64 %rd624, %rd622, %rd623;
-	mul.f64 %rd625, %rd624, %rd257;
-	mov.b64 %rd626, 0dBF56C16C16C14F91;
-	add.f64 %rd627, %rd625, %rd626;
-	mul.f64 %rd628, %rd627, %rd257;
-	mov.b64 %rd629, 0d3FA555555555554B;
-	add.f64 %rd630, %rd628, %rd629;
-	mul.f64 %rd631, %rd614, %rd630;
-	add.f64 %rd632, %rd613, %rd631;
-$L_419:
-	mov.b64 %rd260, %rd632;
-	bra $L_153;
-$L_420:
-	mul.f64 %rd633, %rd296, %rd257;
-	mov.b64 %rd634, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd635, %rd634, %rd257;
-	mov.b64 %rd636, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd637, %rd635, %rd636;
-	mul.f64 %rd638, %rd637, %rd257;
-	mov.b64 %rd639, 0d3EC71DE3567D48A1;
-	add.f64 %rd640, %rd638, %rd639;
-	mul.f64 %rd641, %rd640, %rd257;
-	mov.b64 %rd642, 0dBF2A01A019BFDF03;
-	add.f64 %rd643, %rd641, %rd642;
-	mul.f64 %rd644, %rd643, %rd257;
-	mov.b64 %rd645, 0d3F8111111110F7D0;
-	add.f64 %rd646, %rd644, %rd645;
-	mul.f64 %rd647, %rd646, %rd257;
-	mov.b64 %rd648, 0dBFC5555555555548;
-	add.f64 %rd649, %rd647, %rd648;
-	mul.f64 %rd650, %rd633, %rd649;
-	add.f64 %rd651, %rd296, %rd650;
-$L_421:
-	mov.b64 %rd260, %rd651;
-	bra $L_153;
-$L_422:
-	add.s64 %rd652, %rd46, %rd31;
-	st.global.f32 [%rd652], %r28;
-$L_423:
-	bra $L_425;
-$L_424:
-	bra $L_703;
-$L_425:
-	setp.neu.f64 %p216, %rd247, %rd247;
-	@!%p216 bra $L_428;
-$L_426:
-	mov.b64 %rd653, 0d7FF8000000000001;
-	mov.b64 %rd668, %rd653;
-	bra $L_439;
+$L_175:
+	add.u64 %rd321, %rd591, %rd377;
+	mov.b64 %rd322, 7;
+	and.b64 %rd323, %rd321, %rd322;
+	mov.b64 %rd324, 0d3FF0000000000000;
+	sub.f64 %rd325, %rd608, %rd324;
+	mov.b64 %rd327, %rd323;
+	mov.b64 %rd329, %rd325;
+$L_176:
+	mov.b64 %rd326, %rd327;
+	mov.b64 %rd328, %rd329;
+	mul.f64 %rd330, %rd328, %rd299;
+	mov.b64 %rd332, %rd326;
+	mov.b64 %rd334, %rd330;
+	bra $L_177;
+$L_180:
+	mov.b64 %rd337, 5040379952546458195;
+	mov.b64 %rd375, %rd337;
+	bra $L_217;
+$L_181:
+	mov.b64 %rd338, 1;
+	setp.eq.u64 %p104, %rd319, %rd338;
+	@%p104 bra $L_180;
+$L_183:
+	mov.b64 %rd340, 2;
+	setp.eq.u64 %p105, %rd319, %rd340;
+	@!%p105 bra $L_185;
+$L_182:
+	mov.b64 %rd339, -554312585572664447;
+	mov.b64 %rd375, %rd339;
+	bra $L_217;
+$L_184:
+	mov.b64 %rd341, -5276763892624187261;
+	mov.b64 %rd375, %rd341;
+	bra $L_217;
+$L_185:
+	mov.b64 %rd342, 3;
+	setp.eq.u64 %p106, %rd319, %rd342;
+	@%p106 bra $L_184;
+$L_187:
+	mov.b64 %rd344, 4;
+	setp.eq.u64 %p107, %rd319, %rd344;
+	@!%p107 bra $L_189;
+$L_186:
+	mov.b64 %rd343, -242412250269775165;
+	mov.b64 %rd375, %rd343;
+	bra $L_217;
+$L_188:
+	mov.b64 %rd345, 7946843935494350272;
+	mov.b64 %rd375, %rd345;
+	bra $L_217;
+$L_189:
+	mov.b64 %rd346, 5;
+	setp.eq.u64 %p108, %rd319, %rd346;
+	@%p108 bra $L_188;
+$L_191:
+	mov.b64 %rd348, 6;
+	setp.eq.u64 %p109, %rd319, %rd348;
+	@!%p109 bra $L_193;
+$L_190:
+	mov.b64 %rd347, 905889640498799673;
+	mov.b64 %rd375, %rd347;
+	bra $L_217;
+$L_192:
+	mov.b64 %rd349, -271387810574676355;
+	mov.b64 %rd375, %rd349;
+	bra $L_217;
+$L_193:
+	mov.b64 %rd350, 7;
+	setp.eq.u64 %p110, %rd319, %rd350;
+	@%p110 bra $L_192;
+$L_195:
+	mov.b64 %rd352, 8;
+	setp.eq.u64 %p111, %rd319, %rd352;
+	@!%p111 bra $L_197;
+$L_194:
+	mov.b64 %rd351, -3385462365541201655;
+	mov.b64 %rd375, %rd351;
+	bra $L_217;
+$L_196:
+	mov.b64 %rd353, -3226582509936509822;
+	mov.b64 %rd375, %rd353;
+	bra $L_217;
+$L_197:
+	mov.b64 %rd354, 9;
+	setp.eq.u64 %p112, %rd319, %rd354;
+	@%p112 bra $L_196;
+$L_199:
+	mov.b64 %rd356, 10;
+	setp.eq.u64 %p113, %rd319, %rd356;
+	@!%p113 bra $L_201;
+$L_198:
+	mov.b64 %rd355, 8296664548579374057;
+	mov.b64 %rd375, %rd355;
+	bra $L_217;
+$L_200:
+	mov.b64 %rd357, 4109744767560208502;
+	mov.b64 %rd375, %rd357;
+	bra $L_217;
+$L_201:
+	mov.b64 %rd358, 11;
+	setp.eq.u64 %p114, %rd319, %rd358;
+	@%p114 bra $L_200;
+$L_203:
+	mov.b64 %rd360, 12;
+	setp.eq.u64 %p115, %rd319, %rd360;
+	@!%p115 bra $L_205;
+$L_202:
+	mov.b64 %rd359, 4607516669194743839;
+	mov.b64 %rd375, %rd359;
+	bra $L_217;
+$L_204:
+	mov.b64 %rd361, -2423460969061230018;
+	mov.b64 %rd375, %rd361;
+	bra $L_217;
+$L_205:
+	mov.b64 %rd362, 13;
+	setp.eq.u64 %p116, %rd319, %rd362;
+	@%p116 bra $L_204;
+$L_207:
+	mov.b64 %rd364, 14;
+	setp.eq.u64 %p117, %rd319, %rd364;
+	@!%p117 bra $L_209;
+$L_206:
+	mov.b64 %rd363, -2707510419574615186;
+	mov.b64 %rd375, %rd363;
+	bra $L_217;
+$L_208:
+	mov.b64 %rd365, -7022098299024845734;
+	mov.b64 %rd375, %rd365;
+	bra $L_217;
+$L_209:
+	mov.b64 %rd366, 15;
+	setp.eq.u64 %p118, %rd319, %rd366;
+	@%p118 bra $L_208;
+$L_211:
+	mov.b64 %rd368, 16;
+	setp.eq.u64 %p119, %rd319, %rd368;
+	@!%p119 bra $L_213;
+$L_210:
+	mov.b64 %rd367, -1562901285013036298;
+	mov.b64 %rd375, %rd367;
+	bra $L_217;
+$L_212:
+	mov.b64 %rd369, 8795094592981902804;
+	mov.b64 %rd375, %rd369;
+	bra $L_217;
+$L_213:
+	mov.b64 %rd370, 17;
+	setp.eq.u64 %p120, %rd319, %rd370;
+	@%p120 bra $L_212;
+$L_215:
+	mov.b64 %rd372, 18;
+	setp.eq.u64 %p121, %rd319, %rd372;
+	@!%p121 bra $L_216;
+$L_214:
+	mov.b64 %rd371, -2884908082597807600;
+	mov.b64 %rd375, %rd371;
+	bra $L_217;
+$L_216:
+	mov.b64 %rd373, -6051042886442100905;
+	mov.b64 %rd375, %rd373;
+	bra $L_217;
+$L_220:
+	mov.b64 %rd379, 5040379952546458195;
+	mov.b64 %rd416, %rd379;
+	bra $L_257;
+$L_221:
+	setp.eq.u64 %p123, %rd378, %rd377;
+	@%p123 bra $L_220;
+$L_223:
+	mov.b64 %rd381, 2;
+	setp.eq.u64 %p124, %rd378, %rd381;
+	@!%p124 bra $L_225;
+$L_222:
+	mov.b64 %rd380, -554312585572664447;
+	mov.b64 %rd416, %rd380;
+	bra $L_257;
+$L_224:
+	mov.b64 %rd382, -5276763892624187261;
+	mov.b64 %rd416, %rd382;
+	bra $L_257;
+$L_225:
+	mov.b64 %rd383, 3;
+	setp.eq.u64 %p125, %rd378, %rd383;
+	@%p125 bra $L_224;
+$L_227:
+	mov.b64 %rd385, 4;
+	setp.eq.u64 %p126, %rd378, %rd385;
+	@!%p126 bra $L_229;
+$L_226:
+	mov.b64 %rd384, -242412250269775165;
+	mov.b64 %rd416, %rd384;
+	bra $L_257;
+$L_228:
+	mov.b64 %rd386, 7946843935494350272;
+	mov.b64 %rd416, %rd386;
+	bra $L_257;
+$L_229:
+	mov.b64 %rd387, 5;
+	setp.eq.u64 %p127, %rd378, %rd387;
+	@%p127 bra $L_228;
+$L_231:
+	mov.b64 %rd389, 6;
+	setp.eq.u64 %p128, %rd378, %rd389;
+	@!%p128 bra $L_233;
+$L_230:
+	mov.b64 %rd388, 905889640498799673;
+	mov.b64 %rd416, %rd388;
+	bra $L_257;
+$L_232:
+	mov.b64 %rd390, -271387810574676355;
+	mov.b64 %rd416, %rd390;
+	bra $L_257;
+$L_233:
+	mov.b64 %rd391, 7;
+	setp.eq.u64 %p129, %rd378, %rd391;
+	@%p129 bra $L_232;
+$L_235:
+	mov.b64 %rd393, 8;
+	setp.eq.u64 %p130, %rd378, %rd393;
+	@!%p130 bra $L_237;
+$L_234:
+	mov.b64 %rd392, -3385462365541201655;
+	mov.b64 %rd416, %rd392;
+	bra $L_257;
+$L_236:
+	mov.b64 %rd394, -3226582509936509822;
+	mov.b64 %rd416, %rd394;
+	bra $L_257;
+$L_237:
+	mov.b64 %rd395, 9;
+	setp.eq.u64 %p131, %rd378, %rd395;
+	@%p131 bra $L_236;
+$L_239:
+	mov.b64 %rd397, 10;
+	setp.eq.u64 %p132, %rd378, %rd397;
+	@!%p132 bra $L_241;
+$L_238:
+	mov.b64 %rd396, 8296664548579374057;
+	mov.b64 %rd416, %rd396;
+	bra $L_257;
+$L_240:
+	mov.b64 %rd398, 4109744767560208502;
+	mov.b64 %rd416, %rd398;
+	bra $L_257;
+$L_241:
+	mov.b64 %rd399, 11;
+	setp.eq.u64 %p133, %rd378, %rd399;
+	@%p133 bra $L_240;
+$L_243:
+	mov.b64 %rd401, 12;
+	setp.eq.u64 %p134, %rd378, %rd401;
+	@!%p134 bra $L_245;
+$L_242:
+	mov.b64 %rd400, 4607516669194743839;
+	mov.b64 %rd416, %rd400;
+	bra $L_257;
+$L_244:
+	mov.b64 %rd402, -2423460969061230018;
+	mov.b64 %rd416, %rd402;
+	bra $L_257;
+$L_245:
+	mov.b64 %rd403, 13;
+	setp.eq.u64 %p135, %rd378, %rd403;
+	@%p135 bra $L_244;
+$L_247:
+	mov.b64 %rd405, 14;
+	setp.eq.u64 %p136, %rd378, %rd405;
+	@!%p136 bra $L_249;
+$L_246:
+	mov.b64 %rd404, -2707510419574615186;
+	mov.b64 %rd416, %rd404;
+	bra $L_257;
+$L_248:
+	mov.b64 %rd406, -7022098299024845734;
+	mov.b64 %rd416, %rd406;
+	bra $L_257;
+$L_249:
+	mov.b64 %rd407, 15;
+	setp.eq.u64 %p137, %rd378, %rd407;
+	@%p137 bra $L_248;
+$L_251:
+	mov.b64 %rd409, 16;
+	setp.eq.u64 %p138, %rd378, %rd409;
+	@!%p138 bra $L_253;
+$L_250:
+	mov.b64 %rd408, -1562901285013036298;
+	mov.b64 %rd416, %rd408;
+	bra $L_257;
+$L_252:
+	mov.b64 %rd410, 8795094592981902804;
+	mov.b64 %rd416, %rd410;
+	bra $L_257;
+$L_253:
+	mov.b64 %rd411, 17;
+	setp.eq.u64 %p139, %rd378, %rd411;
+	@%p139 bra $L_252;
+$L_255:
+	mov.b64 %rd413, 18;
+	setp.eq.u64 %p140, %rd378, %rd413;
+	@!%p140 bra $L_256;
+$L_254:
+	mov.b64 %rd412, -2884908082597807600;
+	mov.b64 %rd416, %rd412;
+	bra $L_257;
+$L_256:
+	mov.b64 %rd414, -6051042886442100905;
+	mov.b64 %rd416, %rd414;
+	bra $L_257;
+$L_260:
+	mov.b64 %rd420, 5040379952546458195;
+	mov.b64 %rd457, %rd420;
+	bra $L_297;
+$L_261:
+	setp.eq.u64 %p141, %rd378, %rd377;
+	@%p141 bra $L_260;
+$L_263:
+	mov.b64 %rd422, 2;
+	setp.eq.u64 %p142, %rd378, %rd422;
+	@!%p142 bra $L_265;
+$L_262:
+	mov.b64 %rd421, -554312585572664447;
+	mov.b64 %rd457, %rd421;
+	bra $L_297;
+$L_264:
+	mov.b64 %rd423, -5276763892624187261;
+	mov.b64 %rd457, %rd423;
+	bra $L_297;
+$L_265:
+	mov.b64 %rd424, 3;
+	setp.eq.u64 %p143, %rd378, %rd424;
+	@%p143 bra $L_264;
+$L_267:
+	mov.b64 %rd426, 4;
+	setp.eq.u64 %p144, %rd378, %rd426;
+	@!%p144 bra $L_269;
+$L_266:
+	mov.b64 %rd425, -242412250269775165;
+	mov.b64 %rd457, %rd425;
+	bra $L_297;
+$L_268:
+	mov.b64 %rd427, 7946843935494350272;
+	mov.b64 %rd457, %rd427;
+	bra $L_297;
+$L_269:
+	mov.b64 %rd428, 5;
+	setp.eq.u64 %p145, %rd378, %rd428;
+	@%p145 bra $L_268;
+$L_271:
+	mov.b64 %rd430, 6;
+	setp.eq.u64 %p146, %rd378, %rd430;
+	@!%p146 bra $L_273;
+$L_270:
+	mov.b64 %rd429, 905889640498799673;
+	mov.b64 %rd457, %rd429;
+	bra $L_297;
+$L_272:
+	mov.b64 %rd431, -271387810574676355;
+	mov.b64 %rd457, %rd431;
+	bra $L_297;
+$L_273:
+	mov.b64 %rd432, 7;
+	setp.eq.u64 %p147, %rd378, %rd432;
+	@%p147 bra $L_272;
+$L_275:
+	mov.b64 %rd434, 8;
+	setp.eq.u64 %p148, %rd378, %rd434;
+	@!%p148 bra $L_277;
+$L_274:
+	mov.b64 %rd433, -3385462365541201655;
+	mov.b64 %rd457, %rd433;
+	bra $L_297;
+$L_276:
+	mov.b64 %rd435, -3226582509936509822;
+	mov.b64 %rd457, %rd435;
+	bra $L_297;
+$L_277:
+	mov.b64 %rd436, 9;
+	setp.eq.u64 %p149, %rd378, %rd436;
+	@%p149 bra $L_276;
+$L_279:
+	mov.b64 %rd438, 10;
+	setp.eq.u64 %p150, %rd378, %rd438;
+	@!%p150 bra $L_281;
+$L_278:
+	mov.b64 %rd437, 8296664548579374057;
+	mov.b64 %rd457, %rd437;
+	bra $L_297;
+$L_280:
+	mov.b64 %rd439, 4109744767560208502;
+	mov.b64 %rd457, %rd439;
+	bra $L_297;
+$L_281:
+	mov.b64 %rd440, 11;
+	setp.eq.u64 %p151, %rd378, %rd440;
+	@%p151 bra $L_280;
+$L_283:
+	mov.b64 %rd442, 12;
+	setp.eq.u64 %p152, %rd378, %rd442;
+	@!%p152 bra $L_285;
+$L_282:
+	mov.b64 %rd441, 4607516669194743839;
+	mov.b64 %rd457, %rd441;
+	bra $L_297;
+$L_284:
+	mov.b64 %rd443, -2423460969061230018;
+	mov.b64 %rd457, %rd443;
+	bra $L_297;
+$L_285:
+	mov.b64 %rd444, 13;
+	setp.eq.u64 %p153, %rd378, %rd444;
+	@%p153 bra $L_284;
+$L_287:
+	mov.b64 %rd446, 14;
+	setp.eq.u64 %p154, %rd378, %rd446;
+	@!%p154 bra $L_289;
+$L_286:
+	mov.b64 %rd445, -2707510419574615186;
+	mov.b64 %rd457, %rd445;
+	bra $L_297;
+$L_288:
+	mov.b64 %rd447, -7022098299024845734;
+	mov.b64 %rd457, %rd447;
+	bra $L_297;
+$L_289:
+	mov.b64 %rd448, 15;
+	setp.eq.u64 %p155, %rd378, %rd448;
+	@%p155 bra $L_288;
+$L_291:
+	mov.b64 %rd450, 16;
+	setp.eq.u64 %p156, %rd378, %rd450;
+	@!%p156 bra $L_293;
+$L_290:
+	mov.b64 %rd449, -1562901285013036298;
+	mov.b64 %rd457, %rd449;
+	bra $L_297;
+$L_292:
+	mov.b64 %rd451, 8795094592981902804;
+	mov.b64 %rd457, %rd451;
+	bra $L_297;
+$L_293:
+	mov.b64 %rd452, 17;
+	setp.eq.u64 %p157, %rd378, %rd452;
+	@%p157 bra $L_292;
+$L_295:
+	mov.b64 %rd454, 18;
+	setp.eq.u64 %p158, %rd378, %rd454;
+	@!%p158 bra $L_296;
+$L_294:
+	mov.b64 %rd453, -2884908082597807600;
+	mov.b64 %rd457, %rd453;
+	bra $L_297;
+$L_296:
+	mov.b64 %rd455, -6051042886442100905;
+	mov.b64 %rd457, %rd455;
+	bra $L_297;
+$L_300:
+	mov.b64 %rd461, 5040379952546458195;
+	mov.b64 %rd497, %rd461;
+	bra $L_337;
+$L_301:
+	setp.eq.u64 %p160, %rd460, %rd377;
+	@%p160 bra $L_300;
+$L_303:
+	setp.eq.u64 %p161, %rd460, %rd459;
+	@!%p161 bra $L_305;
+$L_302:
+	mov.b64 %rd462, -554312585572664447;
+	mov.b64 %rd497, %rd462;
+	bra $L_337;
+$L_304:
+	mov.b64 %rd463, -5276763892624187261;
+	mov.b64 %rd497, %rd463;
+	bra $L_337;
+$L_305:
+	mov.b64 %rd464, 3;
+	setp.eq.u64 %p162, %rd460, %rd464;
+	@%p162 bra $L_304;
+$L_307:
+	mov.b64 %rd466, 4;
+	setp.eq.u64 %p163, %rd460, %rd466;
+	@!%p163 bra $L_309;
+$L_306:
+	mov.b64 %rd465, -242412250269775165;
+	mov.b64 %rd497, %rd465;
+	bra $L_337;
+$L_308:
+	mov.b64 %rd467, 7946843935494350272;
+	mov.b64 %rd497, %rd467;
+	bra $L_337;
+$L_309:
+	mov.b64 %rd468, 5;
+	setp.eq.u64 %p164, %rd460, %rd468;
+	@%p164 bra $L_308;
+$L_311:
+	mov.b64 %rd470, 6;
+	setp.eq.u64 %p165, %rd460, %rd470;
+	@!%p165 bra $L_313;
+$L_310:
+	mov.b64 %rd469, 905889640498799673;
+	mov.b64 %rd497, %rd469;
+	bra $L_337;
+$L_312:
+	mov.b64 %rd471, -271387810574676355;
+	mov.b64 %rd497, %rd471;
+	bra $L_337;
+$L_313:
+	mov.b64 %rd472, 7;
+	setp.eq.u64 %p166, %rd460, %rd472;
+	@%p166 bra $L_312;
+$L_315:
+	mov.b64 %rd474, 8;
+	setp.eq.u64 %p167, %rd460, %rd474;
+	@!%p167 bra $L_317;
+$L_314:
+	mov.b64 %rd473, -3385462365541201655;
+	mov.b64 %rd497, %rd473;
+	bra $L_337;
+$L_316:
+	mov.b64 %rd475, -3226582509936509822;
+	mov.b64 %rd497, %rd475;
+	bra $L_337;
+$L_317:
+	mov.b64 %rd476, 9;
+	setp.eq.u64 %p168, %rd460, %rd476;
+	@%p168 bra $L_316;
+$L_319:
+	mov.b64 %rd478, 10;
+	setp.eq.u64 %p169, %rd460, %rd478;
+	@!%p169 bra $L_321;
+$L_318:
+	mov.b64 %rd477, 8296664548579374057;
+	mov.b64 %rd497, %rd477;
+	bra $L_337;
+$L_320:
+	mov.b64 %rd479, 4109744767560208502;
+	mov.b64 %rd497, %rd479;
+	bra $L_337;
+$L_321:
+	mov.b64 %rd480, 11;
+	setp.eq.u64 %p170, %rd460, %rd480;
+	@%p170 bra $L_320;
+$L_323:
+	mov.b64 %rd482, 12;
+	setp.eq.u64 %p171, %rd460, %rd482;
+	@!%p171 bra $L_325;
+$L_322:
+	mov.b64 %rd481, 4607516669194743839;
+	mov.b64 %rd497, %rd481;
+	bra $L_337;
+$L_324:
+	mov.b64 %rd483, -2423460969061230018;
+	mov.b64 %rd497, %rd483;
+	bra $L_337;
+$L_325:
+	mov.b64 %rd484, 13;
+	setp.eq.u64 %p172, %rd460, %rd484;
+	@%p172 bra $L_324;
+$L_327:
+	mov.b64 %rd486, 14;
+	setp.eq.u64 %p173, %rd460, %rd486;
+	@!%p173 bra $L_329;
+$L_326:
+	mov.b64 %rd485, -2707510419574615186;
+	mov.b64 %rd497, %rd485;
+	bra $L_337;
+$L_328:
+	mov.b64 %rd487, -7022098299024845734;
+	mov.b64 %rd497, %rd487;
+	bra $L_337;
+$L_329:
+	mov.b64 %rd488, 15;
+	setp.eq.u64 %p174, %rd460, %rd488;
+	@%p174 bra $L_328;
+$L_331:
+	mov.b64 %rd490, 16;
+	setp.eq.u64 %p175, %rd460, %rd490;
+	@!%p175 bra $L_333;
+$L_330:
+	mov.b64 %rd489, -1562901285013036298;
+	mov.b64 %rd497, %rd489;
+	bra $L_337;
+$L_332:
+	mov.b64 %rd491, 8795094592981902804;
+	mov.b64 %rd497, %rd491;
+	bra $L_337;
+$L_333:
+	mov.b64 %rd492, 17;
+	setp.eq.u64 %p176, %rd460, %rd492;
+	@%p176 bra $L_332;
+$L_335:
+	mov.b64 %rd494, 18;
+	setp.eq.u64 %p177, %rd460, %rd494;
+	@!%p177 bra $L_336;
+$L_334:
+	mov.b64 %rd493, -2884908082597807600;
+	mov.b64 %rd497, %rd493;
+	bra $L_337;
+$L_336:
+	mov.b64 %rd495, -6051042886442100905;
+	mov.b64 %rd497, %rd495;
+	bra $L_337;
+$L_340:
+	mov.b64 %rd500, 5040379952546458195;
+	mov.b64 %rd536, %rd500;
+	bra $L_377;
+$L_341:
+	setp.eq.u64 %p178, %rd460, %rd377;
+	@%p178 bra $L_340;
+$L_343:
+	setp.eq.u64 %p179, %rd460, %rd459;
+	@!%p179 bra $L_345;
+$L_342:
+	mov.b64 %rd501, -554312585572664447;
+	mov.b64 %rd536, %rd501;
+	bra $L_377;
+$L_344:
+	mov.b64 %rd502, -5276763892624187261;
+	mov.b64 %rd536, %rd502;
+	bra $L_377;
+$L_345:
+	mov.b64 %rd503, 3;
+	setp.eq.u64 %p180, %rd460, %rd503;
+	@%p180 bra $L_344;
+$L_347:
+	mov.b64 %rd505, 4;
+	setp.eq.u64 %p181, %rd460, %rd505;
+	@!%p181 bra $L_349;
+$L_346:
+	mov.b64 %rd504, -242412250269775165;
+	mov.b64 %rd536, %rd504;
+	bra $L_377;
+$L_348:
+	mov.b64 %rd506, 7946843935494350272;
+	mov.b64 %rd536, %rd506;
+	bra $L_377;
+$L_349:
+	mov.b64 %rd507, 5;
+	setp.eq.u64 %p182, %rd460, %rd507;
+	@%p182 bra $L_348;
+$L_351:
+	mov.b64 %rd509, 6;
+	setp.eq.u64 %p183, %rd460, %rd509;
+	@!%p183 bra $L_353;
+$L_350:
+	mov.b64 %rd508, 905889640498799673;
+	mov.b64 %rd536, %rd508;
+	bra $L_377;
+$L_352:
+	mov.b64 %rd510, -271387810574676355;
+	mov.b64 %rd536, %rd510;
+	bra $L_377;
+$L_353:
+	mov.b64 %rd511, 7;
+	setp.eq.u64 %p184, %rd460, %rd511;
+	@%p184 bra $L_352;
+$L_355:
+	mov.b64 %rd513, 8;
+	setp.eq.u64 %p185, %rd460, %rd513;
+	@!%p185 bra $L_357;
+$L_354:
+	mov.b64 %rd512, -3385462365541201655;
+	mov.b64 %rd536, %rd512;
+	bra $L_377;
+$L_356:
+	mov.b64 %rd514, -3226582509936509822;
+	mov.b64 %rd536, %rd514;
+	bra $L_377;
+$L_357:
+	mov.b64 %rd515, 9;
+	setp.eq.u64 %p186, %rd460, %rd515;
+	@%p186 bra $L_356;
+$L_359:
+	mov.b64 %rd517, 10;
+	setp.eq.u64 %p187, %rd460, %rd517;
+	@!%p187 bra $L_361;
+$L_358:
+	mov.b64 %rd516, 8296664548579374057;
+	mov.b64 %rd536, %rd516;
+	bra $L_377;
+$L_360:
+	mov.b64 %rd518, 4109744767560208502;
+	mov.b64 %rd536, %rd518;
+	bra $L_377;
+$L_361:
+	mov.b64 %rd519, 11;
+	setp.eq.u64 %p188, %rd460, %rd519;
+	@%p188 bra $L_360;
+$L_363:
+	mov.b64 %rd521, 12;
+	setp.eq.u64 %p189, %rd460, %rd521;
+	@!%p189 bra $L_365;
+$L_362:
+	mov.b64 %rd520, 4607516669194743839;
+	mov.b64 %rd536, %rd520;
+	bra $L_377;
+$L_364:
+	mov.b64 %rd522, -2423460969061230018;
+	mov.b64 %rd536, %rd522;
+	bra $L_377;
+$L_365:
+	mov.b64 %rd523, 13;
+	setp.eq.u64 %p190, %rd460, %rd523;
+	@%p190 bra $L_364;
+$L_367:
+	mov.b64 %rd525, 14;
+	setp.eq.u64 %p191, %rd460, %rd525;
+	@!%p191 bra $L_369;
+$L_366:
+	mov.b64 %rd524, -2707510419574615186;
+	mov.b64 %rd536, %rd524;
+	bra $L_377;
+$L_368:
+	mov.b64 %rd526, -7022098299024845734;
+	mov.b64 %rd536, %rd526;
+	bra $L_377;
+$L_369:
+	mov.b64 %rd527, 15;
+	setp.eq.u64 %p192, %rd460, %rd527;
+	@%p192 bra $L_368;
+$L_371:
+	mov.b64 %rd529, 16;
+	setp.eq.u64 %p193, %rd460, %rd529;
+	@!%p193 bra $L_373;
+$L_370:
+	mov.b64 %rd528, -1562901285013036298;
+	mov.b64 %rd536, %rd528;
+	bra $L_377;
+$L_372:
+	mov.b64 %rd530, 8795094592981902804;
+	mov.b64 %rd536, %rd530;
+	bra $L_377;
+$L_373:
+	mov.b64 %rd531, 17;
+	setp.eq.u64 %p194, %rd460, %rd531;
+	@%p194 bra $L_372;
+$L_375:
+	mov.b64 %rd533, 18;
+	setp.eq.u64 %p195, %rd460, %rd533;
+	@!%p195 bra $L_376;
+$L_374:
+	mov.b64 %rd532, -2884908082597807600;
+	mov.b64 %rd536, %rd532;
+	bra $L_377;
+$L_376:
+	mov.b64 %rd534, -6051042886442100905;
+	mov.b64 %rd536, %rd534;
+	bra $L_377;
+$L_380:
+	mov.b64 %rd540, 5040379952546458195;
+	mov.b64 %rd575, %rd540;
+	bra $L_417;
+$L_381:
+	setp.eq.u64 %p197, %rd539, %rd377;
+	@%p197 bra $L_380;
+$L_383:
+	setp.eq.u64 %p198, %rd539, %rd459;
+	@!%p198 bra $L_385;
+$L_382:
+	mov.b64 %rd541, -554312585572664447;
+	mov.b64 %rd575, %rd541;
+	bra $L_417;
+$L_384:
+	mov.b64 %rd542, -5276763892624187261;
+	mov.b64 %rd575, %rd542;
+	bra $L_417;
+$L_385:
+	setp.eq.u64 %p199, %rd539, %rd538;
+	@%p199 bra $L_384;
+$L_387:
+	mov.b64 %rd544, 4;
+	setp.eq.u64 %p200, %rd539, %rd544;
+	@!%p200 bra $L_389;
+$L_386:
+	mov.b64 %rd543, -242412250269775165;
+	mov.b64 %rd575, %rd543;
+	bra $L_417;
+$L_388:
+	mov.b64 %rd545, 7946843935494350272;
+	mov.b64 %rd575, %rd545;
+	bra $L_417;
+$L_389:
+	mov.b64 %rd546, 5;
+	setp.eq.u64 %p201, %rd539, %rd546;
+	@%p201 bra $L_388;
+$L_391:
+	mov.b64 %rd548, 6;
+	setp.eq.u64 %p202, %rd539, %rd548;
+	@!%p202 bra $L_393;
+$L_390:
+	mov.b64 %rd547, 905889640498799673;
+	mov.b64 %rd575, %rd547;
+	bra $L_417;
+$L_392:
+	mov.b64 %rd549, -271387810574676355;
+	mov.b64 %rd575, %rd549;
+	bra $L_417;
+$L_393:
+	mov.b64 %rd550, 7;
+	setp.eq.u64 %p203, %rd539, %rd550;
+	@%p203 bra $L_392;
+$L_395:
+	mov.b64 %rd552, 8;
+	setp.eq.u64 %p204, %rd539, %rd552;
+	@!%p204 bra $L_397;
+$L_394:
+	mov.b64 %rd551, -3385462365541201655;
+	mov.b64 %rd575, %rd551;
+	bra $L_417;
+$L_396:
+	mov.b64 %rd553, -3226582509936509822;
+	mov.b64 %rd575, %rd553;
+	bra $L_417;
+$L_397:
+	mov.b64 %rd554, 9;
+	setp.eq.u64 %p205, %rd539, %rd554;
+	@%p205 bra $L_396;
+$L_399:
+	mov.b64 %rd556, 10;
+	setp.eq.u64 %p206, %rd539, %rd556;
+	@!%p206 bra $L_401;
+$L_398:
+	mov.b64 %rd555, 8296664548579374057;
+	mov.b64 %rd575, %rd555;
+	bra $L_417;
+$L_400:
+	mov.b64 %rd557, 4109744767560208502;
+	mov.b64 %rd575, %rd557;
+	bra $L_417;
+$L_401:
+	mov.b64 %rd558, 11;
+	setp.eq.u64 %p207, %rd539, %rd558;
+	@%p207 bra $L_400;
+$L_403:
+	mov.b64 %rd560, 12;
+	setp.eq.u64 %p208, %rd539, %rd560;
+	@!%p208 bra $L_405;
+$L_402:
+	mov.b64 %rd559, 4607516669194743839;
+	mov.b64 %rd575, %rd559;
+	bra $L_417;
+$L_404:
+	mov.b64 %rd561, -2423460969061230018;
+	mov.b64 %rd575, %rd561;
+	bra $L_417;
+$L_405:
+	mov.b64 %rd562, 13;
+	setp.eq.u64 %p209, %rd539, %rd562;
+	@%p209 bra $L_404;
+$L_407:
+	mov.b64 %rd564, 14;
+	setp.eq.u64 %p210, %rd539, %rd564;
+	@!%p210 bra $L_409;
+$L_406:
+	mov.b64 %rd563, -2707510419574615186;
+	mov.b64 %rd575, %rd563;
+	bra $L_417;
+$L_408:
+	mov.b64 %rd565, -7022098299024845734;
+	mov.b64 %rd575, %rd565;
+	bra $L_417;
+$L_409:
+	mov.b64 %rd566, 15;
+	setp.eq.u64 %p211, %rd539, %rd566;
+	@%p211 bra $L_408;
+$L_411:
+	mov.b64 %rd568, 16;
+	setp.eq.u64 %p212, %rd539, %rd568;
+	@!%p212 bra $L_413;
+$L_410:
+	mov.b64 %rd567, -1562901285013036298;
+	mov.b64 %rd575, %rd567;
+	bra $L_417;
+$L_412:
+	mov.b64 %rd569, 8795094592981902804;
+	mov.b64 %rd575, %rd569;
+	bra $L_417;
+$L_413:
+	mov.b64 %rd570, 17;
+	setp.eq.u64 %p213, %rd539, %rd570;
+	@%p213 bra $L_412;
+$L_415:
+	mov.b64 %rd572, 18;
+	setp.eq.u64 %p214, %rd539, %rd572;
+	@!%p214 bra $L_416;
+$L_414:
+	mov.b64 %rd571, -2884908082597807600;
+	mov.b64 %rd575, %rd571;
+	bra $L_417;
+$L_416:
+	mov.b64 %rd573, -6051042886442100905;
+	mov.b64 %rd575, %rd573;
+	bra $L_417;
 $L_427:
 	abs.f64 %rd654, %rd247;
-	bra $L_447;
-$L_428:
-	bra $L_440;
+$L_447:
+	mov.b64 %rd671, 0d41C0000000000000;
+	setp.ge.f64 %p236, %rd654, %rd671;
+	@!%p236 bra $L_449;
+$L_448:
+$L_453:
+	mov.b64 %rd701, 0d3FE921FB54442D18;
+	setp.lt.f64 %p240, %rd654, %rd701;
+	@!%p240 bra $L_455;
+$L_454:
+	mov.b64 %rd702, 0;
+	mov.b64 %rd734, %rd702;
+	mov.b64 %rd736, %rd654;
+$L_458:
+	mov.b64 %rd733, %rd734;
+	mov.b64 %rd735, %rd736;
+	mov.b64 %rd697, %rd733;
+	mov.b64 %rd699, %rd735;
+$L_452:
+	mov.b64 %rd696, %rd697;
+	mov.b64 %rd698, %rd699;
+	mov.b64 %rd700, 3;
+	setp.gt.u64 %p238, %rd696, %rd700;
+	setp.ne.u32 %p239, 0, 0;
+	@%p238 bra $L_429;
+	mov.pred %p219, %p239;
+	mov.b64 %rd658, %rd696;
+	bra $L_430;
 $L_429:
 	mov.b64 %rd655, 4;
 	sub.u64 %rd656, %rd696, %rd655;
@@ -15129,41 +14503,44 @@ $L_432:
 	setp.eq.u64 %p224, %rd657, %rd659;
 	@!%p224 bra $L_436;
 $L_433:
-	bra $L_699;
+$L_699:
+	mul.f64 %rd1012, %rd698, %rd660;
+	mov.b64 %rd1013, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd1014, %rd1013, %rd660;
+	mov.b64 %rd1015, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd1016, %rd1014, %rd1015;
+	mul.f64 %rd1017, %rd1016, %rd660;
+	mov.b64 %rd1018, 0d3EC71DE3567D48A1;
+	add.f64 %rd1019, %rd1017, %rd1018;
+	mul.f64 %rd1020, %rd1019, %rd660;
+	mov.b64 %rd1021, 0dBF2A01A019BFDF03;
+	add.f64 %rd1022, %rd1020, %rd1021;
+	mul.f64 %rd1023, %rd1022, %rd660;
+	mov.b64 %rd1024, 0d3F8111111110F7D0;
+	add.f64 %rd1025, %rd1023, %rd1024;
+	mul.f64 %rd1026, %rd1025, %rd660;
+	mov.b64 %rd1027, 0dBFC5555555555548;
+	add.f64 %rd1028, %rd1026, %rd1027;
+	mul.f64 %rd1029, %rd1012, %rd1028;
+	add.f64 %rd1030, %rd698, %rd1029;
+$L_700:
+	mov.b64 %rd662, %rd1030;
 $L_434:
 	mov.b64 %rd661, %rd662;
 	@%p222 bra $L_437;
 	mov.b64 %rd666, %rd661;
 	bra $L_438;
-$L_435:
-	bra $L_701;
-$L_436:
-	mov.b64 %rd663, 2;
-	setp.eq.u64 %p225, %rd657, %rd663;
-	@%p225 bra $L_433;
-	bra $L_435;
 $L_437:
 	neg.f64 %rd664, %rd661;
 	mov.b64 %rd666, %rd664;
 $L_438:
 	mov.b64 %rd665, %rd666;
 	mov.b64 %rd668, %rd665;
-$L_439:
-	mov.b64 %rd667, %rd668;
-	cvt.rn.f32.f64 %r31, %rd667;
-	bra $L_424;
+	bra $L_439;
+$L_428:
 $L_440:
 	setp.ge.s64 %p226, %rd28, %rd28;
-	@%p226 bra $L_443;
-$L_441:
-	setp.le.s64 %p227, %rd28, %rd28;
-	setp.ne.u32 %p228, 0, 0;
-	@%p227 bra $L_444;
-	mov.pred %p235, %p228;
-	bra $L_445;
-$L_442:
-	mov.pred %p229, %p230;
-	bra $L_446;
+	@!%p226 bra $L_441;
 $L_443:
 	mov.b64 %rd669, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p231, %rd247, %rd669;
@@ -15172,7 +14549,50 @@ $L_443:
 	bra $L_441;
 $E_443_7:
 	mov.pred %p230, %p232;
-	bra $L_442;
+$L_442:
+	mov.pred %p229, %p230;
+$L_446:
+	@%p229 bra $L_426;
+	bra $L_427;
+$L_435:
+$L_701:
+	mov.b64 %rd1031, 0d3FE0000000000000;
+	mul.f64 %rd1032, %rd1031, %rd660;
+	mov.b64 %rd1033, 0d3FF0000000000000;
+	sub.f64 %rd1034, %rd1033, %rd1032;
+	mul.f64 %rd1035, %rd660, %rd660;
+	mov.b64 %rd1036, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd1037, %rd1036, %rd660;
+	mov.b64 %rd1038, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd1039, %rd1037, %rd1038;
+	mul.f64 %rd1040, %rd1039, %rd660;
+	mov.b64 %rd1041, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd1042, %rd1040, %rd1041;
+	mul.f64 %rd1043, %rd1042, %rd660;
+	mov.b64 %rd1044, 0d3EFA01A019C844F5;
+	add.f64 %rd1045, %rd1043, %rd1044;
+	mul.f64 %rd1046, %rd1045, %rd660;
+	mov.b64 %rd1047, 0dBF56C16C16C14F91;
+	add.f64 %rd1048, %rd1046, %rd1047;
+	mul.f64 %rd1049, %rd1048, %rd660;
+	mov.b64 %rd1050, 0d3FA555555555554B;
+	add.f64 %rd1051, %rd1049, %rd1050;
+	mul.f64 %rd1052, %rd1035, %rd1051;
+	add.f64 %rd1053, %rd1034, %rd1052;
+$L_702:
+	mov.b64 %rd662, %rd1053;
+	bra $L_434;
+$L_436:
+	mov.b64 %rd663, 2;
+	setp.eq.u64 %p225, %rd657, %rd663;
+	@%p225 bra $L_433;
+	bra $L_435;
+$L_441:
+	setp.le.s64 %p227, %rd28, %rd28;
+	setp.ne.u32 %p228, 0, 0;
+	@%p227 bra $L_444;
+	mov.pred %p235, %p228;
+	bra $L_445;
 $L_444:
 	mov.b64 %rd670, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p233, %rd247, %rd670;
@@ -15181,15 +14601,6 @@ $L_445:
 	mov.pred %p234, %p235;
 	mov.pred %p230, %p234;
 	bra $L_442;
-$L_446:
-	@%p229 bra $L_426;
-	bra $L_427;
-$L_447:
-	mov.b64 %rd671, 0d41C0000000000000;
-	setp.ge.f64 %p236, %rd654, %rd671;
-	@!%p236 bra $L_449;
-$L_448:
-	bra $L_453;
 $L_449:
 	mov.b64 %rd672, 0d3FF45F306DC9C883;
 	mul.f64 %rd673, %rd654, %rd672;
@@ -15224,25 +14635,7 @@ $L_451:
 	sub.f64 %rd695, %rd692, %rd694;
 	mov.b64 %rd697, %rd686;
 	mov.b64 %rd699, %rd695;
-$L_452:
-	mov.b64 %rd696, %rd697;
-	mov.b64 %rd698, %rd699;
-	mov.b64 %rd700, 3;
-	setp.gt.u64 %p238, %rd696, %rd700;
-	setp.ne.u32 %p239, 0, 0;
-	@%p238 bra $L_429;
-	mov.pred %p219, %p239;
-	mov.b64 %rd658, %rd696;
-	bra $L_430;
-$L_453:
-	mov.b64 %rd701, 0d3FE921FB54442D18;
-	setp.lt.f64 %p240, %rd654, %rd701;
-	@!%p240 bra $L_455;
-$L_454:
-	mov.b64 %rd702, 0;
-	mov.b64 %rd734, %rd702;
-	mov.b64 %rd736, %rd654;
-	bra $L_458;
+	bra $L_452;
 $L_455:
 	mov.b64 %rd703, %rd654;
 	mov.b64 %rd704, 52;
@@ -15267,27 +14660,6 @@ $L_455:
 	mov.b64 %rd720, 64;
 	div.u64 %rd721, %rd719, %rd720;
 	rem.u64 %rd722, %rd719, %rd720;
-	bra $L_459;
-$L_456:
-	add.u64 %rd723, %rd993, %rd779;
-	mov.b64 %rd724, 7;
-	and.b64 %rd725, %rd723, %rd724;
-	mov.b64 %rd726, 0d3FF0000000000000;
-	sub.f64 %rd727, %rd1010, %rd726;
-	mov.b64 %rd729, %rd725;
-	mov.b64 %rd731, %rd727;
-$L_457:
-	mov.b64 %rd728, %rd729;
-	mov.b64 %rd730, %rd731;
-	mul.f64 %rd732, %rd730, %rd701;
-	mov.b64 %rd734, %rd728;
-	mov.b64 %rd736, %rd732;
-$L_458:
-	mov.b64 %rd733, %rd734;
-	mov.b64 %rd735, %rd736;
-	mov.b64 %rd697, %rd733;
-	mov.b64 %rd699, %rd735;
-	bra $L_452;
 $L_459:
 	mov.b64 %rd737, 0;
 	setp.eq.u64 %p241, %rd721, %rd737;
@@ -15295,171 +14667,6 @@ $L_459:
 $L_460:
 	mov.b64 %rd738, 1;
 	mov.b64 %rd777, %rd738;
-	bra $L_498;
-$L_461:
-	mov.b64 %rd739, 5040379952546458195;
-	mov.b64 %rd777, %rd739;
-	bra $L_498;
-$L_462:
-	mov.b64 %rd740, 1;
-	setp.eq.u64 %p242, %rd721, %rd740;
-	@%p242 bra $L_461;
-	bra $L_464;
-$L_463:
-	mov.b64 %rd741, -554312585572664447;
-	mov.b64 %rd777, %rd741;
-	bra $L_498;
-$L_464:
-	mov.b64 %rd742, 2;
-	setp.eq.u64 %p243, %rd721, %rd742;
-	@%p243 bra $L_463;
-	bra $L_466;
-$L_465:
-	mov.b64 %rd743, -5276763892624187261;
-	mov.b64 %rd777, %rd743;
-	bra $L_498;
-$L_466:
-	mov.b64 %rd744, 3;
-	setp.eq.u64 %p244, %rd721, %rd744;
-	@%p244 bra $L_465;
-	bra $L_468;
-$L_467:
-	mov.b64 %rd745, -242412250269775165;
-	mov.b64 %rd777, %rd745;
-	bra $L_498;
-$L_468:
-	mov.b64 %rd746, 4;
-	setp.eq.u64 %p245, %rd721, %rd746;
-	@%p245 bra $L_467;
-	bra $L_470;
-$L_469:
-	mov.b64 %rd747, 7946843935494350272;
-	mov.b64 %rd777, %rd747;
-	bra $L_498;
-$L_470:
-	mov.b64 %rd748, 5;
-	setp.eq.u64 %p246, %rd721, %rd748;
-	@%p246 bra $L_469;
-	bra $L_472;
-$L_471:
-	mov.b64 %rd749, 905889640498799673;
-	mov.b64 %rd777, %rd749;
-	bra $L_498;
-$L_472:
-	mov.b64 %rd750, 6;
-	setp.eq.u64 %p247, %rd721, %rd750;
-	@%p247 bra $L_471;
-	bra $L_474;
-$L_473:
-	mov.b64 %rd751, -271387810574676355;
-	mov.b64 %rd777, %rd751;
-	bra $L_498;
-$L_474:
-	mov.b64 %rd752, 7;
-	setp.eq.u64 %p248, %rd721, %rd752;
-	@%p248 bra $L_473;
-	bra $L_476;
-$L_475:
-	mov.b64 %rd753, -3385462365541201655;
-	mov.b64 %rd777, %rd753;
-	bra $L_498;
-$L_476:
-	mov.b64 %rd754, 8;
-	setp.eq.u64 %p249, %rd721, %rd754;
-	@%p249 bra $L_475;
-	bra $L_478;
-$L_477:
-	mov.b64 %rd755, -3226582509936509822;
-	mov.b64 %rd777, %rd755;
-	bra $L_498;
-$L_478:
-	mov.b64 %rd756, 9;
-	setp.eq.u64 %p250, %rd721, %rd756;
-	@%p250 bra $L_477;
-	bra $L_480;
-$L_479:
-	mov.b64 %rd757, 8296664548579374057;
-	mov.b64 %rd777, %rd757;
-	bra $L_498;
-$L_480:
-	mov.b64 %rd758, 10;
-	setp.eq.u64 %p251, %rd721, %rd758;
-	@%p251 bra $L_479;
-	bra $L_482;
-$L_481:
-	mov.b64 %rd759, 4109744767560208502;
-	mov.b64 %rd777, %rd759;
-	bra $L_498;
-$L_482:
-	mov.b64 %rd760, 11;
-	setp.eq.u64 %p252, %rd721, %rd760;
-	@%p252 bra $L_481;
-	bra $L_484;
-$L_483:
-	mov.b64 %rd761, 4607516669194743839;
-	mov.b64 %rd777, %rd761;
-	bra $L_498;
-$L_484:
-	mov.b64 %rd762, 12;
-	setp.eq.u64 %p253, %rd721, %rd762;
-	@%p253 bra $L_483;
-	bra $L_486;
-$L_485:
-	mov.b64 %rd763, -2423460969061230018;
-	mov.b64 %rd777, %rd763;
-	bra $L_498;
-$L_486:
-	mov.b64 %rd764, 13;
-	setp.eq.u64 %p254, %rd721, %rd764;
-	@%p254 bra $L_485;
-	bra $L_488;
-$L_487:
-	mov.b64 %rd765, -2707510419574615186;
-	mov.b64 %rd777, %rd765;
-	bra $L_498;
-$L_488:
-	mov.b64 %rd766, 14;
-	setp.eq.u64 %p255, %rd721, %rd766;
-	@%p255 bra $L_487;
-	bra $L_490;
-$L_489:
-	mov.b64 %rd767, -7022098299024845734;
-	mov.b64 %rd777, %rd767;
-	bra $L_498;
-$L_490:
-	mov.b64 %rd768, 15;
-	setp.eq.u64 %p256, %rd721, %rd768;
-	@%p256 bra $L_489;
-	bra $L_492;
-$L_491:
-	mov.b64 %rd769, -1562901285013036298;
-	mov.b64 %rd777, %rd769;
-	bra $L_498;
-$L_492:
-	mov.b64 %rd770, 16;
-	setp.eq.u64 %p257, %rd721, %rd770;
-	@%p257 bra $L_491;
-	bra $L_494;
-$L_493:
-	mov.b64 %rd771, 8795094592981902804;
-	mov.b64 %rd777, %rd771;
-	bra $L_498;
-$L_494:
-	mov.b64 %rd772, 17;
-	setp.eq.u64 %p258, %rd721, %rd772;
-	@%p258 bra $L_493;
-	bra $L_496;
-$L_495:
-	mov.b64 %rd773, -2884908082597807600;
-	mov.b64 %rd777, %rd773;
-	bra $L_498;
-$L_496:
-	mov.b64 %rd774, 18;
-	setp.eq.u64 %p259, %rd721, %rd774;
-	@%p259 bra $L_495;
-$L_497:
-	mov.b64 %rd775, -6051042886442100905;
-	mov.b64 %rd777, %rd775;
 $L_498:
 	mov.b64 %rd776, %rd777;
 	min.u64 %rd1512, %rd722, 64;
@@ -15472,170 +14679,6 @@ $L_499:
 	@!%p260 bra $L_502;
 $L_500:
 	mov.b64 %rd818, %rd779;
-	bra $L_538;
-$L_501:
-	mov.b64 %rd781, 5040379952546458195;
-	mov.b64 %rd818, %rd781;
-	bra $L_538;
-$L_502:
-	setp.eq.u64 %p261, %rd780, %rd779;
-	@%p261 bra $L_501;
-	bra $L_504;
-$L_503:
-	mov.b64 %rd782, -554312585572664447;
-	mov.b64 %rd818, %rd782;
-	bra $L_538;
-$L_504:
-	mov.b64 %rd783, 2;
-	setp.eq.u64 %p262, %rd780, %rd783;
-	@%p262 bra $L_503;
-	bra $L_506;
-$L_505:
-	mov.b64 %rd784, -5276763892624187261;
-	mov.b64 %rd818, %rd784;
-	bra $L_538;
-$L_506:
-	mov.b64 %rd785, 3;
-	setp.eq.u64 %p263, %rd780, %rd785;
-	@%p263 bra $L_505;
-	bra $L_508;
-$L_507:
-	mov.b64 %rd786, -242412250269775165;
-	mov.b64 %rd818, %rd786;
-	bra $L_538;
-$L_508:
-	mov.b64 %rd787, 4;
-	setp.eq.u64 %p264, %rd780, %rd787;
-	@%p264 bra $L_507;
-	bra $L_510;
-$L_509:
-	mov.b64 %rd788, 7946843935494350272;
-	mov.b64 %rd818, %rd788;
-	bra $L_538;
-$L_510:
-	mov.b64 %rd789, 5;
-	setp.eq.u64 %p265, %rd780, %rd789;
-	@%p265 bra $L_509;
-	bra $L_512;
-$L_511:
-	mov.b64 %rd790, 905889640498799673;
-	mov.b64 %rd818, %rd790;
-	bra $L_538;
-$L_512:
-	mov.b64 %rd791, 6;
-	setp.eq.u64 %p266, %rd780, %rd791;
-	@%p266 bra $L_511;
-	bra $L_514;
-$L_513:
-	mov.b64 %rd792, -271387810574676355;
-	mov.b64 %rd818, %rd792;
-	bra $L_538;
-$L_514:
-	mov.b64 %rd793, 7;
-	setp.eq.u64 %p267, %rd780, %rd793;
-	@%p267 bra $L_513;
-	bra $L_516;
-$L_515:
-	mov.b64 %rd794, -3385462365541201655;
-	mov.b64 %rd818, %rd794;
-	bra $L_538;
-$L_516:
-	mov.b64 %rd795, 8;
-	setp.eq.u64 %p268, %rd780, %rd795;
-	@%p268 bra $L_515;
-	bra $L_518;
-$L_517:
-	mov.b64 %rd796, -3226582509936509822;
-	mov.b64 %rd818, %rd796;
-	bra $L_538;
-$L_518:
-	mov.b64 %rd797, 9;
-	setp.eq.u64 %p269, %rd780, %rd797;
-	@%p269 bra $L_517;
-	bra $L_520;
-$L_519:
-	mov.b64 %rd798, 8296664548579374057;
-	mov.b64 %rd818, %rd798;
-	bra $L_538;
-$L_520:
-	mov.b64 %rd799, 10;
-	setp.eq.u64 %p270, %rd780, %rd799;
-	@%p270 bra $L_519;
-	bra $L_522;
-$L_521:
-	mov.b64 %rd800, 4109744767560208502;
-	mov.b64 %rd818, %rd800;
-	bra $L_538;
-$L_522:
-	mov.b64 %rd801, 11;
-	setp.eq.u64 %p271, %rd780, %rd801;
-	@%p271 bra $L_521;
-	bra $L_524;
-$L_523:
-	mov.b64 %rd802, 4607516669194743839;
-	mov.b64 %rd818, %rd802;
-	bra $L_538;
-$L_524:
-	mov.b64 %rd803, 12;
-	setp.eq.u64 %p272, %rd780, %rd803;
-	@%p272 bra $L_523;
-	bra $L_526;
-$L_525:
-	mov.b64 %rd804, -2423460969061230018;
-	mov.b64 %rd818, %rd804;
-	bra $L_538;
-$L_526:
-	mov.b64 %rd805, 13;
-	setp.eq.u64 %p273, %rd780, %rd805;
-	@%p273 bra $L_525;
-	bra $L_528;
-$L_527:
-	mov.b64 %rd806, -2707510419574615186;
-	mov.b64 %rd818, %rd806;
-	bra $L_538;
-$L_528:
-	mov.b64 %rd807, 14;
-	setp.eq.u64 %p274, %rd780, %rd807;
-	@%p274 bra $L_527;
-	bra $L_530;
-$L_529:
-	mov.b64 %rd808, -7022098299024845734;
-	mov.b64 %rd818, %rd808;
-	bra $L_538;
-$L_530:
-	mov.b64 %rd809, 15;
-	setp.eq.u64 %p275, %rd780, %rd809;
-	@%p275 bra $L_529;
-	bra $L_532;
-$L_531:
-	mov.b64 %rd810, -1562901285013036298;
-	mov.b64 %rd818, %rd810;
-	bra $L_538;
-$L_532:
-	mov.b64 %rd811, 16;
-	setp.eq.u64 %p276, %rd780, %rd811;
-	@%p276 bra $L_531;
-	bra $L_534;
-$L_533:
-	mov.b64 %rd812, 8795094592981902804;
-	mov.b64 %rd818, %rd812;
-	bra $L_538;
-$L_534:
-	mov.b64 %rd813, 17;
-	setp.eq.u64 %p277, %rd780, %rd813;
-	@%p277 bra $L_533;
-	bra $L_536;
-$L_535:
-	mov.b64 %rd814, -2884908082597807600;
-	mov.b64 %rd818, %rd814;
-	bra $L_538;
-$L_536:
-	mov.b64 %rd815, 18;
-	setp.eq.u64 %p278, %rd780, %rd815;
-	@%p278 bra $L_535;
-$L_537:
-	mov.b64 %rd816, -6051042886442100905;
-	mov.b64 %rd818, %rd816;
 $L_538:
 	mov.b64 %rd817, %rd818;
 	sub.u64 %rd819, %rd720, %rd722;
@@ -15647,170 +14690,6 @@ $L_539:
 	@!%p260 bra $L_542;
 $L_540:
 	mov.b64 %rd859, %rd779;
-	bra $L_578;
-$L_541:
-	mov.b64 %rd822, 5040379952546458195;
-	mov.b64 %rd859, %rd822;
-	bra $L_578;
-$L_542:
-	setp.eq.u64 %p279, %rd780, %rd779;
-	@%p279 bra $L_541;
-	bra $L_544;
-$L_543:
-	mov.b64 %rd823, -554312585572664447;
-	mov.b64 %rd859, %rd823;
-	bra $L_578;
-$L_544:
-	mov.b64 %rd824, 2;
-	setp.eq.u64 %p280, %rd780, %rd824;
-	@%p280 bra $L_543;
-	bra $L_546;
-$L_545:
-	mov.b64 %rd825, -5276763892624187261;
-	mov.b64 %rd859, %rd825;
-	bra $L_578;
-$L_546:
-	mov.b64 %rd826, 3;
-	setp.eq.u64 %p281, %rd780, %rd826;
-	@%p281 bra $L_545;
-	bra $L_548;
-$L_547:
-	mov.b64 %rd827, -242412250269775165;
-	mov.b64 %rd859, %rd827;
-	bra $L_578;
-$L_548:
-	mov.b64 %rd828, 4;
-	setp.eq.u64 %p282, %rd780, %rd828;
-	@%p282 bra $L_547;
-	bra $L_550;
-$L_549:
-	mov.b64 %rd829, 7946843935494350272;
-	mov.b64 %rd859, %rd829;
-	bra $L_578;
-$L_550:
-	mov.b64 %rd830, 5;
-	setp.eq.u64 %p283, %rd780, %rd830;
-	@%p283 bra $L_549;
-	bra $L_552;
-$L_551:
-	mov.b64 %rd831, 905889640498799673;
-	mov.b64 %rd859, %rd831;
-	bra $L_578;
-$L_552:
-	mov.b64 %rd832, 6;
-	setp.eq.u64 %p284, %rd780, %rd832;
-	@%p284 bra $L_551;
-	bra $L_554;
-$L_553:
-	mov.b64 %rd833, -271387810574676355;
-	mov.b64 %rd859, %rd833;
-	bra $L_578;
-$L_554:
-	mov.b64 %rd834, 7;
-	setp.eq.u64 %p285, %rd780, %rd834;
-	@%p285 bra $L_553;
-	bra $L_556;
-$L_555:
-	mov.b64 %rd835, -3385462365541201655;
-	mov.b64 %rd859, %rd835;
-	bra $L_578;
-$L_556:
-	mov.b64 %rd836, 8;
-	setp.eq.u64 %p286, %rd780, %rd836;
-	@%p286 bra $L_555;
-	bra $L_558;
-$L_557:
-	mov.b64 %rd837, -3226582509936509822;
-	mov.b64 %rd859, %rd837;
-	bra $L_578;
-$L_558:
-	mov.b64 %rd838, 9;
-	setp.eq.u64 %p287, %rd780, %rd838;
-	@%p287 bra $L_557;
-	bra $L_560;
-$L_559:
-	mov.b64 %rd839, 8296664548579374057;
-	mov.b64 %rd859, %rd839;
-	bra $L_578;
-$L_560:
-	mov.b64 %rd840, 10;
-	setp.eq.u64 %p288, %rd780, %rd840;
-	@%p288 bra $L_559;
-	bra $L_562;
-$L_561:
-	mov.b64 %rd841, 4109744767560208502;
-	mov.b64 %rd859, %rd841;
-	bra $L_578;
-$L_562:
-	mov.b64 %rd842, 11;
-	setp.eq.u64 %p289, %rd780, %rd842;
-	@%p289 bra $L_561;
-	bra $L_564;
-$L_563:
-	mov.b64 %rd843, 4607516669194743839;
-	mov.b64 %rd859, %rd843;
-	bra $L_578;
-$L_564:
-	mov.b64 %rd844, 12;
-	setp.eq.u64 %p290, %rd780, %rd844;
-	@%p290 bra $L_563;
-	bra $L_566;
-$L_565:
-	mov.b64 %rd845, -2423460969061230018;
-	mov.b64 %rd859, %rd845;
-	bra $L_578;
-$L_566:
-	mov.b64 %rd846, 13;
-	setp.eq.u64 %p291, %rd780, %rd846;
-	@%p291 bra $L_565;
-	bra $L_568;
-$L_567:
-	mov.b64 %rd847, -2707510419574615186;
-	mov.b64 %rd859, %rd847;
-	bra $L_578;
-$L_568:
-	mov.b64 %rd848, 14;
-	setp.eq.u64 %p292, %rd780, %rd848;
-	@%p292 bra $L_567;
-	bra $L_570;
-$L_569:
-	mov.b64 %rd849, -7022098299024845734;
-	mov.b64 %rd859, %rd849;
-	bra $L_578;
-$L_570:
-	mov.b64 %rd850, 15;
-	setp.eq.u64 %p293, %rd780, %rd850;
-	@%p293 bra $L_569;
-	bra $L_572;
-$L_571:
-	mov.b64 %rd851, -1562901285013036298;
-	mov.b64 %rd859, %rd851;
-	bra $L_578;
-$L_572:
-	mov.b64 %rd852, 16;
-	setp.eq.u64 %p294, %rd780, %rd852;
-	@%p294 bra $L_571;
-	bra $L_574;
-$L_573:
-	mov.b64 %rd853, 8795094592981902804;
-	mov.b64 %rd859, %rd853;
-	bra $L_578;
-$L_574:
-	mov.b64 %rd854, 17;
-	setp.eq.u64 %p295, %rd780, %rd854;
-	@%p295 bra $L_573;
-	bra $L_576;
-$L_575:
-	mov.b64 %rd855, -2884908082597807600;
-	mov.b64 %rd859, %rd855;
-	bra $L_578;
-$L_576:
-	mov.b64 %rd856, 18;
-	setp.eq.u64 %p296, %rd780, %rd856;
-	@%p296 bra $L_575;
-$L_577:
-	mov.b64 %rd857, -6051042886442100905;
-	mov.b64 %rd859, %rd857;
 $L_578:
 	mov.b64 %rd858, %rd859;
 	min.u64 %rd1514, %rd722, 64;
@@ -15823,169 +14702,6 @@ $L_579:
 	@!%p297 bra $L_582;
 $L_580:
 	mov.b64 %rd899, %rd779;
-	bra $L_618;
-$L_581:
-	mov.b64 %rd863, 5040379952546458195;
-	mov.b64 %rd899, %rd863;
-	bra $L_618;
-$L_582:
-	setp.eq.u64 %p298, %rd862, %rd779;
-	@%p298 bra $L_581;
-	bra $L_584;
-$L_583:
-	mov.b64 %rd864, -554312585572664447;
-	mov.b64 %rd899, %rd864;
-	bra $L_618;
-$L_584:
-	setp.eq.u64 %p299, %rd862, %rd861;
-	@%p299 bra $L_583;
-	bra $L_586;
-$L_585:
-	mov.b64 %rd865, -5276763892624187261;
-	mov.b64 %rd899, %rd865;
-	bra $L_618;
-$L_586:
-	mov.b64 %rd866, 3;
-	setp.eq.u64 %p300, %rd862, %rd866;
-	@%p300 bra $L_585;
-	bra $L_588;
-$L_587:
-	mov.b64 %rd867, -242412250269775165;
-	mov.b64 %rd899, %rd867;
-	bra $L_618;
-$L_588:
-	mov.b64 %rd868, 4;
-	setp.eq.u64 %p301, %rd862, %rd868;
-	@%p301 bra $L_587;
-	bra $L_590;
-$L_589:
-	mov.b64 %rd869, 7946843935494350272;
-	mov.b64 %rd899, %rd869;
-	bra $L_618;
-$L_590:
-	mov.b64 %rd870, 5;
-	setp.eq.u64 %p302, %rd862, %rd870;
-	@%p302 bra $L_589;
-	bra $L_592;
-$L_591:
-	mov.b64 %rd871, 905889640498799673;
-	mov.b64 %rd899, %rd871;
-	bra $L_618;
-$L_592:
-	mov.b64 %rd872, 6;
-	setp.eq.u64 %p303, %rd862, %rd872;
-	@%p303 bra $L_591;
-	bra $L_594;
-$L_593:
-	mov.b64 %rd873, -271387810574676355;
-	mov.b64 %rd899, %rd873;
-	bra $L_618;
-$L_594:
-	mov.b64 %rd874, 7;
-	setp.eq.u64 %p304, %rd862, %rd874;
-	@%p304 bra $L_593;
-	bra $L_596;
-$L_595:
-	mov.b64 %rd875, -3385462365541201655;
-	mov.b64 %rd899, %rd875;
-	bra $L_618;
-$L_596:
-	mov.b64 %rd876, 8;
-	setp.eq.u64 %p305, %rd862, %rd876;
-	@%p305 bra $L_595;
-	bra $L_598;
-$L_597:
-	mov.b64 %rd877, -3226582509936509822;
-	mov.b64 %rd899, %rd877;
-	bra $L_618;
-$L_598:
-	mov.b64 %rd878, 9;
-	setp.eq.u64 %p306, %rd862, %rd878;
-	@%p306 bra $L_597;
-	bra $L_600;
-$L_599:
-	mov.b64 %rd879, 8296664548579374057;
-	mov.b64 %rd899, %rd879;
-	bra $L_618;
-$L_600:
-	mov.b64 %rd880, 10;
-	setp.eq.u64 %p307, %rd862, %rd880;
-	@%p307 bra $L_599;
-	bra $L_602;
-$L_601:
-	mov.b64 %rd881, 4109744767560208502;
-	mov.b64 %rd899, %rd881;
-	bra $L_618;
-$L_602:
-	mov.b64 %rd882, 11;
-	setp.eq.u64 %p308, %rd862, %rd882;
-	@%p308 bra $L_601;
-	bra $L_604;
-$L_603:
-	mov.b64 %rd883, 4607516669194743839;
-	mov.b64 %rd899, %rd883;
-	bra $L_618;
-$L_604:
-	mov.b64 %rd884, 12;
-	setp.eq.u64 %p309, %rd862, %rd884;
-	@%p309 bra $L_603;
-	bra $L_606;
-$L_605:
-	mov.b64 %rd885, -2423460969061230018;
-	mov.b64 %rd899, %rd885;
-	bra $L_618;
-$L_606:
-	mov.b64 %rd886, 13;
-	setp.eq.u64 %p310, %rd862, %rd886;
-	@%p310 bra $L_605;
-	bra $L_608;
-$L_607:
-	mov.b64 %rd887, -2707510419574615186;
-	mov.b64 %rd899, %rd887;
-	bra $L_618;
-$L_608:
-	mov.b64 %rd888, 14;
-	setp.eq.u64 %p311, %rd862, %rd888;
-	@%p311 bra $L_607;
-	bra $L_610;
-$L_609:
-	mov.b64 %rd889, -7022098299024845734;
-	mov.b64 %rd899, %rd889;
-	bra $L_618;
-$L_610:
-	mov.b64 %rd890, 15;
-	setp.eq.u64 %p312, %rd862, %rd890;
-	@%p312 bra $L_609;
-	bra $L_612;
-$L_611:
-	mov.b64 %rd891, -1562901285013036298;
-	mov.b64 %rd899, %rd891;
-	bra $L_618;
-$L_612:
-	mov.b64 %rd892, 16;
-	setp.eq.u64 %p313, %rd862, %rd892;
-	@%p313 bra $L_611;
-	bra $L_614;
-$L_613:
-	mov.b64 %rd893, 8795094592981902804;
-	mov.b64 %rd899, %rd893;
-	bra $L_618;
-$L_614:
-	mov.b64 %rd894, 17;
-	setp.eq.u64 %p314, %rd862, %rd894;
-	@%p314 bra $L_613;
-	bra $L_616;
-$L_615:
-	mov.b64 %rd895, -2884908082597807600;
-	mov.b64 %rd899, %rd895;
-	bra $L_618;
-$L_616:
-	mov.b64 %rd896, 18;
-	setp.eq.u64 %p315, %rd862, %rd896;
-	@%p315 bra $L_615;
-$L_617:
-	mov.b64 %rd897, -6051042886442100905;
-	mov.b64 %rd899, %rd897;
 $L_618:
 	mov.b64 %rd898, %rd899;
 	min.u64 %rd1515, %rd819, 64;
@@ -15996,169 +14712,6 @@ $L_619:
 	@!%p297 bra $L_622;
 $L_620:
 	mov.b64 %rd938, %rd779;
-	bra $L_658;
-$L_621:
-	mov.b64 %rd902, 5040379952546458195;
-	mov.b64 %rd938, %rd902;
-	bra $L_658;
-$L_622:
-	setp.eq.u64 %p316, %rd862, %rd779;
-	@%p316 bra $L_621;
-	bra $L_624;
-$L_623:
-	mov.b64 %rd903, -554312585572664447;
-	mov.b64 %rd938, %rd903;
-	bra $L_658;
-$L_624:
-	setp.eq.u64 %p317, %rd862, %rd861;
-	@%p317 bra $L_623;
-	bra $L_626;
-$L_625:
-	mov.b64 %rd904, -5276763892624187261;
-	mov.b64 %rd938, %rd904;
-	bra $L_658;
-$L_626:
-	mov.b64 %rd905, 3;
-	setp.eq.u64 %p318, %rd862, %rd905;
-	@%p318 bra $L_625;
-	bra $L_628;
-$L_627:
-	mov.b64 %rd906, -242412250269775165;
-	mov.b64 %rd938, %rd906;
-	bra $L_658;
-$L_628:
-	mov.b64 %rd907, 4;
-	setp.eq.u64 %p319, %rd862, %rd907;
-	@%p319 bra $L_627;
-	bra $L_630;
-$L_629:
-	mov.b64 %rd908, 7946843935494350272;
-	mov.b64 %rd938, %rd908;
-	bra $L_658;
-$L_630:
-	mov.b64 %rd909, 5;
-	setp.eq.u64 %p320, %rd862, %rd909;
-	@%p320 bra $L_629;
-	bra $L_632;
-$L_631:
-	mov.b64 %rd910, 905889640498799673;
-	mov.b64 %rd938, %rd910;
-	bra $L_658;
-$L_632:
-	mov.b64 %rd911, 6;
-	setp.eq.u64 %p321, %rd862, %rd911;
-	@%p321 bra $L_631;
-	bra $L_634;
-$L_633:
-	mov.b64 %rd912, -271387810574676355;
-	mov.b64 %rd938, %rd912;
-	bra $L_658;
-$L_634:
-	mov.b64 %rd913, 7;
-	setp.eq.u64 %p322, %rd862, %rd913;
-	@%p322 bra $L_633;
-	bra $L_636;
-$L_635:
-	mov.b64 %rd914, -3385462365541201655;
-	mov.b64 %rd938, %rd914;
-	bra $L_658;
-$L_636:
-	mov.b64 %rd915, 8;
-	setp.eq.u64 %p323, %rd862, %rd915;
-	@%p323 bra $L_635;
-	bra $L_638;
-$L_637:
-	mov.b64 %rd916, -3226582509936509822;
-	mov.b64 %rd938, %rd916;
-	bra $L_658;
-$L_638:
-	mov.b64 %rd917, 9;
-	setp.eq.u64 %p324, %rd862, %rd917;
-	@%p324 bra $L_637;
-	bra $L_640;
-$L_639:
-	mov.b64 %rd918, 8296664548579374057;
-	mov.b64 %rd938, %rd918;
-	bra $L_658;
-$L_640:
-	mov.b64 %rd919, 10;
-	setp.eq.u64 %p325, %rd862, %rd919;
-	@%p325 bra $L_639;
-	bra $L_642;
-$L_641:
-	mov.b64 %rd920, 4109744767560208502;
-	mov.b64 %rd938, %rd920;
-	bra $L_658;
-$L_642:
-	mov.b64 %rd921, 11;
-	setp.eq.u64 %p326, %rd862, %rd921;
-	@%p326 bra $L_641;
-	bra $L_644;
-$L_643:
-	mov.b64 %rd922, 4607516669194743839;
-	mov.b64 %rd938, %rd922;
-	bra $L_658;
-$L_644:
-	mov.b64 %rd923, 12;
-	setp.eq.u64 %p327, %rd862, %rd923;
-	@%p327 bra $L_643;
-	bra $L_646;
-$L_645:
-	mov.b64 %rd924, -2423460969061230018;
-	mov.b64 %rd938, %rd924;
-	bra $L_658;
-$L_646:
-	mov.b64 %rd925, 13;
-	setp.eq.u64 %p328, %rd862, %rd925;
-	@%p328 bra $L_645;
-	bra $L_648;
-$L_647:
-	mov.b64 %rd926, -2707510419574615186;
-	mov.b64 %rd938, %rd926;
-	bra $L_658;
-$L_648:
-	mov.b64 %rd927, 14;
-	setp.eq.u64 %p329, %rd862, %rd927;
-	@%p329 bra $L_647;
-	bra $L_650;
-$L_649:
-	mov.b64 %rd928, -7022098299024845734;
-	mov.b64 %rd938, %rd928;
-	bra $L_658;
-$L_650:
-	mov.b64 %rd929, 15;
-	setp.eq.u64 %p330, %rd862, %rd929;
-	@%p330 bra $L_649;
-	bra $L_652;
-$L_651:
-	mov.b64 %rd930, -1562901285013036298;
-	mov.b64 %rd938, %rd930;
-	bra $L_658;
-$L_652:
-	mov.b64 %rd931, 16;
-	setp.eq.u64 %p331, %rd862, %rd931;
-	@%p331 bra $L_651;
-	bra $L_654;
-$L_653:
-	mov.b64 %rd932, 8795094592981902804;
-	mov.b64 %rd938, %rd932;
-	bra $L_658;
-$L_654:
-	mov.b64 %rd933, 17;
-	setp.eq.u64 %p332, %rd862, %rd933;
-	@%p332 bra $L_653;
-	bra $L_656;
-$L_655:
-	mov.b64 %rd934, -2884908082597807600;
-	mov.b64 %rd938, %rd934;
-	bra $L_658;
-$L_656:
-	mov.b64 %rd935, 18;
-	setp.eq.u64 %p333, %rd862, %rd935;
-	@%p333 bra $L_655;
-$L_657:
-	mov.b64 %rd936, -6051042886442100905;
-	mov.b64 %rd938, %rd936;
 $L_658:
 	mov.b64 %rd937, %rd938;
 	min.u64 %rd1516, %rd722, 64;
@@ -16171,168 +14724,6 @@ $L_659:
 	@!%p334 bra $L_662;
 $L_660:
 	mov.b64 %rd977, %rd779;
-	bra $L_698;
-$L_661:
-	mov.b64 %rd942, 5040379952546458195;
-	mov.b64 %rd977, %rd942;
-	bra $L_698;
-$L_662:
-	setp.eq.u64 %p335, %rd941, %rd779;
-	@%p335 bra $L_661;
-	bra $L_664;
-$L_663:
-	mov.b64 %rd943, -554312585572664447;
-	mov.b64 %rd977, %rd943;
-	bra $L_698;
-$L_664:
-	setp.eq.u64 %p336, %rd941, %rd861;
-	@%p336 bra $L_663;
-	bra $L_666;
-$L_665:
-	mov.b64 %rd944, -5276763892624187261;
-	mov.b64 %rd977, %rd944;
-	bra $L_698;
-$L_666:
-	setp.eq.u64 %p337, %rd941, %rd940;
-	@%p337 bra $L_665;
-	bra $L_668;
-$L_667:
-	mov.b64 %rd945, -242412250269775165;
-	mov.b64 %rd977, %rd945;
-	bra $L_698;
-$L_668:
-	mov.b64 %rd946, 4;
-	setp.eq.u64 %p338, %rd941, %rd946;
-	@%p338 bra $L_667;
-	bra $L_670;
-$L_669:
-	mov.b64 %rd947, 7946843935494350272;
-	mov.b64 %rd977, %rd947;
-	bra $L_698;
-$L_670:
-	mov.b64 %rd948, 5;
-	setp.eq.u64 %p339, %rd941, %rd948;
-	@%p339 bra $L_669;
-	bra $L_672;
-$L_671:
-	mov.b64 %rd949, 905889640498799673;
-	mov.b64 %rd977, %rd949;
-	bra $L_698;
-$L_672:
-	mov.b64 %rd950, 6;
-	setp.eq.u64 %p340, %rd941, %rd950;
-	@%p340 bra $L_671;
-	bra $L_674;
-$L_673:
-	mov.b64 %rd951, -271387810574676355;
-	mov.b64 %rd977, %rd951;
-	bra $L_698;
-$L_674:
-	mov.b64 %rd952, 7;
-	setp.eq.u64 %p341, %rd941, %rd952;
-	@%p341 bra $L_673;
-	bra $L_676;
-$L_675:
-	mov.b64 %rd953, -3385462365541201655;
-	mov.b64 %rd977, %rd953;
-	bra $L_698;
-$L_676:
-	mov.b64 %rd954, 8;
-	setp.eq.u64 %p342, %rd941, %rd954;
-	@%p342 bra $L_675;
-	bra $L_678;
-$L_677:
-	mov.b64 %rd955, -3226582509936509822;
-	mov.b64 %rd977, %rd955;
-	bra $L_698;
-$L_678:
-	mov.b64 %rd956, 9;
-	setp.eq.u64 %p343, %rd941, %rd956;
-	@%p343 bra $L_677;
-	bra $L_680;
-$L_679:
-	mov.b64 %rd957, 8296664548579374057;
-	mov.b64 %rd977, %rd957;
-	bra $L_698;
-$L_680:
-	mov.b64 %rd958, 10;
-	setp.eq.u64 %p344, %rd941, %rd958;
-	@%p344 bra $L_679;
-	bra $L_682;
-$L_681:
-	mov.b64 %rd959, 4109744767560208502;
-	mov.b64 %rd977, %rd959;
-	bra $L_698;
-$L_682:
-	mov.b64 %rd960, 11;
-	setp.eq.u64 %p345, %rd941, %rd960;
-	@%p345 bra $L_681;
-	bra $L_684;
-$L_683:
-	mov.b64 %rd961, 4607516669194743839;
-	mov.b64 %rd977, %rd961;
-	bra $L_698;
-$L_684:
-	mov.b64 %rd962, 12;
-	setp.eq.u64 %p346, %rd941, %rd962;
-	@%p346 bra $L_683;
-	bra $L_686;
-$L_685:
-	mov.b64 %rd963, -2423460969061230018;
-	mov.b64 %rd977, %rd963;
-	bra $L_698;
-$L_686:
-	mov.b64 %rd964, 13;
-	setp.eq.u64 %p347, %rd941, %rd964;
-	@%p347 bra $L_685;
-	bra $L_688;
-$L_687:
-	mov.b64 %rd965, -2707510419574615186;
-	mov.b64 %rd977, %rd965;
-	bra $L_698;
-$L_688:
-	mov.b64 %rd966, 14;
-	setp.eq.u64 %p348, %rd941, %rd966;
-	@%p348 bra $L_687;
-	bra $L_690;
-$L_689:
-	mov.b64 %rd967, -7022098299024845734;
-	mov.b64 %rd977, %rd967;
-	bra $L_698;
-$L_690:
-	mov.b64 %rd968, 15;
-	setp.eq.u64 %p349, %rd941, %rd968;
-	@%p349 bra $L_689;
-	bra $L_692;
-$L_691:
-	mov.b64 %rd969, -1562901285013036298;
-	mov.b64 %rd977, %rd969;
-	bra $L_698;
-$L_692:
-	mov.b64 %rd970, 16;
-	setp.eq.u64 %p350, %rd941, %rd970;
-	@%p350 bra $L_691;
-	bra $L_694;
-$L_693:
-	mov.b64 %rd971, 8795094592981902804;
-	mov.b64 %rd977, %rd971;
-	bra $L_698;
-$L_694:
-	mov.b64 %rd972, 17;
-	setp.eq.u64 %p351, %rd941, %rd972;
-	@%p351 bra $L_693;
-	bra $L_696;
-$L_695:
-	mov.b64 %rd973, -2884908082597807600;
-	mov.b64 %rd977, %rd973;
-	bra $L_698;
-$L_696:
-	mov.b64 %rd974, 18;
-	setp.eq.u64 %p352, %rd941, %rd974;
-	@%p352 bra $L_695;
-$L_697:
-	mov.b64 %rd975, -6051042886442100905;
-	mov.b64 %rd977, %rd975;
 $L_698:
 	mov.b64 %rd976, %rd977;
 	min.u64 %rd1517, %rd819, 64;
@@ -16393,78 +14784,933 @@ $L_698:
 	mov.b64 %rd729, %rd993;
 	mov.b64 %rd731, %rd1010;
 	bra $L_457;
-$L_699:
-	mul.f64 %rd1012, %rd698, %rd660;
-	mov.b64 %rd1013, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd1014, %rd1013, %rd660;
-	mov.b64 %rd1015, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd1016, %rd1014, %rd1015;
-	mul.f64 %rd1017, %rd1016, %rd660;
-	mov.b64 %rd1018, 0d3EC71DE3567D48A1;
-	add.f64 %rd1019, %rd1017, %rd1018;
-	mul.f64 %rd1020, %rd1019, %rd660;
-	mov.b64 %rd1021, 0dBF2A01A019BFDF03;
-	add.f64 %rd1022, %rd1020, %rd1021;
-	mul.f64 %rd1023, %rd1022, %rd660;
-	mov.b64 %rd1024, 0d3F8111111110F7D0;
-	add.f64 %rd1025, %rd1023, %rd1024;
-	mul.f64 %rd1026, %rd1025, %rd660;
-	mov.b64 %rd1027, 0dBFC5555555555548;
-	add.f64 %rd1028, %rd1026, %rd1027;
-	mul.f64 %rd1029, %rd1012, %rd1028;
-	add.f64 %rd1030, %rd698, %rd1029;
-$L_700:
-	mov.b64 %rd662, %rd1030;
-	bra $L_434;
-$L_701:
-	mov.b64 %rd1031, 0d3FE0000000000000;
-	mul.f64 %rd1032, %rd1031, %rd660;
-	mov.b64 %rd1033, 0d3FF0000000000000;
-	sub.f64 %rd1034, %rd1033, %rd1032;
-	mul.f64 %rd1035, %rd660, %rd660;
-	mov.b64 %rd1036, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd1037, %rd1036, %rd660;
-	mov.b64 %rd1038, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd1039, %rd1037, %rd1038;
-	mul.f64 %rd1040, %rd1039, %rd660;
-	mov.b64 %rd1041, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd1042, %rd1040, %rd1041;
-	mul.f64 %rd1043, %rd1042, %rd660;
-	mov.b64 %rd1044, 0d3EFA01A019C844F5;
-	add.f64 %rd1045, %rd1043, %rd1044;
-	mul.f64 %rd1046, %rd1045, %rd660;
-	mov.b64 %rd1047, 0dBF56C16C16C14F91;
-	add.f64 %rd1048, %rd1046, %rd1047;
-	mul.f64 %rd1049, %rd1048, %rd660;
-	mov.b64 %rd1050, 0d3FA555555555554B;
-	add.f64 %rd1051, %rd1049, %rd1050;
-	mul.f64 %rd1052, %rd1035, %rd1051;
-	add.f64 %rd1053, %rd1034, %rd1052;
-$L_702:
-	mov.b64 %rd662, %rd1053;
-	bra $L_434;
-$L_703:
-	add.s64 %rd1054, %rd46, %rd33;
-	st.global.f32 [%rd1054], %r31;
-$L_704:
-$L_705:
-	mov.b32 %r34, 0f40800000;
-	div.rn.f32 %r35, %r5, %r34;
-$L_706:
-	cvt.f64.f32 %rd1055, %r35;
-	bra $L_708;
-$L_707:
-	bra $L_1033;
-$L_708:
-	setp.eq.f64 %p354, %rd1055, %rd248;
-	@%p354 bra $L_710;
-	bra $L_713;
+$L_456:
+	add.u64 %rd723, %rd993, %rd779;
+	mov.b64 %rd724, 7;
+	and.b64 %rd725, %rd723, %rd724;
+	mov.b64 %rd726, 0d3FF0000000000000;
+	sub.f64 %rd727, %rd1010, %rd726;
+	mov.b64 %rd729, %rd725;
+	mov.b64 %rd731, %rd727;
+$L_457:
+	mov.b64 %rd728, %rd729;
+	mov.b64 %rd730, %rd731;
+	mul.f64 %rd732, %rd730, %rd701;
+	mov.b64 %rd734, %rd728;
+	mov.b64 %rd736, %rd732;
+	bra $L_458;
+$L_461:
+	mov.b64 %rd739, 5040379952546458195;
+	mov.b64 %rd777, %rd739;
+	bra $L_498;
+$L_462:
+	mov.b64 %rd740, 1;
+	setp.eq.u64 %p242, %rd721, %rd740;
+	@%p242 bra $L_461;
+$L_464:
+	mov.b64 %rd742, 2;
+	setp.eq.u64 %p243, %rd721, %rd742;
+	@!%p243 bra $L_466;
+$L_463:
+	mov.b64 %rd741, -554312585572664447;
+	mov.b64 %rd777, %rd741;
+	bra $L_498;
+$L_465:
+	mov.b64 %rd743, -5276763892624187261;
+	mov.b64 %rd777, %rd743;
+	bra $L_498;
+$L_466:
+	mov.b64 %rd744, 3;
+	setp.eq.u64 %p244, %rd721, %rd744;
+	@%p244 bra $L_465;
+$L_468:
+	mov.b64 %rd746, 4;
+	setp.eq.u64 %p245, %rd721, %rd746;
+	@!%p245 bra $L_470;
+$L_467:
+	mov.b64 %rd745, -242412250269775165;
+	mov.b64 %rd777, %rd745;
+	bra $L_498;
+$L_469:
+	mov.b64 %rd747, 7946843935494350272;
+	mov.b64 %rd777, %rd747;
+	bra $L_498;
+$L_470:
+	mov.b64 %rd748, 5;
+	setp.eq.u64 %p246, %rd721, %rd748;
+	@%p246 bra $L_469;
+$L_472:
+	mov.b64 %rd750, 6;
+	setp.eq.u64 %p247, %rd721, %rd750;
+	@!%p247 bra $L_474;
+$L_471:
+	mov.b64 %rd749, 905889640498799673;
+	mov.b64 %rd777, %rd749;
+	bra $L_498;
+$L_473:
+	mov.b64 %rd751, -271387810574676355;
+	mov.b64 %rd777, %rd751;
+	bra $L_498;
+$L_474:
+	mov.b64 %rd752, 7;
+	setp.eq.u64 %p248, %rd721, %rd752;
+	@%p248 bra $L_473;
+$L_476:
+	mov.b64 %rd754, 8;
+	setp.eq.u64 %p249, %rd721, %rd754;
+	@!%p249 bra $L_478;
+$L_475:
+	mov.b64 %rd753, -3385462365541201655;
+	mov.b64 %rd777, %rd753;
+	bra $L_498;
+$L_477:
+	mov.b64 %rd755, -3226582509936509822;
+	mov.b64 %rd777, %rd755;
+	bra $L_498;
+$L_478:
+	mov.b64 %rd756, 9;
+	setp.eq.u64 %p250, %rd721, %rd756;
+	@%p250 bra $L_477;
+$L_480:
+	mov.b64 %rd758, 10;
+	setp.eq.u64 %p251, %rd721, %rd758;
+	@!%p251 bra $L_482;
+$L_479:
+	mov.b64 %rd757, 8296664548579374057;
+	mov.b64 %rd777, %rd757;
+	bra $L_498;
+$L_481:
+	mov.b64 %rd759, 4109744767560208502;
+	mov.b64 %rd777, %rd759;
+	bra $L_498;
+$L_482:
+	mov.b64 %rd760, 11;
+	setp.eq.u64 %p252, %rd721, %rd760;
+	@%p252 bra $L_481;
+$L_484:
+	mov.b64 %rd762, 12;
+	setp.eq.u64 %p253, %rd721, %rd762;
+	@!%p253 bra $L_486;
+$L_483:
+	mov.b64 %rd761, 4607516669194743839;
+	mov.b64 %rd777, %rd761;
+	bra $L_498;
+$L_485:
+	mov.b64 %rd763, -2423460969061230018;
+	mov.b64 %rd777, %rd763;
+	bra $L_498;
+$L_486:
+	mov.b64 %rd764, 13;
+	setp.eq.u64 %p254, %rd721, %rd764;
+	@%p254 bra $L_485;
+$L_488:
+	mov.b64 %rd766, 14;
+	setp.eq.u64 %p255, %rd721, %rd766;
+	@!%p255 bra $L_490;
+$L_487:
+	mov.b64 %rd765, -2707510419574615186;
+	mov.b64 %rd777, %rd765;
+	bra $L_498;
+$L_489:
+	mov.b64 %rd767, -7022098299024845734;
+	mov.b64 %rd777, %rd767;
+	bra $L_498;
+$L_490:
+	mov.b64 %rd768, 15;
+	setp.eq.u64 %p256, %rd721, %rd768;
+	@%p256 bra $L_489;
+$L_492:
+	mov.b64 %rd770, 16;
+	setp.eq.u64 %p257, %rd721, %rd770;
+	@!%p257 bra $L_494;
+$L_491:
+	mov.b64 %rd769, -1562901285013036298;
+	mov.b64 %rd777, %rd769;
+	bra $L_498;
+$L_493:
+	mov.b64 %rd771, 8795094592981902804;
+	mov.b64 %rd777, %rd771;
+	bra $L_498;
+$L_494:
+	mov.b64 %rd772, 17;
+	setp.eq.u64 %p258, %rd721, %rd772;
+	@%p258 bra $L_493;
+$L_496:
+	mov.b64 %rd774, 18;
+	setp.eq.u64 %p259, %rd721, %rd774;
+	@!%p259 bra $L_497;
+$L_495:
+	mov.b64 %rd773, -2884908082597807600;
+	mov.b64 %rd777, %rd773;
+	bra $L_498;
+$L_497:
+	mov.b64 %rd775, -6051042886442100905;
+	mov.b64 %rd777, %rd775;
+	bra $L_498;
+$L_501:
+	mov.b64 %rd781, 5040379952546458195;
+	mov.b64 %rd818, %rd781;
+	bra $L_538;
+$L_502:
+	setp.eq.u64 %p261, %rd780, %rd779;
+	@%p261 bra $L_501;
+$L_504:
+	mov.b64 %rd783, 2;
+	setp.eq.u64 %p262, %rd780, %rd783;
+	@!%p262 bra $L_506;
+$L_503:
+	mov.b64 %rd782, -554312585572664447;
+	mov.b64 %rd818, %rd782;
+	bra $L_538;
+$L_505:
+	mov.b64 %rd784, -5276763892624187261;
+	mov.b64 %rd818, %rd784;
+	bra $L_538;
+$L_506:
+	mov.b64 %rd785, 3;
+	setp.eq.u64 %p263, %rd780, %rd785;
+	@%p263 bra $L_505;
+$L_508:
+	mov.b64 %rd787, 4;
+	setp.eq.u64 %p264, %rd780, %rd787;
+	@!%p264 bra $L_510;
+$L_507:
+	mov.b64 %rd786, -242412250269775165;
+	mov.b64 %rd818, %rd786;
+	bra $L_538;
+$L_509:
+	mov.b64 %rd788, 7946843935494350272;
+	mov.b64 %rd818, %rd788;
+	bra $L_538;
+$L_510:
+	mov.b64 %rd789, 5;
+	setp.eq.u64 %p265, %rd780, %rd789;
+	@%p265 bra $L_509;
+$L_512:
+	mov.b64 %rd791, 6;
+	setp.eq.u64 %p266, %rd780, %rd791;
+	@!%p266 bra $L_514;
+$L_511:
+	mov.b64 %rd790, 905889640498799673;
+	mov.b64 %rd818, %rd790;
+	bra $L_538;
+$L_513:
+	mov.b64 %rd792, -271387810574676355;
+	mov.b64 %rd818, %rd792;
+	bra $L_538;
+$L_514:
+	mov.b64 %rd793, 7;
+	setp.eq.u64 %p267, %rd780, %rd793;
+	@%p267 bra $L_513;
+$L_516:
+	mov.b64 %rd795, 8;
+	setp.eq.u64 %p268, %rd780, %rd795;
+	@!%p268 bra $L_518;
+$L_515:
+	mov.b64 %rd794, -3385462365541201655;
+	mov.b64 %rd818, %rd794;
+	bra $L_538;
+$L_517:
+	mov.b64 %rd796, -3226582509936509822;
+	mov.b64 %rd818, %rd796;
+	bra $L_538;
+$L_518:
+	mov.b64 %rd797, 9;
+	setp.eq.u64 %p269, %rd780, %rd797;
+	@%p269 bra $L_517;
+$L_520:
+	mov.b64 %rd799, 10;
+	setp.eq.u64 %p270, %rd780, %rd799;
+	@!%p270 bra $L_522;
+$L_519:
+	mov.b64 %rd798, 8296664548579374057;
+	mov.b64 %rd818, %rd798;
+	bra $L_538;
+$L_521:
+	mov.b64 %rd800, 4109744767560208502;
+	mov.b64 %rd818, %rd800;
+	bra $L_538;
+$L_522:
+	mov.b64 %rd801, 11;
+	setp.eq.u64 %p271, %rd780, %rd801;
+	@%p271 bra $L_521;
+$L_524:
+	mov.b64 %rd803, 12;
+	setp.eq.u64 %p272, %rd780, %rd803;
+	@!%p272 bra $L_526;
+$L_523:
+	mov.b64 %rd802, 4607516669194743839;
+	mov.b64 %rd818, %rd802;
+	bra $L_538;
+$L_525:
+	mov.b64 %rd804, -2423460969061230018;
+	mov.b64 %rd818, %rd804;
+	bra $L_538;
+$L_526:
+	mov.b64 %rd805, 13;
+	setp.eq.u64 %p273, %rd780, %rd805;
+	@%p273 bra $L_525;
+$L_528:
+	mov.b64 %rd807, 14;
+	setp.eq.u64 %p274, %rd780, %rd807;
+	@!%p274 bra $L_530;
+$L_527:
+	mov.b64 %rd806, -2707510419574615186;
+	mov.b64 %rd818, %rd806;
+	bra $L_538;
+$L_529:
+	mov.b64 %rd808, -7022098299024845734;
+	mov.b64 %rd818, %rd808;
+	bra $L_538;
+$L_530:
+	mov.b64 %rd809, 15;
+	setp.eq.u64 %p275, %rd780, %rd809;
+	@%p275 bra $L_529;
+$L_532:
+	mov.b64 %rd811, 16;
+	setp.eq.u64 %p276, %rd780, %rd811;
+	@!%p276 bra $L_534;
+$L_531:
+	mov.b64 %rd810, -1562901285013036298;
+	mov.b64 %rd818, %rd810;
+	bra $L_538;
+$L_533:
+	mov.b64 %rd812, 8795094592981902804;
+	mov.b64 %rd818, %rd812;
+	bra $L_538;
+$L_534:
+	mov.b64 %rd813, 17;
+	setp.eq.u64 %p277, %rd780, %rd813;
+	@%p277 bra $L_533;
+$L_536:
+	mov.b64 %rd815, 18;
+	setp.eq.u64 %p278, %rd780, %rd815;
+	@!%p278 bra $L_537;
+$L_535:
+	mov.b64 %rd814, -2884908082597807600;
+	mov.b64 %rd818, %rd814;
+	bra $L_538;
+$L_537:
+	mov.b64 %rd816, -6051042886442100905;
+	mov.b64 %rd818, %rd816;
+	bra $L_538;
+$L_541:
+	mov.b64 %rd822, 5040379952546458195;
+	mov.b64 %rd859, %rd822;
+	bra $L_578;
+$L_542:
+	setp.eq.u64 %p279, %rd780, %rd779;
+	@%p279 bra $L_541;
+$L_544:
+	mov.b64 %rd824, 2;
+	setp.eq.u64 %p280, %rd780, %rd824;
+	@!%p280 bra $L_546;
+$L_543:
+	mov.b64 %rd823, -554312585572664447;
+	mov.b64 %rd859, %rd823;
+	bra $L_578;
+$L_545:
+	mov.b64 %rd825, -5276763892624187261;
+	mov.b64 %rd859, %rd825;
+	bra $L_578;
+$L_546:
+	mov.b64 %rd826, 3;
+	setp.eq.u64 %p281, %rd780, %rd826;
+	@%p281 bra $L_545;
+$L_548:
+	mov.b64 %rd828, 4;
+	setp.eq.u64 %p282, %rd780, %rd828;
+	@!%p282 bra $L_550;
+$L_547:
+	mov.b64 %rd827, -242412250269775165;
+	mov.b64 %rd859, %rd827;
+	bra $L_578;
+$L_549:
+	mov.b64 %rd829, 7946843935494350272;
+	mov.b64 %rd859, %rd829;
+	bra $L_578;
+$L_550:
+	mov.b64 %rd830, 5;
+	setp.eq.u64 %p283, %rd780, %rd830;
+	@%p283 bra $L_549;
+$L_552:
+	mov.b64 %rd832, 6;
+	setp.eq.u64 %p284, %rd780, %rd832;
+	@!%p284 bra $L_554;
+$L_551:
+	mov.b64 %rd831, 905889640498799673;
+	mov.b64 %rd859, %rd831;
+	bra $L_578;
+$L_553:
+	mov.b64 %rd833, -271387810574676355;
+	mov.b64 %rd859, %rd833;
+	bra $L_578;
+$L_554:
+	mov.b64 %rd834, 7;
+	setp.eq.u64 %p285, %rd780, %rd834;
+	@%p285 bra $L_553;
+$L_556:
+	mov.b64 %rd836, 8;
+	setp.eq.u64 %p286, %rd780, %rd836;
+	@!%p286 bra $L_558;
+$L_555:
+	mov.b64 %rd835, -3385462365541201655;
+	mov.b64 %rd859, %rd835;
+	bra $L_578;
+$L_557:
+	mov.b64 %rd837, -3226582509936509822;
+	mov.b64 %rd859, %rd837;
+	bra $L_578;
+$L_558:
+	mov.b64 %rd838, 9;
+	setp.eq.u64 %p287, %rd780, %rd838;
+	@%p287 bra $L_557;
+$L_560:
+	mov.b64 %rd840, 10;
+	setp.eq.u64 %p288, %rd780, %rd840;
+	@!%p288 bra $L_562;
+$L_559:
+	mov.b64 %rd839, 8296664548579374057;
+	mov.b64 %rd859, %rd839;
+	bra $L_578;
+$L_561:
+	mov.b64 %rd841, 4109744767560208502;
+	mov.b64 %rd859, %rd841;
+	bra $L_578;
+$L_562:
+	mov.b64 %rd842, 11;
+	setp.eq.u64 %p289, %rd780, %rd842;
+	@%p289 bra $L_561;
+$L_564:
+	mov.b64 %rd844, 12;
+	setp.eq.u64 %p290, %rd780, %rd844;
+	@!%p290 bra $L_566;
+$L_563:
+	mov.b64 %rd843, 4607516669194743839;
+	mov.b64 %rd859, %rd843;
+	bra $L_578;
+$L_565:
+	mov.b64 %rd845, -2423460969061230018;
+	mov.b64 %rd859, %rd845;
+	bra $L_578;
+$L_566:
+	mov.b64 %rd846, 13;
+	setp.eq.u64 %p291, %rd780, %rd846;
+	@%p291 bra $L_565;
+$L_568:
+	mov.b64 %rd848, 14;
+	setp.eq.u64 %p292, %rd780, %rd848;
+	@!%p292 bra $L_570;
+$L_567:
+	mov.b64 %rd847, -2707510419574615186;
+	mov.b64 %rd859, %rd847;
+	bra $L_578;
+$L_569:
+	mov.b64 %rd849, -7022098299024845734;
+	mov.b64 %rd859, %rd849;
+	bra $L_578;
+$L_570:
+	mov.b64 %rd850, 15;
+	setp.eq.u64 %p293, %rd780, %rd850;
+	@%p293 bra $L_569;
+$L_572:
+	mov.b64 %rd852, 16;
+	setp.eq.u64 %p294, %rd780, %rd852;
+	@!%p294 bra $L_574;
+$L_571:
+	mov.b64 %rd851, -1562901285013036298;
+	mov.b64 %rd859, %rd851;
+	bra $L_578;
+$L_573:
+	mov.b64 %rd853, 8795094592981902804;
+	mov.b64 %rd859, %rd853;
+	bra $L_578;
+$L_574:
+	mov.b64 %rd854, 17;
+	setp.eq.u64 %p295, %rd780, %rd854;
+	@%p295 bra $L_573;
+$L_576:
+	mov.b64 %rd856, 18;
+	setp.eq.u64 %p296, %rd780, %rd856;
+	@!%p296 bra $L_577;
+$L_575:
+	mov.b64 %rd855, -2884908082597807600;
+	mov.b64 %rd859, %rd855;
+	bra $L_578;
+$L_577:
+	mov.b64 %rd857, -6051042886442100905;
+	mov.b64 %rd859, %rd857;
+	bra $L_578;
+$L_581:
+	mov.b64 %rd863, 5040379952546458195;
+	mov.b64 %rd899, %rd863;
+	bra $L_618;
+$L_582:
+	setp.eq.u64 %p298, %rd862, %rd779;
+	@%p298 bra $L_581;
+$L_584:
+	setp.eq.u64 %p299, %rd862, %rd861;
+	@!%p299 bra $L_586;
+$L_583:
+	mov.b64 %rd864, -554312585572664447;
+	mov.b64 %rd899, %rd864;
+	bra $L_618;
+$L_585:
+	mov.b64 %rd865, -5276763892624187261;
+	mov.b64 %rd899, %rd865;
+	bra $L_618;
+$L_586:
+	mov.b64 %rd866, 3;
+	setp.eq.u64 %p300, %rd862, %rd866;
+	@%p300 bra $L_585;
+$L_588:
+	mov.b64 %rd868, 4;
+	setp.eq.u64 %p301, %rd862, %rd868;
+	@!%p301 bra $L_590;
+$L_587:
+	mov.b64 %rd867, -242412250269775165;
+	mov.b64 %rd899, %rd867;
+	bra $L_618;
+$L_589:
+	mov.b64 %rd869, 7946843935494350272;
+	mov.b64 %rd899, %rd869;
+	bra $L_618;
+$L_590:
+	mov.b64 %rd870, 5;
+	setp.eq.u64 %p302, %rd862, %rd870;
+	@%p302 bra $L_589;
+$L_592:
+	mov.b64 %rd872, 6;
+	setp.eq.u64 %p303, %rd862, %rd872;
+	@!%p303 bra $L_594;
+$L_591:
+	mov.b64 %rd871, 905889640498799673;
+	mov.b64 %rd899, %rd871;
+	bra $L_618;
+$L_593:
+	mov.b64 %rd873, -271387810574676355;
+	mov.b64 %rd899, %rd873;
+	bra $L_618;
+$L_594:
+	mov.b64 %rd874, 7;
+	setp.eq.u64 %p304, %rd862, %rd874;
+	@%p304 bra $L_593;
+$L_596:
+	mov.b64 %rd876, 8;
+	setp.eq.u64 %p305, %rd862, %rd876;
+	@!%p305 bra $L_598;
+$L_595:
+	mov.b64 %rd875, -3385462365541201655;
+	mov.b64 %rd899, %rd875;
+	bra $L_618;
+$L_597:
+	mov.b64 %rd877, -3226582509936509822;
+	mov.b64 %rd899, %rd877;
+	bra $L_618;
+$L_598:
+	mov.b64 %rd878, 9;
+	setp.eq.u64 %p306, %rd862, %rd878;
+	@%p306 bra $L_597;
+$L_600:
+	mov.b64 %rd880, 10;
+	setp.eq.u64 %p307, %rd862, %rd880;
+	@!%p307 bra $L_602;
+$L_599:
+	mov.b64 %rd879, 8296664548579374057;
+	mov.b64 %rd899, %rd879;
+	bra $L_618;
+$L_601:
+	mov.b64 %rd881, 4109744767560208502;
+	mov.b64 %rd899, %rd881;
+	bra $L_618;
+$L_602:
+	mov.b64 %rd882, 11;
+	setp.eq.u64 %p308, %rd862, %rd882;
+	@%p308 bra $L_601;
+$L_604:
+	mov.b64 %rd884, 12;
+	setp.eq.u64 %p309, %rd862, %rd884;
+	@!%p309 bra $L_606;
+$L_603:
+	mov.b64 %rd883, 4607516669194743839;
+	mov.b64 %rd899, %rd883;
+	bra $L_618;
+$L_605:
+	mov.b64 %rd885, -2423460969061230018;
+	mov.b64 %rd899, %rd885;
+	bra $L_618;
+$L_606:
+	mov.b64 %rd886, 13;
+	setp.eq.u64 %p310, %rd862, %rd886;
+	@%p310 bra $L_605;
+$L_608:
+	mov.b64 %rd888, 14;
+	setp.eq.u64 %p311, %rd862, %rd888;
+	@!%p311 bra $L_610;
+$L_607:
+	mov.b64 %rd887, -2707510419574615186;
+	mov.b64 %rd899, %rd887;
+	bra $L_618;
+$L_609:
+	mov.b64 %rd889, -7022098299024845734;
+	mov.b64 %rd899, %rd889;
+	bra $L_618;
+$L_610:
+	mov.b64 %rd890, 15;
+	setp.eq.u64 %p312, %rd862, %rd890;
+	@%p312 bra $L_609;
+$L_612:
+	mov.b64 %rd892, 16;
+	setp.eq.u64 %p313, %rd862, %rd892;
+	@!%p313 bra $L_614;
+$L_611:
+	mov.b64 %rd891, -1562901285013036298;
+	mov.b64 %rd899, %rd891;
+	bra $L_618;
+$L_613:
+	mov.b64 %rd893, 8795094592981902804;
+	mov.b64 %rd899, %rd893;
+	bra $L_618;
+$L_614:
+	mov.b64 %rd894, 17;
+	setp.eq.u64 %p314, %rd862, %rd894;
+	@%p314 bra $L_613;
+$L_616:
+	mov.b64 %rd896, 18;
+	setp.eq.u64 %p315, %rd862, %rd896;
+	@!%p315 bra $L_617;
+$L_615:
+	mov.b64 %rd895, -2884908082597807600;
+	mov.b64 %rd899, %rd895;
+	bra $L_618;
+$L_617:
+	mov.b64 %rd897, -6051042886442100905;
+	mov.b64 %rd899, %rd897;
+	bra $L_618;
+$L_621:
+	mov.b64 %rd902, 5040379952546458195;
+	mov.b64 %rd938, %rd902;
+	bra $L_658;
+$L_622:
+	setp.eq.u64 %p316, %rd862, %rd779;
+	@%p316 bra $L_621;
+$L_624:
+	setp.eq.u64 %p317, %rd862, %rd861;
+	@!%p317 bra $L_626;
+$L_623:
+	mov.b64 %rd903, -554312585572664447;
+	mov.b64 %rd938, %rd903;
+	bra $L_658;
+$L_625:
+	mov.b64 %rd904, -5276763892624187261;
+	mov.b64 %rd938, %rd904;
+	bra $L_658;
+$L_626:
+	mov.b64 %rd905, 3;
+	setp.eq.u64 %p318, %rd862, %rd905;
+	@%p318 bra $L_625;
+$L_628:
+	mov.b64 %rd907, 4;
+	setp.eq.u64 %p319, %rd862, %rd907;
+	@!%p319 bra $L_630;
+$L_627:
+	mov.b64 %rd906, -242412250269775165;
+	mov.b64 %rd938, %rd906;
+	bra $L_658;
+$L_629:
+	mov.b64 %rd908, 7946843935494350272;
+	mov.b64 %rd938, %rd908;
+	bra $L_658;
+$L_630:
+	mov.b64 %rd909, 5;
+	setp.eq.u64 %p320, %rd862, %rd909;
+	@%p320 bra $L_629;
+$L_632:
+	mov.b64 %rd911, 6;
+	setp.eq.u64 %p321, %rd862, %rd911;
+	@!%p321 bra $L_634;
+$L_631:
+	mov.b64 %rd910, 905889640498799673;
+	mov.b64 %rd938, %rd910;
+	bra $L_658;
+$L_633:
+	mov.b64 %rd912, -271387810574676355;
+	mov.b64 %rd938, %rd912;
+	bra $L_658;
+$L_634:
+	mov.b64 %rd913, 7;
+	setp.eq.u64 %p322, %rd862, %rd913;
+	@%p322 bra $L_633;
+$L_636:
+	mov.b64 %rd915, 8;
+	setp.eq.u64 %p323, %rd862, %rd915;
+	@!%p323 bra $L_638;
+$L_635:
+	mov.b64 %rd914, -3385462365541201655;
+	mov.b64 %rd938, %rd914;
+	bra $L_658;
+$L_637:
+	mov.b64 %rd916, -3226582509936509822;
+	mov.b64 %rd938, %rd916;
+	bra $L_658;
+$L_638:
+	mov.b64 %rd917, 9;
+	setp.eq.u64 %p324, %rd862, %rd917;
+	@%p324 bra $L_637;
+$L_640:
+	mov.b64 %rd919, 10;
+	setp.eq.u64 %p325, %rd862, %rd919;
+	@!%p325 bra $L_642;
+$L_639:
+	mov.b64 %rd918, 8296664548579374057;
+	mov.b64 %rd938, %rd918;
+	bra $L_658;
+$L_641:
+	mov.b64 %rd920, 4109744767560208502;
+	mov.b64 %rd938, %rd920;
+	bra $L_658;
+$L_642:
+	mov.b64 %rd921, 11;
+	setp.eq.u64 %p326, %rd862, %rd921;
+	@%p326 bra $L_641;
+$L_644:
+	mov.b64 %rd923, 12;
+	setp.eq.u64 %p327, %rd862, %rd923;
+	@!%p327 bra $L_646;
+$L_643:
+	mov.b64 %rd922, 4607516669194743839;
+	mov.b64 %rd938, %rd922;
+	bra $L_658;
+$L_645:
+	mov.b64 %rd924, -2423460969061230018;
+	mov.b64 %rd938, %rd924;
+	bra $L_658;
+$L_646:
+	mov.b64 %rd925, 13;
+	setp.eq.u64 %p328, %rd862, %rd925;
+	@%p328 bra $L_645;
+$L_648:
+	mov.b64 %rd927, 14;
+	setp.eq.u64 %p329, %rd862, %rd927;
+	@!%p329 bra $L_650;
+$L_647:
+	mov.b64 %rd926, -2707510419574615186;
+	mov.b64 %rd938, %rd926;
+	bra $L_658;
+$L_649:
+	mov.b64 %rd928, -7022098299024845734;
+	mov.b64 %rd938, %rd928;
+	bra $L_658;
+$L_650:
+	mov.b64 %rd929, 15;
+	setp.eq.u64 %p330, %rd862, %rd929;
+	@%p330 bra $L_649;
+$L_652:
+	mov.b64 %rd931, 16;
+	setp.eq.u64 %p331, %rd862, %rd931;
+	@!%p331 bra $L_654;
+$L_651:
+	mov.b64 %rd930, -1562901285013036298;
+	mov.b64 %rd938, %rd930;
+	bra $L_658;
+$L_653:
+	mov.b64 %rd932, 8795094592981902804;
+	mov.b64 %rd938, %rd932;
+	bra $L_658;
+$L_654:
+	mov.b64 %rd933, 17;
+	setp.eq.u64 %p332, %rd862, %rd933;
+	@%p332 bra $L_653;
+$L_656:
+	mov.b64 %rd935, 18;
+	setp.eq.u64 %p333, %rd862, %rd935;
+	@!%p333 bra $L_657;
+$L_655:
+	mov.b64 %rd934, -2884908082597807600;
+	mov.b64 %rd938, %rd934;
+	bra $L_658;
+$L_657:
+	mov.b64 %rd936, -6051042886442100905;
+	mov.b64 %rd938, %rd936;
+	bra $L_658;
+$L_661:
+	mov.b64 %rd942, 5040379952546458195;
+	mov.b64 %rd977, %rd942;
+	bra $L_698;
+$L_662:
+	setp.eq.u64 %p335, %rd941, %rd779;
+	@%p335 bra $L_661;
+$L_664:
+	setp.eq.u64 %p336, %rd941, %rd861;
+	@!%p336 bra $L_666;
+$L_663:
+	mov.b64 %rd943, -554312585572664447;
+	mov.b64 %rd977, %rd943;
+	bra $L_698;
+$L_665:
+	mov.b64 %rd944, -5276763892624187261;
+	mov.b64 %rd977, %rd944;
+	bra $L_698;
+$L_666:
+	setp.eq.u64 %p337, %rd941, %rd940;
+	@%p337 bra $L_665;
+$L_668:
+	mov.b64 %rd946, 4;
+	setp.eq.u64 %p338, %rd941, %rd946;
+	@!%p338 bra $L_670;
+$L_667:
+	mov.b64 %rd945, -242412250269775165;
+	mov.b64 %rd977, %rd945;
+	bra $L_698;
+$L_669:
+	mov.b64 %rd947, 7946843935494350272;
+	mov.b64 %rd977, %rd947;
+	bra $L_698;
+$L_670:
+	mov.b64 %rd948, 5;
+	setp.eq.u64 %p339, %rd941, %rd948;
+	@%p339 bra $L_669;
+$L_672:
+	mov.b64 %rd950, 6;
+	setp.eq.u64 %p340, %rd941, %rd950;
+	@!%p340 bra $L_674;
+$L_671:
+	mov.b64 %rd949, 905889640498799673;
+	mov.b64 %rd977, %rd949;
+	bra $L_698;
+$L_673:
+	mov.b64 %rd951, -271387810574676355;
+	mov.b64 %rd977, %rd951;
+	bra $L_698;
+$L_674:
+	mov.b64 %rd952, 7;
+	setp.eq.u64 %p341, %rd941, %rd952;
+	@%p341 bra $L_673;
+$L_676:
+	mov.b64 %rd954, 8;
+	setp.eq.u64 %p342, %rd941, %rd954;
+	@!%p342 bra $L_678;
+$L_675:
+	mov.b64 %rd953, -3385462365541201655;
+	mov.b64 %rd977, %rd953;
+	bra $L_698;
+$L_677:
+	mov.b64 %rd955, -3226582509936509822;
+	mov.b64 %rd977, %rd955;
+	bra $L_698;
+$L_678:
+	mov.b64 %rd956, 9;
+	setp.eq.u64 %p343, %rd941, %rd956;
+	@%p343 bra $L_677;
+$L_680:
+	mov.b64 %rd958, 10;
+	setp.eq.u64 %p344, %rd941, %rd958;
+	@!%p344 bra $L_682;
+$L_679:
+	mov.b64 %rd957, 8296664548579374057;
+	mov.b64 %rd977, %rd957;
+	bra $L_698;
+$L_681:
+	mov.b64 %rd959, 4109744767560208502;
+	mov.b64 %rd977, %rd959;
+	bra $L_698;
+$L_682:
+	mov.b64 %rd960, 11;
+	setp.eq.u64 %p345, %rd941, %rd960;
+	@%p345 bra $L_681;
+$L_684:
+	mov.b64 %rd962, 12;
+	setp.eq.u64 %p346, %rd941, %rd962;
+	@!%p346 bra $L_686;
+$L_683:
+	mov.b64 %rd961, 4607516669194743839;
+	mov.b64 %rd977, %rd961;
+	bra $L_698;
+$L_685:
+	mov.b64 %rd963, -2423460969061230018;
+	mov.b64 %rd977, %rd963;
+	bra $L_698;
+$L_686:
+	mov.b64 %rd964, 13;
+	setp.eq.u64 %p347, %rd941, %rd964;
+	@%p347 bra $L_685;
+$L_688:
+	mov.b64 %rd966, 14;
+	setp.eq.u64 %p348, %rd941, %rd966;
+	@!%p348 bra $L_690;
+$L_687:
+	mov.b64 %rd965, -2707510419574615186;
+	mov.b64 %rd977, %rd965;
+	bra $L_698;
+$L_689:
+	mov.b64 %rd967, -7022098299024845734;
+	mov.b64 %rd977, %rd967;
+	bra $L_698;
+$L_690:
+	mov.b64 %rd968, 15;
+	setp.eq.u64 %p349, %rd941, %rd968;
+	@%p349 bra $L_689;
+$L_692:
+	mov.b64 %rd970, 16;
+	setp.eq.u64 %p350, %rd941, %rd970;
+	@!%p350 bra $L_694;
+$L_691:
+	mov.b64 %rd969, -1562901285013036298;
+	mov.b64 %rd977, %rd969;
+	bra $L_698;
+$L_693:
+	mov.b64 %rd971, 8795094592981902804;
+	mov.b64 %rd977, %rd971;
+	bra $L_698;
+$L_694:
+	mov.b64 %rd972, 17;
+	setp.eq.u64 %p351, %rd941, %rd972;
+	@%p351 bra $L_693;
+$L_696:
+	mov.b64 %rd974, 18;
+	setp.eq.u64 %p352, %rd941, %rd974;
+	@!%p352 bra $L_697;
+$L_695:
+	mov.b64 %rd973, -2884908082597807600;
+	mov.b64 %rd977, %rd973;
+	bra $L_698;
+$L_697:
+	mov.b64 %rd975, -6051042886442100905;
+	mov.b64 %rd977, %rd975;
+	bra $L_698;
 $L_709:
 	abs.f64 %rd1056, %rd1055;
-	bra $L_882;
-$L_710:
-	mov.b64 %rd1057, 0d3FF0000000000000;
-	mov.b64 %rd1135, %rd1057;
+$L_882:
+$L_886:
+	@!%p425 bra $L_887;
+$L_889:
+	mov.b64 %rd1225, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p512, %rd1056, %rd1225;
+	setp.ne.u32 %p513, 1, 0;
+	@%p512 bra $E_889_8;
+	bra $L_887;
+$E_889_8:
+	mov.pred %p511, %p513;
+$L_888:
+	mov.pred %p510, %p511;
+$L_892:
+	@!%p510 bra $L_884;
+$L_883:
+	mov.b64 %rd1217, 0d7FF8000000000001;
+	mov.b64 %rd1222, %rd1056;
+	mov.b64 %rd1224, %rd1217;
+$L_885:
+	mov.b64 %rd1221, %rd1222;
+	mov.b64 %rd1223, %rd1224;
+	setp.eq.f64 %p506, %rd1223, %rd248;
+	not.pred %p507, %p506;
+	@!%p507 bra $L_737;
+$L_738:
+	setp.lt.f64 %p367, %rd156, %rd248;
+	@!%p367 bra $L_737;
+$L_736:
+	mov.b64 %rd1077, 0d7FF8000000000001;
+	mov.b64 %rd1135, %rd1077;
 	bra $L_761;
 $L_711:
 	mov.b64 %rd1135, %rd156;
@@ -16472,43 +15718,147 @@ $L_711:
 $L_712:
 	setp.eq.f64 %p355, %rd1055, %rd1058;
 	@%p355 bra $L_711;
-	bra $L_715;
+$L_715:
+	@!%p51 bra $L_718;
+$L_714:
+	mov.b64 %rd1059, 0d7FF8000000000001;
+	mov.b64 %rd1135, %rd1059;
+	bra $L_761;
 $L_713:
 	mov.b64 %rd1058, 0d3FF0000000000000;
 	setp.eq.f64 %p356, %rd156, %rd1058;
 	@%p356 bra $L_710;
 	bra $L_712;
-$L_714:
-	mov.b64 %rd1059, 0d7FF8000000000001;
-	mov.b64 %rd1135, %rd1059;
-	bra $L_761;
-$L_715:
-	@%p51 bra $L_714;
-	bra $L_718;
 $L_716:
-	bra $L_762;
+$L_762:
+	setp.lt.f64 %p381, %rd1055, %rd248;
+	@!%p381 bra $L_765;
+$L_763:
+	setp.lt.s64 %p382, %rd156, 0;
+	@!%p382 bra $L_767;
+$L_768:
+$L_774:
+	abs.f64 %rd1145, %rd1055;
+	mov.b64 %rd1146, 0d4340000000000000;
+	setp.ge.f64 %p387, %rd1145, %rd1146;
+	@!%p387 bra $L_776;
+$L_775:
+	setp.ne.u32 %p388, 0, 0;
+	mov.pred %p393, %p388;
+$L_779:
+	mov.pred %p392, %p393;
+	@!%p392 bra $L_767;
+$L_766:
+	mov.b64 %rd1136, -1;
+	mov.b64 %rd1137, 0d7FF0000000000000;
+	mov.b64 %rd1138, 0dFFF0000000000000;
+	setp.ge.s64 %p385, %rd1136, %rd28;
+	selp.b64 %rd1139, %rd1137, %rd1138, %p385;
+	mov.b64 %rd1144, %rd1139;
+$L_773:
+	mov.b64 %rd1143, %rd1144;
+	mov.b64 %rd1135, %rd1143;
+	bra $L_761;
 $L_717:
 	setp.eq.f64 %p357, %rd156, %rd248;
 	@%p357 bra $L_716;
-	bra $L_720;
+$L_720:
+$L_808:
+	setp.ge.s64 %p425, %rd28, %rd28;
+	@!%p425 bra $L_809;
+$L_811:
+	mov.b64 %rd1173, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p430, %rd1055, %rd1173;
+	setp.ne.u32 %p431, 1, 0;
+	@%p430 bra $E_811_9;
+	bra $L_809;
+$E_811_9:
+	mov.pred %p429, %p431;
+$L_810:
+	mov.pred %p428, %p429;
+$L_814:
+	@!%p428 bra $L_722;
+$L_719:
+	mov.b64 %rd1060, 0dBFF0000000000000;
+	setp.eq.f64 %p359, %rd156, %rd1060;
+	@!%p359 bra $L_725;
+$L_723:
+	mov.b64 %rd1135, %rd1058;
+	bra $L_761;
 $L_718:
 	setp.neu.f64 %p358, %rd1055, %rd1055;
 	@%p358 bra $L_714;
 	bra $L_717;
-$L_719:
-	mov.b64 %rd1060, 0dBFF0000000000000;
-	setp.eq.f64 %p359, %rd156, %rd1060;
-	@%p359 bra $L_723;
-	bra $L_725;
-$L_720:
-	bra $L_808;
 $L_721:
 	mov.b64 %rd1061, -1;
-	bra $L_829;
+$L_829:
+	setp.ge.s64 %p455, %rd1061, %rd28;
+	@!%p455 bra $L_830;
+$L_832:
+	mov.b64 %rd1179, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p460, %rd156, %rd1179;
+	setp.ne.u32 %p461, 1, 0;
+	@%p460 bra $E_832_10;
+	bra $L_830;
+$E_832_10:
+	mov.pred %p459, %p461;
+$L_831:
+	mov.pred %p458, %p459;
+$L_835:
+	@!%p458 bra $L_730;
+$L_729:
+	mov.b64 %rd1068, 0dBFF0000000000000;
+	copysign.f64 %rd1069, %rd1068, %rd248;
+	neg.f64 %rd1070, %rd1055;
+$L_836:
+	setp.lt.f64 %p465, %rd1070, %rd248;
+	@!%p465 bra $L_839;
+$L_837:
+	setp.lt.s64 %p466, %rd1069, 0;
+	@!%p466 bra $L_841;
+$L_842:
+$L_848:
+	abs.f64 %rd1189, %rd1070;
+	mov.b64 %rd1190, 0d4340000000000000;
+	setp.ge.f64 %p470, %rd1189, %rd1190;
+	@!%p470 bra $L_850;
+$L_849:
+	setp.ne.u32 %p471, 0, 0;
+	mov.pred %p476, %p471;
+$L_853:
+	mov.pred %p475, %p476;
+	@!%p475 bra $L_841;
+$L_840:
+	mov.b64 %rd1181, 0d7FF0000000000000;
+	mov.b64 %rd1182, 0dFFF0000000000000;
+	selp.b64 %rd1183, %rd1181, %rd1182, %p455;
+	mov.b64 %rd1188, %rd1183;
+$L_847:
+	mov.b64 %rd1187, %rd1188;
+	mov.b64 %rd1135, %rd1187;
+	bra $L_761;
 $L_722:
-	bra $L_822;
-$L_723:
-	mov.b64 %rd1135, %rd1058;
+$L_822:
+	@!%p425 bra $L_823;
+$L_825:
+	mov.b64 %rd1177, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p450, %rd156, %rd1177;
+	setp.ne.u32 %p451, 1, 0;
+	@%p450 bra $E_825_11;
+	bra $L_823;
+$E_825_11:
+	mov.pred %p449, %p451;
+$L_824:
+	mov.pred %p448, %p449;
+$L_828:
+	@%p448 bra $L_721;
+$L_728:
+	mov.b64 %rd1067, 0d3FE0000000000000;
+	setp.eq.f64 %p361, %rd1055, %rd1067;
+	@!%p361 bra $L_735;
+$L_727:
+	sqrt.rn.f64 %rd1066, %rd156;
+	mov.b64 %rd1135, %rd1066;
 	bra $L_761;
 $L_724:
 	mov.b64 %rd1135, %rd248;
@@ -16516,27 +15866,29 @@ $L_724:
 $L_725:
 	abs.f64 %rd1062, %rd156;
 	setp.lt.f64 %p360, %rd1062, %rd1058;
-	bra $L_815;
+$L_815:
+	setp.ge.s64 %p435, %rd29, %rd28;
+	@!%p435 bra $L_816;
+$L_818:
+	mov.b64 %rd1175, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p440, %rd1055, %rd1175;
+	setp.ne.u32 %p441, 1, 0;
+	@%p440 bra $E_818_12;
+	bra $L_816;
+$E_818_12:
+	mov.pred %p439, %p441;
+$L_817:
+	mov.pred %p438, %p439;
+$L_821:
+	xor.pred %p445, %p360, %p438;
+	not.pred %p445, %p445;
+	@%p445 bra $L_724;
 $L_726:
 	mov.b64 %rd1063, 0d7FF0000000000000;
 	mov.b64 %rd1064, 0dFFF0000000000000;
 	selp.b64 %rd1065, %rd1063, %rd1064, %p435;
 	mov.b64 %rd1135, %rd1065;
 	bra $L_761;
-$L_727:
-	sqrt.rn.f64 %rd1066, %rd156;
-	mov.b64 %rd1135, %rd1066;
-	bra $L_761;
-$L_728:
-	mov.b64 %rd1067, 0d3FE0000000000000;
-	setp.eq.f64 %p361, %rd1055, %rd1067;
-	@%p361 bra $L_727;
-	bra $L_735;
-$L_729:
-	mov.b64 %rd1068, 0dBFF0000000000000;
-	copysign.f64 %rd1069, %rd1068, %rd248;
-	neg.f64 %rd1070, %rd1055;
-	bra $L_836;
 $L_730:
 	setp.lt.f64 %p362, %rd1055, %rd248;
 	@!%p362 bra $L_733;
@@ -16564,31 +15916,111 @@ $L_735:
 	setp.eq.f64 %p365, %rd1055, %rd1076;
 	@%p365 bra $L_734;
 	bra $L_709;
-$L_736:
-	mov.b64 %rd1077, 0d7FF8000000000001;
-	mov.b64 %rd1135, %rd1077;
-	bra $L_761;
 $L_737:
 	mov.b64 %rd1078, 0d43E0000000000000;
 	setp.ge.f64 %p366, %rd1221, %rd1078;
-	@%p366 bra $L_739;
-	bra $L_740;
-$L_738:
-	setp.lt.f64 %p367, %rd156, %rd248;
-	@%p367 bra $L_736;
-	bra $L_737;
+	@!%p366 bra $L_740;
 $L_739:
 	mov.b64 %rd1079, 0dBFF0000000000000;
 	setp.eq.f64 %p368, %rd156, %rd1079;
-	@%p368 bra $L_741;
-	bra $L_743;
+	@!%p368 bra $L_743;
+$L_741:
+	mov.b64 %rd1135, %rd1058;
+	bra $L_761;
 $L_740:
 	@%p507 bra $L_745;
 	mov.b64 %rd1086, %rd1221;
 	mov.b64 %rd1088, %rd1058;
 	bra $L_746;
-$L_741:
-	mov.b64 %rd1135, %rd1058;
+$L_745:
+	mov.b64 %rd1084, 0d3FE0000000000000;
+	setp.gt.f64 %p373, %rd1223, %rd1084;
+	@%p373 bra $L_747;
+	mov.b64 %rd1092, %rd1221;
+	mov.b64 %rd1094, %rd1223;
+	bra $L_748;
+$L_747:
+	sub.f64 %rd1089, %rd1223, %rd1058;
+	add.f64 %rd1090, %rd1221, %rd1058;
+	mov.b64 %rd1092, %rd1090;
+	mov.b64 %rd1094, %rd1089;
+$L_748:
+	mov.b64 %rd1091, %rd1092;
+	mov.b64 %rd1093, %rd1094;
+$L_893:
+	@!%p51 bra $L_897;
+$L_894:
+	mov.b64 %rd1279, %rd156;
+$L_903:
+	mov.b64 %rd1278, %rd1279;
+	mul.f64 %rd1280, %rd1093, %rd1278;
+$L_929:
+	setp.neu.f64 %p540, %rd1280, %rd1280;
+	@!%p540 bra $L_933;
+$L_930:
+	mov.b64 %rd1340, %rd1280;
+$L_946:
+	mov.b64 %rd1339, %rd1340;
+	mov.b64 %rd1086, %rd1091;
+	mov.b64 %rd1088, %rd1339;
+$L_746:
+	mov.b64 %rd1085, %rd1086;
+	mov.b64 %rd1087, %rd1088;
+$L_989:
+	@!%p357 bra $L_992;
+$L_990:
+	mov.b64 %rd1416, %rd156;
+	mov.b64 %rd1418, %rd28;
+$L_995:
+	mov.b64 %rd1415, %rd1416;
+	mov.b64 %rd1417, %rd1418;
+	cvt.rzi.s64.f64 %rd1419, %rd1085;
+	mov.b64 %rd1096, %rd1087;
+	mov.b64 %rd1098, %rd28;
+	mov.b64 %rd1100, %rd1415;
+	mov.b64 %rd1102, %rd1417;
+	mov.b64 %rd1104, %rd1419;
+$L_749:
+	mov.b64 %rd1095, %rd1096;
+	mov.b64 %rd1097, %rd1098;
+	mov.b64 %rd1099, %rd1100;
+	mov.b64 %rd1101, %rd1102;
+	mov.b64 %rd1103, %rd1104;
+	setp.eq.s64 %p374, %rd1103, %rd28;
+	not.pred %p375, %p374;
+	@%p375 bra $L_750;
+	mov.b64 %rd1107, %rd1097;
+	bra $L_751;
+$L_750:
+	mov.b64 %rd1105, -4096;
+	setp.lt.s64 %p376, %rd1101, %rd1105;
+	@!%p376 bra $L_754;
+$L_752:
+	add.s64 %rd1108, %rd1097, %rd1101;
+	mov.b64 %rd1107, %rd1108;
+$L_751:
+	mov.b64 %rd1106, %rd1107;
+	setp.lt.f64 %p377, %rd1055, %rd248;
+	@%p377 bra $L_759;
+	mov.b64 %rd1131, %rd1095;
+	mov.b64 %rd1133, %rd1106;
+	bra $L_760;
+$L_759:
+	div.rn.f64 %rd1128, %rd1058, %rd1095;
+	neg.s64 %rd1129, %rd1106;
+	mov.b64 %rd1131, %rd1128;
+	mov.b64 %rd1133, %rd1129;
+$L_760:
+	mov.b64 %rd1130, %rd1131;
+	mov.b64 %rd1132, %rd1133;
+$L_1007:
+	setp.eq.f64 %p593, %rd1130, %rd248;
+	@!%p593 bra $L_1010;
+$L_1008:
+	mov.b64 %rd1470, %rd1130;
+$L_1021:
+	mov.b64 %rd1469, %rd1470;
+	mov.b64 %rd1135, %rd1469;
 	bra $L_761;
 $L_742:
 	mov.b64 %rd1135, %rd248;
@@ -16607,53 +16039,6 @@ $L_744:
 	selp.b64 %rd1083, %rd1081, %rd1082, %p372;
 	mov.b64 %rd1135, %rd1083;
 	bra $L_761;
-$L_745:
-	mov.b64 %rd1084, 0d3FE0000000000000;
-	setp.gt.f64 %p373, %rd1223, %rd1084;
-	@%p373 bra $L_747;
-	mov.b64 %rd1092, %rd1221;
-	mov.b64 %rd1094, %rd1223;
-	bra $L_748;
-$L_746:
-	mov.b64 %rd1085, %rd1086;
-	mov.b64 %rd1087, %rd1088;
-	bra $L_989;
-$L_747:
-	sub.f64 %rd1089, %rd1223, %rd1058;
-	add.f64 %rd1090, %rd1221, %rd1058;
-	mov.b64 %rd1092, %rd1090;
-	mov.b64 %rd1094, %rd1089;
-$L_748:
-	mov.b64 %rd1091, %rd1092;
-	mov.b64 %rd1093, %rd1094;
-	bra $L_893;
-$L_749:
-	mov.b64 %rd1095, %rd1096;
-	mov.b64 %rd1097, %rd1098;
-	mov.b64 %rd1099, %rd1100;
-	mov.b64 %rd1101, %rd1102;
-	mov.b64 %rd1103, %rd1104;
-	setp.eq.s64 %p374, %rd1103, %rd28;
-	not.pred %p375, %p374;
-	@%p375 bra $L_750;
-	mov.b64 %rd1107, %rd1097;
-	bra $L_751;
-$L_750:
-	mov.b64 %rd1105, -4096;
-	setp.lt.s64 %p376, %rd1101, %rd1105;
-	@%p376 bra $L_752;
-	bra $L_754;
-$L_751:
-	mov.b64 %rd1106, %rd1107;
-	setp.lt.f64 %p377, %rd1055, %rd248;
-	@%p377 bra $L_759;
-	mov.b64 %rd1131, %rd1095;
-	mov.b64 %rd1133, %rd1106;
-	bra $L_760;
-$L_752:
-	add.s64 %rd1108, %rd1097, %rd1101;
-	mov.b64 %rd1107, %rd1108;
-	bra $L_751;
 $L_753:
 	and.b64 %rd1109, %rd1103, %rd29;
 	setp.eq.s64 %p378, %rd1109, %rd29;
@@ -16661,11 +16046,6 @@ $L_753:
 	mov.b64 %rd1114, %rd1095;
 	mov.b64 %rd1116, %rd1097;
 	bra $L_756;
-$L_754:
-	mov.b64 %rd1110, 4096;
-	setp.lt.s64 %p379, %rd1110, %rd1101;
-	@%p379 bra $L_752;
-	bra $L_753;
 $L_755:
 	mul.f64 %rd1111, %rd1095, %rd1099;
 	add.s64 %rd1112, %rd1097, %rd1101;
@@ -16702,142 +16082,15 @@ $L_758:
 	mov.b64 %rd1102, %rd1125;
 	mov.b64 %rd1104, %rd1127;
 	bra $L_749;
-$L_759:
-	div.rn.f64 %rd1128, %rd1058, %rd1095;
-	neg.s64 %rd1129, %rd1106;
-	mov.b64 %rd1131, %rd1128;
-	mov.b64 %rd1133, %rd1129;
-$L_760:
-	mov.b64 %rd1130, %rd1131;
-	mov.b64 %rd1132, %rd1133;
-	bra $L_1007;
-$L_761:
-	mov.b64 %rd1134, %rd1135;
-	cvt.rn.f32.f64 %r36, %rd1134;
-	bra $L_707;
-$L_762:
-	setp.lt.f64 %p381, %rd1055, %rd248;
-	@!%p381 bra $L_765;
-$L_763:
-	setp.lt.s64 %p382, %rd156, 0;
-	@%p382 bra $L_768;
-	bra $L_767;
+$L_754:
+	mov.b64 %rd1110, 4096;
+	setp.lt.s64 %p379, %rd1110, %rd1101;
+	@%p379 bra $L_752;
+	bra $L_753;
 $L_764:
 	setp.lt.s64 %p383, %rd156, 0;
-	@%p383 bra $L_772;
-	bra $L_771;
-$L_765:
-	setp.gt.f64 %p384, %rd1055, %rd248;
-	@%p384 bra $L_764;
-	bra $L_769;
-$L_766:
-	mov.b64 %rd1136, -1;
-	mov.b64 %rd1137, 0d7FF0000000000000;
-	mov.b64 %rd1138, 0dFFF0000000000000;
-	setp.ge.s64 %p385, %rd1136, %rd28;
-	selp.b64 %rd1139, %rd1137, %rd1138, %p385;
-	mov.b64 %rd1144, %rd1139;
-	bra $L_773;
-$L_767:
-	mov.b64 %rd1140, 0d7FF0000000000000;
-	mov.b64 %rd1141, 0dFFF0000000000000;
-	setp.ge.s64 %p386, %rd29, %rd28;
-	selp.b64 %rd1142, %rd1140, %rd1141, %p386;
-	mov.b64 %rd1144, %rd1142;
-	bra $L_773;
-$L_768:
-	bra $L_774;
-$L_769:
-	mov.b64 %rd1144, %rd1058;
-	bra $L_773;
-$L_770:
-	mov.b64 %rd1144, %rd156;
-	bra $L_773;
-$L_771:
-	mov.b64 %rd1144, %rd248;
-	bra $L_773;
+	@!%p383 bra $L_771;
 $L_772:
-	bra $L_791;
-$L_773:
-	mov.b64 %rd1143, %rd1144;
-	mov.b64 %rd1135, %rd1143;
-	bra $L_761;
-$L_774:
-	abs.f64 %rd1145, %rd1055;
-	mov.b64 %rd1146, 0d4340000000000000;
-	setp.ge.f64 %p387, %rd1145, %rd1146;
-	@!%p387 bra $L_776;
-$L_775:
-	setp.ne.u32 %p388, 0, 0;
-	mov.pred %p393, %p388;
-	bra $L_779;
-$L_776:
-	bra $L_780;
-$L_777:
-	cvt.rzi.s64.f64 %rd1147, %rd1153;
-	and.b64 %rd1148, %rd1147, %rd29;
-	setp.eq.s64 %p389, %rd1148, %rd29;
-	mov.pred %p391, %p389;
-$L_778:
-	mov.pred %p390, %p391;
-	mov.pred %p393, %p390;
-$L_779:
-	mov.pred %p392, %p393;
-	@%p392 bra $L_766;
-	bra $L_767;
-$L_780:
-	bra $L_784;
-$L_781:
-	mov.b64 %rd1149, 0d7FF8000000000001;
-	mov.b64 %rd1154, %rd1055;
-	mov.b64 %rd1156, %rd1149;
-	bra $L_783;
-$L_782:
-	cvt.rzi.f64.f64 %rd1150, %rd1055;
-	sub.f64 %rd1151, %rd1055, %rd1150;
-	copysign.f64 %rd1152, %rd1055, %rd1151;
-	mov.b64 %rd1154, %rd1150;
-	mov.b64 %rd1156, %rd1152;
-$L_783:
-	mov.b64 %rd1153, %rd1154;
-	mov.b64 %rd1155, %rd1156;
-	setp.eq.f64 %p394, %rd1155, %rd248;
-	setp.ne.u32 %p395, 0, 0;
-	@%p394 bra $L_777;
-	mov.pred %p391, %p395;
-	bra $L_778;
-$L_784:
-	setp.ge.s64 %p396, %rd28, %rd28;
-	@%p396 bra $L_787;
-$L_785:
-	setp.le.s64 %p397, %rd28, %rd28;
-	setp.ne.u32 %p398, 0, 0;
-	@%p397 bra $L_788;
-	mov.pred %p405, %p398;
-	bra $L_789;
-$L_786:
-	mov.pred %p399, %p400;
-	bra $L_790;
-$L_787:
-	mov.b64 %rd1157, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p401, %rd1055, %rd1157;
-	setp.ne.u32 %p402, 1, 0;
-	@%p401 bra $E_787_8;
-	bra $L_785;
-$E_787_8:
-	mov.pred %p400, %p402;
-	bra $L_786;
-$L_788:
-	mov.b64 %rd1158, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p403, %rd1055, %rd1158;
-	mov.pred %p405, %p403;
-$L_789:
-	mov.pred %p404, %p405;
-	mov.pred %p400, %p404;
-	bra $L_786;
-$L_790:
-	@%p399 bra $L_781;
-	bra $L_782;
 $L_791:
 	abs.f64 %rd1159, %rd1055;
 	mov.b64 %rd1160, 0d4340000000000000;
@@ -16846,34 +16099,108 @@ $L_791:
 $L_792:
 	setp.ne.u32 %p407, 0, 0;
 	mov.pred %p412, %p407;
-	bra $L_796;
-$L_793:
-	bra $L_797;
-$L_794:
-	cvt.rzi.s64.f64 %rd1161, %rd1167;
-	and.b64 %rd1162, %rd1161, %rd29;
-	setp.eq.s64 %p408, %rd1162, %rd29;
-	mov.pred %p410, %p408;
-$L_795:
-	mov.pred %p409, %p410;
-	mov.pred %p412, %p409;
 $L_796:
 	mov.pred %p411, %p412;
-	@%p411 bra $L_770;
-	bra $L_771;
+	@!%p411 bra $L_771;
+$L_770:
+	mov.b64 %rd1144, %rd156;
+	bra $L_773;
+$L_765:
+	setp.gt.f64 %p384, %rd1055, %rd248;
+	@%p384 bra $L_764;
+$L_769:
+	mov.b64 %rd1144, %rd1058;
+	bra $L_773;
+$L_767:
+	mov.b64 %rd1140, 0d7FF0000000000000;
+	mov.b64 %rd1141, 0dFFF0000000000000;
+	setp.ge.s64 %p386, %rd29, %rd28;
+	selp.b64 %rd1142, %rd1140, %rd1141, %p386;
+	mov.b64 %rd1144, %rd1142;
+	bra $L_773;
+$L_771:
+	mov.b64 %rd1144, %rd248;
+	bra $L_773;
+$L_776:
+$L_780:
+$L_784:
+	setp.ge.s64 %p396, %rd28, %rd28;
+	@!%p396 bra $L_785;
+$L_787:
+	mov.b64 %rd1157, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p401, %rd1055, %rd1157;
+	setp.ne.u32 %p402, 1, 0;
+	@%p401 bra $E_787_13;
+	bra $L_785;
+$E_787_13:
+	mov.pred %p400, %p402;
+$L_786:
+	mov.pred %p399, %p400;
+$L_790:
+	@!%p399 bra $L_782;
+$L_781:
+	mov.b64 %rd1149, 0d7FF8000000000001;
+	mov.b64 %rd1154, %rd1055;
+	mov.b64 %rd1156, %rd1149;
+$L_783:
+	mov.b64 %rd1153, %rd1154;
+	mov.b64 %rd1155, %rd1156;
+	setp.eq.f64 %p394, %rd1155, %rd248;
+	setp.ne.u32 %p395, 0, 0;
+	@%p394 bra $L_777;
+	mov.pred %p391, %p395;
+	bra $L_778;
+$L_777:
+	cvt.rzi.s64.f64 %rd1147, %rd1153;
+	and.b64 %rd1148, %rd1147, %rd29;
+	setp.eq.s64 %p389, %rd1148, %rd29;
+	mov.pred %p391, %p389;
+$L_778:
+	mov.pred %p390, %p391;
+	mov.pred %p393, %p390;
+	bra $L_779;
+$L_782:
+	cvt.rzi.f64.f64 %rd1150, %rd1055;
+	sub.f64 %rd1151, %rd1055, %rd1150;
+	copysign.f64 %rd1152, %rd1055, %rd1151;
+	mov.b64 %rd1154, %rd1150;
+	mov.b64 %rd1156, %rd1152;
+	bra $L_783;
+$L_785:
+	setp.le.s64 %p397, %rd28, %rd28;
+	setp.ne.u32 %p398, 0, 0;
+	@%p397 bra $L_788;
+	mov.pred %p405, %p398;
+	bra $L_789;
+$L_788:
+	mov.b64 %rd1158, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p403, %rd1055, %rd1158;
+	mov.pred %p405, %p403;
+$L_789:
+	mov.pred %p404, %p405;
+	mov.pred %p400, %p404;
+	bra $L_786;
+$L_793:
 $L_797:
-	bra $L_801;
+$L_801:
+	setp.ge.s64 %p415, %rd28, %rd28;
+	@!%p415 bra $L_802;
+$L_804:
+	mov.b64 %rd1171, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p420, %rd1055, %rd1171;
+	setp.ne.u32 %p421, 1, 0;
+	@%p420 bra $E_804_14;
+	bra $L_802;
+$E_804_14:
+	mov.pred %p419, %p421;
+$L_803:
+	mov.pred %p418, %p419;
+$L_807:
+	@!%p418 bra $L_799;
 $L_798:
 	mov.b64 %rd1163, 0d7FF8000000000001;
 	mov.b64 %rd1168, %rd1055;
 	mov.b64 %rd1170, %rd1163;
-	bra $L_800;
-$L_799:
-	cvt.rzi.f64.f64 %rd1164, %rd1055;
-	sub.f64 %rd1165, %rd1055, %rd1164;
-	copysign.f64 %rd1166, %rd1055, %rd1165;
-	mov.b64 %rd1168, %rd1164;
-	mov.b64 %rd1170, %rd1166;
 $L_800:
 	mov.b64 %rd1167, %rd1168;
 	mov.b64 %rd1169, %rd1170;
@@ -16882,27 +16209,28 @@ $L_800:
 	@%p413 bra $L_794;
 	mov.pred %p410, %p414;
 	bra $L_795;
-$L_801:
-	setp.ge.s64 %p415, %rd28, %rd28;
-	@%p415 bra $L_804;
+$L_794:
+	cvt.rzi.s64.f64 %rd1161, %rd1167;
+	and.b64 %rd1162, %rd1161, %rd29;
+	setp.eq.s64 %p408, %rd1162, %rd29;
+	mov.pred %p410, %p408;
+$L_795:
+	mov.pred %p409, %p410;
+	mov.pred %p412, %p409;
+	bra $L_796;
+$L_799:
+	cvt.rzi.f64.f64 %rd1164, %rd1055;
+	sub.f64 %rd1165, %rd1055, %rd1164;
+	copysign.f64 %rd1166, %rd1055, %rd1165;
+	mov.b64 %rd1168, %rd1164;
+	mov.b64 %rd1170, %rd1166;
+	bra $L_800;
 $L_802:
 	setp.le.s64 %p416, %rd28, %rd28;
 	setp.ne.u32 %p417, 0, 0;
 	@%p416 bra $L_805;
 	mov.pred %p424, %p417;
 	bra $L_806;
-$L_803:
-	mov.pred %p418, %p419;
-	bra $L_807;
-$L_804:
-	mov.b64 %rd1171, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p420, %rd1055, %rd1171;
-	setp.ne.u32 %p421, 1, 0;
-	@%p420 bra $E_804_9;
-	bra $L_802;
-$E_804_9:
-	mov.pred %p419, %p421;
-	bra $L_803;
 $L_805:
 	mov.b64 %rd1172, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p422, %rd1055, %rd1172;
@@ -16911,30 +16239,12 @@ $L_806:
 	mov.pred %p423, %p424;
 	mov.pred %p419, %p423;
 	bra $L_803;
-$L_807:
-	@%p418 bra $L_798;
-	bra $L_799;
-$L_808:
-	setp.ge.s64 %p425, %rd28, %rd28;
-	@%p425 bra $L_811;
 $L_809:
 	setp.le.s64 %p426, %rd28, %rd28;
 	setp.ne.u32 %p427, 0, 0;
 	@%p426 bra $L_812;
 	mov.pred %p434, %p427;
 	bra $L_813;
-$L_810:
-	mov.pred %p428, %p429;
-	bra $L_814;
-$L_811:
-	mov.b64 %rd1173, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p430, %rd1055, %rd1173;
-	setp.ne.u32 %p431, 1, 0;
-	@%p430 bra $E_811_10;
-	bra $L_809;
-$E_811_10:
-	mov.pred %p429, %p431;
-	bra $L_810;
 $L_812:
 	mov.b64 %rd1174, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p432, %rd1055, %rd1174;
@@ -16943,30 +16253,12 @@ $L_813:
 	mov.pred %p433, %p434;
 	mov.pred %p429, %p433;
 	bra $L_810;
-$L_814:
-	@%p428 bra $L_719;
-	bra $L_722;
-$L_815:
-	setp.ge.s64 %p435, %rd29, %rd28;
-	@%p435 bra $L_818;
 $L_816:
 	setp.le.s64 %p436, %rd29, %rd28;
 	setp.ne.u32 %p437, 0, 0;
 	@%p436 bra $L_819;
 	mov.pred %p444, %p437;
 	bra $L_820;
-$L_817:
-	mov.pred %p438, %p439;
-	bra $L_821;
-$L_818:
-	mov.b64 %rd1175, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p440, %rd1055, %rd1175;
-	setp.ne.u32 %p441, 1, 0;
-	@%p440 bra $E_818_11;
-	bra $L_816;
-$E_818_11:
-	mov.pred %p439, %p441;
-	bra $L_817;
 $L_819:
 	mov.b64 %rd1176, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p442, %rd1055, %rd1176;
@@ -16975,31 +16267,12 @@ $L_820:
 	mov.pred %p443, %p444;
 	mov.pred %p439, %p443;
 	bra $L_817;
-$L_821:
-	xor.pred %p445, %p360, %p438;
-	not.pred %p445, %p445;
-	@%p445 bra $L_724;
-	bra $L_726;
-$L_822:
-	@%p425 bra $L_825;
 $L_823:
 	setp.le.s64 %p446, %rd28, %rd28;
 	setp.ne.u32 %p447, 0, 0;
 	@%p446 bra $L_826;
 	mov.pred %p454, %p447;
 	bra $L_827;
-$L_824:
-	mov.pred %p448, %p449;
-	bra $L_828;
-$L_825:
-	mov.b64 %rd1177, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p450, %rd156, %rd1177;
-	setp.ne.u32 %p451, 1, 0;
-	@%p450 bra $E_825_12;
-	bra $L_823;
-$E_825_12:
-	mov.pred %p449, %p451;
-	bra $L_824;
 $L_826:
 	mov.b64 %rd1178, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p452, %rd156, %rd1178;
@@ -17008,30 +16281,12 @@ $L_827:
 	mov.pred %p453, %p454;
 	mov.pred %p449, %p453;
 	bra $L_824;
-$L_828:
-	@%p448 bra $L_721;
-	bra $L_728;
-$L_829:
-	setp.ge.s64 %p455, %rd1061, %rd28;
-	@%p455 bra $L_832;
 $L_830:
 	setp.le.s64 %p456, %rd1061, %rd28;
 	setp.ne.u32 %p457, 0, 0;
 	@%p456 bra $L_833;
 	mov.pred %p464, %p457;
 	bra $L_834;
-$L_831:
-	mov.pred %p458, %p459;
-	bra $L_835;
-$L_832:
-	mov.b64 %rd1179, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p460, %rd156, %rd1179;
-	setp.ne.u32 %p461, 1, 0;
-	@%p460 bra $E_832_13;
-	bra $L_830;
-$E_832_13:
-	mov.pred %p459, %p461;
-	bra $L_831;
 $L_833:
 	mov.b64 %rd1180, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p462, %rd156, %rd1180;
@@ -17040,129 +16295,10 @@ $L_834:
 	mov.pred %p463, %p464;
 	mov.pred %p459, %p463;
 	bra $L_831;
-$L_835:
-	@%p458 bra $L_729;
-	bra $L_730;
-$L_836:
-	setp.lt.f64 %p465, %rd1070, %rd248;
-	@!%p465 bra $L_839;
-$L_837:
-	setp.lt.s64 %p466, %rd1069, 0;
-	@%p466 bra $L_842;
-	bra $L_841;
 $L_838:
 	setp.lt.s64 %p467, %rd1069, 0;
-	@%p467 bra $L_846;
-	bra $L_845;
-$L_839:
-	setp.gt.f64 %p468, %rd1070, %rd248;
-	@%p468 bra $L_838;
-	bra $L_843;
-$L_840:
-	mov.b64 %rd1181, 0d7FF0000000000000;
-	mov.b64 %rd1182, 0dFFF0000000000000;
-	selp.b64 %rd1183, %rd1181, %rd1182, %p455;
-	mov.b64 %rd1188, %rd1183;
-	bra $L_847;
-$L_841:
-	mov.b64 %rd1184, 0d7FF0000000000000;
-	mov.b64 %rd1185, 0dFFF0000000000000;
-	setp.ge.s64 %p469, %rd29, %rd28;
-	selp.b64 %rd1186, %rd1184, %rd1185, %p469;
-	mov.b64 %rd1188, %rd1186;
-	bra $L_847;
-$L_842:
-	bra $L_848;
-$L_843:
-	mov.b64 %rd1188, %rd1058;
-	bra $L_847;
-$L_844:
-	mov.b64 %rd1188, %rd1069;
-	bra $L_847;
-$L_845:
-	mov.b64 %rd1188, %rd248;
-	bra $L_847;
+	@!%p467 bra $L_845;
 $L_846:
-	bra $L_865;
-$L_847:
-	mov.b64 %rd1187, %rd1188;
-	mov.b64 %rd1135, %rd1187;
-	bra $L_761;
-$L_848:
-	abs.f64 %rd1189, %rd1070;
-	mov.b64 %rd1190, 0d4340000000000000;
-	setp.ge.f64 %p470, %rd1189, %rd1190;
-	@!%p470 bra $L_850;
-$L_849:
-	setp.ne.u32 %p471, 0, 0;
-	mov.pred %p476, %p471;
-	bra $L_853;
-$L_850:
-	bra $L_854;
-$L_851:
-	cvt.rzi.s64.f64 %rd1191, %rd1197;
-	and.b64 %rd1192, %rd1191, %rd29;
-	setp.eq.s64 %p472, %rd1192, %rd29;
-	mov.pred %p474, %p472;
-$L_852:
-	mov.pred %p473, %p474;
-	mov.pred %p476, %p473;
-$L_853:
-	mov.pred %p475, %p476;
-	@%p475 bra $L_840;
-	bra $L_841;
-$L_854:
-	bra $L_858;
-$L_855:
-	mov.b64 %rd1193, 0d7FF8000000000001;
-	mov.b64 %rd1198, %rd1070;
-	mov.b64 %rd1200, %rd1193;
-	bra $L_857;
-$L_856:
-	cvt.rzi.f64.f64 %rd1194, %rd1070;
-	sub.f64 %rd1195, %rd1070, %rd1194;
-	copysign.f64 %rd1196, %rd1070, %rd1195;
-	mov.b64 %rd1198, %rd1194;
-	mov.b64 %rd1200, %rd1196;
-$L_857:
-	mov.b64 %rd1197, %rd1198;
-	mov.b64 %rd1199, %rd1200;
-	setp.eq.f64 %p477, %rd1199, %rd248;
-	setp.ne.u32 %p478, 0, 0;
-	@%p477 bra $L_851;
-	mov.pred %p474, %p478;
-	bra $L_852;
-$L_858:
-	@%p425 bra $L_861;
-$L_859:
-	setp.le.s64 %p479, %rd28, %rd28;
-	setp.ne.u32 %p480, 0, 0;
-	@%p479 bra $L_862;
-	mov.pred %p487, %p480;
-	bra $L_863;
-$L_860:
-	mov.pred %p481, %p482;
-	bra $L_864;
-$L_861:
-	mov.b64 %rd1201, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p483, %rd1070, %rd1201;
-	setp.ne.u32 %p484, 1, 0;
-	@%p483 bra $E_861_14;
-	bra $L_859;
-$E_861_14:
-	mov.pred %p482, %p484;
-	bra $L_860;
-$L_862:
-	mov.b64 %rd1202, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p485, %rd1070, %rd1202;
-	mov.pred %p487, %p485;
-$L_863:
-	mov.pred %p486, %p487;
-	mov.pred %p482, %p486;
-	bra $L_860;
-$L_864:
-	@%p481 bra $L_855;
-	bra $L_856;
 $L_865:
 	abs.f64 %rd1203, %rd1070;
 	mov.b64 %rd1204, 0d4340000000000000;
@@ -17171,34 +16307,106 @@ $L_865:
 $L_866:
 	setp.ne.u32 %p489, 0, 0;
 	mov.pred %p494, %p489;
-	bra $L_870;
-$L_867:
-	bra $L_871;
-$L_868:
-	cvt.rzi.s64.f64 %rd1205, %rd1211;
-	and.b64 %rd1206, %rd1205, %rd29;
-	setp.eq.s64 %p490, %rd1206, %rd29;
-	mov.pred %p492, %p490;
-$L_869:
-	mov.pred %p491, %p492;
-	mov.pred %p494, %p491;
 $L_870:
 	mov.pred %p493, %p494;
-	@%p493 bra $L_844;
-	bra $L_845;
+	@!%p493 bra $L_845;
+$L_844:
+	mov.b64 %rd1188, %rd1069;
+	bra $L_847;
+$L_839:
+	setp.gt.f64 %p468, %rd1070, %rd248;
+	@%p468 bra $L_838;
+$L_843:
+	mov.b64 %rd1188, %rd1058;
+	bra $L_847;
+$L_841:
+	mov.b64 %rd1184, 0d7FF0000000000000;
+	mov.b64 %rd1185, 0dFFF0000000000000;
+	setp.ge.s64 %p469, %rd29, %rd28;
+	selp.b64 %rd1186, %rd1184, %rd1185, %p469;
+	mov.b64 %rd1188, %rd1186;
+	bra $L_847;
+$L_845:
+	mov.b64 %rd1188, %rd248;
+	bra $L_847;
+$L_850:
+$L_854:
+$L_858:
+	@!%p425 bra $L_859;
+$L_861:
+	mov.b64 %rd1201, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p483, %rd1070, %rd1201;
+	setp.ne.u32 %p484, 1, 0;
+	@%p483 bra $E_861_15;
+	bra $L_859;
+$E_861_15:
+	mov.pred %p482, %p484;
+$L_860:
+	mov.pred %p481, %p482;
+$L_864:
+	@!%p481 bra $L_856;
+$L_855:
+	mov.b64 %rd1193, 0d7FF8000000000001;
+	mov.b64 %rd1198, %rd1070;
+	mov.b64 %rd1200, %rd1193;
+$L_857:
+	mov.b64 %rd1197, %rd1198;
+	mov.b64 %rd1199, %rd1200;
+	setp.eq.f64 %p477, %rd1199, %rd248;
+	setp.ne.u32 %p478, 0, 0;
+	@%p477 bra $L_851;
+	mov.pred %p474, %p478;
+	bra $L_852;
+$L_851:
+	cvt.rzi.s64.f64 %rd1191, %rd1197;
+	and.b64 %rd1192, %rd1191, %rd29;
+	setp.eq.s64 %p472, %rd1192, %rd29;
+	mov.pred %p474, %p472;
+$L_852:
+	mov.pred %p473, %p474;
+	mov.pred %p476, %p473;
+	bra $L_853;
+$L_856:
+	cvt.rzi.f64.f64 %rd1194, %rd1070;
+	sub.f64 %rd1195, %rd1070, %rd1194;
+	copysign.f64 %rd1196, %rd1070, %rd1195;
+	mov.b64 %rd1198, %rd1194;
+	mov.b64 %rd1200, %rd1196;
+	bra $L_857;
+$L_859:
+	setp.le.s64 %p479, %rd28, %rd28;
+	setp.ne.u32 %p480, 0, 0;
+	@%p479 bra $L_862;
+	mov.pred %p487, %p480;
+	bra $L_863;
+$L_862:
+	mov.b64 %rd1202, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p485, %rd1070, %rd1202;
+	mov.pred %p487, %p485;
+$L_863:
+	mov.pred %p486, %p487;
+	mov.pred %p482, %p486;
+	bra $L_860;
+$L_867:
 $L_871:
-	bra $L_875;
+$L_875:
+	@!%p425 bra $L_876;
+$L_878:
+	mov.b64 %rd1215, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p501, %rd1070, %rd1215;
+	setp.ne.u32 %p502, 1, 0;
+	@%p501 bra $E_878_16;
+	bra $L_876;
+$E_878_16:
+	mov.pred %p500, %p502;
+$L_877:
+	mov.pred %p499, %p500;
+$L_881:
+	@!%p499 bra $L_873;
 $L_872:
 	mov.b64 %rd1207, 0d7FF8000000000001;
 	mov.b64 %rd1212, %rd1070;
 	mov.b64 %rd1214, %rd1207;
-	bra $L_874;
-$L_873:
-	cvt.rzi.f64.f64 %rd1208, %rd1070;
-	sub.f64 %rd1209, %rd1070, %rd1208;
-	copysign.f64 %rd1210, %rd1070, %rd1209;
-	mov.b64 %rd1212, %rd1208;
-	mov.b64 %rd1214, %rd1210;
 $L_874:
 	mov.b64 %rd1211, %rd1212;
 	mov.b64 %rd1213, %rd1214;
@@ -17207,26 +16415,28 @@ $L_874:
 	@%p495 bra $L_868;
 	mov.pred %p492, %p496;
 	bra $L_869;
-$L_875:
-	@%p425 bra $L_878;
+$L_868:
+	cvt.rzi.s64.f64 %rd1205, %rd1211;
+	and.b64 %rd1206, %rd1205, %rd29;
+	setp.eq.s64 %p490, %rd1206, %rd29;
+	mov.pred %p492, %p490;
+$L_869:
+	mov.pred %p491, %p492;
+	mov.pred %p494, %p491;
+	bra $L_870;
+$L_873:
+	cvt.rzi.f64.f64 %rd1208, %rd1070;
+	sub.f64 %rd1209, %rd1070, %rd1208;
+	copysign.f64 %rd1210, %rd1070, %rd1209;
+	mov.b64 %rd1212, %rd1208;
+	mov.b64 %rd1214, %rd1210;
+	bra $L_874;
 $L_876:
 	setp.le.s64 %p497, %rd28, %rd28;
 	setp.ne.u32 %p498, 0, 0;
 	@%p497 bra $L_879;
 	mov.pred %p505, %p498;
 	bra $L_880;
-$L_877:
-	mov.pred %p499, %p500;
-	bra $L_881;
-$L_878:
-	mov.b64 %rd1215, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p501, %rd1070, %rd1215;
-	setp.ne.u32 %p502, 1, 0;
-	@%p501 bra $E_878_15;
-	bra $L_876;
-$E_878_15:
-	mov.pred %p500, %p502;
-	bra $L_877;
 $L_879:
 	mov.b64 %rd1216, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p503, %rd1070, %rd1216;
@@ -17235,49 +16445,19 @@ $L_880:
 	mov.pred %p504, %p505;
 	mov.pred %p500, %p504;
 	bra $L_877;
-$L_881:
-	@%p499 bra $L_872;
-	bra $L_873;
-$L_882:
-	bra $L_886;
-$L_883:
-	mov.b64 %rd1217, 0d7FF8000000000001;
-	mov.b64 %rd1222, %rd1056;
-	mov.b64 %rd1224, %rd1217;
-	bra $L_885;
 $L_884:
 	cvt.rzi.f64.f64 %rd1218, %rd1056;
 	sub.f64 %rd1219, %rd1056, %rd1218;
 	copysign.f64 %rd1220, %rd1056, %rd1219;
 	mov.b64 %rd1222, %rd1218;
 	mov.b64 %rd1224, %rd1220;
-$L_885:
-	mov.b64 %rd1221, %rd1222;
-	mov.b64 %rd1223, %rd1224;
-	setp.eq.f64 %p506, %rd1223, %rd248;
-	not.pred %p507, %p506;
-	@%p507 bra $L_738;
-	bra $L_737;
-$L_886:
-	@%p425 bra $L_889;
+	bra $L_885;
 $L_887:
 	setp.le.s64 %p508, %rd28, %rd28;
 	setp.ne.u32 %p509, 0, 0;
 	@%p508 bra $L_890;
 	mov.pred %p516, %p509;
 	bra $L_891;
-$L_888:
-	mov.pred %p510, %p511;
-	bra $L_892;
-$L_889:
-	mov.b64 %rd1225, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p512, %rd1056, %rd1225;
-	setp.ne.u32 %p513, 1, 0;
-	@%p512 bra $E_889_16;
-	bra $L_887;
-$E_889_16:
-	mov.pred %p511, %p513;
-	bra $L_888;
 $L_890:
 	mov.b64 %rd1226, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p514, %rd1056, %rd1226;
@@ -17286,14 +16466,6 @@ $L_891:
 	mov.pred %p515, %p516;
 	mov.pred %p511, %p515;
 	bra $L_888;
-$L_892:
-	@%p510 bra $L_883;
-	bra $L_884;
-$L_893:
-	@!%p51 bra $L_897;
-$L_894:
-	mov.b64 %rd1279, %rd156;
-	bra $L_903;
 $L_895:
 	mov.b64 %rd1227, 0d7FF8000000000001;
 	mov.b64 %rd1279, %rd1227;
@@ -17301,9 +16473,8 @@ $L_895:
 $L_896:
 	setp.lt.f64 %p517, %rd156, %rd248;
 	@%p517 bra $L_895;
-	bra $L_899;
-$L_897:
-	bra $L_904;
+$L_899:
+	@!%p357 bra $L_900;
 $L_898:
 	mov.b64 %rd1228, -1;
 	mov.b64 %rd1229, 0d7FF0000000000000;
@@ -17312,10 +16483,38 @@ $L_898:
 	selp.b64 %rd1231, %rd1229, %rd1230, %p518;
 	mov.b64 %rd1279, %rd1231;
 	bra $L_903;
-$L_899:
-	@%p357 bra $L_898;
+$L_897:
+$L_904:
+	setp.ge.s64 %p519, %rd29, %rd28;
+	@!%p519 bra $L_905;
+$L_907:
+	mov.b64 %rd1281, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p524, %rd156, %rd1281;
+	setp.ne.u32 %p525, 1, 0;
+	@%p524 bra $E_907_17;
+	bra $L_905;
+$E_907_17:
+	mov.pred %p523, %p525;
+$L_906:
+	mov.pred %p522, %p523;
+$L_910:
+	@%p522 bra $L_894;
+	bra $L_896;
 $L_900:
-	bra $L_911;
+$L_911:
+	@!%p357 bra $L_914;
+$L_912:
+	mov.b64 %rd1284, %rd156;
+	mov.b64 %rd1286, %rd28;
+$L_917:
+	mov.b64 %rd1283, %rd1284;
+	mov.b64 %rd1285, %rd1286;
+	mov.b64 %rd1287, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p529, %rd1283, %rd1287;
+	@%p529 bra $L_901;
+	mov.b64 %rd1236, %rd1283;
+	mov.b64 %rd1238, %rd1285;
+	bra $L_902;
 $L_901:
 	mov.b64 %rd1232, 0d4000000000000000;
 	mul.f64 %rd1233, %rd1283, %rd1232;
@@ -17365,31 +16564,13 @@ $L_902:
 	sub.f64 %rd1276, %rd1275, %rd1239;
 	sub.f64 %rd1277, %rd1269, %rd1276;
 	mov.b64 %rd1279, %rd1277;
-$L_903:
-	mov.b64 %rd1278, %rd1279;
-	mul.f64 %rd1280, %rd1093, %rd1278;
-	bra $L_929;
-$L_904:
-	setp.ge.s64 %p519, %rd29, %rd28;
-	@%p519 bra $L_907;
+	bra $L_903;
 $L_905:
 	setp.le.s64 %p520, %rd29, %rd28;
 	setp.ne.u32 %p521, 0, 0;
 	@%p520 bra $L_908;
 	mov.pred %p528, %p521;
 	bra $L_909;
-$L_906:
-	mov.pred %p522, %p523;
-	bra $L_910;
-$L_907:
-	mov.b64 %rd1281, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p524, %rd156, %rd1281;
-	setp.ne.u32 %p525, 1, 0;
-	@%p524 bra $E_907_17;
-	bra $L_905;
-$E_907_17:
-	mov.pred %p523, %p525;
-	bra $L_906;
 $L_908:
 	mov.b64 %rd1282, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p526, %rd156, %rd1282;
@@ -17398,46 +16579,13 @@ $L_909:
 	mov.pred %p527, %p528;
 	mov.pred %p523, %p527;
 	bra $L_906;
-$L_910:
-	@%p522 bra $L_894;
-	bra $L_896;
-$L_911:
-	@!%p357 bra $L_914;
-$L_912:
-	mov.b64 %rd1284, %rd156;
-	mov.b64 %rd1286, %rd28;
-	bra $L_917;
 $L_913:
 	mov.b64 %rd1284, %rd156;
 	mov.b64 %rd1286, %rd28;
 	bra $L_917;
 $L_914:
-	bra $L_918;
-$L_915:
-	bra $L_925;
-$L_916:
-	@%p51 bra $L_913;
-	bra $L_915;
-$L_917:
-	mov.b64 %rd1283, %rd1284;
-	mov.b64 %rd1285, %rd1286;
-	mov.b64 %rd1287, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p529, %rd1283, %rd1287;
-	@%p529 bra $L_901;
-	mov.b64 %rd1236, %rd1283;
-	mov.b64 %rd1238, %rd1285;
-	bra $L_902;
 $L_918:
-	@%p425 bra $L_921;
-$L_919:
-	setp.le.s64 %p530, %rd28, %rd28;
-	setp.ne.u32 %p531, 0, 0;
-	@%p530 bra $L_922;
-	mov.pred %p538, %p531;
-	bra $L_923;
-$L_920:
-	mov.pred %p532, %p533;
-	bra $L_924;
+	@!%p425 bra $L_919;
 $L_921:
 	mov.b64 %rd1288, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p534, %rd156, %rd1288;
@@ -17446,18 +16594,13 @@ $L_921:
 	bra $L_919;
 $E_921_18:
 	mov.pred %p533, %p535;
-	bra $L_920;
-$L_922:
-	mov.b64 %rd1289, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p536, %rd156, %rd1289;
-	mov.pred %p538, %p536;
-$L_923:
-	mov.pred %p537, %p538;
-	mov.pred %p533, %p537;
-	bra $L_920;
+$L_920:
+	mov.pred %p532, %p533;
 $L_924:
 	@%p532 bra $L_913;
-	bra $L_916;
+$L_916:
+	@%p51 bra $L_913;
+$L_915:
 $L_925:
 	abs.f64 %rd1290, %rd156;
 	mov.b64 %rd1291, 0d0010000000000000;
@@ -17469,10 +16612,6 @@ $L_926:
 	mov.b64 %rd1294, -52;
 	mov.b64 %rd1296, %rd1293;
 	mov.b64 %rd1298, %rd1294;
-	bra $L_928;
-$L_927:
-	mov.b64 %rd1296, %rd156;
-	mov.b64 %rd1298, %rd28;
 $L_928:
 	mov.b64 %rd1295, %rd1296;
 	mov.b64 %rd1297, %rd1298;
@@ -17497,31 +16636,71 @@ $L_928:
 	mov.b64 %rd1284, %rd1313;
 	mov.b64 %rd1286, %rd1308;
 	bra $L_917;
-$L_929:
-	setp.neu.f64 %p540, %rd1280, %rd1280;
-	@!%p540 bra $L_933;
-$L_930:
-	mov.b64 %rd1340, %rd1280;
-	bra $L_946;
+$L_919:
+	setp.le.s64 %p530, %rd28, %rd28;
+	setp.ne.u32 %p531, 0, 0;
+	@%p530 bra $L_922;
+	mov.pred %p538, %p531;
+	bra $L_923;
+$L_922:
+	mov.b64 %rd1289, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p536, %rd156, %rd1289;
+	mov.pred %p538, %p536;
+$L_923:
+	mov.pred %p537, %p538;
+	mov.pred %p533, %p537;
+	bra $L_920;
+$L_927:
+	mov.b64 %rd1296, %rd156;
+	mov.b64 %rd1298, %rd28;
+	bra $L_928;
 $L_931:
 	mov.b64 %rd1340, %rd248;
 	bra $L_946;
 $L_932:
 	mov.b64 %rd1314, -1;
-	bra $L_954;
-$L_933:
-	bra $L_947;
+$L_954:
+	setp.ge.s64 %p557, %rd1314, %rd28;
+	@!%p557 bra $L_955;
+$L_957:
+	mov.b64 %rd1343, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p562, %rd1280, %rd1343;
+	setp.ne.u32 %p563, 1, 0;
+	@%p562 bra $E_957_19;
+	bra $L_955;
+$E_957_19:
+	mov.pred %p561, %p563;
+$L_956:
+	mov.pred %p560, %p561;
+$L_960:
+	@%p560 bra $L_931;
+$L_935:
+	mov.b64 %rd1318, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p541, %rd1280, %rd1318;
+	@!%p541 bra $L_937;
 $L_934:
 	mov.b64 %rd1315, 0d7FF0000000000000;
 	mov.b64 %rd1316, 0dFFF0000000000000;
 	selp.b64 %rd1317, %rd1315, %rd1316, %p547;
 	mov.b64 %rd1340, %rd1317;
 	bra $L_946;
-$L_935:
-	mov.b64 %rd1318, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p541, %rd1280, %rd1318;
-	@%p541 bra $L_934;
-	bra $L_937;
+$L_933:
+$L_947:
+	setp.ge.s64 %p547, %rd29, %rd28;
+	@!%p547 bra $L_948;
+$L_950:
+	mov.b64 %rd1341, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p552, %rd1280, %rd1341;
+	setp.ne.u32 %p553, 1, 0;
+	@%p552 bra $E_950_20;
+	bra $L_948;
+$E_950_20:
+	mov.pred %p551, %p553;
+$L_949:
+	mov.pred %p550, %p551;
+$L_953:
+	@%p550 bra $L_930;
+	bra $L_932;
 $L_936:
 	mov.b64 %rd1340, %rd248;
 	bra $L_946;
@@ -17529,24 +16708,27 @@ $L_937:
 	mov.b64 %rd1319, 0dC0874910D52D3051;
 	setp.lt.f64 %p542, %rd1280, %rd1319;
 	@%p542 bra $L_936;
-	bra $L_939;
+$L_939:
+	mov.b64 %rd1321, 0dBE30000000000000;
+	setp.lt.f64 %p543, %rd1321, %rd1280;
+	@!%p543 bra $L_940;
+$L_941:
+	mov.b64 %rd1322, 0d3E30000000000000;
+	setp.lt.f64 %p545, %rd1280, %rd1322;
+	@!%p545 bra $L_940;
 $L_938:
 	add.f64 %rd1320, %rd1058, %rd1280;
 	mov.b64 %rd1340, %rd1320;
 	bra $L_946;
-$L_939:
-	mov.b64 %rd1321, 0dBE30000000000000;
-	setp.lt.f64 %p543, %rd1321, %rd1280;
-	@%p543 bra $L_941;
 $L_940:
 	setp.lt.f64 %p544, %rd1280, %rd248;
-	@%p544 bra $L_943;
-	bra $L_945;
-$L_941:
-	mov.b64 %rd1322, 0d3E30000000000000;
-	setp.lt.f64 %p545, %rd1280, %rd1322;
-	@%p545 bra $L_938;
-	bra $L_940;
+	@!%p544 bra $L_945;
+$L_943:
+	mov.b64 %rd1331, 0d3FF71547652B82FE;
+	mul.f64 %rd1332, %rd1331, %rd1280;
+	sub.f64 %rd1333, %rd1332, %rd1084;
+	cvt.rzi.s64.f64 %rd1334, %rd1333;
+	mov.b64 %rd1324, %rd1334;
 $L_942:
 	mov.b64 %rd1323, %rd1324;
 	cvt.rn.f64.s64 %rd1325, %rd1323;
@@ -17555,95 +16737,6 @@ $L_942:
 	sub.f64 %rd1328, %rd1280, %rd1327;
 	mov.b64 %rd1329, 0d3DEA39EF35793C76;
 	mul.f64 %rd1330, %rd1325, %rd1329;
-	bra $L_961;
-$L_943:
-	mov.b64 %rd1331, 0d3FF71547652B82FE;
-	mul.f64 %rd1332, %rd1331, %rd1280;
-	sub.f64 %rd1333, %rd1332, %rd1084;
-	cvt.rzi.s64.f64 %rd1334, %rd1333;
-	mov.b64 %rd1324, %rd1334;
-	bra $L_942;
-$L_944:
-	mov.b64 %rd1335, 0d3FF71547652B82FE;
-	mul.f64 %rd1336, %rd1335, %rd1280;
-	add.f64 %rd1337, %rd1336, %rd1084;
-	cvt.rzi.s64.f64 %rd1338, %rd1337;
-	mov.b64 %rd1324, %rd1338;
-	bra $L_942;
-$L_945:
-	setp.gt.f64 %p546, %rd1280, %rd248;
-	@%p546 bra $L_944;
-	mov.b64 %rd1324, %rd28;
-	bra $L_942;
-$L_946:
-	mov.b64 %rd1339, %rd1340;
-	mov.b64 %rd1086, %rd1091;
-	mov.b64 %rd1088, %rd1339;
-	bra $L_746;
-$L_947:
-	setp.ge.s64 %p547, %rd29, %rd28;
-	@%p547 bra $L_950;
-$L_948:
-	setp.le.s64 %p548, %rd29, %rd28;
-	setp.ne.u32 %p549, 0, 0;
-	@%p548 bra $L_951;
-	mov.pred %p556, %p549;
-	bra $L_952;
-$L_949:
-	mov.pred %p550, %p551;
-	bra $L_953;
-$L_950:
-	mov.b64 %rd1341, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p552, %rd1280, %rd1341;
-	setp.ne.u32 %p553, 1, 0;
-	@%p552 bra $E_950_19;
-	bra $L_948;
-$E_950_19:
-	mov.pred %p551, %p553;
-	bra $L_949;
-$L_951:
-	mov.b64 %rd1342, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p554, %rd1280, %rd1342;
-	mov.pred %p556, %p554;
-$L_952:
-	mov.pred %p555, %p556;
-	mov.pred %p551, %p555;
-	bra $L_949;
-$L_953:
-	@%p550 bra $L_930;
-	bra $L_932;
-$L_954:
-	setp.ge.s64 %p557, %rd1314, %rd28;
-	@%p557 bra $L_957;
-$L_955:
-	setp.le.s64 %p558, %rd1314, %rd28;
-	setp.ne.u32 %p559, 0, 0;
-	@%p558 bra $L_958;
-	mov.pred %p566, %p559;
-	bra $L_959;
-$L_956:
-	mov.pred %p560, %p561;
-	bra $L_960;
-$L_957:
-	mov.b64 %rd1343, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p562, %rd1280, %rd1343;
-	setp.ne.u32 %p563, 1, 0;
-	@%p562 bra $E_957_20;
-	bra $L_955;
-$E_957_20:
-	mov.pred %p561, %p563;
-	bra $L_956;
-$L_958:
-	mov.b64 %rd1344, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p564, %rd1280, %rd1344;
-	mov.pred %p566, %p564;
-$L_959:
-	mov.pred %p565, %p566;
-	mov.pred %p561, %p565;
-	bra $L_956;
-$L_960:
-	@%p560 bra $L_931;
-	bra $L_935;
 $L_961:
 	sub.f64 %rd1345, %rd1328, %rd1330;
 	mul.f64 %rd1346, %rd1345, %rd1345;
@@ -17669,27 +16762,110 @@ $L_961:
 	sub.f64 %rd1366, %rd1330, %rd1365;
 	sub.f64 %rd1367, %rd1366, %rd1328;
 	sub.f64 %rd1368, %rd1058, %rd1367;
-	bra $L_963;
-$L_962:
-	mov.b64 %rd1340, %rd1391;
-	bra $L_946;
 $L_963:
 	setp.eq.f64 %p567, %rd1368, %rd248;
 	@!%p567 bra $L_966;
 $L_964:
 	mov.b64 %rd1392, %rd1368;
-	bra $L_977;
+$L_977:
+	mov.b64 %rd1391, %rd1392;
+$L_962:
+	mov.b64 %rd1340, %rd1391;
+	bra $L_946;
+$L_944:
+	mov.b64 %rd1335, 0d3FF71547652B82FE;
+	mul.f64 %rd1336, %rd1335, %rd1280;
+	add.f64 %rd1337, %rd1336, %rd1084;
+	cvt.rzi.s64.f64 %rd1338, %rd1337;
+	mov.b64 %rd1324, %rd1338;
+	bra $L_942;
+$L_945:
+	setp.gt.f64 %p546, %rd1280, %rd248;
+	@%p546 bra $L_944;
+	mov.b64 %rd1324, %rd28;
+	bra $L_942;
+$L_948:
+	setp.le.s64 %p548, %rd29, %rd28;
+	setp.ne.u32 %p549, 0, 0;
+	@%p548 bra $L_951;
+	mov.pred %p556, %p549;
+	bra $L_952;
+$L_951:
+	mov.b64 %rd1342, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p554, %rd1280, %rd1342;
+	mov.pred %p556, %p554;
+$L_952:
+	mov.pred %p555, %p556;
+	mov.pred %p551, %p555;
+	bra $L_949;
+$L_955:
+	setp.le.s64 %p558, %rd1314, %rd28;
+	setp.ne.u32 %p559, 0, 0;
+	@%p558 bra $L_958;
+	mov.pred %p566, %p559;
+	bra $L_959;
+$L_958:
+	mov.b64 %rd1344, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p564, %rd1280, %rd1344;
+	mov.pred %p566, %p564;
+$L_959:
+	mov.pred %p565, %p566;
+	mov.pred %p561, %p565;
+	bra $L_956;
 $L_965:
 	mov.b64 %rd1392, %rd1368;
 	bra $L_977;
 $L_966:
-	bra $L_978;
-$L_967:
-	bra $L_985;
+$L_978:
+	@!%p425 bra $L_979;
+$L_981:
+	mov.b64 %rd1393, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p576, %rd1368, %rd1393;
+	setp.ne.u32 %p577, 1, 0;
+	@%p576 bra $E_981_21;
+	bra $L_979;
+$E_981_21:
+	mov.pred %p575, %p577;
+$L_980:
+	mov.pred %p574, %p575;
+$L_984:
+	@%p574 bra $L_965;
 $L_968:
 	setp.neu.f64 %p568, %rd1368, %rd1368;
 	@%p568 bra $L_965;
-	bra $L_967;
+$L_967:
+$L_985:
+	abs.f64 %rd1395, %rd1368;
+	mov.b64 %rd1396, 0d0010000000000000;
+	setp.lt.f64 %p581, %rd1395, %rd1396;
+	@!%p581 bra $L_987;
+$L_986:
+	mov.b64 %rd1397, 0d4330000000000000;
+	mul.f64 %rd1398, %rd1368, %rd1397;
+	mov.b64 %rd1399, -52;
+	mov.b64 %rd1401, %rd1398;
+	mov.b64 %rd1403, %rd1399;
+$L_988:
+	mov.b64 %rd1400, %rd1401;
+	mov.b64 %rd1402, %rd1403;
+	add.s64 %rd1404, %rd1323, %rd1402;
+	mov.b64 %rd1405, %rd1400;
+	mov.b64 %rd1406, 52;
+	min.u64 %rd1528, %rd1406, 64;
+	cvt.u32.u64 %r87, %rd1528;
+	shr.u64 %rd1407, %rd1405, %r87;
+	mov.b64 %rd1408, %rd1407;
+	mov.b64 %rd1409, 2047;
+	and.b64 %rd1410, %rd1408, %rd1409;
+	mov.b64 %rd1411, 1023;
+	cvt.u32.u64 %r42, %rd1410;
+	mov.b32 %r43, 1023;
+	sub.s32 %r44, %r42, %r43;
+	cvt.s64.s32 %rd1412, %r44;
+	add.s64 %rd1413, %rd1404, %rd1412;
+	mov.b64 %rd1414, -1075;
+	setp.lt.s64 %p582, %rd1413, %rd1414;
+	@!%p582 bra $L_970;
 $L_969:
 	copysign.f64 %rd1369, %rd1400, %rd248;
 	mov.b64 %rd1392, %rd1369;
@@ -17699,8 +16875,13 @@ $L_970:
 	@!%p569 bra $L_972;
 $L_971:
 	setp.lt.f64 %p570, %rd1400, %rd248;
-	@%p570 bra $L_973;
-	bra $L_974;
+	@!%p570 bra $L_974;
+$L_973:
+	mov.b64 %rd1371, 0d7FF0000000000000;
+	mov.b64 %rd1372, 0dFFF0000000000000;
+	selp.b64 %rd1373, %rd1371, %rd1372, %p557;
+	mov.b64 %rd1392, %rd1373;
+	bra $L_977;
 $L_972:
 	mov.b64 %rd1370, -1022;
 	setp.lt.s64 %p571, %rd1413, %rd1370;
@@ -17708,18 +16889,6 @@ $L_972:
 	mov.b64 %rd1380, %rd1413;
 	mov.b64 %rd1382, %rd1058;
 	bra $L_976;
-$L_973:
-	mov.b64 %rd1371, 0d7FF0000000000000;
-	mov.b64 %rd1372, 0dFFF0000000000000;
-	selp.b64 %rd1373, %rd1371, %rd1372, %p557;
-	mov.b64 %rd1392, %rd1373;
-	bra $L_977;
-$L_974:
-	mov.b64 %rd1374, 0d7FF0000000000000;
-	mov.b64 %rd1375, 0dFFF0000000000000;
-	selp.b64 %rd1376, %rd1374, %rd1375, %p547;
-	mov.b64 %rd1392, %rd1376;
-	bra $L_977;
 $L_975:
 	cvt.u32.u64 %r37, %rd1413;
 	mov.b32 %r38, 53;
@@ -17738,36 +16907,26 @@ $L_976:
 	add.s32 %r41, %r40, %r43;
 	cvt.s64.s32 %rd1385, %r41;
 	mov.b64 %rd1386, %rd1385;
-	min.u64 %rd1528, %rd1406, 64;
-	cvt.u32.u64 %r87, %rd1528;
-	shl.b64 %rd1387, %rd1386, %r87;
+	min.u64 %rd1529, %rd1406, 64;
+	cvt.u32.u64 %r88, %rd1529;
+	shl.b64 %rd1387, %rd1386, %r88;
 	or.b64 %rd1388, %rd1384, %rd1387;
 	mov.b64 %rd1389, %rd1388;
 	mul.f64 %rd1390, %rd1381, %rd1389;
 	mov.b64 %rd1392, %rd1390;
-$L_977:
-	mov.b64 %rd1391, %rd1392;
-	bra $L_962;
-$L_978:
-	@%p425 bra $L_981;
+	bra $L_977;
+$L_974:
+	mov.b64 %rd1374, 0d7FF0000000000000;
+	mov.b64 %rd1375, 0dFFF0000000000000;
+	selp.b64 %rd1376, %rd1374, %rd1375, %p547;
+	mov.b64 %rd1392, %rd1376;
+	bra $L_977;
 $L_979:
 	setp.le.s64 %p572, %rd28, %rd28;
 	setp.ne.u32 %p573, 0, 0;
 	@%p572 bra $L_982;
 	mov.pred %p580, %p573;
 	bra $L_983;
-$L_980:
-	mov.pred %p574, %p575;
-	bra $L_984;
-$L_981:
-	mov.b64 %rd1393, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p576, %rd1368, %rd1393;
-	setp.ne.u32 %p577, 1, 0;
-	@%p576 bra $E_981_21;
-	bra $L_979;
-$E_981_21:
-	mov.pred %p575, %p577;
-	bra $L_980;
 $L_982:
 	mov.b64 %rd1394, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p578, %rd1368, %rd1394;
@@ -17776,84 +16935,17 @@ $L_983:
 	mov.pred %p579, %p580;
 	mov.pred %p575, %p579;
 	bra $L_980;
-$L_984:
-	@%p574 bra $L_965;
-	bra $L_968;
-$L_985:
-	abs.f64 %rd1395, %rd1368;
-	mov.b64 %rd1396, 0d0010000000000000;
-	setp.lt.f64 %p581, %rd1395, %rd1396;
-	@!%p581 bra $L_987;
-$L_986:
-	mov.b64 %rd1397, 0d4330000000000000;
-	mul.f64 %rd1398, %rd1368, %rd1397;
-	mov.b64 %rd1399, -52;
-	mov.b64 %rd1401, %rd1398;
-	mov.b64 %rd1403, %rd1399;
-	bra $L_988;
 $L_987:
 	mov.b64 %rd1401, %rd1368;
 	mov.b64 %rd1403, %rd28;
-$L_988:
-	mov.b64 %rd1400, %rd1401;
-	mov.b64 %rd1402, %rd1403;
-	add.s64 %rd1404, %rd1323, %rd1402;
-	mov.b64 %rd1405, %rd1400;
-	mov.b64 %rd1406, 52;
-	min.u64 %rd1529, %rd1406, 64;
-	cvt.u32.u64 %r88, %rd1529;
-	shr.u64 %rd1407, %rd1405, %r88;
-	mov.b64 %rd1408, %rd1407;
-	mov.b64 %rd1409, 2047;
-	and.b64 %rd1410, %rd1408, %rd1409;
-	mov.b64 %rd1411, 1023;
-	cvt.u32.u64 %r42, %rd1410;
-	mov.b32 %r43, 1023;
-	sub.s32 %r44, %r42, %r43;
-	cvt.s64.s32 %rd1412, %r44;
-	add.s64 %rd1413, %rd1404, %rd1412;
-	mov.b64 %rd1414, -1075;
-	setp.lt.s64 %p582, %rd1413, %rd1414;
-	@%p582 bra $L_969;
-	bra $L_970;
-$L_989:
-	@!%p357 bra $L_992;
-$L_990:
-	mov.b64 %rd1416, %rd156;
-	mov.b64 %rd1418, %rd28;
-	bra $L_995;
+	bra $L_988;
 $L_991:
 	mov.b64 %rd1416, %rd156;
 	mov.b64 %rd1418, %rd28;
 	bra $L_995;
 $L_992:
-	bra $L_996;
-$L_993:
-	bra $L_1003;
-$L_994:
-	@%p51 bra $L_991;
-	bra $L_993;
-$L_995:
-	mov.b64 %rd1415, %rd1416;
-	mov.b64 %rd1417, %rd1418;
-	cvt.rzi.s64.f64 %rd1419, %rd1085;
-	mov.b64 %rd1096, %rd1087;
-	mov.b64 %rd1098, %rd28;
-	mov.b64 %rd1100, %rd1415;
-	mov.b64 %rd1102, %rd1417;
-	mov.b64 %rd1104, %rd1419;
-	bra $L_749;
 $L_996:
-	@%p425 bra $L_999;
-$L_997:
-	setp.le.s64 %p583, %rd28, %rd28;
-	setp.ne.u32 %p584, 0, 0;
-	@%p583 bra $L_1000;
-	mov.pred %p591, %p584;
-	bra $L_1001;
-$L_998:
-	mov.pred %p585, %p586;
-	bra $L_1002;
+	@!%p425 bra $L_997;
 $L_999:
 	mov.b64 %rd1420, 0d7FEFFFFFFFFFFFFF;
 	setp.gt.f64 %p587, %rd156, %rd1420;
@@ -17862,18 +16954,13 @@ $L_999:
 	bra $L_997;
 $E_999_22:
 	mov.pred %p586, %p588;
-	bra $L_998;
-$L_1000:
-	mov.b64 %rd1421, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p589, %rd156, %rd1421;
-	mov.pred %p591, %p589;
-$L_1001:
-	mov.pred %p590, %p591;
-	mov.pred %p586, %p590;
-	bra $L_998;
+$L_998:
+	mov.pred %p585, %p586;
 $L_1002:
 	@%p585 bra $L_991;
-	bra $L_994;
+$L_994:
+	@%p51 bra $L_991;
+$L_993:
 $L_1003:
 	abs.f64 %rd1422, %rd156;
 	mov.b64 %rd1423, 0d0010000000000000;
@@ -17885,10 +16972,6 @@ $L_1004:
 	mov.b64 %rd1426, -52;
 	mov.b64 %rd1428, %rd1425;
 	mov.b64 %rd1430, %rd1426;
-	bra $L_1006;
-$L_1005:
-	mov.b64 %rd1428, %rd156;
-	mov.b64 %rd1430, %rd28;
 $L_1006:
 	mov.b64 %rd1427, %rd1428;
 	mov.b64 %rd1429, %rd1430;
@@ -17913,23 +16996,78 @@ $L_1006:
 	mov.b64 %rd1416, %rd1445;
 	mov.b64 %rd1418, %rd1440;
 	bra $L_995;
-$L_1007:
-	setp.eq.f64 %p593, %rd1130, %rd248;
-	@!%p593 bra $L_1010;
-$L_1008:
-	mov.b64 %rd1470, %rd1130;
-	bra $L_1021;
+$L_997:
+	setp.le.s64 %p583, %rd28, %rd28;
+	setp.ne.u32 %p584, 0, 0;
+	@%p583 bra $L_1000;
+	mov.pred %p591, %p584;
+	bra $L_1001;
+$L_1000:
+	mov.b64 %rd1421, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p589, %rd156, %rd1421;
+	mov.pred %p591, %p589;
+$L_1001:
+	mov.pred %p590, %p591;
+	mov.pred %p586, %p590;
+	bra $L_998;
+$L_1005:
+	mov.b64 %rd1428, %rd156;
+	mov.b64 %rd1430, %rd28;
+	bra $L_1006;
 $L_1009:
 	mov.b64 %rd1470, %rd1130;
 	bra $L_1021;
 $L_1010:
-	bra $L_1022;
-$L_1011:
-	bra $L_1029;
+$L_1022:
+	@!%p425 bra $L_1023;
+$L_1025:
+	mov.b64 %rd1471, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p604, %rd1130, %rd1471;
+	setp.ne.u32 %p605, 1, 0;
+	@%p604 bra $E_1025_23;
+	bra $L_1023;
+$E_1025_23:
+	mov.pred %p603, %p605;
+$L_1024:
+	mov.pred %p602, %p603;
+$L_1028:
+	@%p602 bra $L_1009;
 $L_1012:
 	setp.neu.f64 %p594, %rd1130, %rd1130;
 	@%p594 bra $L_1009;
-	bra $L_1011;
+$L_1011:
+$L_1029:
+	abs.f64 %rd1473, %rd1130;
+	mov.b64 %rd1474, 0d0010000000000000;
+	setp.lt.f64 %p609, %rd1473, %rd1474;
+	@!%p609 bra $L_1031;
+$L_1030:
+	mov.b64 %rd1475, 0d4330000000000000;
+	mul.f64 %rd1476, %rd1130, %rd1475;
+	mov.b64 %rd1477, -52;
+	mov.b64 %rd1479, %rd1476;
+	mov.b64 %rd1481, %rd1477;
+$L_1032:
+	mov.b64 %rd1478, %rd1479;
+	mov.b64 %rd1480, %rd1481;
+	add.s64 %rd1482, %rd1132, %rd1480;
+	mov.b64 %rd1483, %rd1478;
+	mov.b64 %rd1484, 52;
+	min.u64 %rd1531, %rd1484, 64;
+	cvt.u32.u64 %r90, %rd1531;
+	shr.u64 %rd1485, %rd1483, %r90;
+	mov.b64 %rd1486, %rd1485;
+	mov.b64 %rd1487, 2047;
+	and.b64 %rd1488, %rd1486, %rd1487;
+	mov.b64 %rd1489, 1023;
+	cvt.u32.u64 %r50, %rd1488;
+	mov.b32 %r51, 1023;
+	sub.s32 %r52, %r50, %r51;
+	cvt.s64.s32 %rd1490, %r52;
+	add.s64 %rd1491, %rd1482, %rd1490;
+	mov.b64 %rd1492, -1075;
+	setp.lt.s64 %p610, %rd1491, %rd1492;
+	@!%p610 bra $L_1014;
 $L_1013:
 	copysign.f64 %rd1446, %rd1478, %rd248;
 	mov.b64 %rd1470, %rd1446;
@@ -17939,15 +17077,7 @@ $L_1014:
 	@!%p595 bra $L_1016;
 $L_1015:
 	setp.lt.f64 %p596, %rd1478, %rd248;
-	@%p596 bra $L_1017;
-	bra $L_1018;
-$L_1016:
-	mov.b64 %rd1447, -1022;
-	setp.lt.s64 %p597, %rd1491, %rd1447;
-	@%p597 bra $L_1019;
-	mov.b64 %rd1458, %rd1491;
-	mov.b64 %rd1460, %rd1058;
-	bra $L_1020;
+	@!%p596 bra $L_1018;
 $L_1017:
 	mov.b64 %rd1448, -1;
 	mov.b64 %rd1449, 0d7FF0000000000000;
@@ -17956,13 +17086,13 @@ $L_1017:
 	selp.b64 %rd1451, %rd1449, %rd1450, %p598;
 	mov.b64 %rd1470, %rd1451;
 	bra $L_1021;
-$L_1018:
-	mov.b64 %rd1452, 0d7FF0000000000000;
-	mov.b64 %rd1453, 0dFFF0000000000000;
-	setp.ge.s64 %p599, %rd29, %rd28;
-	selp.b64 %rd1454, %rd1452, %rd1453, %p599;
-	mov.b64 %rd1470, %rd1454;
-	bra $L_1021;
+$L_1016:
+	mov.b64 %rd1447, -1022;
+	setp.lt.s64 %p597, %rd1491, %rd1447;
+	@%p597 bra $L_1019;
+	mov.b64 %rd1458, %rd1491;
+	mov.b64 %rd1460, %rd1058;
+	bra $L_1020;
 $L_1019:
 	cvt.u32.u64 %r45, %rd1491;
 	mov.b32 %r46, 53;
@@ -17981,37 +17111,27 @@ $L_1020:
 	add.s32 %r49, %r48, %r51;
 	cvt.s64.s32 %rd1463, %r49;
 	mov.b64 %rd1464, %rd1463;
-	min.u64 %rd1531, %rd1484, 64;
-	cvt.u32.u64 %r90, %rd1531;
-	shl.b64 %rd1465, %rd1464, %r90;
+	min.u64 %rd1532, %rd1484, 64;
+	cvt.u32.u64 %r91, %rd1532;
+	shl.b64 %rd1465, %rd1464, %r91;
 	or.b64 %rd1466, %rd1462, %rd1465;
 	mov.b64 %rd1467, %rd1466;
 	mul.f64 %rd1468, %rd1459, %rd1467;
 	mov.b64 %rd1470, %rd1468;
-$L_1021:
-	mov.b64 %rd1469, %rd1470;
-	mov.b64 %rd1135, %rd1469;
-	bra $L_761;
-$L_1022:
-	@%p425 bra $L_1025;
+	bra $L_1021;
+$L_1018:
+	mov.b64 %rd1452, 0d7FF0000000000000;
+	mov.b64 %rd1453, 0dFFF0000000000000;
+	setp.ge.s64 %p599, %rd29, %rd28;
+	selp.b64 %rd1454, %rd1452, %rd1453, %p599;
+	mov.b64 %rd1470, %rd1454;
+	bra $L_1021;
 $L_1023:
 	setp.le.s64 %p600, %rd28, %rd28;
 	setp.ne.u32 %p601, 0, 0;
 	@%p600 bra $L_1026;
 	mov.pred %p608, %p601;
 	bra $L_1027;
-$L_1024:
-	mov.pred %p602, %p603;
-	bra $L_1028;
-$L_1025:
-	mov.b64 %rd1471, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p604, %rd1130, %rd1471;
-	setp.ne.u32 %p605, 1, 0;
-	@%p604 bra $E_1025_23;
-	bra $L_1023;
-$E_1025_23:
-	mov.pred %p603, %p605;
-	bra $L_1024;
 $L_1026:
 	mov.b64 %rd1472, 0dFFEFFFFFFFFFFFFF;
 	setp.lt.f64 %p606, %rd1130, %rd1472;
@@ -18020,50 +17140,10 @@ $L_1027:
 	mov.pred %p607, %p608;
 	mov.pred %p603, %p607;
 	bra $L_1024;
-$L_1028:
-	@%p602 bra $L_1009;
-	bra $L_1012;
-$L_1029:
-	abs.f64 %rd1473, %rd1130;
-	mov.b64 %rd1474, 0d0010000000000000;
-	setp.lt.f64 %p609, %rd1473, %rd1474;
-	@!%p609 bra $L_1031;
-$L_1030:
-	mov.b64 %rd1475, 0d4330000000000000;
-	mul.f64 %rd1476, %rd1130, %rd1475;
-	mov.b64 %rd1477, -52;
-	mov.b64 %rd1479, %rd1476;
-	mov.b64 %rd1481, %rd1477;
-	bra $L_1032;
 $L_1031:
 	mov.b64 %rd1479, %rd1130;
 	mov.b64 %rd1481, %rd28;
-$L_1032:
-	mov.b64 %rd1478, %rd1479;
-	mov.b64 %rd1480, %rd1481;
-	add.s64 %rd1482, %rd1132, %rd1480;
-	mov.b64 %rd1483, %rd1478;
-	mov.b64 %rd1484, 52;
-	min.u64 %rd1532, %rd1484, 64;
-	cvt.u32.u64 %r91, %rd1532;
-	shr.u64 %rd1485, %rd1483, %r91;
-	mov.b64 %rd1486, %rd1485;
-	mov.b64 %rd1487, 2047;
-	and.b64 %rd1488, %rd1486, %rd1487;
-	mov.b64 %rd1489, 1023;
-	cvt.u32.u64 %r50, %rd1488;
-	mov.b32 %r51, 1023;
-	sub.s32 %r52, %r50, %r51;
-	cvt.s64.s32 %rd1490, %r52;
-	add.s64 %rd1491, %rd1482, %rd1490;
-	mov.b64 %rd1492, -1075;
-	setp.lt.s64 %p610, %rd1491, %rd1492;
-	@%p610 bra $L_1013;
-	bra $L_1014;
-$L_1033:
-	add.s64 %rd1493, %rd46, %rd35;
-	st.global.f32 [%rd1493], %r36;
-	bra $L_3;
+	bra $L_1032;
 $L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -18258,20 +17338,6 @@ $L_1:
 	@!%p3 bra $L_3;
 $L_2:
 	mov.b64 %rd25, %rd24;
-	bra $L_7;
-$L_3:
-	bra $L_6;
-$L_4:
-	neg.f64 %rd26, %rd43;
-	mov.b64 %rd28, %rd26;
-$L_5:
-	mov.b64 %rd27, %rd28;
-	mov.b64 %rd29, %rd6;
-	setp.lt.u64 %p4, %rd25, %rd29;
-	@%p4 bra $L_8;
-	bra $L_9;
-$L_6:
-	ret;
 $L_7:
 	mov.b64 %rd30, 4;
 	mul.lo.s64 %rd31, %rd24, %rd30;
@@ -18297,11 +17363,21 @@ $L_7:
 	@%p5 bra $L_4;
 	mov.b64 %rd28, %rd43;
 	bra $L_5;
+$L_4:
+	neg.f64 %rd26, %rd43;
+	mov.b64 %rd28, %rd26;
+$L_5:
+	mov.b64 %rd27, %rd28;
+	mov.b64 %rd29, %rd6;
+	setp.lt.u64 %p4, %rd25, %rd29;
+	@!%p4 bra $L_9;
 $L_8:
 	mul.lo.s64 %rd44, %rd24, %rd8;
 	add.s64 %rd45, %rd5, %rd44;
 	st.global.f64 [%rd45], %rd27;
-	bra $L_3;
+$L_3:
+$L_6:
+	ret;
 $L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -18360,9 +17436,15 @@ $L_1:
 	setp.lt.s64 %p1, %rd7, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_8;
-$L_3:
-	bra $L_7;
+$L_8:
+	mov.b64 %rd18, 24;
+	mul.lo.s64 %rd19, %rd7, %rd18;
+	add.s64 %rd20, %rd1, %rd19;
+	mov.b64 %rd21, 20;
+	add.s64 %rd22, %rd20, %rd21;
+	ld.global.u8 %r17, [%rd22];
+	setp.ne.u32 %p4, %r17, 0;
+	@!%p4 bra $L_5;
 $L_4:
 	mov.b64 %rd8, 8;
 	add.s64 %rd9, %rd20, %rd8;
@@ -18394,21 +17476,11 @@ $L_5:
 	@!%p2 bra $L_3;
 $L_6:
 	setp.ne.u32 %p3, 0, 0;
-	selp.u32 %r17, 1, 0, %p3;
-	st.global.u8 [%rd22], %r17;
-	bra $L_3;
+	selp.u32 %r18, 1, 0, %p3;
+	st.global.u8 [%rd22], %r18;
+$L_3:
 $L_7:
 	ret;
-$L_8:
-	mov.b64 %rd18, 24;
-	mul.lo.s64 %rd19, %rd7, %rd18;
-	add.s64 %rd20, %rd1, %rd19;
-	mov.b64 %rd21, 20;
-	add.s64 %rd22, %rd20, %rd21;
-	ld.global.u8 %r18, [%rd22];
-	setp.ne.u32 %p4, %r18, 0;
-	@%p4 bra $L_4;
-	bra $L_5;
 }
 
 // kernels_LocalArray
@@ -18474,9 +17546,6 @@ $L_2:
 	st.local.s32 [%rd24], %r4;
 	mov.b64 %rd25, -1;
 	mov.b64 %rd27, %rd25;
-	bra $L_4;
-$L_3:
-	bra $L_10;
 $L_4:
 	mov.b64 %rd26, %rd27;
 	mov.b64 %rd28, 1;
@@ -18484,30 +17553,6 @@ $L_4:
 	setp.lt.s64 %p2, %rd29, %rd13;
 	@!%p2 bra $L_6;
 $L_5:
-	bra $L_11;
-$L_6:
-	mov.b64 %rd30, 0;
-	mov.b32 %r6, %r4;
-	mov.b64 %rd32, %rd30;
-$L_7:
-	mov.b32 %r5, %r6;
-	mov.b64 %rd31, %rd32;
-	setp.lt.s64 %p3, %rd31, %rd13;
-	@!%p3 bra $L_9;
-$L_8:
-	cvt.u32.u64 %r7, %rd31;
-	mov.b32 %r8, 3;
-	mul.lo.s32 %r9, %r7, %r8;
-	cvt.s64.s32 %rd33, %r9;
-	bra $L_14;
-$L_9:
-	mov.b64 %rd34, %rd9;
-	mov.b64 %rd35, %rd4;
-	setp.lt.u64 %p4, %rd34, %rd35;
-	@%p4 bra $L_16;
-	bra $L_17;
-$L_10:
-	ret;
 $L_11:
 	mul.lo.s64 %rd36, %rd9, %rd11;
 	add.s64 %rd37, %rd1, %rd36;
@@ -18530,6 +17575,23 @@ $L_12:
 	st.local.s32 [%rd42], %r15;
 	mov.b64 %rd27, %rd29;
 	bra $L_4;
+$L_3:
+$L_10:
+	ret;
+$L_6:
+	mov.b64 %rd30, 0;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd32, %rd30;
+$L_7:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd31, %rd32;
+	setp.lt.s64 %p3, %rd31, %rd13;
+	@!%p3 bra $L_9;
+$L_8:
+	cvt.u32.u64 %r7, %rd31;
+	mov.b32 %r8, 3;
+	mul.lo.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd33, %r9;
 $L_14:
 	mul.lo.s64 %rd43, %rd9, %rd11;
 	add.s64 %rd44, %rd1, %rd43;
@@ -18551,6 +17613,11 @@ $L_15:
 	mov.b32 %r6, %r23;
 	mov.b64 %rd32, %rd50;
 	bra $L_7;
+$L_9:
+	mov.b64 %rd34, %rd9;
+	mov.b64 %rd35, %rd4;
+	setp.lt.u64 %p4, %rd34, %rd35;
+	@!%p4 bra $L_17;
 $L_16:
 	mul.lo.s64 %rd51, %rd9, %rd11;
 	add.s64 %rd52, %rd3, %rd51;
@@ -18664,10 +17731,6 @@ $L_2:
 	add.s64 %rd21, %rd18, %rd16;
 	st.local.f64 [%rd21], %rd11;
 	mov.b64 %rd22, %rd9;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mul.lo.s64 %rd23, %rd9, %rd12;
 	add.s64 %rd24, %rd1, %rd23;
@@ -18708,7 +17771,9 @@ $L_8:
 	ld.local.f64 %rd43, [%rd33];
 	mul.f64 %rd44, %rd43, %rd27;
 	st.global.f64 [%rd42], %rd44;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -18772,30 +17837,6 @@ $L_1:
 	setp.lt.s64 %p1, %rd10, %rd2;
 	@!%p1 bra $L_3;
 $L_2:
-	bra $L_8;
-$L_3:
-	bar.sync 0;
-	mov.b64 %rd11, 128;
-	mul.lo.s64 %rd12, %rd7, %rd11;
-	mov.b64 %rd13, 127;
-	add.s64 %rd14, %rd12, %rd13;
-	sub.s64 %rd15, %rd14, %rd6;
-	setp.lt.s64 %p2, %rd10, %rd4;
-	@%p2 bra $L_6;
-	bra $L_5;
-$L_4:
-	mov.b32 %r4, 127;
-	mov.b32 %r5, %r1;
-	sub.s32 %r6, %r4, %r5;
-	bra $L_10;
-$L_5:
-	bra $L_7;
-$L_6:
-	setp.lt.s64 %p3, %rd15, %rd2;
-	@%p3 bra $L_4;
-	bra $L_5;
-$L_7:
-	ret;
 $L_8:
 	mov.b64 %rd16, 4;
 	mul.lo.s64 %rd17, %rd10, %rd16;
@@ -18808,7 +17849,22 @@ $L_9:
 	cvt.s64.s32 %rd19, %r10;
 	add.s64 %rd20, %rd5, %rd19;
 	st.shared.f32 [%rd20], %r7;
-	bra $L_3;
+$L_3:
+	bar.sync 0;
+	mov.b64 %rd11, 128;
+	mul.lo.s64 %rd12, %rd7, %rd11;
+	mov.b64 %rd13, 127;
+	add.s64 %rd14, %rd12, %rd13;
+	sub.s64 %rd15, %rd14, %rd6;
+	setp.lt.s64 %p2, %rd10, %rd4;
+	@!%p2 bra $L_5;
+$L_6:
+	setp.lt.s64 %p3, %rd15, %rd2;
+	@!%p3 bra $L_5;
+$L_4:
+	mov.b32 %r4, 127;
+	mov.b32 %r5, %r1;
+	sub.s32 %r6, %r4, %r5;
 $L_10:
 	mov.b64 %rd21, 4;
 	mov.b32 %r11, 4;
@@ -18820,7 +17876,9 @@ $L_11:
 	mul.lo.s64 %rd24, %rd10, %rd21;
 	add.s64 %rd25, %rd3, %rd24;
 	st.global.f32 [%rd25], %r13;
-	bra $L_5;
+$L_5:
+$L_7:
+	ret;
 }
 
 // kernels_BlockSum
@@ -18864,53 +17922,14 @@ $L_1:
 	mov.b64 %rd13, %rd11;
 	bra $L_3;
 $L_2:
-	bra $L_13;
-$L_3:
-	mov.b64 %rd12, %rd13;
-	bra $L_14;
-$L_4:
-	mov.b64 %rd14, %rd15;
-	setp.gt.s64 %p2, %rd14, %rd11;
-	@!%p2 bra $L_6;
-$L_5:
-	setp.lt.s64 %p3, %rd6, %rd14;
-	@%p3 bra $L_7;
-	bra $L_8;
-$L_6:
-	setp.eq.s64 %p4, %rd6, %rd11;
-	@%p4 bra $L_11;
-	bra $L_10;
-$L_7:
-	cvt.u32.u64 %r4, %rd14;
-	add.s32 %r5, %r6, %r4;
-	cvt.s64.s32 %rd16, %r5;
-	bra $L_15;
-$L_8:
-	bar.sync 0;
-	mov.b64 %rd17, 1;
-	min.u64 %rd35, %rd17, 64;
-	cvt.u32.u64 %r9, %rd35;
-	shr.s64 %rd18, %rd14, %r9;
-	mov.b64 %rd15, %rd18;
-	bra $L_4;
-$L_9:
-	ld.shared.s64 %rd19, [%rd5];
-	bra $L_18;
-$L_10:
-	bra $L_12;
-$L_11:
-	setp.lt.s64 %p5, %rd7, %rd4;
-	@%p5 bra $L_9;
-	bra $L_10;
-$L_12:
-	ret;
 $L_13:
 	mov.b64 %rd20, 8;
 	mul.lo.s64 %rd21, %rd10, %rd20;
 	add.s64 %rd22, %rd1, %rd21;
 	ld.global.s64 %rd23, [%rd22];
 	mov.b64 %rd13, %rd23;
-	bra $L_3;
+$L_3:
+	mov.b64 %rd12, %rd13;
 $L_14:
 	mov.b64 %rd24, 8;
 	mov.b32 %r6, %r1;
@@ -18922,7 +17941,17 @@ $L_14:
 	bar.sync 0;
 	mov.b64 %rd27, 128;
 	mov.b64 %rd15, %rd27;
-	bra $L_4;
+$L_4:
+	mov.b64 %rd14, %rd15;
+	setp.gt.s64 %p2, %rd14, %rd11;
+	@!%p2 bra $L_6;
+$L_5:
+	setp.lt.s64 %p3, %rd6, %rd14;
+	@!%p3 bra $L_8;
+$L_7:
+	cvt.u32.u64 %r4, %rd14;
+	add.s32 %r5, %r6, %r4;
+	cvt.s64.s32 %rd16, %r5;
 $L_15:
 	mul.lo.s64 %rd28, %rd16, %rd24;
 	add.s64 %rd29, %rd5, %rd28;
@@ -18932,12 +17961,29 @@ $L_16:
 	add.s64 %rd32, %rd31, %rd30;
 $L_17:
 	st.shared.s64 [%rd26], %rd32;
-	bra $L_8;
+$L_8:
+	bar.sync 0;
+	mov.b64 %rd17, 1;
+	min.u64 %rd35, %rd17, 64;
+	cvt.u32.u64 %r9, %rd35;
+	shr.s64 %rd18, %rd14, %r9;
+	mov.b64 %rd15, %rd18;
+	bra $L_4;
+$L_6:
+	setp.eq.s64 %p4, %rd6, %rd11;
+	@!%p4 bra $L_10;
+$L_11:
+	setp.lt.s64 %p5, %rd7, %rd4;
+	@!%p5 bra $L_10;
+$L_9:
+	ld.shared.s64 %rd19, [%rd5];
 $L_18:
 	mul.lo.s64 %rd33, %rd7, %rd24;
 	add.s64 %rd34, %rd3, %rd33;
 	st.global.s64 [%rd34], %rd19;
-	bra $L_10;
+$L_10:
+$L_12:
+	ret;
 }
 
 // kernels_Shared2D
@@ -18986,35 +18032,11 @@ $L_1:
 	add.s32 %r9, %r6, %r8;
 	cvt.s64.s32 %rd13, %r9;
 	setp.lt.s64 %p1, %rd11, %rd5;
-	@%p1 bra $L_4;
-	bra $L_3;
-$L_2:
-	bra $L_9;
-$L_3:
-	bar.sync 0;
-	mov.b32 %r10, %r2;
-	add.s32 %r11, %r6, %r10;
-	cvt.s64.s32 %rd14, %r11;
-	add.s64 %rd15, %rd9, %rd12;
-	setp.lt.s64 %p2, %rd14, %rd5;
-	@%p2 bra $L_7;
-	bra $L_6;
+	@!%p1 bra $L_3;
 $L_4:
 	setp.lt.s64 %p3, %rd13, %rd5;
-	@%p3 bra $L_2;
-	bra $L_3;
-$L_5:
-	mul.lo.s64 %rd16, %rd15, %rd5;
-	add.s64 %rd17, %rd16, %rd14;
-	bra $L_13;
-$L_6:
-	bra $L_8;
-$L_7:
-	setp.lt.s64 %p4, %rd15, %rd5;
-	@%p4 bra $L_5;
-	bra $L_6;
-$L_8:
-	ret;
+	@!%p3 bra $L_3;
+$L_2:
 $L_9:
 	mov.b32 %r12, 68;
 	mul.lo.s32 %r13, %r8, %r12;
@@ -19038,7 +18060,20 @@ $L_12:
 	cvt.s64.s32 %rd27, %r17;
 	add.s64 %rd28, %rd19, %rd27;
 	st.shared.f32 [%rd28], %r14;
-	bra $L_3;
+$L_3:
+	bar.sync 0;
+	mov.b32 %r10, %r2;
+	add.s32 %r11, %r6, %r10;
+	cvt.s64.s32 %rd14, %r11;
+	add.s64 %rd15, %rd9, %rd12;
+	setp.lt.s64 %p2, %rd14, %rd5;
+	@!%p2 bra $L_6;
+$L_7:
+	setp.lt.s64 %p4, %rd15, %rd5;
+	@!%p4 bra $L_6;
+$L_5:
+	mul.lo.s64 %rd16, %rd15, %rd5;
+	add.s64 %rd17, %rd16, %rd14;
 $L_13:
 	mov.b32 %r18, 68;
 	mul.lo.s32 %r19, %r10, %r18;
@@ -19059,7 +18094,9 @@ $L_15:
 	mul.lo.s64 %rd36, %rd17, %rd31;
 	add.s64 %rd37, %rd3, %rd36;
 	st.global.f32 [%rd37], %r22;
-	bra $L_6;
+$L_6:
+$L_8:
+	ret;
 $L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -19154,11 +18191,7 @@ $L_2:
 	mov.b64 %rd14, %rd13;
 	mov.b64 %rd15, %rd2;
 	setp.le.u64 %p2, %rd14, %rd15;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd16, %rd11;
 	setp.le.u64 %p3, %rd16, %rd14;
@@ -19212,7 +18245,9 @@ $L_17:
 	mul.lo.s64 %rd32, %rd9, %rd17;
 	add.s64 %rd33, %rd3, %rd32;
 	st.global.s32 [%rd33], %r24;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -19528,9 +18563,6 @@ $L_2:
 	st.local.s32 [%rd52], %r44;
 	mov.b64 %rd85, -1;
 	mov.b64 %rd87, %rd85;
-	bra $L_4;
-$L_3:
-	bra $L_6;
 $L_4:
 	mov.b64 %rd86, %rd87;
 	mov.b64 %rd88, 1;
@@ -19542,10 +18574,7 @@ $L_5:
 	mov.b64 %rd91, %rd89;
 	mov.b64 %rd92, %rd40;
 	setp.lt.u64 %p3, %rd91, %rd92;
-	@%p3 bra $L_7;
-	bra $L_8;
-$L_6:
-	ret;
+	@!%p3 bra $L_8;
 $L_7:
 	cvt.u32.u64 %r45, %rd89;
 	mov.b32 %r46, 4;
@@ -19563,6 +18592,9 @@ $L_9:
 	st.global.s32 [%rd98], %r48;
 	mov.b64 %rd87, %rd89;
 	bra $L_4;
+$L_3:
+$L_6:
+	ret;
 $L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -19653,11 +18685,7 @@ $L_2:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd3;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd14, 4;
 	mul.lo.s64 %rd15, %rd11, %rd14;
@@ -19667,7 +18695,9 @@ $L_7:
 	mul.lo.s64 %rd17, %rd10, %rd14;
 	add.s64 %rd18, %rd4, %rd17;
 	st.global.f32 [%rd18], %r4;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -19737,11 +18767,7 @@ $L_2:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd2;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd14, 4;
 	mul.lo.s64 %rd15, %rd11, %rd14;
@@ -19767,7 +18793,9 @@ $L_9:
 $L_11:
 	add.s64 %rd19, %rd5, %rd15;
 	st.global.s32 [%rd19], %r12;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -19874,13 +18902,6 @@ $L_1:
 	@!%p1 bra $L_3;
 $L_2:
 	mov.b64 %rd10, %rd9;
-	bra $L_7;
-$L_3:
-	bra $L_6;
-$L_5:
-	bra $L_8;
-$L_6:
-	ret;
 $L_7:
 	mov.b64 %rd11, 4;
 	mul.lo.s64 %rd12, %rd9, %rd11;
@@ -19889,7 +18910,7 @@ $L_7:
 	mov.b32 %r5, 0;
 	setp.lt.s32 %p2, %r4, %r5;
 	@%p2 bra $L_4;
-	bra $L_5;
+$L_5:
 $L_8:
 	ld.global.s32 %r6, [%rd13];
 	mov.b32 %r7, 1;
@@ -19900,7 +18921,9 @@ $L_8:
 $L_9:
 	add.s64 %rd15, %rd3, %rd12;
 	st.global.s32 [%rd15], %r8;
-	bra $L_3;
+$L_3:
+$L_6:
+	ret;
 $L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 5;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -19987,11 +19010,7 @@ $L_2:
 	mov.b64 %rd11, %rd10;
 	mov.b64 %rd12, %rd2;
 	setp.le.u64 %p2, %rd11, %rd12;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd13, %rd9;
 	setp.le.u64 %p3, %rd13, %rd11;
@@ -20004,7 +19023,9 @@ $L_9:
 	mul.lo.s64 %rd16, %rd9, %rd15;
 	add.s64 %rd17, %rd3, %rd16;
 	st.global.s32 [%rd17], %r4;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -20097,11 +19118,7 @@ $L_2:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd2;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mov.b64 %rd14, 4;
 	mul.lo.s64 %rd15, %rd11, %rd14;
@@ -20126,7 +19143,9 @@ $L_9:
 $L_11:
 	add.s64 %rd24, %rd5, %rd15;
 	st.global.s32 [%rd24], %r5;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -20248,11 +19267,7 @@ $L_2:
 	mov.b64 %rd17, %rd9;
 	mov.b64 %rd18, %rd2;
 	setp.lt.u64 %p2, %rd17, %rd18;
-	@%p2 bra $L_5;
-	bra $L_6;
-$L_3:
-$L_4:
-	ret;
+	@!%p2 bra $L_6;
 $L_5:
 	mul.lo.s64 %rd19, %rd9, %rd13;
 	add.s64 %rd20, %rd1, %rd19;
@@ -20280,7 +19295,9 @@ $L_9:
 	mul.lo.s64 %rd26, %rd9, %rd11;
 	add.s64 %rd27, %rd3, %rd26;
 	st.global.s32 [%rd27], %r15;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -20363,16 +19380,14 @@ $L_2:
 	cvt.u32.u64 %r4, %rd7;
 	mov.b32 %r5, 3;
 	mul.lo.s32 %r6, %r4, %r5;
-	bra $L_5;
-$L_3:
-$L_4:
-	ret;
 $L_5:
 	mov.b64 %rd8, 4;
 	mul.lo.s64 %rd9, %rd7, %rd8;
 	add.s64 %rd10, %rd1, %rd9;
 	st.global.s32 [%rd10], %r6;
-	bra $L_3;
+$L_3:
+$L_4:
+	ret;
 }
 
 `
