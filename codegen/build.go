@@ -354,7 +354,28 @@ func relPos(dir string) func(token.Position) string {
 		file := p.Filename
 		if rel, err := filepath.Rel(base, file); err == nil && !strings.HasPrefix(rel, "..") {
 			file = rel
+		} else if root := moduleRoot(file); root != "" {
+			// Outside dir, a path from the module's root keeps the output
+			// the same in every checkout.
+			if rel, err := filepath.Rel(root, file); err == nil {
+				file = rel
+			}
 		}
 		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(file), p.Line, p.Column)
+	}
+}
+
+// moduleRoot returns the nearest directory above file that holds a go.mod,
+// or "".
+func moduleRoot(file string) string {
+	for dir := filepath.Dir(file); ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
 	}
 }
