@@ -53,8 +53,9 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 	}
 }
 
-// singleValues maps each local variable that is assigned exactly once, in
-// its declaration, and never has its address taken or a field assigned, to
+// singleValues maps each local or unexported package-level variable that
+// is assigned exactly once, in its declaration, and never has its address
+// taken or a field assigned, to
 // that value: grid := gpu.Dim3{...} then Launch(k, grid, ...) is checked as
 // if the literal were written in the call.
 func singleValues(pass *analysis.Pass) map[types.Object]ast.Expr {
@@ -118,8 +119,10 @@ func singleValues(pass *analysis.Pass) map[types.Object]ast.Expr {
 		})
 	}
 	for obj := range values {
+		// A package-level variable counts only when unexported: this
+		// package holds every assignment to it, and none changed it.
 		v, ok := obj.(*types.Var)
-		if spoiled[obj] || !ok || isPackageLevel(v) {
+		if spoiled[obj] || !ok || isPackageLevel(v) && v.Exported() {
 			delete(values, obj)
 		}
 	}
@@ -160,6 +163,10 @@ func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*type
 	kexpr := astutil.Unparen(call.Args[0])
 	fn := funcOf(pass.TypesInfo, kexpr)
 	if fn == nil {
+		if _, isLit := kexpr.(*ast.FuncLit); isLit {
+			pass.ReportRangef(kexpr, "Launch of a function literal, which is not a //gpu:kernel function: only top-level functions marked //gpu:kernel can run on the device")
+			return
+		}
 		if t := pass.TypesInfo.TypeOf(kexpr); t != nil && !types.IsInterface(t) {
 			if _, ok := t.Underlying().(*types.Signature); !ok {
 				pass.ReportRangef(kexpr, "Launch of %s, which is not a function: the first argument of Launch is a //gpu:kernel function", render(kexpr))
@@ -384,11 +391,13 @@ func conversionFix(pkg *types.Package, pt types.Type, a ast.Expr) analysis.Sugge
 // bufferElem returns T for *device.Buffer[T].
 func bufferElem(t types.Type) (types.Type, bool) {
 	p, ok := types.Unalias(t).(*types.Pointer)
-	if !ok || !isDeviceNamed(p.Elem(), "Buffer") {
+	if !ok {
 		return nil, false
 	}
-	n := types.Unalias(p.Elem()).(*types.Named)
-	if n.TypeArgs().Len() != 1 {
+	// Only a pointer to the Buffer itself: a **device.Buffer (&b of a
+	// buffer variable) is some other value.
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || !isDeviceNamed(n, "Buffer") || n.TypeArgs().Len() != 1 {
 		return nil, false
 	}
 	return n.TypeArgs().At(0), true
