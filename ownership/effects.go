@@ -16,7 +16,8 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		pos = instr.Pos() // the defer or go keyword
 	}
 	do := func(ids []int, e effect, what string) {
-		if isGo && e != effNone {
+		if isGo && e == effFree {
+			// Freed by the goroutine at some unknown time: handed on.
 			e = effEscape
 		}
 		if isDefer {
@@ -159,6 +160,8 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		}
 	}
 	for j, a := range common.Args {
+		// An owned field passed to a call uses the struct that owns it.
+		do(fa.fieldUses(a), effUse, "a call to "+name)
 		ids := fa.argAliases(a)
 		if len(ids) == 0 {
 			continue
