@@ -197,6 +197,10 @@ type funcAnalysis struct {
 	building *summary // the summary being computed by finalPass
 	diags    []analysis.Diagnostic
 	seen     map[string]bool
+	// cur is the instruction transfer is applying; createdBy maps a
+	// resource to the instruction that creates it (see staleIn).
+	cur       ssa.Instruction
+	createdBy map[int]ssa.Instruction
 }
 
 // analyze returns the analysis of fn, computing it (and the summaries of the

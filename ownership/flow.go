@@ -97,6 +97,7 @@ func (fa *funcAnalysis) transferBlock(b *ssa.BasicBlock, final bool) []edge {
 // where the error result of an allocating call is non-nil, or where a
 // buffer is nil, the buffer needs no release.
 func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
+	fa.refineSelect(cond, t)
 	fa.refineGuards(cond, t, f)
 	fa.refineLoopExit(cond, t, f)
 	bin, ok := cond.(*ssa.BinOp)
@@ -191,6 +192,8 @@ const (
 // transfer applies one instruction to st; it returns false when the path
 // ends at the instruction without returning.
 func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool) bool {
+	fa.cur = instr
+	defer func() { fa.cur = nil }()
 	switch in := instr.(type) {
 	case *ssa.Panic:
 		return false
@@ -207,7 +210,7 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.call(in, in.Common(), st, final, false, false)
 		if ids := fa.created[in]; len(ids) > 0 {
 			for _, id := range ids {
-				if st[id].bits&live != 0 && final {
+				if st[id].bits&live != 0 && final && !fa.carriedAndFreed(id) {
 					r := fa.res[id]
 					fa.reportf(in.Pos(), "%s %s not %s before it is allocated again at line %d",
 						fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos()))
@@ -227,9 +230,11 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 	case *ssa.Send:
 		fa.apply(st, fa.alias[in.X], effEscape, in.Pos(), "a channel send", final)
 	case *ssa.Select:
+		// A send case hands the value on only where that case is
+		// chosen: refineSelect applies it on the case's edge.
 		for _, s := range in.States {
 			if s.Send != nil {
-				fa.apply(st, fa.alias[s.Send], effEscape, s.Pos, "a channel send", final)
+				fa.apply(st, fa.alias[s.Send], effUse, s.Pos, "a channel send", final)
 			}
 		}
 	case *ssa.MapUpdate:
@@ -454,4 +459,74 @@ func (fa *funcAnalysis) endPos() token.Pos {
 		return syn.Body.Rbrace
 	}
 	return fa.fn.Pos()
+}
+
+// carriedAndFreed reports whether the previous instance of resource id,
+// when its creation runs again in a loop, is kept in a loop-carried
+// variable that the loop frees after the new allocation (`prev.Free()`
+// where prev is a φ holding the last iteration's buffer, see staleIn):
+// allocating again does not lose it.
+func (fa *funcAnalysis) carriedAndFreed(id int) bool {
+	for _, b := range fa.fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			obj := calleeObj(common.StaticCallee())
+			var sum *summary
+			if !isMethodOf(obj, "Buffer") {
+				sum = fa.c.summaryOf(common)
+				if sum == nil {
+					continue
+				}
+			} else if obj.Name() != "Free" {
+				continue
+			}
+			for j, a := range common.Args {
+				phi, ok := a.(*ssa.Phi)
+				if !ok || !contains(fa.alias[phi], id) || !fa.staleIn(phi, id, call) {
+					continue
+				}
+				if sum == nil && j == 0 || sum != nil && j < 64 && sum.frees&(1<<j) != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func contains(ids []int, id int) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// refineSelect hands on the value of a select's send case on the edge
+// where the select chose that case (the branch on `index == k` that the
+// SSA builder emits for each case).
+func (fa *funcAnalysis) refineSelect(cond ssa.Value, t flowState) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL {
+		return
+	}
+	ex, ok := bin.X.(*ssa.Extract)
+	k, isConst := bin.Y.(*ssa.Const)
+	if !ok || !isConst || ex.Index != 0 || k.Value == nil {
+		return
+	}
+	sel, ok := ex.Tuple.(*ssa.Select)
+	if !ok {
+		return
+	}
+	i := int(k.Int64())
+	if i < 0 || i >= len(sel.States) || sel.States[i].Send == nil {
+		return
+	}
+	fa.apply(t, fa.alias[sel.States[i].Send], effEscape, sel.States[i].Pos, "a channel send", false)
 }

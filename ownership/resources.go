@@ -504,5 +504,53 @@ func (fa *funcAnalysis) fieldUses(v ssa.Value) []int {
 // argAliases returns the resources an argument may carry, looking into the
 // variadic slice of a call.
 func (fa *funcAnalysis) argAliases(v ssa.Value) []int {
-	return fa.alias[v]
+	ids := fa.alias[v]
+	if phi, ok := v.(*ssa.Phi); ok && fa.cur != nil && len(ids) > 0 {
+		var keep []int
+		for _, id := range ids {
+			if !fa.staleIn(phi, id, fa.cur) {
+				keep = append(keep, id)
+			}
+		}
+		ids = keep
+	}
+	return ids
+}
+
+// staleIn reports whether the φ phi, used at instruction at, can only hold
+// an earlier instance of resource id than the one the flow state tracks:
+// phi's block dominates the instruction c that creates id (so phi was
+// evaluated before c in the same pass through a loop) and c dominates at
+// (so c ran again after phi was evaluated). `prev.Free()` of the previous
+// iteration's buffer after this iteration allocates the next one is then
+// not a Free of the new one.
+func (fa *funcAnalysis) staleIn(phi *ssa.Phi, id int, at ssa.Instruction) bool {
+	if fa.createdBy == nil {
+		fa.createdBy = map[int]ssa.Instruction{}
+		for instr, ids := range fa.created {
+			for _, r := range ids {
+				fa.createdBy[r] = instr
+			}
+		}
+	}
+	c := fa.createdBy[id]
+	if c == nil || c.Block() == nil || at.Block() == nil {
+		return false
+	}
+	h := phi.Block()
+	if h == c.Block() || !h.Dominates(c.Block()) {
+		return false
+	}
+	if c.Block() == at.Block() {
+		for _, instr := range c.Block().Instrs {
+			if instr == c {
+				return true
+			}
+			if instr == at {
+				return false
+			}
+		}
+		return false
+	}
+	return c.Block().Dominates(at.Block())
 }
