@@ -13,8 +13,12 @@
 //   - an equality with a unit coefficient eliminates its variable exactly
 //     (one without is kept as two inequalities);
 //   - inequalities are eliminated by Fourier–Motzkin, tightening each
-//     combination; this real shadow may keep a system that has no integer
-//     solution.
+//     combination, variables whose elimination is exact over the integers
+//     (unit coefficients on one side, the Omega test's exact shadow)
+//     first; the real shadow of the others may keep a system that has no
+//     integer solution;
+//   - a conjunction left undecided that way is split on a bounded variable
+//     (branch and bound, at most MaxSplits branches).
 //
 // So Infeasible is always right. Otherwise the solver looks for an integer
 // model by back-substitution (with a little search where the real shadow
@@ -183,7 +187,131 @@ type step struct {
 
 var errOverflow = fmt.Errorf("lincon: coefficient overflow")
 
+// MaxSplits bounds the sub-conjunctions one conjunction may be split into
+// when its real shadow is feasible but no integer model was found.
+const MaxSplits = 256
+
+// solveConj decides one conjunction. When elimination leaves it Unknown
+// (the real shadow has a solution, back-substitution found no integer
+// one), it branches on a bounded variable, as branch and bound does: a
+// variable of at most 16 values is tried at each value, a wider one is
+// split in halves (x ≤ mid or x ≥ mid+1). Infeasible only when every
+// branch is, Feasible with a branch's model. Fixing the variables with the
+// largest coefficients first closes the integer gaps that Fourier–Motzkin
+// leaves (512·b + 32·y + x = 16 with 0 ≤ x < 16 over the integers).
 func solveConj(n int, cs []Constraint) (Verdict, []int64) {
+	budget := MaxSplits
+	return splitConj(n, cs, &budget)
+}
+
+func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64) {
+	v, m := elimConj(n, cs)
+	if v != Unknown || *budget <= 0 {
+		return v, m
+	}
+	x, lo, hi, ok := splitVar(n, cs)
+	if !ok {
+		return Unknown, nil
+	}
+	var branches [][]Constraint
+	if hi-lo < 16 {
+		for val := lo; val <= hi; val++ {
+			branches = append(branches, []Constraint{EQ(-val, T(1, x))})
+		}
+	} else {
+		mid := lo + (hi-lo)/2
+		branches = [][]Constraint{{GE(mid, T(-1, x))}, {GE(-(mid + 1), T(1, x))}}
+	}
+	all := true
+	for _, b := range branches {
+		if *budget <= 0 {
+			return Unknown, nil
+		}
+		*budget--
+		vb, mb := splitConj(n, append(slices.Clip(cs), b...), budget)
+		if vb == Feasible {
+			return vb, mb
+		}
+		all = all && vb == Infeasible
+	}
+	if all {
+		return Infeasible, nil
+	}
+	return Unknown, nil
+}
+
+// splitVar picks the variable to branch on: among those that
+// single-variable constraints bound to a finite range of at least two
+// values, the one with the largest coefficient in a constraint over
+// several variables, then the narrowest.
+func splitVar(n int, cs []Constraint) (Var, int64, int64, bool) {
+	lo := make([]int64, n)
+	hi := make([]int64, n)
+	coef := make([]int64, n)
+	for i := range lo {
+		lo[i], hi[i] = math.MinInt64, math.MaxInt64
+	}
+	for _, c := range cs {
+		var x Var = -1
+		var a int64
+		single := true
+		for _, t := range c.Terms {
+			if t.Coef == 0 {
+				continue
+			}
+			if x >= 0 && t.Var != x {
+				single = false
+			}
+			x, a = t.Var, a+t.Coef
+		}
+		if !single {
+			for _, t := range c.Terms {
+				if int(t.Var) >= 0 && int(t.Var) < n {
+					coef[t.Var] = max(coef[t.Var], abs(t.Coef))
+				}
+			}
+			continue
+		}
+		if x < 0 || a == 0 || int(x) >= n {
+			continue
+		}
+		// a·x + c ≥ 0 (or = 0).
+		if a > 0 || c.Eq {
+			l := ceilDiv(-c.Const, a)
+			if a < 0 {
+				l = ceilDiv(c.Const, -a)
+			}
+			lo[x] = max(lo[x], l)
+		}
+		if a < 0 || c.Eq {
+			h := floorDiv(c.Const, -a)
+			if a > 0 {
+				h = floorDiv(-c.Const, a)
+			}
+			hi[x] = min(hi[x], h)
+		}
+	}
+	best := Var(-1)
+	var bestW uint64
+	for i := 0; i < n; i++ {
+		if lo[i] == math.MinInt64 || hi[i] == math.MaxInt64 || hi[i] <= lo[i] || coef[i] == 0 {
+			continue
+		}
+		w := uint64(hi[i] - lo[i])
+		if w >= 1<<40 {
+			continue
+		}
+		if best < 0 || coef[i] > coef[best] || coef[i] == coef[best] && w < bestW {
+			best, bestW = Var(i), w
+		}
+	}
+	if best < 0 {
+		return 0, 0, 0, false
+	}
+	return best, lo[best], hi[best], true
+}
+
+func elimConj(n int, cs []Constraint) (Verdict, []int64) {
 	s := &system{n: n}
 	for _, c := range cs {
 		r := make(row, n+1)
@@ -285,25 +413,32 @@ func (s *system) eliminate() (Verdict, []step, error) {
 			eliminated[v] = true
 			continue
 		}
-		// Inequalities only: pick a variable for Fourier–Motzkin.
-		v, cost := -1, math.MaxInt
+		// Inequalities only: pick a variable for Fourier–Motzkin. An
+		// elimination is exact over the integers (the Omega test's exact
+		// shadow) when every lower bound or every upper bound has a unit
+		// coefficient; those go first, each kind in order of cost.
+		v, cost, vexact := -1, math.MaxInt, false
 		for i := 0; i < s.n; i++ {
 			if eliminated[i] {
 				continue
 			}
 			lo, hi := 0, 0
+			unitLo, unitHi := true, true
 			for _, r := range s.ges {
 				if r[i] > 0 {
 					lo++
+					unitLo = unitLo && r[i] == 1
 				} else if r[i] < 0 {
 					hi++
+					unitHi = unitHi && r[i] == -1
 				}
 			}
 			if lo+hi == 0 {
 				continue
 			}
-			if c := lo * hi; c < cost {
-				v, cost = i, c
+			exact := unitLo || unitHi
+			if c := lo * hi; exact && !vexact || exact == vexact && c < cost {
+				v, cost, vexact = i, c, exact
 			}
 		}
 		if v < 0 {

@@ -10,6 +10,32 @@ func TestSolve(t *testing.T) {
 		want Verdict
 	}{
 		{"empty", Problem{NumVars: 1}, Feasible},
+		// Pugh's example: 27 ≤ 11x + 13y ≤ 45, −10 ≤ 7x − 9y ≤ 4 has real
+		// but no integer solutions; with x, y bounded, branching decides it.
+		{"pugh", Problem{NumVars: 2, Base: []Constraint{
+			GE(-27, T(11, x), T(13, y)), GE(45, T(-11, x), T(-13, y)),
+			GE(10, T(7, x), T(-9, y)), GE(4, T(-7, x), T(9, y)),
+			GE(10, T(1, x)), GE(10, T(-1, x)), GE(10, T(1, y)), GE(10, T(-1, y)),
+		}}, Infeasible},
+		// Two blocks (b, c in {0,1}²) of a 16×16 transpose writing
+		// 512·b0 + 16·b1 + x + 32·y: their elements never meet, but the
+		// real shadow says they may; branching on the bounded variables
+		// decides it.
+		{"transpose blocks", Problem{NumVars: 8, Base: []Constraint{
+			GE(0, T(1, 0)), GE(1, T(-1, 0)), GE(0, T(1, 1)), GE(1, T(-1, 1)),
+			GE(0, T(1, 2)), GE(1, T(-1, 2)), GE(0, T(1, 3)), GE(1, T(-1, 3)),
+			GE(0, T(1, 4)), GE(15, T(-1, 4)), GE(0, T(1, 5)), GE(15, T(-1, 5)),
+			GE(0, T(1, 6)), GE(15, T(-1, 6)), GE(0, T(1, 7)), GE(15, T(-1, 7)),
+			EQ(0, T(512, 0), T(-512, 1), T(16, 2), T(-16, 3), T(1, 4), T(-1, 5), T(32, 6), T(-32, 7)),
+		}, Clauses: [][][]Constraint{{{GE(-1, T(-1, 0), T(1, 1))}, {GE(-1, T(1, 0), T(-1, 1))},
+			{GE(-1, T(-1, 2), T(1, 3))}, {GE(-1, T(1, 2), T(-1, 3))}}}}, Infeasible},
+		// 8x + y = 4 + 8z with 0 ≤ y ≤ 3 and x, z in {0, 1} has a real
+		// but no integer solution.
+		{"split", Problem{NumVars: 3, Base: []Constraint{
+			EQ(-4, T(8, x), T(1, y), T(-8, z)),
+			GE(0, T(1, y)), GE(3, T(-1, y)), GE(0, T(1, z)), GE(1, T(-1, z)),
+			GE(0, T(1, x)), GE(1, T(-1, x)),
+		}}, Infeasible},
 		{"bounds", Problem{NumVars: 1, Base: []Constraint{GE(-3, T(1, x)), GE(5, T(-1, x))}}, Feasible},
 		{"empty range", Problem{NumVars: 1, Base: []Constraint{GE(-6, T(1, x)), GE(5, T(-1, x))}}, Infeasible},
 		// 2x − 2y = 1 has rational but no integer solutions.

@@ -1,0 +1,378 @@
+package divergence
+
+// Held-out kernels: translations of GPUVerify-style barrier-divergence tests
+// written without reading the analyzer, to measure it on code it was not
+// tuned on (see testdata/corpus/HELDOUT.md).
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+// NestedInnerThreadBound: the inner loop of a uniform outer loop runs
+// tid%3 times around its barrier.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func NestedInnerThreadBound(t gpu.Thread, data []float32) {
+	tid := t.ThreadIdx().X
+	for i := 0; i < 4; i++ {
+		for j := 0; j < tid%3; j++ {
+			data[tid] += 1
+			t.Barrier()
+		}
+	}
+}
+
+// TriangularUniformLoops: the inner bound depends on the outer counter,
+// which every thread shares.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=3 m=5
+//
+//gpu:kernel
+func TriangularUniformLoops(t gpu.Thread, n, m int, data []float32) {
+	tid := t.ThreadIdx().X
+	for i := 0; i < n; i++ {
+		for j := i; j < m; j++ {
+			data[tid] += float32(j)
+			t.Barrier()
+		}
+	}
+}
+
+// SwitchOnBlock: the cases differ in their barriers, but the tag is the
+// block index.
+//
+// verdict: clean
+// launch: block=32 grid=3
+//
+//gpu:kernel
+func SwitchOnBlock(t gpu.Thread, data []float32) {
+	switch t.BlockIdx().X % 3 {
+	case 0:
+		t.Barrier()
+	case 1:
+		t.Barrier()
+		t.Barrier()
+	default:
+	}
+	data[t.GlobalIdx().X] = 1
+}
+
+// SwitchOnHalfBlock waits only in the first half-block's case.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func SwitchOnHalfBlock(t gpu.Thread, data []float32) {
+	tid := t.ThreadIdx().X
+	switch tid / 32 {
+	case 0:
+		data[tid] = 1
+		t.Barrier()
+	default:
+		data[tid] = 2
+	}
+}
+
+func syncStep(t gpu.Thread, data []float32, k int) {
+	data[t.GlobalIdx().X] += float32(k)
+	t.Barrier()
+}
+
+// DeviceSyncInUniformLoop calls a barrier-reaching device function in a
+// loop bounded by a parameter.
+//
+// verdict: clean
+// launch: block=64 grid=2 n=4
+//
+//gpu:kernel
+func DeviceSyncInUniformLoop(t gpu.Thread, n int, data []float32) {
+	for k := 0; k < n; k++ {
+		syncStep(t, data, k)
+	}
+}
+
+// DeviceSyncUnderBoundsGuard calls it under a global-index bounds guard.
+//
+// verdict: divergent
+// launch: block=64 grid=2 n=100
+//
+//gpu:kernel
+func DeviceSyncUnderBoundsGuard(t gpu.Thread, n int, data []float32) {
+	if t.GlobalIdx().X < n {
+		syncStep(t, data, 1)
+	}
+}
+
+// BreakOnUniformSquare leaves the loop on a condition of the counter and a
+// parameter only.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=20
+//
+//gpu:kernel
+func BreakOnUniformSquare(t gpu.Thread, n int, data []float32) {
+	for k := 0; k < 100; k++ {
+		if k*k > n {
+			break
+		}
+		data[t.ThreadIdx().X] += 1
+		t.Barrier()
+	}
+}
+
+// BreakOnSharedFlag: thread 0 decides, a barrier publishes the decision, and
+// every thread breaks on the same shared value.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=3
+//
+//gpu:kernel
+func BreakOnSharedFlag(t gpu.Thread, n int, data []float32) {
+	flag := gpu.Shared[[1]int32](t)
+	tid := t.ThreadIdx().X
+	for it := 0; it < 10; it++ {
+		if tid == 0 {
+			flag[0] = 0
+			if it >= n {
+				flag[0] = 1
+			}
+		}
+		t.Barrier()
+		if flag[0] != 0 {
+			break
+		}
+		data[tid] += 1
+		t.Barrier()
+	}
+}
+
+// BreakOnOwnElement breaks out of an inner loop on the thread's own input.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func BreakOnOwnElement(t gpu.Thread, data []float32) {
+	tid := t.ThreadIdx().X
+	for i := 0; i < 2; i++ {
+		for j := 0; j < 4; j++ {
+			if data[tid] < float32(j) {
+				break
+			}
+			t.Barrier()
+		}
+	}
+}
+
+// ReturnOnBlock: whole blocks return early; a block's threads agree.
+//
+// verdict: clean
+// launch: block=32 grid=4 n=2
+//
+//gpu:kernel
+func ReturnOnBlock(t gpu.Thread, n int, data []float32) {
+	if t.BlockIdx().X >= n {
+		return
+	}
+	data[t.GlobalIdx().X] = 1
+	t.Barrier()
+	data[t.GlobalIdx().X] += 1
+}
+
+// ReturnInLoopAfterBarrier: threads leave one by one between barriers.
+//
+// verdict: divergent
+// launch: block=64 grid=1 n=62
+//
+//gpu:kernel
+func ReturnInLoopAfterBarrier(t gpu.Thread, n int, data []float32) {
+	for k := 0; k < 4; k++ {
+		t.Barrier()
+		if t.GlobalIdx().X+k >= n {
+			return
+		}
+		data[t.GlobalIdx().X] += 1
+	}
+}
+
+// BlockDimHalving is the tree-reduction loop bounded by BlockDim.
+//
+// verdict: clean
+// launch: block=64 grid=2
+//
+//gpu:kernel
+func BlockDimHalving(t gpu.Thread, data []float32) {
+	s := gpu.Shared[[1024]float32](t)
+	tid := t.ThreadIdx().X
+	s[tid] = data[t.GlobalIdx().X]
+	t.Barrier()
+	for h := t.BlockDim().X / 2; h > 0; h >>= 1 {
+		if tid < h {
+			s[tid] += s[tid+h]
+		}
+		t.Barrier()
+	}
+	if tid == 0 {
+		data[t.GlobalIdx().X] = s[0]
+	}
+}
+
+// BarrierFirstWhile waits first and tests a per-thread countdown after.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func BarrierFirstWhile(t gpu.Thread, data []float32) {
+	x := t.ThreadIdx().X%3 + 1
+	for {
+		t.Barrier()
+		data[t.ThreadIdx().X] += 1
+		x--
+		if x <= 0 {
+			break
+		}
+	}
+}
+
+// ModeGuard: a barrier under a condition on an int parameter.
+//
+// verdict: clean
+// launch: block=64 grid=1 mode=1
+//
+//gpu:kernel
+func ModeGuard(t gpu.Thread, mode int, data []float32) {
+	data[t.ThreadIdx().X] = 1
+	if mode == 1 {
+		t.Barrier()
+		data[t.ThreadIdx().X] = data[(t.ThreadIdx().X+1)%t.BlockDim().X]
+	}
+}
+
+func repeatSync(t gpu.Thread, count int) {
+	for i := 0; i < count; i++ {
+		t.Barrier()
+	}
+}
+
+// DeviceLoopParity passes tid&1 as the trip count of a device function's
+// barrier loop.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func DeviceLoopParity(t gpu.Thread, data []float32) {
+	data[t.ThreadIdx().X] = 1
+	repeatSync(t, t.ThreadIdx().X&1)
+}
+
+// DeviceLoopUniformCount passes a parameter as the trip count.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=3
+//
+//gpu:kernel
+func DeviceLoopUniformCount(t gpu.Thread, n int, data []float32) {
+	data[t.ThreadIdx().X] = 1
+	repeatSync(t, n)
+}
+
+// WarpBitCondition: bit 5 of tid is the same within a warp but not within
+// the block.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func WarpBitCondition(t gpu.Thread, data []float32) {
+	tid := t.ThreadIdx().X
+	if (tid>>5)&1 == 0 {
+		data[tid] = 1
+		t.Barrier()
+	}
+}
+
+// ClampedUniformLoop clamps a parameter before looping.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=20
+//
+//gpu:kernel
+func ClampedUniformLoop(t gpu.Thread, n int, data []float32) {
+	lim := n
+	if lim > 8 {
+		lim = 8
+	}
+	for k := 0; k < lim; k++ {
+		data[t.ThreadIdx().X] += 1
+		t.Barrier()
+	}
+}
+
+// ContinueSkipsBarrier: in iteration k thread k skips the barrier.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func ContinueSkipsBarrier(t gpu.Thread, data []float32) {
+	tid := t.ThreadIdx().X
+	for k := 0; k < 4; k++ {
+		if tid == k {
+			continue
+		}
+		data[tid] += 1
+		t.Barrier()
+	}
+}
+
+// GridDimLoop loops over the blocks of the grid, a uniform bound.
+//
+// verdict: clean
+// launch: block=64 grid=2
+//
+//gpu:kernel
+func GridDimLoop(t gpu.Thread, data []float32) {
+	for b := 0; b < t.GridDim().X; b++ {
+		data[t.GlobalIdx().X] += float32(b)
+		t.Barrier()
+	}
+}
+
+// DivergentFlagThenUniformBarrier: a thread-dependent flag is set in a
+// branch, but the barrier after the rejoin does not depend on it.
+//
+// verdict: clean
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func DivergentFlagThenUniformBarrier(t gpu.Thread, data []float32) {
+	tid := t.ThreadIdx().X
+	ok := false
+	if data[tid] > 3 {
+		ok = true
+	}
+	t.Barrier()
+	if ok {
+		data[tid] = 0
+	}
+	t.Barrier()
+}
+
+// LoopBoundFromOwnElement loops as often as the thread's own element says.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func LoopBoundFromOwnElement(t gpu.Thread, counts []int32, data []float32) {
+	tid := t.ThreadIdx().X
+	for k := int32(0); k < counts[tid]%3; k++ {
+		data[tid] += 1
+		t.Barrier()
+	}
+}
