@@ -376,3 +376,123 @@ func LoopBoundFromOwnElement(t gpu.Thread, counts []int32, data []float32) {
 		t.Barrier()
 	}
 }
+
+// GridStrideBarrier puts a barrier in a grid-stride loop: threads past the
+// last full stride run one iteration fewer.
+//
+// verdict: divergent
+// launch: block=64 grid=1 n=100
+//
+//gpu:kernel
+func GridStrideBarrier(t gpu.Thread, n int, data []float32) {
+	for i := t.GlobalIdx().X; i < n; i += t.GridDim().X * t.BlockDim().X {
+		data[i] += 1
+		t.Barrier()
+	}
+}
+
+// TiledStrideBarrier is the correct form: the loop runs over tiles, the
+// bounds check guards only the work.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=100
+//
+//gpu:kernel
+func TiledStrideBarrier(t gpu.Thread, n int, data []float32) {
+	s := gpu.Shared[[64]float32](t)
+	tid := t.ThreadIdx().X
+	for base := 0; base < n; base += t.BlockDim().X {
+		if i := base + tid; i < n {
+			s[tid] = data[i]
+		}
+		t.Barrier()
+		if i := base + tid; i < n {
+			data[i] = s[(tid+1)%64]
+		}
+		t.Barrier()
+	}
+}
+
+// BreakAfterBarrier: threads leave after the loop's barrier on their own
+// data, and the ones that stay wait again in the next iteration.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func BreakAfterBarrier(t gpu.Thread, data []float32) {
+	tid := t.ThreadIdx().X
+	for k := 0; k < 4; k++ {
+		t.Barrier()
+		if data[tid] < float32(k) {
+			break
+		}
+	}
+}
+
+func skipNegative(t gpu.Thread, data []float32, x float32) {
+	if x < 0 {
+		return
+	}
+	data[t.GlobalIdx().X] = x
+}
+
+// DeviceEarlyReturnThenBarrier: a return under a thread-dependent
+// condition inside a device function ends only that call; every thread
+// reaches the kernel's barrier after it.
+//
+// verdict: clean
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func DeviceEarlyReturnThenBarrier(t gpu.Thread, data []float32) {
+	skipNegative(t, data, data[t.ThreadIdx().X]-8)
+	t.Barrier()
+	data[t.ThreadIdx().X] += 1
+}
+
+// DivergentIncrement: thread 0 advances the loop counter twice per
+// iteration.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func DivergentIncrement(t gpu.Thread, data []float32) {
+	k := 0
+	for k < 4 {
+		if t.ThreadIdx().X == 0 {
+			k++
+		}
+		k++
+		t.Barrier()
+	}
+	data[t.ThreadIdx().X] = float32(k)
+}
+
+// LenGuard: a condition on the length of a slice parameter.
+//
+// verdict: clean
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func LenGuard(t gpu.Thread, data []float32) {
+	if len(data) > 64 {
+		data[t.ThreadIdx().X] = 1
+		t.Barrier()
+	}
+}
+
+// ConfigLoad: the trip count comes from a read-only configuration array
+// at a fixed index, the same for every thread.
+//
+// verdict: clean
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func ConfigLoad(t gpu.Thread, cfg []int32, data []float32) {
+	for k := int32(0); k < cfg[3]; k++ {
+		data[t.ThreadIdx().X] += 1
+		t.Barrier()
+	}
+}

@@ -79,4 +79,11 @@ var Kernels = map[string]any{
 	"GridDimLoop":                     GridDimLoop,
 	"DivergentFlagThenUniformBarrier": DivergentFlagThenUniformBarrier,
 	"LoopBoundFromOwnElement":         LoopBoundFromOwnElement,
+	"GridStrideBarrier":               GridStrideBarrier,
+	"TiledStrideBarrier":              TiledStrideBarrier,
+	"BreakAfterBarrier":               BreakAfterBarrier,
+	"DeviceEarlyReturnThenBarrier":    DeviceEarlyReturnThenBarrier,
+	"DivergentIncrement":              DivergentIncrement,
+	"LenGuard":                        LenGuard,
+	"ConfigLoad":                      ConfigLoad,
 }
