@@ -130,6 +130,10 @@ type resState struct {
 	twiceBy  string
 	usePos   token.Pos // a deferred use, for messages
 	useBy    string
+	// heldBy is 1 + the id of the struct of an owning type whose owned
+	// field holds this buffer (stored there on every path), -1 where
+	// paths disagree, 0 for none: closing that struct frees the buffer.
+	heldBy int
 }
 
 type flowState []resState
@@ -155,6 +159,10 @@ func (s flowState) join(t flowState) bool {
 		}
 		if s[i].twicePos == token.NoPos {
 			s[i].twicePos, s[i].twiceBy = t[i].twicePos, t[i].twiceBy
+		}
+		if s[i].heldBy != t[i].heldBy && s[i].heldBy != -1 {
+			s[i].heldBy = -1
+			changed = true
 		}
 	}
 	return changed

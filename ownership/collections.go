@@ -18,11 +18,17 @@ import (
 // edge of a loop `for i := 0; i < len(s); i++` (a range loop over s) whose
 // body frees s's elements: a loop that exits has visited every element.
 
-// isBufferSlice reports whether t is []*device.Buffer[T] (or a slice of an
+// isBufferSlice reports whether t is a collection of buffers:
+// []*device.Buffer[T] or map[K]*device.Buffer[T] (or a slice or map of an
 // owning struct type).
 func (c *checker) isBufferSlice(t types.Type) bool {
-	s, ok := types.Unalias(t).Underlying().(*types.Slice)
-	return ok && c.tracked(s.Elem())
+	switch u := types.Unalias(t).Underlying().(type) {
+	case *types.Slice:
+		return c.tracked(u.Elem())
+	case *types.Map:
+		return c.tracked(u.Elem())
+	}
+	return false
 }
 
 // findCollections creates a collection resource for every make of a buffer
@@ -39,6 +45,10 @@ func (fa *funcAnalysis) findCollections() {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
 			case *ssa.MakeSlice:
+				if fa.c.isBufferSlice(in.Type()) {
+					newColl(in, in)
+				}
+			case *ssa.MakeMap:
 				if fa.c.isBufferSlice(in.Type()) {
 					newColl(in, in)
 				}
@@ -108,6 +118,10 @@ func (fa *funcAnalysis) finishCollections() {
 				if ia, ok := in.Addr.(*ssa.IndexAddr); ok && len(fa.alias[in.Val]) > 0 {
 					fa.dateColls(fa.alias[ia.X], in.Pos())
 				}
+			case *ssa.MapUpdate:
+				if len(fa.alias[in.Value]) > 0 {
+					fa.dateColls(fa.alias[in.Map], in.Pos())
+				}
 			}
 		}
 	}
@@ -131,9 +145,20 @@ func (fa *funcAnalysis) dateColls(ids []int, pos token.Pos) {
 	}
 }
 
-// elementBase returns s for an element s[i] read from a slice, or nil.
+// elementBase returns s for an element s[i] read from a slice, m for a
+// value m[k] or the value of a range loop over a map, or nil.
 func elementBase(v ssa.Value) ssa.Value {
 	switch x := v.(type) {
+	case *ssa.Lookup:
+		if _, isMap := x.X.Type().Underlying().(*types.Map); isMap {
+			return x.X
+		}
+	case *ssa.Extract:
+		if next, ok := x.Tuple.(*ssa.Next); ok && !next.IsString && x.Index == 2 {
+			if rng, ok := next.Iter.(*ssa.Range); ok {
+				return rng.X
+			}
+		}
 	case *ssa.UnOp:
 		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
 			return ia.X

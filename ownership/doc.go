@@ -23,9 +23,12 @@
 //
 // A buffer is handed on, and no longer the function's to free, when it is
 // returned, stored (a struct field, a global, a slice or array element, a
-// map, a channel send), captured by a function literal that escapes (passed
-// to t.Cleanup, started with go), or passed to a function that takes
-// ownership of that parameter. The analysis computes for every function
+// map, a channel send; a send in a select case only where that case is
+// chosen), captured by a function literal that escapes (passed to
+// t.Cleanup), captured by a goroutine's function literal that frees or
+// takes it (a goroutine that only uses the buffer leaves it to the
+// function, which may free it after waiting), or passed to a function that
+// takes ownership of that parameter. The analysis computes for every function
 // which parameters it frees or takes (stores, or passes to another function
 // that takes them) and which results are new buffers, and exports these as
 // facts, so the check works across packages.
@@ -46,10 +49,11 @@
 // no Free; likewise on the branch where the buffer itself is nil
 // (`if b == nil`).
 //
-// Slices of buffers: a local slice (from make, or a nil slice) that buffers
-// are appended to or stored into holds them, and must itself be freed on
-// every path, element by element in a loop over it (`for _, b := range
-// bufs { b.Free() }`, or a function that does so), or handed on. This
+// Slices and maps of buffers: a local slice (from make, or a nil slice) or
+// a local map (from make or a literal) that buffers are appended to or
+// stored into holds them, and must itself be freed on every path, element
+// by element in a loop over it (`for _, b := range bufs { b.Free() }`, or
+// a function that does so), or handed on. This
 // catches the loop that allocates n buffers and returns on an error
 // without freeing those it already has.
 //
@@ -59,7 +63,14 @@
 // hands it on, and a struct value built in the function that holds a buffer
 // must itself be closed (or returned, stored, handed on) on every path, just
 // like a buffer; a function that returns such a struct is a constructor for
-// its callers.
+// its callers. Closing it frees the buffers stored in its owned fields: a
+// Free of such a buffer after the Close is a double free, and passing an
+// owned field (s.out) to any call after the Close is a use after free.
+//
+// Loops: a variable carried around a loop (prev = b at the end of the
+// body) holds the previous iteration's buffer; `prev.Free()` after the next
+// allocation frees that one, not the new one, and allocating again while
+// the old buffer is kept there and freed by the loop is no leak.
 //
 // Correlated branches: a buffer allocated under `if c` and freed under a
 // later `if c` (the same parameter, or the same comparison of parameters
@@ -72,8 +83,9 @@
 //
 // Limits: the analysis follows a buffer through local variables (struct
 // variables field by field), variables captured by function literals,
-// local slices of buffers, and the variadic arguments of Launch; it does not follow buffers through maps, arrays,
-// slices that are not local (a field, a parameter, a global), or struct
+// local slices and maps of buffers, and the variadic arguments of Launch;
+// it does not follow buffers through arrays, slices or maps that are not
+// local (a field, a parameter, a global), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported), nor a use of a slice's buffers after they were
 // freed, nor through calls of function values, interface methods, or
@@ -87,5 +99,7 @@
 // calls deep), or through functions of other packages that free their
 // parameter.
 // A use after Free is reported only when the used value can only be that
-// one buffer.
+// one buffer. Paths are not told apart by loop counters: code that frees a
+// buffer in one iteration of a loop with a constant trip count (`if i == 2
+// { b.Free() }`) may be reported as freeing it twice or not at all.
 package ownership

@@ -290,6 +290,15 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 					s.freeBy = what
 				}
 			}
+			if r.owner != nil && len(ids) == 1 {
+				// Closing a struct frees the buffers its owned fields hold.
+				for h := range st {
+					if hs := &st[h]; hs.heldBy == id+1 && hs.bits&escaped != 0 {
+						hs.bits = hs.bits&^escaped | freed
+						hs.freePos, hs.freeBy = pos, fmt.Sprintf("%s of %s", what, r.label())
+					}
+				}
+			}
 		case effDeferFree, effDeferFreeAll:
 			if one && wasFreed {
 				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: the deferred %s at line %d runs after %s",

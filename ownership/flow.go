@@ -238,6 +238,9 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 			}
 		}
 	case *ssa.MapUpdate:
+		if len(fa.alias[in.Value]) > 0 {
+			fill(st, fa.alias[in.Map], fa) // a local map of buffers now holds it
+		}
 		fa.apply(st, fa.alias[in.Key], effEscape, in.Pos(), "a map update", final)
 		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)
 	case *ssa.MakeClosure:
@@ -307,6 +310,15 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 					holds = holds || len(fa.argAliases(a)) > 0 || len(fa.contentsOrAlias(a)) > 0
 				}
 			}
+		}
+		if len(owners) == 1 {
+			defer func() {
+				for _, id := range ids {
+					if !fa.res[id].coll && st[id].bits&escaped != 0 {
+						st[id].heldBy = owners[0] + 1
+					}
+				}
+			}()
 		}
 		if holds {
 			for _, o := range owners {
