@@ -30,6 +30,7 @@ type problem struct {
 	clauses  []clause
 	memo     map[memoKey]poly
 	instance map[*node]bool
+	xors     map[valRef]*xorPair // x ^ j per thread (xor.go)
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
 	approx bool
@@ -228,6 +229,9 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 	case *ssa.BinOp:
 		if isInteger(v.Type()) {
 			if r, ok := p.evalBinOp(fr, v, t); ok {
+				return r
+			}
+			if r, ok := p.evalXor(fr, v, t); ok {
 				return r
 			}
 		}
