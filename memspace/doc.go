@@ -72,7 +72,7 @@ vet's printf check checks format strings:
 
   - the kernel argument must name a //gpu:kernel function (of any package,
     through facts), or a function the package registers with
-    device.RegisterKernel;
+    device.RegisterKernel; a function literal never is one;
   - a []T parameter takes a *device.Buffer[T]: a host slice, a buffer of
     another element type, nil or any other value is reported;
   - the number of arguments must match the kernel's parameters after the
@@ -85,10 +85,13 @@ vet's printf check checks format strings:
     the constant fits, suggests the conversion (float32('a')). A typed
     argument of another type is reported, with a suggested conversion between
     numeric types;
-  - a grid or block written as a gpu.Dim3 literal must have constant extents
+  - a grid or block written as a gpu.Dim3 literal (or as a local or
+    unexported package-level variable that is only ever assigned one
+    literal, in its declaration) must have constant extents
     of at least 1 (a missing field is 0), equal to the kernel's block= or
     grid= when it fixes one, and 1 in the dimensions the kernel never reads
     (DIALECT.md: a kernel that never reads Y is launched with extent 1 in Y).
+    One diagnostic per shape names its first wrong extent.
 
 memspace does no work on a package that imports neither gpu nor device and
 has no //gpu: directive, which is most of any tree: see TestFastPath.
