@@ -132,8 +132,37 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 			k.noteShared(v)
 			return rootKey{shared: v.Pos()}, nil, true
 		}
+		if r, rfr, ok := returnedValue(fr, v); ok {
+			return k.resolveAddr(rfr, r)
+		}
 	}
 	return rootKey{}, nil, false
+}
+
+// returnedValue returns the one value that the inlined device function
+// called by c returns (a pointer to a Shared variable, a subslice of a
+// parameter), in the callee's frame. With several returns it answers only
+// when they all return the same value.
+func returnedValue(fr *frame, c *ssa.Call) (ssa.Value, *frame, bool) {
+	callee := fr.calls[c]
+	if callee == nil {
+		return nil, nil, false
+	}
+	var res ssa.Value
+	for _, b := range callee.fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(r.Results) != 1 || res != nil && r.Results[0] != res {
+			return nil, nil, false
+		}
+		res = r.Results[0]
+	}
+	return res, callee, res != nil
 }
 
 // resolveSeq resolves a slice or array pointer v, whose elements are
@@ -155,6 +184,10 @@ func (k *kernelAn) resolveSeq(fr *frame, v ssa.Value) (rootKey, []comp, comp, bo
 				off.terms = append(append([]valRef(nil), off.terms...), valRef{fr, v.Low})
 			}
 			return root, pre, off, ok
+		case *ssa.Call:
+			if r, rfr, ok := returnedValue(fr, v); ok {
+				return k.resolveSeq(rfr, r)
+			}
 		case *ssa.Parameter:
 			if a, pfr, ok := argOf(fr, v); ok {
 				return k.resolveSeq(pfr, a)
