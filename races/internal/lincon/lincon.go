@@ -110,13 +110,14 @@ func Solve(p *Problem) (Verdict, []int64) {
 	best := Infeasible
 	var model []int64
 	steps := 0
+	splits := MaxSplits
 	var rec func(cs []Constraint, open []int) bool
 	rec = func(cs []Constraint, open []int) bool {
 		if steps++; steps > MaxSteps {
 			best = Unknown
 			return true
 		}
-		v, m := solveConj(p.NumVars, cs)
+		v, m := splitConj(p.NumVars, cs, &splits)
 		if v == Infeasible {
 			return false
 		}
@@ -187,23 +188,19 @@ type step struct {
 
 var errOverflow = fmt.Errorf("lincon: coefficient overflow")
 
-// MaxSplits bounds the sub-conjunctions one conjunction may be split into
-// when its real shadow is feasible but no integer model was found.
-const MaxSplits = 256
+// MaxSplits bounds the branches one Solve may take, over all its
+// conjunctions, when a conjunction's real shadow is feasible but no integer
+// model was found.
+const MaxSplits = 512
 
-// solveConj decides one conjunction. When elimination leaves it Unknown
+// splitConj decides one conjunction. When elimination leaves it Unknown
 // (the real shadow has a solution, back-substitution found no integer
 // one), it branches on a bounded variable, as branch and bound does: a
 // variable of at most 16 values is tried at each value, a wider one is
 // split in halves (x ≤ mid or x ≥ mid+1). Infeasible only when every
 // branch is, Feasible with a branch's model. Fixing the variables with the
 // largest coefficients first closes the integer gaps that Fourier–Motzkin
-// leaves (512·b + 32·y + x = 16 with 0 ≤ x < 16 over the integers).
-func solveConj(n int, cs []Constraint) (Verdict, []int64) {
-	budget := MaxSplits
-	return splitConj(n, cs, &budget)
-}
-
+// leaves (27 ≤ 11x + 13y ≤ 45, −10 ≤ 7x − 9y ≤ 4 over the integers).
 func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64) {
 	v, m := elimConj(n, cs)
 	if v != Unknown || *budget <= 0 {
