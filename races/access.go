@@ -135,6 +135,27 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 		if r, rfr, ok := returnedValue(fr, v); ok {
 			return k.resolveAddr(rfr, r)
 		}
+	case *ssa.Phi:
+		// A pointer that is the same whole object on every incoming edge
+		// (p = s on one path, p = helper(s) on another) is that object.
+		var root rootKey
+		found := false
+		for _, e := range v.Edges {
+			if e == v {
+				continue
+			}
+			if _, isPhi := e.(*ssa.Phi); isPhi {
+				return rootKey{}, nil, false
+			}
+			r, comps, ok := k.resolveAddr(fr, e)
+			if !ok || len(comps) > 0 || found && r != root {
+				return rootKey{}, nil, false
+			}
+			root, found = r, true
+		}
+		if found {
+			return root, nil, true
+		}
 	}
 	return rootKey{}, nil, false
 }

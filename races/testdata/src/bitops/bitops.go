@@ -104,3 +104,28 @@ func HelperRowFolded(t gpu.Thread, out []float32) {
 func HelperRow(t gpu.Thread, out []float32) {
 	rowOf(out, t.BlockIdx().X)[t.ThreadIdx().X%16] = 1
 }
+
+func same(s *[64]float32) *[64]float32 { return s }
+
+//gpu:kernel block=64 grid=1
+func PhiPointer(t gpu.Thread, out []float32) {
+	s := gpu.Shared[[64]float32](t)
+	p := s
+	if t.BlockIdx().X == 0 {
+		p = same(s)
+	}
+	p[t.ThreadIdx().X] = 1
+	out[t.ThreadIdx().X] = s[(t.ThreadIdx().X+1)%64] // want `data race on shared s`
+}
+
+//gpu:kernel block=64 grid=1
+func PhiPointerBarrier(t gpu.Thread, out []float32) {
+	s := gpu.Shared[[64]float32](t)
+	p := s
+	if t.BlockIdx().X == 0 {
+		p = same(s)
+	}
+	p[t.ThreadIdx().X] = 1
+	t.Barrier()
+	out[t.ThreadIdx().X] = s[(t.ThreadIdx().X+1)%64]
+}
