@@ -34,7 +34,9 @@
 // decides whether two distinct threads can meet; products of a uniform
 // value and a thread index (2*s*tid, ty*BlockDim+tx) are case-split on
 // signs, and x>>k, x/c, x%c, x&(2^k-1) get quotient and remainder
-// variables. A device function with several returns yields one of its
+// variables, as does x&(m-1) for a power-of-two loop counter m (doubled
+// from 1: tid&(2*s-1) == 0); x|c and x^c for constants c change only the
+// remainder below c's top bit. A device function with several returns yields one of its
 // results under the conditions that lead to each. A feasible answer comes
 // with a model, which the diagnostic reports as the two colliding threads
 // and the element; when the indices involve values outside the model the
@@ -57,9 +59,11 @@
 // Soundness and its limits. A value outside the model (a load, a float, a
 // data-dependent index) is an unknown, different per thread unless it is
 // uniform, so the analysis reports a possible race when the indices could
-// not be proven distinct. Accesses through pointers it cannot trace to a
-// Shared call or a slice parameter (a pointer chosen by a phi, a local
-// array) are not checked, nor are device functions of other packages
+// not be proven distinct. Pointers and subslices returned by device
+// functions are followed, and a phi whose incoming pointers are all the
+// same object is that object. Accesses through pointers it cannot trace to
+// a Shared call or a slice parameter (a phi between different objects, a
+// local array) are not checked, nor are device functions of other packages
 // (their bodies are not available to the analysis of this package).
 // Integer overflow of index arithmetic is ignored. Barrier intervals assume
 // that every thread of a block reaches the same barriers, which the
