@@ -133,7 +133,8 @@ type resState struct {
 	// heldBy is 1 + the id of the struct of an owning type whose owned
 	// field holds this buffer (stored there on every path), -1 where
 	// paths disagree, 0 for none: closing that struct frees the buffer.
-	heldBy int
+	heldBy    int
+	heldField int // the owned field that holds it
 }
 
 type flowState []resState
@@ -160,7 +161,7 @@ func (s flowState) join(t flowState) bool {
 		if s[i].twicePos == token.NoPos {
 			s[i].twicePos, s[i].twiceBy = t[i].twicePos, t[i].twiceBy
 		}
-		if s[i].heldBy != t[i].heldBy && s[i].heldBy != -1 {
+		if (s[i].heldBy != t[i].heldBy || s[i].heldField != t[i].heldField) && s[i].heldBy != -1 {
 			s[i].heldBy = -1
 			changed = true
 		}

@@ -24,11 +24,11 @@
 // A buffer is handed on, and no longer the function's to free, when it is
 // returned, stored (a struct field, a global, a slice or array element, a
 // map, a channel send; a send in a select case only where that case is
-// chosen), captured by a function literal that escapes (passed to
-// t.Cleanup), captured by a goroutine's function literal that frees or
-// takes it (a goroutine that only uses the buffer leaves it to the
-// function, which may free it after waiting), or passed to a function that
-// takes ownership of that parameter. The analysis computes for every function
+// chosen), captured by a function literal that frees or takes it and
+// escapes (passed to t.Cleanup or a task runner, started with go, stored,
+// returned; a literal that only uses the buffer leaves it to the function,
+// which may free it after waiting), or passed to a function that takes
+// ownership of that parameter. The analysis computes for every function
 // which parameters it frees or takes (stores, or passes to another function
 // that takes them) and which results are new buffers, and exports these as
 // facts, so the check works across packages.
@@ -65,7 +65,10 @@
 // like a buffer; a function that returns such a struct is a constructor for
 // its callers. Closing it frees the buffers stored in its owned fields: a
 // Free of such a buffer after the Close is a double free, and passing an
-// owned field (s.out) to any call after the Close is a use after free.
+// owned field (s.out) to any call after the Close is a use after free. A
+// struct filled field by field (`s.in, err = device.Upload(...)`) holds
+// nothing where each buffer stored in it is nil (the error branch of its
+// allocation) or freed (`s.in.Free()`): returning there is no leak.
 //
 // Loops: a variable carried around a loop (prev = b at the end of the
 // body) holds the previous iteration's buffer; `prev.Free()` after the next

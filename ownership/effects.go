@@ -120,6 +120,9 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		}
 		do(fa.argAliases(common.Args[0]), e, name)
 		do(fa.fieldUses(common.Args[0]), effUse, name)
+		if e == effFree && !isDefer && !isGo {
+			fa.freeHeldField(st, common.Args[0], pos)
+		}
 		return
 	case isMethodOf(obj, "Device"):
 		for _, a := range common.Args {
@@ -339,4 +342,27 @@ func (fa *funcAnalysis) reportAt(pos token.Pos, msg string) {
 	}
 	fa.seen[key] = true
 	fa.diags = append(fa.diags, analysis.Diagnostic{Pos: pos, Category: "ownership", Message: msg})
+}
+
+// freeHeldField handles s.f.Free() on an owned field of a struct of an
+// owning type created here: the buffer stored in that field is freed.
+func (fa *funcAnalysis) freeHeldField(st flowState, v ssa.Value, pos token.Pos) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return
+	}
+	f, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	owners := fa.alias[f.X]
+	if len(owners) != 1 {
+		return
+	}
+	for id := range st {
+		if s := &st[id]; s.heldBy == owners[0]+1 && s.heldField == f.Field && s.bits&escaped != 0 {
+			s.bits = s.bits&^escaped | freed
+			s.freePos, s.freeBy = pos, ""
+		}
+	}
 }

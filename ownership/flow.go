@@ -121,6 +121,11 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 			if s[id].bits&live != 0 {
 				s[id].bits = s[id].bits&^live | isNil
 			}
+			// Stored into an owned field before the check: the field
+			// holds nil there.
+			if s[id].heldBy > 0 && s[id].bits&escaped != 0 {
+				s[id].bits = s[id].bits&^escaped | isNil
+			}
 		}
 	}
 	if ids := fa.errorOf(x, 0); len(ids) > 0 {
@@ -245,8 +250,17 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)
 	case *ssa.MakeClosure:
 		if !onlyCalled(in) {
-			for _, b := range in.Bindings {
-				fa.apply(st, fa.contentsOrAlias(b), effEscape, in.Pos(), "a function literal", final)
+			// A literal that escapes (passed to t.Cleanup or a task
+			// runner, stored, returned) takes the captured buffers that
+			// its body frees or takes; one that only uses a buffer leaves
+			// it to this function.
+			sum := fa.c.analyze(in.Fn.(*ssa.Function)).sum
+			for k, b := range in.Bindings {
+				e := effEscape
+				if sum != nil && k < 32 && (sum.fvFrees|sum.fvTakes)&(1<<k) == 0 {
+					e = effUse
+				}
+				fa.apply(st, fa.contentsOrAlias(b), e, in.Pos(), "a function literal", final)
 			}
 		}
 	case *ssa.Return:
@@ -316,6 +330,7 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 				for _, id := range ids {
 					if !fa.res[id].coll && st[id].bits&escaped != 0 {
 						st[id].heldBy = owners[0] + 1
+						st[id].heldField = in.Addr.(*ssa.FieldAddr).Field
 					}
 				}
 			}()
@@ -415,7 +430,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 			fa.summarizeParam(r, s.bits)
 			continue
 		}
-		if s.bits&live != 0 {
+		if s.bits&live != 0 && !fa.releasedByFields(r, st) {
 			if in.Pos().IsValid() {
 				fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s on the return at line %d",
 					fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())))
@@ -541,4 +556,29 @@ func (fa *funcAnalysis) refineSelect(cond ssa.Value, t flowState) {
 		return
 	}
 	fa.apply(t, fa.alias[sel.States[i].Send], effEscape, sel.States[i].Pos, "a channel send", false)
+}
+
+// releasedByFields reports whether r, a struct of an owning type created in
+// the function, holds nothing on this path: it was filled field by field
+// (s.in, err = device.Upload(...)), and each buffer stored in its owned
+// fields is nil there (the error branch of its allocation) or was freed,
+// through the field (s.in.Free()) or directly.
+func (fa *funcAnalysis) releasedByFields(r *resource, st flowState) bool {
+	if r.owner == nil || r.param >= 0 {
+		return false
+	}
+	held := false
+	for id := range st {
+		s := st[id]
+		switch {
+		case s.heldBy == r.id+1:
+			if s.bits&(live|escaped|deferred) != 0 {
+				return false
+			}
+			held = true
+		case s.heldBy == -1 && s.bits&escaped != 0:
+			return false // held by some struct on some paths
+		}
+	}
+	return held
 }

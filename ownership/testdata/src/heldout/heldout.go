@@ -172,3 +172,60 @@ func mapFreed(d *device.Device, keys []string) (map[string]*device.Buffer[float3
 	}
 	return m, nil
 }
+
+// A function literal handed to another function takes the captured
+// buffers it frees, not those it only uses.
+func runTask(f func() error) { go f() }
+
+func taskUsesOnly(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return err
+	}
+	runTask(func() error { _ = b.Len(); return nil })
+	return nil // want `buffer from device.Alloc at line 181 is not freed on the return at line 186`
+}
+
+func taskFrees(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return err
+	}
+	runTask(func() error { return b.Free() })
+	return nil
+}
+
+// A struct filled field by field releases nothing on the error branch of
+// an allocation whose fields are nil or freed there.
+type Two struct{ a, b *device.Buffer[float32] } // want Two:`ownership: owns fields \[0 1\], released by Close`
+
+func (t *Two) Close() error { t.a.Free(); return t.b.Free() }
+
+func newTwo(d *device.Device) (*Two, error) { // want newTwo:`ownership: returns new \[0\]`
+	t := &Two{}
+	var err error
+	t.a, err = device.Alloc[float32](d, 4)
+	if err != nil {
+		return nil, err
+	}
+	t.b, err = device.Alloc[float32](d, 4)
+	if err != nil {
+		t.a.Free()
+		return nil, err
+	}
+	return t, nil
+}
+
+func newTwoLeaks(d *device.Device) (*Two, error) { // want newTwoLeaks:`ownership: returns new \[0\]`
+	t := &Two{}
+	var err error
+	t.a, err = device.Alloc[float32](d, 4)
+	if err != nil {
+		return nil, err
+	}
+	t.b, err = device.Alloc[float32](d, 4)
+	if err != nil {
+		return nil, err // want `Two value from Two literal at line 220 is not closed by Close on the return at line 228`
+	}
+	return t, nil
+}
