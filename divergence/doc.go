@@ -27,7 +27,9 @@
 // threads ("depends on ThreadIdx at line 12"). Conditions on kernel
 // parameters, BlockIdx, BlockDim, GridDim and constants are uniform, as are
 // values loaded from memory at uniform addresses after a barrier; an if that
-// differs between threads but rejoins before the barrier is fine.
+// differs between threads but rejoins before the barrier is fine. A barrier
+// that no execution reaches (under if debug && ... with a constant-false
+// debug) is dead code and not reported.
 //
 // For the commonest bug, an early `if i >= n { return }` at the top of a
 // kernel whose body later calls t.Barrier() at its top level, the analyzer

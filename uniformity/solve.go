@@ -1,6 +1,7 @@
 package uniformity
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -360,7 +361,11 @@ func (f *Func) argDep(call *ssa.Call, arg ssa.Value) Dep {
 // findBarriers lists the calls that wait at a barrier and what decides
 // whether every thread reaches them.
 func (f *Func) findBarriers() {
+	live := liveBlocks(f.g.fn)
 	for _, b := range f.g.rpo {
+		if !live[b.Index] {
+			continue
+		}
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
 			if !ok {
@@ -477,4 +482,40 @@ func itoa(n int) string {
 		n /= 10
 	}
 	return string(b)
+}
+
+// liveBlocks reports the blocks that some execution reaches: an If on a
+// constant condition (if debug && tid == 0 with const debug = false) takes
+// only its constant edge, so a barrier under it is dead code, not a
+// divergent barrier.
+func liveBlocks(fn *ssa.Function) []bool {
+	live := make([]bool, len(fn.Blocks))
+	if len(fn.Blocks) == 0 {
+		return live
+	}
+	stack := []*ssa.BasicBlock{fn.Blocks[0]}
+	live[0] = true
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		succs := b.Succs
+		if n := len(b.Instrs); n > 0 && len(succs) == 2 {
+			if i, ok := b.Instrs[n-1].(*ssa.If); ok {
+				if c, ok := i.Cond.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
+					if constant.BoolVal(c.Value) {
+						succs = succs[:1]
+					} else {
+						succs = succs[1:]
+					}
+				}
+			}
+		}
+		for _, s := range succs {
+			if !live[s.Index] {
+				live[s.Index] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return live
 }

@@ -496,3 +496,32 @@ func ConfigLoad(t gpu.Thread, cfg []int32, data []float32) {
 		t.Barrier()
 	}
 }
+
+const debugSync, traceSync = false, true
+
+// DeadDebugBarrier: a debugging barrier under a constant-false flag never
+// runs.
+//
+// verdict: clean
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func DeadDebugBarrier(t gpu.Thread, data []float32) {
+	if debugSync && t.ThreadIdx().X == 0 {
+		t.Barrier()
+	}
+	data[t.ThreadIdx().X] = 1
+}
+
+// LiveTraceBarrier: under a constant-true flag the thread condition decides.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel
+func LiveTraceBarrier(t gpu.Thread, data []float32) {
+	if traceSync && t.ThreadIdx().X == 0 {
+		t.Barrier()
+	}
+	data[t.ThreadIdx().X] = 1
+}

@@ -86,4 +86,6 @@ var Kernels = map[string]any{
 	"DivergentIncrement":              DivergentIncrement,
 	"LenGuard":                        LenGuard,
 	"ConfigLoad":                      ConfigLoad,
+	"DeadDebugBarrier":                DeadDebugBarrier,
+	"LiveTraceBarrier":                LiveTraceBarrier,
 }

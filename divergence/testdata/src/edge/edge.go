@@ -96,3 +96,24 @@ func Unreachable(t gpu.Thread, n int) {
 	return
 	t.Barrier()
 }
+
+const debugSync, traceSync = false, true
+
+// DeadDebugBarrier: the barrier sits under a constant-false condition and
+// never runs.
+//
+//gpu:kernel
+func DeadDebugBarrier(t gpu.Thread) {
+	if debugSync && t.ThreadIdx().X == 0 {
+		t.Barrier()
+	}
+}
+
+// LiveTraceBarrier: under a constant-true flag the thread condition decides.
+//
+//gpu:kernel
+func LiveTraceBarrier(t gpu.Thread) {
+	if traceSync && t.ThreadIdx().X == 0 {
+		t.Barrier() // want "barrier may be reached by only some threads of the block"
+	}
+}
