@@ -29,10 +29,11 @@ type valRef struct {
 type comp struct {
 	terms    []valRef
 	k        int64
-	n        int64 // array length bound; 0 if none
-	lenParam int   // kernel parameter whose length bounds it; -1 if none
-	any      bool  // the access touches every element (whole-array copy)
-	field    bool  // a struct field selector (k is the field index)
+	n        int64  // array length bound; 0 if none
+	lenParam int    // kernel parameter whose length bounds it; -1 if none
+	any      bool   // the access touches every element (whole-array copy)
+	field    bool   // a struct field selector (k is the field index)
+	fname    string // the field's name, for messages
 }
 
 // An access is a load, store or atomic operation on shared or global
@@ -122,7 +123,13 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 		if !ok {
 			return rootKey{}, nil, false
 		}
-		return root, append(append([]comp(nil), comps...), comp{k: int64(v.Field), field: true, lenParam: -1}), true
+		c := comp{k: int64(v.Field), field: true, lenParam: -1}
+		if pt, ok := v.X.Type().Underlying().(*types.Pointer); ok {
+			if st, ok := pt.Elem().Underlying().(*types.Struct); ok && v.Field < st.NumFields() {
+				c.fname = st.Field(v.Field).Name()
+			}
+		}
+		return root, append(append([]comp(nil), comps...), c), true
 	case *ssa.Parameter:
 		if a, pfr, ok := argOf(fr, v); ok {
 			return k.resolveAddr(pfr, a)

@@ -1051,6 +1051,8 @@ func (k *kernelAn) elemText(a *access, idx []poly, m []int64) string {
 	b.WriteString(k.rootName(a.root))
 	for i, c := range a.comps {
 		switch {
+		case c.field && c.fname != "":
+			b.WriteString("." + c.fname)
 		case c.field:
 			fmt.Fprintf(&b, ".field%d", c.k)
 		case c.any || i >= len(idx):
