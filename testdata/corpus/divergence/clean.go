@@ -66,7 +66,7 @@ func WholeBlockReturns(t gpu.Thread, nblocks int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=8
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func RotatingWriter(t gpu.Thread, n int, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < n; k++ {
@@ -102,7 +102,7 @@ func BroadcastCount(t gpu.Thread, counts []int32, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func HillisSteeleScan(t gpu.Thread, data []float32) {
 	s := gpu.Shared[[256]float32](t)
 	tid := t.ThreadIdx().X
@@ -127,7 +127,7 @@ func HillisSteeleScan(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=256
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func TiledDot(t gpu.Thread, n int, a, b, out []float32) {
 	ta := gpu.Shared[[64]float32](t)
 	tb := gpu.Shared[[64]float32](t)
@@ -152,7 +152,7 @@ func TiledDot(t gpu.Thread, n int, a, b, out []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func IfElseRejoins(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	var v float32
@@ -170,7 +170,7 @@ func IfElseRejoins(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BlockDimCondition(t gpu.Thread, data []float32) {
 	if t.BlockDim().X >= 64 {
 		data[t.ThreadIdx().X] = 1
@@ -184,7 +184,7 @@ func BlockDimCondition(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel block=64
+//gpu:kernel block=64 grid=1
 func FlatBlockY(t gpu.Thread, data []float32) {
 	if t.GlobalIdx().Y == 0 {
 		data[t.ThreadIdx().X] = 1
@@ -212,7 +212,7 @@ func DeviceBarriersUniform(t gpu.Thread, n int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=1000
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func UniformDeviceResult(t gpu.Thread, n int, data []float32) {
 	if blocksFor(t, n) > 2 {
 		t.Barrier()
@@ -241,7 +241,7 @@ func ExchangeNeighbours(t gpu.Thread, in, out []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=5
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func UniformBreak(t gpu.Thread, n int, data []float32) {
 	for k := 0; ; k++ {
 		if k >= n {
@@ -258,7 +258,7 @@ func UniformBreak(t gpu.Thread, n int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 mode=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ModeSwitch(t gpu.Thread, mode int, data []float32) {
 	switch mode {
 	case 0:
@@ -293,7 +293,7 @@ func SharedHistogram(t gpu.Thread, in []int32, out []int32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func TotalAfterBarrier(t gpu.Thread, in []float32, out []float32) {
 	s := gpu.Shared[[256]float32](t)
 	tid := t.ThreadIdx().X
@@ -311,7 +311,7 @@ func TotalAfterBarrier(t gpu.Thread, in []float32, out []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=6
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func UniformContinue(t gpu.Thread, n int, data []float32) {
 	for k := 0; k < n; k++ {
 		if k%2 == 1 {
@@ -327,7 +327,7 @@ func UniformContinue(t gpu.Thread, n int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=3 m=2
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func NestedUniformLoops(t gpu.Thread, n, m int, data []float32) {
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
@@ -361,7 +361,7 @@ func ReturnAfterLastBarrier(t gpu.Thread, n int, in, out []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DivergentLoopThenBarrier(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	var acc float32
@@ -378,7 +378,7 @@ func DivergentLoopThenBarrier(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func InterleavedReduction(t gpu.Thread, data []float32) {
 	s := gpu.Shared[[256]float32](t)
 	tid := t.ThreadIdx().X
@@ -400,7 +400,7 @@ func InterleavedReduction(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=5
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func MinOfUniforms(t gpu.Thread, n int, data []float32) {
 	lim := min(n, t.BlockDim().X)
 	for k := 0; k < lim; k++ {
@@ -415,7 +415,7 @@ func MinOfUniforms(t gpu.Thread, n int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=4
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func StageTiles(t gpu.Thread, n int, in, out []float32) {
 	s := gpu.Shared[[256]float32](t)
 	tid := t.ThreadIdx().X
@@ -434,13 +434,13 @@ func StageTiles(t gpu.Thread, n int, in, out []float32) {
 // verdict: clean
 // launch: block=16,16 grid=1 width=16
 //
-//gpu:kernel block=16,16
+//gpu:kernel block=16,16 grid=1
 func Transpose2D(t gpu.Thread, width int, in, out []float32) {
 	tile := gpu.Shared[[16][17]float32](t)
 	x, y := t.ThreadIdx().X, t.ThreadIdx().Y
 	tile[y][x] = in[y*width+x]
 	t.Barrier()
-	out[x*width+y] = tile[x][y]
+	out[x*16+y] = tile[x][y]
 }
 
 // DeviceBoundLoop loops as many times as a uniform device function says.
@@ -448,7 +448,7 @@ func Transpose2D(t gpu.Thread, width int, in, out []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=200
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeviceBoundLoop(t gpu.Thread, n int, data []float32) {
 	for k := 0; k < blocksFor(t, n); k++ {
 		data[t.ThreadIdx().X] += 1

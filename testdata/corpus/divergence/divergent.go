@@ -8,7 +8,7 @@ import "github.com/gpukvet/gpukvet/gpu"
 // verdict: divergent
 // launch: block=64 grid=1 n=40
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BarrierInThreadIf(t gpu.Thread, n int, data []float32) {
 	s := gpu.Shared[[256]float32](t)
 	tid := t.ThreadIdx().X
@@ -44,7 +44,7 @@ func EarlyReturnBeforeBarrier(t gpu.Thread, n int, in, out []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ThreadTripCount(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < tid%4; k++ {
@@ -58,7 +58,7 @@ func ThreadTripCount(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func SwitchOnThread(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	switch tid % 4 {
@@ -78,7 +78,7 @@ func SwitchOnThread(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=10
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DataDependentBreak(t gpu.Thread, n int, in []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < n; k++ {
@@ -94,7 +94,7 @@ func DataDependentBreak(t gpu.Thread, n int, in []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=4
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func OddThreadsContinue(t gpu.Thread, n int, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < n; k++ {
@@ -112,7 +112,7 @@ func OddThreadsContinue(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeviceBarrierUnderIf(t gpu.Thread, data []float32) {
 	if t.ThreadIdx().X == 0 {
 		data[0] = 1
@@ -126,7 +126,7 @@ func DeviceBarrierUnderIf(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeviceBarrierDivergentArgument(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	data[tid] = 1
@@ -138,7 +138,7 @@ func DeviceBarrierDivergentArgument(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=3
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ShortCircuitAnd(t gpu.Thread, n int, data []float32) {
 	if n > 0 && t.ThreadIdx().X < 16 {
 		t.Barrier()
@@ -151,7 +151,7 @@ func ShortCircuitAnd(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=3
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ShortCircuitOr(t gpu.Thread, n int, data []float32) {
 	if t.ThreadIdx().X == 0 || n < 0 {
 		t.Barrier()
@@ -163,7 +163,7 @@ func ShortCircuitOr(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 fill=zero
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func AtomicTicket(t gpu.Thread, counter []int32, data []float32) {
 	if gpu.AtomicAdd(&counter[0], 1) < 8 {
 		t.Barrier()
@@ -176,7 +176,7 @@ func AtomicTicket(t gpu.Thread, counter []int32, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func SharedValueAtOwnSlot(t gpu.Thread, in []float32) {
 	s := gpu.Shared[[256]float32](t)
 	tid := t.ThreadIdx().X
@@ -193,7 +193,7 @@ func SharedValueAtOwnSlot(t gpu.Thread, in []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=8
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func TemporalDivergence(t gpu.Thread, n int, in []float32) {
 	k := 0
 	for ; k < n; k++ {
@@ -211,7 +211,7 @@ func TemporalDivergence(t gpu.Thread, n int, in []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=32 expect=trap
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func PanicBeforeBarrier(t gpu.Thread, n int, data []float32) {
 	if t.ThreadIdx().X >= n {
 		panic("more threads than elements")
@@ -225,7 +225,7 @@ func PanicBeforeBarrier(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BarriersInBothArms(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	if tid < 32 {
@@ -242,7 +242,7 @@ func BarriersInBothArms(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func InputTripCount(t gpu.Thread, counts []int32, data []float32) {
 	gid := t.GlobalIdx().X
 	for k := int32(0); k < counts[gid]%4; k++ {
@@ -257,7 +257,7 @@ func InputTripCount(t gpu.Thread, counts []int32, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=4
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func IfInUniformLoop(t gpu.Thread, n int, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < n; k++ {
@@ -272,7 +272,7 @@ func IfInUniformLoop(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=4
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ReturnInsideLoop(t gpu.Thread, n int, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < n; k++ {
@@ -299,7 +299,7 @@ func DeviceEarlyReturnArgument(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func WarpLeaders(t gpu.Thread, data []float32) {
 	if lane(t) == 0 {
 		data[t.ThreadIdx().X] = 1
@@ -326,7 +326,7 @@ func RowCondition2D(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func LocalFlag(t gpu.Thread, data []float32) {
 	var flags [4]int
 	if t.ThreadIdx().X%2 == 0 {
@@ -343,7 +343,7 @@ func LocalFlag(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=8
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func MinTripCount(t gpu.Thread, n int, data []float32) {
 	lim := min(t.ThreadIdx().X, n)
 	for k := 0; k < lim; k++ {
@@ -357,7 +357,7 @@ func MinTripCount(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func HalvingWhile(t gpu.Thread, data []float32) {
 	x := t.ThreadIdx().X
 	for x > 0 {
@@ -372,7 +372,7 @@ func HalvingWhile(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 fill=zero
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func CompareAndSwapLeader(t gpu.Thread, lock []int32, data []float32) {
 	if gpu.AtomicCompareAndSwap(&lock[0], 0, 1) == 0 {
 		data[0] = 1
@@ -386,7 +386,7 @@ func CompareAndSwapLeader(t gpu.Thread, lock []int32, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func StagedThenDivergent(t gpu.Thread, in []float32) {
 	s := gpu.Shared[[256]float32](t)
 	stage(t, s, in, 0)
@@ -401,7 +401,7 @@ func StagedThenDivergent(t gpu.Thread, in []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeviceLeaderSync(t gpu.Thread, data []float32) {
 	data[t.ThreadIdx().X] = 1
 	leaderSync(t)
@@ -412,7 +412,7 @@ func DeviceLeaderSync(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=20
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ElseReturn(t gpu.Thread, n int, data []float32) {
 	tid := t.ThreadIdx().X
 	if tid < n {

@@ -12,7 +12,7 @@ import "github.com/gpukvet/gpukvet/gpu"
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func NestedInnerThreadBound(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	for i := 0; i < 4; i++ {
@@ -29,7 +29,7 @@ func NestedInnerThreadBound(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=3 m=5
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func TriangularUniformLoops(t gpu.Thread, n, m int, data []float32) {
 	tid := t.ThreadIdx().X
 	for i := 0; i < n; i++ {
@@ -64,7 +64,7 @@ func SwitchOnBlock(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func SwitchOnHalfBlock(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	switch tid / 32 {
@@ -112,7 +112,7 @@ func DeviceSyncUnderBoundsGuard(t gpu.Thread, n int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=20
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BreakOnUniformSquare(t gpu.Thread, n int, data []float32) {
 	for k := 0; k < 100; k++ {
 		if k*k > n {
@@ -129,7 +129,7 @@ func BreakOnUniformSquare(t gpu.Thread, n int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=3
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BreakOnSharedFlag(t gpu.Thread, n int, data []float32) {
 	flag := gpu.Shared[[1]int32](t)
 	tid := t.ThreadIdx().X
@@ -154,7 +154,7 @@ func BreakOnSharedFlag(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BreakOnOwnElement(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	for i := 0; i < 2; i++ {
@@ -187,7 +187,7 @@ func ReturnOnBlock(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=62
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ReturnInLoopAfterBarrier(t gpu.Thread, n int, data []float32) {
 	for k := 0; k < 4; k++ {
 		t.Barrier()
@@ -225,7 +225,7 @@ func BlockDimHalving(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BarrierFirstWhile(t gpu.Thread, data []float32) {
 	x := t.ThreadIdx().X%3 + 1
 	for {
@@ -243,12 +243,12 @@ func BarrierFirstWhile(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 mode=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ModeGuard(t gpu.Thread, mode int, data []float32) {
 	data[t.ThreadIdx().X] = 1
 	if mode == 1 {
 		t.Barrier()
-		data[t.ThreadIdx().X] = data[(t.ThreadIdx().X+1)%t.BlockDim().X]
+		data[t.ThreadIdx().X] *= 2
 	}
 }
 
@@ -264,7 +264,7 @@ func repeatSync(t gpu.Thread, count int) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeviceLoopParity(t gpu.Thread, data []float32) {
 	data[t.ThreadIdx().X] = 1
 	repeatSync(t, t.ThreadIdx().X&1)
@@ -275,7 +275,7 @@ func DeviceLoopParity(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=3
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeviceLoopUniformCount(t gpu.Thread, n int, data []float32) {
 	data[t.ThreadIdx().X] = 1
 	repeatSync(t, n)
@@ -287,7 +287,7 @@ func DeviceLoopUniformCount(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func WarpBitCondition(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	if (tid>>5)&1 == 0 {
@@ -301,7 +301,7 @@ func WarpBitCondition(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=20
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ClampedUniformLoop(t gpu.Thread, n int, data []float32) {
 	lim := n
 	if lim > 8 {
@@ -318,7 +318,7 @@ func ClampedUniformLoop(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ContinueSkipsBarrier(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < 4; k++ {
@@ -349,7 +349,7 @@ func GridDimLoop(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DivergentFlagThenUniformBarrier(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	ok := false
@@ -368,7 +368,7 @@ func DivergentFlagThenUniformBarrier(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func LoopBoundFromOwnElement(t gpu.Thread, counts []int32, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := int32(0); k < counts[tid]%3; k++ {
@@ -383,7 +383,7 @@ func LoopBoundFromOwnElement(t gpu.Thread, counts []int32, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1 n=100
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func GridStrideBarrier(t gpu.Thread, n int, data []float32) {
 	for i := t.GlobalIdx().X; i < n; i += t.GridDim().X * t.BlockDim().X {
 		data[i] += 1
@@ -397,7 +397,7 @@ func GridStrideBarrier(t gpu.Thread, n int, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1 n=100
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func TiledStrideBarrier(t gpu.Thread, n int, data []float32) {
 	s := gpu.Shared[[64]float32](t)
 	tid := t.ThreadIdx().X
@@ -419,7 +419,7 @@ func TiledStrideBarrier(t gpu.Thread, n int, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func BreakAfterBarrier(t gpu.Thread, data []float32) {
 	tid := t.ThreadIdx().X
 	for k := 0; k < 4; k++ {
@@ -444,7 +444,7 @@ func skipNegative(t gpu.Thread, data []float32, x float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeviceEarlyReturnThenBarrier(t gpu.Thread, data []float32) {
 	skipNegative(t, data, data[t.ThreadIdx().X]-8)
 	t.Barrier()
@@ -457,7 +457,7 @@ func DeviceEarlyReturnThenBarrier(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DivergentIncrement(t gpu.Thread, data []float32) {
 	k := 0
 	for k < 4 {
@@ -475,7 +475,7 @@ func DivergentIncrement(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func LenGuard(t gpu.Thread, data []float32) {
 	if len(data) > 64 {
 		data[t.ThreadIdx().X] = 1
@@ -489,7 +489,7 @@ func LenGuard(t gpu.Thread, data []float32) {
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func ConfigLoad(t gpu.Thread, cfg []int32, data []float32) {
 	for k := int32(0); k < cfg[3]; k++ {
 		data[t.ThreadIdx().X] += 1
@@ -505,7 +505,7 @@ const debugSync, traceSync = false, true
 // verdict: clean
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func DeadDebugBarrier(t gpu.Thread, data []float32) {
 	if debugSync && t.ThreadIdx().X == 0 {
 		t.Barrier()
@@ -518,7 +518,7 @@ func DeadDebugBarrier(t gpu.Thread, data []float32) {
 // verdict: divergent
 // launch: block=64 grid=1
 //
-//gpu:kernel
+//gpu:kernel grid=1
 func LiveTraceBarrier(t gpu.Thread, data []float32) {
 	if traceSync && t.ThreadIdx().X == 0 {
 		t.Barrier()
