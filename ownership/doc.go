@@ -40,8 +40,9 @@
 //
 // Paths: early returns, loops (a buffer allocated in a loop must be freed
 // before the next iteration allocates it again), switch, select, defer
-// (`defer b.Free()` and deferred function literals that free captured
-// buffers, also inside loops). A path that ends in a panic, os.Exit,
+// (`defer b.Free()`, deferred function literals that free captured
+// buffers, also inside loops, and `defer func(x *device.Buffer[T]) {
+// x.Free() }(b)`). A path that ends in a panic, os.Exit,
 // log.Fatal or testing's t.Fatal/FailNow leaks nothing.
 //
 // Go's error convention: on the branch where the error result of the

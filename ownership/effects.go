@@ -104,6 +104,16 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		}
 		return
 	}
+	if obj == nil && callee != nil && fa.c.inPackage(callee) {
+		// A function literal that captures nothing, called or deferred
+		// where it is written: `defer func(x *device.Buffer[T]) {
+		// x.Free() }(b)`.
+		sum := fa.c.analyze(callee).sum
+		for j, a := range common.Args {
+			do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+		}
+		return
+	}
 	if obj == nil {
 		// A call of a function value: it may keep what it receives.
 		for _, a := range common.Args {

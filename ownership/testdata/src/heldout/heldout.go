@@ -229,3 +229,22 @@ func newTwoLeaks(d *device.Device) (*Two, error) { // want newTwoLeaks:`ownershi
 	}
 	return t, nil
 }
+
+// A literal that captures nothing, deferred with the buffer as argument.
+func deferredLiteralArg(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return err
+	}
+	defer func(x *device.Buffer[float32]) { x.Free() }(b)
+	return b.Free() // want `buffer b is freed twice: Free at line 240, and again by the deferred Free at line 239`
+}
+
+func deferredLiteralArgOnly(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return err
+	}
+	defer func(x *device.Buffer[float32]) { x.Free() }(b)
+	return nil
+}
