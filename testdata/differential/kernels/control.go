@@ -89,7 +89,6 @@ outer:
 func GridStride(t gpu.Thread, x []float32, out []float32) {
 	stride := t.GridDim().X * t.BlockDim().X
 	for i := t.GlobalIdx().X; i < len(x); i += stride {
-		//gpukvet:ignore races GlobalIdx + k*GridDim*BlockDim is injective; the races check cannot prove it yet
 		out[i] = x[i]*0.5 + 1
 	}
 }
@@ -135,7 +134,6 @@ func BoolParam(t gpu.Thread, flip bool, in []bool, out []bool) {
 func TwoD(t gpu.Thread, w, h int, m []int32, out []int32) {
 	g := t.GlobalIdx()
 	if g.X < w && g.Y < h {
-		//gpukvet:ignore races g.Y*w+g.X with g.X < w is injective; the races check cannot prove it yet
 		out[g.Y*w+g.X] = m[g.Y*w+g.X]*int32(g.X+1) - int32(g.Y)
 	}
 }
