@@ -40,6 +40,7 @@ type kernelAn struct {
 	regionConds map[regionKey][]ssa.Value
 	reach       map[int][]bool // nodes reachable without a barrier from a start
 	uni         *uniformity.Result
+	skips       map[edge]bool // loop entries that start a barrier iteration (zerotrip.go)
 }
 
 type regionKey struct {

@@ -749,7 +749,7 @@ func (p *problem) sameInstance(d *node) bool {
 }
 
 // onCycle reports whether d lies on a barrier-free cycle of the interval.
-func (p *problem) onCycle(d *node) bool { return p.k.reachesWithin(p.r, d.succs, d, nil) }
+func (p *problem) onCycle(d *node) bool { return p.k.reachesWithinSkip(p.r, d, d) }
 
 // inst tells which execution of node d (in the interval) access node x
 // sees: 0 the one before the interval's barrier, 1 the one after it, −1

@@ -59,3 +59,46 @@ func PartnerRead(t gpu.Thread, j int, a, b []int32) {
 		a[i] = a[ixj] + 1 // want `possible data race on global a`
 	}
 }
+
+// BitonicNested: the shared-memory bitonic sort with nested stage loops;
+// the inner loop always runs (j starts at k/2 ≥ 1) and each of its
+// iterations ends at a barrier, so j is one value for all threads.
+//
+//gpu:kernel block=256
+func BitonicNested(t gpu.Thread, a []float32) {
+	s := gpu.Shared[[256]float32](t)
+	tid := t.ThreadIdx().X
+	s[tid] = a[t.GlobalIdx().X]
+	t.Barrier()
+	for k := 2; k <= 256; k <<= 1 {
+		for j := k >> 1; j > 0; j >>= 1 {
+			ixj := tid ^ j
+			if ixj > tid && (s[tid] > s[ixj]) == (tid&k == 0) {
+				s[tid], s[ixj] = s[ixj], s[tid]
+			}
+			t.Barrier()
+		}
+	}
+	t.Barrier()
+	a[t.GlobalIdx().X] = s[tid]
+}
+
+// NestedNoInnerBarrier: the same with the barrier after the inner loop.
+//
+//gpu:kernel block=256
+func NestedNoInnerBarrier(t gpu.Thread, a []float32) {
+	s := gpu.Shared[[256]float32](t)
+	tid := t.ThreadIdx().X
+	s[tid] = a[t.GlobalIdx().X]
+	t.Barrier()
+	for k := 2; k <= 256; k <<= 1 {
+		for j := k >> 1; j > 0; j >>= 1 {
+			ixj := tid ^ j
+			if ixj > tid && s[tid] > s[ixj] {
+				s[tid], s[ixj] = s[ixj], s[tid] // want `possible data race on shared s`
+			}
+		}
+		t.Barrier()
+	}
+	a[t.GlobalIdx().X] = s[tid]
+}
