@@ -954,6 +954,8 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 	}
 	p.addPathConds(a.node, 1)
 	p.addPathConds(b.node, 2)
+	p.addBranchConds(a.node, 1)
+	p.addBranchConds(b.node, 2)
 	n := min(len(a.comps), len(b.comps))
 	ia := make([]poly, n)
 	ib := make([]poly, n)

@@ -62,7 +62,9 @@ func PartnerRead(t gpu.Thread, j int, a, b []int32) {
 
 // BitonicNested: the shared-memory bitonic sort with nested stage loops;
 // the inner loop always runs (j starts at k/2 ≥ 1) and each of its
-// iterations ends at a barrier, so j is one value for all threads.
+// iterations ends at a barrier, so j is one value for all threads; the
+// read after the loops cannot meet the swap of the inner loop in one
+// interval (both threads take the same exit test the same way).
 //
 //gpu:kernel block=256
 func BitonicNested(t gpu.Thread, a []float32) {
@@ -79,7 +81,6 @@ func BitonicNested(t gpu.Thread, a []float32) {
 			t.Barrier()
 		}
 	}
-	t.Barrier()
 	a[t.GlobalIdx().X] = s[tid]
 }
 
@@ -101,4 +102,19 @@ func NestedNoInnerBarrier(t gpu.Thread, a []float32) {
 		t.Barrier()
 	}
 	a[t.GlobalIdx().X] = s[tid]
+}
+
+// AfterLoopTail: the body's write after its barrier and the read after the
+// loop share the last iteration's interval.
+//
+//gpu:kernel block=256
+func AfterLoopTail(t gpu.Thread, n int, a []float32) {
+	s := gpu.Shared[[257]float32](t)
+	tid := t.ThreadIdx().X
+	for j := 0; j < n; j++ {
+		s[tid] = a[t.GlobalIdx().X]
+		t.Barrier()
+		s[tid] += 1
+	}
+	a[t.GlobalIdx().X] = s[tid+1] // want `data race on shared s`
 }
