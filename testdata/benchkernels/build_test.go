@@ -26,7 +26,6 @@ var packages = []string{
 // still open (see README.md); its kernels are compiled without the checks.
 var knownFalsePositives = map[string]string{
 	"nw": "races: the cross-block proof that tile anti-diagonals are disjoint needs w = 16·tiles+1 > 16",
-	"sort": "races: the inner loop of a nested barrier loop could run zero times, so its counter is not shared",
 }
 
 func dir(t *testing.T) string {
