@@ -19,7 +19,7 @@ import (
 // packages lists the kernel packages (one Build each keeps a failure local).
 var packages = []string{
 	"blackscholes", "bfs", "compact", "histogram", "kmeans", "linalg", "nbody",
-	"nw", "pathfinder", "reduction", "rows", "scan", "sort", "spmv", "stats", "stencil",
+	"nw", "pathfinder", "reduction", "rows", "scan", "sort", "spmv", "stats", "stencil", "variants",
 }
 
 // knownFalsePositives maps a package to the checks' findings on it that are
