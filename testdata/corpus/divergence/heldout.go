@@ -525,3 +525,35 @@ func LiveTraceBarrier(t gpu.Thread, data []float32) {
 	}
 	data[t.ThreadIdx().X] = 1
 }
+
+// LocalArrayBound: the trip count goes through a thread-local array that
+// holds a parameter.
+//
+// verdict: clean
+// launch: block=64 grid=1 n=3
+//
+//gpu:kernel grid=1
+func LocalArrayBound(t gpu.Thread, n int, data []float32) {
+	var arr [4]int
+	arr[0] = n
+	for k := 0; k < arr[0]; k++ {
+		data[t.ThreadIdx().X] += 1
+		t.Barrier()
+	}
+}
+
+// LocalArrayDivergent: every fourth thread zeroes the element that bounds
+// the loop.
+//
+// verdict: divergent
+// launch: block=64 grid=1
+//
+//gpu:kernel grid=1
+func LocalArrayDivergent(t gpu.Thread, data []float32) {
+	arr := [4]int{1, 2, 3, 4}
+	arr[t.ThreadIdx().X%4] = 0
+	for k := 0; k < arr[0]; k++ {
+		data[t.ThreadIdx().X] += 1
+		t.Barrier()
+	}
+}

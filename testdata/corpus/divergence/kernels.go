@@ -88,4 +88,6 @@ var Kernels = map[string]any{
 	"ConfigLoad":                      ConfigLoad,
 	"DeadDebugBarrier":                DeadDebugBarrier,
 	"LiveTraceBarrier":                LiveTraceBarrier,
+	"LocalArrayBound":                 LocalArrayBound,
+	"LocalArrayDivergent":             LocalArrayDivergent,
 }
