@@ -47,6 +47,8 @@ type access struct {
 	write  bool
 	atomic bool
 	pos    token.Pos
+	via    *ssa.Phi // the swap phi the address goes through (phigroup.go)
+	viaAt  *node    // the node of that phi
 }
 
 func (a *access) verb() string {
@@ -80,15 +82,6 @@ func (k *kernelAn) collectAccesses() {
 			if addr == nil {
 				continue
 			}
-			root, comps, ok := k.resolveAddr(n.fr, addr)
-			if !ok {
-				continue
-			}
-			if elem, ok := addr.Type().Underlying().(*types.Pointer); ok {
-				if _, isArr := elem.Elem().Underlying().(*types.Array); isArr {
-					comps = append(comps, comp{any: true, lenParam: -1})
-				}
-			}
 			pos := addr.Pos()
 			if !pos.IsValid() {
 				pos = in.Pos()
@@ -96,11 +89,45 @@ func (k *kernelAn) collectAccesses() {
 			if !pos.IsValid() && n.fr.call != nil {
 				pos = n.fr.call.Pos()
 			}
-			a := &access{idx: len(k.accesses), node: n, instr: in, root: root, comps: comps,
-				write: write, atomic: atomic, pos: pos}
-			k.accesses = append(k.accesses, a)
-			if write {
-				k.written[root] = true
+			add := func(root rootKey, comps []comp, via *ssa.Phi) {
+				if elem, ok := addr.Type().Underlying().(*types.Pointer); ok {
+					if _, isArr := elem.Elem().Underlying().(*types.Array); isArr {
+						comps = append(comps, comp{any: true, lenParam: -1})
+					}
+				}
+				a := &access{idx: len(k.accesses), node: n, instr: in, root: root, comps: comps,
+					write: write, atomic: atomic, pos: pos}
+				if via != nil {
+					a.via, a.viaAt = via, n.fr.nodeOf[via]
+				}
+				k.accesses = append(k.accesses, a)
+				if write {
+					k.written[root] = true
+				}
+			}
+			if root, comps, ok := k.resolveAddr(n.fr, addr); ok {
+				add(root, comps, nil)
+				continue
+			}
+			// Through a pointer-swap phi: one access per array it may name.
+			phi := swapPhiOf(addr)
+			if phi == nil || n.fr.nodeOf[phi] == nil {
+				continue
+			}
+			roots, ok := k.swapGroup(n.fr, phi)
+			if !ok {
+				continue
+			}
+			if k.phiPick == nil {
+				k.phiPick = map[*ssa.Phi]rootKey{}
+			}
+			for _, r := range roots {
+				k.phiPick[phi] = r
+				root, comps, ok := k.resolveAddr(n.fr, addr)
+				delete(k.phiPick, phi)
+				if ok {
+					add(root, comps, phi)
+				}
 			}
 		}
 	}
@@ -143,6 +170,9 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 			return k.resolveAddr(rfr, r)
 		}
 	case *ssa.Phi:
+		if r, ok := k.phiPick[v]; ok {
+			return r, nil, true
+		}
 		// A pointer that is the same whole object on every incoming edge
 		// (p = s on one path, p = helper(s) on another) is that object.
 		var root rootKey
@@ -251,15 +281,20 @@ func (k *kernelAn) noteShared(c *ssa.Call) {
 	if _, ok := k.sharedNames[c.Pos()]; ok {
 		return
 	}
-	name := "shared variable"
+	// The first name bound to it (its declaration), not a later alias
+	// such as src in src, dst := a, b.
+	name := ""
 	for _, b := range c.Parent().Blocks {
 		for _, in := range b.Instrs {
-			if ref, ok := in.(*ssa.DebugRef); ok && ref.X == c {
+			if ref, ok := in.(*ssa.DebugRef); ok && ref.X == c && name == "" {
 				if obj := ref.Object(); obj != nil {
 					name = obj.Name()
 				}
 			}
 		}
+	}
+	if name == "" {
+		name = "shared variable"
 	}
 	k.sharedNames[c.Pos()] = name
 }

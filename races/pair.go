@@ -924,6 +924,12 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 			p.starts = start.succs
 		}
 	}
+	// Two phis of one pointer swap name different arrays at one execution
+	// of their block (phigroup.go).
+	if !cross && a.via != nil && b.via != nil && a.via != b.via && a.viaAt != nil &&
+		a.via.Block() == b.via.Block() && a.viaAt == b.viaAt && p.sameInstance(a.viaAt) {
+		return outcome{}
+	}
 	// Distinct threads: in one block, different thread indices; across
 	// blocks, different block indices.
 	var distinct clause

@@ -82,6 +82,65 @@ func UniformReturnThenRace(t gpu.Thread, out []float32, n int) {
 	out[tid] = s[tid+1]
 }
 
+// PtrSwapPingPong double-buffers through swapped pointers with one
+// barrier per step.
+// verdict: clean
+//
+//gpu:kernel block=64 grid=1
+func PtrSwapPingPong(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[64]float32](t)
+	b := gpu.Shared[[64]float32](t)
+	tid := t.ThreadIdx().X
+	a[tid] = float32(tid)
+	t.Barrier()
+	src, dst := a, b
+	for k := 0; k < 4; k++ {
+		dst[tid] = src[(tid+1)%64]
+		t.Barrier()
+		src, dst = dst, src
+	}
+	out[tid] = src[tid]
+}
+
+// PtrSwapNoBarrier swaps with no barrier: the next step's write meets this
+// step's read of the same array.
+// verdict: race
+//
+//gpu:kernel block=64 grid=1
+func PtrSwapNoBarrier(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[64]float32](t)
+	b := gpu.Shared[[64]float32](t)
+	tid := t.ThreadIdx().X
+	a[tid] = float32(tid)
+	t.Barrier()
+	src, dst := a, b
+	for k := 0; k < 4; k++ {
+		dst[tid] = src[(tid+1)%64]
+		src, dst = dst, src
+	}
+	t.Barrier()
+	out[tid] = src[tid]
+}
+
+// PtrSwapSameSide writes and reads the neighbour through the same swapped
+// pointer in one step.
+// verdict: race
+//
+//gpu:kernel block=64 grid=1
+func PtrSwapSameSide(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[64]float32](t)
+	b := gpu.Shared[[64]float32](t)
+	tid := t.ThreadIdx().X
+	src, dst := a, b
+	for k := 0; k < 4; k++ {
+		src[tid] = float32(k)
+		dst[tid] = src[(tid+1)%64]
+		t.Barrier()
+		src, dst = dst, src
+	}
+	out[tid] = src[tid]
+}
+
 func init() {
 	for _, k := range []struct {
 		name string
@@ -93,6 +152,8 @@ func init() {
 		{"Flat3D", Flat3D},
 		{"Flat3DWrong", Flat3DWrong},
 		{"UniformReturnThenRace", UniformReturnThenRace},
+		{"PtrSwapPingPong", PtrSwapPingPong}, {"PtrSwapNoBarrier", PtrSwapNoBarrier},
+		{"PtrSwapSameSide", PtrSwapSameSide},
 	} {
 		Kernels[k.name] = k.fn
 	}

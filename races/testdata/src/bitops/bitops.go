@@ -129,3 +129,51 @@ func PhiPointerBarrier(t gpu.Thread, out []float32) {
 	t.Barrier()
 	out[t.ThreadIdx().X] = s[(t.ThreadIdx().X+1)%64]
 }
+
+//gpu:kernel block=64 grid=1
+func SwapPingPong(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[64]float32](t)
+	b := gpu.Shared[[64]float32](t)
+	tid := t.ThreadIdx().X
+	a[tid] = float32(tid)
+	t.Barrier()
+	src, dst := a, b
+	for k := 0; k < 4; k++ {
+		dst[tid] = src[(tid+1)%64]
+		t.Barrier()
+		src, dst = dst, src
+	}
+	out[tid] = src[tid]
+}
+
+//gpu:kernel block=64 grid=1
+func SwapPingPongNoBarrier(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[64]float32](t)
+	b := gpu.Shared[[64]float32](t)
+	tid := t.ThreadIdx().X
+	a[tid] = float32(tid)
+	t.Barrier()
+	src, dst := a, b
+	for k := 0; k < 4; k++ {
+		dst[tid] = src[(tid+1)%64] // want `data race on shared` `data race on shared`
+		src, dst = dst, src
+	}
+	t.Barrier()
+	out[tid] = src[tid]
+}
+
+//gpu:kernel block=64 grid=1
+func SwapReadAfterLoop(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[64]float32](t)
+	b := gpu.Shared[[64]float32](t)
+	tid := t.ThreadIdx().X
+	a[tid] = float32(tid)
+	t.Barrier()
+	src, dst := a, b
+	for k := 0; k < 4; k++ {
+		dst[tid] = src[(tid+1)%64]
+		t.Barrier()
+		src, dst = dst, src
+	}
+	out[tid] = a[(tid+1)%64] + b[tid]
+}
