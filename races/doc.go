@@ -61,9 +61,11 @@
 // uniform, so the analysis reports a possible race when the indices could
 // not be proven distinct. Pointers and subslices returned by device
 // functions are followed, and a phi whose incoming pointers are all the
-// same object is that object. Accesses through pointers it cannot trace to
-// a Shared call or a slice parameter (a phi between different objects, a
-// local array) are not checked, nor are device functions of other packages
+// same object is that object; phis that swap shared arrays
+// (src, dst = dst, src) are checked as each array they may name, and two
+// of them at one execution of their loop name different arrays. Accesses
+// through pointers it cannot trace to a Shared call or a slice parameter
+// (another phi between different objects, a local array) are not checked, nor are device functions of other packages
 // (their bodies are not available to the analysis of this package).
 // Integer overflow of index arithmetic is ignored. Barrier intervals assume
 // that every thread of a block reaches the same barriers, which the
