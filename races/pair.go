@@ -911,6 +911,7 @@ type outcome struct {
 	witness string // a concrete collision, when one was found
 	threads [2]string
 	elems   [2]string
+	params  string // scalar parameter values of the witness (witness.go)
 }
 
 func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
@@ -988,6 +989,7 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		out.threads[1] = p.threadName(model, 2)
 		out.elems[0] = k.elemText(a, ia, model)
 		out.elems[1] = k.elemText(b, ib, model)
+		out.params = p.paramText(model)
 	}
 	return out
 }

@@ -139,6 +139,9 @@ func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
 		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (the indices could not be proven distinct)",
 			kind, name, noun(a), la, noun(b), lb, tail)
 	}
+	if out.params != "" {
+		tail += " (when " + out.params + ")"
+	}
 	if a == b {
 		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",
 			kind, name, out.threads[0], out.threads[1], baseVerb(a), out.elems[0], la, tail)

@@ -14,3 +14,9 @@ import (
 func TestXorPartner(t *testing.T) {
 	analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), races.Analyzer, "xorpartner")
 }
+
+// TestWitnessParams checks that a race that needs a degenerate size names
+// the parameter values of its witness.
+func TestWitnessParams(t *testing.T) {
+	analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), races.Analyzer, "witness")
+}
