@@ -18,7 +18,7 @@ import (
 
 // packages lists the kernel packages (one Build each keeps a failure local).
 var packages = []string{
-	"blackscholes", "bfs", "compact", "histogram", "kmeans", "linalg", "nbody",
+	"blackscholes", "bfs", "compact", "histogram", "kmeans", "linalg", "more", "nbody",
 	"nw", "pathfinder", "reduction", "rows", "scan", "sort", "spmv", "stats", "stencil", "variants",
 }
 
