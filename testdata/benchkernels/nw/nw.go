@@ -17,9 +17,15 @@ const B = 16
 func Tile(t gpu.Thread, tiles, diag int, penalty int32, ref, score []int32) {
 	temp := gpu.Shared[[B + 1][B + 1]int32](t)
 	rf := gpu.Shared[[B][B]int32](t)
+	if tiles < 1 {
+		return // rows of w = 1 would overlap
+	}
 	tx := t.ThreadIdx().X
 	bx := t.BlockIdx().X + max(0, diag-tiles+1)
 	by := diag - bx
+	if bx >= tiles || by < 0 {
+		return // a block beyond the diagonal's tiles
+	}
 	w := tiles*B + 1
 	base := by*B*w + bx*B // the tile's top-left neighbour cell
 	for ty := 0; ty < B; ty++ {
