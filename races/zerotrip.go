@@ -55,13 +55,14 @@ func (k *kernelAn) addEntrySkips(fr *frame, h *ssa.BasicBlock) {
 	if len(back) == 0 || len(entry) == 0 || !h.Dominates(body) || body == h {
 		return
 	}
-	// Every path from the body back to the header passes a barrier.
+	// Every path from the body back to the header, or out of the loop
+	// (a break, a return), passes a barrier.
 	start := fr.first[body]
-	if start == nil {
+	if start == nil || escapesNoBarrier(start, fr, h) {
 		return
 	}
 	for _, i := range back {
-		if l := fr.last[h.Preds[i]]; l == nil || reachesNoBarrier(start, l) {
+		if fr.last[h.Preds[i]] == nil {
 			return
 		}
 	}
@@ -75,9 +76,10 @@ func (k *kernelAn) addEntrySkips(fr *frame, h *ssa.BasicBlock) {
 	}
 }
 
-// reachesNoBarrier reports whether to is reachable from from through nodes
-// that are not barriers.
-func reachesNoBarrier(from, to *node) bool {
+// escapesNoBarrier reports whether, from node from in the loop headed by
+// h (of frame fr), a path through no barrier reaches h again or leaves the
+// loop: a node of fr whose block h does not dominate, or the end of fr.
+func escapesNoBarrier(from *node, fr *frame, h *ssa.BasicBlock) bool {
 	seen := map[*node]bool{}
 	work := []*node{from}
 	for len(work) > 0 {
@@ -86,13 +88,27 @@ func reachesNoBarrier(from, to *node) bool {
 		if seen[n] || n.barrier != nil {
 			continue
 		}
-		if n == to {
+		seen[n] = true
+		b := blockIn(n, fr)
+		if b == nil || b == h || !h.Dominates(b) {
 			return true
 		}
-		seen[n] = true
 		work = append(work, n.succs...)
 	}
 	return false
+}
+
+// blockIn returns the block of frame fr that holds node n: its own block,
+// or the block of the call it is inlined under; nil when n is not under fr.
+func blockIn(n *node, fr *frame) *ssa.BasicBlock {
+	b, f := n.block, n.fr
+	for f != fr {
+		if f == nil || f.node == nil {
+			return nil
+		}
+		b, f = f.node.block, f.parent
+	}
+	return b
 }
 
 // condTrueAt reports whether cond, a comparison of a phi of h with a
