@@ -10,11 +10,11 @@ import (
 // cnd is the cumulative normal distribution (Abramowitz–Stegun 26.2.17).
 func cnd(d float32) float32 {
 	const (
-		a1 = 0.31938153
-		a2 = -0.356563782
-		a3 = 1.781477937
-		a4 = -1.821255978
-		a5 = 1.330274429
+		a1       = 0.31938153
+		a2       = -0.356563782
+		a3       = 1.781477937
+		a4       = -1.821255978
+		a5       = 1.330274429
 		rsqrt2pi = 0.39894228040143267793994605993438
 	)
 	k := 1 / (1 + 0.2316419*math32.Abs(d))
