@@ -37,8 +37,13 @@ if [[ -d examples ]]; then
 	go run ./cmd/gpukvet ./examples/...
 fi
 
-step "go test ./..."
-go test "$@" ./...
+step "gpukvet gen -check (generated GPU code matches its kernels)"
+go run ./cmd/gpukvet gen -check ./examples/... ./testdata/differential/kernels
+
+# ./... skips testdata folders; these hold runnable test suites of their own:
+# the cpu/GPU differential suite and the benchmark-kernel coverage suite.
+step "go test ./... ./testdata/differential/... ./testdata/benchkernels/..."
+go test "$@" ./... ./testdata/differential/... ./testdata/benchkernels/...
 
 # The cpu backend's barriers and atomics must be ordering that Go's race
 # detector sees: correct kernels are clean under -race.

@@ -4,6 +4,8 @@
 // memory sees 256 atomics per block instead of one per byte.
 package histogram
 
+//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+
 import "github.com/gpukvet/gpukvet/gpu"
 
 // Bins is the number of bins, one per byte value, and the block size.

@@ -4,6 +4,8 @@
 // used Tile times.
 package matmul
 
+//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+
 import "github.com/gpukvet/gpukvet/gpu"
 
 // Tile is the side of a tile and of a block.

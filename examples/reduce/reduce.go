@@ -5,6 +5,8 @@
 // value is left.
 package reduce
 
+//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+
 import (
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/gpu"

@@ -2,6 +2,8 @@
 // thread.
 package saxpy
 
+//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+
 import "github.com/gpukvet/gpukvet/gpu"
 
 // Saxpy computes y = a*x + y.

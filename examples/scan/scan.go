@@ -6,6 +6,8 @@
 // same way, recursively, and AddOffsets adds each block's offset.
 package scan
 
+//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+
 import (
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/gpu"

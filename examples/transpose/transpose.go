@@ -5,6 +5,8 @@
 // it hit different shared-memory banks.
 package transpose
 
+//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+
 import "github.com/gpukvet/gpukvet/gpu"
 
 // TileDim is the side of the tile a block transposes; BlockRows is the

@@ -1,6 +1,8 @@
 // Package vecadd adds two vectors, one element per thread.
 package vecadd
 
+//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+
 import "github.com/gpukvet/gpukvet/gpu"
 
 // VecAdd computes c = a + b.
