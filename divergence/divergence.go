@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -245,26 +246,7 @@ func condStmt(f *uniformity.Func, br *uniformity.Branch) ast.Node {
 // inLoop reports whether block x is in the natural loop of header h: h
 // dominates x and x reaches h.
 func inLoop(h, x *ssa.BasicBlock) bool {
-	return h.Dominates(x) && reaches(x, h)
-}
-
-// reaches reports whether a path leads from a to b (a == b counts).
-func reaches(a, b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{a}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
+	return h.Dominates(x) && kernelssa.Reaches(x, h)
 }
 
 // condText returns the source text of a branch condition (quoted) and its

@@ -1,62 +1,15 @@
 package ownership
 
 import (
-	"go/ast"
 	"go/types"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 )
 
-// This file recognizes the device package's API in SSA, and builds SSA
-// for packages that kernelssa skips.
-
-// buildSSA builds the package's SSA as kernelssa does, for a package that
-// kernelssa considers irrelevant.
-func buildSSA(pass *analysis.Pass) *kernelssa.SSA {
-	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug|ssa.InstantiateGenerics)
-	created := map[*types.Package]bool{}
-	var create func(pkgs []*types.Package)
-	create = func(pkgs []*types.Package) {
-		for _, p := range pkgs {
-			if !created[p] {
-				created[p] = true
-				prog.CreatePackage(p, nil, nil, true)
-				create(p.Imports())
-			}
-		}
-	}
-	create(pass.Pkg.Imports())
-	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
-	pkg.Build()
-	s := &kernelssa.SSA{Pkg: pkg, Funcs: map[*types.Func]*ssa.Function{}}
-	var addAnons func(f *ssa.Function)
-	addAnons = func(f *ssa.Function) {
-		s.SrcFuncs = append(s.SrcFuncs, f)
-		for _, anon := range f.AnonFuncs {
-			addAnons(anon)
-		}
-	}
-	for _, file := range pass.Files {
-		for _, decl := range file.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			if fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func); fn != nil {
-				if f := prog.FuncValue(fn); f != nil {
-					s.Funcs[fn] = f
-					addAnons(f)
-				}
-			}
-		}
-	}
-	return s
-}
+// This file recognizes the device package's API in SSA.
 
 func namedOf(t types.Type) *types.Named {
 	t = types.Unalias(t)

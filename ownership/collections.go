@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 )
 
 // Slices of buffers. A local slice that buffers are appended to (or stored
@@ -226,7 +228,7 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 	if !ok {
 		exit = -1
 		for k, s := range h.Succs {
-			if !reaches(s, h) {
+			if !kernelssa.Reaches(s, h) {
 				if exit >= 0 {
 					exit = -1
 					break
@@ -249,7 +251,7 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 	}
 	for id, blocks := range fa.elemFreeBlocks {
 		for _, b := range blocks {
-			if body.Dominates(b) && reaches(b, h) {
+			if body.Dominates(b) && kernelssa.Reaches(b, h) {
 				if st[id].bits&(live|empty|escaped) != 0 {
 					st[id].bits = st[id].bits&^(live|empty|escaped) | freed
 				}
@@ -257,23 +259,4 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 			}
 		}
 	}
-}
-
-// reaches reports whether there is a path from a to b.
-func reaches(a, b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{a}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
 }

@@ -105,7 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if s == nil {
 		// The package uses buffers only through another package's API;
 		// kernelssa skips it, so build its SSA here.
-		s = buildSSA(pass)
+		s = kernelssa.Build(pass)
 	}
 	c := newChecker(pass, s)
 	c.findOwners()

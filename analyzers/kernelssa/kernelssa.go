@@ -47,10 +47,29 @@ func run(pass *analysis.Pass) (any, error) {
 	if !pass.ResultOf[kernels.Analyzer].(*kernels.Result).Relevant {
 		return (*SSA)(nil), nil
 	}
+	return Build(pass), nil
+}
+
+// Build builds the SSA of pass's package whatever its relevance. Analyzers
+// that must also look at packages the fast path skips (ownership follows
+// buffers through packages that use the device API only through another
+// package) call it directly.
+func Build(pass *analysis.Pass) *SSA {
 	prog := ssa.NewProgram(pass.Fset, ssa.GlobalDebug|ssa.InstantiateGenerics)
-	for _, p := range pass.Pkg.Imports() {
-		prog.CreatePackage(p, nil, nil, true)
+	// Every dependency, not only the direct imports: method sets of types
+	// from indirect imports need their packages.
+	created := map[*types.Package]bool{}
+	var create func(pkgs []*types.Package)
+	create = func(pkgs []*types.Package) {
+		for _, p := range pkgs {
+			if !created[p] {
+				created[p] = true
+				prog.CreatePackage(p, nil, nil, true)
+				create(p.Imports())
+			}
+		}
 	}
+	create(pass.Pkg.Imports())
 	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
 	pkg.Build()
 
@@ -78,5 +97,25 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	return s, nil
+	return s
+}
+
+// Reaches reports whether a path of the control-flow graph leads from a to b
+// (a == b counts).
+func Reaches(a, b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{a}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
 }
