@@ -80,7 +80,7 @@ func (lz *linearizer) lin(c cons) lincon.Constraint {
 		slices.Sort(vs)
 		var d int64
 		for _, v := range vs {
-			d = gcd(d, abs(g.lin[v]))
+			d = lincon.GCD(d, g.lin[v])
 		}
 		if g.lin[vs[0]] < 0 {
 			d = -d
@@ -209,18 +209,4 @@ func scaleTerms(ts []lincon.Term, c int64) []lincon.Term {
 		out[i] = lincon.T(t.Coef*c, t.Var)
 	}
 	return out
-}
-
-func gcd(a, b int64) int64 {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-func abs(a int64) int64 {
-	if a < 0 {
-		return -a
-	}
-	return a
 }

@@ -604,6 +604,11 @@ func backSubstitute(steps []step, m []int64, i int) bool {
 	return false
 }
 
+// GCD returns the greatest common divisor of |a| and |b| (0 when both are 0).
+func GCD(a, b int64) int64 {
+	return gcd(abs(a), abs(b))
+}
+
 func gcd(a, b int64) int64 {
 	for b != 0 {
 		a, b = b, a%b
