@@ -99,25 +99,17 @@ func (e *emitter) temp() string {
 
 func (e *emitter) declare(d string) { e.decls[d] = true }
 
-// ty is the LLVM type of a value of type t.
+// ty is the LLVM type of a value of type t: its type in memory, except that
+// a bool in a register is an i1 and a pointer carries its address space.
 func (e *emitter) ty(t kir.Type) string {
 	switch t.Kind {
 	case kir.Bool:
 		return "i1"
-	case kir.I8, kir.U8:
-		return "i8"
-	case kir.I16, kir.U16:
-		return "i16"
-	case kir.I32, kir.U32:
-		return "i32"
-	case kir.I64, kir.U64:
-		return "i64"
-	case kir.F32:
-		return "float"
-	case kir.F64:
-		return "double"
 	case kir.Ptr:
 		return e.ptrTy(t.Space)
+	}
+	if m := memTy(t.Kind); m != "ptr" {
+		return m
 	}
 	return "void"
 }
