@@ -570,24 +570,6 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	return false
 }
 
-// isQualified reports whether fun is pkg.Name (with type arguments or not).
-func isQualified(info *types.Info, fun ast.Expr) bool {
-	fun = astutil.Unparen(fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
-	if sel, ok := fun.(*ast.SelectorExpr); ok {
-		if id, ok := sel.X.(*ast.Ident); ok {
-			_, ok := info.Uses[id].(*types.PkgName)
-			return ok
-		}
-	}
-	return false
-}
-
 // trackEscapes remembers local variables assigned a pointer into, or a
 // slice of, the function's local memory.
 func (c *bodyChecker) trackEscapes(as *ast.AssignStmt) {

@@ -61,7 +61,6 @@ type run struct {
 	mu     sync.Mutex // atomics, the trap, the fault
 	trap   *Trap
 	fault  error
-	steps  int64
 	budget int64
 }
 
