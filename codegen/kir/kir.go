@@ -20,6 +20,8 @@ package kir
 import (
 	"fmt"
 	"go/token"
+
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // Kind is the machine type of a scalar value.
@@ -258,24 +260,20 @@ var mathNames = [...]string{"sqrt", "abs", "floor", "ceil", "trunc", "copysign",
 
 func (m MathFn) String() string { return mathNames[m] }
 
-// TrapCode is the cause of a trap, as the trap record of the runtime holds it.
-type TrapCode uint32
+// TrapCode is the cause of a trap, as the trap record of the runtime holds
+// it; internal/gpuabi defines the codes for emitters and runtimes alike.
+type TrapCode = gpuabi.TrapCode
 
+// The trap codes.
 const (
-	TrapIndex       TrapCode = 1 // index out of range
-	TrapSlice       TrapCode = 2 // slice bounds out of range
-	TrapDivide      TrapCode = 3 // integer divide by zero
-	TrapShift       TrapCode = 4 // negative shift amount
-	TrapPanic       TrapCode = 5 // explicit panic
-	TrapNil         TrapCode = 6 // nil pointer dereference
-	TrapUnreachable TrapCode = 7
+	TrapIndex       = gpuabi.TrapIndex
+	TrapSlice       = gpuabi.TrapSlice
+	TrapDivide      = gpuabi.TrapDivide
+	TrapShift       = gpuabi.TrapShift
+	TrapPanic       = gpuabi.TrapPanic
+	TrapNil         = gpuabi.TrapNil
+	TrapUnreachable = gpuabi.TrapUnreachable
 )
-
-var trapNames = map[TrapCode]string{TrapIndex: "index out of range", TrapSlice: "slice bounds out of range",
-	TrapDivide: "integer divide by zero", TrapShift: "negative shift amount", TrapPanic: "panic",
-	TrapNil: "nil pointer dereference", TrapUnreachable: "unreachable"}
-
-func (c TrapCode) String() string { return trapNames[c] }
 
 // Value is an instruction that may produce a scalar value.
 type Value struct {

@@ -80,6 +80,14 @@ type Code struct {
 	SourceHash string
 	// Positions maps a trap's source-position id to "file:line".
 	Positions []string
+	// SPIRV is a SPIR-V module (Vulkan compute, internal/gpuabi's
+	// push-constant layout) holding the kernel's entry point under the name
+	// Entry; nil when the kernel was not compiled for Vulkan.
+	SPIRV []byte
+	// SPIRVFeatures names the optional device features the SPIR-V entry
+	// point needs (codegen/ABI.md lists them: "float64", "int16", ...), so
+	// a backend can refuse a launch on a device without them by name.
+	SPIRVFeatures []string
 }
 
 // Trap is the error of a kernel that trapped on a device: an index out of

@@ -454,7 +454,7 @@ func (b *Backend) syncLocked() error {
 		runtime.KeepAlive(recs)
 		trapped := false
 		for i, k := range b.launched {
-			if err := decodeTrap(recs[i*trapRecordSize:(i+1)*trapRecordSize], k); err != nil {
+			if err := backend.DecodeTrap(recs[i*trapRecordSize:(i+1)*trapRecordSize], k); err != nil {
 				trapped = true
 				if first == nil {
 					first = err

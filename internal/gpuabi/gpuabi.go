@@ -1,0 +1,152 @@
+// Package gpuabi is the one definition of the contract between the code the
+// emitters generate and the runtimes that launch it: the trap record a
+// trapping thread leaves for the host, its codes and messages, and the
+// layout of kernel parameters in a Vulkan push-constant block. Emitters
+// (codegen/ptx, codegen/llvm, codegen/spirv) and backends (device/cuda,
+// device/vulkan) import it, so the two sides cannot disagree.
+package gpuabi
+
+import "fmt"
+
+// The trap record: 48 bytes in device memory, zeroed before a launch. The
+// first thread to trap wins a compare-and-swap on the code and fills in the
+// rest.
+const (
+	TrapRecordSize = 48
+	TrapOffCode    = 0  // u32: a TrapCode, 0 = no trap
+	TrapOffPos     = 4  // u32: index into the module's position table
+	TrapOffBlock   = 8  // u32[3]: block index x, y, z
+	TrapOffThread  = 20 // u32[3]: thread index x, y, z
+	TrapOffArg0    = 32 // i64: the index (TrapIndex) or the bound (TrapSlice)
+	TrapOffArg1    = 40 // i64: the length (TrapIndex) or the limit (TrapSlice)
+)
+
+// TrapParamName is the name of the hidden last kernel parameter that holds
+// the trap record's address.
+const TrapParamName = "__gpukvet_trap"
+
+// TrapCode is the cause of a trap.
+type TrapCode uint32
+
+// The trap codes.
+const (
+	TrapNone        TrapCode = 0
+	TrapIndex       TrapCode = 1 // index out of range
+	TrapSlice       TrapCode = 2 // slice bounds out of range
+	TrapDivide      TrapCode = 3 // integer divide by zero
+	TrapShift       TrapCode = 4 // negative shift amount
+	TrapPanic       TrapCode = 5 // explicit panic
+	TrapNil         TrapCode = 6 // nil pointer dereference
+	TrapUnreachable TrapCode = 7 // unreachable code reached
+)
+
+var trapNames = map[TrapCode]string{
+	TrapIndex: "index out of range", TrapSlice: "slice bounds out of range",
+	TrapDivide: "integer divide by zero", TrapShift: "negative shift amount", TrapPanic: "panic",
+	TrapNil: "nil pointer dereference", TrapUnreachable: "unreachable",
+}
+
+// String is a short name of the code.
+func (c TrapCode) String() string {
+	if s, ok := trapNames[c]; ok {
+		return s
+	}
+	return fmt.Sprintf("trap code %d", uint32(c))
+}
+
+// Message says what happened as Go's run-time panic would, given the record's
+// two arguments.
+func (c TrapCode) Message(arg0, arg1 int64) string {
+	switch c {
+	case TrapIndex:
+		return fmt.Sprintf("index out of range [%d] with length %d", arg0, arg1)
+	case TrapSlice:
+		return fmt.Sprintf("slice bounds out of range [%d] with capacity %d", arg0, arg1)
+	case TrapDivide:
+		return "integer divide by zero"
+	case TrapShift:
+		return "negative shift amount"
+	case TrapPanic:
+		return "panic (its value is not kept on the GPU)"
+	case TrapNil:
+		return "invalid memory address or nil pointer dereference"
+	case TrapUnreachable:
+		return "unreachable code reached"
+	}
+	return c.String()
+}
+
+// ParamKind says how a Go kernel parameter is passed.
+type ParamKind int
+
+// The parameter kinds.
+const (
+	Scalar ParamKind = iota // bool, integers, floats
+	Slice                   // device address and length
+	Struct                  // by value, in Go's layout
+)
+
+// Param describes one Go kernel parameter (after the gpu.Thread) for layout:
+// Size and Align are Go's (gc, amd64) for scalars and structs; for slices
+// they are ignored.
+type Param struct {
+	Kind        ParamKind
+	Size, Align int
+}
+
+// Slot is where one entry parameter lives in a push-constant block.
+type Slot struct {
+	Offset, Size int
+}
+
+// PushLayout is the layout of a kernel's push-constant block on Vulkan:
+// the entry parameters in order (PTX's order: a slice is a u64 device
+// address then an i64 length), each at the next offset aligned for it, and
+// the trap record's u64 address last.
+//
+//   - a scalar narrower than 4 bytes (bool, 8- and 16-bit integers) takes a
+//     4-byte slot, zero- or sign-extended, so no 8- or 16-bit push-constant
+//     storage is needed; wider scalars take their size and alignment;
+//   - a slice takes two 8-byte slots (address, length);
+//   - a struct takes its Go bytes at alignment max(4, Go's alignment), its
+//     size rounded up to a multiple of 4 (an emitter reads narrow fields
+//     through 32-bit loads).
+//
+// Params[i] maps to Slots[Entry[i]...]: one slot, or two for a slice.
+type PushLayout struct {
+	Slots []Slot
+	Entry [][]int // Entry[i]: the slot indices of Go parameter i
+	Trap  Slot
+	Size  int // bytes in all; at most the device's maxPushConstantsSize
+}
+
+// MinPushConstantsSize is the push-constant space every Vulkan device has;
+// devices may have more (256 bytes on NVIDIA's and Mesa's drivers).
+const MinPushConstantsSize = 128
+
+// LayoutPush computes the push-constant layout of a kernel's parameters.
+func LayoutPush(params []Param) PushLayout {
+	var l PushLayout
+	off := 0
+	place := func(size, align int) int {
+		off = (off + align - 1) / align * align
+		l.Slots = append(l.Slots, Slot{Offset: off, Size: size})
+		off += size
+		return len(l.Slots) - 1
+	}
+	for _, p := range params {
+		switch p.Kind {
+		case Slice:
+			l.Entry = append(l.Entry, []int{place(8, 8), place(8, 8)})
+		case Struct:
+			l.Entry = append(l.Entry, []int{place((p.Size+3)/4*4, max(4, p.Align))})
+		default:
+			size := max(4, p.Size)
+			l.Entry = append(l.Entry, []int{place(size, size)})
+		}
+	}
+	l.Trap = l.Slots[place(8, 8)]
+	l.Slots = l.Slots[:len(l.Slots)-1]
+	l.Size = off
+	return l
+}
