@@ -135,22 +135,22 @@ type kernelSet struct {
 func HostVectorAddBad(d *device.Device, a, b, c *device.Buffer[float32], ib *device.Buffer[int32], n int) {
 	grid := gpu.Dim3{X: (n + 255) / 256, Y: 1, Z: 1}
 	addLit := func(t gpu.Thread, a, b, c []float32, n int) {}
-	_ = d.Launch(addLit, grid, block256, a, b, c, n) // missed before the fix; want: `function literal`
+	_ = d.Launch(addLit, grid, block256, a, b, c, n) // want `function literal`
 	var later func(gpu.Thread, []float32, []float32, []float32, int)
 	later = func(t gpu.Thread, a, b, c []float32, n int) {}
-	_ = d.Launch(later, grid, block256, a, b, c, n) // missed before the fix; want: `function literal`
+	_ = d.Launch(later, grid, block256, a, b, c, n) // want `function literal`
 	k := VectorAdd
-	_ = d.Launch(k, grid, block256, a, b, c, 2.5) // missed before the fix; want: `constant 2.5`
-	_ = d.Launch(k, grid, block256, a, b, ib, n)  // missed before the fix; want: `Buffer\[int32\]`
-	_ = d.Launch(k, grid, block256, a, b, c)      // missed before the fix; want: `3 arguments`
+	_ = d.Launch(k, grid, block256, a, b, c, 2.5) // want `constant 2.5`
+	_ = d.Launch(k, grid, block256, a, b, ib, n)  // want `Buffer\[int32\]`
+	_ = d.Launch(k, grid, block256, a, b, c)      // want `3 arguments`
 	ks := map[string]any{"add": VectorAdd, "scale": ScaleInt}
-	_ = d.Launch(ks["scale"], grid, block256, 1.5, ib) // missed before the fix; want: `constant 1.5`
+	_ = d.Launch(ks["scale"], grid, block256, 1.5, ib) // want `constant 1.5`
 	set := kernelSet{add: func(t gpu.Thread, a, b, c []float32, n int) {}, scale: ScaleInt}
-	_ = d.Launch(set.add, grid, block256, a, b, c, n) // missed before the fix; want: `function literal`
-	_ = d.Launch(set.scale, grid, block256, 'x', ib)  // missed before the fix; want: `constant 120`
+	_ = d.Launch(set.add, grid, block256, a, b, c, n) // want `function literal`
+	_ = d.Launch(set.scale, grid, block256, 'x', ib)  // a rune is an int32: fine
 	r := &runner{d: d}
 	step := r.step
-	_ = d.Launch(step, grid, block256, c)             // missed before the fix; want: `method`
+	_ = d.Launch(step, grid, block256, c)             // want `method`
 	_ = d.Launch(ScaleInt, grid, block256, 1<<40, ib) // want `constant 1099511627776`
 	_ = d.Launch(ScaleInt, grid, block256, 3.0, ib)
 }
