@@ -1,5 +1,3 @@
-//go:build unseen
-
 package corpus
 
 // Held-out programs, sixth round (issue 13, HELDOUT-host.md): host drivers
