@@ -123,6 +123,6 @@
 // use or Free after that Free in the same iteration, or after the loop, is
 // still reported, as is the leak when the loop may run zero times. The test
 // must run on every iteration that goes round, and the Free must be the
-// first thing under it. Other correlations with the counter (`if i == 2`
-// in a loop to 3 whose body continues past other tests) are not followed.
+// first thing under it. Other correlations with the counter (`if i == 0`,
+// `if i%2 == 1`) are not followed.
 package ownership
