@@ -16,10 +16,11 @@ import (
 // slice or array variable holds the values of the composite literal it is
 // initialised with (the element of a constant key, or any element); a field
 // of a struct variable holds the value its composite literal gives that
-// field. A variable whose address is taken, that is assigned from something
-// else than one value per name, whose elements or fields are assigned, or
-// that is passed by pointer or as a map or slice to a call (which may change
-// what it holds) is unknown.
+// field. A parameter, and a variable whose address is taken, that is
+// assigned from something else than one value per name, whose elements or
+// fields are assigned, or that is passed by pointer or as a map or slice to
+// a call (which may change what it holds), hold values the package does not
+// show.
 type funcValues struct {
 	info *types.Info
 	// assigned maps each variable to the values assigned to it (nil values
@@ -90,6 +91,17 @@ func newFuncValues(pass *analysis.Pass) *funcValues {
 						r = n.Values[i]
 					}
 					assign(id, r)
+				}
+			case *ast.FuncType:
+				// A parameter holds what its callers pass.
+				if n.Params != nil {
+					for _, f := range n.Params.List {
+						for _, id := range f.Names {
+							if v, ok := fv.info.Defs[id].(*types.Var); ok {
+								fv.spoiled[v] = true
+							}
+						}
+					}
 				}
 			case *ast.IncDecStmt:
 				assign(n.X, nil)

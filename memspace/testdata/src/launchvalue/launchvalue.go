@@ -126,4 +126,14 @@ func Good(d *device.Device, a, b *device.Buffer[float32], n int, pick bool, choo
 
 func replace(m map[string]any) { m["k"] = Fill }
 
+// A parameter reassigned in its function still held what the caller passed
+// before: only the run time knows.
+func Param(d *device.Device, a *device.Buffer[float32], k sig, reset bool) error {
+	one := gpu.Dim3{X: 1, Y: 1, Z: 1}
+	if reset {
+		k = Add
+	}
+	return d.Launch(k, one, one, a, a, 2.5)
+}
+
 func set(p *sig) { *p = nil }
