@@ -49,6 +49,9 @@ type lastLoop struct {
 func (fa *funcAnalysis) findLastLoops() {
 	fa.lastByRegion = nil
 	fa.lastByHeader = nil
+	if len(fa.res) == 0 {
+		return
+	}
 	for _, h := range fa.fn.Blocks {
 		ifi, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
 		if !ok || len(h.Preds) < 2 {
