@@ -115,8 +115,9 @@
 //
 // Loop counters: a buffer freed on a counted loop's last iteration (`for i
 // := 0; i < n; i++ { ... if i == n-1 { b.Free() } }`, also `i == last` with
-// last := n-1, `i+1 == n`, `i == len(xs)-1` in a range loop, `i != n-1`
-// with the Free on the other side, constant bounds) is freed once: the next
+// last := n-1, `i+1 == n`, `i == len(xs)-1` in a range loop, `for i :=
+// range n`, `i != n-1` with the Free on the other side, constant bounds)
+// is freed once: the next
 // iteration's uses are not uses after Free, and where the loop certainly
 // runs (constant bounds, or a guard before it such as `if n < 1 { return
 // }` or `if len(xs) == 0 { return }`) the buffer is not live after it. A

@@ -35,6 +35,9 @@ func (fa *funcAnalysis) solve() {
 		work = work[1:]
 		queued[b] = false
 		for _, e := range fa.transferBlock(b, false) {
+			if fa.lastByHeader != nil && fa.infeasible(b, e.to) {
+				continue
+			}
 			if old, ok := fa.in[e.to]; !ok {
 				fa.in[e.to] = e.st.clone()
 			} else if fa.overwrites(b, e.to) {

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -38,24 +39,40 @@ const (
 
 // lastLoop is a counted loop with a last-iteration test.
 type lastLoop struct {
-	header     *ssa.BasicBlock
-	body, exit *ssa.BasicBlock // the header test's successors
+	header     *ssa.BasicBlock // the block of the loop's test
+	body, exit *ssa.BasicBlock // the test's successors
+	entry      *ssa.BasicBlock // a rotated loop's first test, or nil
 	region     *ssa.BasicBlock // the block the last-iteration test enters
 	blocks     map[*ssa.BasicBlock]bool
 	runsOnce   bool // the loop certainly runs at least once
 }
 
-// findLastLoops finds the counted loops with a last-iteration test.
+// findLastLoops finds the counted loops with a last-iteration test. The
+// loop's test `x < n` sits either in its header (for i := 0; i < n; i++,
+// and range loops over slices, whose header increments first), or, in a
+// rotated loop (range over an int), at the bottom of the body, with a copy
+// of the test for the first iteration before the loop.
 func (fa *funcAnalysis) findLastLoops() {
 	fa.lastByRegion = nil
 	fa.lastByHeader = nil
 	if len(fa.res) == 0 {
 		return
 	}
-	for _, h := range fa.fn.Blocks {
-		ifi, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If)
-		if !ok || len(h.Preds) < 2 {
+	for _, l := range fa.fn.Blocks {
+		ifi, ok := l.Instrs[len(l.Instrs)-1].(*ssa.If)
+		if !ok {
 			continue
+		}
+		x, n, ok := loopTest(ifi.Cond)
+		if !ok {
+			continue
+		}
+		h := l // the loop's header: the target of its back edges
+		if !isHeader(l) {
+			h = l.Succs[0]
+			if !isHeader(h) || !h.Dominates(l) {
+				continue
+			}
 		}
 		var latches []*ssa.BasicBlock
 		for _, p := range h.Preds {
@@ -63,24 +80,30 @@ func (fa *funcAnalysis) findLastLoops() {
 				latches = append(latches, p)
 			}
 		}
-		if len(latches) == 0 {
-			continue
+		if !l.Succs[0].Dominates(latches[0]) && l.Succs[0] != h {
+			continue // the true edge does not stay in the loop
 		}
-		x, n, ok := loopTest(ifi.Cond)
-		if !ok || !h.Succs[0].Dominates(latches[0]) {
-			continue
+		var cur, init ssa.Value // the counter in the body, and its first value
+		var entry *ssa.BasicBlock
+		if h == l {
+			init, ok = counter(h, x)
+			cur = x
+		} else {
+			cur, init, ok = rotatedCounter(h, l, x)
+			if ok {
+				entry = entryTest(h, l, init, n)
+			}
 		}
-		init, ok := counter(h, x)
 		if !ok {
 			continue
 		}
 		blocks := loopBody(h, latches)
 		for _, t := range fa.fn.Blocks {
 			tif, ok := t.Instrs[len(t.Instrs)-1].(*ssa.If)
-			if !ok || !blocks[t] || t == h {
+			if !ok || !blocks[t] || t == l {
 				continue
 			}
-			k, ok := lastTest(tif.Cond, x, n)
+			k, ok := lastTest(tif.Cond, cur, n)
 			if !ok {
 				continue
 			}
@@ -89,22 +112,85 @@ func (fa *funcAnalysis) findLastLoops() {
 				continue
 			}
 			every := true
-			for _, l := range latches {
-				every = every && t.Dominates(l)
+			for _, b := range latches {
+				every = every && t.Dominates(b)
 			}
 			if !every {
 				continue
 			}
-			l := &lastLoop{header: h, body: h.Succs[0], exit: h.Succs[1], region: s, blocks: blocks,
-				runsOnce: fa.runsOnce(h, init, n)}
+			ll := &lastLoop{header: l, body: l.Succs[0], exit: l.Succs[1], entry: entry, region: s, blocks: blocks,
+				runsOnce: fa.runsOnce(h, init, n, l, entry)}
+			if entry == nil && h != l {
+				ll.runsOnce = false // the first test is not known: the loop may not run
+			}
 			if fa.lastByRegion == nil {
 				fa.lastByRegion = map[*ssa.BasicBlock]*lastLoop{}
 				fa.lastByHeader = map[*ssa.BasicBlock]*lastLoop{}
 			}
-			fa.lastByRegion[s] = l
-			fa.lastByHeader[h] = l
+			fa.lastByRegion[s] = ll
+			fa.lastByHeader[l] = ll
 		}
 	}
+}
+
+// isHeader reports whether some predecessor of h is reached from h (a back
+// edge).
+func isHeader(h *ssa.BasicBlock) bool {
+	for _, p := range h.Preds {
+		if h.Dominates(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// rotatedCounter matches the test x < n at the bottom of a rotated loop:
+// x is p+1 for a φ p of the header h whose value from the test block l is x;
+// p is the counter in the body, its value from outside the loop the first.
+func rotatedCounter(h, l *ssa.BasicBlock, x ssa.Value) (cur, init ssa.Value, ok bool) {
+	b, isBin := x.(*ssa.BinOp)
+	if !isBin || b.Op != token.ADD || !isConstInt(b.Y, 1) {
+		return nil, nil, false
+	}
+	p, isPhi := b.X.(*ssa.Phi)
+	if !isPhi || p.Block() != h {
+		return nil, nil, false
+	}
+	for i, e := range p.Edges {
+		pred := h.Preds[i]
+		switch {
+		case pred == l:
+			if e != x {
+				return nil, nil, false
+			}
+		case h.Dominates(pred):
+			return nil, nil, false // another back edge
+		case init != nil && init != e:
+			return nil, nil, false
+		default:
+			init = e
+		}
+	}
+	return p, init, init != nil
+}
+
+// entryTest finds the copy of a rotated loop's test before it: a block
+// testing init < n whose true edge enters the header h and whose false edge
+// goes where the loop's own test exits.
+func entryTest(h, l *ssa.BasicBlock, init, n ssa.Value) *ssa.BasicBlock {
+	for _, e := range h.Preds {
+		if h.Dominates(e) {
+			continue
+		}
+		ifi, ok := e.Instrs[len(e.Instrs)-1].(*ssa.If)
+		if !ok || e.Succs[0] != h || e.Succs[1] != l.Succs[1] {
+			continue
+		}
+		if x, m, ok := loopTest(ifi.Cond); ok && sameVal(x, init, 0) && sameVal(m, n, 0) {
+			return e
+		}
+	}
+	return nil
 }
 
 // loopTest matches `x < n` (or `n > x`).
@@ -266,7 +352,7 @@ func loopBody(h *ssa.BasicBlock, latches []*ssa.BasicBlock) map[*ssa.BasicBlock]
 // both constants, or init is 0 (or 1) and a test that n is at least 1 (as
 // `n < 1`, `n <= 0`, `len(xs) == 0` on its false edge, or their opposites on
 // the true edge) lies on every path to the loop.
-func (fa *funcAnalysis) runsOnce(h *ssa.BasicBlock, init, n ssa.Value) bool {
+func (fa *funcAnalysis) runsOnce(h *ssa.BasicBlock, init, n ssa.Value, tests ...*ssa.BasicBlock) bool {
 	ci, ok := init.(*ssa.Const)
 	if !ok || ci.Value == nil || ci.Value.Kind() != constant.Int {
 		return false
@@ -280,8 +366,8 @@ func (fa *funcAnalysis) runsOnce(h *ssa.BasicBlock, init, n ssa.Value) bool {
 	_, isLen := n.(*ssa.Call)
 	for _, g := range fa.fn.Blocks {
 		gif, ok := g.Instrs[len(g.Instrs)-1].(*ssa.If)
-		if !ok || g == h {
-			continue
+		if !ok || g == h || slices.Contains(tests, g) {
+			continue // the loop's own tests prove nothing
 		}
 		bin, ok := gif.Cond.(*ssa.BinOp)
 		if !ok {
@@ -392,7 +478,26 @@ func (fa *funcAnalysis) lastEdges(b *ssa.BasicBlock, edges []edge) {
 // seen before (the path that skips the loop) must not stay behind.
 func (fa *funcAnalysis) overwrites(b, to *ssa.BasicBlock) bool {
 	l := fa.lastByHeader[b]
-	return l != nil && l.runsOnce && to == l.exit && len(to.Preds) == 1
+	if l == nil || !l.runsOnce || to != l.exit {
+		return false
+	}
+	for _, p := range to.Preds {
+		if p != b && p != l.entry {
+			return false
+		}
+	}
+	return true
+}
+
+// infeasible reports whether the edge from b to to cannot be taken: the
+// exit edge of a rotated loop's first test when the loop certainly runs.
+func (fa *funcAnalysis) infeasible(b, to *ssa.BasicBlock) bool {
+	for _, l := range fa.lastByHeader {
+		if l.entry == b && l.runsOnce && to == l.exit {
+			return true
+		}
+	}
+	return false
 }
 
 // sameBits reports whether two states have the same bits.

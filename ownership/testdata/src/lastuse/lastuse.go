@@ -323,3 +323,72 @@ func freeOnSecondToLast(d *device.Device, n int) {
 		}
 	}
 } // want `not freed`
+
+func freeOnLastRangeInt(d *device.Device, passes int) error {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return err
+	}
+	if passes <= 0 {
+		return b.Free()
+	}
+	for p := range passes {
+		if err := d.Launch(k, one, one, b); err != nil {
+			b.Free()
+			return err
+		}
+		if p == passes-1 {
+			if err := b.Free(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func freeOnLastRangeSlice(d *device.Device, parts []int) {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return
+	}
+	if len(parts) < 1 {
+		b.Free()
+		return
+	}
+	for i, n := range parts {
+		_ = n + b.Len()
+		if i == len(parts)-1 {
+			b.Free()
+		}
+	}
+}
+
+func freeOnLastRangeIntMayNotRun(d *device.Device, passes int) {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return
+	}
+	for p := range passes {
+		_ = b.Len()
+		if p == passes-1 {
+			b.Free()
+		}
+	}
+} // want `buffer from device.Alloc at line \d+ is not freed before the function ends`
+
+func freeOnLastRangeIntThenUse(d *device.Device, passes int) int {
+	b, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return 0
+	}
+	if passes < 1 {
+		b.Free()
+		return 0
+	}
+	for p := range passes {
+		if p == passes-1 {
+			b.Free()
+		}
+	}
+	return b.Len() // want `buffer b is used by Len at line \d+ after Free at line \d+`
+}
