@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -295,7 +296,7 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 // it), or a deferred Free of a buffer that was appended to it.
 func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos) {
 	base := elementBase(arg)
-	if base == nil {
+	if base == nil || fa.clearedAfter(arg) {
 		return
 	}
 	for _, c := range fa.collIDs(fa.alias[base]) {
@@ -312,4 +313,45 @@ func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos
 			}
 		}
 	}
+}
+
+// clearedAfter reports whether the element s[i] that arg was read from is
+// set to nil right after the Free in the same block (bufs[i].Free();
+// bufs[i] = nil), so that a deferred loop that skips nil elements does
+// not free it again.
+func (fa *funcAnalysis) clearedAfter(arg ssa.Value) bool {
+	load, ok := arg.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	ia, ok := load.X.(*ssa.IndexAddr)
+	if !ok || fa.cur == nil {
+		return false
+	}
+	b := fa.cur.Block()
+	after := false
+	for _, instr := range b.Instrs {
+		if instr == fa.cur {
+			after = true
+			continue
+		}
+		st, ok := instr.(*ssa.Store)
+		if !after || !ok || !isNilConst(st.Val) {
+			continue
+		}
+		if ja, ok := st.Addr.(*ssa.IndexAddr); ok && sameVal(ja.Index, ia.Index, 0) &&
+			(ja.X == ia.X || sameColl(fa.collIDs(fa.alias[ja.X]), fa.collIDs(fa.alias[ia.X]))) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameColl(a, b []int) bool {
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			return true
+		}
+	}
+	return false
 }

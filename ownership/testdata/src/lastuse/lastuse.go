@@ -392,3 +392,26 @@ func freeOnLastRangeIntThenUse(d *device.Device, passes int) int {
 	}
 	return b.Len() // want `buffer b is used by Len at line \d+ after Free at line \d+`
 }
+
+func deferredLoopSkipsCleared(d *device.Device, n int) error {
+	var bufs []*device.Buffer[float32]
+	defer func() {
+		for _, b := range bufs {
+			if b != nil {
+				b.Free()
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		b, err := device.Alloc[float32](d, 4)
+		if err != nil {
+			return err
+		}
+		bufs = append(bufs, b)
+	}
+	if len(bufs) > 0 {
+		bufs[0].Free()
+		bufs[0] = nil
+	}
+	return nil
+}
