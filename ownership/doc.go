@@ -24,7 +24,8 @@
 //     over bufs) while a deferred call frees every element of the slice
 //     (`defer func() { for _, b := range bufs { b.Free() } }()`), or while
 //     a deferred Free of a buffer appended to it (`defer b.Free()`) is
-//     pending;
+//     pending (not when the element is set to nil right after the Free,
+//     for a deferred loop that skips nil elements);
 //   - a buffer returned to the caller that a deferred Free frees after the
 //     return, or used by a deferred call after a Free before the return.
 //
