@@ -86,7 +86,14 @@ vet's printf check checks format strings:
     constants, shapes). A variable whose address is taken, whose elements
     or fields are assigned, or that is passed as a map, slice or pointer to
     a call holds values the package does not show, and is left to the run
-    time;
+    time, as is a parameter;
+  - a launch wrapper, a function of the package that passes its own kernel
+    parameter and its own ...any parameter to Launch as they are
+    (func launch(d *device.Device, k any, block gpu.Dim3, n int, args
+    ...any) error { ...; return d.Launch(k, grid, block, args...) }), is
+    checked at each of its calls as a Launch of the kernel and arguments
+    given there (and of the shapes, where they are the wrapper's
+    parameters): untyped constants, argument counts and types, non-kernels;
   - a []T parameter takes a *device.Buffer[T]: a host slice, a buffer of
     another element type, nil or any other value is reported;
   - the number of arguments must match the kernel's parameters after the
@@ -112,8 +119,9 @@ has no //gpu: directive, which is most of any tree: see TestFastPath.
 
 Known limits: a pointer to local memory stored through a pointer parameter or
 into device memory (rather than returned) is not tracked; a Launch with
-args..., through a launch wrapper (a function that passes its own ...any on),
-or through a function value the package does not show (a parameter, a call's
-result, a variable changed through a pointer) is checked only at run time.
+args..., through a wrapper of another package or a wrapper of a wrapper,
+or through a function value the package does not show (a parameter, a
+call's result, a variable changed through a pointer) is checked only at
+run time.
 */
 package memspace

@@ -51,7 +51,16 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 	shapes := singleValues(pass)
 	fv := newFuncValues(pass)
 	for _, call := range launches {
-		checkLaunch(pass, kres, registered, shapes, fv, call)
+		if len(call.Args) < 3 {
+			continue // does not type-check
+		}
+		checkLaunch(pass, kres, registered, shapes, fv, &launchSite{
+			node: call, kernel: call.Args[0], grid: call.Args[1], block: call.Args[2],
+			args: call.Args[3:], ellipsis: call.Ellipsis.IsValid(),
+		})
+	}
+	for _, site := range wrapperSites(pass, fv, launches) {
+		checkLaunch(pass, kres, registered, shapes, fv, site)
 	}
 }
 
@@ -158,11 +167,8 @@ func isDeviceNamed(t types.Type, name string) bool {
 // checkLaunch checks one call of Launch. A function that the package
 // registers with device.RegisterKernel (as generated code does) counts as a
 // kernel whose parameters are checked when it has a KernelFact.
-func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, fv *funcValues, call *ast.CallExpr) {
-	if len(call.Args) < 3 {
-		return // does not type-check
-	}
-	kexpr := astutil.Unparen(call.Args[0])
+func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, fv *funcValues, call *launchSite) {
+	kexpr := astutil.Unparen(call.kernel)
 	fn := funcOf(pass.TypesInfo, kexpr)
 	if fn != nil {
 		checkKernelLaunch(pass, kres, registered, shapes, call, kexpr, fn)
@@ -220,7 +226,7 @@ func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*type
 }
 
 // checkKernelLaunch checks a Launch of fn, which kexpr names or holds.
-func checkKernelLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, call *ast.CallExpr, kexpr ast.Expr, fn *types.Func) {
+func checkKernelLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, call *launchSite, kexpr ast.Expr, fn *types.Func) {
 	kf := kres.KernelFact(fn)
 	if kf == nil && registered[fn.Origin()] {
 		return
@@ -230,20 +236,24 @@ func checkKernelLaunch(pass *analysis.Pass, kres *kernels.Result, registered map
 		return
 	}
 	name := fn.Name()
-	checkShapeArg(pass, shapes, name, "grid", call.Args[1], kf.Grid, kf.Dims)
-	checkShapeArg(pass, shapes, name, "block", call.Args[2], kf.Block, kf.Dims)
+	if call.grid != nil {
+		checkShapeArg(pass, shapes, name, "grid", call.grid, kf.Grid, kf.Dims)
+	}
+	if call.block != nil {
+		checkShapeArg(pass, shapes, name, "block", call.block, kf.Block, kf.Dims)
+	}
 
 	params := fn.Signature().Params()
 	if params.Len() == 0 || !kernels.IsThread(params.At(0).Type()) || fn.Signature().TypeParams().Len() > 0 {
 		return // a bad signature, reported where the kernel is declared
 	}
-	if call.Ellipsis.IsValid() {
+	if call.ellipsis {
 		return // args... : the count and types are known only at run time
 	}
-	args := call.Args[3:]
+	args := call.args
 	want := params.Len() - 1
 	if len(args) != want {
-		at := ast.Node(call)
+		at := call.node
 		if len(args) > want {
 			at = args[want]
 		}

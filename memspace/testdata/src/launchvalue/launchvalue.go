@@ -137,3 +137,33 @@ func Param(d *device.Device, a *device.Buffer[float32], k sig, reset bool) error
 }
 
 func set(p *sig) { *p = nil }
+
+// launch is a launch wrapper: its kernel, block and arguments reach Launch
+// as they are, its grid is its own.
+func launch(d *device.Device, kernel any, block gpu.Dim3, n int, args ...any) error {
+	grid := gpu.Dim3{X: (n + 255) / 256, Y: 1, Z: 1}
+	return d.Launch(kernel, grid, block, args...)
+}
+
+// launchAll passes a kernel it chooses itself: not a wrapper.
+func launchAll(d *device.Device, args ...any) error {
+	one := gpu.Dim3{X: 1, Y: 1, Z: 1}
+	return d.Launch(Fill, one, one, args...)
+}
+
+func ThroughWrapper(d *device.Device, a, b *device.Buffer[float32], ib *device.Buffer[int32], n int, rest []any) {
+	one := gpu.Dim3{X: 1, Y: 1, Z: 1}
+	_ = launch(d, Add, one, n, a, b, 2.5)                          // want `constant 2.5, which Launch receives as float64 and cannot convert to int32`
+	_ = launch(d, Add, one, n, a, b)                               // want `Launch of Add with 2 arguments`
+	_ = launch(d, Fill, one, n, 1, ib)                             // want `parameter out \[\]float32 is a \*device.Buffer\[int32\]`
+	_ = launch(d, helper, one, n, b)                               // want `Launch of helper, which is not a //gpu:kernel function`
+	_ = launch(d, func(t gpu.Thread, out []float32) {}, one, n, b) // want `function literal`
+	_ = launch(d, Fill, gpu.Dim3{X: 0, Y: 1, Z: 1}, n, 1, b)       // want `extent 0`
+	k := Add
+	_ = launch(d, k, one, n, a, b, 1.5) // want `constant 1.5`
+	_ = launch(d, Add, one, n, a, b, 3)
+	_ = launch(d, Fill, one, n, float32(1), b)
+	_ = launch(d, Add, one, n, rest...)
+	_ = launchAll(d, 1, b)
+	_ = launchAll(d, 2.5, ib) // checked at run time: launchAll is not a wrapper of its caller's kernel
+}
