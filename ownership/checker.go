@@ -119,6 +119,8 @@ const (
 	deferCell                     // with deferred: a deferred literal reads the variable that holds it at exit
 	freedTwice                    // freed while a deferred call will free it too
 	deferUse                      // a deferred call uses it at exit
+	freedInLast                   // freed in a loop's last-iteration region (lastiter.go)
+	freedLast                     // freed if this iteration is the loop's last (lastiter.go)
 )
 
 type resState struct {

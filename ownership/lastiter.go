@@ -32,11 +32,6 @@ import (
 //     len(xs) == 0 { return }`), the buffer is not live there any more
 //     either; otherwise the path that skips the loop keeps it live.
 
-const (
-	freedInLast uint16 = 1 << 10 // freed in a last-iteration region
-	freedLast   uint16 = 1 << 11 // freed if this iteration is the loop's last
-)
-
 // lastLoop is a counted loop with a last-iteration test.
 type lastLoop struct {
 	header     *ssa.BasicBlock // the block of the loop's test
