@@ -109,18 +109,18 @@ func (r *resource) label() string {
 // State bits of a resource on the paths reaching a program point; a set of
 // bits is the union over those paths. No bit: not created on the path.
 const (
-	live       uint16 = 1 << iota // created, still the function's to release
-	freed                         // released
-	escaped                       // handed on
-	isNil                         // nil on this path (error branch)
-	deferred                      // a deferred call will release it
-	empty                         // a struct of an owning type that holds nothing yet
-	deferFreed                    // with deferred: the deferred call certainly frees it
-	deferCell                     // with deferred: a deferred literal reads the variable that holds it at exit
-	freedTwice                    // freed while a deferred call will free it too
-	deferUse                      // a deferred call uses it at exit
-	freedInLast                   // freed in a loop's last-iteration region (lastiter.go)
-	freedLast                     // freed if this iteration is the loop's last (lastiter.go)
+	live        uint16 = 1 << iota // created, still the function's to release
+	freed                          // released
+	escaped                        // handed on
+	isNil                          // nil on this path (error branch)
+	deferred                       // a deferred call will release it
+	empty                          // a struct of an owning type that holds nothing yet
+	deferFreed                     // with deferred: the deferred call certainly frees it
+	deferCell                      // with deferred: a deferred literal reads the variable that holds it at exit
+	freedTwice                     // freed while a deferred call will free it too
+	deferUse                       // a deferred call uses it at exit
+	freedInLast                    // freed in a loop's last-iteration region (lastiter.go)
+	freedLast                      // freed if this iteration is the loop's last (lastiter.go)
 )
 
 type resState struct {
