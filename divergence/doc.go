@@ -26,7 +26,14 @@
 // The message names the condition, its line, and why it differs between
 // threads ("depends on ThreadIdx at line 12"). Conditions on kernel
 // parameters, BlockIdx, BlockDim, GridDim and constants are uniform, as are
-// values loaded from memory at uniform addresses after a barrier; an if that
+// values loaded from memory at uniform addresses after a barrier, when no
+// thread may write that memory between the barrier and the load: a flag or
+// count that one thread stores, a barrier publishes, and every thread then
+// tests (if amLast[0] { ... }, for k < s.n { ... }) is uniform even when
+// threads go on to write their own slots of another field of the same
+// shared struct, another row of the same array, or global slices chosen by
+// a φ (swapped buffers); a write to the same memory in between (s.n[tid] =
+// ...; if s.n[0] > 0) makes it divergent. An if that
 // differs between threads but rejoins before the barrier is fine. A barrier
 // that no execution reaches (under if debug && ... with a constant-false
 // debug) is dead code and not reported.

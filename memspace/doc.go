@@ -73,6 +73,27 @@ vet's printf check checks format strings:
   - the kernel argument must name a //gpu:kernel function (of any package,
     through facts), or a function the package registers with
     device.RegisterKernel; a function literal never is one;
+  - a kernel argument that is a function value is checked as what the
+    package shows it holds: a variable (local, or unexported and
+    package-level) holds every value assigned to it (k := Saxpy; var f sig
+    = func(...) {...}), an element of a map, slice or array variable the
+    values of the composite literal it is initialised with (only the
+    element of a constant key, byName["fill"]), and a field of a struct
+    variable the value its literal gives that field (tb.main). A function
+    literal or method value among them is reported, as is a function that
+    is not a kernel; when they name exactly one kernel, the launch is
+    checked in full as if it were named (argument count and types, untyped
+    constants, shapes). A variable whose address is taken, whose elements
+    or fields are assigned, or that is passed as a map, slice or pointer to
+    a call holds values the package does not show, and is left to the run
+    time, as is a parameter;
+  - a launch wrapper, a function of the package that passes its own kernel
+    parameter and its own ...any parameter to Launch as they are
+    (func launch(d *device.Device, k any, block gpu.Dim3, n int, args
+    ...any) error { ...; return d.Launch(k, grid, block, args...) }), is
+    checked at each of its calls as a Launch of the kernel and arguments
+    given there (and of the shapes, where they are the wrapper's
+    parameters): untyped constants, argument counts and types, non-kernels;
   - a []T parameter takes a *device.Buffer[T]: a host slice, a buffer of
     another element type, nil or any other value is reported;
   - the number of arguments must match the kernel's parameters after the
@@ -97,7 +118,10 @@ memspace does no work on a package that imports neither gpu nor device and
 has no //gpu: directive, which is most of any tree: see TestFastPath.
 
 Known limits: a pointer to local memory stored through a pointer parameter or
-into device memory (rather than returned) is not tracked; a Launch through a
-function value or with args... is checked only at run time.
+into device memory (rather than returned) is not tracked; a Launch with
+args..., through a wrapper of another package or a wrapper of a wrapper,
+or through a function value the package does not show (a parameter, a
+call's result, a variable changed through a pointer) is checked only at
+run time.
 */
 package memspace

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -48,8 +49,18 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 		return
 	}
 	shapes := singleValues(pass)
+	fv := newFuncValues(pass)
 	for _, call := range launches {
-		checkLaunch(pass, kres, registered, shapes, call)
+		if len(call.Args) < 3 {
+			continue // does not type-check
+		}
+		checkLaunch(pass, kres, registered, shapes, fv, &launchSite{
+			node: call, kernel: call.Args[0], grid: call.Args[1], block: call.Args[2],
+			args: call.Args[3:], ellipsis: call.Ellipsis.IsValid(),
+		})
+	}
+	for _, site := range wrapperSites(pass, fv, launches) {
+		checkLaunch(pass, kres, registered, shapes, fv, site)
 	}
 }
 
@@ -156,24 +167,66 @@ func isDeviceNamed(t types.Type, name string) bool {
 // checkLaunch checks one call of Launch. A function that the package
 // registers with device.RegisterKernel (as generated code does) counts as a
 // kernel whose parameters are checked when it has a KernelFact.
-func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, call *ast.CallExpr) {
-	if len(call.Args) < 3 {
-		return // does not type-check
-	}
-	kexpr := astutil.Unparen(call.Args[0])
+func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, fv *funcValues, call *launchSite) {
+	kexpr := astutil.Unparen(call.kernel)
 	fn := funcOf(pass.TypesInfo, kexpr)
-	if fn == nil {
-		if _, isLit := kexpr.(*ast.FuncLit); isLit {
-			pass.ReportRangef(kexpr, "Launch of a function literal, which is not a //gpu:kernel function: only top-level functions marked //gpu:kernel can run on the device")
+	if fn != nil {
+		checkKernelLaunch(pass, kres, registered, shapes, call, kexpr, fn)
+		return
+	}
+	if _, isLit := kexpr.(*ast.FuncLit); isLit {
+		pass.ReportRangef(kexpr, "Launch of a function literal, which is not a //gpu:kernel function: only top-level functions marked //gpu:kernel can run on the device")
+		return
+	}
+	if t := pass.TypesInfo.TypeOf(kexpr); t != nil && !types.IsInterface(t) {
+		if _, ok := t.Underlying().(*types.Signature); !ok {
+			pass.ReportRangef(kexpr, "Launch of %s, which is not a function: the first argument of Launch is a //gpu:kernel function", render(kexpr))
 			return
 		}
-		if t := pass.TypesInfo.TypeOf(kexpr); t != nil && !types.IsInterface(t) {
-			if _, ok := t.Underlying().(*types.Signature); !ok {
-				pass.ReportRangef(kexpr, "Launch of %s, which is not a function: the first argument of Launch is a //gpu:kernel function", render(kexpr))
+	}
+	// A function value: check what the package shows it may hold.
+	vals := fv.values(kexpr, 0)
+	if vals == nil {
+		return // which function is unknown here; Launch checks at run time
+	}
+	var fns []*types.Func
+	unknown := false
+	for _, v := range vals {
+		v = astutil.Unparen(v)
+		if _, isLit := v.(*ast.FuncLit); isLit {
+			pass.ReportRangef(kexpr, "Launch of %s, which holds a function literal (line %d), not a //gpu:kernel function: only top-level functions marked //gpu:kernel can run on the device",
+				render(kexpr), pass.Fset.Position(v.Pos()).Line)
+			return
+		}
+		if sel, ok := v.(*ast.SelectorExpr); ok {
+			if s := pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+				pass.ReportRangef(kexpr, "Launch of %s, which holds the method value %s, not a //gpu:kernel function: only top-level functions marked //gpu:kernel can run on the device",
+					render(kexpr), render(v))
+				return
 			}
 		}
-		return // a function value: which one is unknown here
+		f := funcOf(pass.TypesInfo, v)
+		if f == nil {
+			unknown = true
+			continue
+		}
+		if !slices.Contains(fns, f) {
+			fns = append(fns, f)
+		}
 	}
+	for _, f := range fns {
+		if kres.KernelFact(f) == nil && !registered[f.Origin()] {
+			pass.ReportRangef(kexpr, "Launch of %s, which holds %s, not a //gpu:kernel function: only functions marked //gpu:kernel can run on the device", render(kexpr), f.Name())
+			return
+		}
+	}
+	if len(fns) == 1 && !unknown {
+		checkKernelLaunch(pass, kres, registered, shapes, call, kexpr, fns[0])
+	}
+}
+
+// checkKernelLaunch checks a Launch of fn, which kexpr names or holds.
+func checkKernelLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*types.Func]bool, shapes map[types.Object]ast.Expr, call *launchSite, kexpr ast.Expr, fn *types.Func) {
 	kf := kres.KernelFact(fn)
 	if kf == nil && registered[fn.Origin()] {
 		return
@@ -183,20 +236,24 @@ func checkLaunch(pass *analysis.Pass, kres *kernels.Result, registered map[*type
 		return
 	}
 	name := fn.Name()
-	checkShapeArg(pass, shapes, name, "grid", call.Args[1], kf.Grid, kf.Dims)
-	checkShapeArg(pass, shapes, name, "block", call.Args[2], kf.Block, kf.Dims)
+	if call.grid != nil {
+		checkShapeArg(pass, shapes, name, "grid", call.grid, kf.Grid, kf.Dims)
+	}
+	if call.block != nil {
+		checkShapeArg(pass, shapes, name, "block", call.block, kf.Block, kf.Dims)
+	}
 
 	params := fn.Signature().Params()
 	if params.Len() == 0 || !kernels.IsThread(params.At(0).Type()) || fn.Signature().TypeParams().Len() > 0 {
 		return // a bad signature, reported where the kernel is declared
 	}
-	if call.Ellipsis.IsValid() {
+	if call.ellipsis {
 		return // args... : the count and types are known only at run time
 	}
-	args := call.Args[3:]
+	args := call.args
 	want := params.Len() - 1
 	if len(args) != want {
-		at := ast.Node(call)
+		at := call.node
 		if len(args) > want {
 			at = args[want]
 		}

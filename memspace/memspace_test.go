@@ -28,3 +28,10 @@ func TestDoc(t *testing.T) {
 		t.Errorf("Doc = %.80q..., want doc.go's analyzer section", memspace.Analyzer.Doc)
 	}
 }
+
+// TestLaunchValue checks launches through function values: variables, map,
+// slice and array elements, struct fields, method values.
+func TestLaunchValue(t *testing.T) {
+	dir := analysistestdata.GOPATH(t, analysistest.TestData())
+	analysistest.Run(t, dir, memspace.Analyzer, "launchvalue")
+}

@@ -109,16 +109,18 @@ func (r *resource) label() string {
 // State bits of a resource on the paths reaching a program point; a set of
 // bits is the union over those paths. No bit: not created on the path.
 const (
-	live       uint16 = 1 << iota // created, still the function's to release
-	freed                         // released
-	escaped                       // handed on
-	isNil                         // nil on this path (error branch)
-	deferred                      // a deferred call will release it
-	empty                         // a struct of an owning type that holds nothing yet
-	deferFreed                    // with deferred: the deferred call certainly frees it
-	deferCell                     // with deferred: a deferred literal reads the variable that holds it at exit
-	freedTwice                    // freed while a deferred call will free it too
-	deferUse                      // a deferred call uses it at exit
+	live        uint16 = 1 << iota // created, still the function's to release
+	freed                          // released
+	escaped                        // handed on
+	isNil                          // nil on this path (error branch)
+	deferred                       // a deferred call will release it
+	empty                          // a struct of an owning type that holds nothing yet
+	deferFreed                     // with deferred: the deferred call certainly frees it
+	deferCell                      // with deferred: a deferred literal reads the variable that holds it at exit
+	freedTwice                     // freed while a deferred call will free it too
+	deferUse                       // a deferred call uses it at exit
+	freedInLast                    // freed in a loop's last-iteration region (lastiter.go)
+	freedLast                      // freed if this iteration is the loop's last (lastiter.go)
 )
 
 type resState struct {
@@ -195,17 +197,22 @@ type funcAnalysis struct {
 	created        map[ssa.Instruction][]int // resources created by an instruction
 	in             map[*ssa.BasicBlock]flowState
 	elemFreed      map[int]bool              // collections whose elements the function frees
+	collElems      map[int][]int             // buffers appended or stored into each collection
 	elemFreeBlocks map[int][]*ssa.BasicBlock // where it frees them
 	loopExit       map[*ssa.BasicBlock]int   // loop header -> index of its exit successor, or -1
 	// fields maps a buffer read from an owned field of a struct of an
 	// owning type to that struct: using it uses the struct.
-	fields   map[ssa.Value][]int
-	guards   [][]guard // per resource: conditions its creation requires
-	inLoop   map[*ssa.BasicBlock]bool
-	sum      *summary // set when the analysis is complete
-	building *summary // the summary being computed by finalPass
-	diags    []analysis.Diagnostic
-	seen     map[string]bool
+	fields map[ssa.Value][]int
+	guards [][]guard // per resource: conditions its creation requires
+	inLoop map[*ssa.BasicBlock]bool
+	// lastByRegion and lastByHeader index the counted loops with a
+	// last-iteration test (lastiter.go) by that test's region and by
+	// their header.
+	lastByRegion, lastByHeader map[*ssa.BasicBlock]*lastLoop
+	sum                        *summary // set when the analysis is complete
+	building                   *summary // the summary being computed by finalPass
+	diags                      []analysis.Diagnostic
+	seen                       map[string]bool
 	// cur is the instruction transfer is applying; createdBy maps a
 	// resource to the instruction that creates it (see staleIn).
 	cur       ssa.Instruction
@@ -230,6 +237,7 @@ func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
 	fa.findResources()
 	fa.findCollections()
 	fa.findGuards()
+	fa.findLastLoops()
 	fa.computeAliases()
 	fa.finishCollections()
 	fa.solve()

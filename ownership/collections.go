@@ -1,8 +1,10 @@
 package ownership
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -64,6 +66,24 @@ func (fa *funcAnalysis) findCollections() {
 				if isNilConst(in.Val) && fa.c.isBufferSlice(in.Val.Type()) {
 					newColl(in.Val, nil)
 				}
+			case *ssa.Call:
+				// append(nil, b): a slice variable that starts nil and is
+				// appended to before any φ.
+				if bi, ok := in.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(in.Call.Args) == 2 &&
+					isNilConst(in.Call.Args[0]) && fa.c.isBufferSlice(in.Call.Args[0].Type()) {
+					newColl(in.Call.Args[0], nil)
+				}
+			case *ssa.Alloc:
+				// A slice variable captured by a function literal (a
+				// deferred cleanup that frees its elements): the cell
+				// starts out holding a nil collection.
+				if p, ok := types.Unalias(in.Type()).(*types.Pointer); ok && fa.cells[in] && len(fa.created[in]) == 0 && fa.c.isBufferSlice(p.Elem()) {
+					if _, isSlice := p.Elem().Underlying().(*types.Slice); isSlice {
+						r := fa.newResource(&resource{param: -1, coll: true, pos: in.Pos(), name: fa.varName(in)})
+						fa.contents[in] = []int{r.id}
+						fa.created[in] = []int{r.id}
+					}
+				}
 			}
 		}
 	}
@@ -89,6 +109,12 @@ func (fa *funcAnalysis) finishCollections() {
 	}
 	fa.elemFreed = map[int]bool{}
 	fa.elemFreeBlocks = map[int][]*ssa.BasicBlock{}
+	fa.collElems = map[int][]int{}
+	addElems := func(colls, elems []int) {
+		for _, c := range fa.collIDs(colls) {
+			fa.collElems[c], _ = union(fa.collElems[c], elems)
+		}
+	}
 	for _, b := range fa.fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
@@ -103,8 +129,9 @@ func (fa *funcAnalysis) finishCollections() {
 			case ssa.CallInstruction:
 				common := in.Common()
 				if bi, ok := common.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(common.Args) == 2 {
-					if len(fa.contentsOrAlias(common.Args[1])) > 0 {
+					if elems := fa.contentsOrAlias(common.Args[1]); len(elems) > 0 {
 						fa.dateColls(fa.alias[common.Args[0]], in.Pos())
+						addElems(fa.alias[common.Args[0]], elems)
 					}
 					continue
 				}
@@ -119,6 +146,7 @@ func (fa *funcAnalysis) finishCollections() {
 			case *ssa.Store:
 				if ia, ok := in.Addr.(*ssa.IndexAddr); ok && len(fa.alias[in.Val]) > 0 {
 					fa.dateColls(fa.alias[ia.X], in.Pos())
+					addElems(fa.alias[ia.X], fa.alias[in.Val])
 				}
 			case *ssa.MapUpdate:
 				if len(fa.alias[in.Value]) > 0 {
@@ -259,4 +287,71 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 			}
 		}
 	}
+}
+
+// elemFreeTwice reports, at a Free of an element read from a local
+// collection (bufs[2].Free(), or b.Free() in a loop over bufs), the double
+// frees that a deferred call makes of the same buffer: a deferred call that
+// frees every element of the collection (a deferred literal looping over
+// it), or a deferred Free of a buffer that was appended to it.
+func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos) {
+	base := elementBase(arg)
+	if base == nil || fa.clearedAfter(arg) {
+		return
+	}
+	for _, c := range fa.collIDs(fa.alias[base]) {
+		r := fa.res[c]
+		if s := st[c]; s.bits&deferFreed != 0 && s.bits&(live|escaped|freed) == 0 {
+			fa.reportAt(pos, fmt.Sprintf("an element of %s is freed twice: Free at line %d, and again by the deferred call at line %d that frees every element of %s",
+				r.label(), fa.line(pos), fa.line(s.deferPos), r.label()))
+			continue
+		}
+		for _, e := range fa.collElems[c] {
+			if s := st[e]; s.bits&deferFreed != 0 && s.bits&(live|freed) == 0 {
+				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: Free of an element of %s at line %d, and the deferred %s at line %d",
+					fa.res[e].label(), r.label(), fa.line(pos), fa.res[e].freeName(), fa.line(s.deferPos)))
+			}
+		}
+	}
+}
+
+// clearedAfter reports whether the element s[i] that arg was read from is
+// set to nil right after the Free in the same block (bufs[i].Free();
+// bufs[i] = nil), so that a deferred loop that skips nil elements does
+// not free it again.
+func (fa *funcAnalysis) clearedAfter(arg ssa.Value) bool {
+	load, ok := arg.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	ia, ok := load.X.(*ssa.IndexAddr)
+	if !ok || fa.cur == nil {
+		return false
+	}
+	b := fa.cur.Block()
+	after := false
+	for _, instr := range b.Instrs {
+		if instr == fa.cur {
+			after = true
+			continue
+		}
+		st, ok := instr.(*ssa.Store)
+		if !after || !ok || !isNilConst(st.Val) {
+			continue
+		}
+		if ja, ok := st.Addr.(*ssa.IndexAddr); ok && sameVal(ja.Index, ia.Index, 0) &&
+			(ja.X == ia.X || sameColl(fa.collIDs(fa.alias[ja.X]), fa.collIDs(fa.alias[ia.X]))) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameColl(a, b []int) bool {
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			return true
+		}
+	}
+	return false
 }

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/ownership"
 )
@@ -255,10 +256,58 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	}
-	const programs = 167 // the verdict programs of the corpus (REPORT.md)
+	const programs = 179 // the verdict programs of the corpus (REPORT.md)
 	n := float64(b.N)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/programs, "ns/program")
 	b.ReportMetric(float64(per["kernelssa"].Nanoseconds())/n, "ssa-ns/op")
 	b.ReportMetric(float64(per["ownership"].Nanoseconds())/n, "ownership-ns/op")
 	b.ReportMetric(float64(per["ownership"].Nanoseconds())/n/programs, "ownership-ns/program")
+}
+
+// BenchmarkCorpusWorst measures the analysis of each function of the corpus
+// on its own and reports the slowest: the least time each function took
+// over the iterations (the machine's noise only adds), then the greatest of
+// those over the functions.
+func BenchmarkCorpusWorst(b *testing.B) {
+	gopath := corpusGOPATH(b)
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  filepath.Join(gopath, "src"),
+		Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOPROXY=off"),
+	}
+	pkgs, err := packages.Load(cfg, "corpus")
+	if err != nil || packages.PrintErrors(pkgs) > 0 {
+		b.Fatalf("load: %v", err)
+	}
+	least := map[string]time.Duration{}
+	timed := &analysis.Analyzer{
+		Name:       "ownershiptimed",
+		Doc:        "ownership, timing each function",
+		Requires:   ownership.Analyzer.Requires,
+		FactTypes:  ownership.Analyzer.FactTypes,
+		ResultType: ownership.Analyzer.ResultType,
+		Run: func(pass *analysis.Pass) (any, error) {
+			return ownership.TimeFuncs(pass, func(fn *ssa.Function, d time.Duration) {
+				k := fn.String()
+				if old, ok := least[k]; !ok || d < old {
+					least[k] = d
+				}
+			})
+		},
+	}
+	for b.Loop() {
+		if _, err := checker.Analyze([]*analysis.Analyzer{timed}, pkgs, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var worst time.Duration
+	var which string
+	for k, d := range least {
+		if d > worst {
+			worst, which = d, k
+		}
+	}
+	b.ReportMetric(float64(worst.Nanoseconds()), "worst-ns/func")
+	b.ReportMetric(float64(len(least)), "funcs")
+	b.Logf("slowest: %s (%v)", which, worst)
 }

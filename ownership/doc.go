@@ -16,8 +16,16 @@
 //     device.Alloc at line 10 is not freed on the return at line 14";
 //   - a use after Free (Launch argument, Download, Len, a call that receives
 //     it, a return): "buffer x is used by Download at line 20 after Free at
-//     line 18";
-//   - a second Free, directly or by a deferred Free;
+//     line 18". A launch reads every buffer it is given: each argument of
+//     Launch's ...any is a use of its own, so a freed buffer among several
+//     (`Launch(k, g, b, y, x, y)` after `x.Free()`) is reported;
+//   - a second Free, directly or by a deferred Free; also through a local
+//     slice of buffers: an element freed (`bufs[2].Free()`, or in a loop
+//     over bufs) while a deferred call frees every element of the slice
+//     (`defer func() { for _, b := range bufs { b.Free() } }()`), or while
+//     a deferred Free of a buffer appended to it (`defer b.Free()`) is
+//     pending (not when the element is set to nil right after the Free,
+//     for a deferred loop that skips nil elements);
 //   - a buffer returned to the caller that a deferred Free frees after the
 //     return, or used by a deferred call after a Free before the return.
 //
@@ -50,7 +58,8 @@
 // no Free; likewise on the branch where the buffer itself is nil
 // (`if b == nil`).
 //
-// Slices and maps of buffers: a local slice (from make, or a nil slice) or
+// Slices and maps of buffers: a local slice (from make, or a nil slice,
+// also one captured by a deferred literal) or
 // a local map (from make or a literal) that buffers are appended to or
 // stored into holds them, and must itself be freed on every path, element
 // by element in a loop over it (`for _, b := range bufs { b.Free() }`, or
@@ -103,7 +112,19 @@
 // calls deep), or through functions of other packages that free their
 // parameter.
 // A use after Free is reported only when the used value can only be that
-// one buffer. Paths are not told apart by loop counters: code that frees a
-// buffer in one iteration of a loop with a constant trip count (`if i == 2
-// { b.Free() }`) may be reported as freeing it twice or not at all.
+// one buffer.
+//
+// Loop counters: a buffer freed on a counted loop's last iteration (`for i
+// := 0; i < n; i++ { ... if i == n-1 { b.Free() } }`, also `i == last` with
+// last := n-1, `i+1 == n`, `i == len(xs)-1` in a range loop, `for i :=
+// range n`, `i != n-1` with the Free on the other side, constant bounds)
+// is freed once: the next
+// iteration's uses are not uses after Free, and where the loop certainly
+// runs (constant bounds, or a guard before it such as `if n < 1 { return
+// }` or `if len(xs) == 0 { return }`) the buffer is not live after it. A
+// use or Free after that Free in the same iteration, or after the loop, is
+// still reported, as is the leak when the loop may run zero times. The test
+// must run on every iteration that goes round, and the Free must be the
+// first thing under it. Other correlations with the counter (`if i == 0`,
+// `if i%2 == 1`) are not followed.
 package ownership

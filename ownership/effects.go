@@ -132,10 +132,25 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		do(fa.fieldUses(common.Args[0]), effUse, name)
 		if e == effFree && !isDefer && !isGo {
 			fa.freeHeldField(st, common.Args[0], pos)
+			if final && len(fa.argAliases(common.Args[0])) == 0 {
+				fa.elemFreeTwice(common.Args[0], st, pos)
+			}
 		}
 		return
 	case isMethodOf(obj, "Device"):
 		for _, a := range common.Args {
+			if elems, ok := varargElems(a); ok {
+				// Launch's ...any: each argument is a use of its own, so a
+				// freed buffer among several is reported.
+				for _, e := range elems {
+					do(fa.argAliases(e), effUse, name)
+					if mi, ok := e.(*ssa.MakeInterface); ok {
+						e = mi.X
+					}
+					do(fa.fieldUses(e), effUse, name)
+				}
+				continue
+			}
 			do(fa.argAliases(a), effUse, name)
 			do(fa.fieldUses(a), effUse, name)
 		}
@@ -265,7 +280,7 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 	for _, id := range ids {
 		s := &st[id]
 		r := fa.res[id]
-		wasFreed := s.bits&freed != 0
+		wasFreed := s.bits&(freed|freedLast) != 0
 		if r.coll {
 			one = false // uses of a slice after its elements were freed are not followed
 		}
@@ -296,8 +311,11 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 					s.twiceBy = what
 				}
 			}
-			if s.bits&(live|escaped|freed|empty|deferred) != 0 {
-				s.bits = s.bits&^(live|escaped|empty) | freed
+			if s.bits&(live|escaped|freed|empty|deferred|freedLast) != 0 {
+				s.bits = s.bits&^(live|escaped|empty|freedLast) | freed
+				if fa.inLastRegion(fa.cur) {
+					s.bits |= freedInLast // on the loop's last iteration only
+				}
 				s.freePos, s.freeBy = pos, ""
 				if what != r.freeName() {
 					s.freeBy = what
@@ -375,4 +393,39 @@ func (fa *funcAnalysis) freeHeldField(st flowState, v ssa.Value, pos token.Pos) 
 			s.freePos, s.freeBy = pos, ""
 		}
 	}
+}
+
+// varargElems returns the values stored in the elements of a variadic
+// argument slice the SSA builder made for a call (f(a, b, c) passes
+// slice(new [3]T) after storing a, b and c into it), or false.
+func varargElems(v ssa.Value) ([]ssa.Value, bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil, false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, ref := range *arr.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.IndexAddr:
+			for _, r2 := range *ref.Referrers() {
+				st, ok := r2.(*ssa.Store)
+				if !ok || st.Addr != ref {
+					return nil, false
+				}
+				out = append(out, st.Val)
+			}
+		case *ssa.Slice:
+			if ref != sl {
+				return nil, false
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }

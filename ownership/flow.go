@@ -35,7 +35,15 @@ func (fa *funcAnalysis) solve() {
 		work = work[1:]
 		queued[b] = false
 		for _, e := range fa.transferBlock(b, false) {
+			if fa.lastByHeader != nil && fa.infeasible(b, e.to) {
+				continue
+			}
 			if old, ok := fa.in[e.to]; !ok {
+				fa.in[e.to] = e.st.clone()
+			} else if fa.overwrites(b, e.to) {
+				if sameBits(old, e.st) {
+					continue
+				}
 				fa.in[e.to] = e.st.clone()
 			} else if !old.join(e.st) {
 				continue
@@ -86,9 +94,13 @@ func (fa *funcAnalysis) transferBlock(b *ssa.BasicBlock, final bool) []edge {
 		t, f := st.clone(), st
 		fa.refine(last.Cond, t, f)
 		fa.refineLoopExitBlock(b, t, f)
-		return []edge{{b.Succs[0], t}, {b.Succs[1], f}}
+		edges := []edge{{b.Succs[0], t}, {b.Succs[1], f}}
+		fa.lastEdges(b, edges)
+		return edges
 	case *ssa.Jump:
-		return []edge{{b.Succs[0], st}}
+		edges := []edge{{b.Succs[0], st}}
+		fa.lastEdges(b, edges)
+		return edges
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices", "hostonly", "heldout")
+	analysistest.Run(t, analysistest.TestData(), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices", "hostonly", "heldout", "lastuse")
 }
 
 func TestDoc(t *testing.T) {

@@ -27,8 +27,11 @@ type memory struct {
 
 type storeEvent struct {
 	instr ssa.Instruction
-	root  ssa.Value // nil if unknown
-	what  string    // "a store", "an atomic update", "a call of F"
+	root  ssa.Value // nil if unknown or not one object
+	// roots are the objects the address may point into (several through a
+	// φ of pointers, as for swapped buffers), nil if unknown.
+	roots []ssa.Value
+	what  string // "a store", "an atomic update", "a call of F"
 	// crossBlock is true for an atomic update of global (or unknown)
 	// memory: atomics are how blocks talk, and a barrier orders nothing
 	// between blocks, so no barrier makes the value uniform.
@@ -45,7 +48,7 @@ func newMemory(f *Func) *memory {
 			m.index[instr] = i
 			switch instr := instr.(type) {
 			case *ssa.Store:
-				m.stores = append(m.stores, &storeEvent{instr: instr, root: root(instr.Addr), what: "a store",
+				m.stores = append(m.stores, &storeEvent{instr: instr, root: root(instr.Addr), roots: roots(instr.Addr), what: "a store",
 					compute: func() Dep {
 						return f.operand(instr, instr.Addr).join(f.operand(instr, instr.Val)).join(f.ctrl[b.Index])
 					}})
@@ -60,7 +63,7 @@ func newMemory(f *Func) *memory {
 					r := root(instr.Call.Args[0])
 					_, shared := r.(*ssa.Call)
 					_, local := r.(*ssa.Alloc)
-					m.stores = append(m.stores, &storeEvent{instr: instr, root: r, what: "an atomic update", crossBlock: !shared && !local,
+					m.stores = append(m.stores, &storeEvent{instr: instr, root: r, roots: roots(instr.Call.Args[0]), what: "an atomic update", crossBlock: !shared && !local,
 						compute: func() Dep { return Dep{Src: src} }})
 				case f.callees[instr] != nil:
 					s := f.callees[instr]
@@ -69,7 +72,7 @@ func newMemory(f *Func) *memory {
 							continue
 						}
 						w := s.Writes[j]
-						m.stores = append(m.stores, &storeEvent{instr: instr, root: root(arg), what: "a call of " + calleeName(callee),
+						m.stores = append(m.stores, &storeEvent{instr: instr, root: root(arg), roots: roots(arg), what: "a call of " + calleeName(callee),
 							compute: func() Dep { return f.resolve(instr, w).join(f.ctrl[b.Index]) }})
 					}
 				}
@@ -96,15 +99,16 @@ func (m *memory) update() bool {
 // the instruction at (a load, or a call that passes addr on).
 func (m *memory) loadDep(at ssa.Instruction, addr ssa.Value) Dep {
 	r := root(addr)
+	rs := roots(addr)
 	var d Dep
 	for _, e := range m.stores {
 		if !e.d.Divergent() || e.instr == at {
 			continue
 		}
-		if r != nil && e.root != nil && r != e.root {
-			continue
+		if !mayShare(rs, e.roots) {
+			continue // different objects: a store to one is no write to the other
 		}
-		if st, ok := e.instr.(*ssa.Store); ok && distinct(st.Addr, addr) {
+		if st, ok := e.instr.(*ssa.Store); ok && disjoint(st.Addr, addr) {
 			continue
 		}
 		_, localR := r.(*ssa.Alloc)
@@ -223,8 +227,150 @@ func rootN(v ssa.Value, phis int) ssa.Value {
 	return nil
 }
 
+// roots returns the objects (as root returns them) that an address may
+// point into, following every incoming value of a φ, or nil if one of them
+// is unknown.
+func roots(v ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if len(seen) > 64 {
+			return nil
+		}
+		switch y := x.(type) {
+		case *ssa.IndexAddr:
+			work = append(work, y.X)
+		case *ssa.FieldAddr:
+			work = append(work, y.X)
+		case *ssa.Slice:
+			work = append(work, y.X)
+		case *ssa.ChangeType:
+			work = append(work, y.X)
+		case *ssa.SliceToArrayPointer:
+			work = append(work, y.X)
+		case *ssa.Phi:
+			work = append(work, y.Edges...)
+		case *ssa.Alloc, *ssa.Parameter, *ssa.Global:
+			out = append(out, y)
+		case *ssa.Call:
+			if gpuFunc(y.Call.StaticCallee()) != "Shared" {
+				return nil
+			}
+			out = append(out, y)
+		default:
+			return nil
+		}
+	}
+	return out
+}
+
+// mayShare reports whether two sets of roots (nil: unknown) may name one
+// object.
+func mayShare(a, b []ssa.Value) bool {
+	if a == nil || b == nil {
+		return true
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// step is one step of an access path from a root object: a field, or an
+// index (constant or not).
+type step struct {
+	field int // field index, or -1 for an index step
+	index ssa.Value
+	// shifted marks an index step below a re-slicing (x[i:][k]): its
+	// constant is relative to an unknown offset.
+	shifted bool
+}
+
+// path returns the root of an address and the steps from it to the
+// address, or nil, nil when the address is not a chain of field and index
+// steps from one object.
+func path(v ssa.Value) (ssa.Value, []step) {
+	var rev []step
+	shifted := false
+	for range 32 {
+		switch x := v.(type) {
+		case *ssa.IndexAddr:
+			rev = append(rev, step{field: -1, index: x.Index})
+			v = x.X
+		case *ssa.FieldAddr:
+			rev = append(rev, step{field: x.Field})
+			v = x.X
+		case *ssa.Slice:
+			if x.Low != nil {
+				if c, ok := x.Low.(*ssa.Const); !ok || c.Value == nil || c.Value.ExactString() != "0" {
+					shifted = true
+				}
+			}
+			if shifted && len(rev) > 0 {
+				rev[len(rev)-1].shifted = true
+			}
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.SliceToArrayPointer:
+			v = x.X
+		default:
+			if r := root(v); r != nil && r == v {
+				out := make([]step, len(rev))
+				for i := range rev {
+					out[i] = rev[len(rev)-1-i]
+				}
+				return r, out
+			}
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// disjoint reports whether two addresses provably name different memory:
+// the same object reached through different fields, or different constant
+// indices, at the same depth. The steps before that depth may be anything
+// (two different fields of any elements of an array are different memory),
+// since the addresses have the same types at each depth.
+func disjoint(a, b ssa.Value) bool {
+	ra, pa := path(a)
+	rb, pb := path(b)
+	if ra == nil || ra != rb {
+		return distinct(a, b)
+	}
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		x, y := pa[i], pb[i]
+		switch {
+		case x.field >= 0 && y.field >= 0:
+			if x.field != y.field {
+				return true
+			}
+		case x.field < 0 && y.field < 0 && !x.shifted && !y.shifted:
+			cx, okx := x.index.(*ssa.Const)
+			cy, oky := y.index.(*ssa.Const)
+			if okx && oky && cx.Value != nil && cy.Value != nil && cx.Value.ExactString() != cy.Value.ExactString() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // distinct reports whether two addresses are provably different elements of
 // one object: the same base indexed (or selected) by different constants.
+// disjoint uses it for addresses that are not plain paths from a root.
 func distinct(a, b ssa.Value) bool {
 	for range 8 {
 		switch x := a.(type) {

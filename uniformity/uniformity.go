@@ -23,7 +23,14 @@
 // Loads of shared or global memory assume the program has no data race (the
 // races check proves it): a value written by one thread and read by another
 // is separated from the read by a barrier, after which every thread reads the
-// same value at a uniform address.
+// same value at a uniform address. So a load at a uniform address is uniform
+// unless a divergent write to that memory may reach it with no barrier in
+// between. "That memory" is decided by the objects and access paths: a store
+// whose address may point only into other objects (a φ of two global slices
+// swapped each iteration cannot point into a gpu.Shared array), or that
+// reaches the same object through another field or another constant index at
+// some depth (s.buf[tid] against s.n; s[1][tid] against s[0][0]; s[i].val
+// against s[5].key), is no write to it.
 package uniformity
 
 import (
