@@ -3,6 +3,7 @@ module github.com/gpukvet/gpukvet
 go 1.26.8
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2 // indirect
 	github.com/ebitengine/purego v0.11.3 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect

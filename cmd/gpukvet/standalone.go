@@ -29,6 +29,8 @@ type options struct {
 	version bool
 	tests   bool
 	tags    string
+	fix     bool             // apply suggested fixes
+	diff    bool             // show suggested fixes as a diff
 	enabled map[string]*bool // -NAME: run only the named analyzers
 }
 
@@ -41,6 +43,8 @@ func newFlagSet(opts *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&opts.version, "version", false, "print gpukvet's version and exit")
 	fs.BoolVar(&opts.tests, "test", true, "also check test files")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags")
+	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes instead of printing findings")
+	fs.BoolVar(&opts.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
 	opts.enabled = map[string]*bool{}
 	for _, a := range analyzers.All() {
 		opts.enabled[a.Name] = fs.Bool(a.Name, false, "run "+a.Name+"; given any -NAME flags, only the named analyzers run")
@@ -126,6 +130,12 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		if len(analysisErrs) > 0 {
 			loadErrs = append(loadErrs, analysisErrs...)
 		}
+	}
+	if opts.fix || opts.diff {
+		if code := applyFixes(findings, opts.diff, stdout, stderr); code != exitClean || len(loadErrs) == 0 {
+			return code
+		}
+		return exitError
 	}
 	if err := format(stdout, suite, findings, loadErrs); err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
