@@ -68,6 +68,7 @@ type client struct {
 	cond        *sync.Cond
 	diagnostics map[string][]diagnostic // latest by URI
 	published   map[string]int          // publications by URI
+	versions    map[string]int          // version of the latest publication by URI
 	progress    []string                // kinds of $/progress values
 	logs        []string
 }
@@ -83,7 +84,7 @@ func newClientDebounce(t testing.TB, root string, progress bool, debounce time.D
 	}
 	t.Setenv("GOWORK", "off")
 	serverEnd, clientEnd := net.Pipe()
-	c := &client{t: t, done: make(chan int, 1), diagnostics: map[string][]diagnostic{}, published: map[string]int{}}
+	c := &client{t: t, done: make(chan int, 1), diagnostics: map[string][]diagnostic{}, published: map[string]int{}, versions: map[string]int{}}
 	c.cond = sync.NewCond(&c.mu)
 	s := &Server{Analyzers: analyzers.All(), Debounce: debounce, Version: "test", Log: testLog{t}}
 	c.s = s
@@ -116,6 +117,7 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 	case "textDocument/publishDiagnostics":
 		var p struct {
 			URI         string
+			Version     int
 			Diagnostics []diagnostic
 		}
 		if err := json.Unmarshal(*req.Params, &p); err != nil {
@@ -123,6 +125,7 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		}
 		c.diagnostics[p.URI] = p.Diagnostics
 		c.published[p.URI]++
+		c.versions[p.URI] = p.Version
 	case "window/workDoneProgress/create":
 		return nil, nil
 	case "$/progress":
@@ -417,4 +420,41 @@ type testLog struct{ t testing.TB }
 func (l testLog) Write(p []byte) (int, error) {
 	l.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
+}
+
+// TestRapidEdits: edits faster than checks cancel the checks they
+// supersede, $/cancelRequest is accepted, and what stays published is the
+// last version's result.
+func TestRapidEdits(t *testing.T) {
+	dir := writeModule(t, map[string]string{"k/k.go": fixedKernel})
+	file := filepath.Join(dir, "k/k.go")
+	c := newClient(t, dir, true)
+	c.open(file, fixedKernel)
+	c.waitFor(file, 0, "the first check", none)
+	n := c.publications(file)
+	for v := 2; v <= 9; v++ {
+		text := fixedKernel
+		if v%2 == 0 {
+			text = racyKernel
+		}
+		c.change(file, v, text)
+		c.notify("$/cancelRequest", map[string]any{"id": v})
+		time.Sleep(60 * time.Millisecond) // past the debounce: a check starts
+	}
+	c.change(file, 10, racyKernel)
+	c.waitFor(file, n, "the last version's race", func(ds []diagnostic) bool {
+		return withAnalyzer("races")(ds) && c.versions[pathToURI(file)] == 10
+	})
+	var actions []protocol.CodeAction
+	c.call("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": pathToURI(file)},
+		"range":        map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 20, "character": 0}},
+		"context":      map[string]any{"diagnostics": []any{}},
+	}, &actions)
+	if len(actions) != 0 {
+		t.Errorf("races has no fixes, yet code actions were offered: %+v", actions)
+	}
+	if checks := c.publications(file) - n; checks > 9 {
+		t.Errorf("%d publications for 9 rapid edits: superseded checks were not cancelled", checks)
+	}
 }
