@@ -28,6 +28,8 @@ type snapshot struct {
 	seq      int
 	root     string
 	progress bool
+	full     bool // a file changed on disk: run go list, do not re-check in place
+	fullMark int  // the request for a full load this snapshot answers
 	docs     map[string]document
 	changed  map[string]int // edited folder → number of the last edit in it
 	opened   map[string]int // folder of a newly opened file → number of the opening
@@ -106,37 +108,49 @@ func (s *Server) check(ctx context.Context, snap *snapshot) {
 		return
 	}
 
-	cfg := &packages.Config{
-		Context: ctx,
-		Dir:     dir,
-		Mode:    packages.LoadAllSyntax | packages.NeedModule,
-		Tests:   true,
-		Overlay: overlay,
-		// The standard library never uses gpukvet's packages, so no
-		// analyzer looks into its function bodies: skipping them makes a
-		// check several times faster. Facts of everything else, on which
-		// the checks of other packages depend, are computed from full
-		// source.
-		ParseFile: parseSkippingStdBodies(goroot()),
-	}
 	started := time.Now()
-	roots, err := packages.Load(cfg, patterns...)
+	var roots []*packages.Package
+	how := "re-checked in place"
+	incremental := false
+	if s.universe != nil && !snap.full {
+		roots, incremental = s.universe.recheck(snap, targets)
+	}
+	if !incremental {
+		how = "loaded"
+		cfg := &packages.Config{
+			Context: ctx,
+			Dir:     dir,
+			Mode:    packages.LoadAllSyntax | packages.NeedModule,
+			Tests:   true,
+			Overlay: overlay,
+			// The standard library never uses gpukvet's packages, so no
+			// analyzer looks into its function bodies: skipping them makes
+			// a check several times faster. Facts of everything else, on
+			// which the checks of other packages depend, are computed from
+			// full source.
+			ParseFile: parseSkippingStdBodies(goroot()),
+		}
+		var err error
+		roots, err = packages.Load(cfg, patterns...)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			s.logf("loading %s: %v", strings.Join(patterns, " "), err)
+			summary = "load failed"
+			return
+		}
+		forgiveStdImports(roots, goroot())
+		s.universe = newUniverse(roots, overlay)
+	}
 	loaded := time.Now()
-	if ctx.Err() != nil {
-		return
-	}
-	if err != nil {
-		s.logf("loading %s: %v", strings.Join(patterns, " "), err)
-		summary = "load failed"
-		return
-	}
-	forgiveStdImports(roots, goroot())
 	fit, errs := fitPackages(roots)
 	for _, e := range errs {
 		s.logf("%s (the compiler reports this; gpukvet skips the package until it type-checks)", e)
 	}
 	var g *checker.Graph
 	if len(fit) > 0 {
+		var err error
 		g, err = checker.Analyze(s.Analyzers, fit, nil)
 		if err != nil {
 			s.logf("analysis: %v", err)
@@ -153,9 +167,9 @@ func (s *Server) check(ctx context.Context, snap *snapshot) {
 		n += len(r.diagnostics)
 	}
 	summary = fmt.Sprintf("%d findings", n)
-	s.logf("checked %s: %s (load %v, analysis %v)", strings.Join(patterns, " "), summary,
-		loaded.Sub(started).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
-	s.publish(ctx, snap, results)
+	s.logf("checked %s: %s (%s in %v, analysis %v)", strings.Join(patterns, " "), summary,
+		how, loaded.Sub(started).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
+	s.publish(ctx, snap, results, !incremental)
 }
 
 // fitPackages returns the packages of roots that can be analyzed (they and
@@ -320,7 +334,7 @@ func docURL(a *analysis.Analyzer, d analysis.Diagnostic) string {
 
 // publish sends the results and records them for code actions. It drops
 // them when the check was cancelled meanwhile.
-func (s *Server) publish(ctx context.Context, snap *snapshot, results map[string]*fileResult) {
+func (s *Server) publish(ctx context.Context, snap *snapshot, results map[string]*fileResult, fullLoad bool) {
 	s.mu.Lock()
 	if ctx.Err() != nil {
 		s.mu.Unlock()
@@ -344,6 +358,9 @@ func (s *Server) publish(ctx context.Context, snap *snapshot, results map[string
 		if s.opened[dir] == n {
 			delete(s.opened, dir)
 		}
+	}
+	if fullLoad {
+		s.fullDone = max(s.fullDone, snap.fullMark)
 	}
 	s.mu.Unlock()
 	slices.Sort(files)

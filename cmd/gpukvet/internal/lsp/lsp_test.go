@@ -398,6 +398,10 @@ func Double(t gpu.Thread, x []float32) {
 	}
 	c.change(devFile, 3, dev)
 	c.waitFor(kFile, c.publications(kFile), "the dependent clean again", none)
+	// Once more, now that both packages are loaded: the edit is re-checked
+	// in place (no go list), and facts must still cross.
+	c.change(devFile, 4, strings.Replace(dev, "x * 2", "x * float32(scale)", 1))
+	c.waitFor(kFile, c.publications(kFile), "the memspace finding again", withAnalyzer("memspace"))
 }
 
 func TestExitWithoutShutdown(t *testing.T) {

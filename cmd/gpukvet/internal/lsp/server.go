@@ -12,7 +12,9 @@
 // in the background, debounced after each edit, one at a time, a newer one
 // cancelling the older (go/packages loads are cancelled; an analysis in
 // flight finishes and its results are dropped). A check reports its
-// progress with $/progress when the client supports it.
+// progress with $/progress when the client supports it. An edit that keeps
+// every file's imports is re-checked in place, without go list (see
+// universe); other changes reload the packages.
 package lsp
 
 import (
@@ -65,8 +67,13 @@ type Server struct {
 	cancel    context.CancelFunc // cancels the check in flight
 	checking  chan struct{}      // closed when the check in flight ends
 	seq       int                // numbers checks, for progress tokens
-	shutdown  bool               // shutdown was requested
-	exitError bool               // exit came without shutdown
+	fullAsked int                // the edit after which files changed on disk
+	fullDone  int                // the fullAsked that the last full load answered
+	// universe is the last load, for re-checking edits in place; only the
+	// check in flight (one at a time) uses it.
+	universe  *universe
+	shutdown  bool // shutdown was requested
+	exitError bool // exit came without shutdown
 }
 
 // A document is an open file and its unsaved content.
@@ -276,6 +283,7 @@ func (s *Server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams)
 	}
 	s.mu.Lock()
 	s.markChanged(filepath.Dir(path))
+	s.fullAsked = s.edits
 	s.graphOld = true // imports may have changed on disk
 	s.mu.Unlock()
 	s.schedule(0)
@@ -294,6 +302,7 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 		// file must see it as it is on disk again.
 		delete(s.docs, path)
 		s.markChanged(filepath.Dir(path))
+		s.fullAsked = s.edits
 	}
 	return nil
 }
@@ -305,6 +314,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWat
 			s.markChanged(filepath.Dir(path))
 		}
 	}
+	s.fullAsked = s.edits
 	s.graphOld = true
 	s.mu.Unlock()
 	s.schedule(s.Debounce)
@@ -391,6 +401,8 @@ func (s *Server) startCheck() {
 		seq:      s.seq,
 		root:     s.root,
 		progress: s.progress,
+		full:     s.fullAsked > s.fullDone,
+		fullMark: s.fullAsked,
 		docs:     map[string]document{},
 		changed:  maps.Clone(s.changed),
 		opened:   maps.Clone(s.opened),
