@@ -25,7 +25,7 @@ import (
 
 // Check makes a, a check that reports findings, what every gpukvet check
 // is: its diagnostics are silenced by well-formed //gpukvet:ignore
-// directives naming it (see Suppressible), and a panic in its Run is an
+// directives naming it (see suppressible), and a panic in its Run is an
 // error of a on that package (see Guarded). It panics, at initialization,
 // if a's Doc is not the "# Analyzer NAME" section of its doc.go (see Doc),
 // so that a documentation gap fails every build and test at once rather
