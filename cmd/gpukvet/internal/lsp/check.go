@@ -3,23 +3,20 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"go/ast"
-	"go/parser"
 	"go/token"
-	"go/types"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/stdsyntax"
 )
 
 // A snapshot is what one check works on: the open documents and the edits
@@ -128,7 +125,7 @@ func (s *Server) check(ctx context.Context, snap *snapshot) {
 			// a check several times faster. Facts of everything else, on
 			// which the checks of other packages depend, are computed from
 			// full source.
-			ParseFile: parseSkippingStdBodies(goroot()),
+			ParseFile: stdsyntax.ParseFile(stdsyntax.GOROOT()),
 		}
 		var err error
 		roots, err = packages.Load(cfg, patterns...)
@@ -140,7 +137,7 @@ func (s *Server) check(ctx context.Context, snap *snapshot) {
 			summary = "load failed"
 			return
 		}
-		forgiveStdImports(roots, goroot())
+		stdsyntax.ForgiveImports(roots, stdsyntax.GOROOT())
 		s.universe = newUniverse(roots, overlay)
 	}
 	loaded := time.Now()
@@ -396,75 +393,6 @@ func (s *Server) beginProgress(ctx context.Context, snap *snapshot, message stri
 			Kind: "end", Message: &summary,
 		}})
 	}
-}
-
-// goroot returns the root of the Go installation that go/packages runs.
-var goroot = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})
-
-// parseSkippingStdBodies returns a go/packages ParseFile function that
-// parses files under goroot with each function body replaced by
-// { panic(0) } (which type-checks whatever the results) and other files
-// whole. The imports that only the bodies used become unused: see
-// forgiveStdImports.
-func parseSkippingStdBodies(goroot string) func(*token.FileSet, string, []byte) (*ast.File, error) {
-	std := stdPrefix(goroot)
-	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-		const mode = parser.AllErrors | parser.ParseComments | parser.SkipObjectResolution
-		f, err := parser.ParseFile(fset, filename, src, mode)
-		if std == "" || !strings.HasPrefix(filename, std) || f == nil {
-			return f, err
-		}
-		for _, d := range f.Decls {
-			if fn, ok := d.(*ast.FuncDecl); ok && fn.Body != nil {
-				at := fn.Body.Lbrace
-				fn.Body = &ast.BlockStmt{Lbrace: at, Rbrace: fn.Body.Rbrace, List: []ast.Stmt{
-					&ast.ExprStmt{X: &ast.CallExpr{
-						Fun:    &ast.Ident{NamePos: at, Name: "panic"},
-						Lparen: at, Rparen: at,
-						Args: []ast.Expr{&ast.BasicLit{ValuePos: at, Kind: token.INT, Value: "0"}},
-					}},
-				}}
-			}
-		}
-		return f, err
-	}
-}
-
-func stdPrefix(goroot string) string {
-	if goroot == "" {
-		return ""
-	}
-	return filepath.Join(goroot, "src") + string(filepath.Separator)
-}
-
-// forgiveStdImports drops the "imported and not used" errors that
-// parseSkippingStdBodies causes in standard-library packages, and
-// recomputes which packages are ill-typed.
-func forgiveStdImports(roots []*packages.Package, goroot string) {
-	std := stdPrefix(goroot)
-	if std == "" {
-		return
-	}
-	// "fmt" imported and not used; "errors" imported as errpkg and not used
-	unused := func(msg string) bool {
-		return strings.Contains(msg, " imported ") && strings.HasSuffix(msg, " and not used")
-	}
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if len(p.GoFiles) > 0 && strings.HasPrefix(p.GoFiles[0], std) {
-			p.Errors = slices.DeleteFunc(p.Errors, func(e packages.Error) bool { return unused(e.Msg) })
-			p.TypeErrors = slices.DeleteFunc(p.TypeErrors, func(e types.Error) bool { return unused(e.Msg) })
-		}
-		p.IllTyped = len(p.Errors) > 0
-		for _, imp := range p.Imports {
-			p.IllTyped = p.IllTyped || imp.IllTyped
-		}
-	})
 }
 
 // importGraph is the import graph of the workspace's packages, to find the
