@@ -131,7 +131,7 @@ linters:
 	t.Logf("golangci-lint custom: %v", build.Round(time.Second))
 
 	start = time.Now()
-	out, err = command(dir, env, filepath.Join(dir, "custom-gcl"), "run", "--output.json.path=stdout", "--show-stats=false", "./...")
+	out, err = command(dir, env, filepath.Join(dir, "custom-gcl"), "run", "--allow-parallel-runners", "--output.json.path=stdout", "--show-stats=false", "./...")
 	runTime := time.Since(start)
 	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 {
 		t.Fatalf("custom-gcl run: %v (want exit status 1: findings)\n%s", err, out)
