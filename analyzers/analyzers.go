@@ -1,19 +1,21 @@
 // Package analyzers is the gpukvet suite: the list of analyzers that the
-// gpukvet command runs, under go vet or standalone, and the
-// //gpukvet:ignore directive that silences one of them on one line.
+// gpukvet command runs, under go vet, standalone or as a language server.
 //
-// Suppression is a wrapper around each analyzer's Run that filters
-// pass.Report, so it behaves the same under every driver: go vet
-// (unitchecker), the standalone command (checker), analysistest, or any
-// other program that runs the analyzers returned by All.
+// Each analyzer is defined, with //gpukvet:ignore suppression and a panic
+// guard applied, in its own package (memspace, ownership, races,
+// divergence, and analyzers/ignore, which reports malformed directives),
+// through package analyzers/define; this package only lists them. Any
+// driver may run the list, or any one analyzer package on its own (Bazel's
+// nogo wants one package per analyzer), and gets the same behaviour.
 package analyzers
 
 import (
 	"slices"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/gpukvet/gpukvet/analyzers/define"
+	"github.com/gpukvet/gpukvet/analyzers/ignore"
 	"github.com/gpukvet/gpukvet/divergence"
 	"github.com/gpukvet/gpukvet/memspace"
 	"github.com/gpukvet/gpukvet/ownership"
@@ -23,9 +25,14 @@ import (
 // Names are the analyzers of the dialect's contract (DIALECT.md), in
 // the order gpukvet lists them. A //gpukvet:ignore directive may name any of
 // them, whether or not this build of the suite includes it yet.
-var Names = []string{"memspace", "ownership", "races", "divergence"}
+var Names = define.Names
 
-// checks returns the analyzers that find bugs. Adding one is one line.
+// Ignore reports malformed //gpukvet:ignore directives; it is
+// ignore.Analyzer.
+var Ignore = ignore.Analyzer
+
+// checks returns the analyzers that find bugs. Adding one is one line
+// here, and its name in define.Names.
 func checks() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		memspace.Analyzer,
@@ -35,50 +42,19 @@ func checks() []*analysis.Analyzer {
 	}
 }
 
-var (
-	suiteOnce sync.Once
-	suite     []*analysis.Analyzer
-)
-
-// All returns the suite: every check, each wrapped so that
-// //gpukvet:ignore directives silence it, followed by Ignore, which reports
-// malformed directives. A panic in any of them, or in an analyzer they
-// require, is an error of that analyzer on that package (see guard). The analyzers are the packages' own Analyzer
-// values (wrapped in place, once), so that analyzers which require one
-// another share one instance and one set of facts.
+// All returns the suite: every check, followed by Ignore. The analyzers
+// are the packages' own Analyzer values, unchanged, so that analyzers which
+// require one another share one instance and one set of facts. It returns
+// a fresh slice each time.
 func All() []*analysis.Analyzer {
-	suiteOnce.Do(func() {
-		for _, a := range checks() {
-			Suppressible(a)
-			suite = append(suite, a)
-		}
-		suite = append(suite, Ignore)
-		for _, a := range suite {
-			guard(a)
-		}
-	})
-	return slices.Clone(suite)
+	return append(checks(), Ignore)
 }
 
 // Lookup returns the analyzer of the suite named name, or nil.
 func Lookup(name string) *analysis.Analyzer {
-	for _, a := range All() {
-		if a.Name == name {
-			return a
-		}
+	i := slices.IndexFunc(All(), func(a *analysis.Analyzer) bool { return a.Name == name })
+	if i < 0 {
+		return nil
 	}
-	return nil
-}
-
-// known reports whether name may appear in a //gpukvet:ignore directive.
-func known(name string) bool {
-	if slices.Contains(Names, name) {
-		return true
-	}
-	for _, a := range All() {
-		if a.Name == name && a != Ignore {
-			return true
-		}
-	}
-	return false
+	return All()[i]
 }

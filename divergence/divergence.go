@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/gpukvet/gpukvet/analyzers/define"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
@@ -21,13 +23,13 @@ import (
 var doc string
 
 // Analyzer reports barriers that only some threads of a block may reach.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = define.Check(&analysis.Analyzer{
 	Name:     "divergence",
 	Doc:      docText(doc),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/divergence",
 	Run:      run,
 	Requires: []*analysis.Analyzer{kernels.Analyzer, uniformity.Analyzer},
-}
+})
 
 // docText extracts the analyzer's documentation from doc.go: the text after
 // the "# Analyzer divergence" heading, without comment markers.

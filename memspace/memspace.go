@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/gpukvet/gpukvet/analyzers/define"
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 )
 
@@ -16,7 +17,7 @@ var doc string
 
 // Analyzer reports kernel code that reaches host memory or host services,
 // malformed kernels, and host code that launches kernels wrongly.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = define.Check(&analysis.Analyzer{
 	Name:       "memspace",
 	Doc:        docText(doc),
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/memspace",
@@ -24,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{kernels.Analyzer},
 	FactTypes:  []analysis.Fact{new(BreaksFact)},
 	ResultType: reflect.TypeFor[*Result](),
-}
+})
 
 // BreaksFact marks an exported device function of another package that
 // breaks a rule of kernel code itself or through the functions it calls, so

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/gpukvet/gpukvet/analyzers/define"
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 )
@@ -19,7 +20,7 @@ var doc string
 
 // Analyzer reports device buffers that are leaked, used after Free, or freed
 // twice.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = define.Check(&analysis.Analyzer{
 	Name:       "ownership",
 	Doc:        docText(doc),
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/ownership",
@@ -27,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer},
 	FactTypes:  []analysis.Fact{new(FuncFact), new(OwnerFact), new(APIFact)},
 	ResultType: reflect.TypeFor[*Result](),
-}
+})
 
 // FuncFact summarizes what a function does with the buffers it receives and
 // returns. Parameter indexes count the receiver of a method as 0.

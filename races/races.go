@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/gpukvet/gpukvet/analyzers/define"
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 	"github.com/gpukvet/gpukvet/uniformity"
@@ -15,13 +16,13 @@ var doc string
 
 // Analyzer reports data races between threads of a kernel on shared and
 // global memory.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = define.Check(&analysis.Analyzer{
 	Name:     "races",
 	Doc:      analyzerDoc(doc),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/races",
 	Requires: []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, uniformity.Analyzer},
 	Run:      run,
-}
+})
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[kernels.Analyzer].(*kernels.Result)

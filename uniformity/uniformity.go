@@ -42,6 +42,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/gpukvet/gpukvet/analyzers/define"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
@@ -50,7 +52,7 @@ import (
 
 // Analyzer computes the uniformity of every kernel and device function of a
 // package. Its result is a *Result; it reports nothing.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = define.Guarded(&analysis.Analyzer{
 	Name:       "uniformity",
 	Doc:        "compute which values and branches of kernels and device functions differ between threads of a block (reports nothing)",
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/uniformity",
@@ -58,7 +60,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(Summary)},
-}
+})
 
 // Result holds the analysis of every kernel and device function of a
 // package, generic instances included. It is empty (but usable) for a package

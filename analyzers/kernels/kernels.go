@@ -27,6 +27,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/gpukvet/gpukvet/analyzers/define"
 	"github.com/gpukvet/gpukvet/internal/directive"
 )
 
@@ -37,14 +38,14 @@ const (
 )
 
 // Analyzer computes the Result for a package.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = define.Guarded(&analysis.Analyzer{
 	Name:       "gpukernels",
 	Doc:        "find //gpu:kernel and //gpu:device functions (a fact provider; reports nothing)",
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/analyzers/kernels",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(KernelFact), new(DeviceFact)},
-}
+})
 
 // Kernel is one //gpu:kernel function of the package.
 type Kernel struct {

@@ -14,6 +14,8 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/gpukvet/gpukvet/analyzers/define"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
@@ -21,14 +23,14 @@ import (
 
 // Analyzer builds the SSA of a relevant package; its result is nil for a
 // package that imports neither gpu nor device and has no //gpu: directive.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = define.Guarded(&analysis.Analyzer{
 	Name:       "kernelssa",
 	Doc:        "build SSA for packages that use the gpu or device packages (reports nothing)",
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/analyzers/kernelssa",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{kernels.Analyzer},
 	ResultType: reflect.TypeFor[*SSA](),
-}
+})
 
 // SSA is the SSA form of one package.
 type SSA struct {

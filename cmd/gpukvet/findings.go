@@ -35,6 +35,7 @@ type fix struct {
 type edit struct {
 	Pos, End token.Position
 	NewText  string
+	FileSize int // the size of the file as analyzed, to detect later changes
 }
 
 // collect gathers the diagnostics of the graph's root actions, once each
@@ -102,6 +103,9 @@ func toFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic)
 		fx := fix{Message: sf.Message}
 		for _, e := range sf.TextEdits {
 			ed := edit{Pos: fset.Position(e.Pos), End: fset.Position(e.Pos), NewText: string(e.NewText)}
+			if tf := fset.File(e.Pos); tf != nil {
+				ed.FileSize = tf.Size()
+			}
 			if e.End.IsValid() {
 				ed.End = fset.Position(e.End)
 			}

@@ -8,6 +8,7 @@
 //	gpukvet -explain <analyzer>                  # an analyzer's documentation
 //	gpukvet build -target=ptx [-o FILE] PKG       # compile a package's kernels
 //	gpukvet gen [PKG]                            # embed compiled kernels (go:generate)
+//	gpukvet lsp                                  # language server, for editors
 //
 // Standalone, gpukvet prints one finding per line as
 // file:line:col: analyzer: message (-f=json and -f=sarif for machines) and
@@ -32,6 +33,8 @@ func main() {
 			os.Exit(buildMain(args[1:]))
 		case "gen":
 			os.Exit(genMain(args[1:]))
+		case "lsp":
+			os.Exit(lspMain(args[1:]))
 		}
 	}
 	if isVetInvocation(args) {

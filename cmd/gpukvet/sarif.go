@@ -32,11 +32,33 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool               sarif.Tool                        `json:"tool"`
+	Tool               sarifTool                         `json:"tool"`
 	Invocations        []sarifInvocation                 `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarif.ArtifactLocation `json:"originalUriBaseIds,omitempty"`
 	ColumnKind         string                            `json:"columnKind"`
 	Results            []sarifResult                     `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+// sarifRule is a reportingDescriptor with the fullDescription and help
+// that code-scanning services show for each rule.
+type sarifRule struct {
+	ID                   string                       `json:"id"`
+	ShortDescription     sarif.Message                `json:"shortDescription"`
+	FullDescription      sarif.Message                `json:"fullDescription"`
+	Help                 sarif.Message                `json:"help"`
+	HelpURI              string                       `json:"helpUri"`
+	DefaultConfiguration sarif.ReportingConfiguration `json:"defaultConfiguration"`
 }
 
 type sarifInvocation struct {
@@ -50,17 +72,20 @@ type sarifNotification struct {
 }
 
 type sarifResult struct {
-	RuleID           string           `json:"ruleId"`
-	RuleIndex        int              `json:"ruleIndex"`
-	Level            string           `json:"level"`
-	Message          sarif.Message    `json:"message"`
-	Locations        []sarif.Location `json:"locations"`
-	RelatedLocations []sarif.Location `json:"relatedLocations,omitempty"`
-	Fixes            []sarif.Fix      `json:"fixes,omitempty"`
+	RuleID    string           `json:"ruleId"`
+	RuleIndex int              `json:"ruleIndex"`
+	Level     string           `json:"level"`
+	Message   sarif.Message    `json:"message"`
+	Locations []sarif.Location `json:"locations"`
+	// PartialFingerprints identify a finding across runs, so that a
+	// code-scanning service tracks it as the code around it moves.
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	RelatedLocations    []sarif.Location  `json:"relatedLocations,omitempty"`
+	Fixes               []sarif.Fix       `json:"fixes,omitempty"`
 }
 
 func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, errs []string) error {
-	driver := sarif.ToolComponent{
+	driver := sarifDriver{
 		Name:           "gpukvet",
 		Version:        version(),
 		InformationURI: "https://github.com/gpukvet/gpukvet",
@@ -68,17 +93,14 @@ func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, er
 	ruleIndex := map[string]int{}
 	for i, a := range suite {
 		ruleIndex[a.Name] = i
-		driver.Rules = append(driver.Rules, sarif.ReportingDescriptor{
-			// No Name: SARIF wants it to differ from ID or be absent.
-			ID:                   a.Name,
-			ShortDescription:     sarif.Message{Text: summary(a)},
-			Help:                 sarif.Message{Text: strings.TrimSpace(a.Doc)},
-			HelpURI:              a.URL,
-			DefaultConfiguration: sarif.ReportingConfiguration{Enabled: true, Level: sarif.Error},
-		})
+		rule, err := sarifRuleOf(a)
+		if err != nil {
+			return err
+		}
+		driver.Rules = append(driver.Rules, rule)
 	}
 	run := sarifRun{
-		Tool:        sarif.Tool{Driver: driver},
+		Tool:        sarifTool{Driver: driver},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: len(errs) == 0}},
 		ColumnKind:  "utf16CodeUnits",
 		Results:     []sarifResult{},
@@ -93,13 +115,15 @@ func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, er
 		}
 	}
 	cols := columnConverter{}
+	fingerprints := fingerprinter{}
 	for _, f := range findings {
 		r := sarifResult{
-			RuleID:    f.Analyzer,
-			RuleIndex: ruleIndex[f.Analyzer],
-			Level:     sarif.Error,
-			Message:   sarif.Message{Text: f.Message},
-			Locations: []sarif.Location{{PhysicalLocation: cols.location(f.Pos, f.End)}},
+			RuleID:              f.Analyzer,
+			RuleIndex:           ruleIndex[f.Analyzer],
+			Level:               sarif.Error,
+			Message:             sarif.Message{Text: f.Message},
+			Locations:           []sarif.Location{{PhysicalLocation: cols.location(f.Pos, f.End)}},
+			PartialFingerprints: map[string]string{fingerprintKey: fingerprints.of(f, cols.line(f.Pos))},
 		}
 		for i, rel := range f.Related {
 			r.RelatedLocations = append(r.RelatedLocations, sarif.Location{
@@ -168,16 +192,30 @@ func (c columnConverter) location(pos, end token.Position) sarif.PhysicalLocatio
 	return loc
 }
 
+// line returns the text of p's line, or nil.
+func (c columnConverter) line(p token.Position) []byte {
+	lines := c.lines(p.Filename)
+	if p.Line < 1 || p.Line > len(lines) {
+		return nil
+	}
+	return lines[p.Line-1]
+}
+
+func (c columnConverter) lines(file string) [][]byte {
+	lines, ok := c[file]
+	if !ok {
+		data, _ := os.ReadFile(file)
+		lines = bytes.Split(data, []byte("\n"))
+		c[file] = lines
+	}
+	return lines
+}
+
 func (c columnConverter) column(p token.Position) int {
 	if p.Column <= 0 {
 		return 1
 	}
-	lines, ok := c[p.Filename]
-	if !ok {
-		data, _ := os.ReadFile(p.Filename)
-		lines = bytes.Split(data, []byte("\n"))
-		c[p.Filename] = lines
-	}
+	lines := c.lines(p.Filename)
 	if p.Line < 1 || p.Line > len(lines) || p.Column-1 > len(lines[p.Line-1]) {
 		return p.Column
 	}

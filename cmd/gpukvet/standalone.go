@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gpukvet/gpukvet/analyzers"
+	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/stdsyntax"
 )
 
 // Exit codes of the standalone command.
@@ -29,6 +30,8 @@ type options struct {
 	version bool
 	tests   bool
 	tags    string
+	fix     bool             // apply suggested fixes
+	diff    bool             // show suggested fixes as a diff
 	enabled map[string]*bool // -NAME: run only the named analyzers
 }
 
@@ -41,6 +44,8 @@ func newFlagSet(opts *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&opts.version, "version", false, "print gpukvet's version and exit")
 	fs.BoolVar(&opts.tests, "test", true, "also check test files")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags")
+	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes instead of printing findings")
+	fs.BoolVar(&opts.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
 	opts.enabled = map[string]*bool{}
 	for _, a := range analyzers.All() {
 		opts.enabled[a.Name] = fs.Bool(a.Name, false, "run "+a.Name+"; given any -NAME flags, only the named analyzers run")
@@ -127,6 +132,12 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 			loadErrs = append(loadErrs, analysisErrs...)
 		}
 	}
+	if opts.fix || opts.diff {
+		if code := applyFixes(findings, opts.diff, stdout, stderr); code != exitClean || len(loadErrs) == 0 {
+			return code
+		}
+		return exitError
+	}
 	if err := format(stdout, suite, findings, loadErrs); err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
@@ -161,8 +172,9 @@ func selected(enabled map[string]*bool) []*analysis.Analyzer {
 // the errors of the others, as the compiler reports them.
 func load(patterns []string, tests bool, tags string) ([]*packages.Package, []string, error) {
 	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax | packages.NeedModule,
-		Tests: tests,
+		Mode:      packages.LoadAllSyntax | packages.NeedModule,
+		Tests:     tests,
+		ParseFile: stdsyntax.ParseFile(stdsyntax.GOROOT()), // no analyzer reads std's bodies
 	}
 	if tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + tags}
@@ -171,6 +183,7 @@ func load(patterns []string, tests bool, tags string) ([]*packages.Package, []st
 	if err != nil {
 		return nil, nil, err
 	}
+	stdsyntax.ForgiveImports(roots, stdsyntax.GOROOT())
 	if len(roots) == 0 {
 		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}

@@ -1,8 +1,9 @@
-package analyzers
+package define
 
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,28 +16,26 @@ import (
 //	//gpukvet:ignore races the two writes store the same value
 const ignorePrefix = "//gpukvet:"
 
-var (
-	wrappedMu sync.Mutex
-	wrapped   = map[*analysis.Analyzer]bool{}
-)
+// Names are the analyzers of the dialect's contract (DIALECT.md), in
+// the order gpukvet lists them. A //gpukvet:ignore directive may name any of
+// them, whether or not a build of the suite includes it.
+var Names = []string{"memspace", "ownership", "races", "divergence"}
 
-// Suppressible makes a honor //gpukvet:ignore directives: a diagnostic of a
+// suppressible makes a honor //gpukvet:ignore directives: a diagnostic of a
 // reported on a line that holds, or directly follows a line that holds, a
-// well-formed directive naming a is dropped. It changes a.Run in place, at
-// most once per analyzer, and returns a.
+// well-formed directive naming a is dropped. It sets a.Run once, at a's
+// definition, and returns a.
 //
-// The directives of a package are parsed only when the analyzer first
-// reports something in it, so a clean package costs nothing.
-func Suppressible(a *analysis.Analyzer) *analysis.Analyzer {
-	wrappedMu.Lock()
-	defer wrappedMu.Unlock()
-	if wrapped[a] {
-		return a
-	}
-	wrapped[a] = true
+// A package without //gpukvet: comments is analyzed as if a had no
+// wrapper; in others the directives are parsed only when the analyzer first
+// reports something, so a clean package costs next to nothing.
+func suppressible(a *analysis.Analyzer) *analysis.Analyzer {
 	run := a.Run
 	name := a.Name
 	a.Run = func(pass *analysis.Pass) (any, error) {
+		if !hasDirective(pass.Files) {
+			return run(pass) // nothing to silence, and nothing allocated
+		}
 		report := pass.Report
 		var (
 			once   sync.Once
@@ -90,6 +89,30 @@ type directive struct {
 	problem string
 }
 
+// Malformed calls f for every malformed //gpukvet: directive of files,
+// with what is wrong with it. A malformed directive silences nothing.
+func Malformed(files []*ast.File, f func(c *ast.Comment, problem string)) {
+	forEachDirective(files, func(c *ast.Comment, d directive) {
+		if d.problem != "" {
+			f(c, d.problem)
+		}
+	})
+}
+
+// hasDirective reports whether files hold a //gpukvet: comment.
+func hasDirective(files []*ast.File) bool {
+	for _, file := range files {
+		for _, g := range file.Comments {
+			for _, c := range g.List {
+				if strings.HasPrefix(c.Text, ignorePrefix) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // forEachDirective calls f for every //gpukvet: comment of files.
 func forEachDirective(files []*ast.File, f func(*ast.Comment, directive)) {
 	for _, file := range files {
@@ -120,7 +143,7 @@ func parseDirective(text string) directive {
 	}
 	d := directive{analyzers: strings.Split(fields[0], ","), reason: strings.Join(fields[1:], " ")}
 	for _, n := range d.analyzers {
-		if !known(n) {
+		if !slices.Contains(Names, n) {
 			d.problem = "//gpukvet:ignore names unknown analyzer " + quote(n) + "; the analyzers are " + strings.Join(Names, ", ")
 			return d
 		}

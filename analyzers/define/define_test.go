@@ -1,4 +1,4 @@
-package analyzers
+package define
 
 import (
 	"go/ast"
@@ -15,7 +15,8 @@ import (
 func callsTo(name string) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name: name,
-		Doc:  "report calls to bad",
+		Doc:  name + ": report calls to bad",
+		URL:  "https://example.com/" + name,
 		Run: func(pass *analysis.Pass) (any, error) {
 			for _, f := range pass.Files {
 				ast.Inspect(f, func(n ast.Node) bool {
@@ -33,12 +34,8 @@ func callsTo(name string) *analysis.Analyzer {
 }
 
 func TestSuppression(t *testing.T) {
-	a := Suppressible(callsTo("races"))
+	a := Check(callsTo("races"))
 	analysistest.Run(t, analysistest.TestData(), a, "suppress")
-}
-
-func TestIgnoreReportsMalformedDirectives(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), Ignore, "directives")
 }
 
 func TestParseDirective(t *testing.T) {
@@ -69,30 +66,6 @@ func TestParseDirective(t *testing.T) {
 	}
 }
 
-func TestAll(t *testing.T) {
-	seen := map[string]bool{}
-	for _, a := range All() {
-		if seen[a.Name] {
-			t.Errorf("analyzer %s listed twice", a.Name)
-		}
-		seen[a.Name] = true
-		if a.Doc == "" {
-			t.Errorf("analyzer %s has no Doc", a.Name)
-		}
-	}
-	if !seen["ignore"] {
-		t.Errorf("All() lacks the ignore analyzer")
-	}
-	if err := analysis.Validate(All()); err != nil {
-		t.Fatal(err)
-	}
-	all := All()
-	all[0] = nil
-	if All()[0] == nil {
-		t.Errorf("All must return a fresh slice each time")
-	}
-}
-
 func TestPanicBecomesError(t *testing.T) {
 	req := &analysis.Analyzer{
 		Name: "prerequisite",
@@ -105,13 +78,68 @@ func TestPanicBecomesError(t *testing.T) {
 		Run:      func(*analysis.Pass) (any, error) { panic("bang") },
 		Requires: []*analysis.Analyzer{req},
 	}
-	guard(a)
-	guard(a) // a second guard changes nothing
+	Guarded(req)
+	Guarded(a)
 	pass := &analysis.Pass{Pkg: types.NewPackage("example.com/p", "p"), Report: func(analysis.Diagnostic) {}}
 	for _, a := range []*analysis.Analyzer{a, req} {
 		_, err := a.Run(pass)
 		if err == nil || !strings.Contains(err.Error(), "internal error: analyzer "+a.Name+" panicked on package example.com/p: b") {
 			t.Errorf("Run of panicking analyzer %s returned %v", a.Name, err)
 		}
+	}
+}
+
+func TestDoc(t *testing.T) {
+	const lineComments = `// Package p does things.
+//
+// # Analyzer p
+//
+// p: report things
+//
+// More about it.
+//
+//	code
+//
+// # Other
+//
+// not this
+package p
+`
+	if got, want := Doc(lineComments, "p"), "p: report things\n\nMore about it.\n\n\tcode"; got != want {
+		t.Errorf("Doc(line comments) = %q; want %q", got, want)
+	}
+	const blockComment = "/*\nPackage p does things.\n\n# Analyzer p\n\np: report things\n\nMore.\n*/\npackage p\n"
+	if got, want := Doc(blockComment, "p"), "p: report things\n\nMore."; got != want {
+		t.Errorf("Doc(block comment) = %q; want %q", got, want)
+	}
+	for _, src := range []string{
+		"// Package p does things.\npackage p\n",                 // no section
+		"// # Analyzer p\n//\n// reports things\npackage p\n",    // no "p: " summary
+		"// # Analyzer q\n//\n// q: reports things\npackage p\n", // another analyzer's section
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Doc(%q, p) did not panic", src)
+				}
+			}()
+			Doc(src, "p")
+		}()
+	}
+}
+
+func TestCheckRequiresDocAndURL(t *testing.T) {
+	for _, a := range []*analysis.Analyzer{
+		{Name: "p", Doc: "report things", URL: "https://example.com", Run: func(*analysis.Pass) (any, error) { return nil, nil }},
+		{Name: "p", Doc: "p: report things", Run: func(*analysis.Pass) (any, error) { return nil, nil }},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Check(%+v) did not panic", a)
+				}
+			}()
+			Check(a)
+		}()
 	}
 }

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpukvet/gpukvet/analyzers"
+)
+
+type sarifRuleOut struct {
+	ID               string
+	ShortDescription struct{ Text string }
+	FullDescription  struct{ Text string }
+	Help             struct{ Text, Markdown string }
+	HelpURI          string
+}
+
+type sarifOut struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct {
+				Rules []sarifRuleOut
+			}
+		}
+		Results []struct {
+			RuleID              string
+			Message             struct{ Text string }
+			PartialFingerprints map[string]string
+		}
+	}
+}
+
+func runSARIF(t *testing.T, dir string) sarifOut {
+	t.Helper()
+	r := gpukvet(t, dir, "-f=sarif", "./...")
+	wantCode(t, r, exitFindings)
+	var log sarifOut
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("not one SARIF run (%v):\n%s", err, r.stdout)
+	}
+	return log
+}
+
+// TestSARIFRules checks every rule against the analyzer it describes: the
+// fields GitHub's code scanning requires (shortDescription,
+// fullDescription, help with a link, helpUri), from each analyzer's doc.
+func TestSARIFRules(t *testing.T) {
+	t.Parallel()
+	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
+	rules := runSARIF(t, dir).Runs[0].Tool.Driver.Rules
+	all := analyzers.All()
+	if len(rules) != len(all) {
+		t.Fatalf("%d rules for %d analyzers", len(rules), len(all))
+	}
+	for i, a := range all {
+		rule := rules[i]
+		if rule.ID != a.Name {
+			t.Errorf("rule %d is %q, want %q", i, rule.ID, a.Name)
+			continue
+		}
+		if rule.ShortDescription.Text != summary(a) || rule.ShortDescription.Text == "" {
+			t.Errorf("rule %s: shortDescription %q, want the doc's summary %q", a.Name, rule.ShortDescription.Text, summary(a))
+		}
+		full := rule.FullDescription.Text
+		if len(full) < len(rule.ShortDescription.Text) || !strings.Contains(strings.Join(strings.Fields(a.Doc), " "), strings.Join(strings.Fields(full), " ")) {
+			t.Errorf("rule %s: fullDescription is not the analyzer's doc: %q", a.Name, full)
+		}
+		if rule.HelpURI != a.URL || !strings.Contains(rule.Help.Text, a.URL) || !strings.Contains(rule.Help.Markdown, "]("+a.URL+")") {
+			t.Errorf("rule %s: help and helpUri must link %s: %+v", a.Name, a.URL, rule.Help)
+		}
+	}
+}
+
+// TestSARIFFingerprints checks that a finding keeps its fingerprint when
+// lines are added above it, and that two like findings get two.
+func TestSARIFFingerprints(t *testing.T) {
+	t.Parallel()
+	twice := malformed + "\n//gpukvet:ignore races\n"
+	dir := writeModule(t, map[string]string{"bad/bad.go": twice})
+	prints := func() []string {
+		var out []string
+		for _, r := range runSARIF(t, dir).Runs[0].Results {
+			fp := r.PartialFingerprints[fingerprintKey]
+			if fp == "" {
+				t.Fatalf("result without %s: %+v", fingerprintKey, r)
+			}
+			out = append(out, fp)
+		}
+		return out
+	}
+	before := prints()
+	if len(before) != 2 || before[0] == before[1] || !strings.HasSuffix(before[0], ":1") || !strings.HasSuffix(before[1], ":2") {
+		t.Fatalf("fingerprints of two like findings: %v", before)
+	}
+	moved := strings.Replace(twice, "package bad\n", "package bad\n\n// Added lines move every finding.\n\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "bad/bad.go"), []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if after := prints(); strings.Join(after, " ") != strings.Join(before, " ") {
+		t.Errorf("fingerprints changed when the findings moved: %v, then %v", before, after)
+	}
+}
