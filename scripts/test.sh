@@ -32,6 +32,10 @@ go build ./...
 step "go vet ./..."
 go vet ./...
 
+step "go mod tidy -diff (root and plugins/golangci)"
+go mod tidy -diff
+(cd plugins/golangci && go mod tidy -diff)
+
 if [[ -d examples ]]; then
 	step "gpukvet ./examples/..."
 	go run ./cmd/gpukvet ./examples/...
@@ -55,5 +59,8 @@ if ((${#race[@]})); then
 	step "go test -race ${race[*]}"
 	go test -race "$@" "${race[@]}"
 fi
+
+step "golangci-lint plugin: build a custom golangci-lint and run it"
+scripts/test-golangci.sh
 
 step "all tests passed"
