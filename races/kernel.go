@@ -40,8 +40,9 @@ type kernelAn struct {
 	regionConds map[regionKey][]ssa.Value
 	reach       map[int][]bool // nodes reachable without a barrier from a start
 	uni         *uniformity.Result
-	skips       map[edge]bool        // loop entries that start a barrier iteration (zerotrip.go)
-	phiPick     map[*ssa.Phi]rootKey // the array a swap phi is taken to name (phigroup.go)
+	skips       map[edge]bool           // loop entries that start a barrier iteration (zerotrip.go)
+	phiPick     map[*ssa.Phi]rootKey    // the array a swap phi is taken to name (phigroup.go)
+	counters    map[valRef]*counterInfo // atomic counters (slots.go)
 }
 
 type regionKey struct {
