@@ -17,6 +17,7 @@ func (k *kernelAn) findRaces() []Race {
 		}
 	}
 	done := map[[2]int]bool{}
+	budget := MaxPairs
 	var races []Race
 	seenMsg := map[string]bool{}
 	report := func(a, b *access, out outcome, cross bool) {
@@ -51,8 +52,11 @@ func (k *kernelAn) findRaces() []Race {
 		}
 		for i, a := range in {
 			for _, b := range in[i:] {
-				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] {
+				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] || k.sameBlockApart(a, b) {
 					continue
+				}
+				if budget--; budget < 0 {
+					return k.undecided()
 				}
 				if out := k.checkPair(a, b, s, false); out.race {
 					report(a, b, out, false)
@@ -66,6 +70,9 @@ func (k *kernelAn) findRaces() []Race {
 				if !a.root.global() || !conflict(a, b) || done[[2]int{a.idx, b.idx}] {
 					continue
 				}
+				if budget--; budget < 0 {
+					return k.undecided()
+				}
 				if out := k.checkPair(a, b, nil, true); out.race {
 					report(a, b, out, true)
 				}
@@ -74,6 +81,17 @@ func (k *kernelAn) findRaces() []Race {
 	}
 	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
 	return races
+}
+
+// MaxPairs bounds the pair problems asked for one kernel (pairs the
+// affine prefilter settles do not count). A kernel that needs more is not
+// passed: it gets one diagnostic saying it could not be decided.
+const MaxPairs = 10000
+
+func (k *kernelAn) undecided() []Race {
+	return []Race{{Pos: k.fn.Pos(), Message: fmt.Sprintf(
+		"could not decide whether kernel %s is free of data races: it needs more than %d pairs of accesses checked (races.MaxPairs); split it into device functions or fewer accesses per barrier interval",
+		k.fn.Name(), MaxPairs)}}
 }
 
 func (k *kernelAn) multiBlock() bool {
