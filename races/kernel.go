@@ -15,6 +15,10 @@ import (
 type Race struct {
 	Pos     token.Pos // the first access, where the race is reported
 	Message string
+	// Possible is set when the analysis could not prove the accesses
+	// apart but found no concrete collision (the indices depend on values
+	// it does not track): a "possible data race".
+	Possible bool
 }
 
 // Shape is what the analysis needs to know of a kernel's launch shape.

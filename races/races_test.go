@@ -11,5 +11,5 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
-	analysistest.Run(t, dir, races.Analyzer, "basic", "patterns", "odd", "bitops")
+	analysistest.Run(t, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms")
 }

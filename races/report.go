@@ -19,7 +19,8 @@ func (k *kernelAn) findRaces() []Race {
 	done := map[[2]int]bool{}
 	budget := MaxPairs
 	var races []Race
-	seenMsg := map[string]bool{}
+	var roots []rootKey         // the object of each race
+	seenMsg := map[string]int{} // the race reported at a line for an object
 	report := func(a, b *access, out outcome, cross bool) {
 		done[[2]int{a.idx, b.idx}] = true
 		// Name the earlier access first and report at the later one, where
@@ -35,12 +36,17 @@ func (k *kernelAn) findRaces() []Race {
 		pos := kernelPos(b)
 		line := k.fset.Position(pos)
 		key := fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root))
-		if seenMsg[key] {
+		r := Race{Pos: pos, Message: k.message(a, b, out, cross), Possible: out.witness != "exact"}
+		if i, ok := seenMsg[key]; ok {
+			// A concrete collision replaces a possible race at the line.
+			if races[i].Possible && !r.Possible {
+				races[i] = r
+			}
 			return
 		}
-		seenMsg[key] = true
-		msg := k.message(a, b, out, cross)
-		races = append(races, Race{Pos: pos, Message: msg})
+		seenMsg[key] = len(races)
+		races = append(races, r)
+		roots = append(roots, a.root)
 	}
 	for _, s := range starts {
 		r := k.region(s)
@@ -79,6 +85,22 @@ func (k *kernelAn) findRaces() []Race {
 			}
 		}
 	}
+	// A race with a concrete collision on an object makes the possible ones
+	// on the same object noise: report the real pair, not an initial write
+	// that could only not be proven apart.
+	exact := map[rootKey]bool{}
+	for i, r := range races {
+		if !r.Possible {
+			exact[roots[i]] = true
+		}
+	}
+	kept := races[:0]
+	for i, r := range races {
+		if !r.Possible || !exact[roots[i]] {
+			kept = append(kept, r)
+		}
+	}
+	races = kept
 	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
 	return races
 }
