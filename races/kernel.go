@@ -19,6 +19,10 @@ type Race struct {
 	// apart but found no concrete collision (the indices depend on values
 	// it does not track): a "possible data race".
 	Possible bool
+	// Guard, when set, is a condition on the kernel's integer parameters
+	// ("n < 1") under which alone the race happens: a guard
+	// `if Guard { panic(…) }` at the kernel's top excludes it.
+	Guard string
 }
 
 // Shape is what the analysis needs to know of a kernel's launch shape.

@@ -974,7 +974,8 @@ type outcome struct {
 	witness string // a concrete collision, when one was found
 	threads [2]string
 	elems   [2]string
-	params  string // scalar parameter values of the witness (witness.go)
+	params  string   // scalar parameter values of the witness (witness.go)
+	guard   []string // integer parameters that must be ≥ 1 to exclude it (witness.go)
 }
 
 func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
@@ -1053,6 +1054,9 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		out.elems[0] = k.elemText(a, ia, model)
 		out.elems[1] = k.elemText(b, ib, model)
 		out.params = p.paramText(model)
+		if out.witness == "exact" {
+			out.guard = p.degenerateGuard(model)
+		}
 	}
 	return out
 }

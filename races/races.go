@@ -2,6 +2,9 @@ package races
 
 import (
 	_ "embed"
+	"fmt"
+	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -48,8 +51,27 @@ func run(pass *analysis.Pass) (any, error) {
 			if broken && r.Possible {
 				continue
 			}
-			pass.Report(analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message})
+			d := analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message}
+			if r.Guard != "" && k.Decl.Body != nil {
+				d.SuggestedFixes = []analysis.SuggestedFix{guardFix(k.Decl.Body.Lbrace, r.Guard)}
+			}
+			pass.Report(d)
 		}
 	}
 	return nil, nil
+}
+
+// guardFix inserts the precondition guard `if cond { panic(…) }` as the
+// first statement of the kernel body whose opening brace is at lbrace.
+func guardFix(lbrace token.Pos, cond string) analysis.SuggestedFix {
+	var names []string
+	for _, c := range strings.Split(cond, " || ") {
+		names = append(names, strings.TrimSuffix(c, " < 1"))
+	}
+	what := strings.Join(names, " and ") + " must be at least 1"
+	text := fmt.Sprintf("\n\tif %s {\n\t\tpanic(%q)\n\t}", cond, what)
+	return analysis.SuggestedFix{
+		Message:   "state the precondition " + what,
+		TextEdits: []analysis.TextEdit{{Pos: lbrace + 1, End: lbrace + 1, NewText: []byte(text)}},
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"sort"
+	"strings"
 )
 
 // findRaces asks the pair question for every pair of accesses that some
@@ -37,6 +38,9 @@ func (k *kernelAn) findRaces() []Race {
 		line := k.fset.Position(pos)
 		key := fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root))
 		r := Race{Pos: pos, Message: k.message(a, b, out, cross), Possible: out.witness != "exact"}
+		if len(out.guard) > 0 {
+			r.Guard = guardText(out.guard)
+		}
 		if i, ok := seenMsg[key]; ok {
 			// A concrete collision replaces a possible race at the line.
 			if races[i].Possible && !r.Possible {
@@ -181,6 +185,10 @@ func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
 	}
 	if out.params != "" {
 		tail += " (when " + out.params + ")"
+	}
+	if len(out.guard) > 0 {
+		tail += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top",
+			strings.Join(out.guard, ", ")+" below 1", guardText(out.guard))
 	}
 	if a == b {
 		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",

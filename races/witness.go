@@ -2,8 +2,11 @@ package races
 
 import (
 	"fmt"
+	"go/types"
 	"sort"
 	"strings"
+
+	"github.com/gpukvet/gpukvet/races/internal/lincon"
 )
 
 // paramText names the values of the kernel's scalar parameters and free
@@ -30,4 +33,72 @@ func (p *problem) paramText(m []int64) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")
+}
+
+// degenerateGuard returns the integer parameters whose witness values are
+// zero or negative (an empty matrix, no tiles) when requiring each of them
+// to be at least 1 makes the race impossible: the race exists only for
+// sizes the kernel can exclude with a guard at its top, which the
+// diagnostic then offers. It returns nil otherwise.
+func (p *problem) degenerateGuard(m []int64) []string {
+	var names []string
+	var bounds []cons
+	for key, x := range p.varIdx {
+		if key.kind != vParam || int(x) >= len(m) || key.dim >= len(p.k.fn.Params) || m[x] > 0 {
+			continue
+		}
+		prm := p.k.fn.Params[key.dim]
+		if b, ok := prm.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+			continue
+		}
+		names = append(names, prm.Name())
+		bounds = append(bounds, le(constPoly(1), varPoly(x)))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	excluded := func(keep []bool) bool {
+		n := len(p.base)
+		defer func() { p.base = p.base[:n] }()
+		for i, b := range bounds {
+			if keep[i] {
+				p.base = append(p.base, b)
+			}
+		}
+		v, _ := lincon.Solve(p.linearize())
+		return v == lincon.Infeasible
+	}
+	keep := make([]bool, len(names))
+	for i := range keep {
+		keep[i] = true
+	}
+	if !excluded(keep) {
+		return nil
+	}
+	// Only the sizes the race needs: k = 0 in a witness may be an ordinary
+	// value that the guard need not exclude.
+	for i := range keep {
+		keep[i] = false
+		if !excluded(keep) {
+			keep[i] = true
+		}
+	}
+	var out []string
+	for i, n := range names {
+		if keep[i] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// guardText is the condition of the guard that excludes the sizes names
+// (each below 1): "n < 1 || m < 1".
+func guardText(names []string) string {
+	var cs []string
+	for _, n := range names {
+		cs = append(cs, n+" < 1")
+	}
+	return strings.Join(cs, " || ")
 }
