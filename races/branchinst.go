@@ -37,7 +37,7 @@ func (p *problem) addBranchConds(x *node, t int) {
 		if n == p.na || n == p.nb {
 			tc = 3 - t
 		}
-		if cl := p.cond(n.fr, iff.Cond, tc, viaTrue); cl != nil {
+		if cl := p.cond(n.fr, iff.Cond, tc, viaTrue); cl != nil && !p.sharedNonlinear(cl) {
 			p.clauses = append(p.clauses, cl)
 		}
 	}

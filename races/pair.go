@@ -931,7 +931,7 @@ func (p *problem) addPathConds(n *node, t int) {
 	fr, b := n.fr, n.block
 	for fr != nil && b != nil {
 		for _, g := range fr.dom.guardsOf(b) {
-			if cl := p.cond(fr, g.cond, t, g.taken); cl != nil {
+			if cl := p.cond(fr, g.cond, t, g.taken); cl != nil && !p.sharedNonlinear(cl) {
 				p.clauses = append(p.clauses, cl)
 			}
 		}
@@ -941,6 +941,24 @@ func (p *problem) addPathConds(n *node, t int) {
 		b = fr.node.block
 		fr = fr.parent
 	}
+}
+
+// sharedNonlinear reports whether clause cl speaks only of values both
+// threads share and has a product of them (n*n <= len(a), a size check):
+// such a fact rarely separates two threads, and its case splits cost more
+// than the rest of the problem, so path conditions of this kind are left
+// out (which only widens what the solver may find).
+func (p *problem) sharedNonlinear(cl clause) bool {
+	nonlinear := false
+	for _, alt := range cl {
+		for _, c := range alt {
+			if !p.isSharedPoly(c.p) {
+				return false
+			}
+			nonlinear = nonlinear || c.p.degree() > 1
+		}
+	}
+	return nonlinear
 }
 
 // ---- the pair question ----

@@ -22,21 +22,33 @@ func (k *kernelAn) findRaces() []Race {
 	var races []Race
 	var roots []rootKey         // the object of each race
 	seenMsg := map[string]int{} // the race reported at a line for an object
+	// One diagnostic per object and line is enough to act on: the earlier
+	// access is named first and the race reported at the later one, where
+	// a barrier (or a different index) is missing. An access inside a
+	// device function is reported at the kernel's call that leads to it.
+	keyOf := func(a, b *access) (string, token.Pos) {
+		if a.pos > b.pos {
+			b = a
+		}
+		pos := kernelPos(b)
+		line := k.fset.Position(pos)
+		return fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root)), pos
+	}
+	// settled: a race with a concrete collision is already reported where
+	// this pair's would be; asking it can change nothing.
+	settled := func(a, b *access) bool {
+		key, _ := keyOf(a, b)
+		i, ok := seenMsg[key]
+		return ok && !races[i].Possible
+	}
 	report := func(a, b *access, out outcome, cross bool) {
 		done[[2]int{a.idx, b.idx}] = true
-		// Name the earlier access first and report at the later one, where
-		// a barrier (or a different index) is missing.
 		if a.pos > b.pos {
 			a, b = b, a
 			out.threads[0], out.threads[1] = out.threads[1], out.threads[0]
 			out.elems[0], out.elems[1] = out.elems[1], out.elems[0]
 		}
-		// One diagnostic per object and line is enough to act on. An access
-		// inside a device function is reported at the kernel's call that
-		// leads to it.
-		pos := kernelPos(b)
-		line := k.fset.Position(pos)
-		key := fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root))
+		key, pos := keyOf(a, b)
 		r := Race{Pos: pos, Message: k.message(a, b, out, cross), Possible: out.witness != "exact"}
 		if len(out.guard) > 0 {
 			r.Guard = guardText(out.guard)
@@ -62,7 +74,7 @@ func (k *kernelAn) findRaces() []Race {
 		}
 		for i, a := range in {
 			for _, b := range in[i:] {
-				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] || k.sameBlockApart(a, b) {
+				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] || settled(a, b) || k.sameBlockApart(a, b) {
 					continue
 				}
 				if budget--; budget < 0 {
@@ -77,7 +89,7 @@ func (k *kernelAn) findRaces() []Race {
 	if k.multiBlock() {
 		for i, a := range k.accesses {
 			for _, b := range k.accesses[i:] {
-				if !a.root.global() || !conflict(a, b) || done[[2]int{a.idx, b.idx}] {
+				if !a.root.global() || !conflict(a, b) || done[[2]int{a.idx, b.idx}] || settled(a, b) {
 					continue
 				}
 				if budget--; budget < 0 {

@@ -123,7 +123,13 @@ func Solve(p *Problem) (Verdict, []int64) {
 		}
 		pick := -1
 		if v == Feasible {
+			// Branch on the violated clause with the fewest alternatives
+			// (fail first): a two-way split before a six-way product case
+			// split keeps the tree small.
 			for k, ci := range open {
+				if pick >= 0 && len(p.Clauses[ci]) >= len(p.Clauses[open[pick]]) {
+					continue
+				}
 				sat := false
 				for _, alt := range p.Clauses[ci] {
 					if checkModel(alt, m) {
@@ -133,7 +139,6 @@ func Solve(p *Problem) (Verdict, []int64) {
 				}
 				if !sat {
 					pick = k
-					break
 				}
 			}
 			if pick < 0 {
@@ -157,11 +162,17 @@ func Solve(p *Problem) (Verdict, []int64) {
 		}
 		return false
 	}
-	open := make([]int, len(p.Clauses))
-	for i := range open {
-		open[i] = i
+	// A clause of one alternative is a conjunction: it joins the base.
+	base := slices.Clip(p.Base)
+	var open []int
+	for i, cl := range p.Clauses {
+		if len(cl) == 1 {
+			base = append(base, cl[0]...)
+		} else {
+			open = append(open, i)
+		}
 	}
-	rec(p.Base, open)
+	rec(base, open)
 	return best, model
 }
 
