@@ -433,7 +433,13 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 		// x & (m−1) where a guard states m & (m−1) == 0 (m is a power of
 		// two or 0): x mod m, or x itself when m = 0.
 		for _, o := range [][2]ssa.Value{{v.X, v.Y}, {v.Y, v.X}} {
-			if m, ok := minus1Of(o[1]); ok && p.k.pow2Guarded(fr, v.Block(), m) {
+			m, ok := minus1Of(o[1])
+			if !ok {
+				continue
+			}
+			if pow2, positive := p.k.pow2Guarded(fr, v.Block(), m); pow2 && positive {
+				return p.floorMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
+			} else if pow2 {
 				return p.guardedMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
 			}
 		}

@@ -243,12 +243,14 @@ func minus1Of(v ssa.Value) (ssa.Value, bool) {
 // pow2Guarded reports whether a branch that dominates block b of frame fr
 // (or the call sites leading to fr) states m & (m−1) == 0: the kernel's
 // precondition that m is a power of two (`if m&(m-1) != 0 { panic(…) }`).
-func (k *kernelAn) pow2Guarded(fr *frame, b *ssa.BasicBlock, m ssa.Value) bool {
+func (k *kernelAn) pow2Guarded(fr *frame, b *ssa.BasicBlock, m ssa.Value) (pow2, positive bool) {
 	for fr != nil && b != nil {
 		for _, g := range fr.dom.guardsOf(b) {
-			if isPow2Test(g.cond, g.taken, m) {
-				return true
-			}
+			pow2 = pow2 || isPow2Test(g.cond, g.taken, m)
+			positive = positive || isPositiveTest(g.cond, g.taken, m)
+		}
+		if pow2 && positive {
+			return
 		}
 		if fr.node == nil {
 			break
@@ -261,6 +263,29 @@ func (k *kernelAn) pow2Guarded(fr *frame, b *ssa.BasicBlock, m ssa.Value) bool {
 		}
 		b = fr.node.block
 		fr = fr.parent
+	}
+	return
+}
+
+// isPositiveTest reports whether cond, taken as pol, says m ≥ 1 (m > 0,
+// m >= 1, or the negation of m <= 0, m < 1).
+func isPositiveTest(cond ssa.Value, pol bool, m ssa.Value) bool {
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		return isPositiveTest(u.X, !pol, m)
+	}
+	c, ok := cond.(*ssa.BinOp)
+	if !ok || c.X != m {
+		return false
+	}
+	y, ok := constOf(c.Y)
+	if !ok {
+		return false
+	}
+	switch {
+	case c.Op == token.GTR && pol, c.Op == token.LEQ && !pol:
+		return y >= 0
+	case c.Op == token.GEQ && pol, c.Op == token.LSS && !pol:
+		return y >= 1
 	}
 	return false
 }

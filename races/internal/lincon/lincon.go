@@ -123,13 +123,7 @@ func Solve(p *Problem) (Verdict, []int64) {
 		}
 		pick := -1
 		if v == Feasible {
-			// Branch on the violated clause with the fewest alternatives
-			// (fail first): a two-way split before a six-way product case
-			// split keeps the tree small.
 			for k, ci := range open {
-				if pick >= 0 && len(p.Clauses[ci]) >= len(p.Clauses[open[pick]]) {
-					continue
-				}
 				sat := false
 				for _, alt := range p.Clauses[ci] {
 					if checkModel(alt, m) {
@@ -139,6 +133,7 @@ func Solve(p *Problem) (Verdict, []int64) {
 				}
 				if !sat {
 					pick = k
+					break
 				}
 			}
 			if pick < 0 {
