@@ -52,6 +52,7 @@ type access struct {
 
 	aff     []affine // the affine form of each index, if any (prefilter.go)
 	affDone bool
+	key     string // where a race reported at this access goes (report.go)
 }
 
 func (a *access) verb() string {

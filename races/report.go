@@ -30,13 +30,18 @@ func (k *kernelAn) findRaces() []Race {
 		if a.pos > b.pos {
 			b = a
 		}
-		pos := kernelPos(b)
-		line := k.fset.Position(pos)
-		return fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root)), pos
+		if b.key == "" {
+			line := k.fset.Position(kernelPos(b))
+			b.key = fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(b.root))
+		}
+		return b.key, kernelPos(b)
 	}
 	// settled: a race with a concrete collision is already reported where
 	// this pair's would be; asking it can change nothing.
 	settled := func(a, b *access) bool {
+		if len(races) == 0 {
+			return false
+		}
 		key, _ := keyOf(a, b)
 		i, ok := seenMsg[key]
 		return ok && !races[i].Possible
@@ -74,7 +79,7 @@ func (k *kernelAn) findRaces() []Race {
 		}
 		for i, a := range in {
 			for _, b := range in[i:] {
-				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] || settled(a, b) || k.sameBlockApart(a, b) {
+				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] || k.sameBlockApart(a, b) || settled(a, b) {
 					continue
 				}
 				if budget--; budget < 0 {
