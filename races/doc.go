@@ -84,9 +84,10 @@
 // concrete collision replaces a "possible" one at the same line, and makes
 // the possible ones on the same object silent (the real pair comes first).
 // A kernel that memspace rejects gets no possible race, only concrete ones.
-// When the race needs zero or negative integer parameters (an empty
-// matrix, no tiles), the message names them and the guard that excludes
-// them, offered as a suggested fix: `if n < 1 { panic("…") }` at the top.
+// When the race needs integer parameters that are zero, negative or 1 (an
+// empty matrix, no tiles, a single row), the message names them and the
+// guard that excludes them, offered as a suggested fix: `if n < 1 {
+// panic("…") }` at the top.
 //
 // Scale. A pair whose indices are affine in the thread index alone (as in
 // straight-line or unrolled code: s[tid+256*j], s[tid*w+j]) is settled by

@@ -64,11 +64,11 @@ func run(pass *analysis.Pass) (any, error) {
 // guardFix inserts the precondition guard `if cond { panic(…) }` as the
 // first statement of the kernel body whose opening brace is at lbrace.
 func guardFix(lbrace token.Pos, cond string) analysis.SuggestedFix {
-	var names []string
+	var parts []string
 	for _, c := range strings.Split(cond, " || ") {
-		names = append(names, strings.TrimSuffix(c, " < 1"))
+		parts = append(parts, strings.Replace(c, " < ", " must be at least ", 1))
 	}
-	what := strings.Join(names, " and ") + " must be at least 1"
+	what := strings.Join(parts, " and ")
 	text := fmt.Sprintf("\n\tif %s {\n\t\tpanic(%q)\n\t}", cond, what)
 	return analysis.SuggestedFix{
 		Message:   "state the precondition " + what,

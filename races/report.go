@@ -56,7 +56,7 @@ func (k *kernelAn) findRaces() []Race {
 		key, pos := keyOf(a, b)
 		r := Race{Pos: pos, Message: k.message(a, b, out, cross), Possible: out.witness != "exact"}
 		if len(out.guard) > 0 {
-			r.Guard = guardText(out.guard)
+			r.Guard = strings.Join(out.guard, " || ")
 		}
 		if i, ok := seenMsg[key]; ok {
 			// A concrete collision replaces a possible race at the line.
@@ -205,7 +205,7 @@ func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
 	}
 	if len(out.guard) > 0 {
 		tail += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top",
-			strings.Join(out.guard, ", ")+" below 1", guardText(out.guard))
+			strings.Join(out.guard, " or "), strings.Join(out.guard, " || "))
 	}
 	if a == b {
 		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",

@@ -35,40 +35,49 @@ func (p *problem) paramText(m []int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// degenerateGuard returns the integer parameters whose witness values are
-// zero or negative (an empty matrix, no tiles) when requiring each of them
-// to be at least 1 makes the race impossible: the race exists only for
-// sizes the kernel can exclude with a guard at its top, which the
-// diagnostic then offers. It returns nil otherwise.
+// degenerateGuard returns the conditions ("n < 1", "tiles < 2") on integer
+// parameters whose witness values are degenerate (zero or negative: an
+// empty matrix; 1: a single row or tile) when excluding them makes the race
+// impossible: the race exists only for sizes the kernel can exclude with a
+// guard at its top, which the diagnostic then offers. It returns nil
+// otherwise.
 func (p *problem) degenerateGuard(m []int64) []string {
-	var names []string
-	var bounds []cons
+	type cand struct {
+		name string
+		min  int64
+		x    lincon.Var
+	}
+	var cands []cand
 	for key, x := range p.varIdx {
-		if key.kind != vParam || int(x) >= len(m) || key.dim >= len(p.k.fn.Params) || m[x] > 0 {
+		if key.kind != vParam || int(x) >= len(m) || key.dim >= len(p.k.fn.Params) || m[x] > 1 {
 			continue
 		}
 		prm := p.k.fn.Params[key.dim]
 		if b, ok := prm.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 			continue
 		}
-		names = append(names, prm.Name())
-		bounds = append(bounds, le(constPoly(1), varPoly(x)))
+		c := cand{name: prm.Name(), min: 1, x: x}
+		if m[x] == 1 {
+			c.min = 2
+		}
+		cands = append(cands, c)
 	}
-	if len(names) == 0 {
+	if len(cands) == 0 {
 		return nil
 	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].name < cands[j].name })
 	excluded := func(keep []bool) bool {
 		n := len(p.base)
 		defer func() { p.base = p.base[:n] }()
-		for i, b := range bounds {
+		for i, c := range cands {
 			if keep[i] {
-				p.base = append(p.base, b)
+				p.base = append(p.base, le(constPoly(c.min), varPoly(c.x)))
 			}
 		}
 		v, _ := lincon.Solve(p.linearize())
 		return v == lincon.Infeasible
 	}
-	keep := make([]bool, len(names))
+	keep := make([]bool, len(cands))
 	for i := range keep {
 		keep[i] = true
 	}
@@ -84,21 +93,10 @@ func (p *problem) degenerateGuard(m []int64) []string {
 		}
 	}
 	var out []string
-	for i, n := range names {
+	for i, c := range cands {
 		if keep[i] {
-			out = append(out, n)
+			out = append(out, fmt.Sprintf("%s < %d", c.name, c.min))
 		}
 	}
-	sort.Strings(out)
 	return out
-}
-
-// guardText is the condition of the guard that excludes the sizes names
-// (each below 1): "n < 1 || m < 1".
-func guardText(names []string) string {
-	var cs []string
-	for _, n := range names {
-		cs = append(cs, n+" < 1")
-	}
-	return strings.Join(cs, " || ")
 }

@@ -11,7 +11,7 @@ import "github.com/gpukvet/gpukvet/gpu"
 func ColumnScale(t gpu.Thread, m, n, k int, a, q []float32) {
 	i := t.GlobalIdx().X
 	if i < m {
-		q[i*n+k] = a[i*n+k] * 2 // want `data race on global q: .*\(when .*n = 0\); it needs n below 1, which the kernel can exclude as a precondition: if n < 1 \{ panic\(...\) \} at its top`
+		q[i*n+k] = a[i*n+k] * 2 // want `data race on global q: .*\(when .*n = 0\); it needs n < 1, which the kernel can exclude as a precondition: if n < 1 \{ panic\(...\) \} at its top`
 	}
 }
 
@@ -22,7 +22,7 @@ func ColumnScale(t gpu.Thread, m, n, k int, a, q []float32) {
 func Tiles(t gpu.Thread, out []float32, tiles int) {
 	x := t.ThreadIdx().X
 	for r := 0; r < 4; r++ {
-		out[x*(tiles+3)+r] = 1 // want `it needs tiles below 1`
+		out[x*(tiles+3)+r] = 1 // want `it needs tiles < 1`
 	}
 }
 
