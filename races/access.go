@@ -49,6 +49,10 @@ type access struct {
 	pos    token.Pos
 	via    *ssa.Phi // the swap phi the address goes through (phigroup.go)
 	viaAt  *node    // the node of that phi
+
+	aff     []affine // the affine form of each index, if any (prefilter.go)
+	affDone bool
+	key     string // where a race reported at this access goes (report.go)
 }
 
 func (a *access) verb() string {

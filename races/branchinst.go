@@ -29,7 +29,15 @@ func (p *problem) addBranchConds(x *node, t int) {
 		if viaTrue == viaFalse {
 			continue
 		}
-		if cl := p.cond(n.fr, iff.Cond, t, viaTrue); cl != nil {
+		// When the other thread's access is in n itself, that thread has not
+		// taken the branch yet, but it sees the values this one decided on
+		// (the same instance of n, and the condition is uniform): a loop
+		// counter it has, not the one this thread has after the back edge.
+		tc := t
+		if n == p.na || n == p.nb {
+			tc = 3 - t
+		}
+		if cl := p.cond(n.fr, iff.Cond, tc, viaTrue); cl != nil && !p.sharedNonlinear(cl) {
 			p.clauses = append(p.clauses, cl)
 		}
 	}

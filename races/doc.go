@@ -42,6 +42,30 @@
 // and the element; when the indices involve values outside the model the
 // diagnostic says "possible data race" and gives the model as an example.
 //
+// Everyday idioms it proves apart:
+//
+//   - Atomic slot hand-out: j := gpu.AtomicAdd(&count[0], K) gives the
+//     threads values at least K apart while every write to the counter is
+//     an add of a positive constant, so out[j] (and out[j+1] for K = 2)
+//     never collide, across blocks too. A per-block counter in shared
+//     memory that one thread resets before a barrier gives values distinct
+//     within the block (same execution of the add) and never negative.
+//   - Facts a kernel states with a uniform guard at its top (its
+//     preconditions, see DIALECT.md): the guard's condition holds on the
+//     rest of the kernel, and x/m and x%m of one x share their quotient and
+//     remainder, so `if n%32 != 0 { panic(…) }` makes n/32 exact, and
+//     `blockDim%32 == 0` makes blockIdx*(blockDim/32) + tid/32 distinct
+//     per warp; `m&(m-1) == 0` makes x & (m-1) the remainder x mod m
+//     (2*tid - (tid & (size-1)) in bitonic merges).
+//   - Value ranges: a phi whose inputs are constants and ± constant updates
+//     of itself is bounded by them (a flag that is 0 or 1 keeps out[2*i+f]
+//     in the thread's pair; a counter from 0 that only grows, capped by a
+//     test, keeps list[i*cap+count] in the thread's row).
+//   - A barrier under a uniform condition, in a device function or not: a
+//     branch that one thread passed and the other has not reached yet is
+//     taken with the values both see there (`if k+1 < n { t.Barrier() }`
+//     skips only the last iteration's barrier).
+//
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative
 // rules: a value counts as divergent when both say so. A uniform value
@@ -55,6 +79,23 @@
 // kernel. Different slice parameters are assumed not to alias (Launch
 // passes distinct buffers; passing one buffer twice is the caller's
 // responsibility).
+//
+// What it reports. One diagnostic per object and line; a race with a
+// concrete collision replaces a "possible" one at the same line, and makes
+// the possible ones on the same object silent (the real pair comes first).
+// A kernel that memspace rejects gets no possible race, only concrete ones.
+// When the race needs integer parameters that are zero, negative or 1 (an
+// empty matrix, no tiles, a single row), the message names them and the
+// guard that excludes them, offered as a suggested fix: `if n < 1 {
+// panic("…") }` at the top.
+//
+// Scale. A pair whose indices are affine in the thread index alone (as in
+// straight-line or unrolled code: s[tid+256*j], s[tid*w+j]) is settled by
+// a constant-time test before any pair problem is built: 1000 such
+// accesses in one barrier interval take well under a second. Past
+// MaxPairs pair problems for one kernel the check stops and reports that
+// it could not decide the kernel, a diagnostic at the kernel; it never
+// passes a kernel silently.
 //
 // Soundness and its limits. A value outside the model (a load, a float, a
 // data-dependent index) is an unknown, different per thread unless it is

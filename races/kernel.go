@@ -15,6 +15,14 @@ import (
 type Race struct {
 	Pos     token.Pos // the first access, where the race is reported
 	Message string
+	// Possible is set when the analysis could not prove the accesses
+	// apart but found no concrete collision (the indices depend on values
+	// it does not track): a "possible data race".
+	Possible bool
+	// Guard, when set, is a condition on the kernel's integer parameters
+	// ("n < 1") under which alone the race happens: a guard
+	// `if Guard { panic(…) }` at the kernel's top excludes it.
+	Guard string
 }
 
 // Shape is what the analysis needs to know of a kernel's launch shape.
@@ -40,8 +48,9 @@ type kernelAn struct {
 	regionConds map[regionKey][]ssa.Value
 	reach       map[int][]bool // nodes reachable without a barrier from a start
 	uni         *uniformity.Result
-	skips       map[edge]bool        // loop entries that start a barrier iteration (zerotrip.go)
-	phiPick     map[*ssa.Phi]rootKey // the array a swap phi is taken to name (phigroup.go)
+	skips       map[edge]bool           // loop entries that start a barrier iteration (zerotrip.go)
+	phiPick     map[*ssa.Phi]rootKey    // the array a swap phi is taken to name (phigroup.go)
+	counters    map[valRef]*counterInfo // atomic counters (slots.go)
 }
 
 type regionKey struct {

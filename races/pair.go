@@ -31,6 +31,8 @@ type problem struct {
 	memo     map[memoKey]poly
 	instance map[*node]bool
 	xors     map[valRef]*xorPair // x ^ j per thread (xor.go)
+	slots    []slotVal           // atomic counter values (slots.go)
+	divs     map[string][2]poly  // quotient and remainder of x/m, x%m by x and m
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
 	approx bool
@@ -226,6 +228,15 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 		}
 	case *ssa.Call:
 		return p.evalCall(fr, v, t)
+	case *ssa.Extract:
+		// One result of a device function with several.
+		if c, ok := v.Tuple.(*ssa.Call); ok && isInteger(v.Type()) {
+			if callee := fr.calls[c]; callee != nil {
+				if r, ok := p.calleeResult(callee, v.Index, t); ok {
+					return r
+				}
+			}
+		}
 	case *ssa.BinOp:
 		if isInteger(v.Type()) {
 			if r, ok := p.evalBinOp(fr, v, t); ok {
@@ -328,34 +339,45 @@ func (p *problem) evalCall(fr *frame, c *ssa.Call, t int) poly {
 		return p.opaque(fr, c, t)
 	}
 	if callee := fr.calls[c]; callee != nil && isInteger(c.Type()) {
-		var rets []*ssa.Return
-		for _, b := range callee.fn.Blocks {
-			if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(r.Results) == 1 {
-				rets = append(rets, r)
-			}
-		}
-		switch {
-		case len(rets) == 1:
-			return p.eval(callee, rets[0].Results[0], t)
-		case len(rets) > 1 && len(rets) <= 8:
-			// One of the returned values, under the branch conditions
-			// that lead to its return.
-			m := p.aux(false, t)
-			var cl clause
-			for _, r := range rets {
-				alt := []cons{eq(sub(m, p.eval(callee, r.Results[0], t)))}
-				for _, g := range callee.dom.guardsOf(r.Block()) {
-					if gc := p.cond(callee, g.cond, t, g.taken); len(gc) == 1 {
-						alt = append(alt, gc[0]...)
-					}
-				}
-				cl = append(cl, alt)
-			}
-			p.clauses = append(p.clauses, cl)
-			return m
+		if r, ok := p.calleeResult(callee, 0, t); ok {
+			return r
 		}
 	}
+	if gpuFunc(c) == "AtomicAdd" {
+		return p.atomicSlot(fr, c, t)
+	}
 	return p.opaque(fr, c, t)
+}
+
+// calleeResult evaluates result i of an inlined device function: the
+// returned value when it has one return, else one of the returned values
+// under the branch conditions that lead to its return.
+func (p *problem) calleeResult(callee *frame, i int, t int) (poly, bool) {
+	var rets []*ssa.Return
+	for _, b := range callee.fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(r.Results) > i {
+			rets = append(rets, r)
+		}
+	}
+	switch {
+	case len(rets) == 1:
+		return p.eval(callee, rets[0].Results[i], t), true
+	case len(rets) > 1 && len(rets) <= 8:
+		m := p.aux(false, t)
+		var cl clause
+		for _, r := range rets {
+			alt := []cons{eq(sub(m, p.eval(callee, r.Results[i], t)))}
+			for _, g := range callee.dom.guardsOf(r.Block()) {
+				if gc := p.cond(callee, g.cond, t, g.taken); len(gc) == 1 {
+					alt = append(alt, gc[0]...)
+				}
+			}
+			cl = append(cl, alt)
+		}
+		p.clauses = append(p.clauses, cl)
+		return m, true
+	}
+	return nil, false
 }
 
 func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
@@ -406,6 +428,19 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 		for _, o := range [][2]ssa.Value{{v.X, v.Y}, {v.Y, v.X}} {
 			if m, ok := pow2Minus1(o[1]); ok {
 				return p.floorMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
+			}
+		}
+		// x & (m−1) where a guard states m & (m−1) == 0 (m is a power of
+		// two or 0): x mod m, or x itself when m = 0.
+		for _, o := range [][2]ssa.Value{{v.X, v.Y}, {v.Y, v.X}} {
+			m, ok := minus1Of(o[1])
+			if !ok {
+				continue
+			}
+			if pow2, positive := p.k.pow2Guarded(fr, v.Block(), m); pow2 && positive {
+				return p.floorMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
+			} else if pow2 {
+				return p.guardedMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
 			}
 		}
 	case token.OR, token.XOR:
@@ -511,16 +546,36 @@ func (p *problem) floorDiv(x poly, m int64, t int) (poly, poly) {
 		}
 		return constPoly(q), constPoly(c - q*m)
 	}
+	key := "floor" + itoa(m) + "/" + polyKey(x)
+	if qr, ok := p.divs[key]; ok {
+		return qr[0], qr[1]
+	}
 	sh := p.isSharedPoly(x)
 	q, r := p.aux(sh, t), p.aux(sh, t)
 	p.base = append(p.base, eq(sub(x, add(scale(q, m), r))), ge(r), le(r, constPoly(m-1)))
+	p.divs[key] = [2]poly{q, r}
 	return q, r
+}
+
+// polyKey is a canonical text of x, so that x/m and x%m of one x (two SSA
+// values) share their quotient and remainder: a guard n%32 == 0 then
+// speaks of the n/32 that an index uses.
+func polyKey(x poly) string {
+	var b strings.Builder
+	for _, tm := range x.sorted() {
+		b.WriteString(monoKey(tm.vars) + ":" + itoa(tm.coef) + ";")
+	}
+	return b.String()
 }
 
 // truncDiv returns q, r with x = m·q + r, Go's truncated division (m > 0).
 func (p *problem) truncDiv(x poly, m int64, t int) (poly, poly) {
 	if c, ok := x.constant(); ok {
 		return constPoly(c / m), constPoly(c % m)
+	}
+	key := "trunc" + itoa(m) + "/" + polyKey(x)
+	if qr, ok := p.divs[key]; ok {
+		return qr[0], qr[1]
 	}
 	sh := p.isSharedPoly(x)
 	q, r := p.aux(sh, t), p.aux(sh, t)
@@ -529,6 +584,7 @@ func (p *problem) truncDiv(x poly, m int64, t int) (poly, poly) {
 		{ge(x), ge(r), le(r, constPoly(m-1))},
 		{lt(x, constPoly(0)), le(r, constPoly(0)), le(constPoly(1-m), r)},
 	})
+	p.divs[key] = [2]poly{q, r}
 	return q, r
 }
 
@@ -548,12 +604,17 @@ func (p *problem) floorMod(x, m poly, t int) (poly, bool) {
 // divMod returns q, r with x = m·q + r for a divisor m that both threads
 // share, with Go's truncated remainder: 0 ≤ r < m for x ≥ 0 and m ≥ 1.
 func (p *problem) divMod(x, m poly, t int) (poly, poly, bool) {
+	key := "divmod" + polyKey(m) + "/" + polyKey(x)
+	if qr, ok := p.divs[key]; ok {
+		return qr[0], qr[1], true
+	}
 	sh := p.isSharedPoly(x)
 	q, r := p.aux(sh, t), p.aux(sh, t)
 	mq, ok := mulPoly(m, q)
 	if !ok {
 		return nil, nil, false
 	}
+	p.divs[key] = [2]poly{q, r}
 	one := constPoly(1)
 	p.base = append(p.base, eq(sub(x, add(mq, r))))
 	p.clauses = append(p.clauses, clause{
@@ -574,6 +635,14 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 		}
 	}
 	x := p.opaque(fr, phi, t)
+	if lo, hi, okLo, okHi := phiRange(phi); okLo || okHi {
+		if okLo {
+			p.base = append(p.base, le(constPoly(lo), x))
+		}
+		if okHi {
+			p.base = append(p.base, le(x, constPoly(hi)))
+		}
+	}
 	if len(phi.Edges) != 2 {
 		return x
 	}
@@ -868,7 +937,7 @@ func (p *problem) addPathConds(n *node, t int) {
 	fr, b := n.fr, n.block
 	for fr != nil && b != nil {
 		for _, g := range fr.dom.guardsOf(b) {
-			if cl := p.cond(fr, g.cond, t, g.taken); cl != nil {
+			if cl := p.cond(fr, g.cond, t, g.taken); cl != nil && !p.sharedNonlinear(cl) {
 				p.clauses = append(p.clauses, cl)
 			}
 		}
@@ -878,6 +947,24 @@ func (p *problem) addPathConds(n *node, t int) {
 		b = fr.node.block
 		fr = fr.parent
 	}
+}
+
+// sharedNonlinear reports whether clause cl speaks only of values both
+// threads share and has a product of them (n*n <= len(a), a size check):
+// such a fact rarely separates two threads, and its case splits cost more
+// than the rest of the problem, so path conditions of this kind are left
+// out (which only widens what the solver may find).
+func (p *problem) sharedNonlinear(cl clause) bool {
+	nonlinear := false
+	for _, alt := range cl {
+		for _, c := range alt {
+			if !p.isSharedPoly(c.p) {
+				return false
+			}
+			nonlinear = nonlinear || c.p.degree() > 1
+		}
+	}
+	return nonlinear
 }
 
 // ---- the pair question ----
@@ -911,12 +998,13 @@ type outcome struct {
 	witness string // a concrete collision, when one was found
 	threads [2]string
 	elems   [2]string
-	params  string // scalar parameter values of the witness (witness.go)
+	params  string   // scalar parameter values of the witness (witness.go)
+	guard   []string // integer parameters that must be ≥ 1 to exclude it (witness.go)
 }
 
 func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 	p := &problem{k: k, cross: cross, na: a.node, nb: b.node, varIdx: map[varKey]lincon.Var{},
-		memo: map[memoKey]poly{}, instance: map[*node]bool{}}
+		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{}}
 	if !cross {
 		p.r = k.region(start)
 		if start == nil {
@@ -990,6 +1078,9 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		out.elems[0] = k.elemText(a, ia, model)
 		out.elems[1] = k.elemText(b, ib, model)
 		out.params = p.paramText(model)
+		if out.witness == "exact" {
+			out.guard = p.degenerateGuard(model)
+		}
 	}
 	return out
 }

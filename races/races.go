@@ -2,12 +2,16 @@ package races
 
 import (
 	_ "embed"
+	"fmt"
+	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/gpukvet/gpukvet/analyzers/define"
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/memspace"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -20,7 +24,7 @@ var Analyzer = define.Check(&analysis.Analyzer{
 	Name:     "races",
 	Doc:      analyzerDoc(doc),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/races",
-	Requires: []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, uniformity.Analyzer},
+	Requires: []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, uniformity.Analyzer, memspace.Analyzer},
 	Run:      run,
 })
 
@@ -34,14 +38,41 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	uni, _ := pass.ResultOf[uniformity.Analyzer].(*uniformity.Result)
+	ms, _ := pass.ResultOf[memspace.Analyzer].(*memspace.Result)
 	for _, k := range res.Kernels {
 		fn := s.Func(k.Func)
 		if fn == nil || len(fn.Blocks) == 0 {
 			continue
 		}
+		// A kernel memspace rejects (host memory, closures, …) is already
+		// refused; a possible race on it, from values outside the dialect,
+		// only adds noise. A race with a concrete collision is still said.
+		broken := ms != nil && ms.Broken[k.Func]
 		for _, r := range Check(pass.Fset, fn, ShapeOf(k), uni) {
-			pass.Report(analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message})
+			if broken && r.Possible {
+				continue
+			}
+			d := analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message}
+			if r.Guard != "" && k.Decl.Body != nil {
+				d.SuggestedFixes = []analysis.SuggestedFix{guardFix(k.Decl.Body.Lbrace, r.Guard)}
+			}
+			pass.Report(d)
 		}
 	}
 	return nil, nil
+}
+
+// guardFix inserts the precondition guard `if cond { panic(…) }` as the
+// first statement of the kernel body whose opening brace is at lbrace.
+func guardFix(lbrace token.Pos, cond string) analysis.SuggestedFix {
+	var parts []string
+	for _, c := range strings.Split(cond, " || ") {
+		parts = append(parts, strings.Replace(c, " < ", " must be at least ", 1))
+	}
+	what := strings.Join(parts, " and ")
+	text := fmt.Sprintf("\n\tif %s {\n\t\tpanic(%q)\n\t}", cond, what)
+	return analysis.SuggestedFix{
+		Message:   "state the precondition " + what,
+		TextEdits: []analysis.TextEdit{{Pos: lbrace + 1, End: lbrace + 1, NewText: []byte(text)}},
+	}
 }

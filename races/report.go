@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"sort"
+	"strings"
 )
 
 // findRaces asks the pair question for every pair of accesses that some
@@ -17,29 +18,56 @@ func (k *kernelAn) findRaces() []Race {
 		}
 	}
 	done := map[[2]int]bool{}
+	budget := MaxPairs
 	var races []Race
-	seenMsg := map[string]bool{}
+	var roots []rootKey         // the object of each race
+	seenMsg := map[string]int{} // the race reported at a line for an object
+	// One diagnostic per object and line is enough to act on: the earlier
+	// access is named first and the race reported at the later one, where
+	// a barrier (or a different index) is missing. An access inside a
+	// device function is reported at the kernel's call that leads to it.
+	keyOf := func(a, b *access) (string, token.Pos) {
+		if a.pos > b.pos {
+			b = a
+		}
+		if b.key == "" {
+			line := k.fset.Position(kernelPos(b))
+			b.key = fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(b.root))
+		}
+		return b.key, kernelPos(b)
+	}
+	// settled: a race with a concrete collision is already reported where
+	// this pair's would be; asking it can change nothing.
+	settled := func(a, b *access) bool {
+		if len(races) == 0 {
+			return false
+		}
+		key, _ := keyOf(a, b)
+		i, ok := seenMsg[key]
+		return ok && !races[i].Possible
+	}
 	report := func(a, b *access, out outcome, cross bool) {
 		done[[2]int{a.idx, b.idx}] = true
-		// Name the earlier access first and report at the later one, where
-		// a barrier (or a different index) is missing.
 		if a.pos > b.pos {
 			a, b = b, a
 			out.threads[0], out.threads[1] = out.threads[1], out.threads[0]
 			out.elems[0], out.elems[1] = out.elems[1], out.elems[0]
 		}
-		// One diagnostic per object and line is enough to act on. An access
-		// inside a device function is reported at the kernel's call that
-		// leads to it.
-		pos := kernelPos(b)
-		line := k.fset.Position(pos)
-		key := fmt.Sprintf("%s:%d %s", line.Filename, line.Line, k.rootName(a.root))
-		if seenMsg[key] {
+		key, pos := keyOf(a, b)
+		r := Race{Pos: pos, Message: k.message(a, b, out, cross), Possible: out.witness != "exact"}
+		if len(out.guard) > 0 {
+			r.Guard = strings.Join(out.guard, " || ")
+		}
+		if i, ok := seenMsg[key]; ok {
+			// A concrete collision replaces a possible race at the line.
+			if races[i].Possible && !r.Possible {
+				races[i] = r
+			}
 			return
 		}
-		seenMsg[key] = true
-		msg := k.message(a, b, out, cross)
-		races = append(races, Race{Pos: pos, Message: msg})
+		seenMsg[key] = len(races)
+		races = append(races, r)
+		roots = append(roots, a.root)
 	}
 	for _, s := range starts {
 		r := k.region(s)
@@ -51,8 +79,11 @@ func (k *kernelAn) findRaces() []Race {
 		}
 		for i, a := range in {
 			for _, b := range in[i:] {
-				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] {
+				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] || k.sameBlockApart(a, b) || settled(a, b) {
 					continue
+				}
+				if budget--; budget < 0 {
+					return k.undecided()
 				}
 				if out := k.checkPair(a, b, s, false); out.race {
 					report(a, b, out, false)
@@ -63,8 +94,11 @@ func (k *kernelAn) findRaces() []Race {
 	if k.multiBlock() {
 		for i, a := range k.accesses {
 			for _, b := range k.accesses[i:] {
-				if !a.root.global() || !conflict(a, b) || done[[2]int{a.idx, b.idx}] {
+				if !a.root.global() || !conflict(a, b) || done[[2]int{a.idx, b.idx}] || settled(a, b) {
 					continue
+				}
+				if budget--; budget < 0 {
+					return k.undecided()
 				}
 				if out := k.checkPair(a, b, nil, true); out.race {
 					report(a, b, out, true)
@@ -72,8 +106,35 @@ func (k *kernelAn) findRaces() []Race {
 			}
 		}
 	}
+	// A race with a concrete collision on an object makes the possible ones
+	// on the same object noise: report the real pair, not an initial write
+	// that could only not be proven apart.
+	exact := map[rootKey]bool{}
+	for i, r := range races {
+		if !r.Possible {
+			exact[roots[i]] = true
+		}
+	}
+	kept := races[:0]
+	for i, r := range races {
+		if !r.Possible || !exact[roots[i]] {
+			kept = append(kept, r)
+		}
+	}
+	races = kept
 	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
 	return races
+}
+
+// MaxPairs bounds the pair problems asked for one kernel (pairs the
+// affine prefilter settles do not count). A kernel that needs more is not
+// passed: it gets one diagnostic saying it could not be decided.
+const MaxPairs = 10000
+
+func (k *kernelAn) undecided() []Race {
+	return []Race{{Pos: k.fn.Pos(), Message: fmt.Sprintf(
+		"could not decide whether kernel %s is free of data races: it needs more than %d pairs of accesses checked (races.MaxPairs); split it into device functions or fewer accesses per barrier interval",
+		k.fn.Name(), MaxPairs)}}
 }
 
 func (k *kernelAn) multiBlock() bool {
@@ -141,6 +202,10 @@ func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
 	}
 	if out.params != "" {
 		tail += " (when " + out.params + ")"
+	}
+	if len(out.guard) > 0 {
+		tail += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top",
+			strings.Join(out.guard, " or "), strings.Join(out.guard, " || "))
 	}
 	if a == b {
 		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",

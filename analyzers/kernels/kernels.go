@@ -382,7 +382,8 @@ func isNamed(t types.Type, path, name string) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
 
-// IsThread reports whether t is gpu.Thread.
+// IsThread reports whether t is gpu.Thread or a pointer to it (a method
+// receiver's type); checkSignature requires a kernel's to be the value.
 func IsThread(t types.Type) bool { return isNamed(t, GPUPath, "Thread") }
 
 // checkSignature returns a message and position if a kernel's signature
@@ -403,6 +404,16 @@ func checkSignature(pass *analysis.Pass, fd *ast.FuncDecl, fn *types.Func) (stri
 			pos = fd.Type.Params.List[0].Pos()
 		}
 		return "the first parameter of a //gpu:kernel must be a gpu.Thread", pos
+	case isPointer(sig.Params().At(0).Type()):
+		// IsThread accepts *gpu.Thread (method receivers); a kernel's
+		// first parameter is what Launch passes, the Thread value itself.
+		return fmt.Sprintf("the first parameter of a //gpu:kernel must be a gpu.Thread, not %s",
+			types.TypeString(sig.Params().At(0).Type(), func(p *types.Package) string { return p.Name() })), fd.Type.Params.List[0].Pos()
 	}
 	return "", token.NoPos
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok
 }

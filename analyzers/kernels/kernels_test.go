@@ -44,6 +44,7 @@ func TestProblems(t *testing.T) {
 			`12: a //gpu:kernel has no results`,
 			`15: a //gpu:kernel cannot have type parameters`,
 			`20: a //gpu:kernel must be a top-level function, not a method`,
+			`26: the first parameter of a //gpu:kernel must be a gpu.Thread, not *gpu.Thread`,
 		}},
 		{"plain", nil},
 	}

@@ -324,6 +324,19 @@ func kernelCases() []*tcase {
 			kk[700] = 4
 			return []any{slice(kk), slice(zeros[int32](n))}
 		}},
+		// A kernel's precondition guard: held, the kernel runs; broken (a
+		// length that is not a multiple of 32, a grid too small), it traps
+		// at the guard.
+		{name: "Precondition", kernel: k.Precondition, grid: d1(8), block: d1(32), args: func() []any {
+			r := rng("Precondition")
+			return []any{256, slice(fill(256, i32Edges[:2], func() int32 { return r.Int32N(1000) })), slice(zeros[int32](256))}
+		}},
+		{name: "TrapPreconditionLength", kernel: k.Precondition, grid: d1(8), block: d1(32), trap: "panic", trapAt: "traps.go:78", args: func() []any {
+			return []any{250, slice(zeros[int32](256)), slice(zeros[int32](256))}
+		}},
+		{name: "TrapPreconditionGrid", kernel: k.Precondition, grid: d1(4), block: d1(32), trap: "panic", trapAt: "traps.go:78", args: func() []any {
+			return []any{256, slice(zeros[int32](256)), slice(zeros[int32](256))}
+		}},
 		one("NoTrapAfter", k.NoTrapAfter, func(r *rand.Rand) []any {
 			return []any{slice(zeros[int32](n))}
 		}),

@@ -29,6 +29,8 @@ type tcase struct {
 	// trap is the start of the Go run-time error the launch must trap with
 	// on every backend ("" for none).
 	trap string
+	// trapAt, if set, is the "file.go:line" the trap must name.
+	trapAt string
 	// ignore lists argument indices whose contents are not compared (an
 	// atomic's winner); sorted lists those compared as multisets.
 	ignore, sorted []int
@@ -114,6 +116,8 @@ func checkTrap(c *tcase, r *result) error {
 		return fmt.Errorf("no trap, want one with %q", c.trap)
 	case c.trap != "" && !strings.HasPrefix(r.trap.Msg, c.trap):
 		return fmt.Errorf("trap %q, want one starting %q", r.trap.Msg, c.trap)
+	case c.trapAt != "" && !strings.HasSuffix(fileLine(r.trap.Pos), c.trapAt):
+		return fmt.Errorf("trap at %s, want at %s", r.trap.Pos, c.trapAt)
 	}
 	return nil
 }

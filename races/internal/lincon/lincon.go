@@ -157,11 +157,17 @@ func Solve(p *Problem) (Verdict, []int64) {
 		}
 		return false
 	}
-	open := make([]int, len(p.Clauses))
-	for i := range open {
-		open[i] = i
+	// A clause of one alternative is a conjunction: it joins the base.
+	base := slices.Clip(p.Base)
+	var open []int
+	for i, cl := range p.Clauses {
+		if len(cl) == 1 {
+			base = append(base, cl[0]...)
+		} else {
+			open = append(open, i)
+		}
 	}
-	rec(p.Base, open)
+	rec(base, open)
 	return best, model
 }
 

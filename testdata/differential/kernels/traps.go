@@ -68,6 +68,19 @@ func TrapLocal(t gpu.Thread, k []int, out []int32) {
 	}
 }
 
+// Precondition states what it assumes with a uniform guard at its top (a
+// length that is a multiple of 32, one 32-thread block per 32 elements);
+// a launch that breaks it traps at the guard's panic on every backend.
+//
+//gpu:kernel block=32
+func Precondition(t gpu.Thread, n int, in, out []int32) {
+	if n%32 != 0 || t.GridDim().X*32 != n {
+		panic("n must be a multiple of 32, the grid n/32 blocks")
+	}
+	g := t.GlobalIdx().X
+	out[(g%32)*(n/32)+g/32] = in[g] * 2
+}
+
 // NoTrapAfter: runs after the trapping kernels on the same device, to show
 // the device stays usable.
 //

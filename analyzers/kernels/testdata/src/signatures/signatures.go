@@ -21,3 +21,6 @@ func (S) Method(t gpu.Thread) {} // want Method:"gpu kernel dims=1"
 
 //gpu:kernel
 func Good(t gpu.Thread, out []int) {} // want Good:"gpu kernel dims=1"
+
+//gpu:kernel
+func PointerThread(t *gpu.Thread, out []int) {} // want PointerThread:"gpu kernel dims=1"
