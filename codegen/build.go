@@ -54,6 +54,12 @@ type Options struct {
 	SkipChecks bool
 	// KeepBoundsChecks keeps every bounds check (no elimination).
 	KeepBoundsChecks bool
+	// DisableOptimizer compiles without the kernel-IR optimizer
+	// (gpukvet build -O0): no folding, unrolling, scalar replacement,
+	// code motion, bounds-check elimination or index narrowing.
+	DisableOptimizer bool
+	// VerifyPasses checks the kernel IR after every optimization pass.
+	VerifyPasses bool
 }
 
 // Module is one compiled module: the code for every kernel of the packages
@@ -184,7 +190,8 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		}
 	})
 	prep := &prepared{opts: opts, roots: roots, found: found, diags: diags, prog: prog,
-		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir), KeepBoundsChecks: opts.KeepBoundsChecks}}
+		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir), KeepBoundsChecks: opts.KeepBoundsChecks,
+			DisableOptimizer: opts.DisableOptimizer, VerifyPasses: opts.VerifyPasses}}
 	if buildHook != nil {
 		buildHook(prep)
 	}
