@@ -1,8 +1,10 @@
 // Package codegen compiles checked Go kernels for GPUs: it loads packages,
 // runs the gpukvet checks over them, refuses any kernel that a check
 // reports on (a *Refusal citing the diagnostics), lowers the rest to kernel
-// IR (codegen/lower, codegen/kir), optimizes it (common subexpressions,
-// bounds checks that value ranges prove, 32-bit index arithmetic) and emits
+// IR (codegen/lower, codegen/kir), optimizes it (kir.Optimize: folding,
+// unrolling, scalar replacement, code motion, bounds checks that value
+// ranges prove, 32-bit index arithmetic; Options.DisableOptimizer is
+// gpukvet build -O0) and emits
 // a module for the target: PTX (codegen/ptx), or LLVM IR for AMD GPUs and
 // LLVM's NVPTX back end (codegen/llvm), or an AMD code object. A manifest
 // says how to launch each kernel from any host program; ABI.md documents
