@@ -1,8 +1,10 @@
 // Package codegen compiles checked Go kernels for GPUs: it loads packages,
 // runs the gpukvet checks over them, refuses any kernel that a check
 // reports on (a *Refusal citing the diagnostics), lowers the rest to kernel
-// IR (codegen/lower, codegen/kir), optimizes it (common subexpressions,
-// bounds checks that value ranges prove, 32-bit index arithmetic) and emits
+// IR (codegen/lower, codegen/kir), optimizes it (kir.Optimize: folding,
+// unrolling, scalar replacement, code motion, bounds checks that value
+// ranges prove, 32-bit index arithmetic; Options.DisableOptimizer is
+// gpukvet build -O0) and emits
 // a module for the target: PTX (codegen/ptx), or LLVM IR for AMD GPUs and
 // LLVM's NVPTX back end (codegen/llvm), or an AMD code object. A manifest
 // says how to launch each kernel from any host program; ABI.md documents
@@ -54,6 +56,12 @@ type Options struct {
 	SkipChecks bool
 	// KeepBoundsChecks keeps every bounds check (no elimination).
 	KeepBoundsChecks bool
+	// DisableOptimizer compiles without the kernel-IR optimizer
+	// (gpukvet build -O0): no folding, unrolling, scalar replacement,
+	// code motion, bounds-check elimination or index narrowing.
+	DisableOptimizer bool
+	// VerifyPasses checks the kernel IR after every optimization pass.
+	VerifyPasses bool
 }
 
 // Module is one compiled module: the code for every kernel of the packages
@@ -184,7 +192,8 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		}
 	})
 	prep := &prepared{opts: opts, roots: roots, found: found, diags: diags, prog: prog,
-		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir), KeepBoundsChecks: opts.KeepBoundsChecks}}
+		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir), KeepBoundsChecks: opts.KeepBoundsChecks,
+			DisableOptimizer: opts.DisableOptimizer, VerifyPasses: opts.VerifyPasses}}
 	if buildHook != nil {
 		buildHook(prep)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
-const buildUsage = `usage: gpukvet build [-target=ptx|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-o FILE] PKG...
+const buildUsage = `usage: gpukvet build [-target=ptx|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-O0] [-o FILE] PKG...
 
 build checks the packages' kernels with every gpukvet analyzer, refuses to
 compile a kernel that a check reports on (citing the diagnostic), and
@@ -39,6 +39,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	target := fs.String("target", "ptx", "code to produce: ptx, llvm-amdgcn (LLVM IR for AMD GPUs), llvm-nvptx, or hsaco (an AMD code object; needs llc-19 and ld.lld-19)")
 	arch := fs.String("arch", "", "target architecture: sm_80 (the default), sm_90, ... for ptx; gfx90a (the default), ... for hsaco")
+	o0 := fs.Bool("O0", false, "compile without the kernel-IR optimizer (no folding, unrolling, scalar replacement, code motion or bounds-check elimination), for debugging the codegen")
 	out := fs.String("o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
@@ -62,7 +63,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, llvm-amdgcn, llvm-nvptx or hsaco)\n", *target)
 		return 2
 	}
-	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch})
+	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch, DisableOptimizer: *o0})
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		var refusal *codegen.Refusal

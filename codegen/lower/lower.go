@@ -50,6 +50,10 @@ type Env struct {
 	// off: bounds-check elimination and 32-bit index arithmetic (tests
 	// compare kernels with and without them).
 	KeepBoundsChecks bool
+	// DisableOptimizer skips the kernel-IR optimizer (gpukvet build -O0).
+	DisableOptimizer bool
+	// VerifyPasses checks the IR after every optimization pass (tests).
+	VerifyPasses bool
 }
 
 // Error is a construct the lowering cannot compile, at a source position.
@@ -144,11 +148,8 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	b.cur.Return()
 	kir.RemoveUnreachable(f)
 	kir.RemoveDead(f)
-	kir.Simplify(f)
-	if !env.KeepBoundsChecks {
-		kir.EliminateBoundsChecks(f)
-		kir.NarrowIndices(f)
-		kir.Simplify(f)
+	if err := kir.Optimize(f, kir.OptOptions{Disable: env.DisableOptimizer, KeepBoundsChecks: env.KeepBoundsChecks, Verify: env.VerifyPasses}); err != nil {
+		return nil, nil, fmt.Errorf("internal error optimizing %s: %v\n%s", k.Fn, err, kir.Format(f))
 	}
 	if err := kir.Verify(f); err != nil {
 		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))

@@ -44,7 +44,6 @@ $L_0:
 	ld.param.u64 %rd3, [saxpy_Saxpy_param_3];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [saxpy_Saxpy_param_4];
-$L_1:
 	mov.u32 %r2, %ctaid.x;
 	cvt.u64.u32 %rd5, %r2;
 	mov.u32 %r3, %ntid.x;
@@ -54,28 +53,25 @@ $L_1:
 	cvt.u64.u32 %rd8, %r4;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd4;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd10, %rd9;
 	mov.b64 %rd11, %rd2;
 	setp.lt.u64 %p2, %rd10, %rd11;
-	@!%p2 bra $L_6;
-$L_5:
+	@!%p2 bra $L_4;
+$L_3:
 	mov.b64 %rd12, 4;
 	mul.lo.s64 %rd13, %rd9, %rd12;
 	add.s64 %rd14, %rd1, %rd13;
 	ld.global.f32 %r5, [%rd14];
 	mul.f32 %r6, %r1, %r5;
-$L_7:
 	add.s64 %rd15, %rd3, %rd13;
 	ld.global.f32 %r7, [%rd15];
 	add.f32 %r8, %r6, %r7;
-$L_8:
 	st.global.f32 [%rd15], %r8;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;

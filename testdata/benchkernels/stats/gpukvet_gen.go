@@ -47,7 +47,6 @@ $L_0:
 	ld.param.u64 %rd5, [stats_Mean_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [stats_Mean_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -57,56 +56,51 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd6;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@!%p2 bra $L_9;
-$L_8:
-	mov.b64 %rd20, 4;
-	mul.lo.s64 %rd21, %rd11, %rd20;
-	add.s64 %rd22, %rd5, %rd21;
-	mov.b32 %r5, 0f00000000;
-	st.global.f32 [%rd22], %r5;
-	mov.b64 %rd23, 0;
-	mov.b64 %rd15, %rd23;
-$L_4:
+	@!%p2 bra $L_7;
+$L_6:
+	mov.b64 %rd19, 4;
+	mul.lo.s64 %rd20, %rd11, %rd19;
+	add.s64 %rd21, %rd5, %rd20;
+	mov.b32 %r7, 0f00000000;
+	st.global.f32 [%rd21], %r7;
+	mov.b64 %rd22, 0;
+	mov.b64 %rd23, %rd4;
+	mov.b64 %rd15, %rd22;
+$L_3:
 	mov.b64 %rd14, %rd15;
 	setp.lt.s64 %p3, %rd14, %rd1;
-	@!%p3 bra $L_6;
-$L_5:
+	@!%p3 bra $L_5;
+$L_4:
 	mul.lo.s64 %rd16, %rd14, %rd2;
 	add.s64 %rd17, %rd16, %rd11;
 	mov.b64 %rd18, %rd17;
-	mov.b64 %rd19, %rd4;
-	setp.lt.u64 %p4, %rd18, %rd19;
-	@!%p4 bra $L_11;
-$L_10:
-	mul.lo.s64 %rd24, %rd17, %rd20;
+	setp.lt.u64 %p4, %rd18, %rd23;
+	@!%p4 bra $L_9;
+$L_8:
+	mul.lo.s64 %rd24, %rd17, %rd19;
 	add.s64 %rd25, %rd3, %rd24;
-	ld.global.f32 %r6, [%rd25];
-$L_12:
-	ld.global.f32 %r7, [%rd22];
-	add.f32 %r8, %r7, %r6;
-$L_13:
-	st.global.f32 [%rd22], %r8;
+	ld.global.f32 %r8, [%rd25];
+	ld.global.f32 %r9, [%rd21];
+	add.f32 %r10, %r9, %r8;
+	st.global.f32 [%rd21], %r10;
 	mov.b64 %rd26, 1;
 	add.s64 %rd27, %rd14, %rd26;
 	mov.b64 %rd15, %rd27;
-	bra $L_4;
-$L_3:
-$L_7:
-	ret;
-$L_6:
-	cvt.rn.f32.s64 %r4, %rd1;
-$L_14:
-	ld.global.f32 %r9, [%rd22];
-	div.rn.f32 %r10, %r9, %r4;
-$L_15:
-	st.global.f32 [%rd22], %r10;
 	bra $L_3;
-$L_9:
+$L_2:
+	ret;
+$L_5:
+	cvt.rn.f32.s64 %r4, %rd1;
+	ld.global.f32 %r5, [%rd21];
+	div.rn.f32 %r6, %r5, %r4;
+	st.global.f32 [%rd21], %r6;
+	bra $L_2;
+$L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -129,7 +123,7 @@ $L_9:
 	membar.gl;
 $T_1:
 	exit;
-$L_11:
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -169,9 +163,9 @@ $T_2:
 )
 .reqntid 256, 1, 1
 {
-	.reg .pred %p<7>;
+	.reg .pred %p<8>;
 	.reg .b32 %r<19>;
-	.reg .b64 %rd<35>;
+	.reg .b64 %rd<34>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -190,7 +184,6 @@ $L_0:
 	ld.param.u64 %rd7, [stats_Std_param_7];
 	cvta.to.global.u64 %rd7, %rd7;
 	ld.param.s64 %rd8, [stats_Std_param_8];
-$L_1:
 	mov.u32 %r2, %ctaid.x;
 	cvt.u64.u32 %rd9, %r2;
 	mov.u32 %r3, %ntid.x;
@@ -200,74 +193,74 @@ $L_1:
 	cvt.u64.u32 %rd12, %r4;
 	add.s64 %rd13, %rd11, %rd12;
 	setp.lt.s64 %p1, %rd13, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b32 %r5, 0f00000000;
 	mov.b64 %rd14, 0;
+	mov.b64 %rd15, %rd4;
+	mov.b64 %rd16, %rd13;
+	mov.b64 %rd17, %rd6;
+	setp.lt.u64 %p2, %rd16, %rd17;
 	mov.b32 %r7, %r5;
-	mov.b64 %rd16, %rd14;
-$L_4:
-	mov.b32 %r6, %r7;
-	mov.b64 %rd15, %rd16;
-	setp.lt.s64 %p2, %rd15, %rd1;
-	@!%p2 bra $L_6;
-$L_5:
-	mul.lo.s64 %rd17, %rd15, %rd2;
-	add.s64 %rd18, %rd17, %rd13;
-	mov.b64 %rd19, %rd18;
-	mov.b64 %rd20, %rd4;
-	setp.lt.u64 %p3, %rd19, %rd20;
-	@!%p3 bra $L_11;
-$L_10:
-	mov.b64 %rd23, 4;
-	mul.lo.s64 %rd24, %rd18, %rd23;
-	add.s64 %rd25, %rd3, %rd24;
-	ld.global.f32 %r13, [%rd25];
-	mov.b64 %rd26, %rd13;
-	mov.b64 %rd27, %rd6;
-	setp.lt.u64 %p5, %rd26, %rd27;
-	@!%p5 bra $L_13;
-$L_12:
-	mul.lo.s64 %rd28, %rd13, %rd23;
-	add.s64 %rd29, %rd5, %rd28;
-	ld.global.f32 %r14, [%rd29];
-	sub.f32 %r15, %r13, %r14;
-	mul.f32 %r16, %r15, %r15;
-	add.f32 %r17, %r6, %r16;
-	mov.b64 %rd30, 1;
-	add.s64 %rd31, %rd15, %rd30;
-	mov.b32 %r7, %r17;
-	mov.b64 %rd16, %rd31;
-	bra $L_4;
+	mov.b64 %rd19, %rd14;
 $L_3:
-$L_9:
+	mov.b32 %r6, %r7;
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p3, %rd18, %rd1;
+	@!%p3 bra $L_5;
+$L_4:
+	mul.lo.s64 %rd20, %rd18, %rd2;
+	add.s64 %rd21, %rd20, %rd13;
+	mov.b64 %rd22, %rd21;
+	setp.lt.u64 %p4, %rd22, %rd15;
+	and.pred %p5, %p4, %p2;
+	@!%p5 bra $L_14;
+$L_10:
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd21, %rd24;
+	add.s64 %rd26, %rd3, %rd25;
+	ld.global.f32 %r14, [%rd26];
+	mul.lo.s64 %rd27, %rd13, %rd24;
+	add.s64 %rd28, %rd5, %rd27;
+	ld.global.f32 %r15, [%rd28];
+	sub.f32 %r16, %r14, %r15;
+	mul.f32 %r17, %r16, %r16;
+	add.f32 %r18, %r6, %r17;
+	mov.b64 %rd29, 1;
+	add.s64 %rd30, %rd18, %rd29;
+	mov.b32 %r7, %r18;
+	mov.b64 %rd19, %rd30;
+	bra $L_3;
+$L_2:
 	ret;
-$L_6:
+$L_5:
 	cvt.rn.f32.s64 %r8, %rd1;
 	div.rn.f32 %r9, %r6, %r8;
-$L_14:
-	sqrt.rn.f32 %r18, %r9;
-$L_15:
-	setp.le.f32 %p6, %r18, %r1;
-	@%p6 bra $L_7;
-	mov.b32 %r12, %r18;
-	bra $L_8;
+	sqrt.rn.f32 %r10, %r9;
+	setp.le.f32 %p6, %r10, %r1;
+	@%p6 bra $L_6;
+	mov.b32 %r13, %r10;
+	bra $L_7;
+$L_6:
+	mov.b32 %r11, 0f3F800000;
+	mov.b32 %r13, %r11;
 $L_7:
-	mov.b32 %r10, 0f3F800000;
-	mov.b32 %r12, %r10;
+	mov.b32 %r12, %r13;
+	mov.b64 %rd23, %rd8;
+	setp.lt.u64 %p7, %rd16, %rd23;
+	@!%p7 bra $L_13;
+$L_12:
+	mov.b64 %rd31, 4;
+	mul.lo.s64 %rd32, %rd13, %rd31;
+	add.s64 %rd33, %rd7, %rd32;
+	st.global.f32 [%rd33], %r12;
+	bra $L_2;
 $L_8:
-	mov.b32 %r11, %r12;
-	mov.b64 %rd21, %rd13;
-	mov.b64 %rd22, %rd8;
-	setp.lt.u64 %p4, %rd21, %rd22;
-	@!%p4 bra $L_17;
-$L_16:
-	mov.b64 %rd32, 4;
-	mul.lo.s64 %rd33, %rd13, %rd32;
-	add.s64 %rd34, %rd7, %rd33;
-	st.global.f32 [%rd34], %r11;
-	bra $L_3;
-$L_11:
+	@%p2 bra $L_15;
+	bra $L_11;
+$L_14:
+	@%p4 bra $L_8;
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -285,12 +278,12 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_1:
 	exit;
-$L_13:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -313,7 +306,7 @@ $L_13:
 	membar.gl;
 $T_2:
 	exit;
-$L_17:
+$L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -336,6 +329,27 @@ $L_17:
 	membar.gl;
 $T_3:
 	exit;
+$L_15:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 5;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_4:
+	exit;
 }
 
 // stats_Center
@@ -350,7 +364,7 @@ $T_3:
 )
 .reqntid 32, 8, 1
 {
-	.reg .pred %p<5>;
+	.reg .pred %p<7>;
 	.reg .b32 %r<15>;
 	.reg .b64 %rd<24>;
 	.reg .b64 %trap;
@@ -367,7 +381,6 @@ $L_0:
 	ld.param.u64 %rd5, [stats_Center_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [stats_Center_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.y;
 	mov.u32 %r2, %ntid.y;
 	mov.b32 %r3, %r1;
@@ -386,37 +399,38 @@ $L_1:
 	cvt.u64.u32 %rd11, %r11;
 	add.s64 %rd12, %rd10, %rd11;
 	setp.lt.s64 %p1, %rd7, %rd1;
-	@!%p1 bra $L_3;
-$L_4:
-	setp.lt.s64 %p3, %rd12, %rd2;
-	@!%p3 bra $L_3;
-$L_2:
-	mul.lo.s64 %rd13, %rd7, %rd2;
-	add.s64 %rd14, %rd13, %rd12;
-	mov.b64 %rd15, %rd12;
-	mov.b64 %rd16, %rd6;
-	setp.lt.u64 %p2, %rd15, %rd16;
-	@!%p2 bra $L_7;
-$L_6:
-	mov.b64 %rd17, 4;
-	mul.lo.s64 %rd18, %rd12, %rd17;
-	add.s64 %rd19, %rd5, %rd18;
-	ld.global.f32 %r12, [%rd19];
-	mov.b64 %rd20, %rd14;
-	mov.b64 %rd21, %rd4;
-	setp.lt.u64 %p4, %rd20, %rd21;
-	@!%p4 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd22, %rd14, %rd17;
+	setp.lt.s64 %p2, %rd12, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	mov.b64 %rd13, %rd12;
+	mov.b64 %rd14, %rd6;
+	setp.lt.u64 %p4, %rd13, %rd14;
+	mul.lo.s64 %rd15, %rd7, %rd2;
+	add.s64 %rd16, %rd15, %rd12;
+	mov.b64 %rd17, %rd16;
+	mov.b64 %rd18, %rd4;
+	setp.lt.u64 %p5, %rd17, %rd18;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_7;
+$L_5:
+	mov.b64 %rd19, 4;
+	mul.lo.s64 %rd20, %rd12, %rd19;
+	add.s64 %rd21, %rd5, %rd20;
+	ld.global.f32 %r12, [%rd21];
+	mul.lo.s64 %rd22, %rd16, %rd19;
 	add.s64 %rd23, %rd3, %rd22;
 	ld.global.f32 %r13, [%rd23];
 	sub.f32 %r14, %r13, %r12;
-$L_10:
 	st.global.f32 [%rd23], %r14;
-$L_3:
-$L_5:
+$L_2:
 	ret;
+$L_3:
+	@%p5 bra $L_8;
+	bra $L_6;
 $L_7:
+	@%p4 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -439,7 +453,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -457,10 +471,31 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd14;
+	st.global.u64 [%trap+32], %rd16;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 8;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
 	exit;
 }
 
@@ -478,7 +513,7 @@ $T_2:
 )
 .reqntid 32, 8, 1
 {
-	.reg .pred %p<6>;
+	.reg .pred %p<9>;
 	.reg .b32 %r<20>;
 	.reg .b64 %rd<28>;
 	.reg .b64 %trap;
@@ -498,7 +533,6 @@ $L_0:
 	ld.param.u64 %rd7, [stats_Normalize_param_6];
 	cvta.to.global.u64 %rd7, %rd7;
 	ld.param.s64 %rd8, [stats_Normalize_param_7];
-$L_1:
 	mov.u32 %r1, %ctaid.y;
 	mov.u32 %r2, %ntid.y;
 	mov.b32 %r3, %r1;
@@ -517,49 +551,49 @@ $L_1:
 	cvt.u64.u32 %rd13, %r11;
 	add.s64 %rd14, %rd12, %rd13;
 	setp.lt.s64 %p1, %rd9, %rd1;
-	@!%p1 bra $L_3;
-$L_4:
-	setp.lt.s64 %p3, %rd14, %rd2;
-	@!%p3 bra $L_3;
-$L_2:
+	setp.lt.s64 %p2, %rd14, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
 	mul.lo.s64 %rd15, %rd9, %rd2;
 	add.s64 %rd16, %rd15, %rd14;
 	mov.b64 %rd17, %rd16;
 	mov.b64 %rd18, %rd4;
-	setp.lt.u64 %p2, %rd17, %rd18;
-	@!%p2 bra $L_7;
-$L_6:
-	mov.b64 %rd19, 4;
-	mul.lo.s64 %rd20, %rd16, %rd19;
-	add.s64 %rd21, %rd3, %rd20;
-	ld.global.f32 %r12, [%rd21];
-	mov.b64 %rd22, %rd14;
-	mov.b64 %rd23, %rd6;
-	setp.lt.u64 %p4, %rd22, %rd23;
-	@!%p4 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd24, %rd14, %rd19;
-	add.s64 %rd25, %rd5, %rd24;
-	ld.global.f32 %r13, [%rd25];
+	setp.lt.u64 %p4, %rd17, %rd18;
+	mov.b64 %rd19, %rd14;
+	mov.b64 %rd20, %rd6;
+	setp.lt.u64 %p5, %rd19, %rd20;
+	and.pred %p6, %p4, %p5;
+	mov.b64 %rd21, %rd8;
+	setp.lt.u64 %p7, %rd19, %rd21;
+	and.pred %p8, %p6, %p7;
+	@!%p8 bra $L_9;
+$L_7:
+	mov.b64 %rd22, 4;
+	mul.lo.s64 %rd23, %rd16, %rd22;
+	add.s64 %rd24, %rd3, %rd23;
+	ld.global.f32 %r12, [%rd24];
+	mul.lo.s64 %rd25, %rd14, %rd22;
+	add.s64 %rd26, %rd5, %rd25;
+	ld.global.f32 %r13, [%rd26];
 	sub.f32 %r14, %r12, %r13;
 	cvt.rn.f32.s64 %r15, %rd1;
-$L_10:
 	sqrt.rn.f32 %r16, %r15;
-$L_11:
-	mov.b64 %rd26, %rd8;
-	setp.lt.u64 %p5, %rd22, %rd26;
-	@!%p5 bra $L_13;
-$L_12:
-	add.s64 %rd27, %rd7, %rd24;
+	add.s64 %rd27, %rd7, %rd25;
 	ld.global.f32 %r17, [%rd27];
 	mul.f32 %r18, %r16, %r17;
 	div.rn.f32 %r19, %r14, %r18;
-$L_14:
-	st.global.f32 [%rd21], %r19;
-$L_3:
-$L_5:
+	st.global.f32 [%rd24], %r19;
+$L_2:
 	ret;
-$L_7:
+$L_3:
+	@!%p5 bra $L_6;
+$L_5:
+	@%p7 bra $L_10;
+	bra $L_8;
+$L_9:
+	@%p4 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -582,7 +616,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -605,7 +639,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_13:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -628,6 +662,27 @@ $L_13:
 	membar.gl;
 $T_3:
 	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 11;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_4:
+	exit;
 }
 
 // stats_Covar
@@ -642,7 +697,7 @@ $T_3:
 )
 .reqntid 256, 1, 1
 {
-	.reg .pred %p<8>;
+	.reg .pred %p<9>;
 	.reg .b32 %r<11>;
 	.reg .b64 %rd<44>;
 	.reg .b64 %trap;
@@ -659,7 +714,6 @@ $L_0:
 	ld.param.u64 %rd5, [stats_Covar_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [stats_Covar_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -669,79 +723,82 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.b64 %rd13, %rd11;
-$L_4:
-	mov.b64 %rd12, %rd13;
-	setp.lt.s64 %p2, %rd12, %rd2;
-	@!%p2 bra $L_3;
-$L_5:
-	mov.b32 %r4, 0f00000000;
-	mov.b64 %rd14, 0;
-	mov.b32 %r6, %r4;
-	mov.b64 %rd16, %rd14;
-$L_6:
-	mov.b32 %r5, %r6;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd12, %rd4;
+	mul.lo.s64 %rd13, %rd11, %rd2;
+	mov.b64 %rd14, %rd6;
+	mov.b64 %rd16, %rd11;
+$L_3:
 	mov.b64 %rd15, %rd16;
-	setp.lt.s64 %p3, %rd15, %rd1;
-	@!%p3 bra $L_8;
-$L_7:
-	mul.lo.s64 %rd17, %rd15, %rd2;
-	add.s64 %rd18, %rd17, %rd11;
-	mov.b64 %rd19, %rd18;
-	mov.b64 %rd20, %rd4;
-	setp.lt.u64 %p4, %rd19, %rd20;
-	@!%p4 bra $L_11;
+	setp.lt.s64 %p2, %rd15, %rd2;
+	@!%p2 bra $L_2;
+$L_4:
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd17, 0;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd19, %rd17;
+$L_5:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p3, %rd18, %rd1;
+	@!%p3 bra $L_7;
+$L_6:
+	mul.lo.s64 %rd20, %rd18, %rd2;
+	add.s64 %rd21, %rd20, %rd11;
+	mov.b64 %rd22, %rd21;
+	setp.lt.u64 %p4, %rd22, %rd12;
+	add.s64 %rd23, %rd20, %rd15;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p5, %rd24, %rd12;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_16;
 $L_10:
-	mov.b64 %rd25, 4;
-	mul.lo.s64 %rd26, %rd18, %rd25;
-	add.s64 %rd27, %rd3, %rd26;
-	ld.global.f32 %r7, [%rd27];
-	add.s64 %rd28, %rd17, %rd12;
-	mov.b64 %rd29, %rd28;
-	setp.lt.u64 %p6, %rd29, %rd20;
-	@!%p6 bra $L_13;
-$L_12:
-	mul.lo.s64 %rd30, %rd28, %rd25;
+	mov.b64 %rd27, 4;
+	mul.lo.s64 %rd28, %rd21, %rd27;
+	add.s64 %rd29, %rd3, %rd28;
+	ld.global.f32 %r7, [%rd29];
+	mul.lo.s64 %rd30, %rd23, %rd27;
 	add.s64 %rd31, %rd3, %rd30;
 	ld.global.f32 %r8, [%rd31];
 	mul.f32 %r9, %r7, %r8;
 	add.f32 %r10, %r5, %r9;
 	mov.b64 %rd32, 1;
-	add.s64 %rd33, %rd15, %rd32;
+	add.s64 %rd33, %rd18, %rd32;
 	mov.b32 %r6, %r10;
-	mov.b64 %rd16, %rd33;
-	bra $L_6;
-$L_3:
-$L_9:
+	mov.b64 %rd19, %rd33;
+	bra $L_5;
+$L_2:
 	ret;
-$L_8:
-	mul.lo.s64 %rd21, %rd11, %rd2;
-	add.s64 %rd22, %rd21, %rd12;
-	mov.b64 %rd23, %rd22;
-	mov.b64 %rd24, %rd6;
-	setp.lt.u64 %p5, %rd23, %rd24;
-	@!%p5 bra $L_15;
-$L_14:
+$L_7:
+	add.s64 %rd25, %rd13, %rd15;
+	mov.b64 %rd26, %rd25;
+	setp.lt.u64 %p7, %rd26, %rd14;
+	@!%p7 bra $L_13;
+$L_12:
 	mov.b64 %rd34, 4;
-	mul.lo.s64 %rd35, %rd22, %rd34;
+	mul.lo.s64 %rd35, %rd25, %rd34;
 	add.s64 %rd36, %rd5, %rd35;
 	st.global.f32 [%rd36], %r5;
-	mul.lo.s64 %rd37, %rd12, %rd2;
+	mul.lo.s64 %rd37, %rd15, %rd2;
 	add.s64 %rd38, %rd37, %rd11;
 	mov.b64 %rd39, %rd38;
-	setp.lt.u64 %p7, %rd39, %rd24;
-	@!%p7 bra $L_17;
-$L_16:
+	setp.lt.u64 %p8, %rd39, %rd14;
+	@!%p8 bra $L_15;
+$L_14:
 	mul.lo.s64 %rd40, %rd38, %rd34;
 	add.s64 %rd41, %rd5, %rd40;
 	st.global.f32 [%rd41], %r5;
 	mov.b64 %rd42, 1;
-	add.s64 %rd43, %rd12, %rd42;
-	mov.b64 %rd13, %rd43;
-	bra $L_4;
-$L_11:
+	add.s64 %rd43, %rd15, %rd42;
+	mov.b64 %rd16, %rd43;
+	bra $L_3;
+$L_8:
+	@%p5 bra $L_17;
+	bra $L_11;
+$L_16:
+	@%p4 bra $L_8;
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -759,12 +816,12 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_1:
 	exit;
-$L_13:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -782,12 +839,12 @@ $L_13:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+32], %rd23;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_2:
 	exit;
-$L_15:
+$L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -805,12 +862,12 @@ $L_15:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd22;
+	st.global.u64 [%trap+32], %rd25;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_3:
 	exit;
-$L_17:
+$L_15:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -833,6 +890,27 @@ $L_17:
 	membar.gl;
 $T_4:
 	exit;
+$L_17:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 14;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_5:
+	exit;
 }
 
 // stats_Corr
@@ -847,7 +925,7 @@ $T_4:
 )
 .reqntid 256, 1, 1
 {
-	.reg .pred %p<9>;
+	.reg .pred %p<10>;
 	.reg .b32 %r<12>;
 	.reg .b64 %rd<47>;
 	.reg .b64 %trap;
@@ -864,7 +942,6 @@ $L_0:
 	ld.param.u64 %rd5, [stats_Corr_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [stats_Corr_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -874,87 +951,91 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mul.lo.s64 %rd12, %rd11, %rd2;
 	add.s64 %rd13, %rd12, %rd11;
 	mov.b64 %rd14, %rd13;
 	mov.b64 %rd15, %rd6;
 	setp.lt.u64 %p2, %rd14, %rd15;
-	@!%p2 bra $L_11;
-$L_10:
-	mov.b64 %rd27, 4;
-	mul.lo.s64 %rd28, %rd13, %rd27;
-	add.s64 %rd29, %rd5, %rd28;
+	@!%p2 bra $L_9;
+$L_8:
+	mov.b64 %rd28, 4;
+	mul.lo.s64 %rd29, %rd13, %rd28;
+	add.s64 %rd30, %rd5, %rd29;
 	mov.b32 %r7, 0f3F800000;
-	st.global.f32 [%rd29], %r7;
-	mov.b64 %rd30, 1;
-	add.s64 %rd31, %rd11, %rd30;
-	mov.b64 %rd17, %rd31;
-$L_4:
+	st.global.f32 [%rd30], %r7;
+	mov.b64 %rd31, 1;
+	add.s64 %rd32, %rd11, %rd31;
+	mov.b64 %rd33, %rd4;
+	mov.b64 %rd17, %rd32;
+$L_3:
 	mov.b64 %rd16, %rd17;
 	setp.lt.s64 %p3, %rd16, %rd2;
-	@!%p3 bra $L_3;
-$L_5:
+	@!%p3 bra $L_2;
+$L_4:
 	mov.b32 %r4, 0f00000000;
 	mov.b64 %rd18, 0;
 	mov.b32 %r6, %r4;
 	mov.b64 %rd20, %rd18;
-$L_6:
+$L_5:
 	mov.b32 %r5, %r6;
 	mov.b64 %rd19, %rd20;
 	setp.lt.s64 %p4, %rd19, %rd1;
-	@!%p4 bra $L_8;
-$L_7:
+	@!%p4 bra $L_7;
+$L_6:
 	mul.lo.s64 %rd21, %rd19, %rd2;
 	add.s64 %rd22, %rd21, %rd11;
 	mov.b64 %rd23, %rd22;
-	mov.b64 %rd24, %rd4;
-	setp.lt.u64 %p5, %rd23, %rd24;
-	@!%p5 bra $L_13;
+	setp.lt.u64 %p5, %rd23, %rd33;
+	add.s64 %rd24, %rd21, %rd16;
+	mov.b64 %rd25, %rd24;
+	setp.lt.u64 %p6, %rd25, %rd33;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_18;
 $L_12:
-	mul.lo.s64 %rd32, %rd22, %rd27;
-	add.s64 %rd33, %rd3, %rd32;
-	ld.global.f32 %r8, [%rd33];
-	add.s64 %rd34, %rd21, %rd16;
-	mov.b64 %rd35, %rd34;
-	setp.lt.u64 %p7, %rd35, %rd24;
-	@!%p7 bra $L_15;
-$L_14:
-	mul.lo.s64 %rd36, %rd34, %rd27;
+	mul.lo.s64 %rd34, %rd22, %rd28;
+	add.s64 %rd35, %rd3, %rd34;
+	ld.global.f32 %r8, [%rd35];
+	mul.lo.s64 %rd36, %rd24, %rd28;
 	add.s64 %rd37, %rd3, %rd36;
 	ld.global.f32 %r9, [%rd37];
 	mul.f32 %r10, %r8, %r9;
 	add.f32 %r11, %r5, %r10;
-	add.s64 %rd38, %rd19, %rd30;
+	add.s64 %rd38, %rd19, %rd31;
 	mov.b32 %r6, %r11;
 	mov.b64 %rd20, %rd38;
-	bra $L_6;
-$L_3:
-$L_9:
+	bra $L_5;
+$L_2:
 	ret;
-$L_8:
-	add.s64 %rd25, %rd12, %rd16;
-	mov.b64 %rd26, %rd25;
-	setp.lt.u64 %p6, %rd26, %rd15;
-	@!%p6 bra $L_17;
-$L_16:
-	mul.lo.s64 %rd39, %rd25, %rd27;
+$L_7:
+	add.s64 %rd26, %rd12, %rd16;
+	mov.b64 %rd27, %rd26;
+	setp.lt.u64 %p8, %rd27, %rd15;
+	@!%p8 bra $L_15;
+$L_14:
+	mul.lo.s64 %rd39, %rd26, %rd28;
 	add.s64 %rd40, %rd5, %rd39;
 	st.global.f32 [%rd40], %r5;
 	mul.lo.s64 %rd41, %rd16, %rd2;
 	add.s64 %rd42, %rd41, %rd11;
 	mov.b64 %rd43, %rd42;
-	setp.lt.u64 %p8, %rd43, %rd15;
-	@!%p8 bra $L_19;
-$L_18:
-	mul.lo.s64 %rd44, %rd42, %rd27;
+	setp.lt.u64 %p9, %rd43, %rd15;
+	@!%p9 bra $L_17;
+$L_16:
+	mul.lo.s64 %rd44, %rd42, %rd28;
 	add.s64 %rd45, %rd5, %rd44;
 	st.global.f32 [%rd45], %r5;
-	add.s64 %rd46, %rd16, %rd30;
+	add.s64 %rd46, %rd16, %rd31;
 	mov.b64 %rd17, %rd46;
-	bra $L_4;
-$L_11:
+	bra $L_3;
+$L_10:
+	@%p6 bra $L_19;
+	bra $L_13;
+$L_18:
+	@%p5 bra $L_10;
+	bra $L_11;
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -977,7 +1058,7 @@ $L_11:
 	membar.gl;
 $T_1:
 	exit;
-$L_13:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -1000,7 +1081,7 @@ $L_13:
 	membar.gl;
 $T_2:
 	exit;
-$L_15:
+$L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -1018,12 +1099,12 @@ $L_15:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd34;
+	st.global.u64 [%trap+32], %rd24;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_3:
 	exit;
-$L_17:
+$L_15:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -1041,12 +1122,12 @@ $L_17:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd25;
+	st.global.u64 [%trap+32], %rd26;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_4:
 	exit;
-$L_19:
+$L_17:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -1068,6 +1149,27 @@ $L_19:
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_5:
+	exit;
+$L_19:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 19;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_6:
 	exit;
 }
 

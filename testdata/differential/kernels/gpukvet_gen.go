@@ -73,7 +73,6 @@ $L_0:
 	ld.param.u64 %rd12, [kernels_AtomicAddAll_param_11];
 	cvta.to.global.u64 %rd12, %rd12;
 	ld.param.s64 %rd13, [kernels_AtomicAddAll_param_12];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd14, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -83,14 +82,14 @@ $L_1:
 	cvt.u64.u32 %rd17, %r3;
 	add.s64 %rd18, %rd16, %rd17;
 	setp.lt.s64 %p1, %rd18, %rd1;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd19, 0;
 	mov.b64 %rd20, %rd19;
 	mov.b64 %rd21, %rd3;
 	setp.lt.u64 %p2, %rd20, %rd21;
-	@!%p2 bra $L_6;
-$L_5:
+	@!%p2 bra $L_4;
+$L_3:
 	mov.b64 %rd22, 7;
 	rem.s64 %rd23, %rd18, %rd22;
 	cvt.u32.u64 %r4, %rd23;
@@ -99,21 +98,21 @@ $L_5:
 	atom.global.add.s32 %r7, [%rd2], %r6;
 	mov.b64 %rd24, %rd5;
 	setp.lt.u64 %p3, %rd20, %rd24;
-	@!%p3 bra $L_8;
-$L_7:
+	@!%p3 bra $L_6;
+$L_5:
 	cvt.u32.u64 %r8, %rd18;
 	atom.global.add.u32 %r9, [%rd4], %r8;
 	mov.b64 %rd25, %rd7;
 	setp.lt.u64 %p4, %rd20, %rd25;
-	@!%p4 bra $L_10;
-$L_9:
+	@!%p4 bra $L_8;
+$L_7:
 	mov.b64 %rd26, 1000003;
 	mul.lo.s64 %rd27, %rd18, %rd26;
 	atom.global.add.u64 %rd28, [%rd6], %rd27;
 	mov.b64 %rd29, %rd9;
 	setp.lt.u64 %p5, %rd20, %rd29;
-	@!%p5 bra $L_12;
-$L_11:
+	@!%p5 bra $L_10;
+$L_9:
 	mov.b64 %rd30, %rd18;
 	mov.b64 %rd31, 20;
 	min.u64 %rd42, %rd31, 64;
@@ -122,8 +121,8 @@ $L_11:
 	atom.global.add.u64 %rd33, [%rd8], %rd32;
 	mov.b64 %rd34, %rd11;
 	setp.lt.u64 %p6, %rd20, %rd34;
-	@!%p6 bra $L_14;
-$L_13:
+	@!%p6 bra $L_12;
+$L_11:
 	mov.b64 %rd35, 16;
 	rem.s64 %rd36, %rd18, %rd35;
 	cvt.rn.f32.s64 %r10, %rd36;
@@ -132,16 +131,15 @@ $L_13:
 	atom.global.add.f32 %r13, [%rd10], %r12;
 	mov.b64 %rd37, %rd13;
 	setp.lt.u64 %p7, %rd20, %rd37;
-	@!%p7 bra $L_16;
-$L_15:
+	@!%p7 bra $L_14;
+$L_13:
 	cvt.rn.f64.s64 %rd38, %rd18;
 	mov.b64 %rd39, 0d3FE0000000000000;
 	mul.f64 %rd40, %rd38, %rd39;
 	atom.global.add.f64 %rd41, [%rd12], %rd40;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -164,7 +162,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -187,7 +185,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_10:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -210,7 +208,7 @@ $L_10:
 	membar.gl;
 $T_3:
 	exit;
-$L_12:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -233,7 +231,7 @@ $L_12:
 	membar.gl;
 $T_4:
 	exit;
-$L_14:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -256,7 +254,7 @@ $L_14:
 	membar.gl;
 $T_5:
 	exit;
-$L_16:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -320,7 +318,6 @@ $L_0:
 	ld.param.u64 %rd9, [kernels_AtomicMinMax_param_8];
 	cvta.to.global.u64 %rd9, %rd9;
 	ld.param.s64 %rd10, [kernels_AtomicMinMax_param_9];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd11, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -330,65 +327,63 @@ $L_1:
 	cvt.u64.u32 %rd14, %r3;
 	add.s64 %rd15, %rd13, %rd14;
 	setp.lt.s64 %p1, %rd15, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-$L_5:
-	mov.b64 %rd16, 8;
-	mul.lo.s64 %rd17, %rd15, %rd16;
-	add.s64 %rd18, %rd1, %rd17;
-	ld.global.s64 %rd19, [%rd18];
-	mov.b64 %rd20, 0;
-	mov.b64 %rd21, %rd20;
-	mov.b64 %rd22, %rd4;
-	setp.lt.u64 %p2, %rd21, %rd22;
-	@!%p2 bra $L_7;
-$L_6:
-	cvt.u32.u64 %r4, %rd19;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd16, 0;
+	mov.b64 %rd17, %rd16;
+	mov.b64 %rd18, %rd4;
+	setp.lt.u64 %p2, %rd17, %rd18;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd19, 8;
+	mul.lo.s64 %rd20, %rd15, %rd19;
+	add.s64 %rd21, %rd1, %rd20;
+	ld.global.s64 %rd22, [%rd21];
+	cvt.u32.u64 %r4, %rd22;
 	atom.global.min.s32 %r5, [%rd3], %r4;
 	mov.b64 %rd23, 1;
 	mov.b64 %rd24, %rd23;
-	setp.lt.u64 %p3, %rd24, %rd22;
-	@!%p3 bra $L_9;
-$L_8:
+	setp.lt.u64 %p3, %rd24, %rd18;
+	@!%p3 bra $L_6;
+$L_5:
 	mov.b64 %rd25, 4;
 	add.s64 %rd26, %rd3, %rd25;
 	atom.global.max.s32 %r6, [%rd26], %r4;
 	mov.b64 %rd27, %rd6;
-	setp.lt.u64 %p4, %rd21, %rd27;
-	@!%p4 bra $L_11;
-$L_10:
-	cvt.u32.u64 %r7, %rd19;
+	setp.lt.u64 %p4, %rd17, %rd27;
+	@!%p4 bra $L_8;
+$L_7:
+	cvt.u32.u64 %r7, %rd22;
 	atom.global.min.u32 %r8, [%rd5], %r7;
 	setp.lt.u64 %p5, %rd24, %rd27;
-	@!%p5 bra $L_13;
-$L_12:
+	@!%p5 bra $L_10;
+$L_9:
 	add.s64 %rd28, %rd5, %rd25;
 	atom.global.max.u32 %r9, [%rd28], %r7;
 	mov.b64 %rd29, %rd8;
-	setp.lt.u64 %p6, %rd21, %rd29;
-	@!%p6 bra $L_15;
-$L_14:
-	atom.global.min.s64 %rd30, [%rd7], %rd19;
+	setp.lt.u64 %p6, %rd17, %rd29;
+	@!%p6 bra $L_12;
+$L_11:
+	atom.global.min.s64 %rd30, [%rd7], %rd22;
 	setp.lt.u64 %p7, %rd24, %rd29;
-	@!%p7 bra $L_17;
-$L_16:
-	add.s64 %rd31, %rd7, %rd16;
-	atom.global.max.s64 %rd32, [%rd31], %rd19;
+	@!%p7 bra $L_14;
+$L_13:
+	add.s64 %rd31, %rd7, %rd19;
+	atom.global.max.s64 %rd32, [%rd31], %rd22;
 	mov.b64 %rd33, %rd10;
-	setp.lt.u64 %p8, %rd21, %rd33;
-	@!%p8 bra $L_19;
-$L_18:
-	mov.b64 %rd34, %rd19;
+	setp.lt.u64 %p8, %rd17, %rd33;
+	@!%p8 bra $L_16;
+$L_15:
+	mov.b64 %rd34, %rd22;
 	atom.global.min.u64 %rd35, [%rd9], %rd34;
 	setp.lt.u64 %p9, %rd24, %rd33;
-	@!%p9 bra $L_21;
-$L_20:
-	add.s64 %rd36, %rd9, %rd16;
+	@!%p9 bra $L_18;
+$L_17:
+	add.s64 %rd36, %rd9, %rd19;
 	atom.global.max.u64 %rd37, [%rd36], %rd34;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_7:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -406,12 +401,12 @@ $L_7:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd20;
+	st.global.u64 [%trap+32], %rd16;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -434,7 +429,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -452,12 +447,12 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd20;
+	st.global.u64 [%trap+32], %rd16;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_3:
 	exit;
-$L_13:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -480,7 +475,7 @@ $L_13:
 	membar.gl;
 $T_4:
 	exit;
-$L_15:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -498,12 +493,12 @@ $L_15:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd20;
+	st.global.u64 [%trap+32], %rd16;
 	st.global.u64 [%trap+40], %rd8;
 	membar.gl;
 $T_5:
 	exit;
-$L_17:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -526,7 +521,7 @@ $L_17:
 	membar.gl;
 $T_6:
 	exit;
-$L_19:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -544,12 +539,12 @@ $L_19:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd20;
+	st.global.u64 [%trap+32], %rd16;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_7:
 	exit;
-$L_21:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_8;
@@ -608,7 +603,6 @@ $L_0:
 	ld.param.u64 %rd7, [kernels_AtomicCAS_param_6];
 	cvta.to.global.u64 %rd7, %rd7;
 	ld.param.s64 %rd8, [kernels_AtomicCAS_param_7];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd9, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -618,56 +612,54 @@ $L_1:
 	cvt.u64.u32 %rd12, %r3;
 	add.s64 %rd13, %rd11, %rd12;
 	setp.lt.s64 %p1, %rd13, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.b64 %rd14, %rd13;
-$L_6:
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd14, 0;
+	setp.ne.s64 %p2, %rd4, %rd14;
+	@!%p2 bra $L_5;
+$L_4:
 	mov.b64 %rd16, 4;
 	mul.lo.s64 %rd17, %rd13, %rd16;
 	add.s64 %rd18, %rd1, %rd17;
 	ld.global.s32 %r4, [%rd18];
 	cvt.s64.s32 %rd19, %r4;
-	mov.b64 %rd20, 0;
-	setp.ne.s64 %p3, %rd4, %rd20;
-	@!%p3 bra $L_8;
-$L_7:
-	mov.b64 %rd21, -1;
-	setp.eq.s64 %p4, %rd4, %rd21;
-	mov.b64 %rd22, 1;
-	selp.b64 %rd23, %rd22, %rd4, %p4;
-	rem.s64 %rd24, %rd19, %rd23;
-	selp.b64 %rd25, %rd20, %rd24, %p4;
-	mov.b64 %rd26, %rd25;
-	mov.b64 %rd27, %rd4;
-	setp.lt.u64 %p5, %rd26, %rd27;
-	@!%p5 bra $L_10;
-$L_9:
-	mul.lo.s64 %rd28, %rd25, %rd16;
+	mov.b64 %rd20, -1;
+	setp.eq.s64 %p4, %rd4, %rd20;
+	mov.b64 %rd21, 1;
+	selp.b64 %rd22, %rd21, %rd4, %p4;
+	rem.s64 %rd23, %rd19, %rd22;
+	selp.b64 %rd24, %rd14, %rd23, %p4;
+	mov.b64 %rd25, %rd24;
+	mov.b64 %rd26, %rd4;
+	setp.lt.u64 %p5, %rd25, %rd26;
+	@!%p5 bra $L_7;
+$L_6:
+	mov.b64 %rd27, %rd13;
+	mul.lo.s64 %rd28, %rd24, %rd16;
 	add.s64 %rd29, %rd3, %rd28;
 	cvt.u32.u64 %r5, %rd13;
 	mov.b32 %r6, 4294967295;
 	atom.global.cas.b32 %r7, [%rd29], %r6, %r5;
 	setp.eq.s32 %p6, %r7, %r6;
-	@!%p6 bra $L_3;
-$L_4:
+	@!%p6 bra $L_2;
+$L_3:
 	mov.b64 %rd15, %rd6;
-	setp.lt.u64 %p2, %rd26, %rd15;
-	@!%p2 bra $L_12;
-$L_11:
+	setp.lt.u64 %p3, %rd25, %rd15;
+	@!%p3 bra $L_9;
+$L_8:
 	add.s64 %rd30, %rd5, %rd28;
 	mov.b32 %r8, 1;
 	atom.global.add.u32 %r9, [%rd30], %r8;
 	mov.b64 %rd31, %rd8;
-	setp.lt.u64 %p7, %rd14, %rd31;
-	@!%p7 bra $L_14;
-$L_13:
+	setp.lt.u64 %p7, %rd27, %rd31;
+	@!%p7 bra $L_11;
+$L_10:
 	add.s64 %rd32, %rd7, %rd17;
 	mov.b32 %r10, 1;
 	st.global.s32 [%rd32], %r10;
-$L_3:
-$L_5:
+$L_2:
 	ret;
-$L_8:
+$L_5:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -688,7 +680,7 @@ $L_8:
 	membar.gl;
 $T_1:
 	exit;
-$L_10:
+$L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -706,12 +698,12 @@ $L_10:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd25;
+	st.global.u64 [%trap+32], %rd24;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_2:
 	exit;
-$L_12:
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -729,12 +721,12 @@ $L_12:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd25;
+	st.global.u64 [%trap+32], %rd24;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_3:
 	exit;
-$L_14:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -795,7 +787,6 @@ $L_0:
 	ld.param.u64 %rd8, [kernels_AtomicExchangeAll_param_7];
 	cvta.to.global.u64 %rd8, %rd8;
 	ld.param.s64 %rd9, [kernels_AtomicExchangeAll_param_8];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd10, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -805,14 +796,14 @@ $L_1:
 	cvt.u64.u32 %rd13, %r3;
 	add.s64 %rd14, %rd12, %rd13;
 	setp.lt.s64 %p1, %rd14, %rd1;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd15, 0;
 	mov.b64 %rd16, %rd15;
 	mov.b64 %rd17, %rd3;
 	setp.lt.u64 %p2, %rd16, %rd17;
-	@!%p2 bra $L_6;
-$L_5:
+	@!%p2 bra $L_4;
+$L_3:
 	mov.b64 %rd18, 1;
 	add.s64 %rd19, %rd14, %rd18;
 	cvt.u32.u64 %r4, %rd19;
@@ -820,32 +811,31 @@ $L_5:
 	mov.b64 %rd20, %rd14;
 	mov.b64 %rd21, %rd7;
 	setp.lt.u64 %p3, %rd20, %rd21;
-	@!%p3 bra $L_8;
-$L_7:
+	@!%p3 bra $L_6;
+$L_5:
 	mov.b64 %rd22, 4;
 	mul.lo.s64 %rd23, %rd14, %rd22;
 	add.s64 %rd24, %rd6, %rd23;
 	st.global.s32 [%rd24], %r5;
 	mov.b64 %rd25, %rd5;
 	setp.lt.u64 %p4, %rd16, %rd25;
-	@!%p4 bra $L_10;
-$L_9:
+	@!%p4 bra $L_8;
+$L_7:
 	cvt.rn.f64.s64 %rd26, %rd14;
 	mov.b64 %rd27, 0d3FE0000000000000;
 	add.f64 %rd28, %rd26, %rd27;
 	atom.global.exch.b64 %rd29, [%rd4], %rd28;
 	mov.b64 %rd30, %rd9;
 	setp.lt.u64 %p5, %rd20, %rd30;
-	@!%p5 bra $L_12;
-$L_11:
+	@!%p5 bra $L_10;
+$L_9:
 	mov.b64 %rd31, 8;
 	mul.lo.s64 %rd32, %rd14, %rd31;
 	add.s64 %rd33, %rd8, %rd32;
 	st.global.f64 [%rd33], %rd29;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -868,7 +858,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -891,7 +881,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_10:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -914,7 +904,7 @@ $L_10:
 	membar.gl;
 $T_3:
 	exit;
-$L_12:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -949,7 +939,7 @@ $T_4:
 )
 .reqntid 256, 1, 1
 {
-	.reg .pred %p<5>;
+	.reg .pred %p<6>;
 	.reg .b32 %r<22>;
 	.reg .b64 %rd<31>;
 	.reg .b64 %trap;
@@ -964,84 +954,77 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_SharedHistogram_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_SharedHistogram_param_3];
-$L_1:
 	mov.u64 %rd5, __gpukvet_shared_0;
 	mov.u32 %r1, %tid.x;
 	cvt.u64.u32 %rd6, %r1;
 	mov.b64 %rd7, 64;
 	setp.lt.s64 %p1, %rd6, %rd7;
-	@!%p1 bra $L_3;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b32 %r2, %r1;
+	mov.b32 %r3, 4;
+	mul.lo.s32 %r4, %r2, %r3;
+	cvt.s64.s32 %rd8, %r4;
+	add.s64 %rd9, %rd5, %rd8;
+	mov.b32 %r5, 0;
+	st.shared.u32 [%rd9], %r5;
 $L_2:
-$L_11:
-	mov.b32 %r4, %r1;
-	mov.b32 %r5, 4;
-	mul.lo.s32 %r6, %r4, %r5;
-	cvt.s64.s32 %rd14, %r6;
-	add.s64 %rd15, %rd5, %rd14;
-	mov.b32 %r7, 0;
-	st.shared.u32 [%rd15], %r7;
+	bar.sync 0;
+	mov.u32 %r6, %ctaid.x;
+	cvt.u64.u32 %rd10, %r6;
+	mov.u32 %r7, %ntid.x;
+	cvt.u64.u32 %rd11, %r7;
+	mul.wide.u32 %rd12, %r6, %r7;
+	add.s64 %rd13, %rd12, %rd6;
+	mov.b64 %rd14, %rd7;
+	mov.u32 %r8, %nctaid.x;
+	cvt.u64.u32 %rd15, %r8;
+	mov.b64 %rd17, %rd13;
 $L_3:
-	bar.sync 0;
-	mov.u32 %r2, %ctaid.x;
-	cvt.u64.u32 %rd8, %r2;
-	mov.u32 %r3, %ntid.x;
-	cvt.u64.u32 %rd9, %r3;
-	mul.wide.u32 %rd10, %r2, %r3;
-	add.s64 %rd11, %rd10, %rd6;
-	mov.b64 %rd13, %rd11;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p2, %rd16, %rd2;
+	@!%p2 bra $L_5;
 $L_4:
-	mov.b64 %rd12, %rd13;
-	setp.lt.s64 %p2, %rd12, %rd2;
-	@!%p2 bra $L_6;
-$L_5:
-$L_12:
-	mov.b64 %rd16, 4;
-	mul.lo.s64 %rd17, %rd12, %rd16;
-	add.s64 %rd18, %rd1, %rd17;
-	ld.global.u32 %r8, [%rd18];
-	mov.b32 %r9, 64;
-	rem.u32 %r10, %r8, %r9;
-	cvt.u64.u32 %rd19, %r10;
-	mov.b64 %rd20, %rd19;
-	mov.b64 %rd21, %rd7;
-	setp.lt.u64 %p4, %rd20, %rd21;
-	@!%p4 bra $L_14;
-$L_13:
-	mov.b32 %r11, %r10;
-	mov.b32 %r12, 4;
-	mul.lo.s32 %r13, %r11, %r12;
-	cvt.s64.s32 %rd22, %r13;
-	add.s64 %rd23, %rd5, %rd22;
-	mov.b32 %r14, 1;
-	atom.shared.add.u32 %r15, [%rd23], %r14;
-	mov.u32 %r16, %nctaid.x;
-	cvt.u64.u32 %rd24, %r16;
-	mov.b64 %rd25, 256;
-	mul.lo.s64 %rd26, %rd24, %rd25;
-	add.s64 %rd27, %rd12, %rd26;
-	mov.b64 %rd13, %rd27;
-	bra $L_4;
-$L_6:
-	bar.sync 0;
-	@!%p1 bra $L_8;
-$L_9:
-	setp.lt.s64 %p3, %rd6, %rd4;
-	@!%p3 bra $L_8;
-$L_7:
-$L_15:
-	mov.b32 %r17, %r1;
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd16, %rd18;
+	add.s64 %rd20, %rd1, %rd19;
+	ld.global.u32 %r9, [%rd20];
+	mov.b32 %r10, 64;
+	rem.u32 %r11, %r9, %r10;
+	cvt.u64.u32 %rd21, %r11;
+	mov.b64 %rd22, %rd21;
+	setp.lt.u64 %p3, %rd22, %rd14;
+	@!%p3 bra $L_9;
+$L_8:
+	mov.b32 %r17, %r11;
 	mov.b32 %r18, 4;
 	mul.lo.s32 %r19, %r17, %r18;
-	cvt.s64.s32 %rd28, %r19;
-	add.s64 %rd29, %rd3, %rd28;
-$L_16:
-	add.s64 %rd30, %rd5, %rd28;
-	ld.shared.u32 %r20, [%rd30];
-	atom.global.add.u32 %r21, [%rd29], %r20;
-$L_8:
-$L_10:
+	cvt.s64.s32 %rd26, %r19;
+	add.s64 %rd27, %rd5, %rd26;
+	mov.b32 %r20, 1;
+	atom.shared.add.u32 %r21, [%rd27], %r20;
+	mov.b64 %rd28, 256;
+	mul.lo.s64 %rd29, %rd15, %rd28;
+	add.s64 %rd30, %rd16, %rd29;
+	mov.b64 %rd17, %rd30;
+	bra $L_3;
+$L_5:
+	bar.sync 0;
+	setp.lt.s64 %p4, %rd6, %rd4;
+	and.pred %p5, %p1, %p4;
+	@!%p5 bra $L_7;
+$L_6:
+	mov.b32 %r12, %r1;
+	mov.b32 %r13, 4;
+	mul.lo.s32 %r14, %r12, %r13;
+	cvt.s64.s32 %rd23, %r14;
+	add.s64 %rd24, %rd3, %rd23;
+	add.s64 %rd25, %rd5, %rd23;
+	ld.shared.u32 %r15, [%rd25];
+	atom.global.add.u32 %r16, [%rd24], %r15;
+$L_7:
 	ret;
-$L_14:
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -1059,7 +1042,7 @@ $L_14:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd19;
+	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd7;
 	membar.gl;
 $T_1:
@@ -1085,7 +1068,7 @@ $T_1:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<9>;
+	.reg .pred %p<10>;
 	.reg .b32 %r<20>;
 	.reg .b64 %rd<85>;
 	.reg .b64 %trap;
@@ -1115,7 +1098,6 @@ $L_0:
 	ld.param.u64 %rd13, [kernels_AtomicPerThread_param_12];
 	cvta.to.global.u64 %rd13, %rd13;
 	ld.param.s64 %rd14, [kernels_AtomicPerThread_param_13];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd15, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -1125,24 +1107,22 @@ $L_1:
 	cvt.u64.u32 %rd18, %r3;
 	add.s64 %rd19, %rd17, %rd18;
 	setp.lt.s64 %p1, %rd19, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd20, 8;
 	mul.lo.s64 %rd21, %rd20, %rd19;
 	add.s64 %rd22, %rd21, %rd20;
 	mov.b64 %rd23, %rd22;
 	mov.b64 %rd24, %rd14;
 	setp.le.u64 %p2, %rd23, %rd24;
-	@!%p2 bra $L_6;
-$L_5:
 	mov.b64 %rd25, %rd21;
 	setp.le.u64 %p3, %rd25, %rd23;
-	@!%p3 bra $L_8;
-$L_7:
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_17;
+$L_5:
 	mul.lo.s64 %rd26, %rd21, %rd20;
 	add.s64 %rd27, %rd13, %rd26;
 	mov.b64 %rd28, %rd19;
-$L_9:
 	mov.b64 %rd29, 4;
 	mul.lo.s64 %rd30, %rd19, %rd29;
 	add.s64 %rd31, %rd1, %rd30;
@@ -1150,12 +1130,11 @@ $L_9:
 	cvt.u32.u64 %r4, %rd32;
 	atom.global.exch.b32 %r5, [%rd31], %r4;
 	cvt.s64.s32 %rd33, %r5;
-$L_10:
 	st.global.s64 [%rd27], %rd33;
 	mov.b64 %rd34, %rd4;
-	setp.lt.u64 %p4, %rd28, %rd34;
-	@!%p4 bra $L_12;
-$L_11:
+	setp.lt.u64 %p5, %rd28, %rd34;
+	@!%p5 bra $L_8;
+$L_7:
 	add.s64 %rd35, %rd3, %rd30;
 	cvt.u32.u64 %r6, %rd19;
 	mov.b32 %r7, 3;
@@ -1163,13 +1142,12 @@ $L_11:
 	atom.global.exch.b32 %r9, [%rd35], %r8;
 	cvt.u64.u32 %rd36, %r9;
 	mov.b64 %rd37, 1;
-$L_13:
 	add.s64 %rd38, %rd27, %rd20;
 	st.global.s64 [%rd38], %rd36;
 	mov.b64 %rd39, %rd6;
-	setp.lt.u64 %p5, %rd28, %rd39;
-	@!%p5 bra $L_15;
-$L_14:
+	setp.lt.u64 %p6, %rd28, %rd39;
+	@!%p6 bra $L_10;
+$L_9:
 	mul.lo.s64 %rd40, %rd19, %rd20;
 	add.s64 %rd41, %rd5, %rd40;
 	mov.b64 %rd42, 40;
@@ -1177,14 +1155,13 @@ $L_14:
 	cvt.u32.u64 %r18, %rd83;
 	shl.b64 %rd43, %rd19, %r18;
 	atom.global.exch.b64 %rd44, [%rd41], %rd43;
-$L_16:
 	mov.b64 %rd45, 16;
 	add.s64 %rd46, %rd27, %rd45;
 	st.global.s64 [%rd46], %rd44;
 	mov.b64 %rd47, %rd8;
-	setp.lt.u64 %p6, %rd28, %rd47;
-	@!%p6 bra $L_18;
-$L_17:
+	setp.lt.u64 %p7, %rd28, %rd47;
+	@!%p7 bra $L_12;
+$L_11:
 	add.s64 %rd48, %rd7, %rd40;
 	mov.b64 %rd49, %rd19;
 	mov.b64 %rd50, 50;
@@ -1193,67 +1170,62 @@ $L_17:
 	shl.b64 %rd51, %rd49, %r19;
 	atom.global.exch.b64 %rd52, [%rd48], %rd51;
 	mov.b64 %rd53, %rd52;
-$L_19:
 	mov.b64 %rd54, 24;
 	add.s64 %rd55, %rd27, %rd54;
 	st.global.s64 [%rd55], %rd53;
 	mov.b64 %rd56, %rd10;
-	setp.lt.u64 %p7, %rd28, %rd56;
-	@!%p7 bra $L_21;
-$L_20:
+	setp.lt.u64 %p8, %rd28, %rd56;
+	@!%p8 bra $L_14;
+$L_13:
 	add.s64 %rd57, %rd9, %rd30;
 	cvt.rn.f32.s64 %r10, %rd19;
 	mov.b32 %r11, 0f3E800000;
 	add.f32 %r12, %r10, %r11;
 	atom.global.exch.b32 %r13, [%rd57], %r12;
 	cvt.rzi.s64.f32 %rd58, %r13;
-$L_22:
 	mov.b64 %rd59, 32;
 	add.s64 %rd60, %rd27, %rd59;
 	st.global.s64 [%rd60], %rd58;
 	mov.b64 %rd61, %rd12;
-	setp.lt.u64 %p8, %rd28, %rd61;
-	@!%p8 bra $L_24;
-$L_23:
+	setp.lt.u64 %p9, %rd28, %rd61;
+	@!%p9 bra $L_16;
+$L_15:
 	add.s64 %rd62, %rd11, %rd40;
 	cvt.rn.f64.s64 %rd63, %rd19;
 	mov.b64 %rd64, 0d3FF8000000000000;
 	mul.f64 %rd65, %rd63, %rd64;
 	atom.global.exch.b64 %rd66, [%rd62], %rd65;
 	cvt.rzi.s64.f64 %rd67, %rd66;
-$L_25:
 	mov.b64 %rd68, 40;
 	add.s64 %rd69, %rd27, %rd68;
 	st.global.s64 [%rd69], %rd67;
-$L_26:
 	mov.b32 %r14, 7;
 	atom.global.cas.b32 %r15, [%rd35], %r8, %r14;
 	cvt.u64.u32 %rd70, %r15;
-$L_27:
 	mov.b64 %rd71, 12345;
 	atom.global.cas.b64 %rd72, [%rd41], %rd71, %rd37;
 	add.s64 %rd73, %rd70, %rd72;
-$L_28:
 	mov.b64 %rd74, 48;
 	add.s64 %rd75, %rd27, %rd74;
 	st.global.s64 [%rd75], %rd73;
-$L_29:
 	mov.b64 %rd76, 9;
 	atom.global.cas.b64 %rd77, [%rd48], %rd51, %rd76;
 	mov.b64 %rd78, %rd77;
-$L_30:
 	mov.b32 %r16, 5;
 	atom.global.cas.b32 %r17, [%rd31], %r4, %r16;
 	cvt.s64.s32 %rd79, %r17;
 	add.s64 %rd80, %rd78, %rd79;
-$L_31:
 	mov.b64 %rd81, 56;
 	add.s64 %rd82, %rd27, %rd81;
 	st.global.s64 [%rd82], %rd80;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@%p3 bra $L_18;
+	bra $L_6;
+$L_17:
+	@%p2 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -1276,7 +1248,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -1299,7 +1271,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_12:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -1322,7 +1294,7 @@ $L_12:
 	membar.gl;
 $T_3:
 	exit;
-$L_15:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -1345,7 +1317,7 @@ $L_15:
 	membar.gl;
 $T_4:
 	exit;
-$L_18:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -1368,7 +1340,7 @@ $L_18:
 	membar.gl;
 $T_5:
 	exit;
-$L_21:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -1391,7 +1363,7 @@ $L_21:
 	membar.gl;
 $T_6:
 	exit;
-$L_24:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -1413,6 +1385,27 @@ $L_24:
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_7:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 29;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_8:
 	exit;
 }
 
@@ -1440,7 +1433,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_EarlyReturn_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_EarlyReturn_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -1450,49 +1442,46 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.ge.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-$L_8:
-	ret;
-$L_3:
-	mov.b64 %rd10, %rd9;
-$L_9:
-	mov.b64 %rd12, 4;
-	mul.lo.s64 %rd13, %rd9, %rd12;
-	add.s64 %rd14, %rd1, %rd13;
-	ld.global.s32 %r4, [%rd14];
-	mov.b32 %r5, 0;
-	setp.lt.s32 %p3, %r4, %r5;
-	@!%p3 bra $L_5;
-$L_4:
-	mov.b64 %rd11, %rd4;
-	setp.lt.u64 %p2, %rd10, %rd11;
-	@!%p2 bra $L_11;
-$L_10:
-	add.s64 %rd15, %rd3, %rd13;
-	mov.b32 %r6, 4294967295;
-	st.global.s32 [%rd15], %r6;
-	bra $L_8;
-$L_5:
-$L_12:
-	ld.global.s32 %r7, [%rd14];
-	setp.eq.s32 %p4, %r7, %r5;
-	@!%p4 bra $L_7;
-$L_6:
-	bra $L_8;
+	@!%p1 bra $L_2;
+$L_1:
 $L_7:
-$L_13:
-	ld.global.s32 %r8, [%rd14];
+	ret;
+$L_2:
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, 4;
+	mul.lo.s64 %rd12, %rd9, %rd11;
+	add.s64 %rd13, %rd1, %rd12;
+	ld.global.s32 %r4, [%rd13];
+	mov.b32 %r5, 0;
+	setp.lt.s32 %p2, %r4, %r5;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd14, %rd4;
+	setp.lt.u64 %p3, %rd10, %rd14;
+	@!%p3 bra $L_9;
+$L_8:
+	add.s64 %rd16, %rd3, %rd12;
+	mov.b32 %r7, 4294967295;
+	st.global.s32 [%rd16], %r7;
+	bra $L_7;
+$L_4:
+	ld.global.s32 %r6, [%rd13];
+	setp.eq.s32 %p4, %r6, %r5;
+	@!%p4 bra $L_6;
+$L_5:
+	bra $L_7;
+$L_6:
+	mov.b64 %rd15, %rd4;
+	setp.lt.u64 %p5, %rd10, %rd15;
+	@!%p5 bra $L_11;
+$L_10:
+	ld.global.s32 %r8, [%rd13];
 	mov.b32 %r9, 2;
 	mul.lo.s32 %r10, %r8, %r9;
-	mov.b64 %rd16, %rd4;
-	setp.lt.u64 %p5, %rd10, %rd16;
-	@!%p5 bra $L_15;
-$L_14:
-	add.s64 %rd17, %rd3, %rd13;
+	add.s64 %rd17, %rd3, %rd12;
 	st.global.s32 [%rd17], %r10;
-	bra $L_8;
-$L_11:
+	bra $L_7;
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -1515,7 +1504,7 @@ $L_11:
 	membar.gl;
 $T_1:
 	exit;
-$L_15:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -1564,7 +1553,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_Switch_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_Switch_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -1574,100 +1562,97 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.ge.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-$L_19:
-	ret;
-$L_3:
-	mov.b64 %rd10, %rd9;
-$L_20:
-	mov.b64 %rd12, 4;
-	mul.lo.s64 %rd13, %rd9, %rd12;
-	add.s64 %rd14, %rd1, %rd13;
-	ld.global.s32 %r25, [%rd14];
-	mov.b32 %r26, 6;
-	rem.s32 %r27, %r25, %r26;
-	mov.b32 %r28, 0;
-	setp.eq.s32 %p8, %r27, %r28;
-	@!%p8 bra $L_7;
-$L_5:
-	mov.b32 %r6, 10;
-	mov.b32 %r5, %r6;
-$L_4:
-	mov.b32 %r4, %r5;
-$L_21:
-	ld.global.s32 %r29, [%rd14];
-	mov.b32 %r30, 100;
-	setp.gt.s32 %p9, %r29, %r30;
-	@!%p9 bra $L_18;
-$L_16:
-	mov.b32 %r21, 2;
-	mul.lo.s32 %r22, %r4, %r21;
-	mov.b32 %r20, %r22;
-$L_15:
-	mov.b32 %r19, %r20;
-	mov.b64 %rd11, %rd4;
-	setp.lt.u64 %p7, %rd10, %rd11;
-	@!%p7 bra $L_23;
-$L_22:
-	add.s64 %rd15, %rd3, %rd13;
-	st.global.s32 [%rd15], %r19;
-	bra $L_19;
-$L_6:
-	mov.b32 %r7, 20;
-	mov.b32 %r10, %r7;
-$L_8:
-	mov.b32 %r9, %r10;
-	mov.b32 %r11, 3;
-	add.s32 %r12, %r9, %r11;
-	mov.b32 %r5, %r12;
-	bra $L_4;
-$L_7:
-	mov.b32 %r8, 1;
-	setp.eq.s32 %p2, %r27, %r8;
-	@%p2 bra $L_6;
-$L_9:
-	mov.b32 %r13, 2;
-	setp.eq.s32 %p3, %r27, %r13;
-	@%p3 bra $L_6;
-$L_10:
-	mov.b32 %r14, 3;
-	setp.eq.s32 %p4, %r27, %r14;
-	@%p4 bra $E_10_1;
-	bra $L_12;
-$E_10_1:
-	mov.b32 %r10, %r28;
-	bra $L_8;
-$L_12:
-	mov.b32 %r16, 4294967295;
-	setp.eq.s32 %p5, %r27, %r16;
-	@!%p5 bra $L_13;
-$L_11:
-	mov.b32 %r15, 4294967291;
-	mov.b32 %r5, %r15;
-	bra $L_4;
-$L_13:
-	mov.b32 %r17, 4294967294;
-	setp.eq.s32 %p6, %r27, %r17;
-	@%p6 bra $L_11;
-$L_14:
-	mov.b32 %r18, 99;
-	mov.b32 %r5, %r18;
-	bra $L_4;
-$L_17:
-	mov.b32 %r23, 1000;
-	sub.s32 %r24, %r4, %r23;
-	mov.b32 %r20, %r24;
-	bra $L_15;
+	@!%p1 bra $L_2;
+$L_1:
 $L_18:
-$L_24:
-	ld.global.s32 %r31, [%rd14];
+	ret;
+$L_2:
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, 4;
+	mul.lo.s64 %rd12, %rd9, %rd11;
+	add.s64 %rd13, %rd1, %rd12;
+	ld.global.s32 %r4, [%rd13];
+	mov.b32 %r5, 6;
+	rem.s32 %r6, %r4, %r5;
+	mov.b32 %r7, 0;
+	setp.eq.s32 %p2, %r6, %r7;
+	@!%p2 bra $L_6;
+$L_4:
+	mov.b32 %r12, 10;
+	mov.b32 %r9, %r12;
+$L_3:
+	mov.b32 %r8, %r9;
+	ld.global.s32 %r10, [%rd13];
+	mov.b32 %r11, 100;
+	setp.gt.s32 %p3, %r10, %r11;
+	@!%p3 bra $L_17;
+$L_15:
+	mov.b32 %r27, 2;
+	mul.lo.s32 %r28, %r8, %r27;
+	mov.b32 %r26, %r28;
+$L_14:
+	mov.b32 %r25, %r26;
+	mov.b64 %rd14, %rd4;
+	setp.lt.u64 %p9, %rd10, %rd14;
+	@!%p9 bra $L_20;
+$L_19:
+	add.s64 %rd15, %rd3, %rd12;
+	st.global.s32 [%rd15], %r25;
+	bra $L_18;
+$L_5:
+	mov.b32 %r13, 20;
+	mov.b32 %r16, %r13;
+$L_7:
+	mov.b32 %r15, %r16;
+	mov.b32 %r17, 3;
+	add.s32 %r18, %r15, %r17;
+	mov.b32 %r9, %r18;
+	bra $L_3;
+$L_6:
+	mov.b32 %r14, 1;
+	setp.eq.s32 %p4, %r6, %r14;
+	@%p4 bra $L_5;
+$L_8:
+	mov.b32 %r19, 2;
+	setp.eq.s32 %p5, %r6, %r19;
+	@%p5 bra $L_5;
+$L_9:
+	mov.b32 %r20, 3;
+	setp.eq.s32 %p6, %r6, %r20;
+	@%p6 bra $E_9_1;
+	bra $L_11;
+$E_9_1:
+	mov.b32 %r16, %r7;
+	bra $L_7;
+$L_11:
+	mov.b32 %r22, 4294967295;
+	setp.eq.s32 %p7, %r6, %r22;
+	@!%p7 bra $L_12;
+$L_10:
+	mov.b32 %r21, 4294967291;
+	mov.b32 %r9, %r21;
+	bra $L_3;
+$L_12:
+	mov.b32 %r23, 4294967294;
+	setp.eq.s32 %p8, %r6, %r23;
+	@%p8 bra $L_10;
+$L_13:
+	mov.b32 %r24, 99;
+	mov.b32 %r9, %r24;
+	bra $L_3;
+$L_16:
+	mov.b32 %r29, 1000;
+	sub.s32 %r30, %r8, %r29;
+	mov.b32 %r26, %r30;
+	bra $L_14;
+$L_17:
+	ld.global.s32 %r31, [%rd13];
 	mov.b32 %r32, 4294967196;
 	setp.lt.s32 %p10, %r31, %r32;
-	@%p10 bra $L_17;
-	mov.b32 %r20, %r4;
-	bra $L_15;
-$L_23:
+	@%p10 bra $L_16;
+	mov.b32 %r26, %r8;
+	bra $L_14;
+$L_20:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -1716,7 +1701,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_Loops_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_Loops_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -1726,116 +1710,115 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.ge.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-$L_16:
-	ret;
-$L_3:
-	mov.b64 %rd10, %rd9;
-$L_17:
-	mov.b64 %rd41, 4;
-	mul.lo.s64 %rd42, %rd9, %rd41;
-	add.s64 %rd43, %rd1, %rd42;
-	ld.global.s32 %r12, [%rd43];
-	mov.b32 %r13, 31;
-	and.b32 %r14, %r12, %r13;
-	mov.b64 %rd44, 1;
-	mov.b32 %r15, 1;
-	add.s32 %r16, %r14, %r15;
-	cvt.s64.s32 %rd45, %r16;
-	mov.b64 %rd46, 0;
-	mov.b64 %rd12, %rd46;
-	mov.b64 %rd14, %rd46;
-$L_4:
-	mov.b64 %rd11, %rd12;
-	mov.b64 %rd13, %rd14;
-	setp.lt.s64 %p2, %rd13, %rd45;
-	@%p2 bra $L_5;
-	mov.b64 %rd21, %rd11;
-	bra $L_7;
-$L_5:
-	mov.b64 %rd15, 3;
-	rem.s64 %rd16, %rd13, %rd15;
-	setp.eq.s64 %p3, %rd16, %rd44;
-	@%p3 bra $E_5_1;
-	bra $L_8;
-$E_5_1:
-	mov.b64 %rd18, %rd11;
-$L_6:
-	mov.b64 %rd17, %rd18;
-	cvt.u32.u64 %r4, %rd13;
-	add.s32 %r5, %r4, %r15;
-	cvt.s64.s32 %rd19, %r5;
-	mov.b64 %rd12, %rd17;
-	mov.b64 %rd14, %rd19;
-	bra $L_4;
-$L_7:
-	mov.b64 %rd20, %rd21;
-	mov.b64 %rd39, %rd46;
+	@!%p1 bra $L_2;
+$L_1:
 $L_15:
-	mov.b64 %rd38, %rd39;
-	mul.lo.s64 %rd40, %rd38, %rd38;
-	setp.lt.s64 %p8, %rd40, %rd45;
-	@!%p8 bra $L_14;
-$L_13:
-	add.s64 %rd33, %rd38, %rd44;
-	mov.b64 %rd39, %rd33;
-	bra $L_15;
+	ret;
+$L_2:
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, 4;
+	mul.lo.s64 %rd12, %rd9, %rd11;
+	add.s64 %rd13, %rd1, %rd12;
+	ld.global.s32 %r4, [%rd13];
+	mov.b32 %r5, 31;
+	and.b32 %r6, %r4, %r5;
+	mov.b64 %rd14, 1;
+	mov.b32 %r7, 1;
+	add.s32 %r8, %r6, %r7;
+	cvt.s64.s32 %rd15, %r8;
+	mov.b64 %rd16, 0;
+	mov.b64 %rd18, %rd16;
+	mov.b64 %rd20, %rd16;
+$L_3:
+	mov.b64 %rd17, %rd18;
+	mov.b64 %rd19, %rd20;
+	setp.lt.s64 %p2, %rd19, %rd15;
+	@%p2 bra $L_4;
+	mov.b64 %rd27, %rd17;
+	bra $L_6;
+$L_4:
+	mov.b64 %rd21, 3;
+	rem.s64 %rd22, %rd19, %rd21;
+	setp.eq.s64 %p3, %rd22, %rd14;
+	@%p3 bra $E_4_1;
+	bra $L_7;
+$E_4_1:
+	mov.b64 %rd24, %rd17;
+$L_5:
+	mov.b64 %rd23, %rd24;
+	cvt.u32.u64 %r9, %rd19;
+	add.s32 %r10, %r9, %r7;
+	cvt.s64.s32 %rd25, %r10;
+	mov.b64 %rd18, %rd23;
+	mov.b64 %rd20, %rd25;
+	bra $L_3;
+$L_6:
+	mov.b64 %rd26, %rd27;
+	mov.b64 %rd42, %rd16;
+$L_14:
+	mov.b64 %rd41, %rd42;
+	mul.lo.s64 %rd43, %rd41, %rd41;
+	setp.lt.s64 %p8, %rd43, %rd15;
+	@!%p8 bra $L_13;
+$L_12:
+	add.s64 %rd39, %rd41, %rd14;
+	mov.b64 %rd42, %rd39;
+	bra $L_14;
+$L_7:
+	mov.b64 %rd29, %rd17;
+	mov.b64 %rd31, %rd19;
 $L_8:
-	mov.b64 %rd23, %rd11;
-	mov.b64 %rd25, %rd13;
+	mov.b64 %rd28, %rd29;
+	mov.b64 %rd30, %rd31;
+	setp.lt.s64 %p4, %rd30, %rd15;
+	@%p4 bra $L_9;
+	mov.b64 %rd24, %rd28;
+	bra $L_5;
 $L_9:
-	mov.b64 %rd22, %rd23;
-	mov.b64 %rd24, %rd25;
-	setp.lt.s64 %p4, %rd24, %rd45;
-	@%p4 bra $L_10;
-	mov.b64 %rd18, %rd22;
+	cvt.u32.u64 %r11, %rd30;
+	cvt.u32.u64 %r12, %rd19;
+	mul.lo.s32 %r13, %r11, %r12;
+	cvt.s64.s32 %rd32, %r13;
+	mov.b64 %rd33, 200;
+	setp.gt.s64 %p5, %rd32, %rd33;
+	@%p5 bra $E_9_2;
+	bra $L_10;
+$E_9_2:
+	mov.b64 %rd27, %rd28;
 	bra $L_6;
 $L_10:
-	cvt.u32.u64 %r6, %rd24;
-	cvt.u32.u64 %r7, %rd13;
-	mul.lo.s32 %r8, %r6, %r7;
-	cvt.s64.s32 %rd26, %r8;
-	mov.b64 %rd27, 200;
-	setp.gt.s64 %p5, %rd26, %rd27;
-	@%p5 bra $E_10_2;
+	mov.b64 %rd34, 5;
+	rem.s64 %rd35, %rd30, %rd34;
+	setp.eq.s64 %p6, %rd35, %rd11;
+	@%p6 bra $E_10_3;
 	bra $L_11;
-$E_10_2:
-	mov.b64 %rd21, %rd22;
-	bra $L_7;
+$E_10_3:
+	mov.b64 %rd24, %rd28;
+	bra $L_5;
 $L_11:
-	mov.b64 %rd28, 5;
-	rem.s64 %rd29, %rd24, %rd28;
-	setp.eq.s64 %p6, %rd29, %rd41;
-	@%p6 bra $E_11_3;
-	bra $L_12;
-$E_11_3:
-	mov.b64 %rd18, %rd22;
-	bra $L_6;
-$L_12:
-	mul.lo.s32 %r9, %r7, %r6;
-	add.s32 %r10, %r9, %r15;
-	cvt.s64.s32 %rd30, %r10;
-	add.s64 %rd31, %rd22, %rd30;
-	add.s32 %r11, %r6, %r15;
-	cvt.s64.s32 %rd32, %r11;
-	mov.b64 %rd23, %rd31;
-	mov.b64 %rd25, %rd32;
-	bra $L_9;
-$L_14:
-	mov.b64 %rd34, 100;
-	mul.lo.s64 %rd35, %rd20, %rd34;
-	add.s64 %rd36, %rd35, %rd38;
-	mov.b64 %rd37, %rd4;
-	setp.lt.u64 %p7, %rd10, %rd37;
-	@!%p7 bra $L_19;
-$L_18:
+	mul.lo.s32 %r14, %r12, %r11;
+	add.s32 %r15, %r14, %r7;
+	cvt.s64.s32 %rd36, %r15;
+	add.s64 %rd37, %rd28, %rd36;
+	add.s32 %r16, %r11, %r7;
+	cvt.s64.s32 %rd38, %r16;
+	mov.b64 %rd29, %rd37;
+	mov.b64 %rd31, %rd38;
+	bra $L_8;
+$L_13:
+	mov.b64 %rd40, %rd4;
+	setp.lt.u64 %p7, %rd10, %rd40;
+	@!%p7 bra $L_17;
+$L_16:
+	mov.b64 %rd44, 100;
+	mul.lo.s64 %rd45, %rd26, %rd44;
+	add.s64 %rd46, %rd45, %rd41;
 	mov.b64 %rd47, 8;
 	mul.lo.s64 %rd48, %rd9, %rd47;
 	add.s64 %rd49, %rd3, %rd48;
-	st.global.s64 [%rd49], %rd36;
-	bra $L_16;
-$L_19:
+	st.global.s64 [%rd49], %rd46;
+	bra $L_15;
+$L_17:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -1869,9 +1852,9 @@ $T_4:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<3>;
-	.reg .b32 %r<10>;
-	.reg .b64 %rd<21>;
+	.reg .pred %p<8>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<47>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -1884,7 +1867,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_GridStride_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_GridStride_param_3];
-$L_1:
 	mov.u32 %r1, %nctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -1896,35 +1878,96 @@ $L_1:
 	mov.u32 %r4, %tid.x;
 	cvt.u64.u32 %rd10, %r4;
 	add.s64 %rd11, %rd9, %rd10;
-	mov.b64 %rd13, %rd11;
+	mov.b64 %rd12, 3;
+	mul.lo.s64 %rd13, %rd7, %rd12;
+	mov.b64 %rd14, %rd4;
+	mov.b64 %rd16, %rd11;
+$L_1:
+	mov.b64 %rd15, %rd16;
+	add.s64 %rd17, %rd15, %rd13;
+	setp.lt.s64 %p1, %rd17, %rd2;
+	@%p1 bra $L_2;
+	mov.b64 %rd40, %rd15;
+	bra $L_11;
 $L_2:
-	mov.b64 %rd12, %rd13;
-	setp.lt.s64 %p1, %rd12, %rd2;
-	@!%p1 bra $L_4;
+	mov.b64 %rd18, %rd15;
+	setp.lt.u64 %p2, %rd18, %rd14;
+	@!%p2 bra $L_4;
 $L_3:
-	mov.b64 %rd14, %rd12;
-$L_6:
-	mov.b64 %rd15, 4;
-	mul.lo.s64 %rd16, %rd12, %rd15;
-	add.s64 %rd17, %rd1, %rd16;
-	ld.global.f32 %r5, [%rd17];
+	mov.b64 %rd19, 4;
+	mul.lo.s64 %rd20, %rd15, %rd19;
+	add.s64 %rd21, %rd1, %rd20;
+	ld.global.f32 %r5, [%rd21];
 	mov.b32 %r6, 0f3F000000;
 	mul.f32 %r7, %r5, %r6;
 	mov.b32 %r8, 0f3F800000;
 	add.f32 %r9, %r7, %r8;
-	mov.b64 %rd18, %rd4;
-	setp.lt.u64 %p2, %rd14, %rd18;
-	@!%p2 bra $L_8;
-$L_7:
-	add.s64 %rd19, %rd3, %rd16;
-	st.global.f32 [%rd19], %r9;
-	add.s64 %rd20, %rd12, %rd7;
-	mov.b64 %rd13, %rd20;
-	bra $L_2;
-$L_4:
+	add.s64 %rd22, %rd3, %rd20;
+	st.global.f32 [%rd22], %r9;
+	add.s64 %rd23, %rd15, %rd7;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p3, %rd24, %rd14;
+	@!%p3 bra $L_6;
 $L_5:
+	mul.lo.s64 %rd25, %rd23, %rd19;
+	add.s64 %rd26, %rd1, %rd25;
+	ld.global.f32 %r10, [%rd26];
+	mul.f32 %r11, %r10, %r6;
+	add.f32 %r12, %r11, %r8;
+	add.s64 %rd27, %rd3, %rd25;
+	st.global.f32 [%rd27], %r12;
+	add.s64 %rd28, %rd23, %rd7;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p4, %rd29, %rd14;
+	@!%p4 bra $L_8;
+$L_7:
+	mul.lo.s64 %rd30, %rd28, %rd19;
+	add.s64 %rd31, %rd1, %rd30;
+	ld.global.f32 %r13, [%rd31];
+	mul.f32 %r14, %r13, %r6;
+	add.f32 %r15, %r14, %r8;
+	add.s64 %rd32, %rd3, %rd30;
+	st.global.f32 [%rd32], %r15;
+	add.s64 %rd33, %rd28, %rd7;
+	mov.b64 %rd34, %rd33;
+	setp.lt.u64 %p5, %rd34, %rd14;
+	@!%p5 bra $L_10;
+$L_9:
+	mul.lo.s64 %rd35, %rd33, %rd19;
+	add.s64 %rd36, %rd1, %rd35;
+	ld.global.f32 %r16, [%rd36];
+	mul.f32 %r17, %r16, %r6;
+	add.f32 %r18, %r17, %r8;
+	add.s64 %rd37, %rd3, %rd35;
+	st.global.f32 [%rd37], %r18;
+	add.s64 %rd38, %rd33, %rd7;
+	mov.b64 %rd16, %rd38;
+	bra $L_1;
+$L_11:
+	mov.b64 %rd39, %rd40;
+	setp.lt.s64 %p6, %rd39, %rd2;
+	@!%p6 bra $L_13;
+$L_12:
+	mov.b64 %rd41, %rd39;
+	setp.lt.u64 %p7, %rd41, %rd14;
+	@!%p7 bra $L_15;
+$L_14:
+	mov.b64 %rd42, 4;
+	mul.lo.s64 %rd43, %rd39, %rd42;
+	add.s64 %rd44, %rd1, %rd43;
+	ld.global.f32 %r19, [%rd44];
+	mov.b32 %r20, 0f3F000000;
+	mul.f32 %r21, %r19, %r20;
+	mov.b32 %r22, 0f3F800000;
+	add.f32 %r23, %r21, %r22;
+	add.s64 %rd45, %rd3, %rd43;
+	st.global.f32 [%rd45], %r23;
+	add.s64 %rd46, %rd39, %rd7;
+	mov.b64 %rd40, %rd46;
+	bra $L_11;
+$L_13:
 	ret;
-$L_8:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -1942,10 +1985,102 @@ $L_8:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd12;
+	st.global.u64 [%trap+32], %rd15;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 60;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd23;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 60;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 60;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd33;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_4:
+	exit;
+$L_15:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 60;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_5:
 	exit;
 }
 
@@ -1983,7 +2118,6 @@ $L_0:
 	ld.param.u64 %rd7, [kernels_DeviceCalls_param_6];
 	cvta.to.global.u64 %rd7, %rd7;
 	ld.param.s64 %rd8, [kernels_DeviceCalls_param_7];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd9, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -1993,38 +2127,35 @@ $L_1:
 	cvt.u64.u32 %rd12, %r3;
 	add.s64 %rd13, %rd11, %rd12;
 	setp.lt.s64 %p1, %rd13, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd14, %rd13;
-$L_5:
 	mov.b64 %rd15, 4;
 	mul.lo.s64 %rd16, %rd13, %rd15;
 	add.s64 %rd17, %rd1, %rd16;
 	ld.global.s32 %r4, [%rd17];
 	mov.b32 %r5, 4294967286;
 	mov.b32 %r6, 10;
-$L_6:
 	setp.lt.s32 %p2, %r4, %r5;
-	@!%p2 bra $L_8;
-$L_7:
+	@!%p2 bra $L_4;
+$L_3:
 	mov.b32 %r8, %r5;
-$L_11:
+$L_7:
 	mov.b32 %r7, %r8;
 	mov.b64 %rd18, %rd6;
 	setp.lt.u64 %p4, %rd14, %rd18;
-	@!%p4 bra $L_13;
-$L_12:
+	@!%p4 bra $L_9;
+$L_8:
 	add.s64 %rd19, %rd5, %rd16;
 	st.global.s32 [%rd19], %r7;
 	mov.b64 %rd20, %rd4;
 	setp.lt.u64 %p5, %rd14, %rd20;
-	@!%p5 bra $L_15;
-$L_14:
+	@!%p5 bra $L_11;
+$L_10:
 	mov.b64 %rd21, 8;
 	mul.lo.s64 %rd22, %rd13, %rd21;
 	add.s64 %rd23, %rd3, %rd22;
 	ld.global.f64 %rd24, [%rd23];
-$L_16:
 	mul.f64 %rd25, %rd24, %rd24;
 	mov.b64 %rd26, 0d4000000000000000;
 	mul.f64 %rd27, %rd26, %rd24;
@@ -2033,42 +2164,39 @@ $L_16:
 	add.f64 %rd30, %rd28, %rd29;
 	mov.b64 %rd31, 0dBFF0000000000000;
 	mov.b64 %rd32, 0d4049000000000000;
-$L_18:
-	setp.lt.f64 %p7, %rd30, %rd31;
-	@!%p7 bra $L_20;
-$L_19:
-	mov.b64 %rd35, %rd31;
-$L_23:
-	mov.b64 %rd34, %rd35;
+	setp.lt.f64 %p6, %rd30, %rd31;
+	@!%p6 bra $L_13;
+$L_12:
+	mov.b64 %rd34, %rd31;
+$L_16:
+	mov.b64 %rd33, %rd34;
+	mov.b64 %rd35, %rd8;
+	setp.lt.u64 %p8, %rd14, %rd35;
+	@!%p8 bra $L_18;
 $L_17:
-	mov.b64 %rd33, %rd8;
-	setp.lt.u64 %p6, %rd14, %rd33;
-	@!%p6 bra $L_25;
-$L_24:
 	add.s64 %rd36, %rd7, %rd22;
-	st.global.f64 [%rd36], %rd34;
-$L_3:
-$L_4:
+	st.global.f64 [%rd36], %rd33;
+$L_2:
 	ret;
-$L_8:
+$L_4:
 	setp.gt.s32 %p3, %r4, %r6;
-	@!%p3 bra $L_10;
-$L_9:
+	@!%p3 bra $L_6;
+$L_5:
 	mov.b32 %r8, %r6;
-	bra $L_11;
-$L_10:
+	bra $L_7;
+$L_6:
 	mov.b32 %r8, %r4;
-	bra $L_11;
-$L_20:
-	setp.gt.f64 %p8, %rd30, %rd32;
-	@!%p8 bra $L_22;
-$L_21:
-	mov.b64 %rd35, %rd32;
-	bra $L_23;
-$L_22:
-	mov.b64 %rd35, %rd30;
-	bra $L_23;
+	bra $L_7;
 $L_13:
+	setp.gt.f64 %p7, %rd30, %rd32;
+	@!%p7 bra $L_15;
+$L_14:
+	mov.b64 %rd34, %rd32;
+	bra $L_16;
+$L_15:
+	mov.b64 %rd34, %rd30;
+	bra $L_16;
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -2091,7 +2219,7 @@ $L_13:
 	membar.gl;
 $T_1:
 	exit;
-$L_15:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -2114,7 +2242,7 @@ $L_15:
 	membar.gl;
 $T_2:
 	exit;
-$L_25:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -2166,7 +2294,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_BoolParam_param_3];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_BoolParam_param_4];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -2176,27 +2303,25 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p2, %rd9, %rd2;
-	@!%p2 bra $L_3;
-$L_2:
+	@!%p2 bra $L_2;
+$L_1:
 	mov.b64 %rd10, %rd9;
-$L_5:
-	add.s64 %rd11, %rd1, %rd9;
-	ld.global.u8 %r5, [%rd11];
-	setp.ne.u32 %p3, %r5, 0;
-	xor.pred %p4, %p3, %p1;
-	not.pred %p4, %p4;
-	not.pred %p5, %p4;
-	mov.b64 %rd12, %rd4;
-	setp.lt.u64 %p6, %rd10, %rd12;
-	@!%p6 bra $L_7;
-$L_6:
-	add.s64 %rd13, %rd3, %rd9;
-	selp.u32 %r6, 1, 0, %p5;
-	st.global.u8 [%rd13], %r6;
+	mov.b64 %rd11, %rd4;
+	setp.lt.u64 %p3, %rd10, %rd11;
+	@!%p3 bra $L_4;
 $L_3:
-$L_4:
+	add.s64 %rd12, %rd1, %rd9;
+	ld.global.u8 %r5, [%rd12];
+	setp.ne.u32 %p4, %r5, 0;
+	xor.pred %p5, %p4, %p1;
+	not.pred %p5, %p5;
+	not.pred %p6, %p5;
+	add.s64 %rd13, %rd3, %rd9;
+	selp.u32 %r6, 1, 0, %p6;
+	st.global.u8 [%rd13], %r6;
+$L_2:
 	ret;
-$L_7:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -2232,13 +2357,12 @@ $T_1:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<5>;
-	.reg .b32 %r<25>;
-	.reg .b64 %rd<43>;
+	.reg .pred %p<7>;
+	.reg .b32 %r<17>;
+	.reg .b64 %rd<24>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
-	.local .align 8 .b8 __local_0[24];
 	ld.param.u64 %trap, [__gpukvet_trap];
 	cvta.to.global.u64 %trap, %trap;
 $L_0:
@@ -2250,24 +2374,14 @@ $L_0:
 	ld.param.u64 %rd5, [kernels_TwoD_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [kernels_TwoD_param_5];
-$L_1:
-	mov.u64 %rd7, __local_0;
-	mov.b64 %rd8, 0;
-	st.local.s64 [%rd7], %rd8;
-	mov.b64 %rd9, 8;
-	add.s64 %rd10, %rd7, %rd9;
-	st.local.s64 [%rd10], %rd8;
-	mov.b64 %rd11, 16;
-	add.s64 %rd12, %rd7, %rd11;
-	st.local.s64 [%rd12], %rd8;
 	mov.u32 %r1, %ctaid.x;
-	cvt.u64.u32 %rd13, %r1;
+	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
-	cvt.u64.u32 %rd14, %r2;
-	mul.wide.u32 %rd15, %r1, %r2;
+	cvt.u64.u32 %rd8, %r2;
+	mul.wide.u32 %rd9, %r1, %r2;
 	mov.u32 %r3, %tid.x;
-	cvt.u64.u32 %rd16, %r3;
-	add.s64 %rd17, %rd15, %rd16;
+	cvt.u64.u32 %rd10, %r3;
+	add.s64 %rd11, %rd9, %rd10;
 	mov.u32 %r4, %ctaid.y;
 	mov.u32 %r5, %ntid.y;
 	mov.b32 %r6, %r4;
@@ -2276,64 +2390,42 @@ $L_1:
 	mov.u32 %r9, %tid.y;
 	mov.b32 %r10, %r9;
 	add.s32 %r11, %r8, %r10;
-	cvt.s64.s32 %rd18, %r11;
-	mov.u32 %r12, %ctaid.z;
-	mov.u32 %r13, %ntid.z;
-	mov.b32 %r14, %r12;
-	mov.b32 %r15, %r13;
-	mul.lo.s32 %r16, %r14, %r15;
-	mov.u32 %r17, %tid.z;
-	mov.b32 %r18, %r17;
-	add.s32 %r19, %r16, %r18;
-	cvt.s64.s32 %rd19, %r19;
-	st.local.s64 [%rd7], %rd17;
-	st.local.s64 [%rd10], %rd18;
-	st.local.s64 [%rd12], %rd19;
-	ld.local.s64 %rd20, [%rd7];
-	setp.lt.s64 %p1, %rd20, %rd1;
-	@!%p1 bra $L_3;
-$L_4:
-	ld.local.s64 %rd31, [%rd10];
-	setp.lt.s64 %p3, %rd31, %rd2;
-	@!%p3 bra $L_3;
-$L_2:
-	ld.local.s64 %rd21, [%rd10];
-	mul.lo.s64 %rd22, %rd21, %rd1;
-	ld.local.s64 %rd23, [%rd7];
-	add.s64 %rd24, %rd22, %rd23;
-	ld.local.s64 %rd25, [%rd10];
-	mul.lo.s64 %rd26, %rd25, %rd1;
-	ld.local.s64 %rd27, [%rd7];
-	add.s64 %rd28, %rd26, %rd27;
-	mov.b64 %rd29, %rd28;
-	mov.b64 %rd30, %rd4;
-	setp.lt.u64 %p2, %rd29, %rd30;
-	@!%p2 bra $L_7;
-$L_6:
-	mov.b64 %rd32, 4;
-	mul.lo.s64 %rd33, %rd28, %rd32;
-	add.s64 %rd34, %rd3, %rd33;
-	ld.global.s32 %r20, [%rd34];
-	ld.local.s64 %rd35, [%rd7];
-	mov.b64 %rd36, 1;
-	add.s64 %rd37, %rd35, %rd36;
-	cvt.u32.u64 %r21, %rd37;
-	mul.lo.s32 %r22, %r20, %r21;
-	ld.local.s64 %rd38, [%rd10];
-	cvt.u32.u64 %r23, %rd38;
-	sub.s32 %r24, %r22, %r23;
-	mov.b64 %rd39, %rd24;
-	mov.b64 %rd40, %rd6;
-	setp.lt.u64 %p4, %rd39, %rd40;
-	@!%p4 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd41, %rd24, %rd32;
-	add.s64 %rd42, %rd5, %rd41;
-	st.global.s32 [%rd42], %r24;
-$L_3:
+	cvt.s64.s32 %rd12, %r11;
+	setp.lt.s64 %p1, %rd11, %rd1;
+	setp.lt.s64 %p2, %rd12, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	mul.lo.s64 %rd13, %rd12, %rd1;
+	add.s64 %rd14, %rd13, %rd11;
+	mov.b64 %rd15, %rd14;
+	mov.b64 %rd16, %rd4;
+	setp.lt.u64 %p4, %rd15, %rd16;
+	mov.b64 %rd17, %rd6;
+	setp.lt.u64 %p5, %rd15, %rd17;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_7;
 $L_5:
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd14, %rd18;
+	add.s64 %rd20, %rd3, %rd19;
+	ld.global.s32 %r12, [%rd20];
+	mov.b64 %rd21, 1;
+	add.s64 %rd22, %rd11, %rd21;
+	cvt.u32.u64 %r13, %rd22;
+	mul.lo.s32 %r14, %r12, %r13;
+	cvt.u32.u64 %r15, %rd12;
+	sub.s32 %r16, %r14, %r15;
+	add.s64 %rd23, %rd5, %rd19;
+	st.global.s32 [%rd23], %r16;
+$L_2:
 	ret;
+$L_3:
+	@%p5 bra $L_8;
+	bra $L_6;
 $L_7:
+	@%p4 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -2351,12 +2443,12 @@ $L_7:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+32], %rd14;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -2374,10 +2466,31 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd24;
+	st.global.u64 [%trap+32], %rd14;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 68;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
 	exit;
 }
 
@@ -2390,7 +2503,7 @@ $T_2:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<6>;
+	.reg .pred %p<7>;
 	.reg .b32 %r<10>;
 	.reg .b64 %rd<31>;
 	.reg .b64 %trap;
@@ -2405,7 +2518,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_Collatz_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_Collatz_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -2415,63 +2527,60 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd10, %rd9;
-$L_12:
-	mov.b64 %rd24, 8;
-	mul.lo.s64 %rd25, %rd9, %rd24;
-	add.s64 %rd26, %rd1, %rd25;
-	ld.global.u64 %rd27, [%rd26];
-	mov.b32 %r9, 0;
-	mov.b64 %rd16, %rd27;
-	mov.b32 %r5, %r9;
-$L_6:
-	mov.b64 %rd15, %rd16;
-	mov.b32 %r4, %r5;
-	mov.b64 %rd17, 1;
-	setp.gt.u64 %p4, %rd15, %rd17;
-	@!%p4 bra $L_5;
-$L_7:
-	mov.b32 %r6, 1000;
-	setp.lt.s32 %p5, %r4, %r6;
-	@!%p5 bra $L_5;
-$L_4:
-	mov.b64 %rd11, 2;
-	rem.u64 %rd12, %rd15, %rd11;
-	mov.b64 %rd13, 0;
-	setp.eq.u64 %p2, %rd12, %rd13;
-	@!%p2 bra $L_10;
-$L_8:
-	div.u64 %rd18, %rd15, %rd11;
-	mov.b64 %rd20, %rd18;
-$L_9:
-	mov.b64 %rd19, %rd20;
-	mov.b32 %r7, 1;
-	add.s32 %r8, %r4, %r7;
-	mov.b64 %rd16, %rd19;
-	mov.b32 %r5, %r8;
-	bra $L_6;
-$L_3:
-$L_11:
-	ret;
+	mov.b64 %rd11, 8;
+	mul.lo.s64 %rd12, %rd9, %rd11;
+	add.s64 %rd13, %rd1, %rd12;
+	ld.global.u64 %rd14, [%rd13];
+	mov.b32 %r4, 0;
+	mov.b64 %rd20, %rd14;
+	mov.b32 %r6, %r4;
 $L_5:
-	mov.b64 %rd14, %rd4;
-	setp.lt.u64 %p3, %rd10, %rd14;
-	@!%p3 bra $L_14;
-$L_13:
+	mov.b64 %rd19, %rd20;
+	mov.b32 %r5, %r6;
+	mov.b64 %rd21, 1;
+	setp.gt.u64 %p4, %rd19, %rd21;
+	mov.b32 %r7, 1000;
+	setp.lt.s32 %p5, %r5, %r7;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_4;
+$L_3:
+	mov.b64 %rd15, 2;
+	rem.u64 %rd16, %rd19, %rd15;
+	mov.b64 %rd17, 0;
+	setp.eq.u64 %p2, %rd16, %rd17;
+	@!%p2 bra $L_8;
+$L_6:
+	div.u64 %rd22, %rd19, %rd15;
+	mov.b64 %rd24, %rd22;
+$L_7:
+	mov.b64 %rd23, %rd24;
+	mov.b32 %r8, 1;
+	add.s32 %r9, %r5, %r8;
+	mov.b64 %rd20, %rd23;
+	mov.b32 %r6, %r9;
+	bra $L_5;
+$L_2:
+	ret;
+$L_4:
+	mov.b64 %rd18, %rd4;
+	setp.lt.u64 %p3, %rd10, %rd18;
+	@!%p3 bra $L_10;
+$L_9:
 	mov.b64 %rd28, 4;
 	mul.lo.s64 %rd29, %rd9, %rd28;
 	add.s64 %rd30, %rd3, %rd29;
-	st.global.s32 [%rd30], %r4;
-	bra $L_3;
+	st.global.s32 [%rd30], %r5;
+	bra $L_2;
+$L_8:
+	mov.b64 %rd25, 3;
+	mul.lo.u64 %rd26, %rd25, %rd19;
+	add.u64 %rd27, %rd26, %rd21;
+	mov.b64 %rd24, %rd27;
+	bra $L_7;
 $L_10:
-	mov.b64 %rd21, 3;
-	mul.lo.u64 %rd22, %rd21, %rd15;
-	add.u64 %rd23, %rd22, %rd17;
-	mov.b64 %rd20, %rd23;
-	bra $L_9;
-$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -2513,9 +2622,9 @@ $T_1:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<13>;
+	.reg .pred %p<16>;
 	.reg .b32 %r<16>;
-	.reg .b64 %rd<71>;
+	.reg .b64 %rd<68>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -2540,7 +2649,6 @@ $L_0:
 	ld.param.u64 %rd11, [kernels_FloatSpecial_param_10];
 	cvta.to.global.u64 %rd11, %rd11;
 	ld.param.s64 %rd12, [kernels_FloatSpecial_param_11];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd13, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -2550,131 +2658,125 @@ $L_1:
 	cvt.u64.u32 %rd16, %r3;
 	add.s64 %rd17, %rd15, %rd16;
 	setp.lt.s64 %p1, %rd17, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.b64 %rd18, 4;
-	mul.lo.s64 %rd19, %rd18, %rd17;
-	mov.b64 %rd20, %rd17;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd18, %rd17;
+	mov.b64 %rd19, %rd4;
+	setp.lt.u64 %p2, %rd18, %rd19;
+	mov.b64 %rd20, 4;
+	mul.lo.s64 %rd21, %rd20, %rd17;
+	mov.b64 %rd22, %rd21;
+	mov.b64 %rd23, %rd10;
+	setp.lt.u64 %p3, %rd22, %rd23;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_25;
 $L_5:
-	mov.b64 %rd21, 8;
-	mul.lo.s64 %rd22, %rd17, %rd21;
-	add.s64 %rd23, %rd1, %rd22;
-	ld.global.f64 %rd24, [%rd23];
-	mov.b64 %rd25, %rd4;
-	setp.lt.u64 %p2, %rd20, %rd25;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd26, %rd3, %rd22;
+	mov.b64 %rd24, 8;
+	mul.lo.s64 %rd25, %rd17, %rd24;
+	add.s64 %rd26, %rd1, %rd25;
 	ld.global.f64 %rd27, [%rd26];
-	add.f64 %rd28, %rd24, %rd27;
-	mov.b64 %rd29, %rd19;
-	mov.b64 %rd30, %rd10;
-	setp.lt.u64 %p3, %rd29, %rd30;
-	@!%p3 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd31, %rd19, %rd21;
+	add.s64 %rd28, %rd3, %rd25;
+	ld.global.f64 %rd29, [%rd28];
+	add.f64 %rd30, %rd27, %rd29;
+	mul.lo.s64 %rd31, %rd21, %rd24;
 	add.s64 %rd32, %rd9, %rd31;
-	st.global.f64 [%rd32], %rd28;
+	st.global.f64 [%rd32], %rd30;
 	mov.b64 %rd33, 1;
-	add.s64 %rd34, %rd19, %rd33;
-$L_10:
-	ld.global.f64 %rd35, [%rd23];
-$L_11:
+	add.s64 %rd34, %rd21, %rd33;
+	mov.b64 %rd35, %rd34;
+	setp.lt.u64 %p5, %rd35, %rd23;
+	@!%p5 bra $L_8;
+$L_7:
 	ld.global.f64 %rd36, [%rd26];
-	sub.f64 %rd37, %rd35, %rd36;
-	mov.b64 %rd38, %rd34;
-	setp.lt.u64 %p4, %rd38, %rd30;
-	@!%p4 bra $L_13;
-$L_12:
-	mul.lo.s64 %rd39, %rd34, %rd21;
-	add.s64 %rd40, %rd9, %rd39;
-	st.global.f64 [%rd40], %rd37;
-	mov.b64 %rd41, 2;
-	add.s64 %rd42, %rd19, %rd41;
-$L_14:
-	ld.global.f64 %rd43, [%rd23];
-$L_15:
-	ld.global.f64 %rd44, [%rd26];
+	ld.global.f64 %rd37, [%rd28];
+	sub.f64 %rd38, %rd36, %rd37;
+	add.s64 %rd39, %rd32, %rd24;
+	st.global.f64 [%rd39], %rd38;
+	mov.b64 %rd40, 2;
+	add.s64 %rd41, %rd21, %rd40;
+	mov.b64 %rd42, %rd41;
+	setp.lt.u64 %p6, %rd42, %rd23;
+	@!%p6 bra $L_10;
+$L_9:
+	ld.global.f64 %rd43, [%rd26];
+	ld.global.f64 %rd44, [%rd28];
 	mul.f64 %rd45, %rd43, %rd44;
-	mov.b64 %rd46, %rd42;
-	setp.lt.u64 %p5, %rd46, %rd30;
-	@!%p5 bra $L_17;
-$L_16:
-	mul.lo.s64 %rd47, %rd42, %rd21;
-	add.s64 %rd48, %rd9, %rd47;
-	st.global.f64 [%rd48], %rd45;
-	mov.b64 %rd49, 3;
-	add.s64 %rd50, %rd19, %rd49;
-$L_18:
-	ld.global.f64 %rd51, [%rd23];
-$L_19:
-	ld.global.f64 %rd52, [%rd26];
+	mov.b64 %rd46, 16;
+	add.s64 %rd47, %rd32, %rd46;
+	st.global.f64 [%rd47], %rd45;
+	mov.b64 %rd48, 3;
+	add.s64 %rd49, %rd21, %rd48;
+	mov.b64 %rd50, %rd49;
+	setp.lt.u64 %p7, %rd50, %rd23;
+	@!%p7 bra $L_12;
+$L_11:
+	ld.global.f64 %rd51, [%rd26];
+	ld.global.f64 %rd52, [%rd28];
 	div.rn.f64 %rd53, %rd51, %rd52;
-	mov.b64 %rd54, %rd50;
-	setp.lt.u64 %p6, %rd54, %rd30;
-	@!%p6 bra $L_21;
-$L_20:
-	mul.lo.s64 %rd55, %rd50, %rd21;
-	add.s64 %rd56, %rd9, %rd55;
-	st.global.f64 [%rd56], %rd53;
-	mov.b64 %rd57, %rd6;
-	setp.lt.u64 %p7, %rd20, %rd57;
-	@!%p7 bra $L_23;
-$L_22:
-	mul.lo.s64 %rd58, %rd17, %rd18;
-	add.s64 %rd59, %rd5, %rd58;
-	ld.global.f32 %r4, [%rd59];
-	mov.b64 %rd60, %rd8;
-	setp.lt.u64 %p8, %rd20, %rd60;
-	@!%p8 bra $L_25;
-$L_24:
-	add.s64 %rd61, %rd7, %rd58;
+	mov.b64 %rd54, 24;
+	add.s64 %rd55, %rd32, %rd54;
+	st.global.f64 [%rd55], %rd53;
+	mov.b64 %rd56, %rd6;
+	setp.lt.u64 %p8, %rd18, %rd56;
+	mov.b64 %rd57, %rd8;
+	setp.lt.u64 %p9, %rd18, %rd57;
+	and.pred %p10, %p8, %p9;
+	mov.b64 %rd58, %rd12;
+	setp.lt.u64 %p11, %rd22, %rd58;
+	and.pred %p12, %p10, %p11;
+	@!%p12 bra $L_27;
+$L_17:
+	mul.lo.s64 %rd59, %rd17, %rd20;
+	add.s64 %rd60, %rd5, %rd59;
+	ld.global.f32 %r4, [%rd60];
+	add.s64 %rd61, %rd7, %rd59;
 	ld.global.f32 %r5, [%rd61];
 	add.f32 %r6, %r4, %r5;
-	mov.b64 %rd62, %rd12;
-	setp.lt.u64 %p9, %rd29, %rd62;
-	@!%p9 bra $L_27;
-$L_26:
-	mul.lo.s64 %rd63, %rd19, %rd18;
-	add.s64 %rd64, %rd11, %rd63;
-	st.global.f32 [%rd64], %r6;
-$L_28:
-	ld.global.f32 %r7, [%rd59];
-$L_29:
+	mul.lo.s64 %rd62, %rd21, %rd20;
+	add.s64 %rd63, %rd11, %rd62;
+	st.global.f32 [%rd63], %r6;
+	setp.lt.u64 %p13, %rd35, %rd58;
+	@!%p13 bra $L_20;
+$L_19:
+	ld.global.f32 %r7, [%rd60];
 	ld.global.f32 %r8, [%rd61];
 	sub.f32 %r9, %r7, %r8;
-	setp.lt.u64 %p10, %rd38, %rd62;
-	@!%p10 bra $L_31;
-$L_30:
-	mul.lo.s64 %rd65, %rd34, %rd18;
-	add.s64 %rd66, %rd11, %rd65;
-	st.global.f32 [%rd66], %r9;
-$L_32:
-	ld.global.f32 %r10, [%rd59];
-$L_33:
+	add.s64 %rd64, %rd63, %rd20;
+	st.global.f32 [%rd64], %r9;
+	setp.lt.u64 %p14, %rd42, %rd58;
+	@!%p14 bra $L_22;
+$L_21:
+	ld.global.f32 %r10, [%rd60];
 	ld.global.f32 %r11, [%rd61];
 	mul.f32 %r12, %r10, %r11;
-	setp.lt.u64 %p11, %rd46, %rd62;
-	@!%p11 bra $L_35;
-$L_34:
-	mul.lo.s64 %rd67, %rd42, %rd18;
-	add.s64 %rd68, %rd11, %rd67;
-	st.global.f32 [%rd68], %r12;
-$L_36:
-	ld.global.f32 %r13, [%rd59];
-$L_37:
+	add.s64 %rd65, %rd63, %rd24;
+	st.global.f32 [%rd65], %r12;
+	setp.lt.u64 %p15, %rd50, %rd58;
+	@!%p15 bra $L_24;
+$L_23:
+	ld.global.f32 %r13, [%rd60];
 	ld.global.f32 %r14, [%rd61];
 	div.rn.f32 %r15, %r13, %r14;
-	setp.lt.u64 %p12, %rd54, %rd62;
-	@!%p12 bra $L_39;
-$L_38:
-	mul.lo.s64 %rd69, %rd50, %rd18;
-	add.s64 %rd70, %rd11, %rd69;
-	st.global.f32 [%rd70], %r15;
-$L_3:
-$L_4:
+	mov.b64 %rd66, 12;
+	add.s64 %rd67, %rd63, %rd66;
+	st.global.f32 [%rd67], %r15;
+$L_2:
 	ret;
-$L_7:
+$L_3:
+	@%p3 bra $L_26;
+	bra $L_6;
+$L_13:
+	@!%p9 bra $L_16;
+$L_15:
+	@%p11 bra $L_28;
+	bra $L_18;
+$L_25:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_27:
+	@%p8 bra $L_13;
+	bra $L_14;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -2697,7 +2799,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -2715,12 +2817,12 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd19;
+	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_2:
 	exit;
-$L_13:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -2743,7 +2845,7 @@ $L_13:
 	membar.gl;
 $T_3:
 	exit;
-$L_17:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -2761,12 +2863,12 @@ $L_17:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd42;
+	st.global.u64 [%trap+32], %rd41;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_4:
 	exit;
-$L_21:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -2784,12 +2886,12 @@ $L_21:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd50;
+	st.global.u64 [%trap+32], %rd49;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_5:
 	exit;
-$L_23:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -2812,7 +2914,7 @@ $L_23:
 	membar.gl;
 $T_6:
 	exit;
-$L_25:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -2835,7 +2937,7 @@ $L_25:
 	membar.gl;
 $T_7:
 	exit;
-$L_27:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_8;
@@ -2853,12 +2955,12 @@ $L_27:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd19;
+	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_8:
 	exit;
-$L_31:
+$L_20:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_9;
@@ -2881,7 +2983,7 @@ $L_31:
 	membar.gl;
 $T_9:
 	exit;
-$L_35:
+$L_22:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_10;
@@ -2899,12 +3001,12 @@ $L_35:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd42;
+	st.global.u64 [%trap+32], %rd41;
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_10:
 	exit;
-$L_39:
+$L_24:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_11;
@@ -2922,10 +3024,52 @@ $L_39:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd50;
+	st.global.u64 [%trap+32], %rd49;
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_11:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_12;
+	mov.u32 %tr1, 73;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_12:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_13;
+	mov.u32 %tr1, 85;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_13:
 	exit;
 }
 
@@ -2946,7 +3090,7 @@ $T_11:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<7>;
+	.reg .pred %p<8>;
 	.reg .b32 %r<11>;
 	.reg .b64 %rd<38>;
 	.reg .b64 %trap;
@@ -2973,7 +3117,6 @@ $L_0:
 	ld.param.u64 %rd11, [kernels_FloatToInt_param_10];
 	cvta.to.global.u64 %rd11, %rd11;
 	ld.param.s64 %rd12, [kernels_FloatToInt_param_11];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd13, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -2983,62 +3126,63 @@ $L_1:
 	cvt.u64.u32 %rd16, %r3;
 	add.s64 %rd17, %rd15, %rd16;
 	setp.lt.s64 %p1, %rd17, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd18, %rd17;
-$L_5:
-	mov.b64 %rd19, 8;
-	mul.lo.s64 %rd20, %rd17, %rd19;
-	add.s64 %rd21, %rd1, %rd20;
-	ld.global.f64 %rd22, [%rd21];
-	cvt.rzi.s64.f64 %rd23, %rd22;
-	mov.b64 %rd24, %rd6;
-	setp.lt.u64 %p2, %rd18, %rd24;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd25, %rd5, %rd20;
-	st.global.s64 [%rd25], %rd23;
+	mov.b64 %rd19, %rd6;
+	setp.lt.u64 %p2, %rd18, %rd19;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd20, 8;
+	mul.lo.s64 %rd21, %rd17, %rd20;
+	add.s64 %rd22, %rd1, %rd21;
+	ld.global.f64 %rd23, [%rd22];
+	cvt.rzi.s64.f64 %rd24, %rd23;
+	add.s64 %rd25, %rd5, %rd21;
+	st.global.s64 [%rd25], %rd24;
 	mov.b64 %rd26, %rd4;
 	setp.lt.u64 %p3, %rd18, %rd26;
-	@!%p3 bra $L_9;
-$L_8:
-	mov.b64 %rd27, 4;
-	mul.lo.s64 %rd28, %rd17, %rd27;
-	add.s64 %rd29, %rd3, %rd28;
-	ld.global.f32 %r4, [%rd29];
+	mov.b64 %rd27, %rd8;
+	setp.lt.u64 %p4, %rd18, %rd27;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_13;
+$L_7:
+	mov.b64 %rd28, 4;
+	mul.lo.s64 %rd29, %rd17, %rd28;
+	add.s64 %rd30, %rd3, %rd29;
+	ld.global.f32 %r4, [%rd30];
 	cvt.rzi.s32.f32 %r5, %r4;
-	mov.b64 %rd30, %rd8;
-	setp.lt.u64 %p4, %rd18, %rd30;
-	@!%p4 bra $L_11;
-$L_10:
-	add.s64 %rd31, %rd7, %rd28;
+	add.s64 %rd31, %rd7, %rd29;
 	st.global.s32 [%rd31], %r5;
-$L_12:
-	ld.global.f64 %rd32, [%rd21];
-	abs.f64 %rd33, %rd32;
-	cvt.rzi.u32.f64 %r6, %rd33;
-	mov.b64 %rd34, %rd10;
-	setp.lt.u64 %p5, %rd18, %rd34;
-	@!%p5 bra $L_14;
-$L_13:
-	add.s64 %rd35, %rd9, %rd28;
+	mov.b64 %rd32, %rd10;
+	setp.lt.u64 %p6, %rd18, %rd32;
+	@!%p6 bra $L_10;
+$L_9:
+	ld.global.f64 %rd33, [%rd22];
+	abs.f64 %rd34, %rd33;
+	cvt.rzi.u32.f64 %r6, %rd34;
+	add.s64 %rd35, %rd9, %rd29;
 	st.global.u32 [%rd35], %r6;
-$L_15:
-	ld.global.f32 %r7, [%rd29];
+	mov.b64 %rd36, %rd12;
+	setp.lt.u64 %p7, %rd18, %rd36;
+	@!%p7 bra $L_12;
+$L_11:
+	ld.global.f32 %r7, [%rd30];
 	mov.b32 %r8, 0f40800000;
 	div.rn.f32 %r9, %r7, %r8;
 	cvt.rzi.s32.f32 %r10, %r9;
 	cvt.s32.s8 %r10, %r10;
-	mov.b64 %rd36, %rd12;
-	setp.lt.u64 %p6, %rd18, %rd36;
-	@!%p6 bra $L_17;
-$L_16:
 	add.s64 %rd37, %rd11, %rd17;
 	st.global.s8 [%rd37], %r10;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_7:
+$L_5:
+	@%p4 bra $L_14;
+	bra $L_8;
+$L_13:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -3061,7 +3205,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -3084,7 +3228,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -3107,7 +3251,7 @@ $L_11:
 	membar.gl;
 $T_3:
 	exit;
-$L_14:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -3130,7 +3274,7 @@ $L_14:
 	membar.gl;
 $T_4:
 	exit;
-$L_17:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -3153,6 +3297,27 @@ $L_17:
 	membar.gl;
 $T_5:
 	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 98;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_6:
+	exit;
 }
 
 // kernels_IntToFloat
@@ -3170,9 +3335,9 @@ $T_5:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<10>;
+	.reg .pred %p<12>;
 	.reg .b32 %r<8>;
-	.reg .b64 %rd<57>;
+	.reg .b64 %rd<54>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -3194,7 +3359,6 @@ $L_0:
 	ld.param.u64 %rd9, [kernels_IntToFloat_param_8];
 	cvta.to.global.u64 %rd9, %rd9;
 	ld.param.s64 %rd10, [kernels_IntToFloat_param_9];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd11, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -3204,91 +3368,93 @@ $L_1:
 	cvt.u64.u32 %rd14, %r3;
 	add.s64 %rd15, %rd13, %rd14;
 	setp.lt.s64 %p1, %rd15, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd16, 3;
 	mul.lo.s64 %rd17, %rd16, %rd15;
-	mov.b64 %rd18, %rd15;
-$L_5:
-	mov.b64 %rd19, 8;
-	mul.lo.s64 %rd20, %rd15, %rd19;
-	add.s64 %rd21, %rd1, %rd20;
-	ld.global.s64 %rd22, [%rd21];
-	cvt.rn.f64.s64 %rd23, %rd22;
-	mov.b64 %rd24, %rd17;
-	mov.b64 %rd25, %rd8;
-	setp.lt.u64 %p2, %rd24, %rd25;
-	@!%p2 bra $L_7;
-$L_6:
-	mul.lo.s64 %rd26, %rd17, %rd19;
+	mov.b64 %rd18, %rd17;
+	mov.b64 %rd19, %rd8;
+	setp.lt.u64 %p2, %rd18, %rd19;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd20, %rd15;
+	mov.b64 %rd21, 8;
+	mul.lo.s64 %rd22, %rd15, %rd21;
+	add.s64 %rd23, %rd1, %rd22;
+	ld.global.s64 %rd24, [%rd23];
+	cvt.rn.f64.s64 %rd25, %rd24;
+	mul.lo.s64 %rd26, %rd17, %rd21;
 	add.s64 %rd27, %rd7, %rd26;
-	st.global.f64 [%rd27], %rd23;
-	mov.b64 %rd28, 1;
-	add.s64 %rd29, %rd17, %rd28;
-	mov.b64 %rd30, %rd4;
-	setp.lt.u64 %p3, %rd18, %rd30;
-	@!%p3 bra $L_9;
-$L_8:
-	add.s64 %rd31, %rd3, %rd20;
-	ld.global.u64 %rd32, [%rd31];
-	cvt.rn.f64.u64 %rd33, %rd32;
-	mov.b64 %rd34, %rd29;
-	setp.lt.u64 %p4, %rd34, %rd25;
-	@!%p4 bra $L_11;
-$L_10:
-	mul.lo.s64 %rd35, %rd29, %rd19;
-	add.s64 %rd36, %rd7, %rd35;
-	st.global.f64 [%rd36], %rd33;
+	st.global.f64 [%rd27], %rd25;
+	mov.b64 %rd28, %rd4;
+	setp.lt.u64 %p3, %rd20, %rd28;
+	mov.b64 %rd29, 1;
+	add.s64 %rd30, %rd17, %rd29;
+	mov.b64 %rd31, %rd30;
+	setp.lt.u64 %p4, %rd31, %rd19;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_19;
+$L_7:
+	add.s64 %rd32, %rd3, %rd22;
+	ld.global.u64 %rd33, [%rd32];
+	cvt.rn.f64.u64 %rd34, %rd33;
+	add.s64 %rd35, %rd27, %rd21;
+	st.global.f64 [%rd35], %rd34;
+	mov.b64 %rd36, %rd6;
+	setp.lt.u64 %p6, %rd20, %rd36;
 	mov.b64 %rd37, 2;
 	add.s64 %rd38, %rd17, %rd37;
-	mov.b64 %rd39, %rd6;
-	setp.lt.u64 %p5, %rd18, %rd39;
-	@!%p5 bra $L_13;
-$L_12:
-	add.s64 %rd40, %rd5, %rd20;
+	mov.b64 %rd39, %rd38;
+	setp.lt.u64 %p7, %rd39, %rd19;
+	and.pred %p8, %p6, %p7;
+	@!%p8 bra $L_21;
+$L_11:
+	add.s64 %rd40, %rd5, %rd22;
 	ld.global.f64 %rd41, [%rd40];
 	cvt.rn.f32.f64 %r4, %rd41;
 	cvt.f64.f32 %rd42, %r4;
-	mov.b64 %rd43, %rd38;
-	setp.lt.u64 %p6, %rd43, %rd25;
-	@!%p6 bra $L_15;
-$L_14:
-	mul.lo.s64 %rd44, %rd38, %rd19;
-	add.s64 %rd45, %rd7, %rd44;
-	st.global.f64 [%rd45], %rd42;
-$L_16:
-	ld.global.s64 %rd46, [%rd21];
+	mov.b64 %rd43, 16;
+	add.s64 %rd44, %rd27, %rd43;
+	st.global.f64 [%rd44], %rd42;
+	mov.b64 %rd45, %rd10;
+	setp.lt.u64 %p9, %rd18, %rd45;
+	@!%p9 bra $L_14;
+$L_13:
+	ld.global.s64 %rd46, [%rd23];
 	cvt.rn.f32.s64 %r5, %rd46;
-	mov.b64 %rd47, %rd10;
-	setp.lt.u64 %p7, %rd24, %rd47;
-	@!%p7 bra $L_18;
+	mov.b64 %rd47, 4;
+	mul.lo.s64 %rd48, %rd17, %rd47;
+	add.s64 %rd49, %rd9, %rd48;
+	st.global.f32 [%rd49], %r5;
+	setp.lt.u64 %p10, %rd31, %rd45;
+	@!%p10 bra $L_16;
+$L_15:
+	ld.global.u64 %rd50, [%rd32];
+	cvt.rn.f32.u64 %r6, %rd50;
+	add.s64 %rd51, %rd49, %rd47;
+	st.global.f32 [%rd51], %r6;
+	setp.lt.u64 %p11, %rd39, %rd45;
+	@!%p11 bra $L_18;
 $L_17:
-	mov.b64 %rd48, 4;
-	mul.lo.s64 %rd49, %rd17, %rd48;
-	add.s64 %rd50, %rd9, %rd49;
-	st.global.f32 [%rd50], %r5;
-$L_19:
-	ld.global.u64 %rd51, [%rd31];
-	cvt.rn.f32.u64 %r6, %rd51;
-	setp.lt.u64 %p8, %rd34, %rd47;
-	@!%p8 bra $L_21;
-$L_20:
-	mul.lo.s64 %rd52, %rd29, %rd48;
-	add.s64 %rd53, %rd9, %rd52;
-	st.global.f32 [%rd53], %r6;
-$L_22:
-	ld.global.f64 %rd54, [%rd40];
-	cvt.rn.f32.f64 %r7, %rd54;
-	setp.lt.u64 %p9, %rd43, %rd47;
-	@!%p9 bra $L_24;
-$L_23:
-	mul.lo.s64 %rd55, %rd38, %rd48;
-	add.s64 %rd56, %rd9, %rd55;
-	st.global.f32 [%rd56], %r7;
-$L_3:
-$L_4:
+	ld.global.f64 %rd52, [%rd40];
+	cvt.rn.f32.f64 %r7, %rd52;
+	add.s64 %rd53, %rd49, %rd21;
+	st.global.f32 [%rd53], %r7;
+$L_2:
 	ret;
-$L_7:
+$L_5:
+	@%p4 bra $L_20;
+	bra $L_8;
+$L_9:
+	@%p7 bra $L_22;
+	bra $L_12;
+$L_19:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_21:
+	@%p6 bra $L_9;
+	bra $L_10;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -3311,7 +3477,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -3334,7 +3500,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -3352,12 +3518,12 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd29;
+	st.global.u64 [%trap+32], %rd30;
 	st.global.u64 [%trap+40], %rd8;
 	membar.gl;
 $T_3:
 	exit;
-$L_13:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -3380,7 +3546,7 @@ $L_13:
 	membar.gl;
 $T_4:
 	exit;
-$L_15:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -3403,7 +3569,7 @@ $L_15:
 	membar.gl;
 $T_5:
 	exit;
-$L_18:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -3426,7 +3592,7 @@ $L_18:
 	membar.gl;
 $T_6:
 	exit;
-$L_21:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -3444,12 +3610,12 @@ $L_21:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd29;
+	st.global.u64 [%trap+32], %rd30;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_7:
 	exit;
-$L_24:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_8;
@@ -3471,6 +3637,48 @@ $L_24:
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_8:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 106;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 108;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_10:
 	exit;
 }
 
@@ -3495,7 +3703,7 @@ $T_8:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<9>;
+	.reg .pred %p<14>;
 	.reg .b32 %r<9>;
 	.reg .b64 %rd<47>;
 	.reg .b64 %trap;
@@ -3528,7 +3736,6 @@ $L_0:
 	ld.param.u64 %rd15, [kernels_NoFuse_param_14];
 	cvta.to.global.u64 %rd15, %rd15;
 	ld.param.s64 %rd16, [kernels_NoFuse_param_15];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd17, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -3538,66 +3745,77 @@ $L_1:
 	cvt.u64.u32 %rd20, %r3;
 	add.s64 %rd21, %rd19, %rd20;
 	setp.lt.s64 %p1, %rd21, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd22, %rd21;
-$L_5:
-	mov.b64 %rd23, 4;
-	mul.lo.s64 %rd24, %rd21, %rd23;
-	add.s64 %rd25, %rd1, %rd24;
-	ld.global.f32 %r4, [%rd25];
-	mov.b64 %rd26, %rd4;
-	setp.lt.u64 %p2, %rd22, %rd26;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd27, %rd3, %rd24;
-	ld.global.f32 %r5, [%rd27];
+	mov.b64 %rd23, %rd4;
+	setp.lt.u64 %p2, %rd22, %rd23;
+	mov.b64 %rd24, %rd6;
+	setp.lt.u64 %p3, %rd22, %rd24;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd25, %rd14;
+	setp.lt.u64 %p5, %rd22, %rd25;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_17;
+$L_7:
+	mov.b64 %rd26, 4;
+	mul.lo.s64 %rd27, %rd21, %rd26;
+	add.s64 %rd28, %rd1, %rd27;
+	ld.global.f32 %r4, [%rd28];
+	add.s64 %rd29, %rd3, %rd27;
+	ld.global.f32 %r5, [%rd29];
 	mul.rn.f32 %r6, %r4, %r5;
-	mov.b64 %rd28, %rd6;
-	setp.lt.u64 %p3, %rd22, %rd28;
-	@!%p3 bra $L_9;
-$L_8:
-	add.s64 %rd29, %rd5, %rd24;
-	ld.global.f32 %r7, [%rd29];
+	add.s64 %rd30, %rd5, %rd27;
+	ld.global.f32 %r7, [%rd30];
 	add.f32 %r8, %r6, %r7;
-	mov.b64 %rd30, %rd14;
-	setp.lt.u64 %p4, %rd22, %rd30;
-	@!%p4 bra $L_11;
-$L_10:
-	add.s64 %rd31, %rd13, %rd24;
+	add.s64 %rd31, %rd13, %rd27;
 	st.global.f32 [%rd31], %r8;
 	mov.b64 %rd32, %rd8;
-	setp.lt.u64 %p5, %rd22, %rd32;
-	@!%p5 bra $L_13;
-$L_12:
-	mov.b64 %rd33, 8;
-	mul.lo.s64 %rd34, %rd21, %rd33;
-	add.s64 %rd35, %rd7, %rd34;
-	ld.global.f64 %rd36, [%rd35];
-	mov.b64 %rd37, %rd10;
-	setp.lt.u64 %p6, %rd22, %rd37;
-	@!%p6 bra $L_15;
-$L_14:
-	add.s64 %rd38, %rd9, %rd34;
+	setp.lt.u64 %p7, %rd22, %rd32;
+	mov.b64 %rd33, %rd10;
+	setp.lt.u64 %p8, %rd22, %rd33;
+	and.pred %p9, %p7, %p8;
+	mov.b64 %rd34, %rd12;
+	setp.lt.u64 %p10, %rd22, %rd34;
+	and.pred %p11, %p9, %p10;
+	mov.b64 %rd35, %rd16;
+	setp.lt.u64 %p12, %rd22, %rd35;
+	and.pred %p13, %p11, %p12;
+	@!%p13 bra $L_19;
+$L_15:
+	mov.b64 %rd36, 8;
+	mul.lo.s64 %rd37, %rd21, %rd36;
+	add.s64 %rd38, %rd7, %rd37;
 	ld.global.f64 %rd39, [%rd38];
-	mul.rn.f64 %rd40, %rd36, %rd39;
-	mov.b64 %rd41, %rd12;
-	setp.lt.u64 %p7, %rd22, %rd41;
-	@!%p7 bra $L_17;
-$L_16:
-	add.s64 %rd42, %rd11, %rd34;
-	ld.global.f64 %rd43, [%rd42];
-	sub.f64 %rd44, %rd40, %rd43;
-	mov.b64 %rd45, %rd16;
-	setp.lt.u64 %p8, %rd22, %rd45;
-	@!%p8 bra $L_19;
-$L_18:
-	add.s64 %rd46, %rd15, %rd34;
-	st.global.f64 [%rd46], %rd44;
-$L_3:
-$L_4:
+	add.s64 %rd40, %rd9, %rd37;
+	ld.global.f64 %rd41, [%rd40];
+	mul.rn.f64 %rd42, %rd39, %rd41;
+	add.s64 %rd43, %rd11, %rd37;
+	ld.global.f64 %rd44, [%rd43];
+	sub.f64 %rd45, %rd42, %rd44;
+	add.s64 %rd46, %rd15, %rd37;
+	st.global.f64 [%rd46], %rd45;
+$L_2:
 	ret;
-$L_7:
+$L_3:
+	@!%p3 bra $L_6;
+$L_5:
+	@%p5 bra $L_18;
+	bra $L_8;
+$L_9:
+	@!%p8 bra $L_12;
+$L_11:
+	@!%p10 bra $L_14;
+$L_13:
+	@%p12 bra $L_20;
+	bra $L_16;
+$L_17:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_19:
+	@%p7 bra $L_9;
+	bra $L_10;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -3620,7 +3838,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -3643,7 +3861,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -3666,7 +3884,7 @@ $L_11:
 	membar.gl;
 $T_3:
 	exit;
-$L_13:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -3689,7 +3907,7 @@ $L_13:
 	membar.gl;
 $T_4:
 	exit;
-$L_15:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -3712,7 +3930,7 @@ $L_15:
 	membar.gl;
 $T_5:
 	exit;
-$L_17:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -3735,7 +3953,7 @@ $L_17:
 	membar.gl;
 $T_6:
 	exit;
-$L_19:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -3758,6 +3976,48 @@ $L_19:
 	membar.gl;
 $T_7:
 	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 118;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_8:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 122;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
 }
 
 // kernels_Fused
@@ -3773,7 +4033,7 @@ $T_7:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<5>;
+	.reg .pred %p<7>;
 	.reg .b32 %r<9>;
 	.reg .b64 %rd<24>;
 	.reg .b64 %trap;
@@ -3794,7 +4054,6 @@ $L_0:
 	ld.param.u64 %rd7, [kernels_Fused_param_6];
 	cvta.to.global.u64 %rd7, %rd7;
 	ld.param.s64 %rd8, [kernels_Fused_param_7];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd9, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -3804,38 +4063,41 @@ $L_1:
 	cvt.u64.u32 %rd12, %r3;
 	add.s64 %rd13, %rd11, %rd12;
 	setp.lt.s64 %p1, %rd13, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd14, %rd13;
-$L_5:
-	mov.b64 %rd15, 4;
-	mul.lo.s64 %rd16, %rd13, %rd15;
-	add.s64 %rd17, %rd1, %rd16;
-	ld.global.f32 %r4, [%rd17];
-	mov.b64 %rd18, %rd4;
-	setp.lt.u64 %p2, %rd14, %rd18;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd19, %rd3, %rd16;
-	ld.global.f32 %r5, [%rd19];
-	mul.f32 %r6, %r4, %r5;
-	mov.b64 %rd20, %rd6;
-	setp.lt.u64 %p3, %rd14, %rd20;
-	@!%p3 bra $L_9;
-$L_8:
-	add.s64 %rd21, %rd5, %rd16;
-	ld.global.f32 %r7, [%rd21];
-	add.f32 %r8, %r6, %r7;
-	mov.b64 %rd22, %rd8;
-	setp.lt.u64 %p4, %rd14, %rd22;
-	@!%p4 bra $L_11;
-$L_10:
-	add.s64 %rd23, %rd7, %rd16;
-	st.global.f32 [%rd23], %r8;
-$L_3:
-$L_4:
-	ret;
+	mov.b64 %rd15, %rd4;
+	setp.lt.u64 %p2, %rd14, %rd15;
+	mov.b64 %rd16, %rd6;
+	setp.lt.u64 %p3, %rd14, %rd16;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd17, %rd8;
+	setp.lt.u64 %p5, %rd14, %rd17;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_9;
 $L_7:
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd13, %rd18;
+	add.s64 %rd20, %rd1, %rd19;
+	ld.global.f32 %r4, [%rd20];
+	add.s64 %rd21, %rd3, %rd19;
+	ld.global.f32 %r5, [%rd21];
+	mul.f32 %r6, %r4, %r5;
+	add.s64 %rd22, %rd5, %rd19;
+	ld.global.f32 %r7, [%rd22];
+	add.f32 %r8, %r6, %r7;
+	add.s64 %rd23, %rd7, %rd19;
+	st.global.f32 [%rd23], %r8;
+$L_2:
+	ret;
+$L_3:
+	@!%p3 bra $L_6;
+$L_5:
+	@%p5 bra $L_10;
+	bra $L_8;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -3858,7 +4120,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -3881,7 +4143,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -3904,6 +4166,27 @@ $L_11:
 	membar.gl;
 $T_3:
 	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 126;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_4:
+	exit;
 }
 
 // kernels_Math64
@@ -3919,9 +4202,9 @@ $T_3:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<612>;
+	.reg .pred %p<469>;
 	.reg .b32 %r<71>;
-	.reg .b64 %rd<1530>;
+	.reg .b64 %rd<1463>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -3940,7 +4223,6 @@ $L_0:
 	ld.param.u64 %rd7, [kernels_Math64_param_6];
 	cvta.to.global.u64 %rd7, %rd7;
 	ld.param.s64 %rd8, [kernels_Math64_param_7];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd9, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -3950,4555 +4232,4046 @@ $L_1:
 	cvt.u64.u32 %rd12, %r3;
 	add.s64 %rd13, %rd11, %rd12;
 	setp.lt.s64 %p1, %rd13, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd14, %rd13;
-$L_7:
-	mov.b64 %rd19, 8;
-	mul.lo.s64 %rd20, %rd13, %rd19;
-	add.s64 %rd21, %rd1, %rd20;
-	ld.global.f64 %rd22, [%rd21];
-	mov.b64 %rd23, %rd4;
-	setp.lt.u64 %p3, %rd14, %rd23;
-	@!%p3 bra $L_9;
-$L_8:
-	add.s64 %rd24, %rd3, %rd20;
-	ld.global.f64 %rd25, [%rd24];
-	mul.lo.s64 %rd26, %rd19, %rd13;
-	add.s64 %rd27, %rd26, %rd19;
-	mov.b64 %rd28, %rd27;
-	mov.b64 %rd29, %rd6;
-	setp.le.u64 %p4, %rd28, %rd29;
-	@!%p4 bra $L_11;
-$L_10:
-	mov.b64 %rd30, %rd26;
-	setp.le.u64 %p5, %rd30, %rd28;
-	@!%p5 bra $L_13;
-$L_12:
-	mul.lo.s64 %rd31, %rd26, %rd19;
-	add.s64 %rd32, %rd5, %rd31;
-	abs.f64 %rd33, %rd22;
-	sqrt.rn.f64 %rd34, %rd33;
-	mov.b64 %rd35, 0;
-$L_14:
-	st.global.f64 [%rd32], %rd34;
-	mov.b64 %rd36, 1;
-$L_15:
-	add.s64 %rd37, %rd32, %rd19;
-	st.global.f64 [%rd37], %rd33;
-	cvt.rmi.f64.f64 %rd38, %rd22;
-$L_16:
-	mov.b64 %rd39, 16;
-	add.s64 %rd40, %rd32, %rd39;
-	st.global.f64 [%rd40], %rd38;
-	cvt.rpi.f64.f64 %rd41, %rd22;
-$L_17:
-	mov.b64 %rd42, 24;
-	add.s64 %rd43, %rd32, %rd42;
+	mov.b64 %rd15, %rd4;
+	setp.lt.u64 %p2, %rd14, %rd15;
+	mov.b64 %rd16, 8;
+	mul.lo.s64 %rd17, %rd16, %rd13;
+	add.s64 %rd18, %rd17, %rd16;
+	mov.b64 %rd19, %rd18;
+	mov.b64 %rd20, %rd6;
+	setp.le.u64 %p3, %rd19, %rd20;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd21, %rd17;
+	setp.le.u64 %p5, %rd21, %rd19;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_812;
+$L_9:
+	mul.lo.s64 %rd29, %rd13, %rd16;
+	add.s64 %rd30, %rd1, %rd29;
+	ld.global.f64 %rd31, [%rd30];
+	add.s64 %rd32, %rd3, %rd29;
+	ld.global.f64 %rd33, [%rd32];
+	mul.lo.s64 %rd34, %rd17, %rd16;
+	add.s64 %rd35, %rd5, %rd34;
+	abs.f64 %rd36, %rd31;
+	sqrt.rn.f64 %rd37, %rd36;
+	mov.b64 %rd38, 0;
+	st.global.f64 [%rd35], %rd37;
+	mov.b64 %rd39, 1;
+	add.s64 %rd40, %rd35, %rd16;
+	st.global.f64 [%rd40], %rd36;
+	cvt.rmi.f64.f64 %rd41, %rd31;
+	mov.b64 %rd42, 16;
+	add.s64 %rd43, %rd35, %rd42;
 	st.global.f64 [%rd43], %rd41;
-	cvt.rzi.f64.f64 %rd44, %rd22;
-$L_18:
-	mov.b64 %rd45, 32;
-	add.s64 %rd46, %rd32, %rd45;
+	cvt.rpi.f64.f64 %rd44, %rd31;
+	mov.b64 %rd45, 24;
+	add.s64 %rd46, %rd35, %rd45;
 	st.global.f64 [%rd46], %rd44;
-	mov.b64 %rd47, 0d3FF0000000000000;
-	fma.rn.f64 %rd48, %rd22, %rd25, %rd47;
-	mov.b64 %rd49, 5;
-$L_19:
-	mov.b64 %rd50, 40;
-	add.s64 %rd51, %rd32, %rd50;
-	st.global.f64 [%rd51], %rd48;
-	copysign.f64 %rd52, %rd22, %rd25;
-$L_20:
-	mov.b64 %rd53, 48;
-	add.s64 %rd54, %rd32, %rd53;
-	st.global.f64 [%rd54], %rd52;
-	setp.lt.s64 %p6, %rd22, 0;
-	@!%p6 bra $L_5;
+	cvt.rzi.f64.f64 %rd47, %rd31;
+	mov.b64 %rd48, 32;
+	add.s64 %rd49, %rd35, %rd48;
+	st.global.f64 [%rd49], %rd47;
+	mov.b64 %rd50, 0d3FF0000000000000;
+	fma.rn.f64 %rd51, %rd31, %rd33, %rd50;
+	mov.b64 %rd52, 5;
+	mov.b64 %rd53, 40;
+	add.s64 %rd54, %rd35, %rd53;
+	st.global.f64 [%rd54], %rd51;
+	copysign.f64 %rd55, %rd31, %rd33;
+	mov.b64 %rd56, 48;
+	add.s64 %rd57, %rd35, %rd56;
+	st.global.f64 [%rd57], %rd55;
+	setp.lt.s64 %p10, %rd31, 0;
+	@!%p10 bra $L_4;
+$L_3:
+	mov.b64 %rd22, 56;
+	add.s64 %rd23, %rd35, %rd22;
+	st.global.f64 [%rd23], %rd50;
 $L_4:
-$L_21:
-	mov.b64 %rd55, 56;
-	add.s64 %rd56, %rd32, %rd55;
-	st.global.f64 [%rd56], %rd47;
-$L_5:
-	mul.lo.s64 %rd15, %rd49, %rd13;
-	add.s64 %rd16, %rd15, %rd49;
-	mov.b64 %rd17, %rd16;
-	mov.b64 %rd18, %rd8;
-	setp.le.u64 %p2, %rd17, %rd18;
-	@!%p2 bra $L_23;
-$L_22:
-	mov.b64 %rd57, %rd15;
-	setp.le.u64 %p7, %rd57, %rd17;
-	@!%p7 bra $L_25;
-$L_24:
-	mul.lo.s64 %rd58, %rd15, %rd19;
+	mul.lo.s64 %rd24, %rd52, %rd13;
+	add.s64 %rd25, %rd24, %rd52;
+	mov.b64 %rd26, %rd25;
+	mov.b64 %rd27, %rd8;
+	setp.le.u64 %p7, %rd26, %rd27;
+	mov.b64 %rd28, %rd24;
+	setp.le.u64 %p8, %rd28, %rd26;
+	and.pred %p9, %p7, %p8;
+	@!%p9 bra $L_814;
+$L_13:
+	mul.lo.s64 %rd58, %rd24, %rd16;
 	add.s64 %rd59, %rd7, %rd58;
 	mov.b64 %rd60, 0d4020000000000000;
-	div.rn.f64 %rd61, %rd22, %rd60;
-$L_26:
-	setp.neu.f64 %p8, %rd61, %rd61;
-	@!%p8 bra $L_30;
-$L_27:
-	mov.b64 %rd93, %rd61;
-$L_43:
-	mov.b64 %rd92, %rd93;
-$L_86:
-	st.global.f64 [%rd59], %rd92;
-	mov.b64 %rd168, 0d3FE0000000000000;
-	add.f64 %rd169, %rd33, %rd168;
-$L_87:
-	setp.neu.f64 %p52, %rd169, %rd169;
-	@!%p52 bra $L_91;
-$L_88:
-	mov.b64 %rd223, %rd169;
-$L_97:
-	mov.b64 %rd222, %rd223;
-$L_123:
-	add.s64 %rd257, %rd59, %rd19;
-	st.global.f64 [%rd257], %rd222;
-$L_124:
-	mov.b64 %rd258, 0d0000000000000000;
-	setp.eq.f64 %p78, %rd22, %rd258;
-	@!%p78 bra $L_128;
-$L_125:
-	mov.b64 %rd276, %rd22;
-$L_140:
-	mov.b64 %rd275, %rd276;
-$L_404:
-	add.s64 %rd658, %rd59, %rd39;
-	st.global.f64 [%rd658], %rd275;
-$L_405:
-	setp.neu.f64 %p217, %rd22, %rd22;
-	@!%p217 bra $L_408;
-$L_406:
-	mov.b64 %rd659, 0d7FF8000000000001;
-	mov.b64 %rd673, %rd659;
-$L_419:
-	mov.b64 %rd672, %rd673;
-$L_683:
-	add.s64 %rd1055, %rd59, %rd42;
-	st.global.f64 [%rd1055], %rd672;
-	mov.b64 %rd1056, 0d4010000000000000;
-	div.rn.f64 %rd1057, %rd25, %rd1056;
-$L_684:
-	setp.eq.f64 %p355, %rd1057, %rd258;
-	@!%p355 bra $L_689;
-$L_686:
-	mov.b64 %rd1132, %rd47;
-$L_737:
-	mov.b64 %rd1131, %rd1132;
-$L_1009:
-	add.s64 %rd1490, %rd59, %rd45;
-	st.global.f64 [%rd1490], %rd1131;
-$L_3:
-$L_6:
-	ret;
-$L_28:
-	mov.b64 %rd62, 0d0000000000000000;
-	mov.b64 %rd93, %rd62;
-	bra $L_43;
-$L_29:
-	mov.b64 %rd63, -1;
-$L_51:
-	setp.ge.s64 %p25, %rd63, %rd35;
-	@!%p25 bra $L_52;
-$L_54:
-	mov.b64 %rd96, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p30, %rd61, %rd96;
-	setp.ne.u32 %p31, 1, 0;
-	@%p30 bra $E_54_1;
-	bra $L_52;
-$E_54_1:
-	mov.pred %p29, %p31;
-$L_53:
-	mov.pred %p28, %p29;
-$L_57:
-	@%p28 bra $L_28;
-$L_32:
-	mov.b64 %rd67, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p9, %rd61, %rd67;
-	@!%p9 bra $L_34;
-$L_31:
-	mov.b64 %rd64, 0d7FF0000000000000;
-	mov.b64 %rd65, 0dFFF0000000000000;
-	selp.b64 %rd66, %rd64, %rd65, %p15;
-	mov.b64 %rd93, %rd66;
-	bra $L_43;
+	div.rn.f64 %rd61, %rd31, %rd60;
+	setp.neu.f64 %p11, %rd61, %rd61;
+	@!%p11 bra $L_18;
+$L_15:
+	mov.b64 %rd116, %rd61;
 $L_30:
-$L_44:
-	setp.ge.s64 %p15, %rd36, %rd35;
-	@!%p15 bra $L_45;
-$L_47:
-	mov.b64 %rd94, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p20, %rd61, %rd94;
-	setp.ne.u32 %p21, 1, 0;
-	@%p20 bra $E_47_2;
-	bra $L_45;
-$E_47_2:
-	mov.pred %p19, %p21;
-$L_46:
-	mov.pred %p18, %p19;
-$L_50:
-	@%p18 bra $L_27;
-	bra $L_29;
-$L_33:
-	mov.b64 %rd68, 0d0000000000000000;
-	mov.b64 %rd93, %rd68;
-	bra $L_43;
-$L_34:
-	mov.b64 %rd69, 0dC0874910D52D3051;
-	setp.lt.f64 %p10, %rd61, %rd69;
-	@%p10 bra $L_33;
-$L_36:
-	mov.b64 %rd71, 0dBE30000000000000;
-	setp.lt.f64 %p11, %rd71, %rd61;
-	@!%p11 bra $L_37;
-$L_38:
-	mov.b64 %rd73, 0d3E30000000000000;
-	setp.lt.f64 %p13, %rd61, %rd73;
-	@!%p13 bra $L_37;
-$L_35:
-	add.f64 %rd70, %rd47, %rd61;
-	mov.b64 %rd93, %rd70;
-	bra $L_43;
-$L_37:
-	mov.b64 %rd72, 0d0000000000000000;
-	setp.lt.f64 %p12, %rd61, %rd72;
-	@!%p12 bra $L_42;
-$L_40:
-	mov.b64 %rd82, 0d3FF71547652B82FE;
-	mul.f64 %rd83, %rd82, %rd61;
-	mov.b64 %rd84, 0d3FE0000000000000;
-	sub.f64 %rd85, %rd83, %rd84;
-	cvt.rzi.s64.f64 %rd86, %rd85;
-	mov.b64 %rd75, %rd86;
-$L_39:
-	mov.b64 %rd74, %rd75;
-	cvt.rn.f64.s64 %rd76, %rd74;
-	mov.b64 %rd77, 0d3FE62E42FEE00000;
-	mul.f64 %rd78, %rd76, %rd77;
-	sub.f64 %rd79, %rd61, %rd78;
-	mov.b64 %rd80, 0d3DEA39EF35793C76;
-	mul.f64 %rd81, %rd76, %rd80;
-$L_58:
-	sub.f64 %rd98, %rd79, %rd81;
-	mul.f64 %rd99, %rd98, %rd98;
-	mov.b64 %rd100, 0d3E66376972BEA4D0;
-	mul.f64 %rd101, %rd99, %rd100;
-	mov.b64 %rd102, 0dBEBBBD41C5D26BF1;
-	add.f64 %rd103, %rd102, %rd101;
-	mul.f64 %rd104, %rd99, %rd103;
-	mov.b64 %rd105, 0d3F11566AAF25DE2C;
-	add.f64 %rd106, %rd105, %rd104;
-	mul.f64 %rd107, %rd99, %rd106;
-	mov.b64 %rd108, 0dBF66C16C16BEBD93;
-	add.f64 %rd109, %rd108, %rd107;
-	mul.f64 %rd110, %rd99, %rd109;
-	mov.b64 %rd111, 0d3FC5555555555555;
-	add.f64 %rd112, %rd111, %rd110;
-	mul.f64 %rd113, %rd99, %rd112;
-	sub.f64 %rd114, %rd98, %rd113;
-	mul.f64 %rd115, %rd98, %rd114;
-	mov.b64 %rd116, 0d4000000000000000;
-	sub.f64 %rd117, %rd116, %rd114;
-	div.rn.f64 %rd118, %rd115, %rd117;
-	sub.f64 %rd119, %rd81, %rd118;
-	sub.f64 %rd120, %rd119, %rd79;
-	sub.f64 %rd121, %rd47, %rd120;
-$L_60:
-	setp.eq.f64 %p35, %rd121, %rd72;
-	@!%p35 bra $L_63;
-$L_61:
-	mov.b64 %rd145, %rd121;
-$L_74:
-	mov.b64 %rd144, %rd145;
-$L_59:
-	mov.b64 %rd93, %rd144;
-	bra $L_43;
-$L_41:
-	mov.b64 %rd87, 0d3FF71547652B82FE;
-	mul.f64 %rd88, %rd87, %rd61;
-	mov.b64 %rd89, 0d3FE0000000000000;
-	add.f64 %rd90, %rd88, %rd89;
-	cvt.rzi.s64.f64 %rd91, %rd90;
-	mov.b64 %rd75, %rd91;
-	bra $L_39;
-$L_42:
-	setp.gt.f64 %p14, %rd61, %rd72;
-	@%p14 bra $L_41;
-	mov.b64 %rd75, %rd35;
-	bra $L_39;
-$L_45:
-	setp.le.s64 %p16, %rd36, %rd35;
-	setp.ne.u32 %p17, 0, 0;
-	@%p16 bra $L_48;
-	mov.pred %p24, %p17;
-	bra $L_49;
-$L_48:
-	mov.b64 %rd95, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p22, %rd61, %rd95;
-	mov.pred %p24, %p22;
-$L_49:
-	mov.pred %p23, %p24;
-	mov.pred %p19, %p23;
-	bra $L_46;
+	mov.b64 %rd115, %rd116;
+	st.global.f64 [%rd59], %rd115;
+	mov.b64 %rd117, 0d3FE0000000000000;
+	add.f64 %rd118, %rd36, %rd117;
+	setp.neu.f64 %p23, %rd118, %rd118;
+	@!%p23 bra $L_55;
 $L_52:
-	setp.le.s64 %p26, %rd63, %rd35;
-	setp.ne.u32 %p27, 0, 0;
-	@%p26 bra $L_55;
-	mov.pred %p34, %p27;
-	bra $L_56;
-$L_55:
-	mov.b64 %rd97, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p32, %rd61, %rd97;
-	mov.pred %p34, %p32;
-$L_56:
-	mov.pred %p33, %p34;
-	mov.pred %p29, %p33;
-	bra $L_53;
-$L_62:
-	mov.b64 %rd145, %rd121;
-	bra $L_74;
-$L_63:
+	mov.b64 %rd210, %rd118;
+$L_61:
+	mov.b64 %rd209, %rd210;
+	add.s64 %rd211, %rd59, %rd16;
+	st.global.f64 [%rd211], %rd209;
+	mov.b64 %rd212, 0d0000000000000000;
+	setp.eq.f64 %p41, %rd31, %rd212;
+	@!%p41 bra $L_78;
 $L_75:
-	setp.ge.s64 %p40, %rd35, %rd35;
-	@!%p40 bra $L_76;
-$L_78:
-	mov.b64 %rd146, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p45, %rd121, %rd146;
-	setp.ne.u32 %p46, 1, 0;
-	@%p45 bra $E_78_3;
-	bra $L_76;
-$E_78_3:
-	mov.pred %p44, %p46;
-$L_77:
-	mov.pred %p43, %p44;
-$L_81:
-	@%p43 bra $L_62;
-$L_65:
-	setp.neu.f64 %p36, %rd121, %rd121;
-	@%p36 bra $L_62;
-$L_64:
-$L_82:
-	abs.f64 %rd148, %rd121;
-	mov.b64 %rd149, 0d0010000000000000;
-	setp.lt.f64 %p50, %rd148, %rd149;
-	@!%p50 bra $L_84;
-$L_83:
-	mov.b64 %rd150, 0d4330000000000000;
-	mul.f64 %rd151, %rd121, %rd150;
-	mov.b64 %rd152, -52;
-	mov.b64 %rd154, %rd151;
-	mov.b64 %rd156, %rd152;
-$L_85:
-	mov.b64 %rd153, %rd154;
-	mov.b64 %rd155, %rd156;
-	add.s64 %rd157, %rd74, %rd155;
-	mov.b64 %rd158, %rd153;
-	mov.b64 %rd159, 52;
-	min.u64 %rd1491, %rd159, 64;
-	cvt.u32.u64 %r32, %rd1491;
-	shr.u64 %rd160, %rd158, %r32;
-	mov.b64 %rd161, %rd160;
-	mov.b64 %rd162, 2047;
-	and.b64 %rd163, %rd161, %rd162;
-	mov.b64 %rd164, 1023;
-	cvt.u32.u64 %r9, %rd163;
+	mov.b64 %rd302, %rd31;
+$L_90:
+	mov.b64 %rd301, %rd302;
+	add.s64 %rd303, %rd59, %rd42;
+	st.global.f64 [%rd303], %rd301;
+	setp.neu.f64 %p63, %rd31, %rd31;
+	@!%p63 bra $L_339;
+$L_337:
+	mov.b64 %rd643, 0d7FF8000000000001;
+	mov.b64 %rd699, %rd643;
+$L_350:
+	mov.b64 %rd698, %rd699;
+	add.s64 %rd700, %rd59, %rd45;
+	st.global.f64 [%rd700], %rd698;
+	mov.b64 %rd701, 0d4010000000000000;
+	div.rn.f64 %rd702, %rd33, %rd701;
+	setp.eq.f64 %p194, %rd702, %rd212;
+	@!%p194 bra $L_601;
+$L_598:
+	mov.b64 %rd1110, %rd50;
+$L_648:
+	mov.b64 %rd1109, %rd1110;
+	add.s64 %rd1111, %rd59, %rd48;
+	st.global.f64 [%rd1111], %rd1109;
+$L_2:
+	ret;
+$L_5:
+	@!%p3 bra $L_8;
+$L_7:
+	@%p5 bra $L_813;
+	bra $L_10;
+$L_11:
+	@%p8 bra $L_815;
+	bra $L_14;
+$L_16:
+	mov.b64 %rd62, 0d0000000000000000;
+	mov.b64 %rd116, %rd62;
+	bra $L_30;
+$L_17:
+	mov.b64 %rd63, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p12, %rd61, %rd63;
+	@%p12 bra $L_16;
+$L_20:
+	mov.b64 %rd66, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p15, %rd61, %rd66;
+	@!%p15 bra $L_22;
+$L_19:
+	mov.b64 %rd65, 0d7FF0000000000000;
+	mov.b64 %rd116, %rd65;
+	bra $L_30;
+$L_18:
+	mov.b64 %rd64, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p13, %rd61, %rd64;
+	setp.ne.u32 %p14, 1, 0;
+	@%p13 bra $E_18_1;
+	bra $L_31;
+$E_18_1:
+	mov.pred %p26, %p14;
+$L_32:
+	mov.pred %p25, %p26;
+	@%p25 bra $L_15;
+	bra $L_17;
+$L_21:
+	mov.b64 %rd67, 0d0000000000000000;
+	mov.b64 %rd116, %rd67;
+	bra $L_30;
+$L_22:
+	mov.b64 %rd68, 0dC0874910D52D3051;
+	setp.lt.f64 %p16, %rd61, %rd68;
+	@%p16 bra $L_21;
+$L_24:
+	mov.b64 %rd70, 0dBE30000000000000;
+	setp.lt.f64 %p17, %rd70, %rd61;
+	mov.b64 %rd71, 0d3E30000000000000;
+	setp.lt.f64 %p18, %rd61, %rd71;
+	and.pred %p19, %p17, %p18;
+	@!%p19 bra $L_25;
+$L_23:
+	add.f64 %rd69, %rd50, %rd61;
+	mov.b64 %rd116, %rd69;
+	bra $L_30;
+$L_25:
+	mov.b64 %rd72, 0d0000000000000000;
+	setp.lt.f64 %p20, %rd61, %rd72;
+	@!%p20 bra $L_29;
+$L_27:
+	mov.b64 %rd105, 0d3FF71547652B82FE;
+	mul.f64 %rd106, %rd105, %rd61;
+	mov.b64 %rd107, 0d3FE0000000000000;
+	sub.f64 %rd108, %rd106, %rd107;
+	cvt.rzi.s64.f64 %rd109, %rd108;
+	mov.b64 %rd74, %rd109;
+$L_26:
+	mov.b64 %rd73, %rd74;
+	cvt.rn.f64.s64 %rd75, %rd73;
+	mov.b64 %rd76, 0d3FE62E42FEE00000;
+	mul.f64 %rd77, %rd75, %rd76;
+	sub.f64 %rd78, %rd61, %rd77;
+	mov.b64 %rd79, 0d3DEA39EF35793C76;
+	mul.f64 %rd80, %rd75, %rd79;
+	sub.f64 %rd81, %rd78, %rd80;
+	mul.f64 %rd82, %rd81, %rd81;
+	mov.b64 %rd83, 0d3E66376972BEA4D0;
+	mul.f64 %rd84, %rd82, %rd83;
+	mov.b64 %rd85, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd86, %rd85, %rd84;
+	mul.f64 %rd87, %rd82, %rd86;
+	mov.b64 %rd88, 0d3F11566AAF25DE2C;
+	add.f64 %rd89, %rd88, %rd87;
+	mul.f64 %rd90, %rd82, %rd89;
+	mov.b64 %rd91, 0dBF66C16C16BEBD93;
+	add.f64 %rd92, %rd91, %rd90;
+	mul.f64 %rd93, %rd82, %rd92;
+	mov.b64 %rd94, 0d3FC5555555555555;
+	add.f64 %rd95, %rd94, %rd93;
+	mul.f64 %rd96, %rd82, %rd95;
+	sub.f64 %rd97, %rd81, %rd96;
+	mul.f64 %rd98, %rd81, %rd97;
+	mov.b64 %rd99, 0d4000000000000000;
+	sub.f64 %rd100, %rd99, %rd97;
+	div.rn.f64 %rd101, %rd98, %rd100;
+	sub.f64 %rd102, %rd80, %rd101;
+	sub.f64 %rd103, %rd102, %rd78;
+	sub.f64 %rd104, %rd50, %rd103;
+	setp.eq.f64 %p21, %rd104, %rd72;
+	@!%p21 bra $L_35;
+$L_33:
+	mov.b64 %rd140, %rd104;
+$L_46:
+	mov.b64 %rd139, %rd140;
+	mov.b64 %rd116, %rd139;
+	bra $L_30;
+$L_28:
+	mov.b64 %rd110, 0d3FF71547652B82FE;
+	mul.f64 %rd111, %rd110, %rd61;
+	mov.b64 %rd112, 0d3FE0000000000000;
+	add.f64 %rd113, %rd111, %rd112;
+	cvt.rzi.s64.f64 %rd114, %rd113;
+	mov.b64 %rd74, %rd114;
+	bra $L_26;
+$L_29:
+	setp.gt.f64 %p22, %rd61, %rd72;
+	@%p22 bra $L_28;
+	mov.b64 %rd74, %rd38;
+	bra $L_26;
+$L_31:
+	setp.ne.u32 %p24, 0, 0;
+	mov.pred %p26, %p24;
+	bra $L_32;
+$L_34:
+	mov.b64 %rd140, %rd104;
+	bra $L_46;
+$L_35:
+	setp.gt.f64 %p27, %rd104, %rd64;
+	@%p27 bra $E_35_2;
+	bra $L_47;
+$E_35_2:
+	mov.pred %p35, %p14;
+$L_48:
+	mov.pred %p34, %p35;
+	@%p34 bra $L_34;
+$L_37:
+	setp.neu.f64 %p29, %rd104, %rd104;
+	@%p29 bra $L_34;
+$L_36:
+	abs.f64 %rd119, %rd104;
+	mov.b64 %rd120, 0d0010000000000000;
+	setp.lt.f64 %p28, %rd119, %rd120;
+	@!%p28 bra $L_50;
+$L_49:
+	mov.b64 %rd141, 0d4330000000000000;
+	mul.f64 %rd142, %rd104, %rd141;
+	mov.b64 %rd143, -52;
+	mov.b64 %rd145, %rd142;
+	mov.b64 %rd147, %rd143;
+$L_51:
+	mov.b64 %rd144, %rd145;
+	mov.b64 %rd146, %rd147;
+	add.s64 %rd148, %rd73, %rd146;
+	mov.b64 %rd149, %rd144;
+	mov.b64 %rd150, 52;
+	min.u64 %rd1424, %rd150, 64;
+	cvt.u32.u64 %r32, %rd1424;
+	shr.u64 %rd151, %rd149, %r32;
+	mov.b64 %rd152, %rd151;
+	mov.b64 %rd153, 2047;
+	and.b64 %rd154, %rd152, %rd153;
+	mov.b64 %rd155, 1023;
+	cvt.u32.u64 %r9, %rd154;
 	mov.b32 %r10, 1023;
 	sub.s32 %r11, %r9, %r10;
-	cvt.s64.s32 %rd165, %r11;
-	add.s64 %rd166, %rd157, %rd165;
-	mov.b64 %rd167, -1075;
-	setp.lt.s64 %p51, %rd166, %rd167;
-	@!%p51 bra $L_67;
-$L_66:
-	copysign.f64 %rd122, %rd153, %rd72;
-	mov.b64 %rd145, %rd122;
-	bra $L_74;
-$L_67:
-	setp.gt.s64 %p37, %rd166, %rd164;
-	@!%p37 bra $L_69;
-$L_68:
-	setp.lt.f64 %p38, %rd153, %rd72;
-	@!%p38 bra $L_71;
-$L_70:
-	mov.b64 %rd124, 0d7FF0000000000000;
-	mov.b64 %rd125, 0dFFF0000000000000;
-	selp.b64 %rd126, %rd124, %rd125, %p25;
-	mov.b64 %rd145, %rd126;
-	bra $L_74;
-$L_69:
-	mov.b64 %rd123, -1022;
-	setp.lt.s64 %p39, %rd166, %rd123;
-	@%p39 bra $L_72;
-	mov.b64 %rd133, %rd166;
-	mov.b64 %rd135, %rd47;
-	bra $L_73;
-$L_72:
-	cvt.u32.u64 %r4, %rd166;
+	cvt.s64.s32 %rd156, %r11;
+	add.s64 %rd157, %rd148, %rd156;
+	mov.b64 %rd158, -1075;
+	setp.lt.s64 %p36, %rd157, %rd158;
+	@!%p36 bra $L_39;
+$L_38:
+	copysign.f64 %rd121, %rd144, %rd72;
+	mov.b64 %rd140, %rd121;
+	bra $L_46;
+$L_39:
+	setp.gt.s64 %p30, %rd157, %rd155;
+	@!%p30 bra $L_41;
+$L_40:
+	setp.lt.f64 %p31, %rd144, %rd72;
+	@!%p31 bra $L_43;
+$L_42:
+	mov.b64 %rd123, 0dFFF0000000000000;
+	mov.b64 %rd140, %rd123;
+	bra $L_46;
+$L_41:
+	mov.b64 %rd122, -1022;
+	setp.lt.s64 %p32, %rd157, %rd122;
+	@%p32 bra $L_44;
+	mov.b64 %rd128, %rd157;
+	mov.b64 %rd130, %rd50;
+	bra $L_45;
+$L_44:
+	cvt.u32.u64 %r4, %rd157;
 	mov.b32 %r5, 53;
 	add.s32 %r6, %r4, %r5;
-	cvt.s64.s32 %rd130, %r6;
-	mov.b64 %rd131, 0d3CA0000000000000;
-	mov.b64 %rd133, %rd130;
-	mov.b64 %rd135, %rd131;
-$L_73:
-	mov.b64 %rd132, %rd133;
-	mov.b64 %rd134, %rd135;
-	mov.b64 %rd136, 9218868437227405312;
-	not.b64 %rd137, %rd136;
-	and.b64 %rd137, %rd158, %rd137;
-	cvt.u32.u64 %r7, %rd132;
+	cvt.s64.s32 %rd125, %r6;
+	mov.b64 %rd126, 0d3CA0000000000000;
+	mov.b64 %rd128, %rd125;
+	mov.b64 %rd130, %rd126;
+$L_45:
+	mov.b64 %rd127, %rd128;
+	mov.b64 %rd129, %rd130;
+	mov.b64 %rd131, 9218868437227405312;
+	not.b64 %rd132, %rd131;
+	and.b64 %rd132, %rd149, %rd132;
+	cvt.u32.u64 %r7, %rd127;
 	add.s32 %r8, %r7, %r10;
-	cvt.s64.s32 %rd138, %r8;
-	mov.b64 %rd139, %rd138;
-	min.u64 %rd1492, %rd159, 64;
-	cvt.u32.u64 %r33, %rd1492;
-	shl.b64 %rd140, %rd139, %r33;
-	or.b64 %rd141, %rd137, %rd140;
-	mov.b64 %rd142, %rd141;
-	mul.f64 %rd143, %rd134, %rd142;
-	mov.b64 %rd145, %rd143;
-	bra $L_74;
+	cvt.s64.s32 %rd133, %r8;
+	mov.b64 %rd134, %rd133;
+	min.u64 %rd1425, %rd150, 64;
+	cvt.u32.u64 %r33, %rd1425;
+	shl.b64 %rd135, %rd134, %r33;
+	or.b64 %rd136, %rd132, %rd135;
+	mov.b64 %rd137, %rd136;
+	mul.f64 %rd138, %rd129, %rd137;
+	mov.b64 %rd140, %rd138;
+	bra $L_46;
+$L_43:
+	mov.b64 %rd124, 0d7FF0000000000000;
+	mov.b64 %rd140, %rd124;
+	bra $L_46;
+$L_47:
+	setp.lt.f64 %p33, %rd104, %rd63;
+	mov.pred %p35, %p33;
+	bra $L_48;
+$L_50:
+	mov.b64 %rd145, %rd104;
+	mov.b64 %rd147, %rd38;
+	bra $L_51;
+$L_53:
+	mov.b64 %rd159, 0d7FF8000000000001;
+	mov.b64 %rd210, %rd159;
+	bra $L_61;
+$L_54:
+	mov.b64 %rd160, 0d0000000000000000;
+	setp.lt.f64 %p37, %rd118, %rd160;
+	@%p37 bra $L_53;
+$L_57:
+	setp.eq.f64 %p40, %rd118, %rd160;
+	@!%p40 bra $L_58;
+$L_56:
+	mov.b64 %rd162, 0dFFF0000000000000;
+	mov.b64 %rd210, %rd162;
+	bra $L_61;
+$L_55:
+	mov.b64 %rd161, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p38, %rd118, %rd161;
+	setp.ne.u32 %p39, 1, 0;
+	@%p38 bra $E_55_3;
+	bra $L_62;
+$E_55_3:
+	mov.pred %p44, %p39;
+$L_63:
+	mov.pred %p43, %p44;
+	@%p43 bra $L_52;
+	bra $L_54;
+$L_58:
+	@!%p40 bra $L_66;
+$L_64:
+	mov.b64 %rd216, %rd118;
+	mov.b64 %rd218, %rd38;
+$L_69:
+	mov.b64 %rd215, %rd216;
+	mov.b64 %rd217, %rd218;
+	mov.b64 %rd219, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p46, %rd215, %rd219;
+	@%p46 bra $L_59;
+	mov.b64 %rd167, %rd215;
+	mov.b64 %rd169, %rd217;
+	bra $L_60;
+$L_59:
+	mov.b64 %rd163, 0d4000000000000000;
+	mul.f64 %rd164, %rd215, %rd163;
+	sub.s64 %rd165, %rd217, %rd39;
+	mov.b64 %rd167, %rd164;
+	mov.b64 %rd169, %rd165;
+$L_60:
+	mov.b64 %rd166, %rd167;
+	mov.b64 %rd168, %rd169;
+	sub.f64 %rd170, %rd166, %rd50;
+	cvt.rn.f64.s64 %rd171, %rd168;
+	mov.b64 %rd172, 0d4000000000000000;
+	add.f64 %rd173, %rd172, %rd170;
+	div.rn.f64 %rd174, %rd170, %rd173;
+	mul.f64 %rd175, %rd174, %rd174;
+	mul.f64 %rd176, %rd175, %rd175;
+	mov.b64 %rd177, 0d3FC2F112DF3E5244;
+	mul.f64 %rd178, %rd176, %rd177;
+	mov.b64 %rd179, 0d3FC7466496CB03DE;
+	add.f64 %rd180, %rd179, %rd178;
+	mul.f64 %rd181, %rd176, %rd180;
+	mov.b64 %rd182, 0d3FD2492494229359;
+	add.f64 %rd183, %rd182, %rd181;
+	mul.f64 %rd184, %rd176, %rd183;
+	mov.b64 %rd185, 0d3FE5555555555593;
+	add.f64 %rd186, %rd185, %rd184;
+	mul.f64 %rd187, %rd175, %rd186;
+	mov.b64 %rd188, 0d3FC39A09D078C69F;
+	mul.f64 %rd189, %rd176, %rd188;
+	mov.b64 %rd190, 0d3FCC71C51D8E78AF;
+	add.f64 %rd191, %rd190, %rd189;
+	mul.f64 %rd192, %rd176, %rd191;
+	mov.b64 %rd193, 0d3FD999999997FA04;
+	add.f64 %rd194, %rd193, %rd192;
+	mul.f64 %rd195, %rd176, %rd194;
+	add.f64 %rd196, %rd187, %rd195;
+	mul.f64 %rd197, %rd117, %rd170;
+	mul.f64 %rd198, %rd197, %rd170;
+	mov.b64 %rd199, 0d3FE62E42FEE00000;
+	mul.f64 %rd200, %rd171, %rd199;
+	add.f64 %rd201, %rd198, %rd196;
+	mul.f64 %rd202, %rd174, %rd201;
+	mov.b64 %rd203, 0d3DEA39EF35793C76;
+	mul.f64 %rd204, %rd171, %rd203;
+	add.f64 %rd205, %rd202, %rd204;
+	sub.f64 %rd206, %rd198, %rd205;
+	sub.f64 %rd207, %rd206, %rd170;
+	sub.f64 %rd208, %rd200, %rd207;
+	mov.b64 %rd210, %rd208;
+	bra $L_61;
+$L_62:
+	setp.ne.u32 %p42, 0, 0;
+	mov.pred %p44, %p42;
+	bra $L_63;
+$L_65:
+	mov.b64 %rd216, %rd118;
+	mov.b64 %rd218, %rd38;
+	bra $L_69;
+$L_66:
+	@%p38 bra $E_66_4;
+	bra $L_70;
+$E_66_4:
+	mov.pred %p49, %p39;
 $L_71:
-	mov.b64 %rd127, 0d7FF0000000000000;
-	mov.b64 %rd128, 0dFFF0000000000000;
-	selp.b64 %rd129, %rd127, %rd128, %p15;
-	mov.b64 %rd145, %rd129;
+	mov.pred %p48, %p49;
+	@%p48 bra $L_65;
+$L_68:
+	@%p23 bra $L_65;
+$L_67:
+	abs.f64 %rd213, %rd118;
+	mov.b64 %rd214, 0d0010000000000000;
+	setp.lt.f64 %p45, %rd213, %rd214;
+	@!%p45 bra $L_73;
+$L_72:
+	mov.b64 %rd221, 0d4330000000000000;
+	mul.f64 %rd222, %rd118, %rd221;
+	mov.b64 %rd223, -52;
+	mov.b64 %rd225, %rd222;
+	mov.b64 %rd227, %rd223;
+$L_74:
+	mov.b64 %rd224, %rd225;
+	mov.b64 %rd226, %rd227;
+	mov.b64 %rd228, %rd224;
+	mov.b64 %rd229, 52;
+	min.u64 %rd1426, %rd229, 64;
+	cvt.u32.u64 %r34, %rd1426;
+	shr.u64 %rd230, %rd228, %r34;
+	mov.b64 %rd231, 2047;
+	and.b64 %rd232, %rd230, %rd231;
+	mov.b64 %rd233, %rd232;
+	mov.b64 %rd234, 1023;
+	sub.s64 %rd235, %rd233, %rd234;
+	add.s64 %rd236, %rd235, %rd39;
+	add.s64 %rd237, %rd226, %rd236;
+	mov.b64 %rd238, 9218868437227405312;
+	not.b64 %rd239, %rd238;
+	and.b64 %rd239, %rd228, %rd239;
+	mov.b64 %rd240, 4602678819172646912;
+	or.b64 %rd241, %rd239, %rd240;
+	mov.b64 %rd242, %rd241;
+	mov.b64 %rd216, %rd242;
+	mov.b64 %rd218, %rd237;
+	bra $L_69;
+$L_70:
+	mov.b64 %rd220, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p47, %rd118, %rd220;
+	mov.pred %p49, %p47;
+	bra $L_71;
+$L_73:
+	mov.b64 %rd225, %rd118;
+	mov.b64 %rd227, %rd38;
 	bra $L_74;
 $L_76:
-	setp.le.s64 %p41, %rd35, %rd35;
-	setp.ne.u32 %p42, 0, 0;
-	@%p41 bra $L_79;
-	mov.pred %p49, %p42;
-	bra $L_80;
-$L_79:
-	mov.b64 %rd147, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p47, %rd121, %rd147;
-	mov.pred %p49, %p47;
-$L_80:
-	mov.pred %p48, %p49;
-	mov.pred %p44, %p48;
-	bra $L_77;
-$L_84:
-	mov.b64 %rd154, %rd121;
-	mov.b64 %rd156, %rd35;
-	bra $L_85;
-$L_89:
-	mov.b64 %rd170, 0d7FF8000000000001;
-	mov.b64 %rd223, %rd170;
-	bra $L_97;
-$L_90:
-	mov.b64 %rd171, 0d0000000000000000;
-	setp.lt.f64 %p53, %rd169, %rd171;
-	@%p53 bra $L_89;
-$L_93:
-	setp.eq.f64 %p55, %rd169, %rd171;
-	@!%p55 bra $L_94;
-$L_92:
-	mov.b64 %rd172, -1;
-	mov.b64 %rd173, 0d7FF0000000000000;
-	mov.b64 %rd174, 0dFFF0000000000000;
-	setp.ge.s64 %p54, %rd172, %rd35;
-	selp.b64 %rd175, %rd173, %rd174, %p54;
-	mov.b64 %rd223, %rd175;
-	bra $L_97;
-$L_91:
-$L_98:
-	setp.ge.s64 %p56, %rd36, %rd35;
-	@!%p56 bra $L_99;
-$L_101:
-	mov.b64 %rd224, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p61, %rd169, %rd224;
-	setp.ne.u32 %p62, 1, 0;
-	@%p61 bra $E_101_4;
-	bra $L_99;
-$E_101_4:
-	mov.pred %p60, %p62;
-$L_100:
-	mov.pred %p59, %p60;
-$L_104:
-	@%p59 bra $L_88;
+	mov.b64 %rd243, 0d7FF8000000000001;
+	mov.b64 %rd302, %rd243;
 	bra $L_90;
+$L_77:
+	mov.b64 %rd244, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p50, %rd31, %rd244;
+	setp.ne.u32 %p51, 1, 0;
+	@%p50 bra $E_77_5;
+	bra $L_91;
+$E_77_5:
+	mov.pred %p66, %p51;
+$L_92:
+	mov.pred %p65, %p66;
+	@%p65 bra $L_76;
+$L_79:
+	setp.lt.f64 %p53, %rd31, %rd212;
+	setp.ne.u32 %p54, 0, 0;
+	@%p53 bra $L_80;
+	mov.b64 %rd247, %rd31;
+	mov.pred %p56, %p54;
+	bra $L_81;
+$L_80:
+	neg.f64 %rd245, %rd31;
+	mov.b64 %rd247, %rd245;
+	mov.pred %p56, %p51;
+$L_81:
+	mov.b64 %rd246, %rd247;
+	mov.pred %p55, %p56;
+	mov.b64 %rd248, 0d41C0000000000000;
+	setp.ge.f64 %p57, %rd246, %rd248;
+	@!%p57 bra $L_94;
+$L_93:
+	mov.b64 %rd305, 0d3FE921FB54442D18;
+	setp.lt.f64 %p67, %rd246, %rd305;
+	@!%p67 bra $L_99;
+$L_98:
+	mov.b64 %rd334, 0;
+	mov.b64 %rd366, %rd334;
+	mov.b64 %rd368, %rd246;
+$L_102:
+	mov.b64 %rd365, %rd366;
+	mov.b64 %rd367, %rd368;
+	mov.b64 %rd330, %rd365;
+	mov.b64 %rd332, %rd367;
+$L_97:
+	mov.b64 %rd329, %rd330;
+	mov.b64 %rd331, %rd332;
+	mov.b64 %rd333, 3;
+	setp.gt.u64 %p69, %rd329, %rd333;
+	@%p69 bra $L_82;
+	mov.pred %p60, %p55;
+	mov.b64 %rd252, %rd329;
+	bra $L_83;
+$L_82:
+	not.pred %p58, %p55;
+	mov.b64 %rd249, 4;
+	sub.u64 %rd250, %rd329, %rd249;
+	mov.pred %p60, %p58;
+	mov.b64 %rd252, %rd250;
+$L_83:
+	mov.pred %p59, %p60;
+	mov.b64 %rd251, %rd252;
+	mul.f64 %rd253, %rd331, %rd331;
+	mov.b64 %rd254, 1;
+	setp.eq.u64 %p61, %rd251, %rd254;
+	@!%p61 bra $L_87;
+$L_84:
+	mul.f64 %rd255, %rd117, %rd253;
+	sub.f64 %rd256, %rd50, %rd255;
+	mul.f64 %rd257, %rd253, %rd253;
+	mov.b64 %rd258, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd259, %rd258, %rd253;
+	mov.b64 %rd260, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd261, %rd259, %rd260;
+	mul.f64 %rd262, %rd261, %rd253;
+	mov.b64 %rd263, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd264, %rd262, %rd263;
+	mul.f64 %rd265, %rd264, %rd253;
+	mov.b64 %rd266, 0d3EFA01A019C844F5;
+	add.f64 %rd267, %rd265, %rd266;
+	mul.f64 %rd268, %rd267, %rd253;
+	mov.b64 %rd269, 0dBF56C16C16C14F91;
+	add.f64 %rd270, %rd268, %rd269;
+	mul.f64 %rd271, %rd270, %rd253;
+	mov.b64 %rd272, 0d3FA555555555554B;
+	add.f64 %rd273, %rd271, %rd272;
+	mul.f64 %rd274, %rd257, %rd273;
+	add.f64 %rd275, %rd256, %rd274;
+	mov.b64 %rd277, %rd275;
+$L_85:
+	mov.b64 %rd276, %rd277;
+	@%p59 bra $L_88;
+	mov.b64 %rd300, %rd276;
+	bra $L_89;
+$L_88:
+	neg.f64 %rd298, %rd276;
+	mov.b64 %rd300, %rd298;
+$L_89:
+	mov.b64 %rd299, %rd300;
+	mov.b64 %rd302, %rd299;
+	bra $L_90;
+$L_78:
+	setp.neu.f64 %p52, %rd31, %rd31;
+	@%p52 bra $L_75;
+	bra $L_77;
+$L_86:
+	mul.f64 %rd278, %rd331, %rd253;
+	mov.b64 %rd279, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd280, %rd279, %rd253;
+	mov.b64 %rd281, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd282, %rd280, %rd281;
+	mul.f64 %rd283, %rd282, %rd253;
+	mov.b64 %rd284, 0d3EC71DE3567D48A1;
+	add.f64 %rd285, %rd283, %rd284;
+	mul.f64 %rd286, %rd285, %rd253;
+	mov.b64 %rd287, 0dBF2A01A019BFDF03;
+	add.f64 %rd288, %rd286, %rd287;
+	mul.f64 %rd289, %rd288, %rd253;
+	mov.b64 %rd290, 0d3F8111111110F7D0;
+	add.f64 %rd291, %rd289, %rd290;
+	mul.f64 %rd292, %rd291, %rd253;
+	mov.b64 %rd293, 0dBFC5555555555548;
+	add.f64 %rd294, %rd292, %rd293;
+	mul.f64 %rd295, %rd278, %rd294;
+	add.f64 %rd296, %rd331, %rd295;
+	mov.b64 %rd277, %rd296;
+	bra $L_85;
+$L_87:
+	mov.b64 %rd297, 2;
+	setp.eq.u64 %p62, %rd251, %rd297;
+	@%p62 bra $L_84;
+	bra $L_86;
+$L_91:
+	mov.b64 %rd304, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p64, %rd31, %rd304;
+	mov.pred %p66, %p64;
+	bra $L_92;
 $L_94:
-$L_105:
-	@!%p55 bra $L_108;
-$L_106:
-	mov.b64 %rd227, %rd169;
-	mov.b64 %rd229, %rd35;
-$L_111:
-	mov.b64 %rd226, %rd227;
-	mov.b64 %rd228, %rd229;
-	mov.b64 %rd230, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p66, %rd226, %rd230;
-	@%p66 bra $L_95;
-	mov.b64 %rd180, %rd226;
-	mov.b64 %rd182, %rd228;
+	mov.b64 %rd306, 0d3FF45F306DC9C883;
+	mul.f64 %rd307, %rd246, %rd306;
+	cvt.rzi.u64.f64 %rd308, %rd307;
+	cvt.rn.f64.u64 %rd309, %rd308;
+	mov.b64 %rd310, 1;
+	and.b64 %rd311, %rd308, %rd310;
+	setp.eq.u64 %p68, %rd311, %rd310;
+	@%p68 bra $L_95;
+	mov.b64 %rd315, %rd308;
+	mov.b64 %rd317, %rd309;
 	bra $L_96;
 $L_95:
-	mov.b64 %rd176, 0d4000000000000000;
-	mul.f64 %rd177, %rd226, %rd176;
-	sub.s64 %rd178, %rd228, %rd36;
-	mov.b64 %rd180, %rd177;
-	mov.b64 %rd182, %rd178;
+	add.u64 %rd312, %rd308, %rd310;
+	add.f64 %rd313, %rd309, %rd50;
+	mov.b64 %rd315, %rd312;
+	mov.b64 %rd317, %rd313;
 $L_96:
-	mov.b64 %rd179, %rd180;
-	mov.b64 %rd181, %rd182;
-	sub.f64 %rd183, %rd179, %rd47;
-	cvt.rn.f64.s64 %rd184, %rd181;
-	mov.b64 %rd185, 0d4000000000000000;
-	add.f64 %rd186, %rd185, %rd183;
-	div.rn.f64 %rd187, %rd183, %rd186;
-	mul.f64 %rd188, %rd187, %rd187;
-	mul.f64 %rd189, %rd188, %rd188;
-	mov.b64 %rd190, 0d3FC2F112DF3E5244;
-	mul.f64 %rd191, %rd189, %rd190;
-	mov.b64 %rd192, 0d3FC7466496CB03DE;
-	add.f64 %rd193, %rd192, %rd191;
-	mul.f64 %rd194, %rd189, %rd193;
-	mov.b64 %rd195, 0d3FD2492494229359;
-	add.f64 %rd196, %rd195, %rd194;
-	mul.f64 %rd197, %rd189, %rd196;
-	mov.b64 %rd198, 0d3FE5555555555593;
-	add.f64 %rd199, %rd198, %rd197;
-	mul.f64 %rd200, %rd188, %rd199;
-	mov.b64 %rd201, 0d3FC39A09D078C69F;
-	mul.f64 %rd202, %rd189, %rd201;
-	mov.b64 %rd203, 0d3FCC71C51D8E78AF;
-	add.f64 %rd204, %rd203, %rd202;
-	mul.f64 %rd205, %rd189, %rd204;
-	mov.b64 %rd206, 0d3FD999999997FA04;
-	add.f64 %rd207, %rd206, %rd205;
-	mul.f64 %rd208, %rd189, %rd207;
-	add.f64 %rd209, %rd200, %rd208;
-	mul.f64 %rd210, %rd168, %rd183;
-	mul.f64 %rd211, %rd210, %rd183;
-	mov.b64 %rd212, 0d3FE62E42FEE00000;
-	mul.f64 %rd213, %rd184, %rd212;
-	add.f64 %rd214, %rd211, %rd209;
-	mul.f64 %rd215, %rd187, %rd214;
-	mov.b64 %rd216, 0d3DEA39EF35793C76;
-	mul.f64 %rd217, %rd184, %rd216;
-	add.f64 %rd218, %rd215, %rd217;
-	sub.f64 %rd219, %rd211, %rd218;
-	sub.f64 %rd220, %rd219, %rd183;
-	sub.f64 %rd221, %rd213, %rd220;
-	mov.b64 %rd223, %rd221;
+	mov.b64 %rd314, %rd315;
+	mov.b64 %rd316, %rd317;
+	mov.b64 %rd318, 7;
+	and.b64 %rd319, %rd314, %rd318;
+	mov.b64 %rd320, 0d3FE921FB40000000;
+	mul.f64 %rd321, %rd316, %rd320;
+	sub.f64 %rd322, %rd246, %rd321;
+	mov.b64 %rd323, 0d3E64442D00000000;
+	mul.f64 %rd324, %rd316, %rd323;
+	sub.f64 %rd325, %rd322, %rd324;
+	mov.b64 %rd326, 0d3CE8469898CC5170;
+	mul.f64 %rd327, %rd316, %rd326;
+	sub.f64 %rd328, %rd325, %rd327;
+	mov.b64 %rd330, %rd319;
+	mov.b64 %rd332, %rd328;
 	bra $L_97;
 $L_99:
-	setp.le.s64 %p57, %rd36, %rd35;
-	setp.ne.u32 %p58, 0, 0;
-	@%p57 bra $L_102;
-	mov.pred %p65, %p58;
-	bra $L_103;
-$L_102:
-	mov.b64 %rd225, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p63, %rd169, %rd225;
-	mov.pred %p65, %p63;
+	mov.b64 %rd335, %rd246;
+	mov.b64 %rd336, 52;
+	min.u64 %rd1427, %rd336, 64;
+	cvt.u32.u64 %r35, %rd1427;
+	shr.u64 %rd337, %rd335, %r35;
+	mov.b64 %rd338, 2047;
+	and.b64 %rd339, %rd337, %rd338;
+	mov.b64 %rd340, %rd339;
+	mov.b64 %rd341, 1023;
+	sub.s64 %rd342, %rd340, %rd341;
+	mov.b64 %rd343, 52;
+	sub.s64 %rd344, %rd342, %rd343;
+	mov.b64 %rd345, 9218868437227405312;
+	not.b64 %rd346, %rd345;
+	and.b64 %rd346, %rd335, %rd346;
+	mov.b64 %rd347, 4503599627370496;
+	or.b64 %rd348, %rd346, %rd347;
+	mov.b64 %rd349, 61;
+	add.s64 %rd350, %rd344, %rd349;
+	mov.b64 %rd351, %rd350;
+	mov.b64 %rd352, 64;
+	div.u64 %rd353, %rd351, %rd352;
+	rem.u64 %rd354, %rd351, %rd352;
+	mov.b64 %rd355, 0;
+	setp.eq.u64 %p70, %rd353, %rd355;
+	@!%p70 bra $L_105;
 $L_103:
-	mov.pred %p64, %p65;
-	mov.pred %p60, %p64;
-	bra $L_100;
-$L_107:
-	mov.b64 %rd227, %rd169;
-	mov.b64 %rd229, %rd35;
-	bra $L_111;
-$L_108:
-$L_112:
-	setp.ge.s64 %p67, %rd35, %rd35;
-	@!%p67 bra $L_113;
-$L_115:
-	mov.b64 %rd231, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p72, %rd169, %rd231;
-	setp.ne.u32 %p73, 1, 0;
-	@%p72 bra $E_115_5;
-	bra $L_113;
-$E_115_5:
-	mov.pred %p71, %p73;
-$L_114:
-	mov.pred %p70, %p71;
-$L_118:
-	@%p70 bra $L_107;
-$L_110:
-	@%p52 bra $L_107;
-$L_109:
-$L_119:
-	abs.f64 %rd233, %rd169;
-	mov.b64 %rd234, 0d0010000000000000;
-	setp.lt.f64 %p77, %rd233, %rd234;
-	@!%p77 bra $L_121;
-$L_120:
-	mov.b64 %rd235, 0d4330000000000000;
-	mul.f64 %rd236, %rd169, %rd235;
-	mov.b64 %rd237, -52;
-	mov.b64 %rd239, %rd236;
-	mov.b64 %rd241, %rd237;
-$L_122:
-	mov.b64 %rd238, %rd239;
-	mov.b64 %rd240, %rd241;
-	mov.b64 %rd242, %rd238;
-	mov.b64 %rd243, 52;
-	min.u64 %rd1493, %rd243, 64;
-	cvt.u32.u64 %r34, %rd1493;
-	shr.u64 %rd244, %rd242, %r34;
-	mov.b64 %rd245, 2047;
-	and.b64 %rd246, %rd244, %rd245;
-	mov.b64 %rd247, %rd246;
-	mov.b64 %rd248, 1023;
-	sub.s64 %rd249, %rd247, %rd248;
-	add.s64 %rd250, %rd249, %rd36;
-	add.s64 %rd251, %rd240, %rd250;
-	mov.b64 %rd252, 9218868437227405312;
-	not.b64 %rd253, %rd252;
-	and.b64 %rd253, %rd242, %rd253;
-	mov.b64 %rd254, 4602678819172646912;
-	or.b64 %rd255, %rd253, %rd254;
-	mov.b64 %rd256, %rd255;
-	mov.b64 %rd227, %rd256;
-	mov.b64 %rd229, %rd251;
-	bra $L_111;
-$L_113:
-	setp.le.s64 %p68, %rd35, %rd35;
-	setp.ne.u32 %p69, 0, 0;
-	@%p68 bra $L_116;
-	mov.pred %p76, %p69;
-	bra $L_117;
-$L_116:
-	mov.b64 %rd232, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p74, %rd169, %rd232;
-	mov.pred %p76, %p74;
-$L_117:
-	mov.pred %p75, %p76;
-	mov.pred %p71, %p75;
-	bra $L_114;
-$L_121:
-	mov.b64 %rd239, %rd169;
-	mov.b64 %rd241, %rd35;
-	bra $L_122;
-$L_126:
-	mov.b64 %rd259, 0d7FF8000000000001;
-	mov.b64 %rd276, %rd259;
-	bra $L_140;
-$L_127:
+	mov.b64 %rd369, 1;
+	mov.b64 %rd408, %rd369;
 $L_141:
-	setp.ge.s64 %p90, %rd35, %rd35;
-	@!%p90 bra $L_142;
-$L_144:
-	mov.b64 %rd277, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p95, %rd22, %rd277;
-	setp.ne.u32 %p96, 1, 0;
-	@%p95 bra $E_144_6;
-	bra $L_142;
-$E_144_6:
-	mov.pred %p94, %p96;
-$L_143:
-	mov.pred %p93, %p94;
-$L_147:
-	@%p93 bra $L_126;
-$L_129:
-	setp.lt.f64 %p80, %rd22, %rd258;
-	setp.ne.u32 %p81, 0, 0;
-	@%p80 bra $L_130;
-	mov.b64 %rd262, %rd22;
-	mov.pred %p84, %p81;
-	bra $L_131;
-$L_130:
-	neg.f64 %rd260, %rd22;
-	setp.ne.u32 %p82, 1, 0;
-	mov.b64 %rd262, %rd260;
-	mov.pred %p84, %p82;
-$L_131:
-	mov.b64 %rd261, %rd262;
-	mov.pred %p83, %p84;
-$L_148:
-	mov.b64 %rd279, 0d41C0000000000000;
-	setp.ge.f64 %p100, %rd261, %rd279;
-	@!%p100 bra $L_150;
-$L_149:
-$L_154:
-	mov.b64 %rd308, 0d3FE921FB54442D18;
-	setp.lt.f64 %p103, %rd261, %rd308;
-	@!%p103 bra $L_156;
-$L_155:
-	mov.b64 %rd309, 0;
-	mov.b64 %rd340, %rd309;
-	mov.b64 %rd342, %rd261;
-$L_159:
-	mov.b64 %rd339, %rd340;
-	mov.b64 %rd341, %rd342;
-	mov.b64 %rd304, %rd339;
-	mov.b64 %rd306, %rd341;
-$L_153:
-	mov.b64 %rd303, %rd304;
-	mov.b64 %rd305, %rd306;
-	mov.b64 %rd307, 3;
-	setp.gt.u64 %p102, %rd303, %rd307;
-	@%p102 bra $L_132;
-	mov.pred %p87, %p83;
-	mov.b64 %rd266, %rd303;
-	bra $L_133;
-$L_132:
-	not.pred %p85, %p83;
-	mov.b64 %rd263, 4;
-	sub.u64 %rd264, %rd303, %rd263;
-	mov.pred %p87, %p85;
-	mov.b64 %rd266, %rd264;
-$L_133:
-	mov.pred %p86, %p87;
-	mov.b64 %rd265, %rd266;
-	mul.f64 %rd267, %rd305, %rd305;
-	mov.b64 %rd268, 1;
-	setp.eq.u64 %p88, %rd265, %rd268;
-	@!%p88 bra $L_137;
-$L_134:
-$L_400:
-	mul.f64 %rd618, %rd168, %rd267;
-	sub.f64 %rd619, %rd47, %rd618;
-	mul.f64 %rd620, %rd267, %rd267;
-	mov.b64 %rd621, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd622, %rd621, %rd267;
-	mov.b64 %rd623, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd624, %rd622, %rd623;
-	mul.f64 %rd625, %rd624, %rd267;
-	mov.b64 %rd626, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd627, %rd625, %rd626;
-	mul.f64 %rd628, %rd627, %rd267;
-	mov.b64 %rd629, 0d3EFA01A019C844F5;
-	add.f64 %rd630, %rd628, %rd629;
-	mul.f64 %rd631, %rd630, %rd267;
-	mov.b64 %rd632, 0dBF56C16C16C14F91;
-	add.f64 %rd633, %rd631, %rd632;
-	mul.f64 %rd634, %rd633, %rd267;
-	mov.b64 %rd635, 0d3FA555555555554B;
-	add.f64 %rd636, %rd634, %rd635;
-	mul.f64 %rd637, %rd620, %rd636;
-	add.f64 %rd638, %rd619, %rd637;
-$L_401:
-	mov.b64 %rd270, %rd638;
-$L_135:
-	mov.b64 %rd269, %rd270;
-	@%p86 bra $L_138;
-	mov.b64 %rd274, %rd269;
-	bra $L_139;
-$L_138:
-	neg.f64 %rd272, %rd269;
-	mov.b64 %rd274, %rd272;
-$L_139:
-	mov.b64 %rd273, %rd274;
-	mov.b64 %rd276, %rd273;
-	bra $L_140;
-$L_128:
-	setp.neu.f64 %p79, %rd22, %rd22;
-	@%p79 bra $L_125;
-	bra $L_127;
-$L_136:
-$L_402:
-	mul.f64 %rd639, %rd305, %rd267;
-	mov.b64 %rd640, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd641, %rd640, %rd267;
-	mov.b64 %rd642, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd643, %rd641, %rd642;
-	mul.f64 %rd644, %rd643, %rd267;
-	mov.b64 %rd645, 0d3EC71DE3567D48A1;
-	add.f64 %rd646, %rd644, %rd645;
-	mul.f64 %rd647, %rd646, %rd267;
-	mov.b64 %rd648, 0dBF2A01A019BFDF03;
-	add.f64 %rd649, %rd647, %rd648;
-	mul.f64 %rd650, %rd649, %rd267;
-	mov.b64 %rd651, 0d3F8111111110F7D0;
-	add.f64 %rd652, %rd650, %rd651;
-	mul.f64 %rd653, %rd652, %rd267;
-	mov.b64 %rd654, 0dBFC5555555555548;
-	add.f64 %rd655, %rd653, %rd654;
-	mul.f64 %rd656, %rd639, %rd655;
-	add.f64 %rd657, %rd305, %rd656;
-$L_403:
-	mov.b64 %rd270, %rd657;
-	bra $L_135;
-$L_137:
-	mov.b64 %rd271, 2;
-	setp.eq.u64 %p89, %rd265, %rd271;
-	@%p89 bra $L_134;
-	bra $L_136;
+	mov.b64 %rd407, %rd408;
+	min.u64 %rd1428, %rd354, 64;
+	cvt.u32.u64 %r36, %rd1428;
+	shl.b64 %rd409, %rd407, %r36;
+	mov.b64 %rd410, 1;
+	add.u64 %rd411, %rd353, %rd410;
+	setp.eq.u64 %p89, %rd411, %rd355;
+	@!%p89 bra $L_144;
 $L_142:
-	setp.le.s64 %p91, %rd35, %rd35;
-	setp.ne.u32 %p92, 0, 0;
-	@%p91 bra $L_145;
-	mov.pred %p99, %p92;
-	bra $L_146;
-$L_145:
-	mov.b64 %rd278, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p97, %rd22, %rd278;
-	mov.pred %p99, %p97;
-$L_146:
-	mov.pred %p98, %p99;
-	mov.pred %p94, %p98;
-	bra $L_143;
-$L_150:
-	mov.b64 %rd280, 0d3FF45F306DC9C883;
-	mul.f64 %rd281, %rd261, %rd280;
-	cvt.rzi.u64.f64 %rd282, %rd281;
-	cvt.rn.f64.u64 %rd283, %rd282;
-	mov.b64 %rd284, 1;
-	and.b64 %rd285, %rd282, %rd284;
-	setp.eq.u64 %p101, %rd285, %rd284;
-	@%p101 bra $L_151;
-	mov.b64 %rd289, %rd282;
-	mov.b64 %rd291, %rd283;
-	bra $L_152;
-$L_151:
-	add.u64 %rd286, %rd282, %rd284;
-	add.f64 %rd287, %rd283, %rd47;
-	mov.b64 %rd289, %rd286;
-	mov.b64 %rd291, %rd287;
-$L_152:
-	mov.b64 %rd288, %rd289;
-	mov.b64 %rd290, %rd291;
-	mov.b64 %rd292, 7;
-	and.b64 %rd293, %rd288, %rd292;
-	mov.b64 %rd294, 0d3FE921FB40000000;
-	mul.f64 %rd295, %rd290, %rd294;
-	sub.f64 %rd296, %rd261, %rd295;
-	mov.b64 %rd297, 0d3E64442D00000000;
-	mul.f64 %rd298, %rd290, %rd297;
-	sub.f64 %rd299, %rd296, %rd298;
-	mov.b64 %rd300, 0d3CE8469898CC5170;
-	mul.f64 %rd301, %rd290, %rd300;
-	sub.f64 %rd302, %rd299, %rd301;
-	mov.b64 %rd304, %rd293;
-	mov.b64 %rd306, %rd302;
-	bra $L_153;
-$L_156:
-	mov.b64 %rd310, %rd261;
-	mov.b64 %rd311, 52;
-	min.u64 %rd1494, %rd311, 64;
-	cvt.u32.u64 %r35, %rd1494;
-	shr.u64 %rd312, %rd310, %r35;
-	mov.b64 %rd313, 2047;
-	and.b64 %rd314, %rd312, %rd313;
-	mov.b64 %rd315, %rd314;
-	mov.b64 %rd316, 1023;
-	sub.s64 %rd317, %rd315, %rd316;
-	mov.b64 %rd318, 52;
-	sub.s64 %rd319, %rd317, %rd318;
-	mov.b64 %rd320, 9218868437227405312;
-	not.b64 %rd321, %rd320;
-	and.b64 %rd321, %rd310, %rd321;
-	mov.b64 %rd322, 4503599627370496;
-	or.b64 %rd323, %rd321, %rd322;
-	mov.b64 %rd324, 61;
-	add.s64 %rd325, %rd319, %rd324;
-	mov.b64 %rd326, %rd325;
-	mov.b64 %rd327, 64;
-	div.u64 %rd328, %rd326, %rd327;
-	rem.u64 %rd329, %rd326, %rd327;
-$L_160:
-	mov.b64 %rd343, 0;
-	setp.eq.u64 %p104, %rd328, %rd343;
-	@!%p104 bra $L_163;
-$L_161:
-	mov.b64 %rd344, 1;
-	mov.b64 %rd383, %rd344;
-$L_199:
-	mov.b64 %rd382, %rd383;
-	min.u64 %rd1495, %rd329, 64;
-	cvt.u32.u64 %r36, %rd1495;
-	shl.b64 %rd384, %rd382, %r36;
-	mov.b64 %rd385, 1;
-	add.u64 %rd386, %rd328, %rd385;
-$L_200:
-	setp.eq.u64 %p123, %rd386, %rd343;
-	@!%p123 bra $L_203;
-$L_201:
-	mov.b64 %rd424, %rd385;
-$L_239:
-	mov.b64 %rd423, %rd424;
-	sub.u64 %rd425, %rd327, %rd329;
-	min.u64 %rd1496, %rd425, 64;
-	cvt.u32.u64 %r37, %rd1496;
-	shr.u64 %rd426, %rd423, %r37;
-	or.b64 %rd427, %rd384, %rd426;
-$L_240:
-	@!%p123 bra $L_243;
-$L_241:
-	mov.b64 %rd465, %rd385;
-$L_279:
-	mov.b64 %rd464, %rd465;
-	min.u64 %rd1497, %rd329, 64;
-	cvt.u32.u64 %r38, %rd1497;
-	shl.b64 %rd466, %rd464, %r38;
-	mov.b64 %rd467, 2;
-	add.u64 %rd468, %rd328, %rd467;
-$L_280:
-	setp.eq.u64 %p160, %rd468, %rd343;
-	@!%p160 bra $L_283;
-$L_281:
-	mov.b64 %rd505, %rd385;
-$L_319:
-	mov.b64 %rd504, %rd505;
-	min.u64 %rd1498, %rd425, 64;
-	cvt.u32.u64 %r39, %rd1498;
-	shr.u64 %rd506, %rd504, %r39;
-	or.b64 %rd507, %rd466, %rd506;
-$L_320:
-	@!%p160 bra $L_323;
-$L_321:
-	mov.b64 %rd544, %rd385;
-$L_359:
-	mov.b64 %rd543, %rd544;
-	min.u64 %rd1499, %rd329, 64;
-	cvt.u32.u64 %r40, %rd1499;
-	shl.b64 %rd545, %rd543, %r40;
-	mov.b64 %rd546, 3;
-	add.u64 %rd547, %rd328, %rd546;
-$L_360:
-	setp.eq.u64 %p197, %rd547, %rd343;
-	@!%p197 bra $L_363;
-$L_361:
-	mov.b64 %rd583, %rd385;
-$L_399:
-	mov.b64 %rd582, %rd583;
-	min.u64 %rd1500, %rd425, 64;
-	cvt.u32.u64 %r41, %rd1500;
-	shr.u64 %rd584, %rd582, %r41;
-	or.b64 %rd585, %rd545, %rd584;
-	mul.hi.u64 %rd586, %rd585, %rd323;
-	mul.hi.u64 %rd587, %rd507, %rd323;
-	mul.lo.u64 %rd588, %rd507, %rd323;
-	mul.lo.u64 %rd589, %rd427, %rd323;
-	add.u64 %rd590, %rd588, %rd586;
-	and.b64 %rd591, %rd588, %rd586;
-	or.b64 %rd592, %rd588, %rd586;
-	not.b64 %rd593, %rd590;
-	and.b64 %rd593, %rd592, %rd593;
-	or.b64 %rd594, %rd591, %rd593;
-	mov.b32 %r12, 63;
-	shr.u64 %rd595, %rd594, %r12;
-	add.u64 %rd596, %rd589, %rd587;
-	add.u64 %rd597, %rd596, %rd595;
-	mov.b64 %rd598, 61;
-	min.u64 %rd1501, %rd598, 64;
-	cvt.u32.u64 %r42, %rd1501;
-	shr.u64 %rd599, %rd597, %r42;
-	min.u64 %rd1502, %rd546, 64;
-	cvt.u32.u64 %r43, %rd1502;
-	shl.b64 %rd600, %rd597, %r43;
-	min.u64 %rd1503, %rd598, 64;
-	cvt.u32.u64 %r44, %rd1503;
-	shr.u64 %rd601, %rd590, %r44;
-	or.b64 %rd602, %rd600, %rd601;
-	clz.b64 %r13, %rd602;
-	cvt.u64.u32 %rd603, %r13;
-	mov.b64 %rd604, %rd603;
-	add.u64 %rd605, %rd604, %rd385;
-	mov.b64 %rd606, 1023;
-	sub.u64 %rd607, %rd606, %rd605;
-	min.u64 %rd1504, %rd605, 64;
-	cvt.u32.u64 %r45, %rd1504;
-	shl.b64 %rd608, %rd602, %r45;
-	sub.u64 %rd609, %rd327, %rd605;
-	min.u64 %rd1505, %rd609, 64;
-	cvt.u32.u64 %r46, %rd1505;
-	shr.u64 %rd610, %rd590, %r46;
-	or.b64 %rd611, %rd608, %rd610;
-	mov.b64 %rd612, 12;
-	min.u64 %rd1506, %rd612, 64;
-	cvt.u32.u64 %r47, %rd1506;
-	shr.u64 %rd613, %rd611, %r47;
-	min.u64 %rd1507, %rd311, 64;
-	cvt.u32.u64 %r48, %rd1507;
-	shl.b64 %rd614, %rd607, %r48;
-	or.b64 %rd615, %rd613, %rd614;
-	mov.b64 %rd616, %rd615;
-	and.b64 %rd617, %rd599, %rd385;
-	setp.eq.u64 %p216, %rd617, %rd385;
-	@%p216 bra $L_157;
-	mov.b64 %rd335, %rd599;
-	mov.b64 %rd337, %rd616;
-	bra $L_158;
-$L_157:
-	add.u64 %rd330, %rd599, %rd385;
-	mov.b64 %rd331, 7;
-	and.b64 %rd332, %rd330, %rd331;
-	sub.f64 %rd333, %rd616, %rd47;
-	mov.b64 %rd335, %rd332;
-	mov.b64 %rd337, %rd333;
-$L_158:
-	mov.b64 %rd334, %rd335;
-	mov.b64 %rd336, %rd337;
-	mul.f64 %rd338, %rd336, %rd308;
-	mov.b64 %rd340, %rd334;
-	mov.b64 %rd342, %rd338;
-	bra $L_159;
-$L_162:
-	mov.b64 %rd345, 5040379952546458195;
-	mov.b64 %rd383, %rd345;
-	bra $L_199;
-$L_163:
-	mov.b64 %rd346, 1;
-	setp.eq.u64 %p105, %rd328, %rd346;
-	@%p105 bra $L_162;
-$L_165:
-	mov.b64 %rd348, 2;
-	setp.eq.u64 %p106, %rd328, %rd348;
-	@!%p106 bra $L_167;
-$L_164:
-	mov.b64 %rd347, -554312585572664447;
-	mov.b64 %rd383, %rd347;
-	bra $L_199;
-$L_166:
-	mov.b64 %rd349, -5276763892624187261;
-	mov.b64 %rd383, %rd349;
-	bra $L_199;
-$L_167:
-	mov.b64 %rd350, 3;
-	setp.eq.u64 %p107, %rd328, %rd350;
-	@%p107 bra $L_166;
-$L_169:
-	mov.b64 %rd352, 4;
-	setp.eq.u64 %p108, %rd328, %rd352;
-	@!%p108 bra $L_171;
-$L_168:
-	mov.b64 %rd351, -242412250269775165;
-	mov.b64 %rd383, %rd351;
-	bra $L_199;
-$L_170:
-	mov.b64 %rd353, 7946843935494350272;
-	mov.b64 %rd383, %rd353;
-	bra $L_199;
-$L_171:
-	mov.b64 %rd354, 5;
-	setp.eq.u64 %p109, %rd328, %rd354;
-	@%p109 bra $L_170;
-$L_173:
-	mov.b64 %rd356, 6;
-	setp.eq.u64 %p110, %rd328, %rd356;
-	@!%p110 bra $L_175;
-$L_172:
-	mov.b64 %rd355, 905889640498799673;
-	mov.b64 %rd383, %rd355;
-	bra $L_199;
-$L_174:
-	mov.b64 %rd357, -271387810574676355;
-	mov.b64 %rd383, %rd357;
-	bra $L_199;
-$L_175:
-	mov.b64 %rd358, 7;
-	setp.eq.u64 %p111, %rd328, %rd358;
-	@%p111 bra $L_174;
-$L_177:
-	mov.b64 %rd360, 8;
-	setp.eq.u64 %p112, %rd328, %rd360;
-	@!%p112 bra $L_179;
-$L_176:
-	mov.b64 %rd359, -3385462365541201655;
-	mov.b64 %rd383, %rd359;
-	bra $L_199;
-$L_178:
-	mov.b64 %rd361, -3226582509936509822;
-	mov.b64 %rd383, %rd361;
-	bra $L_199;
-$L_179:
-	mov.b64 %rd362, 9;
-	setp.eq.u64 %p113, %rd328, %rd362;
-	@%p113 bra $L_178;
-$L_181:
-	mov.b64 %rd364, 10;
-	setp.eq.u64 %p114, %rd328, %rd364;
-	@!%p114 bra $L_183;
+	mov.b64 %rd449, %rd410;
 $L_180:
-	mov.b64 %rd363, 8296664548579374057;
-	mov.b64 %rd383, %rd363;
-	bra $L_199;
-$L_182:
-	mov.b64 %rd365, 4109744767560208502;
-	mov.b64 %rd383, %rd365;
-	bra $L_199;
-$L_183:
-	mov.b64 %rd366, 11;
-	setp.eq.u64 %p115, %rd328, %rd366;
-	@%p115 bra $L_182;
-$L_185:
-	mov.b64 %rd368, 12;
-	setp.eq.u64 %p116, %rd328, %rd368;
-	@!%p116 bra $L_187;
-$L_184:
-	mov.b64 %rd367, 4607516669194743839;
-	mov.b64 %rd383, %rd367;
-	bra $L_199;
-$L_186:
-	mov.b64 %rd369, -2423460969061230018;
-	mov.b64 %rd383, %rd369;
-	bra $L_199;
-$L_187:
-	mov.b64 %rd370, 13;
-	setp.eq.u64 %p117, %rd328, %rd370;
-	@%p117 bra $L_186;
-$L_189:
-	mov.b64 %rd372, 14;
-	setp.eq.u64 %p118, %rd328, %rd372;
-	@!%p118 bra $L_191;
-$L_188:
-	mov.b64 %rd371, -2707510419574615186;
-	mov.b64 %rd383, %rd371;
-	bra $L_199;
-$L_190:
-	mov.b64 %rd373, -7022098299024845734;
-	mov.b64 %rd383, %rd373;
-	bra $L_199;
-$L_191:
-	mov.b64 %rd374, 15;
-	setp.eq.u64 %p119, %rd328, %rd374;
-	@%p119 bra $L_190;
-$L_193:
-	mov.b64 %rd376, 16;
-	setp.eq.u64 %p120, %rd328, %rd376;
-	@!%p120 bra $L_195;
-$L_192:
-	mov.b64 %rd375, -1562901285013036298;
-	mov.b64 %rd383, %rd375;
-	bra $L_199;
-$L_194:
-	mov.b64 %rd377, 8795094592981902804;
-	mov.b64 %rd383, %rd377;
-	bra $L_199;
-$L_195:
-	mov.b64 %rd378, 17;
-	setp.eq.u64 %p121, %rd328, %rd378;
-	@%p121 bra $L_194;
-$L_197:
-	mov.b64 %rd380, 18;
-	setp.eq.u64 %p122, %rd328, %rd380;
-	@!%p122 bra $L_198;
-$L_196:
-	mov.b64 %rd379, -2884908082597807600;
-	mov.b64 %rd383, %rd379;
-	bra $L_199;
-$L_198:
-	mov.b64 %rd381, -6051042886442100905;
-	mov.b64 %rd383, %rd381;
-	bra $L_199;
-$L_202:
-	mov.b64 %rd387, 5040379952546458195;
-	mov.b64 %rd424, %rd387;
-	bra $L_239;
-$L_203:
-	setp.eq.u64 %p124, %rd386, %rd385;
-	@%p124 bra $L_202;
-$L_205:
-	mov.b64 %rd389, 2;
-	setp.eq.u64 %p125, %rd386, %rd389;
-	@!%p125 bra $L_207;
-$L_204:
-	mov.b64 %rd388, -554312585572664447;
-	mov.b64 %rd424, %rd388;
-	bra $L_239;
-$L_206:
-	mov.b64 %rd390, -5276763892624187261;
-	mov.b64 %rd424, %rd390;
-	bra $L_239;
-$L_207:
-	mov.b64 %rd391, 3;
-	setp.eq.u64 %p126, %rd386, %rd391;
-	@%p126 bra $L_206;
-$L_209:
-	mov.b64 %rd393, 4;
-	setp.eq.u64 %p127, %rd386, %rd393;
-	@!%p127 bra $L_211;
-$L_208:
-	mov.b64 %rd392, -242412250269775165;
-	mov.b64 %rd424, %rd392;
-	bra $L_239;
-$L_210:
-	mov.b64 %rd394, 7946843935494350272;
-	mov.b64 %rd424, %rd394;
-	bra $L_239;
-$L_211:
-	mov.b64 %rd395, 5;
-	setp.eq.u64 %p128, %rd386, %rd395;
-	@%p128 bra $L_210;
-$L_213:
-	mov.b64 %rd397, 6;
-	setp.eq.u64 %p129, %rd386, %rd397;
-	@!%p129 bra $L_215;
-$L_212:
-	mov.b64 %rd396, 905889640498799673;
-	mov.b64 %rd424, %rd396;
-	bra $L_239;
-$L_214:
-	mov.b64 %rd398, -271387810574676355;
-	mov.b64 %rd424, %rd398;
-	bra $L_239;
-$L_215:
-	mov.b64 %rd399, 7;
-	setp.eq.u64 %p130, %rd386, %rd399;
-	@%p130 bra $L_214;
-$L_217:
-	mov.b64 %rd401, 8;
-	setp.eq.u64 %p131, %rd386, %rd401;
-	@!%p131 bra $L_219;
-$L_216:
-	mov.b64 %rd400, -3385462365541201655;
-	mov.b64 %rd424, %rd400;
-	bra $L_239;
-$L_218:
-	mov.b64 %rd402, -3226582509936509822;
-	mov.b64 %rd424, %rd402;
-	bra $L_239;
+	mov.b64 %rd448, %rd449;
+	sub.u64 %rd450, %rd352, %rd354;
+	min.u64 %rd1429, %rd450, 64;
+	cvt.u32.u64 %r37, %rd1429;
+	shr.u64 %rd451, %rd448, %r37;
+	or.b64 %rd452, %rd409, %rd451;
+	@!%p89 bra $L_183;
+$L_181:
+	mov.b64 %rd490, %rd410;
 $L_219:
-	mov.b64 %rd403, 9;
-	setp.eq.u64 %p132, %rd386, %rd403;
-	@%p132 bra $L_218;
-$L_221:
-	mov.b64 %rd405, 10;
-	setp.eq.u64 %p133, %rd386, %rd405;
-	@!%p133 bra $L_223;
+	mov.b64 %rd489, %rd490;
+	min.u64 %rd1430, %rd354, 64;
+	cvt.u32.u64 %r38, %rd1430;
+	shl.b64 %rd491, %rd489, %r38;
+	mov.b64 %rd492, 2;
+	add.u64 %rd493, %rd353, %rd492;
+	setp.eq.u64 %p126, %rd493, %rd355;
+	@!%p126 bra $L_222;
 $L_220:
-	mov.b64 %rd404, 8296664548579374057;
-	mov.b64 %rd424, %rd404;
-	bra $L_239;
-$L_222:
-	mov.b64 %rd406, 4109744767560208502;
-	mov.b64 %rd424, %rd406;
-	bra $L_239;
-$L_223:
-	mov.b64 %rd407, 11;
-	setp.eq.u64 %p134, %rd386, %rd407;
-	@%p134 bra $L_222;
-$L_225:
-	mov.b64 %rd409, 12;
-	setp.eq.u64 %p135, %rd386, %rd409;
-	@!%p135 bra $L_227;
-$L_224:
-	mov.b64 %rd408, 4607516669194743839;
-	mov.b64 %rd424, %rd408;
-	bra $L_239;
-$L_226:
-	mov.b64 %rd410, -2423460969061230018;
-	mov.b64 %rd424, %rd410;
-	bra $L_239;
-$L_227:
-	mov.b64 %rd411, 13;
-	setp.eq.u64 %p136, %rd386, %rd411;
-	@%p136 bra $L_226;
-$L_229:
-	mov.b64 %rd413, 14;
-	setp.eq.u64 %p137, %rd386, %rd413;
-	@!%p137 bra $L_231;
-$L_228:
-	mov.b64 %rd412, -2707510419574615186;
-	mov.b64 %rd424, %rd412;
-	bra $L_239;
-$L_230:
-	mov.b64 %rd414, -7022098299024845734;
-	mov.b64 %rd424, %rd414;
-	bra $L_239;
-$L_231:
-	mov.b64 %rd415, 15;
-	setp.eq.u64 %p138, %rd386, %rd415;
-	@%p138 bra $L_230;
-$L_233:
-	mov.b64 %rd417, 16;
-	setp.eq.u64 %p139, %rd386, %rd417;
-	@!%p139 bra $L_235;
-$L_232:
-	mov.b64 %rd416, -1562901285013036298;
-	mov.b64 %rd424, %rd416;
-	bra $L_239;
-$L_234:
-	mov.b64 %rd418, 8795094592981902804;
-	mov.b64 %rd424, %rd418;
-	bra $L_239;
-$L_235:
-	mov.b64 %rd419, 17;
-	setp.eq.u64 %p140, %rd386, %rd419;
-	@%p140 bra $L_234;
-$L_237:
-	mov.b64 %rd421, 18;
-	setp.eq.u64 %p141, %rd386, %rd421;
-	@!%p141 bra $L_238;
-$L_236:
-	mov.b64 %rd420, -2884908082597807600;
-	mov.b64 %rd424, %rd420;
-	bra $L_239;
-$L_238:
-	mov.b64 %rd422, -6051042886442100905;
-	mov.b64 %rd424, %rd422;
-	bra $L_239;
-$L_242:
-	mov.b64 %rd428, 5040379952546458195;
-	mov.b64 %rd465, %rd428;
-	bra $L_279;
-$L_243:
-	setp.eq.u64 %p142, %rd386, %rd385;
-	@%p142 bra $L_242;
-$L_245:
-	mov.b64 %rd430, 2;
-	setp.eq.u64 %p143, %rd386, %rd430;
-	@!%p143 bra $L_247;
-$L_244:
-	mov.b64 %rd429, -554312585572664447;
-	mov.b64 %rd465, %rd429;
-	bra $L_279;
-$L_246:
-	mov.b64 %rd431, -5276763892624187261;
-	mov.b64 %rd465, %rd431;
-	bra $L_279;
-$L_247:
-	mov.b64 %rd432, 3;
-	setp.eq.u64 %p144, %rd386, %rd432;
-	@%p144 bra $L_246;
-$L_249:
-	mov.b64 %rd434, 4;
-	setp.eq.u64 %p145, %rd386, %rd434;
-	@!%p145 bra $L_251;
-$L_248:
-	mov.b64 %rd433, -242412250269775165;
-	mov.b64 %rd465, %rd433;
-	bra $L_279;
-$L_250:
-	mov.b64 %rd435, 7946843935494350272;
-	mov.b64 %rd465, %rd435;
-	bra $L_279;
-$L_251:
-	mov.b64 %rd436, 5;
-	setp.eq.u64 %p146, %rd386, %rd436;
-	@%p146 bra $L_250;
-$L_253:
-	mov.b64 %rd438, 6;
-	setp.eq.u64 %p147, %rd386, %rd438;
-	@!%p147 bra $L_255;
-$L_252:
-	mov.b64 %rd437, 905889640498799673;
-	mov.b64 %rd465, %rd437;
-	bra $L_279;
-$L_254:
-	mov.b64 %rd439, -271387810574676355;
-	mov.b64 %rd465, %rd439;
-	bra $L_279;
-$L_255:
-	mov.b64 %rd440, 7;
-	setp.eq.u64 %p148, %rd386, %rd440;
-	@%p148 bra $L_254;
-$L_257:
-	mov.b64 %rd442, 8;
-	setp.eq.u64 %p149, %rd386, %rd442;
-	@!%p149 bra $L_259;
-$L_256:
-	mov.b64 %rd441, -3385462365541201655;
-	mov.b64 %rd465, %rd441;
-	bra $L_279;
+	mov.b64 %rd530, %rd410;
 $L_258:
-	mov.b64 %rd443, -3226582509936509822;
-	mov.b64 %rd465, %rd443;
-	bra $L_279;
+	mov.b64 %rd529, %rd530;
+	min.u64 %rd1431, %rd450, 64;
+	cvt.u32.u64 %r39, %rd1431;
+	shr.u64 %rd531, %rd529, %r39;
+	or.b64 %rd532, %rd491, %rd531;
+	@!%p126 bra $L_261;
 $L_259:
-	mov.b64 %rd444, 9;
-	setp.eq.u64 %p150, %rd386, %rd444;
-	@%p150 bra $L_258;
-$L_261:
-	mov.b64 %rd446, 10;
-	setp.eq.u64 %p151, %rd386, %rd446;
-	@!%p151 bra $L_263;
-$L_260:
-	mov.b64 %rd445, 8296664548579374057;
-	mov.b64 %rd465, %rd445;
-	bra $L_279;
-$L_262:
-	mov.b64 %rd447, 4109744767560208502;
-	mov.b64 %rd465, %rd447;
-	bra $L_279;
-$L_263:
-	mov.b64 %rd448, 11;
-	setp.eq.u64 %p152, %rd386, %rd448;
-	@%p152 bra $L_262;
-$L_265:
-	mov.b64 %rd450, 12;
-	setp.eq.u64 %p153, %rd386, %rd450;
-	@!%p153 bra $L_267;
-$L_264:
-	mov.b64 %rd449, 4607516669194743839;
-	mov.b64 %rd465, %rd449;
-	bra $L_279;
-$L_266:
-	mov.b64 %rd451, -2423460969061230018;
-	mov.b64 %rd465, %rd451;
-	bra $L_279;
-$L_267:
-	mov.b64 %rd452, 13;
-	setp.eq.u64 %p154, %rd386, %rd452;
-	@%p154 bra $L_266;
-$L_269:
-	mov.b64 %rd454, 14;
-	setp.eq.u64 %p155, %rd386, %rd454;
-	@!%p155 bra $L_271;
-$L_268:
-	mov.b64 %rd453, -2707510419574615186;
-	mov.b64 %rd465, %rd453;
-	bra $L_279;
-$L_270:
-	mov.b64 %rd455, -7022098299024845734;
-	mov.b64 %rd465, %rd455;
-	bra $L_279;
-$L_271:
-	mov.b64 %rd456, 15;
-	setp.eq.u64 %p156, %rd386, %rd456;
-	@%p156 bra $L_270;
-$L_273:
-	mov.b64 %rd458, 16;
-	setp.eq.u64 %p157, %rd386, %rd458;
-	@!%p157 bra $L_275;
-$L_272:
-	mov.b64 %rd457, -1562901285013036298;
-	mov.b64 %rd465, %rd457;
-	bra $L_279;
-$L_274:
-	mov.b64 %rd459, 8795094592981902804;
-	mov.b64 %rd465, %rd459;
-	bra $L_279;
-$L_275:
-	mov.b64 %rd460, 17;
-	setp.eq.u64 %p158, %rd386, %rd460;
-	@%p158 bra $L_274;
-$L_277:
-	mov.b64 %rd462, 18;
-	setp.eq.u64 %p159, %rd386, %rd462;
-	@!%p159 bra $L_278;
-$L_276:
-	mov.b64 %rd461, -2884908082597807600;
-	mov.b64 %rd465, %rd461;
-	bra $L_279;
-$L_278:
-	mov.b64 %rd463, -6051042886442100905;
-	mov.b64 %rd465, %rd463;
-	bra $L_279;
-$L_282:
-	mov.b64 %rd469, 5040379952546458195;
-	mov.b64 %rd505, %rd469;
-	bra $L_319;
-$L_283:
-	setp.eq.u64 %p161, %rd468, %rd385;
-	@%p161 bra $L_282;
-$L_285:
-	setp.eq.u64 %p162, %rd468, %rd467;
-	@!%p162 bra $L_287;
-$L_284:
-	mov.b64 %rd470, -554312585572664447;
-	mov.b64 %rd505, %rd470;
-	bra $L_319;
-$L_286:
-	mov.b64 %rd471, -5276763892624187261;
-	mov.b64 %rd505, %rd471;
-	bra $L_319;
-$L_287:
-	mov.b64 %rd472, 3;
-	setp.eq.u64 %p163, %rd468, %rd472;
-	@%p163 bra $L_286;
-$L_289:
-	mov.b64 %rd474, 4;
-	setp.eq.u64 %p164, %rd468, %rd474;
-	@!%p164 bra $L_291;
-$L_288:
-	mov.b64 %rd473, -242412250269775165;
-	mov.b64 %rd505, %rd473;
-	bra $L_319;
-$L_290:
-	mov.b64 %rd475, 7946843935494350272;
-	mov.b64 %rd505, %rd475;
-	bra $L_319;
-$L_291:
-	mov.b64 %rd476, 5;
-	setp.eq.u64 %p165, %rd468, %rd476;
-	@%p165 bra $L_290;
-$L_293:
-	mov.b64 %rd478, 6;
-	setp.eq.u64 %p166, %rd468, %rd478;
-	@!%p166 bra $L_295;
-$L_292:
-	mov.b64 %rd477, 905889640498799673;
-	mov.b64 %rd505, %rd477;
-	bra $L_319;
-$L_294:
-	mov.b64 %rd479, -271387810574676355;
-	mov.b64 %rd505, %rd479;
-	bra $L_319;
-$L_295:
-	mov.b64 %rd480, 7;
-	setp.eq.u64 %p167, %rd468, %rd480;
-	@%p167 bra $L_294;
+	mov.b64 %rd569, %rd410;
 $L_297:
-	mov.b64 %rd482, 8;
-	setp.eq.u64 %p168, %rd468, %rd482;
-	@!%p168 bra $L_299;
-$L_296:
-	mov.b64 %rd481, -3385462365541201655;
-	mov.b64 %rd505, %rd481;
-	bra $L_319;
+	mov.b64 %rd568, %rd569;
+	min.u64 %rd1432, %rd354, 64;
+	cvt.u32.u64 %r40, %rd1432;
+	shl.b64 %rd570, %rd568, %r40;
+	mov.b64 %rd571, 3;
+	add.u64 %rd572, %rd353, %rd571;
+	setp.eq.u64 %p163, %rd572, %rd355;
+	@!%p163 bra $L_300;
 $L_298:
-	mov.b64 %rd483, -3226582509936509822;
-	mov.b64 %rd505, %rd483;
-	bra $L_319;
-$L_299:
-	mov.b64 %rd484, 9;
-	setp.eq.u64 %p169, %rd468, %rd484;
-	@%p169 bra $L_298;
-$L_301:
-	mov.b64 %rd486, 10;
-	setp.eq.u64 %p170, %rd468, %rd486;
-	@!%p170 bra $L_303;
-$L_300:
-	mov.b64 %rd485, 8296664548579374057;
-	mov.b64 %rd505, %rd485;
-	bra $L_319;
-$L_302:
-	mov.b64 %rd487, 4109744767560208502;
-	mov.b64 %rd505, %rd487;
-	bra $L_319;
-$L_303:
-	mov.b64 %rd488, 11;
-	setp.eq.u64 %p171, %rd468, %rd488;
-	@%p171 bra $L_302;
-$L_305:
-	mov.b64 %rd490, 12;
-	setp.eq.u64 %p172, %rd468, %rd490;
-	@!%p172 bra $L_307;
-$L_304:
-	mov.b64 %rd489, 4607516669194743839;
-	mov.b64 %rd505, %rd489;
-	bra $L_319;
-$L_306:
-	mov.b64 %rd491, -2423460969061230018;
-	mov.b64 %rd505, %rd491;
-	bra $L_319;
-$L_307:
-	mov.b64 %rd492, 13;
-	setp.eq.u64 %p173, %rd468, %rd492;
-	@%p173 bra $L_306;
-$L_309:
-	mov.b64 %rd494, 14;
-	setp.eq.u64 %p174, %rd468, %rd494;
-	@!%p174 bra $L_311;
-$L_308:
-	mov.b64 %rd493, -2707510419574615186;
-	mov.b64 %rd505, %rd493;
-	bra $L_319;
-$L_310:
-	mov.b64 %rd495, -7022098299024845734;
-	mov.b64 %rd505, %rd495;
-	bra $L_319;
-$L_311:
-	mov.b64 %rd496, 15;
-	setp.eq.u64 %p175, %rd468, %rd496;
-	@%p175 bra $L_310;
-$L_313:
-	mov.b64 %rd498, 16;
-	setp.eq.u64 %p176, %rd468, %rd498;
-	@!%p176 bra $L_315;
-$L_312:
-	mov.b64 %rd497, -1562901285013036298;
-	mov.b64 %rd505, %rd497;
-	bra $L_319;
-$L_314:
-	mov.b64 %rd499, 8795094592981902804;
-	mov.b64 %rd505, %rd499;
-	bra $L_319;
-$L_315:
-	mov.b64 %rd500, 17;
-	setp.eq.u64 %p177, %rd468, %rd500;
-	@%p177 bra $L_314;
-$L_317:
-	mov.b64 %rd502, 18;
-	setp.eq.u64 %p178, %rd468, %rd502;
-	@!%p178 bra $L_318;
-$L_316:
-	mov.b64 %rd501, -2884908082597807600;
-	mov.b64 %rd505, %rd501;
-	bra $L_319;
-$L_318:
-	mov.b64 %rd503, -6051042886442100905;
-	mov.b64 %rd505, %rd503;
-	bra $L_319;
-$L_322:
-	mov.b64 %rd508, 5040379952546458195;
-	mov.b64 %rd544, %rd508;
-	bra $L_359;
-$L_323:
-	setp.eq.u64 %p179, %rd468, %rd385;
-	@%p179 bra $L_322;
-$L_325:
-	setp.eq.u64 %p180, %rd468, %rd467;
-	@!%p180 bra $L_327;
-$L_324:
-	mov.b64 %rd509, -554312585572664447;
-	mov.b64 %rd544, %rd509;
-	bra $L_359;
-$L_326:
-	mov.b64 %rd510, -5276763892624187261;
-	mov.b64 %rd544, %rd510;
-	bra $L_359;
-$L_327:
-	mov.b64 %rd511, 3;
-	setp.eq.u64 %p181, %rd468, %rd511;
-	@%p181 bra $L_326;
-$L_329:
-	mov.b64 %rd513, 4;
-	setp.eq.u64 %p182, %rd468, %rd513;
-	@!%p182 bra $L_331;
-$L_328:
-	mov.b64 %rd512, -242412250269775165;
-	mov.b64 %rd544, %rd512;
-	bra $L_359;
-$L_330:
-	mov.b64 %rd514, 7946843935494350272;
-	mov.b64 %rd544, %rd514;
-	bra $L_359;
-$L_331:
-	mov.b64 %rd515, 5;
-	setp.eq.u64 %p183, %rd468, %rd515;
-	@%p183 bra $L_330;
-$L_333:
-	mov.b64 %rd517, 6;
-	setp.eq.u64 %p184, %rd468, %rd517;
-	@!%p184 bra $L_335;
-$L_332:
-	mov.b64 %rd516, 905889640498799673;
-	mov.b64 %rd544, %rd516;
-	bra $L_359;
-$L_334:
-	mov.b64 %rd518, -271387810574676355;
-	mov.b64 %rd544, %rd518;
-	bra $L_359;
-$L_335:
-	mov.b64 %rd519, 7;
-	setp.eq.u64 %p185, %rd468, %rd519;
-	@%p185 bra $L_334;
-$L_337:
-	mov.b64 %rd521, 8;
-	setp.eq.u64 %p186, %rd468, %rd521;
-	@!%p186 bra $L_339;
+	mov.b64 %rd608, %rd410;
 $L_336:
-	mov.b64 %rd520, -3385462365541201655;
-	mov.b64 %rd544, %rd520;
-	bra $L_359;
+	mov.b64 %rd607, %rd608;
+	min.u64 %rd1433, %rd450, 64;
+	cvt.u32.u64 %r41, %rd1433;
+	shr.u64 %rd609, %rd607, %r41;
+	or.b64 %rd610, %rd570, %rd609;
+	mul.hi.u64 %rd611, %rd610, %rd348;
+	mul.hi.u64 %rd612, %rd532, %rd348;
+	mul.lo.u64 %rd613, %rd532, %rd348;
+	mul.lo.u64 %rd614, %rd452, %rd348;
+	add.u64 %rd615, %rd613, %rd611;
+	and.b64 %rd616, %rd613, %rd611;
+	or.b64 %rd617, %rd613, %rd611;
+	not.b64 %rd618, %rd615;
+	and.b64 %rd618, %rd617, %rd618;
+	or.b64 %rd619, %rd616, %rd618;
+	mov.b32 %r12, 63;
+	shr.u64 %rd620, %rd619, %r12;
+	add.u64 %rd621, %rd614, %rd612;
+	add.u64 %rd622, %rd621, %rd620;
+	mov.b64 %rd623, 61;
+	min.u64 %rd1434, %rd623, 64;
+	cvt.u32.u64 %r42, %rd1434;
+	shr.u64 %rd624, %rd622, %r42;
+	min.u64 %rd1435, %rd571, 64;
+	cvt.u32.u64 %r43, %rd1435;
+	shl.b64 %rd625, %rd622, %r43;
+	min.u64 %rd1436, %rd623, 64;
+	cvt.u32.u64 %r44, %rd1436;
+	shr.u64 %rd626, %rd615, %r44;
+	or.b64 %rd627, %rd625, %rd626;
+	clz.b64 %r13, %rd627;
+	cvt.u64.u32 %rd628, %r13;
+	mov.b64 %rd629, %rd628;
+	add.u64 %rd630, %rd629, %rd410;
+	mov.b64 %rd631, 1023;
+	sub.u64 %rd632, %rd631, %rd630;
+	min.u64 %rd1437, %rd630, 64;
+	cvt.u32.u64 %r45, %rd1437;
+	shl.b64 %rd633, %rd627, %r45;
+	sub.u64 %rd634, %rd352, %rd630;
+	min.u64 %rd1438, %rd634, 64;
+	cvt.u32.u64 %r46, %rd1438;
+	shr.u64 %rd635, %rd615, %r46;
+	or.b64 %rd636, %rd633, %rd635;
+	mov.b64 %rd637, 12;
+	min.u64 %rd1439, %rd637, 64;
+	cvt.u32.u64 %r47, %rd1439;
+	shr.u64 %rd638, %rd636, %r47;
+	min.u64 %rd1440, %rd336, 64;
+	cvt.u32.u64 %r48, %rd1440;
+	shl.b64 %rd639, %rd632, %r48;
+	or.b64 %rd640, %rd638, %rd639;
+	mov.b64 %rd641, %rd640;
+	and.b64 %rd642, %rd624, %rd410;
+	setp.eq.u64 %p182, %rd642, %rd410;
+	@%p182 bra $L_100;
+	mov.b64 %rd361, %rd624;
+	mov.b64 %rd363, %rd641;
+	bra $L_101;
+$L_100:
+	add.u64 %rd356, %rd624, %rd410;
+	mov.b64 %rd357, 7;
+	and.b64 %rd358, %rd356, %rd357;
+	sub.f64 %rd359, %rd641, %rd50;
+	mov.b64 %rd361, %rd358;
+	mov.b64 %rd363, %rd359;
+$L_101:
+	mov.b64 %rd360, %rd361;
+	mov.b64 %rd362, %rd363;
+	mul.f64 %rd364, %rd362, %rd305;
+	mov.b64 %rd366, %rd360;
+	mov.b64 %rd368, %rd364;
+	bra $L_102;
+$L_104:
+	mov.b64 %rd370, 5040379952546458195;
+	mov.b64 %rd408, %rd370;
+	bra $L_141;
+$L_105:
+	mov.b64 %rd371, 1;
+	setp.eq.u64 %p71, %rd353, %rd371;
+	@%p71 bra $L_104;
+$L_107:
+	mov.b64 %rd373, 2;
+	setp.eq.u64 %p72, %rd353, %rd373;
+	@!%p72 bra $L_109;
+$L_106:
+	mov.b64 %rd372, -554312585572664447;
+	mov.b64 %rd408, %rd372;
+	bra $L_141;
+$L_108:
+	mov.b64 %rd374, -5276763892624187261;
+	mov.b64 %rd408, %rd374;
+	bra $L_141;
+$L_109:
+	mov.b64 %rd375, 3;
+	setp.eq.u64 %p73, %rd353, %rd375;
+	@%p73 bra $L_108;
+$L_111:
+	mov.b64 %rd377, 4;
+	setp.eq.u64 %p74, %rd353, %rd377;
+	@!%p74 bra $L_113;
+$L_110:
+	mov.b64 %rd376, -242412250269775165;
+	mov.b64 %rd408, %rd376;
+	bra $L_141;
+$L_112:
+	mov.b64 %rd378, 7946843935494350272;
+	mov.b64 %rd408, %rd378;
+	bra $L_141;
+$L_113:
+	mov.b64 %rd379, 5;
+	setp.eq.u64 %p75, %rd353, %rd379;
+	@%p75 bra $L_112;
+$L_115:
+	mov.b64 %rd381, 6;
+	setp.eq.u64 %p76, %rd353, %rd381;
+	@!%p76 bra $L_117;
+$L_114:
+	mov.b64 %rd380, 905889640498799673;
+	mov.b64 %rd408, %rd380;
+	bra $L_141;
+$L_116:
+	mov.b64 %rd382, -271387810574676355;
+	mov.b64 %rd408, %rd382;
+	bra $L_141;
+$L_117:
+	mov.b64 %rd383, 7;
+	setp.eq.u64 %p77, %rd353, %rd383;
+	@%p77 bra $L_116;
+$L_119:
+	mov.b64 %rd385, 8;
+	setp.eq.u64 %p78, %rd353, %rd385;
+	@!%p78 bra $L_121;
+$L_118:
+	mov.b64 %rd384, -3385462365541201655;
+	mov.b64 %rd408, %rd384;
+	bra $L_141;
+$L_120:
+	mov.b64 %rd386, -3226582509936509822;
+	mov.b64 %rd408, %rd386;
+	bra $L_141;
+$L_121:
+	mov.b64 %rd387, 9;
+	setp.eq.u64 %p79, %rd353, %rd387;
+	@%p79 bra $L_120;
+$L_123:
+	mov.b64 %rd389, 10;
+	setp.eq.u64 %p80, %rd353, %rd389;
+	@!%p80 bra $L_125;
+$L_122:
+	mov.b64 %rd388, 8296664548579374057;
+	mov.b64 %rd408, %rd388;
+	bra $L_141;
+$L_124:
+	mov.b64 %rd390, 4109744767560208502;
+	mov.b64 %rd408, %rd390;
+	bra $L_141;
+$L_125:
+	mov.b64 %rd391, 11;
+	setp.eq.u64 %p81, %rd353, %rd391;
+	@%p81 bra $L_124;
+$L_127:
+	mov.b64 %rd393, 12;
+	setp.eq.u64 %p82, %rd353, %rd393;
+	@!%p82 bra $L_129;
+$L_126:
+	mov.b64 %rd392, 4607516669194743839;
+	mov.b64 %rd408, %rd392;
+	bra $L_141;
+$L_128:
+	mov.b64 %rd394, -2423460969061230018;
+	mov.b64 %rd408, %rd394;
+	bra $L_141;
+$L_129:
+	mov.b64 %rd395, 13;
+	setp.eq.u64 %p83, %rd353, %rd395;
+	@%p83 bra $L_128;
+$L_131:
+	mov.b64 %rd397, 14;
+	setp.eq.u64 %p84, %rd353, %rd397;
+	@!%p84 bra $L_133;
+$L_130:
+	mov.b64 %rd396, -2707510419574615186;
+	mov.b64 %rd408, %rd396;
+	bra $L_141;
+$L_132:
+	mov.b64 %rd398, -7022098299024845734;
+	mov.b64 %rd408, %rd398;
+	bra $L_141;
+$L_133:
+	mov.b64 %rd399, 15;
+	setp.eq.u64 %p85, %rd353, %rd399;
+	@%p85 bra $L_132;
+$L_135:
+	mov.b64 %rd401, 16;
+	setp.eq.u64 %p86, %rd353, %rd401;
+	@!%p86 bra $L_137;
+$L_134:
+	mov.b64 %rd400, -1562901285013036298;
+	mov.b64 %rd408, %rd400;
+	bra $L_141;
+$L_136:
+	mov.b64 %rd402, 8795094592981902804;
+	mov.b64 %rd408, %rd402;
+	bra $L_141;
+$L_137:
+	mov.b64 %rd403, 17;
+	setp.eq.u64 %p87, %rd353, %rd403;
+	@%p87 bra $L_136;
+$L_139:
+	mov.b64 %rd405, 18;
+	setp.eq.u64 %p88, %rd353, %rd405;
+	@!%p88 bra $L_140;
+$L_138:
+	mov.b64 %rd404, -2884908082597807600;
+	mov.b64 %rd408, %rd404;
+	bra $L_141;
+$L_140:
+	mov.b64 %rd406, -6051042886442100905;
+	mov.b64 %rd408, %rd406;
+	bra $L_141;
+$L_143:
+	mov.b64 %rd412, 5040379952546458195;
+	mov.b64 %rd449, %rd412;
+	bra $L_180;
+$L_144:
+	setp.eq.u64 %p90, %rd411, %rd410;
+	@%p90 bra $L_143;
+$L_146:
+	mov.b64 %rd414, 2;
+	setp.eq.u64 %p91, %rd411, %rd414;
+	@!%p91 bra $L_148;
+$L_145:
+	mov.b64 %rd413, -554312585572664447;
+	mov.b64 %rd449, %rd413;
+	bra $L_180;
+$L_147:
+	mov.b64 %rd415, -5276763892624187261;
+	mov.b64 %rd449, %rd415;
+	bra $L_180;
+$L_148:
+	mov.b64 %rd416, 3;
+	setp.eq.u64 %p92, %rd411, %rd416;
+	@%p92 bra $L_147;
+$L_150:
+	mov.b64 %rd418, 4;
+	setp.eq.u64 %p93, %rd411, %rd418;
+	@!%p93 bra $L_152;
+$L_149:
+	mov.b64 %rd417, -242412250269775165;
+	mov.b64 %rd449, %rd417;
+	bra $L_180;
+$L_151:
+	mov.b64 %rd419, 7946843935494350272;
+	mov.b64 %rd449, %rd419;
+	bra $L_180;
+$L_152:
+	mov.b64 %rd420, 5;
+	setp.eq.u64 %p94, %rd411, %rd420;
+	@%p94 bra $L_151;
+$L_154:
+	mov.b64 %rd422, 6;
+	setp.eq.u64 %p95, %rd411, %rd422;
+	@!%p95 bra $L_156;
+$L_153:
+	mov.b64 %rd421, 905889640498799673;
+	mov.b64 %rd449, %rd421;
+	bra $L_180;
+$L_155:
+	mov.b64 %rd423, -271387810574676355;
+	mov.b64 %rd449, %rd423;
+	bra $L_180;
+$L_156:
+	mov.b64 %rd424, 7;
+	setp.eq.u64 %p96, %rd411, %rd424;
+	@%p96 bra $L_155;
+$L_158:
+	mov.b64 %rd426, 8;
+	setp.eq.u64 %p97, %rd411, %rd426;
+	@!%p97 bra $L_160;
+$L_157:
+	mov.b64 %rd425, -3385462365541201655;
+	mov.b64 %rd449, %rd425;
+	bra $L_180;
+$L_159:
+	mov.b64 %rd427, -3226582509936509822;
+	mov.b64 %rd449, %rd427;
+	bra $L_180;
+$L_160:
+	mov.b64 %rd428, 9;
+	setp.eq.u64 %p98, %rd411, %rd428;
+	@%p98 bra $L_159;
+$L_162:
+	mov.b64 %rd430, 10;
+	setp.eq.u64 %p99, %rd411, %rd430;
+	@!%p99 bra $L_164;
+$L_161:
+	mov.b64 %rd429, 8296664548579374057;
+	mov.b64 %rd449, %rd429;
+	bra $L_180;
+$L_163:
+	mov.b64 %rd431, 4109744767560208502;
+	mov.b64 %rd449, %rd431;
+	bra $L_180;
+$L_164:
+	mov.b64 %rd432, 11;
+	setp.eq.u64 %p100, %rd411, %rd432;
+	@%p100 bra $L_163;
+$L_166:
+	mov.b64 %rd434, 12;
+	setp.eq.u64 %p101, %rd411, %rd434;
+	@!%p101 bra $L_168;
+$L_165:
+	mov.b64 %rd433, 4607516669194743839;
+	mov.b64 %rd449, %rd433;
+	bra $L_180;
+$L_167:
+	mov.b64 %rd435, -2423460969061230018;
+	mov.b64 %rd449, %rd435;
+	bra $L_180;
+$L_168:
+	mov.b64 %rd436, 13;
+	setp.eq.u64 %p102, %rd411, %rd436;
+	@%p102 bra $L_167;
+$L_170:
+	mov.b64 %rd438, 14;
+	setp.eq.u64 %p103, %rd411, %rd438;
+	@!%p103 bra $L_172;
+$L_169:
+	mov.b64 %rd437, -2707510419574615186;
+	mov.b64 %rd449, %rd437;
+	bra $L_180;
+$L_171:
+	mov.b64 %rd439, -7022098299024845734;
+	mov.b64 %rd449, %rd439;
+	bra $L_180;
+$L_172:
+	mov.b64 %rd440, 15;
+	setp.eq.u64 %p104, %rd411, %rd440;
+	@%p104 bra $L_171;
+$L_174:
+	mov.b64 %rd442, 16;
+	setp.eq.u64 %p105, %rd411, %rd442;
+	@!%p105 bra $L_176;
+$L_173:
+	mov.b64 %rd441, -1562901285013036298;
+	mov.b64 %rd449, %rd441;
+	bra $L_180;
+$L_175:
+	mov.b64 %rd443, 8795094592981902804;
+	mov.b64 %rd449, %rd443;
+	bra $L_180;
+$L_176:
+	mov.b64 %rd444, 17;
+	setp.eq.u64 %p106, %rd411, %rd444;
+	@%p106 bra $L_175;
+$L_178:
+	mov.b64 %rd446, 18;
+	setp.eq.u64 %p107, %rd411, %rd446;
+	@!%p107 bra $L_179;
+$L_177:
+	mov.b64 %rd445, -2884908082597807600;
+	mov.b64 %rd449, %rd445;
+	bra $L_180;
+$L_179:
+	mov.b64 %rd447, -6051042886442100905;
+	mov.b64 %rd449, %rd447;
+	bra $L_180;
+$L_182:
+	mov.b64 %rd453, 5040379952546458195;
+	mov.b64 %rd490, %rd453;
+	bra $L_219;
+$L_183:
+	setp.eq.u64 %p108, %rd411, %rd410;
+	@%p108 bra $L_182;
+$L_185:
+	mov.b64 %rd455, 2;
+	setp.eq.u64 %p109, %rd411, %rd455;
+	@!%p109 bra $L_187;
+$L_184:
+	mov.b64 %rd454, -554312585572664447;
+	mov.b64 %rd490, %rd454;
+	bra $L_219;
+$L_186:
+	mov.b64 %rd456, -5276763892624187261;
+	mov.b64 %rd490, %rd456;
+	bra $L_219;
+$L_187:
+	mov.b64 %rd457, 3;
+	setp.eq.u64 %p110, %rd411, %rd457;
+	@%p110 bra $L_186;
+$L_189:
+	mov.b64 %rd459, 4;
+	setp.eq.u64 %p111, %rd411, %rd459;
+	@!%p111 bra $L_191;
+$L_188:
+	mov.b64 %rd458, -242412250269775165;
+	mov.b64 %rd490, %rd458;
+	bra $L_219;
+$L_190:
+	mov.b64 %rd460, 7946843935494350272;
+	mov.b64 %rd490, %rd460;
+	bra $L_219;
+$L_191:
+	mov.b64 %rd461, 5;
+	setp.eq.u64 %p112, %rd411, %rd461;
+	@%p112 bra $L_190;
+$L_193:
+	mov.b64 %rd463, 6;
+	setp.eq.u64 %p113, %rd411, %rd463;
+	@!%p113 bra $L_195;
+$L_192:
+	mov.b64 %rd462, 905889640498799673;
+	mov.b64 %rd490, %rd462;
+	bra $L_219;
+$L_194:
+	mov.b64 %rd464, -271387810574676355;
+	mov.b64 %rd490, %rd464;
+	bra $L_219;
+$L_195:
+	mov.b64 %rd465, 7;
+	setp.eq.u64 %p114, %rd411, %rd465;
+	@%p114 bra $L_194;
+$L_197:
+	mov.b64 %rd467, 8;
+	setp.eq.u64 %p115, %rd411, %rd467;
+	@!%p115 bra $L_199;
+$L_196:
+	mov.b64 %rd466, -3385462365541201655;
+	mov.b64 %rd490, %rd466;
+	bra $L_219;
+$L_198:
+	mov.b64 %rd468, -3226582509936509822;
+	mov.b64 %rd490, %rd468;
+	bra $L_219;
+$L_199:
+	mov.b64 %rd469, 9;
+	setp.eq.u64 %p116, %rd411, %rd469;
+	@%p116 bra $L_198;
+$L_201:
+	mov.b64 %rd471, 10;
+	setp.eq.u64 %p117, %rd411, %rd471;
+	@!%p117 bra $L_203;
+$L_200:
+	mov.b64 %rd470, 8296664548579374057;
+	mov.b64 %rd490, %rd470;
+	bra $L_219;
+$L_202:
+	mov.b64 %rd472, 4109744767560208502;
+	mov.b64 %rd490, %rd472;
+	bra $L_219;
+$L_203:
+	mov.b64 %rd473, 11;
+	setp.eq.u64 %p118, %rd411, %rd473;
+	@%p118 bra $L_202;
+$L_205:
+	mov.b64 %rd475, 12;
+	setp.eq.u64 %p119, %rd411, %rd475;
+	@!%p119 bra $L_207;
+$L_204:
+	mov.b64 %rd474, 4607516669194743839;
+	mov.b64 %rd490, %rd474;
+	bra $L_219;
+$L_206:
+	mov.b64 %rd476, -2423460969061230018;
+	mov.b64 %rd490, %rd476;
+	bra $L_219;
+$L_207:
+	mov.b64 %rd477, 13;
+	setp.eq.u64 %p120, %rd411, %rd477;
+	@%p120 bra $L_206;
+$L_209:
+	mov.b64 %rd479, 14;
+	setp.eq.u64 %p121, %rd411, %rd479;
+	@!%p121 bra $L_211;
+$L_208:
+	mov.b64 %rd478, -2707510419574615186;
+	mov.b64 %rd490, %rd478;
+	bra $L_219;
+$L_210:
+	mov.b64 %rd480, -7022098299024845734;
+	mov.b64 %rd490, %rd480;
+	bra $L_219;
+$L_211:
+	mov.b64 %rd481, 15;
+	setp.eq.u64 %p122, %rd411, %rd481;
+	@%p122 bra $L_210;
+$L_213:
+	mov.b64 %rd483, 16;
+	setp.eq.u64 %p123, %rd411, %rd483;
+	@!%p123 bra $L_215;
+$L_212:
+	mov.b64 %rd482, -1562901285013036298;
+	mov.b64 %rd490, %rd482;
+	bra $L_219;
+$L_214:
+	mov.b64 %rd484, 8795094592981902804;
+	mov.b64 %rd490, %rd484;
+	bra $L_219;
+$L_215:
+	mov.b64 %rd485, 17;
+	setp.eq.u64 %p124, %rd411, %rd485;
+	@%p124 bra $L_214;
+$L_217:
+	mov.b64 %rd487, 18;
+	setp.eq.u64 %p125, %rd411, %rd487;
+	@!%p125 bra $L_218;
+$L_216:
+	mov.b64 %rd486, -2884908082597807600;
+	mov.b64 %rd490, %rd486;
+	bra $L_219;
+$L_218:
+	mov.b64 %rd488, -6051042886442100905;
+	mov.b64 %rd490, %rd488;
+	bra $L_219;
+$L_221:
+	mov.b64 %rd494, 5040379952546458195;
+	mov.b64 %rd530, %rd494;
+	bra $L_258;
+$L_222:
+	setp.eq.u64 %p127, %rd493, %rd410;
+	@%p127 bra $L_221;
+$L_224:
+	setp.eq.u64 %p128, %rd493, %rd492;
+	@!%p128 bra $L_226;
+$L_223:
+	mov.b64 %rd495, -554312585572664447;
+	mov.b64 %rd530, %rd495;
+	bra $L_258;
+$L_225:
+	mov.b64 %rd496, -5276763892624187261;
+	mov.b64 %rd530, %rd496;
+	bra $L_258;
+$L_226:
+	mov.b64 %rd497, 3;
+	setp.eq.u64 %p129, %rd493, %rd497;
+	@%p129 bra $L_225;
+$L_228:
+	mov.b64 %rd499, 4;
+	setp.eq.u64 %p130, %rd493, %rd499;
+	@!%p130 bra $L_230;
+$L_227:
+	mov.b64 %rd498, -242412250269775165;
+	mov.b64 %rd530, %rd498;
+	bra $L_258;
+$L_229:
+	mov.b64 %rd500, 7946843935494350272;
+	mov.b64 %rd530, %rd500;
+	bra $L_258;
+$L_230:
+	mov.b64 %rd501, 5;
+	setp.eq.u64 %p131, %rd493, %rd501;
+	@%p131 bra $L_229;
+$L_232:
+	mov.b64 %rd503, 6;
+	setp.eq.u64 %p132, %rd493, %rd503;
+	@!%p132 bra $L_234;
+$L_231:
+	mov.b64 %rd502, 905889640498799673;
+	mov.b64 %rd530, %rd502;
+	bra $L_258;
+$L_233:
+	mov.b64 %rd504, -271387810574676355;
+	mov.b64 %rd530, %rd504;
+	bra $L_258;
+$L_234:
+	mov.b64 %rd505, 7;
+	setp.eq.u64 %p133, %rd493, %rd505;
+	@%p133 bra $L_233;
+$L_236:
+	mov.b64 %rd507, 8;
+	setp.eq.u64 %p134, %rd493, %rd507;
+	@!%p134 bra $L_238;
+$L_235:
+	mov.b64 %rd506, -3385462365541201655;
+	mov.b64 %rd530, %rd506;
+	bra $L_258;
+$L_237:
+	mov.b64 %rd508, -3226582509936509822;
+	mov.b64 %rd530, %rd508;
+	bra $L_258;
+$L_238:
+	mov.b64 %rd509, 9;
+	setp.eq.u64 %p135, %rd493, %rd509;
+	@%p135 bra $L_237;
+$L_240:
+	mov.b64 %rd511, 10;
+	setp.eq.u64 %p136, %rd493, %rd511;
+	@!%p136 bra $L_242;
+$L_239:
+	mov.b64 %rd510, 8296664548579374057;
+	mov.b64 %rd530, %rd510;
+	bra $L_258;
+$L_241:
+	mov.b64 %rd512, 4109744767560208502;
+	mov.b64 %rd530, %rd512;
+	bra $L_258;
+$L_242:
+	mov.b64 %rd513, 11;
+	setp.eq.u64 %p137, %rd493, %rd513;
+	@%p137 bra $L_241;
+$L_244:
+	mov.b64 %rd515, 12;
+	setp.eq.u64 %p138, %rd493, %rd515;
+	@!%p138 bra $L_246;
+$L_243:
+	mov.b64 %rd514, 4607516669194743839;
+	mov.b64 %rd530, %rd514;
+	bra $L_258;
+$L_245:
+	mov.b64 %rd516, -2423460969061230018;
+	mov.b64 %rd530, %rd516;
+	bra $L_258;
+$L_246:
+	mov.b64 %rd517, 13;
+	setp.eq.u64 %p139, %rd493, %rd517;
+	@%p139 bra $L_245;
+$L_248:
+	mov.b64 %rd519, 14;
+	setp.eq.u64 %p140, %rd493, %rd519;
+	@!%p140 bra $L_250;
+$L_247:
+	mov.b64 %rd518, -2707510419574615186;
+	mov.b64 %rd530, %rd518;
+	bra $L_258;
+$L_249:
+	mov.b64 %rd520, -7022098299024845734;
+	mov.b64 %rd530, %rd520;
+	bra $L_258;
+$L_250:
+	mov.b64 %rd521, 15;
+	setp.eq.u64 %p141, %rd493, %rd521;
+	@%p141 bra $L_249;
+$L_252:
+	mov.b64 %rd523, 16;
+	setp.eq.u64 %p142, %rd493, %rd523;
+	@!%p142 bra $L_254;
+$L_251:
+	mov.b64 %rd522, -1562901285013036298;
+	mov.b64 %rd530, %rd522;
+	bra $L_258;
+$L_253:
+	mov.b64 %rd524, 8795094592981902804;
+	mov.b64 %rd530, %rd524;
+	bra $L_258;
+$L_254:
+	mov.b64 %rd525, 17;
+	setp.eq.u64 %p143, %rd493, %rd525;
+	@%p143 bra $L_253;
+$L_256:
+	mov.b64 %rd527, 18;
+	setp.eq.u64 %p144, %rd493, %rd527;
+	@!%p144 bra $L_257;
+$L_255:
+	mov.b64 %rd526, -2884908082597807600;
+	mov.b64 %rd530, %rd526;
+	bra $L_258;
+$L_257:
+	mov.b64 %rd528, -6051042886442100905;
+	mov.b64 %rd530, %rd528;
+	bra $L_258;
+$L_260:
+	mov.b64 %rd533, 5040379952546458195;
+	mov.b64 %rd569, %rd533;
+	bra $L_297;
+$L_261:
+	setp.eq.u64 %p145, %rd493, %rd410;
+	@%p145 bra $L_260;
+$L_263:
+	setp.eq.u64 %p146, %rd493, %rd492;
+	@!%p146 bra $L_265;
+$L_262:
+	mov.b64 %rd534, -554312585572664447;
+	mov.b64 %rd569, %rd534;
+	bra $L_297;
+$L_264:
+	mov.b64 %rd535, -5276763892624187261;
+	mov.b64 %rd569, %rd535;
+	bra $L_297;
+$L_265:
+	mov.b64 %rd536, 3;
+	setp.eq.u64 %p147, %rd493, %rd536;
+	@%p147 bra $L_264;
+$L_267:
+	mov.b64 %rd538, 4;
+	setp.eq.u64 %p148, %rd493, %rd538;
+	@!%p148 bra $L_269;
+$L_266:
+	mov.b64 %rd537, -242412250269775165;
+	mov.b64 %rd569, %rd537;
+	bra $L_297;
+$L_268:
+	mov.b64 %rd539, 7946843935494350272;
+	mov.b64 %rd569, %rd539;
+	bra $L_297;
+$L_269:
+	mov.b64 %rd540, 5;
+	setp.eq.u64 %p149, %rd493, %rd540;
+	@%p149 bra $L_268;
+$L_271:
+	mov.b64 %rd542, 6;
+	setp.eq.u64 %p150, %rd493, %rd542;
+	@!%p150 bra $L_273;
+$L_270:
+	mov.b64 %rd541, 905889640498799673;
+	mov.b64 %rd569, %rd541;
+	bra $L_297;
+$L_272:
+	mov.b64 %rd543, -271387810574676355;
+	mov.b64 %rd569, %rd543;
+	bra $L_297;
+$L_273:
+	mov.b64 %rd544, 7;
+	setp.eq.u64 %p151, %rd493, %rd544;
+	@%p151 bra $L_272;
+$L_275:
+	mov.b64 %rd546, 8;
+	setp.eq.u64 %p152, %rd493, %rd546;
+	@!%p152 bra $L_277;
+$L_274:
+	mov.b64 %rd545, -3385462365541201655;
+	mov.b64 %rd569, %rd545;
+	bra $L_297;
+$L_276:
+	mov.b64 %rd547, -3226582509936509822;
+	mov.b64 %rd569, %rd547;
+	bra $L_297;
+$L_277:
+	mov.b64 %rd548, 9;
+	setp.eq.u64 %p153, %rd493, %rd548;
+	@%p153 bra $L_276;
+$L_279:
+	mov.b64 %rd550, 10;
+	setp.eq.u64 %p154, %rd493, %rd550;
+	@!%p154 bra $L_281;
+$L_278:
+	mov.b64 %rd549, 8296664548579374057;
+	mov.b64 %rd569, %rd549;
+	bra $L_297;
+$L_280:
+	mov.b64 %rd551, 4109744767560208502;
+	mov.b64 %rd569, %rd551;
+	bra $L_297;
+$L_281:
+	mov.b64 %rd552, 11;
+	setp.eq.u64 %p155, %rd493, %rd552;
+	@%p155 bra $L_280;
+$L_283:
+	mov.b64 %rd554, 12;
+	setp.eq.u64 %p156, %rd493, %rd554;
+	@!%p156 bra $L_285;
+$L_282:
+	mov.b64 %rd553, 4607516669194743839;
+	mov.b64 %rd569, %rd553;
+	bra $L_297;
+$L_284:
+	mov.b64 %rd555, -2423460969061230018;
+	mov.b64 %rd569, %rd555;
+	bra $L_297;
+$L_285:
+	mov.b64 %rd556, 13;
+	setp.eq.u64 %p157, %rd493, %rd556;
+	@%p157 bra $L_284;
+$L_287:
+	mov.b64 %rd558, 14;
+	setp.eq.u64 %p158, %rd493, %rd558;
+	@!%p158 bra $L_289;
+$L_286:
+	mov.b64 %rd557, -2707510419574615186;
+	mov.b64 %rd569, %rd557;
+	bra $L_297;
+$L_288:
+	mov.b64 %rd559, -7022098299024845734;
+	mov.b64 %rd569, %rd559;
+	bra $L_297;
+$L_289:
+	mov.b64 %rd560, 15;
+	setp.eq.u64 %p159, %rd493, %rd560;
+	@%p159 bra $L_288;
+$L_291:
+	mov.b64 %rd562, 16;
+	setp.eq.u64 %p160, %rd493, %rd562;
+	@!%p160 bra $L_293;
+$L_290:
+	mov.b64 %rd561, -1562901285013036298;
+	mov.b64 %rd569, %rd561;
+	bra $L_297;
+$L_292:
+	mov.b64 %rd563, 8795094592981902804;
+	mov.b64 %rd569, %rd563;
+	bra $L_297;
+$L_293:
+	mov.b64 %rd564, 17;
+	setp.eq.u64 %p161, %rd493, %rd564;
+	@%p161 bra $L_292;
+$L_295:
+	mov.b64 %rd566, 18;
+	setp.eq.u64 %p162, %rd493, %rd566;
+	@!%p162 bra $L_296;
+$L_294:
+	mov.b64 %rd565, -2884908082597807600;
+	mov.b64 %rd569, %rd565;
+	bra $L_297;
+$L_296:
+	mov.b64 %rd567, -6051042886442100905;
+	mov.b64 %rd569, %rd567;
+	bra $L_297;
+$L_299:
+	mov.b64 %rd573, 5040379952546458195;
+	mov.b64 %rd608, %rd573;
+	bra $L_336;
+$L_300:
+	setp.eq.u64 %p164, %rd572, %rd410;
+	@%p164 bra $L_299;
+$L_302:
+	setp.eq.u64 %p165, %rd572, %rd492;
+	@!%p165 bra $L_304;
+$L_301:
+	mov.b64 %rd574, -554312585572664447;
+	mov.b64 %rd608, %rd574;
+	bra $L_336;
+$L_303:
+	mov.b64 %rd575, -5276763892624187261;
+	mov.b64 %rd608, %rd575;
+	bra $L_336;
+$L_304:
+	setp.eq.u64 %p166, %rd572, %rd571;
+	@%p166 bra $L_303;
+$L_306:
+	mov.b64 %rd577, 4;
+	setp.eq.u64 %p167, %rd572, %rd577;
+	@!%p167 bra $L_308;
+$L_305:
+	mov.b64 %rd576, -242412250269775165;
+	mov.b64 %rd608, %rd576;
+	bra $L_336;
+$L_307:
+	mov.b64 %rd578, 7946843935494350272;
+	mov.b64 %rd608, %rd578;
+	bra $L_336;
+$L_308:
+	mov.b64 %rd579, 5;
+	setp.eq.u64 %p168, %rd572, %rd579;
+	@%p168 bra $L_307;
+$L_310:
+	mov.b64 %rd581, 6;
+	setp.eq.u64 %p169, %rd572, %rd581;
+	@!%p169 bra $L_312;
+$L_309:
+	mov.b64 %rd580, 905889640498799673;
+	mov.b64 %rd608, %rd580;
+	bra $L_336;
+$L_311:
+	mov.b64 %rd582, -271387810574676355;
+	mov.b64 %rd608, %rd582;
+	bra $L_336;
+$L_312:
+	mov.b64 %rd583, 7;
+	setp.eq.u64 %p170, %rd572, %rd583;
+	@%p170 bra $L_311;
+$L_314:
+	mov.b64 %rd585, 8;
+	setp.eq.u64 %p171, %rd572, %rd585;
+	@!%p171 bra $L_316;
+$L_313:
+	mov.b64 %rd584, -3385462365541201655;
+	mov.b64 %rd608, %rd584;
+	bra $L_336;
+$L_315:
+	mov.b64 %rd586, -3226582509936509822;
+	mov.b64 %rd608, %rd586;
+	bra $L_336;
+$L_316:
+	mov.b64 %rd587, 9;
+	setp.eq.u64 %p172, %rd572, %rd587;
+	@%p172 bra $L_315;
+$L_318:
+	mov.b64 %rd589, 10;
+	setp.eq.u64 %p173, %rd572, %rd589;
+	@!%p173 bra $L_320;
+$L_317:
+	mov.b64 %rd588, 8296664548579374057;
+	mov.b64 %rd608, %rd588;
+	bra $L_336;
+$L_319:
+	mov.b64 %rd590, 4109744767560208502;
+	mov.b64 %rd608, %rd590;
+	bra $L_336;
+$L_320:
+	mov.b64 %rd591, 11;
+	setp.eq.u64 %p174, %rd572, %rd591;
+	@%p174 bra $L_319;
+$L_322:
+	mov.b64 %rd593, 12;
+	setp.eq.u64 %p175, %rd572, %rd593;
+	@!%p175 bra $L_324;
+$L_321:
+	mov.b64 %rd592, 4607516669194743839;
+	mov.b64 %rd608, %rd592;
+	bra $L_336;
+$L_323:
+	mov.b64 %rd594, -2423460969061230018;
+	mov.b64 %rd608, %rd594;
+	bra $L_336;
+$L_324:
+	mov.b64 %rd595, 13;
+	setp.eq.u64 %p176, %rd572, %rd595;
+	@%p176 bra $L_323;
+$L_326:
+	mov.b64 %rd597, 14;
+	setp.eq.u64 %p177, %rd572, %rd597;
+	@!%p177 bra $L_328;
+$L_325:
+	mov.b64 %rd596, -2707510419574615186;
+	mov.b64 %rd608, %rd596;
+	bra $L_336;
+$L_327:
+	mov.b64 %rd598, -7022098299024845734;
+	mov.b64 %rd608, %rd598;
+	bra $L_336;
+$L_328:
+	mov.b64 %rd599, 15;
+	setp.eq.u64 %p178, %rd572, %rd599;
+	@%p178 bra $L_327;
+$L_330:
+	mov.b64 %rd601, 16;
+	setp.eq.u64 %p179, %rd572, %rd601;
+	@!%p179 bra $L_332;
+$L_329:
+	mov.b64 %rd600, -1562901285013036298;
+	mov.b64 %rd608, %rd600;
+	bra $L_336;
+$L_331:
+	mov.b64 %rd602, 8795094592981902804;
+	mov.b64 %rd608, %rd602;
+	bra $L_336;
+$L_332:
+	mov.b64 %rd603, 17;
+	setp.eq.u64 %p180, %rd572, %rd603;
+	@%p180 bra $L_331;
+$L_334:
+	mov.b64 %rd605, 18;
+	setp.eq.u64 %p181, %rd572, %rd605;
+	@!%p181 bra $L_335;
+$L_333:
+	mov.b64 %rd604, -2884908082597807600;
+	mov.b64 %rd608, %rd604;
+	bra $L_336;
+$L_335:
+	mov.b64 %rd606, -6051042886442100905;
+	mov.b64 %rd608, %rd606;
+	bra $L_336;
 $L_338:
-	mov.b64 %rd522, -3226582509936509822;
-	mov.b64 %rd544, %rd522;
-	bra $L_359;
-$L_339:
-	mov.b64 %rd523, 9;
-	setp.eq.u64 %p187, %rd468, %rd523;
-	@%p187 bra $L_338;
-$L_341:
-	mov.b64 %rd525, 10;
-	setp.eq.u64 %p188, %rd468, %rd525;
-	@!%p188 bra $L_343;
-$L_340:
-	mov.b64 %rd524, 8296664548579374057;
-	mov.b64 %rd544, %rd524;
-	bra $L_359;
-$L_342:
-	mov.b64 %rd526, 4109744767560208502;
-	mov.b64 %rd544, %rd526;
-	bra $L_359;
-$L_343:
-	mov.b64 %rd527, 11;
-	setp.eq.u64 %p189, %rd468, %rd527;
-	@%p189 bra $L_342;
-$L_345:
-	mov.b64 %rd529, 12;
-	setp.eq.u64 %p190, %rd468, %rd529;
-	@!%p190 bra $L_347;
-$L_344:
-	mov.b64 %rd528, 4607516669194743839;
-	mov.b64 %rd544, %rd528;
-	bra $L_359;
-$L_346:
-	mov.b64 %rd530, -2423460969061230018;
-	mov.b64 %rd544, %rd530;
-	bra $L_359;
-$L_347:
-	mov.b64 %rd531, 13;
-	setp.eq.u64 %p191, %rd468, %rd531;
-	@%p191 bra $L_346;
-$L_349:
-	mov.b64 %rd533, 14;
-	setp.eq.u64 %p192, %rd468, %rd533;
-	@!%p192 bra $L_351;
-$L_348:
-	mov.b64 %rd532, -2707510419574615186;
-	mov.b64 %rd544, %rd532;
-	bra $L_359;
-$L_350:
-	mov.b64 %rd534, -7022098299024845734;
-	mov.b64 %rd544, %rd534;
-	bra $L_359;
-$L_351:
-	mov.b64 %rd535, 15;
-	setp.eq.u64 %p193, %rd468, %rd535;
-	@%p193 bra $L_350;
+	mov.b64 %rd644, 0d41C0000000000000;
+	setp.ge.f64 %p183, %rd36, %rd644;
+	@!%p183 bra $L_354;
 $L_353:
-	mov.b64 %rd537, 16;
-	setp.eq.u64 %p194, %rd468, %rd537;
-	@!%p194 bra $L_355;
-$L_352:
-	mov.b64 %rd536, -1562901285013036298;
-	mov.b64 %rd544, %rd536;
-	bra $L_359;
-$L_354:
-	mov.b64 %rd538, 8795094592981902804;
-	mov.b64 %rd544, %rd538;
-	bra $L_359;
-$L_355:
-	mov.b64 %rd539, 17;
-	setp.eq.u64 %p195, %rd468, %rd539;
-	@%p195 bra $L_354;
-$L_357:
-	mov.b64 %rd541, 18;
-	setp.eq.u64 %p196, %rd468, %rd541;
-	@!%p196 bra $L_358;
-$L_356:
-	mov.b64 %rd540, -2884908082597807600;
-	mov.b64 %rd544, %rd540;
-	bra $L_359;
+	mov.b64 %rd704, 0d3FE921FB54442D18;
+	setp.lt.f64 %p198, %rd36, %rd704;
+	@!%p198 bra $L_359;
 $L_358:
-	mov.b64 %rd542, -6051042886442100905;
-	mov.b64 %rd544, %rd542;
-	bra $L_359;
+	mov.b64 %rd733, 0;
+	mov.b64 %rd765, %rd733;
+	mov.b64 %rd767, %rd36;
 $L_362:
-	mov.b64 %rd548, 5040379952546458195;
-	mov.b64 %rd583, %rd548;
-	bra $L_399;
+	mov.b64 %rd764, %rd765;
+	mov.b64 %rd766, %rd767;
+	mov.b64 %rd729, %rd764;
+	mov.b64 %rd731, %rd766;
+$L_357:
+	mov.b64 %rd728, %rd729;
+	mov.b64 %rd730, %rd731;
+	mov.b64 %rd732, 3;
+	setp.gt.u64 %p200, %rd728, %rd732;
+	setp.ne.u32 %p201, 0, 0;
+	@%p200 bra $L_340;
+	mov.pred %p187, %p201;
+	mov.b64 %rd649, %rd728;
+	bra $L_341;
+$L_340:
+	mov.b64 %rd646, 4;
+	sub.u64 %rd647, %rd728, %rd646;
+	mov.pred %p187, %p185;
+	mov.b64 %rd649, %rd647;
+$L_341:
+	mov.pred %p186, %p187;
+	mov.b64 %rd648, %rd649;
+	mov.b64 %rd650, 1;
+	setp.gt.u64 %p188, %rd648, %rd650;
+	@%p188 bra $L_342;
+	mov.pred %p191, %p186;
+	bra $L_343;
+$L_342:
+	not.pred %p189, %p186;
+	mov.pred %p191, %p189;
+$L_343:
+	mov.pred %p190, %p191;
+	mul.f64 %rd651, %rd730, %rd730;
+	setp.eq.u64 %p192, %rd648, %rd650;
+	@!%p192 bra $L_347;
+$L_344:
+	mul.f64 %rd652, %rd730, %rd651;
+	mov.b64 %rd653, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd654, %rd653, %rd651;
+	mov.b64 %rd655, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd656, %rd654, %rd655;
+	mul.f64 %rd657, %rd656, %rd651;
+	mov.b64 %rd658, 0d3EC71DE3567D48A1;
+	add.f64 %rd659, %rd657, %rd658;
+	mul.f64 %rd660, %rd659, %rd651;
+	mov.b64 %rd661, 0dBF2A01A019BFDF03;
+	add.f64 %rd662, %rd660, %rd661;
+	mul.f64 %rd663, %rd662, %rd651;
+	mov.b64 %rd664, 0d3F8111111110F7D0;
+	add.f64 %rd665, %rd663, %rd664;
+	mul.f64 %rd666, %rd665, %rd651;
+	mov.b64 %rd667, 0dBFC5555555555548;
+	add.f64 %rd668, %rd666, %rd667;
+	mul.f64 %rd669, %rd652, %rd668;
+	add.f64 %rd670, %rd730, %rd669;
+	mov.b64 %rd672, %rd670;
+$L_345:
+	mov.b64 %rd671, %rd672;
+	@%p190 bra $L_348;
+	mov.b64 %rd697, %rd671;
+	bra $L_349;
+$L_348:
+	neg.f64 %rd695, %rd671;
+	mov.b64 %rd697, %rd695;
+$L_349:
+	mov.b64 %rd696, %rd697;
+	mov.b64 %rd699, %rd696;
+	bra $L_350;
+$L_339:
+	mov.b64 %rd645, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p184, %rd31, %rd645;
+	setp.ne.u32 %p185, 1, 0;
+	@%p184 bra $E_339_6;
+	bra $L_351;
+$E_339_6:
+	mov.pred %p197, %p185;
+$L_352:
+	mov.pred %p196, %p197;
+	@%p196 bra $L_337;
+	bra $L_338;
+$L_346:
+	mul.f64 %rd673, %rd117, %rd651;
+	sub.f64 %rd674, %rd50, %rd673;
+	mul.f64 %rd675, %rd651, %rd651;
+	mov.b64 %rd676, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd677, %rd676, %rd651;
+	mov.b64 %rd678, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd679, %rd677, %rd678;
+	mul.f64 %rd680, %rd679, %rd651;
+	mov.b64 %rd681, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd682, %rd680, %rd681;
+	mul.f64 %rd683, %rd682, %rd651;
+	mov.b64 %rd684, 0d3EFA01A019C844F5;
+	add.f64 %rd685, %rd683, %rd684;
+	mul.f64 %rd686, %rd685, %rd651;
+	mov.b64 %rd687, 0dBF56C16C16C14F91;
+	add.f64 %rd688, %rd686, %rd687;
+	mul.f64 %rd689, %rd688, %rd651;
+	mov.b64 %rd690, 0d3FA555555555554B;
+	add.f64 %rd691, %rd689, %rd690;
+	mul.f64 %rd692, %rd675, %rd691;
+	add.f64 %rd693, %rd674, %rd692;
+	mov.b64 %rd672, %rd693;
+	bra $L_345;
+$L_347:
+	mov.b64 %rd694, 2;
+	setp.eq.u64 %p193, %rd648, %rd694;
+	@%p193 bra $L_344;
+	bra $L_346;
+$L_351:
+	mov.b64 %rd703, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p195, %rd31, %rd703;
+	mov.pred %p197, %p195;
+	bra $L_352;
+$L_354:
+	mov.b64 %rd705, 0d3FF45F306DC9C883;
+	mul.f64 %rd706, %rd36, %rd705;
+	cvt.rzi.u64.f64 %rd707, %rd706;
+	cvt.rn.f64.u64 %rd708, %rd707;
+	mov.b64 %rd709, 1;
+	and.b64 %rd710, %rd707, %rd709;
+	setp.eq.u64 %p199, %rd710, %rd709;
+	@%p199 bra $L_355;
+	mov.b64 %rd714, %rd707;
+	mov.b64 %rd716, %rd708;
+	bra $L_356;
+$L_355:
+	add.u64 %rd711, %rd707, %rd709;
+	add.f64 %rd712, %rd708, %rd50;
+	mov.b64 %rd714, %rd711;
+	mov.b64 %rd716, %rd712;
+$L_356:
+	mov.b64 %rd713, %rd714;
+	mov.b64 %rd715, %rd716;
+	mov.b64 %rd717, 7;
+	and.b64 %rd718, %rd713, %rd717;
+	mov.b64 %rd719, 0d3FE921FB40000000;
+	mul.f64 %rd720, %rd715, %rd719;
+	sub.f64 %rd721, %rd36, %rd720;
+	mov.b64 %rd722, 0d3E64442D00000000;
+	mul.f64 %rd723, %rd715, %rd722;
+	sub.f64 %rd724, %rd721, %rd723;
+	mov.b64 %rd725, 0d3CE8469898CC5170;
+	mul.f64 %rd726, %rd715, %rd725;
+	sub.f64 %rd727, %rd724, %rd726;
+	mov.b64 %rd729, %rd718;
+	mov.b64 %rd731, %rd727;
+	bra $L_357;
+$L_359:
+	mov.b64 %rd734, %rd36;
+	mov.b64 %rd735, 52;
+	min.u64 %rd1441, %rd735, 64;
+	cvt.u32.u64 %r49, %rd1441;
+	shr.u64 %rd736, %rd734, %r49;
+	mov.b64 %rd737, 2047;
+	and.b64 %rd738, %rd736, %rd737;
+	mov.b64 %rd739, %rd738;
+	mov.b64 %rd740, 1023;
+	sub.s64 %rd741, %rd739, %rd740;
+	mov.b64 %rd742, 52;
+	sub.s64 %rd743, %rd741, %rd742;
+	mov.b64 %rd744, 9218868437227405312;
+	not.b64 %rd745, %rd744;
+	and.b64 %rd745, %rd734, %rd745;
+	mov.b64 %rd746, 4503599627370496;
+	or.b64 %rd747, %rd745, %rd746;
+	mov.b64 %rd748, 61;
+	add.s64 %rd749, %rd743, %rd748;
+	mov.b64 %rd750, %rd749;
+	mov.b64 %rd751, 64;
+	div.u64 %rd752, %rd750, %rd751;
+	rem.u64 %rd753, %rd750, %rd751;
+	mov.b64 %rd754, 0;
+	setp.eq.u64 %p202, %rd752, %rd754;
+	@!%p202 bra $L_365;
 $L_363:
-	setp.eq.u64 %p198, %rd547, %rd385;
-	@%p198 bra $L_362;
-$L_365:
-	setp.eq.u64 %p199, %rd547, %rd467;
-	@!%p199 bra $L_367;
-$L_364:
-	mov.b64 %rd549, -554312585572664447;
-	mov.b64 %rd583, %rd549;
-	bra $L_399;
-$L_366:
-	mov.b64 %rd550, -5276763892624187261;
-	mov.b64 %rd583, %rd550;
-	bra $L_399;
-$L_367:
-	setp.eq.u64 %p200, %rd547, %rd546;
-	@%p200 bra $L_366;
-$L_369:
-	mov.b64 %rd552, 4;
-	setp.eq.u64 %p201, %rd547, %rd552;
-	@!%p201 bra $L_371;
-$L_368:
-	mov.b64 %rd551, -242412250269775165;
-	mov.b64 %rd583, %rd551;
-	bra $L_399;
-$L_370:
-	mov.b64 %rd553, 7946843935494350272;
-	mov.b64 %rd583, %rd553;
-	bra $L_399;
-$L_371:
-	mov.b64 %rd554, 5;
-	setp.eq.u64 %p202, %rd547, %rd554;
-	@%p202 bra $L_370;
-$L_373:
-	mov.b64 %rd556, 6;
-	setp.eq.u64 %p203, %rd547, %rd556;
-	@!%p203 bra $L_375;
-$L_372:
-	mov.b64 %rd555, 905889640498799673;
-	mov.b64 %rd583, %rd555;
-	bra $L_399;
-$L_374:
-	mov.b64 %rd557, -271387810574676355;
-	mov.b64 %rd583, %rd557;
-	bra $L_399;
-$L_375:
-	mov.b64 %rd558, 7;
-	setp.eq.u64 %p204, %rd547, %rd558;
-	@%p204 bra $L_374;
-$L_377:
-	mov.b64 %rd560, 8;
-	setp.eq.u64 %p205, %rd547, %rd560;
-	@!%p205 bra $L_379;
-$L_376:
-	mov.b64 %rd559, -3385462365541201655;
-	mov.b64 %rd583, %rd559;
-	bra $L_399;
-$L_378:
-	mov.b64 %rd561, -3226582509936509822;
-	mov.b64 %rd583, %rd561;
-	bra $L_399;
-$L_379:
-	mov.b64 %rd562, 9;
-	setp.eq.u64 %p206, %rd547, %rd562;
-	@%p206 bra $L_378;
-$L_381:
-	mov.b64 %rd564, 10;
-	setp.eq.u64 %p207, %rd547, %rd564;
-	@!%p207 bra $L_383;
-$L_380:
-	mov.b64 %rd563, 8296664548579374057;
-	mov.b64 %rd583, %rd563;
-	bra $L_399;
-$L_382:
-	mov.b64 %rd565, 4109744767560208502;
-	mov.b64 %rd583, %rd565;
-	bra $L_399;
-$L_383:
-	mov.b64 %rd566, 11;
-	setp.eq.u64 %p208, %rd547, %rd566;
-	@%p208 bra $L_382;
-$L_385:
-	mov.b64 %rd568, 12;
-	setp.eq.u64 %p209, %rd547, %rd568;
-	@!%p209 bra $L_387;
-$L_384:
-	mov.b64 %rd567, 4607516669194743839;
-	mov.b64 %rd583, %rd567;
-	bra $L_399;
-$L_386:
-	mov.b64 %rd569, -2423460969061230018;
-	mov.b64 %rd583, %rd569;
-	bra $L_399;
-$L_387:
-	mov.b64 %rd570, 13;
-	setp.eq.u64 %p210, %rd547, %rd570;
-	@%p210 bra $L_386;
-$L_389:
-	mov.b64 %rd572, 14;
-	setp.eq.u64 %p211, %rd547, %rd572;
-	@!%p211 bra $L_391;
-$L_388:
-	mov.b64 %rd571, -2707510419574615186;
-	mov.b64 %rd583, %rd571;
-	bra $L_399;
-$L_390:
-	mov.b64 %rd573, -7022098299024845734;
-	mov.b64 %rd583, %rd573;
-	bra $L_399;
-$L_391:
-	mov.b64 %rd574, 15;
-	setp.eq.u64 %p212, %rd547, %rd574;
-	@%p212 bra $L_390;
-$L_393:
-	mov.b64 %rd576, 16;
-	setp.eq.u64 %p213, %rd547, %rd576;
-	@!%p213 bra $L_395;
-$L_392:
-	mov.b64 %rd575, -1562901285013036298;
-	mov.b64 %rd583, %rd575;
-	bra $L_399;
-$L_394:
-	mov.b64 %rd577, 8795094592981902804;
-	mov.b64 %rd583, %rd577;
-	bra $L_399;
-$L_395:
-	mov.b64 %rd578, 17;
-	setp.eq.u64 %p214, %rd547, %rd578;
-	@%p214 bra $L_394;
-$L_397:
-	mov.b64 %rd580, 18;
-	setp.eq.u64 %p215, %rd547, %rd580;
-	@!%p215 bra $L_398;
-$L_396:
-	mov.b64 %rd579, -2884908082597807600;
-	mov.b64 %rd583, %rd579;
-	bra $L_399;
-$L_398:
-	mov.b64 %rd581, -6051042886442100905;
-	mov.b64 %rd583, %rd581;
-	bra $L_399;
-$L_407:
-$L_427:
-	mov.b64 %rd676, 0d41C0000000000000;
-	setp.ge.f64 %p237, %rd33, %rd676;
-	@!%p237 bra $L_429;
-$L_428:
-$L_433:
-	mov.b64 %rd705, 0d3FE921FB54442D18;
-	setp.lt.f64 %p241, %rd33, %rd705;
-	@!%p241 bra $L_435;
-$L_434:
-	mov.b64 %rd706, 0;
-	mov.b64 %rd737, %rd706;
-	mov.b64 %rd739, %rd33;
-$L_438:
-	mov.b64 %rd736, %rd737;
-	mov.b64 %rd738, %rd739;
-	mov.b64 %rd701, %rd736;
-	mov.b64 %rd703, %rd738;
-$L_432:
-	mov.b64 %rd700, %rd701;
-	mov.b64 %rd702, %rd703;
-	mov.b64 %rd704, 3;
-	setp.gt.u64 %p239, %rd700, %rd704;
-	setp.ne.u32 %p240, 0, 0;
-	@%p239 bra $L_409;
-	mov.pred %p220, %p240;
-	mov.b64 %rd663, %rd700;
-	bra $L_410;
-$L_409:
-	mov.b64 %rd660, 4;
-	sub.u64 %rd661, %rd700, %rd660;
-	not.pred %p218, %p240;
-	mov.pred %p220, %p218;
-	mov.b64 %rd663, %rd661;
-$L_410:
-	mov.pred %p219, %p220;
-	mov.b64 %rd662, %rd663;
-	mov.b64 %rd664, 1;
-	setp.gt.u64 %p221, %rd662, %rd664;
-	@%p221 bra $L_411;
-	mov.pred %p224, %p219;
-	bra $L_412;
-$L_411:
-	not.pred %p222, %p219;
-	mov.pred %p224, %p222;
-$L_412:
-	mov.pred %p223, %p224;
-	mul.f64 %rd665, %rd702, %rd702;
-	setp.eq.u64 %p225, %rd662, %rd664;
-	@!%p225 bra $L_416;
-$L_413:
-$L_679:
-	mul.f64 %rd1015, %rd702, %rd665;
-	mov.b64 %rd1016, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd1017, %rd1016, %rd665;
-	mov.b64 %rd1018, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd1019, %rd1017, %rd1018;
-	mul.f64 %rd1020, %rd1019, %rd665;
-	mov.b64 %rd1021, 0d3EC71DE3567D48A1;
-	add.f64 %rd1022, %rd1020, %rd1021;
-	mul.f64 %rd1023, %rd1022, %rd665;
-	mov.b64 %rd1024, 0dBF2A01A019BFDF03;
-	add.f64 %rd1025, %rd1023, %rd1024;
-	mul.f64 %rd1026, %rd1025, %rd665;
-	mov.b64 %rd1027, 0d3F8111111110F7D0;
-	add.f64 %rd1028, %rd1026, %rd1027;
-	mul.f64 %rd1029, %rd1028, %rd665;
-	mov.b64 %rd1030, 0dBFC5555555555548;
-	add.f64 %rd1031, %rd1029, %rd1030;
-	mul.f64 %rd1032, %rd1015, %rd1031;
-	add.f64 %rd1033, %rd702, %rd1032;
-$L_680:
-	mov.b64 %rd667, %rd1033;
-$L_414:
-	mov.b64 %rd666, %rd667;
-	@%p223 bra $L_417;
-	mov.b64 %rd671, %rd666;
-	bra $L_418;
-$L_417:
-	neg.f64 %rd669, %rd666;
-	mov.b64 %rd671, %rd669;
-$L_418:
-	mov.b64 %rd670, %rd671;
-	mov.b64 %rd673, %rd670;
-	bra $L_419;
-$L_408:
-$L_420:
-	setp.ge.s64 %p227, %rd35, %rd35;
-	@!%p227 bra $L_421;
-$L_423:
-	mov.b64 %rd674, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p232, %rd22, %rd674;
-	setp.ne.u32 %p233, 1, 0;
-	@%p232 bra $E_423_7;
-	bra $L_421;
-$E_423_7:
-	mov.pred %p231, %p233;
-$L_422:
-	mov.pred %p230, %p231;
-$L_426:
-	@%p230 bra $L_406;
-	bra $L_407;
-$L_415:
-$L_681:
-	mul.f64 %rd1034, %rd168, %rd665;
-	sub.f64 %rd1035, %rd47, %rd1034;
-	mul.f64 %rd1036, %rd665, %rd665;
-	mov.b64 %rd1037, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd1038, %rd1037, %rd665;
-	mov.b64 %rd1039, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd1040, %rd1038, %rd1039;
-	mul.f64 %rd1041, %rd1040, %rd665;
-	mov.b64 %rd1042, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd1043, %rd1041, %rd1042;
-	mul.f64 %rd1044, %rd1043, %rd665;
-	mov.b64 %rd1045, 0d3EFA01A019C844F5;
-	add.f64 %rd1046, %rd1044, %rd1045;
-	mul.f64 %rd1047, %rd1046, %rd665;
-	mov.b64 %rd1048, 0dBF56C16C16C14F91;
-	add.f64 %rd1049, %rd1047, %rd1048;
-	mul.f64 %rd1050, %rd1049, %rd665;
-	mov.b64 %rd1051, 0d3FA555555555554B;
-	add.f64 %rd1052, %rd1050, %rd1051;
-	mul.f64 %rd1053, %rd1036, %rd1052;
-	add.f64 %rd1054, %rd1035, %rd1053;
-$L_682:
-	mov.b64 %rd667, %rd1054;
-	bra $L_414;
-$L_416:
-	mov.b64 %rd668, 2;
-	setp.eq.u64 %p226, %rd662, %rd668;
-	@%p226 bra $L_413;
-	bra $L_415;
-$L_421:
-	setp.le.s64 %p228, %rd35, %rd35;
-	setp.ne.u32 %p229, 0, 0;
-	@%p228 bra $L_424;
-	mov.pred %p236, %p229;
-	bra $L_425;
-$L_424:
-	mov.b64 %rd675, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p234, %rd22, %rd675;
-	mov.pred %p236, %p234;
-$L_425:
-	mov.pred %p235, %p236;
-	mov.pred %p231, %p235;
-	bra $L_422;
-$L_429:
-	mov.b64 %rd677, 0d3FF45F306DC9C883;
-	mul.f64 %rd678, %rd33, %rd677;
-	cvt.rzi.u64.f64 %rd679, %rd678;
-	cvt.rn.f64.u64 %rd680, %rd679;
-	mov.b64 %rd681, 1;
-	and.b64 %rd682, %rd679, %rd681;
-	setp.eq.u64 %p238, %rd682, %rd681;
-	@%p238 bra $L_430;
-	mov.b64 %rd686, %rd679;
-	mov.b64 %rd688, %rd680;
-	bra $L_431;
-$L_430:
-	add.u64 %rd683, %rd679, %rd681;
-	add.f64 %rd684, %rd680, %rd47;
-	mov.b64 %rd686, %rd683;
-	mov.b64 %rd688, %rd684;
-$L_431:
-	mov.b64 %rd685, %rd686;
-	mov.b64 %rd687, %rd688;
-	mov.b64 %rd689, 7;
-	and.b64 %rd690, %rd685, %rd689;
-	mov.b64 %rd691, 0d3FE921FB40000000;
-	mul.f64 %rd692, %rd687, %rd691;
-	sub.f64 %rd693, %rd33, %rd692;
-	mov.b64 %rd694, 0d3E64442D00000000;
-	mul.f64 %rd695, %rd687, %rd694;
-	sub.f64 %rd696, %rd693, %rd695;
-	mov.b64 %rd697, 0d3CE8469898CC5170;
-	mul.f64 %rd698, %rd687, %rd697;
-	sub.f64 %rd699, %rd696, %rd698;
-	mov.b64 %rd701, %rd690;
-	mov.b64 %rd703, %rd699;
-	bra $L_432;
-$L_435:
-	mov.b64 %rd707, %rd33;
-	mov.b64 %rd708, 52;
-	min.u64 %rd1508, %rd708, 64;
-	cvt.u32.u64 %r49, %rd1508;
-	shr.u64 %rd709, %rd707, %r49;
-	mov.b64 %rd710, 2047;
-	and.b64 %rd711, %rd709, %rd710;
-	mov.b64 %rd712, %rd711;
-	mov.b64 %rd713, 1023;
-	sub.s64 %rd714, %rd712, %rd713;
-	mov.b64 %rd715, 52;
-	sub.s64 %rd716, %rd714, %rd715;
-	mov.b64 %rd717, 9218868437227405312;
-	not.b64 %rd718, %rd717;
-	and.b64 %rd718, %rd707, %rd718;
-	mov.b64 %rd719, 4503599627370496;
-	or.b64 %rd720, %rd718, %rd719;
-	mov.b64 %rd721, 61;
-	add.s64 %rd722, %rd716, %rd721;
-	mov.b64 %rd723, %rd722;
-	mov.b64 %rd724, 64;
-	div.u64 %rd725, %rd723, %rd724;
-	rem.u64 %rd726, %rd723, %rd724;
-$L_439:
-	mov.b64 %rd740, 0;
-	setp.eq.u64 %p242, %rd725, %rd740;
-	@!%p242 bra $L_442;
+	mov.b64 %rd768, 1;
+	mov.b64 %rd807, %rd768;
+$L_401:
+	mov.b64 %rd806, %rd807;
+	min.u64 %rd1442, %rd753, 64;
+	cvt.u32.u64 %r50, %rd1442;
+	shl.b64 %rd808, %rd806, %r50;
+	mov.b64 %rd809, 1;
+	add.u64 %rd810, %rd752, %rd809;
+	setp.eq.u64 %p221, %rd810, %rd754;
+	@!%p221 bra $L_404;
+$L_402:
+	mov.b64 %rd848, %rd809;
 $L_440:
-	mov.b64 %rd741, 1;
-	mov.b64 %rd780, %rd741;
-$L_478:
-	mov.b64 %rd779, %rd780;
-	min.u64 %rd1509, %rd726, 64;
-	cvt.u32.u64 %r50, %rd1509;
-	shl.b64 %rd781, %rd779, %r50;
-	mov.b64 %rd782, 1;
-	add.u64 %rd783, %rd725, %rd782;
-$L_479:
-	setp.eq.u64 %p261, %rd783, %rd740;
-	@!%p261 bra $L_482;
-$L_480:
-	mov.b64 %rd821, %rd782;
-$L_518:
-	mov.b64 %rd820, %rd821;
-	sub.u64 %rd822, %rd724, %rd726;
-	min.u64 %rd1510, %rd822, 64;
-	cvt.u32.u64 %r51, %rd1510;
-	shr.u64 %rd823, %rd820, %r51;
-	or.b64 %rd824, %rd781, %rd823;
-$L_519:
-	@!%p261 bra $L_522;
-$L_520:
-	mov.b64 %rd862, %rd782;
-$L_558:
-	mov.b64 %rd861, %rd862;
-	min.u64 %rd1511, %rd726, 64;
-	cvt.u32.u64 %r52, %rd1511;
-	shl.b64 %rd863, %rd861, %r52;
-	mov.b64 %rd864, 2;
-	add.u64 %rd865, %rd725, %rd864;
-$L_559:
-	setp.eq.u64 %p298, %rd865, %rd740;
-	@!%p298 bra $L_562;
-$L_560:
-	mov.b64 %rd902, %rd782;
-$L_598:
-	mov.b64 %rd901, %rd902;
-	min.u64 %rd1512, %rd822, 64;
-	cvt.u32.u64 %r53, %rd1512;
-	shr.u64 %rd903, %rd901, %r53;
-	or.b64 %rd904, %rd863, %rd903;
-$L_599:
-	@!%p298 bra $L_602;
-$L_600:
-	mov.b64 %rd941, %rd782;
-$L_638:
-	mov.b64 %rd940, %rd941;
-	min.u64 %rd1513, %rd726, 64;
-	cvt.u32.u64 %r54, %rd1513;
-	shl.b64 %rd942, %rd940, %r54;
-	mov.b64 %rd943, 3;
-	add.u64 %rd944, %rd725, %rd943;
-$L_639:
-	setp.eq.u64 %p335, %rd944, %rd740;
-	@!%p335 bra $L_642;
-$L_640:
-	mov.b64 %rd980, %rd782;
-$L_678:
-	mov.b64 %rd979, %rd980;
-	min.u64 %rd1514, %rd822, 64;
-	cvt.u32.u64 %r55, %rd1514;
-	shr.u64 %rd981, %rd979, %r55;
-	or.b64 %rd982, %rd942, %rd981;
-	mul.hi.u64 %rd983, %rd982, %rd720;
-	mul.hi.u64 %rd984, %rd904, %rd720;
-	mul.lo.u64 %rd985, %rd904, %rd720;
-	mul.lo.u64 %rd986, %rd824, %rd720;
-	add.u64 %rd987, %rd985, %rd983;
-	and.b64 %rd988, %rd985, %rd983;
-	or.b64 %rd989, %rd985, %rd983;
-	not.b64 %rd990, %rd987;
-	and.b64 %rd990, %rd989, %rd990;
-	or.b64 %rd991, %rd988, %rd990;
-	mov.b32 %r14, 63;
-	shr.u64 %rd992, %rd991, %r14;
-	add.u64 %rd993, %rd986, %rd984;
-	add.u64 %rd994, %rd993, %rd992;
-	mov.b64 %rd995, 61;
-	min.u64 %rd1515, %rd995, 64;
-	cvt.u32.u64 %r56, %rd1515;
-	shr.u64 %rd996, %rd994, %r56;
-	min.u64 %rd1516, %rd943, 64;
-	cvt.u32.u64 %r57, %rd1516;
-	shl.b64 %rd997, %rd994, %r57;
-	min.u64 %rd1517, %rd995, 64;
-	cvt.u32.u64 %r58, %rd1517;
-	shr.u64 %rd998, %rd987, %r58;
-	or.b64 %rd999, %rd997, %rd998;
-	clz.b64 %r15, %rd999;
-	cvt.u64.u32 %rd1000, %r15;
-	mov.b64 %rd1001, %rd1000;
-	add.u64 %rd1002, %rd1001, %rd782;
-	mov.b64 %rd1003, 1023;
-	sub.u64 %rd1004, %rd1003, %rd1002;
-	min.u64 %rd1518, %rd1002, 64;
-	cvt.u32.u64 %r59, %rd1518;
-	shl.b64 %rd1005, %rd999, %r59;
-	sub.u64 %rd1006, %rd724, %rd1002;
-	min.u64 %rd1519, %rd1006, 64;
-	cvt.u32.u64 %r60, %rd1519;
-	shr.u64 %rd1007, %rd987, %r60;
-	or.b64 %rd1008, %rd1005, %rd1007;
-	mov.b64 %rd1009, 12;
-	min.u64 %rd1520, %rd1009, 64;
-	cvt.u32.u64 %r61, %rd1520;
-	shr.u64 %rd1010, %rd1008, %r61;
-	min.u64 %rd1521, %rd708, 64;
-	cvt.u32.u64 %r62, %rd1521;
-	shl.b64 %rd1011, %rd1004, %r62;
-	or.b64 %rd1012, %rd1010, %rd1011;
-	mov.b64 %rd1013, %rd1012;
-	and.b64 %rd1014, %rd996, %rd782;
-	setp.eq.u64 %p354, %rd1014, %rd782;
-	@%p354 bra $L_436;
-	mov.b64 %rd732, %rd996;
-	mov.b64 %rd734, %rd1013;
-	bra $L_437;
-$L_436:
-	add.u64 %rd727, %rd996, %rd782;
-	mov.b64 %rd728, 7;
-	and.b64 %rd729, %rd727, %rd728;
-	sub.f64 %rd730, %rd1013, %rd47;
-	mov.b64 %rd732, %rd729;
-	mov.b64 %rd734, %rd730;
-$L_437:
-	mov.b64 %rd731, %rd732;
-	mov.b64 %rd733, %rd734;
-	mul.f64 %rd735, %rd733, %rd705;
-	mov.b64 %rd737, %rd731;
-	mov.b64 %rd739, %rd735;
-	bra $L_438;
+	mov.b64 %rd847, %rd848;
+	sub.u64 %rd849, %rd751, %rd753;
+	min.u64 %rd1443, %rd849, 64;
+	cvt.u32.u64 %r51, %rd1443;
+	shr.u64 %rd850, %rd847, %r51;
+	or.b64 %rd851, %rd808, %rd850;
+	@!%p221 bra $L_443;
 $L_441:
-	mov.b64 %rd742, 5040379952546458195;
-	mov.b64 %rd780, %rd742;
-	bra $L_478;
+	mov.b64 %rd889, %rd809;
+$L_479:
+	mov.b64 %rd888, %rd889;
+	min.u64 %rd1444, %rd753, 64;
+	cvt.u32.u64 %r52, %rd1444;
+	shl.b64 %rd890, %rd888, %r52;
+	mov.b64 %rd891, 2;
+	add.u64 %rd892, %rd752, %rd891;
+	setp.eq.u64 %p258, %rd892, %rd754;
+	@!%p258 bra $L_482;
+$L_480:
+	mov.b64 %rd929, %rd809;
+$L_518:
+	mov.b64 %rd928, %rd929;
+	min.u64 %rd1445, %rd849, 64;
+	cvt.u32.u64 %r53, %rd1445;
+	shr.u64 %rd930, %rd928, %r53;
+	or.b64 %rd931, %rd890, %rd930;
+	@!%p258 bra $L_521;
+$L_519:
+	mov.b64 %rd968, %rd809;
+$L_557:
+	mov.b64 %rd967, %rd968;
+	min.u64 %rd1446, %rd753, 64;
+	cvt.u32.u64 %r54, %rd1446;
+	shl.b64 %rd969, %rd967, %r54;
+	mov.b64 %rd970, 3;
+	add.u64 %rd971, %rd752, %rd970;
+	setp.eq.u64 %p295, %rd971, %rd754;
+	@!%p295 bra $L_560;
+$L_558:
+	mov.b64 %rd1007, %rd809;
+$L_596:
+	mov.b64 %rd1006, %rd1007;
+	min.u64 %rd1447, %rd849, 64;
+	cvt.u32.u64 %r55, %rd1447;
+	shr.u64 %rd1008, %rd1006, %r55;
+	or.b64 %rd1009, %rd969, %rd1008;
+	mul.hi.u64 %rd1010, %rd1009, %rd747;
+	mul.hi.u64 %rd1011, %rd931, %rd747;
+	mul.lo.u64 %rd1012, %rd931, %rd747;
+	mul.lo.u64 %rd1013, %rd851, %rd747;
+	add.u64 %rd1014, %rd1012, %rd1010;
+	and.b64 %rd1015, %rd1012, %rd1010;
+	or.b64 %rd1016, %rd1012, %rd1010;
+	not.b64 %rd1017, %rd1014;
+	and.b64 %rd1017, %rd1016, %rd1017;
+	or.b64 %rd1018, %rd1015, %rd1017;
+	mov.b32 %r14, 63;
+	shr.u64 %rd1019, %rd1018, %r14;
+	add.u64 %rd1020, %rd1013, %rd1011;
+	add.u64 %rd1021, %rd1020, %rd1019;
+	mov.b64 %rd1022, 61;
+	min.u64 %rd1448, %rd1022, 64;
+	cvt.u32.u64 %r56, %rd1448;
+	shr.u64 %rd1023, %rd1021, %r56;
+	min.u64 %rd1449, %rd970, 64;
+	cvt.u32.u64 %r57, %rd1449;
+	shl.b64 %rd1024, %rd1021, %r57;
+	min.u64 %rd1450, %rd1022, 64;
+	cvt.u32.u64 %r58, %rd1450;
+	shr.u64 %rd1025, %rd1014, %r58;
+	or.b64 %rd1026, %rd1024, %rd1025;
+	clz.b64 %r15, %rd1026;
+	cvt.u64.u32 %rd1027, %r15;
+	mov.b64 %rd1028, %rd1027;
+	add.u64 %rd1029, %rd1028, %rd809;
+	mov.b64 %rd1030, 1023;
+	sub.u64 %rd1031, %rd1030, %rd1029;
+	min.u64 %rd1451, %rd1029, 64;
+	cvt.u32.u64 %r59, %rd1451;
+	shl.b64 %rd1032, %rd1026, %r59;
+	sub.u64 %rd1033, %rd751, %rd1029;
+	min.u64 %rd1452, %rd1033, 64;
+	cvt.u32.u64 %r60, %rd1452;
+	shr.u64 %rd1034, %rd1014, %r60;
+	or.b64 %rd1035, %rd1032, %rd1034;
+	mov.b64 %rd1036, 12;
+	min.u64 %rd1453, %rd1036, 64;
+	cvt.u32.u64 %r61, %rd1453;
+	shr.u64 %rd1037, %rd1035, %r61;
+	min.u64 %rd1454, %rd735, 64;
+	cvt.u32.u64 %r62, %rd1454;
+	shl.b64 %rd1038, %rd1031, %r62;
+	or.b64 %rd1039, %rd1037, %rd1038;
+	mov.b64 %rd1040, %rd1039;
+	and.b64 %rd1041, %rd1023, %rd809;
+	setp.eq.u64 %p314, %rd1041, %rd809;
+	@%p314 bra $L_360;
+	mov.b64 %rd760, %rd1023;
+	mov.b64 %rd762, %rd1040;
+	bra $L_361;
+$L_360:
+	add.u64 %rd755, %rd1023, %rd809;
+	mov.b64 %rd756, 7;
+	and.b64 %rd757, %rd755, %rd756;
+	sub.f64 %rd758, %rd1040, %rd50;
+	mov.b64 %rd760, %rd757;
+	mov.b64 %rd762, %rd758;
+$L_361:
+	mov.b64 %rd759, %rd760;
+	mov.b64 %rd761, %rd762;
+	mul.f64 %rd763, %rd761, %rd704;
+	mov.b64 %rd765, %rd759;
+	mov.b64 %rd767, %rd763;
+	bra $L_362;
+$L_364:
+	mov.b64 %rd769, 5040379952546458195;
+	mov.b64 %rd807, %rd769;
+	bra $L_401;
+$L_365:
+	mov.b64 %rd770, 1;
+	setp.eq.u64 %p203, %rd752, %rd770;
+	@%p203 bra $L_364;
+$L_367:
+	mov.b64 %rd772, 2;
+	setp.eq.u64 %p204, %rd752, %rd772;
+	@!%p204 bra $L_369;
+$L_366:
+	mov.b64 %rd771, -554312585572664447;
+	mov.b64 %rd807, %rd771;
+	bra $L_401;
+$L_368:
+	mov.b64 %rd773, -5276763892624187261;
+	mov.b64 %rd807, %rd773;
+	bra $L_401;
+$L_369:
+	mov.b64 %rd774, 3;
+	setp.eq.u64 %p205, %rd752, %rd774;
+	@%p205 bra $L_368;
+$L_371:
+	mov.b64 %rd776, 4;
+	setp.eq.u64 %p206, %rd752, %rd776;
+	@!%p206 bra $L_373;
+$L_370:
+	mov.b64 %rd775, -242412250269775165;
+	mov.b64 %rd807, %rd775;
+	bra $L_401;
+$L_372:
+	mov.b64 %rd777, 7946843935494350272;
+	mov.b64 %rd807, %rd777;
+	bra $L_401;
+$L_373:
+	mov.b64 %rd778, 5;
+	setp.eq.u64 %p207, %rd752, %rd778;
+	@%p207 bra $L_372;
+$L_375:
+	mov.b64 %rd780, 6;
+	setp.eq.u64 %p208, %rd752, %rd780;
+	@!%p208 bra $L_377;
+$L_374:
+	mov.b64 %rd779, 905889640498799673;
+	mov.b64 %rd807, %rd779;
+	bra $L_401;
+$L_376:
+	mov.b64 %rd781, -271387810574676355;
+	mov.b64 %rd807, %rd781;
+	bra $L_401;
+$L_377:
+	mov.b64 %rd782, 7;
+	setp.eq.u64 %p209, %rd752, %rd782;
+	@%p209 bra $L_376;
+$L_379:
+	mov.b64 %rd784, 8;
+	setp.eq.u64 %p210, %rd752, %rd784;
+	@!%p210 bra $L_381;
+$L_378:
+	mov.b64 %rd783, -3385462365541201655;
+	mov.b64 %rd807, %rd783;
+	bra $L_401;
+$L_380:
+	mov.b64 %rd785, -3226582509936509822;
+	mov.b64 %rd807, %rd785;
+	bra $L_401;
+$L_381:
+	mov.b64 %rd786, 9;
+	setp.eq.u64 %p211, %rd752, %rd786;
+	@%p211 bra $L_380;
+$L_383:
+	mov.b64 %rd788, 10;
+	setp.eq.u64 %p212, %rd752, %rd788;
+	@!%p212 bra $L_385;
+$L_382:
+	mov.b64 %rd787, 8296664548579374057;
+	mov.b64 %rd807, %rd787;
+	bra $L_401;
+$L_384:
+	mov.b64 %rd789, 4109744767560208502;
+	mov.b64 %rd807, %rd789;
+	bra $L_401;
+$L_385:
+	mov.b64 %rd790, 11;
+	setp.eq.u64 %p213, %rd752, %rd790;
+	@%p213 bra $L_384;
+$L_387:
+	mov.b64 %rd792, 12;
+	setp.eq.u64 %p214, %rd752, %rd792;
+	@!%p214 bra $L_389;
+$L_386:
+	mov.b64 %rd791, 4607516669194743839;
+	mov.b64 %rd807, %rd791;
+	bra $L_401;
+$L_388:
+	mov.b64 %rd793, -2423460969061230018;
+	mov.b64 %rd807, %rd793;
+	bra $L_401;
+$L_389:
+	mov.b64 %rd794, 13;
+	setp.eq.u64 %p215, %rd752, %rd794;
+	@%p215 bra $L_388;
+$L_391:
+	mov.b64 %rd796, 14;
+	setp.eq.u64 %p216, %rd752, %rd796;
+	@!%p216 bra $L_393;
+$L_390:
+	mov.b64 %rd795, -2707510419574615186;
+	mov.b64 %rd807, %rd795;
+	bra $L_401;
+$L_392:
+	mov.b64 %rd797, -7022098299024845734;
+	mov.b64 %rd807, %rd797;
+	bra $L_401;
+$L_393:
+	mov.b64 %rd798, 15;
+	setp.eq.u64 %p217, %rd752, %rd798;
+	@%p217 bra $L_392;
+$L_395:
+	mov.b64 %rd800, 16;
+	setp.eq.u64 %p218, %rd752, %rd800;
+	@!%p218 bra $L_397;
+$L_394:
+	mov.b64 %rd799, -1562901285013036298;
+	mov.b64 %rd807, %rd799;
+	bra $L_401;
+$L_396:
+	mov.b64 %rd801, 8795094592981902804;
+	mov.b64 %rd807, %rd801;
+	bra $L_401;
+$L_397:
+	mov.b64 %rd802, 17;
+	setp.eq.u64 %p219, %rd752, %rd802;
+	@%p219 bra $L_396;
+$L_399:
+	mov.b64 %rd804, 18;
+	setp.eq.u64 %p220, %rd752, %rd804;
+	@!%p220 bra $L_400;
+$L_398:
+	mov.b64 %rd803, -2884908082597807600;
+	mov.b64 %rd807, %rd803;
+	bra $L_401;
+$L_400:
+	mov.b64 %rd805, -6051042886442100905;
+	mov.b64 %rd807, %rd805;
+	bra $L_401;
+$L_403:
+	mov.b64 %rd811, 5040379952546458195;
+	mov.b64 %rd848, %rd811;
+	bra $L_440;
+$L_404:
+	setp.eq.u64 %p222, %rd810, %rd809;
+	@%p222 bra $L_403;
+$L_406:
+	mov.b64 %rd813, 2;
+	setp.eq.u64 %p223, %rd810, %rd813;
+	@!%p223 bra $L_408;
+$L_405:
+	mov.b64 %rd812, -554312585572664447;
+	mov.b64 %rd848, %rd812;
+	bra $L_440;
+$L_407:
+	mov.b64 %rd814, -5276763892624187261;
+	mov.b64 %rd848, %rd814;
+	bra $L_440;
+$L_408:
+	mov.b64 %rd815, 3;
+	setp.eq.u64 %p224, %rd810, %rd815;
+	@%p224 bra $L_407;
+$L_410:
+	mov.b64 %rd817, 4;
+	setp.eq.u64 %p225, %rd810, %rd817;
+	@!%p225 bra $L_412;
+$L_409:
+	mov.b64 %rd816, -242412250269775165;
+	mov.b64 %rd848, %rd816;
+	bra $L_440;
+$L_411:
+	mov.b64 %rd818, 7946843935494350272;
+	mov.b64 %rd848, %rd818;
+	bra $L_440;
+$L_412:
+	mov.b64 %rd819, 5;
+	setp.eq.u64 %p226, %rd810, %rd819;
+	@%p226 bra $L_411;
+$L_414:
+	mov.b64 %rd821, 6;
+	setp.eq.u64 %p227, %rd810, %rd821;
+	@!%p227 bra $L_416;
+$L_413:
+	mov.b64 %rd820, 905889640498799673;
+	mov.b64 %rd848, %rd820;
+	bra $L_440;
+$L_415:
+	mov.b64 %rd822, -271387810574676355;
+	mov.b64 %rd848, %rd822;
+	bra $L_440;
+$L_416:
+	mov.b64 %rd823, 7;
+	setp.eq.u64 %p228, %rd810, %rd823;
+	@%p228 bra $L_415;
+$L_418:
+	mov.b64 %rd825, 8;
+	setp.eq.u64 %p229, %rd810, %rd825;
+	@!%p229 bra $L_420;
+$L_417:
+	mov.b64 %rd824, -3385462365541201655;
+	mov.b64 %rd848, %rd824;
+	bra $L_440;
+$L_419:
+	mov.b64 %rd826, -3226582509936509822;
+	mov.b64 %rd848, %rd826;
+	bra $L_440;
+$L_420:
+	mov.b64 %rd827, 9;
+	setp.eq.u64 %p230, %rd810, %rd827;
+	@%p230 bra $L_419;
+$L_422:
+	mov.b64 %rd829, 10;
+	setp.eq.u64 %p231, %rd810, %rd829;
+	@!%p231 bra $L_424;
+$L_421:
+	mov.b64 %rd828, 8296664548579374057;
+	mov.b64 %rd848, %rd828;
+	bra $L_440;
+$L_423:
+	mov.b64 %rd830, 4109744767560208502;
+	mov.b64 %rd848, %rd830;
+	bra $L_440;
+$L_424:
+	mov.b64 %rd831, 11;
+	setp.eq.u64 %p232, %rd810, %rd831;
+	@%p232 bra $L_423;
+$L_426:
+	mov.b64 %rd833, 12;
+	setp.eq.u64 %p233, %rd810, %rd833;
+	@!%p233 bra $L_428;
+$L_425:
+	mov.b64 %rd832, 4607516669194743839;
+	mov.b64 %rd848, %rd832;
+	bra $L_440;
+$L_427:
+	mov.b64 %rd834, -2423460969061230018;
+	mov.b64 %rd848, %rd834;
+	bra $L_440;
+$L_428:
+	mov.b64 %rd835, 13;
+	setp.eq.u64 %p234, %rd810, %rd835;
+	@%p234 bra $L_427;
+$L_430:
+	mov.b64 %rd837, 14;
+	setp.eq.u64 %p235, %rd810, %rd837;
+	@!%p235 bra $L_432;
+$L_429:
+	mov.b64 %rd836, -2707510419574615186;
+	mov.b64 %rd848, %rd836;
+	bra $L_440;
+$L_431:
+	mov.b64 %rd838, -7022098299024845734;
+	mov.b64 %rd848, %rd838;
+	bra $L_440;
+$L_432:
+	mov.b64 %rd839, 15;
+	setp.eq.u64 %p236, %rd810, %rd839;
+	@%p236 bra $L_431;
+$L_434:
+	mov.b64 %rd841, 16;
+	setp.eq.u64 %p237, %rd810, %rd841;
+	@!%p237 bra $L_436;
+$L_433:
+	mov.b64 %rd840, -1562901285013036298;
+	mov.b64 %rd848, %rd840;
+	bra $L_440;
+$L_435:
+	mov.b64 %rd842, 8795094592981902804;
+	mov.b64 %rd848, %rd842;
+	bra $L_440;
+$L_436:
+	mov.b64 %rd843, 17;
+	setp.eq.u64 %p238, %rd810, %rd843;
+	@%p238 bra $L_435;
+$L_438:
+	mov.b64 %rd845, 18;
+	setp.eq.u64 %p239, %rd810, %rd845;
+	@!%p239 bra $L_439;
+$L_437:
+	mov.b64 %rd844, -2884908082597807600;
+	mov.b64 %rd848, %rd844;
+	bra $L_440;
+$L_439:
+	mov.b64 %rd846, -6051042886442100905;
+	mov.b64 %rd848, %rd846;
+	bra $L_440;
 $L_442:
-	mov.b64 %rd743, 1;
-	setp.eq.u64 %p243, %rd725, %rd743;
-	@%p243 bra $L_441;
-$L_444:
-	mov.b64 %rd745, 2;
-	setp.eq.u64 %p244, %rd725, %rd745;
-	@!%p244 bra $L_446;
+	mov.b64 %rd852, 5040379952546458195;
+	mov.b64 %rd889, %rd852;
+	bra $L_479;
 $L_443:
-	mov.b64 %rd744, -554312585572664447;
-	mov.b64 %rd780, %rd744;
-	bra $L_478;
+	setp.eq.u64 %p240, %rd810, %rd809;
+	@%p240 bra $L_442;
 $L_445:
-	mov.b64 %rd746, -5276763892624187261;
-	mov.b64 %rd780, %rd746;
-	bra $L_478;
+	mov.b64 %rd854, 2;
+	setp.eq.u64 %p241, %rd810, %rd854;
+	@!%p241 bra $L_447;
+$L_444:
+	mov.b64 %rd853, -554312585572664447;
+	mov.b64 %rd889, %rd853;
+	bra $L_479;
 $L_446:
-	mov.b64 %rd747, 3;
-	setp.eq.u64 %p245, %rd725, %rd747;
-	@%p245 bra $L_445;
-$L_448:
-	mov.b64 %rd749, 4;
-	setp.eq.u64 %p246, %rd725, %rd749;
-	@!%p246 bra $L_450;
+	mov.b64 %rd855, -5276763892624187261;
+	mov.b64 %rd889, %rd855;
+	bra $L_479;
 $L_447:
-	mov.b64 %rd748, -242412250269775165;
-	mov.b64 %rd780, %rd748;
-	bra $L_478;
+	mov.b64 %rd856, 3;
+	setp.eq.u64 %p242, %rd810, %rd856;
+	@%p242 bra $L_446;
 $L_449:
-	mov.b64 %rd750, 7946843935494350272;
-	mov.b64 %rd780, %rd750;
-	bra $L_478;
+	mov.b64 %rd858, 4;
+	setp.eq.u64 %p243, %rd810, %rd858;
+	@!%p243 bra $L_451;
+$L_448:
+	mov.b64 %rd857, -242412250269775165;
+	mov.b64 %rd889, %rd857;
+	bra $L_479;
 $L_450:
-	mov.b64 %rd751, 5;
-	setp.eq.u64 %p247, %rd725, %rd751;
-	@%p247 bra $L_449;
-$L_452:
-	mov.b64 %rd753, 6;
-	setp.eq.u64 %p248, %rd725, %rd753;
-	@!%p248 bra $L_454;
+	mov.b64 %rd859, 7946843935494350272;
+	mov.b64 %rd889, %rd859;
+	bra $L_479;
 $L_451:
-	mov.b64 %rd752, 905889640498799673;
-	mov.b64 %rd780, %rd752;
-	bra $L_478;
+	mov.b64 %rd860, 5;
+	setp.eq.u64 %p244, %rd810, %rd860;
+	@%p244 bra $L_450;
 $L_453:
-	mov.b64 %rd754, -271387810574676355;
-	mov.b64 %rd780, %rd754;
-	bra $L_478;
+	mov.b64 %rd862, 6;
+	setp.eq.u64 %p245, %rd810, %rd862;
+	@!%p245 bra $L_455;
+$L_452:
+	mov.b64 %rd861, 905889640498799673;
+	mov.b64 %rd889, %rd861;
+	bra $L_479;
 $L_454:
-	mov.b64 %rd755, 7;
-	setp.eq.u64 %p249, %rd725, %rd755;
-	@%p249 bra $L_453;
-$L_456:
-	mov.b64 %rd757, 8;
-	setp.eq.u64 %p250, %rd725, %rd757;
-	@!%p250 bra $L_458;
+	mov.b64 %rd863, -271387810574676355;
+	mov.b64 %rd889, %rd863;
+	bra $L_479;
 $L_455:
-	mov.b64 %rd756, -3385462365541201655;
-	mov.b64 %rd780, %rd756;
-	bra $L_478;
+	mov.b64 %rd864, 7;
+	setp.eq.u64 %p246, %rd810, %rd864;
+	@%p246 bra $L_454;
 $L_457:
-	mov.b64 %rd758, -3226582509936509822;
-	mov.b64 %rd780, %rd758;
-	bra $L_478;
+	mov.b64 %rd866, 8;
+	setp.eq.u64 %p247, %rd810, %rd866;
+	@!%p247 bra $L_459;
+$L_456:
+	mov.b64 %rd865, -3385462365541201655;
+	mov.b64 %rd889, %rd865;
+	bra $L_479;
 $L_458:
-	mov.b64 %rd759, 9;
-	setp.eq.u64 %p251, %rd725, %rd759;
-	@%p251 bra $L_457;
-$L_460:
-	mov.b64 %rd761, 10;
-	setp.eq.u64 %p252, %rd725, %rd761;
-	@!%p252 bra $L_462;
+	mov.b64 %rd867, -3226582509936509822;
+	mov.b64 %rd889, %rd867;
+	bra $L_479;
 $L_459:
-	mov.b64 %rd760, 8296664548579374057;
-	mov.b64 %rd780, %rd760;
-	bra $L_478;
+	mov.b64 %rd868, 9;
+	setp.eq.u64 %p248, %rd810, %rd868;
+	@%p248 bra $L_458;
 $L_461:
-	mov.b64 %rd762, 4109744767560208502;
-	mov.b64 %rd780, %rd762;
-	bra $L_478;
+	mov.b64 %rd870, 10;
+	setp.eq.u64 %p249, %rd810, %rd870;
+	@!%p249 bra $L_463;
+$L_460:
+	mov.b64 %rd869, 8296664548579374057;
+	mov.b64 %rd889, %rd869;
+	bra $L_479;
 $L_462:
-	mov.b64 %rd763, 11;
-	setp.eq.u64 %p253, %rd725, %rd763;
-	@%p253 bra $L_461;
-$L_464:
-	mov.b64 %rd765, 12;
-	setp.eq.u64 %p254, %rd725, %rd765;
-	@!%p254 bra $L_466;
+	mov.b64 %rd871, 4109744767560208502;
+	mov.b64 %rd889, %rd871;
+	bra $L_479;
 $L_463:
-	mov.b64 %rd764, 4607516669194743839;
-	mov.b64 %rd780, %rd764;
-	bra $L_478;
+	mov.b64 %rd872, 11;
+	setp.eq.u64 %p250, %rd810, %rd872;
+	@%p250 bra $L_462;
 $L_465:
-	mov.b64 %rd766, -2423460969061230018;
-	mov.b64 %rd780, %rd766;
-	bra $L_478;
+	mov.b64 %rd874, 12;
+	setp.eq.u64 %p251, %rd810, %rd874;
+	@!%p251 bra $L_467;
+$L_464:
+	mov.b64 %rd873, 4607516669194743839;
+	mov.b64 %rd889, %rd873;
+	bra $L_479;
 $L_466:
-	mov.b64 %rd767, 13;
-	setp.eq.u64 %p255, %rd725, %rd767;
-	@%p255 bra $L_465;
-$L_468:
-	mov.b64 %rd769, 14;
-	setp.eq.u64 %p256, %rd725, %rd769;
-	@!%p256 bra $L_470;
+	mov.b64 %rd875, -2423460969061230018;
+	mov.b64 %rd889, %rd875;
+	bra $L_479;
 $L_467:
-	mov.b64 %rd768, -2707510419574615186;
-	mov.b64 %rd780, %rd768;
-	bra $L_478;
+	mov.b64 %rd876, 13;
+	setp.eq.u64 %p252, %rd810, %rd876;
+	@%p252 bra $L_466;
 $L_469:
-	mov.b64 %rd770, -7022098299024845734;
-	mov.b64 %rd780, %rd770;
-	bra $L_478;
+	mov.b64 %rd878, 14;
+	setp.eq.u64 %p253, %rd810, %rd878;
+	@!%p253 bra $L_471;
+$L_468:
+	mov.b64 %rd877, -2707510419574615186;
+	mov.b64 %rd889, %rd877;
+	bra $L_479;
 $L_470:
-	mov.b64 %rd771, 15;
-	setp.eq.u64 %p257, %rd725, %rd771;
-	@%p257 bra $L_469;
-$L_472:
-	mov.b64 %rd773, 16;
-	setp.eq.u64 %p258, %rd725, %rd773;
-	@!%p258 bra $L_474;
+	mov.b64 %rd879, -7022098299024845734;
+	mov.b64 %rd889, %rd879;
+	bra $L_479;
 $L_471:
-	mov.b64 %rd772, -1562901285013036298;
-	mov.b64 %rd780, %rd772;
-	bra $L_478;
+	mov.b64 %rd880, 15;
+	setp.eq.u64 %p254, %rd810, %rd880;
+	@%p254 bra $L_470;
 $L_473:
-	mov.b64 %rd774, 8795094592981902804;
-	mov.b64 %rd780, %rd774;
-	bra $L_478;
+	mov.b64 %rd882, 16;
+	setp.eq.u64 %p255, %rd810, %rd882;
+	@!%p255 bra $L_475;
+$L_472:
+	mov.b64 %rd881, -1562901285013036298;
+	mov.b64 %rd889, %rd881;
+	bra $L_479;
 $L_474:
-	mov.b64 %rd775, 17;
-	setp.eq.u64 %p259, %rd725, %rd775;
-	@%p259 bra $L_473;
-$L_476:
-	mov.b64 %rd777, 18;
-	setp.eq.u64 %p260, %rd725, %rd777;
-	@!%p260 bra $L_477;
+	mov.b64 %rd883, 8795094592981902804;
+	mov.b64 %rd889, %rd883;
+	bra $L_479;
 $L_475:
-	mov.b64 %rd776, -2884908082597807600;
-	mov.b64 %rd780, %rd776;
-	bra $L_478;
+	mov.b64 %rd884, 17;
+	setp.eq.u64 %p256, %rd810, %rd884;
+	@%p256 bra $L_474;
 $L_477:
-	mov.b64 %rd778, -6051042886442100905;
-	mov.b64 %rd780, %rd778;
-	bra $L_478;
+	mov.b64 %rd886, 18;
+	setp.eq.u64 %p257, %rd810, %rd886;
+	@!%p257 bra $L_478;
+$L_476:
+	mov.b64 %rd885, -2884908082597807600;
+	mov.b64 %rd889, %rd885;
+	bra $L_479;
+$L_478:
+	mov.b64 %rd887, -6051042886442100905;
+	mov.b64 %rd889, %rd887;
+	bra $L_479;
 $L_481:
-	mov.b64 %rd784, 5040379952546458195;
-	mov.b64 %rd821, %rd784;
+	mov.b64 %rd893, 5040379952546458195;
+	mov.b64 %rd929, %rd893;
 	bra $L_518;
 $L_482:
-	setp.eq.u64 %p262, %rd783, %rd782;
-	@%p262 bra $L_481;
+	setp.eq.u64 %p259, %rd892, %rd809;
+	@%p259 bra $L_481;
 $L_484:
-	mov.b64 %rd786, 2;
-	setp.eq.u64 %p263, %rd783, %rd786;
-	@!%p263 bra $L_486;
+	setp.eq.u64 %p260, %rd892, %rd891;
+	@!%p260 bra $L_486;
 $L_483:
-	mov.b64 %rd785, -554312585572664447;
-	mov.b64 %rd821, %rd785;
+	mov.b64 %rd894, -554312585572664447;
+	mov.b64 %rd929, %rd894;
 	bra $L_518;
 $L_485:
-	mov.b64 %rd787, -5276763892624187261;
-	mov.b64 %rd821, %rd787;
+	mov.b64 %rd895, -5276763892624187261;
+	mov.b64 %rd929, %rd895;
 	bra $L_518;
 $L_486:
-	mov.b64 %rd788, 3;
-	setp.eq.u64 %p264, %rd783, %rd788;
-	@%p264 bra $L_485;
+	mov.b64 %rd896, 3;
+	setp.eq.u64 %p261, %rd892, %rd896;
+	@%p261 bra $L_485;
 $L_488:
-	mov.b64 %rd790, 4;
-	setp.eq.u64 %p265, %rd783, %rd790;
-	@!%p265 bra $L_490;
+	mov.b64 %rd898, 4;
+	setp.eq.u64 %p262, %rd892, %rd898;
+	@!%p262 bra $L_490;
 $L_487:
-	mov.b64 %rd789, -242412250269775165;
-	mov.b64 %rd821, %rd789;
+	mov.b64 %rd897, -242412250269775165;
+	mov.b64 %rd929, %rd897;
 	bra $L_518;
 $L_489:
-	mov.b64 %rd791, 7946843935494350272;
-	mov.b64 %rd821, %rd791;
+	mov.b64 %rd899, 7946843935494350272;
+	mov.b64 %rd929, %rd899;
 	bra $L_518;
 $L_490:
-	mov.b64 %rd792, 5;
-	setp.eq.u64 %p266, %rd783, %rd792;
-	@%p266 bra $L_489;
+	mov.b64 %rd900, 5;
+	setp.eq.u64 %p263, %rd892, %rd900;
+	@%p263 bra $L_489;
 $L_492:
-	mov.b64 %rd794, 6;
-	setp.eq.u64 %p267, %rd783, %rd794;
-	@!%p267 bra $L_494;
+	mov.b64 %rd902, 6;
+	setp.eq.u64 %p264, %rd892, %rd902;
+	@!%p264 bra $L_494;
 $L_491:
-	mov.b64 %rd793, 905889640498799673;
-	mov.b64 %rd821, %rd793;
+	mov.b64 %rd901, 905889640498799673;
+	mov.b64 %rd929, %rd901;
 	bra $L_518;
 $L_493:
-	mov.b64 %rd795, -271387810574676355;
-	mov.b64 %rd821, %rd795;
+	mov.b64 %rd903, -271387810574676355;
+	mov.b64 %rd929, %rd903;
 	bra $L_518;
 $L_494:
-	mov.b64 %rd796, 7;
-	setp.eq.u64 %p268, %rd783, %rd796;
-	@%p268 bra $L_493;
+	mov.b64 %rd904, 7;
+	setp.eq.u64 %p265, %rd892, %rd904;
+	@%p265 bra $L_493;
 $L_496:
-	mov.b64 %rd798, 8;
-	setp.eq.u64 %p269, %rd783, %rd798;
-	@!%p269 bra $L_498;
+	mov.b64 %rd906, 8;
+	setp.eq.u64 %p266, %rd892, %rd906;
+	@!%p266 bra $L_498;
 $L_495:
-	mov.b64 %rd797, -3385462365541201655;
-	mov.b64 %rd821, %rd797;
+	mov.b64 %rd905, -3385462365541201655;
+	mov.b64 %rd929, %rd905;
 	bra $L_518;
 $L_497:
-	mov.b64 %rd799, -3226582509936509822;
-	mov.b64 %rd821, %rd799;
+	mov.b64 %rd907, -3226582509936509822;
+	mov.b64 %rd929, %rd907;
 	bra $L_518;
 $L_498:
-	mov.b64 %rd800, 9;
-	setp.eq.u64 %p270, %rd783, %rd800;
-	@%p270 bra $L_497;
+	mov.b64 %rd908, 9;
+	setp.eq.u64 %p267, %rd892, %rd908;
+	@%p267 bra $L_497;
 $L_500:
-	mov.b64 %rd802, 10;
-	setp.eq.u64 %p271, %rd783, %rd802;
-	@!%p271 bra $L_502;
+	mov.b64 %rd910, 10;
+	setp.eq.u64 %p268, %rd892, %rd910;
+	@!%p268 bra $L_502;
 $L_499:
-	mov.b64 %rd801, 8296664548579374057;
-	mov.b64 %rd821, %rd801;
+	mov.b64 %rd909, 8296664548579374057;
+	mov.b64 %rd929, %rd909;
 	bra $L_518;
 $L_501:
-	mov.b64 %rd803, 4109744767560208502;
-	mov.b64 %rd821, %rd803;
+	mov.b64 %rd911, 4109744767560208502;
+	mov.b64 %rd929, %rd911;
 	bra $L_518;
 $L_502:
-	mov.b64 %rd804, 11;
-	setp.eq.u64 %p272, %rd783, %rd804;
-	@%p272 bra $L_501;
+	mov.b64 %rd912, 11;
+	setp.eq.u64 %p269, %rd892, %rd912;
+	@%p269 bra $L_501;
 $L_504:
-	mov.b64 %rd806, 12;
-	setp.eq.u64 %p273, %rd783, %rd806;
-	@!%p273 bra $L_506;
+	mov.b64 %rd914, 12;
+	setp.eq.u64 %p270, %rd892, %rd914;
+	@!%p270 bra $L_506;
 $L_503:
-	mov.b64 %rd805, 4607516669194743839;
-	mov.b64 %rd821, %rd805;
+	mov.b64 %rd913, 4607516669194743839;
+	mov.b64 %rd929, %rd913;
 	bra $L_518;
 $L_505:
-	mov.b64 %rd807, -2423460969061230018;
-	mov.b64 %rd821, %rd807;
+	mov.b64 %rd915, -2423460969061230018;
+	mov.b64 %rd929, %rd915;
 	bra $L_518;
 $L_506:
-	mov.b64 %rd808, 13;
-	setp.eq.u64 %p274, %rd783, %rd808;
-	@%p274 bra $L_505;
+	mov.b64 %rd916, 13;
+	setp.eq.u64 %p271, %rd892, %rd916;
+	@%p271 bra $L_505;
 $L_508:
-	mov.b64 %rd810, 14;
-	setp.eq.u64 %p275, %rd783, %rd810;
-	@!%p275 bra $L_510;
+	mov.b64 %rd918, 14;
+	setp.eq.u64 %p272, %rd892, %rd918;
+	@!%p272 bra $L_510;
 $L_507:
-	mov.b64 %rd809, -2707510419574615186;
-	mov.b64 %rd821, %rd809;
+	mov.b64 %rd917, -2707510419574615186;
+	mov.b64 %rd929, %rd917;
 	bra $L_518;
 $L_509:
-	mov.b64 %rd811, -7022098299024845734;
-	mov.b64 %rd821, %rd811;
+	mov.b64 %rd919, -7022098299024845734;
+	mov.b64 %rd929, %rd919;
 	bra $L_518;
 $L_510:
-	mov.b64 %rd812, 15;
-	setp.eq.u64 %p276, %rd783, %rd812;
-	@%p276 bra $L_509;
+	mov.b64 %rd920, 15;
+	setp.eq.u64 %p273, %rd892, %rd920;
+	@%p273 bra $L_509;
 $L_512:
-	mov.b64 %rd814, 16;
-	setp.eq.u64 %p277, %rd783, %rd814;
-	@!%p277 bra $L_514;
+	mov.b64 %rd922, 16;
+	setp.eq.u64 %p274, %rd892, %rd922;
+	@!%p274 bra $L_514;
 $L_511:
-	mov.b64 %rd813, -1562901285013036298;
-	mov.b64 %rd821, %rd813;
+	mov.b64 %rd921, -1562901285013036298;
+	mov.b64 %rd929, %rd921;
 	bra $L_518;
 $L_513:
-	mov.b64 %rd815, 8795094592981902804;
-	mov.b64 %rd821, %rd815;
+	mov.b64 %rd923, 8795094592981902804;
+	mov.b64 %rd929, %rd923;
 	bra $L_518;
 $L_514:
-	mov.b64 %rd816, 17;
-	setp.eq.u64 %p278, %rd783, %rd816;
-	@%p278 bra $L_513;
+	mov.b64 %rd924, 17;
+	setp.eq.u64 %p275, %rd892, %rd924;
+	@%p275 bra $L_513;
 $L_516:
-	mov.b64 %rd818, 18;
-	setp.eq.u64 %p279, %rd783, %rd818;
-	@!%p279 bra $L_517;
+	mov.b64 %rd926, 18;
+	setp.eq.u64 %p276, %rd892, %rd926;
+	@!%p276 bra $L_517;
 $L_515:
-	mov.b64 %rd817, -2884908082597807600;
-	mov.b64 %rd821, %rd817;
+	mov.b64 %rd925, -2884908082597807600;
+	mov.b64 %rd929, %rd925;
 	bra $L_518;
 $L_517:
-	mov.b64 %rd819, -6051042886442100905;
-	mov.b64 %rd821, %rd819;
+	mov.b64 %rd927, -6051042886442100905;
+	mov.b64 %rd929, %rd927;
 	bra $L_518;
+$L_520:
+	mov.b64 %rd932, 5040379952546458195;
+	mov.b64 %rd968, %rd932;
+	bra $L_557;
 $L_521:
-	mov.b64 %rd825, 5040379952546458195;
-	mov.b64 %rd862, %rd825;
-	bra $L_558;
-$L_522:
-	setp.eq.u64 %p280, %rd783, %rd782;
-	@%p280 bra $L_521;
-$L_524:
-	mov.b64 %rd827, 2;
-	setp.eq.u64 %p281, %rd783, %rd827;
-	@!%p281 bra $L_526;
+	setp.eq.u64 %p277, %rd892, %rd809;
+	@%p277 bra $L_520;
 $L_523:
-	mov.b64 %rd826, -554312585572664447;
-	mov.b64 %rd862, %rd826;
-	bra $L_558;
+	setp.eq.u64 %p278, %rd892, %rd891;
+	@!%p278 bra $L_525;
+$L_522:
+	mov.b64 %rd933, -554312585572664447;
+	mov.b64 %rd968, %rd933;
+	bra $L_557;
+$L_524:
+	mov.b64 %rd934, -5276763892624187261;
+	mov.b64 %rd968, %rd934;
+	bra $L_557;
 $L_525:
-	mov.b64 %rd828, -5276763892624187261;
-	mov.b64 %rd862, %rd828;
-	bra $L_558;
-$L_526:
-	mov.b64 %rd829, 3;
-	setp.eq.u64 %p282, %rd783, %rd829;
-	@%p282 bra $L_525;
-$L_528:
-	mov.b64 %rd831, 4;
-	setp.eq.u64 %p283, %rd783, %rd831;
-	@!%p283 bra $L_530;
+	mov.b64 %rd935, 3;
+	setp.eq.u64 %p279, %rd892, %rd935;
+	@%p279 bra $L_524;
 $L_527:
-	mov.b64 %rd830, -242412250269775165;
-	mov.b64 %rd862, %rd830;
-	bra $L_558;
+	mov.b64 %rd937, 4;
+	setp.eq.u64 %p280, %rd892, %rd937;
+	@!%p280 bra $L_529;
+$L_526:
+	mov.b64 %rd936, -242412250269775165;
+	mov.b64 %rd968, %rd936;
+	bra $L_557;
+$L_528:
+	mov.b64 %rd938, 7946843935494350272;
+	mov.b64 %rd968, %rd938;
+	bra $L_557;
 $L_529:
-	mov.b64 %rd832, 7946843935494350272;
-	mov.b64 %rd862, %rd832;
-	bra $L_558;
-$L_530:
-	mov.b64 %rd833, 5;
-	setp.eq.u64 %p284, %rd783, %rd833;
-	@%p284 bra $L_529;
-$L_532:
-	mov.b64 %rd835, 6;
-	setp.eq.u64 %p285, %rd783, %rd835;
-	@!%p285 bra $L_534;
+	mov.b64 %rd939, 5;
+	setp.eq.u64 %p281, %rd892, %rd939;
+	@%p281 bra $L_528;
 $L_531:
-	mov.b64 %rd834, 905889640498799673;
-	mov.b64 %rd862, %rd834;
-	bra $L_558;
+	mov.b64 %rd941, 6;
+	setp.eq.u64 %p282, %rd892, %rd941;
+	@!%p282 bra $L_533;
+$L_530:
+	mov.b64 %rd940, 905889640498799673;
+	mov.b64 %rd968, %rd940;
+	bra $L_557;
+$L_532:
+	mov.b64 %rd942, -271387810574676355;
+	mov.b64 %rd968, %rd942;
+	bra $L_557;
 $L_533:
-	mov.b64 %rd836, -271387810574676355;
-	mov.b64 %rd862, %rd836;
-	bra $L_558;
-$L_534:
-	mov.b64 %rd837, 7;
-	setp.eq.u64 %p286, %rd783, %rd837;
-	@%p286 bra $L_533;
-$L_536:
-	mov.b64 %rd839, 8;
-	setp.eq.u64 %p287, %rd783, %rd839;
-	@!%p287 bra $L_538;
+	mov.b64 %rd943, 7;
+	setp.eq.u64 %p283, %rd892, %rd943;
+	@%p283 bra $L_532;
 $L_535:
-	mov.b64 %rd838, -3385462365541201655;
-	mov.b64 %rd862, %rd838;
-	bra $L_558;
+	mov.b64 %rd945, 8;
+	setp.eq.u64 %p284, %rd892, %rd945;
+	@!%p284 bra $L_537;
+$L_534:
+	mov.b64 %rd944, -3385462365541201655;
+	mov.b64 %rd968, %rd944;
+	bra $L_557;
+$L_536:
+	mov.b64 %rd946, -3226582509936509822;
+	mov.b64 %rd968, %rd946;
+	bra $L_557;
 $L_537:
-	mov.b64 %rd840, -3226582509936509822;
-	mov.b64 %rd862, %rd840;
-	bra $L_558;
-$L_538:
-	mov.b64 %rd841, 9;
-	setp.eq.u64 %p288, %rd783, %rd841;
-	@%p288 bra $L_537;
-$L_540:
-	mov.b64 %rd843, 10;
-	setp.eq.u64 %p289, %rd783, %rd843;
-	@!%p289 bra $L_542;
+	mov.b64 %rd947, 9;
+	setp.eq.u64 %p285, %rd892, %rd947;
+	@%p285 bra $L_536;
 $L_539:
-	mov.b64 %rd842, 8296664548579374057;
-	mov.b64 %rd862, %rd842;
-	bra $L_558;
+	mov.b64 %rd949, 10;
+	setp.eq.u64 %p286, %rd892, %rd949;
+	@!%p286 bra $L_541;
+$L_538:
+	mov.b64 %rd948, 8296664548579374057;
+	mov.b64 %rd968, %rd948;
+	bra $L_557;
+$L_540:
+	mov.b64 %rd950, 4109744767560208502;
+	mov.b64 %rd968, %rd950;
+	bra $L_557;
 $L_541:
-	mov.b64 %rd844, 4109744767560208502;
-	mov.b64 %rd862, %rd844;
-	bra $L_558;
-$L_542:
-	mov.b64 %rd845, 11;
-	setp.eq.u64 %p290, %rd783, %rd845;
-	@%p290 bra $L_541;
-$L_544:
-	mov.b64 %rd847, 12;
-	setp.eq.u64 %p291, %rd783, %rd847;
-	@!%p291 bra $L_546;
+	mov.b64 %rd951, 11;
+	setp.eq.u64 %p287, %rd892, %rd951;
+	@%p287 bra $L_540;
 $L_543:
-	mov.b64 %rd846, 4607516669194743839;
-	mov.b64 %rd862, %rd846;
-	bra $L_558;
+	mov.b64 %rd953, 12;
+	setp.eq.u64 %p288, %rd892, %rd953;
+	@!%p288 bra $L_545;
+$L_542:
+	mov.b64 %rd952, 4607516669194743839;
+	mov.b64 %rd968, %rd952;
+	bra $L_557;
+$L_544:
+	mov.b64 %rd954, -2423460969061230018;
+	mov.b64 %rd968, %rd954;
+	bra $L_557;
 $L_545:
-	mov.b64 %rd848, -2423460969061230018;
-	mov.b64 %rd862, %rd848;
-	bra $L_558;
-$L_546:
-	mov.b64 %rd849, 13;
-	setp.eq.u64 %p292, %rd783, %rd849;
-	@%p292 bra $L_545;
-$L_548:
-	mov.b64 %rd851, 14;
-	setp.eq.u64 %p293, %rd783, %rd851;
-	@!%p293 bra $L_550;
+	mov.b64 %rd955, 13;
+	setp.eq.u64 %p289, %rd892, %rd955;
+	@%p289 bra $L_544;
 $L_547:
-	mov.b64 %rd850, -2707510419574615186;
-	mov.b64 %rd862, %rd850;
-	bra $L_558;
+	mov.b64 %rd957, 14;
+	setp.eq.u64 %p290, %rd892, %rd957;
+	@!%p290 bra $L_549;
+$L_546:
+	mov.b64 %rd956, -2707510419574615186;
+	mov.b64 %rd968, %rd956;
+	bra $L_557;
+$L_548:
+	mov.b64 %rd958, -7022098299024845734;
+	mov.b64 %rd968, %rd958;
+	bra $L_557;
 $L_549:
-	mov.b64 %rd852, -7022098299024845734;
-	mov.b64 %rd862, %rd852;
-	bra $L_558;
-$L_550:
-	mov.b64 %rd853, 15;
-	setp.eq.u64 %p294, %rd783, %rd853;
-	@%p294 bra $L_549;
-$L_552:
-	mov.b64 %rd855, 16;
-	setp.eq.u64 %p295, %rd783, %rd855;
-	@!%p295 bra $L_554;
+	mov.b64 %rd959, 15;
+	setp.eq.u64 %p291, %rd892, %rd959;
+	@%p291 bra $L_548;
 $L_551:
-	mov.b64 %rd854, -1562901285013036298;
-	mov.b64 %rd862, %rd854;
-	bra $L_558;
+	mov.b64 %rd961, 16;
+	setp.eq.u64 %p292, %rd892, %rd961;
+	@!%p292 bra $L_553;
+$L_550:
+	mov.b64 %rd960, -1562901285013036298;
+	mov.b64 %rd968, %rd960;
+	bra $L_557;
+$L_552:
+	mov.b64 %rd962, 8795094592981902804;
+	mov.b64 %rd968, %rd962;
+	bra $L_557;
 $L_553:
-	mov.b64 %rd856, 8795094592981902804;
-	mov.b64 %rd862, %rd856;
-	bra $L_558;
-$L_554:
-	mov.b64 %rd857, 17;
-	setp.eq.u64 %p296, %rd783, %rd857;
-	@%p296 bra $L_553;
-$L_556:
-	mov.b64 %rd859, 18;
-	setp.eq.u64 %p297, %rd783, %rd859;
-	@!%p297 bra $L_557;
+	mov.b64 %rd963, 17;
+	setp.eq.u64 %p293, %rd892, %rd963;
+	@%p293 bra $L_552;
 $L_555:
-	mov.b64 %rd858, -2884908082597807600;
-	mov.b64 %rd862, %rd858;
-	bra $L_558;
-$L_557:
-	mov.b64 %rd860, -6051042886442100905;
-	mov.b64 %rd862, %rd860;
-	bra $L_558;
-$L_561:
-	mov.b64 %rd866, 5040379952546458195;
-	mov.b64 %rd902, %rd866;
-	bra $L_598;
+	mov.b64 %rd965, 18;
+	setp.eq.u64 %p294, %rd892, %rd965;
+	@!%p294 bra $L_556;
+$L_554:
+	mov.b64 %rd964, -2884908082597807600;
+	mov.b64 %rd968, %rd964;
+	bra $L_557;
+$L_556:
+	mov.b64 %rd966, -6051042886442100905;
+	mov.b64 %rd968, %rd966;
+	bra $L_557;
+$L_559:
+	mov.b64 %rd972, 5040379952546458195;
+	mov.b64 %rd1007, %rd972;
+	bra $L_596;
+$L_560:
+	setp.eq.u64 %p296, %rd971, %rd809;
+	@%p296 bra $L_559;
 $L_562:
-	setp.eq.u64 %p299, %rd865, %rd782;
-	@%p299 bra $L_561;
-$L_564:
-	setp.eq.u64 %p300, %rd865, %rd864;
-	@!%p300 bra $L_566;
+	setp.eq.u64 %p297, %rd971, %rd891;
+	@!%p297 bra $L_564;
+$L_561:
+	mov.b64 %rd973, -554312585572664447;
+	mov.b64 %rd1007, %rd973;
+	bra $L_596;
 $L_563:
-	mov.b64 %rd867, -554312585572664447;
-	mov.b64 %rd902, %rd867;
-	bra $L_598;
-$L_565:
-	mov.b64 %rd868, -5276763892624187261;
-	mov.b64 %rd902, %rd868;
-	bra $L_598;
+	mov.b64 %rd974, -5276763892624187261;
+	mov.b64 %rd1007, %rd974;
+	bra $L_596;
+$L_564:
+	setp.eq.u64 %p298, %rd971, %rd970;
+	@%p298 bra $L_563;
 $L_566:
-	mov.b64 %rd869, 3;
-	setp.eq.u64 %p301, %rd865, %rd869;
-	@%p301 bra $L_565;
-$L_568:
-	mov.b64 %rd871, 4;
-	setp.eq.u64 %p302, %rd865, %rd871;
-	@!%p302 bra $L_570;
+	mov.b64 %rd976, 4;
+	setp.eq.u64 %p299, %rd971, %rd976;
+	@!%p299 bra $L_568;
+$L_565:
+	mov.b64 %rd975, -242412250269775165;
+	mov.b64 %rd1007, %rd975;
+	bra $L_596;
 $L_567:
-	mov.b64 %rd870, -242412250269775165;
-	mov.b64 %rd902, %rd870;
-	bra $L_598;
-$L_569:
-	mov.b64 %rd872, 7946843935494350272;
-	mov.b64 %rd902, %rd872;
-	bra $L_598;
+	mov.b64 %rd977, 7946843935494350272;
+	mov.b64 %rd1007, %rd977;
+	bra $L_596;
+$L_568:
+	mov.b64 %rd978, 5;
+	setp.eq.u64 %p300, %rd971, %rd978;
+	@%p300 bra $L_567;
 $L_570:
-	mov.b64 %rd873, 5;
-	setp.eq.u64 %p303, %rd865, %rd873;
-	@%p303 bra $L_569;
-$L_572:
-	mov.b64 %rd875, 6;
-	setp.eq.u64 %p304, %rd865, %rd875;
-	@!%p304 bra $L_574;
+	mov.b64 %rd980, 6;
+	setp.eq.u64 %p301, %rd971, %rd980;
+	@!%p301 bra $L_572;
+$L_569:
+	mov.b64 %rd979, 905889640498799673;
+	mov.b64 %rd1007, %rd979;
+	bra $L_596;
 $L_571:
-	mov.b64 %rd874, 905889640498799673;
-	mov.b64 %rd902, %rd874;
-	bra $L_598;
-$L_573:
-	mov.b64 %rd876, -271387810574676355;
-	mov.b64 %rd902, %rd876;
-	bra $L_598;
+	mov.b64 %rd981, -271387810574676355;
+	mov.b64 %rd1007, %rd981;
+	bra $L_596;
+$L_572:
+	mov.b64 %rd982, 7;
+	setp.eq.u64 %p302, %rd971, %rd982;
+	@%p302 bra $L_571;
 $L_574:
-	mov.b64 %rd877, 7;
-	setp.eq.u64 %p305, %rd865, %rd877;
-	@%p305 bra $L_573;
-$L_576:
-	mov.b64 %rd879, 8;
-	setp.eq.u64 %p306, %rd865, %rd879;
-	@!%p306 bra $L_578;
+	mov.b64 %rd984, 8;
+	setp.eq.u64 %p303, %rd971, %rd984;
+	@!%p303 bra $L_576;
+$L_573:
+	mov.b64 %rd983, -3385462365541201655;
+	mov.b64 %rd1007, %rd983;
+	bra $L_596;
 $L_575:
-	mov.b64 %rd878, -3385462365541201655;
-	mov.b64 %rd902, %rd878;
-	bra $L_598;
-$L_577:
-	mov.b64 %rd880, -3226582509936509822;
-	mov.b64 %rd902, %rd880;
-	bra $L_598;
+	mov.b64 %rd985, -3226582509936509822;
+	mov.b64 %rd1007, %rd985;
+	bra $L_596;
+$L_576:
+	mov.b64 %rd986, 9;
+	setp.eq.u64 %p304, %rd971, %rd986;
+	@%p304 bra $L_575;
 $L_578:
-	mov.b64 %rd881, 9;
-	setp.eq.u64 %p307, %rd865, %rd881;
-	@%p307 bra $L_577;
-$L_580:
-	mov.b64 %rd883, 10;
-	setp.eq.u64 %p308, %rd865, %rd883;
-	@!%p308 bra $L_582;
+	mov.b64 %rd988, 10;
+	setp.eq.u64 %p305, %rd971, %rd988;
+	@!%p305 bra $L_580;
+$L_577:
+	mov.b64 %rd987, 8296664548579374057;
+	mov.b64 %rd1007, %rd987;
+	bra $L_596;
 $L_579:
-	mov.b64 %rd882, 8296664548579374057;
-	mov.b64 %rd902, %rd882;
-	bra $L_598;
-$L_581:
-	mov.b64 %rd884, 4109744767560208502;
-	mov.b64 %rd902, %rd884;
-	bra $L_598;
+	mov.b64 %rd989, 4109744767560208502;
+	mov.b64 %rd1007, %rd989;
+	bra $L_596;
+$L_580:
+	mov.b64 %rd990, 11;
+	setp.eq.u64 %p306, %rd971, %rd990;
+	@%p306 bra $L_579;
 $L_582:
-	mov.b64 %rd885, 11;
-	setp.eq.u64 %p309, %rd865, %rd885;
-	@%p309 bra $L_581;
-$L_584:
-	mov.b64 %rd887, 12;
-	setp.eq.u64 %p310, %rd865, %rd887;
-	@!%p310 bra $L_586;
+	mov.b64 %rd992, 12;
+	setp.eq.u64 %p307, %rd971, %rd992;
+	@!%p307 bra $L_584;
+$L_581:
+	mov.b64 %rd991, 4607516669194743839;
+	mov.b64 %rd1007, %rd991;
+	bra $L_596;
 $L_583:
-	mov.b64 %rd886, 4607516669194743839;
-	mov.b64 %rd902, %rd886;
-	bra $L_598;
-$L_585:
-	mov.b64 %rd888, -2423460969061230018;
-	mov.b64 %rd902, %rd888;
-	bra $L_598;
+	mov.b64 %rd993, -2423460969061230018;
+	mov.b64 %rd1007, %rd993;
+	bra $L_596;
+$L_584:
+	mov.b64 %rd994, 13;
+	setp.eq.u64 %p308, %rd971, %rd994;
+	@%p308 bra $L_583;
 $L_586:
-	mov.b64 %rd889, 13;
-	setp.eq.u64 %p311, %rd865, %rd889;
-	@%p311 bra $L_585;
-$L_588:
-	mov.b64 %rd891, 14;
-	setp.eq.u64 %p312, %rd865, %rd891;
-	@!%p312 bra $L_590;
+	mov.b64 %rd996, 14;
+	setp.eq.u64 %p309, %rd971, %rd996;
+	@!%p309 bra $L_588;
+$L_585:
+	mov.b64 %rd995, -2707510419574615186;
+	mov.b64 %rd1007, %rd995;
+	bra $L_596;
 $L_587:
-	mov.b64 %rd890, -2707510419574615186;
-	mov.b64 %rd902, %rd890;
-	bra $L_598;
-$L_589:
-	mov.b64 %rd892, -7022098299024845734;
-	mov.b64 %rd902, %rd892;
-	bra $L_598;
+	mov.b64 %rd997, -7022098299024845734;
+	mov.b64 %rd1007, %rd997;
+	bra $L_596;
+$L_588:
+	mov.b64 %rd998, 15;
+	setp.eq.u64 %p310, %rd971, %rd998;
+	@%p310 bra $L_587;
 $L_590:
-	mov.b64 %rd893, 15;
-	setp.eq.u64 %p313, %rd865, %rd893;
-	@%p313 bra $L_589;
-$L_592:
-	mov.b64 %rd895, 16;
-	setp.eq.u64 %p314, %rd865, %rd895;
-	@!%p314 bra $L_594;
+	mov.b64 %rd1000, 16;
+	setp.eq.u64 %p311, %rd971, %rd1000;
+	@!%p311 bra $L_592;
+$L_589:
+	mov.b64 %rd999, -1562901285013036298;
+	mov.b64 %rd1007, %rd999;
+	bra $L_596;
 $L_591:
-	mov.b64 %rd894, -1562901285013036298;
-	mov.b64 %rd902, %rd894;
-	bra $L_598;
-$L_593:
-	mov.b64 %rd896, 8795094592981902804;
-	mov.b64 %rd902, %rd896;
-	bra $L_598;
+	mov.b64 %rd1001, 8795094592981902804;
+	mov.b64 %rd1007, %rd1001;
+	bra $L_596;
+$L_592:
+	mov.b64 %rd1002, 17;
+	setp.eq.u64 %p312, %rd971, %rd1002;
+	@%p312 bra $L_591;
 $L_594:
-	mov.b64 %rd897, 17;
-	setp.eq.u64 %p315, %rd865, %rd897;
-	@%p315 bra $L_593;
-$L_596:
-	mov.b64 %rd899, 18;
-	setp.eq.u64 %p316, %rd865, %rd899;
-	@!%p316 bra $L_597;
+	mov.b64 %rd1004, 18;
+	setp.eq.u64 %p313, %rd971, %rd1004;
+	@!%p313 bra $L_595;
+$L_593:
+	mov.b64 %rd1003, -2884908082597807600;
+	mov.b64 %rd1007, %rd1003;
+	bra $L_596;
 $L_595:
-	mov.b64 %rd898, -2884908082597807600;
-	mov.b64 %rd902, %rd898;
-	bra $L_598;
+	mov.b64 %rd1005, -6051042886442100905;
+	mov.b64 %rd1007, %rd1005;
+	bra $L_596;
 $L_597:
-	mov.b64 %rd900, -6051042886442100905;
-	mov.b64 %rd902, %rd900;
-	bra $L_598;
-$L_601:
-	mov.b64 %rd905, 5040379952546458195;
-	mov.b64 %rd941, %rd905;
-	bra $L_638;
-$L_602:
-	setp.eq.u64 %p317, %rd865, %rd782;
-	@%p317 bra $L_601;
-$L_604:
-	setp.eq.u64 %p318, %rd865, %rd864;
-	@!%p318 bra $L_606;
-$L_603:
-	mov.b64 %rd906, -554312585572664447;
-	mov.b64 %rd941, %rd906;
-	bra $L_638;
-$L_605:
-	mov.b64 %rd907, -5276763892624187261;
-	mov.b64 %rd941, %rd907;
-	bra $L_638;
-$L_606:
-	mov.b64 %rd908, 3;
-	setp.eq.u64 %p319, %rd865, %rd908;
-	@%p319 bra $L_605;
-$L_608:
-	mov.b64 %rd910, 4;
-	setp.eq.u64 %p320, %rd865, %rd910;
-	@!%p320 bra $L_610;
-$L_607:
-	mov.b64 %rd909, -242412250269775165;
-	mov.b64 %rd941, %rd909;
-	bra $L_638;
-$L_609:
-	mov.b64 %rd911, 7946843935494350272;
-	mov.b64 %rd941, %rd911;
-	bra $L_638;
-$L_610:
-	mov.b64 %rd912, 5;
-	setp.eq.u64 %p321, %rd865, %rd912;
-	@%p321 bra $L_609;
-$L_612:
-	mov.b64 %rd914, 6;
-	setp.eq.u64 %p322, %rd865, %rd914;
-	@!%p322 bra $L_614;
-$L_611:
-	mov.b64 %rd913, 905889640498799673;
-	mov.b64 %rd941, %rd913;
-	bra $L_638;
-$L_613:
-	mov.b64 %rd915, -271387810574676355;
-	mov.b64 %rd941, %rd915;
-	bra $L_638;
-$L_614:
-	mov.b64 %rd916, 7;
-	setp.eq.u64 %p323, %rd865, %rd916;
-	@%p323 bra $L_613;
-$L_616:
-	mov.b64 %rd918, 8;
-	setp.eq.u64 %p324, %rd865, %rd918;
-	@!%p324 bra $L_618;
-$L_615:
-	mov.b64 %rd917, -3385462365541201655;
-	mov.b64 %rd941, %rd917;
-	bra $L_638;
-$L_617:
-	mov.b64 %rd919, -3226582509936509822;
-	mov.b64 %rd941, %rd919;
-	bra $L_638;
-$L_618:
-	mov.b64 %rd920, 9;
-	setp.eq.u64 %p325, %rd865, %rd920;
-	@%p325 bra $L_617;
-$L_620:
-	mov.b64 %rd922, 10;
-	setp.eq.u64 %p326, %rd865, %rd922;
-	@!%p326 bra $L_622;
-$L_619:
-	mov.b64 %rd921, 8296664548579374057;
-	mov.b64 %rd941, %rd921;
-	bra $L_638;
-$L_621:
-	mov.b64 %rd923, 4109744767560208502;
-	mov.b64 %rd941, %rd923;
-	bra $L_638;
-$L_622:
-	mov.b64 %rd924, 11;
-	setp.eq.u64 %p327, %rd865, %rd924;
-	@%p327 bra $L_621;
+	abs.f64 %rd1042, %rd702;
+	setp.gt.f64 %p315, %rd1042, %rd1045;
+	@%p315 bra $E_597_7;
+	bra $L_720;
+$E_597_7:
+	mov.pred %p422, %p323;
+$L_721:
+	mov.pred %p421, %p422;
+	@!%p421 bra $L_718;
+$L_717:
+	mov.b64 %rd1174, 0d7FF8000000000001;
+	mov.b64 %rd1179, %rd1042;
+	mov.b64 %rd1181, %rd1174;
+$L_719:
+	mov.b64 %rd1178, %rd1179;
+	mov.b64 %rd1180, %rd1181;
+	setp.eq.f64 %p416, %rd1180, %rd212;
+	not.pred %p417, %p416;
+	setp.lt.f64 %p418, %rd118, %rd212;
+	and.pred %p419, %p417, %p418;
+	@!%p419 bra $L_625;
 $L_624:
-	mov.b64 %rd926, 12;
-	setp.eq.u64 %p328, %rd865, %rd926;
-	@!%p328 bra $L_626;
+	mov.b64 %rd1056, 0d7FF8000000000001;
+	mov.b64 %rd1110, %rd1056;
+	bra $L_648;
+$L_599:
+	mov.b64 %rd1110, %rd118;
+	bra $L_648;
+$L_600:
+	setp.eq.f64 %p316, %rd702, %rd50;
+	@%p316 bra $L_599;
+$L_603:
+	@!%p23 bra $L_606;
+$L_602:
+	mov.b64 %rd1043, 0d7FF8000000000001;
+	mov.b64 %rd1110, %rd1043;
+	bra $L_648;
+$L_601:
+	setp.eq.f64 %p317, %rd118, %rd50;
+	@%p317 bra $L_598;
+	bra $L_600;
+$L_604:
+	setp.lt.f64 %p318, %rd702, %rd212;
+	@!%p318 bra $L_651;
+$L_649:
+	setp.lt.s64 %p346, %rd118, 0;
+	@!%p346 bra $L_653;
+$L_654:
+	abs.f64 %rd1114, %rd702;
+	mov.b64 %rd1115, 0d4340000000000000;
+	setp.ge.f64 %p349, %rd1114, %rd1115;
+	@!%p349 bra $L_661;
+$L_660:
+	setp.ne.u32 %p351, 0, 0;
+	mov.pred %p358, %p351;
+$L_664:
+	mov.pred %p357, %p358;
+	@!%p357 bra $L_653;
+$L_652:
+	mov.b64 %rd1112, 0dFFF0000000000000;
+	mov.b64 %rd1119, %rd1112;
+$L_659:
+	mov.b64 %rd1118, %rd1119;
+	mov.b64 %rd1110, %rd1118;
+	bra $L_648;
+$L_605:
+	setp.eq.f64 %p319, %rd118, %rd212;
+	@%p319 bra $L_604;
+$L_608:
+	mov.b64 %rd1045, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p322, %rd702, %rd1045;
+	setp.ne.u32 %p323, 1, 0;
+	@%p322 bra $E_608_8;
+	bra $L_680;
+$E_608_8:
+	mov.pred %p379, %p323;
+$L_681:
+	mov.pred %p378, %p379;
+	@!%p378 bra $L_610;
+$L_607:
+	mov.b64 %rd1044, 0dBFF0000000000000;
+	setp.eq.f64 %p321, %rd118, %rd1044;
+	@!%p321 bra $L_613;
+$L_611:
+	mov.b64 %rd1110, %rd50;
+	bra $L_648;
+$L_606:
+	setp.neu.f64 %p320, %rd702, %rd702;
+	@%p320 bra $L_602;
+	bra $L_605;
+$L_609:
+	mov.b64 %rd1046, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p324, %rd118, %rd1046;
+	@!%p324 bra $L_618;
+$L_617:
+	mov.b64 %rd1050, 0d8000000000000000;
+	neg.f64 %rd1051, %rd702;
+	setp.lt.f64 %p328, %rd1051, %rd212;
+	@!%p328 bra $L_688;
+$L_686:
+	setp.lt.s64 %p387, %rd1050, 0;
+	@!%p387 bra $L_690;
+$L_691:
+	abs.f64 %rd1148, %rd1051;
+	mov.b64 %rd1149, 0d4340000000000000;
+	setp.ge.f64 %p390, %rd1148, %rd1149;
+	@!%p390 bra $L_698;
+$L_697:
+	setp.ne.u32 %p392, 0, 0;
+	mov.pred %p398, %p392;
+$L_701:
+	mov.pred %p397, %p398;
+	@!%p397 bra $L_690;
+$L_689:
+	mov.b64 %rd1146, 0dFFF0000000000000;
+	mov.b64 %rd1153, %rd1146;
+$L_696:
+	mov.b64 %rd1152, %rd1153;
+	mov.b64 %rd1110, %rd1152;
+	bra $L_648;
+$L_610:
+	setp.gt.f64 %p325, %rd118, %rd1045;
+	@%p325 bra $E_610_9;
+	bra $L_684;
+$E_610_9:
+	mov.pred %p386, %p323;
+$L_685:
+	mov.pred %p385, %p386;
+	@%p385 bra $L_609;
+$L_616:
+	setp.eq.f64 %p327, %rd702, %rd117;
+	@!%p327 bra $L_623;
+$L_615:
+	sqrt.rn.f64 %rd1049, %rd118;
+	mov.b64 %rd1110, %rd1049;
+	bra $L_648;
+$L_612:
+	mov.b64 %rd1110, %rd212;
+	bra $L_648;
+$L_613:
+	abs.f64 %rd1047, %rd118;
+	setp.lt.f64 %p326, %rd1047, %rd50;
+	@%p322 bra $E_613_10;
+	bra $L_682;
+$E_613_10:
+	mov.pred %p382, %p323;
+$L_683:
+	mov.pred %p381, %p382;
+	xor.pred %p383, %p326, %p381;
+	not.pred %p383, %p383;
+	@%p383 bra $L_612;
+$L_614:
+	mov.b64 %rd1048, 0d7FF0000000000000;
+	mov.b64 %rd1110, %rd1048;
+	bra $L_648;
+$L_618:
+	setp.lt.f64 %p329, %rd702, %rd212;
+	@!%p329 bra $L_621;
+$L_619:
+	mov.b64 %rd1110, %rd212;
+	bra $L_648;
+$L_620:
+	mov.b64 %rd1052, 0d7FF0000000000000;
+	mov.b64 %rd1110, %rd1052;
+	bra $L_648;
+$L_621:
+	setp.gt.f64 %p330, %rd702, %rd212;
+	@%p330 bra $L_620;
+	bra $L_597;
+$L_622:
+	sqrt.rn.f64 %rd1053, %rd118;
+	div.rn.f64 %rd1054, %rd50, %rd1053;
+	mov.b64 %rd1110, %rd1054;
+	bra $L_648;
 $L_623:
-	mov.b64 %rd925, 4607516669194743839;
-	mov.b64 %rd941, %rd925;
-	bra $L_638;
+	mov.b64 %rd1055, 0dBFE0000000000000;
+	setp.eq.f64 %p331, %rd702, %rd1055;
+	@%p331 bra $L_622;
+	bra $L_597;
 $L_625:
-	mov.b64 %rd927, -2423460969061230018;
-	mov.b64 %rd941, %rd927;
-	bra $L_638;
+	mov.b64 %rd1057, 0d43E0000000000000;
+	setp.ge.f64 %p332, %rd1178, %rd1057;
+	@!%p332 bra $L_627;
 $L_626:
-	mov.b64 %rd928, 13;
-	setp.eq.u64 %p329, %rd865, %rd928;
-	@%p329 bra $L_625;
+	mov.b64 %rd1058, 0dBFF0000000000000;
+	setp.eq.f64 %p333, %rd118, %rd1058;
+	@!%p333 bra $L_630;
 $L_628:
-	mov.b64 %rd930, 14;
-	setp.eq.u64 %p330, %rd865, %rd930;
-	@!%p330 bra $L_630;
+	mov.b64 %rd1110, %rd50;
+	bra $L_648;
 $L_627:
-	mov.b64 %rd929, -2707510419574615186;
-	mov.b64 %rd941, %rd929;
-	bra $L_638;
-$L_629:
-	mov.b64 %rd931, -7022098299024845734;
-	mov.b64 %rd941, %rd931;
-	bra $L_638;
-$L_630:
-	mov.b64 %rd932, 15;
-	setp.eq.u64 %p331, %rd865, %rd932;
-	@%p331 bra $L_629;
+	@%p417 bra $L_632;
+	mov.b64 %rd1062, %rd1178;
+	mov.b64 %rd1064, %rd50;
+	bra $L_633;
 $L_632:
-	mov.b64 %rd934, 16;
-	setp.eq.u64 %p332, %rd865, %rd934;
-	@!%p332 bra $L_634;
-$L_631:
-	mov.b64 %rd933, -1562901285013036298;
-	mov.b64 %rd941, %rd933;
-	bra $L_638;
-$L_633:
-	mov.b64 %rd935, 8795094592981902804;
-	mov.b64 %rd941, %rd935;
-	bra $L_638;
+	setp.gt.f64 %p337, %rd1180, %rd117;
+	@%p337 bra $L_634;
+	mov.b64 %rd1068, %rd1178;
+	mov.b64 %rd1070, %rd1180;
+	bra $L_635;
 $L_634:
-	mov.b64 %rd936, 17;
-	setp.eq.u64 %p333, %rd865, %rd936;
-	@%p333 bra $L_633;
-$L_636:
-	mov.b64 %rd938, 18;
-	setp.eq.u64 %p334, %rd865, %rd938;
-	@!%p334 bra $L_637;
+	sub.f64 %rd1065, %rd1180, %rd50;
+	add.f64 %rd1066, %rd1178, %rd50;
+	mov.b64 %rd1068, %rd1066;
+	mov.b64 %rd1070, %rd1065;
 $L_635:
-	mov.b64 %rd937, -2884908082597807600;
-	mov.b64 %rd941, %rd937;
+	mov.b64 %rd1067, %rd1068;
+	mov.b64 %rd1069, %rd1070;
+	@!%p23 bra $L_725;
+$L_722:
+	mov.b64 %rd1232, %rd118;
+$L_731:
+	mov.b64 %rd1231, %rd1232;
+	mul.f64 %rd1233, %rd1069, %rd1231;
+	setp.neu.f64 %p423, %rd1233, %rd1233;
+	@!%p423 bra $L_748;
+$L_745:
+	mov.b64 %rd1312, %rd1233;
+$L_760:
+	mov.b64 %rd1311, %rd1312;
+	mov.b64 %rd1062, %rd1067;
+	mov.b64 %rd1064, %rd1311;
+$L_633:
+	mov.b64 %rd1061, %rd1062;
+	mov.b64 %rd1063, %rd1064;
+	@!%p319 bra $L_784;
+$L_782:
+	mov.b64 %rd1356, %rd118;
+	mov.b64 %rd1358, %rd38;
+$L_787:
+	mov.b64 %rd1355, %rd1356;
+	mov.b64 %rd1357, %rd1358;
+	cvt.rzi.s64.f64 %rd1359, %rd1061;
+	mov.b64 %rd1072, %rd1063;
+	mov.b64 %rd1074, %rd38;
+	mov.b64 %rd1076, %rd1355;
+	mov.b64 %rd1078, %rd1357;
+	mov.b64 %rd1080, %rd1359;
+$L_636:
+	mov.b64 %rd1071, %rd1072;
+	mov.b64 %rd1073, %rd1074;
+	mov.b64 %rd1075, %rd1076;
+	mov.b64 %rd1077, %rd1078;
+	mov.b64 %rd1079, %rd1080;
+	setp.eq.s64 %p338, %rd1079, %rd38;
+	not.pred %p339, %p338;
+	@%p339 bra $L_637;
+	mov.b64 %rd1083, %rd1073;
 	bra $L_638;
 $L_637:
-	mov.b64 %rd939, -6051042886442100905;
-	mov.b64 %rd941, %rd939;
-	bra $L_638;
-$L_641:
-	mov.b64 %rd945, 5040379952546458195;
-	mov.b64 %rd980, %rd945;
-	bra $L_678;
-$L_642:
-	setp.eq.u64 %p336, %rd944, %rd782;
-	@%p336 bra $L_641;
-$L_644:
-	setp.eq.u64 %p337, %rd944, %rd864;
-	@!%p337 bra $L_646;
-$L_643:
-	mov.b64 %rd946, -554312585572664447;
-	mov.b64 %rd980, %rd946;
-	bra $L_678;
-$L_645:
-	mov.b64 %rd947, -5276763892624187261;
-	mov.b64 %rd980, %rd947;
-	bra $L_678;
+	mov.b64 %rd1081, -4096;
+	setp.lt.s64 %p340, %rd1077, %rd1081;
+	@!%p340 bra $L_641;
+$L_639:
+	add.s64 %rd1084, %rd1073, %rd1077;
+	mov.b64 %rd1083, %rd1084;
+$L_638:
+	mov.b64 %rd1082, %rd1083;
+	setp.lt.f64 %p341, %rd702, %rd212;
+	@%p341 bra $L_646;
+	mov.b64 %rd1106, %rd1071;
+	mov.b64 %rd1108, %rd1082;
+	bra $L_647;
 $L_646:
-	setp.eq.u64 %p338, %rd944, %rd943;
-	@%p338 bra $L_645;
-$L_648:
-	mov.b64 %rd949, 4;
-	setp.eq.u64 %p339, %rd944, %rd949;
-	@!%p339 bra $L_650;
+	div.rn.f64 %rd1103, %rd50, %rd1071;
+	neg.s64 %rd1104, %rd1082;
+	mov.b64 %rd1106, %rd1103;
+	mov.b64 %rd1108, %rd1104;
 $L_647:
-	mov.b64 %rd948, -242412250269775165;
-	mov.b64 %rd980, %rd948;
-	bra $L_678;
-$L_649:
-	mov.b64 %rd950, 7946843935494350272;
-	mov.b64 %rd980, %rd950;
-	bra $L_678;
-$L_650:
-	mov.b64 %rd951, 5;
-	setp.eq.u64 %p340, %rd944, %rd951;
-	@%p340 bra $L_649;
-$L_652:
-	mov.b64 %rd953, 6;
-	setp.eq.u64 %p341, %rd944, %rd953;
-	@!%p341 bra $L_654;
-$L_651:
-	mov.b64 %rd952, 905889640498799673;
-	mov.b64 %rd980, %rd952;
-	bra $L_678;
-$L_653:
-	mov.b64 %rd954, -271387810574676355;
-	mov.b64 %rd980, %rd954;
-	bra $L_678;
-$L_654:
-	mov.b64 %rd955, 7;
-	setp.eq.u64 %p342, %rd944, %rd955;
-	@%p342 bra $L_653;
-$L_656:
-	mov.b64 %rd957, 8;
-	setp.eq.u64 %p343, %rd944, %rd957;
-	@!%p343 bra $L_658;
-$L_655:
-	mov.b64 %rd956, -3385462365541201655;
-	mov.b64 %rd980, %rd956;
-	bra $L_678;
-$L_657:
-	mov.b64 %rd958, -3226582509936509822;
-	mov.b64 %rd980, %rd958;
-	bra $L_678;
-$L_658:
-	mov.b64 %rd959, 9;
-	setp.eq.u64 %p344, %rd944, %rd959;
-	@%p344 bra $L_657;
-$L_660:
-	mov.b64 %rd961, 10;
-	setp.eq.u64 %p345, %rd944, %rd961;
-	@!%p345 bra $L_662;
-$L_659:
-	mov.b64 %rd960, 8296664548579374057;
-	mov.b64 %rd980, %rd960;
-	bra $L_678;
-$L_661:
-	mov.b64 %rd962, 4109744767560208502;
-	mov.b64 %rd980, %rd962;
-	bra $L_678;
-$L_662:
-	mov.b64 %rd963, 11;
-	setp.eq.u64 %p346, %rd944, %rd963;
-	@%p346 bra $L_661;
-$L_664:
-	mov.b64 %rd965, 12;
-	setp.eq.u64 %p347, %rd944, %rd965;
-	@!%p347 bra $L_666;
-$L_663:
-	mov.b64 %rd964, 4607516669194743839;
-	mov.b64 %rd980, %rd964;
-	bra $L_678;
-$L_665:
-	mov.b64 %rd966, -2423460969061230018;
-	mov.b64 %rd980, %rd966;
-	bra $L_678;
-$L_666:
-	mov.b64 %rd967, 13;
-	setp.eq.u64 %p348, %rd944, %rd967;
-	@%p348 bra $L_665;
-$L_668:
-	mov.b64 %rd969, 14;
-	setp.eq.u64 %p349, %rd944, %rd969;
-	@!%p349 bra $L_670;
-$L_667:
-	mov.b64 %rd968, -2707510419574615186;
-	mov.b64 %rd980, %rd968;
-	bra $L_678;
-$L_669:
-	mov.b64 %rd970, -7022098299024845734;
-	mov.b64 %rd980, %rd970;
-	bra $L_678;
-$L_670:
-	mov.b64 %rd971, 15;
-	setp.eq.u64 %p350, %rd944, %rd971;
-	@%p350 bra $L_669;
-$L_672:
-	mov.b64 %rd973, 16;
-	setp.eq.u64 %p351, %rd944, %rd973;
-	@!%p351 bra $L_674;
-$L_671:
-	mov.b64 %rd972, -1562901285013036298;
-	mov.b64 %rd980, %rd972;
-	bra $L_678;
-$L_673:
-	mov.b64 %rd974, 8795094592981902804;
-	mov.b64 %rd980, %rd974;
-	bra $L_678;
-$L_674:
-	mov.b64 %rd975, 17;
-	setp.eq.u64 %p352, %rd944, %rd975;
-	@%p352 bra $L_673;
-$L_676:
-	mov.b64 %rd977, 18;
-	setp.eq.u64 %p353, %rd944, %rd977;
-	@!%p353 bra $L_677;
-$L_675:
-	mov.b64 %rd976, -2884908082597807600;
-	mov.b64 %rd980, %rd976;
-	bra $L_678;
-$L_677:
-	mov.b64 %rd978, -6051042886442100905;
-	mov.b64 %rd980, %rd978;
-	bra $L_678;
-$L_685:
-	abs.f64 %rd1058, %rd1057;
-$L_858:
-$L_862:
-	@!%p426 bra $L_863;
-$L_865:
-	mov.b64 %rd1222, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p513, %rd1058, %rd1222;
-	setp.ne.u32 %p514, 1, 0;
-	@%p513 bra $E_865_8;
-	bra $L_863;
-$E_865_8:
-	mov.pred %p512, %p514;
-$L_864:
-	mov.pred %p511, %p512;
-$L_868:
-	@!%p511 bra $L_860;
-$L_859:
-	mov.b64 %rd1214, 0d7FF8000000000001;
-	mov.b64 %rd1219, %rd1058;
-	mov.b64 %rd1221, %rd1214;
-$L_861:
-	mov.b64 %rd1218, %rd1219;
-	mov.b64 %rd1220, %rd1221;
-	setp.eq.f64 %p507, %rd1220, %rd258;
-	not.pred %p508, %p507;
-	@!%p508 bra $L_713;
-$L_714:
-	setp.lt.f64 %p368, %rd169, %rd258;
-	@!%p368 bra $L_713;
-$L_712:
-	mov.b64 %rd1076, 0d7FF8000000000001;
-	mov.b64 %rd1132, %rd1076;
-	bra $L_737;
-$L_687:
-	mov.b64 %rd1132, %rd169;
-	bra $L_737;
-$L_688:
-	setp.eq.f64 %p356, %rd1057, %rd47;
-	@%p356 bra $L_687;
-$L_691:
-	@!%p52 bra $L_694;
-$L_690:
-	mov.b64 %rd1059, 0d7FF8000000000001;
-	mov.b64 %rd1132, %rd1059;
-	bra $L_737;
-$L_689:
-	setp.eq.f64 %p357, %rd169, %rd47;
-	@%p357 bra $L_686;
-	bra $L_688;
-$L_692:
-$L_738:
-	setp.lt.f64 %p382, %rd1057, %rd258;
-	@!%p382 bra $L_741;
-$L_739:
-	setp.lt.s64 %p383, %rd169, 0;
-	@!%p383 bra $L_743;
-$L_744:
-$L_750:
-	abs.f64 %rd1142, %rd1057;
-	mov.b64 %rd1143, 0d4340000000000000;
-	setp.ge.f64 %p388, %rd1142, %rd1143;
-	@!%p388 bra $L_752;
-$L_751:
-	setp.ne.u32 %p389, 0, 0;
-	mov.pred %p394, %p389;
-$L_755:
-	mov.pred %p393, %p394;
-	@!%p393 bra $L_743;
-$L_742:
-	mov.b64 %rd1133, -1;
-	mov.b64 %rd1134, 0d7FF0000000000000;
-	mov.b64 %rd1135, 0dFFF0000000000000;
-	setp.ge.s64 %p386, %rd1133, %rd35;
-	selp.b64 %rd1136, %rd1134, %rd1135, %p386;
-	mov.b64 %rd1141, %rd1136;
-$L_749:
-	mov.b64 %rd1140, %rd1141;
-	mov.b64 %rd1132, %rd1140;
-	bra $L_737;
-$L_693:
-	setp.eq.f64 %p358, %rd169, %rd258;
-	@%p358 bra $L_692;
-$L_696:
-$L_784:
-	setp.ge.s64 %p426, %rd35, %rd35;
-	@!%p426 bra $L_785;
-$L_787:
-	mov.b64 %rd1170, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p431, %rd1057, %rd1170;
-	setp.ne.u32 %p432, 1, 0;
-	@%p431 bra $E_787_9;
-	bra $L_785;
-$E_787_9:
-	mov.pred %p430, %p432;
-$L_786:
-	mov.pred %p429, %p430;
-$L_790:
-	@!%p429 bra $L_698;
-$L_695:
-	mov.b64 %rd1060, 0dBFF0000000000000;
-	setp.eq.f64 %p360, %rd169, %rd1060;
-	@!%p360 bra $L_701;
-$L_699:
-	mov.b64 %rd1132, %rd47;
-	bra $L_737;
-$L_694:
-	setp.neu.f64 %p359, %rd1057, %rd1057;
-	@%p359 bra $L_690;
-	bra $L_693;
-$L_697:
-	mov.b64 %rd1061, -1;
-$L_805:
-	setp.ge.s64 %p456, %rd1061, %rd35;
-	@!%p456 bra $L_806;
-$L_808:
-	mov.b64 %rd1176, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p461, %rd169, %rd1176;
-	setp.ne.u32 %p462, 1, 0;
-	@%p461 bra $E_808_10;
-	bra $L_806;
-$E_808_10:
-	mov.pred %p460, %p462;
-$L_807:
-	mov.pred %p459, %p460;
-$L_811:
-	@!%p459 bra $L_706;
-$L_705:
-	mov.b64 %rd1067, 0dBFF0000000000000;
-	copysign.f64 %rd1068, %rd1067, %rd258;
-	neg.f64 %rd1069, %rd1057;
-$L_812:
-	setp.lt.f64 %p466, %rd1069, %rd258;
-	@!%p466 bra $L_815;
-$L_813:
-	setp.lt.s64 %p467, %rd1068, 0;
-	@!%p467 bra $L_817;
-$L_818:
-$L_824:
-	abs.f64 %rd1186, %rd1069;
-	mov.b64 %rd1187, 0d4340000000000000;
-	setp.ge.f64 %p471, %rd1186, %rd1187;
-	@!%p471 bra $L_826;
-$L_825:
-	setp.ne.u32 %p472, 0, 0;
-	mov.pred %p477, %p472;
-$L_829:
-	mov.pred %p476, %p477;
-	@!%p476 bra $L_817;
-$L_816:
-	mov.b64 %rd1178, 0d7FF0000000000000;
-	mov.b64 %rd1179, 0dFFF0000000000000;
-	selp.b64 %rd1180, %rd1178, %rd1179, %p456;
-	mov.b64 %rd1185, %rd1180;
-$L_823:
-	mov.b64 %rd1184, %rd1185;
-	mov.b64 %rd1132, %rd1184;
-	bra $L_737;
-$L_698:
-$L_798:
-	@!%p426 bra $L_799;
-$L_801:
-	mov.b64 %rd1174, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p451, %rd169, %rd1174;
-	setp.ne.u32 %p452, 1, 0;
-	@%p451 bra $E_801_11;
-	bra $L_799;
-$E_801_11:
-	mov.pred %p450, %p452;
-$L_800:
-	mov.pred %p449, %p450;
-$L_804:
-	@%p449 bra $L_697;
-$L_704:
-	setp.eq.f64 %p362, %rd1057, %rd168;
-	@!%p362 bra $L_711;
-$L_703:
-	sqrt.rn.f64 %rd1066, %rd169;
-	mov.b64 %rd1132, %rd1066;
-	bra $L_737;
-$L_700:
-	mov.b64 %rd1132, %rd258;
-	bra $L_737;
-$L_701:
-	abs.f64 %rd1062, %rd169;
-	setp.lt.f64 %p361, %rd1062, %rd47;
-$L_791:
-	setp.ge.s64 %p436, %rd36, %rd35;
-	@!%p436 bra $L_792;
-$L_794:
-	mov.b64 %rd1172, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p441, %rd1057, %rd1172;
-	setp.ne.u32 %p442, 1, 0;
-	@%p441 bra $E_794_12;
-	bra $L_792;
-$E_794_12:
-	mov.pred %p440, %p442;
+	mov.b64 %rd1105, %rd1106;
+	mov.b64 %rd1107, %rd1108;
+	setp.eq.f64 %p345, %rd1105, %rd212;
+	@!%p345 bra $L_795;
 $L_793:
-	mov.pred %p439, %p440;
-$L_797:
-	xor.pred %p446, %p361, %p439;
-	not.pred %p446, %p446;
-	@%p446 bra $L_700;
-$L_702:
-	mov.b64 %rd1063, 0d7FF0000000000000;
-	mov.b64 %rd1064, 0dFFF0000000000000;
-	selp.b64 %rd1065, %rd1063, %rd1064, %p436;
-	mov.b64 %rd1132, %rd1065;
-	bra $L_737;
-$L_706:
-	setp.lt.f64 %p363, %rd1057, %rd258;
-	@!%p363 bra $L_709;
-$L_707:
-	mov.b64 %rd1132, %rd258;
-	bra $L_737;
-$L_708:
-	mov.b64 %rd1070, 0d7FF0000000000000;
-	mov.b64 %rd1071, 0dFFF0000000000000;
-	setp.ge.s64 %p364, %rd36, %rd35;
-	selp.b64 %rd1072, %rd1070, %rd1071, %p364;
-	mov.b64 %rd1132, %rd1072;
-	bra $L_737;
-$L_709:
-	setp.gt.f64 %p365, %rd1057, %rd258;
-	@%p365 bra $L_708;
-	bra $L_685;
-$L_710:
-	sqrt.rn.f64 %rd1073, %rd169;
-	div.rn.f64 %rd1074, %rd47, %rd1073;
-	mov.b64 %rd1132, %rd1074;
-	bra $L_737;
-$L_711:
-	mov.b64 %rd1075, 0dBFE0000000000000;
-	setp.eq.f64 %p366, %rd1057, %rd1075;
-	@%p366 bra $L_710;
-	bra $L_685;
-$L_713:
-	mov.b64 %rd1077, 0d43E0000000000000;
-	setp.ge.f64 %p367, %rd1218, %rd1077;
-	@!%p367 bra $L_716;
-$L_715:
-	mov.b64 %rd1078, 0dBFF0000000000000;
-	setp.eq.f64 %p369, %rd169, %rd1078;
-	@!%p369 bra $L_719;
-$L_717:
-	mov.b64 %rd1132, %rd47;
-	bra $L_737;
-$L_716:
-	@%p508 bra $L_721;
-	mov.b64 %rd1084, %rd1218;
-	mov.b64 %rd1086, %rd47;
-	bra $L_722;
-$L_721:
-	setp.gt.f64 %p374, %rd1220, %rd168;
-	@%p374 bra $L_723;
-	mov.b64 %rd1090, %rd1218;
-	mov.b64 %rd1092, %rd1220;
-	bra $L_724;
-$L_723:
-	sub.f64 %rd1087, %rd1220, %rd47;
-	add.f64 %rd1088, %rd1218, %rd47;
-	mov.b64 %rd1090, %rd1088;
-	mov.b64 %rd1092, %rd1087;
-$L_724:
+	mov.b64 %rd1404, %rd1105;
+$L_806:
+	mov.b64 %rd1403, %rd1404;
+	mov.b64 %rd1110, %rd1403;
+	bra $L_648;
+$L_629:
+	mov.b64 %rd1110, %rd212;
+	bra $L_648;
+$L_630:
+	abs.f64 %rd1059, %rd118;
+	setp.lt.f64 %p334, %rd1059, %rd50;
+	setp.gt.f64 %p335, %rd702, %rd212;
+	xor.pred %p336, %p334, %p335;
+	not.pred %p336, %p336;
+	@%p336 bra $L_629;
+$L_631:
+	mov.b64 %rd1060, 0d7FF0000000000000;
+	mov.b64 %rd1110, %rd1060;
+	bra $L_648;
+$L_640:
+	and.b64 %rd1085, %rd1079, %rd39;
+	setp.eq.s64 %p342, %rd1085, %rd39;
+	@%p342 bra $L_642;
+	mov.b64 %rd1090, %rd1071;
+	mov.b64 %rd1092, %rd1073;
+	bra $L_643;
+$L_642:
+	mul.f64 %rd1087, %rd1071, %rd1075;
+	add.s64 %rd1088, %rd1073, %rd1077;
+	mov.b64 %rd1090, %rd1087;
+	mov.b64 %rd1092, %rd1088;
+$L_643:
 	mov.b64 %rd1089, %rd1090;
 	mov.b64 %rd1091, %rd1092;
-$L_869:
-	@!%p52 bra $L_873;
-$L_870:
-	mov.b64 %rd1276, %rd169;
-$L_879:
-	mov.b64 %rd1275, %rd1276;
-	mul.f64 %rd1277, %rd1091, %rd1275;
-$L_905:
-	setp.neu.f64 %p541, %rd1277, %rd1277;
-	@!%p541 bra $L_909;
-$L_906:
-	mov.b64 %rd1337, %rd1277;
-$L_922:
-	mov.b64 %rd1336, %rd1337;
-	mov.b64 %rd1084, %rd1089;
-	mov.b64 %rd1086, %rd1336;
-$L_722:
-	mov.b64 %rd1083, %rd1084;
-	mov.b64 %rd1085, %rd1086;
-$L_965:
-	@!%p358 bra $L_968;
-$L_966:
-	mov.b64 %rd1413, %rd169;
-	mov.b64 %rd1415, %rd35;
-$L_971:
-	mov.b64 %rd1412, %rd1413;
-	mov.b64 %rd1414, %rd1415;
-	cvt.rzi.s64.f64 %rd1416, %rd1083;
-	mov.b64 %rd1094, %rd1085;
-	mov.b64 %rd1096, %rd35;
-	mov.b64 %rd1098, %rd1412;
-	mov.b64 %rd1100, %rd1414;
-	mov.b64 %rd1102, %rd1416;
-$L_725:
-	mov.b64 %rd1093, %rd1094;
-	mov.b64 %rd1095, %rd1096;
-	mov.b64 %rd1097, %rd1098;
-	mov.b64 %rd1099, %rd1100;
-	mov.b64 %rd1101, %rd1102;
-	setp.eq.s64 %p375, %rd1101, %rd35;
-	not.pred %p376, %p375;
-	@%p376 bra $L_726;
-	mov.b64 %rd1105, %rd1095;
-	bra $L_727;
-$L_726:
-	mov.b64 %rd1103, -4096;
-	setp.lt.s64 %p377, %rd1099, %rd1103;
-	@!%p377 bra $L_730;
-$L_728:
-	add.s64 %rd1106, %rd1095, %rd1099;
-	mov.b64 %rd1105, %rd1106;
-$L_727:
-	mov.b64 %rd1104, %rd1105;
-	setp.lt.f64 %p378, %rd1057, %rd258;
-	@%p378 bra $L_735;
-	mov.b64 %rd1128, %rd1093;
-	mov.b64 %rd1130, %rd1104;
-	bra $L_736;
-$L_735:
-	div.rn.f64 %rd1125, %rd47, %rd1093;
-	neg.s64 %rd1126, %rd1104;
-	mov.b64 %rd1128, %rd1125;
-	mov.b64 %rd1130, %rd1126;
-$L_736:
+	mul.f64 %rd1093, %rd1075, %rd1075;
+	mov.b64 %rd1094, 1;
+	min.u64 %rd1455, %rd1094, 64;
+	cvt.u32.u64 %r63, %rd1455;
+	shl.b64 %rd1095, %rd1077, %r63;
+	setp.lt.f64 %p344, %rd1093, %rd117;
+	@%p344 bra $L_644;
+	mov.b64 %rd1099, %rd1093;
+	mov.b64 %rd1101, %rd1095;
+	bra $L_645;
+$L_644:
+	add.f64 %rd1096, %rd1093, %rd1093;
+	sub.s64 %rd1097, %rd1095, %rd39;
+	mov.b64 %rd1099, %rd1096;
+	mov.b64 %rd1101, %rd1097;
+$L_645:
+	mov.b64 %rd1098, %rd1099;
+	mov.b64 %rd1100, %rd1101;
+	min.u64 %rd1456, %rd1094, 64;
+	cvt.u32.u64 %r64, %rd1456;
+	shr.s64 %rd1102, %rd1079, %r64;
+	mov.b64 %rd1072, %rd1089;
+	mov.b64 %rd1074, %rd1091;
+	mov.b64 %rd1076, %rd1098;
+	mov.b64 %rd1078, %rd1100;
+	mov.b64 %rd1080, %rd1102;
+	bra $L_636;
+$L_641:
+	mov.b64 %rd1086, 4096;
+	setp.lt.s64 %p343, %rd1086, %rd1077;
+	@%p343 bra $L_639;
+	bra $L_640;
+$L_650:
+	setp.lt.s64 %p347, %rd118, 0;
+	@!%p347 bra $L_657;
+$L_658:
+	abs.f64 %rd1116, %rd702;
+	mov.b64 %rd1117, 0d4340000000000000;
+	setp.ge.f64 %p350, %rd1116, %rd1117;
+	@!%p350 bra $L_671;
+$L_670:
+	setp.ne.u32 %p364, 0, 0;
+	mov.pred %p371, %p364;
+$L_674:
+	mov.pred %p370, %p371;
+	@!%p370 bra $L_657;
+$L_656:
+	mov.b64 %rd1119, %rd118;
+	bra $L_659;
+$L_651:
+	setp.gt.f64 %p348, %rd702, %rd212;
+	@%p348 bra $L_650;
+$L_655:
+	mov.b64 %rd1119, %rd50;
+	bra $L_659;
+$L_653:
+	mov.b64 %rd1113, 0d7FF0000000000000;
+	mov.b64 %rd1119, %rd1113;
+	bra $L_659;
+$L_657:
+	mov.b64 %rd1119, %rd212;
+	bra $L_659;
+$L_661:
+	mov.b64 %rd1120, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p352, %rd702, %rd1120;
+	setp.ne.u32 %p353, 1, 0;
+	@%p352 bra $E_661_11;
+	bra $L_668;
+$E_661_11:
+	mov.pred %p363, %p353;
+$L_669:
+	mov.pred %p362, %p363;
+	@!%p362 bra $L_666;
+$L_665:
+	mov.b64 %rd1123, 0d7FF8000000000001;
+	mov.b64 %rd1128, %rd702;
+	mov.b64 %rd1130, %rd1123;
+$L_667:
 	mov.b64 %rd1127, %rd1128;
 	mov.b64 %rd1129, %rd1130;
-$L_983:
-	setp.eq.f64 %p594, %rd1127, %rd258;
-	@!%p594 bra $L_986;
-$L_984:
-	mov.b64 %rd1467, %rd1127;
-$L_997:
-	mov.b64 %rd1466, %rd1467;
-	mov.b64 %rd1132, %rd1466;
-	bra $L_737;
+	setp.eq.f64 %p359, %rd1129, %rd212;
+	setp.ne.u32 %p360, 0, 0;
+	@%p359 bra $L_662;
+	mov.pred %p356, %p360;
+	bra $L_663;
+$L_662:
+	cvt.rzi.s64.f64 %rd1121, %rd1127;
+	and.b64 %rd1122, %rd1121, %rd39;
+	setp.eq.s64 %p354, %rd1122, %rd39;
+	mov.pred %p356, %p354;
+$L_663:
+	mov.pred %p355, %p356;
+	mov.pred %p358, %p355;
+	bra $L_664;
+$L_666:
+	cvt.rzi.f64.f64 %rd1124, %rd702;
+	sub.f64 %rd1125, %rd702, %rd1124;
+	copysign.f64 %rd1126, %rd702, %rd1125;
+	mov.b64 %rd1128, %rd1124;
+	mov.b64 %rd1130, %rd1126;
+	bra $L_667;
+$L_668:
+	mov.b64 %rd1131, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p361, %rd702, %rd1131;
+	mov.pred %p363, %p361;
+	bra $L_669;
+$L_671:
+	mov.b64 %rd1132, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p365, %rd702, %rd1132;
+	setp.ne.u32 %p366, 1, 0;
+	@%p365 bra $E_671_12;
+	bra $L_678;
+$E_671_12:
+	mov.pred %p376, %p366;
+$L_679:
+	mov.pred %p375, %p376;
+	@!%p375 bra $L_676;
+$L_675:
+	mov.b64 %rd1135, 0d7FF8000000000001;
+	mov.b64 %rd1140, %rd702;
+	mov.b64 %rd1142, %rd1135;
+$L_677:
+	mov.b64 %rd1139, %rd1140;
+	mov.b64 %rd1141, %rd1142;
+	setp.eq.f64 %p372, %rd1141, %rd212;
+	setp.ne.u32 %p373, 0, 0;
+	@%p372 bra $L_672;
+	mov.pred %p369, %p373;
+	bra $L_673;
+$L_672:
+	cvt.rzi.s64.f64 %rd1133, %rd1139;
+	and.b64 %rd1134, %rd1133, %rd39;
+	setp.eq.s64 %p367, %rd1134, %rd39;
+	mov.pred %p369, %p367;
+$L_673:
+	mov.pred %p368, %p369;
+	mov.pred %p371, %p368;
+	bra $L_674;
+$L_676:
+	cvt.rzi.f64.f64 %rd1136, %rd702;
+	sub.f64 %rd1137, %rd702, %rd1136;
+	copysign.f64 %rd1138, %rd702, %rd1137;
+	mov.b64 %rd1140, %rd1136;
+	mov.b64 %rd1142, %rd1138;
+	bra $L_677;
+$L_678:
+	mov.b64 %rd1143, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p374, %rd702, %rd1143;
+	mov.pred %p376, %p374;
+	bra $L_679;
+$L_680:
+	mov.b64 %rd1144, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p377, %rd702, %rd1144;
+	mov.pred %p379, %p377;
+	bra $L_681;
+$L_682:
+	setp.ne.u32 %p380, 0, 0;
+	mov.pred %p382, %p380;
+	bra $L_683;
+$L_684:
+	mov.b64 %rd1145, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p384, %rd118, %rd1145;
+	mov.pred %p386, %p384;
+	bra $L_685;
+$L_687:
+	setp.lt.s64 %p388, %rd1050, 0;
+	@!%p388 bra $L_694;
+$L_695:
+	abs.f64 %rd1150, %rd1051;
+	mov.b64 %rd1151, 0d4340000000000000;
+	setp.ge.f64 %p391, %rd1150, %rd1151;
+	@!%p391 bra $L_708;
+$L_707:
+	setp.ne.u32 %p404, 0, 0;
+	mov.pred %p410, %p404;
+$L_711:
+	mov.pred %p409, %p410;
+	@!%p409 bra $L_694;
+$L_693:
+	mov.b64 %rd1153, %rd1050;
+	bra $L_696;
+$L_688:
+	setp.gt.f64 %p389, %rd1051, %rd212;
+	@%p389 bra $L_687;
+$L_692:
+	mov.b64 %rd1153, %rd50;
+	bra $L_696;
+$L_690:
+	mov.b64 %rd1147, 0d7FF0000000000000;
+	mov.b64 %rd1153, %rd1147;
+	bra $L_696;
+$L_694:
+	mov.b64 %rd1153, %rd212;
+	bra $L_696;
+$L_698:
+	setp.gt.f64 %p393, %rd1051, %rd1045;
+	@%p393 bra $E_698_13;
+	bra $L_705;
+$E_698_13:
+	mov.pred %p403, %p323;
+$L_706:
+	mov.pred %p402, %p403;
+	@!%p402 bra $L_703;
+$L_702:
+	mov.b64 %rd1156, 0d7FF8000000000001;
+	mov.b64 %rd1161, %rd1051;
+	mov.b64 %rd1163, %rd1156;
+$L_704:
+	mov.b64 %rd1160, %rd1161;
+	mov.b64 %rd1162, %rd1163;
+	setp.eq.f64 %p399, %rd1162, %rd212;
+	setp.ne.u32 %p400, 0, 0;
+	@%p399 bra $L_699;
+	mov.pred %p396, %p400;
+	bra $L_700;
+$L_699:
+	cvt.rzi.s64.f64 %rd1154, %rd1160;
+	and.b64 %rd1155, %rd1154, %rd39;
+	setp.eq.s64 %p394, %rd1155, %rd39;
+	mov.pred %p396, %p394;
+$L_700:
+	mov.pred %p395, %p396;
+	mov.pred %p398, %p395;
+	bra $L_701;
+$L_703:
+	cvt.rzi.f64.f64 %rd1157, %rd1051;
+	sub.f64 %rd1158, %rd1051, %rd1157;
+	copysign.f64 %rd1159, %rd1051, %rd1158;
+	mov.b64 %rd1161, %rd1157;
+	mov.b64 %rd1163, %rd1159;
+	bra $L_704;
+$L_705:
+	setp.lt.f64 %p401, %rd1051, %rd1046;
+	mov.pred %p403, %p401;
+	bra $L_706;
+$L_708:
+	setp.gt.f64 %p405, %rd1051, %rd1045;
+	@%p405 bra $E_708_14;
+	bra $L_715;
+$E_708_14:
+	mov.pred %p415, %p323;
+$L_716:
+	mov.pred %p414, %p415;
+	@!%p414 bra $L_713;
+$L_712:
+	mov.b64 %rd1166, 0d7FF8000000000001;
+	mov.b64 %rd1171, %rd1051;
+	mov.b64 %rd1173, %rd1166;
+$L_714:
+	mov.b64 %rd1170, %rd1171;
+	mov.b64 %rd1172, %rd1173;
+	setp.eq.f64 %p411, %rd1172, %rd212;
+	setp.ne.u32 %p412, 0, 0;
+	@%p411 bra $L_709;
+	mov.pred %p408, %p412;
+	bra $L_710;
+$L_709:
+	cvt.rzi.s64.f64 %rd1164, %rd1170;
+	and.b64 %rd1165, %rd1164, %rd39;
+	setp.eq.s64 %p406, %rd1165, %rd39;
+	mov.pred %p408, %p406;
+$L_710:
+	mov.pred %p407, %p408;
+	mov.pred %p410, %p407;
+	bra $L_711;
+$L_713:
+	cvt.rzi.f64.f64 %rd1167, %rd1051;
+	sub.f64 %rd1168, %rd1051, %rd1167;
+	copysign.f64 %rd1169, %rd1051, %rd1168;
+	mov.b64 %rd1171, %rd1167;
+	mov.b64 %rd1173, %rd1169;
+	bra $L_714;
+$L_715:
+	setp.lt.f64 %p413, %rd1051, %rd1046;
+	mov.pred %p415, %p413;
+	bra $L_716;
 $L_718:
-	mov.b64 %rd1132, %rd258;
-	bra $L_737;
-$L_719:
-	abs.f64 %rd1079, %rd169;
-	setp.lt.f64 %p370, %rd1079, %rd47;
-	setp.gt.f64 %p371, %rd1057, %rd258;
-	xor.pred %p372, %p370, %p371;
-	not.pred %p372, %p372;
-	@%p372 bra $L_718;
+	cvt.rzi.f64.f64 %rd1175, %rd1042;
+	sub.f64 %rd1176, %rd1042, %rd1175;
+	copysign.f64 %rd1177, %rd1042, %rd1176;
+	mov.b64 %rd1179, %rd1175;
+	mov.b64 %rd1181, %rd1177;
+	bra $L_719;
 $L_720:
-	mov.b64 %rd1080, 0d7FF0000000000000;
-	mov.b64 %rd1081, 0dFFF0000000000000;
-	setp.ge.s64 %p373, %rd36, %rd35;
-	selp.b64 %rd1082, %rd1080, %rd1081, %p373;
-	mov.b64 %rd1132, %rd1082;
-	bra $L_737;
-$L_729:
-	and.b64 %rd1107, %rd1101, %rd36;
-	setp.eq.s64 %p379, %rd1107, %rd36;
-	@%p379 bra $L_731;
-	mov.b64 %rd1112, %rd1093;
-	mov.b64 %rd1114, %rd1095;
+	mov.b64 %rd1182, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p420, %rd1042, %rd1182;
+	mov.pred %p422, %p420;
+	bra $L_721;
+$L_723:
+	mov.b64 %rd1183, 0d7FF8000000000001;
+	mov.b64 %rd1232, %rd1183;
+	bra $L_731;
+$L_724:
+	@%p418 bra $L_723;
+$L_727:
+	@!%p319 bra $L_728;
+$L_726:
+	mov.b64 %rd1184, 0dFFF0000000000000;
+	mov.b64 %rd1232, %rd1184;
+	bra $L_731;
+$L_725:
+	@%p325 bra $E_725_15;
 	bra $L_732;
-$L_731:
-	mul.f64 %rd1109, %rd1093, %rd1097;
-	add.s64 %rd1110, %rd1095, %rd1099;
-	mov.b64 %rd1112, %rd1109;
-	mov.b64 %rd1114, %rd1110;
-$L_732:
-	mov.b64 %rd1111, %rd1112;
-	mov.b64 %rd1113, %rd1114;
-	mul.f64 %rd1115, %rd1097, %rd1097;
-	mov.b64 %rd1116, 1;
-	min.u64 %rd1522, %rd1116, 64;
-	cvt.u32.u64 %r63, %rd1522;
-	shl.b64 %rd1117, %rd1099, %r63;
-	setp.lt.f64 %p381, %rd1115, %rd168;
-	@%p381 bra $L_733;
-	mov.b64 %rd1121, %rd1115;
-	mov.b64 %rd1123, %rd1117;
-	bra $L_734;
+$E_725_15:
+	mov.pred %p426, %p323;
 $L_733:
-	add.f64 %rd1118, %rd1115, %rd1115;
-	sub.s64 %rd1119, %rd1117, %rd36;
-	mov.b64 %rd1121, %rd1118;
-	mov.b64 %rd1123, %rd1119;
+	mov.pred %p425, %p426;
+	@%p425 bra $L_722;
+	bra $L_724;
+$L_728:
+	@!%p319 bra $L_736;
 $L_734:
-	mov.b64 %rd1120, %rd1121;
-	mov.b64 %rd1122, %rd1123;
-	min.u64 %rd1523, %rd1116, 64;
-	cvt.u32.u64 %r64, %rd1523;
-	shr.s64 %rd1124, %rd1101, %r64;
-	mov.b64 %rd1094, %rd1111;
-	mov.b64 %rd1096, %rd1113;
-	mov.b64 %rd1098, %rd1120;
-	mov.b64 %rd1100, %rd1122;
-	mov.b64 %rd1102, %rd1124;
-	bra $L_725;
+	mov.b64 %rd1237, %rd118;
+	mov.b64 %rd1239, %rd38;
+$L_739:
+	mov.b64 %rd1236, %rd1237;
+	mov.b64 %rd1238, %rd1239;
+	mov.b64 %rd1240, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p428, %rd1236, %rd1240;
+	@%p428 bra $L_729;
+	mov.b64 %rd1189, %rd1236;
+	mov.b64 %rd1191, %rd1238;
+	bra $L_730;
+$L_729:
+	mov.b64 %rd1185, 0d4000000000000000;
+	mul.f64 %rd1186, %rd1236, %rd1185;
+	sub.s64 %rd1187, %rd1238, %rd39;
+	mov.b64 %rd1189, %rd1186;
+	mov.b64 %rd1191, %rd1187;
 $L_730:
-	mov.b64 %rd1108, 4096;
-	setp.lt.s64 %p380, %rd1108, %rd1099;
-	@%p380 bra $L_728;
-	bra $L_729;
-$L_740:
-	setp.lt.s64 %p384, %rd169, 0;
-	@!%p384 bra $L_747;
-$L_748:
-$L_767:
-	abs.f64 %rd1156, %rd1057;
-	mov.b64 %rd1157, 0d4340000000000000;
-	setp.ge.f64 %p407, %rd1156, %rd1157;
-	@!%p407 bra $L_769;
-$L_768:
-	setp.ne.u32 %p408, 0, 0;
-	mov.pred %p413, %p408;
-$L_772:
-	mov.pred %p412, %p413;
-	@!%p412 bra $L_747;
-$L_746:
-	mov.b64 %rd1141, %rd169;
-	bra $L_749;
+	mov.b64 %rd1188, %rd1189;
+	mov.b64 %rd1190, %rd1191;
+	sub.f64 %rd1192, %rd1188, %rd50;
+	cvt.rn.f64.s64 %rd1193, %rd1190;
+	mov.b64 %rd1194, 0d4000000000000000;
+	add.f64 %rd1195, %rd1194, %rd1192;
+	div.rn.f64 %rd1196, %rd1192, %rd1195;
+	mul.f64 %rd1197, %rd1196, %rd1196;
+	mul.f64 %rd1198, %rd1197, %rd1197;
+	mov.b64 %rd1199, 0d3FC2F112DF3E5244;
+	mul.f64 %rd1200, %rd1198, %rd1199;
+	mov.b64 %rd1201, 0d3FC7466496CB03DE;
+	add.f64 %rd1202, %rd1201, %rd1200;
+	mul.f64 %rd1203, %rd1198, %rd1202;
+	mov.b64 %rd1204, 0d3FD2492494229359;
+	add.f64 %rd1205, %rd1204, %rd1203;
+	mul.f64 %rd1206, %rd1198, %rd1205;
+	mov.b64 %rd1207, 0d3FE5555555555593;
+	add.f64 %rd1208, %rd1207, %rd1206;
+	mul.f64 %rd1209, %rd1197, %rd1208;
+	mov.b64 %rd1210, 0d3FC39A09D078C69F;
+	mul.f64 %rd1211, %rd1198, %rd1210;
+	mov.b64 %rd1212, 0d3FCC71C51D8E78AF;
+	add.f64 %rd1213, %rd1212, %rd1211;
+	mul.f64 %rd1214, %rd1198, %rd1213;
+	mov.b64 %rd1215, 0d3FD999999997FA04;
+	add.f64 %rd1216, %rd1215, %rd1214;
+	mul.f64 %rd1217, %rd1198, %rd1216;
+	add.f64 %rd1218, %rd1209, %rd1217;
+	mul.f64 %rd1219, %rd117, %rd1192;
+	mul.f64 %rd1220, %rd1219, %rd1192;
+	mov.b64 %rd1221, 0d3FE62E42FEE00000;
+	mul.f64 %rd1222, %rd1193, %rd1221;
+	add.f64 %rd1223, %rd1220, %rd1218;
+	mul.f64 %rd1224, %rd1196, %rd1223;
+	mov.b64 %rd1225, 0d3DEA39EF35793C76;
+	mul.f64 %rd1226, %rd1193, %rd1225;
+	add.f64 %rd1227, %rd1224, %rd1226;
+	sub.f64 %rd1228, %rd1220, %rd1227;
+	sub.f64 %rd1229, %rd1228, %rd1192;
+	sub.f64 %rd1230, %rd1222, %rd1229;
+	mov.b64 %rd1232, %rd1230;
+	bra $L_731;
+$L_732:
+	setp.ne.u32 %p424, 0, 0;
+	mov.pred %p426, %p424;
+	bra $L_733;
+$L_735:
+	mov.b64 %rd1237, %rd118;
+	mov.b64 %rd1239, %rd38;
+	bra $L_739;
+$L_736:
+	@%p325 bra $E_736_16;
+	bra $L_740;
+$E_736_16:
+	mov.pred %p431, %p323;
 $L_741:
-	setp.gt.f64 %p385, %rd1057, %rd258;
-	@%p385 bra $L_740;
-$L_745:
-	mov.b64 %rd1141, %rd47;
-	bra $L_749;
+	mov.pred %p430, %p431;
+	@%p430 bra $L_735;
+$L_738:
+	@%p23 bra $L_735;
+$L_737:
+	abs.f64 %rd1234, %rd118;
+	mov.b64 %rd1235, 0d0010000000000000;
+	setp.lt.f64 %p427, %rd1234, %rd1235;
+	@!%p427 bra $L_743;
+$L_742:
+	mov.b64 %rd1242, 0d4330000000000000;
+	mul.f64 %rd1243, %rd118, %rd1242;
+	mov.b64 %rd1244, -52;
+	mov.b64 %rd1246, %rd1243;
+	mov.b64 %rd1248, %rd1244;
+$L_744:
+	mov.b64 %rd1245, %rd1246;
+	mov.b64 %rd1247, %rd1248;
+	mov.b64 %rd1249, %rd1245;
+	mov.b64 %rd1250, 52;
+	min.u64 %rd1457, %rd1250, 64;
+	cvt.u32.u64 %r65, %rd1457;
+	shr.u64 %rd1251, %rd1249, %r65;
+	mov.b64 %rd1252, 2047;
+	and.b64 %rd1253, %rd1251, %rd1252;
+	mov.b64 %rd1254, %rd1253;
+	mov.b64 %rd1255, 1023;
+	sub.s64 %rd1256, %rd1254, %rd1255;
+	add.s64 %rd1257, %rd1256, %rd39;
+	add.s64 %rd1258, %rd1247, %rd1257;
+	mov.b64 %rd1259, 9218868437227405312;
+	not.b64 %rd1260, %rd1259;
+	and.b64 %rd1260, %rd1249, %rd1260;
+	mov.b64 %rd1261, 4602678819172646912;
+	or.b64 %rd1262, %rd1260, %rd1261;
+	mov.b64 %rd1263, %rd1262;
+	mov.b64 %rd1237, %rd1263;
+	mov.b64 %rd1239, %rd1258;
+	bra $L_739;
+$L_740:
+	mov.b64 %rd1241, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p429, %rd118, %rd1241;
+	mov.pred %p431, %p429;
+	bra $L_741;
 $L_743:
-	mov.b64 %rd1137, 0d7FF0000000000000;
-	mov.b64 %rd1138, 0dFFF0000000000000;
-	setp.ge.s64 %p387, %rd36, %rd35;
-	selp.b64 %rd1139, %rd1137, %rd1138, %p387;
-	mov.b64 %rd1141, %rd1139;
-	bra $L_749;
+	mov.b64 %rd1246, %rd118;
+	mov.b64 %rd1248, %rd38;
+	bra $L_744;
+$L_746:
+	mov.b64 %rd1312, %rd212;
+	bra $L_760;
 $L_747:
-	mov.b64 %rd1141, %rd258;
-	bra $L_749;
-$L_752:
-$L_756:
-$L_760:
-	setp.ge.s64 %p397, %rd35, %rd35;
-	@!%p397 bra $L_761;
-$L_763:
-	mov.b64 %rd1154, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p402, %rd1057, %rd1154;
-	setp.ne.u32 %p403, 1, 0;
-	@%p402 bra $E_763_13;
+	mov.b64 %rd1264, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p432, %rd1233, %rd1264;
+	@%p432 bra $L_746;
+$L_750:
+	mov.b64 %rd1266, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p434, %rd1233, %rd1266;
+	@!%p434 bra $L_752;
+$L_749:
+	mov.b64 %rd1265, 0d7FF0000000000000;
+	mov.b64 %rd1312, %rd1265;
+	bra $L_760;
+$L_748:
+	setp.gt.f64 %p433, %rd1233, %rd1045;
+	@%p433 bra $E_748_17;
 	bra $L_761;
-$E_763_13:
-	mov.pred %p401, %p403;
+$E_748_17:
+	mov.pred %p444, %p323;
 $L_762:
-	mov.pred %p400, %p401;
-$L_766:
-	@!%p400 bra $L_758;
-$L_757:
-	mov.b64 %rd1146, 0d7FF8000000000001;
-	mov.b64 %rd1151, %rd1057;
-	mov.b64 %rd1153, %rd1146;
-$L_759:
-	mov.b64 %rd1150, %rd1151;
-	mov.b64 %rd1152, %rd1153;
-	setp.eq.f64 %p395, %rd1152, %rd258;
-	setp.ne.u32 %p396, 0, 0;
-	@%p395 bra $L_753;
-	mov.pred %p392, %p396;
-	bra $L_754;
-$L_753:
-	cvt.rzi.s64.f64 %rd1144, %rd1150;
-	and.b64 %rd1145, %rd1144, %rd36;
-	setp.eq.s64 %p390, %rd1145, %rd36;
-	mov.pred %p392, %p390;
+	mov.pred %p443, %p444;
+	@%p443 bra $L_745;
+	bra $L_747;
+$L_751:
+	mov.b64 %rd1312, %rd212;
+	bra $L_760;
+$L_752:
+	mov.b64 %rd1267, 0dC0874910D52D3051;
+	setp.lt.f64 %p435, %rd1233, %rd1267;
+	@%p435 bra $L_751;
 $L_754:
-	mov.pred %p391, %p392;
-	mov.pred %p394, %p391;
-	bra $L_755;
-$L_758:
-	cvt.rzi.f64.f64 %rd1147, %rd1057;
-	sub.f64 %rd1148, %rd1057, %rd1147;
-	copysign.f64 %rd1149, %rd1057, %rd1148;
-	mov.b64 %rd1151, %rd1147;
-	mov.b64 %rd1153, %rd1149;
-	bra $L_759;
-$L_761:
-	setp.le.s64 %p398, %rd35, %rd35;
-	setp.ne.u32 %p399, 0, 0;
-	@%p398 bra $L_764;
-	mov.pred %p406, %p399;
-	bra $L_765;
-$L_764:
-	mov.b64 %rd1155, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p404, %rd1057, %rd1155;
-	mov.pred %p406, %p404;
-$L_765:
-	mov.pred %p405, %p406;
-	mov.pred %p401, %p405;
-	bra $L_762;
-$L_769:
-$L_773:
-$L_777:
-	setp.ge.s64 %p416, %rd35, %rd35;
-	@!%p416 bra $L_778;
-$L_780:
-	mov.b64 %rd1168, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p421, %rd1057, %rd1168;
-	setp.ne.u32 %p422, 1, 0;
-	@%p421 bra $E_780_14;
-	bra $L_778;
-$E_780_14:
-	mov.pred %p420, %p422;
-$L_779:
-	mov.pred %p419, %p420;
-$L_783:
-	@!%p419 bra $L_775;
-$L_774:
-	mov.b64 %rd1160, 0d7FF8000000000001;
-	mov.b64 %rd1165, %rd1057;
-	mov.b64 %rd1167, %rd1160;
+	mov.b64 %rd1269, 0dBE30000000000000;
+	setp.lt.f64 %p436, %rd1269, %rd1233;
+	mov.b64 %rd1270, 0d3E30000000000000;
+	setp.lt.f64 %p437, %rd1233, %rd1270;
+	and.pred %p438, %p436, %p437;
+	@!%p438 bra $L_755;
+$L_753:
+	add.f64 %rd1268, %rd50, %rd1233;
+	mov.b64 %rd1312, %rd1268;
+	bra $L_760;
+$L_755:
+	setp.lt.f64 %p439, %rd1233, %rd212;
+	@!%p439 bra $L_759;
+$L_757:
+	mov.b64 %rd1303, 0d3FF71547652B82FE;
+	mul.f64 %rd1304, %rd1303, %rd1233;
+	sub.f64 %rd1305, %rd1304, %rd117;
+	cvt.rzi.s64.f64 %rd1306, %rd1305;
+	mov.b64 %rd1272, %rd1306;
+$L_756:
+	mov.b64 %rd1271, %rd1272;
+	cvt.rn.f64.s64 %rd1273, %rd1271;
+	mov.b64 %rd1274, 0d3FE62E42FEE00000;
+	mul.f64 %rd1275, %rd1273, %rd1274;
+	sub.f64 %rd1276, %rd1233, %rd1275;
+	mov.b64 %rd1277, 0d3DEA39EF35793C76;
+	mul.f64 %rd1278, %rd1273, %rd1277;
+	sub.f64 %rd1279, %rd1276, %rd1278;
+	mul.f64 %rd1280, %rd1279, %rd1279;
+	mov.b64 %rd1281, 0d3E66376972BEA4D0;
+	mul.f64 %rd1282, %rd1280, %rd1281;
+	mov.b64 %rd1283, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd1284, %rd1283, %rd1282;
+	mul.f64 %rd1285, %rd1280, %rd1284;
+	mov.b64 %rd1286, 0d3F11566AAF25DE2C;
+	add.f64 %rd1287, %rd1286, %rd1285;
+	mul.f64 %rd1288, %rd1280, %rd1287;
+	mov.b64 %rd1289, 0dBF66C16C16BEBD93;
+	add.f64 %rd1290, %rd1289, %rd1288;
+	mul.f64 %rd1291, %rd1280, %rd1290;
+	mov.b64 %rd1292, 0d3FC5555555555555;
+	add.f64 %rd1293, %rd1292, %rd1291;
+	mul.f64 %rd1294, %rd1280, %rd1293;
+	sub.f64 %rd1295, %rd1279, %rd1294;
+	mul.f64 %rd1296, %rd1279, %rd1295;
+	mov.b64 %rd1297, 0d4000000000000000;
+	sub.f64 %rd1298, %rd1297, %rd1295;
+	div.rn.f64 %rd1299, %rd1296, %rd1298;
+	sub.f64 %rd1300, %rd1278, %rd1299;
+	sub.f64 %rd1301, %rd1300, %rd1276;
+	sub.f64 %rd1302, %rd50, %rd1301;
+	setp.eq.f64 %p440, %rd1302, %rd212;
+	@!%p440 bra $L_765;
+$L_763:
+	mov.b64 %rd1334, %rd1302;
 $L_776:
-	mov.b64 %rd1164, %rd1165;
-	mov.b64 %rd1166, %rd1167;
-	setp.eq.f64 %p414, %rd1166, %rd258;
-	setp.ne.u32 %p415, 0, 0;
-	@%p414 bra $L_770;
-	mov.pred %p411, %p415;
-	bra $L_771;
-$L_770:
-	cvt.rzi.s64.f64 %rd1158, %rd1164;
-	and.b64 %rd1159, %rd1158, %rd36;
-	setp.eq.s64 %p409, %rd1159, %rd36;
-	mov.pred %p411, %p409;
-$L_771:
-	mov.pred %p410, %p411;
-	mov.pred %p413, %p410;
-	bra $L_772;
-$L_775:
-	cvt.rzi.f64.f64 %rd1161, %rd1057;
-	sub.f64 %rd1162, %rd1057, %rd1161;
-	copysign.f64 %rd1163, %rd1057, %rd1162;
-	mov.b64 %rd1165, %rd1161;
-	mov.b64 %rd1167, %rd1163;
+	mov.b64 %rd1333, %rd1334;
+	mov.b64 %rd1312, %rd1333;
+	bra $L_760;
+$L_758:
+	mov.b64 %rd1307, 0d3FF71547652B82FE;
+	mul.f64 %rd1308, %rd1307, %rd1233;
+	add.f64 %rd1309, %rd1308, %rd117;
+	cvt.rzi.s64.f64 %rd1310, %rd1309;
+	mov.b64 %rd1272, %rd1310;
+	bra $L_756;
+$L_759:
+	setp.gt.f64 %p441, %rd1233, %rd212;
+	@%p441 bra $L_758;
+	mov.b64 %rd1272, %rd38;
+	bra $L_756;
+$L_761:
+	setp.ne.u32 %p442, 0, 0;
+	mov.pred %p444, %p442;
+	bra $L_762;
+$L_764:
+	mov.b64 %rd1334, %rd1302;
 	bra $L_776;
+$L_765:
+	setp.gt.f64 %p445, %rd1302, %rd1045;
+	@%p445 bra $E_765_18;
+	bra $L_777;
+$E_765_18:
+	mov.pred %p453, %p323;
 $L_778:
-	setp.le.s64 %p417, %rd35, %rd35;
-	setp.ne.u32 %p418, 0, 0;
-	@%p417 bra $L_781;
-	mov.pred %p425, %p418;
-	bra $L_782;
+	mov.pred %p452, %p453;
+	@%p452 bra $L_764;
+$L_767:
+	setp.neu.f64 %p447, %rd1302, %rd1302;
+	@%p447 bra $L_764;
+$L_766:
+	abs.f64 %rd1313, %rd1302;
+	mov.b64 %rd1314, 0d0010000000000000;
+	setp.lt.f64 %p446, %rd1313, %rd1314;
+	@!%p446 bra $L_780;
+$L_779:
+	mov.b64 %rd1335, 0d4330000000000000;
+	mul.f64 %rd1336, %rd1302, %rd1335;
+	mov.b64 %rd1337, -52;
+	mov.b64 %rd1339, %rd1336;
+	mov.b64 %rd1341, %rd1337;
 $L_781:
-	mov.b64 %rd1169, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p423, %rd1057, %rd1169;
-	mov.pred %p425, %p423;
-$L_782:
-	mov.pred %p424, %p425;
-	mov.pred %p420, %p424;
-	bra $L_779;
-$L_785:
-	setp.le.s64 %p427, %rd35, %rd35;
-	setp.ne.u32 %p428, 0, 0;
-	@%p427 bra $L_788;
-	mov.pred %p435, %p428;
-	bra $L_789;
-$L_788:
-	mov.b64 %rd1171, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p433, %rd1057, %rd1171;
-	mov.pred %p435, %p433;
-$L_789:
-	mov.pred %p434, %p435;
-	mov.pred %p430, %p434;
-	bra $L_786;
-$L_792:
-	setp.le.s64 %p437, %rd36, %rd35;
-	setp.ne.u32 %p438, 0, 0;
-	@%p437 bra $L_795;
-	mov.pred %p445, %p438;
-	bra $L_796;
-$L_795:
-	mov.b64 %rd1173, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p443, %rd1057, %rd1173;
-	mov.pred %p445, %p443;
-$L_796:
-	mov.pred %p444, %p445;
-	mov.pred %p440, %p444;
-	bra $L_793;
-$L_799:
-	setp.le.s64 %p447, %rd35, %rd35;
-	setp.ne.u32 %p448, 0, 0;
-	@%p447 bra $L_802;
-	mov.pred %p455, %p448;
-	bra $L_803;
-$L_802:
-	mov.b64 %rd1175, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p453, %rd169, %rd1175;
-	mov.pred %p455, %p453;
-$L_803:
-	mov.pred %p454, %p455;
-	mov.pred %p450, %p454;
-	bra $L_800;
-$L_806:
-	setp.le.s64 %p457, %rd1061, %rd35;
-	setp.ne.u32 %p458, 0, 0;
-	@%p457 bra $L_809;
-	mov.pred %p465, %p458;
-	bra $L_810;
-$L_809:
-	mov.b64 %rd1177, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p463, %rd169, %rd1177;
-	mov.pred %p465, %p463;
-$L_810:
-	mov.pred %p464, %p465;
-	mov.pred %p460, %p464;
-	bra $L_807;
-$L_814:
-	setp.lt.s64 %p468, %rd1068, 0;
-	@!%p468 bra $L_821;
-$L_822:
-$L_841:
-	abs.f64 %rd1200, %rd1069;
-	mov.b64 %rd1201, 0d4340000000000000;
-	setp.ge.f64 %p489, %rd1200, %rd1201;
-	@!%p489 bra $L_843;
-$L_842:
-	setp.ne.u32 %p490, 0, 0;
-	mov.pred %p495, %p490;
-$L_846:
-	mov.pred %p494, %p495;
-	@!%p494 bra $L_821;
-$L_820:
-	mov.b64 %rd1185, %rd1068;
-	bra $L_823;
-$L_815:
-	setp.gt.f64 %p469, %rd1069, %rd258;
-	@%p469 bra $L_814;
-$L_819:
-	mov.b64 %rd1185, %rd47;
-	bra $L_823;
-$L_817:
-	mov.b64 %rd1181, 0d7FF0000000000000;
-	mov.b64 %rd1182, 0dFFF0000000000000;
-	setp.ge.s64 %p470, %rd36, %rd35;
-	selp.b64 %rd1183, %rd1181, %rd1182, %p470;
-	mov.b64 %rd1185, %rd1183;
-	bra $L_823;
-$L_821:
-	mov.b64 %rd1185, %rd258;
-	bra $L_823;
-$L_826:
-$L_830:
-$L_834:
-	@!%p426 bra $L_835;
-$L_837:
-	mov.b64 %rd1198, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p484, %rd1069, %rd1198;
-	setp.ne.u32 %p485, 1, 0;
-	@%p484 bra $E_837_15;
-	bra $L_835;
-$E_837_15:
-	mov.pred %p483, %p485;
-$L_836:
-	mov.pred %p482, %p483;
-$L_840:
-	@!%p482 bra $L_832;
-$L_831:
-	mov.b64 %rd1190, 0d7FF8000000000001;
-	mov.b64 %rd1195, %rd1069;
-	mov.b64 %rd1197, %rd1190;
-$L_833:
-	mov.b64 %rd1194, %rd1195;
-	mov.b64 %rd1196, %rd1197;
-	setp.eq.f64 %p478, %rd1196, %rd258;
-	setp.ne.u32 %p479, 0, 0;
-	@%p478 bra $L_827;
-	mov.pred %p475, %p479;
-	bra $L_828;
-$L_827:
-	cvt.rzi.s64.f64 %rd1188, %rd1194;
-	and.b64 %rd1189, %rd1188, %rd36;
-	setp.eq.s64 %p473, %rd1189, %rd36;
-	mov.pred %p475, %p473;
-$L_828:
-	mov.pred %p474, %p475;
-	mov.pred %p477, %p474;
-	bra $L_829;
-$L_832:
-	cvt.rzi.f64.f64 %rd1191, %rd1069;
-	sub.f64 %rd1192, %rd1069, %rd1191;
-	copysign.f64 %rd1193, %rd1069, %rd1192;
-	mov.b64 %rd1195, %rd1191;
-	mov.b64 %rd1197, %rd1193;
-	bra $L_833;
-$L_835:
-	setp.le.s64 %p480, %rd35, %rd35;
-	setp.ne.u32 %p481, 0, 0;
-	@%p480 bra $L_838;
-	mov.pred %p488, %p481;
-	bra $L_839;
-$L_838:
-	mov.b64 %rd1199, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p486, %rd1069, %rd1199;
-	mov.pred %p488, %p486;
-$L_839:
-	mov.pred %p487, %p488;
-	mov.pred %p483, %p487;
-	bra $L_836;
-$L_843:
-$L_847:
-$L_851:
-	@!%p426 bra $L_852;
-$L_854:
-	mov.b64 %rd1212, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p502, %rd1069, %rd1212;
-	setp.ne.u32 %p503, 1, 0;
-	@%p502 bra $E_854_16;
-	bra $L_852;
-$E_854_16:
-	mov.pred %p501, %p503;
-$L_853:
-	mov.pred %p500, %p501;
-$L_857:
-	@!%p500 bra $L_849;
-$L_848:
-	mov.b64 %rd1204, 0d7FF8000000000001;
-	mov.b64 %rd1209, %rd1069;
-	mov.b64 %rd1211, %rd1204;
-$L_850:
-	mov.b64 %rd1208, %rd1209;
-	mov.b64 %rd1210, %rd1211;
-	setp.eq.f64 %p496, %rd1210, %rd258;
-	setp.ne.u32 %p497, 0, 0;
-	@%p496 bra $L_844;
-	mov.pred %p493, %p497;
-	bra $L_845;
-$L_844:
-	cvt.rzi.s64.f64 %rd1202, %rd1208;
-	and.b64 %rd1203, %rd1202, %rd36;
-	setp.eq.s64 %p491, %rd1203, %rd36;
-	mov.pred %p493, %p491;
-$L_845:
-	mov.pred %p492, %p493;
-	mov.pred %p495, %p492;
-	bra $L_846;
-$L_849:
-	cvt.rzi.f64.f64 %rd1205, %rd1069;
-	sub.f64 %rd1206, %rd1069, %rd1205;
-	copysign.f64 %rd1207, %rd1069, %rd1206;
-	mov.b64 %rd1209, %rd1205;
-	mov.b64 %rd1211, %rd1207;
-	bra $L_850;
-$L_852:
-	setp.le.s64 %p498, %rd35, %rd35;
-	setp.ne.u32 %p499, 0, 0;
-	@%p498 bra $L_855;
-	mov.pred %p506, %p499;
-	bra $L_856;
-$L_855:
-	mov.b64 %rd1213, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p504, %rd1069, %rd1213;
-	mov.pred %p506, %p504;
-$L_856:
-	mov.pred %p505, %p506;
-	mov.pred %p501, %p505;
-	bra $L_853;
-$L_860:
-	cvt.rzi.f64.f64 %rd1215, %rd1058;
-	sub.f64 %rd1216, %rd1058, %rd1215;
-	copysign.f64 %rd1217, %rd1058, %rd1216;
-	mov.b64 %rd1219, %rd1215;
-	mov.b64 %rd1221, %rd1217;
-	bra $L_861;
-$L_863:
-	setp.le.s64 %p509, %rd35, %rd35;
-	setp.ne.u32 %p510, 0, 0;
-	@%p509 bra $L_866;
-	mov.pred %p517, %p510;
-	bra $L_867;
-$L_866:
-	mov.b64 %rd1223, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p515, %rd1058, %rd1223;
-	mov.pred %p517, %p515;
-$L_867:
-	mov.pred %p516, %p517;
-	mov.pred %p512, %p516;
-	bra $L_864;
-$L_871:
-	mov.b64 %rd1224, 0d7FF8000000000001;
-	mov.b64 %rd1276, %rd1224;
-	bra $L_879;
-$L_872:
-	setp.lt.f64 %p518, %rd169, %rd258;
-	@%p518 bra $L_871;
-$L_875:
-	@!%p358 bra $L_876;
-$L_874:
-	mov.b64 %rd1225, -1;
-	mov.b64 %rd1226, 0d7FF0000000000000;
-	mov.b64 %rd1227, 0dFFF0000000000000;
-	setp.ge.s64 %p519, %rd1225, %rd35;
-	selp.b64 %rd1228, %rd1226, %rd1227, %p519;
-	mov.b64 %rd1276, %rd1228;
-	bra $L_879;
-$L_873:
-$L_880:
-	setp.ge.s64 %p520, %rd36, %rd35;
-	@!%p520 bra $L_881;
-$L_883:
-	mov.b64 %rd1278, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p525, %rd169, %rd1278;
-	setp.ne.u32 %p526, 1, 0;
-	@%p525 bra $E_883_17;
-	bra $L_881;
-$E_883_17:
-	mov.pred %p524, %p526;
-$L_882:
-	mov.pred %p523, %p524;
-$L_886:
-	@%p523 bra $L_870;
-	bra $L_872;
-$L_876:
-$L_887:
-	@!%p358 bra $L_890;
-$L_888:
-	mov.b64 %rd1281, %rd169;
-	mov.b64 %rd1283, %rd35;
-$L_893:
-	mov.b64 %rd1280, %rd1281;
-	mov.b64 %rd1282, %rd1283;
-	mov.b64 %rd1284, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p530, %rd1280, %rd1284;
-	@%p530 bra $L_877;
-	mov.b64 %rd1233, %rd1280;
-	mov.b64 %rd1235, %rd1282;
-	bra $L_878;
-$L_877:
-	mov.b64 %rd1229, 0d4000000000000000;
-	mul.f64 %rd1230, %rd1280, %rd1229;
-	sub.s64 %rd1231, %rd1282, %rd36;
-	mov.b64 %rd1233, %rd1230;
-	mov.b64 %rd1235, %rd1231;
-$L_878:
-	mov.b64 %rd1232, %rd1233;
-	mov.b64 %rd1234, %rd1235;
-	sub.f64 %rd1236, %rd1232, %rd47;
-	cvt.rn.f64.s64 %rd1237, %rd1234;
-	mov.b64 %rd1238, 0d4000000000000000;
-	add.f64 %rd1239, %rd1238, %rd1236;
-	div.rn.f64 %rd1240, %rd1236, %rd1239;
-	mul.f64 %rd1241, %rd1240, %rd1240;
-	mul.f64 %rd1242, %rd1241, %rd1241;
-	mov.b64 %rd1243, 0d3FC2F112DF3E5244;
-	mul.f64 %rd1244, %rd1242, %rd1243;
-	mov.b64 %rd1245, 0d3FC7466496CB03DE;
-	add.f64 %rd1246, %rd1245, %rd1244;
-	mul.f64 %rd1247, %rd1242, %rd1246;
-	mov.b64 %rd1248, 0d3FD2492494229359;
-	add.f64 %rd1249, %rd1248, %rd1247;
-	mul.f64 %rd1250, %rd1242, %rd1249;
-	mov.b64 %rd1251, 0d3FE5555555555593;
-	add.f64 %rd1252, %rd1251, %rd1250;
-	mul.f64 %rd1253, %rd1241, %rd1252;
-	mov.b64 %rd1254, 0d3FC39A09D078C69F;
-	mul.f64 %rd1255, %rd1242, %rd1254;
-	mov.b64 %rd1256, 0d3FCC71C51D8E78AF;
-	add.f64 %rd1257, %rd1256, %rd1255;
-	mul.f64 %rd1258, %rd1242, %rd1257;
-	mov.b64 %rd1259, 0d3FD999999997FA04;
-	add.f64 %rd1260, %rd1259, %rd1258;
-	mul.f64 %rd1261, %rd1242, %rd1260;
-	add.f64 %rd1262, %rd1253, %rd1261;
-	mul.f64 %rd1263, %rd168, %rd1236;
-	mul.f64 %rd1264, %rd1263, %rd1236;
-	mov.b64 %rd1265, 0d3FE62E42FEE00000;
-	mul.f64 %rd1266, %rd1237, %rd1265;
-	add.f64 %rd1267, %rd1264, %rd1262;
-	mul.f64 %rd1268, %rd1240, %rd1267;
-	mov.b64 %rd1269, 0d3DEA39EF35793C76;
-	mul.f64 %rd1270, %rd1237, %rd1269;
-	add.f64 %rd1271, %rd1268, %rd1270;
-	sub.f64 %rd1272, %rd1264, %rd1271;
-	sub.f64 %rd1273, %rd1272, %rd1236;
-	sub.f64 %rd1274, %rd1266, %rd1273;
-	mov.b64 %rd1276, %rd1274;
-	bra $L_879;
-$L_881:
-	setp.le.s64 %p521, %rd36, %rd35;
-	setp.ne.u32 %p522, 0, 0;
-	@%p521 bra $L_884;
-	mov.pred %p529, %p522;
-	bra $L_885;
-$L_884:
-	mov.b64 %rd1279, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p527, %rd169, %rd1279;
-	mov.pred %p529, %p527;
-$L_885:
-	mov.pred %p528, %p529;
-	mov.pred %p524, %p528;
-	bra $L_882;
-$L_889:
-	mov.b64 %rd1281, %rd169;
-	mov.b64 %rd1283, %rd35;
-	bra $L_893;
-$L_890:
-$L_894:
-	@!%p426 bra $L_895;
-$L_897:
-	mov.b64 %rd1285, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p535, %rd169, %rd1285;
-	setp.ne.u32 %p536, 1, 0;
-	@%p535 bra $E_897_18;
-	bra $L_895;
-$E_897_18:
-	mov.pred %p534, %p536;
-$L_896:
-	mov.pred %p533, %p534;
-$L_900:
-	@%p533 bra $L_889;
-$L_892:
-	@%p52 bra $L_889;
-$L_891:
-$L_901:
-	abs.f64 %rd1287, %rd169;
-	mov.b64 %rd1288, 0d0010000000000000;
-	setp.lt.f64 %p540, %rd1287, %rd1288;
-	@!%p540 bra $L_903;
-$L_902:
-	mov.b64 %rd1289, 0d4330000000000000;
-	mul.f64 %rd1290, %rd169, %rd1289;
-	mov.b64 %rd1291, -52;
-	mov.b64 %rd1293, %rd1290;
-	mov.b64 %rd1295, %rd1291;
-$L_904:
-	mov.b64 %rd1292, %rd1293;
-	mov.b64 %rd1294, %rd1295;
-	mov.b64 %rd1296, %rd1292;
-	mov.b64 %rd1297, 52;
-	min.u64 %rd1524, %rd1297, 64;
-	cvt.u32.u64 %r65, %rd1524;
-	shr.u64 %rd1298, %rd1296, %r65;
-	mov.b64 %rd1299, 2047;
-	and.b64 %rd1300, %rd1298, %rd1299;
-	mov.b64 %rd1301, %rd1300;
-	mov.b64 %rd1302, 1023;
-	sub.s64 %rd1303, %rd1301, %rd1302;
-	add.s64 %rd1304, %rd1303, %rd36;
-	add.s64 %rd1305, %rd1294, %rd1304;
-	mov.b64 %rd1306, 9218868437227405312;
-	not.b64 %rd1307, %rd1306;
-	and.b64 %rd1307, %rd1296, %rd1307;
-	mov.b64 %rd1308, 4602678819172646912;
-	or.b64 %rd1309, %rd1307, %rd1308;
-	mov.b64 %rd1310, %rd1309;
-	mov.b64 %rd1281, %rd1310;
-	mov.b64 %rd1283, %rd1305;
-	bra $L_893;
-$L_895:
-	setp.le.s64 %p531, %rd35, %rd35;
-	setp.ne.u32 %p532, 0, 0;
-	@%p531 bra $L_898;
-	mov.pred %p539, %p532;
-	bra $L_899;
-$L_898:
-	mov.b64 %rd1286, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p537, %rd169, %rd1286;
-	mov.pred %p539, %p537;
-$L_899:
-	mov.pred %p538, %p539;
-	mov.pred %p534, %p538;
-	bra $L_896;
-$L_903:
-	mov.b64 %rd1293, %rd169;
-	mov.b64 %rd1295, %rd35;
-	bra $L_904;
-$L_907:
-	mov.b64 %rd1337, %rd258;
-	bra $L_922;
-$L_908:
-	mov.b64 %rd1311, -1;
-$L_930:
-	setp.ge.s64 %p558, %rd1311, %rd35;
-	@!%p558 bra $L_931;
-$L_933:
-	mov.b64 %rd1340, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p563, %rd1277, %rd1340;
-	setp.ne.u32 %p564, 1, 0;
-	@%p563 bra $E_933_19;
-	bra $L_931;
-$E_933_19:
-	mov.pred %p562, %p564;
-$L_932:
-	mov.pred %p561, %p562;
-$L_936:
-	@%p561 bra $L_907;
-$L_911:
-	mov.b64 %rd1315, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p542, %rd1277, %rd1315;
-	@!%p542 bra $L_913;
-$L_910:
-	mov.b64 %rd1312, 0d7FF0000000000000;
-	mov.b64 %rd1313, 0dFFF0000000000000;
-	selp.b64 %rd1314, %rd1312, %rd1313, %p548;
-	mov.b64 %rd1337, %rd1314;
-	bra $L_922;
-$L_909:
-$L_923:
-	setp.ge.s64 %p548, %rd36, %rd35;
-	@!%p548 bra $L_924;
-$L_926:
-	mov.b64 %rd1338, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p553, %rd1277, %rd1338;
-	setp.ne.u32 %p554, 1, 0;
-	@%p553 bra $E_926_20;
-	bra $L_924;
-$E_926_20:
-	mov.pred %p552, %p554;
-$L_925:
-	mov.pred %p551, %p552;
-$L_929:
-	@%p551 bra $L_906;
-	bra $L_908;
-$L_912:
-	mov.b64 %rd1337, %rd258;
-	bra $L_922;
-$L_913:
-	mov.b64 %rd1316, 0dC0874910D52D3051;
-	setp.lt.f64 %p543, %rd1277, %rd1316;
-	@%p543 bra $L_912;
-$L_915:
-	mov.b64 %rd1318, 0dBE30000000000000;
-	setp.lt.f64 %p544, %rd1318, %rd1277;
-	@!%p544 bra $L_916;
-$L_917:
-	mov.b64 %rd1319, 0d3E30000000000000;
-	setp.lt.f64 %p546, %rd1277, %rd1319;
-	@!%p546 bra $L_916;
-$L_914:
-	add.f64 %rd1317, %rd47, %rd1277;
-	mov.b64 %rd1337, %rd1317;
-	bra $L_922;
-$L_916:
-	setp.lt.f64 %p545, %rd1277, %rd258;
-	@!%p545 bra $L_921;
-$L_919:
-	mov.b64 %rd1328, 0d3FF71547652B82FE;
-	mul.f64 %rd1329, %rd1328, %rd1277;
-	sub.f64 %rd1330, %rd1329, %rd168;
-	cvt.rzi.s64.f64 %rd1331, %rd1330;
-	mov.b64 %rd1321, %rd1331;
-$L_918:
-	mov.b64 %rd1320, %rd1321;
-	cvt.rn.f64.s64 %rd1322, %rd1320;
-	mov.b64 %rd1323, 0d3FE62E42FEE00000;
-	mul.f64 %rd1324, %rd1322, %rd1323;
-	sub.f64 %rd1325, %rd1277, %rd1324;
-	mov.b64 %rd1326, 0d3DEA39EF35793C76;
-	mul.f64 %rd1327, %rd1322, %rd1326;
-$L_937:
-	sub.f64 %rd1342, %rd1325, %rd1327;
-	mul.f64 %rd1343, %rd1342, %rd1342;
-	mov.b64 %rd1344, 0d3E66376972BEA4D0;
-	mul.f64 %rd1345, %rd1343, %rd1344;
-	mov.b64 %rd1346, 0dBEBBBD41C5D26BF1;
-	add.f64 %rd1347, %rd1346, %rd1345;
-	mul.f64 %rd1348, %rd1343, %rd1347;
-	mov.b64 %rd1349, 0d3F11566AAF25DE2C;
-	add.f64 %rd1350, %rd1349, %rd1348;
-	mul.f64 %rd1351, %rd1343, %rd1350;
-	mov.b64 %rd1352, 0dBF66C16C16BEBD93;
-	add.f64 %rd1353, %rd1352, %rd1351;
-	mul.f64 %rd1354, %rd1343, %rd1353;
-	mov.b64 %rd1355, 0d3FC5555555555555;
-	add.f64 %rd1356, %rd1355, %rd1354;
-	mul.f64 %rd1357, %rd1343, %rd1356;
-	sub.f64 %rd1358, %rd1342, %rd1357;
-	mul.f64 %rd1359, %rd1342, %rd1358;
-	mov.b64 %rd1360, 0d4000000000000000;
-	sub.f64 %rd1361, %rd1360, %rd1358;
-	div.rn.f64 %rd1362, %rd1359, %rd1361;
-	sub.f64 %rd1363, %rd1327, %rd1362;
-	sub.f64 %rd1364, %rd1363, %rd1325;
-	sub.f64 %rd1365, %rd47, %rd1364;
-$L_939:
-	setp.eq.f64 %p568, %rd1365, %rd258;
-	@!%p568 bra $L_942;
-$L_940:
-	mov.b64 %rd1389, %rd1365;
-$L_953:
-	mov.b64 %rd1388, %rd1389;
-$L_938:
-	mov.b64 %rd1337, %rd1388;
-	bra $L_922;
-$L_920:
-	mov.b64 %rd1332, 0d3FF71547652B82FE;
-	mul.f64 %rd1333, %rd1332, %rd1277;
-	add.f64 %rd1334, %rd1333, %rd168;
-	cvt.rzi.s64.f64 %rd1335, %rd1334;
-	mov.b64 %rd1321, %rd1335;
-	bra $L_918;
-$L_921:
-	setp.gt.f64 %p547, %rd1277, %rd258;
-	@%p547 bra $L_920;
-	mov.b64 %rd1321, %rd35;
-	bra $L_918;
-$L_924:
-	setp.le.s64 %p549, %rd36, %rd35;
-	setp.ne.u32 %p550, 0, 0;
-	@%p549 bra $L_927;
-	mov.pred %p557, %p550;
-	bra $L_928;
-$L_927:
-	mov.b64 %rd1339, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p555, %rd1277, %rd1339;
-	mov.pred %p557, %p555;
-$L_928:
-	mov.pred %p556, %p557;
-	mov.pred %p552, %p556;
-	bra $L_925;
-$L_931:
-	setp.le.s64 %p559, %rd1311, %rd35;
-	setp.ne.u32 %p560, 0, 0;
-	@%p559 bra $L_934;
-	mov.pred %p567, %p560;
-	bra $L_935;
-$L_934:
-	mov.b64 %rd1341, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p565, %rd1277, %rd1341;
-	mov.pred %p567, %p565;
-$L_935:
-	mov.pred %p566, %p567;
-	mov.pred %p562, %p566;
-	bra $L_932;
-$L_941:
-	mov.b64 %rd1389, %rd1365;
-	bra $L_953;
-$L_942:
-$L_954:
-	@!%p426 bra $L_955;
-$L_957:
-	mov.b64 %rd1390, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p577, %rd1365, %rd1390;
-	setp.ne.u32 %p578, 1, 0;
-	@%p577 bra $E_957_21;
-	bra $L_955;
-$E_957_21:
-	mov.pred %p576, %p578;
-$L_956:
-	mov.pred %p575, %p576;
-$L_960:
-	@%p575 bra $L_941;
-$L_944:
-	setp.neu.f64 %p569, %rd1365, %rd1365;
-	@%p569 bra $L_941;
-$L_943:
-$L_961:
-	abs.f64 %rd1392, %rd1365;
-	mov.b64 %rd1393, 0d0010000000000000;
-	setp.lt.f64 %p582, %rd1392, %rd1393;
-	@!%p582 bra $L_963;
-$L_962:
-	mov.b64 %rd1394, 0d4330000000000000;
-	mul.f64 %rd1395, %rd1365, %rd1394;
-	mov.b64 %rd1396, -52;
-	mov.b64 %rd1398, %rd1395;
-	mov.b64 %rd1400, %rd1396;
-$L_964:
-	mov.b64 %rd1397, %rd1398;
-	mov.b64 %rd1399, %rd1400;
-	add.s64 %rd1401, %rd1320, %rd1399;
-	mov.b64 %rd1402, %rd1397;
-	mov.b64 %rd1403, 52;
-	min.u64 %rd1525, %rd1403, 64;
-	cvt.u32.u64 %r66, %rd1525;
-	shr.u64 %rd1404, %rd1402, %r66;
-	mov.b64 %rd1405, %rd1404;
-	mov.b64 %rd1406, 2047;
-	and.b64 %rd1407, %rd1405, %rd1406;
-	mov.b64 %rd1408, 1023;
-	cvt.u32.u64 %r21, %rd1407;
+	mov.b64 %rd1338, %rd1339;
+	mov.b64 %rd1340, %rd1341;
+	add.s64 %rd1342, %rd1271, %rd1340;
+	mov.b64 %rd1343, %rd1338;
+	mov.b64 %rd1344, 52;
+	min.u64 %rd1458, %rd1344, 64;
+	cvt.u32.u64 %r66, %rd1458;
+	shr.u64 %rd1345, %rd1343, %r66;
+	mov.b64 %rd1346, %rd1345;
+	mov.b64 %rd1347, 2047;
+	and.b64 %rd1348, %rd1346, %rd1347;
+	mov.b64 %rd1349, 1023;
+	cvt.u32.u64 %r21, %rd1348;
 	mov.b32 %r22, 1023;
 	sub.s32 %r23, %r21, %r22;
-	cvt.s64.s32 %rd1409, %r23;
-	add.s64 %rd1410, %rd1401, %rd1409;
-	mov.b64 %rd1411, -1075;
-	setp.lt.s64 %p583, %rd1410, %rd1411;
-	@!%p583 bra $L_946;
-$L_945:
-	copysign.f64 %rd1366, %rd1397, %rd258;
-	mov.b64 %rd1389, %rd1366;
-	bra $L_953;
-$L_946:
-	setp.gt.s64 %p570, %rd1410, %rd1408;
-	@!%p570 bra $L_948;
-$L_947:
-	setp.lt.f64 %p571, %rd1397, %rd258;
-	@!%p571 bra $L_950;
-$L_949:
-	mov.b64 %rd1368, 0d7FF0000000000000;
-	mov.b64 %rd1369, 0dFFF0000000000000;
-	selp.b64 %rd1370, %rd1368, %rd1369, %p558;
-	mov.b64 %rd1389, %rd1370;
-	bra $L_953;
-$L_948:
-	mov.b64 %rd1367, -1022;
-	setp.lt.s64 %p572, %rd1410, %rd1367;
-	@%p572 bra $L_951;
-	mov.b64 %rd1377, %rd1410;
-	mov.b64 %rd1379, %rd47;
-	bra $L_952;
-$L_951:
-	cvt.u32.u64 %r16, %rd1410;
+	cvt.s64.s32 %rd1350, %r23;
+	add.s64 %rd1351, %rd1342, %rd1350;
+	mov.b64 %rd1352, -1075;
+	setp.lt.s64 %p454, %rd1351, %rd1352;
+	@!%p454 bra $L_769;
+$L_768:
+	copysign.f64 %rd1315, %rd1338, %rd212;
+	mov.b64 %rd1334, %rd1315;
+	bra $L_776;
+$L_769:
+	setp.gt.s64 %p448, %rd1351, %rd1349;
+	@!%p448 bra $L_771;
+$L_770:
+	setp.lt.f64 %p449, %rd1338, %rd212;
+	@!%p449 bra $L_773;
+$L_772:
+	mov.b64 %rd1317, 0dFFF0000000000000;
+	mov.b64 %rd1334, %rd1317;
+	bra $L_776;
+$L_771:
+	mov.b64 %rd1316, -1022;
+	setp.lt.s64 %p450, %rd1351, %rd1316;
+	@%p450 bra $L_774;
+	mov.b64 %rd1322, %rd1351;
+	mov.b64 %rd1324, %rd50;
+	bra $L_775;
+$L_774:
+	cvt.u32.u64 %r16, %rd1351;
 	mov.b32 %r17, 53;
 	add.s32 %r18, %r16, %r17;
-	cvt.s64.s32 %rd1374, %r18;
-	mov.b64 %rd1375, 0d3CA0000000000000;
-	mov.b64 %rd1377, %rd1374;
-	mov.b64 %rd1379, %rd1375;
-$L_952:
-	mov.b64 %rd1376, %rd1377;
-	mov.b64 %rd1378, %rd1379;
-	mov.b64 %rd1380, 9218868437227405312;
-	not.b64 %rd1381, %rd1380;
-	and.b64 %rd1381, %rd1402, %rd1381;
-	cvt.u32.u64 %r19, %rd1376;
+	cvt.s64.s32 %rd1319, %r18;
+	mov.b64 %rd1320, 0d3CA0000000000000;
+	mov.b64 %rd1322, %rd1319;
+	mov.b64 %rd1324, %rd1320;
+$L_775:
+	mov.b64 %rd1321, %rd1322;
+	mov.b64 %rd1323, %rd1324;
+	mov.b64 %rd1325, 9218868437227405312;
+	not.b64 %rd1326, %rd1325;
+	and.b64 %rd1326, %rd1343, %rd1326;
+	cvt.u32.u64 %r19, %rd1321;
 	add.s32 %r20, %r19, %r22;
-	cvt.s64.s32 %rd1382, %r20;
-	mov.b64 %rd1383, %rd1382;
-	min.u64 %rd1526, %rd1403, 64;
-	cvt.u32.u64 %r67, %rd1526;
-	shl.b64 %rd1384, %rd1383, %r67;
-	or.b64 %rd1385, %rd1381, %rd1384;
-	mov.b64 %rd1386, %rd1385;
-	mul.f64 %rd1387, %rd1378, %rd1386;
-	mov.b64 %rd1389, %rd1387;
-	bra $L_953;
-$L_950:
-	mov.b64 %rd1371, 0d7FF0000000000000;
-	mov.b64 %rd1372, 0dFFF0000000000000;
-	selp.b64 %rd1373, %rd1371, %rd1372, %p548;
-	mov.b64 %rd1389, %rd1373;
-	bra $L_953;
-$L_955:
-	setp.le.s64 %p573, %rd35, %rd35;
-	setp.ne.u32 %p574, 0, 0;
-	@%p573 bra $L_958;
-	mov.pred %p581, %p574;
-	bra $L_959;
-$L_958:
-	mov.b64 %rd1391, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p579, %rd1365, %rd1391;
-	mov.pred %p581, %p579;
-$L_959:
-	mov.pred %p580, %p581;
-	mov.pred %p576, %p580;
-	bra $L_956;
-$L_963:
-	mov.b64 %rd1398, %rd1365;
-	mov.b64 %rd1400, %rd35;
-	bra $L_964;
-$L_967:
-	mov.b64 %rd1413, %rd169;
-	mov.b64 %rd1415, %rd35;
-	bra $L_971;
-$L_968:
-$L_972:
-	@!%p426 bra $L_973;
-$L_975:
-	mov.b64 %rd1417, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p588, %rd169, %rd1417;
-	setp.ne.u32 %p589, 1, 0;
-	@%p588 bra $E_975_22;
-	bra $L_973;
-$E_975_22:
-	mov.pred %p587, %p589;
-$L_974:
-	mov.pred %p586, %p587;
-$L_978:
-	@%p586 bra $L_967;
-$L_970:
-	@%p52 bra $L_967;
-$L_969:
-$L_979:
-	abs.f64 %rd1419, %rd169;
-	mov.b64 %rd1420, 0d0010000000000000;
-	setp.lt.f64 %p593, %rd1419, %rd1420;
-	@!%p593 bra $L_981;
-$L_980:
-	mov.b64 %rd1421, 0d4330000000000000;
-	mul.f64 %rd1422, %rd169, %rd1421;
-	mov.b64 %rd1423, -52;
-	mov.b64 %rd1425, %rd1422;
-	mov.b64 %rd1427, %rd1423;
-$L_982:
-	mov.b64 %rd1424, %rd1425;
-	mov.b64 %rd1426, %rd1427;
-	mov.b64 %rd1428, %rd1424;
-	mov.b64 %rd1429, 52;
-	min.u64 %rd1527, %rd1429, 64;
-	cvt.u32.u64 %r68, %rd1527;
-	shr.u64 %rd1430, %rd1428, %r68;
-	mov.b64 %rd1431, 2047;
-	and.b64 %rd1432, %rd1430, %rd1431;
-	mov.b64 %rd1433, %rd1432;
-	mov.b64 %rd1434, 1023;
-	sub.s64 %rd1435, %rd1433, %rd1434;
-	add.s64 %rd1436, %rd1435, %rd36;
-	add.s64 %rd1437, %rd1426, %rd1436;
-	mov.b64 %rd1438, 9218868437227405312;
-	not.b64 %rd1439, %rd1438;
-	and.b64 %rd1439, %rd1428, %rd1439;
-	mov.b64 %rd1440, 4602678819172646912;
-	or.b64 %rd1441, %rd1439, %rd1440;
-	mov.b64 %rd1442, %rd1441;
-	mov.b64 %rd1413, %rd1442;
-	mov.b64 %rd1415, %rd1437;
-	bra $L_971;
-$L_973:
-	setp.le.s64 %p584, %rd35, %rd35;
-	setp.ne.u32 %p585, 0, 0;
-	@%p584 bra $L_976;
-	mov.pred %p592, %p585;
-	bra $L_977;
-$L_976:
-	mov.b64 %rd1418, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p590, %rd169, %rd1418;
-	mov.pred %p592, %p590;
-$L_977:
-	mov.pred %p591, %p592;
-	mov.pred %p587, %p591;
-	bra $L_974;
-$L_981:
-	mov.b64 %rd1425, %rd169;
-	mov.b64 %rd1427, %rd35;
-	bra $L_982;
-$L_985:
-	mov.b64 %rd1467, %rd1127;
-	bra $L_997;
-$L_986:
-$L_998:
-	@!%p426 bra $L_999;
-$L_1001:
-	mov.b64 %rd1468, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p605, %rd1127, %rd1468;
-	setp.ne.u32 %p606, 1, 0;
-	@%p605 bra $E_1001_23;
-	bra $L_999;
-$E_1001_23:
-	mov.pred %p604, %p606;
-$L_1000:
-	mov.pred %p603, %p604;
-$L_1004:
-	@%p603 bra $L_985;
-$L_988:
-	setp.neu.f64 %p595, %rd1127, %rd1127;
-	@%p595 bra $L_985;
-$L_987:
-$L_1005:
-	abs.f64 %rd1470, %rd1127;
-	mov.b64 %rd1471, 0d0010000000000000;
-	setp.lt.f64 %p610, %rd1470, %rd1471;
-	@!%p610 bra $L_1007;
-$L_1006:
-	mov.b64 %rd1472, 0d4330000000000000;
-	mul.f64 %rd1473, %rd1127, %rd1472;
-	mov.b64 %rd1474, -52;
-	mov.b64 %rd1476, %rd1473;
-	mov.b64 %rd1478, %rd1474;
-$L_1008:
-	mov.b64 %rd1475, %rd1476;
-	mov.b64 %rd1477, %rd1478;
-	add.s64 %rd1479, %rd1129, %rd1477;
-	mov.b64 %rd1480, %rd1475;
-	mov.b64 %rd1481, 52;
-	min.u64 %rd1528, %rd1481, 64;
-	cvt.u32.u64 %r69, %rd1528;
-	shr.u64 %rd1482, %rd1480, %r69;
-	mov.b64 %rd1483, %rd1482;
-	mov.b64 %rd1484, 2047;
-	and.b64 %rd1485, %rd1483, %rd1484;
-	mov.b64 %rd1486, 1023;
-	cvt.u32.u64 %r29, %rd1485;
+	cvt.s64.s32 %rd1327, %r20;
+	mov.b64 %rd1328, %rd1327;
+	min.u64 %rd1459, %rd1344, 64;
+	cvt.u32.u64 %r67, %rd1459;
+	shl.b64 %rd1329, %rd1328, %r67;
+	or.b64 %rd1330, %rd1326, %rd1329;
+	mov.b64 %rd1331, %rd1330;
+	mul.f64 %rd1332, %rd1323, %rd1331;
+	mov.b64 %rd1334, %rd1332;
+	bra $L_776;
+$L_773:
+	mov.b64 %rd1318, 0d7FF0000000000000;
+	mov.b64 %rd1334, %rd1318;
+	bra $L_776;
+$L_777:
+	setp.lt.f64 %p451, %rd1302, %rd1264;
+	mov.pred %p453, %p451;
+	bra $L_778;
+$L_780:
+	mov.b64 %rd1339, %rd1302;
+	mov.b64 %rd1341, %rd38;
+	bra $L_781;
+$L_783:
+	mov.b64 %rd1356, %rd118;
+	mov.b64 %rd1358, %rd38;
+	bra $L_787;
+$L_784:
+	@%p325 bra $E_784_19;
+	bra $L_788;
+$E_784_19:
+	mov.pred %p458, %p323;
+$L_789:
+	mov.pred %p457, %p458;
+	@%p457 bra $L_783;
+$L_786:
+	@%p23 bra $L_783;
+$L_785:
+	abs.f64 %rd1353, %rd118;
+	mov.b64 %rd1354, 0d0010000000000000;
+	setp.lt.f64 %p455, %rd1353, %rd1354;
+	@!%p455 bra $L_791;
+$L_790:
+	mov.b64 %rd1361, 0d4330000000000000;
+	mul.f64 %rd1362, %rd118, %rd1361;
+	mov.b64 %rd1363, -52;
+	mov.b64 %rd1365, %rd1362;
+	mov.b64 %rd1367, %rd1363;
+$L_792:
+	mov.b64 %rd1364, %rd1365;
+	mov.b64 %rd1366, %rd1367;
+	mov.b64 %rd1368, %rd1364;
+	mov.b64 %rd1369, 52;
+	min.u64 %rd1460, %rd1369, 64;
+	cvt.u32.u64 %r68, %rd1460;
+	shr.u64 %rd1370, %rd1368, %r68;
+	mov.b64 %rd1371, 2047;
+	and.b64 %rd1372, %rd1370, %rd1371;
+	mov.b64 %rd1373, %rd1372;
+	mov.b64 %rd1374, 1023;
+	sub.s64 %rd1375, %rd1373, %rd1374;
+	add.s64 %rd1376, %rd1375, %rd39;
+	add.s64 %rd1377, %rd1366, %rd1376;
+	mov.b64 %rd1378, 9218868437227405312;
+	not.b64 %rd1379, %rd1378;
+	and.b64 %rd1379, %rd1368, %rd1379;
+	mov.b64 %rd1380, 4602678819172646912;
+	or.b64 %rd1381, %rd1379, %rd1380;
+	mov.b64 %rd1382, %rd1381;
+	mov.b64 %rd1356, %rd1382;
+	mov.b64 %rd1358, %rd1377;
+	bra $L_787;
+$L_788:
+	mov.b64 %rd1360, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p456, %rd118, %rd1360;
+	mov.pred %p458, %p456;
+	bra $L_789;
+$L_791:
+	mov.b64 %rd1365, %rd118;
+	mov.b64 %rd1367, %rd38;
+	bra $L_792;
+$L_794:
+	mov.b64 %rd1404, %rd1105;
+	bra $L_806;
+$L_795:
+	setp.gt.f64 %p459, %rd1105, %rd1045;
+	@%p459 bra $E_795_20;
+	bra $L_807;
+$E_795_20:
+	mov.pred %p467, %p323;
+$L_808:
+	mov.pred %p466, %p467;
+	@%p466 bra $L_794;
+$L_797:
+	setp.neu.f64 %p461, %rd1105, %rd1105;
+	@%p461 bra $L_794;
+$L_796:
+	abs.f64 %rd1383, %rd1105;
+	mov.b64 %rd1384, 0d0010000000000000;
+	setp.lt.f64 %p460, %rd1383, %rd1384;
+	@!%p460 bra $L_810;
+$L_809:
+	mov.b64 %rd1406, 0d4330000000000000;
+	mul.f64 %rd1407, %rd1105, %rd1406;
+	mov.b64 %rd1408, -52;
+	mov.b64 %rd1410, %rd1407;
+	mov.b64 %rd1412, %rd1408;
+$L_811:
+	mov.b64 %rd1409, %rd1410;
+	mov.b64 %rd1411, %rd1412;
+	add.s64 %rd1413, %rd1107, %rd1411;
+	mov.b64 %rd1414, %rd1409;
+	mov.b64 %rd1415, 52;
+	min.u64 %rd1461, %rd1415, 64;
+	cvt.u32.u64 %r69, %rd1461;
+	shr.u64 %rd1416, %rd1414, %r69;
+	mov.b64 %rd1417, %rd1416;
+	mov.b64 %rd1418, 2047;
+	and.b64 %rd1419, %rd1417, %rd1418;
+	mov.b64 %rd1420, 1023;
+	cvt.u32.u64 %r29, %rd1419;
 	mov.b32 %r30, 1023;
 	sub.s32 %r31, %r29, %r30;
-	cvt.s64.s32 %rd1487, %r31;
-	add.s64 %rd1488, %rd1479, %rd1487;
-	mov.b64 %rd1489, -1075;
-	setp.lt.s64 %p611, %rd1488, %rd1489;
-	@!%p611 bra $L_990;
-$L_989:
-	copysign.f64 %rd1443, %rd1475, %rd258;
-	mov.b64 %rd1467, %rd1443;
-	bra $L_997;
-$L_990:
-	setp.gt.s64 %p596, %rd1488, %rd1486;
-	@!%p596 bra $L_992;
-$L_991:
-	setp.lt.f64 %p597, %rd1475, %rd258;
-	@!%p597 bra $L_994;
-$L_993:
-	mov.b64 %rd1445, -1;
-	mov.b64 %rd1446, 0d7FF0000000000000;
-	mov.b64 %rd1447, 0dFFF0000000000000;
-	setp.ge.s64 %p599, %rd1445, %rd35;
-	selp.b64 %rd1448, %rd1446, %rd1447, %p599;
-	mov.b64 %rd1467, %rd1448;
-	bra $L_997;
-$L_992:
-	mov.b64 %rd1444, -1022;
-	setp.lt.s64 %p598, %rd1488, %rd1444;
-	@%p598 bra $L_995;
-	mov.b64 %rd1455, %rd1488;
-	mov.b64 %rd1457, %rd47;
-	bra $L_996;
-$L_995:
-	cvt.u32.u64 %r24, %rd1488;
+	cvt.s64.s32 %rd1421, %r31;
+	add.s64 %rd1422, %rd1413, %rd1421;
+	mov.b64 %rd1423, -1075;
+	setp.lt.s64 %p468, %rd1422, %rd1423;
+	@!%p468 bra $L_799;
+$L_798:
+	copysign.f64 %rd1385, %rd1409, %rd212;
+	mov.b64 %rd1404, %rd1385;
+	bra $L_806;
+$L_799:
+	setp.gt.s64 %p462, %rd1422, %rd1420;
+	@!%p462 bra $L_801;
+$L_800:
+	setp.lt.f64 %p463, %rd1409, %rd212;
+	@!%p463 bra $L_803;
+$L_802:
+	mov.b64 %rd1387, 0dFFF0000000000000;
+	mov.b64 %rd1404, %rd1387;
+	bra $L_806;
+$L_801:
+	mov.b64 %rd1386, -1022;
+	setp.lt.s64 %p464, %rd1422, %rd1386;
+	@%p464 bra $L_804;
+	mov.b64 %rd1392, %rd1422;
+	mov.b64 %rd1394, %rd50;
+	bra $L_805;
+$L_804:
+	cvt.u32.u64 %r24, %rd1422;
 	mov.b32 %r25, 53;
 	add.s32 %r26, %r24, %r25;
-	cvt.s64.s32 %rd1452, %r26;
-	mov.b64 %rd1453, 0d3CA0000000000000;
-	mov.b64 %rd1455, %rd1452;
-	mov.b64 %rd1457, %rd1453;
-$L_996:
-	mov.b64 %rd1454, %rd1455;
-	mov.b64 %rd1456, %rd1457;
-	mov.b64 %rd1458, 9218868437227405312;
-	not.b64 %rd1459, %rd1458;
-	and.b64 %rd1459, %rd1480, %rd1459;
-	cvt.u32.u64 %r27, %rd1454;
+	cvt.s64.s32 %rd1389, %r26;
+	mov.b64 %rd1390, 0d3CA0000000000000;
+	mov.b64 %rd1392, %rd1389;
+	mov.b64 %rd1394, %rd1390;
+$L_805:
+	mov.b64 %rd1391, %rd1392;
+	mov.b64 %rd1393, %rd1394;
+	mov.b64 %rd1395, 9218868437227405312;
+	not.b64 %rd1396, %rd1395;
+	and.b64 %rd1396, %rd1414, %rd1396;
+	cvt.u32.u64 %r27, %rd1391;
 	add.s32 %r28, %r27, %r30;
-	cvt.s64.s32 %rd1460, %r28;
-	mov.b64 %rd1461, %rd1460;
-	min.u64 %rd1529, %rd1481, 64;
-	cvt.u32.u64 %r70, %rd1529;
-	shl.b64 %rd1462, %rd1461, %r70;
-	or.b64 %rd1463, %rd1459, %rd1462;
-	mov.b64 %rd1464, %rd1463;
-	mul.f64 %rd1465, %rd1456, %rd1464;
-	mov.b64 %rd1467, %rd1465;
-	bra $L_997;
-$L_994:
-	mov.b64 %rd1449, 0d7FF0000000000000;
-	mov.b64 %rd1450, 0dFFF0000000000000;
-	setp.ge.s64 %p600, %rd36, %rd35;
-	selp.b64 %rd1451, %rd1449, %rd1450, %p600;
-	mov.b64 %rd1467, %rd1451;
-	bra $L_997;
-$L_999:
-	setp.le.s64 %p601, %rd35, %rd35;
-	setp.ne.u32 %p602, 0, 0;
-	@%p601 bra $L_1002;
-	mov.pred %p609, %p602;
-	bra $L_1003;
-$L_1002:
-	mov.b64 %rd1469, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p607, %rd1127, %rd1469;
-	mov.pred %p609, %p607;
-$L_1003:
-	mov.pred %p608, %p609;
-	mov.pred %p604, %p608;
-	bra $L_1000;
-$L_1007:
-	mov.b64 %rd1476, %rd1127;
-	mov.b64 %rd1478, %rd35;
-	bra $L_1008;
-$L_9:
+	cvt.s64.s32 %rd1397, %r28;
+	mov.b64 %rd1398, %rd1397;
+	min.u64 %rd1462, %rd1415, 64;
+	cvt.u32.u64 %r70, %rd1462;
+	shl.b64 %rd1399, %rd1398, %r70;
+	or.b64 %rd1400, %rd1396, %rd1399;
+	mov.b64 %rd1401, %rd1400;
+	mul.f64 %rd1402, %rd1393, %rd1401;
+	mov.b64 %rd1404, %rd1402;
+	bra $L_806;
+$L_803:
+	mov.b64 %rd1388, 0d7FF0000000000000;
+	mov.b64 %rd1404, %rd1388;
+	bra $L_806;
+$L_807:
+	mov.b64 %rd1405, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p465, %rd1105, %rd1405;
+	mov.pred %p467, %p465;
+	bra $L_808;
+$L_810:
+	mov.b64 %rd1410, %rd1105;
+	mov.b64 %rd1412, %rd38;
+	bra $L_811;
+$L_812:
+	@%p2 bra $L_5;
+	bra $L_6;
+$L_814:
+	@%p7 bra $L_11;
+	bra $L_12;
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_24;
+	@%tp bra $T_21;
 	mov.u32 %tr1, 128;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -8516,12 +8289,12 @@ $L_9:
 	st.global.u64 [%trap+32], %rd13;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
-$T_24:
+$T_21:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_25;
+	@%tp bra $T_22;
 	mov.u32 %tr1, 129;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -8536,13 +8309,82 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd27;
+	st.global.u64 [%trap+32], %rd18;
 	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_22:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_23;
+	mov.u32 %tr1, 129;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd17;
+	st.global.u64 [%trap+40], %rd18;
+	membar.gl;
+$T_23:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_24;
+	mov.u32 %tr1, 138;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd25;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_24:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_25;
+	mov.u32 %tr1, 138;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd24;
+	st.global.u64 [%trap+40], %rd25;
 	membar.gl;
 $T_25:
 	exit;
-$L_13:
-	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+$L_813:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_26;
 	mov.u32 %tr1, 129;
@@ -8559,13 +8401,11 @@ $L_13:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd26;
-	st.global.u64 [%trap+40], %rd27;
 	membar.gl;
 $T_26:
 	exit;
-$L_23:
-	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+$L_815:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_27;
 	mov.u32 %tr1, 138;
@@ -8582,33 +8422,8 @@ $L_23:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd16;
-	st.global.u64 [%trap+40], %rd8;
 	membar.gl;
 $T_27:
-	exit;
-$L_25:
-	atom.global.cas.b32 %tr0, [%trap], 0, 2;
-	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_28;
-	mov.u32 %tr1, 138;
-	st.global.u32 [%trap+4], %tr1;
-	mov.u32 %tr1, %ctaid.x;
-	st.global.u32 [%trap+8], %tr1;
-	mov.u32 %tr1, %ctaid.y;
-	st.global.u32 [%trap+12], %tr1;
-	mov.u32 %tr1, %ctaid.z;
-	st.global.u32 [%trap+16], %tr1;
-	mov.u32 %tr1, %tid.x;
-	st.global.u32 [%trap+20], %tr1;
-	mov.u32 %tr1, %tid.y;
-	st.global.u32 [%trap+24], %tr1;
-	mov.u32 %tr1, %tid.z;
-	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd15;
-	st.global.u64 [%trap+40], %rd16;
-	membar.gl;
-$T_28:
 	exit;
 }
 
@@ -8629,7 +8444,7 @@ $T_28:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<7>;
+	.reg .pred %p<8>;
 	.reg .b32 %r<10>;
 	.reg .b64 %rd<40>;
 	.reg .b64 %trap;
@@ -8656,7 +8471,6 @@ $L_0:
 	ld.param.u64 %rd11, [kernels_FloatBits_param_10];
 	cvta.to.global.u64 %rd11, %rd11;
 	ld.param.s64 %rd12, [kernels_FloatBits_param_11];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd13, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -8666,62 +8480,63 @@ $L_1:
 	cvt.u64.u32 %rd16, %r3;
 	add.s64 %rd17, %rd15, %rd16;
 	setp.lt.s64 %p1, %rd17, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd18, %rd17;
-$L_5:
-	mov.b64 %rd19, 8;
-	mul.lo.s64 %rd20, %rd17, %rd19;
-	add.s64 %rd21, %rd1, %rd20;
-	ld.global.f64 %rd22, [%rd21];
-	mov.b64 %rd23, %rd22;
-	mov.b64 %rd24, %rd6;
-	setp.lt.u64 %p2, %rd18, %rd24;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd25, %rd5, %rd20;
-	st.global.u64 [%rd25], %rd23;
+	mov.b64 %rd19, %rd6;
+	setp.lt.u64 %p2, %rd18, %rd19;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd20, 8;
+	mul.lo.s64 %rd21, %rd17, %rd20;
+	add.s64 %rd22, %rd1, %rd21;
+	ld.global.f64 %rd23, [%rd22];
+	mov.b64 %rd24, %rd23;
+	add.s64 %rd25, %rd5, %rd21;
+	st.global.u64 [%rd25], %rd24;
 	mov.b64 %rd26, %rd4;
 	setp.lt.u64 %p3, %rd18, %rd26;
-	@!%p3 bra $L_9;
-$L_8:
-	mov.b64 %rd27, 4;
-	mul.lo.s64 %rd28, %rd17, %rd27;
-	add.s64 %rd29, %rd3, %rd28;
-	ld.global.f32 %r4, [%rd29];
+	mov.b64 %rd27, %rd8;
+	setp.lt.u64 %p4, %rd18, %rd27;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_13;
+$L_7:
+	mov.b64 %rd28, 4;
+	mul.lo.s64 %rd29, %rd17, %rd28;
+	add.s64 %rd30, %rd3, %rd29;
+	ld.global.f32 %r4, [%rd30];
 	mov.b32 %r5, %r4;
-	mov.b64 %rd30, %rd8;
-	setp.lt.u64 %p4, %rd18, %rd30;
-	@!%p4 bra $L_11;
-$L_10:
-	add.s64 %rd31, %rd7, %rd28;
+	add.s64 %rd31, %rd7, %rd29;
 	st.global.u32 [%rd31], %r5;
-$L_12:
-	ld.global.u64 %rd32, [%rd25];
-	mov.b64 %rd33, -9223372036854775808;
-	xor.b64 %rd34, %rd32, %rd33;
-	mov.b64 %rd35, %rd34;
-	mov.b64 %rd36, %rd10;
-	setp.lt.u64 %p5, %rd18, %rd36;
-	@!%p5 bra $L_14;
-$L_13:
-	add.s64 %rd37, %rd9, %rd20;
-	st.global.f64 [%rd37], %rd35;
-$L_15:
+	mov.b64 %rd32, %rd10;
+	setp.lt.u64 %p6, %rd18, %rd32;
+	@!%p6 bra $L_10;
+$L_9:
+	ld.global.u64 %rd33, [%rd25];
+	mov.b64 %rd34, -9223372036854775808;
+	xor.b64 %rd35, %rd33, %rd34;
+	mov.b64 %rd36, %rd35;
+	add.s64 %rd37, %rd9, %rd21;
+	st.global.f64 [%rd37], %rd36;
+	mov.b64 %rd38, %rd12;
+	setp.lt.u64 %p7, %rd18, %rd38;
+	@!%p7 bra $L_12;
+$L_11:
 	ld.global.u32 %r6, [%rd31];
 	mov.b32 %r7, 1;
 	add.u32 %r8, %r6, %r7;
 	mov.b32 %r9, %r8;
-	mov.b64 %rd38, %rd12;
-	setp.lt.u64 %p6, %rd18, %rd38;
-	@!%p6 bra $L_17;
-$L_16:
-	add.s64 %rd39, %rd11, %rd28;
+	add.s64 %rd39, %rd11, %rd29;
 	st.global.f32 [%rd39], %r9;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_7:
+$L_5:
+	@%p4 bra $L_14;
+	bra $L_8;
+$L_13:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -8744,7 +8559,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -8767,7 +8582,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -8790,7 +8605,7 @@ $L_11:
 	membar.gl;
 $T_3:
 	exit;
-$L_14:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -8813,7 +8628,7 @@ $L_14:
 	membar.gl;
 $T_4:
 	exit;
-$L_17:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -8836,6 +8651,27 @@ $L_17:
 	membar.gl;
 $T_5:
 	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 147;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_6:
+	exit;
 }
 
 // kernels_MathConstants
@@ -8847,7 +8683,7 @@ $T_5:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<4>;
+	.reg .pred %p<6>;
 	.reg .b32 %r<4>;
 	.reg .b64 %rd<26>;
 	.reg .b64 %trap;
@@ -8862,7 +8698,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_MathConstants_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_MathConstants_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -8873,43 +8708,34 @@ $L_1:
 	add.s64 %rd9, %rd7, %rd8;
 	mov.b64 %rd10, 0;
 	setp.eq.s64 %p1, %rd9, %rd10;
-	@!%p1 bra $L_3;
-$L_5:
-	mov.b64 %rd12, 4;
-	setp.ge.s64 %p3, %rd2, %rd12;
-	@!%p3 bra $L_3;
-$L_4:
-	mov.b64 %rd11, 2;
-	setp.ge.s64 %p2, %rd4, %rd11;
-	@!%p2 bra $L_3;
-$L_2:
-$L_7:
+	mov.b64 %rd11, 4;
+	setp.ge.s64 %p2, %rd2, %rd11;
+	and.pred %p3, %p1, %p2;
+	mov.b64 %rd12, 2;
+	setp.ge.s64 %p4, %rd4, %rd12;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_2;
+$L_1:
 	mov.b64 %rd13, 0d400921FB54442D18;
 	st.global.f64 [%rd1], %rd13;
-$L_8:
 	mov.b64 %rd14, 8;
 	add.s64 %rd15, %rd1, %rd14;
 	mov.b64 %rd16, 0d7FEFFFFFFFFFFFFF;
 	st.global.f64 [%rd15], %rd16;
-$L_9:
 	mov.b64 %rd17, 16;
 	add.s64 %rd18, %rd1, %rd17;
 	mov.b64 %rd19, 0d0000000000000001;
 	st.global.f64 [%rd18], %rd19;
-$L_10:
 	mov.b64 %rd20, 24;
 	add.s64 %rd21, %rd1, %rd20;
 	mov.b64 %rd22, 0d47EFFFFFE0000000;
 	st.global.f64 [%rd21], %rd22;
-$L_11:
 	mov.b64 %rd23, 9223372036854775807;
 	st.global.s64 [%rd3], %rd23;
-$L_12:
 	add.s64 %rd24, %rd3, %rd14;
 	mov.b64 %rd25, -9223372036854775808;
 	st.global.s64 [%rd24], %rd25;
-$L_3:
-$L_6:
+$L_2:
 	ret;
 }
 
@@ -8922,9 +8748,9 @@ $L_6:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<4>;
-	.reg .b32 %r<16>;
-	.reg .b64 %rd<22>;
+	.reg .pred %p<3>;
+	.reg .b32 %r<69>;
+	.reg .b64 %rd<16>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -8937,7 +8763,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_Float32Chain_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_Float32Chain_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -8947,51 +8772,86 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd10, %rd9;
-$L_8:
-	mov.b64 %rd17, 4;
-	mul.lo.s64 %rd18, %rd9, %rd17;
-	add.s64 %rd19, %rd1, %rd18;
-	ld.global.f32 %r14, [%rd19];
-	mov.b32 %r15, 0f00000000;
-	mov.b64 %rd20, 0;
-	mov.b32 %r5, %r14;
-	mov.b32 %r7, %r15;
-	mov.b64 %rd12, %rd20;
-$L_4:
-	mov.b32 %r4, %r5;
-	mov.b32 %r6, %r7;
-	mov.b64 %rd11, %rd12;
-	mov.b64 %rd13, 16;
-	setp.lt.s64 %p2, %rd11, %rd13;
-	@!%p2 bra $L_6;
-$L_5:
-	mov.b32 %r8, 0f40400000;
-	div.rn.f32 %r9, %r6, %r8;
-	add.f32 %r10, %r9, %r4;
-	neg.f32 %r11, %r4;
-	mov.b32 %r12, 0f40000000;
-	div.rn.f32 %r13, %r11, %r12;
-	mov.b64 %rd14, 1;
-	add.s64 %rd15, %rd11, %rd14;
-	mov.b32 %r5, %r13;
-	mov.b32 %r7, %r10;
-	mov.b64 %rd12, %rd15;
-	bra $L_4;
+	mov.b64 %rd11, %rd4;
+	setp.lt.u64 %p2, %rd10, %rd11;
+	@!%p2 bra $L_4;
 $L_3:
-$L_7:
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd9, %rd12;
+	add.s64 %rd14, %rd1, %rd13;
+	ld.global.f32 %r4, [%rd14];
+	mov.b32 %r5, 0f00000000;
+	add.f32 %r6, %r5, %r4;
+	neg.f32 %r7, %r4;
+	mov.b32 %r8, 0f40000000;
+	div.rn.f32 %r9, %r7, %r8;
+	mov.b32 %r10, 0f40400000;
+	div.rn.f32 %r11, %r6, %r10;
+	add.f32 %r12, %r11, %r9;
+	neg.f32 %r13, %r9;
+	div.rn.f32 %r14, %r13, %r8;
+	div.rn.f32 %r15, %r12, %r10;
+	add.f32 %r16, %r15, %r14;
+	neg.f32 %r17, %r14;
+	div.rn.f32 %r18, %r17, %r8;
+	div.rn.f32 %r19, %r16, %r10;
+	add.f32 %r20, %r19, %r18;
+	neg.f32 %r21, %r18;
+	div.rn.f32 %r22, %r21, %r8;
+	div.rn.f32 %r23, %r20, %r10;
+	add.f32 %r24, %r23, %r22;
+	neg.f32 %r25, %r22;
+	div.rn.f32 %r26, %r25, %r8;
+	div.rn.f32 %r27, %r24, %r10;
+	add.f32 %r28, %r27, %r26;
+	neg.f32 %r29, %r26;
+	div.rn.f32 %r30, %r29, %r8;
+	div.rn.f32 %r31, %r28, %r10;
+	add.f32 %r32, %r31, %r30;
+	neg.f32 %r33, %r30;
+	div.rn.f32 %r34, %r33, %r8;
+	div.rn.f32 %r35, %r32, %r10;
+	add.f32 %r36, %r35, %r34;
+	neg.f32 %r37, %r34;
+	div.rn.f32 %r38, %r37, %r8;
+	div.rn.f32 %r39, %r36, %r10;
+	add.f32 %r40, %r39, %r38;
+	neg.f32 %r41, %r38;
+	div.rn.f32 %r42, %r41, %r8;
+	div.rn.f32 %r43, %r40, %r10;
+	add.f32 %r44, %r43, %r42;
+	neg.f32 %r45, %r42;
+	div.rn.f32 %r46, %r45, %r8;
+	div.rn.f32 %r47, %r44, %r10;
+	add.f32 %r48, %r47, %r46;
+	neg.f32 %r49, %r46;
+	div.rn.f32 %r50, %r49, %r8;
+	div.rn.f32 %r51, %r48, %r10;
+	add.f32 %r52, %r51, %r50;
+	neg.f32 %r53, %r50;
+	div.rn.f32 %r54, %r53, %r8;
+	div.rn.f32 %r55, %r52, %r10;
+	add.f32 %r56, %r55, %r54;
+	neg.f32 %r57, %r54;
+	div.rn.f32 %r58, %r57, %r8;
+	div.rn.f32 %r59, %r56, %r10;
+	add.f32 %r60, %r59, %r58;
+	neg.f32 %r61, %r58;
+	div.rn.f32 %r62, %r61, %r8;
+	div.rn.f32 %r63, %r60, %r10;
+	add.f32 %r64, %r63, %r62;
+	neg.f32 %r65, %r62;
+	div.rn.f32 %r66, %r65, %r8;
+	div.rn.f32 %r67, %r64, %r10;
+	add.f32 %r68, %r67, %r66;
+	add.s64 %rd15, %rd3, %rd13;
+	st.global.f32 [%rd15], %r68;
+$L_2:
 	ret;
-$L_6:
-	mov.b64 %rd16, %rd4;
-	setp.lt.u64 %p3, %rd10, %rd16;
-	@!%p3 bra $L_10;
-$L_9:
-	add.s64 %rd21, %rd3, %rd18;
-	st.global.f32 [%rd21], %r6;
-	bra $L_3;
-$L_10:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -9039,7 +8899,7 @@ $T_1:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<10>;
+	.reg .pred %p<14>;
 	.reg .b32 %r<22>;
 	.reg .b64 %rd<56>;
 	.reg .b64 %trap;
@@ -9075,7 +8935,6 @@ $L_0:
 	ld.param.u64 %rd17, [kernels_IntWrap_param_16];
 	cvta.to.global.u64 %rd17, %rd17;
 	ld.param.s64 %rd18, [kernels_IntWrap_param_17];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd19, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -9085,101 +8944,113 @@ $L_1:
 	cvt.u64.u32 %rd22, %r3;
 	add.s64 %rd23, %rd21, %rd22;
 	setp.lt.s64 %p1, %rd23, %rd12;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd24, %rd23;
 	mov.b64 %rd25, %rd2;
 	setp.lt.u64 %p2, %rd24, %rd25;
-	@!%p2 bra $L_6;
+	mov.b64 %rd26, %rd4;
+	setp.lt.u64 %p3, %rd24, %rd26;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_19;
 $L_5:
-	mov.b64 %rd26, 4;
-	mul.lo.s64 %rd27, %rd23, %rd26;
-	add.s64 %rd28, %rd1, %rd27;
-	ld.global.s32 %r4, [%rd28];
-	mov.b64 %rd29, %rd4;
-	setp.lt.u64 %p3, %rd24, %rd29;
-	@!%p3 bra $L_8;
-$L_7:
-	add.s64 %rd30, %rd3, %rd27;
+	mov.b64 %rd27, 4;
+	mul.lo.s64 %rd28, %rd23, %rd27;
+	add.s64 %rd29, %rd1, %rd28;
+	ld.global.s32 %r4, [%rd29];
+	add.s64 %rd30, %rd3, %rd28;
 	ld.global.s32 %r5, [%rd30];
 	mul.lo.s32 %r6, %r4, %r5;
-$L_9:
-	ld.global.s32 %r7, [%rd28];
+	ld.global.s32 %r7, [%rd29];
 	add.s32 %r8, %r6, %r7;
-$L_10:
 	ld.global.s32 %r9, [%rd30];
 	sub.s32 %r10, %r8, %r9;
-$L_11:
-	add.s64 %rd31, %rd11, %rd27;
+	add.s64 %rd31, %rd11, %rd28;
 	st.global.s32 [%rd31], %r10;
 	mov.b64 %rd32, %rd6;
-	setp.lt.u64 %p4, %rd24, %rd32;
-	@!%p4 bra $L_13;
-$L_12:
-	mov.b64 %rd33, 8;
-	mul.lo.s64 %rd34, %rd23, %rd33;
-	add.s64 %rd35, %rd5, %rd34;
-	ld.global.s64 %rd36, [%rd35];
-$L_14:
-	ld.global.s64 %rd37, [%rd35];
-	mul.lo.s64 %rd38, %rd36, %rd37;
-$L_15:
-	ld.global.s64 %rd39, [%rd35];
-	mov.b64 %rd40, 3;
-	min.u64 %rd55, %rd40, 64;
+	setp.lt.u64 %p5, %rd24, %rd32;
+	mov.b64 %rd33, %rd14;
+	setp.lt.u64 %p6, %rd24, %rd33;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_21;
+$L_9:
+	mov.b64 %rd34, 8;
+	mul.lo.s64 %rd35, %rd23, %rd34;
+	add.s64 %rd36, %rd5, %rd35;
+	ld.global.s64 %rd37, [%rd36];
+	ld.global.s64 %rd38, [%rd36];
+	mul.lo.s64 %rd39, %rd37, %rd38;
+	ld.global.s64 %rd40, [%rd36];
+	mov.b64 %rd41, 3;
+	min.u64 %rd55, %rd41, 64;
 	cvt.u32.u64 %r21, %rd55;
-	shl.b64 %rd41, %rd39, %r21;
-	add.s64 %rd42, %rd38, %rd41;
-	mov.b64 %rd43, %rd14;
-	setp.lt.u64 %p5, %rd24, %rd43;
-	@!%p5 bra $L_17;
-$L_16:
-	add.s64 %rd44, %rd13, %rd34;
-	st.global.s64 [%rd44], %rd42;
+	shl.b64 %rd42, %rd40, %r21;
+	add.s64 %rd43, %rd39, %rd42;
+	add.s64 %rd44, %rd13, %rd35;
+	st.global.s64 [%rd44], %rd43;
 	mov.b64 %rd45, %rd8;
-	setp.lt.u64 %p6, %rd24, %rd45;
-	@!%p6 bra $L_19;
-$L_18:
-	add.s64 %rd46, %rd7, %rd23;
-	ld.global.u8 %r11, [%rd46];
-$L_20:
-	ld.global.u8 %r12, [%rd46];
+	setp.lt.u64 %p8, %rd24, %rd45;
+	mov.b64 %rd46, %rd16;
+	setp.lt.u64 %p9, %rd24, %rd46;
+	and.pred %p10, %p8, %p9;
+	@!%p10 bra $L_23;
+$L_13:
+	add.s64 %rd47, %rd7, %rd23;
+	ld.global.u8 %r11, [%rd47];
+	ld.global.u8 %r12, [%rd47];
 	mul.lo.u32 %r13, %r11, %r12;
 	and.b32 %r13, %r13, 255;
 	mov.b32 %r14, 200;
 	add.u32 %r15, %r13, %r14;
 	and.b32 %r15, %r15, 255;
-	mov.b64 %rd47, %rd16;
-	setp.lt.u64 %p7, %rd24, %rd47;
-	@!%p7 bra $L_22;
-$L_21:
 	add.s64 %rd48, %rd15, %rd23;
 	st.global.u8 [%rd48], %r15;
 	mov.b64 %rd49, %rd10;
-	setp.lt.u64 %p8, %rd24, %rd49;
-	@!%p8 bra $L_24;
-$L_23:
-	mov.b64 %rd50, 2;
-	mul.lo.s64 %rd51, %rd23, %rd50;
-	add.s64 %rd52, %rd9, %rd51;
-	ld.global.s16 %r16, [%rd52];
-$L_25:
-	ld.global.s16 %r17, [%rd52];
+	setp.lt.u64 %p11, %rd24, %rd49;
+	mov.b64 %rd50, %rd18;
+	setp.lt.u64 %p12, %rd24, %rd50;
+	and.pred %p13, %p11, %p12;
+	@!%p13 bra $L_25;
+$L_17:
+	mov.b64 %rd51, 2;
+	mul.lo.s64 %rd52, %rd23, %rd51;
+	add.s64 %rd53, %rd9, %rd52;
+	ld.global.s16 %r16, [%rd53];
+	ld.global.s16 %r17, [%rd53];
 	mul.lo.s32 %r18, %r16, %r17;
 	cvt.s32.s16 %r18, %r18;
 	mov.b32 %r19, 30000;
 	sub.s32 %r20, %r18, %r19;
 	cvt.s32.s16 %r20, %r20;
-	mov.b64 %rd53, %rd18;
-	setp.lt.u64 %p9, %rd24, %rd53;
-	@!%p9 bra $L_27;
-$L_26:
-	add.s64 %rd54, %rd17, %rd51;
+	add.s64 %rd54, %rd17, %rd52;
 	st.global.s16 [%rd54], %r20;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@%p3 bra $L_20;
+	bra $L_6;
+$L_7:
+	@%p6 bra $L_22;
+	bra $L_10;
+$L_11:
+	@%p9 bra $L_24;
+	bra $L_14;
+$L_15:
+	@%p12 bra $L_26;
+	bra $L_18;
+$L_19:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_21:
+	@%p5 bra $L_7;
+	bra $L_8;
+$L_23:
+	@%p8 bra $L_11;
+	bra $L_12;
+$L_25:
+	@%p11 bra $L_15;
+	bra $L_16;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -9202,7 +9073,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -9225,7 +9096,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_13:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -9248,7 +9119,7 @@ $L_13:
 	membar.gl;
 $T_3:
 	exit;
-$L_17:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -9271,7 +9142,7 @@ $L_17:
 	membar.gl;
 $T_4:
 	exit;
-$L_19:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -9294,7 +9165,7 @@ $L_19:
 	membar.gl;
 $T_5:
 	exit;
-$L_22:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -9317,7 +9188,7 @@ $L_22:
 	membar.gl;
 $T_6:
 	exit;
-$L_24:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -9340,7 +9211,7 @@ $L_24:
 	membar.gl;
 $T_7:
 	exit;
-$L_27:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_8;
@@ -9362,6 +9233,90 @@ $L_27:
 	st.global.u64 [%trap+40], %rd18;
 	membar.gl;
 $T_8:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 161;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 168;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_10:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_11;
+	mov.u32 %tr1, 171;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_11:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_12;
+	mov.u32 %tr1, 174;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_12:
 	exit;
 }
 
@@ -9386,7 +9341,7 @@ $T_8:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<17>;
+	.reg .pred %p<22>;
 	.reg .b32 %r<18>;
 	.reg .b64 %rd<56>;
 	.reg .b64 %trap;
@@ -9419,7 +9374,6 @@ $L_0:
 	ld.param.u64 %rd15, [kernels_DivRem_param_14];
 	cvta.to.global.u64 %rd15, %rd15;
 	ld.param.s64 %rd16, [kernels_DivRem_param_15];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd17, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -9429,106 +9383,125 @@ $L_1:
 	cvt.u64.u32 %rd20, %r3;
 	add.s64 %rd21, %rd19, %rd20;
 	setp.lt.s64 %p1, %rd21, %rd10;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd22, %rd21;
 	mov.b64 %rd23, %rd2;
 	setp.lt.u64 %p2, %rd22, %rd23;
-	@!%p2 bra $L_6;
+	mov.b64 %rd24, %rd4;
+	setp.lt.u64 %p3, %rd22, %rd24;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_25;
 $L_5:
-	mov.b64 %rd24, 4;
-	mul.lo.s64 %rd25, %rd21, %rd24;
-	add.s64 %rd26, %rd1, %rd25;
-	ld.global.s32 %r4, [%rd26];
-	mov.b64 %rd27, %rd4;
-	setp.lt.u64 %p3, %rd22, %rd27;
-	@!%p3 bra $L_8;
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd21, %rd25;
+	add.s64 %rd27, %rd3, %rd26;
+	ld.global.s32 %r4, [%rd27];
+	mov.b32 %r5, 0;
+	setp.ne.s32 %p5, %r4, %r5;
+	@!%p5 bra $L_8;
 $L_7:
-	add.s64 %rd28, %rd3, %rd25;
-	ld.global.s32 %r5, [%rd28];
-	mov.b32 %r6, 0;
-	setp.ne.s32 %p4, %r5, %r6;
-	@!%p4 bra $L_10;
-$L_9:
+	add.s64 %rd28, %rd1, %rd26;
+	ld.global.s32 %r6, [%rd28];
 	mov.b32 %r7, 4294967295;
-	setp.eq.s32 %p5, %r5, %r7;
+	setp.eq.s32 %p6, %r4, %r7;
 	mov.b32 %r8, 1;
-	selp.b32 %r9, %r8, %r5, %p5;
-	div.s32 %r10, %r4, %r9;
-	neg.s32 %r11, %r4;
-	selp.b32 %r12, %r11, %r10, %p5;
-$L_11:
-	add.s64 %rd29, %rd9, %rd25;
+	selp.b32 %r9, %r8, %r4, %p6;
+	div.s32 %r10, %r6, %r9;
+	neg.s32 %r11, %r6;
+	selp.b32 %r12, %r11, %r10, %p6;
+	add.s64 %rd29, %rd9, %rd26;
 	st.global.s32 [%rd29], %r12;
-$L_12:
-	ld.global.s32 %r13, [%rd26];
-$L_13:
-	ld.global.s32 %r14, [%rd28];
-	setp.ne.s32 %p6, %r14, %r6;
-	@!%p6 bra $L_15;
-$L_14:
-	setp.eq.s32 %p7, %r14, %r7;
-	selp.b32 %r15, %r8, %r14, %p7;
-	rem.s32 %r16, %r13, %r15;
-	selp.b32 %r17, %r6, %r16, %p7;
+	ld.global.s32 %r13, [%rd27];
+	setp.ne.s32 %p7, %r13, %r5;
 	mov.b64 %rd30, %rd12;
 	setp.lt.u64 %p8, %rd22, %rd30;
-	@!%p8 bra $L_17;
-$L_16:
-	add.s64 %rd31, %rd11, %rd25;
+	and.pred %p9, %p7, %p8;
+	@!%p9 bra $L_27;
+$L_11:
+	ld.global.s32 %r14, [%rd28];
+	setp.eq.s32 %p10, %r13, %r7;
+	selp.b32 %r15, %r8, %r13, %p10;
+	rem.s32 %r16, %r14, %r15;
+	selp.b32 %r17, %r5, %r16, %p10;
+	add.s64 %rd31, %rd11, %rd26;
 	st.global.s32 [%rd31], %r17;
 	mov.b64 %rd32, %rd6;
-	setp.lt.u64 %p9, %rd22, %rd32;
-	@!%p9 bra $L_19;
-$L_18:
-	mov.b64 %rd33, 8;
-	mul.lo.s64 %rd34, %rd21, %rd33;
-	add.s64 %rd35, %rd5, %rd34;
-	ld.global.s64 %rd36, [%rd35];
-	mov.b64 %rd37, %rd8;
-	setp.lt.u64 %p10, %rd22, %rd37;
-	@!%p10 bra $L_21;
-$L_20:
-	add.s64 %rd38, %rd7, %rd34;
-	ld.global.s64 %rd39, [%rd38];
-	mov.b64 %rd40, 0;
-	setp.ne.s64 %p11, %rd39, %rd40;
-	@!%p11 bra $L_23;
-$L_22:
-	mov.b64 %rd41, -1;
-	setp.eq.s64 %p12, %rd39, %rd41;
-	mov.b64 %rd42, 1;
-	selp.b64 %rd43, %rd42, %rd39, %p12;
-	div.s64 %rd44, %rd36, %rd43;
-	neg.s64 %rd45, %rd36;
-	selp.b64 %rd46, %rd45, %rd44, %p12;
-	mov.b64 %rd47, %rd14;
-	setp.lt.u64 %p13, %rd22, %rd47;
-	@!%p13 bra $L_25;
-$L_24:
-	add.s64 %rd48, %rd13, %rd34;
-	st.global.s64 [%rd48], %rd46;
-$L_26:
-	ld.global.s64 %rd49, [%rd35];
-$L_27:
-	ld.global.s64 %rd50, [%rd38];
-	setp.ne.s64 %p14, %rd50, %rd40;
-	@!%p14 bra $L_29;
-$L_28:
-	setp.eq.s64 %p15, %rd50, %rd41;
-	selp.b64 %rd51, %rd42, %rd50, %p15;
-	rem.s64 %rd52, %rd49, %rd51;
-	selp.b64 %rd53, %rd40, %rd52, %p15;
-	mov.b64 %rd54, %rd16;
-	setp.lt.u64 %p16, %rd22, %rd54;
+	setp.lt.u64 %p11, %rd22, %rd32;
+	mov.b64 %rd33, %rd8;
+	setp.lt.u64 %p12, %rd22, %rd33;
+	and.pred %p13, %p11, %p12;
+	@!%p13 bra $L_29;
+$L_15:
+	mov.b64 %rd34, 8;
+	mul.lo.s64 %rd35, %rd21, %rd34;
+	add.s64 %rd36, %rd7, %rd35;
+	ld.global.s64 %rd37, [%rd36];
+	mov.b64 %rd38, 0;
+	setp.ne.s64 %p14, %rd37, %rd38;
+	mov.b64 %rd39, %rd14;
+	setp.lt.u64 %p15, %rd22, %rd39;
+	and.pred %p16, %p14, %p15;
 	@!%p16 bra $L_31;
-$L_30:
-	add.s64 %rd55, %rd15, %rd34;
-	st.global.s64 [%rd55], %rd53;
-$L_3:
-$L_4:
+$L_19:
+	add.s64 %rd40, %rd5, %rd35;
+	ld.global.s64 %rd41, [%rd40];
+	mov.b64 %rd42, -1;
+	setp.eq.s64 %p17, %rd37, %rd42;
+	mov.b64 %rd43, 1;
+	selp.b64 %rd44, %rd43, %rd37, %p17;
+	div.s64 %rd45, %rd41, %rd44;
+	neg.s64 %rd46, %rd41;
+	selp.b64 %rd47, %rd46, %rd45, %p17;
+	add.s64 %rd48, %rd13, %rd35;
+	st.global.s64 [%rd48], %rd47;
+	ld.global.s64 %rd49, [%rd36];
+	setp.ne.s64 %p18, %rd49, %rd38;
+	mov.b64 %rd50, %rd16;
+	setp.lt.u64 %p19, %rd22, %rd50;
+	and.pred %p20, %p18, %p19;
+	@!%p20 bra $L_33;
+$L_23:
+	ld.global.s64 %rd51, [%rd40];
+	setp.eq.s64 %p21, %rd49, %rd42;
+	selp.b64 %rd52, %rd43, %rd49, %p21;
+	rem.s64 %rd53, %rd51, %rd52;
+	selp.b64 %rd54, %rd38, %rd53, %p21;
+	add.s64 %rd55, %rd15, %rd35;
+	st.global.s64 [%rd55], %rd54;
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@%p3 bra $L_26;
+	bra $L_6;
+$L_9:
+	@%p8 bra $L_28;
+	bra $L_12;
+$L_13:
+	@%p12 bra $L_30;
+	bra $L_16;
+$L_17:
+	@%p15 bra $L_32;
+	bra $L_20;
+$L_21:
+	@%p19 bra $L_34;
+	bra $L_24;
+$L_25:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_27:
+	@%p7 bra $L_9;
+	bra $L_10;
+$L_29:
+	@%p11 bra $L_13;
+	bra $L_14;
+$L_31:
+	@%p14 bra $L_17;
+	bra $L_18;
+$L_33:
+	@%p18 bra $L_21;
+	bra $L_22;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -9551,7 +9524,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -9574,7 +9547,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_10:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -9595,7 +9568,7 @@ $L_10:
 	membar.gl;
 $T_3:
 	exit;
-$L_15:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -9616,7 +9589,7 @@ $L_15:
 	membar.gl;
 $T_4:
 	exit;
-$L_17:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -9639,7 +9612,7 @@ $L_17:
 	membar.gl;
 $T_5:
 	exit;
-$L_19:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -9662,7 +9635,7 @@ $L_19:
 	membar.gl;
 $T_6:
 	exit;
-$L_21:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -9685,7 +9658,7 @@ $L_21:
 	membar.gl;
 $T_7:
 	exit;
-$L_23:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_8;
@@ -9706,7 +9679,7 @@ $L_23:
 	membar.gl;
 $T_8:
 	exit;
-$L_25:
+$L_20:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_9;
@@ -9729,7 +9702,7 @@ $L_25:
 	membar.gl;
 $T_9:
 	exit;
-$L_29:
+$L_22:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_10;
@@ -9750,7 +9723,7 @@ $L_29:
 	membar.gl;
 $T_10:
 	exit;
-$L_31:
+$L_24:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_11;
@@ -9773,6 +9746,111 @@ $L_31:
 	membar.gl;
 $T_11:
 	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_12;
+	mov.u32 %tr1, 176;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_12:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_13;
+	mov.u32 %tr1, 182;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_13:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_14;
+	mov.u32 %tr1, 184;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_14:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_15;
+	mov.u32 %tr1, 186;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_15:
+	exit;
+$L_34:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_16;
+	mov.u32 %tr1, 190;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_16:
+	exit;
 }
 
 // kernels_UDivRem
@@ -9792,9 +9870,9 @@ $T_11:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<17>;
+	.reg .pred %p<22>;
 	.reg .b32 %r<17>;
-	.reg .b64 %rd<72>;
+	.reg .b64 %rd<69>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -9819,7 +9897,6 @@ $L_0:
 	ld.param.u64 %rd11, [kernels_UDivRem_param_10];
 	cvta.to.global.u64 %rd11, %rd11;
 	ld.param.s64 %rd12, [kernels_UDivRem_param_11];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd13, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -9829,141 +9906,153 @@ $L_1:
 	cvt.u64.u32 %rd16, %r3;
 	add.s64 %rd17, %rd15, %rd16;
 	setp.lt.s64 %p1, %rd17, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.b64 %rd18, 4;
-	mul.lo.s64 %rd19, %rd18, %rd17;
-	mov.b64 %rd20, %rd17;
-$L_5:
-	mul.lo.s64 %rd21, %rd17, %rd18;
-	add.s64 %rd22, %rd1, %rd21;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd18, %rd17;
+	mov.b64 %rd19, %rd4;
+	setp.lt.u64 %p2, %rd18, %rd19;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd20, 4;
+	mul.lo.s64 %rd21, %rd17, %rd20;
+	add.s64 %rd22, %rd3, %rd21;
 	ld.global.u32 %r4, [%rd22];
-	mov.b64 %rd23, %rd4;
-	setp.lt.u64 %p2, %rd20, %rd23;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd24, %rd3, %rd21;
-	ld.global.u32 %r5, [%rd24];
-	mov.b32 %r6, 0;
-	setp.ne.u32 %p3, %r5, %r6;
-	@!%p3 bra $L_9;
-$L_8:
-	div.u32 %r7, %r4, %r5;
-	mov.b64 %rd25, %rd19;
-	mov.b64 %rd26, %rd10;
-	setp.lt.u64 %p4, %rd25, %rd26;
-	@!%p4 bra $L_11;
-$L_10:
-	mul.lo.s64 %rd27, %rd19, %rd18;
+	mov.b32 %r5, 0;
+	setp.ne.u32 %p3, %r4, %r5;
+	mul.lo.s64 %rd23, %rd20, %rd17;
+	mov.b64 %rd24, %rd23;
+	mov.b64 %rd25, %rd10;
+	setp.lt.u64 %p4, %rd24, %rd25;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_33;
+$L_7:
+	add.s64 %rd26, %rd1, %rd21;
+	ld.global.u32 %r6, [%rd26];
+	div.u32 %r7, %r6, %r4;
+	mul.lo.s64 %rd27, %rd23, %rd20;
 	add.s64 %rd28, %rd9, %rd27;
 	st.global.u32 [%rd28], %r7;
-	mov.b64 %rd29, 1;
-	add.s64 %rd30, %rd19, %rd29;
-$L_12:
 	ld.global.u32 %r8, [%rd22];
-$L_13:
-	ld.global.u32 %r9, [%rd24];
-	setp.ne.u32 %p5, %r9, %r6;
-	@!%p5 bra $L_15;
-$L_14:
-	rem.u32 %r10, %r8, %r9;
+	setp.ne.u32 %p6, %r8, %r5;
+	mov.b64 %rd29, 1;
+	add.s64 %rd30, %rd23, %rd29;
 	mov.b64 %rd31, %rd30;
-	setp.lt.u64 %p6, %rd31, %rd26;
-	@!%p6 bra $L_17;
-$L_16:
-	mul.lo.s64 %rd32, %rd30, %rd18;
-	add.s64 %rd33, %rd9, %rd32;
-	st.global.u32 [%rd33], %r10;
-	mov.b64 %rd34, 2;
-	add.s64 %rd35, %rd19, %rd34;
-$L_18:
-	ld.global.u32 %r11, [%rd22];
+	setp.lt.u64 %p7, %rd31, %rd25;
+	and.pred %p8, %p6, %p7;
+	@!%p8 bra $L_35;
+$L_11:
+	ld.global.u32 %r9, [%rd26];
+	rem.u32 %r10, %r9, %r8;
+	add.s64 %rd32, %rd28, %rd20;
+	st.global.u32 [%rd32], %r10;
+	mov.b64 %rd33, 2;
+	add.s64 %rd34, %rd23, %rd33;
+	mov.b64 %rd35, %rd34;
+	setp.lt.u64 %p9, %rd35, %rd25;
+	@!%p9 bra $L_14;
+$L_13:
+	ld.global.u32 %r11, [%rd26];
 	mov.b32 %r12, 7;
 	div.u32 %r13, %r11, %r12;
-	mov.b64 %rd36, %rd35;
-	setp.lt.u64 %p7, %rd36, %rd26;
-	@!%p7 bra $L_20;
-$L_19:
-	mul.lo.s64 %rd37, %rd35, %rd18;
-	add.s64 %rd38, %rd9, %rd37;
-	st.global.u32 [%rd38], %r13;
-	mov.b64 %rd39, 3;
-	add.s64 %rd40, %rd19, %rd39;
-$L_21:
-	ld.global.u32 %r14, [%rd22];
+	mov.b64 %rd36, 8;
+	add.s64 %rd37, %rd28, %rd36;
+	st.global.u32 [%rd37], %r13;
+	mov.b64 %rd38, 3;
+	add.s64 %rd39, %rd23, %rd38;
+	mov.b64 %rd40, %rd39;
+	setp.lt.u64 %p10, %rd40, %rd25;
+	@!%p10 bra $L_16;
+$L_15:
+	ld.global.u32 %r14, [%rd26];
 	mov.b32 %r15, 10;
 	rem.u32 %r16, %r14, %r15;
-	mov.b64 %rd41, %rd40;
-	setp.lt.u64 %p8, %rd41, %rd26;
-	@!%p8 bra $L_23;
-$L_22:
-	mul.lo.s64 %rd42, %rd40, %rd18;
-	add.s64 %rd43, %rd9, %rd42;
-	st.global.u32 [%rd43], %r16;
-	mov.b64 %rd44, %rd6;
-	setp.lt.u64 %p9, %rd20, %rd44;
-	@!%p9 bra $L_25;
-$L_24:
-	mov.b64 %rd45, 8;
-	mul.lo.s64 %rd46, %rd17, %rd45;
-	add.s64 %rd47, %rd5, %rd46;
-	ld.global.u64 %rd48, [%rd47];
-	mov.b64 %rd49, %rd8;
-	setp.lt.u64 %p10, %rd20, %rd49;
-	@!%p10 bra $L_27;
-$L_26:
-	add.s64 %rd50, %rd7, %rd46;
+	mov.b64 %rd41, 12;
+	add.s64 %rd42, %rd28, %rd41;
+	st.global.u32 [%rd42], %r16;
+	mov.b64 %rd43, %rd6;
+	setp.lt.u64 %p11, %rd18, %rd43;
+	mov.b64 %rd44, %rd8;
+	setp.lt.u64 %p12, %rd18, %rd44;
+	and.pred %p13, %p11, %p12;
+	@!%p13 bra $L_37;
+$L_19:
+	mul.lo.s64 %rd45, %rd17, %rd36;
+	add.s64 %rd46, %rd7, %rd45;
+	ld.global.u64 %rd47, [%rd46];
+	mov.b64 %rd48, 0;
+	setp.ne.u64 %p14, %rd47, %rd48;
+	mov.b64 %rd49, %rd12;
+	setp.lt.u64 %p15, %rd24, %rd49;
+	and.pred %p16, %p14, %p15;
+	@!%p16 bra $L_39;
+$L_23:
+	add.s64 %rd50, %rd5, %rd45;
 	ld.global.u64 %rd51, [%rd50];
-	mov.b64 %rd52, 0;
-	setp.ne.u64 %p11, %rd51, %rd52;
-	@!%p11 bra $L_29;
-$L_28:
-	div.u64 %rd53, %rd48, %rd51;
-	mov.b64 %rd54, %rd12;
-	setp.lt.u64 %p12, %rd25, %rd54;
-	@!%p12 bra $L_31;
-$L_30:
-	mul.lo.s64 %rd55, %rd19, %rd45;
-	add.s64 %rd56, %rd11, %rd55;
-	st.global.u64 [%rd56], %rd53;
-$L_32:
-	ld.global.u64 %rd57, [%rd47];
-$L_33:
-	ld.global.u64 %rd58, [%rd50];
-	setp.ne.u64 %p13, %rd58, %rd52;
-	@!%p13 bra $L_35;
-$L_34:
-	rem.u64 %rd59, %rd57, %rd58;
-	setp.lt.u64 %p14, %rd31, %rd54;
-	@!%p14 bra $L_37;
-$L_36:
-	mul.lo.s64 %rd60, %rd30, %rd45;
-	add.s64 %rd61, %rd11, %rd60;
-	st.global.u64 [%rd61], %rd59;
-$L_38:
-	ld.global.u64 %rd62, [%rd47];
-	mov.b64 %rd63, 1000;
-	div.u64 %rd64, %rd62, %rd63;
-	setp.lt.u64 %p15, %rd36, %rd54;
-	@!%p15 bra $L_40;
-$L_39:
-	mul.lo.s64 %rd65, %rd35, %rd45;
-	add.s64 %rd66, %rd11, %rd65;
-	st.global.u64 [%rd66], %rd64;
-$L_41:
-	ld.global.u64 %rd67, [%rd47];
-	mov.b64 %rd68, 3;
-	rem.u64 %rd69, %rd67, %rd68;
-	setp.lt.u64 %p16, %rd41, %rd54;
-	@!%p16 bra $L_43;
-$L_42:
-	mul.lo.s64 %rd70, %rd40, %rd45;
-	add.s64 %rd71, %rd11, %rd70;
-	st.global.u64 [%rd71], %rd69;
-$L_3:
-$L_4:
+	div.u64 %rd52, %rd51, %rd47;
+	mul.lo.s64 %rd53, %rd23, %rd36;
+	add.s64 %rd54, %rd11, %rd53;
+	st.global.u64 [%rd54], %rd52;
+	ld.global.u64 %rd55, [%rd46];
+	setp.ne.u64 %p17, %rd55, %rd48;
+	setp.lt.u64 %p18, %rd31, %rd49;
+	and.pred %p19, %p17, %p18;
+	@!%p19 bra $L_41;
+$L_27:
+	ld.global.u64 %rd56, [%rd50];
+	rem.u64 %rd57, %rd56, %rd55;
+	add.s64 %rd58, %rd54, %rd36;
+	st.global.u64 [%rd58], %rd57;
+	setp.lt.u64 %p20, %rd35, %rd49;
+	@!%p20 bra $L_30;
+$L_29:
+	ld.global.u64 %rd59, [%rd50];
+	mov.b64 %rd60, 1000;
+	div.u64 %rd61, %rd59, %rd60;
+	mov.b64 %rd62, 16;
+	add.s64 %rd63, %rd54, %rd62;
+	st.global.u64 [%rd63], %rd61;
+	setp.lt.u64 %p21, %rd40, %rd49;
+	@!%p21 bra $L_32;
+$L_31:
+	ld.global.u64 %rd64, [%rd50];
+	mov.b64 %rd65, 3;
+	rem.u64 %rd66, %rd64, %rd65;
+	mov.b64 %rd67, 24;
+	add.s64 %rd68, %rd54, %rd67;
+	st.global.u64 [%rd68], %rd66;
+$L_2:
 	ret;
-$L_7:
+$L_5:
+	@%p4 bra $L_34;
+	bra $L_8;
+$L_9:
+	@%p7 bra $L_36;
+	bra $L_12;
+$L_17:
+	@%p12 bra $L_38;
+	bra $L_20;
+$L_21:
+	@%p15 bra $L_40;
+	bra $L_24;
+$L_25:
+	@%p18 bra $L_42;
+	bra $L_28;
+$L_33:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_35:
+	@%p6 bra $L_9;
+	bra $L_10;
+$L_37:
+	@%p11 bra $L_17;
+	bra $L_18;
+$L_39:
+	@%p14 bra $L_21;
+	bra $L_22;
+$L_41:
+	@%p17 bra $L_25;
+	bra $L_26;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -9986,7 +10075,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -10007,7 +10096,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -10025,12 +10114,12 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd19;
+	st.global.u64 [%trap+32], %rd23;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_3:
 	exit;
-$L_15:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -10051,7 +10140,7 @@ $L_15:
 	membar.gl;
 $T_4:
 	exit;
-$L_17:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -10074,7 +10163,7 @@ $L_17:
 	membar.gl;
 $T_5:
 	exit;
-$L_20:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -10092,12 +10181,12 @@ $L_20:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+32], %rd34;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_6:
 	exit;
-$L_23:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -10115,12 +10204,12 @@ $L_23:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd40;
+	st.global.u64 [%trap+32], %rd39;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_7:
 	exit;
-$L_25:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_8;
@@ -10143,7 +10232,7 @@ $L_25:
 	membar.gl;
 $T_8:
 	exit;
-$L_27:
+$L_20:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_9;
@@ -10166,7 +10255,7 @@ $L_27:
 	membar.gl;
 $T_9:
 	exit;
-$L_29:
+$L_22:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_10;
@@ -10187,7 +10276,7 @@ $L_29:
 	membar.gl;
 $T_10:
 	exit;
-$L_31:
+$L_24:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_11;
@@ -10205,12 +10294,12 @@ $L_31:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd19;
+	st.global.u64 [%trap+32], %rd23;
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_11:
 	exit;
-$L_35:
+$L_26:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_12;
@@ -10231,7 +10320,7 @@ $L_35:
 	membar.gl;
 $T_12:
 	exit;
-$L_37:
+$L_28:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_13;
@@ -10254,7 +10343,7 @@ $L_37:
 	membar.gl;
 $T_13:
 	exit;
-$L_40:
+$L_30:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_14;
@@ -10272,12 +10361,12 @@ $L_40:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+32], %rd34;
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_14:
 	exit;
-$L_43:
+$L_32:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_15;
@@ -10295,10 +10384,115 @@ $L_43:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd40;
+	st.global.u64 [%trap+32], %rd39;
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_15:
+	exit;
+$L_34:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_16;
+	mov.u32 %tr1, 194;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_16:
+	exit;
+$L_36:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_17;
+	mov.u32 %tr1, 198;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_17:
+	exit;
+$L_38:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_18;
+	mov.u32 %tr1, 204;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_18:
+	exit;
+$L_40:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_19;
+	mov.u32 %tr1, 206;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_19:
+	exit;
+$L_42:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_20;
+	mov.u32 %tr1, 210;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_20:
 	exit;
 }
 
@@ -10317,9 +10511,9 @@ $T_15:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<9>;
+	.reg .pred %p<11>;
 	.reg .b32 %r<17>;
-	.reg .b64 %rd<65>;
+	.reg .b64 %rd<62>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -10341,7 +10535,6 @@ $L_0:
 	ld.param.u64 %rd9, [kernels_Shifts_param_8];
 	cvta.to.global.u64 %rd9, %rd9;
 	ld.param.s64 %rd10, [kernels_Shifts_param_9];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd11, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -10351,108 +10544,106 @@ $L_1:
 	cvt.u64.u32 %rd14, %r3;
 	add.s64 %rd15, %rd13, %rd14;
 	setp.lt.s64 %p1, %rd15, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.b64 %rd16, 3;
-	mul.lo.s64 %rd17, %rd16, %rd15;
-	mov.b64 %rd18, %rd15;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd6;
+	setp.lt.u64 %p2, %rd16, %rd17;
+	mov.b64 %rd18, 3;
+	mul.lo.s64 %rd19, %rd18, %rd15;
+	mov.b64 %rd20, %rd19;
+	mov.b64 %rd21, %rd8;
+	setp.lt.u64 %p3, %rd20, %rd21;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_17;
 $L_5:
-	mov.b64 %rd19, 4;
-	mul.lo.s64 %rd20, %rd15, %rd19;
-	add.s64 %rd21, %rd1, %rd20;
-	ld.global.s32 %r4, [%rd21];
-	mov.b64 %rd22, %rd6;
-	setp.lt.u64 %p2, %rd18, %rd22;
-	@!%p2 bra $L_7;
-$L_6:
-	mov.b64 %rd23, 8;
-	mul.lo.s64 %rd24, %rd15, %rd23;
-	add.s64 %rd25, %rd5, %rd24;
-	ld.global.u64 %rd26, [%rd25];
-	min.u64 %rd60, %rd26, 64;
-	cvt.u32.u64 %r12, %rd60;
+	mov.b64 %rd22, 4;
+	mul.lo.s64 %rd23, %rd15, %rd22;
+	add.s64 %rd24, %rd1, %rd23;
+	ld.global.s32 %r4, [%rd24];
+	mov.b64 %rd25, 8;
+	mul.lo.s64 %rd26, %rd15, %rd25;
+	add.s64 %rd27, %rd5, %rd26;
+	ld.global.u64 %rd28, [%rd27];
+	min.u64 %rd57, %rd28, 64;
+	cvt.u32.u64 %r12, %rd57;
 	shl.b32 %r5, %r4, %r12;
-	mov.b64 %rd27, %rd17;
-	mov.b64 %rd28, %rd8;
-	setp.lt.u64 %p3, %rd27, %rd28;
-	@!%p3 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd29, %rd17, %rd19;
+	mul.lo.s64 %rd29, %rd19, %rd22;
 	add.s64 %rd30, %rd7, %rd29;
 	st.global.s32 [%rd30], %r5;
 	mov.b64 %rd31, 1;
-	add.s64 %rd32, %rd17, %rd31;
-$L_10:
-	ld.global.s32 %r6, [%rd21];
-$L_11:
-	ld.global.u64 %rd33, [%rd25];
-	min.u64 %rd61, %rd33, 64;
-	cvt.u32.u64 %r13, %rd61;
+	add.s64 %rd32, %rd19, %rd31;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p5, %rd33, %rd21;
+	@!%p5 bra $L_8;
+$L_7:
+	ld.global.s32 %r6, [%rd24];
+	ld.global.u64 %rd34, [%rd27];
+	min.u64 %rd58, %rd34, 64;
+	cvt.u32.u64 %r13, %rd58;
 	shr.s32 %r7, %r6, %r13;
-	mov.b64 %rd34, %rd32;
-	setp.lt.u64 %p4, %rd34, %rd28;
-	@!%p4 bra $L_13;
-$L_12:
-	mul.lo.s64 %rd35, %rd32, %rd19;
-	add.s64 %rd36, %rd7, %rd35;
-	st.global.s32 [%rd36], %r7;
-	mov.b64 %rd37, 2;
-	add.s64 %rd38, %rd17, %rd37;
-$L_14:
-	ld.global.s32 %r8, [%rd21];
+	add.s64 %rd35, %rd30, %rd22;
+	st.global.s32 [%rd35], %r7;
+	mov.b64 %rd36, 2;
+	add.s64 %rd37, %rd19, %rd36;
+	mov.b64 %rd38, %rd37;
+	setp.lt.u64 %p6, %rd38, %rd21;
+	@!%p6 bra $L_10;
+$L_9:
+	ld.global.s32 %r8, [%rd24];
 	mov.b32 %r9, %r8;
-$L_15:
-	ld.global.u64 %rd39, [%rd25];
-	min.u64 %rd62, %rd39, 64;
-	cvt.u32.u64 %r14, %rd62;
+	ld.global.u64 %rd39, [%rd27];
+	min.u64 %rd59, %rd39, 64;
+	cvt.u32.u64 %r14, %rd59;
 	shr.u32 %r10, %r9, %r14;
 	mov.b32 %r11, %r10;
-	mov.b64 %rd40, %rd38;
-	setp.lt.u64 %p5, %rd40, %rd28;
-	@!%p5 bra $L_17;
-$L_16:
-	mul.lo.s64 %rd41, %rd38, %rd19;
-	add.s64 %rd42, %rd7, %rd41;
-	st.global.s32 [%rd42], %r11;
-	mul.lo.s64 %rd43, %rd37, %rd15;
-	mov.b64 %rd44, %rd4;
-	setp.lt.u64 %p6, %rd18, %rd44;
-	@!%p6 bra $L_19;
-$L_18:
-	add.s64 %rd45, %rd3, %rd24;
+	add.s64 %rd40, %rd30, %rd25;
+	st.global.s32 [%rd40], %r11;
+	mov.b64 %rd41, %rd4;
+	setp.lt.u64 %p7, %rd16, %rd41;
+	mul.lo.s64 %rd42, %rd36, %rd15;
+	mov.b64 %rd43, %rd42;
+	mov.b64 %rd44, %rd10;
+	setp.lt.u64 %p8, %rd43, %rd44;
+	and.pred %p9, %p7, %p8;
+	@!%p9 bra $L_19;
+$L_13:
+	add.s64 %rd45, %rd3, %rd26;
 	ld.global.u64 %rd46, [%rd45];
-$L_20:
-	ld.global.u64 %rd47, [%rd25];
-	min.u64 %rd63, %rd47, 64;
-	cvt.u32.u64 %r15, %rd63;
+	ld.global.u64 %rd47, [%rd27];
+	min.u64 %rd60, %rd47, 64;
+	cvt.u32.u64 %r15, %rd60;
 	shl.b64 %rd48, %rd46, %r15;
-	mov.b64 %rd49, %rd43;
-	mov.b64 %rd50, %rd10;
-	setp.lt.u64 %p7, %rd49, %rd50;
-	@!%p7 bra $L_22;
-$L_21:
-	mul.lo.s64 %rd51, %rd43, %rd23;
-	add.s64 %rd52, %rd9, %rd51;
-	st.global.u64 [%rd52], %rd48;
-	add.s64 %rd53, %rd43, %rd31;
-$L_23:
-	ld.global.u64 %rd54, [%rd45];
-$L_24:
-	ld.global.u64 %rd55, [%rd25];
-	min.u64 %rd64, %rd55, 64;
-	cvt.u32.u64 %r16, %rd64;
-	shr.u64 %rd56, %rd54, %r16;
-	mov.b64 %rd57, %rd53;
-	setp.lt.u64 %p8, %rd57, %rd50;
-	@!%p8 bra $L_26;
-$L_25:
-	mul.lo.s64 %rd58, %rd53, %rd23;
-	add.s64 %rd59, %rd9, %rd58;
-	st.global.u64 [%rd59], %rd56;
-$L_3:
-$L_4:
+	mul.lo.s64 %rd49, %rd42, %rd25;
+	add.s64 %rd50, %rd9, %rd49;
+	st.global.u64 [%rd50], %rd48;
+	add.s64 %rd51, %rd42, %rd31;
+	mov.b64 %rd52, %rd51;
+	setp.lt.u64 %p10, %rd52, %rd44;
+	@!%p10 bra $L_16;
+$L_15:
+	ld.global.u64 %rd53, [%rd45];
+	ld.global.u64 %rd54, [%rd27];
+	min.u64 %rd61, %rd54, 64;
+	cvt.u32.u64 %r16, %rd61;
+	shr.u64 %rd55, %rd53, %r16;
+	add.s64 %rd56, %rd50, %rd25;
+	st.global.u64 [%rd56], %rd55;
+$L_2:
 	ret;
-$L_7:
+$L_3:
+	@%p3 bra $L_18;
+	bra $L_6;
+$L_11:
+	@%p8 bra $L_20;
+	bra $L_14;
+$L_17:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_19:
+	@%p7 bra $L_11;
+	bra $L_12;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -10475,7 +10666,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -10493,12 +10684,12 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd17;
+	st.global.u64 [%trap+32], %rd19;
 	st.global.u64 [%trap+40], %rd8;
 	membar.gl;
 $T_2:
 	exit;
-$L_13:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -10521,7 +10712,7 @@ $L_13:
 	membar.gl;
 $T_3:
 	exit;
-$L_17:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -10539,12 +10730,12 @@ $L_17:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd38;
+	st.global.u64 [%trap+32], %rd37;
 	st.global.u64 [%trap+40], %rd8;
 	membar.gl;
 $T_4:
 	exit;
-$L_19:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -10567,7 +10758,7 @@ $L_19:
 	membar.gl;
 $T_5:
 	exit;
-$L_22:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -10585,12 +10776,12 @@ $L_22:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd43;
+	st.global.u64 [%trap+32], %rd42;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_6:
 	exit;
-$L_26:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -10608,10 +10799,52 @@ $L_26:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd53;
+	st.global.u64 [%trap+32], %rd51;
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_7:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 217;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_8:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 226;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
 	exit;
 }
 
@@ -10626,7 +10859,7 @@ $T_7:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<6>;
+	.reg .pred %p<7>;
 	.reg .b32 %r<6>;
 	.reg .b64 %rd<32>;
 	.reg .b64 %trap;
@@ -10644,7 +10877,6 @@ $L_0:
 	ld.param.u64 %rd5, [kernels_SignedShiftCount_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [kernels_SignedShiftCount_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -10654,50 +10886,51 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd12, %rd11;
-$L_5:
-	mov.b64 %rd13, 8;
-	mul.lo.s64 %rd14, %rd11, %rd13;
-	add.s64 %rd15, %rd1, %rd14;
-	ld.global.s64 %rd16, [%rd15];
-	mov.b64 %rd17, %rd4;
-	setp.lt.u64 %p2, %rd12, %rd17;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd18, %rd3, %rd14;
-	ld.global.s64 %rd19, [%rd18];
-	mov.b64 %rd20, 0;
-	setp.ge.s64 %p3, %rd19, %rd20;
-	@!%p3 bra $L_9;
-$L_8:
-	mov.b64 %rd21, %rd19;
-	min.u64 %rd30, %rd21, 64;
-	cvt.u32.u64 %r4, %rd30;
-	shl.b64 %rd22, %rd16, %r4;
-$L_10:
-	ld.global.s64 %rd23, [%rd15];
-$L_11:
-	ld.global.s64 %rd24, [%rd18];
-	setp.ge.s64 %p4, %rd24, %rd20;
-	@!%p4 bra $L_13;
-$L_12:
-	mov.b64 %rd25, %rd24;
-	min.u64 %rd31, %rd25, 64;
-	cvt.u32.u64 %r5, %rd31;
-	shr.s64 %rd26, %rd23, %r5;
-	xor.b64 %rd27, %rd22, %rd26;
-	mov.b64 %rd28, %rd6;
-	setp.lt.u64 %p5, %rd12, %rd28;
-	@!%p5 bra $L_15;
-$L_14:
-	add.s64 %rd29, %rd5, %rd14;
-	st.global.s64 [%rd29], %rd27;
+	mov.b64 %rd13, %rd4;
+	setp.lt.u64 %p2, %rd12, %rd13;
+	@!%p2 bra $L_4;
 $L_3:
-$L_4:
+	mov.b64 %rd14, 8;
+	mul.lo.s64 %rd15, %rd11, %rd14;
+	add.s64 %rd16, %rd3, %rd15;
+	ld.global.s64 %rd17, [%rd16];
+	mov.b64 %rd18, 0;
+	setp.ge.s64 %p3, %rd17, %rd18;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.s64 %rd19, [%rd16];
+	setp.ge.s64 %p4, %rd19, %rd18;
+	mov.b64 %rd20, %rd6;
+	setp.lt.u64 %p5, %rd12, %rd20;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_11;
+$L_9:
+	add.s64 %rd21, %rd1, %rd15;
+	ld.global.s64 %rd22, [%rd21];
+	mov.b64 %rd23, %rd17;
+	min.u64 %rd30, %rd23, 64;
+	cvt.u32.u64 %r4, %rd30;
+	shl.b64 %rd24, %rd22, %r4;
+	ld.global.s64 %rd25, [%rd21];
+	mov.b64 %rd26, %rd19;
+	min.u64 %rd31, %rd26, 64;
+	cvt.u32.u64 %r5, %rd31;
+	shr.s64 %rd27, %rd25, %r5;
+	xor.b64 %rd28, %rd24, %rd27;
+	add.s64 %rd29, %rd5, %rd15;
+	st.global.s64 [%rd29], %rd28;
+$L_2:
 	ret;
 $L_7:
+	@%p5 bra $L_12;
+	bra $L_10;
+$L_11:
+	@%p4 bra $L_7;
+	bra $L_8;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -10720,7 +10953,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 4;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -10741,7 +10974,7 @@ $L_9:
 	membar.gl;
 $T_2:
 	exit;
-$L_13:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 4;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -10762,7 +10995,7 @@ $L_13:
 	membar.gl;
 $T_3:
 	exit;
-$L_15:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -10785,6 +11018,27 @@ $L_15:
 	membar.gl;
 $T_4:
 	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 236;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_5:
+	exit;
 }
 
 // kernels_Bits
@@ -10800,7 +11054,7 @@ $T_4:
 {
 	.reg .pred %p<10>;
 	.reg .b32 %r<21>;
-	.reg .b64 %rd<43>;
+	.reg .b64 %rd<42>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -10816,7 +11070,6 @@ $L_0:
 	ld.param.u64 %rd5, [kernels_Bits_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [kernels_Bits_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -10826,95 +11079,92 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd12, %rd11;
-$L_8:
-	mov.b64 %rd17, 4;
-	mul.lo.s64 %rd18, %rd11, %rd17;
-	add.s64 %rd19, %rd1, %rd18;
-	ld.global.u32 %r13, [%rd19];
-	mov.b64 %rd20, %rd4;
-	setp.lt.u64 %p5, %rd12, %rd20;
-	@!%p5 bra $L_10;
-$L_9:
-	add.s64 %rd21, %rd3, %rd18;
-	ld.global.u32 %r14, [%rd21];
-	mov.b32 %r15, 0;
-	mov.b32 %r5, %r15;
-	mov.b32 %r7, %r13;
-$L_4:
+	mov.b64 %rd13, %rd4;
+	setp.lt.u64 %p2, %rd12, %rd13;
+	@!%p2 bra $L_7;
+$L_6:
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd11, %rd18;
+	add.s64 %rd20, %rd1, %rd19;
+	ld.global.u32 %r12, [%rd20];
+	add.s64 %rd21, %rd3, %rd19;
+	ld.global.u32 %r13, [%rd21];
+	mov.b32 %r14, 0;
+	mov.b32 %r5, %r14;
+	mov.b32 %r7, %r12;
+$L_3:
 	mov.b32 %r4, %r5;
 	mov.b32 %r6, %r7;
-	setp.eq.u32 %p2, %r6, %r15;
-	not.pred %p3, %p2;
-	@!%p3 bra $L_6;
-$L_5:
+	setp.eq.u32 %p3, %r6, %r14;
+	not.pred %p4, %p3;
+	@!%p4 bra $L_5;
+$L_4:
 	mov.b32 %r8, 1;
 	add.u32 %r9, %r4, %r8;
 	sub.u32 %r10, %r6, %r8;
 	and.b32 %r11, %r6, %r10;
 	mov.b32 %r5, %r9;
 	mov.b32 %r7, %r11;
-	bra $L_4;
-$L_3:
-$L_7:
-	ret;
-$L_6:
-	mov.b64 %rd13, 5;
-	mul.lo.s64 %rd14, %rd13, %rd11;
-	and.b32 %r12, %r13, %r14;
-	mov.b64 %rd15, %rd14;
-	mov.b64 %rd16, %rd6;
-	setp.lt.u64 %p4, %rd15, %rd16;
-	@!%p4 bra $L_12;
-$L_11:
-	mul.lo.s64 %rd22, %rd14, %rd17;
-	add.s64 %rd23, %rd5, %rd22;
-	st.global.u32 [%rd23], %r12;
-	mov.b64 %rd24, 1;
-	add.s64 %rd25, %rd14, %rd24;
-	or.b32 %r16, %r13, %r14;
-	mov.b64 %rd26, %rd25;
-	setp.lt.u64 %p6, %rd26, %rd16;
-	@!%p6 bra $L_14;
-$L_13:
-	mul.lo.s64 %rd27, %rd25, %rd17;
-	add.s64 %rd28, %rd5, %rd27;
-	st.global.u32 [%rd28], %r16;
-	mov.b64 %rd29, 2;
-	add.s64 %rd30, %rd14, %rd29;
-	xor.b32 %r17, %r13, %r14;
-	mov.b64 %rd31, %rd30;
-	setp.lt.u64 %p7, %rd31, %rd16;
-	@!%p7 bra $L_16;
-$L_15:
-	mul.lo.s64 %rd32, %rd30, %rd17;
-	add.s64 %rd33, %rd5, %rd32;
-	st.global.u32 [%rd33], %r17;
-	mov.b64 %rd34, 3;
-	add.s64 %rd35, %rd14, %rd34;
-	not.b32 %r18, %r14;
-	and.b32 %r18, %r13, %r18;
-	mov.b64 %rd36, %rd35;
-	setp.lt.u64 %p8, %rd36, %rd16;
-	@!%p8 bra $L_18;
-$L_17:
-	mul.lo.s64 %rd37, %rd35, %rd17;
-	add.s64 %rd38, %rd5, %rd37;
-	st.global.u32 [%rd38], %r18;
-	add.s64 %rd39, %rd14, %rd17;
-	not.b32 %r19, %r13;
-	add.u32 %r20, %r4, %r19;
-	mov.b64 %rd40, %rd39;
-	setp.lt.u64 %p9, %rd40, %rd16;
-	@!%p9 bra $L_20;
-$L_19:
-	mul.lo.s64 %rd41, %rd39, %rd17;
-	add.s64 %rd42, %rd5, %rd41;
-	st.global.u32 [%rd42], %r20;
 	bra $L_3;
+$L_2:
+	ret;
+$L_5:
+	mov.b64 %rd14, 5;
+	mul.lo.s64 %rd15, %rd14, %rd11;
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd6;
+	setp.lt.u64 %p5, %rd16, %rd17;
+	@!%p5 bra $L_9;
+$L_8:
+	and.b32 %r15, %r12, %r13;
+	mul.lo.s64 %rd22, %rd15, %rd18;
+	add.s64 %rd23, %rd5, %rd22;
+	st.global.u32 [%rd23], %r15;
+	mov.b64 %rd24, 1;
+	add.s64 %rd25, %rd15, %rd24;
+	mov.b64 %rd26, %rd25;
+	setp.lt.u64 %p6, %rd26, %rd17;
+	@!%p6 bra $L_11;
 $L_10:
+	or.b32 %r16, %r12, %r13;
+	add.s64 %rd27, %rd23, %rd18;
+	st.global.u32 [%rd27], %r16;
+	mov.b64 %rd28, 2;
+	add.s64 %rd29, %rd15, %rd28;
+	mov.b64 %rd30, %rd29;
+	setp.lt.u64 %p7, %rd30, %rd17;
+	@!%p7 bra $L_13;
+$L_12:
+	xor.b32 %r17, %r12, %r13;
+	mov.b64 %rd31, 8;
+	add.s64 %rd32, %rd23, %rd31;
+	st.global.u32 [%rd32], %r17;
+	mov.b64 %rd33, 3;
+	add.s64 %rd34, %rd15, %rd33;
+	mov.b64 %rd35, %rd34;
+	setp.lt.u64 %p8, %rd35, %rd17;
+	@!%p8 bra $L_15;
+$L_14:
+	not.b32 %r18, %r13;
+	and.b32 %r18, %r12, %r18;
+	mov.b64 %rd36, 12;
+	add.s64 %rd37, %rd23, %rd36;
+	st.global.u32 [%rd37], %r18;
+	add.s64 %rd38, %rd15, %rd18;
+	mov.b64 %rd39, %rd38;
+	setp.lt.u64 %p9, %rd39, %rd17;
+	@!%p9 bra $L_17;
+$L_16:
+	not.b32 %r19, %r12;
+	add.u32 %r20, %r4, %r19;
+	mov.b64 %rd40, 16;
+	add.s64 %rd41, %rd23, %rd40;
+	st.global.u32 [%rd41], %r20;
+	bra $L_2;
+$L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -10937,7 +11187,7 @@ $L_10:
 	membar.gl;
 $T_1:
 	exit;
-$L_12:
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -10955,12 +11205,12 @@ $L_12:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd14;
+	st.global.u64 [%trap+32], %rd15;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_2:
 	exit;
-$L_14:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -10983,7 +11233,7 @@ $L_14:
 	membar.gl;
 $T_3:
 	exit;
-$L_16:
+$L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -11001,12 +11251,12 @@ $L_16:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd30;
+	st.global.u64 [%trap+32], %rd29;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_4:
 	exit;
-$L_18:
+$L_15:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -11024,12 +11274,12 @@ $L_18:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+32], %rd34;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_5:
 	exit;
-$L_20:
+$L_17:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -11047,7 +11297,7 @@ $L_20:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+32], %rd38;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_6:
@@ -11098,7 +11348,6 @@ $L_0:
 	ld.param.u64 %rd11, [kernels_Narrowing_param_10];
 	cvta.to.global.u64 %rd11, %rd11;
 	ld.param.s64 %rd12, [kernels_Narrowing_param_11];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd13, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -11108,81 +11357,73 @@ $L_1:
 	cvt.u64.u32 %rd16, %r3;
 	add.s64 %rd17, %rd15, %rd16;
 	setp.lt.s64 %p1, %rd17, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd18, %rd17;
-$L_5:
-	mov.b64 %rd19, 8;
-	mul.lo.s64 %rd20, %rd17, %rd19;
-	add.s64 %rd21, %rd1, %rd20;
-	ld.global.s64 %rd22, [%rd21];
-	cvt.u32.u64 %r4, %rd22;
+	mov.b64 %rd19, %rd4;
+	setp.lt.u64 %p2, %rd18, %rd19;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd20, 8;
+	mul.lo.s64 %rd21, %rd17, %rd20;
+	add.s64 %rd22, %rd1, %rd21;
+	ld.global.s64 %rd23, [%rd22];
+	cvt.u32.u64 %r4, %rd23;
 	cvt.s32.s8 %r4, %r4;
-	mov.b64 %rd23, %rd4;
-	setp.lt.u64 %p2, %rd18, %rd23;
-	@!%p2 bra $L_7;
-$L_6:
 	add.s64 %rd24, %rd3, %rd17;
 	st.global.s8 [%rd24], %r4;
-$L_8:
-	ld.global.s64 %rd25, [%rd21];
-	cvt.u32.u64 %r5, %rd25;
+	mov.b64 %rd25, %rd6;
+	setp.lt.u64 %p3, %rd18, %rd25;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.s64 %rd26, [%rd22];
+	cvt.u32.u64 %r5, %rd26;
 	and.b32 %r5, %r5, 255;
-	mov.b64 %rd26, %rd6;
-	setp.lt.u64 %p3, %rd18, %rd26;
-	@!%p3 bra $L_10;
-$L_9:
 	add.s64 %rd27, %rd5, %rd17;
 	st.global.u8 [%rd27], %r5;
-$L_11:
-	ld.global.s64 %rd28, [%rd21];
-	cvt.u32.u64 %r6, %rd28;
+	mov.b64 %rd28, %rd8;
+	setp.lt.u64 %p4, %rd18, %rd28;
+	@!%p4 bra $L_8;
+$L_7:
+	ld.global.s64 %rd29, [%rd22];
+	cvt.u32.u64 %r6, %rd29;
 	cvt.s32.s16 %r6, %r6;
-	mov.b64 %rd29, %rd8;
-	setp.lt.u64 %p4, %rd18, %rd29;
-	@!%p4 bra $L_13;
-$L_12:
 	mov.b64 %rd30, 2;
 	mul.lo.s64 %rd31, %rd17, %rd30;
 	add.s64 %rd32, %rd7, %rd31;
 	st.global.s16 [%rd32], %r6;
-$L_14:
-	ld.global.s64 %rd33, [%rd21];
-	cvt.u32.u64 %r7, %rd33;
-	mov.b64 %rd34, %rd10;
-	setp.lt.u64 %p5, %rd18, %rd34;
-	@!%p5 bra $L_16;
-$L_15:
+	mov.b64 %rd33, %rd10;
+	setp.lt.u64 %p5, %rd18, %rd33;
+	@!%p5 bra $L_10;
+$L_9:
+	ld.global.s64 %rd34, [%rd22];
+	cvt.u32.u64 %r7, %rd34;
 	mov.b64 %rd35, 4;
 	mul.lo.s64 %rd36, %rd17, %rd35;
 	add.s64 %rd37, %rd9, %rd36;
 	st.global.u32 [%rd37], %r7;
-$L_17:
-	ld.global.s64 %rd38, [%rd21];
-	cvt.u32.u64 %r8, %rd38;
+	mov.b64 %rd38, %rd12;
+	setp.lt.u64 %p6, %rd18, %rd38;
+	@!%p6 bra $L_12;
+$L_11:
+	ld.global.s64 %rd39, [%rd22];
+	cvt.u32.u64 %r8, %rd39;
 	cvt.s32.s8 %r8, %r8;
-	cvt.s64.s32 %rd39, %r8;
-$L_18:
-	ld.global.s64 %rd40, [%rd21];
-	cvt.u32.u64 %r9, %rd40;
+	cvt.s64.s32 %rd40, %r8;
+	ld.global.s64 %rd41, [%rd22];
+	cvt.u32.u64 %r9, %rd41;
 	and.b32 %r9, %r9, 65535;
-	cvt.u64.u32 %rd41, %r9;
-	add.s64 %rd42, %rd39, %rd41;
-$L_19:
-	ld.global.s64 %rd43, [%rd21];
-	cvt.u32.u64 %r10, %rd43;
-	cvt.s64.s32 %rd44, %r10;
-	add.s64 %rd45, %rd42, %rd44;
-	mov.b64 %rd46, %rd12;
-	setp.lt.u64 %p6, %rd18, %rd46;
-	@!%p6 bra $L_21;
-$L_20:
-	add.s64 %rd47, %rd11, %rd20;
-	st.global.s64 [%rd47], %rd45;
-$L_3:
-$L_4:
+	cvt.u64.u32 %rd42, %r9;
+	add.s64 %rd43, %rd40, %rd42;
+	ld.global.s64 %rd44, [%rd22];
+	cvt.u32.u64 %r10, %rd44;
+	cvt.s64.s32 %rd45, %r10;
+	add.s64 %rd46, %rd43, %rd45;
+	add.s64 %rd47, %rd11, %rd21;
+	st.global.s64 [%rd47], %rd46;
+$L_2:
 	ret;
-$L_7:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -11205,7 +11446,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_10:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -11228,7 +11469,7 @@ $L_10:
 	membar.gl;
 $T_2:
 	exit;
-$L_13:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -11251,7 +11492,7 @@ $L_13:
 	membar.gl;
 $T_3:
 	exit;
-$L_16:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -11274,7 +11515,7 @@ $L_16:
 	membar.gl;
 $T_4:
 	exit;
-$L_21:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -11310,7 +11551,7 @@ $T_5:
 {
 	.reg .pred %p<5>;
 	.reg .b32 %r<4>;
-	.reg .b64 %rd<31>;
+	.reg .b64 %rd<30>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -11323,7 +11564,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_Negate_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_Negate_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -11333,49 +11573,45 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-$L_7:
-	mov.b64 %rd15, 8;
-	mul.lo.s64 %rd16, %rd9, %rd15;
-	add.s64 %rd17, %rd1, %rd16;
-	ld.global.s64 %rd18, [%rd17];
-	mov.b64 %rd19, 0;
-	setp.lt.s64 %p2, %rd18, %rd19;
-	@%p2 bra $L_4;
-	mov.b64 %rd12, %rd18;
-	bra $L_5;
-$L_4:
-	neg.s64 %rd10, %rd18;
-	mov.b64 %rd12, %rd10;
-$L_5:
-	mov.b64 %rd11, %rd12;
-	mov.b64 %rd13, 2;
-	mul.lo.s64 %rd14, %rd13, %rd9;
-$L_8:
-	ld.global.s64 %rd20, [%rd17];
-	neg.s64 %rd21, %rd20;
-	mov.b64 %rd22, %rd14;
-	mov.b64 %rd23, %rd4;
-	setp.lt.u64 %p3, %rd22, %rd23;
-	@!%p3 bra $L_10;
-$L_9:
-	mul.lo.s64 %rd24, %rd14, %rd15;
-	add.s64 %rd25, %rd3, %rd24;
-	st.global.s64 [%rd25], %rd21;
-	mov.b64 %rd26, 1;
-	add.s64 %rd27, %rd14, %rd26;
-	mov.b64 %rd28, %rd27;
-	setp.lt.u64 %p4, %rd28, %rd23;
-	@!%p4 bra $L_12;
-$L_11:
-	mul.lo.s64 %rd29, %rd27, %rd15;
-	add.s64 %rd30, %rd3, %rd29;
-	st.global.s64 [%rd30], %rd11;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd10, 8;
+	mul.lo.s64 %rd11, %rd9, %rd10;
+	add.s64 %rd12, %rd1, %rd11;
+	ld.global.s64 %rd13, [%rd12];
+	mov.b64 %rd14, 0;
+	setp.lt.s64 %p2, %rd13, %rd14;
+	@%p2 bra $L_3;
+	mov.b64 %rd17, %rd13;
+	bra $L_4;
 $L_3:
-$L_6:
+	neg.s64 %rd15, %rd13;
+	mov.b64 %rd17, %rd15;
+$L_4:
+	mov.b64 %rd16, %rd17;
+	mov.b64 %rd18, 2;
+	mul.lo.s64 %rd19, %rd18, %rd9;
+	mov.b64 %rd20, %rd19;
+	mov.b64 %rd21, %rd4;
+	setp.lt.u64 %p3, %rd20, %rd21;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.s64 %rd22, [%rd12];
+	neg.s64 %rd23, %rd22;
+	mul.lo.s64 %rd24, %rd19, %rd10;
+	add.s64 %rd25, %rd3, %rd24;
+	st.global.s64 [%rd25], %rd23;
+	mov.b64 %rd26, 1;
+	add.s64 %rd27, %rd19, %rd26;
+	mov.b64 %rd28, %rd27;
+	setp.lt.u64 %p4, %rd28, %rd21;
+	@!%p4 bra $L_8;
+$L_7:
+	add.s64 %rd29, %rd25, %rd10;
+	st.global.s64 [%rd29], %rd16;
+$L_2:
 	ret;
-$L_10:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -11393,12 +11629,12 @@ $L_10:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd14;
+	st.global.u64 [%trap+32], %rd19;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_1:
 	exit;
-$L_12:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -11442,7 +11678,7 @@ $T_2:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<24>;
+	.reg .pred %p<28>;
 	.reg .b32 %r<28>;
 	.reg .b64 %rd<75>;
 	.reg .b64 %trap;
@@ -11472,7 +11708,6 @@ $L_0:
 	ld.param.u64 %rd13, [kernels_Compare_param_12];
 	cvta.to.global.u64 %rd13, %rd13;
 	ld.param.s64 %rd14, [kernels_Compare_param_13];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd15, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -11482,170 +11717,154 @@ $L_1:
 	cvt.u64.u32 %rd18, %r3;
 	add.s64 %rd19, %rd17, %rd18;
 	setp.lt.s64 %p1, %rd19, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd20, 12;
 	mul.lo.s64 %rd21, %rd19, %rd20;
 	add.s64 %rd22, %rd21, %rd20;
 	mov.b64 %rd23, %rd22;
 	mov.b64 %rd24, %rd14;
 	setp.le.u64 %p2, %rd23, %rd24;
-	@!%p2 bra $L_6;
-$L_5:
 	mov.b64 %rd25, %rd21;
 	setp.le.u64 %p3, %rd25, %rd23;
-	@!%p3 bra $L_8;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd26, %rd19;
+	mov.b64 %rd27, %rd4;
+	setp.lt.u64 %p5, %rd26, %rd27;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_17;
 $L_7:
-	add.s64 %rd26, %rd13, %rd21;
-	mov.b64 %rd27, %rd19;
-$L_9:
-	mov.b64 %rd28, 4;
-	mul.lo.s64 %rd29, %rd19, %rd28;
-	add.s64 %rd30, %rd1, %rd29;
-	ld.global.s32 %r4, [%rd30];
-	mov.b64 %rd31, %rd4;
-	setp.lt.u64 %p4, %rd27, %rd31;
-	@!%p4 bra $L_11;
-$L_10:
-	add.s64 %rd32, %rd3, %rd29;
+	add.s64 %rd28, %rd13, %rd21;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd19, %rd29;
+	add.s64 %rd31, %rd1, %rd30;
+	ld.global.s32 %r4, [%rd31];
+	add.s64 %rd32, %rd3, %rd30;
 	ld.global.s32 %r5, [%rd32];
-	setp.lt.s32 %p5, %r4, %r5;
-$L_12:
-	selp.u32 %r16, 1, 0, %p5;
-	st.global.u8 [%rd26], %r16;
-$L_13:
-	ld.global.s32 %r6, [%rd30];
-$L_14:
+	setp.lt.s32 %p7, %r4, %r5;
+	selp.u32 %r16, 1, 0, %p7;
+	st.global.u8 [%rd28], %r16;
+	ld.global.s32 %r6, [%rd31];
 	ld.global.s32 %r7, [%rd32];
-	setp.le.s32 %p6, %r6, %r7;
+	setp.le.s32 %p8, %r6, %r7;
 	mov.b64 %rd33, 1;
-$L_15:
-	add.s64 %rd34, %rd26, %rd33;
-	selp.u32 %r17, 1, 0, %p6;
+	add.s64 %rd34, %rd28, %rd33;
+	selp.u32 %r17, 1, 0, %p8;
 	st.global.u8 [%rd34], %r17;
-$L_16:
-	ld.global.s32 %r8, [%rd30];
-$L_17:
+	ld.global.s32 %r8, [%rd31];
 	ld.global.s32 %r9, [%rd32];
-	setp.eq.s32 %p7, %r8, %r9;
+	setp.eq.s32 %p9, %r8, %r9;
 	mov.b64 %rd35, 2;
-$L_18:
-	add.s64 %rd36, %rd26, %rd35;
-	selp.u32 %r18, 1, 0, %p7;
+	add.s64 %rd36, %rd28, %rd35;
+	selp.u32 %r18, 1, 0, %p9;
 	st.global.u8 [%rd36], %r18;
 	mov.b64 %rd37, %rd6;
-	setp.lt.u64 %p8, %rd27, %rd37;
-	@!%p8 bra $L_20;
-$L_19:
-	add.s64 %rd38, %rd5, %rd29;
-	ld.global.u32 %r10, [%rd38];
-	mov.b64 %rd39, %rd8;
-	setp.lt.u64 %p9, %rd27, %rd39;
-	@!%p9 bra $L_22;
-$L_21:
-	add.s64 %rd40, %rd7, %rd29;
+	setp.lt.u64 %p10, %rd26, %rd37;
+	mov.b64 %rd38, %rd8;
+	setp.lt.u64 %p11, %rd26, %rd38;
+	and.pred %p12, %p10, %p11;
+	@!%p12 bra $L_19;
+$L_11:
+	add.s64 %rd39, %rd5, %rd30;
+	ld.global.u32 %r10, [%rd39];
+	add.s64 %rd40, %rd7, %rd30;
 	ld.global.u32 %r11, [%rd40];
-	setp.lt.u32 %p10, %r10, %r11;
+	setp.lt.u32 %p13, %r10, %r11;
 	mov.b64 %rd41, 3;
-$L_23:
-	add.s64 %rd42, %rd26, %rd41;
-	selp.u32 %r19, 1, 0, %p10;
+	add.s64 %rd42, %rd28, %rd41;
+	selp.u32 %r19, 1, 0, %p13;
 	st.global.u8 [%rd42], %r19;
-$L_24:
-	ld.global.u32 %r12, [%rd38];
-$L_25:
+	ld.global.u32 %r12, [%rd39];
 	ld.global.u32 %r13, [%rd40];
-	setp.ge.u32 %p11, %r12, %r13;
-$L_26:
-	add.s64 %rd43, %rd26, %rd28;
-	selp.u32 %r20, 1, 0, %p11;
+	setp.ge.u32 %p14, %r12, %r13;
+	add.s64 %rd43, %rd28, %rd29;
+	selp.u32 %r20, 1, 0, %p14;
 	st.global.u8 [%rd43], %r20;
-$L_27:
-	ld.global.u32 %r14, [%rd38];
-$L_28:
+	ld.global.u32 %r14, [%rd39];
 	ld.global.u32 %r15, [%rd40];
-	setp.eq.u32 %p12, %r14, %r15;
-	not.pred %p13, %p12;
+	setp.eq.u32 %p15, %r14, %r15;
+	not.pred %p16, %p15;
 	mov.b64 %rd44, 5;
-$L_29:
-	add.s64 %rd45, %rd26, %rd44;
-	selp.u32 %r21, 1, 0, %p13;
+	add.s64 %rd45, %rd28, %rd44;
+	selp.u32 %r21, 1, 0, %p16;
 	st.global.u8 [%rd45], %r21;
 	mov.b64 %rd46, %rd10;
-	setp.lt.u64 %p14, %rd27, %rd46;
-	@!%p14 bra $L_31;
-$L_30:
-	mov.b64 %rd47, 8;
-	mul.lo.s64 %rd48, %rd19, %rd47;
-	add.s64 %rd49, %rd9, %rd48;
-	ld.global.f64 %rd50, [%rd49];
-	mov.b64 %rd51, %rd12;
-	setp.lt.u64 %p15, %rd27, %rd51;
-	@!%p15 bra $L_33;
-$L_32:
-	add.s64 %rd52, %rd11, %rd48;
+	setp.lt.u64 %p17, %rd26, %rd46;
+	mov.b64 %rd47, %rd12;
+	setp.lt.u64 %p18, %rd26, %rd47;
+	and.pred %p19, %p17, %p18;
+	@!%p19 bra $L_21;
+$L_15:
+	mov.b64 %rd48, 8;
+	mul.lo.s64 %rd49, %rd19, %rd48;
+	add.s64 %rd50, %rd9, %rd49;
+	ld.global.f64 %rd51, [%rd50];
+	add.s64 %rd52, %rd11, %rd49;
 	ld.global.f64 %rd53, [%rd52];
-	setp.lt.f64 %p16, %rd50, %rd53;
+	setp.lt.f64 %p20, %rd51, %rd53;
 	mov.b64 %rd54, 6;
-$L_34:
-	add.s64 %rd55, %rd26, %rd54;
-	selp.u32 %r22, 1, 0, %p16;
+	add.s64 %rd55, %rd28, %rd54;
+	selp.u32 %r22, 1, 0, %p20;
 	st.global.u8 [%rd55], %r22;
-$L_35:
-	ld.global.f64 %rd56, [%rd49];
-$L_36:
+	ld.global.f64 %rd56, [%rd50];
 	ld.global.f64 %rd57, [%rd52];
-	setp.le.f64 %p17, %rd56, %rd57;
+	setp.le.f64 %p21, %rd56, %rd57;
 	mov.b64 %rd58, 7;
-$L_37:
-	add.s64 %rd59, %rd26, %rd58;
-	selp.u32 %r23, 1, 0, %p17;
+	add.s64 %rd59, %rd28, %rd58;
+	selp.u32 %r23, 1, 0, %p21;
 	st.global.u8 [%rd59], %r23;
-$L_38:
-	ld.global.f64 %rd60, [%rd49];
-$L_39:
+	ld.global.f64 %rd60, [%rd50];
 	ld.global.f64 %rd61, [%rd52];
-	setp.eq.f64 %p18, %rd60, %rd61;
-$L_40:
-	add.s64 %rd62, %rd26, %rd47;
-	selp.u32 %r24, 1, 0, %p18;
+	setp.eq.f64 %p22, %rd60, %rd61;
+	add.s64 %rd62, %rd28, %rd48;
+	selp.u32 %r24, 1, 0, %p22;
 	st.global.u8 [%rd62], %r24;
-$L_41:
-	ld.global.f64 %rd63, [%rd49];
-$L_42:
+	ld.global.f64 %rd63, [%rd50];
 	ld.global.f64 %rd64, [%rd52];
-	setp.eq.f64 %p19, %rd63, %rd64;
-	not.pred %p20, %p19;
+	setp.eq.f64 %p23, %rd63, %rd64;
+	not.pred %p24, %p23;
 	mov.b64 %rd65, 9;
-$L_43:
-	add.s64 %rd66, %rd26, %rd65;
-	selp.u32 %r25, 1, 0, %p20;
+	add.s64 %rd66, %rd28, %rd65;
+	selp.u32 %r25, 1, 0, %p24;
 	st.global.u8 [%rd66], %r25;
-$L_44:
-	ld.global.f64 %rd67, [%rd49];
-$L_45:
+	ld.global.f64 %rd67, [%rd50];
 	ld.global.f64 %rd68, [%rd52];
-	setp.gt.f64 %p21, %rd67, %rd68;
+	setp.gt.f64 %p25, %rd67, %rd68;
 	mov.b64 %rd69, 10;
-$L_46:
-	add.s64 %rd70, %rd26, %rd69;
-	selp.u32 %r26, 1, 0, %p21;
+	add.s64 %rd70, %rd28, %rd69;
+	selp.u32 %r26, 1, 0, %p25;
 	st.global.u8 [%rd70], %r26;
-$L_47:
-	ld.global.f64 %rd71, [%rd49];
-$L_48:
+	ld.global.f64 %rd71, [%rd50];
 	ld.global.f64 %rd72, [%rd52];
-	setp.ge.f64 %p22, %rd71, %rd72;
-	not.pred %p23, %p22;
+	setp.ge.f64 %p26, %rd71, %rd72;
+	not.pred %p27, %p26;
 	mov.b64 %rd73, 11;
-$L_49:
-	add.s64 %rd74, %rd26, %rd73;
-	selp.u32 %r27, 1, 0, %p23;
+	add.s64 %rd74, %rd28, %rd73;
+	selp.u32 %r27, 1, 0, %p27;
 	st.global.u8 [%rd74], %r27;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@!%p3 bra $L_6;
+$L_5:
+	@%p5 bra $L_18;
+	bra $L_8;
+$L_9:
+	@%p11 bra $L_20;
+	bra $L_12;
+$L_13:
+	@%p18 bra $L_22;
+	bra $L_16;
+$L_17:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_19:
+	@%p10 bra $L_9;
+	bra $L_10;
+$L_21:
+	@%p17 bra $L_13;
+	bra $L_14;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -11668,7 +11887,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -11691,7 +11910,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -11714,7 +11933,7 @@ $L_11:
 	membar.gl;
 $T_3:
 	exit;
-$L_20:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -11737,7 +11956,7 @@ $L_20:
 	membar.gl;
 $T_4:
 	exit;
-$L_22:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -11760,7 +11979,7 @@ $L_22:
 	membar.gl;
 $T_5:
 	exit;
-$L_31:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -11783,7 +12002,7 @@ $L_31:
 	membar.gl;
 $T_6:
 	exit;
-$L_33:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -11805,6 +12024,69 @@ $L_33:
 	st.global.u64 [%trap+40], %rd12;
 	membar.gl;
 $T_7:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 262;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_8:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 271;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 280;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_10:
 	exit;
 }
 
@@ -11831,9 +12113,9 @@ $T_7:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<23>;
+	.reg .pred %p<28>;
 	.reg .b32 %r<15>;
-	.reg .b64 %rd<89>;
+	.reg .b64 %rd<86>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -11867,7 +12149,6 @@ $L_0:
 	ld.param.u64 %rd17, [kernels_MinMax_param_16];
 	cvta.to.global.u64 %rd17, %rd17;
 	ld.param.s64 %rd18, [kernels_MinMax_param_17];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd19, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -11877,169 +12158,173 @@ $L_1:
 	cvt.u64.u32 %rd22, %r3;
 	add.s64 %rd23, %rd21, %rd22;
 	setp.lt.s64 %p1, %rd23, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.b64 %rd24, 3;
-	mul.lo.s64 %rd25, %rd24, %rd23;
-	mov.b64 %rd26, %rd23;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd24, %rd23;
+	mov.b64 %rd25, %rd4;
+	setp.lt.u64 %p2, %rd24, %rd25;
+	mov.b64 %rd26, 3;
+	mul.lo.s64 %rd27, %rd26, %rd23;
+	mov.b64 %rd28, %rd27;
+	mov.b64 %rd29, %rd14;
+	setp.lt.u64 %p3, %rd28, %rd29;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_27;
 $L_5:
-	mov.b64 %rd27, 8;
-	mul.lo.s64 %rd28, %rd23, %rd27;
-	add.s64 %rd29, %rd1, %rd28;
-	ld.global.s64 %rd30, [%rd29];
-	mov.b64 %rd31, %rd4;
-	setp.lt.u64 %p2, %rd26, %rd31;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd32, %rd3, %rd28;
+	mov.b64 %rd30, 8;
+	mul.lo.s64 %rd31, %rd23, %rd30;
+	add.s64 %rd32, %rd1, %rd31;
 	ld.global.s64 %rd33, [%rd32];
-	setp.lt.s64 %p3, %rd33, %rd30;
-	selp.b64 %rd34, %rd33, %rd30, %p3;
-	mov.b64 %rd35, %rd25;
-	mov.b64 %rd36, %rd14;
-	setp.lt.u64 %p4, %rd35, %rd36;
-	@!%p4 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd37, %rd25, %rd27;
+	add.s64 %rd34, %rd3, %rd31;
+	ld.global.s64 %rd35, [%rd34];
+	setp.lt.s64 %p5, %rd35, %rd33;
+	selp.b64 %rd36, %rd35, %rd33, %p5;
+	mul.lo.s64 %rd37, %rd27, %rd30;
 	add.s64 %rd38, %rd13, %rd37;
-	st.global.s64 [%rd38], %rd34;
+	st.global.s64 [%rd38], %rd36;
 	mov.b64 %rd39, 1;
-	add.s64 %rd40, %rd25, %rd39;
-$L_10:
-	ld.global.s64 %rd41, [%rd29];
-$L_11:
+	add.s64 %rd40, %rd27, %rd39;
+	mov.b64 %rd41, %rd40;
+	setp.lt.u64 %p6, %rd41, %rd29;
+	@!%p6 bra $L_8;
+$L_7:
 	ld.global.s64 %rd42, [%rd32];
-	setp.gt.s64 %p5, %rd42, %rd41;
-	selp.b64 %rd43, %rd42, %rd41, %p5;
-	mov.b64 %rd44, %rd40;
-	setp.lt.u64 %p6, %rd44, %rd36;
-	@!%p6 bra $L_13;
-$L_12:
-	mul.lo.s64 %rd45, %rd40, %rd27;
-	add.s64 %rd46, %rd13, %rd45;
-	st.global.s64 [%rd46], %rd43;
-	mov.b64 %rd47, 2;
-	add.s64 %rd48, %rd25, %rd47;
-$L_14:
-	ld.global.s64 %rd49, [%rd29];
-$L_15:
-	ld.global.s64 %rd50, [%rd32];
-	setp.lt.s64 %p7, %rd50, %rd49;
-	selp.b64 %rd51, %rd50, %rd49, %p7;
+	ld.global.s64 %rd43, [%rd34];
+	setp.gt.s64 %p7, %rd43, %rd42;
+	selp.b64 %rd44, %rd43, %rd42, %p7;
+	add.s64 %rd45, %rd38, %rd30;
+	st.global.s64 [%rd45], %rd44;
+	mov.b64 %rd46, 2;
+	add.s64 %rd47, %rd27, %rd46;
+	mov.b64 %rd48, %rd47;
+	setp.lt.u64 %p8, %rd48, %rd29;
+	@!%p8 bra $L_10;
+$L_9:
+	ld.global.s64 %rd49, [%rd32];
+	ld.global.s64 %rd50, [%rd34];
+	setp.lt.s64 %p9, %rd50, %rd49;
+	selp.b64 %rd51, %rd50, %rd49, %p9;
 	mov.b64 %rd52, 7;
-	setp.lt.s64 %p8, %rd52, %rd51;
-	selp.b64 %rd53, %rd52, %rd51, %p8;
-	mov.b64 %rd54, %rd48;
-	setp.lt.u64 %p9, %rd54, %rd36;
-	@!%p9 bra $L_17;
-$L_16:
-	mul.lo.s64 %rd55, %rd48, %rd27;
-	add.s64 %rd56, %rd13, %rd55;
-	st.global.s64 [%rd56], %rd53;
-	mul.lo.s64 %rd57, %rd47, %rd23;
-	mov.b64 %rd58, %rd6;
-	setp.lt.u64 %p10, %rd26, %rd58;
-	@!%p10 bra $L_19;
-$L_18:
-	add.s64 %rd59, %rd5, %rd28;
-	ld.global.f64 %rd60, [%rd59];
-	mov.b64 %rd61, %rd8;
-	setp.lt.u64 %p11, %rd26, %rd61;
-	@!%p11 bra $L_21;
-$L_20:
-	add.s64 %rd62, %rd7, %rd28;
-	ld.global.f64 %rd63, [%rd62];
-	min.f64 %rd64, %rd60, %rd63;
-	setp.eq.f64 %p18, %rd60, %rd63;
-	or.b64 %rd87, %rd60, %rd63;
-	selp.b64 %rd64, %rd87, %rd64, %p18;
-	setp.nan.f64 %p18, %rd60, %rd63;
-	add.rn.f64 %rd87, %rd60, %rd63;
-	selp.b64 %rd64, %rd87, %rd64, %p18;
-	mov.b64 %rd65, %rd57;
-	mov.b64 %rd66, %rd16;
-	setp.lt.u64 %p12, %rd65, %rd66;
-	@!%p12 bra $L_23;
-$L_22:
-	mul.lo.s64 %rd67, %rd57, %rd27;
-	add.s64 %rd68, %rd15, %rd67;
-	st.global.f64 [%rd68], %rd64;
-	add.s64 %rd69, %rd57, %rd39;
-$L_24:
-	ld.global.f64 %rd70, [%rd59];
-$L_25:
-	ld.global.f64 %rd71, [%rd62];
+	setp.lt.s64 %p10, %rd52, %rd51;
+	selp.b64 %rd53, %rd52, %rd51, %p10;
+	mov.b64 %rd54, 16;
+	add.s64 %rd55, %rd38, %rd54;
+	st.global.s64 [%rd55], %rd53;
+	mov.b64 %rd56, %rd6;
+	setp.lt.u64 %p11, %rd24, %rd56;
+	mov.b64 %rd57, %rd8;
+	setp.lt.u64 %p12, %rd24, %rd57;
+	and.pred %p13, %p11, %p12;
+	mul.lo.s64 %rd58, %rd46, %rd23;
+	mov.b64 %rd59, %rd58;
+	mov.b64 %rd60, %rd16;
+	setp.lt.u64 %p14, %rd59, %rd60;
+	and.pred %p15, %p13, %p14;
+	@!%p15 bra $L_29;
+$L_15:
+	add.s64 %rd61, %rd5, %rd31;
+	ld.global.f64 %rd62, [%rd61];
+	add.s64 %rd63, %rd7, %rd31;
+	ld.global.f64 %rd64, [%rd63];
+	min.f64 %rd65, %rd62, %rd64;
+	setp.eq.f64 %p23, %rd62, %rd64;
+	or.b64 %rd84, %rd62, %rd64;
+	selp.b64 %rd65, %rd84, %rd65, %p23;
+	setp.nan.f64 %p23, %rd62, %rd64;
+	add.rn.f64 %rd84, %rd62, %rd64;
+	selp.b64 %rd65, %rd84, %rd65, %p23;
+	mul.lo.s64 %rd66, %rd58, %rd30;
+	add.s64 %rd67, %rd15, %rd66;
+	st.global.f64 [%rd67], %rd65;
+	add.s64 %rd68, %rd58, %rd39;
+	mov.b64 %rd69, %rd68;
+	setp.lt.u64 %p16, %rd69, %rd60;
+	@!%p16 bra $L_18;
+$L_17:
+	ld.global.f64 %rd70, [%rd61];
+	ld.global.f64 %rd71, [%rd63];
 	max.f64 %rd72, %rd70, %rd71;
-	setp.eq.f64 %p19, %rd70, %rd71;
-	and.b64 %rd88, %rd70, %rd71;
-	selp.b64 %rd72, %rd88, %rd72, %p19;
-	setp.nan.f64 %p19, %rd70, %rd71;
-	add.rn.f64 %rd88, %rd70, %rd71;
-	selp.b64 %rd72, %rd88, %rd72, %p19;
-	mov.b64 %rd73, %rd69;
-	setp.lt.u64 %p13, %rd73, %rd66;
-	@!%p13 bra $L_27;
-$L_26:
-	mul.lo.s64 %rd74, %rd69, %rd27;
-	add.s64 %rd75, %rd15, %rd74;
-	st.global.f64 [%rd75], %rd72;
-	mov.b64 %rd76, %rd10;
-	setp.lt.u64 %p14, %rd26, %rd76;
-	@!%p14 bra $L_29;
-$L_28:
+	setp.eq.f64 %p24, %rd70, %rd71;
+	and.b64 %rd85, %rd70, %rd71;
+	selp.b64 %rd72, %rd85, %rd72, %p24;
+	setp.nan.f64 %p24, %rd70, %rd71;
+	add.rn.f64 %rd85, %rd70, %rd71;
+	selp.b64 %rd72, %rd85, %rd72, %p24;
+	add.s64 %rd73, %rd67, %rd30;
+	st.global.f64 [%rd73], %rd72;
+	mov.b64 %rd74, %rd10;
+	setp.lt.u64 %p17, %rd24, %rd74;
+	mov.b64 %rd75, %rd12;
+	setp.lt.u64 %p18, %rd24, %rd75;
+	and.pred %p19, %p17, %p18;
+	mov.b64 %rd76, %rd18;
+	setp.lt.u64 %p20, %rd59, %rd76;
+	and.pred %p21, %p19, %p20;
+	@!%p21 bra $L_31;
+$L_23:
 	mov.b64 %rd77, 4;
 	mul.lo.s64 %rd78, %rd23, %rd77;
 	add.s64 %rd79, %rd9, %rd78;
 	ld.global.f32 %r4, [%rd79];
-	mov.b64 %rd80, %rd12;
-	setp.lt.u64 %p15, %rd26, %rd80;
-	@!%p15 bra $L_31;
-$L_30:
-	add.s64 %rd81, %rd11, %rd78;
-	ld.global.f32 %r5, [%rd81];
+	add.s64 %rd80, %rd11, %rd78;
+	ld.global.f32 %r5, [%rd80];
 	min.f32 %r6, %r4, %r5;
-	setp.eq.f32 %p20, %r4, %r5;
+	setp.eq.f32 %p25, %r4, %r5;
 	or.b32 %r12, %r4, %r5;
-	selp.b32 %r6, %r12, %r6, %p20;
-	setp.nan.f32 %p20, %r4, %r5;
+	selp.b32 %r6, %r12, %r6, %p25;
+	setp.nan.f32 %p25, %r4, %r5;
 	add.rn.f32 %r12, %r4, %r5;
-	selp.b32 %r6, %r12, %r6, %p20;
-	mov.b64 %rd82, %rd18;
-	setp.lt.u64 %p16, %rd65, %rd82;
-	@!%p16 bra $L_33;
-$L_32:
-	mul.lo.s64 %rd83, %rd57, %rd77;
-	add.s64 %rd84, %rd17, %rd83;
-	st.global.f32 [%rd84], %r6;
-$L_34:
+	selp.b32 %r6, %r12, %r6, %p25;
+	mul.lo.s64 %rd81, %rd58, %rd77;
+	add.s64 %rd82, %rd17, %rd81;
+	st.global.f32 [%rd82], %r6;
+	setp.lt.u64 %p22, %rd69, %rd76;
+	@!%p22 bra $L_26;
+$L_25:
 	ld.global.f32 %r7, [%rd79];
-$L_35:
-	ld.global.f32 %r8, [%rd81];
+	ld.global.f32 %r8, [%rd80];
 	max.f32 %r9, %r7, %r8;
-	setp.eq.f32 %p21, %r7, %r8;
+	setp.eq.f32 %p26, %r7, %r8;
 	and.b32 %r13, %r7, %r8;
-	selp.b32 %r9, %r13, %r9, %p21;
-	setp.nan.f32 %p21, %r7, %r8;
+	selp.b32 %r9, %r13, %r9, %p26;
+	setp.nan.f32 %p26, %r7, %r8;
 	add.rn.f32 %r13, %r7, %r8;
-	selp.b32 %r9, %r13, %r9, %p21;
+	selp.b32 %r9, %r13, %r9, %p26;
 	mov.b32 %r10, 0f3F000000;
 	max.f32 %r11, %r9, %r10;
-	setp.eq.f32 %p22, %r9, %r10;
+	setp.eq.f32 %p27, %r9, %r10;
 	and.b32 %r14, %r9, %r10;
-	selp.b32 %r11, %r14, %r11, %p22;
-	setp.nan.f32 %p22, %r9, %r10;
+	selp.b32 %r11, %r14, %r11, %p27;
+	setp.nan.f32 %p27, %r9, %r10;
 	add.rn.f32 %r14, %r9, %r10;
-	selp.b32 %r11, %r14, %r11, %p22;
-	setp.lt.u64 %p17, %rd73, %rd82;
-	@!%p17 bra $L_37;
-$L_36:
-	mul.lo.s64 %rd85, %rd69, %rd77;
-	add.s64 %rd86, %rd17, %rd85;
-	st.global.f32 [%rd86], %r11;
-$L_3:
-$L_4:
+	selp.b32 %r11, %r14, %r11, %p27;
+	add.s64 %rd83, %rd82, %rd77;
+	st.global.f32 [%rd83], %r11;
+$L_2:
 	ret;
-$L_7:
+$L_3:
+	@%p3 bra $L_28;
+	bra $L_6;
+$L_11:
+	@!%p12 bra $L_14;
+$L_13:
+	@%p14 bra $L_30;
+	bra $L_16;
+$L_19:
+	@!%p18 bra $L_22;
+$L_21:
+	@%p20 bra $L_32;
+	bra $L_24;
+$L_27:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_29:
+	@%p11 bra $L_11;
+	bra $L_12;
+$L_31:
+	@%p17 bra $L_19;
+	bra $L_20;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -12062,7 +12347,7 @@ $L_7:
 	membar.gl;
 $T_1:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -12080,12 +12365,12 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd25;
+	st.global.u64 [%trap+32], %rd27;
 	st.global.u64 [%trap+40], %rd14;
 	membar.gl;
 $T_2:
 	exit;
-$L_13:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -12108,7 +12393,7 @@ $L_13:
 	membar.gl;
 $T_3:
 	exit;
-$L_17:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -12126,12 +12411,12 @@ $L_17:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd48;
+	st.global.u64 [%trap+32], %rd47;
 	st.global.u64 [%trap+40], %rd14;
 	membar.gl;
 $T_4:
 	exit;
-$L_19:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_5;
@@ -12154,7 +12439,7 @@ $L_19:
 	membar.gl;
 $T_5:
 	exit;
-$L_21:
+$L_14:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_6;
@@ -12177,7 +12462,7 @@ $L_21:
 	membar.gl;
 $T_6:
 	exit;
-$L_23:
+$L_16:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_7;
@@ -12195,12 +12480,12 @@ $L_23:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd57;
+	st.global.u64 [%trap+32], %rd58;
 	st.global.u64 [%trap+40], %rd16;
 	membar.gl;
 $T_7:
 	exit;
-$L_27:
+$L_18:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_8;
@@ -12218,12 +12503,12 @@ $L_27:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd69;
+	st.global.u64 [%trap+32], %rd68;
 	st.global.u64 [%trap+40], %rd16;
 	membar.gl;
 $T_8:
 	exit;
-$L_29:
+$L_20:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_9;
@@ -12246,7 +12531,7 @@ $L_29:
 	membar.gl;
 $T_9:
 	exit;
-$L_31:
+$L_22:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_10;
@@ -12269,7 +12554,7 @@ $L_31:
 	membar.gl;
 $T_10:
 	exit;
-$L_33:
+$L_24:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_11;
@@ -12287,12 +12572,12 @@ $L_33:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd57;
+	st.global.u64 [%trap+32], %rd58;
 	st.global.u64 [%trap+40], %rd18;
 	membar.gl;
 $T_11:
 	exit;
-$L_37:
+$L_26:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_12;
@@ -12310,10 +12595,73 @@ $L_37:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd69;
+	st.global.u64 [%trap+32], %rd68;
 	st.global.u64 [%trap+40], %rd18;
 	membar.gl;
 $T_12:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_13;
+	mov.u32 %tr1, 299;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_13:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_14;
+	mov.u32 %tr1, 308;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_14:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_15;
+	mov.u32 %tr1, 314;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_15:
 	exit;
 }
 
@@ -12328,9 +12676,9 @@ $T_12:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<7>;
+	.reg .pred %p<8>;
 	.reg .b32 %r<4>;
-	.reg .b64 %rd<45>;
+	.reg .b64 %rd<44>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -12346,7 +12694,6 @@ $L_0:
 	ld.param.u64 %rd5, [kernels_Unsigned64_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [kernels_Unsigned64_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -12356,68 +12703,65 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.b64 %rd12, 3;
-	mul.lo.s64 %rd13, %rd12, %rd11;
-	mov.b64 %rd14, %rd11;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd4;
+	setp.lt.u64 %p2, %rd12, %rd13;
+	mov.b64 %rd14, 3;
+	mul.lo.s64 %rd15, %rd14, %rd11;
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd6;
+	setp.lt.u64 %p3, %rd16, %rd17;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_12;
 $L_6:
-	mov.b64 %rd18, 8;
-	mul.lo.s64 %rd19, %rd11, %rd18;
-	add.s64 %rd20, %rd1, %rd19;
-	ld.global.u64 %rd21, [%rd20];
-	mov.b64 %rd22, %rd4;
-	setp.lt.u64 %p3, %rd14, %rd22;
-	@!%p3 bra $L_8;
-$L_7:
-	add.s64 %rd23, %rd3, %rd19;
+	mov.b64 %rd21, 8;
+	mul.lo.s64 %rd22, %rd11, %rd21;
+	add.s64 %rd23, %rd1, %rd22;
 	ld.global.u64 %rd24, [%rd23];
-	mul.lo.u64 %rd25, %rd21, %rd24;
-	mov.b64 %rd26, -7046029254386353131;
-	add.u64 %rd27, %rd25, %rd26;
-	mov.b64 %rd28, %rd13;
-	mov.b64 %rd29, %rd6;
-	setp.lt.u64 %p4, %rd28, %rd29;
-	@!%p4 bra $L_10;
-$L_9:
-	mul.lo.s64 %rd30, %rd13, %rd18;
+	add.s64 %rd25, %rd3, %rd22;
+	ld.global.u64 %rd26, [%rd25];
+	mul.lo.u64 %rd27, %rd24, %rd26;
+	mov.b64 %rd28, -7046029254386353131;
+	add.u64 %rd29, %rd27, %rd28;
+	mul.lo.s64 %rd30, %rd15, %rd21;
 	add.s64 %rd31, %rd5, %rd30;
-	st.global.u64 [%rd31], %rd27;
+	st.global.u64 [%rd31], %rd29;
 	mov.b64 %rd32, 1;
-	add.s64 %rd33, %rd13, %rd32;
-$L_11:
-	ld.global.u64 %rd34, [%rd20];
-$L_12:
-	ld.global.u64 %rd35, [%rd23];
-	sub.u64 %rd36, %rd34, %rd35;
-	mov.b64 %rd37, %rd33;
-	setp.lt.u64 %p5, %rd37, %rd29;
-	@!%p5 bra $L_14;
-$L_13:
-	mul.lo.s64 %rd38, %rd33, %rd18;
-	add.s64 %rd39, %rd5, %rd38;
-	st.global.u64 [%rd39], %rd36;
-$L_15:
-	ld.global.u64 %rd40, [%rd20];
-$L_16:
-	ld.global.u64 %rd41, [%rd23];
-	setp.gt.u64 %p6, %rd40, %rd41;
-	@!%p6 bra $L_3;
-$L_4:
-	mov.b64 %rd15, 2;
-	add.s64 %rd16, %rd13, %rd15;
-	mov.b64 %rd17, %rd16;
-	setp.lt.u64 %p2, %rd17, %rd29;
-	@!%p2 bra $L_18;
-$L_17:
-	mul.lo.s64 %rd42, %rd16, %rd18;
-	add.s64 %rd43, %rd5, %rd42;
-	mov.b64 %rd44, 1;
-	st.global.u64 [%rd43], %rd44;
-$L_3:
-$L_5:
-	ret;
+	add.s64 %rd33, %rd15, %rd32;
+	mov.b64 %rd34, %rd33;
+	setp.lt.u64 %p6, %rd34, %rd17;
+	@!%p6 bra $L_9;
 $L_8:
+	ld.global.u64 %rd35, [%rd23];
+	ld.global.u64 %rd36, [%rd25];
+	sub.u64 %rd37, %rd35, %rd36;
+	add.s64 %rd38, %rd31, %rd21;
+	st.global.u64 [%rd38], %rd37;
+	ld.global.u64 %rd39, [%rd23];
+	ld.global.u64 %rd40, [%rd25];
+	setp.gt.u64 %p7, %rd39, %rd40;
+	@!%p7 bra $L_2;
+$L_3:
+	mov.b64 %rd18, 2;
+	add.s64 %rd19, %rd15, %rd18;
+	mov.b64 %rd20, %rd19;
+	setp.lt.u64 %p5, %rd20, %rd17;
+	@!%p5 bra $L_11;
+$L_10:
+	mov.b64 %rd41, 16;
+	add.s64 %rd42, %rd31, %rd41;
+	mov.b64 %rd43, 1;
+	st.global.u64 [%rd42], %rd43;
+$L_2:
+	ret;
+$L_4:
+	@%p3 bra $L_13;
+	bra $L_7;
+$L_12:
+	@%p2 bra $L_4;
+$L_5:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -12440,7 +12784,7 @@ $L_8:
 	membar.gl;
 $T_1:
 	exit;
-$L_10:
+$L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -12458,12 +12802,12 @@ $L_10:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd13;
+	st.global.u64 [%trap+32], %rd15;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_2:
 	exit;
-$L_14:
+$L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -12486,7 +12830,7 @@ $L_14:
 	membar.gl;
 $T_3:
 	exit;
-$L_18:
+$L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
@@ -12504,10 +12848,31 @@ $L_18:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+32], %rd19;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_4:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 320;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_5:
 	exit;
 }
 
@@ -12524,9 +12889,9 @@ $T_4:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<611>;
+	.reg .pred %p<468>;
 	.reg .b32 %r<92>;
-	.reg .b64 %rd<1533>;
+	.reg .b64 %rd<1466>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -12545,7 +12910,6 @@ $L_0:
 	ld.param.u64 %rd7, [kernels_Math32_param_6];
 	cvta.to.global.u64 %rd7, %rd7;
 	ld.param.s64 %rd8, [kernels_Math32_param_7];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd9, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -12555,77 +12919,54 @@ $L_1:
 	cvt.u64.u32 %rd12, %r3;
 	add.s64 %rd13, %rd11, %rd12;
 	setp.lt.s64 %p1, %rd13, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd14, %rd13;
-$L_5:
-	mov.b64 %rd15, 4;
-	mul.lo.s64 %rd16, %rd13, %rd15;
-	add.s64 %rd17, %rd1, %rd16;
-	ld.global.f32 %r4, [%rd17];
-	mov.b64 %rd18, %rd4;
-	setp.lt.u64 %p2, %rd14, %rd18;
-	@!%p2 bra $L_7;
-$L_6:
-	add.s64 %rd19, %rd3, %rd16;
-	ld.global.f32 %r5, [%rd19];
-	mov.b64 %rd20, 6;
-	mul.lo.s64 %rd21, %rd20, %rd13;
-	add.s64 %rd22, %rd21, %rd20;
-	mov.b64 %rd23, %rd22;
-	mov.b64 %rd24, %rd6;
-	setp.le.u64 %p3, %rd23, %rd24;
-	@!%p3 bra $L_9;
-$L_8:
-	mov.b64 %rd25, %rd21;
-	setp.le.u64 %p4, %rd25, %rd23;
-	@!%p4 bra $L_11;
-$L_10:
-	mul.lo.s64 %rd26, %rd21, %rd15;
+	mov.b64 %rd15, %rd4;
+	setp.lt.u64 %p2, %rd14, %rd15;
+	mov.b64 %rd16, 6;
+	mul.lo.s64 %rd17, %rd16, %rd13;
+	add.s64 %rd18, %rd17, %rd16;
+	mov.b64 %rd19, %rd18;
+	mov.b64 %rd20, %rd6;
+	setp.le.u64 %p3, %rd19, %rd20;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd21, %rd17;
+	setp.le.u64 %p5, %rd21, %rd19;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_810;
+$L_7:
+	mov.b64 %rd22, 4;
+	mul.lo.s64 %rd23, %rd13, %rd22;
+	add.s64 %rd24, %rd1, %rd23;
+	ld.global.f32 %r4, [%rd24];
+	add.s64 %rd25, %rd3, %rd23;
+	ld.global.f32 %r5, [%rd25];
+	mul.lo.s64 %rd26, %rd17, %rd22;
 	add.s64 %rd27, %rd5, %rd26;
-$L_12:
 	abs.f32 %r6, %r4;
-$L_13:
-$L_14:
 	sqrt.rn.f32 %r7, %r6;
-$L_15:
 	mov.b64 %rd28, 0;
-$L_16:
 	st.global.f32 [%rd27], %r7;
-$L_17:
 	cvt.rmi.f32.f32 %r8, %r4;
-$L_18:
 	mov.b64 %rd29, 1;
-$L_19:
-	add.s64 %rd30, %rd27, %rd15;
+	add.s64 %rd30, %rd27, %rd22;
 	st.global.f32 [%rd30], %r8;
-$L_20:
 	cvt.rpi.f32.f32 %r9, %r4;
-$L_21:
-$L_22:
 	mov.b64 %rd31, 8;
 	add.s64 %rd32, %rd27, %rd31;
 	st.global.f32 [%rd32], %r9;
-$L_23:
 	cvt.rzi.f32.f32 %r10, %r4;
-$L_24:
-$L_25:
 	mov.b64 %rd33, 12;
 	add.s64 %rd34, %rd27, %rd33;
 	st.global.f32 [%rd34], %r10;
 	mov.b32 %r11, 0f3F800000;
-$L_26:
 	fma.rn.f32 %r12, %r4, %r5, %r11;
-$L_27:
-$L_28:
 	mov.b64 %rd35, 16;
 	add.s64 %rd36, %rd27, %rd35;
 	st.global.f32 [%rd36], %r12;
-$L_29:
 	copysign.f32 %r13, %r4, %r5;
-$L_30:
 	mov.b64 %rd37, 5;
-$L_31:
 	mov.b64 %rd38, 20;
 	add.s64 %rd39, %rd27, %rd38;
 	st.global.f32 [%rd39], %r13;
@@ -12633,4521 +12974,4009 @@ $L_31:
 	add.s64 %rd41, %rd40, %rd37;
 	mov.b64 %rd42, %rd41;
 	mov.b64 %rd43, %rd8;
-	setp.le.u64 %p5, %rd42, %rd43;
-	@!%p5 bra $L_33;
-$L_32:
+	setp.le.u64 %p7, %rd42, %rd43;
 	mov.b64 %rd44, %rd40;
-	setp.le.u64 %p6, %rd44, %rd42;
-	@!%p6 bra $L_35;
-$L_34:
-	mul.lo.s64 %rd45, %rd40, %rd15;
+	setp.le.u64 %p8, %rd44, %rd42;
+	and.pred %p9, %p7, %p8;
+	@!%p9 bra $L_812;
+$L_11:
+	mul.lo.s64 %rd45, %rd40, %rd22;
 	add.s64 %rd46, %rd7, %rd45;
 	mov.b32 %r14, 0f41000000;
 	div.rn.f32 %r15, %r4, %r14;
-$L_36:
 	cvt.f64.f32 %rd47, %r15;
-$L_38:
-	setp.neu.f64 %p7, %rd47, %rd47;
-	@!%p7 bra $L_42;
-$L_39:
-	mov.b64 %rd80, %rd47;
-$L_55:
-	mov.b64 %rd79, %rd80;
-	cvt.rn.f32.f64 %r16, %rd79;
-$L_37:
-$L_98:
+	setp.neu.f64 %p10, %rd47, %rd47;
+	@!%p10 bra $L_16;
+$L_13:
+	mov.b64 %rd104, %rd47;
+$L_28:
+	mov.b64 %rd103, %rd104;
+	cvt.rn.f32.f64 %r16, %rd103;
 	st.global.f32 [%rd46], %r16;
-$L_99:
-$L_100:
-	mov.b32 %r25, 0f3F000000;
-	add.f32 %r26, %r6, %r25;
-$L_101:
-	cvt.f64.f32 %rd156, %r26;
-$L_103:
-	setp.neu.f64 %p51, %rd156, %rd156;
-	@!%p51 bra $L_107;
-$L_104:
-	mov.b64 %rd212, %rd156;
-$L_113:
-	mov.b64 %rd211, %rd212;
-	cvt.rn.f32.f64 %r27, %rd211;
-$L_102:
-$L_139:
-	add.s64 %rd246, %rd46, %rd15;
-	st.global.f32 [%rd246], %r27;
-$L_140:
-	cvt.f64.f32 %rd247, %r4;
-$L_142:
-	mov.b64 %rd248, 0d0000000000000000;
-	setp.eq.f64 %p77, %rd247, %rd248;
-	@!%p77 bra $L_146;
-$L_143:
-	mov.b64 %rd266, %rd247;
-$L_158:
-	mov.b64 %rd265, %rd266;
-	cvt.rn.f32.f64 %r28, %rd265;
-$L_141:
-$L_422:
-	add.s64 %rd652, %rd46, %rd31;
-	st.global.f32 [%rd652], %r28;
-$L_423:
-$L_425:
-	setp.neu.f64 %p216, %rd247, %rd247;
-	@!%p216 bra $L_428;
-$L_426:
-	mov.b64 %rd653, 0d7FF8000000000001;
-	mov.b64 %rd668, %rd653;
-$L_439:
-	mov.b64 %rd667, %rd668;
-	cvt.rn.f32.f64 %r31, %rd667;
-$L_424:
-$L_703:
-	add.s64 %rd1054, %rd46, %rd33;
-	st.global.f32 [%rd1054], %r31;
-$L_704:
-$L_705:
-	mov.b32 %r34, 0f40800000;
-	div.rn.f32 %r35, %r5, %r34;
-$L_706:
-	cvt.f64.f32 %rd1055, %r35;
-$L_708:
-	setp.eq.f64 %p354, %rd1055, %rd248;
-	@!%p354 bra $L_713;
-$L_710:
-	mov.b64 %rd1057, 0d3FF0000000000000;
-	mov.b64 %rd1135, %rd1057;
-$L_761:
-	mov.b64 %rd1134, %rd1135;
-	cvt.rn.f32.f64 %r36, %rd1134;
-$L_707:
-$L_1033:
-	add.s64 %rd1493, %rd46, %rd35;
-	st.global.f32 [%rd1493], %r36;
-$L_3:
-$L_4:
-	ret;
-$L_40:
-	mov.b64 %rd48, 0d0000000000000000;
-	mov.b64 %rd80, %rd48;
-	bra $L_55;
-$L_41:
-	mov.b64 %rd49, -1;
-$L_63:
-	setp.ge.s64 %p24, %rd49, %rd28;
-	@!%p24 bra $L_64;
-$L_66:
-	mov.b64 %rd83, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p29, %rd47, %rd83;
-	setp.ne.u32 %p30, 1, 0;
-	@%p29 bra $E_66_1;
-	bra $L_64;
-$E_66_1:
-	mov.pred %p28, %p30;
-$L_65:
-	mov.pred %p27, %p28;
-$L_69:
-	@%p27 bra $L_40;
-$L_44:
-	mov.b64 %rd53, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p8, %rd47, %rd53;
-	@!%p8 bra $L_46;
-$L_43:
-	mov.b64 %rd50, 0d7FF0000000000000;
-	mov.b64 %rd51, 0dFFF0000000000000;
-	selp.b64 %rd52, %rd50, %rd51, %p14;
-	mov.b64 %rd80, %rd52;
-	bra $L_55;
-$L_42:
-$L_56:
-	setp.ge.s64 %p14, %rd29, %rd28;
-	@!%p14 bra $L_57;
-$L_59:
-	mov.b64 %rd81, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p19, %rd47, %rd81;
-	setp.ne.u32 %p20, 1, 0;
-	@%p19 bra $E_59_2;
-	bra $L_57;
-$E_59_2:
-	mov.pred %p18, %p20;
-$L_58:
-	mov.pred %p17, %p18;
-$L_62:
-	@%p17 bra $L_39;
-	bra $L_41;
-$L_45:
-	mov.b64 %rd54, 0d0000000000000000;
-	mov.b64 %rd80, %rd54;
-	bra $L_55;
-$L_46:
-	mov.b64 %rd55, 0dC0874910D52D3051;
-	setp.lt.f64 %p9, %rd47, %rd55;
-	@%p9 bra $L_45;
-$L_48:
-	mov.b64 %rd58, 0dBE30000000000000;
-	setp.lt.f64 %p10, %rd58, %rd47;
-	@!%p10 bra $L_49;
+	mov.b32 %r17, 0f3F000000;
+	add.f32 %r18, %r6, %r17;
+	cvt.f64.f32 %rd105, %r18;
+	setp.neu.f64 %p22, %rd105, %rd105;
+	@!%p22 bra $L_53;
 $L_50:
-	mov.b64 %rd60, 0d3E30000000000000;
-	setp.lt.f64 %p12, %rd47, %rd60;
-	@!%p12 bra $L_49;
-$L_47:
-	mov.b64 %rd56, 0d3FF0000000000000;
-	add.f64 %rd57, %rd56, %rd47;
-	mov.b64 %rd80, %rd57;
-	bra $L_55;
-$L_49:
-	mov.b64 %rd59, 0d0000000000000000;
-	setp.lt.f64 %p11, %rd47, %rd59;
-	@!%p11 bra $L_54;
-$L_52:
-	mov.b64 %rd69, 0d3FF71547652B82FE;
-	mul.f64 %rd70, %rd69, %rd47;
-	mov.b64 %rd71, 0d3FE0000000000000;
-	sub.f64 %rd72, %rd70, %rd71;
-	cvt.rzi.s64.f64 %rd73, %rd72;
-	mov.b64 %rd62, %rd73;
-$L_51:
-	mov.b64 %rd61, %rd62;
-	cvt.rn.f64.s64 %rd63, %rd61;
-	mov.b64 %rd64, 0d3FE62E42FEE00000;
-	mul.f64 %rd65, %rd63, %rd64;
-	sub.f64 %rd66, %rd47, %rd65;
-	mov.b64 %rd67, 0d3DEA39EF35793C76;
-	mul.f64 %rd68, %rd63, %rd67;
-$L_70:
-	sub.f64 %rd85, %rd66, %rd68;
-	mul.f64 %rd86, %rd85, %rd85;
-	mov.b64 %rd87, 0d3E66376972BEA4D0;
-	mul.f64 %rd88, %rd86, %rd87;
-	mov.b64 %rd89, 0dBEBBBD41C5D26BF1;
-	add.f64 %rd90, %rd89, %rd88;
-	mul.f64 %rd91, %rd86, %rd90;
-	mov.b64 %rd92, 0d3F11566AAF25DE2C;
-	add.f64 %rd93, %rd92, %rd91;
-	mul.f64 %rd94, %rd86, %rd93;
-	mov.b64 %rd95, 0dBF66C16C16BEBD93;
-	add.f64 %rd96, %rd95, %rd94;
-	mul.f64 %rd97, %rd86, %rd96;
-	mov.b64 %rd98, 0d3FC5555555555555;
-	add.f64 %rd99, %rd98, %rd97;
-	mul.f64 %rd100, %rd86, %rd99;
-	sub.f64 %rd101, %rd85, %rd100;
-	mul.f64 %rd102, %rd85, %rd101;
-	mov.b64 %rd103, 0d4000000000000000;
-	sub.f64 %rd104, %rd103, %rd101;
-	div.rn.f64 %rd105, %rd102, %rd104;
-	sub.f64 %rd106, %rd68, %rd105;
-	sub.f64 %rd107, %rd106, %rd66;
-	mov.b64 %rd108, 0d3FF0000000000000;
-	sub.f64 %rd109, %rd108, %rd107;
-$L_72:
-	setp.eq.f64 %p34, %rd109, %rd59;
-	@!%p34 bra $L_75;
+	mov.b64 %rd199, %rd105;
+$L_59:
+	mov.b64 %rd198, %rd199;
+	cvt.rn.f32.f64 %r27, %rd198;
+	add.s64 %rd200, %rd46, %rd22;
+	st.global.f32 [%rd200], %r27;
+	cvt.f64.f32 %rd201, %r4;
+	mov.b64 %rd202, 0d0000000000000000;
+	setp.eq.f64 %p40, %rd201, %rd202;
+	@!%p40 bra $L_76;
 $L_73:
-	mov.b64 %rd133, %rd109;
-$L_86:
-	mov.b64 %rd132, %rd133;
-$L_71:
-	mov.b64 %rd80, %rd132;
-	bra $L_55;
-$L_53:
-	mov.b64 %rd74, 0d3FF71547652B82FE;
-	mul.f64 %rd75, %rd74, %rd47;
-	mov.b64 %rd76, 0d3FE0000000000000;
-	add.f64 %rd77, %rd75, %rd76;
-	cvt.rzi.s64.f64 %rd78, %rd77;
-	mov.b64 %rd62, %rd78;
-	bra $L_51;
-$L_54:
-	setp.gt.f64 %p13, %rd47, %rd59;
-	@%p13 bra $L_53;
-	mov.b64 %rd62, %rd28;
-	bra $L_51;
-$L_57:
-	setp.le.s64 %p15, %rd29, %rd28;
-	setp.ne.u32 %p16, 0, 0;
-	@%p15 bra $L_60;
-	mov.pred %p23, %p16;
-	bra $L_61;
-$L_60:
-	mov.b64 %rd82, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p21, %rd47, %rd82;
-	mov.pred %p23, %p21;
-$L_61:
-	mov.pred %p22, %p23;
-	mov.pred %p18, %p22;
-	bra $L_58;
-$L_64:
-	setp.le.s64 %p25, %rd49, %rd28;
-	setp.ne.u32 %p26, 0, 0;
-	@%p25 bra $L_67;
-	mov.pred %p33, %p26;
-	bra $L_68;
-$L_67:
-	mov.b64 %rd84, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p31, %rd47, %rd84;
-	mov.pred %p33, %p31;
-$L_68:
-	mov.pred %p32, %p33;
-	mov.pred %p28, %p32;
-	bra $L_65;
-$L_74:
-	mov.b64 %rd133, %rd109;
-	bra $L_86;
-$L_75:
-$L_87:
-	setp.ge.s64 %p39, %rd28, %rd28;
-	@!%p39 bra $L_88;
-$L_90:
-	mov.b64 %rd134, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p44, %rd109, %rd134;
-	setp.ne.u32 %p45, 1, 0;
-	@%p44 bra $E_90_3;
-	bra $L_88;
-$E_90_3:
-	mov.pred %p43, %p45;
-$L_89:
-	mov.pred %p42, %p43;
-$L_93:
-	@%p42 bra $L_74;
-$L_77:
-	setp.neu.f64 %p35, %rd109, %rd109;
-	@%p35 bra $L_74;
-$L_76:
-$L_94:
-	abs.f64 %rd136, %rd109;
-	mov.b64 %rd137, 0d0010000000000000;
-	setp.lt.f64 %p49, %rd136, %rd137;
-	@!%p49 bra $L_96;
-$L_95:
-	mov.b64 %rd138, 0d4330000000000000;
-	mul.f64 %rd139, %rd109, %rd138;
-	mov.b64 %rd140, -52;
-	mov.b64 %rd142, %rd139;
-	mov.b64 %rd144, %rd140;
-$L_97:
-	mov.b64 %rd141, %rd142;
-	mov.b64 %rd143, %rd144;
-	add.s64 %rd145, %rd61, %rd143;
-	mov.b64 %rd146, %rd141;
-	mov.b64 %rd147, 52;
-	min.u64 %rd1494, %rd147, 64;
-	cvt.u32.u64 %r53, %rd1494;
-	shr.u64 %rd148, %rd146, %r53;
-	mov.b64 %rd149, %rd148;
-	mov.b64 %rd150, 2047;
-	and.b64 %rd151, %rd149, %rd150;
-	mov.b64 %rd152, 1023;
-	cvt.u32.u64 %r22, %rd151;
-	mov.b32 %r23, 1023;
-	sub.s32 %r24, %r22, %r23;
-	cvt.s64.s32 %rd153, %r24;
-	add.s64 %rd154, %rd145, %rd153;
-	mov.b64 %rd155, -1075;
-	setp.lt.s64 %p50, %rd154, %rd155;
-	@!%p50 bra $L_79;
-$L_78:
-	copysign.f64 %rd110, %rd141, %rd59;
-	mov.b64 %rd133, %rd110;
-	bra $L_86;
-$L_79:
-	setp.gt.s64 %p36, %rd154, %rd152;
-	@!%p36 bra $L_81;
-$L_80:
-	setp.lt.f64 %p37, %rd141, %rd59;
-	@!%p37 bra $L_83;
-$L_82:
-	mov.b64 %rd112, 0d7FF0000000000000;
-	mov.b64 %rd113, 0dFFF0000000000000;
-	selp.b64 %rd114, %rd112, %rd113, %p24;
-	mov.b64 %rd133, %rd114;
-	bra $L_86;
-$L_81:
-	mov.b64 %rd111, -1022;
-	setp.lt.s64 %p38, %rd154, %rd111;
-	@%p38 bra $L_84;
-	mov.b64 %rd121, %rd154;
-	mov.b64 %rd123, %rd108;
-	bra $L_85;
-$L_84:
-	cvt.u32.u64 %r17, %rd154;
-	mov.b32 %r18, 53;
-	add.s32 %r19, %r17, %r18;
-	cvt.s64.s32 %rd118, %r19;
-	mov.b64 %rd119, 0d3CA0000000000000;
-	mov.b64 %rd121, %rd118;
-	mov.b64 %rd123, %rd119;
-$L_85:
-	mov.b64 %rd120, %rd121;
-	mov.b64 %rd122, %rd123;
-	mov.b64 %rd124, 9218868437227405312;
-	not.b64 %rd125, %rd124;
-	and.b64 %rd125, %rd146, %rd125;
-	cvt.u32.u64 %r20, %rd120;
-	add.s32 %r21, %r20, %r23;
-	cvt.s64.s32 %rd126, %r21;
-	mov.b64 %rd127, %rd126;
-	min.u64 %rd1495, %rd147, 64;
-	cvt.u32.u64 %r54, %rd1495;
-	shl.b64 %rd128, %rd127, %r54;
-	or.b64 %rd129, %rd125, %rd128;
-	mov.b64 %rd130, %rd129;
-	mul.f64 %rd131, %rd122, %rd130;
-	mov.b64 %rd133, %rd131;
-	bra $L_86;
-$L_83:
-	mov.b64 %rd115, 0d7FF0000000000000;
-	mov.b64 %rd116, 0dFFF0000000000000;
-	selp.b64 %rd117, %rd115, %rd116, %p14;
-	mov.b64 %rd133, %rd117;
-	bra $L_86;
+	mov.b64 %rd294, %rd201;
 $L_88:
-	setp.le.s64 %p40, %rd28, %rd28;
+	mov.b64 %rd293, %rd294;
+	cvt.rn.f32.f64 %r28, %rd293;
+	add.s64 %rd295, %rd46, %rd31;
+	st.global.f32 [%rd295], %r28;
+	setp.neu.f64 %p62, %rd201, %rd201;
+	@!%p62 bra $L_337;
+$L_335:
+	mov.b64 %rd637, 0d7FF8000000000001;
+	mov.b64 %rd696, %rd637;
+$L_348:
+	mov.b64 %rd695, %rd696;
+	cvt.rn.f32.f64 %r31, %rd695;
+	add.s64 %rd697, %rd46, %rd33;
+	st.global.f32 [%rd697], %r31;
+	mov.b32 %r32, 0f40800000;
+	div.rn.f32 %r33, %r5, %r32;
+	cvt.f64.f32 %rd698, %r33;
+	setp.eq.f64 %p193, %rd698, %rd202;
+	@!%p193 bra $L_599;
+$L_596:
+	mov.b64 %rd1041, 0d3FF0000000000000;
+	mov.b64 %rd1113, %rd1041;
+$L_646:
+	mov.b64 %rd1112, %rd1113;
+	cvt.rn.f32.f64 %r36, %rd1112;
+	add.s64 %rd1114, %rd46, %rd35;
+	st.global.f32 [%rd1114], %r36;
+$L_2:
+	ret;
+$L_3:
+	@!%p3 bra $L_6;
+$L_5:
+	@%p5 bra $L_811;
+	bra $L_8;
+$L_9:
+	@%p8 bra $L_813;
+	bra $L_12;
+$L_14:
+	mov.b64 %rd48, 0d0000000000000000;
+	mov.b64 %rd104, %rd48;
+	bra $L_28;
+$L_15:
+	mov.b64 %rd49, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p11, %rd47, %rd49;
+	@%p11 bra $L_14;
+$L_18:
+	mov.b64 %rd52, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p14, %rd47, %rd52;
+	@!%p14 bra $L_20;
+$L_17:
+	mov.b64 %rd51, 0d7FF0000000000000;
+	mov.b64 %rd104, %rd51;
+	bra $L_28;
+$L_16:
+	mov.b64 %rd50, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p12, %rd47, %rd50;
+	setp.ne.u32 %p13, 1, 0;
+	@%p12 bra $E_16_1;
+	bra $L_29;
+$E_16_1:
+	mov.pred %p25, %p13;
+$L_30:
+	mov.pred %p24, %p25;
+	@%p24 bra $L_13;
+	bra $L_15;
+$L_19:
+	mov.b64 %rd53, 0d0000000000000000;
+	mov.b64 %rd104, %rd53;
+	bra $L_28;
+$L_20:
+	mov.b64 %rd54, 0dC0874910D52D3051;
+	setp.lt.f64 %p15, %rd47, %rd54;
+	@%p15 bra $L_19;
+$L_22:
+	mov.b64 %rd57, 0dBE30000000000000;
+	setp.lt.f64 %p16, %rd57, %rd47;
+	mov.b64 %rd58, 0d3E30000000000000;
+	setp.lt.f64 %p17, %rd47, %rd58;
+	and.pred %p18, %p16, %p17;
+	@!%p18 bra $L_23;
+$L_21:
+	mov.b64 %rd55, 0d3FF0000000000000;
+	add.f64 %rd56, %rd55, %rd47;
+	mov.b64 %rd104, %rd56;
+	bra $L_28;
+$L_23:
+	mov.b64 %rd59, 0d0000000000000000;
+	setp.lt.f64 %p19, %rd47, %rd59;
+	@!%p19 bra $L_27;
+$L_25:
+	mov.b64 %rd93, 0d3FF71547652B82FE;
+	mul.f64 %rd94, %rd93, %rd47;
+	mov.b64 %rd95, 0d3FE0000000000000;
+	sub.f64 %rd96, %rd94, %rd95;
+	cvt.rzi.s64.f64 %rd97, %rd96;
+	mov.b64 %rd61, %rd97;
+$L_24:
+	mov.b64 %rd60, %rd61;
+	cvt.rn.f64.s64 %rd62, %rd60;
+	mov.b64 %rd63, 0d3FE62E42FEE00000;
+	mul.f64 %rd64, %rd62, %rd63;
+	sub.f64 %rd65, %rd47, %rd64;
+	mov.b64 %rd66, 0d3DEA39EF35793C76;
+	mul.f64 %rd67, %rd62, %rd66;
+	sub.f64 %rd68, %rd65, %rd67;
+	mul.f64 %rd69, %rd68, %rd68;
+	mov.b64 %rd70, 0d3E66376972BEA4D0;
+	mul.f64 %rd71, %rd69, %rd70;
+	mov.b64 %rd72, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd73, %rd72, %rd71;
+	mul.f64 %rd74, %rd69, %rd73;
+	mov.b64 %rd75, 0d3F11566AAF25DE2C;
+	add.f64 %rd76, %rd75, %rd74;
+	mul.f64 %rd77, %rd69, %rd76;
+	mov.b64 %rd78, 0dBF66C16C16BEBD93;
+	add.f64 %rd79, %rd78, %rd77;
+	mul.f64 %rd80, %rd69, %rd79;
+	mov.b64 %rd81, 0d3FC5555555555555;
+	add.f64 %rd82, %rd81, %rd80;
+	mul.f64 %rd83, %rd69, %rd82;
+	sub.f64 %rd84, %rd68, %rd83;
+	mul.f64 %rd85, %rd68, %rd84;
+	mov.b64 %rd86, 0d4000000000000000;
+	sub.f64 %rd87, %rd86, %rd84;
+	div.rn.f64 %rd88, %rd85, %rd87;
+	sub.f64 %rd89, %rd67, %rd88;
+	sub.f64 %rd90, %rd89, %rd65;
+	mov.b64 %rd91, 0d3FF0000000000000;
+	sub.f64 %rd92, %rd91, %rd90;
+	setp.eq.f64 %p20, %rd92, %rd59;
+	@!%p20 bra $L_33;
+$L_31:
+	mov.b64 %rd127, %rd92;
+$L_44:
+	mov.b64 %rd126, %rd127;
+	mov.b64 %rd104, %rd126;
+	bra $L_28;
+$L_26:
+	mov.b64 %rd98, 0d3FF71547652B82FE;
+	mul.f64 %rd99, %rd98, %rd47;
+	mov.b64 %rd100, 0d3FE0000000000000;
+	add.f64 %rd101, %rd99, %rd100;
+	cvt.rzi.s64.f64 %rd102, %rd101;
+	mov.b64 %rd61, %rd102;
+	bra $L_24;
+$L_27:
+	setp.gt.f64 %p21, %rd47, %rd59;
+	@%p21 bra $L_26;
+	mov.b64 %rd61, %rd28;
+	bra $L_24;
+$L_29:
+	setp.ne.u32 %p23, 0, 0;
+	mov.pred %p25, %p23;
+	bra $L_30;
+$L_32:
+	mov.b64 %rd127, %rd92;
+	bra $L_44;
+$L_33:
+	setp.gt.f64 %p26, %rd92, %rd50;
+	@%p26 bra $E_33_2;
+	bra $L_45;
+$E_33_2:
+	mov.pred %p34, %p13;
+$L_46:
+	mov.pred %p33, %p34;
+	@%p33 bra $L_32;
+$L_35:
+	setp.neu.f64 %p28, %rd92, %rd92;
+	@%p28 bra $L_32;
+$L_34:
+	abs.f64 %rd106, %rd92;
+	mov.b64 %rd107, 0d0010000000000000;
+	setp.lt.f64 %p27, %rd106, %rd107;
+	@!%p27 bra $L_48;
+$L_47:
+	mov.b64 %rd128, 0d4330000000000000;
+	mul.f64 %rd129, %rd92, %rd128;
+	mov.b64 %rd130, -52;
+	mov.b64 %rd132, %rd129;
+	mov.b64 %rd134, %rd130;
+$L_49:
+	mov.b64 %rd131, %rd132;
+	mov.b64 %rd133, %rd134;
+	add.s64 %rd135, %rd60, %rd133;
+	mov.b64 %rd136, %rd131;
+	mov.b64 %rd137, 52;
+	min.u64 %rd1427, %rd137, 64;
+	cvt.u32.u64 %r53, %rd1427;
+	shr.u64 %rd138, %rd136, %r53;
+	mov.b64 %rd139, %rd138;
+	mov.b64 %rd140, 2047;
+	and.b64 %rd141, %rd139, %rd140;
+	mov.b64 %rd142, 1023;
+	cvt.u32.u64 %r24, %rd141;
+	mov.b32 %r25, 1023;
+	sub.s32 %r26, %r24, %r25;
+	cvt.s64.s32 %rd143, %r26;
+	add.s64 %rd144, %rd135, %rd143;
+	mov.b64 %rd145, -1075;
+	setp.lt.s64 %p35, %rd144, %rd145;
+	@!%p35 bra $L_37;
+$L_36:
+	copysign.f64 %rd108, %rd131, %rd59;
+	mov.b64 %rd127, %rd108;
+	bra $L_44;
+$L_37:
+	setp.gt.s64 %p29, %rd144, %rd142;
+	@!%p29 bra $L_39;
+$L_38:
+	setp.lt.f64 %p30, %rd131, %rd59;
+	@!%p30 bra $L_41;
+$L_40:
+	mov.b64 %rd110, 0dFFF0000000000000;
+	mov.b64 %rd127, %rd110;
+	bra $L_44;
+$L_39:
+	mov.b64 %rd109, -1022;
+	setp.lt.s64 %p31, %rd144, %rd109;
+	@%p31 bra $L_42;
+	mov.b64 %rd115, %rd144;
+	mov.b64 %rd117, %rd91;
+	bra $L_43;
+$L_42:
+	cvt.u32.u64 %r19, %rd144;
+	mov.b32 %r20, 53;
+	add.s32 %r21, %r19, %r20;
+	cvt.s64.s32 %rd112, %r21;
+	mov.b64 %rd113, 0d3CA0000000000000;
+	mov.b64 %rd115, %rd112;
+	mov.b64 %rd117, %rd113;
+$L_43:
+	mov.b64 %rd114, %rd115;
+	mov.b64 %rd116, %rd117;
+	mov.b64 %rd118, 9218868437227405312;
+	not.b64 %rd119, %rd118;
+	and.b64 %rd119, %rd136, %rd119;
+	cvt.u32.u64 %r22, %rd114;
+	add.s32 %r23, %r22, %r25;
+	cvt.s64.s32 %rd120, %r23;
+	mov.b64 %rd121, %rd120;
+	min.u64 %rd1428, %rd137, 64;
+	cvt.u32.u64 %r54, %rd1428;
+	shl.b64 %rd122, %rd121, %r54;
+	or.b64 %rd123, %rd119, %rd122;
+	mov.b64 %rd124, %rd123;
+	mul.f64 %rd125, %rd116, %rd124;
+	mov.b64 %rd127, %rd125;
+	bra $L_44;
+$L_41:
+	mov.b64 %rd111, 0d7FF0000000000000;
+	mov.b64 %rd127, %rd111;
+	bra $L_44;
+$L_45:
+	setp.lt.f64 %p32, %rd92, %rd49;
+	mov.pred %p34, %p32;
+	bra $L_46;
+$L_48:
+	mov.b64 %rd132, %rd92;
+	mov.b64 %rd134, %rd28;
+	bra $L_49;
+$L_51:
+	mov.b64 %rd146, 0d7FF8000000000001;
+	mov.b64 %rd199, %rd146;
+	bra $L_59;
+$L_52:
+	mov.b64 %rd147, 0d0000000000000000;
+	setp.lt.f64 %p36, %rd105, %rd147;
+	@%p36 bra $L_51;
+$L_55:
+	setp.eq.f64 %p39, %rd105, %rd147;
+	@!%p39 bra $L_56;
+$L_54:
+	mov.b64 %rd149, 0dFFF0000000000000;
+	mov.b64 %rd199, %rd149;
+	bra $L_59;
+$L_53:
+	mov.b64 %rd148, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p37, %rd105, %rd148;
+	setp.ne.u32 %p38, 1, 0;
+	@%p37 bra $E_53_3;
+	bra $L_60;
+$E_53_3:
+	mov.pred %p43, %p38;
+$L_61:
+	mov.pred %p42, %p43;
+	@%p42 bra $L_50;
+	bra $L_52;
+$L_56:
+	@!%p39 bra $L_64;
+$L_62:
+	mov.b64 %rd206, %rd105;
+	mov.b64 %rd208, %rd28;
+$L_67:
+	mov.b64 %rd205, %rd206;
+	mov.b64 %rd207, %rd208;
+	mov.b64 %rd209, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p45, %rd205, %rd209;
+	@%p45 bra $L_57;
+	mov.b64 %rd154, %rd205;
+	mov.b64 %rd156, %rd207;
+	bra $L_58;
+$L_57:
+	mov.b64 %rd150, 0d4000000000000000;
+	mul.f64 %rd151, %rd205, %rd150;
+	sub.s64 %rd152, %rd207, %rd29;
+	mov.b64 %rd154, %rd151;
+	mov.b64 %rd156, %rd152;
+$L_58:
+	mov.b64 %rd153, %rd154;
+	mov.b64 %rd155, %rd156;
+	mov.b64 %rd157, 0d3FF0000000000000;
+	sub.f64 %rd158, %rd153, %rd157;
+	cvt.rn.f64.s64 %rd159, %rd155;
+	mov.b64 %rd160, 0d4000000000000000;
+	add.f64 %rd161, %rd160, %rd158;
+	div.rn.f64 %rd162, %rd158, %rd161;
+	mul.f64 %rd163, %rd162, %rd162;
+	mul.f64 %rd164, %rd163, %rd163;
+	mov.b64 %rd165, 0d3FC2F112DF3E5244;
+	mul.f64 %rd166, %rd164, %rd165;
+	mov.b64 %rd167, 0d3FC7466496CB03DE;
+	add.f64 %rd168, %rd167, %rd166;
+	mul.f64 %rd169, %rd164, %rd168;
+	mov.b64 %rd170, 0d3FD2492494229359;
+	add.f64 %rd171, %rd170, %rd169;
+	mul.f64 %rd172, %rd164, %rd171;
+	mov.b64 %rd173, 0d3FE5555555555593;
+	add.f64 %rd174, %rd173, %rd172;
+	mul.f64 %rd175, %rd163, %rd174;
+	mov.b64 %rd176, 0d3FC39A09D078C69F;
+	mul.f64 %rd177, %rd164, %rd176;
+	mov.b64 %rd178, 0d3FCC71C51D8E78AF;
+	add.f64 %rd179, %rd178, %rd177;
+	mul.f64 %rd180, %rd164, %rd179;
+	mov.b64 %rd181, 0d3FD999999997FA04;
+	add.f64 %rd182, %rd181, %rd180;
+	mul.f64 %rd183, %rd164, %rd182;
+	add.f64 %rd184, %rd175, %rd183;
+	mov.b64 %rd185, 0d3FE0000000000000;
+	mul.f64 %rd186, %rd185, %rd158;
+	mul.f64 %rd187, %rd186, %rd158;
+	mov.b64 %rd188, 0d3FE62E42FEE00000;
+	mul.f64 %rd189, %rd159, %rd188;
+	add.f64 %rd190, %rd187, %rd184;
+	mul.f64 %rd191, %rd162, %rd190;
+	mov.b64 %rd192, 0d3DEA39EF35793C76;
+	mul.f64 %rd193, %rd159, %rd192;
+	add.f64 %rd194, %rd191, %rd193;
+	sub.f64 %rd195, %rd187, %rd194;
+	sub.f64 %rd196, %rd195, %rd158;
+	sub.f64 %rd197, %rd189, %rd196;
+	mov.b64 %rd199, %rd197;
+	bra $L_59;
+$L_60:
 	setp.ne.u32 %p41, 0, 0;
-	@%p40 bra $L_91;
-	mov.pred %p48, %p41;
-	bra $L_92;
-$L_91:
-	mov.b64 %rd135, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p46, %rd109, %rd135;
-	mov.pred %p48, %p46;
-$L_92:
+	mov.pred %p43, %p41;
+	bra $L_61;
+$L_63:
+	mov.b64 %rd206, %rd105;
+	mov.b64 %rd208, %rd28;
+	bra $L_67;
+$L_64:
+	@%p37 bra $E_64_4;
+	bra $L_68;
+$E_64_4:
+	mov.pred %p48, %p38;
+$L_69:
 	mov.pred %p47, %p48;
-	mov.pred %p43, %p47;
+	@%p47 bra $L_63;
+$L_66:
+	@%p22 bra $L_63;
+$L_65:
+	abs.f64 %rd203, %rd105;
+	mov.b64 %rd204, 0d0010000000000000;
+	setp.lt.f64 %p44, %rd203, %rd204;
+	@!%p44 bra $L_71;
+$L_70:
+	mov.b64 %rd211, 0d4330000000000000;
+	mul.f64 %rd212, %rd105, %rd211;
+	mov.b64 %rd213, -52;
+	mov.b64 %rd215, %rd212;
+	mov.b64 %rd217, %rd213;
+$L_72:
+	mov.b64 %rd214, %rd215;
+	mov.b64 %rd216, %rd217;
+	mov.b64 %rd218, %rd214;
+	mov.b64 %rd219, 52;
+	min.u64 %rd1429, %rd219, 64;
+	cvt.u32.u64 %r55, %rd1429;
+	shr.u64 %rd220, %rd218, %r55;
+	mov.b64 %rd221, 2047;
+	and.b64 %rd222, %rd220, %rd221;
+	mov.b64 %rd223, %rd222;
+	mov.b64 %rd224, 1023;
+	sub.s64 %rd225, %rd223, %rd224;
+	add.s64 %rd226, %rd225, %rd29;
+	add.s64 %rd227, %rd216, %rd226;
+	mov.b64 %rd228, 9218868437227405312;
+	not.b64 %rd229, %rd228;
+	and.b64 %rd229, %rd218, %rd229;
+	mov.b64 %rd230, 4602678819172646912;
+	or.b64 %rd231, %rd229, %rd230;
+	mov.b64 %rd232, %rd231;
+	mov.b64 %rd206, %rd232;
+	mov.b64 %rd208, %rd227;
+	bra $L_67;
+$L_68:
+	mov.b64 %rd210, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p46, %rd105, %rd210;
+	mov.pred %p48, %p46;
+	bra $L_69;
+$L_71:
+	mov.b64 %rd215, %rd105;
+	mov.b64 %rd217, %rd28;
+	bra $L_72;
+$L_74:
+	mov.b64 %rd233, 0d7FF8000000000001;
+	mov.b64 %rd294, %rd233;
+	bra $L_88;
+$L_75:
+	mov.b64 %rd234, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p49, %rd201, %rd234;
+	setp.ne.u32 %p50, 1, 0;
+	@%p49 bra $E_75_5;
 	bra $L_89;
+$E_75_5:
+	mov.pred %p65, %p50;
+$L_90:
+	mov.pred %p64, %p65;
+	@%p64 bra $L_74;
+$L_77:
+	setp.lt.f64 %p52, %rd201, %rd202;
+	setp.ne.u32 %p53, 0, 0;
+	@%p52 bra $L_78;
+	mov.b64 %rd237, %rd201;
+	mov.pred %p55, %p53;
+	bra $L_79;
+$L_78:
+	neg.f64 %rd235, %rd201;
+	mov.b64 %rd237, %rd235;
+	mov.pred %p55, %p50;
+$L_79:
+	mov.b64 %rd236, %rd237;
+	mov.pred %p54, %p55;
+	mov.b64 %rd238, 0d41C0000000000000;
+	setp.ge.f64 %p56, %rd236, %rd238;
+	@!%p56 bra $L_92;
+$L_91:
+	mov.b64 %rd297, 0d3FE921FB54442D18;
+	setp.lt.f64 %p66, %rd236, %rd297;
+	@!%p66 bra $L_97;
 $L_96:
-	mov.b64 %rd142, %rd109;
-	mov.b64 %rd144, %rd28;
-	bra $L_97;
-$L_105:
-	mov.b64 %rd157, 0d7FF8000000000001;
-	mov.b64 %rd212, %rd157;
-	bra $L_113;
-$L_106:
-	mov.b64 %rd158, 0d0000000000000000;
-	setp.lt.f64 %p52, %rd156, %rd158;
-	@%p52 bra $L_105;
-$L_109:
-	setp.eq.f64 %p54, %rd156, %rd158;
-	@!%p54 bra $L_110;
-$L_108:
-	mov.b64 %rd159, -1;
-	mov.b64 %rd160, 0d7FF0000000000000;
-	mov.b64 %rd161, 0dFFF0000000000000;
-	setp.ge.s64 %p53, %rd159, %rd28;
-	selp.b64 %rd162, %rd160, %rd161, %p53;
-	mov.b64 %rd212, %rd162;
-	bra $L_113;
-$L_107:
-$L_114:
-	setp.ge.s64 %p55, %rd29, %rd28;
-	@!%p55 bra $L_115;
-$L_117:
-	mov.b64 %rd213, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p60, %rd156, %rd213;
-	setp.ne.u32 %p61, 1, 0;
-	@%p60 bra $E_117_4;
-	bra $L_115;
-$E_117_4:
-	mov.pred %p59, %p61;
-$L_116:
+	mov.b64 %rd327, 0;
+	mov.b64 %rd360, %rd327;
+	mov.b64 %rd362, %rd236;
+$L_100:
+	mov.b64 %rd359, %rd360;
+	mov.b64 %rd361, %rd362;
+	mov.b64 %rd323, %rd359;
+	mov.b64 %rd325, %rd361;
+$L_95:
+	mov.b64 %rd322, %rd323;
+	mov.b64 %rd324, %rd325;
+	mov.b64 %rd326, 3;
+	setp.gt.u64 %p68, %rd322, %rd326;
+	@%p68 bra $L_80;
+	mov.pred %p59, %p54;
+	mov.b64 %rd242, %rd322;
+	bra $L_81;
+$L_80:
+	not.pred %p57, %p54;
+	mov.b64 %rd239, 4;
+	sub.u64 %rd240, %rd322, %rd239;
+	mov.pred %p59, %p57;
+	mov.b64 %rd242, %rd240;
+$L_81:
 	mov.pred %p58, %p59;
-$L_120:
-	@%p58 bra $L_104;
-	bra $L_106;
-$L_110:
-$L_121:
-	@!%p54 bra $L_124;
-$L_122:
-	mov.b64 %rd216, %rd156;
-	mov.b64 %rd218, %rd28;
-$L_127:
-	mov.b64 %rd215, %rd216;
-	mov.b64 %rd217, %rd218;
-	mov.b64 %rd219, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p65, %rd215, %rd219;
-	@%p65 bra $L_111;
-	mov.b64 %rd167, %rd215;
-	mov.b64 %rd169, %rd217;
-	bra $L_112;
-$L_111:
-	mov.b64 %rd163, 0d4000000000000000;
-	mul.f64 %rd164, %rd215, %rd163;
-	sub.s64 %rd165, %rd217, %rd29;
-	mov.b64 %rd167, %rd164;
-	mov.b64 %rd169, %rd165;
-$L_112:
-	mov.b64 %rd166, %rd167;
-	mov.b64 %rd168, %rd169;
-	mov.b64 %rd170, 0d3FF0000000000000;
-	sub.f64 %rd171, %rd166, %rd170;
-	cvt.rn.f64.s64 %rd172, %rd168;
-	mov.b64 %rd173, 0d4000000000000000;
-	add.f64 %rd174, %rd173, %rd171;
-	div.rn.f64 %rd175, %rd171, %rd174;
-	mul.f64 %rd176, %rd175, %rd175;
-	mul.f64 %rd177, %rd176, %rd176;
-	mov.b64 %rd178, 0d3FC2F112DF3E5244;
-	mul.f64 %rd179, %rd177, %rd178;
-	mov.b64 %rd180, 0d3FC7466496CB03DE;
-	add.f64 %rd181, %rd180, %rd179;
-	mul.f64 %rd182, %rd177, %rd181;
-	mov.b64 %rd183, 0d3FD2492494229359;
-	add.f64 %rd184, %rd183, %rd182;
-	mul.f64 %rd185, %rd177, %rd184;
-	mov.b64 %rd186, 0d3FE5555555555593;
-	add.f64 %rd187, %rd186, %rd185;
-	mul.f64 %rd188, %rd176, %rd187;
-	mov.b64 %rd189, 0d3FC39A09D078C69F;
-	mul.f64 %rd190, %rd177, %rd189;
-	mov.b64 %rd191, 0d3FCC71C51D8E78AF;
-	add.f64 %rd192, %rd191, %rd190;
-	mul.f64 %rd193, %rd177, %rd192;
-	mov.b64 %rd194, 0d3FD999999997FA04;
-	add.f64 %rd195, %rd194, %rd193;
-	mul.f64 %rd196, %rd177, %rd195;
-	add.f64 %rd197, %rd188, %rd196;
-	mov.b64 %rd198, 0d3FE0000000000000;
-	mul.f64 %rd199, %rd198, %rd171;
-	mul.f64 %rd200, %rd199, %rd171;
-	mov.b64 %rd201, 0d3FE62E42FEE00000;
-	mul.f64 %rd202, %rd172, %rd201;
-	add.f64 %rd203, %rd200, %rd197;
-	mul.f64 %rd204, %rd175, %rd203;
-	mov.b64 %rd205, 0d3DEA39EF35793C76;
-	mul.f64 %rd206, %rd172, %rd205;
-	add.f64 %rd207, %rd204, %rd206;
-	sub.f64 %rd208, %rd200, %rd207;
-	sub.f64 %rd209, %rd208, %rd171;
-	sub.f64 %rd210, %rd202, %rd209;
-	mov.b64 %rd212, %rd210;
-	bra $L_113;
-$L_115:
-	setp.le.s64 %p56, %rd29, %rd28;
-	setp.ne.u32 %p57, 0, 0;
-	@%p56 bra $L_118;
-	mov.pred %p64, %p57;
-	bra $L_119;
-$L_118:
-	mov.b64 %rd214, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p62, %rd156, %rd214;
-	mov.pred %p64, %p62;
-$L_119:
-	mov.pred %p63, %p64;
-	mov.pred %p59, %p63;
-	bra $L_116;
-$L_123:
-	mov.b64 %rd216, %rd156;
-	mov.b64 %rd218, %rd28;
-	bra $L_127;
-$L_124:
-$L_128:
-	setp.ge.s64 %p66, %rd28, %rd28;
-	@!%p66 bra $L_129;
-$L_131:
-	mov.b64 %rd220, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p71, %rd156, %rd220;
-	setp.ne.u32 %p72, 1, 0;
-	@%p71 bra $E_131_5;
-	bra $L_129;
-$E_131_5:
-	mov.pred %p70, %p72;
-$L_130:
-	mov.pred %p69, %p70;
-$L_134:
-	@%p69 bra $L_123;
-$L_126:
-	@%p51 bra $L_123;
-$L_125:
-$L_135:
-	abs.f64 %rd222, %rd156;
-	mov.b64 %rd223, 0d0010000000000000;
-	setp.lt.f64 %p76, %rd222, %rd223;
-	@!%p76 bra $L_137;
-$L_136:
-	mov.b64 %rd224, 0d4330000000000000;
-	mul.f64 %rd225, %rd156, %rd224;
-	mov.b64 %rd226, -52;
-	mov.b64 %rd228, %rd225;
-	mov.b64 %rd230, %rd226;
-$L_138:
-	mov.b64 %rd227, %rd228;
-	mov.b64 %rd229, %rd230;
-	mov.b64 %rd231, %rd227;
-	mov.b64 %rd232, 52;
-	min.u64 %rd1496, %rd232, 64;
-	cvt.u32.u64 %r55, %rd1496;
-	shr.u64 %rd233, %rd231, %r55;
-	mov.b64 %rd234, 2047;
-	and.b64 %rd235, %rd233, %rd234;
-	mov.b64 %rd236, %rd235;
-	mov.b64 %rd237, 1023;
-	sub.s64 %rd238, %rd236, %rd237;
-	add.s64 %rd239, %rd238, %rd29;
-	add.s64 %rd240, %rd229, %rd239;
-	mov.b64 %rd241, 9218868437227405312;
-	not.b64 %rd242, %rd241;
-	and.b64 %rd242, %rd231, %rd242;
-	mov.b64 %rd243, 4602678819172646912;
-	or.b64 %rd244, %rd242, %rd243;
-	mov.b64 %rd245, %rd244;
-	mov.b64 %rd216, %rd245;
-	mov.b64 %rd218, %rd240;
-	bra $L_127;
-$L_129:
-	setp.le.s64 %p67, %rd28, %rd28;
-	setp.ne.u32 %p68, 0, 0;
-	@%p67 bra $L_132;
-	mov.pred %p75, %p68;
-	bra $L_133;
-$L_132:
-	mov.b64 %rd221, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p73, %rd156, %rd221;
-	mov.pred %p75, %p73;
-$L_133:
-	mov.pred %p74, %p75;
-	mov.pred %p70, %p74;
-	bra $L_130;
-$L_137:
-	mov.b64 %rd228, %rd156;
-	mov.b64 %rd230, %rd28;
-	bra $L_138;
-$L_144:
-	mov.b64 %rd249, 0d7FF8000000000001;
-	mov.b64 %rd266, %rd249;
-	bra $L_158;
-$L_145:
-$L_159:
-	setp.ge.s64 %p89, %rd28, %rd28;
-	@!%p89 bra $L_160;
-$L_162:
-	mov.b64 %rd267, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p94, %rd247, %rd267;
-	setp.ne.u32 %p95, 1, 0;
-	@%p94 bra $E_162_6;
-	bra $L_160;
-$E_162_6:
-	mov.pred %p93, %p95;
-$L_161:
-	mov.pred %p92, %p93;
-$L_165:
-	@%p92 bra $L_144;
-$L_147:
-	setp.lt.f64 %p79, %rd247, %rd248;
-	setp.ne.u32 %p80, 0, 0;
-	@%p79 bra $L_148;
-	mov.b64 %rd252, %rd247;
-	mov.pred %p83, %p80;
-	bra $L_149;
-$L_148:
-	neg.f64 %rd250, %rd247;
-	setp.ne.u32 %p81, 1, 0;
-	mov.b64 %rd252, %rd250;
-	mov.pred %p83, %p81;
-$L_149:
-	mov.b64 %rd251, %rd252;
-	mov.pred %p82, %p83;
-$L_166:
-	mov.b64 %rd269, 0d41C0000000000000;
-	setp.ge.f64 %p99, %rd251, %rd269;
-	@!%p99 bra $L_168;
-$L_167:
-$L_172:
-	mov.b64 %rd299, 0d3FE921FB54442D18;
-	setp.lt.f64 %p102, %rd251, %rd299;
-	@!%p102 bra $L_174;
-$L_173:
-	mov.b64 %rd300, 0;
-	mov.b64 %rd332, %rd300;
-	mov.b64 %rd334, %rd251;
-$L_177:
-	mov.b64 %rd331, %rd332;
-	mov.b64 %rd333, %rd334;
-	mov.b64 %rd295, %rd331;
-	mov.b64 %rd297, %rd333;
-$L_171:
-	mov.b64 %rd294, %rd295;
-	mov.b64 %rd296, %rd297;
-	mov.b64 %rd298, 3;
-	setp.gt.u64 %p101, %rd294, %rd298;
-	@%p101 bra $L_150;
-	mov.pred %p86, %p82;
-	mov.b64 %rd256, %rd294;
-	bra $L_151;
-$L_150:
-	not.pred %p84, %p82;
-	mov.b64 %rd253, 4;
-	sub.u64 %rd254, %rd294, %rd253;
-	mov.pred %p86, %p84;
-	mov.b64 %rd256, %rd254;
-$L_151:
-	mov.pred %p85, %p86;
-	mov.b64 %rd255, %rd256;
-	mul.f64 %rd257, %rd296, %rd296;
-	mov.b64 %rd258, 1;
-	setp.eq.u64 %p87, %rd255, %rd258;
-	@!%p87 bra $L_155;
-$L_152:
-$L_418:
-	mov.b64 %rd610, 0d3FE0000000000000;
-	mul.f64 %rd611, %rd610, %rd257;
-	mov.b64 %rd612, 0d3FF0000000000000;
-	sub.f64 %rd613, %rd612, %rd611;
-	mul.f64 %rd614, %rd257, %rd257;
-	mov.b64 %rd615, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd616, %rd615, %rd257;
-	mov.b64 %rd617, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd618, %rd616, %rd617;
-	mul.f64 %rd619, %rd618, %rd257;
-	mov.b64 %rd620, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd621, %rd619, %rd620;
-	mul.f64 %rd622, %rd621, %rd257;
-	mov.b64 %rd623, 0d3EFA01A019C844F5;
-	add.f64 %rd624, %rd622, %rd623;
-	mul.f64 %rd625, %rd624, %rd257;
-	mov.b64 %rd626, 0dBF56C16C16C14F91;
-	add.f64 %rd627, %rd625, %rd626;
-	mul.f64 %rd628, %rd627, %rd257;
-	mov.b64 %rd629, 0d3FA555555555554B;
-	add.f64 %rd630, %rd628, %rd629;
-	mul.f64 %rd631, %rd614, %rd630;
-	add.f64 %rd632, %rd613, %rd631;
-$L_419:
-	mov.b64 %rd260, %rd632;
-$L_153:
-	mov.b64 %rd259, %rd260;
-	@%p85 bra $L_156;
-	mov.b64 %rd264, %rd259;
-	bra $L_157;
-$L_156:
-	neg.f64 %rd262, %rd259;
-	mov.b64 %rd264, %rd262;
-$L_157:
-	mov.b64 %rd263, %rd264;
-	mov.b64 %rd266, %rd263;
-	bra $L_158;
-$L_146:
-	setp.neu.f64 %p78, %rd247, %rd247;
-	@%p78 bra $L_143;
-	bra $L_145;
-$L_154:
-$L_420:
-	mul.f64 %rd633, %rd296, %rd257;
-	mov.b64 %rd634, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd635, %rd634, %rd257;
-	mov.b64 %rd636, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd637, %rd635, %rd636;
-	mul.f64 %rd638, %rd637, %rd257;
-	mov.b64 %rd639, 0d3EC71DE3567D48A1;
-	add.f64 %rd640, %rd638, %rd639;
-	mul.f64 %rd641, %rd640, %rd257;
-	mov.b64 %rd642, 0dBF2A01A019BFDF03;
-	add.f64 %rd643, %rd641, %rd642;
-	mul.f64 %rd644, %rd643, %rd257;
-	mov.b64 %rd645, 0d3F8111111110F7D0;
-	add.f64 %rd646, %rd644, %rd645;
-	mul.f64 %rd647, %rd646, %rd257;
-	mov.b64 %rd648, 0dBFC5555555555548;
-	add.f64 %rd649, %rd647, %rd648;
-	mul.f64 %rd650, %rd633, %rd649;
-	add.f64 %rd651, %rd296, %rd650;
-$L_421:
-	mov.b64 %rd260, %rd651;
-	bra $L_153;
-$L_155:
-	mov.b64 %rd261, 2;
-	setp.eq.u64 %p88, %rd255, %rd261;
-	@%p88 bra $L_152;
-	bra $L_154;
-$L_160:
-	setp.le.s64 %p90, %rd28, %rd28;
-	setp.ne.u32 %p91, 0, 0;
-	@%p90 bra $L_163;
-	mov.pred %p98, %p91;
-	bra $L_164;
-$L_163:
-	mov.b64 %rd268, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p96, %rd247, %rd268;
-	mov.pred %p98, %p96;
-$L_164:
-	mov.pred %p97, %p98;
-	mov.pred %p93, %p97;
-	bra $L_161;
-$L_168:
-	mov.b64 %rd270, 0d3FF45F306DC9C883;
-	mul.f64 %rd271, %rd251, %rd270;
-	cvt.rzi.u64.f64 %rd272, %rd271;
-	cvt.rn.f64.u64 %rd273, %rd272;
-	mov.b64 %rd274, 1;
-	and.b64 %rd275, %rd272, %rd274;
-	setp.eq.u64 %p100, %rd275, %rd274;
-	@%p100 bra $L_169;
-	mov.b64 %rd280, %rd272;
-	mov.b64 %rd282, %rd273;
-	bra $L_170;
-$L_169:
-	add.u64 %rd276, %rd272, %rd274;
-	mov.b64 %rd277, 0d3FF0000000000000;
-	add.f64 %rd278, %rd273, %rd277;
-	mov.b64 %rd280, %rd276;
-	mov.b64 %rd282, %rd278;
-$L_170:
-	mov.b64 %rd279, %rd280;
-	mov.b64 %rd281, %rd282;
-	mov.b64 %rd283, 7;
-	and.b64 %rd284, %rd279, %rd283;
-	mov.b64 %rd285, 0d3FE921FB40000000;
-	mul.f64 %rd286, %rd281, %rd285;
-	sub.f64 %rd287, %rd251, %rd286;
-	mov.b64 %rd288, 0d3E64442D00000000;
-	mul.f64 %rd289, %rd281, %rd288;
-	sub.f64 %rd290, %rd287, %rd289;
-	mov.b64 %rd291, 0d3CE8469898CC5170;
-	mul.f64 %rd292, %rd281, %rd291;
-	sub.f64 %rd293, %rd290, %rd292;
-	mov.b64 %rd295, %rd284;
-	mov.b64 %rd297, %rd293;
-	bra $L_171;
-$L_174:
-	mov.b64 %rd301, %rd251;
-	mov.b64 %rd302, 52;
-	min.u64 %rd1497, %rd302, 64;
-	cvt.u32.u64 %r56, %rd1497;
-	shr.u64 %rd303, %rd301, %r56;
-	mov.b64 %rd304, 2047;
-	and.b64 %rd305, %rd303, %rd304;
-	mov.b64 %rd306, %rd305;
-	mov.b64 %rd307, 1023;
-	sub.s64 %rd308, %rd306, %rd307;
-	mov.b64 %rd309, 52;
-	sub.s64 %rd310, %rd308, %rd309;
-	mov.b64 %rd311, 9218868437227405312;
-	not.b64 %rd312, %rd311;
-	and.b64 %rd312, %rd301, %rd312;
-	mov.b64 %rd313, 4503599627370496;
-	or.b64 %rd314, %rd312, %rd313;
-	mov.b64 %rd315, 61;
-	add.s64 %rd316, %rd310, %rd315;
-	mov.b64 %rd317, %rd316;
-	mov.b64 %rd318, 64;
-	div.u64 %rd319, %rd317, %rd318;
-	rem.u64 %rd320, %rd317, %rd318;
+	mov.b64 %rd241, %rd242;
+	mul.f64 %rd243, %rd324, %rd324;
+	mov.b64 %rd244, 1;
+	setp.eq.u64 %p60, %rd241, %rd244;
+	@!%p60 bra $L_85;
+$L_82:
+	mov.b64 %rd245, 0d3FE0000000000000;
+	mul.f64 %rd246, %rd245, %rd243;
+	mov.b64 %rd247, 0d3FF0000000000000;
+	sub.f64 %rd248, %rd247, %rd246;
+	mul.f64 %rd249, %rd243, %rd243;
+	mov.b64 %rd250, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd251, %rd250, %rd243;
+	mov.b64 %rd252, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd253, %rd251, %rd252;
+	mul.f64 %rd254, %rd253, %rd243;
+	mov.b64 %rd255, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd256, %rd254, %rd255;
+	mul.f64 %rd257, %rd256, %rd243;
+	mov.b64 %rd258, 0d3EFA01A019C844F5;
+	add.f64 %rd259, %rd257, %rd258;
+	mul.f64 %rd260, %rd259, %rd243;
+	mov.b64 %rd261, 0dBF56C16C16C14F91;
+	add.f64 %rd262, %rd260, %rd261;
+	mul.f64 %rd263, %rd262, %rd243;
+	mov.b64 %rd264, 0d3FA555555555554B;
+	add.f64 %rd265, %rd263, %rd264;
+	mul.f64 %rd266, %rd249, %rd265;
+	add.f64 %rd267, %rd248, %rd266;
+	mov.b64 %rd269, %rd267;
+$L_83:
+	mov.b64 %rd268, %rd269;
+	@%p58 bra $L_86;
+	mov.b64 %rd292, %rd268;
+	bra $L_87;
+$L_86:
+	neg.f64 %rd290, %rd268;
+	mov.b64 %rd292, %rd290;
+$L_87:
+	mov.b64 %rd291, %rd292;
+	mov.b64 %rd294, %rd291;
+	bra $L_88;
+$L_76:
+	setp.neu.f64 %p51, %rd201, %rd201;
+	@%p51 bra $L_73;
+	bra $L_75;
+$L_84:
+	mul.f64 %rd270, %rd324, %rd243;
+	mov.b64 %rd271, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd272, %rd271, %rd243;
+	mov.b64 %rd273, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd274, %rd272, %rd273;
+	mul.f64 %rd275, %rd274, %rd243;
+	mov.b64 %rd276, 0d3EC71DE3567D48A1;
+	add.f64 %rd277, %rd275, %rd276;
+	mul.f64 %rd278, %rd277, %rd243;
+	mov.b64 %rd279, 0dBF2A01A019BFDF03;
+	add.f64 %rd280, %rd278, %rd279;
+	mul.f64 %rd281, %rd280, %rd243;
+	mov.b64 %rd282, 0d3F8111111110F7D0;
+	add.f64 %rd283, %rd281, %rd282;
+	mul.f64 %rd284, %rd283, %rd243;
+	mov.b64 %rd285, 0dBFC5555555555548;
+	add.f64 %rd286, %rd284, %rd285;
+	mul.f64 %rd287, %rd270, %rd286;
+	add.f64 %rd288, %rd324, %rd287;
+	mov.b64 %rd269, %rd288;
+	bra $L_83;
+$L_85:
+	mov.b64 %rd289, 2;
+	setp.eq.u64 %p61, %rd241, %rd289;
+	@%p61 bra $L_82;
+	bra $L_84;
+$L_89:
+	mov.b64 %rd296, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p63, %rd201, %rd296;
+	mov.pred %p65, %p63;
+	bra $L_90;
+$L_92:
+	mov.b64 %rd298, 0d3FF45F306DC9C883;
+	mul.f64 %rd299, %rd236, %rd298;
+	cvt.rzi.u64.f64 %rd300, %rd299;
+	cvt.rn.f64.u64 %rd301, %rd300;
+	mov.b64 %rd302, 1;
+	and.b64 %rd303, %rd300, %rd302;
+	setp.eq.u64 %p67, %rd303, %rd302;
+	@%p67 bra $L_93;
+	mov.b64 %rd308, %rd300;
+	mov.b64 %rd310, %rd301;
+	bra $L_94;
+$L_93:
+	add.u64 %rd304, %rd300, %rd302;
+	mov.b64 %rd305, 0d3FF0000000000000;
+	add.f64 %rd306, %rd301, %rd305;
+	mov.b64 %rd308, %rd304;
+	mov.b64 %rd310, %rd306;
+$L_94:
+	mov.b64 %rd307, %rd308;
+	mov.b64 %rd309, %rd310;
+	mov.b64 %rd311, 7;
+	and.b64 %rd312, %rd307, %rd311;
+	mov.b64 %rd313, 0d3FE921FB40000000;
+	mul.f64 %rd314, %rd309, %rd313;
+	sub.f64 %rd315, %rd236, %rd314;
+	mov.b64 %rd316, 0d3E64442D00000000;
+	mul.f64 %rd317, %rd309, %rd316;
+	sub.f64 %rd318, %rd315, %rd317;
+	mov.b64 %rd319, 0d3CE8469898CC5170;
+	mul.f64 %rd320, %rd309, %rd319;
+	sub.f64 %rd321, %rd318, %rd320;
+	mov.b64 %rd323, %rd312;
+	mov.b64 %rd325, %rd321;
+	bra $L_95;
+$L_97:
+	mov.b64 %rd328, %rd236;
+	mov.b64 %rd329, 52;
+	min.u64 %rd1430, %rd329, 64;
+	cvt.u32.u64 %r56, %rd1430;
+	shr.u64 %rd330, %rd328, %r56;
+	mov.b64 %rd331, 2047;
+	and.b64 %rd332, %rd330, %rd331;
+	mov.b64 %rd333, %rd332;
+	mov.b64 %rd334, 1023;
+	sub.s64 %rd335, %rd333, %rd334;
+	mov.b64 %rd336, 52;
+	sub.s64 %rd337, %rd335, %rd336;
+	mov.b64 %rd338, 9218868437227405312;
+	not.b64 %rd339, %rd338;
+	and.b64 %rd339, %rd328, %rd339;
+	mov.b64 %rd340, 4503599627370496;
+	or.b64 %rd341, %rd339, %rd340;
+	mov.b64 %rd342, 61;
+	add.s64 %rd343, %rd337, %rd342;
+	mov.b64 %rd344, %rd343;
+	mov.b64 %rd345, 64;
+	div.u64 %rd346, %rd344, %rd345;
+	rem.u64 %rd347, %rd344, %rd345;
+	mov.b64 %rd348, 0;
+	setp.eq.u64 %p69, %rd346, %rd348;
+	@!%p69 bra $L_103;
+$L_101:
+	mov.b64 %rd363, 1;
+	mov.b64 %rd402, %rd363;
+$L_139:
+	mov.b64 %rd401, %rd402;
+	min.u64 %rd1431, %rd347, 64;
+	cvt.u32.u64 %r57, %rd1431;
+	shl.b64 %rd403, %rd401, %r57;
+	mov.b64 %rd404, 1;
+	add.u64 %rd405, %rd346, %rd404;
+	setp.eq.u64 %p88, %rd405, %rd348;
+	@!%p88 bra $L_142;
+$L_140:
+	mov.b64 %rd443, %rd404;
 $L_178:
-	mov.b64 %rd335, 0;
-	setp.eq.u64 %p103, %rd319, %rd335;
-	@!%p103 bra $L_181;
+	mov.b64 %rd442, %rd443;
+	sub.u64 %rd444, %rd345, %rd347;
+	min.u64 %rd1432, %rd444, 64;
+	cvt.u32.u64 %r58, %rd1432;
+	shr.u64 %rd445, %rd442, %r58;
+	or.b64 %rd446, %rd403, %rd445;
+	@!%p88 bra $L_181;
 $L_179:
-	mov.b64 %rd336, 1;
-	mov.b64 %rd375, %rd336;
+	mov.b64 %rd484, %rd404;
 $L_217:
-	mov.b64 %rd374, %rd375;
-	min.u64 %rd1498, %rd320, 64;
-	cvt.u32.u64 %r57, %rd1498;
-	shl.b64 %rd376, %rd374, %r57;
-	mov.b64 %rd377, 1;
-	add.u64 %rd378, %rd319, %rd377;
+	mov.b64 %rd483, %rd484;
+	min.u64 %rd1433, %rd347, 64;
+	cvt.u32.u64 %r59, %rd1433;
+	shl.b64 %rd485, %rd483, %r59;
+	mov.b64 %rd486, 2;
+	add.u64 %rd487, %rd346, %rd486;
+	setp.eq.u64 %p125, %rd487, %rd348;
+	@!%p125 bra $L_220;
 $L_218:
-	setp.eq.u64 %p122, %rd378, %rd335;
-	@!%p122 bra $L_221;
-$L_219:
-	mov.b64 %rd416, %rd377;
+	mov.b64 %rd524, %rd404;
+$L_256:
+	mov.b64 %rd523, %rd524;
+	min.u64 %rd1434, %rd444, 64;
+	cvt.u32.u64 %r60, %rd1434;
+	shr.u64 %rd525, %rd523, %r60;
+	or.b64 %rd526, %rd485, %rd525;
+	@!%p125 bra $L_259;
 $L_257:
-	mov.b64 %rd415, %rd416;
-	sub.u64 %rd417, %rd318, %rd320;
-	min.u64 %rd1499, %rd417, 64;
-	cvt.u32.u64 %r58, %rd1499;
-	shr.u64 %rd418, %rd415, %r58;
-	or.b64 %rd419, %rd376, %rd418;
-$L_258:
-	@!%p122 bra $L_261;
-$L_259:
-	mov.b64 %rd457, %rd377;
-$L_297:
-	mov.b64 %rd456, %rd457;
-	min.u64 %rd1500, %rd320, 64;
-	cvt.u32.u64 %r59, %rd1500;
-	shl.b64 %rd458, %rd456, %r59;
-	mov.b64 %rd459, 2;
-	add.u64 %rd460, %rd319, %rd459;
-$L_298:
-	setp.eq.u64 %p159, %rd460, %rd335;
-	@!%p159 bra $L_301;
-$L_299:
-	mov.b64 %rd497, %rd377;
-$L_337:
-	mov.b64 %rd496, %rd497;
-	min.u64 %rd1501, %rd417, 64;
-	cvt.u32.u64 %r60, %rd1501;
-	shr.u64 %rd498, %rd496, %r60;
-	or.b64 %rd499, %rd458, %rd498;
-$L_338:
-	@!%p159 bra $L_341;
-$L_339:
-	mov.b64 %rd536, %rd377;
-$L_377:
-	mov.b64 %rd535, %rd536;
-	min.u64 %rd1502, %rd320, 64;
-	cvt.u32.u64 %r61, %rd1502;
-	shl.b64 %rd537, %rd535, %r61;
-	mov.b64 %rd538, 3;
-	add.u64 %rd539, %rd319, %rd538;
-$L_378:
-	setp.eq.u64 %p196, %rd539, %rd335;
-	@!%p196 bra $L_381;
-$L_379:
-	mov.b64 %rd575, %rd377;
-$L_417:
-	mov.b64 %rd574, %rd575;
-	min.u64 %rd1503, %rd417, 64;
-	cvt.u32.u64 %r62, %rd1503;
-	shr.u64 %rd576, %rd574, %r62;
-	or.b64 %rd577, %rd537, %rd576;
-	mul.hi.u64 %rd578, %rd577, %rd314;
-	mul.hi.u64 %rd579, %rd499, %rd314;
-	mul.lo.u64 %rd580, %rd499, %rd314;
-	mul.lo.u64 %rd581, %rd419, %rd314;
-	add.u64 %rd582, %rd580, %rd578;
-	and.b64 %rd583, %rd580, %rd578;
-	or.b64 %rd584, %rd580, %rd578;
-	not.b64 %rd585, %rd582;
-	and.b64 %rd585, %rd584, %rd585;
-	or.b64 %rd586, %rd583, %rd585;
+	mov.b64 %rd563, %rd404;
+$L_295:
+	mov.b64 %rd562, %rd563;
+	min.u64 %rd1435, %rd347, 64;
+	cvt.u32.u64 %r61, %rd1435;
+	shl.b64 %rd564, %rd562, %r61;
+	mov.b64 %rd565, 3;
+	add.u64 %rd566, %rd346, %rd565;
+	setp.eq.u64 %p162, %rd566, %rd348;
+	@!%p162 bra $L_298;
+$L_296:
+	mov.b64 %rd602, %rd404;
+$L_334:
+	mov.b64 %rd601, %rd602;
+	min.u64 %rd1436, %rd444, 64;
+	cvt.u32.u64 %r62, %rd1436;
+	shr.u64 %rd603, %rd601, %r62;
+	or.b64 %rd604, %rd564, %rd603;
+	mul.hi.u64 %rd605, %rd604, %rd341;
+	mul.hi.u64 %rd606, %rd526, %rd341;
+	mul.lo.u64 %rd607, %rd526, %rd341;
+	mul.lo.u64 %rd608, %rd446, %rd341;
+	add.u64 %rd609, %rd607, %rd605;
+	and.b64 %rd610, %rd607, %rd605;
+	or.b64 %rd611, %rd607, %rd605;
+	not.b64 %rd612, %rd609;
+	and.b64 %rd612, %rd611, %rd612;
+	or.b64 %rd613, %rd610, %rd612;
 	mov.b32 %r29, 63;
-	shr.u64 %rd587, %rd586, %r29;
-	add.u64 %rd588, %rd581, %rd579;
-	add.u64 %rd589, %rd588, %rd587;
-	mov.b64 %rd590, 61;
-	min.u64 %rd1504, %rd590, 64;
-	cvt.u32.u64 %r63, %rd1504;
-	shr.u64 %rd591, %rd589, %r63;
-	min.u64 %rd1505, %rd538, 64;
-	cvt.u32.u64 %r64, %rd1505;
-	shl.b64 %rd592, %rd589, %r64;
-	min.u64 %rd1506, %rd590, 64;
-	cvt.u32.u64 %r65, %rd1506;
-	shr.u64 %rd593, %rd582, %r65;
-	or.b64 %rd594, %rd592, %rd593;
-	clz.b64 %r30, %rd594;
-	cvt.u64.u32 %rd595, %r30;
-	mov.b64 %rd596, %rd595;
-	add.u64 %rd597, %rd596, %rd377;
-	mov.b64 %rd598, 1023;
-	sub.u64 %rd599, %rd598, %rd597;
-	min.u64 %rd1507, %rd597, 64;
-	cvt.u32.u64 %r66, %rd1507;
-	shl.b64 %rd600, %rd594, %r66;
-	sub.u64 %rd601, %rd318, %rd597;
-	min.u64 %rd1508, %rd601, 64;
-	cvt.u32.u64 %r67, %rd1508;
-	shr.u64 %rd602, %rd582, %r67;
-	or.b64 %rd603, %rd600, %rd602;
-	mov.b64 %rd604, 12;
-	min.u64 %rd1509, %rd604, 64;
-	cvt.u32.u64 %r68, %rd1509;
-	shr.u64 %rd605, %rd603, %r68;
-	min.u64 %rd1510, %rd302, 64;
-	cvt.u32.u64 %r69, %rd1510;
-	shl.b64 %rd606, %rd599, %r69;
-	or.b64 %rd607, %rd605, %rd606;
-	mov.b64 %rd608, %rd607;
-	and.b64 %rd609, %rd591, %rd377;
-	setp.eq.u64 %p215, %rd609, %rd377;
-	@%p215 bra $L_175;
-	mov.b64 %rd327, %rd591;
-	mov.b64 %rd329, %rd608;
-	bra $L_176;
-$L_175:
-	add.u64 %rd321, %rd591, %rd377;
-	mov.b64 %rd322, 7;
-	and.b64 %rd323, %rd321, %rd322;
-	mov.b64 %rd324, 0d3FF0000000000000;
-	sub.f64 %rd325, %rd608, %rd324;
-	mov.b64 %rd327, %rd323;
-	mov.b64 %rd329, %rd325;
+	shr.u64 %rd614, %rd613, %r29;
+	add.u64 %rd615, %rd608, %rd606;
+	add.u64 %rd616, %rd615, %rd614;
+	mov.b64 %rd617, 61;
+	min.u64 %rd1437, %rd617, 64;
+	cvt.u32.u64 %r63, %rd1437;
+	shr.u64 %rd618, %rd616, %r63;
+	min.u64 %rd1438, %rd565, 64;
+	cvt.u32.u64 %r64, %rd1438;
+	shl.b64 %rd619, %rd616, %r64;
+	min.u64 %rd1439, %rd617, 64;
+	cvt.u32.u64 %r65, %rd1439;
+	shr.u64 %rd620, %rd609, %r65;
+	or.b64 %rd621, %rd619, %rd620;
+	clz.b64 %r30, %rd621;
+	cvt.u64.u32 %rd622, %r30;
+	mov.b64 %rd623, %rd622;
+	add.u64 %rd624, %rd623, %rd404;
+	mov.b64 %rd625, 1023;
+	sub.u64 %rd626, %rd625, %rd624;
+	min.u64 %rd1440, %rd624, 64;
+	cvt.u32.u64 %r66, %rd1440;
+	shl.b64 %rd627, %rd621, %r66;
+	sub.u64 %rd628, %rd345, %rd624;
+	min.u64 %rd1441, %rd628, 64;
+	cvt.u32.u64 %r67, %rd1441;
+	shr.u64 %rd629, %rd609, %r67;
+	or.b64 %rd630, %rd627, %rd629;
+	mov.b64 %rd631, 12;
+	min.u64 %rd1442, %rd631, 64;
+	cvt.u32.u64 %r68, %rd1442;
+	shr.u64 %rd632, %rd630, %r68;
+	min.u64 %rd1443, %rd329, 64;
+	cvt.u32.u64 %r69, %rd1443;
+	shl.b64 %rd633, %rd626, %r69;
+	or.b64 %rd634, %rd632, %rd633;
+	mov.b64 %rd635, %rd634;
+	and.b64 %rd636, %rd618, %rd404;
+	setp.eq.u64 %p181, %rd636, %rd404;
+	@%p181 bra $L_98;
+	mov.b64 %rd355, %rd618;
+	mov.b64 %rd357, %rd635;
+	bra $L_99;
+$L_98:
+	add.u64 %rd349, %rd618, %rd404;
+	mov.b64 %rd350, 7;
+	and.b64 %rd351, %rd349, %rd350;
+	mov.b64 %rd352, 0d3FF0000000000000;
+	sub.f64 %rd353, %rd635, %rd352;
+	mov.b64 %rd355, %rd351;
+	mov.b64 %rd357, %rd353;
+$L_99:
+	mov.b64 %rd354, %rd355;
+	mov.b64 %rd356, %rd357;
+	mul.f64 %rd358, %rd356, %rd297;
+	mov.b64 %rd360, %rd354;
+	mov.b64 %rd362, %rd358;
+	bra $L_100;
+$L_102:
+	mov.b64 %rd364, 5040379952546458195;
+	mov.b64 %rd402, %rd364;
+	bra $L_139;
+$L_103:
+	mov.b64 %rd365, 1;
+	setp.eq.u64 %p70, %rd346, %rd365;
+	@%p70 bra $L_102;
+$L_105:
+	mov.b64 %rd367, 2;
+	setp.eq.u64 %p71, %rd346, %rd367;
+	@!%p71 bra $L_107;
+$L_104:
+	mov.b64 %rd366, -554312585572664447;
+	mov.b64 %rd402, %rd366;
+	bra $L_139;
+$L_106:
+	mov.b64 %rd368, -5276763892624187261;
+	mov.b64 %rd402, %rd368;
+	bra $L_139;
+$L_107:
+	mov.b64 %rd369, 3;
+	setp.eq.u64 %p72, %rd346, %rd369;
+	@%p72 bra $L_106;
+$L_109:
+	mov.b64 %rd371, 4;
+	setp.eq.u64 %p73, %rd346, %rd371;
+	@!%p73 bra $L_111;
+$L_108:
+	mov.b64 %rd370, -242412250269775165;
+	mov.b64 %rd402, %rd370;
+	bra $L_139;
+$L_110:
+	mov.b64 %rd372, 7946843935494350272;
+	mov.b64 %rd402, %rd372;
+	bra $L_139;
+$L_111:
+	mov.b64 %rd373, 5;
+	setp.eq.u64 %p74, %rd346, %rd373;
+	@%p74 bra $L_110;
+$L_113:
+	mov.b64 %rd375, 6;
+	setp.eq.u64 %p75, %rd346, %rd375;
+	@!%p75 bra $L_115;
+$L_112:
+	mov.b64 %rd374, 905889640498799673;
+	mov.b64 %rd402, %rd374;
+	bra $L_139;
+$L_114:
+	mov.b64 %rd376, -271387810574676355;
+	mov.b64 %rd402, %rd376;
+	bra $L_139;
+$L_115:
+	mov.b64 %rd377, 7;
+	setp.eq.u64 %p76, %rd346, %rd377;
+	@%p76 bra $L_114;
+$L_117:
+	mov.b64 %rd379, 8;
+	setp.eq.u64 %p77, %rd346, %rd379;
+	@!%p77 bra $L_119;
+$L_116:
+	mov.b64 %rd378, -3385462365541201655;
+	mov.b64 %rd402, %rd378;
+	bra $L_139;
+$L_118:
+	mov.b64 %rd380, -3226582509936509822;
+	mov.b64 %rd402, %rd380;
+	bra $L_139;
+$L_119:
+	mov.b64 %rd381, 9;
+	setp.eq.u64 %p78, %rd346, %rd381;
+	@%p78 bra $L_118;
+$L_121:
+	mov.b64 %rd383, 10;
+	setp.eq.u64 %p79, %rd346, %rd383;
+	@!%p79 bra $L_123;
+$L_120:
+	mov.b64 %rd382, 8296664548579374057;
+	mov.b64 %rd402, %rd382;
+	bra $L_139;
+$L_122:
+	mov.b64 %rd384, 4109744767560208502;
+	mov.b64 %rd402, %rd384;
+	bra $L_139;
+$L_123:
+	mov.b64 %rd385, 11;
+	setp.eq.u64 %p80, %rd346, %rd385;
+	@%p80 bra $L_122;
+$L_125:
+	mov.b64 %rd387, 12;
+	setp.eq.u64 %p81, %rd346, %rd387;
+	@!%p81 bra $L_127;
+$L_124:
+	mov.b64 %rd386, 4607516669194743839;
+	mov.b64 %rd402, %rd386;
+	bra $L_139;
+$L_126:
+	mov.b64 %rd388, -2423460969061230018;
+	mov.b64 %rd402, %rd388;
+	bra $L_139;
+$L_127:
+	mov.b64 %rd389, 13;
+	setp.eq.u64 %p82, %rd346, %rd389;
+	@%p82 bra $L_126;
+$L_129:
+	mov.b64 %rd391, 14;
+	setp.eq.u64 %p83, %rd346, %rd391;
+	@!%p83 bra $L_131;
+$L_128:
+	mov.b64 %rd390, -2707510419574615186;
+	mov.b64 %rd402, %rd390;
+	bra $L_139;
+$L_130:
+	mov.b64 %rd392, -7022098299024845734;
+	mov.b64 %rd402, %rd392;
+	bra $L_139;
+$L_131:
+	mov.b64 %rd393, 15;
+	setp.eq.u64 %p84, %rd346, %rd393;
+	@%p84 bra $L_130;
+$L_133:
+	mov.b64 %rd395, 16;
+	setp.eq.u64 %p85, %rd346, %rd395;
+	@!%p85 bra $L_135;
+$L_132:
+	mov.b64 %rd394, -1562901285013036298;
+	mov.b64 %rd402, %rd394;
+	bra $L_139;
+$L_134:
+	mov.b64 %rd396, 8795094592981902804;
+	mov.b64 %rd402, %rd396;
+	bra $L_139;
+$L_135:
+	mov.b64 %rd397, 17;
+	setp.eq.u64 %p86, %rd346, %rd397;
+	@%p86 bra $L_134;
+$L_137:
+	mov.b64 %rd399, 18;
+	setp.eq.u64 %p87, %rd346, %rd399;
+	@!%p87 bra $L_138;
+$L_136:
+	mov.b64 %rd398, -2884908082597807600;
+	mov.b64 %rd402, %rd398;
+	bra $L_139;
+$L_138:
+	mov.b64 %rd400, -6051042886442100905;
+	mov.b64 %rd402, %rd400;
+	bra $L_139;
+$L_141:
+	mov.b64 %rd406, 5040379952546458195;
+	mov.b64 %rd443, %rd406;
+	bra $L_178;
+$L_142:
+	setp.eq.u64 %p89, %rd405, %rd404;
+	@%p89 bra $L_141;
+$L_144:
+	mov.b64 %rd408, 2;
+	setp.eq.u64 %p90, %rd405, %rd408;
+	@!%p90 bra $L_146;
+$L_143:
+	mov.b64 %rd407, -554312585572664447;
+	mov.b64 %rd443, %rd407;
+	bra $L_178;
+$L_145:
+	mov.b64 %rd409, -5276763892624187261;
+	mov.b64 %rd443, %rd409;
+	bra $L_178;
+$L_146:
+	mov.b64 %rd410, 3;
+	setp.eq.u64 %p91, %rd405, %rd410;
+	@%p91 bra $L_145;
+$L_148:
+	mov.b64 %rd412, 4;
+	setp.eq.u64 %p92, %rd405, %rd412;
+	@!%p92 bra $L_150;
+$L_147:
+	mov.b64 %rd411, -242412250269775165;
+	mov.b64 %rd443, %rd411;
+	bra $L_178;
+$L_149:
+	mov.b64 %rd413, 7946843935494350272;
+	mov.b64 %rd443, %rd413;
+	bra $L_178;
+$L_150:
+	mov.b64 %rd414, 5;
+	setp.eq.u64 %p93, %rd405, %rd414;
+	@%p93 bra $L_149;
+$L_152:
+	mov.b64 %rd416, 6;
+	setp.eq.u64 %p94, %rd405, %rd416;
+	@!%p94 bra $L_154;
+$L_151:
+	mov.b64 %rd415, 905889640498799673;
+	mov.b64 %rd443, %rd415;
+	bra $L_178;
+$L_153:
+	mov.b64 %rd417, -271387810574676355;
+	mov.b64 %rd443, %rd417;
+	bra $L_178;
+$L_154:
+	mov.b64 %rd418, 7;
+	setp.eq.u64 %p95, %rd405, %rd418;
+	@%p95 bra $L_153;
+$L_156:
+	mov.b64 %rd420, 8;
+	setp.eq.u64 %p96, %rd405, %rd420;
+	@!%p96 bra $L_158;
+$L_155:
+	mov.b64 %rd419, -3385462365541201655;
+	mov.b64 %rd443, %rd419;
+	bra $L_178;
+$L_157:
+	mov.b64 %rd421, -3226582509936509822;
+	mov.b64 %rd443, %rd421;
+	bra $L_178;
+$L_158:
+	mov.b64 %rd422, 9;
+	setp.eq.u64 %p97, %rd405, %rd422;
+	@%p97 bra $L_157;
+$L_160:
+	mov.b64 %rd424, 10;
+	setp.eq.u64 %p98, %rd405, %rd424;
+	@!%p98 bra $L_162;
+$L_159:
+	mov.b64 %rd423, 8296664548579374057;
+	mov.b64 %rd443, %rd423;
+	bra $L_178;
+$L_161:
+	mov.b64 %rd425, 4109744767560208502;
+	mov.b64 %rd443, %rd425;
+	bra $L_178;
+$L_162:
+	mov.b64 %rd426, 11;
+	setp.eq.u64 %p99, %rd405, %rd426;
+	@%p99 bra $L_161;
+$L_164:
+	mov.b64 %rd428, 12;
+	setp.eq.u64 %p100, %rd405, %rd428;
+	@!%p100 bra $L_166;
+$L_163:
+	mov.b64 %rd427, 4607516669194743839;
+	mov.b64 %rd443, %rd427;
+	bra $L_178;
+$L_165:
+	mov.b64 %rd429, -2423460969061230018;
+	mov.b64 %rd443, %rd429;
+	bra $L_178;
+$L_166:
+	mov.b64 %rd430, 13;
+	setp.eq.u64 %p101, %rd405, %rd430;
+	@%p101 bra $L_165;
+$L_168:
+	mov.b64 %rd432, 14;
+	setp.eq.u64 %p102, %rd405, %rd432;
+	@!%p102 bra $L_170;
+$L_167:
+	mov.b64 %rd431, -2707510419574615186;
+	mov.b64 %rd443, %rd431;
+	bra $L_178;
+$L_169:
+	mov.b64 %rd433, -7022098299024845734;
+	mov.b64 %rd443, %rd433;
+	bra $L_178;
+$L_170:
+	mov.b64 %rd434, 15;
+	setp.eq.u64 %p103, %rd405, %rd434;
+	@%p103 bra $L_169;
+$L_172:
+	mov.b64 %rd436, 16;
+	setp.eq.u64 %p104, %rd405, %rd436;
+	@!%p104 bra $L_174;
+$L_171:
+	mov.b64 %rd435, -1562901285013036298;
+	mov.b64 %rd443, %rd435;
+	bra $L_178;
+$L_173:
+	mov.b64 %rd437, 8795094592981902804;
+	mov.b64 %rd443, %rd437;
+	bra $L_178;
+$L_174:
+	mov.b64 %rd438, 17;
+	setp.eq.u64 %p105, %rd405, %rd438;
+	@%p105 bra $L_173;
 $L_176:
-	mov.b64 %rd326, %rd327;
-	mov.b64 %rd328, %rd329;
-	mul.f64 %rd330, %rd328, %rd299;
-	mov.b64 %rd332, %rd326;
-	mov.b64 %rd334, %rd330;
-	bra $L_177;
+	mov.b64 %rd440, 18;
+	setp.eq.u64 %p106, %rd405, %rd440;
+	@!%p106 bra $L_177;
+$L_175:
+	mov.b64 %rd439, -2884908082597807600;
+	mov.b64 %rd443, %rd439;
+	bra $L_178;
+$L_177:
+	mov.b64 %rd441, -6051042886442100905;
+	mov.b64 %rd443, %rd441;
+	bra $L_178;
 $L_180:
-	mov.b64 %rd337, 5040379952546458195;
-	mov.b64 %rd375, %rd337;
+	mov.b64 %rd447, 5040379952546458195;
+	mov.b64 %rd484, %rd447;
 	bra $L_217;
 $L_181:
-	mov.b64 %rd338, 1;
-	setp.eq.u64 %p104, %rd319, %rd338;
-	@%p104 bra $L_180;
+	setp.eq.u64 %p107, %rd405, %rd404;
+	@%p107 bra $L_180;
 $L_183:
-	mov.b64 %rd340, 2;
-	setp.eq.u64 %p105, %rd319, %rd340;
-	@!%p105 bra $L_185;
+	mov.b64 %rd449, 2;
+	setp.eq.u64 %p108, %rd405, %rd449;
+	@!%p108 bra $L_185;
 $L_182:
-	mov.b64 %rd339, -554312585572664447;
-	mov.b64 %rd375, %rd339;
+	mov.b64 %rd448, -554312585572664447;
+	mov.b64 %rd484, %rd448;
 	bra $L_217;
 $L_184:
-	mov.b64 %rd341, -5276763892624187261;
-	mov.b64 %rd375, %rd341;
+	mov.b64 %rd450, -5276763892624187261;
+	mov.b64 %rd484, %rd450;
 	bra $L_217;
 $L_185:
-	mov.b64 %rd342, 3;
-	setp.eq.u64 %p106, %rd319, %rd342;
-	@%p106 bra $L_184;
+	mov.b64 %rd451, 3;
+	setp.eq.u64 %p109, %rd405, %rd451;
+	@%p109 bra $L_184;
 $L_187:
-	mov.b64 %rd344, 4;
-	setp.eq.u64 %p107, %rd319, %rd344;
-	@!%p107 bra $L_189;
+	mov.b64 %rd453, 4;
+	setp.eq.u64 %p110, %rd405, %rd453;
+	@!%p110 bra $L_189;
 $L_186:
-	mov.b64 %rd343, -242412250269775165;
-	mov.b64 %rd375, %rd343;
+	mov.b64 %rd452, -242412250269775165;
+	mov.b64 %rd484, %rd452;
 	bra $L_217;
 $L_188:
-	mov.b64 %rd345, 7946843935494350272;
-	mov.b64 %rd375, %rd345;
+	mov.b64 %rd454, 7946843935494350272;
+	mov.b64 %rd484, %rd454;
 	bra $L_217;
 $L_189:
-	mov.b64 %rd346, 5;
-	setp.eq.u64 %p108, %rd319, %rd346;
-	@%p108 bra $L_188;
+	mov.b64 %rd455, 5;
+	setp.eq.u64 %p111, %rd405, %rd455;
+	@%p111 bra $L_188;
 $L_191:
-	mov.b64 %rd348, 6;
-	setp.eq.u64 %p109, %rd319, %rd348;
-	@!%p109 bra $L_193;
+	mov.b64 %rd457, 6;
+	setp.eq.u64 %p112, %rd405, %rd457;
+	@!%p112 bra $L_193;
 $L_190:
-	mov.b64 %rd347, 905889640498799673;
-	mov.b64 %rd375, %rd347;
+	mov.b64 %rd456, 905889640498799673;
+	mov.b64 %rd484, %rd456;
 	bra $L_217;
 $L_192:
-	mov.b64 %rd349, -271387810574676355;
-	mov.b64 %rd375, %rd349;
+	mov.b64 %rd458, -271387810574676355;
+	mov.b64 %rd484, %rd458;
 	bra $L_217;
 $L_193:
-	mov.b64 %rd350, 7;
-	setp.eq.u64 %p110, %rd319, %rd350;
-	@%p110 bra $L_192;
+	mov.b64 %rd459, 7;
+	setp.eq.u64 %p113, %rd405, %rd459;
+	@%p113 bra $L_192;
 $L_195:
-	mov.b64 %rd352, 8;
-	setp.eq.u64 %p111, %rd319, %rd352;
-	@!%p111 bra $L_197;
+	mov.b64 %rd461, 8;
+	setp.eq.u64 %p114, %rd405, %rd461;
+	@!%p114 bra $L_197;
 $L_194:
-	mov.b64 %rd351, -3385462365541201655;
-	mov.b64 %rd375, %rd351;
+	mov.b64 %rd460, -3385462365541201655;
+	mov.b64 %rd484, %rd460;
 	bra $L_217;
 $L_196:
-	mov.b64 %rd353, -3226582509936509822;
-	mov.b64 %rd375, %rd353;
+	mov.b64 %rd462, -3226582509936509822;
+	mov.b64 %rd484, %rd462;
 	bra $L_217;
 $L_197:
-	mov.b64 %rd354, 9;
-	setp.eq.u64 %p112, %rd319, %rd354;
-	@%p112 bra $L_196;
+	mov.b64 %rd463, 9;
+	setp.eq.u64 %p115, %rd405, %rd463;
+	@%p115 bra $L_196;
 $L_199:
-	mov.b64 %rd356, 10;
-	setp.eq.u64 %p113, %rd319, %rd356;
-	@!%p113 bra $L_201;
+	mov.b64 %rd465, 10;
+	setp.eq.u64 %p116, %rd405, %rd465;
+	@!%p116 bra $L_201;
 $L_198:
-	mov.b64 %rd355, 8296664548579374057;
-	mov.b64 %rd375, %rd355;
+	mov.b64 %rd464, 8296664548579374057;
+	mov.b64 %rd484, %rd464;
 	bra $L_217;
 $L_200:
-	mov.b64 %rd357, 4109744767560208502;
-	mov.b64 %rd375, %rd357;
+	mov.b64 %rd466, 4109744767560208502;
+	mov.b64 %rd484, %rd466;
 	bra $L_217;
 $L_201:
-	mov.b64 %rd358, 11;
-	setp.eq.u64 %p114, %rd319, %rd358;
-	@%p114 bra $L_200;
+	mov.b64 %rd467, 11;
+	setp.eq.u64 %p117, %rd405, %rd467;
+	@%p117 bra $L_200;
 $L_203:
-	mov.b64 %rd360, 12;
-	setp.eq.u64 %p115, %rd319, %rd360;
-	@!%p115 bra $L_205;
+	mov.b64 %rd469, 12;
+	setp.eq.u64 %p118, %rd405, %rd469;
+	@!%p118 bra $L_205;
 $L_202:
-	mov.b64 %rd359, 4607516669194743839;
-	mov.b64 %rd375, %rd359;
+	mov.b64 %rd468, 4607516669194743839;
+	mov.b64 %rd484, %rd468;
 	bra $L_217;
 $L_204:
-	mov.b64 %rd361, -2423460969061230018;
-	mov.b64 %rd375, %rd361;
+	mov.b64 %rd470, -2423460969061230018;
+	mov.b64 %rd484, %rd470;
 	bra $L_217;
 $L_205:
-	mov.b64 %rd362, 13;
-	setp.eq.u64 %p116, %rd319, %rd362;
-	@%p116 bra $L_204;
+	mov.b64 %rd471, 13;
+	setp.eq.u64 %p119, %rd405, %rd471;
+	@%p119 bra $L_204;
 $L_207:
-	mov.b64 %rd364, 14;
-	setp.eq.u64 %p117, %rd319, %rd364;
-	@!%p117 bra $L_209;
+	mov.b64 %rd473, 14;
+	setp.eq.u64 %p120, %rd405, %rd473;
+	@!%p120 bra $L_209;
 $L_206:
-	mov.b64 %rd363, -2707510419574615186;
-	mov.b64 %rd375, %rd363;
+	mov.b64 %rd472, -2707510419574615186;
+	mov.b64 %rd484, %rd472;
 	bra $L_217;
 $L_208:
-	mov.b64 %rd365, -7022098299024845734;
-	mov.b64 %rd375, %rd365;
+	mov.b64 %rd474, -7022098299024845734;
+	mov.b64 %rd484, %rd474;
 	bra $L_217;
 $L_209:
-	mov.b64 %rd366, 15;
-	setp.eq.u64 %p118, %rd319, %rd366;
-	@%p118 bra $L_208;
+	mov.b64 %rd475, 15;
+	setp.eq.u64 %p121, %rd405, %rd475;
+	@%p121 bra $L_208;
 $L_211:
-	mov.b64 %rd368, 16;
-	setp.eq.u64 %p119, %rd319, %rd368;
-	@!%p119 bra $L_213;
+	mov.b64 %rd477, 16;
+	setp.eq.u64 %p122, %rd405, %rd477;
+	@!%p122 bra $L_213;
 $L_210:
-	mov.b64 %rd367, -1562901285013036298;
-	mov.b64 %rd375, %rd367;
+	mov.b64 %rd476, -1562901285013036298;
+	mov.b64 %rd484, %rd476;
 	bra $L_217;
 $L_212:
-	mov.b64 %rd369, 8795094592981902804;
-	mov.b64 %rd375, %rd369;
+	mov.b64 %rd478, 8795094592981902804;
+	mov.b64 %rd484, %rd478;
 	bra $L_217;
 $L_213:
-	mov.b64 %rd370, 17;
-	setp.eq.u64 %p120, %rd319, %rd370;
-	@%p120 bra $L_212;
+	mov.b64 %rd479, 17;
+	setp.eq.u64 %p123, %rd405, %rd479;
+	@%p123 bra $L_212;
 $L_215:
-	mov.b64 %rd372, 18;
-	setp.eq.u64 %p121, %rd319, %rd372;
-	@!%p121 bra $L_216;
+	mov.b64 %rd481, 18;
+	setp.eq.u64 %p124, %rd405, %rd481;
+	@!%p124 bra $L_216;
 $L_214:
-	mov.b64 %rd371, -2884908082597807600;
-	mov.b64 %rd375, %rd371;
+	mov.b64 %rd480, -2884908082597807600;
+	mov.b64 %rd484, %rd480;
 	bra $L_217;
 $L_216:
-	mov.b64 %rd373, -6051042886442100905;
-	mov.b64 %rd375, %rd373;
+	mov.b64 %rd482, -6051042886442100905;
+	mov.b64 %rd484, %rd482;
 	bra $L_217;
+$L_219:
+	mov.b64 %rd488, 5040379952546458195;
+	mov.b64 %rd524, %rd488;
+	bra $L_256;
 $L_220:
-	mov.b64 %rd379, 5040379952546458195;
-	mov.b64 %rd416, %rd379;
-	bra $L_257;
-$L_221:
-	setp.eq.u64 %p123, %rd378, %rd377;
-	@%p123 bra $L_220;
-$L_223:
-	mov.b64 %rd381, 2;
-	setp.eq.u64 %p124, %rd378, %rd381;
-	@!%p124 bra $L_225;
+	setp.eq.u64 %p126, %rd487, %rd404;
+	@%p126 bra $L_219;
 $L_222:
-	mov.b64 %rd380, -554312585572664447;
-	mov.b64 %rd416, %rd380;
-	bra $L_257;
+	setp.eq.u64 %p127, %rd487, %rd486;
+	@!%p127 bra $L_224;
+$L_221:
+	mov.b64 %rd489, -554312585572664447;
+	mov.b64 %rd524, %rd489;
+	bra $L_256;
+$L_223:
+	mov.b64 %rd490, -5276763892624187261;
+	mov.b64 %rd524, %rd490;
+	bra $L_256;
 $L_224:
-	mov.b64 %rd382, -5276763892624187261;
-	mov.b64 %rd416, %rd382;
-	bra $L_257;
-$L_225:
-	mov.b64 %rd383, 3;
-	setp.eq.u64 %p125, %rd378, %rd383;
-	@%p125 bra $L_224;
-$L_227:
-	mov.b64 %rd385, 4;
-	setp.eq.u64 %p126, %rd378, %rd385;
-	@!%p126 bra $L_229;
+	mov.b64 %rd491, 3;
+	setp.eq.u64 %p128, %rd487, %rd491;
+	@%p128 bra $L_223;
 $L_226:
-	mov.b64 %rd384, -242412250269775165;
-	mov.b64 %rd416, %rd384;
-	bra $L_257;
+	mov.b64 %rd493, 4;
+	setp.eq.u64 %p129, %rd487, %rd493;
+	@!%p129 bra $L_228;
+$L_225:
+	mov.b64 %rd492, -242412250269775165;
+	mov.b64 %rd524, %rd492;
+	bra $L_256;
+$L_227:
+	mov.b64 %rd494, 7946843935494350272;
+	mov.b64 %rd524, %rd494;
+	bra $L_256;
 $L_228:
-	mov.b64 %rd386, 7946843935494350272;
-	mov.b64 %rd416, %rd386;
-	bra $L_257;
-$L_229:
-	mov.b64 %rd387, 5;
-	setp.eq.u64 %p127, %rd378, %rd387;
-	@%p127 bra $L_228;
-$L_231:
-	mov.b64 %rd389, 6;
-	setp.eq.u64 %p128, %rd378, %rd389;
-	@!%p128 bra $L_233;
+	mov.b64 %rd495, 5;
+	setp.eq.u64 %p130, %rd487, %rd495;
+	@%p130 bra $L_227;
 $L_230:
-	mov.b64 %rd388, 905889640498799673;
-	mov.b64 %rd416, %rd388;
-	bra $L_257;
+	mov.b64 %rd497, 6;
+	setp.eq.u64 %p131, %rd487, %rd497;
+	@!%p131 bra $L_232;
+$L_229:
+	mov.b64 %rd496, 905889640498799673;
+	mov.b64 %rd524, %rd496;
+	bra $L_256;
+$L_231:
+	mov.b64 %rd498, -271387810574676355;
+	mov.b64 %rd524, %rd498;
+	bra $L_256;
 $L_232:
-	mov.b64 %rd390, -271387810574676355;
-	mov.b64 %rd416, %rd390;
-	bra $L_257;
-$L_233:
-	mov.b64 %rd391, 7;
-	setp.eq.u64 %p129, %rd378, %rd391;
-	@%p129 bra $L_232;
-$L_235:
-	mov.b64 %rd393, 8;
-	setp.eq.u64 %p130, %rd378, %rd393;
-	@!%p130 bra $L_237;
+	mov.b64 %rd499, 7;
+	setp.eq.u64 %p132, %rd487, %rd499;
+	@%p132 bra $L_231;
 $L_234:
-	mov.b64 %rd392, -3385462365541201655;
-	mov.b64 %rd416, %rd392;
-	bra $L_257;
+	mov.b64 %rd501, 8;
+	setp.eq.u64 %p133, %rd487, %rd501;
+	@!%p133 bra $L_236;
+$L_233:
+	mov.b64 %rd500, -3385462365541201655;
+	mov.b64 %rd524, %rd500;
+	bra $L_256;
+$L_235:
+	mov.b64 %rd502, -3226582509936509822;
+	mov.b64 %rd524, %rd502;
+	bra $L_256;
 $L_236:
-	mov.b64 %rd394, -3226582509936509822;
-	mov.b64 %rd416, %rd394;
-	bra $L_257;
-$L_237:
-	mov.b64 %rd395, 9;
-	setp.eq.u64 %p131, %rd378, %rd395;
-	@%p131 bra $L_236;
-$L_239:
-	mov.b64 %rd397, 10;
-	setp.eq.u64 %p132, %rd378, %rd397;
-	@!%p132 bra $L_241;
+	mov.b64 %rd503, 9;
+	setp.eq.u64 %p134, %rd487, %rd503;
+	@%p134 bra $L_235;
 $L_238:
-	mov.b64 %rd396, 8296664548579374057;
-	mov.b64 %rd416, %rd396;
-	bra $L_257;
+	mov.b64 %rd505, 10;
+	setp.eq.u64 %p135, %rd487, %rd505;
+	@!%p135 bra $L_240;
+$L_237:
+	mov.b64 %rd504, 8296664548579374057;
+	mov.b64 %rd524, %rd504;
+	bra $L_256;
+$L_239:
+	mov.b64 %rd506, 4109744767560208502;
+	mov.b64 %rd524, %rd506;
+	bra $L_256;
 $L_240:
-	mov.b64 %rd398, 4109744767560208502;
-	mov.b64 %rd416, %rd398;
-	bra $L_257;
-$L_241:
-	mov.b64 %rd399, 11;
-	setp.eq.u64 %p133, %rd378, %rd399;
-	@%p133 bra $L_240;
-$L_243:
-	mov.b64 %rd401, 12;
-	setp.eq.u64 %p134, %rd378, %rd401;
-	@!%p134 bra $L_245;
+	mov.b64 %rd507, 11;
+	setp.eq.u64 %p136, %rd487, %rd507;
+	@%p136 bra $L_239;
 $L_242:
-	mov.b64 %rd400, 4607516669194743839;
-	mov.b64 %rd416, %rd400;
-	bra $L_257;
+	mov.b64 %rd509, 12;
+	setp.eq.u64 %p137, %rd487, %rd509;
+	@!%p137 bra $L_244;
+$L_241:
+	mov.b64 %rd508, 4607516669194743839;
+	mov.b64 %rd524, %rd508;
+	bra $L_256;
+$L_243:
+	mov.b64 %rd510, -2423460969061230018;
+	mov.b64 %rd524, %rd510;
+	bra $L_256;
 $L_244:
-	mov.b64 %rd402, -2423460969061230018;
-	mov.b64 %rd416, %rd402;
-	bra $L_257;
-$L_245:
-	mov.b64 %rd403, 13;
-	setp.eq.u64 %p135, %rd378, %rd403;
-	@%p135 bra $L_244;
-$L_247:
-	mov.b64 %rd405, 14;
-	setp.eq.u64 %p136, %rd378, %rd405;
-	@!%p136 bra $L_249;
+	mov.b64 %rd511, 13;
+	setp.eq.u64 %p138, %rd487, %rd511;
+	@%p138 bra $L_243;
 $L_246:
-	mov.b64 %rd404, -2707510419574615186;
-	mov.b64 %rd416, %rd404;
-	bra $L_257;
+	mov.b64 %rd513, 14;
+	setp.eq.u64 %p139, %rd487, %rd513;
+	@!%p139 bra $L_248;
+$L_245:
+	mov.b64 %rd512, -2707510419574615186;
+	mov.b64 %rd524, %rd512;
+	bra $L_256;
+$L_247:
+	mov.b64 %rd514, -7022098299024845734;
+	mov.b64 %rd524, %rd514;
+	bra $L_256;
 $L_248:
-	mov.b64 %rd406, -7022098299024845734;
-	mov.b64 %rd416, %rd406;
-	bra $L_257;
-$L_249:
-	mov.b64 %rd407, 15;
-	setp.eq.u64 %p137, %rd378, %rd407;
-	@%p137 bra $L_248;
-$L_251:
-	mov.b64 %rd409, 16;
-	setp.eq.u64 %p138, %rd378, %rd409;
-	@!%p138 bra $L_253;
+	mov.b64 %rd515, 15;
+	setp.eq.u64 %p140, %rd487, %rd515;
+	@%p140 bra $L_247;
 $L_250:
-	mov.b64 %rd408, -1562901285013036298;
-	mov.b64 %rd416, %rd408;
-	bra $L_257;
+	mov.b64 %rd517, 16;
+	setp.eq.u64 %p141, %rd487, %rd517;
+	@!%p141 bra $L_252;
+$L_249:
+	mov.b64 %rd516, -1562901285013036298;
+	mov.b64 %rd524, %rd516;
+	bra $L_256;
+$L_251:
+	mov.b64 %rd518, 8795094592981902804;
+	mov.b64 %rd524, %rd518;
+	bra $L_256;
 $L_252:
-	mov.b64 %rd410, 8795094592981902804;
-	mov.b64 %rd416, %rd410;
-	bra $L_257;
-$L_253:
-	mov.b64 %rd411, 17;
-	setp.eq.u64 %p139, %rd378, %rd411;
-	@%p139 bra $L_252;
-$L_255:
-	mov.b64 %rd413, 18;
-	setp.eq.u64 %p140, %rd378, %rd413;
-	@!%p140 bra $L_256;
+	mov.b64 %rd519, 17;
+	setp.eq.u64 %p142, %rd487, %rd519;
+	@%p142 bra $L_251;
 $L_254:
-	mov.b64 %rd412, -2884908082597807600;
-	mov.b64 %rd416, %rd412;
-	bra $L_257;
-$L_256:
-	mov.b64 %rd414, -6051042886442100905;
-	mov.b64 %rd416, %rd414;
-	bra $L_257;
-$L_260:
-	mov.b64 %rd420, 5040379952546458195;
-	mov.b64 %rd457, %rd420;
-	bra $L_297;
+	mov.b64 %rd521, 18;
+	setp.eq.u64 %p143, %rd487, %rd521;
+	@!%p143 bra $L_255;
+$L_253:
+	mov.b64 %rd520, -2884908082597807600;
+	mov.b64 %rd524, %rd520;
+	bra $L_256;
+$L_255:
+	mov.b64 %rd522, -6051042886442100905;
+	mov.b64 %rd524, %rd522;
+	bra $L_256;
+$L_258:
+	mov.b64 %rd527, 5040379952546458195;
+	mov.b64 %rd563, %rd527;
+	bra $L_295;
+$L_259:
+	setp.eq.u64 %p144, %rd487, %rd404;
+	@%p144 bra $L_258;
 $L_261:
-	setp.eq.u64 %p141, %rd378, %rd377;
-	@%p141 bra $L_260;
-$L_263:
-	mov.b64 %rd422, 2;
-	setp.eq.u64 %p142, %rd378, %rd422;
-	@!%p142 bra $L_265;
+	setp.eq.u64 %p145, %rd487, %rd486;
+	@!%p145 bra $L_263;
+$L_260:
+	mov.b64 %rd528, -554312585572664447;
+	mov.b64 %rd563, %rd528;
+	bra $L_295;
 $L_262:
-	mov.b64 %rd421, -554312585572664447;
-	mov.b64 %rd457, %rd421;
-	bra $L_297;
-$L_264:
-	mov.b64 %rd423, -5276763892624187261;
-	mov.b64 %rd457, %rd423;
-	bra $L_297;
+	mov.b64 %rd529, -5276763892624187261;
+	mov.b64 %rd563, %rd529;
+	bra $L_295;
+$L_263:
+	mov.b64 %rd530, 3;
+	setp.eq.u64 %p146, %rd487, %rd530;
+	@%p146 bra $L_262;
 $L_265:
-	mov.b64 %rd424, 3;
-	setp.eq.u64 %p143, %rd378, %rd424;
-	@%p143 bra $L_264;
-$L_267:
-	mov.b64 %rd426, 4;
-	setp.eq.u64 %p144, %rd378, %rd426;
-	@!%p144 bra $L_269;
+	mov.b64 %rd532, 4;
+	setp.eq.u64 %p147, %rd487, %rd532;
+	@!%p147 bra $L_267;
+$L_264:
+	mov.b64 %rd531, -242412250269775165;
+	mov.b64 %rd563, %rd531;
+	bra $L_295;
 $L_266:
-	mov.b64 %rd425, -242412250269775165;
-	mov.b64 %rd457, %rd425;
-	bra $L_297;
-$L_268:
-	mov.b64 %rd427, 7946843935494350272;
-	mov.b64 %rd457, %rd427;
-	bra $L_297;
+	mov.b64 %rd533, 7946843935494350272;
+	mov.b64 %rd563, %rd533;
+	bra $L_295;
+$L_267:
+	mov.b64 %rd534, 5;
+	setp.eq.u64 %p148, %rd487, %rd534;
+	@%p148 bra $L_266;
 $L_269:
-	mov.b64 %rd428, 5;
-	setp.eq.u64 %p145, %rd378, %rd428;
-	@%p145 bra $L_268;
-$L_271:
-	mov.b64 %rd430, 6;
-	setp.eq.u64 %p146, %rd378, %rd430;
-	@!%p146 bra $L_273;
+	mov.b64 %rd536, 6;
+	setp.eq.u64 %p149, %rd487, %rd536;
+	@!%p149 bra $L_271;
+$L_268:
+	mov.b64 %rd535, 905889640498799673;
+	mov.b64 %rd563, %rd535;
+	bra $L_295;
 $L_270:
-	mov.b64 %rd429, 905889640498799673;
-	mov.b64 %rd457, %rd429;
-	bra $L_297;
-$L_272:
-	mov.b64 %rd431, -271387810574676355;
-	mov.b64 %rd457, %rd431;
-	bra $L_297;
+	mov.b64 %rd537, -271387810574676355;
+	mov.b64 %rd563, %rd537;
+	bra $L_295;
+$L_271:
+	mov.b64 %rd538, 7;
+	setp.eq.u64 %p150, %rd487, %rd538;
+	@%p150 bra $L_270;
 $L_273:
-	mov.b64 %rd432, 7;
-	setp.eq.u64 %p147, %rd378, %rd432;
-	@%p147 bra $L_272;
-$L_275:
-	mov.b64 %rd434, 8;
-	setp.eq.u64 %p148, %rd378, %rd434;
-	@!%p148 bra $L_277;
+	mov.b64 %rd540, 8;
+	setp.eq.u64 %p151, %rd487, %rd540;
+	@!%p151 bra $L_275;
+$L_272:
+	mov.b64 %rd539, -3385462365541201655;
+	mov.b64 %rd563, %rd539;
+	bra $L_295;
 $L_274:
-	mov.b64 %rd433, -3385462365541201655;
-	mov.b64 %rd457, %rd433;
-	bra $L_297;
-$L_276:
-	mov.b64 %rd435, -3226582509936509822;
-	mov.b64 %rd457, %rd435;
-	bra $L_297;
+	mov.b64 %rd541, -3226582509936509822;
+	mov.b64 %rd563, %rd541;
+	bra $L_295;
+$L_275:
+	mov.b64 %rd542, 9;
+	setp.eq.u64 %p152, %rd487, %rd542;
+	@%p152 bra $L_274;
 $L_277:
-	mov.b64 %rd436, 9;
-	setp.eq.u64 %p149, %rd378, %rd436;
-	@%p149 bra $L_276;
-$L_279:
-	mov.b64 %rd438, 10;
-	setp.eq.u64 %p150, %rd378, %rd438;
-	@!%p150 bra $L_281;
+	mov.b64 %rd544, 10;
+	setp.eq.u64 %p153, %rd487, %rd544;
+	@!%p153 bra $L_279;
+$L_276:
+	mov.b64 %rd543, 8296664548579374057;
+	mov.b64 %rd563, %rd543;
+	bra $L_295;
 $L_278:
-	mov.b64 %rd437, 8296664548579374057;
-	mov.b64 %rd457, %rd437;
-	bra $L_297;
-$L_280:
-	mov.b64 %rd439, 4109744767560208502;
-	mov.b64 %rd457, %rd439;
-	bra $L_297;
+	mov.b64 %rd545, 4109744767560208502;
+	mov.b64 %rd563, %rd545;
+	bra $L_295;
+$L_279:
+	mov.b64 %rd546, 11;
+	setp.eq.u64 %p154, %rd487, %rd546;
+	@%p154 bra $L_278;
 $L_281:
-	mov.b64 %rd440, 11;
-	setp.eq.u64 %p151, %rd378, %rd440;
-	@%p151 bra $L_280;
-$L_283:
-	mov.b64 %rd442, 12;
-	setp.eq.u64 %p152, %rd378, %rd442;
-	@!%p152 bra $L_285;
+	mov.b64 %rd548, 12;
+	setp.eq.u64 %p155, %rd487, %rd548;
+	@!%p155 bra $L_283;
+$L_280:
+	mov.b64 %rd547, 4607516669194743839;
+	mov.b64 %rd563, %rd547;
+	bra $L_295;
 $L_282:
-	mov.b64 %rd441, 4607516669194743839;
-	mov.b64 %rd457, %rd441;
-	bra $L_297;
-$L_284:
-	mov.b64 %rd443, -2423460969061230018;
-	mov.b64 %rd457, %rd443;
-	bra $L_297;
+	mov.b64 %rd549, -2423460969061230018;
+	mov.b64 %rd563, %rd549;
+	bra $L_295;
+$L_283:
+	mov.b64 %rd550, 13;
+	setp.eq.u64 %p156, %rd487, %rd550;
+	@%p156 bra $L_282;
 $L_285:
-	mov.b64 %rd444, 13;
-	setp.eq.u64 %p153, %rd378, %rd444;
-	@%p153 bra $L_284;
-$L_287:
-	mov.b64 %rd446, 14;
-	setp.eq.u64 %p154, %rd378, %rd446;
-	@!%p154 bra $L_289;
+	mov.b64 %rd552, 14;
+	setp.eq.u64 %p157, %rd487, %rd552;
+	@!%p157 bra $L_287;
+$L_284:
+	mov.b64 %rd551, -2707510419574615186;
+	mov.b64 %rd563, %rd551;
+	bra $L_295;
 $L_286:
-	mov.b64 %rd445, -2707510419574615186;
-	mov.b64 %rd457, %rd445;
-	bra $L_297;
-$L_288:
-	mov.b64 %rd447, -7022098299024845734;
-	mov.b64 %rd457, %rd447;
-	bra $L_297;
+	mov.b64 %rd553, -7022098299024845734;
+	mov.b64 %rd563, %rd553;
+	bra $L_295;
+$L_287:
+	mov.b64 %rd554, 15;
+	setp.eq.u64 %p158, %rd487, %rd554;
+	@%p158 bra $L_286;
 $L_289:
-	mov.b64 %rd448, 15;
-	setp.eq.u64 %p155, %rd378, %rd448;
-	@%p155 bra $L_288;
-$L_291:
-	mov.b64 %rd450, 16;
-	setp.eq.u64 %p156, %rd378, %rd450;
-	@!%p156 bra $L_293;
+	mov.b64 %rd556, 16;
+	setp.eq.u64 %p159, %rd487, %rd556;
+	@!%p159 bra $L_291;
+$L_288:
+	mov.b64 %rd555, -1562901285013036298;
+	mov.b64 %rd563, %rd555;
+	bra $L_295;
 $L_290:
-	mov.b64 %rd449, -1562901285013036298;
-	mov.b64 %rd457, %rd449;
-	bra $L_297;
-$L_292:
-	mov.b64 %rd451, 8795094592981902804;
-	mov.b64 %rd457, %rd451;
-	bra $L_297;
+	mov.b64 %rd557, 8795094592981902804;
+	mov.b64 %rd563, %rd557;
+	bra $L_295;
+$L_291:
+	mov.b64 %rd558, 17;
+	setp.eq.u64 %p160, %rd487, %rd558;
+	@%p160 bra $L_290;
 $L_293:
-	mov.b64 %rd452, 17;
-	setp.eq.u64 %p157, %rd378, %rd452;
-	@%p157 bra $L_292;
-$L_295:
-	mov.b64 %rd454, 18;
-	setp.eq.u64 %p158, %rd378, %rd454;
-	@!%p158 bra $L_296;
+	mov.b64 %rd560, 18;
+	setp.eq.u64 %p161, %rd487, %rd560;
+	@!%p161 bra $L_294;
+$L_292:
+	mov.b64 %rd559, -2884908082597807600;
+	mov.b64 %rd563, %rd559;
+	bra $L_295;
 $L_294:
-	mov.b64 %rd453, -2884908082597807600;
-	mov.b64 %rd457, %rd453;
-	bra $L_297;
-$L_296:
-	mov.b64 %rd455, -6051042886442100905;
-	mov.b64 %rd457, %rd455;
-	bra $L_297;
+	mov.b64 %rd561, -6051042886442100905;
+	mov.b64 %rd563, %rd561;
+	bra $L_295;
+$L_297:
+	mov.b64 %rd567, 5040379952546458195;
+	mov.b64 %rd602, %rd567;
+	bra $L_334;
+$L_298:
+	setp.eq.u64 %p163, %rd566, %rd404;
+	@%p163 bra $L_297;
 $L_300:
-	mov.b64 %rd461, 5040379952546458195;
-	mov.b64 %rd497, %rd461;
-	bra $L_337;
+	setp.eq.u64 %p164, %rd566, %rd486;
+	@!%p164 bra $L_302;
+$L_299:
+	mov.b64 %rd568, -554312585572664447;
+	mov.b64 %rd602, %rd568;
+	bra $L_334;
 $L_301:
-	setp.eq.u64 %p160, %rd460, %rd377;
-	@%p160 bra $L_300;
-$L_303:
-	setp.eq.u64 %p161, %rd460, %rd459;
-	@!%p161 bra $L_305;
+	mov.b64 %rd569, -5276763892624187261;
+	mov.b64 %rd602, %rd569;
+	bra $L_334;
 $L_302:
-	mov.b64 %rd462, -554312585572664447;
-	mov.b64 %rd497, %rd462;
-	bra $L_337;
+	setp.eq.u64 %p165, %rd566, %rd565;
+	@%p165 bra $L_301;
 $L_304:
-	mov.b64 %rd463, -5276763892624187261;
-	mov.b64 %rd497, %rd463;
-	bra $L_337;
+	mov.b64 %rd571, 4;
+	setp.eq.u64 %p166, %rd566, %rd571;
+	@!%p166 bra $L_306;
+$L_303:
+	mov.b64 %rd570, -242412250269775165;
+	mov.b64 %rd602, %rd570;
+	bra $L_334;
 $L_305:
-	mov.b64 %rd464, 3;
-	setp.eq.u64 %p162, %rd460, %rd464;
-	@%p162 bra $L_304;
-$L_307:
-	mov.b64 %rd466, 4;
-	setp.eq.u64 %p163, %rd460, %rd466;
-	@!%p163 bra $L_309;
+	mov.b64 %rd572, 7946843935494350272;
+	mov.b64 %rd602, %rd572;
+	bra $L_334;
 $L_306:
-	mov.b64 %rd465, -242412250269775165;
-	mov.b64 %rd497, %rd465;
-	bra $L_337;
+	mov.b64 %rd573, 5;
+	setp.eq.u64 %p167, %rd566, %rd573;
+	@%p167 bra $L_305;
 $L_308:
-	mov.b64 %rd467, 7946843935494350272;
-	mov.b64 %rd497, %rd467;
-	bra $L_337;
+	mov.b64 %rd575, 6;
+	setp.eq.u64 %p168, %rd566, %rd575;
+	@!%p168 bra $L_310;
+$L_307:
+	mov.b64 %rd574, 905889640498799673;
+	mov.b64 %rd602, %rd574;
+	bra $L_334;
 $L_309:
-	mov.b64 %rd468, 5;
-	setp.eq.u64 %p164, %rd460, %rd468;
-	@%p164 bra $L_308;
-$L_311:
-	mov.b64 %rd470, 6;
-	setp.eq.u64 %p165, %rd460, %rd470;
-	@!%p165 bra $L_313;
+	mov.b64 %rd576, -271387810574676355;
+	mov.b64 %rd602, %rd576;
+	bra $L_334;
 $L_310:
-	mov.b64 %rd469, 905889640498799673;
-	mov.b64 %rd497, %rd469;
-	bra $L_337;
+	mov.b64 %rd577, 7;
+	setp.eq.u64 %p169, %rd566, %rd577;
+	@%p169 bra $L_309;
 $L_312:
-	mov.b64 %rd471, -271387810574676355;
-	mov.b64 %rd497, %rd471;
-	bra $L_337;
+	mov.b64 %rd579, 8;
+	setp.eq.u64 %p170, %rd566, %rd579;
+	@!%p170 bra $L_314;
+$L_311:
+	mov.b64 %rd578, -3385462365541201655;
+	mov.b64 %rd602, %rd578;
+	bra $L_334;
 $L_313:
-	mov.b64 %rd472, 7;
-	setp.eq.u64 %p166, %rd460, %rd472;
-	@%p166 bra $L_312;
-$L_315:
-	mov.b64 %rd474, 8;
-	setp.eq.u64 %p167, %rd460, %rd474;
-	@!%p167 bra $L_317;
+	mov.b64 %rd580, -3226582509936509822;
+	mov.b64 %rd602, %rd580;
+	bra $L_334;
 $L_314:
-	mov.b64 %rd473, -3385462365541201655;
-	mov.b64 %rd497, %rd473;
-	bra $L_337;
+	mov.b64 %rd581, 9;
+	setp.eq.u64 %p171, %rd566, %rd581;
+	@%p171 bra $L_313;
 $L_316:
-	mov.b64 %rd475, -3226582509936509822;
-	mov.b64 %rd497, %rd475;
-	bra $L_337;
+	mov.b64 %rd583, 10;
+	setp.eq.u64 %p172, %rd566, %rd583;
+	@!%p172 bra $L_318;
+$L_315:
+	mov.b64 %rd582, 8296664548579374057;
+	mov.b64 %rd602, %rd582;
+	bra $L_334;
 $L_317:
-	mov.b64 %rd476, 9;
-	setp.eq.u64 %p168, %rd460, %rd476;
-	@%p168 bra $L_316;
-$L_319:
-	mov.b64 %rd478, 10;
-	setp.eq.u64 %p169, %rd460, %rd478;
-	@!%p169 bra $L_321;
+	mov.b64 %rd584, 4109744767560208502;
+	mov.b64 %rd602, %rd584;
+	bra $L_334;
 $L_318:
-	mov.b64 %rd477, 8296664548579374057;
-	mov.b64 %rd497, %rd477;
-	bra $L_337;
+	mov.b64 %rd585, 11;
+	setp.eq.u64 %p173, %rd566, %rd585;
+	@%p173 bra $L_317;
 $L_320:
-	mov.b64 %rd479, 4109744767560208502;
-	mov.b64 %rd497, %rd479;
-	bra $L_337;
+	mov.b64 %rd587, 12;
+	setp.eq.u64 %p174, %rd566, %rd587;
+	@!%p174 bra $L_322;
+$L_319:
+	mov.b64 %rd586, 4607516669194743839;
+	mov.b64 %rd602, %rd586;
+	bra $L_334;
 $L_321:
-	mov.b64 %rd480, 11;
-	setp.eq.u64 %p170, %rd460, %rd480;
-	@%p170 bra $L_320;
-$L_323:
-	mov.b64 %rd482, 12;
-	setp.eq.u64 %p171, %rd460, %rd482;
-	@!%p171 bra $L_325;
+	mov.b64 %rd588, -2423460969061230018;
+	mov.b64 %rd602, %rd588;
+	bra $L_334;
 $L_322:
-	mov.b64 %rd481, 4607516669194743839;
-	mov.b64 %rd497, %rd481;
-	bra $L_337;
+	mov.b64 %rd589, 13;
+	setp.eq.u64 %p175, %rd566, %rd589;
+	@%p175 bra $L_321;
 $L_324:
-	mov.b64 %rd483, -2423460969061230018;
-	mov.b64 %rd497, %rd483;
-	bra $L_337;
+	mov.b64 %rd591, 14;
+	setp.eq.u64 %p176, %rd566, %rd591;
+	@!%p176 bra $L_326;
+$L_323:
+	mov.b64 %rd590, -2707510419574615186;
+	mov.b64 %rd602, %rd590;
+	bra $L_334;
 $L_325:
-	mov.b64 %rd484, 13;
-	setp.eq.u64 %p172, %rd460, %rd484;
-	@%p172 bra $L_324;
-$L_327:
-	mov.b64 %rd486, 14;
-	setp.eq.u64 %p173, %rd460, %rd486;
-	@!%p173 bra $L_329;
+	mov.b64 %rd592, -7022098299024845734;
+	mov.b64 %rd602, %rd592;
+	bra $L_334;
 $L_326:
-	mov.b64 %rd485, -2707510419574615186;
-	mov.b64 %rd497, %rd485;
-	bra $L_337;
+	mov.b64 %rd593, 15;
+	setp.eq.u64 %p177, %rd566, %rd593;
+	@%p177 bra $L_325;
 $L_328:
-	mov.b64 %rd487, -7022098299024845734;
-	mov.b64 %rd497, %rd487;
-	bra $L_337;
+	mov.b64 %rd595, 16;
+	setp.eq.u64 %p178, %rd566, %rd595;
+	@!%p178 bra $L_330;
+$L_327:
+	mov.b64 %rd594, -1562901285013036298;
+	mov.b64 %rd602, %rd594;
+	bra $L_334;
 $L_329:
-	mov.b64 %rd488, 15;
-	setp.eq.u64 %p174, %rd460, %rd488;
-	@%p174 bra $L_328;
-$L_331:
-	mov.b64 %rd490, 16;
-	setp.eq.u64 %p175, %rd460, %rd490;
-	@!%p175 bra $L_333;
+	mov.b64 %rd596, 8795094592981902804;
+	mov.b64 %rd602, %rd596;
+	bra $L_334;
 $L_330:
-	mov.b64 %rd489, -1562901285013036298;
-	mov.b64 %rd497, %rd489;
-	bra $L_337;
+	mov.b64 %rd597, 17;
+	setp.eq.u64 %p179, %rd566, %rd597;
+	@%p179 bra $L_329;
 $L_332:
-	mov.b64 %rd491, 8795094592981902804;
-	mov.b64 %rd497, %rd491;
-	bra $L_337;
+	mov.b64 %rd599, 18;
+	setp.eq.u64 %p180, %rd566, %rd599;
+	@!%p180 bra $L_333;
+$L_331:
+	mov.b64 %rd598, -2884908082597807600;
+	mov.b64 %rd602, %rd598;
+	bra $L_334;
 $L_333:
-	mov.b64 %rd492, 17;
-	setp.eq.u64 %p176, %rd460, %rd492;
-	@%p176 bra $L_332;
-$L_335:
-	mov.b64 %rd494, 18;
-	setp.eq.u64 %p177, %rd460, %rd494;
-	@!%p177 bra $L_336;
-$L_334:
-	mov.b64 %rd493, -2884908082597807600;
-	mov.b64 %rd497, %rd493;
-	bra $L_337;
+	mov.b64 %rd600, -6051042886442100905;
+	mov.b64 %rd602, %rd600;
+	bra $L_334;
 $L_336:
-	mov.b64 %rd495, -6051042886442100905;
-	mov.b64 %rd497, %rd495;
-	bra $L_337;
-$L_340:
-	mov.b64 %rd500, 5040379952546458195;
-	mov.b64 %rd536, %rd500;
-	bra $L_377;
-$L_341:
-	setp.eq.u64 %p178, %rd460, %rd377;
-	@%p178 bra $L_340;
-$L_343:
-	setp.eq.u64 %p179, %rd460, %rd459;
-	@!%p179 bra $L_345;
-$L_342:
-	mov.b64 %rd501, -554312585572664447;
-	mov.b64 %rd536, %rd501;
-	bra $L_377;
-$L_344:
-	mov.b64 %rd502, -5276763892624187261;
-	mov.b64 %rd536, %rd502;
-	bra $L_377;
-$L_345:
-	mov.b64 %rd503, 3;
-	setp.eq.u64 %p180, %rd460, %rd503;
-	@%p180 bra $L_344;
-$L_347:
-	mov.b64 %rd505, 4;
-	setp.eq.u64 %p181, %rd460, %rd505;
-	@!%p181 bra $L_349;
-$L_346:
-	mov.b64 %rd504, -242412250269775165;
-	mov.b64 %rd536, %rd504;
-	bra $L_377;
-$L_348:
-	mov.b64 %rd506, 7946843935494350272;
-	mov.b64 %rd536, %rd506;
-	bra $L_377;
-$L_349:
-	mov.b64 %rd507, 5;
-	setp.eq.u64 %p182, %rd460, %rd507;
-	@%p182 bra $L_348;
+	abs.f64 %rd638, %rd201;
+	mov.b64 %rd639, 0d41C0000000000000;
+	setp.ge.f64 %p182, %rd638, %rd639;
+	@!%p182 bra $L_352;
 $L_351:
-	mov.b64 %rd509, 6;
-	setp.eq.u64 %p183, %rd460, %rd509;
-	@!%p183 bra $L_353;
-$L_350:
-	mov.b64 %rd508, 905889640498799673;
-	mov.b64 %rd536, %rd508;
-	bra $L_377;
-$L_352:
-	mov.b64 %rd510, -271387810574676355;
-	mov.b64 %rd536, %rd510;
-	bra $L_377;
-$L_353:
-	mov.b64 %rd511, 7;
-	setp.eq.u64 %p184, %rd460, %rd511;
-	@%p184 bra $L_352;
-$L_355:
-	mov.b64 %rd513, 8;
-	setp.eq.u64 %p185, %rd460, %rd513;
-	@!%p185 bra $L_357;
-$L_354:
-	mov.b64 %rd512, -3385462365541201655;
-	mov.b64 %rd536, %rd512;
-	bra $L_377;
+	mov.b64 %rd700, 0d3FE921FB54442D18;
+	setp.lt.f64 %p197, %rd638, %rd700;
+	@!%p197 bra $L_357;
 $L_356:
-	mov.b64 %rd514, -3226582509936509822;
-	mov.b64 %rd536, %rd514;
-	bra $L_377;
-$L_357:
-	mov.b64 %rd515, 9;
-	setp.eq.u64 %p186, %rd460, %rd515;
-	@%p186 bra $L_356;
-$L_359:
-	mov.b64 %rd517, 10;
-	setp.eq.u64 %p187, %rd460, %rd517;
-	@!%p187 bra $L_361;
-$L_358:
-	mov.b64 %rd516, 8296664548579374057;
-	mov.b64 %rd536, %rd516;
-	bra $L_377;
+	mov.b64 %rd730, 0;
+	mov.b64 %rd763, %rd730;
+	mov.b64 %rd765, %rd638;
 $L_360:
-	mov.b64 %rd518, 4109744767560208502;
-	mov.b64 %rd536, %rd518;
-	bra $L_377;
+	mov.b64 %rd762, %rd763;
+	mov.b64 %rd764, %rd765;
+	mov.b64 %rd726, %rd762;
+	mov.b64 %rd728, %rd764;
+$L_355:
+	mov.b64 %rd725, %rd726;
+	mov.b64 %rd727, %rd728;
+	mov.b64 %rd729, 3;
+	setp.gt.u64 %p199, %rd725, %rd729;
+	setp.ne.u32 %p200, 0, 0;
+	@%p199 bra $L_338;
+	mov.pred %p186, %p200;
+	mov.b64 %rd644, %rd725;
+	bra $L_339;
+$L_338:
+	mov.b64 %rd641, 4;
+	sub.u64 %rd642, %rd725, %rd641;
+	mov.pred %p186, %p184;
+	mov.b64 %rd644, %rd642;
+$L_339:
+	mov.pred %p185, %p186;
+	mov.b64 %rd643, %rd644;
+	mov.b64 %rd645, 1;
+	setp.gt.u64 %p187, %rd643, %rd645;
+	@%p187 bra $L_340;
+	mov.pred %p190, %p185;
+	bra $L_341;
+$L_340:
+	not.pred %p188, %p185;
+	mov.pred %p190, %p188;
+$L_341:
+	mov.pred %p189, %p190;
+	mul.f64 %rd646, %rd727, %rd727;
+	setp.eq.u64 %p191, %rd643, %rd645;
+	@!%p191 bra $L_345;
+$L_342:
+	mul.f64 %rd647, %rd727, %rd646;
+	mov.b64 %rd648, 0d3DE5D8FD1FD19CCD;
+	mul.f64 %rd649, %rd648, %rd646;
+	mov.b64 %rd650, 0dBE5AE5E5A9291F5D;
+	add.f64 %rd651, %rd649, %rd650;
+	mul.f64 %rd652, %rd651, %rd646;
+	mov.b64 %rd653, 0d3EC71DE3567D48A1;
+	add.f64 %rd654, %rd652, %rd653;
+	mul.f64 %rd655, %rd654, %rd646;
+	mov.b64 %rd656, 0dBF2A01A019BFDF03;
+	add.f64 %rd657, %rd655, %rd656;
+	mul.f64 %rd658, %rd657, %rd646;
+	mov.b64 %rd659, 0d3F8111111110F7D0;
+	add.f64 %rd660, %rd658, %rd659;
+	mul.f64 %rd661, %rd660, %rd646;
+	mov.b64 %rd662, 0dBFC5555555555548;
+	add.f64 %rd663, %rd661, %rd662;
+	mul.f64 %rd664, %rd647, %rd663;
+	add.f64 %rd665, %rd727, %rd664;
+	mov.b64 %rd667, %rd665;
+$L_343:
+	mov.b64 %rd666, %rd667;
+	@%p189 bra $L_346;
+	mov.b64 %rd694, %rd666;
+	bra $L_347;
+$L_346:
+	neg.f64 %rd692, %rd666;
+	mov.b64 %rd694, %rd692;
+$L_347:
+	mov.b64 %rd693, %rd694;
+	mov.b64 %rd696, %rd693;
+	bra $L_348;
+$L_337:
+	mov.b64 %rd640, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p183, %rd201, %rd640;
+	setp.ne.u32 %p184, 1, 0;
+	@%p183 bra $E_337_6;
+	bra $L_349;
+$E_337_6:
+	mov.pred %p196, %p184;
+$L_350:
+	mov.pred %p195, %p196;
+	@%p195 bra $L_335;
+	bra $L_336;
+$L_344:
+	mov.b64 %rd668, 0d3FE0000000000000;
+	mul.f64 %rd669, %rd668, %rd646;
+	mov.b64 %rd670, 0d3FF0000000000000;
+	sub.f64 %rd671, %rd670, %rd669;
+	mul.f64 %rd672, %rd646, %rd646;
+	mov.b64 %rd673, 0dBDA8FA49A0861A9B;
+	mul.f64 %rd674, %rd673, %rd646;
+	mov.b64 %rd675, 0d3E21EE9D7B4E3F05;
+	add.f64 %rd676, %rd674, %rd675;
+	mul.f64 %rd677, %rd676, %rd646;
+	mov.b64 %rd678, 0dBE927E4F7EAC4BC6;
+	add.f64 %rd679, %rd677, %rd678;
+	mul.f64 %rd680, %rd679, %rd646;
+	mov.b64 %rd681, 0d3EFA01A019C844F5;
+	add.f64 %rd682, %rd680, %rd681;
+	mul.f64 %rd683, %rd682, %rd646;
+	mov.b64 %rd684, 0dBF56C16C16C14F91;
+	add.f64 %rd685, %rd683, %rd684;
+	mul.f64 %rd686, %rd685, %rd646;
+	mov.b64 %rd687, 0d3FA555555555554B;
+	add.f64 %rd688, %rd686, %rd687;
+	mul.f64 %rd689, %rd672, %rd688;
+	add.f64 %rd690, %rd671, %rd689;
+	mov.b64 %rd667, %rd690;
+	bra $L_343;
+$L_345:
+	mov.b64 %rd691, 2;
+	setp.eq.u64 %p192, %rd643, %rd691;
+	@%p192 bra $L_342;
+	bra $L_344;
+$L_349:
+	mov.b64 %rd699, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p194, %rd201, %rd699;
+	mov.pred %p196, %p194;
+	bra $L_350;
+$L_352:
+	mov.b64 %rd701, 0d3FF45F306DC9C883;
+	mul.f64 %rd702, %rd638, %rd701;
+	cvt.rzi.u64.f64 %rd703, %rd702;
+	cvt.rn.f64.u64 %rd704, %rd703;
+	mov.b64 %rd705, 1;
+	and.b64 %rd706, %rd703, %rd705;
+	setp.eq.u64 %p198, %rd706, %rd705;
+	@%p198 bra $L_353;
+	mov.b64 %rd711, %rd703;
+	mov.b64 %rd713, %rd704;
+	bra $L_354;
+$L_353:
+	add.u64 %rd707, %rd703, %rd705;
+	mov.b64 %rd708, 0d3FF0000000000000;
+	add.f64 %rd709, %rd704, %rd708;
+	mov.b64 %rd711, %rd707;
+	mov.b64 %rd713, %rd709;
+$L_354:
+	mov.b64 %rd710, %rd711;
+	mov.b64 %rd712, %rd713;
+	mov.b64 %rd714, 7;
+	and.b64 %rd715, %rd710, %rd714;
+	mov.b64 %rd716, 0d3FE921FB40000000;
+	mul.f64 %rd717, %rd712, %rd716;
+	sub.f64 %rd718, %rd638, %rd717;
+	mov.b64 %rd719, 0d3E64442D00000000;
+	mul.f64 %rd720, %rd712, %rd719;
+	sub.f64 %rd721, %rd718, %rd720;
+	mov.b64 %rd722, 0d3CE8469898CC5170;
+	mul.f64 %rd723, %rd712, %rd722;
+	sub.f64 %rd724, %rd721, %rd723;
+	mov.b64 %rd726, %rd715;
+	mov.b64 %rd728, %rd724;
+	bra $L_355;
+$L_357:
+	mov.b64 %rd731, %rd638;
+	mov.b64 %rd732, 52;
+	min.u64 %rd1444, %rd732, 64;
+	cvt.u32.u64 %r70, %rd1444;
+	shr.u64 %rd733, %rd731, %r70;
+	mov.b64 %rd734, 2047;
+	and.b64 %rd735, %rd733, %rd734;
+	mov.b64 %rd736, %rd735;
+	mov.b64 %rd737, 1023;
+	sub.s64 %rd738, %rd736, %rd737;
+	mov.b64 %rd739, 52;
+	sub.s64 %rd740, %rd738, %rd739;
+	mov.b64 %rd741, 9218868437227405312;
+	not.b64 %rd742, %rd741;
+	and.b64 %rd742, %rd731, %rd742;
+	mov.b64 %rd743, 4503599627370496;
+	or.b64 %rd744, %rd742, %rd743;
+	mov.b64 %rd745, 61;
+	add.s64 %rd746, %rd740, %rd745;
+	mov.b64 %rd747, %rd746;
+	mov.b64 %rd748, 64;
+	div.u64 %rd749, %rd747, %rd748;
+	rem.u64 %rd750, %rd747, %rd748;
+	mov.b64 %rd751, 0;
+	setp.eq.u64 %p201, %rd749, %rd751;
+	@!%p201 bra $L_363;
 $L_361:
-	mov.b64 %rd519, 11;
-	setp.eq.u64 %p188, %rd460, %rd519;
-	@%p188 bra $L_360;
-$L_363:
-	mov.b64 %rd521, 12;
-	setp.eq.u64 %p189, %rd460, %rd521;
-	@!%p189 bra $L_365;
-$L_362:
-	mov.b64 %rd520, 4607516669194743839;
-	mov.b64 %rd536, %rd520;
-	bra $L_377;
-$L_364:
-	mov.b64 %rd522, -2423460969061230018;
-	mov.b64 %rd536, %rd522;
-	bra $L_377;
-$L_365:
-	mov.b64 %rd523, 13;
-	setp.eq.u64 %p190, %rd460, %rd523;
-	@%p190 bra $L_364;
-$L_367:
-	mov.b64 %rd525, 14;
-	setp.eq.u64 %p191, %rd460, %rd525;
-	@!%p191 bra $L_369;
-$L_366:
-	mov.b64 %rd524, -2707510419574615186;
-	mov.b64 %rd536, %rd524;
-	bra $L_377;
-$L_368:
-	mov.b64 %rd526, -7022098299024845734;
-	mov.b64 %rd536, %rd526;
-	bra $L_377;
-$L_369:
-	mov.b64 %rd527, 15;
-	setp.eq.u64 %p192, %rd460, %rd527;
-	@%p192 bra $L_368;
-$L_371:
-	mov.b64 %rd529, 16;
-	setp.eq.u64 %p193, %rd460, %rd529;
-	@!%p193 bra $L_373;
-$L_370:
-	mov.b64 %rd528, -1562901285013036298;
-	mov.b64 %rd536, %rd528;
-	bra $L_377;
-$L_372:
-	mov.b64 %rd530, 8795094592981902804;
-	mov.b64 %rd536, %rd530;
-	bra $L_377;
-$L_373:
-	mov.b64 %rd531, 17;
-	setp.eq.u64 %p194, %rd460, %rd531;
-	@%p194 bra $L_372;
-$L_375:
-	mov.b64 %rd533, 18;
-	setp.eq.u64 %p195, %rd460, %rd533;
-	@!%p195 bra $L_376;
-$L_374:
-	mov.b64 %rd532, -2884908082597807600;
-	mov.b64 %rd536, %rd532;
-	bra $L_377;
-$L_376:
-	mov.b64 %rd534, -6051042886442100905;
-	mov.b64 %rd536, %rd534;
-	bra $L_377;
-$L_380:
-	mov.b64 %rd540, 5040379952546458195;
-	mov.b64 %rd575, %rd540;
-	bra $L_417;
-$L_381:
-	setp.eq.u64 %p197, %rd539, %rd377;
-	@%p197 bra $L_380;
-$L_383:
-	setp.eq.u64 %p198, %rd539, %rd459;
-	@!%p198 bra $L_385;
-$L_382:
-	mov.b64 %rd541, -554312585572664447;
-	mov.b64 %rd575, %rd541;
-	bra $L_417;
-$L_384:
-	mov.b64 %rd542, -5276763892624187261;
-	mov.b64 %rd575, %rd542;
-	bra $L_417;
-$L_385:
-	setp.eq.u64 %p199, %rd539, %rd538;
-	@%p199 bra $L_384;
-$L_387:
-	mov.b64 %rd544, 4;
-	setp.eq.u64 %p200, %rd539, %rd544;
-	@!%p200 bra $L_389;
-$L_386:
-	mov.b64 %rd543, -242412250269775165;
-	mov.b64 %rd575, %rd543;
-	bra $L_417;
-$L_388:
-	mov.b64 %rd545, 7946843935494350272;
-	mov.b64 %rd575, %rd545;
-	bra $L_417;
-$L_389:
-	mov.b64 %rd546, 5;
-	setp.eq.u64 %p201, %rd539, %rd546;
-	@%p201 bra $L_388;
-$L_391:
-	mov.b64 %rd548, 6;
-	setp.eq.u64 %p202, %rd539, %rd548;
-	@!%p202 bra $L_393;
-$L_390:
-	mov.b64 %rd547, 905889640498799673;
-	mov.b64 %rd575, %rd547;
-	bra $L_417;
-$L_392:
-	mov.b64 %rd549, -271387810574676355;
-	mov.b64 %rd575, %rd549;
-	bra $L_417;
-$L_393:
-	mov.b64 %rd550, 7;
-	setp.eq.u64 %p203, %rd539, %rd550;
-	@%p203 bra $L_392;
-$L_395:
-	mov.b64 %rd552, 8;
-	setp.eq.u64 %p204, %rd539, %rd552;
-	@!%p204 bra $L_397;
-$L_394:
-	mov.b64 %rd551, -3385462365541201655;
-	mov.b64 %rd575, %rd551;
-	bra $L_417;
-$L_396:
-	mov.b64 %rd553, -3226582509936509822;
-	mov.b64 %rd575, %rd553;
-	bra $L_417;
-$L_397:
-	mov.b64 %rd554, 9;
-	setp.eq.u64 %p205, %rd539, %rd554;
-	@%p205 bra $L_396;
+	mov.b64 %rd766, 1;
+	mov.b64 %rd805, %rd766;
 $L_399:
-	mov.b64 %rd556, 10;
-	setp.eq.u64 %p206, %rd539, %rd556;
-	@!%p206 bra $L_401;
-$L_398:
-	mov.b64 %rd555, 8296664548579374057;
-	mov.b64 %rd575, %rd555;
-	bra $L_417;
+	mov.b64 %rd804, %rd805;
+	min.u64 %rd1445, %rd750, 64;
+	cvt.u32.u64 %r71, %rd1445;
+	shl.b64 %rd806, %rd804, %r71;
+	mov.b64 %rd807, 1;
+	add.u64 %rd808, %rd749, %rd807;
+	setp.eq.u64 %p220, %rd808, %rd751;
+	@!%p220 bra $L_402;
 $L_400:
-	mov.b64 %rd557, 4109744767560208502;
-	mov.b64 %rd575, %rd557;
-	bra $L_417;
+	mov.b64 %rd846, %rd807;
+$L_438:
+	mov.b64 %rd845, %rd846;
+	sub.u64 %rd847, %rd748, %rd750;
+	min.u64 %rd1446, %rd847, 64;
+	cvt.u32.u64 %r72, %rd1446;
+	shr.u64 %rd848, %rd845, %r72;
+	or.b64 %rd849, %rd806, %rd848;
+	@!%p220 bra $L_441;
+$L_439:
+	mov.b64 %rd887, %rd807;
+$L_477:
+	mov.b64 %rd886, %rd887;
+	min.u64 %rd1447, %rd750, 64;
+	cvt.u32.u64 %r73, %rd1447;
+	shl.b64 %rd888, %rd886, %r73;
+	mov.b64 %rd889, 2;
+	add.u64 %rd890, %rd749, %rd889;
+	setp.eq.u64 %p257, %rd890, %rd751;
+	@!%p257 bra $L_480;
+$L_478:
+	mov.b64 %rd927, %rd807;
+$L_516:
+	mov.b64 %rd926, %rd927;
+	min.u64 %rd1448, %rd847, 64;
+	cvt.u32.u64 %r74, %rd1448;
+	shr.u64 %rd928, %rd926, %r74;
+	or.b64 %rd929, %rd888, %rd928;
+	@!%p257 bra $L_519;
+$L_517:
+	mov.b64 %rd966, %rd807;
+$L_555:
+	mov.b64 %rd965, %rd966;
+	min.u64 %rd1449, %rd750, 64;
+	cvt.u32.u64 %r75, %rd1449;
+	shl.b64 %rd967, %rd965, %r75;
+	mov.b64 %rd968, 3;
+	add.u64 %rd969, %rd749, %rd968;
+	setp.eq.u64 %p294, %rd969, %rd751;
+	@!%p294 bra $L_558;
+$L_556:
+	mov.b64 %rd1005, %rd807;
+$L_594:
+	mov.b64 %rd1004, %rd1005;
+	min.u64 %rd1450, %rd847, 64;
+	cvt.u32.u64 %r76, %rd1450;
+	shr.u64 %rd1006, %rd1004, %r76;
+	or.b64 %rd1007, %rd967, %rd1006;
+	mul.hi.u64 %rd1008, %rd1007, %rd744;
+	mul.hi.u64 %rd1009, %rd929, %rd744;
+	mul.lo.u64 %rd1010, %rd929, %rd744;
+	mul.lo.u64 %rd1011, %rd849, %rd744;
+	add.u64 %rd1012, %rd1010, %rd1008;
+	and.b64 %rd1013, %rd1010, %rd1008;
+	or.b64 %rd1014, %rd1010, %rd1008;
+	not.b64 %rd1015, %rd1012;
+	and.b64 %rd1015, %rd1014, %rd1015;
+	or.b64 %rd1016, %rd1013, %rd1015;
+	mov.b32 %r34, 63;
+	shr.u64 %rd1017, %rd1016, %r34;
+	add.u64 %rd1018, %rd1011, %rd1009;
+	add.u64 %rd1019, %rd1018, %rd1017;
+	mov.b64 %rd1020, 61;
+	min.u64 %rd1451, %rd1020, 64;
+	cvt.u32.u64 %r77, %rd1451;
+	shr.u64 %rd1021, %rd1019, %r77;
+	min.u64 %rd1452, %rd968, 64;
+	cvt.u32.u64 %r78, %rd1452;
+	shl.b64 %rd1022, %rd1019, %r78;
+	min.u64 %rd1453, %rd1020, 64;
+	cvt.u32.u64 %r79, %rd1453;
+	shr.u64 %rd1023, %rd1012, %r79;
+	or.b64 %rd1024, %rd1022, %rd1023;
+	clz.b64 %r35, %rd1024;
+	cvt.u64.u32 %rd1025, %r35;
+	mov.b64 %rd1026, %rd1025;
+	add.u64 %rd1027, %rd1026, %rd807;
+	mov.b64 %rd1028, 1023;
+	sub.u64 %rd1029, %rd1028, %rd1027;
+	min.u64 %rd1454, %rd1027, 64;
+	cvt.u32.u64 %r80, %rd1454;
+	shl.b64 %rd1030, %rd1024, %r80;
+	sub.u64 %rd1031, %rd748, %rd1027;
+	min.u64 %rd1455, %rd1031, 64;
+	cvt.u32.u64 %r81, %rd1455;
+	shr.u64 %rd1032, %rd1012, %r81;
+	or.b64 %rd1033, %rd1030, %rd1032;
+	mov.b64 %rd1034, 12;
+	min.u64 %rd1456, %rd1034, 64;
+	cvt.u32.u64 %r82, %rd1456;
+	shr.u64 %rd1035, %rd1033, %r82;
+	min.u64 %rd1457, %rd732, 64;
+	cvt.u32.u64 %r83, %rd1457;
+	shl.b64 %rd1036, %rd1029, %r83;
+	or.b64 %rd1037, %rd1035, %rd1036;
+	mov.b64 %rd1038, %rd1037;
+	and.b64 %rd1039, %rd1021, %rd807;
+	setp.eq.u64 %p313, %rd1039, %rd807;
+	@%p313 bra $L_358;
+	mov.b64 %rd758, %rd1021;
+	mov.b64 %rd760, %rd1038;
+	bra $L_359;
+$L_358:
+	add.u64 %rd752, %rd1021, %rd807;
+	mov.b64 %rd753, 7;
+	and.b64 %rd754, %rd752, %rd753;
+	mov.b64 %rd755, 0d3FF0000000000000;
+	sub.f64 %rd756, %rd1038, %rd755;
+	mov.b64 %rd758, %rd754;
+	mov.b64 %rd760, %rd756;
+$L_359:
+	mov.b64 %rd757, %rd758;
+	mov.b64 %rd759, %rd760;
+	mul.f64 %rd761, %rd759, %rd700;
+	mov.b64 %rd763, %rd757;
+	mov.b64 %rd765, %rd761;
+	bra $L_360;
+$L_362:
+	mov.b64 %rd767, 5040379952546458195;
+	mov.b64 %rd805, %rd767;
+	bra $L_399;
+$L_363:
+	mov.b64 %rd768, 1;
+	setp.eq.u64 %p202, %rd749, %rd768;
+	@%p202 bra $L_362;
+$L_365:
+	mov.b64 %rd770, 2;
+	setp.eq.u64 %p203, %rd749, %rd770;
+	@!%p203 bra $L_367;
+$L_364:
+	mov.b64 %rd769, -554312585572664447;
+	mov.b64 %rd805, %rd769;
+	bra $L_399;
+$L_366:
+	mov.b64 %rd771, -5276763892624187261;
+	mov.b64 %rd805, %rd771;
+	bra $L_399;
+$L_367:
+	mov.b64 %rd772, 3;
+	setp.eq.u64 %p204, %rd749, %rd772;
+	@%p204 bra $L_366;
+$L_369:
+	mov.b64 %rd774, 4;
+	setp.eq.u64 %p205, %rd749, %rd774;
+	@!%p205 bra $L_371;
+$L_368:
+	mov.b64 %rd773, -242412250269775165;
+	mov.b64 %rd805, %rd773;
+	bra $L_399;
+$L_370:
+	mov.b64 %rd775, 7946843935494350272;
+	mov.b64 %rd805, %rd775;
+	bra $L_399;
+$L_371:
+	mov.b64 %rd776, 5;
+	setp.eq.u64 %p206, %rd749, %rd776;
+	@%p206 bra $L_370;
+$L_373:
+	mov.b64 %rd778, 6;
+	setp.eq.u64 %p207, %rd749, %rd778;
+	@!%p207 bra $L_375;
+$L_372:
+	mov.b64 %rd777, 905889640498799673;
+	mov.b64 %rd805, %rd777;
+	bra $L_399;
+$L_374:
+	mov.b64 %rd779, -271387810574676355;
+	mov.b64 %rd805, %rd779;
+	bra $L_399;
+$L_375:
+	mov.b64 %rd780, 7;
+	setp.eq.u64 %p208, %rd749, %rd780;
+	@%p208 bra $L_374;
+$L_377:
+	mov.b64 %rd782, 8;
+	setp.eq.u64 %p209, %rd749, %rd782;
+	@!%p209 bra $L_379;
+$L_376:
+	mov.b64 %rd781, -3385462365541201655;
+	mov.b64 %rd805, %rd781;
+	bra $L_399;
+$L_378:
+	mov.b64 %rd783, -3226582509936509822;
+	mov.b64 %rd805, %rd783;
+	bra $L_399;
+$L_379:
+	mov.b64 %rd784, 9;
+	setp.eq.u64 %p210, %rd749, %rd784;
+	@%p210 bra $L_378;
+$L_381:
+	mov.b64 %rd786, 10;
+	setp.eq.u64 %p211, %rd749, %rd786;
+	@!%p211 bra $L_383;
+$L_380:
+	mov.b64 %rd785, 8296664548579374057;
+	mov.b64 %rd805, %rd785;
+	bra $L_399;
+$L_382:
+	mov.b64 %rd787, 4109744767560208502;
+	mov.b64 %rd805, %rd787;
+	bra $L_399;
+$L_383:
+	mov.b64 %rd788, 11;
+	setp.eq.u64 %p212, %rd749, %rd788;
+	@%p212 bra $L_382;
+$L_385:
+	mov.b64 %rd790, 12;
+	setp.eq.u64 %p213, %rd749, %rd790;
+	@!%p213 bra $L_387;
+$L_384:
+	mov.b64 %rd789, 4607516669194743839;
+	mov.b64 %rd805, %rd789;
+	bra $L_399;
+$L_386:
+	mov.b64 %rd791, -2423460969061230018;
+	mov.b64 %rd805, %rd791;
+	bra $L_399;
+$L_387:
+	mov.b64 %rd792, 13;
+	setp.eq.u64 %p214, %rd749, %rd792;
+	@%p214 bra $L_386;
+$L_389:
+	mov.b64 %rd794, 14;
+	setp.eq.u64 %p215, %rd749, %rd794;
+	@!%p215 bra $L_391;
+$L_388:
+	mov.b64 %rd793, -2707510419574615186;
+	mov.b64 %rd805, %rd793;
+	bra $L_399;
+$L_390:
+	mov.b64 %rd795, -7022098299024845734;
+	mov.b64 %rd805, %rd795;
+	bra $L_399;
+$L_391:
+	mov.b64 %rd796, 15;
+	setp.eq.u64 %p216, %rd749, %rd796;
+	@%p216 bra $L_390;
+$L_393:
+	mov.b64 %rd798, 16;
+	setp.eq.u64 %p217, %rd749, %rd798;
+	@!%p217 bra $L_395;
+$L_392:
+	mov.b64 %rd797, -1562901285013036298;
+	mov.b64 %rd805, %rd797;
+	bra $L_399;
+$L_394:
+	mov.b64 %rd799, 8795094592981902804;
+	mov.b64 %rd805, %rd799;
+	bra $L_399;
+$L_395:
+	mov.b64 %rd800, 17;
+	setp.eq.u64 %p218, %rd749, %rd800;
+	@%p218 bra $L_394;
+$L_397:
+	mov.b64 %rd802, 18;
+	setp.eq.u64 %p219, %rd749, %rd802;
+	@!%p219 bra $L_398;
+$L_396:
+	mov.b64 %rd801, -2884908082597807600;
+	mov.b64 %rd805, %rd801;
+	bra $L_399;
+$L_398:
+	mov.b64 %rd803, -6051042886442100905;
+	mov.b64 %rd805, %rd803;
+	bra $L_399;
 $L_401:
-	mov.b64 %rd558, 11;
-	setp.eq.u64 %p207, %rd539, %rd558;
-	@%p207 bra $L_400;
-$L_403:
-	mov.b64 %rd560, 12;
-	setp.eq.u64 %p208, %rd539, %rd560;
-	@!%p208 bra $L_405;
+	mov.b64 %rd809, 5040379952546458195;
+	mov.b64 %rd846, %rd809;
+	bra $L_438;
 $L_402:
-	mov.b64 %rd559, 4607516669194743839;
-	mov.b64 %rd575, %rd559;
-	bra $L_417;
+	setp.eq.u64 %p221, %rd808, %rd807;
+	@%p221 bra $L_401;
 $L_404:
-	mov.b64 %rd561, -2423460969061230018;
-	mov.b64 %rd575, %rd561;
-	bra $L_417;
+	mov.b64 %rd811, 2;
+	setp.eq.u64 %p222, %rd808, %rd811;
+	@!%p222 bra $L_406;
+$L_403:
+	mov.b64 %rd810, -554312585572664447;
+	mov.b64 %rd846, %rd810;
+	bra $L_438;
 $L_405:
-	mov.b64 %rd562, 13;
-	setp.eq.u64 %p209, %rd539, %rd562;
-	@%p209 bra $L_404;
-$L_407:
-	mov.b64 %rd564, 14;
-	setp.eq.u64 %p210, %rd539, %rd564;
-	@!%p210 bra $L_409;
+	mov.b64 %rd812, -5276763892624187261;
+	mov.b64 %rd846, %rd812;
+	bra $L_438;
 $L_406:
-	mov.b64 %rd563, -2707510419574615186;
-	mov.b64 %rd575, %rd563;
-	bra $L_417;
+	mov.b64 %rd813, 3;
+	setp.eq.u64 %p223, %rd808, %rd813;
+	@%p223 bra $L_405;
 $L_408:
-	mov.b64 %rd565, -7022098299024845734;
-	mov.b64 %rd575, %rd565;
-	bra $L_417;
+	mov.b64 %rd815, 4;
+	setp.eq.u64 %p224, %rd808, %rd815;
+	@!%p224 bra $L_410;
+$L_407:
+	mov.b64 %rd814, -242412250269775165;
+	mov.b64 %rd846, %rd814;
+	bra $L_438;
 $L_409:
-	mov.b64 %rd566, 15;
-	setp.eq.u64 %p211, %rd539, %rd566;
-	@%p211 bra $L_408;
-$L_411:
-	mov.b64 %rd568, 16;
-	setp.eq.u64 %p212, %rd539, %rd568;
-	@!%p212 bra $L_413;
+	mov.b64 %rd816, 7946843935494350272;
+	mov.b64 %rd846, %rd816;
+	bra $L_438;
 $L_410:
-	mov.b64 %rd567, -1562901285013036298;
-	mov.b64 %rd575, %rd567;
-	bra $L_417;
+	mov.b64 %rd817, 5;
+	setp.eq.u64 %p225, %rd808, %rd817;
+	@%p225 bra $L_409;
 $L_412:
-	mov.b64 %rd569, 8795094592981902804;
-	mov.b64 %rd575, %rd569;
-	bra $L_417;
+	mov.b64 %rd819, 6;
+	setp.eq.u64 %p226, %rd808, %rd819;
+	@!%p226 bra $L_414;
+$L_411:
+	mov.b64 %rd818, 905889640498799673;
+	mov.b64 %rd846, %rd818;
+	bra $L_438;
 $L_413:
-	mov.b64 %rd570, 17;
-	setp.eq.u64 %p213, %rd539, %rd570;
-	@%p213 bra $L_412;
-$L_415:
-	mov.b64 %rd572, 18;
-	setp.eq.u64 %p214, %rd539, %rd572;
-	@!%p214 bra $L_416;
+	mov.b64 %rd820, -271387810574676355;
+	mov.b64 %rd846, %rd820;
+	bra $L_438;
 $L_414:
-	mov.b64 %rd571, -2884908082597807600;
-	mov.b64 %rd575, %rd571;
-	bra $L_417;
+	mov.b64 %rd821, 7;
+	setp.eq.u64 %p227, %rd808, %rd821;
+	@%p227 bra $L_413;
 $L_416:
-	mov.b64 %rd573, -6051042886442100905;
-	mov.b64 %rd575, %rd573;
-	bra $L_417;
+	mov.b64 %rd823, 8;
+	setp.eq.u64 %p228, %rd808, %rd823;
+	@!%p228 bra $L_418;
+$L_415:
+	mov.b64 %rd822, -3385462365541201655;
+	mov.b64 %rd846, %rd822;
+	bra $L_438;
+$L_417:
+	mov.b64 %rd824, -3226582509936509822;
+	mov.b64 %rd846, %rd824;
+	bra $L_438;
+$L_418:
+	mov.b64 %rd825, 9;
+	setp.eq.u64 %p229, %rd808, %rd825;
+	@%p229 bra $L_417;
+$L_420:
+	mov.b64 %rd827, 10;
+	setp.eq.u64 %p230, %rd808, %rd827;
+	@!%p230 bra $L_422;
+$L_419:
+	mov.b64 %rd826, 8296664548579374057;
+	mov.b64 %rd846, %rd826;
+	bra $L_438;
+$L_421:
+	mov.b64 %rd828, 4109744767560208502;
+	mov.b64 %rd846, %rd828;
+	bra $L_438;
+$L_422:
+	mov.b64 %rd829, 11;
+	setp.eq.u64 %p231, %rd808, %rd829;
+	@%p231 bra $L_421;
+$L_424:
+	mov.b64 %rd831, 12;
+	setp.eq.u64 %p232, %rd808, %rd831;
+	@!%p232 bra $L_426;
+$L_423:
+	mov.b64 %rd830, 4607516669194743839;
+	mov.b64 %rd846, %rd830;
+	bra $L_438;
+$L_425:
+	mov.b64 %rd832, -2423460969061230018;
+	mov.b64 %rd846, %rd832;
+	bra $L_438;
+$L_426:
+	mov.b64 %rd833, 13;
+	setp.eq.u64 %p233, %rd808, %rd833;
+	@%p233 bra $L_425;
+$L_428:
+	mov.b64 %rd835, 14;
+	setp.eq.u64 %p234, %rd808, %rd835;
+	@!%p234 bra $L_430;
 $L_427:
-	abs.f64 %rd654, %rd247;
-$L_447:
-	mov.b64 %rd671, 0d41C0000000000000;
-	setp.ge.f64 %p236, %rd654, %rd671;
-	@!%p236 bra $L_449;
-$L_448:
-$L_453:
-	mov.b64 %rd701, 0d3FE921FB54442D18;
-	setp.lt.f64 %p240, %rd654, %rd701;
-	@!%p240 bra $L_455;
-$L_454:
-	mov.b64 %rd702, 0;
-	mov.b64 %rd734, %rd702;
-	mov.b64 %rd736, %rd654;
-$L_458:
-	mov.b64 %rd733, %rd734;
-	mov.b64 %rd735, %rd736;
-	mov.b64 %rd697, %rd733;
-	mov.b64 %rd699, %rd735;
-$L_452:
-	mov.b64 %rd696, %rd697;
-	mov.b64 %rd698, %rd699;
-	mov.b64 %rd700, 3;
-	setp.gt.u64 %p238, %rd696, %rd700;
-	setp.ne.u32 %p239, 0, 0;
-	@%p238 bra $L_429;
-	mov.pred %p219, %p239;
-	mov.b64 %rd658, %rd696;
-	bra $L_430;
+	mov.b64 %rd834, -2707510419574615186;
+	mov.b64 %rd846, %rd834;
+	bra $L_438;
 $L_429:
-	mov.b64 %rd655, 4;
-	sub.u64 %rd656, %rd696, %rd655;
-	not.pred %p217, %p239;
-	mov.pred %p219, %p217;
-	mov.b64 %rd658, %rd656;
+	mov.b64 %rd836, -7022098299024845734;
+	mov.b64 %rd846, %rd836;
+	bra $L_438;
 $L_430:
-	mov.pred %p218, %p219;
-	mov.b64 %rd657, %rd658;
-	mov.b64 %rd659, 1;
-	setp.gt.u64 %p220, %rd657, %rd659;
-	@%p220 bra $L_431;
-	mov.pred %p223, %p218;
-	bra $L_432;
-$L_431:
-	not.pred %p221, %p218;
-	mov.pred %p223, %p221;
+	mov.b64 %rd837, 15;
+	setp.eq.u64 %p235, %rd808, %rd837;
+	@%p235 bra $L_429;
 $L_432:
-	mov.pred %p222, %p223;
-	mul.f64 %rd660, %rd698, %rd698;
-	setp.eq.u64 %p224, %rd657, %rd659;
-	@!%p224 bra $L_436;
+	mov.b64 %rd839, 16;
+	setp.eq.u64 %p236, %rd808, %rd839;
+	@!%p236 bra $L_434;
+$L_431:
+	mov.b64 %rd838, -1562901285013036298;
+	mov.b64 %rd846, %rd838;
+	bra $L_438;
 $L_433:
-$L_699:
-	mul.f64 %rd1012, %rd698, %rd660;
-	mov.b64 %rd1013, 0d3DE5D8FD1FD19CCD;
-	mul.f64 %rd1014, %rd1013, %rd660;
-	mov.b64 %rd1015, 0dBE5AE5E5A9291F5D;
-	add.f64 %rd1016, %rd1014, %rd1015;
-	mul.f64 %rd1017, %rd1016, %rd660;
-	mov.b64 %rd1018, 0d3EC71DE3567D48A1;
-	add.f64 %rd1019, %rd1017, %rd1018;
-	mul.f64 %rd1020, %rd1019, %rd660;
-	mov.b64 %rd1021, 0dBF2A01A019BFDF03;
-	add.f64 %rd1022, %rd1020, %rd1021;
-	mul.f64 %rd1023, %rd1022, %rd660;
-	mov.b64 %rd1024, 0d3F8111111110F7D0;
-	add.f64 %rd1025, %rd1023, %rd1024;
-	mul.f64 %rd1026, %rd1025, %rd660;
-	mov.b64 %rd1027, 0dBFC5555555555548;
-	add.f64 %rd1028, %rd1026, %rd1027;
-	mul.f64 %rd1029, %rd1012, %rd1028;
-	add.f64 %rd1030, %rd698, %rd1029;
-$L_700:
-	mov.b64 %rd662, %rd1030;
+	mov.b64 %rd840, 8795094592981902804;
+	mov.b64 %rd846, %rd840;
+	bra $L_438;
 $L_434:
-	mov.b64 %rd661, %rd662;
-	@%p222 bra $L_437;
-	mov.b64 %rd666, %rd661;
+	mov.b64 %rd841, 17;
+	setp.eq.u64 %p237, %rd808, %rd841;
+	@%p237 bra $L_433;
+$L_436:
+	mov.b64 %rd843, 18;
+	setp.eq.u64 %p238, %rd808, %rd843;
+	@!%p238 bra $L_437;
+$L_435:
+	mov.b64 %rd842, -2884908082597807600;
+	mov.b64 %rd846, %rd842;
 	bra $L_438;
 $L_437:
-	neg.f64 %rd664, %rd661;
-	mov.b64 %rd666, %rd664;
-$L_438:
-	mov.b64 %rd665, %rd666;
-	mov.b64 %rd668, %rd665;
-	bra $L_439;
-$L_428:
+	mov.b64 %rd844, -6051042886442100905;
+	mov.b64 %rd846, %rd844;
+	bra $L_438;
 $L_440:
-	setp.ge.s64 %p226, %rd28, %rd28;
-	@!%p226 bra $L_441;
-$L_443:
-	mov.b64 %rd669, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p231, %rd247, %rd669;
-	setp.ne.u32 %p232, 1, 0;
-	@%p231 bra $E_443_7;
-	bra $L_441;
-$E_443_7:
-	mov.pred %p230, %p232;
-$L_442:
-	mov.pred %p229, %p230;
-$L_446:
-	@%p229 bra $L_426;
-	bra $L_427;
-$L_435:
-$L_701:
-	mov.b64 %rd1031, 0d3FE0000000000000;
-	mul.f64 %rd1032, %rd1031, %rd660;
-	mov.b64 %rd1033, 0d3FF0000000000000;
-	sub.f64 %rd1034, %rd1033, %rd1032;
-	mul.f64 %rd1035, %rd660, %rd660;
-	mov.b64 %rd1036, 0dBDA8FA49A0861A9B;
-	mul.f64 %rd1037, %rd1036, %rd660;
-	mov.b64 %rd1038, 0d3E21EE9D7B4E3F05;
-	add.f64 %rd1039, %rd1037, %rd1038;
-	mul.f64 %rd1040, %rd1039, %rd660;
-	mov.b64 %rd1041, 0dBE927E4F7EAC4BC6;
-	add.f64 %rd1042, %rd1040, %rd1041;
-	mul.f64 %rd1043, %rd1042, %rd660;
-	mov.b64 %rd1044, 0d3EFA01A019C844F5;
-	add.f64 %rd1045, %rd1043, %rd1044;
-	mul.f64 %rd1046, %rd1045, %rd660;
-	mov.b64 %rd1047, 0dBF56C16C16C14F91;
-	add.f64 %rd1048, %rd1046, %rd1047;
-	mul.f64 %rd1049, %rd1048, %rd660;
-	mov.b64 %rd1050, 0d3FA555555555554B;
-	add.f64 %rd1051, %rd1049, %rd1050;
-	mul.f64 %rd1052, %rd1035, %rd1051;
-	add.f64 %rd1053, %rd1034, %rd1052;
-$L_702:
-	mov.b64 %rd662, %rd1053;
-	bra $L_434;
-$L_436:
-	mov.b64 %rd663, 2;
-	setp.eq.u64 %p225, %rd657, %rd663;
-	@%p225 bra $L_433;
-	bra $L_435;
+	mov.b64 %rd850, 5040379952546458195;
+	mov.b64 %rd887, %rd850;
+	bra $L_477;
 $L_441:
-	setp.le.s64 %p227, %rd28, %rd28;
-	setp.ne.u32 %p228, 0, 0;
-	@%p227 bra $L_444;
-	mov.pred %p235, %p228;
-	bra $L_445;
+	setp.eq.u64 %p239, %rd808, %rd807;
+	@%p239 bra $L_440;
+$L_443:
+	mov.b64 %rd852, 2;
+	setp.eq.u64 %p240, %rd808, %rd852;
+	@!%p240 bra $L_445;
+$L_442:
+	mov.b64 %rd851, -554312585572664447;
+	mov.b64 %rd887, %rd851;
+	bra $L_477;
 $L_444:
-	mov.b64 %rd670, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p233, %rd247, %rd670;
-	mov.pred %p235, %p233;
+	mov.b64 %rd853, -5276763892624187261;
+	mov.b64 %rd887, %rd853;
+	bra $L_477;
 $L_445:
-	mov.pred %p234, %p235;
-	mov.pred %p230, %p234;
-	bra $L_442;
+	mov.b64 %rd854, 3;
+	setp.eq.u64 %p241, %rd808, %rd854;
+	@%p241 bra $L_444;
+$L_447:
+	mov.b64 %rd856, 4;
+	setp.eq.u64 %p242, %rd808, %rd856;
+	@!%p242 bra $L_449;
+$L_446:
+	mov.b64 %rd855, -242412250269775165;
+	mov.b64 %rd887, %rd855;
+	bra $L_477;
+$L_448:
+	mov.b64 %rd857, 7946843935494350272;
+	mov.b64 %rd887, %rd857;
+	bra $L_477;
 $L_449:
-	mov.b64 %rd672, 0d3FF45F306DC9C883;
-	mul.f64 %rd673, %rd654, %rd672;
-	cvt.rzi.u64.f64 %rd674, %rd673;
-	cvt.rn.f64.u64 %rd675, %rd674;
-	mov.b64 %rd676, 1;
-	and.b64 %rd677, %rd674, %rd676;
-	setp.eq.u64 %p237, %rd677, %rd676;
-	@%p237 bra $L_450;
-	mov.b64 %rd682, %rd674;
-	mov.b64 %rd684, %rd675;
-	bra $L_451;
-$L_450:
-	add.u64 %rd678, %rd674, %rd676;
-	mov.b64 %rd679, 0d3FF0000000000000;
-	add.f64 %rd680, %rd675, %rd679;
-	mov.b64 %rd682, %rd678;
-	mov.b64 %rd684, %rd680;
+	mov.b64 %rd858, 5;
+	setp.eq.u64 %p243, %rd808, %rd858;
+	@%p243 bra $L_448;
 $L_451:
-	mov.b64 %rd681, %rd682;
-	mov.b64 %rd683, %rd684;
-	mov.b64 %rd685, 7;
-	and.b64 %rd686, %rd681, %rd685;
-	mov.b64 %rd687, 0d3FE921FB40000000;
-	mul.f64 %rd688, %rd683, %rd687;
-	sub.f64 %rd689, %rd654, %rd688;
-	mov.b64 %rd690, 0d3E64442D00000000;
-	mul.f64 %rd691, %rd683, %rd690;
-	sub.f64 %rd692, %rd689, %rd691;
-	mov.b64 %rd693, 0d3CE8469898CC5170;
-	mul.f64 %rd694, %rd683, %rd693;
-	sub.f64 %rd695, %rd692, %rd694;
-	mov.b64 %rd697, %rd686;
-	mov.b64 %rd699, %rd695;
-	bra $L_452;
+	mov.b64 %rd860, 6;
+	setp.eq.u64 %p244, %rd808, %rd860;
+	@!%p244 bra $L_453;
+$L_450:
+	mov.b64 %rd859, 905889640498799673;
+	mov.b64 %rd887, %rd859;
+	bra $L_477;
+$L_452:
+	mov.b64 %rd861, -271387810574676355;
+	mov.b64 %rd887, %rd861;
+	bra $L_477;
+$L_453:
+	mov.b64 %rd862, 7;
+	setp.eq.u64 %p245, %rd808, %rd862;
+	@%p245 bra $L_452;
 $L_455:
-	mov.b64 %rd703, %rd654;
-	mov.b64 %rd704, 52;
-	min.u64 %rd1511, %rd704, 64;
-	cvt.u32.u64 %r70, %rd1511;
-	shr.u64 %rd705, %rd703, %r70;
-	mov.b64 %rd706, 2047;
-	and.b64 %rd707, %rd705, %rd706;
-	mov.b64 %rd708, %rd707;
-	mov.b64 %rd709, 1023;
-	sub.s64 %rd710, %rd708, %rd709;
-	mov.b64 %rd711, 52;
-	sub.s64 %rd712, %rd710, %rd711;
-	mov.b64 %rd713, 9218868437227405312;
-	not.b64 %rd714, %rd713;
-	and.b64 %rd714, %rd703, %rd714;
-	mov.b64 %rd715, 4503599627370496;
-	or.b64 %rd716, %rd714, %rd715;
-	mov.b64 %rd717, 61;
-	add.s64 %rd718, %rd712, %rd717;
-	mov.b64 %rd719, %rd718;
-	mov.b64 %rd720, 64;
-	div.u64 %rd721, %rd719, %rd720;
-	rem.u64 %rd722, %rd719, %rd720;
-$L_459:
-	mov.b64 %rd737, 0;
-	setp.eq.u64 %p241, %rd721, %rd737;
-	@!%p241 bra $L_462;
-$L_460:
-	mov.b64 %rd738, 1;
-	mov.b64 %rd777, %rd738;
-$L_498:
-	mov.b64 %rd776, %rd777;
-	min.u64 %rd1512, %rd722, 64;
-	cvt.u32.u64 %r71, %rd1512;
-	shl.b64 %rd778, %rd776, %r71;
-	mov.b64 %rd779, 1;
-	add.u64 %rd780, %rd721, %rd779;
-$L_499:
-	setp.eq.u64 %p260, %rd780, %rd737;
-	@!%p260 bra $L_502;
-$L_500:
-	mov.b64 %rd818, %rd779;
-$L_538:
-	mov.b64 %rd817, %rd818;
-	sub.u64 %rd819, %rd720, %rd722;
-	min.u64 %rd1513, %rd819, 64;
-	cvt.u32.u64 %r72, %rd1513;
-	shr.u64 %rd820, %rd817, %r72;
-	or.b64 %rd821, %rd778, %rd820;
-$L_539:
-	@!%p260 bra $L_542;
-$L_540:
-	mov.b64 %rd859, %rd779;
-$L_578:
-	mov.b64 %rd858, %rd859;
-	min.u64 %rd1514, %rd722, 64;
-	cvt.u32.u64 %r73, %rd1514;
-	shl.b64 %rd860, %rd858, %r73;
-	mov.b64 %rd861, 2;
-	add.u64 %rd862, %rd721, %rd861;
-$L_579:
-	setp.eq.u64 %p297, %rd862, %rd737;
-	@!%p297 bra $L_582;
-$L_580:
-	mov.b64 %rd899, %rd779;
-$L_618:
-	mov.b64 %rd898, %rd899;
-	min.u64 %rd1515, %rd819, 64;
-	cvt.u32.u64 %r74, %rd1515;
-	shr.u64 %rd900, %rd898, %r74;
-	or.b64 %rd901, %rd860, %rd900;
-$L_619:
-	@!%p297 bra $L_622;
-$L_620:
-	mov.b64 %rd938, %rd779;
-$L_658:
-	mov.b64 %rd937, %rd938;
-	min.u64 %rd1516, %rd722, 64;
-	cvt.u32.u64 %r75, %rd1516;
-	shl.b64 %rd939, %rd937, %r75;
-	mov.b64 %rd940, 3;
-	add.u64 %rd941, %rd721, %rd940;
-$L_659:
-	setp.eq.u64 %p334, %rd941, %rd737;
-	@!%p334 bra $L_662;
-$L_660:
-	mov.b64 %rd977, %rd779;
-$L_698:
-	mov.b64 %rd976, %rd977;
-	min.u64 %rd1517, %rd819, 64;
-	cvt.u32.u64 %r76, %rd1517;
-	shr.u64 %rd978, %rd976, %r76;
-	or.b64 %rd979, %rd939, %rd978;
-	mul.hi.u64 %rd980, %rd979, %rd716;
-	mul.hi.u64 %rd981, %rd901, %rd716;
-	mul.lo.u64 %rd982, %rd901, %rd716;
-	mul.lo.u64 %rd983, %rd821, %rd716;
-	add.u64 %rd984, %rd982, %rd980;
-	and.b64 %rd985, %rd982, %rd980;
-	or.b64 %rd986, %rd982, %rd980;
-	not.b64 %rd987, %rd984;
-	and.b64 %rd987, %rd986, %rd987;
-	or.b64 %rd988, %rd985, %rd987;
-	mov.b32 %r32, 63;
-	shr.u64 %rd989, %rd988, %r32;
-	add.u64 %rd990, %rd983, %rd981;
-	add.u64 %rd991, %rd990, %rd989;
-	mov.b64 %rd992, 61;
-	min.u64 %rd1518, %rd992, 64;
-	cvt.u32.u64 %r77, %rd1518;
-	shr.u64 %rd993, %rd991, %r77;
-	min.u64 %rd1519, %rd940, 64;
-	cvt.u32.u64 %r78, %rd1519;
-	shl.b64 %rd994, %rd991, %r78;
-	min.u64 %rd1520, %rd992, 64;
-	cvt.u32.u64 %r79, %rd1520;
-	shr.u64 %rd995, %rd984, %r79;
-	or.b64 %rd996, %rd994, %rd995;
-	clz.b64 %r33, %rd996;
-	cvt.u64.u32 %rd997, %r33;
-	mov.b64 %rd998, %rd997;
-	add.u64 %rd999, %rd998, %rd779;
-	mov.b64 %rd1000, 1023;
-	sub.u64 %rd1001, %rd1000, %rd999;
-	min.u64 %rd1521, %rd999, 64;
-	cvt.u32.u64 %r80, %rd1521;
-	shl.b64 %rd1002, %rd996, %r80;
-	sub.u64 %rd1003, %rd720, %rd999;
-	min.u64 %rd1522, %rd1003, 64;
-	cvt.u32.u64 %r81, %rd1522;
-	shr.u64 %rd1004, %rd984, %r81;
-	or.b64 %rd1005, %rd1002, %rd1004;
-	mov.b64 %rd1006, 12;
-	min.u64 %rd1523, %rd1006, 64;
-	cvt.u32.u64 %r82, %rd1523;
-	shr.u64 %rd1007, %rd1005, %r82;
-	min.u64 %rd1524, %rd704, 64;
-	cvt.u32.u64 %r83, %rd1524;
-	shl.b64 %rd1008, %rd1001, %r83;
-	or.b64 %rd1009, %rd1007, %rd1008;
-	mov.b64 %rd1010, %rd1009;
-	and.b64 %rd1011, %rd993, %rd779;
-	setp.eq.u64 %p353, %rd1011, %rd779;
-	@%p353 bra $L_456;
-	mov.b64 %rd729, %rd993;
-	mov.b64 %rd731, %rd1010;
-	bra $L_457;
+	mov.b64 %rd864, 8;
+	setp.eq.u64 %p246, %rd808, %rd864;
+	@!%p246 bra $L_457;
+$L_454:
+	mov.b64 %rd863, -3385462365541201655;
+	mov.b64 %rd887, %rd863;
+	bra $L_477;
 $L_456:
-	add.u64 %rd723, %rd993, %rd779;
-	mov.b64 %rd724, 7;
-	and.b64 %rd725, %rd723, %rd724;
-	mov.b64 %rd726, 0d3FF0000000000000;
-	sub.f64 %rd727, %rd1010, %rd726;
-	mov.b64 %rd729, %rd725;
-	mov.b64 %rd731, %rd727;
+	mov.b64 %rd865, -3226582509936509822;
+	mov.b64 %rd887, %rd865;
+	bra $L_477;
 $L_457:
-	mov.b64 %rd728, %rd729;
-	mov.b64 %rd730, %rd731;
-	mul.f64 %rd732, %rd730, %rd701;
-	mov.b64 %rd734, %rd728;
-	mov.b64 %rd736, %rd732;
-	bra $L_458;
+	mov.b64 %rd866, 9;
+	setp.eq.u64 %p247, %rd808, %rd866;
+	@%p247 bra $L_456;
+$L_459:
+	mov.b64 %rd868, 10;
+	setp.eq.u64 %p248, %rd808, %rd868;
+	@!%p248 bra $L_461;
+$L_458:
+	mov.b64 %rd867, 8296664548579374057;
+	mov.b64 %rd887, %rd867;
+	bra $L_477;
+$L_460:
+	mov.b64 %rd869, 4109744767560208502;
+	mov.b64 %rd887, %rd869;
+	bra $L_477;
 $L_461:
-	mov.b64 %rd739, 5040379952546458195;
-	mov.b64 %rd777, %rd739;
-	bra $L_498;
-$L_462:
-	mov.b64 %rd740, 1;
-	setp.eq.u64 %p242, %rd721, %rd740;
-	@%p242 bra $L_461;
-$L_464:
-	mov.b64 %rd742, 2;
-	setp.eq.u64 %p243, %rd721, %rd742;
-	@!%p243 bra $L_466;
+	mov.b64 %rd870, 11;
+	setp.eq.u64 %p249, %rd808, %rd870;
+	@%p249 bra $L_460;
 $L_463:
-	mov.b64 %rd741, -554312585572664447;
-	mov.b64 %rd777, %rd741;
-	bra $L_498;
+	mov.b64 %rd872, 12;
+	setp.eq.u64 %p250, %rd808, %rd872;
+	@!%p250 bra $L_465;
+$L_462:
+	mov.b64 %rd871, 4607516669194743839;
+	mov.b64 %rd887, %rd871;
+	bra $L_477;
+$L_464:
+	mov.b64 %rd873, -2423460969061230018;
+	mov.b64 %rd887, %rd873;
+	bra $L_477;
 $L_465:
-	mov.b64 %rd743, -5276763892624187261;
-	mov.b64 %rd777, %rd743;
-	bra $L_498;
-$L_466:
-	mov.b64 %rd744, 3;
-	setp.eq.u64 %p244, %rd721, %rd744;
-	@%p244 bra $L_465;
-$L_468:
-	mov.b64 %rd746, 4;
-	setp.eq.u64 %p245, %rd721, %rd746;
-	@!%p245 bra $L_470;
+	mov.b64 %rd874, 13;
+	setp.eq.u64 %p251, %rd808, %rd874;
+	@%p251 bra $L_464;
 $L_467:
-	mov.b64 %rd745, -242412250269775165;
-	mov.b64 %rd777, %rd745;
-	bra $L_498;
+	mov.b64 %rd876, 14;
+	setp.eq.u64 %p252, %rd808, %rd876;
+	@!%p252 bra $L_469;
+$L_466:
+	mov.b64 %rd875, -2707510419574615186;
+	mov.b64 %rd887, %rd875;
+	bra $L_477;
+$L_468:
+	mov.b64 %rd877, -7022098299024845734;
+	mov.b64 %rd887, %rd877;
+	bra $L_477;
 $L_469:
-	mov.b64 %rd747, 7946843935494350272;
-	mov.b64 %rd777, %rd747;
-	bra $L_498;
-$L_470:
-	mov.b64 %rd748, 5;
-	setp.eq.u64 %p246, %rd721, %rd748;
-	@%p246 bra $L_469;
-$L_472:
-	mov.b64 %rd750, 6;
-	setp.eq.u64 %p247, %rd721, %rd750;
-	@!%p247 bra $L_474;
+	mov.b64 %rd878, 15;
+	setp.eq.u64 %p253, %rd808, %rd878;
+	@%p253 bra $L_468;
 $L_471:
-	mov.b64 %rd749, 905889640498799673;
-	mov.b64 %rd777, %rd749;
-	bra $L_498;
+	mov.b64 %rd880, 16;
+	setp.eq.u64 %p254, %rd808, %rd880;
+	@!%p254 bra $L_473;
+$L_470:
+	mov.b64 %rd879, -1562901285013036298;
+	mov.b64 %rd887, %rd879;
+	bra $L_477;
+$L_472:
+	mov.b64 %rd881, 8795094592981902804;
+	mov.b64 %rd887, %rd881;
+	bra $L_477;
 $L_473:
-	mov.b64 %rd751, -271387810574676355;
-	mov.b64 %rd777, %rd751;
-	bra $L_498;
-$L_474:
-	mov.b64 %rd752, 7;
-	setp.eq.u64 %p248, %rd721, %rd752;
-	@%p248 bra $L_473;
-$L_476:
-	mov.b64 %rd754, 8;
-	setp.eq.u64 %p249, %rd721, %rd754;
-	@!%p249 bra $L_478;
+	mov.b64 %rd882, 17;
+	setp.eq.u64 %p255, %rd808, %rd882;
+	@%p255 bra $L_472;
 $L_475:
-	mov.b64 %rd753, -3385462365541201655;
-	mov.b64 %rd777, %rd753;
-	bra $L_498;
-$L_477:
-	mov.b64 %rd755, -3226582509936509822;
-	mov.b64 %rd777, %rd755;
-	bra $L_498;
-$L_478:
-	mov.b64 %rd756, 9;
-	setp.eq.u64 %p250, %rd721, %rd756;
-	@%p250 bra $L_477;
-$L_480:
-	mov.b64 %rd758, 10;
-	setp.eq.u64 %p251, %rd721, %rd758;
-	@!%p251 bra $L_482;
+	mov.b64 %rd884, 18;
+	setp.eq.u64 %p256, %rd808, %rd884;
+	@!%p256 bra $L_476;
+$L_474:
+	mov.b64 %rd883, -2884908082597807600;
+	mov.b64 %rd887, %rd883;
+	bra $L_477;
+$L_476:
+	mov.b64 %rd885, -6051042886442100905;
+	mov.b64 %rd887, %rd885;
+	bra $L_477;
 $L_479:
-	mov.b64 %rd757, 8296664548579374057;
-	mov.b64 %rd777, %rd757;
-	bra $L_498;
-$L_481:
-	mov.b64 %rd759, 4109744767560208502;
-	mov.b64 %rd777, %rd759;
-	bra $L_498;
+	mov.b64 %rd891, 5040379952546458195;
+	mov.b64 %rd927, %rd891;
+	bra $L_516;
+$L_480:
+	setp.eq.u64 %p258, %rd890, %rd807;
+	@%p258 bra $L_479;
 $L_482:
-	mov.b64 %rd760, 11;
-	setp.eq.u64 %p252, %rd721, %rd760;
-	@%p252 bra $L_481;
-$L_484:
-	mov.b64 %rd762, 12;
-	setp.eq.u64 %p253, %rd721, %rd762;
-	@!%p253 bra $L_486;
+	setp.eq.u64 %p259, %rd890, %rd889;
+	@!%p259 bra $L_484;
+$L_481:
+	mov.b64 %rd892, -554312585572664447;
+	mov.b64 %rd927, %rd892;
+	bra $L_516;
 $L_483:
-	mov.b64 %rd761, 4607516669194743839;
-	mov.b64 %rd777, %rd761;
-	bra $L_498;
-$L_485:
-	mov.b64 %rd763, -2423460969061230018;
-	mov.b64 %rd777, %rd763;
-	bra $L_498;
+	mov.b64 %rd893, -5276763892624187261;
+	mov.b64 %rd927, %rd893;
+	bra $L_516;
+$L_484:
+	mov.b64 %rd894, 3;
+	setp.eq.u64 %p260, %rd890, %rd894;
+	@%p260 bra $L_483;
 $L_486:
-	mov.b64 %rd764, 13;
-	setp.eq.u64 %p254, %rd721, %rd764;
-	@%p254 bra $L_485;
-$L_488:
-	mov.b64 %rd766, 14;
-	setp.eq.u64 %p255, %rd721, %rd766;
-	@!%p255 bra $L_490;
+	mov.b64 %rd896, 4;
+	setp.eq.u64 %p261, %rd890, %rd896;
+	@!%p261 bra $L_488;
+$L_485:
+	mov.b64 %rd895, -242412250269775165;
+	mov.b64 %rd927, %rd895;
+	bra $L_516;
 $L_487:
-	mov.b64 %rd765, -2707510419574615186;
-	mov.b64 %rd777, %rd765;
-	bra $L_498;
-$L_489:
-	mov.b64 %rd767, -7022098299024845734;
-	mov.b64 %rd777, %rd767;
-	bra $L_498;
+	mov.b64 %rd897, 7946843935494350272;
+	mov.b64 %rd927, %rd897;
+	bra $L_516;
+$L_488:
+	mov.b64 %rd898, 5;
+	setp.eq.u64 %p262, %rd890, %rd898;
+	@%p262 bra $L_487;
 $L_490:
-	mov.b64 %rd768, 15;
-	setp.eq.u64 %p256, %rd721, %rd768;
-	@%p256 bra $L_489;
-$L_492:
-	mov.b64 %rd770, 16;
-	setp.eq.u64 %p257, %rd721, %rd770;
-	@!%p257 bra $L_494;
+	mov.b64 %rd900, 6;
+	setp.eq.u64 %p263, %rd890, %rd900;
+	@!%p263 bra $L_492;
+$L_489:
+	mov.b64 %rd899, 905889640498799673;
+	mov.b64 %rd927, %rd899;
+	bra $L_516;
 $L_491:
-	mov.b64 %rd769, -1562901285013036298;
-	mov.b64 %rd777, %rd769;
-	bra $L_498;
-$L_493:
-	mov.b64 %rd771, 8795094592981902804;
-	mov.b64 %rd777, %rd771;
-	bra $L_498;
+	mov.b64 %rd901, -271387810574676355;
+	mov.b64 %rd927, %rd901;
+	bra $L_516;
+$L_492:
+	mov.b64 %rd902, 7;
+	setp.eq.u64 %p264, %rd890, %rd902;
+	@%p264 bra $L_491;
 $L_494:
-	mov.b64 %rd772, 17;
-	setp.eq.u64 %p258, %rd721, %rd772;
-	@%p258 bra $L_493;
-$L_496:
-	mov.b64 %rd774, 18;
-	setp.eq.u64 %p259, %rd721, %rd774;
-	@!%p259 bra $L_497;
+	mov.b64 %rd904, 8;
+	setp.eq.u64 %p265, %rd890, %rd904;
+	@!%p265 bra $L_496;
+$L_493:
+	mov.b64 %rd903, -3385462365541201655;
+	mov.b64 %rd927, %rd903;
+	bra $L_516;
 $L_495:
-	mov.b64 %rd773, -2884908082597807600;
-	mov.b64 %rd777, %rd773;
-	bra $L_498;
+	mov.b64 %rd905, -3226582509936509822;
+	mov.b64 %rd927, %rd905;
+	bra $L_516;
+$L_496:
+	mov.b64 %rd906, 9;
+	setp.eq.u64 %p266, %rd890, %rd906;
+	@%p266 bra $L_495;
+$L_498:
+	mov.b64 %rd908, 10;
+	setp.eq.u64 %p267, %rd890, %rd908;
+	@!%p267 bra $L_500;
 $L_497:
-	mov.b64 %rd775, -6051042886442100905;
-	mov.b64 %rd777, %rd775;
-	bra $L_498;
-$L_501:
-	mov.b64 %rd781, 5040379952546458195;
-	mov.b64 %rd818, %rd781;
-	bra $L_538;
+	mov.b64 %rd907, 8296664548579374057;
+	mov.b64 %rd927, %rd907;
+	bra $L_516;
+$L_499:
+	mov.b64 %rd909, 4109744767560208502;
+	mov.b64 %rd927, %rd909;
+	bra $L_516;
+$L_500:
+	mov.b64 %rd910, 11;
+	setp.eq.u64 %p268, %rd890, %rd910;
+	@%p268 bra $L_499;
 $L_502:
-	setp.eq.u64 %p261, %rd780, %rd779;
-	@%p261 bra $L_501;
-$L_504:
-	mov.b64 %rd783, 2;
-	setp.eq.u64 %p262, %rd780, %rd783;
-	@!%p262 bra $L_506;
+	mov.b64 %rd912, 12;
+	setp.eq.u64 %p269, %rd890, %rd912;
+	@!%p269 bra $L_504;
+$L_501:
+	mov.b64 %rd911, 4607516669194743839;
+	mov.b64 %rd927, %rd911;
+	bra $L_516;
 $L_503:
-	mov.b64 %rd782, -554312585572664447;
-	mov.b64 %rd818, %rd782;
-	bra $L_538;
-$L_505:
-	mov.b64 %rd784, -5276763892624187261;
-	mov.b64 %rd818, %rd784;
-	bra $L_538;
+	mov.b64 %rd913, -2423460969061230018;
+	mov.b64 %rd927, %rd913;
+	bra $L_516;
+$L_504:
+	mov.b64 %rd914, 13;
+	setp.eq.u64 %p270, %rd890, %rd914;
+	@%p270 bra $L_503;
 $L_506:
-	mov.b64 %rd785, 3;
-	setp.eq.u64 %p263, %rd780, %rd785;
-	@%p263 bra $L_505;
-$L_508:
-	mov.b64 %rd787, 4;
-	setp.eq.u64 %p264, %rd780, %rd787;
-	@!%p264 bra $L_510;
+	mov.b64 %rd916, 14;
+	setp.eq.u64 %p271, %rd890, %rd916;
+	@!%p271 bra $L_508;
+$L_505:
+	mov.b64 %rd915, -2707510419574615186;
+	mov.b64 %rd927, %rd915;
+	bra $L_516;
 $L_507:
-	mov.b64 %rd786, -242412250269775165;
-	mov.b64 %rd818, %rd786;
-	bra $L_538;
-$L_509:
-	mov.b64 %rd788, 7946843935494350272;
-	mov.b64 %rd818, %rd788;
-	bra $L_538;
+	mov.b64 %rd917, -7022098299024845734;
+	mov.b64 %rd927, %rd917;
+	bra $L_516;
+$L_508:
+	mov.b64 %rd918, 15;
+	setp.eq.u64 %p272, %rd890, %rd918;
+	@%p272 bra $L_507;
 $L_510:
-	mov.b64 %rd789, 5;
-	setp.eq.u64 %p265, %rd780, %rd789;
-	@%p265 bra $L_509;
-$L_512:
-	mov.b64 %rd791, 6;
-	setp.eq.u64 %p266, %rd780, %rd791;
-	@!%p266 bra $L_514;
+	mov.b64 %rd920, 16;
+	setp.eq.u64 %p273, %rd890, %rd920;
+	@!%p273 bra $L_512;
+$L_509:
+	mov.b64 %rd919, -1562901285013036298;
+	mov.b64 %rd927, %rd919;
+	bra $L_516;
 $L_511:
-	mov.b64 %rd790, 905889640498799673;
-	mov.b64 %rd818, %rd790;
-	bra $L_538;
-$L_513:
-	mov.b64 %rd792, -271387810574676355;
-	mov.b64 %rd818, %rd792;
-	bra $L_538;
+	mov.b64 %rd921, 8795094592981902804;
+	mov.b64 %rd927, %rd921;
+	bra $L_516;
+$L_512:
+	mov.b64 %rd922, 17;
+	setp.eq.u64 %p274, %rd890, %rd922;
+	@%p274 bra $L_511;
 $L_514:
-	mov.b64 %rd793, 7;
-	setp.eq.u64 %p267, %rd780, %rd793;
-	@%p267 bra $L_513;
-$L_516:
-	mov.b64 %rd795, 8;
-	setp.eq.u64 %p268, %rd780, %rd795;
-	@!%p268 bra $L_518;
+	mov.b64 %rd924, 18;
+	setp.eq.u64 %p275, %rd890, %rd924;
+	@!%p275 bra $L_515;
+$L_513:
+	mov.b64 %rd923, -2884908082597807600;
+	mov.b64 %rd927, %rd923;
+	bra $L_516;
 $L_515:
-	mov.b64 %rd794, -3385462365541201655;
-	mov.b64 %rd818, %rd794;
-	bra $L_538;
-$L_517:
-	mov.b64 %rd796, -3226582509936509822;
-	mov.b64 %rd818, %rd796;
-	bra $L_538;
+	mov.b64 %rd925, -6051042886442100905;
+	mov.b64 %rd927, %rd925;
+	bra $L_516;
 $L_518:
-	mov.b64 %rd797, 9;
-	setp.eq.u64 %p269, %rd780, %rd797;
-	@%p269 bra $L_517;
-$L_520:
-	mov.b64 %rd799, 10;
-	setp.eq.u64 %p270, %rd780, %rd799;
-	@!%p270 bra $L_522;
+	mov.b64 %rd930, 5040379952546458195;
+	mov.b64 %rd966, %rd930;
+	bra $L_555;
 $L_519:
-	mov.b64 %rd798, 8296664548579374057;
-	mov.b64 %rd818, %rd798;
-	bra $L_538;
+	setp.eq.u64 %p276, %rd890, %rd807;
+	@%p276 bra $L_518;
 $L_521:
-	mov.b64 %rd800, 4109744767560208502;
-	mov.b64 %rd818, %rd800;
-	bra $L_538;
+	setp.eq.u64 %p277, %rd890, %rd889;
+	@!%p277 bra $L_523;
+$L_520:
+	mov.b64 %rd931, -554312585572664447;
+	mov.b64 %rd966, %rd931;
+	bra $L_555;
 $L_522:
-	mov.b64 %rd801, 11;
-	setp.eq.u64 %p271, %rd780, %rd801;
-	@%p271 bra $L_521;
-$L_524:
-	mov.b64 %rd803, 12;
-	setp.eq.u64 %p272, %rd780, %rd803;
-	@!%p272 bra $L_526;
+	mov.b64 %rd932, -5276763892624187261;
+	mov.b64 %rd966, %rd932;
+	bra $L_555;
 $L_523:
-	mov.b64 %rd802, 4607516669194743839;
-	mov.b64 %rd818, %rd802;
-	bra $L_538;
+	mov.b64 %rd933, 3;
+	setp.eq.u64 %p278, %rd890, %rd933;
+	@%p278 bra $L_522;
 $L_525:
-	mov.b64 %rd804, -2423460969061230018;
-	mov.b64 %rd818, %rd804;
-	bra $L_538;
+	mov.b64 %rd935, 4;
+	setp.eq.u64 %p279, %rd890, %rd935;
+	@!%p279 bra $L_527;
+$L_524:
+	mov.b64 %rd934, -242412250269775165;
+	mov.b64 %rd966, %rd934;
+	bra $L_555;
 $L_526:
-	mov.b64 %rd805, 13;
-	setp.eq.u64 %p273, %rd780, %rd805;
-	@%p273 bra $L_525;
-$L_528:
-	mov.b64 %rd807, 14;
-	setp.eq.u64 %p274, %rd780, %rd807;
-	@!%p274 bra $L_530;
+	mov.b64 %rd936, 7946843935494350272;
+	mov.b64 %rd966, %rd936;
+	bra $L_555;
 $L_527:
-	mov.b64 %rd806, -2707510419574615186;
-	mov.b64 %rd818, %rd806;
-	bra $L_538;
+	mov.b64 %rd937, 5;
+	setp.eq.u64 %p280, %rd890, %rd937;
+	@%p280 bra $L_526;
 $L_529:
-	mov.b64 %rd808, -7022098299024845734;
-	mov.b64 %rd818, %rd808;
-	bra $L_538;
+	mov.b64 %rd939, 6;
+	setp.eq.u64 %p281, %rd890, %rd939;
+	@!%p281 bra $L_531;
+$L_528:
+	mov.b64 %rd938, 905889640498799673;
+	mov.b64 %rd966, %rd938;
+	bra $L_555;
 $L_530:
-	mov.b64 %rd809, 15;
-	setp.eq.u64 %p275, %rd780, %rd809;
-	@%p275 bra $L_529;
-$L_532:
-	mov.b64 %rd811, 16;
-	setp.eq.u64 %p276, %rd780, %rd811;
-	@!%p276 bra $L_534;
+	mov.b64 %rd940, -271387810574676355;
+	mov.b64 %rd966, %rd940;
+	bra $L_555;
 $L_531:
-	mov.b64 %rd810, -1562901285013036298;
-	mov.b64 %rd818, %rd810;
-	bra $L_538;
+	mov.b64 %rd941, 7;
+	setp.eq.u64 %p282, %rd890, %rd941;
+	@%p282 bra $L_530;
 $L_533:
-	mov.b64 %rd812, 8795094592981902804;
-	mov.b64 %rd818, %rd812;
-	bra $L_538;
+	mov.b64 %rd943, 8;
+	setp.eq.u64 %p283, %rd890, %rd943;
+	@!%p283 bra $L_535;
+$L_532:
+	mov.b64 %rd942, -3385462365541201655;
+	mov.b64 %rd966, %rd942;
+	bra $L_555;
 $L_534:
-	mov.b64 %rd813, 17;
-	setp.eq.u64 %p277, %rd780, %rd813;
-	@%p277 bra $L_533;
-$L_536:
-	mov.b64 %rd815, 18;
-	setp.eq.u64 %p278, %rd780, %rd815;
-	@!%p278 bra $L_537;
+	mov.b64 %rd944, -3226582509936509822;
+	mov.b64 %rd966, %rd944;
+	bra $L_555;
 $L_535:
-	mov.b64 %rd814, -2884908082597807600;
-	mov.b64 %rd818, %rd814;
-	bra $L_538;
+	mov.b64 %rd945, 9;
+	setp.eq.u64 %p284, %rd890, %rd945;
+	@%p284 bra $L_534;
 $L_537:
-	mov.b64 %rd816, -6051042886442100905;
-	mov.b64 %rd818, %rd816;
-	bra $L_538;
+	mov.b64 %rd947, 10;
+	setp.eq.u64 %p285, %rd890, %rd947;
+	@!%p285 bra $L_539;
+$L_536:
+	mov.b64 %rd946, 8296664548579374057;
+	mov.b64 %rd966, %rd946;
+	bra $L_555;
+$L_538:
+	mov.b64 %rd948, 4109744767560208502;
+	mov.b64 %rd966, %rd948;
+	bra $L_555;
+$L_539:
+	mov.b64 %rd949, 11;
+	setp.eq.u64 %p286, %rd890, %rd949;
+	@%p286 bra $L_538;
 $L_541:
-	mov.b64 %rd822, 5040379952546458195;
-	mov.b64 %rd859, %rd822;
-	bra $L_578;
+	mov.b64 %rd951, 12;
+	setp.eq.u64 %p287, %rd890, %rd951;
+	@!%p287 bra $L_543;
+$L_540:
+	mov.b64 %rd950, 4607516669194743839;
+	mov.b64 %rd966, %rd950;
+	bra $L_555;
 $L_542:
-	setp.eq.u64 %p279, %rd780, %rd779;
-	@%p279 bra $L_541;
-$L_544:
-	mov.b64 %rd824, 2;
-	setp.eq.u64 %p280, %rd780, %rd824;
-	@!%p280 bra $L_546;
+	mov.b64 %rd952, -2423460969061230018;
+	mov.b64 %rd966, %rd952;
+	bra $L_555;
 $L_543:
-	mov.b64 %rd823, -554312585572664447;
-	mov.b64 %rd859, %rd823;
-	bra $L_578;
+	mov.b64 %rd953, 13;
+	setp.eq.u64 %p288, %rd890, %rd953;
+	@%p288 bra $L_542;
 $L_545:
-	mov.b64 %rd825, -5276763892624187261;
-	mov.b64 %rd859, %rd825;
-	bra $L_578;
+	mov.b64 %rd955, 14;
+	setp.eq.u64 %p289, %rd890, %rd955;
+	@!%p289 bra $L_547;
+$L_544:
+	mov.b64 %rd954, -2707510419574615186;
+	mov.b64 %rd966, %rd954;
+	bra $L_555;
 $L_546:
-	mov.b64 %rd826, 3;
-	setp.eq.u64 %p281, %rd780, %rd826;
-	@%p281 bra $L_545;
-$L_548:
-	mov.b64 %rd828, 4;
-	setp.eq.u64 %p282, %rd780, %rd828;
-	@!%p282 bra $L_550;
+	mov.b64 %rd956, -7022098299024845734;
+	mov.b64 %rd966, %rd956;
+	bra $L_555;
 $L_547:
-	mov.b64 %rd827, -242412250269775165;
-	mov.b64 %rd859, %rd827;
-	bra $L_578;
+	mov.b64 %rd957, 15;
+	setp.eq.u64 %p290, %rd890, %rd957;
+	@%p290 bra $L_546;
 $L_549:
-	mov.b64 %rd829, 7946843935494350272;
-	mov.b64 %rd859, %rd829;
-	bra $L_578;
+	mov.b64 %rd959, 16;
+	setp.eq.u64 %p291, %rd890, %rd959;
+	@!%p291 bra $L_551;
+$L_548:
+	mov.b64 %rd958, -1562901285013036298;
+	mov.b64 %rd966, %rd958;
+	bra $L_555;
 $L_550:
-	mov.b64 %rd830, 5;
-	setp.eq.u64 %p283, %rd780, %rd830;
-	@%p283 bra $L_549;
-$L_552:
-	mov.b64 %rd832, 6;
-	setp.eq.u64 %p284, %rd780, %rd832;
-	@!%p284 bra $L_554;
+	mov.b64 %rd960, 8795094592981902804;
+	mov.b64 %rd966, %rd960;
+	bra $L_555;
 $L_551:
-	mov.b64 %rd831, 905889640498799673;
-	mov.b64 %rd859, %rd831;
-	bra $L_578;
+	mov.b64 %rd961, 17;
+	setp.eq.u64 %p292, %rd890, %rd961;
+	@%p292 bra $L_550;
 $L_553:
-	mov.b64 %rd833, -271387810574676355;
-	mov.b64 %rd859, %rd833;
-	bra $L_578;
+	mov.b64 %rd963, 18;
+	setp.eq.u64 %p293, %rd890, %rd963;
+	@!%p293 bra $L_554;
+$L_552:
+	mov.b64 %rd962, -2884908082597807600;
+	mov.b64 %rd966, %rd962;
+	bra $L_555;
 $L_554:
-	mov.b64 %rd834, 7;
-	setp.eq.u64 %p285, %rd780, %rd834;
-	@%p285 bra $L_553;
-$L_556:
-	mov.b64 %rd836, 8;
-	setp.eq.u64 %p286, %rd780, %rd836;
-	@!%p286 bra $L_558;
-$L_555:
-	mov.b64 %rd835, -3385462365541201655;
-	mov.b64 %rd859, %rd835;
-	bra $L_578;
+	mov.b64 %rd964, -6051042886442100905;
+	mov.b64 %rd966, %rd964;
+	bra $L_555;
 $L_557:
-	mov.b64 %rd837, -3226582509936509822;
-	mov.b64 %rd859, %rd837;
-	bra $L_578;
+	mov.b64 %rd970, 5040379952546458195;
+	mov.b64 %rd1005, %rd970;
+	bra $L_594;
 $L_558:
-	mov.b64 %rd838, 9;
-	setp.eq.u64 %p287, %rd780, %rd838;
-	@%p287 bra $L_557;
+	setp.eq.u64 %p295, %rd969, %rd807;
+	@%p295 bra $L_557;
 $L_560:
-	mov.b64 %rd840, 10;
-	setp.eq.u64 %p288, %rd780, %rd840;
-	@!%p288 bra $L_562;
+	setp.eq.u64 %p296, %rd969, %rd889;
+	@!%p296 bra $L_562;
 $L_559:
-	mov.b64 %rd839, 8296664548579374057;
-	mov.b64 %rd859, %rd839;
-	bra $L_578;
+	mov.b64 %rd971, -554312585572664447;
+	mov.b64 %rd1005, %rd971;
+	bra $L_594;
 $L_561:
-	mov.b64 %rd841, 4109744767560208502;
-	mov.b64 %rd859, %rd841;
-	bra $L_578;
+	mov.b64 %rd972, -5276763892624187261;
+	mov.b64 %rd1005, %rd972;
+	bra $L_594;
 $L_562:
-	mov.b64 %rd842, 11;
-	setp.eq.u64 %p289, %rd780, %rd842;
-	@%p289 bra $L_561;
+	setp.eq.u64 %p297, %rd969, %rd968;
+	@%p297 bra $L_561;
 $L_564:
-	mov.b64 %rd844, 12;
-	setp.eq.u64 %p290, %rd780, %rd844;
-	@!%p290 bra $L_566;
+	mov.b64 %rd974, 4;
+	setp.eq.u64 %p298, %rd969, %rd974;
+	@!%p298 bra $L_566;
 $L_563:
-	mov.b64 %rd843, 4607516669194743839;
-	mov.b64 %rd859, %rd843;
-	bra $L_578;
+	mov.b64 %rd973, -242412250269775165;
+	mov.b64 %rd1005, %rd973;
+	bra $L_594;
 $L_565:
-	mov.b64 %rd845, -2423460969061230018;
-	mov.b64 %rd859, %rd845;
-	bra $L_578;
+	mov.b64 %rd975, 7946843935494350272;
+	mov.b64 %rd1005, %rd975;
+	bra $L_594;
 $L_566:
-	mov.b64 %rd846, 13;
-	setp.eq.u64 %p291, %rd780, %rd846;
-	@%p291 bra $L_565;
+	mov.b64 %rd976, 5;
+	setp.eq.u64 %p299, %rd969, %rd976;
+	@%p299 bra $L_565;
 $L_568:
-	mov.b64 %rd848, 14;
-	setp.eq.u64 %p292, %rd780, %rd848;
-	@!%p292 bra $L_570;
+	mov.b64 %rd978, 6;
+	setp.eq.u64 %p300, %rd969, %rd978;
+	@!%p300 bra $L_570;
 $L_567:
-	mov.b64 %rd847, -2707510419574615186;
-	mov.b64 %rd859, %rd847;
-	bra $L_578;
+	mov.b64 %rd977, 905889640498799673;
+	mov.b64 %rd1005, %rd977;
+	bra $L_594;
 $L_569:
-	mov.b64 %rd849, -7022098299024845734;
-	mov.b64 %rd859, %rd849;
-	bra $L_578;
+	mov.b64 %rd979, -271387810574676355;
+	mov.b64 %rd1005, %rd979;
+	bra $L_594;
 $L_570:
-	mov.b64 %rd850, 15;
-	setp.eq.u64 %p293, %rd780, %rd850;
-	@%p293 bra $L_569;
+	mov.b64 %rd980, 7;
+	setp.eq.u64 %p301, %rd969, %rd980;
+	@%p301 bra $L_569;
 $L_572:
-	mov.b64 %rd852, 16;
-	setp.eq.u64 %p294, %rd780, %rd852;
-	@!%p294 bra $L_574;
+	mov.b64 %rd982, 8;
+	setp.eq.u64 %p302, %rd969, %rd982;
+	@!%p302 bra $L_574;
 $L_571:
-	mov.b64 %rd851, -1562901285013036298;
-	mov.b64 %rd859, %rd851;
-	bra $L_578;
+	mov.b64 %rd981, -3385462365541201655;
+	mov.b64 %rd1005, %rd981;
+	bra $L_594;
 $L_573:
-	mov.b64 %rd853, 8795094592981902804;
-	mov.b64 %rd859, %rd853;
-	bra $L_578;
+	mov.b64 %rd983, -3226582509936509822;
+	mov.b64 %rd1005, %rd983;
+	bra $L_594;
 $L_574:
-	mov.b64 %rd854, 17;
-	setp.eq.u64 %p295, %rd780, %rd854;
-	@%p295 bra $L_573;
+	mov.b64 %rd984, 9;
+	setp.eq.u64 %p303, %rd969, %rd984;
+	@%p303 bra $L_573;
 $L_576:
-	mov.b64 %rd856, 18;
-	setp.eq.u64 %p296, %rd780, %rd856;
-	@!%p296 bra $L_577;
+	mov.b64 %rd986, 10;
+	setp.eq.u64 %p304, %rd969, %rd986;
+	@!%p304 bra $L_578;
 $L_575:
-	mov.b64 %rd855, -2884908082597807600;
-	mov.b64 %rd859, %rd855;
-	bra $L_578;
+	mov.b64 %rd985, 8296664548579374057;
+	mov.b64 %rd1005, %rd985;
+	bra $L_594;
 $L_577:
-	mov.b64 %rd857, -6051042886442100905;
-	mov.b64 %rd859, %rd857;
-	bra $L_578;
+	mov.b64 %rd987, 4109744767560208502;
+	mov.b64 %rd1005, %rd987;
+	bra $L_594;
+$L_578:
+	mov.b64 %rd988, 11;
+	setp.eq.u64 %p305, %rd969, %rd988;
+	@%p305 bra $L_577;
+$L_580:
+	mov.b64 %rd990, 12;
+	setp.eq.u64 %p306, %rd969, %rd990;
+	@!%p306 bra $L_582;
+$L_579:
+	mov.b64 %rd989, 4607516669194743839;
+	mov.b64 %rd1005, %rd989;
+	bra $L_594;
 $L_581:
-	mov.b64 %rd863, 5040379952546458195;
-	mov.b64 %rd899, %rd863;
-	bra $L_618;
+	mov.b64 %rd991, -2423460969061230018;
+	mov.b64 %rd1005, %rd991;
+	bra $L_594;
 $L_582:
-	setp.eq.u64 %p298, %rd862, %rd779;
-	@%p298 bra $L_581;
+	mov.b64 %rd992, 13;
+	setp.eq.u64 %p307, %rd969, %rd992;
+	@%p307 bra $L_581;
 $L_584:
-	setp.eq.u64 %p299, %rd862, %rd861;
-	@!%p299 bra $L_586;
+	mov.b64 %rd994, 14;
+	setp.eq.u64 %p308, %rd969, %rd994;
+	@!%p308 bra $L_586;
 $L_583:
-	mov.b64 %rd864, -554312585572664447;
-	mov.b64 %rd899, %rd864;
-	bra $L_618;
+	mov.b64 %rd993, -2707510419574615186;
+	mov.b64 %rd1005, %rd993;
+	bra $L_594;
 $L_585:
-	mov.b64 %rd865, -5276763892624187261;
-	mov.b64 %rd899, %rd865;
-	bra $L_618;
+	mov.b64 %rd995, -7022098299024845734;
+	mov.b64 %rd1005, %rd995;
+	bra $L_594;
 $L_586:
-	mov.b64 %rd866, 3;
-	setp.eq.u64 %p300, %rd862, %rd866;
-	@%p300 bra $L_585;
+	mov.b64 %rd996, 15;
+	setp.eq.u64 %p309, %rd969, %rd996;
+	@%p309 bra $L_585;
 $L_588:
-	mov.b64 %rd868, 4;
-	setp.eq.u64 %p301, %rd862, %rd868;
-	@!%p301 bra $L_590;
+	mov.b64 %rd998, 16;
+	setp.eq.u64 %p310, %rd969, %rd998;
+	@!%p310 bra $L_590;
 $L_587:
-	mov.b64 %rd867, -242412250269775165;
-	mov.b64 %rd899, %rd867;
-	bra $L_618;
+	mov.b64 %rd997, -1562901285013036298;
+	mov.b64 %rd1005, %rd997;
+	bra $L_594;
 $L_589:
-	mov.b64 %rd869, 7946843935494350272;
-	mov.b64 %rd899, %rd869;
-	bra $L_618;
+	mov.b64 %rd999, 8795094592981902804;
+	mov.b64 %rd1005, %rd999;
+	bra $L_594;
 $L_590:
-	mov.b64 %rd870, 5;
-	setp.eq.u64 %p302, %rd862, %rd870;
-	@%p302 bra $L_589;
+	mov.b64 %rd1000, 17;
+	setp.eq.u64 %p311, %rd969, %rd1000;
+	@%p311 bra $L_589;
 $L_592:
-	mov.b64 %rd872, 6;
-	setp.eq.u64 %p303, %rd862, %rd872;
-	@!%p303 bra $L_594;
+	mov.b64 %rd1002, 18;
+	setp.eq.u64 %p312, %rd969, %rd1002;
+	@!%p312 bra $L_593;
 $L_591:
-	mov.b64 %rd871, 905889640498799673;
-	mov.b64 %rd899, %rd871;
-	bra $L_618;
+	mov.b64 %rd1001, -2884908082597807600;
+	mov.b64 %rd1005, %rd1001;
+	bra $L_594;
 $L_593:
-	mov.b64 %rd873, -271387810574676355;
-	mov.b64 %rd899, %rd873;
-	bra $L_618;
-$L_594:
-	mov.b64 %rd874, 7;
-	setp.eq.u64 %p304, %rd862, %rd874;
-	@%p304 bra $L_593;
-$L_596:
-	mov.b64 %rd876, 8;
-	setp.eq.u64 %p305, %rd862, %rd876;
-	@!%p305 bra $L_598;
+	mov.b64 %rd1003, -6051042886442100905;
+	mov.b64 %rd1005, %rd1003;
+	bra $L_594;
 $L_595:
-	mov.b64 %rd875, -3385462365541201655;
-	mov.b64 %rd899, %rd875;
-	bra $L_618;
-$L_597:
-	mov.b64 %rd877, -3226582509936509822;
-	mov.b64 %rd899, %rd877;
-	bra $L_618;
-$L_598:
-	mov.b64 %rd878, 9;
-	setp.eq.u64 %p306, %rd862, %rd878;
-	@%p306 bra $L_597;
-$L_600:
-	mov.b64 %rd880, 10;
-	setp.eq.u64 %p307, %rd862, %rd880;
-	@!%p307 bra $L_602;
-$L_599:
-	mov.b64 %rd879, 8296664548579374057;
-	mov.b64 %rd899, %rd879;
-	bra $L_618;
-$L_601:
-	mov.b64 %rd881, 4109744767560208502;
-	mov.b64 %rd899, %rd881;
-	bra $L_618;
-$L_602:
-	mov.b64 %rd882, 11;
-	setp.eq.u64 %p308, %rd862, %rd882;
-	@%p308 bra $L_601;
-$L_604:
-	mov.b64 %rd884, 12;
-	setp.eq.u64 %p309, %rd862, %rd884;
-	@!%p309 bra $L_606;
-$L_603:
-	mov.b64 %rd883, 4607516669194743839;
-	mov.b64 %rd899, %rd883;
-	bra $L_618;
-$L_605:
-	mov.b64 %rd885, -2423460969061230018;
-	mov.b64 %rd899, %rd885;
-	bra $L_618;
-$L_606:
-	mov.b64 %rd886, 13;
-	setp.eq.u64 %p310, %rd862, %rd886;
-	@%p310 bra $L_605;
-$L_608:
-	mov.b64 %rd888, 14;
-	setp.eq.u64 %p311, %rd862, %rd888;
-	@!%p311 bra $L_610;
-$L_607:
-	mov.b64 %rd887, -2707510419574615186;
-	mov.b64 %rd899, %rd887;
-	bra $L_618;
-$L_609:
-	mov.b64 %rd889, -7022098299024845734;
-	mov.b64 %rd899, %rd889;
-	bra $L_618;
-$L_610:
-	mov.b64 %rd890, 15;
-	setp.eq.u64 %p312, %rd862, %rd890;
-	@%p312 bra $L_609;
-$L_612:
-	mov.b64 %rd892, 16;
-	setp.eq.u64 %p313, %rd862, %rd892;
-	@!%p313 bra $L_614;
-$L_611:
-	mov.b64 %rd891, -1562901285013036298;
-	mov.b64 %rd899, %rd891;
-	bra $L_618;
-$L_613:
-	mov.b64 %rd893, 8795094592981902804;
-	mov.b64 %rd899, %rd893;
-	bra $L_618;
-$L_614:
-	mov.b64 %rd894, 17;
-	setp.eq.u64 %p314, %rd862, %rd894;
-	@%p314 bra $L_613;
-$L_616:
-	mov.b64 %rd896, 18;
-	setp.eq.u64 %p315, %rd862, %rd896;
-	@!%p315 bra $L_617;
-$L_615:
-	mov.b64 %rd895, -2884908082597807600;
-	mov.b64 %rd899, %rd895;
-	bra $L_618;
-$L_617:
-	mov.b64 %rd897, -6051042886442100905;
-	mov.b64 %rd899, %rd897;
-	bra $L_618;
-$L_621:
-	mov.b64 %rd902, 5040379952546458195;
-	mov.b64 %rd938, %rd902;
-	bra $L_658;
-$L_622:
-	setp.eq.u64 %p316, %rd862, %rd779;
-	@%p316 bra $L_621;
-$L_624:
-	setp.eq.u64 %p317, %rd862, %rd861;
-	@!%p317 bra $L_626;
-$L_623:
-	mov.b64 %rd903, -554312585572664447;
-	mov.b64 %rd938, %rd903;
-	bra $L_658;
-$L_625:
-	mov.b64 %rd904, -5276763892624187261;
-	mov.b64 %rd938, %rd904;
-	bra $L_658;
-$L_626:
-	mov.b64 %rd905, 3;
-	setp.eq.u64 %p318, %rd862, %rd905;
-	@%p318 bra $L_625;
-$L_628:
-	mov.b64 %rd907, 4;
-	setp.eq.u64 %p319, %rd862, %rd907;
-	@!%p319 bra $L_630;
-$L_627:
-	mov.b64 %rd906, -242412250269775165;
-	mov.b64 %rd938, %rd906;
-	bra $L_658;
-$L_629:
-	mov.b64 %rd908, 7946843935494350272;
-	mov.b64 %rd938, %rd908;
-	bra $L_658;
-$L_630:
-	mov.b64 %rd909, 5;
-	setp.eq.u64 %p320, %rd862, %rd909;
-	@%p320 bra $L_629;
-$L_632:
-	mov.b64 %rd911, 6;
-	setp.eq.u64 %p321, %rd862, %rd911;
-	@!%p321 bra $L_634;
-$L_631:
-	mov.b64 %rd910, 905889640498799673;
-	mov.b64 %rd938, %rd910;
-	bra $L_658;
-$L_633:
-	mov.b64 %rd912, -271387810574676355;
-	mov.b64 %rd938, %rd912;
-	bra $L_658;
-$L_634:
-	mov.b64 %rd913, 7;
-	setp.eq.u64 %p322, %rd862, %rd913;
-	@%p322 bra $L_633;
-$L_636:
-	mov.b64 %rd915, 8;
-	setp.eq.u64 %p323, %rd862, %rd915;
-	@!%p323 bra $L_638;
-$L_635:
-	mov.b64 %rd914, -3385462365541201655;
-	mov.b64 %rd938, %rd914;
-	bra $L_658;
-$L_637:
-	mov.b64 %rd916, -3226582509936509822;
-	mov.b64 %rd938, %rd916;
-	bra $L_658;
-$L_638:
-	mov.b64 %rd917, 9;
-	setp.eq.u64 %p324, %rd862, %rd917;
-	@%p324 bra $L_637;
-$L_640:
-	mov.b64 %rd919, 10;
-	setp.eq.u64 %p325, %rd862, %rd919;
-	@!%p325 bra $L_642;
-$L_639:
-	mov.b64 %rd918, 8296664548579374057;
-	mov.b64 %rd938, %rd918;
-	bra $L_658;
-$L_641:
-	mov.b64 %rd920, 4109744767560208502;
-	mov.b64 %rd938, %rd920;
-	bra $L_658;
-$L_642:
-	mov.b64 %rd921, 11;
-	setp.eq.u64 %p326, %rd862, %rd921;
-	@%p326 bra $L_641;
-$L_644:
-	mov.b64 %rd923, 12;
-	setp.eq.u64 %p327, %rd862, %rd923;
-	@!%p327 bra $L_646;
-$L_643:
-	mov.b64 %rd922, 4607516669194743839;
-	mov.b64 %rd938, %rd922;
-	bra $L_658;
-$L_645:
-	mov.b64 %rd924, -2423460969061230018;
-	mov.b64 %rd938, %rd924;
-	bra $L_658;
-$L_646:
-	mov.b64 %rd925, 13;
-	setp.eq.u64 %p328, %rd862, %rd925;
-	@%p328 bra $L_645;
-$L_648:
-	mov.b64 %rd927, 14;
-	setp.eq.u64 %p329, %rd862, %rd927;
-	@!%p329 bra $L_650;
-$L_647:
-	mov.b64 %rd926, -2707510419574615186;
-	mov.b64 %rd938, %rd926;
-	bra $L_658;
-$L_649:
-	mov.b64 %rd928, -7022098299024845734;
-	mov.b64 %rd938, %rd928;
-	bra $L_658;
-$L_650:
-	mov.b64 %rd929, 15;
-	setp.eq.u64 %p330, %rd862, %rd929;
-	@%p330 bra $L_649;
-$L_652:
-	mov.b64 %rd931, 16;
-	setp.eq.u64 %p331, %rd862, %rd931;
-	@!%p331 bra $L_654;
-$L_651:
-	mov.b64 %rd930, -1562901285013036298;
-	mov.b64 %rd938, %rd930;
-	bra $L_658;
-$L_653:
-	mov.b64 %rd932, 8795094592981902804;
-	mov.b64 %rd938, %rd932;
-	bra $L_658;
-$L_654:
-	mov.b64 %rd933, 17;
-	setp.eq.u64 %p332, %rd862, %rd933;
-	@%p332 bra $L_653;
-$L_656:
-	mov.b64 %rd935, 18;
-	setp.eq.u64 %p333, %rd862, %rd935;
-	@!%p333 bra $L_657;
-$L_655:
-	mov.b64 %rd934, -2884908082597807600;
-	mov.b64 %rd938, %rd934;
-	bra $L_658;
-$L_657:
-	mov.b64 %rd936, -6051042886442100905;
-	mov.b64 %rd938, %rd936;
-	bra $L_658;
-$L_661:
-	mov.b64 %rd942, 5040379952546458195;
-	mov.b64 %rd977, %rd942;
-	bra $L_698;
-$L_662:
-	setp.eq.u64 %p335, %rd941, %rd779;
-	@%p335 bra $L_661;
-$L_664:
-	setp.eq.u64 %p336, %rd941, %rd861;
-	@!%p336 bra $L_666;
-$L_663:
-	mov.b64 %rd943, -554312585572664447;
-	mov.b64 %rd977, %rd943;
-	bra $L_698;
-$L_665:
-	mov.b64 %rd944, -5276763892624187261;
-	mov.b64 %rd977, %rd944;
-	bra $L_698;
-$L_666:
-	setp.eq.u64 %p337, %rd941, %rd940;
-	@%p337 bra $L_665;
-$L_668:
-	mov.b64 %rd946, 4;
-	setp.eq.u64 %p338, %rd941, %rd946;
-	@!%p338 bra $L_670;
-$L_667:
-	mov.b64 %rd945, -242412250269775165;
-	mov.b64 %rd977, %rd945;
-	bra $L_698;
-$L_669:
-	mov.b64 %rd947, 7946843935494350272;
-	mov.b64 %rd977, %rd947;
-	bra $L_698;
-$L_670:
-	mov.b64 %rd948, 5;
-	setp.eq.u64 %p339, %rd941, %rd948;
-	@%p339 bra $L_669;
-$L_672:
-	mov.b64 %rd950, 6;
-	setp.eq.u64 %p340, %rd941, %rd950;
-	@!%p340 bra $L_674;
-$L_671:
-	mov.b64 %rd949, 905889640498799673;
-	mov.b64 %rd977, %rd949;
-	bra $L_698;
-$L_673:
-	mov.b64 %rd951, -271387810574676355;
-	mov.b64 %rd977, %rd951;
-	bra $L_698;
-$L_674:
-	mov.b64 %rd952, 7;
-	setp.eq.u64 %p341, %rd941, %rd952;
-	@%p341 bra $L_673;
-$L_676:
-	mov.b64 %rd954, 8;
-	setp.eq.u64 %p342, %rd941, %rd954;
-	@!%p342 bra $L_678;
-$L_675:
-	mov.b64 %rd953, -3385462365541201655;
-	mov.b64 %rd977, %rd953;
-	bra $L_698;
-$L_677:
-	mov.b64 %rd955, -3226582509936509822;
-	mov.b64 %rd977, %rd955;
-	bra $L_698;
-$L_678:
-	mov.b64 %rd956, 9;
-	setp.eq.u64 %p343, %rd941, %rd956;
-	@%p343 bra $L_677;
-$L_680:
-	mov.b64 %rd958, 10;
-	setp.eq.u64 %p344, %rd941, %rd958;
-	@!%p344 bra $L_682;
-$L_679:
-	mov.b64 %rd957, 8296664548579374057;
-	mov.b64 %rd977, %rd957;
-	bra $L_698;
-$L_681:
-	mov.b64 %rd959, 4109744767560208502;
-	mov.b64 %rd977, %rd959;
-	bra $L_698;
-$L_682:
-	mov.b64 %rd960, 11;
-	setp.eq.u64 %p345, %rd941, %rd960;
-	@%p345 bra $L_681;
-$L_684:
-	mov.b64 %rd962, 12;
-	setp.eq.u64 %p346, %rd941, %rd962;
-	@!%p346 bra $L_686;
-$L_683:
-	mov.b64 %rd961, 4607516669194743839;
-	mov.b64 %rd977, %rd961;
-	bra $L_698;
-$L_685:
-	mov.b64 %rd963, -2423460969061230018;
-	mov.b64 %rd977, %rd963;
-	bra $L_698;
-$L_686:
-	mov.b64 %rd964, 13;
-	setp.eq.u64 %p347, %rd941, %rd964;
-	@%p347 bra $L_685;
-$L_688:
-	mov.b64 %rd966, 14;
-	setp.eq.u64 %p348, %rd941, %rd966;
-	@!%p348 bra $L_690;
-$L_687:
-	mov.b64 %rd965, -2707510419574615186;
-	mov.b64 %rd977, %rd965;
-	bra $L_698;
-$L_689:
-	mov.b64 %rd967, -7022098299024845734;
-	mov.b64 %rd977, %rd967;
-	bra $L_698;
-$L_690:
-	mov.b64 %rd968, 15;
-	setp.eq.u64 %p349, %rd941, %rd968;
-	@%p349 bra $L_689;
-$L_692:
-	mov.b64 %rd970, 16;
-	setp.eq.u64 %p350, %rd941, %rd970;
-	@!%p350 bra $L_694;
-$L_691:
-	mov.b64 %rd969, -1562901285013036298;
-	mov.b64 %rd977, %rd969;
-	bra $L_698;
-$L_693:
-	mov.b64 %rd971, 8795094592981902804;
-	mov.b64 %rd977, %rd971;
-	bra $L_698;
-$L_694:
-	mov.b64 %rd972, 17;
-	setp.eq.u64 %p351, %rd941, %rd972;
-	@%p351 bra $L_693;
-$L_696:
-	mov.b64 %rd974, 18;
-	setp.eq.u64 %p352, %rd941, %rd974;
-	@!%p352 bra $L_697;
-$L_695:
-	mov.b64 %rd973, -2884908082597807600;
-	mov.b64 %rd977, %rd973;
-	bra $L_698;
-$L_697:
-	mov.b64 %rd975, -6051042886442100905;
-	mov.b64 %rd977, %rd975;
-	bra $L_698;
-$L_709:
-	abs.f64 %rd1056, %rd1055;
-$L_882:
-$L_886:
-	@!%p425 bra $L_887;
-$L_889:
-	mov.b64 %rd1225, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p512, %rd1056, %rd1225;
-	setp.ne.u32 %p513, 1, 0;
-	@%p512 bra $E_889_8;
-	bra $L_887;
-$E_889_8:
-	mov.pred %p511, %p513;
-$L_888:
-	mov.pred %p510, %p511;
-$L_892:
-	@!%p510 bra $L_884;
-$L_883:
-	mov.b64 %rd1217, 0d7FF8000000000001;
-	mov.b64 %rd1222, %rd1056;
-	mov.b64 %rd1224, %rd1217;
-$L_885:
-	mov.b64 %rd1221, %rd1222;
-	mov.b64 %rd1223, %rd1224;
-	setp.eq.f64 %p506, %rd1223, %rd248;
-	not.pred %p507, %p506;
-	@!%p507 bra $L_737;
-$L_738:
-	setp.lt.f64 %p367, %rd156, %rd248;
-	@!%p367 bra $L_737;
-$L_736:
-	mov.b64 %rd1077, 0d7FF8000000000001;
-	mov.b64 %rd1135, %rd1077;
-	bra $L_761;
-$L_711:
-	mov.b64 %rd1135, %rd156;
-	bra $L_761;
-$L_712:
-	setp.eq.f64 %p355, %rd1055, %rd1058;
-	@%p355 bra $L_711;
-$L_715:
-	@!%p51 bra $L_718;
-$L_714:
-	mov.b64 %rd1059, 0d7FF8000000000001;
-	mov.b64 %rd1135, %rd1059;
-	bra $L_761;
-$L_713:
-	mov.b64 %rd1058, 0d3FF0000000000000;
-	setp.eq.f64 %p356, %rd156, %rd1058;
-	@%p356 bra $L_710;
-	bra $L_712;
-$L_716:
-$L_762:
-	setp.lt.f64 %p381, %rd1055, %rd248;
-	@!%p381 bra $L_765;
-$L_763:
-	setp.lt.s64 %p382, %rd156, 0;
-	@!%p382 bra $L_767;
-$L_768:
-$L_774:
-	abs.f64 %rd1145, %rd1055;
-	mov.b64 %rd1146, 0d4340000000000000;
-	setp.ge.f64 %p387, %rd1145, %rd1146;
-	@!%p387 bra $L_776;
-$L_775:
-	setp.ne.u32 %p388, 0, 0;
-	mov.pred %p393, %p388;
-$L_779:
-	mov.pred %p392, %p393;
-	@!%p392 bra $L_767;
-$L_766:
-	mov.b64 %rd1136, -1;
-	mov.b64 %rd1137, 0d7FF0000000000000;
-	mov.b64 %rd1138, 0dFFF0000000000000;
-	setp.ge.s64 %p385, %rd1136, %rd28;
-	selp.b64 %rd1139, %rd1137, %rd1138, %p385;
-	mov.b64 %rd1144, %rd1139;
-$L_773:
-	mov.b64 %rd1143, %rd1144;
-	mov.b64 %rd1135, %rd1143;
-	bra $L_761;
-$L_717:
-	setp.eq.f64 %p357, %rd156, %rd248;
-	@%p357 bra $L_716;
-$L_720:
-$L_808:
-	setp.ge.s64 %p425, %rd28, %rd28;
-	@!%p425 bra $L_809;
-$L_811:
-	mov.b64 %rd1173, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p430, %rd1055, %rd1173;
-	setp.ne.u32 %p431, 1, 0;
-	@%p430 bra $E_811_9;
-	bra $L_809;
-$E_811_9:
-	mov.pred %p429, %p431;
-$L_810:
-	mov.pred %p428, %p429;
-$L_814:
-	@!%p428 bra $L_722;
+	abs.f64 %rd1040, %rd698;
+	setp.gt.f64 %p314, %rd1040, %rd1045;
+	@%p314 bra $E_595_7;
+	bra $L_718;
+$E_595_7:
+	mov.pred %p421, %p322;
 $L_719:
-	mov.b64 %rd1060, 0dBFF0000000000000;
-	setp.eq.f64 %p359, %rd156, %rd1060;
-	@!%p359 bra $L_725;
-$L_723:
-	mov.b64 %rd1135, %rd1058;
-	bra $L_761;
-$L_718:
-	setp.neu.f64 %p358, %rd1055, %rd1055;
-	@%p358 bra $L_714;
-	bra $L_717;
-$L_721:
-	mov.b64 %rd1061, -1;
-$L_829:
-	setp.ge.s64 %p455, %rd1061, %rd28;
-	@!%p455 bra $L_830;
-$L_832:
-	mov.b64 %rd1179, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p460, %rd156, %rd1179;
-	setp.ne.u32 %p461, 1, 0;
-	@%p460 bra $E_832_10;
-	bra $L_830;
-$E_832_10:
-	mov.pred %p459, %p461;
-$L_831:
-	mov.pred %p458, %p459;
-$L_835:
-	@!%p458 bra $L_730;
+	mov.pred %p420, %p421;
+	@!%p420 bra $L_716;
+$L_715:
+	mov.b64 %rd1177, 0d7FF8000000000001;
+	mov.b64 %rd1182, %rd1040;
+	mov.b64 %rd1184, %rd1177;
+$L_717:
+	mov.b64 %rd1181, %rd1182;
+	mov.b64 %rd1183, %rd1184;
+	setp.eq.f64 %p415, %rd1183, %rd202;
+	not.pred %p416, %p415;
+	setp.lt.f64 %p417, %rd105, %rd202;
+	and.pred %p418, %p416, %p417;
+	@!%p418 bra $L_623;
+$L_622:
+	mov.b64 %rd1057, 0d7FF8000000000001;
+	mov.b64 %rd1113, %rd1057;
+	bra $L_646;
+$L_597:
+	mov.b64 %rd1113, %rd105;
+	bra $L_646;
+$L_598:
+	setp.eq.f64 %p315, %rd698, %rd1042;
+	@%p315 bra $L_597;
+$L_601:
+	@!%p22 bra $L_604;
+$L_600:
+	mov.b64 %rd1043, 0d7FF8000000000001;
+	mov.b64 %rd1113, %rd1043;
+	bra $L_646;
+$L_599:
+	mov.b64 %rd1042, 0d3FF0000000000000;
+	setp.eq.f64 %p316, %rd105, %rd1042;
+	@%p316 bra $L_596;
+	bra $L_598;
+$L_602:
+	setp.lt.f64 %p317, %rd698, %rd202;
+	@!%p317 bra $L_649;
+$L_647:
+	setp.lt.s64 %p345, %rd105, 0;
+	@!%p345 bra $L_651;
+$L_652:
+	abs.f64 %rd1117, %rd698;
+	mov.b64 %rd1118, 0d4340000000000000;
+	setp.ge.f64 %p348, %rd1117, %rd1118;
+	@!%p348 bra $L_659;
+$L_658:
+	setp.ne.u32 %p350, 0, 0;
+	mov.pred %p357, %p350;
+$L_662:
+	mov.pred %p356, %p357;
+	@!%p356 bra $L_651;
+$L_650:
+	mov.b64 %rd1115, 0dFFF0000000000000;
+	mov.b64 %rd1122, %rd1115;
+$L_657:
+	mov.b64 %rd1121, %rd1122;
+	mov.b64 %rd1113, %rd1121;
+	bra $L_646;
+$L_603:
+	setp.eq.f64 %p318, %rd105, %rd202;
+	@%p318 bra $L_602;
+$L_606:
+	mov.b64 %rd1045, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p321, %rd698, %rd1045;
+	setp.ne.u32 %p322, 1, 0;
+	@%p321 bra $E_606_8;
+	bra $L_678;
+$E_606_8:
+	mov.pred %p378, %p322;
+$L_679:
+	mov.pred %p377, %p378;
+	@!%p377 bra $L_608;
+$L_605:
+	mov.b64 %rd1044, 0dBFF0000000000000;
+	setp.eq.f64 %p320, %rd105, %rd1044;
+	@!%p320 bra $L_611;
+$L_609:
+	mov.b64 %rd1113, %rd1042;
+	bra $L_646;
+$L_604:
+	setp.neu.f64 %p319, %rd698, %rd698;
+	@%p319 bra $L_600;
+	bra $L_603;
+$L_607:
+	mov.b64 %rd1046, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p323, %rd105, %rd1046;
+	@!%p323 bra $L_616;
+$L_615:
+	mov.b64 %rd1051, 0d8000000000000000;
+	neg.f64 %rd1052, %rd698;
+	setp.lt.f64 %p327, %rd1052, %rd202;
+	@!%p327 bra $L_686;
+$L_684:
+	setp.lt.s64 %p386, %rd1051, 0;
+	@!%p386 bra $L_688;
+$L_689:
+	abs.f64 %rd1151, %rd1052;
+	mov.b64 %rd1152, 0d4340000000000000;
+	setp.ge.f64 %p389, %rd1151, %rd1152;
+	@!%p389 bra $L_696;
+$L_695:
+	setp.ne.u32 %p391, 0, 0;
+	mov.pred %p397, %p391;
+$L_699:
+	mov.pred %p396, %p397;
+	@!%p396 bra $L_688;
+$L_687:
+	mov.b64 %rd1149, 0dFFF0000000000000;
+	mov.b64 %rd1156, %rd1149;
+$L_694:
+	mov.b64 %rd1155, %rd1156;
+	mov.b64 %rd1113, %rd1155;
+	bra $L_646;
+$L_608:
+	setp.gt.f64 %p324, %rd105, %rd1045;
+	@%p324 bra $E_608_9;
+	bra $L_682;
+$E_608_9:
+	mov.pred %p385, %p322;
+$L_683:
+	mov.pred %p384, %p385;
+	@%p384 bra $L_607;
+$L_614:
+	mov.b64 %rd1050, 0d3FE0000000000000;
+	setp.eq.f64 %p326, %rd698, %rd1050;
+	@!%p326 bra $L_621;
+$L_613:
+	sqrt.rn.f64 %rd1049, %rd105;
+	mov.b64 %rd1113, %rd1049;
+	bra $L_646;
+$L_610:
+	mov.b64 %rd1113, %rd202;
+	bra $L_646;
+$L_611:
+	abs.f64 %rd1047, %rd105;
+	setp.lt.f64 %p325, %rd1047, %rd1042;
+	@%p321 bra $E_611_10;
+	bra $L_680;
+$E_611_10:
+	mov.pred %p381, %p322;
+$L_681:
+	mov.pred %p380, %p381;
+	xor.pred %p382, %p325, %p380;
+	not.pred %p382, %p382;
+	@%p382 bra $L_610;
+$L_612:
+	mov.b64 %rd1048, 0d7FF0000000000000;
+	mov.b64 %rd1113, %rd1048;
+	bra $L_646;
+$L_616:
+	setp.lt.f64 %p328, %rd698, %rd202;
+	@!%p328 bra $L_619;
+$L_617:
+	mov.b64 %rd1113, %rd202;
+	bra $L_646;
+$L_618:
+	mov.b64 %rd1053, 0d7FF0000000000000;
+	mov.b64 %rd1113, %rd1053;
+	bra $L_646;
+$L_619:
+	setp.gt.f64 %p329, %rd698, %rd202;
+	@%p329 bra $L_618;
+	bra $L_595;
+$L_620:
+	sqrt.rn.f64 %rd1054, %rd105;
+	div.rn.f64 %rd1055, %rd1042, %rd1054;
+	mov.b64 %rd1113, %rd1055;
+	bra $L_646;
+$L_621:
+	mov.b64 %rd1056, 0dBFE0000000000000;
+	setp.eq.f64 %p330, %rd698, %rd1056;
+	@%p330 bra $L_620;
+	bra $L_595;
+$L_623:
+	mov.b64 %rd1058, 0d43E0000000000000;
+	setp.ge.f64 %p331, %rd1181, %rd1058;
+	@!%p331 bra $L_625;
+$L_624:
+	mov.b64 %rd1059, 0dBFF0000000000000;
+	setp.eq.f64 %p332, %rd105, %rd1059;
+	@!%p332 bra $L_628;
+$L_626:
+	mov.b64 %rd1113, %rd1042;
+	bra $L_646;
+$L_625:
+	@%p416 bra $L_630;
+	mov.b64 %rd1064, %rd1181;
+	mov.b64 %rd1066, %rd1042;
+	bra $L_631;
+$L_630:
+	mov.b64 %rd1062, 0d3FE0000000000000;
+	setp.gt.f64 %p336, %rd1183, %rd1062;
+	@%p336 bra $L_632;
+	mov.b64 %rd1070, %rd1181;
+	mov.b64 %rd1072, %rd1183;
+	bra $L_633;
+$L_632:
+	sub.f64 %rd1067, %rd1183, %rd1042;
+	add.f64 %rd1068, %rd1181, %rd1042;
+	mov.b64 %rd1070, %rd1068;
+	mov.b64 %rd1072, %rd1067;
+$L_633:
+	mov.b64 %rd1069, %rd1070;
+	mov.b64 %rd1071, %rd1072;
+	@!%p22 bra $L_723;
+$L_720:
+	mov.b64 %rd1235, %rd105;
 $L_729:
-	mov.b64 %rd1068, 0dBFF0000000000000;
-	copysign.f64 %rd1069, %rd1068, %rd248;
-	neg.f64 %rd1070, %rd1055;
-$L_836:
-	setp.lt.f64 %p465, %rd1070, %rd248;
-	@!%p465 bra $L_839;
-$L_837:
-	setp.lt.s64 %p466, %rd1069, 0;
-	@!%p466 bra $L_841;
-$L_842:
-$L_848:
-	abs.f64 %rd1189, %rd1070;
-	mov.b64 %rd1190, 0d4340000000000000;
-	setp.ge.f64 %p470, %rd1189, %rd1190;
-	@!%p470 bra $L_850;
-$L_849:
-	setp.ne.u32 %p471, 0, 0;
-	mov.pred %p476, %p471;
-$L_853:
-	mov.pred %p475, %p476;
-	@!%p475 bra $L_841;
-$L_840:
-	mov.b64 %rd1181, 0d7FF0000000000000;
-	mov.b64 %rd1182, 0dFFF0000000000000;
-	selp.b64 %rd1183, %rd1181, %rd1182, %p455;
-	mov.b64 %rd1188, %rd1183;
-$L_847:
-	mov.b64 %rd1187, %rd1188;
-	mov.b64 %rd1135, %rd1187;
-	bra $L_761;
-$L_722:
-$L_822:
-	@!%p425 bra $L_823;
-$L_825:
-	mov.b64 %rd1177, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p450, %rd156, %rd1177;
-	setp.ne.u32 %p451, 1, 0;
-	@%p450 bra $E_825_11;
-	bra $L_823;
-$E_825_11:
-	mov.pred %p449, %p451;
-$L_824:
-	mov.pred %p448, %p449;
-$L_828:
-	@%p448 bra $L_721;
-$L_728:
-	mov.b64 %rd1067, 0d3FE0000000000000;
-	setp.eq.f64 %p361, %rd1055, %rd1067;
-	@!%p361 bra $L_735;
-$L_727:
-	sqrt.rn.f64 %rd1066, %rd156;
-	mov.b64 %rd1135, %rd1066;
-	bra $L_761;
-$L_724:
-	mov.b64 %rd1135, %rd248;
-	bra $L_761;
-$L_725:
-	abs.f64 %rd1062, %rd156;
-	setp.lt.f64 %p360, %rd1062, %rd1058;
-$L_815:
-	setp.ge.s64 %p435, %rd29, %rd28;
-	@!%p435 bra $L_816;
-$L_818:
-	mov.b64 %rd1175, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p440, %rd1055, %rd1175;
-	setp.ne.u32 %p441, 1, 0;
-	@%p440 bra $E_818_12;
-	bra $L_816;
-$E_818_12:
-	mov.pred %p439, %p441;
-$L_817:
-	mov.pred %p438, %p439;
-$L_821:
-	xor.pred %p445, %p360, %p438;
-	not.pred %p445, %p445;
-	@%p445 bra $L_724;
-$L_726:
-	mov.b64 %rd1063, 0d7FF0000000000000;
-	mov.b64 %rd1064, 0dFFF0000000000000;
-	selp.b64 %rd1065, %rd1063, %rd1064, %p435;
-	mov.b64 %rd1135, %rd1065;
-	bra $L_761;
-$L_730:
-	setp.lt.f64 %p362, %rd1055, %rd248;
-	@!%p362 bra $L_733;
-$L_731:
-	mov.b64 %rd1135, %rd248;
-	bra $L_761;
-$L_732:
-	mov.b64 %rd1071, 0d7FF0000000000000;
-	mov.b64 %rd1072, 0dFFF0000000000000;
-	setp.ge.s64 %p363, %rd29, %rd28;
-	selp.b64 %rd1073, %rd1071, %rd1072, %p363;
-	mov.b64 %rd1135, %rd1073;
-	bra $L_761;
-$L_733:
-	setp.gt.f64 %p364, %rd1055, %rd248;
-	@%p364 bra $L_732;
-	bra $L_709;
-$L_734:
-	sqrt.rn.f64 %rd1074, %rd156;
-	div.rn.f64 %rd1075, %rd1058, %rd1074;
-	mov.b64 %rd1135, %rd1075;
-	bra $L_761;
-$L_735:
-	mov.b64 %rd1076, 0dBFE0000000000000;
-	setp.eq.f64 %p365, %rd1055, %rd1076;
-	@%p365 bra $L_734;
-	bra $L_709;
-$L_737:
-	mov.b64 %rd1078, 0d43E0000000000000;
-	setp.ge.f64 %p366, %rd1221, %rd1078;
-	@!%p366 bra $L_740;
-$L_739:
-	mov.b64 %rd1079, 0dBFF0000000000000;
-	setp.eq.f64 %p368, %rd156, %rd1079;
-	@!%p368 bra $L_743;
-$L_741:
-	mov.b64 %rd1135, %rd1058;
-	bra $L_761;
-$L_740:
-	@%p507 bra $L_745;
-	mov.b64 %rd1086, %rd1221;
-	mov.b64 %rd1088, %rd1058;
-	bra $L_746;
-$L_745:
-	mov.b64 %rd1084, 0d3FE0000000000000;
-	setp.gt.f64 %p373, %rd1223, %rd1084;
-	@%p373 bra $L_747;
-	mov.b64 %rd1092, %rd1221;
-	mov.b64 %rd1094, %rd1223;
-	bra $L_748;
-$L_747:
-	sub.f64 %rd1089, %rd1223, %rd1058;
-	add.f64 %rd1090, %rd1221, %rd1058;
-	mov.b64 %rd1092, %rd1090;
-	mov.b64 %rd1094, %rd1089;
-$L_748:
+	mov.b64 %rd1234, %rd1235;
+	mul.f64 %rd1236, %rd1071, %rd1234;
+	setp.neu.f64 %p422, %rd1236, %rd1236;
+	@!%p422 bra $L_746;
+$L_743:
+	mov.b64 %rd1315, %rd1236;
+$L_758:
+	mov.b64 %rd1314, %rd1315;
+	mov.b64 %rd1064, %rd1069;
+	mov.b64 %rd1066, %rd1314;
+$L_631:
+	mov.b64 %rd1063, %rd1064;
+	mov.b64 %rd1065, %rd1066;
+	@!%p318 bra $L_782;
+$L_780:
+	mov.b64 %rd1359, %rd105;
+	mov.b64 %rd1361, %rd28;
+$L_785:
+	mov.b64 %rd1358, %rd1359;
+	mov.b64 %rd1360, %rd1361;
+	cvt.rzi.s64.f64 %rd1362, %rd1063;
+	mov.b64 %rd1074, %rd1065;
+	mov.b64 %rd1076, %rd28;
+	mov.b64 %rd1078, %rd1358;
+	mov.b64 %rd1080, %rd1360;
+	mov.b64 %rd1082, %rd1362;
+$L_634:
+	mov.b64 %rd1073, %rd1074;
+	mov.b64 %rd1075, %rd1076;
+	mov.b64 %rd1077, %rd1078;
+	mov.b64 %rd1079, %rd1080;
+	mov.b64 %rd1081, %rd1082;
+	setp.eq.s64 %p337, %rd1081, %rd28;
+	not.pred %p338, %p337;
+	@%p338 bra $L_635;
+	mov.b64 %rd1085, %rd1075;
+	bra $L_636;
+$L_635:
+	mov.b64 %rd1083, -4096;
+	setp.lt.s64 %p339, %rd1079, %rd1083;
+	@!%p339 bra $L_639;
+$L_637:
+	add.s64 %rd1086, %rd1075, %rd1079;
+	mov.b64 %rd1085, %rd1086;
+$L_636:
+	mov.b64 %rd1084, %rd1085;
+	setp.lt.f64 %p340, %rd698, %rd202;
+	@%p340 bra $L_644;
+	mov.b64 %rd1109, %rd1073;
+	mov.b64 %rd1111, %rd1084;
+	bra $L_645;
+$L_644:
+	div.rn.f64 %rd1106, %rd1042, %rd1073;
+	neg.s64 %rd1107, %rd1084;
+	mov.b64 %rd1109, %rd1106;
+	mov.b64 %rd1111, %rd1107;
+$L_645:
+	mov.b64 %rd1108, %rd1109;
+	mov.b64 %rd1110, %rd1111;
+	setp.eq.f64 %p344, %rd1108, %rd202;
+	@!%p344 bra $L_793;
+$L_791:
+	mov.b64 %rd1407, %rd1108;
+$L_804:
+	mov.b64 %rd1406, %rd1407;
+	mov.b64 %rd1113, %rd1406;
+	bra $L_646;
+$L_627:
+	mov.b64 %rd1113, %rd202;
+	bra $L_646;
+$L_628:
+	abs.f64 %rd1060, %rd105;
+	setp.lt.f64 %p333, %rd1060, %rd1042;
+	setp.gt.f64 %p334, %rd698, %rd202;
+	xor.pred %p335, %p333, %p334;
+	not.pred %p335, %p335;
+	@%p335 bra $L_627;
+$L_629:
+	mov.b64 %rd1061, 0d7FF0000000000000;
+	mov.b64 %rd1113, %rd1061;
+	bra $L_646;
+$L_638:
+	and.b64 %rd1087, %rd1081, %rd29;
+	setp.eq.s64 %p341, %rd1087, %rd29;
+	@%p341 bra $L_640;
+	mov.b64 %rd1092, %rd1073;
+	mov.b64 %rd1094, %rd1075;
+	bra $L_641;
+$L_640:
+	mul.f64 %rd1089, %rd1073, %rd1077;
+	add.s64 %rd1090, %rd1075, %rd1079;
+	mov.b64 %rd1092, %rd1089;
+	mov.b64 %rd1094, %rd1090;
+$L_641:
 	mov.b64 %rd1091, %rd1092;
 	mov.b64 %rd1093, %rd1094;
-$L_893:
-	@!%p51 bra $L_897;
-$L_894:
-	mov.b64 %rd1279, %rd156;
-$L_903:
-	mov.b64 %rd1278, %rd1279;
-	mul.f64 %rd1280, %rd1093, %rd1278;
-$L_929:
-	setp.neu.f64 %p540, %rd1280, %rd1280;
-	@!%p540 bra $L_933;
-$L_930:
-	mov.b64 %rd1340, %rd1280;
-$L_946:
-	mov.b64 %rd1339, %rd1340;
-	mov.b64 %rd1086, %rd1091;
-	mov.b64 %rd1088, %rd1339;
-$L_746:
-	mov.b64 %rd1085, %rd1086;
-	mov.b64 %rd1087, %rd1088;
-$L_989:
-	@!%p357 bra $L_992;
-$L_990:
-	mov.b64 %rd1416, %rd156;
-	mov.b64 %rd1418, %rd28;
-$L_995:
-	mov.b64 %rd1415, %rd1416;
-	mov.b64 %rd1417, %rd1418;
-	cvt.rzi.s64.f64 %rd1419, %rd1085;
-	mov.b64 %rd1096, %rd1087;
-	mov.b64 %rd1098, %rd28;
-	mov.b64 %rd1100, %rd1415;
-	mov.b64 %rd1102, %rd1417;
-	mov.b64 %rd1104, %rd1419;
-$L_749:
-	mov.b64 %rd1095, %rd1096;
-	mov.b64 %rd1097, %rd1098;
-	mov.b64 %rd1099, %rd1100;
+	mul.f64 %rd1095, %rd1077, %rd1077;
+	mov.b64 %rd1096, 1;
+	min.u64 %rd1458, %rd1096, 64;
+	cvt.u32.u64 %r84, %rd1458;
+	shl.b64 %rd1097, %rd1079, %r84;
+	mov.b64 %rd1098, 0d3FE0000000000000;
+	setp.lt.f64 %p343, %rd1095, %rd1098;
+	@%p343 bra $L_642;
+	mov.b64 %rd1102, %rd1095;
+	mov.b64 %rd1104, %rd1097;
+	bra $L_643;
+$L_642:
+	add.f64 %rd1099, %rd1095, %rd1095;
+	sub.s64 %rd1100, %rd1097, %rd29;
+	mov.b64 %rd1102, %rd1099;
+	mov.b64 %rd1104, %rd1100;
+$L_643:
 	mov.b64 %rd1101, %rd1102;
 	mov.b64 %rd1103, %rd1104;
-	setp.eq.s64 %p374, %rd1103, %rd28;
-	not.pred %p375, %p374;
-	@%p375 bra $L_750;
-	mov.b64 %rd1107, %rd1097;
-	bra $L_751;
-$L_750:
-	mov.b64 %rd1105, -4096;
-	setp.lt.s64 %p376, %rd1101, %rd1105;
-	@!%p376 bra $L_754;
-$L_752:
-	add.s64 %rd1108, %rd1097, %rd1101;
-	mov.b64 %rd1107, %rd1108;
-$L_751:
-	mov.b64 %rd1106, %rd1107;
-	setp.lt.f64 %p377, %rd1055, %rd248;
-	@%p377 bra $L_759;
-	mov.b64 %rd1131, %rd1095;
-	mov.b64 %rd1133, %rd1106;
-	bra $L_760;
-$L_759:
-	div.rn.f64 %rd1128, %rd1058, %rd1095;
-	neg.s64 %rd1129, %rd1106;
-	mov.b64 %rd1131, %rd1128;
-	mov.b64 %rd1133, %rd1129;
-$L_760:
+	min.u64 %rd1459, %rd1096, 64;
+	cvt.u32.u64 %r85, %rd1459;
+	shr.s64 %rd1105, %rd1081, %r85;
+	mov.b64 %rd1074, %rd1091;
+	mov.b64 %rd1076, %rd1093;
+	mov.b64 %rd1078, %rd1101;
+	mov.b64 %rd1080, %rd1103;
+	mov.b64 %rd1082, %rd1105;
+	bra $L_634;
+$L_639:
+	mov.b64 %rd1088, 4096;
+	setp.lt.s64 %p342, %rd1088, %rd1079;
+	@%p342 bra $L_637;
+	bra $L_638;
+$L_648:
+	setp.lt.s64 %p346, %rd105, 0;
+	@!%p346 bra $L_655;
+$L_656:
+	abs.f64 %rd1119, %rd698;
+	mov.b64 %rd1120, 0d4340000000000000;
+	setp.ge.f64 %p349, %rd1119, %rd1120;
+	@!%p349 bra $L_669;
+$L_668:
+	setp.ne.u32 %p363, 0, 0;
+	mov.pred %p370, %p363;
+$L_672:
+	mov.pred %p369, %p370;
+	@!%p369 bra $L_655;
+$L_654:
+	mov.b64 %rd1122, %rd105;
+	bra $L_657;
+$L_649:
+	setp.gt.f64 %p347, %rd698, %rd202;
+	@%p347 bra $L_648;
+$L_653:
+	mov.b64 %rd1122, %rd1042;
+	bra $L_657;
+$L_651:
+	mov.b64 %rd1116, 0d7FF0000000000000;
+	mov.b64 %rd1122, %rd1116;
+	bra $L_657;
+$L_655:
+	mov.b64 %rd1122, %rd202;
+	bra $L_657;
+$L_659:
+	mov.b64 %rd1123, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p351, %rd698, %rd1123;
+	setp.ne.u32 %p352, 1, 0;
+	@%p351 bra $E_659_11;
+	bra $L_666;
+$E_659_11:
+	mov.pred %p362, %p352;
+$L_667:
+	mov.pred %p361, %p362;
+	@!%p361 bra $L_664;
+$L_663:
+	mov.b64 %rd1126, 0d7FF8000000000001;
+	mov.b64 %rd1131, %rd698;
+	mov.b64 %rd1133, %rd1126;
+$L_665:
 	mov.b64 %rd1130, %rd1131;
 	mov.b64 %rd1132, %rd1133;
-$L_1007:
-	setp.eq.f64 %p593, %rd1130, %rd248;
-	@!%p593 bra $L_1010;
-$L_1008:
-	mov.b64 %rd1470, %rd1130;
-$L_1021:
-	mov.b64 %rd1469, %rd1470;
-	mov.b64 %rd1135, %rd1469;
-	bra $L_761;
+	setp.eq.f64 %p358, %rd1132, %rd202;
+	setp.ne.u32 %p359, 0, 0;
+	@%p358 bra $L_660;
+	mov.pred %p355, %p359;
+	bra $L_661;
+$L_660:
+	cvt.rzi.s64.f64 %rd1124, %rd1130;
+	and.b64 %rd1125, %rd1124, %rd29;
+	setp.eq.s64 %p353, %rd1125, %rd29;
+	mov.pred %p355, %p353;
+$L_661:
+	mov.pred %p354, %p355;
+	mov.pred %p357, %p354;
+	bra $L_662;
+$L_664:
+	cvt.rzi.f64.f64 %rd1127, %rd698;
+	sub.f64 %rd1128, %rd698, %rd1127;
+	copysign.f64 %rd1129, %rd698, %rd1128;
+	mov.b64 %rd1131, %rd1127;
+	mov.b64 %rd1133, %rd1129;
+	bra $L_665;
+$L_666:
+	mov.b64 %rd1134, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p360, %rd698, %rd1134;
+	mov.pred %p362, %p360;
+	bra $L_667;
+$L_669:
+	mov.b64 %rd1135, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p364, %rd698, %rd1135;
+	setp.ne.u32 %p365, 1, 0;
+	@%p364 bra $E_669_12;
+	bra $L_676;
+$E_669_12:
+	mov.pred %p375, %p365;
+$L_677:
+	mov.pred %p374, %p375;
+	@!%p374 bra $L_674;
+$L_673:
+	mov.b64 %rd1138, 0d7FF8000000000001;
+	mov.b64 %rd1143, %rd698;
+	mov.b64 %rd1145, %rd1138;
+$L_675:
+	mov.b64 %rd1142, %rd1143;
+	mov.b64 %rd1144, %rd1145;
+	setp.eq.f64 %p371, %rd1144, %rd202;
+	setp.ne.u32 %p372, 0, 0;
+	@%p371 bra $L_670;
+	mov.pred %p368, %p372;
+	bra $L_671;
+$L_670:
+	cvt.rzi.s64.f64 %rd1136, %rd1142;
+	and.b64 %rd1137, %rd1136, %rd29;
+	setp.eq.s64 %p366, %rd1137, %rd29;
+	mov.pred %p368, %p366;
+$L_671:
+	mov.pred %p367, %p368;
+	mov.pred %p370, %p367;
+	bra $L_672;
+$L_674:
+	cvt.rzi.f64.f64 %rd1139, %rd698;
+	sub.f64 %rd1140, %rd698, %rd1139;
+	copysign.f64 %rd1141, %rd698, %rd1140;
+	mov.b64 %rd1143, %rd1139;
+	mov.b64 %rd1145, %rd1141;
+	bra $L_675;
+$L_676:
+	mov.b64 %rd1146, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p373, %rd698, %rd1146;
+	mov.pred %p375, %p373;
+	bra $L_677;
+$L_678:
+	mov.b64 %rd1147, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p376, %rd698, %rd1147;
+	mov.pred %p378, %p376;
+	bra $L_679;
+$L_680:
+	setp.ne.u32 %p379, 0, 0;
+	mov.pred %p381, %p379;
+	bra $L_681;
+$L_682:
+	mov.b64 %rd1148, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p383, %rd105, %rd1148;
+	mov.pred %p385, %p383;
+	bra $L_683;
+$L_685:
+	setp.lt.s64 %p387, %rd1051, 0;
+	@!%p387 bra $L_692;
+$L_693:
+	abs.f64 %rd1153, %rd1052;
+	mov.b64 %rd1154, 0d4340000000000000;
+	setp.ge.f64 %p390, %rd1153, %rd1154;
+	@!%p390 bra $L_706;
+$L_705:
+	setp.ne.u32 %p403, 0, 0;
+	mov.pred %p409, %p403;
+$L_709:
+	mov.pred %p408, %p409;
+	@!%p408 bra $L_692;
+$L_691:
+	mov.b64 %rd1156, %rd1051;
+	bra $L_694;
+$L_686:
+	setp.gt.f64 %p388, %rd1052, %rd202;
+	@%p388 bra $L_685;
+$L_690:
+	mov.b64 %rd1156, %rd1042;
+	bra $L_694;
+$L_688:
+	mov.b64 %rd1150, 0d7FF0000000000000;
+	mov.b64 %rd1156, %rd1150;
+	bra $L_694;
+$L_692:
+	mov.b64 %rd1156, %rd202;
+	bra $L_694;
+$L_696:
+	setp.gt.f64 %p392, %rd1052, %rd1045;
+	@%p392 bra $E_696_13;
+	bra $L_703;
+$E_696_13:
+	mov.pred %p402, %p322;
+$L_704:
+	mov.pred %p401, %p402;
+	@!%p401 bra $L_701;
+$L_700:
+	mov.b64 %rd1159, 0d7FF8000000000001;
+	mov.b64 %rd1164, %rd1052;
+	mov.b64 %rd1166, %rd1159;
+$L_702:
+	mov.b64 %rd1163, %rd1164;
+	mov.b64 %rd1165, %rd1166;
+	setp.eq.f64 %p398, %rd1165, %rd202;
+	setp.ne.u32 %p399, 0, 0;
+	@%p398 bra $L_697;
+	mov.pred %p395, %p399;
+	bra $L_698;
+$L_697:
+	cvt.rzi.s64.f64 %rd1157, %rd1163;
+	and.b64 %rd1158, %rd1157, %rd29;
+	setp.eq.s64 %p393, %rd1158, %rd29;
+	mov.pred %p395, %p393;
+$L_698:
+	mov.pred %p394, %p395;
+	mov.pred %p397, %p394;
+	bra $L_699;
+$L_701:
+	cvt.rzi.f64.f64 %rd1160, %rd1052;
+	sub.f64 %rd1161, %rd1052, %rd1160;
+	copysign.f64 %rd1162, %rd1052, %rd1161;
+	mov.b64 %rd1164, %rd1160;
+	mov.b64 %rd1166, %rd1162;
+	bra $L_702;
+$L_703:
+	setp.lt.f64 %p400, %rd1052, %rd1046;
+	mov.pred %p402, %p400;
+	bra $L_704;
+$L_706:
+	setp.gt.f64 %p404, %rd1052, %rd1045;
+	@%p404 bra $E_706_14;
+	bra $L_713;
+$E_706_14:
+	mov.pred %p414, %p322;
+$L_714:
+	mov.pred %p413, %p414;
+	@!%p413 bra $L_711;
+$L_710:
+	mov.b64 %rd1169, 0d7FF8000000000001;
+	mov.b64 %rd1174, %rd1052;
+	mov.b64 %rd1176, %rd1169;
+$L_712:
+	mov.b64 %rd1173, %rd1174;
+	mov.b64 %rd1175, %rd1176;
+	setp.eq.f64 %p410, %rd1175, %rd202;
+	setp.ne.u32 %p411, 0, 0;
+	@%p410 bra $L_707;
+	mov.pred %p407, %p411;
+	bra $L_708;
+$L_707:
+	cvt.rzi.s64.f64 %rd1167, %rd1173;
+	and.b64 %rd1168, %rd1167, %rd29;
+	setp.eq.s64 %p405, %rd1168, %rd29;
+	mov.pred %p407, %p405;
+$L_708:
+	mov.pred %p406, %p407;
+	mov.pred %p409, %p406;
+	bra $L_709;
+$L_711:
+	cvt.rzi.f64.f64 %rd1170, %rd1052;
+	sub.f64 %rd1171, %rd1052, %rd1170;
+	copysign.f64 %rd1172, %rd1052, %rd1171;
+	mov.b64 %rd1174, %rd1170;
+	mov.b64 %rd1176, %rd1172;
+	bra $L_712;
+$L_713:
+	setp.lt.f64 %p412, %rd1052, %rd1046;
+	mov.pred %p414, %p412;
+	bra $L_714;
+$L_716:
+	cvt.rzi.f64.f64 %rd1178, %rd1040;
+	sub.f64 %rd1179, %rd1040, %rd1178;
+	copysign.f64 %rd1180, %rd1040, %rd1179;
+	mov.b64 %rd1182, %rd1178;
+	mov.b64 %rd1184, %rd1180;
+	bra $L_717;
+$L_718:
+	mov.b64 %rd1185, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p419, %rd1040, %rd1185;
+	mov.pred %p421, %p419;
+	bra $L_719;
+$L_721:
+	mov.b64 %rd1186, 0d7FF8000000000001;
+	mov.b64 %rd1235, %rd1186;
+	bra $L_729;
+$L_722:
+	@%p417 bra $L_721;
+$L_725:
+	@!%p318 bra $L_726;
+$L_724:
+	mov.b64 %rd1187, 0dFFF0000000000000;
+	mov.b64 %rd1235, %rd1187;
+	bra $L_729;
+$L_723:
+	@%p324 bra $E_723_15;
+	bra $L_730;
+$E_723_15:
+	mov.pred %p425, %p322;
+$L_731:
+	mov.pred %p424, %p425;
+	@%p424 bra $L_720;
+	bra $L_722;
+$L_726:
+	@!%p318 bra $L_734;
+$L_732:
+	mov.b64 %rd1240, %rd105;
+	mov.b64 %rd1242, %rd28;
+$L_737:
+	mov.b64 %rd1239, %rd1240;
+	mov.b64 %rd1241, %rd1242;
+	mov.b64 %rd1243, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p427, %rd1239, %rd1243;
+	@%p427 bra $L_727;
+	mov.b64 %rd1192, %rd1239;
+	mov.b64 %rd1194, %rd1241;
+	bra $L_728;
+$L_727:
+	mov.b64 %rd1188, 0d4000000000000000;
+	mul.f64 %rd1189, %rd1239, %rd1188;
+	sub.s64 %rd1190, %rd1241, %rd29;
+	mov.b64 %rd1192, %rd1189;
+	mov.b64 %rd1194, %rd1190;
+$L_728:
+	mov.b64 %rd1191, %rd1192;
+	mov.b64 %rd1193, %rd1194;
+	sub.f64 %rd1195, %rd1191, %rd1042;
+	cvt.rn.f64.s64 %rd1196, %rd1193;
+	mov.b64 %rd1197, 0d4000000000000000;
+	add.f64 %rd1198, %rd1197, %rd1195;
+	div.rn.f64 %rd1199, %rd1195, %rd1198;
+	mul.f64 %rd1200, %rd1199, %rd1199;
+	mul.f64 %rd1201, %rd1200, %rd1200;
+	mov.b64 %rd1202, 0d3FC2F112DF3E5244;
+	mul.f64 %rd1203, %rd1201, %rd1202;
+	mov.b64 %rd1204, 0d3FC7466496CB03DE;
+	add.f64 %rd1205, %rd1204, %rd1203;
+	mul.f64 %rd1206, %rd1201, %rd1205;
+	mov.b64 %rd1207, 0d3FD2492494229359;
+	add.f64 %rd1208, %rd1207, %rd1206;
+	mul.f64 %rd1209, %rd1201, %rd1208;
+	mov.b64 %rd1210, 0d3FE5555555555593;
+	add.f64 %rd1211, %rd1210, %rd1209;
+	mul.f64 %rd1212, %rd1200, %rd1211;
+	mov.b64 %rd1213, 0d3FC39A09D078C69F;
+	mul.f64 %rd1214, %rd1201, %rd1213;
+	mov.b64 %rd1215, 0d3FCC71C51D8E78AF;
+	add.f64 %rd1216, %rd1215, %rd1214;
+	mul.f64 %rd1217, %rd1201, %rd1216;
+	mov.b64 %rd1218, 0d3FD999999997FA04;
+	add.f64 %rd1219, %rd1218, %rd1217;
+	mul.f64 %rd1220, %rd1201, %rd1219;
+	add.f64 %rd1221, %rd1212, %rd1220;
+	mul.f64 %rd1222, %rd1062, %rd1195;
+	mul.f64 %rd1223, %rd1222, %rd1195;
+	mov.b64 %rd1224, 0d3FE62E42FEE00000;
+	mul.f64 %rd1225, %rd1196, %rd1224;
+	add.f64 %rd1226, %rd1223, %rd1221;
+	mul.f64 %rd1227, %rd1199, %rd1226;
+	mov.b64 %rd1228, 0d3DEA39EF35793C76;
+	mul.f64 %rd1229, %rd1196, %rd1228;
+	add.f64 %rd1230, %rd1227, %rd1229;
+	sub.f64 %rd1231, %rd1223, %rd1230;
+	sub.f64 %rd1232, %rd1231, %rd1195;
+	sub.f64 %rd1233, %rd1225, %rd1232;
+	mov.b64 %rd1235, %rd1233;
+	bra $L_729;
+$L_730:
+	setp.ne.u32 %p423, 0, 0;
+	mov.pred %p425, %p423;
+	bra $L_731;
+$L_733:
+	mov.b64 %rd1240, %rd105;
+	mov.b64 %rd1242, %rd28;
+	bra $L_737;
+$L_734:
+	@%p324 bra $E_734_16;
+	bra $L_738;
+$E_734_16:
+	mov.pred %p430, %p322;
+$L_739:
+	mov.pred %p429, %p430;
+	@%p429 bra $L_733;
+$L_736:
+	@%p22 bra $L_733;
+$L_735:
+	abs.f64 %rd1237, %rd105;
+	mov.b64 %rd1238, 0d0010000000000000;
+	setp.lt.f64 %p426, %rd1237, %rd1238;
+	@!%p426 bra $L_741;
+$L_740:
+	mov.b64 %rd1245, 0d4330000000000000;
+	mul.f64 %rd1246, %rd105, %rd1245;
+	mov.b64 %rd1247, -52;
+	mov.b64 %rd1249, %rd1246;
+	mov.b64 %rd1251, %rd1247;
 $L_742:
-	mov.b64 %rd1135, %rd248;
-	bra $L_761;
-$L_743:
-	abs.f64 %rd1080, %rd156;
-	setp.lt.f64 %p369, %rd1080, %rd1058;
-	setp.gt.f64 %p370, %rd1055, %rd248;
-	xor.pred %p371, %p369, %p370;
-	not.pred %p371, %p371;
-	@%p371 bra $L_742;
+	mov.b64 %rd1248, %rd1249;
+	mov.b64 %rd1250, %rd1251;
+	mov.b64 %rd1252, %rd1248;
+	mov.b64 %rd1253, 52;
+	min.u64 %rd1460, %rd1253, 64;
+	cvt.u32.u64 %r86, %rd1460;
+	shr.u64 %rd1254, %rd1252, %r86;
+	mov.b64 %rd1255, 2047;
+	and.b64 %rd1256, %rd1254, %rd1255;
+	mov.b64 %rd1257, %rd1256;
+	mov.b64 %rd1258, 1023;
+	sub.s64 %rd1259, %rd1257, %rd1258;
+	add.s64 %rd1260, %rd1259, %rd29;
+	add.s64 %rd1261, %rd1250, %rd1260;
+	mov.b64 %rd1262, 9218868437227405312;
+	not.b64 %rd1263, %rd1262;
+	and.b64 %rd1263, %rd1252, %rd1263;
+	mov.b64 %rd1264, 4602678819172646912;
+	or.b64 %rd1265, %rd1263, %rd1264;
+	mov.b64 %rd1266, %rd1265;
+	mov.b64 %rd1240, %rd1266;
+	mov.b64 %rd1242, %rd1261;
+	bra $L_737;
+$L_738:
+	mov.b64 %rd1244, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p428, %rd105, %rd1244;
+	mov.pred %p430, %p428;
+	bra $L_739;
+$L_741:
+	mov.b64 %rd1249, %rd105;
+	mov.b64 %rd1251, %rd28;
+	bra $L_742;
 $L_744:
-	mov.b64 %rd1081, 0d7FF0000000000000;
-	mov.b64 %rd1082, 0dFFF0000000000000;
-	setp.ge.s64 %p372, %rd29, %rd28;
-	selp.b64 %rd1083, %rd1081, %rd1082, %p372;
-	mov.b64 %rd1135, %rd1083;
-	bra $L_761;
-$L_753:
-	and.b64 %rd1109, %rd1103, %rd29;
-	setp.eq.s64 %p378, %rd1109, %rd29;
-	@%p378 bra $L_755;
-	mov.b64 %rd1114, %rd1095;
-	mov.b64 %rd1116, %rd1097;
-	bra $L_756;
-$L_755:
-	mul.f64 %rd1111, %rd1095, %rd1099;
-	add.s64 %rd1112, %rd1097, %rd1101;
-	mov.b64 %rd1114, %rd1111;
-	mov.b64 %rd1116, %rd1112;
-$L_756:
-	mov.b64 %rd1113, %rd1114;
-	mov.b64 %rd1115, %rd1116;
-	mul.f64 %rd1117, %rd1099, %rd1099;
-	mov.b64 %rd1118, 1;
-	min.u64 %rd1525, %rd1118, 64;
-	cvt.u32.u64 %r84, %rd1525;
-	shl.b64 %rd1119, %rd1101, %r84;
-	mov.b64 %rd1120, 0d3FE0000000000000;
-	setp.lt.f64 %p380, %rd1117, %rd1120;
-	@%p380 bra $L_757;
-	mov.b64 %rd1124, %rd1117;
-	mov.b64 %rd1126, %rd1119;
+	mov.b64 %rd1315, %rd202;
 	bra $L_758;
-$L_757:
-	add.f64 %rd1121, %rd1117, %rd1117;
-	sub.s64 %rd1122, %rd1119, %rd29;
-	mov.b64 %rd1124, %rd1121;
-	mov.b64 %rd1126, %rd1122;
-$L_758:
-	mov.b64 %rd1123, %rd1124;
-	mov.b64 %rd1125, %rd1126;
-	min.u64 %rd1526, %rd1118, 64;
-	cvt.u32.u64 %r85, %rd1526;
-	shr.s64 %rd1127, %rd1103, %r85;
-	mov.b64 %rd1096, %rd1113;
-	mov.b64 %rd1098, %rd1115;
-	mov.b64 %rd1100, %rd1123;
-	mov.b64 %rd1102, %rd1125;
-	mov.b64 %rd1104, %rd1127;
-	bra $L_749;
+$L_745:
+	mov.b64 %rd1267, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p431, %rd1236, %rd1267;
+	@%p431 bra $L_744;
+$L_748:
+	mov.b64 %rd1269, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p433, %rd1236, %rd1269;
+	@!%p433 bra $L_750;
+$L_747:
+	mov.b64 %rd1268, 0d7FF0000000000000;
+	mov.b64 %rd1315, %rd1268;
+	bra $L_758;
+$L_746:
+	setp.gt.f64 %p432, %rd1236, %rd1045;
+	@%p432 bra $E_746_17;
+	bra $L_759;
+$E_746_17:
+	mov.pred %p443, %p322;
+$L_760:
+	mov.pred %p442, %p443;
+	@%p442 bra $L_743;
+	bra $L_745;
+$L_749:
+	mov.b64 %rd1315, %rd202;
+	bra $L_758;
+$L_750:
+	mov.b64 %rd1270, 0dC0874910D52D3051;
+	setp.lt.f64 %p434, %rd1236, %rd1270;
+	@%p434 bra $L_749;
+$L_752:
+	mov.b64 %rd1272, 0dBE30000000000000;
+	setp.lt.f64 %p435, %rd1272, %rd1236;
+	mov.b64 %rd1273, 0d3E30000000000000;
+	setp.lt.f64 %p436, %rd1236, %rd1273;
+	and.pred %p437, %p435, %p436;
+	@!%p437 bra $L_753;
+$L_751:
+	add.f64 %rd1271, %rd1042, %rd1236;
+	mov.b64 %rd1315, %rd1271;
+	bra $L_758;
+$L_753:
+	setp.lt.f64 %p438, %rd1236, %rd202;
+	@!%p438 bra $L_757;
+$L_755:
+	mov.b64 %rd1306, 0d3FF71547652B82FE;
+	mul.f64 %rd1307, %rd1306, %rd1236;
+	sub.f64 %rd1308, %rd1307, %rd1062;
+	cvt.rzi.s64.f64 %rd1309, %rd1308;
+	mov.b64 %rd1275, %rd1309;
 $L_754:
-	mov.b64 %rd1110, 4096;
-	setp.lt.s64 %p379, %rd1110, %rd1101;
-	@%p379 bra $L_752;
-	bra $L_753;
-$L_764:
-	setp.lt.s64 %p383, %rd156, 0;
-	@!%p383 bra $L_771;
-$L_772:
-$L_791:
-	abs.f64 %rd1159, %rd1055;
-	mov.b64 %rd1160, 0d4340000000000000;
-	setp.ge.f64 %p406, %rd1159, %rd1160;
-	@!%p406 bra $L_793;
-$L_792:
-	setp.ne.u32 %p407, 0, 0;
-	mov.pred %p412, %p407;
-$L_796:
-	mov.pred %p411, %p412;
-	@!%p411 bra $L_771;
-$L_770:
-	mov.b64 %rd1144, %rd156;
-	bra $L_773;
-$L_765:
-	setp.gt.f64 %p384, %rd1055, %rd248;
-	@%p384 bra $L_764;
-$L_769:
-	mov.b64 %rd1144, %rd1058;
-	bra $L_773;
-$L_767:
-	mov.b64 %rd1140, 0d7FF0000000000000;
-	mov.b64 %rd1141, 0dFFF0000000000000;
-	setp.ge.s64 %p386, %rd29, %rd28;
-	selp.b64 %rd1142, %rd1140, %rd1141, %p386;
-	mov.b64 %rd1144, %rd1142;
-	bra $L_773;
-$L_771:
-	mov.b64 %rd1144, %rd248;
-	bra $L_773;
+	mov.b64 %rd1274, %rd1275;
+	cvt.rn.f64.s64 %rd1276, %rd1274;
+	mov.b64 %rd1277, 0d3FE62E42FEE00000;
+	mul.f64 %rd1278, %rd1276, %rd1277;
+	sub.f64 %rd1279, %rd1236, %rd1278;
+	mov.b64 %rd1280, 0d3DEA39EF35793C76;
+	mul.f64 %rd1281, %rd1276, %rd1280;
+	sub.f64 %rd1282, %rd1279, %rd1281;
+	mul.f64 %rd1283, %rd1282, %rd1282;
+	mov.b64 %rd1284, 0d3E66376972BEA4D0;
+	mul.f64 %rd1285, %rd1283, %rd1284;
+	mov.b64 %rd1286, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd1287, %rd1286, %rd1285;
+	mul.f64 %rd1288, %rd1283, %rd1287;
+	mov.b64 %rd1289, 0d3F11566AAF25DE2C;
+	add.f64 %rd1290, %rd1289, %rd1288;
+	mul.f64 %rd1291, %rd1283, %rd1290;
+	mov.b64 %rd1292, 0dBF66C16C16BEBD93;
+	add.f64 %rd1293, %rd1292, %rd1291;
+	mul.f64 %rd1294, %rd1283, %rd1293;
+	mov.b64 %rd1295, 0d3FC5555555555555;
+	add.f64 %rd1296, %rd1295, %rd1294;
+	mul.f64 %rd1297, %rd1283, %rd1296;
+	sub.f64 %rd1298, %rd1282, %rd1297;
+	mul.f64 %rd1299, %rd1282, %rd1298;
+	mov.b64 %rd1300, 0d4000000000000000;
+	sub.f64 %rd1301, %rd1300, %rd1298;
+	div.rn.f64 %rd1302, %rd1299, %rd1301;
+	sub.f64 %rd1303, %rd1281, %rd1302;
+	sub.f64 %rd1304, %rd1303, %rd1279;
+	sub.f64 %rd1305, %rd1042, %rd1304;
+	setp.eq.f64 %p439, %rd1305, %rd202;
+	@!%p439 bra $L_763;
+$L_761:
+	mov.b64 %rd1337, %rd1305;
+$L_774:
+	mov.b64 %rd1336, %rd1337;
+	mov.b64 %rd1315, %rd1336;
+	bra $L_758;
+$L_756:
+	mov.b64 %rd1310, 0d3FF71547652B82FE;
+	mul.f64 %rd1311, %rd1310, %rd1236;
+	add.f64 %rd1312, %rd1311, %rd1062;
+	cvt.rzi.s64.f64 %rd1313, %rd1312;
+	mov.b64 %rd1275, %rd1313;
+	bra $L_754;
+$L_757:
+	setp.gt.f64 %p440, %rd1236, %rd202;
+	@%p440 bra $L_756;
+	mov.b64 %rd1275, %rd28;
+	bra $L_754;
+$L_759:
+	setp.ne.u32 %p441, 0, 0;
+	mov.pred %p443, %p441;
+	bra $L_760;
+$L_762:
+	mov.b64 %rd1337, %rd1305;
+	bra $L_774;
+$L_763:
+	setp.gt.f64 %p444, %rd1305, %rd1045;
+	@%p444 bra $E_763_18;
+	bra $L_775;
+$E_763_18:
+	mov.pred %p452, %p322;
 $L_776:
-$L_780:
-$L_784:
-	setp.ge.s64 %p396, %rd28, %rd28;
-	@!%p396 bra $L_785;
-$L_787:
-	mov.b64 %rd1157, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p401, %rd1055, %rd1157;
-	setp.ne.u32 %p402, 1, 0;
-	@%p401 bra $E_787_13;
-	bra $L_785;
-$E_787_13:
-	mov.pred %p400, %p402;
-$L_786:
-	mov.pred %p399, %p400;
-$L_790:
-	@!%p399 bra $L_782;
-$L_781:
-	mov.b64 %rd1149, 0d7FF8000000000001;
-	mov.b64 %rd1154, %rd1055;
-	mov.b64 %rd1156, %rd1149;
-$L_783:
-	mov.b64 %rd1153, %rd1154;
-	mov.b64 %rd1155, %rd1156;
-	setp.eq.f64 %p394, %rd1155, %rd248;
-	setp.ne.u32 %p395, 0, 0;
-	@%p394 bra $L_777;
-	mov.pred %p391, %p395;
-	bra $L_778;
+	mov.pred %p451, %p452;
+	@%p451 bra $L_762;
+$L_765:
+	setp.neu.f64 %p446, %rd1305, %rd1305;
+	@%p446 bra $L_762;
+$L_764:
+	abs.f64 %rd1316, %rd1305;
+	mov.b64 %rd1317, 0d0010000000000000;
+	setp.lt.f64 %p445, %rd1316, %rd1317;
+	@!%p445 bra $L_778;
 $L_777:
-	cvt.rzi.s64.f64 %rd1147, %rd1153;
-	and.b64 %rd1148, %rd1147, %rd29;
-	setp.eq.s64 %p389, %rd1148, %rd29;
-	mov.pred %p391, %p389;
-$L_778:
-	mov.pred %p390, %p391;
-	mov.pred %p393, %p390;
-	bra $L_779;
-$L_782:
-	cvt.rzi.f64.f64 %rd1150, %rd1055;
-	sub.f64 %rd1151, %rd1055, %rd1150;
-	copysign.f64 %rd1152, %rd1055, %rd1151;
-	mov.b64 %rd1154, %rd1150;
-	mov.b64 %rd1156, %rd1152;
-	bra $L_783;
-$L_785:
-	setp.le.s64 %p397, %rd28, %rd28;
-	setp.ne.u32 %p398, 0, 0;
-	@%p397 bra $L_788;
-	mov.pred %p405, %p398;
-	bra $L_789;
-$L_788:
-	mov.b64 %rd1158, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p403, %rd1055, %rd1158;
-	mov.pred %p405, %p403;
-$L_789:
-	mov.pred %p404, %p405;
-	mov.pred %p400, %p404;
-	bra $L_786;
-$L_793:
-$L_797:
-$L_801:
-	setp.ge.s64 %p415, %rd28, %rd28;
-	@!%p415 bra $L_802;
-$L_804:
-	mov.b64 %rd1171, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p420, %rd1055, %rd1171;
-	setp.ne.u32 %p421, 1, 0;
-	@%p420 bra $E_804_14;
-	bra $L_802;
-$E_804_14:
-	mov.pred %p419, %p421;
-$L_803:
-	mov.pred %p418, %p419;
-$L_807:
-	@!%p418 bra $L_799;
-$L_798:
-	mov.b64 %rd1163, 0d7FF8000000000001;
-	mov.b64 %rd1168, %rd1055;
-	mov.b64 %rd1170, %rd1163;
-$L_800:
-	mov.b64 %rd1167, %rd1168;
-	mov.b64 %rd1169, %rd1170;
-	setp.eq.f64 %p413, %rd1169, %rd248;
-	setp.ne.u32 %p414, 0, 0;
-	@%p413 bra $L_794;
-	mov.pred %p410, %p414;
-	bra $L_795;
-$L_794:
-	cvt.rzi.s64.f64 %rd1161, %rd1167;
-	and.b64 %rd1162, %rd1161, %rd29;
-	setp.eq.s64 %p408, %rd1162, %rd29;
-	mov.pred %p410, %p408;
-$L_795:
-	mov.pred %p409, %p410;
-	mov.pred %p412, %p409;
-	bra $L_796;
-$L_799:
-	cvt.rzi.f64.f64 %rd1164, %rd1055;
-	sub.f64 %rd1165, %rd1055, %rd1164;
-	copysign.f64 %rd1166, %rd1055, %rd1165;
-	mov.b64 %rd1168, %rd1164;
-	mov.b64 %rd1170, %rd1166;
-	bra $L_800;
-$L_802:
-	setp.le.s64 %p416, %rd28, %rd28;
-	setp.ne.u32 %p417, 0, 0;
-	@%p416 bra $L_805;
-	mov.pred %p424, %p417;
-	bra $L_806;
-$L_805:
-	mov.b64 %rd1172, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p422, %rd1055, %rd1172;
-	mov.pred %p424, %p422;
-$L_806:
-	mov.pred %p423, %p424;
-	mov.pred %p419, %p423;
-	bra $L_803;
-$L_809:
-	setp.le.s64 %p426, %rd28, %rd28;
-	setp.ne.u32 %p427, 0, 0;
-	@%p426 bra $L_812;
-	mov.pred %p434, %p427;
-	bra $L_813;
-$L_812:
-	mov.b64 %rd1174, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p432, %rd1055, %rd1174;
-	mov.pred %p434, %p432;
-$L_813:
-	mov.pred %p433, %p434;
-	mov.pred %p429, %p433;
-	bra $L_810;
-$L_816:
-	setp.le.s64 %p436, %rd29, %rd28;
-	setp.ne.u32 %p437, 0, 0;
-	@%p436 bra $L_819;
-	mov.pred %p444, %p437;
-	bra $L_820;
-$L_819:
-	mov.b64 %rd1176, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p442, %rd1055, %rd1176;
-	mov.pred %p444, %p442;
-$L_820:
-	mov.pred %p443, %p444;
-	mov.pred %p439, %p443;
-	bra $L_817;
-$L_823:
-	setp.le.s64 %p446, %rd28, %rd28;
-	setp.ne.u32 %p447, 0, 0;
-	@%p446 bra $L_826;
-	mov.pred %p454, %p447;
-	bra $L_827;
-$L_826:
-	mov.b64 %rd1178, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p452, %rd156, %rd1178;
-	mov.pred %p454, %p452;
-$L_827:
-	mov.pred %p453, %p454;
-	mov.pred %p449, %p453;
-	bra $L_824;
-$L_830:
-	setp.le.s64 %p456, %rd1061, %rd28;
-	setp.ne.u32 %p457, 0, 0;
-	@%p456 bra $L_833;
-	mov.pred %p464, %p457;
-	bra $L_834;
-$L_833:
-	mov.b64 %rd1180, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p462, %rd156, %rd1180;
-	mov.pred %p464, %p462;
-$L_834:
-	mov.pred %p463, %p464;
-	mov.pred %p459, %p463;
-	bra $L_831;
-$L_838:
-	setp.lt.s64 %p467, %rd1069, 0;
-	@!%p467 bra $L_845;
-$L_846:
-$L_865:
-	abs.f64 %rd1203, %rd1070;
-	mov.b64 %rd1204, 0d4340000000000000;
-	setp.ge.f64 %p488, %rd1203, %rd1204;
-	@!%p488 bra $L_867;
-$L_866:
-	setp.ne.u32 %p489, 0, 0;
-	mov.pred %p494, %p489;
-$L_870:
-	mov.pred %p493, %p494;
-	@!%p493 bra $L_845;
-$L_844:
-	mov.b64 %rd1188, %rd1069;
-	bra $L_847;
-$L_839:
-	setp.gt.f64 %p468, %rd1070, %rd248;
-	@%p468 bra $L_838;
-$L_843:
-	mov.b64 %rd1188, %rd1058;
-	bra $L_847;
-$L_841:
-	mov.b64 %rd1184, 0d7FF0000000000000;
-	mov.b64 %rd1185, 0dFFF0000000000000;
-	setp.ge.s64 %p469, %rd29, %rd28;
-	selp.b64 %rd1186, %rd1184, %rd1185, %p469;
-	mov.b64 %rd1188, %rd1186;
-	bra $L_847;
-$L_845:
-	mov.b64 %rd1188, %rd248;
-	bra $L_847;
-$L_850:
-$L_854:
-$L_858:
-	@!%p425 bra $L_859;
-$L_861:
-	mov.b64 %rd1201, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p483, %rd1070, %rd1201;
-	setp.ne.u32 %p484, 1, 0;
-	@%p483 bra $E_861_15;
-	bra $L_859;
-$E_861_15:
-	mov.pred %p482, %p484;
-$L_860:
-	mov.pred %p481, %p482;
-$L_864:
-	@!%p481 bra $L_856;
-$L_855:
-	mov.b64 %rd1193, 0d7FF8000000000001;
-	mov.b64 %rd1198, %rd1070;
-	mov.b64 %rd1200, %rd1193;
-$L_857:
-	mov.b64 %rd1197, %rd1198;
-	mov.b64 %rd1199, %rd1200;
-	setp.eq.f64 %p477, %rd1199, %rd248;
-	setp.ne.u32 %p478, 0, 0;
-	@%p477 bra $L_851;
-	mov.pred %p474, %p478;
-	bra $L_852;
-$L_851:
-	cvt.rzi.s64.f64 %rd1191, %rd1197;
-	and.b64 %rd1192, %rd1191, %rd29;
-	setp.eq.s64 %p472, %rd1192, %rd29;
-	mov.pred %p474, %p472;
-$L_852:
-	mov.pred %p473, %p474;
-	mov.pred %p476, %p473;
-	bra $L_853;
-$L_856:
-	cvt.rzi.f64.f64 %rd1194, %rd1070;
-	sub.f64 %rd1195, %rd1070, %rd1194;
-	copysign.f64 %rd1196, %rd1070, %rd1195;
-	mov.b64 %rd1198, %rd1194;
-	mov.b64 %rd1200, %rd1196;
-	bra $L_857;
-$L_859:
-	setp.le.s64 %p479, %rd28, %rd28;
-	setp.ne.u32 %p480, 0, 0;
-	@%p479 bra $L_862;
-	mov.pred %p487, %p480;
-	bra $L_863;
-$L_862:
-	mov.b64 %rd1202, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p485, %rd1070, %rd1202;
-	mov.pred %p487, %p485;
-$L_863:
-	mov.pred %p486, %p487;
-	mov.pred %p482, %p486;
-	bra $L_860;
-$L_867:
-$L_871:
-$L_875:
-	@!%p425 bra $L_876;
-$L_878:
-	mov.b64 %rd1215, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p501, %rd1070, %rd1215;
-	setp.ne.u32 %p502, 1, 0;
-	@%p501 bra $E_878_16;
-	bra $L_876;
-$E_878_16:
-	mov.pred %p500, %p502;
-$L_877:
-	mov.pred %p499, %p500;
-$L_881:
-	@!%p499 bra $L_873;
-$L_872:
-	mov.b64 %rd1207, 0d7FF8000000000001;
-	mov.b64 %rd1212, %rd1070;
-	mov.b64 %rd1214, %rd1207;
-$L_874:
-	mov.b64 %rd1211, %rd1212;
-	mov.b64 %rd1213, %rd1214;
-	setp.eq.f64 %p495, %rd1213, %rd248;
-	setp.ne.u32 %p496, 0, 0;
-	@%p495 bra $L_868;
-	mov.pred %p492, %p496;
-	bra $L_869;
-$L_868:
-	cvt.rzi.s64.f64 %rd1205, %rd1211;
-	and.b64 %rd1206, %rd1205, %rd29;
-	setp.eq.s64 %p490, %rd1206, %rd29;
-	mov.pred %p492, %p490;
-$L_869:
-	mov.pred %p491, %p492;
-	mov.pred %p494, %p491;
-	bra $L_870;
-$L_873:
-	cvt.rzi.f64.f64 %rd1208, %rd1070;
-	sub.f64 %rd1209, %rd1070, %rd1208;
-	copysign.f64 %rd1210, %rd1070, %rd1209;
-	mov.b64 %rd1212, %rd1208;
-	mov.b64 %rd1214, %rd1210;
-	bra $L_874;
-$L_876:
-	setp.le.s64 %p497, %rd28, %rd28;
-	setp.ne.u32 %p498, 0, 0;
-	@%p497 bra $L_879;
-	mov.pred %p505, %p498;
-	bra $L_880;
-$L_879:
-	mov.b64 %rd1216, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p503, %rd1070, %rd1216;
-	mov.pred %p505, %p503;
-$L_880:
-	mov.pred %p504, %p505;
-	mov.pred %p500, %p504;
-	bra $L_877;
-$L_884:
-	cvt.rzi.f64.f64 %rd1218, %rd1056;
-	sub.f64 %rd1219, %rd1056, %rd1218;
-	copysign.f64 %rd1220, %rd1056, %rd1219;
-	mov.b64 %rd1222, %rd1218;
-	mov.b64 %rd1224, %rd1220;
-	bra $L_885;
-$L_887:
-	setp.le.s64 %p508, %rd28, %rd28;
-	setp.ne.u32 %p509, 0, 0;
-	@%p508 bra $L_890;
-	mov.pred %p516, %p509;
-	bra $L_891;
-$L_890:
-	mov.b64 %rd1226, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p514, %rd1056, %rd1226;
-	mov.pred %p516, %p514;
-$L_891:
-	mov.pred %p515, %p516;
-	mov.pred %p511, %p515;
-	bra $L_888;
-$L_895:
-	mov.b64 %rd1227, 0d7FF8000000000001;
-	mov.b64 %rd1279, %rd1227;
-	bra $L_903;
-$L_896:
-	setp.lt.f64 %p517, %rd156, %rd248;
-	@%p517 bra $L_895;
-$L_899:
-	@!%p357 bra $L_900;
-$L_898:
-	mov.b64 %rd1228, -1;
-	mov.b64 %rd1229, 0d7FF0000000000000;
-	mov.b64 %rd1230, 0dFFF0000000000000;
-	setp.ge.s64 %p518, %rd1228, %rd28;
-	selp.b64 %rd1231, %rd1229, %rd1230, %p518;
-	mov.b64 %rd1279, %rd1231;
-	bra $L_903;
-$L_897:
-$L_904:
-	setp.ge.s64 %p519, %rd29, %rd28;
-	@!%p519 bra $L_905;
-$L_907:
-	mov.b64 %rd1281, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p524, %rd156, %rd1281;
-	setp.ne.u32 %p525, 1, 0;
-	@%p524 bra $E_907_17;
-	bra $L_905;
-$E_907_17:
-	mov.pred %p523, %p525;
-$L_906:
-	mov.pred %p522, %p523;
-$L_910:
-	@%p522 bra $L_894;
-	bra $L_896;
-$L_900:
-$L_911:
-	@!%p357 bra $L_914;
-$L_912:
-	mov.b64 %rd1284, %rd156;
-	mov.b64 %rd1286, %rd28;
-$L_917:
-	mov.b64 %rd1283, %rd1284;
-	mov.b64 %rd1285, %rd1286;
-	mov.b64 %rd1287, 0d3FE6A09E667F3BCD;
-	setp.lt.f64 %p529, %rd1283, %rd1287;
-	@%p529 bra $L_901;
-	mov.b64 %rd1236, %rd1283;
-	mov.b64 %rd1238, %rd1285;
-	bra $L_902;
-$L_901:
-	mov.b64 %rd1232, 0d4000000000000000;
-	mul.f64 %rd1233, %rd1283, %rd1232;
-	sub.s64 %rd1234, %rd1285, %rd29;
-	mov.b64 %rd1236, %rd1233;
-	mov.b64 %rd1238, %rd1234;
-$L_902:
-	mov.b64 %rd1235, %rd1236;
-	mov.b64 %rd1237, %rd1238;
-	sub.f64 %rd1239, %rd1235, %rd1058;
-	cvt.rn.f64.s64 %rd1240, %rd1237;
-	mov.b64 %rd1241, 0d4000000000000000;
-	add.f64 %rd1242, %rd1241, %rd1239;
-	div.rn.f64 %rd1243, %rd1239, %rd1242;
-	mul.f64 %rd1244, %rd1243, %rd1243;
-	mul.f64 %rd1245, %rd1244, %rd1244;
-	mov.b64 %rd1246, 0d3FC2F112DF3E5244;
-	mul.f64 %rd1247, %rd1245, %rd1246;
-	mov.b64 %rd1248, 0d3FC7466496CB03DE;
-	add.f64 %rd1249, %rd1248, %rd1247;
-	mul.f64 %rd1250, %rd1245, %rd1249;
-	mov.b64 %rd1251, 0d3FD2492494229359;
-	add.f64 %rd1252, %rd1251, %rd1250;
-	mul.f64 %rd1253, %rd1245, %rd1252;
-	mov.b64 %rd1254, 0d3FE5555555555593;
-	add.f64 %rd1255, %rd1254, %rd1253;
-	mul.f64 %rd1256, %rd1244, %rd1255;
-	mov.b64 %rd1257, 0d3FC39A09D078C69F;
-	mul.f64 %rd1258, %rd1245, %rd1257;
-	mov.b64 %rd1259, 0d3FCC71C51D8E78AF;
-	add.f64 %rd1260, %rd1259, %rd1258;
-	mul.f64 %rd1261, %rd1245, %rd1260;
-	mov.b64 %rd1262, 0d3FD999999997FA04;
-	add.f64 %rd1263, %rd1262, %rd1261;
-	mul.f64 %rd1264, %rd1245, %rd1263;
-	add.f64 %rd1265, %rd1256, %rd1264;
-	mul.f64 %rd1266, %rd1084, %rd1239;
-	mul.f64 %rd1267, %rd1266, %rd1239;
-	mov.b64 %rd1268, 0d3FE62E42FEE00000;
-	mul.f64 %rd1269, %rd1240, %rd1268;
-	add.f64 %rd1270, %rd1267, %rd1265;
-	mul.f64 %rd1271, %rd1243, %rd1270;
-	mov.b64 %rd1272, 0d3DEA39EF35793C76;
-	mul.f64 %rd1273, %rd1240, %rd1272;
-	add.f64 %rd1274, %rd1271, %rd1273;
-	sub.f64 %rd1275, %rd1267, %rd1274;
-	sub.f64 %rd1276, %rd1275, %rd1239;
-	sub.f64 %rd1277, %rd1269, %rd1276;
-	mov.b64 %rd1279, %rd1277;
-	bra $L_903;
-$L_905:
-	setp.le.s64 %p520, %rd29, %rd28;
-	setp.ne.u32 %p521, 0, 0;
-	@%p520 bra $L_908;
-	mov.pred %p528, %p521;
-	bra $L_909;
-$L_908:
-	mov.b64 %rd1282, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p526, %rd156, %rd1282;
-	mov.pred %p528, %p526;
-$L_909:
-	mov.pred %p527, %p528;
-	mov.pred %p523, %p527;
-	bra $L_906;
-$L_913:
-	mov.b64 %rd1284, %rd156;
-	mov.b64 %rd1286, %rd28;
-	bra $L_917;
-$L_914:
-$L_918:
-	@!%p425 bra $L_919;
-$L_921:
-	mov.b64 %rd1288, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p534, %rd156, %rd1288;
-	setp.ne.u32 %p535, 1, 0;
-	@%p534 bra $E_921_18;
-	bra $L_919;
-$E_921_18:
-	mov.pred %p533, %p535;
-$L_920:
-	mov.pred %p532, %p533;
-$L_924:
-	@%p532 bra $L_913;
-$L_916:
-	@%p51 bra $L_913;
-$L_915:
-$L_925:
-	abs.f64 %rd1290, %rd156;
-	mov.b64 %rd1291, 0d0010000000000000;
-	setp.lt.f64 %p539, %rd1290, %rd1291;
-	@!%p539 bra $L_927;
-$L_926:
-	mov.b64 %rd1292, 0d4330000000000000;
-	mul.f64 %rd1293, %rd156, %rd1292;
-	mov.b64 %rd1294, -52;
-	mov.b64 %rd1296, %rd1293;
-	mov.b64 %rd1298, %rd1294;
-$L_928:
-	mov.b64 %rd1295, %rd1296;
-	mov.b64 %rd1297, %rd1298;
-	mov.b64 %rd1299, %rd1295;
-	mov.b64 %rd1300, 52;
-	min.u64 %rd1527, %rd1300, 64;
-	cvt.u32.u64 %r86, %rd1527;
-	shr.u64 %rd1301, %rd1299, %r86;
-	mov.b64 %rd1302, 2047;
-	and.b64 %rd1303, %rd1301, %rd1302;
-	mov.b64 %rd1304, %rd1303;
-	mov.b64 %rd1305, 1023;
-	sub.s64 %rd1306, %rd1304, %rd1305;
-	add.s64 %rd1307, %rd1306, %rd29;
-	add.s64 %rd1308, %rd1297, %rd1307;
-	mov.b64 %rd1309, 9218868437227405312;
-	not.b64 %rd1310, %rd1309;
-	and.b64 %rd1310, %rd1299, %rd1310;
-	mov.b64 %rd1311, 4602678819172646912;
-	or.b64 %rd1312, %rd1310, %rd1311;
-	mov.b64 %rd1313, %rd1312;
-	mov.b64 %rd1284, %rd1313;
-	mov.b64 %rd1286, %rd1308;
-	bra $L_917;
-$L_919:
-	setp.le.s64 %p530, %rd28, %rd28;
-	setp.ne.u32 %p531, 0, 0;
-	@%p530 bra $L_922;
-	mov.pred %p538, %p531;
-	bra $L_923;
-$L_922:
-	mov.b64 %rd1289, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p536, %rd156, %rd1289;
-	mov.pred %p538, %p536;
-$L_923:
-	mov.pred %p537, %p538;
-	mov.pred %p533, %p537;
-	bra $L_920;
-$L_927:
-	mov.b64 %rd1296, %rd156;
-	mov.b64 %rd1298, %rd28;
-	bra $L_928;
-$L_931:
-	mov.b64 %rd1340, %rd248;
-	bra $L_946;
-$L_932:
-	mov.b64 %rd1314, -1;
-$L_954:
-	setp.ge.s64 %p557, %rd1314, %rd28;
-	@!%p557 bra $L_955;
-$L_957:
-	mov.b64 %rd1343, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p562, %rd1280, %rd1343;
-	setp.ne.u32 %p563, 1, 0;
-	@%p562 bra $E_957_19;
-	bra $L_955;
-$E_957_19:
-	mov.pred %p561, %p563;
-$L_956:
-	mov.pred %p560, %p561;
-$L_960:
-	@%p560 bra $L_931;
-$L_935:
-	mov.b64 %rd1318, 0d40862E42FEFA39EF;
-	setp.gt.f64 %p541, %rd1280, %rd1318;
-	@!%p541 bra $L_937;
-$L_934:
-	mov.b64 %rd1315, 0d7FF0000000000000;
-	mov.b64 %rd1316, 0dFFF0000000000000;
-	selp.b64 %rd1317, %rd1315, %rd1316, %p547;
-	mov.b64 %rd1340, %rd1317;
-	bra $L_946;
-$L_933:
-$L_947:
-	setp.ge.s64 %p547, %rd29, %rd28;
-	@!%p547 bra $L_948;
-$L_950:
-	mov.b64 %rd1341, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p552, %rd1280, %rd1341;
-	setp.ne.u32 %p553, 1, 0;
-	@%p552 bra $E_950_20;
-	bra $L_948;
-$E_950_20:
-	mov.pred %p551, %p553;
-$L_949:
-	mov.pred %p550, %p551;
-$L_953:
-	@%p550 bra $L_930;
-	bra $L_932;
-$L_936:
-	mov.b64 %rd1340, %rd248;
-	bra $L_946;
-$L_937:
-	mov.b64 %rd1319, 0dC0874910D52D3051;
-	setp.lt.f64 %p542, %rd1280, %rd1319;
-	@%p542 bra $L_936;
-$L_939:
-	mov.b64 %rd1321, 0dBE30000000000000;
-	setp.lt.f64 %p543, %rd1321, %rd1280;
-	@!%p543 bra $L_940;
-$L_941:
-	mov.b64 %rd1322, 0d3E30000000000000;
-	setp.lt.f64 %p545, %rd1280, %rd1322;
-	@!%p545 bra $L_940;
-$L_938:
-	add.f64 %rd1320, %rd1058, %rd1280;
-	mov.b64 %rd1340, %rd1320;
-	bra $L_946;
-$L_940:
-	setp.lt.f64 %p544, %rd1280, %rd248;
-	@!%p544 bra $L_945;
-$L_943:
-	mov.b64 %rd1331, 0d3FF71547652B82FE;
-	mul.f64 %rd1332, %rd1331, %rd1280;
-	sub.f64 %rd1333, %rd1332, %rd1084;
-	cvt.rzi.s64.f64 %rd1334, %rd1333;
-	mov.b64 %rd1324, %rd1334;
-$L_942:
-	mov.b64 %rd1323, %rd1324;
-	cvt.rn.f64.s64 %rd1325, %rd1323;
-	mov.b64 %rd1326, 0d3FE62E42FEE00000;
-	mul.f64 %rd1327, %rd1325, %rd1326;
-	sub.f64 %rd1328, %rd1280, %rd1327;
-	mov.b64 %rd1329, 0d3DEA39EF35793C76;
-	mul.f64 %rd1330, %rd1325, %rd1329;
-$L_961:
-	sub.f64 %rd1345, %rd1328, %rd1330;
-	mul.f64 %rd1346, %rd1345, %rd1345;
-	mov.b64 %rd1347, 0d3E66376972BEA4D0;
-	mul.f64 %rd1348, %rd1346, %rd1347;
-	mov.b64 %rd1349, 0dBEBBBD41C5D26BF1;
-	add.f64 %rd1350, %rd1349, %rd1348;
-	mul.f64 %rd1351, %rd1346, %rd1350;
-	mov.b64 %rd1352, 0d3F11566AAF25DE2C;
-	add.f64 %rd1353, %rd1352, %rd1351;
-	mul.f64 %rd1354, %rd1346, %rd1353;
-	mov.b64 %rd1355, 0dBF66C16C16BEBD93;
-	add.f64 %rd1356, %rd1355, %rd1354;
-	mul.f64 %rd1357, %rd1346, %rd1356;
-	mov.b64 %rd1358, 0d3FC5555555555555;
-	add.f64 %rd1359, %rd1358, %rd1357;
-	mul.f64 %rd1360, %rd1346, %rd1359;
-	sub.f64 %rd1361, %rd1345, %rd1360;
-	mul.f64 %rd1362, %rd1345, %rd1361;
-	mov.b64 %rd1363, 0d4000000000000000;
-	sub.f64 %rd1364, %rd1363, %rd1361;
-	div.rn.f64 %rd1365, %rd1362, %rd1364;
-	sub.f64 %rd1366, %rd1330, %rd1365;
-	sub.f64 %rd1367, %rd1366, %rd1328;
-	sub.f64 %rd1368, %rd1058, %rd1367;
-$L_963:
-	setp.eq.f64 %p567, %rd1368, %rd248;
-	@!%p567 bra $L_966;
-$L_964:
-	mov.b64 %rd1392, %rd1368;
-$L_977:
-	mov.b64 %rd1391, %rd1392;
-$L_962:
-	mov.b64 %rd1340, %rd1391;
-	bra $L_946;
-$L_944:
-	mov.b64 %rd1335, 0d3FF71547652B82FE;
-	mul.f64 %rd1336, %rd1335, %rd1280;
-	add.f64 %rd1337, %rd1336, %rd1084;
-	cvt.rzi.s64.f64 %rd1338, %rd1337;
-	mov.b64 %rd1324, %rd1338;
-	bra $L_942;
-$L_945:
-	setp.gt.f64 %p546, %rd1280, %rd248;
-	@%p546 bra $L_944;
-	mov.b64 %rd1324, %rd28;
-	bra $L_942;
-$L_948:
-	setp.le.s64 %p548, %rd29, %rd28;
-	setp.ne.u32 %p549, 0, 0;
-	@%p548 bra $L_951;
-	mov.pred %p556, %p549;
-	bra $L_952;
-$L_951:
-	mov.b64 %rd1342, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p554, %rd1280, %rd1342;
-	mov.pred %p556, %p554;
-$L_952:
-	mov.pred %p555, %p556;
-	mov.pred %p551, %p555;
-	bra $L_949;
-$L_955:
-	setp.le.s64 %p558, %rd1314, %rd28;
-	setp.ne.u32 %p559, 0, 0;
-	@%p558 bra $L_958;
-	mov.pred %p566, %p559;
-	bra $L_959;
-$L_958:
-	mov.b64 %rd1344, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p564, %rd1280, %rd1344;
-	mov.pred %p566, %p564;
-$L_959:
-	mov.pred %p565, %p566;
-	mov.pred %p561, %p565;
-	bra $L_956;
-$L_965:
-	mov.b64 %rd1392, %rd1368;
-	bra $L_977;
-$L_966:
-$L_978:
-	@!%p425 bra $L_979;
-$L_981:
-	mov.b64 %rd1393, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p576, %rd1368, %rd1393;
-	setp.ne.u32 %p577, 1, 0;
-	@%p576 bra $E_981_21;
-	bra $L_979;
-$E_981_21:
-	mov.pred %p575, %p577;
-$L_980:
-	mov.pred %p574, %p575;
-$L_984:
-	@%p574 bra $L_965;
-$L_968:
-	setp.neu.f64 %p568, %rd1368, %rd1368;
-	@%p568 bra $L_965;
-$L_967:
-$L_985:
-	abs.f64 %rd1395, %rd1368;
-	mov.b64 %rd1396, 0d0010000000000000;
-	setp.lt.f64 %p581, %rd1395, %rd1396;
-	@!%p581 bra $L_987;
-$L_986:
-	mov.b64 %rd1397, 0d4330000000000000;
-	mul.f64 %rd1398, %rd1368, %rd1397;
-	mov.b64 %rd1399, -52;
-	mov.b64 %rd1401, %rd1398;
-	mov.b64 %rd1403, %rd1399;
-$L_988:
-	mov.b64 %rd1400, %rd1401;
-	mov.b64 %rd1402, %rd1403;
-	add.s64 %rd1404, %rd1323, %rd1402;
-	mov.b64 %rd1405, %rd1400;
-	mov.b64 %rd1406, 52;
-	min.u64 %rd1528, %rd1406, 64;
-	cvt.u32.u64 %r87, %rd1528;
-	shr.u64 %rd1407, %rd1405, %r87;
-	mov.b64 %rd1408, %rd1407;
-	mov.b64 %rd1409, 2047;
-	and.b64 %rd1410, %rd1408, %rd1409;
-	mov.b64 %rd1411, 1023;
-	cvt.u32.u64 %r42, %rd1410;
+	mov.b64 %rd1338, 0d4330000000000000;
+	mul.f64 %rd1339, %rd1305, %rd1338;
+	mov.b64 %rd1340, -52;
+	mov.b64 %rd1342, %rd1339;
+	mov.b64 %rd1344, %rd1340;
+$L_779:
+	mov.b64 %rd1341, %rd1342;
+	mov.b64 %rd1343, %rd1344;
+	add.s64 %rd1345, %rd1274, %rd1343;
+	mov.b64 %rd1346, %rd1341;
+	mov.b64 %rd1347, 52;
+	min.u64 %rd1461, %rd1347, 64;
+	cvt.u32.u64 %r87, %rd1461;
+	shr.u64 %rd1348, %rd1346, %r87;
+	mov.b64 %rd1349, %rd1348;
+	mov.b64 %rd1350, 2047;
+	and.b64 %rd1351, %rd1349, %rd1350;
+	mov.b64 %rd1352, 1023;
+	cvt.u32.u64 %r42, %rd1351;
 	mov.b32 %r43, 1023;
 	sub.s32 %r44, %r42, %r43;
-	cvt.s64.s32 %rd1412, %r44;
-	add.s64 %rd1413, %rd1404, %rd1412;
-	mov.b64 %rd1414, -1075;
-	setp.lt.s64 %p582, %rd1413, %rd1414;
-	@!%p582 bra $L_970;
-$L_969:
-	copysign.f64 %rd1369, %rd1400, %rd248;
-	mov.b64 %rd1392, %rd1369;
-	bra $L_977;
-$L_970:
-	setp.gt.s64 %p569, %rd1413, %rd1411;
-	@!%p569 bra $L_972;
-$L_971:
-	setp.lt.f64 %p570, %rd1400, %rd248;
-	@!%p570 bra $L_974;
-$L_973:
-	mov.b64 %rd1371, 0d7FF0000000000000;
-	mov.b64 %rd1372, 0dFFF0000000000000;
-	selp.b64 %rd1373, %rd1371, %rd1372, %p557;
-	mov.b64 %rd1392, %rd1373;
-	bra $L_977;
-$L_972:
-	mov.b64 %rd1370, -1022;
-	setp.lt.s64 %p571, %rd1413, %rd1370;
-	@%p571 bra $L_975;
-	mov.b64 %rd1380, %rd1413;
-	mov.b64 %rd1382, %rd1058;
-	bra $L_976;
-$L_975:
-	cvt.u32.u64 %r37, %rd1413;
+	cvt.s64.s32 %rd1353, %r44;
+	add.s64 %rd1354, %rd1345, %rd1353;
+	mov.b64 %rd1355, -1075;
+	setp.lt.s64 %p453, %rd1354, %rd1355;
+	@!%p453 bra $L_767;
+$L_766:
+	copysign.f64 %rd1318, %rd1341, %rd202;
+	mov.b64 %rd1337, %rd1318;
+	bra $L_774;
+$L_767:
+	setp.gt.s64 %p447, %rd1354, %rd1352;
+	@!%p447 bra $L_769;
+$L_768:
+	setp.lt.f64 %p448, %rd1341, %rd202;
+	@!%p448 bra $L_771;
+$L_770:
+	mov.b64 %rd1320, 0dFFF0000000000000;
+	mov.b64 %rd1337, %rd1320;
+	bra $L_774;
+$L_769:
+	mov.b64 %rd1319, -1022;
+	setp.lt.s64 %p449, %rd1354, %rd1319;
+	@%p449 bra $L_772;
+	mov.b64 %rd1325, %rd1354;
+	mov.b64 %rd1327, %rd1042;
+	bra $L_773;
+$L_772:
+	cvt.u32.u64 %r37, %rd1354;
 	mov.b32 %r38, 53;
 	add.s32 %r39, %r37, %r38;
-	cvt.s64.s32 %rd1377, %r39;
-	mov.b64 %rd1378, 0d3CA0000000000000;
-	mov.b64 %rd1380, %rd1377;
-	mov.b64 %rd1382, %rd1378;
-$L_976:
-	mov.b64 %rd1379, %rd1380;
-	mov.b64 %rd1381, %rd1382;
-	mov.b64 %rd1383, 9218868437227405312;
-	not.b64 %rd1384, %rd1383;
-	and.b64 %rd1384, %rd1405, %rd1384;
-	cvt.u32.u64 %r40, %rd1379;
+	cvt.s64.s32 %rd1322, %r39;
+	mov.b64 %rd1323, 0d3CA0000000000000;
+	mov.b64 %rd1325, %rd1322;
+	mov.b64 %rd1327, %rd1323;
+$L_773:
+	mov.b64 %rd1324, %rd1325;
+	mov.b64 %rd1326, %rd1327;
+	mov.b64 %rd1328, 9218868437227405312;
+	not.b64 %rd1329, %rd1328;
+	and.b64 %rd1329, %rd1346, %rd1329;
+	cvt.u32.u64 %r40, %rd1324;
 	add.s32 %r41, %r40, %r43;
-	cvt.s64.s32 %rd1385, %r41;
-	mov.b64 %rd1386, %rd1385;
-	min.u64 %rd1529, %rd1406, 64;
-	cvt.u32.u64 %r88, %rd1529;
-	shl.b64 %rd1387, %rd1386, %r88;
-	or.b64 %rd1388, %rd1384, %rd1387;
-	mov.b64 %rd1389, %rd1388;
-	mul.f64 %rd1390, %rd1381, %rd1389;
-	mov.b64 %rd1392, %rd1390;
-	bra $L_977;
-$L_974:
-	mov.b64 %rd1374, 0d7FF0000000000000;
-	mov.b64 %rd1375, 0dFFF0000000000000;
-	selp.b64 %rd1376, %rd1374, %rd1375, %p547;
-	mov.b64 %rd1392, %rd1376;
-	bra $L_977;
-$L_979:
-	setp.le.s64 %p572, %rd28, %rd28;
-	setp.ne.u32 %p573, 0, 0;
-	@%p572 bra $L_982;
-	mov.pred %p580, %p573;
-	bra $L_983;
-$L_982:
-	mov.b64 %rd1394, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p578, %rd1368, %rd1394;
-	mov.pred %p580, %p578;
-$L_983:
-	mov.pred %p579, %p580;
-	mov.pred %p575, %p579;
-	bra $L_980;
-$L_987:
-	mov.b64 %rd1401, %rd1368;
-	mov.b64 %rd1403, %rd28;
-	bra $L_988;
-$L_991:
-	mov.b64 %rd1416, %rd156;
-	mov.b64 %rd1418, %rd28;
-	bra $L_995;
-$L_992:
-$L_996:
-	@!%p425 bra $L_997;
-$L_999:
-	mov.b64 %rd1420, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p587, %rd156, %rd1420;
-	setp.ne.u32 %p588, 1, 0;
-	@%p587 bra $E_999_22;
-	bra $L_997;
-$E_999_22:
-	mov.pred %p586, %p588;
-$L_998:
-	mov.pred %p585, %p586;
-$L_1002:
-	@%p585 bra $L_991;
-$L_994:
-	@%p51 bra $L_991;
-$L_993:
-$L_1003:
-	abs.f64 %rd1422, %rd156;
-	mov.b64 %rd1423, 0d0010000000000000;
-	setp.lt.f64 %p592, %rd1422, %rd1423;
-	@!%p592 bra $L_1005;
-$L_1004:
-	mov.b64 %rd1424, 0d4330000000000000;
-	mul.f64 %rd1425, %rd156, %rd1424;
-	mov.b64 %rd1426, -52;
-	mov.b64 %rd1428, %rd1425;
-	mov.b64 %rd1430, %rd1426;
-$L_1006:
-	mov.b64 %rd1427, %rd1428;
-	mov.b64 %rd1429, %rd1430;
-	mov.b64 %rd1431, %rd1427;
-	mov.b64 %rd1432, 52;
-	min.u64 %rd1530, %rd1432, 64;
-	cvt.u32.u64 %r89, %rd1530;
-	shr.u64 %rd1433, %rd1431, %r89;
-	mov.b64 %rd1434, 2047;
-	and.b64 %rd1435, %rd1433, %rd1434;
-	mov.b64 %rd1436, %rd1435;
-	mov.b64 %rd1437, 1023;
-	sub.s64 %rd1438, %rd1436, %rd1437;
-	add.s64 %rd1439, %rd1438, %rd29;
-	add.s64 %rd1440, %rd1429, %rd1439;
-	mov.b64 %rd1441, 9218868437227405312;
-	not.b64 %rd1442, %rd1441;
-	and.b64 %rd1442, %rd1431, %rd1442;
-	mov.b64 %rd1443, 4602678819172646912;
-	or.b64 %rd1444, %rd1442, %rd1443;
-	mov.b64 %rd1445, %rd1444;
-	mov.b64 %rd1416, %rd1445;
-	mov.b64 %rd1418, %rd1440;
-	bra $L_995;
-$L_997:
-	setp.le.s64 %p583, %rd28, %rd28;
-	setp.ne.u32 %p584, 0, 0;
-	@%p583 bra $L_1000;
-	mov.pred %p591, %p584;
-	bra $L_1001;
-$L_1000:
-	mov.b64 %rd1421, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p589, %rd156, %rd1421;
-	mov.pred %p591, %p589;
-$L_1001:
-	mov.pred %p590, %p591;
-	mov.pred %p586, %p590;
-	bra $L_998;
-$L_1005:
-	mov.b64 %rd1428, %rd156;
-	mov.b64 %rd1430, %rd28;
-	bra $L_1006;
-$L_1009:
-	mov.b64 %rd1470, %rd1130;
-	bra $L_1021;
-$L_1010:
-$L_1022:
-	@!%p425 bra $L_1023;
-$L_1025:
-	mov.b64 %rd1471, 0d7FEFFFFFFFFFFFFF;
-	setp.gt.f64 %p604, %rd1130, %rd1471;
-	setp.ne.u32 %p605, 1, 0;
-	@%p604 bra $E_1025_23;
-	bra $L_1023;
-$E_1025_23:
-	mov.pred %p603, %p605;
-$L_1024:
-	mov.pred %p602, %p603;
-$L_1028:
-	@%p602 bra $L_1009;
-$L_1012:
-	setp.neu.f64 %p594, %rd1130, %rd1130;
-	@%p594 bra $L_1009;
-$L_1011:
-$L_1029:
-	abs.f64 %rd1473, %rd1130;
-	mov.b64 %rd1474, 0d0010000000000000;
-	setp.lt.f64 %p609, %rd1473, %rd1474;
-	@!%p609 bra $L_1031;
-$L_1030:
-	mov.b64 %rd1475, 0d4330000000000000;
-	mul.f64 %rd1476, %rd1130, %rd1475;
-	mov.b64 %rd1477, -52;
-	mov.b64 %rd1479, %rd1476;
-	mov.b64 %rd1481, %rd1477;
-$L_1032:
-	mov.b64 %rd1478, %rd1479;
-	mov.b64 %rd1480, %rd1481;
-	add.s64 %rd1482, %rd1132, %rd1480;
-	mov.b64 %rd1483, %rd1478;
-	mov.b64 %rd1484, 52;
-	min.u64 %rd1531, %rd1484, 64;
-	cvt.u32.u64 %r90, %rd1531;
-	shr.u64 %rd1485, %rd1483, %r90;
-	mov.b64 %rd1486, %rd1485;
-	mov.b64 %rd1487, 2047;
-	and.b64 %rd1488, %rd1486, %rd1487;
-	mov.b64 %rd1489, 1023;
-	cvt.u32.u64 %r50, %rd1488;
+	cvt.s64.s32 %rd1330, %r41;
+	mov.b64 %rd1331, %rd1330;
+	min.u64 %rd1462, %rd1347, 64;
+	cvt.u32.u64 %r88, %rd1462;
+	shl.b64 %rd1332, %rd1331, %r88;
+	or.b64 %rd1333, %rd1329, %rd1332;
+	mov.b64 %rd1334, %rd1333;
+	mul.f64 %rd1335, %rd1326, %rd1334;
+	mov.b64 %rd1337, %rd1335;
+	bra $L_774;
+$L_771:
+	mov.b64 %rd1321, 0d7FF0000000000000;
+	mov.b64 %rd1337, %rd1321;
+	bra $L_774;
+$L_775:
+	setp.lt.f64 %p450, %rd1305, %rd1267;
+	mov.pred %p452, %p450;
+	bra $L_776;
+$L_778:
+	mov.b64 %rd1342, %rd1305;
+	mov.b64 %rd1344, %rd28;
+	bra $L_779;
+$L_781:
+	mov.b64 %rd1359, %rd105;
+	mov.b64 %rd1361, %rd28;
+	bra $L_785;
+$L_782:
+	@%p324 bra $E_782_19;
+	bra $L_786;
+$E_782_19:
+	mov.pred %p457, %p322;
+$L_787:
+	mov.pred %p456, %p457;
+	@%p456 bra $L_781;
+$L_784:
+	@%p22 bra $L_781;
+$L_783:
+	abs.f64 %rd1356, %rd105;
+	mov.b64 %rd1357, 0d0010000000000000;
+	setp.lt.f64 %p454, %rd1356, %rd1357;
+	@!%p454 bra $L_789;
+$L_788:
+	mov.b64 %rd1364, 0d4330000000000000;
+	mul.f64 %rd1365, %rd105, %rd1364;
+	mov.b64 %rd1366, -52;
+	mov.b64 %rd1368, %rd1365;
+	mov.b64 %rd1370, %rd1366;
+$L_790:
+	mov.b64 %rd1367, %rd1368;
+	mov.b64 %rd1369, %rd1370;
+	mov.b64 %rd1371, %rd1367;
+	mov.b64 %rd1372, 52;
+	min.u64 %rd1463, %rd1372, 64;
+	cvt.u32.u64 %r89, %rd1463;
+	shr.u64 %rd1373, %rd1371, %r89;
+	mov.b64 %rd1374, 2047;
+	and.b64 %rd1375, %rd1373, %rd1374;
+	mov.b64 %rd1376, %rd1375;
+	mov.b64 %rd1377, 1023;
+	sub.s64 %rd1378, %rd1376, %rd1377;
+	add.s64 %rd1379, %rd1378, %rd29;
+	add.s64 %rd1380, %rd1369, %rd1379;
+	mov.b64 %rd1381, 9218868437227405312;
+	not.b64 %rd1382, %rd1381;
+	and.b64 %rd1382, %rd1371, %rd1382;
+	mov.b64 %rd1383, 4602678819172646912;
+	or.b64 %rd1384, %rd1382, %rd1383;
+	mov.b64 %rd1385, %rd1384;
+	mov.b64 %rd1359, %rd1385;
+	mov.b64 %rd1361, %rd1380;
+	bra $L_785;
+$L_786:
+	mov.b64 %rd1363, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p455, %rd105, %rd1363;
+	mov.pred %p457, %p455;
+	bra $L_787;
+$L_789:
+	mov.b64 %rd1368, %rd105;
+	mov.b64 %rd1370, %rd28;
+	bra $L_790;
+$L_792:
+	mov.b64 %rd1407, %rd1108;
+	bra $L_804;
+$L_793:
+	setp.gt.f64 %p458, %rd1108, %rd1045;
+	@%p458 bra $E_793_20;
+	bra $L_805;
+$E_793_20:
+	mov.pred %p466, %p322;
+$L_806:
+	mov.pred %p465, %p466;
+	@%p465 bra $L_792;
+$L_795:
+	setp.neu.f64 %p460, %rd1108, %rd1108;
+	@%p460 bra $L_792;
+$L_794:
+	abs.f64 %rd1386, %rd1108;
+	mov.b64 %rd1387, 0d0010000000000000;
+	setp.lt.f64 %p459, %rd1386, %rd1387;
+	@!%p459 bra $L_808;
+$L_807:
+	mov.b64 %rd1409, 0d4330000000000000;
+	mul.f64 %rd1410, %rd1108, %rd1409;
+	mov.b64 %rd1411, -52;
+	mov.b64 %rd1413, %rd1410;
+	mov.b64 %rd1415, %rd1411;
+$L_809:
+	mov.b64 %rd1412, %rd1413;
+	mov.b64 %rd1414, %rd1415;
+	add.s64 %rd1416, %rd1110, %rd1414;
+	mov.b64 %rd1417, %rd1412;
+	mov.b64 %rd1418, 52;
+	min.u64 %rd1464, %rd1418, 64;
+	cvt.u32.u64 %r90, %rd1464;
+	shr.u64 %rd1419, %rd1417, %r90;
+	mov.b64 %rd1420, %rd1419;
+	mov.b64 %rd1421, 2047;
+	and.b64 %rd1422, %rd1420, %rd1421;
+	mov.b64 %rd1423, 1023;
+	cvt.u32.u64 %r50, %rd1422;
 	mov.b32 %r51, 1023;
 	sub.s32 %r52, %r50, %r51;
-	cvt.s64.s32 %rd1490, %r52;
-	add.s64 %rd1491, %rd1482, %rd1490;
-	mov.b64 %rd1492, -1075;
-	setp.lt.s64 %p610, %rd1491, %rd1492;
-	@!%p610 bra $L_1014;
-$L_1013:
-	copysign.f64 %rd1446, %rd1478, %rd248;
-	mov.b64 %rd1470, %rd1446;
-	bra $L_1021;
-$L_1014:
-	setp.gt.s64 %p595, %rd1491, %rd1489;
-	@!%p595 bra $L_1016;
-$L_1015:
-	setp.lt.f64 %p596, %rd1478, %rd248;
-	@!%p596 bra $L_1018;
-$L_1017:
-	mov.b64 %rd1448, -1;
-	mov.b64 %rd1449, 0d7FF0000000000000;
-	mov.b64 %rd1450, 0dFFF0000000000000;
-	setp.ge.s64 %p598, %rd1448, %rd28;
-	selp.b64 %rd1451, %rd1449, %rd1450, %p598;
-	mov.b64 %rd1470, %rd1451;
-	bra $L_1021;
-$L_1016:
-	mov.b64 %rd1447, -1022;
-	setp.lt.s64 %p597, %rd1491, %rd1447;
-	@%p597 bra $L_1019;
-	mov.b64 %rd1458, %rd1491;
-	mov.b64 %rd1460, %rd1058;
-	bra $L_1020;
-$L_1019:
-	cvt.u32.u64 %r45, %rd1491;
+	cvt.s64.s32 %rd1424, %r52;
+	add.s64 %rd1425, %rd1416, %rd1424;
+	mov.b64 %rd1426, -1075;
+	setp.lt.s64 %p467, %rd1425, %rd1426;
+	@!%p467 bra $L_797;
+$L_796:
+	copysign.f64 %rd1388, %rd1412, %rd202;
+	mov.b64 %rd1407, %rd1388;
+	bra $L_804;
+$L_797:
+	setp.gt.s64 %p461, %rd1425, %rd1423;
+	@!%p461 bra $L_799;
+$L_798:
+	setp.lt.f64 %p462, %rd1412, %rd202;
+	@!%p462 bra $L_801;
+$L_800:
+	mov.b64 %rd1390, 0dFFF0000000000000;
+	mov.b64 %rd1407, %rd1390;
+	bra $L_804;
+$L_799:
+	mov.b64 %rd1389, -1022;
+	setp.lt.s64 %p463, %rd1425, %rd1389;
+	@%p463 bra $L_802;
+	mov.b64 %rd1395, %rd1425;
+	mov.b64 %rd1397, %rd1042;
+	bra $L_803;
+$L_802:
+	cvt.u32.u64 %r45, %rd1425;
 	mov.b32 %r46, 53;
 	add.s32 %r47, %r45, %r46;
-	cvt.s64.s32 %rd1455, %r47;
-	mov.b64 %rd1456, 0d3CA0000000000000;
-	mov.b64 %rd1458, %rd1455;
-	mov.b64 %rd1460, %rd1456;
-$L_1020:
-	mov.b64 %rd1457, %rd1458;
-	mov.b64 %rd1459, %rd1460;
-	mov.b64 %rd1461, 9218868437227405312;
-	not.b64 %rd1462, %rd1461;
-	and.b64 %rd1462, %rd1483, %rd1462;
-	cvt.u32.u64 %r48, %rd1457;
+	cvt.s64.s32 %rd1392, %r47;
+	mov.b64 %rd1393, 0d3CA0000000000000;
+	mov.b64 %rd1395, %rd1392;
+	mov.b64 %rd1397, %rd1393;
+$L_803:
+	mov.b64 %rd1394, %rd1395;
+	mov.b64 %rd1396, %rd1397;
+	mov.b64 %rd1398, 9218868437227405312;
+	not.b64 %rd1399, %rd1398;
+	and.b64 %rd1399, %rd1417, %rd1399;
+	cvt.u32.u64 %r48, %rd1394;
 	add.s32 %r49, %r48, %r51;
-	cvt.s64.s32 %rd1463, %r49;
-	mov.b64 %rd1464, %rd1463;
-	min.u64 %rd1532, %rd1484, 64;
-	cvt.u32.u64 %r91, %rd1532;
-	shl.b64 %rd1465, %rd1464, %r91;
-	or.b64 %rd1466, %rd1462, %rd1465;
-	mov.b64 %rd1467, %rd1466;
-	mul.f64 %rd1468, %rd1459, %rd1467;
-	mov.b64 %rd1470, %rd1468;
-	bra $L_1021;
-$L_1018:
-	mov.b64 %rd1452, 0d7FF0000000000000;
-	mov.b64 %rd1453, 0dFFF0000000000000;
-	setp.ge.s64 %p599, %rd29, %rd28;
-	selp.b64 %rd1454, %rd1452, %rd1453, %p599;
-	mov.b64 %rd1470, %rd1454;
-	bra $L_1021;
-$L_1023:
-	setp.le.s64 %p600, %rd28, %rd28;
-	setp.ne.u32 %p601, 0, 0;
-	@%p600 bra $L_1026;
-	mov.pred %p608, %p601;
-	bra $L_1027;
-$L_1026:
-	mov.b64 %rd1472, 0dFFEFFFFFFFFFFFFF;
-	setp.lt.f64 %p606, %rd1130, %rd1472;
-	mov.pred %p608, %p606;
-$L_1027:
-	mov.pred %p607, %p608;
-	mov.pred %p603, %p607;
-	bra $L_1024;
-$L_1031:
-	mov.b64 %rd1479, %rd1130;
-	mov.b64 %rd1481, %rd28;
-	bra $L_1032;
-$L_7:
+	cvt.s64.s32 %rd1400, %r49;
+	mov.b64 %rd1401, %rd1400;
+	min.u64 %rd1465, %rd1418, 64;
+	cvt.u32.u64 %r91, %rd1465;
+	shl.b64 %rd1402, %rd1401, %r91;
+	or.b64 %rd1403, %rd1399, %rd1402;
+	mov.b64 %rd1404, %rd1403;
+	mul.f64 %rd1405, %rd1396, %rd1404;
+	mov.b64 %rd1407, %rd1405;
+	bra $L_804;
+$L_801:
+	mov.b64 %rd1391, 0d7FF0000000000000;
+	mov.b64 %rd1407, %rd1391;
+	bra $L_804;
+$L_805:
+	mov.b64 %rd1408, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p464, %rd1108, %rd1408;
+	mov.pred %p466, %p464;
+	bra $L_806;
+$L_808:
+	mov.b64 %rd1413, %rd1108;
+	mov.b64 %rd1415, %rd28;
+	bra $L_809;
+$L_810:
+	@%p2 bra $L_3;
+	bra $L_4;
+$L_812:
+	@%p7 bra $L_9;
+	bra $L_10;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_24;
+	@%tp bra $T_21;
 	mov.u32 %tr1, 328;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -17165,12 +16994,12 @@ $L_7:
 	st.global.u64 [%trap+32], %rd13;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
-$T_24:
+$T_21:
 	exit;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_25;
+	@%tp bra $T_22;
 	mov.u32 %tr1, 329;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -17185,15 +17014,15 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd22;
+	st.global.u64 [%trap+32], %rd18;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
-$T_25:
+$T_22:
 	exit;
-$L_11:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_26;
+	@%tp bra $T_23;
 	mov.u32 %tr1, 329;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -17208,15 +17037,15 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd21;
-	st.global.u64 [%trap+40], %rd22;
+	st.global.u64 [%trap+32], %rd17;
+	st.global.u64 [%trap+40], %rd18;
 	membar.gl;
-$T_26:
+$T_23:
 	exit;
-$L_33:
+$L_10:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_27;
+	@%tp bra $T_24;
 	mov.u32 %tr1, 336;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -17234,12 +17063,12 @@ $L_33:
 	st.global.u64 [%trap+32], %rd41;
 	st.global.u64 [%trap+40], %rd8;
 	membar.gl;
-$T_27:
+$T_24:
 	exit;
-$L_35:
+$L_12:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_28;
+	@%tp bra $T_25;
 	mov.u32 %tr1, 336;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -17257,7 +17086,49 @@ $L_35:
 	st.global.u64 [%trap+32], %rd40;
 	st.global.u64 [%trap+40], %rd41;
 	membar.gl;
-$T_28:
+$T_25:
+	exit;
+$L_811:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_26;
+	mov.u32 %tr1, 329;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_26:
+	exit;
+$L_813:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_27;
+	mov.u32 %tr1, 336;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_27:
 	exit;
 }
 
@@ -17271,20 +17142,19 @@ $T_28:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<6>;
-	.reg .b32 %r<19>;
-	.reg .b64 %rd<46>;
+	.reg .pred %p<4>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<31>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
-	.local .align 8 .b8 __local_0[40];
 	ld.param.u64 %trap, [__gpukvet_trap];
 	cvta.to.global.u64 %trap, %trap;
 $L_0:
 	ld.param.f32 %r1, [kernels_StructParam_param_0+0];
 	ld.param.s64 %rd1, [kernels_StructParam_param_0+8];
-	ld.param.u8 %r15, [kernels_StructParam_param_0+16];
-	setp.ne.u32 %p1, %r15, 0;
+	ld.param.u8 %r9, [kernels_StructParam_param_0+16];
+	setp.ne.u32 %p1, %r9, 0;
 	ld.param.s8 %r2, [kernels_StructParam_param_0+17];
 	ld.param.u16 %r3, [kernels_StructParam_param_0+24];
 	ld.param.f64 %rd2, [kernels_StructParam_param_0+32];
@@ -17294,91 +17164,50 @@ $L_0:
 	ld.param.u64 %rd5, [kernels_StructParam_param_3];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [kernels_StructParam_param_4];
+	mov.b64 %rd7, 8;
+	mov.u32 %r4, %ctaid.x;
+	cvt.u64.u32 %rd8, %r4;
+	mov.u32 %r5, %ntid.x;
+	cvt.u64.u32 %rd9, %r5;
+	mul.wide.u32 %rd10, %r4, %r5;
+	mov.u32 %r6, %tid.x;
+	cvt.u64.u32 %rd11, %r6;
+	add.s64 %rd12, %rd10, %rd11;
+	setp.lt.s64 %p2, %rd12, %rd4;
+	@!%p2 bra $L_2;
 $L_1:
-	mov.u64 %rd7, __local_0;
-	mov.b32 %r4, 0f00000000;
-	st.local.f32 [%rd7], %r4;
-	mov.b64 %rd8, 8;
-	add.s64 %rd9, %rd7, %rd8;
-	mov.b64 %rd10, 0;
-	st.local.s64 [%rd9], %rd10;
-	mov.b64 %rd11, 16;
-	add.s64 %rd12, %rd7, %rd11;
-	setp.ne.u32 %p2, 0, 0;
-	selp.u32 %r16, 1, 0, %p2;
-	st.local.u8 [%rd12], %r16;
-	mov.b64 %rd13, 17;
-	add.s64 %rd14, %rd7, %rd13;
-	mov.b32 %r5, 0;
-	st.local.s8 [%rd14], %r5;
-	mov.b64 %rd15, 24;
-	add.s64 %rd16, %rd7, %rd15;
-	mov.b32 %r6, 0;
-	st.local.u16 [%rd16], %r6;
-	mov.b64 %rd17, 32;
-	add.s64 %rd18, %rd7, %rd17;
-	mov.b64 %rd19, 0d0000000000000000;
-	st.local.f64 [%rd18], %rd19;
-	st.local.f32 [%rd7], %r1;
-	st.local.s64 [%rd9], %rd1;
-	selp.u32 %r17, 1, 0, %p1;
-	st.local.u8 [%rd12], %r17;
-	st.local.s8 [%rd14], %r2;
-	st.local.u16 [%rd16], %r3;
-	st.local.f64 [%rd18], %rd2;
-	mov.u32 %r7, %ctaid.x;
-	cvt.u64.u32 %rd20, %r7;
-	mov.u32 %r8, %ntid.x;
-	cvt.u64.u32 %rd21, %r8;
-	mul.wide.u32 %rd22, %r7, %r8;
-	mov.u32 %r9, %tid.x;
-	cvt.u64.u32 %rd23, %r9;
-	add.s64 %rd24, %rd22, %rd23;
-	setp.lt.s64 %p3, %rd24, %rd4;
-	@!%p3 bra $L_3;
-$L_2:
-	mov.b64 %rd25, %rd24;
-$L_7:
-	mov.b64 %rd30, 4;
-	mul.lo.s64 %rd31, %rd24, %rd30;
-	add.s64 %rd32, %rd3, %rd31;
-	ld.global.f32 %r10, [%rd32];
-	ld.local.f32 %r11, [%rd7];
-	mul.rn.f32 %r12, %r10, %r11;
-	cvt.f64.f32 %rd33, %r12;
-	ld.local.s64 %rd34, [%rd9];
-	cvt.rn.f64.s64 %rd35, %rd34;
-	add.f64 %rd36, %rd33, %rd35;
-	ld.local.s8 %r13, [%rd14];
-	cvt.rn.f64.s32 %rd37, %r13;
-	add.f64 %rd38, %rd36, %rd37;
-	ld.local.u16 %r14, [%rd16];
-	cvt.rn.f64.u32 %rd39, %r14;
-	add.s64 %rd40, %rd16, %rd8;
-	ld.local.f64 %rd41, [%rd40];
-	mul.f64 %rd42, %rd39, %rd41;
-	add.f64 %rd43, %rd38, %rd42;
-	ld.local.u8 %r18, [%rd12];
-	setp.ne.u32 %p5, %r18, 0;
-	@%p5 bra $L_4;
-	mov.b64 %rd28, %rd43;
-	bra $L_5;
-$L_4:
-	neg.f64 %rd26, %rd43;
-	mov.b64 %rd28, %rd26;
-$L_5:
-	mov.b64 %rd27, %rd28;
-	mov.b64 %rd29, %rd6;
-	setp.lt.u64 %p4, %rd25, %rd29;
-	@!%p4 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd44, %rd24, %rd8;
-	add.s64 %rd45, %rd5, %rd44;
-	st.global.f64 [%rd45], %rd27;
+	mov.b64 %rd13, %rd12;
+	mov.b64 %rd14, 4;
+	mul.lo.s64 %rd15, %rd12, %rd14;
+	add.s64 %rd16, %rd3, %rd15;
+	ld.global.f32 %r7, [%rd16];
+	mul.rn.f32 %r8, %r7, %r1;
+	cvt.f64.f32 %rd17, %r8;
+	cvt.rn.f64.s64 %rd18, %rd1;
+	add.f64 %rd19, %rd17, %rd18;
+	cvt.rn.f64.s32 %rd20, %r2;
+	add.f64 %rd21, %rd19, %rd20;
+	cvt.rn.f64.u32 %rd22, %r3;
+	mul.f64 %rd23, %rd22, %rd2;
+	add.f64 %rd24, %rd21, %rd23;
+	@%p1 bra $L_3;
+	mov.b64 %rd27, %rd24;
+	bra $L_4;
 $L_3:
-$L_6:
+	neg.f64 %rd25, %rd24;
+	mov.b64 %rd27, %rd25;
+$L_4:
+	mov.b64 %rd26, %rd27;
+	mov.b64 %rd28, %rd6;
+	setp.lt.u64 %p3, %rd13, %rd28;
+	@!%p3 bra $L_6;
+$L_5:
+	mul.lo.s64 %rd29, %rd12, %rd7;
+	add.s64 %rd30, %rd5, %rd29;
+	st.global.f64 [%rd30], %rd26;
+$L_2:
 	ret;
-$L_9:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -17396,7 +17225,7 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd24;
+	st.global.u64 [%trap+32], %rd12;
 	st.global.u64 [%trap+40], %rd6;
 	membar.gl;
 $T_1:
@@ -17424,7 +17253,6 @@ $L_0:
 	cvta.to.global.u64 %rd1, %rd1;
 	ld.param.s64 %rd2, [kernels_StructSlice_param_1];
 	ld.param.f32 %r1, [kernels_StructSlice_param_2];
-$L_1:
 	mov.u32 %r2, %ctaid.x;
 	cvt.u64.u32 %rd3, %r2;
 	mov.u32 %r3, %ntid.x;
@@ -17434,52 +17262,50 @@ $L_1:
 	cvt.u64.u32 %rd6, %r4;
 	add.s64 %rd7, %rd5, %rd6;
 	setp.lt.s64 %p1, %rd7, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-$L_8:
-	mov.b64 %rd18, 24;
-	mul.lo.s64 %rd19, %rd7, %rd18;
-	add.s64 %rd20, %rd1, %rd19;
-	mov.b64 %rd21, 20;
-	add.s64 %rd22, %rd20, %rd21;
-	ld.global.u8 %r17, [%rd22];
-	setp.ne.u32 %p4, %r17, 0;
-	@!%p4 bra $L_5;
-$L_4:
-	mov.b64 %rd8, 8;
-	add.s64 %rd9, %rd20, %rd8;
-	ld.global.f32 %r5, [%rd9];
-	mul.f32 %r6, %r5, %r1;
-	ld.global.f32 %r7, [%rd20];
-	add.f32 %r8, %r7, %r6;
-	st.global.f32 [%rd20], %r8;
-	mov.b64 %rd10, 12;
-	add.s64 %rd11, %rd20, %rd10;
-	ld.global.f32 %r9, [%rd11];
-	mul.f32 %r10, %r9, %r1;
-	mov.b64 %rd12, 4;
-	add.s64 %rd13, %rd20, %rd12;
-	ld.global.f32 %r11, [%rd13];
-	add.f32 %r12, %r11, %r10;
-	st.global.f32 [%rd13], %r12;
-	mov.b64 %rd14, 16;
-	add.s64 %rd15, %rd20, %rd14;
-	ld.global.s32 %r13, [%rd15];
-	neg.s32 %r14, %r13;
-	st.global.s32 [%rd15], %r14;
-$L_5:
-	mov.b64 %rd16, 4;
-	add.s64 %rd17, %rd20, %rd16;
-	ld.global.f32 %r15, [%rd17];
-	mov.b32 %r16, 0f00000000;
-	setp.lt.f32 %p2, %r15, %r16;
-	@!%p2 bra $L_3;
-$L_6:
-	setp.ne.u32 %p3, 0, 0;
-	selp.u32 %r18, 1, 0, %p3;
-	st.global.u8 [%rd22], %r18;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd8, 24;
+	mul.lo.s64 %rd9, %rd7, %rd8;
+	add.s64 %rd10, %rd1, %rd9;
+	mov.b64 %rd11, 20;
+	add.s64 %rd12, %rd10, %rd11;
+	ld.global.u8 %r17, [%rd12];
+	setp.ne.u32 %p2, %r17, 0;
+	@!%p2 bra $L_4;
 $L_3:
-$L_7:
+	mov.b64 %rd13, 8;
+	add.s64 %rd14, %rd10, %rd13;
+	ld.global.f32 %r5, [%rd14];
+	mul.f32 %r6, %r5, %r1;
+	ld.global.f32 %r7, [%rd10];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd10], %r8;
+	mov.b64 %rd15, 12;
+	add.s64 %rd16, %rd10, %rd15;
+	ld.global.f32 %r9, [%rd16];
+	mul.f32 %r10, %r9, %r1;
+	mov.b64 %rd17, 4;
+	add.s64 %rd18, %rd10, %rd17;
+	ld.global.f32 %r11, [%rd18];
+	add.f32 %r12, %r11, %r10;
+	st.global.f32 [%rd18], %r12;
+	mov.b64 %rd19, 16;
+	add.s64 %rd20, %rd10, %rd19;
+	ld.global.s32 %r13, [%rd20];
+	neg.s32 %r14, %r13;
+	st.global.s32 [%rd20], %r14;
+$L_4:
+	mov.b64 %rd21, 4;
+	add.s64 %rd22, %rd10, %rd21;
+	ld.global.f32 %r15, [%rd22];
+	mov.b32 %r16, 0f00000000;
+	setp.lt.f32 %p3, %r15, %r16;
+	@!%p3 bra $L_2;
+$L_5:
+	setp.ne.u32 %p4, 0, 0;
+	selp.u32 %r18, 1, 0, %p4;
+	st.global.u8 [%rd12], %r18;
+$L_2:
 	ret;
 }
 
@@ -17492,9 +17318,9 @@ $L_7:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<6>;
-	.reg .b32 %r<26>;
-	.reg .b64 %rd<53>;
+	.reg .pred %p<4>;
+	.reg .b32 %r<80>;
+	.reg .b64 %rd<71>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -17508,7 +17334,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_LocalArray_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_LocalArray_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -17518,8 +17343,8 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.u64 %rd10, __local_0;
 	mov.b32 %r4, 0;
 	st.local.s32 [%rd10], %r4;
@@ -17545,111 +17370,145 @@ $L_2:
 	add.s64 %rd24, %rd10, %rd23;
 	st.local.s32 [%rd24], %r4;
 	mov.b64 %rd25, -1;
-	mov.b64 %rd27, %rd25;
-$L_4:
-	mov.b64 %rd26, %rd27;
-	mov.b64 %rd28, 1;
-	add.s64 %rd29, %rd26, %rd28;
-	setp.lt.s64 %p2, %rd29, %rd13;
-	@!%p2 bra $L_6;
-$L_5:
-$L_11:
-	mul.lo.s64 %rd36, %rd9, %rd11;
-	add.s64 %rd37, %rd1, %rd36;
-	ld.global.s32 %r10, [%rd37];
-	cvt.u32.u64 %r11, %rd29;
-	mov.b32 %r12, 1;
-	add.s32 %r13, %r11, %r12;
-	cvt.s64.s32 %rd38, %r13;
-	cvt.u32.u64 %r14, %rd38;
-	mul.lo.s32 %r15, %r10, %r14;
-	mov.b64 %rd39, %rd29;
-	mov.b64 %rd40, %rd13;
-	setp.lt.u64 %p5, %rd39, %rd40;
-	@!%p5 bra $L_13;
-$L_12:
-	mov.b32 %r16, 4;
-	mul.lo.s32 %r17, %r11, %r16;
-	cvt.s64.s32 %rd41, %r17;
-	add.s64 %rd42, %rd10, %rd41;
-	st.local.s32 [%rd42], %r15;
-	mov.b64 %rd27, %rd29;
-	bra $L_4;
+	mul.lo.s64 %rd26, %rd9, %rd11;
+	add.s64 %rd27, %rd1, %rd26;
+	mov.b64 %rd29, %rd25;
 $L_3:
-$L_10:
-	ret;
-$L_6:
-	mov.b64 %rd30, 0;
-	mov.b32 %r6, %r4;
-	mov.b64 %rd32, %rd30;
-$L_7:
-	mov.b32 %r5, %r6;
-	mov.b64 %rd31, %rd32;
-	setp.lt.s64 %p3, %rd31, %rd13;
-	@!%p3 bra $L_9;
-$L_8:
-	cvt.u32.u64 %r7, %rd31;
-	mov.b32 %r8, 3;
-	mul.lo.s32 %r9, %r7, %r8;
-	cvt.s64.s32 %rd33, %r9;
-$L_14:
-	mul.lo.s64 %rd43, %rd9, %rd11;
-	add.s64 %rd44, %rd1, %rd43;
-	ld.global.s32 %r18, [%rd44];
-	mov.b32 %r19, 7;
-	and.b32 %r20, %r18, %r19;
-	cvt.s64.s32 %rd45, %r20;
-	add.s64 %rd46, %rd33, %rd45;
-	rem.s64 %rd47, %rd46, %rd13;
-$L_15:
-	mul.lo.s64 %rd48, %rd47, %rd11;
-	add.s64 %rd49, %rd10, %rd48;
-	ld.local.s32 %r21, [%rd49];
-	mul.lo.s32 %r22, %r21, %r7;
-	add.s32 %r23, %r5, %r22;
-	mov.b32 %r24, 1;
-	add.s32 %r25, %r7, %r24;
-	cvt.s64.s32 %rd50, %r25;
-	mov.b32 %r6, %r23;
-	mov.b64 %rd32, %rd50;
-	bra $L_7;
-$L_9:
-	mov.b64 %rd34, %rd9;
-	mov.b64 %rd35, %rd4;
-	setp.lt.u64 %p4, %rd34, %rd35;
-	@!%p4 bra $L_17;
-$L_16:
-	mul.lo.s64 %rd51, %rd9, %rd11;
-	add.s64 %rd52, %rd3, %rd51;
-	st.global.s32 [%rd52], %r5;
+	mov.b64 %rd28, %rd29;
+	mov.b64 %rd30, 1;
+	add.s64 %rd31, %rd28, %rd30;
+	setp.lt.s64 %p2, %rd31, %rd13;
+	@!%p2 bra $L_5;
+$L_4:
+	ld.global.s32 %r5, [%rd27];
+	add.s64 %rd32, %rd31, %rd30;
+	cvt.u32.u64 %r6, %rd32;
+	mul.lo.s32 %r7, %r5, %r6;
+	mul.lo.s64 %rd33, %rd28, %rd11;
+	add.s64 %rd34, %rd10, %rd33;
+	add.s64 %rd35, %rd34, %rd11;
+	st.local.s32 [%rd35], %r7;
+	mov.b64 %rd29, %rd31;
 	bra $L_3;
-$L_13:
+$L_2:
+	ret;
+$L_5:
+	mov.b64 %rd36, %rd9;
+	mov.b64 %rd37, %rd4;
+	setp.lt.u64 %p3, %rd36, %rd37;
+	@!%p3 bra $L_7;
+$L_6:
+	ld.global.s32 %r8, [%rd27];
+	mov.b32 %r9, 7;
+	and.b32 %r10, %r8, %r9;
+	cvt.s64.s32 %rd38, %r10;
+	rem.s64 %rd39, %rd38, %rd13;
+	cvt.u32.u64 %r11, %rd39;
+	mov.b32 %r12, 4;
+	mul.lo.s32 %r13, %r11, %r12;
+	cvt.s64.s32 %rd40, %r13;
+	add.s64 %rd41, %rd10, %rd40;
+	ld.local.s32 %r14, [%rd41];
+	mul.lo.s32 %r15, %r14, %r4;
+	ld.global.s32 %r16, [%rd27];
+	and.b32 %r17, %r16, %r9;
+	mov.b32 %r18, 3;
+	add.s32 %r19, %r18, %r17;
+	cvt.s64.s32 %rd42, %r19;
+	rem.s64 %rd43, %rd42, %rd13;
+	cvt.u32.u64 %r20, %rd43;
+	mul.lo.s32 %r21, %r20, %r12;
+	cvt.s64.s32 %rd44, %r21;
+	add.s64 %rd45, %rd10, %rd44;
+	ld.local.s32 %r22, [%rd45];
+	add.s32 %r23, %r15, %r22;
+	ld.global.s32 %r24, [%rd27];
+	and.b32 %r25, %r24, %r9;
+	mov.b32 %r26, 6;
+	add.s32 %r27, %r26, %r25;
+	cvt.s64.s32 %rd46, %r27;
+	rem.s64 %rd47, %rd46, %rd13;
+	cvt.u32.u64 %r28, %rd47;
+	mul.lo.s32 %r29, %r28, %r12;
+	cvt.s64.s32 %rd48, %r29;
+	add.s64 %rd49, %rd10, %rd48;
+	ld.local.s32 %r30, [%rd49];
+	mov.b32 %r31, 2;
+	mul.lo.s32 %r32, %r30, %r31;
+	add.s32 %r33, %r23, %r32;
+	ld.global.s32 %r34, [%rd27];
+	and.b32 %r35, %r34, %r9;
+	mov.b32 %r36, 9;
+	add.s32 %r37, %r36, %r35;
+	cvt.s64.s32 %rd50, %r37;
+	rem.s64 %rd51, %rd50, %rd13;
+	cvt.u32.u64 %r38, %rd51;
+	mul.lo.s32 %r39, %r38, %r12;
+	cvt.s64.s32 %rd52, %r39;
+	add.s64 %rd53, %rd10, %rd52;
+	ld.local.s32 %r40, [%rd53];
+	mul.lo.s32 %r41, %r40, %r18;
+	add.s32 %r42, %r33, %r41;
+	ld.global.s32 %r43, [%rd27];
+	and.b32 %r44, %r43, %r9;
+	mov.b32 %r45, 12;
+	add.s32 %r46, %r45, %r44;
+	cvt.s64.s32 %rd54, %r46;
+	rem.s64 %rd55, %rd54, %rd13;
+	cvt.u32.u64 %r47, %rd55;
+	mul.lo.s32 %r48, %r47, %r12;
+	cvt.s64.s32 %rd56, %r48;
+	add.s64 %rd57, %rd10, %rd56;
+	ld.local.s32 %r49, [%rd57];
+	mul.lo.s32 %r50, %r49, %r12;
+	add.s32 %r51, %r42, %r50;
+	ld.global.s32 %r52, [%rd27];
+	and.b32 %r53, %r52, %r9;
+	mov.b32 %r54, 15;
+	add.s32 %r55, %r54, %r53;
+	cvt.s64.s32 %rd58, %r55;
+	rem.s64 %rd59, %rd58, %rd13;
+	cvt.u32.u64 %r56, %rd59;
+	mul.lo.s32 %r57, %r56, %r12;
+	cvt.s64.s32 %rd60, %r57;
+	add.s64 %rd61, %rd10, %rd60;
+	ld.local.s32 %r58, [%rd61];
+	mov.b32 %r59, 5;
+	mul.lo.s32 %r60, %r58, %r59;
+	add.s32 %r61, %r51, %r60;
+	ld.global.s32 %r62, [%rd27];
+	and.b32 %r63, %r62, %r9;
+	mov.b32 %r64, 18;
+	add.s32 %r65, %r64, %r63;
+	cvt.s64.s32 %rd62, %r65;
+	rem.s64 %rd63, %rd62, %rd13;
+	cvt.u32.u64 %r66, %rd63;
+	mul.lo.s32 %r67, %r66, %r12;
+	cvt.s64.s32 %rd64, %r67;
+	add.s64 %rd65, %rd10, %rd64;
+	ld.local.s32 %r68, [%rd65];
+	mul.lo.s32 %r69, %r68, %r26;
+	add.s32 %r70, %r61, %r69;
+	ld.global.s32 %r71, [%rd27];
+	and.b32 %r72, %r71, %r9;
+	mov.b32 %r73, 21;
+	add.s32 %r74, %r73, %r72;
+	cvt.s64.s32 %rd66, %r74;
+	rem.s64 %rd67, %rd66, %rd13;
+	cvt.u32.u64 %r75, %rd67;
+	mul.lo.s32 %r76, %r75, %r12;
+	cvt.s64.s32 %rd68, %r76;
+	add.s64 %rd69, %rd10, %rd68;
+	ld.local.s32 %r77, [%rd69];
+	mul.lo.s32 %r78, %r77, %r9;
+	add.s32 %r79, %r70, %r78;
+	add.s64 %rd70, %rd3, %rd26;
+	st.global.s32 [%rd70], %r79;
+	bra $L_2;
+$L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
-	mov.u32 %tr1, 346;
-	st.global.u32 [%trap+4], %tr1;
-	mov.u32 %tr1, %ctaid.x;
-	st.global.u32 [%trap+8], %tr1;
-	mov.u32 %tr1, %ctaid.y;
-	st.global.u32 [%trap+12], %tr1;
-	mov.u32 %tr1, %ctaid.z;
-	st.global.u32 [%trap+16], %tr1;
-	mov.u32 %tr1, %tid.x;
-	st.global.u32 [%trap+20], %tr1;
-	mov.u32 %tr1, %tid.y;
-	st.global.u32 [%trap+24], %tr1;
-	mov.u32 %tr1, %tid.z;
-	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd29;
-	st.global.u64 [%trap+40], %rd13;
-	membar.gl;
-$T_1:
-	exit;
-$L_17:
-	atom.global.cas.b32 %tr0, [%trap], 0, 1;
-	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_2;
 	mov.u32 %tr1, 349;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -17667,7 +17526,7 @@ $L_17:
 	st.global.u64 [%trap+32], %rd9;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
-$T_2:
+$T_1:
 	exit;
 }
 
@@ -17682,13 +17541,10 @@ $T_2:
 {
 	.reg .pred %p<3>;
 	.reg .b32 %r<4>;
-	.reg .b64 %rd<45>;
+	.reg .b64 %rd<24>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
-	.local .align 8 .b8 __local_0[32];
-	.local .align 8 .b8 __local_1[32];
-	.local .align 8 .b8 __local_2[8];
 	ld.param.u64 %trap, [__gpukvet_trap];
 	cvta.to.global.u64 %trap, %trap;
 $L_0:
@@ -17698,7 +17554,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_PointerLocal_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_PointerLocal_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -17708,73 +17563,29 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.u64 %rd10, __local_0;
-	mov.b64 %rd11, 0d0000000000000000;
-	st.local.f64 [%rd10], %rd11;
-	mov.b64 %rd12, 8;
-	add.s64 %rd13, %rd10, %rd12;
-	st.local.f64 [%rd13], %rd11;
-	mov.b64 %rd14, 16;
-	add.s64 %rd15, %rd10, %rd14;
-	st.local.f64 [%rd15], %rd11;
-	mov.b64 %rd16, 24;
-	add.s64 %rd17, %rd10, %rd16;
-	st.local.f64 [%rd17], %rd11;
-	mov.u64 %rd18, __local_1;
-	st.local.f64 [%rd18], %rd11;
-	add.s64 %rd19, %rd18, %rd12;
-	st.local.f64 [%rd19], %rd11;
-	add.s64 %rd20, %rd18, %rd14;
-	st.local.f64 [%rd20], %rd11;
-	add.s64 %rd21, %rd18, %rd16;
-	st.local.f64 [%rd21], %rd11;
-	mov.b64 %rd22, %rd9;
-$L_5:
-	mul.lo.s64 %rd23, %rd9, %rd12;
-	add.s64 %rd24, %rd1, %rd23;
-	ld.global.f64 %rd25, [%rd24];
-	st.local.f64 [%rd18], %rd25;
-	mov.b64 %rd26, 0d3FF0000000000000;
-	st.local.f64 [%rd19], %rd26;
-	mov.b64 %rd27, 0d4000000000000000;
-	st.local.f64 [%rd20], %rd27;
-	mov.b64 %rd28, 0d4008000000000000;
-	st.local.f64 [%rd21], %rd28;
-	ld.local.f64 %rd29, [%rd18];
-	ld.local.f64 %rd30, [%rd19];
-	ld.local.f64 %rd31, [%rd20];
-	ld.local.f64 %rd32, [%rd21];
-	st.local.f64 [%rd10], %rd29;
-	st.local.f64 [%rd13], %rd30;
-	st.local.f64 [%rd15], %rd31;
-	st.local.f64 [%rd17], %rd32;
-	mov.u64 %rd33, __local_2;
-	st.local.f64 [%rd33], %rd11;
-	st.local.f64 [%rd33], %rd11;
-$L_6:
-	ld.local.f64 %rd34, [%rd10];
-	ld.local.f64 %rd35, [%rd13];
-	add.f64 %rd36, %rd34, %rd35;
-	ld.local.f64 %rd37, [%rd15];
-	add.f64 %rd38, %rd36, %rd37;
-	ld.local.f64 %rd39, [%rd17];
-	add.f64 %rd40, %rd38, %rd39;
-$L_7:
-	st.local.f64 [%rd33], %rd40;
-	mov.b64 %rd41, %rd4;
-	setp.lt.u64 %p2, %rd22, %rd41;
-	@!%p2 bra $L_9;
-$L_8:
-	add.s64 %rd42, %rd3, %rd23;
-	ld.local.f64 %rd43, [%rd33];
-	mul.f64 %rd44, %rd43, %rd27;
-	st.global.f64 [%rd42], %rd44;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, %rd4;
+	setp.lt.u64 %p2, %rd10, %rd11;
+	@!%p2 bra $L_4;
 $L_3:
-$L_4:
+	mov.b64 %rd12, 8;
+	mul.lo.s64 %rd13, %rd9, %rd12;
+	add.s64 %rd14, %rd1, %rd13;
+	ld.global.f64 %rd15, [%rd14];
+	mov.b64 %rd16, 0d3FF0000000000000;
+	mov.b64 %rd17, 0d4000000000000000;
+	mov.b64 %rd18, 0d4008000000000000;
+	add.f64 %rd19, %rd15, %rd16;
+	add.f64 %rd20, %rd19, %rd17;
+	add.f64 %rd21, %rd20, %rd18;
+	add.s64 %rd22, %rd3, %rd13;
+	mul.f64 %rd23, %rd21, %rd17;
+	st.global.f64 [%rd22], %rd23;
+$L_2:
 	ret;
-$L_9:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -17809,7 +17620,7 @@ $T_1:
 )
 .reqntid 128, 1, 1
 {
-	.reg .pred %p<4>;
+	.reg .pred %p<5>;
 	.reg .b32 %r<14>;
 	.reg .b64 %rd<26>;
 	.reg .b64 %trap;
@@ -17824,7 +17635,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_SharedReverse_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_SharedReverse_param_3];
-$L_1:
 	mov.u64 %rd5, __gpukvet_shared_1;
 	mov.u32 %r1, %tid.x;
 	cvt.u64.u32 %rd6, %r1;
@@ -17835,49 +17645,43 @@ $L_1:
 	mul.wide.u32 %rd9, %r2, %r3;
 	add.s64 %rd10, %rd9, %rd6;
 	setp.lt.s64 %p1, %rd10, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-$L_8:
-	mov.b64 %rd16, 4;
-	mul.lo.s64 %rd17, %rd10, %rd16;
-	add.s64 %rd18, %rd1, %rd17;
-	ld.global.f32 %r7, [%rd18];
-$L_9:
-	mov.b32 %r8, %r1;
-	mov.b32 %r9, 4;
-	mul.lo.s32 %r10, %r8, %r9;
-	cvt.s64.s32 %rd19, %r10;
-	add.s64 %rd20, %rd5, %rd19;
-	st.shared.f32 [%rd20], %r7;
-$L_3:
-	bar.sync 0;
-	mov.b64 %rd11, 128;
-	mul.lo.s64 %rd12, %rd7, %rd11;
-	mov.b64 %rd13, 127;
-	add.s64 %rd14, %rd12, %rd13;
-	sub.s64 %rd15, %rd14, %rd6;
-	setp.lt.s64 %p2, %rd10, %rd4;
-	@!%p2 bra $L_5;
-$L_6:
-	setp.lt.s64 %p3, %rd15, %rd2;
-	@!%p3 bra $L_5;
-$L_4:
-	mov.b32 %r4, 127;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.b64 %rd11, 4;
+	mul.lo.s64 %rd12, %rd10, %rd11;
+	add.s64 %rd13, %rd1, %rd12;
+	ld.global.f32 %r4, [%rd13];
 	mov.b32 %r5, %r1;
-	sub.s32 %r6, %r4, %r5;
-$L_10:
+	mov.b32 %r6, 4;
+	mul.lo.s32 %r7, %r5, %r6;
+	cvt.s64.s32 %rd14, %r7;
+	add.s64 %rd15, %rd5, %rd14;
+	st.shared.f32 [%rd15], %r4;
+$L_2:
+	bar.sync 0;
+	mov.b64 %rd16, 128;
+	mul.lo.s64 %rd17, %rd7, %rd16;
+	mov.b64 %rd18, 127;
+	add.s64 %rd19, %rd17, %rd18;
+	sub.s64 %rd20, %rd19, %rd6;
+	setp.lt.s64 %p2, %rd10, %rd4;
+	setp.lt.s64 %p3, %rd20, %rd2;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_4;
+$L_3:
+	mov.b32 %r8, 127;
+	mov.b32 %r9, %r1;
+	sub.s32 %r10, %r8, %r9;
 	mov.b64 %rd21, 4;
 	mov.b32 %r11, 4;
-	mul.lo.s32 %r12, %r6, %r11;
+	mul.lo.s32 %r12, %r10, %r11;
 	cvt.s64.s32 %rd22, %r12;
 	add.s64 %rd23, %rd5, %rd22;
 	ld.shared.f32 %r13, [%rd23];
-$L_11:
 	mul.lo.s64 %rd24, %rd10, %rd21;
 	add.s64 %rd25, %rd3, %rd24;
 	st.global.f32 [%rd25], %r13;
-$L_5:
-$L_7:
+$L_4:
 	ret;
 }
 
@@ -17891,9 +17695,9 @@ $L_7:
 )
 .reqntid 256, 1, 1
 {
-	.reg .pred %p<6>;
-	.reg .b32 %r<10>;
-	.reg .b64 %rd<36>;
+	.reg .pred %p<13>;
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<66>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -17906,7 +17710,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_BlockSum_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_BlockSum_param_3];
-$L_1:
 	mov.u64 %rd5, __gpukvet_shared_2;
 	mov.u32 %r1, %tid.x;
 	cvt.u64.u32 %rd6, %r1;
@@ -17918,71 +17721,125 @@ $L_1:
 	add.s64 %rd10, %rd9, %rd6;
 	setp.lt.s64 %p1, %rd10, %rd2;
 	mov.b64 %rd11, 0;
-	@%p1 bra $L_2;
-	mov.b64 %rd13, %rd11;
-	bra $L_3;
+	@%p1 bra $L_1;
+	mov.b64 %rd17, %rd11;
+	bra $L_2;
+$L_1:
+	mov.b64 %rd12, 8;
+	mul.lo.s64 %rd13, %rd10, %rd12;
+	add.s64 %rd14, %rd1, %rd13;
+	ld.global.s64 %rd15, [%rd14];
+	mov.b64 %rd17, %rd15;
 $L_2:
-$L_13:
-	mov.b64 %rd20, 8;
-	mul.lo.s64 %rd21, %rd10, %rd20;
-	add.s64 %rd22, %rd1, %rd21;
-	ld.global.s64 %rd23, [%rd22];
-	mov.b64 %rd13, %rd23;
-$L_3:
-	mov.b64 %rd12, %rd13;
-$L_14:
-	mov.b64 %rd24, 8;
-	mov.b32 %r6, %r1;
-	mov.b32 %r7, 8;
-	mul.lo.s32 %r8, %r6, %r7;
-	cvt.s64.s32 %rd25, %r8;
-	add.s64 %rd26, %rd5, %rd25;
-	st.shared.s64 [%rd26], %rd12;
+	mov.b64 %rd16, %rd17;
+	mov.b64 %rd18, 8;
+	mov.b32 %r4, %r1;
+	mov.b32 %r5, 8;
+	mul.lo.s32 %r6, %r4, %r5;
+	cvt.s64.s32 %rd19, %r6;
+	add.s64 %rd20, %rd5, %rd19;
+	st.shared.s64 [%rd20], %rd16;
 	bar.sync 0;
-	mov.b64 %rd27, 128;
-	mov.b64 %rd15, %rd27;
+	mov.b64 %rd21, 128;
+	setp.lt.s64 %p2, %rd6, %rd21;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd22, 1024;
+	add.s64 %rd23, %rd20, %rd22;
+	ld.shared.s64 %rd24, [%rd23];
+	ld.shared.s64 %rd25, [%rd20];
+	add.s64 %rd26, %rd25, %rd24;
+	st.shared.s64 [%rd20], %rd26;
 $L_4:
-	mov.b64 %rd14, %rd15;
-	setp.gt.s64 %p2, %rd14, %rd11;
-	@!%p2 bra $L_6;
+	bar.sync 0;
+	mov.b64 %rd27, 64;
+	setp.lt.s64 %p3, %rd6, %rd27;
+	@!%p3 bra $L_6;
 $L_5:
-	setp.lt.s64 %p3, %rd6, %rd14;
-	@!%p3 bra $L_8;
-$L_7:
-	cvt.u32.u64 %r4, %rd14;
-	add.s32 %r5, %r6, %r4;
-	cvt.s64.s32 %rd16, %r5;
-$L_15:
-	mul.lo.s64 %rd28, %rd16, %rd24;
-	add.s64 %rd29, %rd5, %rd28;
+	mov.b64 %rd28, 512;
+	add.s64 %rd29, %rd20, %rd28;
 	ld.shared.s64 %rd30, [%rd29];
-$L_16:
-	ld.shared.s64 %rd31, [%rd26];
+	ld.shared.s64 %rd31, [%rd20];
 	add.s64 %rd32, %rd31, %rd30;
-$L_17:
-	st.shared.s64 [%rd26], %rd32;
+	st.shared.s64 [%rd20], %rd32;
+$L_6:
+	bar.sync 0;
+	mov.b64 %rd33, 32;
+	setp.lt.s64 %p4, %rd6, %rd33;
+	@!%p4 bra $L_8;
+$L_7:
+	mov.b64 %rd34, 256;
+	add.s64 %rd35, %rd20, %rd34;
+	ld.shared.s64 %rd36, [%rd35];
+	ld.shared.s64 %rd37, [%rd20];
+	add.s64 %rd38, %rd37, %rd36;
+	st.shared.s64 [%rd20], %rd38;
 $L_8:
 	bar.sync 0;
-	mov.b64 %rd17, 1;
-	min.u64 %rd35, %rd17, 64;
-	cvt.u32.u64 %r9, %rd35;
-	shr.s64 %rd18, %rd14, %r9;
-	mov.b64 %rd15, %rd18;
-	bra $L_4;
-$L_6:
-	setp.eq.s64 %p4, %rd6, %rd11;
-	@!%p4 bra $L_10;
-$L_11:
-	setp.lt.s64 %p5, %rd7, %rd4;
+	mov.b64 %rd39, 16;
+	setp.lt.s64 %p5, %rd6, %rd39;
 	@!%p5 bra $L_10;
 $L_9:
-	ld.shared.s64 %rd19, [%rd5];
-$L_18:
-	mul.lo.s64 %rd33, %rd7, %rd24;
-	add.s64 %rd34, %rd3, %rd33;
-	st.global.s64 [%rd34], %rd19;
+	add.s64 %rd40, %rd20, %rd21;
+	ld.shared.s64 %rd41, [%rd40];
+	ld.shared.s64 %rd42, [%rd20];
+	add.s64 %rd43, %rd42, %rd41;
+	st.shared.s64 [%rd20], %rd43;
 $L_10:
+	bar.sync 0;
+	setp.lt.s64 %p6, %rd6, %rd18;
+	@!%p6 bra $L_12;
+$L_11:
+	add.s64 %rd44, %rd20, %rd27;
+	ld.shared.s64 %rd45, [%rd44];
+	ld.shared.s64 %rd46, [%rd20];
+	add.s64 %rd47, %rd46, %rd45;
+	st.shared.s64 [%rd20], %rd47;
 $L_12:
+	bar.sync 0;
+	mov.b64 %rd48, 4;
+	setp.lt.s64 %p7, %rd6, %rd48;
+	@!%p7 bra $L_14;
+$L_13:
+	add.s64 %rd49, %rd20, %rd33;
+	ld.shared.s64 %rd50, [%rd49];
+	ld.shared.s64 %rd51, [%rd20];
+	add.s64 %rd52, %rd51, %rd50;
+	st.shared.s64 [%rd20], %rd52;
+$L_14:
+	bar.sync 0;
+	mov.b64 %rd53, 2;
+	setp.lt.s64 %p8, %rd6, %rd53;
+	@!%p8 bra $L_16;
+$L_15:
+	add.s64 %rd54, %rd20, %rd39;
+	ld.shared.s64 %rd55, [%rd54];
+	ld.shared.s64 %rd56, [%rd20];
+	add.s64 %rd57, %rd56, %rd55;
+	st.shared.s64 [%rd20], %rd57;
+$L_16:
+	bar.sync 0;
+	mov.b64 %rd58, 1;
+	setp.lt.s64 %p9, %rd6, %rd58;
+	@!%p9 bra $L_18;
+$L_17:
+	add.s64 %rd59, %rd20, %rd18;
+	ld.shared.s64 %rd60, [%rd59];
+	ld.shared.s64 %rd61, [%rd20];
+	add.s64 %rd62, %rd61, %rd60;
+	st.shared.s64 [%rd20], %rd62;
+$L_18:
+	bar.sync 0;
+	setp.eq.s64 %p10, %rd6, %rd11;
+	setp.lt.s64 %p11, %rd7, %rd4;
+	and.pred %p12, %p10, %p11;
+	@!%p12 bra $L_20;
+$L_19:
+	ld.shared.s64 %rd63, [%rd5];
+	mul.lo.s64 %rd64, %rd7, %rd18;
+	add.s64 %rd65, %rd3, %rd64;
+	st.global.s64 [%rd65], %rd63;
+$L_20:
 	ret;
 }
 
@@ -17997,7 +17854,7 @@ $L_12:
 )
 .reqntid 16, 16, 1
 {
-	.reg .pred %p<7>;
+	.reg .pred %p<9>;
 	.reg .b32 %r<23>;
 	.reg .b64 %rd<38>;
 	.reg .b64 %trap;
@@ -18013,7 +17870,6 @@ $L_0:
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_Shared2D_param_3];
 	ld.param.s64 %rd5, [kernels_Shared2D_param_4];
-$L_1:
 	mov.u64 %rd6, __gpukvet_shared_3;
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
@@ -18032,72 +17888,65 @@ $L_1:
 	add.s32 %r9, %r6, %r8;
 	cvt.s64.s32 %rd13, %r9;
 	setp.lt.s64 %p1, %rd11, %rd5;
-	@!%p1 bra $L_3;
-$L_4:
-	setp.lt.s64 %p3, %rd13, %rd5;
-	@!%p3 bra $L_3;
-$L_2:
-$L_9:
+	setp.lt.s64 %p2, %rd13, %rd5;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	mul.lo.s64 %rd14, %rd13, %rd5;
+	add.s64 %rd15, %rd14, %rd11;
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd2;
+	setp.lt.u64 %p4, %rd16, %rd17;
+	@!%p4 bra $L_6;
+$L_5:
 	mov.b32 %r12, 68;
 	mul.lo.s32 %r13, %r8, %r12;
-	cvt.s64.s32 %rd18, %r13;
-	add.s64 %rd19, %rd6, %rd18;
-	mul.lo.s64 %rd20, %rd13, %rd5;
-	add.s64 %rd21, %rd20, %rd11;
-	mov.b64 %rd22, %rd21;
-	mov.b64 %rd23, %rd2;
-	setp.lt.u64 %p5, %rd22, %rd23;
-	@!%p5 bra $L_11;
-$L_10:
-	mov.b64 %rd24, 4;
-	mul.lo.s64 %rd25, %rd21, %rd24;
-	add.s64 %rd26, %rd1, %rd25;
-	ld.global.f32 %r14, [%rd26];
-$L_12:
+	cvt.s64.s32 %rd24, %r13;
+	add.s64 %rd25, %rd6, %rd24;
+	mov.b64 %rd26, 4;
+	mul.lo.s64 %rd27, %rd15, %rd26;
+	add.s64 %rd28, %rd1, %rd27;
+	ld.global.f32 %r14, [%rd28];
 	mov.b32 %r15, %r2;
 	mov.b32 %r16, 4;
 	mul.lo.s32 %r17, %r15, %r16;
-	cvt.s64.s32 %rd27, %r17;
-	add.s64 %rd28, %rd19, %rd27;
-	st.shared.f32 [%rd28], %r14;
-$L_3:
+	cvt.s64.s32 %rd29, %r17;
+	add.s64 %rd30, %rd25, %rd29;
+	st.shared.f32 [%rd30], %r14;
+$L_2:
 	bar.sync 0;
 	mov.b32 %r10, %r2;
 	add.s32 %r11, %r6, %r10;
-	cvt.s64.s32 %rd14, %r11;
-	add.s64 %rd15, %rd9, %rd12;
-	setp.lt.s64 %p2, %rd14, %rd5;
-	@!%p2 bra $L_6;
+	cvt.s64.s32 %rd18, %r11;
+	add.s64 %rd19, %rd9, %rd12;
+	setp.lt.s64 %p5, %rd18, %rd5;
+	setp.lt.s64 %p6, %rd19, %rd5;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_4;
+$L_3:
+	mul.lo.s64 %rd20, %rd19, %rd5;
+	add.s64 %rd21, %rd20, %rd18;
+	mov.b64 %rd22, %rd21;
+	mov.b64 %rd23, %rd4;
+	setp.lt.u64 %p8, %rd22, %rd23;
+	@!%p8 bra $L_8;
 $L_7:
-	setp.lt.s64 %p4, %rd15, %rd5;
-	@!%p4 bra $L_6;
-$L_5:
-	mul.lo.s64 %rd16, %rd15, %rd5;
-	add.s64 %rd17, %rd16, %rd14;
-$L_13:
 	mov.b32 %r18, 68;
 	mul.lo.s32 %r19, %r10, %r18;
-	cvt.s64.s32 %rd29, %r19;
-	add.s64 %rd30, %rd6, %rd29;
-$L_14:
-	mov.b64 %rd31, 4;
+	cvt.s64.s32 %rd31, %r19;
+	add.s64 %rd32, %rd6, %rd31;
+	mov.b64 %rd33, 4;
 	mov.b32 %r20, 4;
 	mul.lo.s32 %r21, %r8, %r20;
-	cvt.s64.s32 %rd32, %r21;
-	add.s64 %rd33, %rd30, %rd32;
-	ld.shared.f32 %r22, [%rd33];
-	mov.b64 %rd34, %rd17;
-	mov.b64 %rd35, %rd4;
-	setp.lt.u64 %p6, %rd34, %rd35;
-	@!%p6 bra $L_16;
-$L_15:
-	mul.lo.s64 %rd36, %rd17, %rd31;
+	cvt.s64.s32 %rd34, %r21;
+	add.s64 %rd35, %rd32, %rd34;
+	ld.shared.f32 %r22, [%rd35];
+	mul.lo.s64 %rd36, %rd21, %rd33;
 	add.s64 %rd37, %rd3, %rd36;
 	st.global.f32 [%rd37], %r22;
-$L_6:
-$L_8:
+$L_4:
 	ret;
-$L_11:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -18115,12 +17964,12 @@ $L_11:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd21;
+	st.global.u64 [%trap+32], %rd15;
 	st.global.u64 [%trap+40], %rd2;
 	membar.gl;
 $T_1:
 	exit;
-$L_16:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -18138,7 +17987,7 @@ $L_16:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd17;
+	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
 $T_2:
@@ -18155,8 +18004,8 @@ $T_2:
 )
 {
 	.reg .pred %p<7>;
-	.reg .b32 %r<25>;
-	.reg .b64 %rd<34>;
+	.reg .b32 %r<14>;
+	.reg .b64 %rd<30>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -18169,7 +18018,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_Slicing_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_Slicing_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -18179,8 +18027,8 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd4;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd10, 5;
 	rem.s64 %rd11, %rd9, %rd10;
 	mov.b64 %rd12, 8;
@@ -18191,64 +18039,44 @@ $L_2:
 	mov.b64 %rd14, %rd13;
 	mov.b64 %rd15, %rd2;
 	setp.le.u64 %p2, %rd14, %rd15;
-	@!%p2 bra $L_6;
-$L_5:
 	mov.b64 %rd16, %rd11;
 	setp.le.u64 %p3, %rd16, %rd14;
-	@!%p3 bra $L_8;
+	and.pred %p4, %p2, %p3;
+	sub.s64 %rd17, %rd2, %rd11;
+	mov.b64 %rd18, 6;
+	mov.b64 %rd19, %rd18;
+	mov.b64 %rd20, %rd17;
+	setp.le.u64 %p5, %rd19, %rd20;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_9;
 $L_7:
-	mov.b64 %rd17, 4;
+	mov.b64 %rd21, 4;
 	mov.b32 %r7, 4;
 	mul.lo.s32 %r8, %r4, %r7;
-	cvt.s64.s32 %rd18, %r8;
-	add.s64 %rd19, %rd1, %rd18;
-	sub.s64 %rd20, %rd2, %rd11;
-	mov.b64 %rd21, 2;
-	mov.b64 %rd22, 6;
-	mov.b64 %rd23, %rd22;
-	mov.b64 %rd24, %rd20;
-	setp.le.u64 %p4, %rd23, %rd24;
-	@!%p4 bra $L_10;
-$L_9:
-	mov.b64 %rd25, %rd10;
-	setp.le.u64 %p5, %rd25, %rd23;
-	@!%p5 bra $L_12;
-$L_11:
-	mov.b64 %rd26, %rd21;
-	setp.le.u64 %p6, %rd26, %rd25;
-	@!%p6 bra $L_14;
-$L_13:
-	add.s64 %rd27, %rd19, %rd12;
-	mov.b32 %r9, 5;
-	mov.b32 %r10, 2;
-	sub.s32 %r11, %r9, %r10;
-	mov.b32 %r12, 6;
-	sub.s32 %r13, %r12, %r10;
-	mov.b32 %r14, 100;
-	mul.lo.s32 %r15, %r5, %r14;
-	mov.b32 %r16, 10;
-	mul.lo.s32 %r17, %r11, %r16;
-	add.s32 %r18, %r15, %r17;
-	add.s32 %r19, %r18, %r13;
-	cvt.s64.s32 %rd28, %r19;
-	cvt.u32.u64 %r20, %rd28;
-$L_15:
-	mov.b64 %rd29, 28;
-	add.s64 %rd30, %rd19, %rd29;
-	ld.global.s32 %r21, [%rd30];
-	add.s32 %r22, %r20, %r21;
-$L_16:
-	add.s64 %rd31, %rd27, %rd12;
-	ld.global.s32 %r23, [%rd31];
-	add.s32 %r24, %r22, %r23;
-$L_17:
-	mul.lo.s64 %rd32, %rd9, %rd17;
-	add.s64 %rd33, %rd3, %rd32;
-	st.global.s32 [%rd33], %r24;
-$L_3:
-$L_4:
+	cvt.s64.s32 %rd22, %r8;
+	add.s64 %rd23, %rd1, %rd22;
+	add.s64 %rd24, %rd23, %rd12;
+	mov.b32 %r9, 834;
+	mov.b64 %rd25, 28;
+	add.s64 %rd26, %rd23, %rd25;
+	ld.global.s32 %r10, [%rd26];
+	add.s32 %r11, %r9, %r10;
+	add.s64 %rd27, %rd24, %rd12;
+	ld.global.s32 %r12, [%rd27];
+	add.s32 %r13, %r11, %r12;
+	mul.lo.s64 %rd28, %rd9, %rd21;
+	add.s64 %rd29, %rd3, %rd28;
+	st.global.s32 [%rd29], %r13;
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@!%p3 bra $L_6;
+$L_5:
+	@%p5 bra $L_10;
+	bra $L_8;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -18271,7 +18099,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -18294,7 +18122,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_10:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -18312,13 +18140,13 @@ $L_10:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd22;
-	st.global.u64 [%trap+40], %rd20;
+	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+40], %rd17;
 	membar.gl;
 $T_3:
 	exit;
-$L_12:
-	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_4;
 	mov.u32 %tr1, 368;
@@ -18335,33 +18163,8 @@ $L_12:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd10;
-	st.global.u64 [%trap+40], %rd22;
 	membar.gl;
 $T_4:
-	exit;
-$L_14:
-	atom.global.cas.b32 %tr0, [%trap], 0, 2;
-	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_5;
-	mov.u32 %tr1, 368;
-	st.global.u32 [%trap+4], %tr1;
-	mov.u32 %tr1, %ctaid.x;
-	st.global.u32 [%trap+8], %tr1;
-	mov.u32 %tr1, %ctaid.y;
-	st.global.u32 [%trap+12], %tr1;
-	mov.u32 %tr1, %ctaid.z;
-	st.global.u32 [%trap+16], %tr1;
-	mov.u32 %tr1, %tid.x;
-	st.global.u32 [%trap+20], %tr1;
-	mov.u32 %tr1, %tid.y;
-	st.global.u32 [%trap+24], %tr1;
-	mov.u32 %tr1, %tid.z;
-	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd21;
-	st.global.u64 [%trap+40], %rd10;
-	membar.gl;
-$T_5:
 	exit;
 }
 
@@ -18372,230 +18175,160 @@ $T_5:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<5>;
-	.reg .b32 %r<49>;
-	.reg .b64 %rd<99>;
+	.reg .pred %p<6>;
+	.reg .b32 %r<51>;
+	.reg .b64 %rd<59>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
-	.local .align 8 .b8 __local_0[24];
-	.local .align 8 .b8 __local_1[24];
-	.local .align 8 .b8 __local_2[24];
-	.local .align 4 .b8 __local_3[24];
-	.local .align 4 .b8 __local_4[24];
+	.local .align 4 .b8 __local_0[24];
 	ld.param.u64 %trap, [__gpukvet_trap];
 	cvta.to.global.u64 %trap, %trap;
 $L_0:
 	ld.param.u64 %rd1, [kernels_Indexes_param_0];
 	cvta.to.global.u64 %rd1, %rd1;
 	ld.param.s64 %rd2, [kernels_Indexes_param_1];
-$L_1:
-	mov.u64 %rd3, __local_0;
-	mov.b64 %rd4, 0;
-	st.local.s64 [%rd3], %rd4;
-	mov.b64 %rd5, 8;
-	add.s64 %rd6, %rd3, %rd5;
-	st.local.s64 [%rd6], %rd4;
-	mov.b64 %rd7, 16;
-	add.s64 %rd8, %rd3, %rd7;
-	st.local.s64 [%rd8], %rd4;
+	mov.b64 %rd3, 8;
+	mov.b64 %rd4, 16;
 	mov.u32 %r1, %ctaid.x;
-	cvt.u64.u32 %rd9, %r1;
+	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
-	cvt.u64.u32 %rd10, %r2;
-	mul.wide.u32 %rd11, %r1, %r2;
+	cvt.u64.u32 %rd6, %r2;
+	mul.wide.u32 %rd7, %r1, %r2;
 	mov.u32 %r3, %tid.x;
-	cvt.u64.u32 %rd12, %r3;
-	add.s64 %rd13, %rd11, %rd12;
+	cvt.u64.u32 %rd8, %r3;
+	add.s64 %rd9, %rd7, %rd8;
 	mov.u32 %r4, %ctaid.y;
 	mov.u32 %r5, %ntid.y;
-	cvt.u64.u32 %rd14, %r5;
 	mov.b32 %r6, %r4;
 	mov.b32 %r7, %r5;
 	mul.lo.s32 %r8, %r6, %r7;
 	mov.u32 %r9, %tid.y;
 	mov.b32 %r10, %r9;
 	add.s32 %r11, %r8, %r10;
-	cvt.s64.s32 %rd15, %r11;
+	cvt.s64.s32 %rd10, %r11;
 	mov.u32 %r12, %ctaid.z;
 	mov.u32 %r13, %ntid.z;
-	cvt.u64.u32 %rd16, %r13;
 	mov.b32 %r14, %r12;
 	mov.b32 %r15, %r13;
 	mul.lo.s32 %r16, %r14, %r15;
 	mov.u32 %r17, %tid.z;
 	mov.b32 %r18, %r17;
 	add.s32 %r19, %r16, %r18;
-	cvt.s64.s32 %rd17, %r19;
-	st.local.s64 [%rd3], %rd13;
-	st.local.s64 [%rd6], %rd15;
-	st.local.s64 [%rd8], %rd17;
-	mov.u64 %rd18, __local_1;
-	st.local.s64 [%rd18], %rd4;
-	add.s64 %rd19, %rd18, %rd5;
-	st.local.s64 [%rd19], %rd4;
-	add.s64 %rd20, %rd18, %rd7;
-	st.local.s64 [%rd20], %rd4;
-	mov.u64 %rd21, __local_2;
-	st.local.s64 [%rd21], %rd4;
-	add.s64 %rd22, %rd21, %rd5;
-	st.local.s64 [%rd22], %rd4;
-	add.s64 %rd23, %rd21, %rd7;
-	st.local.s64 [%rd23], %rd4;
+	cvt.s64.s32 %rd11, %r19;
 	mov.u32 %r20, %nctaid.x;
-	cvt.u64.u32 %rd24, %r20;
+	cvt.u64.u32 %rd12, %r20;
 	mov.u32 %r21, %nctaid.y;
-	cvt.u64.u32 %rd25, %r21;
 	mov.u32 %r22, %nctaid.z;
-	cvt.u64.u32 %rd26, %r22;
-	st.local.s64 [%rd18], %rd24;
-	st.local.s64 [%rd19], %rd25;
-	st.local.s64 [%rd20], %rd26;
-	st.local.s64 [%rd21], %rd10;
-	st.local.s64 [%rd22], %rd14;
-	st.local.s64 [%rd23], %rd16;
-	ld.local.s64 %rd27, [%rd18];
-	ld.local.s64 %rd28, [%rd21];
-	mul.lo.s64 %rd29, %rd27, %rd28;
-	ld.local.s64 %rd30, [%rd19];
-	ld.local.s64 %rd31, [%rd22];
-	mul.lo.s64 %rd32, %rd30, %rd31;
-	ld.local.s64 %rd33, [%rd8];
-	mul.lo.s64 %rd34, %rd33, %rd32;
-	ld.local.s64 %rd35, [%rd6];
+	mul.wide.u32 %rd13, %r20, %r2;
+	mov.b32 %r23, %r21;
+	mul.lo.s32 %r24, %r23, %r7;
+	cvt.s64.s32 %rd14, %r24;
+	mul.wide.s32 %rd15, %r19, %r24;
+	add.s64 %rd16, %rd15, %rd10;
+	mul.lo.s64 %rd17, %rd16, %rd13;
+	add.s64 %rd18, %rd17, %rd9;
+	mov.b64 %rd19, 6;
+	mul.lo.s64 %rd20, %rd18, %rd19;
+	mov.b64 %rd21, 5;
+	add.s64 %rd22, %rd20, %rd21;
+	setp.lt.s64 %p1, %rd22, %rd2;
+	@!%p1 bra $L_2;
+$L_1:
+	mov.u64 %rd23, __local_0;
+	mov.b32 %r25, 0;
+	st.local.s32 [%rd23], %r25;
+	mov.b64 %rd24, 4;
+	add.s64 %rd25, %rd23, %rd24;
+	st.local.s32 [%rd25], %r25;
+	add.s64 %rd26, %rd23, %rd3;
+	st.local.s32 [%rd26], %r25;
+	mov.b64 %rd27, 12;
+	add.s64 %rd28, %rd23, %rd27;
+	st.local.s32 [%rd28], %r25;
+	add.s64 %rd29, %rd23, %rd4;
+	st.local.s32 [%rd29], %r25;
+	mov.b64 %rd30, 20;
+	add.s64 %rd31, %rd23, %rd30;
+	st.local.s32 [%rd31], %r25;
+	mov.b32 %r26, 10;
+	mul.lo.s32 %r27, %r26, %r10;
+	mov.b32 %r28, %r3;
+	add.s32 %r29, %r28, %r27;
+	mov.b32 %r30, 100;
+	mul.lo.s32 %r31, %r30, %r18;
+	add.s32 %r32, %r29, %r31;
+	cvt.s64.s32 %rd32, %r32;
+	cvt.u32.u64 %r33, %rd32;
+	mul.lo.s32 %r34, %r26, %r6;
+	cvt.s64.s32 %rd33, %r34;
+	add.s64 %rd34, %rd5, %rd33;
+	mul.lo.s32 %r35, %r30, %r14;
+	cvt.s64.s32 %rd35, %r35;
 	add.s64 %rd36, %rd34, %rd35;
-	mul.lo.s64 %rd37, %rd36, %rd29;
-	ld.local.s64 %rd38, [%rd3];
-	add.s64 %rd39, %rd37, %rd38;
-	mov.b64 %rd40, 6;
-	mul.lo.s64 %rd41, %rd39, %rd40;
-	mov.b64 %rd42, 5;
-	add.s64 %rd43, %rd41, %rd42;
-	setp.lt.s64 %p1, %rd43, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
-	mov.u64 %rd44, __local_3;
-	mov.b32 %r23, 0;
-	st.local.s32 [%rd44], %r23;
-	mov.b64 %rd45, 4;
-	add.s64 %rd46, %rd44, %rd45;
-	st.local.s32 [%rd46], %r23;
-	add.s64 %rd47, %rd44, %rd5;
-	st.local.s32 [%rd47], %r23;
-	mov.b64 %rd48, 12;
-	add.s64 %rd49, %rd44, %rd48;
-	st.local.s32 [%rd49], %r23;
-	add.s64 %rd50, %rd44, %rd7;
-	st.local.s32 [%rd50], %r23;
-	mov.b64 %rd51, 20;
-	add.s64 %rd52, %rd44, %rd51;
-	st.local.s32 [%rd52], %r23;
-	mov.u64 %rd53, __local_4;
-	st.local.s32 [%rd53], %r23;
-	add.s64 %rd54, %rd53, %rd45;
-	st.local.s32 [%rd54], %r23;
-	add.s64 %rd55, %rd53, %rd5;
-	st.local.s32 [%rd55], %r23;
-	add.s64 %rd56, %rd53, %rd48;
-	st.local.s32 [%rd56], %r23;
-	add.s64 %rd57, %rd53, %rd7;
-	st.local.s32 [%rd57], %r23;
-	add.s64 %rd58, %rd53, %rd51;
-	st.local.s32 [%rd58], %r23;
-	mov.b64 %rd59, 10;
-	mov.b32 %r24, 10;
-	mul.lo.s32 %r25, %r24, %r10;
-	mov.b32 %r26, %r3;
-	add.s32 %r27, %r26, %r25;
-	mov.b64 %rd60, 100;
-	mov.b32 %r28, 100;
-	mul.lo.s32 %r29, %r28, %r18;
-	add.s32 %r30, %r27, %r29;
-	cvt.s64.s32 %rd61, %r30;
-	cvt.u32.u64 %r31, %rd61;
-	st.local.s32 [%rd53], %r31;
-	mul.lo.s32 %r32, %r24, %r6;
-	cvt.s64.s32 %rd62, %r32;
-	add.s64 %rd63, %rd9, %rd62;
-	mul.lo.s32 %r33, %r28, %r14;
-	cvt.s64.s32 %rd64, %r33;
-	add.s64 %rd65, %rd63, %rd64;
-	cvt.u32.u64 %r34, %rd65;
-	st.local.s32 [%rd54], %r34;
-	ld.local.s64 %rd66, [%rd21];
-	ld.local.s64 %rd67, [%rd22];
-	mul.lo.s64 %rd68, %rd59, %rd67;
-	add.s64 %rd69, %rd66, %rd68;
-	ld.local.s64 %rd70, [%rd23];
-	mul.lo.s64 %rd71, %rd60, %rd70;
-	add.s64 %rd72, %rd69, %rd71;
-	cvt.u32.u64 %r35, %rd72;
-	st.local.s32 [%rd55], %r35;
-	ld.local.s64 %rd73, [%rd18];
-	ld.local.s64 %rd74, [%rd19];
-	mul.lo.s64 %rd75, %rd59, %rd74;
-	add.s64 %rd76, %rd73, %rd75;
-	ld.local.s64 %rd77, [%rd20];
-	mul.lo.s64 %rd78, %rd60, %rd77;
-	add.s64 %rd79, %rd76, %rd78;
-	cvt.u32.u64 %r36, %rd79;
-	st.local.s32 [%rd56], %r36;
-	ld.local.s64 %rd80, [%rd3];
-	ld.local.s64 %rd81, [%rd6];
-	mul.lo.s64 %rd82, %rd59, %rd81;
-	add.s64 %rd83, %rd80, %rd82;
-	cvt.u32.u64 %r37, %rd83;
-	st.local.s32 [%rd57], %r37;
-	ld.local.s64 %rd84, [%rd8];
-	cvt.u32.u64 %r38, %rd84;
-	st.local.s32 [%rd58], %r38;
-	ld.local.s32 %r39, [%rd53];
-	ld.local.s32 %r40, [%rd54];
-	ld.local.s32 %r41, [%rd55];
-	ld.local.s32 %r42, [%rd56];
-	ld.local.s32 %r43, [%rd57];
-	ld.local.s32 %r44, [%rd58];
-	st.local.s32 [%rd44], %r39;
-	st.local.s32 [%rd46], %r40;
-	st.local.s32 [%rd47], %r41;
-	st.local.s32 [%rd49], %r42;
-	st.local.s32 [%rd50], %r43;
-	st.local.s32 [%rd52], %r44;
-	mov.b64 %rd85, -1;
-	mov.b64 %rd87, %rd85;
-$L_4:
-	mov.b64 %rd86, %rd87;
-	mov.b64 %rd88, 1;
-	add.s64 %rd89, %rd86, %rd88;
-	setp.lt.s64 %p2, %rd89, %rd40;
-	@!%p2 bra $L_3;
-$L_5:
-	add.s64 %rd90, %rd41, %rd89;
-	mov.b64 %rd91, %rd89;
-	mov.b64 %rd92, %rd40;
-	setp.lt.u64 %p3, %rd91, %rd92;
-	@!%p3 bra $L_8;
-$L_7:
-	cvt.u32.u64 %r45, %rd89;
-	mov.b32 %r46, 4;
-	mul.lo.s32 %r47, %r45, %r46;
-	cvt.s64.s32 %rd93, %r47;
-	add.s64 %rd94, %rd44, %rd93;
-	ld.local.s32 %r48, [%rd94];
-	mov.b64 %rd95, %rd90;
-	mov.b64 %rd96, %rd2;
-	setp.lt.u64 %p4, %rd95, %rd96;
-	@!%p4 bra $L_10;
-$L_9:
-	mul.lo.s64 %rd97, %rd90, %rd45;
-	add.s64 %rd98, %rd1, %rd97;
-	st.global.s32 [%rd98], %r48;
-	mov.b64 %rd87, %rd89;
-	bra $L_4;
+	cvt.u32.u64 %r36, %rd36;
+	mul.lo.s32 %r37, %r26, %r7;
+	mov.b32 %r38, %r2;
+	add.s32 %r39, %r38, %r37;
+	mul.lo.s32 %r40, %r30, %r15;
+	add.s32 %r41, %r39, %r40;
+	cvt.s64.s32 %rd37, %r41;
+	cvt.u32.u64 %r42, %rd37;
+	mul.lo.s32 %r43, %r26, %r23;
+	cvt.s64.s32 %rd38, %r43;
+	add.s64 %rd39, %rd12, %rd38;
+	mov.b32 %r44, %r22;
+	mul.lo.s32 %r45, %r30, %r44;
+	cvt.s64.s32 %rd40, %r45;
+	add.s64 %rd41, %rd39, %rd40;
+	cvt.u32.u64 %r46, %rd41;
+	mul.lo.s32 %r47, %r26, %r11;
+	cvt.s64.s32 %rd42, %r47;
+	add.s64 %rd43, %rd9, %rd42;
+	cvt.u32.u64 %r48, %rd43;
+	cvt.u32.u64 %r49, %rd11;
+	st.local.s32 [%rd23], %r33;
+	st.local.s32 [%rd25], %r36;
+	st.local.s32 [%rd26], %r42;
+	st.local.s32 [%rd28], %r46;
+	st.local.s32 [%rd29], %r48;
+	st.local.s32 [%rd31], %r49;
+	mov.b64 %rd44, -1;
+	mov.b64 %rd45, %rd19;
+	mov.b64 %rd46, %rd2;
+	mov.b64 %rd48, %rd44;
 $L_3:
-$L_6:
+	mov.b64 %rd47, %rd48;
+	mov.b64 %rd49, 1;
+	add.s64 %rd50, %rd47, %rd49;
+	setp.lt.s64 %p2, %rd50, %rd19;
+	@!%p2 bra $L_2;
+$L_4:
+	mov.b64 %rd51, %rd50;
+	setp.lt.u64 %p3, %rd51, %rd45;
+	add.s64 %rd52, %rd20, %rd50;
+	mov.b64 %rd53, %rd52;
+	setp.lt.u64 %p4, %rd53, %rd46;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_9;
+$L_7:
+	mul.lo.s64 %rd54, %rd47, %rd24;
+	add.s64 %rd55, %rd23, %rd54;
+	add.s64 %rd56, %rd55, %rd24;
+	ld.local.s32 %r50, [%rd56];
+	mul.lo.s64 %rd57, %rd52, %rd24;
+	add.s64 %rd58, %rd1, %rd57;
+	st.global.s32 [%rd58], %r50;
+	mov.b64 %rd48, %rd50;
+	bra $L_3;
+$L_2:
 	ret;
-$L_8:
+$L_5:
+	@%p4 bra $L_10;
+	bra $L_8;
+$L_9:
+	@%p3 bra $L_5;
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -18613,12 +18346,12 @@ $L_8:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd89;
-	st.global.u64 [%trap+40], %rd40;
+	st.global.u64 [%trap+32], %rd50;
+	st.global.u64 [%trap+40], %rd19;
 	membar.gl;
 $T_1:
 	exit;
-$L_10:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -18636,10 +18369,31 @@ $L_10:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd90;
+	st.global.u64 [%trap+32], %rd52;
 	st.global.u64 [%trap+40], %rd2;
 	membar.gl;
 $T_2:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 373;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
 	exit;
 }
 
@@ -18669,7 +18423,6 @@ $L_0:
 	ld.param.u64 %rd4, [kernels_TrapIndex_param_3];
 	cvta.to.global.u64 %rd4, %rd4;
 	ld.param.s64 %rd5, [kernels_TrapIndex_param_4];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd6, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -18679,26 +18432,24 @@ $L_1:
 	cvt.u64.u32 %rd9, %r3;
 	add.s64 %rd10, %rd8, %rd9;
 	setp.lt.s64 %p1, %rd10, %rd5;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	add.s64 %rd11, %rd10, %rd1;
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd3;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@!%p2 bra $L_6;
-$L_5:
+	@!%p2 bra $L_4;
+$L_3:
 	mov.b64 %rd14, 4;
 	mul.lo.s64 %rd15, %rd11, %rd14;
 	add.s64 %rd16, %rd2, %rd15;
 	ld.global.f32 %r4, [%rd16];
-$L_7:
 	mul.lo.s64 %rd17, %rd10, %rd14;
 	add.s64 %rd18, %rd4, %rd17;
 	st.global.f32 [%rd18], %r4;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -18734,7 +18485,7 @@ $T_1:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<6>;
+	.reg .pred %p<7>;
 	.reg .b32 %r<13>;
 	.reg .b64 %rd<20>;
 	.reg .b64 %trap;
@@ -18752,7 +18503,6 @@ $L_0:
 	ld.param.u64 %rd5, [kernels_TrapDivide_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [kernels_TrapDivide_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -18762,41 +18512,43 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd6;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd2;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@!%p2 bra $L_6;
+	mov.b64 %rd14, %rd4;
+	setp.lt.u64 %p3, %rd12, %rd14;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_9;
 $L_5:
-	mov.b64 %rd14, 4;
-	mul.lo.s64 %rd15, %rd11, %rd14;
-	add.s64 %rd16, %rd1, %rd15;
-	ld.global.s32 %r4, [%rd16];
-	mov.b64 %rd17, %rd4;
-	setp.lt.u64 %p3, %rd12, %rd17;
-	@!%p3 bra $L_8;
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd11, %rd15;
+	add.s64 %rd17, %rd3, %rd16;
+	ld.global.s32 %r4, [%rd17];
+	mov.b32 %r5, 0;
+	setp.ne.s32 %p5, %r4, %r5;
+	@!%p5 bra $L_8;
 $L_7:
-	add.s64 %rd18, %rd3, %rd15;
-	ld.global.s32 %r5, [%rd18];
-	mov.b32 %r6, 0;
-	setp.ne.s32 %p4, %r5, %r6;
-	@!%p4 bra $L_10;
-$L_9:
+	add.s64 %rd18, %rd1, %rd16;
+	ld.global.s32 %r6, [%rd18];
 	mov.b32 %r7, 4294967295;
-	setp.eq.s32 %p5, %r5, %r7;
+	setp.eq.s32 %p6, %r4, %r7;
 	mov.b32 %r8, 1;
-	selp.b32 %r9, %r8, %r5, %p5;
-	div.s32 %r10, %r4, %r9;
-	neg.s32 %r11, %r4;
-	selp.b32 %r12, %r11, %r10, %p5;
-$L_11:
-	add.s64 %rd19, %rd5, %rd15;
+	selp.b32 %r9, %r8, %r4, %p6;
+	div.s32 %r10, %r6, %r9;
+	neg.s32 %r11, %r6;
+	selp.b32 %r12, %r11, %r10, %p6;
+	add.s64 %rd19, %rd5, %rd16;
 	st.global.s32 [%rd19], %r12;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@%p3 bra $L_10;
+	bra $L_6;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -18819,7 +18571,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -18842,7 +18594,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_10:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -18862,6 +18614,27 @@ $L_10:
 	st.global.u32 [%trap+28], %tr1;
 	membar.gl;
 $T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 377;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_4:
 	exit;
 }
 
@@ -18889,7 +18662,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_TrapPanic_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_TrapPanic_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -18899,32 +18671,29 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd10, %rd9;
-$L_7:
 	mov.b64 %rd11, 4;
 	mul.lo.s64 %rd12, %rd9, %rd11;
 	add.s64 %rd13, %rd1, %rd12;
 	ld.global.s32 %r4, [%rd13];
 	mov.b32 %r5, 0;
 	setp.lt.s32 %p2, %r4, %r5;
-	@%p2 bra $L_4;
+	@%p2 bra $L_3;
+$L_4:
+	mov.b64 %rd14, %rd4;
+	setp.lt.u64 %p3, %rd10, %rd14;
+	@!%p3 bra $L_6;
 $L_5:
-$L_8:
 	ld.global.s32 %r6, [%rd13];
 	mov.b32 %r7, 1;
 	add.s32 %r8, %r6, %r7;
-	mov.b64 %rd14, %rd4;
-	setp.lt.u64 %p3, %rd10, %rd14;
-	@!%p3 bra $L_10;
-$L_9:
 	add.s64 %rd15, %rd3, %rd12;
 	st.global.s32 [%rd15], %r8;
-$L_3:
-$L_6:
+$L_2:
 	ret;
-$L_4:
+$L_3:
 	atom.global.cas.b32 %tr0, [%trap], 0, 5;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -18945,7 +18714,7 @@ $L_4:
 	membar.gl;
 $T_1:
 	exit;
-$L_10:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -18980,7 +18749,7 @@ $T_2:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<4>;
+	.reg .pred %p<5>;
 	.reg .b32 %r<5>;
 	.reg .b64 %rd<18>;
 	.reg .b64 %trap;
@@ -18994,7 +18763,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_TrapSlice_param_3];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_TrapSlice_param_4];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -19004,29 +18772,31 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd4;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	add.s64 %rd10, %rd9, %rd1;
 	mov.b64 %rd11, %rd10;
 	mov.b64 %rd12, %rd2;
 	setp.le.u64 %p2, %rd11, %rd12;
-	@!%p2 bra $L_6;
-$L_5:
 	mov.b64 %rd13, %rd9;
 	setp.le.u64 %p3, %rd13, %rd11;
-	@!%p3 bra $L_8;
-$L_7:
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_7;
+$L_5:
 	sub.s64 %rd14, %rd10, %rd9;
 	cvt.u32.u64 %r4, %rd14;
-$L_9:
 	mov.b64 %rd15, 4;
 	mul.lo.s64 %rd16, %rd9, %rd15;
 	add.s64 %rd17, %rd3, %rd16;
 	st.global.s32 [%rd17], %r4;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@%p3 bra $L_8;
+	bra $L_6;
+$L_7:
+	@%p2 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -19049,7 +18819,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 2;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -19072,6 +18842,27 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 384;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
+	exit;
 }
 
 // kernels_TrapShift
@@ -19085,7 +18876,7 @@ $T_2:
 	.param .u64 __gpukvet_trap
 )
 {
-	.reg .pred %p<5>;
+	.reg .pred %p<6>;
 	.reg .b32 %r<7>;
 	.reg .b64 %rd<26>;
 	.reg .b64 %trap;
@@ -19103,7 +18894,6 @@ $L_0:
 	ld.param.u64 %rd5, [kernels_TrapShift_param_4];
 	cvta.to.global.u64 %rd5, %rd5;
 	ld.param.s64 %rd6, [kernels_TrapShift_param_5];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd7, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -19113,40 +18903,42 @@ $L_1:
 	cvt.u64.u32 %rd10, %r3;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd6;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.b64 %rd12, %rd11;
 	mov.b64 %rd13, %rd2;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@!%p2 bra $L_6;
+	mov.b64 %rd14, %rd4;
+	setp.lt.u64 %p3, %rd12, %rd14;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_9;
 $L_5:
-	mov.b64 %rd14, 4;
-	mul.lo.s64 %rd15, %rd11, %rd14;
-	add.s64 %rd16, %rd1, %rd15;
-	ld.global.s32 %r4, [%rd16];
-	mov.b64 %rd17, %rd4;
-	setp.lt.u64 %p3, %rd12, %rd17;
-	@!%p3 bra $L_8;
+	mov.b64 %rd15, 8;
+	mul.lo.s64 %rd16, %rd11, %rd15;
+	add.s64 %rd17, %rd3, %rd16;
+	ld.global.s64 %rd18, [%rd17];
+	mov.b64 %rd19, 0;
+	setp.ge.s64 %p5, %rd18, %rd19;
+	@!%p5 bra $L_8;
 $L_7:
-	mov.b64 %rd18, 8;
-	mul.lo.s64 %rd19, %rd11, %rd18;
-	add.s64 %rd20, %rd3, %rd19;
-	ld.global.s64 %rd21, [%rd20];
-	mov.b64 %rd22, 0;
-	setp.ge.s64 %p4, %rd21, %rd22;
-	@!%p4 bra $L_10;
-$L_9:
-	mov.b64 %rd23, %rd21;
+	mov.b64 %rd20, 4;
+	mul.lo.s64 %rd21, %rd11, %rd20;
+	add.s64 %rd22, %rd1, %rd21;
+	ld.global.s32 %r4, [%rd22];
+	mov.b64 %rd23, %rd18;
 	min.u64 %rd25, %rd23, 64;
 	cvt.u32.u64 %r6, %rd25;
 	shl.b32 %r5, %r4, %r6;
-$L_11:
-	add.s64 %rd24, %rd5, %rd15;
+	add.s64 %rd24, %rd5, %rd21;
 	st.global.s32 [%rd24], %r5;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_3:
+	@%p3 bra $L_10;
+	bra $L_6;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -19169,7 +18961,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -19192,7 +18984,7 @@ $L_8:
 	membar.gl;
 $T_2:
 	exit;
-$L_10:
+$L_8:
 	atom.global.cas.b32 %tr0, [%trap], 0, 4;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -19212,6 +19004,27 @@ $L_10:
 	st.global.u32 [%trap+28], %tr1;
 	membar.gl;
 $T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 387;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_4:
 	exit;
 }
 
@@ -19240,7 +19053,6 @@ $L_0:
 	ld.param.u64 %rd3, [kernels_TrapLocal_param_2];
 	cvta.to.global.u64 %rd3, %rd3;
 	ld.param.s64 %rd4, [kernels_TrapLocal_param_3];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd5, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -19250,8 +19062,8 @@ $L_1:
 	cvt.u64.u32 %rd8, %r3;
 	add.s64 %rd9, %rd7, %rd8;
 	setp.lt.s64 %p1, %rd9, %rd4;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	mov.u64 %rd10, __local_0;
 	mov.b32 %r4, 0;
 	st.local.s32 [%rd10], %r4;
@@ -19267,16 +19079,16 @@ $L_2:
 	mov.b64 %rd17, %rd9;
 	mov.b64 %rd18, %rd2;
 	setp.lt.u64 %p2, %rd17, %rd18;
-	@!%p2 bra $L_6;
-$L_5:
+	@!%p2 bra $L_4;
+$L_3:
 	mul.lo.s64 %rd19, %rd9, %rd13;
 	add.s64 %rd20, %rd1, %rd19;
 	ld.global.s64 %rd21, [%rd20];
 	mov.b64 %rd22, %rd21;
 	mov.b64 %rd23, %rd11;
 	setp.lt.u64 %p3, %rd22, %rd23;
-	@!%p3 bra $L_8;
-$L_7:
+	@!%p3 bra $L_6;
+$L_5:
 	cvt.u32.u64 %r5, %rd21;
 	mov.b32 %r6, 4;
 	mul.lo.s32 %r7, %r5, %r6;
@@ -19291,14 +19103,12 @@ $L_7:
 	add.s32 %r13, %r11, %r12;
 	ld.local.s32 %r14, [%rd16];
 	add.s32 %r15, %r13, %r14;
-$L_9:
 	mul.lo.s64 %rd26, %rd9, %rd11;
 	add.s64 %rd27, %rd3, %rd26;
 	st.global.s32 [%rd27], %r15;
-$L_3:
-$L_4:
+$L_2:
 	ret;
-$L_6:
+$L_4:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -19321,7 +19131,7 @@ $L_6:
 	membar.gl;
 $T_1:
 	exit;
-$L_8:
+$L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -19510,7 +19320,6 @@ $L_0:
 	ld.param.u64 %rd1, [kernels_NoTrapAfter_param_0];
 	cvta.to.global.u64 %rd1, %rd1;
 	ld.param.s64 %rd2, [kernels_NoTrapAfter_param_1];
-$L_1:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd3, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -19520,18 +19329,16 @@ $L_1:
 	cvt.u64.u32 %rd6, %r3;
 	add.s64 %rd7, %rd5, %rd6;
 	setp.lt.s64 %p1, %rd7, %rd2;
-	@!%p1 bra $L_3;
-$L_2:
+	@!%p1 bra $L_2;
+$L_1:
 	cvt.u32.u64 %r4, %rd7;
 	mov.b32 %r5, 3;
 	mul.lo.s32 %r6, %r4, %r5;
-$L_5:
 	mov.b64 %rd8, 4;
 	mul.lo.s64 %rd9, %rd7, %rd8;
 	add.s64 %rd10, %rd1, %rd9;
 	st.global.s32 [%rd10], %r6;
-$L_3:
-$L_4:
+$L_2:
 	ret;
 }
 

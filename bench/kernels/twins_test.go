@@ -1,0 +1,464 @@
+package kernels
+
+// The side-by-side benchmark: every kernel of this package, compiled by
+// gpukvet gen (the PTX embedded in gpukvet_gen.go, bounds checks on), and
+// its CUDA C twin from twins.cu compiled by nvcc, loaded on one GPU in one
+// process. Each result of both is checked against the cpu backend running
+// the Go kernel, then both are timed with CUDA events, alternating, and the
+// table (median times, ratio, registers and local memory per thread, the
+// geometric mean of the ratios) is printed and written to
+// $GPUKVET_TWINS_OUT if set.
+//
+//	nvcc -O3 -arch=sm_90 -cubin -o twins.cubin bench/kernels/twins.cu
+//	GPUKVET_TWINS_CUBIN=twins.cubin go test ./bench/kernels -run TestTwins -v
+//
+// Without a GPU or without the cubin the test skips.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/device/cuda"
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+// ref stands for the device address of Go argument i (a slice) in a
+// twin's parameter list; lenOf for its length (an int64).
+type (
+	ref   int
+	lenOf int
+)
+
+// twinCase is one kernel pair at one problem size.
+type twinCase struct {
+	name        string
+	fn          any   // the Go kernel
+	args        []any // Go arguments: scalars and slices (host data)
+	twin        []any // the CUDA twin's parameters: literals, ref, lenOf
+	grid, block gpu.Dim3
+	outs        []int   // indices of the output slices
+	tol         float64 // relative tolerance of float outputs (0: exact)
+}
+
+func dim(x, y, z int) gpu.Dim3 { return gpu.Dim3{X: x, Y: y, Z: z} }
+
+func randF32(r *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = r.Float32()*2 - 1
+	}
+	return s
+}
+
+// cases returns every pair; big selects the timing sizes, otherwise sizes
+// the cpu backend checks in seconds.
+func cases(big bool) []twinCase {
+	r := rand.New(rand.NewPCG(1, 2))
+	pick := func(small, large int) int {
+		if big {
+			return large
+		}
+		return small
+	}
+	n := pick(1<<16, 1<<24)
+	nx := pick(256, 4096)
+	n3 := pick(32, 256)
+	mm := pick(128, 2048)
+	tr := pick(256, 8192)
+	var out []twinCase
+	add := func(c twinCase) { out = append(out, c) }
+	blocks := func(n, b int) int { return (n + b - 1) / b }
+
+	add(twinCase{name: "Triad", fn: Triad, args: []any{float32(1.5), make([]float32, n), randF32(r, n), randF32(r, n)},
+		twin: []any{float32(1.5), ref(1), ref(2), ref(3), lenOf(1)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{1}, tol: 1e-6})
+	add(twinCase{name: "StridedCopy", fn: StridedCopy, args: []any{4, randF32(r, 4*n/4), make([]float32, n/4)},
+		twin: []any{int64(4), ref(1), ref(2), lenOf(2)}, grid: dim(blocks(n/4, 256), 1, 1), block: dim(256, 1, 1), outs: []int{2}})
+	add(twinCase{name: "ReduceTree", fn: ReduceTree, args: []any{randF32(r, n), make([]float32, blocks(n, 256))},
+		twin: []any{ref(0), ref(1), lenOf(0)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{1}, tol: 1e-4})
+	add(twinCase{name: "ReduceGridStride", fn: ReduceGridStride, args: []any{randF32(r, n), make([]float32, 264)},
+		twin: []any{ref(0), ref(1), lenOf(0)}, grid: dim(264, 1, 1), block: dim(256, 1, 1), outs: []int{1}, tol: 1e-4})
+	add(twinCase{name: "Stencil2D", fn: Stencil2D, args: []any{nx, nx, float32(0.5), float32(0.125), randF32(r, nx*nx), make([]float32, nx*nx)},
+		twin: []any{int64(nx), int64(nx), float32(0.5), float32(0.125), ref(4), ref(5)}, grid: dim(nx/32, nx/8, 1), block: dim(32, 8, 1), outs: []int{5}, tol: 1e-5})
+	add(twinCase{name: "Stencil3D", fn: Stencil3D, args: []any{n3, n3, n3, float32(0.4), float32(0.1), randF32(r, n3*n3*n3), make([]float32, n3*n3*n3)},
+		twin: []any{int64(n3), int64(n3), int64(n3), float32(0.4), float32(0.1), ref(5), ref(6)}, grid: dim(n3/32, n3/4, n3/2), block: dim(32, 4, 2), outs: []int{6}, tol: 1e-5})
+	add(twinCase{name: "MatMul", fn: MatMul, args: []any{mm, randF32(r, mm*mm), randF32(r, mm*mm), make([]float32, mm*mm)},
+		twin: []any{int64(mm), ref(1), ref(2), ref(3)}, grid: dim(mm/16, mm/16, 1), block: dim(16, 16, 1), outs: []int{3}, tol: 1e-4})
+	add(twinCase{name: "Transpose", fn: Transpose, args: []any{tr, randF32(r, tr*tr), make([]float32, tr*tr)},
+		twin: []any{int64(tr), ref(1), ref(2)}, grid: dim(tr/32, tr/32, 1), block: dim(32, 8, 1), outs: []int{2}})
+	bytes := make([]uint8, 4*n)
+	for i := range bytes {
+		bytes[i] = uint8(r.IntN(256) & r.IntN(256)) // skewed: some bins busier
+	}
+	add(twinCase{name: "HistShared", fn: HistShared, args: []any{bytes, make([]uint32, 256)},
+		twin: []any{ref(0), ref(1), lenOf(0)}, grid: dim(264, 1, 1), block: dim(256, 1, 1), outs: []int{1}})
+	add(twinCase{name: "HistGlobal", fn: HistGlobal, args: []any{bytes[:n], make([]uint32, 256)},
+		twin: []any{ref(0), ref(1), lenOf(0)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{1}})
+	add(twinCase{name: "Scan", fn: Scan, args: []any{randF32(r, n), make([]float32, n)},
+		twin: []any{ref(0), ref(1), lenOf(0)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{1}, tol: 1e-4})
+	add(twinCase{name: "Horner", fn: Horner, args: []any{randF32(r, n), make([]float32, n)},
+		twin: []any{ref(0), ref(1), lenOf(0)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{1}, tol: 1e-5})
+	perm := make([]int32, n)
+	for i, p := range r.Perm(n) {
+		perm[i] = int32(p)
+	}
+	add(twinCase{name: "Gather", fn: Gather, args: []any{perm, randF32(r, n), make([]float32, n)},
+		twin: []any{ref(0), ref(1), ref(2), lenOf(2)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{2}})
+	add(twinCase{name: "Scatter", fn: Scatter, args: []any{perm, randF32(r, n), make([]float32, n)},
+		twin: []any{ref(0), ref(1), ref(2), lenOf(1)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{2}})
+	xs, ys := make([]float64, n), make([]float64, n)
+	for i := range xs {
+		xs[i], ys[i] = r.NormFloat64(), r.NormFloat64()
+	}
+	add(twinCase{name: "Daxpy", fn: Daxpy, args: []any{0.75, xs, ys},
+		twin: []any{0.75, ref(1), ref(2), lenOf(1)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{2}, tol: 1e-12})
+	is := make([]int64, n)
+	for i := range is {
+		is[i] = r.Int64()
+	}
+	add(twinCase{name: "Mix64", fn: Mix64, args: []any{is, make([]int64, n)},
+		twin: []any{ref(0), ref(1), lenOf(0)}, grid: dim(blocks(n, 256), 1, 1), block: dim(256, 1, 1), outs: []int{1}})
+	add(twinCase{name: "Smooth2D", fn: Smooth2D, args: []any{nx, nx, randF32(r, nx*nx), make([]float32, nx*nx)},
+		twin: []any{int64(nx), int64(nx), ref(2), ref(3)}, grid: dim(nx/16, nx/16, 1), block: dim(16, 16, 1), outs: []int{3}, tol: 1e-5})
+	return out
+}
+
+// gpuRun holds one case's buffers on the GPU and the two launches.
+type gpuRun struct {
+	c        twinCase
+	mem      []backend.Memory // by Go argument (nil for scalars)
+	trap     backend.Memory
+	goArgs   []any // gpukvet's ABI: slices as pointer and length, then the trap record
+	twinArgs []any
+}
+
+func newGPURun(t *testing.T, be *cuda.Backend, c twinCase) *gpuRun {
+	g := &gpuRun{c: c, mem: make([]backend.Memory, len(c.args))}
+	for i, a := range c.args {
+		v := reflect.ValueOf(a)
+		if v.Kind() != reflect.Slice {
+			switch a := a.(type) {
+			case int:
+				g.goArgs = append(g.goArgs, int64(a))
+			default:
+				g.goArgs = append(g.goArgs, a)
+			}
+			continue
+		}
+		m, err := be.Alloc(v.Type().Elem(), v.Len())
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.mem[i] = m
+		g.goArgs = append(g.goArgs, m, int64(v.Len()))
+	}
+	var err error
+	if g.trap, err = be.Alloc(reflect.TypeOf(uint64(0)), 6); err != nil {
+		t.Fatal(err)
+	}
+	g.goArgs = append(g.goArgs, g.trap)
+	for _, a := range c.twin {
+		switch a := a.(type) {
+		case ref:
+			g.twinArgs = append(g.twinArgs, g.mem[a])
+		case lenOf:
+			g.twinArgs = append(g.twinArgs, int64(reflect.ValueOf(c.args[a]).Len()))
+		default:
+			g.twinArgs = append(g.twinArgs, a)
+		}
+	}
+	return g
+}
+
+// reset writes the host data of every slice to the device.
+func (g *gpuRun) reset(t *testing.T, be *cuda.Backend) {
+	for i, m := range g.mem {
+		if m != nil {
+			if err := be.Write(m, reflect.ValueOf(g.c.args[i])); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := be.Write(g.trap, reflect.ValueOf(make([]uint64, 6))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (g *gpuRun) read(t *testing.T, be *cuda.Backend, i int) any {
+	v := reflect.ValueOf(g.c.args[i])
+	dst := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+	if err := be.Read(dst, g.mem[i]); err != nil {
+		t.Fatal(err)
+	}
+	return dst.Interface()
+}
+
+// cpuResult runs the Go kernel on the cpu backend and returns its outputs.
+func cpuResult(t *testing.T, c twinCase) []any {
+	d, err := device.OpenBackend("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var args []any
+	bufs := map[int]any{}
+	for i, a := range c.args {
+		switch a := a.(type) {
+		case []float32:
+			bufs[i] = must(t)(device.Upload(d, a))
+		case []float64:
+			bufs[i] = must(t)(device.Upload(d, a))
+		case []int32:
+			bufs[i] = must(t)(device.Upload(d, a))
+		case []int64:
+			bufs[i] = must(t)(device.Upload(d, a))
+		case []uint8:
+			bufs[i] = must(t)(device.Upload(d, a))
+		case []uint32:
+			bufs[i] = must(t)(device.Upload(d, a))
+		default:
+			args = append(args, a)
+			continue
+		}
+		args = append(args, bufs[i])
+	}
+	if err := d.Launch(c.fn, c.grid, c.block, args...); err != nil {
+		t.Fatalf("%s on the cpu backend: %v", c.name, err)
+	}
+	if err := d.Sync(); err != nil {
+		t.Fatalf("%s on the cpu backend: %v", c.name, err)
+	}
+	var outs []any
+	for _, i := range c.outs {
+		m := reflect.ValueOf(bufs[i]).MethodByName("Download").Call(nil)
+		if !m[1].IsNil() {
+			t.Fatal(m[1].Interface())
+		}
+		outs = append(outs, m[0].Interface())
+	}
+	return outs
+}
+
+func must(t *testing.T) func(any, error) any {
+	return func(v any, err error) any {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// compare reports the first element where got differs from want beyond
+// the relative tolerance tol (exactly for integers).
+func compare(got, want any, tol float64) error {
+	g, w := reflect.ValueOf(got), reflect.ValueOf(want)
+	if g.Len() != w.Len() {
+		return fmt.Errorf("length %d, want %d", g.Len(), w.Len())
+	}
+	for i := 0; i < g.Len(); i++ {
+		switch g.Index(i).Kind() {
+		case reflect.Float32, reflect.Float64:
+			x, y := g.Index(i).Float(), w.Index(i).Float()
+			if math.Abs(x-y) > tol*max(1, math.Abs(y)) || math.IsNaN(x) != math.IsNaN(y) {
+				return fmt.Errorf("[%d] = %v, want %v", i, x, y)
+			}
+		default:
+			if !g.Index(i).Equal(w.Index(i)) {
+				return fmt.Errorf("[%d] = %v, want %v", i, g.Index(i), w.Index(i))
+			}
+		}
+	}
+	return nil
+}
+
+func TestTwins(t *testing.T) {
+	cubinPath := os.Getenv("GPUKVET_TWINS_CUBIN")
+	if cubinPath == "" {
+		t.Skip("GPUKVET_TWINS_CUBIN is not set (nvcc -O3 -arch=sm_90 -cubin -o twins.cubin bench/kernels/twins.cu)")
+	}
+	cubin, err := os.ReadFile(cubinPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := cuda.OpenBackend()
+	if err != nil {
+		t.Skipf("no cuda GPU: %v", err)
+	}
+	defer be.Close()
+	ptx := []byte(gpukvetPTX)
+
+	type funcs struct{ gk, nv *cuda.RawFunc }
+	fs := map[string]funcs{}
+	for _, c := range cases(false) {
+		gk, err := be.LoadRaw(ptx, "kernels_"+c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nv, err := be.LoadRaw(cubin, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs[c.name] = funcs{gk, nv}
+	}
+
+	// Correctness at the small sizes: both GPU results against the cpu
+	// backend. A kernel that fails is still timed, and marked in the table.
+	wrong := map[string]bool{}
+	for _, c := range cases(false) {
+		want := cpuResult(t, c)
+		g := newGPURun(t, be, c)
+		for _, which := range []string{"gpukvet", "nvcc"} {
+			g.reset(t, be)
+			f, args := fs[c.name].gk, g.goArgs
+			if which == "nvcc" {
+				f, args = fs[c.name].nv, g.twinArgs
+			}
+			if err := f.Launch(1, c.grid, c.block, args...); err != nil {
+				t.Fatal(err)
+			}
+			if err := be.Sync(); err != nil {
+				t.Fatal(err)
+			}
+			trap := make([]uint64, 6)
+			if err := be.Read(reflect.ValueOf(trap), g.trap); err != nil {
+				t.Fatal(err)
+			}
+			if trap[0] != 0 {
+				t.Errorf("%s (%s): trapped, record %x", c.name, which, trap)
+				wrong[c.name] = true
+			}
+			for j, i := range c.outs {
+				if err := compare(g.read(t, be, i), want[j], c.tol); err != nil {
+					t.Errorf("%s (%s): output %d differs from the cpu backend: %v", c.name, which, i, err)
+					wrong[c.name] = true
+				}
+			}
+		}
+		g.free(be)
+	}
+
+	// Timing at the large sizes: 15 rounds alternating the two, each
+	// round 10 launches between CUDA events; the median per launch.
+	const rounds, reps = 15, 10
+	var b strings.Builder
+	fmt.Fprintf(&b, "| kernel | gpukvet µs | nvcc µs | ratio | regs gpukvet | regs nvcc | local B gpukvet | local B nvcc | results |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	logSum, count := 0.0, 0
+	for _, c := range cases(true) {
+		g := newGPURun(t, be, c)
+		g.reset(t, be)
+		f := fs[c.name]
+		var tg, tn []time.Duration
+		for round := range rounds + 1 {
+			for _, which := range []int{0, 1} {
+				fn, args := f.gk, g.goArgs
+				if which == 1 {
+					fn, args = f.nv, g.twinArgs
+				}
+				d, err := be.Time(func() error { return fn.Launch(reps, c.grid, c.block, args...) })
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				if round == 0 {
+					continue // warm-up
+				}
+				if which == 0 {
+					tg = append(tg, d/reps)
+				} else {
+					tn = append(tn, d/reps)
+				}
+			}
+		}
+		trap := make([]uint64, 6)
+		if err := be.Read(reflect.ValueOf(trap), g.trap); err != nil {
+			t.Fatal(err)
+		}
+		if trap[0] != 0 {
+			t.Errorf("%s: the gpukvet kernel trapped at the timing size, record %x", c.name, trap)
+		}
+		g.free(be)
+		slices.Sort(tg)
+		slices.Sort(tn)
+		mg, mn := tg[len(tg)/2], tn[len(tn)/2]
+		ratio := float64(mg) / float64(mn)
+		logSum += math.Log(ratio)
+		count++
+		rg, lg, _ := f.gk.Attributes()
+		rn, ln, _ := f.nv.Attributes()
+		check := "= cpu"
+		if wrong[c.name] {
+			check = "WRONG"
+		}
+		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.3f | %d | %d | %d | %d | %s |\n", c.name,
+			float64(mg)/1e3, float64(mn)/1e3, ratio, rg, rn, lg, ln, check)
+	}
+	fmt.Fprintf(&b, "\ngeomean gpukvet/nvcc over %d kernels: %.3f\n", count, math.Exp(logSum/float64(count)))
+	fmt.Print(b.String())
+	if out := os.Getenv("GPUKVET_TWINS_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (g *gpuRun) free(be *cuda.Backend) {
+	for _, m := range g.mem {
+		if m != nil {
+			be.Free(m)
+		}
+	}
+	be.Free(g.trap)
+}
+
+// TestCasesRunOnCPU runs every benchmark case at its checking size on the
+// cpu backend (what TestTwins compares the GPU results with), so that a
+// case that traps or a twin list that does not match its kernel is found
+// without a GPU; and checks a few results against plain Go.
+func TestCasesRunOnCPU(t *testing.T) {
+	for _, c := range cases(false) {
+		outs := cpuResult(t, c)
+		switch c.name {
+		case "Triad":
+			a, b, cc := outs[0].([]float32), c.args[2].([]float32), c.args[3].([]float32)
+			for i := range a {
+				if a[i] != b[i]+1.5*cc[i] {
+					t.Fatalf("Triad[%d] = %v, want %v", i, a[i], b[i]+1.5*cc[i])
+				}
+			}
+		case "Gather":
+			idx, in, out := c.args[0].([]int32), c.args[1].([]float32), outs[0].([]float32)
+			for i := range out {
+				if out[i] != in[idx[i]] {
+					t.Fatalf("Gather[%d] = %v, want %v", i, out[i], in[idx[i]])
+				}
+			}
+		case "HistGlobal":
+			var total uint32
+			for _, h := range outs[0].([]uint32) {
+				total += h
+			}
+			if int(total) != len(c.args[0].([]uint8)) {
+				t.Fatalf("HistGlobal counts %d bytes of %d", total, len(c.args[0].([]uint8)))
+			}
+		}
+		refs := 0
+		for _, a := range c.twin {
+			if r, ok := a.(ref); ok {
+				refs++
+				if reflect.ValueOf(c.args[r]).Kind() != reflect.Slice {
+					t.Errorf("%s: twin parameter refers to argument %d, not a slice", c.name, r)
+				}
+			}
+		}
+		if refs == 0 {
+			t.Errorf("%s: the twin takes no buffer", c.name)
+		}
+	}
+}

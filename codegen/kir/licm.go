@@ -1,0 +1,86 @@
+package kir
+
+import "sort"
+
+// HoistInvariants moves loop-invariant computations out of loops (LICM):
+// a value whose operands are all defined outside a loop is computed once in
+// the loop's preheader instead of on every iteration. Inner loops are done
+// first, so a value invariant in several nested loops rises to the
+// outermost one it is invariant in.
+//
+// Only operations without effects and without a trap of their own move:
+// loads stay (the bounds check guarding one is inside the loop, and a store
+// in the loop may change what it reads), integer division and remainder
+// stay (the division-by-zero check is inside the loop), and math
+// functions, which are expensive, move only from blocks that run on every
+// iteration. A loop needs a preheader: one block outside it that jumps
+// unconditionally to the header, which every path into the loop takes.
+// It returns how many values it moved.
+func HoistInvariants(f *Func) int {
+	dom := Dominators(f)
+	loops := naturalLoops(f, dom)
+	sort.SliceStable(loops, func(i, j int) bool { return len(loops[i].Blocks) < len(loops[j].Blocks) })
+	n := 0
+	for _, l := range loops {
+		h := l.Header
+		var pre *Block
+		ok := true
+		for _, p := range h.Preds {
+			if l.Blocks[p] {
+				continue
+			}
+			if pre != nil {
+				ok = false
+			}
+			pre = p
+		}
+		if !ok || pre == nil || len(pre.Succs) != 1 {
+			continue
+		}
+		inLoop := func(v *Value) bool { return l.Blocks[v.Block] }
+		everyIter := func(b *Block) bool {
+			for _, lt := range l.Latches {
+				if !dom.Dominates(b, lt) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, b := range ReversePostorder(f) {
+			if !l.Blocks[b] {
+				continue
+			}
+			kept := b.Values[:0]
+			for _, v := range b.Values {
+				if hoistable(v) && (v.Op != OpMath || everyIter(b)) {
+					inv := true
+					for _, a := range v.Args {
+						if inLoop(a) {
+							inv = false
+							break
+						}
+					}
+					if inv {
+						v.Block = pre
+						pre.Values = append(pre.Values, v)
+						n++
+						continue
+					}
+				}
+				kept = append(kept, v)
+			}
+			b.Values = kept
+		}
+	}
+	return n
+}
+
+func hoistable(v *Value) bool {
+	switch v.Op {
+	case OpLoad, OpStore, OpAtomic, OpBarrier, OpPhi, OpLocal, OpConst:
+		return false
+	case OpDiv, OpRem:
+		return v.Type.Kind.IsFloat()
+	}
+	return true
+}

@@ -1,0 +1,72 @@
+package kir
+
+import "fmt"
+
+// OptOptions configure Optimize.
+type OptOptions struct {
+	// Disable runs no optimization at all (gpukvet build -O0): the
+	// function stays as lowered, every bounds check and every local in
+	// memory, for debugging the codegen.
+	Disable bool
+	// KeepBoundsChecks turns off the passes that rest on value ranges:
+	// bounds-check elimination and 32-bit index arithmetic.
+	KeepBoundsChecks bool
+	// Verify runs Verify after every pass and names the pass that broke
+	// an invariant (tests).
+	Verify bool
+}
+
+// A Pass is one optimization of the pipeline.
+type Pass struct {
+	Name string
+	Run  func(*Func) int
+	// Ranges marks a pass that KeepBoundsChecks turns off.
+	Ranges bool
+}
+
+// Passes is the optimization pipeline, in order. It is target-independent:
+// every emitter (PTX, LLVM IR, SPIR-V) starts from its output.
+var Passes = []Pass{
+	{Name: "fold", Run: FoldConstants},
+	{Name: "simplify", Run: Simplify},
+	{Name: "unroll", Run: Unroll},
+	{Name: "fold", Run: FoldConstants},
+	{Name: "sroa", Run: ScalarReplace},
+	{Name: "fold", Run: FoldConstants},
+	{Name: "simplify", Run: Simplify},
+	{Name: "bce", Run: EliminateBoundsChecks, Ranges: true},
+	{Name: "fold", Run: FoldConstants},
+	{Name: "unroll-runtime", Run: UnrollRuntime},
+	{Name: "licm", Run: HoistInvariants},
+	{Name: "merge", Run: MergeBlocks},
+	{Name: "checks-first", Run: ChecksFirst},
+	{Name: "merge", Run: MergeBlocks},
+	{Name: "combine-checks", Run: CombineChecks},
+	{Name: "fuse-conditions", Run: FuseConditions},
+	{Name: "offsets", Run: SplitConstOffsets},
+	{Name: "simplify", Run: Simplify},
+	{Name: "narrow", Run: NarrowIndices, Ranges: true},
+	{Name: "simplify", Run: Simplify},
+	{Name: "merge", Run: MergeBlocks},
+	{Name: "dce", Run: func(f *Func) int { DeadCode(f); return 0 }},
+}
+
+// Optimize runs the optimization pipeline (Passes) over f. It is the one
+// entry point every target's compiler calls after lowering.
+func Optimize(f *Func, o OptOptions) error {
+	if o.Disable {
+		return nil
+	}
+	for _, p := range Passes {
+		if p.Ranges && o.KeepBoundsChecks {
+			continue
+		}
+		p.Run(f)
+		if o.Verify {
+			if err := Verify(f); err != nil {
+				return fmt.Errorf("after pass %s: %v", p.Name, err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,345 @@
+package kir
+
+import "sort"
+
+// ScalarReplace keeps in registers the local variables whose address does
+// not escape: a local (OpLocal: a struct, an array, a gpu.Dim3 whose fields
+// are assigned one by one) that is only loaded from and stored to at
+// constant offsets is split into one scalar per accessed leaf, and each
+// scalar is put into SSA form (phis where stores on different paths meet,
+// Cytron et al.'s iterated dominance frontiers). Its memory never existed:
+// no .local frame on the GPU. A local indexed by a variable stays in memory
+// (full unrolling first turns constant-trip loop indices into constants).
+//
+// A local qualifies when every pointer derived from it (by ptradd of a
+// constant) is used only as the address of loads and stores, every access
+// lies inside the allocation, and accesses at one offset all have one type
+// and never overlap accesses at another offset. The value a load sees
+// before any store on its path is zero, which is what the lowering's
+// zeroing stores give too (and the state of a fresh allocation).
+func ScalarReplace(f *Func) int {
+	RemoveUnreachable(f)
+	users := Users(f)
+	type slot struct {
+		local *Value
+		off   int64
+		typ   Type
+		size  int
+	}
+	var slots []*slot
+	slotOf := map[*Value]int{} // load or store → slot index
+	for _, b := range f.Blocks {
+		for _, l := range b.Values {
+			if l.Op != OpLocal {
+				continue
+			}
+			acc, ok := localAccesses(l, users)
+			if !ok {
+				continue
+			}
+			bySlot := map[int64]*slot{}
+			for _, a := range acc {
+				t := a.v.Type
+				if a.v.Op == OpStore {
+					t = a.v.Args[1].Type
+				}
+				size := t.Kind.Size()
+				if t.Kind == Ptr || t.Kind == Void || a.off < 0 || a.off+int64(size) > int64(l.Imm) {
+					ok = false
+					break
+				}
+				if s := bySlot[a.off]; s != nil {
+					if s.typ != t {
+						ok = false
+						break
+					}
+					continue
+				}
+				bySlot[a.off] = &slot{local: l, off: a.off, typ: t, size: size}
+			}
+			if !ok || len(bySlot) == 0 {
+				continue
+			}
+			offs := make([]int64, 0, len(bySlot))
+			for o := range bySlot {
+				offs = append(offs, o)
+			}
+			sort.Slice(offs, func(i, j int) bool { return offs[i] < offs[j] })
+			for i := 1; i < len(offs); i++ {
+				if offs[i-1]+int64(bySlot[offs[i-1]].size) > offs[i] {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			first := len(slots)
+			index := map[int64]int{}
+			for i, o := range offs {
+				slots = append(slots, bySlot[o])
+				index[o] = first + i
+			}
+			for _, a := range acc {
+				slotOf[a.v] = index[a.off]
+			}
+		}
+	}
+	if len(slots) == 0 {
+		return 0
+	}
+
+	// Phis at the iterated dominance frontiers of each slot's stores.
+	dom := Dominators(f)
+	df := dominanceFrontiers(f, dom)
+	phiSlot := map[*Value]int{}
+	for si, s := range slots {
+		var work []*Block
+		has := map[*Block]bool{}
+		for v, i := range slotOf {
+			if i == si && v.Op == OpStore && !has[v.Block] {
+				has[v.Block] = true
+				work = append(work, v.Block)
+			}
+		}
+		placed := map[*Block]bool{}
+		for len(work) > 0 {
+			b := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, y := range df[b.Index] {
+				if placed[y] {
+					continue
+				}
+				placed[y] = true
+				p := f.NewPhi(y, s.typ)
+				p.Args = make([]*Value, len(y.Preds))
+				phiSlot[p] = si
+				if !has[y] {
+					has[y] = true
+					work = append(work, y)
+				}
+			}
+		}
+	}
+
+	// Rename along the dominator tree.
+	children := make([][]*Block, len(f.Blocks))
+	for _, b := range f.Blocks {
+		if d := dom.Idom(b); d != nil && d != b {
+			children[d.Index] = append(children[d.Index], b)
+		}
+	}
+	replaced := map[*Value]*Value{}
+	find := func(v *Value) *Value {
+		for {
+			r, ok := replaced[v]
+			if !ok {
+				return v
+			}
+			v = r
+		}
+	}
+	entry := f.Blocks[0]
+	zeros := make([]*Value, len(slots))
+	var zeroVals []*Value
+	for i, s := range slots {
+		z := &Value{ID: f.nextID, Op: OpConst, Type: s.typ, Block: entry}
+		f.nextID++
+		zeros[i] = z
+		zeroVals = append(zeroVals, z)
+	}
+	entry.Values = append(zeroVals, entry.Values...)
+	cur := append([]*Value(nil), zeros...)
+	var walk func(b *Block)
+	walk = func(b *Block) {
+		saved := append([]*Value(nil), cur...)
+		kept := b.Values[:0]
+		for _, v := range b.Values {
+			for i, a := range v.Args {
+				if a != nil {
+					v.Args[i] = find(a)
+				}
+			}
+			if si, ok := phiSlot[v]; ok {
+				cur[si] = v
+			}
+			if si, ok := slotOf[v]; ok {
+				if v.Op == OpLoad {
+					replaced[v] = cur[si]
+				} else {
+					cur[si] = v.Args[1]
+				}
+				continue
+			}
+			kept = append(kept, v)
+		}
+		b.Values = kept
+		for _, s := range b.Succs {
+			for j, p := range s.Preds {
+				if p != b {
+					continue
+				}
+				for _, phi := range s.Phis() {
+					if si, ok := phiSlot[phi]; ok {
+						phi.Args[j] = cur[si]
+					}
+				}
+			}
+		}
+		for _, c := range children[b.Index] {
+			walk(c)
+		}
+		copy(cur, saved)
+	}
+	walk(entry)
+	replaceUses(f, find)
+	DeadCode(f)
+	return len(slots)
+}
+
+// access is a load or store at a constant offset from a local.
+type access struct {
+	v   *Value
+	off int64
+}
+
+// localAccesses lists the loads and stores through local l, or reports
+// false if a pointer derived from l is used in any other way.
+func localAccesses(l *Value, users [][]*Value) ([]access, bool) {
+	var out []access
+	type item struct {
+		p   *Value
+		off int64
+	}
+	work := []item{{l, 0}}
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, u := range users[it.p.ID] {
+			switch {
+			case u.Op == OpPtrAdd && u.Args[0] == it.p && u.Args[1].Op == OpConst:
+				work = append(work, item{u, it.off + int64(u.Args[1].Imm)})
+			case u.Op == OpLoad:
+				out = append(out, access{u, it.off})
+			case u.Op == OpStore && u.Args[0] == it.p && u.Args[1] != it.p:
+				out = append(out, access{u, it.off})
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// Users returns, by value ID, the values that use each value as an operand
+// (once per use).
+func Users(f *Func) [][]*Value {
+	users := make([][]*Value, f.NumValues())
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			for _, a := range v.Args {
+				if a != nil {
+					users[a.ID] = append(users[a.ID], v)
+				}
+			}
+		}
+	}
+	return users
+}
+
+// replaceUses rewrites every operand, branch condition and trap detail
+// through find.
+func replaceUses(f *Func, find func(*Value) *Value) {
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			for i, a := range v.Args {
+				if a != nil {
+					v.Args[i] = find(a)
+				}
+			}
+		}
+		if b.Cond != nil {
+			b.Cond = find(b.Cond)
+		}
+		for i, a := range b.Trap.Args {
+			if a != nil {
+				b.Trap.Args[i] = find(a)
+			}
+		}
+	}
+}
+
+// dominanceFrontiers returns, by block index, the dominance frontier of
+// each block (Cooper, Harvey and Kennedy's algorithm).
+func dominanceFrontiers(f *Func, dom *DomTree) [][]*Block {
+	df := make([][]*Block, len(f.Blocks))
+	for _, b := range f.Blocks {
+		if len(b.Preds) < 2 || !dom.reachable(b) {
+			continue
+		}
+		for _, p := range b.Preds {
+			if !dom.reachable(p) {
+				continue
+			}
+			for r := p; r != dom.Idom(b); r = dom.Idom(r) {
+				if containsBlock(df[r.Index], b) {
+					break
+				}
+				df[r.Index] = append(df[r.Index], b)
+				if dom.Idom(r) == r {
+					break
+				}
+			}
+		}
+	}
+	return df
+}
+
+func containsBlock(bs []*Block, b *Block) bool {
+	for _, x := range bs {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+// DeadCode deletes the values whose results nothing with an effect needs:
+// unlike RemoveDead it also removes cycles of phis that only feed each
+// other (what scalar replacement and unrolling leave).
+func DeadCode(f *Func) {
+	live := make([]bool, f.NumValues())
+	var work []*Value
+	mark := func(v *Value) {
+		if v != nil && !live[v.ID] {
+			live[v.ID] = true
+			work = append(work, v)
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if !pure(v) {
+				mark(v)
+			}
+		}
+		mark(b.Cond)
+		for _, a := range b.Trap.Args {
+			mark(a)
+		}
+	}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, a := range v.Args {
+			mark(a)
+		}
+	}
+	for _, b := range f.Blocks {
+		kept := b.Values[:0]
+		for _, v := range b.Values {
+			if live[v.ID] {
+				kept = append(kept, v)
+			}
+		}
+		b.Values = kept
+	}
+}

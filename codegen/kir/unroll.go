@@ -1,0 +1,419 @@
+package kir
+
+import "sort"
+
+// The full-unrolling heuristic. A loop is unrolled completely when its trip
+// count is a compile-time constant of at most UnrollMaxTrips and the copies
+// hold at most UnrollMaxValues instructions (constants and phis not
+// counted). The budget is sized so that the loops of GPU kernels that
+// nvcc unrolls by itself (a 16- or 32-step tile product, a 64-term Horner
+// polynomial, a stencil's radius loop, the taps of a small filter) are
+// unrolled, while a kernel never grows past a few thousand instructions:
+// unrolled code costs instruction-cache misses and compile time, and gains
+// nothing once the loop overhead and the index arithmetic are folded.
+const (
+	UnrollMaxTrips  = 128
+	UnrollMaxValues = 1600
+)
+
+// Unroll fully unrolls loops whose trip count is a small constant (see
+// UnrollMaxTrips): constant expressions of the induction variable then fold
+// (a coefficient 1/float32(k+1) becomes an immediate), local arrays indexed
+// by it become scalars (ScalarReplace), and bounds checks of constant
+// indices fold away. Inner loops are unrolled before outer ones.
+//
+// A loop qualifies when it has one latch and one entry edge, its header
+// ends in the loop's only exit test (other exits may only go to trap
+// blocks), and the test compares an induction variable — a header phi
+// starting at a constant and stepped by a constant addition, subtraction,
+// multiplication or shift — with a
+// constant. The trip count is found by running the test and the step on
+// constants with the IR's exact integer semantics (wrap-around included).
+// It returns how many loops it unrolled.
+func Unroll(f *Func) int {
+	n := 0
+	failed := map[*Block]bool{}
+	for {
+		RemoveUnreachable(f)
+		dom := Dominators(f)
+		loops := naturalLoops(f, dom)
+		sort.SliceStable(loops, func(i, j int) bool { return len(loops[i].Blocks) < len(loops[j].Blocks) })
+		done := false
+		for _, l := range loops {
+			if failed[l.Header] {
+				continue
+			}
+			if unrollLoop(f, l) {
+				n++
+				done = true
+				break
+			}
+			failed[l.Header] = true
+		}
+		if !done {
+			return n
+		}
+	}
+}
+
+// naturalLoops finds the natural loops of f (what Analyze finds, without
+// the rest of the structure).
+func naturalLoops(f *Func, dom *DomTree) []*Loop {
+	byHeader := map[*Block]*Loop{}
+	var loops []*Loop
+	for _, b := range f.Blocks {
+		for _, h := range b.Succs {
+			if !dom.Dominates(h, b) {
+				continue
+			}
+			l := byHeader[h]
+			if l == nil {
+				l = &Loop{Header: h, Blocks: map[*Block]bool{h: true}}
+				byHeader[h] = l
+				loops = append(loops, l)
+			}
+			l.Latches = append(l.Latches, b)
+			work := []*Block{b}
+			for len(work) > 0 {
+				x := work[len(work)-1]
+				work = work[:len(work)-1]
+				if l.Blocks[x] {
+					continue
+				}
+				l.Blocks[x] = true
+				work = append(work, x.Preds...)
+			}
+		}
+	}
+	return loops
+}
+
+// tripCount returns the constant trip count of loop l, with the loop's
+// preheader, latch, in-loop successor of the header and exit, or false.
+func tripCount(l *Loop) (trips int, pre, latch, body, exit *Block, ok bool) {
+	h := l.Header
+	if len(l.Latches) != 1 || len(h.Preds) != 2 || h.Term != TermBranch {
+		return
+	}
+	latch = l.Latches[0]
+	if latch == h {
+		return
+	}
+	pi, li := 0, 1
+	if h.Preds[0] == latch {
+		pi, li = 1, 0
+	}
+	pre = h.Preds[pi]
+	if l.Blocks[pre] || h.Preds[li] != latch {
+		return
+	}
+	contIfTrue := true
+	switch {
+	case l.Blocks[h.Succs[0]] && !l.Blocks[h.Succs[1]]:
+		body, exit = h.Succs[0], h.Succs[1]
+	case !l.Blocks[h.Succs[0]] && l.Blocks[h.Succs[1]]:
+		body, exit = h.Succs[1], h.Succs[0]
+		contIfTrue = false
+	default:
+		return
+	}
+	c := h.Cond
+	if !c.Op.IsCompare() || c.Block != h {
+		return
+	}
+	// iv op bound, or bound op iv.
+	var iv, bound *Value
+	ivFirst := true
+	switch {
+	case c.Args[0].Op == OpPhi && c.Args[0].Block == h && c.Args[1].Op == OpConst:
+		iv, bound = c.Args[0], c.Args[1]
+	case c.Args[1].Op == OpPhi && c.Args[1].Block == h && c.Args[0].Op == OpConst:
+		iv, bound = c.Args[1], c.Args[0]
+		ivFirst = false
+	default:
+		return
+	}
+	init, next := iv.Args[pi], iv.Args[li]
+	if init.Op != OpConst || !iv.Type.Kind.IsInt() {
+		return
+	}
+	// The step: iv+c, iv-c, iv*c, iv<<c or iv>>c (the doubling and halving
+	// loops of scans and tree reductions), evaluated as the IR does.
+	switch next.Op {
+	case OpAdd, OpSub, OpMul, OpShl, OpShr:
+	default:
+		return
+	}
+	ivArg := 0
+	switch {
+	case next.Args[0] == iv && next.Args[1].Op == OpConst:
+	case (next.Op == OpAdd || next.Op == OpMul) && next.Args[1] == iv && next.Args[0].Op == OpConst:
+		ivArg = 1
+	default:
+		return
+	}
+	cur := &Value{Op: OpConst, Type: iv.Type}
+	stepArgs := append([]*Value(nil), next.Args...)
+	stepArgs[ivArg] = cur
+	stepper := &Value{Op: next.Op, Type: next.Type, Args: stepArgs}
+	k := iv.Type.Kind
+	x := norm(k, init.Imm)
+	for trips = 0; ; trips++ {
+		var t bool
+		if ivFirst {
+			t = compareConst(c.Op, k, x, norm(k, bound.Imm))
+		} else {
+			t = compareConst(c.Op, k, norm(k, bound.Imm), x)
+		}
+		if t != contIfTrue {
+			break
+		}
+		if trips >= UnrollMaxTrips {
+			return
+		}
+		cur.Imm = x
+		nx, ok := EvalConst(stepper)
+		if !ok {
+			return trips, nil, nil, nil, nil, false
+		}
+		x = nx
+	}
+	// Other exits may only be traps that nothing outside the loop reaches.
+	for b := range l.Blocks {
+		for _, s := range b.Succs {
+			if l.Blocks[s] || (b == h && s == exit) {
+				continue
+			}
+			if s.Term != TermTrap {
+				return
+			}
+			for _, p := range s.Preds {
+				if !l.Blocks[p] {
+					return
+				}
+			}
+		}
+	}
+	if exit.Term == TermTrap {
+		for _, p := range exit.Preds {
+			if p != h {
+				return
+			}
+		}
+	}
+	for _, p := range exit.Preds {
+		if l.Blocks[p] && p != h {
+			return
+		}
+	}
+	return trips, pre, latch, body, exit, true
+}
+
+func unrollLoop(f *Func, l *Loop) bool {
+	trips, pre, latch, body, exit, ok := tripCount(l)
+	if !ok {
+		return false
+	}
+	h := l.Header
+	// The region copied per iteration: the loop and the trap blocks only
+	// it reaches.
+	region := map[*Block]bool{}
+	for b := range l.Blocks {
+		region[b] = true
+		for _, s := range b.Succs {
+			if s.Term == TermTrap && s != exit {
+				region[s] = true
+			}
+		}
+	}
+	var order []*Block // region blocks in f's order
+	size := 0
+	for _, b := range f.Blocks {
+		if region[b] {
+			order = append(order, b)
+			for _, v := range b.Values {
+				if v.Op != OpConst && v.Op != OpPhi {
+					size++
+				}
+			}
+		}
+	}
+	if trips*size > UnrollMaxValues {
+		return false
+	}
+	pi := 0
+	if h.Preds[0] == latch {
+		pi = 1
+	}
+	li := 1 - pi
+
+	lookup := func(m map[*Value]*Value, v *Value) *Value {
+		if r, ok := m[v]; ok {
+			return r
+		}
+		return v
+	}
+	var copies []*Block
+	var prev map[*Value]*Value
+	var prevLatch *Block
+	// headerMap maps h's phis for the copy about to be made.
+	headerMap := func() map[*Value]*Value {
+		m := map[*Value]*Value{}
+		for _, phi := range h.Phis() {
+			if prev == nil {
+				m[phi] = phi.Args[pi]
+			} else {
+				m[phi] = lookup(prev, phi.Args[li])
+			}
+		}
+		return m
+	}
+	cloneValue := func(b *Block, v *Value, m map[*Value]*Value) *Value {
+		c := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm, Index: v.Index, NoFuse: v.NoFuse, Block: b, Pos: v.Pos}
+		f.nextID++
+		m[v] = c
+		return c
+	}
+	var heads []*Block // the header copy of each iteration, then the final one
+	for k := 0; k < trips; k++ {
+		m := headerMap()
+		bm := map[*Block]*Block{}
+		for _, b := range order {
+			kind := b.Kind
+			if b == h {
+				kind = BlockPlain
+			}
+			c := &Block{Kind: kind, Comment: b.Comment, Term: b.Term, Trap: b.Trap}
+			bm[b] = c
+			copies = append(copies, c)
+			for _, v := range b.Values {
+				if b == h && v.Op == OpPhi {
+					continue
+				}
+				c.Values = append(c.Values, cloneValue(c, v, m))
+			}
+		}
+		for _, b := range order {
+			c := bm[b]
+			for _, v := range b.Values {
+				cv, ok := m[v]
+				if !ok || (b == h && v.Op == OpPhi) {
+					continue
+				}
+				cv.Args = make([]*Value, len(v.Args))
+				for j, a := range v.Args {
+					cv.Args[j] = lookup(m, a)
+				}
+			}
+			if b.Cond != nil {
+				c.Cond = lookup(m, b.Cond)
+			}
+			for j, a := range b.Trap.Args {
+				if a != nil {
+					c.Trap.Args[j] = lookup(m, a)
+				}
+			}
+			if b == h {
+				c.Term, c.Cond = TermJump, nil
+				c.Succs = []*Block{bm[body]}
+				if prevLatch == nil {
+					c.Preds = []*Block{pre}
+				} else {
+					c.Preds = []*Block{prevLatch}
+				}
+				continue
+			}
+			for _, p := range b.Preds {
+				c.Preds = append(c.Preds, bm[p])
+			}
+			for _, s := range b.Succs {
+				if s == h {
+					c.Succs = append(c.Succs, nil) // the next header, below
+				} else {
+					c.Succs = append(c.Succs, bm[s])
+				}
+			}
+		}
+		heads = append(heads, bm[h])
+		if prevLatch != nil {
+			for i, s := range prevLatch.Succs {
+				if s == nil {
+					prevLatch.Succs[i] = bm[h]
+				}
+			}
+		}
+		prev, prevLatch = m, bm[latch]
+	}
+	// The final test: the header's non-phi values once more, then the exit.
+	m := headerMap()
+	final := &Block{Kind: BlockPlain, Comment: h.Comment, Term: TermJump}
+	for _, v := range h.Values {
+		if v.Op != OpPhi {
+			final.Values = append(final.Values, cloneValue(final, v, m))
+		}
+	}
+	for _, v := range h.Values {
+		if v.Op != OpPhi {
+			cv := m[v]
+			cv.Args = make([]*Value, len(v.Args))
+			for j, a := range v.Args {
+				cv.Args[j] = lookup(m, a)
+			}
+		}
+	}
+	final.Succs = []*Block{exit}
+	if prevLatch != nil {
+		final.Preds = []*Block{prevLatch}
+		for i, s := range prevLatch.Succs {
+			if s == nil {
+				prevLatch.Succs[i] = final
+			}
+		}
+	} else {
+		final.Preds = []*Block{pre}
+	}
+	copies = append(copies, final)
+	first := final
+	if len(heads) > 0 {
+		first = heads[0]
+	}
+	for i, s := range pre.Succs {
+		if s == h {
+			pre.Succs[i] = first
+		}
+	}
+	for i, p := range exit.Preds {
+		if p == h {
+			exit.Preds[i] = final
+		}
+	}
+	// Uses outside the loop see the values of the final test.
+	var blocks []*Block
+	for _, b := range f.Blocks {
+		if b == h {
+			blocks = append(blocks, copies...)
+		}
+		if region[b] {
+			continue
+		}
+		blocks = append(blocks, b)
+		for _, v := range b.Values {
+			for j, a := range v.Args {
+				v.Args[j] = lookup(m, a)
+			}
+		}
+		if b.Cond != nil {
+			b.Cond = lookup(m, b.Cond)
+		}
+		for j, a := range b.Trap.Args {
+			if a != nil {
+				b.Trap.Args[j] = lookup(m, a)
+			}
+		}
+	}
+	for i, b := range blocks {
+		b.Index = i
+	}
+	f.Blocks = blocks
+	return true
+}
