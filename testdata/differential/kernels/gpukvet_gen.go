@@ -19183,21 +19183,20 @@ $L_0:
 	ld.param.u64 %rd4, [kernels_Precondition_param_3];
 	cvta.to.global.u64 %rd4, %rd4;
 	ld.param.s64 %rd5, [kernels_Precondition_param_4];
-$L_1:
 	mov.b64 %rd6, 32;
 	rem.s64 %rd7, %rd1, %rd6;
 	mov.b64 %rd8, 0;
 	setp.eq.s64 %p1, %rd7, %rd8;
 	not.pred %p2, %p1;
-	@%p2 bra $L_2;
-$L_4:
-	mov.u32 %r4, %nctaid.x;
-	cvt.u64.u32 %rd21, %r4;
-	mul.lo.s64 %rd22, %rd21, %rd6;
-	setp.eq.s64 %p4, %rd22, %rd1;
-	not.pred %p5, %p4;
-	@%p5 bra $L_2;
+	@%p2 bra $L_1;
 $L_3:
+	mov.u32 %r4, %nctaid.x;
+	cvt.u64.u32 %rd16, %r4;
+	mul.lo.s64 %rd17, %rd16, %rd6;
+	setp.eq.s64 %p4, %rd17, %rd1;
+	not.pred %p5, %p4;
+	@%p5 bra $L_1;
+$L_2:
 	mov.u32 %r1, %ctaid.x;
 	cvt.u64.u32 %rd9, %r1;
 	mov.u32 %r2, %ntid.x;
@@ -19206,33 +19205,32 @@ $L_3:
 	mov.u32 %r3, %tid.x;
 	cvt.u64.u32 %rd12, %r3;
 	add.s64 %rd13, %rd11, %rd12;
-	rem.s64 %rd14, %rd13, %rd6;
-	div.s64 %rd15, %rd1, %rd6;
-	mul.lo.s64 %rd16, %rd14, %rd15;
-	div.s64 %rd17, %rd13, %rd6;
-	add.s64 %rd18, %rd16, %rd17;
-	mov.b64 %rd19, %rd13;
-	mov.b64 %rd20, %rd3;
-	setp.lt.u64 %p3, %rd19, %rd20;
-	@!%p3 bra $L_7;
+	mov.b64 %rd14, %rd13;
+	mov.b64 %rd15, %rd3;
+	setp.lt.u64 %p3, %rd14, %rd15;
+	@!%p3 bra $L_5;
+$L_4:
+	rem.s64 %rd18, %rd13, %rd6;
+	div.s64 %rd19, %rd1, %rd6;
+	mul.lo.s64 %rd20, %rd18, %rd19;
+	div.s64 %rd21, %rd13, %rd6;
+	add.s64 %rd22, %rd20, %rd21;
+	mov.b64 %rd23, %rd22;
+	mov.b64 %rd24, %rd5;
+	setp.lt.u64 %p6, %rd23, %rd24;
+	@!%p6 bra $L_7;
 $L_6:
-	mov.b64 %rd23, 4;
-	mul.lo.s64 %rd24, %rd13, %rd23;
-	add.s64 %rd25, %rd2, %rd24;
-	ld.global.s32 %r5, [%rd25];
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd13, %rd25;
+	add.s64 %rd27, %rd2, %rd26;
+	ld.global.s32 %r5, [%rd27];
 	mov.b32 %r6, 2;
 	mul.lo.s32 %r7, %r5, %r6;
-	mov.b64 %rd26, %rd18;
-	mov.b64 %rd27, %rd5;
-	setp.lt.u64 %p6, %rd26, %rd27;
-	@!%p6 bra $L_9;
-$L_8:
-	mul.lo.s64 %rd28, %rd18, %rd23;
+	mul.lo.s64 %rd28, %rd22, %rd25;
 	add.s64 %rd29, %rd4, %rd28;
 	st.global.s32 [%rd29], %r7;
-$L_5:
 	ret;
-$L_2:
+$L_1:
 	atom.global.cas.b32 %tr0, [%trap], 0, 5;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_1;
@@ -19253,7 +19251,7 @@ $L_2:
 	membar.gl;
 $T_1:
 	exit;
-$L_7:
+$L_5:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_2;
@@ -19276,7 +19274,7 @@ $L_7:
 	membar.gl;
 $T_2:
 	exit;
-$L_9:
+$L_7:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
 	@%tp bra $T_3;
@@ -19294,7 +19292,7 @@ $L_9:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+32], %rd22;
 	st.global.u64 [%trap+40], %rd5;
 	membar.gl;
 $T_3:
