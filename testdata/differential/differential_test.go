@@ -9,14 +9,23 @@
 //
 //	go test ./testdata/differential
 //
-// GPUKVET_DIFF_BACKEND names the GPU backend (default cuda);
-// GPUKVET_DIFF_RESULTS=FILE writes a Markdown table of the results, with the
-// commit from GPUKVET_COMMIT, as committed in RESULTS-h200.md.
+// GPUKVET_DIFF_BACKEND names the GPU backends, comma-separated (default
+// "cuda,vulkan": each that opens here is compared with the cpu; CI has
+// vulkan on lavapipe); GPUKVET_DIFF_RESULTS=FILE writes a Markdown table of
+// the results, with the commit from GPUKVET_COMMIT, as committed in
+// RESULTS-h200.md (with several backends, each gets FILE with "-<backend>"
+// before its extension).
+//
+// A GPU launch that does not finish within GPUKVET_DIFF_TIMEOUT (a Go
+// duration, default 2m) fails its case and the backend's remaining cases:
+// a hang is a failure, never a stuck test run.
 package differential
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,18 +46,61 @@ func TestDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cpu.Close()
-	backend := os.Getenv("GPUKVET_DIFF_BACKEND")
-	if backend == "" {
-		backend = "cuda"
+	names := strings.Split(os.Getenv("GPUKVET_DIFF_BACKEND"), ",")
+	if os.Getenv("GPUKVET_DIFF_BACKEND") == "" {
+		names = []string{"cuda"}
 	}
-	gpuDev, gpuErr := device.OpenBackend(backend)
-	if gpuErr != nil {
-		t.Logf("no %s device, comparisons skip: %v", backend, gpuErr)
-	} else {
-		defer gpuDev.Close()
+	timeout := 2 * time.Minute
+	if s := os.Getenv("GPUKVET_DIFF_TIMEOUT"); s != "" {
+		if timeout, err = time.ParseDuration(s); err != nil {
+			t.Fatalf("GPUKVET_DIFF_TIMEOUT: %v", err)
+		}
 	}
-	var rows []row
+	type gpuBackend struct {
+		name string
+		dev  *device.Device
+	}
+	var gpus []gpuBackend
+	for _, name := range names {
+		d, err := device.OpenBackend(strings.TrimSpace(name))
+		if err != nil {
+			t.Logf("no %s device, its comparisons skip: %v", name, err)
+			continue
+		}
+		gpus = append(gpus, gpuBackend{name, d})
+	}
+	if len(gpus) == 0 {
+		gpus = []gpuBackend{{names[0], nil}} // the cpu half still runs
+	}
 	cases := append(kernelCases(), exampleCases()...)
+	for _, g := range gpus {
+		t.Run(g.name, func(t *testing.T) {
+			rows := runCases(t, cpu, g.name, g.dev, cases, timeout)
+			if path := os.Getenv("GPUKVET_DIFF_RESULTS"); path != "" {
+				if len(gpus) > 1 {
+					ext := filepath.Ext(path)
+					path = strings.TrimSuffix(path, ext) + "-" + g.name + ext
+				}
+				if err := writeResults(path, g.name, g.dev, rows); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
+
+// runCases runs every case on the cpu and on gpuDev (nil: none, the
+// comparisons skip) and returns a row per case.
+func runCases(t *testing.T, cpu *device.Device, backend string, gpuDev *device.Device, cases []*tcase, timeout time.Duration) []row {
+	// A device is closed only if no launch on it hung (a hung launch holds
+	// it); the process's exit releases it otherwise.
+	hungAt := ""
+	defer func() {
+		if gpuDev != nil && hungAt == "" {
+			gpuDev.Close()
+		}
+	}()
+	var rows []row
 	for _, c := range cases {
 		rw := row{name: c.name, bound: c.ulp}
 		for _, b := range c.argULP {
@@ -67,14 +119,24 @@ func TestDifferential(t *testing.T) {
 					t.Fatalf("cpu: %v", err)
 				}
 			}
+			if hungAt != "" {
+				rw.status = "FAIL"
+				rw.detail = "not run: the device hung at " + hungAt
+				t.Fatalf("%s: %s", backend, rw.detail)
+			}
 			if gpuDev == nil {
 				rw.status = "skipped (no GPU)"
 				t.Skipf("no %s device", backend)
 			}
 			rw.status = "FAIL"
 			start := time.Now()
-			rg, err := run(gpuDev, c)
+			rg, err := runWithin(gpuDev, c, timeout)
 			rw.gpuTime = time.Since(start)
+			if errors.Is(err, errHung) {
+				hungAt = c.name // the device is unusable: the hung launch holds its lock
+				rw.detail = err.Error()
+				t.Fatalf("%s: %v", backend, err)
+			}
 			if err != nil {
 				rw.detail = err.Error()
 				t.Fatalf("%s: %v", backend, err)
@@ -105,10 +167,29 @@ func TestDifferential(t *testing.T) {
 		})
 		rows = append(rows, rw)
 	}
-	if path := os.Getenv("GPUKVET_DIFF_RESULTS"); path != "" {
-		if err := writeResults(path, backend, gpuDev, rows); err != nil {
-			t.Error(err)
-		}
+	return rows
+}
+
+var errHung = errors.New("the launch did not finish")
+
+// runWithin is run with a time limit: a launch that hangs (a barrier some
+// threads never reach, an endless loop) is reported instead of stopping
+// the whole test run.
+func runWithin(d *device.Device, c *tcase, timeout time.Duration) (*result, error) {
+	type out struct {
+		r   *result
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		r, err := run(d, c)
+		done <- out{r, err}
+	}()
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-time.After(timeout):
+		return nil, fmt.Errorf("%w within %v (hung?); the backend's remaining cases fail", errHung, timeout)
 	}
 }
 
