@@ -169,12 +169,14 @@ func (b *Backend) zero(v *vkBuffer, off, size uint64) error {
 	})
 }
 
-// upload copies host into v, waiting until the copy is done.
+// upload copies host into v, waiting until the copy is done. Into mapped
+// memory it first waits for the queued work (kernels may still use v); a
+// staged copy is ordered after that work on the queue instead.
 func (b *Backend) upload(v *vkBuffer, host []byte) error {
-	if err := b.waitIdle(); err != nil { // queued kernels may still read v
-		return err
-	}
 	if v.mapped != nil {
+		if err := b.waitIdle(); err != nil {
+			return err
+		}
 		copy(unsafe.Slice((*byte)(v.mapped), len(host)), host)
 		return nil
 	}
