@@ -91,10 +91,12 @@ func (e *funcEmitter) atomicIn(s kir.Space, v *kir.Value) uint32 {
 // casLoop applies f to the value at ap atomically with a compare-exchange
 // loop and returns the old value (as kind k).
 func (e *funcEmitter) casLoop(ap, scope uint32, k kir.Kind, f func(old uint32) uint32) uint32 {
+	// (Aligned is required on PhysicalStorageBuffer and allowed on the
+	// others.)
 	b := e.b
 	it := b.tInt(k.Bits())
 	relaxed := b.constU32(0)
-	first := e.op(opLoad, it, ap)
+	first := e.op(opLoad, it, ap, memopAligned, uint32(k.Size()))
 	pre := e.cur
 	head, body, cont, merge := b.id(), b.id(), b.id(), b.id()
 	e.branch(head)
