@@ -1432,6 +1432,9 @@ $T_15:
 
 var gpukvetModule = []byte(gpukvetPTX)
 
+// Kernels without SPIR-V (the vulkan backend cannot run them):
+//   Price: testdata/benchkernels/blackscholes/blackscholes.go:32:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 29 to 27) (kernel Price; SPIR-V)
+
 // gpukvetPositions maps a trap's position id to its Go source position.
 var gpukvetPositions = []string{
 	"testdata/benchkernels/blackscholes/blackscholes.go:35:17",

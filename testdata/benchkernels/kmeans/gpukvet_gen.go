@@ -267,6 +267,9 @@ $T_4:
 
 var gpukvetModule = []byte(gpukvetPTX)
 
+// Kernels without SPIR-V (the vulkan backend cannot run them):
+//   Assign: testdata/benchkernels/kmeans/kmeans.go:12:6: the two arms of a branch go on to different places and never meet, which SPIR-V's structured control flow cannot express here (kernel Assign; SPIR-V)
+
 // gpukvetPositions maps a trap's position id to its Go source position.
 var gpukvetPositions = []string{
 	"testdata/benchkernels/kmeans/kmeans.go:22:20",
