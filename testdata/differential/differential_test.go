@@ -17,8 +17,8 @@
 // before its extension).
 //
 // A GPU launch that does not finish within GPUKVET_DIFF_TIMEOUT (a Go
-// duration, default 2m) fails its case and the backend's remaining cases:
-// a hang is a failure, never a stuck test run.
+// duration, default 2m) fails its case, and the remaining cases run on a
+// freshly opened device: a hang is a failure, never a stuck test run.
 package differential
 
 import (
@@ -92,8 +92,9 @@ func TestDifferential(t *testing.T) {
 // runCases runs every case on the cpu and on gpuDev (nil: none, the
 // comparisons skip) and returns a row per case.
 func runCases(t *testing.T, cpu *device.Device, backend string, gpuDev *device.Device, cases []*tcase, timeout time.Duration) []row {
-	// A device is closed only if no launch on it hung (a hung launch holds
-	// it); the process's exit releases it otherwise.
+	// A device on which a launch hung is never closed (the hung launch
+	// holds it); the process's exit releases it. hungAt names the case after
+	// which no device could be opened again.
 	hungAt := ""
 	defer func() {
 		if gpuDev != nil && hungAt == "" {
@@ -132,8 +133,14 @@ func runCases(t *testing.T, cpu *device.Device, backend string, gpuDev *device.D
 			rg, err := runWithin(gpuDev, c, timeout)
 			rw.gpuTime = time.Since(start)
 			if errors.Is(err, errHung) {
-				hungAt = c.name // the device is unusable: the hung launch holds its lock
+				// The device is unusable (the hung launch holds its lock):
+				// go on with a fresh one if the backend opens again.
 				gpuFail(t, &rw, backend, err.Error())
+				if d, err := device.OpenBackend(backend); err == nil {
+					gpuDev = d
+				} else {
+					hungAt = c.name
+				}
 				return
 			}
 			if err != nil {
@@ -224,7 +231,7 @@ func runWithin(d *device.Device, c *tcase, timeout time.Duration) (*result, erro
 	case o := <-done:
 		return o.r, o.err
 	case <-time.After(timeout):
-		return nil, fmt.Errorf("%w within %v (hung?); the backend's remaining cases fail", errHung, timeout)
+		return nil, fmt.Errorf("%w within %v (hung?); the remaining cases run on a freshly opened device", errHung, timeout)
 	}
 }
 
