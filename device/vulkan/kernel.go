@@ -134,7 +134,7 @@ func (b *Backend) pipeline(k *backend.Kernel, kc *kernelCode, block gpu.Dim3) (v
 		layout: b.layouts[kc.layout.Size], basePipelineIndex: -1}
 	var p vkHandle
 	if err := call("vkCreateComputePipelines", b.l.createComputePipelines, uintptr(b.dev), 0, 1, uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&p))); err != nil {
-		return 0, fmt.Errorf("kernel %s: creating its compute pipeline for block %v on %s: %w", k.Name, block, b.info.Name, err)
+		return 0, fmt.Errorf("kernel %s: creating its compute pipeline for block %v on %s: %w (the driver rejected its SPIR-V module, or a function in it: check the module with `gpukvet build -target=spirv -o k.spv PKG` and `spirv-val --target-env vulkan1.2 k.spv`)", k.Name, block, b.info.Name, err)
 	}
 	b.pipelines[key] = p
 	return p, nil
