@@ -167,6 +167,7 @@ func OpenBackend() (*Backend, error) {
 	b := &Backend{l: l, modules: map[[32]byte]vkHandle{}, layouts: map[int]vkHandle{},
 		pipelines: map[pipeKey]vkHandle{}, kernels: map[*backend.Code]*kernelCode{}}
 	if err := b.createInstance(); err != nil {
+		b.destroy()
 		return nil, err
 	}
 	if err := b.setup(choice); err != nil {
