@@ -74,12 +74,116 @@ type structError struct {
 
 func (e *structError) Error() string { return e.msg }
 
-// structurize plans f's emission.
+// edgeError is a branch that leaves a selection construct into the middle
+// of the enclosing one (from, to): what `a && b` and `a || b` give, where
+// the second test's branch reaches the target the first one shares.
+type edgeError struct {
+	structError
+	from, to *kir.Block
+}
+
+// structurize plans f's emission. A branch out of a selection into the
+// middle of an enclosing one is rerouted through a block that joins it
+// with the target's other entries and branches again on a flag
+// (joinEdge), and the plan is made again.
 func structurize(src *kir.Func) (*plan, error) {
 	f := clone(src)
+	removeUnreachable(f)
+	for range 64 {
+		p, err := planOn(f)
+		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
+			continue
+		}
+		if ee, ok := err.(*edgeError); ok {
+			return nil, &ee.structError
+		}
+		return p, err
+	}
+	return nil, &structError{posOf(f.Blocks[0]), "control flow too tangled to structure for SPIR-V"}
+}
+
+// joinEdge reroutes the branch x → t: a new block j takes every edge into
+// t and x's other edge, and branches on a flag (x's condition on x's
+// edge, false on the others) to x's other target or to t, with phis for
+// what the edges carried. It reports whether it could.
+func joinEdge(f *kir.Func, x, t *kir.Block) bool {
+	if x.Term != kir.TermBranch || x.Succs[0] == x.Succs[1] {
+		return false
+	}
+	other := x.Succs[0]
+	if other == t {
+		other = x.Succs[1]
+	}
+	dom := kir.Dominators(f)
+	for _, q := range t.Preds {
+		if dom.Dominates(t, q) {
+			return false // t is a loop header
+		}
+	}
+	if dom.Dominates(other, x) {
+		return false
+	}
+	// Every edge joined must lie in the same loops, or j would enter a
+	// loop other than through its header.
+	for _, l := range kir.Analyze(f).Loops {
+		for _, q := range append([]*kir.Block{x}, t.Preds...) {
+			if l.Blocks[q] != l.Blocks[t] {
+				return false
+			}
+		}
+	}
+	entry := f.Blocks[0]
+	zero := func(ty kir.Type) *kir.Value {
+		return f.NewValue(entry, kir.OpConst, ty)
+	}
+	// The flag: on x's edge, "x went to other".
+	cond := x.Cond
+	if x.Succs[0] != other {
+		cond = f.NewValue(x, kir.OpNot, kir.TBool, x.Cond)
+	}
+	// j takes every edge into t (with phis for t's phis).
+	preds := append([]*kir.Block(nil), t.Preds...)
+	j := splitEdges(f, t, preds, "join")
+	flag := f.NewPhi(j, kir.TBool)
+	for _, pr := range j.Preds {
+		if pr == x {
+			flag.Args = append(flag.Args, cond)
+		} else {
+			c := zero(kir.TBool)
+			flag.Args = append(flag.Args, c)
+		}
+	}
+	// x's edge to other moves onto j.
+	xi := -1
+	for i, pr := range other.Preds {
+		if pr == x {
+			xi = i
+		}
+	}
+	for _, phi := range other.Phis() {
+		np := f.NewPhi(j, phi.Type)
+		for _, pr := range j.Preds {
+			if pr == x {
+				np.Args = append(np.Args, phi.Args[xi])
+			} else {
+				np.Args = append(np.Args, zero(phi.Type))
+			}
+		}
+		phi.Args[xi] = np
+	}
+	other.Preds[xi] = j
+	x.Term = kir.TermJump
+	x.Cond = nil
+	x.Succs = []*kir.Block{j}
+	j.Term = kir.TermBranch
+	j.Cond = flag
+	j.Succs = []*kir.Block{other, t}
+	return true
+}
+
+func planOn(f *kir.Func) (*plan, error) {
 	p := &plan{f: f, loops: map[*kir.Block]*loopPlan{}, inLoop: map[*kir.Block]*loopPlan{},
 		merge: map[*kir.Block]*kir.Block{}, unreachable: map[*kir.Block]bool{}, claimed: map[*kir.Block]bool{}}
-	removeUnreachable(f)
 	s := kir.Analyze(f)
 	if !s.Reducible {
 		return nil, &structError{posOf(f.Blocks[0]), "control flow is irreducible (a cycle entered other than through its loop header)"}
@@ -404,6 +508,12 @@ func (p *plan) validate() error {
 		l := p.inLoop[h]
 		for _, x := range p.f.Blocks {
 			if !inConstruct(h, m, x) {
+				// A construct is entered only through its header.
+				for _, y := range x.Succs {
+					if y != h && inConstruct(h, m, y) && !(p.loops[y] != nil && p.dom.Dominates(y, x)) {
+						return &structError{posOf(x), fmt.Sprintf("a branch enters an if/switch construct other than through its condition (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}
+					}
+				}
 				continue
 			}
 			for _, y := range x.Succs {
@@ -413,7 +523,7 @@ func (p *plan) validate() error {
 				if l != nil && (y == l.merge || y == l.cont || y == l.header) {
 					continue
 				}
-				return &structError{posOf(x), fmt.Sprintf("a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block %d to %d)", x.Index, y.Index)}
+				return &edgeError{structError{posOf(x), fmt.Sprintf("a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block %d to %d)", x.Index, y.Index)}, x, y}
 			}
 		}
 	}
