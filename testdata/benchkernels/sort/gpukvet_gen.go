@@ -294,7 +294,7 @@ $T_1:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   Step: testdata/benchkernels/sort/sort.go:14:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 7 to 5) (kernel Step; SPIR-V)
+//   Step: testdata/benchkernels/sort/sort.go:14:6: control flow is irreducible (a cycle entered other than through its loop header) (kernel Step; SPIR-V)
 
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +
