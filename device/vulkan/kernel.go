@@ -104,7 +104,7 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 		b.modules[kc.module] = sm
 	}
 	if _, ok := b.layouts[layout.Size]; !ok {
-		r := &pushConstantRange{stageFlags: stageCompute, size: uint32(layout.Size)}
+		r := &pushConstantRange{stageFlags: stageCompute, offset: 0, size: uint32(layout.Size)}
 		ci := &pipelineLayoutCreateInfo{sType: stPipelineLayoutCreateInfo, pushConstantRangeCount: 1, pPushConstantRanges: r}
 		var pl vkHandle
 		if err := call("vkCreatePipelineLayout", b.l.createPipelineLayout, uintptr(b.dev), uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&pl))); err != nil {

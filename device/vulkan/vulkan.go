@@ -186,7 +186,8 @@ func (b *Backend) createInstance() error {
 	if version < apiVersion12 {
 		return fmt.Errorf("vulkan: the Vulkan loader is version %s; gpukvet needs 1.2 or newer", versionString(version))
 	}
-	app := &applicationInfo{sType: stApplicationInfo, pApplicationName: cString("gpukvet"), pEngineName: cString("gpukvet"), apiVersion: apiVersion12}
+	app := &applicationInfo{sType: stApplicationInfo, pNext: nil, pApplicationName: cString("gpukvet"), applicationVersion: 1,
+		pEngineName: cString("gpukvet"), engineVersion: 1, apiVersion: apiVersion12}
 	ci := &instanceCreateInfo{sType: stInstanceCreateInfo, pApplicationInfo: app}
 	var inst vkInstance
 	if err := call("vkCreateInstance", l.createInstance, uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&inst))); err != nil {
@@ -451,7 +452,7 @@ func (b *Backend) createDevice(q *features) error {
 	}
 	prio := new(float32)
 	*prio = 1
-	qci := &deviceQueueCreateInfo{sType: stDeviceQueueCreateInfo, queueFamilyIndex: b.family, queueCount: 1, pQueuePriorities: prio}
+	qci := &deviceQueueCreateInfo{sType: stDeviceQueueCreateInfo, pNext: nil, flags: 0, queueFamilyIndex: b.family, queueCount: 1, pQueuePriorities: prio}
 	dci := &deviceCreateInfo{sType: stDeviceCreateInfo, pNext: unsafe.Pointer(&en.f2), queueCreateInfoCount: 1, pQueueCreateInfos: qci}
 	if len(extNames) > 0 {
 		dci.enabledExtensionCount = uint32(len(extNames))
