@@ -1433,7 +1433,7 @@ $T_15:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   Price: testdata/benchkernels/blackscholes/blackscholes.go:32:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 29 to 27) (kernel Price; SPIR-V)
+//   Price: testdata/benchkernels/blackscholes/blackscholes.go:32:6: restructuring the control flow for SPIR-V left a value (v109) used where it is not always computed (kernel Price; SPIR-V)
 
 // gpukvetPositions maps a trap's position id to its Go source position.
 var gpukvetPositions = []string{
