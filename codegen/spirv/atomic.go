@@ -11,7 +11,9 @@ func (e *funcEmitter) atomic(v *kir.Value) {
 	p := v.Args[0]
 	ptr := e.val[p.ID]
 	k := v.Type.Kind
-	r := e.dispatch(ptr, p.Type.Space, e.typ(k), func(s kir.Space) uint32 { return e.atomicIn(s, v) })
+	r := e.guard(e.typ(k), k, func() uint32 {
+		return e.dispatch(ptr, p.Type.Space, e.typ(k), func(s kir.Space) uint32 { return e.atomicIn(s, v) })
+	})
 	e.opTo(e.val[v.ID], opCopyObject, e.typ(k), r)
 }
 

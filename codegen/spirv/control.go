@@ -26,6 +26,7 @@ type funcEmitter struct {
 	sharedOff   map[int]int
 	sharedBytes int
 	localVar    uint32 // Function array of u32 words (0 if none)
+	trapped     uint32 // Function bool: this invocation trapped (0 if no trap resumes)
 	localOff    map[*kir.Value]int
 	localBytes  int
 	interfaces  []uint32
@@ -87,6 +88,10 @@ func (e *funcEmitter) emit() error {
 		pt := b.tPtr(scFunction, arr)
 		e.localVar = b.id()
 		inst(&e.code, opVariable, pt, e.localVar, scFunction)
+	}
+	if len(p.resume) > 0 {
+		e.trapped = b.id()
+		inst(&e.code, opVariable, b.tPtr(scFunction, b.tBool()), e.trapped, scFunction, b.constBool(false))
 	}
 	e.branch(e.start[f.Blocks[0]])
 	for _, blk := range p.order {
@@ -203,6 +208,11 @@ func (e *funcEmitter) terminator(blk *kir.Block) {
 		e.ins(opReturn)
 	case kir.TermTrap:
 		e.trap(blk.Trap)
+		if e.p.resume[blk] {
+			e.ins(opStore, e.trapped, e.b.constBool(true))
+			e.branch(e.start[blk.Succs[0]])
+			return
+		}
 		e.ins(opReturn)
 	default:
 		e.fail(nil, "block without terminator")
@@ -225,6 +235,35 @@ func (e *funcEmitter) ifThen(cond uint32, body func()) {
 // trapping invocation wins a compare-exchange on the code word and fills in
 // the rest (gpuabi's layout).
 func (e *funcEmitter) trap(t kir.Trap) {
+	e.guard(0, kir.Void, func() uint32 { e.recordTrap(t); return 0 })
+}
+
+// guard runs side effect (which returns a value of type t, or 0 with t
+// 0) only while the invocation has not trapped, in kernels where a trap
+// resumes; a trapped invocation gets t's zero instead. Elsewhere it just
+// runs it.
+func (e *funcEmitter) guard(t uint32, k kir.Kind, effect func() uint32) uint32 {
+	if e.trapped == 0 {
+		return effect()
+	}
+	b := e.b
+	live := e.op(opLogicalNot, b.tBool(), e.op(opLoad, b.tBool(), e.trapped))
+	pre := e.cur
+	then, merge := b.id(), b.id()
+	e.ins(opSelectionMerge, merge, 0)
+	e.ins(opBranchConditional, live, then, merge)
+	e.label(then)
+	r := effect()
+	end := e.cur
+	e.branch(merge)
+	e.label(merge)
+	if t == 0 {
+		return 0
+	}
+	return e.op(opPhi, t, r, end, e.constant(k, 0), pre)
+}
+
+func (e *funcEmitter) recordTrap(t kir.Trap) {
 	b := e.b
 	u32, u64 := b.tInt(32), b.tInt(64)
 	rec := e.pushLoad(e.push.trap, u64)

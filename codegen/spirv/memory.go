@@ -332,7 +332,9 @@ func (e *funcEmitter) load(v *kir.Value) {
 	k := v.Type.Kind
 	p := v.Args[0]
 	ptr := e.val[p.ID]
-	r := e.dispatch(ptr, p.Type.Space, e.typ(k), func(s kir.Space) uint32 { return e.loadIn(s, ptr, k) })
+	r := e.guard(e.typ(k), k, func() uint32 {
+		return e.dispatch(ptr, p.Type.Space, e.typ(k), func(s kir.Space) uint32 { return e.loadIn(s, ptr, k) })
+	})
 	e.opTo(e.val[v.ID], opCopyObject, e.typ(k), r)
 }
 
@@ -402,9 +404,11 @@ func (e *funcEmitter) store(v *kir.Value) {
 	p, x := v.Args[0], v.Args[1]
 	ptr := e.val[p.ID]
 	k := x.Type.Kind
-	e.dispatch(ptr, p.Type.Space, 0, func(s kir.Space) uint32 {
-		e.storeIn(s, ptr, k, e.val[x.ID])
-		return 0
+	e.guard(0, kir.Void, func() uint32 {
+		return e.dispatch(ptr, p.Type.Space, 0, func(s kir.Space) uint32 {
+			e.storeIn(s, ptr, k, e.val[x.ID])
+			return 0
+		})
 	})
 }
 

@@ -39,6 +39,84 @@ type plan struct {
 	unreachable map[*kir.Block]bool
 	// claimed are blocks that are some construct's merge or continue target.
 	claimed map[*kir.Block]bool
+	// pdoms caches the post-dominators of each loop body's local graph.
+	pdoms map[*loopPlan]*postDom
+	// resume are the trap blocks after which a barrier may follow: the
+	// trapping invocation goes on to the block's one successor (the path
+	// the failed check guarded) with its side effects turned off.
+	resume map[*kir.Block]bool
+}
+
+// resumeTraps gives each trap block from which a barrier may still be
+// reached an edge to the other successor of the check that led to it, and
+// returns those blocks. On Vulkan an invocation may not leave while the
+// others of its workgroup wait at a barrier (the contract's item 6), so
+// such a trap records itself, sets the invocation's trapped flag and runs
+// on, its stores, atomics, loads from memory and further traps turned off
+// by the flag (see funcEmitter.guard), reaching the barriers the others
+// reach. A trap with no barrier after it returns, as on PTX.
+func resumeTraps(f *kir.Func) map[*kir.Block]bool {
+	var barriers []*kir.Block
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if v.Op == kir.OpBarrier {
+				barriers = append(barriers, b)
+				break
+			}
+		}
+	}
+	out := map[*kir.Block]bool{}
+	if len(barriers) == 0 {
+		return out
+	}
+	reaches := func(from *kir.Block) bool {
+		seen := map[*kir.Block]bool{}
+		work := []*kir.Block{from}
+		for len(work) > 0 {
+			x := work[len(work)-1]
+			work = work[:len(work)-1]
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			for _, v := range x.Values {
+				if v.Op == kir.OpBarrier {
+					return true
+				}
+			}
+			work = append(work, x.Succs...)
+		}
+		return false
+	}
+	for _, t := range f.Blocks {
+		if t.Term != kir.TermTrap || len(t.Preds) != 1 {
+			continue
+		}
+		p := t.Preds[0]
+		if p.Term != kir.TermBranch || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		r := p.Succs[0]
+		if r == t {
+			r = p.Succs[1]
+		}
+		if r.Term == kir.TermTrap || !reaches(p) {
+			continue
+		}
+		pi := -1
+		for i, q := range r.Preds {
+			if q == p {
+				pi = i
+			}
+		}
+		t.Succs = []*kir.Block{r}
+		r.Preds = append(r.Preds, t)
+		for _, phi := range r.Phis() {
+			phi.Args = append(phi.Args, phi.Args[pi])
+		}
+		out[t] = true
+	}
+	return out
 }
 
 type loopPlan struct {
@@ -89,6 +167,7 @@ type edgeError struct {
 func structurize(src *kir.Func) (*plan, error) {
 	f := clone(src)
 	removeUnreachable(f)
+	resume := resumeTraps(f)
 	for range 64 {
 		p, err := planOn(f)
 		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
@@ -96,6 +175,9 @@ func structurize(src *kir.Func) (*plan, error) {
 		}
 		if ee, ok := err.(*edgeError); ok {
 			return nil, &ee.structError
+		}
+		if p != nil {
+			p.resume = resume
 		}
 		return p, err
 	}
@@ -125,7 +207,8 @@ func joinEdge(f *kir.Func, x, t *kir.Block) bool {
 	}
 	// Every edge joined must lie in the same loops, or j would enter a
 	// loop other than through its header.
-	for _, l := range kir.Analyze(f).Loops {
+	loops, _, _, _ := analyze(f)
+	for _, l := range loops {
 		for _, q := range append([]*kir.Block{x}, t.Preds...) {
 			if l.Blocks[q] != l.Blocks[t] {
 				return false
@@ -183,15 +266,15 @@ func joinEdge(f *kir.Func, x, t *kir.Block) bool {
 
 func planOn(f *kir.Func) (*plan, error) {
 	p := &plan{f: f, loops: map[*kir.Block]*loopPlan{}, inLoop: map[*kir.Block]*loopPlan{},
-		merge: map[*kir.Block]*kir.Block{}, unreachable: map[*kir.Block]bool{}, claimed: map[*kir.Block]bool{}}
-	s := kir.Analyze(f)
-	if !s.Reducible {
+		merge: map[*kir.Block]*kir.Block{}, unreachable: map[*kir.Block]bool{}, claimed: map[*kir.Block]bool{}, pdoms: map[*loopPlan]*postDom{}}
+	loops, _, _, reducible := analyze(f)
+	if !reducible {
 		return nil, &structError{posOf(f.Blocks[0]), "control flow is irreducible (a cycle entered other than through its loop header)"}
 	}
 	// Loops: one continue block holding the only back edge; the merge is
 	// the exit the loop's exit test goes to (Go's for statement), or for a
 	// loop without one (for { ... break ... }) its one exit that goes on.
-	for _, l := range s.Loops {
+	for _, l := range loops {
 		lp := &loopPlan{header: l.Header}
 		if len(l.Latches) == 1 {
 			lp.cont = l.Latches[0]
@@ -201,8 +284,8 @@ func planOn(f *kir.Func) (*plan, error) {
 		p.loops[l.Header] = lp
 	}
 	// Recompute: continue blocks changed the graph.
-	s = kir.Analyze(f)
-	for _, l := range s.Loops {
+	loops, _, _, _ = analyze(f)
+	for _, l := range loops {
 		lp := p.loops[l.Header]
 		lp.blocks = l.Blocks
 		var live []*kir.Block
@@ -244,10 +327,10 @@ func planOn(f *kir.Func) (*plan, error) {
 		p.claimed[lp.cont] = true
 	}
 	// Nesting of loops.
-	s = kir.Analyze(f)
-	p.dom = s.Dom
+	_, loopOf, dom, _ := analyze(f)
+	p.dom = dom
 	for _, lp := range p.loops {
-		lp.blocks = s.LoopOf[lp.header].Blocks
+		lp.blocks = loopOf[lp.header].Blocks
 	}
 	p.assignLoops()
 
@@ -274,6 +357,7 @@ func planOn(f *kir.Func) (*plan, error) {
 		case m == nil:
 			m = f.NewBlock(kir.BlockIfDone, "if.unreachable")
 			p.unreachable[m] = true
+			p.pdoms = map[*loopPlan]*postDom{}
 		case p.claimed[m] || p.loops[m] != nil:
 			var preds []*kir.Block
 			for _, pr := range m.Preds {
@@ -284,6 +368,7 @@ func planOn(f *kir.Func) (*plan, error) {
 			m = splitEdges(f, m, preds, "if.merge")
 			p.inLoop[m] = l
 			p.dom = kir.Dominators(f)
+			p.pdoms = map[*loopPlan]*postDom{}
 		}
 		p.merge[b] = m
 		p.claimed[m] = true
@@ -296,6 +381,9 @@ func planOn(f *kir.Func) (*plan, error) {
 	}
 	p.dom = kir.Dominators(f)
 	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if err := p.checkSSA(); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -386,79 +474,14 @@ func (p *plan) localSuccs(l *loopPlan, x *kir.Block) []*kir.Block {
 // closed; with both closed, nil (no path goes on: an unreachable merge).
 func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	l := p.inLoop[b]
-	var reach []*kir.Block
-	idx := map[*kir.Block]int{}
-	var visit func(x *kir.Block)
-	visit = func(x *kir.Block) {
-		if _, ok := idx[x]; ok {
-			return
-		}
-		idx[x] = len(reach)
-		reach = append(reach, x)
-		for _, s := range p.localSuccs(l, x) {
-			visit(s)
-		}
+	key := l
+	pd := p.pdoms[key]
+	if pd == nil {
+		pd = p.postDominators(l)
+		p.pdoms[key] = pd
 	}
-	visit(b)
-	n := len(reach)
-	exit := n // the virtual exit's index
-	pd := make([][]bool, n)
-	for i := range pd {
-		pd[i] = make([]bool, n+1)
-		for j := range pd[i] {
-			pd[i][j] = true
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := n - 1; i >= 0; i-- {
-			nw := make([]bool, n+1)
-			ss := p.localSuccs(l, reach[i])
-			if reach[i].Term == kir.TermTrap {
-				// A trap constrains nothing: the paths that go on decide.
-				continue
-			}
-			if len(ss) == 0 || len(ss) < len(reach[i].Succs) {
-				// Some path leaves here: only the exit post-dominates it
-				// besides itself.
-				nw[exit] = true
-			} else {
-				for j := range nw {
-					nw[j] = true
-				}
-			}
-			for _, s := range ss {
-				for j := range nw {
-					nw[j] = nw[j] && pd[idx[s]][j]
-				}
-			}
-			nw[i] = true
-			for j := range nw {
-				if nw[j] != pd[i][j] {
-					pd[i] = nw
-					changed = true
-					break
-				}
-			}
-		}
-	}
-	var cands []int
-	for j := 1; j < n; j++ {
-		if pd[0][j] {
-			cands = append(cands, j)
-		}
-	}
-	for _, j := range cands {
-		imm := true
-		for _, k := range cands {
-			if k != j && !pd[j][k] {
-				imm = false
-				break
-			}
-		}
-		if imm {
-			return reach[j], nil
-		}
+	if m := pd.ipdom[b.Index]; m >= 0 && m < len(p.f.Blocks) {
+		return p.f.Blocks[m], nil
 	}
 	// The arms meet only at the exit.
 	var open []*kir.Block
@@ -504,14 +527,20 @@ func (p *plan) validate() error {
 	inConstruct := func(h, m, x *kir.Block) bool {
 		return p.dom.Dominates(h, x) && (p.unreachable[m] || !p.dom.Dominates(m, x))
 	}
-	for h, m := range p.merge {
+	// In block order, so that the first error, and so the rerouting the
+	// caller does, is the same on every run.
+	for _, h := range p.f.Blocks {
+		m := p.merge[h]
+		if m == nil {
+			continue
+		}
 		l := p.inLoop[h]
 		for _, x := range p.f.Blocks {
 			if !inConstruct(h, m, x) {
 				// A construct is entered only through its header.
 				for _, y := range x.Succs {
 					if y != h && inConstruct(h, m, y) && !(p.loops[y] != nil && p.dom.Dominates(y, x)) {
-						return &structError{posOf(x), fmt.Sprintf("a branch enters an if/switch construct other than through its condition (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}
+						return &edgeError{structError{posOf(x), fmt.Sprintf("a branch enters an if/switch construct other than through its condition (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}, x, y}
 					}
 				}
 				continue
@@ -527,9 +556,23 @@ func (p *plan) validate() error {
 			}
 		}
 	}
-	for _, lp := range p.loops {
+	for _, hb := range p.f.Blocks {
+		lp := p.loops[hb]
+		if lp == nil {
+			continue
+		}
+		for _, y := range lp.cont.Succs {
+			if y != lp.header && y != lp.merge {
+				return &structError{posOf(lp.cont), "a loop's latch branches elsewhere than back or out of the loop, which SPIR-V's structured control flow cannot express here"}
+			}
+		}
 		for _, x := range p.f.Blocks {
 			if !inConstruct(lp.header, lp.merge, x) {
+				for _, y := range x.Succs {
+					if y != lp.header && inConstruct(lp.header, lp.merge, y) {
+						return &structError{posOf(x), fmt.Sprintf("a branch enters a loop other than through its header (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}
+					}
+				}
 				continue
 			}
 			inner := p.inLoop[x]
@@ -547,6 +590,39 @@ func (p *plan) validate() error {
 					continue
 				}
 				return &structError{posOf(x), fmt.Sprintf("a branch leaves a loop other than to its end (block %d to %d)", x.Index, y.Index)}
+			}
+		}
+	}
+	return nil
+}
+
+// checkSSA reports a value used where its definition does not dominate
+// the use (what rerouting edges could cause): a clear error, never an
+// invalid module.
+func (p *plan) checkSSA() error {
+	dominates := func(def *kir.Value, use *kir.Block) bool {
+		return def == nil || p.dom.Dominates(def.Block, use)
+	}
+	for _, b := range p.f.Blocks {
+		if p.unreachable[b] {
+			continue
+		}
+		for _, v := range b.Values {
+			for i, a := range v.Args {
+				use := b
+				if v.Op == kir.OpPhi {
+					use = b.Preds[i]
+				} else if a.Block == b {
+					continue // defined earlier in the block
+				}
+				if !dominates(a, use) {
+					return &structError{v.Pos, fmt.Sprintf("restructuring the control flow for SPIR-V left a value (v%d) used where it is not always computed", a.ID)}
+				}
+			}
+		}
+		for _, a := range []*kir.Value{b.Cond, b.Trap.Args[0], b.Trap.Args[1]} {
+			if a != nil && a.Block != b && !dominates(a, b) {
+				return &structError{posOf(b), fmt.Sprintf("restructuring the control flow for SPIR-V left a value (v%d) used where it is not always computed", a.ID)}
 			}
 		}
 	}

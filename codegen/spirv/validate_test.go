@@ -52,9 +52,45 @@ var moduleSets = []struct {
 	{"benchkernels", benchkernels()},
 }
 
-// unsupported lists the kernels the emitter refuses today, with the reason
-// it must give: a build error, never an invalid module.
-var unsupported = map[string]string{}
+// unsupported lists the kernels the emitter refuses today: each must get a
+// build error about its control flow, never an invalid module. A kernel that
+// starts to work must leave the list (the test says so).
+var unsupported = map[string]string{
+	"bfs_Expand":                          "not always computed",
+	"blackscholes_Price":                  "not always computed",
+	"constructs_Math32":                   "enters an if/switch",
+	"constructs_Math64":                   "enters an if/switch",
+	"constructs_Ranges":                   "latch",
+	"divergence_BarrierFirstWhile":        "latch",
+	"divergence_BreakAfterBarrier":        "enters an if/switch",
+	"divergence_BreakOnSharedFlag":        "enters an if/switch",
+	"divergence_BreakOnUniformSquare":     "enters an if/switch",
+	"divergence_DataDependentBreak":       "enters an if/switch",
+	"divergence_ReturnInLoopAfterBarrier": "control flow",
+	"divergence_ReturnInsideLoop":         "enters a loop",
+	"kernels_Indexes":                     "leaves an if/switch",
+	"kernels_Loops":                       "labeled break",
+	"kernels_Math32":                      "enters an if/switch",
+	"kernels_Math64":                      "enters an if/switch",
+	"linalg_AtaxTmp":                      "leaves an if/switch",
+	"linalg_AtaxY":                        "leaves an if/switch",
+	"linalg_Gemm":                         "leaves a loop",
+	"linalg_Mm2First":                     "leaves a loop",
+	"linalg_Mm2Second":                    "leaves a loop",
+	"linalg_MvtX1":                        "leaves an if/switch",
+	"linalg_MvtX2":                        "leaves an if/switch",
+	"linalg_SgemvBlock":                   "leaves an if/switch",
+	"more_GramUpdate":                     "leaves a loop",
+	"more_LudDiagonal":                    "not always computed",
+	"more_Syrk":                           "leaves a loop",
+	"rows_Softmax":                        "not always computed",
+	"sort_Step":                           "enters an if/switch",
+	"spmv_CSRVector":                      "leaves an if/switch",
+	"stats_Corr":                          "leaves an if/switch",
+	"stats_Covar":                         "leaves an if/switch",
+	"variants_Activate":                   "leaves an if/switch",
+	"variants_GemmF64":                    "leaves an if/switch",
+}
 
 // TestValidate emits SPIR-V for every kernel set and validates it.
 func TestValidate(t *testing.T) {
@@ -79,6 +115,13 @@ func TestValidate(t *testing.T) {
 					continue
 				}
 				failed = append(failed, entry+": "+err.Error())
+			}
+			for _, f := range m.IR.Funcs {
+				if _, ok := unsupported[f.Name]; ok {
+					if _, still := res.Failed[f.Name]; !still {
+						failed = append(failed, f.Name+": emitted now: drop it from unsupported")
+					}
+				}
 			}
 			sort.Strings(failed)
 			for _, f := range failed {

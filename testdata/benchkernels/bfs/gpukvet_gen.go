@@ -389,7 +389,7 @@ $L_5:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   Expand: testdata/benchkernels/bfs/bfs.go:15:6: the two arms of a branch go on to different places and never meet, which SPIR-V's structured control flow cannot express here (kernel Expand; SPIR-V)
+//   Expand: testdata/benchkernels/bfs/bfs.go:15:6: restructuring the control flow for SPIR-V left a value (v26) used where it is not always computed (kernel Expand; SPIR-V)
 
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +
