@@ -34,6 +34,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/llvm"
 	"github.com/gpukvet/gpukvet/codegen/lower"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
+	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/directive"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
@@ -62,6 +63,12 @@ type Options struct {
 	DisableOptimizer bool
 	// VerifyPasses checks the kernel IR after every optimization pass.
 	VerifyPasses bool
+	// SPIRV also emits a SPIR-V module (Module.SPIRV) beside target ptx,
+	// from the same kernel IR, for `gpukvet gen`: a kernel the SPIR-V
+	// emitter cannot express is left out of it and named in
+	// Module.SPIRVFailed instead of failing the build. (With Target
+	// "spirv" such a kernel is an error.)
+	SPIRV bool
 }
 
 // Module is one compiled module: the code for every kernel of the packages
@@ -73,6 +80,11 @@ type Module struct {
 	LLVM []byte
 	// HSACO is the AMD code object for target hsaco.
 	HSACO []byte
+	// SPIRV is the SPIR-V module for target spirv (or with Options.SPIRV).
+	SPIRV []byte
+	// SPIRVFailed maps the kernels (Go names) left out of SPIRV to why,
+	// "file:line:col: message" (with Options.SPIRV only).
+	SPIRVFailed map[string]string
 	// Manifest describes entry points, parameter layouts, the trap record
 	// and the position table; it is what `gpukvet build` writes as JSON.
 	Manifest *Manifest
@@ -104,6 +116,11 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		if !strings.HasPrefix(opts.Arch, "sm_") {
 			return nil, fmt.Errorf("-arch=%s: want sm_XX, e.g. sm_80", opts.Arch)
 		}
+	case "spirv":
+		if opts.Arch != "" {
+			return nil, fmt.Errorf("-arch=%s: target spirv has no architecture (SPIR-V 1.5, Vulkan 1.2)", opts.Arch)
+		}
+		opts.Arch = "vulkan1.2"
 	case "hsaco":
 		if opts.Arch == "" || opts.Arch == "sm_80" {
 			opts.Arch = "gfx90a"
@@ -112,7 +129,7 @@ func Build(patterns []string, opts Options) (*Module, error) {
 			return nil, fmt.Errorf("-arch=%s: want an AMD GPU, e.g. gfx90a", opts.Arch)
 		}
 	default:
-		return nil, fmt.Errorf("target %q is not supported (want ptx, llvm-amdgcn, llvm-nvptx or hsaco)", opts.Target)
+		return nil, fmt.Errorf("target %q is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)", opts.Target)
 	}
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env}
 	pkgs, err := packages.Load(cfg, append([]string{lower.DevMathPath}, patterns...)...)
@@ -287,12 +304,22 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 		}
 		return mod, nil
 	}
+	man.Positions, man.PanicMessages = m.Positions, m.PanicMessages
+	mod := &Module{Manifest: man, IR: m}
+	if opts.Target == "spirv" || opts.SPIRV {
+		if err := emitSPIRV(mod, fset, relPos(opts.Dir), opts.Target == "spirv"); err != nil {
+			return nil, err
+		}
+		if opts.Target == "spirv" {
+			return mod, nil
+		}
+	}
 	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch})
 	if err != nil {
 		return nil, err
 	}
-	man.Positions, man.PanicMessages = m.Positions, m.PanicMessages
-	return &Module{PTX: []byte(text), Manifest: man, IR: m}, nil
+	mod.PTX = []byte(text)
+	return mod, nil
 }
 
 type diagnostic struct {
@@ -387,4 +414,54 @@ func moduleRoot(file string) string {
 		}
 		dir = parent
 	}
+}
+
+// emitSPIRV emits mod.IR as SPIR-V into mod and describes each kernel's
+// Vulkan interface in the manifest. With strict, a kernel the emitter
+// cannot express fails the build; otherwise it is recorded in
+// mod.SPIRVFailed and left out of the module.
+func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string, strict bool) error {
+	res, err := spirv.Emit(mod.IR, spirv.Options{})
+	if err != nil {
+		return err
+	}
+	byEntry := map[string]*KernelInfo{}
+	for _, k := range mod.Manifest.Kernels {
+		byEntry[k.Entry] = k
+	}
+	var failed []string
+	for _, f := range mod.IR.Funcs {
+		k := byEntry[f.Name]
+		if k == nil {
+			continue
+		}
+		if ferr, ok := res.Failed[f.Name]; ok {
+			msg := ferr.Error()
+			var se *spirv.Error
+			if errors.As(ferr, &se) {
+				pos := k.Pos
+				if se.TokPos.IsValid() {
+					pos = rel(fset.Position(se.TokPos))
+				}
+				msg = fmt.Sprintf("%s: %s (kernel %s; SPIR-V)", pos, se.Msg, k.Name)
+			}
+			failed = append(failed, msg)
+			if mod.SPIRVFailed == nil {
+				mod.SPIRVFailed = map[string]string{}
+			}
+			mod.SPIRVFailed[k.Name] = msg
+			continue
+		}
+		k.SPIRV = spirvInfo(f, k, res)
+	}
+	if strict && len(failed) > 0 {
+		sort.Strings(failed)
+		return fmt.Errorf("cannot compile for SPIR-V:\n\t%s", strings.Join(failed, "\n\t"))
+	}
+	mod.SPIRV = res.Binary
+	mod.Manifest.SPIRVFeatures = res.Features
+	if mod.Manifest.SPIRVFeatures == nil && res.Binary != nil {
+		mod.Manifest.SPIRVFeatures = []string{}
+	}
+	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
+	"github.com/gpukvet/gpukvet/codegen/spirv"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -27,6 +29,10 @@ type Manifest struct {
 	// argument to that argument's text ("negative length"), so that a
 	// runtime can report panic("negative length") as Go would.
 	PanicMessages map[int]string `json:"panicMessages,omitempty"`
+	// SPIRVFeatures are the optional Vulkan device features the SPIR-V
+	// module needs (target spirv): a device must have all of them to
+	// create the module. ABI.md lists the vocabulary.
+	SPIRVFeatures []string `json:"spirvFeatures,omitempty"`
 }
 
 // PackageHash is the source hash (internal/srchash) of one kernel package.
@@ -53,6 +59,37 @@ type KernelInfo struct {
 	// EntryParams are the PTX parameters in order, the hidden trap-record
 	// pointer last.
 	EntryParams []EntryParam `json:"entryParams"`
+	// SPIRV is the kernel's Vulkan interface (target spirv).
+	SPIRV *SPIRVInfo `json:"spirv,omitempty"`
+}
+
+// SPIRVInfo is how to launch one SPIR-V entry point on Vulkan (ABI.md,
+// "SPIR-V"): its parameters are one push-constant block laid out by
+// internal/gpuabi.LayoutPush.
+type SPIRVInfo struct {
+	// PushConstants are the entry parameters' places in the block, in
+	// entryParams order (the trap record's address last).
+	PushConstants []PushConstant `json:"pushConstants"`
+	// PushConstantSize is the block's size in bytes: the pipeline layout's
+	// one push-constant range is [0, size) for the compute stage.
+	PushConstantSize int `json:"pushConstantSize"`
+	// WorkgroupSize is the LocalSize of a kernel with block=; absent, the
+	// workgroup size is the spec constants SpecIDs (x, y, z; default 1).
+	WorkgroupSize []int `json:"workgroupSize,omitempty"`
+	SpecIDs       []int `json:"specIds,omitempty"`
+	// SharedBytes is the Workgroup memory the entry point declares.
+	SharedBytes int `json:"sharedBytes"`
+	// Features are the optional device features this entry point's own
+	// code uses (the module's are Manifest.SPIRVFeatures).
+	Features []string `json:"features"`
+}
+
+// PushConstant is one entry parameter in the push-constant block.
+type PushConstant struct {
+	Name   string `json:"name"`
+	Role   string `json:"role"` // as EntryParam.Role
+	Offset int    `json:"offset"`
+	Size   int    `json:"size"`
 }
 
 // ParamInfo is one Go parameter and the entry parameters that carry it.
@@ -201,6 +238,27 @@ func fieldsOf(t types.Type, p *packages.Package) []FieldInfo {
 	}
 	walk(st, "", 0)
 	return out
+}
+
+// spirvInfo describes entry f's Vulkan interface.
+func spirvInfo(f *kir.Func, k *KernelInfo, res *spirv.Result) *SPIRVInfo {
+	params, slotOf := spirv.PushParams(f)
+	l := gpuabi.LayoutPush(params)
+	si := &SPIRVInfo{PushConstantSize: l.Size, SharedBytes: res.SharedBytes[f.Name], Features: res.EntryFeatures[f.Name]}
+	if si.Features == nil {
+		si.Features = []string{}
+	}
+	for i := range f.Params {
+		s := l.Slots[slotOf[i]]
+		si.PushConstants = append(si.PushConstants, PushConstant{Name: k.EntryParams[i].Name, Role: k.EntryParams[i].Role, Offset: s.Offset, Size: s.Size})
+	}
+	si.PushConstants = append(si.PushConstants, PushConstant{Name: gpuabi.TrapParamName, Role: "trap", Offset: l.Trap.Offset, Size: l.Trap.Size})
+	if f.Block[0] != 0 {
+		si.WorkgroupSize = []int{f.Block[0], max(f.Block[1], 1), max(f.Block[2], 1)}
+	} else {
+		si.SpecIDs = []int{0, 1, 2}
+	}
+	return si
 }
 
 func shape(s [3]int) []int {

@@ -9,26 +9,32 @@ import (
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/device/cpu"
 	"github.com/gpukvet/gpukvet/device/cuda"
+	"github.com/gpukvet/gpukvet/device/vulkan"
 )
 
 // backends lists every backend by name, in the order Open tries them when
 // GPUKVET_DEVICE is unset. A nil open means the backend is not built into
 // this version of gpukvet. A new backend package provides
 // `func Open() (backend.Backend, error)` and takes its place here.
+// auto, when set, is what Open tries instead of open with GPUKVET_DEVICE
+// unset (vulkan's passes over a Vulkan device that runs on the CPU, such as
+// lavapipe: there the cpu backend is the better choice).
 var backends = []struct {
 	name string
 	open func() (backend.Backend, error)
+	auto func() (backend.Backend, error)
 }{
-	{"cuda", cuda.Open},
-	{"vulkan", nil},
-	{"hip", nil},
-	{"cpu", cpu.Open},
+	{"cuda", cuda.Open, nil},
+	{"vulkan", vulkan.Open, vulkan.OpenGPU},
+	{"hip", nil, nil},
+	{"cpu", cpu.Open, nil},
 }
 
 // Open opens the backend that the environment variable GPUKVET_DEVICE names
 // (cuda, vulkan, hip or cpu); a named backend that does not work is an error,
 // never a silent fallback. With GPUKVET_DEVICE unset or empty, Open returns
-// the first GPU backend that works, else cpu.
+// the first GPU backend that works (cuda, then vulkan on a GPU), else cpu;
+// Device.Backend says which.
 func Open() (*Device, error) {
 	if name := os.Getenv("GPUKVET_DEVICE"); name != "" {
 		d, err := OpenBackend(name)
@@ -39,10 +45,14 @@ func Open() (*Device, error) {
 	}
 	var errs []error
 	for _, b := range backends {
-		if b.open == nil {
+		open := b.open
+		if b.auto != nil {
+			open = b.auto
+		}
+		if open == nil {
 			continue
 		}
-		be, err := b.open()
+		be, err := open()
 		if err == nil {
 			return &Device{be: be}, nil
 		}

@@ -1,7 +1,10 @@
 // Package gpubench measures the memory-bound examples (saxpy, vecadd),
 // compiled from Go by gpukvet gen and launched through package device on
-// the cuda backend, against the GPU's device-to-device copy bandwidth
-// measured in the same binary. Without a GPU everything skips.
+// the cuda backend and on the vulkan backend (from the same Go source, as
+// PTX and as SPIR-V), against the GPU's device-to-device copy bandwidth
+// measured in the same binary, and reports the vulkan/cuda ratio. Without a
+// GPU everything skips (a Vulkan device on the CPU, lavapipe, is not
+// measured).
 //
 //	go test ./bench/gpu -bench . -benchtime 50x
 //	GPUKVET_BENCH_OUT=FILE go test ./bench/gpu -run TestReport -v
@@ -22,6 +25,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/cuda"
+	"github.com/gpukvet/gpukvet/device/vulkan"
 	"github.com/gpukvet/gpukvet/examples/saxpy"
 	"github.com/gpukvet/gpukvet/examples/vecadd"
 	"github.com/gpukvet/gpukvet/gpu"
@@ -33,14 +37,35 @@ const (
 	block = 256
 )
 
-func openGPU(tb testing.TB) *device.Device {
+func openGPU(tb testing.TB) *device.Device { return openNamed(tb, "cuda") }
+
+// openNamed opens backend name, skipping where it has no GPU.
+func openNamed(tb testing.TB, name string) *device.Device {
 	tb.Helper()
-	d, err := device.OpenBackend("cuda")
+	if name == "vulkan" {
+		if err := vulkanGPU(); err != nil {
+			tb.Skip(err)
+		}
+	}
+	d, err := device.OpenBackend(name)
 	if err != nil {
-		tb.Skipf("no cuda GPU: %v", err)
+		tb.Skipf("no %s GPU: %v", name, err)
 	}
 	tb.Cleanup(func() { d.Close() })
 	return d
+}
+
+// vulkanGPU says why the vulkan backend has no GPU to measure here, if so.
+func vulkanGPU() error {
+	b, err := vulkan.OpenBackend()
+	if err != nil {
+		return fmt.Errorf("no vulkan GPU: %v", err)
+	}
+	defer b.Close()
+	if b.Info().Type == "CPU" {
+		return fmt.Errorf("the Vulkan device is %s, on the CPU: nothing to measure", b.Info().Name)
+	}
+	return nil
 }
 
 func randFloats(seed uint64) []float32 {
@@ -108,7 +133,11 @@ func setupVecAdd(tb testing.TB, d *device.Device) kernelRun {
 }
 
 func benchKernel(b *testing.B, setup func(testing.TB, *device.Device) kernelRun) {
-	d := openGPU(b)
+	benchOn(b, "cuda", setup)
+}
+
+func benchOn(b *testing.B, backend string, setup func(testing.TB, *device.Device) kernelRun) {
+	d := openNamed(b, backend)
 	run := setup(b, d)
 	if err := run(3, true); err != nil {
 		b.Fatal(err)
@@ -120,8 +149,10 @@ func benchKernel(b *testing.B, setup func(testing.TB, *device.Device) kernelRun)
 	}
 }
 
-func BenchmarkSaxpy(b *testing.B)  { benchKernel(b, setupSaxpy) }
-func BenchmarkVecAdd(b *testing.B) { benchKernel(b, setupVecAdd) }
+func BenchmarkSaxpy(b *testing.B)        { benchKernel(b, setupSaxpy) }
+func BenchmarkVecAdd(b *testing.B)       { benchKernel(b, setupVecAdd) }
+func BenchmarkSaxpyVulkan(b *testing.B)  { benchOn(b, "vulkan", setupSaxpy) }
+func BenchmarkVecAddVulkan(b *testing.B) { benchOn(b, "vulkan", setupVecAdd) }
 
 // BenchmarkCopy is the device-to-device copy (cuMemcpyDtoD) of n float32s.
 func BenchmarkCopy(b *testing.B) {
@@ -238,10 +269,11 @@ func TestReport(t *testing.T) {
 	b.WriteString("| what | time per op | GB/s (read+write) | % of copy |\n| --- | --- | --- | --- |\n")
 	fmt.Fprintf(&b, "| device-to-device copy (cuMemcpyDtoD), host clock | %v | %.0f | 100 |\n", copyT, copyBW)
 	fmt.Fprintf(&b, "| device-to-device copy, CUDA events | %v | %.0f | |\n", copyEv, bw(2*4*n, copyEv))
-	for _, k := range []struct {
-		name  string
-		setup func(testing.TB, *device.Device) kernelRun
-	}{{"saxpy (Go → gpukvet gen → PTX)", setupSaxpy}, {"vecadd (Go → gpukvet gen → PTX)", setupVecAdd}} {
+	var kernelRows []struct {
+		name string
+		bw   float64
+	}
+	for _, k := range benchKernels {
 		run := k.setup(t, d)
 		if err := run(3, true); err != nil {
 			t.Fatal(err)
@@ -253,10 +285,22 @@ func TestReport(t *testing.T) {
 		kbw := bw(3*4*n, kt)
 		// (No CUDA-event row for kernels: launches are queued to the device's
 		// own owner thread, so another backend's events cannot bracket them.)
-		fmt.Fprintf(&b, "| %s, host clock | %v | %.0f | %.1f |\n", k.name, kt, kbw, 100*kbw/copyBW)
+		fmt.Fprintf(&b, "| %s (Go → gpukvet gen → PTX), host clock | %v | %.0f | %.1f |\n", k.name, kt, kbw, 100*kbw/copyBW)
+		kernelRows = append(kernelRows, struct {
+			name string
+			bw   float64
+		}{k.name, kbw})
 		if kbw < 0.8*copyBW {
 			t.Errorf("%s reaches %.0f GB/s, under 80%% of the copy's %.0f", k.name, kbw, copyBW)
 		}
+	}
+	cudaBW := map[string]float64{}
+	for _, k := range kernelRows {
+		cudaBW[k.name] = k.bw
+	}
+	if err := vulkanRows(t, &b, cudaBW, reps, batch); err != nil {
+		t.Log(err)
+		fmt.Fprintf(&b, "\nvulkan: not measured: %v\n", err)
 	}
 	t.Log("\n" + b.String())
 	if path := os.Getenv("GPUKVET_BENCH_OUT"); path != "" {
@@ -287,4 +331,108 @@ func BenchmarkLaunchSmall(b *testing.B) {
 	if err := d.Sync(); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// benchKernels are the kernels TestReport measures on each backend.
+var benchKernels = []struct {
+	name  string
+	setup func(testing.TB, *device.Device) kernelRun
+}{{"saxpy", setupSaxpy}, {"vecadd", setupVecAdd}}
+
+// vulkanRows measures the vulkan backend on the same GPU in the same run:
+// its copy (vkCmdCopyBuffer) and the same kernels compiled to SPIR-V, with
+// each kernel's bandwidth as a fraction of the cuda backend's (cudaBW).
+func vulkanRows(t *testing.T, b *strings.Builder, cudaBW map[string]float64, reps, batch int) error {
+	if err := vulkanGPU(); err != nil {
+		return err
+	}
+	vb, err := vulkan.OpenBackend()
+	if err != nil {
+		return err
+	}
+	defer vb.Close()
+	src, err := vb.Alloc(reflect.TypeFor[float32](), n)
+	if err != nil {
+		return err
+	}
+	dst, err := vb.Alloc(reflect.TypeFor[float32](), n)
+	if err != nil {
+		return err
+	}
+	copies := func() error {
+		for range batch {
+			if err := vb.CopyDeviceToDevice(dst, src); err != nil {
+				return err
+			}
+		}
+		return vb.Sync()
+	}
+	if err := copies(); err != nil {
+		return err
+	}
+	copyT, err := median(reps, batch, copies)
+	if err != nil {
+		return err
+	}
+	vb.Free(src)
+	vb.Free(dst)
+
+	d, err := device.OpenBackend("vulkan")
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	// Correctness of the generated saxpy at this size first.
+	x, y := randFloats(1), randFloats(2)
+	xb, err := device.Upload(d, x)
+	if err != nil {
+		return err
+	}
+	yb, err := device.Upload(d, y)
+	if err != nil {
+		return err
+	}
+	if err := saxpy.LaunchSaxpy(d, gpu.Dim3{X: n / block, Y: 1, Z: 1}, gpu.Dim3{X: block, Y: 1, Z: 1}, 0.5, xb, yb); err != nil {
+		return err
+	}
+	got, err := yb.Download()
+	if err != nil {
+		return err
+	}
+	bad := 0
+	for i := range got {
+		want := 0.5*x[i] + y[i]
+		if d := got[i] - want; d > 1e-6 || d < -1e-6 {
+			bad++
+		}
+	}
+	xb.Free()
+	yb.Free()
+	if bad > 0 {
+		t.Errorf("saxpy on vulkan: %d of %d elements wrong", bad, n)
+	}
+
+	bw := func(bytes float64, d time.Duration) float64 { return bytes / d.Seconds() / 1e9 }
+	copyBW := bw(2*4*n, copyT)
+	info := vb.Info()
+	fmt.Fprintf(b, "\nVulkan (same run): %s (%s, Vulkan %s, driver %#x), same n and block, same timing.\n\n", info.Name, info.Type, info.APIVersion, info.DriverVersion)
+	b.WriteString("| what | time per op | GB/s (read+write) | % of vulkan copy | vulkan / cuda |\n| --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(b, "| device-to-device copy (vkCmdCopyBuffer), host clock | %v | %.0f | 100 | |\n", copyT, copyBW)
+	for _, k := range benchKernels {
+		run := k.setup(t, d)
+		if err := run(3, true); err != nil {
+			return err
+		}
+		kt, err := median(reps, batch, func() error { return run(batch, true) })
+		if err != nil {
+			return err
+		}
+		kbw := bw(3*4*n, kt)
+		ratio := ""
+		if c := cudaBW[k.name]; c > 0 {
+			ratio = fmt.Sprintf("%.2f", kbw/c)
+		}
+		fmt.Fprintf(b, "| %s (Go → gpukvet gen → SPIR-V), host clock | %v | %.0f | %.1f | %s |\n", k.name, kt, kbw, 100*kbw/copyBW, ratio)
+	}
+	return nil
 }

@@ -13,16 +13,19 @@ import (
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
-const buildUsage = `usage: gpukvet build [-target=ptx|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-O0] [-o FILE] PKG...
+const buildUsage = `usage: gpukvet build [-target=ptx|spirv|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-O0] [-o FILE] PKG...
 
 build checks the packages' kernels with every gpukvet analyzer, refuses to
 compile a kernel that a check reports on (citing the diagnostic), and
-compiles the rest into one module: FILE (default <package name>.ptx, .ll
-for the LLVM IR targets, .hsaco for an AMD code object) and,
+compiles the rest into one module: FILE (default <package name>.ptx, .spv
+for SPIR-V (Vulkan), .ll for the LLVM IR targets, .hsaco for an AMD code
+object) and,
 beside it, FILE.json, the manifest that names each kernel's entry point and
 its parameter layout (a slice is a pointer and an int64 length, a struct is
 a byte array in Go's layout, the last parameter is the trap record), so any
-CUDA host program can load and launch the module.
+CUDA host program can load and launch the module. For -target=spirv the
+manifest also gives each kernel's push-constant layout, workgroup size or
+spec constants, shared memory and device features (codegen/ABI.md).
 
 Flags:
 `
@@ -37,7 +40,7 @@ func buildMain(args []string) int {
 func runBuild(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	target := fs.String("target", "ptx", "code to produce: ptx, llvm-amdgcn (LLVM IR for AMD GPUs), llvm-nvptx, or hsaco (an AMD code object; needs llc-19 and ld.lld-19)")
+	target := fs.String("target", "ptx", "code to produce: ptx, spirv (a SPIR-V module for Vulkan), llvm-amdgcn (LLVM IR for AMD GPUs), llvm-nvptx, or hsaco (an AMD code object; needs llc-19 and ld.lld-19)")
 	arch := fs.String("arch", "", "target architecture: sm_80 (the default), sm_90, ... for ptx; gfx90a (the default), ... for hsaco")
 	o0 := fs.Bool("O0", false, "compile without the kernel-IR optimizer (no folding, unrolling, scalar replacement, code motion or bounds-check elimination), for debugging the codegen")
 	out := fs.String("o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
@@ -59,8 +62,10 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		ext = ".ll"
 	case "hsaco":
 		ext = ".hsaco"
+	case "spirv":
+		ext = ".spv"
 	default:
-		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, llvm-amdgcn, llvm-nvptx or hsaco)\n", *target)
+		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)\n", *target)
 		return 2
 	}
 	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch, DisableOptimizer: *o0})
@@ -90,7 +95,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1
 	}
-	text := map[string][]byte{".ptx": mod.PTX, ".ll": mod.LLVM, ".hsaco": mod.HSACO}[ext]
+	text := map[string][]byte{".ptx": mod.PTX, ".ll": mod.LLVM, ".hsaco": mod.HSACO, ".spv": mod.SPIRV}[ext]
 	if err := os.WriteFile(file, text, 0o644); err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1

@@ -47,7 +47,8 @@ func TestBuildExitCodes(t *testing.T) {
 		msg  string
 	}{
 		{nil, 2, "usage"},
-		{[]string{"-target=spirv", codegenCorpus + "basic"}, 2, "not supported"},
+		{[]string{"-target=metal", codegenCorpus + "basic"}, 2, "not supported"},
+		{[]string{"-target=spirv", "-o", filepath.Join(dir, "b.spv"), codegenCorpus + "basic"}, 0, ""},
 		{[]string{"-target=llvm-amdgcn", "-o", filepath.Join(dir, "a.ll"), codegenCorpus + "basic"}, 0, ""},
 		{[]string{"-o", filepath.Join(dir, "x.ptx"), codegenCorpus + "refused"}, 1, "[divergence]"},
 		{[]string{"-o", filepath.Join(dir, "y.ptx"), codegenCorpus + "nosuchpackage"}, 2, "loading packages"},

@@ -21,11 +21,12 @@ import (
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
-const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-check] [PKG ...]
+const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-targets ptx,spirv] [-check] [PKG ...]
 
 gen compiles the //gpu:kernel functions of each package (default ".";
-a pattern with "..." skips packages without kernels) to PTX and writes FILE (default gpukvet_gen.go) into the package's folder: the
-embedded module, an init function that registers each kernel's compiled code
+a pattern with "..." skips packages without kernels) to PTX and SPIR-V
+(-targets chooses) and writes FILE (default gpukvet_gen.go) into the package's folder: the
+embedded modules, an init function that registers each kernel's compiled code
 with package device, and one typed launch function per kernel,
 
 	func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x, y *device.Buffer[float32]) error
@@ -53,7 +54,13 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "gpukvet_gen.go", "`file` to write in the package's folder")
 	arch := fs.String("arch", "sm_80", "PTX target `architecture` (the driver JIT-compiles it for newer GPUs)")
 	check := fs.Bool("check", false, "only report whether the file is up to date (exit 1 if not)")
+	targetList := fs.String("targets", "ptx,spirv", "comma-separated `targets` to embed: ptx (cuda backend), spirv (vulkan backend)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	targets, err := parseGenTargets(*targetList)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
 		return 2
 	}
 	if *out != filepath.Base(*out) || !strings.HasSuffix(*out, ".go") || strings.HasSuffix(*out, "_test.go") {
@@ -71,6 +78,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	for _, gp := range gps {
+		gp.targets = targets
 		code = max(code, genOne(gp, *out, *arch, *check, stdout, stderr))
 	}
 	return code
@@ -90,6 +98,7 @@ func genOne(pkg *genPackage, out, arch string, check bool, stdout, stderr io.Wri
 		return 2
 	}
 	src, err := generate(pkg, arch)
+	reportSPIRVFailures(stderr, pkg)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
 		if exists && strings.Contains(err.Error(), "loading packages") {
@@ -120,6 +129,9 @@ type genPackage struct {
 	pkg     *packages.Package
 	dir     string
 	kernels []*genKernel // in name order
+	targets genTargets   // what to embed (zero: PTX only)
+	// spirvFailed are the kernels generate left without SPIR-V, and why.
+	spirvFailed map[string]string
 }
 
 // genKernel is one //gpu:kernel function.
@@ -239,6 +251,7 @@ func genKernelsOf(p *packages.Package) (*genPackage, error) {
 
 // compiled is what the codegen produced for a package.
 type compiled struct {
+	spirvCode // SPIR-V, when gp.targets asks for it
 	ptx       []byte
 	positions []string // trap position ids → "file:line:col", shared by the module's kernels
 	kernels   map[string]compiledKernel
@@ -299,9 +312,12 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 	w("// gpukvetSourceHash identifies the package sources the code below was\n")
 	w("// compiled from; a GPU backend refuses the code once they change.\n")
 	w("const gpukvetSourceHash = %q\n\n", hash)
-	w("// gpukvetPTX is the PTX module (target %s) of the package's kernels.\n", arch)
-	w("const gpukvetPTX = %s\n\n", ptxLiteral(c.ptx))
-	w("var gpukvetModule = []byte(gpukvetPTX)\n\n")
+	if !gp.targets.noPTX {
+		w("// gpukvetPTX is the PTX module (target %s) of the package's kernels.\n", arch)
+		w("const gpukvetPTX = %s\n\n", ptxLiteral(c.ptx))
+		w("var gpukvetModule = []byte(gpukvetPTX)\n\n")
+	}
+	writeSPIRV(&body, gp, c)
 	w("// gpukvetPositions maps a trap's position id to its Go source position.\n")
 	w("var gpukvetPositions = []string{\n")
 	for _, pos := range c.positions {
@@ -334,7 +350,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 			w("\t\tDims: %d,\n", ck.dims)
 		}
 		w("\t\tParams: %#v,\n", names)
-		w("\t\tCode: &backend.Code{PTX: gpukvetModule, Entry: %q, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},\n", ck.entry)
+		w("\t\tCode: &backend.Code{%sEntry: %q, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions%s},\n", ptxField(gp), ck.entry, spirvFields(gp, c, k.name))
 		w("\t})\n")
 	}
 	w("}\n")

@@ -15,11 +15,14 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 	if m := gp.pkg.Module; m != nil && m.Dir != "" {
 		dir = m.Dir
 	}
-	mod, err := codegen.Build([]string{gp.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: arch, Dir: dir})
+	mod, err := codegen.Build([]string{gp.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: arch, Dir: dir, SPIRV: gp.targets.spirv})
 	if err != nil {
 		return nil, err
 	}
 	c := &compiled{ptx: mod.PTX, positions: mod.Manifest.Positions, kernels: map[string]compiledKernel{}}
+	if gp.targets.spirv {
+		c.spirvCode = spirvCode{spirv: mod.SPIRV, spirvFeatures: mod.Manifest.SPIRVFeatures, spirvFailed: mod.SPIRVFailed}
+	}
 	for _, k := range mod.Manifest.Kernels {
 		if k.Pkg != gp.pkg.PkgPath {
 			continue

@@ -31,6 +31,10 @@ func fakeCompile(gp *genPackage, arch string) (*compiled, error) {
 		c.kernels[k.name] = compiledKernel{entry: entry, dims: 1}
 	}
 	c.ptx = []byte(ptx.String())
+	if gp.targets.spirv {
+		c.spirv = []byte("\x03\x02\x23\x07 fake SPIR-V for " + gp.pkg.PkgPath)
+		c.spirvFeatures = []string{"float64"}
+	}
 	return c, nil
 }
 

@@ -1,38 +1,7 @@
 package cuda
 
-import (
-	"fmt"
-	"path/filepath"
-	"strings"
+import "github.com/gpukvet/gpukvet/device/backend"
 
-	"github.com/gpukvet/gpukvet/device/backend"
-	"github.com/gpukvet/gpukvet/internal/srchash"
-)
-
-// checkStale compares the source hash that `gpukvet gen` recorded in a
-// kernel's code with its package's sources, when they are on this machine
-// (the kernel's declaration position names its file). A binary run where its
-// sources are not has nothing to compare with and is trusted; `gpukvet gen
-// -check` (for CI) catches that case before the binary is built.
-func checkStale(k *backend.Kernel) error {
-	c := k.Code
-	if c.SourceHash == "" || k.Pos == "" {
-		return nil
-	}
-	file := k.Pos
-	if i := strings.LastIndex(file, ":"); i >= 0 {
-		file = file[:i]
-	}
-	if !filepath.IsAbs(file) {
-		return nil
-	}
-	dir := filepath.Dir(file)
-	h, err := srchash.Dir(dir)
-	if err != nil {
-		return nil // sources not here
-	}
-	if h != c.SourceHash {
-		return fmt.Errorf("kernel %s: its compiled GPU code is stale: the Go sources in %s changed since `gpukvet gen` compiled them; run `go generate` there", k.Name, dir)
-	}
-	return nil
-}
+// checkStale is backend.CheckStale: a kernel whose Go sources changed since
+// `gpukvet gen` compiled them is refused with an error saying so.
+func checkStale(k *backend.Kernel) error { return backend.CheckStale(k) }

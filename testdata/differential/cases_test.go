@@ -337,6 +337,28 @@ func kernelCases() []*tcase {
 		{name: "TrapPreconditionGrid", kernel: k.Precondition, grid: d1(4), block: d1(32), trap: "panic", trapAt: "traps.go:78", args: func() []any {
 			return []any{256, slice(zeros[int32](256)), slice(zeros[int32](256))}
 		}},
+		// A trap before a barrier the rest of the block waits at, and inside
+		// a loop of barriers: the launch must end with the trap, not hang.
+		{name: "TrapBeforeBarrier", kernel: k.TrapBeforeBarrier, grid: d1(4), block: d1(128), trap: "index out of range [10000] with length 512", args: func() []any {
+			r := rng("TrapBeforeBarrier")
+			kk := fill(512, nil, func() int { return r.IntN(512) })
+			kk[300] = 10000
+			return []any{slice(kk), slice(fill(512, nil, r.Int32)), slice(zeros[int32](512))}
+		}},
+		{name: "BarrierNoTrap", kernel: k.TrapBeforeBarrier, grid: d1(4), block: d1(128), args: func() []any {
+			r := rng("BarrierNoTrap")
+			return []any{slice(fill(512, nil, func() int { return r.IntN(512) })), slice(fill(512, nil, r.Int32)), slice(zeros[int32](512))}
+		}},
+		{name: "TrapInBarrierLoop", kernel: k.TrapInBarrierLoop, grid: d1(4), block: d1(128), trap: "index out of range [512] with length 512", args: func() []any {
+			r := rng("TrapInBarrierLoop")
+			kk := fill(512, nil, func() int { return r.IntN(509) })
+			kk[77] = 510
+			return []any{slice(kk), slice(fill(512, nil, r.Int32)), slice(zeros[int32](512))}
+		}},
+		{name: "BarrierLoopNoTrap", kernel: k.TrapInBarrierLoop, grid: d1(4), block: d1(128), args: func() []any {
+			r := rng("BarrierLoopNoTrap")
+			return []any{slice(fill(512, nil, func() int { return r.IntN(509) })), slice(fill(512, nil, r.Int32)), slice(zeros[int32](512))}
+		}},
 		one("NoTrapAfter", k.NoTrapAfter, func(r *rand.Rand) []any {
 			return []any{slice(zeros[int32](n))}
 		}),

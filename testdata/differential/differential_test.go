@@ -9,14 +9,23 @@
 //
 //	go test ./testdata/differential
 //
-// GPUKVET_DIFF_BACKEND names the GPU backend (default cuda);
-// GPUKVET_DIFF_RESULTS=FILE writes a Markdown table of the results, with the
-// commit from GPUKVET_COMMIT, as committed in RESULTS-h200.md.
+// GPUKVET_DIFF_BACKEND names the GPU backends, comma-separated (default
+// "cuda,vulkan": each that opens here is compared with the cpu; CI has
+// vulkan on lavapipe); GPUKVET_DIFF_RESULTS=FILE writes a Markdown table of
+// the results, with the commit from GPUKVET_COMMIT, as committed in
+// RESULTS-h200.md (with several backends, each gets FILE with "-<backend>"
+// before its extension).
+//
+// A GPU launch that does not finish within GPUKVET_DIFF_TIMEOUT (a Go
+// duration, default 2m) fails its case, and the remaining cases run on a
+// freshly opened device: a hang is a failure, never a stuck test run.
 package differential
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,18 +46,62 @@ func TestDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cpu.Close()
-	backend := os.Getenv("GPUKVET_DIFF_BACKEND")
-	if backend == "" {
-		backend = "cuda"
+	names := strings.Split(os.Getenv("GPUKVET_DIFF_BACKEND"), ",")
+	if os.Getenv("GPUKVET_DIFF_BACKEND") == "" {
+		names = []string{"cuda", "vulkan"}
 	}
-	gpuDev, gpuErr := device.OpenBackend(backend)
-	if gpuErr != nil {
-		t.Logf("no %s device, comparisons skip: %v", backend, gpuErr)
-	} else {
-		defer gpuDev.Close()
+	timeout := 2 * time.Minute
+	if s := os.Getenv("GPUKVET_DIFF_TIMEOUT"); s != "" {
+		if timeout, err = time.ParseDuration(s); err != nil {
+			t.Fatalf("GPUKVET_DIFF_TIMEOUT: %v", err)
+		}
 	}
-	var rows []row
+	type gpuBackend struct {
+		name string
+		dev  *device.Device
+	}
+	var gpus []gpuBackend
+	for _, name := range names {
+		d, err := device.OpenBackend(strings.TrimSpace(name))
+		if err != nil {
+			t.Logf("no %s device, its comparisons skip: %v", name, err)
+			continue
+		}
+		gpus = append(gpus, gpuBackend{name, d})
+	}
+	if len(gpus) == 0 {
+		gpus = []gpuBackend{{names[0], nil}} // the cpu half still runs
+	}
 	cases := append(kernelCases(), exampleCases()...)
+	for _, g := range gpus {
+		t.Run(g.name, func(t *testing.T) {
+			rows := runCases(t, cpu, g.name, g.dev, cases, timeout)
+			if path := os.Getenv("GPUKVET_DIFF_RESULTS"); path != "" {
+				if len(gpus) > 1 {
+					ext := filepath.Ext(path)
+					path = strings.TrimSuffix(path, ext) + "-" + g.name + ext
+				}
+				if err := writeResults(path, g.name, g.dev, rows); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
+
+// runCases runs every case on the cpu and on gpuDev (nil: none, the
+// comparisons skip) and returns a row per case.
+func runCases(t *testing.T, cpu *device.Device, backend string, gpuDev *device.Device, cases []*tcase, timeout time.Duration) []row {
+	// A device on which a launch hung is never closed (the hung launch
+	// holds it); the process's exit releases it. hungAt names the case after
+	// which no device could be opened again.
+	hungAt := ""
+	defer func() {
+		if gpuDev != nil && hungAt == "" {
+			gpuDev.Close()
+		}
+	}()
+	var rows []row
 	for _, c := range cases {
 		rw := row{name: c.name, bound: c.ulp}
 		for _, b := range c.argULP {
@@ -67,48 +120,133 @@ func TestDifferential(t *testing.T) {
 					t.Fatalf("cpu: %v", err)
 				}
 			}
+			if hungAt != "" {
+				rw.status = "FAIL"
+				rw.detail = "not run: the device hung at " + hungAt
+				t.Fatalf("%s: %s", backend, rw.detail)
+			}
 			if gpuDev == nil {
 				rw.status = "skipped (no GPU)"
 				t.Skipf("no %s device", backend)
 			}
-			rw.status = "FAIL"
 			start := time.Now()
-			rg, err := run(gpuDev, c)
+			rg, err := runWithin(gpuDev, c, timeout)
 			rw.gpuTime = time.Since(start)
+			if errors.Is(err, errHung) {
+				// The device is unusable (the hung launch holds its lock):
+				// go on with a fresh one if the backend opens again.
+				gpuFail(t, &rw, backend, err.Error())
+				if d, err := device.OpenBackend(backend); err == nil {
+					gpuDev = d
+				} else {
+					hungAt = c.name
+				}
+				return
+			}
 			if err != nil {
-				rw.detail = err.Error()
-				t.Fatalf("%s: %v", backend, err)
+				gpuFail(t, &rw, backend, err.Error())
+				return
 			}
 			if rg.trap != nil {
 				rw.trap = fmt.Sprintf("%s at %s (block %d thread %d)", rg.trap.Msg, fileLine(rg.trap.Pos), rg.trap.Block.X, rg.trap.Thread.X)
 			}
 			if err := checkTrap(c, rg); err != nil {
-				rw.detail = err.Error()
-				t.Fatalf("%s: %v", backend, err)
+				gpuFail(t, &rw, backend, err.Error())
+				return
 			}
 			if c.check != nil && c.trap == "" {
 				if err := c.check(rg.outs); err != nil {
-					rw.detail = err.Error()
-					t.Fatalf("%s: %v", backend, err)
+					gpuFail(t, &rw, backend, err.Error())
+					return
 				}
 			}
 			u, err := compare(c, rc, rg)
 			rw.maxULP = u
 			if err != nil {
-				rw.detail = err.Error()
-				t.Fatalf("%s differs from cpu: %v", backend, err)
+				gpuFail(t, &rw, backend, "differs from cpu: "+err.Error())
+				return
 			}
 			rw.status = "ok"
 			if c.trap != "" {
 				rw.status = "ok (trapped as expected)"
 			}
+			if gap, ok := knownGaps[backend].byCase[c.name]; ok {
+				t.Logf("%s passes on %s now though knownGaps lists it (%q): drop it from the list if it passes on every device", c.name, backend, gap)
+			}
 		})
 		rows = append(rows, rw)
 	}
-	if path := os.Getenv("GPUKVET_DIFF_RESULTS"); path != "" {
-		if err := writeResults(path, backend, gpuDev, rows); err != nil {
-			t.Error(err)
-		}
+	return rows
+}
+
+// knownGaps says, per GPU backend, which failures are gaps outside the
+// runtime: a case failing with one of the backend's generic reasons (any
+// case) or with the text recorded for that case is reported as a known gap,
+// in the results table too, instead of failing the test; any other failure
+// fails it, and a case listed by name that passes says so in the log.
+var knownGaps = map[string]struct {
+	any    []string          // failure texts that are a gap for every case
+	byCase map[string]string // case name → the text its failure must contain
+}{
+	"vulkan": {
+		any: []string{
+			// A kernel `gpukvet gen` could not compile to SPIR-V yet
+			// (it says so when it generates; codegen/ABI.md lists the shapes).
+			"has no SPIR-V code for the vulkan backend",
+			// More than the device's push-constant space: lavapipe has
+			// Vulkan's minimum, 128 bytes; NVIDIA's driver has 256.
+			"(maxPushConstantsSize)",
+		},
+		byCase: map[string]string{
+			// Vulkan's OpFDiv is 2.5 ULP, not Go's correctly rounded
+			// division (codegen/ABI.md, "Not yet kept").
+			"PointerLocal": "1 ULP apart, 0 allowed",
+		},
+	},
+}
+
+// gpuFail records a GPU-side failure of a case: a known gap (knownGaps) is
+// logged, anything else fails the test.
+func gpuFail(t *testing.T, rw *row, backend, msg string) {
+	t.Helper()
+	rw.detail = msg
+	g := knownGaps[backend]
+	gap := false
+	for _, text := range g.any {
+		gap = gap || strings.Contains(msg, text)
+	}
+	if text, ok := g.byCase[rw.name]; ok && strings.Contains(msg, text) {
+		gap = true
+	}
+	if gap {
+		rw.status = "known gap"
+		t.Logf("%s: known gap: %s", backend, msg)
+		return
+	}
+	rw.status = "FAIL"
+	t.Errorf("%s: %s", backend, msg)
+}
+
+var errHung = errors.New("the launch did not finish")
+
+// runWithin is run with a time limit: a launch that hangs (a barrier some
+// threads never reach, an endless loop) is reported instead of stopping
+// the whole test run.
+func runWithin(d *device.Device, c *tcase, timeout time.Duration) (*result, error) {
+	type out struct {
+		r   *result
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		r, err := run(d, c)
+		done <- out{r, err}
+	}()
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-time.After(timeout):
+		return nil, fmt.Errorf("%w within %v (hung?); the remaining cases run on a freshly opened device", errHung, timeout)
 	}
 }
 
@@ -122,9 +260,11 @@ func writeResults(path, backend string, d *device.Device, rows []row) error {
 	fmt.Fprintf(&b, ", %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	b.WriteString("Integers and bools must match exactly; floats within the ULP bound (0 = bit-identical, NaN payloads aside); ")
 	b.WriteString("a trap must carry the same Go error at the same source line as on the cpu backend.\n\n")
-	ok, failed, skipped, traps := 0, 0, 0, 0
+	ok, failed, skipped, traps, gaps := 0, 0, 0, 0, 0
 	for _, r := range rows {
 		switch {
+		case r.status == "known gap":
+			gaps++
 		case strings.HasPrefix(r.status, "ok"):
 			ok++
 			if r.trap != "" {
@@ -136,7 +276,7 @@ func writeResults(path, backend string, d *device.Device, rows []row) error {
 			failed++
 		}
 	}
-	fmt.Fprintf(&b, "%d cases: %d agree (%d of them traps as expected), %d differ or fail, %d skipped.\n\n", len(rows), ok, traps, failed, skipped)
+	fmt.Fprintf(&b, "%d cases: %d agree (%d of them traps as expected), %d differ or fail, %d known gaps (knownGaps in differential_test.go: the code generator or the device, not the runtime), %d skipped.\n\n", len(rows), ok, traps, failed, gaps, skipped)
 	b.WriteString("| case | result | ULP bound | max ULP seen | trap on the GPU | detail |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		detail := strings.ReplaceAll(r.detail, "\n", " ")

@@ -1187,6 +1187,9 @@ $T_13:
 
 var gpukvetModule = []byte(gpukvetPTX)
 
+// Kernels without SPIR-V (the vulkan backend cannot run them):
+//   Price: testdata/benchkernels/blackscholes/blackscholes.go:32:6: restructuring the control flow for SPIR-V left a value (v50) used where it is not always computed (kernel Price; SPIR-V)
+
 // gpukvetPositions maps a trap's position id to its Go source position.
 var gpukvetPositions = []string{
 	"testdata/benchkernels/blackscholes/blackscholes.go:35:17",

@@ -369,6 +369,9 @@ $T_4:
 
 var gpukvetModule = []byte(gpukvetPTX)
 
+// Kernels without SPIR-V (the vulkan backend cannot run them):
+//   Step: testdata/benchkernels/nbody/nbody.go:21:6: a labeled continue of an outer loop from an inner loop, which SPIR-V's structured control flow does not allow here (kernel Step; SPIR-V)
+
 // gpukvetPositions maps a trap's position id to its Go source position.
 var gpukvetPositions = []string{
 	"testdata/benchkernels/nbody/nbody.go:28:11",

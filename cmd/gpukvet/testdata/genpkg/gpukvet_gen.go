@@ -27,6 +27,14 @@ const gpukvetPTX = `//
 
 var gpukvetModule = []byte(gpukvetPTX)
 
+// gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
+var gpukvetSPIRV = []byte("" +
+	"\x03\x02#\a fake SPIR-V for github.com/gpukvet/gpukvet/" +
+	"cmd/gpukvet/testdata/genpkg")
+
+// gpukvetSPIRVFeatures are the Vulkan device features the SPIR-V module needs.
+var gpukvetSPIRVFeatures = []string{"float64"}
+
 // gpukvetPositions maps a trap's position id to its Go source position.
 var gpukvetPositions = []string{
 	"kernels.go:24:8",
@@ -47,12 +55,12 @@ func init() {
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"p", "d", "grid", "p4", "block"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Move", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Move", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
 	})
 	gpukvetRegister(Saxpy, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
 	})
 }
 

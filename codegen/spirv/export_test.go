@@ -1,0 +1,25 @@
+package spirv
+
+import (
+	"fmt"
+
+	"github.com/gpukvet/gpukvet/codegen/kir"
+)
+
+func debugPlan(f *kir.Func) string {
+	p, err := structurize(f)
+	if err != nil {
+		return err.Error()
+	}
+	s := kir.Format(p.f)
+	for h, m := range p.merge {
+		s += fmt.Sprintf("merge b%d -> b%d\n", h.Index, m.Index)
+	}
+	for h, l := range p.loops {
+		s += fmt.Sprintf("loop b%d merge b%d cont b%d\n", h.Index, l.merge.Index, l.cont.Index)
+	}
+	return s
+}
+
+// DebugPlan is for the dump test.
+var DebugPlan = debugPlan

@@ -1,0 +1,766 @@
+package spirv
+
+import (
+	"fmt"
+	"go/token"
+
+	"github.com/gpukvet/gpukvet/codegen/kir"
+)
+
+// A plan is the structured form of one kernel: a copy of its kir function
+// with the blocks SPIR-V's structured control flow needs added (one
+// continue block per loop, merge blocks of their own where two constructs
+// would share one), each header's merge and continue target, and the
+// emission order.
+//
+// The Go source is structured, but SPIR-V asks for more than Go's shape:
+// every selection and loop names a merge block that no other construct
+// names, a loop has one continue target that holds the only back edge, and
+// a branch may leave a construct only to its merge, to the innermost loop's
+// merge (break) or continue target (continue), or by returning. Merges are
+// found on a view of the graph that ignores the paths that leave a
+// construct that way (a break, a continue, a return, a trap), so that
+// `if c { return }` merges where the other arm goes on. A shape still
+// outside these rules (a labeled break or continue of an outer loop from an
+// inner one, a fallthrough into the middle of another case) is an error
+// naming the kernel and the Go position, never an invalid module.
+type plan struct {
+	f     *kir.Func
+	order []*kir.Block
+	dom   *kir.DomTree
+	// loops maps a loop header to its loop.
+	loops map[*kir.Block]*loopPlan
+	// inLoop maps each block to its innermost loop (nil outside loops).
+	inLoop map[*kir.Block]*loopPlan
+	// merge maps a conditional branch that opens a selection to its merge;
+	// branches that break or continue have none.
+	merge map[*kir.Block]*kir.Block
+	// unreachable are merge blocks no path reaches (both arms leave).
+	unreachable map[*kir.Block]bool
+	// claimed are blocks that are some construct's merge or continue target.
+	claimed map[*kir.Block]bool
+	// pdoms caches the post-dominators of each loop body's local graph.
+	pdoms map[*loopPlan]*postDom
+	// resume are the trap blocks after which a barrier may follow: the
+	// trapping invocation goes on to the block's one successor (the path
+	// the failed check guarded) with its side effects turned off.
+	resume map[*kir.Block]bool
+}
+
+// resumeTraps gives each trap block from which a barrier may still be
+// reached an edge to the other successor of the check that led to it, and
+// returns those blocks. On Vulkan an invocation may not leave while the
+// others of its workgroup wait at a barrier (the contract's item 6), so
+// such a trap records itself, sets the invocation's trapped flag and runs
+// on, its stores, atomics, loads from memory and further traps turned off
+// by the flag (see funcEmitter.guard), reaching the barriers the others
+// reach. A trap with no barrier after it returns, as on PTX.
+func resumeTraps(f *kir.Func) map[*kir.Block]bool {
+	var barriers []*kir.Block
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if v.Op == kir.OpBarrier {
+				barriers = append(barriers, b)
+				break
+			}
+		}
+	}
+	out := map[*kir.Block]bool{}
+	if len(barriers) == 0 {
+		return out
+	}
+	reaches := func(from *kir.Block) bool {
+		seen := map[*kir.Block]bool{}
+		work := []*kir.Block{from}
+		for len(work) > 0 {
+			x := work[len(work)-1]
+			work = work[:len(work)-1]
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			for _, v := range x.Values {
+				if v.Op == kir.OpBarrier {
+					return true
+				}
+			}
+			work = append(work, x.Succs...)
+		}
+		return false
+	}
+	for _, t := range f.Blocks {
+		if t.Term != kir.TermTrap || len(t.Preds) != 1 {
+			continue
+		}
+		p := t.Preds[0]
+		if p.Term != kir.TermBranch || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		r := p.Succs[0]
+		if r == t {
+			r = p.Succs[1]
+		}
+		if r.Term == kir.TermTrap || !reaches(p) {
+			continue
+		}
+		pi := -1
+		for i, q := range r.Preds {
+			if q == p {
+				pi = i
+			}
+		}
+		t.Succs = []*kir.Block{r}
+		r.Preds = append(r.Preds, t)
+		for _, phi := range r.Phis() {
+			phi.Args = append(phi.Args, phi.Args[pi])
+		}
+		out[t] = true
+	}
+	return out
+}
+
+type loopPlan struct {
+	header, merge, cont *kir.Block
+	parent              *loopPlan
+	blocks              map[*kir.Block]bool
+}
+
+// posOf returns a Go position of block b, for errors.
+func posOf(b *kir.Block) token.Pos {
+	if b.Cond != nil && b.Cond.Pos.IsValid() {
+		return b.Cond.Pos
+	}
+	for _, v := range b.Values {
+		if v.Pos.IsValid() {
+			return v.Pos
+		}
+	}
+	for _, s := range b.Succs {
+		for _, v := range s.Values {
+			if v.Pos.IsValid() {
+				return v.Pos
+			}
+		}
+	}
+	return token.NoPos
+}
+
+type structError struct {
+	pos token.Pos
+	msg string
+}
+
+func (e *structError) Error() string { return e.msg }
+
+// edgeError is a branch that leaves a selection construct into the middle
+// of the enclosing one (from, to): what `a && b` and `a || b` give, where
+// the second test's branch reaches the target the first one shares.
+type edgeError struct {
+	structError
+	from, to *kir.Block
+}
+
+// structurize plans f's emission. A branch out of a selection into the
+// middle of an enclosing one is rerouted through a block that joins it
+// with the target's other entries and branches again on a flag
+// (joinEdge), and the plan is made again.
+func structurize(src *kir.Func) (*plan, error) {
+	f := clone(src)
+	removeUnreachable(f)
+	resume := resumeTraps(f)
+	for range 64 {
+		p, err := planOn(f)
+		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
+			continue
+		}
+		if ee, ok := err.(*edgeError); ok {
+			return nil, &ee.structError
+		}
+		if p != nil {
+			p.resume = resume
+		}
+		return p, err
+	}
+	return nil, &structError{posOf(f.Blocks[0]), "control flow too tangled to structure for SPIR-V"}
+}
+
+// joinEdge reroutes the branch x → t: a new block j takes every edge into
+// t and x's other edge, and branches on a flag (x's condition on x's
+// edge, false on the others) to x's other target or to t, with phis for
+// what the edges carried. It reports whether it could.
+func joinEdge(f *kir.Func, x, t *kir.Block) bool {
+	if x.Term != kir.TermBranch || x.Succs[0] == x.Succs[1] {
+		return false
+	}
+	other := x.Succs[0]
+	if other == t {
+		other = x.Succs[1]
+	}
+	dom := kir.Dominators(f)
+	for _, q := range t.Preds {
+		if dom.Dominates(t, q) {
+			return false // t is a loop header
+		}
+	}
+	if dom.Dominates(other, x) {
+		return false
+	}
+	// Every edge joined must lie in the same loops, or j would enter a
+	// loop other than through its header.
+	loops, _, _, _ := analyze(f)
+	for _, l := range loops {
+		for _, q := range append([]*kir.Block{x}, t.Preds...) {
+			if l.Blocks[q] != l.Blocks[t] {
+				return false
+			}
+		}
+	}
+	entry := f.Blocks[0]
+	zero := func(ty kir.Type) *kir.Value {
+		return f.NewValue(entry, kir.OpConst, ty)
+	}
+	// The flag: on x's edge, "x went to other".
+	cond := x.Cond
+	if x.Succs[0] != other {
+		cond = f.NewValue(x, kir.OpNot, kir.TBool, x.Cond)
+	}
+	// j takes every edge into t (with phis for t's phis).
+	preds := append([]*kir.Block(nil), t.Preds...)
+	j := splitEdges(f, t, preds, "join")
+	flag := f.NewPhi(j, kir.TBool)
+	for _, pr := range j.Preds {
+		if pr == x {
+			flag.Args = append(flag.Args, cond)
+		} else {
+			c := zero(kir.TBool)
+			flag.Args = append(flag.Args, c)
+		}
+	}
+	// x's edge to other moves onto j.
+	xi := -1
+	for i, pr := range other.Preds {
+		if pr == x {
+			xi = i
+		}
+	}
+	for _, phi := range other.Phis() {
+		np := f.NewPhi(j, phi.Type)
+		for _, pr := range j.Preds {
+			if pr == x {
+				np.Args = append(np.Args, phi.Args[xi])
+			} else {
+				np.Args = append(np.Args, zero(phi.Type))
+			}
+		}
+		phi.Args[xi] = np
+	}
+	other.Preds[xi] = j
+	x.Term = kir.TermJump
+	x.Cond = nil
+	x.Succs = []*kir.Block{j}
+	j.Term = kir.TermBranch
+	j.Cond = flag
+	j.Succs = []*kir.Block{other, t}
+	return true
+}
+
+func planOn(f *kir.Func) (*plan, error) {
+	p := &plan{f: f, loops: map[*kir.Block]*loopPlan{}, inLoop: map[*kir.Block]*loopPlan{},
+		merge: map[*kir.Block]*kir.Block{}, unreachable: map[*kir.Block]bool{}, claimed: map[*kir.Block]bool{}, pdoms: map[*loopPlan]*postDom{}}
+	loops, _, _, reducible := analyze(f)
+	if !reducible {
+		return nil, &structError{posOf(f.Blocks[0]), "control flow is irreducible (a cycle entered other than through its loop header)"}
+	}
+	// Loops: one continue block holding the only back edge; the merge is
+	// the exit the loop's exit test goes to (Go's for statement), or for a
+	// loop without one (for { ... break ... }) its one exit that goes on.
+	for _, l := range loops {
+		lp := &loopPlan{header: l.Header}
+		if len(l.Latches) == 1 {
+			lp.cont = l.Latches[0]
+		} else {
+			lp.cont = splitEdges(f, l.Header, l.Latches, "loop.continue")
+		}
+		p.loops[l.Header] = lp
+	}
+	// Recompute: continue blocks changed the graph.
+	loops, _, _, _ = analyze(f)
+	for _, l := range loops {
+		lp := p.loops[l.Header]
+		lp.blocks = l.Blocks
+		var live []*kir.Block
+		for _, e := range l.Exits {
+			if !diesAlone(e) {
+				live = append(live, e)
+			}
+		}
+		switch {
+		case len(live) == 1:
+			lp.merge = live[0]
+		case len(live) == 0:
+			lp.merge = f.NewBlock(kir.BlockLoopDone, "loop.unreachable")
+			p.unreachable[lp.merge] = true
+		default:
+			// Prefer the exit of the header's test.
+			for _, e := range live {
+				for _, hs := range l.Header.Succs {
+					if hs == e {
+						lp.merge = e
+					}
+				}
+			}
+			if lp.merge == nil {
+				return nil, &structError{posOf(l.Header), "a loop leaves to more than one place (a labeled break out of an enclosing loop?), which SPIR-V's structured control flow does not allow here"}
+			}
+		}
+		if p.claimed[lp.merge] || p.loops[lp.merge] != nil {
+			// Two loops ending at one block: give this one its own merge.
+			var preds []*kir.Block
+			for _, pr := range lp.merge.Preds {
+				if l.Blocks[pr] {
+					preds = append(preds, pr)
+				}
+			}
+			lp.merge = splitEdges(f, lp.merge, preds, "loop.merge")
+		}
+		p.claimed[lp.merge] = true
+		p.claimed[lp.cont] = true
+	}
+	// Nesting of loops.
+	_, loopOf, dom, _ := analyze(f)
+	p.dom = dom
+	for _, lp := range p.loops {
+		lp.blocks = loopOf[lp.header].Blocks
+	}
+	p.assignLoops()
+
+	// Selections, outermost first.
+	for _, b := range kir.ReversePostorder(f) {
+		if b.Term != kir.TermBranch {
+			continue
+		}
+		l := p.inLoop[b]
+		exits := func(t *kir.Block) bool {
+			return l != nil && (t == l.merge || t == l.cont)
+		}
+		if exits(b.Succs[0]) || exits(b.Succs[1]) || b.Succs[0] == b.Succs[1] {
+			continue // a break or continue: no construct of its own
+		}
+		if lp := p.loops[b]; lp != nil && (b.Succs[0] == lp.merge || b.Succs[1] == lp.merge) {
+			continue // the loop's exit test
+		}
+		m, err := p.localMerge(b)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case m == nil:
+			m = f.NewBlock(kir.BlockIfDone, "if.unreachable")
+			p.unreachable[m] = true
+			p.pdoms = map[*loopPlan]*postDom{}
+		case p.claimed[m] || p.loops[m] != nil:
+			var preds []*kir.Block
+			for _, pr := range m.Preds {
+				if p.dom.Dominates(b, pr) {
+					preds = append(preds, pr)
+				}
+			}
+			m = splitEdges(f, m, preds, "if.merge")
+			p.inLoop[m] = l
+			p.dom = kir.Dominators(f)
+			p.pdoms = map[*loopPlan]*postDom{}
+		}
+		p.merge[b] = m
+		p.claimed[m] = true
+	}
+	p.order = kir.ReversePostorder(f)
+	for _, b := range f.Blocks {
+		if p.unreachable[b] {
+			p.order = append(p.order, b)
+		}
+	}
+	p.dom = kir.Dominators(f)
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if err := p.checkSSA(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// assignLoops records each block's innermost loop and each loop's parent.
+func (p *plan) assignLoops() {
+	for _, lp := range p.loops {
+		for b := range lp.blocks {
+			if cur := p.inLoop[b]; cur == nil || len(cur.blocks) > len(lp.blocks) {
+				p.inLoop[b] = lp
+			}
+		}
+	}
+	for _, lp := range p.loops {
+		for _, q := range p.loops {
+			if q != lp && q.blocks[lp.header] && (lp.parent == nil || len(q.blocks) < len(lp.parent.blocks)) {
+				lp.parent = q
+			}
+		}
+	}
+	// Blocks dominated by a loop's header that are not in the natural loop
+	// (a return inside the loop) belong to the loop construct too, as
+	// SPIR-V defines constructs by dominance.
+	dom := kir.Dominators(p.f)
+	for _, b := range p.f.Blocks {
+		if p.inLoop[b] != nil {
+			continue
+		}
+		var best *loopPlan
+		for _, lp := range p.loops {
+			if dom.Dominates(lp.header, b) && !dom.Dominates(lp.merge, b) && (best == nil || len(lp.blocks) < len(best.blocks)) {
+				best = lp
+			}
+		}
+		if best != nil {
+			p.inLoop[b] = best
+		}
+	}
+}
+
+// diesAlone reports whether every path from b ends in a return or a trap
+// without joining other code: b starts a chain of blocks each with one
+// predecessor.
+func diesAlone(b *kir.Block) bool {
+	seen := map[*kir.Block]bool{}
+	var walk func(x *kir.Block) bool
+	walk = func(x *kir.Block) bool {
+		if seen[x] {
+			return false
+		}
+		seen[x] = true
+		if x != b && len(x.Preds) != 1 {
+			return false
+		}
+		for _, s := range x.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(b)
+}
+
+// localSuccs are x's successors on the graph the merge analysis of b's
+// constructs sees: without the edges that leave b's innermost loop body
+// (break, continue) and without back edges.
+func (p *plan) localSuccs(l *loopPlan, x *kir.Block) []*kir.Block {
+	var out []*kir.Block
+	for _, s := range x.Succs {
+		if l != nil && (s == l.merge || s == l.cont || s == l.header) {
+			continue
+		}
+		if p.loops[s] != nil && p.dom.Dominates(s, x) {
+			continue // a back edge
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// localMerge returns where the arms of the branch at b meet: b's immediate
+// post-dominator on the local graph, where returns, traps, breaks and
+// continues all lead to one virtual exit. When the arms meet only there,
+// an arm whose code is closed (it dominates every block it reaches) can
+// lie inside the construct, and the merge is the one arm that is not
+// closed; with both closed, nil (no path goes on: an unreachable merge).
+func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
+	l := p.inLoop[b]
+	key := l
+	pd := p.pdoms[key]
+	if pd == nil {
+		pd = p.postDominators(l)
+		p.pdoms[key] = pd
+	}
+	if m := pd.ipdom[b.Index]; m >= 0 && m < len(p.f.Blocks) {
+		return p.f.Blocks[m], nil
+	}
+	// The arms meet only at the exit.
+	var open []*kir.Block
+	for _, s := range b.Succs {
+		if !p.closed(l, s) {
+			open = append(open, s)
+		}
+	}
+	switch len(open) {
+	case 0:
+		return nil, nil
+	case 1:
+		return open[0], nil
+	}
+	return nil, &structError{posOf(b), "the two arms of a branch go on to different places and never meet, which SPIR-V's structured control flow cannot express here"}
+}
+
+// closed reports whether s dominates every block it reaches on the local
+// graph of loop l's body (its code never joins code from elsewhere).
+func (p *plan) closed(l *loopPlan, s *kir.Block) bool {
+	if l != nil && (s == l.merge || s == l.cont || s == l.header) {
+		return true // a break or continue arm leaves by itself
+	}
+	seen := map[*kir.Block]bool{}
+	work := []*kir.Block{s}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if !p.dom.Dominates(s, x) {
+			return false
+		}
+		work = append(work, p.localSuccs(l, x)...)
+	}
+	return true
+}
+
+// validate checks every construct's exits against SPIR-V's rules.
+func (p *plan) validate() error {
+	inConstruct := func(h, m, x *kir.Block) bool {
+		return p.dom.Dominates(h, x) && (p.unreachable[m] || !p.dom.Dominates(m, x))
+	}
+	// In block order, so that the first error, and so the rerouting the
+	// caller does, is the same on every run.
+	for _, h := range p.f.Blocks {
+		m := p.merge[h]
+		if m == nil {
+			continue
+		}
+		l := p.inLoop[h]
+		for _, x := range p.f.Blocks {
+			if !inConstruct(h, m, x) {
+				// A construct is entered only through its header.
+				for _, y := range x.Succs {
+					if y != h && inConstruct(h, m, y) && !(p.loops[y] != nil && p.dom.Dominates(y, x)) {
+						return &edgeError{structError{posOf(x), fmt.Sprintf("a branch enters an if/switch construct other than through its condition (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}, x, y}
+					}
+				}
+				continue
+			}
+			for _, y := range x.Succs {
+				if y == m || inConstruct(h, m, y) {
+					continue
+				}
+				if l != nil && (y == l.merge || y == l.cont || y == l.header) {
+					continue
+				}
+				return &edgeError{structError{posOf(x), fmt.Sprintf("a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block %d to %d)", x.Index, y.Index)}, x, y}
+			}
+		}
+	}
+	for _, hb := range p.f.Blocks {
+		lp := p.loops[hb]
+		if lp == nil {
+			continue
+		}
+		for _, y := range lp.cont.Succs {
+			if y != lp.header && y != lp.merge {
+				return &structError{posOf(lp.cont), "a loop's latch branches elsewhere than back or out of the loop, which SPIR-V's structured control flow cannot express here"}
+			}
+		}
+		for _, x := range p.f.Blocks {
+			if !inConstruct(lp.header, lp.merge, x) {
+				for _, y := range x.Succs {
+					if y != lp.header && inConstruct(lp.header, lp.merge, y) {
+						return &structError{posOf(x), fmt.Sprintf("a branch enters a loop other than through its header (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}
+					}
+				}
+				continue
+			}
+			inner := p.inLoop[x]
+			for _, y := range x.Succs {
+				if y == lp.merge || y == lp.header || inConstruct(lp.header, lp.merge, y) {
+					if y == lp.merge && inner != lp && inner != nil && x != inner.merge {
+						// fine only from this loop's own blocks
+						if p.dom.Dominates(inner.header, x) && !p.dom.Dominates(inner.merge, x) {
+							return &structError{posOf(x), "a labeled break leaves an inner loop for an outer loop's end, which SPIR-V's structured control flow does not allow here"}
+						}
+					}
+					if y == lp.cont && inner != lp && inner != nil && p.dom.Dominates(inner.header, x) && !p.dom.Dominates(inner.merge, x) {
+						return &structError{posOf(x), "a labeled continue of an outer loop from an inner loop, which SPIR-V's structured control flow does not allow here"}
+					}
+					continue
+				}
+				return &structError{posOf(x), fmt.Sprintf("a branch leaves a loop other than to its end (block %d to %d)", x.Index, y.Index)}
+			}
+		}
+	}
+	return nil
+}
+
+// checkSSA reports a value used where its definition does not dominate
+// the use (what rerouting edges could cause): a clear error, never an
+// invalid module.
+func (p *plan) checkSSA() error {
+	dominates := func(def *kir.Value, use *kir.Block) bool {
+		return def == nil || p.dom.Dominates(def.Block, use)
+	}
+	for _, b := range p.f.Blocks {
+		if p.unreachable[b] {
+			continue
+		}
+		for _, v := range b.Values {
+			for i, a := range v.Args {
+				use := b
+				if v.Op == kir.OpPhi {
+					use = b.Preds[i]
+				} else if a.Block == b {
+					continue // defined earlier in the block
+				}
+				if !dominates(a, use) {
+					return &structError{v.Pos, fmt.Sprintf("restructuring the control flow for SPIR-V left a value (v%d) used where it is not always computed", a.ID)}
+				}
+			}
+		}
+		for _, a := range []*kir.Value{b.Cond, b.Trap.Args[0], b.Trap.Args[1]} {
+			if a != nil && a.Block != b && !dominates(a, b) {
+				return &structError{posOf(b), fmt.Sprintf("restructuring the control flow for SPIR-V left a value (v%d) used where it is not always computed", a.ID)}
+			}
+		}
+	}
+	return nil
+}
+
+// splitEdges moves the edges from preds into target onto a new block that
+// jumps to target, with phis of its own merging what they carried.
+func splitEdges(f *kir.Func, target *kir.Block, preds []*kir.Block, comment string) *kir.Block {
+	n := f.NewBlock(kir.BlockPlain, comment)
+	moved := map[int]bool{}
+	isPred := map[*kir.Block]bool{}
+	for _, pr := range preds {
+		isPred[pr] = true
+	}
+	for i, pr := range target.Preds {
+		if isPred[pr] {
+			moved[i] = true
+		}
+	}
+	phis := target.Phis()
+	newPhis := make([]*kir.Value, len(phis))
+	for k, phi := range phis {
+		np := f.NewPhi(n, phi.Type)
+		newPhis[k] = np
+		for i := range target.Preds {
+			if moved[i] {
+				np.Args = append(np.Args, phi.Args[i])
+			}
+		}
+	}
+	var keepPreds []*kir.Block
+	keepArgs := make([][]*kir.Value, len(phis))
+	for i, pr := range target.Preds {
+		if moved[i] {
+			n.Preds = append(n.Preds, pr)
+			for j, s := range pr.Succs {
+				if s == target {
+					pr.Succs[j] = n
+				}
+			}
+			continue
+		}
+		keepPreds = append(keepPreds, pr)
+		for k, phi := range phis {
+			keepArgs[k] = append(keepArgs[k], phi.Args[i])
+		}
+	}
+	target.Preds = keepPreds
+	for k, phi := range phis {
+		phi.Args = keepArgs[k]
+	}
+	n.Term = kir.TermJump
+	n.Succs = []*kir.Block{target}
+	target.Preds = append(target.Preds, n)
+	for k, phi := range phis {
+		phi.Args = append(phi.Args, newPhis[k])
+	}
+	return n
+}
+
+// removeUnreachable drops blocks the entry does not reach and their phi
+// arguments.
+func removeUnreachable(f *kir.Func) {
+	live := map[*kir.Block]bool{}
+	for _, b := range kir.ReversePostorder(f) {
+		live[b] = true
+	}
+	var keep []*kir.Block
+	for _, b := range f.Blocks {
+		if !live[b] {
+			continue
+		}
+		var preds []*kir.Block
+		var keepIdx []int
+		for i, pr := range b.Preds {
+			if live[pr] {
+				preds = append(preds, pr)
+				keepIdx = append(keepIdx, i)
+			}
+		}
+		if len(preds) != len(b.Preds) {
+			for _, phi := range b.Phis() {
+				var args []*kir.Value
+				for _, i := range keepIdx {
+					args = append(args, phi.Args[i])
+				}
+				phi.Args = args
+			}
+			b.Preds = preds
+		}
+		b.Index = len(keep)
+		keep = append(keep, b)
+	}
+	f.Blocks = keep
+}
+
+// clone copies f deeply, so that planning never changes the IR other
+// emitters receive.
+func clone(src *kir.Func) *kir.Func {
+	f := &kir.Func{Name: src.Name, Params: src.Params, Block: src.Block, Dims: src.Dims}
+	bm := map[*kir.Block]*kir.Block{}
+	for _, b := range src.Blocks {
+		nb := f.NewBlock(b.Kind, b.Comment)
+		nb.Term = b.Term
+		bm[b] = nb
+	}
+	vm := map[*kir.Value]*kir.Value{}
+	for _, b := range src.Blocks {
+		nb := bm[b]
+		for _, v := range b.Values {
+			nv := f.NewValue(nb, v.Op, v.Type)
+			nv.Imm, nv.Index, nv.NoFuse, nv.Pos = v.Imm, v.Index, v.NoFuse, v.Pos
+			vm[v] = nv
+		}
+	}
+	mapv := func(v *kir.Value) *kir.Value {
+		if v == nil {
+			return nil
+		}
+		return vm[v]
+	}
+	for _, b := range src.Blocks {
+		nb := bm[b]
+		for i, v := range b.Values {
+			nv := nb.Values[i]
+			for _, a := range v.Args {
+				nv.Args = append(nv.Args, mapv(a))
+			}
+		}
+		nb.Cond = mapv(b.Cond)
+		nb.Trap = kir.Trap{Code: b.Trap.Code, Pos: b.Trap.Pos, Args: [2]*kir.Value{mapv(b.Trap.Args[0]), mapv(b.Trap.Args[1])}}
+		for _, s := range b.Succs {
+			nb.Succs = append(nb.Succs, bm[s])
+		}
+		for _, pr := range b.Preds {
+			nb.Preds = append(nb.Preds, bm[pr])
+		}
+	}
+	return f
+}

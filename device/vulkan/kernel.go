@@ -1,0 +1,231 @@
+package vulkan
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"unsafe"
+
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
+)
+
+// kernelCode is what the backend learned about a kernel's code the first
+// time it was launched: its SPIR-V module, its push-constant layout, and
+// that the device can run it.
+type kernelCode struct {
+	module [32]byte // the SPIR-V module's hash: the key of b.modules
+	entry  *byte    // the entry point's name, NUL-terminated
+	layout gpuabi.PushLayout
+	shared int // bytes of Workgroup memory the entry point uses
+}
+
+type pipeKey struct {
+	module [32]byte
+	entry  string
+	block  gpu.Dim3
+}
+
+// features every gpukvet SPIR-V module needs whatever the kernel does
+// (codegen/ABI.md: the Int64 capability is always declared).
+var alwaysNeeded = []string{"int64"}
+
+// featureNames maps codegen/ABI.md's feature vocabulary to the name of the
+// Vulkan feature a user finds in vulkaninfo.
+var featureNames = map[string]string{
+	"int64": "shaderInt64", "float64": "shaderFloat64", "int16": "shaderInt16", "int8": "shaderInt8",
+	"storageBuffer8BitAccess": "storageBuffer8BitAccess", "storageBuffer16BitAccess": "storageBuffer16BitAccess",
+	"shaderBufferFloat32AtomicAdd": "shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float)",
+	"shaderBufferFloat64AtomicAdd": "shaderBufferFloat64AtomicAdd (VK_EXT_shader_atomic_float)",
+	"shaderSharedFloat32AtomicAdd": "shaderSharedFloat32AtomicAdd (VK_EXT_shader_atomic_float)",
+	"shaderSharedFloat64AtomicAdd": "shaderSharedFloat64AtomicAdd (VK_EXT_shader_atomic_float)",
+	"shaderBufferInt64Atomics":     "shaderBufferInt64Atomics", "shaderSharedInt64Atomics": "shaderSharedInt64Atomics",
+}
+
+// kernel checks k's code once: that there is SPIR-V, that it is not stale,
+// that its entry point is in the module, that the device has every feature
+// it needs, that its push constants and shared memory fit; and creates its
+// shader module and pipeline layout.
+func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
+	c := k.Code
+	if c == nil || len(c.SPIRV) == 0 {
+		return nil, fmt.Errorf("kernel %s has no SPIR-V code for the vulkan backend: run `go generate` (//go:generate gpukvet gen, with the spirv target) in its package", k.Name)
+	}
+	if kc, ok := b.kernels[c]; ok {
+		return kc, nil
+	}
+	if err := backend.CheckStale(k); err != nil {
+		return nil, err
+	}
+	for _, f := range append(alwaysNeeded, c.SPIRVFeatures...) {
+		has, known := b.has[f]
+		if !known {
+			return nil, fmt.Errorf("kernel %s needs the device feature %q, which this version of the vulkan backend does not know (is the code newer than the runtime?)", k.Name, f)
+		}
+		if !has {
+			return nil, fmt.Errorf("kernel %s needs the Vulkan device feature %s, which %s lacks", k.Name, featureNames[f], b.info.Name)
+		}
+	}
+	mod, err := parseSPIRV(c.SPIRV)
+	if err != nil {
+		return nil, fmt.Errorf("kernel %s: its SPIR-V module: %w", k.Name, err)
+	}
+	ep, ok := mod.entries[c.Entry]
+	if !ok {
+		return nil, fmt.Errorf("kernel %s: entry point %q is not in its SPIR-V module (regenerate with `gpukvet gen`)", k.Name, c.Entry)
+	}
+	if ep.shared > b.info.MaxSharedMemory {
+		return nil, fmt.Errorf("kernel %s uses %d bytes of shared (Workgroup) memory, more than the %d bytes (maxComputeSharedMemorySize) of %s", k.Name, ep.shared, b.info.MaxSharedMemory, b.info.Name)
+	}
+	layout, err := pushLayout(k)
+	if err != nil {
+		return nil, err
+	}
+	if layout.Size > b.info.MaxPushConstantsSize {
+		return nil, fmt.Errorf("kernel %s: its parameters take %d bytes of push constants, more than the %d bytes (maxPushConstantsSize) of %s; pass large structs in a slice", k.Name, layout.Size, b.info.MaxPushConstantsSize, b.info.Name)
+	}
+	kc := &kernelCode{module: sha256.Sum256(c.SPIRV), entry: cString(c.Entry), layout: layout, shared: ep.shared}
+	if _, ok := b.modules[kc.module]; !ok {
+		if len(c.SPIRV)%4 != 0 {
+			return nil, fmt.Errorf("kernel %s: its SPIR-V module is %d bytes, not whole words", k.Name, len(c.SPIRV))
+		}
+		words := make([]uint32, len(c.SPIRV)/4) // 4-byte aligned copy
+		for i := range words {
+			words[i] = binary.LittleEndian.Uint32(c.SPIRV[4*i:])
+		}
+		ci := &shaderModuleCreateInfo{sType: stShaderModuleCreateInfo, codeSize: uintptr(len(c.SPIRV)), pCode: unsafe.Pointer(&words[0])}
+		var sm vkHandle
+		if err := call("vkCreateShaderModule", b.l.createShaderModule, uintptr(b.dev), uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&sm))); err != nil {
+			return nil, fmt.Errorf("kernel %s: loading its SPIR-V module: %w", k.Name, err)
+		}
+		b.modules[kc.module] = sm
+	}
+	if _, ok := b.layouts[layout.Size]; !ok {
+		r := &pushConstantRange{stageFlags: stageCompute, offset: 0, size: uint32(layout.Size)}
+		ci := &pipelineLayoutCreateInfo{sType: stPipelineLayoutCreateInfo, pushConstantRangeCount: 1, pPushConstantRanges: r}
+		var pl vkHandle
+		if err := call("vkCreatePipelineLayout", b.l.createPipelineLayout, uintptr(b.dev), uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&pl))); err != nil {
+			return nil, fmt.Errorf("kernel %s: %w", k.Name, err)
+		}
+		b.layouts[layout.Size] = pl
+	}
+	b.kernels[c] = kc
+	return kc, nil
+}
+
+// pipeline returns the compute pipeline of a kernel for a block shape,
+// creating it the first time: the workgroup size is given to the module's
+// specialization constants 0, 1 and 2 (a kernel with a fixed block= has
+// LocalSize instead, and the constants do not affect it).
+func (b *Backend) pipeline(k *backend.Kernel, kc *kernelCode, block gpu.Dim3) (vkHandle, error) {
+	key := pipeKey{module: kc.module, entry: k.Code.Entry, block: block}
+	if p, ok := b.pipelines[key]; ok {
+		return p, nil
+	}
+	data := &[3]uint32{uint32(block.X), uint32(block.Y), uint32(block.Z)}
+	entries := &[3]specializationMapEntry{{0, 0, 4}, {1, 4, 4}, {2, 8, 4}}
+	spec := &specializationInfo{mapEntryCount: 3, pMapEntries: &entries[0], dataSize: 12, pData: unsafe.Pointer(data)}
+	ci := &computePipelineCreateInfo{sType: stComputePipelineCreateInfo,
+		stage: pipelineShaderStageCreateInfo{sType: stPipelineShaderStageInfo, stage: stageCompute,
+			module: b.modules[kc.module], pName: kc.entry, pSpecializationInfo: spec},
+		layout: b.layouts[kc.layout.Size], basePipelineIndex: -1}
+	var p vkHandle
+	if err := call("vkCreateComputePipelines", b.l.createComputePipelines, uintptr(b.dev), 0, 1, uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&p))); err != nil {
+		return 0, fmt.Errorf("kernel %s: creating its compute pipeline for block %v on %s: %w (the driver rejected its SPIR-V module, or a function in it: check the module with `gpukvet build -target=spirv -o k.spv PKG` and `spirv-val --target-env vulkan1.2 k.spv`)", k.Name, block, b.info.Name, err)
+	}
+	b.pipelines[key] = p
+	return p, nil
+}
+
+// pushLayout is the push-constant layout of k's parameters (gpuabi.LayoutPush).
+func pushLayout(k *backend.Kernel) (gpuabi.PushLayout, error) {
+	var ps []gpuabi.Param
+	for i, t := range k.Params {
+		switch {
+		case t.Kind() == reflect.Slice:
+			ps = append(ps, gpuabi.Param{Kind: gpuabi.Slice})
+		case t.Kind() == reflect.Struct:
+			ps = append(ps, gpuabi.Param{Kind: gpuabi.Struct, Size: int(t.Size()), Align: t.Align()})
+		case scalarKind(t.Kind()):
+			ps = append(ps, gpuabi.Param{Kind: gpuabi.Scalar, Size: int(t.Size()), Align: t.Align()})
+		default:
+			return gpuabi.PushLayout{}, fmt.Errorf("kernel %s: parameter %d has type %v, which the vulkan backend cannot pass", k.Name, i+1, t)
+		}
+	}
+	return gpuabi.LayoutPush(ps), nil
+}
+
+func scalarKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// marshalPush lays out a launch's arguments in the push-constant block:
+// narrow scalars zero- or sign-extended to 4 bytes, a slice as its buffer's
+// device address (0 when empty) and length, a struct as its Go bytes, and
+// the trap record's address last.
+func marshalPush(k *backend.Kernel, l gpuabi.PushLayout, args []backend.Arg, trap uint64) ([]byte, error) {
+	if len(args) != len(k.Params) {
+		return nil, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(args))
+	}
+	buf := make([]byte, l.Size)
+	le := binary.LittleEndian
+	for i, t := range k.Params {
+		a, slots := args[i], l.Entry[i]
+		at := buf[l.Slots[slots[0]].Offset:]
+		switch t.Kind() {
+		case reflect.Slice:
+			m, ok := a.Mem.(*memory)
+			if !ok || m == nil {
+				return nil, fmt.Errorf("kernel %s: argument %d is not a vulkan buffer", k.Name, i+1)
+			}
+			if m.freed {
+				return nil, fmt.Errorf("kernel %s: argument %d is a freed buffer", k.Name, i+1)
+			}
+			if m.buf != nil {
+				le.PutUint64(at, m.buf.addr)
+			}
+			le.PutUint64(buf[l.Slots[slots[1]].Offset:], uint64(m.n))
+		case reflect.Struct:
+			v := reflect.New(t).Elem()
+			v.Set(a.Value)
+			copy(at, unsafe.Slice((*byte)(v.Addr().UnsafePointer()), t.Size()))
+		default:
+			putScalar(at, a.Value)
+		}
+	}
+	le.PutUint64(buf[l.Trap.Offset:], trap)
+	return buf, nil
+}
+
+// putScalar writes v at its size, or as 4 bytes (zero- or sign-extended)
+// when it is narrower.
+func putScalar(at []byte, v reflect.Value) {
+	le := binary.LittleEndian
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			le.PutUint32(at, 1)
+		}
+	case reflect.Int8, reflect.Int16, reflect.Int32:
+		le.PutUint32(at, uint32(int32(v.Int())))
+	case reflect.Int, reflect.Int64:
+		le.PutUint64(at, uint64(v.Int()))
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		le.PutUint32(at, uint32(v.Uint()))
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		le.PutUint64(at, v.Uint())
+	case reflect.Float32:
+		le.PutUint32(at, math.Float32bits(float32(v.Float())))
+	case reflect.Float64:
+		le.PutUint64(at, math.Float64bits(v.Float()))
+	}
+}

@@ -1,0 +1,142 @@
+package vulkan
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// The little of a SPIR-V module the backend reads before handing it to the
+// driver: which entry points it has, and how much Workgroup (shared) memory
+// each one's interface uses, so that a launch is refused with a clear error
+// naming the kernel rather than failing inside the driver.
+
+const spirvMagic = 0x07230203
+
+// SPIR-V opcodes and enums used here.
+const (
+	opEntryPoint   = 15
+	opTypeBool     = 20
+	opTypeInt      = 21
+	opTypeFloat    = 22
+	opTypeVector   = 23
+	opTypeMatrix   = 24
+	opTypeArray    = 28
+	opTypeStruct   = 30
+	opTypePointer  = 32
+	opConstant     = 43
+	opVariable     = 59
+	execGLCompute  = 5
+	classWorkgroup = 4
+)
+
+type spirvEntry struct {
+	shared int // bytes of Workgroup variables in its interface
+}
+
+type spirvModule struct {
+	entries map[string]spirvEntry
+}
+
+// spirvType is a type's size and alignment under natural (scalar-aligned)
+// layout, which is what drivers allocate Workgroup variables by.
+type spirvType struct{ size, align int }
+
+func parseSPIRV(code []byte) (*spirvModule, error) {
+	if len(code) < 20 || len(code)%4 != 0 {
+		return nil, fmt.Errorf("%d bytes is not a SPIR-V module", len(code))
+	}
+	le := binary.LittleEndian
+	if le.Uint32(code) != spirvMagic {
+		return nil, errors.New("no SPIR-V magic number (not a SPIR-V module, or big-endian)")
+	}
+	words := make([]uint32, len(code)/4)
+	for i := range words {
+		words[i] = le.Uint32(code[4*i:])
+	}
+	type entry struct {
+		name  string
+		iface []uint32
+	}
+	var entries []entry
+	types := map[uint32]spirvType{}
+	consts := map[uint32]uint64{}
+	pointee := map[uint32]uint32{}       // pointer type → pointee type
+	workgroupVars := map[uint32]uint32{} // variable → its pointer type
+	for i := 5; i < len(words); {
+		n, op := int(words[i]>>16), words[i]&0xffff
+		if n == 0 || i+n > len(words) {
+			return nil, fmt.Errorf("malformed instruction at word %d", i)
+		}
+		w := words[i+1 : i+n]
+		switch op {
+		case opEntryPoint:
+			if len(w) >= 3 && w[0] == execGLCompute {
+				name, rest := literalString(w[2:])
+				entries = append(entries, entry{name, rest})
+			}
+		case opTypeBool:
+			types[w[0]] = spirvType{4, 4}
+		case opTypeInt, opTypeFloat:
+			s := int(w[1]) / 8
+			types[w[0]] = spirvType{s, s}
+		case opTypeVector, opTypeMatrix:
+			e := types[w[1]]
+			types[w[0]] = spirvType{e.size * int(w[2]), e.align}
+		case opTypeArray:
+			e := types[w[1]]
+			stride := (e.size + e.align - 1) / max(e.align, 1) * max(e.align, 1)
+			types[w[0]] = spirvType{stride * int(consts[w[2]]), e.align}
+		case opTypeStruct:
+			size, align := 0, 1
+			for _, m := range w[1:] {
+				t := types[m]
+				a := max(t.align, 1)
+				size = (size+a-1)/a*a + t.size
+				align = max(align, a)
+			}
+			types[w[0]] = spirvType{(size + align - 1) / align * align, align}
+		case opTypePointer:
+			pointee[w[0]] = w[2]
+		case opConstant:
+			if len(w) >= 3 {
+				v := uint64(w[2])
+				if len(w) >= 4 {
+					v |= uint64(w[3]) << 32
+				}
+				consts[w[1]] = v
+			}
+		case opVariable:
+			if len(w) >= 3 && w[2] == classWorkgroup {
+				workgroupVars[w[1]] = w[0]
+			}
+		}
+		i += n
+	}
+	m := &spirvModule{entries: map[string]spirvEntry{}}
+	for _, e := range entries {
+		var shared int
+		for _, id := range e.iface {
+			if pt, ok := workgroupVars[id]; ok {
+				shared += types[pointee[pt]].size
+			}
+		}
+		m.entries[e.name] = spirvEntry{shared: shared}
+	}
+	return m, nil
+}
+
+// literalString decodes a SPIR-V literal string and returns the words after it.
+func literalString(w []uint32) (string, []uint32) {
+	var b []byte
+	for i, x := range w {
+		for k := 0; k < 4; k++ {
+			c := byte(x >> (8 * k))
+			if c == 0 {
+				return string(b), w[i+1:]
+			}
+			b = append(b, c)
+		}
+	}
+	return string(b), nil
+}

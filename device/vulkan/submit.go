@@ -1,0 +1,124 @@
+package vulkan
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// submit records one command buffer and submits it, signalling the next
+// value of the timeline semaphore; it does not wait. The command buffer
+// starts with a barrier that orders it after all earlier work on the queue
+// (kernels, copies, fills: their writes become visible to its reads and
+// writes) and ends with one that makes its writes visible to the host, so
+// mapped memory reads correctly once the semaphore reaches its value.
+func (b *Backend) submit(record func(cb vkCommandBuffer)) error {
+	l := b.l
+	cb, err := b.commandBuffer()
+	if err != nil {
+		return err
+	}
+	bi := &commandBufferBeginInfo{sType: stCommandBufferBeginInfo, flags: cmdOneTimeSubmit}
+	if err := call("vkBeginCommandBuffer", l.beginCommandBuffer, uintptr(cb), uintptr(unsafe.Pointer(bi))); err != nil {
+		b.free = append(b.free, cb)
+		return err
+	}
+	before := &memoryBarrier{sType: stMemoryBarrier,
+		srcAccessMask: accShaderWrite | accTransferWrite | accHostWrite,
+		dstAccessMask: accShaderRead | accShaderWrite | accTransferRead | accTransferWrite}
+	void(l.cmdPipelineBarrier, uintptr(cb), pipeAllCommands, pipeComputeShader|pipeTransfer, 0,
+		1, uintptr(unsafe.Pointer(before)), 0, 0, 0, 0)
+	record(cb)
+	after := &memoryBarrier{sType: stMemoryBarrier, srcAccessMask: accShaderWrite | accTransferWrite, dstAccessMask: accHostRead}
+	void(l.cmdPipelineBarrier, uintptr(cb), pipeComputeShader|pipeTransfer, pipeHost, 0,
+		1, uintptr(unsafe.Pointer(after)), 0, 0, 0, 0)
+	if err := call("vkEndCommandBuffer", l.endCommandBuffer, uintptr(cb)); err != nil {
+		b.free = append(b.free, cb)
+		return err
+	}
+	value := b.submitted + 1
+	tsi := &timelineSemaphoreSubmitInfo{sType: stTimelineSemaphoreSubmit, signalSemaphoreValueCount: 1, pSignalSemaphoreValues: &value}
+	cbs := &cb
+	sem := &b.sem
+	si := &submitInfo{sType: stSubmitInfo, pNext: unsafe.Pointer(tsi), commandBufferCount: 1, pCommandBuffers: cbs,
+		signalSemaphoreCount: 1, pSignalSemaphores: sem}
+	if err := call("vkQueueSubmit", l.queueSubmit, uintptr(b.queue), 1, uintptr(unsafe.Pointer(si)), 0); err != nil {
+		b.free = append(b.free, cb)
+		if isResult(err, vkErrDeviceLost) {
+			return fmt.Errorf("the Vulkan device was lost: %w", err)
+		}
+		return err
+	}
+	b.submitted = value
+	b.inflight = append(b.inflight, inflightCB{cb: cb, value: value})
+	return nil
+}
+
+// commandBuffer returns a command buffer no pending submission uses:
+// a recycled one, a new one, or, with maxInFlight pending, the oldest once
+// it is done.
+func (b *Backend) commandBuffer() (vkCommandBuffer, error) {
+	l := b.l
+	if len(b.free) == 0 && len(b.inflight) > 0 {
+		var done uint64
+		if err := call("vkGetSemaphoreCounterValue", l.getSemaphoreCounterValue, uintptr(b.dev), uintptr(b.sem), uintptr(unsafe.Pointer(&done))); err != nil {
+			return 0, err
+		}
+		b.recycle(done)
+	}
+	if len(b.free) == 0 && len(b.inflight) >= maxInFlight {
+		if err := b.wait(b.inflight[0].value); err != nil {
+			return 0, err
+		}
+		b.recycle(b.inflight[0].value)
+	}
+	if n := len(b.free); n > 0 {
+		cb := b.free[n-1]
+		b.free = b.free[:n-1]
+		if err := call("vkResetCommandBuffer", l.resetCommandBuffer, uintptr(cb), 0); err != nil {
+			return 0, err
+		}
+		return cb, nil
+	}
+	ai := &commandBufferAllocateInfo{sType: stCommandBufferAllocateInfo, commandPool: b.pool, commandBufferCount: 1}
+	var cb vkCommandBuffer
+	if err := call("vkAllocateCommandBuffers", l.allocateCommandBuffers, uintptr(b.dev), uintptr(unsafe.Pointer(ai)), uintptr(unsafe.Pointer(&cb))); err != nil {
+		return 0, err
+	}
+	return cb, nil
+}
+
+// recycle moves the command buffers of submissions up to value done to the
+// free list.
+func (b *Backend) recycle(done uint64) {
+	i := 0
+	for ; i < len(b.inflight) && b.inflight[i].value <= done; i++ {
+		b.free = append(b.free, b.inflight[i].cb)
+	}
+	b.inflight = append(b.inflight[:0], b.inflight[i:]...)
+}
+
+// wait blocks until the timeline semaphore reaches value.
+func (b *Backend) wait(value uint64) error {
+	sem := b.sem
+	wi := &semaphoreWaitInfo{sType: stSemaphoreWaitInfo, semaphoreCount: 1, pSemaphores: &sem, pValues: &value}
+	if err := call("vkWaitSemaphores", b.l.waitSemaphores, uintptr(b.dev), uintptr(unsafe.Pointer(wi)), uintptr(uint64(math.MaxUint64))); err != nil {
+		if isResult(err, vkErrDeviceLost) {
+			return fmt.Errorf("the Vulkan device was lost (a kernel faulted or ran too long): %w", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// waitIdle waits for every submission.
+func (b *Backend) waitIdle() error {
+	if len(b.inflight) == 0 {
+		return nil
+	}
+	if err := b.wait(b.submitted); err != nil {
+		return err
+	}
+	b.recycle(b.submitted)
+	return nil
+}

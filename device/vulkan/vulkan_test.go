@@ -1,0 +1,371 @@
+package vulkan
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+// hand.spv is testdata/hand.spvasm assembled: kernels written by hand to
+// gpukvet's Vulkan ABI, so the backend is tested independently of the
+// emitter (TestHandModuleCurrent checks the two agree).
+//
+//go:embed testdata/hand.spv
+var handSPV []byte
+
+var handCode = map[string]*backend.Code{}
+
+func handKernel(entry string, params ...reflect.Type) *backend.Kernel {
+	c, ok := handCode[entry]
+	if !ok {
+		c = &backend.Code{SPIRV: handSPV, Entry: entry, Positions: []string{"hand.go:12:7"}}
+		handCode[entry] = c
+	}
+	return &backend.Kernel{Name: "hand." + entry, Pos: "hand.go:1", Params: params, Code: c, Dims: 1}
+}
+
+var (
+	f32  = reflect.TypeFor[float32]()
+	f32s = reflect.TypeFor[[]float32]()
+)
+
+// openOrSkip opens the Vulkan device; without a loader or a device (lavapipe
+// is installed by scripts/install-vulkan.sh) the test skips.
+func openOrSkip(t testing.TB) *Backend {
+	t.Helper()
+	b, err := OpenBackend()
+	if err != nil {
+		t.Skipf("no Vulkan device here (scripts/install-vulkan.sh installs lavapipe): %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func upload(t testing.TB, b *Backend, data []float32) backend.Memory {
+	t.Helper()
+	m, err := b.Alloc(f32, len(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Write(m, reflect.ValueOf(data)); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func read(t testing.TB, b *Backend, m backend.Memory) []float32 {
+	t.Helper()
+	out := make([]float32, m.Len())
+	if err := b.Read(reflect.ValueOf(out), m); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestHandModuleCurrent(t *testing.T) {
+	as, err := exec.LookPath("spirv-as")
+	if err != nil {
+		t.Skip("spirv-as not installed (Debian's spirv-tools): the committed hand.spv is used as is")
+	}
+	out := filepath.Join(t.TempDir(), "hand.spv")
+	if msg, err := exec.Command(as, "--target-env", "vulkan1.2", "testdata/hand.spvasm", "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("spirv-as: %v\n%s", err, msg)
+	}
+	got, _ := os.ReadFile(out)
+	if !bytes.Equal(got, handSPV) {
+		t.Fatal("testdata/hand.spv is not testdata/hand.spvasm assembled: run spirv-as --target-env vulkan1.2 testdata/hand.spvasm -o testdata/hand.spv")
+	}
+	if val, err := exec.LookPath("spirv-val"); err == nil {
+		if msg, err := exec.Command(val, "--target-env", "vulkan1.2", out).CombinedOutput(); err != nil {
+			t.Fatalf("spirv-val: %v\n%s", err, msg)
+		}
+	}
+}
+
+func TestNoLoader(t *testing.T) {
+	t.Setenv("GPUKVET_LIBVULKAN", "/nonexistent/libvulkan.so.1")
+	_, err := Open()
+	if err == nil || !strings.Contains(err.Error(), "no Vulkan loader") {
+		t.Fatalf("Open with no loader: got %v, want an error saying there is no Vulkan loader", err)
+	}
+}
+
+func TestNoDriver(t *testing.T) {
+	if _, err := OpenBackend(); err != nil {
+		t.Skipf("no Vulkan here: %v", err)
+	}
+	t.Setenv("VK_DRIVER_FILES", "/nonexistent/icd.json")
+	t.Setenv("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+	_, err := Open()
+	if err == nil || !strings.Contains(err.Error(), "no Vulkan driver") && !strings.Contains(err.Error(), "no Vulkan device") {
+		t.Fatalf("Open with no driver: got %v, want an error saying there is no Vulkan driver or device", err)
+	}
+}
+
+func TestBadDeviceNumber(t *testing.T) {
+	t.Setenv("GPUKVET_VULKAN_DEVICE", "x")
+	if _, err := Open(); err == nil || !strings.Contains(err.Error(), "GPUKVET_VULKAN_DEVICE") {
+		t.Fatalf("Open with GPUKVET_VULKAN_DEVICE=x: %v", err)
+	}
+	t.Setenv("GPUKVET_VULKAN_DEVICE", "")
+	if _, err := OpenBackend(); err != nil {
+		t.Skipf("no Vulkan here: %v", err)
+	}
+	t.Setenv("GPUKVET_VULKAN_DEVICE", "99")
+	if _, err := Open(); err == nil || !strings.Contains(err.Error(), "but the devices are") {
+		t.Fatalf("Open with GPUKVET_VULKAN_DEVICE=99: %v", err)
+	}
+}
+
+func TestInfo(t *testing.T) {
+	b := openOrSkip(t)
+	in := b.Info()
+	t.Logf("%+v", in)
+	if in.Name == "" || in.MaxWorkGroupInvocations < 128 || in.MaxPushConstantsSize < 128 {
+		t.Fatalf("implausible device info %+v", in)
+	}
+}
+
+func saxpyCase(t *testing.T, b *Backend, n, bs int) {
+	x, y := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i), float32(2*i)
+	}
+	mx, my := upload(t, b, x), upload(t, b, y)
+	defer b.Free(mx)
+	defer b.Free(my)
+	k := handKernel("hand_Saxpy", f32, f32s, f32s)
+	block := gpu.Dim3{X: bs, Y: 1, Z: 1}
+	grid := gpu.Dim3{X: (n + bs - 1) / bs, Y: 1, Z: 1}
+	args := []backend.Arg{{Value: reflect.ValueOf(float32(3))}, {Mem: mx}, {Mem: my}}
+	// Two launches in a row, not waited for: the second must see the first's writes.
+	for range 2 {
+		if err := b.Launch(k, grid, block, args); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := read(t, b, my)
+	for i := range got {
+		if want := 3*x[i] + (3*x[i] + y[i]); got[i] != want {
+			t.Fatalf("y[%d] = %v, want %v", i, got[i], want)
+		}
+	}
+}
+
+func TestSaxpy(t *testing.T) {
+	b := openOrSkip(t)
+	saxpyCase(t, b, 1000, 64)
+}
+
+// TestSaxpyStaged runs the staging path of a discrete GPU (device-local
+// buffers the host cannot map) on whatever device is here, with buffers
+// larger than the staging buffer.
+func TestSaxpyStaged(t *testing.T) {
+	b := openOrSkip(t)
+	b.staged = true
+	saxpyCase(t, b, stagingSize/4+1000, 256)
+}
+
+// TestBlockShapes launches one kernel with several block shapes (one
+// pipeline each, from the spec constants).
+func TestBlockShapes(t *testing.T) {
+	b := openOrSkip(t)
+	const n = 1000
+	k := handKernel("hand_Saxpy", f32, f32s, f32s)
+	for _, bs := range []int{1, 32, 100, 256} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = 1
+		}
+		mx, my := upload(t, b, x), upload(t, b, make([]float32, n))
+		grid := gpu.Dim3{X: (n + bs - 1) / bs, Y: 1, Z: 1}
+		if err := b.Launch(k, grid, gpu.Dim3{X: bs, Y: 1, Z: 1}, []backend.Arg{{Value: reflect.ValueOf(float32(1))}, {Mem: mx}, {Mem: my}}); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range read(t, b, my) {
+			if v != 1 {
+				t.Fatalf("block %d: y[%d] = %v, want 1", bs, i, v)
+			}
+		}
+		b.Free(mx)
+		b.Free(my)
+	}
+}
+
+func TestTrapAndRecover(t *testing.T) {
+	b := openOrSkip(t)
+	mx, my := upload(t, b, make([]float32, 10)), upload(t, b, make([]float32, 100))
+	k := handKernel("hand_Saxpy", f32, f32s, f32s)
+	args := []backend.Arg{{Value: reflect.ValueOf(float32(1))}, {Mem: mx}, {Mem: my}}
+	if err := b.Launch(k, gpu.Dim3{X: 4, Y: 1, Z: 1}, gpu.Dim3{X: 32, Y: 1, Z: 1}, args); err != nil {
+		t.Fatal(err)
+	}
+	err := b.Sync()
+	var trap *backend.Trap
+	if !errors.As(err, &trap) {
+		t.Fatalf("Sync: %v, want a trap", err)
+	}
+	if trap.Pos != "hand.go:12:7" || !strings.HasPrefix(trap.Msg, "index out of range [") || !strings.HasSuffix(trap.Msg, "with length 10") || trap.Kernel != "hand.hand_Saxpy" {
+		t.Fatalf("trap %v", trap)
+	}
+	if i := trap.Block.X*32 + trap.Thread.X; i < 10 || i >= 100 {
+		t.Fatalf("trap at block %v thread %v: index %d is in range", trap.Block, trap.Thread, i)
+	}
+	// The trap is reported once, and the device works on.
+	if err := b.Sync(); err != nil {
+		t.Fatalf("second Sync: %v", err)
+	}
+	my2 := upload(t, b, make([]float32, 10))
+	if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: 32, Y: 1, Z: 1}, []backend.Arg{{Value: reflect.ValueOf(float32(1))}, {Mem: mx}, {Mem: my2}}); err != nil {
+		t.Fatal(err)
+	}
+	read(t, b, my2)
+	// A trap is reported by Read too.
+	if err := b.Launch(k, gpu.Dim3{X: 4, Y: 1, Z: 1}, gpu.Dim3{X: 32, Y: 1, Z: 1}, args); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, 100)
+	if err := b.Read(reflect.ValueOf(out), my); !errors.As(err, &trap) {
+		t.Fatalf("Read after a trapping launch: %v, want the trap", err)
+	}
+}
+
+// TestManyLaunches queues more launches than there are trap records and
+// command buffers kept in flight.
+func TestManyLaunches(t *testing.T) {
+	b := openOrSkip(t)
+	const n, launches = 64, trapSlots + 100
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = 1
+	}
+	mx, my := upload(t, b, x), upload(t, b, make([]float32, n))
+	k := handKernel("hand_Saxpy", f32, f32s, f32s)
+	for range launches {
+		if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: n, Y: 1, Z: 1}, []backend.Arg{{Value: reflect.ValueOf(float32(1))}, {Mem: mx}, {Mem: my}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, v := range read(t, b, my) {
+		if v != launches {
+			t.Fatalf("y[%d] = %v, want %d", i, v, launches)
+		}
+	}
+}
+
+func TestSharedMemory(t *testing.T) {
+	b := openOrSkip(t)
+	x := make([]float32, 256)
+	for i := range x {
+		x[i] = float32(i)
+	}
+	mx := upload(t, b, x)
+	k := handKernel("hand_Shared", f32s)
+	k.Block = gpu.Dim3{X: 256, Y: 1, Z: 1}
+	if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, k.Block, []backend.Arg{{Mem: mx}}); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range read(t, b, mx) {
+		if v != float32(255-i) {
+			t.Fatalf("x[%d] = %v, want %d", i, v, 255-i)
+		}
+	}
+	// The same kernel on a device with less shared memory is refused.
+	b2 := openOrSkip(t)
+	b2.info.MaxSharedMemory = 1000
+	err := b2.Launch(handKernel("hand_Shared", f32s), gpu.Dim3{X: 1, Y: 1, Z: 1}, k.Block, []backend.Arg{{Mem: upload(t, b2, x)}})
+	if err == nil || !strings.Contains(err.Error(), "hand.hand_Shared uses 1024 bytes of shared") {
+		t.Fatalf("kernel over the shared-memory limit: %v", err)
+	}
+}
+
+func TestEmptyBuffers(t *testing.T) {
+	b := openOrSkip(t)
+	me, err := b.Alloc(f32, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	my := upload(t, b, make([]float32, 5))
+	k := handKernel("hand_Saxpy", f32, f32s, f32s)
+	// len(x) = 0: every thread with i < len(y) traps on x[i].
+	if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: 8, Y: 1, Z: 1}, []backend.Arg{{Value: reflect.ValueOf(float32(1))}, {Mem: me}, {Mem: my}}); err != nil {
+		t.Fatal(err)
+	}
+	var trap *backend.Trap
+	if err := b.Sync(); !errors.As(err, &trap) || !strings.HasSuffix(trap.Msg, "with length 0") {
+		t.Fatalf("Sync: %v", err)
+	}
+	if err := b.Read(reflect.ValueOf([]float32{}), me); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Free(me); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestClearErrors(t *testing.T) {
+	b := openOrSkip(t)
+	m := upload(t, b, make([]float32, 4))
+	one := gpu.Dim3{X: 1, Y: 1, Z: 1}
+	saxpyArgs := []backend.Arg{{Value: reflect.ValueOf(float32(1))}, {Mem: m}, {Mem: m}}
+	type big struct{ A [40]float64 }
+	for _, c := range []struct {
+		name  string
+		k     *backend.Kernel
+		block gpu.Dim3
+		args  []backend.Arg
+		want  string
+	}{
+		{"no SPIR-V", &backend.Kernel{Name: "p.K", Params: []reflect.Type{f32s}, Code: &backend.Code{PTX: []byte("x"), Entry: "p_K"}},
+			one, []backend.Arg{{Mem: m}}, "kernel p.K has no SPIR-V code for the vulkan backend: run `go generate`"},
+		{"no entry", handKernel("hand_Missing", f32s), one, []backend.Arg{{Mem: m}}, `entry point "hand_Missing" is not in its SPIR-V module`},
+		{"unknown feature", &backend.Kernel{Name: "p.F", Params: []reflect.Type{f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared", SPIRVFeatures: []string{"teleport"}}},
+			one, []backend.Arg{{Mem: m}}, `kernel p.F needs the device feature "teleport"`},
+		{"push constants", &backend.Kernel{Name: "p.Big", Params: []reflect.Type{reflect.TypeFor[big](), f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared"}},
+			one, []backend.Arg{{Value: reflect.ValueOf(big{})}, {Mem: m}}, "kernel p.Big: its parameters take 344 bytes of push constants"},
+		{"block too large", handKernel("hand_Saxpy", f32, f32s, f32s), gpu.Dim3{X: 1 << 20, Y: 1, Z: 1}, saxpyArgs, "exceeds the device's maxComputeWorkGroupSize[0]"},
+		{"too many threads", handKernel("hand_Saxpy", f32, f32s, f32s), gpu.Dim3{X: b.info.MaxWorkGroupSize[0], Y: b.info.MaxWorkGroupSize[1], Z: 1}, saxpyArgs, "maxComputeWorkGroupInvocations"},
+	} {
+		err := b.Launch(c.k, one, c.block, c.args)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
+		}
+	}
+	// A missing feature names the kernel and the Vulkan feature.
+	b.has["float64"] = false
+	k := &backend.Kernel{Name: "p.D", Params: []reflect.Type{f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared", SPIRVFeatures: []string{"float64"}}}
+	if err := b.Launch(k, one, one, []backend.Arg{{Mem: m}}); err == nil || !strings.Contains(err.Error(), "kernel p.D needs the Vulkan device feature shaderFloat64, which") {
+		t.Errorf("missing feature: %v", err)
+	}
+	// The device still works.
+	if err := b.Sync(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOutOfMemory(t *testing.T) {
+	b := openOrSkip(t)
+	var total uint64
+	for i := uint32(0); i < b.mem.memoryHeapCount; i++ {
+		total += b.mem.memoryHeaps[i].size
+	}
+	_, err := b.Alloc(reflect.TypeFor[byte](), int(total*4))
+	if err == nil {
+		t.Fatal("allocating 4× the memory of every heap succeeded")
+	}
+	if !strings.Contains(err.Error(), "not enough memory") && !strings.Contains(err.Error(), "vulkan: allocating") {
+		t.Fatalf("out of memory: %v", err)
+	}
+	t.Log(err)
+	// Still usable.
+	saxpyCase(t, b, 100, 64)
+}
