@@ -93,6 +93,11 @@ func (e *funcEmitter) emit() error {
 		e.trapped = b.id()
 		inst(&e.code, opVariable, b.tPtr(scFunction, b.tBool()), e.trapped, scFunction, b.constBool(false))
 	}
+	if e.trapped != 0 {
+		// Also stored, not only initialized: the store is what every
+		// driver is sure to honour.
+		e.ins(opStore, e.trapped, b.constBool(false))
+	}
 	e.branch(e.start[f.Blocks[0]])
 	for _, blk := range p.order {
 		e.block(blk)

@@ -1,0 +1,60 @@
+package spirv_test
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/spirv"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden disassemblies")
+
+// TestGolden keeps the disassembly of a few small kernels' modules
+// (testdata/*.spvasm) equal to what the emitter writes, so that a change
+// of the emitted code shows in review (go test ./codegen/spirv -run Golden
+// -update rewrites them).
+func TestGolden(t *testing.T) {
+	dis, err := exec.LookPath("spirv-dis")
+	if err != nil {
+		t.Skip("spirv-dis not found (scripts/install-spirv-tools.sh)")
+	}
+	for _, name := range []string{"saxpy", "vecadd"} {
+		m, err := codegen.Build([]string{mod + "examples/" + name}, codegen.Options{SkipChecks: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := spirv.Emit(m.IR, spirv.Options{})
+		if err != nil || len(res.Failed) > 0 {
+			t.Fatalf("%s: %v %v", name, err, res.Failed)
+		}
+		validate(t, name, res.Binary)
+		file := filepath.Join(t.TempDir(), name+".spv")
+		if err := os.WriteFile(file, res.Binary, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(dis, "--raw-id", "--no-header", file).CombinedOutput()
+		if err != nil {
+			t.Fatalf("spirv-dis: %v\n%s", err, out)
+		}
+		golden := filepath.Join("testdata", name+".spvasm")
+		if *update {
+			if err := os.MkdirAll("testdata", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(want) != string(out) {
+			t.Errorf("%s is stale: run go test ./codegen/spirv -run Golden -update and review the diff", golden)
+		}
+	}
+}
