@@ -335,6 +335,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 		}
 		w("\t\tParams: %#v,\n", names)
 		w("\t\tCode: &backend.Code{PTX: gpukvetModule, Entry: %q, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},\n", ck.entry)
+		w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s, Barrier: %v},\n", k.name, mayBarrier(gp, k))
 		w("\t})\n")
 	}
 	w("}\n")
@@ -373,6 +374,10 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 			w(", %s", a)
 		}
 		w(")\n}\n")
+	}
+
+	for _, k := range gp.kernels {
+		writeCPUEntry(w, scope, k, qual)
 	}
 
 	var file bytes.Buffer

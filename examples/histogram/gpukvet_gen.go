@@ -158,6 +158,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Histogram", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistogram, Barrier: true},
 	})
 }
 
@@ -168,4 +169,12 @@ func LaunchHistogram(d *device.Device, grid, block gpu.Dim3, data *device.Buffer
 		return gpukvetErr
 	}
 	return d.Launch(Histogram, grid, block, data, hist)
+}
+
+// gpukvetCPUHistogram binds kernel Histogram's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUHistogram(gpukvetArgs []any) func(gpu.Thread) {
+	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	return func(gpukvetT gpu.Thread) { Histogram(gpukvetT, gpukvetArg0, gpukvetArg1) }
 }

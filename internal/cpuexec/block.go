@@ -20,6 +20,13 @@ import (
 // imports it).
 var NewThread func(b *Block, threadIdx, blockIdx, blockDim, gridDim [3]int) any
 
+// Runner is set by package gpu, like NewThread: given body, a
+// func(gpu.Thread), it returns a function that runs body as thread tid of
+// block b, building the gpu.Thread without boxing it in an interface, so
+// that the cpu backend calls a kernel per thread at the cost of a function
+// call.
+var Runner func(body any) func(b *Block, tid, bid, bdim, gdim [3]int)
+
 // Block is the shared state of one block of a cpu launch. The runner of each
 // thread calls Exit when the thread's kernel function returns, and Trap when
 // it panics; the kernel's calls to Barrier and Shared arrive here through
@@ -61,6 +68,24 @@ type Block struct {
 	// wait, if set, replaces the barrier among free-running threads: see
 	// SetCooperative.
 	wait func(pc uintptr) bool
+
+	// halt is the launch's stop flag: once it is set, the block's threads
+	// end at their next call of a gpu.Thread method, Shared or Barrier
+	// (Poll), so that a launch past its deadline stops.
+	halt *atomic.Bool
+}
+
+// SetHalt makes the block's threads end at their next Poll once *h is true.
+func (b *Block) SetHalt(h *atomic.Bool) { b.halt = h }
+
+// Poll ends the calling thread (with the abort panic, which its runner
+// recognises with IsAbort) if the launch was stopped. Package gpu calls it
+// from every gpu.Thread method, so that a kernel that calls one in a loop
+// stops at that loop's next iteration.
+func (b *Block) Poll() {
+	if b.halt != nil && b.halt.Load() {
+		panic(abort{})
+	}
 }
 
 // SetCooperative makes b's threads cooperative: a runner that runs them one
@@ -148,6 +173,7 @@ func (b *Block) Err() error {
 // aborts the block with an error naming the barrier: the barrier could never
 // be passed, and the runtime reports that instead of hanging.
 func (b *Block) Barrier(pc uintptr) {
+	b.Poll()
 	if b.wait != nil {
 		if !b.wait(pc) {
 			panic(abort{})
@@ -231,6 +257,7 @@ func (b *Block) fail(err error) {
 // Shared calls on one source line therefore share one instance too: write them
 // on separate lines.
 func (b *Block) Shared(pc uintptr, alloc func() any) any {
+	b.Poll()
 	if m := b.shared.Load(); m != nil {
 		if v, ok := (*m)[pc]; ok {
 			return v

@@ -12,7 +12,7 @@ import (
 
 // gpukvetSourceHash identifies the package sources the code below was
 // compiled from; a GPU backend refuses the code once they change.
-const gpukvetSourceHash = "sha256:74e2334e6c6688b7a2836e0da6e2894f56dba0d3b75f0af0c5a3b639e3e68b9f"
+const gpukvetSourceHash = "sha256:3b2d5ea657ba58b412dd78b453cccc3a744de2874ae5fefbad9fa3c5daa266f4"
 
 // gpukvetPTX is the PTX module (target sm_80) of the package's kernels.
 const gpukvetPTX = `//
@@ -22,6 +22,7 @@ const gpukvetPTX = `//
 .target sm_80
 .address_size 64
 // .entry genpkg_Move
+// .entry genpkg_Rotate
 // .entry genpkg_Saxpy
 `
 
@@ -48,11 +49,20 @@ func init() {
 		Dims:   1,
 		Params: []string{"p", "d", "grid", "p4", "block"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Move", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMove, Barrier: false},
+	})
+	gpukvetRegister(Rotate, device.KernelSpec{
+		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
+		Dims:   1,
+		Params: []string{"xs"},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Rotate", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPURotate, Barrier: true},
 	})
 	gpukvetRegister(Saxpy, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy, Barrier: false},
 	})
 }
 
@@ -65,6 +75,15 @@ func LaunchMove(d *device.Device, grid, block gpu.Dim3, p Point, d_ *device.Buff
 	return d.Launch(Move, grid, block, p, d_, grid_, p4, block_)
 }
 
+// LaunchRotate launches kernel Rotate on d. Slice parameters take device buffers;
+// the compiler checks every argument's type.
+func LaunchRotate(d *device.Device, grid, block gpu.Dim3, xs *device.Buffer[int32]) error {
+	if gpukvetErr != nil {
+		return gpukvetErr
+	}
+	return d.Launch(Rotate, grid, block, xs)
+}
+
 // LaunchSaxpy launches kernel Saxpy on d. Slice parameters take device buffers;
 // the compiler checks every argument's type.
 func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Buffer[float32], y *device.Buffer[float32]) error {
@@ -72,4 +91,33 @@ func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Bu
 		return gpukvetErr
 	}
 	return d.Launch(Saxpy, grid, block, a, x, y)
+}
+
+// gpukvetCPUMove binds kernel Move's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMove(gpukvetArgs []any) func(gpu.Thread) {
+	gpukvetArg0 := gpukvetArgs[0].(Point)
+	gpukvetArg1 := []time.Duration(gpukvetArgs[1].([]time.Duration))
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []Point(gpukvetArgs[3].([]Point))
+	gpukvetArg4 := gpukvetArgs[4].(bool)
+	return func(gpukvetT gpu.Thread) {
+		Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+}
+
+// gpukvetCPURotate binds kernel Rotate's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPURotate(gpukvetArgs []any) func(gpu.Thread) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	return func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
+}
+
+// gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSaxpy(gpukvetArgs []any) func(gpu.Thread) {
+	gpukvetArg0 := gpukvetArgs[0].(float32)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	return func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 }

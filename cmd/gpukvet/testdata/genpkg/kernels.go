@@ -35,3 +35,17 @@ func Move(t gpu.Thread, p Point, d []time.Duration, grid int, _ []Point, block b
 		d[i] += time.Duration(p.N + grid)
 	}
 }
+
+// Rotate calls a barrier through a device function, so that its cpu entry
+// says it has barriers.
+//
+//gpu:kernel block=64
+func Rotate(t gpu.Thread, xs []int32) {
+	tmp := gpu.Shared[[64]int32](t)
+	i := t.ThreadIdx().X
+	tmp[i] = xs[i]
+	sync(t)
+	xs[i] = tmp[(i+1)%64]
+}
+
+func sync(t gpu.Thread) { t.Barrier() }
