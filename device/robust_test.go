@@ -219,3 +219,44 @@ func TestConcurrentLaunchAndClose(t *testing.T) {
 		t.Error("Download after Close: no error")
 	}
 }
+
+// depth recurses without bound on the cpu backend's goroutine stack.
+//
+//gpu:kernel
+func recurse(t gpu.Thread, xs []int32) { xs[0] = depth(xs, 0) }
+
+func depth(xs []int32, n int32) int32 { return helper(xs, n+1) }
+
+func helper(xs []int32, n int32) int32 { return depth(xs, n) }
+
+//gpu:kernel
+func selects(t gpu.Thread, xs []int32) {
+	if xs[0] > 0 {
+		select {}
+	}
+}
+
+//gpu:kernel
+func defers(t gpu.Thread, xs []int32) {
+	defer func() { xs[0] = 1 }()
+}
+
+// TestForbiddenConstructs checks that Launch refuses kernels without
+// generated code whose constructs would kill or hang the program.
+func TestForbiddenConstructs(t *testing.T) {
+	d := openCPU(t)
+	xs := upload(t, d, make([]int32, 4))
+	for _, tc := range []struct {
+		kernel any
+		want   string
+	}{
+		{recurse, "recursive call of depth at "},
+		{selects, "select at "},
+		{defers, "defer at "},
+	} {
+		err := d.Launch(tc.kernel, dim(1, 1, 1), dim(1, 1, 1), xs)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "memspace") {
+			t.Errorf("Launch = %v, want %q", err, tc.want)
+		}
+	}
+}

@@ -16,11 +16,11 @@
 //     of its own, started for that block only, and nothing orders the
 //     threads but the barriers, so Go's race detector reports the races a
 //     kernel has between threads and between blocks. Blocks run in rounds of
-//     at most RaceRoundThreads threads, because the detector stops seeing
-//     races when too many goroutines are live; blocks of one round are not
-//     ordered by anything, so a race between two blocks is seen when the
-//     two share a round (blocks k and k+1 always do unless a round holds one
-//     block only, with blocks of more than RaceRoundThreads/2 threads).
+//     at least two blocks and otherwise at most RaceRoundThreads threads,
+//     because the detector sees fewer races the more goroutines are live;
+//     blocks of one round are not ordered by anything, so a race between
+//     two blocks is seen when the two share a round (blocks 2k and 2k+1
+//     always do; the end of a round orders it before the next).
 //
 // GPUKVET_CPU_THREADS=coroutines forces coroutines for kernels with barriers
 // even under -race. Kernels without generated code are called through
@@ -73,11 +73,11 @@ const MaxThreads = 1 << 36
 
 // RaceRoundThreads bounds the threads that run at once in the
 // race-detecting schedule. Go's race detector tracks a bounded number of
-// goroutines at a time and stops seeing races between them beyond it
-// (measured: all races of a test kernel seen with 2×64 live threads, none
-// with 2×128), so blocks run in rounds of at most this many threads (a
-// block larger than it runs alone).
-const RaceRoundThreads = 128
+// goroutines at a time (at most 8128 alive) and sees fewer races the more
+// run at once, so blocks run in rounds of at most this many threads, but
+// always at least two blocks, so that a race between neighbouring blocks
+// is seen.
+const RaceRoundThreads = 256
 
 // stopGrace is how long a wait whose deadline passed gives the running
 // kernel to reach a point where it stops.
@@ -461,7 +461,7 @@ func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid, b
 // of at most RaceRoundThreads threads (see the package doc).
 func (l *launch) runRounds() {
 	n := l.nthreads()
-	per := max(1, int64(RaceRoundThreads/n))
+	per := max(2, int64(RaceRoundThreads/n))
 	for first := int64(0); first < l.nblocks() && !l.failed.Load() && !l.stop.Load(); first += per {
 		var wg sync.WaitGroup
 		var blks []*cpuexec.Block
