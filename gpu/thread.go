@@ -28,6 +28,31 @@ func init() {
 	}
 }
 
+// CPUNext is for the code that `gpukvet gen` writes for the cpu backend, not
+// for kernels (the checks refuse it there): it makes t the next thread of its
+// block, X fastest, and reports false after the last one. A generated loop
+// over a block's threads calls the kernel directly, so the compiler can
+// inline it, and a block of a kernel without barriers costs about what a Go
+// loop over its elements does.
+func (t *Thread) CPUNext() bool {
+	t.tid.X++
+	if t.tid.X == t.bdim.X {
+		t.tid.X = 0
+		t.tid.Y++
+		if t.tid.Y == t.bdim.Y {
+			t.tid.Y = 0
+			t.tid.Z++
+			if t.tid.Z == t.bdim.Z {
+				return false
+			}
+		}
+	}
+	if t.blk != nil {
+		t.blk.Cursor = [3]int{t.tid.X, t.tid.Y, t.tid.Z}
+	}
+	return true
+}
+
 // poll ends the thread if its launch was stopped (it passed its deadline):
 // every method calls it, so a kernel stops at the next one it calls.
 func (t Thread) poll() {

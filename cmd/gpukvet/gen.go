@@ -335,7 +335,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 		}
 		w("\t\tParams: %#v,\n", names)
 		w("\t\tCode: &backend.Code{PTX: gpukvetModule, Entry: %q, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},\n", ck.entry)
-		w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s, Barrier: %v},\n", k.name, mayBarrier(gp, k))
+		w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s},\n", k.name)
 		w("\t})\n")
 	}
 	w("}\n")
@@ -377,7 +377,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 	}
 
 	for _, k := range gp.kernels {
-		writeCPUEntry(w, scope, k, qual)
+		writeCPUEntry(w, k, mayBarrier(gp, k), qual)
 	}
 
 	var file bytes.Buffer

@@ -10,25 +10,35 @@ import (
 
 // The cpu backend's entry to each kernel: gen writes, per kernel K,
 //
-//	func gpukvetCPUK(gpukvetArgs []any) func(gpu.Thread) {
+//	func gpukvetCPUK(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 //		gpukvetArg0 := gpukvetArgs[0].(float32)
 //		gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
-//		return func(gpukvetT gpu.Thread) { K(gpukvetT, gpukvetArg0, gpukvetArg1) }
+//		thread = func(gpukvetT gpu.Thread) { K(gpukvetT, gpukvetArg0, gpukvetArg1) }
+//		block = func(gpukvetT gpu.Thread) {
+//			for {
+//				K(gpukvetT, gpukvetArg0, gpukvetArg1)
+//				if !gpukvetT.CPUNext() {
+//					return
+//				}
+//			}
+//		}
+//		return thread, block
 //	}
 //
-// (names with gen's prefix, so that none shadows a name of the package)
+// (names with gen's prefix, so that none shadows a name of the package).
+// block, a loop in which the compiler can inline the kernel, is written
+// only for a kernel that calls no barrier.
 //
-// and registers it with `CPU: &backend.CPUCode{Bind: gpukvetCPUK, Barrier:
-// ...}`, so that the cpu backend calls the kernel without reflection, and
-// runs a kernel that calls no barrier as a plain loop over a block's
-// threads.
+// and registers it with `CPU: &backend.CPUCode{Bind: gpukvetCPUK}`, so that
+// the cpu backend calls the kernel without reflection, and runs a kernel
+// that calls no barrier as a plain loop over a block's threads.
 
 // writeCPUEntry writes kernel k's cpu entry.
-func writeCPUEntry(w func(string, ...any), scope *types.Scope, k *genKernel, qual types.Qualifier) {
+func writeCPUEntry(w func(string, ...any), k *genKernel, barrier bool, qual types.Qualifier) {
 	fn := "gpukvetCPU" + k.name
 	w("\n// %s binds kernel %s's arguments for the cpu\n", fn, k.name)
 	w("// backend, which calls it without reflection.\n")
-	w("func %s(gpukvetArgs []any) func(gpu.Thread) {\n", fn)
+	w("func %s(gpukvetArgs []any) (thread, block func(gpu.Thread)) {\n", fn)
 	var names []string
 	for i, v := range k.params {
 		t := v.Type()
@@ -42,11 +52,16 @@ func writeCPUEntry(w func(string, ...any), scope *types.Scope, k *genKernel, qua
 			w("\t%s := gpukvetArgs[%d].(%s)\n", name, i, types.TypeString(t, qual))
 		}
 	}
-	w("\treturn func(gpukvetT gpu.Thread) { %s(gpukvetT", k.name)
+	call := k.name + "(gpukvetT"
 	for _, n := range names {
-		w(", %s", n)
+		call += ", " + n
 	}
-	w(") }\n}\n")
+	call += ")"
+	w("\tthread = func(gpukvetT gpu.Thread) { %s }\n", call)
+	if !barrier {
+		w("\tblock = func(gpukvetT gpu.Thread) {\n\t\tfor {\n\t\t\t%s\n\t\t\tif !gpukvetT.CPUNext() {\n\t\t\t\treturn\n\t\t\t}\n\t\t}\n\t}\n", call)
+	}
+	w("\treturn thread, block\n}\n")
 }
 
 // mayBarrier reports whether kernel k may call gpu.Thread.Barrier: itself,

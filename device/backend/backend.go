@@ -79,12 +79,12 @@ type Kernel struct {
 type CPUCode struct {
 	// Bind takes the launch's arguments after the gpu.Thread (a []T for a
 	// slice parameter, the value itself for any other) and returns the
-	// kernel with them bound.
-	Bind func(args []any) func(gpu.Thread)
-	// Barrier reports that the kernel may call Thread.Barrier, itself or
-	// through a function it calls. A kernel that cannot runs each block as a
-	// plain loop over its threads.
-	Barrier bool
+	// kernel with them bound, as thread, which runs one thread, and, for a
+	// kernel that calls no barrier (itself or through the functions it
+	// calls), as block, which runs every thread of a block from its thread
+	// (0,0,0) on (with gpu.Thread.CPUNext); block is nil for a kernel that
+	// may call a barrier.
+	Bind func(args []any) (thread, block func(gpu.Thread))
 }
 
 // Code is a kernel compiled for the GPU backends.

@@ -5,8 +5,8 @@
 // A block runs in one of three ways:
 //
 //   - a plain loop over its threads (a kernel that calls no barrier and has
-//     code that `gpukvet gen` wrote, which says so): each thread is a direct
-//     call of the kernel, at the cost of a function call;
+//     code that `gpukvet gen` wrote, which then holds the loop): each thread
+//     is a direct call of the kernel, which the compiler may inline;
 //   - coroutines (a kernel with barriers, without the race detector): the
 //     threads of a block take turns, each running until it reaches a barrier
 //     or returns; a worker switches between them without the scheduler,
@@ -105,6 +105,14 @@ type Backend struct {
 	pending []*launch // launched since the last Sync or Read, in order
 	last    *launch   // the last launch; nil when none ran yet
 	closed  bool
+	// raceBlocks keeps the race-detecting schedule's blocks by kernel and
+	// block size, from launch to launch (see runRounds).
+	raceBlocks map[raceKey][]*cpuexec.Block
+}
+
+type raceKey struct {
+	kernel string
+	n      int
 }
 
 type memory struct {
@@ -307,19 +315,18 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 		}
 	}
 	l := &launch{k: k, grid: dim3(grid), block: dim3(block), in: in, done: make(chan struct{})}
-	switch {
-	case k.CPU != nil && !k.CPU.Barrier && be.schedule != "goroutines":
-		l.schedule = "loop"
-	default:
-		l.schedule = be.schedule
-	}
+	l.schedule = be.schedule
+	l.be = be
 	if k.CPU != nil {
 		vals := make([]any, len(args))
 		for i, v := range in[1:] {
 			vals[i] = v.Interface()
 		}
-		bound := k.CPU.Bind(vals)
-		l.body = func() func(gpu.Thread) { return bound }
+		thread, block := k.CPU.Bind(vals)
+		l.body = func() func(gpu.Thread) { return thread }
+		if block != nil && be.schedule != "goroutines" {
+			l.schedule, l.block1 = "loop", block
+		}
 	} else {
 		l.body = func() func(gpu.Thread) {
 			in := slices.Clone(in)
@@ -362,7 +369,11 @@ type launch struct {
 	// body returns the kernel with its arguments bound, for one goroutine
 	// (the reflective form keeps per-goroutine state).
 	body func() func(gpu.Thread)
+	// block1 runs all threads of a block from thread (0,0,0) on, for the
+	// loop schedule (generated code, kernels without barriers).
+	block1 func(gpu.Thread)
 
+	be     *Backend
 	next   atomic.Int64 // next block to run, linear index
 	failed atomic.Bool  // a block failed: start no more blocks
 	stop   atomic.Bool  // the launch passed a deadline: threads end at their next poll
@@ -429,7 +440,7 @@ func (l *launch) workLoop() {
 		blk.Trap(fmt.Errorf("kernel %s reached the barrier at %s, but its generated code (gpukvet_gen.go) says it calls none: run gpukvet gen again", l.k.Name, cpuexec.Position(pc)))
 		return false
 	})
-	run := cpuexec.Runner(l.body())
+	run := cpuexec.Runner(l.block1)
 	for b, ok := l.nextBlock(); ok; b, ok = l.nextBlock() {
 		bid := unlinear(int(b), l.grid)
 		blk.Reset(bid)
@@ -438,21 +449,17 @@ func (l *launch) workLoop() {
 	}
 }
 
-// loopBlock runs the threads of block bid one after another.
+// loopBlock runs the threads of block bid one after another, through the
+// generated loop, which keeps the index of the running thread in
+// blk.Cursor.
 func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int), bid [3]int) {
-	var tid [3]int
+	blk.Cursor = [3]int{}
 	defer func() {
 		if r := recover(); r != nil && !cpuexec.IsAbort(r) {
-			blk.Trap(l.trap(r, bid, tid))
+			blk.Trap(l.trap(r, bid, blk.Cursor))
 		}
 	}()
-	for tid[2] = 0; tid[2] < l.block[2]; tid[2]++ {
-		for tid[1] = 0; tid[1] < l.block[1]; tid[1]++ {
-			for tid[0] = 0; tid[0] < l.block[0]; tid[0]++ {
-				run(blk, tid, bid, l.block, l.grid)
-			}
-		}
-	}
+	run(blk, [3]int{}, bid, l.block, l.grid)
 }
 
 // runRounds is the race-detecting schedule: every thread of every block is
@@ -462,13 +469,14 @@ func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid, b
 func (l *launch) runRounds() {
 	n := l.nthreads()
 	per := max(2, int64(RaceRoundThreads/n))
+	blks := l.be.raceSlots(l.k.Name, n, int(min(per, l.nblocks())))
 	for first := int64(0); first < l.nblocks() && !l.failed.Load() && !l.stop.Load(); first += per {
 		var wg sync.WaitGroup
-		var blks []*cpuexec.Block
 		for b := first; b < min(first+per, l.nblocks()); b++ {
 			bid := unlinear(int(b), l.grid)
-			blk := l.newBlock(bid)
-			blks = append(blks, blk)
+			blk := blks[b-first]
+			blk.Reset(bid)
+			blk.SetHalt(&l.stop)
 			for i := range n {
 				tid := unlinear(i, l.block)
 				wg.Go(func() {
@@ -477,10 +485,31 @@ func (l *launch) runRounds() {
 			}
 		}
 		wg.Wait()
-		for _, blk := range blks {
-			l.blockDone(blk)
+		for b := first; b < min(first+per, l.nblocks()); b++ {
+			l.blockDone(blks[b-first])
 		}
 	}
+}
+
+// raceSlots returns k blocks for the race-detecting schedule of kernel
+// with n threads per block, the same ones from launch to launch: a block
+// keeps its shared-memory instances, so that looking one up (an atomic
+// load) acquires nothing new, where creating it would order the creating
+// thread's earlier accesses before every later lookup in the detector's
+// eyes, and hide races.
+func (be *Backend) raceSlots(kernel string, n, k int) []*cpuexec.Block {
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	if be.raceBlocks == nil {
+		be.raceBlocks = map[raceKey][]*cpuexec.Block{}
+	}
+	key := raceKey{kernel, n}
+	blks := be.raceBlocks[key]
+	for len(blks) < k {
+		blks = append(blks, cpuexec.NewBlock(kernel, [3]int{}, n))
+	}
+	be.raceBlocks[key] = blks
+	return blks[:k]
 }
 
 // blockDone records the error of a block, if any.

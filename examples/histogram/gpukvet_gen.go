@@ -158,7 +158,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Histogram", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistogram, Barrier: true},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistogram},
 	})
 }
 
@@ -173,8 +173,9 @@ func LaunchHistogram(d *device.Device, grid, block gpu.Dim3, data *device.Buffer
 
 // gpukvetCPUHistogram binds kernel Histogram's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUHistogram(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
-	return func(gpukvetT gpu.Thread) { Histogram(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	thread = func(gpukvetT gpu.Thread) { Histogram(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

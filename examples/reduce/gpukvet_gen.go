@@ -177,7 +177,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "reduce_BlockSum", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlockSum, Barrier: true},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlockSum},
 	})
 }
 
@@ -192,8 +192,9 @@ func LaunchBlockSum(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[fl
 
 // gpukvetCPUBlockSum binds kernel BlockSum's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUBlockSum(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
-	return func(gpukvetT gpu.Thread) { BlockSum(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	thread = func(gpukvetT gpu.Thread) { BlockSum(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

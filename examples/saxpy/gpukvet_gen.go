@@ -125,7 +125,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "saxpy_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy, Barrier: false},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy},
 	})
 }
 
@@ -140,9 +140,18 @@ func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Bu
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSaxpy(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
-	return func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

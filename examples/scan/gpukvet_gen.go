@@ -334,14 +334,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"offsets", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "scan_AddOffsets", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUAddOffsets, Barrier: false},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAddOffsets},
 	})
 	gpukvetRegister(BlockScan, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out", "sums"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "scan_BlockScan", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlockScan, Barrier: true},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlockScan},
 	})
 }
 
@@ -365,17 +365,27 @@ func LaunchBlockScan(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[i
 
 // gpukvetCPUAddOffsets binds kernel AddOffsets's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAddOffsets(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
-	return func(gpukvetT gpu.Thread) { AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	thread = func(gpukvetT gpu.Thread) { AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }
 
 // gpukvetCPUBlockScan binds kernel BlockScan's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUBlockScan(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
-	return func(gpukvetT gpu.Thread) { BlockScan(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	thread = func(gpukvetT gpu.Thread) { BlockScan(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
 }

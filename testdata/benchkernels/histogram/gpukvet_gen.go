@@ -221,7 +221,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Hist256", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUHist256, Barrier: true},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHist256},
 	})
 }
 
@@ -236,8 +236,9 @@ func LaunchHist256(d *device.Device, grid, block gpu.Dim3, data *device.Buffer[u
 
 // gpukvetCPUHist256 binds kernel Hist256's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUHist256(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
-	return func(gpukvetT gpu.Thread) { Hist256(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	thread = func(gpukvetT gpu.Thread) { Hist256(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

@@ -291,7 +291,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"n", "k", "nf", "features", "centres", "member", "delta"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kmeans_Assign", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUAssign, Barrier: false},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAssign},
 	})
 }
 
@@ -306,7 +306,7 @@ func LaunchAssign(d *device.Device, grid, block gpu.Dim3, n int, k int, nf int, 
 
 // gpukvetCPUAssign binds kernel Assign's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAssign(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -314,7 +314,16 @@ func gpukvetCPUAssign(gpukvetArgs []any) func(gpu.Thread) {
 	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
 	gpukvetArg5 := []int32(gpukvetArgs[5].([]int32))
 	gpukvetArg6 := []int32(gpukvetArgs[6].([]int32))
-	return func(gpukvetT gpu.Thread) {
+	thread = func(gpukvetT gpu.Thread) {
 		Assign(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Assign(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

@@ -49,20 +49,20 @@ func init() {
 		Dims:   1,
 		Params: []string{"p", "d", "grid", "p4", "block"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Move", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMove, Barrier: false},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMove},
 	})
 	gpukvetRegister(Rotate, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"xs"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Rotate", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPURotate, Barrier: true},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPURotate},
 	})
 	gpukvetRegister(Saxpy, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy, Barrier: false},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy},
 	})
 }
 
@@ -95,29 +95,48 @@ func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Bu
 
 // gpukvetCPUMove binds kernel Move's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMove(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := gpukvetArgs[0].(Point)
 	gpukvetArg1 := []time.Duration(gpukvetArgs[1].([]time.Duration))
 	gpukvetArg2 := gpukvetArgs[2].(int)
 	gpukvetArg3 := []Point(gpukvetArgs[3].([]Point))
 	gpukvetArg4 := gpukvetArgs[4].(bool)
-	return func(gpukvetT gpu.Thread) {
+	thread = func(gpukvetT gpu.Thread) {
 		Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }
 
 // gpukvetCPURotate binds kernel Rotate's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPURotate(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPURotate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
-	return func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
+	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
+	return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSaxpy(gpukvetArgs []any) func(gpu.Thread) {
+func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
-	return func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }
