@@ -46,7 +46,7 @@ func TestBadInputs(t *testing.T) {
 		{"grid X of 2^31 (above CUDA's limit)", func() error { return d.Launch(addOne, dim(1<<31, 1, 1), one, xs) }},
 		{"block of 2048 threads", func() error { return d.Launch(addOne, one, dim(2048, 1, 1), xs) }},
 		{"grid with a 0 dimension", func() error { return d.Launch(addOne, dim(0, 1, 1), one, xs) }},
-		{"kernel looping forever (calls ThreadIdx in its loop), Sync under GPUKVET_TIMEOUT=1s", func() error { return sync(d.Launch(spin, one, dim(32, 1, 1), xs)) }},
+		{"kernel looping forever (calls BlockDim in its loop), Sync under GPUKVET_TIMEOUT=1s", func() error { return sync(d.Launch(spin, one, dim(32, 1, 1), xs)) }},
 		{"the same, Download with a 100ms context", func() error {
 			if err := d.Launch(spin, one, one, xs); err != nil {
 				return err

@@ -21,6 +21,26 @@
 // for a grid or block shape that the kernel's options or dimensionality
 // forbid. Untyped constant arguments (which reach Launch as int or float64)
 // are converted to a numeric parameter's type as Go converts constants.
+// Launch also refuses a grid beyond the backend's limits (CUDA's for every
+// backend, and a backend's own through backend.Limiter: the cpu backend's is
+// cpu.MaxThreads threads per launch), and a kernel without generated code
+// whose source recurses or uses go, defer, select, channels or closures
+// (forbid.go says why).
+//
+// Nothing waits without bound unless asked to: Sync, Download, Upload and
+// Close wait at most the device's default deadline (GPUKVET_TIMEOUT, or the
+// WithTimeout option; none when both are unset), and SyncContext and
+// DownloadContext take a context. When it passes, the error names the
+// kernel; a backend that can stop the kernel (the cpu backend, through
+// backend.ContextBackend) keeps the device usable, and a device whose
+// backend cannot (a GPU) becomes unusable: every later call says so.
+//
+// Validation (GPUKVET_VALIDATE=1, or the WithValidation option) repeats
+// every launch on the cpu backend and compares the results: validate.go.
+//
+// A Device and its Buffers may be used from several goroutines at once;
+// every method of a nil or closed Device, and of a nil, freed or zero
+// Buffer, returns an error.
 package device
 
 import (
@@ -365,8 +385,8 @@ func (d *Device) Sync() error { return d.SyncContext(context.Background()) }
 
 // SyncContext is Sync with a deadline. When ctx is done first, the error
 // names the kernel that was running. The cpu backend stops it (its threads
-// end at their next gpu.Thread call or barrier) and the device stays
-// usable; on a GPU backend, which cannot stop it, the device becomes
+// end at their next call of BlockDim, GridDim, Barrier or gpu.Shared) and
+// the device stays usable; on a GPU backend, which cannot stop it, the device becomes
 // unusable: Close it and Open another.
 func (d *Device) SyncContext(ctx context.Context) error {
 	if d == nil {

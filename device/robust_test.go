@@ -14,13 +14,13 @@ import (
 	"github.com/gpukvet/gpukvet/gpu"
 )
 
-// spin loops until its launch is stopped: it calls a gpu.Thread method in
-// every iteration, where the cpu backend stops it.
+// spin loops until its launch is stopped: it calls BlockDim in every
+// iteration, where the cpu backend stops it.
 //
 //gpu:kernel
 func spin(t gpu.Thread, xs []int32) {
 	for i := 0; ; i++ {
-		if t.ThreadIdx().X < 0 {
+		if t.BlockDim().X < 0 {
 			xs[0] = int32(i)
 			return
 		}

@@ -48,13 +48,18 @@ func (t *Thread) CPUNext() bool {
 		}
 	}
 	if t.blk != nil {
-		t.blk.Cursor = [3]int{t.tid.X, t.tid.Y, t.tid.Z}
+		t.blk.Cursor++
+		t.blk.Poll()
 	}
 	return true
 }
 
-// poll ends the thread if its launch was stopped (it passed its deadline):
-// every method calls it, so a kernel stops at the next one it calls.
+// poll ends the thread if its launch was stopped (it passed its deadline).
+// BlockDim and GridDim call it (a grid-stride loop calls them in its post
+// statement), and so do Barrier, Shared and CPUNext (between two threads of
+// a block loop); the index methods do not, so that a kernel that only reads
+// its indices stays small enough for the compiler to inline into the cpu
+// backend's block loop.
 func (t Thread) poll() {
 	if t.blk != nil {
 		t.blk.Poll()
@@ -65,13 +70,11 @@ func dim(d [3]int) Dim3 { return Dim3{d[0], d[1], d[2]} }
 
 // ThreadIdx returns the index of this thread within its block.
 func (t Thread) ThreadIdx() Dim3 {
-	t.poll()
 	return t.tid
 }
 
 // BlockIdx returns the index of this thread's block within the grid.
 func (t Thread) BlockIdx() Dim3 {
-	t.poll()
 	return t.bid
 }
 
@@ -89,7 +92,6 @@ func (t Thread) GridDim() Dim3 {
 
 // GlobalIdx returns BlockIdx*BlockDim + ThreadIdx in each dimension.
 func (t Thread) GlobalIdx() Dim3 {
-	t.poll()
 	return Dim3{
 		X: t.bid.X*t.bdim.X + t.tid.X,
 		Y: t.bid.Y*t.bdim.Y + t.tid.Y,

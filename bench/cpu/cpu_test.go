@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package cpubench measures the cpu backend against plain Go: saxpy and
 // vector add (examples/saxpy, examples/vecadd) over 2^24 float32, and the
 // block-sum reduction (examples/reduce.Sum) over 2^24 float32, each beside
@@ -9,7 +11,9 @@
 //
 // TestReport runs every pair in one process, alternating them, and prints
 // the ratio Go loop time / cpu backend time (1 means the backend runs the
-// kernel as fast as the loop) with the minimum and median of each.
+// kernel as fast as the loop) with the minimum and median of each, in wall
+// time and in processor time (getrusage, all threads), which says more on
+// a shared machine.
 package cpubench
 
 import (
@@ -19,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -184,20 +189,23 @@ func TestReport(t *testing.T) {
 	for _, p := range pairs(s) {
 		p.backend() // warm up: stacks, caches
 		p.loop()
-		var tb, tl []time.Duration
+		var tb, tl, cb, cl []time.Duration
 		for range reps {
-			start := time.Now()
+			start, c := time.Now(), cpuTime()
 			p.backend()
-			tb = append(tb, time.Since(start))
-			start = time.Now()
+			tb, cb = append(tb, time.Since(start)), append(cb, cpuTime()-c)
+			start, c = time.Now(), cpuTime()
 			p.loop()
-			tl = append(tl, time.Since(start))
+			tl, cl = append(tl, time.Since(start)), append(cl, cpuTime()-c)
 		}
-		slices.Sort(tb)
-		slices.Sort(tl)
+		for _, ds := range [][]time.Duration{tb, tl, cb, cl} {
+			slices.Sort(ds)
+		}
 		med := func(ds []time.Duration) time.Duration { return ds[len(ds)/2] }
-		fmt.Fprintf(&out, "%-8s %14v %14v %14v %14v %10.3f %10.3f\n", p.name, tb[0], med(tb), tl[0], med(tl),
+		fmt.Fprintf(&out, "%-8s %14v %14v %14v %14v %10.3f %10.3f   wall\n", p.name, tb[0], med(tb), tl[0], med(tl),
 			float64(tl[0])/float64(tb[0]), float64(med(tl))/float64(med(tb)))
+		fmt.Fprintf(&out, "%-8s %14v %14v %14v %14v %10.3f %10.3f   processor time (all threads)\n", "", cb[0], med(cb), cl[0], med(cl),
+			float64(cl[0])/float64(max(cb[0], 1)), float64(med(cl))/float64(max(med(cb), 1)))
 	}
 	t.Log("\n" + out.String())
 	if path := os.Getenv("GPUKVET_CPU_BENCH_OUT"); path != "" {
@@ -205,4 +213,13 @@ func TestReport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// cpuTime returns the processor time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

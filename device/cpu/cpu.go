@@ -38,9 +38,10 @@
 // their own, and Sync and Read wait for them and report the first error, as
 // a GPU backend reports a trap of asynchronous work. A wait with a deadline
 // (SyncContext, ReadContext) that passes stops the running kernel: its
-// threads end at their next call of a gpu.Thread method, gpu.Shared or
-// Barrier, and the blocks not started are skipped. A kernel that loops
-// without calling any of them cannot be stopped (Go cannot stop a
+// threads end at their next call of gpu.Thread's BlockDim, GridDim or
+// Barrier or of gpu.Shared, or before the next thread of a block loop, and
+// the blocks not started are skipped. A kernel that loops without calling
+// any of them cannot be stopped (Go cannot stop a
 // goroutine from outside); the wait then still returns at the deadline, and
 // reports that the kernel keeps a processor busy.
 //
@@ -259,7 +260,7 @@ func (be *Backend) wait(ctx context.Context) error {
 		be.pending = nil
 		be.mu.Unlock()
 	case <-time.After(stopGrace):
-		terr.Detail = fmt.Sprintf("it did not stop within %v of the deadline: a loop that calls no gpu.Thread method, gpu.Shared or Barrier cannot be stopped, and keeps a processor busy until the program exits; the device is unusable (Close it and open another)", stopGrace)
+		terr.Detail = fmt.Sprintf("it did not stop within %v of the deadline: a loop that calls none of gpu.Thread's BlockDim, GridDim and Barrier nor gpu.Shared cannot be stopped, and keeps a processor busy until the program exits; the device is unusable (Close it and open another)", stopGrace)
 	}
 	return terr
 }
@@ -453,10 +454,10 @@ func (l *launch) workLoop() {
 // generated loop, which keeps the index of the running thread in
 // blk.Cursor.
 func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int), bid [3]int) {
-	blk.Cursor = [3]int{}
+	blk.Cursor = 0
 	defer func() {
 		if r := recover(); r != nil && !cpuexec.IsAbort(r) {
-			blk.Trap(l.trap(r, bid, blk.Cursor))
+			blk.Trap(l.trap(r, bid, unlinear(blk.Cursor, l.block)))
 		}
 	}()
 	run(blk, [3]int{}, bid, l.block, l.grid)

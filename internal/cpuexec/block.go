@@ -68,9 +68,9 @@ type Block struct {
 	// SetCooperative.
 	wait func(pc uintptr) bool
 
-	// Cursor is the index of the thread that a block loop (gpu.Thread's
-	// CPUNext) runs now, so that a trap names it.
-	Cursor [3]int
+	// Cursor is the linear index (X fastest) of the thread that a block
+	// loop (gpu.Thread's CPUNext) runs now, so that a trap names it.
+	Cursor int
 
 	// halt is the launch's stop flag: once it is set, the block's threads
 	// end at their next call of a gpu.Thread method, Shared or Barrier
@@ -83,8 +83,9 @@ func (b *Block) SetHalt(h *atomic.Bool) { b.halt = h }
 
 // Poll ends the calling thread (with the abort panic, which its runner
 // recognises with IsAbort) if the launch was stopped. Package gpu calls it
-// from every gpu.Thread method, so that a kernel that calls one in a loop
-// stops at that loop's next iteration.
+// from Thread's BlockDim, GridDim, Barrier and CPUNext and from Shared, so
+// that a kernel that calls one in a loop stops at that loop's next
+// iteration.
 func (b *Block) Poll() {
 	if b.halt != nil && b.halt.Load() {
 		panic(abort{})
