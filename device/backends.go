@@ -35,9 +35,9 @@ var backends = []struct {
 // never a silent fallback. With GPUKVET_DEVICE unset or empty, Open returns
 // the first GPU backend that works (cuda, then vulkan on a GPU), else cpu;
 // Device.Backend says which.
-func Open() (*Device, error) {
+func Open(opts ...Option) (*Device, error) {
 	if name := os.Getenv("GPUKVET_DEVICE"); name != "" {
-		d, err := OpenBackend(name)
+		d, err := OpenBackend(name, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("%w (chosen by GPUKVET_DEVICE)", err)
 		}
@@ -54,7 +54,7 @@ func Open() (*Device, error) {
 		}
 		be, err := open()
 		if err == nil {
-			return &Device{be: be}, nil
+			return newDevice(be, opts)
 		}
 		errs = append(errs, fmt.Errorf("backend %s: %w", b.name, err))
 	}
@@ -63,7 +63,7 @@ func Open() (*Device, error) {
 
 // OpenBackend opens the backend of the given name ("cuda", "vulkan", "hip" or
 // "cpu") whatever GPUKVET_DEVICE says, for programs that compare backends.
-func OpenBackend(name string) (*Device, error) {
+func OpenBackend(name string, opts ...Option) (*Device, error) {
 	var names []string
 	for _, b := range backends {
 		names = append(names, b.name)
@@ -77,7 +77,30 @@ func OpenBackend(name string) (*Device, error) {
 		if err != nil {
 			return nil, fmt.Errorf("device.Open: backend %s does not work here: %w", name, err)
 		}
-		return &Device{be: be}, nil
+		return newDevice(be, opts)
 	}
 	return nil, fmt.Errorf("device.Open: unknown backend %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+// New returns a Device over a backend the caller opened: one built outside
+// this module, or a test double. GPUKVET_DEVICE does not apply; the other
+// settings (GPUKVET_TIMEOUT, GPUKVET_VALIDATE) and opts do.
+func New(be backend.Backend, opts ...Option) (*Device, error) {
+	if be == nil {
+		return nil, errors.New("device.New: nil backend")
+	}
+	return newDevice(be, opts)
+}
+
+// Backends returns the names of the backends built into this version of
+// gpukvet, in the order Open tries them; whether one works here is known
+// only by opening it.
+func Backends() []string {
+	var names []string
+	for _, b := range backends {
+		if b.open != nil {
+			names = append(names, b.name)
+		}
+	}
+	return names
 }

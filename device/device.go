@@ -21,38 +21,221 @@
 // for a grid or block shape that the kernel's options or dimensionality
 // forbid. Untyped constant arguments (which reach Launch as int or float64)
 // are converted to a numeric parameter's type as Go converts constants.
+// Launch also refuses a grid beyond the backend's limits (CUDA's for every
+// backend, and a backend's own through backend.Limiter: the cpu backend's is
+// cpu.MaxThreads threads per launch), and a kernel without generated code
+// whose source recurses or uses go, defer, select, channels or closures
+// (forbid.go says why).
+//
+// Nothing waits without bound unless asked to: Sync, Download, Upload and
+// Close wait at most the device's default deadline (GPUKVET_TIMEOUT, or the
+// WithTimeout option; none when both are unset), and SyncContext and
+// DownloadContext take a context. When it passes, the error names the
+// kernel; a backend that can stop the kernel (the cpu backend, through
+// backend.ContextBackend) keeps the device usable, and a device whose
+// backend cannot (a GPU) becomes unusable: every later call says so.
+//
+// Validation (GPUKVET_VALIDATE=1, or the WithValidation option) repeats
+// every launch on the cpu backend and compares the results: validate.go.
+//
+// A Device and its Buffers may be used from several goroutines at once;
+// every method of a nil or closed Device, and of a nil, freed or zero
+// Buffer, returns an error.
 package device
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
 )
 
-// Device is an open backend.
+// Device is an open backend. Its methods may be called from several
+// goroutines at once; they take turns.
 type Device struct {
-	mu     sync.Mutex
-	be     backend.Backend
-	closed bool
+	mu      sync.Mutex
+	be      backend.Backend
+	closed  bool
+	lost    error         // a wait passed its deadline and the work could not be stopped
+	pending []string      // kernels launched since the last Sync, for errors
+	timeout time.Duration // default deadline of Sync and Download; 0: none
+	val     *validator    // nil unless validation is on
 }
 
-// Close releases the device. Buffers still allocated on it become unusable.
+// Option configures a Device in Open and OpenBackend.
+type Option func(*Device) error
+
+// WithTimeout sets the deadline that Sync and Download (and Upload and
+// Close, which wait for launched work too) apply when they are given no
+// context; it overrides GPUKVET_TIMEOUT. 0 means none.
+func WithTimeout(d time.Duration) Option {
+	return func(dev *Device) error {
+		if d < 0 {
+			return fmt.Errorf("device.WithTimeout: negative duration %v", d)
+		}
+		dev.timeout = d
+		return nil
+	}
+}
+
+// newDevice wraps an open backend, applying the environment and opts.
+func newDevice(be backend.Backend, opts []Option) (*Device, error) {
+	d := &Device{be: be}
+	if v := os.Getenv("GPUKVET_TIMEOUT"); v != "" {
+		t, err := time.ParseDuration(v)
+		if err != nil || t < 0 {
+			be.Close()
+			return nil, fmt.Errorf("device.Open: GPUKVET_TIMEOUT=%q is not a duration such as 30s or 2m", v)
+		}
+		d.timeout = t
+	}
+	if err := validateFromEnv(d); err != nil {
+		be.Close()
+		return nil, err
+	}
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(d); err != nil {
+			be.Close()
+			return nil, err
+		}
+	}
+	if d.val != nil {
+		if err := d.val.open(d); err != nil {
+			be.Close()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// usable reports a closed or lost device; d.mu is held.
+func (d *Device) usable(op string) error {
+	switch {
+	case d.closed:
+		return fmt.Errorf("device.%s: device is closed", op)
+	case d.lost != nil:
+		return fmt.Errorf("device.%s: device is unusable since an earlier wait passed its deadline: %w", op, d.lost)
+	}
+	return nil
+}
+
+// Close releases the device; launched work is waited for first (within the
+// default deadline; the cpu backend stops what does not finish, and Close
+// then says so). Buffers still allocated on it become unusable.
 func (d *Device) Close() error {
+	if d == nil {
+		return errors.New("device.Close: nil *Device")
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
-		return errors.New("device: Close of a closed device")
+		return errors.New("device.Close: device is closed already")
 	}
 	d.closed = true
-	return d.be.Close()
+	var errs []error
+	if d.val != nil {
+		errs = append(errs, d.val.close())
+	}
+	if d.lost != nil {
+		// The backend may be stuck in the call that timed out: do not wait
+		// for it.
+		errs = append(errs, fmt.Errorf("device.Close: the backend's resources are not released: an earlier wait passed its deadline: %w", d.lost))
+		return errors.Join(errs...)
+	}
+	if len(d.pending) > 0 {
+		ctx, cancel := d.deadline(context.Background())
+		err := d.wait(ctx, "Close", func(cb backend.ContextBackend) error { return cb.SyncContext(ctx) }, d.be.Sync)
+		cancel()
+		var te *backend.TimeoutError
+		if errors.As(err, &te) {
+			errs = append(errs, err)
+		}
+	}
+	if d.lost == nil {
+		errs = append(errs, d.be.Close())
+	}
+	return errors.Join(errs...)
 }
 
-// Backend returns "cuda", "vulkan", "hip" or "cpu".
-func (d *Device) Backend() string { return d.be.Name() }
+// Backend returns "cuda", "vulkan", "hip" or "cpu" ("" for a nil Device).
+func (d *Device) Backend() string {
+	if d == nil {
+		return ""
+	}
+	return d.be.Name()
+}
+
+// deadline returns ctx bounded by the device's default deadline when ctx
+// has none.
+func (d *Device) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok || d.timeout == 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d.timeout)
+}
+
+// wait runs a backend call that waits for launched work: through the
+// backend's context method if it has one, else on another goroutine,
+// abandoning it (and the device with it) when ctx is done first. d.mu is
+// held.
+func (d *Device) wait(ctx context.Context, op string, withCtx func(backend.ContextBackend) error, plain func() error) error {
+	if cb, ok := d.be.(backend.ContextBackend); ok {
+		return d.timedOut(op, withCtx(cb))
+	}
+	if ctx.Done() == nil {
+		return plain()
+	}
+	done := make(chan error, 1)
+	go func() { done <- plain() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	te := &backend.TimeoutError{Kernel: d.runningKernel(), Err: ctx.Err()}
+	if d.be.Name() == "cuda" {
+		te.Detail = "the CUDA context is unusable (the kernel may still be running on the GPU, and CUDA cannot stop one kernel); Close this Device and device.Open a new one (a kernel that never ends keeps the GPU busy until the process exits)"
+	} else {
+		te.Detail = fmt.Sprintf("the %s backend cannot stop it, so the device is unusable; Close this Device and device.Open a new one", d.be.Name())
+	}
+	return d.timedOut(op, te)
+}
+
+// runningKernel names the kernel a generic wait waited for: the first one
+// launched since the last Sync.
+func (d *Device) runningKernel() string {
+	switch len(d.pending) {
+	case 0:
+		return "(none launched)"
+	case 1:
+		return d.pending[0]
+	}
+	return fmt.Sprintf("%s (the first of %d launched since the last Sync)", d.pending[0], len(d.pending))
+}
+
+// timedOut turns a backend's *TimeoutError into the device's error, and
+// marks the device lost when the work was not stopped.
+func (d *Device) timedOut(op string, err error) error {
+	var te *backend.TimeoutError
+	if !errors.As(err, &te) {
+		return err
+	}
+	err = fmt.Errorf("device.%s: %w", op, err)
+	if !te.Stopped {
+		d.lost = err
+	}
+	d.pending = nil
+	return err
+}
 
 // Buffer is a device-memory array of n elements of type T. It stands for a []T
 // kernel parameter in Launch.
@@ -63,7 +246,8 @@ type Buffer[T any] struct {
 	freed bool
 }
 
-// Alloc returns a buffer of n zeroed elements.
+// Alloc returns a buffer of n zeroed elements. An allocation the backend
+// cannot hold is an error saying how much memory is free.
 func Alloc[T any](d *Device, n int) (*Buffer[T], error) {
 	if n < 0 {
 		return nil, fmt.Errorf("device.Alloc: negative length %d", n)
@@ -76,8 +260,8 @@ func Alloc[T any](d *Device, n int) (*Buffer[T], error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
-		return nil, errors.New("device.Alloc: device is closed")
+	if err := d.usable("Alloc"); err != nil {
+		return nil, err
 	}
 	m, err := d.be.Alloc(reflect.TypeFor[T](), n)
 	if err != nil {
@@ -93,7 +277,7 @@ func Upload[T any](d *Device, src []T) (*Buffer[T], error) {
 		return nil, err
 	}
 	d.mu.Lock()
-	err = d.be.Write(b.mem, reflect.ValueOf(src))
+	err = d.write(b.mem, reflect.ValueOf(src))
 	d.mu.Unlock()
 	if err != nil {
 		b.Free()
@@ -102,26 +286,64 @@ func Upload[T any](d *Device, src []T) (*Buffer[T], error) {
 	return b, nil
 }
 
-// Len returns the number of elements.
-func (b *Buffer[T]) Len() int { return b.n }
+// write copies src into m, within the default deadline. d.mu is held.
+func (d *Device) write(m backend.Memory, src reflect.Value) error {
+	if err := d.usable("Upload"); err != nil {
+		return err
+	}
+	ctx, cancel := d.deadline(context.Background())
+	defer cancel()
+	return d.wait(ctx, "Upload",
+		func(cb backend.ContextBackend) error { return cb.WriteContext(ctx, m, src) },
+		func() error { return d.be.Write(m, src) })
+}
+
+// Len returns the number of elements (0 for a nil buffer).
+func (b *Buffer[T]) Len() int {
+	if b == nil {
+		return 0
+	}
+	return b.n
+}
 
 // Download waits for the work launched on the buffer's device and returns a
 // copy of the buffer's contents. A kernel trap is reported here if Sync has
-// not reported it yet.
+// not reported it yet. It waits at most the device's default deadline
+// (GPUKVET_TIMEOUT, WithTimeout).
 func (b *Buffer[T]) Download() ([]T, error) {
-	if b == nil {
-		return nil, b.usable("Download")
-	}
-	b.d.mu.Lock()
-	defer b.d.mu.Unlock()
+	return b.DownloadContext(context.Background())
+}
+
+// DownloadContext is Download with a deadline: when ctx is done before the
+// launched work, the error names the kernel that was running (see
+// Device.SyncContext).
+func (b *Buffer[T]) DownloadContext(ctx context.Context) ([]T, error) {
 	if err := b.usable("Download"); err != nil {
 		return nil, err
 	}
-	if b.d.closed {
-		return nil, fmt.Errorf("device: Download of a *Buffer[%v] whose device is closed", reflect.TypeFor[T]())
+	d := b.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if b.freed {
+		return nil, fmt.Errorf("device.Download of a freed *Buffer[%v]", reflect.TypeFor[T]())
 	}
+	if err := d.usable("Download"); err != nil {
+		return nil, err
+	}
+	ctx, cancel := d.deadline(ctx)
+	defer cancel()
 	out := make([]T, b.n)
-	if err := b.d.be.Read(reflect.ValueOf(out), b.mem); err != nil {
+	dst := reflect.ValueOf(out)
+	err := d.wait(ctx, "Download",
+		func(cb backend.ContextBackend) error { return cb.ReadContext(ctx, dst, b.mem) },
+		func() error { return d.be.Read(dst, b.mem) })
+	if err == nil || errors.As(err, new(*backend.Trap)) {
+		d.pending = nil // Read reported the launches' errors, as Sync does
+	}
+	if verr := d.validated(err == nil); verr != nil {
+		return nil, verr
+	}
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -129,47 +351,83 @@ func (b *Buffer[T]) Download() ([]T, error) {
 
 // Free releases the buffer. A second Free, or any use after it, is an error.
 func (b *Buffer[T]) Free() error {
-	if b == nil {
-		return b.usable("Free")
-	}
-	b.d.mu.Lock()
-	defer b.d.mu.Unlock()
 	if err := b.usable("Free"); err != nil {
 		return err
 	}
+	b.d.mu.Lock()
+	defer b.d.mu.Unlock()
+	if b.freed {
+		return fmt.Errorf("device.Free of a freed *Buffer[%v]", reflect.TypeFor[T]())
+	}
 	b.freed = true
-	if b.d.closed {
-		return nil // Close released the memory already
+	if b.d.closed || b.d.lost != nil {
+		return nil // Close released the memory already, or the backend is stuck
 	}
 	return b.d.be.Free(b.mem)
 }
 
-// usable reports a nil or freed buffer; b.d.mu is held unless b is nil.
+// usable reports a nil buffer or one no device made; it reads only
+// fields that never change, so it needs no lock.
 func (b *Buffer[T]) usable(op string) error {
 	if b == nil {
-		return fmt.Errorf("device: %s of a nil *Buffer[%v]", op, reflect.TypeFor[T]())
+		return fmt.Errorf("device.%s of a nil *Buffer[%v]", op, reflect.TypeFor[T]())
 	}
-	if b.freed {
-		return fmt.Errorf("device: %s of a freed *Buffer[%v]", op, reflect.TypeFor[T]())
+	if b.d == nil || b.mem == nil {
+		return fmt.Errorf("device.%s of a *Buffer[%v] that device.Alloc or device.Upload did not make", op, reflect.TypeFor[T]())
 	}
 	return nil
 }
 
-// Sync waits until all work launched on d is done. A kernel that trapped is
+// Sync waits until all work launched on d is done, at most the device's
+// default deadline (GPUKVET_TIMEOUT, WithTimeout). A kernel that trapped is
 // reported as an error naming the kernel and the Go source position.
-func (d *Device) Sync() error {
+func (d *Device) Sync() error { return d.SyncContext(context.Background()) }
+
+// SyncContext is Sync with a deadline. When ctx is done first, the error
+// names the kernel that was running. The cpu backend stops it (its threads
+// end at their next call of BlockDim, GridDim, Barrier or gpu.Shared) and
+// the device stays usable; on a GPU backend, which cannot stop it, the device becomes
+// unusable: Close it and Open another.
+func (d *Device) SyncContext(ctx context.Context) error {
+	if d == nil {
+		return errors.New("device.Sync: nil *Device")
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
-		return errors.New("device: Sync of a closed device")
+	if err := d.usable("Sync"); err != nil {
+		return err
 	}
-	return d.be.Sync()
+	ctx, cancel := d.deadline(ctx)
+	defer cancel()
+	err := d.wait(ctx, "Sync", func(cb backend.ContextBackend) error { return cb.SyncContext(ctx) }, d.be.Sync)
+	if err == nil || errors.As(err, new(*backend.Trap)) {
+		d.pending = nil
+	}
+	if verr := d.validated(err == nil); verr != nil {
+		return verr
+	}
+	return err
 }
 
 // Launch runs kernel (a //gpu:kernel function) on a grid of blocks. A
 // *Buffer[T] stands for a []T parameter, a value for a scalar or struct
 // parameter. Launch may return before the kernel finishes.
 func (d *Device) Launch(kernel any, grid, block gpu.Dim3, args ...any) error {
+	ulps := uint64(0)
+	if d != nil && d.val != nil {
+		ulps = d.val.ULPs
+	}
+	return d.launch(ulps, kernel, grid, block, args)
+}
+
+// LaunchWithin is Launch with the float bound of validation set for this
+// launch: floats may differ by ulps units in the last place from the cpu
+// backend's. Without validation it is Launch.
+func (d *Device) LaunchWithin(ulps uint64, kernel any, grid, block gpu.Dim3, args ...any) error {
+	return d.launch(ulps, kernel, grid, block, args)
+}
+
+func (d *Device) launch(ulps uint64, kernel any, grid, block gpu.Dim3, args []any) error {
 	k, err := lookupKernel(kernel)
 	if err != nil {
 		return err
@@ -182,9 +440,27 @@ func (d *Device) Launch(kernel any, grid, block gpu.Dim3, args ...any) error {
 	if d.closed {
 		return fmt.Errorf("device.Launch %s: device is closed", k.Name)
 	}
+	if err := d.usable("Launch " + k.Name); err != nil {
+		return err
+	}
 	bargs, err := checkLaunch(d, k, grid, block, args)
 	if err != nil {
 		return err
 	}
-	return d.be.Launch(&k.Kernel, grid, block, bargs)
+	if l, ok := d.be.(backend.Limiter); ok {
+		if err := l.CheckShape(grid, block); err != nil {
+			return fmt.Errorf("device.Launch %s: %v", k.Name, err)
+		}
+	}
+	if d.val != nil {
+		d.validateBefore(k, bargs, ulps)
+	}
+	if err := d.be.Launch(&k.Kernel, grid, block, bargs); err != nil {
+		return err
+	}
+	d.pending = append(d.pending, k.Name)
+	if d.val != nil {
+		d.validateAfter(grid, block)
+	}
+	return nil
 }

@@ -27,6 +27,9 @@ type KernelSpec struct {
 	// Code holds the kernel compiled for the GPU backends; nil when only the
 	// cpu backend can run it.
 	Code *backend.Code
+	// CPU is the cpu backend's typed entry to the kernel, so that it calls
+	// the kernel without reflection; nil leaves it to reflection.
+	CPU *backend.CPUCode
 }
 
 // kernel is a kernel as Launch knows it: the backends' description and the
@@ -73,6 +76,7 @@ func RegisterKernel(fn any, spec KernelSpec) error {
 		Grid:  spec.Grid,
 		Dims:  spec.Dims,
 		Code:  spec.Code,
+		CPU:   spec.CPU,
 	}, params: spec.Params}
 	if err := checkSignature(k, v.Type()); err != nil {
 		return fmt.Errorf("device.RegisterKernel: %w", err)
@@ -84,6 +88,9 @@ func RegisterKernel(fn any, spec KernelSpec) error {
 		if s.shape.X != 0 && (s.shape.X < 1 || s.shape.Y < 1 || s.shape.Z < 1) {
 			return fmt.Errorf("device.RegisterKernel %s: %s %v has a dimension below 1", name, s.what, s.shape)
 		}
+	}
+	if spec.CPU != nil && spec.CPU.Bind == nil {
+		return fmt.Errorf("device.RegisterKernel %s: CPU has no Bind function", name)
 	}
 	if spec.Dims < 0 || spec.Dims > 3 {
 		return fmt.Errorf("device.RegisterKernel %s: Dims %d is not 0, 1, 2 or 3", name, spec.Dims)

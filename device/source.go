@@ -110,6 +110,9 @@ func kernelFromSource(fn reflect.Value, name string) (*kernel, error) {
 	if err := checkSignature(k, fn.Type()); err != nil {
 		return nil, err
 	}
+	if err := forbiddenIn(pkg, f, fd, name); err != nil {
+		return nil, fmt.Errorf("%w; Launch refuses it", err)
+	}
 	k.Dims = kernelDims(pkg, f, fd)
 	return k, nil
 }

@@ -1,8 +1,6 @@
 package gpu
 
 import (
-	"runtime"
-
 	"github.com/gpukvet/gpukvet/internal/cpuexec"
 )
 
@@ -22,21 +20,75 @@ func init() {
 	cpuexec.NewThread = func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int) any {
 		return Thread{blk: b, tid: dim(tid), bid: dim(bid), bdim: dim(bdim), gdim: dim(gdim)}
 	}
+	cpuexec.Runner = func(body any) func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int) {
+		f := body.(func(Thread))
+		return func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int) {
+			f(Thread{blk: b, tid: dim(tid), bid: dim(bid), bdim: dim(bdim), gdim: dim(gdim)})
+		}
+	}
+}
+
+// CPUNext is for the code that `gpukvet gen` writes for the cpu backend, not
+// for kernels (the checks refuse it there): it makes t the next thread of its
+// block, X fastest, and reports false after the last one. A generated loop
+// over a block's threads calls the kernel directly, so the compiler can
+// inline it, and a block of a kernel without barriers costs about what a Go
+// loop over its elements does.
+func (t *Thread) CPUNext() bool {
+	t.tid.X++
+	if t.tid.X == t.bdim.X {
+		t.tid.X = 0
+		t.tid.Y++
+		if t.tid.Y == t.bdim.Y {
+			t.tid.Y = 0
+			t.tid.Z++
+			if t.tid.Z == t.bdim.Z {
+				return false
+			}
+		}
+	}
+	if t.blk != nil {
+		t.blk.Cursor++
+		t.blk.Poll()
+	}
+	return true
+}
+
+// poll ends the thread if its launch was stopped (it passed its deadline).
+// BlockDim and GridDim call it (a grid-stride loop calls them in its post
+// statement), and so do Barrier, Shared and CPUNext (between two threads of
+// a block loop); the index methods do not, so that a kernel that only reads
+// its indices stays small enough for the compiler to inline into the cpu
+// backend's block loop.
+func (t Thread) poll() {
+	if t.blk != nil {
+		t.blk.Poll()
+	}
 }
 
 func dim(d [3]int) Dim3 { return Dim3{d[0], d[1], d[2]} }
 
 // ThreadIdx returns the index of this thread within its block.
-func (t Thread) ThreadIdx() Dim3 { return t.tid }
+func (t Thread) ThreadIdx() Dim3 {
+	return t.tid
+}
 
 // BlockIdx returns the index of this thread's block within the grid.
-func (t Thread) BlockIdx() Dim3 { return t.bid }
+func (t Thread) BlockIdx() Dim3 {
+	return t.bid
+}
 
 // BlockDim returns the number of threads per block in each dimension.
-func (t Thread) BlockDim() Dim3 { return t.bdim }
+func (t Thread) BlockDim() Dim3 {
+	t.poll()
+	return t.bdim
+}
 
 // GridDim returns the number of blocks per grid in each dimension.
-func (t Thread) GridDim() Dim3 { return t.gdim }
+func (t Thread) GridDim() Dim3 {
+	t.poll()
+	return t.gdim
+}
 
 // GlobalIdx returns BlockIdx*BlockDim + ThreadIdx in each dimension.
 func (t Thread) GlobalIdx() Dim3 {
@@ -52,10 +104,11 @@ func (t Thread) GlobalIdx() Dim3 {
 // block after it. Every thread of the block must reach the same barrier: the
 // divergence check proves it statically, and the runtime reports a barrier
 // that some threads never reach as an error instead of hanging.
+//
+//go:noinline
 func (t Thread) Barrier() {
-	var pc [1]uintptr
-	runtime.Callers(2, pc[:])
-	t.block().Barrier(pc[0])
+	// callerPC needs Barrier's own frame: hence noinline.
+	t.block().Barrier(callerPC())
 }
 
 func (t Thread) block() *cpuexec.Block {
@@ -70,8 +123,9 @@ func (t Thread) block() *cpuexec.Block {
 // the number of callers of the function it sits in (as CUDA's __shared__). T
 // is a fixed-size array type such as [256]float32 or [16][17]float32. Its
 // contents are undefined until written.
+//
+//go:noinline
 func Shared[T any](t Thread) *T {
-	var pc [1]uintptr
-	runtime.Callers(2, pc[:])
-	return t.block().Shared(pc[0], func() any { return new(T) }).(*T)
+	// callerPC needs Shared's own frame: hence noinline.
+	return t.block().Shared(callerPC(), func() any { return new(T) }).(*T)
 }

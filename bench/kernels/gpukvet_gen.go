@@ -5842,95 +5842,112 @@ func init() {
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Daxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDaxpy},
 	})
 	gpukvetRegister(Gather, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"idx", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Gather", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGather},
 	})
 	gpukvetRegister(HistGlobal, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_HistGlobal", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistGlobal},
 	})
 	gpukvetRegister(HistShared, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_HistShared", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistShared},
 	})
 	gpukvetRegister(Horner, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Horner", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHorner},
 	})
 	gpukvetRegister(MatMul, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_MatMul", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMatMul},
 	})
 	gpukvetRegister(Mix64, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Mix64", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMix64},
 	})
 	gpukvetRegister(ReduceGridStride, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "partial"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_ReduceGridStride", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUReduceGridStride},
 	})
 	gpukvetRegister(ReduceTree, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "partial"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_ReduceTree", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUReduceTree},
 	})
 	gpukvetRegister(Scan, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Scan", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUScan},
 	})
 	gpukvetRegister(Scatter, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"idx", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Scatter", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUScatter},
 	})
 	gpukvetRegister(Smooth2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Smooth2D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSmooth2D},
 	})
 	gpukvetRegister(Stencil2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "c0", "c1", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Stencil2D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStencil2D},
 	})
 	gpukvetRegister(Stencil3D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 4, Z: 2},
 		Dims:   3,
 		Params: []string{"nx", "ny", "nz", "c0", "c1", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Stencil3D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStencil3D},
 	})
 	gpukvetRegister(StridedCopy, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"stride", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_StridedCopy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStridedCopy},
 	})
 	gpukvetRegister(Transpose, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Transpose", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTranspose},
 	})
 	gpukvetRegister(Triad, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"s", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Triad", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTriad},
 	})
 }
 
@@ -6085,4 +6102,269 @@ func LaunchTriad(d *device.Device, grid, block gpu.Dim3, s float32, a *device.Bu
 		return gpukvetErr
 	}
 	return d.Launch(Triad, grid, block, s, a, b, c)
+}
+
+// gpukvetCPUDaxpy binds kernel Daxpy's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(float64)
+	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
+	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
+	thread = func(gpukvetT gpu.Thread) { Daxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Daxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGather binds kernel Gather's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Gather(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Gather(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUHistGlobal binds kernel HistGlobal's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	thread = func(gpukvetT gpu.Thread) { HistGlobal(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			HistGlobal(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUHistShared binds kernel HistShared's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	thread = func(gpukvetT gpu.Thread) { HistShared(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUHorner binds kernel Horner's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Horner(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Horner(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMatMul binds kernel MatMul's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { MatMul(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
+}
+
+// gpukvetCPUMix64 binds kernel Mix64's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
+	thread = func(gpukvetT gpu.Thread) { Mix64(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Mix64(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUReduceGridStride binds kernel ReduceGridStride's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { ReduceGridStride(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUReduceTree binds kernel ReduceTree's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { ReduceTree(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUScan binds kernel Scan's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Scan(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUScatter binds kernel Scatter's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSmooth2D binds kernel Smooth2D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Smooth2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Smooth2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUStencil2D binds kernel Stencil2D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Stencil2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Stencil2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUStencil3D binds kernel Stencil3D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := gpukvetArgs[4].(float32)
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Stencil3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Stencil3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUStridedCopy binds kernel StridedCopy's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { StridedCopy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			StridedCopy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTranspose binds kernel Transpose's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Transpose(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
+}
+
+// gpukvetCPUTriad binds kernel Triad's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(float32)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Triad(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Triad(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

@@ -351,6 +351,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 		}
 		w("\t\tParams: %#v,\n", names)
 		w("\t\tCode: &backend.Code{%sEntry: %q, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions%s},\n", ptxField(gp), ck.entry, spirvFields(gp, c, k.name))
+		w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s},\n", k.name)
 		w("\t})\n")
 	}
 	w("}\n")
@@ -389,6 +390,10 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 			w(", %s", a)
 		}
 		w(")\n}\n")
+	}
+
+	for _, k := range gp.kernels {
+		writeCPUEntry(w, k, mayBarrier(gp, k), qual)
 	}
 
 	var file bytes.Buffer

@@ -242,3 +242,19 @@ func TestGeneratedPTXAssembles(t *testing.T) {
 		}
 	}
 }
+
+// TestGenCPUBarrier checks the cpu entry's Barrier flag: a kernel that
+// calls a barrier through a device function has one, the others none.
+func TestGenCPUBarrier(t *testing.T) {
+	withFakeCompile(t)
+	gp, err := loadGenPackage(genpkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"Move": false, "Rotate": true, "Saxpy": false}
+	for _, k := range gp.kernels {
+		if got := mayBarrier(gp, k); got != want[k.name] {
+			t.Errorf("mayBarrier(%s) = %v, want %v", k.name, got, want[k.name])
+		}
+	}
+}

@@ -4,6 +4,7 @@
 package backend
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 
@@ -67,6 +68,23 @@ type Kernel struct {
 	// Code holds the compiled forms registered for this kernel (by code that
 	// `gpukvet gen` wrote); nil when only the cpu backend can run it.
 	Code *Code
+	// CPU is the cpu backend's direct entry to the kernel, written by
+	// `gpukvet gen`; nil when the kernel has no generated code, and the cpu
+	// backend then calls Func through reflection.
+	CPU *CPUCode
+}
+
+// CPUCode is the code that `gpukvet gen` writes for the cpu backend: a
+// typed entry that calls the kernel without reflection.
+type CPUCode struct {
+	// Bind takes the launch's arguments after the gpu.Thread (a []T for a
+	// slice parameter, the value itself for any other) and returns the
+	// kernel with them bound, as thread, which runs one thread, and, for a
+	// kernel that calls no barrier (itself or through the functions it
+	// calls), as block, which runs every thread of a block from its thread
+	// (0,0,0) on (with gpu.Thread.CPUNext); block is nil for a kernel that
+	// may call a barrier.
+	Bind func(args []any) (thread, block func(gpu.Thread))
 }
 
 // Code is a kernel compiled for the GPU backends.
@@ -113,3 +131,51 @@ func (t *Trap) Error() string {
 	return fmt.Sprintf("kernel %s trapped at %s in block (%d,%d,%d), thread (%d,%d,%d): %s",
 		t.Kernel, pos, t.Block.X, t.Block.Y, t.Block.Z, t.Thread.X, t.Thread.Y, t.Thread.Z, t.Msg)
 }
+
+// ContextBackend is implemented by a backend whose waits can be bounded:
+// package device calls these methods instead of Sync, Read and Write when
+// a deadline applies. A backend without them is waited for on another
+// goroutine, and abandoned (the device becomes unusable) when the deadline
+// passes.
+type ContextBackend interface {
+	// SyncContext is Sync, returning a *TimeoutError when ctx is done first.
+	SyncContext(ctx context.Context) error
+	// ReadContext is Read, returning a *TimeoutError when ctx is done first.
+	ReadContext(ctx context.Context, dst reflect.Value, src Memory) error
+	// WriteContext is Write, returning a *TimeoutError when ctx is done
+	// before the launched work that uses dst finishes.
+	WriteContext(ctx context.Context, dst Memory, src reflect.Value) error
+}
+
+// Limiter is implemented by a backend that runs smaller launches than
+// CUDA's limits allow (package device checks those for every backend).
+type Limiter interface {
+	// CheckShape returns an error saying which limit grid and block
+	// exceed, or nil.
+	CheckShape(grid, block gpu.Dim3) error
+}
+
+// TimeoutError is the error of a wait whose deadline passed before the
+// launched work finished.
+type TimeoutError struct {
+	// Kernel is the qualified name of the kernel that was running.
+	Kernel string
+	// Err is the context's error (context.DeadlineExceeded or Canceled).
+	Err error
+	// Stopped reports that the backend stopped the kernel, so that the
+	// device stays usable (the kernel's outputs are partly written). When
+	// false the kernel may still be running and the device is unusable.
+	Stopped bool
+	// Detail says how the kernel was (or could not be) stopped.
+	Detail string
+}
+
+func (e *TimeoutError) Error() string {
+	s := fmt.Sprintf("kernel %s did not finish before the deadline (%v)", e.Kernel, e.Err)
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+func (e *TimeoutError) Unwrap() error { return e.Err }

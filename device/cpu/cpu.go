@@ -1,33 +1,56 @@
 // Package cpu is the reference backend of package device: it runs kernels as
-// ordinary Go, each thread in a goroutine of its own, with the blocks of a
-// grid spread over GOMAXPROCS workers. Every GPU backend is validated against
-// it.
+// ordinary Go, with the blocks of a grid spread over GOMAXPROCS workers.
+// Every GPU backend is validated against it.
 //
-// The threads of a block run in one of two ways, which the environment
-// variable GPUKVET_CPU_THREADS chooses when the backend is opened:
+// A block runs in one of three ways:
 //
-//   - coroutines (the default without the race detector): the threads of a
-//     block take turns, each running until it reaches a barrier or returns;
-//     a worker switches between them without the scheduler, which is several
-//     times faster than waking goroutines, and blocks run in parallel.
-//   - goroutines (the default under -race): the threads of a block run
-//     freely in parallel and meet at barriers. Nothing orders them but the
-//     barriers, and nothing orders different blocks, so Go's race detector
-//     reports the races a kernel has between threads and between blocks.
+//   - a plain loop over its threads (a kernel that calls no barrier and has
+//     code that `gpukvet gen` wrote, which then holds the loop): each thread
+//     is a direct call of the kernel, which the compiler may inline;
+//   - coroutines (a kernel with barriers, without the race detector): the
+//     threads of a block take turns, each running until it reaches a barrier
+//     or returns; a worker switches between them without the scheduler,
+//     which is several times faster than waking goroutines;
+//   - goroutines (the default under -race, or GPUKVET_CPU_THREADS=goroutines
+//     ): the race-detecting schedule. Every thread of a block is a goroutine
+//     of its own, started for that block only, and nothing orders the
+//     threads but the barriers, so Go's race detector reports the races a
+//     kernel has between threads and between blocks. Blocks run in rounds of
+//     at least two blocks and otherwise at most RaceRoundThreads threads,
+//     because the detector sees fewer races the more goroutines are live;
+//     blocks of one round are not ordered by anything, so a race between
+//     two blocks is seen when the two share a round (blocks 2k and 2k+1
+//     always do; the end of a round orders it before the next).
 //
-// Both report a barrier that not every thread of a block reaches, and a trap,
-// with the same errors. Under coroutines a thread runs until its next
-// barrier before another thread of its block runs, so a kernel whose threads
-// wait for each other in any other way (spinning on an atomic flag that
-// another thread of the block sets) hangs there; such a kernel needs
-// GPUKVET_CPU_THREADS=goroutines (and is fragile on GPUs too).
+// GPUKVET_CPU_THREADS=coroutines forces coroutines for kernels with barriers
+// even under -race. Kernels without generated code are called through
+// reflection, and run as coroutines (nothing tells the backend they have no
+// barrier).
 //
-// Launch runs the kernel to completion before it returns and keeps the first
-// error; Sync and the next Read report it, as a GPU backend reports a trap of
-// asynchronous work.
+// Every schedule reports a barrier that not every thread of a block
+// reaches, and a trap, with the same errors. Under coroutines a thread runs
+// until its next barrier before another thread of its block runs, so a
+// kernel whose threads wait for each other in any other way (spinning on an
+// atomic flag that another thread of the block sets) hangs there; such a
+// kernel needs GPUKVET_CPU_THREADS=goroutines (and is fragile on GPUs too).
+//
+// Launch returns at once; launches run one after another on a goroutine of
+// their own, and Sync and Read wait for them and report the first error, as
+// a GPU backend reports a trap of asynchronous work. A wait with a deadline
+// (SyncContext, ReadContext) that passes stops the running kernel: its
+// threads end at their next call of gpu.Thread's BlockDim, GridDim or
+// Barrier or of gpu.Shared, or before the next thread of a block loop, and
+// the blocks not started are skipped. A kernel that loops without calling
+// any of them cannot be stopped (Go cannot stop a
+// goroutine from outside); the wait then still returns at the deadline, and
+// reports that the kernel keeps a processor busy.
+//
+// Launches are bounded: at most MaxThreads threads per launch (about a
+// minute of work for the cheapest kernel on one core).
 package cpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -38,28 +61,59 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
 	"github.com/gpukvet/gpukvet/internal/cpuexec"
 )
 
+// MaxThreads is the most threads one launch of the cpu backend runs; a
+// larger grid is an error at Launch.
+const MaxThreads = 1 << 36
+
+// RaceRoundThreads bounds the threads that run at once in the
+// race-detecting schedule. Go's race detector tracks a bounded number of
+// goroutines at a time (at most 8128 alive) and sees fewer races the more
+// run at once, so blocks run in rounds of at most this many threads, but
+// always at least two blocks, so that a race between neighbouring blocks
+// is seen.
+const RaceRoundThreads = 256
+
+// stopGrace is how long a wait whose deadline passed gives the running
+// kernel to reach a point where it stops.
+const stopGrace = 2 * time.Second
+
 // Open returns a new cpu backend. It always works.
 func Open() (backend.Backend, error) {
-	be := &Backend{cooperative: !raceEnabled}
-	switch os.Getenv("GPUKVET_CPU_THREADS") {
-	case "goroutines":
-		be.cooperative = false
-	case "coroutines":
-		be.cooperative = true
+	be := &Backend{schedule: "coroutines"}
+	if raceEnabled {
+		be.schedule = "goroutines"
+	}
+	switch v := os.Getenv("GPUKVET_CPU_THREADS"); v {
+	case "goroutines", "coroutines":
+		be.schedule = v
 	}
 	return be, nil
 }
 
-// Backend is the cpu backend.
+// Backend is the cpu backend. Its methods may be called from several
+// goroutines at once.
 type Backend struct {
-	err         error // first error of the launches since the last Sync or Read
-	cooperative bool  // run the threads of a block as coroutines
+	schedule string // for kernels with barriers: "coroutines" or "goroutines"
+
+	mu      sync.Mutex
+	pending []*launch // launched since the last Sync or Read, in order
+	last    *launch   // the last launch; nil when none ran yet
+	closed  bool
+	// raceBlocks keeps the race-detecting schedule's blocks by kernel and
+	// block size, from launch to launch (see runRounds).
+	raceBlocks map[raceKey][]*cpuexec.Block
+}
+
+type raceKey struct {
+	kernel string
+	n      int
 }
 
 type memory struct {
@@ -72,15 +126,28 @@ func (m *memory) Len() int { return m.slice.Len() }
 // Name returns "cpu".
 func (*Backend) Name() string { return "cpu" }
 
-// Alloc returns n zeroed elements of type elem.
+// Alloc returns n zeroed elements of type elem, or an error saying how
+// much memory is free when the allocation cannot fit.
 func (*Backend) Alloc(elem reflect.Type, n int) (backend.Memory, error) {
+	if err := checkAlloc(elem, n); err != nil {
+		return nil, err
+	}
 	return &memory{slice: reflect.MakeSlice(reflect.SliceOf(elem), n, n)}, nil
 }
 
-// Write copies src into dst.
-func (*Backend) Write(dst backend.Memory, src reflect.Value) error {
+// Write copies src into dst, once the launched work is done.
+func (be *Backend) Write(dst backend.Memory, src reflect.Value) error {
+	return be.WriteContext(context.Background(), dst, src)
+}
+
+// WriteContext copies src into dst once the launched work is done, or
+// returns a *backend.TimeoutError when ctx is done first.
+func (be *Backend) WriteContext(ctx context.Context, dst backend.Memory, src reflect.Value) error {
 	m, err := live(dst)
 	if err != nil {
+		return err
+	}
+	if err := be.wait(ctx); err != nil {
 		return err
 	}
 	reflect.Copy(m.slice, src)
@@ -89,18 +156,24 @@ func (*Backend) Write(dst backend.Memory, src reflect.Value) error {
 
 // Read copies src into dst, or returns the error of an earlier launch.
 func (be *Backend) Read(dst reflect.Value, src backend.Memory) error {
+	return be.ReadContext(context.Background(), dst, src)
+}
+
+// ReadContext is Read with a deadline: a *backend.TimeoutError when ctx
+// is done before the launched work.
+func (be *Backend) ReadContext(ctx context.Context, dst reflect.Value, src backend.Memory) error {
 	m, err := live(src)
 	if err != nil {
 		return err
 	}
-	if err := be.Sync(); err != nil {
+	if err := be.SyncContext(ctx); err != nil {
 		return err
 	}
 	reflect.Copy(dst, m.slice)
 	return nil
 }
 
-// Free releases m.
+// Free releases m. A launch still running keeps the memory it uses alive.
 func (*Backend) Free(mem backend.Memory) error {
 	m, err := live(mem)
 	if err != nil {
@@ -122,20 +195,114 @@ func live(mem backend.Memory) (*memory, error) {
 	return m, nil
 }
 
-// Sync returns the first error of the launches since the last Sync or Read,
-// and forgets it.
-func (be *Backend) Sync() error {
-	err := be.err
-	be.err = nil
+// Sync waits for the launched work and returns the first error of the
+// launches since the last Sync or Read, and forgets it.
+func (be *Backend) Sync() error { return be.SyncContext(context.Background()) }
+
+// SyncContext is Sync with a deadline. When ctx is done first, the
+// launches still pending are stopped (see the package doc) and the error
+// is a *backend.TimeoutError naming the kernel that was running.
+func (be *Backend) SyncContext(ctx context.Context) error {
+	if err := be.wait(ctx); err != nil {
+		return err
+	}
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	var err error
+	for _, l := range be.pending {
+		if l.err != nil && err == nil {
+			err = l.err
+		}
+	}
+	be.pending = nil
 	return err
 }
 
-// Close releases nothing: the cpu backend holds no resources but memory.
-func (*Backend) Close() error { return nil }
+// wait waits until every launch is done, or stops them when ctx is done
+// first.
+func (be *Backend) wait(ctx context.Context) error {
+	be.mu.Lock()
+	last, pending := be.last, slices.Clone(be.pending)
+	be.mu.Unlock()
+	if last == nil {
+		return nil
+	}
+	select {
+	case <-last.done:
+		return nil
+	default:
+	}
+	select {
+	case <-last.done:
+		return nil
+	case <-ctx.Done():
+	}
+	// Name the kernel that was running: the first pending one not done.
+	running := last
+	for _, l := range pending {
+		select {
+		case <-l.done:
+			continue
+		default:
+		}
+		running = l
+		break
+	}
+	for _, l := range pending {
+		l.stop.Store(true)
+	}
+	terr := &backend.TimeoutError{Kernel: running.k.Name, Err: ctx.Err()}
+	select {
+	case <-last.done:
+		terr.Stopped = true
+		terr.Detail = "the cpu backend stopped it (its outputs are partly written) and skipped the launches after it; the device stays usable"
+		be.mu.Lock()
+		be.pending = nil
+		be.mu.Unlock()
+	case <-time.After(stopGrace):
+		terr.Detail = fmt.Sprintf("it did not stop within %v of the deadline: a loop that calls none of gpu.Thread's BlockDim, GridDim and Barrier nor gpu.Shared cannot be stopped, and keeps a processor busy until the program exits; the device is unusable (Close it and open another)", stopGrace)
+	}
+	return terr
+}
 
-// Launch runs k on every block of grid and returns when all are done. A trap
-// or a barrier error is kept for Sync and Read.
+// Close waits for the launched work (stopping it after stopGrace) and
+// releases nothing else: the cpu backend holds no resources but memory.
+func (be *Backend) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
+	defer cancel()
+	err := be.wait(ctx)
+	be.mu.Lock()
+	be.closed = true
+	be.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("cpu backend: Close while a launch was running: %w", err)
+	}
+	return nil
+}
+
+// CheckShape refuses launches of more than MaxThreads threads.
+func (*Backend) CheckShape(grid, block gpu.Dim3) error {
+	n := uint64(1)
+	for _, x := range []int{grid.X, grid.Y, grid.Z, block.X, block.Y, block.Z} {
+		if x <= 0 {
+			return fmt.Errorf("shape has a dimension below 1")
+		}
+		if n > MaxThreads/uint64(x) {
+			return fmt.Errorf("grid (%d,%d,%d) of blocks (%d,%d,%d) is more than the cpu backend's bound of 2^36 threads per launch (cpu.MaxThreads, about a minute of work for the cheapest kernel on one core)",
+				grid.X, grid.Y, grid.Z, block.X, block.Y, block.Z)
+		}
+		n *= uint64(x)
+	}
+	return nil
+}
+
+// Launch starts k on every block of grid and returns; the launch runs once
+// the launches before it are done. A trap or a barrier error is kept for
+// Sync and Read.
 func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg) error {
+	if err := be.CheckShape(grid, block); err != nil {
+		return fmt.Errorf("kernel %s: %v", k.Name, err)
+	}
 	in := make([]reflect.Value, 1+len(args))
 	for i, a := range args {
 		if a.Mem != nil {
@@ -148,109 +315,202 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 			in[1+i] = a.Value
 		}
 	}
-	l := &launch{k: k, grid: dim3(grid), block: dim3(block), in: in, cooperative: be.cooperative}
-	l.run()
-	if be.err == nil {
-		be.err = l.err
+	l := &launch{k: k, grid: dim3(grid), block: dim3(block), in: in, done: make(chan struct{})}
+	l.schedule = be.schedule
+	l.be = be
+	if k.CPU != nil {
+		vals := make([]any, len(args))
+		for i, v := range in[1:] {
+			vals[i] = v.Interface()
+		}
+		thread, block := k.CPU.Bind(vals)
+		l.body = func() func(gpu.Thread) { return thread }
+		if block != nil && be.schedule != "goroutines" {
+			l.schedule, l.block1 = "loop", block
+		}
+	} else {
+		l.body = func() func(gpu.Thread) {
+			in := slices.Clone(in)
+			return func(t gpu.Thread) {
+				in[0] = reflect.ValueOf(t)
+				k.Func.Call(in)
+			}
+		}
 	}
+	be.mu.Lock()
+	if be.closed {
+		be.mu.Unlock()
+		return fmt.Errorf("kernel %s: cpu backend is closed", k.Name)
+	}
+	prev := be.last
+	be.last = l
+	be.pending = append(be.pending, l)
+	be.mu.Unlock()
+	go func() {
+		defer close(l.done)
+		if prev != nil {
+			<-prev.done
+		}
+		if !l.stop.Load() {
+			l.run()
+		}
+		if l.err == nil && l.stop.Load() {
+			l.err = fmt.Errorf("kernel %s was stopped: a wait for it passed its deadline", k.Name)
+		}
+	}()
 	return nil
 }
-
-// maxThreads bounds the goroutines that run kernel threads at once.
-const maxThreads = 1 << 16
 
 // launch is one kernel launch in progress.
 type launch struct {
 	k           *backend.Kernel
 	grid, block [3]int
 	in          []reflect.Value // arguments; in[0] is set per thread
-	cooperative bool
+	schedule    string          // "loop", "coroutines" or "goroutines"
+	// body returns the kernel with its arguments bound, for one goroutine
+	// (the reflective form keeps per-goroutine state).
+	body func() func(gpu.Thread)
+	// block1 runs all threads of a block from thread (0,0,0) on, for the
+	// loop schedule (generated code, kernels without barriers).
+	block1 func(gpu.Thread)
 
+	be     *Backend
 	next   atomic.Int64 // next block to run, linear index
-	stride int64        // if not 0, worker w runs blocks w, w+stride, ...
 	failed atomic.Bool  // a block failed: start no more blocks
+	stop   atomic.Bool  // the launch passed a deadline: threads end at their next poll
 	mu     sync.Mutex
-	err    error // the first block's error
+	err    error         // the first block's error
+	done   chan struct{} // closed when the launch ended
 }
 
+func (l *launch) nblocks() int64 { return int64(l.grid[0]) * int64(l.grid[1]) * int64(l.grid[2]) }
+
+func (l *launch) nthreads() int { return l.block[0] * l.block[1] * l.block[2] }
+
 func (l *launch) run() {
-	nblocks := int64(l.grid[0] * l.grid[1] * l.grid[2])
-	// Each worker keeps a goroutine per thread of a block: bound their
-	// number (and the memory of their stacks) on machines with many cores.
-	workers := max(1, min(int64(runtime.GOMAXPROCS(0)), nblocks, maxThreads/int64(l.block[0]*l.block[1]*l.block[2])))
-	if raceEnabled && !l.cooperative {
-		// Under the race detector, blocks of different workers must not be
-		// ordered by anything, so that a race between blocks is seen: each
-		// worker takes a fixed share of the blocks instead of taking the next
-		// one from a shared counter (an atomic the detector would see as
-		// ordering the workers). Use at least a few workers even on a small
-		// machine, and stay well below the detector's limit on live
-		// goroutines.
-		n := int64(l.block[0] * l.block[1] * l.block[2])
-		workers = max(1, min(max(workers, 4), nblocks, 4096/n))
-		l.stride = workers
+	if l.schedule == "goroutines" {
+		l.runRounds()
+		return
+	}
+	nblocks := l.nblocks()
+	workers := max(1, min(int64(runtime.GOMAXPROCS(0)), nblocks))
+	if l.schedule == "coroutines" {
+		// Each worker keeps a coroutine per thread of a block: bound their
+		// number (and the memory of their stacks) on machines with many
+		// cores.
+		workers = max(1, min(workers, maxThreads/int64(l.nthreads())))
 	}
 	var wg sync.WaitGroup
-	for w := range workers {
-		if l.cooperative {
-			wg.Go(func() { l.workCooperative() })
+	for range workers {
+		if l.schedule == "loop" {
+			wg.Go(l.workLoop)
 		} else {
-			wg.Go(func() { l.work(w) })
+			wg.Go(l.workCooperative)
 		}
 	}
 	wg.Wait()
 }
 
-// work runs blocks until none is left. Each worker keeps one goroutine per
-// thread of a block and hands them block after block, so that a goroutine's
-// stack, grown by its first kernel call, serves every later one.
-func (l *launch) work(w int64) {
-	n := l.block[0] * l.block[1] * l.block[2]
-	blk := cpuexec.NewBlock(l.k.Name, [3]int{}, n)
-	var done sync.WaitGroup
-	start := make([]chan [3]int, n) // start[i] gets the index of each block thread i runs
-	for i := 1; i < n; i++ {
-		start[i] = make(chan [3]int, 1)
-		go func(tid [3]int, start <-chan [3]int) {
-			in := slices.Clone(l.in)
-			for bid := range start {
-				l.runThread(in, blk, bid, tid)
-				done.Done()
-			}
-		}(unlinear(i, l.block), start[i])
-	}
-	defer func() {
-		for _, c := range start[1:] {
-			close(c)
+// maxThreads bounds the coroutines that run kernel threads at once.
+const maxThreads = 1 << 16
+
+// nextBlock returns the linear index of the next block to run, or false
+// when none is left.
+func (l *launch) nextBlock() (int64, bool) {
+	b := l.next.Add(1) - 1
+	return b, b < l.nblocks() && !l.failed.Load() && !l.stop.Load()
+}
+
+// newBlock returns a block for this launch.
+func (l *launch) newBlock(idx [3]int) *cpuexec.Block {
+	blk := cpuexec.NewBlock(l.k.Name, idx, l.nthreads())
+	blk.SetHalt(&l.stop)
+	return blk
+}
+
+// workLoop runs blocks until none is left, each as a loop over its
+// threads: the kernel has no barrier, so a thread runs from start to end
+// before the next one starts.
+func (l *launch) workLoop() {
+	n := l.nthreads()
+	blk := l.newBlock([3]int{})
+	blk.SetCooperative(func(pc uintptr) bool {
+		if n == 1 {
+			return true
 		}
-	}()
-	in := slices.Clone(l.in)
-	b, ok := w, !l.failed.Load()
-	if l.stride == 0 {
-		b, ok = l.nextBlock(w, 0)
-	}
-	for ; ok; b, ok = l.nextBlock(w, b) {
+		blk.Trap(fmt.Errorf("kernel %s reached the barrier at %s, but its generated code (gpukvet_gen.go) says it calls none: run gpukvet gen again", l.k.Name, cpuexec.Position(pc)))
+		return false
+	})
+	run := cpuexec.Runner(l.block1)
+	for b, ok := l.nextBlock(); ok; b, ok = l.nextBlock() {
 		bid := unlinear(int(b), l.grid)
 		blk.Reset(bid)
-		done.Add(n - 1)
-		for _, c := range start[1:] {
-			c <- bid
-		}
-		l.runThread(in, blk, bid, [3]int{})
-		done.Wait()
+		l.loopBlock(blk, run, bid)
 		l.blockDone(blk)
 	}
 }
 
-// nextBlock returns the linear index of the next block worker w runs after
-// block b, or false when none is left.
-func (l *launch) nextBlock(w, b int64) (int64, bool) {
-	if l.stride == 0 {
-		b = l.next.Add(1) - 1
-	} else {
-		b += l.stride
+// loopBlock runs the threads of block bid one after another, through the
+// generated loop, which keeps the index of the running thread in
+// blk.Cursor.
+func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int), bid [3]int) {
+	blk.Cursor = 0
+	defer func() {
+		if r := recover(); r != nil && !cpuexec.IsAbort(r) {
+			blk.Trap(l.trap(r, bid, unlinear(blk.Cursor, l.block)))
+		}
+	}()
+	run(blk, [3]int{}, bid, l.block, l.grid)
+}
+
+// runRounds is the race-detecting schedule: every thread of every block is
+// a goroutine started for that block alone, so that nothing orders two
+// blocks, nor two threads of a block except barriers. Blocks run in rounds
+// of at most RaceRoundThreads threads (see the package doc).
+func (l *launch) runRounds() {
+	n := l.nthreads()
+	per := max(2, int64(RaceRoundThreads/n))
+	blks := l.be.raceSlots(l.k.Name, n, int(min(per, l.nblocks())))
+	for first := int64(0); first < l.nblocks() && !l.failed.Load() && !l.stop.Load(); first += per {
+		var wg sync.WaitGroup
+		for b := first; b < min(first+per, l.nblocks()); b++ {
+			bid := unlinear(int(b), l.grid)
+			blk := blks[b-first]
+			blk.Reset(bid)
+			blk.SetHalt(&l.stop)
+			for i := range n {
+				tid := unlinear(i, l.block)
+				wg.Go(func() {
+					l.runThread(cpuexec.Runner(l.body()), blk, bid, tid)
+				})
+			}
+		}
+		wg.Wait()
+		for b := first; b < min(first+per, l.nblocks()); b++ {
+			l.blockDone(blks[b-first])
+		}
 	}
-	return b, b < int64(l.grid[0]*l.grid[1]*l.grid[2]) && !l.failed.Load()
+}
+
+// raceSlots returns k blocks for the race-detecting schedule of kernel
+// with n threads per block, the same ones from launch to launch: a block
+// keeps its shared-memory instances, so that looking one up (an atomic
+// load) acquires nothing new, where creating it would order the creating
+// thread's earlier accesses before every later lookup in the detector's
+// eyes, and hide races.
+func (be *Backend) raceSlots(kernel string, n, k int) []*cpuexec.Block {
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	if be.raceBlocks == nil {
+		be.raceBlocks = map[raceKey][]*cpuexec.Block{}
+	}
+	key := raceKey{kernel, n}
+	blks := be.raceBlocks[key]
+	for len(blks) < k {
+		blks = append(blks, cpuexec.NewBlock(kernel, [3]int{}, n))
+	}
+	be.raceBlocks[key] = blks
+	return blks[:k]
 }
 
 // blockDone records the error of a block, if any.
@@ -270,7 +530,6 @@ func (l *launch) blockDone(blk *cpuexec.Block) {
 // a barrier it reached, or 0 when the kernel returned.
 type coThread struct {
 	tid     [3]int
-	in      []reflect.Value
 	next    func() (uintptr, bool)
 	stop    func()
 	yield   func(uintptr) bool
@@ -285,10 +544,10 @@ type coThread struct {
 // on. A switch between coroutines costs far less than waking a goroutine on
 // another processor, and only the workers run in parallel. Each thread is
 // still its own goroutine, but the switches order the threads of a block for
-// the race detector, which is why -race builds use work instead.
+// the race detector, which is why -race builds use runRounds instead.
 func (l *launch) workCooperative() {
-	n := l.block[0] * l.block[1] * l.block[2]
-	blk := cpuexec.NewBlock(l.k.Name, [3]int{}, n)
+	n := l.nthreads()
+	blk := l.newBlock([3]int{})
 	var (
 		bid     [3]int
 		cur     *coThread // the thread running now
@@ -304,11 +563,12 @@ func (l *launch) workCooperative() {
 	})
 	threads := make([]*coThread, n)
 	for i := range threads {
-		t := &coThread{tid: unlinear(i, l.block), in: slices.Clone(l.in)}
+		t := &coThread{tid: unlinear(i, l.block)}
+		run := cpuexec.Runner(l.body())
 		t.next, t.stop = iter.Pull(func(yield func(uintptr) bool) {
 			t.yield = yield
 			for !t.stopped {
-				l.runThread(t.in, blk, bid, t.tid)
+				l.runThread(run, blk, bid, t.tid)
 				if !yield(0) {
 					return
 				}
@@ -321,7 +581,7 @@ func (l *launch) workCooperative() {
 			t.stop()
 		}
 	}()
-	for b, ok := l.nextBlock(-1, 0); ok; b, ok = l.nextBlock(-1, b) {
+	for b, ok := l.nextBlock(); ok; b, ok = l.nextBlock() {
 		bid = unlinear(int(b), l.grid)
 		blk.Reset(bid)
 		aborted = false
@@ -368,28 +628,33 @@ func (l *launch) workCooperative() {
 	}
 }
 
-// runThread calls the kernel for one thread and reports how it ended to its
-// block.
-func (l *launch) runThread(in []reflect.Value, blk *cpuexec.Block, bid, tid [3]int) {
+// runThread runs one thread and reports how it ended to its block.
+func (l *launch) runThread(run func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int), blk *cpuexec.Block, bid, tid [3]int) {
 	defer func() {
 		r := recover()
 		switch {
 		case r == nil:
 			blk.Exit(tid)
 		case cpuexec.IsAbort(r):
-			// The block failed already; its error is recorded.
+			// The block failed already (its error is recorded), or the
+			// launch was stopped.
 		default:
-			blk.Trap(&backend.Trap{
-				Kernel: l.k.Name,
-				Pos:    panicPosition(),
-				Block:  gpu.Dim3{X: bid[0], Y: bid[1], Z: bid[2]},
-				Thread: gpu.Dim3{X: tid[0], Y: tid[1], Z: tid[2]},
-				Msg:    panicMessage(r),
-			})
+			blk.Trap(l.trap(r, bid, tid))
 		}
 	}()
-	in[0] = reflect.ValueOf(cpuexec.NewThread(blk, tid, bid, l.block, l.grid))
-	l.k.Func.Call(in)
+	run(blk, tid, bid, l.block, l.grid)
+}
+
+// trap describes the panic r of thread tid of block bid; it must be called
+// from the deferred function that recovered r.
+func (l *launch) trap(r any, bid, tid [3]int) *backend.Trap {
+	return &backend.Trap{
+		Kernel: l.k.Name,
+		Pos:    panicPosition(),
+		Block:  gpu.Dim3{X: bid[0], Y: bid[1], Z: bid[2]},
+		Thread: gpu.Dim3{X: tid[0], Y: tid[1], Z: tid[2]},
+		Msg:    panicMessage(r),
+	}
 }
 
 // panicPosition returns the file:line of the panicking statement of kernel
@@ -398,7 +663,7 @@ func (l *launch) runThread(in []reflect.Value, blk *cpuexec.Block, bid, tid [3]i
 // runtime nor the gpukvet packages that implement the kernel API.
 func panicPosition() string {
 	var pcs [64]uintptr
-	n := runtime.Callers(3, pcs[:])
+	n := runtime.Callers(4, pcs[:]) // skip Callers, panicPosition, trap, the deferred function
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()

@@ -313,6 +313,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Histogram", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistogram},
 	})
 }
 
@@ -323,4 +324,13 @@ func LaunchHistogram(d *device.Device, grid, block gpu.Dim3, data *device.Buffer
 		return gpukvetErr
 	}
 	return d.Launch(Histogram, grid, block, data, hist)
+}
+
+// gpukvetCPUHistogram binds kernel Histogram's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	thread = func(gpukvetT gpu.Thread) { Histogram(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

@@ -786,6 +786,7 @@ func init() {
 		Dims:   2,
 		Params: []string{"n", "m", "p", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "matmul_MatMul", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMatMul},
 	})
 }
 
@@ -796,4 +797,19 @@ func LaunchMatMul(d *device.Device, grid, block gpu.Dim3, n int, m int, p int, a
 		return gpukvetErr
 	}
 	return d.Launch(MatMul, grid, block, n, m, p, a, b, c)
+}
+
+// gpukvetCPUMatMul binds kernel MatMul's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		MatMul(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	return thread, block
 }

@@ -259,6 +259,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "reduce_BlockSum", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlockSum},
 	})
 }
 
@@ -269,4 +270,13 @@ func LaunchBlockSum(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[fl
 		return gpukvetErr
 	}
 	return d.Launch(BlockSum, grid, block, in, out)
+}
+
+// gpukvetCPUBlockSum binds kernel BlockSum's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { BlockSum(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

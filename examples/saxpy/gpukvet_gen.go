@@ -186,6 +186,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "saxpy_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy},
 	})
 }
 
@@ -196,4 +197,22 @@ func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Bu
 		return gpukvetErr
 	}
 	return d.Launch(Saxpy, grid, block, a, x, y)
+}
+
+// gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(float32)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

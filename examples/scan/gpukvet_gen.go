@@ -608,12 +608,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"offsets", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "scan_AddOffsets", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAddOffsets},
 	})
 	gpukvetRegister(BlockScan, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out", "sums"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "scan_BlockScan", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlockScan},
 	})
 }
 
@@ -633,4 +635,31 @@ func LaunchBlockScan(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[i
 		return gpukvetErr
 	}
 	return d.Launch(BlockScan, grid, block, in, out, sums)
+}
+
+// gpukvetCPUAddOffsets binds kernel AddOffsets's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUBlockScan binds kernel BlockScan's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { BlockScan(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
 }

@@ -867,6 +867,7 @@ func init() {
 		Dims:   2,
 		Params: []string{"width", "height", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "transpose_Transpose", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTranspose},
 	})
 }
 
@@ -877,4 +878,15 @@ func LaunchTranspose(d *device.Device, grid, block gpu.Dim3, width int, height i
 		return gpukvetErr
 	}
 	return d.Launch(Transpose, grid, block, width, height, in, out)
+}
+
+// gpukvetCPUTranspose binds kernel Transpose's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Transpose(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
 }

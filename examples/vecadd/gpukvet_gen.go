@@ -278,6 +278,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "vecadd_VecAdd", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUVecAdd},
 	})
 }
 
@@ -288,4 +289,22 @@ func LaunchVecAdd(d *device.Device, grid, block gpu.Dim3, a *device.Buffer[float
 		return gpukvetErr
 	}
 	return d.Launch(VecAdd, grid, block, a, b, c)
+}
+
+// gpukvetCPUVecAdd binds kernel VecAdd's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { VecAdd(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			VecAdd(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

@@ -20,6 +20,13 @@ import (
 // imports it).
 var NewThread func(b *Block, threadIdx, blockIdx, blockDim, gridDim [3]int) any
 
+// Runner is set by package gpu, like NewThread: given body, a
+// func(gpu.Thread), it returns a function that runs body as thread tid of
+// block b, building the gpu.Thread without boxing it in an interface, so
+// that the cpu backend calls a kernel per thread at the cost of a function
+// call.
+var Runner func(body any) func(b *Block, tid, bid, bdim, gdim [3]int)
+
 // Block is the shared state of one block of a cpu launch. The runner of each
 // thread calls Exit when the thread's kernel function returns, and Trap when
 // it panics; the kernel's calls to Barrier and Shared arrive here through
@@ -51,9 +58,8 @@ type Block struct {
 	shared atomic.Pointer[map[uintptr]any]
 
 	mu    sync.Mutex
-	cond  sync.Cond
+	gen   *barrierGen    // the generation of the barrier threads wait at now
 	idx   [3]int         // block index, for errors
-	gen   uint64         // count of barriers released, so waiters know theirs passed
 	pc    uintptr        // the barrier the waiting threads wait at
 	err   error          // why the block was aborted; nil while it runs
 	byPos map[string]any // shared instances by source position
@@ -61,6 +67,29 @@ type Block struct {
 	// wait, if set, replaces the barrier among free-running threads: see
 	// SetCooperative.
 	wait func(pc uintptr) bool
+
+	// Cursor is the linear index (X fastest) of the thread that a block
+	// loop (gpu.Thread's CPUNext) runs now, so that a trap names it.
+	Cursor int
+
+	// halt is the launch's stop flag: once it is set, the block's threads
+	// end at their next call of a gpu.Thread method, Shared or Barrier
+	// (Poll), so that a launch past its deadline stops.
+	halt *atomic.Bool
+}
+
+// SetHalt makes the block's threads end at their next Poll once *h is true.
+func (b *Block) SetHalt(h *atomic.Bool) { b.halt = h }
+
+// Poll ends the calling thread (with the abort panic, which its runner
+// recognises with IsAbort) if the launch was stopped. Package gpu calls it
+// from Thread's BlockDim, GridDim, Barrier and CPUNext and from Shared, so
+// that a kernel that calls one in a loop stops at that loop's next
+// iteration.
+func (b *Block) Poll() {
+	if b.halt != nil && b.halt.Load() {
+		panic(abort{})
+	}
 }
 
 // SetCooperative makes b's threads cooperative: a runner that runs them one
@@ -105,7 +134,6 @@ func (b *Block) differentBarriers(pc1, pc2 uintptr) error {
 // threads per block.
 func NewBlock(kernel string, idx [3]int, n int) *Block {
 	b := &Block{kernel: kernel, idx: idx, n: n, byPos: map[string]any{}}
-	b.cond.L = &b.mu
 	return b
 }
 
@@ -121,6 +149,7 @@ func (b *Block) Reset(idx [3]int) {
 	b.waiting.Store(0)
 	b.pc = 0
 	b.err = nil
+	b.gen = nil
 }
 
 // abort is the panic value with which Barrier ends a thread of an aborted
@@ -148,6 +177,7 @@ func (b *Block) Err() error {
 // aborts the block with an error naming the barrier: the barrier could never
 // be passed, and the runtime reports that instead of hanging.
 func (b *Block) Barrier(pc uintptr) {
+	b.Poll()
 	if b.wait != nil {
 		if !b.wait(pc) {
 			panic(abort{})
@@ -155,13 +185,14 @@ func (b *Block) Barrier(pc uintptr) {
 		return
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.err != nil {
+		b.mu.Unlock()
 		panic(abort{})
 	}
 	w := b.waiting.Load()
 	if w > 0 && !SameBarrier(pc, b.pc) {
 		b.fail(b.differentBarriers(b.pc, pc))
+		b.mu.Unlock()
 		panic(abort{})
 	}
 	if w == 0 {
@@ -170,19 +201,26 @@ func (b *Block) Barrier(pc uintptr) {
 	b.waiting.Store(w + 1)
 	if b.exited.Load() > 0 {
 		b.fail(b.notReached(pc, *b.firstExit.Load(), "returned without reaching it"))
+		b.mu.Unlock()
 		panic(abort{})
 	}
 	if int(w+1) == b.n {
 		b.waiting.Store(0)
-		b.gen++
-		b.cond.Broadcast()
+		b.release(false)
+		b.mu.Unlock()
 		return
 	}
-	gen := b.gen
-	for gen == b.gen && b.err == nil {
-		b.cond.Wait()
-	}
-	if gen == b.gen {
+	// Wait for the channel of this barrier's generation to close, without
+	// taking the mutex again: a waiter that locked it on waking would be
+	// ordered, for the race detector, after every thread that already ran
+	// on to the next barrier, which a GPU does not do (and the detector
+	// would miss races in that interval). The close orders every arrival
+	// (each made under the mutex) before every waiter goes on, as a
+	// barrier must.
+	g := b.current()
+	b.mu.Unlock()
+	<-g.done
+	if g.aborted {
 		panic(abort{})
 	}
 }
@@ -220,7 +258,34 @@ func (b *Block) fail(err error) {
 	if b.err == nil {
 		b.err = err
 	}
-	b.cond.Broadcast()
+	b.release(true)
+}
+
+// barrierGen is one passing of a barrier: its waiters wait for done to
+// close; aborted, written before the close, says the block failed.
+type barrierGen struct {
+	done    chan struct{}
+	aborted bool
+}
+
+// current returns the generation that threads arriving now wait for. b.mu
+// is held.
+func (b *Block) current() *barrierGen {
+	if b.gen == nil {
+		b.gen = &barrierGen{done: make(chan struct{})}
+	}
+	return b.gen
+}
+
+// release lets the waiters of the current generation go (or end, when
+// aborted). b.mu is held.
+func (b *Block) release(aborted bool) {
+	if b.gen == nil {
+		return
+	}
+	b.gen.aborted = aborted
+	close(b.gen.done)
+	b.gen = nil
 }
 
 // Shared returns the block's instance of the shared variable whose Shared
@@ -231,6 +296,7 @@ func (b *Block) fail(err error) {
 // Shared calls on one source line therefore share one instance too: write them
 // on separate lines.
 func (b *Block) Shared(pc uintptr, alloc func() any) any {
+	b.Poll()
 	if m := b.shared.Load(); m != nil {
 		if v, ok := (*m)[pc]; ok {
 			return v

@@ -448,12 +448,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"frontier", "next"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "bfs_Advance", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAdvance},
 	})
 	gpukvetRegister(Expand, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"level", "rowPtr", "cols", "frontier", "visited", "next", "cost", "done"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "bfs_Expand", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUExpand},
 	})
 }
 
@@ -473,4 +475,46 @@ func LaunchExpand(d *device.Device, grid, block gpu.Dim3, level int32, rowPtr *d
 		return gpukvetErr
 	}
 	return d.Launch(Expand, grid, block, level, rowPtr, cols, frontier, visited, next, cost, done)
+}
+
+// gpukvetCPUAdvance binds kernel Advance's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAdvance(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Advance(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Advance(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUExpand binds kernel Expand's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUExpand(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int32)
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	gpukvetArg4 := []int32(gpukvetArgs[4].([]int32))
+	gpukvetArg5 := []int32(gpukvetArgs[5].([]int32))
+	gpukvetArg6 := []int32(gpukvetArgs[6].([]int32))
+	gpukvetArg7 := []int32(gpukvetArgs[7].([]int32))
+	thread = func(gpukvetT gpu.Thread) {
+		Expand(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Expand(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

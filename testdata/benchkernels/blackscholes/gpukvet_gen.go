@@ -1214,6 +1214,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"r", "v", "s", "x", "y", "call", "put"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "blackscholes_Price", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUPrice},
 	})
 }
 
@@ -1224,4 +1225,28 @@ func LaunchPrice(d *device.Device, grid, block gpu.Dim3, r float32, v float32, s
 		return gpukvetErr
 	}
 	return d.Launch(Price, grid, block, r, v, s, x, y, call, put)
+}
+
+// gpukvetCPUPrice binds kernel Price's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(float32)
+	gpukvetArg1 := gpukvetArgs[1].(float32)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Price(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Price(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

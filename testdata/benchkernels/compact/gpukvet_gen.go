@@ -698,12 +698,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"threshold", "in", "pos", "counts"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "compact_Scan", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUScan},
 	})
 	gpukvetRegister(Scatter, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"threshold", "in", "pos", "offsets", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "compact_Scatter", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUScatter},
 	})
 }
 
@@ -723,4 +725,37 @@ func LaunchScatter(d *device.Device, grid, block gpu.Dim3, threshold float32, in
 		return gpukvetErr
 	}
 	return d.Launch(Scatter, grid, block, threshold, in, pos, offsets, out)
+}
+
+// gpukvetCPUScan binds kernel Scan's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(float32)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Scan(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
+}
+
+// gpukvetCPUScatter binds kernel Scatter's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(float32)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

@@ -877,6 +877,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Hist256", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHist256},
 	})
 }
 
@@ -887,4 +888,13 @@ func LaunchHist256(d *device.Device, grid, block gpu.Dim3, data *device.Buffer[u
 		return gpukvetErr
 	}
 	return d.Launch(Hist256, grid, block, data, hist)
+}
+
+// gpukvetCPUHist256 binds kernel Hist256's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	thread = func(gpukvetT gpu.Thread) { Hist256(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

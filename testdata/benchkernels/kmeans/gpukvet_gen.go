@@ -485,6 +485,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"n", "k", "nf", "features", "centres", "member", "delta"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kmeans_Assign", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAssign},
 	})
 }
 
@@ -495,4 +496,28 @@ func LaunchAssign(d *device.Device, grid, block gpu.Dim3, n int, k int, nf int, 
 		return gpukvetErr
 	}
 	return d.Launch(Assign, grid, block, n, k, nf, features, centres, member, delta)
+}
+
+// gpukvetCPUAssign binds kernel Assign's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []int32(gpukvetArgs[5].([]int32))
+	gpukvetArg6 := []int32(gpukvetArgs[6].([]int32))
+	thread = func(gpukvetT gpu.Thread) {
+		Assign(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Assign(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

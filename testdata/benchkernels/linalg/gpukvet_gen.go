@@ -4207,84 +4207,98 @@ func init() {
 		Dims:   1,
 		Params: []string{"m", "n", "a", "x", "tmp"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxTmp", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtaxTmp},
 	})
 	gpukvetRegister(AtaxY, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "a", "tmp", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxY", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtaxY},
 	})
 	gpukvetRegister(BicgQ, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"nx", "ny", "a", "p", "q"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_BicgQ", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBicgQ},
 	})
 	gpukvetRegister(BicgS, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"nx", "ny", "a", "r", "s"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_BicgS", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBicgS},
 	})
 	gpukvetRegister(Gemm, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "alpha", "beta", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gemm", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGemm},
 	})
 	gpukvetRegister(GemmTiled, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "alpha", "beta", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_GemmTiled", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGemmTiled},
 	})
 	gpukvetRegister(Gesummv, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "alpha", "beta", "a", "b", "x", "y", "tmp"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gesummv", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGesummv},
 	})
 	gpukvetRegister(MatMul, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_MatMul", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMatMul},
 	})
 	gpukvetRegister(Mm2First, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "alpha", "a", "b", "tmp"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2First", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMm2First},
 	})
 	gpukvetRegister(Mm2Second, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nl", "nj", "beta", "tmp", "c", "d"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2Second", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMm2Second},
 	})
 	gpukvetRegister(MvtX1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "a", "x1", "y1"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX1", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMvtX1},
 	})
 	gpukvetRegister(MvtX2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "a", "x2", "y2"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX2", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMvtX2},
 	})
 	gpukvetRegister(SgemvBlock, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "alpha", "beta", "a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_SgemvBlock", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSgemvBlock},
 	})
 	gpukvetRegister(Transpose, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Transpose", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTranspose},
 	})
 }
 
@@ -4412,4 +4426,295 @@ func LaunchTranspose(d *device.Device, grid, block gpu.Dim3, rows int, cols int,
 		return gpukvetErr
 	}
 	return d.Launch(Transpose, grid, block, rows, cols, in, out)
+}
+
+// gpukvetCPUAtaxTmp binds kernel AtaxTmp's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		AtaxTmp(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AtaxTmp(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUAtaxY binds kernel AtaxY's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		AtaxY(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AtaxY(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUBicgQ binds kernel BicgQ's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		BicgQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			BicgQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUBicgS binds kernel BicgS's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		BicgS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			BicgS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGemm binds kernel Gemm's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := gpukvetArgs[4].(float32)
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	gpukvetArg7 := []float32(gpukvetArgs[7].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Gemm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Gemm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGemmTiled binds kernel GemmTiled's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := gpukvetArgs[4].(float32)
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	gpukvetArg7 := []float32(gpukvetArgs[7].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		GemmTiled(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+	}
+	return thread, block
+}
+
+// gpukvetCPUGesummv binds kernel Gesummv's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(float32)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	gpukvetArg7 := []float32(gpukvetArgs[7].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Gesummv(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Gesummv(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMatMul binds kernel MatMul's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		MatMul(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			MatMul(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMm2First binds kernel Mm2First's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Mm2First(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Mm2First(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMm2Second binds kernel Mm2Second's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Mm2Second(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Mm2Second(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMvtX1 binds kernel MvtX1's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { MvtX1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			MvtX1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMvtX2 binds kernel MvtX2's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { MvtX2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			MvtX2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSgemvBlock binds kernel SgemvBlock's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		SgemvBlock(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	return thread, block
+}
+
+// gpukvetCPUTranspose binds kernel Transpose's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Transpose(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
 }

@@ -8457,18 +8457,21 @@ func init() {
 		Dims:   1,
 		Params: []string{"i32", "u32", "i64", "u64", "f32", "f64"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_Atomics", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtomics},
 	})
 	gpukvetRegister(ConvRows, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "kernel", "src", "dst"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_ConvRows", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUConvRows},
 	})
 	gpukvetRegister(Doitgen, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"r", "nq", "np", "a", "c4", "sum"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_Doitgen", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDoitgen},
 	})
 	gpukvetRegister(GramNorm, device.KernelSpec{
 		Block:  gpu.Dim3{X: 1, Y: 1, Z: 1},
@@ -8476,24 +8479,28 @@ func init() {
 		Dims:   1,
 		Params: []string{"m", "n", "k", "a", "r"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_GramNorm", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramNorm},
 	})
 	gpukvetRegister(GramQ, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "k", "a", "r", "q"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_GramQ", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramQ},
 	})
 	gpukvetRegister(GramUpdate, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "k", "a", "r", "q"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_GramUpdate", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramUpdate},
 	})
 	gpukvetRegister(LayerForward, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"hid", "input", "weights", "partial"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_LayerForward", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPULayerForward},
 	})
 	gpukvetRegister(LudDiagonal, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 1, Z: 1},
@@ -8501,24 +8508,28 @@ func init() {
 		Dims:   1,
 		Params: []string{"n", "off", "a"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_LudDiagonal", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPULudDiagonal},
 	})
 	gpukvetRegister(Syr2k, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "m", "alpha", "beta", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_Syr2k", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSyr2k},
 	})
 	gpukvetRegister(Syrk, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "m", "alpha", "beta", "a", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_Syrk", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSyrk},
 	})
 	gpukvetRegister(TransposeDiag, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_TransposeDiag", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTransposeDiag},
 	})
 }
 
@@ -8619,4 +8630,202 @@ func LaunchTransposeDiag(d *device.Device, grid, block gpu.Dim3, n int, in *devi
 		return gpukvetErr
 	}
 	return d.Launch(TransposeDiag, grid, block, n, in, out)
+}
+
+// gpukvetCPUAtomics binds kernel Atomics's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
+	gpukvetArg3 := []uint64(gpukvetArgs[3].([]uint64))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float64(gpukvetArgs[5].([]float64))
+	thread = func(gpukvetT gpu.Thread) {
+		Atomics(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	return thread, block
+}
+
+// gpukvetCPUConvRows binds kernel ConvRows's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		ConvRows(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	return thread, block
+}
+
+// gpukvetCPUDoitgen binds kernel Doitgen's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGramNorm binds kernel GramNorm's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGramQ binds kernel GramQ's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGramUpdate binds kernel GramUpdate's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPULayerForward binds kernel LayerForward's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { LayerForward(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
+}
+
+// gpukvetCPULudDiagonal binds kernel LudDiagonal's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { LudDiagonal(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
+}
+
+// gpukvetCPUSyr2k binds kernel Syr2k's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSyrk binds kernel Syrk's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := gpukvetArgs[3].(float32)
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTransposeDiag binds kernel TransposeDiag's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { TransposeDiag(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
 }

@@ -402,6 +402,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"dt", "soft2", "pos", "vel", "newPos"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "nbody_Step", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStep},
 	})
 }
 
@@ -412,4 +413,18 @@ func LaunchStep(d *device.Device, grid, block gpu.Dim3, dt float32, soft2 float3
 		return gpukvetErr
 	}
 	return d.Launch(Step, grid, block, dt, soft2, pos, vel, newPos)
+}
+
+// gpukvetCPUStep binds kernel Step's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(float32)
+	gpukvetArg1 := gpukvetArgs[1].(float32)
+	gpukvetArg2 := []Body(gpukvetArgs[2].([]Body))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []Body(gpukvetArgs[4].([]Body))
+	thread = func(gpukvetT gpu.Thread) {
+		Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	return thread, block
 }

@@ -1018,6 +1018,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"cols", "prev", "wallRow", "next"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "pathfinder_Step", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStep},
 	})
 	gpukvetRegister(Sweep, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -1025,6 +1026,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"rows", "cols", "wall", "result"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "pathfinder_Sweep", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSweep},
 	})
 }
 
@@ -1044,4 +1046,26 @@ func LaunchSweep(d *device.Device, grid, block gpu.Dim3, rows int, cols int, wal
 		return gpukvetErr
 	}
 	return d.Launch(Sweep, grid, block, rows, cols, wall, result)
+}
+
+// gpukvetCPUStep binds kernel Step's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
+}
+
+// gpukvetCPUSweep binds kernel Sweep's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Sweep(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
 }

@@ -726,18 +726,21 @@ func init() {
 		Dims:   1,
 		Params: []string{"x", "y", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "reduction_Dot", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDot},
 	})
 	gpukvetRegister(MaxInt, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "reduction_MaxInt", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMaxInt},
 	})
 	gpukvetRegister(Sum, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "reduction_Sum", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSum},
 	})
 }
 
@@ -766,4 +769,32 @@ func LaunchSum(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[float32
 		return gpukvetErr
 	}
 	return d.Launch(Sum, grid, block, in, out)
+}
+
+// gpukvetCPUDot binds kernel Dot's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Dot(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
+}
+
+// gpukvetCPUMaxInt binds kernel MaxInt's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { MaxInt(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUSum binds kernel Sum's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Sum(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

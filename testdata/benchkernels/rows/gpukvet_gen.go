@@ -1546,12 +1546,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"n", "eps", "in", "gamma", "beta", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "rows_LayerNorm", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPULayerNorm},
 	})
 	gpukvetRegister(Softmax, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "rows_Softmax", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSoftmax},
 	})
 }
 
@@ -1571,4 +1573,29 @@ func LaunchSoftmax(d *device.Device, grid, block gpu.Dim3, n int, in *device.Buf
 		return gpukvetErr
 	}
 	return d.Launch(Softmax, grid, block, n, in, out)
+}
+
+// gpukvetCPULayerNorm binds kernel LayerNorm's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPULayerNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(float32)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		LayerNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	return thread, block
+}
+
+// gpukvetCPUSoftmax binds kernel Softmax's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Softmax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
 }

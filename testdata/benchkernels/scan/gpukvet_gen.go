@@ -1746,18 +1746,21 @@ func init() {
 		Dims:   1,
 		Params: []string{"scanned", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "scan_AddSums", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAddSums},
 	})
 	gpukvetRegister(Exclusive, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out", "sums"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "scan_Exclusive", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUExclusive},
 	})
 	gpukvetRegister(Inclusive, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "scan_Inclusive", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUInclusive},
 	})
 }
 
@@ -1786,4 +1789,40 @@ func LaunchInclusive(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[f
 		return gpukvetErr
 	}
 	return d.Launch(Inclusive, grid, block, in, out)
+}
+
+// gpukvetCPUAddSums binds kernel AddSums's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { AddSums(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AddSums(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUExclusive binds kernel Exclusive's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Exclusive(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
+}
+
+// gpukvetCPUInclusive binds kernel Inclusive's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Inclusive(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
 }

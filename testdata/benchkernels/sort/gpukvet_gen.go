@@ -1324,12 +1324,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"a"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "sort_Shared", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUShared},
 	})
 	gpukvetRegister(Step, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"j", "k", "a"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "sort_Step", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStep},
 	})
 }
 
@@ -1349,4 +1351,30 @@ func LaunchStep(d *device.Device, grid, block gpu.Dim3, j int, k int, a *device.
 		return gpukvetErr
 	}
 	return d.Launch(Step, grid, block, j, k, a)
+}
+
+// gpukvetCPUShared binds kernel Shared's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Shared(gpukvetT, gpukvetArg0) }
+	return thread, block
+}
+
+// gpukvetCPUStep binds kernel Step's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

@@ -755,12 +755,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"rowPtr", "cols", "vals", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "spmv_CSR", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCSR},
 	})
 	gpukvetRegister(CSRVector, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"rowPtr", "cols", "vals", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "spmv_CSRVector", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCSRVector},
 	})
 }
 
@@ -780,4 +782,40 @@ func LaunchCSRVector(d *device.Device, grid, block gpu.Dim3, rowPtr *device.Buff
 		return gpukvetErr
 	}
 	return d.Launch(CSRVector, grid, block, rowPtr, cols, vals, x, y)
+}
+
+// gpukvetCPUCSR binds kernel CSR's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUCSR(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		CSR(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			CSR(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUCSRVector binds kernel CSRVector's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		CSRVector(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	return thread, block
 }

@@ -5589,60 +5589,70 @@ func init() {
 		Dims:   2,
 		Params: []string{"ni", "nj", "w", "a", "b"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Conv2D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUConv2D},
 	})
 	gpukvetRegister(Copy2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "b", "a"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Copy2D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCopy2D},
 	})
 	gpukvetRegister(FdtdEx, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "ex", "hz"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdEx", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFdtdEx},
 	})
 	gpukvetRegister(FdtdEy, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "fict", "ey", "hz"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdEy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFdtdEy},
 	})
 	gpukvetRegister(FdtdHz, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "ex", "ey", "hz"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdHz", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFdtdHz},
 	})
 	gpukvetRegister(Hotspot, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "p", "power", "temp", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Hotspot", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHotspot},
 	})
 	gpukvetRegister(Jacobi1D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"a", "b"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Jacobi1D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUJacobi1D},
 	})
 	gpukvetRegister(Jacobi2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "a", "b"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Jacobi2D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUJacobi2D},
 	})
 	gpukvetRegister(Srad1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "q0sqr", "j", "c", "dN", "dS", "dW", "dE"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Srad1", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSrad1},
 	})
 	gpukvetRegister(Srad2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "lambda", "j", "c", "dN", "dS", "dW", "dE"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Srad2", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSrad2},
 	})
 }
 
@@ -5734,4 +5744,209 @@ func LaunchSrad2(d *device.Device, grid, block gpu.Dim3, rows int, cols int, lam
 		return gpukvetErr
 	}
 	return d.Launch(Srad2, grid, block, rows, cols, lambda, j, c, dN, dS, dW, dE)
+}
+
+// gpukvetCPUConv2D binds kernel Conv2D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUConv2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Conv2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Conv2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUCopy2D binds kernel Copy2D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUCopy2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Copy2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Copy2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUFdtdEx binds kernel FdtdEx's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { FdtdEx(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			FdtdEx(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUFdtdEy binds kernel FdtdEy's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		FdtdEy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			FdtdEy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUFdtdHz binds kernel FdtdHz's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		FdtdHz(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			FdtdHz(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUHotspot binds kernel Hotspot's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(HotspotParams)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Hotspot(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	return thread, block
+}
+
+// gpukvetCPUJacobi1D binds kernel Jacobi1D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Jacobi1D(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Jacobi1D(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUJacobi2D binds kernel Jacobi2D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Jacobi2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Jacobi2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSrad1 binds kernel Srad1's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	gpukvetArg7 := []float32(gpukvetArgs[7].([]float32))
+	gpukvetArg8 := []float32(gpukvetArgs[8].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Srad1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Srad1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSrad2 binds kernel Srad2's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(float32)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	gpukvetArg7 := []float32(gpukvetArgs[7].([]float32))
+	gpukvetArg8 := []float32(gpukvetArgs[8].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Srad2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Srad2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

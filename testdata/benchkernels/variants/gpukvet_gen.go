@@ -4671,53 +4671,62 @@ func init() {
 		Dims:   1,
 		Params: []string{"kind", "x"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Activate", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUActivate},
 	})
 	gpukvetRegister(Blur5, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Blur5", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlur5},
 	})
 	gpukvetRegister(Conv3D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 8, Y: 8, Z: 4},
 		Dims:   3,
 		Params: []string{"ni", "nj", "nk", "a", "b"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Conv3D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUConv3D},
 	})
 	gpukvetRegister(GemmF64, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "alpha", "beta", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_GemmF64", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGemmF64},
 	})
 	gpukvetRegister(GemmReg, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_GemmReg", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGemmReg},
 	})
 	gpukvetRegister(OddEven, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"phase", "a"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_OddEven", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUOddEven},
 	})
 	gpukvetRegister(Reduce0, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Reduce0", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUReduce0},
 	})
 	gpukvetRegister(Reduce1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Reduce1", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUReduce1},
 	})
 	gpukvetRegister(Saxpy32, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"n", "a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Saxpy32", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy32},
 	})
 }
 
@@ -4800,4 +4809,148 @@ func LaunchSaxpy32(d *device.Device, grid, block gpu.Dim3, n int32, a float32, x
 		return gpukvetErr
 	}
 	return d.Launch(Saxpy32, grid, block, n, a, x, y)
+}
+
+// gpukvetCPUActivate binds kernel Activate's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUActivate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
+	thread = func(gpukvetT gpu.Thread) { Activate(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUBlur5 binds kernel Blur5's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBlur5(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Blur5(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
+}
+
+// gpukvetCPUConv3D binds kernel Conv3D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUConv3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		Conv3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Conv3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGemmF64 binds kernel GemmF64's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGemmF64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := gpukvetArgs[3].(float64)
+	gpukvetArg4 := gpukvetArgs[4].(float64)
+	gpukvetArg5 := []float64(gpukvetArgs[5].([]float64))
+	gpukvetArg6 := []float64(gpukvetArgs[6].([]float64))
+	gpukvetArg7 := []float64(gpukvetArgs[7].([]float64))
+	thread = func(gpukvetT gpu.Thread) {
+		GemmF64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			GemmF64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGemmReg binds kernel GemmReg's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGemmReg(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		GemmReg(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			GemmReg(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUOddEven binds kernel OddEven's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUOddEven(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { OddEven(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			OddEven(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUReduce0 binds kernel Reduce0's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Reduce0(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUReduce1 binds kernel Reduce1's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Reduce1(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUSaxpy32 binds kernel Saxpy32's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int32)
+	gpukvetArg1 := gpukvetArgs[1].(float32)
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Saxpy32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Saxpy32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

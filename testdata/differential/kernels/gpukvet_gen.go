@@ -27373,276 +27373,330 @@ func init() {
 		Dims:   1,
 		Params: []string{"n", "i32", "u32", "i64", "u64", "f32", "f64"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_AtomicAddAll", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtomicAddAll},
 	})
 	gpukvetRegister(AtomicCAS, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"keys", "slots", "claims", "won"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_AtomicCAS", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtomicCAS},
 	})
 	gpukvetRegister(AtomicExchangeAll, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"n", "cell32", "cellf", "old32", "oldf"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_AtomicExchangeAll", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtomicExchangeAll},
 	})
 	gpukvetRegister(AtomicMinMax, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "i32", "u32", "i64", "u64"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_AtomicMinMax", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtomicMinMax},
 	})
 	gpukvetRegister(AtomicPerThread, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"i32", "u32", "i64", "u64", "f32", "f64", "old"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_AtomicPerThread", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtomicPerThread},
 	})
 	gpukvetRegister(Bits, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Bits", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBits},
 	})
 	gpukvetRegister(BlockSum, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_BlockSum", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBlockSum},
 	})
 	gpukvetRegister(BoolParam, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"flip", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_BoolParam", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUBoolParam},
 	})
 	gpukvetRegister(Collatz, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "steps"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Collatz", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCollatz},
 	})
 	gpukvetRegister(Compare, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "u", "v", "f", "g", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Compare", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCompare},
 	})
 	gpukvetRegister(DeviceCalls, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "f", "out", "outf"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_DeviceCalls", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDeviceCalls},
 	})
 	gpukvetRegister(DivRem, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "q32", "r32", "q64", "r64"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_DivRem", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDivRem},
 	})
 	gpukvetRegister(EarlyReturn, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_EarlyReturn", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUEarlyReturn},
 	})
 	gpukvetRegister(Float32Chain, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Float32Chain", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFloat32Chain},
 	})
 	gpukvetRegister(FloatBits, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"f", "g", "bits", "bits32", "back", "back32"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatBits", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFloatBits},
 	})
 	gpukvetRegister(FloatSpecial, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "out64", "out32"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatSpecial", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFloatSpecial},
 	})
 	gpukvetRegister(FloatToInt, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"f", "g", "outi", "out32", "outu", "out8"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatToInt", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFloatToInt},
 	})
 	gpukvetRegister(Fused, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Fused", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUFused},
 	})
 	gpukvetRegister(GridStride, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_GridStride", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGridStride},
 	})
 	gpukvetRegister(Indexes, device.KernelSpec{
 		Dims:   3,
 		Params: []string{"out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Indexes", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUIndexes},
 	})
 	gpukvetRegister(IntToFloat, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "u", "f", "out64", "out32"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_IntToFloat", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUIntToFloat},
 	})
 	gpukvetRegister(IntWrap, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "e", "out32", "out64", "out8", "out16"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_IntWrap", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUIntWrap},
 	})
 	gpukvetRegister(LocalArray, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_LocalArray", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPULocalArray},
 	})
 	gpukvetRegister(Loops, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Loops", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPULoops},
 	})
 	gpukvetRegister(Math32, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "y", "exact", "approx"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Math32", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMath32},
 	})
 	gpukvetRegister(Math64, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "y", "exact", "approx"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Math64", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMath64},
 	})
 	gpukvetRegister(MathConstants, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"out", "outi"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_MathConstants", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMathConstants},
 	})
 	gpukvetRegister(MinMax, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "f", "g", "h", "k", "outi", "outf", "out32"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_MinMax", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMinMax},
 	})
 	gpukvetRegister(Narrowing, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "out8", "outu8", "out16", "outu32", "back"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Narrowing", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUNarrowing},
 	})
 	gpukvetRegister(Negate, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Negate", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUNegate},
 	})
 	gpukvetRegister(NoFuse, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "e", "f", "out32", "out64"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_NoFuse", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUNoFuse},
 	})
 	gpukvetRegister(NoTrapAfter, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_NoTrapAfter", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUNoTrapAfter},
 	})
 	gpukvetRegister(PointerLocal, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_PointerLocal", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUPointerLocal},
 	})
 	gpukvetRegister(Precondition, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Precondition", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUPrecondition},
 	})
 	gpukvetRegister(Shared2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"in", "out", "n"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Shared2D", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUShared2D},
 	})
 	gpukvetRegister(SharedHistogram, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_SharedHistogram", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSharedHistogram},
 	})
 	gpukvetRegister(SharedReverse, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_SharedReverse", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSharedReverse},
 	})
 	gpukvetRegister(Shifts, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "y", "s", "out32", "outu"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Shifts", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUShifts},
 	})
 	gpukvetRegister(SignedShiftCount, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "s", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_SignedShiftCount", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSignedShiftCount},
 	})
 	gpukvetRegister(Slicing, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Slicing", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSlicing},
 	})
 	gpukvetRegister(StructParam, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"p", "x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_StructParam", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStructParam},
 	})
 	gpukvetRegister(StructSlice, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"ps", "dt"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_StructSlice", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStructSlice},
 	})
 	gpukvetRegister(Switch, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Switch", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSwitch},
 	})
 	gpukvetRegister(TrapBeforeBarrier, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"k", "x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapBeforeBarrier", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapBeforeBarrier},
 	})
 	gpukvetRegister(TrapDivide, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapDivide", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapDivide},
 	})
 	gpukvetRegister(TrapInBarrierLoop, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"k", "x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapInBarrierLoop", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapInBarrierLoop},
 	})
 	gpukvetRegister(TrapIndex, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"k", "x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapIndex", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapIndex},
 	})
 	gpukvetRegister(TrapLocal, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"k", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapLocal", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapLocal},
 	})
 	gpukvetRegister(TrapPanic, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapPanic", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapPanic},
 	})
 	gpukvetRegister(TrapShift, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "s", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapShift", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapShift},
 	})
 	gpukvetRegister(TrapSlice, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"n", "x", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapSlice", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapSlice},
 	})
 	gpukvetRegister(TwoD, device.KernelSpec{
 		Dims:   2,
 		Params: []string{"w", "h", "m", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TwoD", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTwoD},
 	})
 	gpukvetRegister(UDivRem, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "out32", "out64"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_UDivRem", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUUDivRem},
 	})
 	gpukvetRegister(Unsigned64, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Unsigned64", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUUnsigned64},
 	})
 }
 
@@ -28130,4 +28184,978 @@ func LaunchUnsigned64(d *device.Device, grid, block gpu.Dim3, a *device.Buffer[u
 		return gpukvetErr
 	}
 	return d.Launch(Unsigned64, grid, block, a, b, out)
+}
+
+// gpukvetCPUAtomicAddAll binds kernel AtomicAddAll's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtomicAddAll(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
+	gpukvetArg3 := []int64(gpukvetArgs[3].([]int64))
+	gpukvetArg4 := []uint64(gpukvetArgs[4].([]uint64))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []float64(gpukvetArgs[6].([]float64))
+	thread = func(gpukvetT gpu.Thread) {
+		AtomicAddAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AtomicAddAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUAtomicCAS binds kernel AtomicCAS's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtomicCAS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	thread = func(gpukvetT gpu.Thread) { AtomicCAS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AtomicCAS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUAtomicExchangeAll binds kernel AtomicExchangeAll's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtomicExchangeAll(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	gpukvetArg4 := []float64(gpukvetArgs[4].([]float64))
+	thread = func(gpukvetT gpu.Thread) {
+		AtomicExchangeAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AtomicExchangeAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUAtomicMinMax binds kernel AtomicMinMax's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtomicMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
+	gpukvetArg3 := []int64(gpukvetArgs[3].([]int64))
+	gpukvetArg4 := []uint64(gpukvetArgs[4].([]uint64))
+	thread = func(gpukvetT gpu.Thread) {
+		AtomicMinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AtomicMinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUAtomicPerThread binds kernel AtomicPerThread's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUAtomicPerThread(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
+	gpukvetArg3 := []uint64(gpukvetArgs[3].([]uint64))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float64(gpukvetArgs[5].([]float64))
+	gpukvetArg6 := []int64(gpukvetArgs[6].([]int64))
+	thread = func(gpukvetT gpu.Thread) {
+		AtomicPerThread(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			AtomicPerThread(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUBits binds kernel Bits's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
+	thread = func(gpukvetT gpu.Thread) { Bits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Bits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUBlockSum binds kernel BlockSum's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
+	thread = func(gpukvetT gpu.Thread) { BlockSum(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUBoolParam binds kernel BoolParam's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUBoolParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(bool)
+	gpukvetArg1 := []bool(gpukvetArgs[1].([]bool))
+	gpukvetArg2 := []bool(gpukvetArgs[2].([]bool))
+	thread = func(gpukvetT gpu.Thread) { BoolParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			BoolParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUCollatz binds kernel Collatz's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUCollatz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint64(gpukvetArgs[0].([]uint64))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Collatz(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Collatz(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUCompare binds kernel Compare's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUCompare(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
+	gpukvetArg3 := []uint32(gpukvetArgs[3].([]uint32))
+	gpukvetArg4 := []float64(gpukvetArgs[4].([]float64))
+	gpukvetArg5 := []float64(gpukvetArgs[5].([]float64))
+	gpukvetArg6 := []bool(gpukvetArgs[6].([]bool))
+	thread = func(gpukvetT gpu.Thread) {
+		Compare(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Compare(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUDeviceCalls binds kernel DeviceCalls's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUDeviceCalls(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
+	thread = func(gpukvetT gpu.Thread) { DeviceCalls(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			DeviceCalls(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUDivRem binds kernel DivRem's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
+	gpukvetArg3 := []int64(gpukvetArgs[3].([]int64))
+	gpukvetArg4 := []int32(gpukvetArgs[4].([]int32))
+	gpukvetArg5 := []int32(gpukvetArgs[5].([]int32))
+	gpukvetArg6 := []int64(gpukvetArgs[6].([]int64))
+	gpukvetArg7 := []int64(gpukvetArgs[7].([]int64))
+	thread = func(gpukvetT gpu.Thread) {
+		DivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			DivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUEarlyReturn binds kernel EarlyReturn's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUFloat32Chain binds kernel Float32Chain's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFloat32Chain(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Float32Chain(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Float32Chain(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUFloatBits binds kernel FloatBits's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFloatBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []uint64(gpukvetArgs[2].([]uint64))
+	gpukvetArg3 := []uint32(gpukvetArgs[3].([]uint32))
+	gpukvetArg4 := []float64(gpukvetArgs[4].([]float64))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		FloatBits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	return thread, block
+}
+
+// gpukvetCPUFloatSpecial binds kernel FloatSpecial's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFloatSpecial(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
+	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	gpukvetArg4 := []float64(gpukvetArgs[4].([]float64))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		FloatSpecial(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			FloatSpecial(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUFloatToInt binds kernel FloatToInt's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFloatToInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	gpukvetArg4 := []uint32(gpukvetArgs[4].([]uint32))
+	gpukvetArg5 := []int8(gpukvetArgs[5].([]int8))
+	thread = func(gpukvetT gpu.Thread) {
+		FloatToInt(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	return thread, block
+}
+
+// gpukvetCPUFused binds kernel Fused's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUFused(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Fused(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Fused(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUGridStride binds kernel GridStride's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { GridStride(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			GridStride(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUIndexes binds kernel Indexes's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUIndexes(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Indexes(gpukvetT, gpukvetArg0) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Indexes(gpukvetT, gpukvetArg0)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUIntToFloat binds kernel IntToFloat's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUIntToFloat(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []uint64(gpukvetArgs[1].([]uint64))
+	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
+	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		IntToFloat(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			IntToFloat(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUIntWrap binds kernel IntWrap's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUIntWrap(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
+	gpukvetArg3 := []uint8(gpukvetArgs[3].([]uint8))
+	gpukvetArg4 := []int16(gpukvetArgs[4].([]int16))
+	gpukvetArg5 := []int32(gpukvetArgs[5].([]int32))
+	gpukvetArg6 := []int64(gpukvetArgs[6].([]int64))
+	gpukvetArg7 := []uint8(gpukvetArgs[7].([]uint8))
+	gpukvetArg8 := []int16(gpukvetArgs[8].([]int16))
+	thread = func(gpukvetT gpu.Thread) {
+		IntWrap(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			IntWrap(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPULocalArray binds kernel LocalArray's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPULocalArray(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { LocalArray(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			LocalArray(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPULoops binds kernel Loops's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPULoops(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
+	thread = func(gpukvetT gpu.Thread) { Loops(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Loops(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMath32 binds kernel Math32's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMath32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
+	thread = func(gpukvetT gpu.Thread) { Math32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Math32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMath64 binds kernel Math64's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMath64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
+	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
+	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
+	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
+	thread = func(gpukvetT gpu.Thread) { Math64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	return thread, block
+}
+
+// gpukvetCPUMathConstants binds kernel MathConstants's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMathConstants(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
+	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
+	thread = func(gpukvetT gpu.Thread) { MathConstants(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			MathConstants(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUMinMax binds kernel MinMax's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
+	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
+	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
+	gpukvetArg4 := []float32(gpukvetArgs[4].([]float32))
+	gpukvetArg5 := []float32(gpukvetArgs[5].([]float32))
+	gpukvetArg6 := []int64(gpukvetArgs[6].([]int64))
+	gpukvetArg7 := []float64(gpukvetArgs[7].([]float64))
+	gpukvetArg8 := []float32(gpukvetArgs[8].([]float32))
+	thread = func(gpukvetT gpu.Thread) {
+		MinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			MinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUNarrowing binds kernel Narrowing's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUNarrowing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []int8(gpukvetArgs[1].([]int8))
+	gpukvetArg2 := []uint8(gpukvetArgs[2].([]uint8))
+	gpukvetArg3 := []int16(gpukvetArgs[3].([]int16))
+	gpukvetArg4 := []uint32(gpukvetArgs[4].([]uint32))
+	gpukvetArg5 := []int64(gpukvetArgs[5].([]int64))
+	thread = func(gpukvetT gpu.Thread) {
+		Narrowing(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Narrowing(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUNegate binds kernel Negate's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUNegate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
+	thread = func(gpukvetT gpu.Thread) { Negate(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Negate(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUNoFuse binds kernel NoFuse's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUNoFuse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
+	gpukvetArg4 := []float64(gpukvetArgs[4].([]float64))
+	gpukvetArg5 := []float64(gpukvetArgs[5].([]float64))
+	gpukvetArg6 := []float32(gpukvetArgs[6].([]float32))
+	gpukvetArg7 := []float64(gpukvetArgs[7].([]float64))
+	thread = func(gpukvetT gpu.Thread) {
+		NoFuse(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			NoFuse(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUNoTrapAfter binds kernel NoTrapAfter's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUNoTrapAfter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	thread = func(gpukvetT gpu.Thread) { NoTrapAfter(gpukvetT, gpukvetArg0) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			NoTrapAfter(gpukvetT, gpukvetArg0)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUPointerLocal binds kernel PointerLocal's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUPointerLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
+	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
+	thread = func(gpukvetT gpu.Thread) { PointerLocal(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			PointerLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUPrecondition binds kernel Precondition's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUPrecondition(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Precondition(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Precondition(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUShared2D binds kernel Shared2D's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUShared2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	thread = func(gpukvetT gpu.Thread) { Shared2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
+}
+
+// gpukvetCPUSharedHistogram binds kernel SharedHistogram's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSharedHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	thread = func(gpukvetT gpu.Thread) { SharedHistogram(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUSharedReverse binds kernel SharedReverse's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSharedReverse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	thread = func(gpukvetT gpu.Thread) { SharedReverse(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	return thread, block
+}
+
+// gpukvetCPUShifts binds kernel Shifts's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUShifts(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []uint64(gpukvetArgs[1].([]uint64))
+	gpukvetArg2 := []uint(gpukvetArgs[2].([]uint))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	gpukvetArg4 := []uint64(gpukvetArgs[4].([]uint64))
+	thread = func(gpukvetT gpu.Thread) {
+		Shifts(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Shifts(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSignedShiftCount binds kernel SignedShiftCount's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSignedShiftCount(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
+	gpukvetArg1 := []int(gpukvetArgs[1].([]int))
+	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
+	thread = func(gpukvetT gpu.Thread) { SignedShiftCount(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			SignedShiftCount(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSlicing binds kernel Slicing's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSlicing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Slicing(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Slicing(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUStructParam binds kernel StructParam's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStructParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(Params)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
+	thread = func(gpukvetT gpu.Thread) { StructParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			StructParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUStructSlice binds kernel StructSlice's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUStructSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []Particle(gpukvetArgs[0].([]Particle))
+	gpukvetArg1 := gpukvetArgs[1].(float32)
+	thread = func(gpukvetT gpu.Thread) { StructSlice(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			StructSlice(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUSwitch binds kernel Switch's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Switch(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Switch(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTrapBeforeBarrier binds kernel TrapBeforeBarrier's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapBeforeBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int(gpukvetArgs[0].([]int))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TrapBeforeBarrier(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
+}
+
+// gpukvetCPUTrapDivide binds kernel TrapDivide's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapDivide(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TrapDivide(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			TrapDivide(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTrapInBarrierLoop binds kernel TrapInBarrierLoop's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapInBarrierLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int(gpukvetArgs[0].([]int))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TrapInBarrierLoop(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	return thread, block
+}
+
+// gpukvetCPUTrapIndex binds kernel TrapIndex's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapIndex(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
+	thread = func(gpukvetT gpu.Thread) { TrapIndex(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			TrapIndex(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTrapLocal binds kernel TrapLocal's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int(gpukvetArgs[0].([]int))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TrapLocal(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			TrapLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTrapPanic binds kernel TrapPanic's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapPanic(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TrapPanic(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			TrapPanic(gpukvetT, gpukvetArg0, gpukvetArg1)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTrapShift binds kernel TrapShift's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapShift(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	gpukvetArg1 := []int(gpukvetArgs[1].([]int))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TrapShift(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			TrapShift(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTrapSlice binds kernel TrapSlice's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTrapSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TrapSlice(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			TrapSlice(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUTwoD binds kernel TwoD's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUTwoD(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := gpukvetArgs[0].(int)
+	gpukvetArg1 := gpukvetArgs[1].(int)
+	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
+	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
+	thread = func(gpukvetT gpu.Thread) { TwoD(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			TwoD(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUUDivRem binds kernel UDivRem's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
+	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
+	gpukvetArg2 := []uint64(gpukvetArgs[2].([]uint64))
+	gpukvetArg3 := []uint64(gpukvetArgs[3].([]uint64))
+	gpukvetArg4 := []uint32(gpukvetArgs[4].([]uint32))
+	gpukvetArg5 := []uint64(gpukvetArgs[5].([]uint64))
+	thread = func(gpukvetT gpu.Thread) {
+		UDivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+	}
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			UDivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
+}
+
+// gpukvetCPUUnsigned64 binds kernel Unsigned64's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUUnsigned64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []uint64(gpukvetArgs[0].([]uint64))
+	gpukvetArg1 := []uint64(gpukvetArgs[1].([]uint64))
+	gpukvetArg2 := []uint64(gpukvetArgs[2].([]uint64))
+	thread = func(gpukvetT gpu.Thread) { Unsigned64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetT gpu.Thread) {
+		for {
+			Unsigned64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+			if !gpukvetT.CPUNext() {
+				return
+			}
+		}
+	}
+	return thread, block
 }

@@ -28,10 +28,24 @@ func Saxpy(t gpu.Thread, a float32, x, y []float32) {
 // Move takes a struct, a slice of structs from another package's type, and
 // parameters named like the launch function's own.
 //
-//gpu:kernel block=64
+//gpu:kernel block=64 grid=1
 func Move(t gpu.Thread, p Point, d []time.Duration, grid int, _ []Point, block bool) {
 	i := t.GlobalIdx().X
 	if i < len(d) && block {
 		d[i] += time.Duration(p.N + grid)
 	}
 }
+
+// Rotate calls a barrier through a device function, so that its cpu entry
+// says it has barriers.
+//
+//gpu:kernel block=64 grid=1
+func Rotate(t gpu.Thread, xs []int32) {
+	tmp := gpu.Shared[[64]int32](t)
+	i := t.ThreadIdx().X
+	tmp[i] = xs[i]
+	sync(t)
+	xs[i] = tmp[(i+1)%64]
+}
+
+func sync(t gpu.Thread) { t.Barrier() }

@@ -1,0 +1,357 @@
+package device
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/device/cpu"
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+// Validation runs every launch on the device's backend and again on the cpu
+// backend, from a copy of the same inputs, and compares every buffer the
+// kernel was given (a kernel may write any of them): integers and bools
+// exactly, floats within a bound in units in the last place (ULPs). A
+// mismatch is reported by the next Sync or Download as an error naming the
+// kernel, the parameter, the first differing indices with both values, and
+// how many elements differ.
+//
+// It is switched on by GPUKVET_VALIDATE=1 (GPUKVET_VALIDATE_ULPS=N sets the
+// float bound, default 4; GPUKVET_VALIDATE_EVERY=N validates one launch in
+// N of each kernel, default 1) or by the WithValidation option. Each
+// validated launch waits for the device, copies its buffers to the host
+// twice and runs the kernel on the cpu backend: a debugging mode, which
+// EVERY keeps usable on large programs. On the cpu backend itself it
+// compares two runs of the cpu backend, which catches kernels whose result
+// depends on the schedule.
+type Validation struct {
+	// ULPs is the largest difference allowed between floats, in units in
+	// the last place; NaNs match NaNs, and +0 matches -0. 0 means exact.
+	ULPs uint64
+	// Every validates one launch in Every of each kernel (the first, then
+	// every Every-th); 0 or 1 validates all.
+	Every int
+}
+
+// WithValidation switches validation on with the given settings.
+func WithValidation(v Validation) Option {
+	return func(d *Device) error {
+		if v.Every < 0 {
+			return fmt.Errorf("device.WithValidation: negative Every %d", v.Every)
+		}
+		d.val = &validator{Validation: v, counts: map[string]int{}}
+		return nil
+	}
+}
+
+// DefaultULPs is the float bound of GPUKVET_VALIDATE=1 without
+// GPUKVET_VALIDATE_ULPS.
+const DefaultULPs = 4
+
+func validateFromEnv(d *Device) error {
+	v := os.Getenv("GPUKVET_VALIDATE")
+	if v == "" || v == "0" {
+		return nil
+	}
+	if v != "1" {
+		return fmt.Errorf("device.Open: GPUKVET_VALIDATE=%q: want 1 (or 0)", v)
+	}
+	val := Validation{ULPs: DefaultULPs, Every: 1}
+	if s := os.Getenv("GPUKVET_VALIDATE_ULPS"); s != "" {
+		u, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("device.Open: GPUKVET_VALIDATE_ULPS=%q is not a whole number", s)
+		}
+		val.ULPs = u
+	}
+	if s := os.Getenv("GPUKVET_VALIDATE_EVERY"); s != "" {
+		e, err := strconv.Atoi(s)
+		if err != nil || e < 1 {
+			return fmt.Errorf("device.Open: GPUKVET_VALIDATE_EVERY=%q is not a positive whole number", s)
+		}
+		val.Every = e
+	}
+	return WithValidation(val)(d)
+}
+
+// validator is the state of validation on one device.
+type validator struct {
+	Validation
+	ref    backend.Backend // the cpu backend the launches are repeated on
+	counts map[string]int  // launches per kernel, for Every
+	errs   []error         // mismatches and deferred errors, for the next Sync
+	cur    *valLaunch      // the launch being validated
+	ulps   uint64          // bound of the current launch
+}
+
+// valLaunch is one launch under validation: the cpu copies of its buffers.
+type valLaunch struct {
+	k    *kernel
+	args []backend.Arg // the device's arguments
+	ref  []backend.Arg // the cpu backend's copies
+	host []reflect.Value
+}
+
+func (v *validator) open(d *Device) error {
+	be, err := cpu.Open()
+	if err != nil {
+		return err
+	}
+	v.ref = be
+	return nil
+}
+
+func (v *validator) close() error { return v.ref.Close() }
+
+// validateBefore copies the launch's buffers to the cpu backend, when this
+// launch is one Every samples. d.mu is held.
+func (d *Device) validateBefore(k *kernel, args []backend.Arg, ulps uint64) {
+	v := d.val
+	v.cur = nil
+	n := v.counts[k.Name]
+	v.counts[k.Name] = n + 1
+	if v.Every > 1 && n%v.Every != 0 {
+		return
+	}
+	l := &valLaunch{k: k, args: args, ref: make([]backend.Arg, len(args)), host: make([]reflect.Value, len(args))}
+	for i, a := range args {
+		if a.Mem == nil {
+			l.ref[i] = a
+			continue
+		}
+		elem := k.Params[i].Elem()
+		host := reflect.MakeSlice(reflect.SliceOf(elem), a.Mem.Len(), a.Mem.Len())
+		if err := d.be.Read(host, a.Mem); err != nil {
+			// An earlier launch's error: report it at the next Sync, and
+			// validate nothing (the inputs are not known).
+			v.errs = append(v.errs, err)
+			return
+		}
+		m, err := v.ref.Alloc(elem, a.Mem.Len())
+		if err == nil {
+			err = v.ref.Write(m, host)
+		}
+		if err != nil {
+			v.errs = append(v.errs, fmt.Errorf("validation of kernel %s: copying %s to the cpu backend: %w", k.Name, k.param(i), err))
+			return
+		}
+		l.ref[i] = backend.Arg{Mem: m}
+		l.host[i] = host
+	}
+	v.cur = l
+	v.ulps = ulps
+}
+
+// validateAfter runs the launch on the cpu backend and compares the
+// buffers.
+func (d *Device) validateAfter(grid, block gpu.Dim3) {
+	v := d.val
+	l := v.cur
+	if l == nil {
+		return
+	}
+	v.cur = nil
+	defer func() {
+		for _, a := range l.ref {
+			if a.Mem != nil {
+				v.ref.Free(a.Mem)
+			}
+		}
+	}()
+	refErr := v.ref.Launch(&l.k.Kernel, grid, block, l.ref)
+	if refErr == nil {
+		refErr = v.ref.Sync()
+	}
+	for i, a := range l.args {
+		if a.Mem == nil {
+			continue
+		}
+		got := reflect.MakeSlice(l.host[i].Type(), a.Mem.Len(), a.Mem.Len())
+		if err := d.be.Read(got, a.Mem); err != nil {
+			// The device's own trap: report it; comparing is moot.
+			v.errs = append(v.errs, err)
+			return
+		}
+		if refErr != nil {
+			v.errs = append(v.errs, fmt.Errorf("validation of kernel %s: the %s backend ran it, but the cpu backend reports: %w", l.k.Name, d.be.Name(), refErr))
+			return
+		}
+		want := reflect.MakeSlice(l.host[i].Type(), a.Mem.Len(), a.Mem.Len())
+		if err := v.ref.Read(want, l.ref[i].Mem); err != nil {
+			v.errs = append(v.errs, err)
+			return
+		}
+		if err := Compare(want.Interface(), got.Interface(), v.ulps); err != nil {
+			v.errs = append(v.errs, fmt.Errorf("validation of kernel %s %s: %s backend and cpu backend differ: %w", l.k.Name, l.k.param(i), d.be.Name(), err))
+		}
+	}
+}
+
+// validated returns the validation errors found since the last Sync or
+// Download, and forgets them. d.mu is held.
+func (d *Device) validated(bool) error {
+	if d.val == nil || len(d.val.errs) == 0 {
+		return nil
+	}
+	err := errors.Join(d.val.errs...)
+	d.val.errs = nil
+	return err
+}
+
+// Compare compares want and got, two slices of one element type (bool,
+// integers, float32, float64 or structs of those): integers and bools
+// exactly, floats within ulps units in the last place (NaN equals NaN, +0
+// equals -0). It returns nil when they agree, else an error giving the
+// number of differing elements and the first few with both values.
+func Compare(want, got any, ulps uint64) error {
+	wv, gv := reflect.ValueOf(want), reflect.ValueOf(got)
+	if wv.Kind() != reflect.Slice || gv.Type() != wv.Type() {
+		return fmt.Errorf("device.Compare: %T and %T are not two slices of one type", want, got)
+	}
+	if wv.Len() != gv.Len() {
+		return fmt.Errorf("lengths differ: %d and %d", wv.Len(), gv.Len())
+	}
+	elem := wv.Type().Elem()
+	if err := allowedType(elem); err != nil {
+		return fmt.Errorf("device.Compare: %v", err)
+	}
+	fields := scalarFields(elem, 0, "", nil)
+	size := elem.Size()
+	n := wv.Len()
+	if n == 0 {
+		return nil
+	}
+	wp, gp := wv.UnsafePointer(), gv.UnsafePointer()
+	const show = 3
+	var first []string
+	count := 0
+	for i := range n {
+		for _, f := range fields {
+			a := unsafe.Add(wp, uintptr(i)*size+f.off)
+			b := unsafe.Add(gp, uintptr(i)*size+f.off)
+			if f.equal(a, b, ulps) {
+				continue
+			}
+			count++
+			if len(first) < show {
+				first = append(first, fmt.Sprintf("[%d]%s: cpu %s, device %s", i, f.path, f.format(a), f.format(b)))
+			}
+			break
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	bound := "exactly"
+	if ulps > 0 {
+		bound = fmt.Sprintf("within %d ULPs for floats", ulps)
+	}
+	return fmt.Errorf("%d of %d elements differ (compared %s); first: %s", count, n, bound, strings.Join(first, "; "))
+}
+
+// scalarField is one bool, integer or float inside an element.
+type scalarField struct {
+	off  uintptr
+	kind reflect.Kind
+	size uintptr
+	path string // ".A.B" within the element; "" for a scalar element
+}
+
+func scalarFields(t reflect.Type, off uintptr, path string, out []scalarField) []scalarField {
+	if t.Kind() == reflect.Struct {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			out = scalarFields(f.Type, off+f.Offset, path+"."+f.Name, out)
+		}
+		return out
+	}
+	return append(out, scalarField{off: off, kind: t.Kind(), size: t.Size(), path: path})
+}
+
+func (f scalarField) equal(a, b unsafe.Pointer, ulps uint64) bool {
+	switch f.kind {
+	case reflect.Float32:
+		x, y := *(*float32)(a), *(*float32)(b)
+		if x == y || (x != x && y != y) {
+			return true
+		}
+		return ulps > 0 && ulpDiff(float64(x), float64(y), true) <= ulps
+	case reflect.Float64:
+		x, y := *(*float64)(a), *(*float64)(b)
+		if x == y || (x != x && y != y) {
+			return true
+		}
+		return ulps > 0 && ulpDiff(x, y, false) <= ulps
+	case reflect.Bool:
+		return (*(*uint8)(a) != 0) == (*(*uint8)(b) != 0)
+	}
+	return unsafe.String((*byte)(a), f.size) == unsafe.String((*byte)(b), f.size)
+}
+
+// ulpDiff is the distance between x and y in units in the last place of
+// float32 (single) or float64; infinite (MaxUint64) when one is NaN or they
+// have different signs and are not both near zero.
+func ulpDiff(x, y float64, single bool) uint64 {
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return math.MaxUint64
+	}
+	// Map the floats onto a line of integers where adjacent floats are
+	// adjacent integers, across zero too.
+	key := func(v float64) int64 {
+		var bits int64
+		if single {
+			u := math.Float32bits(float32(v))
+			bits = int64(u & 0x7fffffff)
+			if u>>31 != 0 {
+				bits = -bits
+			}
+		} else {
+			u := math.Float64bits(v)
+			bits = int64(u & 0x7fffffffffffffff)
+			if u>>63 != 0 {
+				bits = -bits
+			}
+		}
+		return bits
+	}
+	d := key(x) - key(y)
+	if d < 0 {
+		d = -d
+	}
+	return uint64(d)
+}
+
+func (f scalarField) format(p unsafe.Pointer) string {
+	switch f.kind {
+	case reflect.Float32:
+		return strconv.FormatFloat(float64(*(*float32)(p)), 'g', -1, 32)
+	case reflect.Float64:
+		return strconv.FormatFloat(*(*float64)(p), 'g', -1, 64)
+	case reflect.Bool:
+		return strconv.FormatBool(*(*uint8)(p) != 0)
+	case reflect.Int8:
+		return strconv.FormatInt(int64(*(*int8)(p)), 10)
+	case reflect.Int16:
+		return strconv.FormatInt(int64(*(*int16)(p)), 10)
+	case reflect.Int32:
+		return strconv.FormatInt(int64(*(*int32)(p)), 10)
+	case reflect.Int64, reflect.Int:
+		return strconv.FormatInt(*(*int64)(p), 10)
+	case reflect.Uint8:
+		return strconv.FormatUint(uint64(*(*uint8)(p)), 10)
+	case reflect.Uint16:
+		return strconv.FormatUint(uint64(*(*uint16)(p)), 10)
+	case reflect.Uint32:
+		return strconv.FormatUint(uint64(*(*uint32)(p)), 10)
+	case reflect.Uint64, reflect.Uint:
+		return strconv.FormatUint(*(*uint64)(p), 10)
+	}
+	return "?"
+}
