@@ -28,7 +28,7 @@ func Saxpy(t gpu.Thread, a float32, x, y []float32) {
 // Move takes a struct, a slice of structs from another package's type, and
 // parameters named like the launch function's own.
 //
-//gpu:kernel block=64 grid=1
+//gpu:kernel block=64
 func Move(t gpu.Thread, p Point, d []time.Duration, grid int, _ []Point, block bool) {
 	i := t.GlobalIdx().X
 	if i < len(d) && block {
