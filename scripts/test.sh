@@ -60,6 +60,12 @@ if ((${#race[@]})); then
 	go test -race "$@" "${race[@]}"
 fi
 
+# The runtime's argument and launch-shape checks never panic: a bounded
+# fuzzing run from the committed corpora (device/testdata/fuzz).
+step "fuzz: device launch arguments and shapes (20 s each)"
+go test -run='^$' -fuzz='^FuzzLaunchArgs$' -fuzztime=20s ./device
+go test -run='^$' -fuzz='^FuzzLaunchShape$' -fuzztime=20s ./device
+
 step "golangci-lint plugin: build a custom golangci-lint and run it"
 scripts/test-golangci.sh
 
