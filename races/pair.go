@@ -1063,7 +1063,7 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		debugHook(p)
 	}
 	lp := p.linearize()
-	verdict, model := lincon.Solve(lp)
+	verdict, model := p.k.solve(lp)
 	if verdict == lincon.Infeasible {
 		return outcome{}
 	}

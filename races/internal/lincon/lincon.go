@@ -20,6 +20,14 @@
 //   - a conjunction left undecided that way is split on a bounded variable
 //     (branch and bound, at most MaxSplits branches).
 //
+// Clauses are searched lazily (Solve), after pruning: bound propagation
+// over the base (interval reasoning, linear per pass) drops the
+// alternatives it refutes, a clause left with one joins the base, and at
+// every node of the search the alternatives that the chosen ones refute
+// are dropped too. Products of two variables come as six sign cases, of
+// which a base with u ≥ 1 and l ≥ 0 leaves two; without the pruning the
+// search decides every combination of cases at a leaf.
+//
 // So Infeasible is always right. Otherwise the solver looks for an integer
 // model by back-substitution (with a little search where the real shadow
 // left a gap) and answers Feasible with the model it checked, or Unknown.
@@ -111,11 +119,16 @@ func Solve(p *Problem) (Verdict, []int64) {
 	var model []int64
 	steps := 0
 	splits := MaxSplits
-	var rec func(cs []Constraint, open []int) bool
-	rec = func(cs []Constraint, open []int) bool {
+	var rec func(cs []Constraint, open [][][]Constraint) bool
+	rec = func(cs []Constraint, open [][][]Constraint) bool {
 		if steps++; steps > MaxSteps {
 			best = Unknown
 			return true
+		}
+		// The alternatives chosen so far may refute others.
+		open, ok := filterAlts(p.NumVars, cs, open)
+		if !ok {
+			return false
 		}
 		v, m := splitConj(p.NumVars, cs, &splits)
 		if v == Infeasible {
@@ -123,9 +136,9 @@ func Solve(p *Problem) (Verdict, []int64) {
 		}
 		pick := -1
 		if v == Feasible {
-			for k, ci := range open {
+			for k, cl := range open {
 				sat := false
-				for _, alt := range p.Clauses[ci] {
+				for _, alt := range cl {
 					if checkModel(alt, m) {
 						sat = true
 						break
@@ -147,28 +160,246 @@ func Solve(p *Problem) (Verdict, []int64) {
 			}
 			pick = 0
 		}
-		ci := open[pick]
-		rest := append(append([]int(nil), open[:pick]...), open[pick+1:]...)
-		for _, alt := range p.Clauses[ci] {
-			next := append(append([]Constraint(nil), cs...), alt...)
+		rest := append(append([][][]Constraint(nil), open[:pick]...), open[pick+1:]...)
+		for _, alt := range open[pick] {
+			next := append(slices.Clip(cs), alt...)
 			if rec(next, rest) {
 				return true
 			}
 		}
 		return false
 	}
-	// A clause of one alternative is a conjunction: it joins the base.
-	base := slices.Clip(p.Base)
-	var open []int
-	for i, cl := range p.Clauses {
-		if len(cl) == 1 {
-			base = append(base, cl[0]...)
-		} else {
-			open = append(open, i)
+	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses)
+	if !ok {
+		return Infeasible, nil
+	}
+	rec(base, clauses)
+	return best, model
+}
+
+// filterAlts drops the alternatives of the open clauses that bound
+// propagation refutes together with cs, leaving cs as it is (adding a
+// clause's last alternative to it would only grow the conjunctions that
+// elimination decides; the search adds it when a model violates it). ok
+// is false when some clause has no alternative left.
+func filterAlts(n int, cs []Constraint, open [][][]Constraint) ([][][]Constraint, bool) {
+	b := newBox(n)
+	if !b.propagate(cs, boundRounds) {
+		return nil, false
+	}
+	out := open
+	copied := false
+	for i, cl := range open {
+		var alts [][]Constraint
+		for _, alt := range cl {
+			// The alternative's own constraints within cs's bounds: a
+			// weaker test than propagating cs and alt together, at the
+			// cost of alt alone.
+			if b.clone().propagate(alt, 2) {
+				alts = append(alts, alt)
+			}
+		}
+		if len(alts) == 0 {
+			return nil, false
+		}
+		if len(alts) < len(cl) {
+			if !copied {
+				out, copied = slices.Clone(open), true
+			}
+			out[i] = alts
 		}
 	}
-	rec(base, open)
-	return best, model
+	return out, true
+}
+
+// prune simplifies the clauses before the search: an alternative whose
+// constraints, with the base's, leave some variable no value by bound
+// propagation (boundsFeasible) is dropped, which loses no model, and a
+// clause left with one alternative joins the base, which may refute
+// alternatives of other clauses; it repeats until nothing changes.
+// Without it the search multiplies the alternatives of every clause (six
+// per product of two variables) even when the base's bounds (a block
+// dimension ≥ 1, a thread index ≥ 0) rule most of them out, deciding
+// the same refuted combinations again at every leaf. ok is false when
+// some clause has no alternative left: the problem is infeasible.
+func prune(n int, base []Constraint, clauses [][][]Constraint) ([]Constraint, [][][]Constraint, bool) {
+	base = slices.Clip(base)
+	live := slices.Clone(clauses)
+	for changed := true; changed; {
+		changed = false
+		// A clause of one alternative is a conjunction: it joins the base.
+		keep := live[:0]
+		for _, cl := range live {
+			switch len(cl) {
+			case 0:
+				return nil, nil, false
+			case 1:
+				base = append(base, cl[0]...)
+				changed = true
+			default:
+				keep = append(keep, cl)
+			}
+		}
+		live = keep
+		if changed {
+			continue
+		}
+		if !boundsFeasible(n, base) {
+			return nil, nil, false
+		}
+		for i, cl := range live {
+			var alts [][]Constraint
+			for _, alt := range cl {
+				if boundsFeasible(n, append(slices.Clip(base), alt...)) {
+					alts = append(alts, alt)
+				}
+			}
+			if len(alts) < len(cl) {
+				live[i] = alts
+				changed = true
+			}
+		}
+	}
+	return base, live, true
+}
+
+// boundLimit keeps bound propagation away from overflow: a bound beyond
+// it counts as none.
+const boundLimit = 1 << 40
+
+// boundRounds bounds the rounds of bound propagation, which may otherwise
+// creep a bound by one per round (x ≥ y + 1, y ≥ x − 2).
+const boundRounds = 8
+
+// boundsFeasible propagates the bounds of the variables through cs and
+// reports false when that proves cs infeasible (box.propagate).
+func boundsFeasible(n int, cs []Constraint) bool {
+	return newBox(n).propagate(cs, boundRounds)
+}
+
+// box holds a lower and an upper bound per variable, ±boundLimit for
+// none.
+type box struct{ lo, hi []int64 }
+
+func newBox(n int) box {
+	b := box{make([]int64, n), make([]int64, n)}
+	for i := range b.lo {
+		b.lo[i], b.hi[i] = -boundLimit, boundLimit
+	}
+	return b
+}
+
+func (b box) clone() box { return box{slices.Clone(b.lo), slices.Clone(b.hi)} }
+
+// propagate tightens b through cs (from Σ aᵢxᵢ + c ≥ 0,
+// aⱼxⱼ ≥ −c − Σ_{i≠j} max aᵢxᵢ), at most rounds passes, and reports false
+// when some variable is left with an empty range or some constraint
+// cannot hold within the ranges. False is a proof of infeasibility over
+// the integers (each derived bound is rounded inwards soundly); true
+// proves nothing. A pass is linear in the size of cs, much cheaper than
+// elimination, and refutes most of the sign cases of products.
+func (b box) propagate(cs []Constraint, rounds int) bool {
+	lo, hi := b.lo, b.hi
+	n := len(lo)
+	const inf = math.MaxInt64 / 4
+	// maxTerm is a·x's maximum over x's range, inf when the range is
+	// open on that side.
+	maxTerm := func(a int64, v Var) int64 {
+		if a > 0 {
+			if hi[v] >= boundLimit {
+				return inf
+			}
+			return a * hi[v]
+		}
+		if lo[v] <= -boundLimit {
+			return inf
+		}
+		return a * lo[v]
+	}
+	// tighten applies Σ terms + c ≥ 0 (sign +1) or ≤ 0 (sign −1).
+	tighten := func(c Constraint, sign int64) (changed, ok bool) {
+		// The sum of the maxima of sign·aᵢxᵢ, counting the unbounded ones.
+		var sum int64
+		unb := 0
+		for _, t := range c.Terms {
+			if t.Coef == 0 {
+				continue
+			}
+			if abs(t.Coef) >= boundLimit {
+				return false, true
+			}
+			m := maxTerm(sign*t.Coef, t.Var)
+			if m == inf {
+				unb++
+			} else {
+				sum += m
+			}
+		}
+		k := sign * c.Const
+		if unb == 0 && sum+k < 0 {
+			return false, false
+		}
+		if unb > 1 {
+			return false, true
+		}
+		for _, t := range c.Terms {
+			a := sign * t.Coef
+			if a == 0 {
+				continue
+			}
+			rest := sum
+			if m := maxTerm(a, t.Var); m != inf {
+				if unb == 1 {
+					continue // only the unbounded term gets a bound
+				}
+				rest -= m
+			}
+			// a·x ≥ −k − rest
+			need := -k - rest
+			if abs(need) >= inf/2 {
+				continue
+			}
+			if a > 0 {
+				if l := ceilDiv(need, a); l > lo[t.Var] {
+					lo[t.Var], changed = l, true
+				}
+			} else if h := floorDiv(need, a); h < hi[t.Var] {
+				hi[t.Var], changed = h, true
+			}
+			if lo[t.Var] > hi[t.Var] {
+				return changed, false
+			}
+		}
+		return changed, true
+	}
+	for _, c := range cs {
+		for _, t := range c.Terms {
+			if int(t.Var) < 0 || int(t.Var) >= n {
+				return true // elimConj reports it
+			}
+		}
+	}
+	for round := 0; round < rounds; round++ {
+		any := false
+		for _, c := range cs {
+			ch, ok := tighten(c, 1)
+			if !ok {
+				return false
+			}
+			any = any || ch
+			if c.Eq {
+				ch, ok := tighten(c, -1)
+				if !ok {
+					return false
+				}
+				any = any || ch
+			}
+		}
+		if !any {
+			break
+		}
+	}
+	return true
 }
 
 // MaxSteps bounds the conjunctions one Solve decides; past it the answer
