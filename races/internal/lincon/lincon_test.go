@@ -201,3 +201,82 @@ func TestSolveProductCases(t *testing.T) {
 		t.Errorf("refuted clause: %v, want infeasible", v)
 	}
 }
+
+// TestSolveRandom compares Solve with enumeration on small random
+// problems with clauses: Infeasible must be right (pruning and
+// backjumping may never drop a model), Feasible must come with a model.
+func TestSolveRandom(t *testing.T) {
+	const nv, box = 3, 3
+	seed := uint64(12345)
+	rnd := func(k int) int64 { // xorshift, deterministic
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return int64(seed % uint64(k))
+	}
+	randCons := func() Constraint {
+		var ts []Term
+		for v := 0; v < nv; v++ {
+			if c := rnd(5) - 2; c != 0 {
+				ts = append(ts, T(c, Var(v)))
+			}
+		}
+		c := Constraint{Terms: ts, Const: rnd(7) - 3}
+		c.Eq = rnd(4) == 0
+		return c
+	}
+	for iter := 0; iter < 3000; iter++ {
+		p := Problem{NumVars: nv}
+		for v := 0; v < nv; v++ {
+			p.Base = append(p.Base, GE(box, T(1, Var(v))), GE(box, T(-1, Var(v))))
+		}
+		for i := rnd(3); i > 0; i-- {
+			p.Base = append(p.Base, randCons())
+		}
+		for i := rnd(4); i > 0; i-- {
+			var cl [][]Constraint
+			for j := rnd(3) + 1; j > 0; j-- {
+				var alt []Constraint
+				for k := rnd(2) + 1; k > 0; k-- {
+					alt = append(alt, randCons())
+				}
+				cl = append(cl, alt)
+			}
+			p.Clauses = append(p.Clauses, cl)
+		}
+		holds := func(m []int64) bool {
+			if !checkModel(p.Base, m) {
+				return false
+			}
+			for _, cl := range p.Clauses {
+				ok := false
+				for _, alt := range cl {
+					ok = ok || checkModel(alt, m)
+				}
+				if !ok {
+					return false
+				}
+			}
+			return true
+		}
+		sat := false
+		m := make([]int64, nv)
+		for x := -box; x <= box && !sat; x++ {
+			for y := -box; y <= box && !sat; y++ {
+				for z := -box; z <= box && !sat; z++ {
+					m[0], m[1], m[2] = int64(x), int64(y), int64(z)
+					sat = holds(m)
+				}
+			}
+		}
+		v, model := Solve(&p)
+		switch {
+		case v == Infeasible && sat:
+			t.Fatalf("problem %d: Solve says infeasible, but %v satisfies it: %+v", iter, m, p)
+		case v == Feasible && !holds(model):
+			t.Fatalf("problem %d: Solve's model %v does not satisfy %+v", iter, model, p)
+		case v == Feasible && !sat:
+			t.Fatalf("problem %d: feasible with model %v, enumeration found none: %+v", iter, model, p)
+		}
+	}
+}
