@@ -40,7 +40,8 @@
 // bounds of the problem refute (a block dimension ≥ 1 leaves two of a
 // product's six) before and during its search, backjumps over cases a
 // refutation did not use, and a kernel's pairs that build the same problem
-// share one answer. A device function with several returns yields one of its
+// share one answer; an access paired with itself is symmetric in the two
+// threads, so only thread 1 < thread 2 is decided. A device function with several returns yields one of its
 // results under the conditions that lead to each. A feasible answer comes
 // with a model, which the diagnostic reports as the two colliding threads
 // and the element; when the indices involve values outside the model the
