@@ -51,6 +51,7 @@ type kernelAn struct {
 	skips       map[edge]bool           // loop entries that start a barrier iteration (zerotrip.go)
 	phiPick     map[*ssa.Phi]rootKey    // the array a swap phi is taken to name (phigroup.go)
 	counters    map[valRef]*counterInfo // atomic counters (slots.go)
+	solved      map[string]solved       // answers of lincon.Solve by problem (solve.go)
 }
 
 type regionKey struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -1020,20 +1021,32 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		return outcome{}
 	}
 	// Distinct threads: in one block, different thread indices; across
-	// blocks, different block indices.
+	// blocks, different block indices. An access paired with itself
+	// builds the same constraints for either thread (same node, same
+	// index, same path), so the problem is symmetric in the two threads
+	// and a collision with the second thread first is the mirror of one
+	// with the first thread first: only thread 1 < thread 2
+	// (lexicographically over the dimensions) needs deciding, which
+	// halves the search for a self pair.
 	var distinct clause
+	var same []cons // the earlier dimensions, equal in a lexicographic order
 	for d := 0; d < k.shape.Dims; d++ {
+		var x, y poly
 		if cross {
 			if k.shape.Grid[d] == 1 {
 				continue
 			}
-			x, y := p.bid(1, d), p.bid(2, d)
-			distinct = append(distinct, []cons{lt(x, y)}, []cons{lt(y, x)})
+			x, y = p.bid(1, d), p.bid(2, d)
 		} else {
 			if k.shape.Block[d] == 1 {
 				continue
 			}
-			x, y := p.tid(1, d), p.tid(2, d)
+			x, y = p.tid(1, d), p.tid(2, d)
+		}
+		if a == b {
+			distinct = append(distinct, append(slices.Clip(same), lt(x, y)))
+			same = append(same, eq(sub(x, y)))
+		} else {
 			distinct = append(distinct, []cons{lt(x, y)}, []cons{lt(y, x)})
 		}
 	}
@@ -1063,7 +1076,7 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		debugHook(p)
 	}
 	lp := p.linearize()
-	verdict, model := lincon.Solve(lp)
+	verdict, model := p.k.solve(lp)
 	if verdict == lincon.Infeasible {
 		return outcome{}
 	}

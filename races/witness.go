@@ -74,7 +74,7 @@ func (p *problem) degenerateGuard(m []int64) []string {
 				p.base = append(p.base, le(constPoly(c.min), varPoly(c.x)))
 			}
 		}
-		v, _ := lincon.Solve(p.linearize())
+		v, _ := p.k.solve(p.linearize())
 		return v == lincon.Infeasible
 	}
 	keep := make([]bool, len(cands))

@@ -20,6 +20,17 @@
 //   - a conjunction left undecided that way is split on a bounded variable
 //     (branch and bound, at most MaxSplits branches).
 //
+// Clauses are searched lazily (Solve), after pruning: bound propagation
+// over the base (interval reasoning, linear per pass) drops the
+// alternatives it refutes, a clause left with one joins the base, and at
+// every node of the search the alternatives that the chosen ones refute
+// are dropped too. Elimination keeps, for every derived row, the input
+// constraints it came from, so a refutation names its core; a branch
+// whose core misses the alternative just chosen refutes its siblings too,
+// and the search backjumps. Products of two variables come as six sign cases, of
+// which a base with u ≥ 1 and l ≥ 0 leaves two; without the pruning the
+// search decides every combination of cases at a leaf.
+//
 // So Infeasible is always right. Otherwise the solver looks for an integer
 // model by back-substitution (with a little search where the real shadow
 // left a gap) and answers Feasible with the model it checked, or Unknown.
@@ -111,21 +122,35 @@ func Solve(p *Problem) (Verdict, []int64) {
 	var model []int64
 	steps := 0
 	splits := MaxSplits
-	var rec func(cs []Constraint, open []int) bool
-	rec = func(cs []Constraint, open []int) bool {
+	// rec searches cs with the open clauses. It reports true when the
+	// search is over (a model found, or the step budget spent); otherwise
+	// it returns a core: a set of indices of cs that is infeasible with
+	// every choice of the open clauses, nil when it could be all of cs.
+	// A branch whose core misses the alternative just added shows that
+	// the conjunction before it is infeasible already, so its siblings
+	// need no search (backjumping): with k clauses of three alternatives
+	// the search then decides far fewer than 3^k leaves when, as is
+	// common, the refutation does not depend on most of the sign cases.
+	var rec func(cs []Constraint, open []clause) (bool, cset)
+	rec = func(cs []Constraint, open []clause) (bool, cset) {
 		if steps++; steps > MaxSteps {
 			best = Unknown
-			return true
+			return true, nil
 		}
-		v, m := splitConj(p.NumVars, cs, &splits)
+		// The alternatives chosen so far may refute others.
+		open, ok := filterAlts(p.NumVars, cs, open)
+		if !ok {
+			return false, nil
+		}
+		v, m, core := splitConj(p.NumVars, cs, &splits)
 		if v == Infeasible {
-			return false
+			return false, core
 		}
 		pick := -1
 		if v == Feasible {
-			for k, ci := range open {
+			for k, cl := range open {
 				sat := false
-				for _, alt := range p.Clauses[ci] {
+				for _, alt := range cl.alts {
 					if checkModel(alt, m) {
 						sat = true
 						break
@@ -138,37 +163,285 @@ func Solve(p *Problem) (Verdict, []int64) {
 			}
 			if pick < 0 {
 				best, model = Feasible, m
-				return true
+				return true, nil
 			}
 		} else {
 			if len(open) == 0 {
 				best = Unknown
-				return false
+				return false, nil
 			}
 			pick = 0
 		}
-		ci := open[pick]
-		rest := append(append([]int(nil), open[:pick]...), open[pick+1:]...)
-		for _, alt := range p.Clauses[ci] {
-			next := append(append([]Constraint(nil), cs...), alt...)
-			if rec(next, rest) {
-				return true
+		rest := append(append([]clause(nil), open[:pick]...), open[pick+1:]...)
+		cl := open[pick]
+		n := len(cs)
+		// The alternatives dropped from this clause were refuted by the
+		// bounds of a prefix of cs.
+		acc := prefix(cl.dropped)
+		for _, alt := range cl.alts {
+			next := append(slices.Clip(cs), alt...)
+			done, c := rec(next, rest)
+			if done {
+				return true, nil
+			}
+			if c == nil {
+				acc = nil
+				continue
+			}
+			if !c.anyIn(n, len(next)) {
+				return false, c // cs itself is infeasible: skip the siblings
+			}
+			if acc != nil {
+				acc = acc.or(c, n)
 			}
 		}
-		return false
+		return false, acc
 	}
-	// A clause of one alternative is a conjunction: it joins the base.
-	base := slices.Clip(p.Base)
-	var open []int
-	for i, cl := range p.Clauses {
-		if len(cl) == 1 {
-			base = append(base, cl[0]...)
-		} else {
-			open = append(open, i)
+	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses)
+	if !ok {
+		return Infeasible, nil
+	}
+	rec(base, clauses)
+	return best, model
+}
+
+// clause is an open clause of the search: its alternatives left, and the
+// length of the prefix of the conjunction whose bounds refuted the ones
+// dropped (0 when none was).
+type clause struct {
+	alts    [][]Constraint
+	dropped int
+}
+
+// filterAlts drops the alternatives of the open clauses that bound
+// propagation refutes together with cs, leaving cs as it is (adding a
+// clause's last alternative to it would only grow the conjunctions that
+// elimination decides; the search adds it when a model violates it). ok
+// is false when some clause has no alternative left.
+func filterAlts(n int, cs []Constraint, open []clause) ([]clause, bool) {
+	b := newBox(n)
+	if !b.propagate(cs, boundRounds) {
+		return nil, false
+	}
+	out := open
+	copied := false
+	for i, cl := range open {
+		var alts [][]Constraint
+		for _, alt := range cl.alts {
+			// The alternative's own constraints within cs's bounds: a
+			// weaker test than propagating cs and alt together, at the
+			// cost of alt alone.
+			if b.clone().propagate(alt, 2) {
+				alts = append(alts, alt)
+			}
+		}
+		if len(alts) == 0 {
+			return nil, false
+		}
+		if len(alts) < len(cl.alts) {
+			if !copied {
+				out, copied = slices.Clone(open), true
+			}
+			out[i] = clause{alts, len(cs)}
 		}
 	}
-	rec(base, open)
-	return best, model
+	return out, true
+}
+
+// prune simplifies the clauses before the search: an alternative whose
+// constraints, with the base's, leave some variable no value by bound
+// propagation (boundsFeasible) is dropped, which loses no model, and a
+// clause left with one alternative joins the base, which may refute
+// alternatives of other clauses; it repeats until nothing changes.
+// Without it the search multiplies the alternatives of every clause (six
+// per product of two variables) even when the base's bounds (a block
+// dimension ≥ 1, a thread index ≥ 0) rule most of them out, deciding
+// the same refuted combinations again at every leaf. ok is false when
+// some clause has no alternative left: the problem is infeasible.
+func prune(n int, base []Constraint, clauses [][][]Constraint) ([]Constraint, []clause, bool) {
+	base = slices.Clip(base)
+	live := slices.Clone(clauses)
+	for changed := true; changed; {
+		changed = false
+		// A clause of one alternative is a conjunction: it joins the base.
+		keep := live[:0]
+		for _, cl := range live {
+			switch len(cl) {
+			case 0:
+				return nil, nil, false
+			case 1:
+				base = append(base, cl[0]...)
+				changed = true
+			default:
+				keep = append(keep, cl)
+			}
+		}
+		live = keep
+		if changed {
+			continue
+		}
+		if !boundsFeasible(n, base) {
+			return nil, nil, false
+		}
+		for i, cl := range live {
+			var alts [][]Constraint
+			for _, alt := range cl {
+				if boundsFeasible(n, append(slices.Clip(base), alt...)) {
+					alts = append(alts, alt)
+				}
+			}
+			if len(alts) < len(cl) {
+				live[i] = alts
+				changed = true
+			}
+		}
+	}
+	// Every drop used the bounds of the final base, which leads every
+	// conjunction of the search.
+	out := make([]clause, len(live))
+	for i, cl := range live {
+		out[i] = clause{cl, len(base)}
+	}
+	return base, out, true
+}
+
+// boundLimit keeps bound propagation away from overflow: a bound beyond
+// it counts as none.
+const boundLimit = 1 << 40
+
+// boundRounds bounds the rounds of bound propagation, which may otherwise
+// creep a bound by one per round (x ≥ y + 1, y ≥ x − 2).
+const boundRounds = 8
+
+// boundsFeasible propagates the bounds of the variables through cs and
+// reports false when that proves cs infeasible (box.propagate).
+func boundsFeasible(n int, cs []Constraint) bool {
+	return newBox(n).propagate(cs, boundRounds)
+}
+
+// box holds a lower and an upper bound per variable, ±boundLimit for
+// none.
+type box struct{ lo, hi []int64 }
+
+func newBox(n int) box {
+	b := box{make([]int64, n), make([]int64, n)}
+	for i := range b.lo {
+		b.lo[i], b.hi[i] = -boundLimit, boundLimit
+	}
+	return b
+}
+
+func (b box) clone() box { return box{slices.Clone(b.lo), slices.Clone(b.hi)} }
+
+// propagate tightens b through cs (from Σ aᵢxᵢ + c ≥ 0,
+// aⱼxⱼ ≥ −c − Σ_{i≠j} max aᵢxᵢ), at most rounds passes, and reports false
+// when some variable is left with an empty range or some constraint
+// cannot hold within the ranges. False is a proof of infeasibility over
+// the integers (each derived bound is rounded inwards soundly); true
+// proves nothing. A pass is linear in the size of cs, much cheaper than
+// elimination, and refutes most of the sign cases of products.
+func (b box) propagate(cs []Constraint, rounds int) bool {
+	lo, hi := b.lo, b.hi
+	n := len(lo)
+	const inf = math.MaxInt64 / 4
+	// maxTerm is a·x's maximum over x's range, inf when the range is
+	// open on that side.
+	maxTerm := func(a int64, v Var) int64 {
+		if a > 0 {
+			if hi[v] >= boundLimit {
+				return inf
+			}
+			return a * hi[v]
+		}
+		if lo[v] <= -boundLimit {
+			return inf
+		}
+		return a * lo[v]
+	}
+	// tighten applies Σ terms + c ≥ 0 (sign +1) or ≤ 0 (sign −1).
+	tighten := func(c Constraint, sign int64) (changed, ok bool) {
+		// The sum of the maxima of sign·aᵢxᵢ, counting the unbounded ones.
+		var sum int64
+		unb := 0
+		for _, t := range c.Terms {
+			if t.Coef == 0 {
+				continue
+			}
+			if abs(t.Coef) >= boundLimit {
+				return false, true
+			}
+			m := maxTerm(sign*t.Coef, t.Var)
+			if m == inf {
+				unb++
+			} else {
+				sum += m
+			}
+		}
+		k := sign * c.Const
+		if unb == 0 && sum+k < 0 {
+			return false, false
+		}
+		if unb > 1 {
+			return false, true
+		}
+		for _, t := range c.Terms {
+			a := sign * t.Coef
+			if a == 0 {
+				continue
+			}
+			rest := sum
+			if m := maxTerm(a, t.Var); m != inf {
+				if unb == 1 {
+					continue // only the unbounded term gets a bound
+				}
+				rest -= m
+			}
+			// a·x ≥ −k − rest
+			need := -k - rest
+			if abs(need) >= inf/2 {
+				continue
+			}
+			if a > 0 {
+				if l := ceilDiv(need, a); l > lo[t.Var] {
+					lo[t.Var], changed = l, true
+				}
+			} else if h := floorDiv(need, a); h < hi[t.Var] {
+				hi[t.Var], changed = h, true
+			}
+			if lo[t.Var] > hi[t.Var] {
+				return changed, false
+			}
+		}
+		return changed, true
+	}
+	for _, c := range cs {
+		for _, t := range c.Terms {
+			if int(t.Var) < 0 || int(t.Var) >= n {
+				return true // elimConj reports it
+			}
+		}
+	}
+	for round := 0; round < rounds; round++ {
+		any := false
+		for _, c := range cs {
+			ch, ok := tighten(c, 1)
+			if !ok {
+				return false
+			}
+			any = any || ch
+			if c.Eq {
+				ch, ok := tighten(c, -1)
+				if !ok {
+					return false
+				}
+				any = any || ch
+			}
+		}
+		if !any {
+			break
+		}
+	}
+	return true
 }
 
 // MaxSteps bounds the conjunctions one Solve decides; past it the answer
@@ -183,6 +456,82 @@ type system struct {
 	n   int
 	eqs []row
 	ges []row
+	// prov[id] is the set of input constraints a row was derived from;
+	// a row's id is its slot n+1 (after the constant).
+	prov []cset
+	// slab is where new rows are cut from: Fourier–Motzkin makes many
+	// short-lived rows, and one allocation per row made the collector
+	// the larger part of the solver's time.
+	slab  []int64
+	slabN int
+	seen  map[uint64][]int // dedupe's table, reused
+}
+
+// newRow returns a zeroed row of n+2 slots.
+func (s *system) newRow() row {
+	w := s.n + 2
+	if len(s.slab) < w {
+		// Each slab twice the last: few allocations for a large
+		// elimination, little waste for a small one.
+		s.slabN = max(2*s.slabN, 16*w)
+		s.slab = make([]int64, s.slabN)
+	}
+	r := s.slab[:w:w]
+	s.slab = s.slab[w:]
+	return r
+}
+
+// cset is a set of constraint indices.
+type cset []uint64
+
+func (b cset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+// anyIn reports whether b holds an index in [lo, hi).
+func (b cset) anyIn(lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if b.has(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// or adds c's indices below lim to b (grown as needed) and returns it.
+func (b cset) or(c cset, lim int) cset {
+	for i := 0; i < lim && i/64 < len(c); i++ {
+		if c.has(i) {
+			for len(b) <= i/64 {
+				b = append(b, 0)
+			}
+			b[i/64] |= 1 << (i % 64)
+		}
+	}
+	return b
+}
+
+// prefix is the set [0, n), never nil (nil stands for "any index").
+func prefix(n int) cset {
+	b := make(cset, (n+63)/64)
+	for i := 0; i < n; i++ {
+		b[i/64] |= 1 << (i % 64)
+	}
+	return b
+}
+
+// union returns the id of the provenance of a row derived from rows of
+// ids a and b.
+func (s *system) union(a, b int64) int64 {
+	if a == b {
+		return a
+	}
+	pa, pb := s.prov[a], s.prov[b]
+	u := make(cset, max(len(pa), len(pb)))
+	copy(u, pa)
+	for i, w := range pb {
+		u[i] |= w
+	}
+	s.prov = append(s.prov, u)
+	return int64(len(s.prov) - 1)
 }
 
 // step records one elimination, for back-substitution.
@@ -207,14 +556,17 @@ const MaxSplits = 512
 // branch is, Feasible with a branch's model. Fixing the variables with the
 // largest coefficients first closes the integer gaps that Fourier–Motzkin
 // leaves (27 ≤ 11x + 13y ≤ 45, −10 ≤ 7x − 9y ≤ 4 over the integers).
-func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64) {
-	v, m := elimConj(n, cs)
+//
+// For Infeasible it returns the core of elimination (elimConj), or nil
+// when branching decided it: then every constraint may have been used.
+func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64, cset) {
+	v, m, core := elimConj(n, cs)
 	if v != Unknown || *budget <= 0 {
-		return v, m
+		return v, m, core
 	}
 	x, lo, hi, ok := splitVar(n, cs)
 	if !ok {
-		return Unknown, nil
+		return Unknown, nil, nil
 	}
 	var branches [][]Constraint
 	if hi-lo < 16 {
@@ -228,19 +580,19 @@ func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64) {
 	all := true
 	for _, b := range branches {
 		if *budget <= 0 {
-			return Unknown, nil
+			return Unknown, nil, nil
 		}
 		*budget--
-		vb, mb := splitConj(n, append(slices.Clip(cs), b...), budget)
+		vb, mb, _ := splitConj(n, append(slices.Clip(cs), b...), budget)
 		if vb == Feasible {
-			return vb, mb
+			return vb, mb, nil
 		}
 		all = all && vb == Infeasible
 	}
 	if all {
-		return Infeasible, nil
+		return Infeasible, nil, nil
 	}
-	return Unknown, nil
+	return Unknown, nil, nil
 }
 
 // splitVar picks the variable to branch on: among those that
@@ -314,10 +666,17 @@ func splitVar(n int, cs []Constraint) (Var, int64, int64, bool) {
 	return best, lo[best], hi[best], true
 }
 
-func elimConj(n int, cs []Constraint) (Verdict, []int64) {
-	s := &system{n: n}
-	for _, c := range cs {
-		r := make(row, n+1)
+// elimConj decides cs by elimination. For Infeasible it returns the
+// indices of the constraints of cs that the refutation used (its core):
+// every set of constraints containing them is infeasible too.
+func elimConj(n int, cs []Constraint) (Verdict, []int64, cset) {
+	s := &system{n: n, eqs: make([]row, 0, len(cs)), ges: make([]row, 0, 2*len(cs)), prov: make([]cset, 0, 4*len(cs))}
+	for i, c := range cs {
+		r := s.newRow()
+		p := make(cset, i/64+1)
+		p[i/64] = 1 << (i % 64)
+		s.prov = append(s.prov, p)
+		r[n+1] = int64(len(s.prov) - 1)
 		for _, t := range c.Terms {
 			if int(t.Var) < 0 || int(t.Var) >= n {
 				panic(fmt.Sprintf("lincon: variable x%d out of range [0,%d)", t.Var, n))
@@ -331,20 +690,20 @@ func elimConj(n int, cs []Constraint) (Verdict, []int64) {
 			s.ges = append(s.ges, r)
 		}
 	}
-	v, steps, err := s.eliminate()
+	v, steps, core, err := s.eliminate()
 	if err != nil {
-		return Unknown, nil
+		return Unknown, nil, nil
 	}
 	if v == Infeasible {
-		return Infeasible, nil
+		return Infeasible, nil, core
 	}
 	m := make([]int64, n)
 	if backSubstitute(steps, m, len(steps)-1) {
 		if checkModel(cs, m) {
-			return Feasible, m
+			return Feasible, m, nil
 		}
 	}
-	return Unknown, nil
+	return Unknown, nil, nil
 }
 
 func checkModel(cs []Constraint, m []int64) bool {
@@ -362,17 +721,17 @@ func checkModel(cs []Constraint, m []int64) bool {
 
 // eliminate removes every variable, returning Infeasible as soon as a
 // constant constraint is violated.
-func (s *system) eliminate() (Verdict, []step, error) {
+func (s *system) eliminate() (Verdict, []step, cset, error) {
 	var steps []step
 	eliminated := make([]bool, s.n)
 	for {
 		// Normalize; drop trivially true constraints; detect false ones.
-		var ok bool
-		if s.eqs, ok = normalizeAll(s.eqs, true, s.n); !ok {
-			return Infeasible, nil, nil
+		var bad row
+		if s.eqs, bad = normalizeAll(s.eqs, true, s.n); bad != nil {
+			return Infeasible, nil, s.prov[bad[s.n+1]], nil
 		}
-		if s.ges, ok = normalizeAll(s.ges, false, s.n); !ok {
-			return Infeasible, nil, nil
+		if s.ges, bad = normalizeAll(s.ges, false, s.n); bad != nil {
+			return Infeasible, nil, s.prov[bad[s.n+1]], nil
 		}
 		if len(s.eqs) > 0 {
 			eq := s.eqs[0]
@@ -387,10 +746,11 @@ func (s *system) eliminate() (Verdict, []step, error) {
 			if v < 0 {
 				// No unit coefficient: keep it as two inequalities (the
 				// real shadow handles it, soundly but inexactly).
-				neg := make(row, len(eq))
-				for i := range eq {
+				neg := s.newRow()
+				for i := 0; i <= s.n; i++ {
 					neg[i] = -eq[i]
 				}
+				neg[s.n+1] = eq[s.n+1]
 				s.ges = append(s.ges, eq, neg)
 				continue
 			}
@@ -401,15 +761,16 @@ func (s *system) eliminate() (Verdict, []step, error) {
 						continue
 					}
 					k := r[v] * eq[v] // r − k·eq removes x_v, since eq[v]² = 1
-					for i := range r {
+					for i := 0; i <= s.n; i++ {
 						ke, err := mul(k, eq[i])
 						if err == nil {
 							r[i], err = sub(r[i], ke)
 						}
 						if err != nil {
-							return Unknown, nil, err
+							return Unknown, nil, nil, err
 						}
 					}
+					r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
 				}
 			}
 			steps = append(steps, step{v: v, eq: eq})
@@ -445,9 +806,18 @@ func (s *system) eliminate() (Verdict, []step, error) {
 			}
 		}
 		if v < 0 {
-			return Feasible, steps, nil
+			return Feasible, steps, nil, nil
 		}
-		var lows, highs, rest, mention []row
+		nlo, nhi := 0, 0
+		for _, r := range s.ges {
+			if r[v] > 0 {
+				nlo++
+			} else if r[v] < 0 {
+				nhi++
+			}
+		}
+		lows, highs := make([]row, 0, nlo), make([]row, 0, nhi)
+		rest := make([]row, 0, len(s.ges)-nlo-nhi+nlo*nhi)
 		for _, r := range s.ges {
 			switch {
 			case r[v] > 0:
@@ -458,40 +828,44 @@ func (s *system) eliminate() (Verdict, []step, error) {
 				rest = append(rest, r)
 			}
 		}
-		mention = append(append(mention, lows...), highs...)
+		mention := append(append(make([]row, 0, len(lows)+len(highs)), lows...), highs...)
 		for _, lo := range lows {
 			for _, hi := range highs {
 				// lo: a·x + L ≥ 0 (a > 0); hi: −b·x + H ≥ 0 (b > 0).
 				a, b := lo[v], -hi[v]
-				r := make(row, len(lo))
-				for i := range r {
+				r := s.newRow()
+				for i := 0; i <= s.n; i++ {
 					x, err1 := mul(b, lo[i])
 					y, err2 := mul(a, hi[i])
 					if err1 != nil || err2 != nil {
-						return Unknown, nil, errOverflow
+						return Unknown, nil, nil, errOverflow
 					}
 					var err error
 					if r[i], err = add(x, y); err != nil {
-						return Unknown, nil, err
+						return Unknown, nil, nil, err
 					}
 				}
 				r[v] = 0
+				r[s.n+1] = s.union(lo[s.n+1], hi[s.n+1])
 				rest = append(rest, r)
 			}
 		}
-		s.ges = dedupe(rest)
+		if s.seen == nil {
+			s.seen = map[uint64][]int{}
+		}
+		s.ges = dedupe(rest, s.seen)
 		steps = append(steps, step{v: v, ges: mention})
 		eliminated[v] = true
 		if len(s.ges) > 4000 {
-			return Unknown, nil, errOverflow
+			return Unknown, nil, nil, errOverflow
 		}
 	}
 }
 
 // normalizeAll divides each row by the gcd of its coefficients (rounding
 // the constant of an inequality down) and reports false if some row has no
-// integer solution.
-func normalizeAll(rs []row, eq bool, n int) ([]row, bool) {
+// integer solution, returning that row.
+func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 	out := rs[:0]
 	for _, r := range rs {
 		var g int64
@@ -500,14 +874,14 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, bool) {
 		}
 		if g == 0 {
 			if eq && r[n] != 0 || !eq && r[n] < 0 {
-				return nil, false
+				return nil, r
 			}
 			continue
 		}
 		if g > 1 {
 			if eq {
 				if r[n]%g != 0 {
-					return nil, false
+					return nil, r
 				}
 				r[n] /= g
 			} else {
@@ -519,14 +893,14 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, bool) {
 		}
 		out = append(out, r)
 	}
-	return out, true
+	return out, nil
 }
 
-func dedupe(rs []row) []row {
-	seen := make(map[uint64][]int, len(rs))
+func dedupe(rs []row, seen map[uint64][]int) []row {
+	clear(seen)
 	out := rs[:0]
 	for _, r := range rs {
-		n := len(r) - 1
+		n := len(r) - 2 // coefficients, then the constant and the provenance
 		h := uint64(14695981039346656037)
 		for _, c := range r[:n] {
 			h ^= uint64(c)

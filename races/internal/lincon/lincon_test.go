@@ -134,3 +134,149 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+func TestBoundsFeasible(t *testing.T) {
+	const x, y, z Var = 0, 1, 2
+	tests := []struct {
+		name string
+		cs   []Constraint
+		want bool
+	}{
+		{"empty", nil, true},
+		{"range", []Constraint{GE(-3, T(1, x)), GE(5, T(-1, x))}, true},
+		{"empty range", []Constraint{GE(-6, T(1, x)), GE(5, T(-1, x))}, false},
+		// x ≥ 1, y ≥ 0, x + y ≤ 0: the sum's minimum is 1.
+		{"sum", []Constraint{GE(-1, T(1, x)), GE(0, T(1, y)), GE(0, T(-1, x), T(-1, y))}, false},
+		// u ≥ 1 refutes the case u = 0 of a product p = u·l.
+		{"product zero case", []Constraint{GE(-1, T(1, x)), EQ(0, T(1, x)), EQ(0, T(1, z))}, false},
+		// 2x = 1: x ≥ 1/2 and x ≤ 1/2, rounded inwards, leave no integer.
+		{"parity", []Constraint{EQ(-1, T(2, x))}, false},
+		// x = 2y with y in [0, 1] and x = 1: bounds leave x in [1, 1] and
+		// y in [1/2, 1/2] → empty after rounding.
+		{"half", []Constraint{EQ(0, T(1, x), T(-2, y)), EQ(-1, T(1, x))}, false},
+		// x − y = 0 with both open: nothing to refute, true proves nothing.
+		{"equal open", []Constraint{EQ(0, T(1, x), T(-1, y))}, true},
+		// Unbounded variables give no bound and no refutation.
+		{"open", []Constraint{GE(0, T(1, x), T(-1, y), T(1, z))}, true},
+		// Rounding: 3x ≥ 1 means x ≥ 1, and x ≤ 0 then refutes it.
+		{"rounding", []Constraint{GE(-1, T(3, x)), GE(0, T(-1, x))}, false},
+	}
+	for _, tt := range tests {
+		if got := boundsFeasible(3, tt.cs); got != tt.want {
+			t.Errorf("%s: boundsFeasible = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestSolveProductCases: clauses whose alternatives the base's bounds
+// refute are pruned before the search, and what is left is still
+// decided exactly, Feasible with a model that satisfies every clause.
+func TestSolveProductCases(t *testing.T) {
+	const u, l, p Var = 0, 1, 2
+	cases := func(u, l, p Var) [][]Constraint {
+		return [][]Constraint{
+			{EQ(0, T(1, u)), EQ(0, T(1, p))},
+			{EQ(0, T(1, l)), EQ(0, T(1, p))},
+			{GE(-1, T(1, u)), GE(-1, T(1, l)), GE(0, T(1, p), T(-1, u)), GE(0, T(-1, l), T(1, p))},
+			{GE(-1, T(-1, u)), GE(-1, T(-1, l)), GE(0, T(1, p), T(1, u)), GE(0, T(1, l), T(1, p))},
+		}
+	}
+	// u ≥ 1, l ≥ 1, p = u·l ≤ 0: infeasible.
+	pr := Problem{NumVars: 3, Base: []Constraint{GE(-1, T(1, u)), GE(-1, T(1, l)), GE(0, T(-1, p))},
+		Clauses: [][][]Constraint{cases(u, l, p)}}
+	if v, _ := Solve(&pr); v != Infeasible {
+		t.Errorf("u ≥ 1, l ≥ 1, u·l ≤ 0: %v, want infeasible", v)
+	}
+	// u ≥ 1, l ≥ 0, p = u·l ≤ 0: feasible with l = 0, p = 0.
+	pr = Problem{NumVars: 3, Base: []Constraint{GE(-1, T(1, u)), GE(0, T(1, l)), GE(0, T(-1, p))},
+		Clauses: [][][]Constraint{cases(u, l, p)}}
+	v, m := Solve(&pr)
+	if v != Feasible || m[l] != 0 || m[p] != 0 {
+		t.Errorf("u ≥ 1, l ≥ 0, u·l ≤ 0: %v %v, want feasible with l = p = 0", v, m)
+	}
+	// A clause with every alternative refuted makes the problem infeasible.
+	pr = Problem{NumVars: 3, Base: []Constraint{GE(-1, T(1, u))},
+		Clauses: [][][]Constraint{{{EQ(0, T(1, u))}, {GE(-1, T(-1, u))}}}}
+	if v, _ := Solve(&pr); v != Infeasible {
+		t.Errorf("refuted clause: %v, want infeasible", v)
+	}
+}
+
+// TestSolveRandom compares Solve with enumeration on small random
+// problems with clauses: Infeasible must be right (pruning and
+// backjumping may never drop a model), Feasible must come with a model.
+func TestSolveRandom(t *testing.T) {
+	const nv, box = 3, 3
+	seed := uint64(12345)
+	rnd := func(k int) int64 { // xorshift, deterministic
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		return int64(seed % uint64(k))
+	}
+	randCons := func() Constraint {
+		var ts []Term
+		for v := 0; v < nv; v++ {
+			if c := rnd(5) - 2; c != 0 {
+				ts = append(ts, T(c, Var(v)))
+			}
+		}
+		c := Constraint{Terms: ts, Const: rnd(7) - 3}
+		c.Eq = rnd(4) == 0
+		return c
+	}
+	for iter := 0; iter < 3000; iter++ {
+		p := Problem{NumVars: nv}
+		for v := 0; v < nv; v++ {
+			p.Base = append(p.Base, GE(box, T(1, Var(v))), GE(box, T(-1, Var(v))))
+		}
+		for i := rnd(3); i > 0; i-- {
+			p.Base = append(p.Base, randCons())
+		}
+		for i := rnd(4); i > 0; i-- {
+			var cl [][]Constraint
+			for j := rnd(3) + 1; j > 0; j-- {
+				var alt []Constraint
+				for k := rnd(2) + 1; k > 0; k-- {
+					alt = append(alt, randCons())
+				}
+				cl = append(cl, alt)
+			}
+			p.Clauses = append(p.Clauses, cl)
+		}
+		holds := func(m []int64) bool {
+			if !checkModel(p.Base, m) {
+				return false
+			}
+			for _, cl := range p.Clauses {
+				ok := false
+				for _, alt := range cl {
+					ok = ok || checkModel(alt, m)
+				}
+				if !ok {
+					return false
+				}
+			}
+			return true
+		}
+		sat := false
+		m := make([]int64, nv)
+		for x := -box; x <= box && !sat; x++ {
+			for y := -box; y <= box && !sat; y++ {
+				for z := -box; z <= box && !sat; z++ {
+					m[0], m[1], m[2] = int64(x), int64(y), int64(z)
+					sat = holds(m)
+				}
+			}
+		}
+		v, model := Solve(&p)
+		switch {
+		case v == Infeasible && sat:
+			t.Fatalf("problem %d: Solve says infeasible, but %v satisfies it: %+v", iter, m, p)
+		case v == Feasible && !holds(model):
+			t.Fatalf("problem %d: Solve's model %v does not satisfy %+v", iter, model, p)
+		case v == Feasible && !sat:
+			t.Fatalf("problem %d: feasible with model %v, enumeration found none: %+v", iter, model, p)
+		}
+	}
+}

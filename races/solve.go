@@ -1,0 +1,71 @@
+package races
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gpukvet/gpukvet/races/internal/lincon"
+)
+
+// solved is a remembered answer of lincon.Solve.
+type solved struct {
+	v     lincon.Verdict
+	model []int64
+}
+
+// solve is lincon.Solve, remembered per kernel: the pairs of a kernel
+// often build the same problem (the same index expression at several
+// accesses, a read and a write of one element, the witness guard's
+// re-solves), and a problem with products of parameters may take the
+// solver many conjunctions to refute. The problem's variables are
+// numbered by the order the pair problem met them, so equal problems
+// from different pairs mean the same thing: the answer, model included,
+// is reused as it is.
+func (k *kernelAn) solve(lp *lincon.Problem) (lincon.Verdict, []int64) {
+	key := problemKey(lp)
+	if s, ok := k.solved[key]; ok {
+		return s.v, s.model
+	}
+	v, m := lincon.Solve(lp)
+	if k.solved == nil {
+		k.solved = map[string]solved{}
+	}
+	k.solved[key] = solved{v, m}
+	return v, m
+}
+
+// problemKey encodes lp exactly: equal keys, equal problems.
+func problemKey(lp *lincon.Problem) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(lp.NumVars))
+	cons := func(c lincon.Constraint) {
+		if c.Eq {
+			b.WriteByte('=')
+		} else {
+			b.WriteByte('>')
+		}
+		b.WriteString(strconv.FormatInt(c.Const, 10))
+		for _, t := range c.Terms {
+			b.WriteByte(' ')
+			b.WriteString(strconv.FormatInt(t.Coef, 10))
+			b.WriteByte('x')
+			b.WriteString(strconv.Itoa(int(t.Var)))
+		}
+		b.WriteByte(';')
+	}
+	for _, c := range lp.Base {
+		cons(c)
+	}
+	for _, cl := range lp.Clauses {
+		b.WriteByte('[')
+		for _, alt := range cl {
+			b.WriteByte('(')
+			for _, c := range alt {
+				cons(c)
+			}
+			b.WriteByte(')')
+		}
+		b.WriteByte(']')
+	}
+	return b.String()
+}
