@@ -534,9 +534,9 @@ $T_1:
 )
 .reqntid 128, 1, 1
 {
-	.reg .pred %p<5>;
-	.reg .b32 %r<12>;
-	.reg .b64 %rd<29>;
+	.reg .pred %p<9>;
+	.reg .b32 %r<18>;
+	.reg .b64 %rd<38>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -562,45 +562,76 @@ $L_0:
 	cvt.s64.s32 %rd10, %r5;
 	add.s64 %rd11, %rd9, %rd10;
 	setp.lt.s64 %p1, %rd11, %rd4;
-	@!%p1 bra $L_2;
-$L_1:
 	mov.b64 %rd12, %rd5;
 	mov.b64 %rd13, %rd2;
 	setp.lt.u64 %p2, %rd12, %rd13;
-	@!%p2 bra $L_6;
-$L_5:
-	mov.b64 %rd18, 4;
-	mul.lo.s64 %rd19, %rd5, %rd18;
-	add.s64 %rd20, %rd1, %rd19;
-	ld.global.s32 %r6, [%rd20];
-	mul.lo.s64 %rd21, %rd11, %rd18;
-	add.s64 %rd22, %rd3, %rd21;
-	ld.global.s32 %r7, [%rd22];
-	add.s32 %r8, %r7, %r6;
-	st.global.s32 [%rd22], %r8;
-$L_2:
+	not.pred %p3, %p1;
+	or.pred %p4, %p3, %p2;
 	mov.b64 %rd14, 1;
 	add.s64 %rd15, %rd11, %rd14;
-	setp.lt.s64 %p3, %rd15, %rd4;
-	@!%p3 bra $L_4;
-$L_3:
-	mov.b64 %rd16, %rd5;
-	mov.b64 %rd17, %rd2;
-	setp.lt.u64 %p4, %rd16, %rd17;
-	@!%p4 bra $L_8;
-$L_7:
-	mov.b64 %rd23, 4;
-	mul.lo.s64 %rd24, %rd5, %rd23;
-	add.s64 %rd25, %rd1, %rd24;
-	ld.global.s32 %r9, [%rd25];
-	mul.lo.s64 %rd26, %rd11, %rd23;
-	add.s64 %rd27, %rd3, %rd26;
-	add.s64 %rd28, %rd27, %rd23;
-	ld.global.s32 %r10, [%rd28];
-	add.s32 %r11, %r10, %r9;
-	st.global.s32 [%rd28], %r11;
+	setp.lt.s64 %p5, %rd15, %rd4;
+	not.pred %p6, %p5;
+	or.pred %p7, %p6, %p2;
+	and.pred %p8, %p4, %p7;
+	@!%p8 bra $L_9;
+$L_10:
+	@!%p1 bra $L_12;
+$L_11:
+	mov.b64 %rd27, 4;
+	mul.lo.s64 %rd28, %rd5, %rd27;
+	add.s64 %rd29, %rd1, %rd28;
+	ld.global.s32 %r12, [%rd29];
+	mul.lo.s64 %rd30, %rd11, %rd27;
+	add.s64 %rd31, %rd3, %rd30;
+	ld.global.s32 %r13, [%rd31];
+	add.s32 %r14, %r13, %r12;
+	st.global.s32 [%rd31], %r14;
+$L_12:
+	@!%p5 bra $L_4;
+$L_13:
+	mov.b64 %rd32, 4;
+	mul.lo.s64 %rd33, %rd5, %rd32;
+	add.s64 %rd34, %rd1, %rd33;
+	ld.global.s32 %r15, [%rd34];
+	mul.lo.s64 %rd35, %rd11, %rd32;
+	add.s64 %rd36, %rd3, %rd35;
+	add.s64 %rd37, %rd36, %rd32;
+	ld.global.s32 %r16, [%rd37];
+	add.s32 %r17, %r16, %r15;
+	st.global.s32 [%rd37], %r17;
 $L_4:
 	ret;
+$L_1:
+	@!%p2 bra $L_6;
+$L_5:
+	mov.b64 %rd16, 4;
+	mul.lo.s64 %rd17, %rd5, %rd16;
+	add.s64 %rd18, %rd1, %rd17;
+	ld.global.s32 %r6, [%rd18];
+	mul.lo.s64 %rd19, %rd11, %rd16;
+	add.s64 %rd20, %rd3, %rd19;
+	ld.global.s32 %r7, [%rd20];
+	add.s32 %r8, %r7, %r6;
+	st.global.s32 [%rd20], %r8;
+$L_2:
+	@!%p5 bra $L_4;
+$L_3:
+	@!%p2 bra $L_8;
+$L_7:
+	mov.b64 %rd21, 4;
+	mul.lo.s64 %rd22, %rd5, %rd21;
+	add.s64 %rd23, %rd1, %rd22;
+	ld.global.s32 %r9, [%rd23];
+	mul.lo.s64 %rd24, %rd11, %rd21;
+	add.s64 %rd25, %rd3, %rd24;
+	add.s64 %rd26, %rd25, %rd21;
+	ld.global.s32 %r10, [%rd26];
+	add.s32 %r11, %r10, %r9;
+	st.global.s32 [%rd26], %r11;
+	bra $L_4;
+$L_9:
+	@%p1 bra $L_1;
+	bra $L_2;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;

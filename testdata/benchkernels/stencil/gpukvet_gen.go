@@ -2050,9 +2050,9 @@ $T_6:
 )
 .reqntid 16, 16, 1
 {
-	.reg .pred %p<26>;
-	.reg .b32 %r<56>;
-	.reg .b64 %rd<88>;
+	.reg .pred %p<38>;
+	.reg .b32 %r<92>;
+	.reg .b64 %rd<141>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -2092,204 +2092,370 @@ $L_0:
 	mov.b64 %rd18, %rd17;
 	mov.b64 %rd19, %rd3;
 	setp.lt.u64 %p3, %rd18, %rd19;
-	@!%p3 bra $L_20;
-$L_19:
-	ld.param.f32 %r25, [stencil_Hotspot_param_2+0];
-	ld.param.f32 %r26, [stencil_Hotspot_param_2+4];
-	ld.param.f32 %r27, [stencil_Hotspot_param_2+8];
-	ld.param.f32 %r28, [stencil_Hotspot_param_2+12];
-	ld.param.f32 %r29, [stencil_Hotspot_param_2+16];
-	ld.param.u64 %rd52, [stencil_Hotspot_param_3];
-	cvta.to.global.u64 %rd52, %rd52;
-	ld.param.s64 %rd53, [stencil_Hotspot_param_4];
-	ld.param.u64 %rd54, [stencil_Hotspot_param_5];
-	cvta.to.global.u64 %rd54, %rd54;
-	ld.param.u64 %rd55, [stencil_Hotspot_param_7];
-	cvta.to.global.u64 %rd55, %rd55;
-	ld.param.s64 %rd56, [stencil_Hotspot_param_8];
-	mov.b64 %rd57, 4;
-	mov.u64 %rd58, __gpukvet_shared_0;
-	mov.b64 %rd59, 72;
-	mov.b32 %r30, 72;
-	mul.lo.s32 %r31, %r8, %r30;
-	cvt.s64.s32 %rd60, %r31;
-	add.s64 %rd61, %rd58, %rd60;
-	add.s64 %rd62, %rd61, %rd59;
-	mul.lo.s64 %rd63, %rd17, %rd57;
-	add.s64 %rd64, %rd54, %rd63;
-	ld.global.f32 %r32, [%rd64];
-	mov.b32 %r33, %r1;
-	mov.b32 %r34, 4;
-	mul.lo.s32 %r35, %r33, %r34;
-	cvt.s64.s32 %rd65, %r35;
-	add.s64 %rd66, %rd62, %rd65;
-	add.s64 %rd67, %rd66, %rd57;
-	st.shared.f32 [%rd67], %r32;
-	mov.b64 %rd68, 0;
-	setp.eq.s64 %p25, %rd4, %rd68;
-	@!%p25 bra $L_2;
-$L_1:
-	sub.s64 %rd20, %rd15, %rd11;
-	setp.gt.s64 %p4, %rd68, %rd20;
-	selp.b64 %rd21, %rd68, %rd20, %p4;
-	add.s64 %rd22, %rd16, %rd21;
-	mov.b64 %rd23, %rd22;
-	setp.lt.u64 %p5, %rd23, %rd19;
-	@!%p5 bra $L_22;
-$L_21:
-	mul.lo.s64 %rd69, %rd22, %rd57;
-	add.s64 %rd70, %rd54, %rd69;
-	ld.global.f32 %r36, [%rd70];
-	st.shared.f32 [%rd62], %r36;
-$L_2:
-	mov.b64 %rd24, 15;
-	setp.eq.s64 %p6, %rd4, %rd24;
-	@!%p6 bra $L_4;
-$L_3:
+	mov.b64 %rd20, 0;
+	sub.s64 %rd21, %rd15, %rd11;
+	setp.gt.s64 %p4, %rd20, %rd21;
+	selp.b64 %rd22, %rd20, %rd21, %p4;
+	add.s64 %rd23, %rd16, %rd22;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p5, %rd24, %rd19;
+	setp.eq.s64 %p6, %rd4, %rd20;
+	not.pred %p7, %p6;
+	or.pred %p8, %p7, %p5;
+	and.pred %p9, %p3, %p8;
 	add.s64 %rd25, %rd15, %rd11;
-	setp.lt.s64 %p7, %rd14, %rd25;
-	selp.b64 %rd26, %rd14, %rd25, %p7;
+	setp.lt.s64 %p10, %rd14, %rd25;
+	selp.b64 %rd26, %rd14, %rd25, %p10;
 	add.s64 %rd27, %rd16, %rd26;
 	mov.b64 %rd28, %rd27;
-	setp.lt.u64 %p8, %rd28, %rd19;
-	@!%p8 bra $L_24;
-$L_23:
-	mul.lo.s64 %rd71, %rd27, %rd57;
-	add.s64 %rd72, %rd54, %rd71;
-	ld.global.f32 %r37, [%rd72];
-	mov.b64 %rd73, 68;
-	add.s64 %rd74, %rd62, %rd73;
-	st.shared.f32 [%rd74], %r37;
-$L_4:
-	setp.eq.s64 %p9, %rd5, %rd68;
-	@!%p9 bra $L_6;
-$L_5:
-	sub.s64 %rd29, %rd13, %rd11;
-	setp.gt.s64 %p10, %rd68, %rd29;
-	selp.b64 %rd30, %rd68, %rd29, %p10;
-	mul.lo.s64 %rd31, %rd30, %rd2;
-	add.s64 %rd32, %rd31, %rd15;
-	mov.b64 %rd33, %rd32;
-	setp.lt.u64 %p11, %rd33, %rd19;
-	@!%p11 bra $L_26;
-$L_25:
-	mul.lo.s64 %rd75, %rd32, %rd57;
-	add.s64 %rd76, %rd54, %rd75;
-	ld.global.f32 %r38, [%rd76];
-	add.s64 %rd77, %rd58, %rd65;
-	add.s64 %rd78, %rd77, %rd57;
-	st.shared.f32 [%rd78], %r38;
-$L_6:
-	setp.eq.s64 %p12, %rd5, %rd24;
-	@!%p12 bra $L_8;
-$L_7:
-	add.s64 %rd34, %rd13, %rd11;
-	setp.lt.s64 %p13, %rd12, %rd34;
-	selp.b64 %rd35, %rd12, %rd34, %p13;
-	mul.lo.s64 %rd36, %rd35, %rd2;
-	add.s64 %rd37, %rd36, %rd15;
-	mov.b64 %rd38, %rd37;
-	setp.lt.u64 %p14, %rd38, %rd19;
-	@!%p14 bra $L_28;
-$L_27:
-	mov.b64 %rd79, 1224;
-	add.s64 %rd80, %rd58, %rd79;
-	mul.lo.s64 %rd81, %rd37, %rd57;
-	add.s64 %rd82, %rd54, %rd81;
-	ld.global.f32 %r39, [%rd82];
-	add.s64 %rd83, %rd80, %rd65;
-	add.s64 %rd84, %rd83, %rd57;
-	st.shared.f32 [%rd84], %r39;
+	setp.lt.u64 %p11, %rd28, %rd19;
+	mov.b64 %rd29, 15;
+	setp.eq.s64 %p12, %rd4, %rd29;
+	not.pred %p13, %p12;
+	or.pred %p14, %p13, %p11;
+	and.pred %p15, %p9, %p14;
+	sub.s64 %rd30, %rd13, %rd11;
+	setp.gt.s64 %p16, %rd20, %rd30;
+	selp.b64 %rd31, %rd20, %rd30, %p16;
+	mul.lo.s64 %rd32, %rd31, %rd2;
+	add.s64 %rd33, %rd32, %rd15;
+	mov.b64 %rd34, %rd33;
+	setp.lt.u64 %p17, %rd34, %rd19;
+	setp.eq.s64 %p18, %rd5, %rd20;
+	not.pred %p19, %p18;
+	or.pred %p20, %p19, %p17;
+	and.pred %p21, %p15, %p20;
+	add.s64 %rd35, %rd13, %rd11;
+	setp.lt.s64 %p22, %rd12, %rd35;
+	selp.b64 %rd36, %rd12, %rd35, %p22;
+	mul.lo.s64 %rd37, %rd36, %rd2;
+	add.s64 %rd38, %rd37, %rd15;
+	mov.b64 %rd39, %rd38;
+	setp.lt.u64 %p23, %rd39, %rd19;
+	setp.eq.s64 %p24, %rd5, %rd29;
+	not.pred %p25, %p24;
+	or.pred %p26, %p25, %p23;
+	and.pred %p27, %p21, %p26;
+	@!%p27 bra $L_35;
+$L_36:
+	ld.param.f32 %r74, [stencil_Hotspot_param_2+0];
+	ld.param.f32 %r75, [stencil_Hotspot_param_2+4];
+	ld.param.f32 %r76, [stencil_Hotspot_param_2+8];
+	ld.param.f32 %r77, [stencil_Hotspot_param_2+12];
+	ld.param.f32 %r78, [stencil_Hotspot_param_2+16];
+	ld.param.u64 %rd108, [stencil_Hotspot_param_3];
+	cvta.to.global.u64 %rd108, %rd108;
+	ld.param.s64 %rd109, [stencil_Hotspot_param_4];
+	ld.param.u64 %rd110, [stencil_Hotspot_param_5];
+	cvta.to.global.u64 %rd110, %rd110;
+	ld.param.u64 %rd111, [stencil_Hotspot_param_7];
+	cvta.to.global.u64 %rd111, %rd111;
+	ld.param.s64 %rd112, [stencil_Hotspot_param_8];
+	mov.b64 %rd113, 4;
+	mov.u64 %rd114, __gpukvet_shared_0;
+	mov.b64 %rd115, 72;
+	mov.b32 %r79, 72;
+	mul.lo.s32 %r80, %r8, %r79;
+	cvt.s64.s32 %rd116, %r80;
+	add.s64 %rd117, %rd114, %rd116;
+	add.s64 %rd118, %rd117, %rd115;
+	mov.b32 %r81, %r1;
+	mov.b32 %r82, 1;
+	add.s32 %r83, %r81, %r82;
+	mul.lo.s64 %rd119, %rd17, %rd113;
+	add.s64 %rd120, %rd110, %rd119;
+	ld.global.f32 %r84, [%rd120];
+	mov.b32 %r85, 4;
+	mul.lo.s32 %r86, %r83, %r85;
+	cvt.s64.s32 %rd121, %r86;
+	mul.lo.s32 %r87, %r81, %r85;
+	cvt.s64.s32 %rd122, %r87;
+	add.s64 %rd123, %rd118, %rd122;
+	add.s64 %rd124, %rd123, %rd113;
+	st.shared.f32 [%rd124], %r84;
+	@!%p6 bra $L_38;
+$L_37:
+	mul.lo.s64 %rd125, %rd23, %rd113;
+	add.s64 %rd126, %rd110, %rd125;
+	ld.global.f32 %r88, [%rd126];
+	st.shared.f32 [%rd118], %r88;
+$L_38:
+	@!%p12 bra $L_40;
+$L_39:
+	mul.lo.s64 %rd127, %rd27, %rd113;
+	add.s64 %rd128, %rd110, %rd127;
+	ld.global.f32 %r89, [%rd128];
+	mov.b64 %rd129, 68;
+	add.s64 %rd130, %rd118, %rd129;
+	st.shared.f32 [%rd130], %r89;
+$L_40:
+	@!%p18 bra $L_42;
+$L_41:
+	mul.lo.s64 %rd131, %rd33, %rd113;
+	add.s64 %rd132, %rd110, %rd131;
+	ld.global.f32 %r90, [%rd132];
+	add.s64 %rd133, %rd114, %rd122;
+	add.s64 %rd134, %rd133, %rd113;
+	st.shared.f32 [%rd134], %r90;
+$L_42:
+	@%p24 bra $L_43;
+	mov.b64 %rd41, %rd124;
+	mov.b64 %rd43, %rd114;
+	mov.b64 %rd45, %rd121;
+	mov.b64 %rd47, %rd118;
+	mov.b64 %rd49, %rd109;
+	mov.b64 %rd51, %rd112;
+	mov.b64 %rd53, %rd108;
+	mov.b32 %r13, %r75;
+	mov.b32 %r15, %r74;
+	mov.b32 %r17, %r78;
+	mov.b32 %r19, %r76;
+	mov.b32 %r21, %r77;
+	mov.b64 %rd55, %rd111;
+	bra $L_8;
+$L_43:
+	mov.b64 %rd135, 1224;
+	add.s64 %rd136, %rd114, %rd135;
+	mul.lo.s64 %rd137, %rd38, %rd113;
+	add.s64 %rd138, %rd110, %rd137;
+	ld.global.f32 %r91, [%rd138];
+	add.s64 %rd139, %rd136, %rd122;
+	add.s64 %rd140, %rd139, %rd113;
+	st.shared.f32 [%rd140], %r91;
+	mov.b64 %rd41, %rd124;
+	mov.b64 %rd43, %rd114;
+	mov.b64 %rd45, %rd121;
+	mov.b64 %rd47, %rd118;
+	mov.b64 %rd49, %rd109;
+	mov.b64 %rd51, %rd112;
+	mov.b64 %rd53, %rd108;
+	mov.b32 %r13, %r75;
+	mov.b32 %r15, %r74;
+	mov.b32 %r17, %r78;
+	mov.b32 %r19, %r76;
+	mov.b32 %r21, %r77;
+	mov.b64 %rd55, %rd111;
 $L_8:
+	mov.b64 %rd40, %rd41;
+	mov.b64 %rd42, %rd43;
+	mov.b64 %rd44, %rd45;
+	mov.b64 %rd46, %rd47;
+	mov.b64 %rd48, %rd49;
+	mov.b64 %rd50, %rd51;
+	mov.b64 %rd52, %rd53;
+	mov.b32 %r12, %r13;
+	mov.b32 %r14, %r15;
+	mov.b32 %r16, %r17;
+	mov.b32 %r18, %r19;
+	mov.b32 %r20, %r21;
+	mov.b64 %rd54, %rd55;
+	mov.b64 %rd56, 4;
 	bar.sync 0;
-	setp.lt.s64 %p15, %rd6, %rd1;
-	setp.lt.s64 %p16, %rd10, %rd2;
-	and.pred %p17, %p15, %p16;
-	@!%p17 bra $L_10;
+	setp.lt.s64 %p28, %rd6, %rd1;
+	setp.lt.s64 %p29, %rd10, %rd2;
+	and.pred %p30, %p28, %p29;
+	@!%p30 bra $L_10;
 $L_9:
-	ld.shared.f32 %r12, [%rd67];
-	add.s64 %rd39, %rd61, %rd65;
-	add.s64 %rd40, %rd39, %rd57;
-	ld.shared.f32 %r13, [%rd40];
-	mov.b64 %rd41, 144;
-	add.s64 %rd42, %rd61, %rd41;
-	add.s64 %rd43, %rd42, %rd65;
-	add.s64 %rd44, %rd43, %rd57;
-	ld.shared.f32 %r14, [%rd44];
-	ld.shared.f32 %r15, [%rd66];
-	mov.b64 %rd45, 8;
-	add.s64 %rd46, %rd66, %rd45;
-	ld.shared.f32 %r16, [%rd46];
-	setp.eq.s64 %p18, %rd6, %rd68;
-	@%p18 bra $L_11;
-	mov.b32 %r18, %r13;
+	ld.shared.f32 %r22, [%rd40];
+	mov.b32 %r23, 72;
+	mul.lo.s32 %r24, %r8, %r23;
+	cvt.s64.s32 %rd57, %r24;
+	add.s64 %rd58, %rd42, %rd57;
+	add.s64 %rd59, %rd58, %rd44;
+	ld.shared.f32 %r25, [%rd59];
+	mov.b64 %rd60, 144;
+	add.s64 %rd61, %rd58, %rd60;
+	add.s64 %rd62, %rd61, %rd44;
+	ld.shared.f32 %r26, [%rd62];
+	mov.b32 %r27, %r1;
+	mov.b32 %r28, 4;
+	mul.lo.s32 %r29, %r27, %r28;
+	cvt.s64.s32 %rd63, %r29;
+	add.s64 %rd64, %rd46, %rd63;
+	ld.shared.f32 %r30, [%rd64];
+	mov.b64 %rd65, 8;
+	add.s64 %rd66, %rd64, %rd65;
+	ld.shared.f32 %r31, [%rd66];
+	setp.eq.s64 %p31, %rd6, %rd20;
+	@%p31 bra $L_11;
+	mov.b32 %r33, %r25;
 	bra $L_12;
 $L_11:
-	mov.b32 %r18, %r12;
+	mov.b32 %r33, %r22;
 $L_12:
-	mov.b32 %r17, %r18;
-	setp.eq.s64 %p19, %rd6, %rd12;
-	@%p19 bra $L_13;
-	mov.b32 %r20, %r14;
+	mov.b32 %r32, %r33;
+	setp.eq.s64 %p32, %rd6, %rd12;
+	@%p32 bra $L_13;
+	mov.b32 %r35, %r26;
 	bra $L_14;
 $L_13:
-	mov.b32 %r20, %r12;
+	mov.b32 %r35, %r22;
 $L_14:
-	mov.b32 %r19, %r20;
-	setp.eq.s64 %p20, %rd10, %rd68;
-	@%p20 bra $L_15;
-	mov.b32 %r22, %r15;
+	mov.b32 %r34, %r35;
+	setp.eq.s64 %p33, %rd10, %rd20;
+	@%p33 bra $L_15;
+	mov.b32 %r37, %r30;
 	bra $L_16;
 $L_15:
-	mov.b32 %r22, %r12;
+	mov.b32 %r37, %r22;
 $L_16:
-	mov.b32 %r21, %r22;
-	setp.eq.s64 %p21, %rd10, %rd14;
-	@%p21 bra $L_17;
-	mov.b32 %r24, %r16;
+	mov.b32 %r36, %r37;
+	setp.eq.s64 %p34, %rd10, %rd14;
+	@%p34 bra $L_17;
+	mov.b32 %r39, %r31;
 	bra $L_18;
 $L_17:
-	mov.b32 %r24, %r12;
+	mov.b32 %r39, %r22;
 $L_18:
-	mov.b32 %r23, %r24;
-	mul.lo.s64 %rd47, %rd6, %rd2;
-	add.s64 %rd48, %rd47, %rd10;
-	mov.b64 %rd49, %rd48;
-	mov.b64 %rd50, %rd53;
-	setp.lt.u64 %p22, %rd49, %rd50;
-	mov.b64 %rd51, %rd56;
-	setp.lt.u64 %p23, %rd49, %rd51;
-	and.pred %p24, %p22, %p23;
-	@!%p24 bra $L_33;
+	mov.b32 %r38, %r39;
+	mul.lo.s64 %rd67, %rd6, %rd2;
+	add.s64 %rd68, %rd67, %rd10;
+	mov.b64 %rd69, %rd68;
+	mov.b64 %rd70, %rd48;
+	setp.lt.u64 %p35, %rd69, %rd70;
+	mov.b64 %rd71, %rd50;
+	setp.lt.u64 %p36, %rd69, %rd71;
+	and.pred %p37, %p35, %p36;
+	@!%p37 bra $L_33;
 $L_31:
-	mul.lo.s64 %rd85, %rd48, %rd57;
-	add.s64 %rd86, %rd52, %rd85;
-	ld.global.f32 %r40, [%rd86];
-	add.f32 %r41, %r19, %r17;
-	mov.b32 %r42, 0f40000000;
-	mul.f32 %r43, %r42, %r12;
-	sub.f32 %r44, %r41, %r43;
-	mul.f32 %r45, %r44, %r26;
-	add.f32 %r46, %r40, %r45;
-	add.f32 %r47, %r23, %r21;
-	sub.f32 %r48, %r47, %r43;
-	mul.f32 %r49, %r48, %r25;
-	add.f32 %r50, %r46, %r49;
-	sub.f32 %r51, %r29, %r12;
-	mul.f32 %r52, %r51, %r27;
-	add.f32 %r53, %r50, %r52;
-	mul.f32 %r54, %r28, %r53;
-	add.f32 %r55, %r12, %r54;
-	add.s64 %rd87, %rd55, %rd85;
-	st.global.f32 [%rd87], %r55;
+	mul.lo.s64 %rd105, %rd68, %rd56;
+	add.s64 %rd106, %rd52, %rd105;
+	ld.global.f32 %r58, [%rd106];
+	add.f32 %r59, %r34, %r32;
+	mov.b32 %r60, 0f40000000;
+	mul.f32 %r61, %r60, %r22;
+	sub.f32 %r62, %r59, %r61;
+	mul.f32 %r63, %r62, %r12;
+	add.f32 %r64, %r58, %r63;
+	add.f32 %r65, %r38, %r36;
+	sub.f32 %r66, %r65, %r61;
+	mul.f32 %r67, %r66, %r14;
+	add.f32 %r68, %r64, %r67;
+	sub.f32 %r69, %r16, %r22;
+	mul.f32 %r70, %r69, %r18;
+	add.f32 %r71, %r68, %r70;
+	mul.f32 %r72, %r20, %r71;
+	add.f32 %r73, %r22, %r72;
+	add.s64 %rd107, %rd54, %rd105;
+	st.global.f32 [%rd107], %r73;
 $L_10:
 	ret;
+$L_1:
+	@!%p5 bra $L_22;
+$L_21:
+	mul.lo.s64 %rd89, %rd23, %rd77;
+	add.s64 %rd90, %rd74, %rd89;
+	ld.global.f32 %r54, [%rd90];
+	st.shared.f32 [%rd82], %r54;
+$L_2:
+	@!%p12 bra $L_4;
+$L_3:
+	@!%p11 bra $L_24;
+$L_23:
+	mul.lo.s64 %rd91, %rd27, %rd77;
+	add.s64 %rd92, %rd74, %rd91;
+	ld.global.f32 %r55, [%rd92];
+	mov.b64 %rd93, 68;
+	add.s64 %rd94, %rd82, %rd93;
+	st.shared.f32 [%rd94], %r55;
+$L_4:
+	@!%p18 bra $L_6;
+$L_5:
+	@!%p17 bra $L_26;
+$L_25:
+	mul.lo.s64 %rd95, %rd33, %rd77;
+	add.s64 %rd96, %rd74, %rd95;
+	ld.global.f32 %r56, [%rd96];
+	add.s64 %rd97, %rd78, %rd86;
+	add.s64 %rd98, %rd97, %rd77;
+	st.shared.f32 [%rd98], %r56;
+$L_6:
+	@%p24 bra $L_7;
+	mov.b64 %rd41, %rd88;
+	mov.b64 %rd43, %rd78;
+	mov.b64 %rd45, %rd85;
+	mov.b64 %rd47, %rd82;
+	mov.b64 %rd49, %rd73;
+	mov.b64 %rd51, %rd76;
+	mov.b64 %rd53, %rd72;
+	mov.b32 %r13, %r41;
+	mov.b32 %r15, %r40;
+	mov.b32 %r17, %r44;
+	mov.b32 %r19, %r42;
+	mov.b32 %r21, %r43;
+	mov.b64 %rd55, %rd75;
+	bra $L_8;
+$L_7:
+	@!%p23 bra $L_28;
+$L_27:
+	mov.b64 %rd99, 1224;
+	add.s64 %rd100, %rd78, %rd99;
+	mul.lo.s64 %rd101, %rd38, %rd77;
+	add.s64 %rd102, %rd74, %rd101;
+	ld.global.f32 %r57, [%rd102];
+	add.s64 %rd103, %rd100, %rd86;
+	add.s64 %rd104, %rd103, %rd77;
+	st.shared.f32 [%rd104], %r57;
+	mov.b64 %rd41, %rd88;
+	mov.b64 %rd43, %rd78;
+	mov.b64 %rd45, %rd85;
+	mov.b64 %rd47, %rd82;
+	mov.b64 %rd49, %rd73;
+	mov.b64 %rd51, %rd76;
+	mov.b64 %rd53, %rd72;
+	mov.b32 %r13, %r41;
+	mov.b32 %r15, %r40;
+	mov.b32 %r17, %r44;
+	mov.b32 %r19, %r42;
+	mov.b32 %r21, %r43;
+	mov.b64 %rd55, %rd75;
+	bra $L_8;
+$L_19:
+	ld.param.f32 %r40, [stencil_Hotspot_param_2+0];
+	ld.param.f32 %r41, [stencil_Hotspot_param_2+4];
+	ld.param.f32 %r42, [stencil_Hotspot_param_2+8];
+	ld.param.f32 %r43, [stencil_Hotspot_param_2+12];
+	ld.param.f32 %r44, [stencil_Hotspot_param_2+16];
+	ld.param.u64 %rd72, [stencil_Hotspot_param_3];
+	cvta.to.global.u64 %rd72, %rd72;
+	ld.param.s64 %rd73, [stencil_Hotspot_param_4];
+	ld.param.u64 %rd74, [stencil_Hotspot_param_5];
+	cvta.to.global.u64 %rd74, %rd74;
+	ld.param.u64 %rd75, [stencil_Hotspot_param_7];
+	cvta.to.global.u64 %rd75, %rd75;
+	ld.param.s64 %rd76, [stencil_Hotspot_param_8];
+	mov.b64 %rd77, 4;
+	mov.u64 %rd78, __gpukvet_shared_0;
+	mov.b64 %rd79, 72;
+	mov.b32 %r45, 72;
+	mul.lo.s32 %r46, %r8, %r45;
+	cvt.s64.s32 %rd80, %r46;
+	add.s64 %rd81, %rd78, %rd80;
+	add.s64 %rd82, %rd81, %rd79;
+	mov.b32 %r47, %r1;
+	mov.b32 %r48, 1;
+	add.s32 %r49, %r47, %r48;
+	mul.lo.s64 %rd83, %rd17, %rd77;
+	add.s64 %rd84, %rd74, %rd83;
+	ld.global.f32 %r50, [%rd84];
+	mov.b32 %r51, 4;
+	mul.lo.s32 %r52, %r49, %r51;
+	cvt.s64.s32 %rd85, %r52;
+	mul.lo.s32 %r53, %r47, %r51;
+	cvt.s64.s32 %rd86, %r53;
+	add.s64 %rd87, %rd82, %rd86;
+	add.s64 %rd88, %rd87, %rd77;
+	st.shared.f32 [%rd88], %r50;
+	@%p6 bra $L_1;
+	bra $L_2;
 $L_29:
-	@%p23 bra $L_34;
+	@%p36 bra $L_34;
 	bra $L_32;
 $L_33:
-	@%p22 bra $L_29;
+	@%p35 bra $L_29;
 	bra $L_30;
+$L_35:
+	@%p3 bra $L_19;
 $L_20:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -2331,7 +2497,7 @@ $L_22:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd22;
+	st.global.u64 [%trap+32], %rd23;
 	st.global.u64 [%trap+40], %rd3;
 	membar.gl;
 $T_2:
@@ -2377,7 +2543,7 @@ $L_26:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+32], %rd33;
 	st.global.u64 [%trap+40], %rd3;
 	membar.gl;
 $T_4:
@@ -2400,7 +2566,7 @@ $L_28:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd37;
+	st.global.u64 [%trap+32], %rd38;
 	st.global.u64 [%trap+40], %rd3;
 	membar.gl;
 $T_5:
@@ -2423,8 +2589,8 @@ $L_30:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd48;
-	st.global.u64 [%trap+40], %rd53;
+	st.global.u64 [%trap+32], %rd68;
+	st.global.u64 [%trap+40], %rd48;
 	membar.gl;
 $T_6:
 	exit;
@@ -2446,8 +2612,8 @@ $L_32:
 	st.global.u32 [%trap+24], %tr1;
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
-	st.global.u64 [%trap+32], %rd48;
-	st.global.u64 [%trap+40], %rd56;
+	st.global.u64 [%trap+32], %rd68;
+	st.global.u64 [%trap+40], %rd50;
 	membar.gl;
 $T_7:
 	exit;
