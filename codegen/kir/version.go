@@ -19,7 +19,9 @@ package kir
 // the original region runs and traps at the first failing check with
 // every effect before it done, as Go says. A region ends before a block
 // holding a barrier (two copies of a barrier are two barriers) and before
-// a check whose condition needs a load. It returns how many regions it
+// a check whose condition needs a load; it is copied only when the block
+// after it is entered from the region alone (not a loop header), where
+// one phi per value joins the two copies. It returns how many regions it
 // copied.
 func VersionChecks(f *Func) int {
 	n := 0
