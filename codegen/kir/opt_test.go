@@ -669,3 +669,66 @@ func TestFuseConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionChecks: two `if` bodies each holding a bounds check get a
+// copy without the checks, entered when both hold; stores, loads and
+// traps (code and position) stay those of the original for every input,
+// and a value of the region used after it reaches its use through a phi.
+func TestVersionChecks(t *testing.T) {
+	build := func() *Func {
+		b := newFB(append(out1, Param{Name: "i", Type: TI64}, Param{Name: "j", Type: TI64}, Param{Name: "g", Type: TI64})...)
+		p := b.param(0, PtrTo(Global))
+		n := b.param(1, TI64)
+		i, j, g := b.param(2, TI64), b.param(3, TI64), b.param(4, TI64)
+		var mid *Value
+		guarded := func(idx *Value, k uint64, pos int) {
+			body := b.f.NewBlock(BlockIfThen, "if.then")
+			ok := b.f.NewBlock(BlockPlain, "checked")
+			trap := b.f.NewBlock(BlockPlain, "trap")
+			done := b.f.NewBlock(BlockIfDone, "if.done")
+			b.cur.Branch(b.v(OpLt, TBool, idx, g), body, done)
+			b.cur = body
+			cond := b.v(OpLt, TBool, b.v(OpBitcast, TU64, idx), b.v(OpBitcast, TU64, n))
+			body.Branch(cond, ok, trap)
+			trap.TrapWith(Trap{Code: TrapIndex, Pos: pos, Args: [2]*Value{idx, n}})
+			b.cur = ok
+			x := b.v(OpLoad, Type{Kind: U8}, b.v(OpPtrAdd, PtrTo(Global), p, idx))
+			b.v(OpStore, Type{}, b.v(OpPtrAdd, PtrTo(Global), p, b.c(TI64, 7-k)), x)
+			ok.Jump(done)
+			b.cur = done
+		}
+		guarded(i, 0, 1)
+		mid = b.v(OpAdd, TI64, i, j)
+		guarded(j, 1, 2)
+		b.v(OpStore, Type{}, b.v(OpPtrAdd, PtrTo(Global), p, b.c(TI64, 6)), b.v(OpConvert, Type{Kind: U8}, mid))
+		b.cur.Return()
+		return b.f
+	}
+	exec := func(f *Func, i, j, g uint64) (string, *kirexec.Trap) {
+		buf := &kirexec.Buffer{Name: "x", Data: []byte{1, 2, 3, 4, 5, 6, 7, 8}}
+		trap, err := kirexec.Run(f, nil, [3]int{1, 1, 1}, [3]int{1, 1, 1}, []kirexec.Arg{{Buf: buf}, {Bits: 5}, {Bits: i}, {Bits: j}, {Bits: g}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(buf.Data), trap
+	}
+	f := build()
+	verify(t, f)
+	if n := VersionChecks(f); n != 1 {
+		t.Fatalf("VersionChecks = %d, want 1\n%s", n, Format(f))
+	}
+	verify(t, f)
+	FoldConstants(f)
+	MergeBlocks(f)
+	verify(t, f)
+	if n := count(f, OpLoad); n != 4 {
+		t.Errorf("want the two loads in two copies, got %d loads\n%s", n, Format(f))
+	}
+	for _, c := range [][3]uint64{{0, 1, 9}, {4, 3, 9}, {6, 1, 9}, {1, 6, 9}, {6, 6, 9}, {6, 6, 0}, {6, 1, 5}, {2, 7, 7}, {2, 7, 5}} {
+		wd, wt := exec(build(), c[0], c[1], c[2])
+		gd, gt := exec(f, c[0], c[1], c[2])
+		if wd != gd || (wt == nil) != (gt == nil) || (wt != nil && (wt.Code != gt.Code || wt.Pos != gt.Pos)) {
+			t.Errorf("i=%d j=%d g=%d: got %x %+v, want %x %+v", c[0], c[1], c[2], gd, gt, wd, wt)
+		}
+	}
+}

@@ -43,6 +43,8 @@ var Passes = []Pass{
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "combine-checks", Run: CombineChecks},
 	{Name: "fuse-conditions", Run: FuseConditions},
+	{Name: "version-checks", Run: VersionChecks},
+	{Name: "fold", Run: FoldConstants},
 	{Name: "offsets", Run: SplitConstOffsets},
 	{Name: "simplify", Run: Simplify},
 	{Name: "narrow", Run: NarrowIndices, Ranges: true},
