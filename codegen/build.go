@@ -18,6 +18,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -238,6 +239,7 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	man := newManifest(opts)
 	var refused, failed []string
 	entries := map[string]bool{}
+	specs := map[string]lower.Kernel{} // by entry, to lower a kernel again
 	for _, p := range roots {
 		res := found[p]
 		if res == nil {
@@ -274,6 +276,7 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 				continue
 			}
 			m.Funcs = append(m.Funcs, f)
+			specs[entry] = lower.Kernel{Fn: fn, Entry: entry, Block: k.Block, Dims: k.Dims}
 			man.Kernels = append(man.Kernels, kernelManifest(p, k, f, relPos(opts.Dir)(fset.Position(k.Func.Pos()))))
 		}
 	}
@@ -307,7 +310,20 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	man.Positions, man.PanicMessages = m.Positions, m.PanicMessages
 	mod := &Module{Manifest: man, IR: m}
 	if opts.Target == "spirv" || opts.SPIRV {
-		if err := emitSPIRV(mod, fset, relPos(opts.Dir), opts.Target == "spirv"); err != nil {
+		// The optimizer can leave control flow (versioned regions, unrolled
+		// loops with early exits) that SPIR-V's structured control flow
+		// cannot express; such a kernel is emitted from its unoptimized IR,
+		// which computes the same.
+		var unoptimized func(entry string) (*kir.Func, error)
+		if !env.DisableOptimizer {
+			unoptimized = func(entry string) (*kir.Func, error) {
+				o0 := *env
+				o0.DisableOptimizer = true
+				f, _, err := lower.LowerReached(&o0, m, specs[entry])
+				return f, err
+			}
+		}
+		if err := emitSPIRV(mod, fset, relPos(opts.Dir), opts.Target == "spirv", unoptimized); err != nil {
 			return nil, err
 		}
 		if opts.Target == "spirv" {
@@ -420,17 +436,36 @@ func moduleRoot(file string) string {
 // Vulkan interface in the manifest. With strict, a kernel the emitter
 // cannot express fails the build; otherwise it is recorded in
 // mod.SPIRVFailed and left out of the module.
-func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string, strict bool) error {
+func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string, strict bool, unoptimized func(entry string) (*kir.Func, error)) error {
 	res, err := spirv.Emit(mod.IR, spirv.Options{})
 	if err != nil {
 		return err
+	}
+	funcs := mod.IR.Funcs
+	if len(res.Failed) > 0 && unoptimized != nil {
+		retry := *mod.IR
+		retry.Funcs = slices.Clone(mod.IR.Funcs)
+		for i, f := range retry.Funcs {
+			if _, ok := res.Failed[f.Name]; !ok {
+				continue
+			}
+			if g, err := unoptimized(f.Name); err == nil {
+				retry.Funcs[i] = g
+			}
+		}
+		// Re-lowering added positions to the module; the retry shares them.
+		retry.Positions, retry.PanicMessages = mod.IR.Positions, mod.IR.PanicMessages
+		if res2, err := spirv.Emit(&retry, spirv.Options{}); err == nil && len(res2.Failed) <= len(res.Failed) {
+			res, funcs = res2, retry.Funcs
+			mod.Manifest.Positions, mod.Manifest.PanicMessages = mod.IR.Positions, mod.IR.PanicMessages
+		}
 	}
 	byEntry := map[string]*KernelInfo{}
 	for _, k := range mod.Manifest.Kernels {
 		byEntry[k.Entry] = k
 	}
 	var failed []string
-	for _, f := range mod.IR.Funcs {
+	for _, f := range funcs {
 		k := byEntry[f.Name]
 		if k == nil {
 			continue

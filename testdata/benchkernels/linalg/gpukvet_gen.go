@@ -3096,14 +3096,14 @@ $T_2:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   AtaxTmp: testdata/benchkernels/linalg/linalg.go:104:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel AtaxTmp; SPIR-V)
-//   AtaxY: testdata/benchkernels/linalg/linalg.go:117:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel AtaxY; SPIR-V)
-//   Gemm: testdata/benchkernels/linalg/linalg.go:15:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel Gemm; SPIR-V)
-//   Mm2First: testdata/benchkernels/linalg/linalg.go:78:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel Mm2First; SPIR-V)
-//   Mm2Second: testdata/benchkernels/linalg/linalg.go:91:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel Mm2Second; SPIR-V)
-//   MvtX1: testdata/benchkernels/linalg/linalg.go:158:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel MvtX1; SPIR-V)
-//   MvtX2: testdata/benchkernels/linalg/linalg.go:170:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel MvtX2; SPIR-V)
-//   SgemvBlock: testdata/benchkernels/linalg/linalg.go:201:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 29) (kernel SgemvBlock; SPIR-V)
+//   AtaxTmp: testdata/benchkernels/linalg/linalg.go:104:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 3) (kernel AtaxTmp; SPIR-V)
+//   AtaxY: testdata/benchkernels/linalg/linalg.go:117:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 3) (kernel AtaxY; SPIR-V)
+//   Gemm: testdata/benchkernels/linalg/linalg.go:15:6: a branch leaves a loop other than to its end (block 22 to 21) (kernel Gemm; SPIR-V)
+//   Mm2First: testdata/benchkernels/linalg/linalg.go:78:6: a branch leaves a loop other than to its end (block 20 to 19) (kernel Mm2First; SPIR-V)
+//   Mm2Second: testdata/benchkernels/linalg/linalg.go:91:6: a branch leaves a loop other than to its end (block 22 to 21) (kernel Mm2Second; SPIR-V)
+//   MvtX1: testdata/benchkernels/linalg/linalg.go:158:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 3) (kernel MvtX1; SPIR-V)
+//   MvtX2: testdata/benchkernels/linalg/linalg.go:170:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 3) (kernel MvtX2; SPIR-V)
+//   SgemvBlock: testdata/benchkernels/linalg/linalg.go:201:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 31) (kernel SgemvBlock; SPIR-V)
 
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +

@@ -561,7 +561,7 @@ $T_6:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   CSRVector: testdata/benchkernels/spmv/spmv.go:24:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 14 to 24) (kernel CSRVector; SPIR-V)
+//   CSRVector: testdata/benchkernels/spmv/spmv.go:24:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 17 to 35) (kernel CSRVector; SPIR-V)
 
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +

@@ -1178,8 +1178,8 @@ $T_6:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   Corr: testdata/benchkernels/stats/stats.go:85:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel Corr; SPIR-V)
-//   Covar: testdata/benchkernels/stats/stats.go:68:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel Covar; SPIR-V)
+//   Corr: testdata/benchkernels/stats/stats.go:85:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 3) (kernel Corr; SPIR-V)
+//   Covar: testdata/benchkernels/stats/stats.go:68:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 3) (kernel Covar; SPIR-V)
 
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +

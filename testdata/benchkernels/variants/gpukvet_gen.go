@@ -3030,8 +3030,8 @@ $T_1:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   Activate: testdata/benchkernels/variants/variants.go:59:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 56 to 47) (kernel Activate; SPIR-V)
-//   GemmF64: testdata/benchkernels/variants/variants.go:18:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 9 to 13) (kernel GemmF64; SPIR-V)
+//   Activate: testdata/benchkernels/variants/variants.go:59:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 85 to 76) (kernel Activate; SPIR-V)
+//   GemmF64: testdata/benchkernels/variants/variants.go:18:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 12 to 17) (kernel GemmF64; SPIR-V)
 
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +

@@ -20173,10 +20173,10 @@ $L_2:
 var gpukvetModule = []byte(gpukvetPTX)
 
 // Kernels without SPIR-V (the vulkan backend cannot run them):
-//   Indexes: testdata/differential/kernels/memory.go:172:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 3 to 2) (kernel Indexes; SPIR-V)
+//   Indexes: testdata/differential/kernels/memory.go:172:6: a branch leaves an if/switch construct into the middle of other code (a fallthrough or goto-like shape) that SPIR-V's structured control flow cannot express here (block 4 to 3) (kernel Indexes; SPIR-V)
 //   Loops: testdata/differential/kernels/control.go:57:6: a labeled break leaves an inner loop for an outer loop's end, which SPIR-V's structured control flow does not allow here (kernel Loops; SPIR-V)
-//   Math32: testdata/differential/kernels/math32.go:12:6: a branch enters an if/switch construct other than through its condition (block 1064 to 1062), which SPIR-V's structured control flow cannot express here (kernel Math32; SPIR-V)
-//   Math64: testdata/differential/kernels/floats.go:82:6: a branch enters an if/switch construct other than through its condition (block 1066 to 1064), which SPIR-V's structured control flow cannot express here (kernel Math64; SPIR-V)
+//   Math32: testdata/differential/kernels/math32.go:12:6: a branch enters an if/switch construct other than through its condition (block 1301 to 1299), which SPIR-V's structured control flow cannot express here (kernel Math32; SPIR-V)
+//   Math64: testdata/differential/kernels/floats.go:82:6: a branch enters an if/switch construct other than through its condition (block 1279 to 1277), which SPIR-V's structured control flow cannot express here (kernel Math64; SPIR-V)
 
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +
