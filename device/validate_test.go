@@ -145,3 +145,26 @@ func TestCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareFusedCancellation: a device that fuses a*x + y (Go allows it)
+// differs from the cpu backend by many ULPs where the result cancels to near
+// zero, but never by more than an ULP of the buffer's scale; a real error
+// is still caught.
+func TestCompareFusedCancellation(t *testing.T) {
+	const a = float32(1e-3)
+	x := []float32{0.75, -0.5, 0.999, 0.123456}
+	y := []float32{-0.00075001, 0.9, -0.000999, 0.5}
+	want := make([]float32, len(x))
+	got := make([]float32, len(x))
+	for i := range x {
+		want[i] = a*x[i] + y[i]
+		got[i] = float32(math.FMA(float64(a), float64(x[i]), float64(y[i])))
+	}
+	if err := device.Compare(want, got, 4); err != nil {
+		t.Errorf("fused against unfused: %v", err)
+	}
+	got[3] += 1e-4
+	if err := device.Compare(want, got, 4); err == nil {
+		t.Error("an error of 1e-4 on values of magnitude 1 passed")
+	}
+}
