@@ -181,8 +181,12 @@ func (e *funcEmitter) arith(v *kir.Value) {
 	if k.IsFloat() {
 		op := map[kir.Op]uint32{kir.OpAdd: opFAdd, kir.OpSub: opFSub, kir.OpMul: opFMul}[v.Op]
 		e.opTo(e.val[v.ID], op, t, x, y)
-		if v.NoFuse {
-			// Go requires this product (or the sum of one) rounded.
+		if v.NoFuse || (v.Op != kir.OpMul && !product(v.Args[0]) && !product(v.Args[1])) {
+			// Go requires this product (or the sum of one) rounded. A
+			// sum or difference with no product operand cannot become an
+			// FMA, so NoContraction only forbids what Go forbids too:
+			// reassociating it with neighbouring sums (x+1+2+3 as x+6),
+			// which Vulkan drivers may otherwise do.
 			inst(&e.b.decos, opDecorate, e.val[v.ID], decNoContraction)
 		}
 		return
@@ -193,6 +197,15 @@ func (e *funcEmitter) arith(v *kir.Value) {
 		return
 	}
 	e.normalizeTo(e.val[v.ID], e.op(op, t, x, y), k)
+}
+
+// product reports whether a float value is a product (possibly negated),
+// which a sum may be fused with.
+func product(v *kir.Value) bool {
+	if v.Op == kir.OpNeg {
+		v = v.Args[0]
+	}
+	return v.Op == kir.OpMul
 }
 
 func (e *funcEmitter) divide(v *kir.Value) {
