@@ -181,8 +181,12 @@ func (e *funcEmitter) arith(v *kir.Value) {
 	if k.IsFloat() {
 		op := map[kir.Op]uint32{kir.OpAdd: opFAdd, kir.OpSub: opFSub, kir.OpMul: opFMul}[v.Op]
 		e.opTo(e.val[v.ID], op, t, x, y)
-		if v.NoFuse {
-			// Go requires this product (or the sum of one) rounded.
+		if v.NoFuse || (v.Op != kir.OpMul && !product(v.Args[0]) && !product(v.Args[1])) {
+			// Go requires this product (or the sum of one) rounded. A
+			// sum or difference with no product operand cannot become an
+			// FMA, so NoContraction only forbids what Go forbids too:
+			// reassociating it with neighbouring sums (x+1+2+3 as x+6),
+			// which Vulkan drivers may otherwise do.
 			inst(&e.b.decos, opDecorate, e.val[v.ID], decNoContraction)
 		}
 		return
@@ -193,6 +197,15 @@ func (e *funcEmitter) arith(v *kir.Value) {
 		return
 	}
 	e.normalizeTo(e.val[v.ID], e.op(op, t, x, y), k)
+}
+
+// product reports whether a float value is a product (possibly negated),
+// which a sum may be fused with.
+func product(v *kir.Value) bool {
+	if v.Op == kir.OpNeg {
+		v = v.Args[0]
+	}
+	return v.Op == kir.OpMul
 }
 
 func (e *funcEmitter) divide(v *kir.Value) {
@@ -207,22 +220,49 @@ func (e *funcEmitter) divide(v *kir.Value) {
 		e.fdiv(e.val[v.ID], k, x, y)
 		return
 	}
-	var op uint32
-	switch {
-	case v.Op == kir.OpDiv && k.IsSigned():
-		op = opSDiv
-	case v.Op == kir.OpDiv:
-		op = opUDiv
-	case k.IsSigned():
-		op = opSRem // the sign of the dividend, as Go's %
-	default:
-		op = opUMod
-	}
-	if k.Bits() >= 32 {
-		e.opTo(e.val[v.ID], op, t, x, y)
+	if !k.IsSigned() {
+		op := uint32(opUDiv)
+		if v.Op == kir.OpRem {
+			op = opUMod
+		}
+		if k.Bits() >= 32 {
+			e.opTo(e.val[v.ID], op, t, x, y)
+			return
+		}
+		e.normalizeTo(e.val[v.ID], e.op(op, t, x, y), k)
 		return
 	}
-	e.normalizeTo(e.val[v.ID], e.op(op, t, x, y), k)
+	e.normalizeTo(e.val[v.ID], e.signedDivide(v.Op, k, x, y), k)
+}
+
+// signedDivide emits Go's truncated signed / and % on unsigned
+// magnitudes: Vulkan leaves OpSRem and OpSMod undefined for negative
+// operands (NVIDIA's driver does not give SPIR-V's core result), so no
+// signed division instruction is used. The magnitude of MinInt is MinInt
+// read as unsigned (2^(n-1)), which makes MinInt / -1 wrap to MinInt and
+// MinInt % -1 give 0, as in Go. Division by zero is trapped by the
+// lowering before this point. Sub-word operands are sign-extended in their
+// 32-bit registers, so the 32-bit operation is exact for them.
+func (e *funcEmitter) signedDivide(op kir.Op, k kir.Kind, x, y uint32) uint32 {
+	b := e.b
+	t := e.typ(k)
+	var zero uint32
+	if k.Bits() == 64 {
+		zero = b.constU64(0)
+	} else {
+		zero = b.constU32(0)
+	}
+	xneg := e.op(opSLessThan, b.tBool(), x, zero)
+	yneg := e.op(opSLessThan, b.tBool(), y, zero)
+	ax := e.op(opSelect, t, xneg, e.op(opSNegate, t, x), x)
+	ay := e.op(opSelect, t, yneg, e.op(opSNegate, t, y), y)
+	if op == kir.OpRem {
+		m := e.op(opUMod, t, ax, ay)
+		return e.op(opSelect, t, xneg, e.op(opSNegate, t, m), m)
+	}
+	q := e.op(opUDiv, t, ax, ay)
+	neg := e.op(opLogicalNotEqual, b.tBool(), xneg, yneg)
+	return e.op(opSelect, t, neg, e.op(opSNegate, t, q), q)
 }
 
 // shift emits << and >> with Go's rules: SPIR-V leaves counts of the
@@ -419,18 +459,69 @@ func (e *funcEmitter) convert(v *kir.Value) {
 		}
 		e.opTo(id, op, t, x)
 	case from.IsFloat() && to.IsInt():
-		op := uint32(opConvertFToU)
-		if to.IsSigned() {
-			op = opConvertFToS
-		}
 		if to.Bits() < 32 {
-			e.normalizeTo(id, e.op(op, b.tInt(32), x), to)
+			// As PTX's cvt.rzi.s32/u32 then re-extension.
+			wide := kir.U32
+			if to.IsSigned() {
+				wide = kir.I32
+			}
+			e.normalizeTo(id, e.floatToInt(from, wide, x), to)
 			return
 		}
-		e.opTo(id, op, t, x)
+		e.opTo(id, opCopyObject, t, e.floatToInt(from, to, x))
 	case from.IsFloat() && to.IsFloat():
 		e.opTo(id, opFConvert, t, x)
 	default:
 		e.fail(v, "cannot convert "+from.String()+" to "+to.String())
 	}
+}
+
+// floatToInt converts a float to a 32- or 64-bit integer kind, truncating,
+// with the PTX backend's results where Go leaves them to the
+// implementation: NaN gives 0 and out-of-range values saturate. Vulkan
+// leaves OpConvertFToS/FToU undefined out of range, so the operand is
+// replaced by 0 before the conversion when it is NaN or out of range and
+// the saturated result selected after.
+func (e *funcEmitter) floatToInt(from, to kir.Kind, x uint32) uint32 {
+	b := e.b
+	ft := e.typ(from)
+	t := e.typ(to)
+	n := to.Bits()
+	fc := func(f float64) uint32 {
+		if from == kir.F32 {
+			return b.constF32(float32(f))
+		}
+		return b.constF64(f)
+	}
+	ic := func(u uint64) uint32 {
+		if n == 64 {
+			return b.constU64(u)
+		}
+		return b.constU32(uint32(u))
+	}
+	// Limits: x >= hi saturates to max, x <= lo to min (both exact powers
+	// of two or 0, so the comparisons are exact in either float width).
+	var hi, lo float64
+	var maxV, minV uint64
+	op := uint32(opConvertFToU)
+	if to.IsSigned() {
+		op = opConvertFToS
+		hi, lo = math.Ldexp(1, n-1), -math.Ldexp(1, n-1)
+		maxV, minV = 1<<(n-1)-1, uint64(1)<<(n-1)
+	} else {
+		hi, lo = math.Ldexp(1, n), 0
+		maxV, minV = 1<<n-1, 0
+		if n == 64 {
+			maxV = math.MaxUint64
+		}
+	}
+	bt := b.tBool()
+	big := e.op(opFOrdGreaterThanEqual, bt, x, fc(hi))
+	small := e.op(opFOrdLessThan, bt, x, fc(lo))
+	nan := e.op(opIsNan, bt, x)
+	out := e.op(opLogicalOr, bt, e.op(opLogicalOr, bt, big, small), nan)
+	r := e.op(op, t, e.op(opSelect, ft, out, fc(0), x))
+	r = e.op(opSelect, t, big, ic(maxV), r)
+	r = e.op(opSelect, t, small, ic(minV), r)
+	return r
 }

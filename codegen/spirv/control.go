@@ -12,6 +12,9 @@ type funcEmitter struct {
 	b     *builder
 	p     *plan
 	feats map[string]bool
+	// floats records the float widths (32, 64) the kernel computes in,
+	// which get float-controls execution modes.
+	floats map[int]bool
 
 	fnID    uint32
 	val     []uint32 // id of each value
@@ -122,7 +125,41 @@ func (e *funcEmitter) emit() error {
 	} else {
 		inst(&b.modes, opExecutionMode, e.fnID, modeLocalSize, 1, 1, 1)
 	}
+	e.floatControls()
 	return nil
+}
+
+// floatControls requests Go's IEEE semantics for each float width the
+// kernel uses: without SignedZeroInfNanPreserve a Vulkan driver may assume
+// no Inf, NaN or -0 (NVIDIA's does: an overflow gave NaN, not +Inf),
+// without DenormPreserve it may flush subnormals to zero, and without
+// RoundingModeRTE the rounding of conversions and arithmetic is the
+// driver's choice. The modes are core in SPIR-V 1.4; each needs a device
+// property (VkPhysicalDeviceVulkan12Properties), recorded as a feature:
+// shaderSignedZeroInfNanPreserveFloatN and shaderRoundingModeRTEFloatN
+// are required, shaderDenormPreserveFloatN is requested (the vulkan
+// backend drops the DenormPreserve mode on a device without it, as
+// codegen/ABI.md explains).
+func (e *funcEmitter) floatControls() {
+	b := e.b
+	for _, w := range []int{32, 64} {
+		if !e.floats[w] {
+			continue
+		}
+		n := itoa(w)
+		for _, m := range []struct {
+			mode, capability uint32
+			feat             string
+		}{
+			{modeSignedZeroInfNanPreserve, capSignedZeroInfNanPreserve, "shaderSignedZeroInfNanPreserveFloat"},
+			{modeDenormPreserve, capDenormPreserve, "shaderDenormPreserveFloat"},
+			{modeRoundingModeRTE, capRoundingModeRTE, "shaderRoundingModeRTEFloat"},
+		} {
+			inst(&b.modes, opExecutionMode, e.fnID, m.mode, uint32(w))
+			b.caps[m.capability] = true
+			e.feats[m.feat+n] = true
+		}
+	}
 }
 
 func (e *funcEmitter) fail(v *kir.Value, msg string) {

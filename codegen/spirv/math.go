@@ -62,9 +62,11 @@ func (e *funcEmitter) math(v *kir.Value) {
 	case kir.MathCopysign:
 		e.opTo(id, opCopyObject, t, e.copysign(t, it, a(0), a(1), signMask()))
 	case kir.MathMin, kir.MathMax:
-		// Go's min and max: NaN if either is NaN; for equal operands
-		// (±0) OR (min) or AND (max) their bits; else the smaller or
-		// larger.
+		// Go's min and max: NaN if either is NaN; for two zeros OR
+		// (min) or AND (max) their bits; else the smaller or larger.
+		// Both-zero is tested on the bits, not with ==, so that a
+		// device flushing subnormals (no DenormPreserve) does not OR a
+		// subnormal's bits into a zero.
 		x, y := a(0), a(1)
 		lt := e.op(opFOrdLessThan, b.tBool(), x, y)
 		pick := e.op(opSelect, t, lt, x, y)
@@ -78,8 +80,9 @@ func (e *funcEmitter) math(v *kir.Value) {
 			zop = opBitwiseAnd
 		}
 		z := e.op(opBitcast, t, e.op(zop, it, bx, by))
-		eq := e.op(opFOrdEqual, b.tBool(), x, y)
-		pick = e.op(opSelect, t, eq, z, pick)
+		mag := e.op(opShiftLeftLogical, it, e.op(opBitwiseOr, it, bx, by), b.constU32(1))
+		zeros := e.op(opIEqual, b.tBool(), mag, zeroOf(b, bits))
+		pick = e.op(opSelect, t, zeros, z, pick)
 		nan := e.op(opLogicalOr, b.tBool(), e.op(opIsNan, b.tBool(), x), e.op(opIsNan, b.tBool(), y))
 		sum := e.op(opFAdd, t, x, y)
 		e.opTo(id, opSelect, t, nan, sum, pick)

@@ -150,9 +150,11 @@ func (e *funcEmitter) typ(k kir.Kind) uint32 {
 	case kir.Bool:
 		return b.tBool()
 	case kir.F32:
+		e.floats[32] = true
 		return b.tFloat(32)
 	case kir.F64:
 		e.feats["float64"] = true
+		e.floats[64] = true
 		return b.tFloat(64)
 	case kir.I64, kir.U64, kir.Ptr:
 		return b.tInt(64)

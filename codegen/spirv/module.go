@@ -18,11 +18,17 @@ const (
 	capStorageBuffer16BitAccess       = 4433
 	capStorageBuffer8BitAccess        = 4448
 	capPhysicalStorageBufferAddresses = 5347
+	capDenormPreserve                 = 4464
+	capSignedZeroInfNanPreserve       = 4466
+	capRoundingModeRTE                = 4467
 
-	addrPhysicalStorageBuffer64 = 5348
-	memGLSL450                  = 1
-	execGLCompute               = 5
-	modeLocalSize               = 17
+	addrPhysicalStorageBuffer64  = 5348
+	memGLSL450                   = 1
+	execGLCompute                = 5
+	modeLocalSize                = 17
+	modeDenormPreserve           = 4459
+	modeSignedZeroInfNanPreserve = 4461
+	modeRoundingModeRTE          = 4462
 
 	scInput                 = 1
 	scWorkgroup             = 4

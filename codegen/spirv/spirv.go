@@ -64,7 +64,7 @@ func Emit(m *kir.Module, opts Options) (*Result, error) {
 	var ok []*funcEmitter
 	b := newBuilder()
 	for _, f := range m.Funcs {
-		fe := &funcEmitter{mod: m, f: f, b: b, feats: map[string]bool{}}
+		fe := &funcEmitter{mod: m, f: f, b: b, feats: map[string]bool{}, floats: map[int]bool{}}
 		// Emit into a scratch builder first so that a failure leaves
 		// nothing behind in the module.
 		scratch := b.fork()

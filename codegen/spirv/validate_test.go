@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/spirv"
 )
 
 // spirvVal finds SPIRV-Tools' validator ($SPIRV_VAL or $PATH).
@@ -110,6 +111,13 @@ func TestValidate(t *testing.T) {
 			for name, why := range m.SPIRVFailed {
 				left[entryOf[name]] = why
 			}
+			entryFeatures := map[string][]string{}
+			for _, k := range m.Manifest.Kernels {
+				if k.SPIRV != nil {
+					entryFeatures[k.Entry] = k.SPIRV.Features
+				}
+			}
+			checkVulkanDefined(t, m.SPIRV, entryFeatures)
 			var failed []string
 			for entry, why := range left {
 				if want, ok := unsupported[entry]; ok && strings.Contains(why, want) {
@@ -145,4 +153,72 @@ func benchkernels() []string {
 		out = append(out, mod+"testdata/benchkernels/"+p)
 	}
 	return out
+}
+
+// checkVulkanDefined checks a module against the Vulkan-undefined behaviours
+// the emitter must avoid: no OpSDiv, OpSRem or OpSMod (undefined for
+// negative operands in Vulkan; Go's / and % are computed on magnitudes),
+// and every entry point that lists a float-controls feature for a width
+// has all three execution modes (SignedZeroInfNanPreserve, DenormPreserve,
+// RoundingModeRTE) for it, and one that computes in floats lists them.
+func checkVulkanDefined(t *testing.T, binary []byte, entryFeatures map[string][]string) {
+	t.Helper()
+	const (
+		opEntryPoint, opExecutionMode, opSDiv, opSRem, opSMod = 15, 16, 135, 138, 139
+		modeDenorm, modeSZINP, modeRTE                        = 4459, 4461, 4462
+	)
+	w := spirv.Words(binary)
+	names := map[uint32]string{}
+	modes := map[string]map[[2]uint32]bool{}
+	for i := 5; i < len(w); {
+		n, op := int(w[i]>>16), w[i]&0xffff
+		args := w[i+1 : i+n]
+		switch op {
+		case opSDiv, opSRem, opSMod:
+			t.Errorf("module has opcode %d (OpSDiv/OpSRem/OpSMod), undefined in Vulkan for negative operands", op)
+		case opEntryPoint:
+			b := make([]byte, 0, 64)
+			for _, x := range args[2:] {
+				for k := 0; k < 4; k++ {
+					if c := byte(x >> (8 * k)); c != 0 {
+						b = append(b, c)
+					}
+				}
+				if x>>24 == 0 {
+					break
+				}
+			}
+			names[args[1]] = string(b)
+		case opExecutionMode:
+			if len(args) == 3 {
+				name := names[args[0]]
+				if modes[name] == nil {
+					modes[name] = map[[2]uint32]bool{}
+				}
+				modes[name][[2]uint32{args[1], args[2]}] = true
+			}
+		}
+		i += n
+	}
+	for entry, feats := range entryFeatures {
+		has := map[string]bool{}
+		for _, f := range feats {
+			has[f] = true
+		}
+		for _, width := range []uint32{32, 64} {
+			sfx := map[uint32]string{32: "Float32", 64: "Float64"}[width]
+			want := has["shaderSignedZeroInfNanPreserve"+sfx]
+			if has["float64"] && width == 64 && !want {
+				t.Errorf("%s uses float64 but does not list shaderSignedZeroInfNanPreserveFloat64", entry)
+			}
+			if want != has["shaderDenormPreserve"+sfx] || want != has["shaderRoundingModeRTE"+sfx] {
+				t.Errorf("%s lists the float-controls features of float%d in part: %v", entry, width, feats)
+			}
+			for _, m := range []uint32{modeDenorm, modeSZINP, modeRTE} {
+				if got := modes[entry][[2]uint32{m, width}]; got != want {
+					t.Errorf("%s: execution mode %d for float%d: %v, features %v", entry, m, width, got, feats)
+				}
+			}
+		}
+	}
 }

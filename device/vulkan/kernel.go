@@ -43,7 +43,21 @@ var featureNames = map[string]string{
 	"shaderSharedFloat32AtomicAdd": "shaderSharedFloat32AtomicAdd (VK_EXT_shader_atomic_float)",
 	"shaderSharedFloat64AtomicAdd": "shaderSharedFloat64AtomicAdd (VK_EXT_shader_atomic_float)",
 	"shaderBufferInt64Atomics":     "shaderBufferInt64Atomics", "shaderSharedInt64Atomics": "shaderSharedInt64Atomics",
+	"shaderSignedZeroInfNanPreserveFloat32": "shaderSignedZeroInfNanPreserveFloat32 (Vulkan 1.2 float controls)",
+	"shaderSignedZeroInfNanPreserveFloat64": "shaderSignedZeroInfNanPreserveFloat64 (Vulkan 1.2 float controls)",
+	"shaderRoundingModeRTEFloat32":          "shaderRoundingModeRTEFloat32 (Vulkan 1.2 float controls)",
+	"shaderRoundingModeRTEFloat64":          "shaderRoundingModeRTEFloat64 (Vulkan 1.2 float controls)",
+	"shaderDenormPreserveFloat32":           "shaderDenormPreserveFloat32 (Vulkan 1.2 float controls)",
+	"shaderDenormPreserveFloat64":           "shaderDenormPreserveFloat64 (Vulkan 1.2 float controls)",
 }
+
+// requested maps the features a device may lack and still run a kernel
+// that lists them to the float width of the DenormPreserve execution mode
+// that is then dropped from the module: without it the driver's default
+// denormal handling applies (subnormal float32/float64 values may be
+// flushed to zero where Go keeps them; lavapipe, which lacks the property,
+// preserves them anyway). Every other feature is required.
+var requested = map[string]uint32{"shaderDenormPreserveFloat32": 32, "shaderDenormPreserveFloat64": 64}
 
 // kernel checks k's code once: that there is SPIR-V, that it is not stale,
 // that its entry point is in the module, that the device has every feature
@@ -60,10 +74,15 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 	if err := backend.CheckStale(k); err != nil {
 		return nil, err
 	}
+	var drop []uint32 // DenormPreserve widths to drop from the module
 	for _, f := range append(alwaysNeeded, c.SPIRVFeatures...) {
 		has, known := b.has[f]
 		if !known {
 			return nil, fmt.Errorf("kernel %s needs the device feature %q, which this version of the vulkan backend does not know (is the code newer than the runtime?)", k.Name, f)
+		}
+		if w, ok := requested[f]; ok && !has {
+			drop = append(drop, w)
+			continue
 		}
 		if !has {
 			return nil, fmt.Errorf("kernel %s needs the Vulkan device feature %s, which %s lacks", k.Name, featureNames[f], b.info.Name)
@@ -96,7 +115,8 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 		for i := range words {
 			words[i] = binary.LittleEndian.Uint32(c.SPIRV[4*i:])
 		}
-		ci := &shaderModuleCreateInfo{sType: stShaderModuleCreateInfo, codeSize: uintptr(len(c.SPIRV)), pCode: unsafe.Pointer(&words[0])}
+		words = dropDenormPreserve(words, drop)
+		ci := &shaderModuleCreateInfo{sType: stShaderModuleCreateInfo, codeSize: uintptr(4 * len(words)), pCode: unsafe.Pointer(&words[0])}
 		var sm vkHandle
 		if err := call("vkCreateShaderModule", b.l.createShaderModule, uintptr(b.dev), uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&sm))); err != nil {
 			return nil, fmt.Errorf("kernel %s: loading its SPIR-V module: %w", k.Name, err)

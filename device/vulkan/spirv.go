@@ -140,3 +140,50 @@ func literalString(w []uint32) (string, []uint32) {
 	}
 	return string(b), nil
 }
+
+// SPIR-V enums of the float-controls instructions dropDenormPreserve edits.
+const (
+	opExecutionMode    = 16
+	opCapability       = 17
+	modeDenormPreserve = 4459
+	capDenormPreserve  = 4464
+)
+
+// dropDenormPreserve returns words (a module parseSPIRV accepted) without
+// its DenormPreserve execution modes of the given float widths, and
+// without the DenormPreserve capability once no such mode is left: a
+// device without shaderDenormPreserveFloatN must not be given them.
+func dropDenormPreserve(words []uint32, widths []uint32) []uint32 {
+	if len(widths) == 0 || len(words) < 5 {
+		return words
+	}
+	drop := map[uint32]bool{}
+	for _, w := range widths {
+		drop[w] = true
+	}
+	out := append([]uint32(nil), words[:5]...)
+	kept := false // a DenormPreserve mode is left
+	capAt := -1
+	for i := 5; i < len(words); {
+		n, op := int(words[i]>>16), words[i]&0xffff
+		if n == 0 || i+n > len(words) {
+			return words // malformed: leave it to the driver's validation
+		}
+		w := words[i+1 : i+n]
+		switch {
+		case op == opExecutionMode && len(w) == 3 && w[1] == modeDenormPreserve && drop[w[2]]:
+			i += n
+			continue
+		case op == opExecutionMode && len(w) >= 2 && w[1] == modeDenormPreserve:
+			kept = true
+		case op == opCapability && len(w) == 1 && w[0] == capDenormPreserve:
+			capAt = len(out)
+		}
+		out = append(out, words[i:i+n]...)
+		i += n
+	}
+	if !kept && capAt >= 0 {
+		out = append(out[:capAt], out[capAt+2:]...)
+	}
+	return out
+}

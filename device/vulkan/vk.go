@@ -100,7 +100,9 @@ const (
 	stMemoryBarrier              = 46
 	stPhysicalDeviceVulkan11Feat = 49
 	stPhysicalDeviceVulkan12Feat = 51
+	stPhysicalDeviceVulkan12Prop = 52
 	stPhysicalDeviceFeatures2    = 1000059000
+	stPhysicalDeviceProperties2  = 1000059001
 	stMemoryAllocateFlagsInfo    = 1000060000
 	stSemaphoreTypeCreateInfo    = 1000207002
 	stTimelineSemaphoreSubmit    = 1000207003
@@ -201,6 +203,40 @@ type physicalDeviceProperties struct {
 	pipelineCacheUUID [16]byte
 	limits            physicalDeviceLimits
 	_                 [5]uint32 // sparseProperties
+}
+
+// VkPhysicalDeviceProperties2, chained to VkPhysicalDeviceVulkan12Properties
+// for the float-controls properties.
+type physicalDeviceProperties2 struct {
+	sType      uint32
+	pNext      unsafe.Pointer
+	properties physicalDeviceProperties
+}
+
+// Indices into VkPhysicalDeviceVulkan12Properties' float-controls booleans
+// (its fields from shaderSignedZeroInfNanPreserveFloat16 on, in order).
+const (
+	prop12SignedZeroInfNanPreserveFloat32 = 1
+	prop12SignedZeroInfNanPreserveFloat64 = 2
+	prop12DenormPreserveFloat32           = 4
+	prop12DenormPreserveFloat64           = 5
+	prop12RoundingModeRTEFloat32          = 10
+	prop12RoundingModeRTEFloat64          = 11
+)
+
+type physicalDeviceVulkan12Properties struct {
+	sType                      uint32
+	pNext                      unsafe.Pointer
+	driverID                   uint32
+	driverName                 [256]byte
+	driverInfo                 [256]byte
+	conformanceVersion         [4]uint8
+	denormBehaviorIndependence uint32
+	roundingModeIndependence   uint32
+	floatControls              [15]uint32
+	// The descriptor-indexing, resolve and timeline-semaphore limits that
+	// follow (unread; room to spare for the driver to write them).
+	_ [64]uint64
 }
 
 // Indices into VkPhysicalDeviceFeatures (55 VkBool32s).
@@ -481,6 +517,7 @@ type loader struct {
 	enumeratePhysicalDevices           uintptr
 	getPhysicalDeviceProperties        uintptr
 	getPhysicalDeviceFeatures2         uintptr
+	getPhysicalDeviceProperties2       uintptr
 	getPhysicalDeviceQueueFamilyProps  uintptr
 	getPhysicalDeviceMemoryProperties  uintptr
 	enumerateDeviceExtensionProperties uintptr
@@ -559,6 +596,7 @@ func (l *loader) resolveInstance(inst vkInstance) error {
 		{&l.enumeratePhysicalDevices, "vkEnumeratePhysicalDevices"},
 		{&l.getPhysicalDeviceProperties, "vkGetPhysicalDeviceProperties"},
 		{&l.getPhysicalDeviceFeatures2, "vkGetPhysicalDeviceFeatures2"},
+		{&l.getPhysicalDeviceProperties2, "vkGetPhysicalDeviceProperties2"},
 		{&l.getPhysicalDeviceQueueFamilyProps, "vkGetPhysicalDeviceQueueFamilyProperties"},
 		{&l.getPhysicalDeviceMemoryProperties, "vkGetPhysicalDeviceMemoryProperties"},
 		{&l.enumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties"},

@@ -401,6 +401,22 @@ func (b *Backend) queryFeatures() (*features, error) {
 		"shaderSharedFloat32AtomicAdd": f.hasAtomicFloatExt && at[featAtomicSharedFloat32Add] != 0,
 		"shaderSharedFloat64AtomicAdd": f.hasAtomicFloatExt && at[featAtomicSharedFloat64Add] != 0,
 	}
+	// The float-controls properties (Vulkan 1.2) behind the execution
+	// modes that give kernels Go's IEEE semantics (codegen/ABI.md).
+	p12 := &physicalDeviceVulkan12Properties{sType: stPhysicalDeviceVulkan12Prop}
+	p2 := &physicalDeviceProperties2{sType: stPhysicalDeviceProperties2, pNext: unsafe.Pointer(p12)}
+	void(l.getPhysicalDeviceProperties2, uintptr(b.phys), uintptr(unsafe.Pointer(p2)))
+	fc := p12.floatControls
+	for name, i := range map[string]int{
+		"shaderSignedZeroInfNanPreserveFloat32": prop12SignedZeroInfNanPreserveFloat32,
+		"shaderSignedZeroInfNanPreserveFloat64": prop12SignedZeroInfNanPreserveFloat64,
+		"shaderDenormPreserveFloat32":           prop12DenormPreserveFloat32,
+		"shaderDenormPreserveFloat64":           prop12DenormPreserveFloat64,
+		"shaderRoundingModeRTEFloat32":          prop12RoundingModeRTEFloat32,
+		"shaderRoundingModeRTEFloat64":          prop12RoundingModeRTEFloat64,
+	} {
+		b.has[name] = fc[i] != 0
+	}
 	return f, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,8 +156,16 @@ func saxpyCase(t *testing.T, b *Backend, n, bs int) {
 	}
 	got := read(t, b, my)
 	for i := range got {
-		if want := 3*x[i] + (3*x[i] + y[i]); got[i] != want {
-			t.Fatalf("y[%d] = %v, want %v", i, got[i], want)
+		// The hand module's a*x + y has no NoContraction, so a driver may
+		// fuse it into an FMA (NVIDIA's does), as Go allows: accept the
+		// result rounded after each operation or once per launch. The
+		// inputs are integers below 2^28, so float64 arithmetic is exact
+		// and rounding it to float32 is the fused result.
+		p := 3 * float64(x[i])
+		fused := float32(p + float64(float32(p+float64(y[i]))))
+		unfused := float32(3*x[i]) + float32(float32(3*x[i])+y[i])
+		if got[i] != unfused && got[i] != fused {
+			t.Fatalf("y[%d] = %v, want %v (or %v fused)", i, got[i], unfused, fused)
 		}
 	}
 }
@@ -346,6 +355,12 @@ func TestClearErrors(t *testing.T) {
 	if err := b.Launch(k, one, one, []backend.Arg{{Mem: m}}); err == nil || !strings.Contains(err.Error(), "kernel p.D needs the Vulkan device feature shaderFloat64, which") {
 		t.Errorf("missing feature: %v", err)
 	}
+	// So does a missing float-controls property Go's semantics need.
+	b.has["shaderSignedZeroInfNanPreserveFloat32"] = false
+	k = &backend.Kernel{Name: "p.Z", Params: []reflect.Type{f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared", SPIRVFeatures: []string{"shaderSignedZeroInfNanPreserveFloat32"}}}
+	if err := b.Launch(k, one, one, []backend.Arg{{Mem: m}}); err == nil || !strings.Contains(err.Error(), "kernel p.Z needs the Vulkan device feature shaderSignedZeroInfNanPreserveFloat32") {
+		t.Errorf("missing float control: %v", err)
+	}
 	// The device still works.
 	if err := b.Sync(); err != nil {
 		t.Fatal(err)
@@ -368,4 +383,38 @@ func TestOutOfMemory(t *testing.T) {
 	t.Log(err)
 	// Still usable.
 	saxpyCase(t, b, 100, 64)
+}
+
+// TestDropDenormPreserve checks the module rewrite for a device without
+// shaderDenormPreserveFloatN: the modes of the missing widths go, and the
+// capability goes with the last of them.
+func TestDropDenormPreserve(t *testing.T) {
+	ins := func(op uint32, args ...uint32) []uint32 {
+		return append([]uint32{uint32(len(args)+1)<<16 | op}, args...)
+	}
+	module := func(widths ...uint32) []uint32 {
+		w := []uint32{spirvMagic, 0x10500, 0, 100, 0}
+		w = append(w, ins(opCapability, 1)...)
+		if len(widths) > 0 {
+			w = append(w, ins(opCapability, capDenormPreserve)...)
+		}
+		for _, width := range widths {
+			w = append(w, ins(opExecutionMode, 7, modeDenormPreserve, width)...)
+		}
+		return append(w, ins(opExecutionMode, 7, 4461, 32)...)
+	}
+	for _, c := range []struct {
+		drop, had, want []uint32
+	}{
+		{nil, []uint32{32, 64}, []uint32{32, 64}},
+		{[]uint32{64}, []uint32{32, 64}, []uint32{32}},
+		{[]uint32{32}, []uint32{32, 64}, []uint32{64}},
+		{[]uint32{32, 64}, []uint32{32, 64}, nil},
+		{[]uint32{32}, []uint32{32}, nil},
+	} {
+		got := dropDenormPreserve(module(c.had...), c.drop)
+		if want := module(c.want...); !slices.Equal(got, want) {
+			t.Errorf("dropping %v from %v: got %x, want %x", c.drop, c.had, got, want)
+		}
+	}
 }

@@ -90,7 +90,7 @@ func kernelCases() []*tcase {
 			b := fill(n, []int32{-1, 1, 2, 2, -2, -2, -1, 5, 3}, nz32)
 			c := fill(n, []int64{math.MinInt64, math.MinInt64, 7, -7, 7, -7, math.MaxInt64, 0}, func() int64 { return r.Int64() - r.Int64() })
 			d := fill(n, []int64{-1, 1, 2, 2, -2, -2, -1, 5}, nz64)
-			return []any{slice(a), slice(b), slice(c), slice(d), slice(zeros[int32](n)), slice(zeros[int32](n)), slice(zeros[int64](n)), slice(zeros[int64](n))}
+			return []any{slice(a), slice(b), slice(c), slice(d), slice(zeros[int32](4 * n)), slice(zeros[int64](4 * n))}
 		}),
 		one("UDivRem", k.UDivRem, func(r *rand.Rand) []any {
 			nz := func() uint32 { return r.Uint32()>>r.IntN(31) | 1 }

@@ -22,16 +22,22 @@ func IntWrap(t gpu.Thread, a, b []int32, c []int64, d []uint8, e []int16, out32 
 }
 
 // DivRem: signed division truncates toward zero, % takes the dividend's
-// sign, and MinInt/-1 is MinInt with remainder 0 (no trap in Go).
+// sign, and MinInt/-1 is MinInt with remainder 0 (no trap in Go); also by
+// negative and small constants. Four results per element share one slice
+// per width so that the arguments fit 128 bytes of push constants.
 //
 //gpu:kernel
-func DivRem(t gpu.Thread, a, b []int32, c, d []int64, q32, r32 []int32, q64, r64 []int64) {
+func DivRem(t gpu.Thread, a, b []int32, c, d []int64, out32 []int32, out64 []int64) {
 	i := t.GlobalIdx().X
-	if i < len(q32) {
-		q32[i] = a[i] / b[i]
-		r32[i] = a[i] % b[i]
-		q64[i] = c[i] / d[i]
-		r64[i] = c[i] % d[i]
+	if i < len(a) {
+		out32[4*i] = a[i] / b[i]
+		out32[4*i+1] = a[i] % b[i]
+		out32[4*i+2] = a[i] / -3
+		out32[4*i+3] = a[i] % 6
+		out64[4*i] = c[i] / d[i]
+		out64[4*i+1] = c[i] % d[i]
+		out64[4*i+2] = c[i] / -1000
+		out64[4*i+3] = c[i] % 7
 	}
 }
 
