@@ -84,6 +84,13 @@ var knownFailures = map[string]string{
 	// Conv2D enters `if i > 0 && i < ni-1 && j > 0 && j < nj-1` with i = 0
 	// on SPIR-V (spirv b8916a3): the && chain is evaluated wrongly.
 	"stencil.TestConvJacobi": "index out of range [-47]",
+	// Conv3D (`if i < 1 || i >= ni-1 || ...` with i = 0 does not return)
+	// and Blur5 (min(max(r0+y, 0), rows-1) gives a negative row) show the
+	// same wrong comparison of a small or negative int derived from thread
+	// indices once the kernel-IR optimizer's output reaches SPIR-V; one
+	// cause is suspected for all four and is not found yet.
+	"variants.TestConv3D": "index out of range [-110]",
+	"variants.TestBlur5":  "index out of range [-70]",
 }
 
 // noSPIRV is how the vulkan backend refuses a kernel that has no SPIR-V.
