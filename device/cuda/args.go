@@ -33,7 +33,7 @@ func marshalParams(k *backend.Kernel, args []backend.Arg, trap uintptr) (*kernel
 		case t.Kind() == reflect.Struct:
 			sizes = append(sizes, int(t.Size()+7)/8)
 		default:
-			if !scalarKind(t.Kind()) {
+			if !backend.ScalarKind(t.Kind()) {
 				return nil, fmt.Errorf("kernel %s: parameter %d has type %v, which the cuda backend cannot pass", k.Name, i+1, t)
 			}
 			sizes = append(sizes, 1)
@@ -77,16 +77,6 @@ func marshalParams(k *backend.Kernel, args []backend.Arg, trap uintptr) (*kernel
 	}
 	cell(1)[0] = uint64(trap)
 	return p, nil
-}
-
-func scalarKind(k reflect.Kind) bool {
-	switch k {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }
 
 // scalarBits is v's bytes at its natural size, little-endian in a cell (the

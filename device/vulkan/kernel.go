@@ -169,23 +169,13 @@ func pushLayout(k *backend.Kernel) (gpuabi.PushLayout, error) {
 			ps = append(ps, gpuabi.Param{Kind: gpuabi.Slice})
 		case t.Kind() == reflect.Struct:
 			ps = append(ps, gpuabi.Param{Kind: gpuabi.Struct, Size: int(t.Size()), Align: t.Align()})
-		case scalarKind(t.Kind()):
+		case backend.ScalarKind(t.Kind()):
 			ps = append(ps, gpuabi.Param{Kind: gpuabi.Scalar, Size: int(t.Size()), Align: t.Align()})
 		default:
 			return gpuabi.PushLayout{}, fmt.Errorf("kernel %s: parameter %d has type %v, which the vulkan backend cannot pass", k.Name, i+1, t)
 		}
 	}
 	return gpuabi.LayoutPush(ps), nil
-}
-
-func scalarKind(k reflect.Kind) bool {
-	switch k {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }
 
 // marshalPush lays out a launch's arguments in the push-constant block:
