@@ -247,12 +247,6 @@ func unrollLoop(f *Func, l *Loop) bool {
 	}
 	li := 1 - pi
 
-	lookup := func(m map[*Value]*Value, v *Value) *Value {
-		if r, ok := m[v]; ok {
-			return r
-		}
-		return v
-	}
 	var copies []*Block
 	var prev map[*Value]*Value
 	var prevLatch *Block
@@ -263,7 +257,7 @@ func unrollLoop(f *Func, l *Loop) bool {
 			if prev == nil {
 				m[phi] = phi.Args[pi]
 			} else {
-				m[phi] = lookup(prev, phi.Args[li])
+				m[phi] = mapped(prev, phi.Args[li])
 			}
 		}
 		return m
@@ -300,19 +294,9 @@ func unrollLoop(f *Func, l *Loop) bool {
 				if !ok || (b == h && v.Op == OpPhi) {
 					continue
 				}
-				cv.Args = make([]*Value, len(v.Args))
-				for j, a := range v.Args {
-					cv.Args[j] = lookup(m, a)
-				}
+				remapArgs(v, cv, m)
 			}
-			if b.Cond != nil {
-				c.Cond = lookup(m, b.Cond)
-			}
-			for j, a := range b.Trap.Args {
-				if a != nil {
-					c.Trap.Args[j] = lookup(m, a)
-				}
-			}
+			remapControl(b, c, m)
 			if b == h {
 				c.Term, c.Cond = TermJump, nil
 				c.Succs = []*Block{bm[body]}
@@ -354,11 +338,7 @@ func unrollLoop(f *Func, l *Loop) bool {
 	}
 	for _, v := range h.Values {
 		if v.Op != OpPhi {
-			cv := m[v]
-			cv.Args = make([]*Value, len(v.Args))
-			for j, a := range v.Args {
-				cv.Args[j] = lookup(m, a)
-			}
+			remapArgs(v, m[v], m)
 		}
 	}
 	final.Succs = []*Block{exit}
@@ -399,21 +379,44 @@ func unrollLoop(f *Func, l *Loop) bool {
 		blocks = append(blocks, b)
 		for _, v := range b.Values {
 			for j, a := range v.Args {
-				v.Args[j] = lookup(m, a)
+				v.Args[j] = mapped(m, a)
 			}
 		}
-		if b.Cond != nil {
-			b.Cond = lookup(m, b.Cond)
-		}
-		for j, a := range b.Trap.Args {
-			if a != nil {
-				b.Trap.Args[j] = lookup(m, a)
-			}
-		}
+		remapControl(b, b, m)
 	}
 	for i, b := range blocks {
 		b.Index = i
 	}
 	f.Blocks = blocks
 	return true
+}
+
+// mapped is v's copy in m, or v itself when the copied region does not
+// define it (a value from before the loop).
+func mapped(m map[*Value]*Value, v *Value) *Value {
+	if r, ok := m[v]; ok {
+		return r
+	}
+	return v
+}
+
+// remapArgs gives cv, the copy of v, the copies of v's arguments.
+func remapArgs(v, cv *Value, m map[*Value]*Value) {
+	cv.Args = make([]*Value, len(v.Args))
+	for j, a := range v.Args {
+		cv.Args[j] = mapped(m, a)
+	}
+}
+
+// remapControl points c, the copy of block b (or b itself), at the copies
+// of b's branch condition and trap arguments.
+func remapControl(b, c *Block, m map[*Value]*Value) {
+	if b.Cond != nil {
+		c.Cond = mapped(m, b.Cond)
+	}
+	for j, a := range b.Trap.Args {
+		if a != nil {
+			c.Trap.Args[j] = mapped(m, a)
+		}
+	}
 }

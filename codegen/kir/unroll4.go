@@ -167,12 +167,6 @@ func unrollRuntime(f *Func, l *Loop) {
 			order = append(order, b)
 		}
 	}
-	lookup := func(m map[*Value]*Value, v *Value) *Value {
-		if r, ok := m[v]; ok {
-			return r
-		}
-		return v
-	}
 	var copies []*Block
 	prev := map[*Value]*Value{}
 	for phi, q := range phi4 {
@@ -186,7 +180,7 @@ func unrollRuntime(f *Func, l *Loop) {
 			if it == 0 {
 				m[phi] = prev[phi]
 			} else {
-				m[phi] = lookup(prev, phi.Args[li])
+				m[phi] = mapped(prev, phi.Args[li])
 			}
 		}
 		bm := map[*Block]*Block{}
@@ -215,19 +209,9 @@ func unrollRuntime(f *Func, l *Loop) {
 				if !ok || cv.Block != c {
 					continue
 				}
-				cv.Args = make([]*Value, len(v.Args))
-				for j, a := range v.Args {
-					cv.Args[j] = lookup(m, a)
-				}
+				remapArgs(v, cv, m)
 			}
-			if b.Cond != nil {
-				c.Cond = lookup(m, b.Cond)
-			}
-			for j, a := range b.Trap.Args {
-				if a != nil {
-					c.Trap.Args[j] = lookup(m, a)
-				}
-			}
+			remapControl(b, c, m)
 			if b == h {
 				c.Term, c.Cond = TermJump, nil
 				c.Succs = []*Block{bm[body]}
@@ -268,7 +252,7 @@ func unrollRuntime(f *Func, l *Loop) {
 	h4.Preds = []*Block{pre, prevLatch}
 	for _, phi := range h.Phis() {
 		q := phi4[phi]
-		q.Args = []*Value{phi.Args[pi], lookup(prev, phi.Args[li])}
+		q.Args = []*Value{phi.Args[pi], mapped(prev, phi.Args[li])}
 	}
 	h4.Term, h4.Cond, h4.Succs = TermBranch, cond, []*Block{firstHead, h}
 	// The preheader enters the new loop; the original loop runs the rest.
