@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gpukvet/gpukvet/analyzers"
+	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/loadfit"
 	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/stdsyntax"
 )
 
@@ -188,47 +189,9 @@ func load(patterns []string, tests bool, tags string) ([]*packages.Package, []st
 		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
 
-	// A package is fit if it and its dependencies have no errors. Report
-	// each error once, however many packages import its package.
-	fit := map[*packages.Package]bool{}
-	var errs []string
-	seenErr := map[string]bool{}
-	var visit func(p *packages.Package) bool
-	visit = func(p *packages.Package) bool {
-		if ok, done := fit[p]; done {
-			return ok
-		}
-		fit[p] = false // an import cycle is an error the go command reports
-		ok := true
-		for _, e := range p.Errors {
-			msg := relativeError(e)
-			if !seenErr[msg] {
-				seenErr[msg] = true
-				errs = append(errs, msg)
-			}
-			ok = false
-		}
-		for _, imp := range p.Imports {
-			if !visit(imp) {
-				ok = false
-			}
-		}
-		fit[p] = ok
-		return ok
-	}
-	var pkgs []*packages.Package
-	for _, p := range roots {
-		if visit(p) && !isTestMain(p) {
-			pkgs = append(pkgs, p)
-		}
-	}
+	// A package is fit if it and its dependencies have no errors.
+	pkgs, errs := loadfit.Fit(roots, relativeError)
 	return pkgs, errs, nil
-}
-
-// isTestMain reports whether p is the main package that go test
-// synthesizes; its source is generated and holds nothing to check.
-func isTestMain(p *packages.Package) bool {
-	return p.Name == "main" && strings.HasSuffix(p.ID, ".test")
 }
 
 // relativeError formats a load error as the compiler does, with the file

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/loadfit"
 	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/stdsyntax"
 )
 
@@ -141,7 +142,7 @@ func (s *Server) check(ctx context.Context, snap *snapshot) {
 		s.universe = newUniverse(roots, overlay)
 	}
 	loaded := time.Now()
-	fit, errs := fitPackages(roots)
+	fit, errs := loadfit.Fit(roots, func(e packages.Error) string { return e.Error() })
 	for _, e := range errs {
 		s.logf("%s (the compiler reports this; gpukvet skips the package until it type-checks)", e)
 	}
@@ -167,43 +168,6 @@ func (s *Server) check(ctx context.Context, snap *snapshot) {
 	s.logf("checked %s: %s (%s in %v, analysis %v)", strings.Join(patterns, " "), summary,
 		how, loaded.Sub(started).Round(time.Millisecond), time.Since(loaded).Round(time.Millisecond))
 	s.publish(ctx, snap, results, !incremental)
-}
-
-// fitPackages returns the packages of roots that can be analyzed (they and
-// their dependencies type-check), and the errors of the others.
-func fitPackages(roots []*packages.Package) ([]*packages.Package, []string) {
-	ok := map[*packages.Package]bool{}
-	var errs []string
-	seen := map[string]bool{}
-	var visit func(p *packages.Package) bool
-	visit = func(p *packages.Package) bool {
-		if v, done := ok[p]; done {
-			return v
-		}
-		ok[p] = false
-		fine := true
-		for _, e := range p.Errors {
-			if msg := e.Error(); !seen[msg] {
-				seen[msg] = true
-				errs = append(errs, msg)
-			}
-			fine = false
-		}
-		for _, imp := range p.Imports {
-			if !visit(imp) {
-				fine = false
-			}
-		}
-		ok[p] = fine
-		return fine
-	}
-	var fit []*packages.Package
-	for _, p := range roots {
-		if visit(p) && !(p.Name == "main" && strings.HasSuffix(p.ID, ".test")) {
-			fit = append(fit, p)
-		}
-	}
-	return fit, errs
 }
 
 // diagnose turns the findings of g into LSP diagnostics and quick fixes,
