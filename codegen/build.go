@@ -29,14 +29,13 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 
-	"github.com/gpukvet/gpukvet/analyzers"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/llvm"
 	"github.com/gpukvet/gpukvet/codegen/lower"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -53,9 +52,12 @@ type Options struct {
 	Dir string
 	// Env is the environment for go/packages (nil = os.Environ()).
 	Env []string
-	// SkipChecks compiles without running the checks (tests of the
-	// codegen itself; never for users).
-	SkipChecks bool
+	// Checks are the analyzers whose diagnostics refuse a kernel: the
+	// gpukvet command passes its whole suite (analyzers.All()). Nil
+	// compiles without checks, which only tests of the compiler itself
+	// should want. codegen runs what it is given and imports no check, so
+	// the compiler sits below the checks in the import graph.
+	Checks []*analysis.Analyzer
 	// KeepBoundsChecks keeps every bounds check (no elimination).
 	KeepBoundsChecks bool
 	// DisableOptimizer compiles without the kernel-IR optimizer
@@ -164,10 +166,7 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	}
 
 	// Checks and kernel discovery in one run of the suite.
-	suite := append([]*analysis.Analyzer{kernels.Analyzer}, analyzers.All()...)
-	if opts.SkipChecks {
-		suite = suite[:1]
-	}
+	suite := append([]*analysis.Analyzer{kernels.Analyzer}, opts.Checks...)
 	graph, err := checker.Analyze(suite, roots, nil)
 	if err != nil {
 		return nil, err

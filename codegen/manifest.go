@@ -3,11 +3,11 @@ package codegen
 import (
 	"go/types"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 	"golang.org/x/tools/go/packages"
 )
 

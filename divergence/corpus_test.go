@@ -18,9 +18,9 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 	"github.com/gpukvet/gpukvet/divergence"
 	"github.com/gpukvet/gpukvet/internal/analysistestdata"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/corpus/divergence/REPORT.md")

@@ -11,11 +11,11 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
+	"github.com/gpukvet/gpukvet/internal/define"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 

@@ -58,7 +58,7 @@ package gpu, and these functions of the standard library:
 The constants of math (Pi, MaxFloat32, ...) are constants and always allowed.
 Memspace's Allowed function is the same list, for the code generators.
 
-memspace also reports the problems that kernel discovery (analyzers/kernels)
+memspace also reports the problems that kernel discovery (internal/kernels)
 finds: a malformed //gpu: directive (block=0, block=a, an unknown option, two
 directives on one function, a directive not on a function), a block= or grid=
 shape wider than the kernel's dimensionality, and a kernel that is a method,

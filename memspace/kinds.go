@@ -3,7 +3,7 @@ package memspace
 import (
 	"go/types"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // A hostKind is a kind of value that lives in host memory or needs host

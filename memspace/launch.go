@@ -14,8 +14,8 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // checkLaunches checks every call of (*device.Device).Launch in the package

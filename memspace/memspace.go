@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 //go:embed doc.go

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // checkKernelParams reports kernel parameters (after the gpu.Thread) of a

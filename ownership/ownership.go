@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 //go:embed doc.go

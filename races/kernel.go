@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -31,7 +31,7 @@ type Shape struct {
 	Dims        int    // 1, 2 or 3: the dimensions the kernel reads
 }
 
-// ShapeOf returns the shape of a kernel found by analyzers/kernels.
+// ShapeOf returns the shape of a kernel found by internal/kernels.
 func ShapeOf(k *kernels.Kernel) Shape { return Shape{Block: k.Block, Grid: k.Grid, Dims: k.Dims} }
 
 // kernelAn is the analysis of one kernel.

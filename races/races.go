@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 	"github.com/gpukvet/gpukvet/memspace"
 	"github.com/gpukvet/gpukvet/uniformity"
 )

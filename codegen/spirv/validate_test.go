@@ -99,7 +99,7 @@ func TestValidate(t *testing.T) {
 			// Build's own SPIR-V path: what gen embeds, with its fallback to
 			// a kernel's unoptimized IR where the optimized one cannot be
 			// structured.
-			m, err := codegen.Build(set.patterns, codegen.Options{SkipChecks: true, SPIRV: true})
+			m, err := codegen.Build(set.patterns, codegen.Options{SPIRV: true})
 			if err != nil {
 				t.Fatal(err)
 			}

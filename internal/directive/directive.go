@@ -1,5 +1,5 @@
 // Package directive parses the //gpu: directives of the kernel dialect. Both
-// the analyses (through analyzers/kernels) and the runtime (for kernels it
+// the analyses (through internal/kernels) and the runtime (for kernels it
 // reads from source) use it, so that the two never disagree.
 package directive
 

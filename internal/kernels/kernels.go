@@ -27,7 +27,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
+	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/directive"
 )
 
@@ -41,7 +41,7 @@ const (
 var Analyzer = define.Guarded(&analysis.Analyzer{
 	Name:       "gpukernels",
 	Doc:        "find //gpu:kernel and //gpu:device functions (a fact provider; reports nothing)",
-	URL:        "https://github.com/gpukvet/gpukvet/tree/main/analyzers/kernels",
+	URL:        "https://github.com/gpukvet/gpukvet/tree/main/internal/kernels",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(KernelFact), new(DeviceFact)},

@@ -1,6 +1,6 @@
 // Package kernelssa builds the SSA form of the packages that the dialect
 // concerns, and of no others. It is buildssa with the fast path of
-// analyzers/kernels in front: `go vet -vettool=gpukvet std` must cost next to
+// internal/kernels in front: `go vet -vettool=gpukvet std` must cost next to
 // nothing, and building SSA for every package of a large tree would not.
 //
 // The SSA is built with debug references (ssa.GlobalDebug), so that analyses
@@ -15,10 +15,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
+	"github.com/gpukvet/gpukvet/internal/define"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // Analyzer builds the SSA of a relevant package; its result is nil for a
@@ -26,7 +26,7 @@ import (
 var Analyzer = define.Guarded(&analysis.Analyzer{
 	Name:       "kernelssa",
 	Doc:        "build SSA for packages that use the gpu or device packages (reports nothing)",
-	URL:        "https://github.com/gpukvet/gpukvet/tree/main/analyzers/kernelssa",
+	URL:        "https://github.com/gpukvet/gpukvet/tree/main/internal/kernelssa",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{kernels.Analyzer},
 	ResultType: reflect.TypeFor[*SSA](),

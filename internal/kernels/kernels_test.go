@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/internal/analysistestdata"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // TestFacts checks the facts exported for kernels and device functions:
