@@ -104,7 +104,9 @@ func TestLayers(t *testing.T) {
 	}
 }
 
-func rel(pkg string) string { return path.Clean(strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")) }
+func rel(pkg string) string {
+	return path.Clean(strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/"))
+}
 
 func cmpLayer(a, b string) int {
 	if la, lb := layerOf(a), layerOf(b); la != lb {
