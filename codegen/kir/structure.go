@@ -146,40 +146,9 @@ type Structure struct {
 // Analyze computes the structure of f.
 func Analyze(f *Func) *Structure {
 	s := &Structure{Dom: Dominators(f), LoopOf: map[*Block]*Loop{}, Merge: map[*Block]*Block{}}
-	for _, b := range f.Blocks {
-		for _, h := range b.Succs {
-			if s.Dom.Dominates(h, b) {
-				l := s.LoopOf[h]
-				if l == nil {
-					l = &Loop{Header: h, Blocks: map[*Block]bool{h: true}}
-					s.LoopOf[h] = l
-					s.Loops = append(s.Loops, l)
-				}
-				l.Latches = append(l.Latches, b)
-				// Blocks that reach the latch without passing the header.
-				work := []*Block{b}
-				for len(work) > 0 {
-					x := work[len(work)-1]
-					work = work[:len(work)-1]
-					if l.Blocks[x] {
-						continue
-					}
-					l.Blocks[x] = true
-					work = append(work, x.Preds...)
-				}
-			}
-		}
-	}
+	s.Loops = NaturalLoops(f, s.Dom)
 	for _, l := range s.Loops {
-		seen := map[*Block]bool{}
-		for x := range l.Blocks {
-			for _, y := range x.Succs {
-				if !l.Blocks[y] && !seen[y] {
-					seen[y] = true
-					l.Exits = append(l.Exits, y)
-				}
-			}
-		}
+		s.LoopOf[l.Header] = l
 	}
 	s.Reducible = reducible(f, s.Dom)
 	pdom := postDominators(f)

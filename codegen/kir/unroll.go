@@ -36,7 +36,7 @@ func Unroll(f *Func) int {
 	for {
 		RemoveUnreachable(f)
 		dom := Dominators(f)
-		loops := naturalLoops(f, dom)
+		loops := NaturalLoops(f, dom)
 		sort.SliceStable(loops, func(i, j int) bool { return len(loops[i].Blocks) < len(loops[j].Blocks) })
 		done := false
 		for _, l := range loops {
@@ -56,9 +56,10 @@ func Unroll(f *Func) int {
 	}
 }
 
-// naturalLoops finds the natural loops of f (what Analyze finds, without
-// the rest of the structure).
-func naturalLoops(f *Func, dom *DomTree) []*Loop {
+// NaturalLoops finds the natural loops of f, one per header (its back
+// edges merged), in the order of f's blocks, with their exits; it is the
+// part of Analyze that the optimizer and the structured emitters need.
+func NaturalLoops(f *Func, dom *DomTree) []*Loop {
 	byHeader := map[*Block]*Loop{}
 	var loops []*Loop
 	for _, b := range f.Blocks {
@@ -73,6 +74,7 @@ func naturalLoops(f *Func, dom *DomTree) []*Loop {
 				loops = append(loops, l)
 			}
 			l.Latches = append(l.Latches, b)
+			// Blocks that reach the latch without passing the header.
 			work := []*Block{b}
 			for len(work) > 0 {
 				x := work[len(work)-1]
@@ -82,6 +84,20 @@ func naturalLoops(f *Func, dom *DomTree) []*Loop {
 				}
 				l.Blocks[x] = true
 				work = append(work, x.Preds...)
+			}
+		}
+	}
+	for _, l := range loops {
+		seen := map[*Block]bool{}
+		for _, x := range f.Blocks {
+			if !l.Blocks[x] {
+				continue
+			}
+			for _, y := range x.Succs {
+				if !l.Blocks[y] && !seen[y] {
+					seen[y] = true
+					l.Exits = append(l.Exits, y)
+				}
 			}
 		}
 	}

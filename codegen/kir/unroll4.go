@@ -28,7 +28,7 @@ const (
 func UnrollRuntime(f *Func) int {
 	n := 0
 	dom := Dominators(f)
-	loops := naturalLoops(f, dom)
+	loops := NaturalLoops(f, dom)
 	headers := map[*Block]bool{}
 	for _, l := range loops {
 		headers[l.Header] = true
