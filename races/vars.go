@@ -125,24 +125,20 @@ func (p *problem) gid(t, d int) poly {
 	return g
 }
 
-func (p *problem) bdim(d int) poly {
-	if d >= p.k.shape.Dims {
-		return constPoly(1)
-	}
-	if b := p.k.shape.Block[d]; b > 0 {
-		return constPoly(int64(b))
-	}
-	return p.v(varKey{kind: vBdim, dim: d})
-}
+func (p *problem) bdim(d int) poly { return p.extent(vBdim, p.k.shape.Block, d) }
 
-func (p *problem) gdim(d int) poly {
+func (p *problem) gdim(d int) poly { return p.extent(vGdim, p.k.shape.Grid, d) }
+
+// extent is component d of the block or grid shape: 1 beyond the kernel's
+// dimensions, the constant its directive gives, or else a variable.
+func (p *problem) extent(kind varKind, fixed [3]int, d int) poly {
 	if d >= p.k.shape.Dims {
 		return constPoly(1)
 	}
-	if g := p.k.shape.Grid[d]; g > 0 {
-		return constPoly(int64(g))
+	if n := fixed[d]; n > 0 {
+		return constPoly(int64(n))
 	}
-	return p.v(varKey{kind: vGdim, dim: d})
+	return p.v(varKey{kind: kind, dim: d})
 }
 
 // ---- symbolic evaluation ----
