@@ -34,7 +34,7 @@ const (
 	AtomicCompareAndSwap
 	// CPUNext is gpu.Thread.CPUNext, which the code gpukvet gen writes for
 	// the cpu backend calls to step a thread through its block; it is host
-	// code, not part of the kernel API (see Kind.Kernel).
+	// code, which the lowering refuses.
 	CPUNext
 	numKinds
 )
@@ -98,10 +98,6 @@ func (k Kind) IsBarrier() bool { return k == Barrier }
 
 // IsAtomic reports whether k is an atomic read-modify-write function.
 func (k Kind) IsAtomic() bool { return k >= AtomicAdd && k <= AtomicCompareAndSwap }
-
-// Kernel reports whether k is part of the kernel API: a function that
-// kernel code calls and the compiler lowers.
-func (k Kind) Kernel() bool { return k != None && k != CPUNext && k < numKinds }
 
 // IsPackage reports whether pkg is package gpu.
 func IsPackage(pkg *types.Package) bool { return pkg != nil && pkg.Path() == Path }

@@ -215,7 +215,7 @@ func TestKindNames(t *testing.T) {
 		t.Error("names are not the gpu package's")
 	}
 	if !GlobalIdx.PerThread() || BlockIdx.PerThread() || !GridDim.IsThreadIndex() || Barrier.IsThreadIndex() ||
-		!AtomicCompareAndSwap.IsAtomic() || Shared.IsAtomic() || CPUNext.Kernel() || !Shared.Kernel() || None.Kernel() {
+		!AtomicCompareAndSwap.IsAtomic() || Shared.IsAtomic() || None.IsThreadIndex() {
 		t.Error("classification is wrong")
 	}
 }
