@@ -35,6 +35,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
@@ -375,7 +376,7 @@ func relevant(p *packages.Package) bool {
 		return true
 	}
 	for path := range p.Imports {
-		if path == kernels.GPUPath {
+		if path == gpuapi.Path {
 			return true
 		}
 	}

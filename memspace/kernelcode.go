@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
@@ -548,7 +549,7 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	}
 	path := pkg.Path()
 	switch {
-	case path == kernels.GPUPath, Allowed(path, fn.Name()):
+	case gpuapi.Func(fn) != gpuapi.None, Allowed(path, fn.Name()):
 		return false
 	case path == "unsafe", path == "reflect", path == kernels.DevicePath:
 		// pkg.F is reported as a qualified identifier, and x.M for a

@@ -3,6 +3,7 @@ package memspace
 import (
 	"go/types"
 
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
@@ -60,7 +61,7 @@ func hostKindIn(t types.Type, seen map[types.Type]bool) hostKind {
 	case *types.Named:
 		if pkg := t.Obj().Pkg(); pkg != nil {
 			switch pkg.Path() {
-			case kernels.GPUPath:
+			case gpuapi.Path:
 				return noHostKind
 			case kernels.DevicePath:
 				return deviceKind

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
@@ -244,7 +245,7 @@ func checkKernelLaunch(pass *analysis.Pass, kres *kernels.Result, registered map
 	}
 
 	params := fn.Signature().Params()
-	if params.Len() == 0 || !kernels.IsThread(params.At(0).Type()) || fn.Signature().TypeParams().Len() > 0 {
+	if params.Len() == 0 || !gpuapi.IsThread(params.At(0).Type()) || fn.Signature().TypeParams().Len() > 0 {
 		return // a bad signature, reported where the kernel is declared
 	}
 	if call.ellipsis {
@@ -515,8 +516,7 @@ func constShape(info *types.Info, e ast.Expr) (shape [3]int, known [3]bool, ok b
 	if !isLit {
 		return shape, known, false
 	}
-	n, isNamed := types.Unalias(info.TypeOf(lit)).(*types.Named)
-	if !isNamed || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != kernels.GPUPath || n.Obj().Name() != "Dim3" {
+	if !gpuapi.IsDim3(info.TypeOf(lit)) {
 		return shape, known, false
 	}
 	known = [3]bool{true, true, true}

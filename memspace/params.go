@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
@@ -19,7 +20,7 @@ func checkKernelParams(pass *analysis.Pass, k *kernels.Kernel) {
 	}
 	params := k.Func.Signature().Params()
 	first := 0
-	if params.Len() > 0 && kernels.IsThread(params.At(0).Type()) {
+	if params.Len() > 0 && gpuapi.IsThread(params.At(0).Type()) {
 		first = 1
 	}
 	for i := first; i < params.Len(); i++ {

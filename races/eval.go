@@ -5,6 +5,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // Evaluation of SSA values as polynomials over a pair problem's variables.
@@ -126,19 +128,16 @@ func (p *problem) field(fr *frame, x ssa.Value, f int, t int) (poly, bool) {
 
 // dim3 evaluates component d of a Thread method's Dim3 result.
 func (p *problem) dim3(fr *frame, c *ssa.Call, d int, t int) (poly, bool) {
-	if !isThreadMethod(c, gpuFunc(c)) {
-		return nil, false
-	}
-	switch gpuFunc(c) {
-	case "ThreadIdx":
+	switch gpuapi.Call(&c.Call) {
+	case gpuapi.ThreadIdx:
 		return p.tid(t, d), true
-	case "BlockIdx":
+	case gpuapi.BlockIdx:
 		return p.bid(t, d), true
-	case "BlockDim":
+	case gpuapi.BlockDim:
 		return p.bdim(d), true
-	case "GridDim":
+	case gpuapi.GridDim:
 		return p.gdim(d), true
-	case "GlobalIdx":
+	case gpuapi.GlobalIdx:
 		return p.gid(t, d), true
 	}
 	return nil, false
@@ -173,7 +172,7 @@ func (p *problem) evalCall(fr *frame, c *ssa.Call, t int) poly {
 			return r
 		}
 	}
-	if gpuFunc(c) == "AtomicAdd" {
+	if gpuapi.Call(&c.Call) == gpuapi.AtomicAdd {
 		return p.atomicSlot(fr, c, t)
 	}
 	return p.opaque(fr, c, t)
@@ -452,8 +451,7 @@ func invariantIn(v ssa.Value, b *ssa.BasicBlock, depth int) bool {
 	case *ssa.Field:
 		return invariantIn(v.X, b, depth+1)
 	case *ssa.Call:
-		switch gpuFunc(v) {
-		case "BlockDim", "GridDim", "BlockIdx":
+		if k := gpuapi.Call(&v.Call); k.IsThreadIndex() && !k.PerThread() {
 			return true
 		}
 	}
@@ -473,7 +471,7 @@ func (k *kernelAn) nonneg(fr *frame, v ssa.Value) bool {
 		}
 	case *ssa.Field:
 		if c, ok := v.X.(*ssa.Call); ok {
-			return gpuFunc(c) != ""
+			return gpuapi.Call(&c.Call) != gpuapi.None
 		}
 	case *ssa.Call:
 		if b, ok := v.Call.Value.(*ssa.Builtin); ok {

@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // A quick test that settles most pairs of straight-line and unrolled code
@@ -132,18 +134,18 @@ func (k *kernelAn) affineField(fr *frame, x ssa.Value, f int, depth int) (affine
 				continue
 			}
 		case *ssa.Call:
-			if f < 0 || f > 2 || !isThreadMethod(v, gpuFunc(v)) {
+			if f < 0 || f > 2 {
 				return affine{}, false
 			}
-			switch gpuFunc(v) {
-			case "ThreadIdx":
+			switch gpuapi.Call(&v.Call) {
+			case gpuapi.ThreadIdx:
 				if f >= k.shape.Dims {
 					return affine{}, true
 				}
 				var a affine
 				a.coef[f] = 1
 				return a, true
-			case "BlockDim":
+			case gpuapi.BlockDim:
 				if f >= k.shape.Dims {
 					return affine{c: 1}, true
 				}

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -280,9 +281,9 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 	imports := map[string]string{ // path → name used
 		"github.com/gpukvet/gpukvet/device":         "device",
 		"github.com/gpukvet/gpukvet/device/backend": "backend",
-		"github.com/gpukvet/gpukvet/gpu":            "gpu",
+		gpuapi.Path: "gpu",
 	}
-	usedNames := map[string]string{"device": "github.com/gpukvet/gpukvet/device", "backend": "github.com/gpukvet/gpukvet/device/backend", "gpu": "github.com/gpukvet/gpukvet/gpu"}
+	usedNames := map[string]string{"device": "github.com/gpukvet/gpukvet/device", "backend": "github.com/gpukvet/gpukvet/device/backend", "gpu": gpuapi.Path}
 	for _, name := range []string{"device", "backend", "gpu"} {
 		if obj := scope.Lookup(name); obj != nil && !genFile(obj) {
 			return nil, fmt.Errorf("package %s declares %s, which the generated file needs as a package name", p.PkgPath, name)

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // The cpu backend's entry to each kernel: gen writes, per kernel K,
@@ -108,9 +111,9 @@ func reachesBarrier(p *packages.Package, bodies map[*types.Func]*ast.BlockStmt, 
 		switch {
 		case callee == nil:
 			found = true // a function value: cannot follow
-		case callee.Pkg() != nil && callee.Pkg().Path() == gpuPkgPath:
-			found = callee.Name() == "Barrier"
-		case callee.Pkg() != nil && len(callee.Pkg().Path()) > len(gpuPkgPath) && callee.Pkg().Path()[:len(gpuPkgPath)+1] == gpuPkgPath+"/":
+		case gpuapi.IsPackage(callee.Pkg()):
+			found = gpuapi.Func(callee).IsBarrier()
+		case callee.Pkg() != nil && strings.HasPrefix(callee.Pkg().Path(), gpuapi.Path+"/"):
 			// gpu/math32 and the like: no barriers.
 		case callee.Pkg() != p.Types:
 			found = true
@@ -121,8 +124,6 @@ func reachesBarrier(p *packages.Package, bodies map[*types.Func]*ast.BlockStmt, 
 	})
 	return found
 }
-
-const gpuPkgPath = "github.com/gpukvet/gpukvet/gpu"
 
 // calleeFunc returns the function or method a call expression calls
 // statically, or nil.

@@ -9,17 +9,16 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
-
-const gpuPrefix = GPUPath + "."
 
 // intrinsic lowers calls into package gpu and package math; ok is false
 // for any other function.
 func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r []*kir.Value, ok bool) {
 	id := funcID(fn)
 	switch {
-	case strings.HasPrefix(id, gpuPrefix):
-		return b.gpuCall(strings.TrimPrefix(id, gpuPrefix), fn, args, v), true
+	case gpuapi.Callee(fn) != gpuapi.None:
+		return b.gpuCall(gpuapi.Callee(fn), args, v), true
 	case strings.HasPrefix(id, "math/bits."):
 		return b.bitsCall(strings.TrimPrefix(id, "math/bits."), args, v), true
 	case strings.HasPrefix(id, "math."):
@@ -28,32 +27,32 @@ func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r 
 	return nil, false
 }
 
-var dimSpecial = map[string]int{"Thread.ThreadIdx": kir.ThreadIdxX, "Thread.BlockIdx": kir.BlockIdxX,
-	"Thread.BlockDim": kir.BlockDimX, "Thread.GridDim": kir.GridDimX}
+var dimSpecial = map[gpuapi.Kind]int{gpuapi.ThreadIdx: kir.ThreadIdxX, gpuapi.BlockIdx: kir.BlockIdxX,
+	gpuapi.BlockDim: kir.BlockDimX, gpuapi.GridDim: kir.GridDimX}
 
-var atomicOps = map[string]kir.AtomicOp{"AtomicAdd": kir.AtomicAdd, "AtomicMin": kir.AtomicMin,
-	"AtomicMax": kir.AtomicMax, "AtomicExchange": kir.AtomicExchange, "AtomicCompareAndSwap": kir.AtomicCAS}
+var atomicOps = map[gpuapi.Kind]kir.AtomicOp{gpuapi.AtomicAdd: kir.AtomicAdd, gpuapi.AtomicMin: kir.AtomicMin,
+	gpuapi.AtomicMax: kir.AtomicMax, gpuapi.AtomicExchange: kir.AtomicExchange, gpuapi.AtomicCompareAndSwap: kir.AtomicCAS}
 
-func (b *builder) gpuCall(name string, fn *ssa.Function, args []ssa.Value, v *ssa.Call) []*kir.Value {
-	if base, ok := dimSpecial[name]; ok {
+func (b *builder) gpuCall(k gpuapi.Kind, args []ssa.Value, v *ssa.Call) []*kir.Value {
+	if base, ok := dimSpecial[k]; ok {
 		out := make([]*kir.Value, 3)
 		for d := range out {
 			out[d] = b.special(base + d)
 		}
 		return out
 	}
-	switch name {
-	case "Thread.GlobalIdx":
+	switch k {
+	case gpuapi.GlobalIdx:
 		out := make([]*kir.Value, 3)
 		for d := range out {
 			prod := b.val(kir.OpMul, kir.TI64, b.special(kir.BlockIdxX+d), b.special(kir.BlockDimX+d))
 			out[d] = b.val(kir.OpAdd, kir.TI64, prod, b.special(kir.ThreadIdxX+d))
 		}
 		return out
-	case "Thread.Barrier":
+	case gpuapi.Barrier:
 		b.val(kir.OpBarrier, kir.Type{})
 		return nil
-	case "Shared":
+	case gpuapi.Shared:
 		t := v.Type().Underlying()
 		elem := t.(*types.Pointer).Elem()
 		pos := b.env.Fset.Position(v.Pos())
@@ -71,7 +70,7 @@ func (b *builder) gpuCall(name string, fn *ssa.Function, args []ssa.Value, v *ss
 		p.Index = id
 		return []*kir.Value{p}
 	}
-	if op, ok := atomicOps[name]; ok {
+	if op, ok := atomicOps[k]; ok {
 		ptr := b.value(args[0])[0]
 		vals := []*kir.Value{ptr}
 		for _, a := range args[1:] {
@@ -81,7 +80,7 @@ func (b *builder) gpuCall(name string, fn *ssa.Function, args []ssa.Value, v *ss
 		r.Index = int(op)
 		return []*kir.Value{r}
 	}
-	b.fail(v.Pos(), "gpu.%s cannot be compiled for the GPU", name)
+	b.fail(v.Pos(), "gpu.%s cannot be compiled for the GPU", k.Selector())
 	return nil
 }
 

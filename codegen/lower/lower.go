@@ -19,13 +19,12 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
-// Import paths the lowering treats specially.
-const (
-	GPUPath     = "github.com/gpukvet/gpukvet/gpu"
-	DevMathPath = "github.com/gpukvet/gpukvet/codegen/devmath"
-)
+// DevMathPath is the import path of codegen/devmath, whose functions the
+// lowering inlines for the math functions without a GPU instruction.
+const DevMathPath = "github.com/gpukvet/gpukvet/codegen/devmath"
 
 // Kernel describes one kernel to lower.
 type Kernel struct {
@@ -171,7 +170,7 @@ func (b *builder) fail(pos token.Pos, format string, args ...any) {
 // param adds the kernel parameter p and returns its leaves.
 func (b *builder) param(p *types.Var) []*kir.Value {
 	t := p.Type()
-	if isThread(t) {
+	if gpuapi.IsThread(t) {
 		return nil
 	}
 	switch u := t.Underlying().(type) {
@@ -226,14 +225,4 @@ func (b *builder) boolConst(x bool) *kir.Value {
 		return b.konst(kir.TBool, 1)
 	}
 	return b.konst(kir.TBool, 0)
-}
-
-func isThread(t types.Type) bool { return isNamed(t, GPUPath, "Thread") }
-
-func isNamed(t types.Type, path, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }

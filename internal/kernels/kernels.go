@@ -29,13 +29,11 @@ import (
 
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
-// Import paths of the dialect's packages.
-const (
-	GPUPath    = "github.com/gpukvet/gpukvet/gpu"
-	DevicePath = "github.com/gpukvet/gpukvet/device"
-)
+// DevicePath is the import path of the runtime package device.
+const DevicePath = "github.com/gpukvet/gpukvet/device"
 
 // Analyzer computes the Result for a package.
 var Analyzer = define.Guarded(&analysis.Analyzer{
@@ -175,7 +173,7 @@ func run(pass *analysis.Pass) (any, error) {
 	importsDevice, relevant := false, false
 	for _, imp := range pass.Pkg.Imports() {
 		switch imp.Path() {
-		case GPUPath:
+		case gpuapi.Path:
 			relevant = true
 		case DevicePath:
 			relevant = true
@@ -368,23 +366,15 @@ func dimOfSelector(pass *analysis.Pass, sel *ast.SelectorExpr) int {
 	default:
 		return 0
 	}
-	if isNamed(pass.TypesInfo.TypeOf(sel.X), GPUPath, "Dim3") {
+	t := pass.TypesInfo.TypeOf(sel.X)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem() // p.Y with p a *gpu.Dim3
+	}
+	if gpuapi.IsDim3(t) {
 		return d
 	}
 	return 0
 }
-
-func isNamed(t types.Type, path, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
-}
-
-// IsThread reports whether t is gpu.Thread or a pointer to it (a method
-// receiver's type); checkSignature requires a kernel's to be the value.
-func IsThread(t types.Type) bool { return isNamed(t, GPUPath, "Thread") }
 
 // checkSignature returns a message and position if a kernel's signature
 // breaks the dialect: a method, type parameters, results, or a first
@@ -398,14 +388,14 @@ func checkSignature(pass *analysis.Pass, fd *ast.FuncDecl, fn *types.Func) (stri
 		return "a //gpu:kernel cannot have type parameters; call a generic device function from it instead", fd.Name.Pos()
 	case sig.Results().Len() > 0:
 		return "a //gpu:kernel has no results; write them to a slice parameter", fd.Type.Results.Pos()
-	case sig.Params().Len() == 0 || !IsThread(sig.Params().At(0).Type()):
+	case sig.Params().Len() == 0 || !gpuapi.IsThread(sig.Params().At(0).Type()):
 		pos := fd.Type.Params.Pos()
 		if sig.Params().Len() > 0 {
 			pos = fd.Type.Params.List[0].Pos()
 		}
 		return "the first parameter of a //gpu:kernel must be a gpu.Thread", pos
 	case isPointer(sig.Params().At(0).Type()):
-		// IsThread accepts *gpu.Thread (method receivers); a kernel's
+		// gpuapi.IsThread accepts *gpu.Thread (method receivers); a kernel's
 		// first parameter is what Launch passes, the Thread value itself.
 		return fmt.Sprintf("the first parameter of a //gpu:kernel must be a gpu.Thread, not %s",
 			types.TypeString(sig.Params().At(0).Type(), func(p *types.Package) string { return p.Name() })), fd.Type.Params.List[0].Pos()
