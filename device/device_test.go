@@ -385,7 +385,8 @@ func TestOpen(t *testing.T) {
 	for _, tc := range []struct{ env, want string }{
 		{"cpu", ""},
 		{"cuda", `backend cuda (is not available|does not work here)`},
-		{"tpu", `unknown backend "tpu"`},
+		{"tpu", `unknown backend "tpu" \(want one of cuda, vulkan, cpu\)`},
+		{"hip", `backend hip is not available: it is not built into this version of gpukvet \(built in: cuda, vulkan, cpu\)`},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
 			t.Setenv("GPUKVET_DEVICE", tc.env)

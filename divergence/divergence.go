@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -25,35 +24,11 @@ var doc string
 // Analyzer reports barriers that only some threads of a block may reach.
 var Analyzer = define.Check(&analysis.Analyzer{
 	Name:     "divergence",
-	Doc:      docText(doc),
+	Doc:      define.Doc(doc, "divergence"),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/divergence",
 	Run:      run,
 	Requires: []*analysis.Analyzer{kernels.Analyzer, uniformity.Analyzer},
 })
-
-// docText extracts the analyzer's documentation from doc.go: the text after
-// the "# Analyzer divergence" heading, without comment markers.
-func docText(src string) string {
-	var lines []string
-	on := false
-	for _, l := range strings.Split(src, "\n") {
-		if !strings.HasPrefix(l, "//") {
-			if on {
-				break
-			}
-			continue
-		}
-		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
-		if strings.HasPrefix(l, "# Analyzer ") {
-			on = true
-			continue
-		}
-		if on {
-			lines = append(lines, l)
-		}
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
-}
 
 func run(pass *analysis.Pass) (any, error) {
 	if !pass.ResultOf[kernels.Analyzer].(*kernels.Result).Relevant {

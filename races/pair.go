@@ -134,9 +134,6 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 		ib[i] = p.compValue(b.comps[i], 2)
 		p.base = append(p.base, eq(sub(ia[i], ib[i])))
 	}
-	if debugHook != nil {
-		debugHook(p)
-	}
 	lp := p.linearize()
 	verdict, model := p.k.solve(lp)
 	if verdict == lincon.Infeasible {
@@ -159,8 +156,5 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 	}
 	return out
 }
-
-// debugHook, when set by a test, sees every pair problem.
-var debugHook func(*problem)
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }

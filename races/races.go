@@ -22,7 +22,7 @@ var doc string
 // global memory.
 var Analyzer = define.Check(&analysis.Analyzer{
 	Name:     "races",
-	Doc:      analyzerDoc(doc),
+	Doc:      define.Doc(doc, "races"),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/races",
 	Requires: []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, uniformity.Analyzer, memspace.Analyzer},
 	Run:      run,

@@ -106,16 +106,10 @@ type phiFix struct {
 	block  *kir.Block
 }
 
-// Lower lowers kernel k into module m.
-func Lower(env *Env, m *kir.Module, k Kernel) (*kir.Func, error) {
-	f, _, err := LowerReached(env, m, k)
-	return f, err
-}
-
-// LowerReached is Lower that also returns the SSA functions the kernel
-// reached (itself and every device function inlined into it), also when
-// the lowering fails, so that a driver can relate check diagnostics to
-// kernels.
+// LowerReached lowers kernel k into module m and returns the SSA functions
+// the kernel reached (itself and every device function inlined into it),
+// also when the lowering fails, so that a driver can relate check
+// diagnostics to kernels.
 func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ssa.Function, err error) {
 	b := &builder{env: env, m: m, shared: map[string]int{}, layouts: map[types.Type][]leaf{},
 		reached: map[*ssa.Function]bool{}}

@@ -1,6 +1,7 @@
 package spirv_test
 
 import (
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
-	"github.com/gpukvet/gpukvet/codegen/spirv"
 )
 
 // spirvVal finds SPIRV-Tools' validator ($SPIRV_VAL or $PATH).
@@ -167,7 +167,7 @@ func checkVulkanDefined(t *testing.T, binary []byte, entryFeatures map[string][]
 		opEntryPoint, opExecutionMode, opSDiv, opSRem, opSMod = 15, 16, 135, 138, 139
 		modeDenorm, modeSZINP, modeRTE                        = 4459, 4461, 4462
 	)
-	w := spirv.Words(binary)
+	w := words(binary)
 	names := map[uint32]string{}
 	modes := map[string]map[[2]uint32]bool{}
 	for i := 5; i < len(w); {
@@ -221,4 +221,13 @@ func checkVulkanDefined(t *testing.T, binary []byte, entryFeatures map[string][]
 			}
 		}
 	}
+}
+
+// words returns a SPIR-V module's words.
+func words(bin []byte) []uint32 {
+	w := make([]uint32, len(bin)/4)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint32(bin[4*i:])
+	}
+	return w
 }

@@ -12,8 +12,7 @@
 //
 // Facts belong to the analyzer that exports them, so other analyzers look
 // kernels and device functions of other packages up through the Result
-// (KernelFact, DeviceFact) or IsKernel and IsDevice, never with their own
-// pass's ImportObjectFact.
+// (KernelFact, DeviceFact), never with their own pass's ImportObjectFact.
 package kernels
 
 import (
@@ -114,29 +113,6 @@ type DeviceFact struct {
 
 func (*DeviceFact) AFact()           {}
 func (f *DeviceFact) String() string { return fmt.Sprintf("gpu device function dims=%d", f.Dims) }
-
-// IsKernel reports whether fn (of any package) is a kernel. The pass is that
-// of an analyzer that Requires Analyzer: facts belong to the analyzer that
-// exported them, so lookups go through the Result, which holds this
-// analyzer's view of them.
-func IsKernel(pass *analysis.Pass, fn *types.Func) bool {
-	return resultOf(pass).KernelFact(fn) != nil
-}
-
-// IsDevice reports whether fn (of any package) may be called from kernels:
-// a device function of this package or one with a DeviceFact.
-func IsDevice(pass *analysis.Pass, fn *types.Func) bool {
-	res := resultOf(pass)
-	return res.Device[origin(fn)] != nil || res.DeviceFact(fn) != nil
-}
-
-func resultOf(pass *analysis.Pass) *Result {
-	res, ok := pass.ResultOf[Analyzer].(*Result)
-	if !ok {
-		panic("kernels: analyzer " + pass.Analyzer.Name + " must Require kernels.Analyzer")
-	}
-	return res
-}
 
 // KernelFact returns the KernelFact of fn (a kernel of this or any other
 // package), or nil if fn is not a kernel.
