@@ -6,8 +6,11 @@
 //
 // It reports nothing itself: malformed directives (block=0, block=a, an
 // unknown option, two directives on one function, a //gpu: comment that is
-// not in a function's doc comment), block= or grid= shapes wider than the
-// kernel's dimensionality, and bad kernel signatures are in
+// not in a function's doc comment, block= or grid= beyond the limits of
+// internal/targets), block= or grid= shapes wider than the kernel's
+// dimensionality, bad kernel signatures (variadic kernels and kernels named
+// _ included), and kernels beyond a target's shared memory (the gpu.Shared
+// variables of the kernel's call tree) or parameter space are in
 // Result.Problems, which the memspace analyzer reports.
 //
 // Facts belong to the analyzer that exports them, so other analyzers look
@@ -21,6 +24,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -29,6 +33,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
 // Import paths of the dialect's packages.
@@ -59,6 +64,11 @@ type Kernel struct {
 	// Dims is 1, 2 or 3: how many leading dimensions of any index or extent
 	// the kernel (or a device function it calls) reads.
 	Dims int
+	// Problems are this kernel's entries of Result.Problems that no
+	// target can compile or launch: a bad signature, a target limit
+	// exceeded. The compiler refuses the kernel with them even when no
+	// check runs.
+	Problems []analysis.Diagnostic
 }
 
 // Result is what the analyzer found in one package.
@@ -112,10 +122,21 @@ func shapeString(s [3]int) string { return fmt.Sprintf("%d,%d,%d", s[0], s[1], s
 type DeviceFact struct {
 	// Dims is how many leading dimensions of indices it reads (0 if none).
 	Dims int
+	// Shared is the bytes of gpu.Shared variables it and its callees
+	// declare, which count against the shared memory of every kernel
+	// that calls it.
+	Shared int64
 }
 
-func (*DeviceFact) AFact()           {}
-func (f *DeviceFact) String() string { return fmt.Sprintf("gpu device function dims=%d", f.Dims) }
+func (*DeviceFact) AFact() {}
+
+func (f *DeviceFact) String() string {
+	s := fmt.Sprintf("gpu device function dims=%d", f.Dims)
+	if f.Shared > 0 {
+		s += fmt.Sprintf(" shared=%d", f.Shared)
+	}
+	return s
+}
 
 // IsKernel reports whether fn (of any package) is a kernel. The pass is that
 // of an analyzer that Requires Analyzer: facts belong to the analyzer that
@@ -221,10 +242,12 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			switch dir.Kind {
 			case directive.Kernel:
-				if msg, pos := checkSignature(pass, fd, fn); msg != "" {
-					res.problem(pos, token.NoPos, msg)
-				}
 				k := &Kernel{Func: fn, Decl: fd, Comment: dir.Comment, Block: dir.Block, Grid: dir.Grid}
+				if msg, pos := checkSignature(pass, fd, fn); msg != "" {
+					res.kernelProblem(k, pos, token.NoPos, msg)
+				} else {
+					checkParamSpace(pass, k, res)
+				}
 				res.Kernels = append(res.Kernels, k)
 				res.kernelOf[fn] = k
 				roots = append(roots, fn)
@@ -237,16 +260,21 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	strayDirectives(pass, attached, res)
 
-	dims := reach(pass, decls, roots, res)
+	g := reach(pass, decls, roots, res)
 	for _, k := range res.Kernels {
-		k.Dims = max(1, dims[k.Func])
+		k.Dims = max(1, g.dims[k.Func])
 		checkShape(k, "block", k.Block, res)
 		checkShape(k, "grid", k.Grid, res)
+		checkShared(k, g, res)
 		pass.ExportObjectFact(k.Func, &KernelFact{Block: k.Block, Grid: k.Grid, Dims: k.Dims})
 	}
 	for fn := range res.Device {
 		if fn.Exported() || fn.Signature().Recv() != nil {
-			pass.ExportObjectFact(fn, &DeviceFact{Dims: dims[fn]})
+			var total int64
+			for _, u := range g.sharedUnder(fn) {
+				total = addBytes(total, u.bytes)
+			}
+			pass.ExportObjectFact(fn, &DeviceFact{Dims: g.dims[fn], Shared: total})
 		}
 	}
 	sort.SliceStable(res.Problems, func(i, j int) bool { return res.Problems[i].Pos < res.Problems[j].Pos })
@@ -255,6 +283,13 @@ func run(pass *analysis.Pass) (any, error) {
 
 func (r *Result) problem(pos, end token.Pos, msg string) {
 	r.Problems = append(r.Problems, analysis.Diagnostic{Pos: pos, End: end, Category: "directive", Message: msg})
+}
+
+// kernelProblem records a problem that keeps kernel k from compiling or
+// launching on any target.
+func (r *Result) kernelProblem(k *Kernel, pos, end token.Pos, msg string) {
+	r.problem(pos, end, msg)
+	k.Problems = append(k.Problems, r.Problems[len(r.Problems)-1])
 }
 
 // strayDirectives reports //gpu: comments that are not in the doc comment of
@@ -290,12 +325,64 @@ func checkShape(k *Kernel, key string, shape [3]int, res *Result) {
 	}
 }
 
+// graph is what reach found: the call graph among the package's functions
+// reached from the roots, each one's dimensionality, and the gpu.Shared
+// variables each declares (or reaches in another package, through a call).
+type graph struct {
+	callees map[*types.Func][]*types.Func
+	dims    map[*types.Func]int
+	shared  map[*types.Func][]sharedUse
+}
+
+// sharedUse is block-shared memory that one function declares: a gpu.Shared
+// call, or a call of another package's device function that declares some.
+type sharedUse struct {
+	pos, end token.Pos
+	bytes    int64 // -1: more than an int64 holds
+}
+
+// sharedUnder returns the shared memory that fn and every function it
+// calls, transitively, declare, in source order. A gpu.Shared call is one
+// variable per block however many callers reach it (gpu.Shared's contract),
+// so each counts once.
+func (g *graph) sharedUnder(fn *types.Func) []sharedUse {
+	var uses []sharedUse
+	seen := map[*types.Func]bool{}
+	work := []*types.Func{fn}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		uses = append(uses, g.shared[f]...)
+		work = append(work, g.callees[f]...)
+	}
+	sort.Slice(uses, func(i, j int) bool { return uses[i].pos < uses[j].pos })
+	return uses
+}
+
+// addBytes adds shared sizes, -1 standing for "more than an int64".
+func addBytes(a, b int64) int64 {
+	if a < 0 || b < 0 || a+b < a {
+		return -1
+	}
+	return a + b
+}
+
+// sizes is the layout kernels' values have on every target: Go's (gc,
+// amd64), which the compiler keeps for buffers and by-value structs.
+var sizes = types.SizesFor("gc", "amd64")
+
 // reach adds to res.Device every function of this package that a root calls,
-// transitively, and returns for each reached function the number of leading
-// index dimensions it (or its callees) reads.
-func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*types.Func, res *Result) map[*types.Func]int {
+// transitively, and returns the call graph among them, the number of leading
+// index dimensions each (or its callees) reads, and the shared memory each
+// declares.
+func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*types.Func, res *Result) *graph {
 	callees := map[*types.Func][]*types.Func{}
 	own := map[*types.Func]int{}
+	shared := map[*types.Func][]sharedUse{}
 	seen := map[*types.Func]bool{}
 	work := append([]*types.Func(nil), roots...)
 	for len(work) > 0 {
@@ -314,6 +401,10 @@ func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*ty
 		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.CallExpr:
+				if b, ok := sharedBytes(pass, n); ok {
+					shared[fn] = append(shared[fn], sharedUse{n.Pos(), n.End(), b})
+				}
 			case *ast.SelectorExpr:
 				if d := dimOfSelector(pass, n); d > own[fn] {
 					own[fn] = d
@@ -330,8 +421,11 @@ func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*ty
 				} else {
 					var df DeviceFact
 					var kf KernelFact
-					if pass.ImportObjectFact(callee, &df) && df.Dims > own[fn] {
-						own[fn] = df.Dims
+					if pass.ImportObjectFact(callee, &df) {
+						own[fn] = max(own[fn], df.Dims)
+						if df.Shared > 0 {
+							shared[fn] = append(shared[fn], sharedUse{n.Pos(), n.End(), df.Shared})
+						}
 					} else if pass.ImportObjectFact(callee, &kf) && kf.Dims > own[fn] {
 						own[fn] = kf.Dims
 					}
@@ -353,7 +447,102 @@ func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*ty
 			}
 		}
 	}
-	return own
+	return &graph{callees: callees, dims: own, shared: shared}
+}
+
+// sharedBytes returns the size of the variable a gpu.Shared[T] call
+// declares (T's), and whether call is one.
+func sharedBytes(pass *analysis.Pass, call *ast.CallExpr) (int64, bool) {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return 0, false
+	}
+	fn, ok := pass.TypesInfo.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != GPUPath || fn.Name() != "Shared" {
+		return 0, false
+	}
+	p, ok := pass.TypesInfo.TypeOf(call).(*types.Pointer)
+	if !ok {
+		return 0, false
+	}
+	return sharedSize(p.Elem()), true
+}
+
+// sharedSize is t's size in bytes, -1 if it does not fit an int64 (go/types
+// reports such sizes as negative, or panics on some).
+func sharedSize(t types.Type) (n int64) {
+	defer func() {
+		if recover() != nil {
+			n = -1
+		}
+	}()
+	if n = sizes.Sizeof(t); n < 0 {
+		n = -1
+	}
+	return n
+}
+
+// checkShared reports, at the gpu.Shared call that makes the sum overflow,
+// a kernel whose call tree declares more shared memory than a block has.
+func checkShared(k *Kernel, g *graph, res *Result) {
+	limit := targets.Static.MaxShared
+	var total int64
+	var at *sharedUse
+	uses := g.sharedUnder(k.Func)
+	for i := range uses {
+		total = addBytes(total, uses[i].bytes)
+		if at == nil && (total < 0 || total > limit) {
+			at = &uses[i]
+		}
+	}
+	if at == nil {
+		return
+	}
+	msg := targets.Static.SharedMessage(k.Func.Name(), total)
+	if total < 0 {
+		msg = targets.Static.SharedMessage(k.Func.Name(), math.MaxInt64)
+		msg = strings.Replace(msg, fmt.Sprint(int64(math.MaxInt64)), "more than 2^63", 1)
+	}
+	res.kernelProblem(k, at.pos, at.end, msg)
+}
+
+// checkParamSpace reports a kernel whose parameters, as the ptx target
+// passes them (a slice as its address and length, a struct by value, the
+// trap record's address last), overflow the parameter space.
+func checkParamSpace(pass *analysis.Pass, k *Kernel, res *Result) {
+	sig := k.Func.Signature()
+	var entry []targets.Param
+	for i := 1; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		if _, ok := t.Underlying().(*types.Slice); ok {
+			entry = append(entry, targets.Param{Size: 8, Align: 8}, targets.Param{Size: 8, Align: 8})
+			continue
+		}
+		size, align := sharedSize(t), int64(8)
+		if size < 0 {
+			size = math.MaxInt32 // beyond any limit; memspace names the type
+		} else {
+			align = sizes.Alignof(t)
+		}
+		entry = append(entry, targets.Param{Size: int(min(size, math.MaxInt32)), Align: int(align)})
+	}
+	entry = append(entry, targets.Param{Size: 8, Align: 8}) // the trap record's address
+	if n := targets.ParamBytes(entry); n > targets.Static.MaxParams {
+		params := k.Decl.Type.Params
+		res.kernelProblem(k, params.Pos(), params.End(), targets.Static.ParamsMessage(k.Func.Name(), n))
+	}
 }
 
 // dimOfSelector returns 2 for a read of .Y and 3 for .Z of a gpu.Dim3 value,
@@ -392,6 +581,11 @@ func IsThread(t types.Type) bool { return isNamed(t, GPUPath, "Thread") }
 func checkSignature(pass *analysis.Pass, fd *ast.FuncDecl, fn *types.Func) (string, token.Pos) {
 	sig := fn.Signature()
 	switch {
+	case fn.Name() == "_":
+		return "a //gpu:kernel cannot be named _: nothing could launch it, and `gpukvet gen` could not register it", fd.Name.Pos()
+	case sig.Variadic():
+		last := fd.Type.Params.List[len(fd.Type.Params.List)-1]
+		return "a //gpu:kernel cannot be variadic: Launch passes a fixed list of parameters; take a slice parameter instead", last.Type.Pos()
 	case sig.Recv() != nil:
 		return "a //gpu:kernel must be a top-level function, not a method", fd.Name.Pos()
 	case sig.TypeParams().Len() > 0:
