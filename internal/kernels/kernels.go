@@ -1,6 +1,7 @@
 // Package kernels finds the kernels and device functions of a package: the
 // //gpu:kernel and //gpu:device directives, the functions of a kernel's own
-// package that kernels call, and the dimensionality of each kernel. It parses
+// package that kernels call, and the dimensionality of each kernel (with
+// internal/kerneldims, which the runtime uses too). It parses
 // the directives once, for every other analysis, and exports what it found as
 // facts so that analyses of other packages know the same.
 //
@@ -33,6 +34,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/kerneldims"
 	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
@@ -380,74 +382,62 @@ var sizes = types.SizesFor("gc", "amd64")
 // index dimensions each (or its callees) reads, and the shared memory each
 // declares.
 func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*types.Func, res *Result) *graph {
-	callees := map[*types.Func][]*types.Func{}
-	own := map[*types.Func]int{}
 	shared := map[*types.Func][]sharedUse{}
-	seen := map[*types.Func]bool{}
-	work := append([]*types.Func(nil), roots...)
-	for len(work) > 0 {
-		fn := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[fn] {
-			continue
+	r := &typedResolver{pass: pass, decls: decls, shared: shared}
+	g := kerneldims.Walk(r, roots, func(fn *types.Func, n ast.Node) {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if b, ok := sharedBytes(pass, call); ok {
+				shared[fn] = append(shared[fn], sharedUse{call.Pos(), call.End(), b})
+			}
 		}
-		seen[fn] = true
-		fd := decls[fn]
-		if fd == nil || fd.Body == nil {
-			continue
-		}
+	})
+	for _, fn := range g.Reached {
 		if res.kernelOf[fn] == nil {
-			res.Device[fn] = fd
-		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				if b, ok := sharedBytes(pass, n); ok {
-					shared[fn] = append(shared[fn], sharedUse{n.Pos(), n.End(), b})
-				}
-			case *ast.SelectorExpr:
-				if d := dimOfSelector(pass, n); d > own[fn] {
-					own[fn] = d
-				}
-			case *ast.Ident:
-				callee, ok := pass.TypesInfo.Uses[n].(*types.Func)
-				if !ok {
-					return true
-				}
-				callee = callee.Origin()
-				if callee.Pkg() == pass.Pkg {
-					callees[fn] = append(callees[fn], callee)
-					work = append(work, callee)
-				} else {
-					var df DeviceFact
-					var kf KernelFact
-					if pass.ImportObjectFact(callee, &df) {
-						own[fn] = max(own[fn], df.Dims)
-						if df.Shared > 0 {
-							shared[fn] = append(shared[fn], sharedUse{n.Pos(), n.End(), df.Shared})
-						}
-					} else if pass.ImportObjectFact(callee, &kf) && kf.Dims > own[fn] {
-						own[fn] = kf.Dims
-					}
-				}
-			}
-			return true
-		})
-	}
-	// Propagate dimensions up the call graph to a fixed point (the graph
-	// may have cycles, which memspace reports as recursion).
-	for changed := true; changed; {
-		changed = false
-		for fn, cs := range callees {
-			for _, c := range cs {
-				if own[c] > own[fn] {
-					own[fn] = own[c]
-					changed = true
-				}
-			}
+			res.Device[fn] = decls[fn]
 		}
 	}
-	return &graph{callees: callees, dims: own, shared: shared}
+	return &graph{callees: g.Callees, dims: g.Dims, shared: shared}
+}
+
+// typedResolver resolves names for kerneldims.Walk with the pass's types
+// and the facts of other packages.
+type typedResolver struct {
+	pass   *analysis.Pass
+	decls  map[*types.Func]*ast.FuncDecl
+	shared map[*types.Func][]sharedUse // gains the calls of other packages' device functions that declare shared memory
+}
+
+func (r *typedResolver) Decl(fn *types.Func) *ast.FuncDecl { return r.decls[fn] }
+
+func (r *typedResolver) IsDim3(_ *types.Func, x ast.Expr) bool {
+	return isNamed(r.pass.TypesInfo.TypeOf(x), GPUPath, "Dim3")
+}
+
+func (r *typedResolver) Refs(fn *types.Func, n ast.Node) ([]*types.Func, int) {
+	id, ok := n.(*ast.Ident)
+	if !ok {
+		return nil, 0
+	}
+	callee, ok := r.pass.TypesInfo.Uses[id].(*types.Func)
+	if !ok {
+		return nil, 0
+	}
+	callee = callee.Origin()
+	if callee.Pkg() == r.pass.Pkg {
+		return []*types.Func{callee}, 0
+	}
+	var df DeviceFact
+	var kf KernelFact
+	if r.pass.ImportObjectFact(callee, &df) {
+		if df.Shared > 0 {
+			r.shared[fn] = append(r.shared[fn], sharedUse{id.Pos(), id.End(), df.Shared})
+		}
+		return nil, df.Dims
+	}
+	if r.pass.ImportObjectFact(callee, &kf) {
+		return nil, kf.Dims
+	}
+	return nil, 0
 }
 
 // sharedBytes returns the size of the variable a gpu.Shared[T] call
@@ -543,24 +533,6 @@ func checkParamSpace(pass *analysis.Pass, k *Kernel, res *Result) {
 		params := k.Decl.Type.Params
 		res.kernelProblem(k, params.Pos(), params.End(), targets.Static.ParamsMessage(k.Func.Name(), n))
 	}
-}
-
-// dimOfSelector returns 2 for a read of .Y and 3 for .Z of a gpu.Dim3 value,
-// else 0.
-func dimOfSelector(pass *analysis.Pass, sel *ast.SelectorExpr) int {
-	var d int
-	switch sel.Sel.Name {
-	case "Y":
-		d = 2
-	case "Z":
-		d = 3
-	default:
-		return 0
-	}
-	if isNamed(pass.TypesInfo.TypeOf(sel.X), GPUPath, "Dim3") {
-		return d
-	}
-	return 0
 }
 
 func isNamed(t types.Type, path, name string) bool {
