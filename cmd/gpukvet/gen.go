@@ -136,9 +136,9 @@ type genPackage struct {
 
 // genKernel is one //gpu:kernel function.
 type genKernel struct {
-	name        string
-	fn          *types.Func
-	params      []*types.Var // after the gpu.Thread
+	name   string
+	fn     *types.Func
+	params []*types.Var // after the gpu.Thread
 }
 
 // loadGenPackage loads the one package that pattern names.
