@@ -23,6 +23,7 @@ func TestLimits(t *testing.T) {
 		"limits.go:27:16: [%s] the parameters of kernel ParamSpace take 32008 bytes of parameter space, more than the 4096 bytes of target ptx",
 		"limits.go:31:6: [%s] a //gpu:kernel cannot be named _",
 		"limits.go:34:32: [%s] a //gpu:kernel cannot be variadic",
+		"limits.go:38:6: [%s] local variable big of 4294967296 bytes is more than the 65536 bytes one local variable of a GPU thread may take",
 	}
 	for _, tc := range []struct {
 		opts     codegen.Options

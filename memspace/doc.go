@@ -68,7 +68,8 @@ not a gpu.Thread, and a kernel beyond the limits of the ptx target
 threads or 1024×1024×64, grid= beyond (2^31−1)×65535×65535 (at the
 directive), gpu.Shared variables in its call tree beyond 48 KiB (at the
 gpu.Shared call that overflows) and parameters beyond 4096 bytes (at the
-parameter list). A Vulkan device's own, possibly lower, limits are checked
+parameter list); and a local variable of kernel code beyond 64 KiB, the
+compiler's bound on one variable of a thread (at its declaration). A Vulkan device's own, possibly lower, limits are checked
 when a kernel is launched on it. A
 kernel parameter after the gpu.Thread must be a bool, an integer type,
 float32, float64, a struct of those (nested structs included) passed by

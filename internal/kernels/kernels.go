@@ -10,9 +10,10 @@
 // not in a function's doc comment, block= or grid= beyond the limits of
 // internal/targets), block= or grid= shapes wider than the kernel's
 // dimensionality, bad kernel signatures (variadic kernels and kernels named
-// _ included), and kernels beyond a target's shared memory (the gpu.Shared
-// variables of the kernel's call tree) or parameter space are in
-// Result.Problems, which the memspace analyzer reports.
+// _ included), kernels beyond a target's shared memory (the gpu.Shared
+// variables of the kernel's call tree) or parameter space, and local
+// variables of kernel code beyond the compiler's bound (targets.MaxLocalVar)
+// are in Result.Problems, which the memspace analyzer reports.
 //
 // Facts belong to the analyzer that exports them, so other analyzers look
 // kernels and device functions of other packages up through the Result
@@ -385,9 +386,21 @@ func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*ty
 	shared := map[*types.Func][]sharedUse{}
 	r := &typedResolver{pass: pass, decls: decls, shared: shared}
 	g := kerneldims.Walk(r, roots, func(fn *types.Func, n ast.Node) {
-		if call, ok := n.(*ast.CallExpr); ok {
-			if b, ok := sharedBytes(pass, call); ok {
-				shared[fn] = append(shared[fn], sharedUse{call.Pos(), call.End(), b})
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if b, ok := sharedBytes(pass, n); ok {
+				shared[fn] = append(shared[fn], sharedUse{n.Pos(), n.End(), b})
+			}
+		case *ast.Ident:
+			// A local variable beyond the compiler's bound, which
+			// codegen/lower would refuse.
+			if v, ok := pass.TypesInfo.Defs[n].(*types.Var); ok && !v.IsField() {
+				if size, ok := sharedSize(v.Type()); ok && (size < 0 || size > targets.MaxLocalVar) {
+					if size < 0 {
+						size = math.MaxInt64
+					}
+					res.problem(n.Pos(), n.End(), targets.LocalVarMessage(n.Name, size))
+				}
 			}
 		}
 	})
@@ -467,21 +480,23 @@ func sharedBytes(pass *analysis.Pass, call *ast.CallExpr) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return sharedSize(p.Elem()), true
+	n, ok := sharedSize(p.Elem())
+	return n, ok
 }
 
 // sharedSize is t's size in bytes, -1 if it does not fit an int64 (go/types
-// reports such sizes as negative, or panics on some).
-func sharedSize(t types.Type) (n int64) {
+// reports such sizes as negative), or 0 and false if t has no size of its
+// own (a type parameter: each instance is checked where it is compiled).
+func sharedSize(t types.Type) (n int64, ok bool) {
 	defer func() {
 		if recover() != nil {
-			n = -1
+			n, ok = 0, false
 		}
 	}()
 	if n = sizes.Sizeof(t); n < 0 {
 		n = -1
 	}
-	return n
+	return n, true
 }
 
 // checkShared reports, at the gpu.Shared call that makes the sum overflow,
@@ -520,11 +535,12 @@ func checkParamSpace(pass *analysis.Pass, k *Kernel, res *Result) {
 			entry = append(entry, targets.Param{Size: 8, Align: 8}, targets.Param{Size: 8, Align: 8})
 			continue
 		}
-		size, align := sharedSize(t), int64(8)
-		if size < 0 {
-			size = math.MaxInt32 // beyond any limit; memspace names the type
-		} else {
-			align = sizes.Alignof(t)
+		size, align := int64(8), int64(8)
+		switch n, ok := sharedSize(t); {
+		case ok && n < 0:
+			size = math.MaxInt32 // beyond any limit
+		case ok:
+			size, align = n, sizes.Alignof(t)
 		}
 		entry = append(entry, targets.Param{Size: int(min(size, math.MaxInt32)), Align: int(align)})
 	}

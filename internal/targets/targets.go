@@ -76,6 +76,23 @@ var Vulkan = Limits{
 	MaxParams:          128,
 }
 
+// MaxLocalVar is the most bytes one local variable of kernel code may take:
+// the compiler's bound (codegen/lower keeps each such variable in the
+// thread's local memory and zeroes it where it is declared), far below the
+// local memory of every target (MaxLocal), so a kernel whose variables
+// pass it fits any target unless it holds many of them at once.
+const MaxLocalVar = 64 << 10
+
+// LocalVarMessage says that local variable name takes size bytes, more than
+// MaxLocalVar; the checks and the compiler word it alike.
+func LocalVarMessage(name string, size int64) string {
+	what := "local variable"
+	if name != "" {
+		what += " " + name
+	}
+	return fmt.Sprintf("%s of %d bytes is more than the %d bytes one local variable of a GPU thread may take; keep large data in a slice or in gpu.Shared memory", what, size, MaxLocalVar)
+}
+
 // Static is the description the checks and the compiler enforce before
 // any device is known (see the package comment for why).
 var Static = &PTX

@@ -32,3 +32,10 @@ func _(t gpu.Thread, out []int) {}
 
 //gpu:kernel
 func Variadic(t gpu.Thread, xs ...float32) {}
+
+//gpu:kernel
+func LocalArray(t gpu.Thread, out []float32) {
+	var big [1 << 30]float32
+	big[t.GlobalIdx().X%7] = 1
+	out[t.GlobalIdx().X] = big[3]
+}

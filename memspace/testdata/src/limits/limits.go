@@ -109,3 +109,23 @@ func Variadic(t gpu.Thread, xs ...float32) {} // want `a //gpu:kernel cannot be 
 
 //gpu:kernel
 func NotVariadic(t gpu.Thread, xs []float32) {}
+
+//gpu:kernel
+func LocalArray(t gpu.Thread, out []float32) {
+	var big [1 << 30]float32 // want `local variable big of 4294967296 bytes is more than the 65536 bytes one local variable of a GPU thread may take`
+	big[t.GlobalIdx().X%7] = 1
+	out[t.GlobalIdx().X] = big[3] + localHelper(t)
+}
+
+func localHelper(t gpu.Thread) float32 {
+	tile := [16385]float32{} // want `local variable tile of 65540 bytes is more than the 65536 bytes`
+	tile[t.ThreadIdx().X%16385] = 2
+	return tile[0]
+}
+
+//gpu:kernel
+func LocalArrayAtLimit(t gpu.Thread, out []float32) {
+	var tile [16384]float32
+	tile[t.GlobalIdx().X%16384] = 1
+	out[t.GlobalIdx().X] = tile[3]
+}
