@@ -9,13 +9,17 @@
 // Which limits the checks enforce: a kernel is checked statically against
 // Static, the limits of the ptx target (CUDA), which are the ceiling of
 // every target the compiler emits: desktop Vulkan devices report the same
-// or less, and no device runs a shape beyond them. The Vulkan 1.2 minimums
-// (Vulkan) are far lower (128 threads per block, 16 KiB of shared memory,
-// 128 bytes of push constants) and most devices exceed them, so refusing a
-// kernel that exceeds them would refuse working CUDA kernels; instead the
-// vulkan backend checks each kernel at launch against what its device
-// reports (maxComputeWorkGroupInvocations and the rest) and names the
-// device. So the checks refuse what no target can run, and Launch refuses
+// or less, and no device runs a shape beyond them. The spirv target has no
+// fixed limits: a Vulkan 1.2 device guarantees only the spec's "Required
+// Limits" (maxComputeWorkGroupInvocations 128, maxComputeWorkGroupSize
+// 128×128×64, maxComputeWorkGroupCount 65535 per dimension,
+// maxComputeSharedMemorySize 16384, maxPushConstantsSize 128, the space of
+// the parameters: internal/gpuabi.LayoutPush) and most devices report far
+// more (NVIDIA's: 1024 threads, 48 KiB, 256 bytes). Refusing a kernel beyond
+// those minimums would refuse working CUDA kernels of users who build PTX
+// only, so the checks do not; the vulkan backend checks each kernel at
+// launch against what its device reports and names the device and the
+// limit. So the checks refuse what no target can run, and Launch refuses
 // what the chosen device cannot.
 package targets
 
@@ -57,23 +61,6 @@ var PTX = Limits{
 	MaxShared:          48 << 10,
 	MaxParams:          4096,
 	MaxLocal:           512 << 10,
-}
-
-// Vulkan is what every Vulkan 1.2 device guarantees (the spec's "Required
-// Limits" table): maxComputeWorkGroupInvocations 128,
-// maxComputeWorkGroupSize 128×128×64, maxComputeWorkGroupCount 65535 in
-// each dimension, maxComputeSharedMemorySize 16384, maxPushConstantsSize
-// 128 (the parameters travel as push constants, internal/gpuabi.LayoutPush).
-// Vulkan has no limit on private (local) memory; 0 means none. A device
-// reports its own limits, at least these; the vulkan backend checks a
-// launch against those.
-var Vulkan = Limits{
-	Name:               "spirv (Vulkan 1.2 minimum)",
-	MaxThreadsPerBlock: 128,
-	MaxBlock:           [3]int{128, 128, 64},
-	MaxGrid:            [3]int{65535, 65535, 65535},
-	MaxShared:          16384,
-	MaxParams:          128,
 }
 
 // MaxLocalVar is the most bytes one local variable of kernel code may take:
