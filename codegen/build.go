@@ -250,7 +250,17 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 			hash, _ = srchash.Dir(filepath.Dir(p.GoFiles[0]))
 		}
 		man.SourceHashes = append(man.SourceHashes, PackageHash{Path: p.PkgPath, Hash: hash})
+		// Kernel discovery's problems (malformed directives, bad
+		// signatures, target limits exceeded) refuse the build whether or
+		// not the checks that report them ran: such a kernel cannot be
+		// compiled or launched on any target.
+		for _, d := range res.Problems {
+			refused = append(refused, fmt.Sprintf("%s: [%s] %s", relPos(opts.Dir)(fset.Position(d.Pos)), reporter(diags, d), d.Message))
+		}
 		for _, k := range res.Kernels {
+			if len(k.Problems) > 0 {
+				continue
+			}
 			fn := prog.FuncValue(k.Func)
 			if fn == nil {
 				return nil, fmt.Errorf("%v: no SSA for kernel %s", fset.Position(k.Func.Pos()), k.Func.Name())
@@ -261,7 +271,7 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 			}
 			entries[entry] = true
 			f, reached, err := lower.LowerReached(env, m, lower.Kernel{Fn: fn, Entry: entry, Block: k.Block, Dims: k.Dims})
-			if bad := diagnosticsIn(diags, reached, fset); len(bad) > 0 {
+			if bad := notProblems(diagnosticsIn(diags, reached, fset), res); len(bad) > 0 {
 				for _, d := range bad {
 					refused = append(refused, fmt.Sprintf("%s: [%s] %s (kernel %s)", relPos(opts.Dir)(d.position), d.analyzer, d.message, k.Func.Name()))
 				}
@@ -343,6 +353,29 @@ type diagnostic struct {
 	pos      token.Pos
 	analyzer string
 	message  string
+}
+
+// reporter names the check that reported kernel discovery's problem d, or
+// kernel discovery itself when no check ran that reports it.
+func reporter(diags []diagnostic, d analysis.Diagnostic) string {
+	for _, x := range diags {
+		if x.pos == d.Pos && x.message == d.Message {
+			return x.analyzer
+		}
+	}
+	return kernels.Analyzer.Name
+}
+
+// notProblems drops the diagnostics that report kernel discovery's problems,
+// which the build lists once already.
+func notProblems(diags []diagnostic, res *kernels.Result) []diagnostic {
+	var out []diagnostic
+	for _, d := range diags {
+		if !slices.ContainsFunc(res.Problems, func(p analysis.Diagnostic) bool { return p.Pos == d.pos && p.Message == d.message }) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // diagnosticsIn returns the diagnostics that lie inside the functions a

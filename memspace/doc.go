@@ -61,8 +61,16 @@ Memspace's Allowed function is the same list, for the code generators.
 memspace also reports the problems that kernel discovery (internal/kernels)
 finds: a malformed //gpu: directive (block=0, block=a, an unknown option, two
 directives on one function, a directive not on a function), a block= or grid=
-shape wider than the kernel's dimensionality, and a kernel that is a method,
-is generic, has results, or whose first parameter is not a gpu.Thread. A
+shape wider than the kernel's dimensionality, a kernel that is a method, is
+generic, has results, is variadic, is named _, or whose first parameter is
+not a gpu.Thread, and a kernel beyond the limits of the ptx target
+(internal/targets; CUDA's, the ceiling of every target): block= beyond 1024
+threads or 1024×1024×64, grid= beyond (2^31−1)×65535×65535 (at the
+directive), gpu.Shared variables in its call tree beyond 48 KiB (at the
+gpu.Shared call that overflows) and parameters beyond 4096 bytes (at the
+parameter list); and a local variable of kernel code beyond 64 KiB, the
+compiler's bound on one variable of a thread (at its declaration). A Vulkan device's own, possibly lower, limits are checked
+when a kernel is launched on it. A
 kernel parameter after the gpu.Thread must be a bool, an integer type,
 float32, float64, a struct of those (nested structs included) passed by
 value, or a slice of any of those; memspace reports any other.

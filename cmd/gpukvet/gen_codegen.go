@@ -28,7 +28,7 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 		if k.Pkg != gp.pkg.PkgPath {
 			continue
 		}
-		c.kernels[k.Name] = compiledKernel{entry: k.Entry, dims: k.Dims}
+		c.kernels[k.Name] = compiledKernel{entry: k.Entry, dims: k.Dims, block: k.Block, grid: k.Grid}
 	}
 	for _, k := range gp.kernels {
 		if _, ok := c.kernels[k.name]; !ok {

@@ -46,6 +46,9 @@ func TestProblems(t *testing.T) {
 			`20: a //gpu:kernel must be a top-level function, not a method`,
 			`26: the first parameter of a //gpu:kernel must be a gpu.Thread, not *gpu.Thread`,
 		}},
+		{"dims", []string{
+			`67: kernel SharedAcross declares 52768 bytes of gpu.Shared memory in its call tree, more than the 49152 bytes of static shared memory per block of target ptx`,
+		}},
 		{"plain", nil},
 	}
 	for _, tt := range tests {

@@ -57,3 +57,12 @@ func pong(t gpu.Thread, n int) int { return ping(t, n) }
 func Cyclic(t gpu.Thread, out []int) { // want Cyclic:"gpu kernel dims=2$"
 	out[0] = ping(t, 3)
 }
+
+// SharedAcross declares 20000 bytes itself and 32768 through dimsdep.Tile:
+// the sum overflows at the call of Tile.
+//
+//gpu:kernel
+func SharedAcross(t gpu.Thread, out []float32) { // want SharedAcross:"gpu kernel dims=1$"
+	s := gpu.Shared[[5000]float32](t)
+	out[t.GlobalIdx().X] = s[0] + dimsdep.Tile(t)
+}
