@@ -26,7 +26,8 @@ var layers = []struct {
 }{
 	{"contracts", "what every side agrees on: the kernel API, the trap ABI, directives, limits, the calls kernel code may make",
 		[]string{"gpu", "gpu/math32", "internal/gpuabi", "internal/directive", "internal/srchash", "internal/cpuexec",
-			"internal/kernelapi", "internal/gpuapi", "internal/targets", "internal/budget", "internal/layers", "codegen/devmath"}},
+			"internal/kernelapi", "internal/gpuapi", "internal/targets", "internal/kerneldims", "internal/budget",
+			"internal/layers", "codegen/devmath"}},
 	{"source", "kernel discovery and how an analyzer is defined", []string{"internal/define", "internal/kernels"}},
 	{"ssa", "kernel SSA", []string{"internal/kernelssa"}},
 	{"checks", "the analyzers", []string{"uniformity", "memspace", "ownership", "divergence", "races", "races/...", "analyzers/ignore"}},
@@ -37,7 +38,7 @@ var layers = []struct {
 	{"runtime", "backends and the device API", []string{"device/backend", "device/cpu", "device/cuda", "device/vulkan", "device", "device/devicetest"}},
 	{"commands", "what users run", []string{"cmd/..."}},
 	{"users", "examples, benchmarks and test corpora: programs written against the public API",
-		[]string{"examples/...", "bench/...", "testdata/...", "internal/analysistestdata"}},
+		[]string{"examples/...", "bench/...", "testdata/...", "internal/analysistestdata", "internal/corpustest"}},
 }
 
 func layerOf(pkg string) int {
