@@ -78,6 +78,31 @@ func (t *DomTree) Dominates(a, b *Block) bool {
 	}
 }
 
+// WalkDomTree visits the dominator tree below root, given as each block's
+// children (by Block.Index), depth first: enter(b) before b's subtree and
+// leave(b) after it. It keeps its own stack: a dominator tree is as deep as
+// the kernel's straight-line code is long (one block per inlined call).
+func WalkDomTree(root *Block, children [][]*Block, enter, leave func(b *Block)) {
+	type frame struct {
+		b *Block
+		i int
+	}
+	enter(root)
+	stack := []frame{{root, 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if kids := children[top.b.Index]; top.i < len(kids) {
+			c := kids[top.i]
+			top.i++
+			enter(c)
+			stack = append(stack, frame{c, 0})
+			continue
+		}
+		leave(top.b)
+		stack = stack[:len(stack)-1]
+	}
+}
+
 // ReversePostorder lists the blocks reachable from the entry in reverse
 // postorder.
 func ReversePostorder(f *Func) []*Block {
@@ -263,25 +288,37 @@ func reducible(f *Func, dom *DomTree) bool {
 		grey
 		black
 	)
-	color := make([]int, len(f.Blocks))
-	var visit func(b *Block) bool
-	visit = func(b *Block) bool {
-		color[b.Index] = grey
-		for _, s := range b.Succs {
-			if dom.Dominates(s, b) {
-				continue // a back edge
-			}
-			switch color[s.Index] {
-			case grey:
-				return false
-			case white:
-				if !visit(s) {
-					return false
-				}
-			}
-		}
-		color[b.Index] = black
+	if len(f.Blocks) == 0 {
 		return true
 	}
-	return len(f.Blocks) == 0 || visit(f.Blocks[0])
+	// Depth-first search with its own stack (the graph is as deep as the
+	// kernel is long): a forward edge to a grey block closes a cycle.
+	color := make([]int, len(f.Blocks))
+	type frame struct {
+		b *Block
+		i int
+	}
+	color[f.Blocks[0].Index] = grey
+	stack := []frame{{f.Blocks[0], 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i == len(top.b.Succs) {
+			color[top.b.Index] = black
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		s := top.b.Succs[top.i]
+		top.i++
+		if dom.Dominates(s, top.b) {
+			continue // a back edge
+		}
+		switch color[s.Index] {
+		case grey:
+			return false
+		case white:
+			color[s.Index] = grey
+			stack = append(stack, frame{s, 0})
+		}
+	}
+	return true
 }

@@ -147,6 +147,7 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	entry := f.NewBlock(kir.BlockPlain, "entry")
 	b.cur = entry
 	sig := k.Fn.Signature
+	b.reached[k.Fn] = true // the checks' diagnostics on its signature refuse it
 	if sig.Params().Len() == 0 || !isThread(sig.Params().At(0).Type()) || isPointer(sig.Params().At(0).Type()) {
 		// memspace reports this; without the checks it is an error here.
 		b.fail(k.Fn.Pos(), "the first parameter of a kernel must be a gpu.Thread")
