@@ -31,7 +31,7 @@ expression, kernel code that uses
   - more code than the inlining budget allows (internal/budget): each call
     of a device function is compiled as a copy of its body, so a kernel is
     its own code plus, for every call, the inlined code of the function
-    called. A kernel or device function that inlines more than 100,000
+    called. A kernel or device function that inlines more than 40,000
     syntax nodes, or nests calls more than 64 deep, is reported at the call
     that pushes it over, in the deepest function that exceeds the budget
     (the kernels that call it are refused through that call); a device

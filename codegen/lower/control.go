@@ -102,10 +102,10 @@ func (b *builder) spend(fn *ssa.Function, pos token.Pos) bool {
 		b.overBudget = true
 	}
 	if b.depth+1 > budget.MaxDepth {
-		b.fail(pos, "%s", budget.DepthError("kernel "+b.f.Name, b.depth+1))
+		b.fail(pos, "%s", budget.DepthError("kernel "+b.kernel, b.depth+1))
 	}
 	if b.size > budget.MaxSize {
-		b.fail(pos, "%s", budget.SizeError("kernel "+b.f.Name, b.size))
+		b.fail(pos, "%s", budget.SizeError("kernel "+b.kernel, b.size))
 	}
 	return true
 }

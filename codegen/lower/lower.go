@@ -68,14 +68,15 @@ var sizes = types.SizesFor("gc", "amd64")
 
 // builder lowers one kernel.
 type builder struct {
-	env   *Env
-	m     *kir.Module
-	f     *kir.Func
-	cur   *kir.Block
-	frame *frame
-	depth int // nesting of inlined calls that count towards the budget
-	size  int // inlined size so far (internal/budget)
-	sizes map[*ssa.Function]int
+	env    *Env
+	m      *kir.Module
+	f      *kir.Func
+	kernel string // the kernel's Go name, for errors
+	cur    *kir.Block
+	frame  *frame
+	depth  int // nesting of inlined calls that count towards the budget
+	size   int // inlined size so far (internal/budget)
+	sizes  map[*ssa.Function]int
 	// overBudget is set when the lowering stops at the budget.
 	overBudget bool
 	shared     map[string]int // gpu.Shared call site (and type) → module variable
@@ -123,7 +124,7 @@ func Lower(env *Env, m *kir.Module, k Kernel) (*kir.Func, error) {
 // kernels.
 func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ssa.Function, err error) {
 	b := &builder{env: env, m: m, shared: map[string]int{}, layouts: map[types.Type][]leaf{},
-		reached: map[*ssa.Function]bool{}, sizes: map[*ssa.Function]int{}}
+		reached: map[*ssa.Function]bool{}, sizes: map[*ssa.Function]int{}, kernel: k.Fn.Name()}
 	defer func() {
 		if b.overBudget {
 			// The checks report a kernel over the budget where it grows

@@ -45,17 +45,17 @@ func l3(x int) int {
 		l2(x)
 }
 
-// l4 would inline 115,551 nodes: reported at the call that passes 100,000.
+// l4 would inline 115,551 nodes: reported at the call that passes 40,000.
 func l4(x int) int {
 	s := l3(x)
 	s += l3(x)
 	s += l3(x)
+	s += l3(x) // want `device function l4 inlines 4\d{4} syntax nodes of device code through this call, more than the budget of 40000 \(budget.MaxSize\)`
 	s += l3(x)
 	s += l3(x)
 	s += l3(x)
 	s += l3(x)
 	s += l3(x)
-	s += l3(x) // want `device function l4 inlines 10\d{4} syntax nodes of device code through this call, more than the budget of 100000 \(budget.MaxSize\)`
 	s += l3(x)
 	return s
 }
@@ -67,22 +67,27 @@ func Big(t gpu.Thread, out []int) {
 	out[0] = l4(out[0])
 }
 
-// Eight copies of l3 (92,408 nodes and the kernel's own) fit.
+// Three copies of l3 (34,653 nodes and the kernel's own) fit.
 //
 //gpu:kernel
 func Fits(t gpu.Thread, out []int) {
-	out[0] = l3(out[0]) + l3(out[1]) + l3(out[2]) + l3(out[3]) + l3(out[4]) + l3(out[5]) + l3(out[6]) + l3(out[7])
+	out[0] = l3(out[0]) + l3(out[1]) + l3(out[2])
 }
 
-// Two calls of l3 in a kernel of their own are fine; the kernel that sums
-// nine of them is reported at the ninth.
+// A call in a loop is one copy, however often the loop runs: Loop fits,
+// and Sum, with four calls of l3, is reported at the fourth.
 //
 //gpu:kernel
-func Sum(t gpu.Thread, out []int) {
-	for i := range 8 {
-		out[i] = l3(out[i])
+func Loop(t gpu.Thread, out []int) {
+	for i := range 100 {
+		out[i] = l3(out[i]) + l3(out[i+1]) + l3(out[i+2])
 	}
-	out[8] = l3(out[0]) + l3(out[1]) + l3(out[2]) + l3(out[3]) + l3(out[4]) + l3(out[5]) + l3(out[6]) + l3(out[7]) + l3(out[8]) // want `kernel Sum inlines 10\d{4} syntax nodes of device code through this call, more than the budget of 100000`
+}
+
+//gpu:kernel
+func Sum(t gpu.Thread, out []int) {
+	out[0] = l3(out[0]) + l3(out[1]) + l3(out[2])
+	out[3] = l3(out[3]) // want `kernel Sum inlines 4\d{4} syntax nodes of device code through this call, more than the budget of 40000`
 }
 
 // Deep nests 65 calls: d1 is reported at its call of d2 (depth 64).

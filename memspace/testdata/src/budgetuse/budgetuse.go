@@ -14,5 +14,5 @@ func Once(t gpu.Thread, out []int) {
 //gpu:kernel
 func Twice(t gpu.Thread, out []int) {
 	out[0] = budgetdep.Half(out[0])
-	out[1] = budgetdep.Half(out[1]) // want `kernel Twice inlines 11\d{4} syntax nodes of device code through this call, more than the budget of 100000`
+	out[1] = budgetdep.Half(out[1]) // want `kernel Twice inlines 4\d{4} syntax nodes of device code through this call, more than the budget of 40000`
 }
