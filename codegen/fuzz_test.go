@@ -40,9 +40,9 @@ func readShape(data []byte) shape {
 	s.straight = next()<<8 | next()
 	s.straight %= 6000
 	s.cases = next()<<8 | next()
-	s.cases %= 2000
+	s.cases %= 600
 	s.params = next()
-	s.nest = next() % 120
+	s.nest = next() % 60
 	s.threadPtr = next()%16 == 15
 	return s
 }

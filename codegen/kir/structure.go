@@ -4,6 +4,10 @@ package kir
 type DomTree struct {
 	idom  []*Block
 	order []int // reverse postorder number of each block, -1 if unreachable
+	// in and out number each block on entering and leaving it in a walk of
+	// the tree: a dominates b when b's interval nests in a's, which makes
+	// Dominates constant-time (structurizing asks it for every pair).
+	in, out []int
 }
 
 // Dominators computes the dominator tree of f (Cooper, Harvey and Kennedy's
@@ -42,7 +46,27 @@ func Dominators(f *Func) *DomTree {
 			}
 		}
 	}
+	t.number(f, entry)
 	return t
+}
+
+// number fills t.in and t.out with a walk of the tree from entry.
+func (t *DomTree) number(f *Func, entry *Block) {
+	children := make([][]*Block, len(t.idom))
+	for _, b := range f.Blocks {
+		if d := t.idom[b.Index]; d != nil && d != b {
+			children[d.Index] = append(children[d.Index], b)
+		}
+	}
+	t.in, t.out = make([]int, len(t.idom)), make([]int, len(t.idom))
+	n := 0
+	WalkDomTree(entry, children, func(b *Block) {
+		t.in[b.Index] = n
+		n++
+	}, func(b *Block) {
+		t.out[b.Index] = n
+		n++
+	})
 }
 
 func (t *DomTree) intersect(a, b *Block) *Block {
@@ -66,16 +90,7 @@ func (t *DomTree) Dominates(a, b *Block) bool {
 	if t.order[b.Index] < 0 || t.order[a.Index] < 0 {
 		return false
 	}
-	for {
-		if a == b {
-			return true
-		}
-		next := t.idom[b.Index]
-		if next == b {
-			return false
-		}
-		b = next
-	}
+	return t.in[a.Index] <= t.in[b.Index] && t.out[b.Index] <= t.out[a.Index]
 }
 
 // WalkDomTree visits the dominator tree below root, given as each block's
