@@ -149,6 +149,12 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	if len(loadErrs) > 0 {
 		return nil, fmt.Errorf("loading packages:\n\t%s", strings.Join(loadErrs, "\n\t"))
 	}
+	return buildLoaded(pkgs, patterns, opts)
+}
+
+// buildLoaded is Build after loading: pkgs are codegen/devmath and the
+// packages patterns name, with the syntax of their dependencies.
+func buildLoaded(pkgs []*packages.Package, patterns []string, opts Options) (*Module, error) {
 	// packages.Load does not keep the order of the patterns.
 	var devmath *packages.Package
 	var roots []*packages.Package

@@ -244,7 +244,7 @@ func TestUnsupported(t *testing.T) {
 		"unsupported.go:13:18: maps cannot be used in kernels (kernel UsesMap)",
 		"unsupported.go:29:9: package-level variable counter cannot be used in kernels (kernel UsesGlobal)",
 		"unsupported.go:37:14: interfaces cannot be used in kernels (kernel UsesInterface)",
-		"unsupported.go:51:17: calls nested more than 64 deep (recursion is not allowed in kernels) (kernel Recursive)",
+		"unsupported.go:51:17: recursive call of fact: kernel code cannot recurse (kernel Recursive)",
 		"unsupported.go:58:13: builtin append cannot be used in kernels (kernel UsesAppend)",
 		"unsupported.go:65:41: values of type string cannot be used in kernels (kernel UsesString)",
 	} {

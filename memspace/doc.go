@@ -28,6 +28,14 @@ expression, kernel code that uses
   - package device (host code: allocation, copies and launches);
   - print, println or recover;
   - recursion, direct or mutual, reported at each call that closes a cycle;
+  - more code than the inlining budget allows (internal/budget): each call
+    of a device function is compiled as a copy of its body, so a kernel is
+    its own code plus, for every call, the inlined code of the function
+    called. A kernel or device function that inlines more than 40,000
+    syntax nodes, or nests calls more than 64 deep, is reported at the call
+    that pushes it over, in the deepest function that exceeds the budget
+    (the kernels that call it are refused through that call); a device
+    function of another package counts with its size and depth from a fact;
   - a call of a function of another package that is not a //gpu:device
     function, the gpu package, or one of the allowed functions below;
   - a call of a //gpu:device function of another package that breaks one of

@@ -74,6 +74,7 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 		cf.calls = local
 	}
 	checkRecursion(funcs, order)
+	checkBudget(pass, order)
 	reportWithChains(pass, kres, funcs, order)
 	return summarize(pass, kres, funcs, order)
 }

@@ -21,7 +21,7 @@ var Analyzer = define.Check(&analysis.Analyzer{
 	Doc:        define.Doc(doc, "memspace"),
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/memspace",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{kernels.Analyzer},
+	Requires:   []*analysis.Analyzer{kernels.Analyzer, budgetAnalyzer},
 	FactTypes:  []analysis.Fact{new(BreaksFact)},
 	ResultType: reflect.TypeFor[*Result](),
 })

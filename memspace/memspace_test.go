@@ -35,3 +35,10 @@ func TestLaunchValue(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
 	analysistest.Run(t, dir, memspace.Analyzer, "launchvalue")
 }
+
+// TestBudget checks the inlining budget of internal/budget: inlined size
+// and call depth, within a package and through another package's facts.
+func TestBudget(t *testing.T) {
+	dir := analysistestdata.GOPATH(t, analysistest.TestData())
+	analysistest.Run(t, dir, memspace.Analyzer, "budget", "budgetdep", "budgetuse")
+}

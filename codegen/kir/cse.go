@@ -33,9 +33,10 @@ func Simplify(f *Func) int {
 	}
 	table := map[key]*Value{}
 	n := 0
-	var walk func(b *Block)
-	walk = func(b *Block) {
-		var added []key
+	// added holds the keys each block on the walk's path added to table.
+	added := make([][]key, len(f.Blocks))
+	enter := func(b *Block) {
+		var mine []key
 		for _, v := range b.Values {
 			for i, a := range v.Args {
 				v.Args[i] = find(a)
@@ -59,17 +60,18 @@ func Simplify(f *Func) int {
 				continue
 			}
 			table[k] = v
-			added = append(added, k)
+			mine = append(mine, k)
 		}
-		for _, c := range children[b.Index] {
-			walk(c)
-		}
-		for _, k := range added {
+		added[b.Index] = mine
+	}
+	leave := func(b *Block) {
+		for _, k := range added[b.Index] {
 			delete(table, k)
 		}
+		added[b.Index] = nil
 	}
 	if len(f.Blocks) > 0 {
-		walk(f.Blocks[0])
+		WalkDomTree(f.Blocks[0], children, enter, leave)
 	}
 	// Phi arguments and block operands may refer to values replaced in
 	// blocks visited later.

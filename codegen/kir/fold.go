@@ -296,16 +296,20 @@ func EvalConst(v *Value) (uint64, bool) {
 // constBits returns the bits of a constant, or of a bitcast of one, in the
 // IR's normal form for its kind.
 func constBits(a *Value) (uint64, bool) {
-	switch {
-	case a.Type.Kind == Ptr:
-		return 0, false
-	case a.Op == OpConst:
-		return norm(a.Type.Kind, a.Imm), true
-	case a.Op == OpBitcast:
-		x, ok := constBits(a.Args[0])
-		return norm(a.Type.Kind, x), ok
+	// The bitcasts down to the constant, outermost first, each normalizing
+	// the bits to its kind (a loop: a chain is as long as the source's).
+	var casts []Kind
+	for ; a.Op == OpBitcast && a.Type.Kind != Ptr; a = a.Args[0] {
+		casts = append(casts, a.Type.Kind)
 	}
-	return 0, false
+	if a.Type.Kind == Ptr || a.Op != OpConst {
+		return 0, false
+	}
+	x := norm(a.Type.Kind, a.Imm)
+	for i := len(casts) - 1; i >= 0; i-- {
+		x = norm(casts[i], x)
+	}
+	return x, true
 }
 
 func b2u(b bool) uint64 {

@@ -149,9 +149,10 @@ func ScalarReplace(f *Func) int {
 	}
 	entry.Values = append(zeroVals, entry.Values...)
 	cur := append([]*Value(nil), zeros...)
-	var walk func(b *Block)
-	walk = func(b *Block) {
-		saved := append([]*Value(nil), cur...)
+	// saved holds cur as it was on entering each block on the walk's path.
+	saved := make([][]*Value, len(f.Blocks))
+	enter := func(b *Block) {
+		saved[b.Index] = append([]*Value(nil), cur...)
 		kept := b.Values[:0]
 		for _, v := range b.Values {
 			for i, a := range v.Args {
@@ -185,12 +186,12 @@ func ScalarReplace(f *Func) int {
 				}
 			}
 		}
-		for _, c := range children[b.Index] {
-			walk(c)
-		}
-		copy(cur, saved)
 	}
-	walk(entry)
+	leave := func(b *Block) {
+		copy(cur, saved[b.Index])
+		saved[b.Index] = nil
+	}
+	WalkDomTree(entry, children, enter, leave)
 	replaceUses(f, find)
 	DeadCode(f)
 	return len(slots)

@@ -4,6 +4,10 @@ package kir
 type DomTree struct {
 	idom  []*Block
 	order []int // reverse postorder number of each block, -1 if unreachable
+	// in and out number each block on entering and leaving it in a walk of
+	// the tree: a dominates b when b's interval nests in a's, which makes
+	// Dominates constant-time (structurizing asks it for every pair).
+	in, out []int
 }
 
 // Dominators computes the dominator tree of f (Cooper, Harvey and Kennedy's
@@ -42,7 +46,27 @@ func Dominators(f *Func) *DomTree {
 			}
 		}
 	}
+	t.number(f, entry)
 	return t
+}
+
+// number fills t.in and t.out with a walk of the tree from entry.
+func (t *DomTree) number(f *Func, entry *Block) {
+	children := make([][]*Block, len(t.idom))
+	for _, b := range f.Blocks {
+		if d := t.idom[b.Index]; d != nil && d != b {
+			children[d.Index] = append(children[d.Index], b)
+		}
+	}
+	t.in, t.out = make([]int, len(t.idom)), make([]int, len(t.idom))
+	n := 0
+	WalkDomTree(entry, children, func(b *Block) {
+		t.in[b.Index] = n
+		n++
+	}, func(b *Block) {
+		t.out[b.Index] = n
+		n++
+	})
 }
 
 func (t *DomTree) intersect(a, b *Block) *Block {
@@ -66,15 +90,31 @@ func (t *DomTree) Dominates(a, b *Block) bool {
 	if t.order[b.Index] < 0 || t.order[a.Index] < 0 {
 		return false
 	}
-	for {
-		if a == b {
-			return true
+	return t.in[a.Index] <= t.in[b.Index] && t.out[b.Index] <= t.out[a.Index]
+}
+
+// WalkDomTree visits the dominator tree below root, given as each block's
+// children (by Block.Index), depth first: enter(b) before b's subtree and
+// leave(b) after it. It keeps its own stack: a dominator tree is as deep as
+// the kernel's straight-line code is long (one block per inlined call).
+func WalkDomTree(root *Block, children [][]*Block, enter, leave func(b *Block)) {
+	type frame struct {
+		b *Block
+		i int
+	}
+	enter(root)
+	stack := []frame{{root, 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if kids := children[top.b.Index]; top.i < len(kids) {
+			c := kids[top.i]
+			top.i++
+			enter(c)
+			stack = append(stack, frame{c, 0})
+			continue
 		}
-		next := t.idom[b.Index]
-		if next == b {
-			return false
-		}
-		b = next
+		leave(top.b)
+		stack = stack[:len(stack)-1]
 	}
 }
 
@@ -232,25 +272,37 @@ func reducible(f *Func, dom *DomTree) bool {
 		grey
 		black
 	)
-	color := make([]int, len(f.Blocks))
-	var visit func(b *Block) bool
-	visit = func(b *Block) bool {
-		color[b.Index] = grey
-		for _, s := range b.Succs {
-			if dom.Dominates(s, b) {
-				continue // a back edge
-			}
-			switch color[s.Index] {
-			case grey:
-				return false
-			case white:
-				if !visit(s) {
-					return false
-				}
-			}
-		}
-		color[b.Index] = black
+	if len(f.Blocks) == 0 {
 		return true
 	}
-	return len(f.Blocks) == 0 || visit(f.Blocks[0])
+	// Depth-first search with its own stack (the graph is as deep as the
+	// kernel is long): a forward edge to a grey block closes a cycle.
+	color := make([]int, len(f.Blocks))
+	type frame struct {
+		b *Block
+		i int
+	}
+	color[f.Blocks[0].Index] = grey
+	stack := []frame{{f.Blocks[0], 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i == len(top.b.Succs) {
+			color[top.b.Index] = black
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		s := top.b.Succs[top.i]
+		top.i++
+		if dom.Dominates(s, top.b) {
+			continue // a back edge
+		}
+		switch color[s.Index] {
+		case grey:
+			return false
+		case white:
+			color[s.Index] = grey
+			stack = append(stack, frame{s, 0})
+		}
+	}
+	return true
 }

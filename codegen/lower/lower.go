@@ -67,15 +67,20 @@ var sizes = types.SizesFor("gc", "amd64")
 
 // builder lowers one kernel.
 type builder struct {
-	env     *Env
-	m       *kir.Module
-	f       *kir.Func
-	cur     *kir.Block
-	frame   *frame
-	depth   int
-	shared  map[string]int // gpu.Shared call site (and type) → module variable
-	layouts map[types.Type][]leaf
-	reached map[*ssa.Function]bool
+	env    *Env
+	m      *kir.Module
+	f      *kir.Func
+	kernel string // the kernel's Go name, for errors
+	cur    *kir.Block
+	frame  *frame
+	depth  int // nesting of inlined calls that count towards the budget
+	size   int // inlined size so far (internal/budget)
+	sizes  map[*ssa.Function]int
+	// overBudget is set when the lowering stops at the budget.
+	overBudget bool
+	shared     map[string]int // gpu.Shared call site (and type) → module variable
+	layouts    map[types.Type][]leaf
+	reached    map[*ssa.Function]bool
 	// at is the position of what is being lowered, for errors about
 	// operands that have none of their own.
 	at token.Pos
@@ -112,8 +117,13 @@ type phiFix struct {
 // diagnostics to kernels.
 func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ssa.Function, err error) {
 	b := &builder{env: env, m: m, shared: map[string]int{}, layouts: map[types.Type][]leaf{},
-		reached: map[*ssa.Function]bool{}}
+		reached: map[*ssa.Function]bool{}, sizes: map[*ssa.Function]int{}, kernel: k.Fn.Name()}
 	defer func() {
+		if b.overBudget {
+			// The checks report a kernel over the budget where it grows
+			// past it, which may lie in code not inlined yet.
+			b.reachAll(k.Fn)
+		}
 		for fn := range b.reached {
 			reached = append(reached, fn)
 		}
@@ -131,6 +141,11 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	entry := f.NewBlock(kir.BlockPlain, "entry")
 	b.cur = entry
 	sig := k.Fn.Signature
+	b.reached[k.Fn] = true // the checks' diagnostics on its signature refuse it
+	if sig.Params().Len() == 0 || !gpuapi.IsThread(sig.Params().At(0).Type()) || isPointer(sig.Params().At(0).Type()) {
+		// memspace reports this; without the checks it is an error here.
+		b.fail(k.Fn.Pos(), "the first parameter of a kernel must be a gpu.Thread")
+	}
 	var args [][]*kir.Value
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
@@ -148,6 +163,28 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))
 	}
 	return f, nil, nil
+}
+
+// reachAll adds to b.reached every function that fn calls, directly or
+// through other calls.
+func (b *builder) reachAll(fn *ssa.Function) {
+	seen := map[*ssa.Function]bool{fn: true}
+	work := []*ssa.Function{fn}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		b.reached[fn] = true
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					if callee := c.Common().StaticCallee(); callee != nil && !seen[callee] {
+						seen[callee] = true
+						work = append(work, callee)
+					}
+				}
+			}
+		}
+	}
 }
 
 // fail aborts the lowering with an error at pos.
@@ -219,4 +256,9 @@ func (b *builder) boolConst(x bool) *kir.Value {
 		return b.konst(kir.TBool, 1)
 	}
 	return b.konst(kir.TBool, 0)
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok
 }

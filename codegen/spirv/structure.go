@@ -429,9 +429,12 @@ func (p *plan) assignLoops() {
 // without joining other code: b starts a chain of blocks each with one
 // predecessor.
 func diesAlone(b *kir.Block) bool {
+	// A worklist, not recursion: such a chain is as long as the code.
 	seen := map[*kir.Block]bool{}
-	var walk func(x *kir.Block) bool
-	walk = func(x *kir.Block) bool {
+	work := []*kir.Block{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
 		if seen[x] {
 			return false
 		}
@@ -439,14 +442,9 @@ func diesAlone(b *kir.Block) bool {
 		if x != b && len(x.Preds) != 1 {
 			return false
 		}
-		for _, s := range x.Succs {
-			if !walk(s) {
-				return false
-			}
-		}
-		return true
+		work = append(work, x.Succs...)
 	}
-	return walk(b)
+	return true
 }
 
 // localSuccs are x's successors on the graph the merge analysis of b's
