@@ -122,22 +122,8 @@ func ScalarReplace(f *Func) int {
 	}
 
 	// Rename along the dominator tree.
-	children := make([][]*Block, len(f.Blocks))
-	for _, b := range f.Blocks {
-		if d := dom.Idom(b); d != nil && d != b {
-			children[d.Index] = append(children[d.Index], b)
-		}
-	}
-	replaced := map[*Value]*Value{}
-	find := func(v *Value) *Value {
-		for {
-			r, ok := replaced[v]
-			if !ok {
-				return v
-			}
-			v = r
-		}
-	}
+	replaced := forwarding{}
+	find := replaced.find
 	entry := f.Blocks[0]
 	zeros := make([]*Value, len(slots))
 	var zeroVals []*Value
@@ -191,7 +177,7 @@ func ScalarReplace(f *Func) int {
 		copy(cur, saved[b.Index])
 		saved[b.Index] = nil
 	}
-	WalkDomTree(entry, children, enter, leave)
+	dom.Walk(entry, enter, leave)
 	replaceUses(f, find)
 	DeadCode(f)
 	return len(slots)
@@ -245,6 +231,21 @@ func Users(f *Func) [][]*Value {
 		}
 	}
 	return users
+}
+
+// forwarding maps values a pass replaced to their replacements, which may
+// themselves have been replaced.
+type forwarding map[*Value]*Value
+
+// find follows v's replacements to the value that stands for it now.
+func (m forwarding) find(v *Value) *Value {
+	for {
+		r, ok := m[v]
+		if !ok {
+			return v
+		}
+		v = r
+	}
 }
 
 // replaceUses rewrites every operand, branch condition and trap detail

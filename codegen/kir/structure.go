@@ -8,6 +8,8 @@ type DomTree struct {
 	// the tree: a dominates b when b's interval nests in a's, which makes
 	// Dominates constant-time (structurizing asks it for every pair).
 	in, out []int
+	// children lists each block's children in the tree, by Block.Index.
+	children [][]*Block
 }
 
 // Dominators computes the dominator tree of f (Cooper, Harvey and Kennedy's
@@ -52,15 +54,15 @@ func Dominators(f *Func) *DomTree {
 
 // number fills t.in and t.out with a walk of the tree from entry.
 func (t *DomTree) number(f *Func, entry *Block) {
-	children := make([][]*Block, len(t.idom))
+	t.children = make([][]*Block, len(t.idom))
 	for _, b := range f.Blocks {
 		if d := t.idom[b.Index]; d != nil && d != b {
-			children[d.Index] = append(children[d.Index], b)
+			t.children[d.Index] = append(t.children[d.Index], b)
 		}
 	}
 	t.in, t.out = make([]int, len(t.idom)), make([]int, len(t.idom))
 	n := 0
-	WalkDomTree(entry, children, func(b *Block) {
+	t.Walk(entry, func(b *Block) {
 		t.in[b.Index] = n
 		n++
 	}, func(b *Block) {
@@ -93,11 +95,11 @@ func (t *DomTree) Dominates(a, b *Block) bool {
 	return t.in[a.Index] <= t.in[b.Index] && t.out[b.Index] <= t.out[a.Index]
 }
 
-// WalkDomTree visits the dominator tree below root, given as each block's
-// children (by Block.Index), depth first: enter(b) before b's subtree and
-// leave(b) after it. It keeps its own stack: a dominator tree is as deep as
-// the kernel's straight-line code is long (one block per inlined call).
-func WalkDomTree(root *Block, children [][]*Block, enter, leave func(b *Block)) {
+// Walk visits the dominator tree below root depth first: enter(b) before
+// b's subtree and leave(b) after it. It keeps its own stack: a dominator
+// tree is as deep as the kernel's straight-line code is long (one block
+// per inlined call).
+func (t *DomTree) Walk(root *Block, enter, leave func(b *Block)) {
 	type frame struct {
 		b *Block
 		i int
@@ -106,7 +108,7 @@ func WalkDomTree(root *Block, children [][]*Block, enter, leave func(b *Block)) 
 	stack := []frame{{root, 0}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if kids := children[top.b.Index]; top.i < len(kids) {
+		if kids := t.children[top.b.Index]; top.i < len(kids) {
 			c := kids[top.i]
 			top.i++
 			enter(c)
