@@ -323,33 +323,25 @@ func b2u(b bool) uint64 {
 // Go's float32 operations (one rounding to float32), not float64 ones.
 func floatArith(op Op, k Kind, x, y uint64) uint64 {
 	if k == F32 {
-		a, b := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
-		var r float32
-		switch op {
-		case OpAdd:
-			r = a + b
-		case OpSub:
-			r = a - b
-		case OpMul:
-			r = a * b
-		case OpDiv:
-			r = a / b
-		}
+		r := arith(op, math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y)))
 		return uint64(math.Float32bits(r))
 	}
-	a, b := math.Float64frombits(x), math.Float64frombits(y)
-	var r float64
+	return math.Float64bits(arith(op, math.Float64frombits(x), math.Float64frombits(y)))
+}
+
+// arith is a op b in T's arithmetic, each operation rounded once to T.
+func arith[T float32 | float64](op Op, a, b T) T {
 	switch op {
 	case OpAdd:
-		r = a + b
+		return a + b
 	case OpSub:
-		r = a - b
+		return a - b
 	case OpMul:
-		r = a * b
+		return a * b
 	case OpDiv:
-		r = a / b
+		return a / b
 	}
-	return math.Float64bits(r)
+	return 0
 }
 
 func toF(k Kind, x uint64) float64 {
