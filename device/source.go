@@ -239,13 +239,7 @@ func (r *syntaxResolver) Refs(fd *ast.FuncDecl, n ast.Node) ([]*ast.FuncDecl, in
 	if !ok {
 		return nil, 0
 	}
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
+	fun := kerneldims.Callee(call)
 	switch f := fun.(type) {
 	case *ast.Ident:
 		return r.funcs[f.Name], 0

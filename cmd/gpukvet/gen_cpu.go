@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
@@ -107,7 +108,7 @@ func reachesBarrier(p *packages.Package, bodies map[*types.Func]*ast.BlockStmt, 
 		if tv, ok := p.TypesInfo.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 			return true // a conversion or a builtin
 		}
-		callee := calleeFunc(p.TypesInfo, call.Fun)
+		callee, _ := typeutil.Callee(p.TypesInfo, call).(*types.Func)
 		switch {
 		case callee == nil:
 			found = true // a function value: cannot follow
@@ -123,30 +124,4 @@ func reachesBarrier(p *packages.Package, bodies map[*types.Func]*ast.BlockStmt, 
 		return true
 	})
 	return found
-}
-
-// calleeFunc returns the function or method a call expression calls
-// statically, or nil.
-func calleeFunc(info *types.Info, fun ast.Expr) *types.Func {
-	fun = ast.Unparen(fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr: // generic instantiation
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
-	var id *ast.Ident
-	switch f := fun.(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		if sel := info.Selections[f]; sel != nil && sel.Kind() == types.FieldVal {
-			return nil // a func-valued field
-		}
-		id = f.Sel
-	default:
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
 }

@@ -109,3 +109,18 @@ func Walk[F comparable](r Resolver[F], roots []F, visit func(fn F, n ast.Node)) 
 	}
 	return g
 }
+
+// Callee is the expression a call calls, without parentheses and without
+// the type arguments of a generic call (gpu.Shared[[4]int32](t) calls
+// gpu.Shared): how kernel discovery and the runtime both name a callee
+// from syntax.
+func Callee(call *ast.CallExpr) ast.Expr {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	return ast.Unparen(fun)
+}

@@ -434,13 +434,7 @@ func (r *typedResolver) Refs(fn *types.Func, n ast.Node) ([]*types.Func, int) {
 // sharedBytes returns the size of the variable a gpu.Shared[T] call
 // declares (T's), and whether call is one.
 func sharedBytes(pass *analysis.Pass, call *ast.CallExpr) (int64, bool) {
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
+	fun := kerneldims.Callee(call)
 	var id *ast.Ident
 	switch f := ast.Unparen(fun).(type) {
 	case *ast.Ident:
