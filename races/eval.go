@@ -105,12 +105,23 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 // method's Dim3, possibly passed to device functions or kept in a local
 // variable.
 func (p *problem) field(fr *frame, x ssa.Value, f int, t int) (poly, bool) {
+	c, cfr, ok := dim3Call(fr, x)
+	if !ok {
+		return nil, false
+	}
+	return p.dim3(cfr, c, f, t)
+}
+
+// dim3Call finds the call that made the Dim3 value x, in frame fr: through
+// device-function parameters to the arguments of their inlined call sites,
+// and through local variables to the value stored in them.
+func dim3Call(fr *frame, x ssa.Value) (*ssa.Call, *frame, bool) {
 	for {
 		switch v := x.(type) {
 		case *ssa.Parameter:
 			a, pfr, ok := argOf(fr, v)
 			if !ok {
-				return nil, false
+				return nil, nil, false
 			}
 			fr, x = pfr, a
 			continue
@@ -120,9 +131,9 @@ func (p *problem) field(fr *frame, x ssa.Value, f int, t int) (poly, bool) {
 				continue
 			}
 		case *ssa.Call:
-			return p.dim3(fr, v, f, t)
+			return v, fr, true
 		}
-		return nil, false
+		return nil, nil, false
 	}
 }
 
