@@ -94,42 +94,9 @@ func singleValues(pass *analysis.Pass) map[types.Object]ast.Expr {
 			}
 		}
 	}
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					var r ast.Expr
-					if len(n.Lhs) == len(n.Rhs) {
-						r = n.Rhs[i]
-					}
-					assign(l, r, n.Tok == token.DEFINE)
-				}
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					var r ast.Expr
-					if len(n.Names) == len(n.Values) {
-						r = n.Values[i]
-					}
-					assign(id, r, true)
-				}
-			case *ast.IncDecStmt:
-				assign(n.X, nil, false)
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					assign(n.X, nil, false)
-				}
-			case *ast.RangeStmt:
-				if n.Key != nil {
-					assign(n.Key, nil, false)
-				}
-				if n.Value != nil {
-					assign(n.Value, nil, false)
-				}
-			}
-			return true
-		})
-	}
+	assignments(pass.Files, func(lhs, rhs ast.Expr, tok token.Token) {
+		assign(lhs, rhs, tok == token.DEFINE || tok == token.VAR)
+	})
 	for obj := range values {
 		// A package-level variable counts only when unexported: this
 		// package holds every assignment to it, and none changed it.
