@@ -308,3 +308,24 @@ func reducible(f *Func, dom *DomTree) bool {
 	}
 	return true
 }
+
+// Reach visits each block reachable from start through next once, depth
+// first with its own stack, and stops as soon as visit returns false; it
+// reports whether the search ran to the end.
+func Reach(start *Block, next func(*Block) []*Block, visit func(*Block) bool) bool {
+	seen := map[*Block]bool{}
+	work := []*Block{start}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if !visit(x) {
+			return false
+		}
+		work = append(work, next(x)...)
+	}
+	return true
+}
