@@ -213,23 +213,15 @@ func (e *emitter) literal(v *kir.Value) string {
 			return "null"
 		}
 		return fmt.Sprintf("inttoptr (i64 %d to %s)", int64(v.Imm), e.ty(v.Type))
-	case k.IsSigned():
-		switch k {
-		case kir.I8:
-			return fmt.Sprint(int8(v.Imm))
-		case kir.I16:
-			return fmt.Sprint(int16(v.Imm))
-		case kir.I32:
-			return fmt.Sprint(int32(v.Imm))
-		}
-		return fmt.Sprint(int64(v.Imm))
 	default:
-		switch k {
-		case kir.U8:
+		// LLVM integers have no sign: an immediate is written as the
+		// two's-complement value of its width.
+		switch k.Bits() {
+		case 8:
 			return fmt.Sprint(int8(v.Imm))
-		case kir.U16:
+		case 16:
 			return fmt.Sprint(int16(v.Imm))
-		case kir.U32:
+		case 32:
 			return fmt.Sprint(int32(v.Imm))
 		}
 		return fmt.Sprint(int64(v.Imm))
