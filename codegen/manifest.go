@@ -3,12 +3,13 @@ package codegen
 import (
 	"go/types"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
-	"golang.org/x/tools/go/packages"
 )
 
 // Manifest says how to load and launch the kernels of a module from any

@@ -9,10 +9,9 @@ import (
 	"path/filepath"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/gpukvet/gpukvet/internal/define"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
 	"github.com/gpukvet/gpukvet/uniformity"

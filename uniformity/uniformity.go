@@ -42,10 +42,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/gpukvet/gpukvet/internal/define"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )

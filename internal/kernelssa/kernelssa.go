@@ -14,10 +14,9 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/gpukvet/gpukvet/internal/define"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
