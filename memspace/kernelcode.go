@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
@@ -548,13 +549,13 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	}
 	path := pkg.Path()
 	switch {
-	case path == kernels.GPUPath, Allowed(path, fn.Name()):
+	case path == kernels.GPUPath, kernelapi.Allowed(path, fn.Name()):
 		return false
 	case path == "unsafe", path == "reflect", path == kernels.DevicePath:
 		// pkg.F is reported as a qualified identifier, and x.M for a
 		// receiver x of that package where x's declaration or value is.
 		return true
-	case allowedCalls[path] != nil:
+	case kernelapi.Listed(path):
 		c.report(call, "calls "+name, "call of %s: kernel code may call only the %s functions listed in memspace's documentation", name, path)
 		return true
 	}

@@ -2,30 +2,44 @@ package lower
 
 import (
 	"fmt"
+	"go/build"
 	"go/types"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 )
 
 const gpuPrefix = GPUPath + "."
 
-// intrinsic lowers calls into package gpu and package math; ok is false
-// for any other function.
+// intrinsic lowers calls into package gpu and the standard library; ok is
+// false for any other function. Of the standard library it compiles
+// exactly the functions internal/kernelapi lists, the ones the checks
+// allow, and refuses every other (the checks being off or not).
 func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r []*kir.Value, ok bool) {
 	id := funcID(fn)
-	switch {
-	case strings.HasPrefix(id, gpuPrefix):
+	if strings.HasPrefix(id, gpuPrefix) {
 		return b.gpuCall(strings.TrimPrefix(id, gpuPrefix), fn, args, v), true
-	case strings.HasPrefix(id, "math/bits."):
-		return b.bitsCall(strings.TrimPrefix(id, "math/bits."), args, v), true
-	case strings.HasPrefix(id, "math."):
-		return b.mathCall(strings.TrimPrefix(id, "math."), args, v), true
 	}
-	return nil, false
+	pkg, name := funcPkg(fn), strings.TrimPrefix(id, funcPkg(fn)+".")
+	if !kernelapi.Listed(pkg) && !b.isStd(fn, pkg) {
+		return nil, false
+	}
+	if !kernelapi.Allowed(pkg, name) {
+		b.fail(v.Pos(), "%s cannot be called in kernels: of the standard library, kernel code may call only the functions of math and math/bits that DIALECT.md lists", id)
+	}
+	switch pkg {
+	case "math/bits":
+		return b.bitsCall(name, args, v), true
+	case "math":
+		return b.mathCall(name, args, v), true
+	}
+	b.fail(v.Pos(), "%s cannot be compiled for the GPU", id) // a kernelapi entry without a lowering: TestKernelAPI fails
+	return nil, true
 }
 
 var dimSpecial = map[string]int{"Thread.ThreadIdx": kir.ThreadIdxX, "Thread.BlockIdx": kir.BlockIdxX,
@@ -139,35 +153,41 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 			return b.inline(fn, leaves, v.Pos())
 		}
 	}
-	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU yet", name)
+	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU", name) // a kernelapi entry without a lowering: TestKernelAPI fails
 	return nil
 }
 
-// bitsCall lowers the functions of math/bits that devmath and kernels use.
-func (b *builder) bitsCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Value {
-	var xs []*kir.Value
-	for _, a := range args {
-		xs = append(xs, b.value(a)...)
+// funcPkg is the import path of fn's package ("" for none).
+func funcPkg(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil {
+		fn = o
 	}
-	switch name {
-	case "Mul64", "Mul32", "Mul":
-		hi := b.val(kir.OpMulHi, xs[0].Type, xs[0], xs[1])
-		lo := b.val(kir.OpMul, xs[0].Type, xs[0], xs[1])
-		return []*kir.Value{hi, lo}
-	case "Add64", "Add32", "Add":
-		t := xs[0].Type
-		sum := b.val(kir.OpAdd, t, b.val(kir.OpAdd, t, xs[0], xs[1]), xs[2])
-		// carryOut = ((x & y) | ((x | y) &^ sum)) >> (width-1)
-		and := b.val(kir.OpAnd, t, xs[0], xs[1])
-		or := b.val(kir.OpOr, t, xs[0], xs[1])
-		c := b.val(kir.OpOr, t, and, b.val(kir.OpAndNot, t, or, sum))
-		c = b.val(kir.OpShr, t, c, b.konst(kir.TU32, uint64(t.Kind.Bits()-1)))
-		return []*kir.Value{sum, c}
-	case "LeadingZeros64", "LeadingZeros32", "LeadingZeros":
-		return []*kir.Value{b.val(kir.OpConvert, kir.TI64, b.val(kir.OpClz, kir.TU32, xs[0]))}
-	case "OnesCount64", "OnesCount32", "OnesCount":
-		return []*kir.Value{b.val(kir.OpConvert, kir.TI64, b.val(kir.OpPopc, kir.TU32, xs[0]))}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
+		return obj.Pkg().Path()
 	}
-	b.fail(v.Pos(), "bits.%s cannot be compiled for the GPU yet", name)
-	return nil
+	return ""
 }
+
+// isStd reports whether fn, of the package with import path path, is a
+// function of the standard library: its path's first element has no dot
+// (as no dotted module path's does) and its source lies under GOROOT (a
+// module may be named without a dot too).
+func (b *builder) isStd(fn *ssa.Function, path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	if path == "" || strings.Contains(first, ".") {
+		return false
+	}
+	file := b.env.Fset.Position(fn.Pos()).Filename
+	if file == "" || goroot == "" {
+		return true // no source to tell by: trust the path
+	}
+	return strings.HasPrefix(filepath.Clean(file), goroot)
+}
+
+// goroot is the source directory of the standard library.
+var goroot = func() string {
+	if build.Default.GOROOT == "" {
+		return ""
+	}
+	return filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+}()
