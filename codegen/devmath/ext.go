@@ -2,7 +2,10 @@ package devmath
 
 // Expm1, Log1p, Cbrt, Remainder, Dim and RoundToEven: Go's pure-Go math
 // code (expm1.go, log1p.go, cbrt.go, remainder.go, dim.go, floor.go),
-// with the package's own helpers spelt math.X.
+// with the package's own helpers spelt math.X. Where Go nests a return in
+// one arm of an if whose other arm goes on, the code here tests the same
+// conditions as a run of early returns, which computes the same: SPIR-V's
+// structured control flow cannot express the nested form once inlined.
 
 import "math"
 
@@ -43,13 +46,14 @@ func Expm1(x float64) float64 {
 	}
 
 	// filter out huge argument
-	if absx >= Ln2X56 { // if |x| >= 56 * ln2
-		if sign {
-			return -1 // x < -56*ln2, return -1
-		}
-		if absx >= Othreshold { // if |x| >= 709.78...
-			return math.Inf(1)
-		}
+	if sign && absx >= Ln2X56 { // x < -56*ln2, return -1
+		return -1
+	}
+	if !sign && absx >= Othreshold { // if |x| >= 709.78...
+		return math.Inf(1)
+	}
+	if absx < Tiny { // when |x| < 2**-54, return x
+		return x
 	}
 
 	// argument reduction
@@ -79,10 +83,6 @@ func Expm1(x float64) float64 {
 		}
 		x = hi - lo
 		c = (hi - x) - lo
-	} else if absx < Tiny { // when |x| < 2**-54, return x
-		return x
-	} else {
-		k = 0
 	}
 
 	// x is now in primary range
@@ -158,19 +158,17 @@ func Log1p(x float64) float64 {
 	var f float64
 	var iu uint64
 	k := 1
-	if absx < Sqrt2M1 { //  |x| < Sqrt(2)-1
-		if absx < Small { // |x| < 2**-29
-			if absx < Tiny { // |x| < 2**-54
-				return x
-			}
-			return x - x*x*0.5
-		}
-		if x > Sqrt2HalfM1 { // Sqrt(2)/2-1 < x
-			// (Sqrt(2)/2-1) < x < (Sqrt(2)-1)
-			k = 0
-			f = x
-			iu = 1
-		}
+	if absx < Tiny { // |x| < 2**-54
+		return x
+	}
+	if absx < Small { // |x| < 2**-29
+		return x - x*x*0.5
+	}
+	if absx < Sqrt2M1 && x > Sqrt2HalfM1 {
+		// (Sqrt(2)/2-1) < x < (Sqrt(2)-1)
+		k = 0
+		f = x
+		iu = 1
 	}
 	var c float64
 	if k != 0 {
@@ -242,8 +240,10 @@ func Cbrt(x float64) float64 {
 		SmallestNormal = 2.22507385850720138309e-308 // 2**-1022  = 0x0010000000000000
 	)
 	// special cases
-	switch {
-	case x == 0 || math.IsNaN(x) || IsInf(x, 0):
+	if x == 0 || math.IsNaN(x) {
+		return x
+	}
+	if IsInf(x, 0) {
 		return x
 	}
 
