@@ -1,6 +1,7 @@
 package codegen_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"go/importer"
@@ -11,12 +12,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	"github.com/gpukvet/gpukvet/codegen/llvm"
 	"github.com/gpukvet/gpukvet/internal/kernelapi"
 )
@@ -342,4 +348,278 @@ var hostFuncs = map[string]any{
 	"math/bits.Rem":             bits.Rem,
 	"math/bits.Rem32":           bits.Rem32,
 	"math/bits.Rem64":           bits.Rem64,
+}
+
+// TestKernelAPIValues runs the kernel of every kernelapi entry in the kir
+// interpreter on edge inputs (0, 1, the maximum, sign bits, every width,
+// shift counts around the width, negative counts, infinities, NaN,
+// subnormals) and compares each result with Go's own function: bit for bit
+// for math/bits and the exact functions of math, within a few ULP where
+// the device code may contract a*b+c into an FMA or Go uses assembly. An
+// input on which Go panics (bits.Div64 with y == 0 or hi >= y) must trap.
+func TestKernelAPIValues(t *testing.T) {
+	m, funcs := apiBuild(t)
+	for _, f := range funcs {
+		host, ok := hostFuncs[f.id()]
+		if !ok {
+			t.Errorf("hostFuncs lacks %s: add it so that its kernel's values are checked", f.id())
+			continue
+		}
+		k := -1
+		for i, ki := range m.Manifest.Kernels {
+			if ki.Name == f.kernel {
+				k = i
+			}
+		}
+		if k < 0 {
+			t.Fatalf("no kernel %s in the module", f.kernel)
+		}
+		ps, rs := f.sig.Params(), f.sig.Results()
+		var domains [][]uint64
+		for i, v := range slices.Collect(ps.Variables()) {
+			d := edgeBits(v.Type().(*types.Basic))
+			if f.pkg == "math/bits" && (strings.HasPrefix(f.name, "Add") || strings.HasPrefix(f.name, "Sub")) && i == 2 {
+				d = []uint64{0, 1} // Go leaves other carries undefined
+			}
+			domains = append(domains, d)
+		}
+		cases := product(domains, 1500)
+		var run [][]uint64
+		var want [][]uint64
+		for _, c := range cases {
+			if asmTrouble(f, ps, c) {
+				continue
+			}
+			out, panicked := callHost(host, ps, rs, c)
+			if panicked {
+				trap := runAPI(t, m, k, [][]uint64{c}, rs.Len(), nil)
+				if trap == nil {
+					t.Errorf("%s%v: Go panics, the kernel does not trap", f.id(), c)
+				}
+				continue
+			}
+			run, want = append(run, c), append(want, out)
+		}
+		if len(run) == 0 {
+			continue
+		}
+		got := make([][]uint64, len(run))
+		if trap := runAPI(t, m, k, run, rs.Len(), got); trap != nil {
+			t.Errorf("%s: the kernel traps (%v) on inputs where Go does not panic", f.id(), trap.Code)
+			continue
+		}
+		bad := 0
+		for i := range run {
+			for j := range rs.Len() {
+				if !sameResult(f, rs.At(j).Type().(*types.Basic), got[i][j], want[i][j]) && bad < 5 {
+					bad++
+					t.Errorf("%s%v: result %d is %#x, Go says %#x", f.id(), run[i], j, got[i][j], want[i][j])
+				}
+			}
+		}
+	}
+}
+
+// edgeBits are the inputs, as the bits a kernel's []uint64 holds, tried
+// for a parameter of type typ.
+func edgeBits(typ *types.Basic) []uint64 {
+	u := func(xs ...uint64) []uint64 { return xs }
+	switch typ.Kind() {
+	case types.Bool:
+		return u(0, 1)
+	case types.Uint8:
+		return u(0, 1, 2, 0x0F, 0x10, 0x5A, 0x7F, 0x80, 0xA5, 0xFE, 0xFF)
+	case types.Uint16:
+		return u(0, 1, 0xFF, 0x100, 0x1234, 0x7FFF, 0x8000, 0xA5C3, 0xFFFE, 0xFFFF)
+	case types.Uint32:
+		return u(0, 1, 3, 0xFF, 0x10000, 0x12345678, 0x7FFFFFFF, 0x80000000, 0xDEADBEEF, 0xFFFFFFFE, 0xFFFFFFFF)
+	case types.Uint64, types.Uint, types.Uintptr:
+		return u(0, 1, 3, 0xFFFFFFFF, 1<<32, 0x0123456789ABCDEF, 1<<63-1, 1<<63, 0xFEDCBA9876543210, 1<<64-2, 1<<64-1)
+	case types.Int, types.Int64, types.Int32, types.Int16, types.Int8:
+		var xs []uint64
+		for _, n := range []int64{0, 1, -1, 2, 3, -3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, -8, -9, -31, -32, -33, -63, -64, -65, 1000, -1000, -1075, 1024, math.MinInt64, math.MaxInt64} {
+			if typ.Kind() == types.Int || typ.Kind() == types.Int64 || n >= -128 && n <= 127 {
+				xs = append(xs, uint64(n))
+			}
+		}
+		return xs
+	}
+	fs := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.7, -3.7, 0.1, 0.3, -0.29, 0.41,
+		1e-310, -1e-310, 1e-20, 1e10, 40, -40, 710, -745, 1e300, -1e300, math.Pi, math.MaxFloat64, math.SmallestNonzeroFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	var xs []uint64
+	for _, x := range fs {
+		if typ.Kind() == types.Float32 {
+			xs = append(xs, uint64(math.Float32bits(float32(x))))
+		} else {
+			xs = append(xs, math.Float64bits(x))
+		}
+	}
+	return xs
+}
+
+// product is the cartesian product of domains, thinned evenly to at most
+// limit tuples.
+func product(domains [][]uint64, limit int) [][]uint64 {
+	all := [][]uint64{nil}
+	for _, d := range domains {
+		var next [][]uint64
+		for _, prefix := range all {
+			for _, x := range d {
+				next = append(next, append(slices.Clone(prefix), x))
+			}
+		}
+		all = next
+	}
+	if len(all) <= limit {
+		return all
+	}
+	var out [][]uint64
+	step := float64(len(all)) / float64(limit)
+	for i := 0; i < limit; i++ {
+		out = append(out, all[int(float64(i)*step)])
+	}
+	return out
+}
+
+// callHost calls fn on the arguments whose bits are args and returns the
+// bits of its results, as the generated kernel stores them.
+func callHost(fn any, ps, rs *types.Tuple, args []uint64) (out []uint64, panicked bool) {
+	v := reflect.ValueOf(fn)
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		pt := v.Type().In(i)
+		switch pt.Kind() {
+		case reflect.Float64:
+			in[i] = reflect.ValueOf(math.Float64frombits(a))
+		case reflect.Float32:
+			in[i] = reflect.ValueOf(math.Float32frombits(uint32(a)))
+		case reflect.Bool:
+			in[i] = reflect.ValueOf(a != 0)
+		default:
+			in[i] = reflect.New(pt).Elem()
+			if pt.Kind() >= reflect.Int && pt.Kind() <= reflect.Int64 {
+				in[i].SetInt(int64(a))
+			} else {
+				in[i].SetUint(a)
+			}
+		}
+	}
+	defer func() {
+		if recover() != nil {
+			panicked = true
+		}
+	}()
+	for _, r := range v.Call(in) {
+		switch r.Kind() {
+		case reflect.Float64:
+			out = append(out, math.Float64bits(r.Float()))
+		case reflect.Float32:
+			out = append(out, uint64(math.Float32bits(float32(r.Float()))))
+		case reflect.Bool:
+			b := uint64(0)
+			if r.Bool() {
+				b = 1
+			}
+			out = append(out, b)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			out = append(out, uint64(r.Int()))
+		default:
+			out = append(out, r.Uint())
+		}
+	}
+	return out, false
+}
+
+// runAPI runs kernel k of m with one thread per row of args (the bits of
+// each parameter), storing each thread's results in got (when not nil).
+func runAPI(t *testing.T, m *codegen.Module, k int, args [][]uint64, nres int, got [][]uint64) *kirexec.Trap {
+	t.Helper()
+	ki, f := m.Manifest.Kernels[k], m.IR.Funcs[k]
+	n := len(args)
+	bufs := map[string]*kirexec.Buffer{}
+	for _, p := range ki.Params {
+		data := make([]byte, 8*n)
+		if p.Name[0] == 'a' {
+			col, _ := strconv.Atoi(p.Name[1:])
+			for i, row := range args {
+				binary.LittleEndian.PutUint64(data[8*i:], row[col])
+			}
+		}
+		bufs[p.Name] = &kirexec.Buffer{Name: p.Name, Data: data}
+	}
+	entry := make([]kirexec.Arg, len(f.Params))
+	for _, p := range ki.Params {
+		entry[p.Entry[0]] = kirexec.Arg{Buf: bufs[p.Name]}
+		entry[p.Entry[1]] = kirexec.Arg{Bits: uint64(n)}
+	}
+	trap, err := kirexec.Run(f, m.IR.Shared, [3]int{n, 1, 1}, [3]int{1, 1, 1}, entry)
+	if err != nil {
+		t.Fatalf("%s: %v", ki.Name, err)
+	}
+	if got != nil {
+		for i := range got {
+			got[i] = make([]uint64, nres)
+			for j := range nres {
+				got[i][j] = binary.LittleEndian.Uint64(bufs[fmt.Sprintf("r%d", j)].Data[8*i:])
+			}
+		}
+	}
+	return trap
+}
+
+// sameResult compares a kernel's result bits with Go's: exactly, but for
+// NaN payloads and, in the functions of math computed from polynomials,
+// the few ULP that FMA contraction and Go's assembly Exp and Log give.
+func sameResult(f apiFunc, typ *types.Basic, got, want uint64) bool {
+	if got == want {
+		return true
+	}
+	if typ.Kind() != types.Float64 {
+		if typ.Kind() == types.Float32 {
+			return math.IsNaN(float64(math.Float32frombits(uint32(got)))) && math.IsNaN(float64(math.Float32frombits(uint32(want))))
+		}
+		return false
+	}
+	g, w := math.Float64frombits(got), math.Float64frombits(want)
+	if math.IsNaN(g) && math.IsNaN(w) {
+		return true
+	}
+	if f.pkg != "math" || exactMath[f.name] || math.Signbit(g) != math.Signbit(w) {
+		return false
+	}
+	d := int64(got) - int64(want)
+	return d >= -4 && d <= 4
+}
+
+// exactMath are the functions of math whose results kernels must match
+// bit for bit: no rounding beyond one operation, or exact by construction.
+var exactMath = map[string]bool{"Sqrt": true, "Abs": true, "Floor": true, "Ceil": true, "Trunc": true,
+	"FMA": true, "Copysign": true, "Round": true, "RoundToEven": true, "Max": true, "Min": true,
+	"Float64frombits": true, "Float32frombits": true, "Inf": true, "NaN": true, "Dim": true,
+	"Frexp": true, "Ldexp": true, "Modf": true, "Mod": true, "Remainder": true}
+
+// asmTrouble reports inputs on which Go's amd64 assembly Exp and Log
+// (which math uses there instead of the pure-Go algorithms kernels run)
+// are themselves wrong: Exp beyond about ±708 and Log of a subnormal (see
+// codegen/devmath's tests, which compare the two elsewhere).
+func asmTrouble(f apiFunc, ps *types.Tuple, args []uint64) bool {
+	if runtime.GOARCH != "amd64" || f.pkg != "math" {
+		return false
+	}
+	switch f.name {
+	case "Exp", "Log", "Log10", "Pow", "Sinh", "Cosh", "Tanh":
+	default:
+		return false
+	}
+	for i, a := range args {
+		if ps.At(i).Type().(*types.Basic).Kind() != types.Float64 {
+			continue
+		}
+		x := math.Abs(math.Float64frombits(a))
+		if x > 708 || x != 0 && x < 0x1p-1022 {
+			return true
+		}
+	}
+	return false
 }

@@ -107,8 +107,7 @@ func (b *builder) special(idx int) *kir.Value {
 }
 
 var mathFns = map[string]kir.MathFn{"Sqrt": kir.MathSqrt, "Abs": kir.MathAbs, "Floor": kir.MathFloor,
-	"Ceil": kir.MathCeil, "Trunc": kir.MathTrunc, "Copysign": kir.MathCopysign, "Max": kir.MathMax,
-	"Min": kir.MathMin, "Round": kir.MathRound}
+	"Ceil": kir.MathCeil, "Trunc": kir.MathTrunc, "Copysign": kir.MathCopysign, "Round": kir.MathRound}
 
 // mathCall lowers a function of package math: exact operations become
 // kir.OpMath, the rest are inlined from codegen/devmath, a Go port of the
@@ -122,6 +121,8 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 		return []*kir.Value{b.math(fn, kir.TF64, xs...)}
 	}
 	switch name {
+	case "Max", "Min":
+		return []*kir.Value{b.mathMaxMin(name == "Max", xs[0], xs[1])}
 	case "FMA":
 		return []*kir.Value{b.val(kir.OpFMA, kir.TF64, xs...)}
 	case "Signbit":
@@ -155,6 +156,33 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 	}
 	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU", name) // a kernelapi entry without a lowering: TestKernelAPI fails
 	return nil
+}
+
+// mathMaxMin is math.Max or math.Min: the builtin's max or min (NaN if
+// either is NaN, -0 below +0), except that an infinity of the direction
+// wins over NaN: math.Max(+Inf, NaN) is +Inf.
+func (b *builder) mathMaxMin(isMax bool, x, y *kir.Value) *kir.Value {
+	fn, inf := kir.MathMin, math.Inf(-1)
+	if isMax {
+		fn, inf = kir.MathMax, math.Inf(1)
+	}
+	r := b.math(fn, kir.TF64, x, y)
+	if ordinaryConst(x) || ordinaryConst(y) {
+		return r // a finite constant operand is neither NaN nor the infinity
+	}
+	k := b.konst(kir.TF64, math.Float64bits(inf))
+	either := b.val(kir.OpOr, kir.TBool, b.val(kir.OpEq, kir.TBool, x, k), b.val(kir.OpEq, kir.TBool, y, k))
+	return b.val(kir.OpSelect, kir.TF64, either, k, r)
+}
+
+// ordinaryConst reports whether v is a float constant that is neither NaN
+// nor infinite.
+func ordinaryConst(v *kir.Value) bool {
+	if v.Op != kir.OpConst {
+		return false
+	}
+	f := math.Float64frombits(v.Imm)
+	return !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
 // funcPkg is the import path of fn's package ("" for none).
