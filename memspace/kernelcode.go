@@ -64,6 +64,12 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 		c.checkSignature()
 		if cf.decl.Body != nil {
 			ast.Inspect(cf.decl.Body, c.visit)
+		} else {
+			kind := "function"
+			if cf.isKernel {
+				kind = "kernel"
+			}
+			c.report(cf.decl.Name, "has no body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
 		}
 		var local []callEdge
 		for _, cl := range cf.calls {
@@ -498,6 +504,13 @@ func (c *bodyChecker) checkCall(call *ast.CallExpr) bool {
 		case "recover":
 			c.report(call, "calls recover", "recover: kernel code cannot recover from panics, which are device traps")
 			return true
+		case "copy":
+			if len(call.Args) == 2 {
+				if t := info.TypeOf(call.Args[1]); t != nil && hostKindOf(t) == stringKind {
+					c.report(call, "copies a string", "copy from a string: kernel code cannot copy strings; index the constant string in a loop")
+					return true
+				}
+			}
 		}
 		return false
 	case *types.Func:

@@ -15,7 +15,7 @@ func TestKernelCode(t *testing.T) {
 	analysistest.Run(t, dir, memspace.Analyzer,
 		"globals", "closures", "hostsvc", "maps", "alloc", "strings", "ifaces", "reflectunsafe",
 		"recursion", "calls", "devicepkg", "escape", "chains", "crossdep", "crossuse",
-		"params", "directives", "misc", "silent", "plain")
+		"params", "directives", "misc", "silent", "plain", "constructs")
 }
 
 func TestLaunch(t *testing.T) {
