@@ -129,6 +129,15 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 		return []*kir.Value{b.math(kir.MathSignbit, kir.TBool, xs[0])}
 	case "IsNaN":
 		return []*kir.Value{b.val(kir.OpNe, kir.TBool, xs[0], xs[0])}
+	case "IsInf":
+		// (f == +Inf && sign >= 0) || (f == -Inf && sign <= 0), without
+		// branches: the short-circuit form, inlined into a condition of
+		// several terms, is a shape the SPIR-V emitter cannot structure.
+		pos := b.val(kir.OpEq, kir.TBool, xs[0], b.konst(kir.TF64, math.Float64bits(math.Inf(1))))
+		neg := b.val(kir.OpEq, kir.TBool, xs[0], b.konst(kir.TF64, math.Float64bits(math.Inf(-1))))
+		up := b.val(kir.OpAnd, kir.TBool, pos, b.val(kir.OpGe, kir.TBool, xs[1], b.i64(0)))
+		down := b.val(kir.OpAnd, kir.TBool, neg, b.val(kir.OpLe, kir.TBool, xs[1], b.i64(0)))
+		return []*kir.Value{b.val(kir.OpOr, kir.TBool, up, down)}
 	case "Float64bits":
 		return []*kir.Value{b.val(kir.OpBitcast, kir.TU64, xs[0])}
 	case "Float64frombits":
