@@ -20,7 +20,9 @@ expression, kernel code that uses
   - a map;
   - make, new, append or a slice literal (kernel code cannot allocate; use a
     fixed-size local array, or gpu.Shared for block-shared memory);
-  - a string that is not a constant;
+  - a string that is not a constant (constant strings may be indexed and
+    ranged over), or a copy from a string;
+  - a complex number (no GPU target compiles complex arithmetic);
   - an interface: a variable or value of interface type, a conversion to one,
     a method call through one (fmt and other host packages are reported as
     calls, below);
@@ -36,6 +38,8 @@ expression, kernel code that uses
     that pushes it over, in the deepest function that exceeds the budget
     (the kernels that call it are refused through that call); a device
     function of another package counts with its size and depth from a fact;
+  - a kernel or device function declared without a body (implemented in
+    assembly or through linkname), which has no Go source to compile;
   - a call of a function of another package that is not a //gpu:device
     function, the gpu package, or one of the allowed functions below;
   - a call of a //gpu:device function of another package that breaks one of
@@ -59,12 +63,16 @@ package gpu, and these functions of the standard library:
 	      Float64bits Float64frombits Float32bits Float32frombits
 	      Round RoundToEven Exp2 Expm1 Log2 Log10 Log1p Tan Asin Acos Atan
 	      Atan2 Sinh Cosh Tanh Hypot Cbrt Mod Remainder Dim Max Min
-	      Inf IsInf IsNaN NaN
+	      Inf IsInf IsNaN NaN Frexp Ldexp Modf
 	math/bits: LeadingZeros* TrailingZeros* OnesCount* RotateLeft* Reverse*
 	      ReverseBytes* Len* Add* Sub* Mul* Div* Rem* (every size)
 
 The constants of math (Pi, MaxFloat32, ...) are constants and always allowed.
-Memspace's Allowed function is the same list, for the code generators.
+The list is internal/kernelapi's table, which the compiler reads too: it
+compiles every function listed for every target (codegen's TestKernelAPI
+builds and runs each) and refuses every other function of the standard
+library, so a kernel that passes memspace never fails to build for calling
+one.
 
 memspace also reports the problems that kernel discovery (internal/kernels)
 finds: a malformed //gpu: directive (block=0, block=a, an unknown option, two

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
@@ -64,6 +65,12 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 		c.checkSignature()
 		if cf.decl.Body != nil {
 			ast.Inspect(cf.decl.Body, c.visit)
+		} else {
+			kind := "function"
+			if cf.isKernel {
+				kind = "kernel"
+			}
+			c.report(cf.decl.Name, "has no body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
 		}
 		var local []callEdge
 		for _, cl := range cf.calls {
@@ -499,6 +506,13 @@ func (c *bodyChecker) checkCall(call *ast.CallExpr) bool {
 		case "recover":
 			c.report(call, "calls recover", "recover: kernel code cannot recover from panics, which are device traps")
 			return true
+		case "copy":
+			if len(call.Args) == 2 {
+				if t := info.TypeOf(call.Args[1]); t != nil && hostKindOf(t) == stringKind {
+					c.report(call, "copies a string", "copy from a string: kernel code cannot copy strings; index the constant string in a loop")
+					return true
+				}
+			}
 		}
 		return false
 	case *types.Func:
@@ -550,13 +564,13 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	}
 	path := pkg.Path()
 	switch {
-	case gpuapi.Func(fn) != gpuapi.None, Allowed(path, fn.Name()):
+	case gpuapi.Func(fn) != gpuapi.None, kernelapi.Allowed(path, fn.Name()):
 		return false
 	case path == "unsafe", path == "reflect", path == kernels.DevicePath:
 		// pkg.F is reported as a qualified identifier, and x.M for a
 		// receiver x of that package where x's declaration or value is.
 		return true
-	case allowedCalls[path] != nil:
+	case kernelapi.Listed(path):
 		c.report(call, "calls "+name, "call of %s: kernel code may call only the %s functions listed in memspace's documentation", name, path)
 		return true
 	}

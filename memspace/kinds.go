@@ -8,7 +8,8 @@ import (
 )
 
 // A hostKind is a kind of value that lives in host memory or needs host
-// services, and so cannot appear in kernel code.
+// services, or that no GPU target compiles (complex numbers), and so cannot
+// appear in kernel code.
 type hostKind int
 
 const (
@@ -21,6 +22,7 @@ const (
 	unsafeKind
 	deviceKind
 	reflectKind
+	complexKind
 )
 
 // hostPackageKind maps the import paths of packages that kernel code may
@@ -42,6 +44,7 @@ var hostKinds = [...]struct{ what, why string }{
 	unsafeKind:    {"package unsafe", "memory layout and raw pointers differ on the device"},
 	deviceKind:    {"package device", "it is host code: allocation, copies and launches"},
 	reflectKind:   {"reflection", "it needs host run-time type information"},
+	complexKind:   {"a complex number", "no GPU target compiles complex arithmetic; use a pair of floats"},
 }
 
 func (k hostKind) what() string { return hostKinds[k].what }
@@ -81,6 +84,8 @@ func hostKindIn(t types.Type, seen map[types.Type]bool) hostKind {
 			return stringKind
 		case u.Kind() == types.UnsafePointer:
 			return unsafeKind
+		case u.Info()&types.IsComplex != 0:
+			return complexKind
 		}
 	case *types.Map:
 		return mapKind

@@ -2,29 +2,43 @@ package lower
 
 import (
 	"fmt"
+	"go/build"
 	"go/types"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 )
 
-// intrinsic lowers calls into package gpu and package math; ok is false
-// for any other function.
+// intrinsic lowers calls into package gpu and the standard library; ok is
+// false for any other function. Of the standard library it compiles
+// exactly the functions internal/kernelapi lists, the ones the checks
+// allow, and refuses every other (the checks being off or not).
 func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r []*kir.Value, ok bool) {
 	id := funcID(fn)
-	switch {
-	case gpuapi.Callee(fn) != gpuapi.None:
-		return b.gpuCall(gpuapi.Callee(fn), args, v), true
-	case strings.HasPrefix(id, "math/bits."):
-		return b.bitsCall(strings.TrimPrefix(id, "math/bits."), args, v), true
-	case strings.HasPrefix(id, "math."):
-		return b.mathCall(strings.TrimPrefix(id, "math."), args, v), true
+	if k := gpuapi.Callee(fn); k != gpuapi.None {
+		return b.gpuCall(k, args, v), true
 	}
-	return nil, false
+	pkg, name := funcPkg(fn), strings.TrimPrefix(id, funcPkg(fn)+".")
+	if !kernelapi.Listed(pkg) && !b.isStd(fn, pkg) {
+		return nil, false
+	}
+	if !kernelapi.Allowed(pkg, name) {
+		b.fail(v.Pos(), "%s cannot be called in kernels: of the standard library, kernel code may call only the functions of math and math/bits that DIALECT.md lists", id)
+	}
+	switch pkg {
+	case "math/bits":
+		return b.bitsCall(name, args, v), true
+	case "math":
+		return b.mathCall(name, args, v), true
+	}
+	b.fail(v.Pos(), "%s cannot be compiled for the GPU", id) // a kernelapi entry without a lowering: TestKernelAPI fails
+	return nil, true
 }
 
 var dimSpecial = map[gpuapi.Kind]int{gpuapi.ThreadIdx: kir.ThreadIdxX, gpuapi.BlockIdx: kir.BlockIdxX,
@@ -92,8 +106,7 @@ func (b *builder) special(idx int) *kir.Value {
 }
 
 var mathFns = map[string]kir.MathFn{"Sqrt": kir.MathSqrt, "Abs": kir.MathAbs, "Floor": kir.MathFloor,
-	"Ceil": kir.MathCeil, "Trunc": kir.MathTrunc, "Copysign": kir.MathCopysign, "Max": kir.MathMax,
-	"Min": kir.MathMin, "Round": kir.MathRound}
+	"Ceil": kir.MathCeil, "Trunc": kir.MathTrunc, "Copysign": kir.MathCopysign, "Round": kir.MathRound}
 
 // mathCall lowers a function of package math: exact operations become
 // kir.OpMath, the rest are inlined from codegen/devmath, a Go port of the
@@ -107,12 +120,23 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 		return []*kir.Value{b.math(fn, kir.TF64, xs...)}
 	}
 	switch name {
+	case "Max", "Min":
+		return []*kir.Value{b.mathMaxMin(name == "Max", xs[0], xs[1])}
 	case "FMA":
 		return []*kir.Value{b.val(kir.OpFMA, kir.TF64, xs...)}
 	case "Signbit":
 		return []*kir.Value{b.math(kir.MathSignbit, kir.TBool, xs[0])}
 	case "IsNaN":
 		return []*kir.Value{b.val(kir.OpNe, kir.TBool, xs[0], xs[0])}
+	case "IsInf":
+		// (f == +Inf && sign >= 0) || (f == -Inf && sign <= 0), without
+		// branches: the short-circuit form, inlined into a condition of
+		// several terms, is a shape the SPIR-V emitter cannot structure.
+		pos := b.val(kir.OpEq, kir.TBool, xs[0], b.konst(kir.TF64, math.Float64bits(math.Inf(1))))
+		neg := b.val(kir.OpEq, kir.TBool, xs[0], b.konst(kir.TF64, math.Float64bits(math.Inf(-1))))
+		up := b.val(kir.OpAnd, kir.TBool, pos, b.val(kir.OpGe, kir.TBool, xs[1], b.i64(0)))
+		down := b.val(kir.OpAnd, kir.TBool, neg, b.val(kir.OpLe, kir.TBool, xs[1], b.i64(0)))
+		return []*kir.Value{b.val(kir.OpOr, kir.TBool, up, down)}
 	case "Float64bits":
 		return []*kir.Value{b.val(kir.OpBitcast, kir.TU64, xs[0])}
 	case "Float64frombits":
@@ -138,35 +162,68 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 			return b.inline(fn, leaves, v.Pos())
 		}
 	}
-	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU yet", name)
+	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU", name) // a kernelapi entry without a lowering: TestKernelAPI fails
 	return nil
 }
 
-// bitsCall lowers the functions of math/bits that devmath and kernels use.
-func (b *builder) bitsCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Value {
-	var xs []*kir.Value
-	for _, a := range args {
-		xs = append(xs, b.value(a)...)
+// mathMaxMin is math.Max or math.Min: the builtin's max or min (NaN if
+// either is NaN, -0 below +0), except that an infinity of the direction
+// wins over NaN: math.Max(+Inf, NaN) is +Inf.
+func (b *builder) mathMaxMin(isMax bool, x, y *kir.Value) *kir.Value {
+	fn, inf := kir.MathMin, math.Inf(-1)
+	if isMax {
+		fn, inf = kir.MathMax, math.Inf(1)
 	}
-	switch name {
-	case "Mul64", "Mul32", "Mul":
-		hi := b.val(kir.OpMulHi, xs[0].Type, xs[0], xs[1])
-		lo := b.val(kir.OpMul, xs[0].Type, xs[0], xs[1])
-		return []*kir.Value{hi, lo}
-	case "Add64", "Add32", "Add":
-		t := xs[0].Type
-		sum := b.val(kir.OpAdd, t, b.val(kir.OpAdd, t, xs[0], xs[1]), xs[2])
-		// carryOut = ((x & y) | ((x | y) &^ sum)) >> (width-1)
-		and := b.val(kir.OpAnd, t, xs[0], xs[1])
-		or := b.val(kir.OpOr, t, xs[0], xs[1])
-		c := b.val(kir.OpOr, t, and, b.val(kir.OpAndNot, t, or, sum))
-		c = b.val(kir.OpShr, t, c, b.konst(kir.TU32, uint64(t.Kind.Bits()-1)))
-		return []*kir.Value{sum, c}
-	case "LeadingZeros64", "LeadingZeros32", "LeadingZeros":
-		return []*kir.Value{b.val(kir.OpConvert, kir.TI64, b.val(kir.OpClz, kir.TU32, xs[0]))}
-	case "OnesCount64", "OnesCount32", "OnesCount":
-		return []*kir.Value{b.val(kir.OpConvert, kir.TI64, b.val(kir.OpPopc, kir.TU32, xs[0]))}
+	r := b.math(fn, kir.TF64, x, y)
+	if ordinaryConst(x) || ordinaryConst(y) {
+		return r // a finite constant operand is neither NaN nor the infinity
 	}
-	b.fail(v.Pos(), "bits.%s cannot be compiled for the GPU yet", name)
-	return nil
+	k := b.konst(kir.TF64, math.Float64bits(inf))
+	either := b.val(kir.OpOr, kir.TBool, b.val(kir.OpEq, kir.TBool, x, k), b.val(kir.OpEq, kir.TBool, y, k))
+	return b.val(kir.OpSelect, kir.TF64, either, k, r)
 }
+
+// ordinaryConst reports whether v is a float constant that is neither NaN
+// nor infinite.
+func ordinaryConst(v *kir.Value) bool {
+	if v.Op != kir.OpConst {
+		return false
+	}
+	f := math.Float64frombits(v.Imm)
+	return !math.IsNaN(f) && !math.IsInf(f, 0)
+}
+
+// funcPkg is the import path of fn's package ("" for none).
+func funcPkg(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
+		return obj.Pkg().Path()
+	}
+	return ""
+}
+
+// isStd reports whether fn, of the package with import path path, is a
+// function of the standard library: its path's first element has no dot
+// (as no dotted module path's does) and its source lies under GOROOT (a
+// module may be named without a dot too).
+func (b *builder) isStd(fn *ssa.Function, path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	if path == "" || strings.Contains(first, ".") {
+		return false
+	}
+	file := b.env.Fset.Position(fn.Pos()).Filename
+	if file == "" || goroot == "" {
+		return true // no source to tell by: trust the path
+	}
+	return strings.HasPrefix(filepath.Clean(file), goroot)
+}
+
+// goroot is the source directory of the standard library.
+var goroot = func() string {
+	if build.Default.GOROOT == "" {
+		return ""
+	}
+	return filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+}()

@@ -183,6 +183,9 @@ func (b *builder) boundsCheck(idx, length *kir.Value, pos token.Pos) {
 
 // index lowers x[i] of an array value.
 func (b *builder) index(v *ssa.Index) []*kir.Value {
+	if s, ok := constString(v.X); ok {
+		return b.stringIndex(s, v)
+	}
 	at, ok := v.X.Type().Underlying().(*types.Array)
 	if !ok {
 		b.fail(v.Pos(), "indexing %s cannot be used in kernels", v.X.Type())

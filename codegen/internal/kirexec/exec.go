@@ -402,7 +402,16 @@ func (t *thread) value(v *kir.Value) bool {
 			setf(math.FMA(f64(a(0)), f64(a(1)), f64(a(2))))
 		}
 	case kir.OpMulHi:
-		if k.IsSigned() {
+		if w := k.Bits(); w < 64 {
+			// The operands, sign- or zero-extended, multiply exactly in
+			// 64 bits; the high half is the top w bits of 2w.
+			p := norm(k, a(0)) * norm(k, a(1))
+			if k.IsSigned() {
+				set(uint64(int64(p) >> w))
+			} else {
+				set(p >> w)
+			}
+		} else if k.IsSigned() {
 			hi, _ := bits.Mul64(a(0), a(1))
 			// Signed correction of the unsigned high half.
 			if int64(a(0)) < 0 {

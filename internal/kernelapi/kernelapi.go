@@ -1,10 +1,10 @@
-package memspace
+package kernelapi
 
-// Functions of other packages that kernel code may call besides the gpu
-// package and //gpu:device functions. doc.go lists the same set; every
-// backend must implement each of them.
-var allowedCalls = map[string]map[string]bool{
-	"math": set(
+import "slices"
+
+// funcs lists, by import path, the functions kernel code may call.
+var funcs = map[string][]string{
+	"math": {
 		// Required by DIALECT.md.
 		"Sqrt", "Abs", "Floor", "Ceil", "Trunc", "FMA", "Copysign", "Signbit",
 		"Exp", "Log", "Sin", "Cos", "Pow",
@@ -14,8 +14,11 @@ var allowedCalls = map[string]map[string]bool{
 		"Tan", "Asin", "Acos", "Atan", "Atan2", "Sinh", "Cosh", "Tanh",
 		"Hypot", "Cbrt", "Mod", "Remainder", "Dim", "Max", "Min",
 		"Inf", "IsInf", "IsNaN", "NaN",
-	),
-	"math/bits": set(
+		// The lowering compiles these through codegen/devmath, which the
+		// functions above use, so they are allowed too.
+		"Frexp", "Ldexp", "Modf",
+	},
+	"math/bits": {
 		"LeadingZeros", "LeadingZeros8", "LeadingZeros16", "LeadingZeros32", "LeadingZeros64",
 		"TrailingZeros", "TrailingZeros8", "TrailingZeros16", "TrailingZeros32", "TrailingZeros64",
 		"OnesCount", "OnesCount8", "OnesCount16", "OnesCount32", "OnesCount64",
@@ -25,18 +28,42 @@ var allowedCalls = map[string]map[string]bool{
 		"Len", "Len8", "Len16", "Len32", "Len64",
 		"Add", "Add32", "Add64", "Sub", "Sub32", "Sub64", "Mul", "Mul32", "Mul64",
 		"Div", "Div32", "Div64", "Rem", "Rem32", "Rem64",
-	),
+	},
 }
 
-func set(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
+var allowed = func() map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	for pkg, names := range funcs {
+		m[pkg] = map[string]bool{}
+		for _, n := range names {
+			m[pkg][n] = true
+		}
 	}
 	return m
-}
+}()
 
 // Allowed reports whether kernel code may call the function name of the
-// package with import path pkg although it is not a //gpu:device function
-// (the gpu package aside). The codegen uses it to know what it must lower.
-func Allowed(pkg, name string) bool { return allowedCalls[pkg][name] }
+// package with import path pkg.
+func Allowed(pkg, name string) bool { return allowed[pkg][name] }
+
+// Listed reports whether pkg is a package some of whose functions kernel
+// code may call (so a call of one of its other functions deserves a
+// diagnostic that says so).
+func Listed(pkg string) bool { return allowed[pkg] != nil }
+
+// Packages returns the import paths of the listed packages, sorted.
+func Packages() []string {
+	var ps []string
+	for p := range funcs {
+		ps = append(ps, p)
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// Funcs returns the functions of pkg that kernel code may call, sorted.
+func Funcs(pkg string) []string {
+	fs := slices.Clone(funcs[pkg])
+	slices.Sort(fs)
+	return fs
+}
