@@ -36,6 +36,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/directive"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
@@ -136,7 +137,7 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		return nil, fmt.Errorf("target %q is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)", opts.Target)
 	}
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env}
-	pkgs, err := packages.Load(cfg, append([]string{lower.DevMathPath}, patterns...)...)
+	pkgs, err := packages.Load(cfg, append([]string{kernelapi.DevMathPath}, patterns...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -159,14 +160,14 @@ func buildLoaded(pkgs []*packages.Package, patterns []string, opts Options) (*Mo
 	var devmath *packages.Package
 	var roots []*packages.Package
 	for _, p := range pkgs {
-		if p.PkgPath == lower.DevMathPath && devmath == nil {
+		if p.PkgPath == kernelapi.DevMathPath && devmath == nil {
 			devmath = p
 			continue
 		}
 		roots = append(roots, p)
 	}
 	if devmath == nil {
-		return nil, fmt.Errorf("loading packages: %s not found", lower.DevMathPath)
+		return nil, fmt.Errorf("loading packages: %s not found", kernelapi.DevMathPath)
 	}
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("no packages match %v", patterns)
@@ -211,7 +212,7 @@ func buildLoaded(pkgs []*packages.Package, patterns []string, opts Options) (*Mo
 		}
 		sp.Build()
 		lower.FindNoFuse(p.Syntax, p.TypesInfo, noFuse)
-		if p.PkgPath == lower.DevMathPath {
+		if p.PkgPath == kernelapi.DevMathPath {
 			dm = sp
 		}
 	})
@@ -411,7 +412,7 @@ func diagnosticsIn(diags []diagnostic, reached []*ssa.Function, fset *token.File
 
 // relevant reports whether a package may hold kernel or device code.
 func relevant(p *packages.Package) bool {
-	if p.PkgPath == lower.DevMathPath {
+	if p.PkgPath == kernelapi.DevMathPath {
 		return true
 	}
 	for path := range p.Imports {

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/gpukvet/gpukvet/codegen/lower"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 )
 
 // Prepare and Compile split Build for the benchmark: loading and checking
@@ -43,7 +43,7 @@ var (
 // the error of type checking or of the checks' run.
 func PrepareSource(dir, name, src string, opts Options) (func(target string) (*Module, error), error) {
 	baseOnce.Do(func() {
-		pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, lower.DevMathPath, gpuapi.Path)
+		pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, kernelapi.DevMathPath, gpuapi.Path)
 		if err == nil && packages.PrintErrors(pkgs) > 0 {
 			err = errors.New("loading gpu and devmath failed")
 		}
@@ -56,7 +56,7 @@ func PrepareSource(dir, name, src string, opts Options) (func(target string) (*M
 	if baseErr != nil {
 		return nil, baseErr
 	}
-	gpu, devmath := basePkgs[gpuapi.Path], basePkgs[lower.DevMathPath]
+	gpu, devmath := basePkgs[gpuapi.Path], basePkgs[kernelapi.DevMathPath]
 	file := filepath.Join(dir, name+".go")
 	f, err := parser.ParseFile(gpu.Fset, file, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kerneldims"
 )
 
@@ -225,13 +226,6 @@ func (r *syntaxResolver) IsDim3(fd *ast.FuncDecl, x ast.Expr) bool {
 	return !notDim3(x, sc.params, sc.imports)
 }
 
-// knownPackages are imports whose functions read no index of a Thread.
-var knownPackages = map[string]bool{
-	"github.com/gpukvet/gpukvet/gpu": true,
-	"math":                           true,
-	"math/bits":                      true,
-}
-
 // Refs follows a call to a function or method of the package, and assumes
 // three dimensions for a call that hands a Thread to another package.
 func (r *syntaxResolver) Refs(fd *ast.FuncDecl, n ast.Node) ([]*ast.FuncDecl, int) {
@@ -247,7 +241,7 @@ func (r *syntaxResolver) Refs(fd *ast.FuncDecl, n ast.Node) ([]*ast.FuncDecl, in
 		sc := r.scope(fd)
 		if x, ok := f.X.(*ast.Ident); ok {
 			if path, ok := sc.imports[x.Name]; ok {
-				if !knownPackages[path] && mentions(call.Args, sc.threads) {
+				if !kernelapi.Uncounted(path) && mentions(call.Args, sc.threads) {
 					return nil, 3
 				}
 				return nil, 0

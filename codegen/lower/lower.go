@@ -22,10 +22,6 @@ import (
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
-// DevMathPath is the import path of codegen/devmath, whose functions the
-// lowering inlines for the math functions without a GPU instruction.
-const DevMathPath = "github.com/gpukvet/gpukvet/codegen/devmath"
-
 // Kernel describes one kernel to lower.
 type Kernel struct {
 	Fn    *ssa.Function

@@ -20,6 +20,8 @@ package budget
 import (
 	"fmt"
 	"go/ast"
+
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 )
 
 // MaxSize is the largest inlined size of a kernel, in syntax nodes (about
@@ -53,13 +55,7 @@ func Size(body *ast.BlockStmt) int {
 // packages the dialect allows, and codegen/devmath, which implements them.
 // Those are the compiler's own fixed code, small and of fixed depth, and
 // memspace never sees their bodies.
-func Counted(pkg string) bool {
-	switch pkg {
-	case "github.com/gpukvet/gpukvet/gpu", "github.com/gpukvet/gpukvet/codegen/devmath", "math", "math/bits":
-		return false
-	}
-	return true
-}
+func Counted(pkg string) bool { return !kernelapi.Uncounted(pkg) }
 
 // SizeError is the message for a kernel (or device function) named what
 // whose inlined size is size, more than MaxSize.

@@ -2,6 +2,14 @@ package kernelapi
 
 import "slices"
 
+// GPUPath is the import path of package gpu, the kernel API, whose calls
+// internal/gpuapi recognizes.
+const GPUPath = "github.com/gpukvet/gpukvet/gpu"
+
+// DevMathPath is the import path of codegen/devmath, whose functions the
+// lowering inlines for the math functions without a GPU instruction.
+const DevMathPath = "github.com/gpukvet/gpukvet/codegen/devmath"
+
 // funcs lists, by import path, the functions kernel code may call.
 var funcs = map[string][]string{
 	"math": {
@@ -66,4 +74,13 @@ func Funcs(pkg string) []string {
 	fs := slices.Clone(funcs[pkg])
 	slices.Sort(fs)
 	return fs
+}
+
+// Uncounted reports whether the functions of the package with import path
+// pkg are the compiler's own fixed code rather than the user's: the gpu
+// package, the standard-library packages of the table, and DevMathPath,
+// which implements them. They read no thread index of their own, the
+// inlining budget leaves them out, and no check sees their bodies.
+func Uncounted(pkg string) bool {
+	return pkg == GPUPath || pkg == DevMathPath || Listed(pkg)
 }
