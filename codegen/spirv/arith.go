@@ -423,6 +423,21 @@ func (e *funcEmitter) compare(v *kir.Value) {
 	e.opTo(e.val[v.ID], op, b.tBool(), x, y)
 }
 
+// signExtendTo sign-extends the 32-bit x to 64 bits into id as a zero
+// extension shifted left and arithmetically back, not as OpSConvert. An
+// OpSConvert to 64 bits that feeds a signed comparison came out wrong on
+// lavapipe (Mesa 22.3): int64(i) > 0 held for i = 0 in a kernel whose
+// indices the optimizer narrows to 32 bits, so Conv2D, Srad, Conv3D, Blur5
+// and Reduce1 of testdata/benchkernels trapped or summed wrong there and on
+// the H200's Vulkan driver; with the shift pair (which drivers fold into
+// one sign extension) all of them agree with the cpu backend.
+func (e *funcEmitter) signExtendTo(id, x uint32) {
+	b := e.b
+	t := b.tInt(64)
+	wide := e.op(opShiftLeftLogical, t, e.op(opUConvert, t, x), b.constU32(32))
+	e.opTo(id, opShiftRightArithmetic, t, wide, b.constU32(32))
+}
+
 func (e *funcEmitter) convert(v *kir.Value) {
 	b := e.b
 	x := e.val[v.Args[0].ID]
@@ -437,12 +452,10 @@ func (e *funcEmitter) convert(v *kir.Value) {
 			e.opTo(id, opCopyObject, t, x)
 		case fb == 64:
 			e.normalizeTo(id, e.op(opUConvert, b.tInt(32), x), to)
+		case tb == 64 && from.IsSigned():
+			e.signExtendTo(id, x)
 		case tb == 64:
-			op := uint32(opUConvert)
-			if from.IsSigned() {
-				op = opSConvert
-			}
-			e.opTo(id, op, t, x)
+			e.opTo(id, opUConvert, t, x)
 		default:
 			e.normalizeTo(id, x, to)
 		}

@@ -74,24 +74,7 @@ func TestOnVulkan(t *testing.T) {
 // knownFailures maps a test (package.Test) that fails on vulkan because of a
 // code-generator bug, reported to its owner, to the text its failure must
 // contain; it fails TestOnVulkan once it passes, so the list only shrinks.
-var knownFailures = map[string]string{
-	// Reduce1's strided shared-memory tree sums wrong on SPIR-V (Reduce0,
-	// the same tree with a modulo test, is right).
-	"variants.TestReductions": "reduce1[0] = ",
-	// Srad1's j[max(r-1, 0)*cols+col] indexes with max(-1, 0) = -1 on
-	// SPIR-V: the integer max is wrong there.
-	"stencil.TestSrad": "index out of range [-31]",
-	// Conv2D enters `if i > 0 && i < ni-1 && j > 0 && j < nj-1` with i = 0
-	// on SPIR-V (spirv b8916a3): the && chain is evaluated wrongly.
-	"stencil.TestConvJacobi": "index out of range [-47]",
-	// Conv3D (`if i < 1 || i >= ni-1 || ...` with i = 0 does not return)
-	// and Blur5 (min(max(r0+y, 0), rows-1) gives a negative row) show the
-	// same wrong comparison of a small or negative int derived from thread
-	// indices once the kernel-IR optimizer's output reaches SPIR-V; one
-	// cause is suspected for all four and is not found yet.
-	"variants.TestConv3D": "index out of range [-110]",
-	"variants.TestBlur5":  "index out of range [-70]",
-}
+var knownFailures = map[string]string{}
 
 // noSPIRV is how the vulkan backend refuses a kernel that has no SPIR-V.
 const noSPIRV = "has no SPIR-V code for the vulkan backend"
