@@ -91,7 +91,8 @@ kernel parameter after the gpu.Thread must be a bool, an integer type,
 float32, float64, a struct of those (nested structs included) passed by
 value, or a slice of any of those; memspace reports any other.
 
-On the host side, memspace checks every call of (*device.Device).Launch as
+On the host side, memspace checks every call of (*device.Device).Launch
+(and of LaunchWithin, which is Launch with a validation tolerance first) as
 vet's printf check checks format strings:
 
   - the kernel argument must name a //gpu:kernel function (of any package,

@@ -25,7 +25,7 @@ import (
 // and dimensionality, and the arguments must match its parameters in number
 // and type, with a *device.Buffer[T] for each []T parameter.
 func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
-	var launches []*ast.CallExpr
+	var launches []*launchSite
 	registered := map[*types.Func]bool{}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -35,7 +35,11 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 			}
 			switch deviceCall(pass.TypesInfo, call) {
 			case "(*Device).Launch":
-				launches = append(launches, call)
+				launches = appendSite(launches, call, call.Args)
+			case "(*Device).LaunchWithin":
+				// LaunchWithin(ulps, kernel, grid, block, args...) is
+				// Launch after its tolerance.
+				launches = appendSite(launches, call, call.Args[min(1, len(call.Args)):])
 			case "RegisterKernel":
 				if len(call.Args) > 0 {
 					if fn := funcOf(pass.TypesInfo, astutil.Unparen(call.Args[0])); fn != nil {
@@ -51,14 +55,8 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 	}
 	shapes := singleValues(pass)
 	fv := newFuncValues(pass)
-	for _, call := range launches {
-		if len(call.Args) < 3 {
-			continue // does not type-check
-		}
-		checkLaunch(pass, kres, registered, shapes, fv, &launchSite{
-			node: call, kernel: call.Args[0], grid: call.Args[1], block: call.Args[2],
-			args: call.Args[3:], ellipsis: call.Ellipsis.IsValid(),
-		})
+	for _, site := range launches {
+		checkLaunch(pass, kres, registered, shapes, fv, site)
 	}
 	for _, site := range wrapperSites(pass, fv, launches) {
 		checkLaunch(pass, kres, registered, shapes, fv, site)
@@ -106,6 +104,16 @@ func singleValues(pass *analysis.Pass) map[types.Object]ast.Expr {
 		}
 	}
 	return values
+}
+
+// appendSite appends the launch that call makes with args, the arguments
+// of Launch from the kernel on, unless they are too few to type-check.
+func appendSite(sites []*launchSite, call *ast.CallExpr, args []ast.Expr) []*launchSite {
+	if len(args) < 3 {
+		return sites
+	}
+	return append(sites, &launchSite{node: call, kernel: args[0], grid: args[1], block: args[2],
+		args: args[3:], ellipsis: call.Ellipsis.IsValid()})
 }
 
 // deviceCall names the function of package device that call calls
