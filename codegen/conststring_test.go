@@ -4,15 +4,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
-	"github.com/gpukvet/gpukvet/codegen/llvm"
 )
 
 // word mixes ASCII, two- and three-byte UTF-8 and an invalid byte, which
@@ -65,37 +61,7 @@ func TestConstantStrings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, why := range m.SPIRVFailed {
-		t.Errorf("SPIR-V: %s: %s", name, why)
-	}
-	text, err := llvm.Emit(m.IR, llvm.Options{Target: "amdgcn"})
-	if err != nil {
-		t.Errorf("LLVM IR for amdgcn: %v", err)
-	}
-	t.Run("ptxas", func(t *testing.T) { assemble(t, "conststrings", string(m.PTX)) })
-	t.Run("spirv-val", func(t *testing.T) {
-		val, err := exec.LookPath("spirv-val")
-		if err != nil {
-			t.Skip("spirv-val not found (Debian's spirv-tools)")
-		}
-		file := filepath.Join(t.TempDir(), "s.spv")
-		if err := os.WriteFile(file, m.SPIRV, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command(val, "--target-env", "vulkan1.2", file).CombinedOutput(); err != nil {
-			t.Errorf("spirv-val: %v\n%s", err, out)
-		}
-	})
-	t.Run("llc", func(t *testing.T) {
-		llc := llcPath(t)
-		ll := filepath.Join(t.TempDir(), "s.ll")
-		if err := os.WriteFile(ll, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-O2", "-filetype=obj", ll, "-o", ll+".o").CombinedOutput(); err != nil {
-			t.Errorf("llc amdgcn: %v\n%s", err, out)
-		}
-	})
+	compileEverywhere(t, "conststrings", m)
 
 	kernel := func(name string) (*codegen.KernelInfo, int) {
 		for i := range m.Manifest.Kernels {
@@ -218,37 +184,7 @@ func TestCopyClear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, why := range m.SPIRVFailed {
-		t.Errorf("SPIR-V: %s: %s", name, why)
-	}
-	text, err := llvm.Emit(m.IR, llvm.Options{Target: "amdgcn"})
-	if err != nil {
-		t.Errorf("LLVM IR for amdgcn: %v", err)
-	}
-	t.Run("ptxas", func(t *testing.T) { assemble(t, "copy", string(m.PTX)) })
-	t.Run("spirv-val", func(t *testing.T) {
-		val, err := exec.LookPath("spirv-val")
-		if err != nil {
-			t.Skip("spirv-val not found (Debian's spirv-tools)")
-		}
-		file := filepath.Join(t.TempDir(), "c.spv")
-		if err := os.WriteFile(file, m.SPIRV, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command(val, "--target-env", "vulkan1.2", file).CombinedOutput(); err != nil {
-			t.Errorf("spirv-val: %v\n%s", err, out)
-		}
-	})
-	t.Run("llc", func(t *testing.T) {
-		llc := llcPath(t)
-		ll := filepath.Join(t.TempDir(), "c.ll")
-		if err := os.WriteFile(ll, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-O2", "-filetype=obj", ll, "-o", ll+".o").CombinedOutput(); err != nil {
-			t.Errorf("llc amdgcn: %v\n%s", err, out)
-		}
-	})
+	compileEverywhere(t, "copy", m)
 	k, f := m.Manifest.Kernels[0], m.IR.Funcs[0]
 	for _, ks := range [][4]int{{1, 1, 2, 0}, {3, 5, 0, 0}, {0, 0, 16, 0}, {15, 7, 1, 0}} {
 		s := make([]int32, 16)

@@ -190,45 +190,14 @@ func TestKernelAPI(t *testing.T) {
 	if want := 0; len(funcs) == want {
 		t.Fatal("no function listed")
 	}
-	for name, why := range m.SPIRVFailed {
-		t.Errorf("SPIR-V: %s: %s", name, why)
-	}
-	text, err := llvm.Emit(m.IR, llvm.Options{Target: "amdgcn"})
-	if err != nil {
-		t.Errorf("LLVM IR for amdgcn: %v", err)
-	}
-	t.Run("ptxas", func(t *testing.T) { assemble(t, "apicalls", string(m.PTX)) })
-	t.Run("spirv-val", func(t *testing.T) {
-		val, err := exec.LookPath("spirv-val")
-		if err != nil {
-			t.Skip("spirv-val not found (Debian's spirv-tools)")
-		}
-		file := filepath.Join(t.TempDir(), "apicalls.spv")
-		if err := os.WriteFile(file, m.SPIRV, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command(val, "--target-env", "vulkan1.2", file).CombinedOutput(); err != nil {
-			t.Errorf("spirv-val: %v\n%s", err, out)
-		}
-	})
-	t.Run("llc", func(t *testing.T) {
-		llc := llcPath(t)
-		dir := t.TempDir()
-		ll := filepath.Join(dir, "apicalls.ll")
-		if err := os.WriteFile(ll, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-O2", "-filetype=obj", ll, "-o", filepath.Join(dir, "o")).CombinedOutput(); err != nil {
-			t.Errorf("llc amdgcn: %v\n%s", err, out)
-		}
-	})
+	compileEverywhere(t, "apicalls", m)
 
 	_, unlisted := stdFuncs(t, append(kernelapi.Packages(), "unicode")...)
 	if len(unlisted) < 20 {
 		t.Fatalf("only %d unlisted functions to try", len(unlisted))
 	}
 	src := apiSource(unlisted)
-	_, err = buildSource(t, src, codegen.Options{})
+	_, err := buildSource(t, src, codegen.Options{})
 	if err == nil {
 		t.Fatal("kernels calling functions kernelapi does not list compiled")
 	}
@@ -628,4 +597,42 @@ func asmTrouble(f apiFunc, ps *types.Tuple, args []uint64) bool {
 		}
 	}
 	return false
+}
+
+// compileEverywhere checks module m (built with Options.SPIRV) on every
+// target: no kernel left out of SPIR-V, the PTX through ptxas, the SPIR-V
+// through spirv-val, and LLVM IR for AMD GPUs through llc.
+func compileEverywhere(t *testing.T, name string, m *codegen.Module) {
+	t.Helper()
+	for k, why := range m.SPIRVFailed {
+		t.Errorf("SPIR-V: %s: %s", k, why)
+	}
+	text, err := llvm.Emit(m.IR, llvm.Options{Target: "amdgcn"})
+	if err != nil {
+		t.Errorf("LLVM IR for amdgcn: %v", err)
+	}
+	t.Run("ptxas", func(t *testing.T) { assemble(t, name, string(m.PTX)) })
+	t.Run("spirv-val", func(t *testing.T) {
+		val, err := exec.LookPath("spirv-val")
+		if err != nil {
+			t.Skip("spirv-val not found (Debian's spirv-tools)")
+		}
+		file := filepath.Join(t.TempDir(), name+".spv")
+		if err := os.WriteFile(file, m.SPIRV, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(val, "--target-env", "vulkan1.2", file).CombinedOutput(); err != nil {
+			t.Errorf("spirv-val: %v\n%s", err, out)
+		}
+	})
+	t.Run("llc", func(t *testing.T) {
+		llc := llcPath(t)
+		ll := filepath.Join(t.TempDir(), name+".ll")
+		if err := os.WriteFile(ll, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-O2", "-filetype=obj", ll, "-o", ll+".o").CombinedOutput(); err != nil {
+			t.Errorf("llc amdgcn: %v\n%s", err, out)
+		}
+	})
 }
