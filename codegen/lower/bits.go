@@ -70,14 +70,8 @@ func (b *builder) bitsCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 	case "Div", "Rem":
 		// Long division with Go's panics as traps, from devmath; uint is
 		// 64 bits wide in kernels.
-		if b.env.DevMath != nil {
-			if fn := b.env.DevMath.Func(strings.TrimRight(name, "0123456789") + itoa(w)); fn != nil {
-				var leaves [][]*kir.Value
-				for _, a := range args {
-					leaves = append(leaves, b.value(a))
-				}
-				return b.inline(fn, leaves, v.Pos())
-			}
+		if r, ok := b.devMath(strings.TrimRight(name, "0123456789")+itoa(w), args, v); ok {
+			return r
 		}
 	}
 	b.fail(v.Pos(), "bits.%s cannot be compiled for the GPU", name) // a kernelapi entry without a lowering: TestKernelAPI fails

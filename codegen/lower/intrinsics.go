@@ -153,17 +153,29 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 		nonneg := b.val(kir.OpGe, kir.TBool, xs[0], b.konst(xs[0].Type, 0))
 		return []*kir.Value{b.val(kir.OpSelect, kir.TF64, nonneg, pos, neg)}
 	}
-	if b.env.DevMath != nil {
-		if fn := b.env.DevMath.Func(name); fn != nil {
-			var leaves [][]*kir.Value
-			for _, a := range args {
-				leaves = append(leaves, b.value(a))
-			}
-			return b.inline(fn, leaves, v.Pos())
-		}
+	if r, ok := b.devMath(name, args, v); ok {
+		return r
 	}
 	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU", name) // a kernelapi entry without a lowering: TestKernelAPI fails
 	return nil
+}
+
+// devMath inlines codegen/devmath's function name, the Go code that
+// implements a call without a GPU instruction, and reports whether there
+// is one.
+func (b *builder) devMath(name string, args []ssa.Value, v *ssa.Call) ([]*kir.Value, bool) {
+	if b.env.DevMath == nil {
+		return nil, false
+	}
+	fn := b.env.DevMath.Func(name)
+	if fn == nil {
+		return nil, false
+	}
+	var leaves [][]*kir.Value
+	for _, a := range args {
+		leaves = append(leaves, b.value(a))
+	}
+	return b.inline(fn, leaves, v.Pos()), true
 }
 
 // mathMaxMin is math.Max or math.Min: the builtin's max or min (NaN if
