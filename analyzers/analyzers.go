@@ -4,7 +4,7 @@
 // Each analyzer is defined, with //gpukvet:ignore suppression and a panic
 // guard applied, in its own package (memspace, ownership, races,
 // divergence, and analyzers/ignore, which reports malformed directives),
-// through package analyzers/define; this package only lists them. Any
+// through package internal/define; this package only lists them. Any
 // driver may run the list, or any one analyzer package on its own (Bazel's
 // nogo wants one package per analyzer), and gets the same behaviour.
 package analyzers
@@ -14,9 +14,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
 	"github.com/gpukvet/gpukvet/analyzers/ignore"
 	"github.com/gpukvet/gpukvet/divergence"
+	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/memspace"
 	"github.com/gpukvet/gpukvet/ownership"
 	"github.com/gpukvet/gpukvet/races"

@@ -29,14 +29,15 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 
-	"github.com/gpukvet/gpukvet/analyzers"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/llvm"
 	"github.com/gpukvet/gpukvet/codegen/lower"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -53,9 +54,12 @@ type Options struct {
 	Dir string
 	// Env is the environment for go/packages (nil = os.Environ()).
 	Env []string
-	// SkipChecks compiles without running the checks (tests of the
-	// codegen itself; never for users).
-	SkipChecks bool
+	// Checks are the analyzers whose diagnostics refuse a kernel: the
+	// gpukvet command passes its whole suite (analyzers.All()). Nil
+	// compiles without checks, which only tests of the compiler itself
+	// should want. codegen runs what it is given and imports no check, so
+	// the compiler sits below the checks in the import graph.
+	Checks []*analysis.Analyzer
 	// KeepBoundsChecks keeps every bounds check (no elimination).
 	KeepBoundsChecks bool
 	// DisableOptimizer compiles without the kernel-IR optimizer
@@ -133,7 +137,7 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		return nil, fmt.Errorf("target %q is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)", opts.Target)
 	}
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env}
-	pkgs, err := packages.Load(cfg, append([]string{lower.DevMathPath}, patterns...)...)
+	pkgs, err := packages.Load(cfg, append([]string{kernelapi.DevMathPath}, patterns...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -146,28 +150,31 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	if len(loadErrs) > 0 {
 		return nil, fmt.Errorf("loading packages:\n\t%s", strings.Join(loadErrs, "\n\t"))
 	}
+	return buildLoaded(pkgs, patterns, opts)
+}
+
+// buildLoaded is Build after loading: pkgs are codegen/devmath and the
+// packages patterns name, with the syntax of their dependencies.
+func buildLoaded(pkgs []*packages.Package, patterns []string, opts Options) (*Module, error) {
 	// packages.Load does not keep the order of the patterns.
 	var devmath *packages.Package
 	var roots []*packages.Package
 	for _, p := range pkgs {
-		if p.PkgPath == lower.DevMathPath && devmath == nil {
+		if p.PkgPath == kernelapi.DevMathPath && devmath == nil {
 			devmath = p
 			continue
 		}
 		roots = append(roots, p)
 	}
 	if devmath == nil {
-		return nil, fmt.Errorf("loading packages: %s not found", lower.DevMathPath)
+		return nil, fmt.Errorf("loading packages: %s not found", kernelapi.DevMathPath)
 	}
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("no packages match %v", patterns)
 	}
 
 	// Checks and kernel discovery in one run of the suite.
-	suite := append([]*analysis.Analyzer{kernels.Analyzer}, analyzers.All()...)
-	if opts.SkipChecks {
-		suite = suite[:1]
-	}
+	suite := append([]*analysis.Analyzer{kernels.Analyzer}, opts.Checks...)
 	graph, err := checker.Analyze(suite, roots, nil)
 	if err != nil {
 		return nil, err
@@ -205,7 +212,7 @@ func Build(patterns []string, opts Options) (*Module, error) {
 		}
 		sp.Build()
 		lower.FindNoFuse(p.Syntax, p.TypesInfo, noFuse)
-		if p.PkgPath == lower.DevMathPath {
+		if p.PkgPath == kernelapi.DevMathPath {
 			dm = sp
 		}
 	})
@@ -250,7 +257,17 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 			hash, _ = srchash.Dir(filepath.Dir(p.GoFiles[0]))
 		}
 		man.SourceHashes = append(man.SourceHashes, PackageHash{Path: p.PkgPath, Hash: hash})
+		// Kernel discovery's problems (malformed directives, bad
+		// signatures, target limits exceeded) refuse the build whether or
+		// not the checks that report them ran: such a kernel cannot be
+		// compiled or launched on any target.
+		for _, d := range res.Problems {
+			refused = append(refused, fmt.Sprintf("%s: [%s] %s", relPos(opts.Dir)(fset.Position(d.Pos)), reporter(diags, d), d.Message))
+		}
 		for _, k := range res.Kernels {
+			if len(k.Problems) > 0 {
+				continue
+			}
 			fn := prog.FuncValue(k.Func)
 			if fn == nil {
 				return nil, fmt.Errorf("%v: no SSA for kernel %s", fset.Position(k.Func.Pos()), k.Func.Name())
@@ -261,7 +278,7 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 			}
 			entries[entry] = true
 			f, reached, err := lower.LowerReached(env, m, lower.Kernel{Fn: fn, Entry: entry, Block: k.Block, Dims: k.Dims})
-			if bad := diagnosticsIn(diags, reached, fset); len(bad) > 0 {
+			if bad := notProblems(diagnosticsIn(diags, reached, fset), res); len(bad) > 0 {
 				for _, d := range bad {
 					refused = append(refused, fmt.Sprintf("%s: [%s] %s (kernel %s)", relPos(opts.Dir)(d.position), d.analyzer, d.message, k.Func.Name()))
 				}
@@ -345,6 +362,29 @@ type diagnostic struct {
 	message  string
 }
 
+// reporter names the check that reported kernel discovery's problem d, or
+// kernel discovery itself when no check ran that reports it.
+func reporter(diags []diagnostic, d analysis.Diagnostic) string {
+	for _, x := range diags {
+		if x.pos == d.Pos && x.message == d.Message {
+			return x.analyzer
+		}
+	}
+	return kernels.Analyzer.Name
+}
+
+// notProblems drops the diagnostics that report kernel discovery's problems,
+// which the build lists once already.
+func notProblems(diags []diagnostic, res *kernels.Result) []diagnostic {
+	var out []diagnostic
+	for _, d := range diags {
+		if !slices.ContainsFunc(res.Problems, func(p analysis.Diagnostic) bool { return p.Pos == d.pos && p.Message == d.message }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // diagnosticsIn returns the diagnostics that lie inside the functions a
 // kernel reached (itself and the device functions inlined into it).
 func diagnosticsIn(diags []diagnostic, reached []*ssa.Function, fset *token.FileSet) []diagnostic {
@@ -372,11 +412,11 @@ func diagnosticsIn(diags []diagnostic, reached []*ssa.Function, fset *token.File
 
 // relevant reports whether a package may hold kernel or device code.
 func relevant(p *packages.Package) bool {
-	if p.PkgPath == lower.DevMathPath {
+	if p.PkgPath == kernelapi.DevMathPath {
 		return true
 	}
 	for path := range p.Imports {
-		if path == kernels.GPUPath {
+		if path == gpuapi.Path {
 			return true
 		}
 	}

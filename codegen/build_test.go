@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/kir"
 )
@@ -96,7 +97,7 @@ var (
 // corpusBuild builds the construct corpus once for the tests that read it.
 func corpusBuild(t *testing.T) *codegen.Module {
 	corpusOnce.Do(func() {
-		corpusModule, corpusErr = codegen.Build([]string{corpus + "basic", corpus + "constructs", corpus + "genuse"}, codegen.Options{})
+		corpusModule, corpusErr = codegen.Build([]string{corpus + "basic", corpus + "constructs", corpus + "genuse"}, codegen.Options{Checks: analyzers.All()})
 	})
 	if corpusErr != nil {
 		t.Fatal(corpusErr)
@@ -199,7 +200,7 @@ func TestManifest(t *testing.T) {
 }
 
 func TestExamples(t *testing.T) {
-	m := build(t, codegen.Options{}, "github.com/gpukvet/gpukvet/examples/...")
+	m := build(t, codegen.Options{Checks: analyzers.All()}, "github.com/gpukvet/gpukvet/examples/...")
 	if len(m.Manifest.Kernels) < 7 {
 		t.Errorf("only %d example kernels compiled", len(m.Manifest.Kernels))
 	}
@@ -209,12 +210,12 @@ func TestExamples(t *testing.T) {
 // TestDifferential assembles the kernels of the differential suite (the
 // checks are the suite's own business there; this is about the code).
 func TestDifferential(t *testing.T) {
-	m := build(t, codegen.Options{SkipChecks: true}, "github.com/gpukvet/gpukvet/testdata/differential/kernels")
+	m := build(t, codegen.Options{}, "github.com/gpukvet/gpukvet/testdata/differential/kernels")
 	if len(m.Manifest.Kernels) < 40 {
 		t.Errorf("only %d differential kernels compiled", len(m.Manifest.Kernels))
 	}
 	assemble(t, "differential", string(m.PTX))
-	again, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/differential/kernels"}, codegen.Options{SkipChecks: true})
+	again, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/differential/kernels"}, codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestDifferential(t *testing.T) {
 }
 
 func TestRefusal(t *testing.T) {
-	_, err := codegen.Build([]string{corpus + "refused"}, codegen.Options{})
+	_, err := codegen.Build([]string{corpus + "refused"}, codegen.Options{Checks: analyzers.All()})
 	var r *codegen.Refusal
 	if !errors.As(err, &r) {
 		t.Fatalf("Build of a kernel with a divergent barrier: %v, want a *Refusal", err)
@@ -235,7 +236,7 @@ func TestRefusal(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	_, err := codegen.Build([]string{corpus + "unsupported"}, codegen.Options{SkipChecks: true})
+	_, err := codegen.Build([]string{corpus + "unsupported"}, codegen.Options{})
 	if err == nil {
 		t.Fatal("Build of kernels the GPU cannot run succeeded")
 	}
@@ -243,7 +244,7 @@ func TestUnsupported(t *testing.T) {
 		"unsupported.go:13:18: maps cannot be used in kernels (kernel UsesMap)",
 		"unsupported.go:29:9: package-level variable counter cannot be used in kernels (kernel UsesGlobal)",
 		"unsupported.go:37:14: interfaces cannot be used in kernels (kernel UsesInterface)",
-		"unsupported.go:51:17: calls nested more than 64 deep (recursion is not allowed in kernels) (kernel Recursive)",
+		"unsupported.go:51:17: recursive call of fact: kernel code cannot recurse (kernel Recursive)",
 		"unsupported.go:58:13: builtin append cannot be used in kernels (kernel UsesAppend)",
 		"unsupported.go:65:41: values of type string cannot be used in kernels (kernel UsesString)",
 	} {
@@ -257,7 +258,7 @@ func TestUnsupported(t *testing.T) {
 // examples' kernels, after loading and checking (which go/packages
 // dominates: about 2 s for the 131 packages the examples import).
 func BenchmarkCompileExamples(b *testing.B) {
-	compile, err := codegen.Prepare([]string{"github.com/gpukvet/gpukvet/examples/..."}, codegen.Options{})
+	compile, err := codegen.Prepare([]string{"github.com/gpukvet/gpukvet/examples/..."}, codegen.Options{Checks: analyzers.All()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -273,7 +274,7 @@ func BenchmarkCompileExamples(b *testing.B) {
 // loading, checks, SSA, lowering and emission.
 func BenchmarkBuildExamples(b *testing.B) {
 	for range b.N {
-		if _, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/examples/..."}, codegen.Options{}); err != nil {
+		if _, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/examples/..."}, codegen.Options{Checks: analyzers.All()}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -283,7 +284,7 @@ func BenchmarkBuildExamples(b *testing.B) {
 // verdict corpora (racy and divergent ones included: the checks are off),
 // for breadth: every kernel someone wrote for gpukvet must compile.
 func TestCheckCorpora(t *testing.T) {
-	m := build(t, codegen.Options{SkipChecks: true}, "github.com/gpukvet/gpukvet/testdata/corpus/divergence", "../testdata/corpus/races/...")
+	m := build(t, codegen.Options{}, "github.com/gpukvet/gpukvet/testdata/corpus/divergence", "../testdata/corpus/races/...")
 	if len(m.Manifest.Kernels) < 100 {
 		t.Errorf("only %d corpus kernels compiled", len(m.Manifest.Kernels))
 	}

@@ -28,8 +28,8 @@ func TestBoundsCheckEliminationIsSound(t *testing.T) {
 		{[]string{corpus + "basic", corpus + "constructs", "github.com/gpukvet/gpukvet/testdata/differential/kernels", "github.com/gpukvet/gpukvet/examples/..."}, true},
 		{[]string{"github.com/gpukvet/gpukvet/testdata/corpus/divergence", "../testdata/corpus/races/..."}, false},
 	} {
-		opt := build(t, codegen.Options{SkipChecks: true}, set.patterns...)
-		all := build(t, codegen.Options{SkipChecks: true, KeepBoundsChecks: true}, set.patterns...)
+		opt := build(t, codegen.Options{}, set.patterns...)
+		all := build(t, codegen.Options{KeepBoundsChecks: true}, set.patterns...)
 		if len(opt.IR.Funcs) != len(all.IR.Funcs) {
 			t.Fatalf("%d kernels with elimination, %d without", len(opt.IR.Funcs), len(all.IR.Funcs))
 		}
@@ -200,7 +200,7 @@ func cloneArgs(args []kirexec.Arg) []kirexec.Arg {
 func TestInterpreterCatchesMissingChecks(t *testing.T) {
 	// At -O0 every access has its own check; the optimizer would combine
 	// saxpy's checks into one branch whose slow path re-checks them.
-	m, err := codegen.Build([]string{corpus + "basic"}, codegen.Options{SkipChecks: true, KeepBoundsChecks: true, DisableOptimizer: true})
+	m, err := codegen.Build([]string{corpus + "basic"}, codegen.Options{KeepBoundsChecks: true, DisableOptimizer: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestInterpreterCatchesMissingChecks(t *testing.T) {
 		t.Errorf("Run without checks: %v, want a fault reading x[10]", err)
 	}
 	// With its checks, the same run traps instead.
-	m = build(t, codegen.Options{SkipChecks: true}, corpus+"basic")
+	m = build(t, codegen.Options{}, corpus+"basic")
 	trap, err := kirexec.Run(m.IR.Funcs[0], nil, [3]int{2, 1, 1}, [3]int{32, 1, 1}, args)
 	if err != nil || trap == nil || trap.Code != kir.TrapIndex {
 		t.Errorf("Run with checks: trap %+v, error %v; want an index trap", trap, err)

@@ -101,7 +101,7 @@ func readModule(t *testing.T, file string) *codegen.Module {
 // what the codegen emits (go test ./codegen -run GPUTrapModule -update
 // rewrites it).
 func TestGPUTrapModule(t *testing.T) {
-	m := build(t, codegen.Options{SkipChecks: true}, corpus+"gputrap")
+	m := build(t, codegen.Options{}, corpus+"gputrap")
 	if *update {
 		data, err := json.MarshalIndent(m.Manifest, "", "  ")
 		if err != nil {

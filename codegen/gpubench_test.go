@@ -23,7 +23,6 @@ var benchModules = map[string]codegen.Options{
 
 func TestGPUBenchModules(t *testing.T) {
 	for file, opts := range benchModules {
-		opts.SkipChecks = true
 		m := build(t, opts, "github.com/gpukvet/gpukvet/examples/matmul")
 		if *update {
 			if err := os.WriteFile(file, m.PTX, 0o644); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/llvm"
 )
@@ -77,7 +78,7 @@ func TestHSACO(t *testing.T) {
 			t.Skipf("%s not found (Debian's llvm-19 and lld-19): no AMD code object", tool[0])
 		}
 	}
-	m := build(t, codegen.Options{Target: "hsaco"}, "github.com/gpukvet/gpukvet/examples/...")
+	m := build(t, codegen.Options{Target: "hsaco", Checks: analyzers.All()}, "github.com/gpukvet/gpukvet/examples/...")
 	if !bytes.HasPrefix(m.HSACO, []byte("\x7fELF")) {
 		t.Fatalf("the code object is not an ELF file (%d bytes)", len(m.HSACO))
 	}

@@ -3,12 +3,13 @@ package codegen
 import (
 	"go/types"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"golang.org/x/tools/go/packages"
+
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
-	"golang.org/x/tools/go/packages"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // Manifest says how to load and launch the kernels of a module from any
@@ -139,19 +140,19 @@ type TrapABI struct {
 
 func newManifest(opts Options) *Manifest {
 	codes := map[string]string{}
-	for c := kir.TrapIndex; c <= kir.TrapUnreachable; c++ {
+	for _, c := range gpuabi.TrapCodes {
 		codes[itoa(int(c))] = c.String()
+	}
+	var fields []FieldInfo
+	for _, f := range gpuabi.TrapFields {
+		fields = append(fields, FieldInfo{f.Name, f.Type, int64(f.Offset), int64(f.Size)})
 	}
 	return &Manifest{
 		Version: 1, Target: opts.Target, Arch: opts.Arch,
 		Trap: TrapABI{
-			Param: ptx.TrapParam, Size: 48, Align: 8,
-			Fields: []FieldInfo{
-				{"code", "uint32", 0, 4}, {"posid", "uint32", 4, 4},
-				{"blockIdx", "[3]uint32", 8, 12}, {"threadIdx", "[3]uint32", 20, 12},
-				{"arg0", "int64", 32, 8}, {"arg1", "int64", 40, 8},
-			},
-			Codes: codes,
+			Param: gpuabi.TrapParamName, Size: gpuabi.TrapRecordSize, Align: 8,
+			Fields: fields,
+			Codes:  codes,
 			Notes: "zero the record before launching; after the kernel, code != 0 means a thread trapped: " +
 				"positions[posid] is the Go position, arg0/arg1 the index and length (code 1) or the bounds (code 2). " +
 				"The first trapping thread writes the record (atomic CAS on code); trapping threads exit, others run on.",
@@ -182,7 +183,7 @@ func kernelManifest(p *packages.Package, k *kernels.Kernel, f *kir.Func, pos str
 		}
 		ki.EntryParams = append(ki.EntryParams, ep)
 	}
-	ki.EntryParams = append(ki.EntryParams, EntryParam{Name: ptx.TrapParam, PTX: "u64", Size: 8, Align: 8, Role: "trap"})
+	ki.EntryParams = append(ki.EntryParams, EntryParam{Name: gpuabi.TrapParamName, PTX: "u64", Size: 8, Align: 8, Role: "trap"})
 	sig := k.Func.Signature()
 	next := 0
 	for i := 1; i < sig.Params().Len(); i++ {

@@ -27,8 +27,8 @@ var optCorpora = []struct {
 // and the race-free kernels compute the same bytes.
 func TestOptimizerPreservesSemantics(t *testing.T) {
 	for _, set := range optCorpora {
-		opt := build(t, codegen.Options{SkipChecks: true, VerifyPasses: true}, set.patterns...)
-		raw := build(t, codegen.Options{SkipChecks: true, DisableOptimizer: true}, set.patterns...)
+		opt := build(t, codegen.Options{VerifyPasses: true}, set.patterns...)
+		raw := build(t, codegen.Options{DisableOptimizer: true}, set.patterns...)
 		if len(opt.IR.Funcs) != len(raw.IR.Funcs) {
 			t.Fatalf("%d kernels optimized, %d with -O0", len(opt.IR.Funcs), len(raw.IR.Funcs))
 		}

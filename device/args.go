@@ -7,15 +7,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
-)
-
-// Limits on launch shapes that every GPU backend shares (CUDA's, which
-// Vulkan and HIP devices meet or exceed); the cpu backend keeps them too, so
-// that a launch that works there works everywhere.
-const (
-	maxBlockThreads = 1024
-	maxGridX        = math.MaxInt32
-	maxGridYZ       = 65535
+	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
 // bufferArg is implemented by every *Buffer[T], so that Launch can take one
@@ -84,13 +76,14 @@ func checkShapes(k *kernel, grid, block gpu.Dim3) error {
 				k.Name, s.what, shapeString(s.shape), k.Dims, unread(k.Dims), s.what, map[int]string{1: "", 2: " and Y"}[k.Dims])
 		}
 	}
-	if n := block.X * block.Y * block.Z; block.X > maxBlockThreads || block.Y > maxBlockThreads || block.Z > 64 || n > maxBlockThreads {
-		return fmt.Errorf("device.Launch %s: block %s has more than %d threads (or Z above 64), more than GPUs run in one block",
-			k.Name, shapeString(block), maxBlockThreads)
+	// The backends check what their device reports too (a Vulkan device
+	// may run fewer threads per block); these are the limits no target
+	// exceeds, the ones the checks apply to //gpu:kernel shapes.
+	if err := targets.Static.CheckBlock([3]int{block.X, block.Y, block.Z}); err != nil {
+		return fmt.Errorf("device.Launch %s: block %s: %v", k.Name, shapeString(block), err)
 	}
-	if grid.X > maxGridX || grid.Y > maxGridYZ || grid.Z > maxGridYZ {
-		return fmt.Errorf("device.Launch %s: grid %s exceeds the GPU limits (X ≤ %d, Y and Z ≤ %d)",
-			k.Name, shapeString(grid), maxGridX, maxGridYZ)
+	if err := targets.Static.CheckGrid([3]int{grid.X, grid.Y, grid.Z}); err != nil {
+		return fmt.Errorf("device.Launch %s: grid %s: %v", k.Name, shapeString(grid), err)
 	}
 	return nil
 }

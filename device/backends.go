@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gpukvet/gpukvet/device/backend"
@@ -12,13 +13,13 @@ import (
 	"github.com/gpukvet/gpukvet/device/vulkan"
 )
 
-// backends lists every backend by name, in the order Open tries them when
-// GPUKVET_DEVICE is unset. A nil open means the backend is not built into
-// this version of gpukvet. A new backend package provides
-// `func Open() (backend.Backend, error)` and takes its place here.
-// auto, when set, is what Open tries instead of open with GPUKVET_DEVICE
-// unset (vulkan's passes over a Vulkan device that runs on the CPU, such as
-// lavapipe: there the cpu backend is the better choice).
+// backends lists every backend built into this version of gpukvet, by
+// name, in the order Open tries them when GPUKVET_DEVICE is unset. A new
+// backend package provides `func Open() (backend.Backend, error)` and takes
+// its place here (and leaves notBuilt). auto, when set, is what Open tries
+// instead of open with GPUKVET_DEVICE unset (vulkan's passes over a Vulkan
+// device that runs on the CPU, such as lavapipe: there the cpu backend is
+// the better choice).
 var backends = []struct {
 	name string
 	open func() (backend.Backend, error)
@@ -26,9 +27,13 @@ var backends = []struct {
 }{
 	{"cuda", cuda.Open, nil},
 	{"vulkan", vulkan.Open, vulkan.OpenGPU},
-	{"hip", nil, nil},
 	{"cpu", cpu.Open, nil},
 }
+
+// notBuilt names the backends DIALECT.md lets GPUKVET_DEVICE choose that
+// this version of gpukvet does not build, so that choosing one says so
+// rather than calling the name unknown.
+var notBuilt = []string{"hip"}
 
 // Open opens the backend that the environment variable GPUKVET_DEVICE names
 // (cuda, vulkan, hip or cpu); a named backend that does not work is an error,
@@ -49,9 +54,6 @@ func Open(opts ...Option) (*Device, error) {
 		if b.auto != nil {
 			open = b.auto
 		}
-		if open == nil {
-			continue
-		}
 		be, err := open()
 		if err == nil {
 			return newDevice(be, opts)
@@ -64,14 +66,9 @@ func Open(opts ...Option) (*Device, error) {
 // OpenBackend opens the backend of the given name ("cuda", "vulkan", "hip" or
 // "cpu") whatever GPUKVET_DEVICE says, for programs that compare backends.
 func OpenBackend(name string, opts ...Option) (*Device, error) {
-	var names []string
 	for _, b := range backends {
-		names = append(names, b.name)
 		if b.name != name {
 			continue
-		}
-		if b.open == nil {
-			return nil, fmt.Errorf("device.Open: backend %s is not available: it is not built into this version of gpukvet", name)
 		}
 		be, err := b.open()
 		if err != nil {
@@ -79,7 +76,10 @@ func OpenBackend(name string, opts ...Option) (*Device, error) {
 		}
 		return newDevice(be, opts)
 	}
-	return nil, fmt.Errorf("device.Open: unknown backend %q (want one of %s)", name, strings.Join(names, ", "))
+	if slices.Contains(notBuilt, name) {
+		return nil, fmt.Errorf("device.Open: backend %s is not available: it is not built into this version of gpukvet (built in: %s)", name, strings.Join(Backends(), ", "))
+	}
+	return nil, fmt.Errorf("device.Open: unknown backend %q (want one of %s)", name, strings.Join(Backends(), ", "))
 }
 
 // New returns a Device over a backend the caller opened: one built outside
@@ -98,9 +98,7 @@ func New(be backend.Backend, opts ...Option) (*Device, error) {
 func Backends() []string {
 	var names []string
 	for _, b := range backends {
-		if b.open != nil {
-			names = append(names, b.name)
-		}
+		names = append(names, b.name)
 	}
 	return names
 }

@@ -151,7 +151,7 @@ func TestLaunchErrors(t *testing.T) {
 		{"1-d kernel, 2-d block", addOne, one, dim(8, 2, 1), []any{xs}, `addOne: block \(8,2,1\), but the kernel is 1-dimensional \(it never reads Y or Z`},
 		{"1-d kernel, 2-d grid", addOne, dim(1, 2, 1), one, []any{xs}, `addOne: grid \(1,2,1\), but the kernel is 1-dimensional`},
 		{"2-d kernel, 3-d grid", twoD, dim(1, 1, 2), one, []any{1, xs}, `twoD: grid \(1,1,2\), but the kernel is 2-dimensional \(it never reads Z`},
-		{"block too large", addOne, one, dim(2048, 1, 1), []any{xs}, `addOne: block \(2048,1,1\) has more than 1024 threads`},
+		{"block too large", addOne, one, dim(2048, 1, 1), []any{xs}, `addOne: block \(2048,1,1\): block extent 2048 in X is more than the 1024 of target ptx`},
 		{"not a kernel", notKernel, one, one, []any{xs}, `device.Launch: .*\.notKernel is not a //gpu:kernel function: its declaration at .*kernels_test.go:\d+ has no //gpu:kernel directive`},
 		{"closure", closure, one, one, []any{xs}, `device.Launch: .*TestLaunchErrors.func1 is not a //gpu:kernel function`},
 		{"not a function", 42, one, one, []any{xs}, `device.Launch: the kernel argument is a int, not a //gpu:kernel function`},
@@ -385,7 +385,8 @@ func TestOpen(t *testing.T) {
 	for _, tc := range []struct{ env, want string }{
 		{"cpu", ""},
 		{"cuda", `backend cuda (is not available|does not work here)`},
-		{"tpu", `unknown backend "tpu"`},
+		{"tpu", `unknown backend "tpu" \(want one of cuda, vulkan, cpu\)`},
+		{"hip", `backend hip is not available: it is not built into this version of gpukvet \(built in: cuda, vulkan, cpu\)`},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
 			t.Setenv("GPUKVET_DEVICE", tc.env)

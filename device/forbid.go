@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"strings"
+
+	"github.com/gpukvet/gpukvet/internal/kerneldims"
 )
 
 // A kernel with no generated code has not been through the checks that
@@ -81,13 +83,7 @@ func (w *forbidWalker) walk(fd *ast.FuncDecl) {
 		case *ast.FuncLit:
 			w.err = "function literal at " + w.pos(n.Pos()) + ": kernel code cannot use closures"
 		case *ast.CallExpr:
-			fun := ast.Unparen(n.Fun)
-			switch f := fun.(type) {
-			case *ast.IndexExpr:
-				fun = f.X
-			case *ast.IndexListExpr:
-				fun = f.X
-			}
+			fun := kerneldims.Callee(n)
 			id, ok := fun.(*ast.Ident)
 			if !ok {
 				break

@@ -18,7 +18,7 @@ type KernelSpec struct {
 	// block= and grid= options; a zero X means the shape is free.
 	Block, Grid gpu.Dim3
 	// Dims is 1, 2 or 3: how many leading dimensions of any index or extent
-	// the kernel reads (analyzers/kernels computes it). 0 means unknown: the
+	// the kernel reads (internal/kernels computes it). 0 means unknown: the
 	// runtime then works it out from the source, or allows 3.
 	Dims int
 	// Params names the kernel's parameters after the gpu.Thread, for error

@@ -162,8 +162,8 @@ func TestLaunchLimits(t *testing.T) {
 		want        string
 	}{
 		{dim(1<<31-1, 1, 1), dim(1024, 1, 1), "cpu backend's bound of 2^36 threads"},
-		{dim(1<<31, 1, 1), dim(1, 1, 1), "exceeds the GPU limits"},
-		{dim(1, 1, 1), dim(2048, 1, 1), "more than 1024 threads"},
+		{dim(1<<31, 1, 1), dim(1, 1, 1), "grid extent 2147483648 in X is more than the 2147483647 of target"},
+		{dim(1, 1, 1), dim(2048, 1, 1), "block extent 2048 in X is more than the 1024 of target"},
 	} {
 		err := d.Launch(addOne, tc.grid, tc.block, xs)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -16,13 +16,16 @@ import (
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
+	"github.com/gpukvet/gpukvet/internal/kerneldims"
 )
 
 // A kernel that no generated code registered is described from its source:
 // the runtime finds the file that declares it (through runtime.FuncForPC),
 // parses the files of its package once, reads the //gpu:kernel directive
 // with internal/directive (as the analyzers do), and works out the kernel's
-// dimensionality from the syntax. This needs the sources where the program
+// dimensionality with internal/kerneldims (as the analyzers do), resolving
+// names from the syntax. This needs the sources where the program
 // runs; a binary run elsewhere registers its kernels with `gpukvet gen`.
 
 // srcPkg is the parsed Go files of one directory.
@@ -141,14 +144,14 @@ func shape(s [3]int) gpu.Dim3 {
 	return gpu.Dim3{X: s[0], Y: s[1], Z: s[2]}
 }
 
-// kernelDims returns 1, 2 or 3: the highest dimension whose component (.Y
-// is 2, .Z is 3) the kernel reads of any value that may be a gpu.Dim3, in its
-// own body and in the functions of its package that it calls. The syntax
-// alone cannot tell every Dim3 apart from another struct with a Y field, so
-// it errs towards more dimensions: that only lets Launch accept more shapes,
-// never refuse a shape the analyzers (which use types) allow.
+// kernelDims returns 1, 2 or 3: the kernel's dimensionality, computed by
+// internal/kerneldims.Walk (kernel discovery's own rule) over the syntax of
+// the kernel's package. Without types, the resolver cannot tell every
+// gpu.Dim3 apart from another struct with a Y field, so it errs towards
+// more dimensions: that only lets Launch accept more shapes, never refuse a
+// shape the analyzers (which use types) allow.
 func kernelDims(pkg *srcPkg, file *ast.File, kernel *ast.FuncDecl) int {
-	w := &dimsWalker{seen: map[*ast.FuncDecl]bool{}, funcs: map[string][]funcInFile{}, methods: map[string][]funcInFile{}}
+	r := &syntaxResolver{fileOf: map[*ast.FuncDecl]*ast.File{kernel: file}, funcs: map[string][]*ast.FuncDecl{}, methods: map[string][]*ast.FuncDecl{}, scopes: map[*ast.FuncDecl]*syntaxScope{}}
 	pkgName := file.Name.Name
 	for _, f := range pkg.files {
 		if f.Name.Name != pkgName {
@@ -156,106 +159,97 @@ func kernelDims(pkg *srcPkg, file *ast.File, kernel *ast.FuncDecl) int {
 		}
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				r.fileOf[fd] = f
 				if fd.Recv == nil {
-					w.funcs[fd.Name.Name] = append(w.funcs[fd.Name.Name], funcInFile{fd, f})
+					r.funcs[fd.Name.Name] = append(r.funcs[fd.Name.Name], fd)
 				} else {
-					w.methods[fd.Name.Name] = append(w.methods[fd.Name.Name], funcInFile{fd, f})
+					r.methods[fd.Name.Name] = append(r.methods[fd.Name.Name], fd)
 				}
 			}
 		}
 	}
-	w.walk(funcInFile{kernel, file})
-	return max(1, w.dims)
+	g := kerneldims.Walk[*ast.FuncDecl](r, []*ast.FuncDecl{kernel}, nil)
+	return max(1, g.Dims[kernel])
 }
 
-type funcInFile struct {
-	fd   *ast.FuncDecl
-	file *ast.File
+// syntaxResolver resolves names for kerneldims.Walk from syntax alone: a
+// call by name reaches every function (or method) of the package of that
+// name, and a call that hands a Thread to a package other than gpu, math and
+// math/bits may read any dimension.
+type syntaxResolver struct {
+	fileOf         map[*ast.FuncDecl]*ast.File
+	funcs, methods map[string][]*ast.FuncDecl
+	scopes         map[*ast.FuncDecl]*syntaxScope
 }
 
-type dimsWalker struct {
-	seen           map[*ast.FuncDecl]bool
-	funcs, methods map[string][]funcInFile
-	dims           int
+// syntaxScope is what the resolver knows of the names in one function.
+type syntaxScope struct {
+	imports map[string]string   // local name → path
+	params  map[string]ast.Expr // parameter name → type
+	threads map[string]bool     // names of gpu.Thread parameters
 }
 
-// knownPackages are imports whose functions read no index of a Thread.
-var knownPackages = map[string]bool{
-	"github.com/gpukvet/gpukvet/gpu": true,
-	"math":                           true,
-	"math/bits":                      true,
-}
+func (r *syntaxResolver) Decl(fd *ast.FuncDecl) *ast.FuncDecl { return fd }
 
-func (w *dimsWalker) walk(fn funcInFile) {
-	if w.seen[fn.fd] || w.dims == 3 {
-		return
+func (r *syntaxResolver) scope(fd *ast.FuncDecl) *syntaxScope {
+	if sc := r.scopes[fd]; sc != nil {
+		return sc
 	}
-	w.seen[fn.fd] = true
-	imports := map[string]string{} // local name → path
-	for _, imp := range fn.file.Imports {
+	sc := &syntaxScope{imports: map[string]string{}, params: map[string]ast.Expr{}, threads: map[string]bool{}}
+	for _, imp := range r.fileOf[fd].Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		local := path[strings.LastIndex(path, "/")+1:]
 		if imp.Name != nil {
 			local = imp.Name.Name
 		}
-		imports[local] = path
+		sc.imports[local] = path
 	}
-	params := map[string]ast.Expr{} // parameter name → type
-	threads := map[string]bool{}    // names of gpu.Thread parameters
-	for _, list := range []*ast.FieldList{fn.fd.Recv, fn.fd.Type.Params} {
+	for _, list := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
 		if list == nil {
 			continue
 		}
 		for _, field := range list.List {
 			for _, n := range field.Names {
-				params[n.Name] = field.Type
+				sc.params[n.Name] = field.Type
 				if isNamedType(field.Type, "Thread") {
-					threads[n.Name] = true
+					sc.threads[n.Name] = true
 				}
 			}
 		}
 	}
-	ast.Inspect(fn.fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			if d := map[string]int{"Y": 2, "Z": 3}[n.Sel.Name]; d > w.dims && !notDim3(n.X, params, imports) {
-				w.dims = d
-			}
-		case *ast.CallExpr:
-			w.call(n, imports, threads)
-		}
-		return true
-	})
+	r.scopes[fd] = sc
+	return sc
 }
 
-// call follows a call to a function or method of the package, and assumes
+func (r *syntaxResolver) IsDim3(fd *ast.FuncDecl, x ast.Expr) bool {
+	sc := r.scope(fd)
+	return !notDim3(x, sc.params, sc.imports)
+}
+
+// Refs follows a call to a function or method of the package, and assumes
 // three dimensions for a call that hands a Thread to another package.
-func (w *dimsWalker) call(call *ast.CallExpr, imports map[string]string, threads map[string]bool) {
-	fun := ast.Unparen(call.Fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
+func (r *syntaxResolver) Refs(fd *ast.FuncDecl, n ast.Node) ([]*ast.FuncDecl, int) {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return nil, 0
 	}
+	fun := kerneldims.Callee(call)
 	switch f := fun.(type) {
 	case *ast.Ident:
-		for _, callee := range w.funcs[f.Name] {
-			w.walk(callee)
-		}
+		return r.funcs[f.Name], 0
 	case *ast.SelectorExpr:
+		sc := r.scope(fd)
 		if x, ok := f.X.(*ast.Ident); ok {
-			if path, ok := imports[x.Name]; ok {
-				if !knownPackages[path] && mentions(call.Args, threads) {
-					w.dims = 3
+			if path, ok := sc.imports[x.Name]; ok {
+				if !kernelapi.Uncounted(path) && mentions(call.Args, sc.threads) {
+					return nil, 3
 				}
-				return
+				return nil, 0
 			}
 		}
-		for _, callee := range w.methods[f.Sel.Name] {
-			w.walk(callee)
-		}
+		return r.methods[f.Sel.Name], 0
 	}
+	return nil, 0
 }
 
 // notDim3 reports whether x, the operand of a .Y or .Z selector, is surely

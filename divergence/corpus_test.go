@@ -1,7 +1,6 @@
 package divergence_test
 
 import (
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,12 +16,11 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 	"github.com/gpukvet/gpukvet/divergence"
 	"github.com/gpukvet/gpukvet/internal/analysistestdata"
+	"github.com/gpukvet/gpukvet/internal/corpustest"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/corpus/divergence/REPORT.md")
 
 const corpusDir = "../testdata/corpus/divergence"
 
@@ -252,7 +249,8 @@ func TestCorpus(t *testing.T) {
 		}
 		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", k.Name, verdict, outcome, run[k.Name], first))
 	}
-	precision, recall := ratio(tp, tp+fp), ratio(tp, tp+fn)
+	score := corpustest.Score{TP: tp, FP: fp, FN: fn, TN: tn}
+	precision, recall := score.Precision(), score.Recall()
 	var b strings.Builder
 	fmt.Fprintf(&b, "# divergence: verdict corpus report\n\n")
 	fmt.Fprintf(&b, "Corpus: `testdata/corpus/divergence` (%d kernels: %d divergent, %d clean).\n", len(kernels), tp+fn, fp+tn)
@@ -265,28 +263,11 @@ func TestCorpus(t *testing.T) {
 	for _, r := range rows {
 		b.WriteString(r + "\n")
 	}
-	t.Log("\n" + b.String())
-	if *update {
-		if err := os.WriteFile(filepath.Join(corpusDir, "REPORT.md"), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	corpustest.Report(t, filepath.Join(corpusDir, "REPORT.md"), "", b.String())
 	if len(kernels) < 40 || tp+fn < 20 || fp+tn < 20 {
 		t.Errorf("the corpus has %d kernels (%d divergent, %d clean); it needs at least 40, half of each", len(kernels), tp+fn, fp+tn)
 	}
-	if recall < 1 {
-		t.Errorf("recall %.1f%% < 100%%", 100*recall)
-	}
-	if precision < 0.95 {
-		t.Errorf("precision %.1f%% < 95%%", 100*precision)
-	}
-}
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 1
-	}
-	return float64(a) / float64(b)
+	score.Check(t, 0.95, 1)
 }
 
 // BenchmarkCorpus measures the analysis of the whole corpus, loaded once,
@@ -311,5 +292,3 @@ func BenchmarkCorpus(b *testing.B) {
 		})
 	}
 }
-
-var _ = strconv.Itoa

@@ -7,15 +7,13 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/gpukvet/gpukvet/analyzers/define"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -25,35 +23,11 @@ var doc string
 // Analyzer reports barriers that only some threads of a block may reach.
 var Analyzer = define.Check(&analysis.Analyzer{
 	Name:     "divergence",
-	Doc:      docText(doc),
+	Doc:      define.Doc(doc, "divergence"),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/divergence",
 	Run:      run,
 	Requires: []*analysis.Analyzer{kernels.Analyzer, uniformity.Analyzer},
 })
-
-// docText extracts the analyzer's documentation from doc.go: the text after
-// the "# Analyzer divergence" heading, without comment markers.
-func docText(src string) string {
-	var lines []string
-	on := false
-	for _, l := range strings.Split(src, "\n") {
-		if !strings.HasPrefix(l, "//") {
-			if on {
-				break
-			}
-			continue
-		}
-		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
-		if strings.HasPrefix(l, "# Analyzer ") {
-			on = true
-			continue
-		}
-		if on {
-			lines = append(lines, l)
-		}
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
-}
 
 func run(pass *analysis.Pass) (any, error) {
 	if !pass.ResultOf[kernels.Analyzer].(*kernels.Result).Relevant {

@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -220,11 +221,8 @@ func isBarrierStmt(info *types.Info, s ast.Stmt) bool {
 	if !ok {
 		return false
 	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Barrier" {
-		return false
-	}
-	return kernels.IsThread(info.TypeOf(sel.X))
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return gpuapi.Func(fn).IsBarrier()
 }
 
 func lineIndent(src []byte, off int) string {

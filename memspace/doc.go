@@ -20,7 +20,9 @@ expression, kernel code that uses
   - a map;
   - make, new, append or a slice literal (kernel code cannot allocate; use a
     fixed-size local array, or gpu.Shared for block-shared memory);
-  - a string that is not a constant;
+  - a string that is not a constant (constant strings may be indexed and
+    ranged over), or a copy from a string;
+  - a complex number (no GPU target compiles complex arithmetic);
   - an interface: a variable or value of interface type, a conversion to one,
     a method call through one (fmt and other host packages are reported as
     calls, below);
@@ -28,6 +30,16 @@ expression, kernel code that uses
   - package device (host code: allocation, copies and launches);
   - print, println or recover;
   - recursion, direct or mutual, reported at each call that closes a cycle;
+  - more code than the inlining budget allows (internal/budget): each call
+    of a device function is compiled as a copy of its body, so a kernel is
+    its own code plus, for every call, the inlined code of the function
+    called. A kernel or device function that inlines more than 40,000
+    syntax nodes, or nests calls more than 64 deep, is reported at the call
+    that pushes it over, in the deepest function that exceeds the budget
+    (the kernels that call it are refused through that call); a device
+    function of another package counts with its size and depth from a fact;
+  - a kernel or device function declared without a body (implemented in
+    assembly or through linkname), which has no Go source to compile;
   - a call of a function of another package that is not a //gpu:device
     function, the gpu package, or one of the allowed functions below;
   - a call of a //gpu:device function of another package that breaks one of
@@ -51,23 +63,36 @@ package gpu, and these functions of the standard library:
 	      Float64bits Float64frombits Float32bits Float32frombits
 	      Round RoundToEven Exp2 Expm1 Log2 Log10 Log1p Tan Asin Acos Atan
 	      Atan2 Sinh Cosh Tanh Hypot Cbrt Mod Remainder Dim Max Min
-	      Inf IsInf IsNaN NaN
+	      Inf IsInf IsNaN NaN Frexp Ldexp Modf
 	math/bits: LeadingZeros* TrailingZeros* OnesCount* RotateLeft* Reverse*
 	      ReverseBytes* Len* Add* Sub* Mul* Div* Rem* (every size)
 
 The constants of math (Pi, MaxFloat32, ...) are constants and always allowed.
-Memspace's Allowed function is the same list, for the code generators.
+The list is internal/kernelapi's table, which the compiler reads too: it
+compiles every function listed for every target (codegen's TestKernelAPI
+builds and runs each) and refuses every other function of the standard
+library, so a kernel that passes memspace never fails to build for calling
+one.
 
-memspace also reports the problems that kernel discovery (analyzers/kernels)
+memspace also reports the problems that kernel discovery (internal/kernels)
 finds: a malformed //gpu: directive (block=0, block=a, an unknown option, two
 directives on one function, a directive not on a function), a block= or grid=
-shape wider than the kernel's dimensionality, and a kernel that is a method,
-is generic, has results, or whose first parameter is not a gpu.Thread. A
+shape wider than the kernel's dimensionality, a kernel that is a method, is
+generic, has results, is variadic, is named _, or whose first parameter is
+not a gpu.Thread, and a kernel beyond the limits of the ptx target
+(internal/targets; CUDA's, the ceiling of every target): block= beyond 1024
+threads or 1024×1024×64, grid= beyond (2^31−1)×65535×65535 (at the
+directive), gpu.Shared variables in its call tree beyond 48 KiB (at the
+gpu.Shared call that overflows) and parameters beyond 4096 bytes (at the
+parameter list); and a local variable of kernel code beyond 64 KiB, the
+compiler's bound on one variable of a thread (at its declaration). A Vulkan device's own, possibly lower, limits are checked
+when a kernel is launched on it. A
 kernel parameter after the gpu.Thread must be a bool, an integer type,
 float32, float64, a struct of those (nested structs included) passed by
 value, or a slice of any of those; memspace reports any other.
 
-On the host side, memspace checks every call of (*device.Device).Launch as
+On the host side, memspace checks every call of (*device.Device).Launch
+(and of LaunchWithin, which is Launch with a validation tolerance first) as
 vet's printf check checks format strings:
 
   - the kernel argument must name a //gpu:kernel function (of any package,

@@ -13,7 +13,9 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // A codeFunc is a kernel or device function of the package under analysis.
@@ -63,6 +65,12 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 		c.checkSignature()
 		if cf.decl.Body != nil {
 			ast.Inspect(cf.decl.Body, c.visit)
+		} else {
+			kind := "function"
+			if cf.isKernel {
+				kind = "kernel"
+			}
+			c.report(cf.decl.Name, "has no body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
 		}
 		var local []callEdge
 		for _, cl := range cf.calls {
@@ -73,6 +81,7 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 		cf.calls = local
 	}
 	checkRecursion(funcs, order)
+	checkBudget(pass, order)
 	reportWithChains(pass, kres, funcs, order)
 	return summarize(pass, kres, funcs, order)
 }
@@ -497,6 +506,13 @@ func (c *bodyChecker) checkCall(call *ast.CallExpr) bool {
 		case "recover":
 			c.report(call, "calls recover", "recover: kernel code cannot recover from panics, which are device traps")
 			return true
+		case "copy":
+			if len(call.Args) == 2 {
+				if t := info.TypeOf(call.Args[1]); t != nil && hostKindOf(t) == stringKind {
+					c.report(call, "copies a string", "copy from a string: kernel code cannot copy strings; index the constant string in a loop")
+					return true
+				}
+			}
 		}
 		return false
 	case *types.Func:
@@ -548,13 +564,16 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	}
 	path := pkg.Path()
 	switch {
-	case path == kernels.GPUPath, Allowed(path, fn.Name()):
+	case gpuapi.Func(fn) == gpuapi.CPUNext:
+		c.report(call, "calls "+name, "call of %s: it is the cpu backend's loop over a block's threads, which `gpukvet gen` writes, not part of the kernel API", name)
+		return true
+	case gpuapi.Func(fn) != gpuapi.None, kernelapi.Allowed(path, fn.Name()):
 		return false
 	case path == "unsafe", path == "reflect", path == kernels.DevicePath:
 		// pkg.F is reported as a qualified identifier, and x.M for a
 		// receiver x of that package where x's declaration or value is.
 		return true
-	case allowedCalls[path] != nil:
+	case kernelapi.Listed(path):
 		c.report(call, "calls "+name, "call of %s: kernel code may call only the %s functions listed in memspace's documentation", name, path)
 		return true
 	}

@@ -70,28 +70,16 @@ func newFuncValues(pass *analysis.Pass) *funcValues {
 			fv.spoiled[v] = true // an element or field assigned
 		}
 	}
+	assignments(pass.Files, func(lhs, rhs ast.Expr, tok token.Token) {
+		if tok != token.AND {
+			assign(lhs, rhs)
+		} else if v := base(lhs); v != nil {
+			fv.spoiled[v] = true
+		}
+	})
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					var r ast.Expr
-					if len(n.Lhs) == len(n.Rhs) && (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) {
-						r = n.Rhs[i]
-					}
-					assign(l, r)
-				}
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					if len(n.Values) == 0 {
-						continue // the zero value: nil, never a kernel to check
-					}
-					var r ast.Expr
-					if len(n.Names) == len(n.Values) {
-						r = n.Values[i]
-					}
-					assign(id, r)
-				}
 			case *ast.FuncType:
 				// A parameter holds what its callers pass.
 				if n.Params != nil {
@@ -102,21 +90,6 @@ func newFuncValues(pass *analysis.Pass) *funcValues {
 							}
 						}
 					}
-				}
-			case *ast.IncDecStmt:
-				assign(n.X, nil)
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					if v := base(n.X); v != nil {
-						fv.spoiled[v] = true
-					}
-				}
-			case *ast.RangeStmt:
-				if n.Key != nil {
-					assign(n.Key, nil)
-				}
-				if n.Value != nil {
-					assign(n.Value, nil)
 				}
 			case *ast.CallExpr:
 				// A map, slice or pointer passed to a call may be changed by it.

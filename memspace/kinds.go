@@ -3,11 +3,13 @@ package memspace
 import (
 	"go/types"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // A hostKind is a kind of value that lives in host memory or needs host
-// services, and so cannot appear in kernel code.
+// services, or that no GPU target compiles (complex numbers), and so cannot
+// appear in kernel code.
 type hostKind int
 
 const (
@@ -20,6 +22,7 @@ const (
 	unsafeKind
 	deviceKind
 	reflectKind
+	complexKind
 )
 
 // hostPackageKind maps the import paths of packages that kernel code may
@@ -41,6 +44,7 @@ var hostKinds = [...]struct{ what, why string }{
 	unsafeKind:    {"package unsafe", "memory layout and raw pointers differ on the device"},
 	deviceKind:    {"package device", "it is host code: allocation, copies and launches"},
 	reflectKind:   {"reflection", "it needs host run-time type information"},
+	complexKind:   {"a complex number", "no GPU target compiles complex arithmetic; use a pair of floats"},
 }
 
 func (k hostKind) what() string { return hostKinds[k].what }
@@ -60,7 +64,7 @@ func hostKindIn(t types.Type, seen map[types.Type]bool) hostKind {
 	case *types.Named:
 		if pkg := t.Obj().Pkg(); pkg != nil {
 			switch pkg.Path() {
-			case kernels.GPUPath:
+			case gpuapi.Path:
 				return noHostKind
 			case kernels.DevicePath:
 				return deviceKind
@@ -80,6 +84,8 @@ func hostKindIn(t types.Type, seen map[types.Type]bool) hostKind {
 			return stringKind
 		case u.Kind() == types.UnsafePointer:
 			return unsafeKind
+		case u.Info()&types.IsComplex != 0:
+			return complexKind
 		}
 	case *types.Map:
 		return mapKind

@@ -14,8 +14,9 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // checkLaunches checks every call of (*device.Device).Launch in the package
@@ -24,7 +25,7 @@ import (
 // and dimensionality, and the arguments must match its parameters in number
 // and type, with a *device.Buffer[T] for each []T parameter.
 func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
-	var launches []*ast.CallExpr
+	var launches []*launchSite
 	registered := map[*types.Func]bool{}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -34,7 +35,11 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 			}
 			switch deviceCall(pass.TypesInfo, call) {
 			case "(*Device).Launch":
-				launches = append(launches, call)
+				launches = appendSite(launches, call, call.Args)
+			case "(*Device).LaunchWithin":
+				// LaunchWithin(ulps, kernel, grid, block, args...) is
+				// Launch after its tolerance.
+				launches = appendSite(launches, call, call.Args[min(1, len(call.Args)):])
 			case "RegisterKernel":
 				if len(call.Args) > 0 {
 					if fn := funcOf(pass.TypesInfo, astutil.Unparen(call.Args[0])); fn != nil {
@@ -50,14 +55,8 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 	}
 	shapes := singleValues(pass)
 	fv := newFuncValues(pass)
-	for _, call := range launches {
-		if len(call.Args) < 3 {
-			continue // does not type-check
-		}
-		checkLaunch(pass, kres, registered, shapes, fv, &launchSite{
-			node: call, kernel: call.Args[0], grid: call.Args[1], block: call.Args[2],
-			args: call.Args[3:], ellipsis: call.Ellipsis.IsValid(),
-		})
+	for _, site := range launches {
+		checkLaunch(pass, kres, registered, shapes, fv, site)
 	}
 	for _, site := range wrapperSites(pass, fv, launches) {
 		checkLaunch(pass, kres, registered, shapes, fv, site)
@@ -93,42 +92,9 @@ func singleValues(pass *analysis.Pass) map[types.Object]ast.Expr {
 			}
 		}
 	}
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for i, l := range n.Lhs {
-					var r ast.Expr
-					if len(n.Lhs) == len(n.Rhs) {
-						r = n.Rhs[i]
-					}
-					assign(l, r, n.Tok == token.DEFINE)
-				}
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					var r ast.Expr
-					if len(n.Names) == len(n.Values) {
-						r = n.Values[i]
-					}
-					assign(id, r, true)
-				}
-			case *ast.IncDecStmt:
-				assign(n.X, nil, false)
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					assign(n.X, nil, false)
-				}
-			case *ast.RangeStmt:
-				if n.Key != nil {
-					assign(n.Key, nil, false)
-				}
-				if n.Value != nil {
-					assign(n.Value, nil, false)
-				}
-			}
-			return true
-		})
-	}
+	assignments(pass.Files, func(lhs, rhs ast.Expr, tok token.Token) {
+		assign(lhs, rhs, tok == token.DEFINE || tok == token.VAR)
+	})
 	for obj := range values {
 		// A package-level variable counts only when unexported: this
 		// package holds every assignment to it, and none changed it.
@@ -138,6 +104,16 @@ func singleValues(pass *analysis.Pass) map[types.Object]ast.Expr {
 		}
 	}
 	return values
+}
+
+// appendSite appends the launch that call makes with args, the arguments
+// of Launch from the kernel on, unless they are too few to type-check.
+func appendSite(sites []*launchSite, call *ast.CallExpr, args []ast.Expr) []*launchSite {
+	if len(args) < 3 {
+		return sites
+	}
+	return append(sites, &launchSite{node: call, kernel: args[0], grid: args[1], block: args[2],
+		args: args[3:], ellipsis: call.Ellipsis.IsValid()})
 }
 
 // deviceCall names the function of package device that call calls
@@ -244,7 +220,7 @@ func checkKernelLaunch(pass *analysis.Pass, kres *kernels.Result, registered map
 	}
 
 	params := fn.Signature().Params()
-	if params.Len() == 0 || !kernels.IsThread(params.At(0).Type()) || fn.Signature().TypeParams().Len() > 0 {
+	if params.Len() == 0 || !gpuapi.IsThread(params.At(0).Type()) || fn.Signature().TypeParams().Len() > 0 {
 		return // a bad signature, reported where the kernel is declared
 	}
 	if call.ellipsis {
@@ -515,8 +491,7 @@ func constShape(info *types.Info, e ast.Expr) (shape [3]int, known [3]bool, ok b
 	if !isLit {
 		return shape, known, false
 	}
-	n, isNamed := types.Unalias(info.TypeOf(lit)).(*types.Named)
-	if !isNamed || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != kernels.GPUPath || n.Obj().Name() != "Dim3" {
+	if !gpuapi.IsDim3(info.TypeOf(lit)) {
 		return shape, known, false
 	}
 	known = [3]bool{true, true, true}

@@ -4,12 +4,11 @@ import (
 	_ "embed"
 	"go/types"
 	"reflect"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 //go:embed doc.go
@@ -19,10 +18,10 @@ var doc string
 // malformed kernels, and host code that launches kernels wrongly.
 var Analyzer = define.Check(&analysis.Analyzer{
 	Name:       "memspace",
-	Doc:        docText(doc),
+	Doc:        define.Doc(doc, "memspace"),
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/memspace",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{kernels.Analyzer},
+	Requires:   []*analysis.Analyzer{kernels.Analyzer, budgetAnalyzer},
 	FactTypes:  []analysis.Fact{new(BreaksFact)},
 	ResultType: reflect.TypeFor[*Result](),
 })
@@ -65,14 +64,3 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 var noResult = &Result{}
-
-// docText returns the "# Analyzer memspace" section of doc.go's package
-// comment: the analyzer's documentation, whose first line is its summary.
-func docText(src string) string {
-	_, rest, _ := strings.Cut(src, "/*\n")
-	text, _, _ := strings.Cut(rest, "*/")
-	if _, section, ok := strings.Cut(text, "# Analyzer memspace\n"); ok {
-		text = section
-	}
-	return strings.TrimSpace(text)
-}

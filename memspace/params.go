@@ -6,7 +6,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // checkKernelParams reports kernel parameters (after the gpu.Thread) of a
@@ -19,7 +20,7 @@ func checkKernelParams(pass *analysis.Pass, k *kernels.Kernel) {
 	}
 	params := k.Func.Signature().Params()
 	first := 0
-	if params.Len() > 0 && kernels.IsThread(params.At(0).Type()) {
+	if params.Len() > 0 && gpuapi.IsThread(params.At(0).Type()) {
 		first = 1
 	}
 	for i := first; i < params.Len(); i++ {

@@ -34,7 +34,7 @@ type wrapper struct {
 // the package (a kernel parameter and a variadic parameter that the
 // function never reassigns, passed to Launch as they are) and returns the
 // calls of them as launch sites.
-func wrapperSites(pass *analysis.Pass, fv *funcValues, launches []*ast.CallExpr) []*launchSite {
+func wrapperSites(pass *analysis.Pass, fv *funcValues, launches []*launchSite) []*launchSite {
 	info := pass.TypesInfo
 	wrappers := map[*types.Func]*wrapper{}
 	for _, f := range pass.Files {
@@ -62,18 +62,18 @@ func wrapperSites(pass *analysis.Pass, fv *funcValues, launches []*ast.CallExpr)
 				}
 				return -1
 			}
-			for _, call := range launches {
-				if call.Pos() < fd.Body.Pos() || call.End() > fd.Body.End() || len(call.Args) != 4 || !call.Ellipsis.IsValid() {
+			for _, l := range launches {
+				if l.node.Pos() < fd.Body.Pos() || l.node.End() > fd.Body.End() || len(l.args) != 1 || !l.ellipsis {
 					continue
 				}
-				if index(call.Args[3]) != params.Len()-1 {
+				if index(l.args[0]) != params.Len()-1 {
 					continue // not the wrapper's own ...any
 				}
-				k := index(call.Args[0])
+				k := index(l.kernel)
 				if k < 0 {
 					continue
 				}
-				wrappers[fn] = &wrapper{kernel: k, grid: index(call.Args[1]), block: index(call.Args[2]), nparams: params.Len()}
+				wrappers[fn] = &wrapper{kernel: k, grid: index(l.grid), block: index(l.block), nparams: params.Len()}
 			}
 		}
 	}

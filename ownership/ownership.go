@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 //go:embed doc.go
@@ -22,7 +22,7 @@ var doc string
 // twice.
 var Analyzer = define.Check(&analysis.Analyzer{
 	Name:       "ownership",
-	Doc:        docText(doc),
+	Doc:        define.Doc(doc, "ownership"),
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/ownership",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer},
@@ -114,25 +114,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.report(c.analyze(fn))
 	}
 	return c.exportFacts(), nil
-}
-
-// docText returns the text of doc.go's package comment.
-func docText(src string) string {
-	var lines []string
-	for _, l := range strings.Split(src, "\n") {
-		if strings.HasPrefix(l, "package ") {
-			break
-		}
-		l = strings.TrimPrefix(l, "//")
-		l = strings.TrimPrefix(l, " ")
-		lines = append(lines, l)
-	}
-	text := strings.TrimSpace(strings.Join(lines, "\n"))
-	// Analyzer.Doc's first line is its title.
-	if i := strings.Index(text, "ownership: "); i >= 0 {
-		text = text[i:]
-	}
-	return text
 }
 
 // exportFacts exports a FuncFact for every declared function with something

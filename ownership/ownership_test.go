@@ -6,11 +6,12 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/gpukvet/gpukvet/internal/analysistestdata"
 	"github.com/gpukvet/gpukvet/ownership"
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices", "hostonly", "heldout", "lastuse")
+	analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices", "hostonly", "heldout", "lastuse")
 }
 
 func TestDoc(t *testing.T) {

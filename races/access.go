@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // A rootKey identifies a memory object that threads share: a gpu.Shared
@@ -79,7 +81,7 @@ func (k *kernelAn) collectAccesses() {
 					addr = in.X
 				}
 			case *ssa.Call:
-				if name := gpuFunc(in); len(name) > 6 && name[:6] == "Atomic" && len(in.Call.Args) > 0 {
+				if gpuapi.Call(&in.Call).IsAtomic() && len(in.Call.Args) > 0 {
 					addr, write, atomic = in.Call.Args[0], true, true
 				}
 			}
@@ -166,7 +168,7 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 			return k.resolveAddr(pfr, a)
 		}
 	case *ssa.Call:
-		if gpuFunc(v) == "Shared" {
+		if gpuapi.Call(&v.Call) == gpuapi.Shared {
 			k.noteShared(v)
 			return rootKey{shared: v.Pos()}, nil, true
 		}

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // A frame is one inlined activation of a kernel or device function: the
@@ -75,7 +75,7 @@ func (g *graph) build(fn *ssa.Function, parent *frame, call *ssa.Call, callNode 
 		for _, in := range b.Instrs {
 			c, _ := in.(*ssa.Call)
 			switch {
-			case c != nil && isThreadMethod(c, "Barrier"):
+			case c != nil && gpuapi.Call(&c.Call).IsBarrier():
 				bar := g.newNode(fr, b)
 				bar.barrier = c
 				fr.nodeOf[in] = bar
@@ -137,34 +137,6 @@ func pkgOf(fn *ssa.Function) *types.Package {
 		return fn.Pkg.Pkg
 	}
 	return nil
-}
-
-// gpuFunc returns the name of the gpu package function or Thread method
-// that c calls, or "".
-func gpuFunc(c *ssa.Call) string {
-	callee := c.Call.StaticCallee()
-	if callee == nil {
-		return ""
-	}
-	obj, _ := callee.Object().(*types.Func)
-	if obj == nil {
-		if o := callee.Origin(); o != nil {
-			obj, _ = o.Object().(*types.Func)
-		}
-	}
-	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != kernels.GPUPath {
-		return ""
-	}
-	return obj.Name()
-}
-
-func isThreadMethod(c *ssa.Call, name string) bool {
-	callee := c.Call.StaticCallee()
-	if callee == nil || gpuFunc(c) != name {
-		return false
-	}
-	recv := callee.Signature.Recv()
-	return recv != nil && kernels.IsThread(recv.Type())
 }
 
 // domInfo answers which branch decisions hold at a block of one function.

@@ -6,7 +6,8 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -31,7 +32,7 @@ type Shape struct {
 	Dims        int    // 1, 2 or 3: the dimensions the kernel reads
 }
 
-// ShapeOf returns the shape of a kernel found by analyzers/kernels.
+// ShapeOf returns the shape of a kernel found by internal/kernels.
 func ShapeOf(k *kernels.Kernel) Shape { return Shape{Block: k.Block, Grid: k.Grid, Dims: k.Dims} }
 
 // kernelAn is the analysis of one kernel.
@@ -163,13 +164,11 @@ func (k *kernelAn) divOf(fr *frame, v ssa.Value) bool {
 func (k *kernelAn) divergentInstr(fr *frame, v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Call:
-		switch gpuFunc(v) {
-		case "ThreadIdx", "GlobalIdx":
+		switch k := gpuapi.Call(&v.Call); {
+		case k.PerThread(), k.IsAtomic():
 			return true
-		case "BlockIdx", "BlockDim", "GridDim", "Shared":
+		case k.IsThreadIndex(), k == gpuapi.Shared:
 			return false
-		case "AtomicAdd", "AtomicMin", "AtomicMax", "AtomicExchange", "AtomicCompareAndSwap":
-			return true
 		}
 		if sub := fr.calls[v]; sub != nil {
 			for _, b := range sub.fn.Blocks {

@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // A quick test that settles most pairs of straight-line and unrolled code
@@ -117,43 +119,27 @@ func (k *kernelAn) affineOf(fr *frame, v ssa.Value, depth int) (affine, bool) {
 // affineField is component f of a Thread method's Dim3: ThreadIdx, or
 // BlockDim when the kernel fixes the block shape.
 func (k *kernelAn) affineField(fr *frame, x ssa.Value, f int, depth int) (affine, bool) {
-	for {
-		switch v := x.(type) {
-		case *ssa.Parameter:
-			a, pfr, ok := argOf(fr, v)
-			if !ok {
-				return affine{}, false
-			}
-			fr, x = pfr, a
-			continue
-		case *ssa.UnOp:
-			if val, ok := localValue(v); ok {
-				x = val
-				continue
-			}
-		case *ssa.Call:
-			if f < 0 || f > 2 || !isThreadMethod(v, gpuFunc(v)) {
-				return affine{}, false
-			}
-			switch gpuFunc(v) {
-			case "ThreadIdx":
-				if f >= k.shape.Dims {
-					return affine{}, true
-				}
-				var a affine
-				a.coef[f] = 1
-				return a, true
-			case "BlockDim":
-				if f >= k.shape.Dims {
-					return affine{c: 1}, true
-				}
-				if b := k.shape.Block[f]; b > 0 {
-					return affine{c: int64(b)}, true
-				}
-			}
-		}
+	v, _, ok := dim3Call(fr, x)
+	if !ok || f < 0 || f > 2 {
 		return affine{}, false
 	}
+	switch gpuapi.Call(&v.Call) {
+	case gpuapi.ThreadIdx:
+		if f >= k.shape.Dims {
+			return affine{}, true
+		}
+		var a affine
+		a.coef[f] = 1
+		return a, true
+	case gpuapi.BlockDim:
+		if f >= k.shape.Dims {
+			return affine{c: 1}, true
+		}
+		if b := k.shape.Block[f]; b > 0 {
+			return affine{c: int64(b)}, true
+		}
+	}
+	return affine{}, false
 }
 
 // sameBlockApart reports whether threads of one block can never make

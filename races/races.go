@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 	"github.com/gpukvet/gpukvet/memspace"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
@@ -22,7 +22,7 @@ var doc string
 // global memory.
 var Analyzer = define.Check(&analysis.Analyzer{
 	Name:     "races",
-	Doc:      analyzerDoc(doc),
+	Doc:      define.Doc(doc, "races"),
 	URL:      "https://github.com/gpukvet/gpukvet/tree/main/races",
 	Requires: []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, uniformity.Analyzer, memspace.Analyzer},
 	Run:      run,

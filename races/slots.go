@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // Atomic slot hand-out. j := gpu.AtomicAdd(&count[0], K) returns the
@@ -105,7 +107,7 @@ func (k *kernelAn) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
 		}
 		call, _ := a.instr.(*ssa.Call)
 		switch {
-		case call != nil && gpuFunc(call) == "AtomicAdd":
+		case call != nil && gpuapi.Call(&call.Call) == gpuapi.AtomicAdd:
 			add, ok := constOf(call.Call.Args[1])
 			if _, exact := constPath(a); !ok || add < 1 || !exact {
 				return nil

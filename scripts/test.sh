@@ -65,6 +65,10 @@ fi
 step "fuzz: device launch arguments and shapes (20 s each)"
 go test -run='^$' -fuzz='^FuzzLaunchArgs$' -fuzztime=20s ./device
 go test -run='^$' -fuzz='^FuzzLaunchShape$' -fuzztime=20s ./device
+# Kernel shapes the checks pass must build for every target, with no panic,
+# no run-away pass and errors that name the problem (codegen/fuzz_test.go).
+step "fuzz: generated kernel shapes through the checks and every target (40 s)"
+go test -run='^$' -fuzz='^FuzzKernelShapes$' -fuzztime=40s ./codegen
 
 step "golangci-lint plugin: build a custom golangci-lint and run it"
 scripts/test-golangci.sh

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // memory models what loads see. Every store, atomic update and call of a
@@ -54,12 +56,12 @@ func newMemory(f *Func) *memory {
 					}})
 			case *ssa.Call:
 				callee := instr.Call.StaticCallee()
-				name := gpuFunc(callee)
+				k := gpuapi.Callee(callee)
 				switch {
-				case name == "Barrier":
+				case k.IsBarrier():
 					m.barriers[b.Index] = append(m.barriers[b.Index], i)
-				case strings.HasPrefix(name, "Atomic") && len(instr.Call.Args) > 0:
-					src := &Reason{What: "memory updated by " + name, Pos: instr.Pos(), Param: -1}
+				case k.IsAtomic() && len(instr.Call.Args) > 0:
+					src := &Reason{What: "memory updated by " + k.String(), Pos: instr.Pos(), Param: -1}
 					r := root(instr.Call.Args[0])
 					_, shared := r.(*ssa.Call)
 					_, local := r.(*ssa.Alloc)
@@ -216,7 +218,7 @@ func rootN(v ssa.Value, phis int) ssa.Value {
 		case *ssa.Alloc, *ssa.Parameter, *ssa.Global:
 			return x
 		case *ssa.Call:
-			if gpuFunc(x.Call.StaticCallee()) == "Shared" {
+			if gpuapi.Call(&x.Call) == gpuapi.Shared {
 				return x
 			}
 			return nil
@@ -260,7 +262,7 @@ func roots(v ssa.Value) []ssa.Value {
 		case *ssa.Alloc, *ssa.Parameter, *ssa.Global:
 			out = append(out, y)
 		case *ssa.Call:
-			if gpuFunc(y.Call.StaticCallee()) != "Shared" {
+			if gpuapi.Call(&y.Call) != gpuapi.Shared {
 				return nil
 			}
 			out = append(out, y)

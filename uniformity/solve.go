@@ -4,11 +4,10 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // maxRounds bounds the fixed-point iteration; every round only grows the
@@ -29,7 +28,7 @@ func (f *Func) solve(a *analyser) {
 	joinDep := make([]Dep, f.g.n)
 	f.tempoDep = map[*loop]Dep{}
 	for i, p := range fn.Params {
-		if f.Kernel != nil || kernels.IsThread(p.Type()) || i >= 64 {
+		if f.Kernel != nil || gpuapi.IsThread(p.Type()) || i >= 64 {
 			continue // kernel parameters and the Thread handle are uniform
 		}
 		f.val[p] = Dep{Params: 1 << i}
@@ -42,7 +41,7 @@ func (f *Func) solve(a *analyser) {
 			if !ok {
 				continue
 			}
-			if callee := call.Call.StaticCallee(); callee != nil && gpuFunc(callee) == "" {
+			if callee := call.Call.StaticCallee(); callee != nil && gpuapi.Callee(callee) == gpuapi.None {
 				if s := a.summaryOf(callee); s != nil {
 					f.callees[call] = s
 				}
@@ -226,8 +225,8 @@ func (f *Func) transfer(v ssa.Value) Dep {
 		}
 	case *ssa.Field:
 		if call, ok := v.X.(*ssa.Call); ok {
-			if name := gpuFunc(call.Call.StaticCallee()); name == "ThreadIdx" || name == "GlobalIdx" {
-				return f.componentDep(call, name, v.Field)
+			if k := gpuapi.Call(&call.Call); k.PerThread() {
+				return f.componentDep(call, k.String(), v.Field)
 			}
 		}
 	}
@@ -250,19 +249,6 @@ func (f *Func) componentDep(call *ssa.Call, name string, k int) Dep {
 	return Dep{Src: &Reason{What: what, Pos: call.Pos(), Param: -1}}
 }
 
-// gpuFunc returns the name of fn if it is a function or method of package
-// gpu (generic instances by their origin's name), else "".
-func gpuFunc(fn *ssa.Function) string {
-	if fn == nil {
-		return ""
-	}
-	obj, _ := fn.Object().(*types.Func)
-	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != kernels.GPUPath {
-		return ""
-	}
-	return obj.Name()
-}
-
 // callDep is the dependence of a call's result (of result idx of a tuple, or
 // of the whole result if idx < 0).
 func (f *Func) callDep(call *ssa.Call, idx int) Dep {
@@ -274,14 +260,13 @@ func (f *Func) callDep(call *ssa.Call, idx int) Dep {
 		}
 		return d
 	}
-	callee := common.StaticCallee()
-	switch name := gpuFunc(callee); {
-	case name == "ThreadIdx" || name == "GlobalIdx":
-		return Dep{Src: &Reason{What: name, Pos: call.Pos(), Param: -1}}
-	case name == "BlockIdx" || name == "BlockDim" || name == "GridDim" || name == "Shared" || name == "Barrier":
+	switch k := gpuapi.Call(common); {
+	case k.PerThread():
+		return Dep{Src: &Reason{What: k.String(), Pos: call.Pos(), Param: -1}}
+	case k.IsThreadIndex(), k == gpuapi.Shared, k.IsBarrier():
 		return Dep{}
-	case strings.HasPrefix(name, "Atomic"):
-		return Dep{Src: &Reason{What: "the result of " + name, Pos: call.Pos(), Param: -1}}
+	case k.IsAtomic():
+		return Dep{Src: &Reason{What: "the result of " + k.String(), Pos: call.Pos(), Param: -1}}
 	}
 	if s := f.callees[call]; s != nil {
 		var d Dep
@@ -374,7 +359,7 @@ func (f *Func) findBarriers() {
 			site := &BarrierSite{Call: call, Arg: -1}
 			s := f.callees[call]
 			switch {
-			case gpuFunc(call.Call.StaticCallee()) == "Barrier":
+			case gpuapi.Call(&call.Call).IsBarrier():
 			case s != nil && s.Barrier:
 				site.Callee, _ = call.Call.StaticCallee().Object().(*types.Func)
 				for j, arg := range call.Call.Args {

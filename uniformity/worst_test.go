@@ -11,9 +11,9 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/analyzers/kernels"
-	"github.com/gpukvet/gpukvet/analyzers/kernelssa"
 	"github.com/gpukvet/gpukvet/internal/analysistestdata"
+	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 

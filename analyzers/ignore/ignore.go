@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/gpukvet/gpukvet/analyzers/define"
+	"github.com/gpukvet/gpukvet/internal/define"
 )
 
 //go:embed doc.go

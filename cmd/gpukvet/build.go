@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
@@ -68,7 +69,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)\n", *target)
 		return 2
 	}
-	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch, DisableOptimizer: *o0})
+	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch, DisableOptimizer: *o0, Checks: analyzers.All()})
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		var refusal *codegen.Refusal

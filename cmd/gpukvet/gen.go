@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -136,10 +137,9 @@ type genPackage struct {
 
 // genKernel is one //gpu:kernel function.
 type genKernel struct {
-	name        string
-	fn          *types.Func
-	params      []*types.Var // after the gpu.Thread
-	block, grid [3]int
+	name   string
+	fn     *types.Func
+	params []*types.Var // after the gpu.Thread
 }
 
 // loadGenPackage loads the one package that pattern names.
@@ -242,7 +242,7 @@ func genKernelsOf(p *packages.Package) (*genPackage, error) {
 			for i := 1; i < sig.Params().Len(); i++ {
 				params = append(params, sig.Params().At(i))
 			}
-			gp.kernels = append(gp.kernels, &genKernel{name: fn.Name(), fn: fn, params: params, block: d.Block, grid: d.Grid})
+			gp.kernels = append(gp.kernels, &genKernel{name: fn.Name(), fn: fn, params: params})
 		}
 	}
 	sort.Slice(gp.kernels, func(i, j int) bool { return gp.kernels[i].name < gp.kernels[j].name })
@@ -258,8 +258,9 @@ type compiled struct {
 }
 
 type compiledKernel struct {
-	entry string
-	dims  int // 0: unknown
+	entry       string
+	dims        int   // 0: unknown
+	block, grid []int // the block= and grid= shapes, nil if free
 }
 
 // generate renders the generated file for pkg.
@@ -280,9 +281,9 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 	imports := map[string]string{ // path → name used
 		"github.com/gpukvet/gpukvet/device":         "device",
 		"github.com/gpukvet/gpukvet/device/backend": "backend",
-		"github.com/gpukvet/gpukvet/gpu":            "gpu",
+		gpuapi.Path: "gpu",
 	}
-	usedNames := map[string]string{"device": "github.com/gpukvet/gpukvet/device", "backend": "github.com/gpukvet/gpukvet/device/backend", "gpu": "github.com/gpukvet/gpukvet/gpu"}
+	usedNames := map[string]string{"device": "github.com/gpukvet/gpukvet/device", "backend": "github.com/gpukvet/gpukvet/device/backend", "gpu": gpuapi.Path}
 	for _, name := range []string{"device", "backend", "gpu"} {
 		if obj := scope.Lookup(name); obj != nil && !genFile(obj) {
 			return nil, fmt.Errorf("package %s declares %s, which the generated file needs as a package name", p.PkgPath, name)
@@ -340,11 +341,15 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 			names = append(names, paramName(v, i))
 		}
 		w("\tgpukvetRegister(%s, device.KernelSpec{\n", k.name)
-		if directive.Fixed(k.block) {
-			w("\t\tBlock: gpu.Dim3{X: %d, Y: %d, Z: %d},\n", k.block[0], k.block[1], k.block[2])
+		// Shapes and dimensionality are kernel discovery's
+		// (internal/kernels, through the build's manifest), so the
+		// runtime takes them from the analysis, not from a parse of
+		// its own.
+		if len(ck.block) == 3 {
+			w("\t\tBlock: gpu.Dim3{X: %d, Y: %d, Z: %d},\n", ck.block[0], ck.block[1], ck.block[2])
 		}
-		if directive.Fixed(k.grid) {
-			w("\t\tGrid: gpu.Dim3{X: %d, Y: %d, Z: %d},\n", k.grid[0], k.grid[1], k.grid[2])
+		if len(ck.grid) == 3 {
+			w("\t\tGrid: gpu.Dim3{X: %d, Y: %d, Z: %d},\n", ck.grid[0], ck.grid[1], ck.grid[2])
 		}
 		if ck.dims > 0 {
 			w("\t\tDims: %d,\n", ck.dims)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
@@ -15,7 +16,7 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 	if m := gp.pkg.Module; m != nil && m.Dir != "" {
 		dir = m.Dir
 	}
-	mod, err := codegen.Build([]string{gp.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: arch, Dir: dir, SPIRV: gp.targets.spirv})
+	mod, err := codegen.Build([]string{gp.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: arch, Dir: dir, SPIRV: gp.targets.spirv, Checks: analyzers.All()})
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +28,7 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 		if k.Pkg != gp.pkg.PkgPath {
 			continue
 		}
-		c.kernels[k.Name] = compiledKernel{entry: k.Entry, dims: k.Dims}
+		c.kernels[k.Name] = compiledKernel{entry: k.Entry, dims: k.Dims, block: k.Block, grid: k.Grid}
 	}
 	for _, k := range gp.kernels {
 		if _, ok := c.kernels[k.name]; !ok {

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // The cpu backend's entry to each kernel: gen writes, per kernel K,
@@ -104,13 +108,13 @@ func reachesBarrier(p *packages.Package, bodies map[*types.Func]*ast.BlockStmt, 
 		if tv, ok := p.TypesInfo.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 			return true // a conversion or a builtin
 		}
-		callee := calleeFunc(p.TypesInfo, call.Fun)
+		callee, _ := typeutil.Callee(p.TypesInfo, call).(*types.Func)
 		switch {
 		case callee == nil:
 			found = true // a function value: cannot follow
-		case callee.Pkg() != nil && callee.Pkg().Path() == gpuPkgPath:
-			found = callee.Name() == "Barrier"
-		case callee.Pkg() != nil && len(callee.Pkg().Path()) > len(gpuPkgPath) && callee.Pkg().Path()[:len(gpuPkgPath)+1] == gpuPkgPath+"/":
+		case gpuapi.IsPackage(callee.Pkg()):
+			found = gpuapi.Func(callee).IsBarrier()
+		case callee.Pkg() != nil && strings.HasPrefix(callee.Pkg().Path(), gpuapi.Path+"/"):
 			// gpu/math32 and the like: no barriers.
 		case callee.Pkg() != p.Types:
 			found = true
@@ -120,32 +124,4 @@ func reachesBarrier(p *packages.Package, bodies map[*types.Func]*ast.BlockStmt, 
 		return true
 	})
 	return found
-}
-
-const gpuPkgPath = "github.com/gpukvet/gpukvet/gpu"
-
-// calleeFunc returns the function or method a call expression calls
-// statically, or nil.
-func calleeFunc(info *types.Info, fun ast.Expr) *types.Func {
-	fun = ast.Unparen(fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr: // generic instantiation
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
-	var id *ast.Ident
-	switch f := fun.(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		if sel := info.Selections[f]; sel != nil && sel.Kind() == types.FieldVal {
-			return nil // a func-valued field
-		}
-		id = f.Sel
-	default:
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
 }

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/gpukvet/gpukvet/internal/directive"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -28,7 +29,25 @@ func fakeCompile(gp *genPackage, arch string) (*compiled, error) {
 	for _, k := range gp.kernels {
 		entry := gp.pkg.Name + "_" + k.name
 		fmt.Fprintf(&ptx, "// .entry %s\n", entry)
-		c.kernels[k.name] = compiledKernel{entry: entry, dims: 1}
+		ck := compiledKernel{entry: entry, dims: 1}
+		// The shapes the codegen's manifest would carry.
+		for _, f := range gp.pkg.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && gp.pkg.TypesInfo.Defs[fd.Name] == k.fn {
+					dir, err := directive.Find(fd.Doc)
+					if err != nil {
+						return nil, err
+					}
+					if directive.Fixed(dir.Block) {
+						ck.block = dir.Block[:]
+					}
+					if directive.Fixed(dir.Grid) {
+						ck.grid = dir.Grid[:]
+					}
+				}
+			}
+		}
+		c.kernels[k.name] = ck
 	}
 	c.ptx = []byte(ptx.String())
 	if gp.targets.spirv {

@@ -14,7 +14,7 @@ import (
 
 // sarifRuleOf describes analyzer a as a SARIF rule: its summary, its whole
 // documentation (the "# Analyzer NAME" section of its doc.go, which package
-// analyzers/define makes Doc) as text and as Markdown, and a link to it.
+// internal/define makes Doc) as text and as Markdown, and a link to it.
 // An analyzer without a summary or a link is an error: GitHub's code
 // scanning rejects such rules.
 func sarifRuleOf(a *analysis.Analyzer) (sarifRule, error) {

@@ -1,8 +1,12 @@
 package devmath
 
 import (
+	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -114,6 +118,91 @@ func TestAgainstMath(t *testing.T) {
 		mi, mfr := math.Modf(x)
 		if ulps(i, mi) != 0 || ulps(fr, mfr) != 0 {
 			t.Errorf("Modf(%v) = %v, %v; math says %v, %v", x, i, fr, mi, mfr)
+		}
+	}
+}
+
+// TestPortsAgainstMath compares the functions ported from math's pure-Go
+// code, restructured for SPIR-V, with math (pure Go on amd64 too): they
+// must agree bit for bit, up to the FMA contraction some platforms do.
+func TestPortsAgainstMath(t *testing.T) {
+	xs := inputs()
+	limit := uint64(0)
+	if runtime.GOARCH != "amd64" {
+		limit = 1
+	}
+	one := map[string][2]func(float64) float64{
+		"Cbrt": {Cbrt, math.Cbrt}, "Expm1": {Expm1, math.Expm1}, "Log1p": {Log1p, math.Log1p},
+		"RoundToEven": {RoundToEven, math.RoundToEven},
+	}
+	for name, fs := range one {
+		for _, x := range append(xs, 0.25, -0.25, 0.347, -0.347, 1.04, -1.04, 38.9, -38.9, 0x1p-55, 0x1p-30, -0.29, 0.41, 2.5, 3.5, -2.5) {
+			if d := ulps(fs[0](x), fs[1](x)); d > limit {
+				t.Errorf("%s(%v) = %v, math says %v (%d ULP)", name, x, fs[0](x), fs[1](x), d)
+			}
+		}
+	}
+	two := map[string][2]func(x, y float64) float64{"Remainder": {Remainder, math.Remainder}, "Dim": {Dim, math.Dim}, "Mod": {Mod, math.Mod}}
+	for name, fs := range two {
+		for i, x := range xs[:3000] {
+			for _, y := range []float64{xs[(i*7+3)%len(xs)], 0, math.Copysign(0, -1), math.Inf(1), math.NaN(), x, -x, 1e-310} {
+				if d := ulps(fs[0](x, y), fs[1](x, y)); d > limit || math.Signbit(fs[0](x, y)) != math.Signbit(fs[1](x, y)) && !math.IsNaN(fs[1](x, y)) {
+					t.Errorf("%s(%v, %v) = %v, math says %v", name, x, y, fs[0](x, y), fs[1](x, y))
+				}
+			}
+		}
+	}
+	// Pow's loop over the bits of an integer y, where the exponent leaves
+	// the range and the loop stops early.
+	for _, x := range []float64{2, -2, 1e300, 1e-300, 0.5, 3, -1.0000001, 1.0000001, 7e-5} {
+		for _, y := range []float64{5, 8, 9, 100, 1000, 12345, -777, 1 << 40, 1<<53 + 2, -(1 << 52)} {
+			if d := ulps(Pow(x, y), math.Pow(x, y)); d > limit {
+				t.Errorf("Pow(%v, %v) = %v, math.Pow says %v", x, y, Pow(x, y), math.Pow(x, y))
+			}
+		}
+	}
+}
+
+// TestDivAgainstBits compares the divisions with math/bits, panics
+// included.
+func TestDivAgainstBits(t *testing.T) {
+	vals := []uint64{0, 1, 2, 3, 7, 1<<32 - 1, 1 << 32, 1<<32 + 1, 1<<63 - 1, 1 << 63, 1<<64 - 1, 0x0123456789abcdef, 0xfedcba9876543210}
+	try := func(f func()) (msg string) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = fmt.Sprint(r)
+			}
+		}()
+		f()
+		return ""
+	}
+	for _, hi := range vals {
+		for _, lo := range vals {
+			for _, y := range vals {
+				var q, r, mq, mr uint64
+				got := try(func() { q, r = Div64(hi, lo, y) })
+				want := try(func() { mq, mr = bits.Div64(hi, lo, y) })
+				if !strings.Contains(want, got) || (got == "") != (want == "") || q != mq || r != mr {
+					t.Errorf("Div64(%#x, %#x, %#x) = %#x, %#x, panic %q; bits says %#x, %#x, panic %q", hi, lo, y, q, r, got, mq, mr, want)
+				}
+				got = try(func() { r = Rem64(hi, lo, y) })
+				want = try(func() { mr = bits.Rem64(hi, lo, y) })
+				if !strings.Contains(want, got) || (got == "") != (want == "") || r != mr {
+					t.Errorf("Rem64(%#x, %#x, %#x) = %#x, panic %q; bits says %#x, panic %q", hi, lo, y, r, got, mr, want)
+				}
+				h, l, y32 := uint32(hi), uint32(lo), uint32(y)
+				var q32, r32, mq32, mr32 uint32
+				got = try(func() { q32, r32 = Div32(h, l, y32) })
+				want = try(func() { mq32, mr32 = bits.Div32(h, l, y32) })
+				if !strings.Contains(want, got) || (got == "") != (want == "") || q32 != mq32 || r32 != mr32 {
+					t.Errorf("Div32(%#x, %#x, %#x) = %#x, %#x, panic %q; bits says %#x, %#x, panic %q", h, l, y32, q32, r32, got, mq32, mr32, want)
+				}
+				got = try(func() { r32 = Rem32(h, l, y32) })
+				want = try(func() { mr32 = bits.Rem32(h, l, y32) })
+				if !strings.Contains(want, got) || (got == "") != (want == "") || r32 != mr32 {
+					t.Errorf("Rem32(%#x, %#x, %#x) = %#x, panic %q; bits says %#x, panic %q", h, l, y32, r32, got, mr32, want)
+				}
+			}
 		}
 	}
 }

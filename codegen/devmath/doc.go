@@ -1,7 +1,14 @@
 // Package devmath implements the float64 functions of package math that
-// have no single GPU instruction (Exp, Log, Sin, Cos, Pow, ...) in the
-// gpukvet kernel dialect, so that the codegen can compile them for every
-// target by inlining them where a kernel calls math.Exp and friends.
+// have no single GPU instruction (Exp, Log, Sin, Cos, Pow, ...), and the
+// divisions of math/bits (Div64, Rem64, ...), in the gpukvet kernel
+// dialect, so that the codegen can compile them for every target by
+// inlining them where a kernel calls math.Exp and friends.
+//
+// Where Go's code nests a return inside one arm of an if or switch whose
+// other arm goes on, or breaks out of a loop, the code here tests the same
+// conditions as a run of early returns, or in the loop's condition: the
+// SPIR-V emitter cannot structure those shapes once inlined, and the
+// results are the same (the tests compare with math and math/bits).
 //
 // The algorithms are those of Go's own math package (pure Go versions),
 // ported without package-level tables, so a kernel computes what the cpu
@@ -11,7 +18,8 @@
 //
 // Portions Copyright 2009 The Go Authors (BSD-style license, see Go's
 // LICENSE file): exp.go, log.go, sin.go, trig_reduce.go, pow.go, ldexp.go,
-// frexp.go of Go's math package.
+// frexp.go, expm1.go, log1p.go, cbrt.go, remainder.go, dim.go, floor.go of
+// Go's math package, and bits.go of math/bits.
 package devmath
 
 import "math"

@@ -133,27 +133,29 @@ func Tanh(x float64) float64 {
 		Q1     = 2.23548839060100448583e3
 		Q2     = 4.84406305325125486048e3
 	)
+	// Go's switch, written as a run of early returns: SPIR-V's structured
+	// control flow cannot express a return nested in one arm while another
+	// falls through.
 	z := math.Abs(x)
-	switch {
-	case z > 0.5*MAXLOG:
+	if z > 0.5*MAXLOG {
 		if x < 0 {
 			return -1
 		}
 		return 1
-	case z >= 0.625:
+	}
+	if z >= 0.625 {
 		s := Exp(2 * z)
 		z = 1 - 2/(s+1)
 		if x < 0 {
 			z = -z
 		}
-	default:
-		if x == 0 {
-			return x
-		}
-		s := x * x
-		z = x + x*s*((P0*s+P1)*s+P2)/(((s+Q0)*s+Q1)*s+Q2)
+		return z
 	}
-	return z
+	if x == 0 {
+		return x
+	}
+	s := x * x
+	return x + x*s*((P0*s+P1)*s+P2)/(((s+Q0)*s+Q1)*s+Q2)
 }
 
 // Sinh is math.Sinh.
@@ -234,10 +236,10 @@ func Mod(x, y float64) float64 {
 	}
 	y = math.Abs(y)
 	yfr, yexp := Frexp(y)
-	r := x
-	if x < 0 {
-		r = -x
-	}
+	// |x| and the sign restored by Copysign, rather than Go's two tests
+	// of x < 0 (same results, -0 included): an if just before the loop
+	// is a shape the SPIR-V emitter cannot structure.
+	r := math.Abs(x)
 	for r >= y {
 		rfr, rexp := Frexp(r)
 		if rfr < yfr {
@@ -245,8 +247,5 @@ func Mod(x, y float64) float64 {
 		}
 		r = r - Ldexp(y, rexp-yexp)
 	}
-	if x < 0 {
-		r = -r
-	}
-	return r
+	return math.Copysign(r, x)
 }

@@ -53,12 +53,12 @@ func Pow(x, y float64) float64 {
 		if IsInf(x, -1) {
 			return powZero(math.Copysign(0, -1), -y) // Pow(1/x, -y)
 		}
-		switch {
-		case y < 0:
+		// y is neither 0 nor NaN here: Go's case y > 0 is every other
+		// y, and an arm that cannot fall through suits SPIR-V.
+		if y < 0 {
 			return 0
-		case y > 0:
-			return math.Inf(1)
 		}
+		return math.Inf(1)
 	case y == 0.5:
 		return math.Sqrt(x)
 	case y == -0.5:
@@ -90,11 +90,12 @@ func Pow(x, y float64) float64 {
 		a1 = Exp(yf * Log(x))
 	}
 	x1, xe := Frexp(x)
-	for i := int64(yi); i != 0; i >>= 1 {
-		if xe < -1<<12 || 1<<12 < xe {
-			ae += xe
-			break
-		}
+	// Go's loop breaks out when xe leaves [-1<<12, 1<<12], after adding xe
+	// to ae; here that test is part of the loop's condition and the
+	// addition follows the loop, since the SPIR-V emitter cannot structure
+	// a break.
+	i := int64(yi)
+	for ; i != 0 && -1<<12 <= xe && xe <= 1<<12; i >>= 1 {
 		if i&1 == 1 {
 			a1 *= x1
 			ae += xe
@@ -105,6 +106,9 @@ func Pow(x, y float64) float64 {
 			x1 += x1
 			xe--
 		}
+	}
+	if i != 0 {
+		ae += xe
 	}
 	if y < 0 {
 		a1 = 1 / a1

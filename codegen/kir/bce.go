@@ -130,13 +130,33 @@ func (p *prover) edgeDominates(d, s *Block) bool {
 	return n == 1
 }
 
+// appendFacts appends what condition c says when it holds (or not): the
+// facts of each conjunct of an And, left to right. It keeps its own stack:
+// a chain of conjunctions is as long as the source writes it.
 func appendFacts(out []fact, c *Value, holds bool) []fact {
-	for c.Op == OpNot && c.Type.Kind == Bool {
-		c, holds = c.Args[0], !holds
+	type cond struct {
+		c     *Value
+		holds bool
 	}
-	if c.Op == OpAnd && c.Type.Kind == Bool && holds {
-		return appendFacts(appendFacts(out, c.Args[0], true), c.Args[1], true)
+	work := []cond{{c, holds}}
+	for len(work) > 0 {
+		c, holds := work[len(work)-1].c, work[len(work)-1].holds
+		work = work[:len(work)-1]
+		for c.Op == OpNot && c.Type.Kind == Bool {
+			c, holds = c.Args[0], !holds
+		}
+		if c.Op == OpAnd && c.Type.Kind == Bool && holds {
+			work = append(work, cond{c.Args[1], true}, cond{c.Args[0], true})
+			continue
+		}
+		out = appendFact(out, c, holds)
 	}
+	return out
+}
+
+// appendFact appends what c, a condition other than a conjunction or a
+// negation, says when it holds (or not).
+func appendFact(out []fact, c *Value, holds bool) []fact {
 	if a, b, ok := unsignedLess(c); ok {
 		if holds {
 			out = append(out, fact{a: a, b: b, strict: true, unsigned: true})

@@ -7,22 +7,8 @@ package kir
 // may come between).
 func Simplify(f *Func) int {
 	dom := Dominators(f)
-	children := make([][]*Block, len(f.Blocks))
-	for _, b := range f.Blocks {
-		if d := dom.Idom(b); d != nil && d != b {
-			children[d.Index] = append(children[d.Index], b)
-		}
-	}
-	replaced := map[*Value]*Value{}
-	find := func(v *Value) *Value {
-		for {
-			r, ok := replaced[v]
-			if !ok {
-				return v
-			}
-			v = r
-		}
-	}
+	replaced := forwarding{}
+	find := replaced.find
 	type key struct {
 		op         Op
 		t          Type
@@ -33,9 +19,10 @@ func Simplify(f *Func) int {
 	}
 	table := map[key]*Value{}
 	n := 0
-	var walk func(b *Block)
-	walk = func(b *Block) {
-		var added []key
+	// added holds the keys each block on the walk's path added to table.
+	added := make([][]key, len(f.Blocks))
+	enter := func(b *Block) {
+		var mine []key
 		for _, v := range b.Values {
 			for i, a := range v.Args {
 				v.Args[i] = find(a)
@@ -59,35 +46,22 @@ func Simplify(f *Func) int {
 				continue
 			}
 			table[k] = v
-			added = append(added, k)
+			mine = append(mine, k)
 		}
-		for _, c := range children[b.Index] {
-			walk(c)
-		}
-		for _, k := range added {
+		added[b.Index] = mine
+	}
+	leave := func(b *Block) {
+		for _, k := range added[b.Index] {
 			delete(table, k)
 		}
+		added[b.Index] = nil
 	}
 	if len(f.Blocks) > 0 {
-		walk(f.Blocks[0])
+		dom.Walk(f.Blocks[0], enter, leave)
 	}
 	// Phi arguments and block operands may refer to values replaced in
 	// blocks visited later.
-	for _, b := range f.Blocks {
-		for _, v := range b.Values {
-			for i, a := range v.Args {
-				v.Args[i] = find(a)
-			}
-		}
-		if b.Cond != nil {
-			b.Cond = find(b.Cond)
-		}
-		for i, a := range b.Trap.Args {
-			if a != nil {
-				b.Trap.Args[i] = find(a)
-			}
-		}
-	}
+	replaceUses(f, find)
 	if n > 0 {
 		RemoveDead(f)
 	}

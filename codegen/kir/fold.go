@@ -296,16 +296,20 @@ func EvalConst(v *Value) (uint64, bool) {
 // constBits returns the bits of a constant, or of a bitcast of one, in the
 // IR's normal form for its kind.
 func constBits(a *Value) (uint64, bool) {
-	switch {
-	case a.Type.Kind == Ptr:
-		return 0, false
-	case a.Op == OpConst:
-		return norm(a.Type.Kind, a.Imm), true
-	case a.Op == OpBitcast:
-		x, ok := constBits(a.Args[0])
-		return norm(a.Type.Kind, x), ok
+	// The bitcasts down to the constant, outermost first, each normalizing
+	// the bits to its kind (a loop: a chain is as long as the source's).
+	var casts []Kind
+	for ; a.Op == OpBitcast && a.Type.Kind != Ptr; a = a.Args[0] {
+		casts = append(casts, a.Type.Kind)
 	}
-	return 0, false
+	if a.Type.Kind == Ptr || a.Op != OpConst {
+		return 0, false
+	}
+	x := norm(a.Type.Kind, a.Imm)
+	for i := len(casts) - 1; i >= 0; i-- {
+		x = norm(casts[i], x)
+	}
+	return x, true
 }
 
 func b2u(b bool) uint64 {
@@ -319,33 +323,25 @@ func b2u(b bool) uint64 {
 // Go's float32 operations (one rounding to float32), not float64 ones.
 func floatArith(op Op, k Kind, x, y uint64) uint64 {
 	if k == F32 {
-		a, b := math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y))
-		var r float32
-		switch op {
-		case OpAdd:
-			r = a + b
-		case OpSub:
-			r = a - b
-		case OpMul:
-			r = a * b
-		case OpDiv:
-			r = a / b
-		}
+		r := arith(op, math.Float32frombits(uint32(x)), math.Float32frombits(uint32(y)))
 		return uint64(math.Float32bits(r))
 	}
-	a, b := math.Float64frombits(x), math.Float64frombits(y)
-	var r float64
+	return math.Float64bits(arith(op, math.Float64frombits(x), math.Float64frombits(y)))
+}
+
+// arith is a op b in T's arithmetic, each operation rounded once to T.
+func arith[T float32 | float64](op Op, a, b T) T {
 	switch op {
 	case OpAdd:
-		r = a + b
+		return a + b
 	case OpSub:
-		r = a - b
+		return a - b
 	case OpMul:
-		r = a * b
+		return a * b
 	case OpDiv:
-		r = a / b
+		return a / b
 	}
-	return math.Float64bits(r)
+	return 0
 }
 
 func toF(k Kind, x uint64) float64 {

@@ -18,7 +18,7 @@ import "sort"
 // It returns how many values it moved.
 func HoistInvariants(f *Func) int {
 	dom := Dominators(f)
-	loops := naturalLoops(f, dom)
+	loops := NaturalLoops(f, dom)
 	sort.SliceStable(loops, func(i, j int) bool { return len(loops[i].Blocks) < len(loops[j].Blocks) })
 	n := 0
 	for _, l := range loops {

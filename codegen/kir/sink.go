@@ -34,19 +34,15 @@ func ChecksFirst(f *Func) int {
 		// What the check needs: its condition and trap details, and what
 		// they are computed from in this block.
 		need := map[*Value]bool{}
-		var mark func(v *Value)
-		mark = func(v *Value) {
+		work := append([]*Value{b.Cond}, b.Succs[1].Trap.Args[:]...)
+		for len(work) > 0 {
+			v := work[len(work)-1]
+			work = work[:len(work)-1]
 			if v == nil || v.Block != b || need[v] {
-				return
+				continue
 			}
 			need[v] = true
-			for _, a := range v.Args {
-				mark(a)
-			}
-		}
-		mark(b.Cond)
-		for _, a := range b.Succs[1].Trap.Args {
-			mark(a)
+			work = append(work, v.Args...)
 		}
 		// Only values after the block's last effect and its phis move.
 		start := 0

@@ -122,22 +122,8 @@ func ScalarReplace(f *Func) int {
 	}
 
 	// Rename along the dominator tree.
-	children := make([][]*Block, len(f.Blocks))
-	for _, b := range f.Blocks {
-		if d := dom.Idom(b); d != nil && d != b {
-			children[d.Index] = append(children[d.Index], b)
-		}
-	}
-	replaced := map[*Value]*Value{}
-	find := func(v *Value) *Value {
-		for {
-			r, ok := replaced[v]
-			if !ok {
-				return v
-			}
-			v = r
-		}
-	}
+	replaced := forwarding{}
+	find := replaced.find
 	entry := f.Blocks[0]
 	zeros := make([]*Value, len(slots))
 	var zeroVals []*Value
@@ -149,9 +135,10 @@ func ScalarReplace(f *Func) int {
 	}
 	entry.Values = append(zeroVals, entry.Values...)
 	cur := append([]*Value(nil), zeros...)
-	var walk func(b *Block)
-	walk = func(b *Block) {
-		saved := append([]*Value(nil), cur...)
+	// saved holds cur as it was on entering each block on the walk's path.
+	saved := make([][]*Value, len(f.Blocks))
+	enter := func(b *Block) {
+		saved[b.Index] = append([]*Value(nil), cur...)
 		kept := b.Values[:0]
 		for _, v := range b.Values {
 			for i, a := range v.Args {
@@ -185,12 +172,12 @@ func ScalarReplace(f *Func) int {
 				}
 			}
 		}
-		for _, c := range children[b.Index] {
-			walk(c)
-		}
-		copy(cur, saved)
 	}
-	walk(entry)
+	leave := func(b *Block) {
+		copy(cur, saved[b.Index])
+		saved[b.Index] = nil
+	}
+	dom.Walk(entry, enter, leave)
 	replaceUses(f, find)
 	DeadCode(f)
 	return len(slots)
@@ -244,6 +231,21 @@ func Users(f *Func) [][]*Value {
 		}
 	}
 	return users
+}
+
+// forwarding maps values a pass replaced to their replacements, which may
+// themselves have been replaced.
+type forwarding map[*Value]*Value
+
+// find follows v's replacements to the value that stands for it now.
+func (m forwarding) find(v *Value) *Value {
+	for {
+		r, ok := m[v]
+		if !ok {
+			return v
+		}
+		v = r
+	}
 }
 
 // replaceUses rewrites every operand, branch condition and trap detail

@@ -4,6 +4,12 @@ package kir
 type DomTree struct {
 	idom  []*Block
 	order []int // reverse postorder number of each block, -1 if unreachable
+	// in and out number each block on entering and leaving it in a walk of
+	// the tree: a dominates b when b's interval nests in a's, which makes
+	// Dominates constant-time (structurizing asks it for every pair).
+	in, out []int
+	// children lists each block's children in the tree, by Block.Index.
+	children [][]*Block
 }
 
 // Dominators computes the dominator tree of f (Cooper, Harvey and Kennedy's
@@ -42,7 +48,27 @@ func Dominators(f *Func) *DomTree {
 			}
 		}
 	}
+	t.number(f, entry)
 	return t
+}
+
+// number fills t.in and t.out with a walk of the tree from entry.
+func (t *DomTree) number(f *Func, entry *Block) {
+	t.children = make([][]*Block, len(t.idom))
+	for _, b := range f.Blocks {
+		if d := t.idom[b.Index]; d != nil && d != b {
+			t.children[d.Index] = append(t.children[d.Index], b)
+		}
+	}
+	t.in, t.out = make([]int, len(t.idom)), make([]int, len(t.idom))
+	n := 0
+	t.Walk(entry, func(b *Block) {
+		t.in[b.Index] = n
+		n++
+	}, func(b *Block) {
+		t.out[b.Index] = n
+		n++
+	})
 }
 
 func (t *DomTree) intersect(a, b *Block) *Block {
@@ -66,15 +92,31 @@ func (t *DomTree) Dominates(a, b *Block) bool {
 	if t.order[b.Index] < 0 || t.order[a.Index] < 0 {
 		return false
 	}
-	for {
-		if a == b {
-			return true
+	return t.in[a.Index] <= t.in[b.Index] && t.out[b.Index] <= t.out[a.Index]
+}
+
+// Walk visits the dominator tree below root depth first: enter(b) before
+// b's subtree and leave(b) after it. It keeps its own stack: a dominator
+// tree is as deep as the kernel's straight-line code is long (one block
+// per inlined call).
+func (t *DomTree) Walk(root *Block, enter, leave func(b *Block)) {
+	type frame struct {
+		b *Block
+		i int
+	}
+	enter(root)
+	stack := []frame{{root, 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if kids := t.children[top.b.Index]; top.i < len(kids) {
+			c := kids[top.i]
+			top.i++
+			enter(c)
+			stack = append(stack, frame{c, 0})
+			continue
 		}
-		next := t.idom[b.Index]
-		if next == b {
-			return false
-		}
-		b = next
+		leave(top.b)
+		stack = stack[:len(stack)-1]
 	}
 }
 
@@ -146,40 +188,9 @@ type Structure struct {
 // Analyze computes the structure of f.
 func Analyze(f *Func) *Structure {
 	s := &Structure{Dom: Dominators(f), LoopOf: map[*Block]*Loop{}, Merge: map[*Block]*Block{}}
-	for _, b := range f.Blocks {
-		for _, h := range b.Succs {
-			if s.Dom.Dominates(h, b) {
-				l := s.LoopOf[h]
-				if l == nil {
-					l = &Loop{Header: h, Blocks: map[*Block]bool{h: true}}
-					s.LoopOf[h] = l
-					s.Loops = append(s.Loops, l)
-				}
-				l.Latches = append(l.Latches, b)
-				// Blocks that reach the latch without passing the header.
-				work := []*Block{b}
-				for len(work) > 0 {
-					x := work[len(work)-1]
-					work = work[:len(work)-1]
-					if l.Blocks[x] {
-						continue
-					}
-					l.Blocks[x] = true
-					work = append(work, x.Preds...)
-				}
-			}
-		}
-	}
+	s.Loops = NaturalLoops(f, s.Dom)
 	for _, l := range s.Loops {
-		seen := map[*Block]bool{}
-		for x := range l.Blocks {
-			for _, y := range x.Succs {
-				if !l.Blocks[y] && !seen[y] {
-					seen[y] = true
-					l.Exits = append(l.Exits, y)
-				}
-			}
-		}
+		s.LoopOf[l.Header] = l
 	}
 	s.Reducible = reducible(f, s.Dom)
 	pdom := postDominators(f)
@@ -263,25 +274,58 @@ func reducible(f *Func, dom *DomTree) bool {
 		grey
 		black
 	)
-	color := make([]int, len(f.Blocks))
-	var visit func(b *Block) bool
-	visit = func(b *Block) bool {
-		color[b.Index] = grey
-		for _, s := range b.Succs {
-			if dom.Dominates(s, b) {
-				continue // a back edge
-			}
-			switch color[s.Index] {
-			case grey:
-				return false
-			case white:
-				if !visit(s) {
-					return false
-				}
-			}
-		}
-		color[b.Index] = black
+	if len(f.Blocks) == 0 {
 		return true
 	}
-	return len(f.Blocks) == 0 || visit(f.Blocks[0])
+	// Depth-first search with its own stack (the graph is as deep as the
+	// kernel is long): a forward edge to a grey block closes a cycle.
+	color := make([]int, len(f.Blocks))
+	type frame struct {
+		b *Block
+		i int
+	}
+	color[f.Blocks[0].Index] = grey
+	stack := []frame{{f.Blocks[0], 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i == len(top.b.Succs) {
+			color[top.b.Index] = black
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		s := top.b.Succs[top.i]
+		top.i++
+		if dom.Dominates(s, top.b) {
+			continue // a back edge
+		}
+		switch color[s.Index] {
+		case grey:
+			return false
+		case white:
+			color[s.Index] = grey
+			stack = append(stack, frame{s, 0})
+		}
+	}
+	return true
+}
+
+// Reach visits each block reachable from start through next once, depth
+// first with its own stack, and stops as soon as visit returns false; it
+// reports whether the search ran to the end.
+func Reach(start *Block, next func(*Block) []*Block, visit func(*Block) bool) bool {
+	seen := map[*Block]bool{}
+	work := []*Block{start}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if !visit(x) {
+			return false
+		}
+		work = append(work, next(x)...)
+	}
+	return true
 }

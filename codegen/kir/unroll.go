@@ -36,7 +36,7 @@ func Unroll(f *Func) int {
 	for {
 		RemoveUnreachable(f)
 		dom := Dominators(f)
-		loops := naturalLoops(f, dom)
+		loops := NaturalLoops(f, dom)
 		sort.SliceStable(loops, func(i, j int) bool { return len(loops[i].Blocks) < len(loops[j].Blocks) })
 		done := false
 		for _, l := range loops {
@@ -56,9 +56,10 @@ func Unroll(f *Func) int {
 	}
 }
 
-// naturalLoops finds the natural loops of f (what Analyze finds, without
-// the rest of the structure).
-func naturalLoops(f *Func, dom *DomTree) []*Loop {
+// NaturalLoops finds the natural loops of f, one per header (its back
+// edges merged), in the order of f's blocks, with their exits; it is the
+// part of Analyze that the optimizer and the structured emitters need.
+func NaturalLoops(f *Func, dom *DomTree) []*Loop {
 	byHeader := map[*Block]*Loop{}
 	var loops []*Loop
 	for _, b := range f.Blocks {
@@ -73,6 +74,7 @@ func naturalLoops(f *Func, dom *DomTree) []*Loop {
 				loops = append(loops, l)
 			}
 			l.Latches = append(l.Latches, b)
+			// Blocks that reach the latch without passing the header.
 			work := []*Block{b}
 			for len(work) > 0 {
 				x := work[len(work)-1]
@@ -82,6 +84,20 @@ func naturalLoops(f *Func, dom *DomTree) []*Loop {
 				}
 				l.Blocks[x] = true
 				work = append(work, x.Preds...)
+			}
+		}
+	}
+	for _, l := range loops {
+		seen := map[*Block]bool{}
+		for _, x := range f.Blocks {
+			if !l.Blocks[x] {
+				continue
+			}
+			for _, y := range x.Succs {
+				if !l.Blocks[y] && !seen[y] {
+					seen[y] = true
+					l.Exits = append(l.Exits, y)
+				}
 			}
 		}
 	}
@@ -262,70 +278,11 @@ func unrollLoop(f *Func, l *Loop) bool {
 		}
 		return m
 	}
-	cloneValue := func(b *Block, v *Value, m map[*Value]*Value) *Value {
-		c := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm, Index: v.Index, NoFuse: v.NoFuse, Block: b, Pos: v.Pos}
-		f.nextID++
-		m[v] = c
-		return c
-	}
 	var heads []*Block // the header copy of each iteration, then the final one
 	for k := 0; k < trips; k++ {
 		m := headerMap()
-		bm := map[*Block]*Block{}
-		for _, b := range order {
-			kind := b.Kind
-			if b == h {
-				kind = BlockPlain
-			}
-			c := &Block{Kind: kind, Comment: b.Comment, Term: b.Term, Trap: b.Trap}
-			bm[b] = c
-			copies = append(copies, c)
-			for _, v := range b.Values {
-				if b == h && v.Op == OpPhi {
-					continue
-				}
-				c.Values = append(c.Values, cloneValue(c, v, m))
-			}
-		}
-		for _, b := range order {
-			c := bm[b]
-			for _, v := range b.Values {
-				cv, ok := m[v]
-				if !ok || (b == h && v.Op == OpPhi) {
-					continue
-				}
-				remapArgs(v, cv, m)
-			}
-			remapControl(b, c, m)
-			if b == h {
-				c.Term, c.Cond = TermJump, nil
-				c.Succs = []*Block{bm[body]}
-				if prevLatch == nil {
-					c.Preds = []*Block{pre}
-				} else {
-					c.Preds = []*Block{prevLatch}
-				}
-				continue
-			}
-			for _, p := range b.Preds {
-				c.Preds = append(c.Preds, bm[p])
-			}
-			for _, s := range b.Succs {
-				if s == h {
-					c.Succs = append(c.Succs, nil) // the next header, below
-				} else {
-					c.Succs = append(c.Succs, bm[s])
-				}
-			}
-		}
+		bm := copyIteration(f, order, h, body, pre, prevLatch, m, &copies)
 		heads = append(heads, bm[h])
-		if prevLatch != nil {
-			for i, s := range prevLatch.Succs {
-				if s == nil {
-					prevLatch.Succs[i] = bm[h]
-				}
-			}
-		}
 		prev, prevLatch = m, bm[latch]
 	}
 	// The final test: the header's non-phi values once more, then the exit.
@@ -333,7 +290,7 @@ func unrollLoop(f *Func, l *Loop) bool {
 	final := &Block{Kind: BlockPlain, Comment: h.Comment, Term: TermJump}
 	for _, v := range h.Values {
 		if v.Op != OpPhi {
-			final.Values = append(final.Values, cloneValue(final, v, m))
+			final.Values = append(final.Values, cloneValue(f, final, v, m))
 		}
 	}
 	for _, v := range h.Values {
@@ -419,4 +376,79 @@ func remapControl(b, c *Block, m map[*Value]*Value) {
 			c.Trap.Args[j] = mapped(m, a)
 		}
 	}
+}
+
+// copyIteration appends to copies one copy of a loop's body, the blocks of
+// order (in function order, header h first among them or not), for
+// unrolling: h's phis are left out (m maps them already to the values this
+// iteration reads), every other value is cloned and its operands remapped
+// through m, the copy of h jumps straight to the copy of body, and edges
+// back to h are left nil, to be set to the next iteration's header (or the
+// loop's exit) by the caller. The copy of h is entered from prevLatch, the
+// previous copy's latch, whose nil edges it takes, or from entry for the
+// first copy. It returns the block map of the copy.
+func copyIteration(f *Func, order []*Block, h, body, entry, prevLatch *Block, m map[*Value]*Value, copies *[]*Block) map[*Block]*Block {
+	bm := map[*Block]*Block{}
+	for _, b := range order {
+		kind := b.Kind
+		if b == h {
+			kind = BlockPlain
+		}
+		c := &Block{Kind: kind, Comment: b.Comment, Term: b.Term, Trap: b.Trap}
+		bm[b] = c
+		*copies = append(*copies, c)
+		for _, v := range b.Values {
+			if b == h && v.Op == OpPhi {
+				continue
+			}
+			c.Values = append(c.Values, cloneValue(f, c, v, m))
+		}
+	}
+	for _, b := range order {
+		c := bm[b]
+		for _, v := range b.Values {
+			if cv, ok := m[v]; ok && cv.Block == c {
+				remapArgs(v, cv, m)
+			}
+		}
+		remapControl(b, c, m)
+		if b == h {
+			c.Term, c.Cond = TermJump, nil
+			c.Succs = []*Block{bm[body]}
+			if prevLatch == nil {
+				c.Preds = []*Block{entry}
+			} else {
+				c.Preds = []*Block{prevLatch}
+			}
+			continue
+		}
+		for _, p := range b.Preds {
+			c.Preds = append(c.Preds, bm[p])
+		}
+		for _, s := range b.Succs {
+			if s == h {
+				c.Succs = append(c.Succs, nil) // the next header, set by the caller
+			} else {
+				c.Succs = append(c.Succs, bm[s])
+			}
+		}
+	}
+	if prevLatch != nil {
+		for i, s := range prevLatch.Succs {
+			if s == nil {
+				prevLatch.Succs[i] = bm[h]
+			}
+		}
+	}
+	return bm
+}
+
+// cloneValue makes a copy of v in block b with the next ID of f, without
+// operands (remapArgs sets them once every value of the copy exists), and
+// maps v to it in m.
+func cloneValue(f *Func, b *Block, v *Value, m map[*Value]*Value) *Value {
+	c := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm, Index: v.Index, NoFuse: v.NoFuse, Block: b, Pos: v.Pos}
+	f.nextID++
+	m[v] = c
+	return c
 }

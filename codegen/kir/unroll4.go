@@ -28,7 +28,7 @@ const (
 func UnrollRuntime(f *Func) int {
 	n := 0
 	dom := Dominators(f)
-	loops := naturalLoops(f, dom)
+	loops := NaturalLoops(f, dom)
 	headers := map[*Block]bool{}
 	for _, l := range loops {
 		headers[l.Header] = true
@@ -183,63 +183,9 @@ func unrollRuntime(f *Func, l *Loop) {
 				m[phi] = mapped(prev, phi.Args[li])
 			}
 		}
-		bm := map[*Block]*Block{}
-		for _, b := range order {
-			kind := b.Kind
-			if b == h {
-				kind = BlockPlain
-			}
-			c := &Block{Kind: kind, Comment: b.Comment, Term: b.Term, Trap: b.Trap}
-			bm[b] = c
-			copies = append(copies, c)
-			for _, v := range b.Values {
-				if b == h && v.Op == OpPhi {
-					continue
-				}
-				cv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm, Index: v.Index, NoFuse: v.NoFuse, Block: c, Pos: v.Pos}
-				f.nextID++
-				m[v] = cv
-				c.Values = append(c.Values, cv)
-			}
-		}
-		for _, b := range order {
-			c := bm[b]
-			for _, v := range b.Values {
-				cv, ok := m[v]
-				if !ok || cv.Block != c {
-					continue
-				}
-				remapArgs(v, cv, m)
-			}
-			remapControl(b, c, m)
-			if b == h {
-				c.Term, c.Cond = TermJump, nil
-				c.Succs = []*Block{bm[body]}
-				if prevLatch == nil {
-					c.Preds = []*Block{h4}
-					firstHead = c
-				} else {
-					c.Preds = []*Block{prevLatch}
-				}
-				continue
-			}
-			for _, p := range b.Preds {
-				c.Preds = append(c.Preds, bm[p])
-			}
-			for _, s := range b.Succs {
-				if s == h {
-					c.Succs = append(c.Succs, nil)
-				} else {
-					c.Succs = append(c.Succs, bm[s])
-				}
-			}
-		}
-		if prevLatch != nil {
-			for i, s := range prevLatch.Succs {
-				if s == nil {
-					prevLatch.Succs[i] = bm[h]
-				}
-			}
+		bm := copyIteration(f, order, h, body, h4, prevLatch, m, &copies)
+		if prevLatch == nil {
+			firstHead = bm[h]
 		}
 		prev, prevLatch = m, bm[latch]
 	}

@@ -330,20 +330,21 @@ func hasBarrier(b *Block) bool {
 // before the region in: defined outside it, or a pure operation that
 // cannot fault on operands that can.
 func canHoist(v *Value, in map[*Block]bool, seen map[*Value]bool) bool {
-	if v == nil || !in[v.Block] || seen[v] {
-		return true
-	}
-	seen[v] = true
-	switch {
-	case v.Op == OpPhi || v.Op == OpLoad || v.Op == OpLocal || !pure(v):
-		return false
-	case (v.Op == OpDiv || v.Op == OpRem) && !v.Type.Kind.IsFloat():
-		return false
-	}
-	for _, a := range v.Args {
-		if !canHoist(a, in, seen) {
+	work := []*Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if v == nil || !in[v.Block] || seen[v] {
+			continue
+		}
+		seen[v] = true
+		switch {
+		case v.Op == OpPhi || v.Op == OpLoad || v.Op == OpLocal || !pure(v):
+			return false
+		case (v.Op == OpDiv || v.Op == OpRem) && !v.Type.Kind.IsFloat():
 			return false
 		}
+		work = append(work, v.Args...)
 	}
 	return true
 }
@@ -354,15 +355,42 @@ func hoistTo(f *Func, h *Block, v *Value, in map[*Block]bool, memo map[*Value]*V
 	if v == nil || !in[v.Block] {
 		return v
 	}
-	if m, ok := memo[v]; ok {
-		return m
+	// Copies operands before their users, in the order the recursive
+	// definition would, with its own stack (chains are as long as the
+	// loop body).
+	type frame struct {
+		v *Value
+		i int // next operand to copy
 	}
-	args := make([]*Value, len(v.Args))
-	for i, a := range v.Args {
-		args[i] = hoistTo(f, h, a, in, memo)
+	stack := []frame{{v: v}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if _, ok := memo[top.v]; ok {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top.i < len(top.v.Args) {
+			a := top.v.Args[top.i]
+			top.i++
+			if a != nil && in[a.Block] {
+				if _, ok := memo[a]; !ok {
+					stack = append(stack, frame{v: a})
+				}
+			}
+			continue
+		}
+		u := top.v
+		stack = stack[:len(stack)-1]
+		args := make([]*Value, len(u.Args))
+		for i, a := range u.Args {
+			args[i] = a
+			if a != nil && in[a.Block] {
+				args[i] = memo[a]
+			}
+		}
+		nv := f.NewValue(h, u.Op, u.Type, args...)
+		nv.Imm, nv.Index, nv.NoFuse, nv.Pos = u.Imm, u.Index, u.NoFuse, u.Pos
+		memo[u] = nv
 	}
-	nv := f.NewValue(h, v.Op, v.Type, args...)
-	nv.Imm, nv.Index, nv.NoFuse, nv.Pos = v.Imm, v.Index, v.NoFuse, v.Pos
-	memo[v] = nv
-	return nv
+	return memo[v]
 }

@@ -4,9 +4,10 @@
 //
 // The kernel ABI is the one of package codegen's manifest: scalars at their
 // natural size, a slice as a global pointer and an i64 length, a struct by
-// value as its bytes in Go's layout, and last the trap-record pointer. What
-// differs between the two targets (address-space numbers, the intrinsics for
-// thread indices and barriers, how a kernel is marked) lives in target.go.
+// value as its bytes in Go's layout, and last the pointer to the trap record
+// (internal/gpuabi's layout). What differs between the two targets
+// (address-space numbers, the intrinsics for thread indices and barriers, how
+// a kernel is marked) lives in target.go.
 //
 // Go's semantics are kept where LLVM's defaults differ: shifts by a count
 // at least the width give 0 or the sign (LLVM makes them poison), float to
@@ -23,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // Options select the target.
@@ -30,9 +32,6 @@ type Options struct {
 	// Target is "amdgcn" (the default) or "nvptx".
 	Target string
 }
-
-// TrapParam is the name of every kernel's hidden last parameter.
-const TrapParam = "__gpukvet_trap"
 
 // Emit returns the LLVM IR text of module m.
 func Emit(m *kir.Module, opts Options) (string, error) {
@@ -214,23 +213,15 @@ func (e *emitter) literal(v *kir.Value) string {
 			return "null"
 		}
 		return fmt.Sprintf("inttoptr (i64 %d to %s)", int64(v.Imm), e.ty(v.Type))
-	case k.IsSigned():
-		switch k {
-		case kir.I8:
-			return fmt.Sprint(int8(v.Imm))
-		case kir.I16:
-			return fmt.Sprint(int16(v.Imm))
-		case kir.I32:
-			return fmt.Sprint(int32(v.Imm))
-		}
-		return fmt.Sprint(int64(v.Imm))
 	default:
-		switch k {
-		case kir.U8:
+		// LLVM integers have no sign: an immediate is written as the
+		// two's-complement value of its width.
+		switch k.Bits() {
+		case 8:
 			return fmt.Sprint(int8(v.Imm))
-		case kir.U16:
+		case 16:
 			return fmt.Sprint(int16(v.Imm))
-		case kir.U32:
+		case 32:
 			return fmt.Sprint(int32(v.Imm))
 		}
 		return fmt.Sprint(int64(v.Imm))
@@ -620,15 +611,19 @@ func (e *emitter) trap(b *kir.Block) {
 		e.ins("%s = getelementptr i8, %s %%trap, i64 %d", p, g, off)
 		e.ins("store %s %s, %s %s", ty, val, g, p)
 	}
-	store(4, "i32", fmt.Sprint(t.Pos))
+	store(gpuabi.TrapOffPos, "i32", fmt.Sprint(t.Pos))
 	for i, idx := range []int{kir.BlockIdxX, kir.BlockIdxY, kir.BlockIdxZ, kir.ThreadIdxX, kir.ThreadIdxY, kir.ThreadIdxZ} {
+		off := gpuabi.TrapOffBlock + 4*i
+		if i >= 3 {
+			off = gpuabi.TrapOffThread + 4*(i-3)
+		}
 		s := e.temp()
 		e.ins("%s = %s", s, e.tg.special(e, idx))
-		store(8+4*i, "i32", s)
+		store(off, "i32", s)
 	}
 	for i, a := range t.Args {
 		if a != nil {
-			store(32+8*i, "i64", e.v(a))
+			store(gpuabi.TrapOffArg0+8*i, "i64", e.v(a))
 		}
 	}
 	e.tg.deviceFence(e)

@@ -32,7 +32,7 @@ func (b *builder) call(v *ssa.Call) []*kir.Value {
 	return nil
 }
 
-// builtin lowers len, cap, min and max.
+// builtin lowers len, cap, min, max, copy and clear.
 func (b *builder) builtin(name string, args []ssa.Value, v *ssa.Call) []*kir.Value {
 	switch name {
 	case "len", "cap":
@@ -60,6 +60,10 @@ func (b *builder) builtin(name string, args []ssa.Value, v *ssa.Call) []*kir.Val
 		return []*kir.Value{acc}
 	case "ssa:wrapnilchk":
 		return b.value(args[0])
+	case "copy":
+		return b.copySlice(args, v)
+	case "clear":
+		return b.clearSlice(args, v)
 	}
 	b.fail(v.Pos(), "builtin %s cannot be used in kernels", name)
 	return nil

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/budget"
 )
 
 // inline lowers fn's body at the current point with the given argument
@@ -18,14 +20,19 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	if len(fn.Blocks) == 0 {
 		b.fail(pos, "%s has no Go body to compile for the GPU", fn)
 	}
-	if b.depth > 64 {
-		b.fail(pos, "calls nested more than 64 deep (recursion is not allowed in kernels)")
-	}
 	if len(fn.FreeVars) > 0 {
 		b.fail(pos, "closures cannot be used in kernels")
 	}
-	b.depth++
-	defer func() { b.depth-- }()
+	for fr := b.frame; fr != nil; fr = fr.parent {
+		if fr.fn == fn {
+			b.fail(pos, "recursive call of %s: kernel code cannot recurse", fn.Name())
+		}
+	}
+	counted := b.spend(fn, pos)
+	if counted {
+		b.depth++
+		defer func() { b.depth-- }()
+	}
 	fr := &frame{fn: fn, vals: map[ssa.Value][]*kir.Value{}, blocks: map[*ssa.BasicBlock]*kir.Block{},
 		exit: map[*kir.Block]*ssa.BasicBlock{}, parent: b.frame, callPos: pos}
 	for i, p := range fn.Params {
@@ -73,6 +80,34 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	}
 	b.unifyPhiSpaces(fr.ret)
 	return out
+}
+
+// spend charges an inline of fn at pos to the kernel's budget (see
+// internal/budget, which memspace checks too) and fails when the inlined
+// size or the nesting of calls exceeds it. It reports whether fn counts.
+func (b *builder) spend(fn *ssa.Function, pos token.Pos) bool {
+	obj := fn.Object()
+	if obj == nil || obj.Pkg() == nil || !budget.Counted(obj.Pkg().Path()) {
+		return false
+	}
+	size, ok := b.sizes[fn]
+	if !ok {
+		if fd, isDecl := fn.Syntax().(*ast.FuncDecl); isDecl {
+			size = budget.Size(fd.Body)
+		}
+		b.sizes[fn] = size
+	}
+	b.size += size
+	if b.depth+1 > budget.MaxDepth || b.size > budget.MaxSize {
+		b.overBudget = true
+	}
+	if b.depth+1 > budget.MaxDepth {
+		b.fail(pos, "%s", budget.DepthError("kernel "+b.kernel, b.depth+1))
+	}
+	if b.size > budget.MaxSize {
+		b.fail(pos, "%s", budget.SizeError("kernel "+b.kernel, b.size))
+	}
+	return true
 }
 
 func blockKind(comment string) kir.BlockKind {

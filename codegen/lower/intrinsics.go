@@ -2,58 +2,71 @@ package lower
 
 import (
 	"fmt"
+	"go/build"
 	"go/types"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/kernelapi"
 )
 
-const gpuPrefix = GPUPath + "."
-
-// intrinsic lowers calls into package gpu and package math; ok is false
-// for any other function.
+// intrinsic lowers calls into package gpu and the standard library; ok is
+// false for any other function. Of the standard library it compiles
+// exactly the functions internal/kernelapi lists, the ones the checks
+// allow, and refuses every other (the checks being off or not).
 func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r []*kir.Value, ok bool) {
 	id := funcID(fn)
-	switch {
-	case strings.HasPrefix(id, gpuPrefix):
-		return b.gpuCall(strings.TrimPrefix(id, gpuPrefix), fn, args, v), true
-	case strings.HasPrefix(id, "math/bits."):
-		return b.bitsCall(strings.TrimPrefix(id, "math/bits."), args, v), true
-	case strings.HasPrefix(id, "math."):
-		return b.mathCall(strings.TrimPrefix(id, "math."), args, v), true
+	if k := gpuapi.Callee(fn); k != gpuapi.None {
+		return b.gpuCall(k, args, v), true
 	}
-	return nil, false
+	pkg, name := funcPkg(fn), strings.TrimPrefix(id, funcPkg(fn)+".")
+	if !kernelapi.Listed(pkg) && !b.isStd(fn, pkg) {
+		return nil, false
+	}
+	if !kernelapi.Allowed(pkg, name) {
+		b.fail(v.Pos(), "%s cannot be called in kernels: of the standard library, kernel code may call only the functions of math and math/bits that DIALECT.md lists", id)
+	}
+	switch pkg {
+	case "math/bits":
+		return b.bitsCall(name, args, v), true
+	case "math":
+		return b.mathCall(name, args, v), true
+	}
+	b.fail(v.Pos(), "%s cannot be compiled for the GPU", id) // a kernelapi entry without a lowering: TestKernelAPI fails
+	return nil, true
 }
 
-var dimSpecial = map[string]int{"Thread.ThreadIdx": kir.ThreadIdxX, "Thread.BlockIdx": kir.BlockIdxX,
-	"Thread.BlockDim": kir.BlockDimX, "Thread.GridDim": kir.GridDimX}
+var dimSpecial = map[gpuapi.Kind]int{gpuapi.ThreadIdx: kir.ThreadIdxX, gpuapi.BlockIdx: kir.BlockIdxX,
+	gpuapi.BlockDim: kir.BlockDimX, gpuapi.GridDim: kir.GridDimX}
 
-var atomicOps = map[string]kir.AtomicOp{"AtomicAdd": kir.AtomicAdd, "AtomicMin": kir.AtomicMin,
-	"AtomicMax": kir.AtomicMax, "AtomicExchange": kir.AtomicExchange, "AtomicCompareAndSwap": kir.AtomicCAS}
+var atomicOps = map[gpuapi.Kind]kir.AtomicOp{gpuapi.AtomicAdd: kir.AtomicAdd, gpuapi.AtomicMin: kir.AtomicMin,
+	gpuapi.AtomicMax: kir.AtomicMax, gpuapi.AtomicExchange: kir.AtomicExchange, gpuapi.AtomicCompareAndSwap: kir.AtomicCAS}
 
-func (b *builder) gpuCall(name string, fn *ssa.Function, args []ssa.Value, v *ssa.Call) []*kir.Value {
-	if base, ok := dimSpecial[name]; ok {
+func (b *builder) gpuCall(k gpuapi.Kind, args []ssa.Value, v *ssa.Call) []*kir.Value {
+	if base, ok := dimSpecial[k]; ok {
 		out := make([]*kir.Value, 3)
 		for d := range out {
 			out[d] = b.special(base + d)
 		}
 		return out
 	}
-	switch name {
-	case "Thread.GlobalIdx":
+	switch k {
+	case gpuapi.GlobalIdx:
 		out := make([]*kir.Value, 3)
 		for d := range out {
 			prod := b.val(kir.OpMul, kir.TI64, b.special(kir.BlockIdxX+d), b.special(kir.BlockDimX+d))
 			out[d] = b.val(kir.OpAdd, kir.TI64, prod, b.special(kir.ThreadIdxX+d))
 		}
 		return out
-	case "Thread.Barrier":
+	case gpuapi.Barrier:
 		b.val(kir.OpBarrier, kir.Type{})
 		return nil
-	case "Shared":
+	case gpuapi.Shared:
 		t := v.Type().Underlying()
 		elem := t.(*types.Pointer).Elem()
 		pos := b.env.Fset.Position(v.Pos())
@@ -71,7 +84,7 @@ func (b *builder) gpuCall(name string, fn *ssa.Function, args []ssa.Value, v *ss
 		p.Index = id
 		return []*kir.Value{p}
 	}
-	if op, ok := atomicOps[name]; ok {
+	if op, ok := atomicOps[k]; ok {
 		ptr := b.value(args[0])[0]
 		vals := []*kir.Value{ptr}
 		for _, a := range args[1:] {
@@ -81,7 +94,7 @@ func (b *builder) gpuCall(name string, fn *ssa.Function, args []ssa.Value, v *ss
 		r.Index = int(op)
 		return []*kir.Value{r}
 	}
-	b.fail(v.Pos(), "gpu.%s cannot be compiled for the GPU", name)
+	b.fail(v.Pos(), "gpu.%s cannot be compiled for the GPU", k.Selector())
 	return nil
 }
 
@@ -93,8 +106,7 @@ func (b *builder) special(idx int) *kir.Value {
 }
 
 var mathFns = map[string]kir.MathFn{"Sqrt": kir.MathSqrt, "Abs": kir.MathAbs, "Floor": kir.MathFloor,
-	"Ceil": kir.MathCeil, "Trunc": kir.MathTrunc, "Copysign": kir.MathCopysign, "Max": kir.MathMax,
-	"Min": kir.MathMin, "Round": kir.MathRound}
+	"Ceil": kir.MathCeil, "Trunc": kir.MathTrunc, "Copysign": kir.MathCopysign, "Round": kir.MathRound}
 
 // mathCall lowers a function of package math: exact operations become
 // kir.OpMath, the rest are inlined from codegen/devmath, a Go port of the
@@ -108,12 +120,23 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 		return []*kir.Value{b.math(fn, kir.TF64, xs...)}
 	}
 	switch name {
+	case "Max", "Min":
+		return []*kir.Value{b.mathMaxMin(name == "Max", xs[0], xs[1])}
 	case "FMA":
 		return []*kir.Value{b.val(kir.OpFMA, kir.TF64, xs...)}
 	case "Signbit":
 		return []*kir.Value{b.math(kir.MathSignbit, kir.TBool, xs[0])}
 	case "IsNaN":
 		return []*kir.Value{b.val(kir.OpNe, kir.TBool, xs[0], xs[0])}
+	case "IsInf":
+		// (f == +Inf && sign >= 0) || (f == -Inf && sign <= 0), without
+		// branches: the short-circuit form, inlined into a condition of
+		// several terms, is a shape the SPIR-V emitter cannot structure.
+		pos := b.val(kir.OpEq, kir.TBool, xs[0], b.konst(kir.TF64, math.Float64bits(math.Inf(1))))
+		neg := b.val(kir.OpEq, kir.TBool, xs[0], b.konst(kir.TF64, math.Float64bits(math.Inf(-1))))
+		up := b.val(kir.OpAnd, kir.TBool, pos, b.val(kir.OpGe, kir.TBool, xs[1], b.i64(0)))
+		down := b.val(kir.OpAnd, kir.TBool, neg, b.val(kir.OpLe, kir.TBool, xs[1], b.i64(0)))
+		return []*kir.Value{b.val(kir.OpOr, kir.TBool, up, down)}
 	case "Float64bits":
 		return []*kir.Value{b.val(kir.OpBitcast, kir.TU64, xs[0])}
 	case "Float64frombits":
@@ -130,44 +153,89 @@ func (b *builder) mathCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Va
 		nonneg := b.val(kir.OpGe, kir.TBool, xs[0], b.konst(xs[0].Type, 0))
 		return []*kir.Value{b.val(kir.OpSelect, kir.TF64, nonneg, pos, neg)}
 	}
-	if b.env.DevMath != nil {
-		if fn := b.env.DevMath.Func(name); fn != nil {
-			var leaves [][]*kir.Value
-			for _, a := range args {
-				leaves = append(leaves, b.value(a))
-			}
-			return b.inline(fn, leaves, v.Pos())
-		}
+	if r, ok := b.devMath(name, args, v); ok {
+		return r
 	}
-	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU yet", name)
+	b.fail(v.Pos(), "math.%s cannot be compiled for the GPU", name) // a kernelapi entry without a lowering: TestKernelAPI fails
 	return nil
 }
 
-// bitsCall lowers the functions of math/bits that devmath and kernels use.
-func (b *builder) bitsCall(name string, args []ssa.Value, v *ssa.Call) []*kir.Value {
-	var xs []*kir.Value
+// devMath inlines codegen/devmath's function name, the Go code that
+// implements a call without a GPU instruction, and reports whether there
+// is one.
+func (b *builder) devMath(name string, args []ssa.Value, v *ssa.Call) ([]*kir.Value, bool) {
+	if b.env.DevMath == nil {
+		return nil, false
+	}
+	fn := b.env.DevMath.Func(name)
+	if fn == nil {
+		return nil, false
+	}
+	var leaves [][]*kir.Value
 	for _, a := range args {
-		xs = append(xs, b.value(a)...)
+		leaves = append(leaves, b.value(a))
 	}
-	switch name {
-	case "Mul64", "Mul32", "Mul":
-		hi := b.val(kir.OpMulHi, xs[0].Type, xs[0], xs[1])
-		lo := b.val(kir.OpMul, xs[0].Type, xs[0], xs[1])
-		return []*kir.Value{hi, lo}
-	case "Add64", "Add32", "Add":
-		t := xs[0].Type
-		sum := b.val(kir.OpAdd, t, b.val(kir.OpAdd, t, xs[0], xs[1]), xs[2])
-		// carryOut = ((x & y) | ((x | y) &^ sum)) >> (width-1)
-		and := b.val(kir.OpAnd, t, xs[0], xs[1])
-		or := b.val(kir.OpOr, t, xs[0], xs[1])
-		c := b.val(kir.OpOr, t, and, b.val(kir.OpAndNot, t, or, sum))
-		c = b.val(kir.OpShr, t, c, b.konst(kir.TU32, uint64(t.Kind.Bits()-1)))
-		return []*kir.Value{sum, c}
-	case "LeadingZeros64", "LeadingZeros32", "LeadingZeros":
-		return []*kir.Value{b.val(kir.OpConvert, kir.TI64, b.val(kir.OpClz, kir.TU32, xs[0]))}
-	case "OnesCount64", "OnesCount32", "OnesCount":
-		return []*kir.Value{b.val(kir.OpConvert, kir.TI64, b.val(kir.OpPopc, kir.TU32, xs[0]))}
-	}
-	b.fail(v.Pos(), "bits.%s cannot be compiled for the GPU yet", name)
-	return nil
+	return b.inline(fn, leaves, v.Pos()), true
 }
+
+// mathMaxMin is math.Max or math.Min: the builtin's max or min (NaN if
+// either is NaN, -0 below +0), except that an infinity of the direction
+// wins over NaN: math.Max(+Inf, NaN) is +Inf.
+func (b *builder) mathMaxMin(isMax bool, x, y *kir.Value) *kir.Value {
+	fn, inf := kir.MathMin, math.Inf(-1)
+	if isMax {
+		fn, inf = kir.MathMax, math.Inf(1)
+	}
+	r := b.math(fn, kir.TF64, x, y)
+	if ordinaryConst(x) || ordinaryConst(y) {
+		return r // a finite constant operand is neither NaN nor the infinity
+	}
+	k := b.konst(kir.TF64, math.Float64bits(inf))
+	either := b.val(kir.OpOr, kir.TBool, b.val(kir.OpEq, kir.TBool, x, k), b.val(kir.OpEq, kir.TBool, y, k))
+	return b.val(kir.OpSelect, kir.TF64, either, k, r)
+}
+
+// ordinaryConst reports whether v is a float constant that is neither NaN
+// nor infinite.
+func ordinaryConst(v *kir.Value) bool {
+	if v.Op != kir.OpConst {
+		return false
+	}
+	f := math.Float64frombits(v.Imm)
+	return !math.IsNaN(f) && !math.IsInf(f, 0)
+}
+
+// funcPkg is the import path of fn's package ("" for none).
+func funcPkg(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
+		return obj.Pkg().Path()
+	}
+	return ""
+}
+
+// isStd reports whether fn, of the package with import path path, is a
+// function of the standard library: its path's first element has no dot
+// (as no dotted module path's does) and its source lies under GOROOT (a
+// module may be named without a dot too).
+func (b *builder) isStd(fn *ssa.Function, path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	if path == "" || strings.Contains(first, ".") {
+		return false
+	}
+	file := b.env.Fset.Position(fn.Pos()).Filename
+	if file == "" || goroot == "" {
+		return true // no source to tell by: trust the path
+	}
+	return strings.HasPrefix(filepath.Clean(file), goroot)
+}
+
+// goroot is the source directory of the standard library.
+var goroot = func() string {
+	if build.Default.GOROOT == "" {
+		return ""
+	}
+	return filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+}()

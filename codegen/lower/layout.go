@@ -4,6 +4,7 @@ import (
 	"go/types"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // leaf is one scalar of a flattened Go type, at its byte offset in Go's
@@ -22,7 +23,7 @@ func (b *builder) layout(t types.Type) []leaf {
 	var ls []leaf
 	var walk func(t types.Type, off int64)
 	walk = func(t types.Type, off int64) {
-		if isThread(t) {
+		if gpuapi.IsThread(t) {
 			return
 		}
 		switch u := t.Underlying().(type) {

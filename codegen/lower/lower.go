@@ -19,12 +19,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
-)
-
-// Import paths the lowering treats specially.
-const (
-	GPUPath     = "github.com/gpukvet/gpukvet/gpu"
-	DevMathPath = "github.com/gpukvet/gpukvet/codegen/devmath"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // Kernel describes one kernel to lower.
@@ -68,15 +63,20 @@ var sizes = types.SizesFor("gc", "amd64")
 
 // builder lowers one kernel.
 type builder struct {
-	env     *Env
-	m       *kir.Module
-	f       *kir.Func
-	cur     *kir.Block
-	frame   *frame
-	depth   int
-	shared  map[string]int // gpu.Shared call site (and type) → module variable
-	layouts map[types.Type][]leaf
-	reached map[*ssa.Function]bool
+	env    *Env
+	m      *kir.Module
+	f      *kir.Func
+	kernel string // the kernel's Go name, for errors
+	cur    *kir.Block
+	frame  *frame
+	depth  int // nesting of inlined calls that count towards the budget
+	size   int // inlined size so far (internal/budget)
+	sizes  map[*ssa.Function]int
+	// overBudget is set when the lowering stops at the budget.
+	overBudget bool
+	shared     map[string]int // gpu.Shared call site (and type) → module variable
+	layouts    map[types.Type][]leaf
+	reached    map[*ssa.Function]bool
 	// at is the position of what is being lowered, for errors about
 	// operands that have none of their own.
 	at token.Pos
@@ -107,20 +107,19 @@ type phiFix struct {
 	block  *kir.Block
 }
 
-// Lower lowers kernel k into module m.
-func Lower(env *Env, m *kir.Module, k Kernel) (*kir.Func, error) {
-	f, _, err := LowerReached(env, m, k)
-	return f, err
-}
-
-// LowerReached is Lower that also returns the SSA functions the kernel
-// reached (itself and every device function inlined into it), also when
-// the lowering fails, so that a driver can relate check diagnostics to
-// kernels.
+// LowerReached lowers kernel k into module m and returns the SSA functions
+// the kernel reached (itself and every device function inlined into it),
+// also when the lowering fails, so that a driver can relate check
+// diagnostics to kernels.
 func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ssa.Function, err error) {
 	b := &builder{env: env, m: m, shared: map[string]int{}, layouts: map[types.Type][]leaf{},
-		reached: map[*ssa.Function]bool{}}
+		reached: map[*ssa.Function]bool{}, sizes: map[*ssa.Function]int{}, kernel: k.Fn.Name()}
 	defer func() {
+		if b.overBudget {
+			// The checks report a kernel over the budget where it grows
+			// past it, which may lie in code not inlined yet.
+			b.reachAll(k.Fn)
+		}
 		for fn := range b.reached {
 			reached = append(reached, fn)
 		}
@@ -138,6 +137,11 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	entry := f.NewBlock(kir.BlockPlain, "entry")
 	b.cur = entry
 	sig := k.Fn.Signature
+	b.reached[k.Fn] = true // the checks' diagnostics on its signature refuse it
+	if sig.Params().Len() == 0 || !gpuapi.IsThread(sig.Params().At(0).Type()) || isPointer(sig.Params().At(0).Type()) {
+		// memspace reports this; without the checks it is an error here.
+		b.fail(k.Fn.Pos(), "the first parameter of a kernel must be a gpu.Thread")
+	}
 	var args [][]*kir.Value
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
@@ -157,6 +161,28 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	return f, nil, nil
 }
 
+// reachAll adds to b.reached every function that fn calls, directly or
+// through other calls.
+func (b *builder) reachAll(fn *ssa.Function) {
+	seen := map[*ssa.Function]bool{fn: true}
+	work := []*ssa.Function{fn}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		b.reached[fn] = true
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					if callee := c.Common().StaticCallee(); callee != nil && !seen[callee] {
+						seen[callee] = true
+						work = append(work, callee)
+					}
+				}
+			}
+		}
+	}
+}
+
 // fail aborts the lowering with an error at pos.
 func (b *builder) fail(pos token.Pos, format string, args ...any) {
 	if !pos.IsValid() {
@@ -171,7 +197,7 @@ func (b *builder) fail(pos token.Pos, format string, args ...any) {
 // param adds the kernel parameter p and returns its leaves.
 func (b *builder) param(p *types.Var) []*kir.Value {
 	t := p.Type()
-	if isThread(t) {
+	if gpuapi.IsThread(t) {
 		return nil
 	}
 	switch u := t.Underlying().(type) {
@@ -228,12 +254,7 @@ func (b *builder) boolConst(x bool) *kir.Value {
 	return b.konst(kir.TBool, 0)
 }
 
-func isThread(t types.Type) bool { return isNamed(t, GPUPath, "Thread") }
-
-func isNamed(t types.Type, path, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+func isPointer(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.Pointer)
+	return ok
 }

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
 // alloc lowers a local variable: a per-thread slot in local memory, zeroed
@@ -15,8 +16,8 @@ func (b *builder) alloc(v *ssa.Alloc) *kir.Value {
 	t := v.Type().(*types.Pointer).Elem()
 	size := sizes.Sizeof(t)
 	align := sizes.Alignof(t)
-	if size > 64<<10 {
-		b.fail(v.Pos(), "local variable of %d bytes is too large for a GPU thread", size)
+	if size > targets.MaxLocalVar {
+		b.fail(v.Pos(), "%s", targets.LocalVarMessage("", size))
 	}
 	p := b.val(kir.OpLocal, kir.PtrTo(kir.Local))
 	p.Imm = uint64(max(size, 1))
@@ -182,6 +183,9 @@ func (b *builder) boundsCheck(idx, length *kir.Value, pos token.Pos) {
 
 // index lowers x[i] of an array value.
 func (b *builder) index(v *ssa.Index) []*kir.Value {
+	if s, ok := constString(v.X); ok {
+		return b.stringIndex(s, v)
+	}
 	at, ok := v.X.Type().Underlying().(*types.Array)
 	if !ok {
 		b.fail(v.Pos(), "indexing %s cannot be used in kernels", v.X.Type())

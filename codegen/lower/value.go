@@ -56,6 +56,14 @@ func (b *builder) expr(v ssa.Value) []*kir.Value {
 		return b.call(v)
 	case *ssa.Extract:
 		return b.extract(v)
+	case *ssa.Range:
+		if s, ok := constString(v.X); ok {
+			return b.stringRange(s)
+		}
+	case *ssa.Next:
+		if _, ok := v.Iter.(*ssa.Range); ok && v.IsString {
+			return b.stringNext(v)
+		}
 	}
 	b.fail(v.Pos(), "%s cannot be used in kernels", describe(v))
 	return nil
@@ -75,7 +83,7 @@ func describe(v ssa.Value) string {
 		}
 		return "strings"
 	case *ssa.Next, *ssa.Range:
-		return "range over maps and strings"
+		return "range over maps and strings other than constants"
 	case *ssa.MakeChan, *ssa.Select:
 		return "channels"
 	case *ssa.MakeSlice:
@@ -90,7 +98,9 @@ func (b *builder) extract(v *ssa.Extract) []*kir.Value {
 	tup := v.Tuple.Type().(*types.Tuple)
 	start := 0
 	for i := 0; i < v.Index; i++ {
-		start += len(b.layout(tup.At(i).Type()))
+		if !invalid(tup.At(i).Type()) {
+			start += len(b.layout(tup.At(i).Type()))
+		}
 	}
 	return all[start : start+len(b.layout(tup.At(v.Index).Type()))]
 }

@@ -11,9 +11,10 @@
 // (an explicit conversion, kir.Value.NoFuse) is emitted as mul.rn, which
 // ptxas never contracts. Division is div.rn (IEEE), square root sqrt.rn.
 //
-// Traps follow the ABI in package codegen's manifest: the first trapping
-// thread records cause, position, block and thread in the trap record whose
-// address is the entry's last parameter; every trapping thread then exits.
+// Traps follow internal/gpuabi: the first trapping thread records cause,
+// position, block and thread in the trap record whose address is the
+// entry's last parameter (gpuabi.TrapParamName); every trapping thread then
+// exits.
 package ptx
 
 import (
@@ -22,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // Options select the PTX target.
@@ -32,9 +34,6 @@ type Options struct {
 	// ptxas, the oldest toolchain the project assembles with).
 	Version string
 }
-
-// TrapParam is the name of every entry's hidden last parameter.
-const TrapParam = "__gpukvet_trap"
 
 // Emit returns the PTX text of module m.
 func Emit(m *kir.Module, opts Options) (string, error) {
@@ -113,7 +112,7 @@ func (e *emitter) function() error {
 			}
 		}
 	}
-	e.ins("ld.param.u64 %%trap, [%s]", TrapParam)
+	e.ins("ld.param.u64 %%trap, [%s]", gpuabi.TrapParamName)
 	e.ins("cvta.to.global.u64 %%trap, %%trap")
 	order := layout(f)
 	for i, b := range order {
@@ -139,7 +138,7 @@ func (e *emitter) function() error {
 			fmt.Fprintf(w, "\t.param .%s %s,\n", ParamType(p.Type.Kind), ParamName(f, i))
 		}
 	}
-	fmt.Fprintf(w, "\t.param .u64 %s\n)\n", TrapParam)
+	fmt.Fprintf(w, "\t.param .u64 %s\n)\n", gpuabi.TrapParamName)
 	if f.Block[0] != 0 {
 		fmt.Fprintf(w, ".reqntid %d, %d, %d\n", f.Block[0], f.Block[1], f.Block[2])
 	}
@@ -735,23 +734,35 @@ func (e *emitter) copies(b, s *kir.Block) {
 	}
 }
 
+// trapAt is the address of the trap record's byte off.
+func trapAt(off int) string {
+	if off == 0 {
+		return "[%trap]"
+	}
+	return fmt.Sprintf("[%%trap+%d]", off)
+}
+
 // trap records the first trap of the launch and ends the thread (exit, not
 // PTX's trap, which would destroy the CUDA context).
 func (e *emitter) trap(t kir.Trap) {
 	e.label++
 	done := fmt.Sprintf("$T_%d", e.label)
-	e.ins("atom.global.cas.b32 %%tr0, [%%trap], 0, %d", t.Code)
+	e.ins("atom.global.cas.b32 %%tr0, %s, 0, %d", trapAt(gpuabi.TrapOffCode), t.Code)
 	e.ins("setp.ne.u32 %%tp, %%tr0, 0")
 	e.ins("@%%tp bra %s", done)
 	e.ins("mov.u32 %%tr1, %d", t.Pos)
-	e.ins("st.global.u32 [%%trap+4], %%tr1")
+	e.ins("st.global.u32 %s, %%tr1", trapAt(gpuabi.TrapOffPos))
 	for i, r := range []string{"ctaid.x", "ctaid.y", "ctaid.z", "tid.x", "tid.y", "tid.z"} {
+		off := gpuabi.TrapOffBlock + 4*i
+		if i >= 3 {
+			off = gpuabi.TrapOffThread + 4*(i-3)
+		}
 		e.ins("mov.u32 %%tr1, %%%s", r)
-		e.ins("st.global.u32 [%%trap+%d], %%tr1", 8+4*i)
+		e.ins("st.global.u32 %s, %%tr1", trapAt(off))
 	}
 	for i, a := range t.Args {
 		if a != nil {
-			e.ins("st.global.u64 [%%trap+%d], %s", 32+8*i, e.r(a))
+			e.ins("st.global.u64 %s, %s", trapAt(gpuabi.TrapOffArg0+8*i), e.r(a))
 		}
 	}
 	e.ins("membar.gl")

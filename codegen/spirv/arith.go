@@ -148,12 +148,6 @@ func (e *funcEmitter) normalizeTo(id, x uint32, k kir.Kind) {
 	}
 }
 
-func (e *funcEmitter) normalize(x uint32, k kir.Kind) uint32 {
-	id := e.b.id()
-	e.normalizeTo(id, x, k)
-	return id
-}
-
 func (e *funcEmitter) special(v *kir.Value) {
 	b := e.b
 	u32 := b.tInt(32)

@@ -35,7 +35,6 @@ type funcEmitter struct {
 	interfaces  []uint32
 	blockDim    [3]uint32
 	err         error
-	errPos      *kir.Value
 }
 
 type phiPatch struct {

@@ -23,7 +23,7 @@ func TestGolden(t *testing.T) {
 		t.Skip("spirv-dis not found (scripts/install-spirv-tools.sh)")
 	}
 	for _, name := range []string{"saxpy", "vecadd"} {
-		m, err := codegen.Build([]string{mod + "examples/" + name}, codegen.Options{SkipChecks: true})
+		m, err := codegen.Build([]string{mod + "examples/" + name}, codegen.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

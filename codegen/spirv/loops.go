@@ -7,44 +7,10 @@ import "github.com/gpukvet/gpukvet/codegen/kir"
 // that inlined math functions give) and whether f is reducible.
 func analyze(f *kir.Func) (loops []*kir.Loop, loopOf map[*kir.Block]*kir.Loop, dom *kir.DomTree, reducible bool) {
 	dom = kir.Dominators(f)
+	loops = kir.NaturalLoops(f, dom)
 	loopOf = map[*kir.Block]*kir.Loop{}
-	for _, b := range f.Blocks {
-		for _, h := range b.Succs {
-			if !dom.Dominates(h, b) {
-				continue
-			}
-			l := loopOf[h]
-			if l == nil {
-				l = &kir.Loop{Header: h, Blocks: map[*kir.Block]bool{h: true}}
-				loopOf[h] = l
-				loops = append(loops, l)
-			}
-			l.Latches = append(l.Latches, b)
-			work := []*kir.Block{b}
-			for len(work) > 0 {
-				x := work[len(work)-1]
-				work = work[:len(work)-1]
-				if l.Blocks[x] {
-					continue
-				}
-				l.Blocks[x] = true
-				work = append(work, x.Preds...)
-			}
-		}
-	}
 	for _, l := range loops {
-		seen := map[*kir.Block]bool{}
-		for _, x := range f.Blocks {
-			if !l.Blocks[x] {
-				continue
-			}
-			for _, y := range x.Succs {
-				if !l.Blocks[y] && !seen[y] {
-					seen[y] = true
-					l.Exits = append(l.Exits, y)
-				}
-			}
-		}
+		loopOf[l.Header] = l
 	}
 	// Reducible: the graph without back edges is acyclic.
 	color := make([]int, len(f.Blocks))

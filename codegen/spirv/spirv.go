@@ -110,15 +110,6 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("spirv: kernel %s: %s", e.Entry, e.Msg) }
 
-// Words returns a module's words.
-func Words(bin []byte) []uint32 {
-	w := make([]uint32, len(bin)/4)
-	for i := range w {
-		w[i] = binary.LittleEndian.Uint32(bin[4*i:])
-	}
-	return w
-}
-
 // strWords encodes a literal string as SPIR-V words (NUL-terminated,
 // padded).
 func strWords(s string) []uint32 {

@@ -3,6 +3,7 @@ package spirv
 import (
 	"fmt"
 	"go/token"
+	"slices"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
 )
@@ -56,37 +57,16 @@ type plan struct {
 // by the flag (see funcEmitter.guard), reaching the barriers the others
 // reach. A trap with no barrier after it returns, as on PTX.
 func resumeTraps(f *kir.Func) map[*kir.Block]bool {
-	var barriers []*kir.Block
-	for _, b := range f.Blocks {
-		for _, v := range b.Values {
-			if v.Op == kir.OpBarrier {
-				barriers = append(barriers, b)
-				break
-			}
-		}
+	hasBarrier := func(b *kir.Block) bool {
+		return slices.ContainsFunc(b.Values, func(v *kir.Value) bool { return v.Op == kir.OpBarrier })
 	}
 	out := map[*kir.Block]bool{}
-	if len(barriers) == 0 {
+	if !slices.ContainsFunc(f.Blocks, hasBarrier) {
 		return out
 	}
+	succs := func(b *kir.Block) []*kir.Block { return b.Succs }
 	reaches := func(from *kir.Block) bool {
-		seen := map[*kir.Block]bool{}
-		work := []*kir.Block{from}
-		for len(work) > 0 {
-			x := work[len(work)-1]
-			work = work[:len(work)-1]
-			if seen[x] {
-				continue
-			}
-			seen[x] = true
-			for _, v := range x.Values {
-				if v.Op == kir.OpBarrier {
-					return true
-				}
-			}
-			work = append(work, x.Succs...)
-		}
-		return false
+		return !kir.Reach(from, succs, func(x *kir.Block) bool { return !hasBarrier(x) })
 	}
 	for _, t := range f.Blocks {
 		if t.Term != kir.TermTrap || len(t.Preds) != 1 {
@@ -429,9 +409,12 @@ func (p *plan) assignLoops() {
 // without joining other code: b starts a chain of blocks each with one
 // predecessor.
 func diesAlone(b *kir.Block) bool {
+	// A worklist, not recursion: such a chain is as long as the code.
 	seen := map[*kir.Block]bool{}
-	var walk func(x *kir.Block) bool
-	walk = func(x *kir.Block) bool {
+	work := []*kir.Block{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
 		if seen[x] {
 			return false
 		}
@@ -439,14 +422,9 @@ func diesAlone(b *kir.Block) bool {
 		if x != b && len(x.Preds) != 1 {
 			return false
 		}
-		for _, s := range x.Succs {
-			if !walk(s) {
-				return false
-			}
-		}
-		return true
+		work = append(work, x.Succs...)
 	}
-	return walk(b)
+	return true
 }
 
 // localSuccs are x's successors on the graph the merge analysis of b's
@@ -505,21 +483,8 @@ func (p *plan) closed(l *loopPlan, s *kir.Block) bool {
 	if l != nil && (s == l.merge || s == l.cont || s == l.header) {
 		return true // a break or continue arm leaves by itself
 	}
-	seen := map[*kir.Block]bool{}
-	work := []*kir.Block{s}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		if !p.dom.Dominates(s, x) {
-			return false
-		}
-		work = append(work, p.localSuccs(l, x)...)
-	}
-	return true
+	next := func(x *kir.Block) []*kir.Block { return p.localSuccs(l, x) }
+	return kir.Reach(s, next, func(x *kir.Block) bool { return p.dom.Dominates(s, x) })
 }
 
 // validate checks every construct's exits against SPIR-V's rules.

@@ -17,7 +17,7 @@ import (
 // flag and runs on instead of returning, and the side effects are guarded
 // by the flag. (Running it on lavapipe is the vulkan backend's test.)
 func TestTrapBeforeBarrier(t *testing.T) {
-	m, err := codegen.Build([]string{mod + "codegen/testdata/kernels/gputrap"}, codegen.Options{SkipChecks: true})
+	m, err := codegen.Build([]string{mod + "codegen/testdata/kernels/gputrap"}, codegen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 // Package directive parses the //gpu: directives of the kernel dialect. Both
-// the analyses (through analyzers/kernels) and the runtime (for kernels it
+// the analyses (through internal/kernels) and the runtime (for kernels it
 // reads from source) use it, so that the two never disagree.
 package directive
 
@@ -8,6 +8,8 @@ import (
 	"go/ast"
 	"strconv"
 	"strings"
+
+	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
 // Kind says which directive a comment holds.
@@ -91,6 +93,15 @@ func parse(c *ast.Comment, text string) (Directive, error) {
 		}
 		seen[key] = true
 		shape, err := parseShape(val)
+		if err == nil {
+			// A shape no target can launch would fail every launch:
+			// refuse it here, where every reader of directives sees it.
+			if key == "block" {
+				err = targets.Static.CheckBlock(shape)
+			} else {
+				err = targets.Static.CheckGrid(shape)
+			}
+		}
 		if err != nil {
 			return d, &Error{c, fmt.Sprintf("//gpu:kernel %s=%s: %v", key, val, err)}
 		}

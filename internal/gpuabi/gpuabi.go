@@ -21,6 +21,26 @@ const (
 	TrapOffArg1    = 40 // i64: the length (TrapIndex) or the limit (TrapSlice)
 )
 
+// TrapField is one field of the trap record, as the manifest and
+// codegen/ABI.md describe it.
+type TrapField struct {
+	Name   string // the manifest's name
+	Type   string // Go type: uint32, [3]uint32, int64
+	Offset int
+	Size   int
+}
+
+// TrapFields lists the trap record's fields in order; they fill the
+// TrapRecordSize bytes.
+var TrapFields = []TrapField{
+	{"code", "uint32", TrapOffCode, 4},
+	{"posid", "uint32", TrapOffPos, 4},
+	{"blockIdx", "[3]uint32", TrapOffBlock, 12},
+	{"threadIdx", "[3]uint32", TrapOffThread, 12},
+	{"arg0", "int64", TrapOffArg0, 8},
+	{"arg1", "int64", TrapOffArg1, 8},
+}
+
 // TrapParamName is the name of the hidden last kernel parameter that holds
 // the trap record's address.
 const TrapParamName = "__gpukvet_trap"
@@ -39,6 +59,9 @@ const (
 	TrapNil         TrapCode = 6 // nil pointer dereference
 	TrapUnreachable TrapCode = 7 // unreachable code reached
 )
+
+// TrapCodes lists the codes a trap record can hold (all but TrapNone).
+var TrapCodes = []TrapCode{TrapIndex, TrapSlice, TrapDivide, TrapShift, TrapPanic, TrapNil, TrapUnreachable}
 
 var trapNames = map[TrapCode]string{
 	TrapIndex: "index out of range", TrapSlice: "slice bounds out of range",

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
@@ -59,7 +60,7 @@ func TestBuild(t *testing.T) {
 	for _, pkg := range packages {
 		patterns = append(patterns, "./"+pkg)
 	}
-	opts := codegen.Options{Target: "ptx", Arch: "sm_80", Dir: dir(t)}
+	opts := codegen.Options{Target: "ptx", Arch: "sm_80", Dir: dir(t), Checks: analyzers.All()}
 	m, err := codegen.Build(patterns, opts)
 	var ref *codegen.Refusal
 	switch {
@@ -79,7 +80,7 @@ func TestBuild(t *testing.T) {
 				t.Errorf("%s: the checks now accept it: drop it from knownFalsePositives and README.md", pkg)
 			}
 		}
-		opts.SkipChecks = true
+		opts.Checks = nil
 		if m, err = codegen.Build(patterns, opts); err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +105,7 @@ func TestBuild(t *testing.T) {
 			}
 		}
 	}
-	opts.Target, opts.Arch, opts.SkipChecks = "llvm-amdgcn", "", true
+	opts.Target, opts.Arch, opts.Checks = "llvm-amdgcn", "", nil
 	if m, err := codegen.Build(patterns, opts); err != nil {
 		t.Errorf("llvm-amdgcn: %v", err)
 	} else if len(m.LLVM) == 0 {

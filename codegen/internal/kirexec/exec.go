@@ -402,7 +402,16 @@ func (t *thread) value(v *kir.Value) bool {
 			setf(math.FMA(f64(a(0)), f64(a(1)), f64(a(2))))
 		}
 	case kir.OpMulHi:
-		if k.IsSigned() {
+		if w := k.Bits(); w < 64 {
+			// The operands, sign- or zero-extended, multiply exactly in
+			// 64 bits; the high half is the top w bits of 2w.
+			p := norm(k, a(0)) * norm(k, a(1))
+			if k.IsSigned() {
+				set(uint64(int64(p) >> w))
+			} else {
+				set(p >> w)
+			}
+		} else if k.IsSigned() {
 			hi, _ := bits.Mul64(a(0), a(1))
 			// Signed correction of the unsigned high half.
 			if int64(a(0)) < 0 {
@@ -538,52 +547,31 @@ func (t *thread) compare(v *kir.Value) bool {
 		return !eq
 	}
 	xb, yb := t.vals[x.ID].bits, t.vals[y.ID].bits
-	if k.IsFloat() {
-		fx, fy := toFloat(k, xb), toFloat(k, yb)
-		switch v.Op {
-		case kir.OpEq:
-			return fx == fy
-		case kir.OpNe:
-			return fx != fy
-		case kir.OpLt:
-			return fx < fy
-		case kir.OpLe:
-			return fx <= fy
-		case kir.OpGt:
-			return fx > fy
-		}
-		return fx >= fy
+	switch {
+	case k.IsFloat():
+		return compare(v.Op, toFloat(k, xb), toFloat(k, yb))
+	case k.IsSigned():
+		return compare(v.Op, int64(xb), int64(yb))
 	}
-	if k.IsSigned() {
-		sx, sy := int64(xb), int64(yb)
-		switch v.Op {
-		case kir.OpEq:
-			return sx == sy
-		case kir.OpNe:
-			return sx != sy
-		case kir.OpLt:
-			return sx < sy
-		case kir.OpLe:
-			return sx <= sy
-		case kir.OpGt:
-			return sx > sy
-		}
-		return sx >= sy
-	}
-	ux, uy := norm(k, xb), norm(k, yb)
-	switch v.Op {
+	return compare(v.Op, norm(k, xb), norm(k, yb))
+}
+
+// compare applies comparison op with Go's operators, so that a float
+// comparison with a NaN is false (and != true) as on the device.
+func compare[T int64 | uint64 | float64](op kir.Op, x, y T) bool {
+	switch op {
 	case kir.OpEq:
-		return ux == uy
+		return x == y
 	case kir.OpNe:
-		return ux != uy
+		return x != y
 	case kir.OpLt:
-		return ux < uy
+		return x < y
 	case kir.OpLe:
-		return ux <= uy
+		return x <= y
 	case kir.OpGt:
-		return ux > uy
+		return x > y
 	}
-	return ux >= uy
+	return x >= y
 }
 
 func (t *thread) convert(v *kir.Value) {

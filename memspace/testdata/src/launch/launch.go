@@ -42,6 +42,9 @@ func Bad(d *device.Device, host []float32, xb, yb *device.Buffer[float32], ib *d
 	_ = d.Launch(launchdep.NotKernel, one, one, xb)                                 // want `Launch of launchdep.NotKernel, which is not a //gpu:kernel function`
 	_ = d.Launch(42, one, one)                                                      // want `Launch of 42, which is not a function`
 	_ = d.Launch(Saxpy, one, one, Params{N: 4}, host, yb)                           // want `argument for parameter x \[\]float32 is the host slice host \(\[\]float32\); pass a \*device.Buffer\[float32\] \(device.Upload copies`
+	_ = d.LaunchWithin(8, Saxpy, one, one, Params{N: 4}, host, yb)                  // want `argument for parameter x \[\]float32 is the host slice host \(\[\]float32\); pass a \*device.Buffer\[float32\] \(device.Upload copies`
+	_ = d.LaunchWithin(8, notKernel, one, one, xb)                                  // want `Launch of notKernel, which is not a //gpu:kernel function`
+	_ = d.LaunchWithin(4, Scale, one, one, f64, int32(1), Idx(1), yb)               // want `argument for parameter a float32 has type float64; the types must match`
 	_ = d.Launch(Saxpy, one, one, Params{N: 4}, ib, yb)                             // want `argument for parameter x \[\]float32 is a \*device.Buffer\[int\]; it needs a \*device.Buffer\[float32\]`
 	_ = d.Launch(Saxpy, one, one, Params{N: 4}, xb)                                 // want `Launch of Saxpy with 2 arguments after the shapes, but the kernel takes 3 \(p Params, x \[\]float32, y \[\]float32\)`
 	_ = d.Launch(Saxpy, one, one, Params{N: 4}, xb, yb, yb)                         // want `Launch of Saxpy with 4 arguments after the shapes, but the kernel takes 3`

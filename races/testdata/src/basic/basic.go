@@ -19,6 +19,31 @@ func NeighbourBarrier(t gpu.Thread, out []float32) {
 	out[t.GlobalIdx().X] = tile[i+1]
 }
 
+// NeighbourMethodExpr synchronizes with the method expression
+// gpu.Thread.Barrier and takes its index through a *gpu.Thread: the same
+// barrier and index as NeighbourBarrier's.
+//
+//gpu:kernel block=256
+func NeighbourMethodExpr(t gpu.Thread, out []float32) {
+	p := &t
+	tile := gpu.Shared[[257]float32](t)
+	i := p.ThreadIdx().X
+	tile[i] = float32(i)
+	gpu.Thread.Barrier(t)
+	out[p.GlobalIdx().X] = tile[i+1]
+}
+
+// NeighbourMethodExprNoBarrier is NeighbourMethodExpr without the barrier.
+//
+//gpu:kernel block=256
+func NeighbourMethodExprNoBarrier(t gpu.Thread, out []float32) {
+	p := &t
+	tile := gpu.Shared[[257]float32](t)
+	i := p.ThreadIdx().X
+	tile[i] = float32(i)
+	out[p.GlobalIdx().X] = tile[i+1] // want `data race on shared tile: thread 1 writes tile\[1\] \(line 43\) while thread 0 reads tile\[1\] \(line 44\) with no barrier between`
+}
+
 //gpu:kernel
 func ReduceSeq(t gpu.Thread, in, out []float32) {
 	sh := gpu.Shared[[1024]float32](t)

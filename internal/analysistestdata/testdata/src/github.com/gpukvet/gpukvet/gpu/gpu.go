@@ -48,3 +48,5 @@ func AtomicCompareAndSwap[T int32 | uint32 | int64 | uint64](addr *T, old, new T
 	}
 	return cur
 }
+
+func (t *Thread) CPUNext() bool { return false }

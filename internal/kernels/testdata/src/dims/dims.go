@@ -1,0 +1,68 @@
+package dims
+
+import (
+	"dimsdep"
+
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+//gpu:kernel
+func OneD(t gpu.Thread, out []float32) { // want OneD:"gpu kernel dims=1$"
+	out[t.GlobalIdx().X] = 1
+}
+
+//gpu:kernel block=16,16
+func TwoD(t gpu.Thread, out []float32) { // want TwoD:"gpu kernel dims=2 block=16,16,1$"
+	i := t.GlobalIdx()
+	out[i.Y*t.GridDim().X+i.X] = 1
+}
+
+//gpu:kernel grid=1
+func ThreeDViaHelper(t gpu.Thread, out []float32) { // want ThreeDViaHelper:"gpu kernel dims=3 grid=1,1,1$"
+	out[z(t)] = 1
+}
+
+func z(t gpu.Thread) int { return t.ThreadIdx().Z }
+
+//gpu:kernel
+func TwoDViaOtherPackage(t gpu.Thread, out []float32) { // want TwoDViaOtherPackage:"gpu kernel dims=2$"
+	out[dimsdep.Row(t)+dimsdep.Col(t)] = 1
+}
+
+//gpu:kernel
+func ThreeDViaOtherPackage(t gpu.Thread, out []float32) { // want ThreeDViaOtherPackage:"gpu kernel dims=3$"
+	out[dimsdep.Depth(t)] = 1
+}
+
+// A Y field of another struct is not a dimension.
+type pair struct{ X, Y int }
+
+//gpu:kernel
+func NotADim3(t gpu.Thread, out []float32) { // want NotADim3:"gpu kernel dims=1$"
+	p := pair{1, 2}
+	out[t.GlobalIdx().X+p.Y] = 1
+}
+
+// Recursion must not hang discovery.
+func ping(t gpu.Thread, n int) int {
+	if n == 0 {
+		return t.ThreadIdx().Y
+	}
+	return pong(t, n-1)
+}
+
+func pong(t gpu.Thread, n int) int { return ping(t, n) }
+
+//gpu:kernel
+func Cyclic(t gpu.Thread, out []int) { // want Cyclic:"gpu kernel dims=2$"
+	out[0] = ping(t, 3)
+}
+
+// SharedAcross declares 20000 bytes itself and 32768 through dimsdep.Tile:
+// the sum overflows at the call of Tile.
+//
+//gpu:kernel
+func SharedAcross(t gpu.Thread, out []float32) { // want SharedAcross:"gpu kernel dims=1$"
+	s := gpu.Shared[[5000]float32](t)
+	out[t.GlobalIdx().X] = s[0] + dimsdep.Tile(t)
+}

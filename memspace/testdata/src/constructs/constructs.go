@@ -1,0 +1,66 @@
+// Package constructs holds Go constructs that no GPU target compiles, each
+// beside a twin that does the same in the dialect and stays silent.
+package constructs
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+//gpu:kernel
+func Complex(t gpu.Thread, re, im []float64) {
+	i := t.GlobalIdx().X
+	z := complex(re[i], im[i]) // want `complex\(...\) has type complex128: kernel code cannot use a complex number \(no GPU target compiles complex arithmetic; use a pair of floats\)`
+	_ = z
+}
+
+// ComplexPair is Complex's twin: the real and imaginary parts as floats,
+// and a complex constant, which go/types folds.
+//
+//gpu:kernel
+func ComplexPair(t gpu.Thread, re, im []float64) {
+	i := t.GlobalIdx().X
+	const c = 2 + 3i
+	re[i], im[i] = re[i]*real(c)-im[i]*imag(c), re[i]*imag(c)+im[i]*real(c)
+}
+
+//gpu:device
+func conj(z complex64) float32 { // want `parameter z of device function conj has type complex64: kernel code cannot use a complex number`
+	return 0
+}
+
+// Copy, CopyLoop and Clear compile (copy as memmove does, clear to zero);
+// a copy from a string does not.
+//
+//gpu:kernel
+func Copy(t gpu.Thread, dst, src []float32, b []byte) {
+	var a [4]float32
+	clear(a[:])
+	if t.GlobalIdx().X == 0 {
+		copy(dst, src)
+		copy(dst[1:], dst)
+		copy(a[:], src)
+		copy(b, "abc") // want `copy from a string: kernel code cannot copy strings; index the constant string in a loop`
+	}
+}
+
+//gpu:kernel
+func NoBody(t gpu.Thread, out []float32) // want `kernel NoBody has no body: kernel code must be Go source the compiler can see`
+
+//gpu:device
+func fastSqrt(x float32) float32 // want `function fastSqrt has no body`
+
+//gpu:kernel
+func CallsNoBody(t gpu.Thread, out []float32) {
+	i := t.GlobalIdx().X
+	if i < len(out) {
+		out[i] = fastSqrt(out[i])
+	}
+}
+
+// WithBody is NoBody's twin.
+//
+//gpu:kernel
+func WithBody(t gpu.Thread, out []float32) {
+	i := t.GlobalIdx().X
+	if i < len(out) {
+		out[i] = 0
+	}
+}

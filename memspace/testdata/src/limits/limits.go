@@ -1,0 +1,131 @@
+// Package limits holds kernels at and beyond the limits of the targets
+// (internal/targets): each kernel beyond one has a twin exactly at it.
+package limits
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+/* // want `//gpu:kernel block=1025: block extent 1025 in X is more than the 1024 of target ptx \(CUDA sm_70 and later\)` */ //gpu:kernel block=1025
+func BlockX(t gpu.Thread, out []int)                                                                                         { out[t.GlobalIdx().X] = 0 }
+
+//gpu:kernel block=1024
+func BlockXAtLimit(t gpu.Thread, out []int) { out[t.GlobalIdx().X] = 0 }
+
+/* // want `//gpu:kernel block=1,1,65: block extent 65 in Z is more than the 64 of target ptx` */ //gpu:kernel block=1,1,65
+func BlockZ(t gpu.Thread, out []int)                                                              { out[t.GlobalIdx().Z] = 0 }
+
+//gpu:kernel block=1,1,64
+func BlockZAtLimit(t gpu.Thread, out []int) { out[t.GlobalIdx().Z] = 0 }
+
+/* // want `//gpu:kernel block=32,32,2: 2048 threads per block is more than the 1024 of target ptx` */ //gpu:kernel block=32,32,2
+func BlockThreads(t gpu.Thread, out []int)                                                             { out[t.GlobalIdx().Z] = 0 }
+
+//gpu:kernel block=32,16,2
+func BlockThreadsAtLimit(t gpu.Thread, out []int) { out[t.GlobalIdx().Z] = 0 }
+
+/* // want `//gpu:kernel grid=99999999999: grid extent 99999999999 in X is more than the 2147483647 of target ptx` */ //gpu:kernel grid=99999999999
+func GridX(t gpu.Thread, out []int)                                                                                   { out[t.GlobalIdx().X] = 0 }
+
+//gpu:kernel grid=2147483647
+func GridXAtLimit(t gpu.Thread, out []int) { out[t.GlobalIdx().X] = 0 }
+
+/* // want `//gpu:kernel grid=1,65536: grid extent 65536 in Y is more than the 65535 of target ptx` */ //gpu:kernel grid=1,65536
+func GridY(t gpu.Thread, out []int)                                                                    { out[t.GlobalIdx().Y] = 0 }
+
+//gpu:kernel grid=1,65535
+func GridYAtLimit(t gpu.Thread, out []int) { out[t.GlobalIdx().Y] = 0 }
+
+//gpu:kernel
+func SharedHuge(t gpu.Thread, out []byte) {
+	s := gpu.Shared[[1 << 32]byte](t) // want `kernel SharedHuge declares 4294967296 bytes of gpu.Shared memory in its call tree, more than the 49152 bytes of static shared memory per block of target ptx`
+	out[0] = s[0]
+}
+
+//gpu:kernel
+func SharedAtLimit(t gpu.Thread, out []byte) {
+	s := gpu.Shared[[48 << 10]byte](t)
+	out[0] = s[0]
+}
+
+//gpu:kernel
+func SharedTwo(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[8192]float32](t)
+	b := gpu.Shared[[8192]float32](t) // want `kernel SharedTwo declares 65536 bytes of gpu.Shared memory`
+	out[0] = a[0] + b[0]
+}
+
+//gpu:kernel
+func SharedTwoAtLimit(t gpu.Thread, out []float32) {
+	a := gpu.Shared[[6144]float32](t)
+	b := gpu.Shared[[6144]float32](t)
+	out[0] = a[0] + b[0]
+}
+
+// SharedTree declares 10000 bytes itself and reaches 40000 through
+// bigTile: the sum overflows at bigTile's gpu.Shared.
+//
+//gpu:kernel
+func SharedTree(t gpu.Thread, out []byte) {
+	s := gpu.Shared[[10000]byte](t)
+	out[0] = s[0] + bigTile(t)
+}
+
+func bigTile(t gpu.Thread) byte {
+	s := gpu.Shared[[40000]byte](t) // want `kernel SharedTree declares 50000 bytes of gpu.Shared memory`
+	return s[0]
+}
+
+// SharedTreeOnce calls tile twice: one gpu.Shared call is one variable per
+// block, whatever the number of its callers, so the kernel declares 30000
+// bytes, not 60000.
+//
+//gpu:kernel
+func SharedTreeOnce(t gpu.Thread, out []byte) {
+	out[0] = tile(t) + tile(t)
+}
+
+func tile(t gpu.Thread) byte {
+	s := gpu.Shared[[30000]byte](t)
+	return s[0]
+}
+
+// ParamSpace has 256 slices: 256×16 bytes, and the trap record's address.
+//
+//gpu:kernel
+func ParamSpace(t gpu.Thread, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, a35, a36, a37, a38, a39, a40, a41, a42, a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, a54, a55, a56, a57, a58, a59, a60, a61, a62, a63, a64, a65, a66, a67, a68, a69, a70, a71, a72, a73, a74, a75, a76, a77, a78, a79, a80, a81, a82, a83, a84, a85, a86, a87, a88, a89, a90, a91, a92, a93, a94, a95, a96, a97, a98, a99, a100, a101, a102, a103, a104, a105, a106, a107, a108, a109, a110, a111, a112, a113, a114, a115, a116, a117, a118, a119, a120, a121, a122, a123, a124, a125, a126, a127, a128, a129, a130, a131, a132, a133, a134, a135, a136, a137, a138, a139, a140, a141, a142, a143, a144, a145, a146, a147, a148, a149, a150, a151, a152, a153, a154, a155, a156, a157, a158, a159, a160, a161, a162, a163, a164, a165, a166, a167, a168, a169, a170, a171, a172, a173, a174, a175, a176, a177, a178, a179, a180, a181, a182, a183, a184, a185, a186, a187, a188, a189, a190, a191, a192, a193, a194, a195, a196, a197, a198, a199, a200, a201, a202, a203, a204, a205, a206, a207, a208, a209, a210, a211, a212, a213, a214, a215, a216, a217, a218, a219, a220, a221, a222, a223, a224, a225, a226, a227, a228, a229, a230, a231, a232, a233, a234, a235, a236, a237, a238, a239, a240, a241, a242, a243, a244, a245, a246, a247, a248, a249, a250, a251, a252, a253, a254, a255 []float32) { // want `the parameters of kernel ParamSpace take 4104 bytes of parameter space, more than the 4096 bytes of target ptx \(CUDA sm_70 and later\); pass large data in a slice`
+}
+
+// ParamSpaceAtLimit has 255 slices and an int64: 4096 bytes with the trap
+// record's address.
+//
+//gpu:kernel
+func ParamSpaceAtLimit(t gpu.Thread, n int64, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, a35, a36, a37, a38, a39, a40, a41, a42, a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, a54, a55, a56, a57, a58, a59, a60, a61, a62, a63, a64, a65, a66, a67, a68, a69, a70, a71, a72, a73, a74, a75, a76, a77, a78, a79, a80, a81, a82, a83, a84, a85, a86, a87, a88, a89, a90, a91, a92, a93, a94, a95, a96, a97, a98, a99, a100, a101, a102, a103, a104, a105, a106, a107, a108, a109, a110, a111, a112, a113, a114, a115, a116, a117, a118, a119, a120, a121, a122, a123, a124, a125, a126, a127, a128, a129, a130, a131, a132, a133, a134, a135, a136, a137, a138, a139, a140, a141, a142, a143, a144, a145, a146, a147, a148, a149, a150, a151, a152, a153, a154, a155, a156, a157, a158, a159, a160, a161, a162, a163, a164, a165, a166, a167, a168, a169, a170, a171, a172, a173, a174, a175, a176, a177, a178, a179, a180, a181, a182, a183, a184, a185, a186, a187, a188, a189, a190, a191, a192, a193, a194, a195, a196, a197, a198, a199, a200, a201, a202, a203, a204, a205, a206, a207, a208, a209, a210, a211, a212, a213, a214, a215, a216, a217, a218, a219, a220, a221, a222, a223, a224, a225, a226, a227, a228, a229, a230, a231, a232, a233, a234, a235, a236, a237, a238, a239, a240, a241, a242, a243, a244, a245, a246, a247, a248, a249, a250, a251, a252, a253, a254 []float32) {
+}
+
+//gpu:kernel
+func _(t gpu.Thread, out []int) {} // want `a //gpu:kernel cannot be named _`
+
+//gpu:kernel
+func Variadic(t gpu.Thread, xs ...float32) {} // want `a //gpu:kernel cannot be variadic`
+
+//gpu:kernel
+func NotVariadic(t gpu.Thread, xs []float32) {}
+
+//gpu:kernel
+func LocalArray(t gpu.Thread, out []float32) {
+	var big [1 << 30]float32 // want `local variable big of 4294967296 bytes is more than the 65536 bytes one local variable of a GPU thread may take`
+	big[t.GlobalIdx().X%7] = 1
+	out[t.GlobalIdx().X] = big[3] + localHelper(t)
+}
+
+func localHelper(t gpu.Thread) float32 {
+	tile := [16385]float32{} // want `local variable tile of 65540 bytes is more than the 65536 bytes`
+	tile[t.ThreadIdx().X%16385] = 2
+	return tile[0]
+}
+
+//gpu:kernel
+func LocalArrayAtLimit(t gpu.Thread, out []float32) {
+	var tile [16384]float32
+	tile[t.GlobalIdx().X%16384] = 1
+	out[t.GlobalIdx().X] = tile[3]
+}
