@@ -199,6 +199,11 @@ func kernelCases() []*tcase {
 			y := fill(n, nil, func() float32 { return (r.Float32() - 0.5) * 8 })
 			return []any{slice(x), slice(y), slice(zeros[float32](6 * n)), slice(zeros[float32](5 * n))}
 		})),
+		one("FMA", k.FMA, func(r *rand.Rand) []any {
+			f32 := func() float32 { return float32(r.NormFloat64()) }
+			return []any{slice(fill(n, nil, r.NormFloat64)), slice(fill(n, nil, r.NormFloat64)),
+				slice(fill(n, nil, f32)), slice(fill(n, nil, f32)), slice(zeros[float64](n)), slice(zeros[float32](n))}
+		}),
 		one("FloatBits", k.FloatBits, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, f64Edges, r.NormFloat64)), slice(fill(n, f32Edges, func() float32 { return float32(r.NormFloat64()) })),
 				slice(zeros[uint64](n)), slice(zeros[uint32](n)), slice(zeros[float64](n)), slice(zeros[float32](n))}

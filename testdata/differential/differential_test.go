@@ -204,15 +204,11 @@ var knownGaps = map[string]struct {
 			// which forbids that; drop this entry once the H200 run
 			// reports the case passing.
 			"PointerLocal": "1 ULP apart, 0 allowed",
-			// math.FMA and math32.FMA (the first element to differ, in
-			// exact[8i+5] and exact[6i+4]) round twice on lavapipe:
-			// Vulkan lets GLSL.std.450 Fma be a multiply and an add
-			// ("inherited from OpFMul followed by OpFAdd"). Both kernels
-			// have SPIR-V since devmath's Pow, Tanh and Mod were written
-			// in shapes the emitter structures; an exact FMA on Vulkan is
-			// the emitter's to do.
-			"Math64": "ULP apart, 0 allowed",
-			"Math32": "ULP apart, 0 allowed",
+			// math.FMA and math32.FMA round twice on lavapipe: Vulkan
+			// lets GLSL.std.450 Fma be a multiply and an add ("inherited
+			// from OpFMul followed by OpFAdd"); an exact FMA on Vulkan is
+			// the emitter's to do. NVIDIA's driver fuses.
+			"FMA": "ULP apart, 0 allowed",
 		},
 	},
 }

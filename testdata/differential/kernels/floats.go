@@ -89,7 +89,7 @@ func Math64(t gpu.Thread, x, y []float64, exact, approx []float64) {
 		o[2] = math.Floor(v)
 		o[3] = math.Ceil(v)
 		o[4] = math.Trunc(v)
-		o[5] = math.FMA(v, w, 1)
+		o[5] = v * w // FMA has a case of its own
 		o[6] = math.Copysign(w, v)
 		if math.Signbit(v) {
 			o[7] = 1

@@ -18,7 +18,7 @@ func Math32(t gpu.Thread, x, y []float32, exact, approx []float32) {
 		o[1] = math32.Floor(v)
 		o[2] = math32.Ceil(v)
 		o[3] = math32.Trunc(v)
-		o[4] = math32.FMA(v, w, 1)
+		o[4] = v * w // FMA has a case of its own
 		o[5] = math32.Copysign(w, v)
 		a := approx[5*i : 5*i+5]
 		a[0] = math32.Exp(v / 8)
