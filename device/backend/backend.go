@@ -42,6 +42,29 @@ type Memory interface {
 	Len() int
 }
 
+// Owned is a backend's own Memory type, which knows whether it was freed.
+type Owned interface {
+	Memory
+	comparable
+	Freed() bool
+}
+
+// Own returns m as backend's memory type M for the use what ("Write",
+// "kernel K, argument 2"), or an error naming both when m is not one (nil,
+// or another backend's) or was freed: the check every backend makes
+// before it touches memory it was handed.
+func Own[M Owned](m Memory, backend, what string) (M, error) {
+	mm, ok := m.(M)
+	var zero M
+	if !ok || mm == zero {
+		return zero, fmt.Errorf("%s backend: %s: memory %T that the %s backend did not allocate", backend, what, m, backend)
+	}
+	if mm.Freed() {
+		return zero, fmt.Errorf("%s backend: %s: freed memory", backend, what)
+	}
+	return mm, nil
+}
+
 // Arg is one kernel argument after the gpu.Thread: a device buffer for a
 // slice parameter, a value for any other.
 type Arg struct {

@@ -51,7 +51,6 @@ package cpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
 	"os"
@@ -185,15 +184,11 @@ func (*Backend) Free(mem backend.Memory) error {
 }
 
 func live(mem backend.Memory) (*memory, error) {
-	m, ok := mem.(*memory)
-	if !ok {
-		return nil, fmt.Errorf("cpu backend: memory %T belongs to another backend", mem)
-	}
-	if m.freed {
-		return nil, errors.New("cpu backend: use of freed memory")
-	}
-	return m, nil
+	return backend.Own[*memory](mem, "cpu", "use")
 }
+
+// Freed reports whether m was freed (backend.Owned).
+func (m *memory) Freed() bool { return m.freed }
 
 // Sync waits for the launched work and returns the first error of the
 // launches since the last Sync or Read, and forgets it.

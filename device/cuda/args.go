@@ -56,12 +56,9 @@ func marshalParams(k *backend.Kernel, args []backend.Arg, trap uintptr) (*kernel
 		a := args[i]
 		switch t.Kind() {
 		case reflect.Slice:
-			m, ok := a.Mem.(*memory)
-			if !ok || m == nil {
-				return nil, fmt.Errorf("kernel %s: argument %d is not a cuda buffer", k.Name, i+1)
-			}
-			if m.freed {
-				return nil, fmt.Errorf("kernel %s: argument %d is a freed buffer", k.Name, i+1)
+			m, err := backend.Own[*memory](a.Mem, "cuda", fmt.Sprintf("kernel %s, argument %d", k.Name, i+1))
+			if err != nil {
+				return nil, err
 			}
 			cell(1)[0] = uint64(m.ptr)
 			cell(1)[0] = uint64(m.n)

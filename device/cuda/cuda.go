@@ -221,15 +221,11 @@ func (b *Backend) Alloc(elem reflect.Type, n int) (backend.Memory, error) {
 }
 
 func (b *Backend) mem(m backend.Memory, op string) (*memory, error) {
-	mm, ok := m.(*memory)
-	if !ok || mm == nil {
-		return nil, fmt.Errorf("cuda: %s of memory that the cuda backend did not allocate", op)
-	}
-	if mm.freed {
-		return nil, fmt.Errorf("cuda: %s of freed memory", op)
-	}
-	return mm, nil
+	return backend.Own[*memory](m, "cuda", op)
 }
+
+// Freed reports whether m was freed (backend.Owned).
+func (m *memory) Freed() bool { return m.freed }
 
 // Write copies src, a slice of dst's element type and length, to the device.
 func (b *Backend) Write(dst backend.Memory, src reflect.Value) error {

@@ -193,12 +193,9 @@ func marshalPush(k *backend.Kernel, l gpuabi.PushLayout, args []backend.Arg, tra
 		at := buf[l.Slots[slots[0]].Offset:]
 		switch t.Kind() {
 		case reflect.Slice:
-			m, ok := a.Mem.(*memory)
-			if !ok || m == nil {
-				return nil, fmt.Errorf("kernel %s: argument %d is not a vulkan buffer", k.Name, i+1)
-			}
-			if m.freed {
-				return nil, fmt.Errorf("kernel %s: argument %d is a freed buffer", k.Name, i+1)
+			m, err := backend.Own[*memory](a.Mem, "vulkan", fmt.Sprintf("kernel %s, argument %d", k.Name, i+1))
+			if err != nil {
+				return nil, err
 			}
 			if m.buf != nil {
 				le.PutUint64(at, m.buf.addr)

@@ -520,15 +520,11 @@ func (b *Backend) Alloc(elem reflect.Type, n int) (backend.Memory, error) {
 }
 
 func (b *Backend) memOf(m backend.Memory, op string) (*memory, error) {
-	mm, ok := m.(*memory)
-	if !ok || mm == nil {
-		return nil, fmt.Errorf("vulkan: %s of memory that the vulkan backend did not allocate", op)
-	}
-	if mm.freed {
-		return nil, fmt.Errorf("vulkan: %s of freed memory", op)
-	}
-	return mm, nil
+	return backend.Own[*memory](m, "vulkan", op)
 }
+
+// Freed reports whether m was freed (backend.Owned).
+func (m *memory) Freed() bool { return m.freed }
 
 // Write copies src, a slice of dst's element type and length, to the device.
 // It waits for its own copy (and so for the work launched before it).
