@@ -54,6 +54,10 @@ type Options struct {
 	Dir string
 	// Env is the environment for go/packages (nil = os.Environ()).
 	Env []string
+	// Overlay replaces the contents of files by name when loading, as
+	// go/packages' Config.Overlay: gen loads the files it wrote before as
+	// bare package clauses, so that one gone stale cannot stop it.
+	Overlay map[string][]byte
 	// Checks are the analyzers whose diagnostics refuse a kernel: the
 	// gpukvet command passes its whole suite (analyzers.All()). Nil
 	// compiles without checks, which only tests of the compiler itself
@@ -136,7 +140,7 @@ func Build(patterns []string, opts Options) (*Module, error) {
 	default:
 		return nil, fmt.Errorf("target %q is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)", opts.Target)
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: opts.Dir, Env: opts.Env, Overlay: opts.Overlay}
 	pkgs, err := packages.Load(cfg, append([]string{kernelapi.DevMathPath}, patterns...)...)
 	if err != nil {
 		return nil, err

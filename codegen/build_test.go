@@ -303,3 +303,27 @@ func TestPanicMessages(t *testing.T) {
 		t.Errorf("panic(\"negative\") not in the manifest's panic messages: %v", m.Manifest.PanicMessages)
 	}
 }
+
+// TestBuildOverlay checks that Build reads a file through Options.Overlay
+// instead of the disk (gen loads the files it wrote before as bare package
+// clauses, so that one gone stale cannot stop it from writing a new one).
+func TestBuildOverlay(t *testing.T) {
+	dir, err := filepath.Abs("../examples/saxpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay := map[string][]byte{
+		filepath.Join(dir, "gpukvet_gen.go"): []byte("package saxpy\n\nfunc stale() { undefined() }\n"),
+	}
+	if _, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/examples/saxpy"}, codegen.Options{Overlay: overlay}); err == nil {
+		t.Fatal("Build compiled a package whose overlaid file does not compile")
+	}
+	overlay[filepath.Join(dir, "gpukvet_gen.go")] = []byte("package saxpy\n")
+	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/examples/saxpy"}, codegen.Options{Overlay: overlay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Manifest.Kernels) != 1 || m.Manifest.Kernels[0].Name != "Saxpy" {
+		t.Errorf("kernels %+v, want Saxpy", m.Manifest.Kernels)
+	}
+}

@@ -18,25 +18,36 @@ func storeOne(t gpu.Thread, xs []int32) {
 	xs[i] = int32(i) // traps for i >= len(xs)
 }
 
+//gpu:kernel
+func storeRows(t gpu.Thread, xs []int32) {
+	g := t.GlobalIdx()
+	i := g.Y*4 + g.X
+	xs[i] = int32(i) // traps for rows past len(xs)
+}
+
+// blockLoop is the cpu entry gpukvet gen writes for a kernel k without
+// barriers: a loop over the block's rows and, in each, over its threads.
+func blockLoop(k func(gpu.Thread, []int32)) func(args []any) (thread, block func(gpu.Thread)) {
+	return func(args []any) (thread, block func(gpu.Thread)) {
+		xs := args[0].([]int32)
+		thread = func(t gpu.Thread) { k(t, xs) }
+		block = func(row gpu.Thread) {
+			for more := true; more; row, more = row.CPUNextRow() {
+				for t, ok := row, true; ok; t, ok = t.CPUNext() {
+					k(t, xs)
+				}
+			}
+		}
+		return thread, block
+	}
+}
+
 // TestLoopScheduleTrap registers storeOne with the cpu entry that gpukvet
 // gen writes (a block loop, as for a kernel without barriers) and checks
 // that the loop runs every thread and that a trap names the thread that
 // trapped, as the other schedules do.
 func TestLoopScheduleTrap(t *testing.T) {
-	err := device.RegisterKernel(storeOne, device.KernelSpec{Dims: 1, Params: []string{"xs"}, CPU: &backend.CPUCode{
-		Bind: func(args []any) (thread, block func(gpu.Thread)) {
-			xs := args[0].([]int32)
-			thread = func(t gpu.Thread) { storeOne(t, xs) }
-			block = func(t gpu.Thread) {
-				for {
-					storeOne(t, xs)
-					if !t.CPUNext() {
-						return
-					}
-				}
-			}
-			return thread, block
-		}}})
+	err := device.RegisterKernel(storeOne, device.KernelSpec{Dims: 1, Params: []string{"xs"}, CPU: &backend.CPUCode{Bind: blockLoop(storeOne)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +70,37 @@ func TestLoopScheduleTrap(t *testing.T) {
 	// -race the threads run as goroutines and thread 3 may trap first.
 	want := regexp.MustCompile(`storeOne trapped at .*/` + regexp.QuoteMeta(lineIn(t, "loop_test.go", "traps for i >= len(xs)")) +
 		` in block \(1,0,0\), thread \((2,0,0\): index out of range \[6\]|3,0,0\): index out of range \[7\]) with length 6`)
+	if err == nil || !want.MatchString(strings.ReplaceAll(err.Error(), "\\", "/")) {
+		t.Errorf("Sync = %v, want a match of %s", err, want)
+	}
+}
+
+// TestLoopScheduleRows is TestLoopScheduleTrap for a 2-D block: the loop
+// steps through the rows, and a trap names the thread by row too.
+func TestLoopScheduleRows(t *testing.T) {
+	err := device.RegisterKernel(storeRows, device.KernelSpec{Dims: 2, Params: []string{"xs"}, CPU: &backend.CPUCode{Bind: blockLoop(storeRows)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := openCPU(t)
+	xs := upload(t, d, make([]int32, 16))
+	if err := d.Launch(storeRows, dim(1, 2, 1), dim(4, 2, 1), xs); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range download(t, xs) {
+		if v != int32(i) {
+			t.Errorf("xs[%d] = %d, want %d", i, v, i)
+		}
+	}
+	small := upload(t, d, make([]int32, 6))
+	if err := d.Launch(storeRows, dim(1, 1, 1), dim(4, 2, 1), small); err != nil {
+		t.Fatal(err)
+	}
+	err = d.Sync()
+	// The loop stops at thread (2,1,0), the first out of range; under -race
+	// the threads run as goroutines and thread (3,1,0) may trap first.
+	want := regexp.MustCompile(`storeRows trapped at .*/` + regexp.QuoteMeta(lineIn(t, "loop_test.go", "traps for rows past len(xs)")) +
+		` in block \(0,0,0\), thread \((2,1,0\): index out of range \[6\]|3,1,0\): index out of range \[7\]) with length 6`)
 	if err == nil || !want.MatchString(strings.ReplaceAll(err.Error(), "\\", "/")) {
 		t.Errorf("Sync = %v, want a match of %s", err, want)
 	}

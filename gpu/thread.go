@@ -11,60 +11,67 @@ type Dim3 struct{ X, Y, Z int }
 // Thread identifies one thread of a kernel launch. It is passed by the
 // runtime as the first argument of every kernel and may be passed on to
 // device functions; it cannot be built by user code.
+//
+// It is four words, the block (its index and the launch's shapes are read
+// through it) and the thread's index in the block, which the Go compiler
+// keeps in registers (it does so for structs of at most four words), so
+// that the cpu backend's loop over a block's threads costs about what a
+// loop over the elements does.
 type Thread struct {
-	blk                  *cpuexec.Block
-	tid, bid, bdim, gdim Dim3
+	blk *cpuexec.Block
+	tid Dim3
 }
 
 func init() {
-	cpuexec.NewThread = func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int) any {
-		return Thread{blk: b, tid: dim(tid), bid: dim(bid), bdim: dim(bdim), gdim: dim(gdim)}
-	}
-	cpuexec.Runner = func(body any) func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int) {
+	cpuexec.Runner = func(body any) func(b *cpuexec.Block, tid [3]int) {
 		f := body.(func(Thread))
-		return func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int) {
-			f(Thread{blk: b, tid: dim(tid), bid: dim(bid), bdim: dim(bdim), gdim: dim(gdim)})
+		return func(b *cpuexec.Block, tid [3]int) {
+			f(Thread{blk: b, tid: dim(tid)})
 		}
 	}
 }
 
-// CPUNext is for the code that `gpukvet gen` writes for the cpu backend, not
-// for kernels (the checks refuse it there): it makes t the next thread of its
-// block, X fastest, and reports false after the last one. A generated loop
-// over a block's threads calls the kernel directly, so the compiler can
-// inline it, and a block of a kernel without barriers costs about what a Go
-// loop over its elements does.
-func (t *Thread) CPUNext() bool {
+// CPUNext and CPUNextRow are for the code that `gpukvet gen` writes for the
+// cpu backend, not for kernels (the checks refuse them there). The
+// generated loop over a block's threads,
+//
+//	for row, more := t, true; more; row, more = row.CPUNextRow() {
+//		for t, ok := row, true; ok; t, ok = t.CPUNext() {
+//			K(t, ...)
+//		}
+//	}
+//
+// calls the kernel directly, so the compiler can inline it, and a block of
+// a kernel without barriers costs about what a Go loop over its elements
+// does. CPUNext returns the next thread of t's row (X), and false after the
+// last one.
+func (t Thread) CPUNext() (Thread, bool) {
 	t.tid.X++
-	if t.tid.X == t.bdim.X {
-		t.tid.X = 0
-		t.tid.Y++
-		if t.tid.Y == t.bdim.Y {
-			t.tid.Y = 0
-			t.tid.Z++
-			if t.tid.Z == t.bdim.Z {
-				return false
-			}
-		}
-	}
-	if t.blk != nil {
-		t.blk.Cursor++
-		t.blk.Poll()
-	}
-	return true
+	t.blk.Cursor[0] = t.tid.X
+	return t, t.tid.X < t.blk.Bdim[0]
 }
 
-// poll ends the thread if its launch was stopped (it passed its deadline).
-// BlockDim and GridDim call it (a grid-stride loop calls them in its post
-// statement), and so do Barrier, Shared and CPUNext (between two threads of
-// a block loop); the index methods do not, so that a kernel that only reads
-// its indices stays small enough for the compiler to inline into the cpu
-// backend's block loop.
-func (t Thread) poll() {
-	if t.blk != nil {
-		t.blk.Poll()
+// CPUNextRow returns the first thread of the row after t's (Y, then Z),
+// and false after the last row; it also ends the thread if the launch was
+// stopped.
+func (t Thread) CPUNextRow() (Thread, bool) {
+	b := t.blk
+	b.Poll()
+	t.tid.X = 0
+	t.tid.Y++
+	if t.tid.Y == b.Bdim[1] {
+		t.tid.Y = 0
+		t.tid.Z++
 	}
+	b.Cursor = [3]int{0, t.tid.Y, t.tid.Z}
+	return t, t.tid.Z < b.Bdim[2]
 }
+
+// The launch's deadline: BlockDim and GridDim check whether the launch was
+// stopped (a grid-stride loop calls them in its post statement), and so do
+// Barrier, Shared and CPUNextRow (between two rows of a block loop); the index
+// methods do not, so that a kernel that only reads its indices stays small
+// enough for the compiler to inline into the cpu backend's block loop.
 
 func dim(d [3]int) Dim3 { return Dim3{d[0], d[1], d[2]} }
 
@@ -75,28 +82,37 @@ func (t Thread) ThreadIdx() Dim3 {
 
 // BlockIdx returns the index of this thread's block within the grid.
 func (t Thread) BlockIdx() Dim3 {
-	return t.bid
+	if t.blk == nil {
+		return Dim3{}
+	}
+	return dim(t.blk.Bid)
 }
 
 // BlockDim returns the number of threads per block in each dimension.
 func (t Thread) BlockDim() Dim3 {
-	t.poll()
-	return t.bdim
+	if t.blk == nil {
+		return Dim3{}
+	}
+	t.blk.Poll()
+	return dim(t.blk.Bdim)
 }
 
 // GridDim returns the number of blocks per grid in each dimension.
 func (t Thread) GridDim() Dim3 {
-	t.poll()
-	return t.gdim
+	if t.blk == nil {
+		return Dim3{}
+	}
+	t.blk.Poll()
+	return dim(t.blk.Gdim)
 }
 
 // GlobalIdx returns BlockIdx*BlockDim + ThreadIdx in each dimension.
 func (t Thread) GlobalIdx() Dim3 {
-	return Dim3{
-		X: t.bid.X*t.bdim.X + t.tid.X,
-		Y: t.bid.Y*t.bdim.Y + t.tid.Y,
-		Z: t.bid.Z*t.bdim.Z + t.tid.Z,
+	if t.blk == nil {
+		return t.tid
 	}
+	b := &t.blk.Base
+	return Dim3{X: b[0] + t.tid.X, Y: b[1] + t.tid.Y, Z: b[2] + t.tid.Z}
 }
 
 // Barrier waits until every thread of the block has reached it. Shared and

@@ -6519,11 +6519,10 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
 	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
 	thread = func(gpukvetT gpu.Thread) { Daxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Daxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Daxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -6537,11 +6536,10 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Gather(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Gather(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Gather(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -6554,11 +6552,10 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { HistGlobal(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			HistGlobal(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				HistGlobal(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -6580,11 +6577,10 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Horner(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Horner(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Horner(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -6608,11 +6604,10 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Mix64(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Mix64(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Mix64(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -6653,11 +6648,10 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -6672,11 +6666,10 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Smooth2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Smooth2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Smooth2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}
@@ -6695,11 +6688,10 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Stencil2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Stencil2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Stencil2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -6719,11 +6711,10 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Stencil3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Stencil3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Stencil3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 			}
 		}
 	}
@@ -6737,11 +6728,10 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { StridedCopy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			StridedCopy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				StridedCopy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -6766,11 +6756,10 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Triad(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Triad(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Triad(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}

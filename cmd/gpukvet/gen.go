@@ -133,6 +133,9 @@ type genPackage struct {
 	targets genTargets   // what to embed (zero: PTX only)
 	// spirvFailed are the kernels generate left without SPIR-V, and why.
 	spirvFailed map[string]string
+	// overlay replaces the files gen wrote earlier with bare package
+	// clauses, for every load of the package (see loadGenPackages).
+	overlay map[string][]byte
 }
 
 // genKernel is one //gpu:kernel function.
@@ -206,6 +209,7 @@ func loadGenPackages(patterns []string) ([]*genPackage, error) {
 			}
 			continue
 		}
+		gp.overlay = overlay
 		gps = append(gps, gp)
 	}
 	return gps, nil

@@ -16,7 +16,7 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 	if m := gp.pkg.Module; m != nil && m.Dir != "" {
 		dir = m.Dir
 	}
-	mod, err := codegen.Build([]string{gp.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: arch, Dir: dir, SPIRV: gp.targets.spirv, Checks: analyzers.All()})
+	mod, err := codegen.Build([]string{gp.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: arch, Dir: dir, SPIRV: gp.targets.spirv, Checks: analyzers.All(), Overlay: gp.overlay})
 	if err != nil {
 		return nil, err
 	}

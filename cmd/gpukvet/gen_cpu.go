@@ -18,11 +18,10 @@ import (
 //		gpukvetArg0 := gpukvetArgs[0].(float32)
 //		gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 //		thread = func(gpukvetT gpu.Thread) { K(gpukvetT, gpukvetArg0, gpukvetArg1) }
-//		block = func(gpukvetT gpu.Thread) {
-//			for {
-//				K(gpukvetT, gpukvetArg0, gpukvetArg1)
-//				if !gpukvetT.CPUNext() {
-//					return
+//		block = func(gpukvetRow gpu.Thread) {
+//			for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+//				for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+//					K(gpukvetT, gpukvetArg0, gpukvetArg1)
 //				}
 //			}
 //		}
@@ -63,7 +62,8 @@ func writeCPUEntry(w func(string, ...any), k *genKernel, barrier bool, qual type
 	call += ")"
 	w("\tthread = func(gpukvetT gpu.Thread) { %s }\n", call)
 	if !barrier {
-		w("\tblock = func(gpukvetT gpu.Thread) {\n\t\tfor {\n\t\t\t%s\n\t\t\tif !gpukvetT.CPUNext() {\n\t\t\t\treturn\n\t\t\t}\n\t\t}\n\t}\n", call)
+		w("\tblock = func(gpukvetRow gpu.Thread) {\n\t\tfor gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {\n"+
+			"\t\t\tfor gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {\n\t\t\t\t%s\n\t\t\t}\n\t\t}\n\t}\n", call)
 	}
 	w("\treturn thread, block\n}\n")
 }

@@ -439,7 +439,7 @@ func (l *launch) workLoop() {
 	run := cpuexec.Runner(l.block1)
 	for b, ok := l.nextBlock(); ok; b, ok = l.nextBlock() {
 		bid := unlinear(int(b), l.grid)
-		blk.Reset(bid)
+		blk.Reset(bid, l.block, l.grid)
 		l.loopBlock(blk, run, bid)
 		l.blockDone(blk)
 	}
@@ -448,14 +448,14 @@ func (l *launch) workLoop() {
 // loopBlock runs the threads of block bid one after another, through the
 // generated loop, which keeps the index of the running thread in
 // blk.Cursor.
-func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int), bid [3]int) {
-	blk.Cursor = 0
+func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid [3]int), bid [3]int) {
+	blk.Cursor = [3]int{}
 	defer func() {
 		if r := recover(); r != nil && !cpuexec.IsAbort(r) {
-			blk.Trap(l.trap(r, bid, unlinear(blk.Cursor, l.block)))
+			blk.Trap(l.trap(r, bid, blk.Cursor))
 		}
 	}()
-	run(blk, [3]int{}, bid, l.block, l.grid)
+	run(blk, [3]int{})
 }
 
 // runRounds is the race-detecting schedule: every thread of every block is
@@ -471,7 +471,7 @@ func (l *launch) runRounds() {
 		for b := first; b < min(first+per, l.nblocks()); b++ {
 			bid := unlinear(int(b), l.grid)
 			blk := blks[b-first]
-			blk.Reset(bid)
+			blk.Reset(bid, l.block, l.grid)
 			blk.SetHalt(&l.stop)
 			for i := range n {
 				tid := unlinear(i, l.block)
@@ -578,7 +578,7 @@ func (l *launch) workCooperative() {
 	}()
 	for b, ok := l.nextBlock(); ok; b, ok = l.nextBlock() {
 		bid = unlinear(int(b), l.grid)
-		blk.Reset(bid)
+		blk.Reset(bid, l.block, l.grid)
 		aborted = false
 		for _, t := range threads {
 			t.done, t.pc = false, 0
@@ -624,7 +624,7 @@ func (l *launch) workCooperative() {
 }
 
 // runThread runs one thread and reports how it ended to its block.
-func (l *launch) runThread(run func(b *cpuexec.Block, tid, bid, bdim, gdim [3]int), blk *cpuexec.Block, bid, tid [3]int) {
+func (l *launch) runThread(run func(b *cpuexec.Block, tid [3]int), blk *cpuexec.Block, bid, tid [3]int) {
 	defer func() {
 		r := recover()
 		switch {
@@ -637,7 +637,7 @@ func (l *launch) runThread(run func(b *cpuexec.Block, tid, bid, bdim, gdim [3]in
 			blk.Trap(l.trap(r, bid, tid))
 		}
 	}()
-	run(blk, tid, bid, l.block, l.grid)
+	run(blk, tid)
 }
 
 // trap describes the panic r of thread tid of block bid; it must be called

@@ -207,11 +207,10 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}

@@ -15,17 +15,12 @@ import (
 	"sync/atomic"
 )
 
-// NewThread makes a gpu.Thread for a thread of block b. Package gpu sets it
-// in its init function, so that this package need not import gpu (which
-// imports it).
-var NewThread func(b *Block, threadIdx, blockIdx, blockDim, gridDim [3]int) any
-
-// Runner is set by package gpu, like NewThread: given body, a
-// func(gpu.Thread), it returns a function that runs body as thread tid of
-// block b, building the gpu.Thread without boxing it in an interface, so
-// that the cpu backend calls a kernel per thread at the cost of a function
-// call.
-var Runner func(body any) func(b *Block, tid, bid, bdim, gdim [3]int)
+// Runner is set by package gpu in its init function (so that this package
+// need not import gpu, which imports it): given body, a func(gpu.Thread),
+// it returns a function that runs body as thread tid of block b, building
+// the gpu.Thread without boxing it in an interface, so that the cpu backend
+// calls a kernel per thread at the cost of a function call.
+var Runner func(body any) func(b *Block, tid [3]int)
 
 // Block is the shared state of one block of a cpu launch. The runner of each
 // thread calls Exit when the thread's kernel function returns, and Trap when
@@ -57,9 +52,13 @@ type Block struct {
 	// atomic load.
 	shared atomic.Pointer[map[uintptr]any]
 
+	// Bid is the block's index, Bdim and Gdim the launch's block and grid
+	// shapes, Base is Bid·Bdim: what gpu.Thread's methods read, set by
+	// Reset before any thread of the block runs and never while one does.
+	Bid, Bdim, Gdim, Base [3]int
+
 	mu    sync.Mutex
 	gen   *barrierGen    // the generation of the barrier threads wait at now
-	idx   [3]int         // block index, for errors
 	pc    uintptr        // the barrier the waiting threads wait at
 	err   error          // why the block was aborted; nil while it runs
 	byPos map[string]any // shared instances by source position
@@ -68,9 +67,11 @@ type Block struct {
 	// SetCooperative.
 	wait func(pc uintptr) bool
 
-	// Cursor is the linear index (X fastest) of the thread that a block
-	// loop (gpu.Thread's CPUNext) runs now, so that a trap names it.
-	Cursor int
+	// Cursor is the index of the thread that a block loop (the code gen
+	// writes for a kernel without barriers) runs now, for the trap report
+	// of a thread that panics: gpu.Thread's CPUNext stores X in it, a
+	// plain store per thread, and CPUNextRow the row.
+	Cursor [3]int
 
 	// halt is the launch's stop flag: once it is set, the block's threads
 	// end at their next call of a gpu.Thread method, Shared or Barrier
@@ -122,28 +123,30 @@ func SameBarrier(pc1, pc2 uintptr) bool { return pc1 == pc2 || Position(pc1) == 
 
 func (b *Block) notReached(pc uintptr, tid [3]int, how string) error {
 	return fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s %s",
-		b.kernel, Position(pc), dim(b.idx), dim(tid), how)
+		b.kernel, Position(pc), dim(b.Bid), dim(tid), how)
 }
 
 func (b *Block) differentBarriers(pc1, pc2 uintptr) error {
 	return fmt.Errorf("kernel %s: threads of block %s wait at different barriers, %s and %s; every thread must reach the same barrier",
-		b.kernel, dim(b.idx), Position(pc1), Position(pc2))
+		b.kernel, dim(b.Bid), Position(pc1), Position(pc2))
 }
 
 // NewBlock returns the state of block idx of a launch of kernel with n
 // threads per block.
 func NewBlock(kernel string, idx [3]int, n int) *Block {
-	b := &Block{kernel: kernel, idx: idx, n: n, byPos: map[string]any{}}
+	b := &Block{kernel: kernel, Bid: idx, n: n, byPos: map[string]any{}}
 	return b
 }
 
-// Reset readies b to run block idx, once every thread of the block it ran
-// before has ended. The instances of shared variables are kept: their
-// contents are undefined until written, as on a GPU.
-func (b *Block) Reset(idx [3]int) {
+// Reset readies b to run block bid of a launch of block and grid shapes
+// bdim and gdim, once every thread of the block it ran before has ended.
+// The instances of shared variables are kept: their contents are undefined
+// until written, as on a GPU.
+func (b *Block) Reset(bid, bdim, gdim [3]int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.idx = idx
+	b.Bid, b.Bdim, b.Gdim = bid, bdim, gdim
+	b.Base = [3]int{bid[0] * bdim[0], bid[1] * bdim[1], bid[2] * bdim[2]}
 	b.exited.Store(0)
 	b.firstExit.Store(nil)
 	b.waiting.Store(0)

@@ -33,10 +33,12 @@ const (
 	AtomicMax
 	AtomicExchange
 	AtomicCompareAndSwap
-	// CPUNext is gpu.Thread.CPUNext, which the code gpukvet gen writes for
-	// the cpu backend calls to step a thread through its block; it is host
-	// code, which the lowering refuses.
+	// CPUNext and CPUNextRow are the gpu.Thread methods that the code
+	// gpukvet gen writes for the cpu backend calls to step a thread through
+	// its block; they are host code, which the checks and the lowering
+	// refuse (IsCPUOnly).
 	CPUNext
+	CPUNextRow
 	numKinds
 )
 
@@ -55,6 +57,7 @@ var api = [numKinds]struct{ recv, name string }{
 	AtomicExchange:       {"", "AtomicExchange"},
 	AtomicCompareAndSwap: {"", "AtomicCompareAndSwap"},
 	CPUNext:              {"Thread", "CPUNext"},
+	CPUNextRow:           {"Thread", "CPUNextRow"},
 }
 
 // byName maps "Thread.Barrier" and "AtomicAdd" (Kind.Selector) to the Kind.
@@ -99,6 +102,10 @@ func (k Kind) IsBarrier() bool { return k == Barrier }
 
 // IsAtomic reports whether k is an atomic read-modify-write function.
 func (k Kind) IsAtomic() bool { return k >= AtomicAdd && k <= AtomicCompareAndSwap }
+
+// IsCPUOnly reports whether k is a method for the cpu backend's generated
+// loops, not part of the kernel API.
+func (k Kind) IsCPUOnly() bool { return k == CPUNext || k == CPUNextRow }
 
 // IsPackage reports whether pkg is package gpu.
 func IsPackage(pkg *types.Package) bool { return pkg != nil && pkg.Path() == Path }

@@ -9765,11 +9765,10 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -9787,11 +9786,10 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -9810,11 +9808,10 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -9833,11 +9830,10 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -9878,11 +9874,10 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 			}
 		}
 	}
@@ -9901,11 +9896,10 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}

@@ -1877,11 +1877,10 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { AddSums(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			AddSums(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				AddSums(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}

@@ -1380,11 +1380,10 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}

@@ -6062,11 +6062,10 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Conv2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Conv2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Conv2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -6080,11 +6079,10 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Copy2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Copy2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Copy2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -6099,11 +6097,10 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { FdtdEx(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			FdtdEx(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				FdtdEx(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}
@@ -6121,11 +6118,10 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		FdtdEy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			FdtdEy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				FdtdEy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -6143,11 +6139,10 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		FdtdHz(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			FdtdHz(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				FdtdHz(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -6175,11 +6170,10 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Jacobi1D(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Jacobi1D(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Jacobi1D(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -6193,11 +6187,10 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Jacobi2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Jacobi2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Jacobi2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -6219,11 +6212,10 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Srad1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Srad1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Srad1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 			}
 		}
 	}
@@ -6245,11 +6237,10 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Srad2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Srad2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Srad2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 			}
 		}
 	}

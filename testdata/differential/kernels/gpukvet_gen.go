@@ -35809,11 +35809,10 @@ func gpukvetCPUAtomicAddAll(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	thread = func(gpukvetT gpu.Thread) {
 		AtomicAddAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			AtomicAddAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				AtomicAddAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 			}
 		}
 	}
@@ -35828,11 +35827,10 @@ func gpukvetCPUAtomicCAS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { AtomicCAS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			AtomicCAS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				AtomicCAS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}
@@ -35850,11 +35848,10 @@ func gpukvetCPUAtomicExchangeAll(gpukvetArgs []any) (thread, block func(gpu.Thre
 	thread = func(gpukvetT gpu.Thread) {
 		AtomicExchangeAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			AtomicExchangeAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				AtomicExchangeAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -35872,11 +35869,10 @@ func gpukvetCPUAtomicMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	thread = func(gpukvetT gpu.Thread) {
 		AtomicMinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			AtomicMinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				AtomicMinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -35896,11 +35892,10 @@ func gpukvetCPUAtomicPerThread(gpukvetArgs []any) (thread, block func(gpu.Thread
 	thread = func(gpukvetT gpu.Thread) {
 		AtomicPerThread(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			AtomicPerThread(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				AtomicPerThread(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 			}
 		}
 	}
@@ -35914,11 +35909,10 @@ func gpukvetCPUBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { Bits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Bits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Bits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -35941,11 +35935,10 @@ func gpukvetCPUBoolParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []bool(gpukvetArgs[1].([]bool))
 	gpukvetArg2 := []bool(gpukvetArgs[2].([]bool))
 	thread = func(gpukvetT gpu.Thread) { BoolParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			BoolParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				BoolParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -35958,11 +35951,10 @@ func gpukvetCPUCollatz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []uint64(gpukvetArgs[0].([]uint64))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Collatz(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Collatz(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Collatz(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -35982,11 +35974,10 @@ func gpukvetCPUCompare(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Compare(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Compare(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Compare(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 			}
 		}
 	}
@@ -36001,11 +35992,10 @@ func gpukvetCPUDeviceCalls(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
 	thread = func(gpukvetT gpu.Thread) { DeviceCalls(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			DeviceCalls(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				DeviceCalls(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}
@@ -36024,11 +36014,10 @@ func gpukvetCPUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		DivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			DivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				DivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -36041,11 +36030,10 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36073,11 +36061,10 @@ func gpukvetCPUFloat32Chain(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Float32Chain(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Float32Chain(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Float32Chain(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36111,11 +36098,10 @@ func gpukvetCPUFloatSpecial(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	thread = func(gpukvetT gpu.Thread) {
 		FloatSpecial(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			FloatSpecial(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				FloatSpecial(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -36145,11 +36131,10 @@ func gpukvetCPUFused(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Fused(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Fused(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Fused(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}
@@ -36162,11 +36147,10 @@ func gpukvetCPUGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { GridStride(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			GridStride(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				GridStride(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36178,11 +36162,10 @@ func gpukvetCPUGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 func gpukvetCPUIndexes(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Indexes(gpukvetT, gpukvetArg0) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Indexes(gpukvetT, gpukvetArg0)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Indexes(gpukvetT, gpukvetArg0)
 			}
 		}
 	}
@@ -36200,11 +36183,10 @@ func gpukvetCPUIntToFloat(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		IntToFloat(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			IntToFloat(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				IntToFloat(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -36226,11 +36208,10 @@ func gpukvetCPUIntWrap(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		IntWrap(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			IntWrap(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				IntWrap(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 			}
 		}
 	}
@@ -36243,11 +36224,10 @@ func gpukvetCPULocalArray(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { LocalArray(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			LocalArray(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				LocalArray(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36260,11 +36240,10 @@ func gpukvetCPULoops(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Loops(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Loops(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Loops(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36279,11 +36258,10 @@ func gpukvetCPUMath32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Math32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Math32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Math32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}
@@ -36307,11 +36285,10 @@ func gpukvetCPUMathConstants(gpukvetArgs []any) (thread, block func(gpu.Thread))
 	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { MathConstants(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			MathConstants(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				MathConstants(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36333,11 +36310,10 @@ func gpukvetCPUMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		MinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			MinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				MinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 			}
 		}
 	}
@@ -36356,11 +36332,10 @@ func gpukvetCPUNarrowing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Narrowing(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Narrowing(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Narrowing(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -36373,11 +36348,10 @@ func gpukvetCPUNegate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Negate(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Negate(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Negate(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36398,11 +36372,10 @@ func gpukvetCPUNoFuse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		NoFuse(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			NoFuse(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				NoFuse(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 			}
 		}
 	}
@@ -36414,11 +36387,10 @@ func gpukvetCPUNoFuse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 func gpukvetCPUNoTrapAfter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { NoTrapAfter(gpukvetT, gpukvetArg0) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			NoTrapAfter(gpukvetT, gpukvetArg0)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				NoTrapAfter(gpukvetT, gpukvetArg0)
 			}
 		}
 	}
@@ -36431,11 +36403,10 @@ func gpukvetCPUPointerLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg0 := []float64(gpukvetArgs[0].([]float64))
 	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
 	thread = func(gpukvetT gpu.Thread) { PointerLocal(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			PointerLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				PointerLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36449,11 +36420,10 @@ func gpukvetCPUPrecondition(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Precondition(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Precondition(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Precondition(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -36499,11 +36469,10 @@ func gpukvetCPUShifts(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Shifts(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Shifts(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Shifts(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 			}
 		}
 	}
@@ -36517,11 +36486,10 @@ func gpukvetCPUSignedShiftCount(gpukvetArgs []any) (thread, block func(gpu.Threa
 	gpukvetArg1 := []int(gpukvetArgs[1].([]int))
 	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
 	thread = func(gpukvetT gpu.Thread) { SignedShiftCount(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			SignedShiftCount(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				SignedShiftCount(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -36534,11 +36502,10 @@ func gpukvetCPUSlicing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Slicing(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Slicing(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Slicing(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36552,11 +36519,10 @@ func gpukvetCPUStructParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
 	thread = func(gpukvetT gpu.Thread) { StructParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			StructParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				StructParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -36569,11 +36535,10 @@ func gpukvetCPUStructSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []Particle(gpukvetArgs[0].([]Particle))
 	gpukvetArg1 := gpukvetArgs[1].(float32)
 	thread = func(gpukvetT gpu.Thread) { StructSlice(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			StructSlice(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				StructSlice(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36586,11 +36551,10 @@ func gpukvetCPUSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Switch(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Switch(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Switch(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36614,11 +36578,10 @@ func gpukvetCPUTrapDivide(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapDivide(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			TrapDivide(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				TrapDivide(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -36642,11 +36605,10 @@ func gpukvetCPUTrapIndex(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { TrapIndex(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			TrapIndex(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				TrapIndex(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -36659,11 +36621,10 @@ func gpukvetCPUTrapLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int(gpukvetArgs[0].([]int))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapLocal(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			TrapLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				TrapLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36676,11 +36637,10 @@ func gpukvetCPUTrapPanic(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapPanic(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			TrapPanic(gpukvetT, gpukvetArg0, gpukvetArg1)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				TrapPanic(gpukvetT, gpukvetArg0, gpukvetArg1)
 			}
 		}
 	}
@@ -36694,11 +36654,10 @@ func gpukvetCPUTrapShift(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int(gpukvetArgs[1].([]int))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapShift(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			TrapShift(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				TrapShift(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -36712,11 +36671,10 @@ func gpukvetCPUTrapSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapSlice(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			TrapSlice(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				TrapSlice(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}
@@ -36731,11 +36689,10 @@ func gpukvetCPUTwoD(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TwoD(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			TwoD(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				TwoD(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
 			}
 		}
 	}
@@ -36754,11 +36711,10 @@ func gpukvetCPUUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		UDivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			UDivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				UDivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 			}
 		}
 	}
@@ -36772,11 +36728,10 @@ func gpukvetCPUUnsigned64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []uint64(gpukvetArgs[1].([]uint64))
 	gpukvetArg2 := []uint64(gpukvetArgs[2].([]uint64))
 	thread = func(gpukvetT gpu.Thread) { Unsigned64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetT gpu.Thread) {
-		for {
-			Unsigned64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
-			if !gpukvetT.CPUNext() {
-				return
+	block = func(gpukvetRow gpu.Thread) {
+		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
+			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
+				Unsigned64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
 			}
 		}
 	}

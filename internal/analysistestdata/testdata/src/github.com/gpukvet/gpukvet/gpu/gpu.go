@@ -49,4 +49,5 @@ func AtomicCompareAndSwap[T int32 | uint32 | int64 | uint64](addr *T, old, new T
 	return cur
 }
 
-func (t *Thread) CPUNext() bool { return false }
+func (t Thread) CPUNext() (Thread, bool)    { return t, false }
+func (t Thread) CPUNextRow() (Thread, bool) { return t, false }
