@@ -30,52 +30,7 @@ func TestBoundsCheckEliminationIsSound(t *testing.T) {
 	} {
 		opt := build(t, codegen.Options{}, set.patterns...)
 		all := build(t, codegen.Options{KeepBoundsChecks: true}, set.patterns...)
-		if len(opt.IR.Funcs) != len(all.IR.Funcs) {
-			t.Fatalf("%d kernels with elimination, %d without", len(opt.IR.Funcs), len(all.IR.Funcs))
-		}
-		r := rand.New(rand.NewPCG(7, 11))
-		runs, trapped := 0, 0
-		for i, f := range opt.IR.Funcs {
-			k := opt.Manifest.Kernels[i]
-			for trial := range 6 {
-				grid, block := shapes(k)
-				args := inputs(r, k, f, trial)
-				argsAll := cloneArgs(args)
-				trapOpt, errOpt := kirexec.Run(f, opt.IR.Shared, grid, block, args)
-				trapAll, errAll := kirexec.Run(all.IR.Funcs[i], all.IR.Shared, grid, block, argsAll)
-				if errAll != nil {
-					if strings.Contains(errAll.Error(), "not supported by the interpreter") {
-						break
-					}
-					t.Errorf("%s (all checks kept): %v", k.Entry, errAll)
-					break
-				}
-				if errOpt != nil {
-					t.Errorf("%s: with bounds-check elimination: %v", k.Entry, errOpt)
-					break
-				}
-				runs++
-				if trapOpt != nil {
-					trapped++
-				}
-				if !set.raceFree {
-					continue
-				}
-				// Which thread traps first, and so with which cause, depends
-				// on scheduling; whether the launch traps does not.
-				if (trapOpt == nil) != (trapAll == nil) {
-					t.Errorf("%s: trap %+v with elimination, %+v without", k.Entry, trapOpt, trapAll)
-					continue
-				}
-				if trapOpt == nil && !floatAtomics(f) {
-					for j := range args {
-						if args[j].Buf != nil && !bytes.Equal(args[j].Buf.Data, argsAll[j].Buf.Data) {
-							t.Errorf("%s: parameter %s differs with elimination", k.Entry, k.EntryParams[j].Name)
-						}
-					}
-				}
-			}
-		}
+		runs, trapped := runTwins(t, opt, all, set.raceFree, rand.New(rand.NewPCG(7, 11)), "with elimination", "with every check kept")
 		t.Logf("%d kernels, %d runs, %d trapped", len(opt.IR.Funcs), runs, trapped)
 		if trapped == 0 || trapped == runs {
 			t.Errorf("the random inputs should make some runs trap and others not")
@@ -232,4 +187,59 @@ func TestInterpreterCatchesMissingChecks(t *testing.T) {
 	if err != nil || trap == nil || trap.Code != kir.TrapIndex {
 		t.Errorf("Run with checks: trap %+v, error %v; want an index trap", trap, err)
 	}
+}
+
+// runTwins runs every kernel of module a and its twin in module b (the
+// same kernels compiled another way) in the kir interpreter on the same
+// random inputs, six trials each, and returns how many runs there were and
+// how many trapped in a. No access may leave its buffer in either; for
+// race-free kernels a must trap exactly when b does (which thread traps
+// first, and so with which cause, depends on scheduling; whether the
+// launch traps does not), and compute the same bytes. aName and bName say
+// how each was compiled, for messages.
+func runTwins(t *testing.T, a, b *codegen.Module, raceFree bool, r *rand.Rand, aName, bName string) (runs, trapped int) {
+	t.Helper()
+	if len(a.IR.Funcs) != len(b.IR.Funcs) {
+		t.Fatalf("%d kernels %s, %d %s", len(a.IR.Funcs), aName, len(b.IR.Funcs), bName)
+	}
+	for i, f := range a.IR.Funcs {
+		k := a.Manifest.Kernels[i]
+		for trial := range 6 {
+			grid, block := shapes(k)
+			args := inputs(r, k, f, trial)
+			argsB := cloneArgs(args)
+			trapA, errA := kirexec.Run(f, a.IR.Shared, grid, block, args)
+			trapB, errB := kirexec.Run(b.IR.Funcs[i], b.IR.Shared, grid, block, argsB)
+			if errB != nil {
+				if strings.Contains(errB.Error(), "not supported by the interpreter") {
+					break
+				}
+				t.Errorf("%s (%s): %v", k.Entry, bName, errB)
+				break
+			}
+			if errA != nil {
+				t.Errorf("%s (%s): %v", k.Entry, aName, errA)
+				break
+			}
+			runs++
+			if trapA != nil {
+				trapped++
+			}
+			if !raceFree {
+				continue
+			}
+			if (trapA == nil) != (trapB == nil) {
+				t.Errorf("%s: trap %+v %s, %+v %s", k.Entry, trapA, aName, trapB, bName)
+				continue
+			}
+			if trapA == nil && !floatAtomics(f) {
+				for j := range args {
+					if args[j].Buf != nil && !bytes.Equal(args[j].Buf.Data, argsB[j].Buf.Data) {
+						t.Errorf("%s: parameter %s differs %s and %s", k.Entry, k.EntryParams[j].Name, aName, bName)
+					}
+				}
+			}
+		}
+	}
+	return runs, trapped
 }

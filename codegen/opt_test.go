@@ -1,13 +1,10 @@
 package codegen_test
 
 import (
-	"bytes"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
-	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 )
 
 // optCorpora are every corpus the codegen tests compile, with whether its
@@ -29,50 +26,7 @@ func TestOptimizerPreservesSemantics(t *testing.T) {
 	for _, set := range optCorpora {
 		opt := build(t, codegen.Options{VerifyPasses: true}, set.patterns...)
 		raw := build(t, codegen.Options{DisableOptimizer: true}, set.patterns...)
-		if len(opt.IR.Funcs) != len(raw.IR.Funcs) {
-			t.Fatalf("%d kernels optimized, %d with -O0", len(opt.IR.Funcs), len(raw.IR.Funcs))
-		}
-		r := rand.New(rand.NewPCG(3, 5))
-		runs, trapped := 0, 0
-		for i, f := range opt.IR.Funcs {
-			k := opt.Manifest.Kernels[i]
-			for trial := range 6 {
-				grid, block := shapes(k)
-				args := inputs(r, k, f, trial)
-				argsRaw := cloneArgs(args)
-				trapOpt, errOpt := kirexec.Run(f, opt.IR.Shared, grid, block, args)
-				trapRaw, errRaw := kirexec.Run(raw.IR.Funcs[i], raw.IR.Shared, grid, block, argsRaw)
-				if errRaw != nil {
-					if strings.Contains(errRaw.Error(), "not supported by the interpreter") {
-						break
-					}
-					t.Errorf("%s (-O0): %v", k.Entry, errRaw)
-					break
-				}
-				if errOpt != nil {
-					t.Errorf("%s: optimized: %v", k.Entry, errOpt)
-					break
-				}
-				runs++
-				if trapOpt != nil {
-					trapped++
-				}
-				if !set.raceFree {
-					continue
-				}
-				if (trapOpt == nil) != (trapRaw == nil) {
-					t.Errorf("%s: trap %+v optimized, %+v with -O0", k.Entry, trapOpt, trapRaw)
-					continue
-				}
-				if trapOpt == nil && !floatAtomics(f) {
-					for j := range args {
-						if args[j].Buf != nil && !bytes.Equal(args[j].Buf.Data, argsRaw[j].Buf.Data) {
-							t.Errorf("%s: parameter %s differs between optimized and -O0", k.Entry, k.EntryParams[j].Name)
-						}
-					}
-				}
-			}
-		}
+		runs, trapped := runTwins(t, opt, raw, set.raceFree, rand.New(rand.NewPCG(3, 5)), "optimized", "with -O0")
 		t.Logf("%d kernels, %d runs, %d trapped", len(opt.IR.Funcs), runs, trapped)
 	}
 }
