@@ -187,16 +187,7 @@ func sortedKeys(m map[string]bool) []string {
 // SSA construction and the ownership check; loading and type checking are
 // done once, outside the loop).
 func BenchmarkCorpus(b *testing.B) {
-	gopath := corpusGOPATH(b)
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  filepath.Join(gopath, "src"),
-		Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, "corpus")
-	if err != nil || packages.PrintErrors(pkgs) > 0 {
-		b.Fatalf("load: %v", err)
-	}
+	pkgs := loadCorpusPackages(b)
 	// Time spent per analyzer, summed over the corpus packages.
 	per := map[string]time.Duration{}
 	b.ResetTimer()
@@ -224,16 +215,7 @@ func BenchmarkCorpus(b *testing.B) {
 // over the iterations (the machine's noise only adds), then the greatest of
 // those over the functions.
 func BenchmarkCorpusWorst(b *testing.B) {
-	gopath := corpusGOPATH(b)
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  filepath.Join(gopath, "src"),
-		Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, "corpus")
-	if err != nil || packages.PrintErrors(pkgs) > 0 {
-		b.Fatalf("load: %v", err)
-	}
+	pkgs := loadCorpusPackages(b)
 	least := map[string]time.Duration{}
 	timed := &analysis.Analyzer{
 		Name:       "ownershiptimed",
@@ -265,4 +247,20 @@ func BenchmarkCorpusWorst(b *testing.B) {
 	b.ReportMetric(float64(worst.Nanoseconds()), "worst-ns/func")
 	b.ReportMetric(float64(len(least)), "funcs")
 	b.Logf("slowest: %s (%v)", which, worst)
+}
+
+// loadCorpusPackages loads and type-checks the corpus packages once, for
+// the benchmarks.
+func loadCorpusPackages(b *testing.B) []*packages.Package {
+	gopath := corpusGOPATH(b)
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  filepath.Join(gopath, "src"),
+		Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOPROXY=off"),
+	}
+	pkgs, err := packages.Load(cfg, "corpus")
+	if err != nil || packages.PrintErrors(pkgs) > 0 {
+		b.Fatalf("load: %v", err)
+	}
+	return pkgs
 }

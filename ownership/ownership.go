@@ -98,9 +98,22 @@ type Result struct {
 var closeMethods = []string{"Close", "Free", "Release"}
 
 func run(pass *analysis.Pass) (any, error) {
+	c := checkerFor(pass)
+	if c == nil {
+		return (*Result)(nil), nil
+	}
+	for _, fn := range c.ssa.SrcFuncs {
+		c.report(c.analyze(fn))
+	}
+	return c.exportFacts(), nil
+}
+
+// checkerFor returns the checker of pass's package with its owners found,
+// or nil for a package that uses no device buffers.
+func checkerFor(pass *analysis.Pass) *checker {
 	kres := pass.ResultOf[kernels.Analyzer].(*kernels.Result)
 	if !kres.ImportsDevice && !importsBufferAPI(pass) {
-		return (*Result)(nil), nil
+		return nil
 	}
 	s, _ := pass.ResultOf[kernelssa.Analyzer].(*kernelssa.SSA)
 	if s == nil {
@@ -110,10 +123,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := newChecker(pass, s)
 	c.findOwners()
-	for _, fn := range s.SrcFuncs {
-		c.report(c.analyze(fn))
-	}
-	return c.exportFacts(), nil
+	return c
 }
 
 // exportFacts exports a FuncFact for every declared function with something
