@@ -32,6 +32,7 @@
 package vulkan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -100,6 +101,8 @@ type Backend struct {
 
 	staging  *vkBuffer // allocated on first use
 	trap     *vkBuffer // trapSlots trap records
+	args     *vkBuffer // argument blocks of launches since the last wait (args.go)
+	argsUsed uint64    // bytes of args handed out
 	launched []*backend.Kernel
 	pending  error // a trap or failure found early, reported by the next Sync or Read
 
@@ -635,9 +638,23 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 	if err != nil {
 		return err
 	}
-	layout := b.layouts[kc.layout.Size]
+	var argBlock []byte // a parameter block for the argument buffer
+	var blockOff uint64
+	if kc.layout.Indirect {
+		if blockOff, err = b.argsSlot(len(push)); err != nil {
+			return fmt.Errorf("vulkan: launching kernel %s: %w", k.Name, err)
+		}
+		if !b.writeArgs(blockOff, push) {
+			argBlock = push
+		}
+		push = binary.LittleEndian.AppendUint64(nil, b.args.addr+blockOff)
+	}
+	layout := b.layouts[kc.layout.PushSize]
 	err = b.submit(func(cb vkCommandBuffer) {
 		l := b.l
+		if argBlock != nil {
+			b.writeArgsCmd(cb, blockOff, argBlock)
+		}
 		void(l.cmdBindPipeline, uintptr(cb), bindPointCompute, uintptr(pipe))
 		void(l.cmdPushConstants, uintptr(cb), uintptr(layout), stageCompute, 0, uintptr(len(push)), uintptr(unsafe.Pointer(&push[0])))
 		void(l.cmdDispatch, uintptr(cb), uintptr(g.X), uintptr(g.Y), uintptr(g.Z))
@@ -714,6 +731,7 @@ func (b *Backend) syncLocked() error {
 		}
 		b.launched = b.launched[:0]
 	}
+	b.argsUsed = 0 // every launch is done: the argument buffer is free
 	if b.pending != nil {
 		first, b.pending = b.pending, nil
 	}
@@ -747,7 +765,7 @@ func (b *Backend) destroy() {
 		for _, m := range b.modules {
 			void(l.destroyShaderModule, uintptr(b.dev), uintptr(m), 0)
 		}
-		for _, buf := range []*vkBuffer{b.trap, b.staging} {
+		for _, buf := range []*vkBuffer{b.trap, b.staging, b.args} {
 			if buf != nil {
 				b.destroyBuffer(buf)
 			}
