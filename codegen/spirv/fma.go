@@ -1,5 +1,7 @@
 package spirv
 
+import "github.com/gpukvet/gpukvet/codegen/kir"
+
 // Exact FMA. Vulkan lets GLSL.std.450 Fma round twice ("inherited from
 // OpFMul followed by OpFAdd"; lavapipe does), while math.FMA and
 // math32.FMA round once, so the emitter computes x*y+z itself, in 64-bit
@@ -242,4 +244,78 @@ func softFMA[V, B any](o fmaOps[V, B], x, y, z V, f32 bool) (soft V, useSpecial 
 	r = o.sel(over, inf, r)
 	soft = o.sel(cancel, o.k(0), r)
 	return soft, useSpecial, zIsResult
+}
+
+// spvOps emits softFMA's operations: V is the id of a 64-bit integer, B
+// of a bool.
+type spvOps struct{ e *funcEmitter }
+
+func (o spvOps) u64() uint32                 { return o.e.b.tInt(64) }
+func (o spvOps) bin(op, a, b uint32) uint32  { return o.e.op(op, o.u64(), a, b) }
+func (o spvOps) test(op, a, b uint32) uint32 { return o.e.op(op, o.e.b.tBool(), a, b) }
+func (o spvOps) k(c uint64) uint32           { return o.e.b.constU64(c) }
+func (o spvOps) add(a, b uint32) uint32      { return o.bin(opIAdd, a, b) }
+func (o spvOps) sub(a, b uint32) uint32      { return o.bin(opISub, a, b) }
+func (o spvOps) and(a, b uint32) uint32      { return o.bin(opBitwiseAnd, a, b) }
+func (o spvOps) or(a, b uint32) uint32       { return o.bin(opBitwiseOr, a, b) }
+func (o spvOps) xor(a, b uint32) uint32      { return o.bin(opBitwiseXor, a, b) }
+func (o spvOps) shl(a, n uint32) uint32      { return o.bin(opShiftLeftLogical, a, n) }
+func (o spvOps) shr(a, n uint32) uint32      { return o.bin(opShiftRightLogical, a, n) }
+func (o spvOps) ult(a, b uint32) uint32      { return o.test(opULessThan, a, b) }
+func (o spvOps) slt(a, b uint32) uint32      { return o.test(opSLessThan, a, b) }
+func (o spvOps) eq(a, b uint32) uint32       { return o.test(opIEqual, a, b) }
+func (o spvOps) or1(a, b uint32) uint32      { return o.test(opLogicalOr, a, b) }
+func (o spvOps) and1(a, b uint32) uint32     { return o.test(opLogicalAnd, a, b) }
+func (o spvOps) sel(c, a, b uint32) uint32   { return o.e.op(opSelect, o.u64(), c, a, b) }
+
+// mul is OpUMulExtended, whose result struct holds the low word first.
+func (o spvOps) mul(a, b uint32) (hi, lo uint32) {
+	bl := o.e.b
+	u64 := o.u64()
+	st := bl.cached("struct.u64.u64", func(id uint32) { inst(&bl.globals, opTypeStruct, id, u64, u64) })
+	r := o.e.op(opUMulExtended, st, a, b)
+	return o.e.op(opCompositeExtract, u64, r, 1), o.e.op(opCompositeExtract, u64, r, 0)
+}
+
+// clz of a 64-bit value from GLSL FindUMsb of its halves (32-bit only).
+func (o spvOps) clz(a uint32) uint32 {
+	e, bl := o.e, o.e.b
+	u32 := bl.tInt(32)
+	lo := e.op(opUConvert, u32, a)
+	hi := e.op(opUConvert, u32, e.op(opShiftRightLogical, o.u64(), a, bl.constU32(32)))
+	hz := e.clz32(hi) // 32 for 0: FindUMsb gives -1
+	lz := e.op(opIAdd, u32, e.clz32(lo), bl.constU32(32))
+	r := e.op(opSelect, u32, e.op(opIEqual, bl.tBool(), hi, bl.constU32(0)), lz, hz)
+	return e.op(opUConvert, o.u64(), r)
+}
+
+// fma emits math.FMA (float64) or math32.FMA (float32) rounded once.
+func (e *funcEmitter) fma(v *kir.Value) {
+	b := e.b
+	k := v.Type.Kind
+	t := e.typ(k)
+	x, y, z := e.val[v.Args[0].ID], e.val[v.Args[1].ID], e.val[v.Args[2].ID]
+	u64 := b.tInt(64)
+	f32 := k == kir.F32
+	bitsOf := func(f uint32) uint32 {
+		if f32 {
+			return e.op(opUConvert, u64, e.op(opBitcast, b.tInt(32), f))
+		}
+		return e.op(opBitcast, u64, f)
+	}
+	soft, special, zRes := softFMA[uint32, uint32](spvOps{e}, bitsOf(x), bitsOf(y), bitsOf(z), f32)
+	var r uint32
+	if f32 {
+		r = e.op(opBitcast, t, e.op(opUConvert, b.tInt(32), soft))
+	} else {
+		r = e.op(opBitcast, t, soft)
+	}
+	// A zero, infinite or NaN x or y: x*y is exact, the sum rounds once
+	// (and must not be fused or reassociated, whatever the driver likes).
+	p := e.op(opFMul, t, x, y)
+	s := e.op(opFAdd, t, p, z)
+	inst(&b.decos, opDecorate, p, decNoContraction)
+	inst(&b.decos, opDecorate, s, decNoContraction)
+	r = e.op(opSelect, t, zRes, z, r)
+	e.opTo(e.val[v.ID], opSelect, t, special, s, r)
 }

@@ -193,9 +193,6 @@ var knownGaps = map[string]struct {
 			// A kernel `gpukvet gen` could not compile to SPIR-V yet
 			// (it says so when it generates; codegen/ABI.md lists the shapes).
 			"has no SPIR-V code for the vulkan backend",
-			// More than the device's push-constant space: lavapipe has
-			// Vulkan's minimum, 128 bytes; NVIDIA's driver has 256.
-			"(maxPushConstantsSize)",
 		},
 		byCase: map[string]string{
 			// NVIDIA's driver gave (x+1+2+3)*2 1 ULP off in float64 (the
@@ -204,11 +201,6 @@ var knownGaps = map[string]struct {
 			// which forbids that; drop this entry once the H200 run
 			// reports the case passing.
 			"PointerLocal": "1 ULP apart, 0 allowed",
-			// math.FMA and math32.FMA round twice on lavapipe: Vulkan
-			// lets GLSL.std.450 Fma be a multiply and an add ("inherited
-			// from OpFMul followed by OpFAdd"); an exact FMA on Vulkan is
-			// the emitter's to do. NVIDIA's driver fuses.
-			"FMA": "ULP apart, 0 allowed",
 		},
 	},
 }
