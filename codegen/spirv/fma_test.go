@@ -40,8 +40,8 @@ func (goOps) sel(c bool, a, b uint64) uint64 {
 	}
 	return b
 }
-func (goOps) or1(a, b bool) bool   { return a || b }
-func (goOps) and1(a, b bool) bool  { return a && b }
+func (goOps) or1(a, b bool) bool  { return a || b }
+func (goOps) and1(a, b bool) bool { return a && b }
 func (goOps) clz(a uint64) uint64 { return uint64(bits.LeadingZeros64(a)) }
 
 // goFMA64 and goFMA32 are the emitted computation, evaluated in Go.
@@ -107,7 +107,9 @@ func exact64(x, y, z float64) float64 {
 	return f
 }
 
-func same64(a, b float64) bool { return a == b && math.Signbit(a) == math.Signbit(b) || a != a && b != b }
+func same64(a, b float64) bool {
+	return a == b && math.Signbit(a) == math.Signbit(b) || a != a && b != b
+}
 func same32(a, b float32) bool { return same64(float64(a), float64(b)) }
 
 // FMAInputs64 and FMAInputs32 are the hard cases the tests (here and on
