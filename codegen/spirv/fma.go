@@ -12,7 +12,10 @@ import "github.com/gpukvet/gpukvet/codegen/kir"
 // Go gives 0). The float32 FMA is the same computation on the operands
 // widened exactly into the float64 split form, rounded once to float32 at
 // the end (no float64 arithmetic, so a float32 kernel needs no Float64
-// capability, and no double rounding).
+// capability, and no double rounding). Zeros, infinities and NaNs are
+// decided on the bits too: no float instruction is used, so a device that
+// flushes subnormals (no DenormPreserve, NVIDIA's float32) still gets
+// Go's result.
 //
 // softFMA is written once over fmaOps: the emitter's implementation emits
 // SPIR-V, the tests' evaluates in Go and is compared with math.FMA and an
@@ -142,34 +145,45 @@ func (c fmaCtx[V, B]) split32(b V) (s, e, m V) {
 }
 
 // softFMA returns the bits of x*y+z rounded once: float64 bits in and out,
-// or, with f32, float32 bits (in the low 32 bits of each value). special
-// is the result for the cases Go's math.FMA leaves to x*y+z in floats (a
-// zero, infinite or NaN operand; for float32 no z == 0 case, see below),
-// which the caller computes with float instructions; useSpecial says when
-// to take it. Every value is computed for every input.
-func softFMA[V, B any](o fmaOps[V, B], x, y, z V, f32 bool) (soft V, useSpecial B, zIsResult B) {
+// or, with f32, float32 bits (in the low 32 bits of each value). It uses
+// no float instruction at all, so a device that flushes subnormals (no
+// DenormPreserve) or contracts does not change it. Every value is
+// computed for every input and the result selected at the end.
+func softFMA[V, B any](o fmaOps[V, B], x, y, z V, f32 bool) V {
 	c := fmaCtx[V, B]{o}
 	const bias = 1023
 	var xs, xe, xm, ys, ye, ym, zs, ze, zm V
-	var expMask, absMask uint64
+	var expMask, absMask, qnan, signAt uint64
 	if f32 {
 		xs, xe, xm = c.split32(x)
 		ys, ye, ym = c.split32(y)
 		zs, ze, zm = c.split32(z)
-		expMask, absMask = 0x7F800000, 0x7FFFFFFF
+		expMask, absMask, qnan, signAt = 0x7F800000, 0x7FFFFFFF, 0x7FC00000, 31
 	} else {
 		xs, xe, xm = c.split64(x)
 		ys, ye, ym = c.split64(y)
 		zs, ze, zm = c.split64(z)
-		expMask, absMask = 0x7FF0000000000000, 1<<63-1
+		expMask, absMask, qnan, signAt = 0x7FF0000000000000, 1<<63-1, 0x7FF8000000000000, 63
 	}
 	isZero := func(b V) B { return o.eq(o.and(b, o.k(absMask)), o.k(0)) }
-	nonFinite := func(b V) B { return o.eq(o.and(b, o.k(expMask)), o.k(expMask)) }
+	isInf := func(b V) B { return o.eq(o.and(b, o.k(absMask)), o.k(expMask)) }
+	isNaN := func(b V) B { return o.ult(o.k(expMask), o.and(b, o.k(absMask))) }
+
 	// An infinite, NaN or zero x or y: the product is exact (±0, ±Inf or
-	// NaN) and x*y+z in floats rounds once, as math.FMA does.
-	useSpecial = o.or1(o.or1(isZero(x), isZero(y)), o.or1(nonFinite(x), nonFinite(y)))
-	// x, y finite, z infinite or NaN: the result is z.
-	zIsResult = nonFinite(z)
+	// NaN) and the sum rounds nothing. NaN if x or y is NaN, or the
+	// product is Inf*0, or a NaN z, or Inf plus the opposite Inf; else
+	// an infinite product's Inf; else (a zero product) z, or for two
+	// zeros -0 only if both are negative.
+	sign := o.xor(xs, ys)
+	xz, yz := isZero(x), isZero(y)
+	anyNaN, anyInf := o.or1(isNaN(x), isNaN(y)), o.or1(isInf(x), isInf(y))
+	infNaN := o.or1(o.or1(xz, yz), o.and1(isInf(z), o.eq(o.xor(zs, sign), o.k(1))))
+	infRes := o.sel(isNaN(z), z, o.sel(infNaN, o.k(qnan), o.or(o.shl(sign, o.k(signAt)), o.k(expMask))))
+	zeroRes := o.sel(isZero(z), o.shl(o.and(sign, zs), o.k(signAt)), z)
+	special := o.sel(anyNaN, o.k(qnan), o.sel(anyInf, infRes, zeroRes))
+	useSpecial := o.or1(o.or1(anyNaN, anyInf), o.or1(xz, yz))
+	// x, y finite and nonzero, z infinite or NaN: the result is z.
+	zIsResult := o.eq(o.and(z, o.k(expMask)), o.k(expMask))
 	// z == 0: the result is x*y rounded once, with its sign even where
 	// it rounds to zero (math.FMA returns x*y there: -tiny + +0 would be
 	// +0). Here z gets an exponent far below any product's, so it never
@@ -222,9 +236,9 @@ func softFMA[V, B any](o fmaOps[V, B], x, y, z V, f32 bool) (soft V, useSpecial 
 	// Round to nearest, ties to even, into the result's format: drop the
 	// bits below the mantissa (10 for float64, 39 for float32; m's top
 	// bit is at 62).
-	drop, signAt, expAt, maxE := uint64(10), uint64(63), uint64(52), uint64(2045)
+	drop, expAt, maxE := uint64(10), uint64(52), uint64(2045)
 	if f32 {
-		drop, signAt, expAt, maxE = 39, 31, 23, 253
+		drop, expAt, maxE = 39, 23, 253
 		pe = o.sub(pe, o.k(bias-127))
 	}
 	half := o.k(1 << (drop - 1))
@@ -242,8 +256,8 @@ func softFMA[V, B any](o fmaOps[V, B], x, y, z V, f32 bool) (soft V, useSpecial 
 	pe = o.and(pe, o.sub(o.k(0), c.nonzero(m)))
 	r := o.add(o.add(o.shl(ps, o.k(signAt)), o.shl(pe, o.k(expAt))), m)
 	r = o.sel(over, inf, r)
-	soft = o.sel(cancel, o.k(0), r)
-	return soft, useSpecial, zIsResult
+	r = o.sel(cancel, o.k(0), r)
+	return o.sel(useSpecial, special, o.sel(zIsResult, z, r))
 }
 
 // spvOps emits softFMA's operations: V is the id of a 64-bit integer, B
@@ -303,19 +317,9 @@ func (e *funcEmitter) fma(v *kir.Value) {
 		}
 		return e.op(opBitcast, u64, f)
 	}
-	soft, special, zRes := softFMA[uint32, uint32](spvOps{e}, bitsOf(x), bitsOf(y), bitsOf(z), f32)
-	var r uint32
+	r := softFMA[uint32, uint32](spvOps{e}, bitsOf(x), bitsOf(y), bitsOf(z), f32)
 	if f32 {
-		r = e.op(opBitcast, t, e.op(opUConvert, b.tInt(32), soft))
-	} else {
-		r = e.op(opBitcast, t, soft)
+		r = e.op(opUConvert, b.tInt(32), r)
 	}
-	// A zero, infinite or NaN x or y: x*y is exact, the sum rounds once
-	// (and must not be fused or reassociated, whatever the driver likes).
-	p := e.op(opFMul, t, x, y)
-	s := e.op(opFAdd, t, p, z)
-	inst(&b.decos, opDecorate, p, decNoContraction)
-	inst(&b.decos, opDecorate, s, decNoContraction)
-	r = e.op(opSelect, t, zRes, z, r)
-	e.opTo(e.val[v.ID], opSelect, t, special, s, r)
+	e.opTo(e.val[v.ID], opBitcast, t, r)
 }

@@ -46,25 +46,11 @@ func (goOps) clz(a uint64) uint64 { return uint64(bits.LeadingZeros64(a)) }
 
 // goFMA64 and goFMA32 are the emitted computation, evaluated in Go.
 func goFMA64(x, y, z float64) float64 {
-	soft, special, zRes := softFMA[uint64, bool](goOps{}, math.Float64bits(x), math.Float64bits(y), math.Float64bits(z), false)
-	switch {
-	case special:
-		return x*y + z
-	case zRes:
-		return z
-	}
-	return math.Float64frombits(soft)
+	return math.Float64frombits(softFMA[uint64, bool](goOps{}, math.Float64bits(x), math.Float64bits(y), math.Float64bits(z), false))
 }
 
 func goFMA32(x, y, z float32) float32 {
-	soft, special, zRes := softFMA[uint64, bool](goOps{}, uint64(math.Float32bits(x)), uint64(math.Float32bits(y)), uint64(math.Float32bits(z)), true)
-	switch {
-	case special:
-		return x*y + z
-	case zRes:
-		return z
-	}
-	return math.Float32frombits(uint32(soft))
+	return math.Float32frombits(uint32(softFMA[uint64, bool](goOps{}, uint64(math.Float32bits(x)), uint64(math.Float32bits(y)), uint64(math.Float32bits(z)), true)))
 }
 
 // exact32 is x*y+z rounded once to float32 (big.Float, exact to 2000

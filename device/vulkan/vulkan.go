@@ -77,6 +77,10 @@ type Info struct {
 	// Features lists the optional features (codegen/ABI.md's vocabulary)
 	// the device has and the backend enabled.
 	Features []string
+	// Deviations says where kernels on this device may not compute what
+	// Go computes, and why (a float-controls property the device lacks);
+	// empty on a device that keeps all of Go's float semantics.
+	Deviations []string
 }
 
 // Backend is the vulkan backend. Open returns it as a backend.Backend; the
@@ -356,6 +360,7 @@ func (b *Backend) setup(choice int) error {
 		}
 	}
 	sort.Strings(b.info.Features)
+	b.info.Deviations = deviations(b.has)
 	b.info.Unified = b.unified()
 
 	if b.trap, err = b.newBuffer(trapSlots*gpuabi.TrapRecordSize, true); err != nil {
@@ -374,6 +379,23 @@ type features struct {
 }
 
 const extAtomicFloat = "VK_EXT_shader_atomic_float"
+
+// deviations lists what a device lacking a float-controls property that
+// the backend lets kernels run without (requested, in kernel.go) does to
+// Go's semantics.
+func deviations(has map[string]bool) []string {
+	var d []string
+	for _, w := range []string{"32", "64"} {
+		if w == "64" && !has["float64"] {
+			continue
+		}
+		if !has["shaderDenormPreserveFloat"+w] {
+			d = append(d, "float"+w+" subnormal values may be flushed to zero (the device lacks shaderDenormPreserveFloat"+w+
+				"): float"+w+" arithmetic, conversions and comparisons may read or give 0 where Go keeps a value below the smallest normal")
+		}
+	}
+	return d
+}
 
 func (b *Backend) queryFeatures() (*features, error) {
 	l := b.l
