@@ -7,10 +7,12 @@
 // Kernels run from the SPIR-V modules that the codegen compiled from their
 // Go source (`gpukvet gen` embeds them beside the PTX and registers them as
 // backend.Code.SPIRV), built to internal/gpuabi's contract (codegen/ABI.md):
-// no descriptor sets; every argument in one push-constant block laid out by
+// no descriptor sets; every argument in one parameter block laid out by
 // gpuabi.LayoutPush, slices as buffer device addresses
-// (PhysicalStorageBuffer64) with their lengths; the trap record's address
-// last. A kernel without a fixed block= gets its workgroup size from
+// (PhysicalStorageBuffer64) with their lengths, the trap record's address
+// last; the block is the push constants, or, over Vulkan's minimum of 128
+// bytes, in an argument buffer whose address is the one push constant
+// (args.go gives each launch its own slot). A kernel without a fixed block= gets its workgroup size from
 // specialization constants 0, 1 and 2: the backend keeps one pipeline per
 // kernel and block shape.
 //
