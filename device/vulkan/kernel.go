@@ -85,7 +85,7 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 			continue
 		}
 		if !has {
-			return nil, fmt.Errorf("kernel %s needs the Vulkan device feature %s, which %s lacks", k.Name, featureNames[f], b.info.Name)
+			return nil, fmt.Errorf("kernel %s needs the Vulkan device feature %s, which %s lacks (its package's SPIR-V module uses it: Vulkan refuses a module whose capabilities the device lacks, whichever of its kernels runs; the manifest of `gpukvet build -target=spirv` lists each kernel's own features)", k.Name, featureNames[f], b.info.Name)
 		}
 	}
 	mod, err := parseSPIRV(c.SPIRV)

@@ -232,6 +232,14 @@ func kernelCases() []*tcase {
 		one("LocalArray", k.LocalArray, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, i32Edges, r.Int32)), slice(zeros[int32](n))}
 		}),
+		one("ManyParams", k.ManyParams, func(r *rand.Rand) []any {
+			p := k.Params{Scale: -2.5, Shift: 1 << 41, Flip: true, Small: -100, Inner: k.Inner{A: 40000, B: -0.375}}
+			args := []any{p}
+			for q := range 14 {
+				args = append(args, slice(fill(n-q, i32Edges, func() int32 { return r.Int32N(1 << 20) })))
+			}
+			return append(args, int8(-7), false, 0.5, uint16(65535), slice(zeros[float64](n)), slice(zeros[int64](15)))
+		}),
 		one("PointerLocal", k.PointerLocal, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, f64Edges, r.NormFloat64)), slice(zeros[float64](n))}
 		}),
