@@ -7,8 +7,9 @@ import (
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
-// argsRingSize is the argument buffer's first size: room for 512 launches
-// of kernels with 128 bytes of parameters between two waits.
+// argsRingSize is the argument buffer's first size: room for about 450
+// launches of 144-byte parameter blocks between two waits (it grows for a
+// block larger than itself).
 const argsRingSize = 64 << 10
 
 // argsSlot reserves size bytes of the argument buffer for one launch whose
