@@ -65,15 +65,25 @@ type KernelInfo struct {
 }
 
 // SPIRVInfo is how to launch one SPIR-V entry point on Vulkan (ABI.md,
-// "SPIR-V"): its parameters are one push-constant block laid out by
-// internal/gpuabi.LayoutPush.
+// "SPIR-V"): its parameters are one block laid out by
+// internal/gpuabi.LayoutPush, the push-constant block itself or, over
+// Vulkan's minimum of 128 bytes, an argument buffer whose device address
+// is the one push constant.
 type SPIRVInfo struct {
-	// PushConstants are the entry parameters' places in the block, in
-	// entryParams order (the trap record's address last).
+	// PushConstants are the entry parameters' places in the parameter
+	// block, in entryParams order (the trap record's address last).
 	PushConstants []PushConstant `json:"pushConstants"`
-	// PushConstantSize is the block's size in bytes: the pipeline layout's
-	// one push-constant range is [0, size) for the compute stage.
+	// PushConstantSize is the push-constant block's size in bytes: the
+	// pipeline layout's one push-constant range is [0, size) for the
+	// compute stage (8 with an argument buffer).
 	PushConstantSize int `json:"pushConstantSize"`
+	// ArgsBuffer: the parameter block is in device memory (ArgsSize bytes,
+	// 16-byte aligned, written before the dispatch and kept until it
+	// ends) and the push constant at offset 0 is its u64 device address.
+	ArgsBuffer bool `json:"argsBuffer"`
+	// ArgsSize is the parameter block's size in bytes (the push-constant
+	// block's without ArgsBuffer).
+	ArgsSize int `json:"argsSize"`
 	// WorkgroupSize is the LocalSize of a kernel with block=; absent, the
 	// workgroup size is the spec constants SpecIDs (x, y, z; default 1).
 	WorkgroupSize []int `json:"workgroupSize,omitempty"`
@@ -245,7 +255,7 @@ func fieldsOf(t types.Type, p *packages.Package) []FieldInfo {
 func spirvInfo(f *kir.Func, k *KernelInfo, res *spirv.Result) *SPIRVInfo {
 	params, slotOf := spirv.PushParams(f)
 	l := gpuabi.LayoutPush(params)
-	si := &SPIRVInfo{PushConstantSize: l.Size, SharedBytes: res.SharedBytes[f.Name], Features: res.EntryFeatures[f.Name]}
+	si := &SPIRVInfo{PushConstantSize: l.PushSize, ArgsBuffer: l.Indirect, ArgsSize: l.Size, SharedBytes: res.SharedBytes[f.Name], Features: res.EntryFeatures[f.Name]}
 	if si.Features == nil {
 		si.Features = []string{}
 	}

@@ -3,6 +3,8 @@ package kir
 import (
 	"math"
 	"math/bits"
+
+	"github.com/gpukvet/gpukvet/gpu/math32"
 )
 
 // FoldConstants replaces every operation whose operands are all constants
@@ -251,7 +253,7 @@ func EvalConst(v *Value) (uint64, bool) {
 	case OpFMA:
 		if k == F32 {
 			a, b, c := math.Float32frombits(uint32(arg(0))), math.Float32frombits(uint32(arg(1))), math.Float32frombits(uint32(arg(2)))
-			return uint64(math.Float32bits(float32(math.FMA(float64(a), float64(b), float64(c))))), true
+			return uint64(math.Float32bits(math32.FMA(a, b, c))), true // rounded once
 		}
 		if k == F64 {
 			return math.Float64bits(math.FMA(math.Float64frombits(arg(0)), math.Float64frombits(arg(1)), math.Float64frombits(arg(2)))), true

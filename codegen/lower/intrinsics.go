@@ -25,6 +25,15 @@ func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r 
 		return b.gpuCall(k, args, v), true
 	}
 	pkg, name := funcPkg(fn), strings.TrimPrefix(id, funcPkg(fn)+".")
+	if pkg == math32Path && name == "FMA" {
+		// The float32 FMA instruction: the Go body (exact through
+		// float64) is for the CPU.
+		var xs []*kir.Value
+		for _, a := range args {
+			xs = append(xs, b.value(a)...)
+		}
+		return []*kir.Value{b.val(kir.OpFMA, kir.TF32, xs...)}, true
+	}
 	if !kernelapi.Listed(pkg) && !b.isStd(fn, pkg) {
 		return nil, false
 	}
@@ -40,6 +49,9 @@ func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r 
 	b.fail(v.Pos(), "%s cannot be compiled for the GPU", id) // a kernelapi entry without a lowering: TestKernelAPI fails
 	return nil, true
 }
+
+// math32Path is the import path of gpu/math32.
+const math32Path = "github.com/gpukvet/gpukvet/gpu/math32"
 
 var dimSpecial = map[gpuapi.Kind]int{gpuapi.ThreadIdx: kir.ThreadIdxX, gpuapi.BlockIdx: kir.BlockIdxX,
 	gpuapi.BlockDim: kir.BlockDimX, gpuapi.GridDim: kir.GridDimX}

@@ -63,7 +63,7 @@ func (e *funcEmitter) value(v *kir.Value) {
 	case kir.OpPopc:
 		e.popc(v)
 	case kir.OpFMA:
-		e.opTo(id, opExtInst, t, b.glsl, glslFma, a(0), a(1), a(2))
+		e.fma(v) // exact: GLSL Fma may round twice on Vulkan
 	case kir.OpEq, kir.OpNe, kir.OpLt, kir.OpLe, kir.OpGt, kir.OpGe:
 		e.compare(v)
 	case kir.OpConvert:

@@ -62,27 +62,26 @@ func (e *funcEmitter) math(v *kir.Value) {
 	case kir.MathCopysign:
 		e.opTo(id, opCopyObject, t, e.copysign(t, it, a(0), a(1), signMask()))
 	case kir.MathMin, kir.MathMax:
-		// Go's min and max: NaN if either is NaN; for two zeros OR
-		// (min) or AND (max) their bits; else the smaller or larger.
-		// Both-zero is tested on the bits, not with ==, so that a
-		// device flushing subnormals (no DenormPreserve) does not OR a
-		// subnormal's bits into a zero.
+		// Go's min and max: NaN if either is NaN; else the smaller or
+		// larger, -0 below +0. The order is taken on the bits, not with
+		// float comparisons, so that a device flushing subnormals (no
+		// DenormPreserve: NVIDIA's float32) neither reads a subnormal as
+		// zero nor ties it with one: key maps a float's bits to a signed
+		// integer in the float's order (a negative float's magnitude bits
+		// flipped), -0 just below +0.
 		x, y := a(0), a(1)
-		lt := e.op(opFOrdLessThan, b.tBool(), x, y)
-		pick := e.op(opSelect, t, lt, x, y)
-		if kir.MathFn(v.Index) == kir.MathMax {
-			gt := e.op(opFOrdGreaterThan, b.tBool(), x, y)
-			pick = e.op(opSelect, t, gt, x, y)
+		key := func(f uint32) uint32 {
+			bf := e.op(opBitcast, it, f)
+			neg := e.op(opSLessThan, b.tBool(), bf, zeroOf(b, bits))
+			return e.op(opSelect, it, neg, e.op(opBitwiseXor, it, bf, e.op(opNot, it, signMask())), bf)
 		}
-		bx, by := e.op(opBitcast, it, x), e.op(opBitcast, it, y)
-		zop := uint32(opBitwiseOr)
+		kx, ky := key(x), key(y)
+		var pick uint32
 		if kir.MathFn(v.Index) == kir.MathMax {
-			zop = opBitwiseAnd
+			pick = e.op(opSelect, t, e.op(opSLessThan, b.tBool(), ky, kx), x, y)
+		} else {
+			pick = e.op(opSelect, t, e.op(opSLessThan, b.tBool(), kx, ky), x, y)
 		}
-		z := e.op(opBitcast, t, e.op(zop, it, bx, by))
-		mag := e.op(opShiftLeftLogical, it, e.op(opBitwiseOr, it, bx, by), b.constU32(1))
-		zeros := e.op(opIEqual, b.tBool(), mag, zeroOf(b, bits))
-		pick = e.op(opSelect, t, zeros, z, pick)
 		nan := e.op(opLogicalOr, b.tBool(), e.op(opIsNan, b.tBool(), x), e.op(opIsNan, b.tBool(), y))
 		sum := e.op(opFAdd, t, x, y)
 		e.opTo(id, opSelect, t, nan, sum, pick)

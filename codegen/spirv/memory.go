@@ -21,10 +21,13 @@ const (
 	offsetMask = uint64(1)<<62 - 1
 )
 
-// pushBlock is the kernel's push-constant block (gpuabi.LayoutPush).
+// pushBlock is the kernel's parameter block (gpuabi.LayoutPush): the
+// push-constant block itself, or, for a block over Vulkan's minimum
+// push-constant space (layout.Indirect), an argument buffer whose device
+// address is the one push constant.
 type pushBlock struct {
 	v      uint32   // the PushConstant variable
-	member []uint32 // member index of each kir parameter
+	member []uint32 // member (slot) index of each kir parameter
 	mtype  []uint32 // member type of each kir parameter
 	trap   uint32   // member index of the trap-record address
 	layout gpuabi.PushLayout
@@ -95,22 +98,50 @@ func (e *funcEmitter) declarePush() {
 	e.push.trap = uint32(len(l.Slots))
 	members[len(l.Slots)] = b.tInt(64)
 	st := b.id()
-	inst(&b.globals, opTypeStruct, append([]uint32{st}, members...)...)
-	inst(&b.decos, opDecorate, st, decBlock)
-	for i := range l.Slots {
-		inst(&b.decos, opMemberDecorate, st, uint32(i), decOffset, uint32(l.Slots[i].Offset))
+	if l.Indirect {
+		// The parameters are read through the argument buffer's
+		// address, the block's only member (pushLoad).
+		inst(&b.globals, opTypeStruct, st, b.tInt(64))
+		inst(&b.decos, opDecorate, st, decBlock)
+		inst(&b.decos, opMemberDecorate, st, 0, decOffset, 0)
+	} else {
+		inst(&b.globals, opTypeStruct, append([]uint32{st}, members...)...)
+		inst(&b.decos, opDecorate, st, decBlock)
+		for i := range l.Slots {
+			inst(&b.decos, opMemberDecorate, st, uint32(i), decOffset, uint32(l.Slots[i].Offset))
+		}
+		inst(&b.decos, opMemberDecorate, st, e.push.trap, decOffset, uint32(l.Trap.Offset))
 	}
-	inst(&b.decos, opMemberDecorate, st, e.push.trap, decOffset, uint32(l.Trap.Offset))
 	e.push.v = b.id()
 	inst(&b.globals, opVariable, b.tPtr(scPushConstant, st), e.push.v, scPushConstant)
 	e.interfaces = append(e.interfaces, e.push.v)
 }
 
-// pushLoad loads push-constant member m of type t.
-func (e *funcEmitter) pushLoad(m, t uint32, index ...uint32) uint32 {
+// pushLoad loads parameter-block member m (a slot, or the trap address) of
+// type t, or, given word, 32-bit word number word[0] of a struct member.
+// In an argument buffer (layout.Indirect) the member is read at its
+// offset from the buffer's address, aligned as its type (slots are
+// aligned for their size; struct words for 4).
+func (e *funcEmitter) pushLoad(m, t uint32, word ...int) uint32 {
 	b := e.b
+	if e.push.layout.Indirect {
+		slot := e.push.layout.Trap
+		if int(m) < len(e.push.layout.Slots) {
+			slot = e.push.layout.Slots[m]
+		}
+		off, align := uint64(slot.Offset), uint32(slot.Size)
+		if len(word) > 0 {
+			off, align = off+4*uint64(word[0]), 4
+		}
+		u64 := b.tInt(64)
+		p := e.op(opAccessChain, b.tPtr(scPushConstant, u64), e.push.v, b.constU32(0))
+		a := e.op(opIAdd, u64, e.op(opLoad, u64, p), b.constU64(off))
+		return e.op(opLoad, t, e.globalPtr(a, t), memopAligned, min(align, 8))
+	}
 	idx := []uint32{b.constU32(m)}
-	idx = append(idx, index...)
+	if len(word) > 0 {
+		idx = append(idx, b.constU32(uint32(word[0])))
+	}
 	p := e.op(opAccessChain, b.tPtr(scPushConstant, t), append([]uint32{e.push.v}, idx...)...)
 	return e.op(opLoad, t, p)
 }
@@ -184,7 +215,7 @@ func (e *funcEmitter) param(v *kir.Value) {
 	// A struct: words of Go's bytes.
 	u32 := b.tInt(32)
 	off := int(v.Imm)
-	word := func(w int) uint32 { return e.pushLoad(m, u32, b.constU32(uint32(w))) }
+	word := func(w int) uint32 { return e.pushLoad(m, u32, w) }
 	e.fromWords(e.val[v.ID], k, off, word)
 }
 

@@ -85,7 +85,7 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 			continue
 		}
 		if !has {
-			return nil, fmt.Errorf("kernel %s needs the Vulkan device feature %s, which %s lacks", k.Name, featureNames[f], b.info.Name)
+			return nil, fmt.Errorf("kernel %s needs the Vulkan device feature %s, which %s lacks (its package's SPIR-V module uses it: Vulkan refuses a module whose capabilities the device lacks, whichever of its kernels runs; the manifest of `gpukvet build -target=spirv` lists each kernel's own features)", k.Name, featureNames[f], b.info.Name)
 		}
 	}
 	mod, err := parseSPIRV(c.SPIRV)
@@ -103,8 +103,13 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 	if err != nil {
 		return nil, err
 	}
-	if layout.Size > b.info.MaxPushConstantsSize {
-		return nil, fmt.Errorf("kernel %s: its parameters take %d bytes of push constants, more than the %d bytes (maxPushConstantsSize) of %s; pass large structs in a slice", k.Name, layout.Size, b.info.MaxPushConstantsSize, b.info.Name)
+	// Over Vulkan's minimum of 128 bytes the parameters go in an argument
+	// buffer (layout.Indirect) and the push constants are its address.
+	if layout.PushSize > b.info.MaxPushConstantsSize {
+		return nil, fmt.Errorf("kernel %s: its push constants take %d bytes, more than the %d bytes (maxPushConstantsSize) of %s", k.Name, layout.PushSize, b.info.MaxPushConstantsSize, b.info.Name)
+	}
+	if layout.Size > gpuabi.MaxArgsSize {
+		return nil, fmt.Errorf("kernel %s: its parameters take %d bytes, more than the %d the vulkan backend passes; pass large structs in a slice", k.Name, layout.Size, gpuabi.MaxArgsSize)
 	}
 	kc := &kernelCode{module: sha256.Sum256(c.SPIRV), entry: cString(c.Entry), layout: layout, shared: ep.shared}
 	if _, ok := b.modules[kc.module]; !ok {
@@ -123,14 +128,14 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 		}
 		b.modules[kc.module] = sm
 	}
-	if _, ok := b.layouts[layout.Size]; !ok {
-		r := &pushConstantRange{stageFlags: stageCompute, offset: 0, size: uint32(layout.Size)}
+	if _, ok := b.layouts[layout.PushSize]; !ok {
+		r := &pushConstantRange{stageFlags: stageCompute, offset: 0, size: uint32(layout.PushSize)}
 		ci := &pipelineLayoutCreateInfo{sType: stPipelineLayoutCreateInfo, pushConstantRangeCount: 1, pPushConstantRanges: r}
 		var pl vkHandle
 		if err := call("vkCreatePipelineLayout", b.l.createPipelineLayout, uintptr(b.dev), uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&pl))); err != nil {
 			return nil, fmt.Errorf("kernel %s: %w", k.Name, err)
 		}
-		b.layouts[layout.Size] = pl
+		b.layouts[layout.PushSize] = pl
 	}
 	b.kernels[c] = kc
 	return kc, nil
@@ -151,7 +156,7 @@ func (b *Backend) pipeline(k *backend.Kernel, kc *kernelCode, block gpu.Dim3) (v
 	ci := &computePipelineCreateInfo{sType: stComputePipelineCreateInfo,
 		stage: pipelineShaderStageCreateInfo{sType: stPipelineShaderStageInfo, stage: stageCompute,
 			module: b.modules[kc.module], pName: kc.entry, pSpecializationInfo: spec},
-		layout: b.layouts[kc.layout.Size], basePipelineIndex: -1}
+		layout: b.layouts[kc.layout.PushSize], basePipelineIndex: -1}
 	var p vkHandle
 	if err := call("vkCreateComputePipelines", b.l.createComputePipelines, uintptr(b.dev), 0, 1, uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&p))); err != nil {
 		return 0, fmt.Errorf("kernel %s: creating its compute pipeline for block %v on %s: %w (the driver rejected its SPIR-V module, or a function in it: check the module with `gpukvet build -target=spirv -o k.spv PKG` and `spirv-val --target-env vulkan1.2 k.spv`)", k.Name, block, b.info.Name, err)
@@ -178,7 +183,8 @@ func pushLayout(k *backend.Kernel) (gpuabi.PushLayout, error) {
 	return gpuabi.LayoutPush(ps), nil
 }
 
-// marshalPush lays out a launch's arguments in the push-constant block:
+// marshalPush lays out a launch's arguments in the parameter block (the
+// push-constant block, or the argument buffer's contents when l.Indirect):
 // narrow scalars zero- or sign-extended to 4 bytes, a slice as its buffer's
 // device address (0 when empty) and length, a struct as its Go bytes, and
 // the trap record's address last.

@@ -548,6 +548,7 @@ type loader struct {
 	cmdDispatch                        uintptr
 	cmdCopyBuffer                      uintptr
 	cmdFillBuffer                      uintptr
+	cmdUpdateBuffer                    uintptr
 	queueSubmit                        uintptr
 	createSemaphore, destroySemaphore  uintptr
 	waitSemaphores                     uintptr
@@ -647,6 +648,7 @@ func (l *loader) resolveDevice(dev vkDevice) error {
 		{&l.cmdDispatch, "vkCmdDispatch"},
 		{&l.cmdCopyBuffer, "vkCmdCopyBuffer"},
 		{&l.cmdFillBuffer, "vkCmdFillBuffer"},
+		{&l.cmdUpdateBuffer, "vkCmdUpdateBuffer"},
 		{&l.queueSubmit, "vkQueueSubmit"},
 		{&l.createSemaphore, "vkCreateSemaphore"},
 		{&l.destroySemaphore, "vkDestroySemaphore"},

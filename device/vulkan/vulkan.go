@@ -7,10 +7,12 @@
 // Kernels run from the SPIR-V modules that the codegen compiled from their
 // Go source (`gpukvet gen` embeds them beside the PTX and registers them as
 // backend.Code.SPIRV), built to internal/gpuabi's contract (codegen/ABI.md):
-// no descriptor sets; every argument in one push-constant block laid out by
+// no descriptor sets; every argument in one parameter block laid out by
 // gpuabi.LayoutPush, slices as buffer device addresses
-// (PhysicalStorageBuffer64) with their lengths; the trap record's address
-// last. A kernel without a fixed block= gets its workgroup size from
+// (PhysicalStorageBuffer64) with their lengths, the trap record's address
+// last; the block is the push constants, or, over Vulkan's minimum of 128
+// bytes, in an argument buffer whose address is the one push constant
+// (args.go gives each launch its own slot). A kernel without a fixed block= gets its workgroup size from
 // specialization constants 0, 1 and 2: the backend keeps one pipeline per
 // kernel and block shape.
 //
@@ -32,6 +34,7 @@
 package vulkan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -76,6 +79,10 @@ type Info struct {
 	// Features lists the optional features (codegen/ABI.md's vocabulary)
 	// the device has and the backend enabled.
 	Features []string
+	// Deviations says where kernels on this device may not compute what
+	// Go computes, and why (a float-controls property the device lacks);
+	// empty on a device that keeps all of Go's float semantics.
+	Deviations []string
 }
 
 // Backend is the vulkan backend. Open returns it as a backend.Backend; the
@@ -100,6 +107,8 @@ type Backend struct {
 
 	staging  *vkBuffer // allocated on first use
 	trap     *vkBuffer // trapSlots trap records
+	args     *vkBuffer // argument blocks of launches since the last wait (args.go)
+	argsUsed uint64    // bytes of args handed out
 	launched []*backend.Kernel
 	pending  error // a trap or failure found early, reported by the next Sync or Read
 
@@ -353,6 +362,7 @@ func (b *Backend) setup(choice int) error {
 		}
 	}
 	sort.Strings(b.info.Features)
+	b.info.Deviations = deviations(b.has)
 	b.info.Unified = b.unified()
 
 	if b.trap, err = b.newBuffer(trapSlots*gpuabi.TrapRecordSize, true); err != nil {
@@ -371,6 +381,23 @@ type features struct {
 }
 
 const extAtomicFloat = "VK_EXT_shader_atomic_float"
+
+// deviations lists what a device lacking a float-controls property that
+// the backend lets kernels run without (requested, in kernel.go) does to
+// Go's semantics.
+func deviations(has map[string]bool) []string {
+	var d []string
+	for _, w := range []string{"32", "64"} {
+		if w == "64" && !has["float64"] {
+			continue
+		}
+		if !has["shaderDenormPreserveFloat"+w] {
+			d = append(d, "float"+w+" subnormal values may be flushed to zero (the device lacks shaderDenormPreserveFloat"+w+
+				"): float"+w+" arithmetic, conversions and comparisons may read or give 0 where Go keeps a value below the smallest normal")
+		}
+	}
+	return d
+}
 
 func (b *Backend) queryFeatures() (*features, error) {
 	l := b.l
@@ -635,9 +662,23 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 	if err != nil {
 		return err
 	}
-	layout := b.layouts[kc.layout.Size]
+	var argBlock []byte // a parameter block for the argument buffer
+	var blockOff uint64
+	if kc.layout.Indirect {
+		if blockOff, err = b.argsSlot(len(push)); err != nil {
+			return fmt.Errorf("vulkan: launching kernel %s: %w", k.Name, err)
+		}
+		if !b.writeArgs(blockOff, push) {
+			argBlock = push
+		}
+		push = binary.LittleEndian.AppendUint64(nil, b.args.addr+blockOff)
+	}
+	layout := b.layouts[kc.layout.PushSize]
 	err = b.submit(func(cb vkCommandBuffer) {
 		l := b.l
+		if argBlock != nil {
+			b.writeArgsCmd(cb, blockOff, argBlock)
+		}
 		void(l.cmdBindPipeline, uintptr(cb), bindPointCompute, uintptr(pipe))
 		void(l.cmdPushConstants, uintptr(cb), uintptr(layout), stageCompute, 0, uintptr(len(push)), uintptr(unsafe.Pointer(&push[0])))
 		void(l.cmdDispatch, uintptr(cb), uintptr(g.X), uintptr(g.Y), uintptr(g.Z))
@@ -714,6 +755,7 @@ func (b *Backend) syncLocked() error {
 		}
 		b.launched = b.launched[:0]
 	}
+	b.argsUsed = 0 // every launch is done: the argument buffer is free
 	if b.pending != nil {
 		first, b.pending = b.pending, nil
 	}
@@ -747,7 +789,7 @@ func (b *Backend) destroy() {
 		for _, m := range b.modules {
 			void(l.destroyShaderModule, uintptr(b.dev), uintptr(m), 0)
 		}
-		for _, buf := range []*vkBuffer{b.trap, b.staging} {
+		for _, buf := range []*vkBuffer{b.trap, b.staging, b.args} {
 			if buf != nil {
 				b.destroyBuffer(buf)
 			}

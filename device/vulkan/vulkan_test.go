@@ -326,7 +326,7 @@ func TestClearErrors(t *testing.T) {
 	m := upload(t, b, make([]float32, 4))
 	one := gpu.Dim3{X: 1, Y: 1, Z: 1}
 	saxpyArgs := []backend.Arg{{Value: reflect.ValueOf(float32(1))}, {Mem: m}, {Mem: m}}
-	type big struct{ A [40]float64 }
+	type big struct{ A [8200]float64 } // 65600 bytes: over the argument block's limit
 	for _, c := range []struct {
 		name  string
 		k     *backend.Kernel
@@ -339,8 +339,8 @@ func TestClearErrors(t *testing.T) {
 		{"no entry", handKernel("hand_Missing", f32s), one, []backend.Arg{{Mem: m}}, `entry point "hand_Missing" is not in its SPIR-V module`},
 		{"unknown feature", &backend.Kernel{Name: "p.F", Params: []reflect.Type{f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared", SPIRVFeatures: []string{"teleport"}}},
 			one, []backend.Arg{{Mem: m}}, `kernel p.F needs the device feature "teleport"`},
-		{"push constants", &backend.Kernel{Name: "p.Big", Params: []reflect.Type{reflect.TypeFor[big](), f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared"}},
-			one, []backend.Arg{{Value: reflect.ValueOf(big{})}, {Mem: m}}, "kernel p.Big: its parameters take 344 bytes of push constants"},
+		{"parameters", &backend.Kernel{Name: "p.Big", Params: []reflect.Type{reflect.TypeFor[big](), f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared"}},
+			one, []backend.Arg{{Value: reflect.ValueOf(big{})}, {Mem: m}}, "kernel p.Big: its parameters take 65624 bytes, more than the 65536"},
 		{"block too large", handKernel("hand_Saxpy", f32, f32s, f32s), gpu.Dim3{X: 1 << 20, Y: 1, Z: 1}, saxpyArgs, "exceeds the device's maxComputeWorkGroupSize[0]"},
 		{"too many threads", handKernel("hand_Saxpy", f32, f32s, f32s), gpu.Dim3{X: b.info.MaxWorkGroupSize[0], Y: b.info.MaxWorkGroupSize[1], Z: 1}, saxpyArgs, "maxComputeWorkGroupInvocations"},
 	} {
@@ -416,5 +416,97 @@ func TestDropDenormPreserve(t *testing.T) {
 		if want := module(c.want...); !slices.Equal(got, want) {
 			t.Errorf("dropping %v from %v: got %x, want %x", c.drop, c.had, got, want)
 		}
+	}
+}
+
+// TestArgsBuffer launches a kernel of 272 bytes of parameters (more than
+// the push constants of any device: lavapipe has 128, NVIDIA 256) many
+// times without waiting, each with its own scalar, more launches than the
+// argument buffer holds at once: every launch must see its own parameters
+// (an argument block overwritten while its launch is queued would change
+// the sum). Staged, the argument buffer is device memory the host does not
+// map, written with vkCmdUpdateBuffer.
+func TestArgsBuffer(t *testing.T) {
+	for _, staged := range []bool{false, true} {
+		b := openOrSkip(t)
+		b.staged = staged
+		const n, launches = 64, 700
+		params := []reflect.Type{}
+		var args []backend.Arg
+		ones := make([]float32, n)
+		for i := range ones {
+			ones[i] = 1
+		}
+		for i := range 16 {
+			params = append(params, f32s)
+			switch i {
+			case 0:
+				args = append(args, backend.Arg{Mem: upload(t, b, ones)})
+			case 15:
+				args = append(args, backend.Arg{Mem: upload(t, b, make([]float32, n))})
+			default:
+				args = append(args, backend.Arg{Mem: upload(t, b, []float32{float32(i)})})
+			}
+		}
+		params = append(params, f32)
+		k := handKernel("hand_Wide", params...)
+		var want float32
+		for l := range launches {
+			a := append(args[:16:16], backend.Arg{Value: reflect.ValueOf(float32(l + 1))})
+			want += float32(l + 1)
+			if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: n, Y: 1, Z: 1}, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if kc := b.kernels[k.Code]; !kc.layout.Indirect || kc.layout.Size != 272 || kc.layout.PushSize != 8 {
+			t.Errorf("layout of hand_Wide: %+v, want 272 bytes in an argument buffer", kc.layout)
+		}
+		for i, v := range read(t, b, args[15].Mem) {
+			if v != want {
+				t.Fatalf("staged=%v: p15[%d] = %v, want %v", staged, i, v, want)
+			}
+		}
+	}
+}
+
+// TestDeviations: a device without denormal preservation (NVIDIA's driver
+// for float32) is reported as flushing subnormals, per width; one with it,
+// or without float64 at all for the float64 line, is not.
+func TestDeviations(t *testing.T) {
+	for _, c := range []struct {
+		has  map[string]bool
+		want []string
+	}{
+		{map[string]bool{"float64": true, "shaderDenormPreserveFloat32": true, "shaderDenormPreserveFloat64": true}, nil},
+		{map[string]bool{"float64": true, "shaderDenormPreserveFloat64": true}, []string{"float32 subnormal values may be flushed to zero (the device lacks shaderDenormPreserveFloat32)"}},
+		{map[string]bool{"float64": true}, []string{"shaderDenormPreserveFloat32", "shaderDenormPreserveFloat64"}},
+		{map[string]bool{"shaderDenormPreserveFloat32": true}, nil},
+	} {
+		got := deviations(c.has)
+		if len(got) != len(c.want) {
+			t.Errorf("deviations(%v) = %q, want %d lines", c.has, got, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("deviations(%v)[%d] = %q, want it to contain %q", c.has, i, got[i], w)
+			}
+		}
+	}
+	// A kernel that asks for denormal preservation still runs on a device
+	// without it (the mode is dropped from its module), and Info says so.
+	b := openOrSkip(t)
+	b.has["shaderDenormPreserveFloat32"] = false
+	b.info.Deviations = deviations(b.has)
+	m := upload(t, b, make([]float32, 256))
+	k := &backend.Kernel{Name: "p.Denorm", Params: []reflect.Type{f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared", SPIRVFeatures: []string{"shaderDenormPreserveFloat32"}}, Block: gpu.Dim3{X: 256, Y: 1, Z: 1}}
+	if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, k.Block, []backend.Arg{{Mem: m}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Info().Deviations) == 0 {
+		t.Error("Info().Deviations is empty on a device without shaderDenormPreserveFloat32")
 	}
 }

@@ -52,10 +52,33 @@ func Copysign(f, sign float32) float32 {
 //
 //gpu:device
 func FMA(x, y, z float32) float32 {
-	// The float64 product of two float32 values is exact, so one float64
-	// fused add and a final rounding give the float32 FMA except in rare
-	// double-rounding cases; the GPU uses fma.rn.f32.
-	return float32(math.FMA(float64(x), float64(y), float64(z)))
+	// The float64 product of two float32 values is exact. The float64
+	// sum s is rounded to odd (when inexact, its last bit set: the
+	// neighbour of the exact sum on its side that is odd), which float32
+	// then rounds once more without the error of double rounding: odd
+	// rounding to 53 bits keeps every float32 rounding decision (53 >=
+	// 24+2; Boldo and Melquiond, 2008). The GPU targets compile FMA to
+	// their float32 FMA (the code generator does not compile this body).
+	p := float64(x) * float64(y)
+	zz := float64(z)
+	s := p + zz
+	if s-s != 0 { // Inf or NaN: no odd rounding (p, z or the sum overflowed)
+		return float32(s)
+	}
+	// The sum's rounding error, exactly (TwoSum).
+	bb := s - p
+	e := (p - (s - bb)) + (zz - bb)
+	if b := math.Float64bits(s); e != 0 && b&1 == 0 {
+		// Step one ulp from s towards the exact sum (s != 0 here: a
+		// float64 sum that rounds to zero is exact).
+		if (e > 0) == (s > 0) {
+			b++
+		} else {
+			b--
+		}
+		s = math.Float64frombits(b)
+	}
+	return float32(s)
 }
 
 // Exp returns e**x.

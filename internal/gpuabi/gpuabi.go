@@ -136,16 +136,38 @@ type Slot struct {
 //     through 32-bit loads).
 //
 // Params[i] maps to Slots[Entry[i]...]: one slot, or two for a slice.
+//
+// A parameter block larger than MinPushConstantsSize is passed through an
+// argument buffer instead (Indirect): the block, laid out the same way, is
+// in device memory, and the push-constant block is one u64 at offset 0,
+// the block's device address (ArgsAlign-aligned). The rule is fixed at
+// build time against Vulkan's minimum, not the device's limit, so one
+// module runs on every device.
 type PushLayout struct {
 	Slots []Slot
 	Entry [][]int // Entry[i]: the slot indices of Go parameter i
 	Trap  Slot
-	Size  int // bytes in all; at most the device's maxPushConstantsSize
+	Size  int // bytes of the parameter block in all
+	// Indirect: Size > MinPushConstantsSize, so the block is in an
+	// argument buffer whose address is the one push constant.
+	Indirect bool
+	// PushSize is the push-constant range's size: Size, or 8 (the
+	// argument buffer's address) when Indirect.
+	PushSize int
 }
 
 // MinPushConstantsSize is the push-constant space every Vulkan device has;
-// devices may have more (256 bytes on NVIDIA's and Mesa's drivers).
+// devices may have more (256 bytes on NVIDIA's and Mesa's drivers). A
+// parameter block beyond it goes in an argument buffer (PushLayout.Indirect).
 const MinPushConstantsSize = 128
+
+// ArgsAlign is the alignment of an argument buffer's address: enough for
+// every slot (at most 8) with room for a 16-byte vector load.
+const ArgsAlign = 16
+
+// MaxArgsSize bounds a parameter block (vkCmdUpdateBuffer writes at most
+// 65536 bytes, which is where a runtime may put it).
+const MaxArgsSize = 65536
 
 // LayoutPush computes the push-constant layout of a kernel's parameters.
 func LayoutPush(params []Param) PushLayout {
@@ -171,5 +193,10 @@ func LayoutPush(params []Param) PushLayout {
 	l.Trap = l.Slots[place(8, 8)]
 	l.Slots = l.Slots[:len(l.Slots)-1]
 	l.Size = off
+	l.Indirect = l.Size > MinPushConstantsSize
+	l.PushSize = l.Size
+	if l.Indirect {
+		l.PushSize = 8
+	}
 	return l
 }

@@ -36,3 +36,20 @@ func TestTrapMessages(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestLayoutPushIndirect(t *testing.T) {
+	// 8 slices and the trap address: 136 bytes, over Vulkan's 128.
+	var ps []Param
+	for range 8 {
+		ps = append(ps, Param{Kind: Slice})
+	}
+	l := LayoutPush(ps)
+	if l.Size != 136 || !l.Indirect || l.PushSize != 8 {
+		t.Errorf("8 slices: size %d indirect %v push %d, want 136 true 8", l.Size, l.Indirect, l.PushSize)
+	}
+	// 7 slices: 120 bytes, in push constants.
+	l = LayoutPush(ps[:7])
+	if l.Size != 120 || l.Indirect || l.PushSize != 120 {
+		t.Errorf("7 slices: size %d indirect %v push %d, want 120 false 120", l.Size, l.Indirect, l.PushSize)
+	}
+}

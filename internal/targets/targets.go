@@ -13,8 +13,8 @@
 // fixed limits: a Vulkan 1.2 device guarantees only the spec's "Required
 // Limits" (maxComputeWorkGroupInvocations 128, maxComputeWorkGroupSize
 // 128×128×64, maxComputeWorkGroupCount 65535 per dimension,
-// maxComputeSharedMemorySize 16384, maxPushConstantsSize 128, the space of
-// the parameters: internal/gpuabi.LayoutPush) and most devices report far
+// maxComputeSharedMemorySize 16384, maxPushConstantsSize 128, beyond which
+// parameters go in an argument buffer: internal/gpuabi.LayoutPush) and most devices report far
 // more (NVIDIA's: 1024 threads, 48 KiB, 256 bytes). Refusing a kernel beyond
 // those minimums would refuse working CUDA kernels of users who build PTX
 // only, so the checks do not; the vulkan backend checks each kernel at

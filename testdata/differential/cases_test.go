@@ -204,6 +204,7 @@ func kernelCases() []*tcase {
 			return []any{slice(fill(n, nil, r.NormFloat64)), slice(fill(n, nil, r.NormFloat64)),
 				slice(fill(n, nil, f32)), slice(fill(n, nil, f32)), slice(zeros[float64](n)), slice(zeros[float32](n))}
 		}),
+		{name: "FMAExact", kernel: k.FMAExact, grid: grid1(fmaN, 128), block: block, args: fmaExactArgs},
 		one("FloatBits", k.FloatBits, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, f64Edges, r.NormFloat64)), slice(fill(n, f32Edges, func() float32 { return float32(r.NormFloat64()) })),
 				slice(zeros[uint64](n)), slice(zeros[uint32](n)), slice(zeros[float64](n)), slice(zeros[float32](n))}
@@ -230,6 +231,14 @@ func kernelCases() []*tcase {
 		})),
 		one("LocalArray", k.LocalArray, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, i32Edges, r.Int32)), slice(zeros[int32](n))}
+		}),
+		one("ManyParams", k.ManyParams, func(r *rand.Rand) []any {
+			p := k.Params{Scale: -2.5, Shift: 1 << 41, Flip: true, Small: -100, Inner: k.Inner{A: 40000, B: -0.375}}
+			args := []any{p}
+			for q := range 14 {
+				args = append(args, slice(fill(n-q, i32Edges, func() int32 { return r.Int32N(1 << 20) })))
+			}
+			return append(args, int8(-7), false, 0.5, uint16(65535), slice(zeros[float64](n)), slice(zeros[int64](15)))
 		}),
 		one("PointerLocal", k.PointerLocal, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, f64Edges, r.NormFloat64)), slice(zeros[float64](n))}
@@ -425,4 +434,88 @@ func checkExchange(outs []any) error {
 		}
 	}
 	return nil
+}
+
+// fmaN is the number of FMAExact inputs of each width.
+const fmaN = 20000
+
+// fmaExactArgs are FMAExact's operands: every combination of edge values,
+// then hard cases for a once-rounded FMA (a double-rounding FMA fails
+// hundreds of them), then random bit patterns.
+func fmaExactArgs() []any {
+	r := rng("FMAExact")
+	var x, y, z []float64
+	var x32, y32, z32 []float32
+	e64 := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64,
+		math.SmallestNonzeroFloat64, -0x1p-1022, 0x1p-1023, 1 + 0x1p-52, 1 - 0x1p-53, 0x1p512, 3}
+	e32 := []float32{0, float32(math.Copysign(0, -1)), 1, -1, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.MaxFloat32,
+		math.SmallestNonzeroFloat32, -0x1p-126, 0x1p-127, 1 + 0x1p-23, 1 - 0x1p-24, 0x1p64, 3}
+	for _, a := range e64 {
+		for _, b := range e64 {
+			for _, c := range e64 {
+				x, y, z = append(x, a), append(y, b), append(z, c)
+			}
+		}
+	}
+	for _, a := range e32 {
+		for _, b := range e32 {
+			for _, c := range e32 {
+				x32, y32, z32 = append(x32, a), append(y32, b), append(z32, c)
+			}
+		}
+	}
+	ld := math.Ldexp
+	sign := func() float64 { return float64(1 - 2*r.IntN(2)) }
+	for len(x) < fmaN {
+		var a, b, c float64
+		switch r.IntN(6) {
+		case 0: // a tie or near-tie of the product that z decides
+			a, b = 1+float64(r.Uint64N(1<<26))*0x1p-26, 1+float64(r.Uint64N(1<<27))*0x1p-27
+			c = ld(float64(r.IntN(7)-3), -r.IntN(200)-53)
+		case 1: // cancellation
+			a, b = r.NormFloat64(), r.NormFloat64()
+			c = -a*b + ld(float64(r.IntN(5)-2), math.Ilogb(a*b)-52-r.IntN(3))
+		case 2: // subnormal results
+			a = ld(r.Float64()+0.5, -r.IntN(600)-400)
+			b = sign() * ld(r.Float64()+0.5, -1074+600-math.Ilogb(a)-r.IntN(80))
+			c = ld(r.NormFloat64(), -1060-r.IntN(20))
+		case 3: // overflow
+			a, b, c = ld(r.Float64()+1, 511+r.IntN(3)), ld(r.Float64()+1, 511+r.IntN(3)), -ld(r.Float64(), 1023)
+		case 4: // z == 0 and products that underflow
+			a = ld(r.NormFloat64(), -r.IntN(600))
+			b = ld(r.NormFloat64(), -1074-math.Ilogb(a)+r.IntN(4)-2)
+			c = math.Copysign(0, sign())
+		case 5:
+			a, b, c = math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
+		}
+		x, y, z = append(x, a), append(y, b), append(z, c)
+	}
+	l32 := func(f float64, e int) float32 { return float32(ld(f, e)) }
+	for len(x32) < fmaN {
+		var a, b, c float32
+		switch r.IntN(6) {
+		case 0: // a float32 tie that rounding through float64 first breaks
+			a, b = 1+float32(r.Uint32N(1<<12))*0x1p-12, 1+float32(r.Uint32N(1<<12))*0x1p-12
+			c = l32(float64(r.IntN(7)-3), -r.IntN(100)-30)
+		case 1:
+			a, b = float32(r.NormFloat64()), float32(r.NormFloat64())
+			p := float64(a) * float64(b)
+			c = float32(-p) + l32(float64(r.IntN(5)-2), math.Ilogb(p)-23-r.IntN(3))
+		case 2:
+			a = l32(r.Float64()+0.5, -r.IntN(60)-40)
+			b = float32(sign()) * l32(r.Float64()+0.5, -149+60-math.Ilogb(float64(a))-r.IntN(30))
+			c = l32(r.NormFloat64(), -140-r.IntN(10))
+		case 3:
+			a, b, c = l32(r.Float64()+1, 63+r.IntN(3)), l32(r.Float64()+1, 63+r.IntN(3)), -l32(r.Float64(), 127)
+		case 4:
+			a = l32(r.NormFloat64(), -r.IntN(60))
+			b = l32(r.NormFloat64(), -149-math.Ilogb(float64(a))+r.IntN(4)-2)
+			c = float32(math.Copysign(0, sign()))
+		case 5:
+			a, b, c = math.Float32frombits(r.Uint32()), math.Float32frombits(r.Uint32()), math.Float32frombits(r.Uint32())
+		}
+		x32, y32, z32 = append(x32, a), append(y32, b), append(z32, c)
+	}
+	x, y, z, x32, y32, z32 = x[:fmaN], y[:fmaN], z[:fmaN], x32[:fmaN], y32[:fmaN], z32[:fmaN]
+	return []any{slice(x), slice(y), slice(z), slice(x32), slice(y32), slice(z32), slice(zeros[float64](fmaN)), slice(zeros[float32](fmaN))}
 }

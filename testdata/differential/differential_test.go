@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/device/vulkan"
 )
 
 type row struct {
@@ -68,6 +69,9 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		gpus = append(gpus, gpuBackend{name, d})
+		if strings.TrimSpace(name) == "vulkan" {
+			readVulkanDevice()
+		}
 	}
 	if len(gpus) == 0 {
 		gpus = []gpuBackend{{names[0], nil}} // the cpu half still runs
@@ -187,15 +191,16 @@ func runCases(t *testing.T, cpu *device.Device, backend string, gpuDev *device.D
 var knownGaps = map[string]struct {
 	any    []string          // failure texts that are a gap for every case
 	byCase map[string]string // case name → the text its failure must contain
+	// lacking: a device feature → the cases whose failure its absence
+	// explains → the text the failure must contain; a gap only on a
+	// device without the feature (deviceFeatures).
+	lacking map[string]map[string]string
 }{
 	"vulkan": {
 		any: []string{
 			// A kernel `gpukvet gen` could not compile to SPIR-V yet
 			// (it says so when it generates; codegen/ABI.md lists the shapes).
 			"has no SPIR-V code for the vulkan backend",
-			// More than the device's push-constant space: lavapipe has
-			// Vulkan's minimum, 128 bytes; NVIDIA's driver has 256.
-			"(maxPushConstantsSize)",
 		},
 		byCase: map[string]string{
 			// NVIDIA's driver gave (x+1+2+3)*2 1 ULP off in float64 (the
@@ -204,13 +209,43 @@ var knownGaps = map[string]struct {
 			// which forbids that; drop this entry once the H200 run
 			// reports the case passing.
 			"PointerLocal": "1 ULP apart, 0 allowed",
-			// math.FMA and math32.FMA round twice on lavapipe: Vulkan
-			// lets GLSL.std.450 Fma be a multiply and an add ("inherited
-			// from OpFMul followed by OpFAdd"); an exact FMA on Vulkan is
-			// the emitter's to do. NVIDIA's driver fuses.
-			"FMA": "ULP apart, 0 allowed",
+		},
+		lacking: map[string]map[string]string{
+			// Without shaderDenormPreserveFloat32 (NVIDIA's driver) the
+			// device may flush float32 subnormals to zero: Math32 feeds
+			// them to float32 arithmetic (math32.Sqrt(1e-40) is 1e-20 in
+			// Go, 0 there). No code the emitter could write keeps them
+			// through float instructions on such a device; vulkan's
+			// Info.Deviations says so at run time, README's Vulkan
+			// section in the docs. (Min, max and FMA decide on the bits
+			// and keep Go's results there.)
+			"shaderDenormPreserveFloat32": {"Math32": "ULP apart"},
 		},
 	},
+}
+
+// deviceFeatures holds, per GPU backend, the features of the device the
+// suite runs on, where the backend reports them (vulkan).
+var deviceFeatures = map[string]map[string]bool{}
+
+// deviceDeviations holds, per GPU backend, what its device does
+// differently from Go (vulkan's Info.Deviations), for the results file.
+var deviceDeviations = map[string][]string{}
+
+// readVulkanDevice records the features and deviations of the Vulkan
+// device the suite runs on (the one device.OpenBackend("vulkan") opens).
+func readVulkanDevice() {
+	b, err := vulkan.OpenBackend()
+	if err != nil {
+		return
+	}
+	defer b.Close()
+	in := b.Info()
+	deviceFeatures["vulkan"] = map[string]bool{}
+	for _, f := range in.Features {
+		deviceFeatures["vulkan"][f] = true
+	}
+	deviceDeviations["vulkan"] = in.Deviations
 }
 
 // gpuFail records a GPU-side failure of a case: a known gap (knownGaps) is
@@ -225,6 +260,13 @@ func gpuFail(t *testing.T, rw *row, backend, msg string) {
 	}
 	if text, ok := g.byCase[rw.name]; ok && strings.Contains(msg, text) {
 		gap = true
+	}
+	for feat, cases := range g.lacking {
+		if text, ok := cases[rw.name]; ok && deviceFeatures[backend] != nil && !deviceFeatures[backend][feat] && strings.Contains(msg, text) {
+			gap = true
+			msg += " (the device lacks " + feat + ")"
+			rw.detail = msg
+		}
 	}
 	if gap {
 		rw.status = "known gap"
@@ -266,6 +308,9 @@ func writeResults(path, backend string, d *device.Device, rows []row) error {
 		fmt.Fprintf(&b, ", on the %s backend (%s)", d.Backend(), os.Getenv("GPUKVET_GPU_NAME"))
 	}
 	fmt.Fprintf(&b, ", %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	for _, dv := range deviceDeviations[backend] {
+		fmt.Fprintf(&b, "Device deviation (vulkan Info.Deviations): %s.\n\n", dv)
+	}
 	b.WriteString("Integers and bools must match exactly; floats within the ULP bound (0 = bit-identical, NaN payloads aside); ")
 	b.WriteString("a trap must carry the same Go error at the same source line as on the cpu backend.\n\n")
 	ok, failed, skipped, traps, gaps := 0, 0, 0, 0, 0

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/gpu/math32"
 )
 
 // Buffer is one allocation: device memory, a shared variable or a local.
@@ -397,7 +398,7 @@ func (t *thread) value(v *kir.Value) bool {
 		set(^a(0))
 	case kir.OpFMA:
 		if k == kir.F32 {
-			setf(float64(float32(math.FMA(f32(a(0)), f32(a(1)), f32(a(2))))))
+			setf(float64(math32.FMA(float32(f32(a(0))), float32(f32(a(1))), float32(f32(a(2)))))) // rounded once
 		} else {
 			setf(math.FMA(f64(a(0)), f64(a(1)), f64(a(2))))
 		}

@@ -189,3 +189,29 @@ func Indexes(t gpu.Thread, out []int32) {
 		}
 	}
 }
+
+// ManyParams takes 328 bytes of parameters (a struct, sixteen slices,
+// narrow scalars and the trap address), more than any Vulkan device's push
+// constants (128 on lavapipe, 256 on NVIDIA), so on Vulkan they come
+// through the argument buffer: every parameter, the struct's fields among
+// them, must arrive intact.
+//
+//gpu:kernel
+func ManyParams(t gpu.Thread, p Params, a, b, c, d, e, f, g, h, i2, j, k, l, m, n []int32, small int8, flag bool, scale float64, u16 uint16, out []float64, lens []int64) {
+	i := t.GlobalIdx().X
+	if i < len(out) && i < len(a) && i < len(n) {
+		s := int64(a[i]) + int64(b[i%len(b)]) + int64(c[i%len(c)]) + int64(d[i%len(d)]) + int64(e[i%len(e)]) + int64(f[i%len(f)]) +
+			int64(g[i%len(g)]) + int64(h[i%len(h)]) + int64(i2[i%len(i2)]) + int64(j[i%len(j)]) + int64(k[i%len(k)]) +
+			int64(l[i%len(l)]) + int64(m[i%len(m)]) + int64(n[i])
+		v := float64(s)*scale + float64(small) + float64(u16) + float64(p.Scale) + float64(p.Shift) + float64(p.Small) + float64(p.Inner.A)*p.Inner.B
+		if flag != p.Flip {
+			v = -v
+		}
+		out[i] = v
+	}
+	if i == 0 && len(lens) >= 15 {
+		lens[0], lens[1], lens[2], lens[3], lens[4] = int64(len(a)), int64(len(b)), int64(len(c)), int64(len(d)), int64(len(e))
+		lens[5], lens[6], lens[7], lens[8], lens[9] = int64(len(f)), int64(len(g)), int64(len(h)), int64(len(i2)), int64(len(j))
+		lens[10], lens[11], lens[12], lens[13], lens[14] = int64(len(k)), int64(len(l)), int64(len(m)), int64(len(n)), int64(len(out))
+	}
+}
