@@ -14,6 +14,7 @@ import (
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
+	"github.com/gpukvet/gpukvet/races"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -36,13 +37,44 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[uniformity.Analyzer].(*uniformity.Result)
 	r := &reporter{pass: pass, seen: map[string]bool{}, calls: callExprs(pass.Files), fixed: map[*ast.IfStmt]bool{}}
 	for _, f := range res.Order {
+		var ag *races.Agreement
 		for _, site := range f.Barriers {
-			if site.Divergent() {
-				r.report(f, site)
+			if !site.Divergent() {
+				continue
 			}
+			if f.Kernel != nil && site.Arg < 0 {
+				if ag == nil {
+					ag = races.NewAgreement(pass.Fset, f.Fn, races.ShapeOf(f.Kernel), res)
+				}
+				if agreed(f, site, ag) {
+					continue
+				}
+			}
+			r.report(f, site)
 		}
 	}
 	return nil, nil
+}
+
+// agreed reports whether every divergent branch that decides whether
+// threads reach the site is nevertheless taken the same way by all threads
+// of a block, given the facts that hold at it: the kernel's preconditions
+// (`if n%t.BlockDim().X != 0 { panic(…) }` makes the block-stride loop
+// `for i := tid; i < n; i += t.BlockDim().X` run as many iterations in
+// every thread) and the other branches that lead to it. The races
+// analysis's two-thread solver decides it (races.Agreement).
+func agreed(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreement) bool {
+	x := site.Call.Block()
+	ctl := f.Controlling(x)
+	if len(ctl) == 0 {
+		return false
+	}
+	for _, br := range ctl {
+		if !ag.Agree(x, br.Block) {
+			return false
+		}
+	}
+	return true
 }
 
 type reporter struct {

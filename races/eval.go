@@ -415,8 +415,13 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	sc, sconst := sv.constant()
 	switch bin.Op {
 	case token.ADD, token.SUB:
-		k := p.aux(p.vars[x.single()].shared, t)
-		p.base = append(p.base, ge(k))
+		var k poly
+		if fr == p.k.g.root && p.inStep[blk] {
+			k = p.iter(blk) // both threads at one iteration (agree.go)
+		} else {
+			k = p.aux(p.vars[x.single()].shared, t)
+			p.base = append(p.base, ge(k))
+		}
 		prod, ok := mulPoly(sv, k)
 		if !ok {
 			return x

@@ -66,6 +66,17 @@ type regionKey struct {
 // value counts as divergent only if both it and this package's own
 // conservative rules say so.
 func Check(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) []Race {
+	k := newKernelAn(fset, fn, shape, uni)
+	if len(k.accesses) == 0 {
+		return nil
+	}
+	k.computeDivergence()
+	return k.findRaces()
+}
+
+// newKernelAn lays out kernel fn's inlined graph and collects its
+// accesses.
+func newKernelAn(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) *kernelAn {
 	k := &kernelAn{fset: fset, fn: fn, shape: shape, uni: uni, written: map[rootKey]bool{},
 		sharedNames: map[token.Pos]string{}, params: map[int]string{},
 		regionConds: map[regionKey][]ssa.Value{}, reach: map[int][]bool{}}
@@ -77,11 +88,7 @@ func Check(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.R
 	k.g.root, entry, _ = k.g.build(fn, nil, nil, nil)
 	k.g.entry = entry
 	k.collectAccesses()
-	if len(k.accesses) == 0 {
-		return nil
-	}
-	k.computeDivergence()
-	return k.findRaces()
+	return k
 }
 
 // ---- uniformity ----

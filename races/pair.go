@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/gpukvet/gpukvet/races/internal/lincon"
 )
 
@@ -40,6 +42,13 @@ type problem struct {
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
 	approx bool
+	// For a branch-agreement question (agree.go): the loops of the
+	// kernel's frame that both threads run in step, their iteration
+	// numbers, and whether path conditions that are products of shared
+	// values are kept (a few small problems can afford them).
+	inStep   map[*ssa.BasicBlock]bool
+	iters    map[*ssa.BasicBlock]poly
+	allConds bool
 }
 
 // outcome of one pair question.
