@@ -277,6 +277,9 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 			if !ok {
 				continue
 			}
+			if p.pow2Assumed(fr, m) {
+				return p.guardedMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
+			}
 			if pow2, positive := p.k.pow2Guarded(fr, v.Block(), m); pow2 && positive {
 				return p.floorMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
 			} else if pow2 {

@@ -24,6 +24,9 @@ type Race struct {
 	// ("n < 1") under which alone the race happens: a guard
 	// `if Guard { panic(…) }` at the kernel's top excludes it.
 	Guard string
+	// Require says what the guard requires ("n must be a multiple of
+	// t.BlockDim().X"), for its panic message.
+	Require string
 }
 
 // Shape is what the analysis needs to know of a kernel's launch shape.
