@@ -42,6 +42,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !site.Divergent() {
 				continue
 			}
+			var guard *precondition
 			if f.Kernel != nil && site.Arg < 0 {
 				if ag == nil {
 					ag = races.NewAgreement(pass.Fset, f.Fn, races.ShapeOf(f.Kernel), res)
@@ -49,11 +50,33 @@ func run(pass *analysis.Pass) (any, error) {
 				if agreed(f, site, ag) {
 					continue
 				}
+				guard = suggest(f, site, ag)
 			}
-			r.report(f, site)
+			r.report(f, site, guard)
 		}
 	}
 	return nil, nil
+}
+
+// A precondition is a guard `if cond { panic(require) }` at a kernel's
+// top under which a reported barrier would be reached by all threads.
+type precondition struct{ cond, require string }
+
+// suggest returns the precondition under which every controlling branch
+// of the site would agree (races.Agreement.Guard), or nil.
+func suggest(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreement) *precondition {
+	x := site.Call.Block()
+	var brs []*ssa.BasicBlock
+	for _, br := range f.Controlling(x) {
+		brs = append(brs, br.Block)
+	}
+	if len(brs) == 0 || f.Kernel.Decl == nil || f.Kernel.Decl.Body == nil {
+		return nil
+	}
+	if cond, require, ok := ag.Guard(x, brs); ok {
+		return &precondition{cond, require}
+	}
+	return nil
 }
 
 // agreed reports whether every divergent branch that decides whether
@@ -99,7 +122,7 @@ func callExprs(files []*ast.File) map[token.Pos]*ast.CallExpr {
 	return m
 }
 
-func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
+func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guard *precondition) {
 	what := "barrier"
 	if site.Callee != nil {
 		what = fmt.Sprintf("call of %s, which reaches a barrier,", site.Callee.Name())
@@ -123,6 +146,9 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
 		msg = fmt.Sprintf("%s may be reached by only some threads of the block: whether %s reaches its barrier depends on its %s, which depends on %s",
 			what, site.Callee.Name(), name, r.describe(site.ArgDep.Src, site.Call.Pos()))
 	}
+	if guard != nil {
+		msg += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", guard.cond, guard.cond)
+	}
 	pos, end := site.Call.Pos(), token.NoPos
 	if c := r.calls[pos]; c != nil {
 		pos, end = c.Pos(), c.End()
@@ -135,6 +161,9 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: "divergence", Message: msg}
 	if site.Under != nil && site.Under.ExitsFunction {
 		d.SuggestedFixes = r.guardFix(f, site.Under)
+	}
+	if guard != nil {
+		d.SuggestedFixes = append(d.SuggestedFixes, races.GuardFix(f.Kernel.Decl.Body.Lbrace, guard.cond, guard.require))
 	}
 	r.pass.Report(d)
 }

@@ -16,5 +16,5 @@ func TestDivergence(t *testing.T) {
 
 func TestSuggestedFix(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, divergence.Analyzer, "fix")
+	analysistest.RunWithSuggestedFixes(t, dir, divergence.Analyzer, "fix", "precondfix")
 }

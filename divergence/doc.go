@@ -66,6 +66,15 @@
 // barrier of a device function is decided inside it, without its callers'
 // preconditions.
 //
+// When such a barrier is divergent only for sizes a precondition would
+// exclude, the message names the guard and offers it as a suggested fix
+// (`if cond { panic("…") }` at the kernel's top): for a block-stride loop
+// `n%t.BlockDim().X != 0`, for `if tid < n` `n < t.BlockDim().X`, for a
+// loop over len(a) with block=256 `len(a)%256 != 0`. The candidates are
+// those of the races check (races/doc.go); one is offered only when the
+// solver, asked again with it as a fact, finds that every controlling
+// branch agrees and that threads still reach them.
+//
 // For the commonest bug, an early `if i >= n { return }` at the top of a
 // kernel whose body later calls t.Barrier() at its top level, the analyzer
 // suggests a fix: the work between barriers moves under `if i < n { ... }`,

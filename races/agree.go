@@ -47,15 +47,32 @@ func NewAgreement(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *unifo
 // A branch whose condition is outside the model (a float, a load at a
 // divergent address) does not agree.
 func (a *Agreement) Agree(x, br *ssa.BasicBlock) bool {
+	p, ok := a.problem(x, br, nil)
+	if !ok {
+		return false
+	}
+	if p == nil {
+		return true
+	}
+	verdict, _ := a.k.solve(p.linearize())
+	return verdict == lincon.Infeasible
+}
+
+// problem builds the agreement question of Agree, under the negation of
+// candidate guard hyp when it is not nil (with hyp.reach: only whether a
+// thread reaches br). It returns nil, true when the answer is yes without
+// asking (one thread per block), and false when the question is outside
+// the model.
+func (a *Agreement) problem(x, br *ssa.BasicBlock, hyp *guardCand) (*problem, bool) {
 	k := a.k
 	fr := k.g.root
 	if x.Parent() != k.fn || br.Parent() != k.fn {
-		return false
+		return nil, false
 	}
 	ifi, ok := br.Instrs[len(br.Instrs)-1].(*ssa.If)
 	n := fr.last[br]
 	if !ok || n == nil {
-		return false
+		return nil, false
 	}
 	p := &problem{k: k, na: n, nb: n, varIdx: map[varKey]lincon.Var{},
 		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{},
@@ -64,7 +81,8 @@ func (a *Agreement) Agree(x, br *ssa.BasicBlock) bool {
 		r:        make([]bool, len(k.g.nodes)),
 		inStep:   map[*ssa.BasicBlock]bool{},
 		iters:    map[*ssa.BasicBlock]poly{},
-		allConds: true}
+		allConds: true,
+		hyp:      hyp}
 	for _, h := range k.fn.Blocks {
 		if h.Dominates(x) && reachesAvoiding(x, h, nil) && hasBackEdge(h) && a.leftTogether(h, x) {
 			p.inStep[h] = true
@@ -79,19 +97,83 @@ func (a *Agreement) Agree(x, br *ssa.BasicBlock) bool {
 		distinct = append(distinct, []cons{lt(x, y)}, []cons{lt(y, x)})
 	}
 	if len(distinct) == 0 {
-		return true // one thread per block
+		return nil, true // one thread per block
 	}
-	p.clauses = append(p.clauses, distinct)
 	p.addPathConds(n, 1)
-	p.addPathConds(n, 2)
-	c1 := p.cond(fr, ifi.Cond, 1, true)
-	c2 := p.cond(fr, ifi.Cond, 2, false)
-	if c1 == nil || c2 == nil {
-		return false
+	if hyp == nil || !hyp.reach {
+		p.clauses = append(p.clauses, distinct)
+		p.addPathConds(n, 2)
+		c1 := p.cond(fr, ifi.Cond, 1, true)
+		c2 := p.cond(fr, ifi.Cond, 2, false)
+		if c1 == nil || c2 == nil {
+			return nil, false
+		}
+		p.clauses = append(p.clauses, c1, c2)
 	}
-	p.clauses = append(p.clauses, c1, c2)
-	verdict, _ := k.solve(p.linearize())
-	return verdict == lincon.Infeasible
+	if hyp != nil && hyp.fact != nil {
+		hyp.fact(p)
+	}
+	return p, true
+}
+
+// Guard returns the precondition (`if cond { panic(require) }`) under
+// which every branch of brs agrees for barrier block x (as Agree decides
+// it) while a thread still reaches each of them, trying the candidates of
+// guards.go that hold in the solver's example of two threads that
+// disagree; ok is false when none does.
+func (a *Agreement) Guard(x *ssa.BasicBlock, brs []*ssa.BasicBlock) (cond, require string, ok bool) {
+	var cands []guardCand
+	for _, br := range brs {
+		p, ok := a.problem(x, br, nil)
+		if !ok {
+			return "", "", false
+		}
+		if p == nil {
+			continue
+		}
+		lp := p.linearize()
+		verdict, model := a.k.solve(lp)
+		if verdict == lincon.Infeasible {
+			continue
+		}
+		if verdict != lincon.Feasible || !p.genuine(model) {
+			model = nil
+		}
+		for _, c := range p.guardCands() {
+			if model == nil || c.holds(model) {
+				cands = append(cands, c)
+			}
+		}
+		break
+	}
+	unsat := func(p *problem) bool {
+		v, _ := a.k.solve(p.linearize())
+		return v == lincon.Infeasible
+	}
+	solves := 0
+	for i := range cands {
+		c := &cands[i]
+		agree := true
+		for _, br := range brs {
+			if solves += 2; solves > maxGuardSolves {
+				return "", "", false
+			}
+			r := *c
+			r.reach = true
+			if p, ok := a.problem(x, br, &r); !ok || p != nil && unsat(p) {
+				agree = false // no thread reaches the branch under the guard
+				break
+			}
+			if p, ok := a.problem(x, br, c); !ok || p != nil && !unsat(p) {
+				agree = false
+				break
+			}
+		}
+		if agree {
+			return c.cond, c.require, true
+		}
+	}
+	return "", "", false
 }
 
 // hasBackEdge reports whether h heads a loop: a predecessor it dominates.
