@@ -73,7 +73,9 @@
 // loop over len(a) with block=256 `len(a)%256 != 0`. The candidates are
 // those of the races check (races/doc.go); one is offered only when the
 // solver, asked again with it as a fact, finds that every controlling
-// branch agrees and that threads still reach them.
+// branch agrees and that threads still reach them. After an early return
+// that only some threads take, the guard is only named: the fix below
+// keeps the bounds check and serves every size.
 //
 // For the commonest bug, an early `if i >= n { return }` at the top of a
 // kernel whose body later calls t.Barrier() at its top level, the analyzer

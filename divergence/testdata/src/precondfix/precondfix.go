@@ -44,3 +44,16 @@ func EvenThreads(t gpu.Thread, n int, a []float32) {
 		t.Barrier() // want "under the condition `tid % 2 == 0` \\(line 43\\), which depends on ThreadIdx at line 42$"
 	}
 }
+
+// After an early return the guard is named, and the fix offered is the
+// one that keeps the bounds check.
+//
+//gpu:kernel
+func EarlyReturn(t gpu.Thread, n int, a []float32) {
+	i := t.GlobalIdx().X
+	if i >= n {
+		return
+	}
+	a[i] = 1
+	t.Barrier() // want "some threads return .*; it needs n%t.BlockDim\\(\\).X != 0"
+}
