@@ -150,12 +150,12 @@ func (a *Agreement) Guard(x *ssa.BasicBlock, brs []*ssa.BasicBlock) (cond, requi
 		v, _ := a.k.solve(p.linearize())
 		return v == lincon.Infeasible
 	}
-	solves := 0
+	start := a.k.work
 	for i := range cands {
 		c := &cands[i]
 		agree := true
 		for _, br := range brs {
-			if solves += 2; solves > maxGuardSolves {
+			if a.k.work-start > maxGuardWork {
 				return "", "", false
 			}
 			r := *c

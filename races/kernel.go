@@ -56,6 +56,8 @@ type kernelAn struct {
 	phiPick     map[*ssa.Phi]rootKey    // the array a swap phi is taken to name (phigroup.go)
 	counters    map[valRef]*counterInfo // atomic counters (slots.go)
 	solved      map[string]solved       // answers of lincon.Solve by problem (solve.go)
+	work        int                     // conjunctions the solver decided for this kernel (solve.go)
+	guardWork   int                     // of which for the guard search (guards.go)
 }
 
 type regionKey struct {

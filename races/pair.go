@@ -125,7 +125,8 @@ func (k *kernelAn) pairProblem(a, b *access, start *node, cross bool, hyp *guard
 	}
 	// Two phis of one pointer swap name different arrays at one execution
 	// of their block (phigroup.go).
-	if !cross && a.via != nil && b.via != nil && a.via != b.via && a.viaAt != nil &&
+	reach := hyp != nil && hyp.reach
+	if !reach && !cross && a.via != nil && b.via != nil && a.via != b.via && a.viaAt != nil &&
 		a.via.Block() == b.via.Block() && a.viaAt == b.viaAt && p.sameInstance(a.viaAt) {
 		return nil, nil, nil, true
 	}
@@ -159,10 +160,10 @@ func (k *kernelAn) pairProblem(a, b *access, start *node, cross bool, hyp *guard
 			distinct = append(distinct, []cons{lt(x, y)}, []cons{lt(y, x)})
 		}
 	}
-	if len(distinct) == 0 {
+	if len(distinct) == 0 && !reach {
 		return nil, nil, nil, true
 	}
-	if hyp == nil || !hyp.reach {
+	if !reach {
 		p.clauses = append(p.clauses, distinct)
 	}
 	if cross {
@@ -181,7 +182,7 @@ func (k *kernelAn) pairProblem(a, b *access, start *node, cross bool, hyp *guard
 	for i := 0; i < n; i++ {
 		ia[i] = p.compValue(a.comps[i], 1)
 		ib[i] = p.compValue(b.comps[i], 2)
-		if hyp == nil || !hyp.reach {
+		if !reach {
 			p.base = append(p.base, eq(sub(ia[i], ib[i])))
 		}
 	}

@@ -118,6 +118,14 @@ func (v Verdict) String() string {
 // that clause's alternatives. A model that satisfies every clause ends the
 // search; an infeasible conjunction prunes its branch.
 func Solve(p *Problem) (Verdict, []int64) {
+	v, m, _ := SolveCounted(p)
+	return v, m
+}
+
+// SolveCounted is Solve, also returning the conjunctions it decided: a
+// measure of its work that does not depend on the machine, for callers
+// that budget optional questions.
+func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	best := Infeasible
 	var model []int64
 	steps := 0
@@ -199,10 +207,10 @@ func Solve(p *Problem) (Verdict, []int64) {
 	}
 	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses)
 	if !ok {
-		return Infeasible, nil
+		return Infeasible, nil, 0
 	}
 	rec(base, clauses)
-	return best, model
+	return best, model, steps
 }
 
 // clause is an open clause of the search: its alternatives left, and the
@@ -465,6 +473,7 @@ type system struct {
 	slab  []int64
 	slabN int
 	seen  map[uint64][]int // dedupe's table, reused
+	words cset             // where provenance sets are cut from, as rows from slab
 }
 
 // newRow returns a zeroed row of n+2 slots.
@@ -525,7 +534,12 @@ func (s *system) union(a, b int64) int64 {
 		return a
 	}
 	pa, pb := s.prov[a], s.prov[b]
-	u := make(cset, max(len(pa), len(pb)))
+	w := max(len(pa), len(pb))
+	if len(s.words) < w {
+		s.words = make(cset, max(256, 4*w))
+	}
+	u := s.words[:w:w]
+	s.words = s.words[w:]
 	copy(u, pa)
 	for i, w := range pb {
 		u[i] |= w
