@@ -473,7 +473,6 @@ type system struct {
 	slab  []int64
 	slabN int
 	seen  map[uint64][]int // dedupe's table, reused
-	words cset             // where provenance sets are cut from, as rows from slab
 }
 
 // newRow returns a zeroed row of n+2 slots.
@@ -534,12 +533,7 @@ func (s *system) union(a, b int64) int64 {
 		return a
 	}
 	pa, pb := s.prov[a], s.prov[b]
-	w := max(len(pa), len(pb))
-	if len(s.words) < w {
-		s.words = make(cset, max(256, 4*w))
-	}
-	u := s.words[:w:w]
-	s.words = s.words[w:]
+	u := make(cset, max(len(pa), len(pb)))
 	copy(u, pa)
 	for i, w := range pb {
 		u[i] |= w
