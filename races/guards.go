@@ -200,6 +200,11 @@ func (k *kernelAn) chooseGuard(out outcome, reported racePair, pairs []racePair)
 		}
 	}
 	unsat := func(pr racePair, c *guardCand) bool {
+		if pr == reported && c.pow2 < 0 && c.fact != nil && !c.reach {
+			// The reported pair's own question with the fact added
+			// (and taken off again): no need to build it anew.
+			return out.p.unsatWith(c)
+		}
 		q, _, _, trivial := k.pairProblem(pr.a, pr.b, pr.start, pr.cross, c)
 		if trivial {
 			return true
@@ -258,4 +263,25 @@ func (p *problem) pow2Assumed(fr *frame, m ssa.Value) bool {
 		}
 		return fr.parent == nil && p.hyp.pow2 < len(fr.fn.Params) && fr.fn.Params[p.hyp.pow2] == prm
 	}
+}
+
+// unsatWith reports whether problem p, with the negation of candidate c
+// added, has no answer, and leaves p as it was.
+func (p *problem) unsatWith(c *guardCand) bool {
+	nv, nb, nc := len(p.vars), len(p.base), len(p.clauses)
+	divs := make(map[string]bool, len(p.divs))
+	for key := range p.divs {
+		divs[key] = true
+	}
+	defer func() {
+		p.vars, p.base, p.clauses = p.vars[:nv], p.base[:nb], p.clauses[:nc]
+		for key := range p.divs {
+			if !divs[key] {
+				delete(p.divs, key)
+			}
+		}
+	}()
+	c.fact(p)
+	v, _ := p.k.solve(p.linearize())
+	return v == lincon.Infeasible
 }
