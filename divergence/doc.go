@@ -64,7 +64,10 @@
 // changes nothing. Conditions on floats or on values outside the solver's
 // model (loads at divergent addresses) are never taken to agree, and a
 // barrier of a device function is decided inside it, without its callers'
-// preconditions.
+// preconditions. The solver relates products of one block dimension only
+// through their differences, so a stride of two blocks (i += 2*BlockDim)
+// is still reported under n%BlockDim == 0, though its trip count is
+// uniform.
 //
 // When such a barrier is divergent only for sizes a precondition would
 // exclude, the message names the guard and offers it as a suggested fix

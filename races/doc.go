@@ -103,7 +103,9 @@
 // diagnostic stands for (threads of one block and of different blocks)
 // has no collision under its negation, asked of the solver again, and when
 // the accesses still run under it (a guard that contradicts the kernel's
-// own early return would remove its work, not its race).
+// own early return would remove its work, not its race). The search is
+// budgeted in solver work (500 conjunctions per kernel, independent of the
+// machine); past it the race is reported without a guard.
 //
 // Scale. A pair whose indices are affine in the thread index alone (as in
 // straight-line or unrolled code: s[tid+256*j], s[tid*w+j]) is settled by

@@ -311,3 +311,50 @@ func TileRowsHalfGuarded(t gpu.Thread, rows, cols int, a []float32) {
 		}
 	}
 }
+
+// ---- guards that do not make the trip count uniform ----
+
+// Starting one past the thread index, the last thread runs one iteration
+// fewer than the others even when n is a multiple of the block.
+//
+//gpu:kernel
+func StrideLoopShifted(t gpu.Thread, n int, a []float32) {
+	if n%t.BlockDim().X != 0 {
+		panic("n must be a multiple of the block size")
+	}
+	for i := t.ThreadIdx().X + 1; i < n; i += t.BlockDim().X {
+		a[i] = 0
+		t.Barrier() // want "trip count differs"
+	}
+}
+
+// A stride of two blocks over a multiple of the block is in fact uniform
+// (thread tid runs ceil((n − tid)/2B) iterations, the same for every
+// tid < B), but the solver relates B·q and B·k only through B·(k − q), not
+// B·(2k − q): a known false positive, kept here so that a change shows.
+//
+//gpu:kernel
+func StrideLoopDoubleStride(t gpu.Thread, n int, a []float32) {
+	if n%t.BlockDim().X != 0 {
+		panic("n must be a multiple of the block size")
+	}
+	for i := t.ThreadIdx().X; i < n; i += 2 * t.BlockDim().X {
+		a[i] = 0
+		t.Barrier() // want "trip count differs"
+	}
+}
+
+// A data-dependent break inside the guarded loop is still divergent.
+//
+//gpu:kernel
+func StrideLoopBreak(t gpu.Thread, n int, a []float32) {
+	if n%t.BlockDim().X != 0 {
+		panic("n must be a multiple of the block size")
+	}
+	for i := t.ThreadIdx().X; i < n; i += t.BlockDim().X {
+		if a[i] < 0 {
+			break
+		}
+		t.Barrier() // want "break"
+	}
+}
