@@ -14,6 +14,7 @@ import (
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
+	"github.com/gpukvet/gpukvet/races"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -36,13 +37,67 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[uniformity.Analyzer].(*uniformity.Result)
 	r := &reporter{pass: pass, seen: map[string]bool{}, calls: callExprs(pass.Files), fixed: map[*ast.IfStmt]bool{}}
 	for _, f := range res.Order {
+		var ag *races.Agreement
 		for _, site := range f.Barriers {
-			if site.Divergent() {
-				r.report(f, site)
+			if !site.Divergent() {
+				continue
 			}
+			var guard *precondition
+			if f.Kernel != nil && site.Arg < 0 {
+				if ag == nil {
+					ag = races.NewAgreement(pass.Fset, f.Fn, races.ShapeOf(f.Kernel), res)
+				}
+				if agreed(f, site, ag) {
+					continue
+				}
+				guard = suggest(f, site, ag)
+			}
+			r.report(f, site, guard)
 		}
 	}
 	return nil, nil
+}
+
+// A precondition is a guard `if cond { panic(require) }` at a kernel's
+// top under which a reported barrier would be reached by all threads.
+type precondition struct{ cond, require string }
+
+// suggest returns the precondition under which every controlling branch
+// of the site would agree (races.Agreement.Guard), or nil.
+func suggest(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreement) *precondition {
+	x := site.Call.Block()
+	var brs []*ssa.BasicBlock
+	for _, br := range f.Controlling(x) {
+		brs = append(brs, br.Block)
+	}
+	if len(brs) == 0 || f.Kernel.Decl == nil || f.Kernel.Decl.Body == nil {
+		return nil
+	}
+	if cond, require, ok := ag.Guard(x, brs); ok {
+		return &precondition{cond, require}
+	}
+	return nil
+}
+
+// agreed reports whether every divergent branch that decides whether
+// threads reach the site is nevertheless taken the same way by all threads
+// of a block, given the facts that hold at it: the kernel's preconditions
+// (`if n%t.BlockDim().X != 0 { panic(…) }` makes the block-stride loop
+// `for i := tid; i < n; i += t.BlockDim().X` run as many iterations in
+// every thread) and the other branches that lead to it. The races
+// analysis's two-thread solver decides it (races.Agreement).
+func agreed(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreement) bool {
+	x := site.Call.Block()
+	ctl := f.Controlling(x)
+	if len(ctl) == 0 {
+		return false
+	}
+	for _, br := range ctl {
+		if !ag.Agree(x, br.Block) {
+			return false
+		}
+	}
+	return true
 }
 
 type reporter struct {
@@ -67,7 +122,7 @@ func callExprs(files []*ast.File) map[token.Pos]*ast.CallExpr {
 	return m
 }
 
-func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
+func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guard *precondition) {
 	what := "barrier"
 	if site.Callee != nil {
 		what = fmt.Sprintf("call of %s, which reaches a barrier,", site.Callee.Name())
@@ -91,6 +146,9 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
 		msg = fmt.Sprintf("%s may be reached by only some threads of the block: whether %s reaches its barrier depends on its %s, which depends on %s",
 			what, site.Callee.Name(), name, r.describe(site.ArgDep.Src, site.Call.Pos()))
 	}
+	if guard != nil {
+		msg += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", guard.cond, guard.cond)
+	}
 	pos, end := site.Call.Pos(), token.NoPos
 	if c := r.calls[pos]; c != nil {
 		pos, end = c.Pos(), c.End()
@@ -103,6 +161,13 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite) {
 	d := analysis.Diagnostic{Pos: pos, End: end, Category: "divergence", Message: msg}
 	if site.Under != nil && site.Under.ExitsFunction {
 		d.SuggestedFixes = r.guardFix(f, site.Under)
+	}
+	// An early return that only some threads take is the bounds check of
+	// a grid that overhangs the data: the fix that keeps it (the work
+	// moves under the opposite condition, above) serves every size, so
+	// the precondition is only named there, not offered.
+	if guard != nil && (site.Under == nil || !site.Under.ExitsFunction) {
+		d.SuggestedFixes = append(d.SuggestedFixes, races.GuardFix(f.Kernel.Decl.Body.Lbrace, guard.cond, guard.require))
 	}
 	r.pass.Report(d)
 }

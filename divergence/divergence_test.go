@@ -11,10 +11,10 @@ import (
 
 func TestDivergence(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
-	analysistest.Run(t, dir, divergence.Analyzer, "a", "edge", "sharedflag")
+	analysistest.Run(t, dir, divergence.Analyzer, "a", "edge", "sharedflag", "precond")
 }
 
 func TestSuggestedFix(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
-	analysistest.RunWithSuggestedFixes(t, dir, divergence.Analyzer, "fix")
+	analysistest.RunWithSuggestedFixes(t, dir, divergence.Analyzer, "fix", "precondfix")
 }

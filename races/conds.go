@@ -60,7 +60,7 @@ func (p *problem) addPathConds(n *node, t int) {
 	fr, b := n.fr, n.block
 	for fr != nil && b != nil {
 		for _, g := range fr.dom.guardsOf(b) {
-			if cl := p.cond(fr, g.cond, t, g.taken); cl != nil && !p.sharedNonlinear(cl) {
+			if cl := p.cond(fr, g.cond, t, g.taken); cl != nil && (p.allConds || !p.sharedNonlinear(cl)) {
 				p.clauses = append(p.clauses, cl)
 			}
 		}

@@ -89,10 +89,23 @@
 // concrete collision replaces a "possible" one at the same line, and makes
 // the possible ones on the same object silent (the real pair comes first).
 // A kernel that memspace rejects gets no possible race, only concrete ones.
-// When the race needs integer parameters that are zero, negative or 1 (an
-// empty matrix, no tiles, a single row), the message names them and the
-// guard that excludes them, offered as a suggested fix: `if n < 1 {
-// panic("…") }` at the top.
+// When the race exists only for sizes a precondition would exclude, the
+// message names the guard and offers it as a suggested fix, `if cond {
+// panic("…") }` inserted at the kernel's top. The candidates, tried in
+// this order, are integer parameters that are zero, negative or 1 in the
+// witness (`n < 1`, `tiles < 2`: an empty matrix, a single tile), a
+// parameter above a slice's length (`n > len(a)`), a size below the block
+// (`n < t.BlockDim().X`), a size that is not a multiple of the block
+// (`len(in)%256 != 0`, `n%t.BlockDim().X != 0`) and a parameter that is
+// not a power of two (`n&(n-1) != 0`; tried for "possible" races too,
+// since it is what makes x & (n-1) a remainder). A guard is offered only
+// when it holds in the witness, when every pair of accesses the
+// diagnostic stands for (threads of one block and of different blocks)
+// has no collision under its negation, asked of the solver again, and when
+// the accesses still run under it (a guard that contradicts the kernel's
+// own early return would remove its work, not its race). The search is
+// budgeted in solver work (500 conjunctions per kernel, independent of the
+// machine); past it the race is reported without a guard.
 //
 // Scale. A pair whose indices are affine in the thread index alone (as in
 // straight-line or unrolled code: s[tid+256*j], s[tid*w+j]) is settled by

@@ -277,6 +277,9 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 			if !ok {
 				continue
 			}
+			if p.pow2Assumed(fr, m) {
+				return p.guardedMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
+			}
 			if pow2, positive := p.k.pow2Guarded(fr, v.Block(), m); pow2 && positive {
 				return p.floorMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
 			} else if pow2 {
@@ -415,8 +418,13 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	sc, sconst := sv.constant()
 	switch bin.Op {
 	case token.ADD, token.SUB:
-		k := p.aux(p.vars[x.single()].shared, t)
-		p.base = append(p.base, ge(k))
+		var k poly
+		if fr == p.k.g.root && p.inStep[blk] {
+			k = p.iter(blk) // both threads at one iteration (agree.go)
+		} else {
+			k = p.aux(p.vars[x.single()].shared, t)
+			p.base = append(p.base, ge(k))
+		}
 		prod, ok := mulPoly(sv, k)
 		if !ok {
 			return x

@@ -30,6 +30,9 @@ func (p *problem) isShared(fr *frame, v ssa.Value) bool {
 	if d == nil {
 		return false
 	}
+	if p.inStep != nil {
+		return p.agreeShared(fr, v, d)
+	}
 	return p.sameInstance(d)
 }
 

@@ -24,6 +24,9 @@ type Race struct {
 	// ("n < 1") under which alone the race happens: a guard
 	// `if Guard { panic(…) }` at the kernel's top excludes it.
 	Guard string
+	// Require says what the guard requires ("n must be a multiple of
+	// t.BlockDim().X"), for its panic message.
+	Require string
 }
 
 // Shape is what the analysis needs to know of a kernel's launch shape.
@@ -53,6 +56,8 @@ type kernelAn struct {
 	phiPick     map[*ssa.Phi]rootKey    // the array a swap phi is taken to name (phigroup.go)
 	counters    map[valRef]*counterInfo // atomic counters (slots.go)
 	solved      map[string]solved       // answers of lincon.Solve by problem (solve.go)
+	work        int                     // conjunctions the solver decided for this kernel (solve.go)
+	guardWork   int                     // of which for the guard search (guards.go)
 }
 
 type regionKey struct {
@@ -66,6 +71,17 @@ type regionKey struct {
 // value counts as divergent only if both it and this package's own
 // conservative rules say so.
 func Check(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) []Race {
+	k := newKernelAn(fset, fn, shape, uni)
+	if len(k.accesses) == 0 {
+		return nil
+	}
+	k.computeDivergence()
+	return k.findRaces()
+}
+
+// newKernelAn lays out kernel fn's inlined graph and collects its
+// accesses.
+func newKernelAn(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) *kernelAn {
 	k := &kernelAn{fset: fset, fn: fn, shape: shape, uni: uni, written: map[rootKey]bool{},
 		sharedNames: map[token.Pos]string{}, params: map[int]string{},
 		regionConds: map[regionKey][]ssa.Value{}, reach: map[int][]bool{}}
@@ -77,11 +93,7 @@ func Check(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.R
 	k.g.root, entry, _ = k.g.build(fn, nil, nil, nil)
 	k.g.entry = entry
 	k.collectAccesses()
-	if len(k.accesses) == 0 {
-		return nil
-	}
-	k.computeDivergence()
-	return k.findRaces()
+	return k
 }
 
 // ---- uniformity ----

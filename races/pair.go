@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/gpukvet/gpukvet/races/internal/lincon"
 )
 
@@ -40,6 +42,16 @@ type problem struct {
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
 	approx bool
+	// For a branch-agreement question (agree.go): the loops of the
+	// kernel's frame that both threads run in step, their iteration
+	// numbers, and whether path conditions that are products of shared
+	// values are kept (a few small problems can afford them).
+	inStep   map[*ssa.BasicBlock]bool
+	iters    map[*ssa.BasicBlock]poly
+	allConds bool
+	// hyp is the candidate guard whose negation the question is asked
+	// under (guards.go), or nil.
+	hyp *guardCand
 }
 
 // outcome of one pair question.
@@ -49,7 +61,12 @@ type outcome struct {
 	threads [2]string
 	elems   [2]string
 	params  string   // scalar parameter values of the witness (witness.go)
-	guard   []string // integer parameters that must be ≥ 1 to exclude it (witness.go)
+	guard   []string // conditions a precondition excludes it with (guards.go)
+	require []string // what each guard requires, for its panic message
+	// The question and the model its witness came from (nil without
+	// one), for the guard search.
+	p     *problem
+	model []int64
 }
 
 // checkPair decides whether accesses a and b (at least one a write) can
@@ -66,8 +83,38 @@ type outcome struct {
 // threads, elements and parameters), or unknown (a race without one: the
 // analysis is sound, so what it cannot exclude it reports).
 func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
-	p := &problem{k: k, cross: cross, na: a.node, nb: b.node, varIdx: map[varKey]lincon.Var{},
-		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{}}
+	p, ia, ib, trivial := k.pairProblem(a, b, start, cross, nil)
+	if trivial {
+		return outcome{}
+	}
+	lp := p.linearize()
+	verdict, model := p.k.solve(lp)
+	if verdict == lincon.Infeasible {
+		return outcome{}
+	}
+	out := outcome{race: true, p: p}
+	if verdict == lincon.Feasible && p.genuine(model) {
+		out.model = model
+		out.witness = "exact"
+		if p.approx {
+			out.witness = "example"
+		}
+		out.threads[0] = p.threadName(model, 1)
+		out.threads[1] = p.threadName(model, 2)
+		out.elems[0] = k.elemText(a, ia, model)
+		out.elems[1] = k.elemText(b, ib, model)
+		out.params = p.paramText(model)
+	}
+	return out
+}
+
+// pairProblem builds the pair question of checkPair, under the negation of
+// candidate guard hyp when it is not nil (guards.go). It returns the
+// problem, the index components of both accesses, and trivial when the
+// question has no answer without asking the solver.
+func (k *kernelAn) pairProblem(a, b *access, start *node, cross bool, hyp *guardCand) (p *problem, ia, ib []poly, trivial bool) {
+	p = &problem{k: k, cross: cross, na: a.node, nb: b.node, varIdx: map[varKey]lincon.Var{},
+		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{}, hyp: hyp}
 	if !cross {
 		p.r = k.region(start)
 		if start == nil {
@@ -78,9 +125,10 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 	}
 	// Two phis of one pointer swap name different arrays at one execution
 	// of their block (phigroup.go).
-	if !cross && a.via != nil && b.via != nil && a.via != b.via && a.viaAt != nil &&
+	reach := hyp != nil && hyp.reach
+	if !reach && !cross && a.via != nil && b.via != nil && a.via != b.via && a.viaAt != nil &&
 		a.via.Block() == b.via.Block() && a.viaAt == b.viaAt && p.sameInstance(a.viaAt) {
-		return outcome{}
+		return nil, nil, nil, true
 	}
 	// Distinct threads: in one block, different thread indices; across
 	// blocks, different block indices. An access paired with itself
@@ -112,10 +160,12 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 			distinct = append(distinct, []cons{lt(x, y)}, []cons{lt(y, x)})
 		}
 	}
-	if len(distinct) == 0 {
-		return outcome{}
+	if len(distinct) == 0 && !reach {
+		return nil, nil, nil, true
 	}
-	p.clauses = append(p.clauses, distinct)
+	if !reach {
+		p.clauses = append(p.clauses, distinct)
+	}
 	if cross {
 		for d := 0; d < k.shape.Dims; d++ {
 			p.tid(1, d)
@@ -127,34 +177,19 @@ func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
 	p.addBranchConds(a.node, 1)
 	p.addBranchConds(b.node, 2)
 	n := min(len(a.comps), len(b.comps))
-	ia := make([]poly, n)
-	ib := make([]poly, n)
+	ia = make([]poly, n)
+	ib = make([]poly, n)
 	for i := 0; i < n; i++ {
 		ia[i] = p.compValue(a.comps[i], 1)
 		ib[i] = p.compValue(b.comps[i], 2)
-		p.base = append(p.base, eq(sub(ia[i], ib[i])))
-	}
-	lp := p.linearize()
-	verdict, model := p.k.solve(lp)
-	if verdict == lincon.Infeasible {
-		return outcome{}
-	}
-	out := outcome{race: true}
-	if verdict == lincon.Feasible && p.genuine(model) {
-		out.witness = "exact"
-		if p.approx {
-			out.witness = "example"
-		}
-		out.threads[0] = p.threadName(model, 1)
-		out.threads[1] = p.threadName(model, 2)
-		out.elems[0] = k.elemText(a, ia, model)
-		out.elems[1] = k.elemText(b, ib, model)
-		out.params = p.paramText(model)
-		if out.witness == "exact" {
-			out.guard = p.degenerateGuard(model)
+		if !reach {
+			p.base = append(p.base, eq(sub(ia[i], ib[i])))
 		}
 	}
-	return out
+	if hyp != nil && hyp.fact != nil {
+		hyp.fact(p)
+	}
+	return p, ia, ib, false
 }
 
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }

@@ -1,6 +1,10 @@
 package races
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // Pointer swaps. A loop that ping-pongs between two shared arrays through
 // pointers, src, dst = dst, src, leaves src and dst as phis of one block
@@ -75,6 +79,14 @@ func (k *kernelAn) swapGroup(fr *frame, v *ssa.Phi) ([]rootKey, bool) {
 	if len(roots) != len(group) {
 		return nil, false
 	}
+	// In source order: the group was walked in map order, and the first
+	// array is the one a race is reported on.
+	sort.Slice(roots, func(i, j int) bool {
+		if roots[i].shared != roots[j].shared {
+			return roots[i].shared < roots[j].shared
+		}
+		return roots[i].param < roots[j].param
+	})
 	return roots, true
 }
 

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -54,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			d := analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message}
 			if r.Guard != "" && k.Decl.Body != nil {
-				d.SuggestedFixes = []analysis.SuggestedFix{guardFix(k.Decl.Body.Lbrace, r.Guard)}
+				d.SuggestedFixes = []analysis.SuggestedFix{GuardFix(k.Decl.Body.Lbrace, r.Guard, r.Require)}
 			}
 			pass.Report(d)
 		}
@@ -62,17 +61,12 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// guardFix inserts the precondition guard `if cond { panic(…) }` as the
-// first statement of the kernel body whose opening brace is at lbrace.
-func guardFix(lbrace token.Pos, cond string) analysis.SuggestedFix {
-	var parts []string
-	for _, c := range strings.Split(cond, " || ") {
-		parts = append(parts, strings.Replace(c, " < ", " must be at least ", 1))
-	}
-	what := strings.Join(parts, " and ")
-	text := fmt.Sprintf("\n\tif %s {\n\t\tpanic(%q)\n\t}", cond, what)
+// GuardFix inserts the precondition guard `if cond { panic(require) }` as
+// the first statement of the kernel body whose opening brace is at lbrace.
+func GuardFix(lbrace token.Pos, cond, require string) analysis.SuggestedFix {
+	text := fmt.Sprintf("\n\tif %s {\n\t\tpanic(%q)\n\t}", cond, require)
 	return analysis.SuggestedFix{
-		Message:   "state the precondition " + what,
+		Message:   "state the precondition: " + require,
 		TextEdits: []analysis.TextEdit{{Pos: lbrace + 1, End: lbrace + 1, NewText: []byte(text)}},
 	}
 }

@@ -20,7 +20,13 @@ func (k *kernelAn) findRaces() []Race {
 	done := map[[2]int]bool{}
 	budget := MaxPairs
 	var races []Race
-	var roots []rootKey         // the object of each race
+	var roots []rootKey // the object of each race
+	type found struct {
+		pair racePair
+		out  outcome
+		key  string
+	}
+	var founds []found          // what each race's message was made from
 	seenMsg := map[string]int{} // the race reported at a line for an object
 	// One diagnostic per object and line is enough to act on: the earlier
 	// access is named first and the race reported at the later one, where
@@ -46,7 +52,10 @@ func (k *kernelAn) findRaces() []Race {
 		i, ok := seenMsg[key]
 		return ok && !races[i].Possible
 	}
-	report := func(a, b *access, out outcome, cross bool) {
+	report := func(a, b *access, start *node, out outcome, cross bool) {
+		if out.p != nil {
+			out.p.memo = nil // kept for the guard search: only its variables matter
+		}
 		done[[2]int{a.idx, b.idx}] = true
 		if a.pos > b.pos {
 			a, b = b, a
@@ -55,19 +64,18 @@ func (k *kernelAn) findRaces() []Race {
 		}
 		key, pos := keyOf(a, b)
 		r := Race{Pos: pos, Message: k.message(a, b, out, cross), Possible: out.witness != "exact"}
-		if len(out.guard) > 0 {
-			r.Guard = strings.Join(out.guard, " || ")
-		}
 		if i, ok := seenMsg[key]; ok {
 			// A concrete collision replaces a possible race at the line.
 			if races[i].Possible && !r.Possible {
 				races[i] = r
+				founds[i] = found{racePair{a, b, start, cross}, out, key}
 			}
 			return
 		}
 		seenMsg[key] = len(races)
 		races = append(races, r)
 		roots = append(roots, a.root)
+		founds = append(founds, found{racePair{a, b, start, cross}, out, key})
 	}
 	for _, s := range starts {
 		r := k.region(s)
@@ -86,7 +94,7 @@ func (k *kernelAn) findRaces() []Race {
 					return k.undecided()
 				}
 				if out := k.checkPair(a, b, s, false); out.race {
-					report(a, b, out, false)
+					report(a, b, s, out, false)
 				}
 			}
 		}
@@ -101,7 +109,7 @@ func (k *kernelAn) findRaces() []Race {
 					return k.undecided()
 				}
 				if out := k.checkPair(a, b, nil, true); out.race {
-					report(a, b, out, true)
+					report(a, b, nil, out, true)
 				}
 			}
 		}
@@ -118,12 +126,59 @@ func (k *kernelAn) findRaces() []Race {
 	kept := races[:0]
 	for i, r := range races {
 		if !r.Possible || !exact[roots[i]] {
+			// A race that sizes a precondition excludes names the guard.
+			f := founds[i]
+			if c := k.chooseGuard(f.out, f.pair, k.pairsAt(f.key, keyOf, starts)); c != nil {
+				f.out.guard, f.out.require = []string{c.cond}, []string{c.require}
+				a, b := f.pair.a, f.pair.b
+				if a.pos > b.pos {
+					a, b = b, a
+				}
+				r.Message = k.message(a, b, f.out, f.pair.cross)
+				r.Guard, r.Require = c.cond, c.require
+			}
 			kept = append(kept, r)
 		}
 	}
 	races = kept
 	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
 	return races
+}
+
+// pairsAt lists the pair questions whose race keyOf reports under key:
+// every pair the diagnostic at that line stands for.
+func (k *kernelAn) pairsAt(key string, keyOf func(a, b *access) (string, token.Pos), starts []*node) []racePair {
+	var out []racePair
+	for _, s := range starts {
+		r := k.region(s)
+		var in []*access
+		for _, a := range k.accesses {
+			if r[a.node.id] {
+				in = append(in, a)
+			}
+		}
+		for i, a := range in {
+			for _, b := range in[i:] {
+				if conflict(a, b) && !k.sameBlockApart(a, b) {
+					if kk, _ := keyOf(a, b); kk == key {
+						out = append(out, racePair{a, b, s, false})
+					}
+				}
+			}
+		}
+	}
+	if k.multiBlock() {
+		for i, a := range k.accesses {
+			for _, b := range k.accesses[i:] {
+				if a.root.global() && conflict(a, b) {
+					if kk, _ := keyOf(a, b); kk == key {
+						out = append(out, racePair{a, b, nil, true})
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // MaxPairs bounds the pair problems asked for one kernel (pairs the
@@ -192,21 +247,23 @@ func (k *kernelAn) message(a, b *access, out outcome, cross bool) string {
 		kind = "global"
 	}
 	name := k.rootName(a.root)
+	guard := ""
+	if len(out.guard) > 0 {
+		guard = fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top",
+			strings.Join(out.guard, " or "), strings.Join(out.guard, " || "))
+	}
 	if out.witness == "example" {
-		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (for example %s at %s and %s at %s; the indices depend on values the analysis does not track)",
-			kind, name, noun(a), la, noun(b), lb, tail, out.threads[0], out.elems[0], out.threads[1], out.elems[1])
+		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (for example %s at %s and %s at %s; the indices depend on values the analysis does not track)%s",
+			kind, name, noun(a), la, noun(b), lb, tail, out.threads[0], out.elems[0], out.threads[1], out.elems[1], guard)
 	}
 	if out.witness == "" {
-		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (the indices could not be proven distinct)",
-			kind, name, noun(a), la, noun(b), lb, tail)
+		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (the indices could not be proven distinct)%s",
+			kind, name, noun(a), la, noun(b), lb, tail, guard)
 	}
 	if out.params != "" {
 		tail += " (when " + out.params + ")"
 	}
-	if len(out.guard) > 0 {
-		tail += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top",
-			strings.Join(out.guard, " or "), strings.Join(out.guard, " || "))
-	}
+	tail += guard
 	if a == b {
 		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",
 			kind, name, out.threads[0], out.threads[1], baseVerb(a), out.elems[0], la, tail)

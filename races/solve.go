@@ -26,7 +26,8 @@ func (k *kernelAn) solve(lp *lincon.Problem) (lincon.Verdict, []int64) {
 	if s, ok := k.solved[key]; ok {
 		return s.v, s.model
 	}
-	v, m := lincon.Solve(lp)
+	v, m, steps := lincon.SolveCounted(lp)
+	k.work += steps
 	if k.solved == nil {
 		k.solved = map[string]solved{}
 	}

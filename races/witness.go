@@ -35,16 +35,16 @@ func (p *problem) paramText(m []int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// degenerateGuard returns the conditions ("n < 1", "tiles < 2") on integer
+// degenerateCand returns the guard ("n < 1 || tiles < 2") on integer
 // parameters whose witness values are degenerate (zero or negative: an
-// empty matrix; 1: a single row or tile) when excluding them makes the race
-// impossible: the race exists only for sizes the kernel can exclude with a
-// guard at its top, which the diagnostic then offers. It returns nil
-// otherwise.
-func (p *problem) degenerateGuard(m []int64) []string {
+// empty matrix; 1: a single row or tile) when excluding them makes this
+// pair's race impossible, keeping only the sizes the race needs; nil
+// otherwise. guards.go then checks it against every pair of the line.
+func (p *problem) degenerateCand(m []int64) *guardCand {
 	type cand struct {
 		name string
 		min  int64
+		key  varKey
 		x    lincon.Var
 	}
 	var cands []cand
@@ -56,7 +56,7 @@ func (p *problem) degenerateGuard(m []int64) []string {
 		if b, ok := prm.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 			continue
 		}
-		c := cand{name: prm.Name(), min: 1, x: x}
+		c := cand{name: prm.Name(), min: 1, key: key, x: x}
 		if m[x] == 1 {
 			c.min = 2
 		}
@@ -92,11 +92,20 @@ func (p *problem) degenerateGuard(m []int64) []string {
 			keep[i] = true
 		}
 	}
-	var out []string
+	var conds, reqs []string
+	var kept []cand
 	for i, c := range cands {
 		if keep[i] {
-			out = append(out, fmt.Sprintf("%s < %d", c.name, c.min))
+			kept = append(kept, c)
+			conds = append(conds, fmt.Sprintf("%s < %d", c.name, c.min))
+			reqs = append(reqs, fmt.Sprintf("%s must be at least %d", c.name, c.min))
 		}
 	}
-	return out
+	return &guardCand{cond: strings.Join(conds, " || "), require: strings.Join(reqs, " and "), pow2: -1,
+		fact: func(q *problem) {
+			for _, c := range kept {
+				q.base = append(q.base, le(constPoly(c.min), q.v(c.key)))
+			}
+		},
+		holds: func([]int64) bool { return true }}
 }

@@ -118,6 +118,14 @@ func (v Verdict) String() string {
 // that clause's alternatives. A model that satisfies every clause ends the
 // search; an infeasible conjunction prunes its branch.
 func Solve(p *Problem) (Verdict, []int64) {
+	v, m, _ := SolveCounted(p)
+	return v, m
+}
+
+// SolveCounted is Solve, also returning the conjunctions it decided: a
+// measure of its work that does not depend on the machine, for callers
+// that budget optional questions.
+func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	best := Infeasible
 	var model []int64
 	steps := 0
@@ -199,10 +207,10 @@ func Solve(p *Problem) (Verdict, []int64) {
 	}
 	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses)
 	if !ok {
-		return Infeasible, nil
+		return Infeasible, nil, 0
 	}
 	rec(base, clauses)
-	return best, model
+	return best, model, steps
 }
 
 // clause is an open clause of the search: its alternatives left, and the

@@ -104,4 +104,9 @@ var Kernels = map[string]any{
 	"PingPongSharedFlag":              PingPongSharedFlag,
 	"OwnElementAfterBarrier":          OwnElementAfterBarrier,
 	"FlagRewrittenAfterBarrier":       FlagRewrittenAfterBarrier,
+	"StrideTilesGuarded":              StrideTilesGuarded,
+	"StrideTilesAnyN":                 StrideTilesAnyN,
+	"ExactGridReturn":                 ExactGridReturn,
+	"WholeTileLength":                 WholeTileLength,
+	"PartialTileLength":               PartialTileLength,
 }
