@@ -42,6 +42,7 @@ var Passes = []Pass{
 	{Name: "checks-first", Run: ChecksFirst},
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "combine-checks", Run: CombineChecks},
+	{Name: "range-checks", Run: RangeChecks, Ranges: true},
 	{Name: "fuse-conditions", Run: FuseConditions},
 	{Name: "version-checks", Run: VersionChecks},
 	{Name: "fold", Run: FoldConstants},
@@ -49,6 +50,7 @@ var Passes = []Pass{
 	{Name: "simplify", Run: Simplify},
 	{Name: "narrow", Run: NarrowIndices, Ranges: true},
 	{Name: "simplify", Run: Simplify},
+	{Name: "sink", Run: SinkValues},
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "dce", Run: func(f *Func) int { DeadCode(f); return 0 }},
 }

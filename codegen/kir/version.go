@@ -158,7 +158,29 @@ end:
 	// The test at the end of h.
 	memo := map[*Value]*Value{}
 	var all *Value
+	var p *prover
+	bounds := map[[3]*Value]bool{} // the row-major bounds already tested
 	for _, c := range conds {
+		if c.guard != nil {
+			// A guarded row-major access may be covered by a test of
+			// uniform values (guardrange.go): stronger than the check,
+			// which the slow path still makes.
+			if p == nil {
+				p = &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+			}
+			if r, s, l, ok := rowMajorBound(p, h, c.guard, c.ok); ok {
+				if !bounds[[3]*Value{r, s, l}] {
+					bounds[[3]*Value{r, s, l}] = true
+					t := rowMajorTest(f, h, hoistTo(f, h, r, in, memo), hoistTo(f, h, s, in, memo), l)
+					if all == nil {
+						all = t
+					} else {
+						all = f.NewValue(h, OpAnd, TBool, all, t)
+					}
+				}
+				continue
+			}
+		}
 		t := hoistTo(f, h, c.ok, in, memo)
 		if c.guard != nil {
 			g := hoistTo(f, h, c.guard, in, memo)
