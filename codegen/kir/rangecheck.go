@@ -343,6 +343,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 			return 0
 		}
 		end.Term, end.Trap, end.Succs = TermJump, Trap{}, []*Block{t}
+		end.Comment = "all checks passed on the slow path"
 		t.Preds = append(t.Preds, end)
 	}
 
