@@ -351,9 +351,14 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 			return mod, nil
 		}
 	}
-	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch})
+	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch, NonCoherent: !env.DisableOptimizer})
 	if err != nil {
 		return nil, err
+	}
+	if !env.DisableOptimizer {
+		for i, f := range m.Funcs {
+			nonCoherent(man.Kernels[i], f)
+		}
 	}
 	mod.PTX = []byte(text)
 	return mod, nil

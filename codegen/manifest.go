@@ -62,6 +62,16 @@ type KernelInfo struct {
 	EntryParams []EntryParam `json:"entryParams"`
 	// SPIRV is the kernel's Vulkan interface (target spirv).
 	SPIRV *SPIRVInfo `json:"spirv,omitempty"`
+	// EntryNC is the PTX entry point of the variant whose loads from the
+	// ReadOnly slice parameters go through the non-coherent (read-only)
+	// data cache, ld.global.nc; absent when the kernel reads no slice it
+	// does not write, and under -O0. It takes the same parameters as
+	// Entry. A runtime may launch it only when no other slice argument's
+	// buffer overlaps a ReadOnly one (ABI.md).
+	EntryNC string `json:"entryNC,omitempty"`
+	// ReadOnly are the indices into Params of the slices EntryNC reads
+	// through the non-coherent cache.
+	ReadOnly []int `json:"readOnly,omitempty"`
 }
 
 // SPIRVInfo is how to launch one SPIR-V entry point on Vulkan (ABI.md,
@@ -225,6 +235,23 @@ func kernelManifest(p *packages.Package, k *kernels.Kernel, f *kir.Func, pos str
 }
 
 // fieldsOf flattens a struct type's scalar fields with their offsets.
+// nonCoherent fills in ki's EntryNC and ReadOnly from f's read-only
+// loads (kir.ReadOnlyLoads), as the PTX emitter compiles them.
+func nonCoherent(ki *KernelInfo, f *kir.Func) {
+	loads, slots := kir.ReadOnlyLoads(f)
+	if len(loads) == 0 {
+		return
+	}
+	for _, s := range slots {
+		for j, p := range ki.Params {
+			if p.Kind == "slice" && p.Entry[0] == s {
+				ki.ReadOnly = append(ki.ReadOnly, j)
+			}
+		}
+	}
+	ki.EntryNC = ptx.NCName(f)
+}
+
 func fieldsOf(t types.Type, p *packages.Package) []FieldInfo {
 	st, ok := t.Underlying().(*types.Struct)
 	if !ok {

@@ -2,9 +2,12 @@ package codegen_test
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/kir"
 )
 
 // optCorpora are every corpus the codegen tests compile, with whether its
@@ -28,5 +31,99 @@ func TestOptimizerPreservesSemantics(t *testing.T) {
 		raw := build(t, codegen.Options{DisableOptimizer: true}, set.patterns...)
 		runs, trapped := runTwins(t, opt, raw, set.raceFree, rand.New(rand.NewPCG(3, 5)), "optimized", "with -O0")
 		t.Logf("%d kernels, %d runs, %d trapped", len(opt.IR.Funcs), runs, trapped)
+	}
+}
+
+// TestStencilFastPaths: on the benchmark stencils, the test before the
+// loads of the fast path compares two indices with len(in) (RangeChecks),
+// and the tiled
+// transpose's test before its loads compares no index at all (its guarded
+// row-major checks are covered by a test of n and len(in)).
+func TestStencilFastPaths(t *testing.T) {
+	m := build(t, codegen.Options{VerifyPasses: true}, "github.com/gpukvet/gpukvet/bench/kernels")
+	want := map[string]int{"kernels_Stencil2D": 2, "kernels_Stencil3D": 2, "kernels_Smooth2D": 2, "kernels_Transpose": 0}
+	for _, f := range m.IR.Funcs {
+		n, ok := want[f.Name]
+		if !ok {
+			continue
+		}
+		// For each block with a global load, the comparisons in the blocks
+		// dominating it; the fast path is the load with the fewest.
+		dom := kir.Dominators(f)
+		got := -1
+		for _, l := range f.Blocks {
+			if !slices.ContainsFunc(l.Values, func(v *kir.Value) bool { return v.Op == kir.OpLoad && v.Args[0].Type.Space == kir.Global }) {
+				continue
+			}
+			c := 0
+			for _, b := range f.Blocks {
+				if !dom.Dominates(b, l) {
+					continue
+				}
+				for _, v := range b.Values {
+					// u64(idx) < u64(len(in)) with idx depending on the thread.
+					if v.Op == kir.OpLt && v.Args[1].Op == kir.OpBitcast && v.Args[1].Args[0].Op == kir.OpParam &&
+						f.Params[v.Args[1].Args[0].Index].Name == "in_len" && perThread(v.Args[0], map[*kir.Value]bool{}) {
+						c++
+					}
+				}
+			}
+			if got < 0 || c < got {
+				got = c
+			}
+		}
+		if got != n {
+			t.Errorf("%s: %d index comparisons with len(in) before the first load, want %d\n%s", f.Name, got, n, kir.Format(f))
+		}
+	}
+}
+
+// perThread reports whether v depends on a thread or block index.
+func perThread(v *kir.Value, seen map[*kir.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	if v.Op == kir.OpSpecial {
+		return v.Index < kir.BlockDimX
+	}
+	for _, a := range v.Args {
+		if perThread(a, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNonCoherentEntries: a kernel reading slices it does not write has an
+// `_nc` entry point whose loads from them are ld.global.nc, named in the
+// manifest with the read-only parameters; -O0 has none.
+func TestNonCoherentEntries(t *testing.T) {
+	m := build(t, codegen.Options{VerifyPasses: true}, "github.com/gpukvet/gpukvet/bench/kernels")
+	for _, k := range m.Manifest.Kernels {
+		if k.Name != "Triad" && k.Name != "Daxpy" {
+			continue
+		}
+		// Triad(s, a, b, c) reads b and c; Daxpy(a, x, y) reads x (y is written).
+		want := map[string][]int{"Triad": {2, 3}, "Daxpy": {1}}[k.Name]
+		if k.EntryNC != k.Entry+"_nc" || !slices.Equal(k.ReadOnly, want) {
+			t.Errorf("%s: entryNC %q readOnly %v, want %q %v", k.Name, k.EntryNC, k.ReadOnly, k.Entry+"_nc", want)
+		}
+		text := entry(t, m, k.EntryNC)
+		if got := strings.Count(text, "ld.global.nc."); got != len(want) {
+			t.Errorf("%s: %d ld.global.nc in %s, want %d\n%s", k.Name, got, k.EntryNC, len(want), text)
+		}
+		if strings.Contains(entry(t, m, k.Entry), "ld.global.nc") {
+			t.Errorf("%s: the coherent entry has ld.global.nc", k.Name)
+		}
+	}
+	o0 := build(t, codegen.Options{DisableOptimizer: true}, "github.com/gpukvet/gpukvet/bench/kernels")
+	if strings.Contains(string(o0.PTX), "_nc(") || strings.Contains(string(o0.PTX), "ld.global.nc") {
+		t.Error("-O0 emits non-coherent entry points")
+	}
+	for _, k := range o0.Manifest.Kernels {
+		if k.EntryNC != "" || k.ReadOnly != nil {
+			t.Errorf("-O0: %s has entryNC %q readOnly %v", k.Name, k.EntryNC, k.ReadOnly)
+		}
 	}
 }

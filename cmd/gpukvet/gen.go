@@ -263,8 +263,10 @@ type compiled struct {
 
 type compiledKernel struct {
 	entry       string
-	dims        int   // 0: unknown
-	block, grid []int // the block= and grid= shapes, nil if free
+	entryNC     string // the variant with non-coherent loads, "" if none
+	readOnly    []int  // the slice parameters it reads so
+	dims        int    // 0: unknown
+	block, grid []int  // the block= and grid= shapes, nil if free
 }
 
 // generate renders the generated file for pkg.
@@ -359,7 +361,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 			w("\t\tDims: %d,\n", ck.dims)
 		}
 		w("\t\tParams: %#v,\n", names)
-		w("\t\tCode: &backend.Code{%sEntry: %q, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions%s},\n", ptxField(gp), ck.entry, spirvFields(gp, c, k.name))
+		w("\t\tCode: &backend.Code{%sEntry: %q, %sSourceHash: gpukvetSourceHash, Positions: gpukvetPositions%s},\n", ptxField(gp), ck.entry, ncFields(gp, ck), spirvFields(gp, c, k.name))
 		w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s},\n", k.name)
 		w("\t})\n")
 	}

@@ -28,7 +28,7 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 		if k.Pkg != gp.pkg.PkgPath {
 			continue
 		}
-		c.kernels[k.Name] = compiledKernel{entry: k.Entry, dims: k.Dims, block: k.Block, grid: k.Grid}
+		c.kernels[k.Name] = compiledKernel{entry: k.Entry, entryNC: k.EntryNC, readOnly: k.ReadOnly, dims: k.Dims, block: k.Block, grid: k.Grid}
 	}
 	for _, k := range gp.kernels {
 		if _, ok := c.kernels[k.name]; !ok {
@@ -36,4 +36,13 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 		}
 	}
 	return c, nil
+}
+
+// ncFields are the fields of a kernel's backend.Code that name its entry
+// point with non-coherent loads (codegen/ABI.md), when the PTX has one.
+func ncFields(gp *genPackage, ck compiledKernel) string {
+	if gp.targets.noPTX || ck.entryNC == "" {
+		return ""
+	}
+	return fmt.Sprintf("EntryNC: %q, ReadOnly: %#v, ", ck.entryNC, ck.readOnly)
 }

@@ -5,7 +5,8 @@ import "math"
 // NarrowIndices computes in 32 bits the 64-bit integer additions,
 // subtractions and multiplications whose operands and result provably fit
 // in an int32 (thread-index arithmetic under a block= shape, tile offsets,
-// loop counters bounded by constants): GPUs do 32-bit integer arithmetic in
+// loop counters bounded by constants), and the comparisons of such values:
+// GPUs do 32-bit integer arithmetic in
 // one instruction and 64-bit in several. Go's int is 64 bits, so a global
 // index (blockIdx*blockDim can pass 2^31) stays 64-bit. The value keeps its
 // 64-bit type for its users as a sign extension of the 32-bit result, which
@@ -34,6 +35,24 @@ func NarrowIndices(f *Func) int {
 			out = append(out, v)
 			narrow[v] = w
 			n++
+		}
+		b.Values = out
+	}
+	// A comparison of two values that fit compares their 32-bit twins:
+	// the same order, one instruction. (After the arithmetic, so that the
+	// ranges above were computed from the comparisons as they were.)
+	for _, b := range ReversePostorder(f) {
+		var out []*Value
+		for _, v := range b.Values {
+			if v.Op.IsCompare() && v.Args[0].Type.Kind == I64 && fits(p.rng(v.Args[0], b)) && fits(p.rng(v.Args[1], b)) {
+				var args [2]*Value
+				for i, a := range v.Args {
+					args[i], out = p.to32(f, b, a, narrow, out)
+				}
+				v.Args = args[:]
+				n++
+			}
+			out = append(out, v)
 		}
 		b.Values = out
 	}

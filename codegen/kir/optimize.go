@@ -20,8 +20,11 @@ type OptOptions struct {
 type Pass struct {
 	Name string
 	Run  func(*Func) int
-	// Ranges marks a pass that KeepBoundsChecks turns off.
+	// Ranges marks a pass that KeepBoundsChecks turns off, or replaces
+	// with Exact when set.
 	Ranges bool
+	// Exact is the pass without what rests on value ranges.
+	Exact func(*Func) int
 }
 
 // Passes is the optimization pipeline, in order. It is target-independent:
@@ -42,13 +45,15 @@ var Passes = []Pass{
 	{Name: "checks-first", Run: ChecksFirst},
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "combine-checks", Run: CombineChecks},
+	{Name: "range-checks", Run: RangeChecks, Ranges: true},
 	{Name: "fuse-conditions", Run: FuseConditions},
-	{Name: "version-checks", Run: VersionChecks},
+	{Name: "version-checks", Run: VersionChecks, Ranges: true, Exact: VersionChecksExact},
 	{Name: "fold", Run: FoldConstants},
 	{Name: "offsets", Run: SplitConstOffsets},
 	{Name: "simplify", Run: Simplify},
 	{Name: "narrow", Run: NarrowIndices, Ranges: true},
 	{Name: "simplify", Run: Simplify},
+	{Name: "sink", Run: SinkValues},
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "dce", Run: func(f *Func) int { DeadCode(f); return 0 }},
 }
@@ -60,10 +65,13 @@ func Optimize(f *Func, o OptOptions) error {
 		return nil
 	}
 	for _, p := range Passes {
+		run := p.Run
 		if p.Ranges && o.KeepBoundsChecks {
-			continue
+			if run = p.Exact; run == nil {
+				continue
+			}
 		}
-		p.Run(f)
+		run(f)
 		if o.Verify {
 			if err := Verify(f); err != nil {
 				return fmt.Errorf("after pass %s: %v", p.Name, err)

@@ -23,14 +23,24 @@ package kir
 // after it is entered from the region alone (not a loop header), where
 // one phi per value joins the two copies. It returns how many regions it
 // copied.
-func VersionChecks(f *Func) int {
+//
+// Guarded row-major accesses are covered by one test of uniform values
+// where the range prover shows their indices non-negative (guardrange.go);
+// VersionChecksExact does without.
+func VersionChecks(f *Func) int { return versionChecks(f, true) }
+
+// VersionChecksExact is VersionChecks without the tests that rest on value
+// ranges (what OptOptions.KeepBoundsChecks runs).
+func VersionChecksExact(f *Func) int { return versionChecks(f, false) }
+
+func versionChecks(f *Func, ranges bool) int {
 	n := 0
 	done := map[*Block]bool{}
 	for _, h := range ReversePostorder(f) {
 		if done[h] || h.Term != TermBranch || len(h.Succs) != 2 {
 			continue
 		}
-		if versionRegion(f, h, done) {
+		if versionRegion(f, h, done, ranges) {
 			n++
 		}
 	}
@@ -44,7 +54,7 @@ func VersionChecks(f *Func) int {
 // check is on the main path) does.
 type checkCond struct{ guard, ok *Value }
 
-func versionRegion(f *Func, h *Block, done map[*Block]bool) bool {
+func versionRegion(f *Func, h *Block, done map[*Block]bool, ranges bool) bool {
 	in := map[*Block]bool{}
 	var region []*Block // in order: main path blocks and arms
 	var conds []checkCond
@@ -158,7 +168,29 @@ end:
 	// The test at the end of h.
 	memo := map[*Value]*Value{}
 	var all *Value
+	var p *prover
+	bounds := map[[3]*Value]bool{} // the row-major bounds already tested
 	for _, c := range conds {
+		if c.guard != nil && ranges {
+			// A guarded row-major access may be covered by a test of
+			// uniform values (guardrange.go): stronger than the check,
+			// which the slow path still makes.
+			if p == nil {
+				p = &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+			}
+			if r, s, l, ok := rowMajorBound(p, h, c.guard, c.ok); ok {
+				if !bounds[[3]*Value{r, s, l}] {
+					bounds[[3]*Value{r, s, l}] = true
+					t := rowMajorTest(f, h, hoistTo(f, h, r, in, memo), hoistTo(f, h, s, in, memo), l)
+					if all == nil {
+						all = t
+					} else {
+						all = f.NewValue(h, OpAnd, TBool, all, t)
+					}
+				}
+				continue
+			}
+		}
 		t := hoistTo(f, h, c.ok, in, memo)
 		if c.guard != nil {
 			g := hoistTo(f, h, c.guard, in, memo)

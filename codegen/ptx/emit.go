@@ -33,7 +33,17 @@ type Options struct {
 	// Version is the PTX ISA version, "7.8" by default (CUDA 11.8's
 	// ptxas, the oldest toolchain the project assembles with).
 	Version string
+	// NonCoherent adds, for every kernel with loads that
+	// kir.ReadOnlyLoads finds, a second entry point NCName(f) whose
+	// loads from read-only parameters are ld.global.nc (through the
+	// read-only data cache). It is right only for launches in which no
+	// buffer the kernel writes overlaps a read-only one; the runtime
+	// picks it then.
+	NonCoherent bool
 }
+
+// NCName is the entry point of f's variant with non-coherent loads.
+func NCName(f *kir.Func) string { return f.Name + "_nc" }
 
 // Emit returns the PTX text of module m.
 func Emit(m *kir.Module, opts Options) (string, error) {
@@ -52,9 +62,18 @@ func Emit(m *kir.Module, opts Options) (string, error) {
 		sb.WriteString("\n")
 	}
 	for _, f := range m.Funcs {
-		e := &emitter{f: f, sb: &sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
+		e := &emitter{f: f, name: f.Name, sb: &sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
 		if err := e.function(); err != nil {
 			return "", err
+		}
+		if !opts.NonCoherent {
+			continue
+		}
+		if nc, _ := kir.ReadOnlyLoads(f); len(nc) > 0 {
+			e := &emitter{f: f, name: NCName(f), nc: nc, sb: &sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
+			if err := e.function(); err != nil {
+				return "", err
+			}
 		}
 	}
 	return sb.String(), nil
@@ -64,12 +83,14 @@ func Emit(m *kir.Module, opts Options) (string, error) {
 func SharedName(i int) string { return fmt.Sprintf("__gpukvet_shared_%d", i) }
 
 // ParamName is the PTX name of parameter i of an entry.
-func ParamName(f *kir.Func, i int) string {
-	return fmt.Sprintf("%s_param_%d", f.Name, i)
-}
+func ParamName(f *kir.Func, i int) string { return paramName(f.Name, i) }
+
+func paramName(entry string, i int) string { return fmt.Sprintf("%s_param_%d", entry, i) }
 
 type emitter struct {
 	f              *kir.Func
+	name           string              // the entry point's name
+	nc             map[*kir.Value]bool // loads emitted as ld.global.nc
 	sb             *strings.Builder
 	body           strings.Builder
 	reg            []string // register of each value
@@ -130,12 +151,12 @@ func (e *emitter) function() error {
 		return e.err
 	}
 	w := e.sb
-	fmt.Fprintf(w, "// %s\n.visible .entry %s(\n", f.Name, f.Name)
+	fmt.Fprintf(w, "// %s\n.visible .entry %s(\n", e.name, e.name)
 	for i, p := range f.Params {
 		if p.Bytes > 0 {
-			fmt.Fprintf(w, "\t.param .align %d .b8 %s[%d],\n", p.Align, ParamName(f, i), p.Bytes)
+			fmt.Fprintf(w, "\t.param .align %d .b8 %s[%d],\n", p.Align, paramName(e.name, i), p.Bytes)
 		} else {
-			fmt.Fprintf(w, "\t.param .%s %s,\n", ParamType(p.Type.Kind), ParamName(f, i))
+			fmt.Fprintf(w, "\t.param .%s %s,\n", ParamType(p.Type.Kind), paramName(e.name, i))
 		}
 	}
 	fmt.Fprintf(w, "\t.param .u64 %s\n)\n", gpuabi.TrapParamName)
@@ -380,7 +401,7 @@ func (e *emitter) constant(d string, v *kir.Value) {
 
 func (e *emitter) param(d string, v *kir.Value) {
 	p := e.f.Params[v.Index]
-	name := ParamName(e.f, v.Index)
+	name := paramName(e.name, v.Index)
 	addr := name
 	if p.Bytes > 0 {
 		addr = fmt.Sprintf("%s+%d", name, v.Imm)
@@ -570,7 +591,11 @@ func (e *emitter) load(d string, v *kir.Value) {
 		e.ins("setp.ne.u32 %s, %s, 0", d, t)
 		return
 	}
-	e.ins("ld%s.%s %s, [%s]", space(p), memTyp(k), d, e.r(p))
+	sp := space(p)
+	if e.nc[v] {
+		sp += ".nc"
+	}
+	e.ins("ld%s.%s %s, [%s]", sp, memTyp(k), d, e.r(p))
 }
 
 func (e *emitter) store(v *kir.Value) {

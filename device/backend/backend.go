@@ -116,6 +116,12 @@ type Code struct {
 	PTX []byte
 	// Entry is the kernel's entry-point name in the modules.
 	Entry string
+	// EntryNC, if set, is the entry point of the PTX variant that reads
+	// the ReadOnly parameters (indices into Kernel.Params) through the
+	// non-coherent cache; a backend may launch it only when no other
+	// slice argument's buffer overlaps a ReadOnly one (codegen/ABI.md).
+	EntryNC  string
+	ReadOnly []int
 	// SourceHash identifies the kernel sources the code was compiled from,
 	// so that a stale module is detected at launch.
 	SourceHash string

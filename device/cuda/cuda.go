@@ -47,12 +47,12 @@ type Backend struct {
 	dev  int32
 	info Info
 
-	trap     uintptr                   // trapSlots trap records
-	launched []*backend.Kernel         // the kernel of each used trap slot, in order
-	pending  error                     // a trap found early, reported by the next Sync or Read
-	modules  map[[32]byte]uintptr      // CUmodule per PTX text
-	funcs    map[*backend.Code]uintptr // on the owner thread
-	ready    map[*backend.Code]uintptr // the same, on the callers' side
+	trap     uintptr              // trapSlots trap records
+	launched []*backend.Kernel    // the kernel of each used trap slot, in order
+	pending  error                // a trap found early, reported by the next Sync or Read
+	modules  map[[32]byte]uintptr // CUmodule per PTX text
+	funcs    map[entryKey]uintptr // on the owner thread
+	ready    map[entryKey]uintptr // the same, on the callers' side
 	closed   bool
 }
 
@@ -92,7 +92,7 @@ func OpenBackend() (*Backend, error) {
 			return nil, fmt.Errorf("cuda: GPUKVET_CUDA_DEVICE=%q is not a device number", s)
 		}
 	}
-	b := &Backend{drv: drv, modules: map[[32]byte]uintptr{}, funcs: map[*backend.Code]uintptr{}, ready: map[*backend.Code]uintptr{}}
+	b := &Backend{drv: drv, modules: map[[32]byte]uintptr{}, funcs: map[entryKey]uintptr{}, ready: map[entryKey]uintptr{}}
 	own, err := startOwner(func() error { return b.setup(ordinal) })
 	if err != nil {
 		return nil, err
@@ -309,14 +309,20 @@ func (b *Backend) CopyDeviceToDevice(dst, src backend.Memory) error {
 	})
 }
 
-// function returns the CUfunction of a kernel's compiled code, loading its
-// module once per PTX text.
-func (b *Backend) function(k *backend.Kernel) (uintptr, error) {
+// entryKey names one entry point of a kernel's code: Entry, or EntryNC.
+type entryKey struct {
+	code *backend.Code
+	nc   bool
+}
+
+// function returns the CUfunction of a kernel's compiled code (its
+// EntryNC variant if nc), loading its module once per PTX text.
+func (b *Backend) function(k *backend.Kernel, nc bool) (uintptr, error) {
 	c := k.Code
 	if c == nil || len(c.PTX) == 0 {
 		return 0, fmt.Errorf("kernel %s has no compiled GPU code: run `go generate` (//go:generate gpukvet gen) in its package", k.Name)
 	}
-	if f, ok := b.funcs[c]; ok {
+	if f, ok := b.funcs[entryKey{c, nc}]; ok {
 		return f, nil
 	}
 	if err := checkStale(k); err != nil {
@@ -332,13 +338,17 @@ func (b *Backend) function(k *backend.Kernel) (uintptr, error) {
 		b.modules[key] = mod
 	}
 	d := b.drv
-	entry := append([]byte(c.Entry), 0)
+	name := c.Entry
+	if nc {
+		name = c.EntryNC
+	}
+	entry := append([]byte(name), 0)
 	var f uintptr
 	if err := d.call("cuModuleGetFunction", d.cuModuleGetFunction, uintptr(unsafe.Pointer(&f)), mod, uintptr(unsafe.Pointer(&entry[0]))); err != nil {
-		return 0, fmt.Errorf("kernel %s: entry point %q not in its PTX module: %w", k.Name, c.Entry, err)
+		return 0, fmt.Errorf("kernel %s: entry point %q not in its PTX module: %w", k.Name, name, err)
 	}
 	runtime.KeepAlive(entry)
-	b.funcs[c] = f
+	b.funcs[entryKey{c, nc}] = f
 	return f, nil
 }
 
@@ -378,21 +388,22 @@ func (b *Backend) loadModule(ptx []byte) (uintptr, error) {
 // arguments and shapes) is then reported by the next Sync or Read, naming
 // the kernel.
 func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg) error {
-	f, ok := b.ready[k.Code]
+	params, err := marshalParams(k, args, 0) // the trap record is chosen on the owner thread
+	if err != nil {
+		return err
+	}
+	key := entryKey{k.Code, k.Code != nil && k.Code.EntryNC != "" && nonCoherent(k.Code.ReadOnly, spans(args))}
+	f, ok := b.ready[key]
 	if !ok {
 		err := b.own.do(func() error {
 			var err error
-			f, err = b.function(k)
+			f, err = b.function(k, key.nc)
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		b.ready[k.Code] = f
-	}
-	params, err := marshalParams(k, args, 0) // the trap record is chosen on the owner thread
-	if err != nil {
-		return err
+		b.ready[key] = f
 	}
 	g, bl := extent(grid), extent(block)
 	return b.own.post(func() {
@@ -529,4 +540,40 @@ func (b *Backend) Close() error {
 	})
 	b.own.stop()
 	return err
+}
+
+// spans returns the device address range [start, end) of each slice
+// argument's buffer (empty for other arguments and empty slices).
+// marshalParams has checked that every slice argument is this backend's.
+func spans(args []backend.Arg) [][2]uintptr {
+	out := make([][2]uintptr, len(args))
+	for i, a := range args {
+		if m, ok := a.Mem.(*memory); ok && m != nil && m.ptr != 0 {
+			out[i] = [2]uintptr{m.ptr, m.ptr + uintptr(m.size)}
+		}
+	}
+	return out
+}
+
+// nonCoherent reports whether a launch may use the entry point that reads
+// the readOnly arguments through the non-coherent cache: no other
+// argument's buffer overlaps one of theirs (two read-only arguments may
+// share a buffer).
+func nonCoherent(readOnly []int, spans [][2]uintptr) bool {
+	ro := map[int]bool{}
+	for _, i := range readOnly {
+		if i < 0 || i >= len(spans) {
+			return false
+		}
+		ro[i] = true
+	}
+	for _, r := range readOnly {
+		a := spans[r]
+		for j, b := range spans {
+			if !ro[j] && a[0] < a[1] && b[0] < b[1] && a[0] < b[1] && b[0] < a[1] {
+				return false
+			}
+		}
+	}
+	return true
 }

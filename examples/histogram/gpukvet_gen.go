@@ -173,6 +173,158 @@ $T_1:
 	exit;
 }
 
+// histogram_Histogram_nc
+.visible .entry histogram_Histogram_nc(
+	.param .u64 histogram_Histogram_nc_param_0,
+	.param .s64 histogram_Histogram_nc_param_1,
+	.param .u64 histogram_Histogram_nc_param_2,
+	.param .s64 histogram_Histogram_nc_param_3,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<33>;
+	.reg .b64 %rd<50>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.u64 %rd1, [histogram_Histogram_nc_param_0];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.s64 %rd2, [histogram_Histogram_nc_param_1];
+	ld.param.u64 %rd3, [histogram_Histogram_nc_param_2];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [histogram_Histogram_nc_param_3];
+	mov.u64 %rd5, __gpukvet_shared_0;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd6, %r1;
+	mov.b64 %rd7, %rd6;
+	mov.b32 %r2, %r1;
+	mov.b32 %r3, 4;
+	mul.lo.s32 %r4, %r2, %r3;
+	cvt.s64.s32 %rd8, %r4;
+	add.s64 %rd9, %rd5, %rd8;
+	mov.b32 %r5, 0;
+	st.shared.u32 [%rd9], %r5;
+	bar.sync 0;
+	mov.u32 %r6, %ntid.x;
+	cvt.u64.u32 %rd10, %r6;
+	mov.u32 %r7, %nctaid.x;
+	cvt.u64.u32 %rd11, %r7;
+	mul.wide.u32 %rd12, %r6, %r7;
+	mov.u32 %r8, %ctaid.x;
+	cvt.u64.u32 %rd13, %r8;
+	mul.wide.u32 %rd14, %r8, %r6;
+	add.s64 %rd15, %rd14, %rd6;
+	mov.b64 %rd16, 3;
+	mul.lo.s64 %rd17, %rd12, %rd16;
+	mov.b64 %rd19, %rd15;
+$L_1:
+	mov.b64 %rd18, %rd19;
+	add.s64 %rd20, %rd18, %rd17;
+	setp.lt.s64 %p1, %rd20, %rd2;
+	@%p1 bra $L_2;
+	mov.b64 %rd42, %rd18;
+	bra $L_3;
+$L_2:
+	add.s64 %rd21, %rd1, %rd18;
+	ld.global.nc.u8 %r9, [%rd21];
+	cvt.u64.u32 %rd22, %r9;
+	cvt.u32.u64 %r10, %rd22;
+	mul.lo.s32 %r11, %r10, %r3;
+	cvt.s64.s32 %rd23, %r11;
+	add.s64 %rd24, %rd5, %rd23;
+	mov.b32 %r12, 1;
+	atom.shared.add.u32 %r13, [%rd24], %r12;
+	add.s64 %rd25, %rd18, %rd12;
+	add.s64 %rd26, %rd1, %rd25;
+	ld.global.nc.u8 %r14, [%rd26];
+	cvt.u64.u32 %rd27, %r14;
+	cvt.u32.u64 %r15, %rd27;
+	mul.lo.s32 %r16, %r15, %r3;
+	cvt.s64.s32 %rd28, %r16;
+	add.s64 %rd29, %rd5, %rd28;
+	atom.shared.add.u32 %r17, [%rd29], %r12;
+	add.s64 %rd30, %rd25, %rd12;
+	add.s64 %rd31, %rd1, %rd30;
+	ld.global.nc.u8 %r18, [%rd31];
+	cvt.u64.u32 %rd32, %r18;
+	cvt.u32.u64 %r19, %rd32;
+	mul.lo.s32 %r20, %r19, %r3;
+	cvt.s64.s32 %rd33, %r20;
+	add.s64 %rd34, %rd5, %rd33;
+	atom.shared.add.u32 %r21, [%rd34], %r12;
+	add.s64 %rd35, %rd30, %rd12;
+	add.s64 %rd36, %rd1, %rd35;
+	ld.global.nc.u8 %r22, [%rd36];
+	cvt.u64.u32 %rd37, %r22;
+	cvt.u32.u64 %r23, %rd37;
+	mul.lo.s32 %r24, %r23, %r3;
+	cvt.s64.s32 %rd38, %r24;
+	add.s64 %rd39, %rd5, %rd38;
+	atom.shared.add.u32 %r25, [%rd39], %r12;
+	add.s64 %rd40, %rd35, %rd12;
+	mov.b64 %rd19, %rd40;
+	bra $L_1;
+$L_3:
+	mov.b64 %rd41, %rd42;
+	setp.lt.s64 %p2, %rd41, %rd2;
+	@!%p2 bra $L_5;
+$L_4:
+	add.s64 %rd43, %rd1, %rd41;
+	ld.global.nc.u8 %r26, [%rd43];
+	cvt.u64.u32 %rd44, %r26;
+	cvt.u32.u64 %r27, %rd44;
+	mul.lo.s32 %r28, %r27, %r3;
+	cvt.s64.s32 %rd45, %r28;
+	add.s64 %rd46, %rd5, %rd45;
+	mov.b32 %r29, 1;
+	atom.shared.add.u32 %r30, [%rd46], %r29;
+	add.s64 %rd47, %rd41, %rd12;
+	mov.b64 %rd42, %rd47;
+	bra $L_3;
+$L_5:
+	bar.sync 0;
+	ld.shared.u32 %r31, [%rd9];
+	setp.gt.u32 %p3, %r31, %r5;
+	@!%p3 bra $L_7;
+$L_6:
+	mov.b64 %rd48, %rd4;
+	setp.lt.u64 %p4, %rd7, %rd48;
+	@!%p4 bra $L_9;
+$L_8:
+	add.s64 %rd49, %rd3, %rd8;
+	atom.global.add.u32 %r32, [%rd49], %r31;
+$L_7:
+	ret;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 4;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -318,7 +470,7 @@ func init() {
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"data", "hist"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Histogram", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Histogram", EntryNC: "histogram_Histogram_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
 		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistogram},
 	})
 }

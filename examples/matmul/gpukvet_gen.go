@@ -417,6 +417,400 @@ $T_3:
 	exit;
 }
 
+// matmul_MatMul_nc
+.visible .entry matmul_MatMul_nc(
+	.param .s64 matmul_MatMul_nc_param_0,
+	.param .s64 matmul_MatMul_nc_param_1,
+	.param .s64 matmul_MatMul_nc_param_2,
+	.param .u64 matmul_MatMul_nc_param_3,
+	.param .s64 matmul_MatMul_nc_param_4,
+	.param .u64 matmul_MatMul_nc_param_5,
+	.param .s64 matmul_MatMul_nc_param_6,
+	.param .u64 matmul_MatMul_nc_param_7,
+	.param .s64 matmul_MatMul_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<17>;
+	.reg .b32 %r<96>;
+	.reg .b64 %rd<137>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [matmul_MatMul_nc_param_0];
+	ld.param.s64 %rd2, [matmul_MatMul_nc_param_1];
+	ld.param.s64 %rd3, [matmul_MatMul_nc_param_2];
+	ld.param.u64 %rd4, [matmul_MatMul_nc_param_3];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.s64 %rd5, [matmul_MatMul_nc_param_4];
+	ld.param.u64 %rd6, [matmul_MatMul_nc_param_5];
+	cvta.to.global.u64 %rd6, %rd6;
+	ld.param.s64 %rd7, [matmul_MatMul_nc_param_6];
+	ld.param.u64 %rd8, [matmul_MatMul_nc_param_7];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [matmul_MatMul_nc_param_8];
+	mov.u64 %rd10, __gpukvet_shared_0;
+	mov.u64 %rd11, __gpukvet_shared_1;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd12, %r1;
+	mov.u32 %r2, %tid.y;
+	cvt.u64.u32 %rd13, %r2;
+	mov.u32 %r3, %ctaid.y;
+	mov.u32 %r4, %ntid.y;
+	mov.b32 %r5, %r3;
+	mov.b32 %r6, %r4;
+	mul.lo.s32 %r7, %r5, %r6;
+	mov.b32 %r8, %r2;
+	add.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd14, %r9;
+	mov.u32 %r10, %ctaid.x;
+	cvt.u64.u32 %rd15, %r10;
+	mov.u32 %r11, %ntid.x;
+	cvt.u64.u32 %rd16, %r11;
+	mul.wide.u32 %rd17, %r10, %r11;
+	add.s64 %rd18, %rd17, %rd12;
+	mov.b32 %r12, 0f00000000;
+	mov.b64 %rd19, 0;
+	setp.lt.s64 %p1, %rd14, %rd1;
+	mul.lo.s64 %rd20, %rd14, %rd2;
+	mov.b64 %rd21, %rd5;
+	setp.lt.s64 %p2, %rd18, %rd3;
+	mov.b64 %rd22, %rd7;
+	add.s64 %rd23, %rd11, %rd19;
+	mov.b32 %r14, %r12;
+	mov.b64 %rd25, %rd19;
+$L_1:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd24, %rd25;
+	setp.lt.s64 %p3, %rd24, %rd2;
+	@!%p3 bra $L_3;
+$L_2:
+	add.s64 %rd26, %rd24, %rd12;
+	setp.lt.s64 %p4, %rd26, %rd2;
+	and.pred %p5, %p1, %p4;
+	add.s64 %rd27, %rd20, %rd24;
+	add.s64 %rd28, %rd27, %rd12;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p6, %rd29, %rd21;
+	not.pred %p7, %p5;
+	or.pred %p8, %p7, %p6;
+	add.s64 %rd30, %rd24, %rd13;
+	mul.lo.s64 %rd31, %rd30, %rd3;
+	add.s64 %rd32, %rd31, %rd18;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p9, %rd33, %rd22;
+	setp.lt.s64 %p10, %rd30, %rd2;
+	and.pred %p11, %p10, %p2;
+	not.pred %p12, %p11;
+	or.pred %p13, %p12, %p9;
+	and.pred %p14, %p8, %p13;
+	@!%p14 bra $L_16;
+$L_17:
+	@%p5 bra $L_18;
+	mov.b32 %r94, %r12;
+	bra $L_19;
+$L_18:
+	mov.b64 %rd131, 4;
+	mul.lo.s64 %rd132, %rd28, %rd131;
+	add.s64 %rd133, %rd4, %rd132;
+	ld.global.nc.f32 %r92, [%rd133];
+	mov.b32 %r94, %r92;
+$L_19:
+	mov.b32 %r93, %r94;
+	@%p11 bra $L_20;
+	mov.b32 %r18, %r12;
+	mov.b32 %r20, %r93;
+	bra $L_7;
+$L_20:
+	mov.b64 %rd134, 4;
+	mul.lo.s64 %rd135, %rd32, %rd134;
+	add.s64 %rd136, %rd6, %rd135;
+	ld.global.nc.f32 %r95, [%rd136];
+	mov.b32 %r18, %r95;
+	mov.b32 %r20, %r93;
+$L_7:
+	mov.b32 %r17, %r18;
+	mov.b32 %r19, %r20;
+	mov.b64 %rd34, 16;
+	mov.b64 %rd35, 64;
+	mov.b32 %r21, 64;
+	mul.lo.s32 %r22, %r8, %r21;
+	cvt.s64.s32 %rd36, %r22;
+	add.s64 %rd37, %rd10, %rd36;
+	mov.b64 %rd38, 4;
+	mov.b32 %r23, %r1;
+	mov.b32 %r24, 4;
+	mul.lo.s32 %r25, %r23, %r24;
+	cvt.s64.s32 %rd39, %r25;
+	add.s64 %rd40, %rd37, %rd39;
+	st.shared.f32 [%rd40], %r19;
+	add.s64 %rd41, %rd11, %rd36;
+	add.s64 %rd42, %rd41, %rd39;
+	st.shared.f32 [%rd42], %r17;
+	bar.sync 0;
+	add.s64 %rd43, %rd37, %rd19;
+	ld.shared.f32 %r26, [%rd43];
+	add.s64 %rd44, %rd23, %rd39;
+	ld.shared.f32 %r27, [%rd44];
+	mul.f32 %r28, %r26, %r27;
+	add.f32 %r29, %r13, %r28;
+	add.s64 %rd45, %rd37, %rd38;
+	ld.shared.f32 %r30, [%rd45];
+	add.s64 %rd46, %rd11, %rd35;
+	add.s64 %rd47, %rd46, %rd39;
+	ld.shared.f32 %r31, [%rd47];
+	mul.f32 %r32, %r30, %r31;
+	add.f32 %r33, %r29, %r32;
+	mov.b64 %rd48, 8;
+	add.s64 %rd49, %rd37, %rd48;
+	ld.shared.f32 %r34, [%rd49];
+	mov.b64 %rd50, 128;
+	add.s64 %rd51, %rd11, %rd50;
+	add.s64 %rd52, %rd51, %rd39;
+	ld.shared.f32 %r35, [%rd52];
+	mul.f32 %r36, %r34, %r35;
+	add.f32 %r37, %r33, %r36;
+	mov.b64 %rd53, 12;
+	add.s64 %rd54, %rd37, %rd53;
+	ld.shared.f32 %r38, [%rd54];
+	mov.b64 %rd55, 192;
+	add.s64 %rd56, %rd11, %rd55;
+	add.s64 %rd57, %rd56, %rd39;
+	ld.shared.f32 %r39, [%rd57];
+	mul.f32 %r40, %r38, %r39;
+	add.f32 %r41, %r37, %r40;
+	add.s64 %rd58, %rd37, %rd34;
+	ld.shared.f32 %r42, [%rd58];
+	mov.b64 %rd59, 256;
+	add.s64 %rd60, %rd11, %rd59;
+	add.s64 %rd61, %rd60, %rd39;
+	ld.shared.f32 %r43, [%rd61];
+	mul.f32 %r44, %r42, %r43;
+	add.f32 %r45, %r41, %r44;
+	mov.b64 %rd62, 20;
+	add.s64 %rd63, %rd37, %rd62;
+	ld.shared.f32 %r46, [%rd63];
+	mov.b64 %rd64, 320;
+	add.s64 %rd65, %rd11, %rd64;
+	add.s64 %rd66, %rd65, %rd39;
+	ld.shared.f32 %r47, [%rd66];
+	mul.f32 %r48, %r46, %r47;
+	add.f32 %r49, %r45, %r48;
+	mov.b64 %rd67, 24;
+	add.s64 %rd68, %rd37, %rd67;
+	ld.shared.f32 %r50, [%rd68];
+	mov.b64 %rd69, 384;
+	add.s64 %rd70, %rd11, %rd69;
+	add.s64 %rd71, %rd70, %rd39;
+	ld.shared.f32 %r51, [%rd71];
+	mul.f32 %r52, %r50, %r51;
+	add.f32 %r53, %r49, %r52;
+	mov.b64 %rd72, 28;
+	add.s64 %rd73, %rd37, %rd72;
+	ld.shared.f32 %r54, [%rd73];
+	mov.b64 %rd74, 448;
+	add.s64 %rd75, %rd11, %rd74;
+	add.s64 %rd76, %rd75, %rd39;
+	ld.shared.f32 %r55, [%rd76];
+	mul.f32 %r56, %r54, %r55;
+	add.f32 %r57, %r53, %r56;
+	mov.b64 %rd77, 32;
+	add.s64 %rd78, %rd37, %rd77;
+	ld.shared.f32 %r58, [%rd78];
+	mov.b64 %rd79, 512;
+	add.s64 %rd80, %rd11, %rd79;
+	add.s64 %rd81, %rd80, %rd39;
+	ld.shared.f32 %r59, [%rd81];
+	mul.f32 %r60, %r58, %r59;
+	add.f32 %r61, %r57, %r60;
+	mov.b64 %rd82, 36;
+	add.s64 %rd83, %rd37, %rd82;
+	ld.shared.f32 %r62, [%rd83];
+	mov.b64 %rd84, 576;
+	add.s64 %rd85, %rd11, %rd84;
+	add.s64 %rd86, %rd85, %rd39;
+	ld.shared.f32 %r63, [%rd86];
+	mul.f32 %r64, %r62, %r63;
+	add.f32 %r65, %r61, %r64;
+	mov.b64 %rd87, 40;
+	add.s64 %rd88, %rd37, %rd87;
+	ld.shared.f32 %r66, [%rd88];
+	mov.b64 %rd89, 640;
+	add.s64 %rd90, %rd11, %rd89;
+	add.s64 %rd91, %rd90, %rd39;
+	ld.shared.f32 %r67, [%rd91];
+	mul.f32 %r68, %r66, %r67;
+	add.f32 %r69, %r65, %r68;
+	mov.b64 %rd92, 44;
+	add.s64 %rd93, %rd37, %rd92;
+	ld.shared.f32 %r70, [%rd93];
+	mov.b64 %rd94, 704;
+	add.s64 %rd95, %rd11, %rd94;
+	add.s64 %rd96, %rd95, %rd39;
+	ld.shared.f32 %r71, [%rd96];
+	mul.f32 %r72, %r70, %r71;
+	add.f32 %r73, %r69, %r72;
+	mov.b64 %rd97, 48;
+	add.s64 %rd98, %rd37, %rd97;
+	ld.shared.f32 %r74, [%rd98];
+	mov.b64 %rd99, 768;
+	add.s64 %rd100, %rd11, %rd99;
+	add.s64 %rd101, %rd100, %rd39;
+	ld.shared.f32 %r75, [%rd101];
+	mul.f32 %r76, %r74, %r75;
+	add.f32 %r77, %r73, %r76;
+	mov.b64 %rd102, 52;
+	add.s64 %rd103, %rd37, %rd102;
+	ld.shared.f32 %r78, [%rd103];
+	mov.b64 %rd104, 832;
+	add.s64 %rd105, %rd11, %rd104;
+	add.s64 %rd106, %rd105, %rd39;
+	ld.shared.f32 %r79, [%rd106];
+	mul.f32 %r80, %r78, %r79;
+	add.f32 %r81, %r77, %r80;
+	mov.b64 %rd107, 56;
+	add.s64 %rd108, %rd37, %rd107;
+	ld.shared.f32 %r82, [%rd108];
+	mov.b64 %rd109, 896;
+	add.s64 %rd110, %rd11, %rd109;
+	add.s64 %rd111, %rd110, %rd39;
+	ld.shared.f32 %r83, [%rd111];
+	mul.f32 %r84, %r82, %r83;
+	add.f32 %r85, %r81, %r84;
+	mov.b64 %rd112, 60;
+	add.s64 %rd113, %rd37, %rd112;
+	ld.shared.f32 %r86, [%rd113];
+	mov.b64 %rd114, 960;
+	add.s64 %rd115, %rd11, %rd114;
+	add.s64 %rd116, %rd115, %rd39;
+	ld.shared.f32 %r87, [%rd116];
+	mul.f32 %r88, %r86, %r87;
+	add.f32 %r89, %r85, %r88;
+	bar.sync 0;
+	add.s64 %rd117, %rd24, %rd34;
+	mov.b32 %r14, %r89;
+	mov.b64 %rd25, %rd117;
+	bra $L_1;
+$L_3:
+	and.pred %p15, %p1, %p2;
+	@!%p15 bra $L_9;
+$L_8:
+	mul.lo.s64 %rd118, %rd14, %rd3;
+	add.s64 %rd119, %rd118, %rd18;
+	mov.b64 %rd120, %rd119;
+	mov.b64 %rd121, %rd9;
+	setp.lt.u64 %p16, %rd120, %rd121;
+	@!%p16 bra $L_15;
+$L_14:
+	mov.b64 %rd128, 4;
+	mul.lo.s64 %rd129, %rd119, %rd128;
+	add.s64 %rd130, %rd8, %rd129;
+	st.global.f32 [%rd130], %r13;
+$L_9:
+	ret;
+$L_4:
+	@!%p6 bra $L_11;
+$L_10:
+	mov.b64 %rd122, 4;
+	mul.lo.s64 %rd123, %rd28, %rd122;
+	add.s64 %rd124, %rd4, %rd123;
+	ld.global.nc.f32 %r90, [%rd124];
+	mov.b32 %r16, %r90;
+$L_5:
+	mov.b32 %r15, %r16;
+	@%p11 bra $L_6;
+	mov.b32 %r18, %r12;
+	mov.b32 %r20, %r15;
+	bra $L_7;
+$L_6:
+	@!%p9 bra $L_13;
+$L_12:
+	mov.b64 %rd125, 4;
+	mul.lo.s64 %rd126, %rd32, %rd125;
+	add.s64 %rd127, %rd6, %rd126;
+	ld.global.nc.f32 %r91, [%rd127];
+	mov.b32 %r18, %r91;
+	mov.b32 %r20, %r15;
+	bra $L_7;
+$L_16:
+	@%p5 bra $L_4;
+	mov.b32 %r16, %r12;
+	bra $L_5;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 0;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd5;
+	membar.gl;
+$T_1:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 1;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_15:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 10;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd119;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_3:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -840,7 +1234,7 @@ func init() {
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "m", "p", "a", "b", "c"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "matmul_MatMul", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "matmul_MatMul", EntryNC: "matmul_MatMul_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
 		CPU:    &backend.CPUCode{Bind: gpukvetCPUMatMul},
 	})
 }

@@ -455,6 +455,440 @@ $T_6:
 	exit;
 }
 
+// histogram_Hist256_nc
+.visible .entry histogram_Hist256_nc(
+	.param .u64 histogram_Hist256_nc_param_0,
+	.param .s64 histogram_Hist256_nc_param_1,
+	.param .u64 histogram_Hist256_nc_param_2,
+	.param .s64 histogram_Hist256_nc_param_3,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<9>;
+	.reg .b32 %r<125>;
+	.reg .b64 %rd<114>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.u64 %rd1, [histogram_Hist256_nc_param_0];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.s64 %rd2, [histogram_Hist256_nc_param_1];
+	ld.param.u64 %rd3, [histogram_Hist256_nc_param_2];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [histogram_Hist256_nc_param_3];
+	mov.u64 %rd5, __gpukvet_shared_0;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd6, %r1;
+	mov.b64 %rd7, 256;
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	mov.b64 %rd10, 4;
+	mov.b32 %r2, %r1;
+	mov.b32 %r3, 4;
+	mul.lo.s32 %r4, %r2, %r3;
+	cvt.s64.s32 %rd11, %r4;
+	add.s64 %rd12, %rd5, %rd11;
+	mov.b32 %r5, 0;
+	st.shared.u32 [%rd12], %r5;
+	bar.sync 0;
+	mov.u32 %r6, %nctaid.x;
+	cvt.u64.u32 %rd13, %r6;
+	mul.lo.s64 %rd14, %rd13, %rd7;
+	mov.u32 %r7, %ctaid.x;
+	cvt.u64.u32 %rd15, %r7;
+	mov.u32 %r8, %ntid.x;
+	cvt.u64.u32 %rd16, %r8;
+	mul.wide.u32 %rd17, %r7, %r8;
+	add.s64 %rd18, %rd17, %rd6;
+	mov.b64 %rd19, 3;
+	mul.lo.s64 %rd20, %rd14, %rd19;
+	mov.b64 %rd22, %rd18;
+$L_1:
+	mov.b64 %rd21, %rd22;
+	add.s64 %rd23, %rd21, %rd20;
+	setp.lt.s64 %p1, %rd23, %rd2;
+	@%p1 bra $L_2;
+	mov.b64 %rd80, %rd21;
+	bra $L_11;
+$L_2:
+	mul.lo.s64 %rd24, %rd21, %rd10;
+	add.s64 %rd25, %rd1, %rd24;
+	ld.global.nc.u32 %r9, [%rd25];
+	mov.b32 %r10, 255;
+	and.b32 %r11, %r9, %r10;
+	mov.b32 %r12, %r11;
+	mul.lo.s32 %r13, %r12, %r3;
+	cvt.s64.s32 %rd26, %r13;
+	add.s64 %rd27, %rd5, %rd26;
+	mov.b32 %r14, 1;
+	atom.shared.add.u32 %r15, [%rd27], %r14;
+	mov.b64 %rd28, 8;
+	min.u64 %rd99, %rd28, 64;
+	cvt.u32.u64 %r110, %rd99;
+	shr.u32 %r16, %r9, %r110;
+	and.b32 %r17, %r16, %r10;
+	mov.b32 %r18, %r17;
+	mul.lo.s32 %r19, %r18, %r3;
+	cvt.s64.s32 %rd29, %r19;
+	add.s64 %rd30, %rd5, %rd29;
+	atom.shared.add.u32 %r20, [%rd30], %r14;
+	mov.b64 %rd31, 16;
+	min.u64 %rd100, %rd31, 64;
+	cvt.u32.u64 %r111, %rd100;
+	shr.u32 %r21, %r9, %r111;
+	and.b32 %r22, %r21, %r10;
+	mov.b32 %r23, %r22;
+	mul.lo.s32 %r24, %r23, %r3;
+	cvt.s64.s32 %rd32, %r24;
+	add.s64 %rd33, %rd5, %rd32;
+	atom.shared.add.u32 %r25, [%rd33], %r14;
+	mov.b64 %rd34, 24;
+	min.u64 %rd101, %rd34, 64;
+	cvt.u32.u64 %r112, %rd101;
+	shr.u32 %r26, %r9, %r112;
+	cvt.u64.u32 %rd35, %r26;
+	mov.b64 %rd36, %rd35;
+	setp.lt.u64 %p2, %rd36, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b32 %r27, %r26;
+	mul.lo.s32 %r28, %r27, %r3;
+	cvt.s64.s32 %rd37, %r28;
+	add.s64 %rd38, %rd5, %rd37;
+	atom.shared.add.u32 %r29, [%rd38], %r14;
+	add.s64 %rd39, %rd21, %rd14;
+	mul.lo.s64 %rd40, %rd39, %rd10;
+	add.s64 %rd41, %rd1, %rd40;
+	ld.global.nc.u32 %r30, [%rd41];
+	and.b32 %r31, %r30, %r10;
+	mov.b32 %r32, %r31;
+	mul.lo.s32 %r33, %r32, %r3;
+	cvt.s64.s32 %rd42, %r33;
+	add.s64 %rd43, %rd5, %rd42;
+	atom.shared.add.u32 %r34, [%rd43], %r14;
+	min.u64 %rd102, %rd28, 64;
+	cvt.u32.u64 %r113, %rd102;
+	shr.u32 %r35, %r30, %r113;
+	and.b32 %r36, %r35, %r10;
+	mov.b32 %r37, %r36;
+	mul.lo.s32 %r38, %r37, %r3;
+	cvt.s64.s32 %rd44, %r38;
+	add.s64 %rd45, %rd5, %rd44;
+	atom.shared.add.u32 %r39, [%rd45], %r14;
+	min.u64 %rd103, %rd31, 64;
+	cvt.u32.u64 %r114, %rd103;
+	shr.u32 %r40, %r30, %r114;
+	and.b32 %r41, %r40, %r10;
+	mov.b32 %r42, %r41;
+	mul.lo.s32 %r43, %r42, %r3;
+	cvt.s64.s32 %rd46, %r43;
+	add.s64 %rd47, %rd5, %rd46;
+	atom.shared.add.u32 %r44, [%rd47], %r14;
+	min.u64 %rd104, %rd34, 64;
+	cvt.u32.u64 %r115, %rd104;
+	shr.u32 %r45, %r30, %r115;
+	cvt.u64.u32 %rd48, %r45;
+	mov.b64 %rd49, %rd48;
+	setp.lt.u64 %p3, %rd49, %rd9;
+	@!%p3 bra $L_6;
+$L_5:
+	mov.b32 %r46, %r45;
+	mul.lo.s32 %r47, %r46, %r3;
+	cvt.s64.s32 %rd50, %r47;
+	add.s64 %rd51, %rd5, %rd50;
+	atom.shared.add.u32 %r48, [%rd51], %r14;
+	add.s64 %rd52, %rd39, %rd14;
+	mul.lo.s64 %rd53, %rd52, %rd10;
+	add.s64 %rd54, %rd1, %rd53;
+	ld.global.nc.u32 %r49, [%rd54];
+	and.b32 %r50, %r49, %r10;
+	mov.b32 %r51, %r50;
+	mul.lo.s32 %r52, %r51, %r3;
+	cvt.s64.s32 %rd55, %r52;
+	add.s64 %rd56, %rd5, %rd55;
+	atom.shared.add.u32 %r53, [%rd56], %r14;
+	min.u64 %rd105, %rd28, 64;
+	cvt.u32.u64 %r116, %rd105;
+	shr.u32 %r54, %r49, %r116;
+	and.b32 %r55, %r54, %r10;
+	mov.b32 %r56, %r55;
+	mul.lo.s32 %r57, %r56, %r3;
+	cvt.s64.s32 %rd57, %r57;
+	add.s64 %rd58, %rd5, %rd57;
+	atom.shared.add.u32 %r58, [%rd58], %r14;
+	min.u64 %rd106, %rd31, 64;
+	cvt.u32.u64 %r117, %rd106;
+	shr.u32 %r59, %r49, %r117;
+	and.b32 %r60, %r59, %r10;
+	mov.b32 %r61, %r60;
+	mul.lo.s32 %r62, %r61, %r3;
+	cvt.s64.s32 %rd59, %r62;
+	add.s64 %rd60, %rd5, %rd59;
+	atom.shared.add.u32 %r63, [%rd60], %r14;
+	min.u64 %rd107, %rd34, 64;
+	cvt.u32.u64 %r118, %rd107;
+	shr.u32 %r64, %r49, %r118;
+	cvt.u64.u32 %rd61, %r64;
+	mov.b64 %rd62, %rd61;
+	setp.lt.u64 %p4, %rd62, %rd9;
+	@!%p4 bra $L_8;
+$L_7:
+	mov.b32 %r65, %r64;
+	mul.lo.s32 %r66, %r65, %r3;
+	cvt.s64.s32 %rd63, %r66;
+	add.s64 %rd64, %rd5, %rd63;
+	atom.shared.add.u32 %r67, [%rd64], %r14;
+	add.s64 %rd65, %rd52, %rd14;
+	mul.lo.s64 %rd66, %rd65, %rd10;
+	add.s64 %rd67, %rd1, %rd66;
+	ld.global.nc.u32 %r68, [%rd67];
+	and.b32 %r69, %r68, %r10;
+	mov.b32 %r70, %r69;
+	mul.lo.s32 %r71, %r70, %r3;
+	cvt.s64.s32 %rd68, %r71;
+	add.s64 %rd69, %rd5, %rd68;
+	atom.shared.add.u32 %r72, [%rd69], %r14;
+	min.u64 %rd108, %rd28, 64;
+	cvt.u32.u64 %r119, %rd108;
+	shr.u32 %r73, %r68, %r119;
+	and.b32 %r74, %r73, %r10;
+	mov.b32 %r75, %r74;
+	mul.lo.s32 %r76, %r75, %r3;
+	cvt.s64.s32 %rd70, %r76;
+	add.s64 %rd71, %rd5, %rd70;
+	atom.shared.add.u32 %r77, [%rd71], %r14;
+	min.u64 %rd109, %rd31, 64;
+	cvt.u32.u64 %r120, %rd109;
+	shr.u32 %r78, %r68, %r120;
+	and.b32 %r79, %r78, %r10;
+	mov.b32 %r80, %r79;
+	mul.lo.s32 %r81, %r80, %r3;
+	cvt.s64.s32 %rd72, %r81;
+	add.s64 %rd73, %rd5, %rd72;
+	atom.shared.add.u32 %r82, [%rd73], %r14;
+	min.u64 %rd110, %rd34, 64;
+	cvt.u32.u64 %r121, %rd110;
+	shr.u32 %r83, %r68, %r121;
+	cvt.u64.u32 %rd74, %r83;
+	mov.b64 %rd75, %rd74;
+	setp.lt.u64 %p5, %rd75, %rd9;
+	@!%p5 bra $L_10;
+$L_9:
+	mov.b32 %r84, %r83;
+	mul.lo.s32 %r85, %r84, %r3;
+	cvt.s64.s32 %rd76, %r85;
+	add.s64 %rd77, %rd5, %rd76;
+	atom.shared.add.u32 %r86, [%rd77], %r14;
+	add.s64 %rd78, %rd65, %rd14;
+	mov.b64 %rd22, %rd78;
+	bra $L_1;
+$L_11:
+	mov.b64 %rd79, %rd80;
+	setp.lt.s64 %p6, %rd79, %rd2;
+	@!%p6 bra $L_13;
+$L_12:
+	mul.lo.s64 %rd81, %rd79, %rd10;
+	add.s64 %rd82, %rd1, %rd81;
+	ld.global.nc.u32 %r87, [%rd82];
+	mov.b32 %r88, 255;
+	and.b32 %r89, %r87, %r88;
+	mov.b32 %r90, %r89;
+	mul.lo.s32 %r91, %r90, %r3;
+	cvt.s64.s32 %rd83, %r91;
+	add.s64 %rd84, %rd5, %rd83;
+	mov.b32 %r92, 1;
+	atom.shared.add.u32 %r93, [%rd84], %r92;
+	mov.b64 %rd85, 8;
+	min.u64 %rd111, %rd85, 64;
+	cvt.u32.u64 %r122, %rd111;
+	shr.u32 %r94, %r87, %r122;
+	and.b32 %r95, %r94, %r88;
+	mov.b32 %r96, %r95;
+	mul.lo.s32 %r97, %r96, %r3;
+	cvt.s64.s32 %rd86, %r97;
+	add.s64 %rd87, %rd5, %rd86;
+	atom.shared.add.u32 %r98, [%rd87], %r92;
+	mov.b64 %rd88, 16;
+	min.u64 %rd112, %rd88, 64;
+	cvt.u32.u64 %r123, %rd112;
+	shr.u32 %r99, %r87, %r123;
+	and.b32 %r100, %r99, %r88;
+	mov.b32 %r101, %r100;
+	mul.lo.s32 %r102, %r101, %r3;
+	cvt.s64.s32 %rd89, %r102;
+	add.s64 %rd90, %rd5, %rd89;
+	atom.shared.add.u32 %r103, [%rd90], %r92;
+	mov.b64 %rd91, 24;
+	min.u64 %rd113, %rd91, 64;
+	cvt.u32.u64 %r124, %rd113;
+	shr.u32 %r104, %r87, %r124;
+	cvt.u64.u32 %rd92, %r104;
+	mov.b64 %rd93, %rd92;
+	setp.lt.u64 %p7, %rd93, %rd9;
+	@!%p7 bra $L_15;
+$L_14:
+	mov.b32 %r105, %r104;
+	mul.lo.s32 %r106, %r105, %r3;
+	cvt.s64.s32 %rd95, %r106;
+	add.s64 %rd96, %rd5, %rd95;
+	atom.shared.add.u32 %r107, [%rd96], %r92;
+	add.s64 %rd97, %rd79, %rd14;
+	mov.b64 %rd80, %rd97;
+	bra $L_11;
+$L_13:
+	bar.sync 0;
+	mov.b64 %rd94, %rd4;
+	setp.lt.u64 %p8, %rd8, %rd94;
+	@!%p8 bra $L_17;
+$L_16:
+	add.s64 %rd98, %rd3, %rd11;
+	ld.shared.u32 %r108, [%rd12];
+	atom.global.add.u32 %r109, [%rd98], %r108;
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 5;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 5;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd48;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 5;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd61;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 5;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd74;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_4:
+	exit;
+$L_15:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 5;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd92;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_5:
+	exit;
+$L_17:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 6;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_6:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -894,7 +1328,7 @@ func init() {
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"data", "hist"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Hist256", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "histogram_Hist256", EntryNC: "histogram_Hist256_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
 		CPU:    &backend.CPUCode{Bind: gpukvetCPUHist256},
 	})
 }
