@@ -472,7 +472,8 @@ type system struct {
 	// the larger part of the solver's time.
 	slab  []int64
 	slabN int
-	seen  map[uint64][]int // dedupe's table, reused
+	seen  map[uint64]int32 // dedupe's table: a hash's first row in out, reused
+	chain []int32          // dedupe's: the next row of out with the same hash, or −1
 }
 
 // newRow returns a zeroed row of n+2 slots.
@@ -493,6 +494,20 @@ func (s *system) newRow() row {
 type cset []uint64
 
 func (b cset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+// holds reports whether b contains every index of c.
+func (b cset) holds(c cset) bool {
+	for i, w := range c {
+		var bw uint64
+		if i < len(b) {
+			bw = b[i]
+		}
+		if w&^bw != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // anyIn reports whether b holds an index in [lo, hi).
 func (b cset) anyIn(lo, hi int) bool {
@@ -533,6 +548,14 @@ func (s *system) union(a, b int64) int64 {
 		return a
 	}
 	pa, pb := s.prov[a], s.prov[b]
+	// A set that holds the other is the union: no new set (most unions
+	// in a long elimination are of rows from the same few constraints).
+	if pa.holds(pb) {
+		return a
+	}
+	if pb.holds(pa) {
+		return b
+	}
 	u := make(cset, max(len(pa), len(pb)))
 	copy(u, pa)
 	for i, w := range pb {
@@ -770,6 +793,9 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 					}
 					k := r[v] * eq[v] // r − k·eq removes x_v, since eq[v]² = 1
 					for i := 0; i <= s.n; i++ {
+						if eq[i] == 0 {
+							continue
+						}
 						ke, err := mul(k, eq[i])
 						if err == nil {
 							r[i], err = sub(r[i], ke)
@@ -843,6 +869,9 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 				a, b := lo[v], -hi[v]
 				r := s.newRow()
 				for i := 0; i <= s.n; i++ {
+					if lo[i] == 0 && hi[i] == 0 {
+						continue // rows are sparse; r[i] is 0 already
+					}
 					x, err1 := mul(b, lo[i])
 					y, err2 := mul(a, hi[i])
 					if err1 != nil || err2 != nil {
@@ -859,9 +888,9 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 			}
 		}
 		if s.seen == nil {
-			s.seen = map[uint64][]int{}
+			s.seen = map[uint64]int32{}
 		}
-		s.ges = dedupe(rest, s.seen)
+		s.ges = s.dedupe(rest)
 		steps = append(steps, step{v: v, ges: mention})
 		eliminated[v] = true
 		if len(s.ges) > 4000 {
@@ -877,8 +906,10 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 	out := rs[:0]
 	for _, r := range rs {
 		var g int64
-		for i := 0; i < n; i++ {
-			g = gcd(g, abs(r[i]))
+		for i := 0; i < n && g != 1; i++ {
+			if r[i] != 0 {
+				g = gcd(g, abs(r[i]))
+			}
 		}
 		if g == 0 {
 			if eq && r[n] != 0 || !eq && r[n] < 0 {
@@ -904,8 +935,10 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 	return out, nil
 }
 
-func dedupe(rs []row, seen map[uint64][]int) []row {
+func (s *system) dedupe(rs []row) []row {
+	seen := s.seen
 	clear(seen)
+	chain := s.chain[:0]
 	out := rs[:0]
 	for _, r := range rs {
 		n := len(r) - 2 // coefficients, then the constant and the provenance
@@ -915,7 +948,9 @@ func dedupe(rs []row, seen map[uint64][]int) []row {
 			h *= 1099511628211
 		}
 		dup := false
-		for _, j := range seen[h] {
+		first, ok := seen[h]
+		last := int32(-1)
+		for j := first; ok && j >= 0; j = chain[j] {
 			if slices.Equal(out[j][:n], r[:n]) {
 				if r[n] < out[j][n] { // the tighter of the two
 					out[j] = r
@@ -923,12 +958,19 @@ func dedupe(rs []row, seen map[uint64][]int) []row {
 				dup = true
 				break
 			}
+			last = j
 		}
 		if !dup {
-			seen[h] = append(seen[h], len(out))
+			if !ok {
+				seen[h] = int32(len(out))
+			} else {
+				chain[last] = int32(len(out))
+			}
+			chain = append(chain, -1)
 			out = append(out, r)
 		}
 	}
+	s.chain = chain
 	return out
 }
 
