@@ -130,6 +130,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	var model []int64
 	steps := 0
 	splits := MaxSplits
+	sc := &scratch{}
 	// rec searches cs with the open clauses. It reports true when the
 	// search is over (a model found, or the step budget spent); otherwise
 	// it returns a core: a set of indices of cs that is infeasible with
@@ -150,7 +151,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		if !ok {
 			return false, nil
 		}
-		v, m, core := splitConj(p.NumVars, cs, &splits)
+		v, m, core := splitConj(p.NumVars, cs, &splits, sc)
 		if v == Infeasible {
 			return false, core
 		}
@@ -205,7 +206,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		}
 		return false, acc
 	}
-	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses)
+	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses, sc)
 	if !ok {
 		return Infeasible, nil, 0
 	}
@@ -266,7 +267,7 @@ func filterAlts(n int, cs []Constraint, open []clause) ([]clause, bool) {
 // dimension ≥ 1, a thread index ≥ 0) rule most of them out, deciding
 // the same refuted combinations again at every leaf. ok is false when
 // some clause has no alternative left: the problem is infeasible.
-func prune(n int, base []Constraint, clauses [][][]Constraint) ([]Constraint, []clause, bool) {
+func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]Constraint, []clause, bool) {
 	base = slices.Clip(base)
 	live := slices.Clone(clauses)
 	for changed := true; changed; {
@@ -294,7 +295,8 @@ func prune(n int, base []Constraint, clauses [][][]Constraint) ([]Constraint, []
 		for i, cl := range live {
 			var alts [][]Constraint
 			for _, alt := range cl {
-				if boundsFeasible(n, append(slices.Clip(base), alt...)) {
+				sc.cons = append(append(sc.cons[:0], base...), alt...)
+				if boundsFeasible(n, sc.cons) {
 					alts = append(alts, alt)
 				}
 			}
@@ -467,26 +469,47 @@ type system struct {
 	// prov[id] is the set of input constraints a row was derived from;
 	// a row's id is its slot n+1 (after the constant).
 	prov []cset
-	// slab is where new rows are cut from: Fourier–Motzkin makes many
-	// short-lived rows, and one allocation per row made the collector
-	// the larger part of the solver's time.
-	slab  []int64
-	slabN int
-	seen  map[uint64]int32 // dedupe's table: a hash's first row in out, reused
-	chain []int32          // dedupe's: the next row of out with the same hash, or −1
+	sc   *scratch
 }
+
+// scratch is the memory of the eliminations of one Solve, reused by each
+// in turn: Fourier–Motzkin makes many short-lived rows, and one
+// allocation per row (later, per elimination) made the collector the
+// larger part of the solver's time. A row never outlives the elimination
+// that made it (the model and the core it returns are fresh), so the next
+// one may cut its rows from the same chunks.
+type scratch struct {
+	chunks [][]int64        // row memory, each chunk twice the last
+	ci     int              // the chunk rows are cut from, −1 before the first
+	free   []int64          // what is left of chunks[ci]
+	seen   map[uint64]int32 // dedupe's table: a hash's first row in out
+	chain  []int32          // dedupe's: the next row of out with the same hash, or −1
+	cons   []Constraint     // prune's conjunctions
+}
+
+// reset makes all of sc's memory free for the next elimination.
+func (sc *scratch) reset() { sc.ci, sc.free = -1, nil }
 
 // newRow returns a zeroed row of n+2 slots.
 func (s *system) newRow() row {
+	sc := s.sc
 	w := s.n + 2
-	if len(s.slab) < w {
-		// Each slab twice the last: few allocations for a large
-		// elimination, little waste for a small one.
-		s.slabN = max(2*s.slabN, 16*w)
-		s.slab = make([]int64, s.slabN)
+	if len(sc.free) < w {
+		sc.ci++
+		if sc.ci == len(sc.chunks) {
+			size := 16 * w
+			if sc.ci > 0 {
+				size = max(size, 2*len(sc.chunks[sc.ci-1]))
+			}
+			sc.chunks = append(sc.chunks, make([]int64, size))
+		} else if len(sc.chunks[sc.ci]) < w {
+			sc.chunks[sc.ci] = make([]int64, 16*w)
+		}
+		sc.free = sc.chunks[sc.ci]
 	}
-	r := s.slab[:w:w]
-	s.slab = s.slab[w:]
+	r := sc.free[:w:w]
+	sc.free = sc.free[w:]
+	clear(r)
 	return r
 }
 
@@ -590,8 +613,8 @@ const MaxSplits = 512
 //
 // For Infeasible it returns the core of elimination (elimConj), or nil
 // when branching decided it: then every constraint may have been used.
-func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64, cset) {
-	v, m, core := elimConj(n, cs)
+func splitConj(n int, cs []Constraint, budget *int, sc *scratch) (Verdict, []int64, cset) {
+	v, m, core := elimConj(n, cs, sc)
 	if v != Unknown || *budget <= 0 {
 		return v, m, core
 	}
@@ -614,7 +637,7 @@ func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64, cset) {
 			return Unknown, nil, nil
 		}
 		*budget--
-		vb, mb, _ := splitConj(n, append(slices.Clip(cs), b...), budget)
+		vb, mb, _ := splitConj(n, append(slices.Clip(cs), b...), budget, sc)
 		if vb == Feasible {
 			return vb, mb, nil
 		}
@@ -700,8 +723,9 @@ func splitVar(n int, cs []Constraint) (Var, int64, int64, bool) {
 // elimConj decides cs by elimination. For Infeasible it returns the
 // indices of the constraints of cs that the refutation used (its core):
 // every set of constraints containing them is infeasible too.
-func elimConj(n int, cs []Constraint) (Verdict, []int64, cset) {
-	s := &system{n: n, eqs: make([]row, 0, len(cs)), ges: make([]row, 0, 2*len(cs)), prov: make([]cset, 0, 4*len(cs))}
+func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
+	sc.reset()
+	s := &system{n: n, eqs: make([]row, 0, len(cs)), ges: make([]row, 0, 2*len(cs)), prov: make([]cset, 0, 4*len(cs)), sc: sc}
 	for i, c := range cs {
 		r := s.newRow()
 		p := make(cset, i/64+1)
@@ -887,9 +911,6 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 				rest = append(rest, r)
 			}
 		}
-		if s.seen == nil {
-			s.seen = map[uint64]int32{}
-		}
 		s.ges = s.dedupe(rest)
 		steps = append(steps, step{v: v, ges: mention})
 		eliminated[v] = true
@@ -936,9 +957,12 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 }
 
 func (s *system) dedupe(rs []row) []row {
-	seen := s.seen
+	if s.sc.seen == nil {
+		s.sc.seen = map[uint64]int32{}
+	}
+	seen := s.sc.seen
 	clear(seen)
-	chain := s.chain[:0]
+	chain := s.sc.chain[:0]
 	out := rs[:0]
 	for _, r := range rs {
 		n := len(r) - 2 // coefficients, then the constant and the provenance
@@ -970,7 +994,7 @@ func (s *system) dedupe(rs []row) []row {
 			out = append(out, r)
 		}
 	}
-	s.chain = chain
+	s.sc.chain = chain
 	return out
 }
 
