@@ -485,6 +485,11 @@ type scratch struct {
 	seen   map[uint64]int32 // dedupe's table: a hash's first row in out
 	chain  []int32          // dedupe's: the next row of out with the same hash, or −1
 	cons   []Constraint     // prune's conjunctions
+	// The backing arrays of a system's lists: its equalities, its
+	// inequalities (two, swapped at each Fourier–Motzkin step) and the
+	// provenance sets' table.
+	eqs, ges, spare []row
+	prov            []cset
 }
 
 // reset makes all of sc's memory free for the next elimination.
@@ -725,7 +730,16 @@ func splitVar(n int, cs []Constraint) (Var, int64, int64, bool) {
 // every set of constraints containing them is infeasible too.
 func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 	sc.reset()
-	s := &system{n: n, eqs: make([]row, 0, len(cs)), ges: make([]row, 0, 2*len(cs)), prov: make([]cset, 0, 4*len(cs)), sc: sc}
+	s := &system{n: n, eqs: sc.eqs[:0], ges: sc.ges[:0], prov: sc.prov[:0], sc: sc}
+	eqs0 := s.eqs
+	defer func() {
+		// Keep what the lists grew to for the next elimination (eqs is
+		// consumed from its front).
+		if cap(s.eqs) > cap(eqs0) {
+			eqs0 = s.eqs
+		}
+		sc.eqs, sc.ges, sc.prov = eqs0[:0], s.ges[:0], s.prov[:0]
+	}()
 	for i, c := range cs {
 		r := s.newRow()
 		p := make(cset, i/64+1)
@@ -875,7 +889,10 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 			}
 		}
 		lows, highs := make([]row, 0, nlo), make([]row, 0, nhi)
-		rest := make([]row, 0, len(s.ges)-nlo-nhi+nlo*nhi)
+		rest := s.sc.spare[:0] // the other of the two backing arrays
+		if need := len(s.ges) - nlo - nhi + nlo*nhi; cap(rest) < need {
+			rest = make([]row, 0, need)
+		}
 		for _, r := range s.ges {
 			switch {
 			case r[v] > 0:
@@ -911,6 +928,7 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 				rest = append(rest, r)
 			}
 		}
+		s.sc.spare = s.ges[:0]
 		s.ges = s.dedupe(rest)
 		steps = append(steps, step{v: v, ges: mention})
 		eliminated[v] = true
