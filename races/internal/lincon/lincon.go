@@ -147,7 +147,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 			return true, nil
 		}
 		// The alternatives chosen so far may refute others.
-		open, ok := filterAlts(p.NumVars, cs, open)
+		open, ok := filterAlts(p.NumVars, cs, open, sc)
 		if !ok {
 			return false, nil
 		}
@@ -227,8 +227,8 @@ type clause struct {
 // clause's last alternative to it would only grow the conjunctions that
 // elimination decides; the search adds it when a model violates it). ok
 // is false when some clause has no alternative left.
-func filterAlts(n int, cs []Constraint, open []clause) ([]clause, bool) {
-	b := newBox(n)
+func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, bool) {
+	b, tmp := sc.boxes(n)
 	if !b.propagate(cs, boundRounds) {
 		return nil, false
 	}
@@ -240,7 +240,9 @@ func filterAlts(n int, cs []Constraint, open []clause) ([]clause, bool) {
 			// The alternative's own constraints within cs's bounds: a
 			// weaker test than propagating cs and alt together, at the
 			// cost of alt alone.
-			if b.clone().propagate(alt, 2) {
+			copy(tmp.lo, b.lo)
+			copy(tmp.hi, b.hi)
+			if tmp.propagate(alt, 2) {
 				alts = append(alts, alt)
 			}
 		}
@@ -296,7 +298,7 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 			var alts [][]Constraint
 			for _, alt := range cl {
 				sc.cons = append(append(sc.cons[:0], base...), alt...)
-				if boundsFeasible(n, sc.cons) {
+				if b, _ := sc.boxes(n); b.propagate(sc.cons, boundRounds) {
 					alts = append(alts, alt)
 				}
 			}
@@ -329,6 +331,19 @@ func boundsFeasible(n int, cs []Constraint) bool {
 	return newBox(n).propagate(cs, boundRounds)
 }
 
+// boxes returns two boxes of n variables, the first without bounds, both
+// sc's until the next call.
+func (sc *scratch) boxes(n int) (box, box) {
+	if len(sc.box[0].lo) != n {
+		sc.box = [2]box{newBox(n), newBox(n)}
+	}
+	b := sc.box[0]
+	for i := range b.lo {
+		b.lo[i], b.hi[i] = -boundLimit, boundLimit
+	}
+	return b, sc.box[1]
+}
+
 // box holds a lower and an upper bound per variable, ±boundLimit for
 // none.
 type box struct{ lo, hi []int64 }
@@ -341,7 +356,6 @@ func newBox(n int) box {
 	return b
 }
 
-func (b box) clone() box { return box{slices.Clone(b.lo), slices.Clone(b.hi)} }
 
 // propagate tightens b through cs (from Σ aᵢxᵢ + c ≥ 0,
 // aⱼxⱼ ≥ −c − Σ_{i≠j} max aᵢxᵢ), at most rounds passes, and reports false
@@ -490,6 +504,7 @@ type scratch struct {
 	// provenance sets' table.
 	eqs, ges, spare []row
 	prov            []cset
+	box             [2]box // filterAlts' and prune's boxes
 }
 
 // reset makes all of sc's memory free for the next elimination.
