@@ -272,11 +272,20 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]Constraint, []clause, bool) {
 	base = slices.Clip(base)
 	live := slices.Clone(clauses)
+	// at[i] is the length of the base with which every alternative of
+	// live[i] was last found bounds-feasible (−1: not yet). The base only
+	// grows, so while its length is the same the test would give the same
+	// answers: the pass that finds nothing more to drop does not repeat
+	// them.
+	at := make([]int, len(live))
+	for i := range at {
+		at[i] = -1
+	}
 	for changed := true; changed; {
 		changed = false
 		// A clause of one alternative is a conjunction: it joins the base.
-		keep := live[:0]
-		for _, cl := range live {
+		keep, keepAt := live[:0], at[:0]
+		for i, cl := range live {
 			switch len(cl) {
 			case 0:
 				return nil, nil, false
@@ -284,10 +293,10 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 				base = append(base, cl[0]...)
 				changed = true
 			default:
-				keep = append(keep, cl)
+				keep, keepAt = append(keep, cl), append(keepAt, at[i])
 			}
 		}
-		live = keep
+		live, at = keep, keepAt
 		if changed {
 			continue
 		}
@@ -295,6 +304,10 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 			return nil, nil, false
 		}
 		for i, cl := range live {
+			if at[i] == len(base) {
+				continue
+			}
+			at[i] = len(base)
 			var alts [][]Constraint
 			for _, alt := range cl {
 				sc.cons = append(append(sc.cons[:0], base...), alt...)
@@ -355,7 +368,6 @@ func newBox(n int) box {
 	}
 	return b
 }
-
 
 // propagate tightens b through cs (from Σ aᵢxᵢ + c ≥ 0,
 // aⱼxⱼ ≥ −c − Σ_{i≠j} max aᵢxᵢ), at most rounds passes, and reports false
