@@ -122,6 +122,34 @@ func Solve(p *Problem) (Verdict, []int64) {
 	return v, m
 }
 
+// Satisfies reports whether m is a model of p: an assignment of its
+// variables under which the base and an alternative of every clause hold.
+// A model proves p feasible without a search.
+func Satisfies(p *Problem, m []int64) bool {
+	if len(m) != p.NumVars {
+		return false
+	}
+	ok := func(cs []Constraint) bool {
+		for _, c := range cs {
+			for _, t := range c.Terms {
+				if int(t.Var) < 0 || int(t.Var) >= len(m) {
+					return false
+				}
+			}
+		}
+		return checkModel(cs, m)
+	}
+	if !ok(p.Base) {
+		return false
+	}
+	for _, cl := range p.Clauses {
+		if !slices.ContainsFunc(cl, ok) {
+			return false
+		}
+	}
+	return true
+}
+
 // SolveCounted is Solve, also returning the conjunctions it decided: a
 // measure of its work that does not depend on the machine, for callers
 // that budget optional questions.
