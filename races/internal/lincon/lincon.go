@@ -238,6 +238,12 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	if !ok {
 		return Infeasible, nil, 0
 	}
+	if len(base) > 0 && inRange(p.NumVars, base) {
+		sc.base0 = newBox(p.NumVars)
+		if ok, any := sc.base0.run(base, 1, 0, false); ok {
+			sc.baseLen, sc.base0Any = len(base), any
+		}
+	}
 	rec(base, clauses)
 	return best, model, steps
 }
@@ -257,7 +263,15 @@ type clause struct {
 // is false when some clause has no alternative left.
 func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, bool) {
 	b, tmp := sc.boxes(n)
-	if !b.propagate(cs, boundRounds) {
+	// cs begins with the base (SolveCounted): propagation resumes after
+	// its first pass over the base, which every conjunction shares.
+	if sc.baseLen > 0 && len(cs) >= sc.baseLen {
+		copy(b.lo, sc.base0.lo)
+		copy(b.hi, sc.base0.hi)
+		if ok, _ := b.run(cs, boundRounds, sc.baseLen, sc.base0Any); !ok {
+			return nil, false
+		}
+	} else if !b.propagate(cs, boundRounds) {
 		return nil, false
 	}
 	out := open
@@ -331,6 +345,17 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 		if !boundsFeasible(n, base) {
 			return nil, nil, false
 		}
+		// Every test below begins with a pass over the base from no
+		// bounds: it is made once, and each test resumes after it.
+		b0, tmp := sc.boxes(n)
+		skip, any0 := 0, false
+		if inRange(n, base) {
+			if ok, any := b0.run(base, 1, 0, false); ok {
+				skip, any0 = len(base), any
+			} else {
+				return nil, nil, false
+			}
+		}
 		for i, cl := range live {
 			if at[i] == len(base) {
 				continue
@@ -339,7 +364,15 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 			var alts [][]Constraint
 			for _, alt := range cl {
 				sc.cons = append(append(sc.cons[:0], base...), alt...)
-				if b, _ := sc.boxes(n); b.propagate(sc.cons, boundRounds) {
+				var ok bool
+				if skip > 0 {
+					copy(tmp.lo, b0.lo)
+					copy(tmp.hi, b0.hi)
+					ok, _ = tmp.run(sc.cons, boundRounds, skip, any0)
+				} else {
+					ok = boundsFeasible(n, sc.cons)
+				}
+				if ok {
 					alts = append(alts, alt)
 				}
 			}
@@ -405,6 +438,14 @@ func newBox(n int) box {
 // proves nothing. A pass is linear in the size of cs, much cheaper than
 // elimination, and refutes most of the sign cases of products.
 func (b box) propagate(cs []Constraint, rounds int) bool {
+	ok, _ := b.run(cs, rounds, 0, false)
+	return ok
+}
+
+// run is propagate resumed after the first skip constraints of its first
+// pass, which left b as it is (tighter: any0) and found no contradiction.
+// It also returns whether its last pass tightened a bound.
+func (b box) run(cs []Constraint, rounds, skip int, any0 bool) (ok, tightened bool) {
 	lo, hi := b.lo, b.hi
 	n := len(lo)
 	const inf = math.MaxInt64 / 4
@@ -481,28 +522,45 @@ func (b box) propagate(cs []Constraint, rounds int) bool {
 	for _, c := range cs {
 		for _, t := range c.Terms {
 			if int(t.Var) < 0 || int(t.Var) >= n {
-				return true // elimConj reports it
+				return true, false // elimConj reports it
 			}
 		}
 	}
+	any := false
 	for round := 0; round < rounds; round++ {
-		any := false
-		for _, c := range cs {
+		any = false
+		from := 0
+		if round == 0 {
+			any, from = any0, skip
+		}
+		for _, c := range cs[from:] {
 			ch, ok := tighten(c, 1)
 			if !ok {
-				return false
+				return false, any
 			}
 			any = any || ch
 			if c.Eq {
 				ch, ok := tighten(c, -1)
 				if !ok {
-					return false
+					return false, any
 				}
 				any = any || ch
 			}
 		}
 		if !any {
 			break
+		}
+	}
+	return true, any
+}
+
+// inRange reports whether cs speaks of variables 0 … n−1 only.
+func inRange(n int, cs []Constraint) bool {
+	for _, c := range cs {
+		for _, t := range c.Terms {
+			if int(t.Var) < 0 || int(t.Var) >= n {
+				return false
+			}
 		}
 	}
 	return true
@@ -545,6 +603,13 @@ type scratch struct {
 	eqs, ges, spare []row
 	prov            []cset
 	box             [2]box // filterAlts' and prune's boxes
+	// base0 holds the bounds after the first pass of propagation over
+	// the first baseLen constraints of every conjunction of the search
+	// (the pruned base; base0Any: it tightened one), for filterAlts to
+	// resume from; baseLen is 0 when there is none.
+	base0    box
+	baseLen  int
+	base0Any bool
 }
 
 // reset makes all of sc's memory free for the next elimination.
