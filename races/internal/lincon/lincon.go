@@ -168,8 +168,8 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	// need no search (backjumping): with k clauses of three alternatives
 	// the search then decides far fewer than 3^k leaves when, as is
 	// common, the refutation does not depend on most of the sign cases.
-	var rec func(cs []Constraint, open []clause) (bool, cset)
-	rec = func(cs []Constraint, open []clause) (bool, cset) {
+	var rec func(cs []Constraint, open []clause, depth int) (bool, cset)
+	rec = func(cs []Constraint, open []clause, depth int) (bool, cset) {
 		if steps++; steps > MaxSteps {
 			best = Unknown
 			return true, nil
@@ -216,8 +216,14 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		// bounds of a prefix of cs.
 		acc := prefix(cl.dropped)
 		for _, alt := range cl.alts {
-			next := append(slices.Clip(cs), alt...)
-			done, c := rec(next, rest)
+			// The conjunction is dead once its search returns: each
+			// depth reuses one list.
+			for len(sc.depth) <= depth {
+				sc.depth = append(sc.depth, nil)
+			}
+			next := append(append(sc.depth[depth][:0], cs...), alt...)
+			sc.depth[depth] = next
+			done, c := rec(next, rest, depth+1)
 			if done {
 				return true, nil
 			}
@@ -244,7 +250,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 			sc.baseLen, sc.base0Any = len(base), any
 		}
 	}
-	rec(base, clauses)
+	rec(base, clauses, 0)
 	return best, model, steps
 }
 
@@ -610,10 +616,13 @@ type scratch struct {
 	base0    box
 	baseLen  int
 	base0Any bool
+	steps    []step         // an elimination's steps
+	refs     []row          // the rows its steps mention
+	depth    [][]Constraint // the search's conjunctions, one per depth
 }
 
 // reset makes all of sc's memory free for the next elimination.
-func (sc *scratch) reset() { sc.ci, sc.free = -1, nil }
+func (sc *scratch) reset() { sc.ci, sc.free, sc.refs = -1, nil, sc.refs[:0] }
 
 // newRow returns a zeroed row of n+2 slots.
 func (s *system) newRow() row {
@@ -851,6 +860,15 @@ func splitVar(n int, cs []Constraint) (Var, int64, int64, bool) {
 func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 	sc.reset()
 	s := &system{n: n, eqs: sc.eqs[:0], ges: sc.ges[:0], prov: sc.prov[:0], sc: sc}
+	if cap(s.eqs) < len(cs) {
+		s.eqs = make([]row, 0, len(cs))
+	}
+	if cap(s.ges) < 2*len(cs) {
+		s.ges = make([]row, 0, 2*len(cs))
+	}
+	if cap(s.prov) < 4*len(cs) {
+		s.prov = make([]cset, 0, 4*len(cs))
+	}
 	eqs0 := s.eqs
 	defer func() {
 		// Keep what the lists grew to for the next elimination (eqs is
@@ -911,7 +929,8 @@ func checkModel(cs []Constraint, m []int64) bool {
 // eliminate removes every variable, returning Infeasible as soon as a
 // constant constraint is violated.
 func (s *system) eliminate() (Verdict, []step, cset, error) {
-	var steps []step
+	steps := s.sc.steps[:0]
+	defer func() { s.sc.steps = steps[:0] }()
 	eliminated := make([]bool, s.n)
 	for {
 		// Normalize; drop trivially true constraints; detect false ones.
@@ -1008,22 +1027,28 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 				nhi++
 			}
 		}
-		lows, highs := make([]row, 0, nlo), make([]row, 0, nhi)
 		rest := s.sc.spare[:0] // the other of the two backing arrays
 		if need := len(s.ges) - nlo - nhi + nlo*nhi; cap(rest) < need {
 			rest = make([]row, 0, need)
 		}
+		// The rows mentioning v, lower bounds first, cut from the
+		// scratch list of references (back-substitution reads them).
+		at := len(s.sc.refs)
+		for _, r := range s.ges {
+			if r[v] > 0 {
+				s.sc.refs = append(s.sc.refs, r)
+			}
+		}
 		for _, r := range s.ges {
 			switch {
-			case r[v] > 0:
-				lows = append(lows, r)
 			case r[v] < 0:
-				highs = append(highs, r)
-			default:
+				s.sc.refs = append(s.sc.refs, r)
+			case r[v] == 0:
 				rest = append(rest, r)
 			}
 		}
-		mention := append(append(make([]row, 0, len(lows)+len(highs)), lows...), highs...)
+		mention := s.sc.refs[at:len(s.sc.refs):len(s.sc.refs)]
+		lows, highs := mention[:nlo], mention[nlo:]
 		for _, lo := range lows {
 			for _, hi := range highs {
 				// lo: a·x + L ≥ 0 (a > 0); hi: −b·x + H ≥ 0 (b > 0).
