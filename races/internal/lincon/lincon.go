@@ -597,12 +597,11 @@ type system struct {
 // that made it (the model and the core it returns are fresh), so the next
 // one may cut its rows from the same chunks.
 type scratch struct {
-	chunks [][]int64        // row memory, each chunk twice the last
-	ci     int              // the chunk rows are cut from, −1 before the first
-	free   []int64          // what is left of chunks[ci]
-	seen   map[uint64]int32 // dedupe's table: a hash's first row in out
-	chain  []int32          // dedupe's: the next row of out with the same hash, or −1
-	cons   []Constraint     // prune's conjunctions
+	chunks [][]int64    // row memory, each chunk twice the last
+	ci     int          // the chunk rows are cut from, −1 before the first
+	free   []int64      // what is left of chunks[ci]
+	table  []int32      // dedupe's hash table
+	cons   []Constraint // prune's conjunctions
 	// The backing arrays of a system's lists: its equalities, its
 	// inequalities (two, swapped at each Fourier–Motzkin step) and the
 	// provenance sets' table.
@@ -1120,12 +1119,18 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 }
 
 func (s *system) dedupe(rs []row) []row {
-	if s.sc.seen == nil {
-		s.sc.seen = map[uint64]int32{}
+	// An open-addressing table of row indices + 1 (0: empty), at least
+	// twice as large as rs, cleared for each call.
+	size := 16
+	for size < 2*len(rs) {
+		size *= 2
 	}
-	seen := s.sc.seen
-	clear(seen)
-	chain := s.sc.chain[:0]
+	if cap(s.sc.table) < size {
+		s.sc.table = make([]int32, size)
+	}
+	table := s.sc.table[:size]
+	clear(table)
+	mask := uint64(size - 1)
 	out := rs[:0]
 	for _, r := range rs {
 		n := len(r) - 2 // coefficients, then the constant and the provenance
@@ -1134,30 +1139,23 @@ func (s *system) dedupe(rs []row) []row {
 			h ^= uint64(c)
 			h *= 1099511628211
 		}
-		dup := false
-		first, ok := seen[h]
-		last := int32(-1)
-		for j := first; ok && j >= 0; j = chain[j] {
+		i := h & mask
+		for {
+			j := table[i] - 1
+			if j < 0 {
+				table[i] = int32(len(out)) + 1
+				out = append(out, r)
+				break
+			}
 			if slices.Equal(out[j][:n], r[:n]) {
 				if r[n] < out[j][n] { // the tighter of the two
 					out[j] = r
 				}
-				dup = true
 				break
 			}
-			last = j
-		}
-		if !dup {
-			if !ok {
-				seen[h] = int32(len(out))
-			} else {
-				chain[last] = int32(len(out))
-			}
-			chain = append(chain, -1)
-			out = append(out, r)
+			i = (i + 1) & mask
 		}
 	}
-	s.sc.chain = chain
 	return out
 }
 
