@@ -199,11 +199,23 @@ func (k *kernelAn) chooseGuard(out outcome, reported racePair, pairs []racePair)
 			order = append(order, pr)
 		}
 	}
+	// The models the reported pair's question had under the candidates
+	// tried so far: most candidates that fail, fail in one of them too
+	// (a model with nx ≤ len(a) often has ny ≤ len(a) as well), which
+	// proves it without the solver.
+	var models [][]int64
+	if out.model != nil {
+		models = append(models, out.model)
+	}
 	unsat := func(pr racePair, c *guardCand) bool {
 		if pr == reported && c.pow2 < 0 && c.fact != nil && !c.reach {
 			// The reported pair's own question with the fact added
 			// (and taken off again): no need to build it anew.
-			return out.p.unsatWith(c)
+			u, m := out.p.unsatWith(c, models)
+			if m != nil {
+				models = append(models, m)
+			}
+			return u
 		}
 		q, _, _, trivial := k.pairProblem(pr.a, pr.b, pr.start, pr.cross, c)
 		if trivial {
@@ -266,8 +278,10 @@ func (p *problem) pow2Assumed(fr *frame, m ssa.Value) bool {
 }
 
 // unsatWith reports whether problem p, with the negation of candidate c
-// added, has no answer, and leaves p as it was.
-func (p *problem) unsatWith(c *guardCand) bool {
+// added, has no answer, and leaves p as it was. Models are assignments to
+// try first: one that satisfies the problem is an answer. When it has one,
+// unsatWith returns it unless it was one of models.
+func (p *problem) unsatWith(c *guardCand, models [][]int64) (bool, []int64) {
 	nv, nb, nc := len(p.vars), len(p.base), len(p.clauses)
 	divs := make(map[string]bool, len(p.divs))
 	for key := range p.divs {
@@ -282,6 +296,12 @@ func (p *problem) unsatWith(c *guardCand) bool {
 		}
 	}()
 	c.fact(p)
-	v, _ := p.k.solve(p.linearize())
-	return v == lincon.Infeasible
+	lp := p.linearize()
+	for _, m := range models {
+		if lincon.Satisfies(lp, m) {
+			return false, nil
+		}
+	}
+	v, m := p.k.solve(lp)
+	return v == lincon.Infeasible, m
 }

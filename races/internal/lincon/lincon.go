@@ -122,6 +122,34 @@ func Solve(p *Problem) (Verdict, []int64) {
 	return v, m
 }
 
+// Satisfies reports whether m is a model of p: an assignment of its
+// variables under which the base and an alternative of every clause hold.
+// A model proves p feasible without a search.
+func Satisfies(p *Problem, m []int64) bool {
+	if len(m) != p.NumVars {
+		return false
+	}
+	ok := func(cs []Constraint) bool {
+		for _, c := range cs {
+			for _, t := range c.Terms {
+				if int(t.Var) < 0 || int(t.Var) >= len(m) {
+					return false
+				}
+			}
+		}
+		return checkModel(cs, m)
+	}
+	if !ok(p.Base) {
+		return false
+	}
+	for _, cl := range p.Clauses {
+		if !slices.ContainsFunc(cl, ok) {
+			return false
+		}
+	}
+	return true
+}
+
 // SolveCounted is Solve, also returning the conjunctions it decided: a
 // measure of its work that does not depend on the machine, for callers
 // that budget optional questions.
@@ -130,6 +158,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	var model []int64
 	steps := 0
 	splits := MaxSplits
+	sc := &scratch{}
 	// rec searches cs with the open clauses. It reports true when the
 	// search is over (a model found, or the step budget spent); otherwise
 	// it returns a core: a set of indices of cs that is infeasible with
@@ -139,18 +168,18 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	// need no search (backjumping): with k clauses of three alternatives
 	// the search then decides far fewer than 3^k leaves when, as is
 	// common, the refutation does not depend on most of the sign cases.
-	var rec func(cs []Constraint, open []clause) (bool, cset)
-	rec = func(cs []Constraint, open []clause) (bool, cset) {
+	var rec func(cs []Constraint, open []clause, depth int) (bool, cset)
+	rec = func(cs []Constraint, open []clause, depth int) (bool, cset) {
 		if steps++; steps > MaxSteps {
 			best = Unknown
 			return true, nil
 		}
 		// The alternatives chosen so far may refute others.
-		open, ok := filterAlts(p.NumVars, cs, open)
+		open, ok := filterAlts(p.NumVars, cs, open, sc)
 		if !ok {
 			return false, nil
 		}
-		v, m, core := splitConj(p.NumVars, cs, &splits)
+		v, m, core := splitConj(p.NumVars, cs, &splits, sc)
 		if v == Infeasible {
 			return false, core
 		}
@@ -187,8 +216,14 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		// bounds of a prefix of cs.
 		acc := prefix(cl.dropped)
 		for _, alt := range cl.alts {
-			next := append(slices.Clip(cs), alt...)
-			done, c := rec(next, rest)
+			// The conjunction is dead once its search returns: each
+			// depth reuses one list.
+			for len(sc.depth) <= depth {
+				sc.depth = append(sc.depth, nil)
+			}
+			next := append(append(sc.depth[depth][:0], cs...), alt...)
+			sc.depth[depth] = next
+			done, c := rec(next, rest, depth+1)
 			if done {
 				return true, nil
 			}
@@ -205,11 +240,17 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		}
 		return false, acc
 	}
-	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses)
+	base, clauses, ok := prune(p.NumVars, p.Base, p.Clauses, sc)
 	if !ok {
 		return Infeasible, nil, 0
 	}
-	rec(base, clauses)
+	if len(base) > 0 && inRange(p.NumVars, base) {
+		sc.base0 = newBox(p.NumVars)
+		if ok, any := sc.base0.run(base, 1, 0, false); ok {
+			sc.baseLen, sc.base0Any = len(base), any
+		}
+	}
+	rec(base, clauses, 0)
 	return best, model, steps
 }
 
@@ -226,9 +267,17 @@ type clause struct {
 // clause's last alternative to it would only grow the conjunctions that
 // elimination decides; the search adds it when a model violates it). ok
 // is false when some clause has no alternative left.
-func filterAlts(n int, cs []Constraint, open []clause) ([]clause, bool) {
-	b := newBox(n)
-	if !b.propagate(cs, boundRounds) {
+func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, bool) {
+	b, tmp := sc.boxes(n)
+	// cs begins with the base (SolveCounted): propagation resumes after
+	// its first pass over the base, which every conjunction shares.
+	if sc.baseLen > 0 && len(cs) >= sc.baseLen {
+		copy(b.lo, sc.base0.lo)
+		copy(b.hi, sc.base0.hi)
+		if ok, _ := b.run(cs, boundRounds, sc.baseLen, sc.base0Any); !ok {
+			return nil, false
+		}
+	} else if !b.propagate(cs, boundRounds) {
 		return nil, false
 	}
 	out := open
@@ -239,7 +288,9 @@ func filterAlts(n int, cs []Constraint, open []clause) ([]clause, bool) {
 			// The alternative's own constraints within cs's bounds: a
 			// weaker test than propagating cs and alt together, at the
 			// cost of alt alone.
-			if b.clone().propagate(alt, 2) {
+			copy(tmp.lo, b.lo)
+			copy(tmp.hi, b.hi)
+			if tmp.propagate(alt, 2) {
 				alts = append(alts, alt)
 			}
 		}
@@ -266,14 +317,23 @@ func filterAlts(n int, cs []Constraint, open []clause) ([]clause, bool) {
 // dimension ≥ 1, a thread index ≥ 0) rule most of them out, deciding
 // the same refuted combinations again at every leaf. ok is false when
 // some clause has no alternative left: the problem is infeasible.
-func prune(n int, base []Constraint, clauses [][][]Constraint) ([]Constraint, []clause, bool) {
+func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]Constraint, []clause, bool) {
 	base = slices.Clip(base)
 	live := slices.Clone(clauses)
+	// at[i] is the length of the base with which every alternative of
+	// live[i] was last found bounds-feasible (−1: not yet). The base only
+	// grows, so while its length is the same the test would give the same
+	// answers: the pass that finds nothing more to drop does not repeat
+	// them.
+	at := make([]int, len(live))
+	for i := range at {
+		at[i] = -1
+	}
 	for changed := true; changed; {
 		changed = false
 		// A clause of one alternative is a conjunction: it joins the base.
-		keep := live[:0]
-		for _, cl := range live {
+		keep, keepAt := live[:0], at[:0]
+		for i, cl := range live {
 			switch len(cl) {
 			case 0:
 				return nil, nil, false
@@ -281,20 +341,44 @@ func prune(n int, base []Constraint, clauses [][][]Constraint) ([]Constraint, []
 				base = append(base, cl[0]...)
 				changed = true
 			default:
-				keep = append(keep, cl)
+				keep, keepAt = append(keep, cl), append(keepAt, at[i])
 			}
 		}
-		live = keep
+		live, at = keep, keepAt
 		if changed {
 			continue
 		}
 		if !boundsFeasible(n, base) {
 			return nil, nil, false
 		}
+		// Every test below begins with a pass over the base from no
+		// bounds: it is made once, and each test resumes after it.
+		b0, tmp := sc.boxes(n)
+		skip, any0 := 0, false
+		if inRange(n, base) {
+			if ok, any := b0.run(base, 1, 0, false); ok {
+				skip, any0 = len(base), any
+			} else {
+				return nil, nil, false
+			}
+		}
 		for i, cl := range live {
+			if at[i] == len(base) {
+				continue
+			}
+			at[i] = len(base)
 			var alts [][]Constraint
 			for _, alt := range cl {
-				if boundsFeasible(n, append(slices.Clip(base), alt...)) {
+				sc.cons = append(append(sc.cons[:0], base...), alt...)
+				var ok bool
+				if skip > 0 {
+					copy(tmp.lo, b0.lo)
+					copy(tmp.hi, b0.hi)
+					ok, _ = tmp.run(sc.cons, boundRounds, skip, any0)
+				} else {
+					ok = boundsFeasible(n, sc.cons)
+				}
+				if ok {
 					alts = append(alts, alt)
 				}
 			}
@@ -327,6 +411,19 @@ func boundsFeasible(n int, cs []Constraint) bool {
 	return newBox(n).propagate(cs, boundRounds)
 }
 
+// boxes returns two boxes of n variables, the first without bounds, both
+// sc's until the next call.
+func (sc *scratch) boxes(n int) (box, box) {
+	if len(sc.box[0].lo) != n {
+		sc.box = [2]box{newBox(n), newBox(n)}
+	}
+	b := sc.box[0]
+	for i := range b.lo {
+		b.lo[i], b.hi[i] = -boundLimit, boundLimit
+	}
+	return b, sc.box[1]
+}
+
 // box holds a lower and an upper bound per variable, ±boundLimit for
 // none.
 type box struct{ lo, hi []int64 }
@@ -339,8 +436,6 @@ func newBox(n int) box {
 	return b
 }
 
-func (b box) clone() box { return box{slices.Clone(b.lo), slices.Clone(b.hi)} }
-
 // propagate tightens b through cs (from Σ aᵢxᵢ + c ≥ 0,
 // aⱼxⱼ ≥ −c − Σ_{i≠j} max aᵢxᵢ), at most rounds passes, and reports false
 // when some variable is left with an empty range or some constraint
@@ -349,6 +444,14 @@ func (b box) clone() box { return box{slices.Clone(b.lo), slices.Clone(b.hi)} }
 // proves nothing. A pass is linear in the size of cs, much cheaper than
 // elimination, and refutes most of the sign cases of products.
 func (b box) propagate(cs []Constraint, rounds int) bool {
+	ok, _ := b.run(cs, rounds, 0, false)
+	return ok
+}
+
+// run is propagate resumed after the first skip constraints of its first
+// pass, which left b as it is (tighter: any0) and found no contradiction.
+// It also returns whether its last pass tightened a bound.
+func (b box) run(cs []Constraint, rounds, skip int, any0 bool) (ok, tightened bool) {
 	lo, hi := b.lo, b.hi
 	n := len(lo)
 	const inf = math.MaxInt64 / 4
@@ -425,28 +528,45 @@ func (b box) propagate(cs []Constraint, rounds int) bool {
 	for _, c := range cs {
 		for _, t := range c.Terms {
 			if int(t.Var) < 0 || int(t.Var) >= n {
-				return true // elimConj reports it
+				return true, false // elimConj reports it
 			}
 		}
 	}
+	any := false
 	for round := 0; round < rounds; round++ {
-		any := false
-		for _, c := range cs {
+		any = false
+		from := 0
+		if round == 0 {
+			any, from = any0, skip
+		}
+		for _, c := range cs[from:] {
 			ch, ok := tighten(c, 1)
 			if !ok {
-				return false
+				return false, any
 			}
 			any = any || ch
 			if c.Eq {
 				ch, ok := tighten(c, -1)
 				if !ok {
-					return false
+					return false, any
 				}
 				any = any || ch
 			}
 		}
 		if !any {
 			break
+		}
+	}
+	return true, any
+}
+
+// inRange reports whether cs speaks of variables 0 … n−1 only.
+func inRange(n int, cs []Constraint) bool {
+	for _, c := range cs {
+		for _, t := range c.Terms {
+			if int(t.Var) < 0 || int(t.Var) >= n {
+				return false
+			}
 		}
 	}
 	return true
@@ -467,25 +587,62 @@ type system struct {
 	// prov[id] is the set of input constraints a row was derived from;
 	// a row's id is its slot n+1 (after the constant).
 	prov []cset
-	// slab is where new rows are cut from: Fourier–Motzkin makes many
-	// short-lived rows, and one allocation per row made the collector
-	// the larger part of the solver's time.
-	slab  []int64
-	slabN int
-	seen  map[uint64][]int // dedupe's table, reused
+	sc   *scratch
 }
+
+// scratch is the memory of the eliminations of one Solve, reused by each
+// in turn: Fourier–Motzkin makes many short-lived rows, and one
+// allocation per row (later, per elimination) made the collector the
+// larger part of the solver's time. A row never outlives the elimination
+// that made it (the model and the core it returns are fresh), so the next
+// one may cut its rows from the same chunks.
+type scratch struct {
+	chunks [][]int64    // row memory, each chunk twice the last
+	ci     int          // the chunk rows are cut from, −1 before the first
+	free   []int64      // what is left of chunks[ci]
+	table  []int32      // dedupe's hash table
+	cons   []Constraint // prune's conjunctions
+	// The backing arrays of a system's lists: its equalities, its
+	// inequalities (two, swapped at each Fourier–Motzkin step) and the
+	// provenance sets' table.
+	eqs, ges, spare []row
+	prov            []cset
+	box             [2]box // filterAlts' and prune's boxes
+	// base0 holds the bounds after the first pass of propagation over
+	// the first baseLen constraints of every conjunction of the search
+	// (the pruned base; base0Any: it tightened one), for filterAlts to
+	// resume from; baseLen is 0 when there is none.
+	base0    box
+	baseLen  int
+	base0Any bool
+	steps    []step         // an elimination's steps
+	refs     []row          // the rows its steps mention
+	depth    [][]Constraint // the search's conjunctions, one per depth
+}
+
+// reset makes all of sc's memory free for the next elimination.
+func (sc *scratch) reset() { sc.ci, sc.free, sc.refs = -1, nil, sc.refs[:0] }
 
 // newRow returns a zeroed row of n+2 slots.
 func (s *system) newRow() row {
+	sc := s.sc
 	w := s.n + 2
-	if len(s.slab) < w {
-		// Each slab twice the last: few allocations for a large
-		// elimination, little waste for a small one.
-		s.slabN = max(2*s.slabN, 16*w)
-		s.slab = make([]int64, s.slabN)
+	if len(sc.free) < w {
+		sc.ci++
+		if sc.ci == len(sc.chunks) {
+			size := 16 * w
+			if sc.ci > 0 {
+				size = max(size, 2*len(sc.chunks[sc.ci-1]))
+			}
+			sc.chunks = append(sc.chunks, make([]int64, size))
+		} else if len(sc.chunks[sc.ci]) < w {
+			sc.chunks[sc.ci] = make([]int64, 16*w)
+		}
+		sc.free = sc.chunks[sc.ci]
 	}
-	r := s.slab[:w:w]
-	s.slab = s.slab[w:]
+	r := sc.free[:w:w]
+	sc.free = sc.free[w:]
+	clear(r)
 	return r
 }
 
@@ -493,6 +650,20 @@ func (s *system) newRow() row {
 type cset []uint64
 
 func (b cset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+// holds reports whether b contains every index of c.
+func (b cset) holds(c cset) bool {
+	for i, w := range c {
+		var bw uint64
+		if i < len(b) {
+			bw = b[i]
+		}
+		if w&^bw != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // anyIn reports whether b holds an index in [lo, hi).
 func (b cset) anyIn(lo, hi int) bool {
@@ -533,6 +704,14 @@ func (s *system) union(a, b int64) int64 {
 		return a
 	}
 	pa, pb := s.prov[a], s.prov[b]
+	// A set that holds the other is the union: no new set (most unions
+	// in a long elimination are of rows from the same few constraints).
+	if pa.holds(pb) {
+		return a
+	}
+	if pb.holds(pa) {
+		return b
+	}
 	u := make(cset, max(len(pa), len(pb)))
 	copy(u, pa)
 	for i, w := range pb {
@@ -567,8 +746,8 @@ const MaxSplits = 512
 //
 // For Infeasible it returns the core of elimination (elimConj), or nil
 // when branching decided it: then every constraint may have been used.
-func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64, cset) {
-	v, m, core := elimConj(n, cs)
+func splitConj(n int, cs []Constraint, budget *int, sc *scratch) (Verdict, []int64, cset) {
+	v, m, core := elimConj(n, cs, sc)
 	if v != Unknown || *budget <= 0 {
 		return v, m, core
 	}
@@ -591,7 +770,7 @@ func splitConj(n int, cs []Constraint, budget *int) (Verdict, []int64, cset) {
 			return Unknown, nil, nil
 		}
 		*budget--
-		vb, mb, _ := splitConj(n, append(slices.Clip(cs), b...), budget)
+		vb, mb, _ := splitConj(n, append(slices.Clip(cs), b...), budget, sc)
 		if vb == Feasible {
 			return vb, mb, nil
 		}
@@ -677,8 +856,27 @@ func splitVar(n int, cs []Constraint) (Var, int64, int64, bool) {
 // elimConj decides cs by elimination. For Infeasible it returns the
 // indices of the constraints of cs that the refutation used (its core):
 // every set of constraints containing them is infeasible too.
-func elimConj(n int, cs []Constraint) (Verdict, []int64, cset) {
-	s := &system{n: n, eqs: make([]row, 0, len(cs)), ges: make([]row, 0, 2*len(cs)), prov: make([]cset, 0, 4*len(cs))}
+func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
+	sc.reset()
+	s := &system{n: n, eqs: sc.eqs[:0], ges: sc.ges[:0], prov: sc.prov[:0], sc: sc}
+	if cap(s.eqs) < len(cs) {
+		s.eqs = make([]row, 0, len(cs))
+	}
+	if cap(s.ges) < 2*len(cs) {
+		s.ges = make([]row, 0, 2*len(cs))
+	}
+	if cap(s.prov) < 4*len(cs) {
+		s.prov = make([]cset, 0, 4*len(cs))
+	}
+	eqs0 := s.eqs
+	defer func() {
+		// Keep what the lists grew to for the next elimination (eqs is
+		// consumed from its front).
+		if cap(s.eqs) > cap(eqs0) {
+			eqs0 = s.eqs
+		}
+		sc.eqs, sc.ges, sc.prov = eqs0[:0], s.ges[:0], s.prov[:0]
+	}()
 	for i, c := range cs {
 		r := s.newRow()
 		p := make(cset, i/64+1)
@@ -730,7 +928,8 @@ func checkModel(cs []Constraint, m []int64) bool {
 // eliminate removes every variable, returning Infeasible as soon as a
 // constant constraint is violated.
 func (s *system) eliminate() (Verdict, []step, cset, error) {
-	var steps []step
+	steps := s.sc.steps[:0]
+	defer func() { s.sc.steps = steps[:0] }()
 	eliminated := make([]bool, s.n)
 	for {
 		// Normalize; drop trivially true constraints; detect false ones.
@@ -770,6 +969,9 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 					}
 					k := r[v] * eq[v] // r − k·eq removes x_v, since eq[v]² = 1
 					for i := 0; i <= s.n; i++ {
+						if eq[i] == 0 {
+							continue
+						}
 						ke, err := mul(k, eq[i])
 						if err == nil {
 							r[i], err = sub(r[i], ke)
@@ -824,25 +1026,37 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 				nhi++
 			}
 		}
-		lows, highs := make([]row, 0, nlo), make([]row, 0, nhi)
-		rest := make([]row, 0, len(s.ges)-nlo-nhi+nlo*nhi)
+		rest := s.sc.spare[:0] // the other of the two backing arrays
+		if need := len(s.ges) - nlo - nhi + nlo*nhi; cap(rest) < need {
+			rest = make([]row, 0, need)
+		}
+		// The rows mentioning v, lower bounds first, cut from the
+		// scratch list of references (back-substitution reads them).
+		at := len(s.sc.refs)
+		for _, r := range s.ges {
+			if r[v] > 0 {
+				s.sc.refs = append(s.sc.refs, r)
+			}
+		}
 		for _, r := range s.ges {
 			switch {
-			case r[v] > 0:
-				lows = append(lows, r)
 			case r[v] < 0:
-				highs = append(highs, r)
-			default:
+				s.sc.refs = append(s.sc.refs, r)
+			case r[v] == 0:
 				rest = append(rest, r)
 			}
 		}
-		mention := append(append(make([]row, 0, len(lows)+len(highs)), lows...), highs...)
+		mention := s.sc.refs[at:len(s.sc.refs):len(s.sc.refs)]
+		lows, highs := mention[:nlo], mention[nlo:]
 		for _, lo := range lows {
 			for _, hi := range highs {
 				// lo: a·x + L ≥ 0 (a > 0); hi: −b·x + H ≥ 0 (b > 0).
 				a, b := lo[v], -hi[v]
 				r := s.newRow()
 				for i := 0; i <= s.n; i++ {
+					if lo[i] == 0 && hi[i] == 0 {
+						continue // rows are sparse; r[i] is 0 already
+					}
 					x, err1 := mul(b, lo[i])
 					y, err2 := mul(a, hi[i])
 					if err1 != nil || err2 != nil {
@@ -858,10 +1072,8 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 				rest = append(rest, r)
 			}
 		}
-		if s.seen == nil {
-			s.seen = map[uint64][]int{}
-		}
-		s.ges = dedupe(rest, s.seen)
+		s.sc.spare = s.ges[:0]
+		s.ges = s.dedupe(rest)
 		steps = append(steps, step{v: v, ges: mention})
 		eliminated[v] = true
 		if len(s.ges) > 4000 {
@@ -877,8 +1089,10 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 	out := rs[:0]
 	for _, r := range rs {
 		var g int64
-		for i := 0; i < n; i++ {
-			g = gcd(g, abs(r[i]))
+		for i := 0; i < n && g != 1; i++ {
+			if r[i] != 0 {
+				g = gcd(g, abs(r[i]))
+			}
 		}
 		if g == 0 {
 			if eq && r[n] != 0 || !eq && r[n] < 0 {
@@ -904,8 +1118,19 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 	return out, nil
 }
 
-func dedupe(rs []row, seen map[uint64][]int) []row {
-	clear(seen)
+func (s *system) dedupe(rs []row) []row {
+	// An open-addressing table of row indices + 1 (0: empty), at least
+	// twice as large as rs, cleared for each call.
+	size := 16
+	for size < 2*len(rs) {
+		size *= 2
+	}
+	if cap(s.sc.table) < size {
+		s.sc.table = make([]int32, size)
+	}
+	table := s.sc.table[:size]
+	clear(table)
+	mask := uint64(size - 1)
 	out := rs[:0]
 	for _, r := range rs {
 		n := len(r) - 2 // coefficients, then the constant and the provenance
@@ -914,19 +1139,21 @@ func dedupe(rs []row, seen map[uint64][]int) []row {
 			h ^= uint64(c)
 			h *= 1099511628211
 		}
-		dup := false
-		for _, j := range seen[h] {
+		i := h & mask
+		for {
+			j := table[i] - 1
+			if j < 0 {
+				table[i] = int32(len(out)) + 1
+				out = append(out, r)
+				break
+			}
 			if slices.Equal(out[j][:n], r[:n]) {
 				if r[n] < out[j][n] { // the tighter of the two
 					out[j] = r
 				}
-				dup = true
 				break
 			}
-		}
-		if !dup {
-			seen[h] = append(seen[h], len(out))
-			out = append(out, r)
+			i = (i + 1) & mask
 		}
 	}
 	return out

@@ -280,3 +280,37 @@ func TestSolveRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestSatisfies: a model must satisfy the base and an alternative of every
+// clause, and speak of exactly the problem's variables.
+func TestSatisfies(t *testing.T) {
+	const x, y Var = 0, 1
+	p := &Problem{NumVars: 2,
+		Base: []Constraint{GE(0, T(1, x)), GE(0, T(1, y))}, // x, y ≥ 0
+		Clauses: [][][]Constraint{{
+			{GE(-3, T(1, x))},            // x ≥ 3
+			{EQ(0, T(1, x), T(-1, y))}}}, // or x = y
+	}
+	tests := []struct {
+		m    []int64
+		want bool
+	}{
+		{[]int64{3, 0}, true},
+		{[]int64{1, 1}, true},
+		{[]int64{1, 2}, false},   // no alternative holds
+		{[]int64{-1, -1}, false}, // the base fails
+		{[]int64{3}, false},      // too few values
+		{[]int64{3, 0, 0}, false},
+	}
+	for _, tt := range tests {
+		if got := Satisfies(p, tt.m); got != tt.want {
+			t.Errorf("Satisfies(%v) = %v, want %v", tt.m, got, tt.want)
+		}
+		// Whatever Satisfies accepts, the solver finds feasible.
+		if tt.want {
+			if v, _ := Solve(p); v != Feasible {
+				t.Errorf("Solve = %v for a problem with model %v", v, tt.m)
+			}
+		}
+	}
+}
