@@ -148,9 +148,13 @@ func structurize(src *kir.Func) (*plan, error) {
 	f := clone(src)
 	removeUnreachable(f)
 	resume := resumeTraps(f)
+	splitReturns(f)
+	singleExitLoops(f)
+	repairSSA(f)
 	for range 64 {
 		p, err := planOn(f)
 		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
+			repairSSA(f)
 			continue
 		}
 		if ee, ok := err.(*edgeError); ok {
@@ -256,21 +260,30 @@ func planOn(f *kir.Func) (*plan, error) {
 	// loop without one (for { ... break ... }) its one exit that goes on.
 	for _, l := range loops {
 		lp := &loopPlan{header: l.Header}
-		if len(l.Latches) == 1 {
+		// A latch that also branches elsewhere (a do-while's test, a
+		// return after the last statement) gets a continue block of its
+		// own, as does a loop of one block: the emitter splits a header
+		// after its OpLoopMerge, so the header cannot hold the back edge.
+		if len(l.Latches) == 1 && l.Latches[0] != l.Header && l.Latches[0].Term == kir.TermJump {
 			lp.cont = l.Latches[0]
 		} else {
 			lp.cont = splitEdges(f, l.Header, l.Latches, "loop.continue")
 		}
 		p.loops[l.Header] = lp
 	}
-	// Recompute: continue blocks changed the graph.
+	// Recompute: continue blocks changed the graph. Every continue block
+	// is claimed before any merge is chosen, so that an inner loop whose
+	// exit is an outer loop's continue block gets a merge of its own.
 	loops, _, _, _ = analyze(f)
+	for _, lp := range p.loops {
+		p.claimed[lp.cont] = true
+	}
 	for _, l := range loops {
 		lp := p.loops[l.Header]
 		lp.blocks = l.Blocks
 		var live []*kir.Block
 		for _, e := range l.Exits {
-			if !diesAlone(e) {
+			if !diesAlone(l, e) {
 				live = append(live, e)
 			}
 		}
@@ -293,8 +306,11 @@ func planOn(f *kir.Func) (*plan, error) {
 				return nil, &structError{posOf(l.Header), "a loop leaves to more than one place (a labeled break out of an enclosing loop?), which SPIR-V's structured control flow does not allow here"}
 			}
 		}
-		if p.claimed[lp.merge] || p.loops[lp.merge] != nil {
-			// Two loops ending at one block: give this one its own merge.
+		outside := slices.ContainsFunc(lp.merge.Preds, func(pr *kir.Block) bool { return !l.Blocks[pr] })
+		if p.claimed[lp.merge] || p.loops[lp.merge] != nil || outside {
+			// Two loops ending at one block, or a loop ending where other
+			// code joins (an if's merge that would have to be the loop's
+			// too): give this one its own merge.
 			var preds []*kir.Block
 			for _, pr := range lp.merge.Preds {
 				if l.Blocks[pr] {
@@ -405,10 +421,16 @@ func (p *plan) assignLoops() {
 	}
 }
 
-// diesAlone reports whether every path from b ends in a return or a trap
-// without joining other code: b starts a chain of blocks each with one
-// predecessor.
-func diesAlone(b *kir.Block) bool {
+// diesAlone reports whether every path from b, an exit of loop l, ends
+// in a return or a trap without joining other code: b is entered from the
+// loop only and starts a chain of blocks each with one predecessor. Such
+// an exit lies inside the loop's construct (the header dominates it).
+func diesAlone(l *kir.Loop, b *kir.Block) bool {
+	for _, pr := range b.Preds {
+		if !l.Blocks[pr] {
+			return false
+		}
+	}
 	// A worklist, not recursion: such a chain is as long as the code.
 	seen := map[*kir.Block]bool{}
 	work := []*kir.Block{b}
