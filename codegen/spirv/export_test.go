@@ -35,3 +35,6 @@ var DebugNormalized = func(src *kir.Func) string {
 	repairSSA(f)
 	return kir.Format(f)
 }
+
+// SetDebugPlanErr is for the dump test.
+func SetDebugPlanErr(fn func(f *kir.Func, err error)) { debugPlanErr = fn }

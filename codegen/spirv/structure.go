@@ -153,6 +153,9 @@ func structurize(src *kir.Func) (*plan, error) {
 	repairSSA(f)
 	for range 64 {
 		p, err := planOn(f)
+		if debugPlanErr != nil && err != nil {
+			debugPlanErr(f, err)
+		}
 		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
 			repairSSA(f)
 			continue
@@ -167,6 +170,9 @@ func structurize(src *kir.Func) (*plan, error) {
 	}
 	return nil, &structError{posOf(f.Blocks[0]), "control flow too tangled to structure for SPIR-V"}
 }
+
+// debugPlanErr, set by tests, sees each failed planning attempt.
+var debugPlanErr func(f *kir.Func, err error)
 
 // joinEdge reroutes the branch x → t: a new block j takes every edge into
 // t and x's other edge, and branches on a flag (x's condition on x's
@@ -423,13 +429,13 @@ func (p *plan) assignLoops() {
 
 // diesAlone reports whether every path from b, an exit of loop l, ends
 // in a return or a trap without joining other code: b is entered from the
-// loop only and starts a chain of blocks each with one predecessor. Such
-// an exit lies inside the loop's construct (the header dominates it).
+// loop by one edge and starts a chain of blocks each with one
+// predecessor. Such an exit lies inside the construct of the branch that
+// leads to it. (An exit entered by two edges is a place where code joins:
+// the loop's merge, or a target of its exit dispatch.)
 func diesAlone(l *kir.Loop, b *kir.Block) bool {
-	for _, pr := range b.Preds {
-		if !l.Blocks[pr] {
-			return false
-		}
+	if len(b.Preds) != 1 || !l.Blocks[b.Preds[0]] {
+		return false
 	}
 	// A worklist, not recursion: such a chain is as long as the code.
 	seen := map[*kir.Block]bool{}
@@ -441,7 +447,7 @@ func diesAlone(l *kir.Loop, b *kir.Block) bool {
 			return false
 		}
 		seen[x] = true
-		if x != b && len(x.Preds) != 1 {
+		if len(x.Preds) != 1 {
 			return false
 		}
 		work = append(work, x.Succs...)
