@@ -171,6 +171,20 @@ func structurize(src *kir.Func) (*plan, error) {
 	return nil, &structError{posOf(f.Blocks[0]), "control flow too tangled to structure for SPIR-V"}
 }
 
+// describe lists the plan's constructs, for debugging.
+func (p *plan) describe() string {
+	s := ""
+	for _, h := range p.f.Blocks {
+		if m := p.merge[h]; m != nil {
+			s += fmt.Sprintf("merge b%d -> b%d\n", h.Index, m.Index)
+		}
+		if l := p.loops[h]; l != nil {
+			s += fmt.Sprintf("loop b%d merge b%d cont b%d\n", h.Index, l.merge.Index, l.cont.Index)
+		}
+	}
+	return s
+}
+
 // debugPlanErr, set by tests, sees each failed planning attempt.
 var debugPlanErr func(f *kir.Func, err error)
 
@@ -383,6 +397,9 @@ func planOn(f *kir.Func) (*plan, error) {
 	}
 	p.dom = kir.Dominators(f)
 	if err := p.validate(); err != nil {
+		if debugPlanErr != nil {
+			debugPlanErr(f, fmt.Errorf("%v\n%s", err, p.describe()))
+		}
 		return nil, err
 	}
 	if err := p.checkSSA(); err != nil {
@@ -489,7 +506,13 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	if m := pd.ipdom[b.Index]; m >= 0 && m < len(p.f.Blocks) {
 		return p.f.Blocks[m], nil
 	}
-	// The arms meet only at the exit.
+	// The arms meet only at the exit: where they join before they leave
+	// (`if c { goto j } else if d { continue } else { goto j }`, what
+	// routing a loop's exits gives), the first block both reach is the
+	// merge; else the arm that goes on.
+	if m := p.firstJoin(l, b); m != nil {
+		return m, nil
+	}
 	var open []*kir.Block
 	for _, s := range b.Succs {
 		if !p.closed(l, s) {
@@ -502,7 +525,39 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	case 1:
 		return open[0], nil
 	}
-	return nil, &structError{posOf(b), "the two arms of a branch go on to different places and never meet, which SPIR-V's structured control flow cannot express here"}
+	return nil, &structError{posOf(b), fmt.Sprintf("the two arms of a branch (block %d) go on to different places and never meet, which SPIR-V's structured control flow cannot express here", b.Index)}
+}
+
+// firstJoin returns the first block, in reverse postorder, that b
+// dominates and that both arms of its branch reach on the local graph of
+// loop l (nil if none).
+func (p *plan) firstJoin(l *loopPlan, b *kir.Block) *kir.Block {
+	reach := func(s *kir.Block) map[*kir.Block]bool {
+		seen := map[*kir.Block]bool{}
+		if l != nil && (s == l.merge || s == l.cont || s == l.header) {
+			return seen
+		}
+		work := []*kir.Block{s}
+		seen[s] = true
+		for len(work) > 0 {
+			x := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, y := range p.localSuccs(l, x) {
+				if !seen[y] {
+					seen[y] = true
+					work = append(work, y)
+				}
+			}
+		}
+		return seen
+	}
+	a, c := reach(b.Succs[0]), reach(b.Succs[1])
+	for _, x := range kir.ReversePostorder(p.f) {
+		if a[x] && c[x] && x != b && p.dom.Dominates(b, x) {
+			return x
+		}
+	}
+	return nil
 }
 
 // closed reports whether s dominates every block it reaches on the local
@@ -530,8 +585,15 @@ func (p *plan) validate() error {
 		l := p.inLoop[h]
 		for _, x := range p.f.Blocks {
 			if !inConstruct(h, m, x) {
-				// A construct is entered only through its header.
+				// A construct is entered only through its header. (A
+				// loop's continue block that only the selection's code
+				// and its merge reach is the loop's, not the selection's:
+				// a `continue` inside the selection and the code after
+				// it both go there.)
 				for _, y := range x.Succs {
+					if l != nil && y == l.cont {
+						continue
+					}
 					if y != h && inConstruct(h, m, y) && !(p.loops[y] != nil && p.dom.Dominates(y, x)) {
 						return &edgeError{structError{posOf(x), fmt.Sprintf("a branch enters an if/switch construct other than through its condition (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}, x, y}
 					}
