@@ -209,7 +209,16 @@ func repairSSA(f *kir.Func) {
 	if len(bad) == 0 {
 		return
 	}
-	// Dominance frontiers (Cooper, Harvey and Kennedy).
+	df := dominanceFrontiers(f, dom)
+	for _, v := range bad {
+		rename(f, dom, df, map[*kir.Block]*kir.Value{v.Block: v}, v.Type)
+	}
+}
+
+// dominanceFrontiers returns each block's dominance frontier, by index
+// (Cooper, Harvey and Kennedy).
+func dominanceFrontiers(f *kir.Func, dom *kir.DomTree) [][]*kir.Block {
+	reachable := func(b *kir.Block) bool { return dom.Idom(b) != nil }
 	df := make([][]*kir.Block, len(f.Blocks))
 	for _, b := range f.Blocks {
 		if len(b.Preds) < 2 || !reachable(b) {
@@ -226,87 +235,177 @@ func repairSSA(f *kir.Func) {
 			}
 		}
 	}
+	return df
+}
+
+// rename makes the definitions defs (one per block: the value a variable
+// has at the end of that block) reach their uses: phis on the iterated
+// dominance frontier of their blocks, and every use of one of them outside
+// its own block reading the nearest definition above it in the dominator
+// tree (a zero of type t where none is: a path on which the original
+// program did not use the value).
+func rename(f *kir.Func, dom *kir.DomTree, df [][]*kir.Block, defs map[*kir.Block]*kir.Value, t kir.Type) {
+	reachable := func(b *kir.Block) bool { return dom.Idom(b) != nil }
+	isDef := map[*kir.Value]bool{}
+	var work []*kir.Block
+	for b, v := range defs {
+		isDef[v] = true
+		work = append(work, b)
+	}
+	slices.SortFunc(work, func(a, b *kir.Block) int { return a.Index - b.Index })
+	phis := map[*kir.Block]*kir.Value{}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, y := range df[x.Index] {
+			if phis[y] == nil && defs[y] == nil {
+				phis[y] = f.NewPhi(y, t)
+				work = append(work, y)
+			}
+		}
+	}
 	entry := f.Blocks[0]
-	for _, v := range bad {
-		phis := map[*kir.Block]*kir.Value{}
-		work := []*kir.Block{v.Block}
-		for len(work) > 0 {
-			x := work[len(work)-1]
-			work = work[:len(work)-1]
-			for _, y := range df[x.Index] {
-				if phis[y] == nil && y != v.Block {
-					phis[y] = f.NewPhi(y, v.Type)
-					work = append(work, y)
+	var zero *kir.Value
+	memo := map[*kir.Block]*kir.Value{}
+	// atEnd is the definition that reaches the end of block b.
+	atEnd := func(b *kir.Block) *kir.Value {
+		var path []*kir.Block
+		var r *kir.Value
+		for x := b; ; x = dom.Idom(x) {
+			if got, ok := memo[x]; ok {
+				r = got
+				break
+			}
+			path = append(path, x)
+			if d := defs[x]; d != nil {
+				r = d
+				break
+			}
+			if phi := phis[x]; phi != nil {
+				r = phi
+				break
+			}
+			if x == entry || !reachable(x) {
+				if zero == nil {
+					zero = kirZero(f, t)
 				}
+				r = zero
+				break
 			}
 		}
-		var zero *kir.Value
-		memo := map[*kir.Block]*kir.Value{}
-		// atEnd is the definition of v that reaches the end of block b.
-		var atEnd func(b *kir.Block) *kir.Value
-		atEnd = func(b *kir.Block) *kir.Value {
-			var path []*kir.Block
-			var r *kir.Value
-			for x := b; ; x = dom.Idom(x) {
-				if got, ok := memo[x]; ok {
-					r = got
-					break
-				}
-				path = append(path, x)
-				if x == v.Block {
-					r = v
-					break
-				}
-				if phi := phis[x]; phi != nil {
-					r = phi
-					break
-				}
-				if x == entry || !reachable(x) {
-					if zero == nil {
-						zero = kirZero(f, v.Type)
-					}
-					r = zero
-					break
-				}
-			}
-			for _, x := range path {
-				memo[x] = r
-			}
-			return r
+		for _, x := range path {
+			memo[x] = r
 		}
-		for y, phi := range phis {
-			for _, p := range y.Preds {
-				phi.Args = append(phi.Args, atEnd(p))
-			}
+		return r
+	}
+	// atStart is the definition that reaches the start of block b.
+	atStart := func(b *kir.Block) *kir.Value {
+		if phi := phis[b]; phi != nil {
+			return phi
 		}
-		for _, b := range f.Blocks {
-			for _, u := range b.Values {
-				if phis[b] == u {
-					continue
-				}
-				for i, a := range u.Args {
-					if a != v {
-						continue
-					}
-					if u.Op == kir.OpPhi {
-						u.Args[i] = atEnd(b.Preds[i])
-					} else if b != v.Block {
-						u.Args[i] = atEnd(b)
-					}
-				}
-			}
-			if b == v.Block {
+		if b == entry || !reachable(b) {
+			return atEnd(entry) // not reached: any value of the type
+		}
+		return atEnd(dom.Idom(b))
+	}
+	for y, phi := range phis {
+		for _, p := range y.Preds {
+			phi.Args = append(phi.Args, atEnd(p))
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, u := range b.Values {
+			if phis[b] == u {
 				continue
 			}
-			if b.Cond == v {
-				b.Cond = atEnd(b)
-			}
-			for i, a := range b.Trap.Args {
-				if a == v {
-					b.Trap.Args[i] = atEnd(b)
+			for i, a := range u.Args {
+				if !isDef[a] {
+					continue
+				}
+				if u.Op == kir.OpPhi {
+					u.Args[i] = atEnd(b.Preds[i])
+				} else if a.Block != b {
+					u.Args[i] = atStart(b)
 				}
 			}
 		}
+		if b.Cond != nil && isDef[b.Cond] && b.Cond.Block != b {
+			b.Cond = atStart(b)
+		}
+		for i, a := range b.Trap.Args {
+			if a != nil && isDef[a] && a.Block != b {
+				b.Trap.Args[i] = atStart(b)
+			}
+		}
+	}
+}
+
+// duplicateFor gives pred x a copy of block t of its own (tail
+// duplication): where the arms of a branch join at a block and go on from
+// it to different places (a switch case that falls through into one that
+// continues the loop), the copy makes each arm's code its own. Values of
+// t used after it get phis joining them with their copies.
+func duplicateFor(f *kir.Func, t, x *kir.Block) {
+	t2 := f.NewBlock(t.Kind, t.Comment)
+	vm := map[*kir.Value]*kir.Value{}
+	for _, phi := range t.Phis() {
+		np := f.NewPhi(t2, phi.Type)
+		for i, pr := range t.Preds {
+			if pr == x {
+				np.Args = append(np.Args, phi.Args[i])
+			}
+		}
+		vm[phi] = np
+	}
+	var copies []*kir.Value
+	for _, v := range t.Values[len(t.Phis()):] {
+		nv := f.NewValue(t2, v.Op, v.Type)
+		nv.Imm, nv.Index, nv.NoFuse, nv.Pos = v.Imm, v.Index, v.NoFuse, v.Pos
+		vm[v] = nv
+		copies = append(copies, v)
+	}
+	mapv := func(v *kir.Value) *kir.Value {
+		if nv, ok := vm[v]; ok {
+			return nv
+		}
+		return v
+	}
+	for _, v := range copies {
+		for _, a := range v.Args {
+			vm[v].Args = append(vm[v].Args, mapv(a))
+		}
+	}
+	t2.Term = t.Term
+	if t.Cond != nil {
+		t2.Cond = mapv(t.Cond)
+	}
+	t2.Trap = t.Trap
+	for i, a := range t.Trap.Args {
+		if a != nil {
+			t2.Trap.Args[i] = mapv(a)
+		}
+	}
+	for _, s := range t.Succs {
+		ti := slices.Index(s.Preds, t)
+		t2.Succs = append(t2.Succs, s)
+		s.Preds = append(s.Preds, t2)
+		for _, phi := range s.Phis() {
+			phi.Args = append(phi.Args, mapv(phi.Args[ti]))
+		}
+	}
+	phis := t.Phis()
+	removePred(t, x)
+	for i, s := range x.Succs {
+		if s == t {
+			x.Succs[i] = t2
+			t2.Preds = append(t2.Preds, x)
+		}
+	}
+	// What t defined now has a second definition in t2.
+	dom := kir.Dominators(f)
+	df := dominanceFrontiers(f, dom)
+	for _, v := range append(slices.Clone(phis), copies...) {
+		rename(f, dom, df, map[*kir.Block]*kir.Value{t: v, t2: vm[v]}, v.Type)
 	}
 }
 

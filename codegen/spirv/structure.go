@@ -132,6 +132,13 @@ type structError struct {
 
 func (e *structError) Error() string { return e.msg }
 
+// dupError is a block where code from two places joins and that the
+// structure needs split: the caller gives pred x a copy of block t.
+type dupError struct {
+	structError
+	t, x *kir.Block
+}
+
 // edgeError is a branch that leaves a selection construct into the middle
 // of the enclosing one (from, to): what `a && b` and `a || b` give, where
 // the second test's branch reaches the target the first one shares.
@@ -157,11 +164,24 @@ func structurize(src *kir.Func) (*plan, error) {
 			debugPlanErr(f, err)
 		}
 		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
+			singleExitLoops(f)
+			repairSSA(f)
+			continue
+		}
+		if ee, ok := err.(*edgeError); ok && duplicable(f, ee.to) {
+			err = &dupError{ee.structError, ee.to, ee.from}
+		}
+		if de, ok := err.(*dupError); ok && duplicable(f, de.t) {
+			duplicateFor(f, de.t, de.x)
+			singleExitLoops(f)
 			repairSSA(f)
 			continue
 		}
 		if ee, ok := err.(*edgeError); ok {
 			return nil, &ee.structError
+		}
+		if de, ok := err.(*dupError); ok {
+			return nil, &de.structError
 		}
 		if p != nil {
 			p.resume = resume
@@ -183,6 +203,22 @@ func (p *plan) describe() string {
 		}
 	}
 	return s
+}
+
+// duplicable reports whether block t may be copied for one of its
+// predecessors: not a loop header (a copy would be a second entry), not a
+// trap (a trap that resumes is one place), and joined from two places.
+func duplicable(f *kir.Func, t *kir.Block) bool {
+	if len(t.Preds) < 2 || t.Term == kir.TermTrap || t.Term == kir.TermNone {
+		return false
+	}
+	dom := kir.Dominators(f)
+	for _, pr := range t.Preds {
+		if dom.Dominates(t, pr) {
+			return false
+		}
+	}
+	return true
 }
 
 // debugPlanErr, set by tests, sees each failed planning attempt.
@@ -377,8 +413,19 @@ func planOn(f *kir.Func) (*plan, error) {
 		case p.claimed[m] || p.loops[m] != nil:
 			var preds []*kir.Block
 			for _, pr := range m.Preds {
-				if p.dom.Dominates(b, pr) {
+				// (Not a back edge, where m is a loop's header.)
+				if p.dom.Dominates(b, pr) && !p.dom.Dominates(m, pr) {
 					preds = append(preds, pr)
+				}
+			}
+			if len(preds) == 0 {
+				// b's arms reach m only through code shared with other
+				// branches (a short-circuit chain's common target): an
+				// arm b does not dominate is rerouted by the caller.
+				for _, s := range b.Succs {
+					if !p.dom.Dominates(b, s) {
+						return nil, &edgeError{structError{posOf(b), fmt.Sprintf("a branch leaves an if/switch construct into shared code (block %d to %d), which SPIR-V's structured control flow cannot express here", b.Index, s.Index)}, b, s}
+					}
 				}
 			}
 			m = splitEdges(f, m, preds, "if.merge")
@@ -510,7 +557,8 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	// (`if c { goto j } else if d { continue } else { goto j }`, what
 	// routing a loop's exits gives), the first block both reach is the
 	// merge; else the arm that goes on.
-	if m := p.firstJoin(l, b); m != nil {
+	m, join := p.firstJoin(l, b)
+	if m != nil {
 		return m, nil
 	}
 	var open []*kir.Block
@@ -525,13 +573,25 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	case 1:
 		return open[0], nil
 	}
-	return nil, &structError{posOf(b), fmt.Sprintf("the two arms of a branch (block %d) go on to different places and never meet, which SPIR-V's structured control flow cannot express here", b.Index)}
+	err := structError{posOf(b), fmt.Sprintf("the two arms of a branch (block %d) go on to different places and never meet, which SPIR-V's structured control flow cannot express here", b.Index)}
+	if join != nil {
+		// They meet at a block b does not dominate: the caller gives the
+		// arm inside b's region a copy of it.
+		x := join.Preds[len(join.Preds)-1]
+		for _, pr := range join.Preds {
+			if p.dom.Dominates(b, pr) {
+				x = pr
+			}
+		}
+		return nil, &dupError{err, join, x}
+	}
+	return nil, &err
 }
 
 // firstJoin returns the first block, in reverse postorder, that b
 // dominates and that both arms of its branch reach on the local graph of
-// loop l (nil if none).
-func (p *plan) firstJoin(l *loopPlan, b *kir.Block) *kir.Block {
+// loop l (nil if none), and the first that both reach, dominated or not.
+func (p *plan) firstJoin(l *loopPlan, b *kir.Block) (merge, join *kir.Block) {
 	reach := func(s *kir.Block) map[*kir.Block]bool {
 		seen := map[*kir.Block]bool{}
 		if l != nil && (s == l.merge || s == l.cont || s == l.header) {
@@ -553,11 +613,16 @@ func (p *plan) firstJoin(l *loopPlan, b *kir.Block) *kir.Block {
 	}
 	a, c := reach(b.Succs[0]), reach(b.Succs[1])
 	for _, x := range kir.ReversePostorder(p.f) {
-		if a[x] && c[x] && x != b && p.dom.Dominates(b, x) {
-			return x
+		if a[x] && c[x] && x != b {
+			if join == nil {
+				join = x
+			}
+			if p.dom.Dominates(b, x) {
+				return x, join
+			}
 		}
 	}
-	return nil
+	return nil, join
 }
 
 // closed reports whether s dominates every block it reaches on the local
