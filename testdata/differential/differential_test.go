@@ -190,9 +190,6 @@ var knownGaps = map[string]struct {
 }{
 	"vulkan": {
 		any: []string{
-			// A kernel `gpukvet gen` could not compile to SPIR-V yet
-			// (it says so when it generates; codegen/ABI.md lists the shapes).
-			"has no SPIR-V code for the vulkan backend",
 			// More than the device's push-constant space: lavapipe has
 			// Vulkan's minimum, 128 bytes; NVIDIA's driver has 256.
 			"(maxPushConstantsSize)",
