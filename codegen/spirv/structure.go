@@ -14,17 +14,18 @@ import (
 // would share one), each header's merge and continue target, and the
 // emission order.
 //
-// The Go source is structured, but SPIR-V asks for more than Go's shape:
-// every selection and loop names a merge block that no other construct
-// names, a loop has one continue target that holds the only back edge, and
-// a branch may leave a construct only to its merge, to the innermost loop's
-// merge (break) or continue target (continue), or by returning. Merges are
-// found on a view of the graph that ignores the paths that leave a
-// construct that way (a break, a continue, a return, a trap), so that
-// `if c { return }` merges where the other arm goes on. A shape still
-// outside these rules (a labeled break or continue of an outer loop from an
-// inner one, a fallthrough into the middle of another case) is an error
-// naming the kernel and the Go position, never an invalid module.
+// SPIR-V asks for more than a reducible graph's shape: every selection and
+// loop names a merge block that no other construct names, a loop has one
+// continue target that holds the only back edge, and a branch may leave a
+// construct only to its merge, to the innermost loop's merge (break) or
+// continue target (continue), or by returning. structurize first reshapes
+// the graph (exits.go: one exit per loop, with an exit-code dispatch after
+// its merge; a return block per branch), then finds merges on a view of the
+// graph that ignores the paths that leave a construct that way (a break, a
+// continue, a return, a trap), so that `if c { return }` merges where the
+// other arm goes on, and reroutes (joinEdge) or copies (duplicateFor) what
+// still crosses a construct's boundary. A shape it still cannot express is
+// an error naming the kernel and the Go position, never an invalid module.
 type plan struct {
 	f     *kir.Func
 	order []*kir.Block
