@@ -155,7 +155,10 @@ type edgeError struct {
 func structurize(src *kir.Func) (*plan, error) {
 	f := clone(src)
 	removeUnreachable(f)
-	resume := resumeTraps(f)
+	var resume []int // by index: f may be replaced by a copy below
+	for b := range resumeTraps(f) {
+		resume = append(resume, b.Index)
+	}
 	splitReturns(f)
 	singleExitLoops(f)
 	repairSSA(f)
@@ -164,10 +167,20 @@ func structurize(src *kir.Func) (*plan, error) {
 		if debugPlanErr != nil && err != nil {
 			debugPlanErr(f, err)
 		}
-		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
-			singleExitLoops(f)
-			repairSSA(f)
-			continue
+		if ee, ok := err.(*edgeError); ok {
+			// Rerouting may close a cycle through the join that is no
+			// loop (other's code reaching t again): then the copy of
+			// the graph from before is kept and t is duplicated instead.
+			keep := clone(f)
+			if joinEdge(f, ee.from, ee.to) {
+				if _, _, _, reducible := analyze(f); reducible {
+					singleExitLoops(f)
+					repairSSA(f)
+					continue
+				}
+				f = keep
+				ee.from, ee.to = f.Blocks[ee.from.Index], f.Blocks[ee.to.Index]
+			}
 		}
 		if ee, ok := err.(*edgeError); ok && duplicable(f, ee.to) {
 			err = &dupError{ee.structError, ee.to, ee.from}
@@ -185,7 +198,10 @@ func structurize(src *kir.Func) (*plan, error) {
 			return nil, &de.structError
 		}
 		if p != nil {
-			p.resume = resume
+			p.resume = map[*kir.Block]bool{}
+			for _, i := range resume {
+				p.resume[f.Blocks[i]] = true
+			}
 		}
 		return p, err
 	}
