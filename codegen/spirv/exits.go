@@ -401,11 +401,30 @@ func duplicateFor(f *kir.Func, t, x *kir.Block) {
 			t2.Preds = append(t2.Preds, x)
 		}
 	}
-	// What t defined now has a second definition in t2.
+	// What t defined and is used elsewhere now has a second definition
+	// in t2.
+	escapes := map[*kir.Value]bool{}
+	use := func(a *kir.Value, in *kir.Block) {
+		if a != nil && a.Block == t && in != t {
+			escapes[a] = true
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, u := range b.Values {
+			for _, a := range u.Args {
+				use(a, b)
+			}
+		}
+		use(b.Cond, b)
+		use(b.Trap.Args[0], b)
+		use(b.Trap.Args[1], b)
+	}
 	dom := kir.Dominators(f)
 	df := dominanceFrontiers(f, dom)
 	for _, v := range append(slices.Clone(phis), copies...) {
-		rename(f, dom, df, map[*kir.Block]*kir.Value{t: v, t2: vm[v]}, v.Type)
+		if escapes[v] {
+			rename(f, dom, df, map[*kir.Block]*kir.Value{t: v, t2: vm[v]}, v.Type)
+		}
 	}
 }
 

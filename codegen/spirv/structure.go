@@ -162,6 +162,7 @@ func structurize(src *kir.Func) (*plan, error) {
 	splitReturns(f)
 	singleExitLoops(f)
 	repairSSA(f)
+	size := f.NumValues() + 64
 	for range 64 {
 		p, err := planOn(f)
 		if debugPlanErr != nil && err != nil {
@@ -185,7 +186,9 @@ func structurize(src *kir.Func) (*plan, error) {
 		if ee, ok := err.(*edgeError); ok && duplicable(f, ee.to) {
 			err = &dupError{ee.structError, ee.to, ee.from}
 		}
-		if de, ok := err.(*dupError); ok && duplicable(f, de.t) {
+		// Copies are bounded: a graph that would need more than the
+		// kernel's size again in copied code is refused as too tangled.
+		if de, ok := err.(*dupError); ok && duplicable(f, de.t) && f.NumValues()+len(de.t.Values) <= 2*size {
 			duplicateFor(f, de.t, de.x)
 			singleExitLoops(f)
 			repairSSA(f)
