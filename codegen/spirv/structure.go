@@ -27,6 +27,7 @@ import (
 // still crosses a construct's boundary. A shape it still cannot express is
 // an error naming the kernel and the Go position, never an invalid module.
 type plan struct {
+	strategy
 	f     *kir.Func
 	order []*kir.Block
 	dom   *kir.DomTree
@@ -153,6 +154,30 @@ type edgeError struct {
 // with the target's other entries and branches again on a flag
 // (joinEdge), and the plan is made again.
 func structurize(src *kir.Func) (*plan, error) {
+	// The less the graph is changed the better: first with merges where
+	// the arms meet or where the one arm that goes on starts; where that
+	// fails, also copying a block that a branch enters or leaves into where
+	// rerouting cannot (the code of short-circuit chains over inlined
+	// loops), or with merges at the first block both arms reach (loops'
+	// exit dispatches), or both.
+	var first error
+	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}} {
+		p, err := structurizeWith(src, s)
+		if err == nil {
+			return p, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// A strategy says which of structurize's later means a try may use.
+type strategy struct{ firstJoin, copyEdges bool }
+
+// structurizeWith is one try of structurize.
+func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
 	f := clone(src)
 	removeUnreachable(f)
 	var resume []int // by index: f may be replaced by a copy below
@@ -164,7 +189,7 @@ func structurize(src *kir.Func) (*plan, error) {
 	repairSSA(f)
 	size := f.NumValues() + 64
 	for range 64 {
-		p, err := planOn(f)
+		p, err := planOn(f, s)
 		if debugPlanErr != nil && err != nil {
 			debugPlanErr(f, err)
 		}
@@ -183,7 +208,7 @@ func structurize(src *kir.Func) (*plan, error) {
 				ee.from, ee.to = f.Blocks[ee.from.Index], f.Blocks[ee.to.Index]
 			}
 		}
-		if ee, ok := err.(*edgeError); ok && duplicable(f, ee.to) {
+		if ee, ok := err.(*edgeError); ok && s.copyEdges && duplicable(f, ee.to) {
 			err = &dupError{ee.structError, ee.to, ee.from}
 		}
 		// Copies are bounded: a graph that would need more than the
@@ -324,8 +349,8 @@ func joinEdge(f *kir.Func, x, t *kir.Block) bool {
 	return true
 }
 
-func planOn(f *kir.Func) (*plan, error) {
-	p := &plan{f: f, loops: map[*kir.Block]*loopPlan{}, inLoop: map[*kir.Block]*loopPlan{},
+func planOn(f *kir.Func, s strategy) (*plan, error) {
+	p := &plan{f: f, strategy: s, loops: map[*kir.Block]*loopPlan{}, inLoop: map[*kir.Block]*loopPlan{},
 		merge: map[*kir.Block]*kir.Block{}, unreachable: map[*kir.Block]bool{}, claimed: map[*kir.Block]bool{}, pdoms: map[*loopPlan]*postDom{}}
 	loops, _, _, reducible := analyze(f)
 	if !reducible {
@@ -578,7 +603,7 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	// routing a loop's exits gives), the first block both reach is the
 	// merge; else the arm that goes on.
 	m, join := p.firstJoin(l, b)
-	if m != nil {
+	if m != nil && p.strategy.firstJoin {
 		return m, nil
 	}
 	var open []*kir.Block
@@ -676,8 +701,8 @@ func (p *plan) validate() error {
 				// a `continue` inside the selection and the code after
 				// it both go there.)
 				for _, y := range x.Succs {
-					if l != nil && y == l.cont {
-						continue
+					if l != nil && (y == l.cont || y == l.merge) {
+						continue // a continue or break, not an entry
 					}
 					if y != h && inConstruct(h, m, y) && !(p.loops[y] != nil && p.dom.Dominates(y, x)) {
 						return &edgeError{structError{posOf(x), fmt.Sprintf("a branch enters an if/switch construct other than through its condition (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}, x, y}
