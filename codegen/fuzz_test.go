@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,6 +24,10 @@ type shape struct {
 	params        int // scalar and slice parameters after the gpu.Thread
 	nest          int // nested ifs and loops
 	threadPtr     bool
+	// exits adds control flow that leaves the nested loops: a labeled
+	// break and a labeled continue of loops chosen by its value, a
+	// return (bit 0) and a switch with fallthrough and a continue (bit 1).
+	exits int
 }
 
 func readShape(data []byte) shape {
@@ -44,6 +49,7 @@ func readShape(data []byte) shape {
 	s.params = next()
 	s.nest = next() % 60
 	s.threadPtr = next()%16 == 15
+	s.exits = next()
 	return s
 }
 
@@ -85,14 +91,36 @@ func (s shape) source(pkg string) string {
 		}
 		p("\t}\n")
 	}
+	var loops []int // the nesting levels that are loops
+	for k := range s.nest {
+		if k%2 == 1 {
+			loops = append(loops, k)
+		}
+	}
+	brk, cont := -1, -1
+	if s.exits > 0 && len(loops) > 0 {
+		brk, cont = loops[s.exits%len(loops)], loops[(s.exits/3)%len(loops)]
+	}
 	for k := range s.nest {
 		if k%2 == 0 {
 			p("\tif a > %d {\n", k)
-		} else {
-			p("\tfor j := 0; j < i%%3; j++ {\n")
+			continue
 		}
+		if k == brk || k == cont {
+			p("l%d:\n", k)
+		}
+		p("\tfor j := 0; j < i%%3; j++ {\n")
 	}
 	p("\ta += 1\n")
+	if brk >= 0 {
+		p("\tif a > 7 {\n\t\tbreak l%d\n\t}\n\tif a < -3 {\n\t\tcontinue l%d\n\t}\n", brk, cont)
+		if s.exits&1 == 1 {
+			p("\tif a == 5 {\n\t\tout[i] = a\n\t\treturn\n\t}\n")
+		}
+		if s.exits&2 == 2 {
+			p("\tswitch int(a) %% 3 {\n\tcase 0:\n\t\ta += 2\n\t\tfallthrough\n\tcase 1:\n\t\ta *= 2\n\t\tif a > 3 {\n\t\t\tcontinue l%d\n\t\t}\n\tdefault:\n\t\ta -= 1\n\t}\n", cont)
+		}
+	}
 	p("%s", strings.Repeat("\t}\n", s.nest))
 	p("\tout[i] = a\n}\n")
 	for d := range s.depth {
@@ -124,11 +152,13 @@ const buildTimeout = 2 * time.Minute
 // (PrepareSource), not loaded with go list, so that an input costs well
 // under the fuzzing engine's limit of 10 s.
 func FuzzKernelShapes(f *testing.F) {
-	f.Add([]byte{20, 1, 0, 0, 0, 0, 0, 0, 0})   // 2^20 calls
-	f.Add([]byte{70, 0, 0, 0, 0, 0, 0, 0, 0})   // a chain 70 deep
-	f.Add([]byte{63, 0, 2, 0, 0, 128, 0, 0, 0}) // a chain 63 deep, 512 statements, a switch of 128 cases
-	f.Add([]byte{0, 0, 0, 0, 0, 0, 200, 30, 0}) // 200 parameters, nesting 30 deep
-	f.Add([]byte{3, 2, 0, 10, 0, 10, 9, 7, 15}) // a *gpu.Thread kernel
+	f.Add([]byte{20, 1, 0, 0, 0, 0, 0, 0, 0})      // 2^20 calls
+	f.Add([]byte{70, 0, 0, 0, 0, 0, 0, 0, 0})      // a chain 70 deep
+	f.Add([]byte{63, 0, 2, 0, 0, 128, 0, 0, 0})    // a chain 63 deep, 512 statements, a switch of 128 cases
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 200, 30, 0})    // 200 parameters, nesting 30 deep
+	f.Add([]byte{3, 2, 0, 10, 0, 10, 9, 7, 15})    // a *gpu.Thread kernel
+	f.Add([]byte{2, 2, 0, 4, 0, 3, 2, 7, 0, 7})    // loops left by labeled break, continue, return and a switch
+	f.Add([]byte{1, 1, 0, 0, 0, 0, 0, 12, 0, 254}) // six loops deep, the break and continue far apart
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := readShape(data)
 		dir := t.TempDir()
@@ -164,18 +194,15 @@ func checkShape(t *testing.T, s shape, dir, src string) {
 			if m == nil || len(m.Manifest.Kernels) != 1 {
 				t.Errorf("shape %+v, target %s: no error and no kernel", s, target)
 			}
+			if target == "spirv" && m != nil {
+				spirvValid(t, s, m.SPIRV)
+			}
 		case errors.As(err, &refusal):
 			// The checks reported the kernel: a shape that exceeds the
 			// budget must be refused for it, with the limit named.
 			if !strings.Contains(err.Error(), "k.go:") {
 				t.Errorf("shape %+v, target %s: refusal without a position: %v", s, target, err)
 			}
-		case target == "spirv" && strings.Contains(err.Error(), "cannot compile for SPIR-V") && strings.Contains(err.Error(), "k.go:"):
-			// SPIR-V's structured control flow cannot express every
-			// shape of control flow (Options.SPIRV: gpukvet gen leaves
-			// such kernels out of the SPIR-V module, as it does kernels
-			// of testdata/differential); the error names the construct.
-			t.Logf("shape %+v: no SPIR-V: %v", s, err)
 		default:
 			t.Errorf("shape %+v, target %s: the checks pass but the build fails: %v", s, target, err)
 		}
@@ -191,6 +218,22 @@ func checkShape(t *testing.T, s shape, dir, src string) {
 		if refusal != nil {
 			return // the checks refuse the kernel for every target alike
 		}
+	}
+}
+
+// spirvValid runs SPIRV-Tools' validator, where installed, on a shape's
+// SPIR-V module (the environment the codegen/spirv tests use).
+func spirvValid(t *testing.T, s shape, bin []byte) {
+	val, err := exec.LookPath("spirv-val")
+	if err != nil {
+		return // codegen/spirv's tests say how to install it
+	}
+	file := filepath.Join(t.TempDir(), "k.spv")
+	if err := os.WriteFile(file, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(val, "--target-env", "vulkan1.2", file).CombinedOutput(); err != nil {
+		t.Errorf("shape %+v: spirv-val: %v\n%s", s, err, out)
 	}
 }
 

@@ -23,3 +23,18 @@ func debugPlan(f *kir.Func) string {
 
 // DebugPlan is for the dump test.
 var DebugPlan = debugPlan
+
+// DebugNormalized is for the dump test: f after its loops' exits are
+// rerouted.
+var DebugNormalized = func(src *kir.Func) string {
+	f := clone(src)
+	removeUnreachable(f)
+	resumeTraps(f)
+	splitReturns(f)
+	singleExitLoops(f)
+	repairSSA(f)
+	return kir.Format(f)
+}
+
+// SetDebugPlanErr is for the dump test.
+func SetDebugPlanErr(fn func(f *kir.Func, err error)) { debugPlanErr = fn }

@@ -14,18 +14,20 @@ import (
 // would share one), each header's merge and continue target, and the
 // emission order.
 //
-// The Go source is structured, but SPIR-V asks for more than Go's shape:
-// every selection and loop names a merge block that no other construct
-// names, a loop has one continue target that holds the only back edge, and
-// a branch may leave a construct only to its merge, to the innermost loop's
-// merge (break) or continue target (continue), or by returning. Merges are
-// found on a view of the graph that ignores the paths that leave a
-// construct that way (a break, a continue, a return, a trap), so that
-// `if c { return }` merges where the other arm goes on. A shape still
-// outside these rules (a labeled break or continue of an outer loop from an
-// inner one, a fallthrough into the middle of another case) is an error
-// naming the kernel and the Go position, never an invalid module.
+// SPIR-V asks for more than a reducible graph's shape: every selection and
+// loop names a merge block that no other construct names, a loop has one
+// continue target that holds the only back edge, and a branch may leave a
+// construct only to its merge, to the innermost loop's merge (break) or
+// continue target (continue), or by returning. structurize first reshapes
+// the graph (exits.go: one exit per loop, with an exit-code dispatch after
+// its merge; a return block per branch), then finds merges on a view of the
+// graph that ignores the paths that leave a construct that way (a break, a
+// continue, a return, a trap), so that `if c { return }` merges where the
+// other arm goes on, and reroutes (joinEdge) or copies (duplicateFor) what
+// still crosses a construct's boundary. A shape it still cannot express is
+// an error naming the kernel and the Go position, never an invalid module.
 type plan struct {
+	strategy
 	f     *kir.Func
 	order []*kir.Block
 	dom   *kir.DomTree
@@ -132,6 +134,13 @@ type structError struct {
 
 func (e *structError) Error() string { return e.msg }
 
+// dupError is a block where code from two places joins and that the
+// structure needs split: the caller gives pred x a copy of block t.
+type dupError struct {
+	structError
+	t, x *kir.Block
+}
+
 // edgeError is a branch that leaves a selection construct into the middle
 // of the enclosing one (from, to): what `a && b` and `a || b` give, where
 // the second test's branch reaches the target the first one shares.
@@ -145,24 +154,120 @@ type edgeError struct {
 // with the target's other entries and branches again on a flag
 // (joinEdge), and the plan is made again.
 func structurize(src *kir.Func) (*plan, error) {
+	// The less the graph is changed the better: first with merges where
+	// the arms meet or where the one arm that goes on starts; where that
+	// fails, also copying a block that a branch enters or leaves into where
+	// rerouting cannot (the code of short-circuit chains over inlined
+	// loops), or with merges at the first block both arms reach (loops'
+	// exit dispatches), or both.
+	var first error
+	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}} {
+		p, err := structurizeWith(src, s)
+		if err == nil {
+			return p, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// A strategy says which of structurize's later means a try may use.
+type strategy struct{ firstJoin, copyEdges bool }
+
+// structurizeWith is one try of structurize.
+func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
 	f := clone(src)
 	removeUnreachable(f)
-	resume := resumeTraps(f)
+	var resume []int // by index: f may be replaced by a copy below
+	for b := range resumeTraps(f) {
+		resume = append(resume, b.Index)
+	}
+	splitReturns(f)
+	singleExitLoops(f)
+	repairSSA(f)
+	size := f.NumValues() + 64
 	for range 64 {
-		p, err := planOn(f)
-		if ee, ok := err.(*edgeError); ok && joinEdge(f, ee.from, ee.to) {
+		p, err := planOn(f, s)
+		if debugPlanErr != nil && err != nil {
+			debugPlanErr(f, err)
+		}
+		if ee, ok := err.(*edgeError); ok {
+			// Rerouting may close a cycle through the join that is no
+			// loop (other's code reaching t again): then the copy of
+			// the graph from before is kept and t is duplicated instead.
+			keep := clone(f)
+			if joinEdge(f, ee.from, ee.to) {
+				if _, _, _, reducible := analyze(f); reducible {
+					singleExitLoops(f)
+					repairSSA(f)
+					continue
+				}
+				f = keep
+				ee.from, ee.to = f.Blocks[ee.from.Index], f.Blocks[ee.to.Index]
+			}
+		}
+		if ee, ok := err.(*edgeError); ok && s.copyEdges && duplicable(f, ee.to) {
+			err = &dupError{ee.structError, ee.to, ee.from}
+		}
+		// Copies are bounded: a graph that would need more than the
+		// kernel's size again in copied code is refused as too tangled.
+		if de, ok := err.(*dupError); ok && duplicable(f, de.t) && f.NumValues()+len(de.t.Values) <= 2*size {
+			duplicateFor(f, de.t, de.x)
+			singleExitLoops(f)
+			repairSSA(f)
 			continue
 		}
 		if ee, ok := err.(*edgeError); ok {
 			return nil, &ee.structError
 		}
+		if de, ok := err.(*dupError); ok {
+			return nil, &de.structError
+		}
 		if p != nil {
-			p.resume = resume
+			p.resume = map[*kir.Block]bool{}
+			for _, i := range resume {
+				p.resume[f.Blocks[i]] = true
+			}
 		}
 		return p, err
 	}
 	return nil, &structError{posOf(f.Blocks[0]), "control flow too tangled to structure for SPIR-V"}
 }
+
+// describe lists the plan's constructs, for debugging.
+func (p *plan) describe() string {
+	s := ""
+	for _, h := range p.f.Blocks {
+		if m := p.merge[h]; m != nil {
+			s += fmt.Sprintf("merge b%d -> b%d\n", h.Index, m.Index)
+		}
+		if l := p.loops[h]; l != nil {
+			s += fmt.Sprintf("loop b%d merge b%d cont b%d\n", h.Index, l.merge.Index, l.cont.Index)
+		}
+	}
+	return s
+}
+
+// duplicable reports whether block t may be copied for one of its
+// predecessors: not a loop header (a copy would be a second entry), not a
+// trap (a trap that resumes is one place), and joined from two places.
+func duplicable(f *kir.Func, t *kir.Block) bool {
+	if len(t.Preds) < 2 || t.Term == kir.TermTrap || t.Term == kir.TermNone {
+		return false
+	}
+	dom := kir.Dominators(f)
+	for _, pr := range t.Preds {
+		if dom.Dominates(t, pr) {
+			return false
+		}
+	}
+	return true
+}
+
+// debugPlanErr, set by tests, sees each failed planning attempt.
+var debugPlanErr func(f *kir.Func, err error)
 
 // joinEdge reroutes the branch x → t: a new block j takes every edge into
 // t and x's other edge, and branches on a flag (x's condition on x's
@@ -244,8 +349,8 @@ func joinEdge(f *kir.Func, x, t *kir.Block) bool {
 	return true
 }
 
-func planOn(f *kir.Func) (*plan, error) {
-	p := &plan{f: f, loops: map[*kir.Block]*loopPlan{}, inLoop: map[*kir.Block]*loopPlan{},
+func planOn(f *kir.Func, s strategy) (*plan, error) {
+	p := &plan{f: f, strategy: s, loops: map[*kir.Block]*loopPlan{}, inLoop: map[*kir.Block]*loopPlan{},
 		merge: map[*kir.Block]*kir.Block{}, unreachable: map[*kir.Block]bool{}, claimed: map[*kir.Block]bool{}, pdoms: map[*loopPlan]*postDom{}}
 	loops, _, _, reducible := analyze(f)
 	if !reducible {
@@ -256,21 +361,30 @@ func planOn(f *kir.Func) (*plan, error) {
 	// loop without one (for { ... break ... }) its one exit that goes on.
 	for _, l := range loops {
 		lp := &loopPlan{header: l.Header}
-		if len(l.Latches) == 1 {
+		// A latch that also branches elsewhere (a do-while's test, a
+		// return after the last statement) gets a continue block of its
+		// own, as does a loop of one block: the emitter splits a header
+		// after its OpLoopMerge, so the header cannot hold the back edge.
+		if len(l.Latches) == 1 && l.Latches[0] != l.Header && l.Latches[0].Term == kir.TermJump {
 			lp.cont = l.Latches[0]
 		} else {
 			lp.cont = splitEdges(f, l.Header, l.Latches, "loop.continue")
 		}
 		p.loops[l.Header] = lp
 	}
-	// Recompute: continue blocks changed the graph.
+	// Recompute: continue blocks changed the graph. Every continue block
+	// is claimed before any merge is chosen, so that an inner loop whose
+	// exit is an outer loop's continue block gets a merge of its own.
 	loops, _, _, _ = analyze(f)
+	for _, lp := range p.loops {
+		p.claimed[lp.cont] = true
+	}
 	for _, l := range loops {
 		lp := p.loops[l.Header]
 		lp.blocks = l.Blocks
 		var live []*kir.Block
 		for _, e := range l.Exits {
-			if !diesAlone(e) {
+			if !diesAlone(l, e) {
 				live = append(live, e)
 			}
 		}
@@ -293,8 +407,11 @@ func planOn(f *kir.Func) (*plan, error) {
 				return nil, &structError{posOf(l.Header), "a loop leaves to more than one place (a labeled break out of an enclosing loop?), which SPIR-V's structured control flow does not allow here"}
 			}
 		}
-		if p.claimed[lp.merge] || p.loops[lp.merge] != nil {
-			// Two loops ending at one block: give this one its own merge.
+		outside := slices.ContainsFunc(lp.merge.Preds, func(pr *kir.Block) bool { return !l.Blocks[pr] })
+		if p.claimed[lp.merge] || p.loops[lp.merge] != nil || outside {
+			// Two loops ending at one block, or a loop ending where other
+			// code joins (an if's merge that would have to be the loop's
+			// too): give this one its own merge.
 			var preds []*kir.Block
 			for _, pr := range lp.merge.Preds {
 				if l.Blocks[pr] {
@@ -341,8 +458,19 @@ func planOn(f *kir.Func) (*plan, error) {
 		case p.claimed[m] || p.loops[m] != nil:
 			var preds []*kir.Block
 			for _, pr := range m.Preds {
-				if p.dom.Dominates(b, pr) {
+				// (Not a back edge, where m is a loop's header.)
+				if p.dom.Dominates(b, pr) && !p.dom.Dominates(m, pr) {
 					preds = append(preds, pr)
+				}
+			}
+			if len(preds) == 0 {
+				// b's arms reach m only through code shared with other
+				// branches (a short-circuit chain's common target): an
+				// arm b does not dominate is rerouted by the caller.
+				for _, s := range b.Succs {
+					if !p.dom.Dominates(b, s) {
+						return nil, &edgeError{structError{posOf(b), fmt.Sprintf("a branch leaves an if/switch construct into shared code (block %d to %d), which SPIR-V's structured control flow cannot express here", b.Index, s.Index)}, b, s}
+					}
 				}
 			}
 			m = splitEdges(f, m, preds, "if.merge")
@@ -361,6 +489,9 @@ func planOn(f *kir.Func) (*plan, error) {
 	}
 	p.dom = kir.Dominators(f)
 	if err := p.validate(); err != nil {
+		if debugPlanErr != nil {
+			debugPlanErr(f, fmt.Errorf("%v\n%s", err, p.describe()))
+		}
 		return nil, err
 	}
 	if err := p.checkSSA(); err != nil {
@@ -405,10 +536,16 @@ func (p *plan) assignLoops() {
 	}
 }
 
-// diesAlone reports whether every path from b ends in a return or a trap
-// without joining other code: b starts a chain of blocks each with one
-// predecessor.
-func diesAlone(b *kir.Block) bool {
+// diesAlone reports whether every path from b, an exit of loop l, ends
+// in a return or a trap without joining other code: b is entered from the
+// loop by one edge and starts a chain of blocks each with one
+// predecessor. Such an exit lies inside the construct of the branch that
+// leads to it. (An exit entered by two edges is a place where code joins:
+// the loop's merge, or a target of its exit dispatch.)
+func diesAlone(l *kir.Loop, b *kir.Block) bool {
+	if len(b.Preds) != 1 || !l.Blocks[b.Preds[0]] {
+		return false
+	}
 	// A worklist, not recursion: such a chain is as long as the code.
 	seen := map[*kir.Block]bool{}
 	work := []*kir.Block{b}
@@ -419,7 +556,7 @@ func diesAlone(b *kir.Block) bool {
 			return false
 		}
 		seen[x] = true
-		if x != b && len(x.Preds) != 1 {
+		if len(x.Preds) != 1 {
 			return false
 		}
 		work = append(work, x.Succs...)
@@ -461,7 +598,14 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	if m := pd.ipdom[b.Index]; m >= 0 && m < len(p.f.Blocks) {
 		return p.f.Blocks[m], nil
 	}
-	// The arms meet only at the exit.
+	// The arms meet only at the exit: where they join before they leave
+	// (`if c { goto j } else if d { continue } else { goto j }`, what
+	// routing a loop's exits gives), the first block both reach is the
+	// merge; else the arm that goes on.
+	m, join := p.firstJoin(l, b)
+	if m != nil && p.strategy.firstJoin {
+		return m, nil
+	}
 	var open []*kir.Block
 	for _, s := range b.Succs {
 		if !p.closed(l, s) {
@@ -474,7 +618,56 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	case 1:
 		return open[0], nil
 	}
-	return nil, &structError{posOf(b), "the two arms of a branch go on to different places and never meet, which SPIR-V's structured control flow cannot express here"}
+	err := structError{posOf(b), fmt.Sprintf("the two arms of a branch (block %d) go on to different places and never meet, which SPIR-V's structured control flow cannot express here", b.Index)}
+	if join != nil {
+		// They meet at a block b does not dominate: the caller gives the
+		// arm inside b's region a copy of it.
+		x := join.Preds[len(join.Preds)-1]
+		for _, pr := range join.Preds {
+			if p.dom.Dominates(b, pr) {
+				x = pr
+			}
+		}
+		return nil, &dupError{err, join, x}
+	}
+	return nil, &err
+}
+
+// firstJoin returns the first block, in reverse postorder, that b
+// dominates and that both arms of its branch reach on the local graph of
+// loop l (nil if none), and the first that both reach, dominated or not.
+func (p *plan) firstJoin(l *loopPlan, b *kir.Block) (merge, join *kir.Block) {
+	reach := func(s *kir.Block) map[*kir.Block]bool {
+		seen := map[*kir.Block]bool{}
+		if l != nil && (s == l.merge || s == l.cont || s == l.header) {
+			return seen
+		}
+		work := []*kir.Block{s}
+		seen[s] = true
+		for len(work) > 0 {
+			x := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, y := range p.localSuccs(l, x) {
+				if !seen[y] {
+					seen[y] = true
+					work = append(work, y)
+				}
+			}
+		}
+		return seen
+	}
+	a, c := reach(b.Succs[0]), reach(b.Succs[1])
+	for _, x := range kir.ReversePostorder(p.f) {
+		if a[x] && c[x] && x != b {
+			if join == nil {
+				join = x
+			}
+			if p.dom.Dominates(b, x) {
+				return x, join
+			}
+		}
+	}
+	return nil, join
 }
 
 // closed reports whether s dominates every block it reaches on the local
@@ -502,8 +695,15 @@ func (p *plan) validate() error {
 		l := p.inLoop[h]
 		for _, x := range p.f.Blocks {
 			if !inConstruct(h, m, x) {
-				// A construct is entered only through its header.
+				// A construct is entered only through its header. (A
+				// loop's continue block that only the selection's code
+				// and its merge reach is the loop's, not the selection's:
+				// a `continue` inside the selection and the code after
+				// it both go there.)
 				for _, y := range x.Succs {
+					if l != nil && (y == l.cont || y == l.merge) {
+						continue // a continue or break, not an entry
+					}
 					if y != h && inConstruct(h, m, y) && !(p.loops[y] != nil && p.dom.Dominates(y, x)) {
 						return &edgeError{structError{posOf(x), fmt.Sprintf("a branch enters an if/switch construct other than through its condition (block %d to %d), which SPIR-V's structured control flow cannot express here", x.Index, y.Index)}, x, y}
 					}

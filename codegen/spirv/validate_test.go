@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
@@ -40,7 +39,7 @@ const mod = "github.com/gpukvet/gpukvet/"
 
 // moduleSets are the kernel sets the codegen tests compile to PTX and run
 // through ptxas: each must give a SPIR-V module that spirv-val accepts, with
-// no kernel left out except those named in unsupported.
+// no kernel left out.
 var moduleSets = []struct {
 	name     string
 	patterns []string
@@ -50,38 +49,6 @@ var moduleSets = []struct {
 	{"differential", []string{mod + "testdata/differential/kernels"}},
 	{"corpora", []string{mod + "testdata/corpus/divergence", mod + "testdata/corpus/races/..."}},
 	{"benchkernels", benchkernels()},
-}
-
-// unsupported lists the kernels the emitter refuses today: each must get a
-// build error about its control flow, never an invalid module. A kernel that
-// starts to work must leave the list (the test says so).
-var unsupported = map[string]string{
-	"constructs_Math32":                   "too tangled",
-	"constructs_Math64":                   "too tangled",
-	"constructs_Ranges":                   "latch",
-	"divergence_BarrierFirstWhile":        "latch",
-	"divergence_BreakAfterBarrier":        "enters an if/switch",
-	"divergence_BreakOnSharedFlag":        "enters an if/switch",
-	"divergence_BreakOnUniformSquare":     "enters an if/switch",
-	"divergence_DataDependentBreak":       "enters an if/switch",
-	"divergence_ReturnInLoopAfterBarrier": "control flow",
-	"divergence_ReturnInsideLoop":         "enters a loop",
-	"kernels_Indexes":                     "leaves an if/switch",
-	"kernels_Loops":                       "labeled break",
-	"linalg_AtaxTmp":                      "leaves an if/switch",
-	"linalg_AtaxY":                        "leaves an if/switch",
-	"linalg_Gemm":                         "leaves a loop",
-	"linalg_Mm2First":                     "leaves a loop",
-	"linalg_Mm2Second":                    "leaves a loop",
-	"linalg_MvtX1":                        "leaves an if/switch",
-	"linalg_MvtX2":                        "leaves an if/switch",
-	"linalg_SgemvBlock":                   "leaves an if/switch",
-	"more_GramUpdate":                     "leaves a loop",
-	"more_Syrk":                           "leaves a loop",
-	"spmv_CSRVector":                      "leaves an if/switch",
-	"stats_Corr":                          "leaves an if/switch",
-	"stats_Covar":                         "leaves an if/switch",
-	"variants_GemmF64":                    "leaves an if/switch",
 }
 
 // TestValidate emits SPIR-V for every kernel set and validates it.
@@ -115,19 +82,11 @@ func TestValidate(t *testing.T) {
 				}
 			}
 			checkVulkanDefined(t, m.SPIRV, entryFeatures)
+			// Every kernel the checks pass has SPIR-V (the structurizer
+			// reroutes any reducible control flow): none is left out.
 			var failed []string
 			for entry, why := range left {
-				if want, ok := unsupported[entry]; ok && strings.Contains(why, want) {
-					continue
-				}
 				failed = append(failed, entry+": "+why)
-			}
-			for _, k := range m.Manifest.Kernels {
-				if _, ok := unsupported[k.Entry]; ok {
-					if _, still := left[k.Entry]; !still {
-						failed = append(failed, k.Entry+": emitted now: drop it from unsupported")
-					}
-				}
 			}
 			sort.Strings(failed)
 			for _, f := range failed {

@@ -311,6 +311,26 @@ func kernelCases() []*tcase {
 		one("Collatz", k.Collatz, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, []uint64{0, 1, 27, 97, 871}, func() uint64 { return r.Uint64N(1 << 20) })), slice(zeros[int32](n))}
 		}),
+		// Control-flow shapes SPIR-V restructures (kernels/shapes.go).
+		one("Labeled2", k.Labeled2, func(r *rand.Rand) []any {
+			return []any{slice(fill(n, i32Edges, r.Int32)), slice(zeros[int64](n))}
+		}),
+		one("Labeled3", k.Labeled3, func(r *rand.Rand) []any {
+			return []any{slice(fill(n, i32Edges, r.Int32)), slice(zeros[int64](n))}
+		}),
+		one("ReturnInSwitch", k.ReturnInSwitch, func(r *rand.Rand) []any {
+			small := func() int32 { return r.Int32N(81) - 40 }
+			return []any{slice(fill(40, nil, small)), slice(fill(n, []int32{0, 40, -40, 100, -100}, small)), slice(zeros[int32](n))}
+		}),
+		one("FallthroughLoops", k.FallthroughLoops, func(r *rand.Rand) []any {
+			return []any{slice(fill(n, i32Edges, r.Int32)), slice(zeros[int32](n))}
+		}),
+		one("ShortCircuit", k.ShortCircuit, func(r *rand.Rand) []any {
+			return []any{slice(fill(n, i32Edges, func() int32 { return r.Int32N(401) - 200 })), slice(zeros[int32](n))}
+		}),
+		one("ReturnNested", k.ReturnNested, func(r *rand.Rand) []any {
+			return []any{slice(fill(n, i32Edges, r.Int32)), slice(zeros[int32](n)), slice(zeros[int32](n))}
+		}),
 		// Traps: every backend must trap with the same error at the same line.
 		{name: "TrapIndex", kernel: k.TrapIndex, grid: grid, block: block, trap: "index out of range", args: func() []any {
 			return []any{5, slice(zeros[float32](n)), slice(zeros[float32](n))}

@@ -197,11 +197,7 @@ var knownGaps = map[string]struct {
 	lacking map[string]map[string]string
 }{
 	"vulkan": {
-		any: []string{
-			// A kernel `gpukvet gen` could not compile to SPIR-V yet
-			// (it says so when it generates; codegen/ABI.md lists the shapes).
-			"has no SPIR-V code for the vulkan backend",
-		},
+		any: []string{},
 		byCase: map[string]string{
 			// NVIDIA's driver gave (x+1+2+3)*2 1 ULP off in float64 (the
 			// kernel has no division): the sum reassociated. The emitter

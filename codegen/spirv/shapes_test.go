@@ -1,0 +1,56 @@
+package spirv_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/spirv"
+)
+
+// TestShapes structures the control-flow shapes of
+// testdata/differential/kernels/shapes.go (labeled break and continue at
+// depth 2 and 3, a return inside a switch inside loops of inlined
+// functions, fallthrough inside loops, calls in && and || chains, returns
+// from nested loops) and the kernels Loops and Indexes, from the optimized
+// IR and from the unoptimized one (two spellings of each shape), with no
+// fallback: each must be emitted and pass spirv-val. The differential
+// suite runs them on lavapipe against the cpu backend.
+func TestShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads and compiles the differential kernels twice")
+	}
+	spirvVal(t)
+	want := []string{"Labeled2", "Labeled3", "ReturnInSwitch", "FallthroughLoops", "ShortCircuit", "ReturnNested", "Loops", "Indexes"}
+	for _, o0 := range []bool{false, true} {
+		name := map[bool]string{false: "optimized", true: "unoptimized"}[o0]
+		t.Run(name, func(t *testing.T) {
+			m, err := codegen.Build([]string{mod + "testdata/differential/kernels"}, codegen.Options{DisableOptimizer: o0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			one := *m.IR
+			one.Funcs = nil
+			for _, f := range m.IR.Funcs {
+				for _, w := range want {
+					if strings.HasSuffix(f.Name, "_"+w) {
+						one.Funcs = append(one.Funcs, f)
+					}
+				}
+			}
+			if len(one.Funcs) != len(want) {
+				t.Fatalf("found %d of the %d shape kernels", len(one.Funcs), len(want))
+			}
+			res, err := spirv.Emit(&one, spirv.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range one.Funcs {
+				if err := res.Failed[f.Name]; err != nil {
+					t.Errorf("%s: %v", f.Name, err)
+				}
+			}
+			validate(t, "shapes_"+name, res.Binary)
+		})
+	}
+}
