@@ -32,9 +32,12 @@ func blockLoop(k func(gpu.Thread, []int32)) func(args []any) (thread, block func
 		xs := args[0].([]int32)
 		thread = func(t gpu.Thread) { k(t, xs) }
 		block = func(row gpu.Thread) {
-			for more := true; more; row, more = row.CPUNextRow() {
-				for t, ok := row, true; ok; t, ok = t.CPUNext() {
-					k(t, xs)
+			_, _, bdim := row.CPUBlock().Index()
+			for z := range bdim[2] {
+				for y := range bdim[1] {
+					for x := range bdim[0] {
+						k(row.CPUAt(x, y, z), xs)
+					}
 				}
 			}
 		}

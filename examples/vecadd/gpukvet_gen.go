@@ -301,11 +301,26 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { VecAdd(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				VecAdd(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		_, _ = gpukvetBid, gpukvetBase
+		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
+				gpukvetB.Poll()
+				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line vecadd.go:13:2*/ if i < len(c) {
+						/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:324:1*/
 	return thread, block
 }

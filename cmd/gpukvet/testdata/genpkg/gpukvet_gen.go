@@ -114,21 +114,38 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		_, _ = gpukvetBid, gpukvetBase
+		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
+				gpukvetB.Poll()
+				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					p := gpukvetArg0
+					d := gpukvetArg1
+					grid := gpukvetArg2
+					block := gpukvetArg4
+					/*line kernels.go:33:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line kernels.go:34:2*/ if i < len(d) && block {
+						/*line kernels.go:35:3*/ d[i] += time.Duration(p.N + grid)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:138:1*/
 	return thread, block
 }
 
 // gpukvetCPURotate binds kernel Rotate's arguments for the cpu
 // backend, which calls it without reflection.
+// Its threads run as coroutines: it reaches a barrier inside sync, a function it calls.
 func gpukvetCPURotate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
-	return thread, block
+	/*line gpukvet_gen.go:148:1*/ return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
@@ -139,11 +156,26 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		_, _ = gpukvetBid, gpukvetBase
+		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
+				gpukvetB.Poll()
+				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					x := gpukvetArg1
+					y := gpukvetArg2
+					/*line kernels.go:22:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line kernels.go:23:2*/ if i < len(y) {
+						/*line kernels.go:24:3*/ y[i] = a*x[i] + y[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:179:1*/
 	return thread, block
 }
