@@ -39,13 +39,14 @@ func init() {
 // stretch between two barriers (the locals that live across a barrier
 // kept per thread), so that a barrier costs the end of a loop, not a
 // switch between coroutines. CPUBlock returns t's block, whose methods
-// (Index, Poll, PhaseBarrier, PhaseUniform, Locals) the loops use.
+// (Index, Row, PhaseBarrier, PhaseUniform, Locals) the loops use.
 func (t Thread) CPUBlock() *cpuexec.Block { return t.block() }
 
-// CPUAt returns thread (x,y,z) of t's block and records it as the thread
-// that runs now, which a trap names.
+// CPUAt returns thread (x,y,z) of t's block and records x as the X of
+// the thread that runs now, which a trap names (the loops record the row,
+// Y and Z, once per row: cpuexec.Block.Row).
 func (t Thread) CPUAt(x, y, z int) Thread {
-	t.blk.Cursor = [3]int{x, y, z}
+	t.blk.Cursor[0] = x
 	return Thread{blk: t.blk, tid: Dim3{x, y, z}}
 }
 

@@ -119,9 +119,19 @@ func writeCPUEntry(w func(string, ...any), gp *genPackage, k *genKernel, qual ty
 
 // loopCalling is a block function that runs stmt for each thread.
 func loopCalling(stmt string) string {
-	return "func(gpukvetRow gpu.Thread) {\n\tgpukvetB := gpukvetRow.CPUBlock()\n\t_, _, gpukvetBdim := gpukvetB.Index()\n" +
+	return blockHead +
 		threadLoops("", "", stmt+"\n") + "}\n"
 }
+
+// blockHead starts a block function: the block's indices, read once, in
+// variables of their own (which the compiler keeps in registers).
+const blockHead = `func(gpukvetRow gpu.Thread) {
+	gpukvetB := gpukvetRow.CPUBlock()
+	gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+	gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+	gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+	_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+`
 
 // threadLoops is the loop over a block's threads (X fastest), with label
 // (if not "") on the X loop and body inside; lin keeps gpukvetI, the
@@ -131,14 +141,14 @@ func threadLoops(label, lin, body string) string {
 	if lin != "" {
 		b.WriteString("{\ngpukvetI := 0\n")
 	}
-	b.WriteString("for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {\nfor gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {\ngpukvetB.Poll()\n")
+	b.WriteString("for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {\nfor gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {\ngpukvetB.Row(gpukvetY, gpukvetZ)\n")
 	if label != "" {
 		b.WriteString(label + ":\n")
 	}
 	if lin != "" {
-		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {\n")
+		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {\n")
 	} else {
-		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {\n")
+		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {\n")
 	}
 	b.WriteString(body)
 	b.WriteString("}\n}\n}\n")
@@ -333,7 +343,7 @@ func (g *cpuGen) block() (string, error) {
 		g.markReturns(pc)
 		g.sortEdits()
 		var b strings.Builder
-		b.WriteString("func(gpukvetRow gpu.Thread) {\n\tgpukvetB := gpukvetRow.CPUBlock()\n\tgpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()\n\t_, _ = gpukvetBid, gpukvetBase\n")
+		b.WriteString(blockHead)
 		b.WriteString(g.emitPiece(pc))
 		b.WriteString("}\n")
 		return b.String(), nil
@@ -360,9 +370,9 @@ func (g *cpuGen) block() (string, error) {
 	}
 	g.sortEdits()
 	var b strings.Builder
-	b.WriteString("func(gpukvetRow gpu.Thread) {\n\tgpukvetB := gpukvetRow.CPUBlock()\n\tgpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()\n\t_, _ = gpukvetBid, gpukvetBase\n")
+	b.WriteString(blockHead)
 	// The per-thread locals, kept in the block from block to block.
-	fmt.Fprintf(&b, "gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]\ngpukvetL, _ := gpukvetB.Locals.([]gpukvetLocals%s)\n", g.k.name)
+	fmt.Fprintf(&b, "gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ\ngpukvetL, _ := gpukvetB.Locals.([]gpukvetLocals%s)\n", g.k.name)
 	fmt.Fprintf(&b, "if cap(gpukvetL) < gpukvetN {\ngpukvetL = make([]gpukvetLocals%s, gpukvetN)\ngpukvetB.Locals = gpukvetL\n} else {\ngpukvetL = gpukvetL[:gpukvetN]\nclear(gpukvetL)\n}\n", g.k.name)
 	if len(g.shared) > 0 {
 		fmt.Fprintf(&b, "%s := gpukvetRow\n", g.thread.Name())
@@ -429,7 +439,7 @@ func (g *cpuGen) common() error {
 						case gpuapi.ThreadIdx:
 							text = "(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ})"
 						case gpuapi.GlobalIdx:
-							text = "(gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ})"
+							text = "(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})"
 						case gpuapi.BlockIdx:
 							text = "(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]})"
 						}

@@ -471,11 +471,23 @@ func (l *launch) workLoop() {
 		return false
 	})
 	run := cpuexec.Runner(l.block1)
-	for b, ok := l.nextBlock(); ok; b, ok = l.nextBlock() {
-		bid := unlinear(int(b), l.grid)
-		blk.Reset(bid, l.block, l.grid)
-		l.loopBlock(blk, run, bid)
-		l.blockDone(blk)
+	// Workers take runs of blocks: one atomic add per block, on a counter
+	// every worker writes, costs about what a small block's loop does.
+	batch := max(1, min(64, l.nblocks()/(8*int64(runtime.GOMAXPROCS(0)))))
+	for {
+		first := l.next.Add(batch) - batch
+		for b := first; b < min(first+batch, l.nblocks()); b++ {
+			if l.failed.Load() || l.stop.Load() {
+				return
+			}
+			bid := unlinear(int(b), l.grid)
+			blk.Reset(bid, l.block, l.grid)
+			l.loopBlock(blk, run, bid)
+			l.blockDone(blk)
+		}
+		if first+batch >= l.nblocks() {
+			return
+		}
 	}
 }
 

@@ -881,8 +881,10 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsMatMul)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsMatMul, gpukvetN)
@@ -896,18 +898,18 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line matmul.go:20:2*/ bs := gpu.Shared[[Tile][Tile]float32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
 						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 						/*line matmul.go:21:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
-						/*line matmul.go:22:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-						/*line matmul.go:23:2*/ gpukvetP.v3_col = (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+						/*line matmul.go:22:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line matmul.go:23:2*/ gpukvetP.v3_col = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line matmul.go:24:2*/ gpukvetP.v4_sum = *new(float32)
 					}
 				}
@@ -916,10 +918,10 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes1, gpukvetNo1 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -942,10 +944,10 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		for gpukvetC1 {
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -981,10 +983,10 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -1010,10 +1012,10 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes4, gpukvetNo4 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -1036,10 +1038,10 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1057,6 +1059,6 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1060:1*/
+	/*line gpukvet_gen.go:1062:1*/
 	return thread, block
 }

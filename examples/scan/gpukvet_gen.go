@@ -648,15 +648,17 @@ func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					offsets := gpukvetArg0
 					out := gpukvetArg1
-					/*line scan.go:56:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line scan.go:56:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line scan.go:57:2*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
 					/*line scan.go:58:2*/ if b > 0 && i < len(out) {
 						/*line scan.go:59:3*/ out[i] += offsets[b-1]
@@ -666,7 +668,7 @@ func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:669:1*/
+	/*line gpukvet_gen.go:671:1*/
 	return thread, block
 }
 
@@ -690,8 +692,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsBlockScan)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsBlockScan, gpukvetN)
@@ -704,10 +708,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line scan.go:24:2*/ buf := gpu.Shared[[2][BlockSize]int32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -715,7 +719,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line scan.go:25:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line scan.go:26:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+						/*line scan.go:26:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line scan.go:27:2*/ var v int32
 						/*line scan.go:28:2*/ if gpukvetP.v1_i < len(in) {
 							/*line scan.go:29:3*/ v = in[gpukvetP.v1_i]
@@ -737,10 +741,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -754,10 +758,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes2, gpukvetNo2 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -779,10 +783,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		for gpukvetC2 {
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -809,10 +813,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -826,10 +830,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes5, gpukvetNo5 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -851,10 +855,10 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -874,6 +878,6 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:877:1*/
+	/*line gpukvet_gen.go:881:1*/
 	return thread, block
 }

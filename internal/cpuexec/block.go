@@ -59,11 +59,13 @@ type Block struct {
 	// Reset before any thread of the block runs and never while one does.
 	Bid, Bdim, Gdim, Base [3]int
 
-	mu    sync.Mutex
-	gen   *barrierGen    // the generation of the barrier threads wait at now
-	pc    uintptr        // the barrier the waiting threads wait at
-	err   error          // why the block was aborted; nil while it runs
-	byPos map[string]any // shared instances by source position
+	mu  sync.Mutex
+	gen *barrierGen // the generation of the barrier threads wait at now
+	pc  uintptr     // the barrier the waiting threads wait at
+	err error       // why the block was aborted; nil while it runs
+	// failed says err is set (read without the mutex by Err and Reset).
+	failed atomic.Bool
+	byPos  map[string]any // shared instances by source position
 
 	// wait, if set, replaces the barrier among free-running threads: see
 	// SetCooperative.
@@ -123,6 +125,14 @@ func (b *Block) FailNotReached(pc uintptr, tid [3]int) {
 // Index returns the block's index, the global index of its thread
 // (0,0,0) and the block's shape, for the loops gpukvet gen writes.
 func (b *Block) Index() (bid, base, bdim [3]int) { return b.Bid, b.Base, b.Bdim }
+
+// Row starts row (y, z) of a block's threads in the loops gpukvet gen
+// writes: it ends the block if the launch was stopped, and records the row
+// of the thread that runs now (gpu.Thread.CPUAt records its X).
+func (b *Block) Row(y, z int) {
+	b.Poll()
+	b.Cursor[1], b.Cursor[2] = y, z
+}
 
 // PhaseBarrier is a barrier of the loops gpukvet gen writes for a kernel
 // with barriers, called at the barrier's source position (gen marks it
@@ -231,15 +241,23 @@ func NewBlock(kernel string, idx [3]int, n int) *Block {
 // The instances of shared variables are kept: their contents are undefined
 // until written, as on a GPU.
 func (b *Block) Reset(bid, bdim, gdim [3]int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.Bid, b.Bdim, b.Gdim = bid, bdim, gdim
 	b.Base = [3]int{bid[0] * bdim[0], bid[1] * bdim[1], bid[2] * bdim[2]}
+	if b.exited.Load() == 0 && b.firstExit.Load() == nil && b.waiting.Load() == 0 && !b.failed.Load() {
+		// Nothing to clear (the blocks of a generated block loop, whose
+		// threads neither exit one by one nor wait): atomic loads only,
+		// which cost a plain load, where the stores below cost a locked
+		// instruction each, which adds up over 2^16 small blocks.
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.exited.Store(0)
 	b.firstExit.Store(nil)
 	b.waiting.Store(0)
 	b.pc = 0
 	b.err = nil
+	b.failed.Store(false)
 	b.gen = nil
 }
 
@@ -257,6 +275,9 @@ func IsAbort(v any) bool {
 
 // Err returns the error that aborted the block, or nil.
 func (b *Block) Err() error {
+	if !b.failed.Load() {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.err
@@ -348,6 +369,7 @@ func (b *Block) Trap(err error) {
 func (b *Block) fail(err error) {
 	if b.err == nil {
 		b.err = err
+		b.failed.Store(true)
 	}
 	b.release(true)
 }

@@ -2141,11 +2141,13 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					r := gpukvetArg0
 					v := gpukvetArg1
@@ -2155,7 +2157,7 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					call := gpukvetArg5
 					put := gpukvetArg6
 					/*line blackscholes.go:33:2*/ stride := t.GridDim().X * t.BlockDim().X
-					/*line blackscholes.go:34:2*/ for i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X; i < len(s); i += stride {
+					/*line blackscholes.go:34:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(s); i += stride {
 						/*line blackscholes.go:35:3*/ sp, k, tt := s[i], x[i], y[i]
 						/*line blackscholes.go:36:3*/ sqrtT := math32.Sqrt(tt)
 						/*line blackscholes.go:37:3*/ d1 := (math32.Log(sp/k) + (r+0.5*v*v)*tt) / (v * sqrtT)
@@ -2170,6 +2172,6 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2173:1*/
+	/*line gpukvet_gen.go:2175:1*/
 	return thread, block
 }

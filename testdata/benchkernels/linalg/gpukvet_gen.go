@@ -4464,18 +4464,20 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					m := gpukvetArg0
 					n := gpukvetArg1
 					a := gpukvetArg2
 					x := gpukvetArg3
 					tmp := gpukvetArg4
-					/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:106:2*/ if i < m {
 						/*line linalg.go:107:3*/ tmp[i] = 0
 						/*line linalg.go:108:3*/ for j := 0; j < n; j++ {
@@ -4487,7 +4489,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4490:1*/
+	/*line gpukvet_gen.go:4492:1*/
 	return thread, block
 }
 
@@ -4505,18 +4507,20 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					m := gpukvetArg0
 					n := gpukvetArg1
 					a := gpukvetArg2
 					tmp := gpukvetArg3
 					y := gpukvetArg4
-					/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:119:2*/ if j < n {
 						/*line linalg.go:120:3*/ y[j] = 0
 						/*line linalg.go:121:3*/ for i := 0; i < m; i++ {
@@ -4528,7 +4532,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4531:1*/
+	/*line gpukvet_gen.go:4535:1*/
 	return thread, block
 }
 
@@ -4546,18 +4550,20 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					a := gpukvetArg2
 					p := gpukvetArg3
 					q := gpukvetArg4
-					/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:132:2*/ if i < nx {
 						/*line linalg.go:133:3*/ var s float32
 						/*line linalg.go:134:3*/ for j := 0; j < ny; j++ {
@@ -4570,7 +4576,7 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4573:1*/
+	/*line gpukvet_gen.go:4579:1*/
 	return thread, block
 }
 
@@ -4588,18 +4594,20 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					a := gpukvetArg2
 					r := gpukvetArg3
 					s := gpukvetArg4
-					/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:146:2*/ if j < ny {
 						/*line linalg.go:147:3*/ var sum float32
 						/*line linalg.go:148:3*/ for i := 0; i < nx; i++ {
@@ -4612,7 +4620,7 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4615:1*/
+	/*line gpukvet_gen.go:4623:1*/
 	return thread, block
 }
 
@@ -4633,11 +4641,13 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
@@ -4647,8 +4657,8 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					a := gpukvetArg5
 					b := gpukvetArg6
 					c := gpukvetArg7
-					/*line linalg.go:16:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line linalg.go:17:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:16:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line linalg.go:17:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:18:2*/ if i < ni && j < nj {
 						/*line linalg.go:19:3*/ c[i*nj+j] *= beta
 						/*line linalg.go:20:3*/ for k := 0; k < nk; k++ {
@@ -4660,7 +4670,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4663:1*/
+	/*line gpukvet_gen.go:4673:1*/
 	return thread, block
 }
 
@@ -4693,8 +4703,10 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsGemmTiled)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsGemmTiled, gpukvetN)
@@ -4708,10 +4720,10 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line linalg.go:32:2*/ bs := gpu.Shared[[Tile][Tile]float32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -4729,10 +4741,10 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes1, gpukvetNo1 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -4755,10 +4767,10 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		for gpukvetC1 {
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -4795,10 +4807,10 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -4824,10 +4836,10 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes4, gpukvetNo4 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -4850,10 +4862,10 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -4873,7 +4885,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4876:1*/
+	/*line gpukvet_gen.go:4888:1*/
 	return thread, block
 }
 
@@ -4894,12 +4906,14 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					alpha := gpukvetArg1
@@ -4909,7 +4923,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					x := gpukvetArg5
 					y := gpukvetArg6
 					tmp := gpukvetArg7
-					/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:184:2*/ if i >= n {
 						/*line linalg.go:185:3*/ continue gpukvetThreads0
 					}
@@ -4925,7 +4939,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4928:1*/
+	/*line gpukvet_gen.go:4942:1*/
 	return thread, block
 }
 
@@ -4944,12 +4958,14 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
@@ -4957,7 +4973,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					a := gpukvetArg3
 					b := gpukvetArg4
 					c := gpukvetArg5
-					/*line linalg.go:64:2*/ g := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ})
+					/*line linalg.go:64:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
 					/*line linalg.go:65:2*/ if g.Y >= ni || g.X >= nj {
 						/*line linalg.go:66:3*/ continue gpukvetThreads0
 					}
@@ -4971,7 +4987,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4974:1*/
+	/*line gpukvet_gen.go:4990:1*/
 	return thread, block
 }
 
@@ -4991,11 +5007,13 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
@@ -5004,7 +5022,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					a := gpukvetArg4
 					b := gpukvetArg5
 					tmp := gpukvetArg6
-					/*line linalg.go:79:2*/ i, j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:79:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:80:2*/ if i < ni && j < nj {
 						/*line linalg.go:81:3*/ tmp[i*nj+j] = 0
 						/*line linalg.go:82:3*/ for k := 0; k < nk; k++ {
@@ -5016,7 +5034,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5019:1*/
+	/*line gpukvet_gen.go:5037:1*/
 	return thread, block
 }
 
@@ -5036,11 +5054,13 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nl := gpukvetArg1
@@ -5049,7 +5069,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					tmp := gpukvetArg4
 					c := gpukvetArg5
 					d := gpukvetArg6
-					/*line linalg.go:92:2*/ i, l := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:92:2*/ i, l := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:93:2*/ if i < ni && l < nl {
 						/*line linalg.go:94:3*/ d[i*nl+l] *= beta
 						/*line linalg.go:95:3*/ for j := 0; j < nj; j++ {
@@ -5061,7 +5081,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5064:1*/
+	/*line gpukvet_gen.go:5084:1*/
 	return thread, block
 }
 
@@ -5076,17 +5096,19 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					a := gpukvetArg1
 					x1 := gpukvetArg2
 					y1 := gpukvetArg3
-					/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:160:2*/ if i < n {
 						/*line linalg.go:161:3*/ for j := 0; j < n; j++ {
 							/*line linalg.go:162:4*/ x1[i] += a[i*n+j] * y1[j]
@@ -5097,7 +5119,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5100:1*/
+	/*line gpukvet_gen.go:5122:1*/
 	return thread, block
 }
 
@@ -5112,17 +5134,19 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					a := gpukvetArg1
 					x2 := gpukvetArg2
 					y2 := gpukvetArg3
-					/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:172:2*/ if i < n {
 						/*line linalg.go:173:3*/ for j := 0; j < n; j++ {
 							/*line linalg.go:174:4*/ x2[i] += a[j*n+i] * y2[j]
@@ -5133,7 +5157,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5136:1*/
+	/*line gpukvet_gen.go:5160:1*/
 	return thread, block
 }
 
@@ -5162,8 +5186,10 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSgemvBlock)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsSgemvBlock, gpukvetN)
@@ -5176,10 +5202,10 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line linalg.go:202:2*/ part := gpu.Shared[[128]float32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -5215,10 +5241,10 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes1, gpukvetNo1 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -5240,10 +5266,10 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		for gpukvetC1 {
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -5269,10 +5295,10 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes3, gpukvetNo3 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -5294,10 +5320,10 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -5316,7 +5342,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5319:1*/
+	/*line gpukvet_gen.go:5345:1*/
 	return thread, block
 }
 
@@ -5341,8 +5367,10 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTranspose)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsTranspose, gpukvetN)
@@ -5355,10 +5383,10 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line linalg.go:229:2*/ tile := gpu.Shared[[Tile][Tile + 1]float32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -5388,10 +5416,10 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -5410,6 +5438,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5413:1*/
+	/*line gpukvet_gen.go:5441:1*/
 	return thread, block
 }

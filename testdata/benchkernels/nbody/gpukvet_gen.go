@@ -1088,8 +1088,10 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsStep)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsStep, gpukvetN)
@@ -1102,17 +1104,17 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line nbody.go:22:2*/ tile := gpu.Shared[[Block]Body](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
 						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 						pos := gpukvetArg2
-						/*line nbody.go:23:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+						/*line nbody.go:23:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line nbody.go:24:2*/ gpukvetP.v1_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line nbody.go:25:2*/ gpukvetP.v2_n = len(pos)
 						/*line nbody.go:26:2*/ gpukvetP.v3_me = *new(Body)
@@ -1127,10 +1129,10 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes1, gpukvetNo1 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1152,10 +1154,10 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		for gpukvetC1 {
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -1183,10 +1185,10 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -1220,10 +1222,10 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes4, gpukvetNo4 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -1245,10 +1247,10 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1270,6 +1272,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1273:1*/
+	/*line gpukvet_gen.go:1275:1*/
 	return thread, block
 }

@@ -1880,11 +1880,13 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					scanned := gpukvetArg0
 					out := gpukvetArg1
@@ -1901,7 +1903,7 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1904:1*/
+	/*line gpukvet_gen.go:1906:1*/
 	return thread, block
 }
 
@@ -1927,8 +1929,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsExclusive)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsExclusive, gpukvetN)
@@ -1941,10 +1945,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line scan.go:17:2*/ temp := gpu.Shared[[2 * Block]int32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1971,10 +1975,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes1, gpukvetNo1 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -2006,10 +2010,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -2028,10 +2032,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes3, gpukvetNo3 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -2053,10 +2057,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -2074,10 +2078,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes5, gpukvetNo5 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -2099,10 +2103,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		for gpukvetC5 {
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -2125,10 +2129,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -2148,10 +2152,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes8, gpukvetNo8 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -2183,10 +2187,10 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -2205,7 +2209,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2208:1*/
+	/*line gpukvet_gen.go:2212:1*/
 	return thread, block
 }
 
@@ -2229,8 +2233,10 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsInclusive)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsInclusive, gpukvetN)
@@ -2243,10 +2249,10 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line scan.go:84:2*/ buf := gpu.Shared[[2][Block]float32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -2254,7 +2260,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line scan.go:85:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line scan.go:86:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+						/*line scan.go:86:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line scan.go:87:2*/ var v float32
 						/*line scan.go:88:2*/ if gpukvetP.v1_i < len(in) {
 							/*line scan.go:89:3*/ v = in[gpukvetP.v1_i]
@@ -2278,10 +2284,10 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		gpukvetYes1, gpukvetNo1 := -1, -1
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -2303,10 +2309,10 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		for gpukvetC1 {
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -2336,10 +2342,10 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetYes3, gpukvetNo3 := -1, -1
 			{
 				gpukvetI := 0
-				for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-					for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-						gpukvetB.Poll()
-						for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -2361,10 +2367,10 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -2380,6 +2386,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2383:1*/
+	/*line gpukvet_gen.go:2389:1*/
 	return thread, block
 }

@@ -6065,19 +6065,21 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					w := gpukvetArg2
 					a := gpukvetArg3
 					b := gpukvetArg4
-					/*line stencil.go:12:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:13:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:12:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:13:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:14:2*/ if i > 0 && i < ni-1 && j > 0 && j < nj-1 {
 						/*line stencil.go:15:3*/ var s float32
 						/*line stencil.go:16:3*/ for di := -1; di <= 1; di++ {
@@ -6092,7 +6094,7 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6095:1*/
+	/*line gpukvet_gen.go:6097:1*/
 	return thread, block
 }
 
@@ -6106,17 +6108,19 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					b := gpukvetArg1
 					a := gpukvetArg2
-					/*line stencil.go:50:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:51:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:50:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:51:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:52:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
 						/*line stencil.go:53:3*/ a[i*n+j] = b[i*n+j]
 					}
@@ -6125,7 +6129,7 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6128:1*/
+	/*line gpukvet_gen.go:6132:1*/
 	return thread, block
 }
 
@@ -6140,18 +6144,20 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
 					hz := gpukvetArg3
-					/*line stencil.go:76:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:77:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:76:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:77:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:78:2*/ if i < nx && j > 0 && j < ny {
 						/*line stencil.go:79:3*/ ex[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[i*ny+j-1])
 					}
@@ -6160,7 +6166,7 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6163:1*/
+	/*line gpukvet_gen.go:6169:1*/
 	return thread, block
 }
 
@@ -6178,19 +6184,21 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					fict := gpukvetArg2
 					ey := gpukvetArg3
 					hz := gpukvetArg4
-					/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:63:2*/ if i < nx && j < ny {
 						/*line stencil.go:64:3*/ if i == 0 {
 							/*line stencil.go:65:4*/ ey[j] = fict
@@ -6203,7 +6211,7 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6206:1*/
+	/*line gpukvet_gen.go:6214:1*/
 	return thread, block
 }
 
@@ -6221,19 +6229,21 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
 					ey := gpukvetArg3
 					hz := gpukvetArg4
-					/*line stencil.go:87:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:88:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:87:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:88:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:89:2*/ if i < nx-1 && j < ny-1 {
 						/*line stencil.go:90:3*/ hz[i*ny+j] -= 0.7 * (ex[i*ny+j+1] - ex[i*ny+j] + ey[(i+1)*ny+j] - ey[i*ny+j])
 					}
@@ -6242,7 +6252,7 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6245:1*/
+	/*line gpukvet_gen.go:6255:1*/
 	return thread, block
 }
 
@@ -6271,8 +6281,10 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		gpukvetN := gpukvetBdim[0] * gpukvetBdim[1] * gpukvetBdim[2]
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsHotspot)
 		if cap(gpukvetL) < gpukvetN {
 			gpukvetL = make([]gpukvetLocalsHotspot, gpukvetN)
@@ -6285,10 +6297,10 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line stencil.go:110:2*/ tile := gpu.Shared[[HotTile + 2][HotTile + 2]float32](t)
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -6298,8 +6310,8 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						cols := gpukvetArg1
 						temp := gpukvetArg4
 						/*line stencil.go:111:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
-						/*line stencil.go:112:2*/ gpukvetP.v2_r = (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-						/*line stencil.go:113:2*/ gpukvetP.v3_c = (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+						/*line stencil.go:112:2*/ gpukvetP.v2_r = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:113:2*/ gpukvetP.v3_c = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line stencil.go:114:2*/ rc := min(gpukvetP.v2_r, rows-1)
 						/*line stencil.go:115:2*/ cc := min(gpukvetP.v3_c, cols-1)
 						/*line stencil.go:116:2*/ tile[gpukvetP.v1_ty+1][gpukvetP.v0_tx+1] = temp[rc*cols+cc]
@@ -6331,10 +6343,10 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 		{
 			gpukvetI := 0
-			for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-				for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-					gpukvetB.Poll()
-					for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -6371,7 +6383,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6374:1*/
+	/*line gpukvet_gen.go:6386:1*/
 	return thread, block
 }
 
@@ -6384,15 +6396,17 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					a := gpukvetArg0
 					b := gpukvetArg1
-					/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
 						/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
 					}
@@ -6401,7 +6415,7 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6404:1*/
+	/*line gpukvet_gen.go:6418:1*/
 	return thread, block
 }
 
@@ -6415,17 +6429,19 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					a := gpukvetArg1
 					b := gpukvetArg2
-					/*line stencil.go:39:2*/ i := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:40:2*/ j := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:39:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:40:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:41:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
 						/*line stencil.go:42:3*/ b[i*n+j] = 0.2 * (a[i*n+j] + a[i*n+j-1] + a[i*n+j+1] + a[(i+1)*n+j] + a[(i-1)*n+j])
 					}
@@ -6434,7 +6450,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6437:1*/
+	/*line gpukvet_gen.go:6453:1*/
 	return thread, block
 }
 
@@ -6456,12 +6472,14 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					rows := gpukvetArg0
 					cols := gpukvetArg1
@@ -6472,8 +6490,8 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					dS := gpukvetArg6
 					dW := gpukvetArg7
 					dE := gpukvetArg8
-					/*line stencil.go:156:2*/ r := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:157:2*/ col := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:156:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:157:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:158:2*/ if r >= rows || col >= cols {
 						/*line stencil.go:159:3*/ continue gpukvetThreads0
 					}
@@ -6498,7 +6516,7 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6501:1*/
+	/*line gpukvet_gen.go:6519:1*/
 	return thread, block
 }
 
@@ -6520,12 +6538,14 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	block = func(gpukvetRow gpu.Thread) {
 		gpukvetB := gpukvetRow.CPUBlock()
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
-		_, _ = gpukvetBid, gpukvetBase
-		for gpukvetZ := 0; gpukvetZ < gpukvetBdim[2]; gpukvetZ++ {
-			for gpukvetY := 0; gpukvetY < gpukvetBdim[1]; gpukvetY++ {
-				gpukvetB.Poll()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetBdim[0]; gpukvetX++ {
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
 					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
 					rows := gpukvetArg0
 					cols := gpukvetArg1
@@ -6536,8 +6556,8 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					dS := gpukvetArg6
 					dW := gpukvetArg7
 					dE := gpukvetArg8
-					/*line stencil.go:183:2*/ r := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).Y
-					/*line stencil.go:184:2*/ col := (gpu.Dim3{X: gpukvetBase[0] + gpukvetX, Y: gpukvetBase[1] + gpukvetY, Z: gpukvetBase[2] + gpukvetZ}).X
+					/*line stencil.go:183:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:184:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:185:2*/ if r >= rows || col >= cols {
 						/*line stencil.go:186:3*/ continue gpukvetThreads0
 					}
@@ -6553,6 +6573,6 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6556:1*/
+	/*line gpukvet_gen.go:6576:1*/
 	return thread, block
 }
