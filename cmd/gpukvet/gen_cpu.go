@@ -1189,7 +1189,9 @@ func (g *cpuGen) emitNode(n cpuNode) string {
 	case *piece:
 		return g.emitPiece(n)
 	case *barrierNode:
-		return "{\ngpukvetFirst := -1\nfor gpukvetI := range gpukvetL {\nif gpukvetL[gpukvetI].gpukvetDone {\ngpukvetFirst = gpukvetI\nbreak\n}\n}\n" +
+		// Threads that returned: none, the barrier passes; all, the block
+		// is done; some, the others wait for them in vain (an error).
+		return "{\ngpukvetFirst, gpukvetLive := -1, false\nfor gpukvetI := range gpukvetL {\nif !gpukvetL[gpukvetI].gpukvetDone {\ngpukvetLive = true\n} else if gpukvetFirst < 0 {\ngpukvetFirst = gpukvetI\n}\n}\nif !gpukvetLive {\nreturn\n}\n" +
 			g.directive(n.call.Pos()) + "gpukvetB.PhaseBarrier(gpukvetFirst)\n}\n"
 	case *ifNode:
 		var b strings.Builder

@@ -730,12 +730,16 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line scan.go:32:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -802,12 +806,16 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line scan.go:40:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -878,6 +886,6 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:881:1*/
+	/*line gpukvet_gen.go:889:1*/
 	return thread, block
 }

@@ -4796,12 +4796,16 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line linalg.go:49:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -4824,12 +4828,16 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line linalg.go:53:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -4885,7 +4893,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4888:1*/
+	/*line gpukvet_gen.go:4896:1*/
 	return thread, block
 }
 
@@ -4939,7 +4947,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4942:1*/
+	/*line gpukvet_gen.go:4950:1*/
 	return thread, block
 }
 
@@ -4987,7 +4995,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4990:1*/
+	/*line gpukvet_gen.go:4998:1*/
 	return thread, block
 }
 
@@ -5034,7 +5042,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5037:1*/
+	/*line gpukvet_gen.go:5045:1*/
 	return thread, block
 }
 
@@ -5081,7 +5089,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5084:1*/
+	/*line gpukvet_gen.go:5092:1*/
 	return thread, block
 }
 
@@ -5119,7 +5127,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5122:1*/
+	/*line gpukvet_gen.go:5130:1*/
 	return thread, block
 }
 
@@ -5157,7 +5165,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5160:1*/
+	/*line gpukvet_gen.go:5168:1*/
 	return thread, block
 }
 
@@ -5229,12 +5237,16 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line linalg.go:212:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -5283,12 +5295,16 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line linalg.go:217:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -5342,7 +5358,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5345:1*/
+	/*line gpukvet_gen.go:5361:1*/
 	return thread, block
 }
 
@@ -5405,12 +5421,16 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line linalg.go:235:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -5438,6 +5458,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5441:1*/
+	/*line gpukvet_gen.go:5461:1*/
 	return thread, block
 }

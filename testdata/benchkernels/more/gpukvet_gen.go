@@ -9781,12 +9781,16 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line more.go:228:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -9830,12 +9834,16 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line more.go:247:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -9865,7 +9873,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9868:1*/
+	/*line gpukvet_gen.go:9876:1*/
 	return thread, block
 }
 
@@ -9936,12 +9944,16 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line more.go:90:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -9974,7 +9986,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9977:1*/
+	/*line gpukvet_gen.go:9989:1*/
 	return thread, block
 }
 
@@ -10020,7 +10032,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10023:1*/
+	/*line gpukvet_gen.go:10035:1*/
 	return thread, block
 }
 
@@ -10061,7 +10073,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10064:1*/
+	/*line gpukvet_gen.go:10076:1*/
 	return thread, block
 }
 
@@ -10107,7 +10119,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10110:1*/
+	/*line gpukvet_gen.go:10122:1*/
 	return thread, block
 }
 
@@ -10156,7 +10168,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10159:1*/
+	/*line gpukvet_gen.go:10171:1*/
 	return thread, block
 }
 
@@ -10222,12 +10234,16 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line more.go:30:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -10250,12 +10266,16 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line more.go:32:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -10305,12 +10325,16 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line more.go:38:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -10362,7 +10386,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:10365:1*/
+	/*line gpukvet_gen.go:10389:1*/
 	return thread, block
 }
 
@@ -10428,12 +10452,16 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line more.go:198:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -10485,12 +10513,16 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line more.go:206:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -10515,12 +10547,16 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line more.go:212:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -10573,7 +10609,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10576:1*/
+	/*line gpukvet_gen.go:10612:1*/
 	return thread, block
 }
 
@@ -10621,7 +10657,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10624:1*/
+	/*line gpukvet_gen.go:10660:1*/
 	return thread, block
 }
 
@@ -10666,7 +10702,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10669:1*/
+	/*line gpukvet_gen.go:10705:1*/
 	return thread, block
 }
 
@@ -10738,12 +10774,16 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line more.go:63:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -10770,6 +10810,6 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:10773:1*/
+	/*line gpukvet_gen.go:10813:1*/
 	return thread, block
 }

@@ -1174,12 +1174,16 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line nbody.go:37:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -1210,12 +1214,16 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line nbody.go:48:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -1272,6 +1280,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1275:1*/
+	/*line gpukvet_gen.go:1283:1*/
 	return thread, block
 }

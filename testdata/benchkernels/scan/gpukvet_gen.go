@@ -1999,12 +1999,16 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		/*line scan.go:31:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
 		for gpukvetC1 {
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line scan.go:32:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -2118,12 +2122,16 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line scan.go:46:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -2176,12 +2184,16 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			/*line scan.go:44:2*/ gpukvetC5 = gpukvetB.PhaseUniform(gpukvetYes8, gpukvetNo8)
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line scan.go:55:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -2209,7 +2221,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2212:1*/
+	/*line gpukvet_gen.go:2224:1*/
 	return thread, block
 }
 
@@ -2272,12 +2284,16 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line scan.go:93:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -2330,12 +2346,16 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line scan.go:102:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -2386,6 +2406,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2389:1*/
+	/*line gpukvet_gen.go:2409:1*/
 	return thread, block
 }

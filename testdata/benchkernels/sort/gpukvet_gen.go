@@ -1421,12 +1421,16 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line sort.go:37:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -1505,12 +1509,16 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 					}
 				}
 				{
-					gpukvetFirst := -1
+					gpukvetFirst, gpukvetLive := -1, false
 					for gpukvetI := range gpukvetL {
-						if gpukvetL[gpukvetI].gpukvetDone {
+						if !gpukvetL[gpukvetI].gpukvetDone {
+							gpukvetLive = true
+						} else if gpukvetFirst < 0 {
 							gpukvetFirst = gpukvetI
-							break
 						}
+					}
+					if !gpukvetLive {
+						return
 					}
 					/*line sort.go:47:4*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 				}
@@ -1587,7 +1595,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1590:1*/
+	/*line gpukvet_gen.go:1598:1*/
 	return thread, block
 }
 
@@ -1625,6 +1633,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1628:1*/
+	/*line gpukvet_gen.go:1636:1*/
 	return thread, block
 }

@@ -899,12 +899,16 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line spmv.go:35:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -953,12 +957,16 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line spmv.go:40:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -1009,6 +1017,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1012:1*/
+	/*line gpukvet_gen.go:1020:1*/
 	return thread, block
 }

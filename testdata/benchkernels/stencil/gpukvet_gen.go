@@ -6332,12 +6332,16 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line stencil.go:129:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -6383,7 +6387,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6386:1*/
+	/*line gpukvet_gen.go:6390:1*/
 	return thread, block
 }
 
@@ -6415,7 +6419,7 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6418:1*/
+	/*line gpukvet_gen.go:6422:1*/
 	return thread, block
 }
 
@@ -6450,7 +6454,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6453:1*/
+	/*line gpukvet_gen.go:6457:1*/
 	return thread, block
 }
 
@@ -6516,7 +6520,7 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6519:1*/
+	/*line gpukvet_gen.go:6523:1*/
 	return thread, block
 }
 
@@ -6573,6 +6577,6 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:6576:1*/
+	/*line gpukvet_gen.go:6580:1*/
 	return thread, block
 }

@@ -36128,12 +36128,16 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line memory.go:126:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -36182,12 +36186,16 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line memory.go:131:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -36238,7 +36246,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36241:1*/
+	/*line gpukvet_gen.go:36249:1*/
 	return thread, block
 }
 
@@ -36272,7 +36280,7 @@ func gpukvetCPUBoolParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36275:1*/
+	/*line gpukvet_gen.go:36283:1*/
 	return thread, block
 }
 
@@ -36313,7 +36321,7 @@ func gpukvetCPUCollatz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36316:1*/
+	/*line gpukvet_gen.go:36324:1*/
 	return thread, block
 }
 
@@ -36369,7 +36377,7 @@ func gpukvetCPUCompare(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36372:1*/
+	/*line gpukvet_gen.go:36380:1*/
 	return thread, block
 }
 
@@ -36406,7 +36414,7 @@ func gpukvetCPUDeviceCalls(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36409:1*/
+	/*line gpukvet_gen.go:36417:1*/
 	return thread, block
 }
 
@@ -36455,7 +36463,7 @@ func gpukvetCPUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36458:1*/
+	/*line gpukvet_gen.go:36466:1*/
 	return thread, block
 }
 
@@ -36496,7 +36504,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36499:1*/
+	/*line gpukvet_gen.go:36507:1*/
 	return thread, block
 }
 
@@ -36539,7 +36547,7 @@ func gpukvetCPUFMA(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36542:1*/
+	/*line gpukvet_gen.go:36550:1*/
 	return thread, block
 }
 
@@ -36577,7 +36585,7 @@ func gpukvetCPUFloat32Chain(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:36580:1*/
+	/*line gpukvet_gen.go:36588:1*/
 	return thread, block
 }
 
@@ -36622,7 +36630,7 @@ func gpukvetCPUFloatBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36625:1*/
+	/*line gpukvet_gen.go:36633:1*/
 	return thread, block
 }
 
@@ -36671,7 +36679,7 @@ func gpukvetCPUFloatSpecial(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:36674:1*/
+	/*line gpukvet_gen.go:36682:1*/
 	return thread, block
 }
 
@@ -36716,7 +36724,7 @@ func gpukvetCPUFloatToInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36719:1*/
+	/*line gpukvet_gen.go:36727:1*/
 	return thread, block
 }
 
@@ -36752,7 +36760,7 @@ func gpukvetCPUFused(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36755:1*/
+	/*line gpukvet_gen.go:36763:1*/
 	return thread, block
 }
 
@@ -36784,7 +36792,7 @@ func gpukvetCPUGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36787:1*/
+	/*line gpukvet_gen.go:36795:1*/
 	return thread, block
 }
 
@@ -36829,7 +36837,7 @@ func gpukvetCPUIndexes(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36832:1*/
+	/*line gpukvet_gen.go:36840:1*/
 	return thread, block
 }
 
@@ -36874,7 +36882,7 @@ func gpukvetCPUIntToFloat(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36877:1*/
+	/*line gpukvet_gen.go:36885:1*/
 	return thread, block
 }
 
@@ -36925,7 +36933,7 @@ func gpukvetCPUIntWrap(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36928:1*/
+	/*line gpukvet_gen.go:36936:1*/
 	return thread, block
 }
 
@@ -36965,7 +36973,7 @@ func gpukvetCPULocalArray(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:36968:1*/
+	/*line gpukvet_gen.go:36976:1*/
 	return thread, block
 }
 
@@ -37020,7 +37028,7 @@ func gpukvetCPULoops(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37023:1*/
+	/*line gpukvet_gen.go:37031:1*/
 	return thread, block
 }
 
@@ -37069,7 +37077,7 @@ func gpukvetCPUMath32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37072:1*/
+	/*line gpukvet_gen.go:37080:1*/
 	return thread, block
 }
 
@@ -37122,7 +37130,7 @@ func gpukvetCPUMath64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37125:1*/
+	/*line gpukvet_gen.go:37133:1*/
 	return thread, block
 }
 
@@ -37159,7 +37167,7 @@ func gpukvetCPUMathConstants(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:37162:1*/
+	/*line gpukvet_gen.go:37170:1*/
 	return thread, block
 }
 
@@ -37213,7 +37221,7 @@ func gpukvetCPUMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37216:1*/
+	/*line gpukvet_gen.go:37224:1*/
 	return thread, block
 }
 
@@ -37259,7 +37267,7 @@ func gpukvetCPUNarrowing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37262:1*/
+	/*line gpukvet_gen.go:37270:1*/
 	return thread, block
 }
 
@@ -37296,7 +37304,7 @@ func gpukvetCPUNegate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37299:1*/
+	/*line gpukvet_gen.go:37307:1*/
 	return thread, block
 }
 
@@ -37343,7 +37351,7 @@ func gpukvetCPUNoFuse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37346:1*/
+	/*line gpukvet_gen.go:37354:1*/
 	return thread, block
 }
 
@@ -37373,7 +37381,7 @@ func gpukvetCPUNoTrapAfter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37376:1*/
+	/*line gpukvet_gen.go:37384:1*/
 	return thread, block
 }
 
@@ -37410,7 +37418,7 @@ func gpukvetCPUPointerLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:37413:1*/
+	/*line gpukvet_gen.go:37421:1*/
 	return thread, block
 }
 
@@ -37445,7 +37453,7 @@ func gpukvetCPUPrecondition(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:37448:1*/
+	/*line gpukvet_gen.go:37456:1*/
 	return thread, block
 }
 
@@ -37504,12 +37512,16 @@ func gpukvetCPUShared2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line memory.go:148:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -37537,7 +37549,7 @@ func gpukvetCPUShared2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37540:1*/
+	/*line gpukvet_gen.go:37552:1*/
 	return thread, block
 }
 
@@ -37591,12 +37603,16 @@ func gpukvetCPUSharedHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line atomics.go:80:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -37620,12 +37636,16 @@ func gpukvetCPUSharedHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line atomics.go:84:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -37650,7 +37670,7 @@ func gpukvetCPUSharedHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread
 		}
 	}
 
-	/*line gpukvet_gen.go:37653:1*/
+	/*line gpukvet_gen.go:37673:1*/
 	return thread, block
 }
 
@@ -37707,12 +37727,16 @@ func gpukvetCPUSharedReverse(gpukvetArgs []any) (thread, block func(gpu.Thread))
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line memory.go:107:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -37739,7 +37763,7 @@ func gpukvetCPUSharedReverse(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:37742:1*/
+	/*line gpukvet_gen.go:37766:1*/
 	return thread, block
 }
 
@@ -37783,7 +37807,7 @@ func gpukvetCPUShifts(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37786:1*/
+	/*line gpukvet_gen.go:37810:1*/
 	return thread, block
 }
 
@@ -37817,7 +37841,7 @@ func gpukvetCPUSignedShiftCount(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:37820:1*/
+	/*line gpukvet_gen.go:37844:1*/
 	return thread, block
 }
 
@@ -37852,7 +37876,7 @@ func gpukvetCPUSlicing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37855:1*/
+	/*line gpukvet_gen.go:37879:1*/
 	return thread, block
 }
 
@@ -37890,7 +37914,7 @@ func gpukvetCPUStructParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37893:1*/
+	/*line gpukvet_gen.go:37917:1*/
 	return thread, block
 }
 
@@ -37930,7 +37954,7 @@ func gpukvetCPUStructSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37933:1*/
+	/*line gpukvet_gen.go:37957:1*/
 	return thread, block
 }
 
@@ -37989,7 +38013,7 @@ func gpukvetCPUSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:37992:1*/
+	/*line gpukvet_gen.go:38016:1*/
 	return thread, block
 }
 
@@ -38046,12 +38070,16 @@ func gpukvetCPUTrapBeforeBarrier(gpukvetArgs []any) (thread, block func(gpu.Thre
 			}
 		}
 		{
-			gpukvetFirst := -1
+			gpukvetFirst, gpukvetLive := -1, false
 			for gpukvetI := range gpukvetL {
-				if gpukvetL[gpukvetI].gpukvetDone {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
 					gpukvetFirst = gpukvetI
-					break
 				}
+			}
+			if !gpukvetLive {
+				return
 			}
 			/*line barriertraps.go:17:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 		}
@@ -38074,7 +38102,7 @@ func gpukvetCPUTrapBeforeBarrier(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:38077:1*/
+	/*line gpukvet_gen.go:38105:1*/
 	return thread, block
 }
 
@@ -38108,7 +38136,7 @@ func gpukvetCPUTrapDivide(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38111:1*/
+	/*line gpukvet_gen.go:38139:1*/
 	return thread, block
 }
 
@@ -38209,12 +38237,16 @@ func gpukvetCPUTrapInBarrierLoop(gpukvetArgs []any) (thread, block func(gpu.Thre
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line barriertraps.go:32:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -38235,12 +38267,16 @@ func gpukvetCPUTrapInBarrierLoop(gpukvetArgs []any) (thread, block func(gpu.Thre
 				}
 			}
 			{
-				gpukvetFirst := -1
+				gpukvetFirst, gpukvetLive := -1, false
 				for gpukvetI := range gpukvetL {
-					if gpukvetL[gpukvetI].gpukvetDone {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
 						gpukvetFirst = gpukvetI
-						break
 					}
+				}
+				if !gpukvetLive {
+					return
 				}
 				/*line barriertraps.go:34:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
 			}
@@ -38289,7 +38325,7 @@ func gpukvetCPUTrapInBarrierLoop(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:38292:1*/
+	/*line gpukvet_gen.go:38328:1*/
 	return thread, block
 }
 
@@ -38323,7 +38359,7 @@ func gpukvetCPUTrapIndex(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38326:1*/
+	/*line gpukvet_gen.go:38362:1*/
 	return thread, block
 }
 
@@ -38357,7 +38393,7 @@ func gpukvetCPUTrapLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38360:1*/
+	/*line gpukvet_gen.go:38396:1*/
 	return thread, block
 }
 
@@ -38392,7 +38428,7 @@ func gpukvetCPUTrapPanic(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38395:1*/
+	/*line gpukvet_gen.go:38431:1*/
 	return thread, block
 }
 
@@ -38426,7 +38462,7 @@ func gpukvetCPUTrapShift(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38429:1*/
+	/*line gpukvet_gen.go:38465:1*/
 	return thread, block
 }
 
@@ -38461,7 +38497,7 @@ func gpukvetCPUTrapSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38464:1*/
+	/*line gpukvet_gen.go:38500:1*/
 	return thread, block
 }
 
@@ -38497,7 +38533,7 @@ func gpukvetCPUTwoD(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38500:1*/
+	/*line gpukvet_gen.go:38536:1*/
 	return thread, block
 }
 
@@ -38546,7 +38582,7 @@ func gpukvetCPUUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38549:1*/
+	/*line gpukvet_gen.go:38585:1*/
 	return thread, block
 }
 
@@ -38584,6 +38620,6 @@ func gpukvetCPUUnsigned64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:38587:1*/
+	/*line gpukvet_gen.go:38623:1*/
 	return thread, block
 }
