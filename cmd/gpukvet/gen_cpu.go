@@ -405,6 +405,13 @@ func (g *cpuGen) block() (string, error) {
 func (g *cpuGen) common() error {
 	info := g.p.TypesInfo
 	var err error
+	for _, f := range g.fd.Type.Params.List {
+		for _, n := range f.Names {
+			if n.Name == "gpu" {
+				return errors.New("a parameter is named gpu")
+			}
+		}
+	}
 	ast.Inspect(g.fd.Body, func(n ast.Node) bool {
 		if err != nil {
 			return false
