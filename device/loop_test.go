@@ -32,9 +32,14 @@ func blockLoop(k func(gpu.Thread, []int32)) func(args []any) (thread, block func
 		xs := args[0].([]int32)
 		thread = func(t gpu.Thread) { k(t, xs) }
 		block = func(row gpu.Thread) {
-			for more := true; more; row, more = row.CPUNextRow() {
-				for t, ok := row, true; ok; t, ok = t.CPUNext() {
-					k(t, xs)
+			b := row.CPUBlock()
+			_, _, bdim := b.Index()
+			for z := range bdim[2] {
+				for y := range bdim[1] {
+					b.Row(y, z)
+					for x := range bdim[0] {
+						k(row.CPUAt(x, y, z), xs)
+					}
 				}
 			}
 		}

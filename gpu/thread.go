@@ -31,45 +31,28 @@ func init() {
 	}
 }
 
-// CPUNext and CPUNextRow are for the code that `gpukvet gen` writes for the
+// CPUBlock and CPUAt are for the code that `gpukvet gen` writes for the
 // cpu backend, not for kernels (the checks refuse them there). The
-// generated loop over a block's threads,
-//
-//	for row, more := t, true; more; row, more = row.CPUNextRow() {
-//		for t, ok := row, true; ok; t, ok = t.CPUNext() {
-//			K(t, ...)
-//		}
-//	}
-//
-// calls the kernel directly, so the compiler can inline it, and a block of
-// a kernel without barriers costs about what a Go loop over its elements
-// does. CPUNext returns the next thread of t's row (X), and false after the
-// last one.
-func (t Thread) CPUNext() (Thread, bool) {
-	t.tid.X++
-	t.blk.Cursor[0] = t.tid.X
-	return t, t.tid.X < t.blk.Bdim[0]
-}
+// generated code runs a block as loops over its threads, each a copy of
+// the kernel's body with the block's indices read once per block: a kernel
+// without barriers is one loop, a kernel with barriers one loop per
+// stretch between two barriers (the locals that live across a barrier
+// kept per thread), so that a barrier costs the end of a loop, not a
+// switch between coroutines. CPUBlock returns t's block, whose methods
+// (Index, Row, PhaseBarrier, PhaseUniform, Locals) the loops use.
+func (t Thread) CPUBlock() *cpuexec.Block { return t.block() }
 
-// CPUNextRow returns the first thread of the row after t's (Y, then Z),
-// and false after the last row; it also ends the thread if the launch was
-// stopped.
-func (t Thread) CPUNextRow() (Thread, bool) {
-	b := t.blk
-	b.Poll()
-	t.tid.X = 0
-	t.tid.Y++
-	if t.tid.Y == b.Bdim[1] {
-		t.tid.Y = 0
-		t.tid.Z++
-	}
-	b.Cursor = [3]int{0, t.tid.Y, t.tid.Z}
-	return t, t.tid.Z < b.Bdim[2]
+// CPUAt returns thread (x,y,z) of t's block and records x as the X of
+// the thread that runs now, which a trap names (the loops record the row,
+// Y and Z, once per row: cpuexec.Block.Row).
+func (t Thread) CPUAt(x, y, z int) Thread {
+	t.blk.Cursor[0] = x
+	return Thread{blk: t.blk, tid: Dim3{x, y, z}}
 }
 
 // The launch's deadline: BlockDim and GridDim check whether the launch was
 // stopped (a grid-stride loop calls them in its post statement), and so do
-// Barrier, Shared and CPUNextRow (between two rows of a block loop); the index
+// Barrier, Shared and the generated block loops (between two rows of threads); the index
 // methods do not, so that a kernel that only reads its indices stays small
 // enough for the compiler to inline into the cpu backend's block loop.
 

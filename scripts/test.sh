@@ -42,12 +42,12 @@ if [[ -d examples ]]; then
 fi
 
 step "gpukvet gen -check (generated GPU code matches its kernels)"
-go run ./cmd/gpukvet gen -check ./examples/... ./testdata/differential/kernels ./bench/kernels
+go run ./cmd/gpukvet gen -check ./examples/... ./testdata/differential/kernels ./bench/kernels ./testdata/phases
 
 # ./... skips testdata folders; these hold runnable test suites of their own:
 # the cpu/GPU differential suite and the benchmark-kernel coverage suite.
-step "go test ./... ./testdata/differential/... ./testdata/benchkernels/..."
-go test "$@" ./... ./testdata/differential/... ./testdata/benchkernels/...
+step "go test ./... ./testdata/differential/... ./testdata/benchkernels/... ./testdata/phases"
+go test "$@" ./... ./testdata/differential/... ./testdata/benchkernels/... ./testdata/phases
 
 # The cpu backend's barriers and atomics must be ordering that Go's race
 # detector sees: correct kernels are clean under -race.

@@ -98,6 +98,7 @@ func genOne(pkg *genPackage, out, arch string, check bool, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "gpukvet gen: %s exists and was not written by gpukvet gen; not overwriting it (choose another name with -o)\n", target)
 		return 2
 	}
+	pkg.out = out
 	src, err := generate(pkg, arch)
 	reportSPIRVFailures(stderr, pkg)
 	if err != nil {
@@ -133,6 +134,8 @@ type genPackage struct {
 	targets genTargets   // what to embed (zero: PTX only)
 	// spirvFailed are the kernels generate left without SPIR-V, and why.
 	spirvFailed map[string]string
+	// out is the name of the file gen writes (for its line directives).
+	out string
 	// overlay replaces the files gen wrote earlier with bare package
 	// clauses, for every load of the package (see loadGenPackages).
 	overlay map[string][]byte
@@ -404,7 +407,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 	}
 
 	for _, k := range gp.kernels {
-		writeCPUEntry(w, k, mayBarrier(gp, k), qual)
+		writeCPUEntry(w, gp, k, qual)
 	}
 
 	var file bytes.Buffer
@@ -439,7 +442,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("internal error: generated code does not parse: %v", err)
 	}
-	return out, nil
+	return resetLines(out, gp.out), nil
 }
 
 // paramName is a kernel parameter's name, or pN for a blank or unnamed one.

@@ -270,10 +270,36 @@ func TestGenCPUBarrier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"Move": false, "Rotate": true, "Saxpy": false}
+	want := map[string]bool{"Move": false, "Rotate": true, "Saxpy": false, "SwitchBarrier": true, "SplitLoop": true}
 	for _, k := range gp.kernels {
 		if got := mayBarrier(gp, k); got != want[k.name] {
 			t.Errorf("mayBarrier(%s) = %v, want %v", k.name, got, want[k.name])
+		}
+	}
+}
+
+// TestGenCPUSplit checks which kernels gen splits at their barriers into
+// per-phase loops and that the others keep coroutines with the reason.
+func TestGenCPUSplit(t *testing.T) {
+	withFakeCompile(t)
+	gp, err := loadGenPackage(genpkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := generate(gp, "sm_80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"// Its threads run as coroutines: it reaches a barrier inside sync, a function it calls.\nfunc gpukvetCPURotate(",
+		"// Its threads run as coroutines: it calls a barrier inside a switch at kernels.go:",
+		"type gpukvetLocalsSplitLoop struct {\n\tgpukvetDone bool\n\tv0_p        Point\n\tv1_s        int\n}",
+		"gpukvetB.PhaseBarrier(gpukvetFirst)",
+		"gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)",
+		"/*line kernels.go:",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("generated file lacks %q", want)
 		}
 	}
 }

@@ -102,11 +102,10 @@ type Kernel struct {
 type CPUCode struct {
 	// Bind takes the launch's arguments after the gpu.Thread (a []T for a
 	// slice parameter, the value itself for any other) and returns the
-	// kernel with them bound, as thread, which runs one thread, and, for a
-	// kernel that calls no barrier (itself or through the functions it
-	// calls), as block, which runs every thread of a block from its thread
-	// (0,0,0) on (with gpu.Thread.CPUNext); block is nil for a kernel that
-	// may call a barrier.
+	// kernel with them bound, as thread, which runs one thread, and as
+	// block, which runs every thread of a block given its thread (0,0,0)
+	// (through gpu.CPUBlock), as loops over the threads; block is nil for
+	// a kernel with barriers that gen could not split into such loops.
 	Bind func(args []any) (thread, block func(gpu.Thread))
 }
 

@@ -4,10 +4,16 @@
 //
 // A block runs in one of three ways:
 //
-//   - a plain loop over its threads (a kernel that calls no barrier and has
-//     code that `gpukvet gen` wrote, which then holds the loop): each thread
-//     is a direct call of the kernel, which the compiler may inline;
-//   - coroutines (a kernel with barriers, without the race detector): the
+//   - loops over its threads (a kernel with code that `gpukvet gen` wrote,
+//     which holds the loops): a kernel without barriers is one loop whose
+//     body is a copy of the kernel's, with the block's indices read once;
+//     a kernel with barriers is split at them into one loop per stretch
+//     between barriers (see gpu.CPUBlock and gpukvet gen's doc for the
+//     shapes it splits; it keeps coroutines for the others). A copy runs
+//     only while the kernel's sources on the machine are the ones gen
+//     read; otherwise the kernel runs as with no copy;
+//   - coroutines (a kernel with barriers that gen did not split, without
+//     the race detector): the
 //     threads of a block take turns, each running until it reaches a barrier
 //     or returns; a worker switches between them without the scheduler,
 //     which is several times faster than waking goroutines;
@@ -54,6 +60,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -108,6 +115,7 @@ type Backend struct {
 	// raceBlocks keeps the race-detecting schedule's blocks by kernel and
 	// block size, from launch to launch (see runRounds).
 	raceBlocks map[raceKey][]*cpuexec.Block
+	freshness  sync.Map // *backend.Kernel → bool (see fresh)
 }
 
 type raceKey struct {
@@ -320,7 +328,7 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 		}
 		thread, block := k.CPU.Bind(vals)
 		l.body = func() func(gpu.Thread) { return thread }
-		if block != nil && be.schedule != "goroutines" {
+		if block != nil && be.schedule != "goroutines" && be.fresh(k) {
 			l.schedule, l.block1 = "loop", block
 		}
 	} else {
@@ -356,6 +364,19 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 	return nil
 }
 
+// fresh reports whether the generated code of k was generated from the
+// sources on this machine (or they are not here): its block loops are
+// copies of the kernel's body, so a stale copy would run old code, where
+// the thread entry calls the kernel itself. Checked once per kernel.
+func (be *Backend) fresh(k *backend.Kernel) bool {
+	if v, ok := be.freshness.Load(k); ok {
+		return v.(bool)
+	}
+	ok := backend.CheckStale(k) == nil
+	be.freshness.Store(k, ok)
+	return ok
+}
+
 // launch is one kernel launch in progress.
 type launch struct {
 	k           *backend.Kernel
@@ -376,6 +397,18 @@ type launch struct {
 	mu     sync.Mutex
 	err    error         // the first block's error
 	done   chan struct{} // closed when the launch ended
+}
+
+// dir is the folder of the kernel's source file ("" if unknown).
+func (l *launch) dir() string {
+	file := l.k.Pos
+	if i := strings.LastIndex(file, ":"); i >= 0 {
+		file = file[:i]
+	}
+	if file == "" {
+		return ""
+	}
+	return filepath.Dir(file)
 }
 
 func (l *launch) nblocks() int64 { return int64(l.grid[0]) * int64(l.grid[1]) * int64(l.grid[2]) }
@@ -420,6 +453,7 @@ func (l *launch) nextBlock() (int64, bool) {
 func (l *launch) newBlock(idx [3]int) *cpuexec.Block {
 	blk := cpuexec.NewBlock(l.k.Name, idx, l.nthreads())
 	blk.SetHalt(&l.stop)
+	blk.Dir = l.dir()
 	return blk
 }
 
@@ -433,15 +467,27 @@ func (l *launch) workLoop() {
 		if n == 1 {
 			return true
 		}
-		blk.Trap(fmt.Errorf("kernel %s reached the barrier at %s, but its generated code (gpukvet_gen.go) says it calls none: run gpukvet gen again", l.k.Name, cpuexec.Position(pc)))
+		blk.Trap(fmt.Errorf("kernel %s reached the barrier at %s, but its generated code (gpukvet_gen.go) says it calls none: run gpukvet gen again", l.k.Name, blk.Pos(pc)))
 		return false
 	})
 	run := cpuexec.Runner(l.block1)
-	for b, ok := l.nextBlock(); ok; b, ok = l.nextBlock() {
-		bid := unlinear(int(b), l.grid)
-		blk.Reset(bid, l.block, l.grid)
-		l.loopBlock(blk, run, bid)
-		l.blockDone(blk)
+	// Workers take runs of blocks: one atomic add per block, on a counter
+	// every worker writes, costs about what a small block's loop does.
+	batch := max(1, min(64, l.nblocks()/(8*int64(runtime.GOMAXPROCS(0)))))
+	for {
+		first := l.next.Add(batch) - batch
+		for b := first; b < min(first+batch, l.nblocks()); b++ {
+			if l.failed.Load() || l.stop.Load() {
+				return
+			}
+			bid := unlinear(int(b), l.grid)
+			blk.Reset(bid, l.block, l.grid)
+			l.loopBlock(blk, run, bid)
+			l.blockDone(blk)
+		}
+		if first+batch >= l.nblocks() {
+			return
+		}
 	}
 }
 
@@ -645,7 +691,7 @@ func (l *launch) runThread(run func(b *cpuexec.Block, tid [3]int), blk *cpuexec.
 func (l *launch) trap(r any, bid, tid [3]int) *backend.Trap {
 	return &backend.Trap{
 		Kernel: l.k.Name,
-		Pos:    panicPosition(),
+		Pos:    cpuexec.JoinDir(l.dir(), panicPosition()),
 		Block:  gpu.Dim3{X: bid[0], Y: bid[1], Z: bid[2]},
 		Thread: gpu.Dim3{X: tid[0], Y: tid[1], Z: tid[2]},
 		Msg:    panicMessage(r),

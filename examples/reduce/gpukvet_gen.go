@@ -402,11 +402,179 @@ func LaunchBlockSum(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[fl
 	return d.Launch(BlockSum, grid, block, in, out)
 }
 
+// gpukvetLocalsBlockSum holds the locals of kernel BlockSum that live across a
+// barrier, one per thread.
+type gpukvetLocalsBlockSum struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_stride   int
+}
+
 // gpukvetCPUBlockSum binds kernel BlockSum's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { BlockSum(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsBlockSum)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsBlockSum, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line reduce.go:22:2*/ partial := gpu.Shared[[BlockSize]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						in := gpukvetArg0
+						/*line reduce.go:23:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line reduce.go:24:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line reduce.go:25:2*/ var v float32
+						/*line reduce.go:26:2*/ if i < len(in) {
+							/*line reduce.go:27:3*/ v = in[i]
+						}
+						/*line reduce.go:29:2*/ partial[gpukvetP.v0_tid] = v
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line reduce.go:30:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line reduce.go:31:6*/ gpukvetP.v1_stride = BlockSize / 2
+						if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line reduce.go:31:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line reduce.go:32:3*/ if gpukvetP.v0_tid < gpukvetP.v1_stride {
+								/*line reduce.go:33:4*/ partial[gpukvetP.v0_tid] += partial[gpukvetP.v0_tid+gpukvetP.v1_stride]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line reduce.go:35:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes3, gpukvetNo3 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line reduce.go:31:43*/ gpukvetP.v1_stride /= 2
+							if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
+								if gpukvetYes3 < 0 {
+									gpukvetYes3 = gpukvetI
+								}
+							} else if gpukvetNo3 < 0 {
+								gpukvetNo3 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line reduce.go:31:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes3, gpukvetNo3)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg1
+						/*line reduce.go:37:2*/ if gpukvetP.v0_tid == 0 {
+							/*line reduce.go:38:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = partial[0]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:578:1*/
 	return thread, block
 }

@@ -973,13 +973,40 @@ func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					offsets := gpukvetArg0
+					out := gpukvetArg1
+					/*line scan.go:56:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line scan.go:57:2*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
+					/*line scan.go:58:2*/ if b > 0 && i < len(out) {
+						/*line scan.go:59:3*/ out[i] += offsets[b-1]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:998:1*/
 	return thread, block
+}
+
+// gpukvetLocalsBlockScan holds the locals of kernel BlockScan that live across a
+// barrier, one per thread.
+type gpukvetLocalsBlockScan struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_i        int
+	v2_src      int
+	v3_offset   int
 }
 
 // gpukvetCPUBlockScan binds kernel BlockScan's arguments for the cpu
@@ -989,5 +1016,203 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { BlockScan(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsBlockScan)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsBlockScan, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line scan.go:24:2*/ buf := gpu.Shared[[2][BlockSize]int32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						in := gpukvetArg0
+						/*line scan.go:25:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line scan.go:26:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line scan.go:27:2*/ var v int32
+						/*line scan.go:28:2*/ if gpukvetP.v1_i < len(in) {
+							/*line scan.go:29:3*/ v = in[gpukvetP.v1_i]
+						}
+						/*line scan.go:31:2*/ buf[0][gpukvetP.v0_tid] = v
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line scan.go:32:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line scan.go:33:2*/ gpukvetP.v2_src = 0
+					}
+				}
+			}
+		}
+		gpukvetYes2, gpukvetNo2 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line scan.go:34:6*/ gpukvetP.v3_offset = 1
+						if /*line scan.go:34:19*/ gpukvetP.v3_offset < BlockSize {
+							if gpukvetYes2 < 0 {
+								gpukvetYes2 = gpukvetI
+							}
+						} else if gpukvetNo2 < 0 {
+							gpukvetNo2 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line scan.go:34:2*/ gpukvetC2 := gpukvetB.PhaseUniform(gpukvetYes2, gpukvetNo2)
+		for gpukvetC2 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:35:3*/ x := buf[gpukvetP.v2_src][gpukvetP.v0_tid]
+							/*line scan.go:36:3*/ if gpukvetP.v0_tid >= gpukvetP.v3_offset {
+								/*line scan.go:37:4*/ x += buf[gpukvetP.v2_src][gpukvetP.v0_tid-gpukvetP.v3_offset]
+							}
+							/*line scan.go:39:3*/ buf[1-gpukvetP.v2_src][gpukvetP.v0_tid] = x
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line scan.go:40:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:41:3*/ gpukvetP.v2_src = 1 - gpukvetP.v2_src
+						}
+					}
+				}
+			}
+			gpukvetYes5, gpukvetNo5 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:34:39*/ gpukvetP.v3_offset *= 2
+							if /*line scan.go:34:19*/ gpukvetP.v3_offset < BlockSize {
+								if gpukvetYes5 < 0 {
+									gpukvetYes5 = gpukvetI
+								}
+							} else if gpukvetNo5 < 0 {
+								gpukvetNo5 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line scan.go:34:2*/ gpukvetC2 = gpukvetB.PhaseUniform(gpukvetYes5, gpukvetNo5)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg1
+						sums := gpukvetArg2
+						/*line scan.go:43:2*/ if gpukvetP.v1_i < len(out) {
+							/*line scan.go:44:3*/ out[gpukvetP.v1_i] = buf[gpukvetP.v2_src][gpukvetP.v0_tid]
+						}
+						/*line scan.go:46:2*/ if gpukvetP.v0_tid == BlockSize-1 {
+							/*line scan.go:47:3*/ sums[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = buf[gpukvetP.v2_src][gpukvetP.v0_tid]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:1216:1*/
 	return thread, block
 }

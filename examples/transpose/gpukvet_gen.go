@@ -1928,6 +1928,16 @@ func LaunchTranspose(d *device.Device, grid, block gpu.Dim3, width int, height i
 	return d.Launch(Transpose, grid, block, width, height, in, out)
 }
 
+// gpukvetLocalsTranspose holds the locals of kernel Transpose that live across a
+// barrier, one per thread.
+type gpukvetLocalsTranspose struct {
+	gpukvetDone bool
+	v0_tx       int
+	v1_ty       int
+	v2_x        int
+	v3_y        int
+}
+
 // gpukvetCPUTranspose binds kernel Transpose's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
@@ -1936,5 +1946,90 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Transpose(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTranspose)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsTranspose, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line transpose.go:26:2*/ tile := gpu.Shared[[TileDim][TileDim + 1]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						width := gpukvetArg0
+						height := gpukvetArg1
+						in := gpukvetArg2
+						/*line transpose.go:27:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
+						/*line transpose.go:28:2*/ gpukvetP.v2_x = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*TileDim + gpukvetP.v0_tx
+						/*line transpose.go:29:2*/ gpukvetP.v3_y = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*TileDim + gpukvetP.v1_ty
+						/*line transpose.go:30:2*/ for j := 0; j < TileDim; j += BlockRows {
+							/*line transpose.go:31:3*/ if gpukvetP.v2_x < width && gpukvetP.v3_y+j < height {
+								/*line transpose.go:32:4*/ tile[gpukvetP.v1_ty+j][gpukvetP.v0_tx] = in[(gpukvetP.v3_y+j)*width+gpukvetP.v2_x]
+							}
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line transpose.go:35:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						width := gpukvetArg0
+						height := gpukvetArg1
+						out := gpukvetArg3
+						/*line transpose.go:36:2*/ gpukvetP.v2_x = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*TileDim + gpukvetP.v0_tx
+						/*line transpose.go:37:2*/ gpukvetP.v3_y = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*TileDim + gpukvetP.v1_ty
+						/*line transpose.go:38:2*/ for j := 0; j < TileDim; j += BlockRows {
+							/*line transpose.go:39:3*/ if gpukvetP.v2_x < height && gpukvetP.v3_y+j < width {
+								/*line transpose.go:40:4*/ out[(gpukvetP.v3_y+j)*height+gpukvetP.v2_x] = tile[gpukvetP.v0_tx][gpukvetP.v1_ty+j]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:2033:1*/
 	return thread, block
 }

@@ -434,11 +434,28 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { VecAdd(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				VecAdd(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line vecadd.go:13:2*/ if i < len(c) {
+						/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:459:1*/
 	return thread, block
 }

@@ -10,7 +10,9 @@ package cpuexec
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -57,21 +59,32 @@ type Block struct {
 	// Reset before any thread of the block runs and never while one does.
 	Bid, Bdim, Gdim, Base [3]int
 
-	mu    sync.Mutex
-	gen   *barrierGen    // the generation of the barrier threads wait at now
-	pc    uintptr        // the barrier the waiting threads wait at
-	err   error          // why the block was aborted; nil while it runs
-	byPos map[string]any // shared instances by source position
+	mu  sync.Mutex
+	gen *barrierGen // the generation of the barrier threads wait at now
+	pc  uintptr     // the barrier the waiting threads wait at
+	err error       // why the block was aborted; nil while it runs
+	// failed says err is set (read without the mutex by Err and Reset).
+	failed atomic.Bool
+	byPos  map[string]any // shared instances by source position
 
 	// wait, if set, replaces the barrier among free-running threads: see
 	// SetCooperative.
 	wait func(pc uintptr) bool
 
 	// Cursor is the index of the thread that a block loop (the code gen
-	// writes for a kernel without barriers) runs now, for the trap report
-	// of a thread that panics: gpu.Thread's CPUNext stores X in it, a
-	// plain store per thread, and CPUNextRow the row.
+	// writes) runs now, for the trap report of a thread that panics:
+	// gpu.Thread's CPUAt stores it, a plain store per thread.
 	Cursor [3]int
+
+	// Locals is the per-thread storage of the generated loops of a kernel
+	// with barriers (a slice of a struct gen declares), kept from block to
+	// block of a worker.
+	Locals any
+
+	// Dir is the folder of the kernel's source file: the generated loops
+	// carry line directives naming the kernel's file relative to it, and
+	// Pos makes those positions whole again.
+	Dir string
 
 	// halt is the launch's stop flag: once it is set, the block's threads
 	// end at their next call of a gpu.Thread method, Shared or Barrier
@@ -84,7 +97,8 @@ func (b *Block) SetHalt(h *atomic.Bool) { b.halt = h }
 
 // Poll ends the calling thread (with the abort panic, which its runner
 // recognises with IsAbort) if the launch was stopped. Package gpu calls it
-// from Thread's BlockDim, GridDim, Barrier and CPUNext and from Shared, so
+// from Thread's BlockDim, GridDim and Barrier and from Shared (and the
+// generated loops once per row of threads), so
 // that a kernel that calls one in a loop stops at that loop's next
 // iteration.
 func (b *Block) Poll() {
@@ -108,6 +122,78 @@ func (b *Block) FailNotReached(pc uintptr, tid [3]int) {
 	b.fail(b.notReached(pc, tid, "returned while others wait there"))
 }
 
+// Index returns the block's index, the global index of its thread
+// (0,0,0) and the block's shape, for the loops gpukvet gen writes.
+func (b *Block) Index() (bid, base, bdim [3]int) { return b.Bid, b.Base, b.Bdim }
+
+// Row starts row (y, z) of a block's threads in the loops gpukvet gen
+// writes: it ends the block if the launch was stopped, and records the row
+// of the thread that runs now (gpu.Thread.CPUAt records its X).
+func (b *Block) Row(y, z int) {
+	b.Poll()
+	b.Cursor[1], b.Cursor[2] = y, z
+}
+
+// PhaseBarrier is a barrier of the loops gpukvet gen writes for a kernel
+// with barriers, called at the barrier's source position (gen marks it
+// with a line directive) once every thread of the block ran up to it.
+// first is the linear index of the first thread that returned before it,
+// or -1: a barrier that a returned thread never reaches fails the block
+// with the error the other schedules give, and ends the loops (Abort).
+//
+//go:noinline
+func (b *Block) PhaseBarrier(first int) {
+	b.Poll()
+	if first >= 0 {
+		b.FailNotReached(callerPC(), b.unlinear(first))
+		b.Abort()
+	}
+}
+
+// PhaseUniform returns the value that the block's threads found for a
+// condition around a barrier (an if or a loop that holds one), in the loops
+// gpukvet gen writes, called at the condition's source position. yes and
+// no are the linear indices of the first thread that found it true and
+// false (-1 for none). Threads that disagree would wait at different
+// barriers: that fails the block.
+//
+//go:noinline
+func (b *Block) PhaseUniform(yes, no int) bool {
+	b.Poll()
+	if yes >= 0 && no >= 0 {
+		b.FailDiverged(callerPC(), b.unlinear(yes), b.unlinear(no))
+		b.Abort()
+	}
+	return yes >= 0
+}
+
+// callerPC returns the return pc into the caller of its caller.
+func callerPC() uintptr {
+	var pcs [1]uintptr
+	runtime.Callers(3, pcs[:])
+	return pcs[0]
+}
+
+func (b *Block) unlinear(i int) [3]int {
+	d := b.Bdim
+	return [3]int{i % d[0], i / d[0] % d[1], i / (d[0] * d[1])}
+}
+
+// FailDiverged aborts the block because its threads found different
+// values for a condition at pc that decides whether they reach a barrier:
+// thread yes found it true, thread no false.
+func (b *Block) FailDiverged(pc uintptr, yes, no [3]int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.fail(fmt.Errorf("kernel %s: threads of block %s disagree on the condition at %s, which decides whether they reach a barrier: thread %s finds it true, thread %s false; every thread must reach the same barriers",
+		b.kernel, dim(b.Bid), b.Pos(pc), dim(yes), dim(no)))
+}
+
+// Abort ends the calling thread, or the generated loop running the block,
+// with the panic that runners recognise with IsAbort: the block failed
+// and its error is recorded.
+func (b *Block) Abort() { panic(abort{}) }
+
 // FailDifferentBarriers aborts the block because its threads wait at two
 // different barriers, at pc1 and pc2.
 func (b *Block) FailDifferentBarriers(pc1, pc2 uintptr) {
@@ -123,12 +209,24 @@ func SameBarrier(pc1, pc2 uintptr) bool { return pc1 == pc2 || Position(pc1) == 
 
 func (b *Block) notReached(pc uintptr, tid [3]int, how string) error {
 	return fmt.Errorf("kernel %s: barrier at %s is not reached by every thread of block %s: thread %s %s",
-		b.kernel, Position(pc), dim(b.Bid), dim(tid), how)
+		b.kernel, b.Pos(pc), dim(b.Bid), dim(tid), how)
 }
 
 func (b *Block) differentBarriers(pc1, pc2 uintptr) error {
 	return fmt.Errorf("kernel %s: threads of block %s wait at different barriers, %s and %s; every thread must reach the same barrier",
-		b.kernel, dim(b.Bid), Position(pc1), Position(pc2))
+		b.kernel, dim(b.Bid), b.Pos(pc1), b.Pos(pc2))
+}
+
+// Pos is Position(pc), with a relative file name (from a line directive of
+// the generated loops) joined to the kernel's folder.
+func (b *Block) Pos(pc uintptr) string { return JoinDir(b.Dir, Position(pc)) }
+
+// JoinDir returns pos ("file:line") with a relative file joined to dir.
+func JoinDir(dir, pos string) string {
+	if dir == "" || pos == "" || filepath.IsAbs(pos) || strings.HasPrefix(pos, "pc=") {
+		return pos
+	}
+	return filepath.Join(dir, pos)
 }
 
 // NewBlock returns the state of block idx of a launch of kernel with n
@@ -143,15 +241,23 @@ func NewBlock(kernel string, idx [3]int, n int) *Block {
 // The instances of shared variables are kept: their contents are undefined
 // until written, as on a GPU.
 func (b *Block) Reset(bid, bdim, gdim [3]int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.Bid, b.Bdim, b.Gdim = bid, bdim, gdim
 	b.Base = [3]int{bid[0] * bdim[0], bid[1] * bdim[1], bid[2] * bdim[2]}
+	if b.exited.Load() == 0 && b.firstExit.Load() == nil && b.waiting.Load() == 0 && !b.failed.Load() {
+		// Nothing to clear (the blocks of a generated block loop, whose
+		// threads neither exit one by one nor wait): atomic loads only,
+		// which cost a plain load, where the stores below cost a locked
+		// instruction each, which adds up over 2^16 small blocks.
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.exited.Store(0)
 	b.firstExit.Store(nil)
 	b.waiting.Store(0)
 	b.pc = 0
 	b.err = nil
+	b.failed.Store(false)
 	b.gen = nil
 }
 
@@ -169,6 +275,9 @@ func IsAbort(v any) bool {
 
 // Err returns the error that aborted the block, or nil.
 func (b *Block) Err() error {
+	if !b.failed.Load() {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.err
@@ -260,6 +369,7 @@ func (b *Block) Trap(err error) {
 func (b *Block) fail(err error) {
 	if b.err == nil {
 		b.err = err
+		b.failed.Store(true)
 	}
 	b.release(true)
 }

@@ -33,12 +33,12 @@ const (
 	AtomicMax
 	AtomicExchange
 	AtomicCompareAndSwap
-	// CPUNext and CPUNextRow are the gpu.Thread methods that the code
-	// gpukvet gen writes for the cpu backend calls to step a thread through
-	// its block; they are host code, which the checks and the lowering
-	// refuse (IsCPUOnly).
-	CPUNext
-	CPUNextRow
+	// CPUBlock and CPUAt are the gpu.Thread methods through which the
+	// code gpukvet gen writes for the cpu backend runs a block's threads;
+	// they are host code, which the checks and the lowering refuse
+	// (IsCPUOnly).
+	CPUBlock
+	CPUAt
 	numKinds
 )
 
@@ -56,8 +56,8 @@ var api = [numKinds]struct{ recv, name string }{
 	AtomicMax:            {"", "AtomicMax"},
 	AtomicExchange:       {"", "AtomicExchange"},
 	AtomicCompareAndSwap: {"", "AtomicCompareAndSwap"},
-	CPUNext:              {"Thread", "CPUNext"},
-	CPUNextRow:           {"Thread", "CPUNextRow"},
+	CPUBlock:             {"Thread", "CPUBlock"},
+	CPUAt:                {"Thread", "CPUAt"},
 }
 
 // byName maps "Thread.Barrier" and "AtomicAdd" (Kind.Selector) to the Kind.
@@ -105,7 +105,7 @@ func (k Kind) IsAtomic() bool { return k >= AtomicAdd && k <= AtomicCompareAndSw
 
 // IsCPUOnly reports whether k is a method for the cpu backend's generated
 // loops, not part of the kernel API.
-func (k Kind) IsCPUOnly() bool { return k == CPUNext || k == CPUNextRow }
+func (k Kind) IsCPUOnly() bool { return k == CPUBlock || k == CPUAt }
 
 // IsPackage reports whether pkg is package gpu.
 func IsPackage(pkg *types.Package) bool { return pkg != nil && pkg.Path() == Path }

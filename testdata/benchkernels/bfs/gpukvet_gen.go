@@ -995,12 +995,29 @@ func gpukvetCPUAdvance(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Advance(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Advance(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					frontier := gpukvetArg0
+					next := gpukvetArg1
+					/*line bfs.go:34:2*/ v := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line bfs.go:35:2*/ if v < len(frontier) && v < len(next) {
+						/*line bfs.go:36:3*/ frontier[v] = next[v]
+						/*line bfs.go:37:3*/ next[v] = 0
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:1020:1*/
 	return thread, block
 }
 
@@ -1019,11 +1036,42 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Expand(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Expand(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					level := gpukvetArg0
+					rowPtr := gpukvetArg1
+					cols := gpukvetArg2
+					frontier := gpukvetArg3
+					visited := gpukvetArg4
+					next := gpukvetArg5
+					cost := gpukvetArg6
+					done := gpukvetArg7
+					/*line bfs.go:16:2*/ v := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line bfs.go:17:2*/ if v >= len(frontier) || frontier[v] == 0 {
+						/*line bfs.go:18:3*/ continue gpukvetThreads0
+					}
+					/*line bfs.go:20:2*/ for e := rowPtr[v]; e < rowPtr[v+1]; e++ {
+						/*line bfs.go:21:3*/ u := cols[e]
+						/*line bfs.go:22:3*/ if gpu.AtomicCompareAndSwap(&visited[u], 0, 1) == 0 {
+							/*line bfs.go:23:4*/ gpu.AtomicExchange(&cost[u], level+1)
+							/*line bfs.go:24:4*/ gpu.AtomicExchange(&next[u], 1)
+							/*line bfs.go:25:4*/ gpu.AtomicExchange(&done[0], 1)
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:1075:1*/
 	return thread, block
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/gpu/math32"
 )
 
 // gpukvetSourceHash identifies the package sources the code below was
@@ -3014,11 +3015,39 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Price(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Price(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					r := gpukvetArg0
+					v := gpukvetArg1
+					s := gpukvetArg2
+					x := gpukvetArg3
+					y := gpukvetArg4
+					call := gpukvetArg5
+					put := gpukvetArg6
+					/*line blackscholes.go:33:2*/ stride := t.GridDim().X * t.BlockDim().X
+					/*line blackscholes.go:34:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(s); i += stride {
+						/*line blackscholes.go:35:3*/ sp, k, tt := s[i], x[i], y[i]
+						/*line blackscholes.go:36:3*/ sqrtT := math32.Sqrt(tt)
+						/*line blackscholes.go:37:3*/ d1 := (math32.Log(sp/k) + (r+0.5*v*v)*tt) / (v * sqrtT)
+						/*line blackscholes.go:38:3*/ d2 := d1 - v*sqrtT
+						/*line blackscholes.go:39:3*/ c1, c2 := cnd(d1), cnd(d2)
+						/*line blackscholes.go:40:3*/ expRT := math32.Exp(-r * tt)
+						/*line blackscholes.go:41:3*/ call[i] = sp*c1 - k*expRT*c2
+						/*line blackscholes.go:42:3*/ put[i] = k*expRT*(1-c2) - sp*(1-c1)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:3051:1*/
 	return thread, block
 }

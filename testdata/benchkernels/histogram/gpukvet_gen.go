@@ -1342,11 +1342,124 @@ func LaunchHist256(d *device.Device, grid, block gpu.Dim3, data *device.Buffer[u
 	return d.Launch(Hist256, grid, block, data, hist)
 }
 
+// gpukvetLocalsHist256 holds the locals of kernel Hist256 that live across a
+// barrier, one per thread.
+type gpukvetLocalsHist256 struct {
+	gpukvetDone bool
+	v0_tid      int
+}
+
 // gpukvetCPUHist256 binds kernel Hist256's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { Hist256(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsHist256)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsHist256, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line histogram.go:15:2*/ local := gpu.Shared[[Bins]uint32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line histogram.go:16:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line histogram.go:17:2*/ local[gpukvetP.v0_tid] = 0
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line histogram.go:18:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						data := gpukvetArg0
+						/*line histogram.go:19:2*/ stride := t.GridDim().X * Bins
+						/*line histogram.go:20:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
+							/*line histogram.go:21:3*/ v := data[i]
+							/*line histogram.go:22:3*/ gpu.AtomicAdd(&local[v&0xff], 1)
+							/*line histogram.go:23:3*/ gpu.AtomicAdd(&local[(v>>8)&0xff], 1)
+							/*line histogram.go:24:3*/ gpu.AtomicAdd(&local[(v>>16)&0xff], 1)
+							/*line histogram.go:25:3*/ gpu.AtomicAdd(&local[v>>24], 1)
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line histogram.go:27:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						hist := gpukvetArg1
+						/*line histogram.go:28:2*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], local[gpukvetP.v0_tid])
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:1463:1*/
 	return thread, block
 }

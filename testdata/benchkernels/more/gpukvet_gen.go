@@ -6,6 +6,7 @@ import (
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/gpu/math32"
 )
 
 // gpukvetSourceHash identifies the package sources the code below was
@@ -16306,6 +16307,13 @@ func LaunchTransposeDiag(d *device.Device, grid, block gpu.Dim3, n int, in *devi
 	return d.Launch(TransposeDiag, grid, block, n, in, out)
 }
 
+// gpukvetLocalsAtomics holds the locals of kernel Atomics that live across a
+// barrier, one per thread.
+type gpukvetLocalsAtomics struct {
+	gpukvetDone bool
+	v0_tid      int
+}
+
 // gpukvetCPUAtomics binds kernel Atomics's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
@@ -16318,7 +16326,146 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Atomics(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsAtomics)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsAtomics, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line more.go:223:2*/ sh := gpu.Shared[[4]int32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line more.go:224:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line more.go:225:2*/ if gpukvetP.v0_tid < 4 {
+							/*line more.go:226:3*/ sh[gpukvetP.v0_tid] = 0
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line more.go:228:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						i32 := gpukvetArg0
+						u32 := gpukvetArg1
+						i64 := gpukvetArg2
+						u64 := gpukvetArg3
+						f32 := gpukvetArg4
+						f64 := gpukvetArg5
+						/*line more.go:229:2*/ g := int32((gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X)
+						/*line more.go:230:2*/ gpu.AtomicAdd(&sh[0], 1)
+						/*line more.go:231:2*/ gpu.AtomicMax(&sh[1], g)
+						/*line more.go:232:2*/ gpu.AtomicMin(&sh[2], -g)
+						/*line more.go:233:2*/ gpu.AtomicAdd(&i32[0], 1)
+						/*line more.go:234:2*/ gpu.AtomicMax(&i32[1], g)
+						/*line more.go:235:2*/ gpu.AtomicMin(&i32[2], -g)
+						/*line more.go:236:2*/ gpu.AtomicExchange(&i32[3], 7)
+						/*line more.go:237:2*/ gpu.AtomicCompareAndSwap(&i32[4], 0, g+1)
+						/*line more.go:238:2*/ gpu.AtomicAdd(&u32[0], 2)
+						/*line more.go:239:2*/ gpu.AtomicMax(&u32[1], uint32(g))
+						/*line more.go:240:2*/ gpu.AtomicAdd(&i64[0], int64(g))
+						/*line more.go:241:2*/ gpu.AtomicMin(&i64[1], int64(-g))
+						/*line more.go:242:2*/ gpu.AtomicAdd(&u64[0], 1<<33)
+						/*line more.go:243:2*/ gpu.AtomicMax(&u64[1], uint64(g)<<32)
+						/*line more.go:244:2*/ gpu.AtomicAdd(&f32[0], 0.5)
+						/*line more.go:245:2*/ gpu.AtomicAdd(&f64[0], 0.25)
+						/*line more.go:246:2*/ gpu.AtomicExchange(&f64[1], 1.5)
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line more.go:247:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						i32 := gpukvetArg0
+						/*line more.go:248:2*/ if gpukvetP.v0_tid == 0 {
+							/*line more.go:249:3*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
+							/*line more.go:250:3*/ if 3*b+2 < len(i32)-5 {
+								/*line more.go:251:4*/ i32[5+3*b] = sh[0]
+								/*line more.go:252:4*/ i32[5+3*b+1] = sh[1]
+								/*line more.go:253:4*/ i32[5+3*b+2] = sh[2]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:16458:1*/
 	return thread, block
+}
+
+// gpukvetLocalsConvRows holds the locals of kernel ConvRows that live across a
+// barrier, one per thread.
+type gpukvetLocalsConvRows struct {
+	gpukvetDone bool
+	v0_tx       int
+	v1_r        int
+	v2_x0       int
 }
 
 // gpukvetCPUConvRows binds kernel ConvRows's arguments for the cpu
@@ -16332,6 +16479,96 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		ConvRows(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsConvRows)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsConvRows, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line more.go:78:2*/ s := gpu.Shared[[64 + 2*Radius]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						rows := gpukvetArg0
+						cols := gpukvetArg1
+						src := gpukvetArg3
+						/*line more.go:79:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line more.go:80:2*/ gpukvetP.v1_r = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y
+						/*line more.go:81:2*/ gpukvetP.v2_x0 = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X * 64
+						/*line more.go:82:2*/ for i := gpukvetP.v0_tx; i < 64+2*Radius; i += 64 {
+							/*line more.go:83:3*/ c := gpukvetP.v2_x0 + i - Radius
+							/*line more.go:84:3*/ var v float32
+							/*line more.go:85:3*/ if c >= 0 && c < cols && gpukvetP.v1_r < rows {
+								/*line more.go:86:4*/ v = src[gpukvetP.v1_r*cols+c]
+							}
+							/*line more.go:88:3*/ s[i] = v
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line more.go:90:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						rows := gpukvetArg0
+						cols := gpukvetArg1
+						kernel := gpukvetArg2
+						dst := gpukvetArg4
+						/*line more.go:91:2*/ c := gpukvetP.v2_x0 + gpukvetP.v0_tx
+						/*line more.go:92:2*/ if c < cols && gpukvetP.v1_r < rows {
+							/*line more.go:93:3*/ var sum float32
+							/*line more.go:94:3*/ for k := -Radius; k <= Radius; k++ {
+								/*line more.go:95:4*/ sum += kernel[Radius-k] * s[gpukvetP.v0_tx+Radius+k]
+							}
+							/*line more.go:97:3*/ dst[gpukvetP.v1_r*cols+c] = sum
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:16571:1*/
 	return thread, block
 }
 
@@ -16348,12 +16585,36 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					r := gpukvetArg0
+					nq := gpukvetArg1
+					np := gpukvetArg2
+					a := gpukvetArg3
+					c4 := gpukvetArg4
+					sum := gpukvetArg5
+					/*line more.go:132:2*/ p, q := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line more.go:133:2*/ if p < np && q < nq {
+						/*line more.go:134:3*/ var s float32
+						/*line more.go:135:3*/ for k := 0; k < np; k++ {
+							/*line more.go:136:4*/ s += a[(r*nq+q)*np+k] * c4[k*np+p]
+						}
+						/*line more.go:138:3*/ sum[(r*nq+q)*np+p] = s
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:16617:1*/
 	return thread, block
 }
 
@@ -16369,12 +16630,32 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					m := gpukvetArg0
+					n := gpukvetArg1
+					k := gpukvetArg2
+					a := gpukvetArg3
+					r := gpukvetArg4
+					/*line more.go:147:2*/ var nrm float32
+					/*line more.go:148:2*/ for i := 0; i < m; i++ {
+						/*line more.go:149:3*/ nrm += a[i*n+k] * a[i*n+k]
+					}
+					/*line more.go:151:2*/ r[k*n+k] = math32.Sqrt(nrm)
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:16658:1*/
 	return thread, block
 }
 
@@ -16391,12 +16672,36 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					m := gpukvetArg0
+					n := gpukvetArg1
+					k := gpukvetArg2
+					a := gpukvetArg3
+					r := gpukvetArg4
+					q := gpukvetArg5
+					/*line more.go:158:2*/ if k < 0 || k >= n {
+						/*line more.go:159:3*/ continue gpukvetThreads0 // column k must exist (n = 0 would make every q[i*n+k] one cell)
+					}
+					/*line more.go:161:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:162:2*/ if i < m {
+						/*line more.go:163:3*/ q[i*n+k] = a[i*n+k] / r[k*n+k]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:16704:1*/
 	return thread, block
 }
 
@@ -16413,13 +16718,52 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					m := gpukvetArg0
+					n := gpukvetArg1
+					k := gpukvetArg2
+					a := gpukvetArg3
+					r := gpukvetArg4
+					q := gpukvetArg5
+					/*line more.go:172:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:173:2*/ if j > k && j < n {
+						/*line more.go:174:3*/ var s float32
+						/*line more.go:175:3*/ for i := 0; i < m; i++ {
+							/*line more.go:176:4*/ s += q[i*n+k] * a[i*n+j]
+						}
+						/*line more.go:178:3*/ r[k*n+j] = s
+						/*line more.go:179:3*/ for i := 0; i < m; i++ {
+							/*line more.go:180:4*/ a[i*n+j] -= q[i*n+k] * s
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:16753:1*/
 	return thread, block
+}
+
+// gpukvetLocalsLayerForward holds the locals of kernel LayerForward that live across a
+// barrier, one per thread.
+type gpukvetLocalsLayerForward struct {
+	gpukvetDone bool
+	v0_tx       int
+	v1_ty       int
+	v2_by       int
+	v3_row      int
+	v4_col      int
+	v5_i        int
 }
 
 // gpukvetCPULayerForward binds kernel LayerForward's arguments for the cpu
@@ -16430,7 +16774,210 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { LayerForward(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsLayerForward)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsLayerForward, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line more.go:21:2*/ in := gpu.Shared[[B]float32](t)
+		/*line more.go:22:2*/ w := gpu.Shared[[B][B]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						input := gpukvetArg1
+						/*line more.go:23:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
+						/*line more.go:24:2*/ gpukvetP.v2_by = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y
+						/*line more.go:25:2*/ gpukvetP.v3_row = gpukvetP.v2_by*B + gpukvetP.v1_ty
+						/*line more.go:26:2*/ gpukvetP.v4_col = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*B + gpukvetP.v0_tx
+						/*line more.go:27:2*/ if gpukvetP.v0_tx == 0 {
+							/*line more.go:28:3*/ in[gpukvetP.v1_ty] = input[gpukvetP.v3_row]
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line more.go:30:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						hid := gpukvetArg0
+						weights := gpukvetArg2
+						/*line more.go:31:2*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] = weights[gpukvetP.v3_row*hid+gpukvetP.v4_col] * in[gpukvetP.v1_ty]
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line more.go:32:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes2, gpukvetNo2 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line more.go:33:6*/ gpukvetP.v5_i = 1
+						if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
+							if gpukvetYes2 < 0 {
+								gpukvetYes2 = gpukvetI
+							}
+						} else if gpukvetNo2 < 0 {
+							gpukvetNo2 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line more.go:33:2*/ gpukvetC2 := gpukvetB.PhaseUniform(gpukvetYes2, gpukvetNo2)
+		for gpukvetC2 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line more.go:34:3*/ p := 1 << gpukvetP.v5_i
+							/*line more.go:35:3*/ if gpukvetP.v1_ty%p == 0 {
+								/*line more.go:36:4*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] += w[gpukvetP.v1_ty+p/2][gpukvetP.v0_tx]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line more.go:38:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes4, gpukvetNo4 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line more.go:33:22*/ gpukvetP.v5_i++
+							if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
+								if gpukvetYes4 < 0 {
+									gpukvetYes4 = gpukvetI
+								}
+							} else if gpukvetNo4 < 0 {
+								gpukvetNo4 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line more.go:33:2*/ gpukvetC2 = gpukvetB.PhaseUniform(gpukvetYes4, gpukvetNo4)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						hid := gpukvetArg0
+						partial := gpukvetArg3
+						/*line more.go:42:2*/ if gpukvetP.v1_ty == 0 && gpukvetP.v4_col < hid {
+							/*line more.go:43:3*/ partial[gpukvetP.v2_by*hid+gpukvetP.v4_col] = w[0][gpukvetP.v0_tx]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:16971:1*/
 	return thread, block
+}
+
+// gpukvetLocalsLudDiagonal holds the locals of kernel LudDiagonal that live across a
+// barrier, one per thread.
+type gpukvetLocalsLudDiagonal struct {
+	gpukvetDone bool
+	v0_tx       int
+	v1_i        int
 }
 
 // gpukvetCPULudDiagonal binds kernel LudDiagonal's arguments for the cpu
@@ -16440,6 +16987,211 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { LudDiagonal(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsLudDiagonal)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsLudDiagonal, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line more.go:190:2*/ s := gpu.Shared[[B][B]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+				gpukvetThreads0:
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						n := gpukvetArg0
+						off := gpukvetArg1
+						a := gpukvetArg2
+						/*line more.go:191:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line more.go:192:2*/ if off < 0 || off+B > n {
+							/*line more.go:193:3*/ {
+								gpukvetP.gpukvetDone = true
+								continue gpukvetThreads0
+							} // the block must lie inside the matrix (rows of n < B overlap)
+						}
+						/*line more.go:195:2*/ for i := 0; i < B; i++ {
+							/*line more.go:196:3*/ s[i][gpukvetP.v0_tx] = a[(off+i)*n+off+gpukvetP.v0_tx]
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line more.go:198:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line more.go:199:6*/ gpukvetP.v1_i = 0
+						if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line more.go:199:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line more.go:200:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
+								/*line more.go:201:4*/ for j := 0; j < gpukvetP.v1_i; j++ {
+									/*line more.go:202:5*/ s[gpukvetP.v0_tx][gpukvetP.v1_i] -= s[gpukvetP.v0_tx][j] * s[j][gpukvetP.v1_i]
+								}
+								/*line more.go:204:4*/ s[gpukvetP.v0_tx][gpukvetP.v1_i] /= s[gpukvetP.v1_i][gpukvetP.v1_i]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line more.go:206:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line more.go:207:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
+								/*line more.go:208:4*/ for j := 0; j < gpukvetP.v1_i+1; j++ {
+									/*line more.go:209:5*/ s[gpukvetP.v1_i+1][gpukvetP.v0_tx] -= s[gpukvetP.v1_i+1][j] * s[j][gpukvetP.v0_tx]
+								}
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line more.go:212:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes4, gpukvetNo4 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line more.go:199:23*/ gpukvetP.v1_i++
+							if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
+								if gpukvetYes4 < 0 {
+									gpukvetYes4 = gpukvetI
+								}
+							} else if gpukvetNo4 < 0 {
+								gpukvetNo4 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line more.go:199:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes4, gpukvetNo4)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						n := gpukvetArg0
+						off := gpukvetArg1
+						a := gpukvetArg2
+						/*line more.go:214:2*/ for i := 1; i < B; i++ {
+							/*line more.go:215:3*/ a[(off+i)*n+off+gpukvetP.v0_tx] = s[i][gpukvetP.v0_tx]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:17194:1*/
 	return thread, block
 }
 
@@ -16457,12 +17209,37 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					m := gpukvetArg1
+					alpha := gpukvetArg2
+					beta := gpukvetArg3
+					a := gpukvetArg4
+					b := gpukvetArg5
+					c := gpukvetArg6
+					/*line more.go:118:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:119:2*/ if i < n && j < n {
+						/*line more.go:120:3*/ v := c[i*n+j] * beta
+						/*line more.go:121:3*/ for k := 0; k < m; k++ {
+							/*line more.go:122:4*/ v += alpha*a[i*m+k]*b[j*m+k] + alpha*b[i*m+k]*a[j*m+k]
+						}
+						/*line more.go:124:3*/ c[i*n+j] = v
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:17242:1*/
 	return thread, block
 }
 
@@ -16479,13 +17256,48 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					m := gpukvetArg1
+					alpha := gpukvetArg2
+					beta := gpukvetArg3
+					a := gpukvetArg4
+					c := gpukvetArg5
+					/*line more.go:105:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:106:2*/ if i < n && j < n {
+						/*line more.go:107:3*/ c[i*n+j] *= beta
+						/*line more.go:108:3*/ for k := 0; k < m; k++ {
+							/*line more.go:109:4*/ c[i*n+j] += alpha * a[i*m+k] * a[j*m+k]
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:17287:1*/
 	return thread, block
+}
+
+// gpukvetLocalsTransposeDiag holds the locals of kernel TransposeDiag that live across a
+// barrier, one per thread.
+type gpukvetLocalsTransposeDiag struct {
+	gpukvetDone bool
+	v0_bidY     int
+	v1_bidX     int
+	v2_tx       int
+	v3_ty       int
+	v4_x        int
+	v5_y        int
 }
 
 // gpukvetCPUTransposeDiag binds kernel TransposeDiag's arguments for the cpu
@@ -16495,5 +17307,91 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { TransposeDiag(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTransposeDiag)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsTransposeDiag, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line more.go:52:2*/ tile := gpu.Shared[[B][B + 1]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+				gpukvetThreads0:
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						n := gpukvetArg0
+						in := gpukvetArg1
+						/*line more.go:53:2*/ if t.GridDim().X != t.GridDim().Y {
+							/*line more.go:54:3*/ {
+								gpukvetP.gpukvetDone = true
+								continue gpukvetThreads0
+							} // the diagonal reordering is a permutation of square grids only
+						}
+						/*line more.go:56:2*/ gpukvetP.v0_bidY = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
+						/*line more.go:57:2*/ gpukvetP.v1_bidX = ((gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X + (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y) % t.GridDim().X
+						/*line more.go:58:2*/ gpukvetP.v2_tx, gpukvetP.v3_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
+						/*line more.go:59:2*/ gpukvetP.v4_x, gpukvetP.v5_y = gpukvetP.v1_bidX*B+gpukvetP.v2_tx, gpukvetP.v0_bidY*B+gpukvetP.v3_ty
+						/*line more.go:60:2*/ if gpukvetP.v4_x < n && gpukvetP.v5_y < n {
+							/*line more.go:61:3*/ tile[gpukvetP.v3_ty][gpukvetP.v2_tx] = in[gpukvetP.v5_y*n+gpukvetP.v4_x]
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line more.go:63:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						n := gpukvetArg0
+						out := gpukvetArg2
+						/*line more.go:64:2*/ gpukvetP.v4_x, gpukvetP.v5_y = gpukvetP.v0_bidY*B+gpukvetP.v2_tx, gpukvetP.v1_bidX*B+gpukvetP.v3_ty
+						/*line more.go:65:2*/ if gpukvetP.v4_x < n && gpukvetP.v5_y < n {
+							/*line more.go:66:3*/ out[gpukvetP.v5_y*n+gpukvetP.v4_x] = tile[gpukvetP.v2_tx][gpukvetP.v3_ty]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:17395:1*/
 	return thread, block
 }

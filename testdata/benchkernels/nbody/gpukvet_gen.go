@@ -6,6 +6,7 @@ import (
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/gpu/math32"
 )
 
 // gpukvetSourceHash identifies the package sources the code below was
@@ -977,6 +978,20 @@ func LaunchStep(d *device.Device, grid, block gpu.Dim3, dt float32, soft2 float3
 	return d.Launch(Step, grid, block, dt, soft2, pos, vel, newPos)
 }
 
+// gpukvetLocalsStep holds the locals of kernel Step that live across a
+// barrier, one per thread.
+type gpukvetLocalsStep struct {
+	gpukvetDone bool
+	v0_i        int
+	v1_tid      int
+	v2_n        int
+	v3_me       Body
+	v4_ax       float32
+	v5_ay       float32
+	v6_az       float32
+	v7_base     int
+}
+
 // gpukvetCPUStep binds kernel Step's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
@@ -988,5 +1003,201 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsStep)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsStep, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line nbody.go:22:2*/ tile := gpu.Shared[[Block]Body](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						pos := gpukvetArg2
+						/*line nbody.go:23:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line nbody.go:24:2*/ gpukvetP.v1_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line nbody.go:25:2*/ gpukvetP.v2_n = len(pos)
+						/*line nbody.go:26:2*/ gpukvetP.v3_me = *new(Body)
+						/*line nbody.go:27:2*/ if gpukvetP.v0_i < gpukvetP.v2_n {
+							/*line nbody.go:28:3*/ gpukvetP.v3_me = pos[gpukvetP.v0_i]
+						}
+						/*line nbody.go:30:2*/ gpukvetP.v4_ax, gpukvetP.v5_ay, gpukvetP.v6_az = *new(float32), *new(float32), *new(float32)
+					}
+				}
+			}
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line nbody.go:31:6*/ gpukvetP.v7_base = 0
+						if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line nbody.go:31:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							pos := gpukvetArg2
+							/*line nbody.go:32:3*/ var b Body
+							/*line nbody.go:33:3*/ if gpukvetP.v7_base+gpukvetP.v1_tid < gpukvetP.v2_n {
+								/*line nbody.go:34:4*/ b = pos[gpukvetP.v7_base+gpukvetP.v1_tid]
+							}
+							/*line nbody.go:36:3*/ tile[gpukvetP.v1_tid] = b
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line nbody.go:37:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							soft2 := gpukvetArg1
+							/*line nbody.go:38:3*/ for k := 0; k < Block; k++ {
+								/*line nbody.go:39:4*/ o := tile[k]
+								/*line nbody.go:40:4*/ dx, dy, dz := o.X-gpukvetP.v3_me.X, o.Y-gpukvetP.v3_me.Y, o.Z-gpukvetP.v3_me.Z
+								/*line nbody.go:41:4*/ d2 := dx*dx + dy*dy + dz*dz + soft2
+								/*line nbody.go:42:4*/ inv := 1 / math32.Sqrt(d2)
+								/*line nbody.go:43:4*/ s := o.M * inv * inv * inv
+								/*line nbody.go:44:4*/ gpukvetP.v4_ax += dx * s
+								/*line nbody.go:45:4*/ gpukvetP.v5_ay += dy * s
+								/*line nbody.go:46:4*/ gpukvetP.v6_az += dz * s
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line nbody.go:48:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes4, gpukvetNo4 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line nbody.go:31:27*/ gpukvetP.v7_base += Block
+							if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
+								if gpukvetYes4 < 0 {
+									gpukvetYes4 = gpukvetI
+								}
+							} else if gpukvetNo4 < 0 {
+								gpukvetNo4 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line nbody.go:31:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes4, gpukvetNo4)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						dt := gpukvetArg0
+						vel := gpukvetArg3
+						newPos := gpukvetArg4
+						/*line nbody.go:50:2*/ if gpukvetP.v0_i < gpukvetP.v2_n && 3*gpukvetP.v0_i+2 < len(vel) {
+							/*line nbody.go:51:3*/ vx := vel[3*gpukvetP.v0_i] + gpukvetP.v4_ax*dt
+							/*line nbody.go:52:3*/ vy := vel[3*gpukvetP.v0_i+1] + gpukvetP.v5_ay*dt
+							/*line nbody.go:53:3*/ vz := vel[3*gpukvetP.v0_i+2] + gpukvetP.v6_az*dt
+							/*line nbody.go:54:3*/ vel[3*gpukvetP.v0_i], vel[3*gpukvetP.v0_i+1], vel[3*gpukvetP.v0_i+2] = vx, vy, vz
+							/*line nbody.go:55:3*/ newPos[gpukvetP.v0_i] = Body{gpukvetP.v3_me.X + vx*dt, gpukvetP.v3_me.Y + vy*dt, gpukvetP.v3_me.Z + vz*dt, gpukvetP.v3_me.M}
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:1201:1*/
 	return thread, block
 }

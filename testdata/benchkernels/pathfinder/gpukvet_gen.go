@@ -1585,6 +1585,14 @@ func LaunchSweep(d *device.Device, grid, block gpu.Dim3, rows int, cols int, wal
 	return d.Launch(Sweep, grid, block, rows, cols, wall, result)
 }
 
+// gpukvetLocalsStep holds the locals of kernel Step that live across a
+// barrier, one per thread.
+type gpukvetLocalsStep struct {
+	gpukvetDone bool
+	v0_tx       int
+	v1_c        int
+}
+
 // gpukvetCPUStep binds kernel Step's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
@@ -1593,7 +1601,107 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsStep)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsStep, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line pathfinder.go:51:2*/ halo := gpu.Shared[[Width + 2]int32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						cols := gpukvetArg0
+						prev := gpukvetArg1
+						/*line pathfinder.go:52:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line pathfinder.go:53:2*/ gpukvetP.v1_c = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line pathfinder.go:54:2*/ const inf = 1 << 30
+						/*line pathfinder.go:55:2*/ v := int32(inf)
+						/*line pathfinder.go:56:2*/ if gpukvetP.v1_c < cols {
+							/*line pathfinder.go:57:3*/ v = prev[gpukvetP.v1_c]
+						}
+						/*line pathfinder.go:59:2*/ halo[gpukvetP.v0_tx+1] = v
+						/*line pathfinder.go:60:2*/ if gpukvetP.v0_tx == 0 {
+							/*line pathfinder.go:61:3*/ halo[0] = inf
+							/*line pathfinder.go:62:3*/ if gpukvetP.v1_c > 0 && gpukvetP.v1_c-1 < cols {
+								/*line pathfinder.go:63:4*/ halo[0] = prev[gpukvetP.v1_c-1]
+							}
+						}
+						/*line pathfinder.go:66:2*/ if gpukvetP.v0_tx == Width-1 {
+							/*line pathfinder.go:67:3*/ halo[Width+1] = inf
+							/*line pathfinder.go:68:3*/ if gpukvetP.v1_c+1 < cols {
+								/*line pathfinder.go:69:4*/ halo[Width+1] = prev[gpukvetP.v1_c+1]
+							}
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line pathfinder.go:72:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						cols := gpukvetArg0
+						wallRow := gpukvetArg2
+						next := gpukvetArg3
+						/*line pathfinder.go:73:2*/ if gpukvetP.v1_c < cols {
+							/*line pathfinder.go:74:3*/ next[gpukvetP.v1_c] = wallRow[gpukvetP.v1_c] + min(halo[gpukvetP.v0_tx], halo[gpukvetP.v0_tx+1], halo[gpukvetP.v0_tx+2])
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:1695:1*/
 	return thread, block
+}
+
+// gpukvetLocalsSweep holds the locals of kernel Sweep that live across a
+// barrier, one per thread.
+type gpukvetLocalsSweep struct {
+	gpukvetDone bool
+	v0_tx       int
+	v1_r        int
 }
 
 // gpukvetCPUSweep binds kernel Sweep's arguments for the cpu
@@ -1604,5 +1712,209 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Sweep(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSweep)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsSweep, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line pathfinder.go:17:2*/ prev := gpu.Shared[[Width]int32](t)
+		/*line pathfinder.go:18:2*/ cur := gpu.Shared[[Width]int32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						cols := gpukvetArg1
+						wall := gpukvetArg2
+						/*line pathfinder.go:19:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line pathfinder.go:20:2*/ if gpukvetP.v0_tx < cols {
+							/*line pathfinder.go:21:3*/ prev[gpukvetP.v0_tx] = wall[gpukvetP.v0_tx]
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line pathfinder.go:23:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						rows := gpukvetArg0
+						/*line pathfinder.go:24:6*/ gpukvetP.v1_r = 1
+						if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line pathfinder.go:24:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							cols := gpukvetArg1
+							wall := gpukvetArg2
+							/*line pathfinder.go:25:3*/ if gpukvetP.v0_tx < cols {
+								/*line pathfinder.go:26:4*/ best := prev[gpukvetP.v0_tx]
+								/*line pathfinder.go:27:4*/ if gpukvetP.v0_tx > 0 {
+									/*line pathfinder.go:28:5*/ best = min(best, prev[gpukvetP.v0_tx-1])
+								}
+								/*line pathfinder.go:30:4*/ if gpukvetP.v0_tx < cols-1 {
+									/*line pathfinder.go:31:5*/ best = min(best, prev[gpukvetP.v0_tx+1])
+								}
+								/*line pathfinder.go:33:4*/ cur[gpukvetP.v0_tx] = best + wall[gpukvetP.v1_r*cols+gpukvetP.v0_tx]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line pathfinder.go:35:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							cols := gpukvetArg1
+							/*line pathfinder.go:36:3*/ if gpukvetP.v0_tx < cols {
+								/*line pathfinder.go:37:4*/ prev[gpukvetP.v0_tx] = cur[gpukvetP.v0_tx]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line pathfinder.go:39:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes4, gpukvetNo4 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							rows := gpukvetArg0
+							/*line pathfinder.go:24:24*/ gpukvetP.v1_r++
+							if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
+								if gpukvetYes4 < 0 {
+									gpukvetYes4 = gpukvetI
+								}
+							} else if gpukvetNo4 < 0 {
+								gpukvetNo4 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line pathfinder.go:24:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes4, gpukvetNo4)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						cols := gpukvetArg1
+						result := gpukvetArg3
+						/*line pathfinder.go:41:2*/ if gpukvetP.v0_tx < cols {
+							/*line pathfinder.go:42:3*/ result[gpukvetP.v0_tx] = prev[gpukvetP.v0_tx]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:1918:1*/
 	return thread, block
 }

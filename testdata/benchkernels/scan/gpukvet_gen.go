@@ -2777,13 +2777,45 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { AddSums(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				AddSums(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					scanned := gpukvetArg0
+					out := gpukvetArg1
+					/*line scan.go:69:2*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
+					/*line scan.go:70:2*/ i := b*2*Block + 2*(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+					/*line scan.go:71:2*/ if i < len(out) {
+						/*line scan.go:72:3*/ out[i] += scanned[b]
+					}
+					/*line scan.go:74:2*/ if i+1 < len(out) {
+						/*line scan.go:75:3*/ out[i+1] += scanned[b]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:2805:1*/
 	return thread, block
+}
+
+// gpukvetLocalsExclusive holds the locals of kernel Exclusive that live across a
+// barrier, one per thread.
+type gpukvetLocalsExclusive struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_base     int
+	v2_n        int
+	v3_offset   int
+	v4_d        int
+	v5_d        int
 }
 
 // gpukvetCPUExclusive binds kernel Exclusive's arguments for the cpu
@@ -2793,7 +2825,314 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Exclusive(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsExclusive)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsExclusive, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line scan.go:17:2*/ temp := gpu.Shared[[2 * Block]int32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						in := gpukvetArg0
+						/*line scan.go:18:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line scan.go:19:2*/ gpukvetP.v1_base = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X * 2 * Block
+						/*line scan.go:20:2*/ gpukvetP.v2_n = 2 * Block
+						/*line scan.go:21:2*/ var a, b int32
+						/*line scan.go:22:2*/ if gpukvetP.v1_base+2*gpukvetP.v0_tid < len(in) {
+							/*line scan.go:23:3*/ a = in[gpukvetP.v1_base+2*gpukvetP.v0_tid]
+						}
+						/*line scan.go:25:2*/ if gpukvetP.v1_base+2*gpukvetP.v0_tid+1 < len(in) {
+							/*line scan.go:26:3*/ b = in[gpukvetP.v1_base+2*gpukvetP.v0_tid+1]
+						}
+						/*line scan.go:28:2*/ temp[2*gpukvetP.v0_tid] = a
+						/*line scan.go:29:2*/ temp[2*gpukvetP.v0_tid+1] = b
+						/*line scan.go:30:2*/ gpukvetP.v3_offset = 1
+					}
+				}
+			}
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line scan.go:31:6*/ gpukvetP.v4_d = gpukvetP.v2_n >> 1
+						if /*line scan.go:31:19*/ gpukvetP.v4_d > 0 {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line scan.go:31:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line scan.go:32:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:33:3*/ if gpukvetP.v0_tid < gpukvetP.v4_d {
+								/*line scan.go:34:4*/ ai := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+1) - 1
+								/*line scan.go:35:4*/ bi := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+2) - 1
+								/*line scan.go:36:4*/ temp[bi] += temp[ai]
+							}
+							/*line scan.go:38:3*/ gpukvetP.v3_offset *= 2
+						}
+					}
+				}
+			}
+			gpukvetYes3, gpukvetNo3 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:31:26*/ gpukvetP.v4_d >>= 1
+							if /*line scan.go:31:19*/ gpukvetP.v4_d > 0 {
+								if gpukvetYes3 < 0 {
+									gpukvetYes3 = gpukvetI
+								}
+							} else if gpukvetNo3 < 0 {
+								gpukvetNo3 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line scan.go:31:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes3, gpukvetNo3)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						sums := gpukvetArg2
+						/*line scan.go:40:2*/ if gpukvetP.v0_tid == 0 {
+							/*line scan.go:41:3*/ sums[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = temp[gpukvetP.v2_n-1]
+							/*line scan.go:42:3*/ temp[gpukvetP.v2_n-1] = 0
+						}
+					}
+				}
+			}
+		}
+		gpukvetYes5, gpukvetNo5 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line scan.go:44:6*/ gpukvetP.v5_d = 1
+						if /*line scan.go:44:14*/ gpukvetP.v5_d < gpukvetP.v2_n {
+							if gpukvetYes5 < 0 {
+								gpukvetYes5 = gpukvetI
+							}
+						} else if gpukvetNo5 < 0 {
+							gpukvetNo5 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line scan.go:44:2*/ gpukvetC5 := gpukvetB.PhaseUniform(gpukvetYes5, gpukvetNo5)
+		for gpukvetC5 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:45:3*/ gpukvetP.v3_offset >>= 1
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line scan.go:46:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:47:3*/ if gpukvetP.v0_tid < gpukvetP.v5_d {
+								/*line scan.go:48:4*/ ai := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+1) - 1
+								/*line scan.go:49:4*/ bi := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+2) - 1
+								/*line scan.go:50:4*/ v := temp[ai]
+								/*line scan.go:51:4*/ temp[ai] = temp[bi]
+								/*line scan.go:52:4*/ temp[bi] += v
+							}
+						}
+					}
+				}
+			}
+			gpukvetYes8, gpukvetNo8 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:44:21*/ gpukvetP.v5_d *= 2
+							if /*line scan.go:44:14*/ gpukvetP.v5_d < gpukvetP.v2_n {
+								if gpukvetYes8 < 0 {
+									gpukvetYes8 = gpukvetI
+								}
+							} else if gpukvetNo8 < 0 {
+								gpukvetNo8 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line scan.go:44:2*/ gpukvetC5 = gpukvetB.PhaseUniform(gpukvetYes8, gpukvetNo8)
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line scan.go:55:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg1
+						/*line scan.go:56:2*/ if gpukvetP.v1_base+2*gpukvetP.v0_tid < len(out) {
+							/*line scan.go:57:3*/ out[gpukvetP.v1_base+2*gpukvetP.v0_tid] = temp[2*gpukvetP.v0_tid]
+						}
+						/*line scan.go:59:2*/ if gpukvetP.v1_base+2*gpukvetP.v0_tid+1 < len(out) {
+							/*line scan.go:60:3*/ out[gpukvetP.v1_base+2*gpukvetP.v0_tid+1] = temp[2*gpukvetP.v0_tid+1]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:3123:1*/
 	return thread, block
+}
+
+// gpukvetLocalsInclusive holds the locals of kernel Inclusive that live across a
+// barrier, one per thread.
+type gpukvetLocalsInclusive struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_i        int
+	v2_pout     int
+	v3_pin      int
+	v4_off      int
 }
 
 // gpukvetCPUInclusive binds kernel Inclusive's arguments for the cpu
@@ -2802,5 +3141,170 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Inclusive(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsInclusive)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsInclusive, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line scan.go:84:2*/ buf := gpu.Shared[[2][Block]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						in := gpukvetArg0
+						/*line scan.go:85:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line scan.go:86:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line scan.go:87:2*/ var v float32
+						/*line scan.go:88:2*/ if gpukvetP.v1_i < len(in) {
+							/*line scan.go:89:3*/ v = in[gpukvetP.v1_i]
+						}
+						/*line scan.go:91:2*/ gpukvetP.v2_pout, gpukvetP.v3_pin = 0, 1
+						/*line scan.go:92:2*/ buf[gpukvetP.v2_pout][gpukvetP.v0_tid] = v
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line scan.go:93:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line scan.go:94:6*/ gpukvetP.v4_off = 1
+						if /*line scan.go:94:16*/ gpukvetP.v4_off < Block {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line scan.go:94:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:95:3*/ gpukvetP.v2_pout = 1 - gpukvetP.v2_pout
+							/*line scan.go:96:3*/ gpukvetP.v3_pin = 1 - gpukvetP.v2_pout
+							/*line scan.go:97:3*/ if gpukvetP.v0_tid >= gpukvetP.v4_off {
+								/*line scan.go:98:4*/ buf[gpukvetP.v2_pout][gpukvetP.v0_tid] = buf[gpukvetP.v3_pin][gpukvetP.v0_tid] + buf[gpukvetP.v3_pin][gpukvetP.v0_tid-gpukvetP.v4_off]
+							} else {
+								/*line scan.go:100:4*/ buf[gpukvetP.v2_pout][gpukvetP.v0_tid] = buf[gpukvetP.v3_pin][gpukvetP.v0_tid]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line scan.go:102:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes3, gpukvetNo3 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line scan.go:94:29*/ gpukvetP.v4_off *= 2
+							if /*line scan.go:94:16*/ gpukvetP.v4_off < Block {
+								if gpukvetYes3 < 0 {
+									gpukvetYes3 = gpukvetI
+								}
+							} else if gpukvetNo3 < 0 {
+								gpukvetNo3 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line scan.go:94:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes3, gpukvetNo3)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg1
+						/*line scan.go:104:2*/ if gpukvetP.v1_i < len(out) {
+							/*line scan.go:105:3*/ out[gpukvetP.v1_i] = buf[gpukvetP.v2_pout][gpukvetP.v0_tid]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:3308:1*/
 	return thread, block
 }

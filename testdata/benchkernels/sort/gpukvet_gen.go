@@ -1393,11 +1393,237 @@ func LaunchStep(d *device.Device, grid, block gpu.Dim3, j int, k int, a *device.
 	return d.Launch(Step, grid, block, j, k, a)
 }
 
+// gpukvetLocalsShared holds the locals of kernel Shared that live across a
+// barrier, one per thread.
+type gpukvetLocalsShared struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_g        int
+	v2_k        int
+	v3_j        int
+}
+
 // gpukvetCPUShared binds kernel Shared's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Shared(gpukvetT, gpukvetArg0) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsShared)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsShared, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line sort.go:29:2*/ s := gpu.Shared[[Block]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						a := gpukvetArg0
+						/*line sort.go:30:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line sort.go:31:2*/ gpukvetP.v1_g = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line sort.go:32:2*/ if gpukvetP.v1_g < len(a) {
+							/*line sort.go:33:3*/ s[gpukvetP.v0_tid] = a[gpukvetP.v1_g]
+						} else {
+							/*line sort.go:35:3*/ s[gpukvetP.v0_tid] = 3.4e38
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line sort.go:37:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line sort.go:38:6*/ gpukvetP.v2_k = 2
+						if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line sort.go:38:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			gpukvetYes2, gpukvetNo2 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line sort.go:39:7*/ gpukvetP.v3_j = gpukvetP.v2_k >> 1
+							if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
+								if gpukvetYes2 < 0 {
+									gpukvetYes2 = gpukvetI
+								}
+							} else if gpukvetNo2 < 0 {
+								gpukvetNo2 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line sort.go:39:3*/ gpukvetC2 := gpukvetB.PhaseUniform(gpukvetYes2, gpukvetNo2)
+			for gpukvetC2 {
+				{
+					gpukvetI := 0
+					for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+							gpukvetB.Row(gpukvetY, gpukvetZ)
+							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetP := &gpukvetL[gpukvetI]
+								if gpukvetP.gpukvetDone {
+									continue
+								}
+								gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+								/*line sort.go:40:4*/ ixj := gpukvetP.v0_tid ^ gpukvetP.v3_j
+								/*line sort.go:41:4*/ if ixj > gpukvetP.v0_tid {
+									/*line sort.go:42:5*/ up := gpukvetP.v0_tid&gpukvetP.v2_k == 0
+									/*line sort.go:43:5*/ if (s[gpukvetP.v0_tid] > s[ixj]) == up {
+										/*line sort.go:44:6*/ s[gpukvetP.v0_tid], s[ixj] = s[ixj], s[gpukvetP.v0_tid]
+									}
+								}
+							}
+						}
+					}
+				}
+				{
+					gpukvetFirst, gpukvetLive := -1, false
+					for gpukvetI := range gpukvetL {
+						if !gpukvetL[gpukvetI].gpukvetDone {
+							gpukvetLive = true
+						} else if gpukvetFirst < 0 {
+							gpukvetFirst = gpukvetI
+						}
+					}
+					if !gpukvetLive {
+						return
+					}
+					/*line sort.go:47:4*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+				}
+				gpukvetYes4, gpukvetNo4 := -1, -1
+				{
+					gpukvetI := 0
+					for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+							gpukvetB.Row(gpukvetY, gpukvetZ)
+							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetP := &gpukvetL[gpukvetI]
+								if gpukvetP.gpukvetDone {
+									continue
+								}
+								gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+								/*line sort.go:39:27*/ gpukvetP.v3_j >>= 1
+								if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
+									if gpukvetYes4 < 0 {
+										gpukvetYes4 = gpukvetI
+									}
+								} else if gpukvetNo4 < 0 {
+									gpukvetNo4 = gpukvetI
+								}
+							}
+						}
+					}
+				}
+				/*line sort.go:39:3*/ gpukvetC2 = gpukvetB.PhaseUniform(gpukvetYes4, gpukvetNo4)
+			}
+			gpukvetYes5, gpukvetNo5 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line sort.go:38:26*/ gpukvetP.v2_k <<= 1
+							if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
+								if gpukvetYes5 < 0 {
+									gpukvetYes5 = gpukvetI
+								}
+							} else if gpukvetNo5 < 0 {
+								gpukvetNo5 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line sort.go:38:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes5, gpukvetNo5)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						a := gpukvetArg0
+						/*line sort.go:50:2*/ if gpukvetP.v1_g < len(a) {
+							/*line sort.go:51:3*/ a[gpukvetP.v1_g] = s[gpukvetP.v0_tid]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:1626:1*/
 	return thread, block
 }
 
@@ -1409,11 +1635,32 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					j := gpukvetArg0
+					k := gpukvetArg1
+					a := gpukvetArg2
+					/*line sort.go:15:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line sort.go:16:2*/ ixj := i ^ j
+					/*line sort.go:17:2*/ if ixj > i && ixj < len(a) {
+						/*line sort.go:18:3*/ x, y := a[i], a[ixj]
+						/*line sort.go:19:3*/ if (i&k == 0 && x > y) || (i&k != 0 && x < y) {
+							/*line sort.go:20:4*/ a[i], a[ixj] = y, x
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:1664:1*/
 	return thread, block
 }

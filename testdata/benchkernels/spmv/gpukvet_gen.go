@@ -1567,13 +1567,45 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		CSR(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				CSR(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					rowPtr := gpukvetArg0
+					cols := gpukvetArg1
+					vals := gpukvetArg2
+					x := gpukvetArg3
+					y := gpukvetArg4
+					/*line spmv.go:11:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line spmv.go:12:2*/ if r < len(y) && r+1 < len(rowPtr) {
+						/*line spmv.go:13:3*/ var s float32
+						/*line spmv.go:14:3*/ for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
+							/*line spmv.go:15:4*/ s += vals[k] * x[cols[k]]
+						}
+						/*line spmv.go:17:3*/ y[r] = s
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:1598:1*/
 	return thread, block
+}
+
+// gpukvetLocalsCSRVector holds the locals of kernel CSRVector that live across a
+// barrier, one per thread.
+type gpukvetLocalsCSRVector struct {
+	gpukvetDone bool
+	v0_r        int
+	v1_tid      int
+	v2_h        int
 }
 
 // gpukvetCPUCSRVector binds kernel CSRVector's arguments for the cpu
@@ -1587,5 +1619,171 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		CSRVector(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsCSRVector)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsCSRVector, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line spmv.go:25:2*/ part := gpu.Shared[[64]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						rowPtr := gpukvetArg0
+						cols := gpukvetArg1
+						vals := gpukvetArg2
+						x := gpukvetArg3
+						y := gpukvetArg4
+						/*line spmv.go:26:2*/ gpukvetP.v0_r = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
+						/*line spmv.go:27:2*/ gpukvetP.v1_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line spmv.go:28:2*/ var s float32
+						/*line spmv.go:29:2*/ if gpukvetP.v0_r < len(y) {
+							/*line spmv.go:30:3*/ for k := int(rowPtr[gpukvetP.v0_r]) + gpukvetP.v1_tid; k < int(rowPtr[gpukvetP.v0_r+1]); k += 64 {
+								/*line spmv.go:31:4*/ s += vals[k] * x[cols[k]]
+							}
+						}
+						/*line spmv.go:34:2*/ part[gpukvetP.v1_tid] = s
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line spmv.go:35:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line spmv.go:36:6*/ gpukvetP.v2_h = 32
+						if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line spmv.go:36:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line spmv.go:37:3*/ if gpukvetP.v1_tid < gpukvetP.v2_h {
+								/*line spmv.go:38:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_h]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line spmv.go:40:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes3, gpukvetNo3 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line spmv.go:36:22*/ gpukvetP.v2_h /= 2
+							if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
+								if gpukvetYes3 < 0 {
+									gpukvetYes3 = gpukvetI
+								}
+							} else if gpukvetNo3 < 0 {
+								gpukvetNo3 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line spmv.go:36:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes3, gpukvetNo3)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						y := gpukvetArg4
+						/*line spmv.go:42:2*/ if gpukvetP.v1_tid == 0 && gpukvetP.v0_r < len(y) {
+							/*line spmv.go:43:3*/ y[gpukvetP.v0_r] = part[0]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:1787:1*/
 	return thread, block
 }

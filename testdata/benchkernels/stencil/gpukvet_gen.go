@@ -9423,12 +9423,38 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Conv2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Conv2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					ni := gpukvetArg0
+					nj := gpukvetArg1
+					w := gpukvetArg2
+					a := gpukvetArg3
+					b := gpukvetArg4
+					/*line stencil.go:12:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:13:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:14:2*/ if i > 0 && i < ni-1 && j > 0 && j < nj-1 {
+						/*line stencil.go:15:3*/ var s float32
+						/*line stencil.go:16:3*/ for di := -1; di <= 1; di++ {
+							/*line stencil.go:17:4*/ for dj := -1; dj <= 1; dj++ {
+								/*line stencil.go:18:5*/ s += w[(di+1)*3+dj+1] * a[(i+di)*nj+j+dj]
+							}
+						}
+						/*line stencil.go:21:3*/ b[i*nj+j] = s
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9457:1*/
 	return thread, block
 }
 
@@ -9440,12 +9466,30 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Copy2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Copy2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					b := gpukvetArg1
+					a := gpukvetArg2
+					/*line stencil.go:50:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:51:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:52:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
+						/*line stencil.go:53:3*/ a[i*n+j] = b[i*n+j]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9492:1*/
 	return thread, block
 }
 
@@ -9458,12 +9502,31 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { FdtdEx(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				FdtdEx(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					nx := gpukvetArg0
+					ny := gpukvetArg1
+					ex := gpukvetArg2
+					hz := gpukvetArg3
+					/*line stencil.go:76:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:77:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:78:2*/ if i < nx && j > 0 && j < ny {
+						/*line stencil.go:79:3*/ ex[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[i*ny+j-1])
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9529:1*/
 	return thread, block
 }
 
@@ -9479,12 +9542,36 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		FdtdEy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				FdtdEy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					nx := gpukvetArg0
+					ny := gpukvetArg1
+					fict := gpukvetArg2
+					ey := gpukvetArg3
+					hz := gpukvetArg4
+					/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:63:2*/ if i < nx && j < ny {
+						/*line stencil.go:64:3*/ if i == 0 {
+							/*line stencil.go:65:4*/ ey[j] = fict
+						} else {
+							/*line stencil.go:67:4*/ ey[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[(i-1)*ny+j])
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9574:1*/
 	return thread, block
 }
 
@@ -9500,13 +9587,43 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		FdtdHz(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				FdtdHz(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					nx := gpukvetArg0
+					ny := gpukvetArg1
+					ex := gpukvetArg2
+					ey := gpukvetArg3
+					hz := gpukvetArg4
+					/*line stencil.go:87:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:88:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:89:2*/ if i < nx-1 && j < ny-1 {
+						/*line stencil.go:90:3*/ hz[i*ny+j] -= 0.7 * (ex[i*ny+j+1] - ex[i*ny+j] + ey[(i+1)*ny+j] - ey[i*ny+j])
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9615:1*/
 	return thread, block
+}
+
+// gpukvetLocalsHotspot holds the locals of kernel Hotspot that live across a
+// barrier, one per thread.
+type gpukvetLocalsHotspot struct {
+	gpukvetDone bool
+	v0_tx       int
+	v1_ty       int
+	v2_r        int
+	v3_c        int
 }
 
 // gpukvetCPUHotspot binds kernel Hotspot's arguments for the cpu
@@ -9521,6 +9638,116 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Hotspot(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsHotspot)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsHotspot, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line stencil.go:110:2*/ tile := gpu.Shared[[HotTile + 2][HotTile + 2]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						rows := gpukvetArg0
+						cols := gpukvetArg1
+						temp := gpukvetArg4
+						/*line stencil.go:111:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
+						/*line stencil.go:112:2*/ gpukvetP.v2_r = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:113:2*/ gpukvetP.v3_c = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:114:2*/ rc := min(gpukvetP.v2_r, rows-1)
+						/*line stencil.go:115:2*/ cc := min(gpukvetP.v3_c, cols-1)
+						/*line stencil.go:116:2*/ tile[gpukvetP.v1_ty+1][gpukvetP.v0_tx+1] = temp[rc*cols+cc]
+						/*line stencil.go:117:2*/ if gpukvetP.v0_tx == 0 {
+							/*line stencil.go:118:3*/ tile[gpukvetP.v1_ty+1][0] = temp[rc*cols+max(cc-1, 0)]
+						}
+						/*line stencil.go:120:2*/ if gpukvetP.v0_tx == HotTile-1 {
+							/*line stencil.go:121:3*/ tile[gpukvetP.v1_ty+1][HotTile+1] = temp[rc*cols+min(cc+1, cols-1)]
+						}
+						/*line stencil.go:123:2*/ if gpukvetP.v1_ty == 0 {
+							/*line stencil.go:124:3*/ tile[0][gpukvetP.v0_tx+1] = temp[max(rc-1, 0)*cols+cc]
+						}
+						/*line stencil.go:126:2*/ if gpukvetP.v1_ty == HotTile-1 {
+							/*line stencil.go:127:3*/ tile[HotTile+1][gpukvetP.v0_tx+1] = temp[min(rc+1, rows-1)*cols+cc]
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line stencil.go:129:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						rows := gpukvetArg0
+						cols := gpukvetArg1
+						p := gpukvetArg2
+						power := gpukvetArg3
+						out := gpukvetArg5
+						/*line stencil.go:130:2*/ if gpukvetP.v2_r < rows && gpukvetP.v3_c < cols {
+							/*line stencil.go:131:3*/ tc := tile[gpukvetP.v1_ty+1][gpukvetP.v0_tx+1]
+							/*line stencil.go:132:3*/ n, s := tile[gpukvetP.v1_ty][gpukvetP.v0_tx+1], tile[gpukvetP.v1_ty+2][gpukvetP.v0_tx+1]
+							/*line stencil.go:133:3*/ w, e := tile[gpukvetP.v1_ty+1][gpukvetP.v0_tx], tile[gpukvetP.v1_ty+1][gpukvetP.v0_tx+2]
+							// Cells at the chip's edge see themselves beyond it.
+							/*line stencil.go:135:3*/
+							if gpukvetP.v2_r == 0 {
+								/*line stencil.go:136:4*/ n = tc
+							}
+							/*line stencil.go:138:3*/ if gpukvetP.v2_r == rows-1 {
+								/*line stencil.go:139:4*/ s = tc
+							}
+							/*line stencil.go:141:3*/ if gpukvetP.v3_c == 0 {
+								/*line stencil.go:142:4*/ w = tc
+							}
+							/*line stencil.go:144:3*/ if gpukvetP.v3_c == cols-1 {
+								/*line stencil.go:145:4*/ e = tc
+							}
+							/*line stencil.go:147:3*/ out[gpukvetP.v2_r*cols+gpukvetP.v3_c] = tc + p.Step*(power[gpukvetP.v2_r*cols+gpukvetP.v3_c]+(s+n-2*tc)*p.Ry+(e+w-2*tc)*p.Rx+(p.Amb-tc)*p.Rz)
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:9750:1*/
 	return thread, block
 }
 
@@ -9531,12 +9758,28 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Jacobi1D(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Jacobi1D(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
+						/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9782:1*/
 	return thread, block
 }
 
@@ -9548,12 +9791,30 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Jacobi2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Jacobi2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					a := gpukvetArg1
+					b := gpukvetArg2
+					/*line stencil.go:39:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:40:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:41:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
+						/*line stencil.go:42:3*/ b[i*n+j] = 0.2 * (a[i*n+j] + a[i*n+j-1] + a[i*n+j+1] + a[(i+1)*n+j] + a[(i-1)*n+j])
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9817:1*/
 	return thread, block
 }
 
@@ -9573,12 +9834,53 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Srad1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Srad1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					rows := gpukvetArg0
+					cols := gpukvetArg1
+					q0sqr := gpukvetArg2
+					j := gpukvetArg3
+					c := gpukvetArg4
+					dN := gpukvetArg5
+					dS := gpukvetArg6
+					dW := gpukvetArg7
+					dE := gpukvetArg8
+					/*line stencil.go:156:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:157:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:158:2*/ if r >= rows || col >= cols {
+						/*line stencil.go:159:3*/ continue gpukvetThreads0
+					}
+					/*line stencil.go:161:2*/ k := r*cols + col
+					/*line stencil.go:162:2*/ jc := j[k]
+					/*line stencil.go:163:2*/ n := j[max(r-1, 0)*cols+col] - jc
+					/*line stencil.go:164:2*/ s := j[min(r+1, rows-1)*cols+col] - jc
+					/*line stencil.go:165:2*/ w := j[r*cols+max(col-1, 0)] - jc
+					/*line stencil.go:166:2*/ e := j[r*cols+min(col+1, cols-1)] - jc
+					/*line stencil.go:167:2*/ g2 := (n*n + s*s + w*w + e*e) / (jc * jc)
+					/*line stencil.go:168:2*/ l := (n + s + w + e) / jc
+					/*line stencil.go:169:2*/ num := 0.5*g2 - (1.0/16.0)*(l*l)
+					/*line stencil.go:170:2*/ den := 1 + 0.25*l
+					/*line stencil.go:171:2*/ qsqr := num / (den * den)
+					/*line stencil.go:172:2*/ den = (qsqr - q0sqr) / (q0sqr * (1 + q0sqr))
+					/*line stencil.go:173:2*/ cv := 1 / (1 + den)
+					/*line stencil.go:174:2*/ cv = max(0, min(cv, 1))
+					/*line stencil.go:175:2*/ dN[k], dS[k], dW[k], dE[k] = n, s, w, e
+					/*line stencil.go:176:2*/ c[k] = cv
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9883:1*/
 	return thread, block
 }
 
@@ -9598,11 +9900,43 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Srad2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Srad2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					rows := gpukvetArg0
+					cols := gpukvetArg1
+					lambda := gpukvetArg2
+					j := gpukvetArg3
+					c := gpukvetArg4
+					dN := gpukvetArg5
+					dS := gpukvetArg6
+					dW := gpukvetArg7
+					dE := gpukvetArg8
+					/*line stencil.go:183:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:184:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:185:2*/ if r >= rows || col >= cols {
+						/*line stencil.go:186:3*/ continue gpukvetThreads0
+					}
+					/*line stencil.go:188:2*/ k := r*cols + col
+					/*line stencil.go:189:2*/ cN := c[k]
+					/*line stencil.go:190:2*/ cS := c[min(r+1, rows-1)*cols+col]
+					/*line stencil.go:191:2*/ cW := c[k]
+					/*line stencil.go:192:2*/ cE := c[r*cols+min(col+1, cols-1)]
+					/*line stencil.go:193:2*/ d := cN*dN[k] + cS*dS[k] + cW*dW[k] + cE*dE[k]
+					/*line stencil.go:194:2*/ j[k] += 0.25 * lambda * d
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:9940:1*/
 	return thread, block
 }

@@ -3,9 +3,12 @@
 package kernels
 
 import (
+	"math"
+
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/gpu/math32"
 )
 
 // gpukvetSourceHash identifies the package sources the code below was
@@ -62296,12 +62299,38 @@ func gpukvetCPUAtomicAddAll(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		AtomicAddAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				AtomicAddAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					i32 := gpukvetArg1
+					u32 := gpukvetArg2
+					i64 := gpukvetArg3
+					u64 := gpukvetArg4
+					f32 := gpukvetArg5
+					f64 := gpukvetArg6
+					/*line atomics.go:10:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line atomics.go:11:2*/ if i < n {
+						/*line atomics.go:12:3*/ gpu.AtomicAdd(&i32[0], int32(i%7)-3)
+						/*line atomics.go:13:3*/ gpu.AtomicAdd(&u32[0], uint32(i))
+						/*line atomics.go:14:3*/ gpu.AtomicAdd(&i64[0], int64(i)*1000003)
+						/*line atomics.go:15:3*/ gpu.AtomicAdd(&u64[0], uint64(i)<<20)
+						/*line atomics.go:16:3*/ gpu.AtomicAdd(&f32[0], float32(i%16)*0.25)
+						/*line atomics.go:17:3*/ gpu.AtomicAdd(&f64[0], float64(i)*0.5)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62333:1*/
 	return thread, block
 }
 
@@ -62314,12 +62343,35 @@ func gpukvetCPUAtomicCAS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { AtomicCAS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				AtomicCAS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					keys := gpukvetArg0
+					slots := gpukvetArg1
+					claims := gpukvetArg2
+					won := gpukvetArg3
+					/*line atomics.go:46:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line atomics.go:47:2*/ if i < len(keys) {
+						/*line atomics.go:48:3*/ s := int(keys[i]) % len(slots)
+						/*line atomics.go:49:3*/ old := gpu.AtomicCompareAndSwap(&slots[s], -1, int32(i))
+						/*line atomics.go:50:3*/ if old == -1 {
+							/*line atomics.go:51:4*/ gpu.AtomicAdd(&claims[s], 1)
+							/*line atomics.go:52:4*/ won[i] = 1
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62374:1*/
 	return thread, block
 }
 
@@ -62335,12 +62387,32 @@ func gpukvetCPUAtomicExchangeAll(gpukvetArgs []any) (thread, block func(gpu.Thre
 		AtomicExchangeAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				AtomicExchangeAll(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					cell32 := gpukvetArg1
+					cellf := gpukvetArg2
+					old32 := gpukvetArg3
+					oldf := gpukvetArg4
+					/*line atomics.go:63:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line atomics.go:64:2*/ if i < n {
+						/*line atomics.go:65:3*/ old32[i] = gpu.AtomicExchange(&cell32[0], int32(i+1))
+						/*line atomics.go:66:3*/ oldf[i] = gpu.AtomicExchange(&cellf[0], float64(i)+0.5)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62415:1*/
 	return thread, block
 }
 
@@ -62356,12 +62428,39 @@ func gpukvetCPUAtomicMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		AtomicMinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				AtomicMinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					i32 := gpukvetArg1
+					u32 := gpukvetArg2
+					i64 := gpukvetArg3
+					u64 := gpukvetArg4
+					/*line atomics.go:25:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line atomics.go:26:2*/ if i < len(x) {
+						/*line atomics.go:27:3*/ v := x[i]
+						/*line atomics.go:28:3*/ gpu.AtomicMin(&i32[0], int32(v))
+						/*line atomics.go:29:3*/ gpu.AtomicMax(&i32[1], int32(v))
+						/*line atomics.go:30:3*/ gpu.AtomicMin(&u32[0], uint32(v))
+						/*line atomics.go:31:3*/ gpu.AtomicMax(&u32[1], uint32(v))
+						/*line atomics.go:32:3*/ gpu.AtomicMin(&i64[0], v)
+						/*line atomics.go:33:3*/ gpu.AtomicMax(&i64[1], v)
+						/*line atomics.go:34:3*/ gpu.AtomicMin(&u64[0], uint64(v))
+						/*line atomics.go:35:3*/ gpu.AtomicMax(&u64[1], uint64(v))
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62463:1*/
 	return thread, block
 }
 
@@ -62379,12 +62478,41 @@ func gpukvetCPUAtomicPerThread(gpukvetArgs []any) (thread, block func(gpu.Thread
 		AtomicPerThread(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				AtomicPerThread(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					i32 := gpukvetArg0
+					u32 := gpukvetArg1
+					i64 := gpukvetArg2
+					u64 := gpukvetArg3
+					f32 := gpukvetArg4
+					f64 := gpukvetArg5
+					old := gpukvetArg6
+					/*line atomics.go:96:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line atomics.go:97:2*/ if i < len(i32) {
+						/*line atomics.go:98:3*/ o := old[8*i : 8*i+8]
+						/*line atomics.go:99:3*/ o[0] = int64(gpu.AtomicExchange(&i32[i], int32(-i)))
+						/*line atomics.go:100:3*/ o[1] = int64(gpu.AtomicExchange(&u32[i], uint32(i)*3))
+						/*line atomics.go:101:3*/ o[2] = gpu.AtomicExchange(&i64[i], int64(i)<<40)
+						/*line atomics.go:102:3*/ o[3] = int64(gpu.AtomicExchange(&u64[i], uint64(i)<<50))
+						/*line atomics.go:103:3*/ o[4] = int64(gpu.AtomicExchange(&f32[i], float32(i)+0.25))
+						/*line atomics.go:104:3*/ o[5] = int64(gpu.AtomicExchange(&f64[i], float64(i)*1.5))
+						/*line atomics.go:105:3*/ o[6] = int64(gpu.AtomicCompareAndSwap(&u32[i], uint32(i)*3, 7)) + int64(gpu.AtomicCompareAndSwap(&i64[i], 12345, 1))
+						/*line atomics.go:106:3*/ o[7] = int64(gpu.AtomicCompareAndSwap(&u64[i], uint64(i)<<50, 9)) + int64(gpu.AtomicCompareAndSwap(&i32[i], int32(-i), 5))
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62515:1*/
 	return thread, block
 }
 
@@ -62396,13 +62524,47 @@ func gpukvetCPUBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []uint32(gpukvetArgs[2].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { Bits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Bits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					out := gpukvetArg2
+					/*line ints.go:90:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:91:2*/ if i < len(a) {
+						/*line ints.go:92:3*/ x, y := a[i], b[i]
+						/*line ints.go:93:3*/ n := uint32(0)
+						/*line ints.go:94:3*/ for v := x; v != 0; v &= v - 1 {
+							/*line ints.go:95:4*/ n++
+						}
+						/*line ints.go:97:3*/ out[5*i] = x & y
+						/*line ints.go:98:3*/ out[5*i+1] = x | y
+						/*line ints.go:99:3*/ out[5*i+2] = x ^ y
+						/*line ints.go:100:3*/ out[5*i+3] = x &^ y
+						/*line ints.go:101:3*/ out[5*i+4] = n + ^x
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62558:1*/
 	return thread, block
+}
+
+// gpukvetLocalsBlockSum holds the locals of kernel BlockSum that live across a
+// barrier, one per thread.
+type gpukvetLocalsBlockSum struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_step     int
 }
 
 // gpukvetCPUBlockSum binds kernel BlockSum's arguments for the cpu
@@ -62411,6 +62573,166 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { BlockSum(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsBlockSum)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsBlockSum, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line memory.go:118:2*/ s := gpu.Shared[[256]int64](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						x := gpukvetArg0
+						/*line memory.go:119:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line memory.go:120:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line memory.go:121:2*/ v := int64(0)
+						/*line memory.go:122:2*/ if i < len(x) {
+							/*line memory.go:123:3*/ v = x[i]
+						}
+						/*line memory.go:125:2*/ s[gpukvetP.v0_tid] = v
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line memory.go:126:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line memory.go:127:6*/ gpukvetP.v1_step = 128
+						if /*line memory.go:127:19*/ gpukvetP.v1_step > 0 {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line memory.go:127:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line memory.go:128:3*/ if gpukvetP.v0_tid < gpukvetP.v1_step {
+								/*line memory.go:129:4*/ s[gpukvetP.v0_tid] += s[gpukvetP.v0_tid+gpukvetP.v1_step]
+							}
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line memory.go:131:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes3, gpukvetNo3 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line memory.go:127:29*/ gpukvetP.v1_step >>= 1
+							if /*line memory.go:127:19*/ gpukvetP.v1_step > 0 {
+								if gpukvetYes3 < 0 {
+									gpukvetYes3 = gpukvetI
+								}
+							} else if gpukvetNo3 < 0 {
+								gpukvetNo3 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line memory.go:127:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes3, gpukvetNo3)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg1
+						/*line memory.go:133:2*/ if gpukvetP.v0_tid == 0 && (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X < len(out) {
+							/*line memory.go:134:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = s[0]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:62735:1*/
 	return thread, block
 }
 
@@ -62422,12 +62744,29 @@ func gpukvetCPUBoolParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []bool(gpukvetArgs[2].([]bool))
 	thread = func(gpukvetT gpu.Thread) { BoolParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				BoolParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					flip := gpukvetArg0
+					in := gpukvetArg1
+					out := gpukvetArg2
+					/*line control.go:125:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line control.go:126:2*/ if i < len(in) {
+						/*line control.go:127:3*/ out[i] = in[i] != flip
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62769:1*/
 	return thread, block
 }
 
@@ -62438,12 +62777,37 @@ func gpukvetCPUCollatz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Collatz(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Collatz(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					steps := gpukvetArg1
+					/*line control.go:145:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line control.go:146:2*/ if i < len(x) {
+						/*line control.go:147:3*/ v, n := x[i], int32(0)
+						/*line control.go:148:3*/ for v > 1 && n < 1000 {
+							/*line control.go:149:4*/ if v%2 == 0 {
+								/*line control.go:150:5*/ v /= 2
+							} else {
+								/*line control.go:152:5*/ v = 3*v + 1
+							}
+							/*line control.go:154:4*/ n++
+						}
+						/*line control.go:156:3*/ steps[i] = n
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62810:1*/
 	return thread, block
 }
 
@@ -62461,12 +62825,45 @@ func gpukvetCPUCompare(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Compare(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Compare(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					u := gpukvetArg2
+					v := gpukvetArg3
+					f := gpukvetArg4
+					g := gpukvetArg5
+					out := gpukvetArg6
+					/*line ints.go:138:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:139:2*/ if i < len(a) {
+						/*line ints.go:140:3*/ o := out[i*12 : i*12+12]
+						/*line ints.go:141:3*/ o[0] = a[i] < b[i]
+						/*line ints.go:142:3*/ o[1] = a[i] <= b[i]
+						/*line ints.go:143:3*/ o[2] = a[i] == b[i]
+						/*line ints.go:144:3*/ o[3] = u[i] < v[i]
+						/*line ints.go:145:3*/ o[4] = u[i] >= v[i]
+						/*line ints.go:146:3*/ o[5] = u[i] != v[i]
+						/*line ints.go:147:3*/ o[6] = f[i] < g[i]
+						/*line ints.go:148:3*/ o[7] = f[i] <= g[i]
+						/*line ints.go:149:3*/ o[8] = f[i] == g[i]
+						/*line ints.go:150:3*/ o[9] = f[i] != g[i]
+						/*line ints.go:151:3*/ o[10] = f[i] > g[i]
+						/*line ints.go:152:3*/ o[11] = !(f[i] >= g[i])
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62866:1*/
 	return thread, block
 }
 
@@ -62479,12 +62876,31 @@ func gpukvetCPUDeviceCalls(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
 	thread = func(gpukvetT gpu.Thread) { DeviceCalls(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				DeviceCalls(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					f := gpukvetArg1
+					out := gpukvetArg2
+					outf := gpukvetArg3
+					/*line control.go:114:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line control.go:115:2*/ if i < len(x) {
+						/*line control.go:116:3*/ out[i] = clampGeneric(x[i], -10, 10)
+						/*line control.go:117:3*/ outf[i] = poly(f[i])
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62903:1*/
 	return thread, block
 }
 
@@ -62501,12 +62917,39 @@ func gpukvetCPUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		DivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				DivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					d := gpukvetArg3
+					out32 := gpukvetArg4
+					out64 := gpukvetArg5
+					/*line ints.go:31:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:32:2*/ if i < len(a) {
+						/*line ints.go:33:3*/ out32[4*i] = a[i] / b[i]
+						/*line ints.go:34:3*/ out32[4*i+1] = a[i] % b[i]
+						/*line ints.go:35:3*/ out32[4*i+2] = a[i] / -3
+						/*line ints.go:36:3*/ out32[4*i+3] = a[i] % 6
+						/*line ints.go:37:3*/ out64[4*i] = c[i] / d[i]
+						/*line ints.go:38:3*/ out64[4*i+1] = c[i] % d[i]
+						/*line ints.go:39:3*/ out64[4*i+2] = c[i] / -1000
+						/*line ints.go:40:3*/ out64[4*i+3] = c[i] % 7
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62952:1*/
 	return thread, block
 }
 
@@ -62517,12 +62960,37 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line control.go:9:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line control.go:10:2*/ if i >= len(x) {
+						/*line control.go:11:3*/ continue gpukvetThreads0
+					}
+					/*line control.go:13:2*/ if x[i] < 0 {
+						/*line control.go:14:3*/ out[i] = -1
+						/*line control.go:15:3*/ continue gpukvetThreads0
+					}
+					/*line control.go:17:2*/ if x[i] == 0 {
+						/*line control.go:18:3*/ continue gpukvetThreads0
+					}
+					/*line control.go:20:2*/ out[i] = x[i] * 2
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:62993:1*/
 	return thread, block
 }
 
@@ -62538,6 +63006,34 @@ func gpukvetCPUFMA(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		FMA(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					y := gpukvetArg1
+					x32 := gpukvetArg2
+					y32 := gpukvetArg3
+					o := gpukvetArg4
+					o32 := gpukvetArg5
+					/*line fma.go:16:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line fma.go:17:2*/ if i < len(x) && i < len(x32) {
+						/*line fma.go:18:3*/ o[i] = math.FMA(x[i], y[i], 1)
+						/*line fma.go:19:3*/ o32[i] = math32.FMA(x32[i], y32[i], 1)
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:63036:1*/
 	return thread, block
 }
 
@@ -62555,6 +63051,38 @@ func gpukvetCPUFMAExact(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		FMAExact(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					y := gpukvetArg1
+					z := gpukvetArg2
+					x32 := gpukvetArg3
+					y32 := gpukvetArg4
+					z32 := gpukvetArg5
+					o := gpukvetArg6
+					o32 := gpukvetArg7
+					/*line fma.go:32:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line fma.go:33:2*/ if i < len(o) && i < len(x) && i < len(y) && i < len(z) {
+						/*line fma.go:34:3*/ o[i] = math.FMA(x[i], y[i], z[i])
+					}
+					/*line fma.go:36:2*/ if i < len(o32) && i < len(x32) && i < len(y32) && i < len(z32) {
+						/*line fma.go:37:3*/ o32[i] = math32.FMA(x32[i], y32[i], z32[i])
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:63085:1*/
 	return thread, block
 }
 
@@ -62565,12 +63093,65 @@ func gpukvetCPUFallthroughLoops(gpukvetArgs []any) (thread, block func(gpu.Threa
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { FallthroughLoops(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				FallthroughLoops(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line shapes.go:138:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line shapes.go:139:2*/ if i >= len(x) {
+						/*line shapes.go:140:3*/ continue gpukvetThreads0
+					}
+					/*line shapes.go:142:2*/ v := x[i]
+					/*line shapes.go:143:2*/ s := int32(0)
+					/*line shapes.go:144:2*/ for a := int32(0); a < 6; a++ {
+						/*line shapes.go:145:3*/ for b := int32(0); b < 5; b++ {
+							/*line shapes.go:146:4*/ switch (v + a*3 + b) % 5 {
+							/*line shapes.go:147:4*/ case 0:
+								/*line shapes.go:148:5*/ s += 1
+								/*line shapes.go:149:5*/ fallthrough
+								/*line shapes.go:150:4*/
+							case 1:
+								/*line shapes.go:151:5*/ s *= 3
+								/*line shapes.go:152:5*/ if s > 5000 {
+									/*line shapes.go:153:6*/ break
+								}
+								/*line shapes.go:155:5*/ fallthrough
+								/*line shapes.go:156:4*/
+							case 2:
+								/*line shapes.go:157:5*/ s -= b
+								/*line shapes.go:158:5*/ continue
+								/*line shapes.go:159:4*/
+							case 3:
+								/*line shapes.go:160:5*/ if a == b {
+									/*line shapes.go:161:6*/ break
+								}
+								/*line shapes.go:163:5*/ s ^= a
+								/*line shapes.go:164:5*/ fallthrough
+								/*line shapes.go:165:4*/
+							default:
+								/*line shapes.go:166:5*/ s += 7
+							}
+							/*line shapes.go:168:4*/ if s%4 == 1 {
+								/*line shapes.go:169:5*/ break
+							}
+						}
+					}
+					/*line shapes.go:173:2*/ out[i] = s
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63154:1*/
 	return thread, block
 }
 
@@ -62581,12 +63162,34 @@ func gpukvetCPUFloat32Chain(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Float32Chain(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Float32Chain(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line floats.go:139:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:140:2*/ if i < len(x) {
+						/*line floats.go:141:3*/ v := x[i]
+						/*line floats.go:142:3*/ acc := float32(0)
+						/*line floats.go:143:3*/ for k := 0; k < 16; k++ {
+							/*line floats.go:144:4*/ acc = acc/3 + v
+							/*line floats.go:145:4*/ v = -v / 2
+						}
+						/*line floats.go:147:3*/ out[i] = acc
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63192:1*/
 	return thread, block
 }
 
@@ -62602,6 +63205,36 @@ func gpukvetCPUFloatBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		FloatBits(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					f := gpukvetArg0
+					g := gpukvetArg1
+					bits := gpukvetArg2
+					bits32 := gpukvetArg3
+					back := gpukvetArg4
+					back32 := gpukvetArg5
+					/*line floats.go:110:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:111:2*/ if i < len(f) {
+						/*line floats.go:112:3*/ bits[i] = math.Float64bits(f[i])
+						/*line floats.go:113:3*/ bits32[i] = math.Float32bits(g[i])
+						/*line floats.go:114:3*/ back[i] = math.Float64frombits(bits[i] ^ 1<<63)
+						/*line floats.go:115:3*/ back32[i] = math.Float32frombits(bits32[i] + 1)
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:63237:1*/
 	return thread, block
 }
 
@@ -62618,12 +63251,39 @@ func gpukvetCPUFloatSpecial(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		FloatSpecial(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				FloatSpecial(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					d := gpukvetArg3
+					out64 := gpukvetArg4
+					out32 := gpukvetArg5
+					/*line floats.go:13:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:14:2*/ if i < len(a) {
+						/*line floats.go:15:3*/ out64[4*i] = a[i] + b[i]
+						/*line floats.go:16:3*/ out64[4*i+1] = a[i] - b[i]
+						/*line floats.go:17:3*/ out64[4*i+2] = a[i] * b[i]
+						/*line floats.go:18:3*/ out64[4*i+3] = a[i] / b[i]
+						/*line floats.go:19:3*/ out32[4*i] = c[i] + d[i]
+						/*line floats.go:20:3*/ out32[4*i+1] = c[i] - d[i]
+						/*line floats.go:21:3*/ out32[4*i+2] = c[i] * d[i]
+						/*line floats.go:22:3*/ out32[4*i+3] = c[i] / d[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63286:1*/
 	return thread, block
 }
 
@@ -62639,6 +63299,36 @@ func gpukvetCPUFloatToInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		FloatToInt(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					f := gpukvetArg0
+					g := gpukvetArg1
+					outi := gpukvetArg2
+					out32 := gpukvetArg3
+					outu := gpukvetArg4
+					out8 := gpukvetArg5
+					/*line floats.go:31:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:32:2*/ if i < len(f) {
+						/*line floats.go:33:3*/ outi[i] = int64(f[i])
+						/*line floats.go:34:3*/ out32[i] = int32(g[i])
+						/*line floats.go:35:3*/ outu[i] = uint32(math.Abs(f[i]))
+						/*line floats.go:36:3*/ out8[i] = int8(g[i] / 4)
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:63331:1*/
 	return thread, block
 }
 
@@ -62651,12 +63341,30 @@ func gpukvetCPUFused(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Fused(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Fused(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					out := gpukvetArg3
+					/*line floats.go:72:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:73:2*/ if i < len(a) {
+						/*line floats.go:74:3*/ out[i] = a[i]*b[i] + c[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63367:1*/
 	return thread, block
 }
 
@@ -62667,12 +63375,28 @@ func gpukvetCPUGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { GridStride(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				GridStride(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line control.go:90:2*/ stride := t.GridDim().X * t.BlockDim().X
+					/*line control.go:91:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(x); i += stride {
+						/*line control.go:92:3*/ out[i] = x[i]*0.5 + 1
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63399:1*/
 	return thread, block
 }
 
@@ -62682,12 +63406,42 @@ func gpukvetCPUIndexes(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Indexes(gpukvetT, gpukvetArg0) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Indexes(gpukvetT, gpukvetArg0)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					out := gpukvetArg0
+					/*line memory.go:173:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line memory.go:174:2*/ gd, bd := t.GridDim(), t.BlockDim()
+					/*line memory.go:175:2*/ nx, ny := gd.X*bd.X, gd.Y*bd.Y
+					/*line memory.go:176:2*/ i := (g.Z*ny+g.Y)*nx + g.X
+					/*line memory.go:177:2*/ if i*6+5 < len(out) {
+						/*line memory.go:178:3*/ v := [6]int32{
+							int32((gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X + 10*(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y + 100*(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Z),
+							int32((gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X + 10*(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y + 100*(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Z),
+							int32(bd.X + 10*bd.Y + 100*bd.Z),
+							int32(gd.X + 10*gd.Y + 100*gd.Z),
+							int32(g.X + 10*g.Y),
+							int32(g.Z),
+						}
+						/*line memory.go:186:3*/ for k := range v {
+							//gpukvet:ignore races i is the thread's linear 3-D index, so out[i*6+k] is private; the races check cannot prove it yet
+							/*line memory.go:188:4*/
+							out[i*6+k] = v[k]
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63444:1*/
 	return thread, block
 }
 
@@ -62703,12 +63457,36 @@ func gpukvetCPUIntToFloat(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		IntToFloat(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				IntToFloat(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					u := gpukvetArg1
+					f := gpukvetArg2
+					out64 := gpukvetArg3
+					out32 := gpukvetArg4
+					/*line floats.go:45:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:46:2*/ if i < len(a) {
+						/*line floats.go:47:3*/ out64[3*i] = float64(a[i])
+						/*line floats.go:48:3*/ out64[3*i+1] = float64(u[i])
+						/*line floats.go:49:3*/ out64[3*i+2] = float64(float32(f[i]))
+						/*line floats.go:50:3*/ out32[3*i] = float32(a[i])
+						/*line floats.go:51:3*/ out32[3*i+1] = float32(u[i])
+						/*line floats.go:52:3*/ out32[3*i+2] = float32(f[i])
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63489:1*/
 	return thread, block
 }
 
@@ -62728,12 +63506,38 @@ func gpukvetCPUIntWrap(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		IntWrap(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				IntWrap(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					d := gpukvetArg3
+					e := gpukvetArg4
+					out32 := gpukvetArg5
+					out64 := gpukvetArg6
+					out8 := gpukvetArg7
+					out16 := gpukvetArg8
+					/*line ints.go:15:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:16:2*/ if i < len(out32) {
+						/*line ints.go:17:3*/ out32[i] = a[i]*b[i] + a[i] - b[i]
+						/*line ints.go:18:3*/ out64[i] = c[i]*c[i] + c[i]<<3
+						/*line ints.go:19:3*/ out8[i] = d[i]*d[i] + 200
+						/*line ints.go:20:3*/ out16[i] = e[i]*e[i] - 30000
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63540:1*/
 	return thread, block
 }
 
@@ -62744,12 +63548,49 @@ func gpukvetCPULabeled2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Labeled2(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Labeled2(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line shapes.go:17:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line shapes.go:18:2*/ if i >= len(x) {
+						/*line shapes.go:19:3*/ continue gpukvetThreads0
+					}
+					/*line shapes.go:21:2*/ n := int(x[i]&15) + 2
+					/*line shapes.go:22:2*/ s := int64(x[i] >> 8)
+				outer:
+					for a := 0; a < n; a++ {
+						/*line shapes.go:25:3*/ for b := 0; b < n; b++ {
+							/*line shapes.go:26:4*/ switch {
+							/*line shapes.go:27:4*/ case (a*7+b)%11 == 10:
+								/*line shapes.go:28:5*/ continue outer
+								/*line shapes.go:29:4*/
+							case a*b > int(x[i]&63):
+								/*line shapes.go:30:5*/ break outer
+								/*line shapes.go:31:4*/
+							case b > a:
+								/*line shapes.go:32:5*/ break
+							}
+							/*line shapes.go:34:4*/ s = s*3 + int64(a-b)
+						}
+						/*line shapes.go:36:3*/ s ^= int64(a)
+					}
+					/*line shapes.go:38:2*/ out[i] = s
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63593:1*/
 	return thread, block
 }
 
@@ -62760,12 +63601,60 @@ func gpukvetCPULabeled3(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Labeled3(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Labeled3(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line shapes.go:45:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line shapes.go:46:2*/ if i >= len(x) {
+						/*line shapes.go:47:3*/ continue gpukvetThreads0
+					}
+					/*line shapes.go:49:2*/ v := int(x[i])
+					/*line shapes.go:50:2*/ n := v&7 + 2
+					/*line shapes.go:51:2*/ s := int64(1)
+				l1:
+					for a := 0; a < n; a++ {
+					l2:
+						for b := 0; b < n; b++ {
+							/*line shapes.go:56:4*/ for c := 0; c < n; c++ {
+								/*line shapes.go:57:5*/ k := a*100 + b*10 + c
+								/*line shapes.go:58:5*/ if k%13 == (v>>4)&15 {
+									/*line shapes.go:59:6*/ continue l1
+								}
+								/*line shapes.go:61:5*/ if k%17 == (v>>8)&15 {
+									/*line shapes.go:62:6*/ continue l2
+								}
+								/*line shapes.go:64:5*/ if k%19 == (v>>12)&31 {
+									/*line shapes.go:65:6*/ break l1
+								}
+								/*line shapes.go:67:5*/ if c > b {
+									/*line shapes.go:68:6*/ break l2
+								}
+								/*line shapes.go:70:5*/ if k%7 == 3 {
+									/*line shapes.go:71:6*/ continue
+								}
+								/*line shapes.go:73:5*/ s = s*31 + int64(k)
+							}
+							/*line shapes.go:75:4*/ s += 5
+						}
+						/*line shapes.go:77:3*/ s -= 3
+					}
+					/*line shapes.go:79:2*/ out[i] = s
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63657:1*/
 	return thread, block
 }
 
@@ -62776,12 +63665,36 @@ func gpukvetCPULocalArray(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { LocalArray(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				LocalArray(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line memory.go:63:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line memory.go:64:2*/ if i < len(x) {
+						/*line memory.go:65:3*/ var a [8]int32
+						/*line memory.go:66:3*/ for k := range a {
+							/*line memory.go:67:4*/ a[k] = x[i] * int32(k+1)
+						}
+						/*line memory.go:69:3*/ s := int32(0)
+						/*line memory.go:70:3*/ for k := 0; k < 8; k++ {
+							/*line memory.go:71:4*/ s += a[(k*3+int(x[i]&7))%8] * int32(k)
+						}
+						/*line memory.go:73:3*/ out[i] = s
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63697:1*/
 	return thread, block
 }
 
@@ -62792,12 +63705,51 @@ func gpukvetCPULoops(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Loops(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Loops(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line control.go:58:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line control.go:59:2*/ if i >= len(x) {
+						/*line control.go:60:3*/ continue gpukvetThreads0
+					}
+					/*line control.go:62:2*/ n := int(x[i]&31) + 1
+					/*line control.go:63:2*/ s := int64(0)
+				outer:
+					for a := 0; a < n; a++ {
+						/*line control.go:66:3*/ if a%3 == 1 {
+							/*line control.go:67:4*/ continue
+						}
+						/*line control.go:69:3*/ for b := a; b < n; b++ {
+							/*line control.go:70:4*/ if b*a > 200 {
+								/*line control.go:71:5*/ break outer
+							}
+							/*line control.go:73:4*/ if b%5 == 4 {
+								/*line control.go:74:5*/ break
+							}
+							/*line control.go:76:4*/ s += int64(a*b + 1)
+						}
+					}
+					/*line control.go:79:2*/ k := 0
+					/*line control.go:80:2*/ for k*k < n {
+						/*line control.go:81:3*/ k++
+					}
+					/*line control.go:83:2*/ out[i] = s*100 + int64(k)
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63752:1*/
 	return thread, block
 }
 
@@ -62829,12 +63781,59 @@ func gpukvetCPUManyParams(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		ManyParams(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8, gpukvetArg9, gpukvetArg10, gpukvetArg11, gpukvetArg12, gpukvetArg13, gpukvetArg14, gpukvetArg15, gpukvetArg16, gpukvetArg17, gpukvetArg18, gpukvetArg19, gpukvetArg20)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				ManyParams(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8, gpukvetArg9, gpukvetArg10, gpukvetArg11, gpukvetArg12, gpukvetArg13, gpukvetArg14, gpukvetArg15, gpukvetArg16, gpukvetArg17, gpukvetArg18, gpukvetArg19, gpukvetArg20)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					p := gpukvetArg0
+					a := gpukvetArg1
+					b := gpukvetArg2
+					c := gpukvetArg3
+					d := gpukvetArg4
+					e := gpukvetArg5
+					f := gpukvetArg6
+					g := gpukvetArg7
+					h := gpukvetArg8
+					i2 := gpukvetArg9
+					j := gpukvetArg10
+					k := gpukvetArg11
+					l := gpukvetArg12
+					m := gpukvetArg13
+					n := gpukvetArg14
+					small := gpukvetArg15
+					flag := gpukvetArg16
+					scale := gpukvetArg17
+					u16 := gpukvetArg18
+					out := gpukvetArg19
+					lens := gpukvetArg20
+					/*line memory.go:201:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line memory.go:202:2*/ if i < len(out) && i < len(a) && i < len(n) {
+						/*line memory.go:203:3*/ s := int64(a[i]) + int64(b[i%len(b)]) + int64(c[i%len(c)]) + int64(d[i%len(d)]) + int64(e[i%len(e)]) + int64(f[i%len(f)]) +
+							int64(g[i%len(g)]) + int64(h[i%len(h)]) + int64(i2[i%len(i2)]) + int64(j[i%len(j)]) + int64(k[i%len(k)]) +
+							int64(l[i%len(l)]) + int64(m[i%len(m)]) + int64(n[i])
+						/*line memory.go:206:3*/ v := float64(s)*scale + float64(small) + float64(u16) + float64(p.Scale) + float64(p.Shift) + float64(p.Small) + float64(p.Inner.A)*p.Inner.B
+						/*line memory.go:207:3*/ if flag != p.Flip {
+							/*line memory.go:208:4*/ v = -v
+						}
+						/*line memory.go:210:3*/ out[i] = v
+					}
+					/*line memory.go:212:2*/ if i == 0 && len(lens) >= 15 {
+						/*line memory.go:213:3*/ lens[0], lens[1], lens[2], lens[3], lens[4] = int64(len(a)), int64(len(b)), int64(len(c)), int64(len(d)), int64(len(e))
+						/*line memory.go:214:3*/ lens[5], lens[6], lens[7], lens[8], lens[9] = int64(len(f)), int64(len(g)), int64(len(h)), int64(len(i2)), int64(len(j))
+						/*line memory.go:215:3*/ lens[10], lens[11], lens[12], lens[13], lens[14] = int64(len(k)), int64(len(l)), int64(len(m)), int64(len(n)), int64(len(out))
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63836:1*/
 	return thread, block
 }
 
@@ -62847,12 +63846,43 @@ func gpukvetCPUMath32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Math32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Math32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					y := gpukvetArg1
+					exact := gpukvetArg2
+					approx := gpukvetArg3
+					/*line math32.go:13:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line math32.go:14:2*/ if i < len(x) {
+						/*line math32.go:15:3*/ v, w := x[i], y[i]
+						/*line math32.go:16:3*/ o := exact[6*i : 6*i+6]
+						/*line math32.go:17:3*/ o[0] = math32.Sqrt(math32.Abs(v))
+						/*line math32.go:18:3*/ o[1] = math32.Floor(v)
+						/*line math32.go:19:3*/ o[2] = math32.Ceil(v)
+						/*line math32.go:20:3*/ o[3] = math32.Trunc(v)
+						/*line math32.go:21:3*/ o[4] = v * w // FMA has a case of its own
+						/*line math32.go:22:3*/ o[5] = math32.Copysign(w, v)
+						/*line math32.go:23:3*/ a := approx[5*i : 5*i+5]
+						/*line math32.go:24:3*/ a[0] = math32.Exp(v / 8)
+						/*line math32.go:25:3*/ a[1] = math32.Log(math32.Abs(v) + 0.5)
+						/*line math32.go:26:3*/ a[2] = math32.Sin(v)
+						/*line math32.go:27:3*/ a[3] = math32.Cos(v)
+						/*line math32.go:28:3*/ a[4] = math32.Pow(math32.Abs(v)+0.5, w/4)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63885:1*/
 	return thread, block
 }
 
@@ -62864,6 +63894,48 @@ func gpukvetCPUMath64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
 	gpukvetArg3 := []float64(gpukvetArgs[3].([]float64))
 	thread = func(gpukvetT gpu.Thread) { Math64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					y := gpukvetArg1
+					exact := gpukvetArg2
+					approx := gpukvetArg3
+					/*line floats.go:83:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:84:2*/ if i < len(x) {
+						/*line floats.go:85:3*/ v, w := x[i], y[i]
+						/*line floats.go:86:3*/ o := exact[8*i : 8*i+8]
+						/*line floats.go:87:3*/ o[0] = math.Sqrt(math.Abs(v))
+						/*line floats.go:88:3*/ o[1] = math.Abs(v)
+						/*line floats.go:89:3*/ o[2] = math.Floor(v)
+						/*line floats.go:90:3*/ o[3] = math.Ceil(v)
+						/*line floats.go:91:3*/ o[4] = math.Trunc(v)
+						/*line floats.go:92:3*/ o[5] = v * w // FMA has a case of its own
+						/*line floats.go:93:3*/ o[6] = math.Copysign(w, v)
+						/*line floats.go:94:3*/ if math.Signbit(v) {
+							/*line floats.go:95:4*/ o[7] = 1
+						}
+						/*line floats.go:97:3*/ a := approx[5*i : 5*i+5]
+						/*line floats.go:98:3*/ a[0] = math.Exp(v / 8)
+						/*line floats.go:99:3*/ a[1] = math.Log(math.Abs(v) + 0.5)
+						/*line floats.go:100:3*/ a[2] = math.Sin(v)
+						/*line floats.go:101:3*/ a[3] = math.Cos(v)
+						/*line floats.go:102:3*/ a[4] = math.Pow(math.Abs(v)+0.5, w/4)
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:63938:1*/
 	return thread, block
 }
 
@@ -62874,12 +63946,33 @@ func gpukvetCPUMathConstants(gpukvetArgs []any) (thread, block func(gpu.Thread))
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { MathConstants(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				MathConstants(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					out := gpukvetArg0
+					outi := gpukvetArg1
+					/*line floats.go:123:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:124:2*/ if i == 0 && len(out) >= 4 && len(outi) >= 2 {
+						/*line floats.go:125:3*/ out[0] = math.Pi
+						/*line floats.go:126:3*/ out[1] = math.MaxFloat64
+						/*line floats.go:127:3*/ out[2] = math.SmallestNonzeroFloat64
+						/*line floats.go:128:3*/ out[3] = math.MaxFloat32
+						/*line floats.go:129:3*/ outi[0] = math.MaxInt64
+						/*line floats.go:130:3*/ outi[1] = math.MinInt64
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:63975:1*/
 	return thread, block
 }
 
@@ -62899,12 +63992,41 @@ func gpukvetCPUMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		MinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				MinMax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					f := gpukvetArg2
+					g := gpukvetArg3
+					h := gpukvetArg4
+					k := gpukvetArg5
+					outi := gpukvetArg6
+					outf := gpukvetArg7
+					out32 := gpukvetArg8
+					/*line ints.go:161:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:162:2*/ if i < len(a) {
+						/*line ints.go:163:3*/ outi[3*i] = min(a[i], b[i])
+						/*line ints.go:164:3*/ outi[3*i+1] = max(a[i], b[i])
+						/*line ints.go:165:3*/ outi[3*i+2] = min(a[i], b[i], 7)
+						/*line ints.go:166:3*/ outf[2*i] = min(f[i], g[i])
+						/*line ints.go:167:3*/ outf[2*i+1] = max(f[i], g[i])
+						/*line ints.go:168:3*/ out32[2*i] = min(h[i], k[i])
+						/*line ints.go:169:3*/ out32[2*i+1] = max(h[i], k[i], 0.5)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64029:1*/
 	return thread, block
 }
 
@@ -62921,12 +64043,36 @@ func gpukvetCPUNarrowing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Narrowing(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Narrowing(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					out8 := gpukvetArg1
+					outu8 := gpukvetArg2
+					out16 := gpukvetArg3
+					outu32 := gpukvetArg4
+					back := gpukvetArg5
+					/*line ints.go:109:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:110:2*/ if i < len(a) {
+						/*line ints.go:111:3*/ out8[i] = int8(a[i])
+						/*line ints.go:112:3*/ outu8[i] = uint8(a[i])
+						/*line ints.go:113:3*/ out16[i] = int16(a[i])
+						/*line ints.go:114:3*/ outu32[i] = uint32(a[i])
+						/*line ints.go:115:3*/ back[i] = int64(int8(a[i])) + int64(uint16(a[i])) + int64(int32(a[i]))
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64075:1*/
 	return thread, block
 }
 
@@ -62937,12 +64083,33 @@ func gpukvetCPUNegate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Negate(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Negate(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					out := gpukvetArg1
+					/*line ints.go:123:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:124:2*/ if i < len(a) {
+						/*line ints.go:125:3*/ v := a[i]
+						/*line ints.go:126:3*/ if v < 0 {
+							/*line ints.go:127:4*/ v = -v
+						}
+						/*line ints.go:129:3*/ out[2*i] = -a[i]
+						/*line ints.go:130:3*/ out[2*i+1] = v
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64112:1*/
 	return thread, block
 }
 
@@ -62961,12 +64128,35 @@ func gpukvetCPUNoFuse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		NoFuse(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				NoFuse(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					d := gpukvetArg3
+					e := gpukvetArg4
+					f := gpukvetArg5
+					out32 := gpukvetArg6
+					out64 := gpukvetArg7
+					/*line floats.go:61:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line floats.go:62:2*/ if i < len(a) {
+						/*line floats.go:63:3*/ out32[i] = float32(a[i]*b[i]) + c[i]
+						/*line floats.go:64:3*/ out64[i] = float64(d[i]*e[i]) - f[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64159:1*/
 	return thread, block
 }
 
@@ -62976,12 +64166,27 @@ func gpukvetCPUNoTrapAfter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { NoTrapAfter(gpukvetT, gpukvetArg0) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				NoTrapAfter(gpukvetT, gpukvetArg0)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					/*line traps.go:89:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:90:2*/ if i < len(x) {
+						/*line traps.go:91:3*/ x[i] = int32(i) * 3
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64189:1*/
 	return thread, block
 }
 
@@ -62992,12 +64197,33 @@ func gpukvetCPUPointerLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
 	thread = func(gpukvetT gpu.Thread) { PointerLocal(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				PointerLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line memory.go:86:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line memory.go:87:2*/ if i < len(x) {
+						/*line memory.go:88:3*/ a := [4]float64{x[i], 1, 2, 3}
+						/*line memory.go:89:3*/ v := 0.0
+						/*line memory.go:90:3*/ p := &v
+						/*line memory.go:91:3*/ *p = localSum(&a)
+						/*line memory.go:92:3*/ q := &out[i]
+						/*line memory.go:93:3*/ *q = v * 2
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64226:1*/
 	return thread, block
 }
 
@@ -63009,12 +64235,30 @@ func gpukvetCPUPrecondition(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Precondition(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Precondition(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					in := gpukvetArg1
+					out := gpukvetArg2
+					/*line traps.go:77:2*/ if n%32 != 0 || t.GridDim().X*32 != n {
+						/*line traps.go:78:3*/ panic("n must be a multiple of 32, the grid n/32 blocks")
+					}
+					/*line traps.go:80:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:81:2*/ out[(g%32)*(n/32)+g/32] = in[g] * 2
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64261:1*/
 	return thread, block
 }
 
@@ -63026,12 +64270,38 @@ func gpukvetCPUReturnInSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { ReturnInSwitch(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				ReturnInSwitch(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					xs := gpukvetArg0
+					lims := gpukvetArg1
+					out := gpukvetArg2
+					/*line shapes.go:119:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line shapes.go:120:2*/ if i >= len(lims) {
+						/*line shapes.go:121:3*/ continue gpukvetThreads0
+					}
+					/*line shapes.go:123:2*/ acc := 0
+					/*line shapes.go:124:2*/ for k := 0; k < 2; k++ {
+						/*line shapes.go:125:3*/ acc = acc*7 + scan2(xs, lims[i]+int32(k))
+						/*line shapes.go:126:3*/ if acc > 1000 {
+							/*line shapes.go:127:4*/ break
+						}
+					}
+					/*line shapes.go:130:2*/ out[i] = int32(acc)
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64304:1*/
 	return thread, block
 }
 
@@ -63043,13 +64313,61 @@ func gpukvetCPUReturnNested(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { ReturnNested(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				ReturnNested(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					aux := gpukvetArg2
+					/*line shapes.go:235:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line shapes.go:236:2*/ if i >= len(x) {
+						/*line shapes.go:237:3*/ continue gpukvetThreads0
+					}
+					/*line shapes.go:239:2*/ v := x[i]
+					/*line shapes.go:240:2*/ out[i] = -1
+					/*line shapes.go:241:2*/ aux[i] = 0
+					/*line shapes.go:242:2*/ for a := int32(0); a < 8; a++ {
+						/*line shapes.go:243:3*/ for b := int32(0); b < 8; b++ {
+							/*line shapes.go:244:4*/ aux[i] += a ^ b
+							/*line shapes.go:245:4*/ if (a*8+b)*11%64 == v&63 {
+								/*line shapes.go:246:5*/ out[i] = a*8 + b
+								/*line shapes.go:247:5*/ continue gpukvetThreads0
+							}
+							/*line shapes.go:249:4*/ for c := int32(0); c < 3; c++ {
+								/*line shapes.go:250:5*/ if a+b+c == v>>6&31 {
+									/*line shapes.go:251:6*/ out[i] = 1000 + a + b + c
+									/*line shapes.go:252:6*/ continue gpukvetThreads0
+								}
+							}
+						}
+						/*line shapes.go:256:3*/ if a == 6 && v < 0 {
+							/*line shapes.go:257:4*/ continue gpukvetThreads0
+						}
+					}
+					/*line shapes.go:260:2*/ out[i] = -2
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64361:1*/
 	return thread, block
+}
+
+// gpukvetLocalsShared2D holds the locals of kernel Shared2D that live across a
+// barrier, one per thread.
+type gpukvetLocalsShared2D struct {
+	gpukvetDone bool
+	v0_x        int
+	v1_y        int
 }
 
 // gpukvetCPUShared2D binds kernel Shared2D's arguments for the cpu
@@ -63059,7 +64377,92 @@ func gpukvetCPUShared2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := gpukvetArgs[2].(int)
 	thread = func(gpukvetT gpu.Thread) { Shared2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsShared2D)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsShared2D, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line memory.go:142:2*/ tile := gpu.Shared[[16][17]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						in := gpukvetArg0
+						n := gpukvetArg2
+						/*line memory.go:143:2*/ gpukvetP.v0_x = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*16 + (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line memory.go:144:2*/ gpukvetP.v1_y = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*16 + (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
+						/*line memory.go:145:2*/ if gpukvetP.v0_x < n && gpukvetP.v1_y < n {
+							/*line memory.go:146:3*/ tile[(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y][(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X] = in[gpukvetP.v1_y*n+gpukvetP.v0_x]
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line memory.go:148:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg1
+						n := gpukvetArg2
+						/*line memory.go:149:2*/ gpukvetP.v0_x = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*16 + (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line memory.go:150:2*/ gpukvetP.v1_y = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*16 + (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
+						/*line memory.go:151:2*/ if gpukvetP.v0_x < n && gpukvetP.v1_y < n {
+							/*line memory.go:152:3*/ out[gpukvetP.v1_y*n+gpukvetP.v0_x] = tile[(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X][(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:64457:1*/
 	return thread, block
+}
+
+// gpukvetLocalsSharedHistogram holds the locals of kernel SharedHistogram that live across a
+// barrier, one per thread.
+type gpukvetLocalsSharedHistogram struct {
+	gpukvetDone bool
+	v0_tid      int
 }
 
 // gpukvetCPUSharedHistogram binds kernel SharedHistogram's arguments for the cpu
@@ -63068,7 +64471,120 @@ func gpukvetCPUSharedHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread
 	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { SharedHistogram(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSharedHistogram)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsSharedHistogram, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line atomics.go:75:2*/ bins := gpu.Shared[[64]uint32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line atomics.go:76:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line atomics.go:77:2*/ if gpukvetP.v0_tid < 64 {
+							/*line atomics.go:78:3*/ bins[gpukvetP.v0_tid] = 0
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line atomics.go:80:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						data := gpukvetArg0
+						/*line atomics.go:81:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += t.GridDim().X * 256 {
+							/*line atomics.go:82:3*/ gpu.AtomicAdd(&bins[data[i]%64], 1)
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line atomics.go:84:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						hist := gpukvetArg1
+						/*line atomics.go:85:2*/ if gpukvetP.v0_tid < 64 && gpukvetP.v0_tid < len(hist) {
+							/*line atomics.go:86:3*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], bins[gpukvetP.v0_tid])
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:64578:1*/
 	return thread, block
+}
+
+// gpukvetLocalsSharedReverse holds the locals of kernel SharedReverse that live across a
+// barrier, one per thread.
+type gpukvetLocalsSharedReverse struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_i        int
 }
 
 // gpukvetCPUSharedReverse binds kernel SharedReverse's arguments for the cpu
@@ -63077,6 +64593,82 @@ func gpukvetCPUSharedReverse(gpukvetArgs []any) (thread, block func(gpu.Thread))
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { SharedReverse(gpukvetT, gpukvetArg0, gpukvetArg1) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSharedReverse)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsSharedReverse, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line memory.go:101:2*/ tile := gpu.Shared[[128]float32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						x := gpukvetArg0
+						/*line memory.go:102:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line memory.go:103:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line memory.go:104:2*/ if gpukvetP.v1_i < len(x) {
+							/*line memory.go:105:3*/ tile[gpukvetP.v0_tid] = x[gpukvetP.v1_i]
+						}
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line memory.go:107:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						x := gpukvetArg0
+						out := gpukvetArg1
+						/*line memory.go:108:2*/ j := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*128 + 127 - gpukvetP.v0_tid
+						/*line memory.go:109:2*/ if gpukvetP.v1_i < len(out) && j < len(x) {
+							/*line memory.go:110:3*/ out[gpukvetP.v1_i] = tile[127-gpukvetP.v0_tid]
+						}
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:64671:1*/
 	return thread, block
 }
 
@@ -63092,12 +64684,35 @@ func gpukvetCPUShifts(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Shifts(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Shifts(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					y := gpukvetArg1
+					s := gpukvetArg2
+					out32 := gpukvetArg3
+					outu := gpukvetArg4
+					/*line ints.go:66:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:67:2*/ if i < len(x) {
+						/*line ints.go:68:3*/ out32[3*i] = x[i] << s[i]
+						/*line ints.go:69:3*/ out32[3*i+1] = x[i] >> s[i]
+						/*line ints.go:70:3*/ out32[3*i+2] = int32(uint32(x[i]) >> s[i])
+						/*line ints.go:71:3*/ outu[2*i] = y[i] << s[i]
+						/*line ints.go:72:3*/ outu[2*i+1] = y[i] >> s[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64715:1*/
 	return thread, block
 }
 
@@ -63108,12 +64723,53 @@ func gpukvetCPUShortCircuit(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { ShortCircuit(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				ShortCircuit(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line shapes.go:200:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line shapes.go:201:2*/ if i >= len(x) {
+						/*line shapes.go:202:3*/ continue gpukvetThreads0
+					}
+					/*line shapes.go:204:2*/ v := x[i]
+					/*line shapes.go:205:2*/ r := int32(0)
+					/*line shapes.go:206:2*/ if v > 100 || odd(v) || small(v) {
+						/*line shapes.go:207:3*/ r |= 1
+					}
+					/*line shapes.go:209:2*/ if small(v) || v < -50 || hasBit(v, 3) {
+						/*line shapes.go:210:3*/ r |= 2
+					}
+					/*line shapes.go:212:2*/ if odd(v) && hasBit(v, 2) && small(v>>4) {
+						/*line shapes.go:213:3*/ r |= 4
+					}
+					/*line shapes.go:215:2*/ if (v > 0 && odd(v)) || (v < 0 && hasBit(v, 5)) || small(v) && !odd(v) {
+						/*line shapes.go:216:3*/ r |= 8
+					}
+					/*line shapes.go:218:2*/ for k := 0; k < 4; k++ {
+						/*line shapes.go:219:3*/ if hasBit(v, k) || small(v+int32(k)) && odd(v) {
+							/*line shapes.go:220:4*/ r += 16
+							/*line shapes.go:221:4*/ continue
+						}
+						/*line shapes.go:223:3*/ if !odd(v) && (hasBit(v, k+4) || v == 0) {
+							/*line shapes.go:224:4*/ break
+						}
+					}
+					/*line shapes.go:227:2*/ out[i] = r
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64772:1*/
 	return thread, block
 }
 
@@ -63125,12 +64781,29 @@ func gpukvetCPUSignedShiftCount(gpukvetArgs []any) (thread, block func(gpu.Threa
 	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
 	thread = func(gpukvetT gpu.Thread) { SignedShiftCount(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				SignedShiftCount(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					s := gpukvetArg1
+					out := gpukvetArg2
+					/*line ints.go:80:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:81:2*/ if i < len(x) {
+						/*line ints.go:82:3*/ out[i] = x[i]<<s[i] ^ x[i]>>s[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64806:1*/
 	return thread, block
 }
 
@@ -63141,12 +64814,31 @@ func gpukvetCPUSlicing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Slicing(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Slicing(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line memory.go:160:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line memory.go:161:2*/ if i < len(out) {
+						/*line memory.go:162:3*/ lo := i % 5
+						/*line memory.go:163:3*/ s := x[lo : lo+8]
+						/*line memory.go:164:3*/ u := s[2:5:6]
+						/*line memory.go:165:3*/ out[i] = int32(len(s)*100+len(u)*10+cap(u)) + s[7] + u[2]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64841:1*/
 	return thread, block
 }
 
@@ -63158,12 +64850,33 @@ func gpukvetCPUStructParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
 	thread = func(gpukvetT gpu.Thread) { StructParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				StructParam(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					p := gpukvetArg0
+					x := gpukvetArg1
+					out := gpukvetArg2
+					/*line memory.go:24:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line memory.go:25:2*/ if i < len(x) {
+						/*line memory.go:26:3*/ v := float64(x[i]*p.Scale) + float64(p.Shift) + float64(p.Small) + float64(p.Inner.A)*p.Inner.B
+						/*line memory.go:27:3*/ if p.Flip {
+							/*line memory.go:28:4*/ v = -v
+						}
+						/*line memory.go:30:3*/ out[i] = v
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64879:1*/
 	return thread, block
 }
 
@@ -63174,12 +64887,36 @@ func gpukvetCPUStructSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := gpukvetArgs[1].(float32)
 	thread = func(gpukvetT gpu.Thread) { StructSlice(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				StructSlice(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					ps := gpukvetArg0
+					dt := gpukvetArg1
+					/*line memory.go:45:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line memory.go:46:2*/ if i < len(ps) {
+						/*line memory.go:47:3*/ p := &ps[i]
+						/*line memory.go:48:3*/ if p.Alive {
+							/*line memory.go:49:4*/ p.X += p.VX * dt
+							/*line memory.go:50:4*/ p.Y += p.VY * dt
+							/*line memory.go:51:4*/ p.ID = -p.ID
+						}
+						/*line memory.go:53:3*/ if p.Y < 0 {
+							/*line memory.go:54:4*/ p.Alive = false
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64919:1*/
 	return thread, block
 }
 
@@ -63190,13 +64927,64 @@ func gpukvetCPUSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Switch(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Switch(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+			gpukvetThreads0:
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line control.go:27:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line control.go:28:2*/ if i >= len(x) {
+						/*line control.go:29:3*/ continue gpukvetThreads0
+					}
+					/*line control.go:31:2*/ v := int32(0)
+					/*line control.go:32:2*/ switch x[i] % 6 {
+					/*line control.go:33:2*/ case 0:
+						/*line control.go:34:3*/ v = 10
+						/*line control.go:35:2*/
+					case 1, 2:
+						/*line control.go:36:3*/ v = 20
+						/*line control.go:37:3*/ fallthrough
+						/*line control.go:38:2*/
+					case 3:
+						/*line control.go:39:3*/ v += 3
+						/*line control.go:40:2*/
+					case -1, -2:
+						/*line control.go:41:3*/ v = -5
+						/*line control.go:42:2*/
+					default:
+						/*line control.go:43:3*/ v = 99
+					}
+					/*line control.go:45:2*/ switch {
+					/*line control.go:46:2*/ case x[i] > 100:
+						/*line control.go:47:3*/ v *= 2
+						/*line control.go:48:2*/
+					case x[i] < -100:
+						/*line control.go:49:3*/ v -= 1000
+					}
+					/*line control.go:51:2*/ out[i] = v
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:64978:1*/
 	return thread, block
+}
+
+// gpukvetLocalsTrapBeforeBarrier holds the locals of kernel TrapBeforeBarrier that live across a
+// barrier, one per thread.
+type gpukvetLocalsTrapBeforeBarrier struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_i        int
 }
 
 // gpukvetCPUTrapBeforeBarrier binds kernel TrapBeforeBarrier's arguments for the cpu
@@ -63206,6 +64994,77 @@ func gpukvetCPUTrapBeforeBarrier(gpukvetArgs []any) (thread, block func(gpu.Thre
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapBeforeBarrier(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTrapBeforeBarrier)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsTrapBeforeBarrier, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line barriertraps.go:13:2*/ tile := gpu.Shared[[128]int32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						k := gpukvetArg0
+						x := gpukvetArg1
+						/*line barriertraps.go:14:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line barriertraps.go:15:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line barriertraps.go:16:2*/ tile[gpukvetP.v0_tid] = x[k[gpukvetP.v1_i]]
+					}
+				}
+			}
+		}
+		{
+			gpukvetFirst, gpukvetLive := -1, false
+			for gpukvetI := range gpukvetL {
+				if !gpukvetL[gpukvetI].gpukvetDone {
+					gpukvetLive = true
+				} else if gpukvetFirst < 0 {
+					gpukvetFirst = gpukvetI
+				}
+			}
+			if !gpukvetLive {
+				return
+			}
+			/*line barriertraps.go:17:2*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg2
+						/*line barriertraps.go:18:2*/ out[gpukvetP.v1_i] = tile[127-gpukvetP.v0_tid]
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:65067:1*/
 	return thread, block
 }
 
@@ -63217,13 +65076,40 @@ func gpukvetCPUTrapDivide(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapDivide(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				TrapDivide(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					out := gpukvetArg2
+					/*line traps.go:19:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:20:2*/ if i < len(out) {
+						/*line traps.go:21:3*/ out[i] = a[i] / b[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65101:1*/
 	return thread, block
+}
+
+// gpukvetLocalsTrapInBarrierLoop holds the locals of kernel TrapInBarrierLoop that live across a
+// barrier, one per thread.
+type gpukvetLocalsTrapInBarrierLoop struct {
+	gpukvetDone bool
+	v0_tid      int
+	v1_i        int
+	v2_sum      int32
+	v3_s        int
 }
 
 // gpukvetCPUTrapInBarrierLoop binds kernel TrapInBarrierLoop's arguments for the cpu
@@ -63233,6 +65119,175 @@ func gpukvetCPUTrapInBarrierLoop(gpukvetArgs []any) (thread, block func(gpu.Thre
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapInBarrierLoop(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTrapInBarrierLoop)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsTrapInBarrierLoop, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		t := gpukvetRow
+		/*line barriertraps.go:26:2*/ tile := gpu.Shared[[128]int32](t)
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line barriertraps.go:27:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
+						/*line barriertraps.go:28:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line barriertraps.go:29:2*/ gpukvetP.v2_sum = int32(0)
+					}
+				}
+			}
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line barriertraps.go:30:6*/ gpukvetP.v3_s = 0
+						if /*line barriertraps.go:30:14*/ gpukvetP.v3_s < 4 {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line barriertraps.go:30:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							k := gpukvetArg0
+							x := gpukvetArg1
+							/*line barriertraps.go:31:3*/ tile[gpukvetP.v0_tid] = x[k[gpukvetP.v1_i]+gpukvetP.v3_s]
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line barriertraps.go:32:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line barriertraps.go:33:3*/ gpukvetP.v2_sum += tile[(gpukvetP.v0_tid+gpukvetP.v3_s)%128]
+						}
+					}
+				}
+			}
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line barriertraps.go:34:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			gpukvetYes4, gpukvetNo4 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line barriertraps.go:30:21*/ gpukvetP.v3_s++
+							if /*line barriertraps.go:30:14*/ gpukvetP.v3_s < 4 {
+								if gpukvetYes4 < 0 {
+									gpukvetYes4 = gpukvetI
+								}
+							} else if gpukvetNo4 < 0 {
+								gpukvetNo4 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line barriertraps.go:30:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes4, gpukvetNo4)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						out := gpukvetArg2
+						/*line barriertraps.go:36:2*/ out[gpukvetP.v1_i] = gpukvetP.v2_sum
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:65290:1*/
 	return thread, block
 }
 
@@ -63244,12 +65299,29 @@ func gpukvetCPUTrapIndex(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { TrapIndex(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				TrapIndex(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					k := gpukvetArg0
+					x := gpukvetArg1
+					out := gpukvetArg2
+					/*line traps.go:9:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:10:2*/ if i < len(out) {
+						/*line traps.go:11:3*/ out[i] = x[i+k]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65324:1*/
 	return thread, block
 }
 
@@ -63260,12 +65332,30 @@ func gpukvetCPUTrapLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapLocal(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				TrapLocal(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					k := gpukvetArg0
+					out := gpukvetArg1
+					/*line traps.go:63:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:64:2*/ if i < len(out) {
+						/*line traps.go:65:3*/ var a [4]int32
+						/*line traps.go:66:3*/ a[k[i]] = 5
+						/*line traps.go:67:3*/ out[i] = a[0] + a[1] + a[2] + a[3]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65358:1*/
 	return thread, block
 }
 
@@ -63276,12 +65366,31 @@ func gpukvetCPUTrapPanic(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapPanic(gpukvetT, gpukvetArg0, gpukvetArg1) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				TrapPanic(gpukvetT, gpukvetArg0, gpukvetArg1)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					out := gpukvetArg1
+					/*line traps.go:29:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:30:2*/ if i < len(x) {
+						/*line traps.go:31:3*/ if x[i] < 0 {
+							/*line traps.go:32:4*/ panic("negative input")
+						}
+						/*line traps.go:34:3*/ out[i] = x[i] + 1
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65393:1*/
 	return thread, block
 }
 
@@ -63293,12 +65402,29 @@ func gpukvetCPUTrapShift(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapShift(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				TrapShift(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					x := gpukvetArg0
+					s := gpukvetArg1
+					out := gpukvetArg2
+					/*line traps.go:53:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:54:2*/ if i < len(out) {
+						/*line traps.go:55:3*/ out[i] = x[i] << s[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65427:1*/
 	return thread, block
 }
 
@@ -63310,12 +65436,30 @@ func gpukvetCPUTrapSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapSlice(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				TrapSlice(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					n := gpukvetArg0
+					x := gpukvetArg1
+					out := gpukvetArg2
+					/*line traps.go:42:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line traps.go:43:2*/ if i < len(out) {
+						/*line traps.go:44:3*/ s := x[i : i+n]
+						/*line traps.go:45:3*/ out[i] = int32(len(s))
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65462:1*/
 	return thread, block
 }
 
@@ -63328,12 +65472,30 @@ func gpukvetCPUTwoD(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TwoD(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				TwoD(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					w := gpukvetArg0
+					h := gpukvetArg1
+					m := gpukvetArg2
+					out := gpukvetArg3
+					/*line control.go:135:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line control.go:136:2*/ if g.X < w && g.Y < h {
+						/*line control.go:137:3*/ out[g.Y*w+g.X] = m[g.Y*w+g.X]*int32(g.X+1) - int32(g.Y)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65498:1*/
 	return thread, block
 }
 
@@ -63350,12 +65512,39 @@ func gpukvetCPUUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		UDivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				UDivRem(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					c := gpukvetArg2
+					d := gpukvetArg3
+					out32 := gpukvetArg4
+					out64 := gpukvetArg5
+					/*line ints.go:48:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:49:2*/ if i < len(a) {
+						/*line ints.go:50:3*/ out32[4*i] = a[i] / b[i]
+						/*line ints.go:51:3*/ out32[4*i+1] = a[i] % b[i]
+						/*line ints.go:52:3*/ out32[4*i+2] = a[i] / 7
+						/*line ints.go:53:3*/ out32[4*i+3] = a[i] % 10
+						/*line ints.go:54:3*/ out64[4*i] = c[i] / d[i]
+						/*line ints.go:55:3*/ out64[4*i+1] = c[i] % d[i]
+						/*line ints.go:56:3*/ out64[4*i+2] = c[i] / 1000
+						/*line ints.go:57:3*/ out64[4*i+3] = c[i] % 3
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65547:1*/
 	return thread, block
 }
 
@@ -63367,11 +65556,32 @@ func gpukvetCPUUnsigned64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []uint64(gpukvetArgs[2].([]uint64))
 	thread = func(gpukvetT gpu.Thread) { Unsigned64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Unsigned64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					b := gpukvetArg1
+					out := gpukvetArg2
+					/*line ints.go:178:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line ints.go:179:2*/ if i < len(a) {
+						/*line ints.go:180:3*/ out[3*i] = a[i]*b[i] + 0x9E3779B97F4A7C15
+						/*line ints.go:181:3*/ out[3*i+1] = a[i] - b[i]
+						/*line ints.go:182:3*/ if a[i] > b[i] {
+							/*line ints.go:183:4*/ out[3*i+2] = 1
+						}
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:65585:1*/
 	return thread, block
 }

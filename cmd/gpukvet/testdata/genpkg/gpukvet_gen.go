@@ -12,7 +12,7 @@ import (
 
 // gpukvetSourceHash identifies the package sources the code below was
 // compiled from; a GPU backend refuses the code once they change.
-const gpukvetSourceHash = "sha256:6d6d0eee6a64b61ddf0e0dda2bb4c7b555bd9c2fd500cc0f44b19d9292a61ee2"
+const gpukvetSourceHash = "sha256:b1d2fea5c9b63cefd4cf149def1794762019a6e00636b3632a022b5d695e42bf"
 
 // gpukvetPTX is the PTX module (target sm_80) of the package's kernels.
 const gpukvetPTX = `//
@@ -24,6 +24,8 @@ const gpukvetPTX = `//
 // .entry genpkg_Move
 // .entry genpkg_Rotate
 // .entry genpkg_Saxpy
+// .entry genpkg_SplitLoop
+// .entry genpkg_SwitchBarrier
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -73,6 +75,20 @@ func init() {
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
 		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy},
 	})
+	gpukvetRegister(SplitLoop, device.KernelSpec{
+		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
+		Dims:   1,
+		Params: []string{"xs"},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_SplitLoop", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSplitLoop},
+	})
+	gpukvetRegister(SwitchBarrier, device.KernelSpec{
+		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
+		Dims:   1,
+		Params: []string{"xs"},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_SwitchBarrier", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSwitchBarrier},
+	})
 }
 
 // LaunchMove launches kernel Move on d. Slice parameters take device buffers;
@@ -102,6 +118,24 @@ func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Bu
 	return d.Launch(Saxpy, grid, block, a, x, y)
 }
 
+// LaunchSplitLoop launches kernel SplitLoop on d. Slice parameters take device buffers;
+// the compiler checks every argument's type.
+func LaunchSplitLoop(d *device.Device, grid, block gpu.Dim3, xs *device.Buffer[int32]) error {
+	if gpukvetErr != nil {
+		return gpukvetErr
+	}
+	return d.Launch(SplitLoop, grid, block, xs)
+}
+
+// LaunchSwitchBarrier launches kernel SwitchBarrier on d. Slice parameters take device buffers;
+// the compiler checks every argument's type.
+func LaunchSwitchBarrier(d *device.Device, grid, block gpu.Dim3, xs *device.Buffer[int32]) error {
+	if gpukvetErr != nil {
+		return gpukvetErr
+	}
+	return d.Launch(SwitchBarrier, grid, block, xs)
+}
+
 // gpukvetCPUMove binds kernel Move's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
@@ -114,21 +148,40 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					p := gpukvetArg0
+					d := gpukvetArg1
+					grid := gpukvetArg2
+					block := gpukvetArg4
+					/*line kernels.go:33:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line kernels.go:34:2*/ if i < len(d) && block {
+						/*line kernels.go:35:3*/ d[i] += time.Duration(p.N + grid)
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:174:1*/
 	return thread, block
 }
 
 // gpukvetCPURotate binds kernel Rotate's arguments for the cpu
 // backend, which calls it without reflection.
+// Its threads run as coroutines: it reaches a barrier inside sync, a function it calls.
 func gpukvetCPURotate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
-	return thread, block
+	/*line gpukvet_gen.go:184:1*/ return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
@@ -139,11 +192,186 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
 	block = func(gpukvetRow gpu.Thread) {
-		for gpukvetMore := true; gpukvetMore; gpukvetRow, gpukvetMore = gpukvetRow.CPUNextRow() {
-			for gpukvetT, gpukvetOK := gpukvetRow, true; gpukvetOK; gpukvetT, gpukvetOK = gpukvetT.CPUNext() {
-				Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2)
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					a := gpukvetArg0
+					x := gpukvetArg1
+					y := gpukvetArg2
+					/*line kernels.go:22:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line kernels.go:23:2*/ if i < len(y) {
+						/*line kernels.go:24:3*/ y[i] = a*x[i] + y[i]
+					}
+				}
 			}
 		}
 	}
+
+	/*line gpukvet_gen.go:217:1*/
 	return thread, block
+}
+
+// gpukvetLocalsSplitLoop holds the locals of kernel SplitLoop that live across a
+// barrier, one per thread.
+type gpukvetLocalsSplitLoop struct {
+	gpukvetDone bool
+	v0_p        Point
+	v1_s        int
+}
+
+// gpukvetCPUSplitLoop binds kernel SplitLoop's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	thread = func(gpukvetT gpu.Thread) { SplitLoop(gpukvetT, gpukvetArg0) }
+	block = func(gpukvetRow gpu.Thread) {
+		gpukvetB := gpukvetRow.CPUBlock()
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
+		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSplitLoop)
+		if cap(gpukvetL) < gpukvetN {
+			gpukvetL = make([]gpukvetLocalsSplitLoop, gpukvetN)
+			gpukvetB.Locals = gpukvetL
+		} else {
+			gpukvetL = gpukvetL[:gpukvetN]
+			clear(gpukvetL)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line kernels.go:70:2*/ gpukvetP.v0_p = Point{N: (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X}
+					}
+				}
+			}
+		}
+		gpukvetYes1, gpukvetNo1 := -1, -1
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						/*line kernels.go:71:6*/ gpukvetP.v1_s = 1
+						if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
+							if gpukvetYes1 < 0 {
+								gpukvetYes1 = gpukvetI
+							}
+						} else if gpukvetNo1 < 0 {
+							gpukvetNo1 = gpukvetI
+						}
+					}
+				}
+			}
+		}
+		/*line kernels.go:71:2*/ gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)
+		for gpukvetC1 {
+			{
+				gpukvetFirst, gpukvetLive := -1, false
+				for gpukvetI := range gpukvetL {
+					if !gpukvetL[gpukvetI].gpukvetDone {
+						gpukvetLive = true
+					} else if gpukvetFirst < 0 {
+						gpukvetFirst = gpukvetI
+					}
+				}
+				if !gpukvetLive {
+					return
+				}
+				/*line kernels.go:72:3*/ gpukvetB.PhaseBarrier(gpukvetFirst)
+			}
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line kernels.go:73:3*/ gpukvetP.v0_p.N += gpukvetP.v1_s
+						}
+					}
+				}
+			}
+			gpukvetYes3, gpukvetNo3 := -1, -1
+			{
+				gpukvetI := 0
+				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+						gpukvetB.Row(gpukvetY, gpukvetZ)
+						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetP := &gpukvetL[gpukvetI]
+							if gpukvetP.gpukvetDone {
+								continue
+							}
+							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							/*line kernels.go:71:22*/ gpukvetP.v1_s *= 2
+							if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
+								if gpukvetYes3 < 0 {
+									gpukvetYes3 = gpukvetI
+								}
+							} else if gpukvetNo3 < 0 {
+								gpukvetNo3 = gpukvetI
+							}
+						}
+					}
+				}
+			}
+			/*line kernels.go:71:2*/ gpukvetC1 = gpukvetB.PhaseUniform(gpukvetYes3, gpukvetNo3)
+		}
+		{
+			gpukvetI := 0
+			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+					gpukvetB.Row(gpukvetY, gpukvetZ)
+					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetP := &gpukvetL[gpukvetI]
+						if gpukvetP.gpukvetDone {
+							continue
+						}
+						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						xs := gpukvetArg0
+						/*line kernels.go:75:2*/ xs[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = int32(gpukvetP.v0_p.N)
+					}
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:366:1*/
+	return thread, block
+}
+
+// gpukvetCPUSwitchBarrier binds kernel SwitchBarrier's arguments for the cpu
+// backend, which calls it without reflection.
+// Its threads run as coroutines: it calls a barrier inside a switch at kernels.go:59.
+func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	thread = func(gpukvetT gpu.Thread) { SwitchBarrier(gpukvetT, gpukvetArg0) }
+	/*line gpukvet_gen.go:376:1*/ return thread, block
 }

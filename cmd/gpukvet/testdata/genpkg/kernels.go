@@ -49,3 +49,28 @@ func Rotate(t gpu.Thread, xs []int32) {
 }
 
 func sync(t gpu.Thread) { t.Barrier() }
+
+// SwitchBarrier calls a barrier inside a switch, a shape gen does not
+// split (the checks would refuse the divergence; gen's tests compile
+// without them).
+//
+//gpu:kernel block=64
+func SwitchBarrier(t gpu.Thread, xs []int32) {
+	switch xs[0] {
+	case 1:
+		t.Barrier()
+	}
+}
+
+// SplitLoop has a loop around a barrier and a struct local across it:
+// gen splits it into per-phase loops.
+//
+//gpu:kernel block=64
+func SplitLoop(t gpu.Thread, xs []int32) {
+	p := Point{N: t.ThreadIdx().X}
+	for s := 1; s < 64; s *= 2 {
+		t.Barrier()
+		p.N += s
+	}
+	xs[t.GlobalIdx().X] = int32(p.N)
+}
