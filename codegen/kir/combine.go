@@ -114,56 +114,62 @@ func FuseConditions(f *Func) int {
 	n := 0
 	for changed := true; changed; {
 		changed = false
-		for _, a := range f.Blocks {
-			if a.Term != TermBranch || len(a.Succs) != 2 {
-				continue
-			}
-			b, d := a.Succs[0], a.Succs[1]
-			if b == a || b == d || len(b.Preds) != 1 || b.Term != TermBranch || b.Succs[1] != d || b.Succs[0] == d ||
-				d.Term == TermTrap || len(b.Values) > fuseMaxValues || !movable(b) {
-				continue
-			}
-			// d's phis must see the same value from a and from b.
-			ia, ib := -1, -1
-			for i, p := range d.Preds {
-				if p == a && ia < 0 {
-					ia = i
+		// Dominators first, and each block absorbs its whole chain before
+		// the next: the bound is on each condition's own block, so a
+		// chain `a && b && c && ...` of cheap tests becomes one branch
+		// whatever order its blocks were created in (a later block that
+		// absorbed its successors first would exceed the bound and leave
+		// the chain split in two, one more exit and the second half's
+		// special-register reads serialized behind it).
+		for _, a := range ReversePostorder(f) {
+			for a.Term == TermBranch && len(a.Succs) == 2 {
+				b, d := a.Succs[0], a.Succs[1]
+				if b == a || b == d || len(b.Preds) != 1 || b.Term != TermBranch || b.Succs[1] != d || b.Succs[0] == d ||
+					d.Term == TermTrap || len(b.Values) > fuseMaxValues || !movable(b) {
+					break
 				}
-				if p == b && ib < 0 {
-					ib = i
+				// d's phis must see the same value from a and from b.
+				ia, ib := -1, -1
+				for i, p := range d.Preds {
+					if p == a && ia < 0 {
+						ia = i
+					}
+					if p == b && ib < 0 {
+						ib = i
+					}
 				}
-			}
-			same := true
-			for _, phi := range d.Phis() {
-				if phi.Args[ia] != phi.Args[ib] {
-					same = false
+				same := true
+				for _, phi := range d.Phis() {
+					if phi.Args[ia] != phi.Args[ib] {
+						same = false
+					}
 				}
-			}
-			if !same {
-				continue
-			}
-			for _, v := range b.Values {
-				v.Block = a
-			}
-			a.Values = append(a.Values, b.Values...)
-			and := &Value{ID: f.nextID, Op: OpAnd, Type: TBool, Args: []*Value{a.Cond, b.Cond}, Block: a}
-			f.nextID++
-			a.Values = append(a.Values, and)
-			a.Cond = and
-			c := b.Succs[0]
-			a.Succs = []*Block{c, d}
-			for i, p := range c.Preds {
-				if p == b {
-					c.Preds[i] = a
+				if !same {
+					break
 				}
+				for _, v := range b.Values {
+					v.Block = a
+				}
+				a.Values = append(a.Values, b.Values...)
+				and := &Value{ID: f.nextID, Op: OpAnd, Type: TBool, Args: []*Value{a.Cond, b.Cond}, Block: a}
+				f.nextID++
+				a.Values = append(a.Values, and)
+				a.Cond = and
+				c := b.Succs[0]
+				a.Succs = []*Block{c, d}
+				for i, p := range c.Preds {
+					if p == b {
+						c.Preds[i] = a
+					}
+				}
+				d.Preds = append(d.Preds[:ib:ib], d.Preds[ib+1:]...)
+				for _, phi := range d.Phis() {
+					phi.Args = append(phi.Args[:ib:ib], phi.Args[ib+1:]...)
+				}
+				b.Values, b.Preds, b.Succs, b.Term, b.Cond = nil, nil, nil, TermReturn, nil
+				n++
+				changed = true
 			}
-			d.Preds = append(d.Preds[:ib:ib], d.Preds[ib+1:]...)
-			for _, phi := range d.Phis() {
-				phi.Args = append(phi.Args[:ib:ib], phi.Args[ib+1:]...)
-			}
-			b.Values, b.Preds, b.Succs, b.Term, b.Cond = nil, nil, nil, TermReturn, nil
-			n++
-			changed = true
 		}
 		if changed {
 			RemoveUnreachable(f)

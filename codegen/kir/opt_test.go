@@ -670,6 +670,80 @@ func TestFuseConditions(t *testing.T) {
 	}
 }
 
+// TestFuseConditionsChain: `if x >= 1 && x < n-1 && y >= 1 && y < n-1
+// && z >= 1 && z < n-1`, the guard of a 3-D stencil, whose condition
+// blocks were created last-first (as the lowering of && creates them),
+// becomes one branch: each block is small, though the chain together is
+// above the bound of one block. Fusing a later block's successors first
+// would make it too large for the entry to absorb and leave two exits.
+func TestFuseConditionsChain(t *testing.T) {
+	build := func() *Func {
+		b := newFB(append(out1, Param{Name: "n", Type: TI64}, Param{Name: "x", Type: TI64}, Param{Name: "y", Type: TI64}, Param{Name: "z", Type: TI64})...)
+		p := b.param(0, PtrTo(Global))
+		n := b.param(2, TI64)
+		xs := []*Value{b.param(3, TI64), b.param(3, TI64), b.param(4, TI64), b.param(4, TI64), b.param(5, TI64), b.param(5, TI64)}
+		then := b.f.NewBlock(BlockIfThen, "if.then")
+		done := b.f.NewBlock(BlockIfDone, "if.done")
+		conds := make([]*Block, 5)
+		for i := len(conds) - 1; i >= 0; i-- {
+			conds[i] = b.f.NewBlock(BlockPlain, "cond.true")
+		}
+		test := func(i int) *Value {
+			if i%2 == 0 {
+				return b.v(OpGe, TBool, xs[i], b.c(TI64, 1))
+			}
+			return b.v(OpLt, TBool, xs[i], b.v(OpSub, TI64, n, b.c(TI64, 1)))
+		}
+		b.cur.Branch(test(0), conds[0], done)
+		for i, c := range conds {
+			b.cur = c
+			next := then
+			if i+1 < len(conds) {
+				next = conds[i+1]
+			}
+			c.Branch(test(i+1), next, done)
+		}
+		b.cur = then
+		b.v(OpStore, Type{}, p, b.c(Type{Kind: U8}, 1))
+		then.Jump(done)
+		b.cur = done
+		done.Return()
+		return b.f
+	}
+	f := build()
+	verify(t, f)
+	if got := FuseConditions(f); got != 5 {
+		t.Fatalf("fused %d branches, want 5\n%s", got, Format(f))
+	}
+	verify(t, f)
+	branches := 0
+	for _, blk := range f.Blocks {
+		if blk.Term == TermBranch {
+			branches++
+		}
+	}
+	if branches != 1 {
+		t.Errorf("%d branches left, want 1:\n%s", branches, Format(f))
+	}
+	for _, xyz := range [][3]uint64{{1, 1, 1}, {0, 1, 1}, {1, 8, 1}, {1, 1, 9}, {8, 8, 8}, {9, 1, 1}, {3, 4, 5}, {1 << 63, 2, 2}} {
+		var got, want byte
+		for k, g := range []*Func{build(), f} {
+			buf := &kirexec.Buffer{Name: "x", Data: make([]byte, 4)}
+			if _, err := kirexec.Run(g, nil, [3]int{1, 1, 1}, [3]int{1, 1, 1}, []kirexec.Arg{{Buf: buf}, {Bits: 4}, {Bits: 10}, {Bits: xyz[0]}, {Bits: xyz[1]}, {Bits: xyz[2]}}); err != nil {
+				t.Fatal(err)
+			}
+			if k == 0 {
+				want = buf.Data[0]
+			} else {
+				got = buf.Data[0]
+			}
+		}
+		if got != want {
+			t.Errorf("x,y,z=%v: stored %d, want %d", xyz, got, want)
+		}
+	}
+}
+
 // TestVersionChecks: two `if` bodies each holding a bounds check get a
 // copy without the checks, entered when both hold; stores, loads and
 // traps (code and position) stay those of the original for every input,

@@ -419,9 +419,29 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 			and(l)
 		}
 	}
+	// Tests of one bound, a power of two, share one comparison: every
+	// x_i <u 2^k exactly when their OR is (no bit at or above k is set
+	// in any). Stencil3D's nx-1, plane-1 and plane-nx below 2^40 are
+	// two ORs and one 64-bit compare instead of three compares.
+	byBound := map[uint64]*Value{}
+	var order []uint64
 	for i, t := range tests {
-		v := f.NewValue(b, OpBitcast, TU64, materialize(t))
-		and(f.NewValue(b, OpLt, TBool, v, konst(TU64, bounds[i])))
+		v := materialize(t)
+		bd := bounds[i]
+		if prev, ok := byBound[bd]; ok && bd&(bd-1) == 0 {
+			byBound[bd] = f.NewValue(b, OpOr, TI64, prev, v)
+			continue
+		}
+		if _, ok := byBound[bd]; ok {
+			and(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), konst(TU64, bd)))
+			continue
+		}
+		byBound[bd] = v
+		order = append(order, bd)
+	}
+	for _, bd := range order {
+		v := f.NewValue(b, OpBitcast, TU64, byBound[bd])
+		and(f.NewValue(b, OpLt, TBool, v, konst(TU64, bd)))
 	}
 	b.Cond = all
 	sinkToSlowPath(f, b, chain, end)
@@ -518,13 +538,15 @@ func planGroup(p *prover, fs *forms, b *Block, g []rangeCheck) (tests []lform, b
 	}
 	seen := map[string]bool{}
 	for _, d := range diffs {
-		low := d.k
+		low, high := d.k, d.k
 		for m, c := range d.terms {
 			r := mr[m].r
 			if c > 0 {
 				low += c * r.lo
+				high += c * r.hi
 			} else {
 				low += c * r.hi
+				high += c * r.lo
 			}
 		}
 		if low >= 0 || seen[d.key()] {
@@ -532,7 +554,14 @@ func planGroup(p *prover, fs *forms, b *Block, g []rangeCheck) (tests []lform, b
 		}
 		seen[d.key()] = true
 		tests = append(tests, d)
-		bounds = append(bounds, exactMax)
+		// d >= 0 is d <u 2^62 (|d| < 2^62); when d < 2^40 besides (a
+		// difference of two strides, each in [1, 2^40]), it is also
+		// d <u 2^40, which the new test ORs with the stride tests.
+		if high < monoBound {
+			bounds = append(bounds, monoBound)
+		} else {
+			bounds = append(bounds, exactMax)
+		}
 	}
 	return tests, bounds, map[*Value]bool{g[lo].cond: true, g[hi].cond: true}, true
 }

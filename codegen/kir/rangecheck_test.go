@@ -65,12 +65,15 @@ func stencil(offs []string) *Func {
 // failing check) exactly as the unoptimized one does.
 func TestRangeChecks(t *testing.T) {
 	for _, tc := range []struct {
-		offs  []string
-		after int // comparisons of indices left on the fast path
+		offs    []string
+		after   int // comparisons of indices left on the fast path
+		uniform int // comparisons of uniform values with a constant
 	}{
-		{[]string{"0", "-1", "+1", "-nx", "+nx"}, 2},
-		{[]string{"0", "-1", "+1", "-nx", "+nx", "-plane", "+plane"}, 2},
-		{[]string{"-1", "0", "+1", "+2"}, 2},
+		{[]string{"0", "-1", "+1", "-nx", "+nx"}, 2, 1},
+		// nx-1, plane-1 and plane-nx below 2^40: one comparison of
+		// their OR.
+		{[]string{"0", "-1", "+1", "-nx", "+nx", "-plane", "+plane"}, 2, 1},
+		{[]string{"-1", "0", "+1", "+2"}, 2, 0},
 	} {
 		f := stencil(tc.offs)
 		verify(t, f)
@@ -88,11 +91,17 @@ func TestRangeChecks(t *testing.T) {
 		// The fast path compares two indices with the length (and
 		// uniform values with constants).
 		e := f.Blocks[0]
-		lens := 0
+		lens, uniform := 0, 0
 		for _, v := range e.Values {
 			if v.Op == OpLt && v.Args[1].Op == OpBitcast && v.Args[1].Args[0].Op == OpParam {
 				lens++
 			}
+			if v.Op == OpLt && v.Args[1].Op == OpConst {
+				uniform++
+			}
+		}
+		if uniform != tc.uniform {
+			t.Errorf("%v: %d comparisons of uniform values on the fast path, want %d\n%s", tc.offs, uniform, tc.uniform, Format(f))
 		}
 		if lens != tc.after {
 			t.Errorf("%v: %d comparisons with the length on the fast path, want %d\n%s", tc.offs, lens, tc.after, Format(f))

@@ -480,7 +480,7 @@ $T_6:
 )
 .reqntid 8, 8, 4
 {
-	.reg .pred %p<23>;
+	.reg .pred %p<21>;
 	.reg .b32 %r<56>;
 	.reg .b64 %rd<82>;
 	.reg .b64 %trap;
@@ -537,15 +537,13 @@ $L_2:
 	and.pred %p6, %p5, %p4;
 	mov.b64 %rd25, -1;
 	add.s64 %rd26, %rd5, %rd25;
-	mov.b64 %rd27, %rd26;
-	mov.b64 %rd28, 1099511627776;
-	setp.lt.u64 %p7, %rd27, %rd28;
+	add.s64 %rd27, %rd31, %rd25;
+	or.b64 %rd28, %rd26, %rd27;
+	mov.b64 %rd29, %rd28;
+	mov.b64 %rd30, 1099511627776;
+	setp.lt.u64 %p7, %rd29, %rd30;
 	and.pred %p8, %p6, %p7;
-	add.s64 %rd29, %rd31, %rd25;
-	mov.b64 %rd30, %rd29;
-	setp.lt.u64 %p9, %rd30, %rd28;
-	and.pred %p10, %p8, %p9;
-	@!%p10 bra $L_29;
+	@!%p8 bra $L_29;
 $L_27:
 	mov.b64 %rd55, 4;
 	mul.lo.s64 %rd56, %rd11, %rd55;
@@ -614,24 +612,24 @@ $L_27:
 $L_3:
 	ld.param.s64 %rd31, [variants_Conv3D_param_2];
 	sub.s64 %rd32, %rd31, %rd43;
-	setp.ge.s64 %p11, %rd33, %rd32;
-	@%p11 bra $L_1;
+	setp.ge.s64 %p9, %rd33, %rd32;
+	@%p9 bra $L_1;
 	bra $L_2;
 $L_4:
 	add.s64 %rd33, %rd40, %rd41;
-	setp.lt.s64 %p12, %rd33, %rd43;
-	@%p12 bra $L_1;
+	setp.lt.s64 %p10, %rd33, %rd43;
+	@%p10 bra $L_1;
 	bra $L_3;
 $L_5:
 	ld.param.s64 %rd34, [variants_Conv3D_param_1];
 	cvt.s64.s32 %rd35, %r20;
 	sub.s64 %rd36, %rd34, %rd43;
-	setp.ge.s64 %p13, %rd35, %rd36;
-	@%p13 bra $L_1;
+	setp.ge.s64 %p11, %rd35, %rd36;
+	@%p11 bra $L_1;
 	bra $L_4;
 $L_6:
-	setp.lt.s32 %p14, %r20, %r9;
-	@%p14 bra $L_1;
+	setp.lt.s32 %p12, %r20, %r9;
+	@%p12 bra $L_1;
 	bra $L_5;
 $L_7:
 	ld.param.s64 %rd37, [variants_Conv3D_param_0];
@@ -653,8 +651,8 @@ $L_7:
 	cvt.s64.s32 %rd42, %r8;
 	mov.b64 %rd43, 1;
 	sub.s64 %rd44, %rd37, %rd43;
-	setp.ge.s64 %p15, %rd42, %rd44;
-	@%p15 bra $L_1;
+	setp.ge.s64 %p13, %rd42, %rd44;
+	@%p13 bra $L_1;
 	bra $L_6;
 $L_9:
 	sub.s64 %rd45, %rd10, %rd43;
@@ -662,31 +660,31 @@ $L_9:
 	add.s64 %rd47, %rd20, %rd43;
 	add.s64 %rd48, %rd19, %rd43;
 	mov.b64 %rd49, %rd45;
-	setp.lt.u64 %p16, %rd49, %rd14;
+	setp.lt.u64 %p14, %rd49, %rd14;
 	mov.b64 %rd50, %rd46;
 	mov.b64 %rd51, %rd16;
 	mov.b64 %rd52, %rd18;
 	mov.b64 %rd53, %rd47;
 	mov.b64 %rd54, %rd48;
-	@!%p16 bra $L_12;
+	@!%p14 bra $L_12;
 $L_11:
-	setp.lt.u64 %p17, %rd50, %rd14;
-	@!%p17 bra $L_14;
+	setp.lt.u64 %p15, %rd50, %rd14;
+	@!%p15 bra $L_14;
 $L_13:
-	setp.lt.u64 %p18, %rd51, %rd14;
-	@!%p18 bra $L_16;
+	setp.lt.u64 %p16, %rd51, %rd14;
+	@!%p16 bra $L_16;
 $L_15:
-	setp.lt.u64 %p19, %rd17, %rd14;
-	@!%p19 bra $L_18;
+	setp.lt.u64 %p17, %rd17, %rd14;
+	@!%p17 bra $L_18;
 $L_17:
-	setp.lt.u64 %p20, %rd52, %rd14;
-	@!%p20 bra $L_20;
+	setp.lt.u64 %p18, %rd52, %rd14;
+	@!%p18 bra $L_20;
 $L_19:
-	setp.lt.u64 %p21, %rd53, %rd14;
-	@!%p21 bra $L_22;
+	setp.lt.u64 %p19, %rd53, %rd14;
+	@!%p19 bra $L_22;
 $L_21:
-	setp.lt.u64 %p22, %rd54, %rd14;
-	@!%p22 bra $L_24;
+	setp.lt.u64 %p20, %rd54, %rd14;
+	@!%p20 bra $L_24;
 $L_23:
 	@!%p3 bra $L_26;
 $L_25:
@@ -940,7 +938,7 @@ $T_10:
 )
 .reqntid 8, 8, 4
 {
-	.reg .pred %p<23>;
+	.reg .pred %p<21>;
 	.reg .b32 %r<56>;
 	.reg .b64 %rd<82>;
 	.reg .b64 %trap;
@@ -997,15 +995,13 @@ $L_2:
 	and.pred %p6, %p5, %p4;
 	mov.b64 %rd25, -1;
 	add.s64 %rd26, %rd5, %rd25;
-	mov.b64 %rd27, %rd26;
-	mov.b64 %rd28, 1099511627776;
-	setp.lt.u64 %p7, %rd27, %rd28;
+	add.s64 %rd27, %rd31, %rd25;
+	or.b64 %rd28, %rd26, %rd27;
+	mov.b64 %rd29, %rd28;
+	mov.b64 %rd30, 1099511627776;
+	setp.lt.u64 %p7, %rd29, %rd30;
 	and.pred %p8, %p6, %p7;
-	add.s64 %rd29, %rd31, %rd25;
-	mov.b64 %rd30, %rd29;
-	setp.lt.u64 %p9, %rd30, %rd28;
-	and.pred %p10, %p8, %p9;
-	@!%p10 bra $L_29;
+	@!%p8 bra $L_29;
 $L_27:
 	mov.b64 %rd55, 4;
 	mul.lo.s64 %rd56, %rd11, %rd55;
@@ -1074,24 +1070,24 @@ $L_27:
 $L_3:
 	ld.param.s64 %rd31, [variants_Conv3D_nc_param_2];
 	sub.s64 %rd32, %rd31, %rd43;
-	setp.ge.s64 %p11, %rd33, %rd32;
-	@%p11 bra $L_1;
+	setp.ge.s64 %p9, %rd33, %rd32;
+	@%p9 bra $L_1;
 	bra $L_2;
 $L_4:
 	add.s64 %rd33, %rd40, %rd41;
-	setp.lt.s64 %p12, %rd33, %rd43;
-	@%p12 bra $L_1;
+	setp.lt.s64 %p10, %rd33, %rd43;
+	@%p10 bra $L_1;
 	bra $L_3;
 $L_5:
 	ld.param.s64 %rd34, [variants_Conv3D_nc_param_1];
 	cvt.s64.s32 %rd35, %r20;
 	sub.s64 %rd36, %rd34, %rd43;
-	setp.ge.s64 %p13, %rd35, %rd36;
-	@%p13 bra $L_1;
+	setp.ge.s64 %p11, %rd35, %rd36;
+	@%p11 bra $L_1;
 	bra $L_4;
 $L_6:
-	setp.lt.s32 %p14, %r20, %r9;
-	@%p14 bra $L_1;
+	setp.lt.s32 %p12, %r20, %r9;
+	@%p12 bra $L_1;
 	bra $L_5;
 $L_7:
 	ld.param.s64 %rd37, [variants_Conv3D_nc_param_0];
@@ -1113,8 +1109,8 @@ $L_7:
 	cvt.s64.s32 %rd42, %r8;
 	mov.b64 %rd43, 1;
 	sub.s64 %rd44, %rd37, %rd43;
-	setp.ge.s64 %p15, %rd42, %rd44;
-	@%p15 bra $L_1;
+	setp.ge.s64 %p13, %rd42, %rd44;
+	@%p13 bra $L_1;
 	bra $L_6;
 $L_9:
 	sub.s64 %rd45, %rd10, %rd43;
@@ -1122,31 +1118,31 @@ $L_9:
 	add.s64 %rd47, %rd20, %rd43;
 	add.s64 %rd48, %rd19, %rd43;
 	mov.b64 %rd49, %rd45;
-	setp.lt.u64 %p16, %rd49, %rd14;
+	setp.lt.u64 %p14, %rd49, %rd14;
 	mov.b64 %rd50, %rd46;
 	mov.b64 %rd51, %rd16;
 	mov.b64 %rd52, %rd18;
 	mov.b64 %rd53, %rd47;
 	mov.b64 %rd54, %rd48;
-	@!%p16 bra $L_12;
+	@!%p14 bra $L_12;
 $L_11:
-	setp.lt.u64 %p17, %rd50, %rd14;
-	@!%p17 bra $L_14;
+	setp.lt.u64 %p15, %rd50, %rd14;
+	@!%p15 bra $L_14;
 $L_13:
-	setp.lt.u64 %p18, %rd51, %rd14;
-	@!%p18 bra $L_16;
+	setp.lt.u64 %p16, %rd51, %rd14;
+	@!%p16 bra $L_16;
 $L_15:
-	setp.lt.u64 %p19, %rd17, %rd14;
-	@!%p19 bra $L_18;
+	setp.lt.u64 %p17, %rd17, %rd14;
+	@!%p17 bra $L_18;
 $L_17:
-	setp.lt.u64 %p20, %rd52, %rd14;
-	@!%p20 bra $L_20;
+	setp.lt.u64 %p18, %rd52, %rd14;
+	@!%p18 bra $L_20;
 $L_19:
-	setp.lt.u64 %p21, %rd53, %rd14;
-	@!%p21 bra $L_22;
+	setp.lt.u64 %p19, %rd53, %rd14;
+	@!%p19 bra $L_22;
 $L_21:
-	setp.lt.u64 %p22, %rd54, %rd14;
-	@!%p22 bra $L_24;
+	setp.lt.u64 %p20, %rd54, %rd14;
+	@!%p20 bra $L_24;
 $L_23:
 	@!%p3 bra $L_26;
 $L_25:
