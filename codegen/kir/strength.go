@@ -1,5 +1,7 @@
 package kir
 
+import "fmt"
+
 // StrengthReduce replaces index and address arithmetic that is affine in
 // a basic induction variable by a derived induction variable. For a loop
 // whose header holds iv = phi(init, iv+step), step loop-invariant, a
@@ -30,17 +32,47 @@ func StrengthReduce(f *Func) int {
 			continue
 		}
 		for _, iv := range l.Header.Phis() {
-			step, ok := basicIV(l, iv, li)
+			steps, ok := ivSteps(l, iv, li)
 			if !ok {
 				continue
 			}
-			n += reduceIV(f, l, pre, latch, pi, li, iv, step)
+			n += reduceIV(f, l, pre, latch, pi, li, iv, steps)
 		}
 	}
 	if n > 0 {
 		RemoveDead(f)
 	}
 	return n
+}
+
+// ivSteps reports whether phi of l's header is a basic induction
+// variable: phi(init, phi+s1+s2+...) with every s invariant in l (an
+// unrolled loop adds its step once per copy of the body). It returns the
+// s in order.
+func ivSteps(l *Loop, phi *Value, li int) (steps []*Value, ok bool) {
+	if phi.Op != OpPhi || !phi.Type.Kind.IsInt() {
+		return nil, false
+	}
+	x := phi.Args[li]
+	for n := 0; n < 64; n++ {
+		if x == phi {
+			return steps, len(steps) > 0
+		}
+		if x.Op != OpAdd || !l.Blocks[x.Block] {
+			return nil, false
+		}
+		switch {
+		case loopInvariant(l, x.Args[1]):
+			steps = append(steps, x.Args[1])
+			x = x.Args[0]
+		case loopInvariant(l, x.Args[0]):
+			steps = append(steps, x.Args[0])
+			x = x.Args[1]
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // derived is what reduceIV knows of a value of the loop: whether it is
@@ -51,7 +83,7 @@ type derived struct {
 	mulNC bool // a multiplication by a non-constant value
 }
 
-func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv, step *Value) int {
+func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv *Value, steps []*Value) int {
 	memo := map[*Value]derived{iv: {ok: true}}
 	inv := func(v *Value) bool { return loopInvariant(l, v) }
 	// out gives an invariant value for use in the preheader: a constant
@@ -155,7 +187,8 @@ func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv, step *Value) 
 	next := iv.Args[li]
 	n := 0
 	initMemo := map[*Value]*Value{iv: iv.Args[pi]}
-	stepMemo := map[*Value]*Value{iv: out(step)}
+	var step *Value // the sum of steps, made in the preheader when needed
+	stepMemo := map[*Value]*Value{}
 	var initOf, stepOf func(v *Value) *Value
 	initOf = func(v *Value) *Value {
 		if inv(v) {
@@ -170,6 +203,15 @@ func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv, step *Value) 
 		return r
 	}
 	stepOf = func(v *Value) *Value {
+		if v == iv {
+			if step == nil {
+				step = out(steps[0])
+				for _, s := range steps[1:] {
+					step = f.NewValue(pre, OpAdd, iv.Type, step, out(s))
+				}
+			}
+			return step
+		}
 		if r, ok := stepMemo[v]; ok {
 			return r
 		}
@@ -206,6 +248,25 @@ func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv, step *Value) 
 	// more, or holds a multiplication by a non-constant value.
 	repl := map[*Value]*Value{}
 	work := map[*Value]derived{}
+	byKey := map[string]*Value{}
+	keys := map[*Value]string{}
+	var exprKey func(v *Value) string
+	exprKey = func(v *Value) string {
+		if k, ok := keys[v]; ok {
+			return k
+		}
+		var k string
+		switch {
+		case v.Op == OpConst:
+			k = fmt.Sprintf("c%v:%x", v.Type, v.Imm)
+		case v == iv || inv(v):
+			k = fmt.Sprintf("v%d", v.ID)
+		default:
+			k = fmt.Sprintf("(%d %v %s %s)", v.Op, v.Type, exprKey(v.Args[0]), exprKey(v.Args[1]))
+		}
+		keys[v] = k
+		return k
+	}
 	for _, v := range cands {
 		w := derived{ok: true, ops: 1, mulNC: v.Op == OpMul && !(v.Args[0].Op == OpConst || v.Args[1].Op == OpConst)}
 		for _, a := range v.Args {
@@ -220,7 +281,15 @@ func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv, step *Value) 
 		if v == next || !usedOutside[v] || w.ops < 2 && !w.mulNC {
 			continue
 		}
+		// Equal chains in two places (a fast and a slow path) share
+		// one phi.
+		key := exprKey(v)
+		if j, ok := byKey[key]; ok {
+			repl[v] = j
+			continue
+		}
 		j := f.NewPhi(l.Header, v.Type)
+		byKey[key] = j
 		s := stepOf(v)
 		var jn *Value
 		if v.Type.Kind == Ptr {
