@@ -278,7 +278,7 @@ func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv *Value, steps 
 			w.mulNC = w.mulNC || wa.mulNC
 		}
 		work[v] = w
-		if v == next || !usedOutside[v] || w.ops < 2 && !w.mulNC {
+		if v == next || !usedOutside[v] || !w.mulNC {
 			continue
 		}
 		// Equal chains in two places (a fast and a slow path) share
