@@ -354,6 +354,9 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 		}
 	}
 	inRange := func(v *Value, hi int64) {
+		if v.Op == OpConst && v.Int() >= -lcBound && v.Int() <= hi {
+			return // known to hold
+		}
 		and(f.NewValue(pre, OpGe, TBool, v, k64(-lcBound)))
 		and(f.NewValue(pre, OpLe, TBool, v, k64(hi)))
 	}
