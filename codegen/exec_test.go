@@ -197,6 +197,15 @@ func TestInterpreterCatchesMissingChecks(t *testing.T) {
 // first, and so with which cause, depends on scheduling; whether the
 // launch traps does not), and compute the same bytes. aName and bName say
 // how each was compiled, for messages.
+// racyOnRandomInputs are kernels of the race-free corpora that are race-free
+// only under a caller's precondition random inputs do not meet (each has a
+// //gpukvet:ignore races saying so). The interpreter runs threads
+// concurrently, so which write lands differs from run to run: only their
+// traps are compared.
+var racyOnRandomInputs = map[string]string{
+	"kernels_Scatter": "idx must be a permutation; random indices repeat, so two threads write one element",
+}
+
 func runTwins(t *testing.T, a, b *codegen.Module, raceFree bool, r *rand.Rand, aName, bName string) (runs, trapped int) {
 	t.Helper()
 	if len(a.IR.Funcs) != len(b.IR.Funcs) {
@@ -232,7 +241,7 @@ func runTwins(t *testing.T, a, b *codegen.Module, raceFree bool, r *rand.Rand, a
 				t.Errorf("%s: trap %+v %s, %+v %s", k.Entry, trapA, aName, trapB, bName)
 				continue
 			}
-			if trapA == nil && !floatAtomics(f) {
+			if trapA == nil && !floatAtomics(f) && racyOnRandomInputs[k.Entry] == "" {
 				for j := range args {
 					if args[j].Buf != nil && !bytes.Equal(args[j].Buf.Data, argsB[j].Buf.Data) {
 						t.Errorf("%s: parameter %s differs %s and %s", k.Entry, k.EntryParams[j].Name, aName, bName)
