@@ -197,15 +197,8 @@ var knownGaps = map[string]struct {
 	lacking map[string]map[string]string
 }{
 	"vulkan": {
-		any: []string{},
-		byCase: map[string]string{
-			// NVIDIA's driver gave (x+1+2+3)*2 1 ULP off in float64 (the
-			// kernel has no division): the sum reassociated. The emitter
-			// now marks sums without a product operand NoContraction,
-			// which forbids that; drop this entry once the H200 run
-			// reports the case passing.
-			"PointerLocal": "1 ULP apart, 0 allowed",
-		},
+		any:    []string{},
+		byCase: map[string]string{},
 		lacking: map[string]map[string]string{
 			// Without shaderDenormPreserveFloat32 (NVIDIA's driver) the
 			// device may flush float32 subnormals to zero: Math32 feeds
