@@ -154,6 +154,11 @@ func appendFacts(out []fact, c *Value, holds bool) []fact {
 	return out
 }
 
+// negatedCompare maps a comparison to the one that holds when it does not
+// (one map for every call: building it per fact cost the prover most of its
+// time on large kernels).
+var negatedCompare = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt, OpEq: OpNe, OpNe: OpEq}
+
 // appendFact appends what c, a condition other than a conjunction or a
 // negation, says when it holds (or not).
 func appendFact(out []fact, c *Value, holds bool) []fact {
@@ -169,7 +174,7 @@ func appendFact(out []fact, c *Value, holds bool) []fact {
 	a, b := c.Args[0], c.Args[1]
 	op := c.Op
 	if !holds {
-		op = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt, OpEq: OpNe, OpNe: OpEq}[op]
+		op = negatedCompare[op]
 	}
 	switch op {
 	case OpLt:
