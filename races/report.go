@@ -78,13 +78,7 @@ func (k *kernelAn) findRaces() []Race {
 		founds = append(founds, found{racePair{a, b, start, cross}, out, key})
 	}
 	for _, s := range starts {
-		r := k.region(s)
-		var in []*access
-		for _, a := range k.accesses {
-			if r[a.node.id] {
-				in = append(in, a)
-			}
-		}
+		in := k.accessesIn(s)
 		for i, a := range in {
 			for _, b := range in[i:] {
 				if !conflict(a, b) || done[[2]int{a.idx, b.idx}] || k.sameBlockApart(a, b) || settled(a, b) {
@@ -150,13 +144,7 @@ func (k *kernelAn) findRaces() []Race {
 func (k *kernelAn) pairsAt(key string, keyOf func(a, b *access) (string, token.Pos), starts []*node) []racePair {
 	var out []racePair
 	for _, s := range starts {
-		r := k.region(s)
-		var in []*access
-		for _, a := range k.accesses {
-			if r[a.node.id] {
-				in = append(in, a)
-			}
-		}
+		in := k.accessesIn(s)
 		for i, a := range in {
 			for _, b := range in[i:] {
 				if conflict(a, b) && !k.sameBlockApart(a, b) {
@@ -290,4 +278,17 @@ func baseVerb(a *access) string {
 		return "write"
 	}
 	return "read"
+}
+
+// accessesIn lists the kernel's accesses in the barrier interval that
+// starts at s, in program order.
+func (k *kernelAn) accessesIn(s *node) []*access {
+	r := k.region(s)
+	var in []*access
+	for _, a := range k.accesses {
+		if r[a.node.id] {
+			in = append(in, a)
+		}
+	}
+	return in
 }

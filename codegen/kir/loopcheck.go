@@ -428,25 +428,8 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 	for _, ch := range checks {
 		drop[ch.b] = true
 	}
-	bm := map[*Block]*Block{}
-	vm := map[*Value]*Value{}
-	for _, b := range blocks {
-		nb := f.NewBlock(b.Kind, b.Comment)
-		bm[b] = nb
-		for _, v := range b.Values {
-			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Args: append([]*Value(nil), v.Args...), Imm: v.Imm,
-				Index: v.Index, NoFuse: v.NoFuse, Block: nb, Pos: v.Pos}
-			f.nextID++
-			vm[v] = nv
-			nb.Values = append(nb.Values, nv)
-		}
-	}
-	mapV := func(v *Value) *Value {
-		if m, ok := vm[v]; ok {
-			return m
-		}
-		return v
-	}
+	bm, vm := cloneBlocks(f, blocks)
+	mapV := func(v *Value) *Value { return mapped(vm, v) }
 	// Each copy leaves through a block of its own, so that each loop has
 	// its own merge block and the versioning branch merges at e.
 	slowExit := f.NewBlock(e.Kind, e.Comment)
@@ -455,10 +438,7 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 		if b == e {
 			return fastExit
 		}
-		if m, ok := bm[b]; ok {
-			return m
-		}
-		return b
+		return mapped(bm, b)
 	}
 	for _, b := range blocks {
 		nb := bm[b]

@@ -349,8 +349,8 @@ func unrollLoop(f *Func, l *Loop) bool {
 }
 
 // mapped is v's copy in m, or v itself when the copied region does not
-// define it (a value from before the loop).
-func mapped(m map[*Value]*Value, v *Value) *Value {
+// define it (a value from before the loop, a block outside the region).
+func mapped[T comparable](m map[T]T, v T) T {
 	if r, ok := m[v]; ok {
 		return r
 	}

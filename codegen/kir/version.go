@@ -218,31 +218,9 @@ end:
 	set := append([]*Block{slow}, region...)
 
 	// The copy without checks.
-	bm := map[*Block]*Block{}
-	vm := map[*Value]*Value{}
-	for _, b := range set {
-		c := f.NewBlock(b.Kind, b.Comment)
-		bm[b] = c
-		for _, v := range b.Values {
-			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Args: append([]*Value(nil), v.Args...), Imm: v.Imm,
-				Index: v.Index, NoFuse: v.NoFuse, Block: c, Pos: v.Pos}
-			f.nextID++
-			vm[v] = nv
-			c.Values = append(c.Values, nv)
-		}
-	}
-	mapV := func(v *Value) *Value {
-		if m, ok := vm[v]; ok {
-			return m
-		}
-		return v
-	}
-	mapB := func(b *Block) *Block {
-		if m, ok := bm[b]; ok {
-			return m
-		}
-		return b
-	}
+	bm, vm := cloneBlocks(f, set)
+	mapV := func(v *Value) *Value { return mapped(vm, v) }
+	mapB := func(b *Block) *Block { return mapped(bm, b) }
 	fast := map[*Block]bool{}
 	for _, c := range bm {
 		fast[c] = true
@@ -425,4 +403,25 @@ func hoistTo(f *Func, h *Block, v *Value, in map[*Block]bool, memo map[*Value]*V
 		memo[u] = nv
 	}
 	return memo[v]
+}
+
+// cloneBlocks copies blocks into new blocks of f, value for value, with
+// the copies' arguments, successors and predecessors still naming the
+// originals: the caller remaps them once it knows where each copy leads.
+// It returns the maps from each original block and value to its copy.
+func cloneBlocks(f *Func, blocks []*Block) (map[*Block]*Block, map[*Value]*Value) {
+	bm := map[*Block]*Block{}
+	vm := map[*Value]*Value{}
+	for _, b := range blocks {
+		c := f.NewBlock(b.Kind, b.Comment)
+		bm[b] = c
+		for _, v := range b.Values {
+			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Args: append([]*Value(nil), v.Args...), Imm: v.Imm,
+				Index: v.Index, NoFuse: v.NoFuse, Block: c, Pos: v.Pos}
+			f.nextID++
+			vm[v] = nv
+			c.Values = append(c.Values, nv)
+		}
+	}
+	return bm, vm
 }
