@@ -1,5 +1,7 @@
 package kir
 
+import "slices"
+
 // Row-major bounds for VersionChecks. A guarded access of a 2-D array laid
 // out in rows, `if a < rows && x < cols { in[a*cols+x] }`, with a and x
 // provably non-negative, lies in [0, rows*cols-1] whenever its guard
@@ -49,7 +51,7 @@ func rowMajorBound(p *prover, h *Block, guard, ok *Value) (rows, cols, length *V
 		}
 		for j := range 2 {
 			a, c := m.Args[j], m.Args[1-j]
-			if p.rng(a, h).lo < 0 || !uniform.isUniform(c) || !contains0(below[x], c) {
+			if p.rng(a, h).lo < 0 || !uniform.isUniform(c) || !slices.Contains(below[x], c) {
 				continue
 			}
 			for _, r := range below[a] {
@@ -62,25 +64,11 @@ func rowMajorBound(p *prover, h *Block, guard, ok *Value) (rows, cols, length *V
 	return nil, nil, nil, false
 }
 
-func contains0(vs []*Value, v *Value) bool {
-	for _, x := range vs {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // rowMajorTest computes, at the end of h, rows and cols in [1, 2^31] and
 // u64(rows*cols-1) < u64(length).
 func rowMajorTest(f *Func, h *Block, rows, cols, length *Value) *Value {
-	konst := func(t Type, x uint64) *Value {
-		c := f.NewValue(h, OpConst, t)
-		c.Imm = x
-		return c
-	}
-	one := konst(TI64, 1)
-	lim := konst(TU64, 1<<31)
+	one := f.NewConst(h, TI64, 1)
+	lim := f.NewConst(h, TU64, 1<<31)
 	inRange := func(v *Value) *Value {
 		return f.NewValue(h, OpLt, TBool, f.NewValue(h, OpBitcast, TU64, f.NewValue(h, OpSub, TI64, v, one)), lim)
 	}

@@ -430,6 +430,13 @@ func (f *Func) NewValue(b *Block, op Op, t Type, args ...*Value) *Value {
 	return v
 }
 
+// NewConst appends the constant x of type t to b.
+func (f *Func) NewConst(b *Block, t Type, x uint64) *Value {
+	c := f.NewValue(b, OpConst, t)
+	c.Imm = x
+	return c
+}
+
 // NewPhi inserts a phi at the start of b (after its other phis).
 func (f *Func) NewPhi(b *Block, t Type) *Value {
 	v := &Value{ID: f.nextID, Op: OpPhi, Type: t, Block: b}

@@ -98,20 +98,11 @@ func loopShape(l *Loop) (pre, latch *Block, pi, li int, ok bool) {
 // basicIV reports whether phi of l's header is iv = phi(init, iv+step)
 // with step invariant in l; it returns step.
 func basicIV(l *Loop, phi *Value, li int) (step *Value, ok bool) {
-	if phi.Op != OpPhi || !phi.Type.Kind.IsInt() {
+	steps, ok := ivSteps(l, phi, li)
+	if !ok || len(steps) != 1 {
 		return nil, false
 	}
-	next := phi.Args[li]
-	if next.Op != OpAdd || !l.Blocks[next.Block] {
-		return nil, false
-	}
-	switch {
-	case next.Args[0] == phi && loopInvariant(l, next.Args[1]):
-		return next.Args[1], true
-	case next.Args[1] == phi && loopInvariant(l, next.Args[0]):
-		return next.Args[0], true
-	}
-	return nil, false
+	return steps[0], true
 }
 
 // loopInvariant reports whether v has one value in every iteration of l:
@@ -334,11 +325,7 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 
 	// The test, at the end of the preheader.
 	pre := c.pre
-	k64 := func(x int64) *Value {
-		v := f.NewValue(pre, OpConst, TI64)
-		v.Imm = uint64(x)
-		return v
-	}
+	k64 := func(x int64) *Value { return f.NewConst(pre, TI64, uint64(x)) }
 	wide := func(v *Value) *Value {
 		if v.Type.Kind == I64 {
 			return v

@@ -364,11 +364,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 		mono[k] = v
 		return v
 	}
-	konst := func(t Type, x uint64) *Value {
-		c := f.NewValue(b, OpConst, t)
-		c.Imm = x
-		return c
-	}
+	konst := func(t Type, x uint64) *Value { return f.NewConst(b, t, x) }
 	materialize := func(fm lform) *Value {
 		// Positive terms first, so that a -1 is a subtraction.
 		keys := make([]string, 0, len(fm.terms))

@@ -92,9 +92,7 @@ func reduceIV(f *Func, l *Loop, pre, latch *Block, pi, li int, iv *Value, steps 
 		if !l.Blocks[v.Block] {
 			return v
 		}
-		c := f.NewValue(pre, OpConst, v.Type)
-		c.Imm = v.Imm
-		return c
+		return f.NewConst(pre, v.Type, v.Imm)
 	}
 	var of func(v *Value, depth int) derived
 	of = func(v *Value, depth int) derived {
