@@ -108,6 +108,9 @@ type forms struct {
 	memo    map[*Value]lform
 	atoms   map[string][]*Value // monomial key → its atoms
 	uniform map[*Value]bool
+	// stop holds values taken as atoms whatever their operation: the
+	// thread values a guard bounds (guardbound.go).
+	stop map[*Value]bool
 }
 
 func monoKey(atoms []*Value) string {
@@ -138,7 +141,7 @@ func (fs *forms) of(v *Value, depth int) lform {
 	}
 	var r lform
 	switch {
-	case v.Type.Kind != I64 || depth > 32:
+	case v.Type.Kind != I64 || depth > 32 || fs.stop[v]:
 		r = fs.atom(v)
 	case v.Op == OpConst:
 		r = lform{k: int64(v.Imm), terms: map[string]int64{}}
@@ -279,9 +282,19 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 		return 0
 	}
 
+	// Checks under a guard that bounds their thread values become tests
+	// of uniform values (guardbound.go); the rest are grouped.
+	// (The two share the monomial keys' atoms, which materialize reads.)
 	fs := &forms{memo: map[*Value]lform{}, atoms: map[string][]*Value{}, uniform: map[*Value]bool{}}
+	drop, tests := guardPlan(p, b, leaves, fs.atoms)
+	if drop == nil {
+		drop = map[*Value]bool{}
+	}
 	var groups [][]rangeCheck
 	for _, l := range leaves {
+		if drop[l] {
+			continue
+		}
 		idx, length, ok := unsignedLess(l)
 		if !ok || idx.Type.Kind != I64 {
 			continue
@@ -303,29 +316,25 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 		}
 	}
 
-	drop := map[*Value]bool{}
-	var tests []lform // each must lie in [0, bound) (unsigned)
-	var bounds []uint64
 	testKeys := map[string]bool{}
 	for _, g := range groups {
-		gt, gb, keep, ok := planGroup(p, fs, b, g)
+		gt, keep, ok := planGroup(p, fs, b, g)
 		if !ok {
 			continue
 		}
-		var nt []lform
-		var nb []uint64
-		for i, t := range gt {
-			if !testKeys[t.key()+strconv.FormatUint(gb[i], 10)] {
-				nt, nb = append(nt, t), append(nb, gb[i])
+		var nt []rtest
+		for _, t := range gt {
+			if !testKeys[t.form.key()+strconv.FormatUint(t.bound, 10)] {
+				nt = append(nt, t)
 			}
 		}
 		if len(nt)+2 >= len(g) {
 			continue // no gain
 		}
-		for i, t := range nt {
-			testKeys[t.key()+strconv.FormatUint(nb[i], 10)] = true
+		for _, t := range nt {
+			testKeys[t.form.key()+strconv.FormatUint(t.bound, 10)] = true
 		}
-		tests, bounds = append(tests, nt...), append(bounds, nb...)
+		tests = append(tests, nt...)
 		for _, c := range g {
 			if !keep[c.cond] {
 				drop[c.cond] = true
@@ -348,19 +357,22 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	}
 
 	// The new test, at the end of b.
+	// A monomial is its last atom times the product of the others, which
+	// is materialized (and shared) first: nz*nx*ny reuses nx*ny.
 	mono := map[string]*Value{}
-	monoVal := func(k string) *Value {
+	var monoVal func(atoms []*Value) *Value
+	monoVal = func(atoms []*Value) *Value {
+		if len(atoms) == 1 {
+			return atoms[0]
+		}
+		k := monoKey(atoms)
 		if v, ok := mono[k]; ok {
 			return v
 		}
-		var v *Value
-		for _, a := range fs.atoms[k] {
-			if v == nil {
-				v = a
-			} else {
-				v = f.NewValue(b, OpMul, TI64, v, a)
-			}
-		}
+		sorted := append([]*Value(nil), atoms...)
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+		last := len(sorted) - 1
+		v := f.NewValue(b, OpMul, TI64, monoVal(sorted[:last]), sorted[last])
 		mono[k] = v
 		return v
 	}
@@ -379,7 +391,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 		})
 		var sum *Value
 		for _, k := range keys {
-			term := monoVal(k)
+			term := monoVal(fs.atoms[k])
 			c := fm.terms[k]
 			switch {
 			case c == -1 && sum != nil:
@@ -421,9 +433,14 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	// two ORs and one 64-bit compare instead of three compares.
 	byBound := map[uint64]*Value{}
 	var order []uint64
-	for i, t := range tests {
-		v := materialize(t)
-		bd := bounds[i]
+	for _, t := range tests {
+		v := materialize(t.form)
+		if t.length != nil {
+			u64 := func(x *Value) *Value { return f.NewValue(b, OpBitcast, TU64, x) }
+			and(f.NewValue(b, OpLt, TBool, u64(v), u64(t.length)))
+			continue
+		}
+		bd := t.bound
 		if prev, ok := byBound[bd]; ok && bd&(bd-1) == 0 {
 			byBound[bd] = f.NewValue(b, OpOr, TI64, prev, v)
 			continue
@@ -468,9 +485,9 @@ func slowChain(b *Block) (chain []*Block, end *Block, ok bool) {
 // planGroup chooses the smallest and largest offset of group g and the
 // facts that make their checks imply the others: the forms that must lie
 // in [0, bound) at run time. keep holds the two checks that stay.
-func planGroup(p *prover, fs *forms, b *Block, g []rangeCheck) (tests []lform, bounds []uint64, keep map[*Value]bool, ok bool) {
+func planGroup(p *prover, fs *forms, b *Block, g []rangeCheck) (tests []rtest, keep map[*Value]bool, ok bool) {
 	if len(g) < 3 {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
 	// Offsets relative to the first member; the heuristic value of a
 	// monomial of degree d is 2^(16d), a stride being large and positive.
@@ -504,7 +521,7 @@ func planGroup(p *prover, fs *forms, b *Block, g []rangeCheck) (tests []lform, b
 	}
 	for _, d := range diffs {
 		if !fs.small(d) {
-			return nil, nil, nil, false
+			return nil, nil, false
 		}
 		for m := range d.terms {
 			if _, ok := mr[m]; ok {
@@ -528,8 +545,7 @@ func planGroup(p *prover, fs *forms, b *Block, g []rangeCheck) (tests []lform, b
 	sort.Strings(keys)
 	for _, m := range keys {
 		if mr[m].tested {
-			tests = append(tests, lform{k: -1, terms: map[string]int64{m: 1}})
-			bounds = append(bounds, monoBound)
+			tests = append(tests, rtest{form: lform{k: -1, terms: map[string]int64{m: 1}}, bound: monoBound})
 		}
 	}
 	seen := map[string]bool{}
@@ -549,17 +565,16 @@ func planGroup(p *prover, fs *forms, b *Block, g []rangeCheck) (tests []lform, b
 			continue
 		}
 		seen[d.key()] = true
-		tests = append(tests, d)
 		// d >= 0 is d <u 2^62 (|d| < 2^62); when d < 2^40 besides (a
 		// difference of two strides, each in [1, 2^40]), it is also
 		// d <u 2^40, which the new test ORs with the stride tests.
+		t := rtest{form: d, bound: exactMax}
 		if high < monoBound {
-			bounds = append(bounds, monoBound)
-		} else {
-			bounds = append(bounds, exactMax)
+			t.bound = monoBound
 		}
+		tests = append(tests, t)
 	}
-	return tests, bounds, map[*Value]bool{g[lo].cond: true, g[hi].cond: true}, true
+	return tests, map[*Value]bool{g[lo].cond: true, g[hi].cond: true}, true
 }
 
 // mulRange is the product of two ranges, or full when it may overflow.

@@ -1,0 +1,357 @@
+package kir
+
+import (
+	"math"
+	"sort"
+	"strconv"
+)
+
+// Guard bounds for RangeChecks. A stencil's accesses sit under the guard
+// that keeps each thread inside the grid,
+//
+//	if x >= 1 && x < nx-1 && y >= 1 && y < ny-1 && z >= 1 && z < nz-1 {
+//		c := z*(nx*ny) + y*nx + x
+//		... in[c-nx*ny] ... in[c+nx*ny] ... out[c] ...
+//	}
+//
+// and every index is a polynomial in the guarded thread values x, y, z
+// (each of degree one in its monomial) and in uniform values: parameters,
+// block and grid dimensions. Replacing each thread value by the guard's
+// bound on the side its coefficient's sign picks gives the smallest and
+// largest index any thread passing the guard can compute, as polynomials
+// in uniform values only: (nz-1)*nx*ny - nx - 2 for in[c+plane], nx+1 for
+// in[c-plane]. When those lie in [0, len), every thread's check passes, so
+// the combined test of the checks becomes a test of uniform values, the
+// same in every thread: no per-thread index arithmetic or comparison is
+// left before the loads. The checks of one length keep one upper bound
+// when it provably dominates the others, and lower bounds provably
+// non-negative need no test.
+//
+// Exactly: every uniform atom of the polynomials (the values they are
+// built from, nx, ny, nz above) is proved or tested at run time to lie
+// in [0, 2^K), K chosen so that every polynomial involved (the guard's
+// bounds, each index with its thread values in their ranges, the smallest
+// and largest index) is below 2^62 in magnitude. Then each computes its
+// true value in 64 bits (the arithmetic is modulo 2^64 and the true value
+// fits), the guard's comparisons are of true values, a thread passing
+// them has each thread value within its true bounds, and with every
+// monomial of uniform atoms non-negative its index lies between the true
+// smallest and largest index. So the test is sound; it may be stronger
+// than the checks (a grid of 2^21 columns fails it), which RangeChecks'
+// slow path covers: it runs the checks one by one and continues.
+//
+// Sign reasoning (does one bound dominate another, is a lower bound
+// non-negative) substitutes a = lb(a) + a' for each atom, with lb(a) its
+// lower bound (0, or what a thread passing the guard implies: x >= 1 and
+// x < nx-1 give nx >= 3), and asks that every coefficient of the expanded
+// polynomial in the a' be non-negative: a sufficient condition that
+// proves nx*ny - nx >= 0 (3*a'+... after the shift) where interval
+// arithmetic over independent monomials cannot.
+
+// rtest is one test of RangeChecks' new combined test: u64(form) <
+// bound, or u64(form) < u64(length) when length is set.
+type rtest struct {
+	form   lform
+	bound  uint64
+	length *Value
+}
+
+// threadBound is the guard's range of a thread value: lo <= t <= hi, both
+// forms over uniform atoms.
+type threadBound struct{ lo, hi lform }
+
+// guardPlan finds the checks among leaves (u64(idx) < u64(length), all
+// at the end of b) that guard bounds cover, and the tests that replace
+// them. It returns nothing when it covers fewer than two checks.
+func guardPlan(p *prover, b *Block, leaves []*Value, atoms map[string][]*Value) (drop map[*Value]bool, tests []rtest) {
+	fs := &forms{memo: map[*Value]lform{}, atoms: atoms, uniform: map[*Value]bool{}, stop: map[*Value]bool{}}
+	tb := guardThreadBounds(p, fs, b)
+	if len(tb) == 0 {
+		return nil, nil
+	}
+	for t := range tb {
+		fs.stop[t] = true
+	}
+	type covered struct {
+		cond, length *Value
+		idx, lo, hi  lform
+	}
+	var cs []covered
+	for _, l := range leaves {
+		idx, length, ok := unsignedLess(l)
+		if !ok || idx.Type.Kind != I64 {
+			continue
+		}
+		form := fs.of(idx, 0)
+		// Thread values no guard bounds may still have constant bounds
+		// (tid.x in [0, 1023]).
+		for m := range form.terms {
+			for _, a := range fs.atoms[m] {
+				if r := p.rng(a, b); tb[a] == nil && !fs.isUniform(a) && r.lo >= -formConst && r.hi <= formConst {
+					tb[a] = &threadBound{lo: lform{k: r.lo, terms: map[string]int64{}}, hi: lform{k: r.hi, terms: map[string]int64{}}}
+				}
+			}
+		}
+		lo, hi, ok := fs.extremes(form, tb)
+		if ok {
+			cs = append(cs, covered{cond: l, length: length, idx: form, lo: lo, hi: hi})
+		}
+	}
+	if len(cs) < 2 {
+		return nil, nil
+	}
+
+	// Uniform atoms: proved within [0, 2^K) or tested. Every form the
+	// argument uses must stay below 2^62 for the chosen K.
+	var used []lform
+	for _, t := range tb {
+		used = append(used, t.lo, t.hi)
+	}
+	for _, c := range cs {
+		used = append(used, c.lo, c.hi)
+	}
+	uatoms := map[*Value]bool{}
+	for _, fm := range used {
+		for m := range fm.terms {
+			for _, a := range fs.atoms[m] {
+				uatoms[a] = true
+			}
+		}
+	}
+	k := 0
+	for try := 40; try >= 8 && k == 0; try-- {
+		bound := func(a *Value) float64 {
+			if r := p.rng(a, b); r.lo >= 0 && r.hi < 1<<try {
+				return float64(r.hi)
+			}
+			return math.Ldexp(1, try)
+		}
+		fits := func(fm lform) bool {
+			s := math.Abs(float64(fm.k))
+			for m, c := range fm.terms {
+				x := math.Abs(float64(c))
+				for _, a := range fs.atoms[m] {
+					if tb[a] == nil {
+						x *= bound(a)
+					} else {
+						t := tb[a]
+						x *= max(fs.magnitude(t.lo, bound), fs.magnitude(t.hi, bound))
+					}
+				}
+				s += x
+			}
+			return s < exactMax
+		}
+		ok := true
+		for _, fm := range used {
+			ok = ok && fits(fm)
+		}
+		for _, c := range cs {
+			ok = ok && fits(c.idx)
+		}
+		if ok {
+			k = try
+		}
+	}
+	if k == 0 {
+		return nil, nil
+	}
+	lb := map[*Value]int64{}
+	var tested []*Value
+	for a := range uatoms {
+		if r := p.rng(a, b); r.lo >= 0 && r.hi < 1<<k {
+			lb[a] = r.lo
+		} else {
+			lb[a] = 0
+			tested = append(tested, a)
+		}
+	}
+	// A thread passing the guard has lo <= hi: a bound hi-lo = a+c with
+	// one atom says a >= -c.
+	for _, t := range tb {
+		d := t.hi.add(t.lo, -1)
+		if len(d.terms) != 1 || d.k > 0 || d.k < -formConst {
+			continue
+		}
+		for m, c := range d.terms {
+			if as := fs.atoms[m]; c == 1 && len(as) == 1 && lb[as[0]] < -d.k {
+				lb[as[0]] = -d.k
+			}
+		}
+	}
+
+	// The tests: the tested atoms' range, then for each length the upper
+	// bounds no other bound of that length dominates, then the lower
+	// bounds not proved non-negative.
+	drop = map[*Value]bool{}
+	if len(tested) > 0 {
+		sort.Slice(tested, func(i, j int) bool { return tested[i].ID < tested[j].ID })
+		for _, a := range tested {
+			tests = append(tests, rtest{form: fs.atom(a), bound: 1 << k})
+		}
+	}
+	seen := map[string]bool{}
+	for i, c := range cs {
+		drop[c.cond] = true
+		dominated := false
+		for j, o := range cs {
+			if j != i && o.length == c.length && fs.nonNegative(o.hi.add(c.hi, -1), lb) &&
+				(j < i || !fs.nonNegative(c.hi.add(o.hi, -1), lb)) {
+				dominated = true // (of two equal bounds, the first stays)
+				break
+			}
+		}
+		key := c.hi.key() + "<" + strconv.Itoa(c.length.ID)
+		if !dominated && !seen[key] {
+			seen[key] = true
+			tests = append(tests, rtest{form: c.hi, length: c.length})
+		}
+		if !fs.nonNegative(c.lo, lb) && !seen[c.lo.key()] {
+			seen[c.lo.key()] = true
+			tests = append(tests, rtest{form: c.lo, bound: exactMax})
+		}
+	}
+	return drop, tests
+}
+
+// guardThreadBounds returns the thread values (not uniform, 64-bit) that
+// the facts holding at b bound below and above by uniform forms: a guard
+// x < nx-1 gives hi = nx-2; a constant bound may come from the range
+// prover instead (x >= 1 as a fact, or tid.x <= 1023).
+func guardThreadBounds(p *prover, fs *forms, b *Block) map[*Value]*threadBound {
+	lo, hi := map[*Value]lform{}, map[*Value]lform{}
+	var order []*Value // (map order would make the tests' order vary)
+	seen := map[*Value]bool{}
+	note := func(m map[*Value]lform, t *Value, fm lform) {
+		if !seen[t] {
+			seen[t] = true
+			order = append(order, t)
+		}
+		if _, ok := m[t]; !ok {
+			m[t] = fm
+		}
+	}
+	for _, f := range p.facts(b) {
+		if f.unsigned || f.a.Type.Kind != I64 || f.b.Type.Kind != I64 {
+			continue
+		}
+		var strict int64
+		if f.strict {
+			strict = 1
+		}
+		switch ua, ub := fs.isUniform(f.a), fs.isUniform(f.b); {
+		case ub && !ua:
+			note(hi, f.a, fs.of(f.b, 0).add(lform{k: strict}, -1))
+		case ua && !ub:
+			note(lo, f.b, fs.of(f.a, 0).add(lform{k: strict}, 1))
+		}
+	}
+	out := map[*Value]*threadBound{}
+	for _, t := range order {
+		r := p.rng(t, b)
+		l, okl := lo[t]
+		h, okh := hi[t]
+		if !okl && r.lo >= -formConst && r.lo <= formConst {
+			l, okl = lform{k: r.lo, terms: map[string]int64{}}, true
+		}
+		if !okh && r.hi >= -formConst && r.hi <= formConst {
+			h, okh = lform{k: r.hi, terms: map[string]int64{}}, true
+		}
+		if okl && okh && fs.small(l) && fs.small(h) {
+			out[t] = &threadBound{lo: l, hi: h}
+		}
+	}
+	return out
+}
+
+// extremes returns the smallest and largest value of form over the
+// thread values' ranges, each monomial's uniform part taken as
+// non-negative: the thread value at the bound its coefficient's sign
+// picks. A monomial with a thread value that tb does not bound, or with
+// two, fails.
+func (fs *forms) extremes(form lform, tb map[*Value]*threadBound) (lo, hi lform, ok bool) {
+	lo = lform{k: form.k, terms: map[string]int64{}}
+	hi = lform{k: form.k, terms: map[string]int64{}}
+	for m, c := range form.terms {
+		var t *Value
+		var rest []*Value
+		for _, a := range fs.atoms[m] {
+			switch {
+			case fs.isUniform(a):
+				rest = append(rest, a)
+			case t == nil && tb[a] != nil:
+				t = a
+			default:
+				return lform{}, lform{}, false
+			}
+		}
+		r := lform{k: 1, terms: map[string]int64{}}
+		if len(rest) > 0 {
+			k := monoKey(rest)
+			fs.atoms[k] = rest
+			r = lform{terms: map[string]int64{k: 1}}
+		}
+		if t == nil {
+			lo, hi = lo.add(r.scale(c), 1), hi.add(r.scale(c), 1)
+			continue
+		}
+		small, large := tb[t].lo, tb[t].hi
+		if c < 0 {
+			small, large = large, small
+		}
+		lo = lo.add(fs.product(small, r).scale(c), 1)
+		hi = hi.add(fs.product(large, r).scale(c), 1)
+	}
+	return lo, hi, len(lo.terms) <= 4*formTerms && len(hi.terms) <= 4*formTerms
+}
+
+// magnitude bounds |fm| given a bound on each atom's magnitude.
+func (fs *forms) magnitude(fm lform, bound func(*Value) float64) float64 {
+	s := math.Abs(float64(fm.k))
+	for m, c := range fm.terms {
+		x := math.Abs(float64(c))
+		for _, a := range fs.atoms[m] {
+			x *= bound(a)
+		}
+		s += x
+	}
+	return s
+}
+
+// nonNegative reports whether fm >= 0 for every value of its atoms at or
+// above their lower bounds lb (atoms not in lb are not known
+// non-negative: false): after substituting a = lb(a) + a', every
+// coefficient, the constant included, is non-negative.
+func (fs *forms) nonNegative(fm lform, lb map[*Value]int64) bool {
+	coef := map[string]float64{"": float64(fm.k)}
+	for m, c := range fm.terms {
+		as := fs.atoms[m]
+		for _, a := range as {
+			if _, ok := lb[a]; !ok {
+				return false
+			}
+		}
+		// Each subset of the monomial's atoms keeps its a' and takes
+		// the others' lower bounds.
+		for mask := 0; mask < 1<<len(as); mask++ {
+			x := float64(c)
+			var kept []*Value
+			for i, a := range as {
+				if mask&(1<<i) != 0 {
+					kept = append(kept, a)
+				} else {
+					x *= float64(lb[a])
+				}
+			}
+			if x != 0 {
+				coef[monoKey(kept)] += x
+			}
+		}
+	}
+	for _, x := range coef {
+		if x < 0 || x > exactMax {
+			return false
+		}
+	}
+	return true
+}
