@@ -53,3 +53,59 @@ func TestLayoutPushIndirect(t *testing.T) {
 		t.Errorf("7 slices: size %d indirect %v push %d, want 120 false 120", l.Size, l.Indirect, l.PushSize)
 	}
 }
+
+// TestFactsEval: a program of every op class computes Go's results, and a
+// malformed program is an error naming the op, never an answer.
+func TestFactsEval(t *testing.T) {
+	params := map[int]uint64{0: 1000, 1: uint64(1 << 40), 2: ^uint64(0)}
+	param := func(i, off, size int) (uint64, bool) {
+		v, ok := params[i]
+		if !ok || off != 0 {
+			return 0, false
+		}
+		if size < 8 {
+			v &= 1<<(8*size) - 1
+		}
+		return v, true
+	}
+	fs := Facts{Ops: []FactOp{
+		{Op: "param", Kind: "i64", Index: 0},         // 0: n = 1000
+		{Op: "special", Kind: "u32", Index: 0},       // 1: ntid.x = 256
+		{Op: "convert", Kind: "i64", Args: []int{1}}, // 2
+		{Op: "mul", Kind: "i64", Args: []int{0, 2}},  // 3: 256000
+		{Op: "param", Kind: "i64", Index: 1},         // 4: len = 2^40
+		{Op: "bitcast", Kind: "u64", Args: []int{3}}, // 5
+		{Op: "bitcast", Kind: "u64", Args: []int{4}}, // 6
+		{Op: "lt", Kind: "bool", Args: []int{5, 6}},  // 7: true
+		{Op: "param", Kind: "i32", Index: 2},         // 8: -1 as i32
+		{Op: "const", Kind: "i32", Imm: 0},           // 9
+		{Op: "lt", Kind: "bool", Args: []int{8, 9}},  // 10: -1 < 0 signed: true
+		{Op: "convert", Kind: "u32", Args: []int{8}}, // 11: 0xffffffff
+		{Op: "lt", Kind: "bool", Args: []int{11, 9}}, // 12: unsigned: false
+		{Op: "not", Kind: "bool", Args: []int{12}},   // 13: true
+		{Op: "const", Kind: "u64", Imm: 70},          // 14
+		{Op: "shl", Kind: "i64", Args: []int{0, 14}}, // 15: shift >= width: 0
+		{Op: "eq", Kind: "bool", Args: []int{15, 9}}, // 16: 0 == 0 (i32 0 extends to 0): true
+		{Op: "shr", Kind: "i32", Args: []int{8, 14}}, // 17: sign fill: -1
+		{Op: "eq", Kind: "bool", Args: []int{17, 8}}, // 18: true
+	}, Result: []int{7, 10, 13, 16, 18}}
+	ok, err := fs.Eval(param, [3]uint32{256, 1, 1}, [3]uint32{4, 1, 1})
+	if err != nil || !ok {
+		t.Fatalf("Eval = %v, %v; want true", ok, err)
+	}
+	fs.Result = append(fs.Result, 12)
+	if ok, err := fs.Eval(param, [3]uint32{256, 1, 1}, [3]uint32{4, 1, 1}); err != nil || ok {
+		t.Fatalf("Eval with a false fact = %v, %v; want false", ok, err)
+	}
+	for _, bad := range []Facts{
+		{Ops: []FactOp{{Op: "add", Kind: "i64", Args: []int{0, 0}}}, Result: []int{0}},
+		{Ops: []FactOp{{Op: "const", Kind: "f32"}}, Result: []int{0}},
+		{Ops: []FactOp{{Op: "frob", Kind: "bool"}}, Result: []int{0}},
+		{Ops: []FactOp{{Op: "param", Kind: "i64", Index: 9}}, Result: []int{0}},
+		{Ops: []FactOp{{Op: "const", Kind: "i64"}}, Result: []int{0}},
+	} {
+		if _, err := bad.Eval(param, [3]uint32{}, [3]uint32{}); err == nil {
+			t.Errorf("Eval(%+v) gave no error", bad)
+		}
+	}
+}
