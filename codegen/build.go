@@ -351,14 +351,20 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 			return mod, nil
 		}
 	}
-	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch, NonCoherent: !env.DisableOptimizer})
-	if err != nil {
-		return nil, err
-	}
+	var fast map[*kir.Func]*kir.Func
 	if !env.DisableOptimizer {
+		fast = map[*kir.Func]*kir.Func{}
 		for i, f := range m.Funcs {
 			nonCoherent(man.Kernels[i], f)
+			if g, facts, ok := kir.AssumeFacts(f); ok {
+				fast[f] = g
+				launchFacts(man.Kernels[i], g, facts)
+			}
 		}
+	}
+	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch, NonCoherent: !env.DisableOptimizer, Fast: fast})
+	if err != nil {
+		return nil, err
 	}
 	mod.PTX = []byte(text)
 	return mod, nil

@@ -72,6 +72,16 @@ type KernelInfo struct {
 	// ReadOnly are the indices into Params of the slices EntryNC reads
 	// through the non-coherent cache.
 	ReadOnly []int `json:"readOnly,omitempty"`
+	// EntryFast is the PTX entry point of the variant compiled assuming
+	// Facts, the kernel's tests of uniform values (kir.AssumeFacts): no
+	// test and no slow path where those tests held. A runtime may launch
+	// it only when Facts.Eval is true for the launch (ABI.md, "Launch
+	// facts"); EntryFastNC is the same with EntryNC's non-coherent loads,
+	// under the same condition as EntryNC. Absent under -O0 and for a
+	// kernel without such tests.
+	EntryFast   string        `json:"entryFast,omitempty"`
+	EntryFastNC string        `json:"entryFastNC,omitempty"`
+	Facts       *gpuabi.Facts `json:"facts,omitempty"`
 }
 
 // SPIRVInfo is how to launch one SPIR-V entry point on Vulkan (ABI.md,
@@ -250,6 +260,16 @@ func nonCoherent(ki *KernelInfo, f *kir.Func) {
 		}
 	}
 	ki.EntryNC = ptx.NCName(f)
+}
+
+// launchFacts names in ki the variant g of its kernel that assumes facts
+// (kir.AssumeFacts), and g's non-coherent twin when the PTX emitter
+// gives it one.
+func launchFacts(ki *KernelInfo, g *kir.Func, facts *gpuabi.Facts) {
+	ki.EntryFast, ki.Facts = g.Name, facts
+	if loads, _ := kir.ReadOnlyLoads(g); len(loads) > 0 {
+		ki.EntryFastNC = ptx.NCName(g)
+	}
 }
 
 func fieldsOf(t types.Type, p *packages.Package) []FieldInfo {

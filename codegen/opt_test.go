@@ -1,13 +1,17 @@
 package codegen_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // optCorpora are every corpus the codegen tests compile, with whether its
@@ -127,4 +131,96 @@ func TestNonCoherentEntries(t *testing.T) {
 			t.Errorf("-O0: %s has entryNC %q readOnly %v", k.Name, k.EntryNC, k.ReadOnly)
 		}
 	}
+}
+
+// TestFastVariants runs the variant of each kernel compiled assuming its
+// launch facts (kir.AssumeFacts) on random inputs for which the facts
+// hold, as the runtime decides them (gpuabi.Facts.Eval over the launch's
+// parameters and shape): it must trap exactly when the unoptimized kernel
+// traps and, for the race-free corpora, compute the same bytes. Some
+// kernels must have variants and some runs must take them.
+func TestFastVariants(t *testing.T) {
+	variants, held := 0, 0
+	for _, set := range optCorpora {
+		opt := build(t, codegen.Options{VerifyPasses: true}, set.patterns...)
+		raw := build(t, codegen.Options{DisableOptimizer: true}, set.patterns...)
+		r := rand.New(rand.NewPCG(7, 11))
+		for i, f := range opt.IR.Funcs {
+			g, facts, ok := kir.AssumeFacts(f)
+			if !ok {
+				continue
+			}
+			if err := kir.Verify(g); err != nil {
+				t.Fatalf("%s: %v\n%s", g.Name, err, kir.Format(g))
+			}
+			variants++
+			k := opt.Manifest.Kernels[i]
+			for trial := range 24 {
+				grid, block := shapes(k)
+				args := inputs(r, k, f, trial%6)
+				if !factsHold(t, facts, args, grid, block) {
+					continue
+				}
+				held++
+				argsB := cloneArgs(args)
+				trapA, errA := kirexec.Run(g, opt.IR.Shared, grid, block, args)
+				trapB, errB := kirexec.Run(raw.IR.Funcs[i], raw.IR.Shared, grid, block, argsB)
+				if errA != nil || errB != nil {
+					t.Fatalf("%s: %v / %v", g.Name, errA, errB)
+				}
+				if !set.raceFree {
+					continue
+				}
+				// (Which trapping thread reports first varies: threads run
+				// concurrently in the interpreter.)
+				if (trapA == nil) != (trapB == nil) {
+					t.Errorf("%s: trap %+v with its facts assumed, %+v with -O0", g.Name, trapA, trapB)
+					continue
+				}
+				if trapA == nil && !floatAtomics(f) && racyOnRandomInputs[k.Entry] == "" {
+					for j := range args {
+						if args[j].Buf != nil && !bytes.Equal(args[j].Buf.Data, argsB[j].Buf.Data) {
+							t.Errorf("%s: parameter %s differs from -O0's", g.Name, k.EntryParams[j].Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d variants, %d runs with their facts holding", variants, held)
+	if variants == 0 || held == 0 {
+		t.Errorf("%d variants, %d runs with facts holding: the test proves nothing", variants, held)
+	}
+}
+
+// factsHold evaluates facts for a kirexec launch as a runtime does.
+func factsHold(t *testing.T, facts *gpuabi.Facts, args []kirexec.Arg, grid, block [3]int) bool {
+	param := func(i, off, size int) (uint64, bool) {
+		if i < 0 || i >= len(args) {
+			return 0, false
+		}
+		a := args[i]
+		if a.Bytes != nil {
+			if off+size > len(a.Bytes) {
+				return 0, false
+			}
+			var b [8]byte
+			copy(b[:], a.Bytes[off:off+size])
+			return binary.LittleEndian.Uint64(b[:]), true
+		}
+		if off+size > 8 {
+			return 0, false
+		}
+		v := a.Bits >> (8 * off)
+		if size < 8 {
+			v &= 1<<(8*size) - 1
+		}
+		return v, true
+	}
+	u := func(d [3]int) [3]uint32 { return [3]uint32{uint32(d[0]), uint32(d[1]), uint32(d[2])} }
+	ok, err := facts.Eval(param, u(block), u(grid))
+	if err != nil {
+		t.Fatalf("Eval: %v", err)
+	}
+	return ok
 }

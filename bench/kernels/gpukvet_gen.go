@@ -1709,6 +1709,190 @@ $T_6:
 	exit;
 }
 
+// kernels_Stencil2D_fast
+.visible .entry kernels_Stencil2D_fast(
+	.param .s64 kernels_Stencil2D_fast_param_0,
+	.param .s64 kernels_Stencil2D_fast_param_1,
+	.param .f32 kernels_Stencil2D_fast_param_2,
+	.param .f32 kernels_Stencil2D_fast_param_3,
+	.param .u64 kernels_Stencil2D_fast_param_4,
+	.param .s64 kernels_Stencil2D_fast_param_5,
+	.param .u64 kernels_Stencil2D_fast_param_6,
+	.param .s64 kernels_Stencil2D_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<26>;
+	.reg .b64 %rd<29>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Stencil2D_fast_param_0];
+	ld.param.s64 %rd2, [kernels_Stencil2D_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	mov.b64 %rd9, 1;
+	setp.ge.s64 %p1, %rd7, %rd9;
+	sub.s64 %rd10, %rd1, %rd9;
+	setp.lt.s64 %p2, %rd7, %rd10;
+	and.pred %p3, %p1, %p2;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p4, %r11, %r12;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd11, %rd2, %rd9;
+	setp.lt.s64 %p6, %rd8, %rd11;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.f32 %r13, [kernels_Stencil2D_fast_param_2];
+	ld.param.f32 %r14, [kernels_Stencil2D_fast_param_3];
+	ld.param.u64 %rd12, [kernels_Stencil2D_fast_param_4];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_Stencil2D_fast_param_6];
+	cvta.to.global.u64 %rd13, %rd13;
+	mul.lo.s64 %rd14, %rd8, %rd1;
+	add.s64 %rd15, %rd14, %rd7;
+	sub.s64 %rd16, %rd15, %rd1;
+	add.s64 %rd17, %rd15, %rd1;
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd15, %rd18;
+	add.s64 %rd20, %rd12, %rd19;
+	ld.global.f32 %r15, [%rd20];
+	mul.f32 %r16, %r13, %r15;
+	mov.b64 %rd21, -4;
+	add.s64 %rd22, %rd20, %rd21;
+	ld.global.f32 %r17, [%rd22];
+	add.s64 %rd23, %rd20, %rd18;
+	ld.global.f32 %r18, [%rd23];
+	add.f32 %r19, %r17, %r18;
+	mul.lo.s64 %rd24, %rd16, %rd18;
+	add.s64 %rd25, %rd12, %rd24;
+	ld.global.f32 %r20, [%rd25];
+	add.f32 %r21, %r19, %r20;
+	mul.lo.s64 %rd26, %rd17, %rd18;
+	add.s64 %rd27, %rd12, %rd26;
+	ld.global.f32 %r22, [%rd27];
+	add.f32 %r23, %r21, %r22;
+	mul.f32 %r24, %r14, %r23;
+	add.f32 %r25, %r16, %r24;
+	add.s64 %rd28, %rd13, %rd19;
+	st.global.f32 [%rd28], %r25;
+$L_2:
+	ret;
+}
+
+// kernels_Stencil2D_fast_nc
+.visible .entry kernels_Stencil2D_fast_nc(
+	.param .s64 kernels_Stencil2D_fast_nc_param_0,
+	.param .s64 kernels_Stencil2D_fast_nc_param_1,
+	.param .f32 kernels_Stencil2D_fast_nc_param_2,
+	.param .f32 kernels_Stencil2D_fast_nc_param_3,
+	.param .u64 kernels_Stencil2D_fast_nc_param_4,
+	.param .s64 kernels_Stencil2D_fast_nc_param_5,
+	.param .u64 kernels_Stencil2D_fast_nc_param_6,
+	.param .s64 kernels_Stencil2D_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<26>;
+	.reg .b64 %rd<29>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Stencil2D_fast_nc_param_0];
+	ld.param.s64 %rd2, [kernels_Stencil2D_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	mov.b64 %rd9, 1;
+	setp.ge.s64 %p1, %rd7, %rd9;
+	sub.s64 %rd10, %rd1, %rd9;
+	setp.lt.s64 %p2, %rd7, %rd10;
+	and.pred %p3, %p1, %p2;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p4, %r11, %r12;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd11, %rd2, %rd9;
+	setp.lt.s64 %p6, %rd8, %rd11;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.f32 %r13, [kernels_Stencil2D_fast_nc_param_2];
+	ld.param.f32 %r14, [kernels_Stencil2D_fast_nc_param_3];
+	ld.param.u64 %rd12, [kernels_Stencil2D_fast_nc_param_4];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_Stencil2D_fast_nc_param_6];
+	cvta.to.global.u64 %rd13, %rd13;
+	mul.lo.s64 %rd14, %rd8, %rd1;
+	add.s64 %rd15, %rd14, %rd7;
+	sub.s64 %rd16, %rd15, %rd1;
+	add.s64 %rd17, %rd15, %rd1;
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd15, %rd18;
+	add.s64 %rd20, %rd12, %rd19;
+	ld.global.nc.f32 %r15, [%rd20];
+	mul.f32 %r16, %r13, %r15;
+	mov.b64 %rd21, -4;
+	add.s64 %rd22, %rd20, %rd21;
+	ld.global.nc.f32 %r17, [%rd22];
+	add.s64 %rd23, %rd20, %rd18;
+	ld.global.nc.f32 %r18, [%rd23];
+	add.f32 %r19, %r17, %r18;
+	mul.lo.s64 %rd24, %rd16, %rd18;
+	add.s64 %rd25, %rd12, %rd24;
+	ld.global.nc.f32 %r20, [%rd25];
+	add.f32 %r21, %r19, %r20;
+	mul.lo.s64 %rd26, %rd17, %rd18;
+	add.s64 %rd27, %rd12, %rd26;
+	ld.global.nc.f32 %r22, [%rd27];
+	add.f32 %r23, %r21, %r22;
+	mul.f32 %r24, %r14, %r23;
+	add.f32 %r25, %r16, %r24;
+	add.s64 %rd28, %rd13, %rd19;
+	st.global.f32 [%rd28], %r25;
+$L_2:
+	ret;
+}
+
 // kernels_Stencil3D
 .visible .entry kernels_Stencil3D(
 	.param .s64 kernels_Stencil3D_param_0,
@@ -2433,6 +2617,248 @@ $L_18:
 	membar.gl;
 $T_8:
 	exit;
+}
+
+// kernels_Stencil3D_fast
+.visible .entry kernels_Stencil3D_fast(
+	.param .s64 kernels_Stencil3D_fast_param_0,
+	.param .s64 kernels_Stencil3D_fast_param_1,
+	.param .s64 kernels_Stencil3D_fast_param_2,
+	.param .f32 kernels_Stencil3D_fast_param_3,
+	.param .f32 kernels_Stencil3D_fast_param_4,
+	.param .u64 kernels_Stencil3D_fast_param_5,
+	.param .s64 kernels_Stencil3D_fast_param_6,
+	.param .u64 kernels_Stencil3D_fast_param_7,
+	.param .s64 kernels_Stencil3D_fast_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 4, 2
+{
+	.reg .pred %p<12>;
+	.reg .b32 %r<38>;
+	.reg .b64 %rd<41>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Stencil3D_fast_param_0];
+	ld.param.s64 %rd2, [kernels_Stencil3D_fast_param_1];
+	ld.param.s64 %rd3, [kernels_Stencil3D_fast_param_2];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd4, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd5, %r2;
+	mul.wide.u32 %rd6, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd7, %r3;
+	add.s64 %rd8, %rd6, %rd7;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd9, %r11;
+	mov.u32 %r12, %ctaid.z;
+	mov.u32 %r13, %ntid.z;
+	mov.b32 %r14, %r12;
+	mov.b32 %r15, %r13;
+	mul.lo.s32 %r16, %r14, %r15;
+	mov.u32 %r17, %tid.z;
+	mov.b32 %r18, %r17;
+	add.s32 %r19, %r16, %r18;
+	cvt.s64.s32 %rd10, %r19;
+	mov.b64 %rd11, 1;
+	setp.ge.s64 %p1, %rd8, %rd11;
+	sub.s64 %rd12, %rd1, %rd11;
+	setp.lt.s64 %p2, %rd8, %rd12;
+	and.pred %p3, %p1, %p2;
+	mov.b32 %r20, 1;
+	setp.ge.s32 %p4, %r11, %r20;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd13, %rd2, %rd11;
+	setp.lt.s64 %p6, %rd9, %rd13;
+	and.pred %p7, %p5, %p6;
+	setp.ge.s32 %p8, %r19, %r20;
+	and.pred %p9, %p7, %p8;
+	sub.s64 %rd14, %rd3, %rd11;
+	setp.lt.s64 %p10, %rd10, %rd14;
+	and.pred %p11, %p9, %p10;
+	@!%p11 bra $L_2;
+$L_1:
+	ld.param.f32 %r21, [kernels_Stencil3D_fast_param_3];
+	ld.param.f32 %r22, [kernels_Stencil3D_fast_param_4];
+	ld.param.u64 %rd15, [kernels_Stencil3D_fast_param_5];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.u64 %rd16, [kernels_Stencil3D_fast_param_7];
+	cvta.to.global.u64 %rd16, %rd16;
+	mul.lo.s64 %rd17, %rd1, %rd2;
+	mul.lo.s64 %rd18, %rd10, %rd17;
+	mul.lo.s64 %rd19, %rd9, %rd1;
+	add.s64 %rd20, %rd18, %rd19;
+	add.s64 %rd21, %rd20, %rd8;
+	sub.s64 %rd22, %rd21, %rd1;
+	add.s64 %rd23, %rd21, %rd1;
+	sub.s64 %rd24, %rd21, %rd17;
+	add.s64 %rd25, %rd21, %rd17;
+	mov.b64 %rd26, 4;
+	mul.lo.s64 %rd27, %rd21, %rd26;
+	add.s64 %rd28, %rd15, %rd27;
+	ld.global.f32 %r23, [%rd28];
+	mul.f32 %r24, %r21, %r23;
+	mov.b64 %rd29, -4;
+	add.s64 %rd30, %rd28, %rd29;
+	ld.global.f32 %r25, [%rd30];
+	add.s64 %rd31, %rd28, %rd26;
+	ld.global.f32 %r26, [%rd31];
+	add.f32 %r27, %r25, %r26;
+	mul.lo.s64 %rd32, %rd22, %rd26;
+	add.s64 %rd33, %rd15, %rd32;
+	ld.global.f32 %r28, [%rd33];
+	add.f32 %r29, %r27, %r28;
+	mul.lo.s64 %rd34, %rd23, %rd26;
+	add.s64 %rd35, %rd15, %rd34;
+	ld.global.f32 %r30, [%rd35];
+	add.f32 %r31, %r29, %r30;
+	mul.lo.s64 %rd36, %rd24, %rd26;
+	add.s64 %rd37, %rd15, %rd36;
+	ld.global.f32 %r32, [%rd37];
+	add.f32 %r33, %r31, %r32;
+	mul.lo.s64 %rd38, %rd25, %rd26;
+	add.s64 %rd39, %rd15, %rd38;
+	ld.global.f32 %r34, [%rd39];
+	add.f32 %r35, %r33, %r34;
+	mul.f32 %r36, %r22, %r35;
+	add.f32 %r37, %r24, %r36;
+	add.s64 %rd40, %rd16, %rd27;
+	st.global.f32 [%rd40], %r37;
+$L_2:
+	ret;
+}
+
+// kernels_Stencil3D_fast_nc
+.visible .entry kernels_Stencil3D_fast_nc(
+	.param .s64 kernels_Stencil3D_fast_nc_param_0,
+	.param .s64 kernels_Stencil3D_fast_nc_param_1,
+	.param .s64 kernels_Stencil3D_fast_nc_param_2,
+	.param .f32 kernels_Stencil3D_fast_nc_param_3,
+	.param .f32 kernels_Stencil3D_fast_nc_param_4,
+	.param .u64 kernels_Stencil3D_fast_nc_param_5,
+	.param .s64 kernels_Stencil3D_fast_nc_param_6,
+	.param .u64 kernels_Stencil3D_fast_nc_param_7,
+	.param .s64 kernels_Stencil3D_fast_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 4, 2
+{
+	.reg .pred %p<12>;
+	.reg .b32 %r<38>;
+	.reg .b64 %rd<41>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Stencil3D_fast_nc_param_0];
+	ld.param.s64 %rd2, [kernels_Stencil3D_fast_nc_param_1];
+	ld.param.s64 %rd3, [kernels_Stencil3D_fast_nc_param_2];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd4, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd5, %r2;
+	mul.wide.u32 %rd6, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd7, %r3;
+	add.s64 %rd8, %rd6, %rd7;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd9, %r11;
+	mov.u32 %r12, %ctaid.z;
+	mov.u32 %r13, %ntid.z;
+	mov.b32 %r14, %r12;
+	mov.b32 %r15, %r13;
+	mul.lo.s32 %r16, %r14, %r15;
+	mov.u32 %r17, %tid.z;
+	mov.b32 %r18, %r17;
+	add.s32 %r19, %r16, %r18;
+	cvt.s64.s32 %rd10, %r19;
+	mov.b64 %rd11, 1;
+	setp.ge.s64 %p1, %rd8, %rd11;
+	sub.s64 %rd12, %rd1, %rd11;
+	setp.lt.s64 %p2, %rd8, %rd12;
+	and.pred %p3, %p1, %p2;
+	mov.b32 %r20, 1;
+	setp.ge.s32 %p4, %r11, %r20;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd13, %rd2, %rd11;
+	setp.lt.s64 %p6, %rd9, %rd13;
+	and.pred %p7, %p5, %p6;
+	setp.ge.s32 %p8, %r19, %r20;
+	and.pred %p9, %p7, %p8;
+	sub.s64 %rd14, %rd3, %rd11;
+	setp.lt.s64 %p10, %rd10, %rd14;
+	and.pred %p11, %p9, %p10;
+	@!%p11 bra $L_2;
+$L_1:
+	ld.param.f32 %r21, [kernels_Stencil3D_fast_nc_param_3];
+	ld.param.f32 %r22, [kernels_Stencil3D_fast_nc_param_4];
+	ld.param.u64 %rd15, [kernels_Stencil3D_fast_nc_param_5];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.u64 %rd16, [kernels_Stencil3D_fast_nc_param_7];
+	cvta.to.global.u64 %rd16, %rd16;
+	mul.lo.s64 %rd17, %rd1, %rd2;
+	mul.lo.s64 %rd18, %rd10, %rd17;
+	mul.lo.s64 %rd19, %rd9, %rd1;
+	add.s64 %rd20, %rd18, %rd19;
+	add.s64 %rd21, %rd20, %rd8;
+	sub.s64 %rd22, %rd21, %rd1;
+	add.s64 %rd23, %rd21, %rd1;
+	sub.s64 %rd24, %rd21, %rd17;
+	add.s64 %rd25, %rd21, %rd17;
+	mov.b64 %rd26, 4;
+	mul.lo.s64 %rd27, %rd21, %rd26;
+	add.s64 %rd28, %rd15, %rd27;
+	ld.global.nc.f32 %r23, [%rd28];
+	mul.f32 %r24, %r21, %r23;
+	mov.b64 %rd29, -4;
+	add.s64 %rd30, %rd28, %rd29;
+	ld.global.nc.f32 %r25, [%rd30];
+	add.s64 %rd31, %rd28, %rd26;
+	ld.global.nc.f32 %r26, [%rd31];
+	add.f32 %r27, %r25, %r26;
+	mul.lo.s64 %rd32, %rd22, %rd26;
+	add.s64 %rd33, %rd15, %rd32;
+	ld.global.nc.f32 %r28, [%rd33];
+	add.f32 %r29, %r27, %r28;
+	mul.lo.s64 %rd34, %rd23, %rd26;
+	add.s64 %rd35, %rd15, %rd34;
+	ld.global.nc.f32 %r30, [%rd35];
+	add.f32 %r31, %r29, %r30;
+	mul.lo.s64 %rd36, %rd24, %rd26;
+	add.s64 %rd37, %rd15, %rd36;
+	ld.global.nc.f32 %r32, [%rd37];
+	add.f32 %r33, %r31, %r32;
+	mul.lo.s64 %rd38, %rd25, %rd26;
+	add.s64 %rd39, %rd15, %rd38;
+	ld.global.nc.f32 %r34, [%rd39];
+	add.f32 %r35, %r33, %r34;
+	mul.f32 %r36, %r22, %r35;
+	add.f32 %r37, %r24, %r36;
+	add.s64 %rd40, %rd16, %rd27;
+	st.global.f32 [%rd40], %r37;
+$L_2:
+	ret;
 }
 
 // kernels_MatMul
@@ -4503,6 +4929,490 @@ $L_32:
 	membar.gl;
 $T_8:
 	exit;
+}
+
+// kernels_Transpose_fast
+.visible .entry kernels_Transpose_fast(
+	.param .s64 kernels_Transpose_fast_param_0,
+	.param .u64 kernels_Transpose_fast_param_1,
+	.param .s64 kernels_Transpose_fast_param_2,
+	.param .u64 kernels_Transpose_fast_param_3,
+	.param .s64 kernels_Transpose_fast_param_4,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<62>;
+	.reg .b64 %rd<106>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Transpose_fast_param_0];
+	ld.param.u64 %rd2, [kernels_Transpose_fast_param_1];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.u64 %rd3, [kernels_Transpose_fast_param_3];
+	cvta.to.global.u64 %rd3, %rd3;
+	mov.u64 %rd4, __gpukvet_shared_4;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd5, %r1;
+	mov.u32 %r2, %tid.y;
+	cvt.u64.u32 %rd6, %r2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd7, %r3;
+	mov.b64 %rd8, 32;
+	mul.lo.s64 %rd9, %rd7, %rd8;
+	add.s64 %rd10, %rd9, %rd5;
+	mov.u32 %r4, %ctaid.y;
+	mov.b32 %r5, %r4;
+	mov.b32 %r6, 32;
+	mul.lo.s32 %r7, %r5, %r6;
+	mov.b32 %r8, %r2;
+	add.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd11, %r9;
+	setp.lt.s64 %p1, %rd10, %rd1;
+	setp.lt.s64 %p2, %rd11, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_4;
+$L_3:
+	mul.lo.s64 %rd17, %rd11, %rd1;
+	add.s64 %rd18, %rd17, %rd10;
+	mov.b32 %r12, 132;
+	mul.lo.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd19, %r13;
+	add.s64 %rd20, %rd4, %rd19;
+	mov.b64 %rd21, 4;
+	mul.lo.s64 %rd22, %rd18, %rd21;
+	add.s64 %rd23, %rd2, %rd22;
+	ld.global.f32 %r14, [%rd23];
+	mov.b32 %r15, %r1;
+	mov.b32 %r16, 4;
+	mul.lo.s32 %r17, %r15, %r16;
+	cvt.s64.s32 %rd24, %r17;
+	add.s64 %rd25, %rd20, %rd24;
+	st.shared.f32 [%rd25], %r14;
+$L_4:
+	mov.b32 %r18, 8;
+	add.s32 %r19, %r9, %r18;
+	cvt.s64.s32 %rd26, %r19;
+	setp.lt.s64 %p7, %rd26, %rd1;
+	and.pred %p8, %p1, %p7;
+	@!%p8 bra $L_6;
+$L_5:
+	mul.lo.s64 %rd27, %rd26, %rd1;
+	add.s64 %rd28, %rd27, %rd10;
+	mov.b32 %r20, 132;
+	mul.lo.s32 %r21, %r8, %r20;
+	cvt.s64.s32 %rd29, %r21;
+	add.s64 %rd30, %rd4, %rd29;
+	mov.b64 %rd31, 1056;
+	add.s64 %rd32, %rd30, %rd31;
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd28, %rd33;
+	add.s64 %rd35, %rd2, %rd34;
+	ld.global.f32 %r22, [%rd35];
+	mov.b32 %r23, %r1;
+	mov.b32 %r24, 4;
+	mul.lo.s32 %r25, %r23, %r24;
+	cvt.s64.s32 %rd36, %r25;
+	add.s64 %rd37, %rd32, %rd36;
+	st.shared.f32 [%rd37], %r22;
+$L_6:
+	mov.b32 %r26, 16;
+	add.s32 %r27, %r9, %r26;
+	cvt.s64.s32 %rd38, %r27;
+	setp.lt.s64 %p9, %rd38, %rd1;
+	and.pred %p10, %p1, %p9;
+	@!%p10 bra $L_8;
+$L_7:
+	mul.lo.s64 %rd39, %rd38, %rd1;
+	add.s64 %rd40, %rd39, %rd10;
+	mov.b32 %r28, 132;
+	mul.lo.s32 %r29, %r8, %r28;
+	cvt.s64.s32 %rd41, %r29;
+	add.s64 %rd42, %rd4, %rd41;
+	mov.b64 %rd43, 2112;
+	add.s64 %rd44, %rd42, %rd43;
+	mov.b64 %rd45, 4;
+	mul.lo.s64 %rd46, %rd40, %rd45;
+	add.s64 %rd47, %rd2, %rd46;
+	ld.global.f32 %r30, [%rd47];
+	mov.b32 %r31, %r1;
+	mov.b32 %r32, 4;
+	mul.lo.s32 %r33, %r31, %r32;
+	cvt.s64.s32 %rd48, %r33;
+	add.s64 %rd49, %rd44, %rd48;
+	st.shared.f32 [%rd49], %r30;
+$L_8:
+	mov.b32 %r34, 24;
+	add.s32 %r35, %r9, %r34;
+	cvt.s64.s32 %rd50, %r35;
+	setp.lt.s64 %p11, %rd50, %rd1;
+	and.pred %p12, %p1, %p11;
+	@!%p12 bra $L_1;
+$L_9:
+	mul.lo.s64 %rd51, %rd50, %rd1;
+	add.s64 %rd52, %rd51, %rd10;
+	mov.b32 %r36, 132;
+	mul.lo.s32 %r37, %r8, %r36;
+	cvt.s64.s32 %rd53, %r37;
+	add.s64 %rd54, %rd4, %rd53;
+	mov.b64 %rd55, 3168;
+	add.s64 %rd56, %rd54, %rd55;
+	mov.b64 %rd57, 4;
+	mul.lo.s64 %rd58, %rd52, %rd57;
+	add.s64 %rd59, %rd2, %rd58;
+	ld.global.f32 %r38, [%rd59];
+	mov.b32 %r39, %r1;
+	mov.b32 %r40, 4;
+	mul.lo.s32 %r41, %r39, %r40;
+	cvt.s64.s32 %rd60, %r41;
+	add.s64 %rd61, %rd56, %rd60;
+	st.shared.f32 [%rd61], %r38;
+$L_1:
+	mov.b64 %rd12, 8;
+	mov.b64 %rd13, 16;
+	mov.b64 %rd14, 24;
+	bar.sync 0;
+	mov.b32 %r10, %r1;
+	add.s32 %r11, %r7, %r10;
+	cvt.s64.s32 %rd15, %r11;
+	add.s64 %rd16, %rd9, %rd6;
+	setp.lt.s64 %p4, %rd15, %rd1;
+	setp.lt.s64 %p5, %rd16, %rd1;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd62, %rd16, %rd1;
+	add.s64 %rd63, %rd62, %rd15;
+	mov.b32 %r42, 132;
+	mul.lo.s32 %r43, %r10, %r42;
+	cvt.s64.s32 %rd64, %r43;
+	add.s64 %rd65, %rd4, %rd64;
+	mov.b64 %rd66, 4;
+	mov.b32 %r44, 4;
+	mul.lo.s32 %r45, %r8, %r44;
+	cvt.s64.s32 %rd67, %r45;
+	add.s64 %rd68, %rd65, %rd67;
+	ld.shared.f32 %r46, [%rd68];
+	mul.lo.s64 %rd69, %rd63, %rd66;
+	add.s64 %rd70, %rd3, %rd69;
+	st.global.f32 [%rd70], %r46;
+$L_11:
+	add.s64 %rd71, %rd16, %rd12;
+	setp.lt.s64 %p13, %rd71, %rd1;
+	and.pred %p14, %p4, %p13;
+	@!%p14 bra $L_13;
+$L_12:
+	mul.lo.s64 %rd72, %rd71, %rd1;
+	add.s64 %rd73, %rd72, %rd15;
+	mov.b32 %r47, 132;
+	mul.lo.s32 %r48, %r10, %r47;
+	cvt.s64.s32 %rd74, %r48;
+	add.s64 %rd75, %rd4, %rd74;
+	mov.b64 %rd76, 4;
+	mov.b32 %r49, 4;
+	mul.lo.s32 %r50, %r8, %r49;
+	cvt.s64.s32 %rd77, %r50;
+	add.s64 %rd78, %rd75, %rd77;
+	add.s64 %rd79, %rd78, %rd8;
+	ld.shared.f32 %r51, [%rd79];
+	mul.lo.s64 %rd80, %rd73, %rd76;
+	add.s64 %rd81, %rd3, %rd80;
+	st.global.f32 [%rd81], %r51;
+$L_13:
+	add.s64 %rd82, %rd16, %rd13;
+	setp.lt.s64 %p15, %rd82, %rd1;
+	and.pred %p16, %p4, %p15;
+	@!%p16 bra $L_15;
+$L_14:
+	mul.lo.s64 %rd83, %rd82, %rd1;
+	add.s64 %rd84, %rd83, %rd15;
+	mov.b32 %r52, 132;
+	mul.lo.s32 %r53, %r10, %r52;
+	cvt.s64.s32 %rd85, %r53;
+	add.s64 %rd86, %rd4, %rd85;
+	mov.b64 %rd87, 4;
+	mov.b32 %r54, 4;
+	mul.lo.s32 %r55, %r8, %r54;
+	cvt.s64.s32 %rd88, %r55;
+	add.s64 %rd89, %rd86, %rd88;
+	mov.b64 %rd90, 64;
+	add.s64 %rd91, %rd89, %rd90;
+	ld.shared.f32 %r56, [%rd91];
+	mul.lo.s64 %rd92, %rd84, %rd87;
+	add.s64 %rd93, %rd3, %rd92;
+	st.global.f32 [%rd93], %r56;
+$L_15:
+	add.s64 %rd94, %rd16, %rd14;
+	setp.lt.s64 %p17, %rd94, %rd1;
+	and.pred %p18, %p4, %p17;
+	@!%p18 bra $L_2;
+$L_16:
+	mul.lo.s64 %rd95, %rd94, %rd1;
+	add.s64 %rd96, %rd95, %rd15;
+	mov.b32 %r57, 132;
+	mul.lo.s32 %r58, %r10, %r57;
+	cvt.s64.s32 %rd97, %r58;
+	add.s64 %rd98, %rd4, %rd97;
+	mov.b64 %rd99, 4;
+	mov.b32 %r59, 4;
+	mul.lo.s32 %r60, %r8, %r59;
+	cvt.s64.s32 %rd100, %r60;
+	add.s64 %rd101, %rd98, %rd100;
+	mov.b64 %rd102, 96;
+	add.s64 %rd103, %rd101, %rd102;
+	ld.shared.f32 %r61, [%rd103];
+	mul.lo.s64 %rd104, %rd96, %rd99;
+	add.s64 %rd105, %rd3, %rd104;
+	st.global.f32 [%rd105], %r61;
+$L_2:
+	ret;
+}
+
+// kernels_Transpose_fast_nc
+.visible .entry kernels_Transpose_fast_nc(
+	.param .s64 kernels_Transpose_fast_nc_param_0,
+	.param .u64 kernels_Transpose_fast_nc_param_1,
+	.param .s64 kernels_Transpose_fast_nc_param_2,
+	.param .u64 kernels_Transpose_fast_nc_param_3,
+	.param .s64 kernels_Transpose_fast_nc_param_4,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<62>;
+	.reg .b64 %rd<106>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Transpose_fast_nc_param_0];
+	ld.param.u64 %rd2, [kernels_Transpose_fast_nc_param_1];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.u64 %rd3, [kernels_Transpose_fast_nc_param_3];
+	cvta.to.global.u64 %rd3, %rd3;
+	mov.u64 %rd4, __gpukvet_shared_4;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd5, %r1;
+	mov.u32 %r2, %tid.y;
+	cvt.u64.u32 %rd6, %r2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd7, %r3;
+	mov.b64 %rd8, 32;
+	mul.lo.s64 %rd9, %rd7, %rd8;
+	add.s64 %rd10, %rd9, %rd5;
+	mov.u32 %r4, %ctaid.y;
+	mov.b32 %r5, %r4;
+	mov.b32 %r6, 32;
+	mul.lo.s32 %r7, %r5, %r6;
+	mov.b32 %r8, %r2;
+	add.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd11, %r9;
+	setp.lt.s64 %p1, %rd10, %rd1;
+	setp.lt.s64 %p2, %rd11, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_4;
+$L_3:
+	mul.lo.s64 %rd17, %rd11, %rd1;
+	add.s64 %rd18, %rd17, %rd10;
+	mov.b32 %r12, 132;
+	mul.lo.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd19, %r13;
+	add.s64 %rd20, %rd4, %rd19;
+	mov.b64 %rd21, 4;
+	mul.lo.s64 %rd22, %rd18, %rd21;
+	add.s64 %rd23, %rd2, %rd22;
+	ld.global.nc.f32 %r14, [%rd23];
+	mov.b32 %r15, %r1;
+	mov.b32 %r16, 4;
+	mul.lo.s32 %r17, %r15, %r16;
+	cvt.s64.s32 %rd24, %r17;
+	add.s64 %rd25, %rd20, %rd24;
+	st.shared.f32 [%rd25], %r14;
+$L_4:
+	mov.b32 %r18, 8;
+	add.s32 %r19, %r9, %r18;
+	cvt.s64.s32 %rd26, %r19;
+	setp.lt.s64 %p7, %rd26, %rd1;
+	and.pred %p8, %p1, %p7;
+	@!%p8 bra $L_6;
+$L_5:
+	mul.lo.s64 %rd27, %rd26, %rd1;
+	add.s64 %rd28, %rd27, %rd10;
+	mov.b32 %r20, 132;
+	mul.lo.s32 %r21, %r8, %r20;
+	cvt.s64.s32 %rd29, %r21;
+	add.s64 %rd30, %rd4, %rd29;
+	mov.b64 %rd31, 1056;
+	add.s64 %rd32, %rd30, %rd31;
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd28, %rd33;
+	add.s64 %rd35, %rd2, %rd34;
+	ld.global.nc.f32 %r22, [%rd35];
+	mov.b32 %r23, %r1;
+	mov.b32 %r24, 4;
+	mul.lo.s32 %r25, %r23, %r24;
+	cvt.s64.s32 %rd36, %r25;
+	add.s64 %rd37, %rd32, %rd36;
+	st.shared.f32 [%rd37], %r22;
+$L_6:
+	mov.b32 %r26, 16;
+	add.s32 %r27, %r9, %r26;
+	cvt.s64.s32 %rd38, %r27;
+	setp.lt.s64 %p9, %rd38, %rd1;
+	and.pred %p10, %p1, %p9;
+	@!%p10 bra $L_8;
+$L_7:
+	mul.lo.s64 %rd39, %rd38, %rd1;
+	add.s64 %rd40, %rd39, %rd10;
+	mov.b32 %r28, 132;
+	mul.lo.s32 %r29, %r8, %r28;
+	cvt.s64.s32 %rd41, %r29;
+	add.s64 %rd42, %rd4, %rd41;
+	mov.b64 %rd43, 2112;
+	add.s64 %rd44, %rd42, %rd43;
+	mov.b64 %rd45, 4;
+	mul.lo.s64 %rd46, %rd40, %rd45;
+	add.s64 %rd47, %rd2, %rd46;
+	ld.global.nc.f32 %r30, [%rd47];
+	mov.b32 %r31, %r1;
+	mov.b32 %r32, 4;
+	mul.lo.s32 %r33, %r31, %r32;
+	cvt.s64.s32 %rd48, %r33;
+	add.s64 %rd49, %rd44, %rd48;
+	st.shared.f32 [%rd49], %r30;
+$L_8:
+	mov.b32 %r34, 24;
+	add.s32 %r35, %r9, %r34;
+	cvt.s64.s32 %rd50, %r35;
+	setp.lt.s64 %p11, %rd50, %rd1;
+	and.pred %p12, %p1, %p11;
+	@!%p12 bra $L_1;
+$L_9:
+	mul.lo.s64 %rd51, %rd50, %rd1;
+	add.s64 %rd52, %rd51, %rd10;
+	mov.b32 %r36, 132;
+	mul.lo.s32 %r37, %r8, %r36;
+	cvt.s64.s32 %rd53, %r37;
+	add.s64 %rd54, %rd4, %rd53;
+	mov.b64 %rd55, 3168;
+	add.s64 %rd56, %rd54, %rd55;
+	mov.b64 %rd57, 4;
+	mul.lo.s64 %rd58, %rd52, %rd57;
+	add.s64 %rd59, %rd2, %rd58;
+	ld.global.nc.f32 %r38, [%rd59];
+	mov.b32 %r39, %r1;
+	mov.b32 %r40, 4;
+	mul.lo.s32 %r41, %r39, %r40;
+	cvt.s64.s32 %rd60, %r41;
+	add.s64 %rd61, %rd56, %rd60;
+	st.shared.f32 [%rd61], %r38;
+$L_1:
+	mov.b64 %rd12, 8;
+	mov.b64 %rd13, 16;
+	mov.b64 %rd14, 24;
+	bar.sync 0;
+	mov.b32 %r10, %r1;
+	add.s32 %r11, %r7, %r10;
+	cvt.s64.s32 %rd15, %r11;
+	add.s64 %rd16, %rd9, %rd6;
+	setp.lt.s64 %p4, %rd15, %rd1;
+	setp.lt.s64 %p5, %rd16, %rd1;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd62, %rd16, %rd1;
+	add.s64 %rd63, %rd62, %rd15;
+	mov.b32 %r42, 132;
+	mul.lo.s32 %r43, %r10, %r42;
+	cvt.s64.s32 %rd64, %r43;
+	add.s64 %rd65, %rd4, %rd64;
+	mov.b64 %rd66, 4;
+	mov.b32 %r44, 4;
+	mul.lo.s32 %r45, %r8, %r44;
+	cvt.s64.s32 %rd67, %r45;
+	add.s64 %rd68, %rd65, %rd67;
+	ld.shared.f32 %r46, [%rd68];
+	mul.lo.s64 %rd69, %rd63, %rd66;
+	add.s64 %rd70, %rd3, %rd69;
+	st.global.f32 [%rd70], %r46;
+$L_11:
+	add.s64 %rd71, %rd16, %rd12;
+	setp.lt.s64 %p13, %rd71, %rd1;
+	and.pred %p14, %p4, %p13;
+	@!%p14 bra $L_13;
+$L_12:
+	mul.lo.s64 %rd72, %rd71, %rd1;
+	add.s64 %rd73, %rd72, %rd15;
+	mov.b32 %r47, 132;
+	mul.lo.s32 %r48, %r10, %r47;
+	cvt.s64.s32 %rd74, %r48;
+	add.s64 %rd75, %rd4, %rd74;
+	mov.b64 %rd76, 4;
+	mov.b32 %r49, 4;
+	mul.lo.s32 %r50, %r8, %r49;
+	cvt.s64.s32 %rd77, %r50;
+	add.s64 %rd78, %rd75, %rd77;
+	add.s64 %rd79, %rd78, %rd8;
+	ld.shared.f32 %r51, [%rd79];
+	mul.lo.s64 %rd80, %rd73, %rd76;
+	add.s64 %rd81, %rd3, %rd80;
+	st.global.f32 [%rd81], %r51;
+$L_13:
+	add.s64 %rd82, %rd16, %rd13;
+	setp.lt.s64 %p15, %rd82, %rd1;
+	and.pred %p16, %p4, %p15;
+	@!%p16 bra $L_15;
+$L_14:
+	mul.lo.s64 %rd83, %rd82, %rd1;
+	add.s64 %rd84, %rd83, %rd15;
+	mov.b32 %r52, 132;
+	mul.lo.s32 %r53, %r10, %r52;
+	cvt.s64.s32 %rd85, %r53;
+	add.s64 %rd86, %rd4, %rd85;
+	mov.b64 %rd87, 4;
+	mov.b32 %r54, 4;
+	mul.lo.s32 %r55, %r8, %r54;
+	cvt.s64.s32 %rd88, %r55;
+	add.s64 %rd89, %rd86, %rd88;
+	mov.b64 %rd90, 64;
+	add.s64 %rd91, %rd89, %rd90;
+	ld.shared.f32 %r56, [%rd91];
+	mul.lo.s64 %rd92, %rd84, %rd87;
+	add.s64 %rd93, %rd3, %rd92;
+	st.global.f32 [%rd93], %r56;
+$L_15:
+	add.s64 %rd94, %rd16, %rd14;
+	setp.lt.s64 %p17, %rd94, %rd1;
+	and.pred %p18, %p4, %p17;
+	@!%p18 bra $L_2;
+$L_16:
+	mul.lo.s64 %rd95, %rd94, %rd1;
+	add.s64 %rd96, %rd95, %rd15;
+	mov.b32 %r57, 132;
+	mul.lo.s32 %r58, %r10, %r57;
+	cvt.s64.s32 %rd97, %r58;
+	add.s64 %rd98, %rd4, %rd97;
+	mov.b64 %rd99, 4;
+	mov.b32 %r59, 4;
+	mul.lo.s32 %r60, %r8, %r59;
+	cvt.s64.s32 %rd100, %r60;
+	add.s64 %rd101, %rd98, %rd100;
+	mov.b64 %rd102, 96;
+	add.s64 %rd103, %rd101, %rd102;
+	ld.shared.f32 %r61, [%rd103];
+	mul.lo.s64 %rd104, %rd96, %rd99;
+	add.s64 %rd105, %rd3, %rd104;
+	st.global.f32 [%rd105], %r61;
+$L_2:
+	ret;
 }
 
 // kernels_HistShared
@@ -7321,6 +8231,248 @@ $L_22:
 	membar.gl;
 $T_10:
 	exit;
+}
+
+// kernels_Smooth2D_fast
+.visible .entry kernels_Smooth2D_fast(
+	.param .s64 kernels_Smooth2D_fast_param_0,
+	.param .s64 kernels_Smooth2D_fast_param_1,
+	.param .u64 kernels_Smooth2D_fast_param_2,
+	.param .s64 kernels_Smooth2D_fast_param_3,
+	.param .u64 kernels_Smooth2D_fast_param_4,
+	.param .s64 kernels_Smooth2D_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<49>;
+	.reg .b64 %rd<37>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Smooth2D_fast_param_0];
+	ld.param.s64 %rd2, [kernels_Smooth2D_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	mov.b64 %rd9, 1;
+	setp.ge.s64 %p1, %rd7, %rd9;
+	sub.s64 %rd10, %rd1, %rd9;
+	setp.lt.s64 %p2, %rd7, %rd10;
+	and.pred %p3, %p1, %p2;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p4, %r11, %r12;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd11, %rd2, %rd9;
+	setp.lt.s64 %p6, %rd8, %rd11;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd12, [kernels_Smooth2D_fast_param_2];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_Smooth2D_fast_param_4];
+	cvta.to.global.u64 %rd13, %rd13;
+	mov.b32 %r13, 0f00000000;
+	mov.b64 %rd14, 4;
+	mov.b32 %r14, 0f3F800000;
+	mov.b32 %r15, 0f40000000;
+	mov.b32 %r16, 0f40800000;
+	mov.b32 %r17, 4294967295;
+	add.s32 %r18, %r11, %r17;
+	cvt.s64.s32 %rd15, %r18;
+	mul.lo.s64 %rd16, %rd15, %rd1;
+	add.s64 %rd17, %rd16, %rd7;
+	mul.lo.s64 %rd18, %rd8, %rd1;
+	add.s64 %rd19, %rd18, %rd7;
+	add.s32 %r19, %r11, %r12;
+	cvt.s64.s32 %rd20, %r19;
+	mul.lo.s64 %rd21, %rd20, %rd1;
+	add.s64 %rd22, %rd21, %rd7;
+	mul.lo.s64 %rd23, %rd17, %rd14;
+	add.s64 %rd24, %rd12, %rd23;
+	mov.b64 %rd25, -4;
+	add.s64 %rd26, %rd24, %rd25;
+	ld.global.f32 %r20, [%rd26];
+	mul.f32 %r21, %r14, %r20;
+	add.f32 %r22, %r13, %r21;
+	ld.global.f32 %r23, [%rd24];
+	mul.f32 %r24, %r15, %r23;
+	add.f32 %r25, %r22, %r24;
+	add.s64 %rd27, %rd24, %rd14;
+	ld.global.f32 %r26, [%rd27];
+	mul.f32 %r27, %r14, %r26;
+	add.f32 %r28, %r25, %r27;
+	mul.lo.s64 %rd28, %rd19, %rd14;
+	add.s64 %rd29, %rd12, %rd28;
+	add.s64 %rd30, %rd29, %rd25;
+	ld.global.f32 %r29, [%rd30];
+	mul.f32 %r30, %r15, %r29;
+	add.f32 %r31, %r28, %r30;
+	ld.global.f32 %r32, [%rd29];
+	mul.f32 %r33, %r16, %r32;
+	add.f32 %r34, %r31, %r33;
+	add.s64 %rd31, %rd29, %rd14;
+	ld.global.f32 %r35, [%rd31];
+	mul.f32 %r36, %r15, %r35;
+	add.f32 %r37, %r34, %r36;
+	mul.lo.s64 %rd32, %rd22, %rd14;
+	add.s64 %rd33, %rd12, %rd32;
+	add.s64 %rd34, %rd33, %rd25;
+	ld.global.f32 %r38, [%rd34];
+	mul.f32 %r39, %r14, %r38;
+	add.f32 %r40, %r37, %r39;
+	ld.global.f32 %r41, [%rd33];
+	mul.f32 %r42, %r15, %r41;
+	add.f32 %r43, %r40, %r42;
+	add.s64 %rd35, %rd33, %rd14;
+	ld.global.f32 %r44, [%rd35];
+	mul.f32 %r45, %r14, %r44;
+	add.f32 %r46, %r43, %r45;
+	mov.b32 %r47, 0f41800000;
+	div.rn.f32 %r48, %r46, %r47;
+	add.s64 %rd36, %rd13, %rd28;
+	st.global.f32 [%rd36], %r48;
+$L_2:
+	ret;
+}
+
+// kernels_Smooth2D_fast_nc
+.visible .entry kernels_Smooth2D_fast_nc(
+	.param .s64 kernels_Smooth2D_fast_nc_param_0,
+	.param .s64 kernels_Smooth2D_fast_nc_param_1,
+	.param .u64 kernels_Smooth2D_fast_nc_param_2,
+	.param .s64 kernels_Smooth2D_fast_nc_param_3,
+	.param .u64 kernels_Smooth2D_fast_nc_param_4,
+	.param .s64 kernels_Smooth2D_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<49>;
+	.reg .b64 %rd<37>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Smooth2D_fast_nc_param_0];
+	ld.param.s64 %rd2, [kernels_Smooth2D_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	mov.b64 %rd9, 1;
+	setp.ge.s64 %p1, %rd7, %rd9;
+	sub.s64 %rd10, %rd1, %rd9;
+	setp.lt.s64 %p2, %rd7, %rd10;
+	and.pred %p3, %p1, %p2;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p4, %r11, %r12;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd11, %rd2, %rd9;
+	setp.lt.s64 %p6, %rd8, %rd11;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd12, [kernels_Smooth2D_fast_nc_param_2];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_Smooth2D_fast_nc_param_4];
+	cvta.to.global.u64 %rd13, %rd13;
+	mov.b32 %r13, 0f00000000;
+	mov.b64 %rd14, 4;
+	mov.b32 %r14, 0f3F800000;
+	mov.b32 %r15, 0f40000000;
+	mov.b32 %r16, 0f40800000;
+	mov.b32 %r17, 4294967295;
+	add.s32 %r18, %r11, %r17;
+	cvt.s64.s32 %rd15, %r18;
+	mul.lo.s64 %rd16, %rd15, %rd1;
+	add.s64 %rd17, %rd16, %rd7;
+	mul.lo.s64 %rd18, %rd8, %rd1;
+	add.s64 %rd19, %rd18, %rd7;
+	add.s32 %r19, %r11, %r12;
+	cvt.s64.s32 %rd20, %r19;
+	mul.lo.s64 %rd21, %rd20, %rd1;
+	add.s64 %rd22, %rd21, %rd7;
+	mul.lo.s64 %rd23, %rd17, %rd14;
+	add.s64 %rd24, %rd12, %rd23;
+	mov.b64 %rd25, -4;
+	add.s64 %rd26, %rd24, %rd25;
+	ld.global.nc.f32 %r20, [%rd26];
+	mul.f32 %r21, %r14, %r20;
+	add.f32 %r22, %r13, %r21;
+	ld.global.nc.f32 %r23, [%rd24];
+	mul.f32 %r24, %r15, %r23;
+	add.f32 %r25, %r22, %r24;
+	add.s64 %rd27, %rd24, %rd14;
+	ld.global.nc.f32 %r26, [%rd27];
+	mul.f32 %r27, %r14, %r26;
+	add.f32 %r28, %r25, %r27;
+	mul.lo.s64 %rd28, %rd19, %rd14;
+	add.s64 %rd29, %rd12, %rd28;
+	add.s64 %rd30, %rd29, %rd25;
+	ld.global.nc.f32 %r29, [%rd30];
+	mul.f32 %r30, %r15, %r29;
+	add.f32 %r31, %r28, %r30;
+	ld.global.nc.f32 %r32, [%rd29];
+	mul.f32 %r33, %r16, %r32;
+	add.f32 %r34, %r31, %r33;
+	add.s64 %rd31, %rd29, %rd14;
+	ld.global.nc.f32 %r35, [%rd31];
+	mul.f32 %r36, %r15, %r35;
+	add.f32 %r37, %r34, %r36;
+	mul.lo.s64 %rd32, %rd22, %rd14;
+	add.s64 %rd33, %rd12, %rd32;
+	add.s64 %rd34, %rd33, %rd25;
+	ld.global.nc.f32 %r38, [%rd34];
+	mul.f32 %r39, %r14, %r38;
+	add.f32 %r40, %r37, %r39;
+	ld.global.nc.f32 %r41, [%rd33];
+	mul.f32 %r42, %r15, %r41;
+	add.f32 %r43, %r40, %r42;
+	add.s64 %rd35, %rd33, %rd14;
+	ld.global.nc.f32 %r44, [%rd35];
+	mul.f32 %r45, %r14, %r44;
+	add.f32 %r46, %r43, %r45;
+	mov.b32 %r47, 0f41800000;
+	div.rn.f32 %r48, %r46, %r47;
+	add.s64 %rd36, %rd13, %rd28;
+	st.global.f32 [%rd36], %r48;
+$L_2:
+	ret;
 }
 
 `
@@ -10190,7 +11342,7 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10193:1*/
+	/*line gpukvet_gen.go:11345:1*/
 	return thread, block
 }
 
@@ -10224,7 +11376,7 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10227:1*/
+	/*line gpukvet_gen.go:11379:1*/
 	return thread, block
 }
 
@@ -10256,7 +11408,7 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10259:1*/
+	/*line gpukvet_gen.go:11411:1*/
 	return thread, block
 }
 
@@ -10376,7 +11528,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10379:1*/
+	/*line gpukvet_gen.go:11531:1*/
 	return thread, block
 }
 
@@ -10413,7 +11565,7 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10416:1*/
+	/*line gpukvet_gen.go:11568:1*/
 	return thread, block
 }
 
@@ -10616,7 +11768,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10619:1*/
+	/*line gpukvet_gen.go:11771:1*/
 	return thread, block
 }
 
@@ -10653,7 +11805,7 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10656:1*/
+	/*line gpukvet_gen.go:11808:1*/
 	return thread, block
 }
 
@@ -10830,7 +11982,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:10833:1*/
+	/*line gpukvet_gen.go:11985:1*/
 	return thread, block
 }
 
@@ -11007,7 +12159,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11010:1*/
+	/*line gpukvet_gen.go:12162:1*/
 	return thread, block
 }
 
@@ -11205,7 +12357,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11208:1*/
+	/*line gpukvet_gen.go:12360:1*/
 	return thread, block
 }
 
@@ -11241,7 +12393,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11244:1*/
+	/*line gpukvet_gen.go:12396:1*/
 	return thread, block
 }
 
@@ -11285,7 +12437,7 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11288:1*/
+	/*line gpukvet_gen.go:12440:1*/
 	return thread, block
 }
 
@@ -11329,7 +12481,7 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11332:1*/
+	/*line gpukvet_gen.go:12484:1*/
 	return thread, block
 }
 
@@ -11378,7 +12530,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11381:1*/
+	/*line gpukvet_gen.go:12533:1*/
 	return thread, block
 }
 
@@ -11412,7 +12564,7 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11415:1*/
+	/*line gpukvet_gen.go:12567:1*/
 	return thread, block
 }
 
@@ -11515,7 +12667,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11518:1*/
+	/*line gpukvet_gen.go:12670:1*/
 	return thread, block
 }
 
@@ -11551,6 +12703,6 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11554:1*/
+	/*line gpukvet_gen.go:12706:1*/
 	return thread, block
 }

@@ -78,5 +78,5 @@ func rowMajorTest(f *Func, h *Block, rows, cols, length *Value) *Value {
 	}
 	last := f.NewValue(h, OpSub, TI64, f.NewValue(h, OpMul, TI64, rows, cols), one)
 	fits := f.NewValue(h, OpLt, TBool, f.NewValue(h, OpBitcast, TU64, last), f.NewValue(h, OpBitcast, TU64, length))
-	return f.NewValue(h, OpAnd, TBool, t, fits)
+	return launchFact(f.NewValue(h, OpAnd, TBool, t, fits))
 }

@@ -290,8 +290,12 @@ type Value struct {
 	// NoFuse marks a float OpMul or OpAdd/OpSub whose rounding Go requires
 	// (an explicit conversion of a product): it must not be contracted.
 	NoFuse bool
-	Block  *Block
-	Pos    token.Pos
+	// Fact marks a test of uniform values that a pass added before a
+	// fast path whose slow path is always correct: a variant of the
+	// kernel may assume it, chosen at launch (facts.go).
+	Fact  bool
+	Block *Block
+	Pos   token.Pos
 }
 
 // IsConst reports whether v is a constant.

@@ -390,8 +390,8 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 		if ch.idx.a < 0 {
 			lo, hi = hi, lo
 		}
-		and(f.NewValue(pre, OpGe, TBool, lo, k64(0)))
-		and(f.NewValue(pre, OpLt, TBool, f.NewValue(pre, OpBitcast, TU64, hi), f.NewValue(pre, OpBitcast, TU64, ch.length)))
+		and(launchFact(f.NewValue(pre, OpGe, TBool, lo, k64(0))))
+		and(launchFact(f.NewValue(pre, OpLt, TBool, f.NewValue(pre, OpBitcast, TU64, hi), f.NewValue(pre, OpBitcast, TU64, ch.length))))
 	}
 
 	// The copy without the checks.

@@ -437,7 +437,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 		v := materialize(t.form)
 		if t.length != nil {
 			u64 := func(x *Value) *Value { return f.NewValue(b, OpBitcast, TU64, x) }
-			and(f.NewValue(b, OpLt, TBool, u64(v), u64(t.length)))
+			and(launchFact(f.NewValue(b, OpLt, TBool, u64(v), u64(t.length))))
 			continue
 		}
 		bd := t.bound
@@ -446,7 +446,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 			continue
 		}
 		if _, ok := byBound[bd]; ok {
-			and(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), konst(TU64, bd)))
+			and(launchFact(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), konst(TU64, bd))))
 			continue
 		}
 		byBound[bd] = v
@@ -454,7 +454,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	}
 	for _, bd := range order {
 		v := f.NewValue(b, OpBitcast, TU64, byBound[bd])
-		and(f.NewValue(b, OpLt, TBool, v, konst(TU64, bd)))
+		and(launchFact(f.NewValue(b, OpLt, TBool, v, konst(TU64, bd))))
 	}
 	b.Cond = all
 	sinkToSlowPath(f, b, chain, end)

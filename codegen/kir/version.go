@@ -417,7 +417,7 @@ func cloneBlocks(f *Func, blocks []*Block) (map[*Block]*Block, map[*Value]*Value
 		bm[b] = c
 		for _, v := range b.Values {
 			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Args: append([]*Value(nil), v.Args...), Imm: v.Imm,
-				Index: v.Index, NoFuse: v.NoFuse, Block: c, Pos: v.Pos}
+				Index: v.Index, NoFuse: v.NoFuse, Fact: v.Fact, Block: c, Pos: v.Pos}
 			f.nextID++
 			vm[v] = nv
 			c.Values = append(c.Values, nv)

@@ -40,6 +40,10 @@ type Options struct {
 	// buffer the kernel writes overlaps a read-only one; the runtime
 	// picks it then.
 	NonCoherent bool
+	// Fast maps a kernel to its variant assuming its launch facts
+	// (kir.AssumeFacts), emitted after it as a further entry point (and
+	// that one's non-coherent twin under NonCoherent).
+	Fast map[*kir.Func]*kir.Func
 }
 
 // NCName is the entry point of f's variant with non-coherent loads.
@@ -62,21 +66,33 @@ func Emit(m *kir.Module, opts Options) (string, error) {
 		sb.WriteString("\n")
 	}
 	for _, f := range m.Funcs {
-		e := &emitter{f: f, name: f.Name, sb: &sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
-		if err := e.function(); err != nil {
+		if err := emitEntries(&sb, f, opts); err != nil {
 			return "", err
 		}
-		if !opts.NonCoherent {
-			continue
-		}
-		if nc, _ := kir.ReadOnlyLoads(f); len(nc) > 0 {
-			e := &emitter{f: f, name: NCName(f), nc: nc, sb: &sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
-			if err := e.function(); err != nil {
+		if g := opts.Fast[f]; g != nil {
+			if err := emitEntries(&sb, g, opts); err != nil {
 				return "", err
 			}
 		}
 	}
 	return sb.String(), nil
+}
+
+// emitEntries writes f's entry point and, under opts.NonCoherent, its
+// twin with non-coherent loads when it has read-only loads.
+func emitEntries(sb *strings.Builder, f *kir.Func, opts Options) error {
+	e := &emitter{f: f, name: f.Name, sb: sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
+	if err := e.function(); err != nil {
+		return err
+	}
+	if !opts.NonCoherent {
+		return nil
+	}
+	if nc, _ := kir.ReadOnlyLoads(f); len(nc) > 0 {
+		e := &emitter{f: f, name: NCName(f), nc: nc, sb: sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
+		return e.function()
+	}
+	return nil
 }
 
 // SharedName is the PTX name of the module's i-th shared variable.

@@ -1371,6 +1371,494 @@ $T_8:
 	exit;
 }
 
+// transpose_Transpose_fast
+.visible .entry transpose_Transpose_fast(
+	.param .s64 transpose_Transpose_fast_param_0,
+	.param .s64 transpose_Transpose_fast_param_1,
+	.param .u64 transpose_Transpose_fast_param_2,
+	.param .s64 transpose_Transpose_fast_param_3,
+	.param .u64 transpose_Transpose_fast_param_4,
+	.param .s64 transpose_Transpose_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<62>;
+	.reg .b64 %rd<107>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [transpose_Transpose_fast_param_0];
+	ld.param.s64 %rd2, [transpose_Transpose_fast_param_1];
+	ld.param.u64 %rd3, [transpose_Transpose_fast_param_2];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [transpose_Transpose_fast_param_4];
+	cvta.to.global.u64 %rd4, %rd4;
+	mov.u64 %rd5, __gpukvet_shared_0;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd6, %r1;
+	mov.u32 %r2, %tid.y;
+	cvt.u64.u32 %rd7, %r2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd8, %r3;
+	mov.b64 %rd9, 32;
+	mul.lo.s64 %rd10, %rd8, %rd9;
+	add.s64 %rd11, %rd10, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.b32 %r5, %r4;
+	mov.b32 %r6, 32;
+	mul.lo.s32 %r7, %r5, %r6;
+	mov.b32 %r8, %r2;
+	add.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd12, %r9;
+	setp.lt.s64 %p1, %rd11, %rd1;
+	setp.lt.s64 %p2, %rd12, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_4;
+$L_3:
+	mul.lo.s64 %rd18, %rd12, %rd1;
+	add.s64 %rd19, %rd18, %rd11;
+	mov.b32 %r12, 132;
+	mul.lo.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd20, %r13;
+	add.s64 %rd21, %rd5, %rd20;
+	mov.b64 %rd22, 4;
+	mul.lo.s64 %rd23, %rd19, %rd22;
+	add.s64 %rd24, %rd3, %rd23;
+	ld.global.f32 %r14, [%rd24];
+	mov.b32 %r15, %r1;
+	mov.b32 %r16, 4;
+	mul.lo.s32 %r17, %r15, %r16;
+	cvt.s64.s32 %rd25, %r17;
+	add.s64 %rd26, %rd21, %rd25;
+	st.shared.f32 [%rd26], %r14;
+$L_4:
+	mov.b32 %r18, 8;
+	add.s32 %r19, %r9, %r18;
+	cvt.s64.s32 %rd27, %r19;
+	setp.lt.s64 %p7, %rd27, %rd2;
+	and.pred %p8, %p1, %p7;
+	@!%p8 bra $L_6;
+$L_5:
+	mul.lo.s64 %rd28, %rd27, %rd1;
+	add.s64 %rd29, %rd28, %rd11;
+	mov.b32 %r20, 132;
+	mul.lo.s32 %r21, %r8, %r20;
+	cvt.s64.s32 %rd30, %r21;
+	add.s64 %rd31, %rd5, %rd30;
+	mov.b64 %rd32, 1056;
+	add.s64 %rd33, %rd31, %rd32;
+	mov.b64 %rd34, 4;
+	mul.lo.s64 %rd35, %rd29, %rd34;
+	add.s64 %rd36, %rd3, %rd35;
+	ld.global.f32 %r22, [%rd36];
+	mov.b32 %r23, %r1;
+	mov.b32 %r24, 4;
+	mul.lo.s32 %r25, %r23, %r24;
+	cvt.s64.s32 %rd37, %r25;
+	add.s64 %rd38, %rd33, %rd37;
+	st.shared.f32 [%rd38], %r22;
+$L_6:
+	mov.b32 %r26, 16;
+	add.s32 %r27, %r9, %r26;
+	cvt.s64.s32 %rd39, %r27;
+	setp.lt.s64 %p9, %rd39, %rd2;
+	and.pred %p10, %p1, %p9;
+	@!%p10 bra $L_8;
+$L_7:
+	mul.lo.s64 %rd40, %rd39, %rd1;
+	add.s64 %rd41, %rd40, %rd11;
+	mov.b32 %r28, 132;
+	mul.lo.s32 %r29, %r8, %r28;
+	cvt.s64.s32 %rd42, %r29;
+	add.s64 %rd43, %rd5, %rd42;
+	mov.b64 %rd44, 2112;
+	add.s64 %rd45, %rd43, %rd44;
+	mov.b64 %rd46, 4;
+	mul.lo.s64 %rd47, %rd41, %rd46;
+	add.s64 %rd48, %rd3, %rd47;
+	ld.global.f32 %r30, [%rd48];
+	mov.b32 %r31, %r1;
+	mov.b32 %r32, 4;
+	mul.lo.s32 %r33, %r31, %r32;
+	cvt.s64.s32 %rd49, %r33;
+	add.s64 %rd50, %rd45, %rd49;
+	st.shared.f32 [%rd50], %r30;
+$L_8:
+	mov.b32 %r34, 24;
+	add.s32 %r35, %r9, %r34;
+	cvt.s64.s32 %rd51, %r35;
+	setp.lt.s64 %p11, %rd51, %rd2;
+	and.pred %p12, %p1, %p11;
+	@!%p12 bra $L_1;
+$L_9:
+	mul.lo.s64 %rd52, %rd51, %rd1;
+	add.s64 %rd53, %rd52, %rd11;
+	mov.b32 %r36, 132;
+	mul.lo.s32 %r37, %r8, %r36;
+	cvt.s64.s32 %rd54, %r37;
+	add.s64 %rd55, %rd5, %rd54;
+	mov.b64 %rd56, 3168;
+	add.s64 %rd57, %rd55, %rd56;
+	mov.b64 %rd58, 4;
+	mul.lo.s64 %rd59, %rd53, %rd58;
+	add.s64 %rd60, %rd3, %rd59;
+	ld.global.f32 %r38, [%rd60];
+	mov.b32 %r39, %r1;
+	mov.b32 %r40, 4;
+	mul.lo.s32 %r41, %r39, %r40;
+	cvt.s64.s32 %rd61, %r41;
+	add.s64 %rd62, %rd57, %rd61;
+	st.shared.f32 [%rd62], %r38;
+$L_1:
+	mov.b64 %rd13, 8;
+	mov.b64 %rd14, 16;
+	mov.b64 %rd15, 24;
+	bar.sync 0;
+	mov.b32 %r10, %r1;
+	add.s32 %r11, %r7, %r10;
+	cvt.s64.s32 %rd16, %r11;
+	add.s64 %rd17, %rd10, %rd7;
+	setp.lt.s64 %p4, %rd16, %rd2;
+	setp.lt.s64 %p5, %rd17, %rd1;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd63, %rd17, %rd2;
+	add.s64 %rd64, %rd63, %rd16;
+	mov.b32 %r42, 132;
+	mul.lo.s32 %r43, %r10, %r42;
+	cvt.s64.s32 %rd65, %r43;
+	add.s64 %rd66, %rd5, %rd65;
+	mov.b64 %rd67, 4;
+	mov.b32 %r44, 4;
+	mul.lo.s32 %r45, %r8, %r44;
+	cvt.s64.s32 %rd68, %r45;
+	add.s64 %rd69, %rd66, %rd68;
+	ld.shared.f32 %r46, [%rd69];
+	mul.lo.s64 %rd70, %rd64, %rd67;
+	add.s64 %rd71, %rd4, %rd70;
+	st.global.f32 [%rd71], %r46;
+$L_11:
+	add.s64 %rd72, %rd17, %rd13;
+	setp.lt.s64 %p13, %rd72, %rd1;
+	and.pred %p14, %p4, %p13;
+	@!%p14 bra $L_13;
+$L_12:
+	mul.lo.s64 %rd73, %rd72, %rd2;
+	add.s64 %rd74, %rd73, %rd16;
+	mov.b32 %r47, 132;
+	mul.lo.s32 %r48, %r10, %r47;
+	cvt.s64.s32 %rd75, %r48;
+	add.s64 %rd76, %rd5, %rd75;
+	mov.b64 %rd77, 4;
+	mov.b32 %r49, 4;
+	mul.lo.s32 %r50, %r8, %r49;
+	cvt.s64.s32 %rd78, %r50;
+	add.s64 %rd79, %rd76, %rd78;
+	add.s64 %rd80, %rd79, %rd9;
+	ld.shared.f32 %r51, [%rd80];
+	mul.lo.s64 %rd81, %rd74, %rd77;
+	add.s64 %rd82, %rd4, %rd81;
+	st.global.f32 [%rd82], %r51;
+$L_13:
+	add.s64 %rd83, %rd17, %rd14;
+	setp.lt.s64 %p15, %rd83, %rd1;
+	and.pred %p16, %p4, %p15;
+	@!%p16 bra $L_15;
+$L_14:
+	mul.lo.s64 %rd84, %rd83, %rd2;
+	add.s64 %rd85, %rd84, %rd16;
+	mov.b32 %r52, 132;
+	mul.lo.s32 %r53, %r10, %r52;
+	cvt.s64.s32 %rd86, %r53;
+	add.s64 %rd87, %rd5, %rd86;
+	mov.b64 %rd88, 4;
+	mov.b32 %r54, 4;
+	mul.lo.s32 %r55, %r8, %r54;
+	cvt.s64.s32 %rd89, %r55;
+	add.s64 %rd90, %rd87, %rd89;
+	mov.b64 %rd91, 64;
+	add.s64 %rd92, %rd90, %rd91;
+	ld.shared.f32 %r56, [%rd92];
+	mul.lo.s64 %rd93, %rd85, %rd88;
+	add.s64 %rd94, %rd4, %rd93;
+	st.global.f32 [%rd94], %r56;
+$L_15:
+	add.s64 %rd95, %rd17, %rd15;
+	setp.lt.s64 %p17, %rd95, %rd1;
+	and.pred %p18, %p4, %p17;
+	@!%p18 bra $L_2;
+$L_16:
+	mul.lo.s64 %rd96, %rd95, %rd2;
+	add.s64 %rd97, %rd96, %rd16;
+	mov.b32 %r57, 132;
+	mul.lo.s32 %r58, %r10, %r57;
+	cvt.s64.s32 %rd98, %r58;
+	add.s64 %rd99, %rd5, %rd98;
+	mov.b64 %rd100, 4;
+	mov.b32 %r59, 4;
+	mul.lo.s32 %r60, %r8, %r59;
+	cvt.s64.s32 %rd101, %r60;
+	add.s64 %rd102, %rd99, %rd101;
+	mov.b64 %rd103, 96;
+	add.s64 %rd104, %rd102, %rd103;
+	ld.shared.f32 %r61, [%rd104];
+	mul.lo.s64 %rd105, %rd97, %rd100;
+	add.s64 %rd106, %rd4, %rd105;
+	st.global.f32 [%rd106], %r61;
+$L_2:
+	ret;
+}
+
+// transpose_Transpose_fast_nc
+.visible .entry transpose_Transpose_fast_nc(
+	.param .s64 transpose_Transpose_fast_nc_param_0,
+	.param .s64 transpose_Transpose_fast_nc_param_1,
+	.param .u64 transpose_Transpose_fast_nc_param_2,
+	.param .s64 transpose_Transpose_fast_nc_param_3,
+	.param .u64 transpose_Transpose_fast_nc_param_4,
+	.param .s64 transpose_Transpose_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<62>;
+	.reg .b64 %rd<107>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [transpose_Transpose_fast_nc_param_0];
+	ld.param.s64 %rd2, [transpose_Transpose_fast_nc_param_1];
+	ld.param.u64 %rd3, [transpose_Transpose_fast_nc_param_2];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [transpose_Transpose_fast_nc_param_4];
+	cvta.to.global.u64 %rd4, %rd4;
+	mov.u64 %rd5, __gpukvet_shared_0;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd6, %r1;
+	mov.u32 %r2, %tid.y;
+	cvt.u64.u32 %rd7, %r2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd8, %r3;
+	mov.b64 %rd9, 32;
+	mul.lo.s64 %rd10, %rd8, %rd9;
+	add.s64 %rd11, %rd10, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.b32 %r5, %r4;
+	mov.b32 %r6, 32;
+	mul.lo.s32 %r7, %r5, %r6;
+	mov.b32 %r8, %r2;
+	add.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd12, %r9;
+	setp.lt.s64 %p1, %rd11, %rd1;
+	setp.lt.s64 %p2, %rd12, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_4;
+$L_3:
+	mul.lo.s64 %rd18, %rd12, %rd1;
+	add.s64 %rd19, %rd18, %rd11;
+	mov.b32 %r12, 132;
+	mul.lo.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd20, %r13;
+	add.s64 %rd21, %rd5, %rd20;
+	mov.b64 %rd22, 4;
+	mul.lo.s64 %rd23, %rd19, %rd22;
+	add.s64 %rd24, %rd3, %rd23;
+	ld.global.nc.f32 %r14, [%rd24];
+	mov.b32 %r15, %r1;
+	mov.b32 %r16, 4;
+	mul.lo.s32 %r17, %r15, %r16;
+	cvt.s64.s32 %rd25, %r17;
+	add.s64 %rd26, %rd21, %rd25;
+	st.shared.f32 [%rd26], %r14;
+$L_4:
+	mov.b32 %r18, 8;
+	add.s32 %r19, %r9, %r18;
+	cvt.s64.s32 %rd27, %r19;
+	setp.lt.s64 %p7, %rd27, %rd2;
+	and.pred %p8, %p1, %p7;
+	@!%p8 bra $L_6;
+$L_5:
+	mul.lo.s64 %rd28, %rd27, %rd1;
+	add.s64 %rd29, %rd28, %rd11;
+	mov.b32 %r20, 132;
+	mul.lo.s32 %r21, %r8, %r20;
+	cvt.s64.s32 %rd30, %r21;
+	add.s64 %rd31, %rd5, %rd30;
+	mov.b64 %rd32, 1056;
+	add.s64 %rd33, %rd31, %rd32;
+	mov.b64 %rd34, 4;
+	mul.lo.s64 %rd35, %rd29, %rd34;
+	add.s64 %rd36, %rd3, %rd35;
+	ld.global.nc.f32 %r22, [%rd36];
+	mov.b32 %r23, %r1;
+	mov.b32 %r24, 4;
+	mul.lo.s32 %r25, %r23, %r24;
+	cvt.s64.s32 %rd37, %r25;
+	add.s64 %rd38, %rd33, %rd37;
+	st.shared.f32 [%rd38], %r22;
+$L_6:
+	mov.b32 %r26, 16;
+	add.s32 %r27, %r9, %r26;
+	cvt.s64.s32 %rd39, %r27;
+	setp.lt.s64 %p9, %rd39, %rd2;
+	and.pred %p10, %p1, %p9;
+	@!%p10 bra $L_8;
+$L_7:
+	mul.lo.s64 %rd40, %rd39, %rd1;
+	add.s64 %rd41, %rd40, %rd11;
+	mov.b32 %r28, 132;
+	mul.lo.s32 %r29, %r8, %r28;
+	cvt.s64.s32 %rd42, %r29;
+	add.s64 %rd43, %rd5, %rd42;
+	mov.b64 %rd44, 2112;
+	add.s64 %rd45, %rd43, %rd44;
+	mov.b64 %rd46, 4;
+	mul.lo.s64 %rd47, %rd41, %rd46;
+	add.s64 %rd48, %rd3, %rd47;
+	ld.global.nc.f32 %r30, [%rd48];
+	mov.b32 %r31, %r1;
+	mov.b32 %r32, 4;
+	mul.lo.s32 %r33, %r31, %r32;
+	cvt.s64.s32 %rd49, %r33;
+	add.s64 %rd50, %rd45, %rd49;
+	st.shared.f32 [%rd50], %r30;
+$L_8:
+	mov.b32 %r34, 24;
+	add.s32 %r35, %r9, %r34;
+	cvt.s64.s32 %rd51, %r35;
+	setp.lt.s64 %p11, %rd51, %rd2;
+	and.pred %p12, %p1, %p11;
+	@!%p12 bra $L_1;
+$L_9:
+	mul.lo.s64 %rd52, %rd51, %rd1;
+	add.s64 %rd53, %rd52, %rd11;
+	mov.b32 %r36, 132;
+	mul.lo.s32 %r37, %r8, %r36;
+	cvt.s64.s32 %rd54, %r37;
+	add.s64 %rd55, %rd5, %rd54;
+	mov.b64 %rd56, 3168;
+	add.s64 %rd57, %rd55, %rd56;
+	mov.b64 %rd58, 4;
+	mul.lo.s64 %rd59, %rd53, %rd58;
+	add.s64 %rd60, %rd3, %rd59;
+	ld.global.nc.f32 %r38, [%rd60];
+	mov.b32 %r39, %r1;
+	mov.b32 %r40, 4;
+	mul.lo.s32 %r41, %r39, %r40;
+	cvt.s64.s32 %rd61, %r41;
+	add.s64 %rd62, %rd57, %rd61;
+	st.shared.f32 [%rd62], %r38;
+$L_1:
+	mov.b64 %rd13, 8;
+	mov.b64 %rd14, 16;
+	mov.b64 %rd15, 24;
+	bar.sync 0;
+	mov.b32 %r10, %r1;
+	add.s32 %r11, %r7, %r10;
+	cvt.s64.s32 %rd16, %r11;
+	add.s64 %rd17, %rd10, %rd7;
+	setp.lt.s64 %p4, %rd16, %rd2;
+	setp.lt.s64 %p5, %rd17, %rd1;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd63, %rd17, %rd2;
+	add.s64 %rd64, %rd63, %rd16;
+	mov.b32 %r42, 132;
+	mul.lo.s32 %r43, %r10, %r42;
+	cvt.s64.s32 %rd65, %r43;
+	add.s64 %rd66, %rd5, %rd65;
+	mov.b64 %rd67, 4;
+	mov.b32 %r44, 4;
+	mul.lo.s32 %r45, %r8, %r44;
+	cvt.s64.s32 %rd68, %r45;
+	add.s64 %rd69, %rd66, %rd68;
+	ld.shared.f32 %r46, [%rd69];
+	mul.lo.s64 %rd70, %rd64, %rd67;
+	add.s64 %rd71, %rd4, %rd70;
+	st.global.f32 [%rd71], %r46;
+$L_11:
+	add.s64 %rd72, %rd17, %rd13;
+	setp.lt.s64 %p13, %rd72, %rd1;
+	and.pred %p14, %p4, %p13;
+	@!%p14 bra $L_13;
+$L_12:
+	mul.lo.s64 %rd73, %rd72, %rd2;
+	add.s64 %rd74, %rd73, %rd16;
+	mov.b32 %r47, 132;
+	mul.lo.s32 %r48, %r10, %r47;
+	cvt.s64.s32 %rd75, %r48;
+	add.s64 %rd76, %rd5, %rd75;
+	mov.b64 %rd77, 4;
+	mov.b32 %r49, 4;
+	mul.lo.s32 %r50, %r8, %r49;
+	cvt.s64.s32 %rd78, %r50;
+	add.s64 %rd79, %rd76, %rd78;
+	add.s64 %rd80, %rd79, %rd9;
+	ld.shared.f32 %r51, [%rd80];
+	mul.lo.s64 %rd81, %rd74, %rd77;
+	add.s64 %rd82, %rd4, %rd81;
+	st.global.f32 [%rd82], %r51;
+$L_13:
+	add.s64 %rd83, %rd17, %rd14;
+	setp.lt.s64 %p15, %rd83, %rd1;
+	and.pred %p16, %p4, %p15;
+	@!%p16 bra $L_15;
+$L_14:
+	mul.lo.s64 %rd84, %rd83, %rd2;
+	add.s64 %rd85, %rd84, %rd16;
+	mov.b32 %r52, 132;
+	mul.lo.s32 %r53, %r10, %r52;
+	cvt.s64.s32 %rd86, %r53;
+	add.s64 %rd87, %rd5, %rd86;
+	mov.b64 %rd88, 4;
+	mov.b32 %r54, 4;
+	mul.lo.s32 %r55, %r8, %r54;
+	cvt.s64.s32 %rd89, %r55;
+	add.s64 %rd90, %rd87, %rd89;
+	mov.b64 %rd91, 64;
+	add.s64 %rd92, %rd90, %rd91;
+	ld.shared.f32 %r56, [%rd92];
+	mul.lo.s64 %rd93, %rd85, %rd88;
+	add.s64 %rd94, %rd4, %rd93;
+	st.global.f32 [%rd94], %r56;
+$L_15:
+	add.s64 %rd95, %rd17, %rd15;
+	setp.lt.s64 %p17, %rd95, %rd1;
+	and.pred %p18, %p4, %p17;
+	@!%p18 bra $L_2;
+$L_16:
+	mul.lo.s64 %rd96, %rd95, %rd2;
+	add.s64 %rd97, %rd96, %rd16;
+	mov.b32 %r57, 132;
+	mul.lo.s32 %r58, %r10, %r57;
+	cvt.s64.s32 %rd98, %r58;
+	add.s64 %rd99, %rd5, %rd98;
+	mov.b64 %rd100, 4;
+	mov.b32 %r59, 4;
+	mul.lo.s32 %r60, %r8, %r59;
+	cvt.s64.s32 %rd101, %r60;
+	add.s64 %rd102, %rd99, %rd101;
+	mov.b64 %rd103, 96;
+	add.s64 %rd104, %rd102, %rd103;
+	ld.shared.f32 %r61, [%rd104];
+	mul.lo.s64 %rd105, %rd97, %rd100;
+	add.s64 %rd106, %rd4, %rd105;
+	st.global.f32 [%rd106], %r61;
+$L_2:
+	ret;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -2030,6 +2518,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2033:1*/
+	/*line gpukvet_gen.go:2521:1*/
 	return thread, block
 }

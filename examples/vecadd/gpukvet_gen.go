@@ -262,6 +262,108 @@ $T_2:
 	exit;
 }
 
+// vecadd_VecAdd_fast
+.visible .entry vecadd_VecAdd_fast(
+	.param .u64 vecadd_VecAdd_fast_param_0,
+	.param .s64 vecadd_VecAdd_fast_param_1,
+	.param .u64 vecadd_VecAdd_fast_param_2,
+	.param .s64 vecadd_VecAdd_fast_param_3,
+	.param .u64 vecadd_VecAdd_fast_param_4,
+	.param .s64 vecadd_VecAdd_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<15>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [vecadd_VecAdd_fast_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [vecadd_VecAdd_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [vecadd_VecAdd_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [vecadd_VecAdd_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 4;
+	mul.lo.s64 %rd11, %rd6, %rd10;
+	add.s64 %rd12, %rd7, %rd11;
+	ld.global.f32 %r4, [%rd12];
+	add.s64 %rd13, %rd8, %rd11;
+	ld.global.f32 %r5, [%rd13];
+	add.f32 %r6, %r4, %r5;
+	add.s64 %rd14, %rd9, %rd11;
+	st.global.f32 [%rd14], %r6;
+$L_2:
+	ret;
+}
+
+// vecadd_VecAdd_fast_nc
+.visible .entry vecadd_VecAdd_fast_nc(
+	.param .u64 vecadd_VecAdd_fast_nc_param_0,
+	.param .s64 vecadd_VecAdd_fast_nc_param_1,
+	.param .u64 vecadd_VecAdd_fast_nc_param_2,
+	.param .s64 vecadd_VecAdd_fast_nc_param_3,
+	.param .u64 vecadd_VecAdd_fast_nc_param_4,
+	.param .s64 vecadd_VecAdd_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<15>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [vecadd_VecAdd_fast_nc_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [vecadd_VecAdd_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [vecadd_VecAdd_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [vecadd_VecAdd_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 4;
+	mul.lo.s64 %rd11, %rd6, %rd10;
+	add.s64 %rd12, %rd7, %rd11;
+	ld.global.nc.f32 %r4, [%rd12];
+	add.s64 %rd13, %rd8, %rd11;
+	ld.global.nc.f32 %r5, [%rd13];
+	add.f32 %r6, %r4, %r5;
+	add.s64 %rd14, %rd9, %rd11;
+	st.global.f32 [%rd14], %r6;
+$L_2:
+	ret;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -423,6 +525,6 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:426:1*/
+	/*line gpukvet_gen.go:528:1*/
 	return thread, block
 }

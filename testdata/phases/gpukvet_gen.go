@@ -1285,6 +1285,196 @@ $T_3:
 	exit;
 }
 
+// phases_EarlyReturn_fast
+.visible .entry phases_EarlyReturn_fast(
+	.param .s64 phases_EarlyReturn_fast_param_0,
+	.param .u64 phases_EarlyReturn_fast_param_1,
+	.param .s64 phases_EarlyReturn_fast_param_2,
+	.param .u64 phases_EarlyReturn_fast_param_3,
+	.param .s64 phases_EarlyReturn_fast_param_4,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<21>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [phases_EarlyReturn_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+$L_5:
+	ret;
+$L_2:
+	ld.param.u64 %rd3, [phases_EarlyReturn_fast_param_1];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [phases_EarlyReturn_fast_param_3];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.s64 %rd5, [phases_EarlyReturn_fast_param_4];
+	mov.u32 %r2, %tid.x;
+	cvt.u64.u32 %rd6, %r2;
+	mov.u32 %r3, %ntid.x;
+	cvt.u64.u32 %rd7, %r3;
+	mul.wide.u32 %rd8, %r1, %r3;
+	add.s64 %rd9, %rd8, %rd6;
+	mov.b64 %rd10, %rd9;
+	mov.u64 %rd11, __gpukvet_shared_2;
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd9, %rd12;
+	add.s64 %rd14, %rd3, %rd13;
+	ld.global.s32 %r4, [%rd14];
+	mov.b32 %r5, %r2;
+	mov.b32 %r6, 4;
+	mul.lo.s32 %r7, %r5, %r6;
+	cvt.s64.s32 %rd15, %r7;
+	add.s64 %rd16, %rd11, %rd15;
+	st.shared.s32 [%rd16], %r4;
+	bar.sync 0;
+	mov.b32 %r8, 16;
+	setp.ge.s32 %p2, %r5, %r8;
+	@!%p2 bra $L_4;
+$L_3:
+	bra $L_5;
+$L_4:
+	mov.b64 %rd17, %rd5;
+	setp.lt.u64 %p3, %rd10, %rd17;
+	@!%p3 bra $L_7;
+$L_6:
+	ld.shared.s32 %r9, [%rd16];
+	mov.b64 %rd18, 64;
+	add.s64 %rd19, %rd16, %rd18;
+	ld.shared.s32 %r10, [%rd19];
+	add.s32 %r11, %r9, %r10;
+	add.s64 %rd20, %rd4, %rd13;
+	st.global.s32 [%rd20], %r11;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 14;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd5;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// phases_EarlyReturn_fast_nc
+.visible .entry phases_EarlyReturn_fast_nc(
+	.param .s64 phases_EarlyReturn_fast_nc_param_0,
+	.param .u64 phases_EarlyReturn_fast_nc_param_1,
+	.param .s64 phases_EarlyReturn_fast_nc_param_2,
+	.param .u64 phases_EarlyReturn_fast_nc_param_3,
+	.param .s64 phases_EarlyReturn_fast_nc_param_4,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<21>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [phases_EarlyReturn_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+$L_5:
+	ret;
+$L_2:
+	ld.param.u64 %rd3, [phases_EarlyReturn_fast_nc_param_1];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [phases_EarlyReturn_fast_nc_param_3];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.s64 %rd5, [phases_EarlyReturn_fast_nc_param_4];
+	mov.u32 %r2, %tid.x;
+	cvt.u64.u32 %rd6, %r2;
+	mov.u32 %r3, %ntid.x;
+	cvt.u64.u32 %rd7, %r3;
+	mul.wide.u32 %rd8, %r1, %r3;
+	add.s64 %rd9, %rd8, %rd6;
+	mov.b64 %rd10, %rd9;
+	mov.u64 %rd11, __gpukvet_shared_2;
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd9, %rd12;
+	add.s64 %rd14, %rd3, %rd13;
+	ld.global.nc.s32 %r4, [%rd14];
+	mov.b32 %r5, %r2;
+	mov.b32 %r6, 4;
+	mul.lo.s32 %r7, %r5, %r6;
+	cvt.s64.s32 %rd15, %r7;
+	add.s64 %rd16, %rd11, %rd15;
+	st.shared.s32 [%rd16], %r4;
+	bar.sync 0;
+	mov.b32 %r8, 16;
+	setp.ge.s32 %p2, %r5, %r8;
+	@!%p2 bra $L_4;
+$L_3:
+	bra $L_5;
+$L_4:
+	mov.b64 %rd17, %rd5;
+	setp.lt.u64 %p3, %rd10, %rd17;
+	@!%p3 bra $L_7;
+$L_6:
+	ld.shared.s32 %r9, [%rd16];
+	mov.b64 %rd18, 64;
+	add.s64 %rd19, %rd16, %rd18;
+	ld.shared.s32 %r10, [%rd19];
+	add.s32 %r11, %r9, %r10;
+	add.s64 %rd20, %rd4, %rd13;
+	st.global.s32 [%rd20], %r11;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 14;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd5;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 // phases_IfBarrier
 .visible .entry phases_IfBarrier(
 	.param .u8 phases_IfBarrier_param_0,
@@ -3282,7 +3472,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3285:1*/
+	/*line gpukvet_gen.go:3475:1*/
 	return thread, block
 }
 
@@ -3459,7 +3649,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3462:1*/
+	/*line gpukvet_gen.go:3652:1*/
 	return thread, block
 }
 
@@ -3667,7 +3857,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3670:1*/
+	/*line gpukvet_gen.go:3860:1*/
 	return thread, block
 }
 
@@ -3765,7 +3955,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3768:1*/
+	/*line gpukvet_gen.go:3958:1*/
 	return thread, block
 }
 
@@ -3855,7 +4045,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3858:1*/
+	/*line gpukvet_gen.go:4048:1*/
 	return thread, block
 }
 
@@ -3974,6 +4164,6 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3977:1*/
+	/*line gpukvet_gen.go:4167:1*/
 	return thread, block
 }

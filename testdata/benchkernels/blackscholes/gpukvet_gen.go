@@ -2327,6 +2327,2174 @@ $T_12:
 	exit;
 }
 
+// blackscholes_Price_fast
+.visible .entry blackscholes_Price_fast(
+	.param .f32 blackscholes_Price_fast_param_0,
+	.param .f32 blackscholes_Price_fast_param_1,
+	.param .u64 blackscholes_Price_fast_param_2,
+	.param .s64 blackscholes_Price_fast_param_3,
+	.param .u64 blackscholes_Price_fast_param_4,
+	.param .s64 blackscholes_Price_fast_param_5,
+	.param .u64 blackscholes_Price_fast_param_6,
+	.param .s64 blackscholes_Price_fast_param_7,
+	.param .u64 blackscholes_Price_fast_param_8,
+	.param .s64 blackscholes_Price_fast_param_9,
+	.param .u64 blackscholes_Price_fast_param_10,
+	.param .s64 blackscholes_Price_fast_param_11,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<94>;
+	.reg .b32 %r<120>;
+	.reg .b64 %rd<423>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.f32 %r1, [blackscholes_Price_fast_param_0];
+	ld.param.f32 %r2, [blackscholes_Price_fast_param_1];
+	ld.param.u64 %rd1, [blackscholes_Price_fast_param_2];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.s64 %rd2, [blackscholes_Price_fast_param_3];
+	ld.param.u64 %rd3, [blackscholes_Price_fast_param_4];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [blackscholes_Price_fast_param_6];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.u64 %rd5, [blackscholes_Price_fast_param_8];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [blackscholes_Price_fast_param_9];
+	ld.param.u64 %rd7, [blackscholes_Price_fast_param_10];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [blackscholes_Price_fast_param_11];
+	mov.u32 %r3, %nctaid.x;
+	cvt.u64.u32 %rd9, %r3;
+	mov.u32 %r4, %ntid.x;
+	cvt.u64.u32 %rd10, %r4;
+	mul.wide.u32 %rd11, %r3, %r4;
+	mov.u32 %r5, %ctaid.x;
+	cvt.u64.u32 %rd12, %r5;
+	mul.wide.u32 %rd13, %r5, %r4;
+	mov.u32 %r6, %tid.x;
+	cvt.u64.u32 %rd14, %r6;
+	add.s64 %rd15, %rd13, %rd14;
+	neg.f32 %r7, %r1;
+	mov.b64 %rd16, %rd6;
+	mov.b64 %rd17, %rd8;
+	mov.b64 %rd19, %rd15;
+$L_1:
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p1, %rd18, %rd2;
+	@!%p1 bra $L_3;
+$L_2:
+	mov.b64 %rd20, %rd18;
+	mov.b64 %rd21, 4;
+	mul.lo.s64 %rd22, %rd18, %rd21;
+	add.s64 %rd23, %rd1, %rd22;
+	ld.global.f32 %r8, [%rd23];
+	add.s64 %rd24, %rd3, %rd22;
+	ld.global.f32 %r9, [%rd24];
+	add.s64 %rd25, %rd4, %rd22;
+	ld.global.f32 %r10, [%rd25];
+	sqrt.rn.f32 %r11, %r10;
+	div.rn.f32 %r12, %r8, %r9;
+	cvt.f64.f32 %rd26, %r12;
+	setp.neu.f64 %p2, %rd26, %rd26;
+	@!%p2 bra $L_7;
+$L_4:
+	mov.b64 %rd81, %rd26;
+$L_13:
+	mov.b64 %rd80, %rd81;
+	cvt.rn.f32.f64 %r13, %rd80;
+	mov.b32 %r14, 0f3F000000;
+	mul.f32 %r15, %r14, %r2;
+	mul.f32 %r16, %r15, %r2;
+	add.f32 %r17, %r1, %r16;
+	mul.f32 %r18, %r17, %r10;
+	add.f32 %r19, %r13, %r18;
+	mul.f32 %r20, %r2, %r11;
+	div.rn.f32 %r21, %r19, %r20;
+	sub.f32 %r22, %r21, %r20;
+	abs.f32 %r23, %r21;
+	mov.b32 %r24, 0f3E6D3389;
+	mul.f32 %r25, %r24, %r23;
+	mov.b32 %r26, 0f3F800000;
+	add.f32 %r27, %r26, %r25;
+	div.rn.f32 %r28, %r26, %r27;
+	mov.b32 %r29, 0fBF000000;
+	mul.f32 %r30, %r29, %r21;
+	mul.f32 %r31, %r30, %r21;
+	cvt.f64.f32 %rd82, %r31;
+	setp.neu.f64 %p7, %rd82, %rd82;
+	@!%p7 bra $L_32;
+$L_29:
+	mov.b64 %rd175, %rd82;
+$L_44:
+	mov.b64 %rd174, %rd175;
+	cvt.rn.f32.f64 %r41, %rd174;
+	mov.b32 %r42, 0f3ECC422A;
+	mul.f32 %r43, %r42, %r41;
+	mov.b32 %r44, 0f3FAA466F;
+	mul.f32 %r45, %r28, %r44;
+	mov.b32 %r46, 0fBFE91EEA;
+	add.f32 %r47, %r46, %r45;
+	mul.f32 %r48, %r28, %r47;
+	mov.b32 %r49, 0f3FE40778;
+	add.f32 %r50, %r49, %r48;
+	mul.f32 %r51, %r28, %r50;
+	mov.b32 %r52, 0fBEB68F87;
+	add.f32 %r53, %r52, %r51;
+	mul.f32 %r54, %r28, %r53;
+	mov.b32 %r55, 0f3EA385FA;
+	add.f32 %r56, %r55, %r54;
+	mul.f32 %r57, %r28, %r56;
+	mul.f32 %r58, %r43, %r57;
+	mov.b32 %r59, 0f00000000;
+	setp.gt.f32 %p28, %r21, %r59;
+	@%p28 bra $L_27;
+	mov.b32 %r34, %r58;
+	bra $L_28;
+$L_27:
+	sub.f32 %r32, %r26, %r58;
+	mov.b32 %r34, %r32;
+$L_28:
+	mov.b32 %r33, %r34;
+	abs.f32 %r35, %r22;
+	mul.f32 %r36, %r24, %r35;
+	add.f32 %r37, %r26, %r36;
+	div.rn.f32 %r38, %r26, %r37;
+	mul.f32 %r39, %r29, %r22;
+	mul.f32 %r40, %r39, %r22;
+	cvt.f64.f32 %rd117, %r40;
+	setp.neu.f64 %p16, %rd117, %rd117;
+	@!%p16 bra $L_71;
+$L_68:
+	mov.b64 %rd274, %rd117;
+$L_83:
+	mov.b64 %rd273, %rd274;
+	cvt.rn.f32.f64 %r73, %rd273;
+	mul.f32 %r74, %r42, %r73;
+	mul.f32 %r75, %r38, %r44;
+	add.f32 %r76, %r46, %r75;
+	mul.f32 %r77, %r38, %r76;
+	add.f32 %r78, %r49, %r77;
+	mul.f32 %r79, %r38, %r78;
+	add.f32 %r80, %r52, %r79;
+	mul.f32 %r81, %r38, %r80;
+	add.f32 %r82, %r55, %r81;
+	mul.f32 %r83, %r38, %r82;
+	mul.f32 %r84, %r74, %r83;
+	setp.gt.f32 %p54, %r22, %r59;
+	@%p54 bra $L_66;
+	mov.b32 %r71, %r84;
+	bra $L_67;
+$L_66:
+	sub.f32 %r69, %r26, %r84;
+	mov.b32 %r71, %r69;
+$L_67:
+	mov.b32 %r70, %r71;
+	mul.f32 %r72, %r7, %r10;
+	cvt.f64.f32 %rd216, %r72;
+	setp.neu.f64 %p42, %rd216, %rd216;
+	@!%p42 bra $L_108;
+$L_105:
+	mov.b64 %rd372, %rd216;
+$L_120:
+	mov.b64 %rd371, %rd372;
+	setp.lt.u64 %p79, %rd20, %rd16;
+	@!%p79 bra $L_143;
+$L_142:
+	cvt.rn.f32.f64 %r103, %rd371;
+	mul.f32 %r104, %r8, %r33;
+	mul.f32 %r105, %r9, %r103;
+	mul.f32 %r106, %r105, %r70;
+	sub.f32 %r107, %r104, %r106;
+	add.s64 %rd413, %rd5, %rd22;
+	st.global.f32 [%rd413], %r107;
+	setp.lt.u64 %p93, %rd20, %rd17;
+	@!%p93 bra $L_145;
+$L_144:
+	sub.f32 %r108, %r26, %r70;
+	mul.f32 %r109, %r105, %r108;
+	sub.f32 %r110, %r26, %r33;
+	mul.f32 %r111, %r8, %r110;
+	sub.f32 %r112, %r109, %r111;
+	add.s64 %rd414, %rd7, %rd22;
+	st.global.f32 [%rd414], %r112;
+	add.s64 %rd415, %rd18, %rd11;
+	mov.b64 %rd19, %rd415;
+	bra $L_1;
+$L_3:
+	ret;
+$L_5:
+	mov.b64 %rd27, 0d7FF8000000000001;
+	mov.b64 %rd81, %rd27;
+	bra $L_13;
+$L_6:
+	mov.b64 %rd28, 0d0000000000000000;
+	setp.lt.f64 %p3, %rd26, %rd28;
+	@%p3 bra $L_5;
+$L_9:
+	setp.eq.f64 %p6, %rd26, %rd28;
+	@!%p6 bra $L_10;
+$L_8:
+	mov.b64 %rd30, 0dFFF0000000000000;
+	mov.b64 %rd81, %rd30;
+	bra $L_13;
+$L_7:
+	mov.b64 %rd29, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p4, %rd26, %rd29;
+	setp.ne.u32 %p5, 1, 0;
+	@%p4 bra $E_7_1;
+	bra $L_14;
+$E_7_1:
+	mov.pred %p10, %p5;
+$L_15:
+	mov.pred %p9, %p10;
+	@%p9 bra $L_4;
+	bra $L_6;
+$L_10:
+	@!%p6 bra $L_18;
+$L_16:
+	mov.b64 %rd83, 0;
+	mov.b64 %rd88, %rd26;
+	mov.b64 %rd90, %rd83;
+$L_21:
+	mov.b64 %rd87, %rd88;
+	mov.b64 %rd89, %rd90;
+	mov.b64 %rd91, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p12, %rd87, %rd91;
+	@%p12 bra $L_11;
+	mov.b64 %rd36, %rd87;
+	mov.b64 %rd38, %rd89;
+	bra $L_12;
+$L_11:
+	mov.b64 %rd31, 0d4000000000000000;
+	mul.f64 %rd32, %rd87, %rd31;
+	mov.b64 %rd33, 1;
+	sub.s64 %rd34, %rd89, %rd33;
+	mov.b64 %rd36, %rd32;
+	mov.b64 %rd38, %rd34;
+$L_12:
+	mov.b64 %rd35, %rd36;
+	mov.b64 %rd37, %rd38;
+	mov.b64 %rd39, 0d3FF0000000000000;
+	sub.f64 %rd40, %rd35, %rd39;
+	cvt.rn.f64.s64 %rd41, %rd37;
+	mov.b64 %rd42, 0d4000000000000000;
+	add.f64 %rd43, %rd42, %rd40;
+	div.rn.f64 %rd44, %rd40, %rd43;
+	mul.f64 %rd45, %rd44, %rd44;
+	mul.f64 %rd46, %rd45, %rd45;
+	mov.b64 %rd47, 0d3FC2F112DF3E5244;
+	mul.f64 %rd48, %rd46, %rd47;
+	mov.b64 %rd49, 0d3FC7466496CB03DE;
+	add.f64 %rd50, %rd49, %rd48;
+	mul.f64 %rd51, %rd46, %rd50;
+	mov.b64 %rd52, 0d3FD2492494229359;
+	add.f64 %rd53, %rd52, %rd51;
+	mul.f64 %rd54, %rd46, %rd53;
+	mov.b64 %rd55, 0d3FE5555555555593;
+	add.f64 %rd56, %rd55, %rd54;
+	mul.f64 %rd57, %rd45, %rd56;
+	mov.b64 %rd58, 0d3FC39A09D078C69F;
+	mul.f64 %rd59, %rd46, %rd58;
+	mov.b64 %rd60, 0d3FCC71C51D8E78AF;
+	add.f64 %rd61, %rd60, %rd59;
+	mul.f64 %rd62, %rd46, %rd61;
+	mov.b64 %rd63, 0d3FD999999997FA04;
+	add.f64 %rd64, %rd63, %rd62;
+	mul.f64 %rd65, %rd46, %rd64;
+	add.f64 %rd66, %rd57, %rd65;
+	mov.b64 %rd67, 0d3FE0000000000000;
+	mul.f64 %rd68, %rd67, %rd40;
+	mul.f64 %rd69, %rd68, %rd40;
+	mov.b64 %rd70, 0d3FE62E42FEE00000;
+	mul.f64 %rd71, %rd41, %rd70;
+	add.f64 %rd72, %rd69, %rd66;
+	mul.f64 %rd73, %rd44, %rd72;
+	mov.b64 %rd74, 0d3DEA39EF35793C76;
+	mul.f64 %rd75, %rd41, %rd74;
+	add.f64 %rd76, %rd73, %rd75;
+	sub.f64 %rd77, %rd69, %rd76;
+	sub.f64 %rd78, %rd77, %rd40;
+	sub.f64 %rd79, %rd71, %rd78;
+	mov.b64 %rd81, %rd79;
+	bra $L_13;
+$L_14:
+	setp.ne.u32 %p8, 0, 0;
+	mov.pred %p10, %p8;
+	bra $L_15;
+$L_17:
+	mov.b64 %rd84, 0;
+	mov.b64 %rd88, %rd26;
+	mov.b64 %rd90, %rd84;
+	bra $L_21;
+$L_18:
+	@%p4 bra $E_18_2;
+	bra $L_22;
+$E_18_2:
+	mov.pred %p15, %p5;
+$L_23:
+	mov.pred %p14, %p15;
+	@%p14 bra $L_17;
+$L_20:
+	@%p2 bra $L_17;
+$L_19:
+	abs.f64 %rd85, %rd26;
+	mov.b64 %rd86, 0d0010000000000000;
+	setp.lt.f64 %p11, %rd85, %rd86;
+	@!%p11 bra $L_25;
+$L_24:
+	mov.b64 %rd93, 0d4330000000000000;
+	mul.f64 %rd94, %rd26, %rd93;
+	mov.b64 %rd95, -52;
+	mov.b64 %rd98, %rd94;
+	mov.b64 %rd100, %rd95;
+$L_26:
+	mov.b64 %rd97, %rd98;
+	mov.b64 %rd99, %rd100;
+	mov.b64 %rd101, %rd97;
+	mov.b64 %rd102, 52;
+	min.u64 %rd416, %rd102, 64;
+	cvt.u32.u64 %r113, %rd416;
+	shr.u64 %rd103, %rd101, %r113;
+	mov.b64 %rd104, 2047;
+	and.b64 %rd105, %rd103, %rd104;
+	mov.b64 %rd106, %rd105;
+	mov.b64 %rd107, 1023;
+	sub.s64 %rd108, %rd106, %rd107;
+	mov.b64 %rd109, 1;
+	add.s64 %rd110, %rd108, %rd109;
+	add.s64 %rd111, %rd99, %rd110;
+	mov.b64 %rd112, 9218868437227405312;
+	not.b64 %rd113, %rd112;
+	and.b64 %rd113, %rd101, %rd113;
+	mov.b64 %rd114, 4602678819172646912;
+	or.b64 %rd115, %rd113, %rd114;
+	mov.b64 %rd116, %rd115;
+	mov.b64 %rd88, %rd116;
+	mov.b64 %rd90, %rd111;
+	bra $L_21;
+$L_22:
+	mov.b64 %rd92, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p13, %rd26, %rd92;
+	mov.pred %p15, %p13;
+	bra $L_23;
+$L_25:
+	mov.b64 %rd96, 0;
+	mov.b64 %rd98, %rd26;
+	mov.b64 %rd100, %rd96;
+	bra $L_26;
+$L_30:
+	mov.b64 %rd118, 0d0000000000000000;
+	mov.b64 %rd175, %rd118;
+	bra $L_44;
+$L_31:
+	mov.b64 %rd119, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p17, %rd82, %rd119;
+	@%p17 bra $L_30;
+$L_34:
+	mov.b64 %rd122, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p20, %rd82, %rd122;
+	@!%p20 bra $L_36;
+$L_33:
+	mov.b64 %rd121, 0d7FF0000000000000;
+	mov.b64 %rd175, %rd121;
+	bra $L_44;
+$L_32:
+	mov.b64 %rd120, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p18, %rd82, %rd120;
+	setp.ne.u32 %p19, 1, 0;
+	@%p18 bra $E_32_3;
+	bra $L_45;
+$E_32_3:
+	mov.pred %p31, %p19;
+$L_46:
+	mov.pred %p30, %p31;
+	@%p30 bra $L_29;
+	bra $L_31;
+$L_35:
+	mov.b64 %rd123, 0d0000000000000000;
+	mov.b64 %rd175, %rd123;
+	bra $L_44;
+$L_36:
+	mov.b64 %rd124, 0dC0874910D52D3051;
+	setp.lt.f64 %p21, %rd82, %rd124;
+	@%p21 bra $L_35;
+$L_38:
+	mov.b64 %rd127, 0dBE30000000000000;
+	setp.lt.f64 %p22, %rd127, %rd82;
+	mov.b64 %rd128, 0d3E30000000000000;
+	setp.lt.f64 %p23, %rd82, %rd128;
+	and.pred %p24, %p22, %p23;
+	@!%p24 bra $L_39;
+$L_37:
+	mov.b64 %rd125, 0d3FF0000000000000;
+	add.f64 %rd126, %rd125, %rd82;
+	mov.b64 %rd175, %rd126;
+	bra $L_44;
+$L_39:
+	mov.b64 %rd129, 0d0000000000000000;
+	setp.lt.f64 %p25, %rd82, %rd129;
+	@!%p25 bra $L_43;
+$L_41:
+	mov.b64 %rd163, 0d3FF71547652B82FE;
+	mul.f64 %rd164, %rd163, %rd82;
+	mov.b64 %rd165, 0d3FE0000000000000;
+	sub.f64 %rd166, %rd164, %rd165;
+	cvt.rzi.s64.f64 %rd167, %rd166;
+	mov.b64 %rd131, %rd167;
+$L_40:
+	mov.b64 %rd130, %rd131;
+	cvt.rn.f64.s64 %rd132, %rd130;
+	mov.b64 %rd133, 0d3FE62E42FEE00000;
+	mul.f64 %rd134, %rd132, %rd133;
+	sub.f64 %rd135, %rd82, %rd134;
+	mov.b64 %rd136, 0d3DEA39EF35793C76;
+	mul.f64 %rd137, %rd132, %rd136;
+	sub.f64 %rd138, %rd135, %rd137;
+	mul.f64 %rd139, %rd138, %rd138;
+	mov.b64 %rd140, 0d3E66376972BEA4D0;
+	mul.f64 %rd141, %rd139, %rd140;
+	mov.b64 %rd142, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd143, %rd142, %rd141;
+	mul.f64 %rd144, %rd139, %rd143;
+	mov.b64 %rd145, 0d3F11566AAF25DE2C;
+	add.f64 %rd146, %rd145, %rd144;
+	mul.f64 %rd147, %rd139, %rd146;
+	mov.b64 %rd148, 0dBF66C16C16BEBD93;
+	add.f64 %rd149, %rd148, %rd147;
+	mul.f64 %rd150, %rd139, %rd149;
+	mov.b64 %rd151, 0d3FC5555555555555;
+	add.f64 %rd152, %rd151, %rd150;
+	mul.f64 %rd153, %rd139, %rd152;
+	sub.f64 %rd154, %rd138, %rd153;
+	mul.f64 %rd155, %rd138, %rd154;
+	mov.b64 %rd156, 0d4000000000000000;
+	sub.f64 %rd157, %rd156, %rd154;
+	div.rn.f64 %rd158, %rd155, %rd157;
+	sub.f64 %rd159, %rd137, %rd158;
+	sub.f64 %rd160, %rd159, %rd135;
+	mov.b64 %rd161, 0d3FF0000000000000;
+	sub.f64 %rd162, %rd161, %rd160;
+	setp.eq.f64 %p26, %rd162, %rd129;
+	@!%p26 bra $L_49;
+$L_47:
+	mov.b64 %rd197, %rd162;
+$L_60:
+	mov.b64 %rd196, %rd197;
+	mov.b64 %rd175, %rd196;
+	bra $L_44;
+$L_42:
+	mov.b64 %rd168, 0d3FF71547652B82FE;
+	mul.f64 %rd169, %rd168, %rd82;
+	mov.b64 %rd170, 0d3FE0000000000000;
+	add.f64 %rd171, %rd169, %rd170;
+	cvt.rzi.s64.f64 %rd172, %rd171;
+	mov.b64 %rd131, %rd172;
+	bra $L_40;
+$L_43:
+	setp.gt.f64 %p27, %rd82, %rd129;
+	mov.b64 %rd173, 0;
+	@%p27 bra $L_42;
+	mov.b64 %rd131, %rd173;
+	bra $L_40;
+$L_45:
+	setp.ne.u32 %p29, 0, 0;
+	mov.pred %p31, %p29;
+	bra $L_46;
+$L_48:
+	mov.b64 %rd197, %rd162;
+	bra $L_60;
+$L_49:
+	setp.gt.f64 %p32, %rd162, %rd120;
+	@%p32 bra $E_49_4;
+	bra $L_61;
+$E_49_4:
+	mov.pred %p40, %p19;
+$L_62:
+	mov.pred %p39, %p40;
+	@%p39 bra $L_48;
+$L_51:
+	setp.neu.f64 %p34, %rd162, %rd162;
+	@%p34 bra $L_48;
+$L_50:
+	abs.f64 %rd176, %rd162;
+	mov.b64 %rd177, 0d0010000000000000;
+	setp.lt.f64 %p33, %rd176, %rd177;
+	@!%p33 bra $L_64;
+$L_63:
+	mov.b64 %rd198, 0d4330000000000000;
+	mul.f64 %rd199, %rd162, %rd198;
+	mov.b64 %rd200, -52;
+	mov.b64 %rd203, %rd199;
+	mov.b64 %rd205, %rd200;
+$L_65:
+	mov.b64 %rd202, %rd203;
+	mov.b64 %rd204, %rd205;
+	add.s64 %rd206, %rd130, %rd204;
+	mov.b64 %rd207, %rd202;
+	mov.b64 %rd208, 52;
+	min.u64 %rd417, %rd208, 64;
+	cvt.u32.u64 %r114, %rd417;
+	shr.u64 %rd209, %rd207, %r114;
+	mov.b64 %rd210, %rd209;
+	mov.b64 %rd211, 2047;
+	and.b64 %rd212, %rd210, %rd211;
+	cvt.u32.u64 %r66, %rd212;
+	mov.b32 %r67, 1023;
+	sub.s32 %r68, %r66, %r67;
+	cvt.s64.s32 %rd213, %r68;
+	add.s64 %rd214, %rd206, %rd213;
+	mov.b64 %rd215, -1075;
+	setp.lt.s64 %p41, %rd214, %rd215;
+	@!%p41 bra $L_53;
+$L_52:
+	copysign.f64 %rd178, %rd202, %rd129;
+	mov.b64 %rd197, %rd178;
+	bra $L_60;
+$L_53:
+	mov.b64 %rd179, 1023;
+	setp.gt.s64 %p35, %rd214, %rd179;
+	@!%p35 bra $L_55;
+$L_54:
+	setp.lt.f64 %p36, %rd202, %rd129;
+	@!%p36 bra $L_57;
+$L_56:
+	mov.b64 %rd180, 0dFFF0000000000000;
+	mov.b64 %rd197, %rd180;
+	bra $L_60;
+$L_55:
+	cvt.u32.u64 %r60, %rd214;
+	mov.b32 %r61, 4294966274;
+	setp.lt.s32 %p37, %r60, %r61;
+	@%p37 bra $L_58;
+	mov.b64 %rd185, %rd214;
+	mov.b64 %rd187, %rd161;
+	bra $L_59;
+$L_58:
+	mov.b32 %r62, 53;
+	add.s32 %r63, %r60, %r62;
+	cvt.s64.s32 %rd182, %r63;
+	mov.b64 %rd183, 0d3CA0000000000000;
+	mov.b64 %rd185, %rd182;
+	mov.b64 %rd187, %rd183;
+$L_59:
+	mov.b64 %rd184, %rd185;
+	mov.b64 %rd186, %rd187;
+	mov.b64 %rd188, 9218868437227405312;
+	not.b64 %rd189, %rd188;
+	and.b64 %rd189, %rd207, %rd189;
+	cvt.u32.u64 %r64, %rd184;
+	add.s32 %r65, %r64, %r67;
+	cvt.s64.s32 %rd190, %r65;
+	mov.b64 %rd191, %rd190;
+	min.u64 %rd418, %rd208, 64;
+	cvt.u32.u64 %r115, %rd418;
+	shl.b64 %rd192, %rd191, %r115;
+	or.b64 %rd193, %rd189, %rd192;
+	mov.b64 %rd194, %rd193;
+	mul.f64 %rd195, %rd186, %rd194;
+	mov.b64 %rd197, %rd195;
+	bra $L_60;
+$L_57:
+	mov.b64 %rd181, 0d7FF0000000000000;
+	mov.b64 %rd197, %rd181;
+	bra $L_60;
+$L_61:
+	setp.lt.f64 %p38, %rd162, %rd119;
+	mov.pred %p40, %p38;
+	bra $L_62;
+$L_64:
+	mov.b64 %rd201, 0;
+	mov.b64 %rd203, %rd162;
+	mov.b64 %rd205, %rd201;
+	bra $L_65;
+$L_69:
+	mov.b64 %rd217, 0d0000000000000000;
+	mov.b64 %rd274, %rd217;
+	bra $L_83;
+$L_70:
+	mov.b64 %rd218, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p43, %rd117, %rd218;
+	@%p43 bra $L_69;
+$L_73:
+	mov.b64 %rd221, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p46, %rd117, %rd221;
+	@!%p46 bra $L_75;
+$L_72:
+	mov.b64 %rd220, 0d7FF0000000000000;
+	mov.b64 %rd274, %rd220;
+	bra $L_83;
+$L_71:
+	mov.b64 %rd219, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p44, %rd117, %rd219;
+	setp.ne.u32 %p45, 1, 0;
+	@%p44 bra $E_71_5;
+	bra $L_84;
+$E_71_5:
+	mov.pred %p57, %p45;
+$L_85:
+	mov.pred %p56, %p57;
+	@%p56 bra $L_68;
+	bra $L_70;
+$L_74:
+	mov.b64 %rd222, 0d0000000000000000;
+	mov.b64 %rd274, %rd222;
+	bra $L_83;
+$L_75:
+	mov.b64 %rd223, 0dC0874910D52D3051;
+	setp.lt.f64 %p47, %rd117, %rd223;
+	@%p47 bra $L_74;
+$L_77:
+	mov.b64 %rd226, 0dBE30000000000000;
+	setp.lt.f64 %p48, %rd226, %rd117;
+	mov.b64 %rd227, 0d3E30000000000000;
+	setp.lt.f64 %p49, %rd117, %rd227;
+	and.pred %p50, %p48, %p49;
+	@!%p50 bra $L_78;
+$L_76:
+	mov.b64 %rd224, 0d3FF0000000000000;
+	add.f64 %rd225, %rd224, %rd117;
+	mov.b64 %rd274, %rd225;
+	bra $L_83;
+$L_78:
+	mov.b64 %rd228, 0d0000000000000000;
+	setp.lt.f64 %p51, %rd117, %rd228;
+	@!%p51 bra $L_82;
+$L_80:
+	mov.b64 %rd262, 0d3FF71547652B82FE;
+	mul.f64 %rd263, %rd262, %rd117;
+	mov.b64 %rd264, 0d3FE0000000000000;
+	sub.f64 %rd265, %rd263, %rd264;
+	cvt.rzi.s64.f64 %rd266, %rd265;
+	mov.b64 %rd230, %rd266;
+$L_79:
+	mov.b64 %rd229, %rd230;
+	cvt.rn.f64.s64 %rd231, %rd229;
+	mov.b64 %rd232, 0d3FE62E42FEE00000;
+	mul.f64 %rd233, %rd231, %rd232;
+	sub.f64 %rd234, %rd117, %rd233;
+	mov.b64 %rd235, 0d3DEA39EF35793C76;
+	mul.f64 %rd236, %rd231, %rd235;
+	sub.f64 %rd237, %rd234, %rd236;
+	mul.f64 %rd238, %rd237, %rd237;
+	mov.b64 %rd239, 0d3E66376972BEA4D0;
+	mul.f64 %rd240, %rd238, %rd239;
+	mov.b64 %rd241, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd242, %rd241, %rd240;
+	mul.f64 %rd243, %rd238, %rd242;
+	mov.b64 %rd244, 0d3F11566AAF25DE2C;
+	add.f64 %rd245, %rd244, %rd243;
+	mul.f64 %rd246, %rd238, %rd245;
+	mov.b64 %rd247, 0dBF66C16C16BEBD93;
+	add.f64 %rd248, %rd247, %rd246;
+	mul.f64 %rd249, %rd238, %rd248;
+	mov.b64 %rd250, 0d3FC5555555555555;
+	add.f64 %rd251, %rd250, %rd249;
+	mul.f64 %rd252, %rd238, %rd251;
+	sub.f64 %rd253, %rd237, %rd252;
+	mul.f64 %rd254, %rd237, %rd253;
+	mov.b64 %rd255, 0d4000000000000000;
+	sub.f64 %rd256, %rd255, %rd253;
+	div.rn.f64 %rd257, %rd254, %rd256;
+	sub.f64 %rd258, %rd236, %rd257;
+	sub.f64 %rd259, %rd258, %rd234;
+	mov.b64 %rd260, 0d3FF0000000000000;
+	sub.f64 %rd261, %rd260, %rd259;
+	setp.eq.f64 %p52, %rd261, %rd228;
+	@!%p52 bra $L_88;
+$L_86:
+	mov.b64 %rd296, %rd261;
+$L_99:
+	mov.b64 %rd295, %rd296;
+	mov.b64 %rd274, %rd295;
+	bra $L_83;
+$L_81:
+	mov.b64 %rd267, 0d3FF71547652B82FE;
+	mul.f64 %rd268, %rd267, %rd117;
+	mov.b64 %rd269, 0d3FE0000000000000;
+	add.f64 %rd270, %rd268, %rd269;
+	cvt.rzi.s64.f64 %rd271, %rd270;
+	mov.b64 %rd230, %rd271;
+	bra $L_79;
+$L_82:
+	setp.gt.f64 %p53, %rd117, %rd228;
+	mov.b64 %rd272, 0;
+	@%p53 bra $L_81;
+	mov.b64 %rd230, %rd272;
+	bra $L_79;
+$L_84:
+	setp.ne.u32 %p55, 0, 0;
+	mov.pred %p57, %p55;
+	bra $L_85;
+$L_87:
+	mov.b64 %rd296, %rd261;
+	bra $L_99;
+$L_88:
+	setp.gt.f64 %p58, %rd261, %rd219;
+	@%p58 bra $E_88_6;
+	bra $L_100;
+$E_88_6:
+	mov.pred %p66, %p45;
+$L_101:
+	mov.pred %p65, %p66;
+	@%p65 bra $L_87;
+$L_90:
+	setp.neu.f64 %p60, %rd261, %rd261;
+	@%p60 bra $L_87;
+$L_89:
+	abs.f64 %rd275, %rd261;
+	mov.b64 %rd276, 0d0010000000000000;
+	setp.lt.f64 %p59, %rd275, %rd276;
+	@!%p59 bra $L_103;
+$L_102:
+	mov.b64 %rd297, 0d4330000000000000;
+	mul.f64 %rd298, %rd261, %rd297;
+	mov.b64 %rd299, -52;
+	mov.b64 %rd302, %rd298;
+	mov.b64 %rd304, %rd299;
+$L_104:
+	mov.b64 %rd301, %rd302;
+	mov.b64 %rd303, %rd304;
+	add.s64 %rd305, %rd229, %rd303;
+	mov.b64 %rd306, %rd301;
+	mov.b64 %rd307, 52;
+	min.u64 %rd419, %rd307, 64;
+	cvt.u32.u64 %r116, %rd419;
+	shr.u64 %rd308, %rd306, %r116;
+	mov.b64 %rd309, %rd308;
+	mov.b64 %rd310, 2047;
+	and.b64 %rd311, %rd309, %rd310;
+	cvt.u32.u64 %r91, %rd311;
+	mov.b32 %r92, 1023;
+	sub.s32 %r93, %r91, %r92;
+	cvt.s64.s32 %rd312, %r93;
+	add.s64 %rd313, %rd305, %rd312;
+	mov.b64 %rd314, -1075;
+	setp.lt.s64 %p67, %rd313, %rd314;
+	@!%p67 bra $L_92;
+$L_91:
+	copysign.f64 %rd277, %rd301, %rd228;
+	mov.b64 %rd296, %rd277;
+	bra $L_99;
+$L_92:
+	mov.b64 %rd278, 1023;
+	setp.gt.s64 %p61, %rd313, %rd278;
+	@!%p61 bra $L_94;
+$L_93:
+	setp.lt.f64 %p62, %rd301, %rd228;
+	@!%p62 bra $L_96;
+$L_95:
+	mov.b64 %rd279, 0dFFF0000000000000;
+	mov.b64 %rd296, %rd279;
+	bra $L_99;
+$L_94:
+	cvt.u32.u64 %r85, %rd313;
+	mov.b32 %r86, 4294966274;
+	setp.lt.s32 %p63, %r85, %r86;
+	@%p63 bra $L_97;
+	mov.b64 %rd284, %rd313;
+	mov.b64 %rd286, %rd260;
+	bra $L_98;
+$L_97:
+	mov.b32 %r87, 53;
+	add.s32 %r88, %r85, %r87;
+	cvt.s64.s32 %rd281, %r88;
+	mov.b64 %rd282, 0d3CA0000000000000;
+	mov.b64 %rd284, %rd281;
+	mov.b64 %rd286, %rd282;
+$L_98:
+	mov.b64 %rd283, %rd284;
+	mov.b64 %rd285, %rd286;
+	mov.b64 %rd287, 9218868437227405312;
+	not.b64 %rd288, %rd287;
+	and.b64 %rd288, %rd306, %rd288;
+	cvt.u32.u64 %r89, %rd283;
+	add.s32 %r90, %r89, %r92;
+	cvt.s64.s32 %rd289, %r90;
+	mov.b64 %rd290, %rd289;
+	min.u64 %rd420, %rd307, 64;
+	cvt.u32.u64 %r117, %rd420;
+	shl.b64 %rd291, %rd290, %r117;
+	or.b64 %rd292, %rd288, %rd291;
+	mov.b64 %rd293, %rd292;
+	mul.f64 %rd294, %rd285, %rd293;
+	mov.b64 %rd296, %rd294;
+	bra $L_99;
+$L_96:
+	mov.b64 %rd280, 0d7FF0000000000000;
+	mov.b64 %rd296, %rd280;
+	bra $L_99;
+$L_100:
+	setp.lt.f64 %p64, %rd261, %rd218;
+	mov.pred %p66, %p64;
+	bra $L_101;
+$L_103:
+	mov.b64 %rd300, 0;
+	mov.b64 %rd302, %rd261;
+	mov.b64 %rd304, %rd300;
+	bra $L_104;
+$L_106:
+	mov.b64 %rd315, 0d0000000000000000;
+	mov.b64 %rd372, %rd315;
+	bra $L_120;
+$L_107:
+	mov.b64 %rd316, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p68, %rd216, %rd316;
+	@%p68 bra $L_106;
+$L_110:
+	mov.b64 %rd319, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p71, %rd216, %rd319;
+	@!%p71 bra $L_112;
+$L_109:
+	mov.b64 %rd318, 0d7FF0000000000000;
+	mov.b64 %rd372, %rd318;
+	bra $L_120;
+$L_108:
+	mov.b64 %rd317, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p69, %rd216, %rd317;
+	setp.ne.u32 %p70, 1, 0;
+	@%p69 bra $E_108_7;
+	bra $L_121;
+$E_108_7:
+	mov.pred %p82, %p70;
+$L_122:
+	mov.pred %p81, %p82;
+	@%p81 bra $L_105;
+	bra $L_107;
+$L_111:
+	mov.b64 %rd320, 0d0000000000000000;
+	mov.b64 %rd372, %rd320;
+	bra $L_120;
+$L_112:
+	mov.b64 %rd321, 0dC0874910D52D3051;
+	setp.lt.f64 %p72, %rd216, %rd321;
+	@%p72 bra $L_111;
+$L_114:
+	mov.b64 %rd324, 0dBE30000000000000;
+	setp.lt.f64 %p73, %rd324, %rd216;
+	mov.b64 %rd325, 0d3E30000000000000;
+	setp.lt.f64 %p74, %rd216, %rd325;
+	and.pred %p75, %p73, %p74;
+	@!%p75 bra $L_115;
+$L_113:
+	mov.b64 %rd322, 0d3FF0000000000000;
+	add.f64 %rd323, %rd322, %rd216;
+	mov.b64 %rd372, %rd323;
+	bra $L_120;
+$L_115:
+	mov.b64 %rd326, 0d0000000000000000;
+	setp.lt.f64 %p76, %rd216, %rd326;
+	@!%p76 bra $L_119;
+$L_117:
+	mov.b64 %rd360, 0d3FF71547652B82FE;
+	mul.f64 %rd361, %rd360, %rd216;
+	mov.b64 %rd362, 0d3FE0000000000000;
+	sub.f64 %rd363, %rd361, %rd362;
+	cvt.rzi.s64.f64 %rd364, %rd363;
+	mov.b64 %rd328, %rd364;
+$L_116:
+	mov.b64 %rd327, %rd328;
+	cvt.rn.f64.s64 %rd329, %rd327;
+	mov.b64 %rd330, 0d3FE62E42FEE00000;
+	mul.f64 %rd331, %rd329, %rd330;
+	sub.f64 %rd332, %rd216, %rd331;
+	mov.b64 %rd333, 0d3DEA39EF35793C76;
+	mul.f64 %rd334, %rd329, %rd333;
+	sub.f64 %rd335, %rd332, %rd334;
+	mul.f64 %rd336, %rd335, %rd335;
+	mov.b64 %rd337, 0d3E66376972BEA4D0;
+	mul.f64 %rd338, %rd336, %rd337;
+	mov.b64 %rd339, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd340, %rd339, %rd338;
+	mul.f64 %rd341, %rd336, %rd340;
+	mov.b64 %rd342, 0d3F11566AAF25DE2C;
+	add.f64 %rd343, %rd342, %rd341;
+	mul.f64 %rd344, %rd336, %rd343;
+	mov.b64 %rd345, 0dBF66C16C16BEBD93;
+	add.f64 %rd346, %rd345, %rd344;
+	mul.f64 %rd347, %rd336, %rd346;
+	mov.b64 %rd348, 0d3FC5555555555555;
+	add.f64 %rd349, %rd348, %rd347;
+	mul.f64 %rd350, %rd336, %rd349;
+	sub.f64 %rd351, %rd335, %rd350;
+	mul.f64 %rd352, %rd335, %rd351;
+	mov.b64 %rd353, 0d4000000000000000;
+	sub.f64 %rd354, %rd353, %rd351;
+	div.rn.f64 %rd355, %rd352, %rd354;
+	sub.f64 %rd356, %rd334, %rd355;
+	sub.f64 %rd357, %rd356, %rd332;
+	mov.b64 %rd358, 0d3FF0000000000000;
+	sub.f64 %rd359, %rd358, %rd357;
+	setp.eq.f64 %p77, %rd359, %rd326;
+	@!%p77 bra $L_125;
+$L_123:
+	mov.b64 %rd394, %rd359;
+$L_136:
+	mov.b64 %rd393, %rd394;
+	mov.b64 %rd372, %rd393;
+	bra $L_120;
+$L_118:
+	mov.b64 %rd365, 0d3FF71547652B82FE;
+	mul.f64 %rd366, %rd365, %rd216;
+	mov.b64 %rd367, 0d3FE0000000000000;
+	add.f64 %rd368, %rd366, %rd367;
+	cvt.rzi.s64.f64 %rd369, %rd368;
+	mov.b64 %rd328, %rd369;
+	bra $L_116;
+$L_119:
+	setp.gt.f64 %p78, %rd216, %rd326;
+	mov.b64 %rd370, 0;
+	@%p78 bra $L_118;
+	mov.b64 %rd328, %rd370;
+	bra $L_116;
+$L_121:
+	setp.ne.u32 %p80, 0, 0;
+	mov.pred %p82, %p80;
+	bra $L_122;
+$L_124:
+	mov.b64 %rd394, %rd359;
+	bra $L_136;
+$L_125:
+	setp.gt.f64 %p83, %rd359, %rd317;
+	@%p83 bra $E_125_8;
+	bra $L_137;
+$E_125_8:
+	mov.pred %p91, %p70;
+$L_138:
+	mov.pred %p90, %p91;
+	@%p90 bra $L_124;
+$L_127:
+	setp.neu.f64 %p85, %rd359, %rd359;
+	@%p85 bra $L_124;
+$L_126:
+	abs.f64 %rd373, %rd359;
+	mov.b64 %rd374, 0d0010000000000000;
+	setp.lt.f64 %p84, %rd373, %rd374;
+	@!%p84 bra $L_140;
+$L_139:
+	mov.b64 %rd395, 0d4330000000000000;
+	mul.f64 %rd396, %rd359, %rd395;
+	mov.b64 %rd397, -52;
+	mov.b64 %rd400, %rd396;
+	mov.b64 %rd402, %rd397;
+$L_141:
+	mov.b64 %rd399, %rd400;
+	mov.b64 %rd401, %rd402;
+	add.s64 %rd403, %rd327, %rd401;
+	mov.b64 %rd404, %rd399;
+	mov.b64 %rd405, 52;
+	min.u64 %rd421, %rd405, 64;
+	cvt.u32.u64 %r118, %rd421;
+	shr.u64 %rd406, %rd404, %r118;
+	mov.b64 %rd407, %rd406;
+	mov.b64 %rd408, 2047;
+	and.b64 %rd409, %rd407, %rd408;
+	cvt.u32.u64 %r100, %rd409;
+	mov.b32 %r101, 1023;
+	sub.s32 %r102, %r100, %r101;
+	cvt.s64.s32 %rd410, %r102;
+	add.s64 %rd411, %rd403, %rd410;
+	mov.b64 %rd412, -1075;
+	setp.lt.s64 %p92, %rd411, %rd412;
+	@!%p92 bra $L_129;
+$L_128:
+	copysign.f64 %rd375, %rd399, %rd326;
+	mov.b64 %rd394, %rd375;
+	bra $L_136;
+$L_129:
+	mov.b64 %rd376, 1023;
+	setp.gt.s64 %p86, %rd411, %rd376;
+	@!%p86 bra $L_131;
+$L_130:
+	setp.lt.f64 %p87, %rd399, %rd326;
+	@!%p87 bra $L_133;
+$L_132:
+	mov.b64 %rd377, 0dFFF0000000000000;
+	mov.b64 %rd394, %rd377;
+	bra $L_136;
+$L_131:
+	cvt.u32.u64 %r94, %rd411;
+	mov.b32 %r95, 4294966274;
+	setp.lt.s32 %p88, %r94, %r95;
+	@%p88 bra $L_134;
+	mov.b64 %rd382, %rd411;
+	mov.b64 %rd384, %rd358;
+	bra $L_135;
+$L_134:
+	mov.b32 %r96, 53;
+	add.s32 %r97, %r94, %r96;
+	cvt.s64.s32 %rd379, %r97;
+	mov.b64 %rd380, 0d3CA0000000000000;
+	mov.b64 %rd382, %rd379;
+	mov.b64 %rd384, %rd380;
+$L_135:
+	mov.b64 %rd381, %rd382;
+	mov.b64 %rd383, %rd384;
+	mov.b64 %rd385, 9218868437227405312;
+	not.b64 %rd386, %rd385;
+	and.b64 %rd386, %rd404, %rd386;
+	cvt.u32.u64 %r98, %rd381;
+	add.s32 %r99, %r98, %r101;
+	cvt.s64.s32 %rd387, %r99;
+	mov.b64 %rd388, %rd387;
+	min.u64 %rd422, %rd405, 64;
+	cvt.u32.u64 %r119, %rd422;
+	shl.b64 %rd389, %rd388, %r119;
+	or.b64 %rd390, %rd386, %rd389;
+	mov.b64 %rd391, %rd390;
+	mul.f64 %rd392, %rd383, %rd391;
+	mov.b64 %rd394, %rd392;
+	bra $L_136;
+$L_133:
+	mov.b64 %rd378, 0d7FF0000000000000;
+	mov.b64 %rd394, %rd378;
+	bra $L_136;
+$L_137:
+	setp.lt.f64 %p89, %rd359, %rd316;
+	mov.pred %p91, %p89;
+	bra $L_138;
+$L_140:
+	mov.b64 %rd398, 0;
+	mov.b64 %rd400, %rd359;
+	mov.b64 %rd402, %rd398;
+	bra $L_141;
+$L_143:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 3;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_9:
+	exit;
+$L_145:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 4;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_10:
+	exit;
+}
+
+// blackscholes_Price_fast_nc
+.visible .entry blackscholes_Price_fast_nc(
+	.param .f32 blackscholes_Price_fast_nc_param_0,
+	.param .f32 blackscholes_Price_fast_nc_param_1,
+	.param .u64 blackscholes_Price_fast_nc_param_2,
+	.param .s64 blackscholes_Price_fast_nc_param_3,
+	.param .u64 blackscholes_Price_fast_nc_param_4,
+	.param .s64 blackscholes_Price_fast_nc_param_5,
+	.param .u64 blackscholes_Price_fast_nc_param_6,
+	.param .s64 blackscholes_Price_fast_nc_param_7,
+	.param .u64 blackscholes_Price_fast_nc_param_8,
+	.param .s64 blackscholes_Price_fast_nc_param_9,
+	.param .u64 blackscholes_Price_fast_nc_param_10,
+	.param .s64 blackscholes_Price_fast_nc_param_11,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<94>;
+	.reg .b32 %r<120>;
+	.reg .b64 %rd<423>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.f32 %r1, [blackscholes_Price_fast_nc_param_0];
+	ld.param.f32 %r2, [blackscholes_Price_fast_nc_param_1];
+	ld.param.u64 %rd1, [blackscholes_Price_fast_nc_param_2];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.s64 %rd2, [blackscholes_Price_fast_nc_param_3];
+	ld.param.u64 %rd3, [blackscholes_Price_fast_nc_param_4];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [blackscholes_Price_fast_nc_param_6];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.u64 %rd5, [blackscholes_Price_fast_nc_param_8];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [blackscholes_Price_fast_nc_param_9];
+	ld.param.u64 %rd7, [blackscholes_Price_fast_nc_param_10];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [blackscholes_Price_fast_nc_param_11];
+	mov.u32 %r3, %nctaid.x;
+	cvt.u64.u32 %rd9, %r3;
+	mov.u32 %r4, %ntid.x;
+	cvt.u64.u32 %rd10, %r4;
+	mul.wide.u32 %rd11, %r3, %r4;
+	mov.u32 %r5, %ctaid.x;
+	cvt.u64.u32 %rd12, %r5;
+	mul.wide.u32 %rd13, %r5, %r4;
+	mov.u32 %r6, %tid.x;
+	cvt.u64.u32 %rd14, %r6;
+	add.s64 %rd15, %rd13, %rd14;
+	neg.f32 %r7, %r1;
+	mov.b64 %rd16, %rd6;
+	mov.b64 %rd17, %rd8;
+	mov.b64 %rd19, %rd15;
+$L_1:
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p1, %rd18, %rd2;
+	@!%p1 bra $L_3;
+$L_2:
+	mov.b64 %rd20, %rd18;
+	mov.b64 %rd21, 4;
+	mul.lo.s64 %rd22, %rd18, %rd21;
+	add.s64 %rd23, %rd1, %rd22;
+	ld.global.nc.f32 %r8, [%rd23];
+	add.s64 %rd24, %rd3, %rd22;
+	ld.global.nc.f32 %r9, [%rd24];
+	add.s64 %rd25, %rd4, %rd22;
+	ld.global.nc.f32 %r10, [%rd25];
+	sqrt.rn.f32 %r11, %r10;
+	div.rn.f32 %r12, %r8, %r9;
+	cvt.f64.f32 %rd26, %r12;
+	setp.neu.f64 %p2, %rd26, %rd26;
+	@!%p2 bra $L_7;
+$L_4:
+	mov.b64 %rd81, %rd26;
+$L_13:
+	mov.b64 %rd80, %rd81;
+	cvt.rn.f32.f64 %r13, %rd80;
+	mov.b32 %r14, 0f3F000000;
+	mul.f32 %r15, %r14, %r2;
+	mul.f32 %r16, %r15, %r2;
+	add.f32 %r17, %r1, %r16;
+	mul.f32 %r18, %r17, %r10;
+	add.f32 %r19, %r13, %r18;
+	mul.f32 %r20, %r2, %r11;
+	div.rn.f32 %r21, %r19, %r20;
+	sub.f32 %r22, %r21, %r20;
+	abs.f32 %r23, %r21;
+	mov.b32 %r24, 0f3E6D3389;
+	mul.f32 %r25, %r24, %r23;
+	mov.b32 %r26, 0f3F800000;
+	add.f32 %r27, %r26, %r25;
+	div.rn.f32 %r28, %r26, %r27;
+	mov.b32 %r29, 0fBF000000;
+	mul.f32 %r30, %r29, %r21;
+	mul.f32 %r31, %r30, %r21;
+	cvt.f64.f32 %rd82, %r31;
+	setp.neu.f64 %p7, %rd82, %rd82;
+	@!%p7 bra $L_32;
+$L_29:
+	mov.b64 %rd175, %rd82;
+$L_44:
+	mov.b64 %rd174, %rd175;
+	cvt.rn.f32.f64 %r41, %rd174;
+	mov.b32 %r42, 0f3ECC422A;
+	mul.f32 %r43, %r42, %r41;
+	mov.b32 %r44, 0f3FAA466F;
+	mul.f32 %r45, %r28, %r44;
+	mov.b32 %r46, 0fBFE91EEA;
+	add.f32 %r47, %r46, %r45;
+	mul.f32 %r48, %r28, %r47;
+	mov.b32 %r49, 0f3FE40778;
+	add.f32 %r50, %r49, %r48;
+	mul.f32 %r51, %r28, %r50;
+	mov.b32 %r52, 0fBEB68F87;
+	add.f32 %r53, %r52, %r51;
+	mul.f32 %r54, %r28, %r53;
+	mov.b32 %r55, 0f3EA385FA;
+	add.f32 %r56, %r55, %r54;
+	mul.f32 %r57, %r28, %r56;
+	mul.f32 %r58, %r43, %r57;
+	mov.b32 %r59, 0f00000000;
+	setp.gt.f32 %p28, %r21, %r59;
+	@%p28 bra $L_27;
+	mov.b32 %r34, %r58;
+	bra $L_28;
+$L_27:
+	sub.f32 %r32, %r26, %r58;
+	mov.b32 %r34, %r32;
+$L_28:
+	mov.b32 %r33, %r34;
+	abs.f32 %r35, %r22;
+	mul.f32 %r36, %r24, %r35;
+	add.f32 %r37, %r26, %r36;
+	div.rn.f32 %r38, %r26, %r37;
+	mul.f32 %r39, %r29, %r22;
+	mul.f32 %r40, %r39, %r22;
+	cvt.f64.f32 %rd117, %r40;
+	setp.neu.f64 %p16, %rd117, %rd117;
+	@!%p16 bra $L_71;
+$L_68:
+	mov.b64 %rd274, %rd117;
+$L_83:
+	mov.b64 %rd273, %rd274;
+	cvt.rn.f32.f64 %r73, %rd273;
+	mul.f32 %r74, %r42, %r73;
+	mul.f32 %r75, %r38, %r44;
+	add.f32 %r76, %r46, %r75;
+	mul.f32 %r77, %r38, %r76;
+	add.f32 %r78, %r49, %r77;
+	mul.f32 %r79, %r38, %r78;
+	add.f32 %r80, %r52, %r79;
+	mul.f32 %r81, %r38, %r80;
+	add.f32 %r82, %r55, %r81;
+	mul.f32 %r83, %r38, %r82;
+	mul.f32 %r84, %r74, %r83;
+	setp.gt.f32 %p54, %r22, %r59;
+	@%p54 bra $L_66;
+	mov.b32 %r71, %r84;
+	bra $L_67;
+$L_66:
+	sub.f32 %r69, %r26, %r84;
+	mov.b32 %r71, %r69;
+$L_67:
+	mov.b32 %r70, %r71;
+	mul.f32 %r72, %r7, %r10;
+	cvt.f64.f32 %rd216, %r72;
+	setp.neu.f64 %p42, %rd216, %rd216;
+	@!%p42 bra $L_108;
+$L_105:
+	mov.b64 %rd372, %rd216;
+$L_120:
+	mov.b64 %rd371, %rd372;
+	setp.lt.u64 %p79, %rd20, %rd16;
+	@!%p79 bra $L_143;
+$L_142:
+	cvt.rn.f32.f64 %r103, %rd371;
+	mul.f32 %r104, %r8, %r33;
+	mul.f32 %r105, %r9, %r103;
+	mul.f32 %r106, %r105, %r70;
+	sub.f32 %r107, %r104, %r106;
+	add.s64 %rd413, %rd5, %rd22;
+	st.global.f32 [%rd413], %r107;
+	setp.lt.u64 %p93, %rd20, %rd17;
+	@!%p93 bra $L_145;
+$L_144:
+	sub.f32 %r108, %r26, %r70;
+	mul.f32 %r109, %r105, %r108;
+	sub.f32 %r110, %r26, %r33;
+	mul.f32 %r111, %r8, %r110;
+	sub.f32 %r112, %r109, %r111;
+	add.s64 %rd414, %rd7, %rd22;
+	st.global.f32 [%rd414], %r112;
+	add.s64 %rd415, %rd18, %rd11;
+	mov.b64 %rd19, %rd415;
+	bra $L_1;
+$L_3:
+	ret;
+$L_5:
+	mov.b64 %rd27, 0d7FF8000000000001;
+	mov.b64 %rd81, %rd27;
+	bra $L_13;
+$L_6:
+	mov.b64 %rd28, 0d0000000000000000;
+	setp.lt.f64 %p3, %rd26, %rd28;
+	@%p3 bra $L_5;
+$L_9:
+	setp.eq.f64 %p6, %rd26, %rd28;
+	@!%p6 bra $L_10;
+$L_8:
+	mov.b64 %rd30, 0dFFF0000000000000;
+	mov.b64 %rd81, %rd30;
+	bra $L_13;
+$L_7:
+	mov.b64 %rd29, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p4, %rd26, %rd29;
+	setp.ne.u32 %p5, 1, 0;
+	@%p4 bra $E_7_1;
+	bra $L_14;
+$E_7_1:
+	mov.pred %p10, %p5;
+$L_15:
+	mov.pred %p9, %p10;
+	@%p9 bra $L_4;
+	bra $L_6;
+$L_10:
+	@!%p6 bra $L_18;
+$L_16:
+	mov.b64 %rd83, 0;
+	mov.b64 %rd88, %rd26;
+	mov.b64 %rd90, %rd83;
+$L_21:
+	mov.b64 %rd87, %rd88;
+	mov.b64 %rd89, %rd90;
+	mov.b64 %rd91, 0d3FE6A09E667F3BCD;
+	setp.lt.f64 %p12, %rd87, %rd91;
+	@%p12 bra $L_11;
+	mov.b64 %rd36, %rd87;
+	mov.b64 %rd38, %rd89;
+	bra $L_12;
+$L_11:
+	mov.b64 %rd31, 0d4000000000000000;
+	mul.f64 %rd32, %rd87, %rd31;
+	mov.b64 %rd33, 1;
+	sub.s64 %rd34, %rd89, %rd33;
+	mov.b64 %rd36, %rd32;
+	mov.b64 %rd38, %rd34;
+$L_12:
+	mov.b64 %rd35, %rd36;
+	mov.b64 %rd37, %rd38;
+	mov.b64 %rd39, 0d3FF0000000000000;
+	sub.f64 %rd40, %rd35, %rd39;
+	cvt.rn.f64.s64 %rd41, %rd37;
+	mov.b64 %rd42, 0d4000000000000000;
+	add.f64 %rd43, %rd42, %rd40;
+	div.rn.f64 %rd44, %rd40, %rd43;
+	mul.f64 %rd45, %rd44, %rd44;
+	mul.f64 %rd46, %rd45, %rd45;
+	mov.b64 %rd47, 0d3FC2F112DF3E5244;
+	mul.f64 %rd48, %rd46, %rd47;
+	mov.b64 %rd49, 0d3FC7466496CB03DE;
+	add.f64 %rd50, %rd49, %rd48;
+	mul.f64 %rd51, %rd46, %rd50;
+	mov.b64 %rd52, 0d3FD2492494229359;
+	add.f64 %rd53, %rd52, %rd51;
+	mul.f64 %rd54, %rd46, %rd53;
+	mov.b64 %rd55, 0d3FE5555555555593;
+	add.f64 %rd56, %rd55, %rd54;
+	mul.f64 %rd57, %rd45, %rd56;
+	mov.b64 %rd58, 0d3FC39A09D078C69F;
+	mul.f64 %rd59, %rd46, %rd58;
+	mov.b64 %rd60, 0d3FCC71C51D8E78AF;
+	add.f64 %rd61, %rd60, %rd59;
+	mul.f64 %rd62, %rd46, %rd61;
+	mov.b64 %rd63, 0d3FD999999997FA04;
+	add.f64 %rd64, %rd63, %rd62;
+	mul.f64 %rd65, %rd46, %rd64;
+	add.f64 %rd66, %rd57, %rd65;
+	mov.b64 %rd67, 0d3FE0000000000000;
+	mul.f64 %rd68, %rd67, %rd40;
+	mul.f64 %rd69, %rd68, %rd40;
+	mov.b64 %rd70, 0d3FE62E42FEE00000;
+	mul.f64 %rd71, %rd41, %rd70;
+	add.f64 %rd72, %rd69, %rd66;
+	mul.f64 %rd73, %rd44, %rd72;
+	mov.b64 %rd74, 0d3DEA39EF35793C76;
+	mul.f64 %rd75, %rd41, %rd74;
+	add.f64 %rd76, %rd73, %rd75;
+	sub.f64 %rd77, %rd69, %rd76;
+	sub.f64 %rd78, %rd77, %rd40;
+	sub.f64 %rd79, %rd71, %rd78;
+	mov.b64 %rd81, %rd79;
+	bra $L_13;
+$L_14:
+	setp.ne.u32 %p8, 0, 0;
+	mov.pred %p10, %p8;
+	bra $L_15;
+$L_17:
+	mov.b64 %rd84, 0;
+	mov.b64 %rd88, %rd26;
+	mov.b64 %rd90, %rd84;
+	bra $L_21;
+$L_18:
+	@%p4 bra $E_18_2;
+	bra $L_22;
+$E_18_2:
+	mov.pred %p15, %p5;
+$L_23:
+	mov.pred %p14, %p15;
+	@%p14 bra $L_17;
+$L_20:
+	@%p2 bra $L_17;
+$L_19:
+	abs.f64 %rd85, %rd26;
+	mov.b64 %rd86, 0d0010000000000000;
+	setp.lt.f64 %p11, %rd85, %rd86;
+	@!%p11 bra $L_25;
+$L_24:
+	mov.b64 %rd93, 0d4330000000000000;
+	mul.f64 %rd94, %rd26, %rd93;
+	mov.b64 %rd95, -52;
+	mov.b64 %rd98, %rd94;
+	mov.b64 %rd100, %rd95;
+$L_26:
+	mov.b64 %rd97, %rd98;
+	mov.b64 %rd99, %rd100;
+	mov.b64 %rd101, %rd97;
+	mov.b64 %rd102, 52;
+	min.u64 %rd416, %rd102, 64;
+	cvt.u32.u64 %r113, %rd416;
+	shr.u64 %rd103, %rd101, %r113;
+	mov.b64 %rd104, 2047;
+	and.b64 %rd105, %rd103, %rd104;
+	mov.b64 %rd106, %rd105;
+	mov.b64 %rd107, 1023;
+	sub.s64 %rd108, %rd106, %rd107;
+	mov.b64 %rd109, 1;
+	add.s64 %rd110, %rd108, %rd109;
+	add.s64 %rd111, %rd99, %rd110;
+	mov.b64 %rd112, 9218868437227405312;
+	not.b64 %rd113, %rd112;
+	and.b64 %rd113, %rd101, %rd113;
+	mov.b64 %rd114, 4602678819172646912;
+	or.b64 %rd115, %rd113, %rd114;
+	mov.b64 %rd116, %rd115;
+	mov.b64 %rd88, %rd116;
+	mov.b64 %rd90, %rd111;
+	bra $L_21;
+$L_22:
+	mov.b64 %rd92, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p13, %rd26, %rd92;
+	mov.pred %p15, %p13;
+	bra $L_23;
+$L_25:
+	mov.b64 %rd96, 0;
+	mov.b64 %rd98, %rd26;
+	mov.b64 %rd100, %rd96;
+	bra $L_26;
+$L_30:
+	mov.b64 %rd118, 0d0000000000000000;
+	mov.b64 %rd175, %rd118;
+	bra $L_44;
+$L_31:
+	mov.b64 %rd119, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p17, %rd82, %rd119;
+	@%p17 bra $L_30;
+$L_34:
+	mov.b64 %rd122, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p20, %rd82, %rd122;
+	@!%p20 bra $L_36;
+$L_33:
+	mov.b64 %rd121, 0d7FF0000000000000;
+	mov.b64 %rd175, %rd121;
+	bra $L_44;
+$L_32:
+	mov.b64 %rd120, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p18, %rd82, %rd120;
+	setp.ne.u32 %p19, 1, 0;
+	@%p18 bra $E_32_3;
+	bra $L_45;
+$E_32_3:
+	mov.pred %p31, %p19;
+$L_46:
+	mov.pred %p30, %p31;
+	@%p30 bra $L_29;
+	bra $L_31;
+$L_35:
+	mov.b64 %rd123, 0d0000000000000000;
+	mov.b64 %rd175, %rd123;
+	bra $L_44;
+$L_36:
+	mov.b64 %rd124, 0dC0874910D52D3051;
+	setp.lt.f64 %p21, %rd82, %rd124;
+	@%p21 bra $L_35;
+$L_38:
+	mov.b64 %rd127, 0dBE30000000000000;
+	setp.lt.f64 %p22, %rd127, %rd82;
+	mov.b64 %rd128, 0d3E30000000000000;
+	setp.lt.f64 %p23, %rd82, %rd128;
+	and.pred %p24, %p22, %p23;
+	@!%p24 bra $L_39;
+$L_37:
+	mov.b64 %rd125, 0d3FF0000000000000;
+	add.f64 %rd126, %rd125, %rd82;
+	mov.b64 %rd175, %rd126;
+	bra $L_44;
+$L_39:
+	mov.b64 %rd129, 0d0000000000000000;
+	setp.lt.f64 %p25, %rd82, %rd129;
+	@!%p25 bra $L_43;
+$L_41:
+	mov.b64 %rd163, 0d3FF71547652B82FE;
+	mul.f64 %rd164, %rd163, %rd82;
+	mov.b64 %rd165, 0d3FE0000000000000;
+	sub.f64 %rd166, %rd164, %rd165;
+	cvt.rzi.s64.f64 %rd167, %rd166;
+	mov.b64 %rd131, %rd167;
+$L_40:
+	mov.b64 %rd130, %rd131;
+	cvt.rn.f64.s64 %rd132, %rd130;
+	mov.b64 %rd133, 0d3FE62E42FEE00000;
+	mul.f64 %rd134, %rd132, %rd133;
+	sub.f64 %rd135, %rd82, %rd134;
+	mov.b64 %rd136, 0d3DEA39EF35793C76;
+	mul.f64 %rd137, %rd132, %rd136;
+	sub.f64 %rd138, %rd135, %rd137;
+	mul.f64 %rd139, %rd138, %rd138;
+	mov.b64 %rd140, 0d3E66376972BEA4D0;
+	mul.f64 %rd141, %rd139, %rd140;
+	mov.b64 %rd142, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd143, %rd142, %rd141;
+	mul.f64 %rd144, %rd139, %rd143;
+	mov.b64 %rd145, 0d3F11566AAF25DE2C;
+	add.f64 %rd146, %rd145, %rd144;
+	mul.f64 %rd147, %rd139, %rd146;
+	mov.b64 %rd148, 0dBF66C16C16BEBD93;
+	add.f64 %rd149, %rd148, %rd147;
+	mul.f64 %rd150, %rd139, %rd149;
+	mov.b64 %rd151, 0d3FC5555555555555;
+	add.f64 %rd152, %rd151, %rd150;
+	mul.f64 %rd153, %rd139, %rd152;
+	sub.f64 %rd154, %rd138, %rd153;
+	mul.f64 %rd155, %rd138, %rd154;
+	mov.b64 %rd156, 0d4000000000000000;
+	sub.f64 %rd157, %rd156, %rd154;
+	div.rn.f64 %rd158, %rd155, %rd157;
+	sub.f64 %rd159, %rd137, %rd158;
+	sub.f64 %rd160, %rd159, %rd135;
+	mov.b64 %rd161, 0d3FF0000000000000;
+	sub.f64 %rd162, %rd161, %rd160;
+	setp.eq.f64 %p26, %rd162, %rd129;
+	@!%p26 bra $L_49;
+$L_47:
+	mov.b64 %rd197, %rd162;
+$L_60:
+	mov.b64 %rd196, %rd197;
+	mov.b64 %rd175, %rd196;
+	bra $L_44;
+$L_42:
+	mov.b64 %rd168, 0d3FF71547652B82FE;
+	mul.f64 %rd169, %rd168, %rd82;
+	mov.b64 %rd170, 0d3FE0000000000000;
+	add.f64 %rd171, %rd169, %rd170;
+	cvt.rzi.s64.f64 %rd172, %rd171;
+	mov.b64 %rd131, %rd172;
+	bra $L_40;
+$L_43:
+	setp.gt.f64 %p27, %rd82, %rd129;
+	mov.b64 %rd173, 0;
+	@%p27 bra $L_42;
+	mov.b64 %rd131, %rd173;
+	bra $L_40;
+$L_45:
+	setp.ne.u32 %p29, 0, 0;
+	mov.pred %p31, %p29;
+	bra $L_46;
+$L_48:
+	mov.b64 %rd197, %rd162;
+	bra $L_60;
+$L_49:
+	setp.gt.f64 %p32, %rd162, %rd120;
+	@%p32 bra $E_49_4;
+	bra $L_61;
+$E_49_4:
+	mov.pred %p40, %p19;
+$L_62:
+	mov.pred %p39, %p40;
+	@%p39 bra $L_48;
+$L_51:
+	setp.neu.f64 %p34, %rd162, %rd162;
+	@%p34 bra $L_48;
+$L_50:
+	abs.f64 %rd176, %rd162;
+	mov.b64 %rd177, 0d0010000000000000;
+	setp.lt.f64 %p33, %rd176, %rd177;
+	@!%p33 bra $L_64;
+$L_63:
+	mov.b64 %rd198, 0d4330000000000000;
+	mul.f64 %rd199, %rd162, %rd198;
+	mov.b64 %rd200, -52;
+	mov.b64 %rd203, %rd199;
+	mov.b64 %rd205, %rd200;
+$L_65:
+	mov.b64 %rd202, %rd203;
+	mov.b64 %rd204, %rd205;
+	add.s64 %rd206, %rd130, %rd204;
+	mov.b64 %rd207, %rd202;
+	mov.b64 %rd208, 52;
+	min.u64 %rd417, %rd208, 64;
+	cvt.u32.u64 %r114, %rd417;
+	shr.u64 %rd209, %rd207, %r114;
+	mov.b64 %rd210, %rd209;
+	mov.b64 %rd211, 2047;
+	and.b64 %rd212, %rd210, %rd211;
+	cvt.u32.u64 %r66, %rd212;
+	mov.b32 %r67, 1023;
+	sub.s32 %r68, %r66, %r67;
+	cvt.s64.s32 %rd213, %r68;
+	add.s64 %rd214, %rd206, %rd213;
+	mov.b64 %rd215, -1075;
+	setp.lt.s64 %p41, %rd214, %rd215;
+	@!%p41 bra $L_53;
+$L_52:
+	copysign.f64 %rd178, %rd202, %rd129;
+	mov.b64 %rd197, %rd178;
+	bra $L_60;
+$L_53:
+	mov.b64 %rd179, 1023;
+	setp.gt.s64 %p35, %rd214, %rd179;
+	@!%p35 bra $L_55;
+$L_54:
+	setp.lt.f64 %p36, %rd202, %rd129;
+	@!%p36 bra $L_57;
+$L_56:
+	mov.b64 %rd180, 0dFFF0000000000000;
+	mov.b64 %rd197, %rd180;
+	bra $L_60;
+$L_55:
+	cvt.u32.u64 %r60, %rd214;
+	mov.b32 %r61, 4294966274;
+	setp.lt.s32 %p37, %r60, %r61;
+	@%p37 bra $L_58;
+	mov.b64 %rd185, %rd214;
+	mov.b64 %rd187, %rd161;
+	bra $L_59;
+$L_58:
+	mov.b32 %r62, 53;
+	add.s32 %r63, %r60, %r62;
+	cvt.s64.s32 %rd182, %r63;
+	mov.b64 %rd183, 0d3CA0000000000000;
+	mov.b64 %rd185, %rd182;
+	mov.b64 %rd187, %rd183;
+$L_59:
+	mov.b64 %rd184, %rd185;
+	mov.b64 %rd186, %rd187;
+	mov.b64 %rd188, 9218868437227405312;
+	not.b64 %rd189, %rd188;
+	and.b64 %rd189, %rd207, %rd189;
+	cvt.u32.u64 %r64, %rd184;
+	add.s32 %r65, %r64, %r67;
+	cvt.s64.s32 %rd190, %r65;
+	mov.b64 %rd191, %rd190;
+	min.u64 %rd418, %rd208, 64;
+	cvt.u32.u64 %r115, %rd418;
+	shl.b64 %rd192, %rd191, %r115;
+	or.b64 %rd193, %rd189, %rd192;
+	mov.b64 %rd194, %rd193;
+	mul.f64 %rd195, %rd186, %rd194;
+	mov.b64 %rd197, %rd195;
+	bra $L_60;
+$L_57:
+	mov.b64 %rd181, 0d7FF0000000000000;
+	mov.b64 %rd197, %rd181;
+	bra $L_60;
+$L_61:
+	setp.lt.f64 %p38, %rd162, %rd119;
+	mov.pred %p40, %p38;
+	bra $L_62;
+$L_64:
+	mov.b64 %rd201, 0;
+	mov.b64 %rd203, %rd162;
+	mov.b64 %rd205, %rd201;
+	bra $L_65;
+$L_69:
+	mov.b64 %rd217, 0d0000000000000000;
+	mov.b64 %rd274, %rd217;
+	bra $L_83;
+$L_70:
+	mov.b64 %rd218, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p43, %rd117, %rd218;
+	@%p43 bra $L_69;
+$L_73:
+	mov.b64 %rd221, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p46, %rd117, %rd221;
+	@!%p46 bra $L_75;
+$L_72:
+	mov.b64 %rd220, 0d7FF0000000000000;
+	mov.b64 %rd274, %rd220;
+	bra $L_83;
+$L_71:
+	mov.b64 %rd219, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p44, %rd117, %rd219;
+	setp.ne.u32 %p45, 1, 0;
+	@%p44 bra $E_71_5;
+	bra $L_84;
+$E_71_5:
+	mov.pred %p57, %p45;
+$L_85:
+	mov.pred %p56, %p57;
+	@%p56 bra $L_68;
+	bra $L_70;
+$L_74:
+	mov.b64 %rd222, 0d0000000000000000;
+	mov.b64 %rd274, %rd222;
+	bra $L_83;
+$L_75:
+	mov.b64 %rd223, 0dC0874910D52D3051;
+	setp.lt.f64 %p47, %rd117, %rd223;
+	@%p47 bra $L_74;
+$L_77:
+	mov.b64 %rd226, 0dBE30000000000000;
+	setp.lt.f64 %p48, %rd226, %rd117;
+	mov.b64 %rd227, 0d3E30000000000000;
+	setp.lt.f64 %p49, %rd117, %rd227;
+	and.pred %p50, %p48, %p49;
+	@!%p50 bra $L_78;
+$L_76:
+	mov.b64 %rd224, 0d3FF0000000000000;
+	add.f64 %rd225, %rd224, %rd117;
+	mov.b64 %rd274, %rd225;
+	bra $L_83;
+$L_78:
+	mov.b64 %rd228, 0d0000000000000000;
+	setp.lt.f64 %p51, %rd117, %rd228;
+	@!%p51 bra $L_82;
+$L_80:
+	mov.b64 %rd262, 0d3FF71547652B82FE;
+	mul.f64 %rd263, %rd262, %rd117;
+	mov.b64 %rd264, 0d3FE0000000000000;
+	sub.f64 %rd265, %rd263, %rd264;
+	cvt.rzi.s64.f64 %rd266, %rd265;
+	mov.b64 %rd230, %rd266;
+$L_79:
+	mov.b64 %rd229, %rd230;
+	cvt.rn.f64.s64 %rd231, %rd229;
+	mov.b64 %rd232, 0d3FE62E42FEE00000;
+	mul.f64 %rd233, %rd231, %rd232;
+	sub.f64 %rd234, %rd117, %rd233;
+	mov.b64 %rd235, 0d3DEA39EF35793C76;
+	mul.f64 %rd236, %rd231, %rd235;
+	sub.f64 %rd237, %rd234, %rd236;
+	mul.f64 %rd238, %rd237, %rd237;
+	mov.b64 %rd239, 0d3E66376972BEA4D0;
+	mul.f64 %rd240, %rd238, %rd239;
+	mov.b64 %rd241, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd242, %rd241, %rd240;
+	mul.f64 %rd243, %rd238, %rd242;
+	mov.b64 %rd244, 0d3F11566AAF25DE2C;
+	add.f64 %rd245, %rd244, %rd243;
+	mul.f64 %rd246, %rd238, %rd245;
+	mov.b64 %rd247, 0dBF66C16C16BEBD93;
+	add.f64 %rd248, %rd247, %rd246;
+	mul.f64 %rd249, %rd238, %rd248;
+	mov.b64 %rd250, 0d3FC5555555555555;
+	add.f64 %rd251, %rd250, %rd249;
+	mul.f64 %rd252, %rd238, %rd251;
+	sub.f64 %rd253, %rd237, %rd252;
+	mul.f64 %rd254, %rd237, %rd253;
+	mov.b64 %rd255, 0d4000000000000000;
+	sub.f64 %rd256, %rd255, %rd253;
+	div.rn.f64 %rd257, %rd254, %rd256;
+	sub.f64 %rd258, %rd236, %rd257;
+	sub.f64 %rd259, %rd258, %rd234;
+	mov.b64 %rd260, 0d3FF0000000000000;
+	sub.f64 %rd261, %rd260, %rd259;
+	setp.eq.f64 %p52, %rd261, %rd228;
+	@!%p52 bra $L_88;
+$L_86:
+	mov.b64 %rd296, %rd261;
+$L_99:
+	mov.b64 %rd295, %rd296;
+	mov.b64 %rd274, %rd295;
+	bra $L_83;
+$L_81:
+	mov.b64 %rd267, 0d3FF71547652B82FE;
+	mul.f64 %rd268, %rd267, %rd117;
+	mov.b64 %rd269, 0d3FE0000000000000;
+	add.f64 %rd270, %rd268, %rd269;
+	cvt.rzi.s64.f64 %rd271, %rd270;
+	mov.b64 %rd230, %rd271;
+	bra $L_79;
+$L_82:
+	setp.gt.f64 %p53, %rd117, %rd228;
+	mov.b64 %rd272, 0;
+	@%p53 bra $L_81;
+	mov.b64 %rd230, %rd272;
+	bra $L_79;
+$L_84:
+	setp.ne.u32 %p55, 0, 0;
+	mov.pred %p57, %p55;
+	bra $L_85;
+$L_87:
+	mov.b64 %rd296, %rd261;
+	bra $L_99;
+$L_88:
+	setp.gt.f64 %p58, %rd261, %rd219;
+	@%p58 bra $E_88_6;
+	bra $L_100;
+$E_88_6:
+	mov.pred %p66, %p45;
+$L_101:
+	mov.pred %p65, %p66;
+	@%p65 bra $L_87;
+$L_90:
+	setp.neu.f64 %p60, %rd261, %rd261;
+	@%p60 bra $L_87;
+$L_89:
+	abs.f64 %rd275, %rd261;
+	mov.b64 %rd276, 0d0010000000000000;
+	setp.lt.f64 %p59, %rd275, %rd276;
+	@!%p59 bra $L_103;
+$L_102:
+	mov.b64 %rd297, 0d4330000000000000;
+	mul.f64 %rd298, %rd261, %rd297;
+	mov.b64 %rd299, -52;
+	mov.b64 %rd302, %rd298;
+	mov.b64 %rd304, %rd299;
+$L_104:
+	mov.b64 %rd301, %rd302;
+	mov.b64 %rd303, %rd304;
+	add.s64 %rd305, %rd229, %rd303;
+	mov.b64 %rd306, %rd301;
+	mov.b64 %rd307, 52;
+	min.u64 %rd419, %rd307, 64;
+	cvt.u32.u64 %r116, %rd419;
+	shr.u64 %rd308, %rd306, %r116;
+	mov.b64 %rd309, %rd308;
+	mov.b64 %rd310, 2047;
+	and.b64 %rd311, %rd309, %rd310;
+	cvt.u32.u64 %r91, %rd311;
+	mov.b32 %r92, 1023;
+	sub.s32 %r93, %r91, %r92;
+	cvt.s64.s32 %rd312, %r93;
+	add.s64 %rd313, %rd305, %rd312;
+	mov.b64 %rd314, -1075;
+	setp.lt.s64 %p67, %rd313, %rd314;
+	@!%p67 bra $L_92;
+$L_91:
+	copysign.f64 %rd277, %rd301, %rd228;
+	mov.b64 %rd296, %rd277;
+	bra $L_99;
+$L_92:
+	mov.b64 %rd278, 1023;
+	setp.gt.s64 %p61, %rd313, %rd278;
+	@!%p61 bra $L_94;
+$L_93:
+	setp.lt.f64 %p62, %rd301, %rd228;
+	@!%p62 bra $L_96;
+$L_95:
+	mov.b64 %rd279, 0dFFF0000000000000;
+	mov.b64 %rd296, %rd279;
+	bra $L_99;
+$L_94:
+	cvt.u32.u64 %r85, %rd313;
+	mov.b32 %r86, 4294966274;
+	setp.lt.s32 %p63, %r85, %r86;
+	@%p63 bra $L_97;
+	mov.b64 %rd284, %rd313;
+	mov.b64 %rd286, %rd260;
+	bra $L_98;
+$L_97:
+	mov.b32 %r87, 53;
+	add.s32 %r88, %r85, %r87;
+	cvt.s64.s32 %rd281, %r88;
+	mov.b64 %rd282, 0d3CA0000000000000;
+	mov.b64 %rd284, %rd281;
+	mov.b64 %rd286, %rd282;
+$L_98:
+	mov.b64 %rd283, %rd284;
+	mov.b64 %rd285, %rd286;
+	mov.b64 %rd287, 9218868437227405312;
+	not.b64 %rd288, %rd287;
+	and.b64 %rd288, %rd306, %rd288;
+	cvt.u32.u64 %r89, %rd283;
+	add.s32 %r90, %r89, %r92;
+	cvt.s64.s32 %rd289, %r90;
+	mov.b64 %rd290, %rd289;
+	min.u64 %rd420, %rd307, 64;
+	cvt.u32.u64 %r117, %rd420;
+	shl.b64 %rd291, %rd290, %r117;
+	or.b64 %rd292, %rd288, %rd291;
+	mov.b64 %rd293, %rd292;
+	mul.f64 %rd294, %rd285, %rd293;
+	mov.b64 %rd296, %rd294;
+	bra $L_99;
+$L_96:
+	mov.b64 %rd280, 0d7FF0000000000000;
+	mov.b64 %rd296, %rd280;
+	bra $L_99;
+$L_100:
+	setp.lt.f64 %p64, %rd261, %rd218;
+	mov.pred %p66, %p64;
+	bra $L_101;
+$L_103:
+	mov.b64 %rd300, 0;
+	mov.b64 %rd302, %rd261;
+	mov.b64 %rd304, %rd300;
+	bra $L_104;
+$L_106:
+	mov.b64 %rd315, 0d0000000000000000;
+	mov.b64 %rd372, %rd315;
+	bra $L_120;
+$L_107:
+	mov.b64 %rd316, 0dFFEFFFFFFFFFFFFF;
+	setp.lt.f64 %p68, %rd216, %rd316;
+	@%p68 bra $L_106;
+$L_110:
+	mov.b64 %rd319, 0d40862E42FEFA39EF;
+	setp.gt.f64 %p71, %rd216, %rd319;
+	@!%p71 bra $L_112;
+$L_109:
+	mov.b64 %rd318, 0d7FF0000000000000;
+	mov.b64 %rd372, %rd318;
+	bra $L_120;
+$L_108:
+	mov.b64 %rd317, 0d7FEFFFFFFFFFFFFF;
+	setp.gt.f64 %p69, %rd216, %rd317;
+	setp.ne.u32 %p70, 1, 0;
+	@%p69 bra $E_108_7;
+	bra $L_121;
+$E_108_7:
+	mov.pred %p82, %p70;
+$L_122:
+	mov.pred %p81, %p82;
+	@%p81 bra $L_105;
+	bra $L_107;
+$L_111:
+	mov.b64 %rd320, 0d0000000000000000;
+	mov.b64 %rd372, %rd320;
+	bra $L_120;
+$L_112:
+	mov.b64 %rd321, 0dC0874910D52D3051;
+	setp.lt.f64 %p72, %rd216, %rd321;
+	@%p72 bra $L_111;
+$L_114:
+	mov.b64 %rd324, 0dBE30000000000000;
+	setp.lt.f64 %p73, %rd324, %rd216;
+	mov.b64 %rd325, 0d3E30000000000000;
+	setp.lt.f64 %p74, %rd216, %rd325;
+	and.pred %p75, %p73, %p74;
+	@!%p75 bra $L_115;
+$L_113:
+	mov.b64 %rd322, 0d3FF0000000000000;
+	add.f64 %rd323, %rd322, %rd216;
+	mov.b64 %rd372, %rd323;
+	bra $L_120;
+$L_115:
+	mov.b64 %rd326, 0d0000000000000000;
+	setp.lt.f64 %p76, %rd216, %rd326;
+	@!%p76 bra $L_119;
+$L_117:
+	mov.b64 %rd360, 0d3FF71547652B82FE;
+	mul.f64 %rd361, %rd360, %rd216;
+	mov.b64 %rd362, 0d3FE0000000000000;
+	sub.f64 %rd363, %rd361, %rd362;
+	cvt.rzi.s64.f64 %rd364, %rd363;
+	mov.b64 %rd328, %rd364;
+$L_116:
+	mov.b64 %rd327, %rd328;
+	cvt.rn.f64.s64 %rd329, %rd327;
+	mov.b64 %rd330, 0d3FE62E42FEE00000;
+	mul.f64 %rd331, %rd329, %rd330;
+	sub.f64 %rd332, %rd216, %rd331;
+	mov.b64 %rd333, 0d3DEA39EF35793C76;
+	mul.f64 %rd334, %rd329, %rd333;
+	sub.f64 %rd335, %rd332, %rd334;
+	mul.f64 %rd336, %rd335, %rd335;
+	mov.b64 %rd337, 0d3E66376972BEA4D0;
+	mul.f64 %rd338, %rd336, %rd337;
+	mov.b64 %rd339, 0dBEBBBD41C5D26BF1;
+	add.f64 %rd340, %rd339, %rd338;
+	mul.f64 %rd341, %rd336, %rd340;
+	mov.b64 %rd342, 0d3F11566AAF25DE2C;
+	add.f64 %rd343, %rd342, %rd341;
+	mul.f64 %rd344, %rd336, %rd343;
+	mov.b64 %rd345, 0dBF66C16C16BEBD93;
+	add.f64 %rd346, %rd345, %rd344;
+	mul.f64 %rd347, %rd336, %rd346;
+	mov.b64 %rd348, 0d3FC5555555555555;
+	add.f64 %rd349, %rd348, %rd347;
+	mul.f64 %rd350, %rd336, %rd349;
+	sub.f64 %rd351, %rd335, %rd350;
+	mul.f64 %rd352, %rd335, %rd351;
+	mov.b64 %rd353, 0d4000000000000000;
+	sub.f64 %rd354, %rd353, %rd351;
+	div.rn.f64 %rd355, %rd352, %rd354;
+	sub.f64 %rd356, %rd334, %rd355;
+	sub.f64 %rd357, %rd356, %rd332;
+	mov.b64 %rd358, 0d3FF0000000000000;
+	sub.f64 %rd359, %rd358, %rd357;
+	setp.eq.f64 %p77, %rd359, %rd326;
+	@!%p77 bra $L_125;
+$L_123:
+	mov.b64 %rd394, %rd359;
+$L_136:
+	mov.b64 %rd393, %rd394;
+	mov.b64 %rd372, %rd393;
+	bra $L_120;
+$L_118:
+	mov.b64 %rd365, 0d3FF71547652B82FE;
+	mul.f64 %rd366, %rd365, %rd216;
+	mov.b64 %rd367, 0d3FE0000000000000;
+	add.f64 %rd368, %rd366, %rd367;
+	cvt.rzi.s64.f64 %rd369, %rd368;
+	mov.b64 %rd328, %rd369;
+	bra $L_116;
+$L_119:
+	setp.gt.f64 %p78, %rd216, %rd326;
+	mov.b64 %rd370, 0;
+	@%p78 bra $L_118;
+	mov.b64 %rd328, %rd370;
+	bra $L_116;
+$L_121:
+	setp.ne.u32 %p80, 0, 0;
+	mov.pred %p82, %p80;
+	bra $L_122;
+$L_124:
+	mov.b64 %rd394, %rd359;
+	bra $L_136;
+$L_125:
+	setp.gt.f64 %p83, %rd359, %rd317;
+	@%p83 bra $E_125_8;
+	bra $L_137;
+$E_125_8:
+	mov.pred %p91, %p70;
+$L_138:
+	mov.pred %p90, %p91;
+	@%p90 bra $L_124;
+$L_127:
+	setp.neu.f64 %p85, %rd359, %rd359;
+	@%p85 bra $L_124;
+$L_126:
+	abs.f64 %rd373, %rd359;
+	mov.b64 %rd374, 0d0010000000000000;
+	setp.lt.f64 %p84, %rd373, %rd374;
+	@!%p84 bra $L_140;
+$L_139:
+	mov.b64 %rd395, 0d4330000000000000;
+	mul.f64 %rd396, %rd359, %rd395;
+	mov.b64 %rd397, -52;
+	mov.b64 %rd400, %rd396;
+	mov.b64 %rd402, %rd397;
+$L_141:
+	mov.b64 %rd399, %rd400;
+	mov.b64 %rd401, %rd402;
+	add.s64 %rd403, %rd327, %rd401;
+	mov.b64 %rd404, %rd399;
+	mov.b64 %rd405, 52;
+	min.u64 %rd421, %rd405, 64;
+	cvt.u32.u64 %r118, %rd421;
+	shr.u64 %rd406, %rd404, %r118;
+	mov.b64 %rd407, %rd406;
+	mov.b64 %rd408, 2047;
+	and.b64 %rd409, %rd407, %rd408;
+	cvt.u32.u64 %r100, %rd409;
+	mov.b32 %r101, 1023;
+	sub.s32 %r102, %r100, %r101;
+	cvt.s64.s32 %rd410, %r102;
+	add.s64 %rd411, %rd403, %rd410;
+	mov.b64 %rd412, -1075;
+	setp.lt.s64 %p92, %rd411, %rd412;
+	@!%p92 bra $L_129;
+$L_128:
+	copysign.f64 %rd375, %rd399, %rd326;
+	mov.b64 %rd394, %rd375;
+	bra $L_136;
+$L_129:
+	mov.b64 %rd376, 1023;
+	setp.gt.s64 %p86, %rd411, %rd376;
+	@!%p86 bra $L_131;
+$L_130:
+	setp.lt.f64 %p87, %rd399, %rd326;
+	@!%p87 bra $L_133;
+$L_132:
+	mov.b64 %rd377, 0dFFF0000000000000;
+	mov.b64 %rd394, %rd377;
+	bra $L_136;
+$L_131:
+	cvt.u32.u64 %r94, %rd411;
+	mov.b32 %r95, 4294966274;
+	setp.lt.s32 %p88, %r94, %r95;
+	@%p88 bra $L_134;
+	mov.b64 %rd382, %rd411;
+	mov.b64 %rd384, %rd358;
+	bra $L_135;
+$L_134:
+	mov.b32 %r96, 53;
+	add.s32 %r97, %r94, %r96;
+	cvt.s64.s32 %rd379, %r97;
+	mov.b64 %rd380, 0d3CA0000000000000;
+	mov.b64 %rd382, %rd379;
+	mov.b64 %rd384, %rd380;
+$L_135:
+	mov.b64 %rd381, %rd382;
+	mov.b64 %rd383, %rd384;
+	mov.b64 %rd385, 9218868437227405312;
+	not.b64 %rd386, %rd385;
+	and.b64 %rd386, %rd404, %rd386;
+	cvt.u32.u64 %r98, %rd381;
+	add.s32 %r99, %r98, %r101;
+	cvt.s64.s32 %rd387, %r99;
+	mov.b64 %rd388, %rd387;
+	min.u64 %rd422, %rd405, 64;
+	cvt.u32.u64 %r119, %rd422;
+	shl.b64 %rd389, %rd388, %r119;
+	or.b64 %rd390, %rd386, %rd389;
+	mov.b64 %rd391, %rd390;
+	mul.f64 %rd392, %rd383, %rd391;
+	mov.b64 %rd394, %rd392;
+	bra $L_136;
+$L_133:
+	mov.b64 %rd378, 0d7FF0000000000000;
+	mov.b64 %rd394, %rd378;
+	bra $L_136;
+$L_137:
+	setp.lt.f64 %p89, %rd359, %rd316;
+	mov.pred %p91, %p89;
+	bra $L_138;
+$L_140:
+	mov.b64 %rd398, 0;
+	mov.b64 %rd400, %rd359;
+	mov.b64 %rd402, %rd398;
+	bra $L_141;
+$L_143:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 3;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_9:
+	exit;
+$L_145:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 4;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_10:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -3015,6 +5183,6 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3018:1*/
+	/*line gpukvet_gen.go:5186:1*/
 	return thread, block
 }

@@ -674,6 +674,512 @@ $T_5:
 	exit;
 }
 
+// kmeans_Assign_fast
+.visible .entry kmeans_Assign_fast(
+	.param .s64 kmeans_Assign_fast_param_0,
+	.param .s64 kmeans_Assign_fast_param_1,
+	.param .s64 kmeans_Assign_fast_param_2,
+	.param .u64 kmeans_Assign_fast_param_3,
+	.param .s64 kmeans_Assign_fast_param_4,
+	.param .u64 kmeans_Assign_fast_param_5,
+	.param .s64 kmeans_Assign_fast_param_6,
+	.param .u64 kmeans_Assign_fast_param_7,
+	.param .s64 kmeans_Assign_fast_param_8,
+	.param .u64 kmeans_Assign_fast_param_9,
+	.param .s64 kmeans_Assign_fast_param_10,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<29>;
+	.reg .b32 %r<35>;
+	.reg .b64 %rd<64>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kmeans_Assign_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.ge.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+$L_13:
+	ret;
+$L_2:
+	ld.param.s64 %rd7, [kmeans_Assign_fast_param_1];
+	ld.param.s64 %rd8, [kmeans_Assign_fast_param_2];
+	ld.param.u64 %rd9, [kmeans_Assign_fast_param_3];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [kmeans_Assign_fast_param_4];
+	ld.param.u64 %rd11, [kmeans_Assign_fast_param_5];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [kmeans_Assign_fast_param_6];
+	ld.param.u64 %rd13, [kmeans_Assign_fast_param_7];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [kmeans_Assign_fast_param_8];
+	ld.param.u64 %rd15, [kmeans_Assign_fast_param_9];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.s64 %rd16, [kmeans_Assign_fast_param_10];
+	mov.b32 %r4, 0;
+	mov.b32 %r5, 0f7F7FC99E;
+	mov.b64 %rd17, 0;
+	mul.lo.s64 %rd18, %rd6, %rd8;
+	mov.b64 %rd19, %rd10;
+	mov.b64 %rd20, %rd12;
+	mov.b64 %rd21, 1;
+	mul.lo.s64 %rd22, %rd21, %rd8;
+	mul.lo.s64 %rd23, %rd17, %rd8;
+	mov.b32 %r7, %r4;
+	mov.b32 %r9, %r5;
+	mov.b64 %rd25, %rd17;
+	mov.b64 %rd27, %rd23;
+$L_3:
+	mov.b32 %r6, %r7;
+	mov.b32 %r8, %r9;
+	mov.b64 %rd24, %rd25;
+	mov.b64 %rd26, %rd27;
+	setp.lt.s64 %p2, %rd24, %rd7;
+	@!%p2 bra $L_5;
+$L_4:
+	mov.b32 %r10, 0f00000000;
+	mov.b64 %rd28, -1099511627776;
+	setp.ge.s64 %p3, %rd8, %rd28;
+	mov.b64 %rd29, 1099511627776;
+	setp.le.s64 %p4, %rd8, %rd29;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd30, %rd8, %rd21;
+	setp.ge.s64 %p6, %rd18, %rd28;
+	and.pred %p7, %p5, %p6;
+	setp.le.s64 %p8, %rd18, %rd29;
+	and.pred %p9, %p7, %p8;
+	add.s64 %rd31, %rd30, %rd18;
+	setp.ge.s64 %p10, %rd18, %rd17;
+	and.pred %p11, %p9, %p10;
+	mov.b64 %rd32, %rd31;
+	setp.lt.u64 %p12, %rd32, %rd19;
+	and.pred %p13, %p11, %p12;
+	setp.ge.s64 %p14, %rd26, %rd28;
+	and.pred %p15, %p13, %p14;
+	setp.le.s64 %p16, %rd26, %rd29;
+	and.pred %p17, %p15, %p16;
+	add.s64 %rd33, %rd30, %rd26;
+	setp.ge.s64 %p18, %rd26, %rd17;
+	and.pred %p19, %p17, %p18;
+	mov.b64 %rd34, %rd33;
+	setp.lt.u64 %p20, %rd34, %rd20;
+	and.pred %p21, %p19, %p20;
+	@%p21 bra $E_4_1;
+	mov.b32 %r12, %r10;
+	mov.b64 %rd38, %rd17;
+	bra $L_6;
+$E_4_1:
+	mov.b32 %r29, %r10;
+	mov.b64 %rd55, %rd17;
+$L_18:
+	mov.b32 %r28, %r29;
+	mov.b64 %rd54, %rd55;
+	setp.lt.s64 %p28, %rd54, %rd8;
+	@!%p28 bra $L_21;
+$L_19:
+	add.s64 %rd56, %rd18, %rd54;
+	mov.b64 %rd57, 4;
+	mul.lo.s64 %rd58, %rd56, %rd57;
+	add.s64 %rd59, %rd9, %rd58;
+	ld.global.f32 %r30, [%rd59];
+	add.s64 %rd60, %rd26, %rd54;
+	mul.lo.s64 %rd61, %rd60, %rd57;
+	add.s64 %rd62, %rd11, %rd61;
+	ld.global.f32 %r31, [%rd62];
+	sub.f32 %r32, %r30, %r31;
+	mul.f32 %r33, %r32, %r32;
+	add.f32 %r34, %r28, %r33;
+	add.s64 %rd63, %rd54, %rd21;
+	mov.b32 %r29, %r34;
+	mov.b64 %rd55, %rd63;
+	bra $L_18;
+$L_5:
+	mov.b64 %rd35, %rd6;
+	mov.b64 %rd36, %rd14;
+	setp.lt.u64 %p22, %rd35, %rd36;
+	@!%p22 bra $L_15;
+$L_14:
+	mov.b64 %rd51, 4;
+	mul.lo.s64 %rd52, %rd6, %rd51;
+	add.s64 %rd53, %rd13, %rd52;
+	ld.global.s32 %r25, [%rd53];
+	setp.eq.s32 %p26, %r25, %r6;
+	not.pred %p27, %p26;
+	@!%p27 bra $L_12;
+$L_11:
+	mov.b64 %rd49, %rd17;
+	mov.b64 %rd50, %rd16;
+	setp.lt.u64 %p25, %rd49, %rd50;
+	@!%p25 bra $L_17;
+$L_16:
+	mov.b32 %r26, 1;
+	atom.global.add.s32 %r27, [%rd15], %r26;
+	st.global.s32 [%rd53], %r6;
+$L_12:
+	bra $L_13;
+$L_6:
+	mov.b32 %r11, %r12;
+	mov.b64 %rd37, %rd38;
+	setp.lt.s64 %p23, %rd37, %rd8;
+	@!%p23 bra $L_20;
+$L_7:
+	add.s64 %rd39, %rd18, %rd37;
+	add.s64 %rd40, %rd26, %rd37;
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd39, %rd41;
+	add.s64 %rd43, %rd9, %rd42;
+	ld.global.f32 %r13, [%rd43];
+	mul.lo.s64 %rd44, %rd40, %rd41;
+	add.s64 %rd45, %rd11, %rd44;
+	ld.global.f32 %r14, [%rd45];
+	sub.f32 %r15, %r13, %r14;
+	mul.f32 %r16, %r15, %r15;
+	add.f32 %r17, %r11, %r16;
+	add.s64 %rd46, %rd37, %rd21;
+	mov.b32 %r12, %r17;
+	mov.b64 %rd38, %rd46;
+	bra $L_6;
+$L_8:
+	mov.b32 %r18, %r19;
+	setp.lt.f32 %p24, %r18, %r8;
+	@%p24 bra $L_9;
+	mov.b32 %r22, %r6;
+	mov.b32 %r24, %r8;
+	bra $L_10;
+$L_9:
+	cvt.u32.u64 %r20, %rd24;
+	mov.b32 %r22, %r20;
+	mov.b32 %r24, %r18;
+$L_10:
+	mov.b32 %r21, %r22;
+	mov.b32 %r23, %r24;
+	add.s64 %rd47, %rd24, %rd21;
+	add.s64 %rd48, %rd26, %rd22;
+	mov.b32 %r7, %r21;
+	mov.b32 %r9, %r23;
+	mov.b64 %rd25, %rd47;
+	mov.b64 %rd27, %rd48;
+	bra $L_3;
+$L_20:
+	mov.b32 %r19, %r11;
+	bra $L_8;
+$L_21:
+	mov.b32 %r19, %r28;
+	bra $L_8;
+$L_15:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 2;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_2:
+	exit;
+$L_17:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 3;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd17;
+	st.global.u64 [%trap+40], %rd16;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// kmeans_Assign_fast_nc
+.visible .entry kmeans_Assign_fast_nc(
+	.param .s64 kmeans_Assign_fast_nc_param_0,
+	.param .s64 kmeans_Assign_fast_nc_param_1,
+	.param .s64 kmeans_Assign_fast_nc_param_2,
+	.param .u64 kmeans_Assign_fast_nc_param_3,
+	.param .s64 kmeans_Assign_fast_nc_param_4,
+	.param .u64 kmeans_Assign_fast_nc_param_5,
+	.param .s64 kmeans_Assign_fast_nc_param_6,
+	.param .u64 kmeans_Assign_fast_nc_param_7,
+	.param .s64 kmeans_Assign_fast_nc_param_8,
+	.param .u64 kmeans_Assign_fast_nc_param_9,
+	.param .s64 kmeans_Assign_fast_nc_param_10,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<29>;
+	.reg .b32 %r<35>;
+	.reg .b64 %rd<64>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kmeans_Assign_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.ge.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+$L_13:
+	ret;
+$L_2:
+	ld.param.s64 %rd7, [kmeans_Assign_fast_nc_param_1];
+	ld.param.s64 %rd8, [kmeans_Assign_fast_nc_param_2];
+	ld.param.u64 %rd9, [kmeans_Assign_fast_nc_param_3];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [kmeans_Assign_fast_nc_param_4];
+	ld.param.u64 %rd11, [kmeans_Assign_fast_nc_param_5];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [kmeans_Assign_fast_nc_param_6];
+	ld.param.u64 %rd13, [kmeans_Assign_fast_nc_param_7];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [kmeans_Assign_fast_nc_param_8];
+	ld.param.u64 %rd15, [kmeans_Assign_fast_nc_param_9];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.s64 %rd16, [kmeans_Assign_fast_nc_param_10];
+	mov.b32 %r4, 0;
+	mov.b32 %r5, 0f7F7FC99E;
+	mov.b64 %rd17, 0;
+	mul.lo.s64 %rd18, %rd6, %rd8;
+	mov.b64 %rd19, %rd10;
+	mov.b64 %rd20, %rd12;
+	mov.b64 %rd21, 1;
+	mul.lo.s64 %rd22, %rd21, %rd8;
+	mul.lo.s64 %rd23, %rd17, %rd8;
+	mov.b32 %r7, %r4;
+	mov.b32 %r9, %r5;
+	mov.b64 %rd25, %rd17;
+	mov.b64 %rd27, %rd23;
+$L_3:
+	mov.b32 %r6, %r7;
+	mov.b32 %r8, %r9;
+	mov.b64 %rd24, %rd25;
+	mov.b64 %rd26, %rd27;
+	setp.lt.s64 %p2, %rd24, %rd7;
+	@!%p2 bra $L_5;
+$L_4:
+	mov.b32 %r10, 0f00000000;
+	mov.b64 %rd28, -1099511627776;
+	setp.ge.s64 %p3, %rd8, %rd28;
+	mov.b64 %rd29, 1099511627776;
+	setp.le.s64 %p4, %rd8, %rd29;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd30, %rd8, %rd21;
+	setp.ge.s64 %p6, %rd18, %rd28;
+	and.pred %p7, %p5, %p6;
+	setp.le.s64 %p8, %rd18, %rd29;
+	and.pred %p9, %p7, %p8;
+	add.s64 %rd31, %rd30, %rd18;
+	setp.ge.s64 %p10, %rd18, %rd17;
+	and.pred %p11, %p9, %p10;
+	mov.b64 %rd32, %rd31;
+	setp.lt.u64 %p12, %rd32, %rd19;
+	and.pred %p13, %p11, %p12;
+	setp.ge.s64 %p14, %rd26, %rd28;
+	and.pred %p15, %p13, %p14;
+	setp.le.s64 %p16, %rd26, %rd29;
+	and.pred %p17, %p15, %p16;
+	add.s64 %rd33, %rd30, %rd26;
+	setp.ge.s64 %p18, %rd26, %rd17;
+	and.pred %p19, %p17, %p18;
+	mov.b64 %rd34, %rd33;
+	setp.lt.u64 %p20, %rd34, %rd20;
+	and.pred %p21, %p19, %p20;
+	@%p21 bra $E_4_1;
+	mov.b32 %r12, %r10;
+	mov.b64 %rd38, %rd17;
+	bra $L_6;
+$E_4_1:
+	mov.b32 %r29, %r10;
+	mov.b64 %rd55, %rd17;
+$L_18:
+	mov.b32 %r28, %r29;
+	mov.b64 %rd54, %rd55;
+	setp.lt.s64 %p28, %rd54, %rd8;
+	@!%p28 bra $L_21;
+$L_19:
+	add.s64 %rd56, %rd18, %rd54;
+	mov.b64 %rd57, 4;
+	mul.lo.s64 %rd58, %rd56, %rd57;
+	add.s64 %rd59, %rd9, %rd58;
+	ld.global.nc.f32 %r30, [%rd59];
+	add.s64 %rd60, %rd26, %rd54;
+	mul.lo.s64 %rd61, %rd60, %rd57;
+	add.s64 %rd62, %rd11, %rd61;
+	ld.global.nc.f32 %r31, [%rd62];
+	sub.f32 %r32, %r30, %r31;
+	mul.f32 %r33, %r32, %r32;
+	add.f32 %r34, %r28, %r33;
+	add.s64 %rd63, %rd54, %rd21;
+	mov.b32 %r29, %r34;
+	mov.b64 %rd55, %rd63;
+	bra $L_18;
+$L_5:
+	mov.b64 %rd35, %rd6;
+	mov.b64 %rd36, %rd14;
+	setp.lt.u64 %p22, %rd35, %rd36;
+	@!%p22 bra $L_15;
+$L_14:
+	mov.b64 %rd51, 4;
+	mul.lo.s64 %rd52, %rd6, %rd51;
+	add.s64 %rd53, %rd13, %rd52;
+	ld.global.s32 %r25, [%rd53];
+	setp.eq.s32 %p26, %r25, %r6;
+	not.pred %p27, %p26;
+	@!%p27 bra $L_12;
+$L_11:
+	mov.b64 %rd49, %rd17;
+	mov.b64 %rd50, %rd16;
+	setp.lt.u64 %p25, %rd49, %rd50;
+	@!%p25 bra $L_17;
+$L_16:
+	mov.b32 %r26, 1;
+	atom.global.add.s32 %r27, [%rd15], %r26;
+	st.global.s32 [%rd53], %r6;
+$L_12:
+	bra $L_13;
+$L_6:
+	mov.b32 %r11, %r12;
+	mov.b64 %rd37, %rd38;
+	setp.lt.s64 %p23, %rd37, %rd8;
+	@!%p23 bra $L_20;
+$L_7:
+	add.s64 %rd39, %rd18, %rd37;
+	add.s64 %rd40, %rd26, %rd37;
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd39, %rd41;
+	add.s64 %rd43, %rd9, %rd42;
+	ld.global.nc.f32 %r13, [%rd43];
+	mul.lo.s64 %rd44, %rd40, %rd41;
+	add.s64 %rd45, %rd11, %rd44;
+	ld.global.nc.f32 %r14, [%rd45];
+	sub.f32 %r15, %r13, %r14;
+	mul.f32 %r16, %r15, %r15;
+	add.f32 %r17, %r11, %r16;
+	add.s64 %rd46, %rd37, %rd21;
+	mov.b32 %r12, %r17;
+	mov.b64 %rd38, %rd46;
+	bra $L_6;
+$L_8:
+	mov.b32 %r18, %r19;
+	setp.lt.f32 %p24, %r18, %r8;
+	@%p24 bra $L_9;
+	mov.b32 %r22, %r6;
+	mov.b32 %r24, %r8;
+	bra $L_10;
+$L_9:
+	cvt.u32.u64 %r20, %rd24;
+	mov.b32 %r22, %r20;
+	mov.b32 %r24, %r18;
+$L_10:
+	mov.b32 %r21, %r22;
+	mov.b32 %r23, %r24;
+	add.s64 %rd47, %rd24, %rd21;
+	add.s64 %rd48, %rd26, %rd22;
+	mov.b32 %r7, %r21;
+	mov.b32 %r9, %r23;
+	mov.b64 %rd25, %rd47;
+	mov.b64 %rd27, %rd48;
+	bra $L_3;
+$L_20:
+	mov.b32 %r19, %r11;
+	bra $L_8;
+$L_21:
+	mov.b32 %r19, %r28;
+	bra $L_8;
+$L_15:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 2;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_2:
+	exit;
+$L_17:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 3;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd17;
+	st.global.u64 [%trap+40], %rd16;
+	membar.gl;
+$T_3:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -962,6 +1468,6 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:965:1*/
+	/*line gpukvet_gen.go:1471:1*/
 	return thread, block
 }

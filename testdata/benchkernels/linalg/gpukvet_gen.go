@@ -449,6 +449,268 @@ $T_3:
 	exit;
 }
 
+// linalg_Gemm_fast
+.visible .entry linalg_Gemm_fast(
+	.param .s64 linalg_Gemm_fast_param_0,
+	.param .s64 linalg_Gemm_fast_param_1,
+	.param .s64 linalg_Gemm_fast_param_2,
+	.param .f32 linalg_Gemm_fast_param_3,
+	.param .f32 linalg_Gemm_fast_param_4,
+	.param .u64 linalg_Gemm_fast_param_5,
+	.param .s64 linalg_Gemm_fast_param_6,
+	.param .u64 linalg_Gemm_fast_param_7,
+	.param .s64 linalg_Gemm_fast_param_8,
+	.param .u64 linalg_Gemm_fast_param_9,
+	.param .s64 linalg_Gemm_fast_param_10,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<38>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Gemm_fast_param_0];
+	ld.param.s64 %rd2, [linalg_Gemm_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [linalg_Gemm_fast_param_10];
+	mul.lo.s64 %rd10, %rd3, %rd2;
+	add.s64 %rd11, %rd10, %rd8;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd9;
+	setp.lt.u64 %p4, %rd12, %rd13;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd25, [linalg_Gemm_fast_param_2];
+	ld.param.f32 %r18, [linalg_Gemm_fast_param_3];
+	ld.param.f32 %r19, [linalg_Gemm_fast_param_4];
+	ld.param.u64 %rd26, [linalg_Gemm_fast_param_5];
+	cvta.to.global.u64 %rd26, %rd26;
+	ld.param.u64 %rd27, [linalg_Gemm_fast_param_7];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.u64 %rd28, [linalg_Gemm_fast_param_9];
+	cvta.to.global.u64 %rd28, %rd28;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd11, %rd29;
+	add.s64 %rd31, %rd28, %rd30;
+	ld.global.f32 %r20, [%rd31];
+	mul.f32 %r21, %r20, %r19;
+	st.global.f32 [%rd31], %r21;
+	mov.b64 %rd32, 0;
+	mul.lo.s64 %rd33, %rd3, %rd25;
+	mov.b64 %rd34, 1;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	mul.lo.s64 %rd36, %rd32, %rd2;
+	add.s64 %rd37, %rd36, %rd8;
+	mov.b64 %rd15, %rd32;
+	mov.b64 %rd17, %rd37;
+$L_3:
+	mov.b64 %rd14, %rd15;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p5, %rd14, %rd25;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd18, %rd33, %rd14;
+	mul.lo.s64 %rd19, %rd18, %rd29;
+	add.s64 %rd20, %rd26, %rd19;
+	ld.global.f32 %r12, [%rd20];
+	mul.f32 %r13, %r18, %r12;
+	mul.lo.s64 %rd21, %rd16, %rd29;
+	add.s64 %rd22, %rd27, %rd21;
+	ld.global.f32 %r14, [%rd22];
+	mul.f32 %r15, %r13, %r14;
+	ld.global.f32 %r16, [%rd31];
+	add.f32 %r17, %r16, %r15;
+	st.global.f32 [%rd31], %r17;
+	add.s64 %rd23, %rd14, %rd34;
+	add.s64 %rd24, %rd16, %rd35;
+	mov.b64 %rd15, %rd23;
+	mov.b64 %rd17, %rd24;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 0;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// linalg_Gemm_fast_nc
+.visible .entry linalg_Gemm_fast_nc(
+	.param .s64 linalg_Gemm_fast_nc_param_0,
+	.param .s64 linalg_Gemm_fast_nc_param_1,
+	.param .s64 linalg_Gemm_fast_nc_param_2,
+	.param .f32 linalg_Gemm_fast_nc_param_3,
+	.param .f32 linalg_Gemm_fast_nc_param_4,
+	.param .u64 linalg_Gemm_fast_nc_param_5,
+	.param .s64 linalg_Gemm_fast_nc_param_6,
+	.param .u64 linalg_Gemm_fast_nc_param_7,
+	.param .s64 linalg_Gemm_fast_nc_param_8,
+	.param .u64 linalg_Gemm_fast_nc_param_9,
+	.param .s64 linalg_Gemm_fast_nc_param_10,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<38>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Gemm_fast_nc_param_0];
+	ld.param.s64 %rd2, [linalg_Gemm_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [linalg_Gemm_fast_nc_param_10];
+	mul.lo.s64 %rd10, %rd3, %rd2;
+	add.s64 %rd11, %rd10, %rd8;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd9;
+	setp.lt.u64 %p4, %rd12, %rd13;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd25, [linalg_Gemm_fast_nc_param_2];
+	ld.param.f32 %r18, [linalg_Gemm_fast_nc_param_3];
+	ld.param.f32 %r19, [linalg_Gemm_fast_nc_param_4];
+	ld.param.u64 %rd26, [linalg_Gemm_fast_nc_param_5];
+	cvta.to.global.u64 %rd26, %rd26;
+	ld.param.u64 %rd27, [linalg_Gemm_fast_nc_param_7];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.u64 %rd28, [linalg_Gemm_fast_nc_param_9];
+	cvta.to.global.u64 %rd28, %rd28;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd11, %rd29;
+	add.s64 %rd31, %rd28, %rd30;
+	ld.global.f32 %r20, [%rd31];
+	mul.f32 %r21, %r20, %r19;
+	st.global.f32 [%rd31], %r21;
+	mov.b64 %rd32, 0;
+	mul.lo.s64 %rd33, %rd3, %rd25;
+	mov.b64 %rd34, 1;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	mul.lo.s64 %rd36, %rd32, %rd2;
+	add.s64 %rd37, %rd36, %rd8;
+	mov.b64 %rd15, %rd32;
+	mov.b64 %rd17, %rd37;
+$L_3:
+	mov.b64 %rd14, %rd15;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p5, %rd14, %rd25;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd18, %rd33, %rd14;
+	mul.lo.s64 %rd19, %rd18, %rd29;
+	add.s64 %rd20, %rd26, %rd19;
+	ld.global.nc.f32 %r12, [%rd20];
+	mul.f32 %r13, %r18, %r12;
+	mul.lo.s64 %rd21, %rd16, %rd29;
+	add.s64 %rd22, %rd27, %rd21;
+	ld.global.nc.f32 %r14, [%rd22];
+	mul.f32 %r15, %r13, %r14;
+	ld.global.f32 %r16, [%rd31];
+	add.f32 %r17, %r16, %r15;
+	st.global.f32 [%rd31], %r17;
+	add.s64 %rd23, %rd14, %rd34;
+	add.s64 %rd24, %rd16, %rd35;
+	mov.b64 %rd15, %rd23;
+	mov.b64 %rd17, %rd24;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 0;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 // linalg_GemmTiled
 .visible .entry linalg_GemmTiled(
 	.param .s64 linalg_GemmTiled_param_0,
@@ -1817,6 +2079,422 @@ $T_5:
 	exit;
 }
 
+// linalg_MatMul_fast
+.visible .entry linalg_MatMul_fast(
+	.param .s64 linalg_MatMul_fast_param_0,
+	.param .s64 linalg_MatMul_fast_param_1,
+	.param .s64 linalg_MatMul_fast_param_2,
+	.param .u64 linalg_MatMul_fast_param_3,
+	.param .s64 linalg_MatMul_fast_param_4,
+	.param .u64 linalg_MatMul_fast_param_5,
+	.param .s64 linalg_MatMul_fast_param_6,
+	.param .u64 linalg_MatMul_fast_param_7,
+	.param .s64 linalg_MatMul_fast_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<18>;
+	.reg .b32 %r<27>;
+	.reg .b64 %rd<56>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_MatMul_fast_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_3;
+$L_1:
+$L_7:
+	ret;
+$L_2:
+	ld.param.s64 %rd3, [linalg_MatMul_fast_param_2];
+	ld.param.u64 %rd4, [linalg_MatMul_fast_param_3];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.s64 %rd5, [linalg_MatMul_fast_param_4];
+	ld.param.u64 %rd6, [linalg_MatMul_fast_param_5];
+	cvta.to.global.u64 %rd6, %rd6;
+	ld.param.s64 %rd7, [linalg_MatMul_fast_param_6];
+	ld.param.u64 %rd8, [linalg_MatMul_fast_param_7];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [linalg_MatMul_fast_param_8];
+	mov.b64 %rd10, 0;
+	mov.b32 %r9, 0f00000000;
+	mul.lo.s64 %rd11, %rd2, %rd3;
+	mov.b64 %rd12, %rd5;
+	mov.b64 %rd13, %rd7;
+	mov.b64 %rd14, -1099511627776;
+	setp.ge.s64 %p2, %rd3, %rd14;
+	mov.b64 %rd15, 1099511627776;
+	setp.le.s64 %p3, %rd3, %rd15;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd16, 1;
+	sub.s64 %rd17, %rd3, %rd16;
+	setp.ge.s64 %p5, %rd11, %rd14;
+	and.pred %p6, %p4, %p5;
+	setp.le.s64 %p7, %rd11, %rd15;
+	and.pred %p8, %p6, %p7;
+	add.s64 %rd18, %rd17, %rd11;
+	setp.ge.s64 %p9, %rd11, %rd10;
+	and.pred %p10, %p8, %p9;
+	mov.b64 %rd19, %rd18;
+	setp.lt.u64 %p11, %rd19, %rd12;
+	and.pred %p12, %p10, %p11;
+	@%p12 bra $E_2_1;
+	mov.b32 %r14, %r9;
+	mov.b64 %rd27, %rd10;
+	bra $L_4;
+$E_2_1:
+	mov.b32 %r22, %r9;
+	mov.b64 %rd45, %rd10;
+$L_10:
+	mov.b32 %r21, %r22;
+	mov.b64 %rd44, %rd45;
+	setp.lt.s64 %p16, %rd44, %rd3;
+	@!%p16 bra $L_15;
+$L_11:
+	mul.lo.s64 %rd46, %rd44, %rd20;
+	add.s64 %rd47, %rd46, %rd25;
+	mov.b64 %rd48, %rd47;
+	setp.lt.u64 %p17, %rd48, %rd13;
+	@!%p17 bra $L_13;
+$L_12:
+	add.s64 %rd49, %rd11, %rd44;
+	mov.b64 %rd50, 4;
+	mul.lo.s64 %rd51, %rd49, %rd50;
+	add.s64 %rd52, %rd4, %rd51;
+	ld.global.f32 %r23, [%rd52];
+	mul.lo.s64 %rd53, %rd47, %rd50;
+	add.s64 %rd54, %rd6, %rd53;
+	ld.global.f32 %r24, [%rd54];
+	mul.f32 %r25, %r23, %r24;
+	add.f32 %r26, %r21, %r25;
+	add.s64 %rd55, %rd44, %rd16;
+	mov.b32 %r22, %r26;
+	mov.b64 %rd45, %rd55;
+	bra $L_10;
+$L_3:
+	ld.param.s64 %rd20, [linalg_MatMul_fast_param_1];
+	mov.u32 %r10, %ctaid.x;
+	cvt.u64.u32 %rd21, %r10;
+	mov.u32 %r11, %ntid.x;
+	cvt.u64.u32 %rd22, %r11;
+	mul.wide.u32 %rd23, %r10, %r11;
+	mov.u32 %r12, %tid.x;
+	cvt.u64.u32 %rd24, %r12;
+	add.s64 %rd25, %rd23, %rd24;
+	setp.ge.s64 %p13, %rd25, %rd20;
+	@%p13 bra $L_1;
+	bra $L_2;
+$L_4:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd26, %rd27;
+	setp.lt.s64 %p14, %rd26, %rd3;
+	@!%p14 bra $L_14;
+$L_5:
+	add.s64 %rd28, %rd11, %rd26;
+	mul.lo.s64 %rd29, %rd26, %rd20;
+	add.s64 %rd30, %rd29, %rd25;
+	mov.b64 %rd31, 4;
+	mul.lo.s64 %rd32, %rd28, %rd31;
+	add.s64 %rd33, %rd4, %rd32;
+	ld.global.f32 %r15, [%rd33];
+	mul.lo.s64 %rd34, %rd30, %rd31;
+	add.s64 %rd35, %rd6, %rd34;
+	ld.global.f32 %r16, [%rd35];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd36, %rd26, %rd16;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd27, %rd36;
+	bra $L_4;
+$L_6:
+	mov.b32 %r19, %r20;
+	mul.lo.s64 %rd37, %rd2, %rd20;
+	add.s64 %rd38, %rd37, %rd25;
+	mov.b64 %rd39, %rd38;
+	mov.b64 %rd40, %rd9;
+	setp.lt.u64 %p15, %rd39, %rd40;
+	@!%p15 bra $L_9;
+$L_8:
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd38, %rd41;
+	add.s64 %rd43, %rd8, %rd42;
+	st.global.f32 [%rd43], %r19;
+	bra $L_7;
+$L_14:
+	mov.b32 %r20, %r13;
+	bra $L_6;
+$L_15:
+	mov.b32 %r20, %r21;
+	bra $L_6;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 22;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd38;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_2:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 21;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd47;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// linalg_MatMul_fast_nc
+.visible .entry linalg_MatMul_fast_nc(
+	.param .s64 linalg_MatMul_fast_nc_param_0,
+	.param .s64 linalg_MatMul_fast_nc_param_1,
+	.param .s64 linalg_MatMul_fast_nc_param_2,
+	.param .u64 linalg_MatMul_fast_nc_param_3,
+	.param .s64 linalg_MatMul_fast_nc_param_4,
+	.param .u64 linalg_MatMul_fast_nc_param_5,
+	.param .s64 linalg_MatMul_fast_nc_param_6,
+	.param .u64 linalg_MatMul_fast_nc_param_7,
+	.param .s64 linalg_MatMul_fast_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<18>;
+	.reg .b32 %r<27>;
+	.reg .b64 %rd<56>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_MatMul_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_3;
+$L_1:
+$L_7:
+	ret;
+$L_2:
+	ld.param.s64 %rd3, [linalg_MatMul_fast_nc_param_2];
+	ld.param.u64 %rd4, [linalg_MatMul_fast_nc_param_3];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.s64 %rd5, [linalg_MatMul_fast_nc_param_4];
+	ld.param.u64 %rd6, [linalg_MatMul_fast_nc_param_5];
+	cvta.to.global.u64 %rd6, %rd6;
+	ld.param.s64 %rd7, [linalg_MatMul_fast_nc_param_6];
+	ld.param.u64 %rd8, [linalg_MatMul_fast_nc_param_7];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [linalg_MatMul_fast_nc_param_8];
+	mov.b64 %rd10, 0;
+	mov.b32 %r9, 0f00000000;
+	mul.lo.s64 %rd11, %rd2, %rd3;
+	mov.b64 %rd12, %rd5;
+	mov.b64 %rd13, %rd7;
+	mov.b64 %rd14, -1099511627776;
+	setp.ge.s64 %p2, %rd3, %rd14;
+	mov.b64 %rd15, 1099511627776;
+	setp.le.s64 %p3, %rd3, %rd15;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd16, 1;
+	sub.s64 %rd17, %rd3, %rd16;
+	setp.ge.s64 %p5, %rd11, %rd14;
+	and.pred %p6, %p4, %p5;
+	setp.le.s64 %p7, %rd11, %rd15;
+	and.pred %p8, %p6, %p7;
+	add.s64 %rd18, %rd17, %rd11;
+	setp.ge.s64 %p9, %rd11, %rd10;
+	and.pred %p10, %p8, %p9;
+	mov.b64 %rd19, %rd18;
+	setp.lt.u64 %p11, %rd19, %rd12;
+	and.pred %p12, %p10, %p11;
+	@%p12 bra $E_2_1;
+	mov.b32 %r14, %r9;
+	mov.b64 %rd27, %rd10;
+	bra $L_4;
+$E_2_1:
+	mov.b32 %r22, %r9;
+	mov.b64 %rd45, %rd10;
+$L_10:
+	mov.b32 %r21, %r22;
+	mov.b64 %rd44, %rd45;
+	setp.lt.s64 %p16, %rd44, %rd3;
+	@!%p16 bra $L_15;
+$L_11:
+	mul.lo.s64 %rd46, %rd44, %rd20;
+	add.s64 %rd47, %rd46, %rd25;
+	mov.b64 %rd48, %rd47;
+	setp.lt.u64 %p17, %rd48, %rd13;
+	@!%p17 bra $L_13;
+$L_12:
+	add.s64 %rd49, %rd11, %rd44;
+	mov.b64 %rd50, 4;
+	mul.lo.s64 %rd51, %rd49, %rd50;
+	add.s64 %rd52, %rd4, %rd51;
+	ld.global.nc.f32 %r23, [%rd52];
+	mul.lo.s64 %rd53, %rd47, %rd50;
+	add.s64 %rd54, %rd6, %rd53;
+	ld.global.nc.f32 %r24, [%rd54];
+	mul.f32 %r25, %r23, %r24;
+	add.f32 %r26, %r21, %r25;
+	add.s64 %rd55, %rd44, %rd16;
+	mov.b32 %r22, %r26;
+	mov.b64 %rd45, %rd55;
+	bra $L_10;
+$L_3:
+	ld.param.s64 %rd20, [linalg_MatMul_fast_nc_param_1];
+	mov.u32 %r10, %ctaid.x;
+	cvt.u64.u32 %rd21, %r10;
+	mov.u32 %r11, %ntid.x;
+	cvt.u64.u32 %rd22, %r11;
+	mul.wide.u32 %rd23, %r10, %r11;
+	mov.u32 %r12, %tid.x;
+	cvt.u64.u32 %rd24, %r12;
+	add.s64 %rd25, %rd23, %rd24;
+	setp.ge.s64 %p13, %rd25, %rd20;
+	@%p13 bra $L_1;
+	bra $L_2;
+$L_4:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd26, %rd27;
+	setp.lt.s64 %p14, %rd26, %rd3;
+	@!%p14 bra $L_14;
+$L_5:
+	add.s64 %rd28, %rd11, %rd26;
+	mul.lo.s64 %rd29, %rd26, %rd20;
+	add.s64 %rd30, %rd29, %rd25;
+	mov.b64 %rd31, 4;
+	mul.lo.s64 %rd32, %rd28, %rd31;
+	add.s64 %rd33, %rd4, %rd32;
+	ld.global.nc.f32 %r15, [%rd33];
+	mul.lo.s64 %rd34, %rd30, %rd31;
+	add.s64 %rd35, %rd6, %rd34;
+	ld.global.nc.f32 %r16, [%rd35];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd36, %rd26, %rd16;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd27, %rd36;
+	bra $L_4;
+$L_6:
+	mov.b32 %r19, %r20;
+	mul.lo.s64 %rd37, %rd2, %rd20;
+	add.s64 %rd38, %rd37, %rd25;
+	mov.b64 %rd39, %rd38;
+	mov.b64 %rd40, %rd9;
+	setp.lt.u64 %p15, %rd39, %rd40;
+	@!%p15 bra $L_9;
+$L_8:
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd38, %rd41;
+	add.s64 %rd43, %rd8, %rd42;
+	st.global.f32 [%rd43], %r19;
+	bra $L_7;
+$L_14:
+	mov.b32 %r20, %r13;
+	bra $L_6;
+$L_15:
+	mov.b32 %r20, %r21;
+	bra $L_6;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 22;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd38;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_2:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 21;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd47;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_3:
+	exit;
+}
+
 // linalg_Mm2First
 .visible .entry linalg_Mm2First(
 	.param .s64 linalg_Mm2First_param_0,
@@ -2230,6 +2908,262 @@ $L_10:
 	st.global.u64 [%trap+40], %rd34;
 	membar.gl;
 $T_3:
+	exit;
+}
+
+// linalg_Mm2First_fast
+.visible .entry linalg_Mm2First_fast(
+	.param .s64 linalg_Mm2First_fast_param_0,
+	.param .s64 linalg_Mm2First_fast_param_1,
+	.param .s64 linalg_Mm2First_fast_param_2,
+	.param .f32 linalg_Mm2First_fast_param_3,
+	.param .u64 linalg_Mm2First_fast_param_4,
+	.param .s64 linalg_Mm2First_fast_param_5,
+	.param .u64 linalg_Mm2First_fast_param_6,
+	.param .s64 linalg_Mm2First_fast_param_7,
+	.param .u64 linalg_Mm2First_fast_param_8,
+	.param .s64 linalg_Mm2First_fast_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<38>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Mm2First_fast_param_0];
+	ld.param.s64 %rd2, [linalg_Mm2First_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [linalg_Mm2First_fast_param_9];
+	mul.lo.s64 %rd10, %rd3, %rd2;
+	add.s64 %rd11, %rd10, %rd8;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd9;
+	setp.lt.u64 %p4, %rd12, %rd13;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd25, [linalg_Mm2First_fast_param_2];
+	ld.param.f32 %r18, [linalg_Mm2First_fast_param_3];
+	ld.param.u64 %rd26, [linalg_Mm2First_fast_param_4];
+	cvta.to.global.u64 %rd26, %rd26;
+	ld.param.u64 %rd27, [linalg_Mm2First_fast_param_6];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.u64 %rd28, [linalg_Mm2First_fast_param_8];
+	cvta.to.global.u64 %rd28, %rd28;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd11, %rd29;
+	add.s64 %rd31, %rd28, %rd30;
+	mov.b32 %r19, 0f00000000;
+	st.global.f32 [%rd31], %r19;
+	mov.b64 %rd32, 0;
+	mul.lo.s64 %rd33, %rd3, %rd25;
+	mov.b64 %rd34, 1;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	mul.lo.s64 %rd36, %rd32, %rd2;
+	add.s64 %rd37, %rd36, %rd8;
+	mov.b64 %rd15, %rd32;
+	mov.b64 %rd17, %rd37;
+$L_3:
+	mov.b64 %rd14, %rd15;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p5, %rd14, %rd25;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd18, %rd33, %rd14;
+	mul.lo.s64 %rd19, %rd18, %rd29;
+	add.s64 %rd20, %rd26, %rd19;
+	ld.global.f32 %r12, [%rd20];
+	mul.f32 %r13, %r18, %r12;
+	mul.lo.s64 %rd21, %rd16, %rd29;
+	add.s64 %rd22, %rd27, %rd21;
+	ld.global.f32 %r14, [%rd22];
+	mul.f32 %r15, %r13, %r14;
+	ld.global.f32 %r16, [%rd31];
+	add.f32 %r17, %r16, %r15;
+	st.global.f32 [%rd31], %r17;
+	add.s64 %rd23, %rd14, %rd34;
+	add.s64 %rd24, %rd16, %rd35;
+	mov.b64 %rd15, %rd23;
+	mov.b64 %rd17, %rd24;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 23;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// linalg_Mm2First_fast_nc
+.visible .entry linalg_Mm2First_fast_nc(
+	.param .s64 linalg_Mm2First_fast_nc_param_0,
+	.param .s64 linalg_Mm2First_fast_nc_param_1,
+	.param .s64 linalg_Mm2First_fast_nc_param_2,
+	.param .f32 linalg_Mm2First_fast_nc_param_3,
+	.param .u64 linalg_Mm2First_fast_nc_param_4,
+	.param .s64 linalg_Mm2First_fast_nc_param_5,
+	.param .u64 linalg_Mm2First_fast_nc_param_6,
+	.param .s64 linalg_Mm2First_fast_nc_param_7,
+	.param .u64 linalg_Mm2First_fast_nc_param_8,
+	.param .s64 linalg_Mm2First_fast_nc_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<38>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Mm2First_fast_nc_param_0];
+	ld.param.s64 %rd2, [linalg_Mm2First_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [linalg_Mm2First_fast_nc_param_9];
+	mul.lo.s64 %rd10, %rd3, %rd2;
+	add.s64 %rd11, %rd10, %rd8;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd9;
+	setp.lt.u64 %p4, %rd12, %rd13;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd25, [linalg_Mm2First_fast_nc_param_2];
+	ld.param.f32 %r18, [linalg_Mm2First_fast_nc_param_3];
+	ld.param.u64 %rd26, [linalg_Mm2First_fast_nc_param_4];
+	cvta.to.global.u64 %rd26, %rd26;
+	ld.param.u64 %rd27, [linalg_Mm2First_fast_nc_param_6];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.u64 %rd28, [linalg_Mm2First_fast_nc_param_8];
+	cvta.to.global.u64 %rd28, %rd28;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd11, %rd29;
+	add.s64 %rd31, %rd28, %rd30;
+	mov.b32 %r19, 0f00000000;
+	st.global.f32 [%rd31], %r19;
+	mov.b64 %rd32, 0;
+	mul.lo.s64 %rd33, %rd3, %rd25;
+	mov.b64 %rd34, 1;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	mul.lo.s64 %rd36, %rd32, %rd2;
+	add.s64 %rd37, %rd36, %rd8;
+	mov.b64 %rd15, %rd32;
+	mov.b64 %rd17, %rd37;
+$L_3:
+	mov.b64 %rd14, %rd15;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p5, %rd14, %rd25;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd18, %rd33, %rd14;
+	mul.lo.s64 %rd19, %rd18, %rd29;
+	add.s64 %rd20, %rd26, %rd19;
+	ld.global.nc.f32 %r12, [%rd20];
+	mul.f32 %r13, %r18, %r12;
+	mul.lo.s64 %rd21, %rd16, %rd29;
+	add.s64 %rd22, %rd27, %rd21;
+	ld.global.nc.f32 %r14, [%rd22];
+	mul.f32 %r15, %r13, %r14;
+	ld.global.f32 %r16, [%rd31];
+	add.f32 %r17, %r16, %r15;
+	st.global.f32 [%rd31], %r17;
+	add.s64 %rd23, %rd14, %rd34;
+	add.s64 %rd24, %rd16, %rd35;
+	mov.b64 %rd15, %rd23;
+	mov.b64 %rd17, %rd24;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 23;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_1:
 	exit;
 }
 
@@ -2649,6 +3583,262 @@ $T_3:
 	exit;
 }
 
+// linalg_Mm2Second_fast
+.visible .entry linalg_Mm2Second_fast(
+	.param .s64 linalg_Mm2Second_fast_param_0,
+	.param .s64 linalg_Mm2Second_fast_param_1,
+	.param .s64 linalg_Mm2Second_fast_param_2,
+	.param .f32 linalg_Mm2Second_fast_param_3,
+	.param .u64 linalg_Mm2Second_fast_param_4,
+	.param .s64 linalg_Mm2Second_fast_param_5,
+	.param .u64 linalg_Mm2Second_fast_param_6,
+	.param .s64 linalg_Mm2Second_fast_param_7,
+	.param .u64 linalg_Mm2Second_fast_param_8,
+	.param .s64 linalg_Mm2Second_fast_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<38>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Mm2Second_fast_param_0];
+	ld.param.s64 %rd2, [linalg_Mm2Second_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [linalg_Mm2Second_fast_param_9];
+	mul.lo.s64 %rd10, %rd3, %rd2;
+	add.s64 %rd11, %rd10, %rd8;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd9;
+	setp.lt.u64 %p4, %rd12, %rd13;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd25, [linalg_Mm2Second_fast_param_2];
+	ld.param.f32 %r17, [linalg_Mm2Second_fast_param_3];
+	ld.param.u64 %rd26, [linalg_Mm2Second_fast_param_4];
+	cvta.to.global.u64 %rd26, %rd26;
+	ld.param.u64 %rd27, [linalg_Mm2Second_fast_param_6];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.u64 %rd28, [linalg_Mm2Second_fast_param_8];
+	cvta.to.global.u64 %rd28, %rd28;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd11, %rd29;
+	add.s64 %rd31, %rd28, %rd30;
+	ld.global.f32 %r18, [%rd31];
+	mul.f32 %r19, %r18, %r17;
+	st.global.f32 [%rd31], %r19;
+	mov.b64 %rd32, 0;
+	mul.lo.s64 %rd33, %rd3, %rd25;
+	mov.b64 %rd34, 1;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	mul.lo.s64 %rd36, %rd32, %rd2;
+	add.s64 %rd37, %rd36, %rd8;
+	mov.b64 %rd15, %rd32;
+	mov.b64 %rd17, %rd37;
+$L_3:
+	mov.b64 %rd14, %rd15;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p5, %rd14, %rd25;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd18, %rd33, %rd14;
+	mul.lo.s64 %rd19, %rd18, %rd29;
+	add.s64 %rd20, %rd26, %rd19;
+	ld.global.f32 %r12, [%rd20];
+	mul.lo.s64 %rd21, %rd16, %rd29;
+	add.s64 %rd22, %rd27, %rd21;
+	ld.global.f32 %r13, [%rd22];
+	mul.f32 %r14, %r12, %r13;
+	ld.global.f32 %r15, [%rd31];
+	add.f32 %r16, %r15, %r14;
+	st.global.f32 [%rd31], %r16;
+	add.s64 %rd23, %rd14, %rd34;
+	add.s64 %rd24, %rd16, %rd35;
+	mov.b64 %rd15, %rd23;
+	mov.b64 %rd17, %rd24;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 27;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// linalg_Mm2Second_fast_nc
+.visible .entry linalg_Mm2Second_fast_nc(
+	.param .s64 linalg_Mm2Second_fast_nc_param_0,
+	.param .s64 linalg_Mm2Second_fast_nc_param_1,
+	.param .s64 linalg_Mm2Second_fast_nc_param_2,
+	.param .f32 linalg_Mm2Second_fast_nc_param_3,
+	.param .u64 linalg_Mm2Second_fast_nc_param_4,
+	.param .s64 linalg_Mm2Second_fast_nc_param_5,
+	.param .u64 linalg_Mm2Second_fast_nc_param_6,
+	.param .s64 linalg_Mm2Second_fast_nc_param_7,
+	.param .u64 linalg_Mm2Second_fast_nc_param_8,
+	.param .s64 linalg_Mm2Second_fast_nc_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<38>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Mm2Second_fast_nc_param_0];
+	ld.param.s64 %rd2, [linalg_Mm2Second_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [linalg_Mm2Second_fast_nc_param_9];
+	mul.lo.s64 %rd10, %rd3, %rd2;
+	add.s64 %rd11, %rd10, %rd8;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd9;
+	setp.lt.u64 %p4, %rd12, %rd13;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd25, [linalg_Mm2Second_fast_nc_param_2];
+	ld.param.f32 %r17, [linalg_Mm2Second_fast_nc_param_3];
+	ld.param.u64 %rd26, [linalg_Mm2Second_fast_nc_param_4];
+	cvta.to.global.u64 %rd26, %rd26;
+	ld.param.u64 %rd27, [linalg_Mm2Second_fast_nc_param_6];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.u64 %rd28, [linalg_Mm2Second_fast_nc_param_8];
+	cvta.to.global.u64 %rd28, %rd28;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd11, %rd29;
+	add.s64 %rd31, %rd28, %rd30;
+	ld.global.f32 %r18, [%rd31];
+	mul.f32 %r19, %r18, %r17;
+	st.global.f32 [%rd31], %r19;
+	mov.b64 %rd32, 0;
+	mul.lo.s64 %rd33, %rd3, %rd25;
+	mov.b64 %rd34, 1;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	mul.lo.s64 %rd36, %rd32, %rd2;
+	add.s64 %rd37, %rd36, %rd8;
+	mov.b64 %rd15, %rd32;
+	mov.b64 %rd17, %rd37;
+$L_3:
+	mov.b64 %rd14, %rd15;
+	mov.b64 %rd16, %rd17;
+	setp.lt.s64 %p5, %rd14, %rd25;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd18, %rd33, %rd14;
+	mul.lo.s64 %rd19, %rd18, %rd29;
+	add.s64 %rd20, %rd26, %rd19;
+	ld.global.nc.f32 %r12, [%rd20];
+	mul.lo.s64 %rd21, %rd16, %rd29;
+	add.s64 %rd22, %rd27, %rd21;
+	ld.global.nc.f32 %r13, [%rd22];
+	mul.f32 %r14, %r12, %r13;
+	ld.global.f32 %r15, [%rd31];
+	add.f32 %r16, %r15, %r14;
+	st.global.f32 [%rd31], %r16;
+	add.s64 %rd23, %rd14, %rd34;
+	add.s64 %rd24, %rd16, %rd35;
+	mov.b64 %rd15, %rd23;
+	mov.b64 %rd17, %rd24;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 27;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 // linalg_AtaxTmp
 .visible .entry linalg_AtaxTmp(
 	.param .s64 linalg_AtaxTmp_param_0,
@@ -3006,6 +4196,212 @@ $L_10:
 	st.global.u64 [%trap+40], %rd26;
 	membar.gl;
 $T_3:
+	exit;
+}
+
+// linalg_AtaxTmp_fast
+.visible .entry linalg_AtaxTmp_fast(
+	.param .s64 linalg_AtaxTmp_fast_param_0,
+	.param .s64 linalg_AtaxTmp_fast_param_1,
+	.param .u64 linalg_AtaxTmp_fast_param_2,
+	.param .s64 linalg_AtaxTmp_fast_param_3,
+	.param .u64 linalg_AtaxTmp_fast_param_4,
+	.param .s64 linalg_AtaxTmp_fast_param_5,
+	.param .u64 linalg_AtaxTmp_fast_param_6,
+	.param .s64 linalg_AtaxTmp_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_AtaxTmp_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_AtaxTmp_fast_param_7];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_6;
+$L_5:
+	ld.param.s64 %rd19, [linalg_AtaxTmp_fast_param_1];
+	ld.param.u64 %rd20, [linalg_AtaxTmp_fast_param_2];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [linalg_AtaxTmp_fast_param_4];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [linalg_AtaxTmp_fast_param_6];
+	cvta.to.global.u64 %rd22, %rd22;
+	mov.b64 %rd23, 4;
+	mul.lo.s64 %rd24, %rd6, %rd23;
+	add.s64 %rd25, %rd22, %rd24;
+	mov.b32 %r9, 0f00000000;
+	st.global.f32 [%rd25], %r9;
+	mov.b64 %rd26, 0;
+	mul.lo.s64 %rd27, %rd6, %rd19;
+	mov.b64 %rd11, %rd26;
+$L_3:
+	mov.b64 %rd10, %rd11;
+	setp.lt.s64 %p3, %rd10, %rd19;
+	@!%p3 bra $L_2;
+$L_4:
+	add.s64 %rd12, %rd27, %rd10;
+	mul.lo.s64 %rd13, %rd12, %rd23;
+	add.s64 %rd14, %rd20, %rd13;
+	ld.global.f32 %r4, [%rd14];
+	mul.lo.s64 %rd15, %rd10, %rd23;
+	add.s64 %rd16, %rd21, %rd15;
+	ld.global.f32 %r5, [%rd16];
+	mul.f32 %r6, %r4, %r5;
+	ld.global.f32 %r7, [%rd25];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd25], %r8;
+	mov.b64 %rd17, 1;
+	add.s64 %rd18, %rd10, %rd17;
+	mov.b64 %rd11, %rd18;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 31;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// linalg_AtaxTmp_fast_nc
+.visible .entry linalg_AtaxTmp_fast_nc(
+	.param .s64 linalg_AtaxTmp_fast_nc_param_0,
+	.param .s64 linalg_AtaxTmp_fast_nc_param_1,
+	.param .u64 linalg_AtaxTmp_fast_nc_param_2,
+	.param .s64 linalg_AtaxTmp_fast_nc_param_3,
+	.param .u64 linalg_AtaxTmp_fast_nc_param_4,
+	.param .s64 linalg_AtaxTmp_fast_nc_param_5,
+	.param .u64 linalg_AtaxTmp_fast_nc_param_6,
+	.param .s64 linalg_AtaxTmp_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_AtaxTmp_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_AtaxTmp_fast_nc_param_7];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_6;
+$L_5:
+	ld.param.s64 %rd19, [linalg_AtaxTmp_fast_nc_param_1];
+	ld.param.u64 %rd20, [linalg_AtaxTmp_fast_nc_param_2];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [linalg_AtaxTmp_fast_nc_param_4];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [linalg_AtaxTmp_fast_nc_param_6];
+	cvta.to.global.u64 %rd22, %rd22;
+	mov.b64 %rd23, 4;
+	mul.lo.s64 %rd24, %rd6, %rd23;
+	add.s64 %rd25, %rd22, %rd24;
+	mov.b32 %r9, 0f00000000;
+	st.global.f32 [%rd25], %r9;
+	mov.b64 %rd26, 0;
+	mul.lo.s64 %rd27, %rd6, %rd19;
+	mov.b64 %rd11, %rd26;
+$L_3:
+	mov.b64 %rd10, %rd11;
+	setp.lt.s64 %p3, %rd10, %rd19;
+	@!%p3 bra $L_2;
+$L_4:
+	add.s64 %rd12, %rd27, %rd10;
+	mul.lo.s64 %rd13, %rd12, %rd23;
+	add.s64 %rd14, %rd20, %rd13;
+	ld.global.nc.f32 %r4, [%rd14];
+	mul.lo.s64 %rd15, %rd10, %rd23;
+	add.s64 %rd16, %rd21, %rd15;
+	ld.global.nc.f32 %r5, [%rd16];
+	mul.f32 %r6, %r4, %r5;
+	ld.global.f32 %r7, [%rd25];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd25], %r8;
+	mov.b64 %rd17, 1;
+	add.s64 %rd18, %rd10, %rd17;
+	mov.b64 %rd11, %rd18;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 31;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
 	exit;
 }
 
@@ -3378,6 +4774,222 @@ $L_10:
 	st.global.u64 [%trap+40], %rd27;
 	membar.gl;
 $T_3:
+	exit;
+}
+
+// linalg_AtaxY_fast
+.visible .entry linalg_AtaxY_fast(
+	.param .s64 linalg_AtaxY_fast_param_0,
+	.param .s64 linalg_AtaxY_fast_param_1,
+	.param .u64 linalg_AtaxY_fast_param_2,
+	.param .s64 linalg_AtaxY_fast_param_3,
+	.param .u64 linalg_AtaxY_fast_param_4,
+	.param .s64 linalg_AtaxY_fast_param_5,
+	.param .u64 linalg_AtaxY_fast_param_6,
+	.param .s64 linalg_AtaxY_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<32>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_AtaxY_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_AtaxY_fast_param_7];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_6;
+$L_5:
+	ld.param.s64 %rd20, [linalg_AtaxY_fast_param_0];
+	ld.param.u64 %rd21, [linalg_AtaxY_fast_param_2];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [linalg_AtaxY_fast_param_4];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.u64 %rd23, [linalg_AtaxY_fast_param_6];
+	cvta.to.global.u64 %rd23, %rd23;
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd6, %rd24;
+	add.s64 %rd26, %rd23, %rd25;
+	mov.b32 %r9, 0f00000000;
+	st.global.f32 [%rd26], %r9;
+	mov.b64 %rd27, 0;
+	mov.b64 %rd28, 1;
+	mul.lo.s64 %rd29, %rd28, %rd1;
+	mul.lo.s64 %rd30, %rd27, %rd1;
+	add.s64 %rd31, %rd30, %rd6;
+	mov.b64 %rd11, %rd27;
+	mov.b64 %rd13, %rd31;
+$L_3:
+	mov.b64 %rd10, %rd11;
+	mov.b64 %rd12, %rd13;
+	setp.lt.s64 %p3, %rd10, %rd20;
+	@!%p3 bra $L_2;
+$L_4:
+	mul.lo.s64 %rd14, %rd12, %rd24;
+	add.s64 %rd15, %rd21, %rd14;
+	ld.global.f32 %r4, [%rd15];
+	mul.lo.s64 %rd16, %rd10, %rd24;
+	add.s64 %rd17, %rd22, %rd16;
+	ld.global.f32 %r5, [%rd17];
+	mul.f32 %r6, %r4, %r5;
+	ld.global.f32 %r7, [%rd26];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd26], %r8;
+	add.s64 %rd18, %rd10, %rd28;
+	add.s64 %rd19, %rd12, %rd29;
+	mov.b64 %rd11, %rd18;
+	mov.b64 %rd13, %rd19;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 35;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// linalg_AtaxY_fast_nc
+.visible .entry linalg_AtaxY_fast_nc(
+	.param .s64 linalg_AtaxY_fast_nc_param_0,
+	.param .s64 linalg_AtaxY_fast_nc_param_1,
+	.param .u64 linalg_AtaxY_fast_nc_param_2,
+	.param .s64 linalg_AtaxY_fast_nc_param_3,
+	.param .u64 linalg_AtaxY_fast_nc_param_4,
+	.param .s64 linalg_AtaxY_fast_nc_param_5,
+	.param .u64 linalg_AtaxY_fast_nc_param_6,
+	.param .s64 linalg_AtaxY_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<32>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_AtaxY_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_AtaxY_fast_nc_param_7];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_6;
+$L_5:
+	ld.param.s64 %rd20, [linalg_AtaxY_fast_nc_param_0];
+	ld.param.u64 %rd21, [linalg_AtaxY_fast_nc_param_2];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [linalg_AtaxY_fast_nc_param_4];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.u64 %rd23, [linalg_AtaxY_fast_nc_param_6];
+	cvta.to.global.u64 %rd23, %rd23;
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd6, %rd24;
+	add.s64 %rd26, %rd23, %rd25;
+	mov.b32 %r9, 0f00000000;
+	st.global.f32 [%rd26], %r9;
+	mov.b64 %rd27, 0;
+	mov.b64 %rd28, 1;
+	mul.lo.s64 %rd29, %rd28, %rd1;
+	mul.lo.s64 %rd30, %rd27, %rd1;
+	add.s64 %rd31, %rd30, %rd6;
+	mov.b64 %rd11, %rd27;
+	mov.b64 %rd13, %rd31;
+$L_3:
+	mov.b64 %rd10, %rd11;
+	mov.b64 %rd12, %rd13;
+	setp.lt.s64 %p3, %rd10, %rd20;
+	@!%p3 bra $L_2;
+$L_4:
+	mul.lo.s64 %rd14, %rd12, %rd24;
+	add.s64 %rd15, %rd21, %rd14;
+	ld.global.nc.f32 %r4, [%rd15];
+	mul.lo.s64 %rd16, %rd10, %rd24;
+	add.s64 %rd17, %rd22, %rd16;
+	ld.global.nc.f32 %r5, [%rd17];
+	mul.f32 %r6, %r4, %r5;
+	ld.global.f32 %r7, [%rd26];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd26], %r8;
+	add.s64 %rd18, %rd10, %rd28;
+	add.s64 %rd19, %rd12, %rd29;
+	mov.b64 %rd11, %rd18;
+	mov.b64 %rd13, %rd19;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 35;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
 	exit;
 }
 
@@ -3850,6 +5462,326 @@ $L_11:
 	st.global.u64 [%trap+40], %rd13;
 	membar.gl;
 $T_4:
+	exit;
+}
+
+// linalg_BicgQ_fast
+.visible .entry linalg_BicgQ_fast(
+	.param .s64 linalg_BicgQ_fast_param_0,
+	.param .s64 linalg_BicgQ_fast_param_1,
+	.param .u64 linalg_BicgQ_fast_param_2,
+	.param .s64 linalg_BicgQ_fast_param_3,
+	.param .u64 linalg_BicgQ_fast_param_4,
+	.param .s64 linalg_BicgQ_fast_param_5,
+	.param .u64 linalg_BicgQ_fast_param_6,
+	.param .s64 linalg_BicgQ_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<19>;
+	.reg .b64 %rd<45>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_BicgQ_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_BicgQ_fast_param_1];
+	ld.param.u64 %rd8, [linalg_BicgQ_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [linalg_BicgQ_fast_param_3];
+	ld.param.u64 %rd10, [linalg_BicgQ_fast_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [linalg_BicgQ_fast_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [linalg_BicgQ_fast_param_7];
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd13, 0;
+	mul.lo.s64 %rd14, %rd6, %rd7;
+	mov.b64 %rd15, %rd9;
+	mov.b64 %rd16, -1099511627776;
+	setp.ge.s64 %p2, %rd7, %rd16;
+	mov.b64 %rd17, 1099511627776;
+	setp.le.s64 %p3, %rd7, %rd17;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd18, 1;
+	sub.s64 %rd19, %rd7, %rd18;
+	setp.ge.s64 %p5, %rd14, %rd16;
+	and.pred %p6, %p4, %p5;
+	setp.le.s64 %p7, %rd14, %rd17;
+	and.pred %p8, %p6, %p7;
+	add.s64 %rd20, %rd19, %rd14;
+	setp.ge.s64 %p9, %rd14, %rd13;
+	and.pred %p10, %p8, %p9;
+	mov.b64 %rd21, %rd20;
+	setp.lt.u64 %p11, %rd21, %rd15;
+	and.pred %p12, %p10, %p11;
+	setp.ne.u32 %p13, 1, 0;
+	and.pred %p14, %p12, %p13;
+	and.pred %p15, %p14, %p13;
+	@%p15 bra $E_1_1;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd23, %rd13;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r14, %r4;
+	mov.b64 %rd37, %rd13;
+$L_8:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd36, %rd37;
+	setp.lt.s64 %p18, %rd36, %rd7;
+	@!%p18 bra $L_11;
+$L_9:
+	add.s64 %rd38, %rd14, %rd36;
+	mov.b64 %rd39, 4;
+	mul.lo.s64 %rd40, %rd38, %rd39;
+	add.s64 %rd41, %rd8, %rd40;
+	ld.global.f32 %r15, [%rd41];
+	mul.lo.s64 %rd42, %rd36, %rd39;
+	add.s64 %rd43, %rd10, %rd42;
+	ld.global.f32 %r16, [%rd43];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd44, %rd36, %rd18;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd37, %rd44;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd22, %rd23;
+	setp.lt.s64 %p16, %rd22, %rd7;
+	@!%p16 bra $L_10;
+$L_4:
+	add.s64 %rd24, %rd14, %rd22;
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd24, %rd25;
+	add.s64 %rd27, %rd8, %rd26;
+	ld.global.f32 %r7, [%rd27];
+	mul.lo.s64 %rd28, %rd22, %rd25;
+	add.s64 %rd29, %rd10, %rd28;
+	ld.global.f32 %r8, [%rd29];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd30, %rd22, %rd18;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd23, %rd30;
+	bra $L_3;
+$L_5:
+	mov.b32 %r11, %r12;
+	mov.b64 %rd31, %rd6;
+	mov.b64 %rd32, %rd12;
+	setp.lt.u64 %p17, %rd31, %rd32;
+	@!%p17 bra $L_7;
+$L_6:
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd6, %rd33;
+	add.s64 %rd35, %rd11, %rd34;
+	st.global.f32 [%rd35], %r11;
+	bra $L_2;
+$L_10:
+	mov.b32 %r12, %r5;
+	bra $L_5;
+$L_11:
+	mov.b32 %r12, %r13;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 41;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_2:
+	exit;
+}
+
+// linalg_BicgQ_fast_nc
+.visible .entry linalg_BicgQ_fast_nc(
+	.param .s64 linalg_BicgQ_fast_nc_param_0,
+	.param .s64 linalg_BicgQ_fast_nc_param_1,
+	.param .u64 linalg_BicgQ_fast_nc_param_2,
+	.param .s64 linalg_BicgQ_fast_nc_param_3,
+	.param .u64 linalg_BicgQ_fast_nc_param_4,
+	.param .s64 linalg_BicgQ_fast_nc_param_5,
+	.param .u64 linalg_BicgQ_fast_nc_param_6,
+	.param .s64 linalg_BicgQ_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<19>;
+	.reg .b64 %rd<45>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_BicgQ_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_BicgQ_fast_nc_param_1];
+	ld.param.u64 %rd8, [linalg_BicgQ_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [linalg_BicgQ_fast_nc_param_3];
+	ld.param.u64 %rd10, [linalg_BicgQ_fast_nc_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [linalg_BicgQ_fast_nc_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [linalg_BicgQ_fast_nc_param_7];
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd13, 0;
+	mul.lo.s64 %rd14, %rd6, %rd7;
+	mov.b64 %rd15, %rd9;
+	mov.b64 %rd16, -1099511627776;
+	setp.ge.s64 %p2, %rd7, %rd16;
+	mov.b64 %rd17, 1099511627776;
+	setp.le.s64 %p3, %rd7, %rd17;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd18, 1;
+	sub.s64 %rd19, %rd7, %rd18;
+	setp.ge.s64 %p5, %rd14, %rd16;
+	and.pred %p6, %p4, %p5;
+	setp.le.s64 %p7, %rd14, %rd17;
+	and.pred %p8, %p6, %p7;
+	add.s64 %rd20, %rd19, %rd14;
+	setp.ge.s64 %p9, %rd14, %rd13;
+	and.pred %p10, %p8, %p9;
+	mov.b64 %rd21, %rd20;
+	setp.lt.u64 %p11, %rd21, %rd15;
+	and.pred %p12, %p10, %p11;
+	setp.ne.u32 %p13, 1, 0;
+	and.pred %p14, %p12, %p13;
+	and.pred %p15, %p14, %p13;
+	@%p15 bra $E_1_1;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd23, %rd13;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r14, %r4;
+	mov.b64 %rd37, %rd13;
+$L_8:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd36, %rd37;
+	setp.lt.s64 %p18, %rd36, %rd7;
+	@!%p18 bra $L_11;
+$L_9:
+	add.s64 %rd38, %rd14, %rd36;
+	mov.b64 %rd39, 4;
+	mul.lo.s64 %rd40, %rd38, %rd39;
+	add.s64 %rd41, %rd8, %rd40;
+	ld.global.nc.f32 %r15, [%rd41];
+	mul.lo.s64 %rd42, %rd36, %rd39;
+	add.s64 %rd43, %rd10, %rd42;
+	ld.global.nc.f32 %r16, [%rd43];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd44, %rd36, %rd18;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd37, %rd44;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd22, %rd23;
+	setp.lt.s64 %p16, %rd22, %rd7;
+	@!%p16 bra $L_10;
+$L_4:
+	add.s64 %rd24, %rd14, %rd22;
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd24, %rd25;
+	add.s64 %rd27, %rd8, %rd26;
+	ld.global.nc.f32 %r7, [%rd27];
+	mul.lo.s64 %rd28, %rd22, %rd25;
+	add.s64 %rd29, %rd10, %rd28;
+	ld.global.nc.f32 %r8, [%rd29];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd30, %rd22, %rd18;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd23, %rd30;
+	bra $L_3;
+$L_5:
+	mov.b32 %r11, %r12;
+	mov.b64 %rd31, %rd6;
+	mov.b64 %rd32, %rd12;
+	setp.lt.u64 %p17, %rd31, %rd32;
+	@!%p17 bra $L_7;
+$L_6:
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd6, %rd33;
+	add.s64 %rd35, %rd11, %rd34;
+	st.global.f32 [%rd35], %r11;
+	bra $L_2;
+$L_10:
+	mov.b32 %r12, %r5;
+	bra $L_5;
+$L_11:
+	mov.b32 %r12, %r13;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 41;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_2:
 	exit;
 }
 
@@ -4361,6 +6293,360 @@ $T_5:
 	exit;
 }
 
+// linalg_BicgS_fast
+.visible .entry linalg_BicgS_fast(
+	.param .s64 linalg_BicgS_fast_param_0,
+	.param .s64 linalg_BicgS_fast_param_1,
+	.param .u64 linalg_BicgS_fast_param_2,
+	.param .s64 linalg_BicgS_fast_param_3,
+	.param .u64 linalg_BicgS_fast_param_4,
+	.param .s64 linalg_BicgS_fast_param_5,
+	.param .u64 linalg_BicgS_fast_param_6,
+	.param .s64 linalg_BicgS_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<12>;
+	.reg .b32 %r<19>;
+	.reg .b64 %rd<44>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_BicgS_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_BicgS_fast_param_0];
+	ld.param.u64 %rd8, [linalg_BicgS_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [linalg_BicgS_fast_param_3];
+	ld.param.u64 %rd10, [linalg_BicgS_fast_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [linalg_BicgS_fast_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [linalg_BicgS_fast_param_7];
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd13, 0;
+	mov.b64 %rd14, %rd9;
+	mov.b64 %rd15, -1099511627776;
+	setp.ge.s64 %p2, %rd7, %rd15;
+	mov.b64 %rd16, 1099511627776;
+	setp.le.s64 %p3, %rd7, %rd16;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd17, 1;
+	setp.ne.u32 %p5, 1, 0;
+	and.pred %p6, %p4, %p5;
+	and.pred %p7, %p6, %p5;
+	@%p7 bra $E_1_1;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd19, %rd13;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r14, %r4;
+	mov.b64 %rd34, %rd13;
+$L_8:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd33, %rd34;
+	setp.lt.s64 %p10, %rd33, %rd7;
+	@!%p10 bra $L_13;
+$L_9:
+	mul.lo.s64 %rd35, %rd33, %rd1;
+	add.s64 %rd36, %rd35, %rd6;
+	mov.b64 %rd37, %rd36;
+	setp.lt.u64 %p11, %rd37, %rd14;
+	@!%p11 bra $L_11;
+$L_10:
+	mov.b64 %rd38, 4;
+	mul.lo.s64 %rd39, %rd33, %rd38;
+	add.s64 %rd40, %rd10, %rd39;
+	ld.global.f32 %r15, [%rd40];
+	mul.lo.s64 %rd41, %rd36, %rd38;
+	add.s64 %rd42, %rd8, %rd41;
+	ld.global.f32 %r16, [%rd42];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd43, %rd33, %rd17;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd34, %rd43;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p8, %rd18, %rd7;
+	@!%p8 bra $L_12;
+$L_4:
+	mul.lo.s64 %rd20, %rd18, %rd1;
+	add.s64 %rd21, %rd20, %rd6;
+	mov.b64 %rd22, 4;
+	mul.lo.s64 %rd23, %rd18, %rd22;
+	add.s64 %rd24, %rd10, %rd23;
+	ld.global.f32 %r7, [%rd24];
+	mul.lo.s64 %rd25, %rd21, %rd22;
+	add.s64 %rd26, %rd8, %rd25;
+	ld.global.f32 %r8, [%rd26];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd27, %rd18, %rd17;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd19, %rd27;
+	bra $L_3;
+$L_5:
+	mov.b32 %r11, %r12;
+	mov.b64 %rd28, %rd6;
+	mov.b64 %rd29, %rd12;
+	setp.lt.u64 %p9, %rd28, %rd29;
+	@!%p9 bra $L_7;
+$L_6:
+	mov.b64 %rd30, 4;
+	mul.lo.s64 %rd31, %rd6, %rd30;
+	add.s64 %rd32, %rd11, %rd31;
+	st.global.f32 [%rd32], %r11;
+	bra $L_2;
+$L_12:
+	mov.b32 %r12, %r5;
+	bra $L_5;
+$L_13:
+	mov.b32 %r12, %r13;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 44;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_2:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 43;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd36;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// linalg_BicgS_fast_nc
+.visible .entry linalg_BicgS_fast_nc(
+	.param .s64 linalg_BicgS_fast_nc_param_0,
+	.param .s64 linalg_BicgS_fast_nc_param_1,
+	.param .u64 linalg_BicgS_fast_nc_param_2,
+	.param .s64 linalg_BicgS_fast_nc_param_3,
+	.param .u64 linalg_BicgS_fast_nc_param_4,
+	.param .s64 linalg_BicgS_fast_nc_param_5,
+	.param .u64 linalg_BicgS_fast_nc_param_6,
+	.param .s64 linalg_BicgS_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<12>;
+	.reg .b32 %r<19>;
+	.reg .b64 %rd<44>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_BicgS_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [linalg_BicgS_fast_nc_param_0];
+	ld.param.u64 %rd8, [linalg_BicgS_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [linalg_BicgS_fast_nc_param_3];
+	ld.param.u64 %rd10, [linalg_BicgS_fast_nc_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [linalg_BicgS_fast_nc_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [linalg_BicgS_fast_nc_param_7];
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd13, 0;
+	mov.b64 %rd14, %rd9;
+	mov.b64 %rd15, -1099511627776;
+	setp.ge.s64 %p2, %rd7, %rd15;
+	mov.b64 %rd16, 1099511627776;
+	setp.le.s64 %p3, %rd7, %rd16;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd17, 1;
+	setp.ne.u32 %p5, 1, 0;
+	and.pred %p6, %p4, %p5;
+	and.pred %p7, %p6, %p5;
+	@%p7 bra $E_1_1;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd19, %rd13;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r14, %r4;
+	mov.b64 %rd34, %rd13;
+$L_8:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd33, %rd34;
+	setp.lt.s64 %p10, %rd33, %rd7;
+	@!%p10 bra $L_13;
+$L_9:
+	mul.lo.s64 %rd35, %rd33, %rd1;
+	add.s64 %rd36, %rd35, %rd6;
+	mov.b64 %rd37, %rd36;
+	setp.lt.u64 %p11, %rd37, %rd14;
+	@!%p11 bra $L_11;
+$L_10:
+	mov.b64 %rd38, 4;
+	mul.lo.s64 %rd39, %rd33, %rd38;
+	add.s64 %rd40, %rd10, %rd39;
+	ld.global.nc.f32 %r15, [%rd40];
+	mul.lo.s64 %rd41, %rd36, %rd38;
+	add.s64 %rd42, %rd8, %rd41;
+	ld.global.nc.f32 %r16, [%rd42];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd43, %rd33, %rd17;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd34, %rd43;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p8, %rd18, %rd7;
+	@!%p8 bra $L_12;
+$L_4:
+	mul.lo.s64 %rd20, %rd18, %rd1;
+	add.s64 %rd21, %rd20, %rd6;
+	mov.b64 %rd22, 4;
+	mul.lo.s64 %rd23, %rd18, %rd22;
+	add.s64 %rd24, %rd10, %rd23;
+	ld.global.nc.f32 %r7, [%rd24];
+	mul.lo.s64 %rd25, %rd21, %rd22;
+	add.s64 %rd26, %rd8, %rd25;
+	ld.global.nc.f32 %r8, [%rd26];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd27, %rd18, %rd17;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd19, %rd27;
+	bra $L_3;
+$L_5:
+	mov.b32 %r11, %r12;
+	mov.b64 %rd28, %rd6;
+	mov.b64 %rd29, %rd12;
+	setp.lt.u64 %p9, %rd28, %rd29;
+	@!%p9 bra $L_7;
+$L_6:
+	mov.b64 %rd30, 4;
+	mul.lo.s64 %rd31, %rd6, %rd30;
+	add.s64 %rd32, %rd11, %rd31;
+	st.global.f32 [%rd32], %r11;
+	bra $L_2;
+$L_12:
+	mov.b32 %r12, %r5;
+	bra $L_5;
+$L_13:
+	mov.b32 %r12, %r13;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 44;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_2:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 43;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd36;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_3:
+	exit;
+}
+
 // linalg_MvtX1
 .visible .entry linalg_MvtX1(
 	.param .s64 linalg_MvtX1_param_0,
@@ -4711,6 +6997,146 @@ $L_10:
 	membar.gl;
 $T_3:
 	exit;
+}
+
+// linalg_MvtX1_fast
+.visible .entry linalg_MvtX1_fast(
+	.param .s64 linalg_MvtX1_fast_param_0,
+	.param .u64 linalg_MvtX1_fast_param_1,
+	.param .s64 linalg_MvtX1_fast_param_2,
+	.param .u64 linalg_MvtX1_fast_param_3,
+	.param .s64 linalg_MvtX1_fast_param_4,
+	.param .u64 linalg_MvtX1_fast_param_5,
+	.param .s64 linalg_MvtX1_fast_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<24>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_MvtX1_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [linalg_MvtX1_fast_param_1];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [linalg_MvtX1_fast_param_3];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [linalg_MvtX1_fast_param_5];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 0;
+	mul.lo.s64 %rd11, %rd6, %rd1;
+	mov.b64 %rd13, %rd10;
+$L_3:
+	mov.b64 %rd12, %rd13;
+	setp.lt.s64 %p2, %rd12, %rd1;
+	@!%p2 bra $L_2;
+$L_4:
+	add.s64 %rd14, %rd11, %rd12;
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd14, %rd15;
+	add.s64 %rd17, %rd7, %rd16;
+	ld.global.f32 %r4, [%rd17];
+	mul.lo.s64 %rd18, %rd12, %rd15;
+	add.s64 %rd19, %rd9, %rd18;
+	ld.global.f32 %r5, [%rd19];
+	mul.f32 %r6, %r4, %r5;
+	mul.lo.s64 %rd20, %rd6, %rd15;
+	add.s64 %rd21, %rd8, %rd20;
+	ld.global.f32 %r7, [%rd21];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd21], %r8;
+	mov.b64 %rd22, 1;
+	add.s64 %rd23, %rd12, %rd22;
+	mov.b64 %rd13, %rd23;
+	bra $L_3;
+$L_2:
+	ret;
+}
+
+// linalg_MvtX1_fast_nc
+.visible .entry linalg_MvtX1_fast_nc(
+	.param .s64 linalg_MvtX1_fast_nc_param_0,
+	.param .u64 linalg_MvtX1_fast_nc_param_1,
+	.param .s64 linalg_MvtX1_fast_nc_param_2,
+	.param .u64 linalg_MvtX1_fast_nc_param_3,
+	.param .s64 linalg_MvtX1_fast_nc_param_4,
+	.param .u64 linalg_MvtX1_fast_nc_param_5,
+	.param .s64 linalg_MvtX1_fast_nc_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<24>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_MvtX1_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [linalg_MvtX1_fast_nc_param_1];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [linalg_MvtX1_fast_nc_param_3];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [linalg_MvtX1_fast_nc_param_5];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 0;
+	mul.lo.s64 %rd11, %rd6, %rd1;
+	mov.b64 %rd13, %rd10;
+$L_3:
+	mov.b64 %rd12, %rd13;
+	setp.lt.s64 %p2, %rd12, %rd1;
+	@!%p2 bra $L_2;
+$L_4:
+	add.s64 %rd14, %rd11, %rd12;
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd14, %rd15;
+	add.s64 %rd17, %rd7, %rd16;
+	ld.global.nc.f32 %r4, [%rd17];
+	mul.lo.s64 %rd18, %rd12, %rd15;
+	add.s64 %rd19, %rd9, %rd18;
+	ld.global.nc.f32 %r5, [%rd19];
+	mul.f32 %r6, %r4, %r5;
+	mul.lo.s64 %rd20, %rd6, %rd15;
+	add.s64 %rd21, %rd8, %rd20;
+	ld.global.f32 %r7, [%rd21];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd21], %r8;
+	mov.b64 %rd22, 1;
+	add.s64 %rd23, %rd12, %rd22;
+	mov.b64 %rd13, %rd23;
+	bra $L_3;
+$L_2:
+	ret;
 }
 
 // linalg_MvtX2
@@ -5075,6 +7501,156 @@ $L_10:
 	membar.gl;
 $T_3:
 	exit;
+}
+
+// linalg_MvtX2_fast
+.visible .entry linalg_MvtX2_fast(
+	.param .s64 linalg_MvtX2_fast_param_0,
+	.param .u64 linalg_MvtX2_fast_param_1,
+	.param .s64 linalg_MvtX2_fast_param_2,
+	.param .u64 linalg_MvtX2_fast_param_3,
+	.param .s64 linalg_MvtX2_fast_param_4,
+	.param .u64 linalg_MvtX2_fast_param_5,
+	.param .s64 linalg_MvtX2_fast_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_MvtX2_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [linalg_MvtX2_fast_param_1];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [linalg_MvtX2_fast_param_3];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [linalg_MvtX2_fast_param_5];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 0;
+	mov.b64 %rd11, 1;
+	mul.lo.s64 %rd12, %rd11, %rd1;
+	mul.lo.s64 %rd13, %rd10, %rd1;
+	add.s64 %rd14, %rd13, %rd6;
+	mov.b64 %rd16, %rd10;
+	mov.b64 %rd18, %rd14;
+$L_3:
+	mov.b64 %rd15, %rd16;
+	mov.b64 %rd17, %rd18;
+	setp.lt.s64 %p2, %rd15, %rd1;
+	@!%p2 bra $L_2;
+$L_4:
+	mov.b64 %rd19, 4;
+	mul.lo.s64 %rd20, %rd17, %rd19;
+	add.s64 %rd21, %rd7, %rd20;
+	ld.global.f32 %r4, [%rd21];
+	mul.lo.s64 %rd22, %rd15, %rd19;
+	add.s64 %rd23, %rd9, %rd22;
+	ld.global.f32 %r5, [%rd23];
+	mul.f32 %r6, %r4, %r5;
+	mul.lo.s64 %rd24, %rd6, %rd19;
+	add.s64 %rd25, %rd8, %rd24;
+	ld.global.f32 %r7, [%rd25];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd25], %r8;
+	add.s64 %rd26, %rd15, %rd11;
+	add.s64 %rd27, %rd17, %rd12;
+	mov.b64 %rd16, %rd26;
+	mov.b64 %rd18, %rd27;
+	bra $L_3;
+$L_2:
+	ret;
+}
+
+// linalg_MvtX2_fast_nc
+.visible .entry linalg_MvtX2_fast_nc(
+	.param .s64 linalg_MvtX2_fast_nc_param_0,
+	.param .u64 linalg_MvtX2_fast_nc_param_1,
+	.param .s64 linalg_MvtX2_fast_nc_param_2,
+	.param .u64 linalg_MvtX2_fast_nc_param_3,
+	.param .s64 linalg_MvtX2_fast_nc_param_4,
+	.param .u64 linalg_MvtX2_fast_nc_param_5,
+	.param .s64 linalg_MvtX2_fast_nc_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_MvtX2_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [linalg_MvtX2_fast_nc_param_1];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [linalg_MvtX2_fast_nc_param_3];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [linalg_MvtX2_fast_nc_param_5];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 0;
+	mov.b64 %rd11, 1;
+	mul.lo.s64 %rd12, %rd11, %rd1;
+	mul.lo.s64 %rd13, %rd10, %rd1;
+	add.s64 %rd14, %rd13, %rd6;
+	mov.b64 %rd16, %rd10;
+	mov.b64 %rd18, %rd14;
+$L_3:
+	mov.b64 %rd15, %rd16;
+	mov.b64 %rd17, %rd18;
+	setp.lt.s64 %p2, %rd15, %rd1;
+	@!%p2 bra $L_2;
+$L_4:
+	mov.b64 %rd19, 4;
+	mul.lo.s64 %rd20, %rd17, %rd19;
+	add.s64 %rd21, %rd7, %rd20;
+	ld.global.nc.f32 %r4, [%rd21];
+	mul.lo.s64 %rd22, %rd15, %rd19;
+	add.s64 %rd23, %rd9, %rd22;
+	ld.global.nc.f32 %r5, [%rd23];
+	mul.f32 %r6, %r4, %r5;
+	mul.lo.s64 %rd24, %rd6, %rd19;
+	add.s64 %rd25, %rd8, %rd24;
+	ld.global.f32 %r7, [%rd25];
+	add.f32 %r8, %r7, %r6;
+	st.global.f32 [%rd25], %r8;
+	add.s64 %rd26, %rd15, %rd11;
+	add.s64 %rd27, %rd17, %rd12;
+	mov.b64 %rd16, %rd26;
+	mov.b64 %rd18, %rd27;
+	bra $L_3;
+$L_2:
+	ret;
 }
 
 // linalg_Gesummv
@@ -5759,6 +8335,538 @@ $T_7:
 	exit;
 }
 
+// linalg_Gesummv_fast
+.visible .entry linalg_Gesummv_fast(
+	.param .s64 linalg_Gesummv_fast_param_0,
+	.param .f32 linalg_Gesummv_fast_param_1,
+	.param .f32 linalg_Gesummv_fast_param_2,
+	.param .u64 linalg_Gesummv_fast_param_3,
+	.param .s64 linalg_Gesummv_fast_param_4,
+	.param .u64 linalg_Gesummv_fast_param_5,
+	.param .s64 linalg_Gesummv_fast_param_6,
+	.param .u64 linalg_Gesummv_fast_param_7,
+	.param .s64 linalg_Gesummv_fast_param_8,
+	.param .u64 linalg_Gesummv_fast_param_9,
+	.param .s64 linalg_Gesummv_fast_param_10,
+	.param .u64 linalg_Gesummv_fast_param_11,
+	.param .s64 linalg_Gesummv_fast_param_12,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<25>;
+	.reg .b32 %r<34>;
+	.reg .b64 %rd<60>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Gesummv_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.ge.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+$L_6:
+	ret;
+$L_2:
+	ld.param.f32 %r4, [linalg_Gesummv_fast_param_1];
+	ld.param.f32 %r5, [linalg_Gesummv_fast_param_2];
+	ld.param.u64 %rd7, [linalg_Gesummv_fast_param_3];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [linalg_Gesummv_fast_param_4];
+	ld.param.u64 %rd9, [linalg_Gesummv_fast_param_5];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [linalg_Gesummv_fast_param_6];
+	ld.param.u64 %rd11, [linalg_Gesummv_fast_param_7];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [linalg_Gesummv_fast_param_9];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [linalg_Gesummv_fast_param_10];
+	ld.param.u64 %rd14, [linalg_Gesummv_fast_param_11];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [linalg_Gesummv_fast_param_12];
+	mov.b64 %rd16, %rd6;
+	mov.b64 %rd17, %rd15;
+	setp.lt.u64 %p2, %rd16, %rd17;
+	mov.b64 %rd18, %rd13;
+	setp.lt.u64 %p3, %rd16, %rd18;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_17;
+$L_18:
+	mov.b64 %rd57, 4;
+	mul.lo.s64 %rd58, %rd6, %rd57;
+	add.s64 %rd59, %rd14, %rd58;
+	mov.b32 %r33, 0f00000000;
+	st.global.f32 [%rd59], %r33;
+	mov.b64 %rd31, %rd59;
+	mov.b64 %rd33, %rd58;
+$L_9:
+	mov.b64 %rd30, %rd31;
+	mov.b64 %rd32, %rd33;
+	mov.b32 %r17, 0f00000000;
+	mov.b64 %rd34, 4;
+	add.s64 %rd35, %rd12, %rd32;
+	st.global.f32 [%rd35], %r17;
+	mov.b64 %rd36, 0;
+	mul.lo.s64 %rd37, %rd6, %rd1;
+	mov.b64 %rd38, %rd8;
+	mov.b64 %rd39, %rd10;
+	mov.b64 %rd40, -1099511627776;
+	setp.ge.s64 %p7, %rd1, %rd40;
+	mov.b64 %rd41, 1099511627776;
+	setp.le.s64 %p8, %rd1, %rd41;
+	and.pred %p9, %p7, %p8;
+	mov.b64 %rd42, 1;
+	sub.s64 %rd43, %rd1, %rd42;
+	setp.ge.s64 %p10, %rd37, %rd40;
+	and.pred %p11, %p9, %p10;
+	setp.le.s64 %p12, %rd37, %rd41;
+	and.pred %p13, %p11, %p12;
+	add.s64 %rd44, %rd43, %rd37;
+	setp.ge.s64 %p14, %rd37, %rd36;
+	and.pred %p15, %p13, %p14;
+	mov.b64 %rd45, %rd44;
+	setp.lt.u64 %p16, %rd45, %rd38;
+	and.pred %p17, %p15, %p16;
+	setp.ne.u32 %p18, 1, 0;
+	and.pred %p19, %p17, %p18;
+	and.pred %p20, %p19, %p18;
+	and.pred %p21, %p20, %p14;
+	setp.lt.u64 %p22, %rd45, %rd39;
+	and.pred %p23, %p21, %p22;
+	@%p23 bra $E_9_1;
+	mov.b64 %rd20, %rd36;
+	bra $L_3;
+$E_9_1:
+	mov.b64 %rd49, %rd36;
+$L_13:
+	mov.b64 %rd48, %rd49;
+	setp.lt.s64 %p24, %rd48, %rd1;
+	@!%p24 bra $L_16;
+$L_14:
+	add.s64 %rd50, %rd37, %rd48;
+	mul.lo.s64 %rd51, %rd50, %rd34;
+	add.s64 %rd52, %rd7, %rd51;
+	ld.global.f32 %r23, [%rd52];
+	mul.lo.s64 %rd53, %rd48, %rd34;
+	add.s64 %rd54, %rd11, %rd53;
+	ld.global.f32 %r24, [%rd54];
+	mul.f32 %r25, %r23, %r24;
+	ld.global.f32 %r26, [%rd30];
+	add.f32 %r27, %r26, %r25;
+	st.global.f32 [%rd30], %r27;
+	add.s64 %rd55, %rd9, %rd51;
+	ld.global.f32 %r28, [%rd55];
+	ld.global.f32 %r29, [%rd54];
+	mul.f32 %r30, %r28, %r29;
+	ld.global.f32 %r31, [%rd35];
+	add.f32 %r32, %r31, %r30;
+	st.global.f32 [%rd35], %r32;
+	add.s64 %rd56, %rd48, %rd42;
+	mov.b64 %rd49, %rd56;
+	bra $L_13;
+$L_3:
+	mov.b64 %rd19, %rd20;
+	setp.lt.s64 %p5, %rd19, %rd1;
+	@!%p5 bra $L_15;
+$L_4:
+	add.s64 %rd21, %rd37, %rd19;
+	mov.b64 %rd22, %rd21;
+	mul.lo.s64 %rd23, %rd21, %rd34;
+	add.s64 %rd24, %rd7, %rd23;
+	ld.global.f32 %r6, [%rd24];
+	mul.lo.s64 %rd25, %rd19, %rd34;
+	add.s64 %rd26, %rd11, %rd25;
+	ld.global.f32 %r7, [%rd26];
+	mul.f32 %r8, %r6, %r7;
+	ld.global.f32 %r9, [%rd30];
+	add.f32 %r10, %r9, %r8;
+	st.global.f32 [%rd30], %r10;
+	setp.lt.u64 %p6, %rd22, %rd39;
+	@!%p6 bra $L_12;
+$L_11:
+	add.s64 %rd46, %rd9, %rd23;
+	ld.global.f32 %r18, [%rd46];
+	ld.global.f32 %r19, [%rd26];
+	mul.f32 %r20, %r18, %r19;
+	ld.global.f32 %r21, [%rd35];
+	add.f32 %r22, %r21, %r20;
+	st.global.f32 [%rd35], %r22;
+	add.s64 %rd47, %rd19, %rd42;
+	mov.b64 %rd20, %rd47;
+	bra $L_3;
+$L_5:
+	ld.global.f32 %r11, [%rd30];
+	mul.f32 %r12, %r4, %r11;
+	ld.global.f32 %r13, [%rd35];
+	mul.f32 %r14, %r5, %r13;
+	add.f32 %r15, %r12, %r14;
+	st.global.f32 [%rd35], %r15;
+	bra $L_6;
+$L_7:
+	mov.b64 %rd27, 4;
+	mul.lo.s64 %rd28, %rd6, %rd27;
+	add.s64 %rd29, %rd14, %rd28;
+	mov.b32 %r16, 0f00000000;
+	st.global.f32 [%rd29], %r16;
+	@%p3 bra $E_7_2;
+	bra $L_10;
+$E_7_2:
+	mov.b64 %rd31, %rd29;
+	mov.b64 %rd33, %rd28;
+	bra $L_9;
+$L_15:
+	bra $L_5;
+$L_16:
+	bra $L_5;
+$L_17:
+	@%p2 bra $L_7;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 51;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 52;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_4:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 56;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd21;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_5:
+	exit;
+}
+
+// linalg_Gesummv_fast_nc
+.visible .entry linalg_Gesummv_fast_nc(
+	.param .s64 linalg_Gesummv_fast_nc_param_0,
+	.param .f32 linalg_Gesummv_fast_nc_param_1,
+	.param .f32 linalg_Gesummv_fast_nc_param_2,
+	.param .u64 linalg_Gesummv_fast_nc_param_3,
+	.param .s64 linalg_Gesummv_fast_nc_param_4,
+	.param .u64 linalg_Gesummv_fast_nc_param_5,
+	.param .s64 linalg_Gesummv_fast_nc_param_6,
+	.param .u64 linalg_Gesummv_fast_nc_param_7,
+	.param .s64 linalg_Gesummv_fast_nc_param_8,
+	.param .u64 linalg_Gesummv_fast_nc_param_9,
+	.param .s64 linalg_Gesummv_fast_nc_param_10,
+	.param .u64 linalg_Gesummv_fast_nc_param_11,
+	.param .s64 linalg_Gesummv_fast_nc_param_12,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<25>;
+	.reg .b32 %r<34>;
+	.reg .b64 %rd<60>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_Gesummv_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.ge.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+$L_6:
+	ret;
+$L_2:
+	ld.param.f32 %r4, [linalg_Gesummv_fast_nc_param_1];
+	ld.param.f32 %r5, [linalg_Gesummv_fast_nc_param_2];
+	ld.param.u64 %rd7, [linalg_Gesummv_fast_nc_param_3];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [linalg_Gesummv_fast_nc_param_4];
+	ld.param.u64 %rd9, [linalg_Gesummv_fast_nc_param_5];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [linalg_Gesummv_fast_nc_param_6];
+	ld.param.u64 %rd11, [linalg_Gesummv_fast_nc_param_7];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [linalg_Gesummv_fast_nc_param_9];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [linalg_Gesummv_fast_nc_param_10];
+	ld.param.u64 %rd14, [linalg_Gesummv_fast_nc_param_11];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [linalg_Gesummv_fast_nc_param_12];
+	mov.b64 %rd16, %rd6;
+	mov.b64 %rd17, %rd15;
+	setp.lt.u64 %p2, %rd16, %rd17;
+	mov.b64 %rd18, %rd13;
+	setp.lt.u64 %p3, %rd16, %rd18;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_17;
+$L_18:
+	mov.b64 %rd57, 4;
+	mul.lo.s64 %rd58, %rd6, %rd57;
+	add.s64 %rd59, %rd14, %rd58;
+	mov.b32 %r33, 0f00000000;
+	st.global.f32 [%rd59], %r33;
+	mov.b64 %rd31, %rd59;
+	mov.b64 %rd33, %rd58;
+$L_9:
+	mov.b64 %rd30, %rd31;
+	mov.b64 %rd32, %rd33;
+	mov.b32 %r17, 0f00000000;
+	mov.b64 %rd34, 4;
+	add.s64 %rd35, %rd12, %rd32;
+	st.global.f32 [%rd35], %r17;
+	mov.b64 %rd36, 0;
+	mul.lo.s64 %rd37, %rd6, %rd1;
+	mov.b64 %rd38, %rd8;
+	mov.b64 %rd39, %rd10;
+	mov.b64 %rd40, -1099511627776;
+	setp.ge.s64 %p7, %rd1, %rd40;
+	mov.b64 %rd41, 1099511627776;
+	setp.le.s64 %p8, %rd1, %rd41;
+	and.pred %p9, %p7, %p8;
+	mov.b64 %rd42, 1;
+	sub.s64 %rd43, %rd1, %rd42;
+	setp.ge.s64 %p10, %rd37, %rd40;
+	and.pred %p11, %p9, %p10;
+	setp.le.s64 %p12, %rd37, %rd41;
+	and.pred %p13, %p11, %p12;
+	add.s64 %rd44, %rd43, %rd37;
+	setp.ge.s64 %p14, %rd37, %rd36;
+	and.pred %p15, %p13, %p14;
+	mov.b64 %rd45, %rd44;
+	setp.lt.u64 %p16, %rd45, %rd38;
+	and.pred %p17, %p15, %p16;
+	setp.ne.u32 %p18, 1, 0;
+	and.pred %p19, %p17, %p18;
+	and.pred %p20, %p19, %p18;
+	and.pred %p21, %p20, %p14;
+	setp.lt.u64 %p22, %rd45, %rd39;
+	and.pred %p23, %p21, %p22;
+	@%p23 bra $E_9_1;
+	mov.b64 %rd20, %rd36;
+	bra $L_3;
+$E_9_1:
+	mov.b64 %rd49, %rd36;
+$L_13:
+	mov.b64 %rd48, %rd49;
+	setp.lt.s64 %p24, %rd48, %rd1;
+	@!%p24 bra $L_16;
+$L_14:
+	add.s64 %rd50, %rd37, %rd48;
+	mul.lo.s64 %rd51, %rd50, %rd34;
+	add.s64 %rd52, %rd7, %rd51;
+	ld.global.nc.f32 %r23, [%rd52];
+	mul.lo.s64 %rd53, %rd48, %rd34;
+	add.s64 %rd54, %rd11, %rd53;
+	ld.global.nc.f32 %r24, [%rd54];
+	mul.f32 %r25, %r23, %r24;
+	ld.global.f32 %r26, [%rd30];
+	add.f32 %r27, %r26, %r25;
+	st.global.f32 [%rd30], %r27;
+	add.s64 %rd55, %rd9, %rd51;
+	ld.global.nc.f32 %r28, [%rd55];
+	ld.global.nc.f32 %r29, [%rd54];
+	mul.f32 %r30, %r28, %r29;
+	ld.global.f32 %r31, [%rd35];
+	add.f32 %r32, %r31, %r30;
+	st.global.f32 [%rd35], %r32;
+	add.s64 %rd56, %rd48, %rd42;
+	mov.b64 %rd49, %rd56;
+	bra $L_13;
+$L_3:
+	mov.b64 %rd19, %rd20;
+	setp.lt.s64 %p5, %rd19, %rd1;
+	@!%p5 bra $L_15;
+$L_4:
+	add.s64 %rd21, %rd37, %rd19;
+	mov.b64 %rd22, %rd21;
+	mul.lo.s64 %rd23, %rd21, %rd34;
+	add.s64 %rd24, %rd7, %rd23;
+	ld.global.nc.f32 %r6, [%rd24];
+	mul.lo.s64 %rd25, %rd19, %rd34;
+	add.s64 %rd26, %rd11, %rd25;
+	ld.global.nc.f32 %r7, [%rd26];
+	mul.f32 %r8, %r6, %r7;
+	ld.global.f32 %r9, [%rd30];
+	add.f32 %r10, %r9, %r8;
+	st.global.f32 [%rd30], %r10;
+	setp.lt.u64 %p6, %rd22, %rd39;
+	@!%p6 bra $L_12;
+$L_11:
+	add.s64 %rd46, %rd9, %rd23;
+	ld.global.nc.f32 %r18, [%rd46];
+	ld.global.nc.f32 %r19, [%rd26];
+	mul.f32 %r20, %r18, %r19;
+	ld.global.f32 %r21, [%rd35];
+	add.f32 %r22, %r21, %r20;
+	st.global.f32 [%rd35], %r22;
+	add.s64 %rd47, %rd19, %rd42;
+	mov.b64 %rd20, %rd47;
+	bra $L_3;
+$L_5:
+	ld.global.f32 %r11, [%rd30];
+	mul.f32 %r12, %r4, %r11;
+	ld.global.f32 %r13, [%rd35];
+	mul.f32 %r14, %r5, %r13;
+	add.f32 %r15, %r12, %r14;
+	st.global.f32 [%rd35], %r15;
+	bra $L_6;
+$L_7:
+	mov.b64 %rd27, 4;
+	mul.lo.s64 %rd28, %rd6, %rd27;
+	add.s64 %rd29, %rd14, %rd28;
+	mov.b32 %r16, 0f00000000;
+	st.global.f32 [%rd29], %r16;
+	@%p3 bra $E_7_2;
+	bra $L_10;
+$E_7_2:
+	mov.b64 %rd31, %rd29;
+	mov.b64 %rd33, %rd28;
+	bra $L_9;
+$L_15:
+	bra $L_5;
+$L_16:
+	bra $L_5;
+$L_17:
+	@%p2 bra $L_7;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 51;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 52;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_4:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 56;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd21;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_5:
+	exit;
+}
+
 // linalg_SgemvBlock
 .visible .entry linalg_SgemvBlock(
 	.param .s64 linalg_SgemvBlock_param_0,
@@ -6328,6 +9436,426 @@ $L_26:
 	st.global.u64 [%trap+40], %rd3;
 	membar.gl;
 $T_3:
+	exit;
+}
+
+// linalg_SgemvBlock_fast
+.visible .entry linalg_SgemvBlock_fast(
+	.param .s64 linalg_SgemvBlock_fast_param_0,
+	.param .s64 linalg_SgemvBlock_fast_param_1,
+	.param .f32 linalg_SgemvBlock_fast_param_2,
+	.param .f32 linalg_SgemvBlock_fast_param_3,
+	.param .u64 linalg_SgemvBlock_fast_param_4,
+	.param .s64 linalg_SgemvBlock_fast_param_5,
+	.param .u64 linalg_SgemvBlock_fast_param_6,
+	.param .s64 linalg_SgemvBlock_fast_param_7,
+	.param .u64 linalg_SgemvBlock_fast_param_8,
+	.param .s64 linalg_SgemvBlock_fast_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<13>;
+	.reg .b32 %r<50>;
+	.reg .b64 %rd<41>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_SgemvBlock_fast_param_0];
+	ld.param.f32 %r1, [linalg_SgemvBlock_fast_param_2];
+	ld.param.f32 %r2, [linalg_SgemvBlock_fast_param_3];
+	ld.param.u64 %rd2, [linalg_SgemvBlock_fast_param_8];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.s64 %rd3, [linalg_SgemvBlock_fast_param_9];
+	mov.u64 %rd4, __gpukvet_shared_2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd5, %r3;
+	mov.u32 %r4, %tid.x;
+	setp.lt.s64 %p1, %rd5, %rd1;
+	mov.b32 %r5, 0f00000000;
+	@%p1 bra $L_1;
+	mov.b32 %r7, %r5;
+	bra $L_2;
+$L_1:
+	ld.param.s64 %rd6, [linalg_SgemvBlock_fast_param_1];
+	ld.param.u64 %rd7, [linalg_SgemvBlock_fast_param_4];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [linalg_SgemvBlock_fast_param_6];
+	cvta.to.global.u64 %rd8, %rd8;
+	cvt.u64.u32 %rd9, %r4;
+	mul.lo.s64 %rd10, %rd5, %rd6;
+	mov.b32 %r13, %r5;
+	mov.b64 %rd16, %rd9;
+$L_3:
+	mov.b32 %r12, %r13;
+	mov.b64 %rd15, %rd16;
+	setp.lt.s64 %p3, %rd15, %rd6;
+	@%p3 bra $L_4;
+	mov.b32 %r7, %r12;
+	bra $L_2;
+$L_4:
+	add.s64 %rd17, %rd10, %rd15;
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd17, %rd18;
+	add.s64 %rd20, %rd7, %rd19;
+	ld.global.f32 %r14, [%rd20];
+	mul.lo.s64 %rd21, %rd15, %rd18;
+	add.s64 %rd22, %rd8, %rd21;
+	ld.global.f32 %r15, [%rd22];
+	mul.f32 %r16, %r14, %r15;
+	add.f32 %r17, %r12, %r16;
+	mov.b64 %rd23, 128;
+	add.s64 %rd24, %rd15, %rd23;
+	mov.b32 %r13, %r17;
+	mov.b64 %rd16, %rd24;
+	bra $L_3;
+$L_2:
+	mov.b32 %r6, %r7;
+	mov.b64 %rd11, 4;
+	mov.b32 %r8, %r4;
+	mov.b32 %r9, 4;
+	mul.lo.s32 %r10, %r8, %r9;
+	cvt.s64.s32 %rd12, %r10;
+	add.s64 %rd13, %rd4, %rd12;
+	st.shared.f32 [%rd13], %r6;
+	bar.sync 0;
+	mov.b64 %rd14, 64;
+	mov.b32 %r11, 64;
+	setp.lt.s32 %p2, %r8, %r11;
+	@!%p2 bra $L_6;
+$L_5:
+	mov.b64 %rd25, 256;
+	add.s64 %rd26, %rd13, %rd25;
+	ld.shared.f32 %r18, [%rd26];
+	ld.shared.f32 %r19, [%rd13];
+	add.f32 %r20, %r19, %r18;
+	st.shared.f32 [%rd13], %r20;
+$L_6:
+	bar.sync 0;
+	mov.b64 %rd27, 32;
+	mov.b32 %r21, 32;
+	setp.lt.s32 %p4, %r8, %r21;
+	@!%p4 bra $L_8;
+$L_7:
+	mov.b64 %rd28, 128;
+	add.s64 %rd29, %rd13, %rd28;
+	ld.shared.f32 %r22, [%rd29];
+	ld.shared.f32 %r23, [%rd13];
+	add.f32 %r24, %r23, %r22;
+	st.shared.f32 [%rd13], %r24;
+$L_8:
+	bar.sync 0;
+	mov.b64 %rd30, 16;
+	mov.b32 %r25, 16;
+	setp.lt.s32 %p5, %r8, %r25;
+	@!%p5 bra $L_10;
+$L_9:
+	add.s64 %rd31, %rd13, %rd14;
+	ld.shared.f32 %r26, [%rd31];
+	ld.shared.f32 %r27, [%rd13];
+	add.f32 %r28, %r27, %r26;
+	st.shared.f32 [%rd13], %r28;
+$L_10:
+	bar.sync 0;
+	mov.b64 %rd32, 8;
+	mov.b32 %r29, 8;
+	setp.lt.s32 %p6, %r8, %r29;
+	@!%p6 bra $L_12;
+$L_11:
+	add.s64 %rd33, %rd13, %rd27;
+	ld.shared.f32 %r30, [%rd33];
+	ld.shared.f32 %r31, [%rd13];
+	add.f32 %r32, %r31, %r30;
+	st.shared.f32 [%rd13], %r32;
+$L_12:
+	bar.sync 0;
+	setp.lt.s32 %p7, %r8, %r9;
+	@!%p7 bra $L_14;
+$L_13:
+	add.s64 %rd34, %rd13, %rd30;
+	ld.shared.f32 %r33, [%rd34];
+	ld.shared.f32 %r34, [%rd13];
+	add.f32 %r35, %r34, %r33;
+	st.shared.f32 [%rd13], %r35;
+$L_14:
+	bar.sync 0;
+	mov.b32 %r36, 2;
+	setp.lt.s32 %p8, %r8, %r36;
+	@!%p8 bra $L_16;
+$L_15:
+	add.s64 %rd35, %rd13, %rd32;
+	ld.shared.f32 %r37, [%rd35];
+	ld.shared.f32 %r38, [%rd13];
+	add.f32 %r39, %r38, %r37;
+	st.shared.f32 [%rd13], %r39;
+$L_16:
+	bar.sync 0;
+	mov.b32 %r40, 1;
+	setp.lt.s32 %p9, %r8, %r40;
+	@!%p9 bra $L_18;
+$L_17:
+	add.s64 %rd36, %rd13, %rd11;
+	ld.shared.f32 %r41, [%rd36];
+	ld.shared.f32 %r42, [%rd13];
+	add.f32 %r43, %r42, %r41;
+	st.shared.f32 [%rd13], %r43;
+$L_18:
+	bar.sync 0;
+	mov.b32 %r44, 0;
+	setp.eq.s32 %p10, %r8, %r44;
+	and.pred %p11, %p10, %p1;
+	@!%p11 bra $L_20;
+$L_19:
+	mov.b64 %rd37, %rd5;
+	mov.b64 %rd38, %rd3;
+	setp.lt.u64 %p12, %rd37, %rd38;
+	@!%p12 bra $L_22;
+$L_21:
+	ld.shared.f32 %r45, [%rd4];
+	mul.f32 %r46, %r1, %r45;
+	mul.lo.s64 %rd39, %rd5, %rd11;
+	add.s64 %rd40, %rd2, %rd39;
+	ld.global.f32 %r47, [%rd40];
+	mul.f32 %r48, %r2, %r47;
+	add.f32 %r49, %r46, %r48;
+	st.global.f32 [%rd40], %r49;
+$L_20:
+	ret;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 67;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd5;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// linalg_SgemvBlock_fast_nc
+.visible .entry linalg_SgemvBlock_fast_nc(
+	.param .s64 linalg_SgemvBlock_fast_nc_param_0,
+	.param .s64 linalg_SgemvBlock_fast_nc_param_1,
+	.param .f32 linalg_SgemvBlock_fast_nc_param_2,
+	.param .f32 linalg_SgemvBlock_fast_nc_param_3,
+	.param .u64 linalg_SgemvBlock_fast_nc_param_4,
+	.param .s64 linalg_SgemvBlock_fast_nc_param_5,
+	.param .u64 linalg_SgemvBlock_fast_nc_param_6,
+	.param .s64 linalg_SgemvBlock_fast_nc_param_7,
+	.param .u64 linalg_SgemvBlock_fast_nc_param_8,
+	.param .s64 linalg_SgemvBlock_fast_nc_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<13>;
+	.reg .b32 %r<50>;
+	.reg .b64 %rd<41>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [linalg_SgemvBlock_fast_nc_param_0];
+	ld.param.f32 %r1, [linalg_SgemvBlock_fast_nc_param_2];
+	ld.param.f32 %r2, [linalg_SgemvBlock_fast_nc_param_3];
+	ld.param.u64 %rd2, [linalg_SgemvBlock_fast_nc_param_8];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.s64 %rd3, [linalg_SgemvBlock_fast_nc_param_9];
+	mov.u64 %rd4, __gpukvet_shared_2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd5, %r3;
+	mov.u32 %r4, %tid.x;
+	setp.lt.s64 %p1, %rd5, %rd1;
+	mov.b32 %r5, 0f00000000;
+	@%p1 bra $L_1;
+	mov.b32 %r7, %r5;
+	bra $L_2;
+$L_1:
+	ld.param.s64 %rd6, [linalg_SgemvBlock_fast_nc_param_1];
+	ld.param.u64 %rd7, [linalg_SgemvBlock_fast_nc_param_4];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [linalg_SgemvBlock_fast_nc_param_6];
+	cvta.to.global.u64 %rd8, %rd8;
+	cvt.u64.u32 %rd9, %r4;
+	mul.lo.s64 %rd10, %rd5, %rd6;
+	mov.b32 %r13, %r5;
+	mov.b64 %rd16, %rd9;
+$L_3:
+	mov.b32 %r12, %r13;
+	mov.b64 %rd15, %rd16;
+	setp.lt.s64 %p3, %rd15, %rd6;
+	@%p3 bra $L_4;
+	mov.b32 %r7, %r12;
+	bra $L_2;
+$L_4:
+	add.s64 %rd17, %rd10, %rd15;
+	mov.b64 %rd18, 4;
+	mul.lo.s64 %rd19, %rd17, %rd18;
+	add.s64 %rd20, %rd7, %rd19;
+	ld.global.nc.f32 %r14, [%rd20];
+	mul.lo.s64 %rd21, %rd15, %rd18;
+	add.s64 %rd22, %rd8, %rd21;
+	ld.global.nc.f32 %r15, [%rd22];
+	mul.f32 %r16, %r14, %r15;
+	add.f32 %r17, %r12, %r16;
+	mov.b64 %rd23, 128;
+	add.s64 %rd24, %rd15, %rd23;
+	mov.b32 %r13, %r17;
+	mov.b64 %rd16, %rd24;
+	bra $L_3;
+$L_2:
+	mov.b32 %r6, %r7;
+	mov.b64 %rd11, 4;
+	mov.b32 %r8, %r4;
+	mov.b32 %r9, 4;
+	mul.lo.s32 %r10, %r8, %r9;
+	cvt.s64.s32 %rd12, %r10;
+	add.s64 %rd13, %rd4, %rd12;
+	st.shared.f32 [%rd13], %r6;
+	bar.sync 0;
+	mov.b64 %rd14, 64;
+	mov.b32 %r11, 64;
+	setp.lt.s32 %p2, %r8, %r11;
+	@!%p2 bra $L_6;
+$L_5:
+	mov.b64 %rd25, 256;
+	add.s64 %rd26, %rd13, %rd25;
+	ld.shared.f32 %r18, [%rd26];
+	ld.shared.f32 %r19, [%rd13];
+	add.f32 %r20, %r19, %r18;
+	st.shared.f32 [%rd13], %r20;
+$L_6:
+	bar.sync 0;
+	mov.b64 %rd27, 32;
+	mov.b32 %r21, 32;
+	setp.lt.s32 %p4, %r8, %r21;
+	@!%p4 bra $L_8;
+$L_7:
+	mov.b64 %rd28, 128;
+	add.s64 %rd29, %rd13, %rd28;
+	ld.shared.f32 %r22, [%rd29];
+	ld.shared.f32 %r23, [%rd13];
+	add.f32 %r24, %r23, %r22;
+	st.shared.f32 [%rd13], %r24;
+$L_8:
+	bar.sync 0;
+	mov.b64 %rd30, 16;
+	mov.b32 %r25, 16;
+	setp.lt.s32 %p5, %r8, %r25;
+	@!%p5 bra $L_10;
+$L_9:
+	add.s64 %rd31, %rd13, %rd14;
+	ld.shared.f32 %r26, [%rd31];
+	ld.shared.f32 %r27, [%rd13];
+	add.f32 %r28, %r27, %r26;
+	st.shared.f32 [%rd13], %r28;
+$L_10:
+	bar.sync 0;
+	mov.b64 %rd32, 8;
+	mov.b32 %r29, 8;
+	setp.lt.s32 %p6, %r8, %r29;
+	@!%p6 bra $L_12;
+$L_11:
+	add.s64 %rd33, %rd13, %rd27;
+	ld.shared.f32 %r30, [%rd33];
+	ld.shared.f32 %r31, [%rd13];
+	add.f32 %r32, %r31, %r30;
+	st.shared.f32 [%rd13], %r32;
+$L_12:
+	bar.sync 0;
+	setp.lt.s32 %p7, %r8, %r9;
+	@!%p7 bra $L_14;
+$L_13:
+	add.s64 %rd34, %rd13, %rd30;
+	ld.shared.f32 %r33, [%rd34];
+	ld.shared.f32 %r34, [%rd13];
+	add.f32 %r35, %r34, %r33;
+	st.shared.f32 [%rd13], %r35;
+$L_14:
+	bar.sync 0;
+	mov.b32 %r36, 2;
+	setp.lt.s32 %p8, %r8, %r36;
+	@!%p8 bra $L_16;
+$L_15:
+	add.s64 %rd35, %rd13, %rd32;
+	ld.shared.f32 %r37, [%rd35];
+	ld.shared.f32 %r38, [%rd13];
+	add.f32 %r39, %r38, %r37;
+	st.shared.f32 [%rd13], %r39;
+$L_16:
+	bar.sync 0;
+	mov.b32 %r40, 1;
+	setp.lt.s32 %p9, %r8, %r40;
+	@!%p9 bra $L_18;
+$L_17:
+	add.s64 %rd36, %rd13, %rd11;
+	ld.shared.f32 %r41, [%rd36];
+	ld.shared.f32 %r42, [%rd13];
+	add.f32 %r43, %r42, %r41;
+	st.shared.f32 [%rd13], %r43;
+$L_18:
+	bar.sync 0;
+	mov.b32 %r44, 0;
+	setp.eq.s32 %p10, %r8, %r44;
+	and.pred %p11, %p10, %p1;
+	@!%p11 bra $L_20;
+$L_19:
+	mov.b64 %rd37, %rd5;
+	mov.b64 %rd38, %rd3;
+	setp.lt.u64 %p12, %rd37, %rd38;
+	@!%p12 bra $L_22;
+$L_21:
+	ld.shared.f32 %r45, [%rd4];
+	mul.f32 %r46, %r1, %r45;
+	mul.lo.s64 %rd39, %rd5, %rd11;
+	add.s64 %rd40, %rd2, %rd39;
+	ld.global.f32 %r47, [%rd40];
+	mul.f32 %r48, %r2, %r47;
+	add.f32 %r49, %r46, %r48;
+	st.global.f32 [%rd40], %r49;
+$L_20:
+	ret;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 67;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd5;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_1:
 	exit;
 }
 
@@ -9139,7 +12667,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9142:1*/
+	/*line gpukvet_gen.go:12670:1*/
 	return thread, block
 }
 
@@ -9182,7 +12710,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9185:1*/
+	/*line gpukvet_gen.go:12713:1*/
 	return thread, block
 }
 
@@ -9226,7 +12754,7 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9229:1*/
+	/*line gpukvet_gen.go:12757:1*/
 	return thread, block
 }
 
@@ -9270,7 +12798,7 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9273:1*/
+	/*line gpukvet_gen.go:12801:1*/
 	return thread, block
 }
 
@@ -9320,7 +12848,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9323:1*/
+	/*line gpukvet_gen.go:12851:1*/
 	return thread, block
 }
 
@@ -9543,7 +13071,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9546:1*/
+	/*line gpukvet_gen.go:13074:1*/
 	return thread, block
 }
 
@@ -9597,7 +13125,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9600:1*/
+	/*line gpukvet_gen.go:13128:1*/
 	return thread, block
 }
 
@@ -9645,7 +13173,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9648:1*/
+	/*line gpukvet_gen.go:13176:1*/
 	return thread, block
 }
 
@@ -9692,7 +13220,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9695:1*/
+	/*line gpukvet_gen.go:13223:1*/
 	return thread, block
 }
 
@@ -9739,7 +13267,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9742:1*/
+	/*line gpukvet_gen.go:13270:1*/
 	return thread, block
 }
 
@@ -9777,7 +13305,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9780:1*/
+	/*line gpukvet_gen.go:13308:1*/
 	return thread, block
 }
 
@@ -9815,7 +13343,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9818:1*/
+	/*line gpukvet_gen.go:13346:1*/
 	return thread, block
 }
 
@@ -10008,7 +13536,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10011:1*/
+	/*line gpukvet_gen.go:13539:1*/
 	return thread, block
 }
 
@@ -10108,6 +13636,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:10111:1*/
+	/*line gpukvet_gen.go:13639:1*/
 	return thread, block
 }

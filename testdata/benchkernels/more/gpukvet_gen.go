@@ -2162,6 +2162,408 @@ $T_11:
 	exit;
 }
 
+// more_ConvRows_fast
+.visible .entry more_ConvRows_fast(
+	.param .s64 more_ConvRows_fast_param_0,
+	.param .s64 more_ConvRows_fast_param_1,
+	.param .u64 more_ConvRows_fast_param_2,
+	.param .s64 more_ConvRows_fast_param_3,
+	.param .u64 more_ConvRows_fast_param_4,
+	.param .s64 more_ConvRows_fast_param_5,
+	.param .u64 more_ConvRows_fast_param_6,
+	.param .s64 more_ConvRows_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 64, 1, 1
+{
+	.reg .pred %p<10>;
+	.reg .b32 %r<56>;
+	.reg .b64 %rd<67>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_ConvRows_fast_param_0];
+	ld.param.s64 %rd2, [more_ConvRows_fast_param_1];
+	ld.param.u64 %rd3, [more_ConvRows_fast_param_2];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [more_ConvRows_fast_param_4];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.s64 %rd5, [more_ConvRows_fast_param_5];
+	ld.param.u64 %rd6, [more_ConvRows_fast_param_6];
+	cvta.to.global.u64 %rd6, %rd6;
+	mov.u64 %rd7, __gpukvet_shared_3;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd8, %r1;
+	mov.u32 %r2, %ctaid.y;
+	cvt.u64.u32 %rd9, %r2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd10, %r3;
+	mov.b64 %rd11, 64;
+	mul.lo.s64 %rd12, %rd10, %rd11;
+	setp.lt.s64 %p1, %rd9, %rd1;
+	mul.lo.s64 %rd13, %rd9, %rd2;
+	mov.b64 %rd14, %rd5;
+	mov.b64 %rd16, %rd8;
+$L_1:
+	mov.b64 %rd15, %rd16;
+	cvt.u32.u64 %r4, %rd15;
+	mov.b32 %r5, 72;
+	setp.lt.s32 %p2, %r4, %r5;
+	@!%p2 bra $L_3;
+$L_2:
+	add.s64 %rd17, %rd12, %rd15;
+	mov.b64 %rd18, 4;
+	sub.s64 %rd19, %rd17, %rd18;
+	mov.b64 %rd20, 0;
+	setp.ge.s64 %p3, %rd19, %rd20;
+	mov.b32 %r6, 0f00000000;
+	setp.lt.s64 %p4, %rd19, %rd2;
+	and.pred %p5, %p3, %p4;
+	and.pred %p6, %p5, %p1;
+	@%p6 bra $L_4;
+	mov.b32 %r8, %r6;
+	bra $L_5;
+$L_4:
+	add.s64 %rd22, %rd13, %rd19;
+	mov.b64 %rd23, %rd22;
+	setp.lt.u64 %p9, %rd23, %rd14;
+	@!%p9 bra $L_9;
+$L_8:
+	mul.lo.s64 %rd65, %rd22, %rd18;
+	add.s64 %rd66, %rd4, %rd65;
+	ld.global.f32 %r55, [%rd66];
+	mov.b32 %r8, %r55;
+$L_5:
+	mov.b32 %r7, %r8;
+	mov.b32 %r9, 4;
+	mul.lo.s32 %r10, %r4, %r9;
+	cvt.s64.s32 %rd24, %r10;
+	add.s64 %rd25, %rd7, %rd24;
+	st.shared.f32 [%rd25], %r7;
+	mov.b32 %r11, 64;
+	add.s32 %r12, %r4, %r11;
+	cvt.s64.s32 %rd26, %r12;
+	mov.b64 %rd16, %rd26;
+	bra $L_1;
+$L_3:
+	bar.sync 0;
+	add.s64 %rd21, %rd12, %rd8;
+	setp.lt.s64 %p7, %rd21, %rd2;
+	and.pred %p8, %p7, %p1;
+	@!%p8 bra $L_7;
+$L_6:
+	mov.b64 %rd27, 8;
+	mov.b64 %rd28, 4;
+	mov.b64 %rd29, 0;
+	add.s64 %rd30, %rd13, %rd21;
+	mov.b32 %r13, 0f00000000;
+	mov.b64 %rd31, 32;
+	add.s64 %rd32, %rd3, %rd31;
+	ld.global.f32 %r14, [%rd32];
+	mov.b32 %r15, %r1;
+	mov.b32 %r16, 4;
+	add.s32 %r17, %r15, %r16;
+	mul.lo.s32 %r18, %r17, %r16;
+	cvt.s64.s32 %rd33, %r18;
+	add.s64 %rd34, %rd7, %rd33;
+	mov.b64 %rd35, -16;
+	add.s64 %rd36, %rd34, %rd35;
+	ld.shared.f32 %r19, [%rd36];
+	mul.f32 %r20, %r14, %r19;
+	add.f32 %r21, %r13, %r20;
+	mov.b64 %rd37, 28;
+	add.s64 %rd38, %rd3, %rd37;
+	ld.global.f32 %r22, [%rd38];
+	mov.b64 %rd39, -12;
+	add.s64 %rd40, %rd34, %rd39;
+	ld.shared.f32 %r23, [%rd40];
+	mul.f32 %r24, %r22, %r23;
+	add.f32 %r25, %r21, %r24;
+	mov.b64 %rd41, 24;
+	add.s64 %rd42, %rd3, %rd41;
+	ld.global.f32 %r26, [%rd42];
+	mov.b64 %rd43, -8;
+	add.s64 %rd44, %rd34, %rd43;
+	ld.shared.f32 %r27, [%rd44];
+	mul.f32 %r28, %r26, %r27;
+	add.f32 %r29, %r25, %r28;
+	mov.b64 %rd45, 20;
+	add.s64 %rd46, %rd3, %rd45;
+	ld.global.f32 %r30, [%rd46];
+	mov.b64 %rd47, -4;
+	add.s64 %rd48, %rd34, %rd47;
+	ld.shared.f32 %r31, [%rd48];
+	mul.f32 %r32, %r30, %r31;
+	add.f32 %r33, %r29, %r32;
+	mov.b64 %rd49, 16;
+	add.s64 %rd50, %rd3, %rd49;
+	ld.global.f32 %r34, [%rd50];
+	mul.lo.s32 %r35, %r15, %r16;
+	cvt.s64.s32 %rd51, %r35;
+	add.s64 %rd52, %rd7, %rd51;
+	add.s64 %rd53, %rd52, %rd49;
+	ld.shared.f32 %r36, [%rd53];
+	mul.f32 %r37, %r34, %r36;
+	add.f32 %r38, %r33, %r37;
+	mov.b64 %rd54, 12;
+	add.s64 %rd55, %rd3, %rd54;
+	ld.global.f32 %r39, [%rd55];
+	add.s64 %rd56, %rd34, %rd28;
+	ld.shared.f32 %r40, [%rd56];
+	mul.f32 %r41, %r39, %r40;
+	add.f32 %r42, %r38, %r41;
+	add.s64 %rd57, %rd3, %rd27;
+	ld.global.f32 %r43, [%rd57];
+	add.s64 %rd58, %rd34, %rd27;
+	ld.shared.f32 %r44, [%rd58];
+	mul.f32 %r45, %r43, %r44;
+	add.f32 %r46, %r42, %r45;
+	add.s64 %rd59, %rd3, %rd28;
+	ld.global.f32 %r47, [%rd59];
+	add.s64 %rd60, %rd34, %rd54;
+	ld.shared.f32 %r48, [%rd60];
+	mul.f32 %r49, %r47, %r48;
+	add.f32 %r50, %r46, %r49;
+	add.s64 %rd61, %rd3, %rd29;
+	ld.global.f32 %r51, [%rd61];
+	add.s64 %rd62, %rd34, %rd49;
+	ld.shared.f32 %r52, [%rd62];
+	mul.f32 %r53, %r51, %r52;
+	add.f32 %r54, %r50, %r53;
+	mul.lo.s64 %rd63, %rd30, %rd28;
+	add.s64 %rd64, %rd6, %rd63;
+	st.global.f32 [%rd64], %r54;
+$L_7:
+	ret;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 21;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd22;
+	st.global.u64 [%trap+40], %rd5;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// more_ConvRows_fast_nc
+.visible .entry more_ConvRows_fast_nc(
+	.param .s64 more_ConvRows_fast_nc_param_0,
+	.param .s64 more_ConvRows_fast_nc_param_1,
+	.param .u64 more_ConvRows_fast_nc_param_2,
+	.param .s64 more_ConvRows_fast_nc_param_3,
+	.param .u64 more_ConvRows_fast_nc_param_4,
+	.param .s64 more_ConvRows_fast_nc_param_5,
+	.param .u64 more_ConvRows_fast_nc_param_6,
+	.param .s64 more_ConvRows_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 64, 1, 1
+{
+	.reg .pred %p<10>;
+	.reg .b32 %r<56>;
+	.reg .b64 %rd<67>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_ConvRows_fast_nc_param_0];
+	ld.param.s64 %rd2, [more_ConvRows_fast_nc_param_1];
+	ld.param.u64 %rd3, [more_ConvRows_fast_nc_param_2];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.u64 %rd4, [more_ConvRows_fast_nc_param_4];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.s64 %rd5, [more_ConvRows_fast_nc_param_5];
+	ld.param.u64 %rd6, [more_ConvRows_fast_nc_param_6];
+	cvta.to.global.u64 %rd6, %rd6;
+	mov.u64 %rd7, __gpukvet_shared_3;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd8, %r1;
+	mov.u32 %r2, %ctaid.y;
+	cvt.u64.u32 %rd9, %r2;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd10, %r3;
+	mov.b64 %rd11, 64;
+	mul.lo.s64 %rd12, %rd10, %rd11;
+	setp.lt.s64 %p1, %rd9, %rd1;
+	mul.lo.s64 %rd13, %rd9, %rd2;
+	mov.b64 %rd14, %rd5;
+	mov.b64 %rd16, %rd8;
+$L_1:
+	mov.b64 %rd15, %rd16;
+	cvt.u32.u64 %r4, %rd15;
+	mov.b32 %r5, 72;
+	setp.lt.s32 %p2, %r4, %r5;
+	@!%p2 bra $L_3;
+$L_2:
+	add.s64 %rd17, %rd12, %rd15;
+	mov.b64 %rd18, 4;
+	sub.s64 %rd19, %rd17, %rd18;
+	mov.b64 %rd20, 0;
+	setp.ge.s64 %p3, %rd19, %rd20;
+	mov.b32 %r6, 0f00000000;
+	setp.lt.s64 %p4, %rd19, %rd2;
+	and.pred %p5, %p3, %p4;
+	and.pred %p6, %p5, %p1;
+	@%p6 bra $L_4;
+	mov.b32 %r8, %r6;
+	bra $L_5;
+$L_4:
+	add.s64 %rd22, %rd13, %rd19;
+	mov.b64 %rd23, %rd22;
+	setp.lt.u64 %p9, %rd23, %rd14;
+	@!%p9 bra $L_9;
+$L_8:
+	mul.lo.s64 %rd65, %rd22, %rd18;
+	add.s64 %rd66, %rd4, %rd65;
+	ld.global.nc.f32 %r55, [%rd66];
+	mov.b32 %r8, %r55;
+$L_5:
+	mov.b32 %r7, %r8;
+	mov.b32 %r9, 4;
+	mul.lo.s32 %r10, %r4, %r9;
+	cvt.s64.s32 %rd24, %r10;
+	add.s64 %rd25, %rd7, %rd24;
+	st.shared.f32 [%rd25], %r7;
+	mov.b32 %r11, 64;
+	add.s32 %r12, %r4, %r11;
+	cvt.s64.s32 %rd26, %r12;
+	mov.b64 %rd16, %rd26;
+	bra $L_1;
+$L_3:
+	bar.sync 0;
+	add.s64 %rd21, %rd12, %rd8;
+	setp.lt.s64 %p7, %rd21, %rd2;
+	and.pred %p8, %p7, %p1;
+	@!%p8 bra $L_7;
+$L_6:
+	mov.b64 %rd27, 8;
+	mov.b64 %rd28, 4;
+	mov.b64 %rd29, 0;
+	add.s64 %rd30, %rd13, %rd21;
+	mov.b32 %r13, 0f00000000;
+	mov.b64 %rd31, 32;
+	add.s64 %rd32, %rd3, %rd31;
+	ld.global.nc.f32 %r14, [%rd32];
+	mov.b32 %r15, %r1;
+	mov.b32 %r16, 4;
+	add.s32 %r17, %r15, %r16;
+	mul.lo.s32 %r18, %r17, %r16;
+	cvt.s64.s32 %rd33, %r18;
+	add.s64 %rd34, %rd7, %rd33;
+	mov.b64 %rd35, -16;
+	add.s64 %rd36, %rd34, %rd35;
+	ld.shared.f32 %r19, [%rd36];
+	mul.f32 %r20, %r14, %r19;
+	add.f32 %r21, %r13, %r20;
+	mov.b64 %rd37, 28;
+	add.s64 %rd38, %rd3, %rd37;
+	ld.global.nc.f32 %r22, [%rd38];
+	mov.b64 %rd39, -12;
+	add.s64 %rd40, %rd34, %rd39;
+	ld.shared.f32 %r23, [%rd40];
+	mul.f32 %r24, %r22, %r23;
+	add.f32 %r25, %r21, %r24;
+	mov.b64 %rd41, 24;
+	add.s64 %rd42, %rd3, %rd41;
+	ld.global.nc.f32 %r26, [%rd42];
+	mov.b64 %rd43, -8;
+	add.s64 %rd44, %rd34, %rd43;
+	ld.shared.f32 %r27, [%rd44];
+	mul.f32 %r28, %r26, %r27;
+	add.f32 %r29, %r25, %r28;
+	mov.b64 %rd45, 20;
+	add.s64 %rd46, %rd3, %rd45;
+	ld.global.nc.f32 %r30, [%rd46];
+	mov.b64 %rd47, -4;
+	add.s64 %rd48, %rd34, %rd47;
+	ld.shared.f32 %r31, [%rd48];
+	mul.f32 %r32, %r30, %r31;
+	add.f32 %r33, %r29, %r32;
+	mov.b64 %rd49, 16;
+	add.s64 %rd50, %rd3, %rd49;
+	ld.global.nc.f32 %r34, [%rd50];
+	mul.lo.s32 %r35, %r15, %r16;
+	cvt.s64.s32 %rd51, %r35;
+	add.s64 %rd52, %rd7, %rd51;
+	add.s64 %rd53, %rd52, %rd49;
+	ld.shared.f32 %r36, [%rd53];
+	mul.f32 %r37, %r34, %r36;
+	add.f32 %r38, %r33, %r37;
+	mov.b64 %rd54, 12;
+	add.s64 %rd55, %rd3, %rd54;
+	ld.global.nc.f32 %r39, [%rd55];
+	add.s64 %rd56, %rd34, %rd28;
+	ld.shared.f32 %r40, [%rd56];
+	mul.f32 %r41, %r39, %r40;
+	add.f32 %r42, %r38, %r41;
+	add.s64 %rd57, %rd3, %rd27;
+	ld.global.nc.f32 %r43, [%rd57];
+	add.s64 %rd58, %rd34, %rd27;
+	ld.shared.f32 %r44, [%rd58];
+	mul.f32 %r45, %r43, %r44;
+	add.f32 %r46, %r42, %r45;
+	add.s64 %rd59, %rd3, %rd28;
+	ld.global.nc.f32 %r47, [%rd59];
+	add.s64 %rd60, %rd34, %rd54;
+	ld.shared.f32 %r48, [%rd60];
+	mul.f32 %r49, %r47, %r48;
+	add.f32 %r50, %r46, %r49;
+	add.s64 %rd61, %rd3, %rd29;
+	ld.global.nc.f32 %r51, [%rd61];
+	add.s64 %rd62, %rd34, %rd49;
+	ld.shared.f32 %r52, [%rd62];
+	mul.f32 %r53, %r51, %r52;
+	add.f32 %r54, %r50, %r53;
+	mul.lo.s64 %rd63, %rd30, %rd28;
+	add.s64 %rd64, %rd6, %rd63;
+	st.global.f32 [%rd64], %r54;
+$L_7:
+	ret;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 21;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd22;
+	st.global.u64 [%trap+40], %rd5;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 // more_Syrk
 .visible .entry more_Syrk(
 	.param .s64 more_Syrk_param_0,
@@ -2541,6 +2943,246 @@ $L_10:
 	st.global.u64 [%trap+40], %rd26;
 	membar.gl;
 $T_3:
+	exit;
+}
+
+// more_Syrk_fast
+.visible .entry more_Syrk_fast(
+	.param .s64 more_Syrk_fast_param_0,
+	.param .s64 more_Syrk_fast_param_1,
+	.param .f32 more_Syrk_fast_param_2,
+	.param .f32 more_Syrk_fast_param_3,
+	.param .u64 more_Syrk_fast_param_4,
+	.param .s64 more_Syrk_fast_param_5,
+	.param .u64 more_Syrk_fast_param_6,
+	.param .s64 more_Syrk_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<32>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_Syrk_fast_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.lt.s64 %p1, %rd2, %rd1;
+	setp.lt.s64 %p2, %rd7, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd8, [more_Syrk_fast_param_7];
+	mul.lo.s64 %rd9, %rd2, %rd1;
+	add.s64 %rd10, %rd9, %rd7;
+	mov.b64 %rd11, %rd10;
+	mov.b64 %rd12, %rd8;
+	setp.lt.u64 %p4, %rd11, %rd12;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd23, [more_Syrk_fast_param_1];
+	ld.param.f32 %r18, [more_Syrk_fast_param_2];
+	ld.param.f32 %r19, [more_Syrk_fast_param_3];
+	ld.param.u64 %rd24, [more_Syrk_fast_param_4];
+	cvta.to.global.u64 %rd24, %rd24;
+	ld.param.u64 %rd25, [more_Syrk_fast_param_6];
+	cvta.to.global.u64 %rd25, %rd25;
+	mov.b64 %rd26, 4;
+	mul.lo.s64 %rd27, %rd10, %rd26;
+	add.s64 %rd28, %rd25, %rd27;
+	ld.global.f32 %r20, [%rd28];
+	mul.f32 %r21, %r20, %r19;
+	st.global.f32 [%rd28], %r21;
+	mov.b64 %rd29, 0;
+	mul.lo.s64 %rd30, %rd2, %rd23;
+	mul.lo.s64 %rd31, %rd7, %rd23;
+	mov.b64 %rd14, %rd29;
+$L_3:
+	mov.b64 %rd13, %rd14;
+	setp.lt.s64 %p5, %rd13, %rd23;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd15, %rd30, %rd13;
+	add.s64 %rd16, %rd31, %rd13;
+	mul.lo.s64 %rd17, %rd15, %rd26;
+	add.s64 %rd18, %rd24, %rd17;
+	ld.global.f32 %r12, [%rd18];
+	mul.f32 %r13, %r18, %r12;
+	mul.lo.s64 %rd19, %rd16, %rd26;
+	add.s64 %rd20, %rd24, %rd19;
+	ld.global.f32 %r14, [%rd20];
+	mul.f32 %r15, %r13, %r14;
+	ld.global.f32 %r16, [%rd28];
+	add.f32 %r17, %r16, %r15;
+	st.global.f32 [%rd28], %r17;
+	mov.b64 %rd21, 1;
+	add.s64 %rd22, %rd13, %rd21;
+	mov.b64 %rd14, %rd22;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 26;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd10;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// more_Syrk_fast_nc
+.visible .entry more_Syrk_fast_nc(
+	.param .s64 more_Syrk_fast_nc_param_0,
+	.param .s64 more_Syrk_fast_nc_param_1,
+	.param .f32 more_Syrk_fast_nc_param_2,
+	.param .f32 more_Syrk_fast_nc_param_3,
+	.param .u64 more_Syrk_fast_nc_param_4,
+	.param .s64 more_Syrk_fast_nc_param_5,
+	.param .u64 more_Syrk_fast_nc_param_6,
+	.param .s64 more_Syrk_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<32>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_Syrk_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.lt.s64 %p1, %rd2, %rd1;
+	setp.lt.s64 %p2, %rd7, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd8, [more_Syrk_fast_nc_param_7];
+	mul.lo.s64 %rd9, %rd2, %rd1;
+	add.s64 %rd10, %rd9, %rd7;
+	mov.b64 %rd11, %rd10;
+	mov.b64 %rd12, %rd8;
+	setp.lt.u64 %p4, %rd11, %rd12;
+	@!%p4 bra $L_6;
+$L_5:
+	ld.param.s64 %rd23, [more_Syrk_fast_nc_param_1];
+	ld.param.f32 %r18, [more_Syrk_fast_nc_param_2];
+	ld.param.f32 %r19, [more_Syrk_fast_nc_param_3];
+	ld.param.u64 %rd24, [more_Syrk_fast_nc_param_4];
+	cvta.to.global.u64 %rd24, %rd24;
+	ld.param.u64 %rd25, [more_Syrk_fast_nc_param_6];
+	cvta.to.global.u64 %rd25, %rd25;
+	mov.b64 %rd26, 4;
+	mul.lo.s64 %rd27, %rd10, %rd26;
+	add.s64 %rd28, %rd25, %rd27;
+	ld.global.f32 %r20, [%rd28];
+	mul.f32 %r21, %r20, %r19;
+	st.global.f32 [%rd28], %r21;
+	mov.b64 %rd29, 0;
+	mul.lo.s64 %rd30, %rd2, %rd23;
+	mul.lo.s64 %rd31, %rd7, %rd23;
+	mov.b64 %rd14, %rd29;
+$L_3:
+	mov.b64 %rd13, %rd14;
+	setp.lt.s64 %p5, %rd13, %rd23;
+	@!%p5 bra $L_2;
+$L_4:
+	add.s64 %rd15, %rd30, %rd13;
+	add.s64 %rd16, %rd31, %rd13;
+	mul.lo.s64 %rd17, %rd15, %rd26;
+	add.s64 %rd18, %rd24, %rd17;
+	ld.global.nc.f32 %r12, [%rd18];
+	mul.f32 %r13, %r18, %r12;
+	mul.lo.s64 %rd19, %rd16, %rd26;
+	add.s64 %rd20, %rd24, %rd19;
+	ld.global.nc.f32 %r14, [%rd20];
+	mul.f32 %r15, %r13, %r14;
+	ld.global.f32 %r16, [%rd28];
+	add.f32 %r17, %r16, %r15;
+	st.global.f32 [%rd28], %r17;
+	mov.b64 %rd21, 1;
+	add.s64 %rd22, %rd13, %rd21;
+	mov.b64 %rd14, %rd22;
+	bra $L_3;
+$L_2:
+	ret;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 26;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd10;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_1:
 	exit;
 }
 
@@ -3210,6 +3852,426 @@ $T_6:
 	exit;
 }
 
+// more_Syr2k_fast
+.visible .entry more_Syr2k_fast(
+	.param .s64 more_Syr2k_fast_param_0,
+	.param .s64 more_Syr2k_fast_param_1,
+	.param .f32 more_Syr2k_fast_param_2,
+	.param .f32 more_Syr2k_fast_param_3,
+	.param .u64 more_Syr2k_fast_param_4,
+	.param .s64 more_Syr2k_fast_param_5,
+	.param .u64 more_Syr2k_fast_param_6,
+	.param .s64 more_Syr2k_fast_param_7,
+	.param .u64 more_Syr2k_fast_param_8,
+	.param .s64 more_Syr2k_fast_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<32>;
+	.reg .b32 %r<42>;
+	.reg .b64 %rd<57>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_Syr2k_fast_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.lt.s64 %p1, %rd2, %rd1;
+	setp.lt.s64 %p2, %rd7, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd8, [more_Syr2k_fast_param_9];
+	mul.lo.s64 %rd9, %rd2, %rd1;
+	add.s64 %rd10, %rd9, %rd7;
+	mov.b64 %rd11, %rd10;
+	mov.b64 %rd12, %rd8;
+	setp.lt.u64 %p4, %rd11, %rd12;
+	@!%p4 bra $L_7;
+$L_6:
+	ld.param.s64 %rd24, [more_Syr2k_fast_param_1];
+	ld.param.f32 %r26, [more_Syr2k_fast_param_2];
+	ld.param.f32 %r27, [more_Syr2k_fast_param_3];
+	ld.param.u64 %rd25, [more_Syr2k_fast_param_4];
+	cvta.to.global.u64 %rd25, %rd25;
+	ld.param.s64 %rd26, [more_Syr2k_fast_param_5];
+	ld.param.u64 %rd27, [more_Syr2k_fast_param_6];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.s64 %rd28, [more_Syr2k_fast_param_7];
+	ld.param.u64 %rd29, [more_Syr2k_fast_param_8];
+	cvta.to.global.u64 %rd29, %rd29;
+	mov.b64 %rd30, 4;
+	mul.lo.s64 %rd31, %rd10, %rd30;
+	add.s64 %rd32, %rd29, %rd31;
+	ld.global.f32 %r28, [%rd32];
+	mul.f32 %r29, %r28, %r27;
+	mov.b64 %rd33, 0;
+	mul.lo.s64 %rd34, %rd2, %rd24;
+	mov.b64 %rd35, %rd26;
+	mul.lo.s64 %rd36, %rd7, %rd24;
+	mov.b64 %rd37, %rd28;
+	mov.b64 %rd38, -1099511627776;
+	setp.ge.s64 %p6, %rd24, %rd38;
+	mov.b64 %rd39, 1099511627776;
+	setp.le.s64 %p7, %rd24, %rd39;
+	and.pred %p8, %p6, %p7;
+	mov.b64 %rd40, 1;
+	sub.s64 %rd41, %rd24, %rd40;
+	setp.ge.s64 %p9, %rd34, %rd38;
+	and.pred %p10, %p8, %p9;
+	setp.le.s64 %p11, %rd34, %rd39;
+	and.pred %p12, %p10, %p11;
+	add.s64 %rd42, %rd41, %rd34;
+	setp.ge.s64 %p13, %rd34, %rd33;
+	and.pred %p14, %p12, %p13;
+	mov.b64 %rd43, %rd42;
+	setp.lt.u64 %p15, %rd43, %rd35;
+	and.pred %p16, %p14, %p15;
+	setp.ge.s64 %p17, %rd36, %rd38;
+	and.pred %p18, %p16, %p17;
+	setp.le.s64 %p19, %rd36, %rd39;
+	and.pred %p20, %p18, %p19;
+	add.s64 %rd44, %rd41, %rd36;
+	setp.ge.s64 %p21, %rd36, %rd33;
+	and.pred %p22, %p20, %p21;
+	mov.b64 %rd45, %rd44;
+	setp.lt.u64 %p23, %rd45, %rd37;
+	and.pred %p24, %p22, %p23;
+	and.pred %p25, %p24, %p13;
+	setp.lt.u64 %p26, %rd43, %rd37;
+	and.pred %p27, %p25, %p26;
+	and.pred %p28, %p27, %p21;
+	setp.lt.u64 %p29, %rd45, %rd35;
+	and.pred %p30, %p28, %p29;
+	@%p30 bra $E_6_1;
+	mov.b32 %r13, %r29;
+	mov.b64 %rd14, %rd33;
+	bra $L_3;
+$E_6_1:
+	mov.b32 %r31, %r29;
+	mov.b64 %rd47, %rd33;
+$L_8:
+	mov.b32 %r30, %r31;
+	mov.b64 %rd46, %rd47;
+	setp.lt.s64 %p31, %rd46, %rd24;
+	@!%p31 bra $L_11;
+$L_9:
+	add.s64 %rd48, %rd34, %rd46;
+	mul.lo.s64 %rd49, %rd48, %rd30;
+	add.s64 %rd50, %rd25, %rd49;
+	ld.global.f32 %r32, [%rd50];
+	mul.f32 %r33, %r26, %r32;
+	add.s64 %rd51, %rd36, %rd46;
+	mul.lo.s64 %rd52, %rd51, %rd30;
+	add.s64 %rd53, %rd27, %rd52;
+	ld.global.f32 %r34, [%rd53];
+	mul.f32 %r35, %r33, %r34;
+	add.s64 %rd54, %rd27, %rd49;
+	ld.global.f32 %r36, [%rd54];
+	mul.f32 %r37, %r26, %r36;
+	add.s64 %rd55, %rd25, %rd52;
+	ld.global.f32 %r38, [%rd55];
+	mul.f32 %r39, %r37, %r38;
+	add.f32 %r40, %r35, %r39;
+	add.f32 %r41, %r30, %r40;
+	add.s64 %rd56, %rd46, %rd40;
+	mov.b32 %r31, %r41;
+	mov.b64 %rd47, %rd56;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r12, %r13;
+	mov.b64 %rd13, %rd14;
+	setp.lt.s64 %p5, %rd13, %rd24;
+	@!%p5 bra $L_10;
+$L_4:
+	add.s64 %rd15, %rd34, %rd13;
+	add.s64 %rd16, %rd36, %rd13;
+	mul.lo.s64 %rd17, %rd15, %rd30;
+	add.s64 %rd18, %rd25, %rd17;
+	ld.global.f32 %r14, [%rd18];
+	mul.f32 %r15, %r26, %r14;
+	mul.lo.s64 %rd19, %rd16, %rd30;
+	add.s64 %rd20, %rd27, %rd19;
+	ld.global.f32 %r16, [%rd20];
+	mul.f32 %r17, %r15, %r16;
+	add.s64 %rd21, %rd27, %rd17;
+	ld.global.f32 %r18, [%rd21];
+	mul.f32 %r19, %r26, %r18;
+	add.s64 %rd22, %rd25, %rd19;
+	ld.global.f32 %r20, [%rd22];
+	mul.f32 %r21, %r19, %r20;
+	add.f32 %r22, %r17, %r21;
+	add.f32 %r23, %r12, %r22;
+	add.s64 %rd23, %rd13, %rd40;
+	mov.b32 %r13, %r23;
+	mov.b64 %rd14, %rd23;
+	bra $L_3;
+$L_5:
+	mov.b32 %r24, %r25;
+	st.global.f32 [%rd32], %r24;
+	bra $L_2;
+$L_10:
+	mov.b32 %r25, %r12;
+	bra $L_5;
+$L_11:
+	mov.b32 %r25, %r30;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 30;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd10;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_2:
+	exit;
+}
+
+// more_Syr2k_fast_nc
+.visible .entry more_Syr2k_fast_nc(
+	.param .s64 more_Syr2k_fast_nc_param_0,
+	.param .s64 more_Syr2k_fast_nc_param_1,
+	.param .f32 more_Syr2k_fast_nc_param_2,
+	.param .f32 more_Syr2k_fast_nc_param_3,
+	.param .u64 more_Syr2k_fast_nc_param_4,
+	.param .s64 more_Syr2k_fast_nc_param_5,
+	.param .u64 more_Syr2k_fast_nc_param_6,
+	.param .s64 more_Syr2k_fast_nc_param_7,
+	.param .u64 more_Syr2k_fast_nc_param_8,
+	.param .s64 more_Syr2k_fast_nc_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<32>;
+	.reg .b32 %r<42>;
+	.reg .b64 %rd<57>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_Syr2k_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.lt.s64 %p1, %rd2, %rd1;
+	setp.lt.s64 %p2, %rd7, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd8, [more_Syr2k_fast_nc_param_9];
+	mul.lo.s64 %rd9, %rd2, %rd1;
+	add.s64 %rd10, %rd9, %rd7;
+	mov.b64 %rd11, %rd10;
+	mov.b64 %rd12, %rd8;
+	setp.lt.u64 %p4, %rd11, %rd12;
+	@!%p4 bra $L_7;
+$L_6:
+	ld.param.s64 %rd24, [more_Syr2k_fast_nc_param_1];
+	ld.param.f32 %r26, [more_Syr2k_fast_nc_param_2];
+	ld.param.f32 %r27, [more_Syr2k_fast_nc_param_3];
+	ld.param.u64 %rd25, [more_Syr2k_fast_nc_param_4];
+	cvta.to.global.u64 %rd25, %rd25;
+	ld.param.s64 %rd26, [more_Syr2k_fast_nc_param_5];
+	ld.param.u64 %rd27, [more_Syr2k_fast_nc_param_6];
+	cvta.to.global.u64 %rd27, %rd27;
+	ld.param.s64 %rd28, [more_Syr2k_fast_nc_param_7];
+	ld.param.u64 %rd29, [more_Syr2k_fast_nc_param_8];
+	cvta.to.global.u64 %rd29, %rd29;
+	mov.b64 %rd30, 4;
+	mul.lo.s64 %rd31, %rd10, %rd30;
+	add.s64 %rd32, %rd29, %rd31;
+	ld.global.f32 %r28, [%rd32];
+	mul.f32 %r29, %r28, %r27;
+	mov.b64 %rd33, 0;
+	mul.lo.s64 %rd34, %rd2, %rd24;
+	mov.b64 %rd35, %rd26;
+	mul.lo.s64 %rd36, %rd7, %rd24;
+	mov.b64 %rd37, %rd28;
+	mov.b64 %rd38, -1099511627776;
+	setp.ge.s64 %p6, %rd24, %rd38;
+	mov.b64 %rd39, 1099511627776;
+	setp.le.s64 %p7, %rd24, %rd39;
+	and.pred %p8, %p6, %p7;
+	mov.b64 %rd40, 1;
+	sub.s64 %rd41, %rd24, %rd40;
+	setp.ge.s64 %p9, %rd34, %rd38;
+	and.pred %p10, %p8, %p9;
+	setp.le.s64 %p11, %rd34, %rd39;
+	and.pred %p12, %p10, %p11;
+	add.s64 %rd42, %rd41, %rd34;
+	setp.ge.s64 %p13, %rd34, %rd33;
+	and.pred %p14, %p12, %p13;
+	mov.b64 %rd43, %rd42;
+	setp.lt.u64 %p15, %rd43, %rd35;
+	and.pred %p16, %p14, %p15;
+	setp.ge.s64 %p17, %rd36, %rd38;
+	and.pred %p18, %p16, %p17;
+	setp.le.s64 %p19, %rd36, %rd39;
+	and.pred %p20, %p18, %p19;
+	add.s64 %rd44, %rd41, %rd36;
+	setp.ge.s64 %p21, %rd36, %rd33;
+	and.pred %p22, %p20, %p21;
+	mov.b64 %rd45, %rd44;
+	setp.lt.u64 %p23, %rd45, %rd37;
+	and.pred %p24, %p22, %p23;
+	and.pred %p25, %p24, %p13;
+	setp.lt.u64 %p26, %rd43, %rd37;
+	and.pred %p27, %p25, %p26;
+	and.pred %p28, %p27, %p21;
+	setp.lt.u64 %p29, %rd45, %rd35;
+	and.pred %p30, %p28, %p29;
+	@%p30 bra $E_6_1;
+	mov.b32 %r13, %r29;
+	mov.b64 %rd14, %rd33;
+	bra $L_3;
+$E_6_1:
+	mov.b32 %r31, %r29;
+	mov.b64 %rd47, %rd33;
+$L_8:
+	mov.b32 %r30, %r31;
+	mov.b64 %rd46, %rd47;
+	setp.lt.s64 %p31, %rd46, %rd24;
+	@!%p31 bra $L_11;
+$L_9:
+	add.s64 %rd48, %rd34, %rd46;
+	mul.lo.s64 %rd49, %rd48, %rd30;
+	add.s64 %rd50, %rd25, %rd49;
+	ld.global.nc.f32 %r32, [%rd50];
+	mul.f32 %r33, %r26, %r32;
+	add.s64 %rd51, %rd36, %rd46;
+	mul.lo.s64 %rd52, %rd51, %rd30;
+	add.s64 %rd53, %rd27, %rd52;
+	ld.global.nc.f32 %r34, [%rd53];
+	mul.f32 %r35, %r33, %r34;
+	add.s64 %rd54, %rd27, %rd49;
+	ld.global.nc.f32 %r36, [%rd54];
+	mul.f32 %r37, %r26, %r36;
+	add.s64 %rd55, %rd25, %rd52;
+	ld.global.nc.f32 %r38, [%rd55];
+	mul.f32 %r39, %r37, %r38;
+	add.f32 %r40, %r35, %r39;
+	add.f32 %r41, %r30, %r40;
+	add.s64 %rd56, %rd46, %rd40;
+	mov.b32 %r31, %r41;
+	mov.b64 %rd47, %rd56;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r12, %r13;
+	mov.b64 %rd13, %rd14;
+	setp.lt.s64 %p5, %rd13, %rd24;
+	@!%p5 bra $L_10;
+$L_4:
+	add.s64 %rd15, %rd34, %rd13;
+	add.s64 %rd16, %rd36, %rd13;
+	mul.lo.s64 %rd17, %rd15, %rd30;
+	add.s64 %rd18, %rd25, %rd17;
+	ld.global.nc.f32 %r14, [%rd18];
+	mul.f32 %r15, %r26, %r14;
+	mul.lo.s64 %rd19, %rd16, %rd30;
+	add.s64 %rd20, %rd27, %rd19;
+	ld.global.nc.f32 %r16, [%rd20];
+	mul.f32 %r17, %r15, %r16;
+	add.s64 %rd21, %rd27, %rd17;
+	ld.global.nc.f32 %r18, [%rd21];
+	mul.f32 %r19, %r26, %r18;
+	add.s64 %rd22, %rd25, %rd19;
+	ld.global.nc.f32 %r20, [%rd22];
+	mul.f32 %r21, %r19, %r20;
+	add.f32 %r22, %r17, %r21;
+	add.f32 %r23, %r12, %r22;
+	add.s64 %rd23, %rd13, %rd40;
+	mov.b32 %r13, %r23;
+	mov.b64 %rd14, %rd23;
+	bra $L_3;
+$L_5:
+	mov.b32 %r24, %r25;
+	st.global.f32 [%rd32], %r24;
+	bra $L_2;
+$L_10:
+	mov.b32 %r25, %r12;
+	bra $L_5;
+$L_11:
+	mov.b32 %r25, %r30;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 30;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd10;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_2:
+	exit;
+}
+
 // more_Doitgen
 .visible .entry more_Doitgen(
 	.param .s64 more_Doitgen_param_0,
@@ -3771,6 +4833,418 @@ $L_15:
 	st.global.u64 [%trap+40], %rd13;
 	membar.gl;
 $T_5:
+	exit;
+}
+
+// more_Doitgen_fast
+.visible .entry more_Doitgen_fast(
+	.param .s64 more_Doitgen_fast_param_0,
+	.param .s64 more_Doitgen_fast_param_1,
+	.param .s64 more_Doitgen_fast_param_2,
+	.param .u64 more_Doitgen_fast_param_3,
+	.param .s64 more_Doitgen_fast_param_4,
+	.param .u64 more_Doitgen_fast_param_5,
+	.param .s64 more_Doitgen_fast_param_6,
+	.param .u64 more_Doitgen_fast_param_7,
+	.param .s64 more_Doitgen_fast_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<27>;
+	.reg .b64 %rd<57>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_Doitgen_fast_param_1];
+	ld.param.s64 %rd2, [more_Doitgen_fast_param_2];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	setp.lt.s64 %p1, %rd7, %rd2;
+	setp.lt.s64 %p2, %rd8, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [more_Doitgen_fast_param_0];
+	ld.param.u64 %rd10, [more_Doitgen_fast_param_3];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [more_Doitgen_fast_param_4];
+	ld.param.u64 %rd12, [more_Doitgen_fast_param_5];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [more_Doitgen_fast_param_6];
+	ld.param.u64 %rd14, [more_Doitgen_fast_param_7];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [more_Doitgen_fast_param_8];
+	mov.b32 %r12, 0f00000000;
+	mov.b64 %rd16, 0;
+	mul.lo.s64 %rd17, %rd9, %rd1;
+	add.s64 %rd18, %rd17, %rd8;
+	mul.lo.s64 %rd19, %rd18, %rd2;
+	mov.b64 %rd20, %rd11;
+	mov.b64 %rd21, %rd13;
+	mov.b64 %rd22, -1099511627776;
+	setp.ge.s64 %p4, %rd2, %rd22;
+	mov.b64 %rd23, 1099511627776;
+	setp.le.s64 %p5, %rd2, %rd23;
+	and.pred %p6, %p4, %p5;
+	mov.b64 %rd24, 1;
+	sub.s64 %rd25, %rd2, %rd24;
+	setp.ge.s64 %p7, %rd19, %rd22;
+	and.pred %p8, %p6, %p7;
+	setp.le.s64 %p9, %rd19, %rd23;
+	and.pred %p10, %p8, %p9;
+	add.s64 %rd26, %rd25, %rd19;
+	setp.ge.s64 %p11, %rd19, %rd16;
+	and.pred %p12, %p10, %p11;
+	mov.b64 %rd27, %rd26;
+	setp.lt.u64 %p13, %rd27, %rd20;
+	and.pred %p14, %p12, %p13;
+	@%p14 bra $E_1_1;
+	mov.b32 %r14, %r12;
+	mov.b64 %rd29, %rd16;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r22, %r12;
+	mov.b64 %rd46, %rd16;
+$L_8:
+	mov.b32 %r21, %r22;
+	mov.b64 %rd45, %rd46;
+	setp.lt.s64 %p17, %rd45, %rd2;
+	@!%p17 bra $L_13;
+$L_9:
+	mul.lo.s64 %rd47, %rd45, %rd2;
+	add.s64 %rd48, %rd47, %rd7;
+	mov.b64 %rd49, %rd48;
+	setp.lt.u64 %p18, %rd49, %rd21;
+	@!%p18 bra $L_11;
+$L_10:
+	add.s64 %rd50, %rd19, %rd45;
+	mov.b64 %rd51, 4;
+	mul.lo.s64 %rd52, %rd50, %rd51;
+	add.s64 %rd53, %rd10, %rd52;
+	ld.global.f32 %r23, [%rd53];
+	mul.lo.s64 %rd54, %rd48, %rd51;
+	add.s64 %rd55, %rd12, %rd54;
+	ld.global.f32 %r24, [%rd55];
+	mul.f32 %r25, %r23, %r24;
+	add.f32 %r26, %r21, %r25;
+	add.s64 %rd56, %rd45, %rd24;
+	mov.b32 %r22, %r26;
+	mov.b64 %rd46, %rd56;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd28, %rd29;
+	setp.lt.s64 %p15, %rd28, %rd2;
+	@!%p15 bra $L_12;
+$L_4:
+	add.s64 %rd30, %rd19, %rd28;
+	mul.lo.s64 %rd31, %rd28, %rd2;
+	add.s64 %rd32, %rd31, %rd7;
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd30, %rd33;
+	add.s64 %rd35, %rd10, %rd34;
+	ld.global.f32 %r15, [%rd35];
+	mul.lo.s64 %rd36, %rd32, %rd33;
+	add.s64 %rd37, %rd12, %rd36;
+	ld.global.f32 %r16, [%rd37];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd38, %rd28, %rd24;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd29, %rd38;
+	bra $L_3;
+$L_5:
+	mov.b32 %r19, %r20;
+	add.s64 %rd39, %rd19, %rd7;
+	mov.b64 %rd40, %rd39;
+	mov.b64 %rd41, %rd15;
+	setp.lt.u64 %p16, %rd40, %rd41;
+	@!%p16 bra $L_7;
+$L_6:
+	mov.b64 %rd42, 4;
+	mul.lo.s64 %rd43, %rd39, %rd42;
+	add.s64 %rd44, %rd14, %rd43;
+	st.global.f32 [%rd44], %r19;
+	bra $L_2;
+$L_12:
+	mov.b32 %r20, %r13;
+	bra $L_5;
+$L_13:
+	mov.b32 %r20, %r21;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 38;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_2:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 37;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd48;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// more_Doitgen_fast_nc
+.visible .entry more_Doitgen_fast_nc(
+	.param .s64 more_Doitgen_fast_nc_param_0,
+	.param .s64 more_Doitgen_fast_nc_param_1,
+	.param .s64 more_Doitgen_fast_nc_param_2,
+	.param .u64 more_Doitgen_fast_nc_param_3,
+	.param .s64 more_Doitgen_fast_nc_param_4,
+	.param .u64 more_Doitgen_fast_nc_param_5,
+	.param .s64 more_Doitgen_fast_nc_param_6,
+	.param .u64 more_Doitgen_fast_nc_param_7,
+	.param .s64 more_Doitgen_fast_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<19>;
+	.reg .b32 %r<27>;
+	.reg .b64 %rd<57>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_Doitgen_fast_nc_param_1];
+	ld.param.s64 %rd2, [more_Doitgen_fast_nc_param_2];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	setp.lt.s64 %p1, %rd7, %rd2;
+	setp.lt.s64 %p2, %rd8, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd9, [more_Doitgen_fast_nc_param_0];
+	ld.param.u64 %rd10, [more_Doitgen_fast_nc_param_3];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [more_Doitgen_fast_nc_param_4];
+	ld.param.u64 %rd12, [more_Doitgen_fast_nc_param_5];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [more_Doitgen_fast_nc_param_6];
+	ld.param.u64 %rd14, [more_Doitgen_fast_nc_param_7];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [more_Doitgen_fast_nc_param_8];
+	mov.b32 %r12, 0f00000000;
+	mov.b64 %rd16, 0;
+	mul.lo.s64 %rd17, %rd9, %rd1;
+	add.s64 %rd18, %rd17, %rd8;
+	mul.lo.s64 %rd19, %rd18, %rd2;
+	mov.b64 %rd20, %rd11;
+	mov.b64 %rd21, %rd13;
+	mov.b64 %rd22, -1099511627776;
+	setp.ge.s64 %p4, %rd2, %rd22;
+	mov.b64 %rd23, 1099511627776;
+	setp.le.s64 %p5, %rd2, %rd23;
+	and.pred %p6, %p4, %p5;
+	mov.b64 %rd24, 1;
+	sub.s64 %rd25, %rd2, %rd24;
+	setp.ge.s64 %p7, %rd19, %rd22;
+	and.pred %p8, %p6, %p7;
+	setp.le.s64 %p9, %rd19, %rd23;
+	and.pred %p10, %p8, %p9;
+	add.s64 %rd26, %rd25, %rd19;
+	setp.ge.s64 %p11, %rd19, %rd16;
+	and.pred %p12, %p10, %p11;
+	mov.b64 %rd27, %rd26;
+	setp.lt.u64 %p13, %rd27, %rd20;
+	and.pred %p14, %p12, %p13;
+	@%p14 bra $E_1_1;
+	mov.b32 %r14, %r12;
+	mov.b64 %rd29, %rd16;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r22, %r12;
+	mov.b64 %rd46, %rd16;
+$L_8:
+	mov.b32 %r21, %r22;
+	mov.b64 %rd45, %rd46;
+	setp.lt.s64 %p17, %rd45, %rd2;
+	@!%p17 bra $L_13;
+$L_9:
+	mul.lo.s64 %rd47, %rd45, %rd2;
+	add.s64 %rd48, %rd47, %rd7;
+	mov.b64 %rd49, %rd48;
+	setp.lt.u64 %p18, %rd49, %rd21;
+	@!%p18 bra $L_11;
+$L_10:
+	add.s64 %rd50, %rd19, %rd45;
+	mov.b64 %rd51, 4;
+	mul.lo.s64 %rd52, %rd50, %rd51;
+	add.s64 %rd53, %rd10, %rd52;
+	ld.global.nc.f32 %r23, [%rd53];
+	mul.lo.s64 %rd54, %rd48, %rd51;
+	add.s64 %rd55, %rd12, %rd54;
+	ld.global.nc.f32 %r24, [%rd55];
+	mul.f32 %r25, %r23, %r24;
+	add.f32 %r26, %r21, %r25;
+	add.s64 %rd56, %rd45, %rd24;
+	mov.b32 %r22, %r26;
+	mov.b64 %rd46, %rd56;
+	bra $L_8;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd28, %rd29;
+	setp.lt.s64 %p15, %rd28, %rd2;
+	@!%p15 bra $L_12;
+$L_4:
+	add.s64 %rd30, %rd19, %rd28;
+	mul.lo.s64 %rd31, %rd28, %rd2;
+	add.s64 %rd32, %rd31, %rd7;
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd30, %rd33;
+	add.s64 %rd35, %rd10, %rd34;
+	ld.global.nc.f32 %r15, [%rd35];
+	mul.lo.s64 %rd36, %rd32, %rd33;
+	add.s64 %rd37, %rd12, %rd36;
+	ld.global.nc.f32 %r16, [%rd37];
+	mul.f32 %r17, %r15, %r16;
+	add.f32 %r18, %r13, %r17;
+	add.s64 %rd38, %rd28, %rd24;
+	mov.b32 %r14, %r18;
+	mov.b64 %rd29, %rd38;
+	bra $L_3;
+$L_5:
+	mov.b32 %r19, %r20;
+	add.s64 %rd39, %rd19, %rd7;
+	mov.b64 %rd40, %rd39;
+	mov.b64 %rd41, %rd15;
+	setp.lt.u64 %p16, %rd40, %rd41;
+	@!%p16 bra $L_7;
+$L_6:
+	mov.b64 %rd42, 4;
+	mul.lo.s64 %rd43, %rd39, %rd42;
+	add.s64 %rd44, %rd14, %rd43;
+	st.global.f32 [%rd44], %r19;
+	bra $L_2;
+$L_12:
+	mov.b32 %r20, %r13;
+	bra $L_5;
+$L_13:
+	mov.b32 %r20, %r21;
+	bra $L_5;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 38;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_2:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 37;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd48;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_3:
 	exit;
 }
 
@@ -4392,6 +5866,152 @@ $T_3:
 	exit;
 }
 
+// more_GramQ_fast
+.visible .entry more_GramQ_fast(
+	.param .s64 more_GramQ_fast_param_0,
+	.param .s64 more_GramQ_fast_param_1,
+	.param .s64 more_GramQ_fast_param_2,
+	.param .u64 more_GramQ_fast_param_3,
+	.param .s64 more_GramQ_fast_param_4,
+	.param .u64 more_GramQ_fast_param_5,
+	.param .s64 more_GramQ_fast_param_6,
+	.param .u64 more_GramQ_fast_param_7,
+	.param .s64 more_GramQ_fast_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<23>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_GramQ_fast_param_2];
+	mov.b64 %rd2, 0;
+	setp.lt.s64 %p1, %rd1, %rd2;
+	@!%p1 bra $L_3;
+$L_1:
+$L_6:
+	ret;
+$L_2:
+	ld.param.s64 %rd3, [more_GramQ_fast_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd4, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd5, %r2;
+	mul.wide.u32 %rd6, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd7, %r3;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p2, %rd8, %rd3;
+	@!%p2 bra $L_5;
+$L_4:
+	ld.param.u64 %rd10, [more_GramQ_fast_param_3];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [more_GramQ_fast_param_5];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [more_GramQ_fast_param_7];
+	cvta.to.global.u64 %rd12, %rd12;
+	mul.lo.s64 %rd13, %rd8, %rd9;
+	add.s64 %rd14, %rd13, %rd1;
+	mul.lo.s64 %rd15, %rd1, %rd9;
+	add.s64 %rd16, %rd15, %rd1;
+	mov.b64 %rd17, 4;
+	mul.lo.s64 %rd18, %rd14, %rd17;
+	add.s64 %rd19, %rd10, %rd18;
+	ld.global.f32 %r4, [%rd19];
+	mul.lo.s64 %rd20, %rd16, %rd17;
+	add.s64 %rd21, %rd11, %rd20;
+	ld.global.f32 %r5, [%rd21];
+	div.rn.f32 %r6, %r4, %r5;
+	add.s64 %rd22, %rd12, %rd18;
+	st.global.f32 [%rd22], %r6;
+$L_5:
+	bra $L_6;
+$L_3:
+	ld.param.s64 %rd9, [more_GramQ_fast_param_1];
+	setp.ge.s64 %p3, %rd1, %rd9;
+	@%p3 bra $L_1;
+	bra $L_2;
+}
+
+// more_GramQ_fast_nc
+.visible .entry more_GramQ_fast_nc(
+	.param .s64 more_GramQ_fast_nc_param_0,
+	.param .s64 more_GramQ_fast_nc_param_1,
+	.param .s64 more_GramQ_fast_nc_param_2,
+	.param .u64 more_GramQ_fast_nc_param_3,
+	.param .s64 more_GramQ_fast_nc_param_4,
+	.param .u64 more_GramQ_fast_nc_param_5,
+	.param .s64 more_GramQ_fast_nc_param_6,
+	.param .u64 more_GramQ_fast_nc_param_7,
+	.param .s64 more_GramQ_fast_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<23>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_GramQ_fast_nc_param_2];
+	mov.b64 %rd2, 0;
+	setp.lt.s64 %p1, %rd1, %rd2;
+	@!%p1 bra $L_3;
+$L_1:
+$L_6:
+	ret;
+$L_2:
+	ld.param.s64 %rd3, [more_GramQ_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd4, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd5, %r2;
+	mul.wide.u32 %rd6, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd7, %r3;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p2, %rd8, %rd3;
+	@!%p2 bra $L_5;
+$L_4:
+	ld.param.u64 %rd10, [more_GramQ_fast_nc_param_3];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [more_GramQ_fast_nc_param_5];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [more_GramQ_fast_nc_param_7];
+	cvta.to.global.u64 %rd12, %rd12;
+	mul.lo.s64 %rd13, %rd8, %rd9;
+	add.s64 %rd14, %rd13, %rd1;
+	mul.lo.s64 %rd15, %rd1, %rd9;
+	add.s64 %rd16, %rd15, %rd1;
+	mov.b64 %rd17, 4;
+	mul.lo.s64 %rd18, %rd14, %rd17;
+	add.s64 %rd19, %rd10, %rd18;
+	ld.global.nc.f32 %r4, [%rd19];
+	mul.lo.s64 %rd20, %rd16, %rd17;
+	add.s64 %rd21, %rd11, %rd20;
+	ld.global.nc.f32 %r5, [%rd21];
+	div.rn.f32 %r6, %r4, %r5;
+	add.s64 %rd22, %rd12, %rd18;
+	st.global.f32 [%rd22], %r6;
+$L_5:
+	bra $L_6;
+$L_3:
+	ld.param.s64 %rd9, [more_GramQ_fast_nc_param_1];
+	setp.ge.s64 %p3, %rd1, %rd9;
+	@%p3 bra $L_1;
+	bra $L_2;
+}
+
 // more_GramUpdate
 .visible .entry more_GramUpdate(
 	.param .s64 more_GramUpdate_param_0,
@@ -5005,6 +6625,302 @@ $L_17:
 	st.global.u64 [%trap+40], %rd10;
 	membar.gl;
 $T_5:
+	exit;
+}
+
+// more_GramUpdate_fast
+.visible .entry more_GramUpdate_fast(
+	.param .s64 more_GramUpdate_fast_param_0,
+	.param .s64 more_GramUpdate_fast_param_1,
+	.param .s64 more_GramUpdate_fast_param_2,
+	.param .u64 more_GramUpdate_fast_param_3,
+	.param .s64 more_GramUpdate_fast_param_4,
+	.param .u64 more_GramUpdate_fast_param_5,
+	.param .s64 more_GramUpdate_fast_param_6,
+	.param .u64 more_GramUpdate_fast_param_7,
+	.param .s64 more_GramUpdate_fast_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<15>;
+	.reg .b64 %rd<53>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_GramUpdate_fast_param_1];
+	ld.param.s64 %rd2, [more_GramUpdate_fast_param_2];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.gt.s64 %p1, %rd7, %rd2;
+	setp.lt.s64 %p2, %rd7, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd8, [more_GramUpdate_fast_param_0];
+	ld.param.u64 %rd9, [more_GramUpdate_fast_param_3];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [more_GramUpdate_fast_param_5];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [more_GramUpdate_fast_param_6];
+	ld.param.u64 %rd12, [more_GramUpdate_fast_param_7];
+	cvta.to.global.u64 %rd12, %rd12;
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd13, 0;
+	mov.b64 %rd14, 1;
+	mul.lo.s64 %rd15, %rd14, %rd1;
+	mul.lo.s64 %rd16, %rd13, %rd1;
+	add.s64 %rd17, %rd16, %rd2;
+	add.s64 %rd18, %rd16, %rd7;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd20, %rd13;
+	mov.b64 %rd22, %rd17;
+	mov.b64 %rd24, %rd18;
+$L_3:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd19, %rd20;
+	mov.b64 %rd21, %rd22;
+	mov.b64 %rd23, %rd24;
+	setp.lt.s64 %p4, %rd19, %rd8;
+	@!%p4 bra $L_5;
+$L_4:
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd21, %rd25;
+	add.s64 %rd27, %rd12, %rd26;
+	ld.global.f32 %r7, [%rd27];
+	mul.lo.s64 %rd28, %rd23, %rd25;
+	add.s64 %rd29, %rd9, %rd28;
+	ld.global.f32 %r8, [%rd29];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd30, %rd19, %rd14;
+	add.s64 %rd31, %rd21, %rd15;
+	add.s64 %rd32, %rd23, %rd15;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd20, %rd30;
+	mov.b64 %rd22, %rd31;
+	mov.b64 %rd24, %rd32;
+	bra $L_3;
+$L_2:
+	ret;
+$L_5:
+	mul.lo.s64 %rd33, %rd2, %rd1;
+	add.s64 %rd34, %rd33, %rd7;
+	mov.b64 %rd35, %rd34;
+	mov.b64 %rd36, %rd11;
+	setp.lt.u64 %p5, %rd35, %rd36;
+	@!%p5 bra $L_9;
+$L_8:
+	mov.b64 %rd50, 4;
+	mul.lo.s64 %rd51, %rd34, %rd50;
+	add.s64 %rd52, %rd10, %rd51;
+	st.global.f32 [%rd52], %r5;
+	mov.b64 %rd38, %rd13;
+	mov.b64 %rd40, %rd17;
+	mov.b64 %rd42, %rd18;
+$L_6:
+	mov.b64 %rd37, %rd38;
+	mov.b64 %rd39, %rd40;
+	mov.b64 %rd41, %rd42;
+	setp.lt.s64 %p6, %rd37, %rd8;
+	@!%p6 bra $L_2;
+$L_7:
+	mul.lo.s64 %rd43, %rd39, %rd50;
+	add.s64 %rd44, %rd12, %rd43;
+	ld.global.f32 %r11, [%rd44];
+	mul.f32 %r12, %r11, %r5;
+	mul.lo.s64 %rd45, %rd41, %rd50;
+	add.s64 %rd46, %rd9, %rd45;
+	ld.global.f32 %r13, [%rd46];
+	sub.f32 %r14, %r13, %r12;
+	st.global.f32 [%rd46], %r14;
+	add.s64 %rd47, %rd37, %rd14;
+	add.s64 %rd48, %rd39, %rd15;
+	add.s64 %rd49, %rd41, %rd15;
+	mov.b64 %rd38, %rd47;
+	mov.b64 %rd40, %rd48;
+	mov.b64 %rd42, %rd49;
+	bra $L_6;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 47;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd34;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// more_GramUpdate_fast_nc
+.visible .entry more_GramUpdate_fast_nc(
+	.param .s64 more_GramUpdate_fast_nc_param_0,
+	.param .s64 more_GramUpdate_fast_nc_param_1,
+	.param .s64 more_GramUpdate_fast_nc_param_2,
+	.param .u64 more_GramUpdate_fast_nc_param_3,
+	.param .s64 more_GramUpdate_fast_nc_param_4,
+	.param .u64 more_GramUpdate_fast_nc_param_5,
+	.param .s64 more_GramUpdate_fast_nc_param_6,
+	.param .u64 more_GramUpdate_fast_nc_param_7,
+	.param .s64 more_GramUpdate_fast_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<15>;
+	.reg .b64 %rd<53>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [more_GramUpdate_fast_nc_param_1];
+	ld.param.s64 %rd2, [more_GramUpdate_fast_nc_param_2];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.gt.s64 %p1, %rd7, %rd2;
+	setp.lt.s64 %p2, %rd7, %rd1;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.s64 %rd8, [more_GramUpdate_fast_nc_param_0];
+	ld.param.u64 %rd9, [more_GramUpdate_fast_nc_param_3];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [more_GramUpdate_fast_nc_param_5];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [more_GramUpdate_fast_nc_param_6];
+	ld.param.u64 %rd12, [more_GramUpdate_fast_nc_param_7];
+	cvta.to.global.u64 %rd12, %rd12;
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd13, 0;
+	mov.b64 %rd14, 1;
+	mul.lo.s64 %rd15, %rd14, %rd1;
+	mul.lo.s64 %rd16, %rd13, %rd1;
+	add.s64 %rd17, %rd16, %rd2;
+	add.s64 %rd18, %rd16, %rd7;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd20, %rd13;
+	mov.b64 %rd22, %rd17;
+	mov.b64 %rd24, %rd18;
+$L_3:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd19, %rd20;
+	mov.b64 %rd21, %rd22;
+	mov.b64 %rd23, %rd24;
+	setp.lt.s64 %p4, %rd19, %rd8;
+	@!%p4 bra $L_5;
+$L_4:
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd21, %rd25;
+	add.s64 %rd27, %rd12, %rd26;
+	ld.global.nc.f32 %r7, [%rd27];
+	mul.lo.s64 %rd28, %rd23, %rd25;
+	add.s64 %rd29, %rd9, %rd28;
+	ld.global.f32 %r8, [%rd29];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd30, %rd19, %rd14;
+	add.s64 %rd31, %rd21, %rd15;
+	add.s64 %rd32, %rd23, %rd15;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd20, %rd30;
+	mov.b64 %rd22, %rd31;
+	mov.b64 %rd24, %rd32;
+	bra $L_3;
+$L_2:
+	ret;
+$L_5:
+	mul.lo.s64 %rd33, %rd2, %rd1;
+	add.s64 %rd34, %rd33, %rd7;
+	mov.b64 %rd35, %rd34;
+	mov.b64 %rd36, %rd11;
+	setp.lt.u64 %p5, %rd35, %rd36;
+	@!%p5 bra $L_9;
+$L_8:
+	mov.b64 %rd50, 4;
+	mul.lo.s64 %rd51, %rd34, %rd50;
+	add.s64 %rd52, %rd10, %rd51;
+	st.global.f32 [%rd52], %r5;
+	mov.b64 %rd38, %rd13;
+	mov.b64 %rd40, %rd17;
+	mov.b64 %rd42, %rd18;
+$L_6:
+	mov.b64 %rd37, %rd38;
+	mov.b64 %rd39, %rd40;
+	mov.b64 %rd41, %rd42;
+	setp.lt.s64 %p6, %rd37, %rd8;
+	@!%p6 bra $L_2;
+$L_7:
+	mul.lo.s64 %rd43, %rd39, %rd50;
+	add.s64 %rd44, %rd12, %rd43;
+	ld.global.nc.f32 %r11, [%rd44];
+	mul.f32 %r12, %r11, %r5;
+	mul.lo.s64 %rd45, %rd41, %rd50;
+	add.s64 %rd46, %rd9, %rd45;
+	ld.global.f32 %r13, [%rd46];
+	sub.f32 %r14, %r13, %r12;
+	st.global.f32 [%rd46], %r14;
+	add.s64 %rd47, %rd37, %rd14;
+	add.s64 %rd48, %rd39, %rd15;
+	add.s64 %rd49, %rd41, %rd15;
+	mov.b64 %rd38, %rd47;
+	mov.b64 %rd40, %rd48;
+	mov.b64 %rd42, %rd49;
+	bra $L_6;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 47;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd34;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_1:
 	exit;
 }
 
@@ -16702,7 +18618,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:16705:1*/
+	/*line gpukvet_gen.go:18621:1*/
 	return thread, block
 }
 
@@ -16815,7 +18731,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:16818:1*/
+	/*line gpukvet_gen.go:18734:1*/
 	return thread, block
 }
 
@@ -16861,7 +18777,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:16864:1*/
+	/*line gpukvet_gen.go:18780:1*/
 	return thread, block
 }
 
@@ -16902,7 +18818,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:16905:1*/
+	/*line gpukvet_gen.go:18821:1*/
 	return thread, block
 }
 
@@ -16948,7 +18864,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:16951:1*/
+	/*line gpukvet_gen.go:18867:1*/
 	return thread, block
 }
 
@@ -16997,7 +18913,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:17000:1*/
+	/*line gpukvet_gen.go:18916:1*/
 	return thread, block
 }
 
@@ -17215,7 +19131,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:17218:1*/
+	/*line gpukvet_gen.go:19134:1*/
 	return thread, block
 }
 
@@ -17438,7 +19354,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:17441:1*/
+	/*line gpukvet_gen.go:19357:1*/
 	return thread, block
 }
 
@@ -17486,7 +19402,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:17489:1*/
+	/*line gpukvet_gen.go:19405:1*/
 	return thread, block
 }
 
@@ -17531,7 +19447,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:17534:1*/
+	/*line gpukvet_gen.go:19450:1*/
 	return thread, block
 }
 
@@ -17639,6 +19555,6 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:17642:1*/
+	/*line gpukvet_gen.go:19558:1*/
 	return thread, block
 }

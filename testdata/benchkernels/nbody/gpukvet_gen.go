@@ -688,6 +688,530 @@ $T_3:
 	exit;
 }
 
+// nbody_Step_fast
+.visible .entry nbody_Step_fast(
+	.param .f32 nbody_Step_fast_param_0,
+	.param .f32 nbody_Step_fast_param_1,
+	.param .u64 nbody_Step_fast_param_2,
+	.param .s64 nbody_Step_fast_param_3,
+	.param .u64 nbody_Step_fast_param_4,
+	.param .s64 nbody_Step_fast_param_5,
+	.param .u64 nbody_Step_fast_param_6,
+	.param .s64 nbody_Step_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<90>;
+	.reg .b64 %rd<63>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.f32 %r1, [nbody_Step_fast_param_0];
+	ld.param.f32 %r2, [nbody_Step_fast_param_1];
+	ld.param.u64 %rd1, [nbody_Step_fast_param_2];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.s64 %rd2, [nbody_Step_fast_param_3];
+	ld.param.u64 %rd3, [nbody_Step_fast_param_4];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [nbody_Step_fast_param_5];
+	ld.param.u64 %rd5, [nbody_Step_fast_param_6];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [nbody_Step_fast_param_7];
+	mov.u64 %rd7, __gpukvet_shared_0;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd8, %r3;
+	mov.u32 %r4, %ntid.x;
+	cvt.u64.u32 %rd9, %r4;
+	mul.wide.u32 %rd10, %r3, %r4;
+	mov.u32 %r5, %tid.x;
+	cvt.u64.u32 %rd11, %r5;
+	add.s64 %rd12, %rd10, %rd11;
+	mov.b32 %r6, 0f00000000;
+	mov.b64 %rd13, 4;
+	mov.b64 %rd14, 8;
+	mov.b64 %rd15, 12;
+	setp.lt.s64 %p1, %rd12, %rd2;
+	@%p1 bra $L_1;
+	mov.b32 %r12, %r6;
+	mov.b32 %r14, %r6;
+	mov.b32 %r16, %r6;
+	mov.b32 %r18, %r6;
+	bra $L_2;
+$L_1:
+	mov.b64 %rd16, 16;
+	mul.lo.s64 %rd17, %rd12, %rd16;
+	add.s64 %rd18, %rd1, %rd17;
+	ld.global.f32 %r7, [%rd18];
+	add.s64 %rd19, %rd18, %rd13;
+	ld.global.f32 %r8, [%rd19];
+	add.s64 %rd20, %rd18, %rd14;
+	ld.global.f32 %r9, [%rd20];
+	add.s64 %rd21, %rd18, %rd15;
+	ld.global.f32 %r10, [%rd21];
+	mov.b32 %r12, %r7;
+	mov.b32 %r14, %r8;
+	mov.b32 %r16, %r9;
+	mov.b32 %r18, %r10;
+$L_2:
+	mov.b32 %r11, %r12;
+	mov.b32 %r13, %r14;
+	mov.b32 %r15, %r16;
+	mov.b32 %r17, %r18;
+	mov.b64 %rd22, 0;
+	mov.b32 %r20, %r6;
+	mov.b32 %r22, %r6;
+	mov.b32 %r24, %r6;
+	mov.b64 %rd24, %rd22;
+$L_3:
+	mov.b32 %r19, %r20;
+	mov.b32 %r21, %r22;
+	mov.b32 %r23, %r24;
+	mov.b64 %rd23, %rd24;
+	setp.lt.s64 %p2, %rd23, %rd2;
+	@!%p2 bra $L_5;
+$L_4:
+	add.s64 %rd25, %rd23, %rd11;
+	setp.lt.s64 %p3, %rd25, %rd2;
+	@%p3 bra $L_6;
+	mov.b32 %r30, %r6;
+	mov.b32 %r32, %r6;
+	mov.b32 %r34, %r6;
+	mov.b32 %r36, %r6;
+	bra $L_7;
+$L_6:
+	mov.b64 %rd30, 16;
+	mul.lo.s64 %rd31, %rd25, %rd30;
+	add.s64 %rd32, %rd1, %rd31;
+	ld.global.f32 %r25, [%rd32];
+	add.s64 %rd33, %rd32, %rd13;
+	ld.global.f32 %r26, [%rd33];
+	add.s64 %rd34, %rd32, %rd14;
+	ld.global.f32 %r27, [%rd34];
+	add.s64 %rd35, %rd32, %rd15;
+	ld.global.f32 %r28, [%rd35];
+	mov.b32 %r30, %r25;
+	mov.b32 %r32, %r26;
+	mov.b32 %r34, %r27;
+	mov.b32 %r36, %r28;
+$L_7:
+	mov.b32 %r29, %r30;
+	mov.b32 %r31, %r32;
+	mov.b32 %r33, %r34;
+	mov.b32 %r35, %r36;
+	mov.b64 %rd36, 128;
+	mov.b32 %r37, %r5;
+	mov.b32 %r38, 16;
+	mul.lo.s32 %r39, %r37, %r38;
+	cvt.s64.s32 %rd37, %r39;
+	add.s64 %rd38, %rd7, %rd37;
+	st.shared.f32 [%rd38], %r29;
+	add.s64 %rd39, %rd38, %rd13;
+	st.shared.f32 [%rd39], %r31;
+	add.s64 %rd40, %rd38, %rd14;
+	st.shared.f32 [%rd40], %r33;
+	add.s64 %rd41, %rd38, %rd15;
+	st.shared.f32 [%rd41], %r35;
+	bar.sync 0;
+	mov.b32 %r41, %r19;
+	mov.b32 %r43, %r21;
+	mov.b32 %r45, %r23;
+	mov.b64 %rd43, %rd22;
+$L_8:
+	mov.b32 %r40, %r41;
+	mov.b32 %r42, %r43;
+	mov.b32 %r44, %r45;
+	mov.b64 %rd42, %rd43;
+	setp.lt.s64 %p6, %rd42, %rd36;
+	@!%p6 bra $L_10;
+$L_9:
+	cvt.u32.u64 %r46, %rd42;
+	mul.lo.s32 %r47, %r46, %r38;
+	cvt.s64.s32 %rd44, %r47;
+	add.s64 %rd45, %rd7, %rd44;
+	ld.shared.f32 %r48, [%rd45];
+	add.s64 %rd46, %rd45, %rd13;
+	ld.shared.f32 %r49, [%rd46];
+	add.s64 %rd47, %rd45, %rd14;
+	ld.shared.f32 %r50, [%rd47];
+	add.s64 %rd48, %rd45, %rd15;
+	ld.shared.f32 %r51, [%rd48];
+	sub.f32 %r52, %r48, %r11;
+	sub.f32 %r53, %r49, %r13;
+	sub.f32 %r54, %r50, %r15;
+	mul.f32 %r55, %r52, %r52;
+	mul.f32 %r56, %r53, %r53;
+	add.f32 %r57, %r55, %r56;
+	mul.f32 %r58, %r54, %r54;
+	add.f32 %r59, %r57, %r58;
+	add.f32 %r60, %r59, %r2;
+	sqrt.rn.f32 %r61, %r60;
+	mov.b32 %r62, 0f3F800000;
+	div.rn.f32 %r63, %r62, %r61;
+	mul.f32 %r64, %r51, %r63;
+	mul.f32 %r65, %r64, %r63;
+	mul.f32 %r66, %r65, %r63;
+	mul.f32 %r67, %r52, %r66;
+	add.f32 %r68, %r40, %r67;
+	mul.f32 %r69, %r53, %r66;
+	add.f32 %r70, %r42, %r69;
+	mul.f32 %r71, %r54, %r66;
+	add.f32 %r72, %r44, %r71;
+	mov.b32 %r73, 1;
+	add.s32 %r74, %r46, %r73;
+	cvt.s64.s32 %rd49, %r74;
+	mov.b32 %r41, %r68;
+	mov.b32 %r43, %r70;
+	mov.b32 %r45, %r72;
+	mov.b64 %rd43, %rd49;
+	bra $L_8;
+$L_5:
+	mov.b64 %rd26, 3;
+	mul.lo.s64 %rd27, %rd26, %rd12;
+	mov.b64 %rd28, 2;
+	add.s64 %rd29, %rd27, %rd28;
+	setp.lt.s64 %p4, %rd29, %rd4;
+	and.pred %p5, %p1, %p4;
+	@!%p5 bra $L_12;
+$L_11:
+	mul.lo.s64 %rd51, %rd27, %rd13;
+	add.s64 %rd52, %rd3, %rd51;
+	ld.global.f32 %r75, [%rd52];
+	mul.f32 %r76, %r19, %r1;
+	add.f32 %r77, %r75, %r76;
+	add.s64 %rd53, %rd52, %rd13;
+	ld.global.f32 %r78, [%rd53];
+	mul.f32 %r79, %r21, %r1;
+	add.f32 %r80, %r78, %r79;
+	add.s64 %rd54, %rd52, %rd14;
+	ld.global.f32 %r81, [%rd54];
+	mul.f32 %r82, %r23, %r1;
+	add.f32 %r83, %r81, %r82;
+	st.global.f32 [%rd52], %r77;
+	st.global.f32 [%rd53], %r80;
+	st.global.f32 [%rd54], %r83;
+	mov.b64 %rd55, %rd12;
+	mov.b64 %rd56, %rd6;
+	setp.lt.u64 %p7, %rd55, %rd56;
+	@!%p7 bra $L_14;
+$L_13:
+	mul.f32 %r84, %r77, %r1;
+	add.f32 %r85, %r11, %r84;
+	mul.f32 %r86, %r80, %r1;
+	add.f32 %r87, %r13, %r86;
+	mul.f32 %r88, %r83, %r1;
+	add.f32 %r89, %r15, %r88;
+	mov.b64 %rd57, 16;
+	mul.lo.s64 %rd58, %rd12, %rd57;
+	add.s64 %rd59, %rd5, %rd58;
+	st.global.f32 [%rd59], %r85;
+	add.s64 %rd60, %rd59, %rd13;
+	st.global.f32 [%rd60], %r87;
+	add.s64 %rd61, %rd59, %rd14;
+	st.global.f32 [%rd61], %r89;
+	add.s64 %rd62, %rd59, %rd15;
+	st.global.f32 [%rd62], %r17;
+$L_12:
+	ret;
+$L_10:
+	bar.sync 0;
+	add.s64 %rd50, %rd23, %rd36;
+	mov.b32 %r20, %r40;
+	mov.b32 %r22, %r42;
+	mov.b32 %r24, %r44;
+	mov.b64 %rd24, %rd50;
+	bra $L_3;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 10;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd12;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// nbody_Step_fast_nc
+.visible .entry nbody_Step_fast_nc(
+	.param .f32 nbody_Step_fast_nc_param_0,
+	.param .f32 nbody_Step_fast_nc_param_1,
+	.param .u64 nbody_Step_fast_nc_param_2,
+	.param .s64 nbody_Step_fast_nc_param_3,
+	.param .u64 nbody_Step_fast_nc_param_4,
+	.param .s64 nbody_Step_fast_nc_param_5,
+	.param .u64 nbody_Step_fast_nc_param_6,
+	.param .s64 nbody_Step_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<90>;
+	.reg .b64 %rd<63>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.f32 %r1, [nbody_Step_fast_nc_param_0];
+	ld.param.f32 %r2, [nbody_Step_fast_nc_param_1];
+	ld.param.u64 %rd1, [nbody_Step_fast_nc_param_2];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.s64 %rd2, [nbody_Step_fast_nc_param_3];
+	ld.param.u64 %rd3, [nbody_Step_fast_nc_param_4];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [nbody_Step_fast_nc_param_5];
+	ld.param.u64 %rd5, [nbody_Step_fast_nc_param_6];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [nbody_Step_fast_nc_param_7];
+	mov.u64 %rd7, __gpukvet_shared_0;
+	mov.u32 %r3, %ctaid.x;
+	cvt.u64.u32 %rd8, %r3;
+	mov.u32 %r4, %ntid.x;
+	cvt.u64.u32 %rd9, %r4;
+	mul.wide.u32 %rd10, %r3, %r4;
+	mov.u32 %r5, %tid.x;
+	cvt.u64.u32 %rd11, %r5;
+	add.s64 %rd12, %rd10, %rd11;
+	mov.b32 %r6, 0f00000000;
+	mov.b64 %rd13, 4;
+	mov.b64 %rd14, 8;
+	mov.b64 %rd15, 12;
+	setp.lt.s64 %p1, %rd12, %rd2;
+	@%p1 bra $L_1;
+	mov.b32 %r12, %r6;
+	mov.b32 %r14, %r6;
+	mov.b32 %r16, %r6;
+	mov.b32 %r18, %r6;
+	bra $L_2;
+$L_1:
+	mov.b64 %rd16, 16;
+	mul.lo.s64 %rd17, %rd12, %rd16;
+	add.s64 %rd18, %rd1, %rd17;
+	ld.global.nc.f32 %r7, [%rd18];
+	add.s64 %rd19, %rd18, %rd13;
+	ld.global.nc.f32 %r8, [%rd19];
+	add.s64 %rd20, %rd18, %rd14;
+	ld.global.nc.f32 %r9, [%rd20];
+	add.s64 %rd21, %rd18, %rd15;
+	ld.global.nc.f32 %r10, [%rd21];
+	mov.b32 %r12, %r7;
+	mov.b32 %r14, %r8;
+	mov.b32 %r16, %r9;
+	mov.b32 %r18, %r10;
+$L_2:
+	mov.b32 %r11, %r12;
+	mov.b32 %r13, %r14;
+	mov.b32 %r15, %r16;
+	mov.b32 %r17, %r18;
+	mov.b64 %rd22, 0;
+	mov.b32 %r20, %r6;
+	mov.b32 %r22, %r6;
+	mov.b32 %r24, %r6;
+	mov.b64 %rd24, %rd22;
+$L_3:
+	mov.b32 %r19, %r20;
+	mov.b32 %r21, %r22;
+	mov.b32 %r23, %r24;
+	mov.b64 %rd23, %rd24;
+	setp.lt.s64 %p2, %rd23, %rd2;
+	@!%p2 bra $L_5;
+$L_4:
+	add.s64 %rd25, %rd23, %rd11;
+	setp.lt.s64 %p3, %rd25, %rd2;
+	@%p3 bra $L_6;
+	mov.b32 %r30, %r6;
+	mov.b32 %r32, %r6;
+	mov.b32 %r34, %r6;
+	mov.b32 %r36, %r6;
+	bra $L_7;
+$L_6:
+	mov.b64 %rd30, 16;
+	mul.lo.s64 %rd31, %rd25, %rd30;
+	add.s64 %rd32, %rd1, %rd31;
+	ld.global.nc.f32 %r25, [%rd32];
+	add.s64 %rd33, %rd32, %rd13;
+	ld.global.nc.f32 %r26, [%rd33];
+	add.s64 %rd34, %rd32, %rd14;
+	ld.global.nc.f32 %r27, [%rd34];
+	add.s64 %rd35, %rd32, %rd15;
+	ld.global.nc.f32 %r28, [%rd35];
+	mov.b32 %r30, %r25;
+	mov.b32 %r32, %r26;
+	mov.b32 %r34, %r27;
+	mov.b32 %r36, %r28;
+$L_7:
+	mov.b32 %r29, %r30;
+	mov.b32 %r31, %r32;
+	mov.b32 %r33, %r34;
+	mov.b32 %r35, %r36;
+	mov.b64 %rd36, 128;
+	mov.b32 %r37, %r5;
+	mov.b32 %r38, 16;
+	mul.lo.s32 %r39, %r37, %r38;
+	cvt.s64.s32 %rd37, %r39;
+	add.s64 %rd38, %rd7, %rd37;
+	st.shared.f32 [%rd38], %r29;
+	add.s64 %rd39, %rd38, %rd13;
+	st.shared.f32 [%rd39], %r31;
+	add.s64 %rd40, %rd38, %rd14;
+	st.shared.f32 [%rd40], %r33;
+	add.s64 %rd41, %rd38, %rd15;
+	st.shared.f32 [%rd41], %r35;
+	bar.sync 0;
+	mov.b32 %r41, %r19;
+	mov.b32 %r43, %r21;
+	mov.b32 %r45, %r23;
+	mov.b64 %rd43, %rd22;
+$L_8:
+	mov.b32 %r40, %r41;
+	mov.b32 %r42, %r43;
+	mov.b32 %r44, %r45;
+	mov.b64 %rd42, %rd43;
+	setp.lt.s64 %p6, %rd42, %rd36;
+	@!%p6 bra $L_10;
+$L_9:
+	cvt.u32.u64 %r46, %rd42;
+	mul.lo.s32 %r47, %r46, %r38;
+	cvt.s64.s32 %rd44, %r47;
+	add.s64 %rd45, %rd7, %rd44;
+	ld.shared.f32 %r48, [%rd45];
+	add.s64 %rd46, %rd45, %rd13;
+	ld.shared.f32 %r49, [%rd46];
+	add.s64 %rd47, %rd45, %rd14;
+	ld.shared.f32 %r50, [%rd47];
+	add.s64 %rd48, %rd45, %rd15;
+	ld.shared.f32 %r51, [%rd48];
+	sub.f32 %r52, %r48, %r11;
+	sub.f32 %r53, %r49, %r13;
+	sub.f32 %r54, %r50, %r15;
+	mul.f32 %r55, %r52, %r52;
+	mul.f32 %r56, %r53, %r53;
+	add.f32 %r57, %r55, %r56;
+	mul.f32 %r58, %r54, %r54;
+	add.f32 %r59, %r57, %r58;
+	add.f32 %r60, %r59, %r2;
+	sqrt.rn.f32 %r61, %r60;
+	mov.b32 %r62, 0f3F800000;
+	div.rn.f32 %r63, %r62, %r61;
+	mul.f32 %r64, %r51, %r63;
+	mul.f32 %r65, %r64, %r63;
+	mul.f32 %r66, %r65, %r63;
+	mul.f32 %r67, %r52, %r66;
+	add.f32 %r68, %r40, %r67;
+	mul.f32 %r69, %r53, %r66;
+	add.f32 %r70, %r42, %r69;
+	mul.f32 %r71, %r54, %r66;
+	add.f32 %r72, %r44, %r71;
+	mov.b32 %r73, 1;
+	add.s32 %r74, %r46, %r73;
+	cvt.s64.s32 %rd49, %r74;
+	mov.b32 %r41, %r68;
+	mov.b32 %r43, %r70;
+	mov.b32 %r45, %r72;
+	mov.b64 %rd43, %rd49;
+	bra $L_8;
+$L_5:
+	mov.b64 %rd26, 3;
+	mul.lo.s64 %rd27, %rd26, %rd12;
+	mov.b64 %rd28, 2;
+	add.s64 %rd29, %rd27, %rd28;
+	setp.lt.s64 %p4, %rd29, %rd4;
+	and.pred %p5, %p1, %p4;
+	@!%p5 bra $L_12;
+$L_11:
+	mul.lo.s64 %rd51, %rd27, %rd13;
+	add.s64 %rd52, %rd3, %rd51;
+	ld.global.f32 %r75, [%rd52];
+	mul.f32 %r76, %r19, %r1;
+	add.f32 %r77, %r75, %r76;
+	add.s64 %rd53, %rd52, %rd13;
+	ld.global.f32 %r78, [%rd53];
+	mul.f32 %r79, %r21, %r1;
+	add.f32 %r80, %r78, %r79;
+	add.s64 %rd54, %rd52, %rd14;
+	ld.global.f32 %r81, [%rd54];
+	mul.f32 %r82, %r23, %r1;
+	add.f32 %r83, %r81, %r82;
+	st.global.f32 [%rd52], %r77;
+	st.global.f32 [%rd53], %r80;
+	st.global.f32 [%rd54], %r83;
+	mov.b64 %rd55, %rd12;
+	mov.b64 %rd56, %rd6;
+	setp.lt.u64 %p7, %rd55, %rd56;
+	@!%p7 bra $L_14;
+$L_13:
+	mul.f32 %r84, %r77, %r1;
+	add.f32 %r85, %r11, %r84;
+	mul.f32 %r86, %r80, %r1;
+	add.f32 %r87, %r13, %r86;
+	mul.f32 %r88, %r83, %r1;
+	add.f32 %r89, %r15, %r88;
+	mov.b64 %rd57, 16;
+	mul.lo.s64 %rd58, %rd12, %rd57;
+	add.s64 %rd59, %rd5, %rd58;
+	st.global.f32 [%rd59], %r85;
+	add.s64 %rd60, %rd59, %rd13;
+	st.global.f32 [%rd60], %r87;
+	add.s64 %rd61, %rd59, %rd14;
+	st.global.f32 [%rd61], %r89;
+	add.s64 %rd62, %rd59, %rd15;
+	st.global.f32 [%rd62], %r17;
+$L_12:
+	ret;
+$L_10:
+	bar.sync 0;
+	add.s64 %rd50, %rd23, %rd36;
+	mov.b32 %r20, %r40;
+	mov.b32 %r22, %r42;
+	mov.b32 %r24, %r44;
+	mov.b64 %rd24, %rd50;
+	bra $L_3;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 10;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd12;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -1164,6 +1688,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1167:1*/
+	/*line gpukvet_gen.go:1691:1*/
 	return thread, block
 }

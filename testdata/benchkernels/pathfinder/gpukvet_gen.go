@@ -1071,6 +1071,412 @@ $T_5:
 	exit;
 }
 
+// pathfinder_Step_fast
+.visible .entry pathfinder_Step_fast(
+	.param .s64 pathfinder_Step_fast_param_0,
+	.param .u64 pathfinder_Step_fast_param_1,
+	.param .s64 pathfinder_Step_fast_param_2,
+	.param .u64 pathfinder_Step_fast_param_3,
+	.param .s64 pathfinder_Step_fast_param_4,
+	.param .u64 pathfinder_Step_fast_param_5,
+	.param .s64 pathfinder_Step_fast_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<13>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<43>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [pathfinder_Step_fast_param_0];
+	ld.param.u64 %rd2, [pathfinder_Step_fast_param_1];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.s64 %rd3, [pathfinder_Step_fast_param_2];
+	ld.param.u64 %rd4, [pathfinder_Step_fast_param_3];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.u64 %rd5, [pathfinder_Step_fast_param_5];
+	cvta.to.global.u64 %rd5, %rd5;
+	mov.u64 %rd6, __gpukvet_shared_2;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd7, %r1;
+	mov.u32 %r2, %ctaid.x;
+	cvt.u64.u32 %rd8, %r2;
+	mov.u32 %r3, %ntid.x;
+	cvt.u64.u32 %rd9, %r3;
+	mul.wide.u32 %rd10, %r2, %r3;
+	add.s64 %rd11, %rd10, %rd7;
+	setp.lt.s64 %p1, %rd11, %rd1;
+	mov.b32 %r4, 1073741824;
+	@%p1 bra $L_1;
+	mov.b32 %r6, %r4;
+	bra $L_2;
+$L_1:
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd3;
+	setp.lt.u64 %p2, %rd12, %rd13;
+	@!%p2 bra $L_12;
+$L_11:
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd11, %rd33;
+	add.s64 %rd35, %rd2, %rd34;
+	ld.global.s32 %r19, [%rd35];
+	mov.b32 %r6, %r19;
+$L_2:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd14, 1;
+	mov.b64 %rd15, 4;
+	mov.b32 %r7, %r1;
+	mov.b32 %r8, 4;
+	mul.lo.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd16, %r9;
+	add.s64 %rd17, %rd6, %rd16;
+	add.s64 %rd18, %rd17, %rd15;
+	st.shared.s32 [%rd18], %r5;
+	mov.b32 %r10, 0;
+	setp.eq.s32 %p3, %r7, %r10;
+	@!%p3 bra $L_4;
+$L_3:
+	mov.b64 %rd19, 0;
+	st.shared.s32 [%rd6], %r4;
+	setp.gt.s64 %p4, %rd11, %rd19;
+	sub.s64 %rd20, %rd11, %rd14;
+	setp.lt.s64 %p5, %rd20, %rd1;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_4;
+$L_5:
+	mov.b64 %rd21, %rd20;
+	mov.b64 %rd22, %rd3;
+	setp.lt.u64 %p8, %rd21, %rd22;
+	@!%p8 bra $L_14;
+$L_13:
+	mul.lo.s64 %rd36, %rd11, %rd15;
+	add.s64 %rd37, %rd2, %rd36;
+	mov.b64 %rd38, -4;
+	add.s64 %rd39, %rd37, %rd38;
+	ld.global.s32 %r20, [%rd39];
+	st.shared.s32 [%rd6], %r20;
+$L_4:
+	mov.b32 %r11, 255;
+	setp.eq.s32 %p7, %r7, %r11;
+	@!%p7 bra $L_7;
+$L_6:
+	mov.b64 %rd23, 1028;
+	add.s64 %rd24, %rd6, %rd23;
+	st.shared.s32 [%rd24], %r4;
+	add.s64 %rd25, %rd11, %rd14;
+	setp.lt.s64 %p9, %rd25, %rd1;
+	@!%p9 bra $L_7;
+$L_8:
+	mov.b64 %rd26, %rd25;
+	mov.b64 %rd27, %rd3;
+	setp.lt.u64 %p10, %rd26, %rd27;
+	@!%p10 bra $L_16;
+$L_15:
+	mul.lo.s64 %rd40, %rd11, %rd15;
+	add.s64 %rd41, %rd2, %rd40;
+	add.s64 %rd42, %rd41, %rd15;
+	ld.global.s32 %r21, [%rd42];
+	st.shared.s32 [%rd24], %r21;
+$L_7:
+	bar.sync 0;
+	@!%p1 bra $L_10;
+$L_9:
+	mul.lo.s64 %rd28, %rd11, %rd15;
+	add.s64 %rd29, %rd4, %rd28;
+	ld.global.s32 %r12, [%rd29];
+	ld.shared.s32 %r13, [%rd17];
+	ld.shared.s32 %r14, [%rd18];
+	mov.b64 %rd30, 8;
+	add.s64 %rd31, %rd17, %rd30;
+	ld.shared.s32 %r15, [%rd31];
+	setp.lt.s32 %p11, %r14, %r13;
+	selp.b32 %r16, %r14, %r13, %p11;
+	setp.lt.s32 %p12, %r15, %r16;
+	selp.b32 %r17, %r15, %r16, %p12;
+	add.s32 %r18, %r12, %r17;
+	add.s64 %rd32, %rd5, %rd28;
+	st.global.s32 [%rd32], %r18;
+$L_10:
+	ret;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 11;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_1:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 13;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd20;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_2:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 14;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd25;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// pathfinder_Step_fast_nc
+.visible .entry pathfinder_Step_fast_nc(
+	.param .s64 pathfinder_Step_fast_nc_param_0,
+	.param .u64 pathfinder_Step_fast_nc_param_1,
+	.param .s64 pathfinder_Step_fast_nc_param_2,
+	.param .u64 pathfinder_Step_fast_nc_param_3,
+	.param .s64 pathfinder_Step_fast_nc_param_4,
+	.param .u64 pathfinder_Step_fast_nc_param_5,
+	.param .s64 pathfinder_Step_fast_nc_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<13>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<43>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [pathfinder_Step_fast_nc_param_0];
+	ld.param.u64 %rd2, [pathfinder_Step_fast_nc_param_1];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.s64 %rd3, [pathfinder_Step_fast_nc_param_2];
+	ld.param.u64 %rd4, [pathfinder_Step_fast_nc_param_3];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.u64 %rd5, [pathfinder_Step_fast_nc_param_5];
+	cvta.to.global.u64 %rd5, %rd5;
+	mov.u64 %rd6, __gpukvet_shared_2;
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd7, %r1;
+	mov.u32 %r2, %ctaid.x;
+	cvt.u64.u32 %rd8, %r2;
+	mov.u32 %r3, %ntid.x;
+	cvt.u64.u32 %rd9, %r3;
+	mul.wide.u32 %rd10, %r2, %r3;
+	add.s64 %rd11, %rd10, %rd7;
+	setp.lt.s64 %p1, %rd11, %rd1;
+	mov.b32 %r4, 1073741824;
+	@%p1 bra $L_1;
+	mov.b32 %r6, %r4;
+	bra $L_2;
+$L_1:
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd3;
+	setp.lt.u64 %p2, %rd12, %rd13;
+	@!%p2 bra $L_12;
+$L_11:
+	mov.b64 %rd33, 4;
+	mul.lo.s64 %rd34, %rd11, %rd33;
+	add.s64 %rd35, %rd2, %rd34;
+	ld.global.nc.s32 %r19, [%rd35];
+	mov.b32 %r6, %r19;
+$L_2:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd14, 1;
+	mov.b64 %rd15, 4;
+	mov.b32 %r7, %r1;
+	mov.b32 %r8, 4;
+	mul.lo.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd16, %r9;
+	add.s64 %rd17, %rd6, %rd16;
+	add.s64 %rd18, %rd17, %rd15;
+	st.shared.s32 [%rd18], %r5;
+	mov.b32 %r10, 0;
+	setp.eq.s32 %p3, %r7, %r10;
+	@!%p3 bra $L_4;
+$L_3:
+	mov.b64 %rd19, 0;
+	st.shared.s32 [%rd6], %r4;
+	setp.gt.s64 %p4, %rd11, %rd19;
+	sub.s64 %rd20, %rd11, %rd14;
+	setp.lt.s64 %p5, %rd20, %rd1;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_4;
+$L_5:
+	mov.b64 %rd21, %rd20;
+	mov.b64 %rd22, %rd3;
+	setp.lt.u64 %p8, %rd21, %rd22;
+	@!%p8 bra $L_14;
+$L_13:
+	mul.lo.s64 %rd36, %rd11, %rd15;
+	add.s64 %rd37, %rd2, %rd36;
+	mov.b64 %rd38, -4;
+	add.s64 %rd39, %rd37, %rd38;
+	ld.global.nc.s32 %r20, [%rd39];
+	st.shared.s32 [%rd6], %r20;
+$L_4:
+	mov.b32 %r11, 255;
+	setp.eq.s32 %p7, %r7, %r11;
+	@!%p7 bra $L_7;
+$L_6:
+	mov.b64 %rd23, 1028;
+	add.s64 %rd24, %rd6, %rd23;
+	st.shared.s32 [%rd24], %r4;
+	add.s64 %rd25, %rd11, %rd14;
+	setp.lt.s64 %p9, %rd25, %rd1;
+	@!%p9 bra $L_7;
+$L_8:
+	mov.b64 %rd26, %rd25;
+	mov.b64 %rd27, %rd3;
+	setp.lt.u64 %p10, %rd26, %rd27;
+	@!%p10 bra $L_16;
+$L_15:
+	mul.lo.s64 %rd40, %rd11, %rd15;
+	add.s64 %rd41, %rd2, %rd40;
+	add.s64 %rd42, %rd41, %rd15;
+	ld.global.nc.s32 %r21, [%rd42];
+	st.shared.s32 [%rd24], %r21;
+$L_7:
+	bar.sync 0;
+	@!%p1 bra $L_10;
+$L_9:
+	mul.lo.s64 %rd28, %rd11, %rd15;
+	add.s64 %rd29, %rd4, %rd28;
+	ld.global.nc.s32 %r12, [%rd29];
+	ld.shared.s32 %r13, [%rd17];
+	ld.shared.s32 %r14, [%rd18];
+	mov.b64 %rd30, 8;
+	add.s64 %rd31, %rd17, %rd30;
+	ld.shared.s32 %r15, [%rd31];
+	setp.lt.s32 %p11, %r14, %r13;
+	selp.b32 %r16, %r14, %r13, %p11;
+	setp.lt.s32 %p12, %r15, %r16;
+	selp.b32 %r17, %r15, %r16, %p12;
+	add.s32 %r18, %r12, %r17;
+	add.s64 %rd32, %rd5, %rd28;
+	st.global.s32 [%rd32], %r18;
+$L_10:
+	ret;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 11;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_1:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 13;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd20;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_2:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 14;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd25;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_3:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -1669,7 +2075,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1672:1*/
+	/*line gpukvet_gen.go:2078:1*/
 	return thread, block
 }
 
@@ -1892,6 +2298,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1895:1*/
+	/*line gpukvet_gen.go:2301:1*/
 	return thread, block
 }

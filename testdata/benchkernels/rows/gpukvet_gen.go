@@ -2928,6 +2928,920 @@ $T_9:
 	exit;
 }
 
+// rows_LayerNorm_fast
+.visible .entry rows_LayerNorm_fast(
+	.param .s64 rows_LayerNorm_fast_param_0,
+	.param .f32 rows_LayerNorm_fast_param_1,
+	.param .u64 rows_LayerNorm_fast_param_2,
+	.param .s64 rows_LayerNorm_fast_param_3,
+	.param .u64 rows_LayerNorm_fast_param_4,
+	.param .s64 rows_LayerNorm_fast_param_5,
+	.param .u64 rows_LayerNorm_fast_param_6,
+	.param .s64 rows_LayerNorm_fast_param_7,
+	.param .u64 rows_LayerNorm_fast_param_8,
+	.param .s64 rows_LayerNorm_fast_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<40>;
+	.reg .b32 %r<104>;
+	.reg .b64 %rd<96>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [rows_LayerNorm_fast_param_0];
+	ld.param.f32 %r1, [rows_LayerNorm_fast_param_1];
+	ld.param.u64 %rd2, [rows_LayerNorm_fast_param_2];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.s64 %rd3, [rows_LayerNorm_fast_param_3];
+	ld.param.u64 %rd4, [rows_LayerNorm_fast_param_4];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.u64 %rd5, [rows_LayerNorm_fast_param_6];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.u64 %rd6, [rows_LayerNorm_fast_param_8];
+	cvta.to.global.u64 %rd6, %rd6;
+	ld.param.s64 %rd7, [rows_LayerNorm_fast_param_9];
+	mov.u64 %rd8, __gpukvet_shared_1;
+	mov.u32 %r2, %ctaid.x;
+	cvt.u64.u32 %rd9, %r2;
+	mul.lo.s64 %rd10, %rd9, %rd1;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd11, %r3;
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd12, %rd3;
+	mov.b64 %rd13, -1099511627776;
+	setp.ge.s64 %p1, %rd11, %rd13;
+	mov.b64 %rd14, 1099511627776;
+	setp.le.s64 %p2, %rd11, %rd14;
+	and.pred %p3, %p1, %p2;
+	setp.ge.s64 %p4, %rd1, %rd13;
+	and.pred %p5, %p3, %p4;
+	setp.le.s64 %p6, %rd1, %rd14;
+	and.pred %p7, %p5, %p6;
+	mov.b64 %rd15, 1;
+	sub.s64 %rd16, %rd1, %rd15;
+	mov.b64 %rd17, 0;
+	setp.ge.s64 %p8, %rd10, %rd13;
+	and.pred %p9, %p7, %p8;
+	setp.le.s64 %p10, %rd10, %rd14;
+	and.pred %p11, %p9, %p10;
+	add.s64 %rd18, %rd11, %rd10;
+	add.s64 %rd19, %rd16, %rd10;
+	setp.ge.s64 %p12, %rd18, %rd17;
+	and.pred %p13, %p11, %p12;
+	mov.b64 %rd20, %rd19;
+	setp.lt.u64 %p14, %rd20, %rd12;
+	and.pred %p15, %p13, %p14;
+	@%p15 bra $E_0_1;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd22, %rd11;
+	bra $L_1;
+$E_0_1:
+	mov.b32 %r88, %r4;
+	mov.b64 %rd73, %rd11;
+$L_42:
+	mov.b32 %r87, %r88;
+	mov.b64 %rd72, %rd73;
+	setp.lt.s64 %p37, %rd72, %rd1;
+	@!%p37 bra $L_45;
+$L_43:
+	add.s64 %rd74, %rd10, %rd72;
+	mov.b64 %rd75, 4;
+	mul.lo.s64 %rd76, %rd74, %rd75;
+	add.s64 %rd77, %rd2, %rd76;
+	ld.global.f32 %r89, [%rd77];
+	add.f32 %r90, %r87, %r89;
+	mov.b64 %rd78, 128;
+	add.s64 %rd79, %rd72, %rd78;
+	mov.b32 %r88, %r90;
+	mov.b64 %rd73, %rd79;
+	bra $L_42;
+$L_1:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd21, %rd22;
+	setp.lt.s64 %p16, %rd21, %rd1;
+	@!%p16 bra $L_44;
+$L_2:
+	add.s64 %rd23, %rd10, %rd21;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p17, %rd24, %rd12;
+	@!%p17 bra $L_11;
+$L_10:
+	mov.b64 %rd44, 4;
+	mul.lo.s64 %rd45, %rd23, %rd44;
+	add.s64 %rd46, %rd2, %rd45;
+	ld.global.f32 %r24, [%rd46];
+	add.f32 %r25, %r5, %r24;
+	mov.b64 %rd47, 128;
+	add.s64 %rd48, %rd21, %rd47;
+	mov.b32 %r6, %r25;
+	mov.b64 %rd22, %rd48;
+	bra $L_1;
+$L_3:
+	mov.b32 %r7, %r8;
+	mov.b64 %rd25, 128;
+	mov.b64 %rd26, 4;
+	mov.b32 %r9, %r3;
+	mov.b32 %r10, 4;
+	mul.lo.s32 %r11, %r9, %r10;
+	cvt.s64.s32 %rd27, %r11;
+	add.s64 %rd28, %rd8, %rd27;
+	st.shared.f32 [%rd28], %r7;
+	bar.sync 0;
+	mov.b64 %rd29, 64;
+	mov.b32 %r12, 64;
+	setp.lt.s32 %p18, %r9, %r12;
+	@!%p18 bra $L_13;
+$L_12:
+	mov.b64 %rd49, 256;
+	add.s64 %rd50, %rd28, %rd49;
+	ld.shared.f32 %r26, [%rd50];
+	ld.shared.f32 %r27, [%rd28];
+	add.f32 %r28, %r27, %r26;
+	st.shared.f32 [%rd28], %r28;
+$L_13:
+	bar.sync 0;
+	mov.b64 %rd51, 32;
+	mov.b32 %r29, 32;
+	setp.lt.s32 %p22, %r9, %r29;
+	@!%p22 bra $L_15;
+$L_14:
+	add.s64 %rd52, %rd28, %rd25;
+	ld.shared.f32 %r30, [%rd52];
+	ld.shared.f32 %r31, [%rd28];
+	add.f32 %r32, %r31, %r30;
+	st.shared.f32 [%rd28], %r32;
+$L_15:
+	bar.sync 0;
+	mov.b64 %rd53, 16;
+	mov.b32 %r33, 16;
+	setp.lt.s32 %p23, %r9, %r33;
+	@!%p23 bra $L_17;
+$L_16:
+	add.s64 %rd54, %rd28, %rd29;
+	ld.shared.f32 %r34, [%rd54];
+	ld.shared.f32 %r35, [%rd28];
+	add.f32 %r36, %r35, %r34;
+	st.shared.f32 [%rd28], %r36;
+$L_17:
+	bar.sync 0;
+	mov.b64 %rd55, 8;
+	mov.b32 %r37, 8;
+	setp.lt.s32 %p24, %r9, %r37;
+	@!%p24 bra $L_19;
+$L_18:
+	add.s64 %rd56, %rd28, %rd51;
+	ld.shared.f32 %r38, [%rd56];
+	ld.shared.f32 %r39, [%rd28];
+	add.f32 %r40, %r39, %r38;
+	st.shared.f32 [%rd28], %r40;
+$L_19:
+	bar.sync 0;
+	setp.lt.s32 %p25, %r9, %r10;
+	@!%p25 bra $L_21;
+$L_20:
+	add.s64 %rd57, %rd28, %rd53;
+	ld.shared.f32 %r41, [%rd57];
+	ld.shared.f32 %r42, [%rd28];
+	add.f32 %r43, %r42, %r41;
+	st.shared.f32 [%rd28], %r43;
+$L_21:
+	bar.sync 0;
+	mov.b32 %r44, 2;
+	setp.lt.s32 %p26, %r9, %r44;
+	@!%p26 bra $L_23;
+$L_22:
+	add.s64 %rd58, %rd28, %rd55;
+	ld.shared.f32 %r45, [%rd58];
+	ld.shared.f32 %r46, [%rd28];
+	add.f32 %r47, %r46, %r45;
+	st.shared.f32 [%rd28], %r47;
+$L_23:
+	bar.sync 0;
+	mov.b32 %r48, 1;
+	setp.lt.s32 %p27, %r9, %r48;
+	@!%p27 bra $L_25;
+$L_24:
+	add.s64 %rd59, %rd28, %rd26;
+	ld.shared.f32 %r49, [%rd59];
+	ld.shared.f32 %r50, [%rd28];
+	add.f32 %r51, %r50, %r49;
+	st.shared.f32 [%rd28], %r51;
+$L_25:
+	bar.sync 0;
+	ld.shared.f32 %r52, [%rd8];
+	bar.sync 0;
+	cvt.rn.f32.s64 %r53, %rd1;
+	div.rn.f32 %r54, %r52, %r53;
+	@%p15 bra $E_25_2;
+	mov.b32 %r14, %r4;
+	mov.b64 %rd31, %rd11;
+	bra $L_4;
+$E_25_2:
+	mov.b32 %r92, %r4;
+	mov.b64 %rd81, %rd11;
+$L_46:
+	mov.b32 %r91, %r92;
+	mov.b64 %rd80, %rd81;
+	setp.lt.s64 %p38, %rd80, %rd1;
+	@!%p38 bra $L_49;
+$L_47:
+	add.s64 %rd82, %rd10, %rd80;
+	mul.lo.s64 %rd83, %rd82, %rd26;
+	add.s64 %rd84, %rd2, %rd83;
+	ld.global.f32 %r93, [%rd84];
+	sub.f32 %r94, %r93, %r54;
+	mul.f32 %r95, %r94, %r94;
+	add.f32 %r96, %r91, %r95;
+	add.s64 %rd85, %rd80, %rd25;
+	mov.b32 %r92, %r96;
+	mov.b64 %rd81, %rd85;
+	bra $L_46;
+$L_4:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd30, %rd31;
+	setp.lt.s64 %p19, %rd30, %rd1;
+	@!%p19 bra $L_48;
+$L_5:
+	add.s64 %rd32, %rd10, %rd30;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p20, %rd33, %rd12;
+	@!%p20 bra $L_27;
+$L_26:
+	mul.lo.s64 %rd60, %rd32, %rd26;
+	add.s64 %rd61, %rd2, %rd60;
+	ld.global.f32 %r55, [%rd61];
+	sub.f32 %r56, %r55, %r54;
+	mul.f32 %r57, %r56, %r56;
+	add.f32 %r58, %r13, %r57;
+	add.s64 %rd62, %rd30, %rd25;
+	mov.b32 %r14, %r58;
+	mov.b64 %rd31, %rd62;
+	bra $L_4;
+$L_6:
+	mov.b32 %r15, %r16;
+	st.shared.f32 [%rd28], %r15;
+	bar.sync 0;
+	@!%p18 bra $L_29;
+$L_28:
+	mov.b64 %rd63, 256;
+	add.s64 %rd64, %rd28, %rd63;
+	ld.shared.f32 %r59, [%rd64];
+	ld.shared.f32 %r60, [%rd28];
+	add.f32 %r61, %r60, %r59;
+	st.shared.f32 [%rd28], %r61;
+$L_29:
+	bar.sync 0;
+	@!%p22 bra $L_31;
+$L_30:
+	add.s64 %rd65, %rd28, %rd25;
+	ld.shared.f32 %r62, [%rd65];
+	ld.shared.f32 %r63, [%rd28];
+	add.f32 %r64, %r63, %r62;
+	st.shared.f32 [%rd28], %r64;
+$L_31:
+	bar.sync 0;
+	@!%p23 bra $L_33;
+$L_32:
+	add.s64 %rd66, %rd28, %rd29;
+	ld.shared.f32 %r65, [%rd66];
+	ld.shared.f32 %r66, [%rd28];
+	add.f32 %r67, %r66, %r65;
+	st.shared.f32 [%rd28], %r67;
+$L_33:
+	bar.sync 0;
+	@!%p24 bra $L_35;
+$L_34:
+	add.s64 %rd67, %rd28, %rd51;
+	ld.shared.f32 %r68, [%rd67];
+	ld.shared.f32 %r69, [%rd28];
+	add.f32 %r70, %r69, %r68;
+	st.shared.f32 [%rd28], %r70;
+$L_35:
+	bar.sync 0;
+	@!%p25 bra $L_37;
+$L_36:
+	add.s64 %rd68, %rd28, %rd53;
+	ld.shared.f32 %r71, [%rd68];
+	ld.shared.f32 %r72, [%rd28];
+	add.f32 %r73, %r72, %r71;
+	st.shared.f32 [%rd28], %r73;
+$L_37:
+	bar.sync 0;
+	@!%p26 bra $L_39;
+$L_38:
+	add.s64 %rd69, %rd28, %rd55;
+	ld.shared.f32 %r74, [%rd69];
+	ld.shared.f32 %r75, [%rd28];
+	add.f32 %r76, %r75, %r74;
+	st.shared.f32 [%rd28], %r76;
+$L_39:
+	bar.sync 0;
+	@!%p27 bra $L_41;
+$L_40:
+	add.s64 %rd70, %rd28, %rd26;
+	ld.shared.f32 %r77, [%rd70];
+	ld.shared.f32 %r78, [%rd28];
+	add.f32 %r79, %r78, %r77;
+	st.shared.f32 [%rd28], %r79;
+$L_41:
+	bar.sync 0;
+	ld.shared.f32 %r80, [%rd8];
+	bar.sync 0;
+	div.rn.f32 %r81, %r80, %r53;
+	add.f32 %r82, %r81, %r1;
+	sqrt.rn.f32 %r83, %r82;
+	mov.b32 %r84, 0f3F800000;
+	div.rn.f32 %r85, %r84, %r83;
+	mov.b64 %rd71, %rd7;
+	mov.b32 %r86, 0;
+	setp.ge.s32 %p28, %r9, %r86;
+	and.pred %p29, %p15, %p28;
+	setp.ne.u32 %p30, 1, 0;
+	and.pred %p31, %p29, %p30;
+	and.pred %p32, %p31, %p28;
+	and.pred %p33, %p32, %p30;
+	and.pred %p34, %p33, %p12;
+	setp.lt.u64 %p35, %rd20, %rd71;
+	and.pred %p36, %p34, %p35;
+	@%p36 bra $E_41_3;
+	mov.b64 %rd35, %rd11;
+	bra $L_7;
+$E_41_3:
+	mov.b64 %rd87, %rd11;
+$L_50:
+	mov.b64 %rd86, %rd87;
+	setp.lt.s64 %p39, %rd86, %rd1;
+	@!%p39 bra $L_53;
+$L_51:
+	add.s64 %rd88, %rd10, %rd86;
+	mul.lo.s64 %rd89, %rd88, %rd26;
+	add.s64 %rd90, %rd2, %rd89;
+	ld.global.f32 %r97, [%rd90];
+	sub.f32 %r98, %r97, %r54;
+	mul.f32 %r99, %r98, %r85;
+	mul.lo.s64 %rd91, %rd86, %rd26;
+	add.s64 %rd92, %rd4, %rd91;
+	ld.global.f32 %r100, [%rd92];
+	mul.f32 %r101, %r99, %r100;
+	add.s64 %rd93, %rd5, %rd91;
+	ld.global.f32 %r102, [%rd93];
+	add.f32 %r103, %r101, %r102;
+	add.s64 %rd94, %rd6, %rd89;
+	st.global.f32 [%rd94], %r103;
+	add.s64 %rd95, %rd86, %rd25;
+	mov.b64 %rd87, %rd95;
+	bra $L_50;
+$L_7:
+	mov.b64 %rd34, %rd35;
+	setp.lt.s64 %p21, %rd34, %rd1;
+	@!%p21 bra $L_52;
+$L_8:
+	add.s64 %rd36, %rd10, %rd34;
+	mul.lo.s64 %rd37, %rd36, %rd26;
+	add.s64 %rd38, %rd2, %rd37;
+	ld.global.f32 %r17, [%rd38];
+	sub.f32 %r18, %r17, %r54;
+	mul.f32 %r19, %r18, %r85;
+	mul.lo.s64 %rd39, %rd34, %rd26;
+	add.s64 %rd40, %rd4, %rd39;
+	ld.global.f32 %r20, [%rd40];
+	mul.f32 %r21, %r19, %r20;
+	add.s64 %rd41, %rd5, %rd39;
+	ld.global.f32 %r22, [%rd41];
+	add.f32 %r23, %r21, %r22;
+	add.s64 %rd42, %rd6, %rd37;
+	st.global.f32 [%rd42], %r23;
+	add.s64 %rd43, %rd34, %rd25;
+	mov.b64 %rd35, %rd43;
+	bra $L_7;
+$L_9:
+	ret;
+$L_44:
+	mov.b32 %r8, %r5;
+	bra $L_3;
+$L_45:
+	mov.b32 %r8, %r87;
+	bra $L_3;
+$L_48:
+	mov.b32 %r16, %r13;
+	bra $L_6;
+$L_49:
+	mov.b32 %r16, %r91;
+	bra $L_6;
+$L_52:
+	bra $L_9;
+$L_53:
+	bra $L_9;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 11;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd23;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_4:
+	exit;
+$L_27:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 15;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_5:
+	exit;
+}
+
+// rows_LayerNorm_fast_nc
+.visible .entry rows_LayerNorm_fast_nc(
+	.param .s64 rows_LayerNorm_fast_nc_param_0,
+	.param .f32 rows_LayerNorm_fast_nc_param_1,
+	.param .u64 rows_LayerNorm_fast_nc_param_2,
+	.param .s64 rows_LayerNorm_fast_nc_param_3,
+	.param .u64 rows_LayerNorm_fast_nc_param_4,
+	.param .s64 rows_LayerNorm_fast_nc_param_5,
+	.param .u64 rows_LayerNorm_fast_nc_param_6,
+	.param .s64 rows_LayerNorm_fast_nc_param_7,
+	.param .u64 rows_LayerNorm_fast_nc_param_8,
+	.param .s64 rows_LayerNorm_fast_nc_param_9,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 128, 1, 1
+{
+	.reg .pred %p<40>;
+	.reg .b32 %r<104>;
+	.reg .b64 %rd<96>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [rows_LayerNorm_fast_nc_param_0];
+	ld.param.f32 %r1, [rows_LayerNorm_fast_nc_param_1];
+	ld.param.u64 %rd2, [rows_LayerNorm_fast_nc_param_2];
+	cvta.to.global.u64 %rd2, %rd2;
+	ld.param.s64 %rd3, [rows_LayerNorm_fast_nc_param_3];
+	ld.param.u64 %rd4, [rows_LayerNorm_fast_nc_param_4];
+	cvta.to.global.u64 %rd4, %rd4;
+	ld.param.u64 %rd5, [rows_LayerNorm_fast_nc_param_6];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.u64 %rd6, [rows_LayerNorm_fast_nc_param_8];
+	cvta.to.global.u64 %rd6, %rd6;
+	ld.param.s64 %rd7, [rows_LayerNorm_fast_nc_param_9];
+	mov.u64 %rd8, __gpukvet_shared_1;
+	mov.u32 %r2, %ctaid.x;
+	cvt.u64.u32 %rd9, %r2;
+	mul.lo.s64 %rd10, %rd9, %rd1;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd11, %r3;
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd12, %rd3;
+	mov.b64 %rd13, -1099511627776;
+	setp.ge.s64 %p1, %rd11, %rd13;
+	mov.b64 %rd14, 1099511627776;
+	setp.le.s64 %p2, %rd11, %rd14;
+	and.pred %p3, %p1, %p2;
+	setp.ge.s64 %p4, %rd1, %rd13;
+	and.pred %p5, %p3, %p4;
+	setp.le.s64 %p6, %rd1, %rd14;
+	and.pred %p7, %p5, %p6;
+	mov.b64 %rd15, 1;
+	sub.s64 %rd16, %rd1, %rd15;
+	mov.b64 %rd17, 0;
+	setp.ge.s64 %p8, %rd10, %rd13;
+	and.pred %p9, %p7, %p8;
+	setp.le.s64 %p10, %rd10, %rd14;
+	and.pred %p11, %p9, %p10;
+	add.s64 %rd18, %rd11, %rd10;
+	add.s64 %rd19, %rd16, %rd10;
+	setp.ge.s64 %p12, %rd18, %rd17;
+	and.pred %p13, %p11, %p12;
+	mov.b64 %rd20, %rd19;
+	setp.lt.u64 %p14, %rd20, %rd12;
+	and.pred %p15, %p13, %p14;
+	@%p15 bra $E_0_1;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd22, %rd11;
+	bra $L_1;
+$E_0_1:
+	mov.b32 %r88, %r4;
+	mov.b64 %rd73, %rd11;
+$L_42:
+	mov.b32 %r87, %r88;
+	mov.b64 %rd72, %rd73;
+	setp.lt.s64 %p37, %rd72, %rd1;
+	@!%p37 bra $L_45;
+$L_43:
+	add.s64 %rd74, %rd10, %rd72;
+	mov.b64 %rd75, 4;
+	mul.lo.s64 %rd76, %rd74, %rd75;
+	add.s64 %rd77, %rd2, %rd76;
+	ld.global.nc.f32 %r89, [%rd77];
+	add.f32 %r90, %r87, %r89;
+	mov.b64 %rd78, 128;
+	add.s64 %rd79, %rd72, %rd78;
+	mov.b32 %r88, %r90;
+	mov.b64 %rd73, %rd79;
+	bra $L_42;
+$L_1:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd21, %rd22;
+	setp.lt.s64 %p16, %rd21, %rd1;
+	@!%p16 bra $L_44;
+$L_2:
+	add.s64 %rd23, %rd10, %rd21;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p17, %rd24, %rd12;
+	@!%p17 bra $L_11;
+$L_10:
+	mov.b64 %rd44, 4;
+	mul.lo.s64 %rd45, %rd23, %rd44;
+	add.s64 %rd46, %rd2, %rd45;
+	ld.global.nc.f32 %r24, [%rd46];
+	add.f32 %r25, %r5, %r24;
+	mov.b64 %rd47, 128;
+	add.s64 %rd48, %rd21, %rd47;
+	mov.b32 %r6, %r25;
+	mov.b64 %rd22, %rd48;
+	bra $L_1;
+$L_3:
+	mov.b32 %r7, %r8;
+	mov.b64 %rd25, 128;
+	mov.b64 %rd26, 4;
+	mov.b32 %r9, %r3;
+	mov.b32 %r10, 4;
+	mul.lo.s32 %r11, %r9, %r10;
+	cvt.s64.s32 %rd27, %r11;
+	add.s64 %rd28, %rd8, %rd27;
+	st.shared.f32 [%rd28], %r7;
+	bar.sync 0;
+	mov.b64 %rd29, 64;
+	mov.b32 %r12, 64;
+	setp.lt.s32 %p18, %r9, %r12;
+	@!%p18 bra $L_13;
+$L_12:
+	mov.b64 %rd49, 256;
+	add.s64 %rd50, %rd28, %rd49;
+	ld.shared.f32 %r26, [%rd50];
+	ld.shared.f32 %r27, [%rd28];
+	add.f32 %r28, %r27, %r26;
+	st.shared.f32 [%rd28], %r28;
+$L_13:
+	bar.sync 0;
+	mov.b64 %rd51, 32;
+	mov.b32 %r29, 32;
+	setp.lt.s32 %p22, %r9, %r29;
+	@!%p22 bra $L_15;
+$L_14:
+	add.s64 %rd52, %rd28, %rd25;
+	ld.shared.f32 %r30, [%rd52];
+	ld.shared.f32 %r31, [%rd28];
+	add.f32 %r32, %r31, %r30;
+	st.shared.f32 [%rd28], %r32;
+$L_15:
+	bar.sync 0;
+	mov.b64 %rd53, 16;
+	mov.b32 %r33, 16;
+	setp.lt.s32 %p23, %r9, %r33;
+	@!%p23 bra $L_17;
+$L_16:
+	add.s64 %rd54, %rd28, %rd29;
+	ld.shared.f32 %r34, [%rd54];
+	ld.shared.f32 %r35, [%rd28];
+	add.f32 %r36, %r35, %r34;
+	st.shared.f32 [%rd28], %r36;
+$L_17:
+	bar.sync 0;
+	mov.b64 %rd55, 8;
+	mov.b32 %r37, 8;
+	setp.lt.s32 %p24, %r9, %r37;
+	@!%p24 bra $L_19;
+$L_18:
+	add.s64 %rd56, %rd28, %rd51;
+	ld.shared.f32 %r38, [%rd56];
+	ld.shared.f32 %r39, [%rd28];
+	add.f32 %r40, %r39, %r38;
+	st.shared.f32 [%rd28], %r40;
+$L_19:
+	bar.sync 0;
+	setp.lt.s32 %p25, %r9, %r10;
+	@!%p25 bra $L_21;
+$L_20:
+	add.s64 %rd57, %rd28, %rd53;
+	ld.shared.f32 %r41, [%rd57];
+	ld.shared.f32 %r42, [%rd28];
+	add.f32 %r43, %r42, %r41;
+	st.shared.f32 [%rd28], %r43;
+$L_21:
+	bar.sync 0;
+	mov.b32 %r44, 2;
+	setp.lt.s32 %p26, %r9, %r44;
+	@!%p26 bra $L_23;
+$L_22:
+	add.s64 %rd58, %rd28, %rd55;
+	ld.shared.f32 %r45, [%rd58];
+	ld.shared.f32 %r46, [%rd28];
+	add.f32 %r47, %r46, %r45;
+	st.shared.f32 [%rd28], %r47;
+$L_23:
+	bar.sync 0;
+	mov.b32 %r48, 1;
+	setp.lt.s32 %p27, %r9, %r48;
+	@!%p27 bra $L_25;
+$L_24:
+	add.s64 %rd59, %rd28, %rd26;
+	ld.shared.f32 %r49, [%rd59];
+	ld.shared.f32 %r50, [%rd28];
+	add.f32 %r51, %r50, %r49;
+	st.shared.f32 [%rd28], %r51;
+$L_25:
+	bar.sync 0;
+	ld.shared.f32 %r52, [%rd8];
+	bar.sync 0;
+	cvt.rn.f32.s64 %r53, %rd1;
+	div.rn.f32 %r54, %r52, %r53;
+	@%p15 bra $E_25_2;
+	mov.b32 %r14, %r4;
+	mov.b64 %rd31, %rd11;
+	bra $L_4;
+$E_25_2:
+	mov.b32 %r92, %r4;
+	mov.b64 %rd81, %rd11;
+$L_46:
+	mov.b32 %r91, %r92;
+	mov.b64 %rd80, %rd81;
+	setp.lt.s64 %p38, %rd80, %rd1;
+	@!%p38 bra $L_49;
+$L_47:
+	add.s64 %rd82, %rd10, %rd80;
+	mul.lo.s64 %rd83, %rd82, %rd26;
+	add.s64 %rd84, %rd2, %rd83;
+	ld.global.nc.f32 %r93, [%rd84];
+	sub.f32 %r94, %r93, %r54;
+	mul.f32 %r95, %r94, %r94;
+	add.f32 %r96, %r91, %r95;
+	add.s64 %rd85, %rd80, %rd25;
+	mov.b32 %r92, %r96;
+	mov.b64 %rd81, %rd85;
+	bra $L_46;
+$L_4:
+	mov.b32 %r13, %r14;
+	mov.b64 %rd30, %rd31;
+	setp.lt.s64 %p19, %rd30, %rd1;
+	@!%p19 bra $L_48;
+$L_5:
+	add.s64 %rd32, %rd10, %rd30;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p20, %rd33, %rd12;
+	@!%p20 bra $L_27;
+$L_26:
+	mul.lo.s64 %rd60, %rd32, %rd26;
+	add.s64 %rd61, %rd2, %rd60;
+	ld.global.nc.f32 %r55, [%rd61];
+	sub.f32 %r56, %r55, %r54;
+	mul.f32 %r57, %r56, %r56;
+	add.f32 %r58, %r13, %r57;
+	add.s64 %rd62, %rd30, %rd25;
+	mov.b32 %r14, %r58;
+	mov.b64 %rd31, %rd62;
+	bra $L_4;
+$L_6:
+	mov.b32 %r15, %r16;
+	st.shared.f32 [%rd28], %r15;
+	bar.sync 0;
+	@!%p18 bra $L_29;
+$L_28:
+	mov.b64 %rd63, 256;
+	add.s64 %rd64, %rd28, %rd63;
+	ld.shared.f32 %r59, [%rd64];
+	ld.shared.f32 %r60, [%rd28];
+	add.f32 %r61, %r60, %r59;
+	st.shared.f32 [%rd28], %r61;
+$L_29:
+	bar.sync 0;
+	@!%p22 bra $L_31;
+$L_30:
+	add.s64 %rd65, %rd28, %rd25;
+	ld.shared.f32 %r62, [%rd65];
+	ld.shared.f32 %r63, [%rd28];
+	add.f32 %r64, %r63, %r62;
+	st.shared.f32 [%rd28], %r64;
+$L_31:
+	bar.sync 0;
+	@!%p23 bra $L_33;
+$L_32:
+	add.s64 %rd66, %rd28, %rd29;
+	ld.shared.f32 %r65, [%rd66];
+	ld.shared.f32 %r66, [%rd28];
+	add.f32 %r67, %r66, %r65;
+	st.shared.f32 [%rd28], %r67;
+$L_33:
+	bar.sync 0;
+	@!%p24 bra $L_35;
+$L_34:
+	add.s64 %rd67, %rd28, %rd51;
+	ld.shared.f32 %r68, [%rd67];
+	ld.shared.f32 %r69, [%rd28];
+	add.f32 %r70, %r69, %r68;
+	st.shared.f32 [%rd28], %r70;
+$L_35:
+	bar.sync 0;
+	@!%p25 bra $L_37;
+$L_36:
+	add.s64 %rd68, %rd28, %rd53;
+	ld.shared.f32 %r71, [%rd68];
+	ld.shared.f32 %r72, [%rd28];
+	add.f32 %r73, %r72, %r71;
+	st.shared.f32 [%rd28], %r73;
+$L_37:
+	bar.sync 0;
+	@!%p26 bra $L_39;
+$L_38:
+	add.s64 %rd69, %rd28, %rd55;
+	ld.shared.f32 %r74, [%rd69];
+	ld.shared.f32 %r75, [%rd28];
+	add.f32 %r76, %r75, %r74;
+	st.shared.f32 [%rd28], %r76;
+$L_39:
+	bar.sync 0;
+	@!%p27 bra $L_41;
+$L_40:
+	add.s64 %rd70, %rd28, %rd26;
+	ld.shared.f32 %r77, [%rd70];
+	ld.shared.f32 %r78, [%rd28];
+	add.f32 %r79, %r78, %r77;
+	st.shared.f32 [%rd28], %r79;
+$L_41:
+	bar.sync 0;
+	ld.shared.f32 %r80, [%rd8];
+	bar.sync 0;
+	div.rn.f32 %r81, %r80, %r53;
+	add.f32 %r82, %r81, %r1;
+	sqrt.rn.f32 %r83, %r82;
+	mov.b32 %r84, 0f3F800000;
+	div.rn.f32 %r85, %r84, %r83;
+	mov.b64 %rd71, %rd7;
+	mov.b32 %r86, 0;
+	setp.ge.s32 %p28, %r9, %r86;
+	and.pred %p29, %p15, %p28;
+	setp.ne.u32 %p30, 1, 0;
+	and.pred %p31, %p29, %p30;
+	and.pred %p32, %p31, %p28;
+	and.pred %p33, %p32, %p30;
+	and.pred %p34, %p33, %p12;
+	setp.lt.u64 %p35, %rd20, %rd71;
+	and.pred %p36, %p34, %p35;
+	@%p36 bra $E_41_3;
+	mov.b64 %rd35, %rd11;
+	bra $L_7;
+$E_41_3:
+	mov.b64 %rd87, %rd11;
+$L_50:
+	mov.b64 %rd86, %rd87;
+	setp.lt.s64 %p39, %rd86, %rd1;
+	@!%p39 bra $L_53;
+$L_51:
+	add.s64 %rd88, %rd10, %rd86;
+	mul.lo.s64 %rd89, %rd88, %rd26;
+	add.s64 %rd90, %rd2, %rd89;
+	ld.global.nc.f32 %r97, [%rd90];
+	sub.f32 %r98, %r97, %r54;
+	mul.f32 %r99, %r98, %r85;
+	mul.lo.s64 %rd91, %rd86, %rd26;
+	add.s64 %rd92, %rd4, %rd91;
+	ld.global.nc.f32 %r100, [%rd92];
+	mul.f32 %r101, %r99, %r100;
+	add.s64 %rd93, %rd5, %rd91;
+	ld.global.nc.f32 %r102, [%rd93];
+	add.f32 %r103, %r101, %r102;
+	add.s64 %rd94, %rd6, %rd89;
+	st.global.f32 [%rd94], %r103;
+	add.s64 %rd95, %rd86, %rd25;
+	mov.b64 %rd87, %rd95;
+	bra $L_50;
+$L_7:
+	mov.b64 %rd34, %rd35;
+	setp.lt.s64 %p21, %rd34, %rd1;
+	@!%p21 bra $L_52;
+$L_8:
+	add.s64 %rd36, %rd10, %rd34;
+	mul.lo.s64 %rd37, %rd36, %rd26;
+	add.s64 %rd38, %rd2, %rd37;
+	ld.global.nc.f32 %r17, [%rd38];
+	sub.f32 %r18, %r17, %r54;
+	mul.f32 %r19, %r18, %r85;
+	mul.lo.s64 %rd39, %rd34, %rd26;
+	add.s64 %rd40, %rd4, %rd39;
+	ld.global.nc.f32 %r20, [%rd40];
+	mul.f32 %r21, %r19, %r20;
+	add.s64 %rd41, %rd5, %rd39;
+	ld.global.nc.f32 %r22, [%rd41];
+	add.f32 %r23, %r21, %r22;
+	add.s64 %rd42, %rd6, %rd37;
+	st.global.f32 [%rd42], %r23;
+	add.s64 %rd43, %rd34, %rd25;
+	mov.b64 %rd35, %rd43;
+	bra $L_7;
+$L_9:
+	ret;
+$L_44:
+	mov.b32 %r8, %r5;
+	bra $L_3;
+$L_45:
+	mov.b32 %r8, %r87;
+	bra $L_3;
+$L_48:
+	mov.b32 %r16, %r13;
+	bra $L_6;
+$L_49:
+	mov.b32 %r16, %r91;
+	bra $L_6;
+$L_52:
+	bra $L_9;
+$L_53:
+	bra $L_9;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 11;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd23;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_4:
+	exit;
+$L_27:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 15;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_5:
+	exit;
+}
+
 `
 
 var gpukvetModule = []byte(gpukvetPTX)
@@ -4069,7 +4983,7 @@ func gpukvetCPULayerNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		LayerNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	/*line gpukvet_gen.go:4072:1*/ return thread, block
+	/*line gpukvet_gen.go:4986:1*/ return thread, block
 }
 
 // gpukvetLocalsSoftmax holds the locals of kernel Softmax that live across a
@@ -4406,6 +5320,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4409:1*/
+	/*line gpukvet_gen.go:5323:1*/
 	return thread, block
 }

@@ -841,6 +841,414 @@ $T_5:
 	exit;
 }
 
+// stats_Std_fast
+.visible .entry stats_Std_fast(
+	.param .s64 stats_Std_fast_param_0,
+	.param .s64 stats_Std_fast_param_1,
+	.param .f32 stats_Std_fast_param_2,
+	.param .u64 stats_Std_fast_param_3,
+	.param .s64 stats_Std_fast_param_4,
+	.param .u64 stats_Std_fast_param_5,
+	.param .s64 stats_Std_fast_param_6,
+	.param .u64 stats_Std_fast_param_7,
+	.param .s64 stats_Std_fast_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<18>;
+	.reg .b32 %r<28>;
+	.reg .b64 %rd<50>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Std_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [stats_Std_fast_param_0];
+	ld.param.f32 %r4, [stats_Std_fast_param_2];
+	ld.param.u64 %rd8, [stats_Std_fast_param_3];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [stats_Std_fast_param_4];
+	ld.param.u64 %rd10, [stats_Std_fast_param_5];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [stats_Std_fast_param_6];
+	ld.param.u64 %rd12, [stats_Std_fast_param_7];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [stats_Std_fast_param_8];
+	mov.b32 %r5, 0f00000000;
+	mov.b64 %rd14, 0;
+	mov.b64 %rd15, %rd9;
+	mov.b64 %rd16, %rd6;
+	mov.b64 %rd17, %rd11;
+	mov.b64 %rd18, -1099511627776;
+	setp.ge.s64 %p2, %rd7, %rd18;
+	mov.b64 %rd19, 1099511627776;
+	setp.le.s64 %p3, %rd7, %rd19;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd20, 1;
+	sub.s64 %rd21, %rd7, %rd20;
+	setp.ge.s64 %p5, %rd6, %rd18;
+	and.pred %p6, %p4, %p5;
+	setp.le.s64 %p7, %rd6, %rd19;
+	and.pred %p8, %p6, %p7;
+	mul.lo.s64 %rd22, %rd21, %rd14;
+	add.s64 %rd23, %rd22, %rd6;
+	setp.ge.s64 %p9, %rd6, %rd14;
+	and.pred %p10, %p8, %p9;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p11, %rd24, %rd17;
+	and.pred %p12, %p10, %p11;
+	@%p12 bra $E_1_1;
+	mov.b32 %r7, %r5;
+	mov.b64 %rd26, %rd14;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r22, %r5;
+	mov.b64 %rd40, %rd14;
+$L_10:
+	mov.b32 %r21, %r22;
+	mov.b64 %rd39, %rd40;
+	setp.lt.s64 %p16, %rd39, %rd7;
+	@!%p16 bra $L_15;
+$L_11:
+	mul.lo.s64 %rd41, %rd39, %rd1;
+	add.s64 %rd42, %rd41, %rd6;
+	mov.b64 %rd43, %rd42;
+	setp.lt.u64 %p17, %rd43, %rd15;
+	@!%p17 bra $L_13;
+$L_12:
+	mov.b64 %rd44, 4;
+	mul.lo.s64 %rd45, %rd42, %rd44;
+	add.s64 %rd46, %rd8, %rd45;
+	ld.global.f32 %r23, [%rd46];
+	mul.lo.s64 %rd47, %rd6, %rd44;
+	add.s64 %rd48, %rd10, %rd47;
+	ld.global.f32 %r24, [%rd48];
+	sub.f32 %r25, %r23, %r24;
+	mul.f32 %r26, %r25, %r25;
+	add.f32 %r27, %r21, %r26;
+	add.s64 %rd49, %rd39, %rd20;
+	mov.b32 %r22, %r27;
+	mov.b64 %rd40, %rd49;
+	bra $L_10;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r6, %r7;
+	mov.b64 %rd25, %rd26;
+	setp.lt.s64 %p13, %rd25, %rd7;
+	@!%p13 bra $L_14;
+$L_4:
+	mul.lo.s64 %rd27, %rd25, %rd1;
+	add.s64 %rd28, %rd27, %rd6;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd28, %rd29;
+	add.s64 %rd31, %rd8, %rd30;
+	ld.global.f32 %r8, [%rd31];
+	mul.lo.s64 %rd32, %rd6, %rd29;
+	add.s64 %rd33, %rd10, %rd32;
+	ld.global.f32 %r9, [%rd33];
+	sub.f32 %r10, %r8, %r9;
+	mul.f32 %r11, %r10, %r10;
+	add.f32 %r12, %r6, %r11;
+	add.s64 %rd34, %rd25, %rd20;
+	mov.b32 %r7, %r12;
+	mov.b64 %rd26, %rd34;
+	bra $L_3;
+$L_5:
+	mov.b32 %r13, %r14;
+	cvt.rn.f32.s64 %r15, %rd7;
+	div.rn.f32 %r16, %r13, %r15;
+	sqrt.rn.f32 %r17, %r16;
+	setp.le.f32 %p14, %r17, %r4;
+	@%p14 bra $L_6;
+	mov.b32 %r20, %r17;
+	bra $L_7;
+$L_6:
+	mov.b32 %r18, 0f3F800000;
+	mov.b32 %r20, %r18;
+$L_7:
+	mov.b32 %r19, %r20;
+	mov.b64 %rd35, %rd13;
+	setp.lt.u64 %p15, %rd16, %rd35;
+	@!%p15 bra $L_9;
+$L_8:
+	mov.b64 %rd36, 4;
+	mul.lo.s64 %rd37, %rd6, %rd36;
+	add.s64 %rd38, %rd12, %rd37;
+	st.global.f32 [%rd38], %r19;
+	bra $L_2;
+$L_14:
+	mov.b32 %r14, %r6;
+	bra $L_5;
+$L_15:
+	mov.b32 %r14, %r21;
+	bra $L_5;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 6;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_2:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 4;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd42;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// stats_Std_fast_nc
+.visible .entry stats_Std_fast_nc(
+	.param .s64 stats_Std_fast_nc_param_0,
+	.param .s64 stats_Std_fast_nc_param_1,
+	.param .f32 stats_Std_fast_nc_param_2,
+	.param .u64 stats_Std_fast_nc_param_3,
+	.param .s64 stats_Std_fast_nc_param_4,
+	.param .u64 stats_Std_fast_nc_param_5,
+	.param .s64 stats_Std_fast_nc_param_6,
+	.param .u64 stats_Std_fast_nc_param_7,
+	.param .s64 stats_Std_fast_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<18>;
+	.reg .b32 %r<28>;
+	.reg .b64 %rd<50>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Std_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [stats_Std_fast_nc_param_0];
+	ld.param.f32 %r4, [stats_Std_fast_nc_param_2];
+	ld.param.u64 %rd8, [stats_Std_fast_nc_param_3];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.s64 %rd9, [stats_Std_fast_nc_param_4];
+	ld.param.u64 %rd10, [stats_Std_fast_nc_param_5];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [stats_Std_fast_nc_param_6];
+	ld.param.u64 %rd12, [stats_Std_fast_nc_param_7];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [stats_Std_fast_nc_param_8];
+	mov.b32 %r5, 0f00000000;
+	mov.b64 %rd14, 0;
+	mov.b64 %rd15, %rd9;
+	mov.b64 %rd16, %rd6;
+	mov.b64 %rd17, %rd11;
+	mov.b64 %rd18, -1099511627776;
+	setp.ge.s64 %p2, %rd7, %rd18;
+	mov.b64 %rd19, 1099511627776;
+	setp.le.s64 %p3, %rd7, %rd19;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd20, 1;
+	sub.s64 %rd21, %rd7, %rd20;
+	setp.ge.s64 %p5, %rd6, %rd18;
+	and.pred %p6, %p4, %p5;
+	setp.le.s64 %p7, %rd6, %rd19;
+	and.pred %p8, %p6, %p7;
+	mul.lo.s64 %rd22, %rd21, %rd14;
+	add.s64 %rd23, %rd22, %rd6;
+	setp.ge.s64 %p9, %rd6, %rd14;
+	and.pred %p10, %p8, %p9;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p11, %rd24, %rd17;
+	and.pred %p12, %p10, %p11;
+	@%p12 bra $E_1_1;
+	mov.b32 %r7, %r5;
+	mov.b64 %rd26, %rd14;
+	bra $L_3;
+$E_1_1:
+	mov.b32 %r22, %r5;
+	mov.b64 %rd40, %rd14;
+$L_10:
+	mov.b32 %r21, %r22;
+	mov.b64 %rd39, %rd40;
+	setp.lt.s64 %p16, %rd39, %rd7;
+	@!%p16 bra $L_15;
+$L_11:
+	mul.lo.s64 %rd41, %rd39, %rd1;
+	add.s64 %rd42, %rd41, %rd6;
+	mov.b64 %rd43, %rd42;
+	setp.lt.u64 %p17, %rd43, %rd15;
+	@!%p17 bra $L_13;
+$L_12:
+	mov.b64 %rd44, 4;
+	mul.lo.s64 %rd45, %rd42, %rd44;
+	add.s64 %rd46, %rd8, %rd45;
+	ld.global.nc.f32 %r23, [%rd46];
+	mul.lo.s64 %rd47, %rd6, %rd44;
+	add.s64 %rd48, %rd10, %rd47;
+	ld.global.nc.f32 %r24, [%rd48];
+	sub.f32 %r25, %r23, %r24;
+	mul.f32 %r26, %r25, %r25;
+	add.f32 %r27, %r21, %r26;
+	add.s64 %rd49, %rd39, %rd20;
+	mov.b32 %r22, %r27;
+	mov.b64 %rd40, %rd49;
+	bra $L_10;
+$L_2:
+	ret;
+$L_3:
+	mov.b32 %r6, %r7;
+	mov.b64 %rd25, %rd26;
+	setp.lt.s64 %p13, %rd25, %rd7;
+	@!%p13 bra $L_14;
+$L_4:
+	mul.lo.s64 %rd27, %rd25, %rd1;
+	add.s64 %rd28, %rd27, %rd6;
+	mov.b64 %rd29, 4;
+	mul.lo.s64 %rd30, %rd28, %rd29;
+	add.s64 %rd31, %rd8, %rd30;
+	ld.global.nc.f32 %r8, [%rd31];
+	mul.lo.s64 %rd32, %rd6, %rd29;
+	add.s64 %rd33, %rd10, %rd32;
+	ld.global.nc.f32 %r9, [%rd33];
+	sub.f32 %r10, %r8, %r9;
+	mul.f32 %r11, %r10, %r10;
+	add.f32 %r12, %r6, %r11;
+	add.s64 %rd34, %rd25, %rd20;
+	mov.b32 %r7, %r12;
+	mov.b64 %rd26, %rd34;
+	bra $L_3;
+$L_5:
+	mov.b32 %r13, %r14;
+	cvt.rn.f32.s64 %r15, %rd7;
+	div.rn.f32 %r16, %r13, %r15;
+	sqrt.rn.f32 %r17, %r16;
+	setp.le.f32 %p14, %r17, %r4;
+	@%p14 bra $L_6;
+	mov.b32 %r20, %r17;
+	bra $L_7;
+$L_6:
+	mov.b32 %r18, 0f3F800000;
+	mov.b32 %r20, %r18;
+$L_7:
+	mov.b32 %r19, %r20;
+	mov.b64 %rd35, %rd13;
+	setp.lt.u64 %p15, %rd16, %rd35;
+	@!%p15 bra $L_9;
+$L_8:
+	mov.b64 %rd36, 4;
+	mul.lo.s64 %rd37, %rd6, %rd36;
+	add.s64 %rd38, %rd12, %rd37;
+	st.global.f32 [%rd38], %r19;
+	bra $L_2;
+$L_14:
+	mov.b32 %r14, %r6;
+	bra $L_5;
+$L_15:
+	mov.b32 %r14, %r21;
+	bra $L_5;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 6;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_2:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 4;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd42;
+	st.global.u64 [%trap+40], %rd9;
+	membar.gl;
+$T_3:
+	exit;
+}
+
 // stats_Center
 .visible .entry stats_Center(
 	.param .s64 stats_Center_param_0,
@@ -1119,6 +1527,134 @@ $L_6:
 	membar.gl;
 $T_2:
 	exit;
+}
+
+// stats_Center_fast
+.visible .entry stats_Center_fast(
+	.param .s64 stats_Center_fast_param_0,
+	.param .s64 stats_Center_fast_param_1,
+	.param .u64 stats_Center_fast_param_2,
+	.param .s64 stats_Center_fast_param_3,
+	.param .u64 stats_Center_fast_param_4,
+	.param .s64 stats_Center_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<15>;
+	.reg .b64 %rd<18>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Center_fast_param_0];
+	ld.param.s64 %rd2, [stats_Center_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [stats_Center_fast_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [stats_Center_fast_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	mul.lo.s64 %rd11, %rd3, %rd2;
+	add.s64 %rd12, %rd11, %rd8;
+	mov.b64 %rd13, 4;
+	mul.lo.s64 %rd14, %rd8, %rd13;
+	add.s64 %rd15, %rd10, %rd14;
+	ld.global.f32 %r12, [%rd15];
+	mul.lo.s64 %rd16, %rd12, %rd13;
+	add.s64 %rd17, %rd9, %rd16;
+	ld.global.f32 %r13, [%rd17];
+	sub.f32 %r14, %r13, %r12;
+	st.global.f32 [%rd17], %r14;
+$L_2:
+	ret;
+}
+
+// stats_Center_fast_nc
+.visible .entry stats_Center_fast_nc(
+	.param .s64 stats_Center_fast_nc_param_0,
+	.param .s64 stats_Center_fast_nc_param_1,
+	.param .u64 stats_Center_fast_nc_param_2,
+	.param .s64 stats_Center_fast_nc_param_3,
+	.param .u64 stats_Center_fast_nc_param_4,
+	.param .s64 stats_Center_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<15>;
+	.reg .b64 %rd<18>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Center_fast_nc_param_0];
+	ld.param.s64 %rd2, [stats_Center_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [stats_Center_fast_nc_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [stats_Center_fast_nc_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	mul.lo.s64 %rd11, %rd3, %rd2;
+	add.s64 %rd12, %rd11, %rd8;
+	mov.b64 %rd13, 4;
+	mul.lo.s64 %rd14, %rd8, %rd13;
+	add.s64 %rd15, %rd10, %rd14;
+	ld.global.nc.f32 %r12, [%rd15];
+	mul.lo.s64 %rd16, %rd12, %rd13;
+	add.s64 %rd17, %rd9, %rd16;
+	ld.global.f32 %r13, [%rd17];
+	sub.f32 %r14, %r13, %r12;
+	st.global.f32 [%rd17], %r14;
+$L_2:
+	ret;
 }
 
 // stats_Normalize
@@ -1479,6 +2015,154 @@ $L_8:
 	membar.gl;
 $T_3:
 	exit;
+}
+
+// stats_Normalize_fast
+.visible .entry stats_Normalize_fast(
+	.param .s64 stats_Normalize_fast_param_0,
+	.param .s64 stats_Normalize_fast_param_1,
+	.param .u64 stats_Normalize_fast_param_2,
+	.param .s64 stats_Normalize_fast_param_3,
+	.param .u64 stats_Normalize_fast_param_4,
+	.param .s64 stats_Normalize_fast_param_5,
+	.param .u64 stats_Normalize_fast_param_6,
+	.param .s64 stats_Normalize_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<20>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Normalize_fast_param_0];
+	ld.param.s64 %rd2, [stats_Normalize_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [stats_Normalize_fast_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [stats_Normalize_fast_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stats_Normalize_fast_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd3, %rd2;
+	add.s64 %rd13, %rd12, %rd8;
+	mov.b64 %rd14, 4;
+	mul.lo.s64 %rd15, %rd13, %rd14;
+	add.s64 %rd16, %rd9, %rd15;
+	ld.global.f32 %r12, [%rd16];
+	mul.lo.s64 %rd17, %rd8, %rd14;
+	add.s64 %rd18, %rd10, %rd17;
+	ld.global.f32 %r13, [%rd18];
+	sub.f32 %r14, %r12, %r13;
+	cvt.rn.f32.s64 %r15, %rd1;
+	sqrt.rn.f32 %r16, %r15;
+	add.s64 %rd19, %rd11, %rd17;
+	ld.global.f32 %r17, [%rd19];
+	mul.f32 %r18, %r16, %r17;
+	div.rn.f32 %r19, %r14, %r18;
+	st.global.f32 [%rd16], %r19;
+$L_2:
+	ret;
+}
+
+// stats_Normalize_fast_nc
+.visible .entry stats_Normalize_fast_nc(
+	.param .s64 stats_Normalize_fast_nc_param_0,
+	.param .s64 stats_Normalize_fast_nc_param_1,
+	.param .u64 stats_Normalize_fast_nc_param_2,
+	.param .s64 stats_Normalize_fast_nc_param_3,
+	.param .u64 stats_Normalize_fast_nc_param_4,
+	.param .s64 stats_Normalize_fast_nc_param_5,
+	.param .u64 stats_Normalize_fast_nc_param_6,
+	.param .s64 stats_Normalize_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<20>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Normalize_fast_nc_param_0];
+	ld.param.s64 %rd2, [stats_Normalize_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [stats_Normalize_fast_nc_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [stats_Normalize_fast_nc_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stats_Normalize_fast_nc_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd3, %rd2;
+	add.s64 %rd13, %rd12, %rd8;
+	mov.b64 %rd14, 4;
+	mul.lo.s64 %rd15, %rd13, %rd14;
+	add.s64 %rd16, %rd9, %rd15;
+	ld.global.f32 %r12, [%rd16];
+	mul.lo.s64 %rd17, %rd8, %rd14;
+	add.s64 %rd18, %rd10, %rd17;
+	ld.global.nc.f32 %r13, [%rd18];
+	sub.f32 %r14, %r12, %r13;
+	cvt.rn.f32.s64 %r15, %rd1;
+	sqrt.rn.f32 %r16, %r15;
+	add.s64 %rd19, %rd11, %rd17;
+	ld.global.nc.f32 %r17, [%rd19];
+	mul.f32 %r18, %r16, %r17;
+	div.rn.f32 %r19, %r14, %r18;
+	st.global.f32 [%rd16], %r19;
+$L_2:
+	ret;
 }
 
 // stats_Covar
@@ -1944,6 +2628,322 @@ $L_15:
 	st.global.u64 [%trap+40], %rd11;
 	membar.gl;
 $T_4:
+	exit;
+}
+
+// stats_Covar_fast
+.visible .entry stats_Covar_fast(
+	.param .s64 stats_Covar_fast_param_0,
+	.param .s64 stats_Covar_fast_param_1,
+	.param .u64 stats_Covar_fast_param_2,
+	.param .s64 stats_Covar_fast_param_3,
+	.param .u64 stats_Covar_fast_param_4,
+	.param .s64 stats_Covar_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<11>;
+	.reg .b64 %rd<48>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Covar_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [stats_Covar_fast_param_0];
+	ld.param.u64 %rd8, [stats_Covar_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [stats_Covar_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stats_Covar_fast_param_5];
+	mul.lo.s64 %rd11, %rd6, %rd1;
+	mov.b64 %rd12, %rd10;
+	mov.b64 %rd13, 1;
+	mul.lo.s64 %rd14, %rd13, %rd1;
+	add.s64 %rd15, %rd11, %rd6;
+	mov.b64 %rd17, %rd6;
+	mov.b64 %rd19, %rd15;
+$L_3:
+	mov.b64 %rd16, %rd17;
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p2, %rd16, %rd1;
+	@!%p2 bra $L_2;
+$L_4:
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd20, 0;
+	mul.lo.s64 %rd21, %rd20, %rd1;
+	add.s64 %rd22, %rd21, %rd6;
+	add.s64 %rd23, %rd21, %rd16;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd25, %rd20;
+	mov.b64 %rd27, %rd22;
+	mov.b64 %rd29, %rd23;
+$L_5:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd24, %rd25;
+	mov.b64 %rd26, %rd27;
+	mov.b64 %rd28, %rd29;
+	setp.lt.s64 %p3, %rd24, %rd7;
+	@!%p3 bra $L_7;
+$L_6:
+	mov.b64 %rd30, 4;
+	mul.lo.s64 %rd31, %rd26, %rd30;
+	add.s64 %rd32, %rd8, %rd31;
+	ld.global.f32 %r7, [%rd32];
+	mul.lo.s64 %rd33, %rd28, %rd30;
+	add.s64 %rd34, %rd8, %rd33;
+	ld.global.f32 %r8, [%rd34];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd35, %rd24, %rd13;
+	add.s64 %rd36, %rd26, %rd14;
+	add.s64 %rd37, %rd28, %rd14;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd25, %rd35;
+	mov.b64 %rd27, %rd36;
+	mov.b64 %rd29, %rd37;
+	bra $L_5;
+$L_2:
+	ret;
+$L_7:
+	add.s64 %rd38, %rd11, %rd16;
+	mov.b64 %rd39, %rd38;
+	setp.lt.u64 %p4, %rd39, %rd12;
+	@!%p4 bra $L_9;
+$L_8:
+	mov.b64 %rd40, 4;
+	mul.lo.s64 %rd41, %rd38, %rd40;
+	add.s64 %rd42, %rd9, %rd41;
+	st.global.f32 [%rd42], %r5;
+	mov.b64 %rd43, %rd18;
+	setp.lt.u64 %p5, %rd43, %rd12;
+	@!%p5 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd44, %rd18, %rd40;
+	add.s64 %rd45, %rd9, %rd44;
+	st.global.f32 [%rd45], %r5;
+	add.s64 %rd46, %rd16, %rd13;
+	add.s64 %rd47, %rd18, %rd14;
+	mov.b64 %rd17, %rd46;
+	mov.b64 %rd19, %rd47;
+	bra $L_3;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 15;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd38;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_1:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 16;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_2:
+	exit;
+}
+
+// stats_Covar_fast_nc
+.visible .entry stats_Covar_fast_nc(
+	.param .s64 stats_Covar_fast_nc_param_0,
+	.param .s64 stats_Covar_fast_nc_param_1,
+	.param .u64 stats_Covar_fast_nc_param_2,
+	.param .s64 stats_Covar_fast_nc_param_3,
+	.param .u64 stats_Covar_fast_nc_param_4,
+	.param .s64 stats_Covar_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<11>;
+	.reg .b64 %rd<48>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Covar_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [stats_Covar_fast_nc_param_0];
+	ld.param.u64 %rd8, [stats_Covar_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [stats_Covar_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stats_Covar_fast_nc_param_5];
+	mul.lo.s64 %rd11, %rd6, %rd1;
+	mov.b64 %rd12, %rd10;
+	mov.b64 %rd13, 1;
+	mul.lo.s64 %rd14, %rd13, %rd1;
+	add.s64 %rd15, %rd11, %rd6;
+	mov.b64 %rd17, %rd6;
+	mov.b64 %rd19, %rd15;
+$L_3:
+	mov.b64 %rd16, %rd17;
+	mov.b64 %rd18, %rd19;
+	setp.lt.s64 %p2, %rd16, %rd1;
+	@!%p2 bra $L_2;
+$L_4:
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd20, 0;
+	mul.lo.s64 %rd21, %rd20, %rd1;
+	add.s64 %rd22, %rd21, %rd6;
+	add.s64 %rd23, %rd21, %rd16;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd25, %rd20;
+	mov.b64 %rd27, %rd22;
+	mov.b64 %rd29, %rd23;
+$L_5:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd24, %rd25;
+	mov.b64 %rd26, %rd27;
+	mov.b64 %rd28, %rd29;
+	setp.lt.s64 %p3, %rd24, %rd7;
+	@!%p3 bra $L_7;
+$L_6:
+	mov.b64 %rd30, 4;
+	mul.lo.s64 %rd31, %rd26, %rd30;
+	add.s64 %rd32, %rd8, %rd31;
+	ld.global.nc.f32 %r7, [%rd32];
+	mul.lo.s64 %rd33, %rd28, %rd30;
+	add.s64 %rd34, %rd8, %rd33;
+	ld.global.nc.f32 %r8, [%rd34];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd35, %rd24, %rd13;
+	add.s64 %rd36, %rd26, %rd14;
+	add.s64 %rd37, %rd28, %rd14;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd25, %rd35;
+	mov.b64 %rd27, %rd36;
+	mov.b64 %rd29, %rd37;
+	bra $L_5;
+$L_2:
+	ret;
+$L_7:
+	add.s64 %rd38, %rd11, %rd16;
+	mov.b64 %rd39, %rd38;
+	setp.lt.u64 %p4, %rd39, %rd12;
+	@!%p4 bra $L_9;
+$L_8:
+	mov.b64 %rd40, 4;
+	mul.lo.s64 %rd41, %rd38, %rd40;
+	add.s64 %rd42, %rd9, %rd41;
+	st.global.f32 [%rd42], %r5;
+	mov.b64 %rd43, %rd18;
+	setp.lt.u64 %p5, %rd43, %rd12;
+	@!%p5 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd44, %rd18, %rd40;
+	add.s64 %rd45, %rd9, %rd44;
+	st.global.f32 [%rd45], %r5;
+	add.s64 %rd46, %rd16, %rd13;
+	add.s64 %rd47, %rd18, %rd14;
+	mov.b64 %rd17, %rd46;
+	mov.b64 %rd19, %rd47;
+	bra $L_3;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 15;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd38;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_1:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 16;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd18;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_2:
 	exit;
 }
 
@@ -2470,6 +3470,388 @@ $L_17:
 	st.global.u64 [%trap+40], %rd7;
 	membar.gl;
 $T_5:
+	exit;
+}
+
+// stats_Corr_fast
+.visible .entry stats_Corr_fast(
+	.param .s64 stats_Corr_fast_param_0,
+	.param .s64 stats_Corr_fast_param_1,
+	.param .u64 stats_Corr_fast_param_2,
+	.param .s64 stats_Corr_fast_param_3,
+	.param .u64 stats_Corr_fast_param_4,
+	.param .s64 stats_Corr_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<53>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Corr_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [stats_Corr_fast_param_5];
+	mul.lo.s64 %rd8, %rd6, %rd1;
+	add.s64 %rd9, %rd8, %rd6;
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, %rd7;
+	setp.lt.u64 %p2, %rd10, %rd11;
+	@!%p2 bra $L_9;
+$L_8:
+	ld.param.s64 %rd35, [stats_Corr_fast_param_0];
+	ld.param.u64 %rd36, [stats_Corr_fast_param_2];
+	cvta.to.global.u64 %rd36, %rd36;
+	ld.param.u64 %rd37, [stats_Corr_fast_param_4];
+	cvta.to.global.u64 %rd37, %rd37;
+	mov.b64 %rd38, 4;
+	mul.lo.s64 %rd39, %rd9, %rd38;
+	add.s64 %rd40, %rd37, %rd39;
+	mov.b32 %r11, 0f3F800000;
+	st.global.f32 [%rd40], %r11;
+	mov.b64 %rd41, 1;
+	add.s64 %rd42, %rd6, %rd41;
+	mul.lo.s64 %rd43, %rd41, %rd1;
+	mul.lo.s64 %rd44, %rd42, %rd1;
+	add.s64 %rd45, %rd44, %rd6;
+	mov.b64 %rd13, %rd42;
+	mov.b64 %rd15, %rd45;
+$L_3:
+	mov.b64 %rd12, %rd13;
+	mov.b64 %rd14, %rd15;
+	setp.lt.s64 %p3, %rd12, %rd1;
+	@!%p3 bra $L_2;
+$L_4:
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd16, 0;
+	mul.lo.s64 %rd17, %rd16, %rd1;
+	add.s64 %rd18, %rd17, %rd6;
+	add.s64 %rd19, %rd17, %rd12;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd21, %rd16;
+	mov.b64 %rd23, %rd18;
+	mov.b64 %rd25, %rd19;
+$L_5:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd20, %rd21;
+	mov.b64 %rd22, %rd23;
+	mov.b64 %rd24, %rd25;
+	setp.lt.s64 %p4, %rd20, %rd35;
+	@!%p4 bra $L_7;
+$L_6:
+	mul.lo.s64 %rd26, %rd22, %rd38;
+	add.s64 %rd27, %rd36, %rd26;
+	ld.global.f32 %r7, [%rd27];
+	mul.lo.s64 %rd28, %rd24, %rd38;
+	add.s64 %rd29, %rd36, %rd28;
+	ld.global.f32 %r8, [%rd29];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd30, %rd20, %rd41;
+	add.s64 %rd31, %rd22, %rd43;
+	add.s64 %rd32, %rd24, %rd43;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd21, %rd30;
+	mov.b64 %rd23, %rd31;
+	mov.b64 %rd25, %rd32;
+	bra $L_5;
+$L_2:
+	ret;
+$L_7:
+	add.s64 %rd33, %rd8, %rd12;
+	mov.b64 %rd34, %rd33;
+	setp.lt.u64 %p5, %rd34, %rd11;
+	@!%p5 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd46, %rd33, %rd38;
+	add.s64 %rd47, %rd37, %rd46;
+	st.global.f32 [%rd47], %r5;
+	mov.b64 %rd48, %rd14;
+	setp.lt.u64 %p6, %rd48, %rd11;
+	@!%p6 bra $L_13;
+$L_12:
+	mul.lo.s64 %rd49, %rd14, %rd38;
+	add.s64 %rd50, %rd37, %rd49;
+	st.global.f32 [%rd50], %r5;
+	add.s64 %rd51, %rd12, %rd41;
+	add.s64 %rd52, %rd14, %rd43;
+	mov.b64 %rd13, %rd51;
+	mov.b64 %rd15, %rd52;
+	bra $L_3;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 17;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 20;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd33;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 21;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd14;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// stats_Corr_fast_nc
+.visible .entry stats_Corr_fast_nc(
+	.param .s64 stats_Corr_fast_nc_param_0,
+	.param .s64 stats_Corr_fast_nc_param_1,
+	.param .u64 stats_Corr_fast_nc_param_2,
+	.param .s64 stats_Corr_fast_nc_param_3,
+	.param .u64 stats_Corr_fast_nc_param_4,
+	.param .s64 stats_Corr_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<53>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stats_Corr_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [stats_Corr_fast_nc_param_5];
+	mul.lo.s64 %rd8, %rd6, %rd1;
+	add.s64 %rd9, %rd8, %rd6;
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, %rd7;
+	setp.lt.u64 %p2, %rd10, %rd11;
+	@!%p2 bra $L_9;
+$L_8:
+	ld.param.s64 %rd35, [stats_Corr_fast_nc_param_0];
+	ld.param.u64 %rd36, [stats_Corr_fast_nc_param_2];
+	cvta.to.global.u64 %rd36, %rd36;
+	ld.param.u64 %rd37, [stats_Corr_fast_nc_param_4];
+	cvta.to.global.u64 %rd37, %rd37;
+	mov.b64 %rd38, 4;
+	mul.lo.s64 %rd39, %rd9, %rd38;
+	add.s64 %rd40, %rd37, %rd39;
+	mov.b32 %r11, 0f3F800000;
+	st.global.f32 [%rd40], %r11;
+	mov.b64 %rd41, 1;
+	add.s64 %rd42, %rd6, %rd41;
+	mul.lo.s64 %rd43, %rd41, %rd1;
+	mul.lo.s64 %rd44, %rd42, %rd1;
+	add.s64 %rd45, %rd44, %rd6;
+	mov.b64 %rd13, %rd42;
+	mov.b64 %rd15, %rd45;
+$L_3:
+	mov.b64 %rd12, %rd13;
+	mov.b64 %rd14, %rd15;
+	setp.lt.s64 %p3, %rd12, %rd1;
+	@!%p3 bra $L_2;
+$L_4:
+	mov.b32 %r4, 0f00000000;
+	mov.b64 %rd16, 0;
+	mul.lo.s64 %rd17, %rd16, %rd1;
+	add.s64 %rd18, %rd17, %rd6;
+	add.s64 %rd19, %rd17, %rd12;
+	mov.b32 %r6, %r4;
+	mov.b64 %rd21, %rd16;
+	mov.b64 %rd23, %rd18;
+	mov.b64 %rd25, %rd19;
+$L_5:
+	mov.b32 %r5, %r6;
+	mov.b64 %rd20, %rd21;
+	mov.b64 %rd22, %rd23;
+	mov.b64 %rd24, %rd25;
+	setp.lt.s64 %p4, %rd20, %rd35;
+	@!%p4 bra $L_7;
+$L_6:
+	mul.lo.s64 %rd26, %rd22, %rd38;
+	add.s64 %rd27, %rd36, %rd26;
+	ld.global.nc.f32 %r7, [%rd27];
+	mul.lo.s64 %rd28, %rd24, %rd38;
+	add.s64 %rd29, %rd36, %rd28;
+	ld.global.nc.f32 %r8, [%rd29];
+	mul.f32 %r9, %r7, %r8;
+	add.f32 %r10, %r5, %r9;
+	add.s64 %rd30, %rd20, %rd41;
+	add.s64 %rd31, %rd22, %rd43;
+	add.s64 %rd32, %rd24, %rd43;
+	mov.b32 %r6, %r10;
+	mov.b64 %rd21, %rd30;
+	mov.b64 %rd23, %rd31;
+	mov.b64 %rd25, %rd32;
+	bra $L_5;
+$L_2:
+	ret;
+$L_7:
+	add.s64 %rd33, %rd8, %rd12;
+	mov.b64 %rd34, %rd33;
+	setp.lt.u64 %p5, %rd34, %rd11;
+	@!%p5 bra $L_11;
+$L_10:
+	mul.lo.s64 %rd46, %rd33, %rd38;
+	add.s64 %rd47, %rd37, %rd46;
+	st.global.f32 [%rd47], %r5;
+	mov.b64 %rd48, %rd14;
+	setp.lt.u64 %p6, %rd48, %rd11;
+	@!%p6 bra $L_13;
+$L_12:
+	mul.lo.s64 %rd49, %rd14, %rd38;
+	add.s64 %rd50, %rd37, %rd49;
+	st.global.f32 [%rd50], %r5;
+	add.s64 %rd51, %rd12, %rd41;
+	add.s64 %rd52, %rd14, %rd43;
+	mov.b64 %rd13, %rd51;
+	mov.b64 %rd15, %rd52;
+	bra $L_3;
+$L_9:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 17;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_11:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 20;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd33;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_13:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 21;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd14;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_3:
 	exit;
 }
 
@@ -3346,7 +4728,7 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3349:1*/
+	/*line gpukvet_gen.go:4731:1*/
 	return thread, block
 }
 
@@ -3390,7 +4772,7 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3393:1*/
+	/*line gpukvet_gen.go:4775:1*/
 	return thread, block
 }
 
@@ -3433,7 +4815,7 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3436:1*/
+	/*line gpukvet_gen.go:4818:1*/
 	return thread, block
 }
 
@@ -3473,7 +4855,7 @@ func gpukvetCPUMean(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3476:1*/
+	/*line gpukvet_gen.go:4858:1*/
 	return thread, block
 }
 
@@ -3513,7 +4895,7 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3516:1*/
+	/*line gpukvet_gen.go:4898:1*/
 	return thread, block
 }
 
@@ -3564,6 +4946,6 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3567:1*/
+	/*line gpukvet_gen.go:4949:1*/
 	return thread, block
 }

@@ -1415,6 +1415,300 @@ $T_19:
 	exit;
 }
 
+// stencil_Conv2D_fast
+.visible .entry stencil_Conv2D_fast(
+	.param .s64 stencil_Conv2D_fast_param_0,
+	.param .s64 stencil_Conv2D_fast_param_1,
+	.param .u64 stencil_Conv2D_fast_param_2,
+	.param .s64 stencil_Conv2D_fast_param_3,
+	.param .u64 stencil_Conv2D_fast_param_4,
+	.param .s64 stencil_Conv2D_fast_param_5,
+	.param .u64 stencil_Conv2D_fast_param_6,
+	.param .s64 stencil_Conv2D_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<54>;
+	.reg .b64 %rd<55>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Conv2D_fast_param_0];
+	ld.param.s64 %rd2, [stencil_Conv2D_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	mov.b64 %rd9, 0;
+	mov.b32 %r12, 0;
+	setp.gt.s32 %p1, %r8, %r12;
+	mov.b64 %rd10, 1;
+	sub.s64 %rd11, %rd1, %rd10;
+	setp.lt.s64 %p2, %rd3, %rd11;
+	and.pred %p3, %p1, %p2;
+	setp.gt.s64 %p4, %rd8, %rd9;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd12, %rd2, %rd10;
+	setp.lt.s64 %p6, %rd8, %rd12;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd13, [stencil_Conv2D_fast_param_2];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [stencil_Conv2D_fast_param_4];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.u64 %rd15, [stencil_Conv2D_fast_param_6];
+	cvta.to.global.u64 %rd15, %rd15;
+	mov.b32 %r13, 4294967295;
+	add.s32 %r14, %r8, %r13;
+	cvt.s64.s32 %rd16, %r14;
+	mul.lo.s64 %rd17, %rd16, %rd2;
+	add.s64 %rd18, %rd17, %rd8;
+	mul.lo.s64 %rd19, %rd3, %rd2;
+	add.s64 %rd20, %rd19, %rd8;
+	mov.b64 %rd21, 4;
+	mov.b32 %r15, 1;
+	add.s32 %r16, %r8, %r15;
+	cvt.s64.s32 %rd22, %r16;
+	mul.lo.s64 %rd23, %rd22, %rd2;
+	add.s64 %rd24, %rd23, %rd8;
+	mov.b64 %rd25, 8;
+	mov.b32 %r17, 0f00000000;
+	add.s64 %rd26, %rd13, %rd9;
+	ld.global.f32 %r18, [%rd26];
+	mul.lo.s64 %rd27, %rd18, %rd21;
+	add.s64 %rd28, %rd14, %rd27;
+	mov.b64 %rd29, -4;
+	add.s64 %rd30, %rd28, %rd29;
+	ld.global.f32 %r19, [%rd30];
+	mul.f32 %r20, %r18, %r19;
+	add.f32 %r21, %r17, %r20;
+	add.s64 %rd31, %rd13, %rd21;
+	ld.global.f32 %r22, [%rd31];
+	ld.global.f32 %r23, [%rd28];
+	mul.f32 %r24, %r22, %r23;
+	add.f32 %r25, %r21, %r24;
+	add.s64 %rd32, %rd13, %rd25;
+	ld.global.f32 %r26, [%rd32];
+	add.s64 %rd33, %rd28, %rd21;
+	ld.global.f32 %r27, [%rd33];
+	mul.f32 %r28, %r26, %r27;
+	add.f32 %r29, %r25, %r28;
+	mov.b64 %rd34, 12;
+	add.s64 %rd35, %rd13, %rd34;
+	ld.global.f32 %r30, [%rd35];
+	mul.lo.s64 %rd36, %rd20, %rd21;
+	add.s64 %rd37, %rd14, %rd36;
+	add.s64 %rd38, %rd37, %rd29;
+	ld.global.f32 %r31, [%rd38];
+	mul.f32 %r32, %r30, %r31;
+	add.f32 %r33, %r29, %r32;
+	mov.b64 %rd39, 16;
+	add.s64 %rd40, %rd13, %rd39;
+	ld.global.f32 %r34, [%rd40];
+	ld.global.f32 %r35, [%rd37];
+	mul.f32 %r36, %r34, %r35;
+	add.f32 %r37, %r33, %r36;
+	mov.b64 %rd41, 20;
+	add.s64 %rd42, %rd13, %rd41;
+	ld.global.f32 %r38, [%rd42];
+	add.s64 %rd43, %rd37, %rd21;
+	ld.global.f32 %r39, [%rd43];
+	mul.f32 %r40, %r38, %r39;
+	add.f32 %r41, %r37, %r40;
+	mov.b64 %rd44, 24;
+	add.s64 %rd45, %rd13, %rd44;
+	ld.global.f32 %r42, [%rd45];
+	mul.lo.s64 %rd46, %rd24, %rd21;
+	add.s64 %rd47, %rd14, %rd46;
+	add.s64 %rd48, %rd47, %rd29;
+	ld.global.f32 %r43, [%rd48];
+	mul.f32 %r44, %r42, %r43;
+	add.f32 %r45, %r41, %r44;
+	mov.b64 %rd49, 28;
+	add.s64 %rd50, %rd13, %rd49;
+	ld.global.f32 %r46, [%rd50];
+	ld.global.f32 %r47, [%rd47];
+	mul.f32 %r48, %r46, %r47;
+	add.f32 %r49, %r45, %r48;
+	mov.b64 %rd51, 32;
+	add.s64 %rd52, %rd13, %rd51;
+	ld.global.f32 %r50, [%rd52];
+	add.s64 %rd53, %rd47, %rd21;
+	ld.global.f32 %r51, [%rd53];
+	mul.f32 %r52, %r50, %r51;
+	add.f32 %r53, %r49, %r52;
+	add.s64 %rd54, %rd15, %rd36;
+	st.global.f32 [%rd54], %r53;
+$L_2:
+	ret;
+}
+
+// stencil_Conv2D_fast_nc
+.visible .entry stencil_Conv2D_fast_nc(
+	.param .s64 stencil_Conv2D_fast_nc_param_0,
+	.param .s64 stencil_Conv2D_fast_nc_param_1,
+	.param .u64 stencil_Conv2D_fast_nc_param_2,
+	.param .s64 stencil_Conv2D_fast_nc_param_3,
+	.param .u64 stencil_Conv2D_fast_nc_param_4,
+	.param .s64 stencil_Conv2D_fast_nc_param_5,
+	.param .u64 stencil_Conv2D_fast_nc_param_6,
+	.param .s64 stencil_Conv2D_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<54>;
+	.reg .b64 %rd<55>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Conv2D_fast_nc_param_0];
+	ld.param.s64 %rd2, [stencil_Conv2D_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	mov.b64 %rd9, 0;
+	mov.b32 %r12, 0;
+	setp.gt.s32 %p1, %r8, %r12;
+	mov.b64 %rd10, 1;
+	sub.s64 %rd11, %rd1, %rd10;
+	setp.lt.s64 %p2, %rd3, %rd11;
+	and.pred %p3, %p1, %p2;
+	setp.gt.s64 %p4, %rd8, %rd9;
+	and.pred %p5, %p3, %p4;
+	sub.s64 %rd12, %rd2, %rd10;
+	setp.lt.s64 %p6, %rd8, %rd12;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd13, [stencil_Conv2D_fast_nc_param_2];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [stencil_Conv2D_fast_nc_param_4];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.u64 %rd15, [stencil_Conv2D_fast_nc_param_6];
+	cvta.to.global.u64 %rd15, %rd15;
+	mov.b32 %r13, 4294967295;
+	add.s32 %r14, %r8, %r13;
+	cvt.s64.s32 %rd16, %r14;
+	mul.lo.s64 %rd17, %rd16, %rd2;
+	add.s64 %rd18, %rd17, %rd8;
+	mul.lo.s64 %rd19, %rd3, %rd2;
+	add.s64 %rd20, %rd19, %rd8;
+	mov.b64 %rd21, 4;
+	mov.b32 %r15, 1;
+	add.s32 %r16, %r8, %r15;
+	cvt.s64.s32 %rd22, %r16;
+	mul.lo.s64 %rd23, %rd22, %rd2;
+	add.s64 %rd24, %rd23, %rd8;
+	mov.b64 %rd25, 8;
+	mov.b32 %r17, 0f00000000;
+	add.s64 %rd26, %rd13, %rd9;
+	ld.global.nc.f32 %r18, [%rd26];
+	mul.lo.s64 %rd27, %rd18, %rd21;
+	add.s64 %rd28, %rd14, %rd27;
+	mov.b64 %rd29, -4;
+	add.s64 %rd30, %rd28, %rd29;
+	ld.global.nc.f32 %r19, [%rd30];
+	mul.f32 %r20, %r18, %r19;
+	add.f32 %r21, %r17, %r20;
+	add.s64 %rd31, %rd13, %rd21;
+	ld.global.nc.f32 %r22, [%rd31];
+	ld.global.nc.f32 %r23, [%rd28];
+	mul.f32 %r24, %r22, %r23;
+	add.f32 %r25, %r21, %r24;
+	add.s64 %rd32, %rd13, %rd25;
+	ld.global.nc.f32 %r26, [%rd32];
+	add.s64 %rd33, %rd28, %rd21;
+	ld.global.nc.f32 %r27, [%rd33];
+	mul.f32 %r28, %r26, %r27;
+	add.f32 %r29, %r25, %r28;
+	mov.b64 %rd34, 12;
+	add.s64 %rd35, %rd13, %rd34;
+	ld.global.nc.f32 %r30, [%rd35];
+	mul.lo.s64 %rd36, %rd20, %rd21;
+	add.s64 %rd37, %rd14, %rd36;
+	add.s64 %rd38, %rd37, %rd29;
+	ld.global.nc.f32 %r31, [%rd38];
+	mul.f32 %r32, %r30, %r31;
+	add.f32 %r33, %r29, %r32;
+	mov.b64 %rd39, 16;
+	add.s64 %rd40, %rd13, %rd39;
+	ld.global.nc.f32 %r34, [%rd40];
+	ld.global.nc.f32 %r35, [%rd37];
+	mul.f32 %r36, %r34, %r35;
+	add.f32 %r37, %r33, %r36;
+	mov.b64 %rd41, 20;
+	add.s64 %rd42, %rd13, %rd41;
+	ld.global.nc.f32 %r38, [%rd42];
+	add.s64 %rd43, %rd37, %rd21;
+	ld.global.nc.f32 %r39, [%rd43];
+	mul.f32 %r40, %r38, %r39;
+	add.f32 %r41, %r37, %r40;
+	mov.b64 %rd44, 24;
+	add.s64 %rd45, %rd13, %rd44;
+	ld.global.nc.f32 %r42, [%rd45];
+	mul.lo.s64 %rd46, %rd24, %rd21;
+	add.s64 %rd47, %rd14, %rd46;
+	add.s64 %rd48, %rd47, %rd29;
+	ld.global.nc.f32 %r43, [%rd48];
+	mul.f32 %r44, %r42, %r43;
+	add.f32 %r45, %r41, %r44;
+	mov.b64 %rd49, 28;
+	add.s64 %rd50, %rd13, %rd49;
+	ld.global.nc.f32 %r46, [%rd50];
+	ld.global.nc.f32 %r47, [%rd47];
+	mul.f32 %r48, %r46, %r47;
+	add.f32 %r49, %r45, %r48;
+	mov.b64 %rd51, 32;
+	add.s64 %rd52, %rd13, %rd51;
+	ld.global.nc.f32 %r50, [%rd52];
+	add.s64 %rd53, %rd47, %rd21;
+	ld.global.nc.f32 %r51, [%rd53];
+	mul.f32 %r52, %r50, %r51;
+	add.f32 %r53, %r49, %r52;
+	add.s64 %rd54, %rd15, %rd36;
+	st.global.f32 [%rd54], %r53;
+$L_2:
+	ret;
+}
+
 // stencil_Jacobi1D
 .visible .entry stencil_Jacobi1D(
 	.param .u64 stencil_Jacobi1D_param_0,
@@ -1787,6 +2081,124 @@ $L_10:
 	membar.gl;
 $T_4:
 	exit;
+}
+
+// stencil_Jacobi1D_fast
+.visible .entry stencil_Jacobi1D_fast(
+	.param .u64 stencil_Jacobi1D_fast_param_0,
+	.param .s64 stencil_Jacobi1D_fast_param_1,
+	.param .u64 stencil_Jacobi1D_fast_param_2,
+	.param .s64 stencil_Jacobi1D_fast_param_3,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<11>;
+	.reg .b64 %rd<19>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Jacobi1D_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	mov.b64 %rd7, 0;
+	setp.gt.s64 %p1, %rd6, %rd7;
+	mov.b64 %rd8, 1;
+	sub.s64 %rd9, %rd1, %rd8;
+	setp.lt.s64 %p2, %rd6, %rd9;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_Jacobi1D_fast_param_0];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_Jacobi1D_fast_param_2];
+	cvta.to.global.u64 %rd11, %rd11;
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd6, %rd12;
+	add.s64 %rd14, %rd10, %rd13;
+	mov.b64 %rd15, -4;
+	add.s64 %rd16, %rd14, %rd15;
+	ld.global.f32 %r4, [%rd16];
+	ld.global.f32 %r5, [%rd14];
+	add.f32 %r6, %r4, %r5;
+	add.s64 %rd17, %rd14, %rd12;
+	ld.global.f32 %r7, [%rd17];
+	add.f32 %r8, %r6, %r7;
+	mov.b32 %r9, 0f3EAAAA3B;
+	mul.f32 %r10, %r9, %r8;
+	add.s64 %rd18, %rd11, %rd13;
+	st.global.f32 [%rd18], %r10;
+$L_2:
+	ret;
+}
+
+// stencil_Jacobi1D_fast_nc
+.visible .entry stencil_Jacobi1D_fast_nc(
+	.param .u64 stencil_Jacobi1D_fast_nc_param_0,
+	.param .s64 stencil_Jacobi1D_fast_nc_param_1,
+	.param .u64 stencil_Jacobi1D_fast_nc_param_2,
+	.param .s64 stencil_Jacobi1D_fast_nc_param_3,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 256, 1, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<11>;
+	.reg .b64 %rd<19>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Jacobi1D_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	mov.b64 %rd7, 0;
+	setp.gt.s64 %p1, %rd6, %rd7;
+	mov.b64 %rd8, 1;
+	sub.s64 %rd9, %rd1, %rd8;
+	setp.lt.s64 %p2, %rd6, %rd9;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_Jacobi1D_fast_nc_param_0];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_Jacobi1D_fast_nc_param_2];
+	cvta.to.global.u64 %rd11, %rd11;
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd6, %rd12;
+	add.s64 %rd14, %rd10, %rd13;
+	mov.b64 %rd15, -4;
+	add.s64 %rd16, %rd14, %rd15;
+	ld.global.nc.f32 %r4, [%rd16];
+	ld.global.nc.f32 %r5, [%rd14];
+	add.f32 %r6, %r4, %r5;
+	add.s64 %rd17, %rd14, %rd12;
+	ld.global.nc.f32 %r7, [%rd17];
+	add.f32 %r8, %r6, %r7;
+	mov.b32 %r9, 0f3EAAAA3B;
+	mul.f32 %r10, %r9, %r8;
+	add.s64 %rd18, %rd11, %rd13;
+	st.global.f32 [%rd18], %r10;
+$L_2:
+	ret;
 }
 
 // stencil_Jacobi2D
@@ -2341,6 +2753,188 @@ $T_6:
 	exit;
 }
 
+// stencil_Jacobi2D_fast
+.visible .entry stencil_Jacobi2D_fast(
+	.param .s64 stencil_Jacobi2D_fast_param_0,
+	.param .u64 stencil_Jacobi2D_fast_param_1,
+	.param .s64 stencil_Jacobi2D_fast_param_2,
+	.param .u64 stencil_Jacobi2D_fast_param_3,
+	.param .s64 stencil_Jacobi2D_fast_param_4,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<26>;
+	.reg .b64 %rd<31>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Jacobi2D_fast_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.b64 %rd8, 1;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p1, %r8, %r12;
+	sub.s64 %rd9, %rd1, %rd8;
+	setp.lt.s64 %p2, %rd2, %rd9;
+	and.pred %p3, %p1, %p2;
+	setp.ge.s64 %p4, %rd7, %rd8;
+	and.pred %p5, %p3, %p4;
+	setp.lt.s64 %p6, %rd7, %rd9;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_Jacobi2D_fast_param_1];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_Jacobi2D_fast_param_3];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd2, %rd1;
+	add.s64 %rd13, %rd12, %rd7;
+	add.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd14, %r13;
+	mul.lo.s64 %rd15, %rd14, %rd1;
+	add.s64 %rd16, %rd15, %rd7;
+	sub.s32 %r14, %r8, %r12;
+	cvt.s64.s32 %rd17, %r14;
+	mul.lo.s64 %rd18, %rd17, %rd1;
+	add.s64 %rd19, %rd18, %rd7;
+	mov.b64 %rd20, 4;
+	mul.lo.s64 %rd21, %rd13, %rd20;
+	add.s64 %rd22, %rd10, %rd21;
+	ld.global.f32 %r15, [%rd22];
+	mov.b64 %rd23, -4;
+	add.s64 %rd24, %rd22, %rd23;
+	ld.global.f32 %r16, [%rd24];
+	add.f32 %r17, %r15, %r16;
+	add.s64 %rd25, %rd22, %rd20;
+	ld.global.f32 %r18, [%rd25];
+	add.f32 %r19, %r17, %r18;
+	mul.lo.s64 %rd26, %rd16, %rd20;
+	add.s64 %rd27, %rd10, %rd26;
+	ld.global.f32 %r20, [%rd27];
+	add.f32 %r21, %r19, %r20;
+	mul.lo.s64 %rd28, %rd19, %rd20;
+	add.s64 %rd29, %rd10, %rd28;
+	ld.global.f32 %r22, [%rd29];
+	add.f32 %r23, %r21, %r22;
+	mov.b32 %r24, 0f3E4CCCCD;
+	mul.f32 %r25, %r24, %r23;
+	add.s64 %rd30, %rd11, %rd21;
+	st.global.f32 [%rd30], %r25;
+$L_2:
+	ret;
+}
+
+// stencil_Jacobi2D_fast_nc
+.visible .entry stencil_Jacobi2D_fast_nc(
+	.param .s64 stencil_Jacobi2D_fast_nc_param_0,
+	.param .u64 stencil_Jacobi2D_fast_nc_param_1,
+	.param .s64 stencil_Jacobi2D_fast_nc_param_2,
+	.param .u64 stencil_Jacobi2D_fast_nc_param_3,
+	.param .s64 stencil_Jacobi2D_fast_nc_param_4,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<26>;
+	.reg .b64 %rd<31>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Jacobi2D_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.b64 %rd8, 1;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p1, %r8, %r12;
+	sub.s64 %rd9, %rd1, %rd8;
+	setp.lt.s64 %p2, %rd2, %rd9;
+	and.pred %p3, %p1, %p2;
+	setp.ge.s64 %p4, %rd7, %rd8;
+	and.pred %p5, %p3, %p4;
+	setp.lt.s64 %p6, %rd7, %rd9;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_Jacobi2D_fast_nc_param_1];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_Jacobi2D_fast_nc_param_3];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd2, %rd1;
+	add.s64 %rd13, %rd12, %rd7;
+	add.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd14, %r13;
+	mul.lo.s64 %rd15, %rd14, %rd1;
+	add.s64 %rd16, %rd15, %rd7;
+	sub.s32 %r14, %r8, %r12;
+	cvt.s64.s32 %rd17, %r14;
+	mul.lo.s64 %rd18, %rd17, %rd1;
+	add.s64 %rd19, %rd18, %rd7;
+	mov.b64 %rd20, 4;
+	mul.lo.s64 %rd21, %rd13, %rd20;
+	add.s64 %rd22, %rd10, %rd21;
+	ld.global.nc.f32 %r15, [%rd22];
+	mov.b64 %rd23, -4;
+	add.s64 %rd24, %rd22, %rd23;
+	ld.global.nc.f32 %r16, [%rd24];
+	add.f32 %r17, %r15, %r16;
+	add.s64 %rd25, %rd22, %rd20;
+	ld.global.nc.f32 %r18, [%rd25];
+	add.f32 %r19, %r17, %r18;
+	mul.lo.s64 %rd26, %rd16, %rd20;
+	add.s64 %rd27, %rd10, %rd26;
+	ld.global.nc.f32 %r20, [%rd27];
+	add.f32 %r21, %r19, %r20;
+	mul.lo.s64 %rd28, %rd19, %rd20;
+	add.s64 %rd29, %rd10, %rd28;
+	ld.global.nc.f32 %r22, [%rd29];
+	add.f32 %r23, %r21, %r22;
+	mov.b32 %r24, 0f3E4CCCCD;
+	mul.f32 %r25, %r24, %r23;
+	add.s64 %rd30, %rd11, %rd21;
+	st.global.f32 [%rd30], %r25;
+$L_2:
+	ret;
+}
+
 // stencil_Copy2D
 .visible .entry stencil_Copy2D(
 	.param .s64 stencil_Copy2D_param_0,
@@ -2617,6 +3211,138 @@ $L_6:
 	membar.gl;
 $T_2:
 	exit;
+}
+
+// stencil_Copy2D_fast
+.visible .entry stencil_Copy2D_fast(
+	.param .s64 stencil_Copy2D_fast_param_0,
+	.param .u64 stencil_Copy2D_fast_param_1,
+	.param .s64 stencil_Copy2D_fast_param_2,
+	.param .u64 stencil_Copy2D_fast_param_3,
+	.param .s64 stencil_Copy2D_fast_param_4,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<14>;
+	.reg .b64 %rd<18>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Copy2D_fast_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.b64 %rd8, 1;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p1, %r8, %r12;
+	sub.s64 %rd9, %rd1, %rd8;
+	setp.lt.s64 %p2, %rd2, %rd9;
+	and.pred %p3, %p1, %p2;
+	setp.ge.s64 %p4, %rd7, %rd8;
+	and.pred %p5, %p3, %p4;
+	setp.lt.s64 %p6, %rd7, %rd9;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_Copy2D_fast_param_1];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_Copy2D_fast_param_3];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd2, %rd1;
+	add.s64 %rd13, %rd12, %rd7;
+	mov.b64 %rd14, 4;
+	mul.lo.s64 %rd15, %rd13, %rd14;
+	add.s64 %rd16, %rd10, %rd15;
+	ld.global.f32 %r13, [%rd16];
+	add.s64 %rd17, %rd11, %rd15;
+	st.global.f32 [%rd17], %r13;
+$L_2:
+	ret;
+}
+
+// stencil_Copy2D_fast_nc
+.visible .entry stencil_Copy2D_fast_nc(
+	.param .s64 stencil_Copy2D_fast_nc_param_0,
+	.param .u64 stencil_Copy2D_fast_nc_param_1,
+	.param .s64 stencil_Copy2D_fast_nc_param_2,
+	.param .u64 stencil_Copy2D_fast_nc_param_3,
+	.param .s64 stencil_Copy2D_fast_nc_param_4,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<8>;
+	.reg .b32 %r<14>;
+	.reg .b64 %rd<18>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Copy2D_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd3, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd4, %r10;
+	mul.wide.u32 %rd5, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd6, %r11;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.b64 %rd8, 1;
+	mov.b32 %r12, 1;
+	setp.ge.s32 %p1, %r8, %r12;
+	sub.s64 %rd9, %rd1, %rd8;
+	setp.lt.s64 %p2, %rd2, %rd9;
+	and.pred %p3, %p1, %p2;
+	setp.ge.s64 %p4, %rd7, %rd8;
+	and.pred %p5, %p3, %p4;
+	setp.lt.s64 %p6, %rd7, %rd9;
+	and.pred %p7, %p5, %p6;
+	@!%p7 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_Copy2D_fast_nc_param_1];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_Copy2D_fast_nc_param_3];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd2, %rd1;
+	add.s64 %rd13, %rd12, %rd7;
+	mov.b64 %rd14, 4;
+	mul.lo.s64 %rd15, %rd13, %rd14;
+	add.s64 %rd16, %rd10, %rd15;
+	ld.global.nc.f32 %r13, [%rd16];
+	add.s64 %rd17, %rd11, %rd15;
+	st.global.f32 [%rd17], %r13;
+$L_2:
+	ret;
 }
 
 // stencil_FdtdEy
@@ -3059,6 +3785,236 @@ $T_4:
 	exit;
 }
 
+// stencil_FdtdEy_fast
+.visible .entry stencil_FdtdEy_fast(
+	.param .s64 stencil_FdtdEy_fast_param_0,
+	.param .s64 stencil_FdtdEy_fast_param_1,
+	.param .f32 stencil_FdtdEy_fast_param_2,
+	.param .u64 stencil_FdtdEy_fast_param_3,
+	.param .s64 stencil_FdtdEy_fast_param_4,
+	.param .u64 stencil_FdtdEy_fast_param_5,
+	.param .s64 stencil_FdtdEy_fast_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<23>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_FdtdEy_fast_param_0];
+	ld.param.s64 %rd2, [stencil_FdtdEy_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [stencil_FdtdEy_fast_param_3];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stencil_FdtdEy_fast_param_4];
+	mov.b32 %r12, 0;
+	setp.eq.s32 %p4, %r8, %r12;
+	@!%p4 bra $L_4;
+$L_3:
+	mov.b64 %rd11, %rd8;
+	mov.b64 %rd12, %rd10;
+	setp.lt.u64 %p5, %rd11, %rd12;
+	@!%p5 bra $L_6;
+$L_5:
+	ld.param.f32 %r22, [stencil_FdtdEy_fast_param_2];
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd8, %rd25;
+	add.s64 %rd27, %rd9, %rd26;
+	st.global.f32 [%rd27], %r22;
+$L_2:
+	ret;
+$L_4:
+	ld.param.u64 %rd13, [stencil_FdtdEy_fast_param_5];
+	cvta.to.global.u64 %rd13, %rd13;
+	mul.lo.s64 %rd14, %rd3, %rd2;
+	add.s64 %rd15, %rd14, %rd8;
+	mov.b32 %r13, 1;
+	sub.s32 %r14, %r8, %r13;
+	cvt.s64.s32 %rd16, %r14;
+	mul.lo.s64 %rd17, %rd16, %rd2;
+	add.s64 %rd18, %rd17, %rd8;
+	mov.b64 %rd19, 4;
+	mul.lo.s64 %rd20, %rd15, %rd19;
+	add.s64 %rd21, %rd13, %rd20;
+	ld.global.f32 %r15, [%rd21];
+	mul.lo.s64 %rd22, %rd18, %rd19;
+	add.s64 %rd23, %rd13, %rd22;
+	ld.global.f32 %r16, [%rd23];
+	sub.f32 %r17, %r15, %r16;
+	mov.b32 %r18, 0f3F000000;
+	mul.f32 %r19, %r18, %r17;
+	add.s64 %rd24, %rd9, %rd20;
+	ld.global.f32 %r20, [%rd24];
+	sub.f32 %r21, %r20, %r19;
+	st.global.f32 [%rd24], %r21;
+	bra $L_2;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 15;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd8;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// stencil_FdtdEy_fast_nc
+.visible .entry stencil_FdtdEy_fast_nc(
+	.param .s64 stencil_FdtdEy_fast_nc_param_0,
+	.param .s64 stencil_FdtdEy_fast_nc_param_1,
+	.param .f32 stencil_FdtdEy_fast_nc_param_2,
+	.param .u64 stencil_FdtdEy_fast_nc_param_3,
+	.param .s64 stencil_FdtdEy_fast_nc_param_4,
+	.param .u64 stencil_FdtdEy_fast_nc_param_5,
+	.param .s64 stencil_FdtdEy_fast_nc_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<23>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_FdtdEy_fast_nc_param_0];
+	ld.param.s64 %rd2, [stencil_FdtdEy_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [stencil_FdtdEy_fast_nc_param_3];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stencil_FdtdEy_fast_nc_param_4];
+	mov.b32 %r12, 0;
+	setp.eq.s32 %p4, %r8, %r12;
+	@!%p4 bra $L_4;
+$L_3:
+	mov.b64 %rd11, %rd8;
+	mov.b64 %rd12, %rd10;
+	setp.lt.u64 %p5, %rd11, %rd12;
+	@!%p5 bra $L_6;
+$L_5:
+	ld.param.f32 %r22, [stencil_FdtdEy_fast_nc_param_2];
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd8, %rd25;
+	add.s64 %rd27, %rd9, %rd26;
+	st.global.f32 [%rd27], %r22;
+$L_2:
+	ret;
+$L_4:
+	ld.param.u64 %rd13, [stencil_FdtdEy_fast_nc_param_5];
+	cvta.to.global.u64 %rd13, %rd13;
+	mul.lo.s64 %rd14, %rd3, %rd2;
+	add.s64 %rd15, %rd14, %rd8;
+	mov.b32 %r13, 1;
+	sub.s32 %r14, %r8, %r13;
+	cvt.s64.s32 %rd16, %r14;
+	mul.lo.s64 %rd17, %rd16, %rd2;
+	add.s64 %rd18, %rd17, %rd8;
+	mov.b64 %rd19, 4;
+	mul.lo.s64 %rd20, %rd15, %rd19;
+	add.s64 %rd21, %rd13, %rd20;
+	ld.global.nc.f32 %r15, [%rd21];
+	mul.lo.s64 %rd22, %rd18, %rd19;
+	add.s64 %rd23, %rd13, %rd22;
+	ld.global.nc.f32 %r16, [%rd23];
+	sub.f32 %r17, %r15, %r16;
+	mov.b32 %r18, 0f3F000000;
+	mul.f32 %r19, %r18, %r17;
+	add.s64 %rd24, %rd9, %rd20;
+	ld.global.f32 %r20, [%rd24];
+	sub.f32 %r21, %r20, %r19;
+	st.global.f32 [%rd24], %r21;
+	bra $L_2;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 15;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd8;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 // stencil_FdtdEx
 .visible .entry stencil_FdtdEx(
 	.param .s64 stencil_FdtdEx_param_0,
@@ -3405,6 +4361,150 @@ $L_8:
 	membar.gl;
 $T_3:
 	exit;
+}
+
+// stencil_FdtdEx_fast
+.visible .entry stencil_FdtdEx_fast(
+	.param .s64 stencil_FdtdEx_fast_param_0,
+	.param .s64 stencil_FdtdEx_fast_param_1,
+	.param .u64 stencil_FdtdEx_fast_param_2,
+	.param .s64 stencil_FdtdEx_fast_param_3,
+	.param .u64 stencil_FdtdEx_fast_param_4,
+	.param .s64 stencil_FdtdEx_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<19>;
+	.reg .b64 %rd<20>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_FdtdEx_fast_param_0];
+	ld.param.s64 %rd2, [stencil_FdtdEx_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	mov.b64 %rd9, 0;
+	setp.gt.s64 %p2, %rd8, %rd9;
+	and.pred %p3, %p1, %p2;
+	setp.lt.s64 %p4, %rd8, %rd2;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_FdtdEx_fast_param_2];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_FdtdEx_fast_param_4];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd3, %rd2;
+	add.s64 %rd13, %rd12, %rd8;
+	mov.b64 %rd14, 4;
+	mul.lo.s64 %rd15, %rd13, %rd14;
+	add.s64 %rd16, %rd11, %rd15;
+	ld.global.f32 %r12, [%rd16];
+	mov.b64 %rd17, -4;
+	add.s64 %rd18, %rd16, %rd17;
+	ld.global.f32 %r13, [%rd18];
+	sub.f32 %r14, %r12, %r13;
+	mov.b32 %r15, 0f3F000000;
+	mul.f32 %r16, %r15, %r14;
+	add.s64 %rd19, %rd10, %rd15;
+	ld.global.f32 %r17, [%rd19];
+	sub.f32 %r18, %r17, %r16;
+	st.global.f32 [%rd19], %r18;
+$L_2:
+	ret;
+}
+
+// stencil_FdtdEx_fast_nc
+.visible .entry stencil_FdtdEx_fast_nc(
+	.param .s64 stencil_FdtdEx_fast_nc_param_0,
+	.param .s64 stencil_FdtdEx_fast_nc_param_1,
+	.param .u64 stencil_FdtdEx_fast_nc_param_2,
+	.param .s64 stencil_FdtdEx_fast_nc_param_3,
+	.param .u64 stencil_FdtdEx_fast_nc_param_4,
+	.param .s64 stencil_FdtdEx_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<19>;
+	.reg .b64 %rd<20>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_FdtdEx_fast_nc_param_0];
+	ld.param.s64 %rd2, [stencil_FdtdEx_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	setp.lt.s64 %p1, %rd3, %rd1;
+	mov.b64 %rd9, 0;
+	setp.gt.s64 %p2, %rd8, %rd9;
+	and.pred %p3, %p1, %p2;
+	setp.lt.s64 %p4, %rd8, %rd2;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_2;
+$L_1:
+	ld.param.u64 %rd10, [stencil_FdtdEx_fast_nc_param_2];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [stencil_FdtdEx_fast_nc_param_4];
+	cvta.to.global.u64 %rd11, %rd11;
+	mul.lo.s64 %rd12, %rd3, %rd2;
+	add.s64 %rd13, %rd12, %rd8;
+	mov.b64 %rd14, 4;
+	mul.lo.s64 %rd15, %rd13, %rd14;
+	add.s64 %rd16, %rd11, %rd15;
+	ld.global.nc.f32 %r12, [%rd16];
+	mov.b64 %rd17, -4;
+	add.s64 %rd18, %rd16, %rd17;
+	ld.global.nc.f32 %r13, [%rd18];
+	sub.f32 %r14, %r12, %r13;
+	mov.b32 %r15, 0f3F000000;
+	mul.f32 %r16, %r15, %r14;
+	add.s64 %rd19, %rd10, %rd15;
+	ld.global.f32 %r17, [%rd19];
+	sub.f32 %r18, %r17, %r16;
+	st.global.f32 [%rd19], %r18;
+$L_2:
+	ret;
 }
 
 // stencil_FdtdHz
@@ -3907,6 +5007,180 @@ $L_12:
 	membar.gl;
 $T_5:
 	exit;
+}
+
+// stencil_FdtdHz_fast
+.visible .entry stencil_FdtdHz_fast(
+	.param .s64 stencil_FdtdHz_fast_param_0,
+	.param .s64 stencil_FdtdHz_fast_param_1,
+	.param .u64 stencil_FdtdHz_fast_param_2,
+	.param .s64 stencil_FdtdHz_fast_param_3,
+	.param .u64 stencil_FdtdHz_fast_param_4,
+	.param .s64 stencil_FdtdHz_fast_param_5,
+	.param .u64 stencil_FdtdHz_fast_param_6,
+	.param .s64 stencil_FdtdHz_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<25>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_FdtdHz_fast_param_0];
+	ld.param.s64 %rd2, [stencil_FdtdHz_fast_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	mov.b64 %rd9, 1;
+	sub.s64 %rd10, %rd1, %rd9;
+	setp.lt.s64 %p1, %rd3, %rd10;
+	sub.s64 %rd11, %rd2, %rd9;
+	setp.lt.s64 %p2, %rd8, %rd11;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd12, [stencil_FdtdHz_fast_param_2];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [stencil_FdtdHz_fast_param_4];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [stencil_FdtdHz_fast_param_6];
+	cvta.to.global.u64 %rd14, %rd14;
+	mul.lo.s64 %rd15, %rd3, %rd2;
+	add.s64 %rd16, %rd15, %rd8;
+	mov.b32 %r12, 1;
+	add.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd17, %r13;
+	mul.lo.s64 %rd18, %rd17, %rd2;
+	add.s64 %rd19, %rd18, %rd8;
+	mov.b64 %rd20, 4;
+	mul.lo.s64 %rd21, %rd16, %rd20;
+	add.s64 %rd22, %rd12, %rd21;
+	add.s64 %rd23, %rd22, %rd20;
+	ld.global.f32 %r14, [%rd23];
+	ld.global.f32 %r15, [%rd22];
+	sub.f32 %r16, %r14, %r15;
+	mul.lo.s64 %rd24, %rd19, %rd20;
+	add.s64 %rd25, %rd13, %rd24;
+	ld.global.f32 %r17, [%rd25];
+	add.f32 %r18, %r16, %r17;
+	add.s64 %rd26, %rd13, %rd21;
+	ld.global.f32 %r19, [%rd26];
+	sub.f32 %r20, %r18, %r19;
+	mov.b32 %r21, 0f3F333333;
+	mul.f32 %r22, %r21, %r20;
+	add.s64 %rd27, %rd14, %rd21;
+	ld.global.f32 %r23, [%rd27];
+	sub.f32 %r24, %r23, %r22;
+	st.global.f32 [%rd27], %r24;
+$L_2:
+	ret;
+}
+
+// stencil_FdtdHz_fast_nc
+.visible .entry stencil_FdtdHz_fast_nc(
+	.param .s64 stencil_FdtdHz_fast_nc_param_0,
+	.param .s64 stencil_FdtdHz_fast_nc_param_1,
+	.param .u64 stencil_FdtdHz_fast_nc_param_2,
+	.param .s64 stencil_FdtdHz_fast_nc_param_3,
+	.param .u64 stencil_FdtdHz_fast_nc_param_4,
+	.param .s64 stencil_FdtdHz_fast_nc_param_5,
+	.param .u64 stencil_FdtdHz_fast_nc_param_6,
+	.param .s64 stencil_FdtdHz_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 32, 8, 1
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<25>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_FdtdHz_fast_nc_param_0];
+	ld.param.s64 %rd2, [stencil_FdtdHz_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd3, %r8;
+	mov.u32 %r9, %ctaid.x;
+	cvt.u64.u32 %rd4, %r9;
+	mov.u32 %r10, %ntid.x;
+	cvt.u64.u32 %rd5, %r10;
+	mul.wide.u32 %rd6, %r9, %r10;
+	mov.u32 %r11, %tid.x;
+	cvt.u64.u32 %rd7, %r11;
+	add.s64 %rd8, %rd6, %rd7;
+	mov.b64 %rd9, 1;
+	sub.s64 %rd10, %rd1, %rd9;
+	setp.lt.s64 %p1, %rd3, %rd10;
+	sub.s64 %rd11, %rd2, %rd9;
+	setp.lt.s64 %p2, %rd8, %rd11;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd12, [stencil_FdtdHz_fast_nc_param_2];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [stencil_FdtdHz_fast_nc_param_4];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [stencil_FdtdHz_fast_nc_param_6];
+	cvta.to.global.u64 %rd14, %rd14;
+	mul.lo.s64 %rd15, %rd3, %rd2;
+	add.s64 %rd16, %rd15, %rd8;
+	mov.b32 %r12, 1;
+	add.s32 %r13, %r8, %r12;
+	cvt.s64.s32 %rd17, %r13;
+	mul.lo.s64 %rd18, %rd17, %rd2;
+	add.s64 %rd19, %rd18, %rd8;
+	mov.b64 %rd20, 4;
+	mul.lo.s64 %rd21, %rd16, %rd20;
+	add.s64 %rd22, %rd12, %rd21;
+	add.s64 %rd23, %rd22, %rd20;
+	ld.global.nc.f32 %r14, [%rd23];
+	ld.global.nc.f32 %r15, [%rd22];
+	sub.f32 %r16, %r14, %r15;
+	mul.lo.s64 %rd24, %rd19, %rd20;
+	add.s64 %rd25, %rd13, %rd24;
+	ld.global.nc.f32 %r17, [%rd25];
+	add.f32 %r18, %r16, %r17;
+	add.s64 %rd26, %rd13, %rd21;
+	ld.global.nc.f32 %r19, [%rd26];
+	sub.f32 %r20, %r18, %r19;
+	mov.b32 %r21, 0f3F333333;
+	mul.f32 %r22, %r21, %r20;
+	add.s64 %rd27, %rd14, %rd21;
+	ld.global.f32 %r23, [%rd27];
+	sub.f32 %r24, %r23, %r22;
+	st.global.f32 [%rd27], %r24;
+$L_2:
+	ret;
 }
 
 // stencil_Hotspot
@@ -5097,6 +6371,1188 @@ $T_7:
 	exit;
 }
 
+// stencil_Hotspot_fast
+.visible .entry stencil_Hotspot_fast(
+	.param .s64 stencil_Hotspot_fast_param_0,
+	.param .s64 stencil_Hotspot_fast_param_1,
+	.param .align 4 .b8 stencil_Hotspot_fast_param_2[20],
+	.param .u64 stencil_Hotspot_fast_param_3,
+	.param .s64 stencil_Hotspot_fast_param_4,
+	.param .u64 stencil_Hotspot_fast_param_5,
+	.param .s64 stencil_Hotspot_fast_param_6,
+	.param .u64 stencil_Hotspot_fast_param_7,
+	.param .s64 stencil_Hotspot_fast_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<42>;
+	.reg .b32 %r<92>;
+	.reg .b64 %rd<143>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Hotspot_fast_param_0];
+	ld.param.s64 %rd2, [stencil_Hotspot_fast_param_1];
+	ld.param.s64 %rd3, [stencil_Hotspot_fast_param_6];
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd4, %r1;
+	mov.u32 %r2, %tid.y;
+	mov.u32 %r3, %ctaid.y;
+	mov.u32 %r4, %ntid.y;
+	mov.b32 %r5, %r3;
+	mov.b32 %r6, %r4;
+	mul.lo.s32 %r7, %r5, %r6;
+	mov.b32 %r8, %r2;
+	add.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd5, %r9;
+	mov.u32 %r10, %ctaid.x;
+	cvt.u64.u32 %rd6, %r10;
+	mov.u32 %r11, %ntid.x;
+	cvt.u64.u32 %rd7, %r11;
+	mul.wide.u32 %rd8, %r10, %r11;
+	add.s64 %rd9, %rd8, %rd4;
+	mov.b64 %rd10, 1;
+	sub.s64 %rd11, %rd1, %rd10;
+	setp.lt.s64 %p1, %rd11, %rd5;
+	selp.b64 %rd12, %rd11, %rd5, %p1;
+	sub.s64 %rd13, %rd2, %rd10;
+	setp.lt.s64 %p2, %rd13, %rd9;
+	selp.b64 %rd14, %rd13, %rd9, %p2;
+	mul.lo.s64 %rd15, %rd12, %rd2;
+	add.s64 %rd16, %rd15, %rd14;
+	mov.b64 %rd17, %rd16;
+	mov.b64 %rd18, %rd3;
+	setp.lt.u64 %p3, %rd17, %rd18;
+	mov.b64 %rd19, 0;
+	sub.s64 %rd20, %rd14, %rd10;
+	setp.gt.s64 %p4, %rd19, %rd20;
+	selp.b64 %rd21, %rd19, %rd20, %p4;
+	add.s64 %rd22, %rd15, %rd21;
+	mov.b64 %rd23, %rd22;
+	setp.lt.u64 %p5, %rd23, %rd18;
+	mov.b32 %r12, %r1;
+	mov.b32 %r13, 0;
+	setp.eq.s32 %p6, %r12, %r13;
+	not.pred %p7, %p6;
+	or.pred %p8, %p7, %p5;
+	and.pred %p9, %p3, %p8;
+	add.s64 %rd24, %rd14, %rd10;
+	setp.lt.s64 %p10, %rd13, %rd24;
+	selp.b64 %rd25, %rd13, %rd24, %p10;
+	add.s64 %rd26, %rd15, %rd25;
+	mov.b64 %rd27, %rd26;
+	setp.lt.u64 %p11, %rd27, %rd18;
+	mov.b32 %r14, 15;
+	setp.eq.s32 %p12, %r12, %r14;
+	not.pred %p13, %p12;
+	or.pred %p14, %p13, %p11;
+	and.pred %p15, %p9, %p14;
+	sub.s64 %rd28, %rd12, %rd10;
+	setp.gt.s64 %p16, %rd19, %rd28;
+	selp.b64 %rd29, %rd19, %rd28, %p16;
+	mul.lo.s64 %rd30, %rd29, %rd2;
+	add.s64 %rd31, %rd30, %rd14;
+	mov.b64 %rd32, %rd31;
+	setp.lt.u64 %p17, %rd32, %rd18;
+	setp.eq.s32 %p18, %r8, %r13;
+	not.pred %p19, %p18;
+	or.pred %p20, %p19, %p17;
+	and.pred %p21, %p15, %p20;
+	add.s64 %rd33, %rd12, %rd10;
+	setp.lt.s64 %p22, %rd11, %rd33;
+	selp.b64 %rd34, %rd11, %rd33, %p22;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	add.s64 %rd36, %rd35, %rd14;
+	mov.b64 %rd37, %rd36;
+	setp.lt.u64 %p23, %rd37, %rd18;
+	setp.eq.s32 %p24, %r8, %r14;
+	not.pred %p25, %p24;
+	or.pred %p26, %p25, %p23;
+	and.pred %p27, %p21, %p26;
+	@!%p27 bra $L_35;
+$L_36:
+	ld.param.f32 %r75, [stencil_Hotspot_fast_param_2+0];
+	ld.param.f32 %r76, [stencil_Hotspot_fast_param_2+4];
+	ld.param.f32 %r77, [stencil_Hotspot_fast_param_2+8];
+	ld.param.f32 %r78, [stencil_Hotspot_fast_param_2+12];
+	ld.param.f32 %r79, [stencil_Hotspot_fast_param_2+16];
+	ld.param.u64 %rd110, [stencil_Hotspot_fast_param_3];
+	cvta.to.global.u64 %rd110, %rd110;
+	ld.param.s64 %rd111, [stencil_Hotspot_fast_param_4];
+	ld.param.u64 %rd112, [stencil_Hotspot_fast_param_5];
+	cvta.to.global.u64 %rd112, %rd112;
+	ld.param.u64 %rd113, [stencil_Hotspot_fast_param_7];
+	cvta.to.global.u64 %rd113, %rd113;
+	ld.param.s64 %rd114, [stencil_Hotspot_fast_param_8];
+	mov.b64 %rd115, 4;
+	mov.u64 %rd116, __gpukvet_shared_0;
+	mov.b64 %rd117, 72;
+	mov.b32 %r80, 72;
+	mul.lo.s32 %r81, %r8, %r80;
+	cvt.s64.s32 %rd118, %r81;
+	add.s64 %rd119, %rd116, %rd118;
+	add.s64 %rd120, %rd119, %rd117;
+	mov.b32 %r82, 1;
+	add.s32 %r83, %r12, %r82;
+	mul.lo.s64 %rd121, %rd16, %rd115;
+	add.s64 %rd122, %rd112, %rd121;
+	ld.global.f32 %r84, [%rd122];
+	mov.b32 %r85, 4;
+	mul.lo.s32 %r86, %r83, %r85;
+	cvt.s64.s32 %rd123, %r86;
+	mul.lo.s32 %r87, %r12, %r85;
+	cvt.s64.s32 %rd124, %r87;
+	add.s64 %rd125, %rd120, %rd124;
+	add.s64 %rd126, %rd125, %rd115;
+	st.shared.f32 [%rd126], %r84;
+	@!%p6 bra $L_38;
+$L_37:
+	mul.lo.s64 %rd127, %rd22, %rd115;
+	add.s64 %rd128, %rd112, %rd127;
+	ld.global.f32 %r88, [%rd128];
+	st.shared.f32 [%rd120], %r88;
+$L_38:
+	@!%p12 bra $L_40;
+$L_39:
+	mul.lo.s64 %rd129, %rd26, %rd115;
+	add.s64 %rd130, %rd112, %rd129;
+	ld.global.f32 %r89, [%rd130];
+	mov.b64 %rd131, 68;
+	add.s64 %rd132, %rd120, %rd131;
+	st.shared.f32 [%rd132], %r89;
+$L_40:
+	@!%p18 bra $L_42;
+$L_41:
+	mul.lo.s64 %rd133, %rd31, %rd115;
+	add.s64 %rd134, %rd112, %rd133;
+	ld.global.f32 %r90, [%rd134];
+	add.s64 %rd135, %rd116, %rd124;
+	add.s64 %rd136, %rd135, %rd115;
+	st.shared.f32 [%rd136], %r90;
+$L_42:
+	@%p24 bra $L_43;
+	mov.b64 %rd39, %rd126;
+	mov.b64 %rd41, %rd116;
+	mov.b64 %rd43, %rd123;
+	mov.b64 %rd45, %rd120;
+	mov.b64 %rd47, %rd111;
+	mov.b64 %rd49, %rd114;
+	mov.b64 %rd51, %rd110;
+	mov.b32 %r16, %r76;
+	mov.b32 %r18, %r75;
+	mov.b32 %r20, %r79;
+	mov.b32 %r22, %r77;
+	mov.b32 %r24, %r78;
+	mov.b64 %rd53, %rd113;
+	bra $L_8;
+$L_43:
+	mov.b64 %rd137, 1224;
+	add.s64 %rd138, %rd116, %rd137;
+	mul.lo.s64 %rd139, %rd36, %rd115;
+	add.s64 %rd140, %rd112, %rd139;
+	ld.global.f32 %r91, [%rd140];
+	add.s64 %rd141, %rd138, %rd124;
+	add.s64 %rd142, %rd141, %rd115;
+	st.shared.f32 [%rd142], %r91;
+	mov.b64 %rd39, %rd126;
+	mov.b64 %rd41, %rd116;
+	mov.b64 %rd43, %rd123;
+	mov.b64 %rd45, %rd120;
+	mov.b64 %rd47, %rd111;
+	mov.b64 %rd49, %rd114;
+	mov.b64 %rd51, %rd110;
+	mov.b32 %r16, %r76;
+	mov.b32 %r18, %r75;
+	mov.b32 %r20, %r79;
+	mov.b32 %r22, %r77;
+	mov.b32 %r24, %r78;
+	mov.b64 %rd53, %rd113;
+$L_8:
+	mov.b64 %rd38, %rd39;
+	mov.b64 %rd40, %rd41;
+	mov.b64 %rd42, %rd43;
+	mov.b64 %rd44, %rd45;
+	mov.b64 %rd46, %rd47;
+	mov.b64 %rd48, %rd49;
+	mov.b64 %rd50, %rd51;
+	mov.b32 %r15, %r16;
+	mov.b32 %r17, %r18;
+	mov.b32 %r19, %r20;
+	mov.b32 %r21, %r22;
+	mov.b32 %r23, %r24;
+	mov.b64 %rd52, %rd53;
+	mov.b64 %rd54, 4;
+	bar.sync 0;
+	setp.lt.s64 %p28, %rd5, %rd1;
+	setp.lt.s64 %p29, %rd9, %rd2;
+	and.pred %p30, %p28, %p29;
+	@!%p30 bra $L_10;
+$L_9:
+	ld.shared.f32 %r25, [%rd38];
+	mov.b32 %r26, 72;
+	mul.lo.s32 %r27, %r8, %r26;
+	cvt.s64.s32 %rd55, %r27;
+	add.s64 %rd56, %rd40, %rd55;
+	add.s64 %rd57, %rd56, %rd42;
+	ld.shared.f32 %r28, [%rd57];
+	mov.b64 %rd58, 144;
+	add.s64 %rd59, %rd56, %rd58;
+	add.s64 %rd60, %rd59, %rd42;
+	ld.shared.f32 %r29, [%rd60];
+	mov.b32 %r30, 4;
+	mul.lo.s32 %r31, %r12, %r30;
+	cvt.s64.s32 %rd61, %r31;
+	add.s64 %rd62, %rd44, %rd61;
+	ld.shared.f32 %r32, [%rd62];
+	mov.b64 %rd63, 8;
+	add.s64 %rd64, %rd62, %rd63;
+	ld.shared.f32 %r33, [%rd64];
+	setp.eq.s32 %p31, %r9, %r13;
+	@%p31 bra $L_11;
+	mov.b32 %r35, %r28;
+	bra $L_12;
+$L_11:
+	mov.b32 %r35, %r25;
+$L_12:
+	mov.b32 %r34, %r35;
+	setp.eq.s64 %p32, %rd5, %rd11;
+	@%p32 bra $L_13;
+	mov.b32 %r37, %r29;
+	bra $L_14;
+$L_13:
+	mov.b32 %r37, %r25;
+$L_14:
+	mov.b32 %r36, %r37;
+	setp.eq.s64 %p33, %rd9, %rd19;
+	@%p33 bra $L_15;
+	mov.b32 %r39, %r32;
+	bra $L_16;
+$L_15:
+	mov.b32 %r39, %r25;
+$L_16:
+	mov.b32 %r38, %r39;
+	setp.eq.s64 %p34, %rd9, %rd13;
+	@%p34 bra $L_17;
+	mov.b32 %r41, %r33;
+	bra $L_18;
+$L_17:
+	mov.b32 %r41, %r25;
+$L_18:
+	mov.b32 %r40, %r41;
+	mul.lo.s64 %rd65, %rd5, %rd2;
+	add.s64 %rd66, %rd65, %rd9;
+	mul.lo.s64 %rd67, %rd1, %rd2;
+	mov.b64 %rd68, -1;
+	add.s64 %rd69, %rd67, %rd68;
+	mov.b64 %rd70, %rd69;
+	mov.b64 %rd71, %rd46;
+	setp.lt.u64 %p35, %rd70, %rd71;
+	mov.b64 %rd72, %rd48;
+	setp.lt.u64 %p36, %rd70, %rd72;
+	and.pred %p37, %p35, %p36;
+	setp.ne.u32 %p38, 1, 0;
+	and.pred %p39, %p37, %p38;
+	@!%p39 bra $L_33;
+$L_31:
+	mul.lo.s64 %rd106, %rd66, %rd54;
+	add.s64 %rd107, %rd50, %rd106;
+	ld.global.f32 %r59, [%rd107];
+	add.f32 %r60, %r36, %r34;
+	mov.b32 %r61, 0f40000000;
+	mul.f32 %r62, %r61, %r25;
+	sub.f32 %r63, %r60, %r62;
+	mul.f32 %r64, %r63, %r15;
+	add.f32 %r65, %r59, %r64;
+	add.f32 %r66, %r40, %r38;
+	sub.f32 %r67, %r66, %r62;
+	mul.f32 %r68, %r67, %r17;
+	add.f32 %r69, %r65, %r68;
+	sub.f32 %r70, %r19, %r25;
+	mul.f32 %r71, %r70, %r21;
+	add.f32 %r72, %r69, %r71;
+	mul.f32 %r73, %r23, %r72;
+	add.f32 %r74, %r25, %r73;
+	add.s64 %rd108, %rd52, %rd106;
+	st.global.f32 [%rd108], %r74;
+$L_10:
+	ret;
+$L_1:
+	@!%p5 bra $L_22;
+$L_21:
+	mul.lo.s64 %rd90, %rd22, %rd78;
+	add.s64 %rd91, %rd75, %rd90;
+	ld.global.f32 %r55, [%rd91];
+	st.shared.f32 [%rd83], %r55;
+$L_2:
+	@!%p12 bra $L_4;
+$L_3:
+	@!%p11 bra $L_24;
+$L_23:
+	mul.lo.s64 %rd92, %rd26, %rd78;
+	add.s64 %rd93, %rd75, %rd92;
+	ld.global.f32 %r56, [%rd93];
+	mov.b64 %rd94, 68;
+	add.s64 %rd95, %rd83, %rd94;
+	st.shared.f32 [%rd95], %r56;
+$L_4:
+	@!%p18 bra $L_6;
+$L_5:
+	@!%p17 bra $L_26;
+$L_25:
+	mul.lo.s64 %rd96, %rd31, %rd78;
+	add.s64 %rd97, %rd75, %rd96;
+	ld.global.f32 %r57, [%rd97];
+	add.s64 %rd98, %rd79, %rd87;
+	add.s64 %rd99, %rd98, %rd78;
+	st.shared.f32 [%rd99], %r57;
+$L_6:
+	@%p24 bra $L_7;
+	mov.b64 %rd39, %rd89;
+	mov.b64 %rd41, %rd79;
+	mov.b64 %rd43, %rd86;
+	mov.b64 %rd45, %rd83;
+	mov.b64 %rd47, %rd74;
+	mov.b64 %rd49, %rd77;
+	mov.b64 %rd51, %rd73;
+	mov.b32 %r16, %r43;
+	mov.b32 %r18, %r42;
+	mov.b32 %r20, %r46;
+	mov.b32 %r22, %r44;
+	mov.b32 %r24, %r45;
+	mov.b64 %rd53, %rd76;
+	bra $L_8;
+$L_7:
+	@!%p23 bra $L_28;
+$L_27:
+	mov.b64 %rd100, 1224;
+	add.s64 %rd101, %rd79, %rd100;
+	mul.lo.s64 %rd102, %rd36, %rd78;
+	add.s64 %rd103, %rd75, %rd102;
+	ld.global.f32 %r58, [%rd103];
+	add.s64 %rd104, %rd101, %rd87;
+	add.s64 %rd105, %rd104, %rd78;
+	st.shared.f32 [%rd105], %r58;
+	mov.b64 %rd39, %rd89;
+	mov.b64 %rd41, %rd79;
+	mov.b64 %rd43, %rd86;
+	mov.b64 %rd45, %rd83;
+	mov.b64 %rd47, %rd74;
+	mov.b64 %rd49, %rd77;
+	mov.b64 %rd51, %rd73;
+	mov.b32 %r16, %r43;
+	mov.b32 %r18, %r42;
+	mov.b32 %r20, %r46;
+	mov.b32 %r22, %r44;
+	mov.b32 %r24, %r45;
+	mov.b64 %rd53, %rd76;
+	bra $L_8;
+$L_19:
+	ld.param.f32 %r42, [stencil_Hotspot_fast_param_2+0];
+	ld.param.f32 %r43, [stencil_Hotspot_fast_param_2+4];
+	ld.param.f32 %r44, [stencil_Hotspot_fast_param_2+8];
+	ld.param.f32 %r45, [stencil_Hotspot_fast_param_2+12];
+	ld.param.f32 %r46, [stencil_Hotspot_fast_param_2+16];
+	ld.param.u64 %rd73, [stencil_Hotspot_fast_param_3];
+	cvta.to.global.u64 %rd73, %rd73;
+	ld.param.s64 %rd74, [stencil_Hotspot_fast_param_4];
+	ld.param.u64 %rd75, [stencil_Hotspot_fast_param_5];
+	cvta.to.global.u64 %rd75, %rd75;
+	ld.param.u64 %rd76, [stencil_Hotspot_fast_param_7];
+	cvta.to.global.u64 %rd76, %rd76;
+	ld.param.s64 %rd77, [stencil_Hotspot_fast_param_8];
+	mov.b64 %rd78, 4;
+	mov.u64 %rd79, __gpukvet_shared_0;
+	mov.b64 %rd80, 72;
+	mov.b32 %r47, 72;
+	mul.lo.s32 %r48, %r8, %r47;
+	cvt.s64.s32 %rd81, %r48;
+	add.s64 %rd82, %rd79, %rd81;
+	add.s64 %rd83, %rd82, %rd80;
+	mov.b32 %r49, 1;
+	add.s32 %r50, %r12, %r49;
+	mul.lo.s64 %rd84, %rd16, %rd78;
+	add.s64 %rd85, %rd75, %rd84;
+	ld.global.f32 %r51, [%rd85];
+	mov.b32 %r52, 4;
+	mul.lo.s32 %r53, %r50, %r52;
+	cvt.s64.s32 %rd86, %r53;
+	mul.lo.s32 %r54, %r12, %r52;
+	cvt.s64.s32 %rd87, %r54;
+	add.s64 %rd88, %rd83, %rd87;
+	add.s64 %rd89, %rd88, %rd78;
+	st.shared.f32 [%rd89], %r51;
+	@%p6 bra $L_1;
+	bra $L_2;
+$L_29:
+	setp.lt.u64 %p40, %rd109, %rd72;
+	@!%p40 bra $L_32;
+$L_34:
+	bra $L_31;
+$L_33:
+	mov.b64 %rd109, %rd66;
+	setp.lt.u64 %p41, %rd109, %rd71;
+	@%p41 bra $L_29;
+	bra $L_30;
+$L_35:
+	@%p3 bra $L_19;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 28;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_1:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 31;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd22;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_2:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 33;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd26;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_3:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 34;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd31;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_4:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 36;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd36;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_5:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 48;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd66;
+	st.global.u64 [%trap+40], %rd46;
+	membar.gl;
+$T_6:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 49;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd66;
+	st.global.u64 [%trap+40], %rd48;
+	membar.gl;
+$T_7:
+	exit;
+}
+
+// stencil_Hotspot_fast_nc
+.visible .entry stencil_Hotspot_fast_nc(
+	.param .s64 stencil_Hotspot_fast_nc_param_0,
+	.param .s64 stencil_Hotspot_fast_nc_param_1,
+	.param .align 4 .b8 stencil_Hotspot_fast_nc_param_2[20],
+	.param .u64 stencil_Hotspot_fast_nc_param_3,
+	.param .s64 stencil_Hotspot_fast_nc_param_4,
+	.param .u64 stencil_Hotspot_fast_nc_param_5,
+	.param .s64 stencil_Hotspot_fast_nc_param_6,
+	.param .u64 stencil_Hotspot_fast_nc_param_7,
+	.param .s64 stencil_Hotspot_fast_nc_param_8,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<42>;
+	.reg .b32 %r<92>;
+	.reg .b64 %rd<143>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Hotspot_fast_nc_param_0];
+	ld.param.s64 %rd2, [stencil_Hotspot_fast_nc_param_1];
+	ld.param.s64 %rd3, [stencil_Hotspot_fast_nc_param_6];
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd4, %r1;
+	mov.u32 %r2, %tid.y;
+	mov.u32 %r3, %ctaid.y;
+	mov.u32 %r4, %ntid.y;
+	mov.b32 %r5, %r3;
+	mov.b32 %r6, %r4;
+	mul.lo.s32 %r7, %r5, %r6;
+	mov.b32 %r8, %r2;
+	add.s32 %r9, %r7, %r8;
+	cvt.s64.s32 %rd5, %r9;
+	mov.u32 %r10, %ctaid.x;
+	cvt.u64.u32 %rd6, %r10;
+	mov.u32 %r11, %ntid.x;
+	cvt.u64.u32 %rd7, %r11;
+	mul.wide.u32 %rd8, %r10, %r11;
+	add.s64 %rd9, %rd8, %rd4;
+	mov.b64 %rd10, 1;
+	sub.s64 %rd11, %rd1, %rd10;
+	setp.lt.s64 %p1, %rd11, %rd5;
+	selp.b64 %rd12, %rd11, %rd5, %p1;
+	sub.s64 %rd13, %rd2, %rd10;
+	setp.lt.s64 %p2, %rd13, %rd9;
+	selp.b64 %rd14, %rd13, %rd9, %p2;
+	mul.lo.s64 %rd15, %rd12, %rd2;
+	add.s64 %rd16, %rd15, %rd14;
+	mov.b64 %rd17, %rd16;
+	mov.b64 %rd18, %rd3;
+	setp.lt.u64 %p3, %rd17, %rd18;
+	mov.b64 %rd19, 0;
+	sub.s64 %rd20, %rd14, %rd10;
+	setp.gt.s64 %p4, %rd19, %rd20;
+	selp.b64 %rd21, %rd19, %rd20, %p4;
+	add.s64 %rd22, %rd15, %rd21;
+	mov.b64 %rd23, %rd22;
+	setp.lt.u64 %p5, %rd23, %rd18;
+	mov.b32 %r12, %r1;
+	mov.b32 %r13, 0;
+	setp.eq.s32 %p6, %r12, %r13;
+	not.pred %p7, %p6;
+	or.pred %p8, %p7, %p5;
+	and.pred %p9, %p3, %p8;
+	add.s64 %rd24, %rd14, %rd10;
+	setp.lt.s64 %p10, %rd13, %rd24;
+	selp.b64 %rd25, %rd13, %rd24, %p10;
+	add.s64 %rd26, %rd15, %rd25;
+	mov.b64 %rd27, %rd26;
+	setp.lt.u64 %p11, %rd27, %rd18;
+	mov.b32 %r14, 15;
+	setp.eq.s32 %p12, %r12, %r14;
+	not.pred %p13, %p12;
+	or.pred %p14, %p13, %p11;
+	and.pred %p15, %p9, %p14;
+	sub.s64 %rd28, %rd12, %rd10;
+	setp.gt.s64 %p16, %rd19, %rd28;
+	selp.b64 %rd29, %rd19, %rd28, %p16;
+	mul.lo.s64 %rd30, %rd29, %rd2;
+	add.s64 %rd31, %rd30, %rd14;
+	mov.b64 %rd32, %rd31;
+	setp.lt.u64 %p17, %rd32, %rd18;
+	setp.eq.s32 %p18, %r8, %r13;
+	not.pred %p19, %p18;
+	or.pred %p20, %p19, %p17;
+	and.pred %p21, %p15, %p20;
+	add.s64 %rd33, %rd12, %rd10;
+	setp.lt.s64 %p22, %rd11, %rd33;
+	selp.b64 %rd34, %rd11, %rd33, %p22;
+	mul.lo.s64 %rd35, %rd34, %rd2;
+	add.s64 %rd36, %rd35, %rd14;
+	mov.b64 %rd37, %rd36;
+	setp.lt.u64 %p23, %rd37, %rd18;
+	setp.eq.s32 %p24, %r8, %r14;
+	not.pred %p25, %p24;
+	or.pred %p26, %p25, %p23;
+	and.pred %p27, %p21, %p26;
+	@!%p27 bra $L_35;
+$L_36:
+	ld.param.f32 %r75, [stencil_Hotspot_fast_nc_param_2+0];
+	ld.param.f32 %r76, [stencil_Hotspot_fast_nc_param_2+4];
+	ld.param.f32 %r77, [stencil_Hotspot_fast_nc_param_2+8];
+	ld.param.f32 %r78, [stencil_Hotspot_fast_nc_param_2+12];
+	ld.param.f32 %r79, [stencil_Hotspot_fast_nc_param_2+16];
+	ld.param.u64 %rd110, [stencil_Hotspot_fast_nc_param_3];
+	cvta.to.global.u64 %rd110, %rd110;
+	ld.param.s64 %rd111, [stencil_Hotspot_fast_nc_param_4];
+	ld.param.u64 %rd112, [stencil_Hotspot_fast_nc_param_5];
+	cvta.to.global.u64 %rd112, %rd112;
+	ld.param.u64 %rd113, [stencil_Hotspot_fast_nc_param_7];
+	cvta.to.global.u64 %rd113, %rd113;
+	ld.param.s64 %rd114, [stencil_Hotspot_fast_nc_param_8];
+	mov.b64 %rd115, 4;
+	mov.u64 %rd116, __gpukvet_shared_0;
+	mov.b64 %rd117, 72;
+	mov.b32 %r80, 72;
+	mul.lo.s32 %r81, %r8, %r80;
+	cvt.s64.s32 %rd118, %r81;
+	add.s64 %rd119, %rd116, %rd118;
+	add.s64 %rd120, %rd119, %rd117;
+	mov.b32 %r82, 1;
+	add.s32 %r83, %r12, %r82;
+	mul.lo.s64 %rd121, %rd16, %rd115;
+	add.s64 %rd122, %rd112, %rd121;
+	ld.global.nc.f32 %r84, [%rd122];
+	mov.b32 %r85, 4;
+	mul.lo.s32 %r86, %r83, %r85;
+	cvt.s64.s32 %rd123, %r86;
+	mul.lo.s32 %r87, %r12, %r85;
+	cvt.s64.s32 %rd124, %r87;
+	add.s64 %rd125, %rd120, %rd124;
+	add.s64 %rd126, %rd125, %rd115;
+	st.shared.f32 [%rd126], %r84;
+	@!%p6 bra $L_38;
+$L_37:
+	mul.lo.s64 %rd127, %rd22, %rd115;
+	add.s64 %rd128, %rd112, %rd127;
+	ld.global.nc.f32 %r88, [%rd128];
+	st.shared.f32 [%rd120], %r88;
+$L_38:
+	@!%p12 bra $L_40;
+$L_39:
+	mul.lo.s64 %rd129, %rd26, %rd115;
+	add.s64 %rd130, %rd112, %rd129;
+	ld.global.nc.f32 %r89, [%rd130];
+	mov.b64 %rd131, 68;
+	add.s64 %rd132, %rd120, %rd131;
+	st.shared.f32 [%rd132], %r89;
+$L_40:
+	@!%p18 bra $L_42;
+$L_41:
+	mul.lo.s64 %rd133, %rd31, %rd115;
+	add.s64 %rd134, %rd112, %rd133;
+	ld.global.nc.f32 %r90, [%rd134];
+	add.s64 %rd135, %rd116, %rd124;
+	add.s64 %rd136, %rd135, %rd115;
+	st.shared.f32 [%rd136], %r90;
+$L_42:
+	@%p24 bra $L_43;
+	mov.b64 %rd39, %rd126;
+	mov.b64 %rd41, %rd116;
+	mov.b64 %rd43, %rd123;
+	mov.b64 %rd45, %rd120;
+	mov.b64 %rd47, %rd111;
+	mov.b64 %rd49, %rd114;
+	mov.b64 %rd51, %rd110;
+	mov.b32 %r16, %r76;
+	mov.b32 %r18, %r75;
+	mov.b32 %r20, %r79;
+	mov.b32 %r22, %r77;
+	mov.b32 %r24, %r78;
+	mov.b64 %rd53, %rd113;
+	bra $L_8;
+$L_43:
+	mov.b64 %rd137, 1224;
+	add.s64 %rd138, %rd116, %rd137;
+	mul.lo.s64 %rd139, %rd36, %rd115;
+	add.s64 %rd140, %rd112, %rd139;
+	ld.global.nc.f32 %r91, [%rd140];
+	add.s64 %rd141, %rd138, %rd124;
+	add.s64 %rd142, %rd141, %rd115;
+	st.shared.f32 [%rd142], %r91;
+	mov.b64 %rd39, %rd126;
+	mov.b64 %rd41, %rd116;
+	mov.b64 %rd43, %rd123;
+	mov.b64 %rd45, %rd120;
+	mov.b64 %rd47, %rd111;
+	mov.b64 %rd49, %rd114;
+	mov.b64 %rd51, %rd110;
+	mov.b32 %r16, %r76;
+	mov.b32 %r18, %r75;
+	mov.b32 %r20, %r79;
+	mov.b32 %r22, %r77;
+	mov.b32 %r24, %r78;
+	mov.b64 %rd53, %rd113;
+$L_8:
+	mov.b64 %rd38, %rd39;
+	mov.b64 %rd40, %rd41;
+	mov.b64 %rd42, %rd43;
+	mov.b64 %rd44, %rd45;
+	mov.b64 %rd46, %rd47;
+	mov.b64 %rd48, %rd49;
+	mov.b64 %rd50, %rd51;
+	mov.b32 %r15, %r16;
+	mov.b32 %r17, %r18;
+	mov.b32 %r19, %r20;
+	mov.b32 %r21, %r22;
+	mov.b32 %r23, %r24;
+	mov.b64 %rd52, %rd53;
+	mov.b64 %rd54, 4;
+	bar.sync 0;
+	setp.lt.s64 %p28, %rd5, %rd1;
+	setp.lt.s64 %p29, %rd9, %rd2;
+	and.pred %p30, %p28, %p29;
+	@!%p30 bra $L_10;
+$L_9:
+	ld.shared.f32 %r25, [%rd38];
+	mov.b32 %r26, 72;
+	mul.lo.s32 %r27, %r8, %r26;
+	cvt.s64.s32 %rd55, %r27;
+	add.s64 %rd56, %rd40, %rd55;
+	add.s64 %rd57, %rd56, %rd42;
+	ld.shared.f32 %r28, [%rd57];
+	mov.b64 %rd58, 144;
+	add.s64 %rd59, %rd56, %rd58;
+	add.s64 %rd60, %rd59, %rd42;
+	ld.shared.f32 %r29, [%rd60];
+	mov.b32 %r30, 4;
+	mul.lo.s32 %r31, %r12, %r30;
+	cvt.s64.s32 %rd61, %r31;
+	add.s64 %rd62, %rd44, %rd61;
+	ld.shared.f32 %r32, [%rd62];
+	mov.b64 %rd63, 8;
+	add.s64 %rd64, %rd62, %rd63;
+	ld.shared.f32 %r33, [%rd64];
+	setp.eq.s32 %p31, %r9, %r13;
+	@%p31 bra $L_11;
+	mov.b32 %r35, %r28;
+	bra $L_12;
+$L_11:
+	mov.b32 %r35, %r25;
+$L_12:
+	mov.b32 %r34, %r35;
+	setp.eq.s64 %p32, %rd5, %rd11;
+	@%p32 bra $L_13;
+	mov.b32 %r37, %r29;
+	bra $L_14;
+$L_13:
+	mov.b32 %r37, %r25;
+$L_14:
+	mov.b32 %r36, %r37;
+	setp.eq.s64 %p33, %rd9, %rd19;
+	@%p33 bra $L_15;
+	mov.b32 %r39, %r32;
+	bra $L_16;
+$L_15:
+	mov.b32 %r39, %r25;
+$L_16:
+	mov.b32 %r38, %r39;
+	setp.eq.s64 %p34, %rd9, %rd13;
+	@%p34 bra $L_17;
+	mov.b32 %r41, %r33;
+	bra $L_18;
+$L_17:
+	mov.b32 %r41, %r25;
+$L_18:
+	mov.b32 %r40, %r41;
+	mul.lo.s64 %rd65, %rd5, %rd2;
+	add.s64 %rd66, %rd65, %rd9;
+	mul.lo.s64 %rd67, %rd1, %rd2;
+	mov.b64 %rd68, -1;
+	add.s64 %rd69, %rd67, %rd68;
+	mov.b64 %rd70, %rd69;
+	mov.b64 %rd71, %rd46;
+	setp.lt.u64 %p35, %rd70, %rd71;
+	mov.b64 %rd72, %rd48;
+	setp.lt.u64 %p36, %rd70, %rd72;
+	and.pred %p37, %p35, %p36;
+	setp.ne.u32 %p38, 1, 0;
+	and.pred %p39, %p37, %p38;
+	@!%p39 bra $L_33;
+$L_31:
+	mul.lo.s64 %rd106, %rd66, %rd54;
+	add.s64 %rd107, %rd50, %rd106;
+	ld.global.nc.f32 %r59, [%rd107];
+	add.f32 %r60, %r36, %r34;
+	mov.b32 %r61, 0f40000000;
+	mul.f32 %r62, %r61, %r25;
+	sub.f32 %r63, %r60, %r62;
+	mul.f32 %r64, %r63, %r15;
+	add.f32 %r65, %r59, %r64;
+	add.f32 %r66, %r40, %r38;
+	sub.f32 %r67, %r66, %r62;
+	mul.f32 %r68, %r67, %r17;
+	add.f32 %r69, %r65, %r68;
+	sub.f32 %r70, %r19, %r25;
+	mul.f32 %r71, %r70, %r21;
+	add.f32 %r72, %r69, %r71;
+	mul.f32 %r73, %r23, %r72;
+	add.f32 %r74, %r25, %r73;
+	add.s64 %rd108, %rd52, %rd106;
+	st.global.f32 [%rd108], %r74;
+$L_10:
+	ret;
+$L_1:
+	@!%p5 bra $L_22;
+$L_21:
+	mul.lo.s64 %rd90, %rd22, %rd78;
+	add.s64 %rd91, %rd75, %rd90;
+	ld.global.nc.f32 %r55, [%rd91];
+	st.shared.f32 [%rd83], %r55;
+$L_2:
+	@!%p12 bra $L_4;
+$L_3:
+	@!%p11 bra $L_24;
+$L_23:
+	mul.lo.s64 %rd92, %rd26, %rd78;
+	add.s64 %rd93, %rd75, %rd92;
+	ld.global.nc.f32 %r56, [%rd93];
+	mov.b64 %rd94, 68;
+	add.s64 %rd95, %rd83, %rd94;
+	st.shared.f32 [%rd95], %r56;
+$L_4:
+	@!%p18 bra $L_6;
+$L_5:
+	@!%p17 bra $L_26;
+$L_25:
+	mul.lo.s64 %rd96, %rd31, %rd78;
+	add.s64 %rd97, %rd75, %rd96;
+	ld.global.nc.f32 %r57, [%rd97];
+	add.s64 %rd98, %rd79, %rd87;
+	add.s64 %rd99, %rd98, %rd78;
+	st.shared.f32 [%rd99], %r57;
+$L_6:
+	@%p24 bra $L_7;
+	mov.b64 %rd39, %rd89;
+	mov.b64 %rd41, %rd79;
+	mov.b64 %rd43, %rd86;
+	mov.b64 %rd45, %rd83;
+	mov.b64 %rd47, %rd74;
+	mov.b64 %rd49, %rd77;
+	mov.b64 %rd51, %rd73;
+	mov.b32 %r16, %r43;
+	mov.b32 %r18, %r42;
+	mov.b32 %r20, %r46;
+	mov.b32 %r22, %r44;
+	mov.b32 %r24, %r45;
+	mov.b64 %rd53, %rd76;
+	bra $L_8;
+$L_7:
+	@!%p23 bra $L_28;
+$L_27:
+	mov.b64 %rd100, 1224;
+	add.s64 %rd101, %rd79, %rd100;
+	mul.lo.s64 %rd102, %rd36, %rd78;
+	add.s64 %rd103, %rd75, %rd102;
+	ld.global.nc.f32 %r58, [%rd103];
+	add.s64 %rd104, %rd101, %rd87;
+	add.s64 %rd105, %rd104, %rd78;
+	st.shared.f32 [%rd105], %r58;
+	mov.b64 %rd39, %rd89;
+	mov.b64 %rd41, %rd79;
+	mov.b64 %rd43, %rd86;
+	mov.b64 %rd45, %rd83;
+	mov.b64 %rd47, %rd74;
+	mov.b64 %rd49, %rd77;
+	mov.b64 %rd51, %rd73;
+	mov.b32 %r16, %r43;
+	mov.b32 %r18, %r42;
+	mov.b32 %r20, %r46;
+	mov.b32 %r22, %r44;
+	mov.b32 %r24, %r45;
+	mov.b64 %rd53, %rd76;
+	bra $L_8;
+$L_19:
+	ld.param.f32 %r42, [stencil_Hotspot_fast_nc_param_2+0];
+	ld.param.f32 %r43, [stencil_Hotspot_fast_nc_param_2+4];
+	ld.param.f32 %r44, [stencil_Hotspot_fast_nc_param_2+8];
+	ld.param.f32 %r45, [stencil_Hotspot_fast_nc_param_2+12];
+	ld.param.f32 %r46, [stencil_Hotspot_fast_nc_param_2+16];
+	ld.param.u64 %rd73, [stencil_Hotspot_fast_nc_param_3];
+	cvta.to.global.u64 %rd73, %rd73;
+	ld.param.s64 %rd74, [stencil_Hotspot_fast_nc_param_4];
+	ld.param.u64 %rd75, [stencil_Hotspot_fast_nc_param_5];
+	cvta.to.global.u64 %rd75, %rd75;
+	ld.param.u64 %rd76, [stencil_Hotspot_fast_nc_param_7];
+	cvta.to.global.u64 %rd76, %rd76;
+	ld.param.s64 %rd77, [stencil_Hotspot_fast_nc_param_8];
+	mov.b64 %rd78, 4;
+	mov.u64 %rd79, __gpukvet_shared_0;
+	mov.b64 %rd80, 72;
+	mov.b32 %r47, 72;
+	mul.lo.s32 %r48, %r8, %r47;
+	cvt.s64.s32 %rd81, %r48;
+	add.s64 %rd82, %rd79, %rd81;
+	add.s64 %rd83, %rd82, %rd80;
+	mov.b32 %r49, 1;
+	add.s32 %r50, %r12, %r49;
+	mul.lo.s64 %rd84, %rd16, %rd78;
+	add.s64 %rd85, %rd75, %rd84;
+	ld.global.nc.f32 %r51, [%rd85];
+	mov.b32 %r52, 4;
+	mul.lo.s32 %r53, %r50, %r52;
+	cvt.s64.s32 %rd86, %r53;
+	mul.lo.s32 %r54, %r12, %r52;
+	cvt.s64.s32 %rd87, %r54;
+	add.s64 %rd88, %rd83, %rd87;
+	add.s64 %rd89, %rd88, %rd78;
+	st.shared.f32 [%rd89], %r51;
+	@%p6 bra $L_1;
+	bra $L_2;
+$L_29:
+	setp.lt.u64 %p40, %rd109, %rd72;
+	@!%p40 bra $L_32;
+$L_34:
+	bra $L_31;
+$L_33:
+	mov.b64 %rd109, %rd66;
+	setp.lt.u64 %p41, %rd109, %rd71;
+	@%p41 bra $L_29;
+	bra $L_30;
+$L_35:
+	@%p3 bra $L_19;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 28;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_1:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 31;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd22;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_2:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 33;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd26;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_3:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 34;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd31;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_4:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 36;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd36;
+	st.global.u64 [%trap+40], %rd3;
+	membar.gl;
+$T_5:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 48;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd66;
+	st.global.u64 [%trap+40], %rd46;
+	membar.gl;
+$T_6:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 49;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd66;
+	st.global.u64 [%trap+40], %rd48;
+	membar.gl;
+$T_7:
+	exit;
+}
+
 // stencil_Srad1
 .visible .entry stencil_Srad1(
 	.param .s64 stencil_Srad1_param_0,
@@ -6081,6 +8537,942 @@ $T_10:
 	exit;
 }
 
+// stencil_Srad1_fast
+.visible .entry stencil_Srad1_fast(
+	.param .s64 stencil_Srad1_fast_param_0,
+	.param .s64 stencil_Srad1_fast_param_1,
+	.param .f32 stencil_Srad1_fast_param_2,
+	.param .u64 stencil_Srad1_fast_param_3,
+	.param .s64 stencil_Srad1_fast_param_4,
+	.param .u64 stencil_Srad1_fast_param_5,
+	.param .s64 stencil_Srad1_fast_param_6,
+	.param .u64 stencil_Srad1_fast_param_7,
+	.param .s64 stencil_Srad1_fast_param_8,
+	.param .u64 stencil_Srad1_fast_param_9,
+	.param .s64 stencil_Srad1_fast_param_10,
+	.param .u64 stencil_Srad1_fast_param_11,
+	.param .s64 stencil_Srad1_fast_param_12,
+	.param .u64 stencil_Srad1_fast_param_13,
+	.param .s64 stencil_Srad1_fast_param_14,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<27>;
+	.reg .b32 %r<62>;
+	.reg .b64 %rd<68>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Srad1_fast_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_3;
+$L_1:
+$L_4:
+	ret;
+$L_2:
+	ld.param.f32 %r9, [stencil_Srad1_fast_param_2];
+	ld.param.u64 %rd3, [stencil_Srad1_fast_param_3];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [stencil_Srad1_fast_param_4];
+	ld.param.u64 %rd5, [stencil_Srad1_fast_param_5];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [stencil_Srad1_fast_param_6];
+	ld.param.u64 %rd7, [stencil_Srad1_fast_param_7];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [stencil_Srad1_fast_param_8];
+	ld.param.u64 %rd9, [stencil_Srad1_fast_param_9];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stencil_Srad1_fast_param_10];
+	ld.param.u64 %rd11, [stencil_Srad1_fast_param_11];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [stencil_Srad1_fast_param_12];
+	ld.param.u64 %rd13, [stencil_Srad1_fast_param_13];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [stencil_Srad1_fast_param_14];
+	mul.lo.s64 %rd15, %rd2, %rd40;
+	add.s64 %rd16, %rd15, %rd45;
+	mov.b64 %rd17, %rd16;
+	mov.b64 %rd18, %rd4;
+	mov.b64 %rd19, 1;
+	mov.b32 %r10, 1;
+	sub.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd20, %r11;
+	mov.b64 %rd21, 0;
+	mov.b32 %r12, 0;
+	setp.gt.s32 %p2, %r12, %r11;
+	selp.b64 %rd22, %rd21, %rd20, %p2;
+	mul.lo.s64 %rd23, %rd22, %rd40;
+	add.s64 %rd24, %rd23, %rd45;
+	add.s32 %r13, %r8, %r10;
+	cvt.s64.s32 %rd25, %r13;
+	sub.s64 %rd26, %rd1, %rd19;
+	setp.lt.s64 %p3, %rd26, %rd25;
+	selp.b64 %rd27, %rd26, %rd25, %p3;
+	mul.lo.s64 %rd28, %rd27, %rd40;
+	add.s64 %rd29, %rd28, %rd45;
+	mov.b64 %rd30, %rd29;
+	setp.lt.u64 %p4, %rd30, %rd18;
+	sub.s64 %rd31, %rd45, %rd19;
+	setp.gt.s64 %p5, %rd21, %rd31;
+	selp.b64 %rd32, %rd21, %rd31, %p5;
+	add.s64 %rd33, %rd15, %rd32;
+	add.s64 %rd34, %rd45, %rd19;
+	sub.s64 %rd35, %rd40, %rd19;
+	setp.lt.s64 %p6, %rd35, %rd34;
+	selp.b64 %rd36, %rd35, %rd34, %p6;
+	add.s64 %rd37, %rd15, %rd36;
+	mov.b64 %rd38, %rd37;
+	setp.lt.u64 %p7, %rd38, %rd18;
+	and.pred %p8, %p4, %p7;
+	setp.ne.u32 %p9, 1, 0;
+	and.pred %p10, %p8, %p9;
+	and.pred %p11, %p10, %p9;
+	and.pred %p12, %p11, %p9;
+	mov.b64 %rd39, %rd8;
+	and.pred %p13, %p12, %p9;
+	and.pred %p14, %p13, %p9;
+	and.pred %p15, %p14, %p9;
+	@!%p15 bra $L_25;
+$L_15:
+	mov.b64 %rd48, 4;
+	mul.lo.s64 %rd49, %rd16, %rd48;
+	add.s64 %rd50, %rd3, %rd49;
+	ld.global.f32 %r17, [%rd50];
+	mul.lo.s64 %rd51, %rd24, %rd48;
+	add.s64 %rd52, %rd3, %rd51;
+	ld.global.f32 %r18, [%rd52];
+	sub.f32 %r19, %r18, %r17;
+	mul.lo.s64 %rd53, %rd29, %rd48;
+	add.s64 %rd54, %rd3, %rd53;
+	ld.global.f32 %r20, [%rd54];
+	sub.f32 %r21, %r20, %r17;
+	mul.lo.s64 %rd55, %rd33, %rd48;
+	add.s64 %rd56, %rd3, %rd55;
+	ld.global.f32 %r22, [%rd56];
+	sub.f32 %r23, %r22, %r17;
+	mul.lo.s64 %rd57, %rd37, %rd48;
+	add.s64 %rd58, %rd3, %rd57;
+	ld.global.f32 %r24, [%rd58];
+	sub.f32 %r25, %r24, %r17;
+	mul.f32 %r26, %r19, %r19;
+	mul.f32 %r27, %r21, %r21;
+	add.f32 %r28, %r26, %r27;
+	mul.f32 %r29, %r23, %r23;
+	add.f32 %r30, %r28, %r29;
+	mul.f32 %r31, %r25, %r25;
+	add.f32 %r32, %r30, %r31;
+	mul.f32 %r33, %r17, %r17;
+	div.rn.f32 %r34, %r32, %r33;
+	add.f32 %r35, %r19, %r21;
+	add.f32 %r36, %r35, %r23;
+	add.f32 %r37, %r36, %r25;
+	div.rn.f32 %r38, %r37, %r17;
+	mov.b32 %r39, 0f3F000000;
+	mul.f32 %r40, %r39, %r34;
+	mul.f32 %r41, %r38, %r38;
+	mov.b32 %r42, 0f3D800000;
+	mul.f32 %r43, %r42, %r41;
+	sub.f32 %r44, %r40, %r43;
+	mov.b32 %r45, 0f3E800000;
+	mul.f32 %r46, %r45, %r38;
+	mov.b32 %r47, 0f3F800000;
+	add.f32 %r48, %r47, %r46;
+	mul.f32 %r49, %r48, %r48;
+	div.rn.f32 %r50, %r44, %r49;
+	sub.f32 %r51, %r50, %r9;
+	add.f32 %r52, %r47, %r9;
+	mul.f32 %r53, %r9, %r52;
+	div.rn.f32 %r54, %r51, %r53;
+	add.f32 %r55, %r47, %r54;
+	div.rn.f32 %r56, %r47, %r55;
+	min.f32 %r57, %r56, %r47;
+	setp.eq.f32 %p25, %r56, %r47;
+	or.b32 %r60, %r56, %r47;
+	selp.b32 %r57, %r60, %r57, %p25;
+	setp.nan.f32 %p25, %r56, %r47;
+	add.rn.f32 %r60, %r56, %r47;
+	selp.b32 %r57, %r60, %r57, %p25;
+	mov.b32 %r58, 0f00000000;
+	max.f32 %r59, %r58, %r57;
+	setp.eq.f32 %p26, %r58, %r57;
+	and.b32 %r61, %r58, %r57;
+	selp.b32 %r59, %r61, %r59, %p26;
+	setp.nan.f32 %p26, %r58, %r57;
+	add.rn.f32 %r61, %r58, %r57;
+	selp.b32 %r59, %r61, %r59, %p26;
+	add.s64 %rd59, %rd7, %rd49;
+	st.global.f32 [%rd59], %r19;
+	mov.b64 %rd60, %rd10;
+	setp.lt.u64 %p20, %rd17, %rd60;
+	@!%p20 bra $L_18;
+$L_17:
+	add.s64 %rd61, %rd9, %rd49;
+	st.global.f32 [%rd61], %r21;
+	mov.b64 %rd62, %rd12;
+	setp.lt.u64 %p21, %rd17, %rd62;
+	@!%p21 bra $L_20;
+$L_19:
+	add.s64 %rd63, %rd11, %rd49;
+	st.global.f32 [%rd63], %r23;
+	mov.b64 %rd64, %rd14;
+	setp.lt.u64 %p22, %rd17, %rd64;
+	@!%p22 bra $L_22;
+$L_21:
+	add.s64 %rd65, %rd13, %rd49;
+	st.global.f32 [%rd65], %r25;
+	mov.b64 %rd66, %rd6;
+	setp.lt.u64 %p23, %rd17, %rd66;
+	@!%p23 bra $L_24;
+$L_23:
+	add.s64 %rd67, %rd5, %rd49;
+	st.global.f32 [%rd67], %r59;
+	bra $L_4;
+$L_3:
+	ld.param.s64 %rd40, [stencil_Srad1_fast_param_1];
+	mov.u32 %r14, %ctaid.x;
+	cvt.u64.u32 %rd41, %r14;
+	mov.u32 %r15, %ntid.x;
+	cvt.u64.u32 %rd42, %r15;
+	mul.wide.u32 %rd43, %r14, %r15;
+	mov.u32 %r16, %tid.x;
+	cvt.u64.u32 %rd44, %r16;
+	add.s64 %rd45, %rd43, %rd44;
+	setp.ge.s64 %p16, %rd45, %rd40;
+	@%p16 bra $L_1;
+	bra $L_2;
+$L_5:
+	mov.b64 %rd46, %rd24;
+	setp.lt.u64 %p17, %rd46, %rd18;
+	mov.b64 %rd47, %rd33;
+	@!%p17 bra $L_8;
+$L_7:
+	@!%p4 bra $L_10;
+$L_9:
+	setp.lt.u64 %p18, %rd47, %rd18;
+	@!%p18 bra $L_12;
+$L_11:
+	@!%p7 bra $L_14;
+$L_13:
+	setp.lt.u64 %p19, %rd17, %rd39;
+	@!%p19 bra $L_16;
+$L_26:
+	bra $L_15;
+$L_25:
+	setp.lt.u64 %p24, %rd17, %rd18;
+	@%p24 bra $L_5;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 50;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_1:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 51;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd24;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_2:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 52;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd29;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_3:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 53;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd33;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_4:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 54;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd37;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_5:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 55;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_6:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 56;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_7:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 57;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_8:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 58;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_9:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 59;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_10:
+	exit;
+}
+
+// stencil_Srad1_fast_nc
+.visible .entry stencil_Srad1_fast_nc(
+	.param .s64 stencil_Srad1_fast_nc_param_0,
+	.param .s64 stencil_Srad1_fast_nc_param_1,
+	.param .f32 stencil_Srad1_fast_nc_param_2,
+	.param .u64 stencil_Srad1_fast_nc_param_3,
+	.param .s64 stencil_Srad1_fast_nc_param_4,
+	.param .u64 stencil_Srad1_fast_nc_param_5,
+	.param .s64 stencil_Srad1_fast_nc_param_6,
+	.param .u64 stencil_Srad1_fast_nc_param_7,
+	.param .s64 stencil_Srad1_fast_nc_param_8,
+	.param .u64 stencil_Srad1_fast_nc_param_9,
+	.param .s64 stencil_Srad1_fast_nc_param_10,
+	.param .u64 stencil_Srad1_fast_nc_param_11,
+	.param .s64 stencil_Srad1_fast_nc_param_12,
+	.param .u64 stencil_Srad1_fast_nc_param_13,
+	.param .s64 stencil_Srad1_fast_nc_param_14,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<27>;
+	.reg .b32 %r<62>;
+	.reg .b64 %rd<68>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Srad1_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_3;
+$L_1:
+$L_4:
+	ret;
+$L_2:
+	ld.param.f32 %r9, [stencil_Srad1_fast_nc_param_2];
+	ld.param.u64 %rd3, [stencil_Srad1_fast_nc_param_3];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [stencil_Srad1_fast_nc_param_4];
+	ld.param.u64 %rd5, [stencil_Srad1_fast_nc_param_5];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [stencil_Srad1_fast_nc_param_6];
+	ld.param.u64 %rd7, [stencil_Srad1_fast_nc_param_7];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [stencil_Srad1_fast_nc_param_8];
+	ld.param.u64 %rd9, [stencil_Srad1_fast_nc_param_9];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stencil_Srad1_fast_nc_param_10];
+	ld.param.u64 %rd11, [stencil_Srad1_fast_nc_param_11];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [stencil_Srad1_fast_nc_param_12];
+	ld.param.u64 %rd13, [stencil_Srad1_fast_nc_param_13];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [stencil_Srad1_fast_nc_param_14];
+	mul.lo.s64 %rd15, %rd2, %rd40;
+	add.s64 %rd16, %rd15, %rd45;
+	mov.b64 %rd17, %rd16;
+	mov.b64 %rd18, %rd4;
+	mov.b64 %rd19, 1;
+	mov.b32 %r10, 1;
+	sub.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd20, %r11;
+	mov.b64 %rd21, 0;
+	mov.b32 %r12, 0;
+	setp.gt.s32 %p2, %r12, %r11;
+	selp.b64 %rd22, %rd21, %rd20, %p2;
+	mul.lo.s64 %rd23, %rd22, %rd40;
+	add.s64 %rd24, %rd23, %rd45;
+	add.s32 %r13, %r8, %r10;
+	cvt.s64.s32 %rd25, %r13;
+	sub.s64 %rd26, %rd1, %rd19;
+	setp.lt.s64 %p3, %rd26, %rd25;
+	selp.b64 %rd27, %rd26, %rd25, %p3;
+	mul.lo.s64 %rd28, %rd27, %rd40;
+	add.s64 %rd29, %rd28, %rd45;
+	mov.b64 %rd30, %rd29;
+	setp.lt.u64 %p4, %rd30, %rd18;
+	sub.s64 %rd31, %rd45, %rd19;
+	setp.gt.s64 %p5, %rd21, %rd31;
+	selp.b64 %rd32, %rd21, %rd31, %p5;
+	add.s64 %rd33, %rd15, %rd32;
+	add.s64 %rd34, %rd45, %rd19;
+	sub.s64 %rd35, %rd40, %rd19;
+	setp.lt.s64 %p6, %rd35, %rd34;
+	selp.b64 %rd36, %rd35, %rd34, %p6;
+	add.s64 %rd37, %rd15, %rd36;
+	mov.b64 %rd38, %rd37;
+	setp.lt.u64 %p7, %rd38, %rd18;
+	and.pred %p8, %p4, %p7;
+	setp.ne.u32 %p9, 1, 0;
+	and.pred %p10, %p8, %p9;
+	and.pred %p11, %p10, %p9;
+	and.pred %p12, %p11, %p9;
+	mov.b64 %rd39, %rd8;
+	and.pred %p13, %p12, %p9;
+	and.pred %p14, %p13, %p9;
+	and.pred %p15, %p14, %p9;
+	@!%p15 bra $L_25;
+$L_15:
+	mov.b64 %rd48, 4;
+	mul.lo.s64 %rd49, %rd16, %rd48;
+	add.s64 %rd50, %rd3, %rd49;
+	ld.global.nc.f32 %r17, [%rd50];
+	mul.lo.s64 %rd51, %rd24, %rd48;
+	add.s64 %rd52, %rd3, %rd51;
+	ld.global.nc.f32 %r18, [%rd52];
+	sub.f32 %r19, %r18, %r17;
+	mul.lo.s64 %rd53, %rd29, %rd48;
+	add.s64 %rd54, %rd3, %rd53;
+	ld.global.nc.f32 %r20, [%rd54];
+	sub.f32 %r21, %r20, %r17;
+	mul.lo.s64 %rd55, %rd33, %rd48;
+	add.s64 %rd56, %rd3, %rd55;
+	ld.global.nc.f32 %r22, [%rd56];
+	sub.f32 %r23, %r22, %r17;
+	mul.lo.s64 %rd57, %rd37, %rd48;
+	add.s64 %rd58, %rd3, %rd57;
+	ld.global.nc.f32 %r24, [%rd58];
+	sub.f32 %r25, %r24, %r17;
+	mul.f32 %r26, %r19, %r19;
+	mul.f32 %r27, %r21, %r21;
+	add.f32 %r28, %r26, %r27;
+	mul.f32 %r29, %r23, %r23;
+	add.f32 %r30, %r28, %r29;
+	mul.f32 %r31, %r25, %r25;
+	add.f32 %r32, %r30, %r31;
+	mul.f32 %r33, %r17, %r17;
+	div.rn.f32 %r34, %r32, %r33;
+	add.f32 %r35, %r19, %r21;
+	add.f32 %r36, %r35, %r23;
+	add.f32 %r37, %r36, %r25;
+	div.rn.f32 %r38, %r37, %r17;
+	mov.b32 %r39, 0f3F000000;
+	mul.f32 %r40, %r39, %r34;
+	mul.f32 %r41, %r38, %r38;
+	mov.b32 %r42, 0f3D800000;
+	mul.f32 %r43, %r42, %r41;
+	sub.f32 %r44, %r40, %r43;
+	mov.b32 %r45, 0f3E800000;
+	mul.f32 %r46, %r45, %r38;
+	mov.b32 %r47, 0f3F800000;
+	add.f32 %r48, %r47, %r46;
+	mul.f32 %r49, %r48, %r48;
+	div.rn.f32 %r50, %r44, %r49;
+	sub.f32 %r51, %r50, %r9;
+	add.f32 %r52, %r47, %r9;
+	mul.f32 %r53, %r9, %r52;
+	div.rn.f32 %r54, %r51, %r53;
+	add.f32 %r55, %r47, %r54;
+	div.rn.f32 %r56, %r47, %r55;
+	min.f32 %r57, %r56, %r47;
+	setp.eq.f32 %p25, %r56, %r47;
+	or.b32 %r60, %r56, %r47;
+	selp.b32 %r57, %r60, %r57, %p25;
+	setp.nan.f32 %p25, %r56, %r47;
+	add.rn.f32 %r60, %r56, %r47;
+	selp.b32 %r57, %r60, %r57, %p25;
+	mov.b32 %r58, 0f00000000;
+	max.f32 %r59, %r58, %r57;
+	setp.eq.f32 %p26, %r58, %r57;
+	and.b32 %r61, %r58, %r57;
+	selp.b32 %r59, %r61, %r59, %p26;
+	setp.nan.f32 %p26, %r58, %r57;
+	add.rn.f32 %r61, %r58, %r57;
+	selp.b32 %r59, %r61, %r59, %p26;
+	add.s64 %rd59, %rd7, %rd49;
+	st.global.f32 [%rd59], %r19;
+	mov.b64 %rd60, %rd10;
+	setp.lt.u64 %p20, %rd17, %rd60;
+	@!%p20 bra $L_18;
+$L_17:
+	add.s64 %rd61, %rd9, %rd49;
+	st.global.f32 [%rd61], %r21;
+	mov.b64 %rd62, %rd12;
+	setp.lt.u64 %p21, %rd17, %rd62;
+	@!%p21 bra $L_20;
+$L_19:
+	add.s64 %rd63, %rd11, %rd49;
+	st.global.f32 [%rd63], %r23;
+	mov.b64 %rd64, %rd14;
+	setp.lt.u64 %p22, %rd17, %rd64;
+	@!%p22 bra $L_22;
+$L_21:
+	add.s64 %rd65, %rd13, %rd49;
+	st.global.f32 [%rd65], %r25;
+	mov.b64 %rd66, %rd6;
+	setp.lt.u64 %p23, %rd17, %rd66;
+	@!%p23 bra $L_24;
+$L_23:
+	add.s64 %rd67, %rd5, %rd49;
+	st.global.f32 [%rd67], %r59;
+	bra $L_4;
+$L_3:
+	ld.param.s64 %rd40, [stencil_Srad1_fast_nc_param_1];
+	mov.u32 %r14, %ctaid.x;
+	cvt.u64.u32 %rd41, %r14;
+	mov.u32 %r15, %ntid.x;
+	cvt.u64.u32 %rd42, %r15;
+	mul.wide.u32 %rd43, %r14, %r15;
+	mov.u32 %r16, %tid.x;
+	cvt.u64.u32 %rd44, %r16;
+	add.s64 %rd45, %rd43, %rd44;
+	setp.ge.s64 %p16, %rd45, %rd40;
+	@%p16 bra $L_1;
+	bra $L_2;
+$L_5:
+	mov.b64 %rd46, %rd24;
+	setp.lt.u64 %p17, %rd46, %rd18;
+	mov.b64 %rd47, %rd33;
+	@!%p17 bra $L_8;
+$L_7:
+	@!%p4 bra $L_10;
+$L_9:
+	setp.lt.u64 %p18, %rd47, %rd18;
+	@!%p18 bra $L_12;
+$L_11:
+	@!%p7 bra $L_14;
+$L_13:
+	setp.lt.u64 %p19, %rd17, %rd39;
+	@!%p19 bra $L_16;
+$L_26:
+	bra $L_15;
+$L_25:
+	setp.lt.u64 %p24, %rd17, %rd18;
+	@%p24 bra $L_5;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 50;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_1:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 51;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd24;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_2:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 52;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd29;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_3:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 53;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd33;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_4:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 54;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd37;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_5:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 55;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_6:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 56;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_7:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 57;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_8:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 58;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_9:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 59;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_10:
+	exit;
+}
+
 // stencil_Srad2
 .visible .entry stencil_Srad2(
 	.param .s64 stencil_Srad2_param_0,
@@ -6641,6 +10033,726 @@ $L_21:
 	mov.b64 %rd60, %rd16;
 	setp.lt.u64 %p27, %rd60, %rd17;
 	@%p27 bra $L_5;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 60;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_1:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 61;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd23;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_2:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 63;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_3:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 64;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_4:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 65;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_5:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 66;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_6:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 67;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_7:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 68;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_8:
+	exit;
+}
+
+// stencil_Srad2_fast
+.visible .entry stencil_Srad2_fast(
+	.param .s64 stencil_Srad2_fast_param_0,
+	.param .s64 stencil_Srad2_fast_param_1,
+	.param .f32 stencil_Srad2_fast_param_2,
+	.param .u64 stencil_Srad2_fast_param_3,
+	.param .s64 stencil_Srad2_fast_param_4,
+	.param .u64 stencil_Srad2_fast_param_5,
+	.param .s64 stencil_Srad2_fast_param_6,
+	.param .u64 stencil_Srad2_fast_param_7,
+	.param .s64 stencil_Srad2_fast_param_8,
+	.param .u64 stencil_Srad2_fast_param_9,
+	.param .s64 stencil_Srad2_fast_param_10,
+	.param .u64 stencil_Srad2_fast_param_11,
+	.param .s64 stencil_Srad2_fast_param_12,
+	.param .u64 stencil_Srad2_fast_param_13,
+	.param .s64 stencil_Srad2_fast_param_14,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<22>;
+	.reg .b32 %r<35>;
+	.reg .b64 %rd<54>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Srad2_fast_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_3;
+$L_1:
+$L_4:
+	ret;
+$L_2:
+	ld.param.f32 %r9, [stencil_Srad2_fast_param_2];
+	ld.param.u64 %rd3, [stencil_Srad2_fast_param_3];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [stencil_Srad2_fast_param_4];
+	ld.param.u64 %rd5, [stencil_Srad2_fast_param_5];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [stencil_Srad2_fast_param_6];
+	ld.param.u64 %rd7, [stencil_Srad2_fast_param_7];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [stencil_Srad2_fast_param_8];
+	ld.param.u64 %rd9, [stencil_Srad2_fast_param_9];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stencil_Srad2_fast_param_10];
+	ld.param.u64 %rd11, [stencil_Srad2_fast_param_11];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [stencil_Srad2_fast_param_12];
+	ld.param.u64 %rd13, [stencil_Srad2_fast_param_13];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [stencil_Srad2_fast_param_14];
+	mul.lo.s64 %rd15, %rd2, %rd35;
+	add.s64 %rd16, %rd15, %rd40;
+	mov.b64 %rd17, %rd6;
+	mov.b64 %rd18, 1;
+	mov.b32 %r10, 1;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd19, %r11;
+	sub.s64 %rd20, %rd1, %rd18;
+	setp.lt.s64 %p2, %rd20, %rd19;
+	selp.b64 %rd21, %rd20, %rd19, %p2;
+	mul.lo.s64 %rd22, %rd21, %rd35;
+	add.s64 %rd23, %rd22, %rd40;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p3, %rd24, %rd17;
+	add.s64 %rd25, %rd40, %rd18;
+	sub.s64 %rd26, %rd35, %rd18;
+	setp.lt.s64 %p4, %rd26, %rd25;
+	selp.b64 %rd27, %rd26, %rd25, %p4;
+	add.s64 %rd28, %rd15, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p5, %rd29, %rd17;
+	and.pred %p6, %p3, %p5;
+	setp.ne.u32 %p7, 1, 0;
+	and.pred %p8, %p6, %p7;
+	mov.b64 %rd30, %rd8;
+	and.pred %p9, %p8, %p7;
+	mov.b64 %rd31, %rd10;
+	and.pred %p10, %p9, %p7;
+	mov.b64 %rd32, %rd12;
+	and.pred %p11, %p10, %p7;
+	mov.b64 %rd33, %rd14;
+	and.pred %p12, %p11, %p7;
+	mov.b64 %rd34, %rd4;
+	and.pred %p13, %p12, %p7;
+	and.pred %p14, %p13, %p7;
+	@!%p14 bra $L_21;
+$L_19:
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd16, %rd41;
+	add.s64 %rd43, %rd5, %rd42;
+	ld.global.f32 %r15, [%rd43];
+	mul.lo.s64 %rd44, %rd23, %rd41;
+	add.s64 %rd45, %rd5, %rd44;
+	ld.global.f32 %r16, [%rd45];
+	ld.global.f32 %r17, [%rd43];
+	mul.lo.s64 %rd46, %rd28, %rd41;
+	add.s64 %rd47, %rd5, %rd46;
+	ld.global.f32 %r18, [%rd47];
+	add.s64 %rd48, %rd7, %rd42;
+	ld.global.f32 %r19, [%rd48];
+	mul.f32 %r20, %r15, %r19;
+	add.s64 %rd49, %rd9, %rd42;
+	ld.global.f32 %r21, [%rd49];
+	mul.f32 %r22, %r16, %r21;
+	add.f32 %r23, %r20, %r22;
+	add.s64 %rd50, %rd11, %rd42;
+	ld.global.f32 %r24, [%rd50];
+	mul.f32 %r25, %r17, %r24;
+	add.f32 %r26, %r23, %r25;
+	add.s64 %rd51, %rd13, %rd42;
+	ld.global.f32 %r27, [%rd51];
+	mul.f32 %r28, %r18, %r27;
+	add.f32 %r29, %r26, %r28;
+	mov.b32 %r30, 0f3E800000;
+	mul.f32 %r31, %r30, %r9;
+	mul.f32 %r32, %r31, %r29;
+	add.s64 %rd52, %rd3, %rd42;
+	ld.global.f32 %r33, [%rd52];
+	add.f32 %r34, %r33, %r32;
+	st.global.f32 [%rd52], %r34;
+	bra $L_4;
+$L_3:
+	ld.param.s64 %rd35, [stencil_Srad2_fast_param_1];
+	mov.u32 %r12, %ctaid.x;
+	cvt.u64.u32 %rd36, %r12;
+	mov.u32 %r13, %ntid.x;
+	cvt.u64.u32 %rd37, %r13;
+	mul.wide.u32 %rd38, %r12, %r13;
+	mov.u32 %r14, %tid.x;
+	cvt.u64.u32 %rd39, %r14;
+	add.s64 %rd40, %rd38, %rd39;
+	setp.ge.s64 %p15, %rd40, %rd35;
+	@%p15 bra $L_1;
+	bra $L_2;
+$L_5:
+	@!%p3 bra $L_8;
+$L_7:
+	@!%p5 bra $L_10;
+$L_9:
+	setp.lt.u64 %p16, %rd53, %rd30;
+	@!%p16 bra $L_12;
+$L_11:
+	setp.lt.u64 %p17, %rd53, %rd31;
+	@!%p17 bra $L_14;
+$L_13:
+	setp.lt.u64 %p18, %rd53, %rd32;
+	@!%p18 bra $L_16;
+$L_15:
+	setp.lt.u64 %p19, %rd53, %rd33;
+	@!%p19 bra $L_18;
+$L_17:
+	setp.lt.u64 %p20, %rd53, %rd34;
+	@!%p20 bra $L_20;
+$L_22:
+	bra $L_19;
+$L_21:
+	mov.b64 %rd53, %rd16;
+	setp.lt.u64 %p21, %rd53, %rd17;
+	@%p21 bra $L_5;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 60;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_1:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 61;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd23;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_2:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 63;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd6;
+	membar.gl;
+$T_3:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 64;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_4:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 65;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_5:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 66;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_6:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 67;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_7:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 68;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd16;
+	st.global.u64 [%trap+40], %rd4;
+	membar.gl;
+$T_8:
+	exit;
+}
+
+// stencil_Srad2_fast_nc
+.visible .entry stencil_Srad2_fast_nc(
+	.param .s64 stencil_Srad2_fast_nc_param_0,
+	.param .s64 stencil_Srad2_fast_nc_param_1,
+	.param .f32 stencil_Srad2_fast_nc_param_2,
+	.param .u64 stencil_Srad2_fast_nc_param_3,
+	.param .s64 stencil_Srad2_fast_nc_param_4,
+	.param .u64 stencil_Srad2_fast_nc_param_5,
+	.param .s64 stencil_Srad2_fast_nc_param_6,
+	.param .u64 stencil_Srad2_fast_nc_param_7,
+	.param .s64 stencil_Srad2_fast_nc_param_8,
+	.param .u64 stencil_Srad2_fast_nc_param_9,
+	.param .s64 stencil_Srad2_fast_nc_param_10,
+	.param .u64 stencil_Srad2_fast_nc_param_11,
+	.param .s64 stencil_Srad2_fast_nc_param_12,
+	.param .u64 stencil_Srad2_fast_nc_param_13,
+	.param .s64 stencil_Srad2_fast_nc_param_14,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 16, 16, 1
+{
+	.reg .pred %p<22>;
+	.reg .b32 %r<35>;
+	.reg .b64 %rd<54>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [stencil_Srad2_fast_nc_param_0];
+	mov.u32 %r1, %ctaid.y;
+	mov.u32 %r2, %ntid.y;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.y;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	cvt.s64.s32 %rd2, %r8;
+	setp.ge.s64 %p1, %rd2, %rd1;
+	@!%p1 bra $L_3;
+$L_1:
+$L_4:
+	ret;
+$L_2:
+	ld.param.f32 %r9, [stencil_Srad2_fast_nc_param_2];
+	ld.param.u64 %rd3, [stencil_Srad2_fast_nc_param_3];
+	cvta.to.global.u64 %rd3, %rd3;
+	ld.param.s64 %rd4, [stencil_Srad2_fast_nc_param_4];
+	ld.param.u64 %rd5, [stencil_Srad2_fast_nc_param_5];
+	cvta.to.global.u64 %rd5, %rd5;
+	ld.param.s64 %rd6, [stencil_Srad2_fast_nc_param_6];
+	ld.param.u64 %rd7, [stencil_Srad2_fast_nc_param_7];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.s64 %rd8, [stencil_Srad2_fast_nc_param_8];
+	ld.param.u64 %rd9, [stencil_Srad2_fast_nc_param_9];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [stencil_Srad2_fast_nc_param_10];
+	ld.param.u64 %rd11, [stencil_Srad2_fast_nc_param_11];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [stencil_Srad2_fast_nc_param_12];
+	ld.param.u64 %rd13, [stencil_Srad2_fast_nc_param_13];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [stencil_Srad2_fast_nc_param_14];
+	mul.lo.s64 %rd15, %rd2, %rd35;
+	add.s64 %rd16, %rd15, %rd40;
+	mov.b64 %rd17, %rd6;
+	mov.b64 %rd18, 1;
+	mov.b32 %r10, 1;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd19, %r11;
+	sub.s64 %rd20, %rd1, %rd18;
+	setp.lt.s64 %p2, %rd20, %rd19;
+	selp.b64 %rd21, %rd20, %rd19, %p2;
+	mul.lo.s64 %rd22, %rd21, %rd35;
+	add.s64 %rd23, %rd22, %rd40;
+	mov.b64 %rd24, %rd23;
+	setp.lt.u64 %p3, %rd24, %rd17;
+	add.s64 %rd25, %rd40, %rd18;
+	sub.s64 %rd26, %rd35, %rd18;
+	setp.lt.s64 %p4, %rd26, %rd25;
+	selp.b64 %rd27, %rd26, %rd25, %p4;
+	add.s64 %rd28, %rd15, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p5, %rd29, %rd17;
+	and.pred %p6, %p3, %p5;
+	setp.ne.u32 %p7, 1, 0;
+	and.pred %p8, %p6, %p7;
+	mov.b64 %rd30, %rd8;
+	and.pred %p9, %p8, %p7;
+	mov.b64 %rd31, %rd10;
+	and.pred %p10, %p9, %p7;
+	mov.b64 %rd32, %rd12;
+	and.pred %p11, %p10, %p7;
+	mov.b64 %rd33, %rd14;
+	and.pred %p12, %p11, %p7;
+	mov.b64 %rd34, %rd4;
+	and.pred %p13, %p12, %p7;
+	and.pred %p14, %p13, %p7;
+	@!%p14 bra $L_21;
+$L_19:
+	mov.b64 %rd41, 4;
+	mul.lo.s64 %rd42, %rd16, %rd41;
+	add.s64 %rd43, %rd5, %rd42;
+	ld.global.nc.f32 %r15, [%rd43];
+	mul.lo.s64 %rd44, %rd23, %rd41;
+	add.s64 %rd45, %rd5, %rd44;
+	ld.global.nc.f32 %r16, [%rd45];
+	ld.global.nc.f32 %r17, [%rd43];
+	mul.lo.s64 %rd46, %rd28, %rd41;
+	add.s64 %rd47, %rd5, %rd46;
+	ld.global.nc.f32 %r18, [%rd47];
+	add.s64 %rd48, %rd7, %rd42;
+	ld.global.nc.f32 %r19, [%rd48];
+	mul.f32 %r20, %r15, %r19;
+	add.s64 %rd49, %rd9, %rd42;
+	ld.global.nc.f32 %r21, [%rd49];
+	mul.f32 %r22, %r16, %r21;
+	add.f32 %r23, %r20, %r22;
+	add.s64 %rd50, %rd11, %rd42;
+	ld.global.nc.f32 %r24, [%rd50];
+	mul.f32 %r25, %r17, %r24;
+	add.f32 %r26, %r23, %r25;
+	add.s64 %rd51, %rd13, %rd42;
+	ld.global.nc.f32 %r27, [%rd51];
+	mul.f32 %r28, %r18, %r27;
+	add.f32 %r29, %r26, %r28;
+	mov.b32 %r30, 0f3E800000;
+	mul.f32 %r31, %r30, %r9;
+	mul.f32 %r32, %r31, %r29;
+	add.s64 %rd52, %rd3, %rd42;
+	ld.global.f32 %r33, [%rd52];
+	add.f32 %r34, %r33, %r32;
+	st.global.f32 [%rd52], %r34;
+	bra $L_4;
+$L_3:
+	ld.param.s64 %rd35, [stencil_Srad2_fast_nc_param_1];
+	mov.u32 %r12, %ctaid.x;
+	cvt.u64.u32 %rd36, %r12;
+	mov.u32 %r13, %ntid.x;
+	cvt.u64.u32 %rd37, %r13;
+	mul.wide.u32 %rd38, %r12, %r13;
+	mov.u32 %r14, %tid.x;
+	cvt.u64.u32 %rd39, %r14;
+	add.s64 %rd40, %rd38, %rd39;
+	setp.ge.s64 %p15, %rd40, %rd35;
+	@%p15 bra $L_1;
+	bra $L_2;
+$L_5:
+	@!%p3 bra $L_8;
+$L_7:
+	@!%p5 bra $L_10;
+$L_9:
+	setp.lt.u64 %p16, %rd53, %rd30;
+	@!%p16 bra $L_12;
+$L_11:
+	setp.lt.u64 %p17, %rd53, %rd31;
+	@!%p17 bra $L_14;
+$L_13:
+	setp.lt.u64 %p18, %rd53, %rd32;
+	@!%p18 bra $L_16;
+$L_15:
+	setp.lt.u64 %p19, %rd53, %rd33;
+	@!%p19 bra $L_18;
+$L_17:
+	setp.lt.u64 %p20, %rd53, %rd34;
+	@!%p20 bra $L_20;
+$L_22:
+	bra $L_19;
+$L_21:
+	mov.b64 %rd53, %rd16;
+	setp.lt.u64 %p21, %rd53, %rd17;
+	@%p21 bra $L_5;
 $L_6:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
@@ -9314,7 +13426,7 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9317:1*/
+	/*line gpukvet_gen.go:13429:1*/
 	return thread, block
 }
 
@@ -9349,7 +13461,7 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9352:1*/
+	/*line gpukvet_gen.go:13464:1*/
 	return thread, block
 }
 
@@ -9386,7 +13498,7 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9389:1*/
+	/*line gpukvet_gen.go:13501:1*/
 	return thread, block
 }
 
@@ -9431,7 +13543,7 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9434:1*/
+	/*line gpukvet_gen.go:13546:1*/
 	return thread, block
 }
 
@@ -9472,7 +13584,7 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9475:1*/
+	/*line gpukvet_gen.go:13587:1*/
 	return thread, block
 }
 
@@ -9607,7 +13719,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9610:1*/
+	/*line gpukvet_gen.go:13722:1*/
 	return thread, block
 }
 
@@ -9639,7 +13751,7 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9642:1*/
+	/*line gpukvet_gen.go:13754:1*/
 	return thread, block
 }
 
@@ -9674,7 +13786,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9677:1*/
+	/*line gpukvet_gen.go:13789:1*/
 	return thread, block
 }
 
@@ -9740,7 +13852,7 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9743:1*/
+	/*line gpukvet_gen.go:13855:1*/
 	return thread, block
 }
 
@@ -9797,6 +13909,6 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:9800:1*/
+	/*line gpukvet_gen.go:13912:1*/
 	return thread, block
 }

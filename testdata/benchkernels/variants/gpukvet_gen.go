@@ -1401,6 +1401,336 @@ $T_10:
 	exit;
 }
 
+// variants_Conv3D_fast
+.visible .entry variants_Conv3D_fast(
+	.param .s64 variants_Conv3D_fast_param_0,
+	.param .s64 variants_Conv3D_fast_param_1,
+	.param .s64 variants_Conv3D_fast_param_2,
+	.param .u64 variants_Conv3D_fast_param_3,
+	.param .s64 variants_Conv3D_fast_param_4,
+	.param .u64 variants_Conv3D_fast_param_5,
+	.param .s64 variants_Conv3D_fast_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 8, 8, 4
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<56>;
+	.reg .b64 %rd<57>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	mov.u32 %r1, %ctaid.z;
+	mov.u32 %r2, %ntid.z;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.z;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	mov.b32 %r9, 1;
+	setp.lt.s32 %p1, %r8, %r9;
+	@!%p1 bra $L_7;
+$L_1:
+$L_8:
+	ret;
+$L_2:
+	ld.param.u64 %rd1, [variants_Conv3D_fast_param_3];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.u64 %rd2, [variants_Conv3D_fast_param_5];
+	cvta.to.global.u64 %rd2, %rd2;
+	mul.lo.s64 %rd3, %rd46, %rd43;
+	mul.lo.s64 %rd4, %rd54, %rd3;
+	mul.lo.s64 %rd5, %rd47, %rd43;
+	add.s64 %rd6, %rd4, %rd5;
+	add.s64 %rd7, %rd6, %rd45;
+	sub.s64 %rd8, %rd7, %rd3;
+	sub.s64 %rd9, %rd8, %rd43;
+	add.s64 %rd10, %rd8, %rd43;
+	sub.s64 %rd11, %rd7, %rd43;
+	add.s64 %rd12, %rd7, %rd43;
+	add.s64 %rd13, %rd7, %rd3;
+	sub.s64 %rd14, %rd13, %rd43;
+	add.s64 %rd15, %rd13, %rd43;
+	mov.b64 %rd16, 4;
+	mul.lo.s64 %rd17, %rd9, %rd16;
+	add.s64 %rd18, %rd1, %rd17;
+	mov.b64 %rd19, -4;
+	add.s64 %rd20, %rd18, %rd19;
+	ld.global.f32 %r10, [%rd20];
+	mov.b32 %r11, 0f40000000;
+	mul.f32 %r12, %r11, %r10;
+	mul.lo.s64 %rd21, %rd8, %rd16;
+	add.s64 %rd22, %rd1, %rd21;
+	add.s64 %rd23, %rd22, %rd19;
+	ld.global.f32 %r13, [%rd23];
+	mov.b32 %r14, 0f40A00000;
+	mul.f32 %r15, %r14, %r13;
+	add.f32 %r16, %r12, %r15;
+	mul.lo.s64 %rd24, %rd10, %rd16;
+	add.s64 %rd25, %rd1, %rd24;
+	add.s64 %rd26, %rd25, %rd19;
+	ld.global.f32 %r17, [%rd26];
+	mov.b32 %r18, 0f41000000;
+	mul.f32 %r19, %r18, %r17;
+	sub.f32 %r20, %r16, %r19;
+	mul.lo.s64 %rd27, %rd11, %rd16;
+	add.s64 %rd28, %rd1, %rd27;
+	ld.global.f32 %r21, [%rd28];
+	mov.b32 %r22, 0f40400000;
+	mul.f32 %r23, %r22, %r21;
+	sub.f32 %r24, %r20, %r23;
+	mul.lo.s64 %rd29, %rd7, %rd16;
+	add.s64 %rd30, %rd1, %rd29;
+	ld.global.f32 %r25, [%rd30];
+	mov.b32 %r26, 0f40C00000;
+	mul.f32 %r27, %r26, %r25;
+	add.f32 %r28, %r24, %r27;
+	mul.lo.s64 %rd31, %rd12, %rd16;
+	add.s64 %rd32, %rd1, %rd31;
+	ld.global.f32 %r29, [%rd32];
+	mov.b32 %r30, 0f41100000;
+	mul.f32 %r31, %r30, %r29;
+	sub.f32 %r32, %r28, %r31;
+	mul.lo.s64 %rd33, %rd14, %rd16;
+	add.s64 %rd34, %rd1, %rd33;
+	add.s64 %rd35, %rd34, %rd16;
+	ld.global.f32 %r33, [%rd35];
+	mov.b32 %r34, 0f40800000;
+	mul.f32 %r35, %r34, %r33;
+	add.f32 %r36, %r32, %r35;
+	mul.lo.s64 %rd36, %rd13, %rd16;
+	add.s64 %rd37, %rd1, %rd36;
+	add.s64 %rd38, %rd37, %rd16;
+	ld.global.f32 %r37, [%rd38];
+	mov.b32 %r38, 0f40E00000;
+	mul.f32 %r39, %r38, %r37;
+	add.f32 %r40, %r36, %r39;
+	mul.lo.s64 %rd39, %rd15, %rd16;
+	add.s64 %rd40, %rd1, %rd39;
+	add.s64 %rd41, %rd40, %rd16;
+	ld.global.f32 %r41, [%rd41];
+	mov.b32 %r42, 0f41200000;
+	mul.f32 %r43, %r42, %r41;
+	add.f32 %r44, %r40, %r43;
+	add.s64 %rd42, %rd2, %rd29;
+	st.global.f32 [%rd42], %r44;
+	bra $L_8;
+$L_3:
+	ld.param.s64 %rd43, [variants_Conv3D_fast_param_2];
+	sub.s64 %rd44, %rd43, %rd55;
+	setp.ge.s64 %p2, %rd45, %rd44;
+	@%p2 bra $L_1;
+	bra $L_2;
+$L_4:
+	add.s64 %rd45, %rd52, %rd53;
+	setp.lt.s64 %p3, %rd45, %rd55;
+	@%p3 bra $L_1;
+	bra $L_3;
+$L_5:
+	ld.param.s64 %rd46, [variants_Conv3D_fast_param_1];
+	cvt.s64.s32 %rd47, %r55;
+	sub.s64 %rd48, %rd46, %rd55;
+	setp.ge.s64 %p4, %rd47, %rd48;
+	@%p4 bra $L_1;
+	bra $L_4;
+$L_6:
+	setp.lt.s32 %p5, %r55, %r9;
+	@%p5 bra $L_1;
+	bra $L_5;
+$L_7:
+	ld.param.s64 %rd49, [variants_Conv3D_fast_param_0];
+	mov.u32 %r45, %ctaid.x;
+	cvt.u64.u32 %rd50, %r45;
+	mov.u32 %r46, %ntid.x;
+	cvt.u64.u32 %rd51, %r46;
+	mul.wide.u32 %rd52, %r45, %r46;
+	mov.u32 %r47, %tid.x;
+	cvt.u64.u32 %rd53, %r47;
+	mov.u32 %r48, %ctaid.y;
+	mov.u32 %r49, %ntid.y;
+	mov.b32 %r50, %r48;
+	mov.b32 %r51, %r49;
+	mul.lo.s32 %r52, %r50, %r51;
+	mov.u32 %r53, %tid.y;
+	mov.b32 %r54, %r53;
+	add.s32 %r55, %r52, %r54;
+	cvt.s64.s32 %rd54, %r8;
+	mov.b64 %rd55, 1;
+	sub.s64 %rd56, %rd49, %rd55;
+	setp.ge.s64 %p6, %rd54, %rd56;
+	@%p6 bra $L_1;
+	bra $L_6;
+}
+
+// variants_Conv3D_fast_nc
+.visible .entry variants_Conv3D_fast_nc(
+	.param .s64 variants_Conv3D_fast_nc_param_0,
+	.param .s64 variants_Conv3D_fast_nc_param_1,
+	.param .s64 variants_Conv3D_fast_nc_param_2,
+	.param .u64 variants_Conv3D_fast_nc_param_3,
+	.param .s64 variants_Conv3D_fast_nc_param_4,
+	.param .u64 variants_Conv3D_fast_nc_param_5,
+	.param .s64 variants_Conv3D_fast_nc_param_6,
+	.param .u64 __gpukvet_trap
+)
+.reqntid 8, 8, 4
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<56>;
+	.reg .b64 %rd<57>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	mov.u32 %r1, %ctaid.z;
+	mov.u32 %r2, %ntid.z;
+	mov.b32 %r3, %r1;
+	mov.b32 %r4, %r2;
+	mul.lo.s32 %r5, %r3, %r4;
+	mov.u32 %r6, %tid.z;
+	mov.b32 %r7, %r6;
+	add.s32 %r8, %r5, %r7;
+	mov.b32 %r9, 1;
+	setp.lt.s32 %p1, %r8, %r9;
+	@!%p1 bra $L_7;
+$L_1:
+$L_8:
+	ret;
+$L_2:
+	ld.param.u64 %rd1, [variants_Conv3D_fast_nc_param_3];
+	cvta.to.global.u64 %rd1, %rd1;
+	ld.param.u64 %rd2, [variants_Conv3D_fast_nc_param_5];
+	cvta.to.global.u64 %rd2, %rd2;
+	mul.lo.s64 %rd3, %rd46, %rd43;
+	mul.lo.s64 %rd4, %rd54, %rd3;
+	mul.lo.s64 %rd5, %rd47, %rd43;
+	add.s64 %rd6, %rd4, %rd5;
+	add.s64 %rd7, %rd6, %rd45;
+	sub.s64 %rd8, %rd7, %rd3;
+	sub.s64 %rd9, %rd8, %rd43;
+	add.s64 %rd10, %rd8, %rd43;
+	sub.s64 %rd11, %rd7, %rd43;
+	add.s64 %rd12, %rd7, %rd43;
+	add.s64 %rd13, %rd7, %rd3;
+	sub.s64 %rd14, %rd13, %rd43;
+	add.s64 %rd15, %rd13, %rd43;
+	mov.b64 %rd16, 4;
+	mul.lo.s64 %rd17, %rd9, %rd16;
+	add.s64 %rd18, %rd1, %rd17;
+	mov.b64 %rd19, -4;
+	add.s64 %rd20, %rd18, %rd19;
+	ld.global.nc.f32 %r10, [%rd20];
+	mov.b32 %r11, 0f40000000;
+	mul.f32 %r12, %r11, %r10;
+	mul.lo.s64 %rd21, %rd8, %rd16;
+	add.s64 %rd22, %rd1, %rd21;
+	add.s64 %rd23, %rd22, %rd19;
+	ld.global.nc.f32 %r13, [%rd23];
+	mov.b32 %r14, 0f40A00000;
+	mul.f32 %r15, %r14, %r13;
+	add.f32 %r16, %r12, %r15;
+	mul.lo.s64 %rd24, %rd10, %rd16;
+	add.s64 %rd25, %rd1, %rd24;
+	add.s64 %rd26, %rd25, %rd19;
+	ld.global.nc.f32 %r17, [%rd26];
+	mov.b32 %r18, 0f41000000;
+	mul.f32 %r19, %r18, %r17;
+	sub.f32 %r20, %r16, %r19;
+	mul.lo.s64 %rd27, %rd11, %rd16;
+	add.s64 %rd28, %rd1, %rd27;
+	ld.global.nc.f32 %r21, [%rd28];
+	mov.b32 %r22, 0f40400000;
+	mul.f32 %r23, %r22, %r21;
+	sub.f32 %r24, %r20, %r23;
+	mul.lo.s64 %rd29, %rd7, %rd16;
+	add.s64 %rd30, %rd1, %rd29;
+	ld.global.nc.f32 %r25, [%rd30];
+	mov.b32 %r26, 0f40C00000;
+	mul.f32 %r27, %r26, %r25;
+	add.f32 %r28, %r24, %r27;
+	mul.lo.s64 %rd31, %rd12, %rd16;
+	add.s64 %rd32, %rd1, %rd31;
+	ld.global.nc.f32 %r29, [%rd32];
+	mov.b32 %r30, 0f41100000;
+	mul.f32 %r31, %r30, %r29;
+	sub.f32 %r32, %r28, %r31;
+	mul.lo.s64 %rd33, %rd14, %rd16;
+	add.s64 %rd34, %rd1, %rd33;
+	add.s64 %rd35, %rd34, %rd16;
+	ld.global.nc.f32 %r33, [%rd35];
+	mov.b32 %r34, 0f40800000;
+	mul.f32 %r35, %r34, %r33;
+	add.f32 %r36, %r32, %r35;
+	mul.lo.s64 %rd36, %rd13, %rd16;
+	add.s64 %rd37, %rd1, %rd36;
+	add.s64 %rd38, %rd37, %rd16;
+	ld.global.nc.f32 %r37, [%rd38];
+	mov.b32 %r38, 0f40E00000;
+	mul.f32 %r39, %r38, %r37;
+	add.f32 %r40, %r36, %r39;
+	mul.lo.s64 %rd39, %rd15, %rd16;
+	add.s64 %rd40, %rd1, %rd39;
+	add.s64 %rd41, %rd40, %rd16;
+	ld.global.nc.f32 %r41, [%rd41];
+	mov.b32 %r42, 0f41200000;
+	mul.f32 %r43, %r42, %r41;
+	add.f32 %r44, %r40, %r43;
+	add.s64 %rd42, %rd2, %rd29;
+	st.global.f32 [%rd42], %r44;
+	bra $L_8;
+$L_3:
+	ld.param.s64 %rd43, [variants_Conv3D_fast_nc_param_2];
+	sub.s64 %rd44, %rd43, %rd55;
+	setp.ge.s64 %p2, %rd45, %rd44;
+	@%p2 bra $L_1;
+	bra $L_2;
+$L_4:
+	add.s64 %rd45, %rd52, %rd53;
+	setp.lt.s64 %p3, %rd45, %rd55;
+	@%p3 bra $L_1;
+	bra $L_3;
+$L_5:
+	ld.param.s64 %rd46, [variants_Conv3D_fast_nc_param_1];
+	cvt.s64.s32 %rd47, %r55;
+	sub.s64 %rd48, %rd46, %rd55;
+	setp.ge.s64 %p4, %rd47, %rd48;
+	@%p4 bra $L_1;
+	bra $L_4;
+$L_6:
+	setp.lt.s32 %p5, %r55, %r9;
+	@%p5 bra $L_1;
+	bra $L_5;
+$L_7:
+	ld.param.s64 %rd49, [variants_Conv3D_fast_nc_param_0];
+	mov.u32 %r45, %ctaid.x;
+	cvt.u64.u32 %rd50, %r45;
+	mov.u32 %r46, %ntid.x;
+	cvt.u64.u32 %rd51, %r46;
+	mul.wide.u32 %rd52, %r45, %r46;
+	mov.u32 %r47, %tid.x;
+	cvt.u64.u32 %rd53, %r47;
+	mov.u32 %r48, %ctaid.y;
+	mov.u32 %r49, %ntid.y;
+	mov.b32 %r50, %r48;
+	mov.b32 %r51, %r49;
+	mul.lo.s32 %r52, %r50, %r51;
+	mov.u32 %r53, %tid.y;
+	mov.b32 %r54, %r53;
+	add.s32 %r55, %r52, %r54;
+	cvt.s64.s32 %rd54, %r8;
+	mov.b64 %rd55, 1;
+	sub.s64 %rd56, %rd49, %rd55;
+	setp.ge.s64 %p6, %rd54, %rd56;
+	@%p6 bra $L_1;
+	bra $L_6;
+}
+
 // variants_Saxpy32
 .visible .entry variants_Saxpy32(
 	.param .s32 variants_Saxpy32_param_0,
@@ -7617,7 +7947,7 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:7620:1*/
+	/*line gpukvet_gen.go:7950:1*/
 	return thread, block
 }
 
@@ -7630,7 +7960,7 @@ func gpukvetCPUBlur5(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Blur5(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	/*line gpukvet_gen.go:7633:1*/ return thread, block
+	/*line gpukvet_gen.go:7963:1*/ return thread, block
 }
 
 // gpukvetCPUConv3D binds kernel Conv3D's arguments for the cpu
@@ -7675,7 +8005,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:7678:1*/
+	/*line gpukvet_gen.go:8008:1*/
 	return thread, block
 }
 
@@ -7726,7 +8056,7 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:7729:1*/
+	/*line gpukvet_gen.go:8059:1*/
 	return thread, block
 }
 
@@ -7784,7 +8114,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:7787:1*/
+	/*line gpukvet_gen.go:8117:1*/
 	return thread, block
 }
 
@@ -7816,7 +8146,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:7819:1*/
+	/*line gpukvet_gen.go:8149:1*/
 	return thread, block
 }
 
@@ -7992,7 +8322,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:7995:1*/
+	/*line gpukvet_gen.go:8325:1*/
 	return thread, block
 }
 
@@ -8170,7 +8500,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8173:1*/
+	/*line gpukvet_gen.go:8503:1*/
 	return thread, block
 }
 
@@ -8206,6 +8536,6 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8209:1*/
+	/*line gpukvet_gen.go:8539:1*/
 	return thread, block
 }

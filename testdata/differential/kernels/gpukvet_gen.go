@@ -5437,6 +5437,138 @@ $T_2:
 	exit;
 }
 
+// kernels_TwoD_fast
+.visible .entry kernels_TwoD_fast(
+	.param .s64 kernels_TwoD_fast_param_0,
+	.param .s64 kernels_TwoD_fast_param_1,
+	.param .u64 kernels_TwoD_fast_param_2,
+	.param .s64 kernels_TwoD_fast_param_3,
+	.param .u64 kernels_TwoD_fast_param_4,
+	.param .s64 kernels_TwoD_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<17>;
+	.reg .b64 %rd<19>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_TwoD_fast_param_0];
+	ld.param.s64 %rd2, [kernels_TwoD_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	setp.lt.s64 %p1, %rd7, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [kernels_TwoD_fast_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_TwoD_fast_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	mul.lo.s64 %rd11, %rd8, %rd1;
+	add.s64 %rd12, %rd11, %rd7;
+	mov.b64 %rd13, 4;
+	mul.lo.s64 %rd14, %rd12, %rd13;
+	add.s64 %rd15, %rd9, %rd14;
+	ld.global.s32 %r12, [%rd15];
+	mov.b64 %rd16, 1;
+	add.s64 %rd17, %rd7, %rd16;
+	cvt.u32.u64 %r13, %rd17;
+	mul.lo.s32 %r14, %r12, %r13;
+	cvt.u32.u64 %r15, %rd8;
+	sub.s32 %r16, %r14, %r15;
+	add.s64 %rd18, %rd10, %rd14;
+	st.global.s32 [%rd18], %r16;
+$L_2:
+	ret;
+}
+
+// kernels_TwoD_fast_nc
+.visible .entry kernels_TwoD_fast_nc(
+	.param .s64 kernels_TwoD_fast_nc_param_0,
+	.param .s64 kernels_TwoD_fast_nc_param_1,
+	.param .u64 kernels_TwoD_fast_nc_param_2,
+	.param .s64 kernels_TwoD_fast_nc_param_3,
+	.param .u64 kernels_TwoD_fast_nc_param_4,
+	.param .s64 kernels_TwoD_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<17>;
+	.reg .b64 %rd<19>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_TwoD_fast_nc_param_0];
+	ld.param.s64 %rd2, [kernels_TwoD_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	mov.u32 %r4, %ctaid.y;
+	mov.u32 %r5, %ntid.y;
+	mov.b32 %r6, %r4;
+	mov.b32 %r7, %r5;
+	mul.lo.s32 %r8, %r6, %r7;
+	mov.u32 %r9, %tid.y;
+	mov.b32 %r10, %r9;
+	add.s32 %r11, %r8, %r10;
+	cvt.s64.s32 %rd8, %r11;
+	setp.lt.s64 %p1, %rd7, %rd1;
+	setp.lt.s64 %p2, %rd8, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd9, [kernels_TwoD_fast_nc_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_TwoD_fast_nc_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	mul.lo.s64 %rd11, %rd8, %rd1;
+	add.s64 %rd12, %rd11, %rd7;
+	mov.b64 %rd13, 4;
+	mul.lo.s64 %rd14, %rd12, %rd13;
+	add.s64 %rd15, %rd9, %rd14;
+	ld.global.nc.s32 %r12, [%rd15];
+	mov.b64 %rd16, 1;
+	add.s64 %rd17, %rd7, %rd16;
+	cvt.u32.u64 %r13, %rd17;
+	mul.lo.s32 %r14, %r12, %r13;
+	cvt.u32.u64 %r15, %rd8;
+	sub.s32 %r16, %r14, %r15;
+	add.s64 %rd18, %rd10, %rd14;
+	st.global.s32 [%rd18], %r16;
+$L_2:
+	ret;
+}
+
 // kernels_Collatz
 .visible .entry kernels_Collatz(
 	.param .u64 kernels_Collatz_param_0,
@@ -6615,6 +6747,624 @@ $T_12:
 	exit;
 }
 
+// kernels_FloatSpecial_fast
+.visible .entry kernels_FloatSpecial_fast(
+	.param .u64 kernels_FloatSpecial_fast_param_0,
+	.param .s64 kernels_FloatSpecial_fast_param_1,
+	.param .u64 kernels_FloatSpecial_fast_param_2,
+	.param .s64 kernels_FloatSpecial_fast_param_3,
+	.param .u64 kernels_FloatSpecial_fast_param_4,
+	.param .s64 kernels_FloatSpecial_fast_param_5,
+	.param .u64 kernels_FloatSpecial_fast_param_6,
+	.param .s64 kernels_FloatSpecial_fast_param_7,
+	.param .u64 kernels_FloatSpecial_fast_param_8,
+	.param .s64 kernels_FloatSpecial_fast_param_9,
+	.param .u64 kernels_FloatSpecial_fast_param_10,
+	.param .s64 kernels_FloatSpecial_fast_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<10>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<78>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FloatSpecial_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_FloatSpecial_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_FloatSpecial_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_FloatSpecial_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_FloatSpecial_fast_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FloatSpecial_fast_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [kernels_FloatSpecial_fast_param_9];
+	ld.param.u64 %rd13, [kernels_FloatSpecial_fast_param_10];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [kernels_FloatSpecial_fast_param_11];
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd15, %rd6;
+	mov.b64 %rd17, %rd12;
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd7, %rd19;
+	ld.global.f64 %rd21, [%rd20];
+	add.s64 %rd22, %rd8, %rd19;
+	ld.global.f64 %rd23, [%rd22];
+	add.f64 %rd24, %rd21, %rd23;
+	mul.lo.s64 %rd25, %rd16, %rd18;
+	add.s64 %rd26, %rd11, %rd25;
+	st.global.f64 [%rd26], %rd24;
+	mov.b64 %rd27, 1;
+	add.s64 %rd28, %rd16, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p2, %rd29, %rd17;
+	mov.b64 %rd30, 2;
+	add.s64 %rd31, %rd16, %rd30;
+	mov.b64 %rd32, %rd31;
+	setp.lt.u64 %p3, %rd32, %rd17;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd33, 3;
+	add.s64 %rd34, %rd16, %rd33;
+	mov.b64 %rd35, %rd34;
+	setp.lt.u64 %p5, %rd35, %rd17;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_15;
+$L_16:
+	ld.global.f64 %rd69, [%rd20];
+	ld.global.f64 %rd70, [%rd22];
+	sub.f64 %rd71, %rd69, %rd70;
+	add.s64 %rd72, %rd26, %rd18;
+	st.global.f64 [%rd72], %rd71;
+	ld.global.f64 %rd73, [%rd20];
+	ld.global.f64 %rd74, [%rd22];
+	mul.f64 %rd75, %rd73, %rd74;
+	mov.b64 %rd76, 16;
+	add.s64 %rd77, %rd26, %rd76;
+	st.global.f64 [%rd77], %rd75;
+	mov.b64 %rd46, %rd34;
+	mov.b64 %rd48, %rd32;
+	mov.b64 %rd50, %rd31;
+	mov.b64 %rd52, %rd35;
+$L_7:
+	mov.b64 %rd45, %rd46;
+	mov.b64 %rd47, %rd48;
+	mov.b64 %rd49, %rd50;
+	mov.b64 %rd51, %rd52;
+	ld.global.f64 %rd53, [%rd20];
+	ld.global.f64 %rd54, [%rd22];
+	div.rn.f64 %rd55, %rd53, %rd54;
+	mul.lo.s64 %rd56, %rd45, %rd18;
+	add.s64 %rd57, %rd11, %rd56;
+	st.global.f64 [%rd57], %rd55;
+	mov.b64 %rd58, %rd14;
+	mul.lo.s64 %rd59, %rd6, %rd15;
+	add.s64 %rd60, %rd9, %rd59;
+	ld.global.f32 %r4, [%rd60];
+	add.s64 %rd61, %rd10, %rd59;
+	ld.global.f32 %r5, [%rd61];
+	add.f32 %r6, %r4, %r5;
+	mul.lo.s64 %rd62, %rd16, %rd15;
+	add.s64 %rd63, %rd13, %rd62;
+	st.global.f32 [%rd63], %r6;
+	setp.lt.u64 %p7, %rd29, %rd58;
+	@!%p7 bra $L_10;
+$L_9:
+	ld.global.f32 %r7, [%rd60];
+	ld.global.f32 %r8, [%rd61];
+	sub.f32 %r9, %r7, %r8;
+	add.s64 %rd64, %rd63, %rd15;
+	st.global.f32 [%rd64], %r9;
+	setp.lt.u64 %p8, %rd47, %rd58;
+	@!%p8 bra $L_12;
+$L_11:
+	ld.global.f32 %r10, [%rd60];
+	ld.global.f32 %r11, [%rd61];
+	mul.f32 %r12, %r10, %r11;
+	mul.lo.s64 %rd65, %rd49, %rd15;
+	add.s64 %rd66, %rd13, %rd65;
+	st.global.f32 [%rd66], %r12;
+	setp.lt.u64 %p9, %rd51, %rd58;
+	@!%p9 bra $L_14;
+$L_13:
+	ld.global.f32 %r13, [%rd60];
+	ld.global.f32 %r14, [%rd61];
+	div.rn.f32 %r15, %r13, %r14;
+	mul.lo.s64 %rd67, %rd45, %rd15;
+	add.s64 %rd68, %rd13, %rd67;
+	st.global.f32 [%rd68], %r15;
+$L_2:
+	ret;
+$L_3:
+	ld.global.f64 %rd36, [%rd20];
+	ld.global.f64 %rd37, [%rd22];
+	sub.f64 %rd38, %rd36, %rd37;
+	add.s64 %rd39, %rd26, %rd18;
+	st.global.f64 [%rd39], %rd38;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.f64 %rd40, [%rd20];
+	ld.global.f64 %rd41, [%rd22];
+	mul.f64 %rd42, %rd40, %rd41;
+	mov.b64 %rd43, 16;
+	add.s64 %rd44, %rd26, %rd43;
+	st.global.f64 [%rd44], %rd42;
+	@%p5 bra $E_5_1;
+	bra $L_8;
+$E_5_1:
+	mov.b64 %rd46, %rd34;
+	mov.b64 %rd48, %rd32;
+	mov.b64 %rd50, %rd31;
+	mov.b64 %rd52, %rd35;
+	bra $L_7;
+$L_15:
+	@%p2 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 86;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 89;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd31;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 92;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd34;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 98;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_5:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 101;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd49;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_6:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 104;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd45;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_7:
+	exit;
+}
+
+// kernels_FloatSpecial_fast_nc
+.visible .entry kernels_FloatSpecial_fast_nc(
+	.param .u64 kernels_FloatSpecial_fast_nc_param_0,
+	.param .s64 kernels_FloatSpecial_fast_nc_param_1,
+	.param .u64 kernels_FloatSpecial_fast_nc_param_2,
+	.param .s64 kernels_FloatSpecial_fast_nc_param_3,
+	.param .u64 kernels_FloatSpecial_fast_nc_param_4,
+	.param .s64 kernels_FloatSpecial_fast_nc_param_5,
+	.param .u64 kernels_FloatSpecial_fast_nc_param_6,
+	.param .s64 kernels_FloatSpecial_fast_nc_param_7,
+	.param .u64 kernels_FloatSpecial_fast_nc_param_8,
+	.param .s64 kernels_FloatSpecial_fast_nc_param_9,
+	.param .u64 kernels_FloatSpecial_fast_nc_param_10,
+	.param .s64 kernels_FloatSpecial_fast_nc_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<10>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<78>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FloatSpecial_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_FloatSpecial_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_FloatSpecial_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_FloatSpecial_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_FloatSpecial_fast_nc_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FloatSpecial_fast_nc_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.s64 %rd12, [kernels_FloatSpecial_fast_nc_param_9];
+	ld.param.u64 %rd13, [kernels_FloatSpecial_fast_nc_param_10];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [kernels_FloatSpecial_fast_nc_param_11];
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd15, %rd6;
+	mov.b64 %rd17, %rd12;
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd7, %rd19;
+	ld.global.nc.f64 %rd21, [%rd20];
+	add.s64 %rd22, %rd8, %rd19;
+	ld.global.nc.f64 %rd23, [%rd22];
+	add.f64 %rd24, %rd21, %rd23;
+	mul.lo.s64 %rd25, %rd16, %rd18;
+	add.s64 %rd26, %rd11, %rd25;
+	st.global.f64 [%rd26], %rd24;
+	mov.b64 %rd27, 1;
+	add.s64 %rd28, %rd16, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p2, %rd29, %rd17;
+	mov.b64 %rd30, 2;
+	add.s64 %rd31, %rd16, %rd30;
+	mov.b64 %rd32, %rd31;
+	setp.lt.u64 %p3, %rd32, %rd17;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd33, 3;
+	add.s64 %rd34, %rd16, %rd33;
+	mov.b64 %rd35, %rd34;
+	setp.lt.u64 %p5, %rd35, %rd17;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_15;
+$L_16:
+	ld.global.nc.f64 %rd69, [%rd20];
+	ld.global.nc.f64 %rd70, [%rd22];
+	sub.f64 %rd71, %rd69, %rd70;
+	add.s64 %rd72, %rd26, %rd18;
+	st.global.f64 [%rd72], %rd71;
+	ld.global.nc.f64 %rd73, [%rd20];
+	ld.global.nc.f64 %rd74, [%rd22];
+	mul.f64 %rd75, %rd73, %rd74;
+	mov.b64 %rd76, 16;
+	add.s64 %rd77, %rd26, %rd76;
+	st.global.f64 [%rd77], %rd75;
+	mov.b64 %rd46, %rd34;
+	mov.b64 %rd48, %rd32;
+	mov.b64 %rd50, %rd31;
+	mov.b64 %rd52, %rd35;
+$L_7:
+	mov.b64 %rd45, %rd46;
+	mov.b64 %rd47, %rd48;
+	mov.b64 %rd49, %rd50;
+	mov.b64 %rd51, %rd52;
+	ld.global.nc.f64 %rd53, [%rd20];
+	ld.global.nc.f64 %rd54, [%rd22];
+	div.rn.f64 %rd55, %rd53, %rd54;
+	mul.lo.s64 %rd56, %rd45, %rd18;
+	add.s64 %rd57, %rd11, %rd56;
+	st.global.f64 [%rd57], %rd55;
+	mov.b64 %rd58, %rd14;
+	mul.lo.s64 %rd59, %rd6, %rd15;
+	add.s64 %rd60, %rd9, %rd59;
+	ld.global.nc.f32 %r4, [%rd60];
+	add.s64 %rd61, %rd10, %rd59;
+	ld.global.nc.f32 %r5, [%rd61];
+	add.f32 %r6, %r4, %r5;
+	mul.lo.s64 %rd62, %rd16, %rd15;
+	add.s64 %rd63, %rd13, %rd62;
+	st.global.f32 [%rd63], %r6;
+	setp.lt.u64 %p7, %rd29, %rd58;
+	@!%p7 bra $L_10;
+$L_9:
+	ld.global.nc.f32 %r7, [%rd60];
+	ld.global.nc.f32 %r8, [%rd61];
+	sub.f32 %r9, %r7, %r8;
+	add.s64 %rd64, %rd63, %rd15;
+	st.global.f32 [%rd64], %r9;
+	setp.lt.u64 %p8, %rd47, %rd58;
+	@!%p8 bra $L_12;
+$L_11:
+	ld.global.nc.f32 %r10, [%rd60];
+	ld.global.nc.f32 %r11, [%rd61];
+	mul.f32 %r12, %r10, %r11;
+	mul.lo.s64 %rd65, %rd49, %rd15;
+	add.s64 %rd66, %rd13, %rd65;
+	st.global.f32 [%rd66], %r12;
+	setp.lt.u64 %p9, %rd51, %rd58;
+	@!%p9 bra $L_14;
+$L_13:
+	ld.global.nc.f32 %r13, [%rd60];
+	ld.global.nc.f32 %r14, [%rd61];
+	div.rn.f32 %r15, %r13, %r14;
+	mul.lo.s64 %rd67, %rd45, %rd15;
+	add.s64 %rd68, %rd13, %rd67;
+	st.global.f32 [%rd68], %r15;
+$L_2:
+	ret;
+$L_3:
+	ld.global.nc.f64 %rd36, [%rd20];
+	ld.global.nc.f64 %rd37, [%rd22];
+	sub.f64 %rd38, %rd36, %rd37;
+	add.s64 %rd39, %rd26, %rd18;
+	st.global.f64 [%rd39], %rd38;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.nc.f64 %rd40, [%rd20];
+	ld.global.nc.f64 %rd41, [%rd22];
+	mul.f64 %rd42, %rd40, %rd41;
+	mov.b64 %rd43, 16;
+	add.s64 %rd44, %rd26, %rd43;
+	st.global.f64 [%rd44], %rd42;
+	@%p5 bra $E_5_1;
+	bra $L_8;
+$E_5_1:
+	mov.b64 %rd46, %rd34;
+	mov.b64 %rd48, %rd32;
+	mov.b64 %rd50, %rd31;
+	mov.b64 %rd52, %rd35;
+	bra $L_7;
+$L_15:
+	@%p2 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 86;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 89;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd31;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 92;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd34;
+	st.global.u64 [%trap+40], %rd12;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 98;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_5:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 101;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd49;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_6:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 104;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd45;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_7:
+	exit;
+}
+
 // kernels_FloatToInt
 .visible .entry kernels_FloatToInt(
 	.param .u64 kernels_FloatToInt_param_0,
@@ -7084,6 +7834,336 @@ $L_12:
 	st.global.u64 [%trap+40], %rd19;
 	membar.gl;
 $T_5:
+	exit;
+}
+
+// kernels_FloatToInt_fast
+.visible .entry kernels_FloatToInt_fast(
+	.param .u64 kernels_FloatToInt_fast_param_0,
+	.param .s64 kernels_FloatToInt_fast_param_1,
+	.param .u64 kernels_FloatToInt_fast_param_2,
+	.param .s64 kernels_FloatToInt_fast_param_3,
+	.param .u64 kernels_FloatToInt_fast_param_4,
+	.param .s64 kernels_FloatToInt_fast_param_5,
+	.param .u64 kernels_FloatToInt_fast_param_6,
+	.param .s64 kernels_FloatToInt_fast_param_7,
+	.param .u64 kernels_FloatToInt_fast_param_8,
+	.param .s64 kernels_FloatToInt_fast_param_9,
+	.param .u64 kernels_FloatToInt_fast_param_10,
+	.param .s64 kernels_FloatToInt_fast_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<11>;
+	.reg .b64 %rd<34>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FloatToInt_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_FloatToInt_fast_param_5];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_FloatToInt_fast_param_0];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FloatToInt_fast_param_2];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_FloatToInt_fast_param_4];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_FloatToInt_fast_param_6];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_FloatToInt_fast_param_8];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [kernels_FloatToInt_fast_param_9];
+	ld.param.u64 %rd16, [kernels_FloatToInt_fast_param_10];
+	cvta.to.global.u64 %rd16, %rd16;
+	ld.param.s64 %rd17, [kernels_FloatToInt_fast_param_11];
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd10, %rd19;
+	ld.global.f64 %rd21, [%rd20];
+	cvt.rzi.s64.f64 %rd22, %rd21;
+	add.s64 %rd23, %rd12, %rd19;
+	st.global.s64 [%rd23], %rd22;
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd6, %rd24;
+	add.s64 %rd26, %rd11, %rd25;
+	ld.global.f32 %r4, [%rd26];
+	cvt.rzi.s32.f32 %r5, %r4;
+	add.s64 %rd27, %rd13, %rd25;
+	st.global.s32 [%rd27], %r5;
+	mov.b64 %rd28, %rd15;
+	setp.lt.u64 %p3, %rd8, %rd28;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.f64 %rd29, [%rd20];
+	abs.f64 %rd30, %rd29;
+	cvt.rzi.u32.f64 %r6, %rd30;
+	add.s64 %rd31, %rd14, %rd25;
+	st.global.u32 [%rd31], %r6;
+	mov.b64 %rd32, %rd17;
+	setp.lt.u64 %p4, %rd8, %rd32;
+	@!%p4 bra $L_8;
+$L_7:
+	ld.global.f32 %r7, [%rd26];
+	mov.b32 %r8, 0f40800000;
+	div.rn.f32 %r9, %r7, %r8;
+	cvt.rzi.s32.f32 %r10, %r9;
+	cvt.s32.s8 %r10, %r10;
+	add.s64 %rd33, %rd16, %rd6;
+	st.global.s8 [%rd33], %r10;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 106;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 110;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 112;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// kernels_FloatToInt_fast_nc
+.visible .entry kernels_FloatToInt_fast_nc(
+	.param .u64 kernels_FloatToInt_fast_nc_param_0,
+	.param .s64 kernels_FloatToInt_fast_nc_param_1,
+	.param .u64 kernels_FloatToInt_fast_nc_param_2,
+	.param .s64 kernels_FloatToInt_fast_nc_param_3,
+	.param .u64 kernels_FloatToInt_fast_nc_param_4,
+	.param .s64 kernels_FloatToInt_fast_nc_param_5,
+	.param .u64 kernels_FloatToInt_fast_nc_param_6,
+	.param .s64 kernels_FloatToInt_fast_nc_param_7,
+	.param .u64 kernels_FloatToInt_fast_nc_param_8,
+	.param .s64 kernels_FloatToInt_fast_nc_param_9,
+	.param .u64 kernels_FloatToInt_fast_nc_param_10,
+	.param .s64 kernels_FloatToInt_fast_nc_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<11>;
+	.reg .b64 %rd<34>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FloatToInt_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_FloatToInt_fast_nc_param_5];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_FloatToInt_fast_nc_param_0];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FloatToInt_fast_nc_param_2];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_FloatToInt_fast_nc_param_4];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_FloatToInt_fast_nc_param_6];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_FloatToInt_fast_nc_param_8];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [kernels_FloatToInt_fast_nc_param_9];
+	ld.param.u64 %rd16, [kernels_FloatToInt_fast_nc_param_10];
+	cvta.to.global.u64 %rd16, %rd16;
+	ld.param.s64 %rd17, [kernels_FloatToInt_fast_nc_param_11];
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd10, %rd19;
+	ld.global.nc.f64 %rd21, [%rd20];
+	cvt.rzi.s64.f64 %rd22, %rd21;
+	add.s64 %rd23, %rd12, %rd19;
+	st.global.s64 [%rd23], %rd22;
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd6, %rd24;
+	add.s64 %rd26, %rd11, %rd25;
+	ld.global.nc.f32 %r4, [%rd26];
+	cvt.rzi.s32.f32 %r5, %r4;
+	add.s64 %rd27, %rd13, %rd25;
+	st.global.s32 [%rd27], %r5;
+	mov.b64 %rd28, %rd15;
+	setp.lt.u64 %p3, %rd8, %rd28;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.nc.f64 %rd29, [%rd20];
+	abs.f64 %rd30, %rd29;
+	cvt.rzi.u32.f64 %r6, %rd30;
+	add.s64 %rd31, %rd14, %rd25;
+	st.global.u32 [%rd31], %r6;
+	mov.b64 %rd32, %rd17;
+	setp.lt.u64 %p4, %rd8, %rd32;
+	@!%p4 bra $L_8;
+$L_7:
+	ld.global.nc.f32 %r7, [%rd26];
+	mov.b32 %r8, 0f40800000;
+	div.rn.f32 %r9, %r7, %r8;
+	cvt.rzi.s32.f32 %r10, %r9;
+	cvt.s32.s8 %r10, %r10;
+	add.s64 %rd33, %rd16, %rd6;
+	st.global.s8 [%rd33], %r10;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 106;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 110;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 112;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_3:
 	exit;
 }
 
@@ -7767,6 +8847,408 @@ $T_8:
 	exit;
 }
 
+// kernels_IntToFloat_fast
+.visible .entry kernels_IntToFloat_fast(
+	.param .u64 kernels_IntToFloat_fast_param_0,
+	.param .s64 kernels_IntToFloat_fast_param_1,
+	.param .u64 kernels_IntToFloat_fast_param_2,
+	.param .s64 kernels_IntToFloat_fast_param_3,
+	.param .u64 kernels_IntToFloat_fast_param_4,
+	.param .s64 kernels_IntToFloat_fast_param_5,
+	.param .u64 kernels_IntToFloat_fast_param_6,
+	.param .s64 kernels_IntToFloat_fast_param_7,
+	.param .u64 kernels_IntToFloat_fast_param_8,
+	.param .s64 kernels_IntToFloat_fast_param_9,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<49>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_IntToFloat_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_IntToFloat_fast_param_7];
+	mov.b64 %rd8, 3;
+	mul.lo.s64 %rd9, %rd8, %rd6;
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, %rd7;
+	setp.lt.u64 %p2, %rd10, %rd11;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd12, [kernels_IntToFloat_fast_param_0];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_IntToFloat_fast_param_2];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_IntToFloat_fast_param_4];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.u64 %rd15, [kernels_IntToFloat_fast_param_6];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.u64 %rd16, [kernels_IntToFloat_fast_param_8];
+	cvta.to.global.u64 %rd16, %rd16;
+	ld.param.s64 %rd17, [kernels_IntToFloat_fast_param_9];
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd12, %rd19;
+	ld.global.s64 %rd21, [%rd20];
+	cvt.rn.f64.s64 %rd22, %rd21;
+	mul.lo.s64 %rd23, %rd9, %rd18;
+	add.s64 %rd24, %rd15, %rd23;
+	st.global.f64 [%rd24], %rd22;
+	mov.b64 %rd25, 1;
+	add.s64 %rd26, %rd9, %rd25;
+	mov.b64 %rd27, %rd26;
+	add.s64 %rd28, %rd13, %rd19;
+	ld.global.u64 %rd29, [%rd28];
+	cvt.rn.f64.u64 %rd30, %rd29;
+	add.s64 %rd31, %rd24, %rd18;
+	st.global.f64 [%rd31], %rd30;
+	mov.b64 %rd32, 2;
+	add.s64 %rd33, %rd9, %rd32;
+	mov.b64 %rd34, %rd33;
+	add.s64 %rd35, %rd14, %rd19;
+	ld.global.f64 %rd36, [%rd35];
+	cvt.rn.f32.f64 %r4, %rd36;
+	cvt.f64.f32 %rd37, %r4;
+	mov.b64 %rd38, 16;
+	add.s64 %rd39, %rd24, %rd38;
+	st.global.f64 [%rd39], %rd37;
+	mov.b64 %rd40, %rd17;
+	setp.lt.u64 %p3, %rd10, %rd40;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.s64 %rd41, [%rd20];
+	cvt.rn.f32.s64 %r5, %rd41;
+	mov.b64 %rd42, 4;
+	mul.lo.s64 %rd43, %rd9, %rd42;
+	add.s64 %rd44, %rd16, %rd43;
+	st.global.f32 [%rd44], %r5;
+	setp.lt.u64 %p4, %rd27, %rd40;
+	@!%p4 bra $L_8;
+$L_7:
+	ld.global.u64 %rd45, [%rd28];
+	cvt.rn.f32.u64 %r6, %rd45;
+	add.s64 %rd46, %rd44, %rd42;
+	st.global.f32 [%rd46], %r6;
+	setp.lt.u64 %p5, %rd34, %rd40;
+	@!%p5 bra $L_10;
+$L_9:
+	ld.global.f64 %rd47, [%rd35];
+	cvt.rn.f32.f64 %r7, %rd47;
+	add.s64 %rd48, %rd44, %rd18;
+	st.global.f32 [%rd48], %r7;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 114;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 120;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 122;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd26;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 124;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd33;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_4:
+	exit;
+}
+
+// kernels_IntToFloat_fast_nc
+.visible .entry kernels_IntToFloat_fast_nc(
+	.param .u64 kernels_IntToFloat_fast_nc_param_0,
+	.param .s64 kernels_IntToFloat_fast_nc_param_1,
+	.param .u64 kernels_IntToFloat_fast_nc_param_2,
+	.param .s64 kernels_IntToFloat_fast_nc_param_3,
+	.param .u64 kernels_IntToFloat_fast_nc_param_4,
+	.param .s64 kernels_IntToFloat_fast_nc_param_5,
+	.param .u64 kernels_IntToFloat_fast_nc_param_6,
+	.param .s64 kernels_IntToFloat_fast_nc_param_7,
+	.param .u64 kernels_IntToFloat_fast_nc_param_8,
+	.param .s64 kernels_IntToFloat_fast_nc_param_9,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<49>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_IntToFloat_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_IntToFloat_fast_nc_param_7];
+	mov.b64 %rd8, 3;
+	mul.lo.s64 %rd9, %rd8, %rd6;
+	mov.b64 %rd10, %rd9;
+	mov.b64 %rd11, %rd7;
+	setp.lt.u64 %p2, %rd10, %rd11;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd12, [kernels_IntToFloat_fast_nc_param_0];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_IntToFloat_fast_nc_param_2];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_IntToFloat_fast_nc_param_4];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.u64 %rd15, [kernels_IntToFloat_fast_nc_param_6];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.u64 %rd16, [kernels_IntToFloat_fast_nc_param_8];
+	cvta.to.global.u64 %rd16, %rd16;
+	ld.param.s64 %rd17, [kernels_IntToFloat_fast_nc_param_9];
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd12, %rd19;
+	ld.global.nc.s64 %rd21, [%rd20];
+	cvt.rn.f64.s64 %rd22, %rd21;
+	mul.lo.s64 %rd23, %rd9, %rd18;
+	add.s64 %rd24, %rd15, %rd23;
+	st.global.f64 [%rd24], %rd22;
+	mov.b64 %rd25, 1;
+	add.s64 %rd26, %rd9, %rd25;
+	mov.b64 %rd27, %rd26;
+	add.s64 %rd28, %rd13, %rd19;
+	ld.global.nc.u64 %rd29, [%rd28];
+	cvt.rn.f64.u64 %rd30, %rd29;
+	add.s64 %rd31, %rd24, %rd18;
+	st.global.f64 [%rd31], %rd30;
+	mov.b64 %rd32, 2;
+	add.s64 %rd33, %rd9, %rd32;
+	mov.b64 %rd34, %rd33;
+	add.s64 %rd35, %rd14, %rd19;
+	ld.global.nc.f64 %rd36, [%rd35];
+	cvt.rn.f32.f64 %r4, %rd36;
+	cvt.f64.f32 %rd37, %r4;
+	mov.b64 %rd38, 16;
+	add.s64 %rd39, %rd24, %rd38;
+	st.global.f64 [%rd39], %rd37;
+	mov.b64 %rd40, %rd17;
+	setp.lt.u64 %p3, %rd10, %rd40;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.nc.s64 %rd41, [%rd20];
+	cvt.rn.f32.s64 %r5, %rd41;
+	mov.b64 %rd42, 4;
+	mul.lo.s64 %rd43, %rd9, %rd42;
+	add.s64 %rd44, %rd16, %rd43;
+	st.global.f32 [%rd44], %r5;
+	setp.lt.u64 %p4, %rd27, %rd40;
+	@!%p4 bra $L_8;
+$L_7:
+	ld.global.nc.u64 %rd45, [%rd28];
+	cvt.rn.f32.u64 %r6, %rd45;
+	add.s64 %rd46, %rd44, %rd42;
+	st.global.f32 [%rd46], %r6;
+	setp.lt.u64 %p5, %rd34, %rd40;
+	@!%p5 bra $L_10;
+$L_9:
+	ld.global.nc.f64 %rd47, [%rd35];
+	cvt.rn.f32.f64 %r7, %rd47;
+	add.s64 %rd48, %rd44, %rd18;
+	st.global.f32 [%rd48], %r7;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 114;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 120;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd9;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 122;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd26;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 124;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd33;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_4:
+	exit;
+}
+
 // kernels_NoFuse
 .visible .entry kernels_NoFuse(
 	.param .u64 kernels_NoFuse_param_0,
@@ -8393,6 +9875,178 @@ $T_7:
 	exit;
 }
 
+// kernels_NoFuse_fast
+.visible .entry kernels_NoFuse_fast(
+	.param .u64 kernels_NoFuse_fast_param_0,
+	.param .s64 kernels_NoFuse_fast_param_1,
+	.param .u64 kernels_NoFuse_fast_param_2,
+	.param .s64 kernels_NoFuse_fast_param_3,
+	.param .u64 kernels_NoFuse_fast_param_4,
+	.param .s64 kernels_NoFuse_fast_param_5,
+	.param .u64 kernels_NoFuse_fast_param_6,
+	.param .s64 kernels_NoFuse_fast_param_7,
+	.param .u64 kernels_NoFuse_fast_param_8,
+	.param .s64 kernels_NoFuse_fast_param_9,
+	.param .u64 kernels_NoFuse_fast_param_10,
+	.param .s64 kernels_NoFuse_fast_param_11,
+	.param .u64 kernels_NoFuse_fast_param_12,
+	.param .s64 kernels_NoFuse_fast_param_13,
+	.param .u64 kernels_NoFuse_fast_param_14,
+	.param .s64 kernels_NoFuse_fast_param_15,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<32>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_NoFuse_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_NoFuse_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_NoFuse_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_NoFuse_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_NoFuse_fast_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_NoFuse_fast_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_NoFuse_fast_param_10];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_NoFuse_fast_param_12];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_NoFuse_fast_param_14];
+	cvta.to.global.u64 %rd14, %rd14;
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd6, %rd15;
+	add.s64 %rd17, %rd7, %rd16;
+	ld.global.f32 %r4, [%rd17];
+	add.s64 %rd18, %rd8, %rd16;
+	ld.global.f32 %r5, [%rd18];
+	mul.rn.f32 %r6, %r4, %r5;
+	add.s64 %rd19, %rd9, %rd16;
+	ld.global.f32 %r7, [%rd19];
+	add.f32 %r8, %r6, %r7;
+	add.s64 %rd20, %rd13, %rd16;
+	st.global.f32 [%rd20], %r8;
+	mov.b64 %rd21, 8;
+	mul.lo.s64 %rd22, %rd6, %rd21;
+	add.s64 %rd23, %rd10, %rd22;
+	ld.global.f64 %rd24, [%rd23];
+	add.s64 %rd25, %rd11, %rd22;
+	ld.global.f64 %rd26, [%rd25];
+	mul.rn.f64 %rd27, %rd24, %rd26;
+	add.s64 %rd28, %rd12, %rd22;
+	ld.global.f64 %rd29, [%rd28];
+	sub.f64 %rd30, %rd27, %rd29;
+	add.s64 %rd31, %rd14, %rd22;
+	st.global.f64 [%rd31], %rd30;
+$L_2:
+	ret;
+}
+
+// kernels_NoFuse_fast_nc
+.visible .entry kernels_NoFuse_fast_nc(
+	.param .u64 kernels_NoFuse_fast_nc_param_0,
+	.param .s64 kernels_NoFuse_fast_nc_param_1,
+	.param .u64 kernels_NoFuse_fast_nc_param_2,
+	.param .s64 kernels_NoFuse_fast_nc_param_3,
+	.param .u64 kernels_NoFuse_fast_nc_param_4,
+	.param .s64 kernels_NoFuse_fast_nc_param_5,
+	.param .u64 kernels_NoFuse_fast_nc_param_6,
+	.param .s64 kernels_NoFuse_fast_nc_param_7,
+	.param .u64 kernels_NoFuse_fast_nc_param_8,
+	.param .s64 kernels_NoFuse_fast_nc_param_9,
+	.param .u64 kernels_NoFuse_fast_nc_param_10,
+	.param .s64 kernels_NoFuse_fast_nc_param_11,
+	.param .u64 kernels_NoFuse_fast_nc_param_12,
+	.param .s64 kernels_NoFuse_fast_nc_param_13,
+	.param .u64 kernels_NoFuse_fast_nc_param_14,
+	.param .s64 kernels_NoFuse_fast_nc_param_15,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<32>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_NoFuse_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_NoFuse_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_NoFuse_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_NoFuse_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_NoFuse_fast_nc_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_NoFuse_fast_nc_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_NoFuse_fast_nc_param_10];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_NoFuse_fast_nc_param_12];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_NoFuse_fast_nc_param_14];
+	cvta.to.global.u64 %rd14, %rd14;
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd6, %rd15;
+	add.s64 %rd17, %rd7, %rd16;
+	ld.global.nc.f32 %r4, [%rd17];
+	add.s64 %rd18, %rd8, %rd16;
+	ld.global.nc.f32 %r5, [%rd18];
+	mul.rn.f32 %r6, %r4, %r5;
+	add.s64 %rd19, %rd9, %rd16;
+	ld.global.nc.f32 %r7, [%rd19];
+	add.f32 %r8, %r6, %r7;
+	add.s64 %rd20, %rd13, %rd16;
+	st.global.f32 [%rd20], %r8;
+	mov.b64 %rd21, 8;
+	mul.lo.s64 %rd22, %rd6, %rd21;
+	add.s64 %rd23, %rd10, %rd22;
+	ld.global.nc.f64 %rd24, [%rd23];
+	add.s64 %rd25, %rd11, %rd22;
+	ld.global.nc.f64 %rd26, [%rd25];
+	mul.rn.f64 %rd27, %rd24, %rd26;
+	add.s64 %rd28, %rd12, %rd22;
+	ld.global.nc.f64 %rd29, [%rd28];
+	sub.f64 %rd30, %rd27, %rd29;
+	add.s64 %rd31, %rd14, %rd22;
+	st.global.f64 [%rd31], %rd30;
+$L_2:
+	ret;
+}
+
 // kernels_Fused
 .visible .entry kernels_Fused(
 	.param .u64 kernels_Fused_param_0,
@@ -8709,6 +10363,122 @@ $L_8:
 	membar.gl;
 $T_3:
 	exit;
+}
+
+// kernels_Fused_fast
+.visible .entry kernels_Fused_fast(
+	.param .u64 kernels_Fused_fast_param_0,
+	.param .s64 kernels_Fused_fast_param_1,
+	.param .u64 kernels_Fused_fast_param_2,
+	.param .s64 kernels_Fused_fast_param_3,
+	.param .u64 kernels_Fused_fast_param_4,
+	.param .s64 kernels_Fused_fast_param_5,
+	.param .u64 kernels_Fused_fast_param_6,
+	.param .s64 kernels_Fused_fast_param_7,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<17>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Fused_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_Fused_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_Fused_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_Fused_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_Fused_fast_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	mov.b64 %rd11, 4;
+	mul.lo.s64 %rd12, %rd6, %rd11;
+	add.s64 %rd13, %rd7, %rd12;
+	ld.global.f32 %r4, [%rd13];
+	add.s64 %rd14, %rd8, %rd12;
+	ld.global.f32 %r5, [%rd14];
+	mul.f32 %r6, %r4, %r5;
+	add.s64 %rd15, %rd9, %rd12;
+	ld.global.f32 %r7, [%rd15];
+	add.f32 %r8, %r6, %r7;
+	add.s64 %rd16, %rd10, %rd12;
+	st.global.f32 [%rd16], %r8;
+$L_2:
+	ret;
+}
+
+// kernels_Fused_fast_nc
+.visible .entry kernels_Fused_fast_nc(
+	.param .u64 kernels_Fused_fast_nc_param_0,
+	.param .s64 kernels_Fused_fast_nc_param_1,
+	.param .u64 kernels_Fused_fast_nc_param_2,
+	.param .s64 kernels_Fused_fast_nc_param_3,
+	.param .u64 kernels_Fused_fast_nc_param_4,
+	.param .s64 kernels_Fused_fast_nc_param_5,
+	.param .u64 kernels_Fused_fast_nc_param_6,
+	.param .s64 kernels_Fused_fast_nc_param_7,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<17>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Fused_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_Fused_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_Fused_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_Fused_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_Fused_fast_nc_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	mov.b64 %rd11, 4;
+	mul.lo.s64 %rd12, %rd6, %rd11;
+	add.s64 %rd13, %rd7, %rd12;
+	ld.global.nc.f32 %r4, [%rd13];
+	add.s64 %rd14, %rd8, %rd12;
+	ld.global.nc.f32 %r5, [%rd14];
+	mul.f32 %r6, %r4, %r5;
+	add.s64 %rd15, %rd9, %rd12;
+	ld.global.nc.f32 %r7, [%rd15];
+	add.f32 %r8, %r6, %r7;
+	add.s64 %rd16, %rd10, %rd12;
+	st.global.f32 [%rd16], %r8;
+$L_2:
+	ret;
 }
 
 // kernels_Math64
@@ -17689,6 +19459,336 @@ $T_5:
 	exit;
 }
 
+// kernels_FloatBits_fast
+.visible .entry kernels_FloatBits_fast(
+	.param .u64 kernels_FloatBits_fast_param_0,
+	.param .s64 kernels_FloatBits_fast_param_1,
+	.param .u64 kernels_FloatBits_fast_param_2,
+	.param .s64 kernels_FloatBits_fast_param_3,
+	.param .u64 kernels_FloatBits_fast_param_4,
+	.param .s64 kernels_FloatBits_fast_param_5,
+	.param .u64 kernels_FloatBits_fast_param_6,
+	.param .s64 kernels_FloatBits_fast_param_7,
+	.param .u64 kernels_FloatBits_fast_param_8,
+	.param .s64 kernels_FloatBits_fast_param_9,
+	.param .u64 kernels_FloatBits_fast_param_10,
+	.param .s64 kernels_FloatBits_fast_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<36>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FloatBits_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_FloatBits_fast_param_5];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_FloatBits_fast_param_0];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FloatBits_fast_param_2];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_FloatBits_fast_param_4];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_FloatBits_fast_param_6];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_FloatBits_fast_param_8];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [kernels_FloatBits_fast_param_9];
+	ld.param.u64 %rd16, [kernels_FloatBits_fast_param_10];
+	cvta.to.global.u64 %rd16, %rd16;
+	ld.param.s64 %rd17, [kernels_FloatBits_fast_param_11];
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd10, %rd19;
+	ld.global.f64 %rd21, [%rd20];
+	mov.b64 %rd22, %rd21;
+	add.s64 %rd23, %rd12, %rd19;
+	st.global.u64 [%rd23], %rd22;
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd6, %rd24;
+	add.s64 %rd26, %rd11, %rd25;
+	ld.global.f32 %r4, [%rd26];
+	mov.b32 %r5, %r4;
+	add.s64 %rd27, %rd13, %rd25;
+	st.global.u32 [%rd27], %r5;
+	mov.b64 %rd28, %rd15;
+	setp.lt.u64 %p3, %rd8, %rd28;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.u64 %rd29, [%rd23];
+	mov.b64 %rd30, -9223372036854775808;
+	xor.b64 %rd31, %rd29, %rd30;
+	mov.b64 %rd32, %rd31;
+	add.s64 %rd33, %rd14, %rd19;
+	st.global.f64 [%rd33], %rd32;
+	mov.b64 %rd34, %rd17;
+	setp.lt.u64 %p4, %rd8, %rd34;
+	@!%p4 bra $L_8;
+$L_7:
+	ld.global.u32 %r6, [%rd27];
+	mov.b32 %r7, 1;
+	add.u32 %r8, %r6, %r7;
+	mov.b32 %r9, %r8;
+	add.s64 %rd35, %rd16, %rd25;
+	st.global.f32 [%rd35], %r9;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 155;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 159;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 161;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_3:
+	exit;
+}
+
+// kernels_FloatBits_fast_nc
+.visible .entry kernels_FloatBits_fast_nc(
+	.param .u64 kernels_FloatBits_fast_nc_param_0,
+	.param .s64 kernels_FloatBits_fast_nc_param_1,
+	.param .u64 kernels_FloatBits_fast_nc_param_2,
+	.param .s64 kernels_FloatBits_fast_nc_param_3,
+	.param .u64 kernels_FloatBits_fast_nc_param_4,
+	.param .s64 kernels_FloatBits_fast_nc_param_5,
+	.param .u64 kernels_FloatBits_fast_nc_param_6,
+	.param .s64 kernels_FloatBits_fast_nc_param_7,
+	.param .u64 kernels_FloatBits_fast_nc_param_8,
+	.param .s64 kernels_FloatBits_fast_nc_param_9,
+	.param .u64 kernels_FloatBits_fast_nc_param_10,
+	.param .s64 kernels_FloatBits_fast_nc_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<10>;
+	.reg .b64 %rd<36>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FloatBits_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_FloatBits_fast_nc_param_5];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_FloatBits_fast_nc_param_0];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FloatBits_fast_nc_param_2];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_FloatBits_fast_nc_param_4];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_FloatBits_fast_nc_param_6];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_FloatBits_fast_nc_param_8];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.s64 %rd15, [kernels_FloatBits_fast_nc_param_9];
+	ld.param.u64 %rd16, [kernels_FloatBits_fast_nc_param_10];
+	cvta.to.global.u64 %rd16, %rd16;
+	ld.param.s64 %rd17, [kernels_FloatBits_fast_nc_param_11];
+	mov.b64 %rd18, 8;
+	mul.lo.s64 %rd19, %rd6, %rd18;
+	add.s64 %rd20, %rd10, %rd19;
+	ld.global.nc.f64 %rd21, [%rd20];
+	mov.b64 %rd22, %rd21;
+	add.s64 %rd23, %rd12, %rd19;
+	st.global.u64 [%rd23], %rd22;
+	mov.b64 %rd24, 4;
+	mul.lo.s64 %rd25, %rd6, %rd24;
+	add.s64 %rd26, %rd11, %rd25;
+	ld.global.nc.f32 %r4, [%rd26];
+	mov.b32 %r5, %r4;
+	add.s64 %rd27, %rd13, %rd25;
+	st.global.u32 [%rd27], %r5;
+	mov.b64 %rd28, %rd15;
+	setp.lt.u64 %p3, %rd8, %rd28;
+	@!%p3 bra $L_6;
+$L_5:
+	ld.global.u64 %rd29, [%rd23];
+	mov.b64 %rd30, -9223372036854775808;
+	xor.b64 %rd31, %rd29, %rd30;
+	mov.b64 %rd32, %rd31;
+	add.s64 %rd33, %rd14, %rd19;
+	st.global.f64 [%rd33], %rd32;
+	mov.b64 %rd34, %rd17;
+	setp.lt.u64 %p4, %rd8, %rd34;
+	@!%p4 bra $L_8;
+$L_7:
+	ld.global.u32 %r6, [%rd27];
+	mov.b32 %r7, 1;
+	add.u32 %r8, %r6, %r7;
+	mov.b32 %r9, %r8;
+	add.s64 %rd35, %rd16, %rd25;
+	st.global.f32 [%rd35], %r9;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 155;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 159;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd15;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 161;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd17;
+	membar.gl;
+$T_3:
+	exit;
+}
+
 // kernels_MathConstants
 .visible .entry kernels_MathConstants(
 	.param .u64 kernels_MathConstants_param_0,
@@ -18454,6 +20554,160 @@ $L_10:
 	membar.gl;
 $T_4:
 	exit;
+}
+
+// kernels_FMA_fast
+.visible .entry kernels_FMA_fast(
+	.param .u64 kernels_FMA_fast_param_0,
+	.param .s64 kernels_FMA_fast_param_1,
+	.param .u64 kernels_FMA_fast_param_2,
+	.param .s64 kernels_FMA_fast_param_3,
+	.param .u64 kernels_FMA_fast_param_4,
+	.param .s64 kernels_FMA_fast_param_5,
+	.param .u64 kernels_FMA_fast_param_6,
+	.param .s64 kernels_FMA_fast_param_7,
+	.param .u64 kernels_FMA_fast_param_8,
+	.param .s64 kernels_FMA_fast_param_9,
+	.param .u64 kernels_FMA_fast_param_10,
+	.param .s64 kernels_FMA_fast_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FMA_fast_param_1];
+	ld.param.s64 %rd2, [kernels_FMA_fast_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.lt.s64 %p1, %rd7, %rd1;
+	setp.lt.s64 %p2, %rd7, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd8, [kernels_FMA_fast_param_0];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_FMA_fast_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_FMA_fast_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FMA_fast_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_FMA_fast_param_8];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_FMA_fast_param_10];
+	cvta.to.global.u64 %rd13, %rd13;
+	mov.b64 %rd14, 8;
+	mul.lo.s64 %rd15, %rd7, %rd14;
+	add.s64 %rd16, %rd8, %rd15;
+	ld.global.f64 %rd17, [%rd16];
+	add.s64 %rd18, %rd9, %rd15;
+	ld.global.f64 %rd19, [%rd18];
+	mov.b64 %rd20, 0d3FF0000000000000;
+	fma.rn.f64 %rd21, %rd17, %rd19, %rd20;
+	add.s64 %rd22, %rd12, %rd15;
+	st.global.f64 [%rd22], %rd21;
+	mov.b64 %rd23, 4;
+	mul.lo.s64 %rd24, %rd7, %rd23;
+	add.s64 %rd25, %rd10, %rd24;
+	ld.global.f32 %r4, [%rd25];
+	add.s64 %rd26, %rd11, %rd24;
+	ld.global.f32 %r5, [%rd26];
+	mov.b32 %r6, 0f3F800000;
+	fma.rn.f32 %r7, %r4, %r5, %r6;
+	add.s64 %rd27, %rd13, %rd24;
+	st.global.f32 [%rd27], %r7;
+$L_2:
+	ret;
+}
+
+// kernels_FMA_fast_nc
+.visible .entry kernels_FMA_fast_nc(
+	.param .u64 kernels_FMA_fast_nc_param_0,
+	.param .s64 kernels_FMA_fast_nc_param_1,
+	.param .u64 kernels_FMA_fast_nc_param_2,
+	.param .s64 kernels_FMA_fast_nc_param_3,
+	.param .u64 kernels_FMA_fast_nc_param_4,
+	.param .s64 kernels_FMA_fast_nc_param_5,
+	.param .u64 kernels_FMA_fast_nc_param_6,
+	.param .s64 kernels_FMA_fast_nc_param_7,
+	.param .u64 kernels_FMA_fast_nc_param_8,
+	.param .s64 kernels_FMA_fast_nc_param_9,
+	.param .u64 kernels_FMA_fast_nc_param_10,
+	.param .s64 kernels_FMA_fast_nc_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<28>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_FMA_fast_nc_param_1];
+	ld.param.s64 %rd2, [kernels_FMA_fast_nc_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd3, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd4, %r2;
+	mul.wide.u32 %rd5, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd6, %r3;
+	add.s64 %rd7, %rd5, %rd6;
+	setp.lt.s64 %p1, %rd7, %rd1;
+	setp.lt.s64 %p2, %rd7, %rd2;
+	and.pred %p3, %p1, %p2;
+	@!%p3 bra $L_2;
+$L_1:
+	ld.param.u64 %rd8, [kernels_FMA_fast_nc_param_0];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_FMA_fast_nc_param_2];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_FMA_fast_nc_param_4];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_FMA_fast_nc_param_6];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_FMA_fast_nc_param_8];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_FMA_fast_nc_param_10];
+	cvta.to.global.u64 %rd13, %rd13;
+	mov.b64 %rd14, 8;
+	mul.lo.s64 %rd15, %rd7, %rd14;
+	add.s64 %rd16, %rd8, %rd15;
+	ld.global.nc.f64 %rd17, [%rd16];
+	add.s64 %rd18, %rd9, %rd15;
+	ld.global.nc.f64 %rd19, [%rd18];
+	mov.b64 %rd20, 0d3FF0000000000000;
+	fma.rn.f64 %rd21, %rd17, %rd19, %rd20;
+	add.s64 %rd22, %rd12, %rd15;
+	st.global.f64 [%rd22], %rd21;
+	mov.b64 %rd23, 4;
+	mul.lo.s64 %rd24, %rd7, %rd23;
+	add.s64 %rd25, %rd10, %rd24;
+	ld.global.nc.f32 %r4, [%rd25];
+	add.s64 %rd26, %rd11, %rd24;
+	ld.global.nc.f32 %r5, [%rd26];
+	mov.b32 %r6, 0f3F800000;
+	fma.rn.f32 %r7, %r4, %r5, %r6;
+	add.s64 %rd27, %rd13, %rd24;
+	st.global.f32 [%rd27], %r7;
+$L_2:
+	ret;
 }
 
 // kernels_FMAExact
@@ -19432,6 +21686,236 @@ $L_18:
 	membar.gl;
 $T_8:
 	exit;
+}
+
+// kernels_IntWrap_fast
+.visible .entry kernels_IntWrap_fast(
+	.param .u64 kernels_IntWrap_fast_param_0,
+	.param .s64 kernels_IntWrap_fast_param_1,
+	.param .u64 kernels_IntWrap_fast_param_2,
+	.param .s64 kernels_IntWrap_fast_param_3,
+	.param .u64 kernels_IntWrap_fast_param_4,
+	.param .s64 kernels_IntWrap_fast_param_5,
+	.param .u64 kernels_IntWrap_fast_param_6,
+	.param .s64 kernels_IntWrap_fast_param_7,
+	.param .u64 kernels_IntWrap_fast_param_8,
+	.param .s64 kernels_IntWrap_fast_param_9,
+	.param .u64 kernels_IntWrap_fast_param_10,
+	.param .s64 kernels_IntWrap_fast_param_11,
+	.param .u64 kernels_IntWrap_fast_param_12,
+	.param .s64 kernels_IntWrap_fast_param_13,
+	.param .u64 kernels_IntWrap_fast_param_14,
+	.param .s64 kernels_IntWrap_fast_param_15,
+	.param .u64 kernels_IntWrap_fast_param_16,
+	.param .s64 kernels_IntWrap_fast_param_17,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<39>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_IntWrap_fast_param_11];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_IntWrap_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_IntWrap_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_IntWrap_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_IntWrap_fast_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_IntWrap_fast_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_IntWrap_fast_param_10];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_IntWrap_fast_param_12];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_IntWrap_fast_param_14];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.u64 %rd15, [kernels_IntWrap_fast_param_16];
+	cvta.to.global.u64 %rd15, %rd15;
+	mov.b64 %rd16, 4;
+	mul.lo.s64 %rd17, %rd6, %rd16;
+	add.s64 %rd18, %rd7, %rd17;
+	ld.global.s32 %r4, [%rd18];
+	add.s64 %rd19, %rd8, %rd17;
+	ld.global.s32 %r5, [%rd19];
+	mul.lo.s32 %r6, %r4, %r5;
+	ld.global.s32 %r7, [%rd18];
+	add.s32 %r8, %r6, %r7;
+	ld.global.s32 %r9, [%rd19];
+	sub.s32 %r10, %r8, %r9;
+	add.s64 %rd20, %rd12, %rd17;
+	st.global.s32 [%rd20], %r10;
+	mov.b64 %rd21, 8;
+	mul.lo.s64 %rd22, %rd6, %rd21;
+	add.s64 %rd23, %rd9, %rd22;
+	ld.global.s64 %rd24, [%rd23];
+	ld.global.s64 %rd25, [%rd23];
+	mul.lo.s64 %rd26, %rd24, %rd25;
+	ld.global.s64 %rd27, [%rd23];
+	mov.b64 %rd28, 3;
+	min.u64 %rd38, %rd28, 64;
+	cvt.u32.u64 %r21, %rd38;
+	shl.b64 %rd29, %rd27, %r21;
+	add.s64 %rd30, %rd26, %rd29;
+	add.s64 %rd31, %rd13, %rd22;
+	st.global.s64 [%rd31], %rd30;
+	add.s64 %rd32, %rd10, %rd6;
+	ld.global.u8 %r11, [%rd32];
+	ld.global.u8 %r12, [%rd32];
+	mul.lo.u32 %r13, %r11, %r12;
+	and.b32 %r13, %r13, 255;
+	mov.b32 %r14, 200;
+	add.u32 %r15, %r13, %r14;
+	and.b32 %r15, %r15, 255;
+	add.s64 %rd33, %rd14, %rd6;
+	st.global.u8 [%rd33], %r15;
+	mov.b64 %rd34, 2;
+	mul.lo.s64 %rd35, %rd6, %rd34;
+	add.s64 %rd36, %rd11, %rd35;
+	ld.global.s16 %r16, [%rd36];
+	ld.global.s16 %r17, [%rd36];
+	mul.lo.s32 %r18, %r16, %r17;
+	cvt.s32.s16 %r18, %r18;
+	mov.b32 %r19, 30000;
+	sub.s32 %r20, %r18, %r19;
+	cvt.s32.s16 %r20, %r20;
+	add.s64 %rd37, %rd15, %rd35;
+	st.global.s16 [%rd37], %r20;
+$L_2:
+	ret;
+}
+
+// kernels_IntWrap_fast_nc
+.visible .entry kernels_IntWrap_fast_nc(
+	.param .u64 kernels_IntWrap_fast_nc_param_0,
+	.param .s64 kernels_IntWrap_fast_nc_param_1,
+	.param .u64 kernels_IntWrap_fast_nc_param_2,
+	.param .s64 kernels_IntWrap_fast_nc_param_3,
+	.param .u64 kernels_IntWrap_fast_nc_param_4,
+	.param .s64 kernels_IntWrap_fast_nc_param_5,
+	.param .u64 kernels_IntWrap_fast_nc_param_6,
+	.param .s64 kernels_IntWrap_fast_nc_param_7,
+	.param .u64 kernels_IntWrap_fast_nc_param_8,
+	.param .s64 kernels_IntWrap_fast_nc_param_9,
+	.param .u64 kernels_IntWrap_fast_nc_param_10,
+	.param .s64 kernels_IntWrap_fast_nc_param_11,
+	.param .u64 kernels_IntWrap_fast_nc_param_12,
+	.param .s64 kernels_IntWrap_fast_nc_param_13,
+	.param .u64 kernels_IntWrap_fast_nc_param_14,
+	.param .s64 kernels_IntWrap_fast_nc_param_15,
+	.param .u64 kernels_IntWrap_fast_nc_param_16,
+	.param .s64 kernels_IntWrap_fast_nc_param_17,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<22>;
+	.reg .b64 %rd<39>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_IntWrap_fast_nc_param_11];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_IntWrap_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_IntWrap_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_IntWrap_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_IntWrap_fast_nc_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_IntWrap_fast_nc_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_IntWrap_fast_nc_param_10];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_IntWrap_fast_nc_param_12];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.u64 %rd14, [kernels_IntWrap_fast_nc_param_14];
+	cvta.to.global.u64 %rd14, %rd14;
+	ld.param.u64 %rd15, [kernels_IntWrap_fast_nc_param_16];
+	cvta.to.global.u64 %rd15, %rd15;
+	mov.b64 %rd16, 4;
+	mul.lo.s64 %rd17, %rd6, %rd16;
+	add.s64 %rd18, %rd7, %rd17;
+	ld.global.nc.s32 %r4, [%rd18];
+	add.s64 %rd19, %rd8, %rd17;
+	ld.global.nc.s32 %r5, [%rd19];
+	mul.lo.s32 %r6, %r4, %r5;
+	ld.global.nc.s32 %r7, [%rd18];
+	add.s32 %r8, %r6, %r7;
+	ld.global.nc.s32 %r9, [%rd19];
+	sub.s32 %r10, %r8, %r9;
+	add.s64 %rd20, %rd12, %rd17;
+	st.global.s32 [%rd20], %r10;
+	mov.b64 %rd21, 8;
+	mul.lo.s64 %rd22, %rd6, %rd21;
+	add.s64 %rd23, %rd9, %rd22;
+	ld.global.nc.s64 %rd24, [%rd23];
+	ld.global.nc.s64 %rd25, [%rd23];
+	mul.lo.s64 %rd26, %rd24, %rd25;
+	ld.global.nc.s64 %rd27, [%rd23];
+	mov.b64 %rd28, 3;
+	min.u64 %rd38, %rd28, 64;
+	cvt.u32.u64 %r21, %rd38;
+	shl.b64 %rd29, %rd27, %r21;
+	add.s64 %rd30, %rd26, %rd29;
+	add.s64 %rd31, %rd13, %rd22;
+	st.global.s64 [%rd31], %rd30;
+	add.s64 %rd32, %rd10, %rd6;
+	ld.global.nc.u8 %r11, [%rd32];
+	ld.global.nc.u8 %r12, [%rd32];
+	mul.lo.u32 %r13, %r11, %r12;
+	and.b32 %r13, %r13, 255;
+	mov.b32 %r14, 200;
+	add.u32 %r15, %r13, %r14;
+	and.b32 %r15, %r15, 255;
+	add.s64 %rd33, %rd14, %rd6;
+	st.global.u8 [%rd33], %r15;
+	mov.b64 %rd34, 2;
+	mul.lo.s64 %rd35, %rd6, %rd34;
+	add.s64 %rd36, %rd11, %rd35;
+	ld.global.nc.s16 %r16, [%rd36];
+	ld.global.nc.s16 %r17, [%rd36];
+	mul.lo.s32 %r18, %r16, %r17;
+	cvt.s32.s16 %r18, %r18;
+	mov.b32 %r19, 30000;
+	sub.s32 %r20, %r18, %r19;
+	cvt.s32.s16 %r20, %r20;
+	add.s64 %rd37, %rd15, %rd35;
+	st.global.s16 [%rd37], %r20;
+$L_2:
+	ret;
 }
 
 // kernels_DivRem
@@ -20772,6 +23256,1204 @@ $T_20:
 	exit;
 }
 
+// kernels_DivRem_fast
+.visible .entry kernels_DivRem_fast(
+	.param .u64 kernels_DivRem_fast_param_0,
+	.param .s64 kernels_DivRem_fast_param_1,
+	.param .u64 kernels_DivRem_fast_param_2,
+	.param .s64 kernels_DivRem_fast_param_3,
+	.param .u64 kernels_DivRem_fast_param_4,
+	.param .s64 kernels_DivRem_fast_param_5,
+	.param .u64 kernels_DivRem_fast_param_6,
+	.param .s64 kernels_DivRem_fast_param_7,
+	.param .u64 kernels_DivRem_fast_param_8,
+	.param .s64 kernels_DivRem_fast_param_9,
+	.param .u64 kernels_DivRem_fast_param_10,
+	.param .s64 kernels_DivRem_fast_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<24>;
+	.reg .b32 %r<27>;
+	.reg .b64 %rd<78>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_DivRem_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_DivRem_fast_param_3];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_DivRem_fast_param_2];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [kernels_DivRem_fast_param_9];
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd6, %rd12;
+	add.s64 %rd14, %rd10, %rd13;
+	ld.global.s32 %r4, [%rd14];
+	mov.b32 %r5, 0;
+	setp.ne.s32 %p3, %r4, %r5;
+	mul.lo.s64 %rd15, %rd12, %rd6;
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd11;
+	setp.lt.u64 %p4, %rd16, %rd17;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_29;
+$L_7:
+	ld.param.u64 %rd18, [kernels_DivRem_fast_param_0];
+	cvta.to.global.u64 %rd18, %rd18;
+	ld.param.u64 %rd19, [kernels_DivRem_fast_param_4];
+	cvta.to.global.u64 %rd19, %rd19;
+	ld.param.u64 %rd20, [kernels_DivRem_fast_param_6];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [kernels_DivRem_fast_param_8];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [kernels_DivRem_fast_param_10];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.s64 %rd23, [kernels_DivRem_fast_param_11];
+	add.s64 %rd24, %rd18, %rd13;
+	ld.global.s32 %r6, [%rd24];
+	mov.b32 %r7, 4294967295;
+	setp.eq.s32 %p6, %r4, %r7;
+	mov.b32 %r8, 1;
+	selp.b32 %r9, %r8, %r4, %p6;
+	div.s32 %r10, %r6, %r9;
+	neg.s32 %r11, %r6;
+	selp.b32 %r12, %r11, %r10, %p6;
+	mul.lo.s64 %rd25, %rd15, %rd12;
+	add.s64 %rd26, %rd21, %rd25;
+	st.global.s32 [%rd26], %r12;
+	ld.global.s32 %r13, [%rd14];
+	setp.ne.s32 %p7, %r13, %r5;
+	mov.b64 %rd27, 1;
+	add.s64 %rd28, %rd15, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p8, %rd29, %rd17;
+	and.pred %p9, %p7, %p8;
+	@!%p9 bra $L_31;
+$L_11:
+	ld.global.s32 %r14, [%rd24];
+	setp.eq.s32 %p10, %r13, %r7;
+	selp.b32 %r15, %r8, %r13, %p10;
+	rem.s32 %r16, %r14, %r15;
+	selp.b32 %r17, %r5, %r16, %p10;
+	add.s64 %rd30, %rd26, %rd12;
+	st.global.s32 [%rd30], %r17;
+	mov.b64 %rd31, 2;
+	add.s64 %rd32, %rd15, %rd31;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p11, %rd33, %rd17;
+	mov.b64 %rd34, 3;
+	add.s64 %rd35, %rd15, %rd34;
+	mov.b64 %rd36, %rd35;
+	setp.lt.u64 %p12, %rd36, %rd17;
+	and.pred %p13, %p11, %p12;
+	@!%p13 bra $L_37;
+$L_38:
+	ld.global.s32 %r24, [%rd24];
+	mov.b32 %r25, 4294967293;
+	div.s32 %r26, %r24, %r25;
+	mov.b64 %rd76, 8;
+	add.s64 %rd77, %rd26, %rd76;
+	st.global.s32 [%rd77], %r26;
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+$L_15:
+	mov.b64 %rd39, %rd40;
+	mov.b64 %rd41, %rd42;
+	ld.global.s32 %r21, [%rd24];
+	mov.b32 %r22, 6;
+	rem.s32 %r23, %r21, %r22;
+	mul.lo.s64 %rd43, %rd39, %rd12;
+	add.s64 %rd44, %rd21, %rd43;
+	st.global.s32 [%rd44], %r23;
+	mov.b64 %rd45, -1;
+	mov.b64 %rd46, 8;
+	mul.lo.s64 %rd47, %rd6, %rd46;
+	add.s64 %rd48, %rd20, %rd47;
+	ld.global.s64 %rd49, [%rd48];
+	mov.b64 %rd50, 0;
+	setp.ne.s64 %p14, %rd49, %rd50;
+	mov.b64 %rd51, %rd23;
+	setp.lt.u64 %p15, %rd16, %rd51;
+	and.pred %p16, %p14, %p15;
+	@!%p16 bra $L_33;
+$L_19:
+	add.s64 %rd52, %rd19, %rd47;
+	ld.global.s64 %rd53, [%rd52];
+	setp.eq.s64 %p17, %rd49, %rd45;
+	selp.b64 %rd54, %rd27, %rd49, %p17;
+	div.s64 %rd55, %rd53, %rd54;
+	neg.s64 %rd56, %rd53;
+	selp.b64 %rd57, %rd56, %rd55, %p17;
+	mul.lo.s64 %rd58, %rd15, %rd46;
+	add.s64 %rd59, %rd22, %rd58;
+	st.global.s64 [%rd59], %rd57;
+	ld.global.s64 %rd60, [%rd48];
+	setp.ne.s64 %p18, %rd60, %rd50;
+	setp.lt.u64 %p19, %rd29, %rd51;
+	and.pred %p20, %p18, %p19;
+	@!%p20 bra $L_35;
+$L_23:
+	ld.global.s64 %rd61, [%rd52];
+	setp.eq.s64 %p21, %rd60, %rd45;
+	selp.b64 %rd62, %rd27, %rd60, %p21;
+	rem.s64 %rd63, %rd61, %rd62;
+	selp.b64 %rd64, %rd50, %rd63, %p21;
+	add.s64 %rd65, %rd59, %rd46;
+	st.global.s64 [%rd65], %rd64;
+	setp.lt.u64 %p22, %rd33, %rd51;
+	@!%p22 bra $L_26;
+$L_25:
+	ld.global.s64 %rd66, [%rd52];
+	mov.b64 %rd67, -1000;
+	div.s64 %rd68, %rd66, %rd67;
+	mov.b64 %rd69, 16;
+	add.s64 %rd70, %rd59, %rd69;
+	st.global.s64 [%rd70], %rd68;
+	setp.lt.u64 %p23, %rd41, %rd51;
+	@!%p23 bra $L_28;
+$L_27:
+	ld.global.s64 %rd71, [%rd52];
+	mov.b64 %rd72, 7;
+	rem.s64 %rd73, %rd71, %rd72;
+	mul.lo.s64 %rd74, %rd39, %rd46;
+	add.s64 %rd75, %rd22, %rd74;
+	st.global.s64 [%rd75], %rd73;
+$L_2:
+	ret;
+$L_5:
+	@%p4 bra $L_30;
+	bra $L_8;
+$L_9:
+	@%p8 bra $L_32;
+	bra $L_12;
+$L_13:
+	ld.global.s32 %r18, [%rd24];
+	mov.b32 %r19, 4294967293;
+	div.s32 %r20, %r18, %r19;
+	mov.b64 %rd37, 8;
+	add.s64 %rd38, %rd26, %rd37;
+	st.global.s32 [%rd38], %r20;
+	@%p12 bra $E_13_1;
+	bra $L_16;
+$E_13_1:
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+	bra $L_15;
+$L_17:
+	@%p15 bra $L_34;
+	bra $L_20;
+$L_21:
+	@%p19 bra $L_36;
+	bra $L_24;
+$L_29:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_31:
+	@%p7 bra $L_9;
+	bra $L_10;
+$L_33:
+	@%p14 bra $L_17;
+	bra $L_18;
+$L_35:
+	@%p18 bra $L_21;
+	bra $L_22;
+$L_37:
+	@%p11 bra $L_13;
+	bra $L_14;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 200;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 201;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 202;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 205;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_5:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 206;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_6:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 208;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_7:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 210;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_8:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 213;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 214;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_10:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_11;
+	mov.u32 %tr1, 217;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_11:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_12;
+	mov.u32 %tr1, 218;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_12:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_13;
+	mov.u32 %tr1, 220;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_13:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_14;
+	mov.u32 %tr1, 222;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_14:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_15;
+	mov.u32 %tr1, 202;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_15:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_16;
+	mov.u32 %tr1, 206;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_16:
+	exit;
+$L_34:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_17;
+	mov.u32 %tr1, 214;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_17:
+	exit;
+$L_36:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_18;
+	mov.u32 %tr1, 218;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_18:
+	exit;
+}
+
+// kernels_DivRem_fast_nc
+.visible .entry kernels_DivRem_fast_nc(
+	.param .u64 kernels_DivRem_fast_nc_param_0,
+	.param .s64 kernels_DivRem_fast_nc_param_1,
+	.param .u64 kernels_DivRem_fast_nc_param_2,
+	.param .s64 kernels_DivRem_fast_nc_param_3,
+	.param .u64 kernels_DivRem_fast_nc_param_4,
+	.param .s64 kernels_DivRem_fast_nc_param_5,
+	.param .u64 kernels_DivRem_fast_nc_param_6,
+	.param .s64 kernels_DivRem_fast_nc_param_7,
+	.param .u64 kernels_DivRem_fast_nc_param_8,
+	.param .s64 kernels_DivRem_fast_nc_param_9,
+	.param .u64 kernels_DivRem_fast_nc_param_10,
+	.param .s64 kernels_DivRem_fast_nc_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<24>;
+	.reg .b32 %r<27>;
+	.reg .b64 %rd<78>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_DivRem_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_DivRem_fast_nc_param_3];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_DivRem_fast_nc_param_2];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [kernels_DivRem_fast_nc_param_9];
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd6, %rd12;
+	add.s64 %rd14, %rd10, %rd13;
+	ld.global.nc.s32 %r4, [%rd14];
+	mov.b32 %r5, 0;
+	setp.ne.s32 %p3, %r4, %r5;
+	mul.lo.s64 %rd15, %rd12, %rd6;
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd11;
+	setp.lt.u64 %p4, %rd16, %rd17;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_29;
+$L_7:
+	ld.param.u64 %rd18, [kernels_DivRem_fast_nc_param_0];
+	cvta.to.global.u64 %rd18, %rd18;
+	ld.param.u64 %rd19, [kernels_DivRem_fast_nc_param_4];
+	cvta.to.global.u64 %rd19, %rd19;
+	ld.param.u64 %rd20, [kernels_DivRem_fast_nc_param_6];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [kernels_DivRem_fast_nc_param_8];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [kernels_DivRem_fast_nc_param_10];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.s64 %rd23, [kernels_DivRem_fast_nc_param_11];
+	add.s64 %rd24, %rd18, %rd13;
+	ld.global.nc.s32 %r6, [%rd24];
+	mov.b32 %r7, 4294967295;
+	setp.eq.s32 %p6, %r4, %r7;
+	mov.b32 %r8, 1;
+	selp.b32 %r9, %r8, %r4, %p6;
+	div.s32 %r10, %r6, %r9;
+	neg.s32 %r11, %r6;
+	selp.b32 %r12, %r11, %r10, %p6;
+	mul.lo.s64 %rd25, %rd15, %rd12;
+	add.s64 %rd26, %rd21, %rd25;
+	st.global.s32 [%rd26], %r12;
+	ld.global.nc.s32 %r13, [%rd14];
+	setp.ne.s32 %p7, %r13, %r5;
+	mov.b64 %rd27, 1;
+	add.s64 %rd28, %rd15, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p8, %rd29, %rd17;
+	and.pred %p9, %p7, %p8;
+	@!%p9 bra $L_31;
+$L_11:
+	ld.global.nc.s32 %r14, [%rd24];
+	setp.eq.s32 %p10, %r13, %r7;
+	selp.b32 %r15, %r8, %r13, %p10;
+	rem.s32 %r16, %r14, %r15;
+	selp.b32 %r17, %r5, %r16, %p10;
+	add.s64 %rd30, %rd26, %rd12;
+	st.global.s32 [%rd30], %r17;
+	mov.b64 %rd31, 2;
+	add.s64 %rd32, %rd15, %rd31;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p11, %rd33, %rd17;
+	mov.b64 %rd34, 3;
+	add.s64 %rd35, %rd15, %rd34;
+	mov.b64 %rd36, %rd35;
+	setp.lt.u64 %p12, %rd36, %rd17;
+	and.pred %p13, %p11, %p12;
+	@!%p13 bra $L_37;
+$L_38:
+	ld.global.nc.s32 %r24, [%rd24];
+	mov.b32 %r25, 4294967293;
+	div.s32 %r26, %r24, %r25;
+	mov.b64 %rd76, 8;
+	add.s64 %rd77, %rd26, %rd76;
+	st.global.s32 [%rd77], %r26;
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+$L_15:
+	mov.b64 %rd39, %rd40;
+	mov.b64 %rd41, %rd42;
+	ld.global.nc.s32 %r21, [%rd24];
+	mov.b32 %r22, 6;
+	rem.s32 %r23, %r21, %r22;
+	mul.lo.s64 %rd43, %rd39, %rd12;
+	add.s64 %rd44, %rd21, %rd43;
+	st.global.s32 [%rd44], %r23;
+	mov.b64 %rd45, -1;
+	mov.b64 %rd46, 8;
+	mul.lo.s64 %rd47, %rd6, %rd46;
+	add.s64 %rd48, %rd20, %rd47;
+	ld.global.nc.s64 %rd49, [%rd48];
+	mov.b64 %rd50, 0;
+	setp.ne.s64 %p14, %rd49, %rd50;
+	mov.b64 %rd51, %rd23;
+	setp.lt.u64 %p15, %rd16, %rd51;
+	and.pred %p16, %p14, %p15;
+	@!%p16 bra $L_33;
+$L_19:
+	add.s64 %rd52, %rd19, %rd47;
+	ld.global.nc.s64 %rd53, [%rd52];
+	setp.eq.s64 %p17, %rd49, %rd45;
+	selp.b64 %rd54, %rd27, %rd49, %p17;
+	div.s64 %rd55, %rd53, %rd54;
+	neg.s64 %rd56, %rd53;
+	selp.b64 %rd57, %rd56, %rd55, %p17;
+	mul.lo.s64 %rd58, %rd15, %rd46;
+	add.s64 %rd59, %rd22, %rd58;
+	st.global.s64 [%rd59], %rd57;
+	ld.global.nc.s64 %rd60, [%rd48];
+	setp.ne.s64 %p18, %rd60, %rd50;
+	setp.lt.u64 %p19, %rd29, %rd51;
+	and.pred %p20, %p18, %p19;
+	@!%p20 bra $L_35;
+$L_23:
+	ld.global.nc.s64 %rd61, [%rd52];
+	setp.eq.s64 %p21, %rd60, %rd45;
+	selp.b64 %rd62, %rd27, %rd60, %p21;
+	rem.s64 %rd63, %rd61, %rd62;
+	selp.b64 %rd64, %rd50, %rd63, %p21;
+	add.s64 %rd65, %rd59, %rd46;
+	st.global.s64 [%rd65], %rd64;
+	setp.lt.u64 %p22, %rd33, %rd51;
+	@!%p22 bra $L_26;
+$L_25:
+	ld.global.nc.s64 %rd66, [%rd52];
+	mov.b64 %rd67, -1000;
+	div.s64 %rd68, %rd66, %rd67;
+	mov.b64 %rd69, 16;
+	add.s64 %rd70, %rd59, %rd69;
+	st.global.s64 [%rd70], %rd68;
+	setp.lt.u64 %p23, %rd41, %rd51;
+	@!%p23 bra $L_28;
+$L_27:
+	ld.global.nc.s64 %rd71, [%rd52];
+	mov.b64 %rd72, 7;
+	rem.s64 %rd73, %rd71, %rd72;
+	mul.lo.s64 %rd74, %rd39, %rd46;
+	add.s64 %rd75, %rd22, %rd74;
+	st.global.s64 [%rd75], %rd73;
+$L_2:
+	ret;
+$L_5:
+	@%p4 bra $L_30;
+	bra $L_8;
+$L_9:
+	@%p8 bra $L_32;
+	bra $L_12;
+$L_13:
+	ld.global.nc.s32 %r18, [%rd24];
+	mov.b32 %r19, 4294967293;
+	div.s32 %r20, %r18, %r19;
+	mov.b64 %rd37, 8;
+	add.s64 %rd38, %rd26, %rd37;
+	st.global.s32 [%rd38], %r20;
+	@%p12 bra $E_13_1;
+	bra $L_16;
+$E_13_1:
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+	bra $L_15;
+$L_17:
+	@%p15 bra $L_34;
+	bra $L_20;
+$L_21:
+	@%p19 bra $L_36;
+	bra $L_24;
+$L_29:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_31:
+	@%p7 bra $L_9;
+	bra $L_10;
+$L_33:
+	@%p14 bra $L_17;
+	bra $L_18;
+$L_35:
+	@%p18 bra $L_21;
+	bra $L_22;
+$L_37:
+	@%p11 bra $L_13;
+	bra $L_14;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 200;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 201;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 202;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 205;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_5:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 206;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_6:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 208;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_7:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 210;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_8:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 213;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 214;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_10:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_11;
+	mov.u32 %tr1, 217;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_11:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_12;
+	mov.u32 %tr1, 218;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_12:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_13;
+	mov.u32 %tr1, 220;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_13:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_14;
+	mov.u32 %tr1, 222;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_14:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_15;
+	mov.u32 %tr1, 202;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_15:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_16;
+	mov.u32 %tr1, 206;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_16:
+	exit;
+$L_34:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_17;
+	mov.u32 %tr1, 214;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_17:
+	exit;
+$L_36:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_18;
+	mov.u32 %tr1, 218;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_18:
+	exit;
+}
+
 // kernels_UDivRem
 .visible .entry kernels_UDivRem(
 	.param .u64 kernels_UDivRem_param_0,
@@ -22078,6 +25760,1170 @@ $T_20:
 	exit;
 }
 
+// kernels_UDivRem_fast
+.visible .entry kernels_UDivRem_fast(
+	.param .u64 kernels_UDivRem_fast_param_0,
+	.param .s64 kernels_UDivRem_fast_param_1,
+	.param .u64 kernels_UDivRem_fast_param_2,
+	.param .s64 kernels_UDivRem_fast_param_3,
+	.param .u64 kernels_UDivRem_fast_param_4,
+	.param .s64 kernels_UDivRem_fast_param_5,
+	.param .u64 kernels_UDivRem_fast_param_6,
+	.param .s64 kernels_UDivRem_fast_param_7,
+	.param .u64 kernels_UDivRem_fast_param_8,
+	.param .s64 kernels_UDivRem_fast_param_9,
+	.param .u64 kernels_UDivRem_fast_param_10,
+	.param .s64 kernels_UDivRem_fast_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<20>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<72>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_UDivRem_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_UDivRem_fast_param_3];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_UDivRem_fast_param_2];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [kernels_UDivRem_fast_param_9];
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd6, %rd12;
+	add.s64 %rd14, %rd10, %rd13;
+	ld.global.u32 %r4, [%rd14];
+	mov.b32 %r5, 0;
+	setp.ne.u32 %p3, %r4, %r5;
+	mul.lo.s64 %rd15, %rd12, %rd6;
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd11;
+	setp.lt.u64 %p4, %rd16, %rd17;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_29;
+$L_7:
+	ld.param.u64 %rd18, [kernels_UDivRem_fast_param_0];
+	cvta.to.global.u64 %rd18, %rd18;
+	ld.param.u64 %rd19, [kernels_UDivRem_fast_param_4];
+	cvta.to.global.u64 %rd19, %rd19;
+	ld.param.u64 %rd20, [kernels_UDivRem_fast_param_6];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [kernels_UDivRem_fast_param_8];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [kernels_UDivRem_fast_param_10];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.s64 %rd23, [kernels_UDivRem_fast_param_11];
+	add.s64 %rd24, %rd18, %rd13;
+	ld.global.u32 %r6, [%rd24];
+	div.u32 %r7, %r6, %r4;
+	mul.lo.s64 %rd25, %rd15, %rd12;
+	add.s64 %rd26, %rd21, %rd25;
+	st.global.u32 [%rd26], %r7;
+	ld.global.u32 %r8, [%rd14];
+	setp.ne.u32 %p6, %r8, %r5;
+	mov.b64 %rd27, 1;
+	add.s64 %rd28, %rd15, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p7, %rd29, %rd17;
+	and.pred %p8, %p6, %p7;
+	@!%p8 bra $L_31;
+$L_11:
+	ld.global.u32 %r9, [%rd24];
+	rem.u32 %r10, %r9, %r8;
+	add.s64 %rd30, %rd26, %rd12;
+	st.global.u32 [%rd30], %r10;
+	mov.b64 %rd31, 2;
+	add.s64 %rd32, %rd15, %rd31;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p9, %rd33, %rd17;
+	mov.b64 %rd34, 3;
+	add.s64 %rd35, %rd15, %rd34;
+	mov.b64 %rd36, %rd35;
+	setp.lt.u64 %p10, %rd36, %rd17;
+	and.pred %p11, %p9, %p10;
+	@!%p11 bra $L_37;
+$L_38:
+	ld.global.u32 %r17, [%rd24];
+	mov.b32 %r18, 7;
+	div.u32 %r19, %r17, %r18;
+	mov.b64 %rd70, 8;
+	add.s64 %rd71, %rd26, %rd70;
+	st.global.u32 [%rd71], %r19;
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+$L_15:
+	mov.b64 %rd39, %rd40;
+	mov.b64 %rd41, %rd42;
+	ld.global.u32 %r14, [%rd24];
+	mov.b32 %r15, 10;
+	rem.u32 %r16, %r14, %r15;
+	mul.lo.s64 %rd43, %rd39, %rd12;
+	add.s64 %rd44, %rd21, %rd43;
+	st.global.u32 [%rd44], %r16;
+	mov.b64 %rd45, 8;
+	mul.lo.s64 %rd46, %rd6, %rd45;
+	add.s64 %rd47, %rd20, %rd46;
+	ld.global.u64 %rd48, [%rd47];
+	mov.b64 %rd49, 0;
+	setp.ne.u64 %p12, %rd48, %rd49;
+	mov.b64 %rd50, %rd23;
+	setp.lt.u64 %p13, %rd16, %rd50;
+	and.pred %p14, %p12, %p13;
+	@!%p14 bra $L_33;
+$L_19:
+	add.s64 %rd51, %rd19, %rd46;
+	ld.global.u64 %rd52, [%rd51];
+	div.u64 %rd53, %rd52, %rd48;
+	mul.lo.s64 %rd54, %rd15, %rd45;
+	add.s64 %rd55, %rd22, %rd54;
+	st.global.u64 [%rd55], %rd53;
+	ld.global.u64 %rd56, [%rd47];
+	setp.ne.u64 %p15, %rd56, %rd49;
+	setp.lt.u64 %p16, %rd29, %rd50;
+	and.pred %p17, %p15, %p16;
+	@!%p17 bra $L_35;
+$L_23:
+	ld.global.u64 %rd57, [%rd51];
+	rem.u64 %rd58, %rd57, %rd56;
+	add.s64 %rd59, %rd55, %rd45;
+	st.global.u64 [%rd59], %rd58;
+	setp.lt.u64 %p18, %rd33, %rd50;
+	@!%p18 bra $L_26;
+$L_25:
+	ld.global.u64 %rd60, [%rd51];
+	mov.b64 %rd61, 1000;
+	div.u64 %rd62, %rd60, %rd61;
+	mov.b64 %rd63, 16;
+	add.s64 %rd64, %rd55, %rd63;
+	st.global.u64 [%rd64], %rd62;
+	setp.lt.u64 %p19, %rd41, %rd50;
+	@!%p19 bra $L_28;
+$L_27:
+	ld.global.u64 %rd65, [%rd51];
+	mov.b64 %rd66, 3;
+	rem.u64 %rd67, %rd65, %rd66;
+	mul.lo.s64 %rd68, %rd39, %rd45;
+	add.s64 %rd69, %rd22, %rd68;
+	st.global.u64 [%rd69], %rd67;
+$L_2:
+	ret;
+$L_5:
+	@%p4 bra $L_30;
+	bra $L_8;
+$L_9:
+	@%p7 bra $L_32;
+	bra $L_12;
+$L_13:
+	ld.global.u32 %r11, [%rd24];
+	mov.b32 %r12, 7;
+	div.u32 %r13, %r11, %r12;
+	mov.b64 %rd37, 8;
+	add.s64 %rd38, %rd26, %rd37;
+	st.global.u32 [%rd38], %r13;
+	@%p10 bra $E_13_1;
+	bra $L_16;
+$E_13_1:
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+	bra $L_15;
+$L_17:
+	@%p13 bra $L_34;
+	bra $L_20;
+$L_21:
+	@%p16 bra $L_36;
+	bra $L_24;
+$L_29:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_31:
+	@%p6 bra $L_9;
+	bra $L_10;
+$L_33:
+	@%p12 bra $L_17;
+	bra $L_18;
+$L_35:
+	@%p15 bra $L_21;
+	bra $L_22;
+$L_37:
+	@%p9 bra $L_13;
+	bra $L_14;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 224;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 225;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 226;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 229;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_5:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 230;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_6:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 232;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_7:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 234;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_8:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 237;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 238;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_10:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_11;
+	mov.u32 %tr1, 241;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_11:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_12;
+	mov.u32 %tr1, 242;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_12:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_13;
+	mov.u32 %tr1, 244;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_13:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_14;
+	mov.u32 %tr1, 246;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_14:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_15;
+	mov.u32 %tr1, 226;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_15:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_16;
+	mov.u32 %tr1, 230;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_16:
+	exit;
+$L_34:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_17;
+	mov.u32 %tr1, 238;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_17:
+	exit;
+$L_36:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_18;
+	mov.u32 %tr1, 242;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_18:
+	exit;
+}
+
+// kernels_UDivRem_fast_nc
+.visible .entry kernels_UDivRem_fast_nc(
+	.param .u64 kernels_UDivRem_fast_nc_param_0,
+	.param .s64 kernels_UDivRem_fast_nc_param_1,
+	.param .u64 kernels_UDivRem_fast_nc_param_2,
+	.param .s64 kernels_UDivRem_fast_nc_param_3,
+	.param .u64 kernels_UDivRem_fast_nc_param_4,
+	.param .s64 kernels_UDivRem_fast_nc_param_5,
+	.param .u64 kernels_UDivRem_fast_nc_param_6,
+	.param .s64 kernels_UDivRem_fast_nc_param_7,
+	.param .u64 kernels_UDivRem_fast_nc_param_8,
+	.param .s64 kernels_UDivRem_fast_nc_param_9,
+	.param .u64 kernels_UDivRem_fast_nc_param_10,
+	.param .s64 kernels_UDivRem_fast_nc_param_11,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<20>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<72>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_UDivRem_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_UDivRem_fast_nc_param_3];
+	mov.b64 %rd8, %rd6;
+	mov.b64 %rd9, %rd7;
+	setp.lt.u64 %p2, %rd8, %rd9;
+	@!%p2 bra $L_4;
+$L_3:
+	ld.param.u64 %rd10, [kernels_UDivRem_fast_nc_param_2];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [kernels_UDivRem_fast_nc_param_9];
+	mov.b64 %rd12, 4;
+	mul.lo.s64 %rd13, %rd6, %rd12;
+	add.s64 %rd14, %rd10, %rd13;
+	ld.global.nc.u32 %r4, [%rd14];
+	mov.b32 %r5, 0;
+	setp.ne.u32 %p3, %r4, %r5;
+	mul.lo.s64 %rd15, %rd12, %rd6;
+	mov.b64 %rd16, %rd15;
+	mov.b64 %rd17, %rd11;
+	setp.lt.u64 %p4, %rd16, %rd17;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_29;
+$L_7:
+	ld.param.u64 %rd18, [kernels_UDivRem_fast_nc_param_0];
+	cvta.to.global.u64 %rd18, %rd18;
+	ld.param.u64 %rd19, [kernels_UDivRem_fast_nc_param_4];
+	cvta.to.global.u64 %rd19, %rd19;
+	ld.param.u64 %rd20, [kernels_UDivRem_fast_nc_param_6];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [kernels_UDivRem_fast_nc_param_8];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [kernels_UDivRem_fast_nc_param_10];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.s64 %rd23, [kernels_UDivRem_fast_nc_param_11];
+	add.s64 %rd24, %rd18, %rd13;
+	ld.global.nc.u32 %r6, [%rd24];
+	div.u32 %r7, %r6, %r4;
+	mul.lo.s64 %rd25, %rd15, %rd12;
+	add.s64 %rd26, %rd21, %rd25;
+	st.global.u32 [%rd26], %r7;
+	ld.global.nc.u32 %r8, [%rd14];
+	setp.ne.u32 %p6, %r8, %r5;
+	mov.b64 %rd27, 1;
+	add.s64 %rd28, %rd15, %rd27;
+	mov.b64 %rd29, %rd28;
+	setp.lt.u64 %p7, %rd29, %rd17;
+	and.pred %p8, %p6, %p7;
+	@!%p8 bra $L_31;
+$L_11:
+	ld.global.nc.u32 %r9, [%rd24];
+	rem.u32 %r10, %r9, %r8;
+	add.s64 %rd30, %rd26, %rd12;
+	st.global.u32 [%rd30], %r10;
+	mov.b64 %rd31, 2;
+	add.s64 %rd32, %rd15, %rd31;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p9, %rd33, %rd17;
+	mov.b64 %rd34, 3;
+	add.s64 %rd35, %rd15, %rd34;
+	mov.b64 %rd36, %rd35;
+	setp.lt.u64 %p10, %rd36, %rd17;
+	and.pred %p11, %p9, %p10;
+	@!%p11 bra $L_37;
+$L_38:
+	ld.global.nc.u32 %r17, [%rd24];
+	mov.b32 %r18, 7;
+	div.u32 %r19, %r17, %r18;
+	mov.b64 %rd70, 8;
+	add.s64 %rd71, %rd26, %rd70;
+	st.global.u32 [%rd71], %r19;
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+$L_15:
+	mov.b64 %rd39, %rd40;
+	mov.b64 %rd41, %rd42;
+	ld.global.nc.u32 %r14, [%rd24];
+	mov.b32 %r15, 10;
+	rem.u32 %r16, %r14, %r15;
+	mul.lo.s64 %rd43, %rd39, %rd12;
+	add.s64 %rd44, %rd21, %rd43;
+	st.global.u32 [%rd44], %r16;
+	mov.b64 %rd45, 8;
+	mul.lo.s64 %rd46, %rd6, %rd45;
+	add.s64 %rd47, %rd20, %rd46;
+	ld.global.nc.u64 %rd48, [%rd47];
+	mov.b64 %rd49, 0;
+	setp.ne.u64 %p12, %rd48, %rd49;
+	mov.b64 %rd50, %rd23;
+	setp.lt.u64 %p13, %rd16, %rd50;
+	and.pred %p14, %p12, %p13;
+	@!%p14 bra $L_33;
+$L_19:
+	add.s64 %rd51, %rd19, %rd46;
+	ld.global.nc.u64 %rd52, [%rd51];
+	div.u64 %rd53, %rd52, %rd48;
+	mul.lo.s64 %rd54, %rd15, %rd45;
+	add.s64 %rd55, %rd22, %rd54;
+	st.global.u64 [%rd55], %rd53;
+	ld.global.nc.u64 %rd56, [%rd47];
+	setp.ne.u64 %p15, %rd56, %rd49;
+	setp.lt.u64 %p16, %rd29, %rd50;
+	and.pred %p17, %p15, %p16;
+	@!%p17 bra $L_35;
+$L_23:
+	ld.global.nc.u64 %rd57, [%rd51];
+	rem.u64 %rd58, %rd57, %rd56;
+	add.s64 %rd59, %rd55, %rd45;
+	st.global.u64 [%rd59], %rd58;
+	setp.lt.u64 %p18, %rd33, %rd50;
+	@!%p18 bra $L_26;
+$L_25:
+	ld.global.nc.u64 %rd60, [%rd51];
+	mov.b64 %rd61, 1000;
+	div.u64 %rd62, %rd60, %rd61;
+	mov.b64 %rd63, 16;
+	add.s64 %rd64, %rd55, %rd63;
+	st.global.u64 [%rd64], %rd62;
+	setp.lt.u64 %p19, %rd41, %rd50;
+	@!%p19 bra $L_28;
+$L_27:
+	ld.global.nc.u64 %rd65, [%rd51];
+	mov.b64 %rd66, 3;
+	rem.u64 %rd67, %rd65, %rd66;
+	mul.lo.s64 %rd68, %rd39, %rd45;
+	add.s64 %rd69, %rd22, %rd68;
+	st.global.u64 [%rd69], %rd67;
+$L_2:
+	ret;
+$L_5:
+	@%p4 bra $L_30;
+	bra $L_8;
+$L_9:
+	@%p7 bra $L_32;
+	bra $L_12;
+$L_13:
+	ld.global.nc.u32 %r11, [%rd24];
+	mov.b32 %r12, 7;
+	div.u32 %r13, %r11, %r12;
+	mov.b64 %rd37, 8;
+	add.s64 %rd38, %rd26, %rd37;
+	st.global.u32 [%rd38], %r13;
+	@%p10 bra $E_13_1;
+	bra $L_16;
+$E_13_1:
+	mov.b64 %rd40, %rd35;
+	mov.b64 %rd42, %rd36;
+	bra $L_15;
+$L_17:
+	@%p13 bra $L_34;
+	bra $L_20;
+$L_21:
+	@%p16 bra $L_36;
+	bra $L_24;
+$L_29:
+	@%p3 bra $L_5;
+	bra $L_6;
+$L_31:
+	@%p6 bra $L_9;
+	bra $L_10;
+$L_33:
+	@%p12 bra $L_17;
+	bra $L_18;
+$L_35:
+	@%p15 bra $L_21;
+	bra $L_22;
+$L_37:
+	@%p9 bra $L_13;
+	bra $L_14;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 224;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 225;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 226;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 229;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_5:
+	exit;
+$L_12:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_6;
+	mov.u32 %tr1, 230;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_6:
+	exit;
+$L_14:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_7;
+	mov.u32 %tr1, 232;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_7:
+	exit;
+$L_16:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_8;
+	mov.u32 %tr1, 234;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_8:
+	exit;
+$L_18:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_9;
+	mov.u32 %tr1, 237;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_9:
+	exit;
+$L_20:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_10;
+	mov.u32 %tr1, 238;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd15;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_10:
+	exit;
+$L_22:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_11;
+	mov.u32 %tr1, 241;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_11:
+	exit;
+$L_24:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_12;
+	mov.u32 %tr1, 242;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd28;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_12:
+	exit;
+$L_26:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_13;
+	mov.u32 %tr1, 244;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_13:
+	exit;
+$L_28:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_14;
+	mov.u32 %tr1, 246;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd39;
+	st.global.u64 [%trap+40], %rd23;
+	membar.gl;
+$T_14:
+	exit;
+$L_30:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_15;
+	mov.u32 %tr1, 226;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_15:
+	exit;
+$L_32:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_16;
+	mov.u32 %tr1, 230;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_16:
+	exit;
+$L_34:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_17;
+	mov.u32 %tr1, 238;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_17:
+	exit;
+$L_36:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_18;
+	mov.u32 %tr1, 242;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_18:
+	exit;
+}
+
 // kernels_Shifts
 .visible .entry kernels_Shifts(
 	.param .u64 kernels_Shifts_param_0,
@@ -22777,6 +27623,420 @@ $L_16:
 	st.global.u64 [%trap+40], %rd15;
 	membar.gl;
 $T_8:
+	exit;
+}
+
+// kernels_Shifts_fast
+.visible .entry kernels_Shifts_fast(
+	.param .u64 kernels_Shifts_fast_param_0,
+	.param .s64 kernels_Shifts_fast_param_1,
+	.param .u64 kernels_Shifts_fast_param_2,
+	.param .s64 kernels_Shifts_fast_param_3,
+	.param .u64 kernels_Shifts_fast_param_4,
+	.param .s64 kernels_Shifts_fast_param_5,
+	.param .u64 kernels_Shifts_fast_param_6,
+	.param .s64 kernels_Shifts_fast_param_7,
+	.param .u64 kernels_Shifts_fast_param_8,
+	.param .s64 kernels_Shifts_fast_param_9,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<61>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Shifts_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_Shifts_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_Shifts_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_Shifts_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_Shifts_fast_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [kernels_Shifts_fast_param_7];
+	ld.param.u64 %rd12, [kernels_Shifts_fast_param_8];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [kernels_Shifts_fast_param_9];
+	mov.b64 %rd14, 3;
+	mul.lo.s64 %rd15, %rd14, %rd6;
+	mov.b64 %rd16, %rd11;
+	mov.b64 %rd17, 4;
+	mul.lo.s64 %rd18, %rd6, %rd17;
+	add.s64 %rd19, %rd7, %rd18;
+	ld.global.s32 %r4, [%rd19];
+	mov.b64 %rd20, 8;
+	mul.lo.s64 %rd21, %rd6, %rd20;
+	add.s64 %rd22, %rd9, %rd21;
+	ld.global.u64 %rd23, [%rd22];
+	min.u64 %rd55, %rd23, 64;
+	cvt.u32.u64 %r14, %rd55;
+	shl.b32 %r5, %r4, %r14;
+	mul.lo.s64 %rd24, %rd15, %rd17;
+	add.s64 %rd25, %rd10, %rd24;
+	st.global.s32 [%rd25], %r5;
+	mov.b64 %rd26, 1;
+	add.s64 %rd27, %rd15, %rd26;
+	mov.b64 %rd28, %rd27;
+	setp.lt.u64 %p2, %rd28, %rd16;
+	mov.b64 %rd29, 2;
+	add.s64 %rd30, %rd15, %rd29;
+	mov.b64 %rd31, %rd30;
+	setp.lt.u64 %p3, %rd31, %rd16;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_9;
+$L_10:
+	ld.global.s32 %r12, [%rd19];
+	ld.global.u64 %rd53, [%rd22];
+	min.u64 %rd56, %rd53, 64;
+	cvt.u32.u64 %r15, %rd56;
+	shr.s32 %r13, %r12, %r15;
+	add.s64 %rd54, %rd25, %rd17;
+	st.global.s32 [%rd54], %r13;
+	mov.b64 %rd35, %rd30;
+$L_5:
+	mov.b64 %rd34, %rd35;
+	ld.global.s32 %r8, [%rd19];
+	mov.b32 %r9, %r8;
+	ld.global.u64 %rd36, [%rd22];
+	min.u64 %rd57, %rd36, 64;
+	cvt.u32.u64 %r16, %rd57;
+	shr.u32 %r10, %r9, %r16;
+	mov.b32 %r11, %r10;
+	mul.lo.s64 %rd37, %rd34, %rd17;
+	add.s64 %rd38, %rd10, %rd37;
+	st.global.s32 [%rd38], %r11;
+	mul.lo.s64 %rd39, %rd29, %rd6;
+	mov.b64 %rd40, %rd13;
+	add.s64 %rd41, %rd8, %rd21;
+	ld.global.u64 %rd42, [%rd41];
+	ld.global.u64 %rd43, [%rd22];
+	min.u64 %rd58, %rd43, 64;
+	cvt.u32.u64 %r17, %rd58;
+	shl.b64 %rd44, %rd42, %r17;
+	mul.lo.s64 %rd45, %rd39, %rd20;
+	add.s64 %rd46, %rd12, %rd45;
+	st.global.u64 [%rd46], %rd44;
+	add.s64 %rd47, %rd39, %rd26;
+	mov.b64 %rd48, %rd47;
+	setp.lt.u64 %p5, %rd48, %rd40;
+	@!%p5 bra $L_8;
+$L_7:
+	ld.global.u64 %rd49, [%rd41];
+	ld.global.u64 %rd50, [%rd22];
+	min.u64 %rd59, %rd50, 64;
+	cvt.u32.u64 %r18, %rd59;
+	shr.u64 %rd51, %rd49, %r18;
+	add.s64 %rd52, %rd46, %rd20;
+	st.global.u64 [%rd52], %rd51;
+$L_2:
+	ret;
+$L_3:
+	ld.global.s32 %r6, [%rd19];
+	ld.global.u64 %rd32, [%rd22];
+	min.u64 %rd60, %rd32, 64;
+	cvt.u32.u64 %r19, %rd60;
+	shr.s32 %r7, %r6, %r19;
+	add.s64 %rd33, %rd25, %rd17;
+	st.global.s32 [%rd33], %r7;
+	@%p3 bra $E_3_1;
+	bra $L_6;
+$E_3_1:
+	mov.b64 %rd35, %rd30;
+	bra $L_5;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 252;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd27;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 255;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd30;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 261;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd47;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_4:
+	exit;
+}
+
+// kernels_Shifts_fast_nc
+.visible .entry kernels_Shifts_fast_nc(
+	.param .u64 kernels_Shifts_fast_nc_param_0,
+	.param .s64 kernels_Shifts_fast_nc_param_1,
+	.param .u64 kernels_Shifts_fast_nc_param_2,
+	.param .s64 kernels_Shifts_fast_nc_param_3,
+	.param .u64 kernels_Shifts_fast_nc_param_4,
+	.param .s64 kernels_Shifts_fast_nc_param_5,
+	.param .u64 kernels_Shifts_fast_nc_param_6,
+	.param .s64 kernels_Shifts_fast_nc_param_7,
+	.param .u64 kernels_Shifts_fast_nc_param_8,
+	.param .s64 kernels_Shifts_fast_nc_param_9,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<61>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Shifts_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_Shifts_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_Shifts_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_Shifts_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_Shifts_fast_nc_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.s64 %rd11, [kernels_Shifts_fast_nc_param_7];
+	ld.param.u64 %rd12, [kernels_Shifts_fast_nc_param_8];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.s64 %rd13, [kernels_Shifts_fast_nc_param_9];
+	mov.b64 %rd14, 3;
+	mul.lo.s64 %rd15, %rd14, %rd6;
+	mov.b64 %rd16, %rd11;
+	mov.b64 %rd17, 4;
+	mul.lo.s64 %rd18, %rd6, %rd17;
+	add.s64 %rd19, %rd7, %rd18;
+	ld.global.nc.s32 %r4, [%rd19];
+	mov.b64 %rd20, 8;
+	mul.lo.s64 %rd21, %rd6, %rd20;
+	add.s64 %rd22, %rd9, %rd21;
+	ld.global.nc.u64 %rd23, [%rd22];
+	min.u64 %rd55, %rd23, 64;
+	cvt.u32.u64 %r14, %rd55;
+	shl.b32 %r5, %r4, %r14;
+	mul.lo.s64 %rd24, %rd15, %rd17;
+	add.s64 %rd25, %rd10, %rd24;
+	st.global.s32 [%rd25], %r5;
+	mov.b64 %rd26, 1;
+	add.s64 %rd27, %rd15, %rd26;
+	mov.b64 %rd28, %rd27;
+	setp.lt.u64 %p2, %rd28, %rd16;
+	mov.b64 %rd29, 2;
+	add.s64 %rd30, %rd15, %rd29;
+	mov.b64 %rd31, %rd30;
+	setp.lt.u64 %p3, %rd31, %rd16;
+	and.pred %p4, %p2, %p3;
+	@!%p4 bra $L_9;
+$L_10:
+	ld.global.nc.s32 %r12, [%rd19];
+	ld.global.nc.u64 %rd53, [%rd22];
+	min.u64 %rd56, %rd53, 64;
+	cvt.u32.u64 %r15, %rd56;
+	shr.s32 %r13, %r12, %r15;
+	add.s64 %rd54, %rd25, %rd17;
+	st.global.s32 [%rd54], %r13;
+	mov.b64 %rd35, %rd30;
+$L_5:
+	mov.b64 %rd34, %rd35;
+	ld.global.nc.s32 %r8, [%rd19];
+	mov.b32 %r9, %r8;
+	ld.global.nc.u64 %rd36, [%rd22];
+	min.u64 %rd57, %rd36, 64;
+	cvt.u32.u64 %r16, %rd57;
+	shr.u32 %r10, %r9, %r16;
+	mov.b32 %r11, %r10;
+	mul.lo.s64 %rd37, %rd34, %rd17;
+	add.s64 %rd38, %rd10, %rd37;
+	st.global.s32 [%rd38], %r11;
+	mul.lo.s64 %rd39, %rd29, %rd6;
+	mov.b64 %rd40, %rd13;
+	add.s64 %rd41, %rd8, %rd21;
+	ld.global.nc.u64 %rd42, [%rd41];
+	ld.global.nc.u64 %rd43, [%rd22];
+	min.u64 %rd58, %rd43, 64;
+	cvt.u32.u64 %r17, %rd58;
+	shl.b64 %rd44, %rd42, %r17;
+	mul.lo.s64 %rd45, %rd39, %rd20;
+	add.s64 %rd46, %rd12, %rd45;
+	st.global.u64 [%rd46], %rd44;
+	add.s64 %rd47, %rd39, %rd26;
+	mov.b64 %rd48, %rd47;
+	setp.lt.u64 %p5, %rd48, %rd40;
+	@!%p5 bra $L_8;
+$L_7:
+	ld.global.nc.u64 %rd49, [%rd41];
+	ld.global.nc.u64 %rd50, [%rd22];
+	min.u64 %rd59, %rd50, 64;
+	cvt.u32.u64 %r18, %rd59;
+	shr.u64 %rd51, %rd49, %r18;
+	add.s64 %rd52, %rd46, %rd20;
+	st.global.u64 [%rd52], %rd51;
+$L_2:
+	ret;
+$L_3:
+	ld.global.nc.s32 %r6, [%rd19];
+	ld.global.nc.u64 %rd32, [%rd22];
+	min.u64 %rd60, %rd32, 64;
+	cvt.u32.u64 %r19, %rd60;
+	shr.s32 %r7, %r6, %r19;
+	add.s64 %rd33, %rd25, %rd17;
+	st.global.s32 [%rd33], %r7;
+	@%p3 bra $E_3_1;
+	bra $L_6;
+$E_3_1:
+	mov.b64 %rd35, %rd30;
+	bra $L_5;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 252;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd27;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 255;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd30;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 261;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd47;
+	st.global.u64 [%trap+40], %rd13;
+	membar.gl;
+$T_4:
 	exit;
 }
 
@@ -25324,6 +30584,538 @@ $T_8:
 	exit;
 }
 
+// kernels_Compare_fast
+.visible .entry kernels_Compare_fast(
+	.param .u64 kernels_Compare_fast_param_0,
+	.param .s64 kernels_Compare_fast_param_1,
+	.param .u64 kernels_Compare_fast_param_2,
+	.param .s64 kernels_Compare_fast_param_3,
+	.param .u64 kernels_Compare_fast_param_4,
+	.param .s64 kernels_Compare_fast_param_5,
+	.param .u64 kernels_Compare_fast_param_6,
+	.param .s64 kernels_Compare_fast_param_7,
+	.param .u64 kernels_Compare_fast_param_8,
+	.param .s64 kernels_Compare_fast_param_9,
+	.param .u64 kernels_Compare_fast_param_10,
+	.param .s64 kernels_Compare_fast_param_11,
+	.param .u64 kernels_Compare_fast_param_12,
+	.param .s64 kernels_Compare_fast_param_13,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<22>;
+	.reg .b32 %r<28>;
+	.reg .b64 %rd<67>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Compare_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_Compare_fast_param_3];
+	ld.param.s64 %rd8, [kernels_Compare_fast_param_13];
+	mov.b64 %rd9, 12;
+	mul.lo.s64 %rd10, %rd6, %rd9;
+	add.s64 %rd11, %rd10, %rd9;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd8;
+	setp.le.u64 %p2, %rd12, %rd13;
+	mov.b64 %rd14, %rd10;
+	setp.le.u64 %p3, %rd14, %rd12;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd15, %rd6;
+	mov.b64 %rd16, %rd7;
+	setp.lt.u64 %p5, %rd15, %rd16;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_9;
+$L_7:
+	ld.param.u64 %rd17, [kernels_Compare_fast_param_0];
+	cvta.to.global.u64 %rd17, %rd17;
+	ld.param.u64 %rd18, [kernels_Compare_fast_param_2];
+	cvta.to.global.u64 %rd18, %rd18;
+	ld.param.u64 %rd19, [kernels_Compare_fast_param_4];
+	cvta.to.global.u64 %rd19, %rd19;
+	ld.param.u64 %rd20, [kernels_Compare_fast_param_6];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [kernels_Compare_fast_param_8];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [kernels_Compare_fast_param_10];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.u64 %rd23, [kernels_Compare_fast_param_12];
+	cvta.to.global.u64 %rd23, %rd23;
+	add.s64 %rd24, %rd23, %rd10;
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd6, %rd25;
+	add.s64 %rd27, %rd17, %rd26;
+	ld.global.s32 %r4, [%rd27];
+	add.s64 %rd28, %rd18, %rd26;
+	ld.global.s32 %r5, [%rd28];
+	setp.lt.s32 %p7, %r4, %r5;
+	selp.u32 %r16, 1, 0, %p7;
+	st.global.u8 [%rd24], %r16;
+	ld.global.s32 %r6, [%rd27];
+	ld.global.s32 %r7, [%rd28];
+	setp.le.s32 %p8, %r6, %r7;
+	mov.b64 %rd29, 1;
+	add.s64 %rd30, %rd24, %rd29;
+	selp.u32 %r17, 1, 0, %p8;
+	st.global.u8 [%rd30], %r17;
+	ld.global.s32 %r8, [%rd27];
+	ld.global.s32 %r9, [%rd28];
+	setp.eq.s32 %p9, %r8, %r9;
+	mov.b64 %rd31, 2;
+	add.s64 %rd32, %rd24, %rd31;
+	selp.u32 %r18, 1, 0, %p9;
+	st.global.u8 [%rd32], %r18;
+	add.s64 %rd33, %rd19, %rd26;
+	ld.global.u32 %r10, [%rd33];
+	add.s64 %rd34, %rd20, %rd26;
+	ld.global.u32 %r11, [%rd34];
+	setp.lt.u32 %p10, %r10, %r11;
+	mov.b64 %rd35, 3;
+	add.s64 %rd36, %rd24, %rd35;
+	selp.u32 %r19, 1, 0, %p10;
+	st.global.u8 [%rd36], %r19;
+	ld.global.u32 %r12, [%rd33];
+	ld.global.u32 %r13, [%rd34];
+	setp.ge.u32 %p11, %r12, %r13;
+	add.s64 %rd37, %rd24, %rd25;
+	selp.u32 %r20, 1, 0, %p11;
+	st.global.u8 [%rd37], %r20;
+	ld.global.u32 %r14, [%rd33];
+	ld.global.u32 %r15, [%rd34];
+	setp.eq.u32 %p12, %r14, %r15;
+	not.pred %p13, %p12;
+	mov.b64 %rd38, 5;
+	add.s64 %rd39, %rd24, %rd38;
+	selp.u32 %r21, 1, 0, %p13;
+	st.global.u8 [%rd39], %r21;
+	mov.b64 %rd40, 8;
+	mul.lo.s64 %rd41, %rd6, %rd40;
+	add.s64 %rd42, %rd21, %rd41;
+	ld.global.f64 %rd43, [%rd42];
+	add.s64 %rd44, %rd22, %rd41;
+	ld.global.f64 %rd45, [%rd44];
+	setp.lt.f64 %p14, %rd43, %rd45;
+	mov.b64 %rd46, 6;
+	add.s64 %rd47, %rd24, %rd46;
+	selp.u32 %r22, 1, 0, %p14;
+	st.global.u8 [%rd47], %r22;
+	ld.global.f64 %rd48, [%rd42];
+	ld.global.f64 %rd49, [%rd44];
+	setp.le.f64 %p15, %rd48, %rd49;
+	mov.b64 %rd50, 7;
+	add.s64 %rd51, %rd24, %rd50;
+	selp.u32 %r23, 1, 0, %p15;
+	st.global.u8 [%rd51], %r23;
+	ld.global.f64 %rd52, [%rd42];
+	ld.global.f64 %rd53, [%rd44];
+	setp.eq.f64 %p16, %rd52, %rd53;
+	add.s64 %rd54, %rd24, %rd40;
+	selp.u32 %r24, 1, 0, %p16;
+	st.global.u8 [%rd54], %r24;
+	ld.global.f64 %rd55, [%rd42];
+	ld.global.f64 %rd56, [%rd44];
+	setp.eq.f64 %p17, %rd55, %rd56;
+	not.pred %p18, %p17;
+	mov.b64 %rd57, 9;
+	add.s64 %rd58, %rd24, %rd57;
+	selp.u32 %r25, 1, 0, %p18;
+	st.global.u8 [%rd58], %r25;
+	ld.global.f64 %rd59, [%rd42];
+	ld.global.f64 %rd60, [%rd44];
+	setp.gt.f64 %p19, %rd59, %rd60;
+	mov.b64 %rd61, 10;
+	add.s64 %rd62, %rd24, %rd61;
+	selp.u32 %r26, 1, 0, %p19;
+	st.global.u8 [%rd62], %r26;
+	ld.global.f64 %rd63, [%rd42];
+	ld.global.f64 %rd64, [%rd44];
+	setp.ge.f64 %p20, %rd63, %rd64;
+	not.pred %p21, %p20;
+	mov.b64 %rd65, 11;
+	add.s64 %rd66, %rd24, %rd65;
+	selp.u32 %r27, 1, 0, %p21;
+	st.global.u8 [%rd66], %r27;
+$L_2:
+	ret;
+$L_3:
+	@!%p3 bra $L_6;
+$L_5:
+	@%p5 bra $L_10;
+	bra $L_8;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 292;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 292;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd10;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 294;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 294;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_4:
+	exit;
+}
+
+// kernels_Compare_fast_nc
+.visible .entry kernels_Compare_fast_nc(
+	.param .u64 kernels_Compare_fast_nc_param_0,
+	.param .s64 kernels_Compare_fast_nc_param_1,
+	.param .u64 kernels_Compare_fast_nc_param_2,
+	.param .s64 kernels_Compare_fast_nc_param_3,
+	.param .u64 kernels_Compare_fast_nc_param_4,
+	.param .s64 kernels_Compare_fast_nc_param_5,
+	.param .u64 kernels_Compare_fast_nc_param_6,
+	.param .s64 kernels_Compare_fast_nc_param_7,
+	.param .u64 kernels_Compare_fast_nc_param_8,
+	.param .s64 kernels_Compare_fast_nc_param_9,
+	.param .u64 kernels_Compare_fast_nc_param_10,
+	.param .s64 kernels_Compare_fast_nc_param_11,
+	.param .u64 kernels_Compare_fast_nc_param_12,
+	.param .s64 kernels_Compare_fast_nc_param_13,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<22>;
+	.reg .b32 %r<28>;
+	.reg .b64 %rd<67>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Compare_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.s64 %rd7, [kernels_Compare_fast_nc_param_3];
+	ld.param.s64 %rd8, [kernels_Compare_fast_nc_param_13];
+	mov.b64 %rd9, 12;
+	mul.lo.s64 %rd10, %rd6, %rd9;
+	add.s64 %rd11, %rd10, %rd9;
+	mov.b64 %rd12, %rd11;
+	mov.b64 %rd13, %rd8;
+	setp.le.u64 %p2, %rd12, %rd13;
+	mov.b64 %rd14, %rd10;
+	setp.le.u64 %p3, %rd14, %rd12;
+	and.pred %p4, %p2, %p3;
+	mov.b64 %rd15, %rd6;
+	mov.b64 %rd16, %rd7;
+	setp.lt.u64 %p5, %rd15, %rd16;
+	and.pred %p6, %p4, %p5;
+	@!%p6 bra $L_9;
+$L_7:
+	ld.param.u64 %rd17, [kernels_Compare_fast_nc_param_0];
+	cvta.to.global.u64 %rd17, %rd17;
+	ld.param.u64 %rd18, [kernels_Compare_fast_nc_param_2];
+	cvta.to.global.u64 %rd18, %rd18;
+	ld.param.u64 %rd19, [kernels_Compare_fast_nc_param_4];
+	cvta.to.global.u64 %rd19, %rd19;
+	ld.param.u64 %rd20, [kernels_Compare_fast_nc_param_6];
+	cvta.to.global.u64 %rd20, %rd20;
+	ld.param.u64 %rd21, [kernels_Compare_fast_nc_param_8];
+	cvta.to.global.u64 %rd21, %rd21;
+	ld.param.u64 %rd22, [kernels_Compare_fast_nc_param_10];
+	cvta.to.global.u64 %rd22, %rd22;
+	ld.param.u64 %rd23, [kernels_Compare_fast_nc_param_12];
+	cvta.to.global.u64 %rd23, %rd23;
+	add.s64 %rd24, %rd23, %rd10;
+	mov.b64 %rd25, 4;
+	mul.lo.s64 %rd26, %rd6, %rd25;
+	add.s64 %rd27, %rd17, %rd26;
+	ld.global.nc.s32 %r4, [%rd27];
+	add.s64 %rd28, %rd18, %rd26;
+	ld.global.nc.s32 %r5, [%rd28];
+	setp.lt.s32 %p7, %r4, %r5;
+	selp.u32 %r16, 1, 0, %p7;
+	st.global.u8 [%rd24], %r16;
+	ld.global.nc.s32 %r6, [%rd27];
+	ld.global.nc.s32 %r7, [%rd28];
+	setp.le.s32 %p8, %r6, %r7;
+	mov.b64 %rd29, 1;
+	add.s64 %rd30, %rd24, %rd29;
+	selp.u32 %r17, 1, 0, %p8;
+	st.global.u8 [%rd30], %r17;
+	ld.global.nc.s32 %r8, [%rd27];
+	ld.global.nc.s32 %r9, [%rd28];
+	setp.eq.s32 %p9, %r8, %r9;
+	mov.b64 %rd31, 2;
+	add.s64 %rd32, %rd24, %rd31;
+	selp.u32 %r18, 1, 0, %p9;
+	st.global.u8 [%rd32], %r18;
+	add.s64 %rd33, %rd19, %rd26;
+	ld.global.nc.u32 %r10, [%rd33];
+	add.s64 %rd34, %rd20, %rd26;
+	ld.global.nc.u32 %r11, [%rd34];
+	setp.lt.u32 %p10, %r10, %r11;
+	mov.b64 %rd35, 3;
+	add.s64 %rd36, %rd24, %rd35;
+	selp.u32 %r19, 1, 0, %p10;
+	st.global.u8 [%rd36], %r19;
+	ld.global.nc.u32 %r12, [%rd33];
+	ld.global.nc.u32 %r13, [%rd34];
+	setp.ge.u32 %p11, %r12, %r13;
+	add.s64 %rd37, %rd24, %rd25;
+	selp.u32 %r20, 1, 0, %p11;
+	st.global.u8 [%rd37], %r20;
+	ld.global.nc.u32 %r14, [%rd33];
+	ld.global.nc.u32 %r15, [%rd34];
+	setp.eq.u32 %p12, %r14, %r15;
+	not.pred %p13, %p12;
+	mov.b64 %rd38, 5;
+	add.s64 %rd39, %rd24, %rd38;
+	selp.u32 %r21, 1, 0, %p13;
+	st.global.u8 [%rd39], %r21;
+	mov.b64 %rd40, 8;
+	mul.lo.s64 %rd41, %rd6, %rd40;
+	add.s64 %rd42, %rd21, %rd41;
+	ld.global.nc.f64 %rd43, [%rd42];
+	add.s64 %rd44, %rd22, %rd41;
+	ld.global.nc.f64 %rd45, [%rd44];
+	setp.lt.f64 %p14, %rd43, %rd45;
+	mov.b64 %rd46, 6;
+	add.s64 %rd47, %rd24, %rd46;
+	selp.u32 %r22, 1, 0, %p14;
+	st.global.u8 [%rd47], %r22;
+	ld.global.nc.f64 %rd48, [%rd42];
+	ld.global.nc.f64 %rd49, [%rd44];
+	setp.le.f64 %p15, %rd48, %rd49;
+	mov.b64 %rd50, 7;
+	add.s64 %rd51, %rd24, %rd50;
+	selp.u32 %r23, 1, 0, %p15;
+	st.global.u8 [%rd51], %r23;
+	ld.global.nc.f64 %rd52, [%rd42];
+	ld.global.nc.f64 %rd53, [%rd44];
+	setp.eq.f64 %p16, %rd52, %rd53;
+	add.s64 %rd54, %rd24, %rd40;
+	selp.u32 %r24, 1, 0, %p16;
+	st.global.u8 [%rd54], %r24;
+	ld.global.nc.f64 %rd55, [%rd42];
+	ld.global.nc.f64 %rd56, [%rd44];
+	setp.eq.f64 %p17, %rd55, %rd56;
+	not.pred %p18, %p17;
+	mov.b64 %rd57, 9;
+	add.s64 %rd58, %rd24, %rd57;
+	selp.u32 %r25, 1, 0, %p18;
+	st.global.u8 [%rd58], %r25;
+	ld.global.nc.f64 %rd59, [%rd42];
+	ld.global.nc.f64 %rd60, [%rd44];
+	setp.gt.f64 %p19, %rd59, %rd60;
+	mov.b64 %rd61, 10;
+	add.s64 %rd62, %rd24, %rd61;
+	selp.u32 %r26, 1, 0, %p19;
+	st.global.u8 [%rd62], %r26;
+	ld.global.nc.f64 %rd63, [%rd42];
+	ld.global.nc.f64 %rd64, [%rd44];
+	setp.ge.f64 %p20, %rd63, %rd64;
+	not.pred %p21, %p20;
+	mov.b64 %rd65, 11;
+	add.s64 %rd66, %rd24, %rd65;
+	selp.u32 %r27, 1, 0, %p21;
+	st.global.u8 [%rd66], %r27;
+$L_2:
+	ret;
+$L_3:
+	@!%p3 bra $L_6;
+$L_5:
+	@%p5 bra $L_10;
+	bra $L_8;
+$L_9:
+	@%p2 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 292;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd11;
+	st.global.u64 [%trap+40], %rd8;
+	membar.gl;
+$T_1:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 2;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 292;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd10;
+	st.global.u64 [%trap+40], %rd11;
+	membar.gl;
+$T_2:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 294;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd6;
+	st.global.u64 [%trap+40], %rd7;
+	membar.gl;
+$T_3:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 7;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 294;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_4:
+	exit;
+}
+
 // kernels_MinMax
 .visible .entry kernels_MinMax(
 	.param .u64 kernels_MinMax_param_0,
@@ -26438,6 +32230,586 @@ $T_13:
 	exit;
 }
 
+// kernels_MinMax_fast
+.visible .entry kernels_MinMax_fast(
+	.param .u64 kernels_MinMax_fast_param_0,
+	.param .s64 kernels_MinMax_fast_param_1,
+	.param .u64 kernels_MinMax_fast_param_2,
+	.param .s64 kernels_MinMax_fast_param_3,
+	.param .u64 kernels_MinMax_fast_param_4,
+	.param .s64 kernels_MinMax_fast_param_5,
+	.param .u64 kernels_MinMax_fast_param_6,
+	.param .s64 kernels_MinMax_fast_param_7,
+	.param .u64 kernels_MinMax_fast_param_8,
+	.param .s64 kernels_MinMax_fast_param_9,
+	.param .u64 kernels_MinMax_fast_param_10,
+	.param .s64 kernels_MinMax_fast_param_11,
+	.param .u64 kernels_MinMax_fast_param_12,
+	.param .s64 kernels_MinMax_fast_param_13,
+	.param .u64 kernels_MinMax_fast_param_14,
+	.param .s64 kernels_MinMax_fast_param_15,
+	.param .u64 kernels_MinMax_fast_param_16,
+	.param .s64 kernels_MinMax_fast_param_17,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<17>;
+	.reg .b32 %r<15>;
+	.reg .b64 %rd<79>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_MinMax_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_MinMax_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_MinMax_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_MinMax_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_MinMax_fast_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_MinMax_fast_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_MinMax_fast_param_10];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_MinMax_fast_param_12];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [kernels_MinMax_fast_param_13];
+	ld.param.u64 %rd15, [kernels_MinMax_fast_param_14];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.s64 %rd16, [kernels_MinMax_fast_param_15];
+	ld.param.u64 %rd17, [kernels_MinMax_fast_param_16];
+	cvta.to.global.u64 %rd17, %rd17;
+	ld.param.s64 %rd18, [kernels_MinMax_fast_param_17];
+	mov.b64 %rd19, 3;
+	mul.lo.s64 %rd20, %rd19, %rd6;
+	mov.b64 %rd21, %rd14;
+	mov.b64 %rd22, 8;
+	mul.lo.s64 %rd23, %rd6, %rd22;
+	add.s64 %rd24, %rd7, %rd23;
+	ld.global.s64 %rd25, [%rd24];
+	add.s64 %rd26, %rd8, %rd23;
+	ld.global.s64 %rd27, [%rd26];
+	setp.lt.s64 %p2, %rd27, %rd25;
+	selp.b64 %rd28, %rd27, %rd25, %p2;
+	mul.lo.s64 %rd29, %rd20, %rd22;
+	add.s64 %rd30, %rd13, %rd29;
+	st.global.s64 [%rd30], %rd28;
+	mov.b64 %rd31, 1;
+	add.s64 %rd32, %rd20, %rd31;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p3, %rd33, %rd21;
+	mov.b64 %rd34, 2;
+	add.s64 %rd35, %rd20, %rd34;
+	mov.b64 %rd36, %rd35;
+	setp.lt.u64 %p4, %rd36, %rd21;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_11;
+$L_12:
+	ld.global.s64 %rd73, [%rd24];
+	ld.global.s64 %rd74, [%rd26];
+	setp.gt.s64 %p11, %rd74, %rd73;
+	selp.b64 %rd75, %rd74, %rd73, %p11;
+	add.s64 %rd76, %rd30, %rd22;
+	st.global.s64 [%rd76], %rd75;
+	mov.b64 %rd42, %rd35;
+$L_5:
+	mov.b64 %rd41, %rd42;
+	ld.global.s64 %rd43, [%rd24];
+	ld.global.s64 %rd44, [%rd26];
+	setp.lt.s64 %p7, %rd44, %rd43;
+	selp.b64 %rd45, %rd44, %rd43, %p7;
+	mov.b64 %rd46, 7;
+	setp.lt.s64 %p8, %rd46, %rd45;
+	selp.b64 %rd47, %rd46, %rd45, %p8;
+	mul.lo.s64 %rd48, %rd41, %rd22;
+	add.s64 %rd49, %rd13, %rd48;
+	st.global.s64 [%rd49], %rd47;
+	mul.lo.s64 %rd50, %rd34, %rd6;
+	mov.b64 %rd51, %rd16;
+	add.s64 %rd52, %rd9, %rd23;
+	ld.global.f64 %rd53, [%rd52];
+	add.s64 %rd54, %rd10, %rd23;
+	ld.global.f64 %rd55, [%rd54];
+	min.f64 %rd56, %rd53, %rd55;
+	setp.eq.f64 %p12, %rd53, %rd55;
+	or.b64 %rd77, %rd53, %rd55;
+	selp.b64 %rd56, %rd77, %rd56, %p12;
+	setp.nan.f64 %p12, %rd53, %rd55;
+	add.rn.f64 %rd77, %rd53, %rd55;
+	selp.b64 %rd56, %rd77, %rd56, %p12;
+	mul.lo.s64 %rd57, %rd50, %rd22;
+	add.s64 %rd58, %rd15, %rd57;
+	st.global.f64 [%rd58], %rd56;
+	add.s64 %rd59, %rd50, %rd31;
+	mov.b64 %rd60, %rd59;
+	setp.lt.u64 %p9, %rd60, %rd51;
+	@!%p9 bra $L_8;
+$L_7:
+	ld.global.f64 %rd61, [%rd52];
+	ld.global.f64 %rd62, [%rd54];
+	max.f64 %rd63, %rd61, %rd62;
+	setp.eq.f64 %p13, %rd61, %rd62;
+	and.b64 %rd78, %rd61, %rd62;
+	selp.b64 %rd63, %rd78, %rd63, %p13;
+	setp.nan.f64 %p13, %rd61, %rd62;
+	add.rn.f64 %rd78, %rd61, %rd62;
+	selp.b64 %rd63, %rd78, %rd63, %p13;
+	add.s64 %rd64, %rd58, %rd22;
+	st.global.f64 [%rd64], %rd63;
+	mov.b64 %rd65, %rd18;
+	mov.b64 %rd66, 4;
+	mul.lo.s64 %rd67, %rd6, %rd66;
+	add.s64 %rd68, %rd11, %rd67;
+	ld.global.f32 %r4, [%rd68];
+	add.s64 %rd69, %rd12, %rd67;
+	ld.global.f32 %r5, [%rd69];
+	min.f32 %r6, %r4, %r5;
+	setp.eq.f32 %p14, %r4, %r5;
+	or.b32 %r12, %r4, %r5;
+	selp.b32 %r6, %r12, %r6, %p14;
+	setp.nan.f32 %p14, %r4, %r5;
+	add.rn.f32 %r12, %r4, %r5;
+	selp.b32 %r6, %r12, %r6, %p14;
+	mul.lo.s64 %rd70, %rd50, %rd66;
+	add.s64 %rd71, %rd17, %rd70;
+	st.global.f32 [%rd71], %r6;
+	setp.lt.u64 %p10, %rd60, %rd65;
+	@!%p10 bra $L_10;
+$L_9:
+	ld.global.f32 %r7, [%rd68];
+	ld.global.f32 %r8, [%rd69];
+	max.f32 %r9, %r7, %r8;
+	setp.eq.f32 %p15, %r7, %r8;
+	and.b32 %r13, %r7, %r8;
+	selp.b32 %r9, %r13, %r9, %p15;
+	setp.nan.f32 %p15, %r7, %r8;
+	add.rn.f32 %r13, %r7, %r8;
+	selp.b32 %r9, %r13, %r9, %p15;
+	mov.b32 %r10, 0f3F000000;
+	max.f32 %r11, %r9, %r10;
+	setp.eq.f32 %p16, %r9, %r10;
+	and.b32 %r14, %r9, %r10;
+	selp.b32 %r11, %r14, %r11, %p16;
+	setp.nan.f32 %p16, %r9, %r10;
+	add.rn.f32 %r14, %r9, %r10;
+	selp.b32 %r11, %r14, %r11, %p16;
+	add.s64 %rd72, %rd71, %rd66;
+	st.global.f32 [%rd72], %r11;
+$L_2:
+	ret;
+$L_3:
+	ld.global.s64 %rd37, [%rd24];
+	ld.global.s64 %rd38, [%rd26];
+	setp.gt.s64 %p6, %rd38, %rd37;
+	selp.b64 %rd39, %rd38, %rd37, %p6;
+	add.s64 %rd40, %rd30, %rd22;
+	st.global.s64 [%rd40], %rd39;
+	@%p4 bra $E_3_1;
+	bra $L_6;
+$E_3_1:
+	mov.b64 %rd42, %rd35;
+	bra $L_5;
+$L_11:
+	@%p3 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 334;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 337;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 343;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd59;
+	st.global.u64 [%trap+40], %rd16;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 349;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd59;
+	st.global.u64 [%trap+40], %rd18;
+	membar.gl;
+$T_5:
+	exit;
+}
+
+// kernels_MinMax_fast_nc
+.visible .entry kernels_MinMax_fast_nc(
+	.param .u64 kernels_MinMax_fast_nc_param_0,
+	.param .s64 kernels_MinMax_fast_nc_param_1,
+	.param .u64 kernels_MinMax_fast_nc_param_2,
+	.param .s64 kernels_MinMax_fast_nc_param_3,
+	.param .u64 kernels_MinMax_fast_nc_param_4,
+	.param .s64 kernels_MinMax_fast_nc_param_5,
+	.param .u64 kernels_MinMax_fast_nc_param_6,
+	.param .s64 kernels_MinMax_fast_nc_param_7,
+	.param .u64 kernels_MinMax_fast_nc_param_8,
+	.param .s64 kernels_MinMax_fast_nc_param_9,
+	.param .u64 kernels_MinMax_fast_nc_param_10,
+	.param .s64 kernels_MinMax_fast_nc_param_11,
+	.param .u64 kernels_MinMax_fast_nc_param_12,
+	.param .s64 kernels_MinMax_fast_nc_param_13,
+	.param .u64 kernels_MinMax_fast_nc_param_14,
+	.param .s64 kernels_MinMax_fast_nc_param_15,
+	.param .u64 kernels_MinMax_fast_nc_param_16,
+	.param .s64 kernels_MinMax_fast_nc_param_17,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<17>;
+	.reg .b32 %r<15>;
+	.reg .b64 %rd<79>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_MinMax_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_MinMax_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_MinMax_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_MinMax_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.u64 %rd10, [kernels_MinMax_fast_nc_param_6];
+	cvta.to.global.u64 %rd10, %rd10;
+	ld.param.u64 %rd11, [kernels_MinMax_fast_nc_param_8];
+	cvta.to.global.u64 %rd11, %rd11;
+	ld.param.u64 %rd12, [kernels_MinMax_fast_nc_param_10];
+	cvta.to.global.u64 %rd12, %rd12;
+	ld.param.u64 %rd13, [kernels_MinMax_fast_nc_param_12];
+	cvta.to.global.u64 %rd13, %rd13;
+	ld.param.s64 %rd14, [kernels_MinMax_fast_nc_param_13];
+	ld.param.u64 %rd15, [kernels_MinMax_fast_nc_param_14];
+	cvta.to.global.u64 %rd15, %rd15;
+	ld.param.s64 %rd16, [kernels_MinMax_fast_nc_param_15];
+	ld.param.u64 %rd17, [kernels_MinMax_fast_nc_param_16];
+	cvta.to.global.u64 %rd17, %rd17;
+	ld.param.s64 %rd18, [kernels_MinMax_fast_nc_param_17];
+	mov.b64 %rd19, 3;
+	mul.lo.s64 %rd20, %rd19, %rd6;
+	mov.b64 %rd21, %rd14;
+	mov.b64 %rd22, 8;
+	mul.lo.s64 %rd23, %rd6, %rd22;
+	add.s64 %rd24, %rd7, %rd23;
+	ld.global.nc.s64 %rd25, [%rd24];
+	add.s64 %rd26, %rd8, %rd23;
+	ld.global.nc.s64 %rd27, [%rd26];
+	setp.lt.s64 %p2, %rd27, %rd25;
+	selp.b64 %rd28, %rd27, %rd25, %p2;
+	mul.lo.s64 %rd29, %rd20, %rd22;
+	add.s64 %rd30, %rd13, %rd29;
+	st.global.s64 [%rd30], %rd28;
+	mov.b64 %rd31, 1;
+	add.s64 %rd32, %rd20, %rd31;
+	mov.b64 %rd33, %rd32;
+	setp.lt.u64 %p3, %rd33, %rd21;
+	mov.b64 %rd34, 2;
+	add.s64 %rd35, %rd20, %rd34;
+	mov.b64 %rd36, %rd35;
+	setp.lt.u64 %p4, %rd36, %rd21;
+	and.pred %p5, %p3, %p4;
+	@!%p5 bra $L_11;
+$L_12:
+	ld.global.nc.s64 %rd73, [%rd24];
+	ld.global.nc.s64 %rd74, [%rd26];
+	setp.gt.s64 %p11, %rd74, %rd73;
+	selp.b64 %rd75, %rd74, %rd73, %p11;
+	add.s64 %rd76, %rd30, %rd22;
+	st.global.s64 [%rd76], %rd75;
+	mov.b64 %rd42, %rd35;
+$L_5:
+	mov.b64 %rd41, %rd42;
+	ld.global.nc.s64 %rd43, [%rd24];
+	ld.global.nc.s64 %rd44, [%rd26];
+	setp.lt.s64 %p7, %rd44, %rd43;
+	selp.b64 %rd45, %rd44, %rd43, %p7;
+	mov.b64 %rd46, 7;
+	setp.lt.s64 %p8, %rd46, %rd45;
+	selp.b64 %rd47, %rd46, %rd45, %p8;
+	mul.lo.s64 %rd48, %rd41, %rd22;
+	add.s64 %rd49, %rd13, %rd48;
+	st.global.s64 [%rd49], %rd47;
+	mul.lo.s64 %rd50, %rd34, %rd6;
+	mov.b64 %rd51, %rd16;
+	add.s64 %rd52, %rd9, %rd23;
+	ld.global.nc.f64 %rd53, [%rd52];
+	add.s64 %rd54, %rd10, %rd23;
+	ld.global.nc.f64 %rd55, [%rd54];
+	min.f64 %rd56, %rd53, %rd55;
+	setp.eq.f64 %p12, %rd53, %rd55;
+	or.b64 %rd77, %rd53, %rd55;
+	selp.b64 %rd56, %rd77, %rd56, %p12;
+	setp.nan.f64 %p12, %rd53, %rd55;
+	add.rn.f64 %rd77, %rd53, %rd55;
+	selp.b64 %rd56, %rd77, %rd56, %p12;
+	mul.lo.s64 %rd57, %rd50, %rd22;
+	add.s64 %rd58, %rd15, %rd57;
+	st.global.f64 [%rd58], %rd56;
+	add.s64 %rd59, %rd50, %rd31;
+	mov.b64 %rd60, %rd59;
+	setp.lt.u64 %p9, %rd60, %rd51;
+	@!%p9 bra $L_8;
+$L_7:
+	ld.global.nc.f64 %rd61, [%rd52];
+	ld.global.nc.f64 %rd62, [%rd54];
+	max.f64 %rd63, %rd61, %rd62;
+	setp.eq.f64 %p13, %rd61, %rd62;
+	and.b64 %rd78, %rd61, %rd62;
+	selp.b64 %rd63, %rd78, %rd63, %p13;
+	setp.nan.f64 %p13, %rd61, %rd62;
+	add.rn.f64 %rd78, %rd61, %rd62;
+	selp.b64 %rd63, %rd78, %rd63, %p13;
+	add.s64 %rd64, %rd58, %rd22;
+	st.global.f64 [%rd64], %rd63;
+	mov.b64 %rd65, %rd18;
+	mov.b64 %rd66, 4;
+	mul.lo.s64 %rd67, %rd6, %rd66;
+	add.s64 %rd68, %rd11, %rd67;
+	ld.global.nc.f32 %r4, [%rd68];
+	add.s64 %rd69, %rd12, %rd67;
+	ld.global.nc.f32 %r5, [%rd69];
+	min.f32 %r6, %r4, %r5;
+	setp.eq.f32 %p14, %r4, %r5;
+	or.b32 %r12, %r4, %r5;
+	selp.b32 %r6, %r12, %r6, %p14;
+	setp.nan.f32 %p14, %r4, %r5;
+	add.rn.f32 %r12, %r4, %r5;
+	selp.b32 %r6, %r12, %r6, %p14;
+	mul.lo.s64 %rd70, %rd50, %rd66;
+	add.s64 %rd71, %rd17, %rd70;
+	st.global.f32 [%rd71], %r6;
+	setp.lt.u64 %p10, %rd60, %rd65;
+	@!%p10 bra $L_10;
+$L_9:
+	ld.global.nc.f32 %r7, [%rd68];
+	ld.global.nc.f32 %r8, [%rd69];
+	max.f32 %r9, %r7, %r8;
+	setp.eq.f32 %p15, %r7, %r8;
+	and.b32 %r13, %r7, %r8;
+	selp.b32 %r9, %r13, %r9, %p15;
+	setp.nan.f32 %p15, %r7, %r8;
+	add.rn.f32 %r13, %r7, %r8;
+	selp.b32 %r9, %r13, %r9, %p15;
+	mov.b32 %r10, 0f3F000000;
+	max.f32 %r11, %r9, %r10;
+	setp.eq.f32 %p16, %r9, %r10;
+	and.b32 %r14, %r9, %r10;
+	selp.b32 %r11, %r14, %r11, %p16;
+	setp.nan.f32 %p16, %r9, %r10;
+	add.rn.f32 %r14, %r9, %r10;
+	selp.b32 %r11, %r14, %r11, %p16;
+	add.s64 %rd72, %rd71, %rd66;
+	st.global.f32 [%rd72], %r11;
+$L_2:
+	ret;
+$L_3:
+	ld.global.nc.s64 %rd37, [%rd24];
+	ld.global.nc.s64 %rd38, [%rd26];
+	setp.gt.s64 %p6, %rd38, %rd37;
+	selp.b64 %rd39, %rd38, %rd37, %p6;
+	add.s64 %rd40, %rd30, %rd22;
+	st.global.s64 [%rd40], %rd39;
+	@%p4 bra $E_3_1;
+	bra $L_6;
+$E_3_1:
+	mov.b64 %rd42, %rd35;
+	bra $L_5;
+$L_11:
+	@%p3 bra $L_3;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 334;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd32;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_2:
+	exit;
+$L_6:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_3;
+	mov.u32 %tr1, 337;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd35;
+	st.global.u64 [%trap+40], %rd14;
+	membar.gl;
+$T_3:
+	exit;
+$L_8:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_4;
+	mov.u32 %tr1, 343;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd59;
+	st.global.u64 [%trap+40], %rd16;
+	membar.gl;
+$T_4:
+	exit;
+$L_10:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_5;
+	mov.u32 %tr1, 349;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd59;
+	st.global.u64 [%trap+40], %rd18;
+	membar.gl;
+$T_5:
+	exit;
+}
+
 // kernels_Unsigned64
 .visible .entry kernels_Unsigned64(
 	.param .u64 kernels_Unsigned64_param_0,
@@ -26843,6 +33215,266 @@ $L_11:
 	st.global.u64 [%trap+40], %rd11;
 	membar.gl;
 $T_4:
+	exit;
+}
+
+// kernels_Unsigned64_fast
+.visible .entry kernels_Unsigned64_fast(
+	.param .u64 kernels_Unsigned64_fast_param_0,
+	.param .s64 kernels_Unsigned64_fast_param_1,
+	.param .u64 kernels_Unsigned64_fast_param_2,
+	.param .s64 kernels_Unsigned64_fast_param_3,
+	.param .u64 kernels_Unsigned64_fast_param_4,
+	.param .s64 kernels_Unsigned64_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<40>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Unsigned64_fast_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_Unsigned64_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_Unsigned64_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_Unsigned64_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [kernels_Unsigned64_fast_param_5];
+	mov.b64 %rd11, 3;
+	mul.lo.s64 %rd12, %rd11, %rd6;
+	mov.b64 %rd13, %rd10;
+	mov.b64 %rd14, 8;
+	mul.lo.s64 %rd15, %rd6, %rd14;
+	add.s64 %rd16, %rd7, %rd15;
+	ld.global.u64 %rd17, [%rd16];
+	add.s64 %rd18, %rd8, %rd15;
+	ld.global.u64 %rd19, [%rd18];
+	mul.lo.u64 %rd20, %rd17, %rd19;
+	mov.b64 %rd21, -7046029254386353131;
+	add.u64 %rd22, %rd20, %rd21;
+	mul.lo.s64 %rd23, %rd12, %rd14;
+	add.s64 %rd24, %rd9, %rd23;
+	st.global.u64 [%rd24], %rd22;
+	mov.b64 %rd25, 1;
+	add.s64 %rd26, %rd12, %rd25;
+	mov.b64 %rd27, %rd26;
+	setp.lt.u64 %p2, %rd27, %rd13;
+	@!%p2 bra $L_5;
+$L_4:
+	ld.global.u64 %rd31, [%rd16];
+	ld.global.u64 %rd32, [%rd18];
+	sub.u64 %rd33, %rd31, %rd32;
+	add.s64 %rd34, %rd24, %rd14;
+	st.global.u64 [%rd34], %rd33;
+	ld.global.u64 %rd35, [%rd16];
+	ld.global.u64 %rd36, [%rd18];
+	setp.gt.u64 %p4, %rd35, %rd36;
+	@!%p4 bra $L_2;
+$L_3:
+	mov.b64 %rd28, 2;
+	add.s64 %rd29, %rd12, %rd28;
+	mov.b64 %rd30, %rd29;
+	setp.lt.u64 %p3, %rd30, %rd13;
+	@!%p3 bra $L_7;
+$L_6:
+	mov.b64 %rd37, 16;
+	add.s64 %rd38, %rd24, %rd37;
+	mov.b64 %rd39, 1;
+	st.global.u64 [%rd38], %rd39;
+$L_2:
+	ret;
+$L_5:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 355;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd26;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_1:
+	exit;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 358;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd29;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_2:
+	exit;
+}
+
+// kernels_Unsigned64_fast_nc
+.visible .entry kernels_Unsigned64_fast_nc(
+	.param .u64 kernels_Unsigned64_fast_nc_param_0,
+	.param .s64 kernels_Unsigned64_fast_nc_param_1,
+	.param .u64 kernels_Unsigned64_fast_nc_param_2,
+	.param .s64 kernels_Unsigned64_fast_nc_param_3,
+	.param .u64 kernels_Unsigned64_fast_nc_param_4,
+	.param .s64 kernels_Unsigned64_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<40>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_Unsigned64_fast_nc_param_1];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_Unsigned64_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_Unsigned64_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_Unsigned64_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	ld.param.s64 %rd10, [kernels_Unsigned64_fast_nc_param_5];
+	mov.b64 %rd11, 3;
+	mul.lo.s64 %rd12, %rd11, %rd6;
+	mov.b64 %rd13, %rd10;
+	mov.b64 %rd14, 8;
+	mul.lo.s64 %rd15, %rd6, %rd14;
+	add.s64 %rd16, %rd7, %rd15;
+	ld.global.nc.u64 %rd17, [%rd16];
+	add.s64 %rd18, %rd8, %rd15;
+	ld.global.nc.u64 %rd19, [%rd18];
+	mul.lo.u64 %rd20, %rd17, %rd19;
+	mov.b64 %rd21, -7046029254386353131;
+	add.u64 %rd22, %rd20, %rd21;
+	mul.lo.s64 %rd23, %rd12, %rd14;
+	add.s64 %rd24, %rd9, %rd23;
+	st.global.u64 [%rd24], %rd22;
+	mov.b64 %rd25, 1;
+	add.s64 %rd26, %rd12, %rd25;
+	mov.b64 %rd27, %rd26;
+	setp.lt.u64 %p2, %rd27, %rd13;
+	@!%p2 bra $L_5;
+$L_4:
+	ld.global.nc.u64 %rd31, [%rd16];
+	ld.global.nc.u64 %rd32, [%rd18];
+	sub.u64 %rd33, %rd31, %rd32;
+	add.s64 %rd34, %rd24, %rd14;
+	st.global.u64 [%rd34], %rd33;
+	ld.global.nc.u64 %rd35, [%rd16];
+	ld.global.nc.u64 %rd36, [%rd18];
+	setp.gt.u64 %p4, %rd35, %rd36;
+	@!%p4 bra $L_2;
+$L_3:
+	mov.b64 %rd28, 2;
+	add.s64 %rd29, %rd12, %rd28;
+	mov.b64 %rd30, %rd29;
+	setp.lt.u64 %p3, %rd30, %rd13;
+	@!%p3 bra $L_7;
+$L_6:
+	mov.b64 %rd37, 16;
+	add.s64 %rd38, %rd24, %rd37;
+	mov.b64 %rd39, 1;
+	st.global.u64 [%rd38], %rd39;
+$L_2:
+	ret;
+$L_5:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 355;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd26;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_1:
+	exit;
+$L_7:
+	atom.global.cas.b32 %tr0, [%trap], 0, 1;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_2;
+	mov.u32 %tr1, 358;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	st.global.u64 [%trap+32], %rd29;
+	st.global.u64 [%trap+40], %rd10;
+	membar.gl;
+$T_2:
 	exit;
 }
 
@@ -44216,6 +50848,170 @@ $T_3:
 	exit;
 }
 
+// kernels_TrapDivide_fast
+.visible .entry kernels_TrapDivide_fast(
+	.param .u64 kernels_TrapDivide_fast_param_0,
+	.param .s64 kernels_TrapDivide_fast_param_1,
+	.param .u64 kernels_TrapDivide_fast_param_2,
+	.param .s64 kernels_TrapDivide_fast_param_3,
+	.param .u64 kernels_TrapDivide_fast_param_4,
+	.param .s64 kernels_TrapDivide_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<13>;
+	.reg .b64 %rd<15>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_TrapDivide_fast_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_TrapDivide_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_TrapDivide_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_TrapDivide_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 4;
+	mul.lo.s64 %rd11, %rd6, %rd10;
+	add.s64 %rd12, %rd8, %rd11;
+	ld.global.s32 %r4, [%rd12];
+	mov.b32 %r5, 0;
+	setp.ne.s32 %p2, %r4, %r5;
+	@!%p2 bra $L_4;
+$L_3:
+	add.s64 %rd13, %rd7, %rd11;
+	ld.global.s32 %r6, [%rd13];
+	mov.b32 %r7, 4294967295;
+	setp.eq.s32 %p3, %r4, %r7;
+	mov.b32 %r8, 1;
+	selp.b32 %r9, %r8, %r4, %p3;
+	div.s32 %r10, %r6, %r9;
+	neg.s32 %r11, %r6;
+	selp.b32 %r12, %r11, %r10, %p3;
+	add.s64 %rd14, %rd9, %rd11;
+	st.global.s32 [%rd14], %r12;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 473;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// kernels_TrapDivide_fast_nc
+.visible .entry kernels_TrapDivide_fast_nc(
+	.param .u64 kernels_TrapDivide_fast_nc_param_0,
+	.param .s64 kernels_TrapDivide_fast_nc_param_1,
+	.param .u64 kernels_TrapDivide_fast_nc_param_2,
+	.param .s64 kernels_TrapDivide_fast_nc_param_3,
+	.param .u64 kernels_TrapDivide_fast_nc_param_4,
+	.param .s64 kernels_TrapDivide_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<13>;
+	.reg .b64 %rd<15>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_TrapDivide_fast_nc_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_TrapDivide_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_TrapDivide_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_TrapDivide_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 4;
+	mul.lo.s64 %rd11, %rd6, %rd10;
+	add.s64 %rd12, %rd8, %rd11;
+	ld.global.nc.s32 %r4, [%rd12];
+	mov.b32 %r5, 0;
+	setp.ne.s32 %p2, %r4, %r5;
+	@!%p2 bra $L_4;
+$L_3:
+	add.s64 %rd13, %rd7, %rd11;
+	ld.global.nc.s32 %r6, [%rd13];
+	mov.b32 %r7, 4294967295;
+	setp.eq.s32 %p3, %r4, %r7;
+	mov.b32 %r8, 1;
+	selp.b32 %r9, %r8, %r4, %p3;
+	div.s32 %r10, %r6, %r9;
+	neg.s32 %r11, %r6;
+	selp.b32 %r12, %r11, %r10, %p3;
+	add.s64 %rd14, %rd9, %rd11;
+	st.global.s32 [%rd14], %r12;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 3;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 473;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_1:
+	exit;
+}
+
 // kernels_TrapPanic
 .visible .entry kernels_TrapPanic(
 	.param .u64 kernels_TrapPanic_param_0,
@@ -44845,6 +51641,168 @@ $L_8:
 	st.global.u32 [%trap+28], %tr1;
 	membar.gl;
 $T_3:
+	exit;
+}
+
+// kernels_TrapShift_fast
+.visible .entry kernels_TrapShift_fast(
+	.param .u64 kernels_TrapShift_fast_param_0,
+	.param .s64 kernels_TrapShift_fast_param_1,
+	.param .u64 kernels_TrapShift_fast_param_2,
+	.param .s64 kernels_TrapShift_fast_param_3,
+	.param .u64 kernels_TrapShift_fast_param_4,
+	.param .s64 kernels_TrapShift_fast_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<21>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_TrapShift_fast_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_TrapShift_fast_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_TrapShift_fast_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_TrapShift_fast_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 8;
+	mul.lo.s64 %rd11, %rd6, %rd10;
+	add.s64 %rd12, %rd8, %rd11;
+	ld.global.s64 %rd13, [%rd12];
+	mov.b64 %rd14, 0;
+	setp.ge.s64 %p2, %rd13, %rd14;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd6, %rd15;
+	add.s64 %rd17, %rd7, %rd16;
+	ld.global.s32 %r4, [%rd17];
+	mov.b64 %rd18, %rd13;
+	min.u64 %rd20, %rd18, 64;
+	cvt.u32.u64 %r6, %rd20;
+	shl.b32 %r5, %r4, %r6;
+	add.s64 %rd19, %rd9, %rd16;
+	st.global.s32 [%rd19], %r5;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 4;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 483;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_1:
+	exit;
+}
+
+// kernels_TrapShift_fast_nc
+.visible .entry kernels_TrapShift_fast_nc(
+	.param .u64 kernels_TrapShift_fast_nc_param_0,
+	.param .s64 kernels_TrapShift_fast_nc_param_1,
+	.param .u64 kernels_TrapShift_fast_nc_param_2,
+	.param .s64 kernels_TrapShift_fast_nc_param_3,
+	.param .u64 kernels_TrapShift_fast_nc_param_4,
+	.param .s64 kernels_TrapShift_fast_nc_param_5,
+	.param .u64 __gpukvet_trap
+)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<7>;
+	.reg .b64 %rd<21>;
+	.reg .b64 %trap;
+	.reg .b32 %tr<3>;
+	.reg .pred %tp;
+	ld.param.u64 %trap, [__gpukvet_trap];
+	cvta.to.global.u64 %trap, %trap;
+$L_0:
+	ld.param.s64 %rd1, [kernels_TrapShift_fast_nc_param_5];
+	mov.u32 %r1, %ctaid.x;
+	cvt.u64.u32 %rd2, %r1;
+	mov.u32 %r2, %ntid.x;
+	cvt.u64.u32 %rd3, %r2;
+	mul.wide.u32 %rd4, %r1, %r2;
+	mov.u32 %r3, %tid.x;
+	cvt.u64.u32 %rd5, %r3;
+	add.s64 %rd6, %rd4, %rd5;
+	setp.lt.s64 %p1, %rd6, %rd1;
+	@!%p1 bra $L_2;
+$L_1:
+	ld.param.u64 %rd7, [kernels_TrapShift_fast_nc_param_0];
+	cvta.to.global.u64 %rd7, %rd7;
+	ld.param.u64 %rd8, [kernels_TrapShift_fast_nc_param_2];
+	cvta.to.global.u64 %rd8, %rd8;
+	ld.param.u64 %rd9, [kernels_TrapShift_fast_nc_param_4];
+	cvta.to.global.u64 %rd9, %rd9;
+	mov.b64 %rd10, 8;
+	mul.lo.s64 %rd11, %rd6, %rd10;
+	add.s64 %rd12, %rd8, %rd11;
+	ld.global.nc.s64 %rd13, [%rd12];
+	mov.b64 %rd14, 0;
+	setp.ge.s64 %p2, %rd13, %rd14;
+	@!%p2 bra $L_4;
+$L_3:
+	mov.b64 %rd15, 4;
+	mul.lo.s64 %rd16, %rd6, %rd15;
+	add.s64 %rd17, %rd7, %rd16;
+	ld.global.nc.s32 %r4, [%rd17];
+	mov.b64 %rd18, %rd13;
+	min.u64 %rd20, %rd18, 64;
+	cvt.u32.u64 %r6, %rd20;
+	shl.b32 %r5, %r4, %r6;
+	add.s64 %rd19, %rd9, %rd16;
+	st.global.s32 [%rd19], %r5;
+$L_2:
+	ret;
+$L_4:
+	atom.global.cas.b32 %tr0, [%trap], 0, 4;
+	setp.ne.u32 %tp, %tr0, 0;
+	@%tp bra $T_1;
+	mov.u32 %tr1, 483;
+	st.global.u32 [%trap+4], %tr1;
+	mov.u32 %tr1, %ctaid.x;
+	st.global.u32 [%trap+8], %tr1;
+	mov.u32 %tr1, %ctaid.y;
+	st.global.u32 [%trap+12], %tr1;
+	mov.u32 %tr1, %ctaid.z;
+	st.global.u32 [%trap+16], %tr1;
+	mov.u32 %tr1, %tid.x;
+	st.global.u32 [%trap+20], %tr1;
+	mov.u32 %tr1, %tid.y;
+	st.global.u32 [%trap+24], %tr1;
+	mov.u32 %tr1, %tid.z;
+	st.global.u32 [%trap+28], %tr1;
+	membar.gl;
+$T_1:
 	exit;
 }
 
@@ -61311,7 +68269,7 @@ func gpukvetCPUAtomicAddAll(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:61314:1*/
+	/*line gpukvet_gen.go:68272:1*/
 	return thread, block
 }
 
@@ -61352,7 +68310,7 @@ func gpukvetCPUAtomicCAS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61355:1*/
+	/*line gpukvet_gen.go:68313:1*/
 	return thread, block
 }
 
@@ -61393,7 +68351,7 @@ func gpukvetCPUAtomicExchangeAll(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:61396:1*/
+	/*line gpukvet_gen.go:68354:1*/
 	return thread, block
 }
 
@@ -61441,7 +68399,7 @@ func gpukvetCPUAtomicMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:61444:1*/
+	/*line gpukvet_gen.go:68402:1*/
 	return thread, block
 }
 
@@ -61493,7 +68451,7 @@ func gpukvetCPUAtomicPerThread(gpukvetArgs []any) (thread, block func(gpu.Thread
 		}
 	}
 
-	/*line gpukvet_gen.go:61496:1*/
+	/*line gpukvet_gen.go:68454:1*/
 	return thread, block
 }
 
@@ -61536,7 +68494,7 @@ func gpukvetCPUBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61539:1*/
+	/*line gpukvet_gen.go:68497:1*/
 	return thread, block
 }
 
@@ -61713,7 +68671,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61716:1*/
+	/*line gpukvet_gen.go:68674:1*/
 	return thread, block
 }
 
@@ -61747,7 +68705,7 @@ func gpukvetCPUBoolParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61750:1*/
+	/*line gpukvet_gen.go:68708:1*/
 	return thread, block
 }
 
@@ -61788,7 +68746,7 @@ func gpukvetCPUCollatz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61791:1*/
+	/*line gpukvet_gen.go:68749:1*/
 	return thread, block
 }
 
@@ -61844,7 +68802,7 @@ func gpukvetCPUCompare(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61847:1*/
+	/*line gpukvet_gen.go:68805:1*/
 	return thread, block
 }
 
@@ -61881,7 +68839,7 @@ func gpukvetCPUDeviceCalls(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61884:1*/
+	/*line gpukvet_gen.go:68842:1*/
 	return thread, block
 }
 
@@ -61930,7 +68888,7 @@ func gpukvetCPUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61933:1*/
+	/*line gpukvet_gen.go:68891:1*/
 	return thread, block
 }
 
@@ -61971,7 +68929,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:61974:1*/
+	/*line gpukvet_gen.go:68932:1*/
 	return thread, block
 }
 
@@ -62014,7 +68972,7 @@ func gpukvetCPUFMA(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62017:1*/
+	/*line gpukvet_gen.go:68975:1*/
 	return thread, block
 }
 
@@ -62063,7 +69021,7 @@ func gpukvetCPUFMAExact(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62066:1*/
+	/*line gpukvet_gen.go:69024:1*/
 	return thread, block
 }
 
@@ -62132,7 +69090,7 @@ func gpukvetCPUFallthroughLoops(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:62135:1*/
+	/*line gpukvet_gen.go:69093:1*/
 	return thread, block
 }
 
@@ -62170,7 +69128,7 @@ func gpukvetCPUFloat32Chain(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:62173:1*/
+	/*line gpukvet_gen.go:69131:1*/
 	return thread, block
 }
 
@@ -62215,7 +69173,7 @@ func gpukvetCPUFloatBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62218:1*/
+	/*line gpukvet_gen.go:69176:1*/
 	return thread, block
 }
 
@@ -62264,7 +69222,7 @@ func gpukvetCPUFloatSpecial(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:62267:1*/
+	/*line gpukvet_gen.go:69225:1*/
 	return thread, block
 }
 
@@ -62309,7 +69267,7 @@ func gpukvetCPUFloatToInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62312:1*/
+	/*line gpukvet_gen.go:69270:1*/
 	return thread, block
 }
 
@@ -62345,7 +69303,7 @@ func gpukvetCPUFused(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62348:1*/
+	/*line gpukvet_gen.go:69306:1*/
 	return thread, block
 }
 
@@ -62377,7 +69335,7 @@ func gpukvetCPUGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62380:1*/
+	/*line gpukvet_gen.go:69338:1*/
 	return thread, block
 }
 
@@ -62422,7 +69380,7 @@ func gpukvetCPUIndexes(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62425:1*/
+	/*line gpukvet_gen.go:69383:1*/
 	return thread, block
 }
 
@@ -62467,7 +69425,7 @@ func gpukvetCPUIntToFloat(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62470:1*/
+	/*line gpukvet_gen.go:69428:1*/
 	return thread, block
 }
 
@@ -62518,7 +69476,7 @@ func gpukvetCPUIntWrap(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62521:1*/
+	/*line gpukvet_gen.go:69479:1*/
 	return thread, block
 }
 
@@ -62571,7 +69529,7 @@ func gpukvetCPULabeled2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62574:1*/
+	/*line gpukvet_gen.go:69532:1*/
 	return thread, block
 }
 
@@ -62635,7 +69593,7 @@ func gpukvetCPULabeled3(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62638:1*/
+	/*line gpukvet_gen.go:69596:1*/
 	return thread, block
 }
 
@@ -62675,7 +69633,7 @@ func gpukvetCPULocalArray(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62678:1*/
+	/*line gpukvet_gen.go:69636:1*/
 	return thread, block
 }
 
@@ -62730,7 +69688,7 @@ func gpukvetCPULoops(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62733:1*/
+	/*line gpukvet_gen.go:69691:1*/
 	return thread, block
 }
 
@@ -62814,7 +69772,7 @@ func gpukvetCPUManyParams(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62817:1*/
+	/*line gpukvet_gen.go:69775:1*/
 	return thread, block
 }
 
@@ -62863,7 +69821,7 @@ func gpukvetCPUMath32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62866:1*/
+	/*line gpukvet_gen.go:69824:1*/
 	return thread, block
 }
 
@@ -62916,7 +69874,7 @@ func gpukvetCPUMath64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:62919:1*/
+	/*line gpukvet_gen.go:69877:1*/
 	return thread, block
 }
 
@@ -62953,7 +69911,7 @@ func gpukvetCPUMathConstants(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:62956:1*/
+	/*line gpukvet_gen.go:69914:1*/
 	return thread, block
 }
 
@@ -63007,7 +69965,7 @@ func gpukvetCPUMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63010:1*/
+	/*line gpukvet_gen.go:69968:1*/
 	return thread, block
 }
 
@@ -63053,7 +70011,7 @@ func gpukvetCPUNarrowing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63056:1*/
+	/*line gpukvet_gen.go:70014:1*/
 	return thread, block
 }
 
@@ -63090,7 +70048,7 @@ func gpukvetCPUNegate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63093:1*/
+	/*line gpukvet_gen.go:70051:1*/
 	return thread, block
 }
 
@@ -63137,7 +70095,7 @@ func gpukvetCPUNoFuse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63140:1*/
+	/*line gpukvet_gen.go:70098:1*/
 	return thread, block
 }
 
@@ -63167,7 +70125,7 @@ func gpukvetCPUNoTrapAfter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63170:1*/
+	/*line gpukvet_gen.go:70128:1*/
 	return thread, block
 }
 
@@ -63204,7 +70162,7 @@ func gpukvetCPUPointerLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:63207:1*/
+	/*line gpukvet_gen.go:70165:1*/
 	return thread, block
 }
 
@@ -63239,7 +70197,7 @@ func gpukvetCPUPrecondition(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:63242:1*/
+	/*line gpukvet_gen.go:70200:1*/
 	return thread, block
 }
 
@@ -63282,7 +70240,7 @@ func gpukvetCPUReturnInSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)
 		}
 	}
 
-	/*line gpukvet_gen.go:63285:1*/
+	/*line gpukvet_gen.go:70243:1*/
 	return thread, block
 }
 
@@ -63339,7 +70297,7 @@ func gpukvetCPUReturnNested(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:63342:1*/
+	/*line gpukvet_gen.go:70300:1*/
 	return thread, block
 }
 
@@ -63435,7 +70393,7 @@ func gpukvetCPUShared2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63438:1*/
+	/*line gpukvet_gen.go:70396:1*/
 	return thread, block
 }
 
@@ -63556,7 +70514,7 @@ func gpukvetCPUSharedHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread
 		}
 	}
 
-	/*line gpukvet_gen.go:63559:1*/
+	/*line gpukvet_gen.go:70517:1*/
 	return thread, block
 }
 
@@ -63649,7 +70607,7 @@ func gpukvetCPUSharedReverse(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:63652:1*/
+	/*line gpukvet_gen.go:70610:1*/
 	return thread, block
 }
 
@@ -63693,7 +70651,7 @@ func gpukvetCPUShifts(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63696:1*/
+	/*line gpukvet_gen.go:70654:1*/
 	return thread, block
 }
 
@@ -63750,7 +70708,7 @@ func gpukvetCPUShortCircuit(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:63753:1*/
+	/*line gpukvet_gen.go:70711:1*/
 	return thread, block
 }
 
@@ -63784,7 +70742,7 @@ func gpukvetCPUSignedShiftCount(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:63787:1*/
+	/*line gpukvet_gen.go:70745:1*/
 	return thread, block
 }
 
@@ -63819,7 +70777,7 @@ func gpukvetCPUSlicing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63822:1*/
+	/*line gpukvet_gen.go:70780:1*/
 	return thread, block
 }
 
@@ -63857,7 +70815,7 @@ func gpukvetCPUStructParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63860:1*/
+	/*line gpukvet_gen.go:70818:1*/
 	return thread, block
 }
 
@@ -63897,7 +70855,7 @@ func gpukvetCPUStructSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63900:1*/
+	/*line gpukvet_gen.go:70858:1*/
 	return thread, block
 }
 
@@ -63956,7 +70914,7 @@ func gpukvetCPUSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:63959:1*/
+	/*line gpukvet_gen.go:70917:1*/
 	return thread, block
 }
 
@@ -64045,7 +71003,7 @@ func gpukvetCPUTrapBeforeBarrier(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:64048:1*/
+	/*line gpukvet_gen.go:71006:1*/
 	return thread, block
 }
 
@@ -64079,7 +71037,7 @@ func gpukvetCPUTrapDivide(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64082:1*/
+	/*line gpukvet_gen.go:71040:1*/
 	return thread, block
 }
 
@@ -64268,7 +71226,7 @@ func gpukvetCPUTrapInBarrierLoop(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:64271:1*/
+	/*line gpukvet_gen.go:71229:1*/
 	return thread, block
 }
 
@@ -64302,7 +71260,7 @@ func gpukvetCPUTrapIndex(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64305:1*/
+	/*line gpukvet_gen.go:71263:1*/
 	return thread, block
 }
 
@@ -64336,7 +71294,7 @@ func gpukvetCPUTrapLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64339:1*/
+	/*line gpukvet_gen.go:71297:1*/
 	return thread, block
 }
 
@@ -64371,7 +71329,7 @@ func gpukvetCPUTrapPanic(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64374:1*/
+	/*line gpukvet_gen.go:71332:1*/
 	return thread, block
 }
 
@@ -64405,7 +71363,7 @@ func gpukvetCPUTrapShift(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64408:1*/
+	/*line gpukvet_gen.go:71366:1*/
 	return thread, block
 }
 
@@ -64440,7 +71398,7 @@ func gpukvetCPUTrapSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64443:1*/
+	/*line gpukvet_gen.go:71401:1*/
 	return thread, block
 }
 
@@ -64476,7 +71434,7 @@ func gpukvetCPUTwoD(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64479:1*/
+	/*line gpukvet_gen.go:71437:1*/
 	return thread, block
 }
 
@@ -64525,7 +71483,7 @@ func gpukvetCPUUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64528:1*/
+	/*line gpukvet_gen.go:71486:1*/
 	return thread, block
 }
 
@@ -64563,6 +71521,6 @@ func gpukvetCPUUnsigned64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:64566:1*/
+	/*line gpukvet_gen.go:71524:1*/
 	return thread, block
 }
