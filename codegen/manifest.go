@@ -72,6 +72,10 @@ type KernelInfo struct {
 	// ReadOnly are the indices into Params of the slices EntryNC reads
 	// through the non-coherent cache.
 	ReadOnly []int `json:"readOnly,omitempty"`
+	// Launch facts (ABI.md): the variants compiled assuming Facts.
+	EntryFast   string        `json:"entryFast,omitempty"`   // variant assuming Facts
+	EntryFastNC string        `json:"entryFastNC,omitempty"` // same, with ld.global.nc loads (like EntryNC); "" if none
+	Facts       *gpuabi.Facts `json:"facts,omitempty"`
 }
 
 // SPIRVInfo is how to launch one SPIR-V entry point on Vulkan (ABI.md,
