@@ -12,6 +12,13 @@ package kernels
 //	nvcc -O3 -arch=sm_90 -cubin -o twins.cubin bench/kernels/twins.cu
 //	GPUKVET_TWINS_CUBIN=twins.cubin go test ./bench/kernels -run TestTwins -v
 //
+// gpukvet's side runs the entry point that device/cuda would launch for
+// each case's arguments (cuda.Backend.LaunchChoice): the variant compiled
+// assuming the kernel's launch facts where they hold, the variant with
+// non-coherent loads of the read-only slices where there is one.
+// GPUKVET_TWINS_NOFAST=1 leaves out the first, GPUKVET_TWINS_COHERENT=1
+// the second. The table names the entry point timed.
+//
 // Without a GPU or without the cubin the test skips.
 
 import (
@@ -27,6 +34,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/device/cpu"
 	"github.com/gpukvet/gpukvet/device/cuda"
 	"github.com/gpukvet/gpukvet/gpu"
 )
@@ -208,28 +216,7 @@ func cpuResult(t *testing.T, c twinCase) []any {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	var args []any
-	bufs := map[int]any{}
-	for i, a := range c.args {
-		switch a := a.(type) {
-		case []float32:
-			bufs[i] = must(t)(device.Upload(d, a))
-		case []float64:
-			bufs[i] = must(t)(device.Upload(d, a))
-		case []int32:
-			bufs[i] = must(t)(device.Upload(d, a))
-		case []int64:
-			bufs[i] = must(t)(device.Upload(d, a))
-		case []uint8:
-			bufs[i] = must(t)(device.Upload(d, a))
-		case []uint32:
-			bufs[i] = must(t)(device.Upload(d, a))
-		default:
-			args = append(args, a)
-			continue
-		}
-		args = append(args, bufs[i])
-	}
+	args, bufs := deviceArgs(t, d, c, true)
 	if err := d.Launch(c.fn, c.grid, c.block, args...); err != nil {
 		t.Fatalf("%s on the cpu backend: %v", c.name, err)
 	}
@@ -245,6 +232,87 @@ func cpuResult(t *testing.T, c twinCase) []any {
 		outs = append(outs, m[0].Interface())
 	}
 	return outs
+}
+
+// deviceArgs returns c's arguments for d.Launch: a device buffer for each
+// slice (by argument index in bufs too), holding the slice's data if
+// upload, else zeroed; the value itself for any other argument.
+func deviceArgs(t *testing.T, d *device.Device, c twinCase, upload bool) (args []any, bufs map[int]any) {
+	bufs = map[int]any{}
+	for i, a := range c.args {
+		switch a := a.(type) {
+		case []float32:
+			bufs[i] = buffer(t, d, a, upload)
+		case []float64:
+			bufs[i] = buffer(t, d, a, upload)
+		case []int32:
+			bufs[i] = buffer(t, d, a, upload)
+		case []int64:
+			bufs[i] = buffer(t, d, a, upload)
+		case []uint8:
+			bufs[i] = buffer(t, d, a, upload)
+		case []uint32:
+			bufs[i] = buffer(t, d, a, upload)
+		default:
+			args = append(args, a)
+			continue
+		}
+		args = append(args, bufs[i])
+	}
+	return args, bufs
+}
+
+func buffer[T any](t *testing.T, d *device.Device, s []T, upload bool) *device.Buffer[T] {
+	if upload {
+		return must(t)(device.Upload(d, s)).(*device.Buffer[T])
+	}
+	return must(t)(device.Alloc[T](d, len(s))).(*device.Buffer[T])
+}
+
+// chooser is the cuda backend with Launch replaced: it records which of a
+// kernel's entry points device/cuda would launch with the arguments
+// (LaunchChoice, the one definition of that choice) instead of launching,
+// so that TestTwins launches by name what package device would.
+type chooser struct {
+	backend.Backend
+	choose   func(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg) (nc, fast bool, err error)
+	code     *backend.Code
+	nc, fast bool
+}
+
+func (ch *chooser) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg) error {
+	ch.code = k.Code
+	var err error
+	ch.nc, ch.fast, err = ch.choose(k, grid, block, args)
+	return err
+}
+
+// twinEntry returns the entry point of c's gpukvet kernel that device/cuda
+// would launch for c's arguments, and the kernel's compiled code, asking
+// ch through d (a Device over ch), less the variants the environment
+// turns off.
+func twinEntry(t *testing.T, d *device.Device, ch *chooser, c twinCase) (string, *backend.Code) {
+	args, bufs := deviceArgs(t, d, c, false) // lengths matter, not contents
+	ch.code = nil
+	if err := d.Launch(c.fn, c.grid, c.block, args...); err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	for _, b := range bufs {
+		if err := reflect.ValueOf(b).MethodByName("Free").Call(nil)[0]; !err.IsNil() {
+			t.Fatal(err.Interface())
+		}
+	}
+	if ch.code == nil || len(ch.code.PTX) == 0 {
+		t.Fatalf("%s: no compiled code registered (run go generate in bench/kernels)", c.name)
+	}
+	nc, fast := ch.nc, ch.fast
+	if os.Getenv("GPUKVET_TWINS_COHERENT") != "" {
+		nc = false
+	}
+	if os.Getenv("GPUKVET_TWINS_NOFAST") != "" {
+		fast = false
+	}
+	return cuda.EntryName(ch.code, nc, fast), ch.code
 }
 
 func must(t *testing.T) func(any, error) any {
@@ -293,28 +361,36 @@ func TestTwins(t *testing.T) {
 		t.Skipf("no cuda GPU: %v", err)
 	}
 	defer be.Close()
-	ptx := []byte(gpukvetPTX)
+	ch := &chooser{Backend: be, choose: be.LaunchChoice}
+	d, err := device.New(ch) // not closed: be.Close above closes the backend
+	if err != nil {
+		t.Fatal(err)
+	}
 
-	type funcs struct{ gk, nv *cuda.RawFunc }
-	fs := map[string]funcs{}
-	for _, c := range cases(false) {
-		// The entry point device/cuda launches for these arguments (no
-		// two buffers overlap): the variant with non-coherent loads of the
-		// read-only slices where there is one, unless
-		// GPUKVET_TWINS_COHERENT is set.
-		entry := "kernels_" + c.name
-		if nc := entry + "_nc"; os.Getenv("GPUKVET_TWINS_COHERENT") == "" && strings.Contains(gpukvetPTX, ".entry "+nc+"(") {
-			entry = nc
+	// gpukvet's entry points by name, each loaded once; the twins by
+	// kernel name. The gpukvet entry is chosen per case and size: launch
+	// facts may hold at one size and not at the other.
+	raw := map[string]*cuda.RawFunc{}
+	gkFunc := func(c twinCase) *cuda.RawFunc {
+		entry, code := twinEntry(t, d, ch, c)
+		if f, ok := raw[entry]; ok {
+			return f
 		}
-		gk, err := be.LoadRaw(ptx, entry)
+		f, err := be.LoadRaw(code.PTX, entry)
 		if err != nil {
 			t.Fatal(err)
 		}
+		raw[entry] = f
+		return f
+	}
+	nvs := map[string]*cuda.RawFunc{}
+	checked := map[string]string{} // the gpukvet entry checked at the small size
+	for _, c := range cases(false) {
 		nv, err := be.LoadRaw(cubin, c.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fs[c.name] = funcs{gk, nv}
+		nvs[c.name] = nv
 	}
 
 	// Correctness at the small sizes: both GPU results against the cpu
@@ -323,11 +399,14 @@ func TestTwins(t *testing.T) {
 	for _, c := range cases(false) {
 		want := cpuResult(t, c)
 		g := newGPURun(t, be, c)
+		gk := gkFunc(c)
+		checked[c.name] = gk.Name
+		t.Logf("%s: checking entry %s", c.name, gk.Name)
 		for _, which := range []string{"gpukvet", "nvcc"} {
 			g.reset(t, be)
-			f, args := fs[c.name].gk, g.goArgs
+			f, args := gk, g.goArgs
 			if which == "nvcc" {
-				f, args = fs[c.name].nv, g.twinArgs
+				f, args = nvs[c.name], g.twinArgs
 			}
 			if err := f.Launch(1, c.grid, c.block, args...); err != nil {
 				t.Fatal(err)
@@ -357,12 +436,13 @@ func TestTwins(t *testing.T) {
 	// round 10 launches between CUDA events; the median per launch.
 	const rounds, reps = 15, 10
 	var b strings.Builder
-	fmt.Fprintf(&b, "| kernel | gpukvet µs | nvcc µs | ratio | regs gpukvet | regs nvcc | local B gpukvet | local B nvcc | results |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "| kernel | gpukvet entry | gpukvet µs | nvcc µs | ratio | regs gpukvet | regs nvcc | local B gpukvet | local B nvcc | results |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	logSum, count := 0.0, 0
 	for _, c := range cases(true) {
 		g := newGPURun(t, be, c)
 		g.reset(t, be)
-		f := fs[c.name]
+		f := struct{ gk, nv *cuda.RawFunc }{gkFunc(c), nvs[c.name]}
+		t.Logf("%s: timing entry %s", c.name, f.gk.Name)
 		var tg, tn []time.Duration
 		for round := range rounds + 1 {
 			for _, which := range []int{0, 1} {
@@ -404,7 +484,12 @@ func TestTwins(t *testing.T) {
 		if wrong[c.name] {
 			check = "WRONG"
 		}
-		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.3f | %d | %d | %d | %d | %s |\n", c.name,
+		if checked[c.name] != f.gk.Name {
+			// The small size's facts chose another entry point: the one
+			// timed was not compared with the cpu backend.
+			check += " (checked " + checked[c.name] + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.3f | %d | %d | %d | %d | %s |\n", c.name, f.gk.Name,
 			float64(mg)/1e3, float64(mn)/1e3, ratio, rg, rn, lg, ln, check)
 	}
 	fmt.Fprintf(&b, "\ngeomean gpukvet/nvcc over %d kernels: %.3f\n", count, math.Exp(logSum/float64(count)))
@@ -467,6 +552,53 @@ func TestCasesRunOnCPU(t *testing.T) {
 		}
 		if refs == 0 {
 			t.Errorf("%s: the twin takes no buffer", c.name)
+		}
+	}
+}
+
+// TestTwinEntries checks, without a GPU, how TestTwins names the gpukvet
+// entry point it launches: the registered code of every case, the variant
+// the backend's choice names (here stubbed: both variants allowed), and
+// the environment switches that turn variants off; every name is an entry
+// point of the embedded PTX.
+func TestTwinEntries(t *testing.T) {
+	be, err := cpu.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := &chooser{Backend: be, choose: func(*backend.Kernel, gpu.Dim3, gpu.Dim3, []backend.Arg) (bool, bool, error) { return true, true, nil }}
+	d, err := device.New(ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, env := range [][2]string{{}, {"GPUKVET_TWINS_NOFAST", "1"}, {"GPUKVET_TWINS_COHERENT", "1"}} {
+		if env[0] != "" {
+			t.Setenv(env[0], env[1])
+		}
+		variants := 0 // cases that run a variant, not the plain entry
+		for _, c := range cases(false) {
+			entry, code := twinEntry(t, d, ch, c)
+			// The switches accumulate: the last round has both set.
+			want := cuda.EntryName(code, os.Getenv("GPUKVET_TWINS_COHERENT") == "", os.Getenv("GPUKVET_TWINS_NOFAST") == "")
+			if entry != "kernels_"+c.name {
+				variants++
+			}
+			if entry != want || !strings.HasPrefix(entry, "kernels_"+c.name) {
+				t.Errorf("%s with %v: entry %q, want %q", c.name, env, entry, want)
+			}
+			if !strings.Contains(string(code.PTX), ".entry "+entry+"(") {
+				t.Errorf("%s with %v: entry %q is not in the PTX", c.name, env, entry)
+			}
+			if os.Getenv("GPUKVET_TWINS_NOFAST") != "" && (entry == code.EntryFast || entry == code.EntryFastNC) {
+				t.Errorf("%s: GPUKVET_TWINS_NOFAST=1 and the fast entry %q", c.name, entry)
+			}
+			if os.Getenv("GPUKVET_TWINS_COHERENT") != "" && (entry == code.EntryNC || entry == code.EntryFastNC) {
+				t.Errorf("%s: GPUKVET_TWINS_COHERENT=1 and the non-coherent entry %q", c.name, entry)
+			}
+		}
+		if env[0] == "" && variants == 0 {
+			t.Errorf("no case runs a variant with both variants allowed (the kernels have non-coherent ones)")
 		}
 	}
 }

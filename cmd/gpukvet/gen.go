@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
@@ -270,6 +271,10 @@ type compiledKernel struct {
 	readOnly    []int  // the slice parameters it reads so
 	dims        int    // 0: unknown
 	block, grid []int  // the block= and grid= shapes, nil if free
+	// entryFast and entryFastNC are the variants compiled assuming facts
+	// (codegen/ABI.md, "Launch facts"); "" and nil if none.
+	entryFast, entryFastNC string
+	facts                  *gpuabi.Facts
 }
 
 // generate renders the generated file for pkg.
@@ -364,7 +369,7 @@ func generate(gp *genPackage, arch string) ([]byte, error) {
 			w("\t\tDims: %d,\n", ck.dims)
 		}
 		w("\t\tParams: %#v,\n", names)
-		w("\t\tCode: &backend.Code{%sEntry: %q, %sSourceHash: gpukvetSourceHash, Positions: gpukvetPositions%s},\n", ptxField(gp), ck.entry, ncFields(gp, ck), spirvFields(gp, c, k.name))
+		w("\t\tCode: &backend.Code{%sEntry: %q, %sSourceHash: gpukvetSourceHash, Positions: gpukvetPositions%s%s},\n", ptxField(gp), ck.entry, ncFields(gp, ck), spirvFields(gp, c, k.name), factsFields(gp, ck))
 		w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s},\n", k.name)
 		w("\t})\n")
 	}

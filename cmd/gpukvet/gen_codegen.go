@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // compileForGen compiles a package's kernels with the codegen library (the
@@ -28,7 +30,8 @@ var compileForGen = func(gp *genPackage, arch string) (*compiled, error) {
 		if k.Pkg != gp.pkg.PkgPath {
 			continue
 		}
-		c.kernels[k.Name] = compiledKernel{entry: k.Entry, entryNC: k.EntryNC, readOnly: k.ReadOnly, dims: k.Dims, block: k.Block, grid: k.Grid}
+		c.kernels[k.Name] = compiledKernel{entry: k.Entry, entryNC: k.EntryNC, readOnly: k.ReadOnly, dims: k.Dims, block: k.Block, grid: k.Grid,
+			entryFast: k.EntryFast, entryFastNC: k.EntryFastNC, facts: k.Facts}
 	}
 	for _, k := range gp.kernels {
 		if _, ok := c.kernels[k.name]; !ok {
@@ -45,4 +48,46 @@ func ncFields(gp *genPackage, ck compiledKernel) string {
 		return ""
 	}
 	return fmt.Sprintf("EntryNC: %q, ReadOnly: %#v, ", ck.entryNC, ck.readOnly)
+}
+
+// factsFields are the fields of a kernel's backend.Code that name its
+// entry points compiled assuming its launch facts, and the facts
+// (codegen/ABI.md, "Launch facts"), when the PTX has them: the facts as a
+// composite literal of device/backend's aliases of internal/gpuabi's types,
+// because the generated file lives in the user's module, which cannot
+// import an internal package of gpukvet's.
+func factsFields(gp *genPackage, ck compiledKernel) string {
+	if gp.targets.noPTX || ck.entryFast == "" || ck.facts == nil || len(ck.facts.Result) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf(", EntryFast: %q, ", ck.entryFast)
+	if ck.entryFastNC != "" {
+		s += fmt.Sprintf("EntryFastNC: %q, ", ck.entryFastNC)
+	}
+	return s + "Facts: " + factsLiteral(ck.facts)
+}
+
+// factsLiteral writes fs as a Go expression of type *backend.Facts, one
+// op a line, leaving out zero fields.
+func factsLiteral(fs *gpuabi.Facts) string {
+	var b strings.Builder
+	b.WriteString("&backend.Facts{\nOps: []backend.FactOp{\n")
+	for _, op := range fs.Ops {
+		fmt.Fprintf(&b, "{Op: %q, Kind: %q", op.Op, op.Kind)
+		if len(op.Args) > 0 {
+			fmt.Fprintf(&b, ", Args: %#v", op.Args)
+		}
+		switch {
+		case op.Imm >= 1<<32:
+			fmt.Fprintf(&b, ", Imm: %#x", op.Imm)
+		case op.Imm != 0:
+			fmt.Fprintf(&b, ", Imm: %d", op.Imm)
+		}
+		if op.Index != 0 {
+			fmt.Fprintf(&b, ", Index: %d", op.Index)
+		}
+		b.WriteString("},\n")
+	}
+	fmt.Fprintf(&b, "},\nResult: %#v,\n}", fs.Result)
+	return b.String()
 }

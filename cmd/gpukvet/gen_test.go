@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -46,6 +47,21 @@ func fakeCompile(gp *genPackage, arch string) (*compiled, error) {
 					}
 				}
 			}
+		}
+		if k.name == "Saxpy" {
+			// A variant assuming launch facts, as the codegen's manifest
+			// would carry it: len(y) <= len(x) && ntid.x <= 1024.
+			ck.entryFast, ck.entryFastNC = entry+"_fast", entry+"_fast_nc"
+			ck.facts = &gpuabi.Facts{Ops: []gpuabi.FactOp{
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "le", Kind: "bool", Args: []int{1, 0}},
+				{Op: "special", Kind: "u32"},
+				{Op: "const", Kind: "u32", Imm: 1024},
+				{Op: "le", Kind: "bool", Args: []int{3, 4}},
+				{Op: "const", Kind: "u64", Imm: 1 << 40},
+			}, Result: []int{2, 5}}
+			fmt.Fprintf(&ptx, "// .entry %s\n// .entry %s\n", ck.entryFast, ck.entryFastNC)
 		}
 		c.kernels[k.name] = ck
 	}
@@ -93,6 +109,11 @@ func TestGenGolden(t *testing.T) {
 		"func LaunchMove(d *device.Device, grid, block gpu.Dim3, p Point, d_ *device.Buffer[time.Duration], grid_ int, p4 *device.Buffer[Point], block_ bool) error",
 		"gpu.Dim3{X: 64, Y: 1, Z: 1}",
 		`Entry: "genpkg_Saxpy"`,
+		`EntryFast: "genpkg_Saxpy_fast", EntryFastNC: "genpkg_Saxpy_fast_nc", Facts: &backend.Facts{`,
+		`{Op: "le", Kind: "bool", Args: []int{1, 0}},`,
+		`{Op: "param", Kind: "i64", Index: 4},`,
+		`{Op: "const", Kind: "u64", Imm: 0x10000000000},`,
+		`Result: []int{2, 5},`,
 	} {
 		if !bytes.Contains(data, []byte(want)) {
 			t.Errorf("generated file lacks %q", want)
@@ -300,6 +321,33 @@ func TestGenCPUSplit(t *testing.T) {
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("generated file lacks %q", want)
+		}
+	}
+}
+
+// TestFactsFields: a kernel's launch facts and fast entry points reach its
+// backend.Code only with PTX and with facts that can hold; EntryFastNC
+// only when there is one.
+func TestFactsFields(t *testing.T) {
+	facts := &gpuabi.Facts{Ops: []gpuabi.FactOp{{Op: "const", Kind: "bool", Imm: 1}}, Result: []int{0}}
+	ptx, spirvOnly := &genPackage{}, &genPackage{targets: genTargets{noPTX: true, spirv: true}}
+	for _, c := range []struct {
+		name string
+		gp   *genPackage
+		ck   compiledKernel
+		want string
+	}{
+		{"fast and fast nc", ptx, compiledKernel{entryFast: "k_fast", entryFastNC: "k_fast_nc", facts: facts},
+			", EntryFast: \"k_fast\", EntryFastNC: \"k_fast_nc\", Facts: &backend.Facts{\nOps: []backend.FactOp{\n{Op: \"const\", Kind: \"bool\", Imm: 1},\n},\nResult: []int{0},\n}"},
+		{"fast only", ptx, compiledKernel{entryFast: "k_fast", facts: facts},
+			", EntryFast: \"k_fast\", Facts: &backend.Facts{\nOps: []backend.FactOp{\n{Op: \"const\", Kind: \"bool\", Imm: 1},\n},\nResult: []int{0},\n}"},
+		{"no PTX", spirvOnly, compiledKernel{entryFast: "k_fast", facts: facts}, ""},
+		{"no facts", ptx, compiledKernel{entryFast: "k_fast"}, ""},
+		{"facts without a result", ptx, compiledKernel{entryFast: "k_fast", facts: &gpuabi.Facts{}}, ""},
+		{"no fast entry", ptx, compiledKernel{facts: facts}, ""},
+	} {
+		if got := factsFields(c.gp, c.ck); got != c.want {
+			t.Errorf("%s: factsFields = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 
 	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // Backend runs kernels on one kind of hardware. Methods are called from one
@@ -121,6 +122,23 @@ type Code struct {
 	// slice argument's buffer overlaps a ReadOnly one (codegen/ABI.md).
 	EntryNC  string
 	ReadOnly []int
+	// EntryFast, if set, is the entry point of the PTX variant compiled
+	// assuming Facts: the kernel's tests of uniform values (parameters,
+	// slice lengths, block and grid dimensions) that the optimizer
+	// versioned code on hold, so it has neither the tests nor the slow
+	// paths they guard. A backend may launch it only when Facts.Eval is
+	// true for the launch's parameters and shape (codegen/ABI.md, "Launch
+	// facts"); Entry is correct for every launch. EntryFastNC is the same
+	// variant with EntryNC's non-coherent loads, under EntryNC's
+	// condition as well; "" if there is none (a launch that may use both
+	// then takes EntryFast). Only the cuda backend launches them: the
+	// vulkan and cpu backends run Entry (or the Go function), which test
+	// the facts in the kernel.
+	EntryFast   string
+	EntryFastNC string
+	// Facts is the program that decides, at a launch, whether EntryFast
+	// (EntryFastNC) may run; nil when there is no such variant.
+	Facts *Facts
 	// SourceHash identifies the kernel sources the code was compiled from,
 	// so that a stale module is detected at launch.
 	SourceHash string
@@ -135,6 +153,16 @@ type Code struct {
 	// a backend can refuse a launch on a device without them by name.
 	SPIRVFeatures []string
 }
+
+// Facts and FactOp are internal/gpuabi's launch facts (its Facts.Eval
+// evaluates them). They are aliases so that code written by `gpukvet gen`,
+// which lives in user modules that cannot import the internal package,
+// can spell a Code's Facts as a composite literal:
+// &backend.Facts{Ops: []backend.FactOp{...}, Result: []int{...}}.
+type (
+	Facts  = gpuabi.Facts
+	FactOp = gpuabi.FactOp
+)
 
 // Trap is the error of a kernel that trapped on a device: an index out of
 // range, a division by zero, an explicit panic. Backends return it from Sync

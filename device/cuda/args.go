@@ -18,33 +18,50 @@ import (
 type kernelParams struct {
 	cells []uint64         // backing store, 8-byte aligned
 	ptrs  []unsafe.Pointer // what cuLaunchKernel's kernelParams points to
+	sizes []int            // each parameter's size in bytes
+}
+
+// read returns the bits of size bytes at offset off of PTX parameter i,
+// little-endian and zero-extended, or false when they are not all inside
+// the parameter: the reader launch facts evaluate (gpuabi.Facts.Eval).
+func (p *kernelParams) read(i, off, size int) (uint64, bool) {
+	if i < 0 || i >= len(p.ptrs) || off < 0 || size < 1 || size > 8 || off > p.sizes[i]-size {
+		return 0, false
+	}
+	var v uint64
+	b := unsafe.Slice((*byte)(p.ptrs[i]), p.sizes[i])
+	for j := size - 1; j >= 0; j-- {
+		v = v<<8 | uint64(b[off+j])
+	}
+	return v, true
 }
 
 func marshalParams(k *backend.Kernel, args []backend.Arg, trap uintptr) (*kernelParams, error) {
 	if len(args) != len(k.Params) {
 		return nil, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(args))
 	}
-	// First pass: the number of 8-byte cells each PTX parameter needs.
+	// First pass: the size in bytes of each PTX parameter; each takes
+	// that many bytes of 8-byte cells, at least one.
 	var sizes []int
 	for i, t := range k.Params {
 		switch {
 		case t.Kind() == reflect.Slice:
-			sizes = append(sizes, 1, 1)
+			sizes = append(sizes, 8, 8)
 		case t.Kind() == reflect.Struct:
-			sizes = append(sizes, int(t.Size()+7)/8)
+			sizes = append(sizes, int(t.Size()))
 		default:
 			if !backend.ScalarKind(t.Kind()) {
 				return nil, fmt.Errorf("kernel %s: parameter %d has type %v, which the cuda backend cannot pass", k.Name, i+1, t)
 			}
-			sizes = append(sizes, 1)
+			sizes = append(sizes, int(t.Size()))
 		}
 	}
-	sizes = append(sizes, 1) // trap record pointer
+	sizes = append(sizes, 8) // trap record pointer
 	total := 0
 	for _, s := range sizes {
-		total += max(s, 1)
+		total += max((s+7)/8, 1)
 	}
-	p := &kernelParams{cells: make([]uint64, total), ptrs: make([]unsafe.Pointer, 0, len(sizes))}
+	p := &kernelParams{cells: make([]uint64, total), ptrs: make([]unsafe.Pointer, 0, len(sizes)), sizes: sizes}
 	next := 0
 	cell := func(n int) []uint64 {
 		c := p.cells[next : next+max(n, 1)]

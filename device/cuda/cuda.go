@@ -309,46 +309,110 @@ func (b *Backend) CopyDeviceToDevice(dst, src backend.Memory) error {
 	})
 }
 
-// entryKey names one entry point of a kernel's code: Entry, or EntryNC.
+// entryKey names one entry point of a kernel's code: the one chooseEntry
+// picks for nc and fast.
 type entryKey struct {
-	code *backend.Code
-	nc   bool
+	code     *backend.Code
+	nc, fast bool
 }
 
-// function returns the CUfunction of a kernel's compiled code (its
-// EntryNC variant if nc), loading its module once per PTX text.
-func (b *Backend) function(k *backend.Kernel, nc bool) (uintptr, error) {
+// chooseEntry returns the entry point of code to launch: nc when no other
+// argument's buffer overlaps a read-only one (EntryNC's condition), fast
+// when the launch facts hold (EntryFast's). The variant assuming the facts
+// wins over the one with non-coherent loads when the code has no variant
+// with both; a variant the code lacks is never chosen.
+func chooseEntry(code *backend.Code, nc, fast bool) string {
+	switch {
+	case fast && nc && code.EntryFast != "" && code.EntryFastNC != "":
+		return code.EntryFastNC
+	case fast && code.EntryFast != "":
+		return code.EntryFast
+	case nc && code.EntryNC != "":
+		return code.EntryNC
+	}
+	return code.Entry
+}
+
+// launchFacts reports whether code's launch facts hold for a launch with
+// these parameters and shape (extents below 1 count as 1, as
+// cuLaunchKernel gets them): whether it may run EntryFast. Code without
+// a fast variant, and facts that do not evaluate (a malformed program),
+// give false: Entry is correct for every launch.
+func launchFacts(code *backend.Code, params *kernelParams, grid, block gpu.Dim3) bool {
+	if code == nil || code.Facts == nil || code.EntryFast == "" {
+		return false
+	}
+	g, bl := extent(grid), extent(block)
+	ok, err := code.Facts.Eval(params.read,
+		[3]uint32{uint32(bl.X), uint32(bl.Y), uint32(bl.Z)},
+		[3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)})
+	return err == nil && ok
+}
+
+// launchKey is the entry point a launch of k with these arguments (params
+// marshalled from args) runs.
+func launchKey(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg, params *kernelParams) entryKey {
+	c := k.Code
+	if c == nil {
+		return entryKey{}
+	}
+	return entryKey{
+		code: c,
+		nc:   c.EntryNC != "" && nonCoherent(c.ReadOnly, spans(args)),
+		fast: launchFacts(c, params, grid, block),
+	}
+}
+
+// LaunchChoice reports which of k's entry points Launch would start with
+// these arguments: nc, the variant with non-coherent loads of the
+// read-only slices; fast, the variant compiled assuming the launch facts
+// (backend.Code). EntryName names it. It exists for benchmarks that
+// launch gpukvet's entry points by name (LoadRaw), so that they run what
+// Launch would.
+func (b *Backend) LaunchChoice(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg) (nc, fast bool, err error) {
+	params, err := marshalParams(k, args, 0)
+	if err != nil {
+		return false, false, err
+	}
+	key := launchKey(k, grid, block, args, params)
+	return key.nc, key.fast, nil
+}
+
+// EntryName is the entry point of code that Launch starts for the
+// choices nc and fast (LaunchChoice).
+func EntryName(code *backend.Code, nc, fast bool) string { return chooseEntry(code, nc, fast) }
+
+// function returns the CUfunction of the entry point key names in a
+// kernel's compiled code, loading its module once per PTX text.
+func (b *Backend) function(k *backend.Kernel, key entryKey) (uintptr, error) {
 	c := k.Code
 	if c == nil || len(c.PTX) == 0 {
 		return 0, fmt.Errorf("kernel %s has no compiled GPU code: run `go generate` (//go:generate gpukvet gen) in its package", k.Name)
 	}
-	if f, ok := b.funcs[entryKey{c, nc}]; ok {
+	if f, ok := b.funcs[key]; ok {
 		return f, nil
 	}
 	if err := checkStale(k); err != nil {
 		return 0, err
 	}
-	key := sha256.Sum256(c.PTX)
-	mod, ok := b.modules[key]
+	sum := sha256.Sum256(c.PTX)
+	mod, ok := b.modules[sum]
 	if !ok {
 		var err error
 		if mod, err = b.loadModule(c.PTX); err != nil {
 			return 0, fmt.Errorf("kernel %s: %w", k.Name, err)
 		}
-		b.modules[key] = mod
+		b.modules[sum] = mod
 	}
 	d := b.drv
-	name := c.Entry
-	if nc {
-		name = c.EntryNC
-	}
+	name := chooseEntry(c, key.nc, key.fast)
 	entry := append([]byte(name), 0)
 	var f uintptr
 	if err := d.call("cuModuleGetFunction", d.cuModuleGetFunction, uintptr(unsafe.Pointer(&f)), mod, uintptr(unsafe.Pointer(&entry[0]))); err != nil {
 		return 0, fmt.Errorf("kernel %s: entry point %q not in its PTX module: %w", k.Name, name, err)
 	}
 	runtime.KeepAlive(entry)
-	b.funcs[entryKey{c, nc}] = f
+	b.funcs[key] = f
 	return f, nil
 }
 
@@ -392,12 +456,12 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 	if err != nil {
 		return err
 	}
-	key := entryKey{k.Code, k.Code != nil && k.Code.EntryNC != "" && nonCoherent(k.Code.ReadOnly, spans(args))}
+	key := launchKey(k, grid, block, args, params)
 	f, ok := b.ready[key]
 	if !ok {
 		err := b.own.do(func() error {
 			var err error
-			f, err = b.function(k, key.nc)
+			f, err = b.function(k, key)
 			return err
 		})
 		if err != nil {

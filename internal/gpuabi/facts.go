@@ -63,8 +63,15 @@ func (fs *Facts) Eval(param func(i, off, size int) (uint64, bool), block, grid [
 		if !ok {
 			return false, fmt.Errorf("launch facts: op %d: unknown kind %q", i, op.Kind)
 		}
-		args := make([]uint64, len(op.Args))
-		argKinds := make([]string, len(op.Args))
+		// Operands in fixed arrays: no allocation per op for the
+		// ops there are (at most three operands).
+		var argBuf [3]uint64
+		var kindBuf [3]string
+		args, argKinds := argBuf[:0], kindBuf[:0]
+		if len(op.Args) > len(argBuf) {
+			args, argKinds = make([]uint64, 0, len(op.Args)), make([]string, 0, len(op.Args))
+		}
+		args, argKinds = args[:len(op.Args)], argKinds[:len(op.Args)]
 		for j, a := range op.Args {
 			if a < 0 || a >= i {
 				return false, fmt.Errorf("launch facts: op %d: operand %d is not an earlier op", i, a)
@@ -100,9 +107,12 @@ func extend(v uint64, width int, signed bool) uint64 {
 	return v
 }
 
+// factOperands is the number of operands of each op that does not take
+// two (Eval runs at every launch: one map, not one per op).
+var factOperands = map[string]int{"param": 0, "special": 0, "const": 0, "neg": 1, "not": 1, "convert": 1, "bitcast": 1, "select": 3}
+
 func evalFact(op FactOp, width int, signed bool, a []uint64, argKinds []string, param func(i, off, size int) (uint64, bool), block, grid [3]uint32) (uint64, error) {
-	need := map[string]int{"param": 0, "special": 0, "const": 0, "neg": 1, "not": 1, "convert": 1, "bitcast": 1, "select": 3}
-	n, ok := need[op.Op]
+	n, ok := factOperands[op.Op]
 	if !ok {
 		n = 2
 	}

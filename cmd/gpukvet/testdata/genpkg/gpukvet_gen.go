@@ -24,6 +24,8 @@ const gpukvetPTX = `//
 // .entry genpkg_Move
 // .entry genpkg_Rotate
 // .entry genpkg_Saxpy
+// .entry genpkg_Saxpy_fast
+// .entry genpkg_Saxpy_fast_nc
 // .entry genpkg_SplitLoop
 // .entry genpkg_SwitchBarrier
 `
@@ -72,8 +74,19 @@ func init() {
 	gpukvetRegister(Saxpy, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Saxpy", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "genpkg_Saxpy_fast", EntryFastNC: "genpkg_Saxpy_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "le", Kind: "bool", Args: []int{1, 0}},
+				{Op: "special", Kind: "u32"},
+				{Op: "const", Kind: "u32", Imm: 1024},
+				{Op: "le", Kind: "bool", Args: []int{3, 4}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+			},
+			Result: []int{2, 5},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSaxpy},
 	})
 	gpukvetRegister(SplitLoop, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
@@ -171,7 +184,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:174:1*/
+	/*line gpukvet_gen.go:187:1*/
 	return thread, block
 }
 
@@ -181,7 +194,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 func gpukvetCPURotate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:184:1*/ return thread, block
+	/*line gpukvet_gen.go:197:1*/ return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
@@ -214,7 +227,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:217:1*/
+	/*line gpukvet_gen.go:230:1*/
 	return thread, block
 }
 
@@ -363,7 +376,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:366:1*/
+	/*line gpukvet_gen.go:379:1*/
 	return thread, block
 }
 
@@ -373,5 +386,5 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { SwitchBarrier(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:376:1*/ return thread, block
+	/*line gpukvet_gen.go:389:1*/ return thread, block
 }
