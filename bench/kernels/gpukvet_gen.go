@@ -11121,22 +11121,96 @@ func init() {
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "in", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Smooth2D", EntryNC: "kernels_Smooth2D_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSmooth2D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Smooth2D", EntryNC: "kernels_Smooth2D_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Smooth2D_fast", EntryFastNC: "kernels_Smooth2D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "sub", Kind: "i64", Args: []int{2, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{9, 10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{17, 18}},
+			},
+			Result: []int{8, 15, 19},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSmooth2D},
 	})
 	gpukvetRegister(Stencil2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "c0", "c1", "in", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Stencil2D", EntryNC: "kernels_Stencil2D_nc", ReadOnly: []int{4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUStencil2D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Stencil2D", EntryNC: "kernels_Stencil2D_nc", ReadOnly: []int{4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Stencil2D_fast", EntryFastNC: "kernels_Stencil2D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "sub", Kind: "i64", Args: []int{2, 0}},
+				{Op: "add", Kind: "i64", Args: []int{9, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{16, 17}},
+			},
+			Result: []int{8, 14, 18},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStencil2D},
 	})
 	gpukvetRegister(Stencil3D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 4, Z: 2},
 		Dims:   3,
 		Params: []string{"nx", "ny", "nz", "c0", "c1", "in", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Stencil3D", EntryNC: "kernels_Stencil3D_nc", ReadOnly: []int{5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUStencil3D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Stencil3D", EntryNC: "kernels_Stencil3D_nc", ReadOnly: []int{5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Stencil3D_fast", EntryFastNC: "kernels_Stencil3D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "mul", Kind: "i64", Args: []int{2, 3}},
+				{Op: "sub", Kind: "i64", Args: []int{4, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{5, 6}},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{8, 10}},
+				{Op: "sub", Kind: "i64", Args: []int{5, 2}},
+				{Op: "add", Kind: "i64", Args: []int{12, 6}},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "lt", Kind: "bool", Args: []int{14, 16}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "or", Kind: "i64", Args: []int{18, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "const", Kind: "u64", Imm: 1048576},
+				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
+			},
+			Result: []int{11, 17, 22},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStencil3D},
 	})
 	gpukvetRegister(StridedCopy, device.KernelSpec{
 		Dims:   1,
@@ -11148,8 +11222,29 @@ func init() {
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "in", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Transpose", EntryNC: "kernels_Transpose_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUTranspose},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Transpose", EntryNC: "kernels_Transpose_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Transpose_fast", EntryFastNC: "kernels_Transpose_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "const", Kind: "u64", Imm: 2147483648},
+				{Op: "lt", Kind: "bool", Args: []int{3, 4}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
+				{Op: "sub", Kind: "i64", Args: []int{6, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{8, 10}},
+				{Op: "and", Kind: "bool", Args: []int{5, 11}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{8, 14}},
+				{Op: "and", Kind: "bool", Args: []int{5, 15}},
+			},
+			Result: []int{12, 16},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUTranspose},
 	})
 	gpukvetRegister(Triad, device.KernelSpec{
 		Dims:   1,
@@ -11342,7 +11437,7 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11345:1*/
+	/*line gpukvet_gen.go:11440:1*/
 	return thread, block
 }
 
@@ -11376,7 +11471,7 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11379:1*/
+	/*line gpukvet_gen.go:11474:1*/
 	return thread, block
 }
 
@@ -11408,7 +11503,7 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11411:1*/
+	/*line gpukvet_gen.go:11506:1*/
 	return thread, block
 }
 
@@ -11528,7 +11623,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11531:1*/
+	/*line gpukvet_gen.go:11626:1*/
 	return thread, block
 }
 
@@ -11565,7 +11660,7 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11568:1*/
+	/*line gpukvet_gen.go:11663:1*/
 	return thread, block
 }
 
@@ -11768,7 +11863,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11771:1*/
+	/*line gpukvet_gen.go:11866:1*/
 	return thread, block
 }
 
@@ -11805,7 +11900,7 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11808:1*/
+	/*line gpukvet_gen.go:11903:1*/
 	return thread, block
 }
 
@@ -11982,7 +12077,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:11985:1*/
+	/*line gpukvet_gen.go:12080:1*/
 	return thread, block
 }
 
@@ -12159,7 +12254,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12162:1*/
+	/*line gpukvet_gen.go:12257:1*/
 	return thread, block
 }
 
@@ -12357,7 +12452,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12360:1*/
+	/*line gpukvet_gen.go:12455:1*/
 	return thread, block
 }
 
@@ -12393,7 +12488,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12396:1*/
+	/*line gpukvet_gen.go:12491:1*/
 	return thread, block
 }
 
@@ -12437,7 +12532,7 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12440:1*/
+	/*line gpukvet_gen.go:12535:1*/
 	return thread, block
 }
 
@@ -12481,7 +12576,7 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12484:1*/
+	/*line gpukvet_gen.go:12579:1*/
 	return thread, block
 }
 
@@ -12530,7 +12625,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12533:1*/
+	/*line gpukvet_gen.go:12628:1*/
 	return thread, block
 }
 
@@ -12564,7 +12659,7 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12567:1*/
+	/*line gpukvet_gen.go:12662:1*/
 	return thread, block
 }
 
@@ -12667,7 +12762,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12670:1*/
+	/*line gpukvet_gen.go:12765:1*/
 	return thread, block
 }
 
@@ -12703,6 +12798,6 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12706:1*/
+	/*line gpukvet_gen.go:12801:1*/
 	return thread, block
 }

@@ -2402,8 +2402,38 @@ func init() {
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"width", "height", "in", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "transpose_Transpose", EntryNC: "transpose_Transpose_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUTranspose},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "transpose_Transpose", EntryNC: "transpose_Transpose_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "transpose_Transpose_fast", EntryFastNC: "transpose_Transpose_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "const", Kind: "u64", Imm: 2147483648},
+				{Op: "lt", Kind: "bool", Args: []int{3, 4}},
+				{Op: "param", Kind: "i64"},
+				{Op: "sub", Kind: "i64", Args: []int{6, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{8, 4}},
+				{Op: "and", Kind: "bool", Args: []int{5, 9}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 6}},
+				{Op: "sub", Kind: "i64", Args: []int{11, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "lt", Kind: "bool", Args: []int{13, 15}},
+				{Op: "and", Kind: "bool", Args: []int{10, 16}},
+				{Op: "and", Kind: "bool", Args: []int{9, 5}},
+				{Op: "mul", Kind: "i64", Args: []int{6, 0}},
+				{Op: "sub", Kind: "i64", Args: []int{19, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{20}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{22}},
+				{Op: "lt", Kind: "bool", Args: []int{21, 23}},
+				{Op: "and", Kind: "bool", Args: []int{18, 24}},
+			},
+			Result: []int{17, 25},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUTranspose},
 	})
 }
 
@@ -2518,6 +2548,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2521:1*/
+	/*line gpukvet_gen.go:2551:1*/
 	return thread, block
 }

@@ -481,8 +481,25 @@ func init() {
 	gpukvetRegister(VecAdd, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "vecadd_VecAdd", EntryNC: "vecadd_VecAdd_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUVecAdd},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "vecadd_VecAdd", EntryNC: "vecadd_VecAdd_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "vecadd_VecAdd_fast", EntryFastNC: "vecadd_VecAdd_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUVecAdd},
 	})
 }
 
@@ -525,6 +542,6 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:528:1*/
+	/*line gpukvet_gen.go:545:1*/
 	return thread, block
 }

@@ -3286,8 +3286,27 @@ func init() {
 	gpukvetRegister(EarlyReturn, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"n", "in", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "phases_EarlyReturn", EntryNC: "phases_EarlyReturn_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUEarlyReturn},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "phases_EarlyReturn", EntryNC: "phases_EarlyReturn_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "phases_EarlyReturn_fast", EntryFastNC: "phases_EarlyReturn_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "special", Kind: "u32"},
+				{Op: "convert", Kind: "i64", Args: []int{1}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 2}},
+				{Op: "sub", Kind: "i64", Args: []int{3, 2}},
+				{Op: "const", Kind: "i64", Imm: 1023},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "const", Kind: "bool"},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
+			},
+			Result: []int{10, 11, 14},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUEarlyReturn},
 	})
 	gpukvetRegister(IfBarrier, device.KernelSpec{
 		Dims:   1,
@@ -3472,7 +3491,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3475:1*/
+	/*line gpukvet_gen.go:3494:1*/
 	return thread, block
 }
 
@@ -3649,7 +3668,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3652:1*/
+	/*line gpukvet_gen.go:3671:1*/
 	return thread, block
 }
 
@@ -3857,7 +3876,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3860:1*/
+	/*line gpukvet_gen.go:3879:1*/
 	return thread, block
 }
 
@@ -3955,7 +3974,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3958:1*/
+	/*line gpukvet_gen.go:3977:1*/
 	return thread, block
 }
 
@@ -4045,7 +4064,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4048:1*/
+	/*line gpukvet_gen.go:4067:1*/
 	return thread, block
 }
 
@@ -4164,6 +4183,6 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4167:1*/
+	/*line gpukvet_gen.go:4186:1*/
 	return thread, block
 }

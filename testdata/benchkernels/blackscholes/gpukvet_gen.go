@@ -5122,8 +5122,25 @@ func init() {
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"r", "v", "s", "x", "y", "call", "put"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "blackscholes_Price", EntryNC: "blackscholes_Price_nc", ReadOnly: []int{2, 3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUPrice},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "blackscholes_Price", EntryNC: "blackscholes_Price_nc", ReadOnly: []int{2, 3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "blackscholes_Price_fast", EntryFastNC: "blackscholes_Price_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUPrice},
 	})
 }
 
@@ -5183,6 +5200,6 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5186:1*/
+	/*line gpukvet_gen.go:5203:1*/
 	return thread, block
 }

@@ -1396,8 +1396,35 @@ func init() {
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "k", "nf", "features", "centres", "member", "delta"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kmeans_Assign", EntryNC: "kmeans_Assign_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUAssign},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kmeans_Assign", EntryNC: "kmeans_Assign_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kmeans_Assign_fast", EntryFastNC: "kmeans_Assign_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 1}},
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{3, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{11, 0}},
+				{Op: "add", Kind: "i64", Args: []int{12, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "lt", Kind: "bool", Args: []int{14, 16}},
+				{Op: "or", Kind: "i64", Args: []int{3, 11}},
+				{Op: "or", Kind: "i64", Args: []int{18, 0}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
+			},
+			Result: []int{10, 17, 22},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAssign},
 	})
 }
 
@@ -1468,6 +1495,6 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1471:1*/
+	/*line gpukvet_gen.go:1498:1*/
 	return thread, block
 }

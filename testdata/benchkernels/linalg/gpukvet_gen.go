@@ -12406,36 +12406,159 @@ func init() {
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "a", "x", "tmp"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxTmp", EntryNC: "linalg_AtaxTmp_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtaxTmp},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxTmp", EntryNC: "linalg_AtaxTmp_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_AtaxTmp_fast", EntryFastNC: "linalg_AtaxTmp_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "add", Kind: "i64", Args: []int{1, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+			},
+			Result: []int{8, 13, 17},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxTmp},
 	})
 	gpukvetRegister(AtaxY, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "a", "tmp", "y"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxY", EntryNC: "linalg_AtaxY_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUAtaxY},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxY", EntryNC: "linalg_AtaxY_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_AtaxY_fast", EntryFastNC: "linalg_AtaxY_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "add", Kind: "i64", Args: []int{0, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+			},
+			Result: []int{8, 13, 17},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxY},
 	})
 	gpukvetRegister(BicgQ, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"nx", "ny", "a", "p", "q"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_BicgQ", EntryNC: "linalg_BicgQ_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUBicgQ},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_BicgQ", EntryNC: "linalg_BicgQ_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_BicgQ_fast", EntryFastNC: "linalg_BicgQ_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "bool", Imm: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{8, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{9, 10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "add", Kind: "i64", Args: []int{0, 10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{17, 6}},
+				{Op: "or", Kind: "i64", Args: []int{8, 0}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
+			},
+			Result: []int{3, 7, 15, 18, 22},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgQ},
 	})
 	gpukvetRegister(BicgS, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"nx", "ny", "a", "r", "s"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_BicgS", EntryNC: "linalg_BicgS_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUBicgS},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_BicgS", EntryNC: "linalg_BicgS_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_BicgS_fast", EntryFastNC: "linalg_BicgS_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "const", Kind: "bool", Imm: 1},
+				{Op: "param", Kind: "i64"},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{1, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{3}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 6}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{1, 12}},
+				{Op: "add", Kind: "i64", Args: []int{13, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{15, 17}},
+				{Op: "or", Kind: "i64", Args: []int{1, 12}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
+			},
+			Result: []int{0, 7, 11, 18, 22},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgS},
 	})
 	gpukvetRegister(Gemm, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "alpha", "beta", "a", "b", "c"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gemm", EntryNC: "linalg_Gemm_nc", ReadOnly: []int{5, 6}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUGemm},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gemm", EntryNC: "linalg_Gemm_nc", ReadOnly: []int{5, 6}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Gemm_fast", EntryFastNC: "linalg_Gemm_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{9, 1}},
+				{Op: "add", Kind: "i64", Args: []int{10, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "or", Kind: "i64", Args: []int{0, 9}},
+				{Op: "or", Kind: "i64", Args: []int{16, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
+			},
+			Result: []int{8, 15, 20},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGemm},
 	})
 	gpukvetRegister(GemmTiled, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -12448,50 +12571,220 @@ func init() {
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "alpha", "beta", "a", "b", "x", "y", "tmp"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gesummv", EntryNC: "linalg_Gesummv_nc", ReadOnly: []int{3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUGesummv},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gesummv", EntryNC: "linalg_Gesummv_nc", ReadOnly: []int{3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Gesummv_fast", EntryFastNC: "linalg_Gesummv_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{3}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
+				{Op: "add", Kind: "i64", Args: []int{0, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 11}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 16}},
+				{Op: "const", Kind: "bool", Imm: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "lt", Kind: "bool", Args: []int{19, 11}},
+			},
+			Result: []int{7, 12, 15, 18, 20},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv},
 	})
 	gpukvetRegister(MatMul, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "a", "b", "c"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_MatMul", EntryNC: "linalg_MatMul_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMatMul},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_MatMul", EntryNC: "linalg_MatMul_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_MatMul_fast", EntryFastNC: "linalg_MatMul_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 1}},
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{3, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{11, 0}},
+				{Op: "add", Kind: "i64", Args: []int{12, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "lt", Kind: "bool", Args: []int{14, 16}},
+				{Op: "or", Kind: "i64", Args: []int{3, 11}},
+				{Op: "or", Kind: "i64", Args: []int{18, 0}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
+			},
+			Result: []int{10, 17, 22},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMatMul},
 	})
 	gpukvetRegister(Mm2First, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "nk", "alpha", "a", "b", "tmp"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2First", EntryNC: "linalg_Mm2First_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMm2First},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2First", EntryNC: "linalg_Mm2First_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Mm2First_fast", EntryFastNC: "linalg_Mm2First_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{9, 1}},
+				{Op: "add", Kind: "i64", Args: []int{10, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "or", Kind: "i64", Args: []int{0, 9}},
+				{Op: "or", Kind: "i64", Args: []int{16, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
+			},
+			Result: []int{8, 15, 20},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2First},
 	})
 	gpukvetRegister(Mm2Second, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nl", "nj", "beta", "tmp", "c", "d"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2Second", EntryNC: "linalg_Mm2Second_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMm2Second},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2Second", EntryNC: "linalg_Mm2Second_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Mm2Second_fast", EntryFastNC: "linalg_Mm2Second_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{9, 1}},
+				{Op: "add", Kind: "i64", Args: []int{10, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "or", Kind: "i64", Args: []int{0, 9}},
+				{Op: "or", Kind: "i64", Args: []int{16, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
+			},
+			Result: []int{8, 15, 20},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2Second},
 	})
 	gpukvetRegister(MvtX1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "a", "x1", "y1"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX1", EntryNC: "linalg_MvtX1_nc", ReadOnly: []int{1, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMvtX1},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX1", EntryNC: "linalg_MvtX1_nc", ReadOnly: []int{1, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_MvtX1_fast", EntryFastNC: "linalg_MvtX1_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{3}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
+				{Op: "add", Kind: "i64", Args: []int{0, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 11}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 14}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{16, 17}},
+			},
+			Result: []int{7, 12, 15, 18},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX1},
 	})
 	gpukvetRegister(MvtX2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "a", "x2", "y2"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX2", EntryNC: "linalg_MvtX2_nc", ReadOnly: []int{1, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMvtX2},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX2", EntryNC: "linalg_MvtX2_nc", ReadOnly: []int{1, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_MvtX2_fast", EntryFastNC: "linalg_MvtX2_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{3}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
+				{Op: "add", Kind: "i64", Args: []int{0, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 11}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 14}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{16, 17}},
+			},
+			Result: []int{7, 12, 15, 18},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX2},
 	})
 	gpukvetRegister(SgemvBlock, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "alpha", "beta", "a", "x", "y"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "linalg_SgemvBlock", EntryNC: "linalg_SgemvBlock_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSgemvBlock},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_SgemvBlock", EntryNC: "linalg_SgemvBlock_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_SgemvBlock_fast", EntryFastNC: "linalg_SgemvBlock_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "add", Kind: "i64", Args: []int{1, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+			},
+			Result: []int{8, 13, 17},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSgemvBlock},
 	})
 	gpukvetRegister(Transpose, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -12667,7 +12960,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12670:1*/
+	/*line gpukvet_gen.go:12963:1*/
 	return thread, block
 }
 
@@ -12710,7 +13003,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12713:1*/
+	/*line gpukvet_gen.go:13006:1*/
 	return thread, block
 }
 
@@ -12754,7 +13047,7 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12757:1*/
+	/*line gpukvet_gen.go:13050:1*/
 	return thread, block
 }
 
@@ -12798,7 +13091,7 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12801:1*/
+	/*line gpukvet_gen.go:13094:1*/
 	return thread, block
 }
 
@@ -12848,7 +13141,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12851:1*/
+	/*line gpukvet_gen.go:13144:1*/
 	return thread, block
 }
 
@@ -13071,7 +13364,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13074:1*/
+	/*line gpukvet_gen.go:13367:1*/
 	return thread, block
 }
 
@@ -13125,7 +13418,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13128:1*/
+	/*line gpukvet_gen.go:13421:1*/
 	return thread, block
 }
 
@@ -13173,7 +13466,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13176:1*/
+	/*line gpukvet_gen.go:13469:1*/
 	return thread, block
 }
 
@@ -13220,7 +13513,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13223:1*/
+	/*line gpukvet_gen.go:13516:1*/
 	return thread, block
 }
 
@@ -13267,7 +13560,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13270:1*/
+	/*line gpukvet_gen.go:13563:1*/
 	return thread, block
 }
 
@@ -13305,7 +13598,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13308:1*/
+	/*line gpukvet_gen.go:13601:1*/
 	return thread, block
 }
 
@@ -13343,7 +13636,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13346:1*/
+	/*line gpukvet_gen.go:13639:1*/
 	return thread, block
 }
 
@@ -13536,7 +13829,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13539:1*/
+	/*line gpukvet_gen.go:13832:1*/
 	return thread, block
 }
 
@@ -13636,6 +13929,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13639:1*/
+	/*line gpukvet_gen.go:13932:1*/
 	return thread, block
 }

@@ -18301,15 +18301,67 @@ func init() {
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "kernel", "src", "dst"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_ConvRows", EntryNC: "more_ConvRows_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUConvRows},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "more_ConvRows", EntryNC: "more_ConvRows_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "more_ConvRows_fast", EntryFastNC: "more_ConvRows_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "const", Kind: "i64", Imm: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "lt", Kind: "bool", Args: []int{1, 3}},
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{5, 6}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{7, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "or", Kind: "i64", Args: []int{5, 6}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+			},
+			Result: []int{4, 13, 17},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUConvRows},
 	})
 	gpukvetRegister(Doitgen, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"r", "nq", "np", "a", "c4", "sum"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_Doitgen", EntryNC: "more_Doitgen_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUDoitgen},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "more_Doitgen", EntryNC: "more_Doitgen_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "more_Doitgen_fast", EntryFastNC: "more_Doitgen_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{3, 4}},
+				{Op: "mul", Kind: "i64", Args: []int{2, 3}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "add", Kind: "i64", Args: []int{6, 7}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "mul", Kind: "i64", Args: []int{3, 3}},
+				{Op: "add", Kind: "i64", Args: []int{15, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{17, 19}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "or", Kind: "i64", Args: []int{21, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{22}},
+				{Op: "const", Kind: "u64", Imm: 1048576},
+				{Op: "lt", Kind: "bool", Args: []int{23, 24}},
+			},
+			Result: []int{14, 20, 25},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUDoitgen},
 	})
 	gpukvetRegister(GramNorm, device.KernelSpec{
 		Block:  gpu.Dim3{X: 1, Y: 1, Z: 1},
@@ -18323,15 +18375,82 @@ func init() {
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "k", "a", "r", "q"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_GramQ", EntryNC: "more_GramQ_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramQ},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "more_GramQ", EntryNC: "more_GramQ_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "more_GramQ_fast", EntryFastNC: "more_GramQ_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "sub", Kind: "i64", Args: []int{4, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "add", Kind: "i64", Args: []int{10, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{6, 17}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "or", Kind: "i64", Args: []int{19, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{20}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{21, 22}},
+			},
+			Result: []int{9, 15, 18, 23},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGramQ},
 	})
 	gpukvetRegister(GramUpdate, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "k", "a", "r", "q"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_GramUpdate", EntryNC: "more_GramUpdate_nc", ReadOnly: []int{5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramUpdate},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "more_GramUpdate", EntryNC: "more_GramUpdate_nc", ReadOnly: []int{5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "more_GramUpdate_fast", EntryFastNC: "more_GramUpdate_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "sub", Kind: "i64", Args: []int{4, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "or", Kind: "i64", Args: []int{16, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "add", Kind: "i64", Args: []int{21, 3}},
+				{Op: "sub", Kind: "i64", Args: []int{22, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{23}},
+				{Op: "lt", Kind: "bool", Args: []int{24, 8}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{21, 26}},
+				{Op: "bitcast", Kind: "u64", Args: []int{27}},
+				{Op: "lt", Kind: "bool", Args: []int{28, 14}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "or", Kind: "i64", Args: []int{30, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{31}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{32, 33}},
+			},
+			Result: []int{9, 15, 20, 25, 29, 34},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGramUpdate},
 	})
 	gpukvetRegister(LayerForward, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -18352,15 +18471,54 @@ func init() {
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "m", "alpha", "beta", "a", "b", "c"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_Syr2k", EntryNC: "more_Syr2k_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSyr2k},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "more_Syr2k", EntryNC: "more_Syr2k_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "more_Syr2k_fast", EntryFastNC: "more_Syr2k_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 10}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{1, 16}},
+			},
+			Result: []int{8, 11, 15},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSyr2k},
 	})
 	gpukvetRegister(Syrk, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "m", "alpha", "beta", "a", "c"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_Syrk", EntryNC: "more_Syrk_nc", ReadOnly: []int{4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSyrk},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "more_Syrk", EntryNC: "more_Syrk_nc", ReadOnly: []int{4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "more_Syrk_fast", EntryFastNC: "more_Syrk_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{8, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSyrk},
 	})
 	gpukvetRegister(TransposeDiag, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -18618,7 +18776,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:18621:1*/
+	/*line gpukvet_gen.go:18779:1*/
 	return thread, block
 }
 
@@ -18731,7 +18889,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:18734:1*/
+	/*line gpukvet_gen.go:18892:1*/
 	return thread, block
 }
 
@@ -18777,7 +18935,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:18780:1*/
+	/*line gpukvet_gen.go:18938:1*/
 	return thread, block
 }
 
@@ -18818,7 +18976,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:18821:1*/
+	/*line gpukvet_gen.go:18979:1*/
 	return thread, block
 }
 
@@ -18864,7 +19022,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:18867:1*/
+	/*line gpukvet_gen.go:19025:1*/
 	return thread, block
 }
 
@@ -18913,7 +19071,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:18916:1*/
+	/*line gpukvet_gen.go:19074:1*/
 	return thread, block
 }
 
@@ -19131,7 +19289,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:19134:1*/
+	/*line gpukvet_gen.go:19292:1*/
 	return thread, block
 }
 
@@ -19354,7 +19512,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19357:1*/
+	/*line gpukvet_gen.go:19515:1*/
 	return thread, block
 }
 
@@ -19402,7 +19560,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19405:1*/
+	/*line gpukvet_gen.go:19563:1*/
 	return thread, block
 }
 
@@ -19447,7 +19605,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19450:1*/
+	/*line gpukvet_gen.go:19608:1*/
 	return thread, block
 }
 
@@ -19555,6 +19713,6 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:19558:1*/
+	/*line gpukvet_gen.go:19716:1*/
 	return thread, block
 }

@@ -1454,8 +1454,25 @@ func init() {
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"dt", "soft2", "pos", "vel", "newPos"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "nbody_Step", EntryNC: "nbody_Step_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUStep},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "nbody_Step", EntryNC: "nbody_Step_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "nbody_Step_fast", EntryFastNC: "nbody_Step_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "const", Kind: "i64", Imm: 3},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "or", Kind: "i64", Args: []int{0, 6}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{8, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStep},
 	})
 }
 
@@ -1688,6 +1705,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1691:1*/
+	/*line gpukvet_gen.go:1708:1*/
 	return thread, block
 }

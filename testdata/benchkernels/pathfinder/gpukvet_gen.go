@@ -1937,8 +1937,25 @@ func init() {
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"cols", "prev", "wallRow", "next"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "pathfinder_Step", EntryNC: "pathfinder_Step_nc", ReadOnly: []int{1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUStep},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "pathfinder_Step", EntryNC: "pathfinder_Step_nc", ReadOnly: []int{1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "pathfinder_Step_fast", EntryFastNC: "pathfinder_Step_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStep},
 	})
 	gpukvetRegister(Sweep, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -2075,7 +2092,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2078:1*/
+	/*line gpukvet_gen.go:2095:1*/
 	return thread, block
 }
 
@@ -2298,6 +2315,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2301:1*/
+	/*line gpukvet_gen.go:2318:1*/
 	return thread, block
 }

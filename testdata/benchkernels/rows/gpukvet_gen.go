@@ -4940,8 +4940,40 @@ func init() {
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "eps", "in", "gamma", "beta", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "rows_LayerNorm", EntryNC: "rows_LayerNorm_nc", ReadOnly: []int{2, 3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPULayerNorm},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "rows_LayerNorm", EntryNC: "rows_LayerNorm_nc", ReadOnly: []int{2, 3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "rows_LayerNorm_fast", EntryFastNC: "rows_LayerNorm_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 2147483647},
+				{Op: "mul", Kind: "i64", Args: []int{0, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "add", Kind: "i64", Args: []int{0, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 17}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 20}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 2147483648},
+				{Op: "lt", Kind: "bool", Args: []int{22, 23}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "lt", Kind: "bool", Args: []int{25, 14}},
+				{Op: "lt", Kind: "bool", Args: []int{25, 17}},
+			},
+			Result: []int{10, 15, 18, 21, 24, 26, 27},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPULayerNorm},
 	})
 	gpukvetRegister(Softmax, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
@@ -4983,7 +5015,7 @@ func gpukvetCPULayerNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		LayerNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	/*line gpukvet_gen.go:4986:1*/ return thread, block
+	/*line gpukvet_gen.go:5018:1*/ return thread, block
 }
 
 // gpukvetLocalsSoftmax holds the locals of kernel Softmax that live across a
@@ -5320,6 +5352,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5323:1*/
+	/*line gpukvet_gen.go:5355:1*/
 	return thread, block
 }

@@ -4602,22 +4602,78 @@ func init() {
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "m", "data", "mean"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Center", EntryNC: "stats_Center_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCenter},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stats_Center", EntryNC: "stats_Center_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stats_Center_fast", EntryFastNC: "stats_Center_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{7, 0}},
+				{Op: "add", Kind: "i64", Args: []int{8, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "or", Kind: "i64", Args: []int{7, 0}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+			},
+			Result: []int{6, 13, 17},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUCenter},
 	})
 	gpukvetRegister(Corr, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "m", "data", "symmat"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Corr", EntryNC: "stats_Corr_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCorr},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stats_Corr", EntryNC: "stats_Corr_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stats_Corr_fast", EntryFastNC: "stats_Corr_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{8, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUCorr},
 	})
 	gpukvetRegister(Covar, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "m", "data", "symmat"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Covar", EntryNC: "stats_Covar_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCovar},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stats_Covar", EntryNC: "stats_Covar_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stats_Covar_fast", EntryFastNC: "stats_Covar_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{8, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUCovar},
 	})
 	gpukvetRegister(Mean, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -4630,15 +4686,66 @@ func init() {
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "m", "data", "mean", "std"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Normalize", EntryNC: "stats_Normalize_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUNormalize},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stats_Normalize", EntryNC: "stats_Normalize_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stats_Normalize_fast", EntryFastNC: "stats_Normalize_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "add", Kind: "i64", Args: []int{1, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 15}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
+			},
+			Result: []int{8, 13, 16, 20},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUNormalize},
 	})
 	gpukvetRegister(Std, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "m", "eps", "data", "mean", "std"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Std", EntryNC: "stats_Std_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUStd},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stats_Std", EntryNC: "stats_Std_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stats_Std_fast", EntryFastNC: "stats_Std_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "const", Kind: "i64", Imm: 1},
+				{Op: "sub", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{2, 3}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 5}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{6, 7}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 11}},
+				{Op: "add", Kind: "i64", Args: []int{5, 7}},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "lt", Kind: "bool", Args: []int{14, 16}},
+				{Op: "or", Kind: "i64", Args: []int{0, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{19, 20}},
+			},
+			Result: []int{12, 17, 21},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStd},
 	})
 }
 
@@ -4728,7 +4835,7 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4731:1*/
+	/*line gpukvet_gen.go:4838:1*/
 	return thread, block
 }
 
@@ -4772,7 +4879,7 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4775:1*/
+	/*line gpukvet_gen.go:4882:1*/
 	return thread, block
 }
 
@@ -4815,7 +4922,7 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4818:1*/
+	/*line gpukvet_gen.go:4925:1*/
 	return thread, block
 }
 
@@ -4855,7 +4962,7 @@ func gpukvetCPUMean(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4858:1*/
+	/*line gpukvet_gen.go:4965:1*/
 	return thread, block
 }
 
@@ -4895,7 +5002,7 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4898:1*/
+	/*line gpukvet_gen.go:5005:1*/
 	return thread, block
 }
 
@@ -4946,6 +5053,6 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4949:1*/
+	/*line gpukvet_gen.go:5056:1*/
 	return thread, block
 }

@@ -13225,71 +13225,312 @@ func init() {
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"ni", "nj", "w", "a", "b"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Conv2D", EntryNC: "stencil_Conv2D_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUConv2D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_Conv2D", EntryNC: "stencil_Conv2D_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_Conv2D_fast", EntryFastNC: "stencil_Conv2D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "const", Kind: "i64", Imm: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "lt", Kind: "bool", Args: []int{1, 3}},
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{5, 6}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{7, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "sub", Kind: "i64", Args: []int{7, 6}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{14, 15}},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{17, 19}},
+				{Op: "or", Kind: "i64", Args: []int{5, 6}},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{22, 23}},
+			},
+			Result: []int{4, 13, 20, 24},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUConv2D},
 	})
 	gpukvetRegister(Copy2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "b", "a"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Copy2D", EntryNC: "stencil_Copy2D_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCopy2D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_Copy2D", EntryNC: "stencil_Copy2D_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_Copy2D_fast", EntryFastNC: "stencil_Copy2D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
+				{Op: "sub", Kind: "i64", Args: []int{1, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
+			},
+			Result: []int{8, 11, 14},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUCopy2D},
 	})
 	gpukvetRegister(FdtdEx, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "ex", "hz"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdEx", EntryNC: "stencil_FdtdEx_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFdtdEx},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdEx", EntryNC: "stencil_FdtdEx_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_FdtdEx_fast", EntryFastNC: "stencil_FdtdEx_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 10}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
+			},
+			Result: []int{8, 11, 15},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdEx},
 	})
 	gpukvetRegister(FdtdEy, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "fict", "ey", "hz"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdEy", EntryNC: "stencil_FdtdEy_nc", ReadOnly: []int{4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFdtdEy},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdEy", EntryNC: "stencil_FdtdEy_nc", ReadOnly: []int{4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_FdtdEy_fast", EntryFastNC: "stencil_FdtdEy_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 10}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "const", Kind: "u64", Imm: 0x4000000000000000},
+				{Op: "lt", Kind: "bool", Args: []int{17, 18}},
+			},
+			Result: []int{8, 11, 15, 19},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdEy},
 	})
 	gpukvetRegister(FdtdHz, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
 		Dims:   2,
 		Params: []string{"nx", "ny", "ex", "ey", "hz"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdHz", EntryNC: "stencil_FdtdHz_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFdtdHz},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_FdtdHz", EntryNC: "stencil_FdtdHz_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_FdtdHz_fast", EntryFastNC: "stencil_FdtdHz_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "sub", Kind: "i64", Args: []int{2, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{3, 4}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{2, 10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 14}},
+				{Op: "add", Kind: "i64", Args: []int{3, 10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{17, 19}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{22, 23}},
+			},
+			Result: []int{9, 15, 20, 24},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdHz},
 	})
 	gpukvetRegister(Hotspot, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "p", "power", "temp", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Hotspot", EntryNC: "stencil_Hotspot_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUHotspot},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_Hotspot", EntryNC: "stencil_Hotspot_nc", ReadOnly: []int{3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_Hotspot_fast", EntryFastNC: "stencil_Hotspot_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{7, 8}},
+			},
+			Result: []int{9},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUHotspot},
 	})
 	gpukvetRegister(Jacobi1D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"a", "b"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Jacobi1D", EntryNC: "stencil_Jacobi1D_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUJacobi1D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_Jacobi1D", EntryNC: "stencil_Jacobi1D_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_Jacobi1D_fast", EntryFastNC: "stencil_Jacobi1D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 4}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{0, 6}},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{8, 10}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{4, 12}},
+			},
+			Result: []int{5, 11, 13},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi1D},
 	})
 	gpukvetRegister(Jacobi2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"n", "a", "b"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Jacobi2D", EntryNC: "stencil_Jacobi2D_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUJacobi2D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_Jacobi2D", EntryNC: "stencil_Jacobi2D_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_Jacobi2D_fast", EntryFastNC: "stencil_Jacobi2D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{1, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{3}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
+				{Op: "sub", Kind: "i64", Args: []int{1, 0}},
+				{Op: "add", Kind: "i64", Args: []int{8, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{14, 15}},
+			},
+			Result: []int{7, 13, 16},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi2D},
 	})
 	gpukvetRegister(Srad1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "q0sqr", "j", "c", "dN", "dS", "dW", "dE"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Srad1", EntryNC: "stencil_Srad1_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSrad1},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_Srad1", EntryNC: "stencil_Srad1_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_Srad1_fast", EntryFastNC: "stencil_Srad1_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "const", Kind: "i64", Imm: 1048559},
+				{Op: "mul", Kind: "i64", Args: []int{1, 9}},
+				{Op: "add", Kind: "i64", Args: []int{10, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "lt", Kind: "bool", Args: []int{12, 7}},
+				{Op: "sub", Kind: "i64", Args: []int{2, 1}},
+				{Op: "const", Kind: "i64", Imm: 0x7ffffffee},
+				{Op: "add", Kind: "i64", Args: []int{14, 15}},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{17, 7}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 20}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{22}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{23, 24}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "or", Kind: "i64", Args: []int{26, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{27}},
+				{Op: "const", Kind: "u64", Imm: 0x4000000000000000},
+				{Op: "lt", Kind: "bool", Args: []int{28, 29}},
+			},
+			Result: []int{8, 13, 18, 21, 25, 30},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSrad1},
 	})
 	gpukvetRegister(Srad2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
 		Dims:   2,
 		Params: []string{"rows", "cols", "lambda", "j", "c", "dN", "dS", "dW", "dE"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stencil_Srad2", EntryNC: "stencil_Srad2_nc", ReadOnly: []int{4, 5, 6, 7, 8}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSrad2},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "stencil_Srad2", EntryNC: "stencil_Srad2_nc", ReadOnly: []int{4, 5, 6, 7, 8}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "stencil_Srad2_fast", EntryFastNC: "stencil_Srad2_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 10}},
+				{Op: "param", Kind: "i64", Index: 10},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 13}},
+				{Op: "param", Kind: "i64", Index: 12},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 16}},
+				{Op: "param", Kind: "i64", Index: 14},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 19}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 22}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{24}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{25, 26}},
+			},
+			Result: []int{8, 11, 14, 17, 20, 23, 27},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSrad2},
 	})
 }
 
@@ -13426,7 +13667,7 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13429:1*/
+	/*line gpukvet_gen.go:13670:1*/
 	return thread, block
 }
 
@@ -13461,7 +13702,7 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13464:1*/
+	/*line gpukvet_gen.go:13705:1*/
 	return thread, block
 }
 
@@ -13498,7 +13739,7 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13501:1*/
+	/*line gpukvet_gen.go:13742:1*/
 	return thread, block
 }
 
@@ -13543,7 +13784,7 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13546:1*/
+	/*line gpukvet_gen.go:13787:1*/
 	return thread, block
 }
 
@@ -13584,7 +13825,7 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13587:1*/
+	/*line gpukvet_gen.go:13828:1*/
 	return thread, block
 }
 
@@ -13719,7 +13960,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13722:1*/
+	/*line gpukvet_gen.go:13963:1*/
 	return thread, block
 }
 
@@ -13751,7 +13992,7 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13754:1*/
+	/*line gpukvet_gen.go:13995:1*/
 	return thread, block
 }
 
@@ -13786,7 +14027,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13789:1*/
+	/*line gpukvet_gen.go:14030:1*/
 	return thread, block
 }
 
@@ -13852,7 +14093,7 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13855:1*/
+	/*line gpukvet_gen.go:14096:1*/
 	return thread, block
 }
 
@@ -13909,6 +14150,6 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13912:1*/
+	/*line gpukvet_gen.go:14153:1*/
 	return thread, block
 }

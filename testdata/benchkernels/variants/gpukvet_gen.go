@@ -7779,8 +7779,37 @@ func init() {
 		Block:  gpu.Dim3{X: 8, Y: 8, Z: 4},
 		Dims:   3,
 		Params: []string{"ni", "nj", "nk", "a", "b"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Conv3D", EntryNC: "variants_Conv3D_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUConv3D},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "variants_Conv3D", EntryNC: "variants_Conv3D_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "variants_Conv3D_fast", EntryFastNC: "variants_Conv3D_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "mul", Kind: "i64", Args: []int{2, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "sub", Kind: "i64", Args: []int{4, 11}},
+				{Op: "sub", Kind: "i64", Args: []int{12, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{13, 14}},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "lt", Kind: "bool", Args: []int{16, 18}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "or", Kind: "i64", Args: []int{20, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "const", Kind: "u64", Imm: 1048576},
+				{Op: "lt", Kind: "bool", Args: []int{22, 23}},
+			},
+			Result: []int{10, 19, 24},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUConv3D},
 	})
 	gpukvetRegister(GemmF64, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -7947,7 +7976,7 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:7950:1*/
+	/*line gpukvet_gen.go:7979:1*/
 	return thread, block
 }
 
@@ -7960,7 +7989,7 @@ func gpukvetCPUBlur5(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Blur5(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	/*line gpukvet_gen.go:7963:1*/ return thread, block
+	/*line gpukvet_gen.go:7992:1*/ return thread, block
 }
 
 // gpukvetCPUConv3D binds kernel Conv3D's arguments for the cpu
@@ -8005,7 +8034,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8008:1*/
+	/*line gpukvet_gen.go:8037:1*/
 	return thread, block
 }
 
@@ -8056,7 +8085,7 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8059:1*/
+	/*line gpukvet_gen.go:8088:1*/
 	return thread, block
 }
 
@@ -8114,7 +8143,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8117:1*/
+	/*line gpukvet_gen.go:8146:1*/
 	return thread, block
 }
 
@@ -8146,7 +8175,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8149:1*/
+	/*line gpukvet_gen.go:8178:1*/
 	return thread, block
 }
 
@@ -8322,7 +8351,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8325:1*/
+	/*line gpukvet_gen.go:8354:1*/
 	return thread, block
 }
 
@@ -8500,7 +8529,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8503:1*/
+	/*line gpukvet_gen.go:8532:1*/
 	return thread, block
 }
 
@@ -8536,6 +8565,6 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8539:1*/
+	/*line gpukvet_gen.go:8568:1*/
 	return thread, block
 }

@@ -67330,8 +67330,31 @@ func init() {
 	gpukvetRegister(Compare, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "u", "v", "f", "g", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Compare", EntryNC: "kernels_Compare_nc", ReadOnly: []int{0, 1, 2, 3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCompare},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Compare", EntryNC: "kernels_Compare_nc", ReadOnly: []int{0, 1, 2, 3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Compare_fast", EntryFastNC: "kernels_Compare_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 14}},
+				{Op: "param", Kind: "i64", Index: 11},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 17}},
+			},
+			Result: []int{6, 9, 12, 15, 18},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUCompare},
 	})
 	gpukvetRegister(DeviceCalls, device.KernelSpec{
 		Dims:   1,
@@ -67342,8 +67365,25 @@ func init() {
 	gpukvetRegister(DivRem, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "out32", "out64"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_DivRem", EntryNC: "kernels_DivRem_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUDivRem},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_DivRem", EntryNC: "kernels_DivRem_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_DivRem_fast", EntryFastNC: "kernels_DivRem_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUDivRem},
 	})
 	gpukvetRegister(EarlyReturn, device.KernelSpec{
 		Dims:   1,
@@ -67354,8 +67394,31 @@ func init() {
 	gpukvetRegister(FMA, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "y", "x32", "y32", "o", "o32"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_FMA", EntryNC: "kernels_FMA_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFMA},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_FMA", EntryNC: "kernels_FMA_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_FMA_fast", EntryFastNC: "kernels_FMA_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 14}},
+				{Op: "param", Kind: "i64", Index: 11},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 17}},
+			},
+			Result: []int{6, 9, 12, 15, 18},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFMA},
 	})
 	gpukvetRegister(FMAExact, device.KernelSpec{
 		Dims:   1,
@@ -67378,26 +67441,111 @@ func init() {
 	gpukvetRegister(FloatBits, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"f", "g", "bits", "bits32", "back", "back32"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatBits", EntryNC: "kernels_FloatBits_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFloatBits},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatBits", EntryNC: "kernels_FloatBits_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_FloatBits_fast", EntryFastNC: "kernels_FloatBits_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFloatBits},
 	})
 	gpukvetRegister(FloatSpecial, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "out64", "out32"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatSpecial", EntryNC: "kernels_FloatSpecial_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFloatSpecial},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatSpecial", EntryNC: "kernels_FloatSpecial_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_FloatSpecial_fast", EntryFastNC: "kernels_FloatSpecial_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "const", Kind: "i64", Imm: 4},
+				{Op: "mul", Kind: "i64", Args: []int{0, 7}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffc},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 19}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 22}},
+				{Op: "param", Kind: "i64", Index: 11},
+				{Op: "bitcast", Kind: "u64", Args: []int{24}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 25}},
+			},
+			Result: []int{6, 14, 17, 20, 23, 26},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFloatSpecial},
 	})
 	gpukvetRegister(FloatToInt, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"f", "g", "outi", "out32", "outu", "out8"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatToInt", EntryNC: "kernels_FloatToInt_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFloatToInt},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_FloatToInt", EntryNC: "kernels_FloatToInt_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_FloatToInt_fast", EntryFastNC: "kernels_FloatToInt_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFloatToInt},
 	})
 	gpukvetRegister(Fused, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Fused", EntryNC: "kernels_Fused_nc", ReadOnly: []int{0, 1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUFused},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Fused", EntryNC: "kernels_Fused_nc", ReadOnly: []int{0, 1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Fused_fast", EntryFastNC: "kernels_Fused_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 11}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
+			},
+			Result: []int{6, 9, 12, 15},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFused},
 	})
 	gpukvetRegister(GridStride, device.KernelSpec{
 		Dims:   1,
@@ -67414,14 +67562,77 @@ func init() {
 	gpukvetRegister(IntToFloat, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "u", "f", "out64", "out32"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_IntToFloat", EntryNC: "kernels_IntToFloat_nc", ReadOnly: []int{0, 1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUIntToFloat},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_IntToFloat", EntryNC: "kernels_IntToFloat_nc", ReadOnly: []int{0, 1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_IntToFloat_fast", EntryFastNC: "kernels_IntToFloat_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "const", Kind: "i64", Imm: 3},
+				{Op: "mul", Kind: "i64", Args: []int{0, 7}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 19}},
+				{Op: "add", Kind: "i64", Args: []int{8, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "lt", Kind: "bool", Args: []int{22, 13}},
+			},
+			Result: []int{6, 14, 17, 20, 23},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUIntToFloat},
 	})
 	gpukvetRegister(IntWrap, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "e", "out32", "out64", "out8", "out16"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_IntWrap", EntryNC: "kernels_IntWrap_nc", ReadOnly: []int{0, 1, 2, 3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUIntWrap},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_IntWrap", EntryNC: "kernels_IntWrap_nc", ReadOnly: []int{0, 1, 2, 3, 4}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_IntWrap_fast", EntryFastNC: "kernels_IntWrap_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 11},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{13}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 14}},
+				{Op: "param", Kind: "i64", Index: 13},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 17}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 20}},
+				{Op: "param", Kind: "i64", Index: 15},
+				{Op: "bitcast", Kind: "u64", Args: []int{22}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 23}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 26}},
+				{Op: "param", Kind: "i64", Index: 17},
+				{Op: "bitcast", Kind: "u64", Args: []int{28}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 29}},
+			},
+			Result: []int{6, 9, 12, 15, 18, 21, 24, 27, 30},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUIntWrap},
 	})
 	gpukvetRegister(Labeled2, device.KernelSpec{
 		Dims:   1,
@@ -67474,8 +67685,53 @@ func init() {
 	gpukvetRegister(MinMax, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "f", "g", "h", "k", "outi", "outf", "out32"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_MinMax", EntryNC: "kernels_MinMax_nc", ReadOnly: []int{0, 1, 2, 3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMinMax},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_MinMax", EntryNC: "kernels_MinMax_nc", ReadOnly: []int{0, 1, 2, 3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_MinMax_fast", EntryFastNC: "kernels_MinMax_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "const", Kind: "i64", Imm: 3},
+				{Op: "mul", Kind: "i64", Args: []int{0, 7}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffd},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 13},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 19}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 22}},
+				{Op: "const", Kind: "i64", Imm: 2},
+				{Op: "mul", Kind: "i64", Args: []int{0, 24}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{25, 26}},
+				{Op: "bitcast", Kind: "u64", Args: []int{27}},
+				{Op: "param", Kind: "i64", Index: 15},
+				{Op: "bitcast", Kind: "u64", Args: []int{29}},
+				{Op: "lt", Kind: "bool", Args: []int{28, 30}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{32}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 33}},
+				{Op: "param", Kind: "i64", Index: 11},
+				{Op: "bitcast", Kind: "u64", Args: []int{35}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 36}},
+				{Op: "param", Kind: "i64", Index: 17},
+				{Op: "bitcast", Kind: "u64", Args: []int{38}},
+				{Op: "lt", Kind: "bool", Args: []int{28, 39}},
+			},
+			Result: []int{6, 14, 17, 20, 23, 31, 34, 37, 40},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMinMax},
 	})
 	gpukvetRegister(Narrowing, device.KernelSpec{
 		Dims:   1,
@@ -67492,8 +67748,40 @@ func init() {
 	gpukvetRegister(NoFuse, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "e", "f", "out32", "out64"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_NoFuse", EntryNC: "kernels_NoFuse_nc", ReadOnly: []int{0, 1, 2, 3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUNoFuse},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_NoFuse", EntryNC: "kernels_NoFuse_nc", ReadOnly: []int{0, 1, 2, 3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_NoFuse_fast", EntryFastNC: "kernels_NoFuse_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "param", Kind: "i64", Index: 13},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 11}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{16}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 17}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 20}},
+				{Op: "param", Kind: "i64", Index: 11},
+				{Op: "bitcast", Kind: "u64", Args: []int{22}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 23}},
+				{Op: "param", Kind: "i64", Index: 15},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 26}},
+			},
+			Result: []int{6, 9, 12, 15, 18, 21, 24, 27},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUNoFuse},
 	})
 	gpukvetRegister(NoTrapAfter, device.KernelSpec{
 		Dims:   1,
@@ -67550,8 +67838,41 @@ func init() {
 	gpukvetRegister(Shifts, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "y", "s", "out32", "outu"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Shifts", EntryNC: "kernels_Shifts_nc", ReadOnly: []int{0, 1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUShifts},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Shifts", EntryNC: "kernels_Shifts_nc", ReadOnly: []int{0, 1, 2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Shifts_fast", EntryFastNC: "kernels_Shifts_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "const", Kind: "i64", Imm: 3},
+				{Op: "mul", Kind: "i64", Args: []int{0, 7}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffd},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 19}},
+				{Op: "const", Kind: "i64", Imm: 2},
+				{Op: "mul", Kind: "i64", Args: []int{0, 21}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{22, 23}},
+				{Op: "bitcast", Kind: "u64", Args: []int{24}},
+				{Op: "param", Kind: "i64", Index: 9},
+				{Op: "bitcast", Kind: "u64", Args: []int{26}},
+				{Op: "lt", Kind: "bool", Args: []int{25, 27}},
+			},
+			Result: []int{6, 14, 17, 20, 28},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUShifts},
 	})
 	gpukvetRegister(ShortCircuit, device.KernelSpec{
 		Dims:   1,
@@ -67598,8 +67919,25 @@ func init() {
 	gpukvetRegister(TrapDivide, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapDivide", EntryNC: "kernels_TrapDivide_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapDivide},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapDivide", EntryNC: "kernels_TrapDivide_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_TrapDivide_fast", EntryFastNC: "kernels_TrapDivide_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUTrapDivide},
 	})
 	gpukvetRegister(TrapInBarrierLoop, device.KernelSpec{
 		Dims:   1,
@@ -67628,8 +67966,25 @@ func init() {
 	gpukvetRegister(TrapShift, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"x", "s", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapShift", EntryNC: "kernels_TrapShift_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUTrapShift},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_TrapShift", EntryNC: "kernels_TrapShift_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_TrapShift_fast", EntryFastNC: "kernels_TrapShift_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUTrapShift},
 	})
 	gpukvetRegister(TrapSlice, device.KernelSpec{
 		Dims:   1,
@@ -67640,20 +67995,79 @@ func init() {
 	gpukvetRegister(TwoD, device.KernelSpec{
 		Dims:   2,
 		Params: []string{"w", "h", "m", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_TwoD", EntryNC: "kernels_TwoD_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUTwoD},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_TwoD", EntryNC: "kernels_TwoD_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_TwoD_fast", EntryFastNC: "kernels_TwoD_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64"},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "mul", Kind: "i64", Args: []int{0, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{2, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 7}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "lt", Kind: "bool", Args: []int{5, 10}},
+				{Op: "or", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
+			},
+			Result: []int{8, 11, 15},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUTwoD},
 	})
 	gpukvetRegister(UDivRem, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "c", "d", "out32", "out64"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_UDivRem", EntryNC: "kernels_UDivRem_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUUDivRem},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_UDivRem", EntryNC: "kernels_UDivRem_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_UDivRem_fast", EntryFastNC: "kernels_UDivRem_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+			},
+			Result: []int{6, 9, 12},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUUDivRem},
 	})
 	gpukvetRegister(Unsigned64, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"a", "b", "out"},
-		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Unsigned64", EntryNC: "kernels_Unsigned64_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUUnsigned64},
+		Code: &backend.Code{PTX: gpukvetModule, Entry: "kernels_Unsigned64", EntryNC: "kernels_Unsigned64_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "kernels_Unsigned64_fast", EntryFastNC: "kernels_Unsigned64_fast_nc", Facts: &backend.Facts{
+			Ops: []backend.FactOp{
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "lt", Kind: "bool", Args: []int{3, 5}},
+				{Op: "const", Kind: "i64", Imm: 3},
+				{Op: "mul", Kind: "i64", Args: []int{0, 7}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffd},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+			},
+			Result: []int{6, 14, 17},
+		}},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUUnsigned64},
 	})
 }
 
@@ -68269,7 +68683,7 @@ func gpukvetCPUAtomicAddAll(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:68272:1*/
+	/*line gpukvet_gen.go:68686:1*/
 	return thread, block
 }
 
@@ -68310,7 +68724,7 @@ func gpukvetCPUAtomicCAS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68313:1*/
+	/*line gpukvet_gen.go:68727:1*/
 	return thread, block
 }
 
@@ -68351,7 +68765,7 @@ func gpukvetCPUAtomicExchangeAll(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:68354:1*/
+	/*line gpukvet_gen.go:68768:1*/
 	return thread, block
 }
 
@@ -68399,7 +68813,7 @@ func gpukvetCPUAtomicMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:68402:1*/
+	/*line gpukvet_gen.go:68816:1*/
 	return thread, block
 }
 
@@ -68451,7 +68865,7 @@ func gpukvetCPUAtomicPerThread(gpukvetArgs []any) (thread, block func(gpu.Thread
 		}
 	}
 
-	/*line gpukvet_gen.go:68454:1*/
+	/*line gpukvet_gen.go:68868:1*/
 	return thread, block
 }
 
@@ -68494,7 +68908,7 @@ func gpukvetCPUBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68497:1*/
+	/*line gpukvet_gen.go:68911:1*/
 	return thread, block
 }
 
@@ -68671,7 +69085,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68674:1*/
+	/*line gpukvet_gen.go:69088:1*/
 	return thread, block
 }
 
@@ -68705,7 +69119,7 @@ func gpukvetCPUBoolParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68708:1*/
+	/*line gpukvet_gen.go:69122:1*/
 	return thread, block
 }
 
@@ -68746,7 +69160,7 @@ func gpukvetCPUCollatz(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68749:1*/
+	/*line gpukvet_gen.go:69163:1*/
 	return thread, block
 }
 
@@ -68802,7 +69216,7 @@ func gpukvetCPUCompare(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68805:1*/
+	/*line gpukvet_gen.go:69219:1*/
 	return thread, block
 }
 
@@ -68839,7 +69253,7 @@ func gpukvetCPUDeviceCalls(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68842:1*/
+	/*line gpukvet_gen.go:69256:1*/
 	return thread, block
 }
 
@@ -68888,7 +69302,7 @@ func gpukvetCPUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68891:1*/
+	/*line gpukvet_gen.go:69305:1*/
 	return thread, block
 }
 
@@ -68929,7 +69343,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68932:1*/
+	/*line gpukvet_gen.go:69346:1*/
 	return thread, block
 }
 
@@ -68972,7 +69386,7 @@ func gpukvetCPUFMA(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:68975:1*/
+	/*line gpukvet_gen.go:69389:1*/
 	return thread, block
 }
 
@@ -69021,7 +69435,7 @@ func gpukvetCPUFMAExact(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69024:1*/
+	/*line gpukvet_gen.go:69438:1*/
 	return thread, block
 }
 
@@ -69090,7 +69504,7 @@ func gpukvetCPUFallthroughLoops(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:69093:1*/
+	/*line gpukvet_gen.go:69507:1*/
 	return thread, block
 }
 
@@ -69128,7 +69542,7 @@ func gpukvetCPUFloat32Chain(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:69131:1*/
+	/*line gpukvet_gen.go:69545:1*/
 	return thread, block
 }
 
@@ -69173,7 +69587,7 @@ func gpukvetCPUFloatBits(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69176:1*/
+	/*line gpukvet_gen.go:69590:1*/
 	return thread, block
 }
 
@@ -69222,7 +69636,7 @@ func gpukvetCPUFloatSpecial(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:69225:1*/
+	/*line gpukvet_gen.go:69639:1*/
 	return thread, block
 }
 
@@ -69267,7 +69681,7 @@ func gpukvetCPUFloatToInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69270:1*/
+	/*line gpukvet_gen.go:69684:1*/
 	return thread, block
 }
 
@@ -69303,7 +69717,7 @@ func gpukvetCPUFused(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69306:1*/
+	/*line gpukvet_gen.go:69720:1*/
 	return thread, block
 }
 
@@ -69335,7 +69749,7 @@ func gpukvetCPUGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69338:1*/
+	/*line gpukvet_gen.go:69752:1*/
 	return thread, block
 }
 
@@ -69380,7 +69794,7 @@ func gpukvetCPUIndexes(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69383:1*/
+	/*line gpukvet_gen.go:69797:1*/
 	return thread, block
 }
 
@@ -69425,7 +69839,7 @@ func gpukvetCPUIntToFloat(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69428:1*/
+	/*line gpukvet_gen.go:69842:1*/
 	return thread, block
 }
 
@@ -69476,7 +69890,7 @@ func gpukvetCPUIntWrap(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69479:1*/
+	/*line gpukvet_gen.go:69893:1*/
 	return thread, block
 }
 
@@ -69529,7 +69943,7 @@ func gpukvetCPULabeled2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69532:1*/
+	/*line gpukvet_gen.go:69946:1*/
 	return thread, block
 }
 
@@ -69593,7 +70007,7 @@ func gpukvetCPULabeled3(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69596:1*/
+	/*line gpukvet_gen.go:70010:1*/
 	return thread, block
 }
 
@@ -69633,7 +70047,7 @@ func gpukvetCPULocalArray(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69636:1*/
+	/*line gpukvet_gen.go:70050:1*/
 	return thread, block
 }
 
@@ -69688,7 +70102,7 @@ func gpukvetCPULoops(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69691:1*/
+	/*line gpukvet_gen.go:70105:1*/
 	return thread, block
 }
 
@@ -69772,7 +70186,7 @@ func gpukvetCPUManyParams(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69775:1*/
+	/*line gpukvet_gen.go:70189:1*/
 	return thread, block
 }
 
@@ -69821,7 +70235,7 @@ func gpukvetCPUMath32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69824:1*/
+	/*line gpukvet_gen.go:70238:1*/
 	return thread, block
 }
 
@@ -69874,7 +70288,7 @@ func gpukvetCPUMath64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69877:1*/
+	/*line gpukvet_gen.go:70291:1*/
 	return thread, block
 }
 
@@ -69911,7 +70325,7 @@ func gpukvetCPUMathConstants(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:69914:1*/
+	/*line gpukvet_gen.go:70328:1*/
 	return thread, block
 }
 
@@ -69965,7 +70379,7 @@ func gpukvetCPUMinMax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:69968:1*/
+	/*line gpukvet_gen.go:70382:1*/
 	return thread, block
 }
 
@@ -70011,7 +70425,7 @@ func gpukvetCPUNarrowing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70014:1*/
+	/*line gpukvet_gen.go:70428:1*/
 	return thread, block
 }
 
@@ -70048,7 +70462,7 @@ func gpukvetCPUNegate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70051:1*/
+	/*line gpukvet_gen.go:70465:1*/
 	return thread, block
 }
 
@@ -70095,7 +70509,7 @@ func gpukvetCPUNoFuse(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70098:1*/
+	/*line gpukvet_gen.go:70512:1*/
 	return thread, block
 }
 
@@ -70125,7 +70539,7 @@ func gpukvetCPUNoTrapAfter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70128:1*/
+	/*line gpukvet_gen.go:70542:1*/
 	return thread, block
 }
 
@@ -70162,7 +70576,7 @@ func gpukvetCPUPointerLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:70165:1*/
+	/*line gpukvet_gen.go:70579:1*/
 	return thread, block
 }
 
@@ -70197,7 +70611,7 @@ func gpukvetCPUPrecondition(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:70200:1*/
+	/*line gpukvet_gen.go:70614:1*/
 	return thread, block
 }
 
@@ -70240,7 +70654,7 @@ func gpukvetCPUReturnInSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)
 		}
 	}
 
-	/*line gpukvet_gen.go:70243:1*/
+	/*line gpukvet_gen.go:70657:1*/
 	return thread, block
 }
 
@@ -70297,7 +70711,7 @@ func gpukvetCPUReturnNested(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:70300:1*/
+	/*line gpukvet_gen.go:70714:1*/
 	return thread, block
 }
 
@@ -70393,7 +70807,7 @@ func gpukvetCPUShared2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70396:1*/
+	/*line gpukvet_gen.go:70810:1*/
 	return thread, block
 }
 
@@ -70514,7 +70928,7 @@ func gpukvetCPUSharedHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread
 		}
 	}
 
-	/*line gpukvet_gen.go:70517:1*/
+	/*line gpukvet_gen.go:70931:1*/
 	return thread, block
 }
 
@@ -70607,7 +71021,7 @@ func gpukvetCPUSharedReverse(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:70610:1*/
+	/*line gpukvet_gen.go:71024:1*/
 	return thread, block
 }
 
@@ -70651,7 +71065,7 @@ func gpukvetCPUShifts(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70654:1*/
+	/*line gpukvet_gen.go:71068:1*/
 	return thread, block
 }
 
@@ -70708,7 +71122,7 @@ func gpukvetCPUShortCircuit(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:70711:1*/
+	/*line gpukvet_gen.go:71125:1*/
 	return thread, block
 }
 
@@ -70742,7 +71156,7 @@ func gpukvetCPUSignedShiftCount(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:70745:1*/
+	/*line gpukvet_gen.go:71159:1*/
 	return thread, block
 }
 
@@ -70777,7 +71191,7 @@ func gpukvetCPUSlicing(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70780:1*/
+	/*line gpukvet_gen.go:71194:1*/
 	return thread, block
 }
 
@@ -70815,7 +71229,7 @@ func gpukvetCPUStructParam(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70818:1*/
+	/*line gpukvet_gen.go:71232:1*/
 	return thread, block
 }
 
@@ -70855,7 +71269,7 @@ func gpukvetCPUStructSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70858:1*/
+	/*line gpukvet_gen.go:71272:1*/
 	return thread, block
 }
 
@@ -70914,7 +71328,7 @@ func gpukvetCPUSwitch(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:70917:1*/
+	/*line gpukvet_gen.go:71331:1*/
 	return thread, block
 }
 
@@ -71003,7 +71417,7 @@ func gpukvetCPUTrapBeforeBarrier(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:71006:1*/
+	/*line gpukvet_gen.go:71420:1*/
 	return thread, block
 }
 
@@ -71037,7 +71451,7 @@ func gpukvetCPUTrapDivide(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71040:1*/
+	/*line gpukvet_gen.go:71454:1*/
 	return thread, block
 }
 
@@ -71226,7 +71640,7 @@ func gpukvetCPUTrapInBarrierLoop(gpukvetArgs []any) (thread, block func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:71229:1*/
+	/*line gpukvet_gen.go:71643:1*/
 	return thread, block
 }
 
@@ -71260,7 +71674,7 @@ func gpukvetCPUTrapIndex(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71263:1*/
+	/*line gpukvet_gen.go:71677:1*/
 	return thread, block
 }
 
@@ -71294,7 +71708,7 @@ func gpukvetCPUTrapLocal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71297:1*/
+	/*line gpukvet_gen.go:71711:1*/
 	return thread, block
 }
 
@@ -71329,7 +71743,7 @@ func gpukvetCPUTrapPanic(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71332:1*/
+	/*line gpukvet_gen.go:71746:1*/
 	return thread, block
 }
 
@@ -71363,7 +71777,7 @@ func gpukvetCPUTrapShift(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71366:1*/
+	/*line gpukvet_gen.go:71780:1*/
 	return thread, block
 }
 
@@ -71398,7 +71812,7 @@ func gpukvetCPUTrapSlice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71401:1*/
+	/*line gpukvet_gen.go:71815:1*/
 	return thread, block
 }
 
@@ -71434,7 +71848,7 @@ func gpukvetCPUTwoD(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71437:1*/
+	/*line gpukvet_gen.go:71851:1*/
 	return thread, block
 }
 
@@ -71483,7 +71897,7 @@ func gpukvetCPUUDivRem(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71486:1*/
+	/*line gpukvet_gen.go:71900:1*/
 	return thread, block
 }
 
@@ -71521,6 +71935,6 @@ func gpukvetCPUUnsigned64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:71524:1*/
+	/*line gpukvet_gen.go:71938:1*/
 	return thread, block
 }
