@@ -22,7 +22,7 @@ import (
 // device saturates), integer division by zero or MinInt/-1 (the lowering's
 // check traps first), transcendental math functions (devmath inlines them).
 func FoldConstants(f *Func) int {
-	n := 0
+	n := reciprocalDivisions(f)
 	for changed := true; changed; {
 		changed = false
 		for _, b := range ReversePostorder(f) {
@@ -462,4 +462,52 @@ func mathConst(fn MathFn, v *Value) (uint64, bool) {
 		return 0, false
 	}
 	return fromF(k, r), true
+}
+
+// reciprocalDivisions turns a float division by a constant power of two
+// whose reciprocal is a normal number into a multiplication by that
+// reciprocal: x/16 is x*0.0625 for every x (both are the correctly
+// rounded value of one real number), and a multiplication is one
+// instruction where a division is a dozen and a branch on the GPU. The
+// product is marked NoFuse, as the quotient could not be fused either.
+// Reciprocals that are subnormal stay divisions: a device that flushes
+// subnormal operands (Vulkan without denormal preservation) would read
+// them as zero.
+func reciprocalDivisions(f *Func) int {
+	n := 0
+	for _, b := range f.Blocks {
+		var out []*Value
+		for _, v := range b.Values {
+			if v.Op == OpDiv && v.Type.Kind.IsFloat() && v.Args[1].Op == OpConst {
+				if r, ok := exactReciprocal(v.Type.Kind, v.Args[1].Imm); ok {
+					c := &Value{ID: f.nextID, Op: OpConst, Type: v.Type, Imm: r, Block: b, Pos: v.Pos}
+					f.nextID++
+					out = append(out, c)
+					v.Op, v.Args, v.NoFuse = OpMul, []*Value{v.Args[0], c}, true
+					n++
+				}
+			}
+			out = append(out, v)
+		}
+		b.Values = out
+	}
+	return n
+}
+
+// exactReciprocal returns the bits of 1/c when c (the bits of a float of
+// kind k) is a power of two whose reciprocal is a normal number.
+func exactReciprocal(k Kind, c uint64) (uint64, bool) {
+	fracBits, expBits := 52, 11
+	if k == F32 {
+		fracBits, expBits = 23, 8
+	}
+	frac := c & (1<<fracBits - 1)
+	exp := int(c>>fracBits) & (1<<expBits - 1)
+	bias := 1<<(expBits-1) - 1
+	// c = ±2^(exp-bias), normal; 1/c = ±2^(bias-exp) is normal when
+	// bias-exp >= 1-bias.
+	if frac != 0 || exp == 0 || exp == 1<<expBits-1 || bias-exp < 1-bias {
+		return 0, false
+	}
+	return c&(1<<(fracBits+expBits)) | uint64(2*bias-exp)<<fracBits, true
 }
