@@ -39,48 +39,60 @@ func TestOptimizerPreservesSemantics(t *testing.T) {
 }
 
 // TestStencilFastPaths: on the benchmark stencils, the test before the
-// loads of the fast path compares no per-thread index with len(in): the
-// guard bounds every thread value, so the checks become tests of uniform
-// values (guardbound.go); and the tiled transpose's test before its loads
-// compares no index at all either (its guarded row-major checks are
-// covered by a test of n and len(in)).
+// loads of the fast path compares two indices with len(in) (RangeChecks),
+// and the tiled transpose's compares none (its guarded row-major checks
+// are covered by a test of n and len(in)); the variants that assume the
+// kernels' launch facts (kir.AssumeFacts) compare none at all.
 func TestStencilFastPaths(t *testing.T) {
 	m := build(t, codegen.Options{VerifyPasses: true}, "github.com/gpukvet/gpukvet/bench/kernels")
-	want := map[string]int{"kernels_Stencil2D": 0, "kernels_Stencil3D": 0, "kernels_Smooth2D": 0, "kernels_Transpose": 0}
+	want := map[string]int{"kernels_Stencil2D": 2, "kernels_Stencil3D": 2, "kernels_Smooth2D": 2, "kernels_Transpose": 0}
 	for _, f := range m.IR.Funcs {
 		n, ok := want[f.Name]
 		if !ok {
 			continue
 		}
-		// For each block with a global load, the comparisons in the blocks
-		// dominating it; the fast path is the load with the fewest.
-		dom := kir.Dominators(f)
-		got := -1
-		for _, l := range f.Blocks {
-			if !slices.ContainsFunc(l.Values, func(v *kir.Value) bool { return v.Op == kir.OpLoad && v.Args[0].Type.Space == kir.Global }) {
-				continue
-			}
-			c := 0
-			for _, b := range f.Blocks {
-				if !dom.Dominates(b, l) {
-					continue
-				}
-				for _, v := range b.Values {
-					// u64(idx) < u64(len(in)) with idx depending on the thread.
-					if v.Op == kir.OpLt && v.Args[1].Op == kir.OpBitcast && v.Args[1].Args[0].Op == kir.OpParam &&
-						f.Params[v.Args[1].Args[0].Index].Name == "in_len" && perThread(v.Args[0], map[*kir.Value]bool{}) {
-						c++
-					}
-				}
-			}
-			if got < 0 || c < got {
-				got = c
-			}
-		}
-		if got != n {
+		if got := lengthCompares(f); got != n {
 			t.Errorf("%s: %d index comparisons with len(in) before the first load, want %d\n%s", f.Name, got, n, kir.Format(f))
 		}
+		g, _, ok := kir.AssumeFacts(f)
+		if !ok {
+			t.Errorf("%s: no launch facts", f.Name)
+			continue
+		}
+		if got := lengthCompares(g); got != 0 {
+			t.Errorf("%s: %d index comparisons with len(in) before the first load, want 0\n%s", g.Name, got, kir.Format(g))
+		}
 	}
+}
+
+// lengthCompares counts, for the global load with the fewest, the
+// comparisons of per-thread indices with len(in) in the blocks dominating
+// it.
+func lengthCompares(f *kir.Func) int {
+	dom := kir.Dominators(f)
+	got := -1
+	for _, l := range f.Blocks {
+		if !slices.ContainsFunc(l.Values, func(v *kir.Value) bool { return v.Op == kir.OpLoad && v.Args[0].Type.Space == kir.Global }) {
+			continue
+		}
+		c := 0
+		for _, b := range f.Blocks {
+			if !dom.Dominates(b, l) {
+				continue
+			}
+			for _, v := range b.Values {
+				// u64(idx) < u64(len(in)) with idx depending on the thread.
+				if v.Op == kir.OpLt && v.Args[1].Op == kir.OpBitcast && v.Args[1].Args[0].Op == kir.OpParam &&
+					f.Params[v.Args[1].Args[0].Index].Name == "in_len" && perThread(v.Args[0], map[*kir.Value]bool{}) {
+					c++
+				}
+			}
+		}
+		if got < 0 || c < got {
+			got = c
+		}
+	}
+	return got
 }
 
 // perThread reports whether v depends on a thread or block index.

@@ -39,9 +39,11 @@ func CombineChecks(f *Func) int {
 		if final == b || len(final.Preds) == 0 {
 			continue
 		}
-		// Move the later checks' values into b and AND the conditions.
-		all := b.Cond
+		// Move the later checks' values into b and AND the conditions,
+		// each a test a variant may assume where launch facts imply it.
+		all := launchFact(b.Cond)
 		for _, c := range run[1:] {
+			launchFact(c.Cond)
 			for _, v := range c.Values {
 				v.Block = b
 			}

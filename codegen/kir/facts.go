@@ -48,14 +48,26 @@ func AssumeFacts(f *Func) (g *Func, facts *gpuabi.Facts, ok bool) {
 		}
 	}
 	prog := &factProgram{g: g, index: map[*Value]int{}, out: &gpuabi.Facts{}}
+	p := &prover{f: g, dom: Dominators(g), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
 	var assumed []*Value
 	for _, b := range g.Blocks {
+		var candidates []*Value
 		for _, v := range b.Values {
-			if !v.Fact || !used[v] || v.Type != TBool {
-				continue
+			if v.Fact && used[v] && v.Type == TBool {
+				candidates = append(candidates, v)
 			}
+		}
+		// The tests a thread value needs are computed at the end of b
+		// (dead in g: the program reads them).
+		m := &materializer{f: g, b: b, fs: &forms{atoms: map[string][]*Value{}}, mono: map[string]*Value{}}
+		for _, v := range candidates {
 			if r, ok := prog.add(v); ok {
 				prog.out.Result = append(prog.out.Result, r)
+				assumed = append(assumed, v)
+				continue
+			}
+			if rs, ok := prog.guarded(p, m, v); ok {
+				prog.out.Result = append(prog.out.Result, rs...)
 				assumed = append(assumed, v)
 			}
 		}
@@ -127,6 +139,40 @@ func (p *factProgram) add(v *Value) (int, bool) {
 	p.out.Ops = append(p.out.Ops, op)
 	p.index[v] = len(p.out.Ops) - 1
 	return len(p.out.Ops) - 1, true
+}
+
+// guarded adds to the program tests of uniform values that imply v, a
+// check u64(idx) < u64(length) or a bound idx >= 0 that depends on the
+// thread, in every thread that computes it (guardbound.go), and returns
+// their ops.
+func (p *factProgram) guarded(pr *prover, m *materializer, v *Value) ([]int, bool) {
+	var idx, length *Value
+	switch {
+	case v.Op == OpLt && v.Args[0].Op == OpBitcast && v.Args[1].Op == OpBitcast && v.Args[0].Type.Kind == U64:
+		idx, length = v.Args[0].Args[0], v.Args[1].Args[0]
+	case v.Op == OpGe && v.Args[1].Op == OpConst && v.Args[1].Imm == 0:
+		idx = v.Args[0]
+	default:
+		return nil, false
+	}
+	if length != nil {
+		if _, ok := p.add(length); !ok {
+			return nil, false
+		}
+	}
+	tests, ok := guardTests(pr, m.fs.atoms, v.Block, idx, length)
+	if !ok {
+		return nil, false
+	}
+	var out []int
+	for _, t := range tests {
+		r, ok := p.add(m.test(t))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, r)
+	}
+	return out, true
 }
 
 // CloneFunc returns a deep copy of f: blocks, values (with their IDs) and

@@ -3,11 +3,10 @@ package kir
 import (
 	"math"
 	"sort"
-	"strconv"
 )
 
-// Guard bounds for RangeChecks. A stencil's accesses sit under the guard
-// that keeps each thread inside the grid,
+// Guard bounds, for launch facts (facts.go). A stencil's accesses sit
+// under the guard that keeps each thread inside the grid,
 //
 //	if x >= 1 && x < nx-1 && y >= 1 && y < ny-1 && z >= 1 && z < nz-1 {
 //		c := z*(nx*ny) + y*nx + x
@@ -20,95 +19,74 @@ import (
 // bound on the side its coefficient's sign picks gives the smallest and
 // largest index any thread passing the guard can compute, as polynomials
 // in uniform values only: (nz-1)*nx*ny - nx - 2 for in[c+plane], nx+1 for
-// in[c-plane]. When those lie in [0, len), every thread's check passes, so
-// the combined test of the checks becomes a test of uniform values, the
-// same in every thread: no per-thread index arithmetic or comparison is
-// left before the loads. The checks of one length keep one upper bound
-// when it provably dominates the others, and lower bounds provably
-// non-negative need no test.
+// in[c-plane]. When those lie in [0, len), every thread's check passes:
+// a test of uniform values, which the host can decide once per launch,
+// implies a check that every thread would make. Lower bounds provably
+// non-negative need no test. The same holds under a loop's condition
+// (i < n bounds i in the body) and for values the range prover bounds by
+// constants (tid.x <= 1023).
 //
 // Exactly: every uniform atom of the polynomials (the values they are
-// built from, nx, ny, nz above) is proved or tested at run time to lie
-// in [0, 2^K), K chosen so that every polynomial involved (the guard's
-// bounds, each index with its thread values in their ranges, the smallest
-// and largest index) is below 2^62 in magnitude. Then each computes its
-// true value in 64 bits (the arithmetic is modulo 2^64 and the true value
-// fits), the guard's comparisons are of true values, a thread passing
-// them has each thread value within its true bounds, and with every
-// monomial of uniform atoms non-negative its index lies between the true
-// smallest and largest index. So the test is sound; it may be stronger
-// than the checks (a grid of 2^21 columns fails it), which RangeChecks'
-// slow path covers: it runs the checks one by one and continues.
+// built from, nx, ny, nz above) is proved or tested to lie in [0, 2^K),
+// K chosen so that every polynomial involved (the guard's bounds, the
+// index with its thread values in their ranges, the smallest and largest
+// index) is below 2^62 in magnitude. Then each computes its true value in
+// 64 bits (the arithmetic is modulo 2^64 and the true value fits), the
+// guard's comparisons are of true values, a thread passing them has each
+// thread value within its true bounds, and with every monomial of uniform
+// atoms non-negative its index lies between the true smallest and
+// largest index. The tests may be stronger than the check (a grid of
+// 2^21 columns fails them); then the launch runs the kernel as compiled,
+// with its checks.
 //
-// Sign reasoning (does one bound dominate another, is a lower bound
-// non-negative) substitutes a = lb(a) + a' for each atom, with lb(a) its
-// lower bound (0, or what a thread passing the guard implies: x >= 1 and
-// x < nx-1 give nx >= 3), and asks that every coefficient of the expanded
-// polynomial in the a' be non-negative: a sufficient condition that
-// proves nx*ny - nx >= 0 (3*a'+... after the shift) where interval
-// arithmetic over independent monomials cannot.
-
-// rtest is one test of RangeChecks' new combined test: u64(form) <
-// bound, or u64(form) < u64(length) when length is set.
-type rtest struct {
-	form   lform
-	bound  uint64
-	length *Value
-}
+// Sign reasoning (is a lower bound non-negative) substitutes a = lb(a) +
+// a' for each atom, with lb(a) its lower bound (0, or what a thread
+// passing the guard implies: x >= 1 and x < nx-1 give nx >= 3), and asks
+// that every coefficient of the expanded polynomial in the a' be
+// non-negative: a sufficient condition that proves nx*ny - nx >= 0 where
+// interval arithmetic over independent monomials cannot.
 
 // threadBound is the guard's range of a thread value: lo <= t <= hi, both
 // forms over uniform atoms.
 type threadBound struct{ lo, hi lform }
 
-// guardPlan finds the checks among leaves (u64(idx) < u64(length), all
-// at the end of b) that guard bounds cover, and the tests that replace
-// them. It returns nothing when it covers fewer than two checks.
-func guardPlan(p *prover, b *Block, leaves []*Value, atoms map[string][]*Value) (drop map[*Value]bool, tests []rtest) {
+// guardTests returns tests of uniform values that imply u64(idx) <
+// u64(length) (idx >= 0 when length is nil) in every thread that reaches
+// the end of b, where the facts of the branches dominating b hold. ok is
+// false when a thread value of idx has no bound or the forms would not
+// stay exact. atoms is where the tests' monomials are kept.
+func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Value) (tests []rtest, ok bool) {
+	if idx.Type.Kind != I64 {
+		return nil, false
+	}
 	fs := &forms{memo: map[*Value]lform{}, atoms: atoms, uniform: map[*Value]bool{}, stop: map[*Value]bool{}}
 	tb := guardThreadBounds(p, fs, b)
-	if len(tb) == 0 {
-		return nil, nil
-	}
 	for t := range tb {
 		fs.stop[t] = true
 	}
-	type covered struct {
-		cond, length *Value
-		idx, lo, hi  lform
-	}
-	var cs []covered
-	for _, l := range leaves {
-		idx, length, ok := unsignedLess(l)
-		if !ok || idx.Type.Kind != I64 {
-			continue
-		}
-		form := fs.of(idx, 0)
-		// Thread values no guard bounds may still have constant bounds
-		// (tid.x in [0, 1023]).
-		for m := range form.terms {
-			for _, a := range fs.atoms[m] {
-				if r := p.rng(a, b); tb[a] == nil && !fs.isUniform(a) && r.lo >= -formConst && r.hi <= formConst {
-					tb[a] = &threadBound{lo: lform{k: r.lo, terms: map[string]int64{}}, hi: lform{k: r.hi, terms: map[string]int64{}}}
-				}
+	form := fs.of(idx, 0)
+	// Thread values no guard bounds may still have constant bounds
+	// (tid.x in [0, 1023]).
+	for m := range form.terms {
+		for _, a := range fs.atoms[m] {
+			if r := p.rng(a, b); tb[a] == nil && !fs.isUniform(a) && r.lo >= -formConst && r.hi <= formConst {
+				tb[a] = &threadBound{lo: lform{k: r.lo, terms: map[string]int64{}}, hi: lform{k: r.hi, terms: map[string]int64{}}}
 			}
 		}
-		lo, hi, ok := fs.extremes(form, tb)
-		if ok {
-			cs = append(cs, covered{cond: l, length: length, idx: form, lo: lo, hi: hi})
+	}
+	lo, hi, ok := fs.extremes(form, tb)
+	if !ok {
+		return nil, false
+	}
+	// The forms the argument rests on: the bounds of the thread values
+	// idx holds, and its extremes.
+	used := []lform{lo, hi}
+	for m := range form.terms {
+		for _, a := range fs.atoms[m] {
+			if t := tb[a]; t != nil {
+				used = append(used, t.lo, t.hi)
+			}
 		}
-	}
-	if len(cs) < 2 {
-		return nil, nil
-	}
-
-	// Uniform atoms: proved within [0, 2^K) or tested. Every form the
-	// argument uses must stay below 2^62 for the chosen K.
-	var used []lform
-	for _, t := range tb {
-		used = append(used, t.lo, t.hi)
-	}
-	for _, c := range cs {
-		used = append(used, c.lo, c.hi)
 	}
 	uatoms := map[*Value]bool{}
 	for _, fm := range used {
@@ -118,43 +96,9 @@ func guardPlan(p *prover, b *Block, leaves []*Value, atoms map[string][]*Value) 
 			}
 		}
 	}
-	k := 0
-	for try := 40; try >= 8 && k == 0; try-- {
-		bound := func(a *Value) float64 {
-			if r := p.rng(a, b); r.lo >= 0 && r.hi < 1<<try {
-				return float64(r.hi)
-			}
-			return math.Ldexp(1, try)
-		}
-		fits := func(fm lform) bool {
-			s := math.Abs(float64(fm.k))
-			for m, c := range fm.terms {
-				x := math.Abs(float64(c))
-				for _, a := range fs.atoms[m] {
-					if tb[a] == nil {
-						x *= bound(a)
-					} else {
-						t := tb[a]
-						x *= max(fs.magnitude(t.lo, bound), fs.magnitude(t.hi, bound))
-					}
-				}
-				s += x
-			}
-			return s < exactMax
-		}
-		ok := true
-		for _, fm := range used {
-			ok = ok && fits(fm)
-		}
-		for _, c := range cs {
-			ok = ok && fits(c.idx)
-		}
-		if ok {
-			k = try
-		}
-	}
+	k := exactBits(p, fs, b, tb, append(used, form))
 	if k == 0 {
-		return nil, nil
+		return nil, false
 	}
 	lb := map[*Value]int64{}
 	var tested []*Value
@@ -179,39 +123,51 @@ func guardPlan(p *prover, b *Block, leaves []*Value, atoms map[string][]*Value) 
 			}
 		}
 	}
+	sort.Slice(tested, func(i, j int) bool { return tested[i].ID < tested[j].ID })
+	for _, a := range tested {
+		tests = append(tests, rtest{form: fs.atom(a), bound: 1 << k})
+	}
+	if !fs.nonNegative(lo, lb) {
+		tests = append(tests, rtest{form: lo, bound: exactMax})
+	}
+	if length != nil {
+		tests = append(tests, rtest{form: hi, length: length})
+	}
+	return tests, true
+}
 
-	// The tests: the tested atoms' range, then for each length the upper
-	// bounds no other bound of that length dominates, then the lower
-	// bounds not proved non-negative.
-	drop = map[*Value]bool{}
-	if len(tested) > 0 {
-		sort.Slice(tested, func(i, j int) bool { return tested[i].ID < tested[j].ID })
-		for _, a := range tested {
-			tests = append(tests, rtest{form: fs.atom(a), bound: 1 << k})
-		}
-	}
-	seen := map[string]bool{}
-	for i, c := range cs {
-		drop[c.cond] = true
-		dominated := false
-		for j, o := range cs {
-			if j != i && o.length == c.length && fs.nonNegative(o.hi.add(c.hi, -1), lb) &&
-				(j < i || !fs.nonNegative(c.hi.add(o.hi, -1), lb)) {
-				dominated = true // (of two equal bounds, the first stays)
-				break
+// exactBits returns the largest K in [8, 40] for which every form of fms
+// stays below 2^62 in magnitude when each uniform atom lies in [0, 2^K)
+// (or its proved range) and each thread value in its bounds; 0 if none.
+func exactBits(p *prover, fs *forms, b *Block, tb map[*Value]*threadBound, fms []lform) int {
+	for k := 40; k >= 8; k-- {
+		bound := func(a *Value) float64 {
+			if r := p.rng(a, b); r.lo >= 0 && r.hi < 1<<k {
+				return float64(r.hi)
 			}
+			return math.Ldexp(1, k)
 		}
-		key := c.hi.key() + "<" + strconv.Itoa(c.length.ID)
-		if !dominated && !seen[key] {
-			seen[key] = true
-			tests = append(tests, rtest{form: c.hi, length: c.length})
+		ok := true
+		for _, fm := range fms {
+			s := math.Abs(float64(fm.k))
+			for m, c := range fm.terms {
+				x := math.Abs(float64(c))
+				for _, a := range fs.atoms[m] {
+					if t := tb[a]; t != nil {
+						x *= max(fs.magnitude(t.lo, bound), fs.magnitude(t.hi, bound))
+					} else {
+						x *= bound(a)
+					}
+				}
+				s += x
+			}
+			ok = ok && s < exactMax
 		}
-		if !fs.nonNegative(c.lo, lb) && !seen[c.lo.key()] {
-			seen[c.lo.key()] = true
-			tests = append(tests, rtest{form: c.lo, bound: exactMax})
+		if ok {
+			return k
 		}
 	}
-	return drop, tests
+	return 0
 }
 
 // guardThreadBounds returns the thread values (not uniform, 64-bit) that

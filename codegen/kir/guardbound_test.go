@@ -1,7 +1,6 @@
 package kir_test
 
 import (
-	"encoding/binary"
 
 	"math"
 	"testing"
@@ -70,11 +69,13 @@ func guardedStencil(offs []string) *Func {
 	return b.f
 }
 
-// TestGuardBounds: a guarded 2-D and 3-D stencil's checks become tests of
-// uniform values (no index depending on the thread is compared on the
-// fast path), and for extents of every sign and size (zero, too small for
-// the guard, at and beyond the tested 2^K, wrapping) and lengths short,
-// exact and long, every store and trap (code and position) is the
+// TestGuardBounds: the variant of a guarded 2-D and 3-D stencil that
+// assumes its launch facts (AssumeFacts, with guard bounds for the
+// checks that depend on the thread) compares no per-thread index, and
+// for extents of every sign and size (zero, too small for the guard, at
+// and beyond the tested 2^K, wrapping) and lengths short, exact and long,
+// the launch runs what a runtime would choose (the variant where
+// Facts.Eval holds, else the kernel) and every store and trap is the
 // unoptimized kernel's.
 func TestGuardBounds(t *testing.T) {
 	for _, offs := range [][]string{
@@ -89,18 +90,21 @@ func TestGuardBounds(t *testing.T) {
 		if CombineChecks(f) == 0 {
 			t.Fatalf("%v: not combined\n%s", offs, Format(f))
 		}
-		if n := RangeChecks(f); n != len(offs)+1 {
-			t.Errorf("%v: RangeChecks removed %d checks from the fast path, want %d\n%s", offs, n, len(offs)+1, Format(f))
-		}
-		verify(t, f)
+		RangeChecks(f)
 		MergeBlocks(f)
 		FoldConstants(f)
 		verify(t, f)
-		if n := threadCompares(f); n != 0 {
-			t.Errorf("%v: %d comparisons of per-thread indices on the fast path, want 0\n%s", offs, n, Format(f))
+		g, facts, ok := AssumeFacts(f)
+		if !ok {
+			t.Fatalf("%v: no launch facts\n%s", offs, Format(f))
+		}
+		verify(t, g)
+		if n := threadCompares(g); n != 0 {
+			t.Errorf("%v: %d comparisons of per-thread indices in the variant, want 0\n%s", offs, n, Format(g))
 		}
 
 		ref := guardedStencil(offs)
+		grid, block := [3]int{2, 2, 2}, [3]int{3, 2, 2}
 		exec := func(g *Func, ext [3]int64, nIn, nOut int) ([]byte, *kirexec.Trap) {
 			in := &kirexec.Buffer{Name: "in", Data: make([]byte, nIn)}
 			for i := range in.Data {
@@ -111,14 +115,14 @@ func TestGuardBounds(t *testing.T) {
 			for _, e := range ext {
 				args = append(args, kirexec.Arg{Bits: uint64(e)})
 			}
-			trap, err := kirexec.Run(g, nil, [3]int{2, 2, 2}, [3]int{3, 2, 2}, args)
+			trap, err := kirexec.Run(g, nil, grid, block, args)
 			if err != nil {
 				t.Fatalf("%v %v: %v\n%s", offs, ext, err, Format(g))
 			}
 			return out.Data, trap
 		}
 		sizes := []int64{0, 1, 2, 3, 4, 6, -1, 1<<20 - 1, 1 << 20, 1<<20 + 1, 1 << 31, math.MaxInt64, math.MinInt64, math.MinInt64 + 2}
-		runs, stored := 0, 0
+		runs, held := 0, 0
 		for _, nx := range sizes {
 			for _, ny := range []int64{0, 1, 3, 4, -1, 1 << 20, 1 << 31, math.MaxInt64, math.MinInt64} {
 				for _, nz := range []int64{0, 3, 4, 1 << 20, math.MinInt64 + 2, -1} {
@@ -128,29 +132,39 @@ func TestGuardBounds(t *testing.T) {
 							continue
 						}
 						e := [3]int64{nx, ny, nz}
-						want, wt := exec(ref, e, n, n)
-						got, gt := exec(f, e, n, n)
-						runs++
-						if wt == nil && binary.LittleEndian.Uint64(append(want, make([]byte, 8)...)) != 0 {
-							stored++
+						params := map[int]uint64{1: uint64(n), 3: uint64(n), 4: uint64(nx), 5: uint64(ny), 6: uint64(nz)}
+						hold, err := facts.Eval(func(i, off, size int) (uint64, bool) {
+							v, ok := params[i]
+							return v, ok && off == 0 && size == 8
+						}, [3]uint32{3, 2, 2}, [3]uint32{2, 2, 2})
+						if err != nil {
+							t.Fatal(err)
 						}
+						run := f
+						if hold {
+							run = g
+							held++
+						}
+						want, wt := exec(ref, e, n, n)
+						got, gt := exec(run, e, n, n)
+						runs++
 						// Threads run concurrently, so which trapping
 						// thread reports first varies: each report must
 						// name a check that fails first in its thread.
 						for _, tr := range []*kirexec.Trap{wt, gt} {
 							if tr != nil && (tr.Code != TrapIndex || tr.Pos != firstFailing(offs, e, n, tr.Block, tr.Thread)) {
-								t.Fatalf("%v ext=%v n=%d: trap %+v is not the thread's first failing check %d\n%s", offs, e, n, tr, firstFailing(offs, e, n, tr.Block, tr.Thread), Format(f))
+								t.Fatalf("%v ext=%v n=%d (facts %v): trap %+v is not the thread's first failing check %d", offs, e, n, hold, tr, firstFailing(offs, e, n, tr.Block, tr.Thread))
 							}
 						}
 						if (wt == nil) != (gt == nil) || (wt == nil && string(got) != string(want)) {
-							t.Fatalf("%v ext=%v n=%d: got %v %+v, want %v %+v\n%s", offs, e, n, got, gt, want, wt, Format(f))
+							t.Fatalf("%v ext=%v n=%d (facts %v): got %v %+v, want %v %+v", offs, e, n, hold, got, gt, want, wt)
 						}
 					}
 				}
 			}
 		}
-		if stored == 0 {
-			t.Errorf("%v: no run stored anything without a trap (%d runs)", offs, runs)
+		if held == 0 {
+			t.Errorf("%v: the facts held in none of %d runs", offs, runs)
 		}
 	}
 }

@@ -244,6 +244,91 @@ func (fs *forms) small(d lform) bool {
 	return true
 }
 
+// rtest is one test of uniform values: u64(form) < bound, or u64(form) <
+// u64(length) when length is set.
+type rtest struct {
+	form   lform
+	bound  uint64
+	length *Value
+}
+
+// materializer computes forms as values at the end of block b, each
+// monomial once.
+type materializer struct {
+	f    *Func
+	b    *Block
+	fs   *forms
+	mono map[string]*Value
+}
+
+// monomial is its last atom times the product of the others, which is
+// materialized (and shared) first: nz*nx*ny reuses nx*ny.
+func (m *materializer) monomial(atoms []*Value) *Value {
+	if len(atoms) == 1 {
+		return atoms[0]
+	}
+	k := monoKey(atoms)
+	if v, ok := m.mono[k]; ok {
+		return v
+	}
+	sorted := append([]*Value(nil), atoms...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	last := len(sorted) - 1
+	v := m.f.NewValue(m.b, OpMul, TI64, m.monomial(sorted[:last]), sorted[last])
+	m.mono[k] = v
+	return v
+}
+
+// form computes fm, positive terms first so that a -1 is a subtraction.
+func (m *materializer) form(fm lform) *Value {
+	f, b := m.f, m.b
+	keys := make([]string, 0, len(fm.terms))
+	for k := range fm.terms {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if pi, pj := fm.terms[keys[i]] > 0, fm.terms[keys[j]] > 0; pi != pj {
+			return pi
+		}
+		return keys[i] < keys[j]
+	})
+	var sum *Value
+	for _, k := range keys {
+		term := m.monomial(m.fs.atoms[k])
+		c := fm.terms[k]
+		switch {
+		case c == -1 && sum != nil:
+			sum = f.NewValue(b, OpSub, TI64, sum, term)
+			continue
+		case c != 1:
+			term = f.NewValue(b, OpMul, TI64, term, f.NewConst(b, TI64, uint64(c)))
+		}
+		if sum == nil {
+			sum = term
+		} else {
+			sum = f.NewValue(b, OpAdd, TI64, sum, term)
+		}
+	}
+	if sum == nil {
+		return f.NewConst(b, TI64, uint64(fm.k))
+	}
+	if fm.k != 0 {
+		sum = f.NewValue(b, OpAdd, TI64, sum, f.NewConst(b, TI64, uint64(fm.k)))
+	}
+	return sum
+}
+
+// test computes t as a comparison.
+func (m *materializer) test(t rtest) *Value {
+	f, b := m.f, m.b
+	u64 := func(x *Value) *Value { return f.NewValue(b, OpBitcast, TU64, x) }
+	bound := f.NewConst(b, TU64, t.bound)
+	if t.length != nil {
+		bound = u64(t.length)
+	}
+	return f.NewValue(b, OpLt, TBool, u64(m.form(t.form)), bound)
+}
+
 // rangeCheck is one leaf of a combined test: u64(idx) < u64(length).
 type rangeCheck struct {
 	cond, idx, length *Value
@@ -282,19 +367,9 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 		return 0
 	}
 
-	// Checks under a guard that bounds their thread values become tests
-	// of uniform values (guardbound.go); the rest are grouped.
-	// (The two share the monomial keys' atoms, which materialize reads.)
 	fs := &forms{memo: map[*Value]lform{}, atoms: map[string][]*Value{}, uniform: map[*Value]bool{}}
-	drop, tests := guardPlan(p, b, leaves, fs.atoms)
-	if drop == nil {
-		drop = map[*Value]bool{}
-	}
 	var groups [][]rangeCheck
 	for _, l := range leaves {
-		if drop[l] {
-			continue
-		}
 		idx, length, ok := unsignedLess(l)
 		if !ok || idx.Type.Kind != I64 {
 			continue
@@ -316,6 +391,8 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 		}
 	}
 
+	drop := map[*Value]bool{}
+	var tests []rtest
 	testKeys := map[string]bool{}
 	for _, g := range groups {
 		gt, keep, ok := planGroup(p, fs, b, g)
@@ -357,63 +434,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	}
 
 	// The new test, at the end of b.
-	// A monomial is its last atom times the product of the others, which
-	// is materialized (and shared) first: nz*nx*ny reuses nx*ny.
-	mono := map[string]*Value{}
-	var monoVal func(atoms []*Value) *Value
-	monoVal = func(atoms []*Value) *Value {
-		if len(atoms) == 1 {
-			return atoms[0]
-		}
-		k := monoKey(atoms)
-		if v, ok := mono[k]; ok {
-			return v
-		}
-		sorted := append([]*Value(nil), atoms...)
-		sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
-		last := len(sorted) - 1
-		v := f.NewValue(b, OpMul, TI64, monoVal(sorted[:last]), sorted[last])
-		mono[k] = v
-		return v
-	}
-	konst := func(t Type, x uint64) *Value { return f.NewConst(b, t, x) }
-	materialize := func(fm lform) *Value {
-		// Positive terms first, so that a -1 is a subtraction.
-		keys := make([]string, 0, len(fm.terms))
-		for k := range fm.terms {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if pi, pj := fm.terms[keys[i]] > 0, fm.terms[keys[j]] > 0; pi != pj {
-				return pi
-			}
-			return keys[i] < keys[j]
-		})
-		var sum *Value
-		for _, k := range keys {
-			term := monoVal(fs.atoms[k])
-			c := fm.terms[k]
-			switch {
-			case c == -1 && sum != nil:
-				sum = f.NewValue(b, OpSub, TI64, sum, term)
-				continue
-			case c != 1:
-				term = f.NewValue(b, OpMul, TI64, term, konst(TI64, uint64(c)))
-			}
-			if sum == nil {
-				sum = term
-			} else {
-				sum = f.NewValue(b, OpAdd, TI64, sum, term)
-			}
-		}
-		if sum == nil {
-			return konst(TI64, uint64(fm.k))
-		}
-		if fm.k != 0 {
-			sum = f.NewValue(b, OpAdd, TI64, sum, konst(TI64, uint64(fm.k)))
-		}
-		return sum
-	}
+	m := &materializer{f: f, b: b, fs: fs, mono: map[string]*Value{}}
 	var all *Value
 	and := func(c *Value) {
 		if all == nil {
@@ -434,19 +455,14 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	byBound := map[uint64]*Value{}
 	var order []uint64
 	for _, t := range tests {
-		v := materialize(t.form)
-		if t.length != nil {
-			u64 := func(x *Value) *Value { return f.NewValue(b, OpBitcast, TU64, x) }
-			and(launchFact(f.NewValue(b, OpLt, TBool, u64(v), u64(t.length))))
-			continue
-		}
+		v := m.form(t.form)
 		bd := t.bound
 		if prev, ok := byBound[bd]; ok && bd&(bd-1) == 0 {
 			byBound[bd] = f.NewValue(b, OpOr, TI64, prev, v)
 			continue
 		}
 		if _, ok := byBound[bd]; ok {
-			and(launchFact(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), konst(TU64, bd))))
+			and(launchFact(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), f.NewConst(b, TU64, bd))))
 			continue
 		}
 		byBound[bd] = v
@@ -454,7 +470,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	}
 	for _, bd := range order {
 		v := f.NewValue(b, OpBitcast, TU64, byBound[bd])
-		and(launchFact(f.NewValue(b, OpLt, TBool, v, konst(TU64, bd))))
+		and(launchFact(f.NewValue(b, OpLt, TBool, v, f.NewConst(b, TU64, bd))))
 	}
 	b.Cond = all
 	sinkToSlowPath(f, b, chain, end)
