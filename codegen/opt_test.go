@@ -63,6 +63,45 @@ func TestStencilFastPaths(t *testing.T) {
 			t.Errorf("%s: %d index comparisons with len(in) before the first load, want 0\n%s", g.Name, got, kir.Format(g))
 		}
 	}
+	// The facts hold at the sizes people launch: a 4096² grid (4096×64×64
+	// in 3-D) of 16×16 blocks (32×4×2 for Stencil3D) over slices of
+	// exactly its points.
+	for i, k := range m.Manifest.Kernels {
+		launch, ok := map[string]struct {
+			ext         [3]int64
+			block, grid [3]uint32
+		}{
+			"Stencil2D": {[3]int64{4096, 4096, 1}, [3]uint32{16, 16, 1}, [3]uint32{256, 256, 1}},
+			"Smooth2D":  {[3]int64{4096, 4096, 1}, [3]uint32{16, 16, 1}, [3]uint32{256, 256, 1}},
+			"Stencil3D": {[3]int64{4096, 64, 64}, [3]uint32{32, 4, 2}, [3]uint32{128, 16, 32}},
+			"Transpose": {[3]int64{4096, 4096, 1}, [3]uint32{32, 8, 1}, [3]uint32{128, 128, 1}},
+		}[k.Name]
+		if !ok {
+			continue
+		}
+		_, facts, _ := kir.AssumeFacts(m.IR.Funcs[i])
+		cells := map[int]uint64{}
+		n := uint64(launch.ext[0] * launch.ext[1] * launch.ext[2])
+		for _, p := range k.Params {
+			switch {
+			case p.Kind == "slice":
+				cells[p.Entry[1]] = n
+			case p.Name == "nx" || p.Name == "n":
+				cells[p.Entry[0]] = uint64(launch.ext[0])
+			case p.Name == "ny":
+				cells[p.Entry[0]] = uint64(launch.ext[1])
+			case p.Name == "nz":
+				cells[p.Entry[0]] = uint64(launch.ext[2])
+			}
+		}
+		hold, err := facts.Eval(func(i, off, size int) (uint64, bool) {
+			v, ok := cells[i]
+			return v, ok && off == 0 && size == 8
+		}, launch.block, launch.grid)
+		if err != nil || !hold {
+			t.Errorf("%s: launch facts at %v: %v, %v; want true", k.Name, launch.ext, hold, err)
+		}
+	}
 }
 
 // lengthCompares counts, for the global load with the fewest, the

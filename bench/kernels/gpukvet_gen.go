@@ -11077,61 +11077,61 @@ func init() {
 				{Op: "param", Kind: "i64", Index: 3},
 				{Op: "param", Kind: "i64"},
 				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
 				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "const", Kind: "i64", Imm: 1048559},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{6, 7}},
 				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "mul", Kind: "i64", Args: []int{1, 10}},
+				{Op: "add", Kind: "i64", Args: []int{9, 11}},
 				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffd},
-				{Op: "add", Kind: "i64", Args: []int{6, 7}},
-				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "add", Kind: "i64", Args: []int{12, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{9, 10}},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
 				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
-				{Op: "const", Kind: "i64", Imm: 1048561},
-				{Op: "mul", Kind: "i64", Args: []int{1, 15}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{21, 22}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{16, 17}},
-				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "add", Kind: "i64", Args: []int{9, 24}},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{19, 20}},
+				{Op: "lt", Kind: "bool", Args: []int{26, 27}},
 				{Op: "param", Kind: "i64", Index: 5},
 				{Op: "bitcast", Kind: "u64", Args: []int{1}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{23, 24}},
-				{Op: "param", Kind: "i64", Index: 1},
-				{Op: "bitcast", Kind: "u64", Args: []int{26}},
+				{Op: "lt", Kind: "bool", Args: []int{30, 31}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{27, 28}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 26}},
-				{Op: "sub", Kind: "i64", Args: []int{30, 1}},
+				{Op: "lt", Kind: "bool", Args: []int{33, 34}},
+				{Op: "sub", Kind: "i64", Args: []int{9, 1}},
 				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
-				{Op: "add", Kind: "i64", Args: []int{31, 32}},
-				{Op: "bitcast", Kind: "u64", Args: []int{33}},
-				{Op: "bitcast", Kind: "u64", Args: []int{22}},
-				{Op: "lt", Kind: "bool", Args: []int{34, 35}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{1, 37}},
+				{Op: "add", Kind: "i64", Args: []int{36, 37}},
 				{Op: "bitcast", Kind: "u64", Args: []int{38}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "bitcast", Kind: "u64", Args: []int{29}},
 				{Op: "lt", Kind: "bool", Args: []int{39, 40}},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{42, 43}},
-				{Op: "const", Kind: "i64", Imm: 1048559},
-				{Op: "mul", Kind: "i64", Args: []int{1, 45}},
-				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
-				{Op: "add", Kind: "i64", Args: []int{46, 47}},
-				{Op: "bitcast", Kind: "u64", Args: []int{48}},
-				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{49, 50}},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{52, 53}},
-				{Op: "const", Kind: "i64", Imm: 1048559},
-				{Op: "mul", Kind: "i64", Args: []int{1, 55}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 42}},
+				{Op: "bitcast", Kind: "u64", Args: []int{43}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{44, 45}},
+				{Op: "bitcast", Kind: "u64", Args: []int{1}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{47, 48}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{50, 51}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "mul", Kind: "i64", Args: []int{1, 54}},
+				{Op: "add", Kind: "i64", Args: []int{53, 55}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
 				{Op: "add", Kind: "i64", Args: []int{56, 57}},
 				{Op: "bitcast", Kind: "u64", Args: []int{58}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
@@ -11139,64 +11139,83 @@ func init() {
 				{Op: "bitcast", Kind: "u64", Args: []int{1}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
 				{Op: "lt", Kind: "bool", Args: []int{62, 63}},
-				{Op: "bitcast", Kind: "u64", Args: []int{26}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
 				{Op: "lt", Kind: "bool", Args: []int{65, 66}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 26}},
-				{Op: "sub", Kind: "i64", Args: []int{68, 1}},
-				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffd},
-				{Op: "add", Kind: "i64", Args: []int{69, 70}},
-				{Op: "bitcast", Kind: "u64", Args: []int{71}},
-				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{72, 73}},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{75, 76}},
-				{Op: "bitcast", Kind: "u64", Args: []int{26}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{78, 79}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 26}},
-				{Op: "sub", Kind: "i64", Args: []int{81, 1}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
 				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
-				{Op: "add", Kind: "i64", Args: []int{82, 83}},
-				{Op: "bitcast", Kind: "u64", Args: []int{84}},
-				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{85, 86}},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{88, 89}},
-				{Op: "bitcast", Kind: "u64", Args: []int{26}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{91, 92}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 26}},
-				{Op: "sub", Kind: "i64", Args: []int{94, 1}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 69}},
+				{Op: "add", Kind: "i64", Args: []int{68, 70}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{95, 96}},
-				{Op: "bitcast", Kind: "u64", Args: []int{97}},
+				{Op: "add", Kind: "i64", Args: []int{71, 72}},
+				{Op: "bitcast", Kind: "u64", Args: []int{73}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{98, 99}},
+				{Op: "lt", Kind: "bool", Args: []int{74, 75}},
 				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{101, 102}},
-				{Op: "const", Kind: "i64", Imm: 1048561},
-				{Op: "mul", Kind: "i64", Args: []int{1, 104}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{77, 78}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{80, 81}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
+				{Op: "sub", Kind: "i64", Args: []int{83, 1}},
 				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffd},
-				{Op: "add", Kind: "i64", Args: []int{105, 106}},
-				{Op: "bitcast", Kind: "u64", Args: []int{107}},
+				{Op: "add", Kind: "i64", Args: []int{84, 85}},
+				{Op: "bitcast", Kind: "u64", Args: []int{86}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{108, 109}},
+				{Op: "lt", Kind: "bool", Args: []int{87, 88}},
 				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{111, 112}},
-				{Op: "const", Kind: "i64", Imm: 1048561},
-				{Op: "mul", Kind: "i64", Args: []int{1, 114}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{90, 91}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{93, 94}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
+				{Op: "sub", Kind: "i64", Args: []int{96, 1}},
 				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
-				{Op: "add", Kind: "i64", Args: []int{115, 116}},
-				{Op: "bitcast", Kind: "u64", Args: []int{117}},
+				{Op: "add", Kind: "i64", Args: []int{97, 98}},
+				{Op: "bitcast", Kind: "u64", Args: []int{99}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{118, 119}},
+				{Op: "lt", Kind: "bool", Args: []int{100, 101}},
+				{Op: "bitcast", Kind: "u64", Args: []int{1}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{103, 104}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{106, 107}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
+				{Op: "sub", Kind: "i64", Args: []int{109, 1}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{110, 111}},
+				{Op: "bitcast", Kind: "u64", Args: []int{112}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "lt", Kind: "bool", Args: []int{113, 114}},
+				{Op: "bitcast", Kind: "u64", Args: []int{1}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{116, 117}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{119, 120}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffd},
+				{Op: "add", Kind: "i64", Args: []int{122, 123}},
+				{Op: "bitcast", Kind: "u64", Args: []int{124}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "lt", Kind: "bool", Args: []int{125, 126}},
+				{Op: "bitcast", Kind: "u64", Args: []int{1}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{128, 129}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{131, 132}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
+				{Op: "const", Kind: "i64", Imm: 0xfffffffffffffffe},
+				{Op: "add", Kind: "i64", Args: []int{134, 135}},
+				{Op: "bitcast", Kind: "u64", Args: []int{136}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "lt", Kind: "bool", Args: []int{137, 138}},
 			},
-			Result: []int{4, 11, 14, 21, 25, 29, 36, 41, 44, 51, 54, 61, 64, 67, 74, 77, 80, 87, 90, 93, 100, 103, 110, 113, 120},
+			Result: []int{4, 8, 17, 20, 23, 28, 32, 35, 41, 46, 49, 52, 61, 64, 67, 76, 79, 82, 89, 92, 95, 102, 105, 108, 115, 118, 121, 127, 130, 133, 139},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUSmooth2D},
 	})
@@ -11690,7 +11709,7 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11693:1*/
+	/*line gpukvet_gen.go:11712:1*/
 	return thread, block
 }
 
@@ -11724,7 +11743,7 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11727:1*/
+	/*line gpukvet_gen.go:11746:1*/
 	return thread, block
 }
 
@@ -11756,7 +11775,7 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11759:1*/
+	/*line gpukvet_gen.go:11778:1*/
 	return thread, block
 }
 
@@ -11876,7 +11895,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11879:1*/
+	/*line gpukvet_gen.go:11898:1*/
 	return thread, block
 }
 
@@ -11913,7 +11932,7 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:11916:1*/
+	/*line gpukvet_gen.go:11935:1*/
 	return thread, block
 }
 
@@ -12116,7 +12135,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12119:1*/
+	/*line gpukvet_gen.go:12138:1*/
 	return thread, block
 }
 
@@ -12153,7 +12172,7 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12156:1*/
+	/*line gpukvet_gen.go:12175:1*/
 	return thread, block
 }
 
@@ -12330,7 +12349,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:12333:1*/
+	/*line gpukvet_gen.go:12352:1*/
 	return thread, block
 }
 
@@ -12507,7 +12526,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12510:1*/
+	/*line gpukvet_gen.go:12529:1*/
 	return thread, block
 }
 
@@ -12705,7 +12724,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12708:1*/
+	/*line gpukvet_gen.go:12727:1*/
 	return thread, block
 }
 
@@ -12741,7 +12760,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12744:1*/
+	/*line gpukvet_gen.go:12763:1*/
 	return thread, block
 }
 
@@ -12785,7 +12804,7 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12788:1*/
+	/*line gpukvet_gen.go:12807:1*/
 	return thread, block
 }
 
@@ -12829,7 +12848,7 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12832:1*/
+	/*line gpukvet_gen.go:12851:1*/
 	return thread, block
 }
 
@@ -12878,7 +12897,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12881:1*/
+	/*line gpukvet_gen.go:12900:1*/
 	return thread, block
 }
 
@@ -12912,7 +12931,7 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12915:1*/
+	/*line gpukvet_gen.go:12934:1*/
 	return thread, block
 }
 
@@ -13015,7 +13034,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13018:1*/
+	/*line gpukvet_gen.go:13037:1*/
 	return thread, block
 }
 
@@ -13051,6 +13070,6 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13054:1*/
+	/*line gpukvet_gen.go:13073:1*/
 	return thread, block
 }

@@ -60,6 +60,7 @@ func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Val
 		return nil, false
 	}
 	fs := &forms{memo: map[*Value]lform{}, atoms: atoms, uniform: map[*Value]bool{}, stop: map[*Value]bool{}}
+	fs.widened = widener(p, fs, b)
 	tb := guardThreadBounds(p, fs, b)
 	for t := range tb {
 		fs.stop[t] = true
@@ -134,6 +135,52 @@ func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Val
 		tests = append(tests, rtest{form: hi, length: length})
 	}
 	return tests, true
+}
+
+// widener returns the forms' view of 32-bit values sign-extended to 64
+// bits (forms.widened): a constant; a value the function already
+// extends (the guard compares that extension); a sum or difference the
+// range prover shows does not wrap in 32 bits, as the sum of the
+// extended operands. After NarrowIndices, in[(y+dy)*nx+x] indexes with
+// sext(y32+dy), which is sext(y32)+dy, and the guard bounds sext(y32).
+func widener(p *prover, fs *forms, b *Block) func(*Value) (lform, bool) {
+	ext := map[*Value]*Value{}
+	for _, x := range p.f.Blocks {
+		for _, v := range x.Values {
+			if v.Op == OpConvert && v.Type.Kind == I64 && v.Args[0].Type.Kind == I32 && p.dom.Dominates(x, b) {
+				if _, ok := ext[v.Args[0]]; !ok {
+					ext[v.Args[0]] = v
+				}
+			}
+		}
+	}
+	var widened func(x *Value, depth int) (lform, bool)
+	widened = func(x *Value, depth int) (lform, bool) {
+		switch {
+		case x.Op == OpConst:
+			return lform{k: int64(int32(x.Imm)), terms: map[string]int64{}}, true
+		case ext[x] != nil && (fs.stop[ext[x]] || x.Op != OpAdd && x.Op != OpSub):
+			return fs.atom(ext[x]), true
+		case (x.Op == OpAdd || x.Op == OpSub) && depth < 8:
+			if r := p.rng(x, b); r.lo < math.MinInt32 || r.hi > math.MaxInt32 {
+				return lform{}, false
+			}
+			a, okA := widened(x.Args[0], depth+1)
+			c, okC := widened(x.Args[1], depth+1)
+			if !okA || !okC {
+				return lform{}, false
+			}
+			sign := int64(1)
+			if x.Op == OpSub {
+				sign = -1
+			}
+			return a.add(c, sign), true
+		case ext[x] != nil:
+			return fs.atom(ext[x]), true
+		}
+		return lform{}, false
+	}
+	return func(x *Value) (lform, bool) { return widened(x, 0) }
 }
 
 // exactBits returns the largest K in [8, 40] for which every form of fms

@@ -111,6 +111,10 @@ type forms struct {
 	// stop holds values taken as atoms whatever their operation: the
 	// thread values a guard bounds (guardbound.go).
 	stop map[*Value]bool
+	// widened, when set, returns the form of a 32-bit value sign-extended
+	// to 64 bits, exactly, or false (guardbound.go): it lets a form see
+	// through sext(y+dy) computed in 32 bits.
+	widened func(*Value) (lform, bool)
 }
 
 func monoKey(atoms []*Value) string {
@@ -145,6 +149,11 @@ func (fs *forms) of(v *Value, depth int) lform {
 		r = fs.atom(v)
 	case v.Op == OpConst:
 		r = lform{k: int64(v.Imm), terms: map[string]int64{}}
+	case fs.widened != nil && v.Op == OpConvert && v.Args[0].Type.Kind == I32:
+		var ok bool
+		if r, ok = fs.widened(v.Args[0]); !ok {
+			r = fs.atom(v)
+		}
 	case v.Op == OpAdd:
 		r = fs.of(v.Args[0], depth+1).add(fs.of(v.Args[1], depth+1), 1)
 	case v.Op == OpSub:
