@@ -1,7 +1,6 @@
 package kir_test
 
 import (
-
 	"math"
 	"testing"
 
