@@ -86,6 +86,9 @@ type prover struct {
 	busy  map[rangeKey]bool
 	hyp   map[*Value]interval
 	depth int
+	// exts lists each 32-bit value's sign extensions to 64 bits, built
+	// on first use (guardbound.go's widener).
+	exts map[*Value][]*Value
 }
 
 // fact is a condition known to hold: a < b (strict) or a <= b, signed, or

@@ -144,22 +144,37 @@ func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Val
 // extended operands. After NarrowIndices, in[(y+dy)*nx+x] indexes with
 // sext(y32+dy), which is sext(y32)+dy, and the guard bounds sext(y32).
 func widener(p *prover, fs *forms, b *Block) func(*Value) (lform, bool) {
-	ext := map[*Value]*Value{}
-	for _, x := range p.f.Blocks {
-		for _, v := range x.Values {
-			if v.Op == OpConvert && v.Type.Kind == I64 && v.Args[0].Type.Kind == I32 && p.dom.Dominates(x, b) {
-				if _, ok := ext[v.Args[0]]; !ok {
-					ext[v.Args[0]] = v
+	if p.exts == nil {
+		p.exts = map[*Value][]*Value{}
+		for _, x := range p.f.Blocks {
+			for _, v := range x.Values {
+				if v.Op == OpConvert && v.Type.Kind == I64 && v.Args[0].Type.Kind == I32 {
+					p.exts[v.Args[0]] = append(p.exts[v.Args[0]], v)
 				}
 			}
 		}
+	}
+	ext := map[*Value]*Value{} // the first extension of each value available at b
+	lookup := func(x *Value) *Value {
+		if e, ok := ext[x]; ok {
+			return e
+		}
+		var e *Value
+		for _, v := range p.exts[x] {
+			if p.dom.Dominates(v.Block, b) {
+				e = v
+				break
+			}
+		}
+		ext[x] = e
+		return e
 	}
 	var widened func(x *Value, depth int) (lform, bool)
 	widened = func(x *Value, depth int) (lform, bool) {
 		switch {
 		case x.Op == OpConst:
 			return lform{k: int64(int32(x.Imm)), terms: map[string]int64{}}, true
-		case ext[x] != nil && (fs.stop[ext[x]] || x.Op != OpAdd && x.Op != OpSub):
+		case lookup(x) != nil && (fs.stop[ext[x]] || x.Op != OpAdd && x.Op != OpSub):
 			return fs.atom(ext[x]), true
 		case (x.Op == OpAdd || x.Op == OpSub) && depth < 8:
 			if r := p.rng(x, b); r.lo < math.MinInt32 || r.hi > math.MaxInt32 {
@@ -175,7 +190,7 @@ func widener(p *prover, fs *forms, b *Block) func(*Value) (lform, bool) {
 				sign = -1
 			}
 			return a.add(c, sign), true
-		case ext[x] != nil:
+		case lookup(x) != nil:
 			return fs.atom(ext[x]), true
 		}
 		return lform{}, false
