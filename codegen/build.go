@@ -35,6 +35,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 	"github.com/gpukvet/gpukvet/internal/directive"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
@@ -330,6 +331,20 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 	}
 	man.Positions, man.PanicMessages = m.Positions, m.PanicMessages
 	mod := &Module{Manifest: man, IR: m}
+	// Each kernel's variant assuming its launch facts (codegen/ABI.md,
+	// "Launch facts"), computed once: the PTX and SPIR-V modules carry
+	// the same variant under the same name.
+	var fast map[*kir.Func]*kir.Func
+	facts := map[*kir.Func]*gpuabi.Facts{}
+	if !env.DisableOptimizer {
+		fast = map[*kir.Func]*kir.Func{}
+		for i, f := range m.Funcs {
+			if g, fs, ok := kir.AssumeFacts(f); ok {
+				fast[f], facts[f] = g, fs
+				man.Kernels[i].Facts = fs
+			}
+		}
+	}
 	if opts.Target == "spirv" || opts.SPIRV {
 		// The optimizer can leave control flow (versioned regions, unrolled
 		// loops with early exits) that SPIR-V's structured control flow
@@ -344,21 +359,18 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 				return f, err
 			}
 		}
-		if err := emitSPIRV(mod, fset, relPos(opts.Dir), opts.Target == "spirv", unoptimized); err != nil {
+		if err := emitSPIRV(mod, fset, relPos(opts.Dir), opts.Target == "spirv", unoptimized, fast); err != nil {
 			return nil, err
 		}
 		if opts.Target == "spirv" {
 			return mod, nil
 		}
 	}
-	var fast map[*kir.Func]*kir.Func
 	if !env.DisableOptimizer {
-		fast = map[*kir.Func]*kir.Func{}
 		for i, f := range m.Funcs {
 			nonCoherent(man.Kernels[i], f)
-			if g, facts, ok := kir.AssumeFacts(f); ok {
-				fast[f] = g
-				launchFacts(man.Kernels[i], g, facts)
+			if g := fast[f]; g != nil {
+				launchFacts(man.Kernels[i], g, facts[f])
 			}
 		}
 	}
@@ -490,14 +502,46 @@ func moduleRoot(file string) string {
 // emitSPIRV emits mod.IR as SPIR-V into mod and describes each kernel's
 // Vulkan interface in the manifest. With strict, a kernel the emitter
 // cannot express fails the build; otherwise it is recorded in
-// mod.SPIRVFailed and left out of the module.
-func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string, strict bool, unoptimized func(entry string) (*kir.Func, error)) error {
-	res, err := spirv.Emit(mod.IR, spirv.Options{})
+// mod.SPIRVFailed and left out of the module. fast maps a kernel to its
+// variant assuming its launch facts (kir.AssumeFacts), which the module
+// carries as one more entry point under the variant's name; a variant the
+// emitter cannot express is left out (the kernel then has none on Vulkan:
+// SPIRVInfo.EntryFast is empty) and fails nothing.
+func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string, strict bool, unoptimized func(entry string) (*kir.Func, error), fast map[*kir.Func]*kir.Func) error {
+	// withFast lists funcs, each kernel followed by its variant; orig are
+	// the kernels fast is keyed by (funcs may hold unoptimized ones).
+	withFast := func(funcs []*kir.Func) []*kir.Func {
+		var out []*kir.Func
+		for i, f := range funcs {
+			out = append(out, f)
+			if g := fast[mod.IR.Funcs[i]]; g != nil {
+				out = append(out, g)
+			}
+		}
+		return out
+	}
+	variants := map[string]bool{}
+	for _, g := range fast {
+		variants[g.Name] = true
+	}
+	// kernelFailures counts the failures of kernels, not of variants.
+	kernelFailures := func(r *spirv.Result) int {
+		n := 0
+		for name := range r.Failed {
+			if !variants[name] {
+				n++
+			}
+		}
+		return n
+	}
+	all := *mod.IR
+	all.Funcs = withFast(mod.IR.Funcs)
+	res, err := spirv.Emit(&all, spirv.Options{})
 	if err != nil {
 		return err
 	}
 	funcs := mod.IR.Funcs
-	if len(res.Failed) > 0 && unoptimized != nil {
+	if kernelFailures(res) > 0 && unoptimized != nil {
 		retry := *mod.IR
 		retry.Funcs = slices.Clone(mod.IR.Funcs)
 		for i, f := range retry.Funcs {
@@ -510,7 +554,9 @@ func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string
 		}
 		// Re-lowering added positions to the module; the retry shares them.
 		retry.Positions, retry.PanicMessages = mod.IR.Positions, mod.IR.PanicMessages
-		if res2, err := spirv.Emit(&retry, spirv.Options{}); err == nil && len(res2.Failed) <= len(res.Failed) {
+		retryAll := retry
+		retryAll.Funcs = withFast(retry.Funcs)
+		if res2, err := spirv.Emit(&retryAll, spirv.Options{}); err == nil && kernelFailures(res2) <= kernelFailures(res) {
 			res, funcs = res2, retry.Funcs
 			mod.Manifest.Positions, mod.Manifest.PanicMessages = mod.IR.Positions, mod.IR.PanicMessages
 		}
@@ -520,7 +566,7 @@ func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string
 		byEntry[k.Entry] = k
 	}
 	var failed []string
-	for _, f := range funcs {
+	for i, f := range funcs {
 		k := byEntry[f.Name]
 		if k == nil {
 			continue
@@ -543,6 +589,11 @@ func emitSPIRV(mod *Module, fset *token.FileSet, rel func(token.Position) string
 			continue
 		}
 		k.SPIRV = spirvInfo(f, k, res)
+		if g := fast[mod.IR.Funcs[i]]; g != nil {
+			if _, failed := res.Failed[g.Name]; !failed {
+				k.SPIRV.EntryFast = g.Name
+			}
+		}
 	}
 	if strict && len(failed) > 0 {
 		sort.Strings(failed)

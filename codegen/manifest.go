@@ -113,6 +113,13 @@ type SPIRVInfo struct {
 	// Features are the optional device features this entry point's own
 	// code uses (the module's are Manifest.SPIRVFeatures).
 	Features []string `json:"features"`
+	// EntryFast is the SPIR-V entry point of the kernel's variant
+	// compiled assuming its launch facts (KernelInfo.Facts), with the
+	// same push constants as the kernel; "" when the module has none (no
+	// facts, or the SPIR-V emitter could not express the variant). A
+	// Vulkan host may launch it only when the facts hold (ABI.md,
+	// "Launch facts").
+	EntryFast string `json:"entryFast,omitempty"`
 }
 
 // PushConstant is one entry parameter in the push-constant block.

@@ -122,7 +122,7 @@ type Code struct {
 	// slice argument's buffer overlaps a ReadOnly one (codegen/ABI.md).
 	EntryNC  string
 	ReadOnly []int
-	// EntryFast, if set, is the entry point of the PTX variant compiled
+	// EntryFast, if set, is the entry point of the variant compiled
 	// assuming Facts: the kernel's tests of uniform values (parameters,
 	// slice lengths, block and grid dimensions) that the optimizer
 	// versioned code on hold, so it has neither the tests nor the slow
@@ -131,9 +131,13 @@ type Code struct {
 	// facts"); Entry is correct for every launch. EntryFastNC is the same
 	// variant with EntryNC's non-coherent loads, under EntryNC's
 	// condition as well; "" if there is none (a launch that may use both
-	// then takes EntryFast). Only the cuda backend launches them: the
-	// vulkan and cpu backends run Entry (or the Go function), which test
-	// the facts in the kernel.
+	// then takes EntryFast; PTX only). The cuda backend launches them,
+	// and the vulkan backend EntryFast when the SPIR-V module has an
+	// entry point of that name (gpukvet gen's modules have it unless the
+	// SPIR-V emitter could not express the variant; gen registers
+	// EntryFast and Facts only when it embeds PTX too); both decide with
+	// FactsHold. The cpu backend runs the Go function, which tests the
+	// facts itself.
 	EntryFast   string
 	EntryFastNC string
 	// Facts is the program that decides, at a launch, whether EntryFast

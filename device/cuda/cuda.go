@@ -342,11 +342,7 @@ func launchFacts(code *backend.Code, params *kernelParams, grid, block gpu.Dim3)
 	if code == nil || code.Facts == nil || code.EntryFast == "" {
 		return false
 	}
-	g, bl := extent(grid), extent(block)
-	ok, err := code.Facts.Eval(params.read,
-		[3]uint32{uint32(bl.X), uint32(bl.Y), uint32(bl.Z)},
-		[3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)})
-	return err == nil && ok
+	return backend.FactsHold(code.Facts, params.read, block, grid)
 }
 
 // launchKey is the entry point a launch of k with these arguments (params

@@ -18,9 +18,70 @@ import (
 // that the device can run it.
 type kernelCode struct {
 	module [32]byte // the SPIR-V module's hash: the key of b.modules
-	entry  *byte    // the entry point's name, NUL-terminated
+	name   string   // the entry point's name
+	entry  *byte    // the same, NUL-terminated
 	layout gpuabi.PushLayout
 	shared int // bytes of Workgroup memory the entry point uses
+	// cells are the entry parameters' places in the parameter block, for
+	// the launch facts (backend.FactsHold).
+	cells []cell
+	// fast is the entry point of the variant compiled assuming the
+	// kernel's launch facts (backend.Code.EntryFast), with the same
+	// parameters; nil when the code has no facts or its SPIR-V module no
+	// such entry point.
+	fast *kernelCode
+}
+
+// cell is one entry parameter (the numbering of the manifest's
+// entryParams: a slice is two, its pointer then its length) in the
+// parameter block: size bytes at offset off, size being its PTX size (a
+// narrow scalar's own size; the block holds it extended to 4 bytes, so
+// its low bytes are the same little-endian).
+type cell struct{ off, size int }
+
+// paramCells lists k's entry parameters in the parameter block of layout l.
+func paramCells(k *backend.Kernel, l gpuabi.PushLayout) []cell {
+	var cs []cell
+	for i, t := range k.Params {
+		slots := l.Entry[i]
+		switch t.Kind() {
+		case reflect.Slice:
+			cs = append(cs, cell{l.Slots[slots[0]].Offset, 8}, cell{l.Slots[slots[1]].Offset, 8})
+		default:
+			cs = append(cs, cell{l.Slots[slots[0]].Offset, int(t.Size())})
+		}
+	}
+	return cs
+}
+
+// factsHold reports whether k's launch facts hold for a launch with the
+// parameter block params (marshalPush's) and this shape.
+func factsHold(k *backend.Kernel, kc *kernelCode, params []byte, grid, block gpu.Dim3) bool {
+	read := func(i, off, size int) (uint64, bool) {
+		if i < 0 || i >= len(kc.cells) || off < 0 || size < 1 || size > 8 || off > kc.cells[i].size-size {
+			return 0, false
+		}
+		at := kc.cells[i].off + off
+		if at+size > len(params) {
+			return 0, false
+		}
+		var v uint64
+		for j := size - 1; j >= 0; j-- {
+			v = v<<8 | uint64(params[at+j])
+		}
+		return v, true
+	}
+	return backend.FactsHold(k.Code.Facts, read, block, grid)
+}
+
+// choose returns the entry point a launch of k with the parameter block
+// params and this shape runs: the variant assuming the launch facts when
+// the module has it and the facts hold, else the kernel's entry.
+func choose(k *backend.Kernel, kc *kernelCode, params []byte, grid, block gpu.Dim3) *kernelCode {
+	if kc.fast != nil && factsHold(k, kc, params, grid, block) {
+		return kc.fast
+	}
+	return kc
 }
 
 type pipeKey struct {
@@ -111,7 +172,16 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 	if layout.Size > gpuabi.MaxArgsSize {
 		return nil, fmt.Errorf("kernel %s: its parameters take %d bytes, more than the %d the vulkan backend passes; pass large structs in a slice", k.Name, layout.Size, gpuabi.MaxArgsSize)
 	}
-	kc := &kernelCode{module: sha256.Sum256(c.SPIRV), entry: cString(c.Entry), layout: layout, shared: ep.shared}
+	kc := &kernelCode{module: sha256.Sum256(c.SPIRV), name: c.Entry, entry: cString(c.Entry), layout: layout, shared: ep.shared, cells: paramCells(k, layout)}
+	if c.EntryFast != "" && c.Facts != nil {
+		// The variant only drops code, but check its shared memory as
+		// the kernel's: without it the kernel still runs.
+		if fep, ok := mod.entries[c.EntryFast]; ok && fep.shared <= b.info.MaxSharedMemory {
+			fast := *kc
+			fast.name, fast.entry, fast.shared = c.EntryFast, cString(c.EntryFast), fep.shared
+			kc.fast = &fast
+		}
+	}
 	if _, ok := b.modules[kc.module]; !ok {
 		if len(c.SPIRV)%4 != 0 {
 			return nil, fmt.Errorf("kernel %s: its SPIR-V module is %d bytes, not whole words", k.Name, len(c.SPIRV))
@@ -141,12 +211,12 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 	return kc, nil
 }
 
-// pipeline returns the compute pipeline of a kernel for a block shape,
+// pipeline returns the compute pipeline of a kernel's entry point kc for a block shape,
 // creating it the first time: the workgroup size is given to the module's
 // specialization constants 0, 1 and 2 (a kernel with a fixed block= has
 // LocalSize instead, and the constants do not affect it).
 func (b *Backend) pipeline(k *backend.Kernel, kc *kernelCode, block gpu.Dim3) (vkHandle, error) {
-	key := pipeKey{module: kc.module, entry: k.Code.Entry, block: block}
+	key := pipeKey{module: kc.module, entry: kc.name, block: block}
 	if p, ok := b.pipelines[key]; ok {
 		return p, nil
 	}

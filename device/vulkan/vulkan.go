@@ -646,10 +646,6 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 	if err := b.checkShape(k, g, bl); err != nil {
 		return err
 	}
-	pipe, err := b.pipeline(k, kc, bl)
-	if err != nil {
-		return err
-	}
 	if len(b.launched) == trapSlots {
 		// Out of trap records: check the ones in use now, keeping a trap
 		// for the next Sync (Launch never reports a trap).
@@ -659,6 +655,10 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 	}
 	trapAddr := b.trap.addr + uint64(len(b.launched)*gpuabi.TrapRecordSize)
 	push, err := marshalPush(k, kc.layout, args, trapAddr)
+	if err != nil {
+		return err
+	}
+	pipe, err := b.pipeline(k, choose(k, kc, push, g, bl), bl)
 	if err != nil {
 		return err
 	}
@@ -688,6 +688,25 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 	}
 	b.launched = append(b.launched, k)
 	return nil
+}
+
+// LaunchChoice reports whether Launch would start, for these arguments and
+// shape, k's variant compiled assuming its launch facts
+// (backend.Code.EntryFast; codegen/ABI.md, "Launch facts") rather than its
+// entry point: the facts hold and the SPIR-V module has the variant.
+func (b *Backend) LaunchChoice(k *backend.Kernel, grid, block gpu.Dim3, args []backend.Arg) (fast bool, err error) {
+	if b.closed {
+		return false, errors.New("vulkan: the device is closed")
+	}
+	kc, err := b.kernel(k)
+	if err != nil {
+		return false, err
+	}
+	push, err := marshalPush(k, kc.layout, args, 0)
+	if err != nil {
+		return false, err
+	}
+	return choose(k, kc, push, extent(grid), extent(block)) != kc, nil
 }
 
 func extent(d gpu.Dim3) gpu.Dim3 {
