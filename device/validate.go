@@ -557,7 +557,7 @@ func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n i
 				w := unsafe.Slice((*float32)(wp), n)[rlo:rhi]
 				g := unsafe.Slice((*float32)(gp), n)[rlo:rhi]
 				for k := range w {
-					if !equal32(w[k], g[k], ulps, abs[0]) {
+					if w[k] != g[k] && !equal32(w[k], g[k], ulps, abs[0]) {
 						note(rlo+k, 0)
 					}
 				}
@@ -565,7 +565,7 @@ func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n i
 				w := unsafe.Slice((*float64)(wp), n)[rlo:rhi]
 				g := unsafe.Slice((*float64)(gp), n)[rlo:rhi]
 				for k := range w {
-					if !equal64(w[k], g[k], ulps, abs[0]) {
+					if w[k] != g[k] && !equal64(w[k], g[k], ulps, abs[0]) {
 						note(rlo+k, 0)
 					}
 				}
