@@ -32,7 +32,11 @@ import (
 // N of each kernel, default 1) or by the WithValidation option. Each
 // validated launch waits for the device, copies its buffers to the host
 // twice and runs the kernel on the cpu backend: a debugging mode, which
-// EVERY keeps usable on large programs. On the cpu backend itself it
+// EVERY keeps usable on large programs. Comparing uses every core
+// (GOMAXPROCS) and skips equal bytes with memcmp; with every launch
+// validated, the host copies of the last launch's buffers are kept for
+// the next one (host memory of about twice the launch's buffers, freed
+// by Close). On the cpu backend itself it
 // compares two runs of the cpu backend, which catches kernels whose result
 // depends on the schedule.
 type Validation struct {
