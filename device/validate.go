@@ -35,8 +35,8 @@ import (
 // EVERY keeps usable on large programs. Comparing uses every core
 // (GOMAXPROCS) and skips equal bytes with memcmp; with every launch
 // validated, the host copies of the last launch's buffers are kept for
-// the next one (host memory of about twice the launch's buffers, freed
-// by Close). On the cpu backend itself it
+// the next one (host memory of the launch's buffers plus its largest
+// one, freed by Close). On the cpu backend itself it
 // compares two runs of the cpu backend, which catches kernels whose result
 // depends on the schedule.
 type Validation struct {
