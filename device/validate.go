@@ -6,8 +6,12 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gpukvet/gpukvet/device/backend"
@@ -28,7 +32,11 @@ import (
 // N of each kernel, default 1) or by the WithValidation option. Each
 // validated launch waits for the device, copies its buffers to the host
 // twice and runs the kernel on the cpu backend: a debugging mode, which
-// EVERY keeps usable on large programs. On the cpu backend itself it
+// EVERY keeps usable on large programs. Comparing uses every core
+// (GOMAXPROCS) and skips equal bytes with memcmp; with every launch
+// validated, the host copies of the last launch's buffers are kept for
+// the next one (host memory of the launch's buffers plus its largest
+// one, freed by Close). On the cpu backend itself it
 // compares two runs of the cpu backend, which catches kernels whose result
 // depends on the schedule.
 type Validation struct {
@@ -84,19 +92,26 @@ func validateFromEnv(d *Device) error {
 // validator is the state of validation on one device.
 type validator struct {
 	Validation
-	ref    backend.Backend // the cpu backend the launches are repeated on
-	counts map[string]int  // launches per kernel, for Every
-	errs   []error         // mismatches and deferred errors, for the next Sync
-	cur    *valLaunch      // the launch being validated
-	ulps   uint64          // bound of the current launch
+	ref    *cpu.Backend   // the cpu backend the launches are repeated on
+	counts map[string]int // launches per kernel, for Every
+	errs   []error        // mismatches and deferred errors, for the next Sync
+	cur    *valLaunch     // the launch being validated
+	ulps   uint64         // bound of the current launch
+	// spare holds the cpu copies of the last validated launch's buffers
+	// and got its largest download, for the next launch to reuse where
+	// the types and lengths match: a large allocation is zeroed, which
+	// costs as much as the copy into it. Kept only when every launch is
+	// validated (Every <= 1); freed by Close.
+	spare []backend.Memory
+	got   reflect.Value
 }
 
 // valLaunch is one launch under validation: the cpu copies of its buffers.
 type valLaunch struct {
 	k    *kernel
-	args []backend.Arg // the device's arguments
-	ref  []backend.Arg // the cpu backend's copies
-	host []reflect.Value
+	args []backend.Arg   // the device's arguments
+	ref  []backend.Arg   // the cpu backend's copies
+	host []reflect.Value // the cpu copies' []T, for their types
 }
 
 func (v *validator) open(d *Device) error {
@@ -104,11 +119,47 @@ func (v *validator) open(d *Device) error {
 	if err != nil {
 		return err
 	}
-	v.ref = be
+	v.ref = be.(*cpu.Backend)
 	return nil
 }
 
-func (v *validator) close() error { return v.ref.Close() }
+func (v *validator) close() error {
+	v.dropSpare()
+	return v.ref.Close()
+}
+
+// dropSpare frees the spare copies.
+func (v *validator) dropSpare() {
+	for _, m := range v.spare {
+		v.ref.Free(m)
+	}
+	v.spare, v.got = nil, reflect.Value{}
+}
+
+// alloc returns a cpu backend allocation of n elem, a spare one when one
+// fits, and its []T; its contents are not zeroed.
+func (v *validator) alloc(elem reflect.Type, n int) (backend.Memory, reflect.Value, error) {
+	for j, m := range v.spare {
+		if m.Len() != n {
+			continue
+		}
+		s, err := v.ref.Slice(m)
+		if err == nil && s.Type().Elem() == elem {
+			v.spare = slices.Delete(v.spare, j, j+1)
+			return m, s, nil
+		}
+	}
+	m, err := v.ref.Alloc(elem, n)
+	if err != nil {
+		return nil, reflect.Value{}, err
+	}
+	s, err := v.ref.Slice(m)
+	if err != nil {
+		v.ref.Free(m)
+		return nil, reflect.Value{}, err
+	}
+	return m, s, nil
+}
 
 // validateBefore copies the launch's buffers to the cpu backend, when this
 // launch is one Every samples. d.mu is held.
@@ -126,25 +177,29 @@ func (d *Device) validateBefore(k *kernel, args []backend.Arg, ulps uint64) {
 			l.ref[i] = a
 			continue
 		}
-		elem := k.Params[i].Elem()
-		host := reflect.MakeSlice(reflect.SliceOf(elem), a.Mem.Len(), a.Mem.Len())
-		if err := d.be.Read(host, a.Mem); err != nil {
-			// An earlier launch's error: report it at the next Sync, and
-			// validate nothing (the inputs are not known).
-			v.errs = append(v.errs, err)
-			return
-		}
-		m, err := v.ref.Alloc(elem, a.Mem.Len())
-		if err == nil {
-			err = v.ref.Write(m, host)
-		}
+		// Download the device's buffer straight into the cpu backend's
+		// copy (one copy, not two).
+		m, host, err := v.alloc(k.Params[i].Elem(), a.Mem.Len())
 		if err != nil {
+			v.freeRef(l)
 			v.errs = append(v.errs, fmt.Errorf("validation of kernel %s: copying %s to the cpu backend: %w", k.Name, k.param(i), err))
 			return
 		}
 		l.ref[i] = backend.Arg{Mem: m}
 		l.host[i] = host
+		if err := d.be.Read(host, a.Mem); err != nil {
+			// An earlier launch's error: report it at the next Sync, and
+			// validate nothing (the inputs are not known).
+			v.freeRef(l)
+			v.errs = append(v.errs, err)
+			return
+		}
 	}
+	// Spares no launch argument took: free them.
+	for _, m := range v.spare {
+		v.ref.Free(m)
+	}
+	v.spare = nil
 	v.cur = l
 	v.ulps = ulps
 }
@@ -158,10 +213,16 @@ func (d *Device) validateAfter(grid, block gpu.Dim3) {
 		return
 	}
 	v.cur = nil
+	keep := v.Every <= 1
 	defer func() {
-		for _, a := range l.ref {
+		if !keep {
+			v.freeRef(l)
+			return
+		}
+		for i, a := range l.ref {
 			if a.Mem != nil {
-				v.ref.Free(a.Mem)
+				v.spare = append(v.spare, a.Mem)
+				l.ref[i].Mem = nil
 			}
 		}
 	}()
@@ -169,11 +230,22 @@ func (d *Device) validateAfter(grid, block gpu.Dim3) {
 	if refErr == nil {
 		refErr = v.ref.Sync()
 	}
+	got := v.got // reused from buffer to buffer, and launch to launch, where it fits
+	v.got = reflect.Value{}
+	if keep {
+		defer func() { v.got = got }()
+	}
 	for i, a := range l.args {
 		if a.Mem == nil {
 			continue
 		}
-		got := reflect.MakeSlice(l.host[i].Type(), a.Mem.Len(), a.Mem.Len())
+		t := l.host[i].Type()
+		if !got.IsValid() || got.Type() != t || got.Cap() < a.Mem.Len() {
+			got = reflect.Value{} // let the collector have the old one first
+			got = reflect.MakeSlice(t, a.Mem.Len(), a.Mem.Len())
+		} else {
+			got = got.Slice(0, a.Mem.Len())
+		}
 		if err := d.be.Read(got, a.Mem); err != nil {
 			// The device's own trap: report it; comparing is moot.
 			v.errs = append(v.errs, err)
@@ -183,13 +255,24 @@ func (d *Device) validateAfter(grid, block gpu.Dim3) {
 			v.errs = append(v.errs, fmt.Errorf("validation of kernel %s: the %s backend ran it, but the cpu backend reports: %w", l.k.Name, d.be.Name(), refErr))
 			return
 		}
-		want := reflect.MakeSlice(l.host[i].Type(), a.Mem.Len(), a.Mem.Len())
-		if err := v.ref.Read(want, l.ref[i].Mem); err != nil {
+		// The cpu backend's result, read in place.
+		want, err := v.ref.Slice(l.ref[i].Mem)
+		if err != nil {
 			v.errs = append(v.errs, err)
 			return
 		}
 		if err := Compare(want.Interface(), got.Interface(), v.ulps); err != nil {
 			v.errs = append(v.errs, fmt.Errorf("validation of kernel %s %s: %s backend and cpu backend differ: %w", l.k.Name, l.k.param(i), d.be.Name(), err))
+		}
+	}
+}
+
+// freeRef frees the cpu backend's copies of l's buffers.
+func (v *validator) freeRef(l *valLaunch) {
+	for i, a := range l.ref {
+		if a.Mem != nil {
+			v.ref.Free(a.Mem)
+			l.ref[i].Mem = nil
 		}
 	}
 }
@@ -231,23 +314,14 @@ func Compare(want, got any, ulps uint64) error {
 		return nil
 	}
 	wp, gp := wv.UnsafePointer(), gv.UnsafePointer()
-	abs := absBounds(fields, wp, size, n, ulps)
+	count, diffs := compareElems(fields, wp, gp, size, n, ulps)
 	const show = 3
 	var first []string
-	count := 0
-	for i := range n {
-		for j, f := range fields {
-			a := unsafe.Add(wp, uintptr(i)*size+f.off)
-			b := unsafe.Add(gp, uintptr(i)*size+f.off)
-			if f.equal(a, b, ulps, abs[j]) {
-				continue
-			}
-			count++
-			if len(first) < show {
-				first = append(first, fmt.Sprintf("[%d]%s: cpu %s, device %s", i, f.path, f.format(a), f.format(b)))
-			}
-			break
-		}
+	for _, d := range diffs[:min(show, len(diffs))] {
+		f := fields[d.field]
+		a := unsafe.Add(wp, uintptr(d.i)*size+f.off)
+		b := unsafe.Add(gp, uintptr(d.i)*size+f.off)
+		first = append(first, fmt.Sprintf("[%d]%s: cpu %s, device %s", d.i, f.path, f.format(a), f.format(b)))
 	}
 	if count == 0 {
 		return nil
@@ -294,12 +368,13 @@ func absBounds(fields []scalarField, wp unsafe.Pointer, size uintptr, n int, ulp
 		if f.kind != reflect.Float32 && f.kind != reflect.Float64 {
 			continue
 		}
+		parts := make([]float64, (n+compareChunk-1)/compareChunk)
+		parallelChunks(n, func(c int) {
+			parts[c] = maxAbs(f, wp, size, n, c*compareChunk, min(n, (c+1)*compareChunk))
+		})
 		scale := 0.0
-		for i := range n {
-			v := f.float(unsafe.Add(wp, uintptr(i)*size+f.off))
-			if a := math.Abs(v); a > scale && !math.IsInf(a, 0) {
-				scale = a
-			}
+		for _, p := range parts {
+			scale = max(scale, p)
 		}
 		var spacing float64
 		if f.kind == reflect.Float32 {
@@ -397,4 +472,208 @@ func (f scalarField) format(p unsafe.Pointer) string {
 		return strconv.FormatUint(*(*uint64)(p), 10)
 	}
 	return "?"
+}
+
+// elemDiff is a differing element: its index and its first differing field.
+type elemDiff struct{ i, field int }
+
+// Comparing works in chunks of compareChunk elements, spread over
+// GOMAXPROCS goroutines; within a chunk, runs of compareRun elements whose
+// bytes are equal are skipped without looking at their fields (equal bytes
+// mean equal fields: the same floats, NaNs included, the same integers).
+const (
+	compareChunk = 1 << 16
+	compareRun   = 1 << 9
+)
+
+// parallelChunks calls f(c) for every chunk c of n elements, in parallel.
+func parallelChunks(n int, f func(c int)) {
+	chunks := (n + compareChunk - 1) / compareChunk
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		for c := range chunks {
+			f(c)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				f(c)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// compareElems counts the elements of want (wp) and got (gp) that differ
+// and returns the first few of them (up to 3) in order.
+func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n int, ulps uint64) (int, []elemDiff) {
+	chunks := (n + compareChunk - 1) / compareChunk
+	bytesAt := func(p unsafe.Pointer, lo, hi int) string {
+		return unsafe.String((*byte)(unsafe.Add(p, uintptr(lo)*size)), uintptr(hi-lo)*size)
+	}
+	// First pass: which chunks differ in their bytes at all. A buffer the
+	// device computed exactly as the cpu backend did costs one memcmp.
+	differs := make([]bool, chunks)
+	var anyDiff atomic.Bool
+	parallelChunks(n, func(c int) {
+		lo, hi := c*compareChunk, min(n, (c+1)*compareChunk)
+		if bytesAt(wp, lo, hi) != bytesAt(gp, lo, hi) {
+			differs[c] = true
+			anyDiff.Store(true)
+		}
+	})
+	if !anyDiff.Load() {
+		return 0, nil
+	}
+	abs := absBounds(fields, wp, size, n, ulps)
+	const show = 3
+	counts := make([]int, chunks)
+	firsts := make([][]elemDiff, chunks)
+	scalar := len(fields) == 1 && fields[0].off == 0 && fields[0].size == size
+	parallelChunks(n, func(c int) {
+		if !differs[c] {
+			return
+		}
+		lo, hi := c*compareChunk, min(n, (c+1)*compareChunk)
+		count := 0
+		var first []elemDiff
+		note := func(i, j int) {
+			count++
+			if len(first) < show {
+				first = append(first, elemDiff{i, j})
+			}
+		}
+		for rlo := lo; rlo < hi; rlo += compareRun {
+			rhi := min(hi, rlo+compareRun)
+			if bytesAt(wp, rlo, rhi) == bytesAt(gp, rlo, rhi) {
+				continue
+			}
+			switch {
+			case scalar && fields[0].kind == reflect.Float32:
+				w := unsafe.Slice((*float32)(wp), n)[rlo:rhi]
+				g := unsafe.Slice((*float32)(gp), n)[rlo:rhi]
+				for k := range w {
+					if w[k] != g[k] && !equal32(w[k], g[k], ulps, abs[0]) {
+						note(rlo+k, 0)
+					}
+				}
+			case scalar && fields[0].kind == reflect.Float64:
+				w := unsafe.Slice((*float64)(wp), n)[rlo:rhi]
+				g := unsafe.Slice((*float64)(gp), n)[rlo:rhi]
+				for k := range w {
+					if w[k] != g[k] && !equal64(w[k], g[k], ulps, abs[0]) {
+						note(rlo+k, 0)
+					}
+				}
+			default:
+				for i := rlo; i < rhi; i++ {
+					if bytesAt(wp, i, i+1) == bytesAt(gp, i, i+1) {
+						continue
+					}
+					for j, f := range fields {
+						a := unsafe.Add(wp, uintptr(i)*size+f.off)
+						b := unsafe.Add(gp, uintptr(i)*size+f.off)
+						if !f.equal(a, b, ulps, abs[j]) {
+							note(i, j)
+							break
+						}
+					}
+				}
+			}
+		}
+		counts[c], firsts[c] = count, first
+	})
+	count := 0
+	var first []elemDiff
+	for c := range chunks {
+		count += counts[c]
+		for _, d := range firsts[c] {
+			if len(first) < show {
+				first = append(first, d)
+			}
+		}
+	}
+	return count, first
+}
+
+// equal32 is scalarField.equal for a float32.
+func equal32(x, y float32, ulps uint64, abs float64) bool {
+	if x == y || (x != x && y != y) {
+		return true
+	}
+	if ulps == 0 {
+		return false
+	}
+	return ulpDiff32(x, y) <= ulps || math.Abs(float64(x)-float64(y)) <= abs
+}
+
+// equal64 is scalarField.equal for a float64.
+func equal64(x, y float64, ulps uint64, abs float64) bool {
+	if x == y || (x != x && y != y) {
+		return true
+	}
+	if ulps == 0 {
+		return false
+	}
+	return ulpDiff(x, y, false) <= ulps || math.Abs(x-y) <= abs
+}
+
+// ulpDiff32 is ulpDiff(float64(x), float64(y), true) without the trip
+// through float64.
+func ulpDiff32(x, y float32) uint64 {
+	if x != x || y != y {
+		return math.MaxUint64
+	}
+	key := func(v float32) int64 {
+		u := math.Float32bits(v)
+		bits := int64(u & 0x7fffffff)
+		if u>>31 != 0 {
+			bits = -bits
+		}
+		return bits
+	}
+	d := key(x) - key(y)
+	if d < 0 {
+		d = -d
+	}
+	return uint64(d)
+}
+
+// maxAbs is the largest finite magnitude of float field f over elements
+// [lo, hi) at wp (0 when none).
+func maxAbs(f scalarField, wp unsafe.Pointer, size uintptr, n, lo, hi int) float64 {
+	switch {
+	case f.kind == reflect.Float32 && f.off == 0 && size == 4:
+		var m uint32 // magnitudes order as their bits do
+		for _, v := range unsafe.Slice((*float32)(wp), n)[lo:hi] {
+			if b := math.Float32bits(v) & 0x7fffffff; b > m && b < 0x7f800000 {
+				m = b
+			}
+		}
+		return float64(math.Float32frombits(m))
+	case f.kind == reflect.Float64 && f.off == 0 && size == 8:
+		var m uint64
+		for _, v := range unsafe.Slice((*float64)(wp), n)[lo:hi] {
+			if b := math.Float64bits(v) & 0x7fffffffffffffff; b > m && b < 0x7ff0000000000000 {
+				m = b
+			}
+		}
+		return math.Float64frombits(m)
+	}
+	scale := 0.0
+	for i := lo; i < hi; i++ {
+		v := f.float(unsafe.Add(wp, uintptr(i)*size+f.off))
+		if a := math.Abs(v); a > scale && !math.IsInf(a, 0) {
+			scale = a
+		}
+	}
+	return scale
 }

@@ -1,8 +1,11 @@
 package device_test
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,4 +170,120 @@ func TestCompareFusedCancellation(t *testing.T) {
 	if err := device.Compare(want, got, 4); err == nil {
 		t.Error("an error of 1e-4 on values of magnitude 1 passed")
 	}
+}
+
+// TestValidationRepeated: launch after launch, on buffers of different
+// lengths (the cpu copies of one launch are reused by the next where they
+// fit), every mismatch is still reported with the launch's own values.
+func TestValidationRepeated(t *testing.T) {
+	d := openWrong(t, device.Validation{ULPs: 0})
+	xs := upload(t, d, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	ys := upload(t, d, make([]float32, 20))
+	for i, tc := range []struct {
+		buf  *device.Buffer[float32]
+		a    float32
+		want []string
+	}{
+		{xs, 2, []string{"2 of 10 elements differ", "[5]: cpu 12, device 112"}},
+		{xs, 1, []string{"2 of 10 elements differ", "[5]: cpu 112, device 212"}},
+		{ys, 1, []string{"2 of 20 elements differ", "[5]: cpu 0, device 100", "[7]: cpu 0, device 1e-45"}},
+		{xs, 1, []string{"2 of 10 elements differ", "[5]: cpu 212, device 312"}},
+	} {
+		if err := d.Launch(scale, dim(2, 1, 1), dim(16, 1, 1), tc.a, tc.buf); err != nil {
+			t.Fatal(err)
+		}
+		err := d.Sync()
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("launch %d: Sync = %v, want %q", i, err, w)
+			}
+		}
+	}
+}
+
+// TestCompareChunks checks Compare, which works in parallel chunks and
+// skips runs of equal bytes, against a plain element-by-element reference
+// on buffers of several chunks with differences at chunk edges.
+func TestCompareChunks(t *testing.T) {
+	const n = 3<<16 + 17
+	at := []int{n - 1, 1 << 16, 1<<16 - 1, 2<<16 + 511, 2<<16 + 512, 7}
+	r := rand.New(rand.NewPCG(5, 6))
+	w32 := make([]float32, n)
+	for i := range w32 {
+		w32[i] = r.Float32()*4 - 2
+	}
+	w32[100] = float32(math.Inf(1)) // not counted in the buffer's scale
+	check := func(name string, want, got any, ulps uint64, diff func(i int) bool) {
+		t.Helper()
+		var idx []int
+		for i := range n {
+			if diff(i) {
+				idx = append(idx, i)
+			}
+		}
+		err := device.Compare(want, got, ulps)
+		if len(idx) == 0 {
+			if err != nil {
+				t.Errorf("%s: %v, want no difference", name, err)
+			}
+			return
+		}
+		if err == nil {
+			t.Fatalf("%s: no difference reported, want %d", name, len(idx))
+		}
+		msg := err.Error()
+		if w := fmt.Sprintf("%d of %d elements differ", len(idx), n); !strings.Contains(msg, w) {
+			t.Errorf("%s: %v, want %q", name, err, w)
+		}
+		for k, i := range idx {
+			if has := strings.Contains(msg, fmt.Sprintf("[%d]", i)); has != (k < 3) {
+				t.Errorf("%s: %v: index %d listed %v, want %v (the first 3 only)", name, err, i, has, k < 3)
+			}
+		}
+	}
+	// float32: some 1 ULP off (within the bound), some far off.
+	g32 := slices.Clone(w32)
+	for k, i := range at {
+		if k%2 == 0 {
+			g32[i] += 0.5
+		} else {
+			g32[i] = math.Nextafter32(g32[i], 10)
+		}
+	}
+	for i := 0; i < n; i += 1000 {
+		g32[i] = math.Nextafter32(g32[i], -10)
+	}
+	far := func(i int) bool { return math.Abs(float64(w32[i])-float64(g32[i])) > 0.25 }
+	check("float32 ulps 1", w32, g32, 1, far)
+	check("float32 exact", w32, g32, 0, func(i int) bool { return w32[i] != g32[i] })
+	// The scale bound: 4 ULPs of the largest finite magnitude (~2, so
+	// 4*2^-22) accepts an error of 2^-22 on a tiny element.
+	g32 = slices.Clone(w32)
+	g32[9] = w32[9] + 1.0/(1<<22)
+	check("float32 scale", w32, g32, 4, func(int) bool { return false })
+	// float64, int32 and a struct: exact.
+	w64, g64 := make([]float64, n), make([]float64, n)
+	wi, gi := make([]int32, n), make([]int32, n)
+	type pt struct {
+		A int32
+		B float64
+	}
+	wp, gp := make([]pt, n), make([]pt, n)
+	for i := range n {
+		w64[i] = r.Float64()
+		wi[i] = r.Int32()
+		wp[i] = pt{r.Int32(), r.Float64()}
+	}
+	copy(g64, w64)
+	copy(gi, wi)
+	copy(gp, wp)
+	for _, i := range at {
+		g64[i] = math.Nextafter(g64[i], 2)
+		gi[i]++
+		gp[i].B = -gp[i].B
+	}
+	check("float64", w64, g64, 0, func(i int) bool { return w64[i] != g64[i] })
+	check("int32", wi, gi, 0, func(i int) bool { return wi[i] != gi[i] })
+	check("struct", wp, gp, 0, func(i int) bool { return wp[i] != gp[i] })
+	check("float64 equal", w64, slices.Clone(w64), 0, func(int) bool { return false })
 }

@@ -180,6 +180,21 @@ func (be *Backend) ReadContext(ctx context.Context, dst reflect.Value, src backe
 	return nil
 }
 
+// Slice returns the []T that holds mem, an allocation of this backend,
+// once the launched work is done (or the error of an earlier launch), so
+// that a caller that owns mem can read or fill it without a copy. It must
+// not be used after mem is freed.
+func (be *Backend) Slice(mem backend.Memory) (reflect.Value, error) {
+	m, err := live(mem)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	if err := be.Sync(); err != nil {
+		return reflect.Value{}, err
+	}
+	return m.slice, nil
+}
+
 // Free releases m. A launch still running keeps the memory it uses alive.
 func (*Backend) Free(mem backend.Memory) error {
 	m, err := live(mem)
