@@ -417,25 +417,19 @@ func (f scalarField) equal(a, b unsafe.Pointer, ulps uint64, abs float64) bool {
 // float32 (single) or float64; infinite (MaxUint64) when one is NaN or they
 // have different signs and are not both near zero.
 func ulpDiff(x, y float64, single bool) uint64 {
+	if single {
+		return ulpDiff32(float32(x), float32(y))
+	}
 	if math.IsNaN(x) || math.IsNaN(y) {
 		return math.MaxUint64
 	}
 	// Map the floats onto a line of integers where adjacent floats are
 	// adjacent integers, across zero too.
 	key := func(v float64) int64 {
-		var bits int64
-		if single {
-			u := math.Float32bits(float32(v))
-			bits = int64(u & 0x7fffffff)
-			if u>>31 != 0 {
-				bits = -bits
-			}
-		} else {
-			u := math.Float64bits(v)
-			bits = int64(u & 0x7fffffffffffffff)
-			if u>>63 != 0 {
-				bits = -bits
-			}
+		u := math.Float64bits(v)
+		bits := int64(u & 0x7fffffffffffffff)
+		if u>>63 != 0 {
+			bits = -bits
 		}
 		return bits
 	}
@@ -626,8 +620,8 @@ func equal64(x, y float64, ulps uint64, abs float64) bool {
 	return ulpDiff(x, y, false) <= ulps || math.Abs(x-y) <= abs
 }
 
-// ulpDiff32 is ulpDiff(float64(x), float64(y), true) without the trip
-// through float64.
+// ulpDiff32 is the distance between x and y in units in the last place of
+// float32 (ulpDiff for single).
 func ulpDiff32(x, y float32) uint64 {
 	if x != x || y != y {
 		return math.MaxUint64
