@@ -146,10 +146,9 @@ func (p *factProgram) add(v *Value) (int, bool) {
 // thread, in every thread that computes it (guardbound.go), and returns
 // their ops.
 func (p *factProgram) guarded(pr *prover, m *materializer, v *Value) ([]int, bool) {
-	var idx, length *Value
+	idx, length, ok := unsignedLess(v)
 	switch {
-	case v.Op == OpLt && v.Args[0].Op == OpBitcast && v.Args[1].Op == OpBitcast && v.Args[0].Type.Kind == U64:
-		idx, length = v.Args[0].Args[0], v.Args[1].Args[0]
+	case ok:
 	case v.Op == OpGe && v.Args[1].Op == OpConst && v.Args[1].Imm == 0:
 		idx = v.Args[0]
 	default:

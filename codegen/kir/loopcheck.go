@@ -503,20 +503,7 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 		if set[b] || rev[b] != nil {
 			continue
 		}
-		for _, v := range append([]*Value(nil), b.Values...) {
-			if v.Op == OpPhi && b == e {
-				continue
-			}
-			for i, a := range v.Args {
-				v.Args[i] = repl(a)
-			}
-		}
-		if b.Cond != nil {
-			b.Cond = repl(b.Cond)
-		}
-		for i, a := range b.Trap.Args {
-			b.Trap.Args[i] = repl(a)
-		}
+		replaceBlockUses(b, b == e, repl)
 	}
 	return true
 }

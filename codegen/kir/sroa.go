@@ -252,20 +252,35 @@ func (m forwarding) find(v *Value) *Value {
 // through find.
 func replaceUses(f *Func, find func(*Value) *Value) {
 	for _, b := range f.Blocks {
-		for _, v := range b.Values {
-			for i, a := range v.Args {
-				if a != nil {
-					v.Args[i] = find(a)
-				}
-			}
+		replaceBlockUses(b, false, find)
+	}
+}
+
+// replaceBlockUses rewrites b's operands, branch condition and trap
+// details through find, leaving b's phis alone when skipPhis: the
+// versioning passes' join, whose phis find adds (so the walk is then over
+// a snapshot of b's values).
+func replaceBlockUses(b *Block, skipPhis bool, find func(*Value) *Value) {
+	values := b.Values
+	if skipPhis {
+		values = append([]*Value(nil), values...)
+	}
+	for _, v := range values {
+		if skipPhis && v.Op == OpPhi {
+			continue
 		}
-		if b.Cond != nil {
-			b.Cond = find(b.Cond)
-		}
-		for i, a := range b.Trap.Args {
+		for i, a := range v.Args {
 			if a != nil {
-				b.Trap.Args[i] = find(a)
+				v.Args[i] = find(a)
 			}
+		}
+	}
+	if b.Cond != nil {
+		b.Cond = find(b.Cond)
+	}
+	for i, a := range b.Trap.Args {
+		if a != nil {
+			b.Trap.Args[i] = find(a)
 		}
 	}
 }

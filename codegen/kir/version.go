@@ -289,25 +289,12 @@ end:
 			if in[b] || fast[b] || b == h || b.Term == TermTrap && len(b.Preds) == 1 && in[b.Preds[0]] {
 				continue
 			}
-			// (a snapshot: repl adds phis to e)
-			for _, v := range append([]*Value(nil), b.Values...) {
-				if b == e && v.Op == OpPhi {
-					continue
-				}
-				for i, a := range v.Args {
-					v.Args[i] = repl(a)
-				}
-			}
-			if b.Cond != nil {
-				b.Cond = repl(b.Cond)
-			}
-			for i, a := range b.Trap.Args {
-				b.Trap.Args[i] = repl(a)
-			}
+			replaceBlockUses(b, b == e, repl)
 		}
 	}
 	return true
 }
+
 
 func sameBlocks(bs []*Block) bool {
 	for _, b := range bs {
