@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -82,27 +81,6 @@ func TestBackends(t *testing.T) {
 	}
 }
 
-// launchOnce runs c on d and returns its outputs.
-func launchOnce(t *testing.T, d *device.Device, c twinCase) []any {
-	args, bufs := deviceArgs(t, d, c, true)
-	defer freeAll(bufs)
-	if err := d.Launch(c.fn, c.grid, c.block, args...); err != nil {
-		t.Fatalf("%s: %v", c.name, err)
-	}
-	if err := d.Sync(); err != nil {
-		t.Fatalf("%s: %v", c.name, err)
-	}
-	var outs []any
-	for _, i := range c.outs {
-		m := reflect.ValueOf(bufs[i]).MethodByName("Download").Call(nil)
-		if !m[1].IsNil() {
-			t.Fatal(m[1].Interface())
-		}
-		outs = append(outs, m[0].Interface())
-	}
-	return outs
-}
-
 // timeLaunches returns the median time per launch of c on d in µs: 15
 // batches of 10 launches and a Sync, after two warm-up launches.
 func timeLaunches(t *testing.T, d *device.Device, c twinCase) float64 {
@@ -127,11 +105,4 @@ func timeLaunches(t *testing.T, d *device.Device, c twinCase) float64 {
 	}
 	slices.Sort(per)
 	return per[len(per)/2]
-}
-
-// freeAll frees the device buffers of deviceArgs.
-func freeAll(bufs map[int]any) {
-	for _, b := range bufs {
-		reflect.ValueOf(b).MethodByName("Free").Call(nil)
-	}
 }

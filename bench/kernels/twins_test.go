@@ -216,12 +216,18 @@ func cpuResult(t *testing.T, c twinCase) []any {
 		t.Fatal(err)
 	}
 	defer d.Close()
+	return launchOnce(t, d, c)
+}
+
+// launchOnce runs c on d and returns its outputs.
+func launchOnce(t *testing.T, d *device.Device, c twinCase) []any {
 	args, bufs := deviceArgs(t, d, c, true)
+	defer freeAll(bufs)
 	if err := d.Launch(c.fn, c.grid, c.block, args...); err != nil {
-		t.Fatalf("%s on the cpu backend: %v", c.name, err)
+		t.Fatalf("%s on the %s backend: %v", c.name, d.Backend(), err)
 	}
 	if err := d.Sync(); err != nil {
-		t.Fatalf("%s on the cpu backend: %v", c.name, err)
+		t.Fatalf("%s on the %s backend: %v", c.name, d.Backend(), err)
 	}
 	var outs []any
 	for _, i := range c.outs {
@@ -232,6 +238,13 @@ func cpuResult(t *testing.T, c twinCase) []any {
 		outs = append(outs, m[0].Interface())
 	}
 	return outs
+}
+
+// freeAll frees the device buffers of deviceArgs.
+func freeAll(bufs map[int]any) {
+	for _, b := range bufs {
+		reflect.ValueOf(b).MethodByName("Free").Call(nil)
+	}
 }
 
 // deviceArgs returns c's arguments for d.Launch: a device buffer for each
