@@ -57,6 +57,9 @@ func AssumeFacts(f *Func) (g *Func, facts *gpuabi.Facts, ok bool) {
 				candidates = append(candidates, v)
 			}
 		}
+		if len(candidates) == 0 {
+			continue
+		}
 		// The tests a thread value needs are computed at the end of b
 		// (dead in g: the program reads them).
 		m := &materializer{f: g, b: b, fs: &forms{atoms: map[string][]*Value{}}, mono: map[string]*Value{}}
@@ -153,11 +156,6 @@ func (p *factProgram) guarded(pr *prover, m *materializer, v *Value) ([]int, boo
 		idx = v.Args[0]
 	default:
 		return nil, false
-	}
-	if length != nil {
-		if _, ok := p.add(length); !ok {
-			return nil, false
-		}
 	}
 	tests, ok := guardTests(pr, m.fs.atoms, v.Block, idx, length)
 	if !ok {

@@ -14241,32 +14241,32 @@ func init() {
 		Params: []string{"m", "n", "a", "x", "tmp"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxTmp", EntryNC: "linalg_AtaxTmp_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_AtaxTmp_fast", EntryFastNC: "linalg_AtaxTmp_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 3},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "param", Kind: "i64", Index: 1},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{6, 7}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{9, 10}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
-				{Op: "param", Kind: "i64", Index: 5},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{16, 17}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{5, 6}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 4}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{5, 19}},
-				{Op: "bitcast", Kind: "u64", Args: []int{20}},
-				{Op: "bitcast", Kind: "u64", Args: []int{15}},
-				{Op: "lt", Kind: "bool", Args: []int{21, 22}},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 18}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "lt", Kind: "bool", Args: []int{20, 22}},
 			},
-			Result: []int{4, 8, 14, 18, 23},
+			Result: []int{3, 7, 14, 17, 23},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxTmp},
 	})
@@ -14276,19 +14276,18 @@ func init() {
 		Params: []string{"m", "n", "a", "tmp", "y"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_AtaxY", EntryNC: "linalg_AtaxY_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_AtaxY_fast", EntryFastNC: "linalg_AtaxY_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 3},
-				{Op: "param", Kind: "i64", Index: 5},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
 				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{3, 4}},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{2, 6}},
+				{Op: "add", Kind: "i64", Args: []int{0, 4}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "param", Kind: "i64", Index: 5},
 				{Op: "bitcast", Kind: "u64", Args: []int{7}},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "lt", Kind: "bool", Args: []int{8, 9}},
+				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
 			},
-			Result: []int{5, 10},
+			Result: []int{3, 9},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxY},
 	})
@@ -14308,24 +14307,24 @@ func init() {
 				{Op: "lt", Kind: "bool", Args: []int{5, 6}},
 				{Op: "const", Kind: "i64", Imm: 1},
 				{Op: "sub", Kind: "i64", Args: []int{4, 8}},
-				{Op: "param", Kind: "i64", Index: 3},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{11, 12}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{4}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{14, 15}},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{4, 17}},
-				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "add", Kind: "i64", Args: []int{4, 16}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
 				{Op: "const", Kind: "u64", Imm: 0x4000000000000000},
-				{Op: "lt", Kind: "bool", Args: []int{19, 20}},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
 				{Op: "mul", Kind: "i64", Args: []int{0, 4}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{22, 23}},
-				{Op: "bitcast", Kind: "u64", Args: []int{24}},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
-				{Op: "lt", Kind: "bool", Args: []int{25, 26}},
+				{Op: "add", Kind: "i64", Args: []int{21, 22}},
+				{Op: "bitcast", Kind: "u64", Args: []int{23}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
+				{Op: "lt", Kind: "bool", Args: []int{24, 26}},
 				{Op: "const", Kind: "bool", Imm: 1},
 				{Op: "bitcast", Kind: "u64", Args: []int{9}},
 				{Op: "param", Kind: "i64", Index: 5},
@@ -14341,7 +14340,7 @@ func init() {
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
 				{Op: "add", Kind: "i64", Args: []int{39, 40}},
 				{Op: "bitcast", Kind: "u64", Args: []int{41}},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
 				{Op: "lt", Kind: "bool", Args: []int{42, 43}},
 				{Op: "bitcast", Kind: "u64", Args: []int{4}},
 				{Op: "const", Kind: "u64", Imm: 0x10000000000},
@@ -14352,7 +14351,7 @@ func init() {
 				{Op: "bitcast", Kind: "u64", Args: []int{30}},
 				{Op: "lt", Kind: "bool", Args: []int{50, 51}},
 			},
-			Result: []int{3, 7, 13, 16, 21, 27, 28, 32, 35, 38, 44, 47, 52},
+			Result: []int{3, 7, 12, 15, 20, 27, 28, 32, 35, 38, 44, 47, 52},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgQ},
 	})
@@ -14378,22 +14377,22 @@ func init() {
 				{Op: "bitcast", Kind: "u64", Args: []int{12}},
 				{Op: "bitcast", Kind: "u64", Args: []int{5}},
 				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
-				{Op: "param", Kind: "i64", Index: 3},
 				{Op: "bitcast", Kind: "u64", Args: []int{1}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{17, 18}},
+				{Op: "lt", Kind: "bool", Args: []int{16, 17}},
 				{Op: "param", Kind: "i64", Index: 1},
-				{Op: "bitcast", Kind: "u64", Args: []int{20}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{21, 22}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 20}},
+				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 19}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{24, 25}},
-				{Op: "bitcast", Kind: "u64", Args: []int{26}},
-				{Op: "bitcast", Kind: "u64", Args: []int{16}},
-				{Op: "lt", Kind: "bool", Args: []int{27, 28}},
+				{Op: "add", Kind: "i64", Args: []int{23, 24}},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
+				{Op: "param", Kind: "i64", Index: 3},
+				{Op: "bitcast", Kind: "u64", Args: []int{27}},
+				{Op: "lt", Kind: "bool", Args: []int{26, 28}},
 			},
-			Result: []int{0, 7, 10, 15, 19, 23, 29},
+			Result: []int{0, 7, 10, 15, 18, 22, 29},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgS},
 	})
@@ -14403,24 +14402,23 @@ func init() {
 		Params: []string{"ni", "nj", "nk", "alpha", "beta", "a", "b", "c"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gemm", EntryNC: "linalg_Gemm_nc", ReadOnly: []int{5, 6}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Gemm_fast", EntryFastNC: "linalg_Gemm_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 6},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{6, 7}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{9, 10}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
-				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{5, 6}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 4}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
 			},
-			Result: []int{4, 8, 14},
+			Result: []int{3, 7, 14},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUGemm},
 	})
@@ -14437,55 +14435,55 @@ func init() {
 		Params: []string{"n", "alpha", "beta", "a", "b", "x", "y", "tmp"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Gesummv", EntryNC: "linalg_Gesummv_nc", ReadOnly: []int{3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Gesummv_fast", EntryFastNC: "linalg_Gesummv_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 4},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 1}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{5, 6}},
-				{Op: "bitcast", Kind: "u64", Args: []int{7}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{8, 9}},
-				{Op: "param", Kind: "i64", Index: 8},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{1, 15}},
-				{Op: "bitcast", Kind: "u64", Args: []int{16}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
-				{Op: "lt", Kind: "bool", Args: []int{17, 18}},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{11, 12}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 14}},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "param", Kind: "i64", Index: 8},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "lt", Kind: "bool", Args: []int{16, 18}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
 				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
 				{Op: "const", Kind: "i64", Imm: 1},
-				{Op: "sub", Kind: "i64", Args: []int{1, 23}},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
+				{Op: "sub", Kind: "i64", Args: []int{0, 23}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
 				{Op: "lt", Kind: "bool", Args: []int{25, 26}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 1}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
 				{Op: "add", Kind: "i64", Args: []int{28, 29}},
 				{Op: "bitcast", Kind: "u64", Args: []int{30}},
-				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
 				{Op: "lt", Kind: "bool", Args: []int{31, 32}},
 				{Op: "const", Kind: "bool", Imm: 1},
 				{Op: "bitcast", Kind: "u64", Args: []int{24}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
 				{Op: "lt", Kind: "bool", Args: []int{35, 36}},
-				{Op: "param", Kind: "i64", Index: 6},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{39, 40}},
+				{Op: "lt", Kind: "bool", Args: []int{38, 39}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{28, 42}},
-				{Op: "bitcast", Kind: "u64", Args: []int{43}},
-				{Op: "bitcast", Kind: "u64", Args: []int{38}},
-				{Op: "lt", Kind: "bool", Args: []int{44, 45}},
+				{Op: "add", Kind: "i64", Args: []int{28, 41}},
+				{Op: "bitcast", Kind: "u64", Args: []int{42}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{44}},
+				{Op: "lt", Kind: "bool", Args: []int{43, 45}},
 			},
-			Result: []int{4, 10, 14, 19, 22, 27, 33, 34, 37, 41, 46},
+			Result: []int{3, 10, 13, 19, 22, 27, 33, 34, 37, 40, 46},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv},
 	})
@@ -14505,24 +14503,24 @@ func init() {
 				{Op: "lt", Kind: "bool", Args: []int{5, 6}},
 				{Op: "const", Kind: "i64", Imm: 1},
 				{Op: "sub", Kind: "i64", Args: []int{4, 8}},
-				{Op: "param", Kind: "i64", Index: 4},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{11, 12}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{4}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{14, 15}},
+				{Op: "lt", Kind: "bool", Args: []int{13, 14}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{4, 17}},
-				{Op: "bitcast", Kind: "u64", Args: []int{18}},
+				{Op: "add", Kind: "i64", Args: []int{4, 16}},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
 				{Op: "const", Kind: "u64", Imm: 0x4000000000000000},
-				{Op: "lt", Kind: "bool", Args: []int{19, 20}},
+				{Op: "lt", Kind: "bool", Args: []int{18, 19}},
 				{Op: "mul", Kind: "i64", Args: []int{0, 4}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{22, 23}},
-				{Op: "bitcast", Kind: "u64", Args: []int{24}},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
-				{Op: "lt", Kind: "bool", Args: []int{25, 26}},
+				{Op: "add", Kind: "i64", Args: []int{21, 22}},
+				{Op: "bitcast", Kind: "u64", Args: []int{23}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
+				{Op: "lt", Kind: "bool", Args: []int{24, 26}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
 				{Op: "lt", Kind: "bool", Args: []int{28, 29}},
@@ -14533,24 +14531,24 @@ func init() {
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
 				{Op: "add", Kind: "i64", Args: []int{34, 35}},
 				{Op: "bitcast", Kind: "u64", Args: []int{36}},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
 				{Op: "lt", Kind: "bool", Args: []int{37, 38}},
-				{Op: "param", Kind: "i64", Index: 6},
 				{Op: "param", Kind: "i64", Index: 1},
-				{Op: "bitcast", Kind: "u64", Args: []int{41}},
+				{Op: "bitcast", Kind: "u64", Args: []int{40}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{42, 43}},
+				{Op: "lt", Kind: "bool", Args: []int{41, 42}},
 				{Op: "bitcast", Kind: "u64", Args: []int{4}},
 				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{45, 46}},
-				{Op: "mul", Kind: "i64", Args: []int{41, 4}},
+				{Op: "lt", Kind: "bool", Args: []int{44, 45}},
+				{Op: "mul", Kind: "i64", Args: []int{40, 4}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{48, 49}},
-				{Op: "bitcast", Kind: "u64", Args: []int{50}},
-				{Op: "bitcast", Kind: "u64", Args: []int{40}},
-				{Op: "lt", Kind: "bool", Args: []int{51, 52}},
+				{Op: "add", Kind: "i64", Args: []int{47, 48}},
+				{Op: "bitcast", Kind: "u64", Args: []int{49}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{51}},
+				{Op: "lt", Kind: "bool", Args: []int{50, 52}},
 			},
-			Result: []int{3, 7, 13, 16, 21, 27, 30, 33, 39, 44, 47, 53},
+			Result: []int{3, 7, 12, 15, 20, 27, 30, 33, 39, 43, 46, 53},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUMatMul},
 	})
@@ -14560,24 +14558,23 @@ func init() {
 		Params: []string{"ni", "nj", "nk", "alpha", "a", "b", "tmp"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2First", EntryNC: "linalg_Mm2First_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Mm2First_fast", EntryFastNC: "linalg_Mm2First_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 5},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{6, 7}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{9, 10}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
-				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{5, 6}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 4}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
 			},
-			Result: []int{4, 8, 14},
+			Result: []int{3, 7, 14},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2First},
 	})
@@ -14587,24 +14584,23 @@ func init() {
 		Params: []string{"ni", "nl", "nj", "beta", "tmp", "c", "d"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_Mm2Second", EntryNC: "linalg_Mm2Second_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_Mm2Second_fast", EntryFastNC: "linalg_Mm2Second_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 5},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{6, 7}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{9, 10}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
-				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{5, 6}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 4}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
 			},
-			Result: []int{4, 8, 14},
+			Result: []int{3, 7, 14},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2Second},
 	})
@@ -14614,37 +14610,37 @@ func init() {
 		Params: []string{"n", "a", "x1", "y1"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX1", EntryNC: "linalg_MvtX1_nc", ReadOnly: []int{1, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_MvtX1_fast", EntryFastNC: "linalg_MvtX1_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 4},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{1, 5}},
-				{Op: "bitcast", Kind: "u64", Args: []int{6}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{7, 8}},
-				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{11, 12}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 1}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{14, 15}},
-				{Op: "bitcast", Kind: "u64", Args: []int{16}},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
-				{Op: "lt", Kind: "bool", Args: []int{17, 18}},
-				{Op: "param", Kind: "i64", Index: 6},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
 				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{21, 22}},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{1, 24}},
-				{Op: "bitcast", Kind: "u64", Args: []int{25}},
-				{Op: "bitcast", Kind: "u64", Args: []int{20}},
-				{Op: "lt", Kind: "bool", Args: []int{26, 27}},
+				{Op: "add", Kind: "i64", Args: []int{0, 4}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{13, 14}},
+				{Op: "bitcast", Kind: "u64", Args: []int{15}},
+				{Op: "param", Kind: "i64", Index: 2},
+				{Op: "bitcast", Kind: "u64", Args: []int{17}},
+				{Op: "lt", Kind: "bool", Args: []int{16, 18}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{20, 21}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 23}},
+				{Op: "bitcast", Kind: "u64", Args: []int{24}},
+				{Op: "param", Kind: "i64", Index: 6},
+				{Op: "bitcast", Kind: "u64", Args: []int{26}},
+				{Op: "lt", Kind: "bool", Args: []int{25, 27}},
 			},
-			Result: []int{4, 9, 13, 19, 23, 28},
+			Result: []int{3, 9, 12, 19, 22, 28},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX1},
 	})
@@ -14654,28 +14650,27 @@ func init() {
 		Params: []string{"n", "a", "x2", "y2"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_MvtX2", EntryNC: "linalg_MvtX2_nc", ReadOnly: []int{1, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_MvtX2_fast", EntryFastNC: "linalg_MvtX2_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 4},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{1, 5}},
-				{Op: "bitcast", Kind: "u64", Args: []int{6}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{7, 8}},
-				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "param", Kind: "i64", Index: 6},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
 				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{1, 15}},
+				{Op: "add", Kind: "i64", Args: []int{0, 4}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "param", Kind: "i64", Index: 4},
+				{Op: "bitcast", Kind: "u64", Args: []int{7}},
+				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{0, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "param", Kind: "i64", Index: 6},
 				{Op: "bitcast", Kind: "u64", Args: []int{16}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
-				{Op: "lt", Kind: "bool", Args: []int{17, 18}},
+				{Op: "lt", Kind: "bool", Args: []int{15, 17}},
 			},
-			Result: []int{4, 9, 14, 19},
+			Result: []int{3, 9, 12, 18},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX2},
 	})
@@ -14685,32 +14680,32 @@ func init() {
 		Params: []string{"m", "n", "alpha", "beta", "a", "x", "y"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "linalg_SgemvBlock", EntryNC: "linalg_SgemvBlock_nc", ReadOnly: []int{4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "linalg_SgemvBlock_fast", EntryFastNC: "linalg_SgemvBlock_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "param", Kind: "i64", Index: 5},
 				{Op: "param", Kind: "i64"},
-				{Op: "bitcast", Kind: "u64", Args: []int{1}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{2, 3}},
-				{Op: "param", Kind: "i64", Index: 1},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
-				{Op: "const", Kind: "u64", Imm: 1073741824},
-				{Op: "lt", Kind: "bool", Args: []int{6, 7}},
-				{Op: "mul", Kind: "i64", Args: []int{1, 5}},
-				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{9, 10}},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{0}},
-				{Op: "lt", Kind: "bool", Args: []int{12, 13}},
-				{Op: "param", Kind: "i64", Index: 7},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
-				{Op: "const", Kind: "u64", Imm: 0x10000000000},
-				{Op: "lt", Kind: "bool", Args: []int{16, 17}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{1, 2}},
+				{Op: "param", Kind: "i64", Index: 1},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "const", Kind: "u64", Imm: 1073741824},
+				{Op: "lt", Kind: "bool", Args: []int{5, 6}},
+				{Op: "mul", Kind: "i64", Args: []int{0, 4}},
 				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
-				{Op: "add", Kind: "i64", Args: []int{5, 19}},
-				{Op: "bitcast", Kind: "u64", Args: []int{20}},
-				{Op: "bitcast", Kind: "u64", Args: []int{15}},
-				{Op: "lt", Kind: "bool", Args: []int{21, 22}},
+				{Op: "add", Kind: "i64", Args: []int{8, 9}},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "param", Kind: "i64", Index: 5},
+				{Op: "bitcast", Kind: "u64", Args: []int{12}},
+				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "bitcast", Kind: "u64", Args: []int{4}},
+				{Op: "const", Kind: "u64", Imm: 0x10000000000},
+				{Op: "lt", Kind: "bool", Args: []int{15, 16}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 18}},
+				{Op: "bitcast", Kind: "u64", Args: []int{19}},
+				{Op: "param", Kind: "i64", Index: 7},
+				{Op: "bitcast", Kind: "u64", Args: []int{21}},
+				{Op: "lt", Kind: "bool", Args: []int{20, 22}},
 			},
-			Result: []int{4, 8, 14, 18, 23},
+			Result: []int{3, 7, 14, 17, 23},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUSgemvBlock},
 	})
@@ -14888,7 +14883,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:14891:1*/
+	/*line gpukvet_gen.go:14886:1*/
 	return thread, block
 }
 
@@ -14931,7 +14926,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:14934:1*/
+	/*line gpukvet_gen.go:14929:1*/
 	return thread, block
 }
 
@@ -14975,7 +14970,7 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:14978:1*/
+	/*line gpukvet_gen.go:14973:1*/
 	return thread, block
 }
 
@@ -15019,7 +15014,7 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15022:1*/
+	/*line gpukvet_gen.go:15017:1*/
 	return thread, block
 }
 
@@ -15069,7 +15064,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15072:1*/
+	/*line gpukvet_gen.go:15067:1*/
 	return thread, block
 }
 
@@ -15292,7 +15287,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15295:1*/
+	/*line gpukvet_gen.go:15290:1*/
 	return thread, block
 }
 
@@ -15346,7 +15341,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15349:1*/
+	/*line gpukvet_gen.go:15344:1*/
 	return thread, block
 }
 
@@ -15394,7 +15389,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15397:1*/
+	/*line gpukvet_gen.go:15392:1*/
 	return thread, block
 }
 
@@ -15441,7 +15436,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15444:1*/
+	/*line gpukvet_gen.go:15439:1*/
 	return thread, block
 }
 
@@ -15488,7 +15483,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15491:1*/
+	/*line gpukvet_gen.go:15486:1*/
 	return thread, block
 }
 
@@ -15526,7 +15521,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15529:1*/
+	/*line gpukvet_gen.go:15524:1*/
 	return thread, block
 }
 
@@ -15564,7 +15559,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15567:1*/
+	/*line gpukvet_gen.go:15562:1*/
 	return thread, block
 }
 
@@ -15757,7 +15752,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15760:1*/
+	/*line gpukvet_gen.go:15755:1*/
 	return thread, block
 }
 
@@ -15857,6 +15852,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15860:1*/
+	/*line gpukvet_gen.go:15855:1*/
 	return thread, block
 }
