@@ -70,8 +70,14 @@ func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Val
 	// (tid.x in [0, 1023]).
 	for m := range form.terms {
 		for _, a := range fs.atoms[m] {
-			if r := p.rng(a, b); tb[a] == nil && !fs.isUniform(a) && r.lo >= -formConst && r.hi <= formConst {
-				tb[a] = &threadBound{lo: lform{k: r.lo, terms: map[string]int64{}}, hi: lform{k: r.hi, terms: map[string]int64{}}}
+			if tb[a] != nil || fs.isUniform(a) {
+				continue
+			}
+			r := p.rng(a, b)
+			lo, okLo := constBound(r.lo)
+			hi, okHi := constBound(r.hi)
+			if okLo && okHi {
+				tb[a] = &threadBound{lo: lo, hi: hi}
 			}
 		}
 	}
@@ -173,7 +179,7 @@ func widener(p *prover, fs *forms, b *Block) func(*Value) (lform, bool) {
 	widened = func(x *Value, depth int) (lform, bool) {
 		switch {
 		case x.Op == OpConst:
-			return lform{k: int64(int32(x.Imm)), terms: map[string]int64{}}, true
+			return constForm(int64(int32(x.Imm))), true
 		case lookup(x) != nil && (fs.stop[ext[x]] || x.Op != OpAdd && x.Op != OpSub):
 			return fs.atom(ext[x]), true
 		case (x.Op == OpAdd || x.Op == OpSub) && depth < 8:
@@ -196,6 +202,12 @@ func widener(p *prover, fs *forms, b *Block) func(*Value) (lform, bool) {
 		return lform{}, false
 	}
 	return func(x *Value) (lform, bool) { return widened(x, 0) }
+}
+
+// constBound is a bound the range prover gives as a constant, as a form,
+// when it is small enough to keep the forms exact.
+func constBound(x int64) (lform, bool) {
+	return constForm(x), x >= -formConst && x <= formConst
 }
 
 // exactBits returns the largest K in [8, 40] for which every form of fms
@@ -269,11 +281,11 @@ func guardThreadBounds(p *prover, fs *forms, b *Block) map[*Value]*threadBound {
 		r := p.rng(t, b)
 		l, okl := lo[t]
 		h, okh := hi[t]
-		if !okl && r.lo >= -formConst && r.lo <= formConst {
-			l, okl = lform{k: r.lo, terms: map[string]int64{}}, true
+		if !okl {
+			l, okl = constBound(r.lo)
 		}
-		if !okh && r.hi >= -formConst && r.hi <= formConst {
-			h, okh = lform{k: r.hi, terms: map[string]int64{}}, true
+		if !okh {
+			h, okh = constBound(r.hi)
 		}
 		if okl && okh && fs.small(l) && fs.small(h) {
 			out[t] = &threadBound{lo: l, hi: h}
@@ -288,8 +300,7 @@ func guardThreadBounds(p *prover, fs *forms, b *Block) map[*Value]*threadBound {
 // picks. A monomial with a thread value that tb does not bound, or with
 // two, fails.
 func (fs *forms) extremes(form lform, tb map[*Value]*threadBound) (lo, hi lform, ok bool) {
-	lo = lform{k: form.k, terms: map[string]int64{}}
-	hi = lform{k: form.k, terms: map[string]int64{}}
+	lo, hi = constForm(form.k), constForm(form.k)
 	for m, c := range form.terms {
 		var t *Value
 		var rest []*Value
@@ -303,7 +314,7 @@ func (fs *forms) extremes(form lform, tb map[*Value]*threadBound) (lo, hi lform,
 				return lform{}, lform{}, false
 			}
 		}
-		r := lform{k: 1, terms: map[string]int64{}}
+		r := constForm(1)
 		if len(rest) > 0 {
 			k := monoKey(rest)
 			fs.atoms[k] = rest

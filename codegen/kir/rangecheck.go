@@ -68,6 +68,9 @@ type lform struct {
 	terms map[string]int64
 }
 
+// constForm is the form of the constant k.
+func constForm(k int64) lform { return lform{k: k, terms: map[string]int64{}} }
+
 func (a lform) add(b lform, sign int64) lform {
 	out := lform{k: a.k + sign*b.k, terms: map[string]int64{}}
 	for m, c := range a.terms {
@@ -148,7 +151,7 @@ func (fs *forms) of(v *Value, depth int) lform {
 	case v.Type.Kind != I64 || depth > 32 || fs.stop[v]:
 		r = fs.atom(v)
 	case v.Op == OpConst:
-		r = lform{k: int64(v.Imm), terms: map[string]int64{}}
+		r = constForm(int64(v.Imm))
 	case fs.widened != nil && v.Op == OpConvert && v.Args[0].Type.Kind == I32:
 		var ok bool
 		if r, ok = fs.widened(v.Args[0]); !ok {
