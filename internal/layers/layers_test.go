@@ -37,8 +37,8 @@ var layers = []struct {
 	{"compiler", "loads, checks (with the checks it is given) and compiles", []string{"codegen"}},
 	{"runtime", "backends and the device API", []string{"device/backend", "device/cpu", "device/cuda", "device/vulkan", "device", "device/devicetest"}},
 	{"commands", "what users run", []string{"cmd/..."}},
-	{"users", "examples, benchmarks and test corpora: programs written against the public API",
-		[]string{"examples/...", "bench/...", "testdata/...", "internal/analysistestdata", "internal/corpustest"}},
+	{"users", "examples, benchmarks and test corpora: programs written against the public API; the documentation",
+		[]string{"docs", "examples/...", "bench/...", "testdata/...", "internal/analysistestdata", "internal/corpustest"}},
 }
 
 func layerOf(pkg string) int {
