@@ -14,7 +14,7 @@ import (
 
 // Manifest says how to load and launch the kernels of a module from any
 // host program. `gpukvet build` writes it as JSON beside the module; the
-// README documents it.
+// docs/kernels.md and codegen/ABI.md document it.
 type Manifest struct {
 	Version int    `json:"version"` // of this format: 1
 	Target  string `json:"target"`  // "ptx"

@@ -2,7 +2,7 @@
 // registers the gpukvet suite as the linter "gpukvet", with per-analyzer
 // settings. It is a module of its own so that gpukvet's module never
 // takes golangci-lint's dependencies; golangci-lint builds it in with
-// `golangci-lint custom` (see the README for .custom-gcl.yml and
+// `golangci-lint custom` (see docs/using.md for .custom-gcl.yml and
 // .golangci.yml).
 //
 // The analyzers are gpukvet's own exported values, with //gpukvet:ignore

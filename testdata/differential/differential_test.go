@@ -205,8 +205,8 @@ var knownGaps = map[string]struct {
 			// them to float32 arithmetic (math32.Sqrt(1e-40) is 1e-20 in
 			// Go, 0 there). No code the emitter could write keeps them
 			// through float instructions on such a device; vulkan's
-			// Info.Deviations says so at run time, README's Vulkan
-			// section in the docs. (Min, max and FMA decide on the bits
+			// Info.Deviations says so at run time, and so does the Vulkan
+			// section of docs/kernels.md. (Min, max and FMA decide on the bits
 			// and keep Go's results there.)
 			"shaderDenormPreserveFloat32": {"Math32": "ULP apart"},
 		},
