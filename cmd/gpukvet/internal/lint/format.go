@@ -35,8 +35,8 @@ func FormatterNamed(name string) (Formatter, bool) {
 }
 
 // formatText writes file:line:col: analyzer: message, one finding a line,
-// with each related position on an indented line below it. Errors went to
-// stderr already.
+// with each related position on an indented line below it. It leaves out
+// the errors: the command prints them on stderr as they come.
 func formatText(w io.Writer, run Run) error {
 	for _, f := range run.Findings {
 		if _, err := fmt.Fprintf(w, "%s: %s: %s\n", posString(f.Pos), f.Analyzer, f.Message); err != nil {
