@@ -361,6 +361,35 @@ func compare(got, want any, tol float64) error {
 }
 
 func TestTwins(t *testing.T) {
+	tb := openTwins(t)
+	tb.check(t)
+	table := tb.timeTable(t)
+	fmt.Print(table)
+	if out := os.Getenv("GPUKVET_TWINS_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// twinBench is TestTwins' state: the GPU, the device over it that chooses
+// gpukvet's entry points, the loaded kernels of both sides, and what the
+// check at the small sizes found.
+type twinBench struct {
+	be *cuda.Backend
+	ch *chooser
+	d  *device.Device
+	// raw holds gpukvet's entry points by name, each loaded once; nvs the
+	// twins by kernel name.
+	raw, nvs map[string]*cuda.RawFunc
+	checked  map[string]string // the gpukvet entry checked at the small size
+	wrong    map[string]bool   // the kernels with a result unlike the cpu backend's
+}
+
+// openTwins opens the cuda backend and loads the nvcc twins from
+// $GPUKVET_TWINS_CUBIN, or skips t without either. The backend is closed
+// when t ends.
+func openTwins(t *testing.T) *twinBench {
 	cubinPath := os.Getenv("GPUKVET_TWINS_CUBIN")
 	if cubinPath == "" {
 		t.Skip("GPUKVET_TWINS_CUBIN is not set (nvcc -O3 -arch=sm_90 -cubin -o twins.cubin bench/kernels/twins.cu)")
@@ -373,145 +402,159 @@ func TestTwins(t *testing.T) {
 	if err != nil {
 		t.Skipf("no cuda GPU: %v", err)
 	}
-	defer be.Close()
-	ch := &chooser{Backend: be, choose: be.LaunchChoice}
-	d, err := device.New(ch) // not closed: be.Close above closes the backend
+	t.Cleanup(func() { be.Close() })
+	tb := &twinBench{be: be, ch: &chooser{Backend: be, choose: be.LaunchChoice},
+		raw: map[string]*cuda.RawFunc{}, nvs: map[string]*cuda.RawFunc{}, checked: map[string]string{}, wrong: map[string]bool{}}
+	tb.d, err = device.New(tb.ch) // not closed: closing be closes the backend
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	// gpukvet's entry points by name, each loaded once; the twins by
-	// kernel name. The gpukvet entry is chosen per case and size: launch
-	// facts may hold at one size and not at the other.
-	raw := map[string]*cuda.RawFunc{}
-	gkFunc := func(c twinCase) *cuda.RawFunc {
-		entry, code := twinEntry(t, d, ch, c)
-		if f, ok := raw[entry]; ok {
-			return f
-		}
-		f, err := be.LoadRaw(code.PTX, entry)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw[entry] = f
-		return f
-	}
-	nvs := map[string]*cuda.RawFunc{}
-	checked := map[string]string{} // the gpukvet entry checked at the small size
 	for _, c := range cases(false) {
 		nv, err := be.LoadRaw(cubin, c.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		nvs[c.name] = nv
+		tb.nvs[c.name] = nv
 	}
+	return tb
+}
 
-	// Correctness at the small sizes: both GPU results against the cpu
-	// backend. A kernel that fails is still timed, and marked in the table.
-	wrong := map[string]bool{}
+// gpukvetFunc returns the gpukvet entry point of c, chosen per case and
+// size: launch facts may hold at one size and not at the other.
+func (tb *twinBench) gpukvetFunc(t *testing.T, c twinCase) *cuda.RawFunc {
+	entry, code := twinEntry(t, tb.d, tb.ch, c)
+	if f, ok := tb.raw[entry]; ok {
+		return f
+	}
+	f, err := tb.be.LoadRaw(code.PTX, entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.raw[entry] = f
+	return f
+}
+
+// check runs both sides of every case at its small size and compares
+// their results with the cpu backend's. A kernel that fails is still
+// timed, and marked in the table.
+func (tb *twinBench) check(t *testing.T) {
 	for _, c := range cases(false) {
 		want := cpuResult(t, c)
-		g := newGPURun(t, be, c)
-		gk := gkFunc(c)
-		checked[c.name] = gk.Name
+		g := newGPURun(t, tb.be, c)
+		gk := tb.gpukvetFunc(t, c)
+		tb.checked[c.name] = gk.Name
 		t.Logf("%s: checking entry %s", c.name, gk.Name)
-		for _, which := range []string{"gpukvet", "nvcc"} {
-			g.reset(t, be)
-			f, args := gk, g.goArgs
-			if which == "nvcc" {
-				f, args = nvs[c.name], g.twinArgs
-			}
-			if err := f.Launch(1, c.grid, c.block, args...); err != nil {
-				t.Fatal(err)
-			}
-			if err := be.Sync(); err != nil {
-				t.Fatal(err)
-			}
-			trap := make([]uint64, 6)
-			if err := be.Read(reflect.ValueOf(trap), g.trap); err != nil {
-				t.Fatal(err)
-			}
-			if trap[0] != 0 {
-				t.Errorf("%s (%s): trapped, record %x", c.name, which, trap)
-				wrong[c.name] = true
-			}
-			for j, i := range c.outs {
-				if err := compare(g.read(t, be, i), want[j], c.tol); err != nil {
-					t.Errorf("%s (%s): output %d differs from the cpu backend: %v", c.name, which, i, err)
-					wrong[c.name] = true
-				}
-			}
-		}
-		g.free(be)
+		tb.checkSide(t, g, "gpukvet", gk, g.goArgs, want)
+		tb.checkSide(t, g, "nvcc", tb.nvs[c.name], g.twinArgs, want)
+		g.free(tb.be)
 	}
+}
 
-	// Timing at the large sizes: 15 rounds alternating the two, each
-	// round 10 launches between CUDA events; the median per launch.
-	const rounds, reps = 15, 10
+// checkSide launches f, one side (which) of g's case, once on fresh inputs
+// and compares its outputs with want.
+func (tb *twinBench) checkSide(t *testing.T, g *gpuRun, which string, f *cuda.RawFunc, args []any, want []any) {
+	c := g.c
+	g.reset(t, tb.be)
+	if err := f.Launch(1, c.grid, c.block, args...); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.be.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if trap := g.trapRecord(t, tb.be); trap[0] != 0 {
+		t.Errorf("%s (%s): trapped, record %x", c.name, which, trap)
+		tb.wrong[c.name] = true
+	}
+	for j, i := range c.outs {
+		if err := compare(g.read(t, tb.be, i), want[j], c.tol); err != nil {
+			t.Errorf("%s (%s): output %d differs from the cpu backend: %v", c.name, which, i, err)
+			tb.wrong[c.name] = true
+		}
+	}
+}
+
+// timeTable times both sides of every case at its large size and returns the
+// table: a row per kernel, then the geometric mean of the ratios.
+func (tb *twinBench) timeTable(t *testing.T) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| kernel | gpukvet entry | gpukvet µs | nvcc µs | ratio | regs gpukvet | regs nvcc | local B gpukvet | local B nvcc | results |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	logSum, count := 0.0, 0
 	for _, c := range cases(true) {
-		g := newGPURun(t, be, c)
-		g.reset(t, be)
-		f := struct{ gk, nv *cuda.RawFunc }{gkFunc(c), nvs[c.name]}
-		t.Logf("%s: timing entry %s", c.name, f.gk.Name)
-		var tg, tn []time.Duration
-		for round := range rounds + 1 {
-			for _, which := range []int{0, 1} {
-				fn, args := f.gk, g.goArgs
-				if which == 1 {
-					fn, args = f.nv, g.twinArgs
-				}
-				d, err := be.Time(func() error { return fn.Launch(reps, c.grid, c.block, args...) })
-				if err != nil {
-					t.Fatalf("%s: %v", c.name, err)
-				}
-				if round == 0 {
-					continue // warm-up
-				}
-				if which == 0 {
-					tg = append(tg, d/reps)
-				} else {
-					tn = append(tn, d/reps)
-				}
-			}
-		}
-		trap := make([]uint64, 6)
-		if err := be.Read(reflect.ValueOf(trap), g.trap); err != nil {
-			t.Fatal(err)
-		}
-		if trap[0] != 0 {
+		g := newGPURun(t, tb.be, c)
+		g.reset(t, tb.be)
+		gk, nv := tb.gpukvetFunc(t, c), tb.nvs[c.name]
+		t.Logf("%s: timing entry %s", c.name, gk.Name)
+		mg, mn := tb.medians(t, c, gk, nv, g)
+		if trap := g.trapRecord(t, tb.be); trap[0] != 0 {
 			t.Errorf("%s: the gpukvet kernel trapped at the timing size, record %x", c.name, trap)
 		}
-		g.free(be)
-		slices.Sort(tg)
-		slices.Sort(tn)
-		mg, mn := tg[len(tg)/2], tn[len(tn)/2]
+		g.free(tb.be)
 		ratio := float64(mg) / float64(mn)
 		logSum += math.Log(ratio)
 		count++
-		rg, lg, _ := f.gk.Attributes()
-		rn, ln, _ := f.nv.Attributes()
-		check := "= cpu"
-		if wrong[c.name] {
-			check = "WRONG"
-		}
-		if checked[c.name] != f.gk.Name {
-			// The small size's facts chose another entry point: the one
-			// timed was not compared with the cpu backend.
-			check += " (checked " + checked[c.name] + ")"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.3f | %d | %d | %d | %d | %s |\n", c.name, f.gk.Name,
-			float64(mg)/1e3, float64(mn)/1e3, ratio, rg, rn, lg, ln, check)
+		rg, lg, _ := gk.Attributes()
+		rn, ln, _ := nv.Attributes()
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %.3f | %d | %d | %d | %d | %s |\n", c.name, gk.Name,
+			float64(mg)/1e3, float64(mn)/1e3, ratio, rg, rn, lg, ln, tb.verdict(c.name, gk.Name))
 	}
 	fmt.Fprintf(&b, "\ngeomean gpukvet/nvcc over %d kernels: %.3f\n", count, math.Exp(logSum/float64(count)))
-	fmt.Print(b.String())
-	if out := os.Getenv("GPUKVET_TWINS_OUT"); out != "" {
-		if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
+	return b.String()
+}
+
+// medians launches gk and nv, the two sides of g's case, in rounds that
+// alternate them, each side reps launches between CUDA events, and returns
+// the median time of one launch of each; the first round warms up and is
+// not counted.
+func (tb *twinBench) medians(t *testing.T, c twinCase, gk, nv *cuda.RawFunc, g *gpuRun) (mg, mn time.Duration) {
+	const rounds, reps = 15, 10
+	var tg, tn []time.Duration
+	for round := range rounds + 1 {
+		for _, which := range []int{0, 1} {
+			fn, args := gk, g.goArgs
+			if which == 1 {
+				fn, args = nv, g.twinArgs
+			}
+			d, err := tb.be.Time(func() error { return fn.Launch(reps, c.grid, c.block, args...) })
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if round == 0 {
+				continue // warm-up
+			}
+			if which == 0 {
+				tg = append(tg, d/reps)
+			} else {
+				tn = append(tn, d/reps)
+			}
 		}
 	}
+	slices.Sort(tg)
+	slices.Sort(tn)
+	return tg[len(tg)/2], tn[len(tn)/2]
+}
+
+// verdict is the table's results column for kernel name, whose gpukvet
+// entry timed was entry.
+func (tb *twinBench) verdict(name, entry string) string {
+	check := "= cpu"
+	if tb.wrong[name] {
+		check = "WRONG"
+	}
+	if tb.checked[name] != entry {
+		// The small size's facts chose another entry point: the one
+		// timed was not compared with the cpu backend.
+		check += " (checked " + tb.checked[name] + ")"
+	}
+	return check
+}
+
+// trapRecord reads g's trap record.
+func (g *gpuRun) trapRecord(t *testing.T, be *cuda.Backend) []uint64 {
+	trap := make([]uint64, 6)
+	if err := be.Read(reflect.ValueOf(trap), g.trap); err != nil {
+		t.Fatal(err)
+	}
+	return trap
 }
 
 func (g *gpuRun) free(be *cuda.Backend) {

@@ -157,20 +157,30 @@ func TestStandaloneClean(t *testing.T) {
 	}
 }
 
+// jsonRun is the part of -f=json's output the tests read (package lint
+// tests the rest).
+type jsonRun struct {
+	Findings []struct {
+		Analyzer string
+		File     string
+		Line     int
+	}
+	Errors []string
+}
+
 func TestStandaloneJSON(t *testing.T) {
 	t.Parallel()
 	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
 	r := gpukvet(t, dir, "-f=json", "./...")
 	wantCode(t, r, 1)
-	var out jsonOutput
+	var out jsonRun
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
 	}
 	if len(out.Findings) != 1 || len(out.Errors) != 0 {
 		t.Fatalf("got %d findings and %d errors, want 1 and 0:\n%s", len(out.Findings), len(out.Errors), r.stdout)
 	}
-	f := out.Findings[0]
-	if f.Analyzer != "ignore" || f.File != "bad/bad.go" || f.Line != 3 || f.Column != 1 || f.Posn != "bad/bad.go:3:1" || !strings.Contains(f.Message, "needs a reason") {
+	if f := out.Findings[0]; f.Analyzer != "ignore" || f.File != "bad/bad.go" || f.Line != 3 {
 		t.Errorf("finding = %+v", f)
 	}
 	// -json is -f=json.
@@ -179,77 +189,47 @@ func TestStandaloneJSON(t *testing.T) {
 	}
 }
 
-// TestStandaloneSARIF checks the fields that SARIF 2.1.0's schema requires,
-// and those that code-scanning services read.
+// TestStandaloneSARIF checks what the command gives SARIF output (package
+// lint tests the rest): gpukvet's version, which starts with a number as
+// SARIF consumers compare versions, and file names relative to the
+// working directory, %SRCROOT%.
 func TestStandaloneSARIF(t *testing.T) {
 	t.Parallel()
 	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
 	r := gpukvet(t, dir, "-f=sarif", "./...")
 	wantCode(t, r, 1)
 	var log struct {
-		Version string `json:"version"`
-		Schema  string `json:"$schema"`
-		Runs    []struct {
+		Runs []struct {
 			Tool struct {
 				Driver struct {
-					Name    string `json:"name"`
 					Version string `json:"version"`
-					Rules   []struct {
-						ID               string `json:"id"`
-						ShortDescription struct{ Text string }
-					} `json:"rules"`
 				} `json:"driver"`
 			} `json:"tool"`
 			Results []struct {
 				RuleID    string `json:"ruleId"`
-				RuleIndex int    `json:"ruleIndex"`
-				Level     string `json:"level"`
-				Message   struct {
-					Text string `json:"text"`
-				} `json:"message"`
 				Locations []struct {
 					PhysicalLocation struct {
 						ArtifactLocation struct {
 							URI       string `json:"uri"`
 							URIBaseID string `json:"uriBaseId"`
 						} `json:"artifactLocation"`
-						Region struct {
-							StartLine   int `json:"startLine"`
-							StartColumn int `json:"startColumn"`
-						} `json:"region"`
 					} `json:"physicalLocation"`
 				} `json:"locations"`
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
-	}
-	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-schema-2.1.0") || len(log.Runs) != 1 {
-		t.Fatalf("version %q, $schema %q, %d runs", log.Version, log.Schema, len(log.Runs))
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("not one SARIF run (%v):\n%s", err, r.stdout)
 	}
 	run := log.Runs[0]
 	if v := run.Tool.Driver.Version; v == "" || v[0] < '0' || v[0] > '9' {
 		t.Errorf("driver version %q does not start with a number", v)
 	}
-	if run.Tool.Driver.Name != "gpukvet" || len(run.Tool.Driver.Rules) != len(analyzers.All()) {
-		t.Errorf("driver %q with %d rules, want gpukvet with %d", run.Tool.Driver.Name, len(run.Tool.Driver.Rules), len(analyzers.All()))
+	if len(run.Results) != 1 || run.Results[0].RuleID != "ignore" || len(run.Results[0].Locations) != 1 {
+		t.Fatalf("results = %+v", run.Results)
 	}
-	for _, rule := range run.Tool.Driver.Rules {
-		if rule.ID == "" || rule.ShortDescription.Text == "" {
-			t.Errorf("rule without id or description: %+v", rule)
-		}
-	}
-	if len(run.Results) != 1 {
-		t.Fatalf("%d results, want 1", len(run.Results))
-	}
-	res := run.Results[0]
-	if res.RuleID != "ignore" || run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID || res.Level != "error" || res.Message.Text == "" || len(res.Locations) != 1 {
-		t.Fatalf("result = %+v", res)
-	}
-	loc := res.Locations[0].PhysicalLocation
-	if loc.ArtifactLocation.URI != "bad/bad.go" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc.Region.StartLine != 3 || loc.Region.StartColumn != 1 {
-		t.Errorf("location = %+v", loc)
+	if loc := run.Results[0].Locations[0].PhysicalLocation.ArtifactLocation; loc.URI != "bad/bad.go" || loc.URIBaseID != "%SRCROOT%" {
+		t.Errorf("artifact location = %+v", loc)
 	}
 }
 
@@ -314,17 +294,6 @@ func TestUsage(t *testing.T) {
 		r := gpukvet(t, dir, tc.args...)
 		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.out) {
 			t.Errorf("gpukvet %s: exit %d, want %d; output should contain %q:\n%s%s", strings.Join(tc.args, " "), r.code, tc.code, tc.out, r.stdout, r.stderr)
-		}
-	}
-}
-
-func TestExplainEveryAnalyzer(t *testing.T) {
-	t.Parallel()
-	for _, a := range analyzers.All() {
-		r := gpukvet(t, t.TempDir(), "-explain", a.Name)
-		wantCode(t, r, 0)
-		if !strings.HasPrefix(r.stdout, a.Name+": ") {
-			t.Errorf("-explain %s:\n%s", a.Name, r.stdout)
 		}
 	}
 }
@@ -518,7 +487,7 @@ func TestKernelFindings(t *testing.T) {
 	dir := writeModule(t, map[string]string{"k/k.go": badKernels})
 	r := gpukvet(t, dir, "-f=json", "./...")
 	wantCode(t, r, 1)
-	var out jsonOutput
+	var out jsonRun
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
 	}

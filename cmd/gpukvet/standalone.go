@@ -10,11 +10,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/gpukvet/gpukvet/analyzers"
-	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/loadfit"
-	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/stdsyntax"
+	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/fixes"
+	"github.com/gpukvet/gpukvet/cmd/gpukvet/internal/lint"
 )
 
 // Exit codes of the standalone command.
@@ -69,7 +68,7 @@ Exit status: 1 if there are findings, 0 if none, 2 on a usage or load error.
 Analyzers:
 `)
 		for _, a := range analyzers.All() {
-			fmt.Fprintf(stderr, "\t%-11s %s\n", a.Name, summary(a))
+			fmt.Fprintf(stderr, "\t%-11s %s\n", a.Name, lint.Summary(a))
 		}
 		fmt.Fprint(stderr, "\nFlags:\n")
 		fs.PrintDefaults()
@@ -92,9 +91,13 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, versionString())
 		return exitClean
 	case opts.explain != "":
-		return explain(opts.explain, stdout, stderr)
+		if err := lint.Explain(stdout, opts.explain); err != nil {
+			fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+			return exitError
+		}
+		return exitClean
 	}
-	format, ok := formats[opts.format]
+	format, ok := lint.FormatterNamed(opts.format)
 	if !ok {
 		fmt.Fprintf(stderr, "gpukvet: unknown output format -f=%s; use text, json or sarif\n", opts.format)
 		return exitError
@@ -109,7 +112,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	}
 	suite := selected(opts.enabled)
 
-	pkgs, loadErrs, err := load(patterns, opts.tests, opts.tags)
+	pkgs, loadErrs, err := lint.Load(patterns, opts.tests, opts.tags)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
@@ -117,7 +120,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	for _, e := range loadErrs {
 		fmt.Fprintln(stderr, e)
 	}
-	var findings []finding
+	var findings []lint.Finding
 	if len(pkgs) > 0 {
 		graph, err := checker.Analyze(suite, pkgs, nil)
 		if err != nil {
@@ -125,7 +128,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 		var analysisErrs []string
-		findings, analysisErrs = collect(graph)
+		findings, analysisErrs = lint.Collect(graph)
 		for _, e := range analysisErrs {
 			fmt.Fprintln(stderr, e)
 		}
@@ -139,7 +142,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitError
 	}
-	if err := format(stdout, suite, findings, loadErrs); err != nil {
+	if err := format(stdout, lint.Run{Version: version(), Suite: suite, Findings: findings, Errors: loadErrs}); err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
 	}
@@ -167,69 +170,29 @@ func selected(enabled map[string]*bool) []*analysis.Analyzer {
 	return some
 }
 
-// load loads the packages matching patterns, with their dependencies, from
-// source. It returns the packages fit to analyze (they and all their
-// dependencies loaded and type-checked without error) and, one per line,
-// the errors of the others, as the compiler reports them.
-func load(patterns []string, tests bool, tags string) ([]*packages.Package, []string, error) {
-	cfg := &packages.Config{
-		Mode:      packages.LoadAllSyntax | packages.NeedModule,
-		Tests:     tests,
-		ParseFile: stdsyntax.ParseFile(stdsyntax.GOROOT()), // no analyzer reads std's bodies
+// applyFixes applies, or with diff shows as a unified diff on stdout, the
+// first suggested fix of every finding (see lint.ApplyFixes), and returns
+// the exit code: 0 when every fix applied (or there were none), 1 when
+// -diff shows changes or some fixes overlapped others and must wait for
+// another run, 2 on an error, when nothing was changed. Findings are not
+// printed: a fixed finding is gone, and a run without -fix shows the rest.
+func applyFixes(findings []lint.Finding, diff bool, stdout, stderr io.Writer) int {
+	var diffOut io.Writer // nil: write the files
+	if diff {
+		diffOut = stdout
 	}
-	if tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + tags}
-	}
-	roots, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, nil, err
-	}
-	stdsyntax.ForgiveImports(roots, stdsyntax.GOROOT())
-	if len(roots) == 0 {
-		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
-	}
-
-	// A package is fit if it and its dependencies have no errors.
-	pkgs, errs := loadfit.Fit(roots, relativeError)
-	return pkgs, errs, nil
-}
-
-// relativeError formats a load error as the compiler does, with the file
-// name relative to the working directory.
-func relativeError(e packages.Error) string {
-	if e.Pos == "" || e.Pos == "-" {
-		return e.Msg
-	}
-	return relPath(e.Pos) + ": " + e.Msg
-}
-
-func explain(name string, stdout, stderr io.Writer) int {
-	a := analyzers.Lookup(name)
-	if a == nil {
-		var names []string
-		for _, a := range analyzers.All() {
-			names = append(names, a.Name)
-		}
-		fmt.Fprintf(stderr, "gpukvet: no analyzer named %q; the analyzers are %s\n", name, strings.Join(names, ", "))
+	res, err := lint.ApplyFixes(findings, diffOut, stderr)
+	switch {
+	case errors.Is(err, fixes.ErrConflicts):
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+		return exitFindings
+	case err != nil:
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
-	}
-	doc := strings.TrimSpace(a.Doc)
-	if !strings.HasPrefix(doc, a.Name+":") {
-		doc = a.Name + ": " + doc
-	}
-	fmt.Fprintln(stdout, doc)
-	if a.URL != "" {
-		fmt.Fprintf(stdout, "\n%s\n", a.URL)
+	case diff && len(res.Files) > 0:
+		return exitFindings
 	}
 	return exitClean
-}
-
-// summary is the first paragraph of an analyzer's documentation on one
-// line, without the analyzer's name in front.
-func summary(a *analysis.Analyzer) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n\n")
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.TrimSpace(strings.TrimPrefix(s, a.Name+":"))
 }
 
 // versionString describes this build: gpukvet's version and the Go version.

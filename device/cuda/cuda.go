@@ -31,6 +31,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // trapSlots is the number of launches whose trap records are kept between
@@ -132,7 +133,7 @@ func (b *Backend) setup(ordinal int) error {
 	}
 	b.info = b.readInfo(ordinal)
 	var err error
-	if b.trap, err = b.alloc(trapSlots * trapRecordSize); err != nil {
+	if b.trap, err = b.alloc(trapSlots * gpuabi.TrapRecordSize); err != nil {
 		d.call("cuDevicePrimaryCtxRelease", d.cuDevicePrimaryCtxRelease, uintptr(b.dev))
 		return fmt.Errorf("cuda: allocating trap records: %w", err)
 	}
@@ -309,19 +310,20 @@ func (b *Backend) CopyDeviceToDevice(dst, src backend.Memory) error {
 	})
 }
 
-// entryKey names one entry point of a kernel's code: the one chooseEntry
+// entryKey names one entry point of a kernel's code: the one EntryName
 // picks for nc and fast.
 type entryKey struct {
 	code     *backend.Code
 	nc, fast bool
 }
 
-// chooseEntry returns the entry point of code to launch: nc when no other
-// argument's buffer overlaps a read-only one (EntryNC's condition), fast
-// when the launch facts hold (EntryFast's). The variant assuming the facts
-// wins over the one with non-coherent loads when the code has no variant
-// with both; a variant the code lacks is never chosen.
-func chooseEntry(code *backend.Code, nc, fast bool) string {
+// EntryName is the entry point of code that Launch starts for the choices
+// nc and fast (LaunchChoice): nc when no other argument's buffer overlaps
+// a read-only one (EntryNC's condition), fast when the launch facts hold
+// (EntryFast's). The variant assuming the facts wins over the one with
+// non-coherent loads when the code has no variant with both; a variant the
+// code lacks is never chosen.
+func EntryName(code *backend.Code, nc, fast bool) string {
 	switch {
 	case fast && nc && code.EntryFast != "" && code.EntryFastNC != "":
 		return code.EntryFastNC
@@ -374,10 +376,6 @@ func (b *Backend) LaunchChoice(k *backend.Kernel, grid, block gpu.Dim3, args []b
 	return key.nc, key.fast, nil
 }
 
-// EntryName is the entry point of code that Launch starts for the
-// choices nc and fast (LaunchChoice).
-func EntryName(code *backend.Code, nc, fast bool) string { return chooseEntry(code, nc, fast) }
-
 // function returns the CUfunction of the entry point key names in a
 // kernel's compiled code, loading its module once per PTX text.
 func (b *Backend) function(k *backend.Kernel, key entryKey) (uintptr, error) {
@@ -388,7 +386,7 @@ func (b *Backend) function(k *backend.Kernel, key entryKey) (uintptr, error) {
 	if f, ok := b.funcs[key]; ok {
 		return f, nil
 	}
-	if err := checkStale(k); err != nil {
+	if err := backend.CheckStale(k); err != nil {
 		return 0, err
 	}
 	sum := sha256.Sum256(c.PTX)
@@ -401,7 +399,7 @@ func (b *Backend) function(k *backend.Kernel, key entryKey) (uintptr, error) {
 		b.modules[sum] = mod
 	}
 	d := b.drv
-	name := chooseEntry(c, key.nc, key.fast)
+	name := EntryName(c, key.nc, key.fast)
 	entry := append([]byte(name), 0)
 	var f uintptr
 	if err := d.call("cuModuleGetFunction", d.cuModuleGetFunction, uintptr(unsafe.Pointer(&f)), mod, uintptr(unsafe.Pointer(&entry[0]))); err != nil {
@@ -474,7 +472,7 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 				b.pending = err
 			}
 		}
-		params.cells[len(params.cells)-1] = uint64(b.trap + uintptr(len(b.launched)*trapRecordSize))
+		params.cells[len(params.cells)-1] = uint64(b.trap + uintptr(len(b.launched)*gpuabi.TrapRecordSize))
 		d := b.drv
 		err := d.call("cuLaunchKernel", d.cuLaunchKernel, f,
 			uintptr(g.X), uintptr(g.Y), uintptr(g.Z),
@@ -514,14 +512,14 @@ func (b *Backend) syncLocked() error {
 	}
 	var first error
 	if n := len(b.launched); n > 0 {
-		recs := make([]byte, n*trapRecordSize)
+		recs := make([]byte, n*gpuabi.TrapRecordSize)
 		if err := d.call("cuMemcpyDtoH", d.cuMemcpyDtoH, uintptr(unsafe.Pointer(&recs[0])), b.trap, uintptr(len(recs))); err != nil {
 			return fmt.Errorf("cuda: reading trap records: %w", err)
 		}
 		runtime.KeepAlive(recs)
 		trapped := false
 		for i, k := range b.launched {
-			if err := backend.DecodeTrap(recs[i*trapRecordSize:(i+1)*trapRecordSize], k); err != nil {
+			if err := backend.DecodeTrap(recs[i*gpuabi.TrapRecordSize:(i+1)*gpuabi.TrapRecordSize], k); err != nil {
 				trapped = true
 				if first == nil {
 					first = err

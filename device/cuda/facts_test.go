@@ -12,7 +12,7 @@ import (
 // These tests need no GPU: they check how a launch picks its entry point
 // from the code's variants, and the launch facts that decide the fast one.
 
-func TestChooseEntry(t *testing.T) {
+func TestEntryName(t *testing.T) {
 	all := &backend.Code{Entry: "k", EntryNC: "k_nc", EntryFast: "k_fast", EntryFastNC: "k_fast_nc"}
 	noFastNC := &backend.Code{Entry: "k", EntryNC: "k_nc", EntryFast: "k_fast"}
 	plain := &backend.Code{Entry: "k"}
@@ -31,9 +31,6 @@ func TestChooseEntry(t *testing.T) {
 		{plain, false, true, "k"},
 		{&backend.Code{Entry: "k", EntryFastNC: "k_fast_nc"}, true, true, "k"},
 	} {
-		if got := chooseEntry(c.code, c.nc, c.fast); got != c.want {
-			t.Errorf("chooseEntry(%+v, nc=%v, fast=%v) = %q, want %q", *c.code, c.nc, c.fast, got, c.want)
-		}
 		if got := EntryName(c.code, c.nc, c.fast); got != c.want {
 			t.Errorf("EntryName(%+v, nc=%v, fast=%v) = %q, want %q", *c.code, c.nc, c.fast, got, c.want)
 		}
@@ -193,8 +190,8 @@ func TestLaunchFacts(t *testing.T) {
 	args[4].Mem = args[1].Mem
 	code.ReadOnly = []int{1}
 	defer func() { code.ReadOnly = nil }()
-	if key := launchKey(k, grid, block, args, p); key != (entryKey{code, false, true}) || chooseEntry(code, key.nc, key.fast) != "k_fast" {
-		t.Errorf("aliased launch: key %+v, entry %q; want the coherent fast variant", key, chooseEntry(code, key.nc, key.fast))
+	if key := launchKey(k, grid, block, args, p); key != (entryKey{code, false, true}) || EntryName(code, key.nc, key.fast) != "k_fast" {
+		t.Errorf("aliased launch: key %+v, entry %q; want the coherent fast variant", key, EntryName(code, key.nc, key.fast))
 	}
 }
 

@@ -7,4 +7,8 @@
 // the graph changes and the file does not, when a package imports one
 // above it, and when a package has no layer yet, so that a new package is
 // placed on purpose.
+//
+// It also holds the test that keeps functions short: no function of the
+// module, tests and testdata included, spans more than 150 lines, except
+// in generated files and the kernel-IR interpreter (functions_test.go).
 package layers

@@ -56,13 +56,29 @@ var (
 		math.MaxFloat32, math.SmallestNonzeroFloat32, 1e-40, -1e-40, 3.5, 2.5, -2.5, 0.5, -0.5, 3e38}
 )
 
+// kernelCases are the cases of the kernels in package kernels, in the
+// order the tests run them.
 func kernelCases() []*tcase {
-	block := d1(128)
-	grid := grid1(n, 128)
-	one := func(name string, kernel any, args func(r *rand.Rand) []any) *tcase {
-		return &tcase{name: name, kernel: kernel, grid: grid, block: block, args: func() []any { return args(rng(name)) }}
-	}
-	cs := []*tcase{
+	return slices.Concat(arithmeticCases(), floatCases(), memoryCases(), atomicCases(), controlFlowCases(), trapCases())
+}
+
+// caseBlock and caseGrid are the launch shape of most cases: n threads in
+// blocks of 128.
+var (
+	caseBlock = d1(128)
+	caseGrid  = grid1(n, 128)
+)
+
+// one is a case of kernel launched with caseGrid and caseBlock, its
+// arguments drawn from a random source of its own.
+func one(name string, kernel any, args func(r *rand.Rand) []any) *tcase {
+	return &tcase{name: name, kernel: kernel, grid: caseGrid, block: caseBlock, args: func() []any { return args(rng(name)) }}
+}
+
+// arithmeticCases are integer arithmetic, shifts, bit operations,
+// narrowing, and comparisons and min/max of integers and floats.
+func arithmeticCases() []*tcase {
+	return []*tcase{
 		one("IntWrap", k.IntWrap, func(r *rand.Rand) []any {
 			return []any{
 				slice(fill(n, i32Edges, r.Int32)), slice(fill(n, slices.Clone(i32Edges[2:]), r.Int32)),
@@ -146,6 +162,13 @@ func kernelCases() []*tcase {
 		one("Unsigned64", k.Unsigned64, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, u64Edges, r.Uint64)), slice(fill(n, slices.Clone(u64Edges[2:]), r.Uint64)), slice(zeros[uint64](3 * n))}
 		}),
+	}
+}
+
+// floatCases are float special values, conversions between floats and
+// integers, fused and unfused multiply-adds, and math functions.
+func floatCases() []*tcase {
+	return []*tcase{
 		one("FloatSpecial", k.FloatSpecial, func(r *rand.Rand) []any {
 			var a, b []float64
 			for _, x := range f64Edges {
@@ -204,7 +227,7 @@ func kernelCases() []*tcase {
 			return []any{slice(fill(n, nil, r.NormFloat64)), slice(fill(n, nil, r.NormFloat64)),
 				slice(fill(n, nil, f32)), slice(fill(n, nil, f32)), slice(zeros[float64](n)), slice(zeros[float32](n))}
 		}),
-		{name: "FMAExact", kernel: k.FMAExact, grid: grid1(fmaN, 128), block: block, args: fmaExactArgs},
+		{name: "FMAExact", kernel: k.FMAExact, grid: grid1(fmaN, 128), block: caseBlock, args: fmaExactArgs},
 		one("FloatBits", k.FloatBits, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, f64Edges, r.NormFloat64)), slice(fill(n, f32Edges, func() float32 { return float32(r.NormFloat64()) })),
 				slice(zeros[uint64](n)), slice(zeros[uint32](n)), slice(zeros[float64](n)), slice(zeros[float32](n))}
@@ -215,6 +238,13 @@ func kernelCases() []*tcase {
 		one("Float32Chain", k.Float32Chain, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, f32Edges, func() float32 { return float32(r.NormFloat64() * 100) })), slice(zeros[float32](n))}
 		}),
+	}
+}
+
+// memoryCases are structs and arrays as parameters and locals, pointers,
+// shared memory, slicing and thread indexes.
+func memoryCases() []*tcase {
+	return []*tcase{
 		withULP(2, one("StructParam", k.StructParam, func(r *rand.Rand) []any {
 			p := k.Params{Scale: 1.5, Shift: -1 << 40, Flip: true, Small: -7, Inner: k.Inner{A: 65535, B: 0.125}}
 			return []any{p, slice(fill(n, nil, func() float32 { return float32(r.NormFloat64()) })), slice(zeros[float64](n))}
@@ -261,6 +291,12 @@ func kernelCases() []*tcase {
 		{name: "Indexes", kernel: k.Indexes, grid: gpu.Dim3{X: 3, Y: 2, Z: 2}, block: gpu.Dim3{X: 4, Y: 3, Z: 2}, args: func() []any {
 			return []any{slice(zeros[int32](12 * 6 * 4 * 6))}
 		}},
+	}
+}
+
+// atomicCases are the atomic operations, on global and shared memory.
+func atomicCases() []*tcase {
+	return []*tcase{
 		one("AtomicAddAll", k.AtomicAddAll, func(r *rand.Rand) []any {
 			return []any{n, slice([]int32{5}), slice([]uint32{0}), slice([]int64{-9}), slice([]uint64{0}), slice([]float32{0.5}), slice([]float64{0})}
 		}),
@@ -269,11 +305,11 @@ func kernelCases() []*tcase {
 				slice([]int32{math.MaxInt32, math.MinInt32}), slice([]uint32{math.MaxUint32, 0}),
 				slice([]int64{math.MaxInt64, math.MinInt64}), slice([]uint64{math.MaxUint64, 0})}
 		}),
-		{name: "AtomicCAS", kernel: k.AtomicCAS, grid: grid, block: block, ignore: []int{1, 3}, check: checkCAS, args: func() []any {
+		{name: "AtomicCAS", kernel: k.AtomicCAS, grid: caseGrid, block: caseBlock, ignore: []int{1, 3}, check: checkCAS, args: func() []any {
 			r := rng("AtomicCAS")
 			return []any{slice(fill(n, nil, func() int32 { return r.Int32N(100) })), slice(repeat[int32](64, -1)), slice(zeros[uint32](64)), slice(zeros[int32](n))}
 		}},
-		{name: "AtomicExchangeAll", kernel: k.AtomicExchangeAll, grid: grid, block: block, ignore: []int{1, 2, 3, 4}, check: checkExchange, args: func() []any {
+		{name: "AtomicExchangeAll", kernel: k.AtomicExchangeAll, grid: caseGrid, block: caseBlock, ignore: []int{1, 2, 3, 4}, check: checkExchange, args: func() []any {
 			return []any{n, slice([]int32{0}), slice([]float64{-1}), slice(zeros[int32](n)), slice(zeros[float64](n))}
 		}},
 		one("AtomicPerThread", k.AtomicPerThread, func(r *rand.Rand) []any {
@@ -284,6 +320,13 @@ func kernelCases() []*tcase {
 			r := rng("SharedHistogram")
 			return []any{slice(fill(10000, nil, r.Uint32)), slice(zeros[uint32](64))}
 		}},
+	}
+}
+
+// controlFlowCases are early returns, switches, loops, device function
+// calls, and the control-flow shapes SPIR-V restructures.
+func controlFlowCases() []*tcase {
+	return []*tcase{
 		one("EarlyReturn", k.EarlyReturn, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, i32Edges, func() int32 { return r.Int32N(21) - 10 })), slice(repeat[int32](n, 77))}
 		}),
@@ -331,16 +374,22 @@ func kernelCases() []*tcase {
 		one("ReturnNested", k.ReturnNested, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, i32Edges, r.Int32)), slice(zeros[int32](n)), slice(zeros[int32](n))}
 		}),
-		// Traps: every backend must trap with the same error at the same line.
-		{name: "TrapIndex", kernel: k.TrapIndex, grid: grid, block: block, trap: "index out of range", args: func() []any {
+	}
+}
+
+// trapCases are kernels that trap, and their twins that do not: every
+// backend must trap with the same error at the same line.
+func trapCases() []*tcase {
+	return []*tcase{
+		{name: "TrapIndex", kernel: k.TrapIndex, grid: caseGrid, block: caseBlock, trap: "index out of range", args: func() []any {
 			return []any{5, slice(zeros[float32](n)), slice(zeros[float32](n))}
 		}},
-		{name: "TrapDivide", kernel: k.TrapDivide, grid: grid, block: block, trap: "integer divide by zero", args: func() []any {
+		{name: "TrapDivide", kernel: k.TrapDivide, grid: caseGrid, block: caseBlock, trap: "integer divide by zero", args: func() []any {
 			b := repeat[int32](n, 3)
 			b[517] = 0
 			return []any{slice(repeat[int32](n, 12)), slice(b), slice(zeros[int32](n))}
 		}},
-		{name: "TrapPanic", kernel: k.TrapPanic, grid: grid, block: block, trap: "panic", args: func() []any {
+		{name: "TrapPanic", kernel: k.TrapPanic, grid: caseGrid, block: caseBlock, trap: "panic", args: func() []any {
 			x := repeat[int32](n, 1)
 			x[300] = -4
 			return []any{slice(x), slice(zeros[int32](n))}
@@ -348,12 +397,12 @@ func kernelCases() []*tcase {
 		{name: "TrapSlice", kernel: k.TrapSlice, grid: d1(1), block: d1(100), trap: "slice bounds out of range", args: func() []any {
 			return []any{3, slice(zeros[int32](100)), slice(zeros[int32](100))}
 		}},
-		{name: "TrapShift", kernel: k.TrapShift, grid: grid, block: block, trap: "negative shift amount", args: func() []any {
+		{name: "TrapShift", kernel: k.TrapShift, grid: caseGrid, block: caseBlock, trap: "negative shift amount", args: func() []any {
 			s := repeat(n, 2)
 			s[9] = -1
 			return []any{slice(repeat[int32](n, 1)), slice(s), slice(zeros[int32](n))}
 		}},
-		{name: "TrapLocal", kernel: k.TrapLocal, grid: grid, block: block, trap: "index out of range", args: func() []any {
+		{name: "TrapLocal", kernel: k.TrapLocal, grid: caseGrid, block: caseBlock, trap: "index out of range", args: func() []any {
 			kk := repeat(n, 1)
 			kk[700] = 4
 			return []any{slice(kk), slice(zeros[int32](n))}
@@ -397,7 +446,6 @@ func kernelCases() []*tcase {
 			return []any{slice(zeros[int32](n))}
 		}),
 	}
-	return cs
 }
 
 func withULP(ulp int64, c *tcase) *tcase { c.ulp = ulp; return c }

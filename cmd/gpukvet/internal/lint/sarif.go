@@ -1,4 +1,4 @@
-package main
+package lint
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/sarif"
 )
 
@@ -84,14 +83,15 @@ type sarifResult struct {
 	Fixes               []sarif.Fix       `json:"fixes,omitempty"`
 }
 
-func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, errs []string) error {
+// formatSARIF writes the run as a SARIF log of one run.
+func formatSARIF(w io.Writer, run Run) error {
 	driver := sarifDriver{
 		Name:           "gpukvet",
-		Version:        version(),
+		Version:        run.Version,
 		InformationURI: "https://github.com/gpukvet/gpukvet",
 	}
 	ruleIndex := map[string]int{}
-	for i, a := range suite {
+	for i, a := range run.Suite {
 		ruleIndex[a.Name] = i
 		rule, err := sarifRuleOf(a)
 		if err != nil {
@@ -99,24 +99,24 @@ func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, er
 		}
 		driver.Rules = append(driver.Rules, rule)
 	}
-	run := sarifRun{
+	out := sarifRun{
 		Tool:        sarifTool{Driver: driver},
-		Invocations: []sarifInvocation{{ExecutionSuccessful: len(errs) == 0}},
+		Invocations: []sarifInvocation{{ExecutionSuccessful: len(run.Errors) == 0}},
 		ColumnKind:  "utf16CodeUnits",
 		Results:     []sarifResult{},
 	}
-	for _, e := range errs {
-		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
+	for _, e := range run.Errors {
+		out.Invocations[0].ToolExecutionNotifications = append(out.Invocations[0].ToolExecutionNotifications,
 			sarifNotification{Level: sarif.Error, Message: sarif.Message{Text: e}})
 	}
 	if wd, err := os.Getwd(); err == nil {
-		run.OriginalURIBaseIDs = map[string]sarif.ArtifactLocation{
+		out.OriginalURIBaseIDs = map[string]sarif.ArtifactLocation{
 			srcRoot: {URI: fileURI(wd) + "/"},
 		}
 	}
 	cols := columnConverter{}
 	fingerprints := fingerprinter{}
-	for _, f := range findings {
+	for _, f := range run.Findings {
 		r := sarifResult{
 			RuleID:              f.Analyzer,
 			RuleIndex:           ruleIndex[f.Analyzer],
@@ -133,28 +133,14 @@ func formatSARIF(w io.Writer, suite []*analysis.Analyzer, findings []finding, er
 			})
 		}
 		for _, fx := range f.Fixes {
-			sf := sarif.Fix{Description: sarif.Message{Text: fx.Message}}
-			byFile := map[string]int{}
-			for _, e := range fx.Edits {
-				i, ok := byFile[e.Pos.Filename]
-				if !ok {
-					i = len(sf.ArtifactChanges)
-					byFile[e.Pos.Filename] = i
-					sf.ArtifactChanges = append(sf.ArtifactChanges, sarif.ArtifactChange{ArtifactLocation: artifact(e.Pos.Filename)})
-				}
-				sf.ArtifactChanges[i].Replacements = append(sf.ArtifactChanges[i].Replacements, sarif.Replacement{
-					DeletedRegion:   cols.location(e.Pos, e.End).Region,
-					InsertedContent: sarif.ArtifactContent{Text: e.NewText},
-				})
-			}
-			r.Fixes = append(r.Fixes, sf)
+			r.Fixes = append(r.Fixes, cols.fix(fx))
 		}
-		run.Results = append(run.Results, r)
+		out.Results = append(out.Results, r)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Version: sarif.Version, Schema: sarif.Schema, Runs: []sarifRun{run}})
+	return enc.Encode(sarifLog{Version: sarif.Version, Schema: sarif.Schema, Runs: []sarifRun{out}})
 }
 
 // artifact names a file relative to %SRCROOT% (the working directory) when
@@ -190,6 +176,26 @@ func (c columnConverter) location(pos, end token.Position) sarif.PhysicalLocatio
 		loc.Region.EndColumn = c.column(end)
 	}
 	return loc
+}
+
+// fix is fx as a SARIF fix: one artifact change per file it edits, in the
+// order of the files' first edits.
+func (c columnConverter) fix(fx Fix) sarif.Fix {
+	sf := sarif.Fix{Description: sarif.Message{Text: fx.Message}}
+	byFile := map[string]int{}
+	for _, e := range fx.Edits {
+		i, ok := byFile[e.Pos.Filename]
+		if !ok {
+			i = len(sf.ArtifactChanges)
+			byFile[e.Pos.Filename] = i
+			sf.ArtifactChanges = append(sf.ArtifactChanges, sarif.ArtifactChange{ArtifactLocation: artifact(e.Pos.Filename)})
+		}
+		sf.ArtifactChanges[i].Replacements = append(sf.ArtifactChanges[i].Replacements, sarif.Replacement{
+			DeletedRegion:   c.location(e.Pos, e.End).Region,
+			InsertedContent: sarif.ArtifactContent{Text: e.NewText},
+		})
+	}
+	return sf
 }
 
 // line returns the text of p's line, or nil.

@@ -1,4 +1,4 @@
-package cuda
+package backend
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
@@ -18,17 +17,17 @@ func TestCheckStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := &backend.Kernel{Name: "k.K", Pos: src + ":3", Code: &backend.Code{SourceHash: h}}
-	if err := checkStale(k); err != nil {
+	k := &Kernel{Name: "k.K", Pos: src + ":3", Code: &Code{SourceHash: h}}
+	if err := CheckStale(k); err != nil {
 		t.Fatalf("fresh code: %v", err)
 	}
 	os.WriteFile(src, []byte("package k\n\nfunc F() {}\n"), 0o644)
-	if err := checkStale(k); err == nil || !strings.Contains(err.Error(), "stale") {
+	if err := CheckStale(k); err == nil || !strings.Contains(err.Error(), "stale") {
 		t.Fatalf("after editing the source: %v, want a stale-code error", err)
 	}
 	// Sources not on this machine: trusted.
 	k.Pos = filepath.Join(dir, "gone", "k.go") + ":3"
-	if err := checkStale(k); err != nil {
+	if err := CheckStale(k); err != nil {
 		t.Fatalf("sources absent: %v", err)
 	}
 }

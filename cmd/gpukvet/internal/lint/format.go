@@ -1,4 +1,4 @@
-package main
+package lint
 
 import (
 	"encoding/json"
@@ -9,21 +9,36 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// A formatter writes the findings of one run, and the errors that kept
-// some packages from being checked.
-type formatter func(w io.Writer, suite []*analysis.Analyzer, findings []finding, errs []string) error
+// A Run is what one run of the analyzers found, as the formats write it.
+type Run struct {
+	Version  string               // gpukvet's version, which SARIF's tool driver carries
+	Suite    []*analysis.Analyzer // the analyzers that ran: SARIF's rules
+	Findings []Finding
+	Errors   []string // what kept some packages from being checked
+}
 
-var formats = map[string]formatter{
+// A Formatter writes a run's findings, and the errors that kept some
+// packages from being checked.
+type Formatter func(w io.Writer, run Run) error
+
+var formats = map[string]Formatter{
 	"text":  formatText,
 	"json":  formatJSON,
 	"sarif": formatSARIF,
 }
 
+// FormatterNamed returns the formatter of the output format named by the
+// -f flag (text, json or sarif), and whether there is one.
+func FormatterNamed(name string) (Formatter, bool) {
+	f, ok := formats[name]
+	return f, ok
+}
+
 // formatText writes file:line:col: analyzer: message, one finding a line,
-// with each related position on an indented line below it. Errors went to
-// stderr already.
-func formatText(w io.Writer, _ []*analysis.Analyzer, findings []finding, _ []string) error {
-	for _, f := range findings {
+// with each related position on an indented line below it. It leaves out
+// the errors: the command prints them on stderr as they come.
+func formatText(w io.Writer, run Run) error {
+	for _, f := range run.Findings {
 		if _, err := fmt.Fprintf(w, "%s: %s: %s\n", posString(f.Pos), f.Analyzer, f.Message); err != nil {
 			return err
 		}
@@ -34,6 +49,8 @@ func formatText(w io.Writer, _ []*analysis.Analyzer, findings []finding, _ []str
 	return nil
 }
 
+// posString writes p as file:line:col, the file relative to the working
+// directory.
 func posString(p token.Position) string {
 	s := relPath(p.Filename)
 	if p.Line > 0 {
@@ -86,12 +103,13 @@ type jsonEdit struct {
 	NewText string  `json:"new_text"`
 }
 
-func formatJSON(w io.Writer, _ []*analysis.Analyzer, findings []finding, errs []string) error {
-	out := jsonOutput{Findings: []jsonFinding{}, Errors: errs}
+// formatJSON writes the run as one indented JSON object (jsonOutput).
+func formatJSON(w io.Writer, run Run) error {
+	out := jsonOutput{Findings: []jsonFinding{}, Errors: run.Errors}
 	if out.Errors == nil {
 		out.Errors = []string{}
 	}
-	for _, f := range findings {
+	for _, f := range run.Findings {
 		jf := jsonFinding{
 			Analyzer: f.Analyzer,
 			Posn:     posString(f.Pos),

@@ -1,7 +1,8 @@
-package main
+package lint
 
 import (
 	"encoding/json"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,13 +34,13 @@ type sarifOut struct {
 	}
 }
 
-func runSARIF(t *testing.T, dir string) sarifOut {
+// sarifOf writes run as SARIF and reads it back.
+func sarifOf(t *testing.T, run Run) sarifOut {
 	t.Helper()
-	r := gpukvet(t, dir, "-f=sarif", "./...")
-	wantCode(t, r, exitFindings)
+	out := format(t, "sarif", run)
 	var log sarifOut
-	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 {
-		t.Fatalf("not one SARIF run (%v):\n%s", err, r.stdout)
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("not one SARIF run (%v):\n%s", err, out)
 	}
 	return log
 }
@@ -49,9 +50,8 @@ func runSARIF(t *testing.T, dir string) sarifOut {
 // fullDescription, help with a link, helpUri), from each analyzer's doc.
 func TestSARIFRules(t *testing.T) {
 	t.Parallel()
-	dir := writeModule(t, map[string]string{"bad/bad.go": malformed})
-	rules := runSARIF(t, dir).Runs[0].Tool.Driver.Rules
 	all := analyzers.All()
+	rules := sarifOf(t, Run{Suite: all}).Runs[0].Tool.Driver.Rules
 	if len(rules) != len(all) {
 		t.Fatalf("%d rules for %d analyzers", len(rules), len(all))
 	}
@@ -61,8 +61,8 @@ func TestSARIFRules(t *testing.T) {
 			t.Errorf("rule %d is %q, want %q", i, rule.ID, a.Name)
 			continue
 		}
-		if rule.ShortDescription.Text != summary(a) || rule.ShortDescription.Text == "" {
-			t.Errorf("rule %s: shortDescription %q, want the doc's summary %q", a.Name, rule.ShortDescription.Text, summary(a))
+		if rule.ShortDescription.Text != Summary(a) || rule.ShortDescription.Text == "" {
+			t.Errorf("rule %s: shortDescription %q, want the doc's summary %q", a.Name, rule.ShortDescription.Text, Summary(a))
 		}
 		full := rule.FullDescription.Text
 		if len(full) < len(rule.ShortDescription.Text) || !strings.Contains(strings.Join(strings.Fields(a.Doc), " "), strings.Join(strings.Fields(full), " ")) {
@@ -75,14 +75,31 @@ func TestSARIFRules(t *testing.T) {
 }
 
 // TestSARIFFingerprints checks that a finding keeps its fingerprint when
-// lines are added above it, and that two like findings get two.
+// lines are added above it, and that two like findings get two. The
+// findings are those of testdata/bad's directive written twice, at the
+// lines where they move.
 func TestSARIFFingerprints(t *testing.T) {
 	t.Parallel()
-	twice := malformed + "\n//gpukvet:ignore races\n"
-	dir := writeModule(t, map[string]string{"bad/bad.go": twice})
-	prints := func() []string {
+	src, err := os.ReadFile("testdata/bad/bad.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := string(src) + "\n//gpukvet:ignore races\n"
+	file := filepath.Join(t.TempDir(), "bad.go")
+	prints := func(content string) []string {
+		t.Helper()
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var run Run
+		for i, line := range strings.Split(content, "\n") {
+			if line == "//gpukvet:ignore races" {
+				pos := token.Position{Filename: file, Line: i + 1, Column: 1}
+				run.Findings = append(run.Findings, Finding{Analyzer: "ignore", Pos: pos, Message: badMessage})
+			}
+		}
 		var out []string
-		for _, r := range runSARIF(t, dir).Runs[0].Results {
+		for _, r := range sarifOf(t, run).Runs[0].Results {
 			fp := r.PartialFingerprints[fingerprintKey]
 			if fp == "" {
 				t.Fatalf("result without %s: %+v", fingerprintKey, r)
@@ -91,15 +108,12 @@ func TestSARIFFingerprints(t *testing.T) {
 		}
 		return out
 	}
-	before := prints()
+	before := prints(twice)
 	if len(before) != 2 || before[0] == before[1] || !strings.HasSuffix(before[0], ":1") || !strings.HasSuffix(before[1], ":2") {
 		t.Fatalf("fingerprints of two like findings: %v", before)
 	}
 	moved := strings.Replace(twice, "package bad\n", "package bad\n\n// Added lines move every finding.\n\n", 1)
-	if err := os.WriteFile(filepath.Join(dir, "bad/bad.go"), []byte(moved), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if after := prints(); strings.Join(after, " ") != strings.Join(before, " ") {
+	if after := prints(moved); strings.Join(after, " ") != strings.Join(before, " ") {
 		t.Errorf("fingerprints changed when the findings moved: %v, then %v", before, after)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package lint
 
 import (
 	"crypto/sha256"
@@ -18,7 +18,7 @@ import (
 // An analyzer without a summary or a link is an error: GitHub's code
 // scanning rejects such rules.
 func sarifRuleOf(a *analysis.Analyzer) (sarifRule, error) {
-	short := summary(a)
+	short := Summary(a)
 	doc := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(a.Doc), a.Name+":"))
 	if short == "" || a.URL == "" {
 		return sarifRule{}, fmt.Errorf("analyzer %s has no documentation summary or no URL; its SARIF rule would be incomplete", a.Name)
@@ -54,7 +54,7 @@ var numbers = regexp.MustCompile(`[0-9]+`)
 // anew.
 type fingerprinter map[string]int
 
-func (fp fingerprinter) of(f finding, line []byte) string {
+func (fp fingerprinter) of(f Finding, line []byte) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", f.Analyzer, relPath(f.Pos.Filename),
 		strings.Join(strings.Fields(string(line)), " "), numbers.ReplaceAllString(f.Message, "#"))

@@ -1,4 +1,4 @@
-package main
+package lint
 
 import (
 	"cmp"
@@ -12,43 +12,46 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 )
 
-// A finding is one diagnostic, resolved to file positions.
-type finding struct {
+// A Finding is one diagnostic, resolved to file positions.
+type Finding struct {
 	Analyzer string
 	URL      string
 	Pos, End token.Position
 	Message  string
-	Related  []related
-	Fixes    []fix
+	Related  []Related
+	Fixes    []Fix
 }
 
-type related struct {
+// A Related position is one a finding's message refers to.
+type Related struct {
 	Pos, End token.Position
 	Message  string
 }
 
-type fix struct {
+// A Fix is a suggested fix: edits that make sense only together.
+type Fix struct {
 	Message string
-	Edits   []edit
+	Edits   []Edit
 }
 
-type edit struct {
+// An Edit replaces the text from Pos to End with NewText.
+type Edit struct {
 	Pos, End token.Position
 	NewText  string
 	FileSize int // the size of the file as analyzed, to detect later changes
 }
 
-// collect gathers the diagnostics of the graph's root actions, once each
+// Collect gathers the diagnostics of the graph's root actions, once each
 // (a file of a package and of its test variant is analyzed twice), in
 // file order, and the errors of analyzers that failed.
-func collect(graph *checker.Graph) ([]finding, []string) {
+func Collect(graph *checker.Graph) ([]Finding, []string) {
 	type key struct {
 		analyzer string
 		pos      token.Position
 		msg      string
 	}
 	seen := map[key]bool{}
-	var out []finding
+	var out []Finding
 	var errs []string
 	seenErr := map[string]bool{}
 	for _, act := range graph.Roots {
@@ -71,7 +74,7 @@ func collect(graph *checker.Graph) ([]finding, []string) {
 			out = append(out, f)
 		}
 	}
-	slices.SortFunc(out, func(a, b finding) int {
+	slices.SortFunc(out, func(a, b Finding) int {
 		return cmp.Or(
 			cmp.Compare(a.Pos.Filename, b.Pos.Filename),
 			cmp.Compare(a.Pos.Line, b.Pos.Line),
@@ -82,8 +85,10 @@ func collect(graph *checker.Graph) ([]finding, []string) {
 	return out, errs
 }
 
-func toFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) finding {
-	f := finding{
+// toFinding resolves d's positions, and those of its related positions and
+// fixes, in fset.
+func toFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) Finding {
+	f := Finding{
 		Analyzer: a.Name,
 		URL:      d.URL,
 		Pos:      fset.Position(d.Pos),
@@ -93,16 +98,16 @@ func toFinding(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic)
 		f.End = fset.Position(d.End)
 	}
 	for _, r := range d.Related {
-		rel := related{Pos: fset.Position(r.Pos), Message: r.Message}
+		rel := Related{Pos: fset.Position(r.Pos), Message: r.Message}
 		if r.End.IsValid() {
 			rel.End = fset.Position(r.End)
 		}
 		f.Related = append(f.Related, rel)
 	}
 	for _, sf := range d.SuggestedFixes {
-		fx := fix{Message: sf.Message}
+		fx := Fix{Message: sf.Message}
 		for _, e := range sf.TextEdits {
-			ed := edit{Pos: fset.Position(e.Pos), End: fset.Position(e.Pos), NewText: string(e.NewText)}
+			ed := Edit{Pos: fset.Position(e.Pos), End: fset.Position(e.Pos), NewText: string(e.NewText)}
 			if tf := fset.File(e.Pos); tf != nil {
 				ed.FileSize = tf.Size()
 			}

@@ -1,0 +1,4 @@
+package good
+
+// F is fine.
+func F() int { return 1 }
