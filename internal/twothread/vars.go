@@ -1,7 +1,7 @@
-package races
+package twothread
 
 import (
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // The symbolic variables of a pair problem and the range facts each brings.
