@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
 // A quick test that settles most pairs of straight-line and unrolled code
@@ -189,10 +190,7 @@ func (k *Kernel) SameBlockApart(a, b *Access) bool {
 		if d < k.shape.Dims {
 			ext = int64(k.shape.Block[d])
 			if ext <= 0 {
-				ext = 1024
-				if d == 2 {
-					ext = 64
-				}
+				ext = int64(targets.Static.MaxBlock[d]) // not fixed: at most what the target runs
 			}
 		}
 		if fixed[d] {
