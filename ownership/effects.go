@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
 // call applies a call (or defer, or go) to the resources it receives.
@@ -123,9 +125,9 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 	}
 	name := obj.Name()
 	switch {
-	case isMethodOf(obj, "Buffer"):
+	case isMethodOf(obj, deviceapi.IsBuffer):
 		e := effUse
-		if name == "Free" {
+		if deviceapi.Func(obj) == deviceapi.Free {
 			e = effFree
 		}
 		do(fa.argAliases(common.Args[0]), e, name)
@@ -137,7 +139,7 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 			}
 		}
 		return
-	case isMethodOf(obj, "Device"):
+	case isMethodOf(obj, deviceapi.IsDevice):
 		for _, a := range common.Args {
 			if elems, ok := varargElems(a); ok {
 				// Launch's ...any: each argument is a use of its own, so a

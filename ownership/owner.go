@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
 // findOwners finds the package's struct types that own buffers: those with
@@ -182,7 +184,7 @@ func (c *checker) freedArgs(common *ssa.CallCommon, depth int) []int {
 	if callee != nil && c.inPackage(callee) && depth < 3 {
 		return c.freedParams(callee, depth+1)
 	}
-	if isMethodOf(obj, "Buffer") && obj.Name() == "Free" {
+	if deviceapi.Func(obj) == deviceapi.Free {
 		return []int{0}
 	}
 	if recv := obj.Signature().Recv(); recv != nil {
