@@ -306,23 +306,30 @@ func (r *reporter) condText(f *uniformity.Func, br *uniformity.Branch) (string, 
 	// A switch case compares the tag with the case expression.
 	if bin, ok := br.Cond.(*ssa.BinOp); ok && bin.Op == token.EQL {
 		if fd, ok := f.Fn.Syntax().(*ast.FuncDecl); ok {
-			var tag, val ast.Expr
-			ast.Inspect(fd, func(n ast.Node) bool {
-				if s, ok := n.(*ast.SwitchStmt); ok && s.Tag != nil && s.Pos() <= pos && pos < s.End() {
-					for _, c := range s.Body.List {
-						for _, e := range c.(*ast.CaseClause).List {
-							if e.Pos() <= pos && pos < e.End() {
-								tag, val = s.Tag, e
-							}
-						}
-					}
-				}
-				return true
-			})
-			if tag != nil {
+			if tag, val := switchCase(fd, pos); tag != nil {
 				return "`" + types.ExprString(tag) + " == " + types.ExprString(val) + "` (a switch case)", r.pass.Fset.Position(pos).Line
 			}
 		}
 	}
 	return "at this branch", r.pass.Fset.Position(pos).Line
+}
+
+// switchCase returns the tag and the case expression of the innermost
+// tagged switch in fd with a case expression at pos, or nils.
+func switchCase(fd *ast.FuncDecl, pos token.Pos) (tag, val ast.Expr) {
+	ast.Inspect(fd, func(n ast.Node) bool {
+		s, ok := n.(*ast.SwitchStmt)
+		if !ok || s.Tag == nil || !within(s, pos) {
+			return true
+		}
+		for _, c := range s.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if within(e, pos) {
+					tag, val = s.Tag, e
+				}
+			}
+		}
+		return true
+	})
+	return tag, val
 }
