@@ -189,7 +189,7 @@ const maxGuardWork = 500
 // question most often lacks. ok is false when no candidate does, or when
 // the kernel's budget for the search (maxGuardWork) is spent.
 func (k *Kernel) Guard(c Collision, reported Pair, pairs []Pair) (Guard, bool) {
-	cands := c.guardCands()
+	cands := c.candidates()
 	// The budget counts the search from here (the degenerate candidate's
 	// own questions are not part of it).
 	start := k.work
@@ -229,10 +229,11 @@ func (k *Kernel) Guard(c Collision, reported Pair, pairs []Pair) (Guard, bool) {
 	return Guard{}, false
 }
 
-// guardCands lists the candidates for collision c, in the order Guard
-// tries them: degenerate sizes of an exact witness first (witness.go),
-// then those of problem.guardCands that hold in the witness.
-func (c Collision) guardCands() []guardCand {
+// candidates lists the guard candidates for collision c, in the order
+// Guard tries them: degenerate sizes of an exact witness first
+// (witness.go), then those of problem.guardCands that hold in the
+// witness.
+func (c Collision) candidates() []guardCand {
 	var cands []guardCand
 	if c.model != nil && c.Witness == Exact {
 		if d := c.p.degenerateCand(c.model); d != nil {
