@@ -91,6 +91,6 @@ func Check(fset *token.FileSet, fn *ssa.Function, shape twothread.Shape, uni *un
 	if len(k.Accesses()) == 0 {
 		return nil
 	}
-	s := &search{fset: fset, fn: fn, shape: shape, k: k, keys: map[*twothread.Access]string{}}
+	s := &search{fset: fset, fn: fn, k: k, keys: map[*twothread.Access]string{}}
 	return s.findRaces()
 }

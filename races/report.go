@@ -13,11 +13,10 @@ import (
 // search is the race search of one kernel: which pairs of accesses to ask
 // the two-thread model about, and which of its answers to report.
 type search struct {
-	fset  *token.FileSet
-	fn    *ssa.Function
-	shape twothread.Shape
-	k     *twothread.Kernel
-	keys  map[*twothread.Access]string // the line and object a race reported at an access goes to (keyOf)
+	fset *token.FileSet
+	fn   *ssa.Function
+	k    *twothread.Kernel
+	keys map[*twothread.Access]string // the line and object a race reported at an access goes to (keyOf)
 
 	done    map[[2]*twothread.Access]bool // pairs with a race
 	budget  int                           // pair questions left (MaxPairs)

@@ -22,8 +22,8 @@ func ShapeOf(k *kernels.Kernel) Shape { return Shape{Block: k.Block, Grid: k.Gri
 
 // Kernel is the two-thread model of one kernel: its inlined graph, its
 // barrier intervals, its memory accesses and which of its values may
-// differ between threads. Its questions (Collide, SameBlockApart, Guard,
-// and Agreement's) share one memo of solver answers.
+// differ between threads. Its questions (Collide, Guard and Agreement's)
+// share one memo of solver answers.
 type Kernel struct {
 	fn          *ssa.Function
 	shape       Shape
