@@ -34,9 +34,9 @@
 // exact-where-possible solver for linear integer constraints (package
 // internal/twothread/lincon) decides whether two distinct threads can
 // meet; products of a uniform value and a thread index (2*s*tid,
-// ty*BlockDim+tx) are case-split on signs, and x>>k, x/c, x%c, x&(2^k-1) get quotient and remainder
-// variables, as does x&(m-1) for a power-of-two loop counter m (doubled
-// from 1: tid&(2*s-1) == 0); x|c and x^c for constants c change only the
+// ty*BlockDim+tx) are case-split on signs, and x>>k, x/c, x%c,
+// x&(2^k-1) get quotient and remainder variables, as does x&(m-1) for a
+// power-of-two loop counter m (doubled from 1: tid&(2*s-1) == 0); x|c and x^c for constants c change only the
 // remainder below c's top bit. The solver drops the sign cases that the
 // bounds of the problem refute (a block dimension ≥ 1 leaves two of a
 // product's six) before and during its search, backjumps over cases a
