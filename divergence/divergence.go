@@ -14,7 +14,7 @@ import (
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
-	"github.com/gpukvet/gpukvet/races"
+	"github.com/gpukvet/gpukvet/internal/twothread"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -37,15 +37,15 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[uniformity.Analyzer].(*uniformity.Result)
 	r := &reporter{pass: pass, seen: map[string]bool{}, calls: callExprs(pass.Files), fixed: map[*ast.IfStmt]bool{}}
 	for _, f := range res.Order {
-		var ag *races.Agreement
+		var ag *twothread.Agreement
 		for _, site := range f.Barriers {
 			if !site.Divergent() {
 				continue
 			}
-			var guard *precondition
+			var guard *twothread.Guard
 			if f.Kernel != nil && site.Arg < 0 {
 				if ag == nil {
-					ag = races.NewAgreement(pass.Fset, f.Fn, races.ShapeOf(f.Kernel), res)
+					ag = twothread.NewAgreement(f.Fn, twothread.ShapeOf(f.Kernel), res)
 				}
 				if agreed(f, site, ag) {
 					continue
@@ -58,13 +58,10 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// A precondition is a guard `if cond { panic(require) }` at a kernel's
-// top under which a reported barrier would be reached by all threads.
-type precondition struct{ cond, require string }
-
 // suggest returns the precondition under which every controlling branch
-// of the site would agree (races.Agreement.Guard), or nil.
-func suggest(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreement) *precondition {
+// of the site would agree (twothread.Agreement.Guard), so that all
+// threads of a block reach it, or nil.
+func suggest(f *uniformity.Func, site *uniformity.BarrierSite, ag *twothread.Agreement) *twothread.Guard {
 	x := site.Call.Block()
 	var brs []*ssa.BasicBlock
 	for _, br := range f.Controlling(x) {
@@ -73,8 +70,8 @@ func suggest(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreeme
 	if len(brs) == 0 || f.Kernel.Decl == nil || f.Kernel.Decl.Body == nil {
 		return nil
 	}
-	if cond, require, ok := ag.Guard(x, brs); ok {
-		return &precondition{cond, require}
+	if g, ok := ag.Guard(x, brs); ok {
+		return &g
 	}
 	return nil
 }
@@ -84,9 +81,9 @@ func suggest(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreeme
 // of a block, given the facts that hold at it: the kernel's preconditions
 // (`if n%t.BlockDim().X != 0 { panic(…) }` makes the block-stride loop
 // `for i := tid; i < n; i += t.BlockDim().X` run as many iterations in
-// every thread) and the other branches that lead to it. The races
-// analysis's two-thread solver decides it (races.Agreement).
-func agreed(f *uniformity.Func, site *uniformity.BarrierSite, ag *races.Agreement) bool {
+// every thread) and the other branches that lead to it. The two-thread
+// model that the races check uses too decides it (twothread.Agreement).
+func agreed(f *uniformity.Func, site *uniformity.BarrierSite, ag *twothread.Agreement) bool {
 	x := site.Call.Block()
 	ctl := f.Controlling(x)
 	if len(ctl) == 0 {
@@ -122,7 +119,7 @@ func callExprs(files []*ast.File) map[token.Pos]*ast.CallExpr {
 	return m
 }
 
-func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guard *precondition) {
+func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guard *twothread.Guard) {
 	what := "barrier"
 	if site.Callee != nil {
 		what = fmt.Sprintf("call of %s, which reaches a barrier,", site.Callee.Name())
@@ -147,7 +144,7 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guar
 			what, site.Callee.Name(), name, r.describe(site.ArgDep.Src, site.Call.Pos()))
 	}
 	if guard != nil {
-		msg += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", guard.cond, guard.cond)
+		msg += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", guard.Cond, guard.Cond)
 	}
 	pos, end := site.Call.Pos(), token.NoPos
 	if c := r.calls[pos]; c != nil {
@@ -167,7 +164,7 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guar
 	// moves under the opposite condition, above) serves every size, so
 	// the precondition is only named there, not offered.
 	if guard != nil && (site.Under == nil || !site.Under.ExitsFunction) {
-		d.SuggestedFixes = append(d.SuggestedFixes, races.GuardFix(f.Kernel.Decl.Body.Lbrace, guard.cond, guard.require))
+		d.SuggestedFixes = append(d.SuggestedFixes, guard.Fix(f.Kernel.Decl.Body.Lbrace))
 	}
 	r.pass.Report(d)
 }
@@ -309,23 +306,30 @@ func (r *reporter) condText(f *uniformity.Func, br *uniformity.Branch) (string, 
 	// A switch case compares the tag with the case expression.
 	if bin, ok := br.Cond.(*ssa.BinOp); ok && bin.Op == token.EQL {
 		if fd, ok := f.Fn.Syntax().(*ast.FuncDecl); ok {
-			var tag, val ast.Expr
-			ast.Inspect(fd, func(n ast.Node) bool {
-				if s, ok := n.(*ast.SwitchStmt); ok && s.Tag != nil && s.Pos() <= pos && pos < s.End() {
-					for _, c := range s.Body.List {
-						for _, e := range c.(*ast.CaseClause).List {
-							if e.Pos() <= pos && pos < e.End() {
-								tag, val = s.Tag, e
-							}
-						}
-					}
-				}
-				return true
-			})
-			if tag != nil {
+			if tag, val := switchCase(fd, pos); tag != nil {
 				return "`" + types.ExprString(tag) + " == " + types.ExprString(val) + "` (a switch case)", r.pass.Fset.Position(pos).Line
 			}
 		}
 	}
 	return "at this branch", r.pass.Fset.Position(pos).Line
+}
+
+// switchCase returns the tag and the case expression of the innermost
+// tagged switch in fd with a case expression at pos, or nils.
+func switchCase(fd *ast.FuncDecl, pos token.Pos) (tag, val ast.Expr) {
+	ast.Inspect(fd, func(n ast.Node) bool {
+		s, ok := n.(*ast.SwitchStmt)
+		if !ok || s.Tag == nil || !within(s, pos) {
+			return true
+		}
+		for _, c := range s.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if within(e, pos) {
+					tag, val = s.Tag, e
+				}
+			}
+		}
+		return true
+	})
+	return tag, val
 }

@@ -42,11 +42,12 @@
 // DIALECT.md) holds on the rest of the kernel, and so do the other
 // branches that lead to a barrier. When a condition that reads a thread
 // index decides whether threads reach a barrier, the analyzer asks the
-// races check's two-thread solver whether two threads of one block can
-// take it differently at the same execution given those facts, on the
-// hypothesis that the threads agreed on every such condition before (so
-// they run the loops around the barrier in step: a loop's induction
-// variables count one iteration number for both). When they cannot, the
+// two-thread solver it shares with the races check (package
+// internal/twothread) whether two threads of one block can take it
+// differently at the same execution given those facts, on the hypothesis
+// that the threads agreed on every such condition before (so they run the
+// loops around the barrier in step: a loop's induction variables count
+// one iteration number for both). When they cannot, the
 // barrier is reached by all threads or by none and is not reported:
 //
 //   - the block-stride loop for i := tid; i < n; i += t.BlockDim().X

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -41,91 +42,125 @@ import (
 // variables are not changed after it, and no variable declared in one piece
 // of work is used in a later one. Otherwise it offers nothing.
 func (r *reporter) guardFix(f *uniformity.Func, br *uniformity.Branch) []analysis.SuggestedFix {
-	fd, ok := f.Fn.Syntax().(*ast.FuncDecl)
-	if !ok || fd.Body == nil {
+	fd, g, ok := r.earlyReturn(f, br)
+	if !ok {
 		return nil
 	}
+	guard := fd.Body.List[g].(*ast.IfStmt)
+	rest := fd.Body.List[g+1:]
+	segs, barriers, ok := r.pieces(f, fd.Body.List, g)
+	info := r.pass.TypesInfo
+	if !ok || assignsAny(info, rest, usedVars(info, guard.Cond)) || usedAcrossBarriers(info, segs, barriers) {
+		return nil
+	}
+	text, end, neg, ok := r.rewrite(fd, guard, segs, barriers)
+	if !ok {
+		return nil
+	}
+	r.fixed[guard] = true
+	return []analysis.SuggestedFix{{
+		Message:   "move the work under `if " + neg + "` and keep the barrier outside it",
+		TextEdits: []analysis.TextEdit{{Pos: guard.Pos(), End: end, NewText: []byte(text)}},
+	}}
+}
+
+// earlyReturn finds the early return of branch br that guardFix rewrites:
+// a top-level statement `if cond { return }` of f's body, with no init, no
+// else and no fix offered yet. It returns f's declaration and the
+// statement's index in its body.
+func (r *reporter) earlyReturn(f *uniformity.Func, br *uniformity.Branch) (*ast.FuncDecl, int, bool) {
+	fd, ok := f.Fn.Syntax().(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return nil, 0, false
+	}
 	pos := br.Cond.Pos()
-	list := fd.Body.List
 	g := -1
-	for i, s := range list {
+	for i, s := range fd.Body.List {
 		if s.Pos() <= pos && pos < s.End() {
 			g = i
 		}
 	}
 	if g < 0 {
-		return nil
+		return nil, 0, false
 	}
-	guard, ok := list[g].(*ast.IfStmt)
+	guard, ok := fd.Body.List[g].(*ast.IfStmt)
 	if !ok || guard.Init != nil || guard.Else != nil || len(guard.Body.List) != 1 || r.fixed[guard] {
-		return nil
+		return nil, 0, false
 	}
 	if ret, ok := guard.Body.List[0].(*ast.ReturnStmt); !ok || len(ret.Results) != 0 {
-		return nil
+		return nil, 0, false
 	}
-	info := r.pass.TypesInfo
-	// No barrier before the guard, and the barriers after it at top level.
+	return fd, g, true
+}
+
+// pieces cuts the statements of list after the guard at index g into the
+// pieces of work between top-level barriers, and those barriers. ok is
+// false when a barrier comes before the guard or hides in a statement
+// after it, or when no barrier follows it.
+func (r *reporter) pieces(f *uniformity.Func, list []ast.Stmt, g int) (segs [][]ast.Stmt, barriers []ast.Stmt, ok bool) {
 	for _, s := range list[:g] {
 		if r.hasBarrier(f, s) {
-			return nil
+			return nil, nil, false
 		}
 	}
-	rest := list[g+1:]
-	var segs [][]ast.Stmt // pieces of work between top-level barriers
-	var barriers []ast.Stmt
 	var cur []ast.Stmt
-	for _, s := range rest {
-		if isBarrierStmt(info, s) {
+	for _, s := range list[g+1:] {
+		if isBarrierStmt(r.pass.TypesInfo, s) {
 			segs = append(segs, cur)
 			barriers = append(barriers, s)
 			cur = nil
 			continue
 		}
 		if r.hasBarrier(f, s) {
-			return nil
+			return nil, nil, false
 		}
 		cur = append(cur, s)
 	}
 	segs = append(segs, cur)
-	if len(barriers) == 0 {
-		return nil
-	}
-	// The guard's variables keep their values after it.
-	condVars := map[types.Object]bool{}
-	ast.Inspect(guard.Cond, func(n ast.Node) bool {
+	return segs, barriers, len(barriers) > 0
+}
+
+// usedVars returns the variables that expression e reads.
+func usedVars(info *types.Info, e ast.Expr) map[types.Object]bool {
+	vars := map[types.Object]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			if v, ok := info.Uses[id].(*types.Var); ok {
-				condVars[v] = true
+				vars[v] = true
 			}
 		}
 		return true
 	})
+	return vars
+}
+
+// assignsAny reports whether the statements of list may change one of
+// vars: assign it, increment it or take its address.
+func assignsAny(info *types.Info, list []ast.Stmt, vars map[types.Object]bool) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && vars[info.Uses[id]]
+	}
 	changed := false
-	for _, s := range rest {
+	for _, s := range list {
 		ast.Inspect(s, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
-				for _, l := range n.Lhs {
-					if id, ok := ast.Unparen(l).(*ast.Ident); ok && condVars[info.Uses[id]] {
-						changed = true
-					}
-				}
+				changed = changed || slices.ContainsFunc(n.Lhs, is)
 			case *ast.IncDecStmt:
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && condVars[info.Uses[id]] {
-					changed = true
-				}
+				changed = changed || is(n.X)
 			case *ast.UnaryExpr:
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && condVars[info.Uses[id]] {
-					changed = true
-				}
+				changed = changed || n.Op == token.AND && is(n.X)
 			}
 			return true
 		})
 	}
-	if changed {
-		return nil
-	}
-	// Names declared in one piece are not used after it.
+	return changed
+}
+
+// usedAcrossBarriers reports whether a name declared in one piece of work
+// is used after it: in a later piece, or in a barrier statement after it.
+func usedAcrossBarriers(info *types.Info, segs [][]ast.Stmt, barriers []ast.Stmt) bool {
 	for k, seg := range segs {
 		declared := map[types.Object]bool{}
 		for _, s := range seg {
@@ -151,18 +186,24 @@ func (r *reporter) guardFix(f *uniformity.Func, br *uniformity.Branch) []analysi
 			})
 		}
 		if used {
-			return nil
+			return true
 		}
 	}
+	return false
+}
 
+// rewrite returns the text that replaces the guard and every statement
+// after it (up to end): each piece of work under `if neg`, the negated
+// guard condition, with the barriers between them left outside.
+func (r *reporter) rewrite(fd *ast.FuncDecl, guard *ast.IfStmt, segs [][]ast.Stmt, barriers []ast.Stmt) (text string, end token.Pos, neg string, ok bool) {
 	src, err := r.pass.ReadFile(r.pass.Fset.File(fd.Pos()).Name())
 	if err != nil {
-		return nil
+		return "", token.NoPos, "", false
 	}
 	tf := r.pass.Fset.File(fd.Pos())
-	text := func(from, to token.Pos) string { return string(src[tf.Offset(from):tf.Offset(to)]) }
+	span := func(from, to token.Pos) string { return string(src[tf.Offset(from):tf.Offset(to)]) }
 	indent := lineIndent(src, tf.Offset(guard.Pos()))
-	neg := negate(info, guard.Cond, text(guard.Cond.Pos(), guard.Cond.End()))
+	neg = negate(r.pass.TypesInfo, guard.Cond, span(guard.Cond.Pos(), guard.Cond.End()))
 	var b strings.Builder
 	for k, seg := range segs {
 		if len(seg) > 0 {
@@ -170,15 +211,7 @@ func (r *reporter) guardFix(f *uniformity.Func, br *uniformity.Branch) []analysi
 				b.WriteString("\n" + indent)
 			}
 			b.WriteString("if " + neg + " {\n")
-			body := string(src[tf.Offset(seg[0].Pos()):withComment(src, tf.Offset(seg[len(seg)-1].End()))])
-			for _, l := range strings.Split(body, "\n") {
-				l = strings.TrimPrefix(l, indent)
-				if strings.TrimSpace(l) == "" {
-					b.WriteString("\n")
-					continue
-				}
-				b.WriteString(indent + "\t" + l + "\n")
-			}
+			writeIndented(&b, string(src[tf.Offset(seg[0].Pos()):withComment(src, tf.Offset(seg[len(seg)-1].End()))]), indent)
 			b.WriteString(indent + "}")
 		}
 		if k < len(barriers) {
@@ -188,16 +221,22 @@ func (r *reporter) guardFix(f *uniformity.Func, br *uniformity.Branch) []analysi
 			b.WriteString(string(src[tf.Offset(barriers[k].Pos()):withComment(src, tf.Offset(barriers[k].End()))]))
 		}
 	}
-	end := tf.Pos(withComment(src, tf.Offset(rest[len(rest)-1].End())))
-	r.fixed[guard] = true
-	return []analysis.SuggestedFix{{
-		Message: "move the work under `if " + neg + "` and keep the barrier outside it",
-		TextEdits: []analysis.TextEdit{{
-			Pos:     guard.Pos(),
-			End:     end,
-			NewText: []byte(b.String()),
-		}},
-	}}
+	list := fd.Body.List
+	end = tf.Pos(withComment(src, tf.Offset(list[len(list)-1].End())))
+	return b.String(), end, neg, true
+}
+
+// writeIndented writes the lines of body one level deeper than indent,
+// the level they were at; blank lines stay blank.
+func writeIndented(b *strings.Builder, body, indent string) {
+	for _, l := range strings.Split(body, "\n") {
+		l = strings.TrimPrefix(l, indent)
+		if strings.TrimSpace(l) == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(indent + "\t" + l + "\n")
+	}
 }
 
 // hasBarrier reports whether statement s holds a barrier site of f (a

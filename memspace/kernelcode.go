@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
@@ -569,7 +570,7 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 		return true
 	case gpuapi.Func(fn) != gpuapi.None, kernelapi.Allowed(path, fn.Name()):
 		return false
-	case path == "unsafe", path == "reflect", path == kernels.DevicePath:
+	case path == "unsafe", path == "reflect", path == deviceapi.Path:
 		// pkg.F is reported as a qualified identifier, and x.M for a
 		// receiver x of that package where x's declaration or value is.
 		return true

@@ -3,8 +3,8 @@ package memspace
 import (
 	"go/types"
 
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
-	"github.com/gpukvet/gpukvet/internal/kernels"
 )
 
 // A hostKind is a kind of value that lives in host memory or needs host
@@ -28,9 +28,9 @@ const (
 // hostPackageKind maps the import paths of packages that kernel code may
 // not use at all to the kind of their values.
 var hostPackageKind = map[string]hostKind{
-	"unsafe":           unsafeKind,
-	"reflect":          reflectKind,
-	kernels.DevicePath: deviceKind,
+	"unsafe":       unsafeKind,
+	"reflect":      reflectKind,
+	deviceapi.Path: deviceKind,
 }
 
 // what names the kind with an article, and why says why kernel code cannot
@@ -66,7 +66,7 @@ func hostKindIn(t types.Type, seen map[types.Type]bool) hostKind {
 			switch pkg.Path() {
 			case gpuapi.Path:
 				return noHostKind
-			case kernels.DevicePath:
+			case deviceapi.Path:
 				return deviceKind
 			case "reflect":
 				return reflectKind

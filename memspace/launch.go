@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 	"github.com/gpukvet/gpukvet/internal/directive"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
@@ -33,14 +34,14 @@ func checkLaunches(pass *analysis.Pass, kres *kernels.Result) {
 			if !ok {
 				return true
 			}
-			switch deviceCall(pass.TypesInfo, call) {
-			case "(*Device).Launch":
+			switch deviceapi.Func(typeutil.StaticCallee(pass.TypesInfo, call)) {
+			case deviceapi.Launch:
 				launches = appendSite(launches, call, call.Args)
-			case "(*Device).LaunchWithin":
+			case deviceapi.LaunchWithin:
 				// LaunchWithin(ulps, kernel, grid, block, args...) is
 				// Launch after its tolerance.
 				launches = appendSite(launches, call, call.Args[min(1, len(call.Args)):])
-			case "RegisterKernel":
+			case deviceapi.RegisterKernel:
 				if len(call.Args) > 0 {
 					if fn := funcOf(pass.TypesInfo, astutil.Unparen(call.Args[0])); fn != nil {
 						registered[fn] = true
@@ -114,30 +115,6 @@ func appendSite(sites []*launchSite, call *ast.CallExpr, args []ast.Expr) []*lau
 	}
 	return append(sites, &launchSite{node: call, kernel: args[0], grid: args[1], block: args[2],
 		args: args[3:], ellipsis: call.Ellipsis.IsValid()})
-}
-
-// deviceCall names the function of package device that call calls
-// ("RegisterKernel", "(*Device).Launch"), or returns "".
-func deviceCall(info *types.Info, call *ast.CallExpr) string {
-	fn := typeutil.StaticCallee(info, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != kernels.DevicePath {
-		return ""
-	}
-	if recv := fn.Signature().Recv(); recv != nil {
-		if isDeviceNamed(recv.Type(), "Device") {
-			return "(*Device)." + fn.Name()
-		}
-		return ""
-	}
-	return fn.Name()
-}
-
-func isDeviceNamed(t types.Type, name string) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kernels.DevicePath && n.Obj().Name() == name
 }
 
 // checkLaunch checks one call of Launch. A function that the package
@@ -430,7 +407,7 @@ func bufferElem(t types.Type) (types.Type, bool) {
 	// Only a pointer to the Buffer itself: a **device.Buffer (&b of a
 	// buffer variable) is some other value.
 	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	if !ok || !isDeviceNamed(n, "Buffer") || n.TypeArgs().Len() != 1 {
+	if !ok || !deviceapi.IsBuffer(n) || n.TypeArgs().Len() != 1 {
 		return nil, false
 	}
 	return n.TypeArgs().At(0), true

@@ -6,10 +6,10 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
-// This file recognizes the device package's API in SSA.
+// This file asks internal/deviceapi about the device package's API in SSA.
 
 func namedOf(t types.Type) *types.Named {
 	t = types.Unalias(t)
@@ -20,15 +20,10 @@ func namedOf(t types.Type) *types.Named {
 	return n
 }
 
-func isDeviceNamed(t types.Type, name string) bool {
-	n := namedOf(t)
-	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kernels.DevicePath && n.Obj().Name() == name
-}
-
 // isBuffer reports whether t is *device.Buffer[T].
 func isBuffer(t types.Type) bool {
 	_, ptr := types.Unalias(t).(*types.Pointer)
-	return ptr && isDeviceNamed(t, "Buffer")
+	return ptr && deviceapi.IsBuffer(t)
 }
 
 // calleeObj returns the *types.Func a static call calls (the generic origin
@@ -47,19 +42,14 @@ func calleeObj(fn *ssa.Function) *types.Func {
 	return obj
 }
 
-// isDeviceFunc reports whether obj is the package-level function device.name.
-func isDeviceFunc(obj *types.Func, name string) bool {
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == kernels.DevicePath &&
-		obj.Name() == name && obj.Signature().Recv() == nil
-}
-
-// isMethodOf reports whether obj is a method of device type recv.
-func isMethodOf(obj *types.Func, recv string) bool {
+// isMethodOf reports whether obj is a method (exported or not) whose
+// receiver's type is reports true of (deviceapi.IsBuffer, IsDevice).
+func isMethodOf(obj *types.Func, is func(types.Type) bool) bool {
 	if obj == nil {
 		return false
 	}
 	r := obj.Signature().Recv()
-	return r != nil && isDeviceNamed(r.Type(), recv)
+	return r != nil && is(r.Type())
 }
 
 // noReturn reports whether a call to obj never returns normally.

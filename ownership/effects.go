@@ -7,156 +7,208 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
-// call applies a call (or defer, or go) to the resources it receives.
+// A callSite is one call (or defer, or go) being applied to the
+// resources it receives.
+type callSite struct {
+	fa            *funcAnalysis
+	common        *ssa.CallCommon
+	st            flowState
+	pos           token.Pos // the call, or the defer or go keyword
+	final         bool
+	isDefer, isGo bool
+}
+
+// call applies a call (or defer, or go) to the resources it receives: the
+// kind of callee decides what it does to each argument (a closure or a
+// function of this package by its summary, the device API by what it is,
+// another function by its fact, an unknown function by keeping them).
 func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st flowState, final, isDefer, isGo bool) {
 	pos := common.Pos()
 	if !pos.IsValid() || (isDefer || isGo) && instr.Pos().IsValid() {
 		pos = instr.Pos() // the defer or go keyword
 	}
-	do := func(ids []int, e effect, what string) {
-		if isGo && e == effFree {
-			// Freed by the goroutine at some unknown time: handed on.
-			e = effEscape
-		}
-		if isDefer {
-			switch e {
-			case effFree:
-				e = effDeferFreeAll
-			case effEscape:
-				e = effDeferFree
-			case effUse:
-				// A deferred use happens at the end: after any Free
-				// before the return.
-				for _, id := range ids {
-					if s := &st[id]; s.bits&(live|escaped|freed) != 0 && len(ids) == 1 {
-						s.bits |= deferUse
-						if !s.usePos.IsValid() {
-							s.usePos, s.useBy = pos, what
-						}
-					}
-				}
-				return
-			default:
-				return
-			}
-		}
-		fa.apply(st, ids, e, pos, what, final)
-	}
+	cs := &callSite{fa: fa, common: common, st: st, pos: pos, final: final, isDefer: isDefer, isGo: isGo}
 	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
-		callee := fa.c.analyze(mc.Fn.(*ssa.Function))
-		sum := callee.sum
-		for k, b := range mc.Bindings {
-			ids := fa.contentsOrAlias(b)
-			if len(ids) == 0 {
-				continue
-			}
-			e := effUse
-			switch {
-			case sum == nil:
-				e = effEscape
-			case k < 32 && sum.fvFrees&(1<<k) != 0:
-				e = effFree
-			case k < 32 && sum.fvTakes&(1<<k) != 0:
-				e = effEscape
-			}
-			do(ids, e, "a function literal")
-			if isDefer && fa.cells[b] {
-				for _, id := range ids {
-					if st[id].bits&(deferred|deferUse) != 0 {
-						st[id].bits |= deferCell
-					}
-				}
-			}
-		}
-		for j, a := range common.Args {
-			do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
-		}
+		cs.closure(mc)
 		return
 	}
 	if common.IsInvoke() {
 		for _, a := range common.Args {
-			do(fa.argAliases(a), effEscape, "a method call")
+			cs.do(fa.argAliases(a), effEscape, "a method call")
 		}
-		do(fa.argAliases(common.Value), effEscape, "a method call")
+		cs.do(fa.argAliases(common.Value), effEscape, "a method call")
 		return
 	}
 	callee := common.StaticCallee()
 	obj := calleeObj(callee)
-	if b, ok := common.Value.(*ssa.Builtin); ok {
-		if b.Name() == "append" && len(common.Args) == 2 {
-			// The appended buffers go into the slice: if it is a
-			// collection of this function, it now holds them.
-			elems := fa.argAliases(common.Args[1])
-			if len(elems) > 0 {
-				fill(st, fa.alias[common.Args[0]], fa)
-			}
-			do(elems, effEscape, "append")
-			return
-		}
-		e := effUse
-		if b.Name() == "copy" {
-			e = effEscape
-		}
-		for _, a := range common.Args {
-			do(fa.argAliases(a), e, b.Name())
-		}
-		return
-	}
-	if obj == nil && callee != nil && fa.c.inPackage(callee) {
+	switch b, _ := common.Value.(*ssa.Builtin); {
+	case b != nil:
+		cs.builtin(b)
+	case obj == nil && callee != nil && fa.c.inPackage(callee):
 		// A function literal that captures nothing, called or deferred
 		// where it is written: `defer func(x *device.Buffer[T]) {
 		// x.Free() }(b)`.
 		sum := fa.c.analyze(callee).sum
 		for j, a := range common.Args {
-			do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+			cs.do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
 		}
-		return
-	}
-	if obj == nil {
+	case obj == nil:
 		// A call of a function value: it may keep what it receives.
 		for _, a := range common.Args {
-			do(fa.argAliases(a), effEscape, "a call of a function value")
+			cs.do(fa.argAliases(a), effEscape, "a call of a function value")
 		}
-		return
+	case isMethodOf(obj, deviceapi.IsBuffer):
+		cs.bufferMethod(obj)
+	case isMethodOf(obj, deviceapi.IsDevice):
+		cs.deviceMethod(obj)
+	default:
+		cs.function(callee, obj)
 	}
-	name := obj.Name()
-	switch {
-	case isMethodOf(obj, "Buffer"):
+}
+
+// do applies effect e of the call to the resources ids, as a defer or a
+// go statement changes it.
+func (cs *callSite) do(ids []int, e effect, what string) {
+	if cs.isGo && e == effFree {
+		// Freed by the goroutine at some unknown time: handed on.
+		e = effEscape
+	}
+	if cs.isDefer {
+		switch e {
+		case effFree:
+			e = effDeferFreeAll
+		case effEscape:
+			e = effDeferFree
+		case effUse:
+			cs.deferUse(ids, what)
+			return
+		default:
+			return
+		}
+	}
+	cs.fa.apply(cs.st, ids, e, cs.pos, what, cs.final)
+}
+
+// deferUse records a deferred use, which happens at the end: after any
+// Free before the return.
+func (cs *callSite) deferUse(ids []int, what string) {
+	for _, id := range ids {
+		if s := &cs.st[id]; s.bits&(live|escaped|freed) != 0 && len(ids) == 1 {
+			s.bits |= deferUse
+			if !s.usePos.IsValid() {
+				s.usePos, s.useBy = cs.pos, what
+			}
+		}
+	}
+}
+
+// closure applies a call of a function literal that captures variables:
+// what its summary says it does to each captured variable and argument.
+func (cs *callSite) closure(mc *ssa.MakeClosure) {
+	fa := cs.fa
+	sum := fa.c.analyze(mc.Fn.(*ssa.Function)).sum
+	for k, b := range mc.Bindings {
+		ids := fa.contentsOrAlias(b)
+		if len(ids) == 0 {
+			continue
+		}
 		e := effUse
-		if name == "Free" {
+		switch {
+		case sum == nil:
+			e = effEscape
+		case k < 32 && sum.fvFrees&(1<<k) != 0:
 			e = effFree
+		case k < 32 && sum.fvTakes&(1<<k) != 0:
+			e = effEscape
 		}
-		do(fa.argAliases(common.Args[0]), e, name)
-		do(fa.fieldUses(common.Args[0]), effUse, name)
-		if e == effFree && !isDefer && !isGo {
-			fa.freeHeldField(st, common.Args[0], pos)
-			if final && len(fa.argAliases(common.Args[0])) == 0 {
-				fa.elemFreeTwice(common.Args[0], st, pos)
-			}
-		}
-		return
-	case isMethodOf(obj, "Device"):
-		for _, a := range common.Args {
-			if elems, ok := varargElems(a); ok {
-				// Launch's ...any: each argument is a use of its own, so a
-				// freed buffer among several is reported.
-				for _, e := range elems {
-					do(fa.argAliases(e), effUse, name)
-					if mi, ok := e.(*ssa.MakeInterface); ok {
-						e = mi.X
-					}
-					do(fa.fieldUses(e), effUse, name)
+		cs.do(ids, e, "a function literal")
+		if cs.isDefer && fa.cells[b] {
+			for _, id := range ids {
+				if cs.st[id].bits&(deferred|deferUse) != 0 {
+					cs.st[id].bits |= deferCell
 				}
-				continue
 			}
-			do(fa.argAliases(a), effUse, name)
-			do(fa.fieldUses(a), effUse, name)
 		}
+	}
+	for j, a := range cs.common.Args {
+		cs.do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+	}
+}
+
+// builtin applies a call of a builtin function: append puts buffers into
+// a collection (or lets them escape), copy lets them escape, the others
+// use their arguments.
+func (cs *callSite) builtin(b *ssa.Builtin) {
+	fa, args := cs.fa, cs.common.Args
+	if b.Name() == "append" && len(args) == 2 {
+		// The appended buffers go into the slice: if it is a
+		// collection of this function, it now holds them.
+		elems := fa.argAliases(args[1])
+		if len(elems) > 0 {
+			fill(cs.st, fa.alias[args[0]], fa)
+		}
+		cs.do(elems, effEscape, "append")
 		return
 	}
-	sig := obj.Signature()
+	e := effUse
+	if b.Name() == "copy" {
+		e = effEscape
+	}
+	for _, a := range args {
+		cs.do(fa.argAliases(a), e, b.Name())
+	}
+}
+
+// bufferMethod applies a method of *device.Buffer[T]: Free frees the
+// buffer, the others use it.
+func (cs *callSite) bufferMethod(obj *types.Func) {
+	fa, recv := cs.fa, cs.common.Args[0]
+	e := effUse
+	if deviceapi.Func(obj) == deviceapi.Free {
+		e = effFree
+	}
+	cs.do(fa.argAliases(recv), e, obj.Name())
+	cs.do(fa.fieldUses(recv), effUse, obj.Name())
+	if e == effFree && !cs.isDefer && !cs.isGo {
+		fa.freeHeldField(cs.st, recv, cs.pos)
+		if cs.final && len(fa.argAliases(recv)) == 0 {
+			fa.elemFreeTwice(recv, cs.st, cs.pos)
+		}
+	}
+}
+
+// deviceMethod applies a method of *device.Device (a launch, a sync): it
+// uses every buffer it receives.
+func (cs *callSite) deviceMethod(obj *types.Func) {
+	fa, name := cs.fa, obj.Name()
+	for _, a := range cs.common.Args {
+		if elems, ok := varargElems(a); ok {
+			// Launch's ...any: each argument is a use of its own, so a
+			// freed buffer among several is reported.
+			for _, e := range elems {
+				cs.do(fa.argAliases(e), effUse, name)
+				if mi, ok := e.(*ssa.MakeInterface); ok {
+					e = mi.X
+				}
+				cs.do(fa.fieldUses(e), effUse, name)
+			}
+			continue
+		}
+		cs.do(fa.argAliases(a), effUse, name)
+		cs.do(fa.fieldUses(a), effUse, name)
+	}
+}
+
+// function applies a call of a declared function or method obj (callee
+// its SSA function, nil for another package's): what its summary, or its
+// fact, says it does to each argument. Without either it keeps what it
+// receives.
+func (cs *callSite) function(callee *ssa.Function, obj *types.Func) {
+	fa := cs.fa
 	var sum *summary
 	known := false
 	if callee != nil && fa.c.inPackage(callee) {
@@ -171,25 +223,17 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		}
 		known = true
 	}
+	if !cs.isDefer && !cs.isGo {
+		cs.filled(sum)
+	}
+	sig, name := obj.Signature(), obj.Name()
 	nrecv := 0
 	if sig.Recv() != nil {
 		nrecv = 1
 	}
-	// A struct of an owning type that the callee fills with a buffer must
-	// now be closed.
-	for j, a := range common.Args {
-		if sum == nil || j >= 64 || sum.fills&(1<<j) == 0 || isDefer || isGo {
-			continue
-		}
-		for _, o := range fa.argAliases(a) {
-			if r := fa.res[o]; r.owner != nil && r.param < 0 && st[o].bits&(freed|escaped|deferred) == 0 {
-				st[o].bits = st[o].bits&^(isNil|empty) | live
-			}
-		}
-	}
-	for j, a := range common.Args {
+	for j, a := range cs.common.Args {
 		// An owned field passed to a call uses the struct that owns it.
-		do(fa.fieldUses(a), effUse, "a call to "+name)
+		cs.do(fa.fieldUses(a), effUse, "a call to "+name)
 		ids := fa.argAliases(a)
 		if len(ids) == 0 {
 			continue
@@ -201,7 +245,7 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 				if name == o.Method {
 					e = effFree
 				}
-				do(ids, e, name)
+				cs.do(ids, e, name)
 				continue
 			}
 		}
@@ -214,10 +258,28 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 			pt = sig.Params().At(j - nrecv).Type()
 		}
 		if !known || pt == nil || !fa.c.tracked(pt) {
-			do(ids, effEscape, "a call to "+name)
+			cs.do(ids, effEscape, "a call to "+name)
 			continue
 		}
-		do(ids, fa.paramEffect(sum, j), "a call to "+name)
+		cs.do(ids, fa.paramEffect(sum, j), "a call to "+name)
+	}
+}
+
+// filled marks live each struct of an owning type that the callee (with
+// summary sum) fills with a buffer: it must now be closed.
+func (cs *callSite) filled(sum *summary) {
+	if sum == nil {
+		return
+	}
+	for j, a := range cs.common.Args {
+		if j >= 64 || sum.fills&(1<<j) == 0 {
+			continue
+		}
+		for _, o := range cs.fa.argAliases(a) {
+			if r := cs.fa.res[o]; r.owner != nil && r.param < 0 && cs.st[o].bits&(freed|escaped|deferred) == 0 {
+				cs.st[o].bits = cs.st[o].bits&^(isNil|empty) | live
+			}
+		}
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
 func (fa *funcAnalysis) entryState() flowState {
@@ -515,12 +517,12 @@ func (fa *funcAnalysis) carriedAndFreed(id int) bool {
 			common := call.Common()
 			obj := calleeObj(common.StaticCallee())
 			var sum *summary
-			if !isMethodOf(obj, "Buffer") {
+			if !isMethodOf(obj, deviceapi.IsBuffer) {
 				sum = fa.c.summaryOf(common)
 				if sum == nil {
 					continue
 				}
-			} else if obj.Name() != "Free" {
+			} else if deviceapi.Func(obj) != deviceapi.Free {
 				continue
 			}
 			for j, a := range common.Args {

@@ -3,9 +3,12 @@ package ownership
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
 // findOwners finds the package's struct types that own buffers: those with
@@ -72,61 +75,72 @@ func (c *checker) ownerFact(tn *types.TypeName) *OwnerFact {
 // releasedFields returns the fields of recv that fn frees (or closes), in
 // fn itself or in function literals it calls or defers.
 func (c *checker) releasedFields(fn *ssa.Function, recv ssa.Value) []int {
-	set := map[int]bool{}
-	var visit func(f *ssa.Function, recvOK func(ssa.Value) bool)
-	visit = func(f *ssa.Function, recvOK func(ssa.Value) bool) {
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				common := call.Common()
-				if mc, ok := common.Value.(*ssa.MakeClosure); ok {
-					// A deferred or called literal that captures the receiver.
-					inner := mc.Fn.(*ssa.Function)
-					var cells []ssa.Value
-					for k, bnd := range mc.Bindings {
-						if isCellOf(bnd, recvOK) && k < len(inner.FreeVars) {
-							cells = append(cells, inner.FreeVars[k])
-						}
-					}
-					if len(cells) > 0 {
-						visit(inner, func(v ssa.Value) bool {
-							if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
-								for _, cl := range cells {
-									if u.X == cl {
-										return true
-									}
-								}
-							}
-							return false
-						})
-					}
-					continue
-				}
-				for _, j := range c.freedArgs(common, 0) {
-					if j >= len(common.Args) {
-						continue
-					}
-					for _, v := range elements(common.Args[j]) {
-						if i, ok := fieldOf(v, recvOK); ok {
-							set[i] = true
-						}
-					}
-				}
-			}
-		}
-	}
+	rf := &releaseFinder{c: c, fields: map[int]bool{}}
 	// With debug references, go/ssa spills a value receiver into a local.
 	isRecv := func(v ssa.Value) bool { return v == recv }
-	visit(fn, func(v ssa.Value) bool { return v == recv || isCellOf(v, isRecv) })
+	rf.visit(fn, func(v ssa.Value) bool { return v == recv || isCellOf(v, isRecv) })
 	var out []int
-	for i := range set {
+	for i := range rf.fields {
 		out = append(out, i)
 	}
 	sort.Ints(out)
 	return out
+}
+
+// A releaseFinder collects the fields of a receiver that a release method
+// frees.
+type releaseFinder struct {
+	c      *checker
+	fields map[int]bool
+}
+
+// visit collects the fields that the calls of f free; recvOK reports
+// whether a value of f is the receiver.
+func (rf *releaseFinder) visit(f *ssa.Function, recvOK func(ssa.Value) bool) {
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				rf.call(call.Common(), recvOK)
+			}
+		}
+	}
+}
+
+// call collects the fields of the receiver that one call frees, or that
+// the function literal it calls frees.
+func (rf *releaseFinder) call(common *ssa.CallCommon, recvOK func(ssa.Value) bool) {
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		rf.closure(mc, recvOK)
+		return
+	}
+	for _, j := range rf.c.freedArgs(common, 0) {
+		if j >= len(common.Args) {
+			continue
+		}
+		for _, v := range elements(common.Args[j]) {
+			if i, ok := fieldOf(v, recvOK); ok {
+				rf.fields[i] = true
+			}
+		}
+	}
+}
+
+// closure visits a deferred or called literal that captures the receiver:
+// inside it, the receiver is a load of a captured variable that holds it.
+func (rf *releaseFinder) closure(mc *ssa.MakeClosure, recvOK func(ssa.Value) bool) {
+	inner := mc.Fn.(*ssa.Function)
+	var cells []ssa.Value
+	for k, bnd := range mc.Bindings {
+		if isCellOf(bnd, recvOK) && k < len(inner.FreeVars) {
+			cells = append(cells, inner.FreeVars[k])
+		}
+	}
+	if len(cells) > 0 {
+		rf.visit(inner, func(v ssa.Value) bool {
+			u, ok := v.(*ssa.UnOp)
+			return ok && u.Op == token.MUL && slices.Contains(cells, u.X)
+		})
+	}
 }
 
 // isCellOf reports whether v is a local variable that holds the receiver.
@@ -182,7 +196,7 @@ func (c *checker) freedArgs(common *ssa.CallCommon, depth int) []int {
 	if callee != nil && c.inPackage(callee) && depth < 3 {
 		return c.freedParams(callee, depth+1)
 	}
-	if isMethodOf(obj, "Buffer") && obj.Name() == "Free" {
+	if deviceapi.Func(obj) == deviceapi.Free {
 		return []int{0}
 	}
 	if recv := obj.Signature().Recv(); recv != nil {

@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
 func (fa *funcAnalysis) newResource(r *resource) *resource {
@@ -105,7 +107,7 @@ func (fa *funcAnalysis) findCreated(call *ssa.Call) {
 	var results uint64
 	var from string
 	switch {
-	case isDeviceFunc(obj, "Alloc") || isDeviceFunc(obj, "Upload"):
+	case deviceapi.Func(obj).NewBuffer():
 		results, from = 1, "device."+obj.Name()
 	case obj != nil:
 		sum := fa.c.summaryOf(common)

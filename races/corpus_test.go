@@ -15,6 +15,7 @@ import (
 	"github.com/gpukvet/gpukvet/internal/corpustest"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/twothread"
 	"github.com/gpukvet/gpukvet/races"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
@@ -30,7 +31,7 @@ type corpusKernel struct {
 	// not failed.
 	knownFP bool
 	fn      *ssa.Function
-	shape   races.Shape
+	shape   twothread.Shape
 	params  []string // parameter names after the gpu.Thread
 }
 
@@ -83,7 +84,7 @@ func loadCorpus(tb testing.TB) []*corpusKernel {
 		}
 		for _, k := range kres.Kernels {
 			doc := k.Decl.Doc.Text()
-			ck := &corpusKernel{name: k.Func.Name(), fn: corpusSSA.Func(k.Func), shape: races.ShapeOf(k)}
+			ck := &corpusKernel{name: k.Func.Name(), fn: corpusSSA.Func(k.Func), shape: twothread.ShapeOf(k)}
 			switch {
 			case strings.Contains(doc, "verdict: race"):
 				ck.racy = true

@@ -24,28 +24,30 @@
 // that some barrier-free path connects (a barrier in a loop separates its
 // iterations; a path around a loop's back edge with no barrier does not).
 // For each pair of accesses to one object in one interval, the analysis
-// builds integer constraints over two symbolic threads: their indices
-// (0 ≤ ThreadIdx < BlockDim, with the block= shape when the kernel fixes
-// one), uniform values both threads share (parameters, BlockIdx, BlockDim,
-// counters of loops every thread runs in step), values private to each
-// thread, the branch conditions that guard each access (if tid < s), and
-// the equality of the two element indices. A small exact-where-possible
-// solver for linear integer constraints (package races/internal/lincon)
-// decides whether two distinct threads can meet; products of a uniform
-// value and a thread index (2*s*tid, ty*BlockDim+tx) are case-split on
-// signs, and x>>k, x/c, x%c, x&(2^k-1) get quotient and remainder
-// variables, as does x&(m-1) for a power-of-two loop counter m (doubled
-// from 1: tid&(2*s-1) == 0); x|c and x^c for constants c change only the
-// remainder below c's top bit. The solver drops the sign cases that the
-// bounds of the problem refute (a block dimension ≥ 1 leaves two of a
-// product's six) before and during its search, backjumps over cases a
-// refutation did not use, and a kernel's pairs that build the same problem
-// share one answer; an access paired with itself is symmetric in the two
-// threads, so only thread 1 < thread 2 is decided. A device function with several returns yields one of its
-// results under the conditions that lead to each. A feasible answer comes
-// with a model, which the diagnostic reports as the two colliding threads
-// and the element; when the indices involve values outside the model the
-// diagnostic says "possible data race" and gives the model as an example.
+// builds integer constraints over two symbolic threads (the two-thread
+// model of package internal/twothread, which the divergence check shares):
+// their indices (0 ≤ ThreadIdx < BlockDim, with the block= shape when the
+// kernel fixes one), uniform values both threads share (parameters,
+// BlockIdx, BlockDim, counters of loops every thread runs in step), values
+// private to each thread, the branch conditions that guard each access
+// (if tid < s), and the equality of the two element indices. A small
+// exact-where-possible solver for linear integer constraints (package
+// internal/twothread/lincon) decides whether two distinct threads can
+// meet; products of a uniform value and a thread index (2*s*tid,
+// ty*BlockDim+tx) are case-split on signs, and x>>k, x/c, x%c,
+// x&(2^k-1) get quotient and remainder variables, as does x&(m-1) for a
+// power-of-two loop counter m (doubled from 1: tid&(2*s-1) == 0); x|c
+// and x^c for constants c change only the remainder below c's top bit.
+// The solver drops the sign cases that the bounds of the problem refute (a
+// block dimension ≥ 1 leaves two of a product's six) before and during its
+// search, backjumps over cases a refutation did not use, and a kernel's
+// pairs that build the same problem share one answer; an access paired with
+// itself is symmetric in the two threads, so only thread 1 < thread 2 is
+// decided. A device function with several returns yields one of its results
+// under the conditions that lead to each. A feasible answer comes with a
+// model, which the diagnostic reports as the two colliding threads and the
+// element; when the indices involve values outside the model the diagnostic
+// says "possible data race" and gives the model as an example.
 //
 // Everyday idioms it proves apart:
 //

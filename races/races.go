@@ -2,14 +2,15 @@ package races
 
 import (
 	_ "embed"
-	"fmt"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/twothread"
 	"github.com/gpukvet/gpukvet/memspace"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
@@ -47,13 +48,14 @@ func run(pass *analysis.Pass) (any, error) {
 		// refused; a possible race on it, from values outside the dialect,
 		// only adds noise. A race with a concrete collision is still said.
 		broken := ms != nil && ms.Broken[k.Func]
-		for _, r := range Check(pass.Fset, fn, ShapeOf(k), uni) {
+		for _, r := range Check(pass.Fset, fn, twothread.ShapeOf(k), uni) {
 			if broken && r.Possible {
 				continue
 			}
 			d := analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message}
 			if r.Guard != "" && k.Decl.Body != nil {
-				d.SuggestedFixes = []analysis.SuggestedFix{GuardFix(k.Decl.Body.Lbrace, r.Guard, r.Require)}
+				guard := twothread.Guard{Cond: r.Guard, Require: r.Require}
+				d.SuggestedFixes = []analysis.SuggestedFix{guard.Fix(k.Decl.Body.Lbrace)}
 			}
 			pass.Report(d)
 		}
@@ -61,12 +63,34 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// GuardFix inserts the precondition guard `if cond { panic(require) }` as
-// the first statement of the kernel body whose opening brace is at lbrace.
-func GuardFix(lbrace token.Pos, cond, require string) analysis.SuggestedFix {
-	text := fmt.Sprintf("\n\tif %s {\n\t\tpanic(%q)\n\t}", cond, require)
-	return analysis.SuggestedFix{
-		Message:   "state the precondition: " + require,
-		TextEdits: []analysis.TextEdit{{Pos: lbrace + 1, End: lbrace + 1, NewText: []byte(text)}},
+// A Race is a pair of accesses that two threads may make to one element
+// with nothing ordering them.
+type Race struct {
+	Pos     token.Pos // the first access, where the race is reported
+	Message string
+	// Possible is set when the analysis could not prove the accesses
+	// apart but found no concrete collision (the indices depend on values
+	// it does not track): a "possible data race".
+	Possible bool
+	// Guard, when set, is a condition on the kernel's integer parameters
+	// ("n < 1") under which alone the race happens: a guard
+	// `if Guard { panic(…) }` at the kernel's top excludes it.
+	Guard string
+	// Require says what the guard requires ("n must be a multiple of
+	// t.BlockDim().X"), for its panic message.
+	Require string
+}
+
+// Check returns the races of kernel fn, whose SSA was built with debug
+// information, in source order of their first access. uni, the result of
+// the uniformity analysis for fn's package, may be nil; when present, a
+// value counts as divergent only if both it and the two-thread model's
+// own conservative rules say so.
+func Check(fset *token.FileSet, fn *ssa.Function, shape twothread.Shape, uni *uniformity.Result) []Race {
+	k := twothread.New(fn, shape, uni)
+	if len(k.Accesses()) == 0 {
+		return nil
 	}
+	s := &search{fset: fset, fn: fn, k: k, keys: map[*twothread.Access]string{}}
+	return s.findRaces()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/internal/kernels"
 	"github.com/gpukvet/gpukvet/internal/kernelssa"
+	"github.com/gpukvet/gpukvet/internal/twothread"
 	"github.com/gpukvet/gpukvet/races"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
@@ -103,7 +104,7 @@ func loadScale(tb testing.TB, cases []scaleCase) map[string]func() []races.Race 
 	}
 	out := map[string]func() []races.Race{}
 	for _, k := range kres.Kernels {
-		fn, shape := s.Func(k.Func), races.ShapeOf(k)
+		fn, shape := s.Func(k.Func), twothread.ShapeOf(k)
 		out[k.Func.Name()] = func() []races.Race { return races.Check(s.Pkg.Prog.Fset, fn, shape, uni) }
 	}
 	return out

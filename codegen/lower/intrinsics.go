@@ -13,6 +13,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernelapi"
+	"github.com/gpukvet/gpukvet/internal/math32api"
 )
 
 // intrinsic lowers calls into package gpu and the standard library; ok is
@@ -25,7 +26,7 @@ func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r 
 		return b.gpuCall(k, args, v), true
 	}
 	pkg, name := funcPkg(fn), strings.TrimPrefix(id, funcPkg(fn)+".")
-	if pkg == math32Path && name == "FMA" {
+	if math32api.Callee(fn) == math32api.FMA {
 		// The float32 FMA instruction: the Go body (exact through
 		// float64) is for the CPU.
 		var xs []*kir.Value
@@ -49,9 +50,6 @@ func (b *builder) intrinsic(fn *ssa.Function, args []ssa.Value, v *ssa.Call) (r 
 	b.fail(v.Pos(), "%s cannot be compiled for the GPU", id) // a kernelapi entry without a lowering: TestKernelAPI fails
 	return nil, true
 }
-
-// math32Path is the import path of gpu/math32.
-const math32Path = "github.com/gpukvet/gpukvet/gpu/math32"
 
 var dimSpecial = map[gpuapi.Kind]int{gpuapi.ThreadIdx: kir.ThreadIdxX, gpuapi.BlockIdx: kir.BlockIdxX,
 	gpuapi.BlockDim: kir.BlockDimX, gpuapi.GridDim: kir.GridDimX}

@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // TestStubsMatch keeps the stubs' exported API equal to the real gpu and
@@ -17,7 +20,7 @@ import (
 // types come from device/backend or internal/cpuexec aside: kernel
 // registration and the cpu block loops, which only generated code uses).
 func TestStubsMatch(t *testing.T) {
-	for _, path := range []string{"github.com/gpukvet/gpukvet/gpu", "github.com/gpukvet/gpukvet/device"} {
+	for _, path := range []string{gpuapi.Path, deviceapi.Path} {
 		real := api(t, &packages.Config{Mode: packages.NeedTypes | packages.NeedName, Dir: "../.."}, path)
 		dir := GOPATH(t)
 		stub := api(t, &packages.Config{Mode: packages.NeedTypes | packages.NeedName, Dir: dir,

@@ -9,5 +9,6 @@
 // the gpu package itself and DIALECT.md aside, that spells the gpu
 // package's import path and the names of its API; a test reads the gpu
 // package's exported scope and fails when a function or method there has
-// no Kind.
+// no Kind. Its siblings are internal/deviceapi (the host runtime) and
+// internal/math32api (gpu/math32).
 package gpuapi

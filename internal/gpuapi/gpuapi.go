@@ -3,12 +3,11 @@ package gpuapi
 import (
 	"go/types"
 
-	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"golang.org/x/tools/go/ssa"
 )
 
 // Path is the import path of package gpu, the kernel-side API.
-const Path = kernelapi.GPUPath
+const Path = "github.com/gpukvet/gpukvet/gpu"
 
 // Kind names one function or method of package gpu; None is anything else.
 type Kind uint8

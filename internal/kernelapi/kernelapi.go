@@ -1,10 +1,10 @@
 package kernelapi
 
-import "slices"
+import (
+	"slices"
 
-// GPUPath is the import path of package gpu, the kernel API, whose calls
-// internal/gpuapi recognizes.
-const GPUPath = "github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
+)
 
 // DevMathPath is the import path of codegen/devmath, whose functions the
 // lowering inlines for the math functions without a GPU instruction.
@@ -82,5 +82,5 @@ func Funcs(pkg string) []string {
 // which implements them. They read no thread index of their own, the
 // inlining budget leaves them out, and no check sees their bodies.
 func Uncounted(pkg string) bool {
-	return pkg == GPUPath || pkg == DevMathPath || Listed(pkg)
+	return pkg == gpuapi.Path || pkg == DevMathPath || Listed(pkg)
 }

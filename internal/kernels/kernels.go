@@ -33,14 +33,12 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/gpukvet/gpukvet/internal/define"
+	"github.com/gpukvet/gpukvet/internal/deviceapi"
 	"github.com/gpukvet/gpukvet/internal/directive"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kerneldims"
 	"github.com/gpukvet/gpukvet/internal/targets"
 )
-
-// DevicePath is the import path of the runtime package device.
-const DevicePath = "github.com/gpukvet/gpukvet/device"
 
 // Analyzer computes the Result for a package.
 var Analyzer = define.Guarded(&analysis.Analyzer{
@@ -175,7 +173,7 @@ func run(pass *analysis.Pass) (any, error) {
 		switch imp.Path() {
 		case gpuapi.Path:
 			relevant = true
-		case DevicePath:
+		case deviceapi.Path:
 			relevant = true
 			importsDevice = true
 		}

@@ -35,9 +35,6 @@ var pending = []string{
 	"codegen/kir.reduceIV",
 	"codegen/kir.versionRegion",
 	"codegen/kir.ScalarReplace",
-	"ownership.funcAnalysis.call",
-	"divergence.reporter.guardFix",
-	"races/internal/lincon.system.eliminate",
 	"cmd/gpukvet.generate",
 	"cmd/gpukvet.cpuGen.hoist",
 }

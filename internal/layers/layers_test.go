@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
@@ -26,11 +27,13 @@ var layers = []struct {
 }{
 	{"contracts", "what every side agrees on: the kernel API, the trap ABI, directives, limits, the calls kernel code may make",
 		[]string{"gpu", "gpu/math32", "internal/gpuabi", "internal/directive", "internal/srchash", "internal/cpuexec",
-			"internal/kernelapi", "internal/gpuapi", "internal/targets", "internal/kerneldims", "internal/budget",
+			"internal/kernelapi", "internal/gpuapi", "internal/deviceapi", "internal/math32api", "internal/targets", "internal/kerneldims", "internal/budget",
 			"internal/layers", "codegen/devmath"}},
 	{"source", "kernel discovery and how an analyzer is defined", []string{"internal/define", "internal/kernels"}},
 	{"ssa", "kernel SSA", []string{"internal/kernelssa"}},
-	{"checks", "the analyzers", []string{"uniformity", "memspace", "ownership", "divergence", "races", "races/...", "analyzers/ignore"}},
+	{"shared analyses", "what several checks build on: uniformity, and the two-thread model and its solver",
+		[]string{"uniformity", "internal/twothread", "internal/twothread/lincon"}},
+	{"checks", "the analyzers", []string{"memspace", "ownership", "divergence", "races", "analyzers/ignore"}},
 	{"suite", "the list of checks", []string{"analyzers"}},
 	{"kernel IR", "lowering from SSA, the optimizer, the IR interpreter", []string{"codegen/kir", "codegen/lower", "codegen/internal/..."}},
 	{"emitters", "PTX, SPIR-V and LLVM IR from kernel IR", []string{"codegen/ptx", "codegen/spirv", "codegen/llvm"}},
@@ -53,12 +56,28 @@ func layerOf(pkg string) int {
 	return -1
 }
 
-func TestLayers(t *testing.T) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedImports, Dir: "../.."}
-	pkgs, err := packages.Load(cfg, "./...")
-	if err != nil {
-		t.Fatal(err)
+var (
+	moduleOnce sync.Once
+	modulePkgs []*packages.Package
+	moduleErr  error
+)
+
+// loadModule returns the module's packages with their imports, loaded
+// once for all tests.
+func loadModule(t *testing.T) []*packages.Package {
+	t.Helper()
+	moduleOnce.Do(func() {
+		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedImports, Dir: "../.."}
+		modulePkgs, moduleErr = packages.Load(cfg, "./...")
+	})
+	if moduleErr != nil {
+		t.Fatal(moduleErr)
 	}
+	return slices.Clone(modulePkgs)
+}
+
+func TestLayers(t *testing.T) {
+	pkgs := loadModule(t)
 	slices.SortFunc(pkgs, func(a, b *packages.Package) int {
 		return cmpLayer(a.PkgPath, b.PkgPath)
 	})
@@ -114,4 +133,60 @@ func cmpLayer(a, b string) int {
 		return la - lb
 	}
 	return strings.Compare(a, b)
+}
+
+// checkLayers are the layers whose packages, outside internal/, are
+// checks: analyzers, and the analyses they require.
+var checkLayers = []string{"shared analyses", "checks"}
+
+// allowedCheckImports are the imports of one check package by another,
+// each allowed because the importer requires the other's Analyzer
+// (go/analysis Requires) and reads its Result through ResultOf; the value
+// says why. Code that two checks share goes in a package below both (as
+// the two-thread model in internal/twothread), not in one of them.
+var allowedCheckImports = map[[2]string]string{
+	{"races", "memspace"}: "races requires memspace.Analyzer and reads its Result: a kernel memspace rejects gets no possible race",
+	{"races", "uniformity"}: "races requires uniformity.Analyzer and hands its Result to the two-thread model, " +
+		"which counts a value as divergent only when uniformity does too",
+	{"divergence", "uniformity"}: "divergence requires uniformity.Analyzer: its Result holds the barrier sites divergence reports",
+}
+
+// isCheck reports whether the package at module-relative path rel is a
+// check.
+func isCheck(rel string) bool {
+	if strings.HasPrefix(rel, "internal/") {
+		return false
+	}
+	l := layerOf(module + "/" + rel)
+	return l >= 0 && slices.Contains(checkLayers, layers[l].name)
+}
+
+// TestChecksStandAlone fails when a check package imports another check
+// package other than as allowedCheckImports allows, and when an allowed
+// import is no longer there.
+func TestChecksStandAlone(t *testing.T) {
+	seen := map[[2]string]bool{}
+	for _, p := range loadModule(t) {
+		from := rel(p.PkgPath)
+		if !isCheck(from) {
+			continue
+		}
+		for imp := range p.Imports {
+			to := rel(imp)
+			if !strings.HasPrefix(imp, module+"/") || !isCheck(to) {
+				continue
+			}
+			edge := [2]string{from, to}
+			seen[edge] = true
+			if _, ok := allowedCheckImports[edge]; !ok {
+				t.Errorf("check %s imports check %s: share code through a package below both (as internal/twothread), "+
+					"or, if %s requires %s's Analyzer, add the import to allowedCheckImports with the reason", from, to, from, to)
+			}
+		}
+	}
+	for edge := range allowedCheckImports {
+		if !seen[edge] {
+			t.Errorf("allowedCheckImports lists %s → %s, which is no longer an import: remove it", edge[0], edge[1])
+		}
+	}
 }

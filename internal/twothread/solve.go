@@ -1,10 +1,10 @@
-package races
+package twothread
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // solved is a remembered answer of lincon.Solve.
@@ -21,7 +21,7 @@ type solved struct {
 // numbered by the order the pair problem met them, so equal problems
 // from different pairs mean the same thing: the answer, model included,
 // is reused as it is.
-func (k *kernelAn) solve(lp *lincon.Problem) (lincon.Verdict, []int64) {
+func (k *Kernel) solve(lp *lincon.Problem) (lincon.Verdict, []int64) {
 	key := problemKey(lp)
 	if s, ok := k.solved[key]; ok {
 		return s.v, s.model

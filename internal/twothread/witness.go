@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // paramText names the values of the kernel's scalar parameters and free
@@ -101,7 +101,7 @@ func (p *problem) degenerateCand(m []int64) *guardCand {
 			reqs = append(reqs, fmt.Sprintf("%s must be at least %d", c.name, c.min))
 		}
 	}
-	return &guardCand{cond: strings.Join(conds, " || "), require: strings.Join(reqs, " and "), pow2: -1,
+	return &guardCand{Guard: Guard{Cond: strings.Join(conds, " || "), Require: strings.Join(reqs, " and ")}, pow2: -1,
 		fact: func(q *problem) {
 			for _, c := range kept {
 				q.base = append(q.base, le(constPoly(c.min), q.v(c.key)))

@@ -1,11 +1,11 @@
-package races
+package twothread
 
 import (
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // A poly is a polynomial with integer coefficients over the variables of one

@@ -1,11 +1,9 @@
-package races
+package twothread
 
 import (
-	"go/token"
-
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
@@ -21,13 +19,13 @@ import (
 
 // Agreement decides branch agreement for the barriers of one kernel.
 type Agreement struct {
-	k *kernelAn
+	k *Kernel
 }
 
-// NewAgreement prepares the agreement questions of kernel fn, whose SSA was
-// built with debug information; uni is as for Check.
-func NewAgreement(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) *Agreement {
-	k := newKernelAn(fset, fn, shape, uni)
+// NewAgreement prepares the agreement questions of kernel fn; fn and uni
+// are as for New.
+func NewAgreement(fn *ssa.Function, shape Shape, uni *uniformity.Result) *Agreement {
+	k := New(fn, shape, uni)
 	k.computeDivergence()
 	return &Agreement{k: k}
 }
@@ -116,17 +114,17 @@ func (a *Agreement) problem(x, br *ssa.BasicBlock, hyp *guardCand) (*problem, bo
 	return p, true
 }
 
-// Guard returns the precondition (`if cond { panic(require) }`) under
-// which every branch of brs agrees for barrier block x (as Agree decides
-// it) while a thread still reaches each of them, trying the candidates of
-// guards.go that hold in the solver's example of two threads that
-// disagree; ok is false when none does.
-func (a *Agreement) Guard(x *ssa.BasicBlock, brs []*ssa.BasicBlock) (cond, require string, ok bool) {
+// Guard returns the precondition under which every branch of brs agrees
+// for barrier block x (as Agree decides it) while a thread still reaches
+// each of them, trying the candidates of guards.go that hold in the
+// solver's example of two threads that disagree; ok is false when none
+// does.
+func (a *Agreement) Guard(x *ssa.BasicBlock, brs []*ssa.BasicBlock) (Guard, bool) {
 	var cands []guardCand
 	for _, br := range brs {
 		p, ok := a.problem(x, br, nil)
 		if !ok {
-			return "", "", false
+			return Guard{}, false
 		}
 		if p == nil {
 			continue
@@ -156,7 +154,7 @@ func (a *Agreement) Guard(x *ssa.BasicBlock, brs []*ssa.BasicBlock) (cond, requi
 		agree := true
 		for _, br := range brs {
 			if a.k.work-start > maxGuardWork {
-				return "", "", false
+				return Guard{}, false
 			}
 			r := *c
 			r.reach = true
@@ -170,10 +168,10 @@ func (a *Agreement) Guard(x *ssa.BasicBlock, brs []*ssa.BasicBlock) (cond, requi
 			}
 		}
 		if agree {
-			return c.cond, c.require, true
+			return c.Guard, true
 		}
 	}
-	return "", "", false
+	return Guard{}, false
 }
 
 // hasBackEdge reports whether h heads a loop: a predecessor it dominates.

@@ -926,160 +926,208 @@ func checkModel(cs []Constraint, m []int64) bool {
 }
 
 // eliminate removes every variable, returning Infeasible as soon as a
-// constant constraint is violated.
+// constant constraint is violated: each step normalizes the rows, then
+// eliminates a variable through an equality with a unit coefficient if
+// there is one, else through Fourier–Motzkin on the inequalities.
 func (s *system) eliminate() (Verdict, []step, cset, error) {
 	steps := s.sc.steps[:0]
 	defer func() { s.sc.steps = steps[:0] }()
 	eliminated := make([]bool, s.n)
 	for {
-		// Normalize; drop trivially true constraints; detect false ones.
-		var bad row
-		if s.eqs, bad = normalizeAll(s.eqs, true, s.n); bad != nil {
-			return Infeasible, nil, s.prov[bad[s.n+1]], nil
-		}
-		if s.ges, bad = normalizeAll(s.ges, false, s.n); bad != nil {
-			return Infeasible, nil, s.prov[bad[s.n+1]], nil
+		if core, infeasible := s.normalize(); infeasible {
+			return Infeasible, nil, core, nil
 		}
 		if len(s.eqs) > 0 {
-			eq := s.eqs[0]
-			s.eqs = s.eqs[1:]
-			v := -1
-			for i := 0; i < s.n; i++ {
-				if eq[i] == 1 || eq[i] == -1 {
-					v = i
-					break
-				}
+			st, ok, err := s.eliminateEq()
+			if err != nil {
+				return Unknown, nil, nil, err
 			}
-			if v < 0 {
-				// No unit coefficient: keep it as two inequalities (the
-				// real shadow handles it, soundly but inexactly).
-				neg := s.newRow()
-				for i := 0; i <= s.n; i++ {
-					neg[i] = -eq[i]
-				}
-				neg[s.n+1] = eq[s.n+1]
-				s.ges = append(s.ges, eq, neg)
-				continue
+			if ok {
+				steps = append(steps, st)
+				eliminated[st.v] = true
 			}
-			// eq: a·x_v + rest = 0 with a = ±1, so x_v = −a·rest.
-			for _, set := range [][]row{s.eqs, s.ges} {
-				for _, r := range set {
-					if r[v] == 0 {
-						continue
-					}
-					k := r[v] * eq[v] // r − k·eq removes x_v, since eq[v]² = 1
-					for i := 0; i <= s.n; i++ {
-						if eq[i] == 0 {
-							continue
-						}
-						ke, err := mul(k, eq[i])
-						if err == nil {
-							r[i], err = sub(r[i], ke)
-						}
-						if err != nil {
-							return Unknown, nil, nil, err
-						}
-					}
-					r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
-				}
-			}
-			steps = append(steps, step{v: v, eq: eq})
-			eliminated[v] = true
 			continue
 		}
-		// Inequalities only: pick a variable for Fourier–Motzkin. An
-		// elimination is exact over the integers (the Omega test's exact
-		// shadow) when every lower bound or every upper bound has a unit
-		// coefficient; those go first, each kind in order of cost.
-		v, cost, vexact := -1, math.MaxInt, false
-		for i := 0; i < s.n; i++ {
-			if eliminated[i] {
-				continue
-			}
-			lo, hi := 0, 0
-			unitLo, unitHi := true, true
-			for _, r := range s.ges {
-				if r[i] > 0 {
-					lo++
-					unitLo = unitLo && r[i] == 1
-				} else if r[i] < 0 {
-					hi++
-					unitHi = unitHi && r[i] == -1
-				}
-			}
-			if lo+hi == 0 {
-				continue
-			}
-			exact := unitLo || unitHi
-			if c := lo * hi; exact && !vexact || exact == vexact && c < cost {
-				v, cost, vexact = i, c, exact
-			}
-		}
+		v := s.fmVar(eliminated)
 		if v < 0 {
 			return Feasible, steps, nil, nil
 		}
-		nlo, nhi := 0, 0
-		for _, r := range s.ges {
-			if r[v] > 0 {
-				nlo++
-			} else if r[v] < 0 {
-				nhi++
-			}
+		st, err := s.fourierMotzkin(v)
+		if err != nil {
+			return Unknown, nil, nil, err
 		}
-		rest := s.sc.spare[:0] // the other of the two backing arrays
-		if need := len(s.ges) - nlo - nhi + nlo*nhi; cap(rest) < need {
-			rest = make([]row, 0, need)
-		}
-		// The rows mentioning v, lower bounds first, cut from the
-		// scratch list of references (back-substitution reads them).
-		at := len(s.sc.refs)
-		for _, r := range s.ges {
-			if r[v] > 0 {
-				s.sc.refs = append(s.sc.refs, r)
-			}
-		}
-		for _, r := range s.ges {
-			switch {
-			case r[v] < 0:
-				s.sc.refs = append(s.sc.refs, r)
-			case r[v] == 0:
-				rest = append(rest, r)
-			}
-		}
-		mention := s.sc.refs[at:len(s.sc.refs):len(s.sc.refs)]
-		lows, highs := mention[:nlo], mention[nlo:]
-		for _, lo := range lows {
-			for _, hi := range highs {
-				// lo: a·x + L ≥ 0 (a > 0); hi: −b·x + H ≥ 0 (b > 0).
-				a, b := lo[v], -hi[v]
-				r := s.newRow()
-				for i := 0; i <= s.n; i++ {
-					if lo[i] == 0 && hi[i] == 0 {
-						continue // rows are sparse; r[i] is 0 already
-					}
-					x, err1 := mul(b, lo[i])
-					y, err2 := mul(a, hi[i])
-					if err1 != nil || err2 != nil {
-						return Unknown, nil, nil, errOverflow
-					}
-					var err error
-					if r[i], err = add(x, y); err != nil {
-						return Unknown, nil, nil, err
-					}
-				}
-				r[v] = 0
-				r[s.n+1] = s.union(lo[s.n+1], hi[s.n+1])
-				rest = append(rest, r)
-			}
-		}
-		s.sc.spare = s.ges[:0]
-		s.ges = s.dedupe(rest)
-		steps = append(steps, step{v: v, ges: mention})
+		steps = append(steps, st)
 		eliminated[v] = true
 		if len(s.ges) > 4000 {
 			return Unknown, nil, nil, errOverflow
 		}
 	}
+}
+
+// normalize normalizes every row, dropping those trivially true; when one
+// is false it returns the input constraints that row came from.
+func (s *system) normalize() (core cset, infeasible bool) {
+	var bad row
+	if s.eqs, bad = normalizeAll(s.eqs, true, s.n); bad != nil {
+		return s.prov[bad[s.n+1]], true
+	}
+	if s.ges, bad = normalizeAll(s.ges, false, s.n); bad != nil {
+		return s.prov[bad[s.n+1]], true
+	}
+	return nil, false
+}
+
+// eliminateEq takes the first equality. With a unit coefficient it
+// eliminates that variable from every other row exactly and returns the
+// step (ok); without one it keeps the equality as two inequalities (the
+// real shadow handles it, soundly but inexactly).
+func (s *system) eliminateEq() (st step, ok bool, err error) {
+	eq := s.eqs[0]
+	s.eqs = s.eqs[1:]
+	v := -1
+	for i := 0; i < s.n; i++ {
+		if eq[i] == 1 || eq[i] == -1 {
+			v = i
+			break
+		}
+	}
+	if v < 0 {
+		neg := s.newRow()
+		for i := 0; i <= s.n; i++ {
+			neg[i] = -eq[i]
+		}
+		neg[s.n+1] = eq[s.n+1]
+		s.ges = append(s.ges, eq, neg)
+		return step{}, false, nil
+	}
+	// eq: a·x_v + rest = 0 with a = ±1, so x_v = −a·rest.
+	for _, set := range [][]row{s.eqs, s.ges} {
+		for _, r := range set {
+			if r[v] == 0 {
+				continue
+			}
+			k := r[v] * eq[v] // r − k·eq removes x_v, since eq[v]² = 1
+			for i := 0; i <= s.n; i++ {
+				if eq[i] == 0 {
+					continue
+				}
+				ke, err := mul(k, eq[i])
+				if err == nil {
+					r[i], err = sub(r[i], ke)
+				}
+				if err != nil {
+					return step{}, false, err
+				}
+			}
+			r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
+		}
+	}
+	return step{v: v, eq: eq}, true, nil
+}
+
+// fmVar picks the variable for Fourier–Motzkin, or −1 when no inequality
+// mentions one. An elimination is exact over the integers (the Omega
+// test's exact shadow) when every lower bound or every upper bound has a
+// unit coefficient; those go first, each kind in order of cost.
+func (s *system) fmVar(eliminated []bool) int {
+	v, cost, vexact := -1, math.MaxInt, false
+	for i := 0; i < s.n; i++ {
+		if eliminated[i] {
+			continue
+		}
+		lo, hi := 0, 0
+		unitLo, unitHi := true, true
+		for _, r := range s.ges {
+			if r[i] > 0 {
+				lo++
+				unitLo = unitLo && r[i] == 1
+			} else if r[i] < 0 {
+				hi++
+				unitHi = unitHi && r[i] == -1
+			}
+		}
+		if lo+hi == 0 {
+			continue
+		}
+		exact := unitLo || unitHi
+		if c := lo * hi; exact && !vexact || exact == vexact && c < cost {
+			v, cost, vexact = i, c, exact
+		}
+	}
+	return v
+}
+
+// fourierMotzkin eliminates variable v from the inequalities: each lower
+// bound of v combined with each upper bound, tightened, replaces the rows
+// that mention v, which the returned step keeps for back-substitution.
+func (s *system) fourierMotzkin(v int) (step, error) {
+	nlo, nhi := 0, 0
+	for _, r := range s.ges {
+		if r[v] > 0 {
+			nlo++
+		} else if r[v] < 0 {
+			nhi++
+		}
+	}
+	rest := s.sc.spare[:0] // the other of the two backing arrays
+	if need := len(s.ges) - nlo - nhi + nlo*nhi; cap(rest) < need {
+		rest = make([]row, 0, need)
+	}
+	// The rows mentioning v, lower bounds first, cut from the
+	// scratch list of references (back-substitution reads them).
+	at := len(s.sc.refs)
+	for _, r := range s.ges {
+		if r[v] > 0 {
+			s.sc.refs = append(s.sc.refs, r)
+		}
+	}
+	for _, r := range s.ges {
+		switch {
+		case r[v] < 0:
+			s.sc.refs = append(s.sc.refs, r)
+		case r[v] == 0:
+			rest = append(rest, r)
+		}
+	}
+	mention := s.sc.refs[at:len(s.sc.refs):len(s.sc.refs)]
+	lows, highs := mention[:nlo], mention[nlo:]
+	for _, lo := range lows {
+		for _, hi := range highs {
+			r, err := s.combine(v, lo, hi)
+			if err != nil {
+				return step{}, err
+			}
+			rest = append(rest, r)
+		}
+	}
+	s.sc.spare = s.ges[:0]
+	s.ges = s.dedupe(rest)
+	return step{v: v, ges: mention}, nil
+}
+
+// combine returns the combination of lower bound lo: a·x + L ≥ 0 (a > 0)
+// and upper bound hi: −b·x + H ≥ 0 (b > 0) of x = x_v without x: b·L +
+// a·H ≥ 0.
+func (s *system) combine(v int, lo, hi row) (row, error) {
+	a, b := lo[v], -hi[v]
+	r := s.newRow()
+	for i := 0; i <= s.n; i++ {
+		if lo[i] == 0 && hi[i] == 0 {
+			continue // rows are sparse; r[i] is 0 already
+		}
+		x, err1 := mul(b, lo[i])
+		y, err2 := mul(a, hi[i])
+		if err1 != nil || err2 != nil {
+			return nil, errOverflow
+		}
+		var err error
+		if r[i], err = add(x, y); err != nil {
+			return nil, err
+		}
+	}
+	r[v] = 0
+	r[s.n+1] = s.union(lo[s.n+1], hi[s.n+1])
+	return r, nil
 }
 
 // normalizeAll divides each row by the gcd of its coefficients (rounding

@@ -1,9 +1,9 @@
-package races
+package twothread
 
 import (
 	"testing"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // TestLinearizeSound checks on random polynomial systems over a small box

@@ -1,9 +1,9 @@
-package races
+package twothread
 
 import (
 	"slices"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // linearizer turns polynomial constraints into linear ones for lincon. A

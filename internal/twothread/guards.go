@@ -1,12 +1,15 @@
-package races
+package twothread
 
 import (
+	"fmt"
+	"go/token"
 	"go/types"
 	"sort"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // Guard suggestions: when a race (or, through Agreement, a divergent
@@ -28,14 +31,32 @@ import (
 // race, never only this witness of it. Degenerate sizes (witness.go) are
 // tried first, then the candidates above in that order.
 
-// A guardCand is a precondition `if cond { panic(require) }`.
+// A Guard is a precondition `if Cond { panic(Require) }` at a kernel's
+// top: Cond is a condition on the kernel's sizes ("n < 1") under which
+// alone the collision (or disagreement) happens, and Require says what
+// the guard requires ("n must be a multiple of t.BlockDim().X").
+type Guard struct {
+	Cond, Require string
+}
+
+// Fix inserts g as the first statement of the kernel body whose opening
+// brace is at lbrace.
+func (g Guard) Fix(lbrace token.Pos) analysis.SuggestedFix {
+	text := fmt.Sprintf("\n\tif %s {\n\t\tpanic(%q)\n\t}", g.Cond, g.Require)
+	return analysis.SuggestedFix{
+		Message:   "state the precondition: " + g.Require,
+		TextEdits: []analysis.TextEdit{{Pos: lbrace + 1, End: lbrace + 1, NewText: []byte(text)}},
+	}
+}
+
+// A guardCand is a candidate guard.
 type guardCand struct {
-	cond, require string
-	pow2          int                // parameter index a power-of-two guard speaks of, else −1
-	fact          func(p *problem)   // adds the negation of cond to p
-	holds         func([]int64) bool // cond holds in a model of the problem the candidate came from
+	Guard
+	pow2  int                // parameter index a power-of-two guard speaks of, else −1
+	fact  func(p *problem)   // adds the negation of Cond to p
+	holds func([]int64) bool // Cond holds in a model of the problem the candidate came from
 	// reach asks, instead of the pair question, whether both accesses
-	// still run under the negation of cond.
+	// still run under the negation of Cond.
 	reach bool
 }
 
@@ -105,7 +126,7 @@ func (p *problem) guardCands() []guardCand {
 				continue // a parameter against a length: n > len(a)
 			}
 			x, y := x, y
-			out = append(out, guardCand{cond: x.text + " > " + y.text, require: x.text + " must be at most " + y.text, pow2: -1,
+			out = append(out, guardCand{Guard: Guard{Cond: x.text + " > " + y.text, Require: x.text + " must be at most " + y.text}, pow2: -1,
 				fact:  func(q *problem) { q.base = append(q.base, le(x.poly(q), y.poly(q))) },
 				holds: func(m []int64) bool { return x.val(m) > y.val(m) }})
 		}
@@ -113,7 +134,7 @@ func (p *problem) guardCands() []guardCand {
 	for _, x := range sizes {
 		for _, b := range blocks {
 			x, b := x, b
-			out = append(out, guardCand{cond: x.text + " < " + b.text, require: x.text + " must be at least " + b.text, pow2: -1,
+			out = append(out, guardCand{Guard: Guard{Cond: x.text + " < " + b.text, Require: x.text + " must be at least " + b.text}, pow2: -1,
 				fact:  func(q *problem) { q.base = append(q.base, le(b.poly(q), x.poly(q))) },
 				holds: func(m []int64) bool { return x.val(m) < b.val(m) }})
 		}
@@ -121,7 +142,7 @@ func (p *problem) guardCands() []guardCand {
 	for _, x := range sizes {
 		for _, b := range blocks {
 			x, b := x, b
-			out = append(out, guardCand{cond: x.text + "%" + b.text + " != 0", require: x.text + " must be a multiple of " + b.text, pow2: -1,
+			out = append(out, guardCand{Guard: Guard{Cond: x.text + "%" + b.text + " != 0", Require: x.text + " must be a multiple of " + b.text}, pow2: -1,
 				fact: func(q *problem) {
 					var r poly
 					bp := b.poly(q)
@@ -142,7 +163,7 @@ func (p *problem) guardCands() []guardCand {
 			continue
 		}
 		x := x
-		out = append(out, guardCand{cond: x.text + "&(" + x.text + "-1) != 0", require: x.text + " must be a power of two", pow2: x.param,
+		out = append(out, guardCand{Guard: Guard{Cond: x.text + "&(" + x.text + "-1) != 0", Require: x.text + " must be a power of two"}, pow2: x.param,
 			holds: func(m []int64) bool { v := x.val(m); return v&(v-1) != 0 }})
 	}
 	return out
@@ -158,103 +179,126 @@ func (p *problem) guardCands() []guardCand {
 // guarded twin. Past the budget the race is reported without a guard.
 const maxGuardWork = 500
 
-// A racePair is a pair question: accesses a and b, in the barrier
-// interval after start (nil: from the kernel's entry) or across blocks.
-type racePair struct {
-	a, b  *access
-	start *node
-	cross bool
-}
-
-// chooseGuard returns the guard for a race whose witness came from
-// question out.p (with model out.model, nil without a witness): the first
-// candidate that holds in the witness and under whose negation none of
-// the pairs of the race's line (every pair the diagnostic stands for, not
-// only the one that found it) has an answer, while both accesses of the
-// reported pair can still run. Without an exact witness,
-// power-of-two guards are tried whatever the model says: they change how
-// x & (n-1) is modelled, which is what such a question most often lacks.
-func (k *kernelAn) chooseGuard(out outcome, reported racePair, pairs []racePair) *guardCand {
-	var cands []guardCand
-	if out.model != nil && out.witness == "exact" {
-		if c := out.p.degenerateCand(out.model); c != nil {
-			cands = append(cands, *c)
-		}
+// Guard returns the precondition that excludes collision c, found for
+// pair reported, and every collision of pairs (the pairs a diagnostic
+// stands for, not only the one that found it): the first candidate that
+// holds in c's witness and under whose negation none of the pairs has an
+// answer, while both accesses of the reported pair can still run. Without
+// an Exact witness, power-of-two guards are tried whatever the model
+// says: they change how x & (n-1) is modelled, which is what such a
+// question most often lacks. ok is false when no candidate does, or when
+// the kernel's budget for the search (maxGuardWork) is spent.
+func (k *Kernel) Guard(c Collision, reported Pair, pairs []Pair) (Guard, bool) {
+	cands := c.candidates()
+	// The budget counts the search from here (the degenerate candidate's
+	// own questions are not part of it).
+	start := k.work
+	defer func() { k.guardWork += k.work - start }()
+	s := &guardSearch{k: k, c: c, reported: reported}
+	if c.model != nil {
+		s.models = append(s.models, c.model)
 	}
-	for _, c := range out.p.guardCands() {
-		switch {
-		case c.pow2 >= 0 && out.witness != "exact":
-			// x & (n-1) is outside the model without the guard: the
-			// example's n says nothing.
-		case out.model == nil || !c.holds(out.model):
-			continue
-		}
-		cands = append(cands, c)
-	}
-	// The reported pair first: a candidate that does not remove the race
-	// almost always fails there, at one question.
-	order := []racePair{reported}
+	// The reported pair first: a candidate that does not remove the
+	// collision almost always fails there, at one question.
+	order := []Pair{reported}
 	for _, pr := range pairs {
 		if pr != reported {
 			order = append(order, pr)
 		}
 	}
-	// The models the reported pair's question had under the candidates
-	// tried so far: most candidates that fail, fail in one of them too
-	// (a model with nx ≤ len(a) often has ny ≤ len(a) as well), which
-	// proves it without the solver.
-	var models [][]int64
-	if out.model != nil {
-		models = append(models, out.model)
-	}
-	unsat := func(pr racePair, c *guardCand) bool {
-		if pr == reported && c.pow2 < 0 && c.fact != nil && !c.reach {
-			// The reported pair's own question with the fact added
-			// (and taken off again): no need to build it anew.
-			u, m := out.p.unsatWith(c, models)
-			if m != nil {
-				models = append(models, m)
-			}
-			return u
-		}
-		q, _, _, trivial := k.pairProblem(pr.a, pr.b, pr.start, pr.cross, c)
-		if trivial {
-			return true
-		}
-		v, _ := k.solve(q.linearize())
-		return v == lincon.Infeasible
-	}
-	start := k.work
 	for i := range cands {
-		c := &cands[i]
-		removed := true
-		for _, pr := range order {
-			if k.work-start > maxGuardWork || k.guardWork+k.work-start > maxGuardWork {
-				k.guardWork += k.work - start
-				return nil
-			}
-			if !unsat(pr, c) {
-				removed = false
-				break
-			}
+		cand := &cands[i]
+		removed, spent := s.removes(cand, order, start)
+		if spent {
+			return Guard{}, false
 		}
 		if !removed {
 			continue
 		}
 		// A guard under which the accesses no longer run (the kernel's
-		// own early return contradicts it) removes the race by removing
-		// the kernel's work: not a precondition worth stating. (Asked as
-		// threads of two blocks: the accesses run somewhere in the
-		// kernel, not necessarily in one barrier interval.)
-		r := *c
+		// own early return contradicts it) removes the collision by
+		// removing the kernel's work: not a precondition worth stating.
+		// (Asked as threads of two blocks: the accesses run somewhere in
+		// the kernel, not necessarily in one barrier interval.)
+		r := *cand
 		r.reach = true
-		if !unsat(racePair{reported.a, reported.b, nil, true}, &r) {
-			k.guardWork += k.work - start
-			return c
+		if !s.unsat(Pair{A: reported.A, B: reported.B, Cross: true}, &r) {
+			return cand.Guard, true
 		}
 	}
-	k.guardWork += k.work - start
-	return nil
+	return Guard{}, false
+}
+
+// candidates lists the guard candidates for collision c, in the order
+// Guard tries them: degenerate sizes of an exact witness first
+// (witness.go), then those of problem.guardCands that hold in the
+// witness.
+func (c Collision) candidates() []guardCand {
+	var cands []guardCand
+	if c.model != nil && c.Witness == Exact {
+		if d := c.p.degenerateCand(c.model); d != nil {
+			cands = append(cands, *d)
+		}
+	}
+	for _, cand := range c.p.guardCands() {
+		switch {
+		case cand.pow2 >= 0 && c.Witness != Exact:
+			// x & (n-1) is outside the model without the guard: the
+			// example's n says nothing.
+		case c.model == nil || !cand.holds(c.model):
+			continue
+		}
+		cands = append(cands, cand)
+	}
+	return cands
+}
+
+// guardSearch is the state of one Guard search.
+type guardSearch struct {
+	k        *Kernel
+	c        Collision
+	reported Pair
+	// The models the reported pair's question had under the candidates
+	// tried so far: most candidates that fail, fail in one of them too
+	// (a model with nx ≤ len(a) often has ny ≤ len(a) as well), which
+	// proves it without the solver.
+	models [][]int64
+}
+
+// removes reports whether no pair of order has an answer under the
+// negation of cand; spent is true when the search's budget ran out first
+// (the search began when the kernel's work was start).
+func (s *guardSearch) removes(cand *guardCand, order []Pair, start int) (removed, spent bool) {
+	k := s.k
+	for _, pr := range order {
+		if k.work-start > maxGuardWork || k.guardWork+k.work-start > maxGuardWork {
+			return false, true
+		}
+		if !s.unsat(pr, cand) {
+			return false, false
+		}
+	}
+	return true, false
+}
+
+// unsat reports whether pair pr's question has no answer under the
+// negation of cand.
+func (s *guardSearch) unsat(pr Pair, cand *guardCand) bool {
+	if pr == s.reported && cand.pow2 < 0 && cand.fact != nil && !cand.reach {
+		// The reported pair's own question with the fact added (and
+		// taken off again): no need to build it anew.
+		u, m := s.c.p.unsatWith(cand, s.models)
+		if m != nil {
+			s.models = append(s.models, m)
+		}
+		return u
+	}
+	q, _, _, trivial := s.k.pairProblem(pr, cand)
+	if trivial {
+		return true
+	}
+	v, _ := s.k.solve(q.linearize())
+	return v == lincon.Infeasible
 }
 
 // pow2Assumed reports whether the candidate guard the problem is asked

@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"go/token"
@@ -11,25 +11,7 @@ import (
 	"github.com/gpukvet/gpukvet/uniformity"
 )
 
-// A Race is a pair of accesses that two threads may make to one element
-// with nothing ordering them.
-type Race struct {
-	Pos     token.Pos // the first access, where the race is reported
-	Message string
-	// Possible is set when the analysis could not prove the accesses
-	// apart but found no concrete collision (the indices depend on values
-	// it does not track): a "possible data race".
-	Possible bool
-	// Guard, when set, is a condition on the kernel's integer parameters
-	// ("n < 1") under which alone the race happens: a guard
-	// `if Guard { panic(…) }` at the kernel's top excludes it.
-	Guard string
-	// Require says what the guard requires ("n must be a multiple of
-	// t.BlockDim().X"), for its panic message.
-	Require string
-}
-
-// Shape is what the analysis needs to know of a kernel's launch shape.
+// Shape is what the model needs to know of a kernel's launch shape.
 type Shape struct {
 	Block, Grid [3]int // fixed extents (zero: not fixed)
 	Dims        int    // 1, 2 or 3: the dimensions the kernel reads
@@ -38,14 +20,16 @@ type Shape struct {
 // ShapeOf returns the shape of a kernel found by internal/kernels.
 func ShapeOf(k *kernels.Kernel) Shape { return Shape{Block: k.Block, Grid: k.Grid, Dims: k.Dims} }
 
-// kernelAn is the analysis of one kernel.
-type kernelAn struct {
-	fset        *token.FileSet
+// Kernel is the two-thread model of one kernel: its inlined graph, its
+// barrier intervals, its memory accesses and which of its values may
+// differ between threads. Its questions (Collide, Guard and Agreement's)
+// share one memo of solver answers.
+type Kernel struct {
 	fn          *ssa.Function
 	shape       Shape
 	g           *graph
-	accesses    []*access
-	written     map[rootKey]bool
+	accesses    []*Access
+	written     map[Object]bool
 	sharedNames map[token.Pos]string
 	params      map[int]string
 	div         map[valRef]bool
@@ -53,7 +37,7 @@ type kernelAn struct {
 	reach       map[int][]bool // nodes reachable without a barrier from a start
 	uni         *uniformity.Result
 	skips       map[edge]bool           // loop entries that start a barrier iteration (zerotrip.go)
-	phiPick     map[*ssa.Phi]rootKey    // the array a swap phi is taken to name (phigroup.go)
+	phiPick     map[*ssa.Phi]Object     // the array a swap phi is taken to name (phigroup.go)
 	counters    map[valRef]*counterInfo // atomic counters (slots.go)
 	solved      map[string]solved       // answers of lincon.Solve by problem (solve.go)
 	work        int                     // conjunctions the solver decided for this kernel (solve.go)
@@ -65,24 +49,14 @@ type regionKey struct {
 	b  *ssa.BasicBlock
 }
 
-// Check returns the races of kernel fn, whose SSA was built with debug
-// information, in source order of their first access. uni, the result of
-// the uniformity analysis for fn's package, may be nil; when present, a
-// value counts as divergent only if both it and this package's own
-// conservative rules say so.
-func Check(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) []Race {
-	k := newKernelAn(fset, fn, shape, uni)
-	if len(k.accesses) == 0 {
-		return nil
-	}
-	k.computeDivergence()
-	return k.findRaces()
-}
-
-// newKernelAn lays out kernel fn's inlined graph and collects its
-// accesses.
-func newKernelAn(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *uniformity.Result) *kernelAn {
-	k := &kernelAn{fset: fset, fn: fn, shape: shape, uni: uni, written: map[rootKey]bool{},
+// New lays out kernel fn's graph, with the device functions of its package
+// inlined at each call, and collects its memory accesses. fn's SSA must
+// have been built with debug information. uni, the result of the
+// uniformity analysis for fn's package, may be nil; when present, a value
+// counts as divergent only if both it and this package's own conservative
+// rules say so.
+func New(fn *ssa.Function, shape Shape, uni *uniformity.Result) *Kernel {
+	k := &Kernel{fn: fn, shape: shape, uni: uni, written: map[Object]bool{},
 		sharedNames: map[token.Pos]string{}, params: map[int]string{},
 		regionConds: map[regionKey][]ssa.Value{}, reach: map[int][]bool{}}
 	if k.shape.Dims == 0 {
@@ -96,6 +70,17 @@ func newKernelAn(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *unifor
 	return k
 }
 
+// MultiBlock reports whether a launch of the kernel may have more than one
+// block: some grid extent it reads is not fixed to 1.
+func (k *Kernel) MultiBlock() bool {
+	for d := 0; d < k.shape.Dims; d++ {
+		if k.shape.Grid[d] != 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // ---- uniformity ----
 
 // computeDivergence marks the values that may differ between threads of a
@@ -103,7 +88,10 @@ func newKernelAn(fset *token.FileSet, fn *ssa.Function, shape Shape, uni *unifor
 // the kernel writes or at divergent addresses, and everything computed
 // from them, including phis merging control flow that divergent branches
 // decide.
-func (k *kernelAn) computeDivergence() {
+func (k *Kernel) computeDivergence() {
+	if k.div != nil {
+		return // computed for an earlier question
+	}
 	k.div = map[valRef]bool{}
 	var frames []*frame
 	seen := map[*frame]bool{}
@@ -137,7 +125,7 @@ func (k *kernelAn) computeDivergence() {
 // threads, resolving a device function's dependence on its parameters
 // against the arguments of the inlined call. Without an answer it says yes,
 // leaving the decision to this package's own rules.
-func (k *kernelAn) uniDivergent(fr *frame, v ssa.Value) bool {
+func (k *Kernel) uniDivergent(fr *frame, v ssa.Value) bool {
 	f := k.uni.Of(fr.fn)
 	if f == nil {
 		return true
@@ -158,7 +146,7 @@ func (k *kernelAn) uniDivergent(fr *frame, v ssa.Value) bool {
 	return false
 }
 
-func (k *kernelAn) divOf(fr *frame, v ssa.Value) bool {
+func (k *Kernel) divOf(fr *frame, v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Const, *ssa.Function, *ssa.Global, *ssa.Builtin:
 		return false
@@ -173,7 +161,7 @@ func (k *kernelAn) divOf(fr *frame, v ssa.Value) bool {
 	return k.div[valRef{fr, v}]
 }
 
-func (k *kernelAn) divergentInstr(fr *frame, v ssa.Value) bool {
+func (k *Kernel) divergentInstr(fr *frame, v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Call:
 		switch k := gpuapi.Call(&v.Call); {
@@ -241,7 +229,7 @@ func (k *kernelAn) divergentInstr(fr *frame, v ssa.Value) bool {
 // dominator and j whose two successors reach different predecessors of j,
 // or of which only one leaves the region. A branch that rejoins before j
 // (an if inside a loop body) does not count.
-func (k *kernelAn) regionCondsOf(fn *ssa.Function, j *ssa.BasicBlock) []ssa.Value {
+func (k *Kernel) regionCondsOf(fn *ssa.Function, j *ssa.BasicBlock) []ssa.Value {
 	key := regionKey{fn, j}
 	if cs, ok := k.regionConds[key]; ok {
 		return cs
@@ -322,9 +310,40 @@ func (k *kernelAn) regionCondsOf(fn *ssa.Function, j *ssa.BasicBlock) []ssa.Valu
 
 // ---- barrier intervals ----
 
+// An Interval is a barrier interval of the kernel: the nodes that some
+// barrier-free path reaches from the kernel's entry or from after one
+// barrier. Threads of one block are ordered only across its ends.
+type Interval struct {
+	start *node // the barrier it begins after; nil: the kernel's entry
+}
+
+// Intervals returns the kernel's barrier intervals: the one from its entry
+// first, then the one after each barrier, in the order of the graph.
+func (k *Kernel) Intervals() []Interval {
+	ivs := []Interval{{}}
+	for _, n := range k.g.nodes {
+		if n.barrier != nil {
+			ivs = append(ivs, Interval{n})
+		}
+	}
+	return ivs
+}
+
+// AccessesIn lists the kernel's accesses in interval iv, in program order.
+func (k *Kernel) AccessesIn(iv Interval) []*Access {
+	r := k.region(iv.start)
+	var in []*Access
+	for _, a := range k.accesses {
+		if r[a.node.id] {
+			in = append(in, a)
+		}
+	}
+	return in
+}
+
 // region returns the nodes that some barrier-free path from start reaches:
 // from the kernel's entry when start is nil, else from after barrier start.
-func (k *kernelAn) region(start *node) []bool {
+func (k *Kernel) region(start *node) []bool {
 	id := -1
 	if start != nil {
 		id = start.id
@@ -354,7 +373,7 @@ func (k *kernelAn) region(start *node) []bool {
 
 // reachesWithin reports whether to is reachable from the successors of
 // from inside region r, not passing avoid.
-func (k *kernelAn) reachesWithin(r []bool, from []*node, to, avoid *node) bool {
+func (k *Kernel) reachesWithin(r []bool, from []*node, to, avoid *node) bool {
 	seen := make([]bool, len(k.g.nodes))
 	work := append([]*node(nil), from...)
 	for len(work) > 0 {

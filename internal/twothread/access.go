@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"go/token"
@@ -9,16 +9,18 @@ import (
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
-// A rootKey identifies a memory object that threads share: a gpu.Shared
-// variable (one per Shared call expression, per block) or a slice
-// parameter of the kernel (global memory). Different slice parameters are
-// assumed not to alias.
-type rootKey struct {
+// An Object is a memory object that threads share: a gpu.Shared variable
+// (one per Shared call expression, per block) or a slice parameter of the
+// kernel (global memory). Different slice parameters are assumed not to
+// alias.
+type Object struct {
 	shared token.Pos // position of the Shared call; NoPos for a parameter
 	param  int       // index of the kernel parameter, for global memory
 }
 
-func (r rootKey) global() bool { return r.shared == token.NoPos }
+// Global reports whether o is global memory (a slice parameter), which
+// threads of different blocks share too.
+func (o Object) Global() bool { return o.shared == token.NoPos }
 
 // A valRef is an SSA value in a frame.
 type valRef struct {
@@ -38,13 +40,12 @@ type comp struct {
 	fname    string // the field's name, for messages
 }
 
-// An access is a load, store or atomic operation on shared or global
-// memory, at one instruction of one frame.
-type access struct {
-	idx    int
+// An Access is a load, store or atomic operation on shared or global
+// memory, at one instruction of one inlined frame.
+type Access struct {
 	node   *node
 	instr  ssa.Instruction
-	root   rootKey
+	root   Object
 	comps  []comp
 	write  bool
 	atomic bool
@@ -54,21 +55,48 @@ type access struct {
 
 	aff     []affine // the affine form of each index, if any (prefilter.go)
 	affDone bool
-	key     string // where a race reported at this access goes (report.go)
 }
 
-func (a *access) verb() string {
-	switch {
-	case a.atomic:
-		return "atomically updates"
-	case a.write:
-		return "writes"
+// Accesses returns the kernel's accesses, in the order of its graph.
+func (k *Kernel) Accesses() []*Access { return k.accesses }
+
+// Object returns the memory object a touches.
+func (a *Access) Object() Object { return a.root }
+
+// Write reports whether a writes (a store or an atomic update).
+func (a *Access) Write() bool { return a.write }
+
+// Atomic reports whether a is an atomic update.
+func (a *Access) Atomic() bool { return a.atomic }
+
+// Pos returns the position of a itself, in the kernel or in the device
+// function that holds it.
+func (a *Access) Pos() token.Pos { return a.pos }
+
+// KernelPos returns the position in the kernel itself where a happens:
+// its own position, or that of the call into the device function holding
+// it.
+func (a *Access) KernelPos() token.Pos {
+	pos := a.pos
+	for fr := a.node.fr; fr.parent != nil; fr = fr.parent {
+		if fr.call.Pos().IsValid() {
+			pos = fr.call.Pos()
+		}
 	}
-	return "reads"
+	return pos
+}
+
+// DeviceFunc returns the device function, inlined into the kernel, that
+// holds a, or nil when the kernel itself does.
+func (a *Access) DeviceFunc() *ssa.Function {
+	if fr := a.node.fr; fr.parent != nil {
+		return fr.fn
+	}
+	return nil
 }
 
 // collectAccesses finds the memory accesses of every node.
-func (k *kernelAn) collectAccesses() {
+func (k *Kernel) collectAccesses() {
 	for _, n := range k.g.nodes {
 		for _, in := range n.instrs {
 			var addr ssa.Value
@@ -95,13 +123,13 @@ func (k *kernelAn) collectAccesses() {
 			if !pos.IsValid() && n.fr.call != nil {
 				pos = n.fr.call.Pos()
 			}
-			add := func(root rootKey, comps []comp, via *ssa.Phi) {
+			add := func(root Object, comps []comp, via *ssa.Phi) {
 				if elem, ok := addr.Type().Underlying().(*types.Pointer); ok {
 					if _, isArr := elem.Elem().Underlying().(*types.Array); isArr {
 						comps = append(comps, comp{any: true, lenParam: -1})
 					}
 				}
-				a := &access{idx: len(k.accesses), node: n, instr: in, root: root, comps: comps,
+				a := &Access{node: n, instr: in, root: root, comps: comps,
 					write: write, atomic: atomic, pos: pos}
 				if via != nil {
 					a.via, a.viaAt = via, n.fr.nodeOf[via]
@@ -125,7 +153,7 @@ func (k *kernelAn) collectAccesses() {
 				continue
 			}
 			if k.phiPick == nil {
-				k.phiPick = map[*ssa.Phi]rootKey{}
+				k.phiPick = map[*ssa.Phi]Object{}
 			}
 			for _, r := range roots {
 				k.phiPick[phi] = r
@@ -141,12 +169,12 @@ func (k *kernelAn) collectAccesses() {
 
 // resolveAddr returns the object and element path that the pointer v (in
 // frame fr) designates.
-func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
+func (k *Kernel) resolveAddr(fr *frame, v ssa.Value) (Object, []comp, bool) {
 	switch v := v.(type) {
 	case *ssa.IndexAddr:
 		root, pre, off, ok := k.resolveSeq(fr, v.X)
 		if !ok {
-			return rootKey{}, nil, false
+			return Object{}, nil, false
 		}
 		c := off
 		c.terms = append(append([]valRef(nil), off.terms...), valRef{fr, v.Index})
@@ -154,7 +182,7 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 	case *ssa.FieldAddr:
 		root, comps, ok := k.resolveAddr(fr, v.X)
 		if !ok {
-			return rootKey{}, nil, false
+			return Object{}, nil, false
 		}
 		c := comp{k: int64(v.Field), field: true, lenParam: -1}
 		if pt, ok := v.X.Type().Underlying().(*types.Pointer); ok {
@@ -170,7 +198,7 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 	case *ssa.Call:
 		if gpuapi.Call(&v.Call) == gpuapi.Shared {
 			k.noteShared(v)
-			return rootKey{shared: v.Pos()}, nil, true
+			return Object{shared: v.Pos()}, nil, true
 		}
 		if r, rfr, ok := returnedValue(fr, v); ok {
 			return k.resolveAddr(rfr, r)
@@ -181,18 +209,18 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 		}
 		// A pointer that is the same whole object on every incoming edge
 		// (p = s on one path, p = helper(s) on another) is that object.
-		var root rootKey
+		var root Object
 		found := false
 		for _, e := range v.Edges {
 			if e == v {
 				continue
 			}
 			if _, isPhi := e.(*ssa.Phi); isPhi {
-				return rootKey{}, nil, false
+				return Object{}, nil, false
 			}
 			r, comps, ok := k.resolveAddr(fr, e)
 			if !ok || len(comps) > 0 || found && r != root {
-				return rootKey{}, nil, false
+				return Object{}, nil, false
 			}
 			root, found = r, true
 		}
@@ -200,7 +228,7 @@ func (k *kernelAn) resolveAddr(fr *frame, v ssa.Value) (rootKey, []comp, bool) {
 			return root, nil, true
 		}
 	}
-	return rootKey{}, nil, false
+	return Object{}, nil, false
 }
 
 // returnedValue returns the one value that the inlined device function
@@ -231,7 +259,7 @@ func returnedValue(fr *frame, c *ssa.Call) (ssa.Value, *frame, bool) {
 
 // resolveSeq resolves a slice or array pointer v, whose elements are
 // indexed by off + i.
-func (k *kernelAn) resolveSeq(fr *frame, v ssa.Value) (rootKey, []comp, comp, bool) {
+func (k *Kernel) resolveSeq(fr *frame, v ssa.Value) (Object, []comp, comp, bool) {
 	switch t := v.Type().Underlying().(type) {
 	case *types.Pointer:
 		root, comps, ok := k.resolveAddr(fr, v)
@@ -260,13 +288,13 @@ func (k *kernelAn) resolveSeq(fr *frame, v ssa.Value) (rootKey, []comp, comp, bo
 				for i, p := range fr.fn.Params {
 					if p == v {
 						k.params[i] = p.Name()
-						return rootKey{param: i}, nil, comp{lenParam: i}, true
+						return Object{param: i}, nil, comp{lenParam: i}, true
 					}
 				}
 			}
 		}
 	}
-	return rootKey{}, nil, comp{}, false
+	return Object{}, nil, comp{}, false
 }
 
 // argOf returns the argument bound to parameter p of an inlined frame.
@@ -283,7 +311,7 @@ func argOf(fr *frame, p *ssa.Parameter) (ssa.Value, *frame, bool) {
 }
 
 // noteShared records the source name of a Shared variable for messages.
-func (k *kernelAn) noteShared(c *ssa.Call) {
+func (k *Kernel) noteShared(c *ssa.Call) {
 	if _, ok := k.sharedNames[c.Pos()]; ok {
 		return
 	}
@@ -305,11 +333,13 @@ func (k *kernelAn) noteShared(c *ssa.Call) {
 	k.sharedNames[c.Pos()] = name
 }
 
-func (k *kernelAn) rootName(r rootKey) string {
-	if r.global() {
-		return k.params[r.param]
+// ObjectName returns the source name of object o: the variable a Shared
+// call is first bound to, or the slice parameter.
+func (k *Kernel) ObjectName(o Object) string {
+	if o.Global() {
+		return k.params[o.param]
 	}
-	return k.sharedNames[r.shared]
+	return k.sharedNames[o.shared]
 }
 
 // localStore returns the one value stored into local variable alloc, when

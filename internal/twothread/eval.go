@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"go/constant"
@@ -160,7 +160,7 @@ func (p *problem) evalCall(fr *frame, c *ssa.Call, t int) poly {
 		switch b.Name() {
 		case "len":
 			if len(args) == 1 {
-				if root, pre, off, ok := p.k.resolveSeq(fr, args[0]); ok && root.global() && len(pre) == 0 && len(off.terms) == 0 {
+				if root, pre, off, ok := p.k.resolveSeq(fr, args[0]); ok && root.Global() && len(pre) == 0 && len(off.terms) == 0 {
 					return p.v(varKey{kind: vLen, dim: root.param})
 				}
 			}
@@ -478,7 +478,7 @@ func invariantIn(v ssa.Value, b *ssa.BasicBlock, depth int) bool {
 }
 
 // nonneg reports whether v is never negative, by its structure.
-func (k *kernelAn) nonneg(fr *frame, v ssa.Value) bool {
+func (k *Kernel) nonneg(fr *frame, v ssa.Value) bool {
 	switch v := v.(type) {
 	case *ssa.Const:
 		if x, ok := constant.Int64Val(v.Value); ok {

@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"go/token"

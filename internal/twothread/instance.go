@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"golang.org/x/tools/go/ssa"

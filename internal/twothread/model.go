@@ -1,11 +1,11 @@
-package races
+package twothread
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // From a pair problem to the solver and back: linear constraints out,
@@ -73,9 +73,9 @@ func (p *problem) threadName(m []int64, t int) string {
 	return name
 }
 
-func (k *kernelAn) elemText(a *access, idx []poly, m []int64) string {
+func (k *Kernel) elemText(a *Access, idx []poly, m []int64) string {
 	var b strings.Builder
-	b.WriteString(k.rootName(a.root))
+	b.WriteString(k.ObjectName(a.root))
 	for i, c := range a.comps {
 		switch {
 		case c.field && c.fname != "":

@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"go/token"
@@ -47,7 +47,7 @@ type slotVal struct {
 
 // constPath returns the key of an access's element path when every index is
 // a constant.
-func constPath(a *access) (string, bool) {
+func constPath(a *Access) (string, bool) {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(int(a.root.shared)) + "/" + strconv.Itoa(a.root.param))
 	for _, c := range a.comps {
@@ -69,7 +69,7 @@ func constPath(a *access) (string, bool) {
 
 // counterOf returns the counter facts for the atomic add c in frame fr, or
 // nil when there are none.
-func (k *kernelAn) counterOf(fr *frame, c *ssa.Call) *counterInfo {
+func (k *Kernel) counterOf(fr *frame, c *ssa.Call) *counterInfo {
 	if k.counters == nil {
 		k.counters = map[valRef]*counterInfo{}
 	}
@@ -82,8 +82,8 @@ func (k *kernelAn) counterOf(fr *frame, c *ssa.Call) *counterInfo {
 	return info
 }
 
-func (k *kernelAn) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
-	var self *access
+func (k *Kernel) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
+	var self *Access
 	for _, a := range k.accesses {
 		if a.instr == ssa.Instruction(c) && a.node.fr == fr {
 			self = a
@@ -97,7 +97,7 @@ func (k *kernelAn) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
 	if !ok {
 		return nil
 	}
-	info := &counterInfo{key: key, global: self.root.global(), onlyAdds: true, nonneg: !self.root.global()}
+	info := &counterInfo{key: key, global: self.root.Global(), onlyAdds: true, nonneg: !self.root.Global()}
 	for _, a := range k.accesses {
 		if !a.write || a.root != self.root {
 			continue
@@ -245,7 +245,7 @@ func minus1Of(v ssa.Value) (ssa.Value, bool) {
 // pow2Guarded reports whether a branch that dominates block b of frame fr
 // (or the call sites leading to fr) states m & (m−1) == 0: the kernel's
 // precondition that m is a power of two (`if m&(m-1) != 0 { panic(…) }`).
-func (k *kernelAn) pow2Guarded(fr *frame, b *ssa.BasicBlock, m ssa.Value) (pow2, positive bool) {
+func (k *Kernel) pow2Guarded(fr *frame, b *ssa.BasicBlock, m ssa.Value) (pow2, positive bool) {
 	for fr != nil && b != nil {
 		for _, g := range fr.dom.guardsOf(b) {
 			pow2 = pow2 || isPow2Test(g.cond, g.taken, m)

@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"go/token"
@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
+	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
 // A quick test that settles most pairs of straight-line and unrolled code
@@ -27,7 +28,7 @@ type affine struct {
 }
 
 // affineComps returns the affine form of each index of access a, or false.
-func (k *kernelAn) affineComps(a *access) ([]affine, bool) {
+func (k *Kernel) affineComps(a *Access) ([]affine, bool) {
 	if a.aff != nil || a.affDone {
 		return a.aff, a.aff != nil
 	}
@@ -61,7 +62,7 @@ func addAff(a, b affine, s int64) affine {
 	return a
 }
 
-func (k *kernelAn) affineOf(fr *frame, v ssa.Value, depth int) (affine, bool) {
+func (k *Kernel) affineOf(fr *frame, v ssa.Value, depth int) (affine, bool) {
 	if depth > 32 {
 		return affine{}, false
 	}
@@ -118,7 +119,7 @@ func (k *kernelAn) affineOf(fr *frame, v ssa.Value, depth int) (affine, bool) {
 
 // affineField is component f of a Thread method's Dim3: ThreadIdx, or
 // BlockDim when the kernel fixes the block shape.
-func (k *kernelAn) affineField(fr *frame, x ssa.Value, f int, depth int) (affine, bool) {
+func (k *Kernel) affineField(fr *frame, x ssa.Value, f int, depth int) (affine, bool) {
 	v, _, ok := dim3Call(fr, x)
 	if !ok || f < 0 || f > 2 {
 		return affine{}, false
@@ -142,9 +143,9 @@ func (k *kernelAn) affineField(fr *frame, x ssa.Value, f int, depth int) (affine
 	return affine{}, false
 }
 
-// sameBlockApart reports whether threads of one block can never make
+// SameBlockApart reports whether threads of one block can never make
 // accesses a and b to the same element, by their affine indices alone.
-func (k *kernelAn) sameBlockApart(a, b *access) bool {
+func (k *Kernel) SameBlockApart(a, b *Access) bool {
 	fa, ok1 := k.affineComps(a)
 	fb, ok2 := k.affineComps(b)
 	if !ok1 || !ok2 {
@@ -189,10 +190,7 @@ func (k *kernelAn) sameBlockApart(a, b *access) bool {
 		if d < k.shape.Dims {
 			ext = int64(k.shape.Block[d])
 			if ext <= 0 {
-				ext = 1024
-				if d == 2 {
-					ext = 64
-				}
+				ext = int64(targets.Static.MaxBlock[d]) // not fixed: at most what the target runs
 			}
 		}
 		if fixed[d] {

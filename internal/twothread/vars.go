@@ -1,7 +1,8 @@
-package races
+package twothread
 
 import (
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/targets"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // The symbolic variables of a pair problem and the range facts each brings.
@@ -68,10 +69,9 @@ func (p *problem) v(key varKey) poly {
 			}
 		}
 	case vBdim:
-		maxv := int64(1024)
-		if key.dim == 2 {
-			maxv = 64
-		}
+		// A block extent the kernel does not fix is one the checked target
+		// can run.
+		maxv := int64(targets.Static.MaxBlock[key.dim])
 		p.base = append(p.base, le(constPoly(1), xp), le(xp, constPoly(maxv)))
 	case vGdim:
 		p.base = append(p.base, le(constPoly(1), xp))

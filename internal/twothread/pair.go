@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"slices"
@@ -6,10 +6,10 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/gpukvet/gpukvet/races/internal/lincon"
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
-// This file holds the central decision of the analysis: checkPair asks
+// This file holds the central question of the model: Collide asks
 // whether two accesses can touch the same element from two distinct
 // threads, and answers with a verdict and, when it can, a witness. The
 // question is built here from pieces in sibling files: vars.go (the
@@ -24,7 +24,7 @@ import (
 // both threads share (uniform values at the same dynamic instance) are
 // copy 0.
 type problem struct {
-	k      *kernelAn
+	k      *Kernel
 	cross  bool   // the threads are in different blocks
 	r      []bool // the barrier interval (same-block problems)
 	starts []*node
@@ -54,65 +54,92 @@ type problem struct {
 	hyp *guardCand
 }
 
-// outcome of one pair question.
-type outcome struct {
-	race    bool
-	witness string // a concrete collision, when one was found
-	threads [2]string
-	elems   [2]string
-	params  string   // scalar parameter values of the witness (witness.go)
-	guard   []string // conditions a precondition excludes it with (guards.go)
-	require []string // what each guard requires, for its panic message
+// A Pair is a pair question: accesses A and B, by two threads of one
+// block in interval In, or, with Cross, by threads of different blocks,
+// which barriers do not order (In is then the entry's, and unused).
+type Pair struct {
+	A, B  *Access
+	In    Interval
+	Cross bool
+}
+
+// A Witness says how concrete a Collision's threads, elements and
+// parameters are.
+type Witness int
+
+const (
+	// NoWitness: the solver could not exclude a collision and found no
+	// model of it (the indices could not be proven distinct).
+	NoWitness Witness = iota
+	// Example: a model of the constraints, in which values outside the
+	// model (a load, a float) took part: an example, not a run.
+	Example
+	// Exact: a concrete collision of two threads.
+	Exact
+)
+
+// A Collision is Collide's answer that two distinct threads may make a
+// pair's accesses to one element.
+type Collision struct {
+	Witness Witness
+	// Threads and Elems name the two threads ("thread 3", "thread (1,2)
+	// of block 0") and the elements each touches ("tile[4]"), A's first;
+	// empty without a witness.
+	Threads, Elems [2]string
+	// Params names the values of the kernel's scalar parameters and free
+	// extents in the witness ("n = 0"), or is empty.
+	Params string
 	// The question and the model its witness came from (nil without
 	// one), for the guard search.
 	p     *problem
 	model []int64
 }
 
-// checkPair decides whether accesses a and b (at least one a write) can
-// touch the same element from two distinct threads, and is the one place
-// where the analysis says "race". With cross false the threads are in one
-// block and the question is asked for the barrier interval that begins
-// after node start (nil: at the kernel's entry); with cross true they are
-// in different blocks and barriers separate nothing. It builds a problem
-// (two copies of every per-thread value, one of every shared one), adds
-// that the threads differ, the path conditions under which each access
-// runs, and that every index component is equal; the solver then says
-// infeasible (no race: the zero outcome), feasible with a model that
-// survives the nonlinear check in genuine (a race with a witness naming
-// threads, elements and parameters), or unknown (a race without one: the
-// analysis is sound, so what it cannot exclude it reports).
-func (k *kernelAn) checkPair(a, b *access, start *node, cross bool) outcome {
-	p, ia, ib, trivial := k.pairProblem(a, b, start, cross, nil)
+// Collide decides whether the accesses of pr (at least one a write) can
+// touch the same element from two distinct threads; ok is false when they
+// cannot. It builds a problem (two copies of every per-thread value, one
+// of every shared one), adds that the threads differ, the path conditions
+// under which each access runs, and that every index component is equal;
+// the solver then says infeasible (no collision), feasible with a model
+// that survives the nonlinear check in genuine (a collision with an Exact
+// or Example witness naming threads, elements and parameters), or unknown
+// (a collision without one: the model is sound, so what it cannot
+// exclude it reports).
+func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
+	k.computeDivergence()
+	a, b := pr.A, pr.B
+	p, ia, ib, trivial := k.pairProblem(pr, nil)
 	if trivial {
-		return outcome{}
+		return Collision{}, false
 	}
 	lp := p.linearize()
 	verdict, model := p.k.solve(lp)
 	if verdict == lincon.Infeasible {
-		return outcome{}
+		return Collision{}, false
 	}
-	out := outcome{race: true, p: p}
+	c = Collision{p: p}
 	if verdict == lincon.Feasible && p.genuine(model) {
-		out.model = model
-		out.witness = "exact"
+		c.model = model
+		c.Witness = Exact
 		if p.approx {
-			out.witness = "example"
+			c.Witness = Example
 		}
-		out.threads[0] = p.threadName(model, 1)
-		out.threads[1] = p.threadName(model, 2)
-		out.elems[0] = k.elemText(a, ia, model)
-		out.elems[1] = k.elemText(b, ib, model)
-		out.params = p.paramText(model)
+		c.Threads[0] = p.threadName(model, 1)
+		c.Threads[1] = p.threadName(model, 2)
+		c.Elems[0] = k.elemText(a, ia, model)
+		c.Elems[1] = k.elemText(b, ib, model)
+		c.Params = p.paramText(model)
 	}
-	return out
+	p.memo = nil // kept for the guard search: only its variables matter
+	return c, true
 }
 
-// pairProblem builds the pair question of checkPair, under the negation of
+// pairProblem builds the question of Collide, under the negation of
 // candidate guard hyp when it is not nil (guards.go). It returns the
 // problem, the index components of both accesses, and trivial when the
 // question has no answer without asking the solver.
-func (k *kernelAn) pairProblem(a, b *access, start *node, cross bool, hyp *guardCand) (p *problem, ia, ib []poly, trivial bool) {
+func (k *Kernel) pairProblem(pr Pair, hyp *guardCand) (p *problem, ia, ib []poly, trivial bool) {
+	a, b, start, cross := pr.A, pr.B, pr.In.start, pr.Cross
 	p = &problem{k: k, cross: cross, na: a.node, nb: b.node, varIdx: map[varKey]lincon.Var{},
 		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{}, hyp: hyp}
 	if !cross {

@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"go/constant"
@@ -18,7 +18,7 @@ import (
 type edge struct{ from, to *node }
 
 // entrySkips returns the entry edges of such loops (computed once).
-func (k *kernelAn) entrySkips() map[edge]bool {
+func (k *Kernel) entrySkips() map[edge]bool {
 	if k.skips != nil {
 		return k.skips
 	}
@@ -35,7 +35,7 @@ func (k *kernelAn) entrySkips() map[edge]bool {
 	return k.skips
 }
 
-func (k *kernelAn) addEntrySkips(fr *frame, h *ssa.BasicBlock) {
+func (k *Kernel) addEntrySkips(fr *frame, h *ssa.BasicBlock) {
 	if len(h.Instrs) == 0 || len(h.Succs) != 2 {
 		return
 	}
@@ -256,7 +256,7 @@ func phiBound(phi *ssa.Phi, depth int, bound func(ssa.Value, int) (int64, bool),
 
 // reachesWithinSkip is reachesWithin from the successors of src that does
 // not take the edges of entrySkips.
-func (k *kernelAn) reachesWithinSkip(r []bool, src, to *node) bool {
+func (k *Kernel) reachesWithinSkip(r []bool, src, to *node) bool {
 	skips := k.entrySkips()
 	seen := make([]bool, len(k.g.nodes))
 	type step struct{ prev, n *node }

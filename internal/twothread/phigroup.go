@@ -1,4 +1,4 @@
-package races
+package twothread
 
 import (
 	"sort"
@@ -18,7 +18,7 @@ import (
 
 // swapGroup returns the arrays that phi v and the phis of its block it
 // exchanges values with may name, when they form such a permutation.
-func (k *kernelAn) swapGroup(fr *frame, v *ssa.Phi) ([]rootKey, bool) {
+func (k *Kernel) swapGroup(fr *frame, v *ssa.Phi) ([]Object, bool) {
 	group := map[*ssa.Phi]bool{v: true}
 	queue := []*ssa.Phi{v}
 	for len(queue) > 0 {
@@ -42,11 +42,11 @@ func (k *kernelAn) swapGroup(fr *frame, v *ssa.Phi) ([]rootKey, bool) {
 	if len(group) < 2 {
 		return nil, false
 	}
-	var roots []rootKey
-	seen := map[rootKey]bool{}
+	var roots []Object
+	seen := map[Object]bool{}
 	for i := range v.Block().Preds {
 		phis := map[*ssa.Phi]bool{}
-		here := map[rootKey]bool{}
+		here := map[Object]bool{}
 		nphi, nroot := 0, 0
 		for p := range group {
 			if i >= len(p.Edges) {

@@ -1,0 +1,124 @@
+package deviceapi
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// plainTypes are the exported types of package device that no check treats
+// specially (Buffer and Device are IsBuffer's and IsDevice's).
+var plainTypes = []string{"KernelSpec", "Option", "Validation"}
+
+// loadDevice type-checks package device.
+func loadDevice(t *testing.T) *types.Package {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
+	pkgs, err := packages.Load(cfg, Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 || pkgs[0].Types == nil {
+		t.Fatalf("loading %s: %v", Path, pkgs)
+	}
+	return pkgs[0].Types
+}
+
+// TestEveryAPIHasAKind reads the exported scope of package device: every
+// function and every method of its types must have a Kind, and every type
+// must be one deviceapi knows, so that adding to the device package's API
+// without deciding what the checks make of it fails here. Conversely every
+// Kind must name a function or method that exists, with the shape its
+// classification claims.
+func TestEveryAPIHasAKind(t *testing.T) {
+	pkg := loadDevice(t)
+	scope := pkg.Scope()
+	seen := map[Kind]bool{}
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		switch obj := obj.(type) {
+		case *types.Func:
+			k := Func(obj)
+			if k == None {
+				t.Errorf("device.%s has no deviceapi.Kind: add it to internal/deviceapi, and to ownership and memspace if they must know it", name)
+			}
+			seen[k] = true
+		case *types.TypeName:
+			if !IsBuffer(obj.Type()) && !IsDevice(obj.Type()) && !slices.Contains(plainTypes, name) {
+				t.Errorf("type device.%s is unknown to deviceapi", name)
+			}
+			mset := types.NewMethodSet(types.NewPointer(obj.Type()))
+			for i := 0; i < mset.Len(); i++ {
+				m := mset.At(i).Obj().(*types.Func)
+				if !m.Exported() {
+					continue
+				}
+				k := Func(m)
+				if k == None {
+					t.Errorf("method device.%s.%s has no deviceapi.Kind: add it to internal/deviceapi, and to ownership and memspace if they must know it", name, m.Name())
+				}
+				seen[k] = true
+			}
+		case *types.Const:
+			// A constant is a value, not an API the checks follow.
+		default:
+			t.Errorf("device.%s (%T) is unknown to deviceapi", name, obj)
+		}
+	}
+	for k := None + 1; k < numKinds; k++ {
+		if !seen[k] {
+			t.Errorf("Kind %s names no exported function or method of package device", k.Selector())
+			continue
+		}
+		checkShape(t, pkg, k)
+	}
+}
+
+// checkShape checks that the function or method of Kind k has the shape
+// its classification claims.
+func checkShape(t *testing.T, pkg *types.Package, k Kind) {
+	t.Helper()
+	scope := pkg.Scope()
+	var fn *types.Func
+	if recv, name, ok := strings.Cut(k.Selector(), "."); ok {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(scope.Lookup(recv).Type()), false, pkg, name)
+		fn = obj.(*types.Func)
+	} else {
+		fn = scope.Lookup(k.Selector()).(*types.Func)
+	}
+	sig := fn.Signature()
+	switch {
+	case k.NewBuffer():
+		if sig.Results().Len() != 2 || !IsBuffer(sig.Results().At(0).Type()) {
+			t.Errorf("%s is classified as making a buffer but does not return a *Buffer[T] first: %s", k.Selector(), sig)
+		}
+	case k == Launch || k == LaunchWithin:
+		if !sig.Variadic() || !IsDevice(sig.Recv().Type()) {
+			t.Errorf("%s is classified as a launch but is not a variadic method of *Device: %s", k.Selector(), sig)
+		}
+	case k == Free:
+		if sig.Recv() == nil || !IsBuffer(sig.Recv().Type()) || sig.Params().Len() != 0 {
+			t.Errorf("Free is not a method of *Buffer[T] without parameters: %s", sig)
+		}
+	}
+}
+
+func TestKindNames(t *testing.T) {
+	for k := None + 1; k < numKinds; k++ {
+		if byName[k.Selector()] != k {
+			t.Errorf("%s does not round-trip through its selector", k.Selector())
+		}
+	}
+	if Launch.String() != "Launch" || Free.Selector() != "Buffer.Free" || Alloc.Selector() != "Alloc" || None.String() != "None" {
+		t.Error("names are not the device package's")
+	}
+	if !Alloc.NewBuffer() || !Upload.NewBuffer() || Free.NewBuffer() || None.NewBuffer() {
+		t.Error("classification is wrong")
+	}
+}
