@@ -16,7 +16,7 @@ const gpukvetSourceHash = "sha256:b1d2fea5c9b63cefd4cf149def1794762019a6e00636b3
 
 // gpukvetPTX is the PTX module (target sm_80) of the package's kernels.
 const gpukvetPTX = `//
-// fake PTX for github.com/gpukvet/gpukvet/cmd/gpukvet/testdata/genpkg
+// fake PTX for github.com/gpukvet/gpukvet/codegen/hostgen/testdata/genpkg
 //
 .version 7.8
 .target sm_80
@@ -35,7 +35,7 @@ var gpukvetModule = []byte(gpukvetPTX)
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +
 	"\x03\x02#\a fake SPIR-V for github.com/gpukvet/gpukvet/" +
-	"cmd/gpukvet/testdata/genpkg")
+	"codegen/hostgen/testdata/genpkg")
 
 // gpukvetSPIRVFeatures are the Vulkan device features the SPIR-V module needs.
 var gpukvetSPIRVFeatures = []string{"float64"}
