@@ -9,11 +9,11 @@ import (
 
 // The cpu backend's entry to each kernel: gen writes, per kernel K,
 //
-//	func gpukvetCPUK(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+//	func gpukvetCPUK(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 //		gpukvetArg0 := gpukvetArgs[0].(float32)
 //		gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 //		thread = func(gpukvetT gpu.Thread) { K(gpukvetT, gpukvetArg0, gpukvetArg1) }
-//		block = func(gpukvetRow gpu.Thread) { ... }
+//		block = func(gpukvetB backend.CPUBlock) { ... }
 //		return thread, block
 //	}
 //
@@ -25,9 +25,11 @@ import (
 //
 // block holds copies of the kernel's body (with /*line*/ directives, so
 // that a trap names the kernel's file and line): the block's indices are
-// read once per block (gpu.Thread.CPUBlock) and t.ThreadIdx(), t.BlockIdx()
-// and t.GlobalIdx() become expressions of the loop counters, so that the
-// compiler keeps them in registers; a `return` ends the thread's iteration.
+// read once per block (backend.CPUBlock, the API for generated code only,
+// which gives each iteration its gpu.Thread) and t.ThreadIdx(),
+// t.BlockIdx() and t.GlobalIdx() become expressions of the loop counters,
+// so that the compiler keeps them in registers; a `return` ends the
+// thread's iteration.
 //
 // A kernel without barriers is one loop over the threads. A kernel with
 // barriers is split at them (the work-item loops of MCUDA and POCL): the
@@ -71,7 +73,7 @@ func (g *generation) writeCPUEntry(k *kernel) {
 			g.w("// Its block loop calls it per thread: %s.\n", why)
 		}
 	}
-	g.w("func %s(gpukvetArgs []any) (thread, block func(gpu.Thread)) {\n", fn)
+	g.w("func %s(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {\n", fn)
 	for _, b := range binds {
 		g.w("%s", b)
 	}
@@ -115,7 +117,7 @@ func (g *generation) blockFunc(k *kernel, call func(t string) string) (block, lo
 		return block, cg.locals, ""
 	}
 	if !barrier {
-		block = loopCalling(call("gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)"))
+		block = loopCalling(call(threadAt))
 	}
 	return block, "", err.Error()
 }
@@ -128,13 +130,16 @@ func loopCalling(stmt string) string {
 
 // blockHead starts a block function: the block's indices, read once, in
 // variables of their own (which the compiler keeps in registers).
-const blockHead = `func(gpukvetRow gpu.Thread) {
-	gpukvetB := gpukvetRow.CPUBlock()
+const blockHead = `func(gpukvetB backend.CPUBlock) {
 	gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 	gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 	gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
 	_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 `
+
+// threadAt is the running thread of a block function's loops, which
+// records its X for a trap report.
+const threadAt = "gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)"
 
 // threadLoops is the loop over a block's threads (X fastest), with label
 // (if not "") on the X loop and body inside; lin keeps gpukvetI, the

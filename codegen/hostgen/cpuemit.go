@@ -46,11 +46,10 @@ func (g *cpuGen) prologue(pc *piece) string {
 		b.WriteString("gpukvetP := &gpukvetL[gpukvetI]\nif gpukvetP.gpukvetDone {\ncontinue\n}\n")
 	}
 	params, thread := g.uses(pc)
-	at := "gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)"
 	if thread {
-		fmt.Fprintf(&b, "%s := %s\n", g.thread.Name(), at)
+		fmt.Fprintf(&b, "%s := %s\n", g.thread.Name(), threadAt)
 	} else {
-		b.WriteString(at + "\n")
+		b.WriteString(threadAt + "\n")
 	}
 	for _, i := range params {
 		name := ""

@@ -203,7 +203,8 @@ func (g *cpuGen) block() (string, error) {
 	fmt.Fprintf(&b, "gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ\ngpukvetL, _ := gpukvetB.Locals.([]gpukvetLocals%s)\n", g.k.name)
 	fmt.Fprintf(&b, "if cap(gpukvetL) < gpukvetN {\ngpukvetL = make([]gpukvetLocals%s, gpukvetN)\ngpukvetB.Locals = gpukvetL\n} else {\ngpukvetL = gpukvetL[:gpukvetN]\nclear(gpukvetL)\n}\n", g.k.name)
 	if len(g.shared) > 0 {
-		fmt.Fprintf(&b, "%s := gpukvetRow\n", g.thread.Name())
+		// x := gpu.Shared[T](t), once per block, as its thread (0,0,0).
+		fmt.Fprintf(&b, "%s := gpukvetB.Thread(0, 0, 0)\n", g.thread.Name())
 		for _, s := range g.shared {
 			b.WriteString(g.nodeText(s) + "\n")
 		}

@@ -151,7 +151,7 @@ func LaunchSwitchBarrier(d *device.Device, grid, block gpu.Dim3, xs *device.Buff
 
 // gpukvetCPUMove binds kernel Move's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(Point)
 	gpukvetArg1 := []time.Duration(gpukvetArgs[1].([]time.Duration))
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -160,8 +160,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -170,7 +169,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					p := gpukvetArg0
 					d := gpukvetArg1
 					grid := gpukvetArg2
@@ -184,28 +183,27 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:187:1*/
+	/*line gpukvet_gen.go:186:1*/
 	return thread, block
 }
 
 // gpukvetCPURotate binds kernel Rotate's arguments for the cpu
 // backend, which calls it without reflection.
 // Its threads run as coroutines: it reaches a barrier inside sync, a function it calls.
-func gpukvetCPURotate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPURotate(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:197:1*/ return thread, block
+	/*line gpukvet_gen.go:196:1*/ return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -214,7 +212,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					a := gpukvetArg0
 					x := gpukvetArg1
 					y := gpukvetArg2
@@ -227,7 +225,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:230:1*/
+	/*line gpukvet_gen.go:228:1*/
 	return thread, block
 }
 
@@ -241,11 +239,10 @@ type gpukvetLocalsSplitLoop struct {
 
 // gpukvetCPUSplitLoop binds kernel SplitLoop's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { SplitLoop(gpukvetT, gpukvetArg0) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -269,7 +266,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:70:2*/ gpukvetP.v0_p = Point{N: (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X}
 					}
 				}
@@ -286,7 +283,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:71:6*/ gpukvetP.v1_s = 1
 						if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 							if gpukvetYes1 < 0 {
@@ -325,7 +322,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:73:3*/ gpukvetP.v0_p.N += gpukvetP.v1_s
 						}
 					}
@@ -342,7 +339,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:71:22*/ gpukvetP.v1_s *= 2
 							if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 								if gpukvetYes3 < 0 {
@@ -367,7 +364,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						xs := gpukvetArg0
 						/*line kernels.go:75:2*/ xs[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = int32(gpukvetP.v0_p.N)
 					}
@@ -376,15 +373,15 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:379:1*/
+	/*line gpukvet_gen.go:376:1*/
 	return thread, block
 }
 
 // gpukvetCPUSwitchBarrier binds kernel SwitchBarrier's arguments for the cpu
 // backend, which calls it without reflection.
 // Its threads run as coroutines: it calls a barrier inside a switch at kernels.go:59.
-func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { SwitchBarrier(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:389:1*/ return thread, block
+	/*line gpukvet_gen.go:386:1*/ return thread, block
 }
