@@ -63,6 +63,7 @@ func (g *cpuGen) prologue(pc *piece) string {
 	return b.String()
 }
 
+// emitPiece is the loop that runs piece pc's statements for every thread.
 func (g *cpuGen) emitPiece(pc *piece) string {
 	var b strings.Builder
 	b.WriteString(g.prologue(pc))
@@ -95,6 +96,8 @@ func (g *cpuGen) emitCond(pc *piece) string {
 	return out + fmt.Sprintf("%s%s %s gpukvetB.PhaseUniform(%s, %s)\n", g.directive(pc.pos), pc.result, op, yes, no)
 }
 
+// emitNode is the code of node n of the split body: a piece's loop, a
+// barrier, or the branch or loop around a barrier.
 func (g *cpuGen) emitNode(n cpuNode) string {
 	switch n := n.(type) {
 	case *piece:

@@ -41,6 +41,7 @@ type cpuGen struct {
 	nlabel  int
 }
 
+// srcEdit replaces [start, end) of the kernel's source (offsets) by text.
 type srcEdit struct {
 	start, end int
 	text       string
@@ -61,21 +62,31 @@ type piece struct {
 	assign bool      // cond: result exists already
 }
 
+// cpuNode is a node of the body split at its barriers: a *piece, a
+// *barrierNode, an *ifNode or a *forNode.
 type cpuNode interface{}
 
+// barrierNode is a barrier, the end of the pieces before it.
 type barrierNode struct{ call *ast.CallExpr }
 
+// ifNode is an if statement around a barrier: its condition's piece and
+// its branches.
 type ifNode struct {
 	c          *piece
 	then, els_ []cpuNode
 }
 
+// forNode is a for loop around a barrier: the piece of its init statement
+// and first test, its body, and the piece of its post statement and test.
 type forNode struct {
 	init *piece
 	body []cpuNode
 	post *piece
 }
 
+// newCPUGen prepares the block function of kernel k of package gp, split
+// at its barriers if barrier is set; qual names packages in the
+// generated file.
 func newCPUGen(gp *Package, k *kernel, barrier bool, qual types.Qualifier) (*cpuGen, error) {
 	p := gp.pkg
 	var fd *ast.FuncDecl
@@ -119,6 +130,7 @@ func newCPUGen(gp *Package, k *kernel, barrier bool, qual types.Qualifier) (*cpu
 	return g, nil
 }
 
+// off is pos's offset in the kernel's file.
 func (g *cpuGen) off(pos token.Pos) int { return g.tf.Offset(pos) }
 
 // directive is the line directive giving pos.
@@ -151,8 +163,10 @@ func (g *cpuGen) text(pos, end token.Pos) string {
 	return b.String()
 }
 
+// nodeText is n's source with the edits applied.
 func (g *cpuGen) nodeText(n ast.Node) string { return g.text(n.Pos(), n.End()) }
 
+// addEdit records the replacement of [start, end) by text.
 func (g *cpuGen) addEdit(start, end token.Pos, text string) {
 	g.edits = append(g.edits, srcEdit{start: g.off(start), end: g.off(end), text: text})
 }
@@ -299,6 +313,8 @@ func (g *cpuGen) common() error {
 	return err
 }
 
+// lineDirectives puts a line directive before each statement of list, so
+// that a trap in the copy names the kernel's line.
 func (g *cpuGen) lineDirectives(list []ast.Stmt) {
 	for _, s := range list {
 		if _, ok := s.(*ast.LabeledStmt); ok {
@@ -347,6 +363,8 @@ func (g *cpuGen) markReturns(pc *piece) {
 	}
 }
 
+// pieceNodes are the syntax trees piece pc runs: its statements, or its
+// statement and condition.
 func (g *cpuGen) pieceNodes(pc *piece) []ast.Node {
 	var ns []ast.Node
 	for _, s := range pc.stmts {

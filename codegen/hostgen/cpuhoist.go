@@ -275,6 +275,7 @@ func (g *cpuGen) varDecl(gd *ast.GenDecl) string {
 	return strings.Join(parts, "; ")
 }
 
+// anyHoisted reports whether es names a hoisted variable.
 func (g *cpuGen) anyHoisted(es []ast.Expr) bool {
 	for _, e := range es {
 		if id, ok := e.(*ast.Ident); ok && g.hoisted[objOf(g.p.TypesInfo, id)] != "" {
@@ -284,6 +285,7 @@ func (g *cpuGen) anyHoisted(es []ast.Expr) bool {
 	return false
 }
 
+// objOf is the object id defines or uses.
 func objOf(info *types.Info, id *ast.Ident) types.Object {
 	if id == nil {
 		return nil

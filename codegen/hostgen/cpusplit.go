@@ -11,12 +11,14 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
+// newPiece numbers pc and adds it to the pieces.
 func (g *cpuGen) newPiece(pc *piece) *piece {
 	pc.id = len(g.pieces)
 	g.pieces = append(g.pieces, pc)
 	return pc
 }
 
+// isBarrierCall reports whether call calls gpu.Thread.Barrier.
 func (g *cpuGen) isBarrierCall(call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(g.p.TypesInfo, call).(*types.Func)
 	return ok && gpuapi.Func(fn).IsBarrier()
@@ -148,6 +150,7 @@ func (g *cpuGen) buildStmt(s ast.Stmt) ([]cpuNode, error) {
 	return nil, fmt.Errorf("it calls a barrier inside a %s at %s", stmtKind(s), g.position(s))
 }
 
+// stmtKind names the kind of statement s for a message.
 func stmtKind(s ast.Stmt) string {
 	switch s.(type) {
 	case *ast.SwitchStmt, *ast.TypeSwitchStmt:

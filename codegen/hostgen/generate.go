@@ -59,6 +59,7 @@ func generate(p *Package, opts Options) (src []byte, noSPIRV map[string]string, 
 	return src, g.noSPIRV, err
 }
 
+// w writes to the file's body.
 func (g *generation) w(format string, args ...any) { fmt.Fprintf(&g.body, format, args...) }
 
 // generated reports whether obj is declared in a file gen wrote (whose

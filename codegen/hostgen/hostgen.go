@@ -35,6 +35,7 @@ type Options struct {
 	compile func(p *Package, opts Options) (*compiled, error)
 }
 
+// withDefaults returns o with its defaults filled in.
 func (o Options) withDefaults() Options {
 	if o.File == "" {
 		o.File = DefaultFile
@@ -84,6 +85,7 @@ var ErrStale = errors.New("is out of date")
 // be read or written (as opposed to generated).
 type FileError struct{ Err error }
 
+// Error returns the I/O error's message.
 func (e *FileError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the I/O error.
