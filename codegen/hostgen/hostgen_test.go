@@ -344,7 +344,7 @@ func TestGeneratedPTXAssembles(t *testing.T) {
 // calls a barrier through a device function has one, the others none.
 func TestCPUBarrier(t *testing.T) {
 	p := loadGenpkg(t)
-	want := map[string]bool{"Move": false, "Rotate": true, "Saxpy": false, "SwitchBarrier": true, "SplitLoop": true}
+	want := map[string]bool{"Deferred": false, "Move": false, "Rotate": true, "Saxpy": false, "SwitchBarrier": true, "SplitLoop": true}
 	for _, k := range p.kernels {
 		if got := mayBarrier(p, k); got != want[k.name] {
 			t.Errorf("mayBarrier(%s) = %v, want %v", k.name, got, want[k.name])
@@ -366,6 +366,8 @@ func TestCPUSplit(t *testing.T) {
 		"gpukvetB.PhaseBarrier(gpukvetFirst)",
 		"gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)",
 		"/*line kernels.go:",
+		"// Its block loop calls it per thread: it defers a call.\nfunc gpukvetCPUDeferred(",
+		"Deferred(gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ), gpukvetArg0)",
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("generated file lacks %q", want)

@@ -12,7 +12,7 @@ import (
 
 // gpukvetSourceHash identifies the package sources the code below was
 // compiled from; a GPU backend refuses the code once they change.
-const gpukvetSourceHash = "sha256:b1d2fea5c9b63cefd4cf149def1794762019a6e00636b3632a022b5d695e42bf"
+const gpukvetSourceHash = "sha256:60264c6c694ff0a47db368c28c2ac2a69e2d42b9d1ff2c541bbab17e197d2fcc"
 
 // gpukvetPTX is the PTX module (target sm_80) of the package's kernels.
 const gpukvetPTX = `//
@@ -21,6 +21,7 @@ const gpukvetPTX = `//
 .version 7.8
 .target sm_80
 .address_size 64
+// .entry genpkg_Deferred
 // .entry genpkg_Move
 // .entry genpkg_Rotate
 // .entry genpkg_Saxpy
@@ -56,6 +57,12 @@ func gpukvetRegister(fn any, spec device.KernelSpec) {
 }
 
 func init() {
+	gpukvetRegister(Deferred, device.KernelSpec{
+		Dims:   1,
+		Params: []string{"xs"},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Deferred", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDeferred},
+	})
 	gpukvetRegister(Move, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   1,
@@ -104,6 +111,15 @@ func init() {
 	})
 }
 
+// LaunchDeferred launches kernel Deferred on d. Slice parameters take device buffers;
+// the compiler checks every argument's type.
+func LaunchDeferred(d *device.Device, grid, block gpu.Dim3, xs *device.Buffer[int32]) error {
+	if gpukvetErr != nil {
+		return gpukvetErr
+	}
+	return d.Launch(Deferred, grid, block, xs)
+}
+
 // LaunchMove launches kernel Move on d. Slice parameters take device buffers;
 // the compiler checks every argument's type.
 func LaunchMove(d *device.Device, grid, block gpu.Dim3, p Point, d_ *device.Buffer[time.Duration], grid_ int, p4 *device.Buffer[Point], block_ bool) error {
@@ -149,6 +165,31 @@ func LaunchSwitchBarrier(d *device.Device, grid, block gpu.Dim3, xs *device.Buff
 	return d.Launch(SwitchBarrier, grid, block, xs)
 }
 
+// gpukvetCPUDeferred binds kernel Deferred's arguments for the cpu
+// backend, which calls it without reflection.
+// Its block loop calls it per thread: it defers a call.
+func gpukvetCPUDeferred(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Deferred(gpukvetT, gpukvetArg0) }
+	block = func(gpukvetB backend.CPUBlock) {
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					Deferred(gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ), gpukvetArg0)
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:189:1*/
+	return thread, block
+}
+
 // gpukvetCPUMove binds kernel Move's arguments for the cpu
 // backend, which calls it without reflection.
 func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
@@ -183,7 +224,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:186:1*/
+	/*line gpukvet_gen.go:227:1*/
 	return thread, block
 }
 
@@ -193,7 +234,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 func gpukvetCPURotate(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:196:1*/ return thread, block
+	/*line gpukvet_gen.go:237:1*/ return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
@@ -225,7 +266,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:228:1*/
+	/*line gpukvet_gen.go:269:1*/
 	return thread, block
 }
 
@@ -373,7 +414,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:376:1*/
+	/*line gpukvet_gen.go:417:1*/
 	return thread, block
 }
 
@@ -383,5 +424,5 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { SwitchBarrier(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:386:1*/ return thread, block
+	/*line gpukvet_gen.go:427:1*/ return thread, block
 }
