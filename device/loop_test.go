@@ -27,18 +27,17 @@ func storeRows(t gpu.Thread, xs []int32) {
 
 // blockLoop is the cpu entry gpukvet gen writes for a kernel k without
 // barriers: a loop over the block's rows and, in each, over its threads.
-func blockLoop(k func(gpu.Thread, []int32)) func(args []any) (thread, block func(gpu.Thread)) {
-	return func(args []any) (thread, block func(gpu.Thread)) {
+func blockLoop(k func(gpu.Thread, []int32)) func(args []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
+	return func(args []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 		xs := args[0].([]int32)
 		thread = func(t gpu.Thread) { k(t, xs) }
-		block = func(row gpu.Thread) {
-			b := row.CPUBlock()
+		block = func(b backend.CPUBlock) {
 			_, _, bdim := b.Index()
 			for z := range bdim[2] {
 				for y := range bdim[1] {
 					b.Row(y, z)
 					for x := range bdim[0] {
-						k(row.CPUAt(x, y, z), xs)
+						k(b.Thread(x, y, z), xs)
 					}
 				}
 			}

@@ -18,6 +18,9 @@ type Dim3 struct{ X, Y, Z int }
 // that the cpu backend's loop over a block's threads costs about what a
 // loop over the elements does.
 type Thread struct {
+	// device/backend's CPUBlock.Thread builds the Threads of the cpu
+	// backend's generated loops from a struct of these fields
+	// (backend.thread, which its TestThreadLayout keeps identical).
 	blk *cpuexec.Block
 	tid Dim3
 }
@@ -29,25 +32,6 @@ func init() {
 			f(Thread{blk: b, tid: dim(tid)})
 		}
 	}
-}
-
-// CPUBlock and CPUAt are for the code that `gpukvet gen` writes for the
-// cpu backend, not for kernels (the checks refuse them there). The
-// generated code runs a block as loops over its threads, each a copy of
-// the kernel's body with the block's indices read once per block: a kernel
-// without barriers is one loop, a kernel with barriers one loop per
-// stretch between two barriers (the locals that live across a barrier
-// kept per thread), so that a barrier costs the end of a loop, not a
-// switch between coroutines. CPUBlock returns t's block, whose methods
-// (Index, Row, PhaseBarrier, PhaseUniform, Locals) the loops use.
-func (t Thread) CPUBlock() *cpuexec.Block { return t.block() }
-
-// CPUAt returns thread (x,y,z) of t's block and records x as the X of
-// the thread that runs now, which a trap names (the loops record the row,
-// Y and Z, once per row: cpuexec.Block.Row).
-func (t Thread) CPUAt(x, y, z int) Thread {
-	t.blk.Cursor[0] = x
-	return Thread{blk: t.blk, tid: Dim3{x, y, z}}
 }
 
 // The launch's deadline: BlockDim and GridDim check whether the launch was

@@ -565,9 +565,6 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	}
 	path := pkg.Path()
 	switch {
-	case gpuapi.Func(fn).IsCPUOnly():
-		c.report(call, "calls "+name, "call of %s: it is the cpu backend's loop over a block's threads, which `gpukvet gen` writes, not part of the kernel API", name)
-		return true
 	case gpuapi.Func(fn) != gpuapi.None, kernelapi.Allowed(path, fn.Name()):
 		return false
 	case path == "unsafe", path == "reflect", path == deviceapi.Path:

@@ -11989,13 +11989,12 @@ func LaunchTriad(d *device.Device, grid, block gpu.Dim3, s float32, a *device.Bu
 
 // gpukvetCPUDaxpy binds kernel Daxpy's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUDaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float64)
 	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
 	gpukvetArg2 := []float64(gpukvetArgs[2].([]float64))
 	thread = func(gpukvetT gpu.Thread) { Daxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12004,7 +12003,7 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					a := gpukvetArg0
 					x := gpukvetArg1
 					y := gpukvetArg2
@@ -12017,19 +12016,18 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12020:1*/
+	/*line gpukvet_gen.go:12019:1*/
 	return thread, block
 }
 
 // gpukvetCPUGather binds kernel Gather's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGather(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Gather(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12038,7 +12036,7 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					idx := gpukvetArg0
 					in := gpukvetArg1
 					out := gpukvetArg2
@@ -12051,18 +12049,17 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12054:1*/
+	/*line gpukvet_gen.go:12052:1*/
 	return thread, block
 }
 
 // gpukvetCPUHistGlobal binds kernel HistGlobal's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { HistGlobal(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12071,7 +12068,7 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					data := gpukvetArg0
 					hist := gpukvetArg1
 					/*line kernels.go:189:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12083,7 +12080,7 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12086:1*/
+	/*line gpukvet_gen.go:12083:1*/
 	return thread, block
 }
 
@@ -12096,12 +12093,11 @@ type gpukvetLocalsHistShared struct {
 
 // gpukvetCPUHistShared binds kernel HistShared's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { HistShared(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12115,7 +12111,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line kernels.go:171:2*/ bins := gpu.Shared[[256]uint32](t)
 		{
 			gpukvetI := 0
@@ -12127,7 +12123,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:172:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:173:2*/ bins[gpukvetP.v0_tid] = 0
 					}
@@ -12158,7 +12154,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						data := gpukvetArg0
 						/*line kernels.go:175:2*/ stride := t.BlockDim().X * t.GridDim().X
 						/*line kernels.go:176:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
@@ -12192,7 +12188,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						hist := gpukvetArg1
 						/*line kernels.go:180:2*/ if c := bins[gpukvetP.v0_tid]; c > 0 {
 							/*line kernels.go:181:3*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], c)
@@ -12203,18 +12199,17 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12206:1*/
+	/*line gpukvet_gen.go:12202:1*/
 	return thread, block
 }
 
 // gpukvetCPUHorner binds kernel Horner's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUHorner(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Horner(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12223,7 +12218,7 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					x := gpukvetArg0
 					y := gpukvetArg1
 					/*line kernels.go:232:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12240,7 +12235,7 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12243:1*/
+	/*line gpukvet_gen.go:12238:1*/
 	return thread, block
 }
 
@@ -12258,14 +12253,13 @@ type gpukvetLocalsMatMul struct {
 
 // gpukvetCPUMatMul binds kernel MatMul's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { MatMul(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12279,7 +12273,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line kernels.go:115:2*/ as := gpu.Shared[[Tile][Tile]float32](t)
 		/*line kernels.go:116:2*/ bs := gpu.Shared[[Tile][Tile]float32](t)
 		{
@@ -12292,7 +12286,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:117:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line kernels.go:118:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*Tile + gpukvetP.v1_ty
 						/*line kernels.go:119:2*/ gpukvetP.v3_col = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*Tile + gpukvetP.v0_tx
@@ -12312,7 +12306,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						/*line kernels.go:121:6*/ gpukvetP.v5_k0 = 0
 						if /*line kernels.go:121:15*/ gpukvetP.v5_k0 < n {
@@ -12338,7 +12332,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							n := gpukvetArg0
 							a := gpukvetArg1
 							b := gpukvetArg2
@@ -12372,7 +12366,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:125:3*/ for k := 0; k < Tile; k++ {
 								/*line kernels.go:126:4*/ gpukvetP.v4_sum += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -12405,7 +12399,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							n := gpukvetArg0
 							/*line kernels.go:121:23*/ gpukvetP.v5_k0 += Tile
 							if /*line kernels.go:121:15*/ gpukvetP.v5_k0 < n {
@@ -12431,7 +12425,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						c := gpukvetArg3
 						/*line kernels.go:130:2*/ if gpukvetP.v2_row < n && gpukvetP.v3_col < n {
@@ -12443,18 +12437,17 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12446:1*/
+	/*line gpukvet_gen.go:12440:1*/
 	return thread, block
 }
 
 // gpukvetCPUMix64 binds kernel Mix64's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMix64(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int64(gpukvetArgs[0].([]int64))
 	gpukvetArg1 := []int64(gpukvetArgs[1].([]int64))
 	thread = func(gpukvetT gpu.Thread) { Mix64(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12463,7 +12456,7 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					in := gpukvetArg0
 					out := gpukvetArg1
 					/*line kernels.go:279:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12480,7 +12473,7 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12483:1*/
+	/*line gpukvet_gen.go:12476:1*/
 	return thread, block
 }
 
@@ -12494,12 +12487,11 @@ type gpukvetLocalsReduceGridStride struct {
 
 // gpukvetCPUReduceGridStride binds kernel ReduceGridStride's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { ReduceGridStride(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12513,7 +12505,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line kernels.go:62:2*/ buf := gpu.Shared[[256]float32](t)
 		{
 			gpukvetI := 0
@@ -12525,7 +12517,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line kernels.go:63:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:64:2*/ stride := t.BlockDim().X * t.GridDim().X
@@ -12563,7 +12555,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:71:6*/ gpukvetP.v1_s = 128
 						if /*line kernels.go:71:16*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -12588,7 +12580,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:72:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line kernels.go:73:4*/ buf[gpukvetP.v0_tid] += buf[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -12621,7 +12613,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:71:23*/ gpukvetP.v1_s >>= 1
 							if /*line kernels.go:71:16*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -12646,7 +12638,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						partial := gpukvetArg1
 						/*line kernels.go:77:2*/ if gpukvetP.v0_tid == 0 {
 							/*line kernels.go:78:3*/ partial[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = buf[0]
@@ -12657,7 +12649,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread, block func(gpu.Threa
 		}
 	}
 
-	/*line gpukvet_gen.go:12660:1*/
+	/*line gpukvet_gen.go:12652:1*/
 	return thread, block
 }
 
@@ -12671,12 +12663,11 @@ type gpukvetLocalsReduceTree struct {
 
 // gpukvetCPUReduceTree binds kernel ReduceTree's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { ReduceTree(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12690,7 +12681,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line kernels.go:37:2*/ buf := gpu.Shared[[256]float32](t)
 		{
 			gpukvetI := 0
@@ -12702,7 +12693,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line kernels.go:38:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:39:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12740,7 +12731,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:46:6*/ gpukvetP.v1_s = 128
 						if /*line kernels.go:46:16*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -12765,7 +12756,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:47:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line kernels.go:48:4*/ buf[gpukvetP.v0_tid] += buf[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -12798,7 +12789,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:46:23*/ gpukvetP.v1_s >>= 1
 							if /*line kernels.go:46:16*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -12823,7 +12814,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						partial := gpukvetArg1
 						/*line kernels.go:52:2*/ if gpukvetP.v0_tid == 0 {
 							/*line kernels.go:53:3*/ partial[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = buf[0]
@@ -12834,7 +12825,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:12837:1*/
+	/*line gpukvet_gen.go:12828:1*/
 	return thread, block
 }
 
@@ -12850,12 +12841,11 @@ type gpukvetLocalsScan struct {
 
 // gpukvetCPUScan binds kernel Scan's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Scan(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -12869,7 +12859,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line kernels.go:200:2*/ buf := gpu.Shared[[2][256]float32](t)
 		{
 			gpukvetI := 0
@@ -12881,7 +12871,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line kernels.go:201:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:202:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12918,7 +12908,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:209:2*/ gpukvetP.v2_src = 0
 					}
 				}
@@ -12935,7 +12925,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:210:6*/ gpukvetP.v3_off = 1
 						if /*line kernels.go:210:16*/ gpukvetP.v3_off < 256 {
 							if gpukvetYes2 < 0 {
@@ -12960,7 +12950,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:211:3*/ x := buf[gpukvetP.v2_src][gpukvetP.v0_tid]
 							/*line kernels.go:212:3*/ if gpukvetP.v0_tid >= gpukvetP.v3_off {
 								/*line kernels.go:213:4*/ x += buf[gpukvetP.v2_src][gpukvetP.v0_tid-gpukvetP.v3_off]
@@ -12996,7 +12986,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:210:27*/ gpukvetP.v3_off <<= 1
 							if /*line kernels.go:210:16*/ gpukvetP.v3_off < 256 {
 								if gpukvetYes4 < 0 {
@@ -13021,7 +13011,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line kernels.go:219:2*/ if gpukvetP.v1_i < len(out) {
 							/*line kernels.go:220:3*/ out[gpukvetP.v1_i] = buf[gpukvetP.v2_src][gpukvetP.v0_tid]
@@ -13032,19 +13022,18 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13035:1*/
+	/*line gpukvet_gen.go:13025:1*/
 	return thread, block
 }
 
 // gpukvetCPUScatter binds kernel Scatter's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUScatter(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -13053,7 +13042,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					idx := gpukvetArg0
 					in := gpukvetArg1
 					out := gpukvetArg2
@@ -13068,20 +13057,19 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13071:1*/
+	/*line gpukvet_gen.go:13060:1*/
 	return thread, block
 }
 
 // gpukvetCPUSmooth2D binds kernel Smooth2D's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Smooth2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -13090,7 +13078,7 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					in := gpukvetArg2
@@ -13112,13 +13100,13 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13115:1*/
+	/*line gpukvet_gen.go:13103:1*/
 	return thread, block
 }
 
 // gpukvetCPUStencil2D binds kernel Stencil2D's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUStencil2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(float32)
@@ -13128,8 +13116,7 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Stencil2D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -13138,7 +13125,7 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					c0 := gpukvetArg2
@@ -13156,13 +13143,13 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13159:1*/
+	/*line gpukvet_gen.go:13146:1*/
 	return thread, block
 }
 
 // gpukvetCPUStencil3D binds kernel Stencil3D's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUStencil3D(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -13173,8 +13160,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Stencil3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -13183,7 +13169,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					nz := gpukvetArg2
@@ -13205,19 +13191,18 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13208:1*/
+	/*line gpukvet_gen.go:13194:1*/
 	return thread, block
 }
 
 // gpukvetCPUStridedCopy binds kernel StridedCopy's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { StridedCopy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -13226,7 +13211,7 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					stride := gpukvetArg0
 					in := gpukvetArg1
 					out := gpukvetArg2
@@ -13239,7 +13224,7 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13242:1*/
+	/*line gpukvet_gen.go:13227:1*/
 	return thread, block
 }
 
@@ -13255,13 +13240,12 @@ type gpukvetLocalsTranspose struct {
 
 // gpukvetCPUTranspose binds kernel Transpose's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Transpose(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -13275,7 +13259,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line kernels.go:147:2*/ tile := gpu.Shared[[TDim][TDim + 1]float32](t)
 		{
 			gpukvetI := 0
@@ -13287,7 +13271,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line kernels.go:148:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
@@ -13326,7 +13310,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line kernels.go:157:2*/ gpukvetP.v2_x = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*TDim + gpukvetP.v0_tx
@@ -13342,20 +13326,19 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13345:1*/
+	/*line gpukvet_gen.go:13329:1*/
 	return thread, block
 }
 
 // gpukvetCPUTriad binds kernel Triad's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUTriad(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Triad(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -13364,7 +13347,7 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					s := gpukvetArg0
 					a := gpukvetArg1
 					b := gpukvetArg2
@@ -13378,6 +13361,6 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:13381:1*/
+	/*line gpukvet_gen.go:13364:1*/
 	return thread, block
 }

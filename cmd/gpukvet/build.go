@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gpukvet/gpukvet/analyzers"
@@ -56,16 +54,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	ext := ".ptx"
-	switch *target {
-	case "ptx":
-	case "llvm-amdgcn", "llvm-nvptx":
-		ext = ".ll"
-	case "hsaco":
-		ext = ".hsaco"
-	case "spirv":
-		ext = ".spv"
-	default:
+	if _, ok := codegen.FileExt(*target); !ok {
 		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)\n", *target)
 		return 2
 	}
@@ -81,27 +70,8 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	file := *out
-	if file == "" {
-		name := "module"
-		if len(mod.Manifest.Kernels) > 0 {
-			pkg := mod.Manifest.Kernels[0].Pkg
-			name = pkg[strings.LastIndex(pkg, "/")+1:]
-		}
-		file = name + ext
-	}
-	mod.Manifest.Module = filepath.Base(file)
-	manifest, err := json.MarshalIndent(mod.Manifest, "", "  ")
+	file, err := mod.WriteFiles(*target, *out)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
-		return 1
-	}
-	text := map[string][]byte{".ptx": mod.PTX, ".ll": mod.LLVM, ".hsaco": mod.HSACO, ".spv": mod.SPIRV}[ext]
-	if err := os.WriteFile(file, text, 0o644); err != nil {
-		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
-		return 1
-	}
-	if err := os.WriteFile(file+".json", append(manifest, '\n'), 0o644); err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1
 	}

@@ -2,160 +2,16 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
-
-	"github.com/gpukvet/gpukvet/internal/directive"
-	"github.com/gpukvet/gpukvet/internal/gpuabi"
-	"github.com/gpukvet/gpukvet/internal/srchash"
 )
 
-// fakeCompile stands in for the codegen: gen's own logic is tested apart
-// from the PTX it embeds (the differential suite runs real modules).
-func fakeCompile(gp *genPackage, arch string) (*compiled, error) {
-	c := &compiled{kernels: map[string]compiledKernel{}, positions: []string{"kernels.go:24:8", "kernels.go:34:4"}}
-	var ptx strings.Builder
-	fmt.Fprintf(&ptx, "//\n// fake PTX for %s\n//\n.version 7.8\n.target %s\n.address_size 64\n", gp.pkg.PkgPath, arch)
-	for _, k := range gp.kernels {
-		entry := gp.pkg.Name + "_" + k.name
-		fmt.Fprintf(&ptx, "// .entry %s\n", entry)
-		ck := compiledKernel{entry: entry, dims: 1}
-		// The shapes the codegen's manifest would carry.
-		for _, f := range gp.pkg.Syntax {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && gp.pkg.TypesInfo.Defs[fd.Name] == k.fn {
-					dir, err := directive.Find(fd.Doc)
-					if err != nil {
-						return nil, err
-					}
-					if directive.Fixed(dir.Block) {
-						ck.block = dir.Block[:]
-					}
-					if directive.Fixed(dir.Grid) {
-						ck.grid = dir.Grid[:]
-					}
-				}
-			}
-		}
-		if k.name == "Saxpy" {
-			// A variant assuming launch facts, as the codegen's manifest
-			// would carry it: len(y) <= len(x) && ntid.x <= 1024.
-			ck.entryFast, ck.entryFastNC = entry+"_fast", entry+"_fast_nc"
-			ck.facts = &gpuabi.Facts{Ops: []gpuabi.FactOp{
-				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "param", Kind: "i64", Index: 4},
-				{Op: "le", Kind: "bool", Args: []int{1, 0}},
-				{Op: "special", Kind: "u32"},
-				{Op: "const", Kind: "u32", Imm: 1024},
-				{Op: "le", Kind: "bool", Args: []int{3, 4}},
-				{Op: "const", Kind: "u64", Imm: 1 << 40},
-			}, Result: []int{2, 5}}
-			fmt.Fprintf(&ptx, "// .entry %s\n// .entry %s\n", ck.entryFast, ck.entryFastNC)
-		}
-		c.kernels[k.name] = ck
-	}
-	c.ptx = []byte(ptx.String())
-	if gp.targets.spirv {
-		c.spirv = []byte("\x03\x02\x23\x07 fake SPIR-V for " + gp.pkg.PkgPath)
-		c.spirvFeatures = []string{"float64"}
-	}
-	return c, nil
-}
-
-func withFakeCompile(t *testing.T) {
-	old := compileForGen
-	compileForGen = fakeCompile
-	t.Cleanup(func() { compileForGen = old })
-}
-
-const genpkg = "./testdata/genpkg"
-
-// TestGenGolden checks that testdata/genpkg/gpukvet_gen.go is what gen
-// writes (GPUKVET_UPDATE_GOLDEN=1 rewrites it), and that it type-checks with
-// the package.
-func TestGenGolden(t *testing.T) {
-	withFakeCompile(t)
-	var stderr bytes.Buffer
-	args := []string{"-check", genpkg}
-	if os.Getenv("GPUKVET_UPDATE_GOLDEN") != "" {
-		args = args[1:]
-	}
-	if code := runGen(args, os.Stdout, &stderr); code != 0 {
-		t.Fatalf("gpukvet gen %v: exit %d: %s", args, code, stderr.String())
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax}, genpkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			t.Errorf("generated code does not type-check: %v", e)
-		}
-	})
-	data, _ := os.ReadFile(genpkg + "/gpukvet_gen.go")
-	for _, want := range []string{
-		"func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Buffer[float32], y *device.Buffer[float32]) error",
-		"func LaunchMove(d *device.Device, grid, block gpu.Dim3, p Point, d_ *device.Buffer[time.Duration], grid_ int, p4 *device.Buffer[Point], block_ bool) error",
-		"gpu.Dim3{X: 64, Y: 1, Z: 1}",
-		`Entry: "genpkg_Saxpy"`,
-		`EntryFast: "genpkg_Saxpy_fast", EntryFastNC: "genpkg_Saxpy_fast_nc", Facts: &backend.Facts{`,
-		`{Op: "le", Kind: "bool", Args: []int{1, 0}},`,
-		`{Op: "param", Kind: "i64", Index: 4},`,
-		`{Op: "const", Kind: "u64", Imm: 0x10000000000},`,
-		`Result: []int{2, 5},`,
-	} {
-		if !bytes.Contains(data, []byte(want)) {
-			t.Errorf("generated file lacks %q", want)
-		}
-	}
-}
-
-func TestGenDeterministic(t *testing.T) {
-	withFakeCompile(t)
-	gp, err := loadGenPackage(genpkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := generate(gp, "sm_80")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gp2, _ := loadGenPackage(genpkg)
-	b, _ := generate(gp2, "sm_80")
-	if !bytes.Equal(a, b) {
-		t.Fatal("two runs of gen differ")
-	}
-}
-
-func TestGenRefusesForeignFile(t *testing.T) {
-	withFakeCompile(t)
-	before, _ := os.ReadFile(genpkg + "/kernels.go")
-	var stderr bytes.Buffer
-	if code := runGen([]string{"-o", "kernels.go", genpkg}, os.Stdout, &stderr); code != 2 {
-		t.Fatalf("gen -o kernels.go: exit %d, want 2", code)
-	}
-	if !strings.Contains(stderr.String(), "not written by gpukvet gen") {
-		t.Errorf("stderr %q does not say why", stderr.String())
-	}
-	after, _ := os.ReadFile(genpkg + "/kernels.go")
-	if !bytes.Equal(before, after) {
-		t.Fatal("gen overwrote a file it did not write")
-	}
-}
+// The generator is tested in codegen/hostgen; these tests run the command
+// end to end: flags, messages and exit codes.
 
 func TestGenUsage(t *testing.T) {
-	for _, args := range [][]string{{"a", "b"}, {"-o", "x/y.go"}, {"-o", "y_test.go"}, {"-nosuchflag"}} {
+	for _, args := range [][]string{{"a", "b"}, {"-o", "x/y.go"}, {"-o", "y_test.go"}, {"-nosuchflag"}, {"-targets", "ptx,metal"}} {
 		if code := runGen(args, os.Stdout, new(bytes.Buffer)); code != 2 {
 			t.Errorf("gen %v: exit %d, want 2", args, code)
 		}
@@ -166,188 +22,32 @@ func TestGenUsage(t *testing.T) {
 	}
 }
 
-// TestGenPattern: a pattern with "..." checks every package with kernels
-// and skips the rest.
-func TestGenPattern(t *testing.T) {
-	withFakeCompile(t)
+func TestGenRefusesForeignFile(t *testing.T) {
+	const pkg = "../../codegen/hostgen/testdata/genpkg"
+	before, _ := os.ReadFile(pkg + "/kernels.go")
 	var stderr bytes.Buffer
-	if code := runGen([]string{"-check", "./testdata/..."}, os.Stdout, &stderr); code != 0 {
-		t.Fatalf("gen -check ./testdata/...: exit %d: %s", code, stderr.String())
+	if code := runGen([]string{"-o", "kernels.go", pkg}, os.Stdout, &stderr); code != 2 {
+		t.Fatalf("gen -o kernels.go: exit %d, want 2", code)
+	}
+	if want := "kernels.go exists and was not written by gpukvet gen; not overwriting it (choose another name with -o)\n"; !strings.HasSuffix(stderr.String(), want) {
+		t.Errorf("stderr %q does not end in %q", stderr.String(), want)
+	}
+	after, _ := os.ReadFile(pkg + "/kernels.go")
+	if !bytes.Equal(before, after) {
+		t.Fatal("gen overwrote a file it did not write")
 	}
 }
 
-// generatedFiles returns the files in the repository that gpukvet gen wrote
-// (outside testdata/src trees of analyzer tests).
-func generatedFiles(t *testing.T) []string {
-	t.Helper()
-	var files []string
-	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || filepath.Base(filepath.Dir(path)) == "genpkg" {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err == nil && srchash.IsGenerated(data) {
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+// TestGenCheck compiles an example for real: its committed file is up to
+// date, and one for another architecture is not.
+func TestGenCheck(t *testing.T) {
+	const pkg = "../../examples/saxpy"
+	var stdout, stderr bytes.Buffer
+	if code := runGen([]string{"-check", pkg}, &stdout, &stderr); code != 0 || stdout.Len() > 0 {
+		t.Fatalf("gen -check %s: exit %d, stdout %q, stderr %q", pkg, code, stdout.String(), stderr.String())
 	}
-	return files
-}
-
-// genConst returns the value of a string constant of a generated file.
-func genConst(t *testing.T, file, name string) string {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs, ok := spec.(*ast.ValueSpec)
-			if !ok || len(vs.Names) != 1 || vs.Names[0].Name != name || len(vs.Values) != 1 {
-				continue
-			}
-			if lit, ok := vs.Values[0].(*ast.BasicLit); ok {
-				s, err := strconv.Unquote(lit.Value)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return s
-			}
-		}
-	}
-	t.Fatalf("%s: no constant %s", file, name)
-	return ""
-}
-
-// TestGeneratedFilesFresh is the vet-style staleness check: every committed
-// gpukvet_gen.go must record the hash of its package's current sources, or
-// its embedded GPU code was compiled from other sources.
-func TestGeneratedFilesFresh(t *testing.T) {
-	files := generatedFiles(t)
-	if len(files) == 0 {
-		t.Skip("no generated files in this tree")
-	}
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	for _, file := range files {
-		if data, _ := os.ReadFile(file); bytes.Contains(data, []byte(root+string(filepath.Separator))) {
-			t.Errorf("%s holds the absolute path %s: generated output must not depend on the checkout", file, root)
-		}
-		want := genConst(t, file, "gpukvetSourceHash")
-		got, err := srchash.Dir(filepath.Dir(file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != want {
-			t.Errorf("%s is stale: its package's sources changed since it was generated; run gpukvet gen in %s", file, filepath.Dir(file))
-		}
-	}
-}
-
-// TestGeneratedPTXAssembles runs NVIDIA's ptxas (scripts/install-ptxas.sh,
-// or PTXAS) on every committed generated module, for sm_80 and sm_90.
-func TestGeneratedPTXAssembles(t *testing.T) {
-	ptxas := os.Getenv("PTXAS")
-	if ptxas == "" {
-		ptxas = filepath.Join("..", "..", ".cache", "ptxas", "usr", "bin", "ptxas")
-		if _, err := os.Stat(ptxas); err != nil {
-			if ptxas, err = exec.LookPath("ptxas"); err != nil {
-				t.Skip("ptxas not found: run scripts/install-ptxas.sh (or set PTXAS)")
-			}
-		}
-	}
-	for _, file := range generatedFiles(t) {
-		ptx := filepath.Join(t.TempDir(), "m.ptx")
-		if err := os.WriteFile(ptx, []byte(genConst(t, file, "gpukvetPTX")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for _, arch := range []string{"sm_80", "sm_90"} {
-			if out, err := exec.Command(ptxas, "-arch="+arch, "-o", os.DevNull, ptx).CombinedOutput(); err != nil {
-				t.Errorf("ptxas -arch=%s on the module of %s: %v\n%s", arch, file, err, out)
-			}
-		}
-	}
-}
-
-// TestGenCPUBarrier checks the cpu entry's Barrier flag: a kernel that
-// calls a barrier through a device function has one, the others none.
-func TestGenCPUBarrier(t *testing.T) {
-	withFakeCompile(t)
-	gp, err := loadGenPackage(genpkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]bool{"Move": false, "Rotate": true, "Saxpy": false, "SwitchBarrier": true, "SplitLoop": true}
-	for _, k := range gp.kernels {
-		if got := mayBarrier(gp, k); got != want[k.name] {
-			t.Errorf("mayBarrier(%s) = %v, want %v", k.name, got, want[k.name])
-		}
-	}
-}
-
-// TestGenCPUSplit checks which kernels gen splits at their barriers into
-// per-phase loops and that the others keep coroutines with the reason.
-func TestGenCPUSplit(t *testing.T) {
-	withFakeCompile(t)
-	gp, err := loadGenPackage(genpkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := generate(gp, "sm_80")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
-		"// Its threads run as coroutines: it reaches a barrier inside sync, a function it calls.\nfunc gpukvetCPURotate(",
-		"// Its threads run as coroutines: it calls a barrier inside a switch at kernels.go:",
-		"type gpukvetLocalsSplitLoop struct {\n\tgpukvetDone bool\n\tv0_p        Point\n\tv1_s        int\n}",
-		"gpukvetB.PhaseBarrier(gpukvetFirst)",
-		"gpukvetC1 := gpukvetB.PhaseUniform(gpukvetYes1, gpukvetNo1)",
-		"/*line kernels.go:",
-	} {
-		if !strings.Contains(string(src), want) {
-			t.Errorf("generated file lacks %q", want)
-		}
-	}
-}
-
-// TestFactsFields: a kernel's launch facts and fast entry points reach its
-// backend.Code only with PTX and with facts that can hold; EntryFastNC
-// only when there is one.
-func TestFactsFields(t *testing.T) {
-	facts := &gpuabi.Facts{Ops: []gpuabi.FactOp{{Op: "const", Kind: "bool", Imm: 1}}, Result: []int{0}}
-	ptx, spirvOnly := &genPackage{}, &genPackage{targets: genTargets{noPTX: true, spirv: true}}
-	for _, c := range []struct {
-		name string
-		gp   *genPackage
-		ck   compiledKernel
-		want string
-	}{
-		{"fast and fast nc", ptx, compiledKernel{entryFast: "k_fast", entryFastNC: "k_fast_nc", facts: facts},
-			", EntryFast: \"k_fast\", EntryFastNC: \"k_fast_nc\", Facts: &backend.Facts{\nOps: []backend.FactOp{\n{Op: \"const\", Kind: \"bool\", Imm: 1},\n},\nResult: []int{0},\n}"},
-		{"fast only", ptx, compiledKernel{entryFast: "k_fast", facts: facts},
-			", EntryFast: \"k_fast\", Facts: &backend.Facts{\nOps: []backend.FactOp{\n{Op: \"const\", Kind: \"bool\", Imm: 1},\n},\nResult: []int{0},\n}"},
-		{"no PTX", spirvOnly, compiledKernel{entryFast: "k_fast", facts: facts}, ""},
-		{"no facts", ptx, compiledKernel{entryFast: "k_fast"}, ""},
-		{"facts without a result", ptx, compiledKernel{entryFast: "k_fast", facts: &gpuabi.Facts{}}, ""},
-		{"no fast entry", ptx, compiledKernel{facts: facts}, ""},
-	} {
-		if got := factsFields(c.gp, c.ck); got != c.want {
-			t.Errorf("%s: factsFields = %q, want %q", c.name, got, c.want)
-		}
+	stderr.Reset()
+	if code := runGen([]string{"-check", "-arch", "sm_90", pkg}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "gpukvet_gen.go is out of date: run go generate (gpukvet gen) in ") {
+		t.Errorf("gen -check -arch sm_90 %s: exit %d, stderr %q; want 1 and out of date", pkg, code, stderr.String())
 	}
 }

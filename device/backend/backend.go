@@ -104,10 +104,10 @@ type CPUCode struct {
 	// Bind takes the launch's arguments after the gpu.Thread (a []T for a
 	// slice parameter, the value itself for any other) and returns the
 	// kernel with them bound, as thread, which runs one thread, and as
-	// block, which runs every thread of a block given its thread (0,0,0)
-	// (through gpu.CPUBlock), as loops over the threads; block is nil for
-	// a kernel with barriers that gen could not split into such loops.
-	Bind func(args []any) (thread, block func(gpu.Thread))
+	// block, which runs every thread of a block as loops over the threads
+	// (see CPUBlock); block is nil for a kernel with barriers that gen
+	// could not split into such loops.
+	Bind func(args []any) (thread func(gpu.Thread), block func(CPUBlock))
 }
 
 // Code is a kernel compiled for the GPU backends.

@@ -8,7 +8,7 @@
 //     which holds the loops): a kernel without barriers is one loop whose
 //     body is a copy of the kernel's, with the block's indices read once;
 //     a kernel with barriers is split at them into one loop per stretch
-//     between barriers (see gpu.CPUBlock and gpukvet gen's doc for the
+//     between barriers (see backend.CPUBlock, and codegen/hostgen for the
 //     shapes it splits; it keeps coroutines for the others). A copy runs
 //     only while the kernel's sources on the machine are the ones gen
 //     read; otherwise the kernel runs as with no copy;
@@ -401,9 +401,9 @@ type launch struct {
 	// body returns the kernel with its arguments bound, for one goroutine
 	// (the reflective form keeps per-goroutine state).
 	body func() func(gpu.Thread)
-	// block1 runs all threads of a block from thread (0,0,0) on, for the
-	// loop schedule (generated code, kernels without barriers).
-	block1 func(gpu.Thread)
+	// block1 runs all threads of a block, for the loop schedule
+	// (generated code).
+	block1 func(backend.CPUBlock)
 
 	be     *Backend
 	next   atomic.Int64 // next block to run, linear index
@@ -485,7 +485,6 @@ func (l *launch) workLoop() {
 		blk.Trap(fmt.Errorf("kernel %s reached the barrier at %s, but its generated code (gpukvet_gen.go) says it calls none: run gpukvet gen again", l.k.Name, blk.Pos(pc)))
 		return false
 	})
-	run := cpuexec.Runner(l.block1)
 	// Workers take runs of blocks: one atomic add per block, on a counter
 	// every worker writes, costs about what a small block's loop does.
 	batch := max(1, min(64, l.nblocks()/(8*int64(runtime.GOMAXPROCS(0)))))
@@ -497,7 +496,7 @@ func (l *launch) workLoop() {
 			}
 			bid := unlinear(int(b), l.grid)
 			blk.Reset(bid, l.block, l.grid)
-			l.loopBlock(blk, run, bid)
+			l.loopBlock(blk, bid)
 			l.blockDone(blk)
 		}
 		if first+batch >= l.nblocks() {
@@ -509,14 +508,14 @@ func (l *launch) workLoop() {
 // loopBlock runs the threads of block bid one after another, through the
 // generated loop, which keeps the index of the running thread in
 // blk.Cursor.
-func (l *launch) loopBlock(blk *cpuexec.Block, run func(b *cpuexec.Block, tid [3]int), bid [3]int) {
+func (l *launch) loopBlock(blk *cpuexec.Block, bid [3]int) {
 	blk.Cursor = [3]int{}
 	defer func() {
 		if r := recover(); r != nil && !cpuexec.IsAbort(r) {
 			blk.Trap(l.trap(r, bid, blk.Cursor))
 		}
 	}()
-	run(blk, [3]int{})
+	l.block1(backend.CPUBlock{Block: blk})
 }
 
 // runRounds is the race-detecting schedule: every thread of every block is

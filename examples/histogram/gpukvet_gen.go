@@ -493,12 +493,11 @@ type gpukvetLocalsHistogram struct {
 
 // gpukvetCPUHistogram binds kernel Histogram's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []uint8(gpukvetArgs[0].([]uint8))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { Histogram(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -512,7 +511,7 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line histogram.go:19:2*/ local := gpu.Shared[[Bins]uint32](t)
 		{
 			gpukvetI := 0
@@ -524,7 +523,7 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line histogram.go:20:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line histogram.go:21:2*/ local[gpukvetP.v0_tid] = 0
 					}
@@ -555,7 +554,7 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						data := gpukvetArg0
 						/*line histogram.go:23:2*/ stride := t.BlockDim().X * t.GridDim().X
 						/*line histogram.go:24:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
@@ -589,7 +588,7 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						hist := gpukvetArg1
 						/*line histogram.go:28:2*/ if count := local[gpukvetP.v0_tid]; count > 0 {
 							/*line histogram.go:29:3*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], count)
@@ -600,6 +599,6 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:603:1*/
+	/*line gpukvet_gen.go:602:1*/
 	return thread, block
 }

@@ -1279,7 +1279,7 @@ type gpukvetLocalsMatMul struct {
 
 // gpukvetCPUMatMul binds kernel MatMul's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -1289,8 +1289,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		MatMul(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1304,7 +1303,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line matmul.go:19:2*/ as := gpu.Shared[[Tile][Tile]float32](t)
 		/*line matmul.go:20:2*/ bs := gpu.Shared[[Tile][Tile]float32](t)
 		{
@@ -1317,7 +1316,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line matmul.go:21:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line matmul.go:22:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
 						/*line matmul.go:23:2*/ gpukvetP.v3_col = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1337,7 +1336,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						m := gpukvetArg1
 						/*line matmul.go:25:6*/ gpukvetP.v5_k0 = 0
 						if /*line matmul.go:25:15*/ gpukvetP.v5_k0 < m {
@@ -1363,7 +1362,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							n := gpukvetArg0
 							m := gpukvetArg1
 							p := gpukvetArg2
@@ -1406,7 +1405,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line matmul.go:36:3*/ for k := 0; k < Tile; k++ {
 								/*line matmul.go:37:4*/ gpukvetP.v4_sum += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -1439,7 +1438,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							m := gpukvetArg1
 							/*line matmul.go:25:23*/ gpukvetP.v5_k0 += Tile
 							if /*line matmul.go:25:15*/ gpukvetP.v5_k0 < m {
@@ -1465,7 +1464,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						p := gpukvetArg2
 						c := gpukvetArg5
@@ -1478,6 +1477,6 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1481:1*/
+	/*line gpukvet_gen.go:1480:1*/
 	return thread, block
 }

@@ -412,12 +412,11 @@ type gpukvetLocalsBlockSum struct {
 
 // gpukvetCPUBlockSum binds kernel BlockSum's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { BlockSum(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -431,7 +430,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line reduce.go:22:2*/ partial := gpu.Shared[[BlockSize]float32](t)
 		{
 			gpukvetI := 0
@@ -443,7 +442,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line reduce.go:23:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduce.go:24:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -481,7 +480,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line reduce.go:31:6*/ gpukvetP.v1_stride = BlockSize / 2
 						if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
 							if gpukvetYes1 < 0 {
@@ -506,7 +505,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduce.go:32:3*/ if gpukvetP.v0_tid < gpukvetP.v1_stride {
 								/*line reduce.go:33:4*/ partial[gpukvetP.v0_tid] += partial[gpukvetP.v0_tid+gpukvetP.v1_stride]
 							}
@@ -539,7 +538,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduce.go:31:43*/ gpukvetP.v1_stride /= 2
 							if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
 								if gpukvetYes3 < 0 {
@@ -564,7 +563,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line reduce.go:37:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduce.go:38:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = partial[0]
@@ -575,6 +574,6 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:578:1*/
+	/*line gpukvet_gen.go:577:1*/
 	return thread, block
 }

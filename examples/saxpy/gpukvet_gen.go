@@ -281,13 +281,12 @@ func LaunchSaxpy(d *device.Device, grid, block gpu.Dim3, a float32, x *device.Bu
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -296,7 +295,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					a := gpukvetArg0
 					x := gpukvetArg1
 					y := gpukvetArg2
@@ -309,6 +308,6 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:312:1*/
+	/*line gpukvet_gen.go:311:1*/
 	return thread, block
 }

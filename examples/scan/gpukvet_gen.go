@@ -968,12 +968,11 @@ func LaunchBlockScan(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[i
 
 // gpukvetCPUAddOffsets binds kernel AddOffsets's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { AddOffsets(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -982,7 +981,7 @@ func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					offsets := gpukvetArg0
 					out := gpukvetArg1
 					/*line scan.go:56:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -995,7 +994,7 @@ func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:998:1*/
+	/*line gpukvet_gen.go:997:1*/
 	return thread, block
 }
 
@@ -1011,13 +1010,12 @@ type gpukvetLocalsBlockScan struct {
 
 // gpukvetCPUBlockScan binds kernel BlockScan's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { BlockScan(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1031,7 +1029,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line scan.go:24:2*/ buf := gpu.Shared[[2][BlockSize]int32](t)
 		{
 			gpukvetI := 0
@@ -1043,7 +1041,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line scan.go:25:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line scan.go:26:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1080,7 +1078,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line scan.go:33:2*/ gpukvetP.v2_src = 0
 					}
 				}
@@ -1097,7 +1095,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line scan.go:34:6*/ gpukvetP.v3_offset = 1
 						if /*line scan.go:34:19*/ gpukvetP.v3_offset < BlockSize {
 							if gpukvetYes2 < 0 {
@@ -1122,7 +1120,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:35:3*/ x := buf[gpukvetP.v2_src][gpukvetP.v0_tid]
 							/*line scan.go:36:3*/ if gpukvetP.v0_tid >= gpukvetP.v3_offset {
 								/*line scan.go:37:4*/ x += buf[gpukvetP.v2_src][gpukvetP.v0_tid-gpukvetP.v3_offset]
@@ -1156,7 +1154,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:41:3*/ gpukvetP.v2_src = 1 - gpukvetP.v2_src
 						}
 					}
@@ -1173,7 +1171,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:34:39*/ gpukvetP.v3_offset *= 2
 							if /*line scan.go:34:19*/ gpukvetP.v3_offset < BlockSize {
 								if gpukvetYes5 < 0 {
@@ -1198,7 +1196,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						sums := gpukvetArg2
 						/*line scan.go:43:2*/ if gpukvetP.v1_i < len(out) {
@@ -1213,6 +1211,6 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1216:1*/
+	/*line gpukvet_gen.go:1214:1*/
 	return thread, block
 }

@@ -2594,14 +2594,13 @@ type gpukvetLocalsTranspose struct {
 
 // gpukvetCPUTranspose binds kernel Transpose's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Transpose(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -2615,7 +2614,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line transpose.go:26:2*/ tile := gpu.Shared[[TileDim][TileDim + 1]float32](t)
 		{
 			gpukvetI := 0
@@ -2627,7 +2626,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						width := gpukvetArg0
 						height := gpukvetArg1
 						in := gpukvetArg2
@@ -2667,7 +2666,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						width := gpukvetArg0
 						height := gpukvetArg1
 						out := gpukvetArg3
@@ -2684,6 +2683,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2687:1*/
+	/*line gpukvet_gen.go:2686:1*/
 	return thread, block
 }

@@ -578,13 +578,12 @@ func LaunchVecAdd(d *device.Device, grid, block gpu.Dim3, a *device.Buffer[float
 
 // gpukvetCPUVecAdd binds kernel VecAdd's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUVecAdd(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { VecAdd(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -593,7 +592,7 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					a := gpukvetArg0
 					b := gpukvetArg1
 					c := gpukvetArg2
@@ -606,6 +605,6 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:609:1*/
+	/*line gpukvet_gen.go:608:1*/
 	return thread, block
 }

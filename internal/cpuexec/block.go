@@ -1,7 +1,9 @@
 // Package cpuexec holds the state that the cpu backend shares between the
 // threads of one block: the barrier and the block-shared variables. Package gpu
 // calls into it from Thread's methods; package device/cpu creates blocks and
-// threads. It is internal because neither side may be reached by users.
+// threads, and hands a block to the loops that gpukvet gen writes as a
+// backend.CPUBlock. It is internal because neither side may be reached by
+// users.
 //
 // Every operation takes the block's mutex, so Go's race detector sees a
 // barrier as the ordering it is: every write a thread makes before a barrier
@@ -73,7 +75,7 @@ type Block struct {
 
 	// Cursor is the index of the thread that a block loop (the code gen
 	// writes) runs now, for the trap report of a thread that panics:
-	// gpu.Thread's CPUAt stores it, a plain store per thread.
+	// device/backend's CPUBlock.Thread stores it, a plain store per thread.
 	Cursor [3]int
 
 	// Locals is the per-thread storage of the generated loops of a kernel
@@ -128,7 +130,7 @@ func (b *Block) Index() (bid, base, bdim [3]int) { return b.Bid, b.Base, b.Bdim 
 
 // Row starts row (y, z) of a block's threads in the loops gpukvet gen
 // writes: it ends the block if the launch was stopped, and records the row
-// of the thread that runs now (gpu.Thread.CPUAt records its X).
+// of the thread that runs now (backend.CPUBlock.Thread records its X).
 func (b *Block) Row(y, z int) {
 	b.Poll()
 	b.Cursor[1], b.Cursor[2] = y, z

@@ -5,6 +5,11 @@ import "go/types"
 // Path is the import path of package device, the host runtime.
 const Path = "github.com/gpukvet/gpukvet/device"
 
+// BackendPath is the import path of package device/backend, the contract
+// between package device and its backends, which the code gpukvet gen
+// writes also imports.
+const BackendPath = Path + "/backend"
+
 // Kind names one function or method of package device; None is anything
 // else.
 type Kind uint8

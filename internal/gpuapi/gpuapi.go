@@ -32,12 +32,6 @@ const (
 	AtomicMax
 	AtomicExchange
 	AtomicCompareAndSwap
-	// CPUBlock and CPUAt are the gpu.Thread methods through which the
-	// code gpukvet gen writes for the cpu backend runs a block's threads;
-	// they are host code, which the checks and the lowering refuse
-	// (IsCPUOnly).
-	CPUBlock
-	CPUAt
 	numKinds
 )
 
@@ -55,8 +49,6 @@ var api = [numKinds]struct{ recv, name string }{
 	AtomicMax:            {"", "AtomicMax"},
 	AtomicExchange:       {"", "AtomicExchange"},
 	AtomicCompareAndSwap: {"", "AtomicCompareAndSwap"},
-	CPUBlock:             {"Thread", "CPUBlock"},
-	CPUAt:                {"Thread", "CPUAt"},
 }
 
 // byName maps "Thread.Barrier" and "AtomicAdd" (Kind.Selector) to the Kind.
@@ -101,10 +93,6 @@ func (k Kind) IsBarrier() bool { return k == Barrier }
 
 // IsAtomic reports whether k is an atomic read-modify-write function.
 func (k Kind) IsAtomic() bool { return k >= AtomicAdd && k <= AtomicCompareAndSwap }
-
-// IsCPUOnly reports whether k is a method for the cpu backend's generated
-// loops, not part of the kernel API.
-func (k Kind) IsCPUOnly() bool { return k == CPUBlock || k == CPUAt }
 
 // IsPackage reports whether pkg is package gpu.
 func IsPackage(pkg *types.Package) bool { return pkg != nil && pkg.Path() == Path }

@@ -35,8 +35,6 @@ var pending = []string{
 	"codegen/kir.reduceIV",
 	"codegen/kir.versionRegion",
 	"codegen/kir.ScalarReplace",
-	"cmd/gpukvet.generate",
-	"cmd/gpukvet.cpuGen.hoist",
 }
 
 // A longFunc is a function over maxLines.

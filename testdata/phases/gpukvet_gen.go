@@ -4713,13 +4713,12 @@ type gpukvetLocalsEarlyReturn struct {
 
 // gpukvetCPUEarlyReturn binds kernel EarlyReturn's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { EarlyReturn(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4744,7 +4743,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line phases.go:57:2*/ if (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X >= n {
@@ -4785,7 +4784,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg2
 						/*line phases.go:64:2*/ if gpukvetP.v1_tid >= 16 {
 							/*line phases.go:65:3*/ {
@@ -4800,7 +4799,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4803:1*/
+	/*line gpukvet_gen.go:4802:1*/
 	return thread, block
 }
 
@@ -4814,13 +4813,12 @@ type gpukvetLocalsIfBarrier struct {
 
 // gpukvetCPUIfBarrier binds kernel IfBarrier's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(bool)
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { IfBarrier(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4834,7 +4832,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line phases.go:75:2*/ tile := gpu.Shared[[32]int32](t)
 		{
 			gpukvetI := 0
@@ -4846,7 +4844,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg1
 						/*line phases.go:76:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:77:2*/ gpukvetP.v1_v = (int32)(in[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X])
@@ -4865,7 +4863,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						twice := gpukvetArg0
 						if /*line phases.go:78:5*/ twice {
 							if gpukvetYes1 < 0 {
@@ -4890,7 +4888,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line phases.go:79:3*/ tile[gpukvetP.v0_tid] = gpukvetP.v1_v
 						}
 					}
@@ -4920,7 +4918,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line phases.go:81:3*/ gpukvetP.v1_v += tile[31-gpukvetP.v0_tid]
 						}
 					}
@@ -4951,7 +4949,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line phases.go:84:3*/ gpukvetP.v1_v = -gpukvetP.v1_v
 						}
 					}
@@ -4968,7 +4966,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg2
 						/*line phases.go:86:2*/ out[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = gpukvetP.v1_v
 					}
@@ -4977,7 +4975,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4980:1*/
+	/*line gpukvet_gen.go:4978:1*/
 	return thread, block
 }
 
@@ -4995,12 +4993,11 @@ type gpukvetLocalsLoopLocals struct {
 
 // gpukvetCPULoopLocals binds kernel LoopLocals's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { LoopLocals(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -5014,7 +5011,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line phases.go:22:2*/ tile := gpu.Shared[[64]float32](t)
 		{
 			gpukvetI := 0
@@ -5026,7 +5023,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line phases.go:23:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:24:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -5047,7 +5044,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line phases.go:27:6*/ gpukvetP.v4_s = 1
 						if /*line phases.go:27:14*/ gpukvetP.v4_s < 64 {
 							if gpukvetYes1 < 0 {
@@ -5072,7 +5069,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line phases.go:28:3*/ tile[gpukvetP.v0_tid] = gpukvetP.v3_p.a
 						}
 					}
@@ -5102,7 +5099,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line phases.go:30:3*/ gpukvetP.v5_next = tile[(gpukvetP.v0_tid+gpukvetP.v4_s)%64]
 						}
 					}
@@ -5132,7 +5129,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line phases.go:32:3*/ gpukvetP.v2_acc[0] += gpukvetP.v5_next
 							/*line phases.go:33:3*/ gpukvetP.v2_acc[1] = float32(gpukvetP.v4_s)
 							/*line phases.go:34:3*/ gpukvetP.v3_p.b *= 2
@@ -5151,7 +5148,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line phases.go:27:22*/ gpukvetP.v4_s *= 2
 							if /*line phases.go:27:14*/ gpukvetP.v4_s < 64 {
 								if gpukvetYes5 < 0 {
@@ -5176,7 +5173,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line phases.go:36:2*/ out[gpukvetP.v1_i] = gpukvetP.v2_acc[0] + gpukvetP.v2_acc[1] + gpukvetP.v3_p.b
 					}
@@ -5185,7 +5182,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5188:1*/
+	/*line gpukvet_gen.go:5185:1*/
 	return thread, block
 }
 
@@ -5199,12 +5196,11 @@ type gpukvetLocalsParamAcross struct {
 
 // gpukvetCPUParamAcross binds kernel ParamAcross's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUParamAcross(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUParamAcross(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { ParamAcross(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -5218,7 +5214,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line phases.go:93:2*/ tile := gpu.Shared[[32]int32](t)
 		{
 			gpukvetI := 0
@@ -5242,7 +5238,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line phases.go:94:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:95:2*/ gpukvetP.v1_k += gpukvetP.v0_tid
 						/*line phases.go:96:2*/ tile[gpukvetP.v0_tid] = int32(gpukvetP.v1_k)
@@ -5274,7 +5270,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line phases.go:98:2*/ out[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = tile[(gpukvetP.v0_tid+1)%32] + int32(gpukvetP.v1_k)
 					}
@@ -5283,7 +5279,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5286:1*/
+	/*line gpukvet_gen.go:5282:1*/
 	return thread, block
 }
 
@@ -5299,12 +5295,11 @@ type gpukvetLocalsTile2D struct {
 
 // gpukvetCPUTile2D binds kernel Tile2D's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUTile2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUTile2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Tile2D(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -5318,7 +5313,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line phases.go:43:2*/ tile := gpu.Shared[[4][8]int32](t)
 		{
 			gpukvetI := 0
@@ -5330,7 +5325,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line phases.go:44:2*/ gpukvetP.v0_x, gpukvetP.v1_y = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line phases.go:45:2*/ gpukvetP.v2_g = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
@@ -5364,7 +5359,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line phases.go:49:2*/ out[gpukvetP.v2_g.Y*gpukvetP.v3_w+gpukvetP.v2_g.X] = tile[3-gpukvetP.v1_y][7-gpukvetP.v0_x] + int32((gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y)
 					}
@@ -5373,7 +5368,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5376:1*/
+	/*line gpukvet_gen.go:5371:1*/
 	return thread, block
 }
 
@@ -5387,13 +5382,12 @@ type gpukvetLocalsTrapInPhase struct {
 
 // gpukvetCPUTrapInPhase binds kernel TrapInPhase's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int(gpukvetArgs[0].([]int))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { TrapInPhase(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -5407,7 +5401,7 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line phases.go:106:2*/ tile := gpu.Shared[[32]int32](t)
 		{
 			gpukvetI := 0
@@ -5419,7 +5413,7 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg1
 						/*line phases.go:107:2*/ tid := (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:108:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -5452,7 +5446,7 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						k := gpukvetArg0
 						/*line phases.go:111:2*/ gpukvetP.v1_v = tile[k[gpukvetP.v0_i]]
 					}
@@ -5483,7 +5477,7 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg2
 						/*line phases.go:113:2*/ out[gpukvetP.v0_i] = gpukvetP.v1_v
 					}
@@ -5492,6 +5486,6 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5495:1*/
+	/*line gpukvet_gen.go:5489:1*/
 	return thread, block
 }

@@ -990,12 +990,11 @@ func LaunchExpand(d *device.Device, grid, block gpu.Dim3, level int32, rowPtr *d
 
 // gpukvetCPUAdvance binds kernel Advance's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAdvance(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUAdvance(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Advance(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1004,7 +1003,7 @@ func gpukvetCPUAdvance(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					frontier := gpukvetArg0
 					next := gpukvetArg1
 					/*line bfs.go:34:2*/ v := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1017,13 +1016,13 @@ func gpukvetCPUAdvance(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1020:1*/
+	/*line gpukvet_gen.go:1019:1*/
 	return thread, block
 }
 
 // gpukvetCPUExpand binds kernel Expand's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUExpand(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUExpand(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int32)
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
@@ -1035,8 +1034,7 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Expand(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1046,7 +1044,7 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					level := gpukvetArg0
 					rowPtr := gpukvetArg1
 					cols := gpukvetArg2
@@ -1072,6 +1070,6 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1075:1*/
+	/*line gpukvet_gen.go:1073:1*/
 	return thread, block
 }

@@ -5700,7 +5700,7 @@ func LaunchPrice(d *device.Device, grid, block gpu.Dim3, r float32, v float32, s
 
 // gpukvetCPUPrice binds kernel Price's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := gpukvetArgs[1].(float32)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -5711,8 +5711,7 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Price(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -5721,7 +5720,7 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					r := gpukvetArg0
 					v := gpukvetArg1
 					s := gpukvetArg2
@@ -5745,6 +5744,6 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:5748:1*/
+	/*line gpukvet_gen.go:5747:1*/
 	return thread, block
 }

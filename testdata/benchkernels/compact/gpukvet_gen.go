@@ -1123,14 +1123,13 @@ type gpukvetLocalsScan struct {
 
 // gpukvetCPUScan binds kernel Scan's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Scan(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1144,7 +1143,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line compact.go:17:2*/ buf := gpu.Shared[[2][Block]int32](t)
 		{
 			gpukvetI := 0
@@ -1156,7 +1155,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						threshold := gpukvetArg0
 						in := gpukvetArg1
 						/*line compact.go:18:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -1196,7 +1195,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line compact.go:27:6*/ gpukvetP.v4_off = 1
 						if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 							if gpukvetYes1 < 0 {
@@ -1221,7 +1220,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line compact.go:28:3*/ nxt := 1 - gpukvetP.v3_cur
 							/*line compact.go:29:3*/ v := buf[gpukvetP.v3_cur][gpukvetP.v0_tid]
 							/*line compact.go:30:3*/ if gpukvetP.v0_tid >= gpukvetP.v4_off {
@@ -1258,7 +1257,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line compact.go:27:29*/ gpukvetP.v4_off <<= 1
 							if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 								if gpukvetYes3 < 0 {
@@ -1283,7 +1282,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						pos := gpukvetArg2
 						counts := gpukvetArg3
 						/*line compact.go:37:2*/ if gpukvetP.v1_i < len(pos) {
@@ -1298,13 +1297,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1301:1*/
+	/*line gpukvet_gen.go:1300:1*/
 	return thread, block
 }
 
 // gpukvetCPUScatter binds kernel Scatter's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUScatter(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
@@ -1313,8 +1312,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Scatter(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1323,7 +1321,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					threshold := gpukvetArg0
 					in := gpukvetArg1
 					pos := gpukvetArg2
@@ -1342,6 +1340,6 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1345:1*/
+	/*line gpukvet_gen.go:1343:1*/
 	return thread, block
 }

@@ -1351,12 +1351,11 @@ type gpukvetLocalsHist256 struct {
 
 // gpukvetCPUHist256 binds kernel Hist256's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []uint32(gpukvetArgs[0].([]uint32))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	thread = func(gpukvetT gpu.Thread) { Hist256(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1370,7 +1369,7 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line histogram.go:15:2*/ local := gpu.Shared[[Bins]uint32](t)
 		{
 			gpukvetI := 0
@@ -1382,7 +1381,7 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line histogram.go:16:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line histogram.go:17:2*/ local[gpukvetP.v0_tid] = 0
 					}
@@ -1413,7 +1412,7 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						data := gpukvetArg0
 						/*line histogram.go:19:2*/ stride := t.GridDim().X * Bins
 						/*line histogram.go:20:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
@@ -1451,7 +1450,7 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						hist := gpukvetArg1
 						/*line histogram.go:28:2*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], local[gpukvetP.v0_tid])
 					}
@@ -1460,6 +1459,6 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1463:1*/
+	/*line gpukvet_gen.go:1462:1*/
 	return thread, block
 }

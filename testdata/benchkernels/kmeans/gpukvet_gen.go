@@ -1718,7 +1718,7 @@ func LaunchAssign(d *device.Device, grid, block gpu.Dim3, n int, k int, nf int, 
 
 // gpukvetCPUAssign binds kernel Assign's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUAssign(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -1729,8 +1729,7 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Assign(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1740,7 +1739,7 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					k := gpukvetArg1
 					nf := gpukvetArg2
@@ -1774,6 +1773,6 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1777:1*/
+	/*line gpukvet_gen.go:1776:1*/
 	return thread, block
 }

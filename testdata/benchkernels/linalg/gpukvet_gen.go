@@ -14846,7 +14846,7 @@ func LaunchTranspose(d *device.Device, grid, block gpu.Dim3, rows int, cols int,
 
 // gpukvetCPUAtaxTmp binds kernel AtaxTmp's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -14855,8 +14855,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		AtaxTmp(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -14865,7 +14864,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					m := gpukvetArg0
 					n := gpukvetArg1
 					a := gpukvetArg2
@@ -14883,13 +14882,13 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:14886:1*/
+	/*line gpukvet_gen.go:14885:1*/
 	return thread, block
 }
 
 // gpukvetCPUAtaxY binds kernel AtaxY's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUAtaxY(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -14898,8 +14897,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		AtaxY(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -14908,7 +14906,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					m := gpukvetArg0
 					n := gpukvetArg1
 					a := gpukvetArg2
@@ -14926,13 +14924,13 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:14929:1*/
+	/*line gpukvet_gen.go:14927:1*/
 	return thread, block
 }
 
 // gpukvetCPUBicgQ binds kernel BicgQ's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUBicgQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -14941,8 +14939,7 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		BicgQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -14951,7 +14948,7 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					a := gpukvetArg2
@@ -14970,13 +14967,13 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:14973:1*/
+	/*line gpukvet_gen.go:14970:1*/
 	return thread, block
 }
 
 // gpukvetCPUBicgS binds kernel BicgS's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUBicgS(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -14985,8 +14982,7 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		BicgS(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -14995,7 +14991,7 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					a := gpukvetArg2
@@ -15014,13 +15010,13 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15017:1*/
+	/*line gpukvet_gen.go:15013:1*/
 	return thread, block
 }
 
 // gpukvetCPUGemm binds kernel Gemm's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -15032,8 +15028,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Gemm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15042,7 +15037,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15064,7 +15059,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15067:1*/
+	/*line gpukvet_gen.go:15062:1*/
 	return thread, block
 }
 
@@ -15082,7 +15077,7 @@ type gpukvetLocalsGemmTiled struct {
 
 // gpukvetCPUGemmTiled binds kernel GemmTiled's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -15094,8 +15089,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GemmTiled(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15109,7 +15103,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line linalg.go:31:2*/ as := gpu.Shared[[Tile][Tile]float32](t)
 		/*line linalg.go:32:2*/ bs := gpu.Shared[[Tile][Tile]float32](t)
 		{
@@ -15122,7 +15116,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line linalg.go:33:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line linalg.go:34:2*/ gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line linalg.go:35:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*Tile + gpukvetP.v1_ty
@@ -15143,7 +15137,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						nk := gpukvetArg2
 						/*line linalg.go:38:6*/ gpukvetP.v5_k0 = 0
 						if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -15169,7 +15163,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							ni := gpukvetArg0
 							nj := gpukvetArg1
 							nk := gpukvetArg2
@@ -15213,7 +15207,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line linalg.go:50:3*/ for k := 0; k < Tile; k++ {
 								/*line linalg.go:51:4*/ gpukvetP.v4_acc += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -15246,7 +15240,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							nk := gpukvetArg2
 							/*line linalg.go:38:24*/ gpukvetP.v5_k0 += Tile
 							if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -15272,7 +15266,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						ni := gpukvetArg0
 						nj := gpukvetArg1
 						alpha := gpukvetArg3
@@ -15287,13 +15281,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15290:1*/
+	/*line gpukvet_gen.go:15284:1*/
 	return thread, block
 }
 
 // gpukvetCPUGesummv binds kernel Gesummv's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGesummv(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(float32)
 	gpukvetArg2 := gpukvetArgs[2].(float32)
@@ -15305,8 +15299,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Gesummv(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15316,7 +15309,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					alpha := gpukvetArg1
 					beta := gpukvetArg2
@@ -15341,13 +15334,13 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15344:1*/
+	/*line gpukvet_gen.go:15337:1*/
 	return thread, block
 }
 
 // gpukvetCPUMatMul binds kernel MatMul's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -15357,8 +15350,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		MatMul(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15368,7 +15360,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15389,13 +15381,13 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15392:1*/
+	/*line gpukvet_gen.go:15384:1*/
 	return thread, block
 }
 
 // gpukvetCPUMm2First binds kernel Mm2First's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -15406,8 +15398,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Mm2First(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15416,7 +15407,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15436,13 +15427,13 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15439:1*/
+	/*line gpukvet_gen.go:15430:1*/
 	return thread, block
 }
 
 // gpukvetCPUMm2Second binds kernel Mm2Second's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -15453,8 +15444,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Mm2Second(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15463,7 +15453,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nl := gpukvetArg1
 					nj := gpukvetArg2
@@ -15483,20 +15473,19 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15486:1*/
+	/*line gpukvet_gen.go:15476:1*/
 	return thread, block
 }
 
 // gpukvetCPUMvtX1 binds kernel MvtX1's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMvtX1(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { MvtX1(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15505,7 +15494,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					a := gpukvetArg1
 					x1 := gpukvetArg2
@@ -15521,20 +15510,19 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15524:1*/
+	/*line gpukvet_gen.go:15513:1*/
 	return thread, block
 }
 
 // gpukvetCPUMvtX2 binds kernel MvtX2's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMvtX2(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { MvtX2(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15543,7 +15531,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					a := gpukvetArg1
 					x2 := gpukvetArg2
@@ -15559,7 +15547,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15562:1*/
+	/*line gpukvet_gen.go:15550:1*/
 	return thread, block
 }
 
@@ -15574,7 +15562,7 @@ type gpukvetLocalsSgemvBlock struct {
 
 // gpukvetCPUSgemvBlock binds kernel SgemvBlock's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(float32)
@@ -15585,8 +15573,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		SgemvBlock(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15600,7 +15587,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line linalg.go:202:2*/ part := gpu.Shared[[128]float32](t)
 		{
 			gpukvetI := 0
@@ -15612,7 +15599,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						m := gpukvetArg0
 						n := gpukvetArg1
 						a := gpukvetArg4
@@ -15655,7 +15642,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line linalg.go:213:6*/ gpukvetP.v2_half = 64
 						if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 							if gpukvetYes1 < 0 {
@@ -15680,7 +15667,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line linalg.go:214:3*/ if gpukvetP.v1_tid < gpukvetP.v2_half {
 								/*line linalg.go:215:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_half]
 							}
@@ -15713,7 +15700,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line linalg.go:213:28*/ gpukvetP.v2_half >>= 1
 							if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 								if gpukvetYes3 < 0 {
@@ -15738,7 +15725,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						m := gpukvetArg0
 						alpha := gpukvetArg2
 						beta := gpukvetArg3
@@ -15752,7 +15739,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15755:1*/
+	/*line gpukvet_gen.go:15742:1*/
 	return thread, block
 }
 
@@ -15768,14 +15755,13 @@ type gpukvetLocalsTranspose struct {
 
 // gpukvetCPUTranspose binds kernel Transpose's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Transpose(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -15789,7 +15775,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line linalg.go:229:2*/ tile := gpu.Shared[[Tile][Tile + 1]float32](t)
 		{
 			gpukvetI := 0
@@ -15801,7 +15787,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						in := gpukvetArg2
@@ -15838,7 +15824,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						out := gpukvetArg3
@@ -15852,6 +15838,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:15855:1*/
+	/*line gpukvet_gen.go:15841:1*/
 	return thread, block
 }

@@ -19109,7 +19109,7 @@ type gpukvetLocalsAtomics struct {
 
 // gpukvetCPUAtomics binds kernel Atomics's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []uint32(gpukvetArgs[1].([]uint32))
 	gpukvetArg2 := []int64(gpukvetArgs[2].([]int64))
@@ -19119,8 +19119,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Atomics(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19134,7 +19133,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line more.go:223:2*/ sh := gpu.Shared[[4]int32](t)
 		{
 			gpukvetI := 0
@@ -19146,7 +19145,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line more.go:224:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line more.go:225:2*/ if gpukvetP.v0_tid < 4 {
 							/*line more.go:226:3*/ sh[gpukvetP.v0_tid] = 0
@@ -19179,7 +19178,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						i32 := gpukvetArg0
 						u32 := gpukvetArg1
 						i64 := gpukvetArg2
@@ -19232,7 +19231,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						i32 := gpukvetArg0
 						/*line more.go:248:2*/ if gpukvetP.v0_tid == 0 {
 							/*line more.go:249:3*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -19248,7 +19247,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19251:1*/
+	/*line gpukvet_gen.go:19250:1*/
 	return thread, block
 }
 
@@ -19263,7 +19262,7 @@ type gpukvetLocalsConvRows struct {
 
 // gpukvetCPUConvRows binds kernel ConvRows's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -19272,8 +19271,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		ConvRows(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19287,7 +19285,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line more.go:78:2*/ s := gpu.Shared[[64 + 2*Radius]float32](t)
 		{
 			gpukvetI := 0
@@ -19299,7 +19297,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						src := gpukvetArg3
@@ -19342,7 +19340,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						kernel := gpukvetArg2
@@ -19361,13 +19359,13 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19364:1*/
+	/*line gpukvet_gen.go:19362:1*/
 	return thread, block
 }
 
 // gpukvetCPUDoitgen binds kernel Doitgen's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUDoitgen(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -19377,8 +19375,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Doitgen(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19387,7 +19384,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					r := gpukvetArg0
 					nq := gpukvetArg1
 					np := gpukvetArg2
@@ -19407,13 +19404,13 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19410:1*/
+	/*line gpukvet_gen.go:19407:1*/
 	return thread, block
 }
 
 // gpukvetCPUGramNorm binds kernel GramNorm's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGramNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -19422,8 +19419,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GramNorm(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19432,7 +19428,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -19448,13 +19444,13 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19451:1*/
+	/*line gpukvet_gen.go:19447:1*/
 	return thread, block
 }
 
 // gpukvetCPUGramQ binds kernel GramQ's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -19464,8 +19460,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GramQ(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19475,7 +19470,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -19494,13 +19489,13 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19497:1*/
+	/*line gpukvet_gen.go:19492:1*/
 	return thread, block
 }
 
 // gpukvetCPUGramUpdate binds kernel GramUpdate's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -19510,8 +19505,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GramUpdate(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19520,7 +19514,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -19543,7 +19537,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19546:1*/
+	/*line gpukvet_gen.go:19540:1*/
 	return thread, block
 }
 
@@ -19561,14 +19555,13 @@ type gpukvetLocalsLayerForward struct {
 
 // gpukvetCPULayerForward binds kernel LayerForward's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { LayerForward(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19582,7 +19575,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line more.go:21:2*/ in := gpu.Shared[[B]float32](t)
 		/*line more.go:22:2*/ w := gpu.Shared[[B][B]float32](t)
 		{
@@ -19595,7 +19588,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						input := gpukvetArg1
 						/*line more.go:23:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line more.go:24:2*/ gpukvetP.v2_by = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y
@@ -19632,7 +19625,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						hid := gpukvetArg0
 						weights := gpukvetArg2
 						/*line more.go:31:2*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] = weights[gpukvetP.v3_row*hid+gpukvetP.v4_col] * in[gpukvetP.v1_ty]
@@ -19665,7 +19658,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line more.go:33:6*/ gpukvetP.v5_i = 1
 						if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 							if gpukvetYes2 < 0 {
@@ -19690,7 +19683,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line more.go:34:3*/ p := 1 << gpukvetP.v5_i
 							/*line more.go:35:3*/ if gpukvetP.v1_ty%p == 0 {
 								/*line more.go:36:4*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] += w[gpukvetP.v1_ty+p/2][gpukvetP.v0_tx]
@@ -19724,7 +19717,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line more.go:33:22*/ gpukvetP.v5_i++
 							if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 								if gpukvetYes4 < 0 {
@@ -19749,7 +19742,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						hid := gpukvetArg0
 						partial := gpukvetArg3
 						/*line more.go:42:2*/ if gpukvetP.v1_ty == 0 && gpukvetP.v4_col < hid {
@@ -19761,7 +19754,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread, block func(gpu.Thread)) 
 		}
 	}
 
-	/*line gpukvet_gen.go:19764:1*/
+	/*line gpukvet_gen.go:19757:1*/
 	return thread, block
 }
 
@@ -19775,13 +19768,12 @@ type gpukvetLocalsLudDiagonal struct {
 
 // gpukvetCPULudDiagonal binds kernel LudDiagonal's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { LudDiagonal(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -19795,7 +19787,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line more.go:190:2*/ s := gpu.Shared[[B][B]float32](t)
 		{
 			gpukvetI := 0
@@ -19808,7 +19800,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -19851,7 +19843,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line more.go:199:6*/ gpukvetP.v1_i = 0
 						if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 							if gpukvetYes1 < 0 {
@@ -19876,7 +19868,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line more.go:200:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:201:4*/ for j := 0; j < gpukvetP.v1_i; j++ {
 									/*line more.go:202:5*/ s[gpukvetP.v0_tx][gpukvetP.v1_i] -= s[gpukvetP.v0_tx][j] * s[j][gpukvetP.v1_i]
@@ -19911,7 +19903,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line more.go:207:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:208:4*/ for j := 0; j < gpukvetP.v1_i+1; j++ {
 									/*line more.go:209:5*/ s[gpukvetP.v1_i+1][gpukvetP.v0_tx] -= s[gpukvetP.v1_i+1][j] * s[j][gpukvetP.v0_tx]
@@ -19946,7 +19938,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line more.go:199:23*/ gpukvetP.v1_i++
 							if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 								if gpukvetYes4 < 0 {
@@ -19971,7 +19963,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -19984,13 +19976,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:19987:1*/
+	/*line gpukvet_gen.go:19979:1*/
 	return thread, block
 }
 
 // gpukvetCPUSyr2k binds kernel Syr2k's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(float32)
@@ -20001,8 +19993,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Syr2k(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -20011,7 +20002,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
@@ -20032,13 +20023,13 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:20035:1*/
+	/*line gpukvet_gen.go:20026:1*/
 	return thread, block
 }
 
 // gpukvetCPUSyrk binds kernel Syrk's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSyrk(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(float32)
@@ -20048,8 +20039,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Syrk(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -20058,7 +20048,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
@@ -20077,7 +20067,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:20080:1*/
+	/*line gpukvet_gen.go:20070:1*/
 	return thread, block
 }
 
@@ -20095,13 +20085,12 @@ type gpukvetLocalsTransposeDiag struct {
 
 // gpukvetCPUTransposeDiag binds kernel TransposeDiag's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { TransposeDiag(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -20115,7 +20104,7 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line more.go:52:2*/ tile := gpu.Shared[[B][B + 1]float32](t)
 		{
 			gpukvetI := 0
@@ -20128,7 +20117,7 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line more.go:53:2*/ if t.GridDim().X != t.GridDim().Y {
@@ -20172,7 +20161,7 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line more.go:64:2*/ gpukvetP.v4_x, gpukvetP.v5_y = gpukvetP.v0_bidY*B+gpukvetP.v2_tx, gpukvetP.v1_bidX*B+gpukvetP.v3_ty
@@ -20185,6 +20174,6 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread, block func(gpu.Thread))
 		}
 	}
 
-	/*line gpukvet_gen.go:20188:1*/
+	/*line gpukvet_gen.go:20177:1*/
 	return thread, block
 }

@@ -1683,7 +1683,7 @@ type gpukvetLocalsStep struct {
 
 // gpukvetCPUStep binds kernel Step's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := gpukvetArgs[1].(float32)
 	gpukvetArg2 := []Body(gpukvetArgs[2].([]Body))
@@ -1692,8 +1692,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1707,7 +1706,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line nbody.go:22:2*/ tile := gpu.Shared[[Block]Body](t)
 		{
 			gpukvetI := 0
@@ -1719,7 +1718,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						pos := gpukvetArg2
 						/*line nbody.go:23:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line nbody.go:24:2*/ gpukvetP.v1_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -1744,7 +1743,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line nbody.go:31:6*/ gpukvetP.v7_base = 0
 						if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
 							if gpukvetYes1 < 0 {
@@ -1769,7 +1768,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							pos := gpukvetArg2
 							/*line nbody.go:32:3*/ var b Body
 							/*line nbody.go:33:3*/ if gpukvetP.v7_base+gpukvetP.v1_tid < gpukvetP.v2_n {
@@ -1804,7 +1803,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							soft2 := gpukvetArg1
 							/*line nbody.go:38:3*/ for k := 0; k < Block; k++ {
 								/*line nbody.go:39:4*/ o := tile[k]
@@ -1845,7 +1844,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line nbody.go:31:27*/ gpukvetP.v7_base += Block
 							if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
 								if gpukvetYes4 < 0 {
@@ -1870,7 +1869,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						dt := gpukvetArg0
 						vel := gpukvetArg3
 						newPos := gpukvetArg4
@@ -1887,6 +1886,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1890:1*/
+	/*line gpukvet_gen.go:1889:1*/
 	return thread, block
 }

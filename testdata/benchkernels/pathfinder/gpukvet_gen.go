@@ -2193,14 +2193,13 @@ type gpukvetLocalsStep struct {
 
 // gpukvetCPUStep binds kernel Step's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -2214,7 +2213,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line pathfinder.go:51:2*/ halo := gpu.Shared[[Width + 2]int32](t)
 		{
 			gpukvetI := 0
@@ -2226,7 +2225,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						cols := gpukvetArg0
 						prev := gpukvetArg1
 						/*line pathfinder.go:52:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -2277,7 +2276,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						cols := gpukvetArg0
 						wallRow := gpukvetArg2
 						next := gpukvetArg3
@@ -2290,7 +2289,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2293:1*/
+	/*line gpukvet_gen.go:2292:1*/
 	return thread, block
 }
 
@@ -2304,14 +2303,13 @@ type gpukvetLocalsSweep struct {
 
 // gpukvetCPUSweep binds kernel Sweep's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	gpukvetArg3 := []int32(gpukvetArgs[3].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Sweep(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -2325,7 +2323,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line pathfinder.go:17:2*/ prev := gpu.Shared[[Width]int32](t)
 		/*line pathfinder.go:18:2*/ cur := gpu.Shared[[Width]int32](t)
 		{
@@ -2338,7 +2336,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						cols := gpukvetArg1
 						wall := gpukvetArg2
 						/*line pathfinder.go:19:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -2374,7 +2372,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						rows := gpukvetArg0
 						/*line pathfinder.go:24:6*/ gpukvetP.v1_r = 1
 						if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
@@ -2400,7 +2398,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							cols := gpukvetArg1
 							wall := gpukvetArg2
 							/*line pathfinder.go:25:3*/ if gpukvetP.v0_tx < cols {
@@ -2441,7 +2439,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							cols := gpukvetArg1
 							/*line pathfinder.go:36:3*/ if gpukvetP.v0_tx < cols {
 								/*line pathfinder.go:37:4*/ prev[gpukvetP.v0_tx] = cur[gpukvetP.v0_tx]
@@ -2475,7 +2473,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							rows := gpukvetArg0
 							/*line pathfinder.go:24:24*/ gpukvetP.v1_r++
 							if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
@@ -2501,7 +2499,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						cols := gpukvetArg1
 						result := gpukvetArg3
 						/*line pathfinder.go:41:2*/ if gpukvetP.v0_tx < cols {
@@ -2513,6 +2511,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2516:1*/
+	/*line gpukvet_gen.go:2514:1*/
 	return thread, block
 }

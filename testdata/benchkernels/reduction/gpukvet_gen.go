@@ -1220,13 +1220,12 @@ type gpukvetLocalsDot struct {
 
 // gpukvetCPUDot binds kernel Dot's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Dot(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1240,7 +1239,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line reduction.go:66:2*/ cache := gpu.Shared[[Block]float32](t)
 		{
 			gpukvetI := 0
@@ -1252,7 +1251,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						x := gpukvetArg0
 						y := gpukvetArg1
 						/*line reduction.go:67:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -1290,7 +1289,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line reduction.go:74:6*/ gpukvetP.v1_h = Block / 2
 						if /*line reduction.go:74:22*/ gpukvetP.v1_h != 0 {
 							if gpukvetYes1 < 0 {
@@ -1315,7 +1314,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduction.go:75:3*/ if gpukvetP.v0_tid < gpukvetP.v1_h {
 								/*line reduction.go:76:4*/ cache[gpukvetP.v0_tid] += cache[gpukvetP.v0_tid+gpukvetP.v1_h]
 							}
@@ -1348,7 +1347,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduction.go:74:30*/ gpukvetP.v1_h /= 2
 							if /*line reduction.go:74:22*/ gpukvetP.v1_h != 0 {
 								if gpukvetYes3 < 0 {
@@ -1373,7 +1372,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg2
 						/*line reduction.go:80:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:81:3*/ gpu.AtomicAdd(&out[0], cache[0])
@@ -1384,7 +1383,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1387:1*/
+	/*line gpukvet_gen.go:1386:1*/
 	return thread, block
 }
 
@@ -1398,12 +1397,11 @@ type gpukvetLocalsMaxInt struct {
 
 // gpukvetCPUMaxInt binds kernel MaxInt's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { MaxInt(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1417,7 +1415,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line reduction.go:43:2*/ sdata := gpu.Shared[[Block]int32](t)
 		{
 			gpukvetI := 0
@@ -1429,7 +1427,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line reduction.go:44:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduction.go:45:2*/ m := int32(-1 << 31)
@@ -1466,7 +1464,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line reduction.go:51:6*/ gpukvetP.v1_s = Block / 2
 						if /*line reduction.go:51:22*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -1491,7 +1489,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduction.go:52:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line reduction.go:53:4*/ sdata[gpukvetP.v0_tid] = max(sdata[gpukvetP.v0_tid], sdata[gpukvetP.v0_tid+gpukvetP.v1_s])
 							}
@@ -1524,7 +1522,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduction.go:51:29*/ gpukvetP.v1_s /= 2
 							if /*line reduction.go:51:22*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -1549,7 +1547,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line reduction.go:57:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:58:3*/ gpu.AtomicMax(&out[0], sdata[0])
@@ -1560,7 +1558,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1563:1*/
+	/*line gpukvet_gen.go:1561:1*/
 	return thread, block
 }
 
@@ -1574,12 +1572,11 @@ type gpukvetLocalsSum struct {
 
 // gpukvetCPUSum binds kernel Sum's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Sum(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1593,7 +1590,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line reduction.go:15:2*/ sdata := gpu.Shared[[Block]float32](t)
 		{
 			gpukvetI := 0
@@ -1605,7 +1602,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line reduction.go:16:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduction.go:17:2*/ i := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*(2*Block) + gpukvetP.v0_tid
@@ -1646,7 +1643,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line reduction.go:27:6*/ gpukvetP.v1_s = t.BlockDim().X / 2
 						if /*line reduction.go:27:31*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -1671,7 +1668,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduction.go:28:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line reduction.go:29:4*/ sdata[gpukvetP.v0_tid] += sdata[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -1704,7 +1701,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line reduction.go:27:38*/ gpukvetP.v1_s >>= 1
 							if /*line reduction.go:27:31*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -1729,7 +1726,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line reduction.go:33:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:34:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -1740,6 +1737,6 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1743:1*/
+	/*line gpukvet_gen.go:1740:1*/
 	return thread, block
 }

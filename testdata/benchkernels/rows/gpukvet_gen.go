@@ -7699,7 +7699,7 @@ func LaunchSoftmax(d *device.Device, grid, block gpu.Dim3, n int, in *device.Buf
 // gpukvetCPULayerNorm binds kernel LayerNorm's arguments for the cpu
 // backend, which calls it without reflection.
 // Its threads run as coroutines: it reaches a barrier inside blockSum, a function it calls.
-func gpukvetCPULayerNorm(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPULayerNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(float32)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -7725,13 +7725,12 @@ type gpukvetLocalsSoftmax struct {
 
 // gpukvetCPUSoftmax binds kernel Softmax's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Softmax(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -7745,7 +7744,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line rows.go:18:2*/ red := gpu.Shared[[Block]float32](t)
 		{
 			gpukvetI := 0
@@ -7757,7 +7756,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line rows.go:19:2*/ row := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -7797,7 +7796,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line rows.go:28:6*/ gpukvetP.v3_s = Block / 2
 						if /*line rows.go:28:22*/ gpukvetP.v3_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -7822,7 +7821,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line rows.go:29:3*/ if gpukvetP.v0_tid < gpukvetP.v3_s {
 								/*line rows.go:30:4*/ red[gpukvetP.v0_tid] = max(red[gpukvetP.v0_tid], red[gpukvetP.v0_tid+gpukvetP.v3_s])
 							}
@@ -7855,7 +7854,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line rows.go:28:29*/ gpukvetP.v3_s /= 2
 							if /*line rows.go:28:22*/ gpukvetP.v3_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -7880,7 +7879,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line rows.go:34:2*/ gpukvetP.v2_m = red[0]
 					}
 				}
@@ -7910,7 +7909,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						in := gpukvetArg1
 						out := gpukvetArg2
@@ -7950,7 +7949,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line rows.go:44:6*/ gpukvetP.v4_s = Block / 2
 						if /*line rows.go:44:22*/ gpukvetP.v4_s > 0 {
 							if gpukvetYes6 < 0 {
@@ -7975,7 +7974,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line rows.go:45:3*/ if gpukvetP.v0_tid < gpukvetP.v4_s {
 								/*line rows.go:46:4*/ red[gpukvetP.v0_tid] += red[gpukvetP.v0_tid+gpukvetP.v4_s]
 							}
@@ -8008,7 +8007,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line rows.go:44:29*/ gpukvetP.v4_s /= 2
 							if /*line rows.go:44:22*/ gpukvetP.v4_s > 0 {
 								if gpukvetYes8 < 0 {
@@ -8033,7 +8032,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line rows.go:50:2*/ inv := 1 / red[0]
@@ -8046,6 +8045,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8049:1*/
+	/*line gpukvet_gen.go:8048:1*/
 	return thread, block
 }

@@ -2772,12 +2772,11 @@ func LaunchInclusive(d *device.Device, grid, block gpu.Dim3, in *device.Buffer[f
 
 // gpukvetCPUAddSums binds kernel AddSums's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUAddSums(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { AddSums(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -2786,7 +2785,7 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					scanned := gpukvetArg0
 					out := gpukvetArg1
 					/*line scan.go:69:2*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -2802,7 +2801,7 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:2805:1*/
+	/*line gpukvet_gen.go:2804:1*/
 	return thread, block
 }
 
@@ -2820,13 +2819,12 @@ type gpukvetLocalsExclusive struct {
 
 // gpukvetCPUExclusive binds kernel Exclusive's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Exclusive(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -2840,7 +2838,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line scan.go:17:2*/ temp := gpu.Shared[[2 * Block]int32](t)
 		{
 			gpukvetI := 0
@@ -2852,7 +2850,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line scan.go:18:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line scan.go:19:2*/ gpukvetP.v1_base = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X * 2 * Block
@@ -2882,7 +2880,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line scan.go:31:6*/ gpukvetP.v4_d = gpukvetP.v2_n >> 1
 						if /*line scan.go:31:19*/ gpukvetP.v4_d > 0 {
 							if gpukvetYes1 < 0 {
@@ -2921,7 +2919,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:33:3*/ if gpukvetP.v0_tid < gpukvetP.v4_d {
 								/*line scan.go:34:4*/ ai := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+1) - 1
 								/*line scan.go:35:4*/ bi := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+2) - 1
@@ -2943,7 +2941,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:31:26*/ gpukvetP.v4_d >>= 1
 							if /*line scan.go:31:19*/ gpukvetP.v4_d > 0 {
 								if gpukvetYes3 < 0 {
@@ -2968,7 +2966,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						sums := gpukvetArg2
 						/*line scan.go:40:2*/ if gpukvetP.v0_tid == 0 {
 							/*line scan.go:41:3*/ sums[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = temp[gpukvetP.v2_n-1]
@@ -2989,7 +2987,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line scan.go:44:6*/ gpukvetP.v5_d = 1
 						if /*line scan.go:44:14*/ gpukvetP.v5_d < gpukvetP.v2_n {
 							if gpukvetYes5 < 0 {
@@ -3014,7 +3012,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:45:3*/ gpukvetP.v3_offset >>= 1
 						}
 					}
@@ -3044,7 +3042,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:47:3*/ if gpukvetP.v0_tid < gpukvetP.v5_d {
 								/*line scan.go:48:4*/ ai := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+1) - 1
 								/*line scan.go:49:4*/ bi := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+2) - 1
@@ -3067,7 +3065,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:44:21*/ gpukvetP.v5_d *= 2
 							if /*line scan.go:44:14*/ gpukvetP.v5_d < gpukvetP.v2_n {
 								if gpukvetYes8 < 0 {
@@ -3106,7 +3104,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line scan.go:56:2*/ if gpukvetP.v1_base+2*gpukvetP.v0_tid < len(out) {
 							/*line scan.go:57:3*/ out[gpukvetP.v1_base+2*gpukvetP.v0_tid] = temp[2*gpukvetP.v0_tid]
@@ -3120,7 +3118,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3123:1*/
+	/*line gpukvet_gen.go:3121:1*/
 	return thread, block
 }
 
@@ -3137,12 +3135,11 @@ type gpukvetLocalsInclusive struct {
 
 // gpukvetCPUInclusive binds kernel Inclusive's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Inclusive(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -3156,7 +3153,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line scan.go:84:2*/ buf := gpu.Shared[[2][Block]float32](t)
 		{
 			gpukvetI := 0
@@ -3168,7 +3165,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line scan.go:85:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line scan.go:86:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -3207,7 +3204,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line scan.go:94:6*/ gpukvetP.v4_off = 1
 						if /*line scan.go:94:16*/ gpukvetP.v4_off < Block {
 							if gpukvetYes1 < 0 {
@@ -3232,7 +3229,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:95:3*/ gpukvetP.v2_pout = 1 - gpukvetP.v2_pout
 							/*line scan.go:96:3*/ gpukvetP.v3_pin = 1 - gpukvetP.v2_pout
 							/*line scan.go:97:3*/ if gpukvetP.v0_tid >= gpukvetP.v4_off {
@@ -3269,7 +3266,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line scan.go:94:29*/ gpukvetP.v4_off *= 2
 							if /*line scan.go:94:16*/ gpukvetP.v4_off < Block {
 								if gpukvetYes3 < 0 {
@@ -3294,7 +3291,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line scan.go:104:2*/ if gpukvetP.v1_i < len(out) {
 							/*line scan.go:105:3*/ out[gpukvetP.v1_i] = buf[gpukvetP.v2_pout][gpukvetP.v0_tid]
@@ -3305,6 +3302,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:3308:1*/
+	/*line gpukvet_gen.go:3305:1*/
 	return thread, block
 }

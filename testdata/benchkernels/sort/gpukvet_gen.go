@@ -1405,11 +1405,10 @@ type gpukvetLocalsShared struct {
 
 // gpukvetCPUShared binds kernel Shared's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []float32(gpukvetArgs[0].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Shared(gpukvetT, gpukvetArg0) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1423,7 +1422,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line sort.go:29:2*/ s := gpu.Shared[[Block]float32](t)
 		{
 			gpukvetI := 0
@@ -1435,7 +1434,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						a := gpukvetArg0
 						/*line sort.go:30:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line sort.go:31:2*/ gpukvetP.v1_g = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1473,7 +1472,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line sort.go:38:6*/ gpukvetP.v2_k = 2
 						if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
 							if gpukvetYes1 < 0 {
@@ -1499,7 +1498,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line sort.go:39:7*/ gpukvetP.v3_j = gpukvetP.v2_k >> 1
 							if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
 								if gpukvetYes2 < 0 {
@@ -1524,7 +1523,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+								gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 								/*line sort.go:40:4*/ ixj := gpukvetP.v0_tid ^ gpukvetP.v3_j
 								/*line sort.go:41:4*/ if ixj > gpukvetP.v0_tid {
 									/*line sort.go:42:5*/ up := gpukvetP.v0_tid&gpukvetP.v2_k == 0
@@ -1561,7 +1560,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+								gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 								/*line sort.go:39:27*/ gpukvetP.v3_j >>= 1
 								if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
 									if gpukvetYes4 < 0 {
@@ -1587,7 +1586,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line sort.go:38:26*/ gpukvetP.v2_k <<= 1
 							if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
 								if gpukvetYes5 < 0 {
@@ -1612,7 +1611,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						a := gpukvetArg0
 						/*line sort.go:50:2*/ if gpukvetP.v1_g < len(a) {
 							/*line sort.go:51:3*/ a[gpukvetP.v1_g] = s[gpukvetP.v0_tid]
@@ -1623,19 +1622,18 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1626:1*/
+	/*line gpukvet_gen.go:1625:1*/
 	return thread, block
 }
 
 // gpukvetCPUStep binds kernel Step's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []int32(gpukvetArgs[2].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Step(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1644,7 +1642,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					j := gpukvetArg0
 					k := gpukvetArg1
 					a := gpukvetArg2
@@ -1661,6 +1659,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1664:1*/
+	/*line gpukvet_gen.go:1662:1*/
 	return thread, block
 }

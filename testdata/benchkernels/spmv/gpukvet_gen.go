@@ -1557,7 +1557,7 @@ func LaunchCSRVector(d *device.Device, grid, block gpu.Dim3, rowPtr *device.Buff
 
 // gpukvetCPUCSR binds kernel CSR's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUCSR(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUCSR(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -1566,8 +1566,7 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		CSR(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1576,7 +1575,7 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					rowPtr := gpukvetArg0
 					cols := gpukvetArg1
 					vals := gpukvetArg2
@@ -1595,7 +1594,7 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1598:1*/
+	/*line gpukvet_gen.go:1597:1*/
 	return thread, block
 }
 
@@ -1610,7 +1609,7 @@ type gpukvetLocalsCSRVector struct {
 
 // gpukvetCPUCSRVector binds kernel CSRVector's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -1619,8 +1618,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		CSRVector(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -1634,7 +1632,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line spmv.go:25:2*/ part := gpu.Shared[[64]float32](t)
 		{
 			gpukvetI := 0
@@ -1646,7 +1644,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						rowPtr := gpukvetArg0
 						cols := gpukvetArg1
 						vals := gpukvetArg2
@@ -1690,7 +1688,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line spmv.go:36:6*/ gpukvetP.v2_h = 32
 						if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 							if gpukvetYes1 < 0 {
@@ -1715,7 +1713,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line spmv.go:37:3*/ if gpukvetP.v1_tid < gpukvetP.v2_h {
 								/*line spmv.go:38:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_h]
 							}
@@ -1748,7 +1746,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line spmv.go:36:22*/ gpukvetP.v2_h /= 2
 							if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 								if gpukvetYes3 < 0 {
@@ -1773,7 +1771,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						y := gpukvetArg4
 						/*line spmv.go:42:2*/ if gpukvetP.v1_tid == 0 && gpukvetP.v0_r < len(y) {
 							/*line spmv.go:43:3*/ y[gpukvetP.v0_r] = part[0]
@@ -1784,6 +1782,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:1787:1*/
+	/*line gpukvet_gen.go:1785:1*/
 	return thread, block
 }

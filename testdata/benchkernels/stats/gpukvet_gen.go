@@ -4397,14 +4397,13 @@ func LaunchStd(d *device.Device, grid, block gpu.Dim3, n int, m int, eps float32
 
 // gpukvetCPUCenter binds kernel Center's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUCenter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUCenter(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Center(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4413,7 +4412,7 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4427,20 +4426,19 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4430:1*/
+	/*line gpukvet_gen.go:4429:1*/
 	return thread, block
 }
 
 // gpukvetCPUCorr binds kernel Corr's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUCorr(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUCorr(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Corr(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4449,7 +4447,7 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4471,20 +4469,19 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4474:1*/
+	/*line gpukvet_gen.go:4472:1*/
 	return thread, block
 }
 
 // gpukvetCPUCovar binds kernel Covar's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUCovar(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUCovar(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Covar(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4493,7 +4490,7 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4514,20 +4511,19 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4517:1*/
+	/*line gpukvet_gen.go:4514:1*/
 	return thread, block
 }
 
 // gpukvetCPUMean binds kernel Mean's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMean(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUMean(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Mean(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4536,7 +4532,7 @@ func gpukvetCPUMean(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4554,13 +4550,13 @@ func gpukvetCPUMean(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4557:1*/
+	/*line gpukvet_gen.go:4553:1*/
 	return thread, block
 }
 
 // gpukvetCPUNormalize binds kernel Normalize's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUNormalize(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUNormalize(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
@@ -4569,8 +4565,7 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Normalize(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4579,7 +4574,7 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4594,13 +4589,13 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4597:1*/
+	/*line gpukvet_gen.go:4592:1*/
 	return thread, block
 }
 
 // gpukvetCPUStd binds kernel Std's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUStd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUStd(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(float32)
@@ -4610,8 +4605,7 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Std(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -4620,7 +4614,7 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					m := gpukvetArg1
 					eps := gpukvetArg2
@@ -4645,6 +4639,6 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:4648:1*/
+	/*line gpukvet_gen.go:4642:1*/
 	return thread, block
 }

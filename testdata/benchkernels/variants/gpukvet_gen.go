@@ -8188,12 +8188,11 @@ func LaunchSaxpy32(d *device.Device, grid, block gpu.Dim3, n int32, a float32, x
 
 // gpukvetCPUActivate binds kernel Activate's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUActivate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUActivate(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float64(gpukvetArgs[1].([]float64))
 	thread = func(gpukvetT gpu.Thread) { Activate(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8203,7 +8202,7 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					kind := gpukvetArg0
 					x := gpukvetArg1
 					/*line variants.go:60:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -8227,25 +8226,25 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8230:1*/
+	/*line gpukvet_gen.go:8229:1*/
 	return thread, block
 }
 
 // gpukvetCPUBlur5 binds kernel Blur5's arguments for the cpu
 // backend, which calls it without reflection.
 // Its threads run as coroutines: the local const r is used across a barrier.
-func gpukvetCPUBlur5(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUBlur5(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Blur5(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	/*line gpukvet_gen.go:8243:1*/ return thread, block
+	/*line gpukvet_gen.go:8242:1*/ return thread, block
 }
 
 // gpukvetCPUConv3D binds kernel Conv3D's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUConv3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUConv3D(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -8254,8 +8253,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		Conv3D(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8265,7 +8263,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -8285,13 +8283,13 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8288:1*/
+	/*line gpukvet_gen.go:8286:1*/
 	return thread, block
 }
 
 // gpukvetCPUGemmF64 binds kernel GemmF64's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGemmF64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGemmF64(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -8303,8 +8301,7 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GemmF64(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8313,7 +8310,7 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -8336,13 +8333,13 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8339:1*/
+	/*line gpukvet_gen.go:8336:1*/
 	return thread, block
 }
 
 // gpukvetCPUGemmReg binds kernel GemmReg's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUGemmReg(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUGemmReg(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := gpukvetArgs[1].(int)
 	gpukvetArg2 := gpukvetArgs[2].(int)
@@ -8352,8 +8349,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 	thread = func(gpukvetT gpu.Thread) {
 		GemmReg(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5)
 	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8363,7 +8359,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -8394,18 +8390,17 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8397:1*/
+	/*line gpukvet_gen.go:8393:1*/
 	return thread, block
 }
 
 // gpukvetCPUOddEven binds kernel OddEven's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUOddEven(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUOddEven(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	thread = func(gpukvetT gpu.Thread) { OddEven(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8414,7 +8409,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					phase := gpukvetArg0
 					a := gpukvetArg1
 					/*line variants.go:193:2*/ i := 2*(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X + phase
@@ -8426,7 +8421,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8429:1*/
+	/*line gpukvet_gen.go:8424:1*/
 	return thread, block
 }
 
@@ -8440,12 +8435,11 @@ type gpukvetLocalsReduce0 struct {
 
 // gpukvetCPUReduce0 binds kernel Reduce0's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Reduce0(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8459,7 +8453,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line variants.go:111:2*/ sdata := gpu.Shared[[256]int32](t)
 		{
 			gpukvetI := 0
@@ -8471,7 +8465,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line variants.go:112:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line variants.go:113:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -8508,7 +8502,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line variants.go:119:6*/ gpukvetP.v1_s = 1
 						if /*line variants.go:119:14*/ gpukvetP.v1_s < t.BlockDim().X {
 							if gpukvetYes1 < 0 {
@@ -8533,7 +8527,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line variants.go:120:3*/ if gpukvetP.v0_tid%(2*gpukvetP.v1_s) == 0 {
 								/*line variants.go:121:4*/ sdata[gpukvetP.v0_tid] += sdata[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -8566,7 +8560,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line variants.go:119:34*/ gpukvetP.v1_s *= 2
 							if /*line variants.go:119:14*/ gpukvetP.v1_s < t.BlockDim().X {
 								if gpukvetYes3 < 0 {
@@ -8591,7 +8585,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line variants.go:125:2*/ if gpukvetP.v0_tid == 0 {
 							/*line variants.go:126:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -8602,7 +8596,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8605:1*/
+	/*line gpukvet_gen.go:8599:1*/
 	return thread, block
 }
 
@@ -8616,12 +8610,11 @@ type gpukvetLocalsReduce1 struct {
 
 // gpukvetCPUReduce1 binds kernel Reduce1's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	gpukvetArg1 := []int32(gpukvetArgs[1].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Reduce1(gpukvetT, gpukvetArg0, gpukvetArg1) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8635,7 +8628,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			gpukvetL = gpukvetL[:gpukvetN]
 			clear(gpukvetL)
 		}
-		t := gpukvetRow
+		t := gpukvetB.Thread(0, 0, 0)
 		/*line variants.go:134:2*/ sdata := gpu.Shared[[256]int32](t)
 		{
 			gpukvetI := 0
@@ -8647,7 +8640,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						in := gpukvetArg0
 						/*line variants.go:135:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line variants.go:136:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -8685,7 +8678,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line variants.go:143:6*/ gpukvetP.v1_s = 1
 						if /*line variants.go:143:14*/ gpukvetP.v1_s < 256 {
 							if gpukvetYes1 < 0 {
@@ -8710,7 +8703,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line variants.go:144:3*/ index := 2 * gpukvetP.v1_s * gpukvetP.v0_tid
 							/*line variants.go:145:3*/ if index < 256 {
 								/*line variants.go:146:4*/ sdata[index] += sdata[index+gpukvetP.v1_s]
@@ -8744,7 +8737,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line variants.go:143:23*/ gpukvetP.v1_s *= 2
 							if /*line variants.go:143:14*/ gpukvetP.v1_s < 256 {
 								if gpukvetYes3 < 0 {
@@ -8769,7 +8762,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						out := gpukvetArg1
 						/*line variants.go:150:2*/ if gpukvetP.v0_tid == 0 {
 							/*line variants.go:151:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -8780,20 +8773,19 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8783:1*/
+	/*line gpukvet_gen.go:8776:1*/
 	return thread, block
 }
 
 // gpukvetCPUSaxpy32 binds kernel Saxpy32's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(int32)
 	gpukvetArg1 := gpukvetArgs[1].(float32)
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Saxpy32(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -8802,7 +8794,7 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					t := gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					a := gpukvetArg1
 					x := gpukvetArg2
@@ -8816,6 +8808,6 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:8819:1*/
+	/*line gpukvet_gen.go:8811:1*/
 	return thread, block
 }

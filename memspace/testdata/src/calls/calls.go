@@ -6,15 +6,16 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
 )
 
 //gpu:kernel
 func Bad(t gpu.Thread, out []float64) {
-	out[0] = float64(os.Getpid())         // want `call of os.Getpid, which is not a //gpu:device function`
-	v, _ := strconv.ParseFloat("1.5", 64) // want `call of strconv.ParseFloat, which is not a //gpu:device function`
-	out[1] = v + math.Gamma(out[2])       // want `call of math.Gamma: kernel code may call only the math functions listed`
-	_ = t.CPUBlock()                      // want `call of gpu.Thread.CPUBlock: it is the cpu backend's loop`
+	out[0] = float64(os.Getpid())          // want `call of os.Getpid, which is not a //gpu:device function`
+	v, _ := strconv.ParseFloat("1.5", 64)  // want `call of strconv.ParseFloat, which is not a //gpu:device function`
+	out[1] = v + math.Gamma(out[2])        // want `call of math.Gamma: kernel code may call only the math functions listed`
+	_ = backend.CPUBlock{}.Thread(0, 0, 0) // want `call of backend.CPUBlock.Thread, which is not a //gpu:device function`
 }
 
 //gpu:kernel

@@ -48,6 +48,3 @@ func AtomicCompareAndSwap[T int32 | uint32 | int64 | uint64](addr *T, old, new T
 	}
 	return cur
 }
-
-func (t Thread) CPUBlock() *struct{}      { return nil }
-func (t Thread) CPUAt(x, y, z int) Thread { return t }

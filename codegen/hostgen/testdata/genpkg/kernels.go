@@ -74,3 +74,15 @@ func SplitLoop(t gpu.Thread, xs []int32) {
 	}
 	xs[t.GlobalIdx().X] = int32(p.N)
 }
+
+// Deferred defers a call, which gen does not copy: its block loop calls
+// the kernel per thread (the checks would refuse defer; gen's tests
+// compile without them).
+//
+//gpu:kernel
+func Deferred(t gpu.Thread, xs []int32) {
+	defer done()
+	xs[t.GlobalIdx().X] = 1
+}
+
+func done() {}

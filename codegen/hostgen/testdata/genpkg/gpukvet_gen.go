@@ -12,15 +12,16 @@ import (
 
 // gpukvetSourceHash identifies the package sources the code below was
 // compiled from; a GPU backend refuses the code once they change.
-const gpukvetSourceHash = "sha256:b1d2fea5c9b63cefd4cf149def1794762019a6e00636b3632a022b5d695e42bf"
+const gpukvetSourceHash = "sha256:60264c6c694ff0a47db368c28c2ac2a69e2d42b9d1ff2c541bbab17e197d2fcc"
 
 // gpukvetPTX is the PTX module (target sm_80) of the package's kernels.
 const gpukvetPTX = `//
-// fake PTX for github.com/gpukvet/gpukvet/cmd/gpukvet/testdata/genpkg
+// fake PTX for github.com/gpukvet/gpukvet/codegen/hostgen/testdata/genpkg
 //
 .version 7.8
 .target sm_80
 .address_size 64
+// .entry genpkg_Deferred
 // .entry genpkg_Move
 // .entry genpkg_Rotate
 // .entry genpkg_Saxpy
@@ -35,7 +36,7 @@ var gpukvetModule = []byte(gpukvetPTX)
 // gpukvetSPIRV is the SPIR-V module (1.5, Vulkan 1.2) of the package's kernels.
 var gpukvetSPIRV = []byte("" +
 	"\x03\x02#\a fake SPIR-V for github.com/gpukvet/gpukvet/" +
-	"cmd/gpukvet/testdata/genpkg")
+	"codegen/hostgen/testdata/genpkg")
 
 // gpukvetSPIRVFeatures are the Vulkan device features the SPIR-V module needs.
 var gpukvetSPIRVFeatures = []string{"float64"}
@@ -56,6 +57,12 @@ func gpukvetRegister(fn any, spec device.KernelSpec) {
 }
 
 func init() {
+	gpukvetRegister(Deferred, device.KernelSpec{
+		Dims:   1,
+		Params: []string{"xs"},
+		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Deferred", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDeferred},
+	})
 	gpukvetRegister(Move, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
 		Dims:   1,
@@ -104,6 +111,15 @@ func init() {
 	})
 }
 
+// LaunchDeferred launches kernel Deferred on d. Slice parameters take device buffers;
+// the compiler checks every argument's type.
+func LaunchDeferred(d *device.Device, grid, block gpu.Dim3, xs *device.Buffer[int32]) error {
+	if gpukvetErr != nil {
+		return gpukvetErr
+	}
+	return d.Launch(Deferred, grid, block, xs)
+}
+
 // LaunchMove launches kernel Move on d. Slice parameters take device buffers;
 // the compiler checks every argument's type.
 func LaunchMove(d *device.Device, grid, block gpu.Dim3, p Point, d_ *device.Buffer[time.Duration], grid_ int, p4 *device.Buffer[Point], block_ bool) error {
@@ -149,19 +165,13 @@ func LaunchSwitchBarrier(d *device.Device, grid, block gpu.Dim3, xs *device.Buff
 	return d.Launch(SwitchBarrier, grid, block, xs)
 }
 
-// gpukvetCPUMove binds kernel Move's arguments for the cpu
+// gpukvetCPUDeferred binds kernel Deferred's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
-	gpukvetArg0 := gpukvetArgs[0].(Point)
-	gpukvetArg1 := []time.Duration(gpukvetArgs[1].([]time.Duration))
-	gpukvetArg2 := gpukvetArgs[2].(int)
-	gpukvetArg3 := []Point(gpukvetArgs[3].([]Point))
-	gpukvetArg4 := gpukvetArgs[4].(bool)
-	thread = func(gpukvetT gpu.Thread) {
-		Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
-	}
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+// Its block loop calls it per thread: it defers a call.
+func gpukvetCPUDeferred(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
+	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
+	thread = func(gpukvetT gpu.Thread) { Deferred(gpukvetT, gpukvetArg0) }
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -170,7 +180,37 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					Deferred(gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ), gpukvetArg0)
+				}
+			}
+		}
+	}
+
+	/*line gpukvet_gen.go:189:1*/
+	return thread, block
+}
+
+// gpukvetCPUMove binds kernel Move's arguments for the cpu
+// backend, which calls it without reflection.
+func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
+	gpukvetArg0 := gpukvetArgs[0].(Point)
+	gpukvetArg1 := []time.Duration(gpukvetArgs[1].([]time.Duration))
+	gpukvetArg2 := gpukvetArgs[2].(int)
+	gpukvetArg3 := []Point(gpukvetArgs[3].([]Point))
+	gpukvetArg4 := gpukvetArgs[4].(bool)
+	thread = func(gpukvetT gpu.Thread) {
+		Move(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4)
+	}
+	block = func(gpukvetB backend.CPUBlock) {
+		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
+			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
+				gpukvetB.Row(gpukvetY, gpukvetZ)
+				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					p := gpukvetArg0
 					d := gpukvetArg1
 					grid := gpukvetArg2
@@ -184,28 +224,27 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:187:1*/
+	/*line gpukvet_gen.go:227:1*/
 	return thread, block
 }
 
 // gpukvetCPURotate binds kernel Rotate's arguments for the cpu
 // backend, which calls it without reflection.
 // Its threads run as coroutines: it reaches a barrier inside sync, a function it calls.
-func gpukvetCPURotate(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPURotate(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:197:1*/ return thread, block
+	/*line gpukvet_gen.go:237:1*/ return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := gpukvetArgs[0].(float32)
 	gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Saxpy(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -214,7 +253,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					a := gpukvetArg0
 					x := gpukvetArg1
 					y := gpukvetArg2
@@ -227,7 +266,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:230:1*/
+	/*line gpukvet_gen.go:269:1*/
 	return thread, block
 }
 
@@ -241,11 +280,10 @@ type gpukvetLocalsSplitLoop struct {
 
 // gpukvetCPUSplitLoop binds kernel SplitLoop's arguments for the cpu
 // backend, which calls it without reflection.
-func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { SplitLoop(gpukvetT, gpukvetArg0) }
-	block = func(gpukvetRow gpu.Thread) {
-		gpukvetB := gpukvetRow.CPUBlock()
+	block = func(gpukvetB backend.CPUBlock) {
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
@@ -269,7 +307,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:70:2*/ gpukvetP.v0_p = Point{N: (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X}
 					}
 				}
@@ -286,7 +324,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						/*line kernels.go:71:6*/ gpukvetP.v1_s = 1
 						if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 							if gpukvetYes1 < 0 {
@@ -325,7 +363,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:73:3*/ gpukvetP.v0_p.N += gpukvetP.v1_s
 						}
 					}
@@ -342,7 +380,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 							/*line kernels.go:71:22*/ gpukvetP.v1_s *= 2
 							if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 								if gpukvetYes3 < 0 {
@@ -367,7 +405,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetRow.CPUAt(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						xs := gpukvetArg0
 						/*line kernels.go:75:2*/ xs[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = int32(gpukvetP.v0_p.N)
 					}
@@ -376,15 +414,15 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
 		}
 	}
 
-	/*line gpukvet_gen.go:379:1*/
+	/*line gpukvet_gen.go:417:1*/
 	return thread, block
 }
 
 // gpukvetCPUSwitchBarrier binds kernel SwitchBarrier's arguments for the cpu
 // backend, which calls it without reflection.
 // Its threads run as coroutines: it calls a barrier inside a switch at kernels.go:59.
-func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread, block func(gpu.Thread)) {
+func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { SwitchBarrier(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:389:1*/ return thread, block
+	/*line gpukvet_gen.go:427:1*/ return thread, block
 }

@@ -1,0 +1,185 @@
+package hostgen
+
+import (
+	"fmt"
+	"go/types"
+	"regexp"
+	"strings"
+)
+
+// The cpu backend's entry to each kernel: gen writes, per kernel K,
+//
+//	func gpukvetCPUK(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
+//		gpukvetArg0 := gpukvetArgs[0].(float32)
+//		gpukvetArg1 := []float32(gpukvetArgs[1].([]float32))
+//		thread = func(gpukvetT gpu.Thread) { K(gpukvetT, gpukvetArg0, gpukvetArg1) }
+//		block = func(gpukvetB backend.CPUBlock) { ... }
+//		return thread, block
+//	}
+//
+// (names with gen's prefix, so that none shadows a name of the package),
+// and registers it with `CPU: &backend.CPUCode{Bind: gpukvetCPUK}`, so that
+// the cpu backend calls the kernel without reflection. thread runs one
+// thread; block runs a whole block as loops over its threads (the race
+// detector's schedule uses thread, every other one block).
+//
+// block holds copies of the kernel's body (with /*line*/ directives, so
+// that a trap names the kernel's file and line): the block's indices are
+// read once per block (backend.CPUBlock, the API for generated code only,
+// which gives each iteration its gpu.Thread) and t.ThreadIdx(),
+// t.BlockIdx() and t.GlobalIdx() become expressions of the loop counters,
+// so that the compiler keeps them in registers; a `return` ends the
+// thread's iteration.
+//
+// A kernel without barriers is one loop over the threads. A kernel with
+// barriers is split at them (the work-item loops of MCUDA and POCL): the
+// statements between two barriers become one loop over the block's
+// threads, a barrier the end of such a loop; an if or a for whose body
+// holds a barrier stays one statement around the loops of its body, its
+// condition evaluated by every thread (PhaseUniform reports threads
+// that disagree, which the divergence check rules out); a variable that
+// lives across a barrier becomes a field of a per-thread struct (kept from
+// block to block on a worker); a thread that returns is
+// skipped by the loops after it (and a barrier after that fails, as on the
+// other schedules); `x := gpu.Shared[T](t)` at the top of the body is
+// evaluated once per block. The shapes it does not split, which keep the
+// coroutines of the cpu backend (the generated file says why for each
+// kernel): a barrier inside a function the kernel calls, inside a function
+// literal, a switch, select or range loop, or not as a statement of its
+// own; a loop around a barrier without a condition, or whose body breaks
+// or continues it; goto; a labelled statement around a barrier that a
+// branch names; a variable living across a barrier whose type cannot be
+// named in the generated file (a type declared inside the kernel); a local
+// constant or type used across a barrier; defer and go; a dot import.
+// A kernel without barriers whose body cannot be copied (defer, go, a dot
+// import) runs as a loop that calls it once per thread.
+
+// writeCPUEntry writes kernel k's cpu entry.
+func (g *generation) writeCPUEntry(k *kernel) {
+	fn := "gpukvetCPU" + k.name
+	args, binds := g.cpuArgs(k)
+	call := func(t string) string { return k.name + "(" + strings.Join(append([]string{t}, args...), ", ") + ")" }
+	block, locals, why := g.blockFunc(k, call)
+	if locals != "" {
+		g.w("\n// gpukvetLocals%s holds the locals of kernel %s that live across a\n// barrier, one per thread.\n", k.name, k.name)
+		g.w("type gpukvetLocals%s struct {\n%s}\n", k.name, locals)
+	}
+	g.w("\n// %s binds kernel %s's arguments for the cpu\n", fn, k.name)
+	g.w("// backend, which calls it without reflection.\n")
+	if why != "" {
+		if block == "" {
+			g.w("// Its threads run as coroutines: %s.\n", why)
+		} else {
+			g.w("// Its block loop calls it per thread: %s.\n", why)
+		}
+	}
+	g.w("func %s(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {\n", fn)
+	for _, b := range binds {
+		g.w("%s", b)
+	}
+	g.w("\tthread = func(gpukvetT gpu.Thread) { %s }\n", call("gpukvetT"))
+	if block != "" {
+		g.w("\tblock = %s\n", block)
+	}
+	g.w("\t%s return thread, block\n}\n", lineReset)
+}
+
+// cpuArgs returns the names of kernel k's bound arguments, and the
+// statements that bind them from the launch's []any.
+func (g *generation) cpuArgs(k *kernel) (names, binds []string) {
+	qual := g.imports.qualifier
+	for i, v := range k.params {
+		t := v.Type()
+		name := fmt.Sprintf("gpukvetArg%d", i)
+		names = append(names, name)
+		if s, ok := t.Underlying().(*types.Slice); ok {
+			// The cpu backend's memory holds a []E; a named slice type
+			// converts from it.
+			binds = append(binds, fmt.Sprintf("\t%s := %s(gpukvetArgs[%d].([]%s))\n", name, types.TypeString(t, qual), i, types.TypeString(s.Elem(), qual)))
+		} else {
+			binds = append(binds, fmt.Sprintf("\t%s := gpukvetArgs[%d].(%s)\n", name, i, types.TypeString(t, qual)))
+		}
+	}
+	return names, binds
+}
+
+// blockFunc returns kernel k's block function ("" if its threads must run
+// as coroutines), the fields of its per-thread locals ("" if none) and,
+// when it is not a copy of the kernel's body split at its barriers, why;
+// call(t) is the call of the kernel as thread t.
+func (g *generation) blockFunc(k *kernel, call func(t string) string) (block, locals, why string) {
+	barrier := mayBarrier(g.p, k)
+	cg, err := newCPUGen(g.p, k, barrier, g.imports.qualifier)
+	if err == nil {
+		block, err = cg.block()
+	}
+	if err == nil {
+		return block, cg.locals, ""
+	}
+	if !barrier {
+		block = loopCalling(call(threadAt))
+	}
+	return block, "", err.Error()
+}
+
+// loopCalling is a block function that runs stmt for each thread.
+func loopCalling(stmt string) string {
+	return blockHead +
+		threadLoops("", "", stmt+"\n") + "}\n"
+}
+
+// blockHead starts a block function: the block's indices, read once, in
+// variables of their own (which the compiler keeps in registers).
+const blockHead = `func(gpukvetB backend.CPUBlock) {
+	gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
+	gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
+	gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+	_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+`
+
+// threadAt is the running thread of a block function's loops, which
+// records its X for a trap report.
+const threadAt = "gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)"
+
+// threadLoops is the loop over a block's threads (X fastest), with label
+// (if not "") on the X loop and body inside; lin keeps gpukvetI, the
+// thread's linear index.
+func threadLoops(label, lin, body string) string {
+	var b strings.Builder
+	if lin != "" {
+		b.WriteString("{\ngpukvetI := 0\n")
+	}
+	b.WriteString("for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {\nfor gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {\ngpukvetB.Row(gpukvetY, gpukvetZ)\n")
+	if label != "" {
+		b.WriteString(label + ":\n")
+	}
+	if lin != "" {
+		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {\n")
+	} else {
+		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {\n")
+	}
+	b.WriteString(body)
+	b.WriteString("}\n}\n}\n")
+	if lin != "" {
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
+
+// lineReset marks where the generated file's own positions resume after the
+// copies of kernel bodies; resetLines turns it into a line directive.
+const lineReset = "/*gpukvet:line*/"
+
+var lineResetRE = regexp.MustCompile(regexp.QuoteMeta(lineReset))
+
+// resetLines replaces each lineReset in the formatted file src, named
+// name, by a directive giving its own line.
+func resetLines(src []byte, name string) []byte {
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, lineReset) {
+			lines[i] = lineResetRE.ReplaceAllString(l, fmt.Sprintf("/*line %s:%d:1*/", name, i+1))
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
