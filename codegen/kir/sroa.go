@@ -92,14 +92,21 @@ func ScalarReplace(f *Func) int {
 	dom := Dominators(f)
 	df := dominanceFrontiers(f, dom)
 	phiSlot := map[*Value]int{}
-	for si, s := range slots {
-		var work []*Block
-		has := map[*Block]bool{}
-		for v, i := range slotOf {
-			if i == si && v.Op == OpStore && !has[v.Block] {
-				has[v.Block] = true
-				work = append(work, v.Block)
+	// Each slot's store blocks in block order (not the map's): the order
+	// phis are made in names them in the LLVM output.
+	stores := make([][]*Block, len(slots))
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if si, ok := slotOf[v]; ok && v.Op == OpStore && !containsBlock(stores[si], b) {
+				stores[si] = append(stores[si], b)
 			}
+		}
+	}
+	for si, s := range slots {
+		work := append([]*Block(nil), stores[si]...)
+		has := map[*Block]bool{}
+		for _, b := range work {
+			has[b] = true
 		}
 		placed := map[*Block]bool{}
 		for len(work) > 0 {
