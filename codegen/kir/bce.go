@@ -15,7 +15,7 @@ import (
 // (the launch ABI guarantees it), thread and block indices below their
 // hardware limits, and arithmetic is checked for overflow.
 func EliminateBoundsChecks(f *Func) int {
-	p := &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+	p := newProver(f, Dominators(f))
 	removed := 0
 	for _, b := range f.Blocks {
 		idx, length, ok := indexCheck(b)
@@ -34,6 +34,12 @@ func EliminateBoundsChecks(f *Func) int {
 		RemoveDead(f)
 	}
 	return removed
+}
+
+// newProver returns a prover of f's value ranges, with f's dominator tree
+// dom.
+func newProver(f *Func, dom *DomTree) *prover {
+	return &prover{f: f, dom: dom, memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
 }
 
 func (t *DomTree) reachable(b *Block) bool { return t.order[b.Index] >= 0 }

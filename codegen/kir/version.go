@@ -246,7 +246,7 @@ func (v *regionVersion) regionTest(f *Func, ranges bool) *Value {
 			// The uniform test is stronger than the check, which the slow
 			// path still makes.
 			if p == nil {
-				p = &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+				p = newProver(f, Dominators(f))
 			}
 			if r, s, l, ok := rowMajorBound(p, h, c.guard, c.ok); ok {
 				if !bounds[[3]*Value{r, s, l}] {
