@@ -1,6 +1,10 @@
 package kir
 
-import "math"
+import (
+	"math"
+
+	"github.com/gpukvet/gpukvet/internal/targets"
+)
 
 // EliminateBoundsChecks removes the index checks that the conditions
 // dominating them and the ranges of their operands prove: y[i] under
@@ -11,7 +15,7 @@ import "math"
 // (the launch ABI guarantees it), thread and block indices below their
 // hardware limits, and arithmetic is checked for overflow.
 func EliminateBoundsChecks(f *Func) int {
-	p := &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+	p := newProver(f, Dominators(f))
 	removed := 0
 	for _, b := range f.Blocks {
 		idx, length, ok := indexCheck(b)
@@ -30,6 +34,12 @@ func EliminateBoundsChecks(f *Func) int {
 		RemoveDead(f)
 	}
 	return removed
+}
+
+// newProver returns a prover of f's value ranges, with f's dominator tree
+// dom.
+func newProver(f *Func, dom *DomTree) *prover {
+	return &prover{f: f, dom: dom, memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
 }
 
 func (t *DomTree) reachable(b *Block) bool { return t.order[b.Index] >= 0 }
@@ -468,32 +478,28 @@ func (p *prover) inLoop(v *Value) bool {
 	return false
 }
 
-// special is the range of a special register: CUDA's limits (1024 threads
-// per block, 2^31-1 blocks in x, 65535 in y and z), or the block shape the
-// kernel fixes.
+// special is the range of a special register: the block shape the kernel
+// fixes, or else the limits the compiler enforces on every kernel
+// (targets.Static: a thread index is below the threads of a block, a
+// block index below the grid's extent).
 func (p *prover) special(idx int) interval {
 	d := idx % 3
+	lim := targets.Static
 	switch idx / 3 {
 	case 0: // tid
 		if n := p.f.Block[d]; n > 0 {
 			return interval{0, int64(n) - 1}
 		}
-		return interval{0, 1023}
+		return interval{0, int64(lim.MaxThreadsPerBlock) - 1}
 	case 2: // ntid
 		if n := p.f.Block[d]; n > 0 {
 			return interval{int64(n), int64(n)}
 		}
-		return interval{1, 1024}
+		return interval{1, int64(lim.MaxThreadsPerBlock)}
 	case 1: // ctaid
-		if d == 0 {
-			return interval{0, 1<<31 - 2}
-		}
-		return interval{0, 65534}
+		return interval{0, int64(lim.MaxGrid[d]) - 1}
 	default: // nctaid
-		if d == 0 {
-			return interval{1, 1<<31 - 1}
-		}
-		return interval{1, 65535}
+		return interval{1, int64(lim.MaxGrid[d])}
 	}
 }
 

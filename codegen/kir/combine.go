@@ -89,6 +89,23 @@ func isCheck(b *Block) bool {
 	return b.Term == TermBranch && len(b.Succs) == 2 && b.Succs[1].Term == TermTrap && b.Succs[0] != b.Succs[1]
 }
 
+// conjunction builds, at the end of block b, the conjunction of the tests
+// it is given, in order: the test a versioning pass branches on.
+type conjunction struct {
+	f   *Func
+	b   *Block
+	all *Value // nil until the first test
+}
+
+// and adds test t.
+func (c *conjunction) and(t *Value) {
+	if c.all == nil {
+		c.all = t
+	} else {
+		c.all = c.f.NewValue(c.b, OpAnd, TBool, c.all, t)
+	}
+}
+
 // movable reports whether every value of check block c may be computed
 // earlier: pure, no load, no integer division, no phi.
 func movable(c *Block) bool {

@@ -48,7 +48,7 @@ func AssumeFacts(f *Func) (g *Func, facts *gpuabi.Facts, ok bool) {
 		}
 	}
 	prog := &factProgram{g: g, index: map[*Value]int{}, out: &gpuabi.Facts{}}
-	p := &prover{f: g, dom: Dominators(g), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+	p := newProver(g, Dominators(g))
 	var assumed []*Value
 	for _, b := range g.Blocks {
 		var candidates []*Value

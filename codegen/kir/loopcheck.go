@@ -1,6 +1,9 @@
 package kir
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // LoopChecks hoists bounds checks out of counted loops by versioning. In
 //
@@ -261,31 +264,70 @@ type loopCheck struct {
 	length *Value
 }
 
+// loopVersion is what versionLoop decided for one loop: its counted
+// shape and the checks its copy drops, in block order.
+type loopVersion struct {
+	c      countedLoop
+	checks []loopCheck
+}
+
+// versionLoop versions l on its bounds checks in three steps:
+// planLoopVersion finds the checks the copy may drop and decides whether
+// l can be versioned on them; extremesTest builds the test of their
+// extremes in the preheader; copyWithoutChecks copies the loop without
+// them, and enterCopies and joinCopies branch to the two copies and join
+// them after the loop.
 func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
+	v, ok := planLoopVersion(f, l, dom)
+	if !ok {
+		return false
+	}
+	test := v.extremesTest(f)
+	cp := v.copyWithoutChecks(f)
+	v.enterCopies(cp, test)
+	v.joinCopies(f, cp)
+	return true
+}
+
+// planLoopVersion decides whether l is versioned, and on which checks: l
+// must be a counted loop that leaves through its header alone into an
+// exit of its own, with checks of affine indices in every iteration, and
+// if it holds a barrier their test must read uniform values alone.
+func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 	c, ok := countLoop(l)
 	if !ok || !c.onlyHeaderExits {
-		return false
+		return loopVersion{}, false
 	}
-	e := c.exit
-	if len(e.Preds) != 1 || len(e.Phis()) > 0 || e.Term == TermTrap {
-		return false
+	if e := c.exit; len(e.Preds) != 1 || len(e.Phis()) > 0 || e.Term == TermTrap {
+		return loopVersion{}, false
 	}
-	var checks []loopCheck
-	barrier := false
-	for b := range l.Blocks {
+	checks, barrier := c.affineChecks(dom)
+	if len(checks) == 0 || barrier && !c.uniformTest(checks) {
+		return loopVersion{}, false
+	}
+	// Keep the order of checks stable (affineChecks walks a map).
+	order := map[*Block]int{}
+	for i, b := range f.Blocks {
+		order[b] = i
+	}
+	sort.Slice(checks, func(i, j int) bool { return order[checks[i].b] < order[checks[j].b] })
+	return loopVersion{c: c, checks: checks}, true
+}
+
+// affineChecks finds the checks the copy may drop: those that run in
+// every iteration (their block dominates the latch) and compare an index
+// affine in iv with a loop-invariant length. It also reports whether the
+// loop holds a barrier.
+func (c *countedLoop) affineChecks(dom *DomTree) (checks []loopCheck, barrier bool) {
+	for b := range c.l.Blocks {
 		if hasBarrier(b) {
 			barrier = true
 		}
 		if !isCheck(b) || !dom.Dominates(b, c.latch) {
 			continue
 		}
-		cond := b.Cond
-		if cond.Op != OpLt || cond.Args[0].Op != OpBitcast || cond.Args[1].Op != OpBitcast ||
-			cond.Args[0].Type.Kind != U64 {
-			continue
-		}
-		idx, length := cond.Args[0].Args[0], cond.Args[1].Args[0]
-		if l.Blocks[length.Block] || length.Type.Kind != I64 {
+		idx, length, ok := unsignedLess(b.Cond)
+		if !ok || c.l.Blocks[length.Block] || length.Type.Kind != I64 {
 			continue
 		}
 		form, ok := c.affineOf(idx, 0)
@@ -294,216 +336,245 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 		}
 		checks = append(checks, loopCheck{b: b, idx: form, length: length})
 	}
-	if len(checks) == 0 {
-		return false
-	}
-	if barrier {
-		u := &forms{uniform: map[*Value]bool{}}
-		reads := []*Value{c.init, c.limit}
-		for _, ch := range checks {
-			reads = append(reads, ch.length)
-			for a := range ch.idx.atoms {
-				reads = append(reads, a)
-			}
-		}
-		for _, v := range reads {
-			if !u.isUniform(v) {
-				return false
-			}
-		}
-	}
-	// Keep the order of checks stable (map iteration above).
-	order := map[*Block]int{}
-	for i, b := range f.Blocks {
-		order[b] = i
-	}
-	for i := 1; i < len(checks); i++ {
-		for j := i; j > 0 && order[checks[j].b] < order[checks[j-1].b]; j-- {
-			checks[j], checks[j-1] = checks[j-1], checks[j]
-		}
-	}
+	return checks, barrier
+}
 
-	// The test, at the end of the preheader.
+// uniformTest reports whether the test of checks reads uniform values
+// alone, as a loop holding a barrier needs: every thread of the block
+// must enter the same copy.
+func (c *countedLoop) uniformTest(checks []loopCheck) bool {
+	u := &forms{uniform: map[*Value]bool{}}
+	reads := []*Value{c.init, c.limit}
+	for _, ch := range checks {
+		reads = append(reads, ch.length)
+		for a := range ch.idx.atoms {
+			reads = append(reads, a)
+		}
+	}
+	for _, v := range reads {
+		if !u.isUniform(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// preheaderTest builds the versioning test at the end of the preheader.
+type preheaderTest struct {
+	conjunction
+	tested map[*Value]bool // the atoms already bounded
+}
+
+// k64 is the I64 constant x.
+func (t *preheaderTest) k64(x int64) *Value { return t.f.NewConst(t.b, TI64, uint64(x)) }
+
+// wide is v as an I64.
+func (t *preheaderTest) wide(v *Value) *Value {
+	if v.Type.Kind == I64 {
+		return v
+	}
+	return t.f.NewValue(t.b, OpConvert, TI64, v)
+}
+
+// inRange tests v in [-lcBound, hi], unless v is a constant that is.
+func (t *preheaderTest) inRange(v *Value, hi int64) {
+	if v.Op == OpConst && v.Int() >= -lcBound && v.Int() <= hi {
+		return // known to hold
+	}
+	t.and(t.f.NewValue(t.b, OpGe, TBool, v, t.k64(-lcBound)))
+	t.and(t.f.NewValue(t.b, OpLe, TBool, v, t.k64(hi)))
+}
+
+// extremesTest builds, at the end of the preheader, the test that every
+// check holds at both extremes of iv (init and limit-1), with init, limit
+// and every atom bounded so that the indices are exact (see LoopChecks).
+func (v *loopVersion) extremesTest(f *Func) *Value {
+	c := &v.c
 	pre := c.pre
-	k64 := func(x int64) *Value { return f.NewConst(pre, TI64, uint64(x)) }
-	wide := func(v *Value) *Value {
-		if v.Type.Kind == I64 {
-			return v
-		}
-		return f.NewValue(pre, OpConvert, TI64, v)
-	}
-	var all *Value
-	and := func(t *Value) {
-		if all == nil {
-			all = t
-		} else {
-			all = f.NewValue(pre, OpAnd, TBool, all, t)
-		}
-	}
-	inRange := func(v *Value, hi int64) {
-		if v.Op == OpConst && v.Int() >= -lcBound && v.Int() <= hi {
-			return // known to hold
-		}
-		and(f.NewValue(pre, OpGe, TBool, v, k64(-lcBound)))
-		and(f.NewValue(pre, OpLe, TBool, v, k64(hi)))
-	}
-	init, limit := wide(c.init), wide(c.limit)
+	t := &preheaderTest{conjunction: conjunction{f: f, b: pre}, tested: map[*Value]bool{}}
+	init, limit := t.wide(c.init), t.wide(c.limit)
 	hiLimit := int64(lcBound)
 	if c.iv.Type.Kind == I32 {
 		hiLimit = min(hiLimit, math.MaxInt32-c.stepConst+1)
 	}
-	inRange(init, lcBound)
-	inRange(limit, hiLimit)
-	last := f.NewValue(pre, OpSub, TI64, limit, k64(1))
-	tested := map[*Value]bool{}
-	for _, ch := range checks {
-		// The invariant part, with its atoms bounded.
-		var inv *Value = k64(ch.idx.k)
-		atoms := make([]*Value, 0, len(ch.idx.atoms))
-		for a := range ch.idx.atoms {
-			atoms = append(atoms, a)
-		}
-		for i := 1; i < len(atoms); i++ {
-			for j := i; j > 0 && atoms[j].ID < atoms[j-1].ID; j-- {
-				atoms[j], atoms[j-1] = atoms[j-1], atoms[j]
-			}
-		}
-		for _, a := range atoms {
-			k := ch.idx.atoms[a]
-			if k == 0 {
-				continue
-			}
-			if !tested[a] {
-				tested[a] = true
-				inRange(a, lcBound)
-			}
-			t := a
-			if k != 1 {
-				t = f.NewValue(pre, OpMul, TI64, a, k64(k))
-			}
-			inv = f.NewValue(pre, OpAdd, TI64, inv, t)
-		}
+	t.inRange(init, lcBound)
+	t.inRange(limit, hiLimit)
+	last := f.NewValue(pre, OpSub, TI64, limit, t.k64(1))
+	for _, ch := range v.checks {
+		inv := t.invariantPart(ch.idx)
 		at := func(i *Value) *Value {
-			return f.NewValue(pre, OpAdd, TI64, f.NewValue(pre, OpMul, TI64, i, k64(ch.idx.a)), inv)
+			return f.NewValue(pre, OpAdd, TI64, f.NewValue(pre, OpMul, TI64, i, t.k64(ch.idx.a)), inv)
 		}
 		lo, hi := at(init), at(last)
 		if ch.idx.a < 0 {
 			lo, hi = hi, lo
 		}
-		and(launchFact(f.NewValue(pre, OpGe, TBool, lo, k64(0))))
-		and(launchFact(f.NewValue(pre, OpLt, TBool, f.NewValue(pre, OpBitcast, TU64, hi), f.NewValue(pre, OpBitcast, TU64, ch.length))))
+		t.and(launchFact(f.NewValue(pre, OpGe, TBool, lo, t.k64(0))))
+		t.and(launchFact(f.NewValue(pre, OpLt, TBool, f.NewValue(pre, OpBitcast, TU64, hi), f.NewValue(pre, OpBitcast, TU64, ch.length))))
 	}
+	return t.all
+}
 
-	// The copy without the checks.
-	set := map[*Block]bool{}
-	var blocks []*Block
+// invariantPart computes k + Σ coef·atom of idx, testing each atom's
+// bound the first time it is read.
+func (t *preheaderTest) invariantPart(idx affine) *Value {
+	inv := t.k64(idx.k)
+	atoms := make([]*Value, 0, len(idx.atoms))
+	for a := range idx.atoms {
+		atoms = append(atoms, a)
+	}
+	sort.Slice(atoms, func(i, j int) bool { return atoms[i].ID < atoms[j].ID })
+	for _, a := range atoms {
+		k := idx.atoms[a]
+		if k == 0 {
+			continue
+		}
+		if !t.tested[a] {
+			t.tested[a] = true
+			t.inRange(a, lcBound)
+		}
+		term := a
+		if k != 1 {
+			term = t.f.NewValue(t.b, OpMul, TI64, a, t.k64(k))
+		}
+		inv = t.f.NewValue(t.b, OpAdd, TI64, inv, term)
+	}
+	return inv
+}
+
+// loopCopy is the copy of a loop without its checks.
+type loopCopy struct {
+	blocks []*Block          // the loop's blocks and the trap blocks they alone reach
+	set    map[*Block]bool   // blocks, as a set
+	bm     map[*Block]*Block // each block to its copy
+	vm     map[*Value]*Value // each value to its copy
+	rev    map[*Block]*Block // each copy to its block
+	// Each copy leaves through a block of its own, so that each loop has
+	// its own merge block and the versioning branch merges at the exit.
+	slowExit, fastExit *Block
+}
+
+// copyWithoutChecks copies the loop and the trap blocks only it reaches,
+// with each dropped check a jump to its continuation.
+func (v *loopVersion) copyWithoutChecks(f *Func) *loopCopy {
+	c, e := &v.c, v.c.exit
+	cp := &loopCopy{set: map[*Block]bool{}}
 	for _, b := range f.Blocks {
-		if l.Blocks[b] {
-			set[b] = true
-			blocks = append(blocks, b)
+		if c.l.Blocks[b] {
+			cp.set[b] = true
+			cp.blocks = append(cp.blocks, b)
 		}
 	}
-	for _, b := range append([]*Block(nil), blocks...) {
+	for _, b := range append([]*Block(nil), cp.blocks...) {
 		for _, s := range b.Succs {
-			if !set[s] && s.Term == TermTrap && s != e {
-				set[s] = true
-				blocks = append(blocks, s)
+			if !cp.set[s] && s.Term == TermTrap && s != e {
+				cp.set[s] = true
+				cp.blocks = append(cp.blocks, s)
 			}
 		}
 	}
 	drop := map[*Block]bool{}
-	for _, ch := range checks {
+	for _, ch := range v.checks {
 		drop[ch.b] = true
 	}
-	bm, vm := cloneBlocks(f, blocks)
-	mapV := func(v *Value) *Value { return mapped(vm, v) }
-	// Each copy leaves through a block of its own, so that each loop has
-	// its own merge block and the versioning branch merges at e.
-	slowExit := f.NewBlock(e.Kind, e.Comment)
-	fastExit := f.NewBlock(e.Kind, e.Comment)
+	cp.bm, cp.vm = cloneBlocks(f, cp.blocks)
+	cp.slowExit = f.NewBlock(e.Kind, e.Comment)
+	cp.fastExit = f.NewBlock(e.Kind, e.Comment)
 	mapB := func(b *Block) *Block {
 		if b == e {
-			return fastExit
+			return cp.fastExit
 		}
-		return mapped(bm, b)
+		return mapped(cp.bm, b)
 	}
-	for _, b := range blocks {
-		nb := bm[b]
-		for _, v := range nb.Values {
-			for i, a := range v.Args {
-				v.Args[i] = mapV(a)
+	for _, b := range cp.blocks {
+		nb := cp.bm[b]
+		for _, x := range nb.Values {
+			for i, a := range x.Args {
+				x.Args[i] = mapped(cp.vm, a)
 			}
 		}
 		for _, p := range b.Preds {
-			if p == pre {
-				nb.Preds = append(nb.Preds, pre)
+			if p == c.pre {
+				nb.Preds = append(nb.Preds, c.pre)
 			} else {
 				nb.Preds = append(nb.Preds, mapB(p))
 			}
 		}
 		if drop[b] {
 			nb.Term, nb.Succs = TermJump, []*Block{mapB(b.Succs[0])}
-		} else {
-			nb.Term, nb.Cond, nb.Trap = b.Term, mapV(b.Cond), b.Trap
-			for i, a := range nb.Trap.Args {
-				nb.Trap.Args[i] = mapV(a)
-			}
-			for _, s := range b.Succs {
-				nb.Succs = append(nb.Succs, mapB(s))
-			}
+			continue
+		}
+		nb.Term, nb.Trap = b.Term, b.Trap
+		remapControl(b, nb, cp.vm)
+		for _, s := range b.Succs {
+			nb.Succs = append(nb.Succs, mapB(s))
 		}
 	}
-	// A trap block shared by a dropped check and a kept one keeps only
-	// the kept one's edge in the copy.
-	rev := map[*Block]*Block{}
-	for o, nb := range bm {
-		rev[nb] = o
+	cp.pruneTrapPreds(drop)
+	return cp
+}
+
+// pruneTrapPreds keeps, of the edges into a copied trap block, those of
+// kept checks: a trap block shared by a dropped check and a kept one
+// keeps only the kept one's edge in the copy.
+func (cp *loopCopy) pruneTrapPreds(drop map[*Block]bool) {
+	cp.rev = map[*Block]*Block{}
+	for o, nb := range cp.bm {
+		cp.rev[nb] = o
 	}
-	for _, b := range blocks {
-		nb := bm[b]
+	for _, b := range cp.blocks {
+		nb := cp.bm[b]
 		if b.Term != TermTrap {
 			continue
 		}
 		var ps []*Block
 		for _, p := range nb.Preds {
-			if !drop[rev[p]] {
+			if !drop[cp.rev[p]] {
 				ps = append(ps, p)
 			}
 		}
 		nb.Preds = ps
 	}
-	h := c.h
-	slowExit.Jump(e)
-	fastExit.Jump(e)
-	e.Preds = []*Block{slowExit, fastExit}
+}
+
+// enterCopies ends the preheader in a branch on test to the copy or the
+// original loop, each leaving through its own exit block into the exit.
+func (v *loopVersion) enterCopies(cp *loopCopy, test *Value) {
+	h, e, pre := v.c.h, v.c.exit, v.c.pre
+	cp.slowExit.Jump(e)
+	cp.fastExit.Jump(e)
+	e.Preds = []*Block{cp.slowExit, cp.fastExit}
 	for i, s := range h.Succs {
 		if s == e {
-			h.Succs[i] = slowExit
+			h.Succs[i] = cp.slowExit
 		}
 	}
-	slowExit.Preds = []*Block{h}
-	fastExit.Preds = []*Block{bm[h]}
-	pre.Term, pre.Cond, pre.Succs = TermBranch, all, []*Block{bm[h], h}
+	cp.slowExit.Preds = []*Block{h}
+	cp.fastExit.Preds = []*Block{cp.bm[h]}
+	pre.Term, pre.Cond, pre.Succs = TermBranch, test, []*Block{cp.bm[h], h}
+}
 
-	// Values of the loop used after it: a phi at e joins the two copies.
+// joinCopies gives each value of the loop used after it a phi at the
+// exit that joins its two copies, and points the uses at it.
+func (v *loopVersion) joinCopies(f *Func, cp *loopCopy) {
+	e := v.c.exit
 	phis := map[*Value]*Value{}
-	repl := func(v *Value) *Value {
-		if v == nil || v.Block == nil || !set[v.Block] {
-			return v
+	repl := func(x *Value) *Value {
+		if x == nil || x.Block == nil || !cp.set[x.Block] {
+			return x
 		}
-		if p, ok := phis[v]; ok {
+		if p, ok := phis[x]; ok {
 			return p
 		}
-		p := f.NewPhi(e, v.Type)
-		p.Args = []*Value{v, vm[v]}
-		phis[v] = p
+		p := f.NewPhi(e, x.Type)
+		p.Args = []*Value{x, cp.vm[x]}
+		phis[x] = p
 		return p
 	}
 	for _, b := range f.Blocks {
-		if set[b] || rev[b] != nil {
+		if cp.set[b] || cp.rev[b] != nil {
 			continue
 		}
 		replaceBlockUses(b, b == e, repl)
 	}
-	return true
 }

@@ -12,7 +12,7 @@ import "math"
 // 64-bit type for its users as a sign extension of the 32-bit result, which
 // the emitters fold into wide multiplies and address arithmetic.
 func NarrowIndices(f *Func) int {
-	p := &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+	p := newProver(f, Dominators(f))
 	fits := func(r interval) bool { return r.lo >= math.MinInt32 && r.hi <= math.MaxInt32 }
 	narrow := map[*Value]*Value{} // a 64-bit value → its 32-bit twin
 	n := 0

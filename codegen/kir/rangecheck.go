@@ -39,7 +39,7 @@ import (
 // one. The comparisons only the slow path needs move into it. It
 // returns how many checks it removed from fast paths.
 func RangeChecks(f *Func) int {
-	p := &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+	p := newProver(f, Dominators(f))
 	n := 0
 	for _, b := range ReversePostorder(f) {
 		n += rangeCombine(f, p, b)
@@ -447,17 +447,10 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 
 	// The new test, at the end of b.
 	m := &materializer{f: f, b: b, fs: fs, mono: map[string]*Value{}}
-	var all *Value
-	and := func(c *Value) {
-		if all == nil {
-			all = c
-		} else {
-			all = f.NewValue(b, OpAnd, TBool, all, c)
-		}
-	}
+	test := &conjunction{f: f, b: b}
 	for _, l := range leaves {
 		if !drop[l] {
-			and(l)
+			test.and(l)
 		}
 	}
 	// Tests of one bound, a power of two, share one comparison: every
@@ -474,7 +467,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 			continue
 		}
 		if _, ok := byBound[bd]; ok {
-			and(launchFact(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), f.NewConst(b, TU64, bd))))
+			test.and(launchFact(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), f.NewConst(b, TU64, bd))))
 			continue
 		}
 		byBound[bd] = v
@@ -482,9 +475,9 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	}
 	for _, bd := range order {
 		v := f.NewValue(b, OpBitcast, TU64, byBound[bd])
-		and(launchFact(f.NewValue(b, OpLt, TBool, v, f.NewConst(b, TU64, bd))))
+		test.and(launchFact(f.NewValue(b, OpLt, TBool, v, f.NewConst(b, TU64, bd))))
 	}
-	b.Cond = all
+	b.Cond = test.all
 	sinkToSlowPath(f, b, chain, end)
 	return len(drop)
 }

@@ -17,17 +17,44 @@ import "sort"
 // and never overlap accesses at another offset. The value a load sees
 // before any store on its path is zero, which is what the lowering's
 // zeroing stores give too (and the state of a fresh allocation).
+//
+// It works in three steps: findSlots finds the locals that qualify and
+// splits each into slots; placePhis puts a phi for a slot where its stores
+// meet; rename walks the dominator tree, replacing each load by the value
+// its slot holds there, and deletes the loads and stores.
 func ScalarReplace(f *Func) int {
 	RemoveUnreachable(f)
-	users := Users(f)
-	type slot struct {
-		local *Value
-		off   int64
-		typ   Type
-		size  int
+	s := findSlots(f)
+	if len(s.slots) == 0 {
+		return 0
 	}
-	var slots []*slot
-	slotOf := map[*Value]int{} // load or store → slot index
+	dom := Dominators(f)
+	s.placePhis(f, dom)
+	replaceUses(f, s.rename(f, dom).find)
+	DeadCode(f)
+	return len(s.slots)
+}
+
+// slot is one scalar of a local: its leaf of type typ at offset off.
+type slot struct {
+	off  int64
+	typ  Type
+	size int
+}
+
+// scalars is ScalarReplace's plan: the slots of the locals that qualify,
+// the slot each of their loads and stores accesses, and the phis placed
+// for each slot.
+type scalars struct {
+	slots   []slot
+	slotOf  map[*Value]int // load or store → slot index
+	phiSlot map[*Value]int // phi → slot index
+}
+
+// findSlots splits each local that qualifies into its slots.
+func findSlots(f *Func) *scalars {
+	users := Users(f)
+	s := &scalars{slotOf: map[*Value]int{}}
 	for _, b := range f.Blocks {
 		for _, l := range b.Values {
 			if l.Op != OpLocal {
@@ -37,69 +64,79 @@ func ScalarReplace(f *Func) int {
 			if !ok {
 				continue
 			}
-			bySlot := map[int64]*slot{}
-			for _, a := range acc {
-				t := a.v.Type
-				if a.v.Op == OpStore {
-					t = a.v.Args[1].Type
-				}
-				size := t.Kind.Size()
-				if t.Kind == Ptr || t.Kind == Void || a.off < 0 || a.off+int64(size) > int64(l.Imm) {
-					ok = false
-					break
-				}
-				if s := bySlot[a.off]; s != nil {
-					if s.typ != t {
-						ok = false
-						break
-					}
-					continue
-				}
-				bySlot[a.off] = &slot{local: l, off: a.off, typ: t, size: size}
-			}
-			if !ok || len(bySlot) == 0 {
+			slots, ok := leafSlots(l, acc)
+			if !ok || len(slots) == 0 {
 				continue
 			}
-			offs := make([]int64, 0, len(bySlot))
-			for o := range bySlot {
-				offs = append(offs, o)
-			}
-			sort.Slice(offs, func(i, j int) bool { return offs[i] < offs[j] })
-			for i := 1; i < len(offs); i++ {
-				if offs[i-1]+int64(bySlot[offs[i-1]].size) > offs[i] {
-					ok = false
-				}
-			}
-			if !ok {
-				continue
-			}
-			first := len(slots)
 			index := map[int64]int{}
-			for i, o := range offs {
-				slots = append(slots, bySlot[o])
-				index[o] = first + i
+			for _, sl := range slots {
+				index[sl.off] = len(s.slots)
+				s.slots = append(s.slots, sl)
 			}
 			for _, a := range acc {
-				slotOf[a.v] = index[a.off]
+				s.slotOf[a.v] = index[a.off]
 			}
 		}
 	}
-	if len(slots) == 0 {
-		return 0
-	}
+	return s
+}
 
-	// Phis at the iterated dominance frontiers of each slot's stores.
-	dom := Dominators(f)
-	df := dominanceFrontiers(f, dom)
-	phiSlot := map[*Value]int{}
-	for si, s := range slots {
-		var work []*Block
-		has := map[*Block]bool{}
-		for v, i := range slotOf {
-			if i == si && v.Op == OpStore && !has[v.Block] {
-				has[v.Block] = true
-				work = append(work, v.Block)
+// leafSlots splits local l, accessed by acc, into one slot per offset
+// accessed, in offset order. It reports false when an access lies outside
+// l or is of a pointer, when two accesses at one offset differ in type, or
+// when accesses at two offsets overlap.
+func leafSlots(l *Value, acc []access) ([]slot, bool) {
+	bySlot := map[int64]slot{}
+	for _, a := range acc {
+		t := a.v.Type
+		if a.v.Op == OpStore {
+			t = a.v.Args[1].Type
+		}
+		size := t.Kind.Size()
+		if t.Kind == Ptr || t.Kind == Void || a.off < 0 || a.off+int64(size) > int64(l.Imm) {
+			return nil, false
+		}
+		if s, ok := bySlot[a.off]; ok {
+			if s.typ != t {
+				return nil, false
 			}
+			continue
+		}
+		bySlot[a.off] = slot{off: a.off, typ: t, size: size}
+	}
+	slots := make([]slot, 0, len(bySlot))
+	for _, s := range bySlot {
+		slots = append(slots, s)
+	}
+	sort.Slice(slots, func(i, j int) bool { return slots[i].off < slots[j].off })
+	for i := 1; i < len(slots); i++ {
+		if slots[i-1].off+int64(slots[i-1].size) > slots[i].off {
+			return nil, false
+		}
+	}
+	return slots, true
+}
+
+// placePhis puts a phi for each slot at the iterated dominance frontier
+// of the blocks that store to it.
+func (s *scalars) placePhis(f *Func, dom *DomTree) {
+	df := dominanceFrontiers(f, dom)
+	s.phiSlot = map[*Value]int{}
+	// Each slot's store blocks in block order (not the map's): the order
+	// phis are made in names them in the LLVM output.
+	stores := make([][]*Block, len(s.slots))
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if si, ok := s.slotOf[v]; ok && v.Op == OpStore && !containsBlock(stores[si], b) {
+				stores[si] = append(stores[si], b)
+			}
+		}
+	}
+	for si, sl := range s.slots {
+		work := append([]*Block(nil), stores[si]...)
+		has := map[*Block]bool{}
+		for _, b := range work {
+			has[b] = true
 		}
 		placed := map[*Block]bool{}
 		for len(work) > 0 {
@@ -110,9 +147,9 @@ func ScalarReplace(f *Func) int {
 					continue
 				}
 				placed[y] = true
-				p := f.NewPhi(y, s.typ)
+				p := f.NewPhi(y, sl.typ)
 				p.Args = make([]*Value, len(y.Preds))
-				phiSlot[p] = si
+				s.phiSlot[p] = si
 				if !has[y] {
 					has[y] = true
 					work = append(work, y)
@@ -120,21 +157,18 @@ func ScalarReplace(f *Func) int {
 			}
 		}
 	}
+}
 
-	// Rename along the dominator tree.
+// rename walks the dominator tree with the value each slot holds, zero at
+// the entry: a phi of the slot becomes that value, a store sets it, a load
+// is replaced by it (in the forwarding it returns); the loads and stores
+// are deleted, and the phis on the edges out of each block get their
+// arguments.
+func (s *scalars) rename(f *Func, dom *DomTree) forwarding {
 	replaced := forwarding{}
 	find := replaced.find
 	entry := f.Blocks[0]
-	zeros := make([]*Value, len(slots))
-	var zeroVals []*Value
-	for i, s := range slots {
-		z := &Value{ID: f.nextID, Op: OpConst, Type: s.typ, Block: entry}
-		f.nextID++
-		zeros[i] = z
-		zeroVals = append(zeroVals, z)
-	}
-	entry.Values = append(zeroVals, entry.Values...)
-	cur := append([]*Value(nil), zeros...)
+	cur := s.zeros(f, entry)
 	// saved holds cur as it was on entering each block on the walk's path.
 	saved := make([][]*Value, len(f.Blocks))
 	enter := func(b *Block) {
@@ -146,10 +180,10 @@ func ScalarReplace(f *Func) int {
 					v.Args[i] = find(a)
 				}
 			}
-			if si, ok := phiSlot[v]; ok {
+			if si, ok := s.phiSlot[v]; ok {
 				cur[si] = v
 			}
-			if si, ok := slotOf[v]; ok {
+			if si, ok := s.slotOf[v]; ok {
 				if v.Op == OpLoad {
 					replaced[v] = cur[si]
 				} else {
@@ -160,27 +194,43 @@ func ScalarReplace(f *Func) int {
 			kept = append(kept, v)
 		}
 		b.Values = kept
-		for _, s := range b.Succs {
-			for j, p := range s.Preds {
-				if p != b {
-					continue
-				}
-				for _, phi := range s.Phis() {
-					if si, ok := phiSlot[phi]; ok {
-						phi.Args[j] = cur[si]
-					}
-				}
-			}
-		}
+		s.fillPhis(b, cur)
 	}
 	leave := func(b *Block) {
 		copy(cur, saved[b.Index])
 		saved[b.Index] = nil
 	}
 	dom.Walk(entry, enter, leave)
-	replaceUses(f, find)
-	DeadCode(f)
-	return len(slots)
+	return replaced
+}
+
+// zeros puts a zero constant for each slot at the start of entry, the
+// value a load sees before any store, and returns them by slot.
+func (s *scalars) zeros(f *Func, entry *Block) []*Value {
+	zeros := make([]*Value, len(s.slots))
+	for i, sl := range s.slots {
+		zeros[i] = &Value{ID: f.nextID, Op: OpConst, Type: sl.typ, Block: entry}
+		f.nextID++
+	}
+	entry.Values = append(append([]*Value(nil), zeros...), entry.Values...)
+	return zeros
+}
+
+// fillPhis gives the slots' phis in b's successors their arguments on the
+// edges from b: the values the slots hold at b's end.
+func (s *scalars) fillPhis(b *Block, cur []*Value) {
+	for _, succ := range b.Succs {
+		for j, p := range succ.Preds {
+			if p != b {
+				continue
+			}
+			for _, phi := range succ.Phis() {
+				if si, ok := s.phiSlot[phi]; ok {
+					phi.Args[j] = cur[si]
+				}
+			}
+		}
+	}
 }
 
 // access is a load or store at a constant offset from a local.

@@ -33,7 +33,7 @@ func UnrollRuntime(f *Func) int {
 	for _, l := range loops {
 		headers[l.Header] = true
 	}
-	p := &prover{f: f, dom: dom, memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+	p := newProver(f, dom)
 	var todo []*Loop
 	for _, l := range loops {
 		inner := true

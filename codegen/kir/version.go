@@ -54,157 +54,223 @@ func versionChecks(f *Func, ranges bool) int {
 // check is on the main path) does.
 type checkCond struct{ guard, ok *Value }
 
+// versionRegion versions the region after h's branch in three steps:
+// planRegionVersion finds the region (regionWalk) and decides whether it
+// is copied; regionTest builds the test of its checks at the end of h;
+// splitBranch, copyWithoutChecks and joinCopies give h a branch between
+// the region and a copy without checks, joined at the exit.
 func versionRegion(f *Func, h *Block, done map[*Block]bool, ranges bool) bool {
-	in := map[*Block]bool{}
-	var region []*Block // in order: main path blocks and arms
-	var conds []checkCond
-	hoistable := func(v *Value) bool { return canHoist(v, in, map[*Value]bool{}) }
-	cur := h
-	var add []*Block
-	for steps := 0; steps < 64; steps++ {
-		var next *Block
-		join := false // whether next may join the region
-		var add2 []checkCond
-		add = nil
-		// cur's values (unless h's) are in the region while its
-		// conditions are tested; a failure takes them out again at end.
-		if cur != h {
-			in[cur] = true
-		}
-		switch {
-		case isCheck(cur):
-			if !hoistable(cur.Cond) {
-				goto end
-			}
-			add2 = append(add2, checkCond{nil, cur.Cond})
-			next = cur.Succs[0]
-			join = len(next.Preds) == 1
-		case cur.Term == TermBranch && len(cur.Succs) == 2:
-			arm, j := cur.Succs[0], cur.Succs[1]
-			if arm == j || arm == cur || j == cur || len(arm.Preds) != 1 || len(j.Preds) != 2 || j.Term == TermTrap {
-				goto end
-			}
-			a := arm
-			for {
-				if in[a] || a == h || len(a.Preds) != 1 || hasBarrier(a) {
-					goto end
-				}
-				in[a] = true
-				add = append(add, a)
-				if isCheck(a) {
-					if !hoistable(a.Cond) {
-						goto end
-					}
-					add2 = append(add2, checkCond{cur.Cond, a.Cond})
-					a = a.Succs[0]
-					continue
-				}
-				if a.Term == TermJump {
-					if a.Succs[0] == j {
-						break
-					}
-					a = a.Succs[0]
-					continue
-				}
-				goto end
-			}
-			last := add[len(add)-1]
-			if !((j.Preds[0] == cur && j.Preds[1] == last) || (j.Preds[1] == cur && j.Preds[0] == last)) {
-				goto end
-			}
-			if cur != h && !hoistable(cur.Cond) {
-				goto end
-			}
-			next, join = j, true
-		case cur.Term == TermJump && cur != h:
-			next = cur.Succs[0]
-			join = len(next.Preds) == 1
-		default:
-			goto end
-		}
-		// cur's terminator is handled: cur (unless h) and its arm join.
-		if cur != h {
-			region = append(region, cur)
-		}
-		region = append(region, add...)
-		add = nil
-		conds = append(conds, add2...)
-		if next == h || in[next] {
-			return false // a cycle: not straight-line code
-		}
-		if !join || hasBarrier(next) || next.Term == TermTrap {
-			cur = next
-			break
-		}
-		cur = next
-	}
-end:
-	// cur is the exit E: the first block whose terminator is not handled
-	// (or nil when the region ends in an edge to a block with other
-	// predecessors; then E is the successor of the last handled block).
-	for _, a := range add {
-		delete(in, a)
-	}
-	if cur != nil && cur != h && (len(region) == 0 || region[len(region)-1] != cur) {
-		delete(in, cur)
-	}
-	exit := cur
-	if len(conds) < 2 || exit == nil || exit == h || in[exit] || exit.Term == TermTrap {
+	v, ok := planRegionVersion(h)
+	if !ok {
 		return false
 	}
-	// A value of the region used after it needs a phi at the exit, which
-	// is right only when every way into the exit comes from the region
-	// (not so at a loop header, whose latch would see the phi).
-	for _, p := range exit.Preds {
-		if p != h && !in[p] {
-			return false
-		}
-	}
-	for _, b := range region {
+	for _, b := range v.region {
 		done[b] = true
 	}
 	done[h] = true
+	test := v.regionTest(f, ranges)
+	slow := v.splitBranch(f)
+	cp := v.copyWithoutChecks(f, slow)
+	h.Term, h.Cond, h.Succs = TermBranch, test, []*Block{cp.bm[slow], slow}
+	if len(cp.exits) > 0 && sameBlocks(cp.exits) && cp.exits[0] == v.exit {
+		v.joinCopies(f, cp)
+	}
+	return true
+}
 
-	// The test at the end of h.
+// regionVersion is what versionRegion decided: the region after h, its
+// checks and the block after it.
+type regionVersion struct {
+	regionWalk
+	exit *Block
+}
+
+// planRegionVersion finds the region after h and decides whether it is
+// copied: it must make two checks or more, and only the region may enter
+// the block after it, where one phi per value joins the two copies (not
+// so at a loop header, whose latch would see the phi).
+func planRegionVersion(h *Block) (regionVersion, bool) {
+	w := regionWalk{h: h, in: map[*Block]bool{}}
+	exit, ok := w.walk()
+	if !ok || len(w.conds) < 2 || exit == h || w.in[exit] || exit.Term == TermTrap {
+		return regionVersion{}, false
+	}
+	for _, p := range exit.Preds {
+		if p != h && !w.in[p] {
+			return regionVersion{}, false
+		}
+	}
+	return regionVersion{regionWalk: w, exit: exit}, true
+}
+
+// regionWalk grows a region from the branch ending h along the main path.
+type regionWalk struct {
+	h      *Block
+	in     map[*Block]bool // the region's blocks (h aside)
+	region []*Block        // in order: main path blocks and arms
+	conds  []checkCond
+}
+
+// walk adds blocks to the region while their terminators are handled,
+// and returns the exit E: the first block whose terminator is not, or
+// the block after the last handled one when that block may not join (it
+// has other predecessors, holds a barrier or traps). It reports false for
+// a cycle, which is not straight-line code.
+func (w *regionWalk) walk() (exit *Block, ok bool) {
+	cur := w.h
+	for steps := 0; steps < 64; steps++ {
+		next, join, handled := w.add(cur)
+		if !handled {
+			return cur, true
+		}
+		if next == w.h || w.in[next] {
+			return nil, false
+		}
+		cur = next
+		if !join || hasBarrier(next) || next.Term == TermTrap {
+			break
+		}
+	}
+	return cur, true
+}
+
+// add handles cur's terminator, a check, an `if` body or a jump: cur
+// (unless h) and the arm of its `if` join the region, with their checks.
+// It returns the block after cur and whether that block may join too, or
+// handled false (cur is then no block of the region).
+func (w *regionWalk) add(cur *Block) (next *Block, join, handled bool) {
+	// cur's values (unless h's) are in the region while its conditions
+	// are tested.
+	if cur != w.h {
+		w.in[cur] = true
+	}
+	var arm []*Block
+	var conds []checkCond
+	ok := true
+	switch {
+	case isCheck(cur):
+		ok = w.hoistable(cur.Cond)
+		conds = []checkCond{{nil, cur.Cond}}
+		next = cur.Succs[0]
+		join = len(next.Preds) == 1
+	case cur.Term == TermBranch && len(cur.Succs) == 2:
+		arm, conds, next, ok = w.ifBody(cur)
+		join = true
+	case cur.Term == TermJump && cur != w.h:
+		next = cur.Succs[0]
+		join = len(next.Preds) == 1
+	default:
+		ok = false
+	}
+	if !ok {
+		delete(w.in, cur)
+		return nil, false, false
+	}
+	if cur != w.h {
+		w.region = append(w.region, cur)
+	}
+	w.region = append(w.region, arm...)
+	w.conds = append(w.conds, conds...)
+	return next, join, true
+}
+
+// hoistable reports whether v can be computed at the end of h.
+func (w *regionWalk) hoistable(v *Value) bool { return canHoist(v, w.in, map[*Value]bool{}) }
+
+// ifBody matches an `if` body at cur: a branch on g whose true arm, entered
+// from cur alone, is a chain of checks and jumps back to the false target
+// j, which cur and the arm alone enter. It returns the arm, its checks
+// (guarded by g) and j; when cur ends no such body, the arm's blocks leave
+// the region again.
+func (w *regionWalk) ifBody(cur *Block) (arm []*Block, conds []checkCond, j *Block, ok bool) {
+	arm, conds, j, ok = w.matchIfBody(cur)
+	if !ok {
+		for _, a := range arm {
+			delete(w.in, a)
+		}
+	}
+	return arm, conds, j, ok
+}
+
+// matchIfBody is ifBody's match, adding the arm's blocks to the region as
+// it walks them (its checks' conditions may read their values).
+func (w *regionWalk) matchIfBody(cur *Block) (arm []*Block, conds []checkCond, j *Block, ok bool) {
+	a, j := cur.Succs[0], cur.Succs[1]
+	if a == j || a == cur || j == cur || len(a.Preds) != 1 || len(j.Preds) != 2 || j.Term == TermTrap {
+		return nil, nil, nil, false
+	}
+	for {
+		if w.in[a] || a == w.h || len(a.Preds) != 1 || hasBarrier(a) {
+			return arm, nil, nil, false
+		}
+		w.in[a] = true
+		arm = append(arm, a)
+		if isCheck(a) {
+			if !w.hoistable(a.Cond) {
+				return arm, nil, nil, false
+			}
+			conds = append(conds, checkCond{cur.Cond, a.Cond})
+			a = a.Succs[0]
+			continue
+		}
+		if a.Term != TermJump {
+			return arm, nil, nil, false
+		}
+		if a.Succs[0] == j {
+			break
+		}
+		a = a.Succs[0]
+	}
+	last := arm[len(arm)-1]
+	if !((j.Preds[0] == cur && j.Preds[1] == last) || (j.Preds[1] == cur && j.Preds[0] == last)) {
+		return arm, nil, nil, false
+	}
+	if cur != w.h && !w.hoistable(cur.Cond) {
+		return arm, nil, nil, false
+	}
+	return arm, conds, j, true
+}
+
+// regionTest computes, at the end of h from pure operations that cannot
+// fault, the conjunction of every check's condition, a guarded one as
+// !g || ok, or with ranges a test of uniform values that covers a
+// guarded row-major access (guardrange.go).
+func (v *regionVersion) regionTest(f *Func, ranges bool) *Value {
+	h, in := v.h, v.in
 	memo := map[*Value]*Value{}
-	var all *Value
+	t := &conjunction{f: f, b: h}
 	var p *prover
 	bounds := map[[3]*Value]bool{} // the row-major bounds already tested
-	for _, c := range conds {
+	for _, c := range v.conds {
 		if c.guard != nil && ranges {
-			// A guarded row-major access may be covered by a test of
-			// uniform values (guardrange.go): stronger than the check,
-			// which the slow path still makes.
+			// The uniform test is stronger than the check, which the slow
+			// path still makes.
 			if p == nil {
-				p = &prover{f: f, dom: Dominators(f), memo: map[rangeKey]interval{}, busy: map[rangeKey]bool{}}
+				p = newProver(f, Dominators(f))
 			}
 			if r, s, l, ok := rowMajorBound(p, h, c.guard, c.ok); ok {
 				if !bounds[[3]*Value{r, s, l}] {
 					bounds[[3]*Value{r, s, l}] = true
-					t := rowMajorTest(f, h, hoistTo(f, h, r, in, memo), hoistTo(f, h, s, in, memo), l)
-					if all == nil {
-						all = t
-					} else {
-						all = f.NewValue(h, OpAnd, TBool, all, t)
-					}
+					t.and(rowMajorTest(f, h, hoistTo(f, h, r, in, memo), hoistTo(f, h, s, in, memo), l))
 				}
 				continue
 			}
 		}
-		t := hoistTo(f, h, c.ok, in, memo)
+		ok := hoistTo(f, h, c.ok, in, memo)
 		if c.guard != nil {
 			g := hoistTo(f, h, c.guard, in, memo)
 			ng := f.NewValue(h, OpNot, TBool, g)
-			t = f.NewValue(h, OpOr, TBool, ng, t)
+			ok = f.NewValue(h, OpOr, TBool, ng, ok)
 		}
-		if all == nil {
-			all = t
-		} else {
-			all = f.NewValue(h, OpAnd, TBool, all, t)
-		}
+		t.and(ok)
 	}
+	return t.all
+}
 
-	// h's branch moves into a block of its own, the slow path's start.
+// splitBranch moves h's branch into a block of its own, the slow path's
+// start, and returns it.
+func (v *regionVersion) splitBranch(f *Func) *Block {
+	h := v.h
 	slow := f.NewBlock(h.Kind, h.Comment)
 	slow.Term, slow.Cond, slow.Succs, slow.Preds = h.Term, h.Cond, h.Succs, []*Block{h}
 	for _, s := range slow.Succs {
@@ -214,30 +280,42 @@ end:
 			}
 		}
 	}
-	in[slow] = true
-	set := append([]*Block{slow}, region...)
+	v.in[slow] = true
+	return slow
+}
 
-	// The copy without checks.
-	bm, vm := cloneBlocks(f, set)
-	mapV := func(v *Value) *Value { return mapped(vm, v) }
-	mapB := func(b *Block) *Block { return mapped(bm, b) }
-	fast := map[*Block]bool{}
-	for _, c := range bm {
-		fast[c] = true
+// regionCopy is the copy of a region without its checks.
+type regionCopy struct {
+	bm    map[*Block]*Block // each block to its copy
+	vm    map[*Value]*Value // each value to its copy
+	fast  map[*Block]bool   // the copies
+	exits []*Block          // the targets of the copy's edges out of the region
+}
+
+// copyWithoutChecks copies slow and the region, with each check a jump to
+// its continuation; each block outside the region that the copy enters
+// gains the copy's edge, and its phis the copies of their values.
+func (v *regionVersion) copyWithoutChecks(f *Func, slow *Block) *regionCopy {
+	set := append([]*Block{slow}, v.region...)
+	cp := &regionCopy{fast: map[*Block]bool{}}
+	cp.bm, cp.vm = cloneBlocks(f, set)
+	mapV := func(x *Value) *Value { return mapped(cp.vm, x) }
+	mapB := func(b *Block) *Block { return mapped(cp.bm, b) }
+	for _, c := range cp.bm {
+		cp.fast[c] = true
 	}
-	var exits []*Block
 	for _, b := range set {
-		c := bm[b]
-		for _, v := range c.Values {
-			for i, a := range v.Args {
-				v.Args[i] = mapV(a)
+		c := cp.bm[b]
+		for _, x := range c.Values {
+			for i, a := range x.Args {
+				x.Args[i] = mapV(a)
 			}
 		}
 		for _, p := range b.Preds {
 			c.Preds = append(c.Preds, mapB(p))
 		}
 		if b == slow {
-			c.Preds = []*Block{h}
+			c.Preds = []*Block{v.h}
 		}
 		if isCheck(b) {
 			c.Term, c.Succs = TermJump, []*Block{mapB(b.Succs[0])}
@@ -248,11 +326,11 @@ end:
 			}
 		}
 		for _, s := range c.Succs {
-			if in[s] || fast[s] {
+			if v.in[s] || cp.fast[s] {
 				continue
 			}
 			// An edge out of the region: s gains c as a predecessor.
-			exits = append(exits, s)
+			cp.exits = append(cp.exits, s)
 			i := predIndex(s, b)
 			s.Preds = append(s.Preds, c)
 			for _, phi := range s.Phis() {
@@ -260,41 +338,40 @@ end:
 			}
 		}
 	}
-	h.Term, h.Cond, h.Succs = TermBranch, all, []*Block{bm[slow], slow}
-
-	// Values of the region used after it now have two definitions: a phi
-	// at the exit joins them.
-	if len(exits) > 0 && sameBlocks(exits) && exits[0] == exit {
-		e := exit
-		phis := map[*Value]*Value{}
-		repl := func(v *Value) *Value {
-			if v == nil || v.Block == nil || !in[v.Block] {
-				return v
-			}
-			if p, ok := phis[v]; ok {
-				return p
-			}
-			p := f.NewPhi(e, v.Type)
-			for _, q := range e.Preds {
-				if fast[q] {
-					p.Args = append(p.Args, vm[v])
-				} else {
-					p.Args = append(p.Args, v)
-				}
-			}
-			phis[v] = p
-			return p
-		}
-		for _, b := range f.Blocks {
-			if in[b] || fast[b] || b == h || b.Term == TermTrap && len(b.Preds) == 1 && in[b.Preds[0]] {
-				continue
-			}
-			replaceBlockUses(b, b == e, repl)
-		}
-	}
-	return true
+	return cp
 }
 
+// joinCopies gives each value of the region used after it, which now has
+// two definitions, a phi at the exit that joins them, and points the uses
+// at it.
+func (v *regionVersion) joinCopies(f *Func, cp *regionCopy) {
+	e, in := v.exit, v.in
+	phis := map[*Value]*Value{}
+	repl := func(x *Value) *Value {
+		if x == nil || x.Block == nil || !in[x.Block] {
+			return x
+		}
+		if p, ok := phis[x]; ok {
+			return p
+		}
+		p := f.NewPhi(e, x.Type)
+		for _, q := range e.Preds {
+			if cp.fast[q] {
+				p.Args = append(p.Args, cp.vm[x])
+			} else {
+				p.Args = append(p.Args, x)
+			}
+		}
+		phis[x] = p
+		return p
+	}
+	for _, b := range f.Blocks {
+		if in[b] || cp.fast[b] || b == v.h || b.Term == TermTrap && len(b.Preds) == 1 && in[b.Preds[0]] {
+			continue
+		}
+		replaceBlockUses(b, b == e, repl)
+	}
+}
 
 func sameBlocks(bs []*Block) bool {
 	for _, b := range bs {

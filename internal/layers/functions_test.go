@@ -24,45 +24,23 @@ const maxLines = 150
 // best as a table in one place.
 var exempt = []string{"codegen/internal/kirexec"}
 
-// pending holds the functions over maxLines that other branches of issue
-// 19 split into steps, as package folder (relative to the module root) and
-// name, "Type.Method" for a method: a name that stays the same when the
-// function moves to another file of its package. The test skips them, and
-// fails on an entry that names no function over maxLines, so that the
-// list is emptied as the splits land.
-var pending = []string{
-	"codegen/kir.versionLoop",
-	"codegen/kir.reduceIV",
-	"codegen/kir.versionRegion",
-	"codegen/kir.ScalarReplace",
-}
-
 // A longFunc is a function over maxLines.
 type longFunc struct {
-	name  string // package folder and name, as pending spells them
+	name  string // package folder and name, "Type.Method" for a method
 	pos   token.Position
 	lines int
 }
 
 // TestFunctionLength fails on every function of the module over maxLines
 // lines, in every Go file that is not generated (ast.IsGenerated), test
-// files and testdata included, outside the exempt folders and pending.
+// files and testdata included, outside the exempt folders.
 func TestFunctionLength(t *testing.T) {
 	long, err := longFuncs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := map[string]bool{}
 	for _, f := range long {
-		found[f.name] = true
-		if !slices.Contains(pending, f.name) {
-			t.Errorf("%s (%s) is %d lines, over %d: split it into steps a reader can follow", f.name, f.pos, f.lines, maxLines)
-		}
-	}
-	for _, name := range pending {
-		if !found[name] {
-			t.Errorf("pending lists %s, which is no function over %d lines (split, renamed or gone): remove it from pending", name, maxLines)
-		}
+		t.Errorf("%s (%s) is %d lines, over %d: split it into steps a reader can follow", f.name, f.pos, f.lines, maxLines)
 	}
 }
 
