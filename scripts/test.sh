@@ -32,6 +32,17 @@ go build ./...
 step "go vet ./..."
 go vet ./...
 
+step "gofmt -l (every Go file of the repository is formatted)"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	unformatted=$(git ls-files -z '*.go' | xargs -0 gofmt -l)
+else
+	unformatted=$(find . -name '*.go' -not -path './.git/*' -print0 | xargs -0 gofmt -l)
+fi
+if [[ -n $unformatted ]]; then
+	printf 'not gofmt-formatted:\n%s\n' "$unformatted"
+	exit 1
+fi
+
 step "go mod tidy -diff (root and plugins/golangci)"
 go mod tidy -diff
 (cd plugins/golangci && go mod tidy -diff)
