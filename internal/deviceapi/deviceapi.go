@@ -1,6 +1,10 @@
 package deviceapi
 
-import "go/types"
+import (
+	"go/types"
+
+	"github.com/gpukvet/gpukvet/internal/apitable"
+)
 
 // Path is the import path of package device, the host runtime.
 const Path = "github.com/gpukvet/gpukvet/device"
@@ -46,88 +50,52 @@ const (
 	OpenBackend
 	WithTimeout
 	WithValidation
-	numKinds
+	numKinds // the number of Kinds, None included
 )
 
-// api is each Kind's receiver type name ("" for a function) and name.
-var api = [numKinds]struct{ recv, name string }{
-	Alloc:           {"", "Alloc"},
-	Upload:          {"", "Upload"},
-	Download:        {"Buffer", "Download"},
-	DownloadContext: {"Buffer", "DownloadContext"},
-	Free:            {"Buffer", "Free"},
-	Len:             {"Buffer", "Len"},
-	Launch:          {"Device", "Launch"},
-	LaunchWithin:    {"Device", "LaunchWithin"},
-	Backend:         {"Device", "Backend"},
-	Close:           {"Device", "Close"},
-	Sync:            {"Device", "Sync"},
-	SyncContext:     {"Device", "SyncContext"},
-	RegisterKernel:  {"", "RegisterKernel"},
-	Backends:        {"", "Backends"},
-	Compare:         {"", "Compare"},
-	New:             {"", "New"},
-	Open:            {"", "Open"},
-	OpenBackend:     {"", "OpenBackend"},
-	WithTimeout:     {"", "WithTimeout"},
-	WithValidation:  {"", "WithValidation"},
-}
-
-// byName maps "Buffer.Free" and "Alloc" (Kind.Selector) to the Kind.
-var byName = func() map[string]Kind {
-	m := map[string]Kind{}
-	for k := None + 1; k < numKinds; k++ {
-		m[k.Selector()] = k
-	}
-	return m
-}()
+// api is the device package's API, one Entry per Kind.
+var api = apitable.New[Kind](Path, []apitable.Entry{
+	Alloc:           {Name: "Alloc"},
+	Upload:          {Name: "Upload"},
+	Download:        {Recv: "Buffer", Name: "Download"},
+	DownloadContext: {Recv: "Buffer", Name: "DownloadContext"},
+	Free:            {Recv: "Buffer", Name: "Free"},
+	Len:             {Recv: "Buffer", Name: "Len"},
+	Launch:          {Recv: "Device", Name: "Launch"},
+	LaunchWithin:    {Recv: "Device", Name: "LaunchWithin"},
+	Backend:         {Recv: "Device", Name: "Backend"},
+	Close:           {Recv: "Device", Name: "Close"},
+	Sync:            {Recv: "Device", Name: "Sync"},
+	SyncContext:     {Recv: "Device", Name: "SyncContext"},
+	RegisterKernel:  {Name: "RegisterKernel"},
+	Backends:        {Name: "Backends"},
+	Compare:         {Name: "Compare"},
+	New:             {Name: "New"},
+	Open:            {Name: "Open"},
+	OpenBackend:     {Name: "OpenBackend"},
+	WithTimeout:     {Name: "WithTimeout"},
+	WithValidation:  {Name: "WithValidation"},
+})
 
 // String returns the API name without its receiver, e.g. "Launch",
 // "Alloc"; "None" for None.
-func (k Kind) String() string {
-	if k == None || k >= numKinds {
-		return "None"
-	}
-	return api[k].name
-}
+func (k Kind) String() string { return api.Name(k) }
 
 // Selector returns the name qualified by its receiver type, e.g.
 // "Device.Launch" or "Alloc" (the name after "device.").
-func (k Kind) Selector() string {
-	if k == None || k >= numKinds || api[k].recv == "" {
-		return k.String()
-	}
-	return api[k].recv + "." + api[k].name
-}
+func (k Kind) Selector() string { return api.Selector(k) }
 
 // NewBuffer reports whether k makes a new buffer that its caller owns.
 func (k Kind) NewBuffer() bool { return k == Alloc || k == Upload }
 
 // IsPackage reports whether pkg is package device.
-func IsPackage(pkg *types.Package) bool { return pkg != nil && pkg.Path() == Path }
+func IsPackage(pkg *types.Package) bool { return api.IsPackage(pkg) }
 
 // Func returns the Kind of a function or method object: its origin if it
 // is an instantiation of a generic function or a method of the generic
 // Buffer[T]. A method is recognized whether its receiver is the type or a
 // pointer to it.
-func Func(obj *types.Func) Kind {
-	if obj == nil {
-		return None
-	}
-	obj = obj.Origin()
-	if !IsPackage(obj.Pkg()) {
-		return None
-	}
-	name := obj.Name()
-	if recv := obj.Signature().Recv(); recv != nil {
-		n := named(recv.Type())
-		if n == nil {
-			return None
-		}
-		name = n.Obj().Name() + "." + name
-	}
-	return byName[name]
-}
+func Func(obj *types.Func) Kind { return api.Func(obj) }
 
 // IsBuffer reports whether t is device.Buffer[T] or a pointer to it.
 func IsBuffer(t types.Type) bool { return isType(t, "Buffer") }
@@ -135,17 +103,9 @@ func IsBuffer(t types.Type) bool { return isType(t, "Buffer") }
 // IsDevice reports whether t is device.Device or a pointer to it.
 func IsDevice(t types.Type) bool { return isType(t, "Device") }
 
+// isType reports whether t is the device package's type name or a
+// pointer to it.
 func isType(t types.Type, name string) bool {
-	n := named(t)
-	return n != nil && IsPackage(n.Obj().Pkg()) && n.Obj().Name() == name
-}
-
-// named returns the named type t is, through one pointer, or nil.
-func named(t types.Type) *types.Named {
-	t = types.Unalias(t)
-	if p, ok := t.(*types.Pointer); ok {
-		t = types.Unalias(p.Elem())
-	}
-	n, _ := t.(*types.Named)
-	return n
+	n := apitable.Named(t)
+	return n != nil && api.IsType(n, name)
 }

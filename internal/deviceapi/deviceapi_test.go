@@ -3,10 +3,11 @@ package deviceapi
 import (
 	"go/types"
 	"slices"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gpukvet/gpukvet/internal/apitable"
 )
 
 // plainTypes are the exported types of package device that no check treats
@@ -35,40 +36,23 @@ func loadDevice(t *testing.T) *types.Package {
 // classification claims.
 func TestEveryAPIHasAKind(t *testing.T) {
 	pkg := loadDevice(t)
-	scope := pkg.Scope()
+	funcs, typeNames, others := apitable.Exported(pkg)
 	seen := map[Kind]bool{}
-	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		if !obj.Exported() {
-			continue
+	for _, fn := range funcs {
+		k := Func(fn)
+		if k == None {
+			t.Errorf("%s has no deviceapi.Kind: add it to internal/deviceapi, and to ownership and memspace if they must know it", fn.FullName())
 		}
-		switch obj := obj.(type) {
-		case *types.Func:
-			k := Func(obj)
-			if k == None {
-				t.Errorf("device.%s has no deviceapi.Kind: add it to internal/deviceapi, and to ownership and memspace if they must know it", name)
-			}
-			seen[k] = true
-		case *types.TypeName:
-			if !IsBuffer(obj.Type()) && !IsDevice(obj.Type()) && !slices.Contains(plainTypes, name) {
-				t.Errorf("type device.%s is unknown to deviceapi", name)
-			}
-			mset := types.NewMethodSet(types.NewPointer(obj.Type()))
-			for i := 0; i < mset.Len(); i++ {
-				m := mset.At(i).Obj().(*types.Func)
-				if !m.Exported() {
-					continue
-				}
-				k := Func(m)
-				if k == None {
-					t.Errorf("method device.%s.%s has no deviceapi.Kind: add it to internal/deviceapi, and to ownership and memspace if they must know it", name, m.Name())
-				}
-				seen[k] = true
-			}
-		case *types.Const:
-			// A constant is a value, not an API the checks follow.
-		default:
-			t.Errorf("device.%s (%T) is unknown to deviceapi", name, obj)
+		seen[k] = true
+	}
+	for _, tn := range typeNames {
+		if !IsBuffer(tn.Type()) && !IsDevice(tn.Type()) && !slices.Contains(plainTypes, tn.Name()) {
+			t.Errorf("type device.%s is unknown to deviceapi", tn.Name())
+		}
+	}
+	for _, obj := range others {
+		if _, ok := obj.(*types.Const); !ok { // a constant is a value, not an API the checks follow
+			t.Errorf("device.%s (%T) is unknown to deviceapi", obj.Name(), obj)
 		}
 	}
 	for k := None + 1; k < numKinds; k++ {
@@ -84,15 +68,7 @@ func TestEveryAPIHasAKind(t *testing.T) {
 // its classification claims.
 func checkShape(t *testing.T, pkg *types.Package, k Kind) {
 	t.Helper()
-	scope := pkg.Scope()
-	var fn *types.Func
-	if recv, name, ok := strings.Cut(k.Selector(), "."); ok {
-		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(scope.Lookup(recv).Type()), false, pkg, name)
-		fn = obj.(*types.Func)
-	} else {
-		fn = scope.Lookup(k.Selector()).(*types.Func)
-	}
-	sig := fn.Signature()
+	sig := api.Signature(pkg, k)
 	switch {
 	case k.NewBuffer():
 		if sig.Results().Len() != 2 || !IsBuffer(sig.Results().At(0).Type()) {
@@ -111,7 +87,7 @@ func checkShape(t *testing.T, pkg *types.Package, k Kind) {
 
 func TestKindNames(t *testing.T) {
 	for k := None + 1; k < numKinds; k++ {
-		if byName[k.Selector()] != k {
+		if api.Lookup(k.Selector()) != k {
 			t.Errorf("%s does not round-trip through its selector", k.Selector())
 		}
 	}

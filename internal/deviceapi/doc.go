@@ -13,5 +13,6 @@
 // fails when a function, method or type there is unknown here, so that a
 // new one is classified (does it make a buffer? launch a kernel?) on
 // purpose. Its siblings are internal/gpuapi (the kernel-side API) and
-// internal/math32api (gpu/math32).
+// internal/math32api (gpu/math32); the three share their lookup,
+// internal/apitable.
 package deviceapi

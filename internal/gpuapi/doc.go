@@ -10,5 +10,6 @@
 // package's import path and the names of its API; a test reads the gpu
 // package's exported scope and fails when a function or method there has
 // no Kind. Its siblings are internal/deviceapi (the host runtime) and
-// internal/math32api (gpu/math32).
+// internal/math32api (gpu/math32); the three share their lookup,
+// internal/apitable.
 package gpuapi

@@ -11,6 +11,8 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/gpukvet/gpukvet/internal/apitable"
 )
 
 // loadGPU type-checks package gpu, recording positions in fset.
@@ -34,68 +36,51 @@ func loadGPU(t *testing.T, fset *token.FileSet) *types.Package {
 // function or method that exists, with the shape its classification claims.
 func TestEveryAPIHasAKind(t *testing.T) {
 	pkg := loadGPU(t, token.NewFileSet())
-	scope := pkg.Scope()
+	funcs, typeNames, others := apitable.Exported(pkg)
 	seen := map[Kind]bool{}
-	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		if !obj.Exported() {
-			continue
+	for _, fn := range funcs {
+		k := Func(fn)
+		if k == None {
+			t.Errorf("%s has no gpuapi.Kind: add it to internal/gpuapi and to every analysis and the lowering", fn.FullName())
 		}
-		switch obj := obj.(type) {
-		case *types.Func:
-			k := Func(obj)
-			if k == None {
-				t.Errorf("gpu.%s has no gpuapi.Kind: add it to internal/gpuapi and to every analysis and the lowering", name)
-			}
-			seen[k] = true
-		case *types.TypeName:
-			if !IsThread(obj.Type()) && !IsDim3(obj.Type()) {
-				t.Errorf("type gpu.%s is unknown to gpuapi", name)
-			}
-			mset := types.NewMethodSet(types.NewPointer(obj.Type()))
-			for i := 0; i < mset.Len(); i++ {
-				m := mset.At(i).Obj().(*types.Func)
-				if !m.Exported() {
-					continue
-				}
-				k := Func(m)
-				if k == None {
-					t.Errorf("method gpu.%s.%s has no gpuapi.Kind: add it to internal/gpuapi and to every analysis and the lowering", name, m.Name())
-				}
-				seen[k] = true
-			}
-		default:
-			t.Errorf("gpu.%s (%T) is unknown to gpuapi", name, obj)
+		seen[k] = true
+	}
+	for _, tn := range typeNames {
+		if !IsThread(tn.Type()) && !IsDim3(tn.Type()) {
+			t.Errorf("type gpu.%s is unknown to gpuapi", tn.Name())
 		}
 	}
-	dim3 := scope.Lookup("Dim3").Type()
+	for _, obj := range others {
+		t.Errorf("gpu.%s (%T) is unknown to gpuapi", obj.Name(), obj)
+	}
 	for k := None + 1; k < numKinds; k++ {
 		if !seen[k] {
 			t.Errorf("Kind %s names no exported function or method of package gpu", k.Selector())
 			continue
 		}
-		var fn *types.Func
-		if recv, name, ok := strings.Cut(k.Selector(), "."); ok {
-			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(scope.Lookup(recv).Type()), false, pkg, name)
-			fn = obj.(*types.Func)
-		} else {
-			fn = scope.Lookup(k.Selector()).(*types.Func)
+		checkShape(t, pkg, k)
+	}
+}
+
+// checkShape checks that the function or method of Kind k has the shape
+// its classification claims.
+func checkShape(t *testing.T, pkg *types.Package, k Kind) {
+	t.Helper()
+	dim3 := pkg.Scope().Lookup("Dim3").Type()
+	sig := api.Signature(pkg, k)
+	switch {
+	case k.IsThreadIndex():
+		if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), dim3) {
+			t.Errorf("%s is classified as a thread index but does not return a gpu.Dim3", k.Selector())
 		}
-		sig := fn.Signature()
-		switch {
-		case k.IsThreadIndex():
-			if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), dim3) {
-				t.Errorf("%s is classified as a thread index but does not return a gpu.Dim3", k.Selector())
-			}
-		case k.IsAtomic(), k == Shared:
-			if sig.TypeParams().Len() != 1 || sig.Results().Len() != 1 {
-				t.Errorf("%s is classified as generic with one result: %s", k.Selector(), sig)
-			}
+	case k.IsAtomic(), k == Shared:
+		if sig.TypeParams().Len() != 1 || sig.Results().Len() != 1 {
+			t.Errorf("%s is classified as generic with one result: %s", k.Selector(), sig)
 		}
-		if k.IsAtomic() {
-			if _, ok := sig.Params().At(0).Type().(*types.Pointer); !ok {
-				t.Errorf("%s is classified as atomic but its first parameter is not the address it updates", k.Selector())
-			}
+	}
+	if k.IsAtomic() {
+		if _, ok := sig.Params().At(0).Type().(*types.Pointer); !ok {
+			t.Errorf("%s is classified as atomic but its first parameter is not the address it updates", k.Selector())
 		}
 	}
 }
@@ -207,7 +192,7 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 
 func TestKindNames(t *testing.T) {
 	for k := None + 1; k < numKinds; k++ {
-		if byName[k.Selector()] != k {
+		if api.Lookup(k.Selector()) != k {
 			t.Errorf("%s does not round-trip through its selector", k.Selector())
 		}
 	}

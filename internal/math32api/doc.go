@@ -10,5 +10,6 @@
 // the package's import path and those names; a test reads the package's
 // exported scope and fails when a function there is not a //gpu:device
 // function, or a Kind names none. Its siblings are internal/gpuapi (the
-// kernel-side API) and internal/deviceapi (the host runtime).
+// kernel-side API) and internal/deviceapi (the host runtime); the three
+// share their lookup, internal/apitable.
 package math32api

@@ -4,6 +4,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/apitable"
 )
 
 // Path is the import path of package gpu/math32.
@@ -18,42 +20,18 @@ const (
 	None Kind = iota
 	// FMA is math32.FMA, the float32 fused multiply-add.
 	FMA
-	numKinds
+	numKinds // the number of Kinds, None included
 )
 
-// names is each Kind's function name.
-var names = [numKinds]string{None: "None", FMA: "FMA"}
+// api is the functions of package math32 that have a Kind.
+var api = apitable.New[Kind](Path, []apitable.Entry{FMA: {Name: "FMA"}})
 
 // String returns the function's name, or "None".
-func (k Kind) String() string {
-	if k >= numKinds {
-		return "None"
-	}
-	return names[k]
-}
+func (k Kind) String() string { return api.Name(k) }
 
 // Func returns the Kind of a function object.
-func Func(obj *types.Func) Kind {
-	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != Path || obj.Signature().Recv() != nil {
-		return None
-	}
-	for k := None + 1; k < numKinds; k++ {
-		if names[k] == obj.Name() {
-			return k
-		}
-	}
-	return None
-}
+func Func(obj *types.Func) Kind { return api.Func(obj) }
 
 // Callee returns the Kind of the function an SSA call statically calls;
 // nil is None.
-func Callee(fn *ssa.Function) Kind {
-	if fn == nil {
-		return None
-	}
-	if o := fn.Origin(); o != nil {
-		fn = o
-	}
-	obj, _ := fn.Object().(*types.Func)
-	return Func(obj)
-}
+func Callee(fn *ssa.Function) Kind { return api.Callee(fn) }
