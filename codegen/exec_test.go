@@ -12,6 +12,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // TestBoundsCheckEliminationIsSound runs every kernel of the corpora in the
@@ -184,7 +185,7 @@ func TestInterpreterCatchesMissingChecks(t *testing.T) {
 	// With its checks, the same run traps instead.
 	m = build(t, codegen.Options{}, corpus+"basic")
 	trap, err := kirexec.Run(m.IR.Funcs[0], nil, [3]int{2, 1, 1}, [3]int{32, 1, 1}, args)
-	if err != nil || trap == nil || trap.Code != kir.TrapIndex {
+	if err != nil || trap == nil || trap.Code != gpuabi.TrapIndex {
 		t.Errorf("Run with checks: trap %+v, error %v; want an index trap", trap, err)
 	}
 }

@@ -3,6 +3,7 @@ package kir
 import (
 	"math"
 
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
@@ -61,7 +62,7 @@ func indexCheck(b *Block) (idx, length *Value, ok bool) {
 		return nil, nil, false
 	}
 	t := b.Succs[1]
-	if t.Term != TermTrap || t.Trap.Code != TrapIndex || len(t.Preds) != 1 {
+	if t.Term != TermTrap || t.Trap.Code != gpuabi.TrapIndex || len(t.Preds) != 1 {
 		return nil, nil, false
 	}
 	return unsignedLess(b.Cond)

@@ -1,5 +1,7 @@
 package kir
 
+import "github.com/gpukvet/gpukvet/internal/gpuabi"
+
 // CombineChecks turns a run of bounds checks (what ChecksFirst leaves:
 // blocks each holding only what one check needs, ending in the check)
 // into one branch on the conjunction of their conditions. The conditions
@@ -68,7 +70,7 @@ func CombineChecks(f *Func) int {
 		last := run[len(run)-1]
 		trap := last.Succs[1]
 		never := &Block{Index: len(f.Blocks), Kind: BlockPlain, Comment: "all checks passed on the slow path: unreachable",
-			Term: TermTrap, Trap: Trap{Code: TrapUnreachable, Pos: trap.Trap.Pos}, Preds: []*Block{last}}
+			Term: TermTrap, Trap: Trap{Code: gpuabi.TrapUnreachable, Pos: trap.Trap.Pos}, Preds: []*Block{last}}
 		f.Blocks = append(f.Blocks, never)
 		last.Succs[0] = never
 		for i, p := range final.Preds {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	. "github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // guardedStencil builds a 3-D 7-point stencil as the lowering does: the
@@ -43,7 +44,7 @@ func guardedStencil(offs []string) *Func {
 		ok := b.f.NewBlock(BlockPlain, "checked")
 		trap := b.f.NewBlock(BlockPlain, "trap")
 		b.cur.Branch(b.v(OpLt, TBool, b.v(OpBitcast, TU64, idx), b.v(OpBitcast, TU64, n)), ok, trap)
-		trap.TrapWith(Trap{Code: TrapIndex, Pos: pos, Args: [2]*Value{idx, n}})
+		trap.TrapWith(Trap{Code: gpuabi.TrapIndex, Pos: pos, Args: [2]*Value{idx, n}})
 		b.cur = ok
 	}
 	var sum *Value
@@ -151,7 +152,7 @@ func TestGuardBounds(t *testing.T) {
 						// thread reports first varies: each report must
 						// name a check that fails first in its thread.
 						for _, tr := range []*kirexec.Trap{wt, gt} {
-							if tr != nil && (tr.Code != TrapIndex || tr.Pos != firstFailing(offs, e, n, tr.Block, tr.Thread)) {
+							if tr != nil && (tr.Code != gpuabi.TrapIndex || tr.Pos != firstFailing(offs, e, n, tr.Block, tr.Thread)) {
 								t.Fatalf("%v ext=%v n=%d (facts %v): trap %+v is not the thread's first failing check %d", offs, e, n, hold, tr, firstFailing(offs, e, n, tr.Block, tr.Thread))
 							}
 						}

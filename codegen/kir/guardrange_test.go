@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	. "github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // TestVersionChecksRowMajor: two guarded row-major reads,
@@ -33,7 +34,7 @@ func TestVersionChecksRowMajor(t *testing.T) {
 			b.cur = body
 			idx := b.v(OpAdd, TI64, b.v(OpMul, TI64, ak, cols), x)
 			body.Branch(b.v(OpLt, TBool, b.v(OpBitcast, TU64, idx), b.v(OpBitcast, TU64, n)), ok, trap)
-			trap.TrapWith(Trap{Code: TrapIndex, Pos: k + 1, Args: [2]*Value{idx, n}})
+			trap.TrapWith(Trap{Code: gpuabi.TrapIndex, Pos: k + 1, Args: [2]*Value{idx, n}})
 			b.cur = ok
 			v := b.v(OpLoad, Type{Kind: U8}, b.v(OpPtrAdd, PtrTo(Global), in, idx))
 			b.v(OpStore, Type{}, b.v(OpPtrAdd, PtrTo(Global), out, b.c(TI64, uint64(k))), v)

@@ -260,21 +260,6 @@ var mathNames = [...]string{"sqrt", "abs", "floor", "ceil", "trunc", "copysign",
 
 func (m MathFn) String() string { return mathNames[m] }
 
-// TrapCode is the cause of a trap, as the trap record of the runtime holds
-// it; internal/gpuabi defines the codes for emitters and runtimes alike.
-type TrapCode = gpuabi.TrapCode
-
-// The trap codes.
-const (
-	TrapIndex       = gpuabi.TrapIndex
-	TrapSlice       = gpuabi.TrapSlice
-	TrapDivide      = gpuabi.TrapDivide
-	TrapShift       = gpuabi.TrapShift
-	TrapPanic       = gpuabi.TrapPanic
-	TrapNil         = gpuabi.TrapNil
-	TrapUnreachable = gpuabi.TrapUnreachable
-)
-
 // Value is an instruction that may produce a scalar value.
 type Value struct {
 	ID   int
@@ -319,7 +304,7 @@ const (
 
 // Trap describes the trap that ends a TermTrap block.
 type Trap struct {
-	Code TrapCode
+	Code gpuabi.TrapCode
 	Pos  int       // index into Module.Positions
 	Args [2]*Value // optional I64 details (index and length, ...)
 }

@@ -3,6 +3,8 @@ package kir
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // loopFunc builds
@@ -108,7 +110,7 @@ func checkedLoop(t *testing.T, otherLen bool) int {
 	ok := f.NewValue(body, OpLt, TBool, ui, un)
 	body.Succs, f.Blocks[1].Preds = nil, f.Blocks[1].Preds[:1]
 	body.Branch(ok, cont, trap)
-	trap.TrapWith(Trap{Code: TrapIndex})
+	trap.TrapWith(Trap{Code: gpuabi.TrapIndex})
 	for _, v := range inc {
 		v.Block = cont
 	}

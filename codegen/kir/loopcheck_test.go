@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	. "github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // loopKernel is the shape of a counted loop for the LoopChecks and
@@ -79,7 +80,7 @@ func (k loopKernel) build() *Func {
 	}
 	b.cur = chk
 	chk.Branch(b.v(OpLt, TBool, b.v(OpBitcast, TU64, idx), b.v(OpBitcast, TU64, n)), ok, trap)
-	trap.TrapWith(Trap{Code: TrapIndex, Pos: 1, Args: [2]*Value{idx, n}})
+	trap.TrapWith(Trap{Code: gpuabi.TrapIndex, Pos: 1, Args: [2]*Value{idx, n}})
 	b.cur = ok
 	x := b.v(OpLoad, Type{Kind: U8}, b.v(OpPtrAdd, PtrTo(Global), in, idx))
 	o := b.v(OpLoad, Type{Kind: U8}, out)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	. "github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // fb is a small builder for hand-written kernel IR.
@@ -562,7 +563,7 @@ func TestChecksFirst(t *testing.T) {
 			trap := b.f.NewBlock(BlockPlain, "trap")
 			cond := b.v(OpLt, TBool, b.v(OpBitcast, TU64, idx), b.v(OpBitcast, TU64, b.v(OpMul, TI64, n, b.c(TI64, 1))))
 			b.cur.Branch(cond, ok, trap)
-			trap.TrapWith(Trap{Code: TrapIndex, Pos: pos, Args: [2]*Value{idx, n}})
+			trap.TrapWith(Trap{Code: gpuabi.TrapIndex, Pos: pos, Args: [2]*Value{idx, n}})
 			b.cur = ok
 			return b.v(OpLoad, TI32, b.v(OpPtrAdd, PtrTo(Global), p, b.v(OpMul, TI64, idx, b.c(TI64, 1))))
 		}
@@ -764,7 +765,7 @@ func TestVersionChecks(t *testing.T) {
 			b.cur = body
 			cond := b.v(OpLt, TBool, b.v(OpBitcast, TU64, idx), b.v(OpBitcast, TU64, n))
 			body.Branch(cond, ok, trap)
-			trap.TrapWith(Trap{Code: TrapIndex, Pos: pos, Args: [2]*Value{idx, n}})
+			trap.TrapWith(Trap{Code: gpuabi.TrapIndex, Pos: pos, Args: [2]*Value{idx, n}})
 			b.cur = ok
 			x := b.v(OpLoad, Type{Kind: U8}, b.v(OpPtrAdd, PtrTo(Global), p, idx))
 			b.v(OpStore, Type{}, b.v(OpPtrAdd, PtrTo(Global), p, b.c(TI64, 7-k)), x)

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // RangeChecks shrinks the combined test that CombineChecks puts before a
@@ -497,7 +499,7 @@ func slowChain(b *Block) (chain []*Block, end *Block, ok bool) {
 		chain = append(chain, x)
 		x = x.Succs[0]
 	}
-	if len(chain) < 2 || x.Term != TermTrap || x.Trap.Code != TrapUnreachable || len(x.Preds) != 1 {
+	if len(chain) < 2 || x.Term != TermTrap || x.Trap.Code != gpuabi.TrapUnreachable || len(x.Preds) != 1 {
 		return nil, nil, false
 	}
 	return chain, x, true

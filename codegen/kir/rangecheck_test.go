@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
 	. "github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // stencil builds a kernel that reads in[c+o] for each offset o of offs (a
@@ -44,7 +45,7 @@ func stencil(offs []string) *Func {
 		trap := b.f.NewBlock(BlockPlain, "trap")
 		cond := b.v(OpLt, TBool, b.v(OpBitcast, TU64, idx), b.v(OpBitcast, TU64, n))
 		b.cur.Branch(cond, ok, trap)
-		trap.TrapWith(Trap{Code: TrapIndex, Pos: pos + 1, Args: [2]*Value{idx, n}})
+		trap.TrapWith(Trap{Code: gpuabi.TrapIndex, Pos: pos + 1, Args: [2]*Value{idx, n}})
 		b.cur = ok
 		x := b.v(OpLoad, Type{Kind: U8}, b.v(OpPtrAdd, PtrTo(Global), in, idx))
 		if sum == nil {

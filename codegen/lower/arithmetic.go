@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 var binOps = map[token.Token]kir.Op{
@@ -76,7 +77,7 @@ func (b *builder) arith(op kir.Op, x, y *kir.Value, pos token.Pos, noFuse bool) 
 		if count.Type.Kind.IsSigned() {
 			if !(count.Op == kir.OpConst && count.Int() >= 0) {
 				zero := b.konst(count.Type, 0)
-				b.check(b.val(kir.OpGe, kir.TBool, count, zero), kir.TrapShift, pos, nil, nil)
+				b.check(b.val(kir.OpGe, kir.TBool, count, zero), gpuabi.TrapShift, pos, nil, nil)
 			}
 			count = b.val(kir.OpBitcast, kir.Type{Kind: count.Type.Kind.Unsigned()}, count)
 		}
@@ -87,7 +88,7 @@ func (b *builder) arith(op kir.Op, x, y *kir.Value, pos token.Pos, noFuse bool) 
 		}
 		if !(y.Op == kir.OpConst && y.Imm != 0) {
 			zero := b.konst(t, 0)
-			b.check(b.val(kir.OpNe, kir.TBool, y, zero), kir.TrapDivide, pos, nil, nil)
+			b.check(b.val(kir.OpNe, kir.TBool, y, zero), gpuabi.TrapDivide, pos, nil, nil)
 		}
 		if t.Kind.IsSigned() && !(y.Op == kir.OpConst && y.Int() != -1) {
 			// x / -1 is -x (MinInt / -1 wraps to MinInt) and x % -1 is 0,

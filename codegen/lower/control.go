@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/internal/budget"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // inline lowers fn's body at the current point with the given argument
@@ -216,7 +217,7 @@ func (b *builder) instr(instr ssa.Instruction) {
 		fr.retFrom = append(fr.retFrom, b.cur)
 		b.cur.Jump(fr.ret)
 	case *ssa.Panic:
-		b.trap(kir.TrapPanic, in.Pos(), nil, nil)
+		b.trap(gpuabi.TrapPanic, in.Pos(), nil, nil)
 		if msg, ok := panicMessage(in.X); ok {
 			b.m.PanicMessage(b.posID(in.Pos()), msg)
 		}
@@ -261,13 +262,13 @@ func onlyPanics(v ssa.Value) bool {
 
 // trap ends the current block with a trap of the given cause at pos and
 // continues in a fresh, unreachable block (which RemoveUnreachable drops).
-func (b *builder) trap(code kir.TrapCode, pos token.Pos, a0, a1 *kir.Value) {
+func (b *builder) trap(code gpuabi.TrapCode, pos token.Pos, a0, a1 *kir.Value) {
 	b.cur.TrapWith(kir.Trap{Code: code, Pos: b.posID(pos), Args: [2]*kir.Value{a0, a1}})
 	b.cur = b.f.NewBlock(kir.BlockPlain, "after trap")
 }
 
 // check continues in a new block when ok holds and traps otherwise.
-func (b *builder) check(ok *kir.Value, code kir.TrapCode, pos token.Pos, a0, a1 *kir.Value) {
+func (b *builder) check(ok *kir.Value, code gpuabi.TrapCode, pos token.Pos, a0, a1 *kir.Value) {
 	if ok.Op == kir.OpConst && ok.Imm == 1 {
 		return
 	}

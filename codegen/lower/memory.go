@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
@@ -178,7 +179,7 @@ func (b *builder) boundsCheck(idx, length *kir.Value, pos token.Pos) {
 	}
 	ui := b.val(kir.OpBitcast, kir.TU64, idx)
 	ul := b.val(kir.OpBitcast, kir.TU64, length)
-	b.check(b.val(kir.OpLt, kir.TBool, ui, ul), kir.TrapIndex, pos, idx, length)
+	b.check(b.val(kir.OpLt, kir.TBool, ui, ul), gpuabi.TrapIndex, pos, idx, length)
 }
 
 // index lowers x[i] of an array value.
@@ -240,13 +241,13 @@ func (b *builder) slice(v *ssa.Slice) []*kir.Value {
 		return b.val(kir.OpLe, kir.TBool, ua, uc)
 	}
 	if v.Max != nil {
-		b.check(le(mx, capacity), kir.TrapSlice, v.Pos(), mx, capacity)
+		b.check(le(mx, capacity), gpuabi.TrapSlice, v.Pos(), mx, capacity)
 	}
 	if v.High != nil {
-		b.check(le(hi, mx), kir.TrapSlice, v.Pos(), hi, mx)
+		b.check(le(hi, mx), gpuabi.TrapSlice, v.Pos(), hi, mx)
 	}
 	if v.Low != nil {
-		b.check(le(lo, hi), kir.TrapSlice, v.Pos(), lo, hi)
+		b.check(le(lo, hi), gpuabi.TrapSlice, v.Pos(), lo, hi)
 	}
 	ptr := b.elemAddr(base, lo, sizes.Sizeof(elem))
 	return []*kir.Value{ptr, b.sub(hi, lo), b.sub(mx, lo)}
@@ -263,6 +264,6 @@ func (b *builder) sub(x, y *kir.Value) *kir.Value {
 func (b *builder) sliceToArrayPointer(v *ssa.SliceToArrayPointer) []*kir.Value {
 	x := b.value(v.X)
 	n := v.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array).Len()
-	b.check(b.val(kir.OpGe, kir.TBool, x[1], b.i64(n)), kir.TrapSlice, v.Pos(), b.i64(n), x[1])
+	b.check(b.val(kir.OpGe, kir.TBool, x[1], b.i64(n)), gpuabi.TrapSlice, v.Pos(), b.i64(n), x[1])
 	return x[:1]
 }

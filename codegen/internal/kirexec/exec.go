@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/gpu/math32"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
 // Buffer is one allocation: device memory, a shared variable or a local.
@@ -33,7 +34,7 @@ type Arg struct {
 
 // Trap is the first trap of a run.
 type Trap struct {
-	Code          kir.TrapCode
+	Code          gpuabi.TrapCode
 	Pos           int
 	Block, Thread [3]int
 }
