@@ -12003,7 +12003,7 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					a := gpukvetArg0
 					x := gpukvetArg1
 					y := gpukvetArg2
@@ -12036,7 +12036,7 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					idx := gpukvetArg0
 					in := gpukvetArg1
 					out := gpukvetArg2
@@ -12068,7 +12068,7 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					data := gpukvetArg0
 					hist := gpukvetArg1
 					/*line kernels.go:189:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12123,7 +12123,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:172:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:173:2*/ bins[gpukvetP.v0_tid] = 0
 					}
@@ -12188,7 +12188,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						hist := gpukvetArg1
 						/*line kernels.go:180:2*/ if c := bins[gpukvetP.v0_tid]; c > 0 {
 							/*line kernels.go:181:3*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], c)
@@ -12218,7 +12218,7 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					x := gpukvetArg0
 					y := gpukvetArg1
 					/*line kernels.go:232:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12286,7 +12286,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:117:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line kernels.go:118:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*Tile + gpukvetP.v1_ty
 						/*line kernels.go:119:2*/ gpukvetP.v3_col = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*Tile + gpukvetP.v0_tx
@@ -12306,7 +12306,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						/*line kernels.go:121:6*/ gpukvetP.v5_k0 = 0
 						if /*line kernels.go:121:15*/ gpukvetP.v5_k0 < n {
@@ -12332,7 +12332,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							n := gpukvetArg0
 							a := gpukvetArg1
 							b := gpukvetArg2
@@ -12366,7 +12366,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:125:3*/ for k := 0; k < Tile; k++ {
 								/*line kernels.go:126:4*/ gpukvetP.v4_sum += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -12399,7 +12399,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							n := gpukvetArg0
 							/*line kernels.go:121:23*/ gpukvetP.v5_k0 += Tile
 							if /*line kernels.go:121:15*/ gpukvetP.v5_k0 < n {
@@ -12425,7 +12425,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						c := gpukvetArg3
 						/*line kernels.go:130:2*/ if gpukvetP.v2_row < n && gpukvetP.v3_col < n {
@@ -12456,7 +12456,7 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					in := gpukvetArg0
 					out := gpukvetArg1
 					/*line kernels.go:279:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12555,7 +12555,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:71:6*/ gpukvetP.v1_s = 128
 						if /*line kernels.go:71:16*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -12580,7 +12580,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:72:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line kernels.go:73:4*/ buf[gpukvetP.v0_tid] += buf[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -12613,7 +12613,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:71:23*/ gpukvetP.v1_s >>= 1
 							if /*line kernels.go:71:16*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -12638,7 +12638,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						partial := gpukvetArg1
 						/*line kernels.go:77:2*/ if gpukvetP.v0_tid == 0 {
 							/*line kernels.go:78:3*/ partial[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = buf[0]
@@ -12693,7 +12693,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line kernels.go:38:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:39:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12731,7 +12731,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:46:6*/ gpukvetP.v1_s = 128
 						if /*line kernels.go:46:16*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -12756,7 +12756,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:47:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line kernels.go:48:4*/ buf[gpukvetP.v0_tid] += buf[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -12789,7 +12789,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:46:23*/ gpukvetP.v1_s >>= 1
 							if /*line kernels.go:46:16*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -12814,7 +12814,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						partial := gpukvetArg1
 						/*line kernels.go:52:2*/ if gpukvetP.v0_tid == 0 {
 							/*line kernels.go:53:3*/ partial[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = buf[0]
@@ -12871,7 +12871,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line kernels.go:201:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:202:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -12908,7 +12908,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:209:2*/ gpukvetP.v2_src = 0
 					}
 				}
@@ -12925,7 +12925,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:210:6*/ gpukvetP.v3_off = 1
 						if /*line kernels.go:210:16*/ gpukvetP.v3_off < 256 {
 							if gpukvetYes2 < 0 {
@@ -12950,7 +12950,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:211:3*/ x := buf[gpukvetP.v2_src][gpukvetP.v0_tid]
 							/*line kernels.go:212:3*/ if gpukvetP.v0_tid >= gpukvetP.v3_off {
 								/*line kernels.go:213:4*/ x += buf[gpukvetP.v2_src][gpukvetP.v0_tid-gpukvetP.v3_off]
@@ -12986,7 +12986,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:210:27*/ gpukvetP.v3_off <<= 1
 							if /*line kernels.go:210:16*/ gpukvetP.v3_off < 256 {
 								if gpukvetYes4 < 0 {
@@ -13011,7 +13011,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line kernels.go:219:2*/ if gpukvetP.v1_i < len(out) {
 							/*line kernels.go:220:3*/ out[gpukvetP.v1_i] = buf[gpukvetP.v2_src][gpukvetP.v0_tid]
@@ -13042,7 +13042,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					idx := gpukvetArg0
 					in := gpukvetArg1
 					out := gpukvetArg2
@@ -13078,7 +13078,7 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					in := gpukvetArg2
@@ -13125,7 +13125,7 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					c0 := gpukvetArg2
@@ -13169,7 +13169,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					nz := gpukvetArg2
@@ -13211,7 +13211,7 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					stride := gpukvetArg0
 					in := gpukvetArg1
 					out := gpukvetArg2
@@ -13271,7 +13271,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line kernels.go:148:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
@@ -13310,7 +13310,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line kernels.go:157:2*/ gpukvetP.v2_x = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*TDim + gpukvetP.v0_tx
@@ -13347,7 +13347,7 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					s := gpukvetArg0
 					a := gpukvetArg1
 					b := gpukvetArg2

@@ -141,6 +141,10 @@ const blockHead = `func(gpukvetB backend.CPUBlock) {
 // records its X for a trap report.
 const threadAt = "gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)"
 
+// recordX records the running thread's X for a trap report, as threadAt
+// does, in an iteration that has no use for its gpu.Thread.
+const recordX = "gpukvetB.Cursor[0] = gpukvetX"
+
 // threadLoops is the loop over a block's threads (X fastest), with label
 // (if not "") on the X loop and body inside; lin keeps gpukvetI, the
 // thread's linear index.

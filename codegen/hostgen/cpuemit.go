@@ -49,7 +49,7 @@ func (g *cpuGen) prologue(pc *piece) string {
 	if thread {
 		fmt.Fprintf(&b, "%s := %s\n", g.thread.Name(), threadAt)
 	} else {
-		b.WriteString(threadAt + "\n")
+		b.WriteString(recordX + "\n")
 	}
 	for _, i := range params {
 		name := ""

@@ -16,7 +16,8 @@ import (
 // (the locals that live across a barrier kept per thread, in Locals), so
 // that a barrier costs the end of a loop, not a switch between coroutines.
 // The loops use the block's Index, Row, PhaseBarrier and PhaseUniform and
-// its Locals, and Thread for each thread.
+// its Locals, and for each thread Thread, or, where the thread's
+// iteration has no use for its gpu.Thread, a store of its X in Cursor.
 type CPUBlock struct{ *cpuexec.Block }
 
 // Thread returns thread (x, y, z) of the block and records x as the X of

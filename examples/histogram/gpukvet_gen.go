@@ -523,7 +523,7 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line histogram.go:20:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line histogram.go:21:2*/ local[gpukvetP.v0_tid] = 0
 					}
@@ -588,7 +588,7 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						hist := gpukvetArg1
 						/*line histogram.go:28:2*/ if count := local[gpukvetP.v0_tid]; count > 0 {
 							/*line histogram.go:29:3*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], count)

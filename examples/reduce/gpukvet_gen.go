@@ -442,7 +442,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line reduce.go:23:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduce.go:24:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -480,7 +480,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line reduce.go:31:6*/ gpukvetP.v1_stride = BlockSize / 2
 						if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
 							if gpukvetYes1 < 0 {
@@ -505,7 +505,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduce.go:32:3*/ if gpukvetP.v0_tid < gpukvetP.v1_stride {
 								/*line reduce.go:33:4*/ partial[gpukvetP.v0_tid] += partial[gpukvetP.v0_tid+gpukvetP.v1_stride]
 							}
@@ -538,7 +538,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduce.go:31:43*/ gpukvetP.v1_stride /= 2
 							if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
 								if gpukvetYes3 < 0 {
@@ -563,7 +563,7 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line reduce.go:37:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduce.go:38:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = partial[0]

@@ -981,7 +981,7 @@ func gpukvetCPUAddOffsets(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					offsets := gpukvetArg0
 					out := gpukvetArg1
 					/*line scan.go:56:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1041,7 +1041,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line scan.go:25:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line scan.go:26:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1078,7 +1078,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line scan.go:33:2*/ gpukvetP.v2_src = 0
 					}
 				}
@@ -1095,7 +1095,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line scan.go:34:6*/ gpukvetP.v3_offset = 1
 						if /*line scan.go:34:19*/ gpukvetP.v3_offset < BlockSize {
 							if gpukvetYes2 < 0 {
@@ -1120,7 +1120,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:35:3*/ x := buf[gpukvetP.v2_src][gpukvetP.v0_tid]
 							/*line scan.go:36:3*/ if gpukvetP.v0_tid >= gpukvetP.v3_offset {
 								/*line scan.go:37:4*/ x += buf[gpukvetP.v2_src][gpukvetP.v0_tid-gpukvetP.v3_offset]
@@ -1154,7 +1154,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:41:3*/ gpukvetP.v2_src = 1 - gpukvetP.v2_src
 						}
 					}
@@ -1171,7 +1171,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:34:39*/ gpukvetP.v3_offset *= 2
 							if /*line scan.go:34:19*/ gpukvetP.v3_offset < BlockSize {
 								if gpukvetYes5 < 0 {
@@ -1196,7 +1196,7 @@ func gpukvetCPUBlockScan(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						sums := gpukvetArg2
 						/*line scan.go:43:2*/ if gpukvetP.v1_i < len(out) {

@@ -592,7 +592,7 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					a := gpukvetArg0
 					b := gpukvetArg1
 					c := gpukvetArg2

@@ -74,8 +74,9 @@ type Block struct {
 	wait func(pc uintptr) bool
 
 	// Cursor is the index of the thread that a block loop (the code gen
-	// writes) runs now, for the trap report of a thread that panics:
-	// device/backend's CPUBlock.Thread stores it, a plain store per thread.
+	// writes) runs now, for the trap report of a thread that panics: the
+	// loop stores its X, a plain store per thread (itself, or through
+	// device/backend's CPUBlock.Thread), and Row its Y and Z.
 	Cursor [3]int
 
 	// Locals is the per-thread storage of the generated loops of a kernel
@@ -130,7 +131,7 @@ func (b *Block) Index() (bid, base, bdim [3]int) { return b.Bid, b.Base, b.Bdim 
 
 // Row starts row (y, z) of a block's threads in the loops gpukvet gen
 // writes: it ends the block if the launch was stopped, and records the row
-// of the thread that runs now (backend.CPUBlock.Thread records its X).
+// of the thread that runs now (the loop records its X: Cursor).
 func (b *Block) Row(y, z int) {
 	b.Poll()
 	b.Cursor[1], b.Cursor[2] = y, z

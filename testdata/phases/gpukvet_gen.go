@@ -4784,7 +4784,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg2
 						/*line phases.go:64:2*/ if gpukvetP.v1_tid >= 16 {
 							/*line phases.go:65:3*/ {
@@ -4844,7 +4844,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg1
 						/*line phases.go:76:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:77:2*/ gpukvetP.v1_v = (int32)(in[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X])
@@ -4863,7 +4863,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						twice := gpukvetArg0
 						if /*line phases.go:78:5*/ twice {
 							if gpukvetYes1 < 0 {
@@ -4888,7 +4888,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line phases.go:79:3*/ tile[gpukvetP.v0_tid] = gpukvetP.v1_v
 						}
 					}
@@ -4918,7 +4918,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line phases.go:81:3*/ gpukvetP.v1_v += tile[31-gpukvetP.v0_tid]
 						}
 					}
@@ -4949,7 +4949,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line phases.go:84:3*/ gpukvetP.v1_v = -gpukvetP.v1_v
 						}
 					}
@@ -4966,7 +4966,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg2
 						/*line phases.go:86:2*/ out[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = gpukvetP.v1_v
 					}
@@ -5023,7 +5023,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line phases.go:23:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:24:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -5044,7 +5044,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line phases.go:27:6*/ gpukvetP.v4_s = 1
 						if /*line phases.go:27:14*/ gpukvetP.v4_s < 64 {
 							if gpukvetYes1 < 0 {
@@ -5069,7 +5069,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line phases.go:28:3*/ tile[gpukvetP.v0_tid] = gpukvetP.v3_p.a
 						}
 					}
@@ -5099,7 +5099,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line phases.go:30:3*/ gpukvetP.v5_next = tile[(gpukvetP.v0_tid+gpukvetP.v4_s)%64]
 						}
 					}
@@ -5129,7 +5129,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line phases.go:32:3*/ gpukvetP.v2_acc[0] += gpukvetP.v5_next
 							/*line phases.go:33:3*/ gpukvetP.v2_acc[1] = float32(gpukvetP.v4_s)
 							/*line phases.go:34:3*/ gpukvetP.v3_p.b *= 2
@@ -5148,7 +5148,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line phases.go:27:22*/ gpukvetP.v4_s *= 2
 							if /*line phases.go:27:14*/ gpukvetP.v4_s < 64 {
 								if gpukvetYes5 < 0 {
@@ -5173,7 +5173,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line phases.go:36:2*/ out[gpukvetP.v1_i] = gpukvetP.v2_acc[0] + gpukvetP.v2_acc[1] + gpukvetP.v3_p.b
 					}
@@ -5238,7 +5238,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line phases.go:94:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:95:2*/ gpukvetP.v1_k += gpukvetP.v0_tid
 						/*line phases.go:96:2*/ tile[gpukvetP.v0_tid] = int32(gpukvetP.v1_k)
@@ -5270,7 +5270,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line phases.go:98:2*/ out[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = tile[(gpukvetP.v0_tid+1)%32] + int32(gpukvetP.v1_k)
 					}
@@ -5359,7 +5359,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line phases.go:49:2*/ out[gpukvetP.v2_g.Y*gpukvetP.v3_w+gpukvetP.v2_g.X] = tile[3-gpukvetP.v1_y][7-gpukvetP.v0_x] + int32((gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y)
 					}
@@ -5413,7 +5413,7 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg1
 						/*line phases.go:107:2*/ tid := (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line phases.go:108:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -5446,7 +5446,7 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						k := gpukvetArg0
 						/*line phases.go:111:2*/ gpukvetP.v1_v = tile[k[gpukvetP.v0_i]]
 					}
@@ -5477,7 +5477,7 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg2
 						/*line phases.go:113:2*/ out[gpukvetP.v0_i] = gpukvetP.v1_v
 					}

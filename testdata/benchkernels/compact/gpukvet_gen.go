@@ -1155,7 +1155,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						threshold := gpukvetArg0
 						in := gpukvetArg1
 						/*line compact.go:18:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -1195,7 +1195,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line compact.go:27:6*/ gpukvetP.v4_off = 1
 						if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 							if gpukvetYes1 < 0 {
@@ -1220,7 +1220,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line compact.go:28:3*/ nxt := 1 - gpukvetP.v3_cur
 							/*line compact.go:29:3*/ v := buf[gpukvetP.v3_cur][gpukvetP.v0_tid]
 							/*line compact.go:30:3*/ if gpukvetP.v0_tid >= gpukvetP.v4_off {
@@ -1257,7 +1257,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line compact.go:27:29*/ gpukvetP.v4_off <<= 1
 							if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 								if gpukvetYes3 < 0 {
@@ -1282,7 +1282,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						pos := gpukvetArg2
 						counts := gpukvetArg3
 						/*line compact.go:37:2*/ if gpukvetP.v1_i < len(pos) {
@@ -1321,7 +1321,7 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					threshold := gpukvetArg0
 					in := gpukvetArg1
 					pos := gpukvetArg2

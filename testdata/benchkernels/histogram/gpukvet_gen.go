@@ -1381,7 +1381,7 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line histogram.go:16:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line histogram.go:17:2*/ local[gpukvetP.v0_tid] = 0
 					}
@@ -1450,7 +1450,7 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						hist := gpukvetArg1
 						/*line histogram.go:28:2*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], local[gpukvetP.v0_tid])
 					}

@@ -1739,7 +1739,7 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					k := gpukvetArg1
 					nf := gpukvetArg2

@@ -14864,7 +14864,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					a := gpukvetArg2
@@ -14906,7 +14906,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					a := gpukvetArg2
@@ -14948,7 +14948,7 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					a := gpukvetArg2
@@ -14991,7 +14991,7 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					a := gpukvetArg2
@@ -15037,7 +15037,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15116,7 +15116,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line linalg.go:33:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line linalg.go:34:2*/ gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line linalg.go:35:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*Tile + gpukvetP.v1_ty
@@ -15137,7 +15137,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						nk := gpukvetArg2
 						/*line linalg.go:38:6*/ gpukvetP.v5_k0 = 0
 						if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -15163,7 +15163,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							ni := gpukvetArg0
 							nj := gpukvetArg1
 							nk := gpukvetArg2
@@ -15207,7 +15207,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line linalg.go:50:3*/ for k := 0; k < Tile; k++ {
 								/*line linalg.go:51:4*/ gpukvetP.v4_acc += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -15240,7 +15240,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							nk := gpukvetArg2
 							/*line linalg.go:38:24*/ gpukvetP.v5_k0 += Tile
 							if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -15266,7 +15266,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						ni := gpukvetArg0
 						nj := gpukvetArg1
 						alpha := gpukvetArg3
@@ -15309,7 +15309,7 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					alpha := gpukvetArg1
 					beta := gpukvetArg2
@@ -15360,7 +15360,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15407,7 +15407,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15453,7 +15453,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					ni := gpukvetArg0
 					nl := gpukvetArg1
 					nj := gpukvetArg2
@@ -15494,7 +15494,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					a := gpukvetArg1
 					x1 := gpukvetArg2
@@ -15531,7 +15531,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					a := gpukvetArg1
 					x2 := gpukvetArg2
@@ -15599,7 +15599,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						m := gpukvetArg0
 						n := gpukvetArg1
 						a := gpukvetArg4
@@ -15642,7 +15642,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line linalg.go:213:6*/ gpukvetP.v2_half = 64
 						if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 							if gpukvetYes1 < 0 {
@@ -15667,7 +15667,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line linalg.go:214:3*/ if gpukvetP.v1_tid < gpukvetP.v2_half {
 								/*line linalg.go:215:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_half]
 							}
@@ -15700,7 +15700,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line linalg.go:213:28*/ gpukvetP.v2_half >>= 1
 							if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 								if gpukvetYes3 < 0 {
@@ -15725,7 +15725,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						m := gpukvetArg0
 						alpha := gpukvetArg2
 						beta := gpukvetArg3
@@ -15787,7 +15787,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						in := gpukvetArg2
@@ -15824,7 +15824,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						out := gpukvetArg3

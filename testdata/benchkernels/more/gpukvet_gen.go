@@ -19145,7 +19145,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line more.go:224:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line more.go:225:2*/ if gpukvetP.v0_tid < 4 {
 							/*line more.go:226:3*/ sh[gpukvetP.v0_tid] = 0
@@ -19178,7 +19178,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						i32 := gpukvetArg0
 						u32 := gpukvetArg1
 						i64 := gpukvetArg2
@@ -19231,7 +19231,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						i32 := gpukvetArg0
 						/*line more.go:248:2*/ if gpukvetP.v0_tid == 0 {
 							/*line more.go:249:3*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -19297,7 +19297,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						src := gpukvetArg3
@@ -19340,7 +19340,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						kernel := gpukvetArg2
@@ -19384,7 +19384,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					r := gpukvetArg0
 					nq := gpukvetArg1
 					np := gpukvetArg2
@@ -19428,7 +19428,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -19470,7 +19470,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -19514,7 +19514,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -19588,7 +19588,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						input := gpukvetArg1
 						/*line more.go:23:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line more.go:24:2*/ gpukvetP.v2_by = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y
@@ -19625,7 +19625,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						hid := gpukvetArg0
 						weights := gpukvetArg2
 						/*line more.go:31:2*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] = weights[gpukvetP.v3_row*hid+gpukvetP.v4_col] * in[gpukvetP.v1_ty]
@@ -19658,7 +19658,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line more.go:33:6*/ gpukvetP.v5_i = 1
 						if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 							if gpukvetYes2 < 0 {
@@ -19683,7 +19683,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line more.go:34:3*/ p := 1 << gpukvetP.v5_i
 							/*line more.go:35:3*/ if gpukvetP.v1_ty%p == 0 {
 								/*line more.go:36:4*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] += w[gpukvetP.v1_ty+p/2][gpukvetP.v0_tx]
@@ -19717,7 +19717,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line more.go:33:22*/ gpukvetP.v5_i++
 							if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 								if gpukvetYes4 < 0 {
@@ -19742,7 +19742,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						hid := gpukvetArg0
 						partial := gpukvetArg3
 						/*line more.go:42:2*/ if gpukvetP.v1_ty == 0 && gpukvetP.v4_col < hid {
@@ -19800,7 +19800,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -19843,7 +19843,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line more.go:199:6*/ gpukvetP.v1_i = 0
 						if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 							if gpukvetYes1 < 0 {
@@ -19868,7 +19868,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line more.go:200:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:201:4*/ for j := 0; j < gpukvetP.v1_i; j++ {
 									/*line more.go:202:5*/ s[gpukvetP.v0_tx][gpukvetP.v1_i] -= s[gpukvetP.v0_tx][j] * s[j][gpukvetP.v1_i]
@@ -19903,7 +19903,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line more.go:207:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:208:4*/ for j := 0; j < gpukvetP.v1_i+1; j++ {
 									/*line more.go:209:5*/ s[gpukvetP.v1_i+1][gpukvetP.v0_tx] -= s[gpukvetP.v1_i+1][j] * s[j][gpukvetP.v0_tx]
@@ -19938,7 +19938,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line more.go:199:23*/ gpukvetP.v1_i++
 							if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 								if gpukvetYes4 < 0 {
@@ -19963,7 +19963,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -20002,7 +20002,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
@@ -20048,7 +20048,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
@@ -20161,7 +20161,7 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line more.go:64:2*/ gpukvetP.v4_x, gpukvetP.v5_y = gpukvetP.v0_bidY*B+gpukvetP.v2_tx, gpukvetP.v1_bidX*B+gpukvetP.v3_ty

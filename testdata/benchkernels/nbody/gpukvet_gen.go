@@ -1718,7 +1718,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						pos := gpukvetArg2
 						/*line nbody.go:23:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line nbody.go:24:2*/ gpukvetP.v1_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -1743,7 +1743,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line nbody.go:31:6*/ gpukvetP.v7_base = 0
 						if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
 							if gpukvetYes1 < 0 {
@@ -1768,7 +1768,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							pos := gpukvetArg2
 							/*line nbody.go:32:3*/ var b Body
 							/*line nbody.go:33:3*/ if gpukvetP.v7_base+gpukvetP.v1_tid < gpukvetP.v2_n {
@@ -1803,7 +1803,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							soft2 := gpukvetArg1
 							/*line nbody.go:38:3*/ for k := 0; k < Block; k++ {
 								/*line nbody.go:39:4*/ o := tile[k]
@@ -1844,7 +1844,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line nbody.go:31:27*/ gpukvetP.v7_base += Block
 							if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
 								if gpukvetYes4 < 0 {
@@ -1869,7 +1869,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						dt := gpukvetArg0
 						vel := gpukvetArg3
 						newPos := gpukvetArg4

@@ -2225,7 +2225,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						cols := gpukvetArg0
 						prev := gpukvetArg1
 						/*line pathfinder.go:52:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -2276,7 +2276,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						cols := gpukvetArg0
 						wallRow := gpukvetArg2
 						next := gpukvetArg3
@@ -2336,7 +2336,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						cols := gpukvetArg1
 						wall := gpukvetArg2
 						/*line pathfinder.go:19:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -2372,7 +2372,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rows := gpukvetArg0
 						/*line pathfinder.go:24:6*/ gpukvetP.v1_r = 1
 						if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
@@ -2398,7 +2398,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							cols := gpukvetArg1
 							wall := gpukvetArg2
 							/*line pathfinder.go:25:3*/ if gpukvetP.v0_tx < cols {
@@ -2439,7 +2439,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							cols := gpukvetArg1
 							/*line pathfinder.go:36:3*/ if gpukvetP.v0_tx < cols {
 								/*line pathfinder.go:37:4*/ prev[gpukvetP.v0_tx] = cur[gpukvetP.v0_tx]
@@ -2473,7 +2473,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							rows := gpukvetArg0
 							/*line pathfinder.go:24:24*/ gpukvetP.v1_r++
 							if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
@@ -2499,7 +2499,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						cols := gpukvetArg1
 						result := gpukvetArg3
 						/*line pathfinder.go:41:2*/ if gpukvetP.v0_tx < cols {

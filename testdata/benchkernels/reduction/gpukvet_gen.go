@@ -1289,7 +1289,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line reduction.go:74:6*/ gpukvetP.v1_h = Block / 2
 						if /*line reduction.go:74:22*/ gpukvetP.v1_h != 0 {
 							if gpukvetYes1 < 0 {
@@ -1314,7 +1314,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduction.go:75:3*/ if gpukvetP.v0_tid < gpukvetP.v1_h {
 								/*line reduction.go:76:4*/ cache[gpukvetP.v0_tid] += cache[gpukvetP.v0_tid+gpukvetP.v1_h]
 							}
@@ -1347,7 +1347,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduction.go:74:30*/ gpukvetP.v1_h /= 2
 							if /*line reduction.go:74:22*/ gpukvetP.v1_h != 0 {
 								if gpukvetYes3 < 0 {
@@ -1372,7 +1372,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg2
 						/*line reduction.go:80:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:81:3*/ gpu.AtomicAdd(&out[0], cache[0])
@@ -1464,7 +1464,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line reduction.go:51:6*/ gpukvetP.v1_s = Block / 2
 						if /*line reduction.go:51:22*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -1489,7 +1489,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduction.go:52:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line reduction.go:53:4*/ sdata[gpukvetP.v0_tid] = max(sdata[gpukvetP.v0_tid], sdata[gpukvetP.v0_tid+gpukvetP.v1_s])
 							}
@@ -1522,7 +1522,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduction.go:51:29*/ gpukvetP.v1_s /= 2
 							if /*line reduction.go:51:22*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -1547,7 +1547,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line reduction.go:57:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:58:3*/ gpu.AtomicMax(&out[0], sdata[0])
@@ -1602,7 +1602,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line reduction.go:16:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduction.go:17:2*/ i := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*(2*Block) + gpukvetP.v0_tid
@@ -1668,7 +1668,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduction.go:28:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line reduction.go:29:4*/ sdata[gpukvetP.v0_tid] += sdata[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -1701,7 +1701,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line reduction.go:27:38*/ gpukvetP.v1_s >>= 1
 							if /*line reduction.go:27:31*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -1726,7 +1726,7 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line reduction.go:33:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:34:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]

@@ -7756,7 +7756,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line rows.go:19:2*/ row := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -7796,7 +7796,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line rows.go:28:6*/ gpukvetP.v3_s = Block / 2
 						if /*line rows.go:28:22*/ gpukvetP.v3_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -7821,7 +7821,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line rows.go:29:3*/ if gpukvetP.v0_tid < gpukvetP.v3_s {
 								/*line rows.go:30:4*/ red[gpukvetP.v0_tid] = max(red[gpukvetP.v0_tid], red[gpukvetP.v0_tid+gpukvetP.v3_s])
 							}
@@ -7854,7 +7854,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line rows.go:28:29*/ gpukvetP.v3_s /= 2
 							if /*line rows.go:28:22*/ gpukvetP.v3_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -7879,7 +7879,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line rows.go:34:2*/ gpukvetP.v2_m = red[0]
 					}
 				}
@@ -7909,7 +7909,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						in := gpukvetArg1
 						out := gpukvetArg2
@@ -7949,7 +7949,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line rows.go:44:6*/ gpukvetP.v4_s = Block / 2
 						if /*line rows.go:44:22*/ gpukvetP.v4_s > 0 {
 							if gpukvetYes6 < 0 {
@@ -7974,7 +7974,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line rows.go:45:3*/ if gpukvetP.v0_tid < gpukvetP.v4_s {
 								/*line rows.go:46:4*/ red[gpukvetP.v0_tid] += red[gpukvetP.v0_tid+gpukvetP.v4_s]
 							}
@@ -8007,7 +8007,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line rows.go:44:29*/ gpukvetP.v4_s /= 2
 							if /*line rows.go:44:22*/ gpukvetP.v4_s > 0 {
 								if gpukvetYes8 < 0 {
@@ -8032,7 +8032,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line rows.go:50:2*/ inv := 1 / red[0]

@@ -2785,7 +2785,7 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					scanned := gpukvetArg0
 					out := gpukvetArg1
 					/*line scan.go:69:2*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -2850,7 +2850,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line scan.go:18:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line scan.go:19:2*/ gpukvetP.v1_base = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X * 2 * Block
@@ -2880,7 +2880,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line scan.go:31:6*/ gpukvetP.v4_d = gpukvetP.v2_n >> 1
 						if /*line scan.go:31:19*/ gpukvetP.v4_d > 0 {
 							if gpukvetYes1 < 0 {
@@ -2919,7 +2919,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:33:3*/ if gpukvetP.v0_tid < gpukvetP.v4_d {
 								/*line scan.go:34:4*/ ai := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+1) - 1
 								/*line scan.go:35:4*/ bi := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+2) - 1
@@ -2941,7 +2941,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:31:26*/ gpukvetP.v4_d >>= 1
 							if /*line scan.go:31:19*/ gpukvetP.v4_d > 0 {
 								if gpukvetYes3 < 0 {
@@ -2966,7 +2966,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						sums := gpukvetArg2
 						/*line scan.go:40:2*/ if gpukvetP.v0_tid == 0 {
 							/*line scan.go:41:3*/ sums[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = temp[gpukvetP.v2_n-1]
@@ -2987,7 +2987,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line scan.go:44:6*/ gpukvetP.v5_d = 1
 						if /*line scan.go:44:14*/ gpukvetP.v5_d < gpukvetP.v2_n {
 							if gpukvetYes5 < 0 {
@@ -3012,7 +3012,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:45:3*/ gpukvetP.v3_offset >>= 1
 						}
 					}
@@ -3042,7 +3042,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:47:3*/ if gpukvetP.v0_tid < gpukvetP.v5_d {
 								/*line scan.go:48:4*/ ai := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+1) - 1
 								/*line scan.go:49:4*/ bi := gpukvetP.v3_offset*(2*gpukvetP.v0_tid+2) - 1
@@ -3065,7 +3065,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:44:21*/ gpukvetP.v5_d *= 2
 							if /*line scan.go:44:14*/ gpukvetP.v5_d < gpukvetP.v2_n {
 								if gpukvetYes8 < 0 {
@@ -3104,7 +3104,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line scan.go:56:2*/ if gpukvetP.v1_base+2*gpukvetP.v0_tid < len(out) {
 							/*line scan.go:57:3*/ out[gpukvetP.v1_base+2*gpukvetP.v0_tid] = temp[2*gpukvetP.v0_tid]
@@ -3165,7 +3165,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line scan.go:85:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line scan.go:86:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -3204,7 +3204,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line scan.go:94:6*/ gpukvetP.v4_off = 1
 						if /*line scan.go:94:16*/ gpukvetP.v4_off < Block {
 							if gpukvetYes1 < 0 {
@@ -3229,7 +3229,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:95:3*/ gpukvetP.v2_pout = 1 - gpukvetP.v2_pout
 							/*line scan.go:96:3*/ gpukvetP.v3_pin = 1 - gpukvetP.v2_pout
 							/*line scan.go:97:3*/ if gpukvetP.v0_tid >= gpukvetP.v4_off {
@@ -3266,7 +3266,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line scan.go:94:29*/ gpukvetP.v4_off *= 2
 							if /*line scan.go:94:16*/ gpukvetP.v4_off < Block {
 								if gpukvetYes3 < 0 {
@@ -3291,7 +3291,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line scan.go:104:2*/ if gpukvetP.v1_i < len(out) {
 							/*line scan.go:105:3*/ out[gpukvetP.v1_i] = buf[gpukvetP.v2_pout][gpukvetP.v0_tid]

@@ -1434,7 +1434,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						a := gpukvetArg0
 						/*line sort.go:30:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line sort.go:31:2*/ gpukvetP.v1_g = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1472,7 +1472,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line sort.go:38:6*/ gpukvetP.v2_k = 2
 						if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
 							if gpukvetYes1 < 0 {
@@ -1498,7 +1498,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line sort.go:39:7*/ gpukvetP.v3_j = gpukvetP.v2_k >> 1
 							if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
 								if gpukvetYes2 < 0 {
@@ -1523,7 +1523,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+								gpukvetB.Cursor[0] = gpukvetX
 								/*line sort.go:40:4*/ ixj := gpukvetP.v0_tid ^ gpukvetP.v3_j
 								/*line sort.go:41:4*/ if ixj > gpukvetP.v0_tid {
 									/*line sort.go:42:5*/ up := gpukvetP.v0_tid&gpukvetP.v2_k == 0
@@ -1560,7 +1560,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+								gpukvetB.Cursor[0] = gpukvetX
 								/*line sort.go:39:27*/ gpukvetP.v3_j >>= 1
 								if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
 									if gpukvetYes4 < 0 {
@@ -1586,7 +1586,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line sort.go:38:26*/ gpukvetP.v2_k <<= 1
 							if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
 								if gpukvetYes5 < 0 {
@@ -1611,7 +1611,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						a := gpukvetArg0
 						/*line sort.go:50:2*/ if gpukvetP.v1_g < len(a) {
 							/*line sort.go:51:3*/ a[gpukvetP.v1_g] = s[gpukvetP.v0_tid]
@@ -1642,7 +1642,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					j := gpukvetArg0
 					k := gpukvetArg1
 					a := gpukvetArg2

@@ -1575,7 +1575,7 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					rowPtr := gpukvetArg0
 					cols := gpukvetArg1
 					vals := gpukvetArg2
@@ -1644,7 +1644,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rowPtr := gpukvetArg0
 						cols := gpukvetArg1
 						vals := gpukvetArg2
@@ -1688,7 +1688,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line spmv.go:36:6*/ gpukvetP.v2_h = 32
 						if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 							if gpukvetYes1 < 0 {
@@ -1713,7 +1713,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line spmv.go:37:3*/ if gpukvetP.v1_tid < gpukvetP.v2_h {
 								/*line spmv.go:38:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_h]
 							}
@@ -1746,7 +1746,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line spmv.go:36:22*/ gpukvetP.v2_h /= 2
 							if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 								if gpukvetYes3 < 0 {
@@ -1771,7 +1771,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						y := gpukvetArg4
 						/*line spmv.go:42:2*/ if gpukvetP.v1_tid == 0 && gpukvetP.v0_r < len(y) {
 							/*line spmv.go:43:3*/ y[gpukvetP.v0_r] = part[0]

@@ -4412,7 +4412,7 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4447,7 +4447,7 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4490,7 +4490,7 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4532,7 +4532,7 @@ func gpukvetCPUMean(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4574,7 +4574,7 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
@@ -4614,7 +4614,7 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					eps := gpukvetArg2

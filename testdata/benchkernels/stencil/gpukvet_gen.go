@@ -13186,7 +13186,7 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					w := gpukvetArg2
@@ -13228,7 +13228,7 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					b := gpukvetArg1
 					a := gpukvetArg2
@@ -13263,7 +13263,7 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
@@ -13302,7 +13302,7 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					fict := gpukvetArg2
@@ -13346,7 +13346,7 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
@@ -13414,7 +13414,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						temp := gpukvetArg4
@@ -13464,7 +13464,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						p := gpukvetArg2
@@ -13515,7 +13515,7 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					a := gpukvetArg0
 					b := gpukvetArg1
 					/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -13547,7 +13547,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					n := gpukvetArg0
 					a := gpukvetArg1
 					b := gpukvetArg2
@@ -13590,7 +13590,7 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					rows := gpukvetArg0
 					cols := gpukvetArg1
 					q0sqr := gpukvetArg2
@@ -13655,7 +13655,7 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					rows := gpukvetArg0
 					cols := gpukvetArg1
 					lambda := gpukvetArg2

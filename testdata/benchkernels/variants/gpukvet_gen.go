@@ -8202,7 +8202,7 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					kind := gpukvetArg0
 					x := gpukvetArg1
 					/*line variants.go:60:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -8263,7 +8263,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -8359,7 +8359,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -8409,7 +8409,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					phase := gpukvetArg0
 					a := gpukvetArg1
 					/*line variants.go:193:2*/ i := 2*(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X + phase
@@ -8465,7 +8465,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line variants.go:112:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line variants.go:113:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -8527,7 +8527,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line variants.go:120:3*/ if gpukvetP.v0_tid%(2*gpukvetP.v1_s) == 0 {
 								/*line variants.go:121:4*/ sdata[gpukvetP.v0_tid] += sdata[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -8585,7 +8585,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line variants.go:125:2*/ if gpukvetP.v0_tid == 0 {
 							/*line variants.go:126:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -8640,7 +8640,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						in := gpukvetArg0
 						/*line variants.go:135:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line variants.go:136:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -8678,7 +8678,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line variants.go:143:6*/ gpukvetP.v1_s = 1
 						if /*line variants.go:143:14*/ gpukvetP.v1_s < 256 {
 							if gpukvetYes1 < 0 {
@@ -8703,7 +8703,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line variants.go:144:3*/ index := 2 * gpukvetP.v1_s * gpukvetP.v0_tid
 							/*line variants.go:145:3*/ if index < 256 {
 								/*line variants.go:146:4*/ sdata[index] += sdata[index+gpukvetP.v1_s]
@@ -8737,7 +8737,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line variants.go:143:23*/ gpukvetP.v1_s *= 2
 							if /*line variants.go:143:14*/ gpukvetP.v1_s < 256 {
 								if gpukvetYes3 < 0 {
@@ -8762,7 +8762,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						out := gpukvetArg1
 						/*line variants.go:150:2*/ if gpukvetP.v0_tid == 0 {
 							/*line variants.go:151:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]

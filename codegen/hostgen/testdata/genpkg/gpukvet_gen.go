@@ -210,7 +210,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					p := gpukvetArg0
 					d := gpukvetArg1
 					grid := gpukvetArg2
@@ -253,7 +253,7 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+					gpukvetB.Cursor[0] = gpukvetX
 					a := gpukvetArg0
 					x := gpukvetArg1
 					y := gpukvetArg2
@@ -307,7 +307,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:70:2*/ gpukvetP.v0_p = Point{N: (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X}
 					}
 				}
@@ -324,7 +324,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						/*line kernels.go:71:6*/ gpukvetP.v1_s = 1
 						if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 							if gpukvetYes1 < 0 {
@@ -363,7 +363,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:73:3*/ gpukvetP.v0_p.N += gpukvetP.v1_s
 						}
 					}
@@ -380,7 +380,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+							gpukvetB.Cursor[0] = gpukvetX
 							/*line kernels.go:71:22*/ gpukvetP.v1_s *= 2
 							if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 								if gpukvetYes3 < 0 {
@@ -405,7 +405,7 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
+						gpukvetB.Cursor[0] = gpukvetX
 						xs := gpukvetArg0
 						/*line kernels.go:75:2*/ xs[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = int32(gpukvetP.v0_p.N)
 					}
