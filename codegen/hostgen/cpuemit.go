@@ -108,28 +108,18 @@ func (g *cpuGen) emitNode(n cpuNode) string {
 		return "{\ngpukvetFirst, gpukvetLive := -1, false\nfor gpukvetI := range gpukvetL {\nif !gpukvetL[gpukvetI].gpukvetDone {\ngpukvetLive = true\n} else if gpukvetFirst < 0 {\ngpukvetFirst = gpukvetI\n}\n}\nif !gpukvetLive {\nreturn\n}\n" +
 			g.directive(n.call.Pos()) + "gpukvetB.PhaseBarrier(gpukvetFirst)\n}\n"
 	case *ifNode:
-		var b strings.Builder
-		b.WriteString(g.emitCond(n.c))
-		fmt.Fprintf(&b, "if %s {\n", n.c.result)
-		for _, m := range n.then {
-			b.WriteString(g.emitNode(m))
-		}
-		b.WriteString("} else {\n")
-		for _, m := range n.els_ {
-			b.WriteString(g.emitNode(m))
-		}
-		b.WriteString("}\n")
-		return b.String()
+		return g.emitCond(n.c) + "if " + n.c.result + " {\n" + g.emitNodes(n.then) + "} else {\n" + g.emitNodes(n.els_) + "}\n"
 	case *forNode:
-		var b strings.Builder
-		b.WriteString(g.emitCond(n.init))
-		fmt.Fprintf(&b, "for %s {\n", n.init.result)
-		for _, m := range n.body {
-			b.WriteString(g.emitNode(m))
-		}
-		b.WriteString(g.emitCond(n.post))
-		b.WriteString("}\n")
-		return b.String()
+		return g.emitCond(n.init) + "for " + n.init.result + " {\n" + g.emitNodes(n.body) + g.emitCond(n.post) + "}\n"
 	}
 	panic(fmt.Sprintf("gen: unknown node %T", n))
+}
+
+// emitNodes is the code of the nodes ns, one after another.
+func (g *cpuGen) emitNodes(ns []cpuNode) string {
+	var b strings.Builder
+	for _, n := range ns {
+		b.WriteString(g.emitNode(n))
+	}
+	return b.String()
 }

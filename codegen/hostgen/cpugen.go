@@ -235,9 +235,7 @@ func (g *cpuGen) block() (string, error) {
 	if len(init) > 0 {
 		b.WriteString(threadLoops("", "lin", "gpukvetP := &gpukvetL[gpukvetI]\n"+strings.Join(init, "")))
 	}
-	for _, n := range g.nodes {
-		b.WriteString(g.emitNode(n))
-	}
+	b.WriteString(g.emitNodes(g.nodes))
 	b.WriteString("}\n")
 	return b.String(), nil
 }
