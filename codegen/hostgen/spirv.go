@@ -1,7 +1,8 @@
 package hostgen
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 )
 
@@ -18,7 +19,7 @@ func (g *generation) writeSPIRV() {
 	g.noSPIRV = c.spirvFailed
 	if len(c.spirvFailed) > 0 {
 		g.w("// Kernels without SPIR-V (the vulkan backend cannot run them):\n")
-		for _, k := range sortedKeys(c.spirvFailed) {
+		for _, k := range slices.Sorted(maps.Keys(c.spirvFailed)) {
 			g.w("//   %s: %s\n", k, c.spirvFailed[k])
 		}
 		g.w("\n")
@@ -49,14 +50,4 @@ func (g *generation) spirvFields(name string) string {
 		return ""
 	}
 	return ", SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures"
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
