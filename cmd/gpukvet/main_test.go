@@ -245,7 +245,8 @@ func TestLoadError(t *testing.T) {
 	if !strings.Contains(r.stdout, "bad/bad.go:3:1: ignore:") {
 		t.Errorf("the package that loaded was not checked:\n%s", r.stdout)
 	}
-	// SARIF: the error is a tool execution notification of a failed run.
+	// SARIF: the error is a tool execution notification of a failed run,
+	// at level error, its text the message as stderr gives it.
 	r = gpukvet(t, dir, "-f=sarif", "./...")
 	wantCode(t, r, 2)
 	var log struct {
@@ -263,8 +264,11 @@ func TestLoadError(t *testing.T) {
 		t.Fatalf("SARIF output (%v):\n%s", err, r.stdout)
 	}
 	inv := log.Runs[0].Invocations[0]
-	if inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 || !strings.Contains(inv.ToolExecutionNotifications[0].Message.Text, `broken/broken.go:3:23: cannot use "one"`) {
-		t.Errorf("SARIF invocation = %+v", inv)
+	if inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 {
+		t.Fatalf("SARIF invocation = %+v", inv)
+	}
+	if n := inv.ToolExecutionNotifications[0]; n.Level != "error" || !strings.Contains(n.Message.Text, `broken/broken.go:3:23: cannot use "one"`) || n.Message.Text+"\n" != r.stderr {
+		t.Errorf("SARIF notification = %+v; stderr:\n%s", n, r.stderr)
 	}
 
 	r = gpukvet(t, dir, "./nosuchdir")
