@@ -20,18 +20,22 @@ type search struct {
 
 	done    map[[2]*twothread.Access]bool // pairs with a race
 	budget  int                           // pair questions left (MaxPairs)
-	races   []Race
-	objects []twothread.Object // the object of each race
-	founds  []found            // what each race's message was made from
-	seenMsg map[string]int     // the race reported at a line for an object
+	founds  []found                       // the races, one per line and object
+	objects []twothread.Object            // the object of each race, as first found
+	seenMsg map[string]int                // the race reported at a line for an object
 }
 
-// found is what a race's message was made from.
+// found is a race: the pair (A the earlier access) and the collision its
+// message is made from, and where it is reported.
 type found struct {
 	pair twothread.Pair
 	c    twothread.Collision
 	key  string
+	pos  token.Pos
 }
+
+// possible reports whether the race has no concrete collision.
+func (f found) possible() bool { return f.c.Witness != twothread.Exact }
 
 // findRaces asks the pair question for every pair of accesses that some
 // barrier interval holds (threads of one block), and for every pair of
@@ -104,12 +108,12 @@ func (s *search) keyOf(a, b *twothread.Access) (string, token.Pos) {
 // settled reports whether a race with a concrete collision is already
 // reported where the race of a and b would be: asking can change nothing.
 func (s *search) settled(a, b *twothread.Access) bool {
-	if len(s.races) == 0 {
+	if len(s.founds) == 0 {
 		return false
 	}
 	key, _ := s.keyOf(a, b)
 	i, ok := s.seenMsg[key]
-	return ok && !s.races[i].Possible
+	return ok && !s.founds[i].possible()
 }
 
 // report records the race of pair pr: a new one at its line and object,
@@ -122,19 +126,17 @@ func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 		c.Elems[0], c.Elems[1] = c.Elems[1], c.Elems[0]
 	}
 	key, pos := s.keyOf(pr.A, pr.B)
-	r := Race{Pos: pos, Message: s.message(pr.A, pr.B, c, pr.Cross, ""), Possible: c.Witness != twothread.Exact}
+	f := found{pr, c, key, pos}
 	if i, ok := s.seenMsg[key]; ok {
 		// A concrete collision replaces a possible race at the line.
-		if s.races[i].Possible && !r.Possible {
-			s.races[i] = r
-			s.founds[i] = found{pr, c, key}
+		if s.founds[i].possible() && !f.possible() {
+			s.founds[i] = f
 		}
 		return
 	}
-	s.seenMsg[key] = len(s.races)
-	s.races = append(s.races, r)
+	s.seenMsg[key] = len(s.founds)
+	s.founds = append(s.founds, f)
 	s.objects = append(s.objects, pr.A.Object())
-	s.founds = append(s.founds, found{pr, c, key})
 }
 
 // kept returns the races to report, each with the guard that excludes
@@ -144,25 +146,21 @@ func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 // apart.
 func (s *search) kept() []Race {
 	exact := map[twothread.Object]bool{}
-	for i, r := range s.races {
-		if !r.Possible {
+	for i, f := range s.founds {
+		if !f.possible() {
 			exact[s.objects[i]] = true
 		}
 	}
-	kept := s.races[:0]
-	for i, r := range s.races {
-		if r.Possible && exact[s.objects[i]] {
+	var kept []Race
+	for i, f := range s.founds {
+		if f.possible() && exact[s.objects[i]] {
 			continue
 		}
-		f := s.founds[i]
+		r := Race{Pos: f.pos, Possible: f.possible()}
 		if g, ok := s.k.Guard(f.c, f.pair, s.pairsAt(f.key)); ok {
-			a, b := f.pair.A, f.pair.B
-			if a.Pos() > b.Pos() {
-				a, b = b, a
-			}
-			r.Message = s.message(a, b, f.c, f.pair.Cross, g.Cond)
 			r.Guard, r.Require = g.Cond, g.Require
 		}
+		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, r.Guard)
 		kept = append(kept, r)
 	}
 	return kept
