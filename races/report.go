@@ -37,42 +37,53 @@ type found struct {
 // possible reports whether the race has no concrete collision.
 func (f found) possible() bool { return f.c.Witness != twothread.Exact }
 
-// findRaces asks the pair question for every pair of accesses that some
-// barrier interval holds (threads of one block), and for every pair of
-// global accesses (threads of different blocks, which nothing orders).
+// findRaces asks the pair question of every pair that pairs yields,
+// except those found racing already (in another interval) and those whose
+// race a concrete collision at their line settles.
 func (s *search) findRaces() []Race {
 	s.done = map[[2]*twothread.Access]bool{}
 	s.budget = MaxPairs
 	s.seenMsg = map[string]int{}
-	for _, iv := range s.k.Intervals() {
-		in := s.k.AccessesIn(iv)
-		for i, a := range in {
-			for _, b := range in[i:] {
-				if !conflict(a, b) || s.done[[2]*twothread.Access{a, b}] || s.k.SameBlockApart(a, b) || s.settled(a, b) {
-					continue
-				}
-				if !s.ask(twothread.Pair{A: a, B: b, In: iv}) {
-					return s.undecided()
-				}
-			}
+	for pr := range s.pairs {
+		if s.done[[2]*twothread.Access{pr.A, pr.B}] || s.settled(pr.A, pr.B) {
+			continue
 		}
-	}
-	if s.k.MultiBlock() {
-		all := s.k.Accesses()
-		for i, a := range all {
-			for _, b := range all[i:] {
-				if !a.Object().Global() || !conflict(a, b) || s.done[[2]*twothread.Access{a, b}] || s.settled(a, b) {
-					continue
-				}
-				if !s.ask(twothread.Pair{A: a, B: b, Cross: true}) {
-					return s.undecided()
-				}
-			}
+		if !s.ask(pr) {
+			return s.undecided()
 		}
 	}
 	races := s.kept()
 	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
 	return races
+}
+
+// pairs yields the pair questions of the kernel: every pair of accesses
+// that may conflict in some barrier interval (threads of one block) and
+// that their affine indices do not settle, then every pair of global
+// accesses that may conflict (threads of different blocks, which nothing
+// orders).
+func (s *search) pairs(yield func(twothread.Pair) bool) {
+	for _, iv := range s.k.Intervals() {
+		in := s.k.AccessesIn(iv)
+		for i, a := range in {
+			for _, b := range in[i:] {
+				if conflict(a, b) && !s.k.SameBlockApart(a, b) && !yield(twothread.Pair{A: a, B: b, In: iv}) {
+					return
+				}
+			}
+		}
+	}
+	if !s.k.MultiBlock() {
+		return
+	}
+	all := s.k.Accesses()
+	for i, a := range all {
+		for _, b := range all[i:] {
+			if a.Object().Global() && conflict(a, b) && !yield(twothread.Pair{A: a, B: b, Cross: true}) {
+				return
+			}
+		}
+	}
 }
 
 // ask asks the pair question of pr and reports its race, if any; it
@@ -145,19 +156,23 @@ func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 // the real pair, not an initial write that could only not be proven
 // apart.
 func (s *search) kept() []Race {
+	if len(s.founds) == 0 {
+		return nil
+	}
 	exact := map[twothread.Object]bool{}
 	for i, f := range s.founds {
 		if !f.possible() {
 			exact[s.objects[i]] = true
 		}
 	}
+	at := s.pairsAt()
 	var kept []Race
 	for i, f := range s.founds {
 		if f.possible() && exact[s.objects[i]] {
 			continue
 		}
 		r := Race{Pos: f.pos, Possible: f.possible()}
-		if g, ok := s.k.Guard(f.c, f.pair, s.pairsAt(f.key)); ok {
+		if g, ok := s.k.Guard(f.c, f.pair, at[f.key]); ok {
 			r.Guard, r.Require = g.Cond, g.Require
 		}
 		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, r.Guard)
@@ -166,35 +181,18 @@ func (s *search) kept() []Race {
 	return kept
 }
 
-// pairsAt lists the pair questions whose race keyOf reports under key:
-// every pair the diagnostic at that line stands for.
-func (s *search) pairsAt(key string) []twothread.Pair {
-	var out []twothread.Pair
-	for _, iv := range s.k.Intervals() {
-		in := s.k.AccessesIn(iv)
-		for i, a := range in {
-			for _, b := range in[i:] {
-				if conflict(a, b) && !s.k.SameBlockApart(a, b) {
-					if kk, _ := s.keyOf(a, b); kk == key {
-						out = append(out, twothread.Pair{A: a, B: b, In: iv})
-					}
-				}
-			}
+// pairsAt maps the key of each race found to the pair questions whose
+// race keyOf reports under it: every pair the diagnostic at that line
+// stands for.
+func (s *search) pairsAt() map[string][]twothread.Pair {
+	at := map[string][]twothread.Pair{}
+	for pr := range s.pairs {
+		key, _ := s.keyOf(pr.A, pr.B)
+		if _, found := s.seenMsg[key]; found {
+			at[key] = append(at[key], pr)
 		}
 	}
-	if s.k.MultiBlock() {
-		all := s.k.Accesses()
-		for i, a := range all {
-			for _, b := range all[i:] {
-				if a.Object().Global() && conflict(a, b) {
-					if kk, _ := s.keyOf(a, b); kk == key {
-						out = append(out, twothread.Pair{A: a, B: b, Cross: true})
-					}
-				}
-			}
-		}
-	}
-	return out
+	return at
 }
 
 // MaxPairs bounds the pair problems asked for one kernel (pairs the
