@@ -172,10 +172,11 @@ func (s *search) kept() []Race {
 			continue
 		}
 		r := Race{Pos: f.pos, Possible: f.possible()}
+		clause := ""
 		if g, ok := s.k.Guard(f.c, f.pair, at[f.key]); ok {
-			r.Guard, r.Require = g.Cond, g.Require
+			r.Guard, r.Require, clause = g.Cond, g.Require, g.Clause()
 		}
-		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, r.Guard)
+		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, clause)
 		kept = append(kept, r)
 	}
 	return kept
@@ -228,8 +229,9 @@ func (s *search) where(a *twothread.Access) string {
 }
 
 // message words the race of accesses a and b (a the earlier) that c
-// found; guard, when not empty, is the precondition that excludes it.
-func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bool, guard string) string {
+// found; clause, when not empty, is the Clause of the precondition that
+// excludes it.
+func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bool, clause string) string {
 	la, lb := s.where(a), s.where(b)
 	tail := "with no barrier between"
 	if cross {
@@ -240,21 +242,18 @@ func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bo
 		kind = "global"
 	}
 	name := s.k.ObjectName(a.Object())
-	if guard != "" {
-		guard = fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", guard, guard)
-	}
 	switch c.Witness {
 	case twothread.Example:
 		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (for example %s at %s and %s at %s; the indices depend on values the analysis does not track)%s",
-			kind, name, noun(a), la, noun(b), lb, tail, c.Threads[0], c.Elems[0], c.Threads[1], c.Elems[1], guard)
+			kind, name, noun(a), la, noun(b), lb, tail, c.Threads[0], c.Elems[0], c.Threads[1], c.Elems[1], clause)
 	case twothread.NoWitness:
 		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (the indices could not be proven distinct)%s",
-			kind, name, noun(a), la, noun(b), lb, tail, guard)
+			kind, name, noun(a), la, noun(b), lb, tail, clause)
 	}
 	if c.Params != "" {
 		tail += " (when " + c.Params + ")"
 	}
-	tail += guard
+	tail += clause
 	if a == b {
 		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",
 			kind, name, c.Threads[0], c.Threads[1], baseVerb(a), c.Elems[0], la, tail)
