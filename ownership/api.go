@@ -34,7 +34,7 @@ func calleeObj(fn *ssa.Function) *types.Func {
 }
 
 // isMethodOf reports whether obj is a method (exported or not) whose
-// receiver's type is reports true of (deviceapi.IsBuffer, IsDevice).
+// receiver's type satisfies is (deviceapi.IsBuffer or IsDevice).
 func isMethodOf(obj *types.Func, is func(types.Type) bool) bool {
 	if obj == nil {
 		return false
