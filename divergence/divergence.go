@@ -144,7 +144,7 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guar
 			what, site.Callee.Name(), name, r.describe(site.ArgDep.Src, site.Call.Pos()))
 	}
 	if guard != nil {
-		msg += fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", guard.Cond, guard.Cond)
+		msg += guard.Clause()
 	}
 	pos, end := site.Call.Pos(), token.NoPos
 	if c := r.calls[pos]; c != nil {

@@ -13,7 +13,6 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/gpukvet/gpukvet/internal/deviceapi"
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
@@ -564,10 +563,11 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 		name = c.typeString(recv.Type()) + "." + fn.Name()
 	}
 	path := pkg.Path()
+	_, hostPkg := hostPackageKind[path]
 	switch {
 	case gpuapi.Func(fn) != gpuapi.None, kernelapi.Allowed(path, fn.Name()):
 		return false
-	case path == "unsafe", path == "reflect", path == deviceapi.Path:
+	case hostPkg:
 		// pkg.F is reported as a qualified identifier, and x.M for a
 		// receiver x of that package where x's declaration or value is.
 		return true

@@ -63,13 +63,11 @@ func hostKindIn(t types.Type, seen map[types.Type]bool) hostKind {
 		return noHostKind
 	case *types.Named:
 		if pkg := t.Obj().Pkg(); pkg != nil {
-			switch pkg.Path() {
-			case gpuapi.Path:
+			if pkg.Path() == gpuapi.Path {
 				return noHostKind
-			case deviceapi.Path:
-				return deviceKind
-			case "reflect":
-				return reflectKind
+			}
+			if k, ok := hostPackageKind[pkg.Path()]; ok {
+				return k
 			}
 		}
 		if seen[t] {

@@ -11,15 +11,6 @@ import (
 
 // This file asks internal/deviceapi about the device package's API in SSA.
 
-func namedOf(t types.Type) *types.Named {
-	t = types.Unalias(t)
-	if p, ok := t.(*types.Pointer); ok {
-		t = types.Unalias(p.Elem())
-	}
-	n, _ := t.(*types.Named)
-	return n
-}
-
 // isBuffer reports whether t is *device.Buffer[T].
 func isBuffer(t types.Type) bool {
 	_, ptr := types.Unalias(t).(*types.Pointer)
@@ -43,7 +34,7 @@ func calleeObj(fn *ssa.Function) *types.Func {
 }
 
 // isMethodOf reports whether obj is a method (exported or not) whose
-// receiver's type is reports true of (deviceapi.IsBuffer, IsDevice).
+// receiver's type satisfies is (deviceapi.IsBuffer or IsDevice).
 func isMethodOf(obj *types.Func, is func(types.Type) bool) bool {
 	if obj == nil {
 		return false

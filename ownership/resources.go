@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/gpukvet/gpukvet/internal/apitable"
 	"github.com/gpukvet/gpukvet/internal/deviceapi"
 )
 
@@ -18,7 +19,7 @@ func (fa *funcAnalysis) newResource(r *resource) *resource {
 
 // ownerOf returns the OwnerFact of t's named struct type (t or *t), or nil.
 func (c *checker) ownerOf(t types.Type) (*OwnerFact, string) {
-	n := namedOf(t)
+	n := apitable.Named(t)
 	if n == nil {
 		return nil, ""
 	}
@@ -94,8 +95,8 @@ func (fa *funcAnalysis) isOwnType(a *ssa.Alloc) bool {
 	if recv == nil {
 		return false
 	}
-	return namedOf(recv.Type()) != nil && namedOf(a.Type()) != nil &&
-		namedOf(recv.Type()).Origin() == namedOf(a.Type()).Origin()
+	return apitable.Named(recv.Type()) != nil && apitable.Named(a.Type()) != nil &&
+		apitable.Named(recv.Type()).Origin() == apitable.Named(a.Type()).Origin()
 }
 
 // findCreated records the resources that a call creates: buffers from
@@ -120,7 +121,7 @@ func (fa *funcAnalysis) findCreated(call *ssa.Call) {
 			from = obj.Pkg().Name() + "." + from
 		}
 		if recv := obj.Signature().Recv(); recv != nil {
-			if n := namedOf(recv.Type()); n != nil {
+			if n := apitable.Named(recv.Type()); n != nil {
 				from = n.Obj().Name() + "." + obj.Name()
 			}
 		}

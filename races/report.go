@@ -20,55 +20,70 @@ type search struct {
 
 	done    map[[2]*twothread.Access]bool // pairs with a race
 	budget  int                           // pair questions left (MaxPairs)
-	races   []Race
-	objects []twothread.Object // the object of each race
-	founds  []found            // what each race's message was made from
-	seenMsg map[string]int     // the race reported at a line for an object
+	founds  []found                       // the races, one per line and object
+	objects []twothread.Object            // the object of each race, as first found
+	seenMsg map[string]int                // the race reported at a line for an object
 }
 
-// found is what a race's message was made from.
+// found is a race: the pair (A the earlier access) and the collision its
+// message is made from, and where it is reported.
 type found struct {
 	pair twothread.Pair
 	c    twothread.Collision
 	key  string
+	pos  token.Pos
 }
 
-// findRaces asks the pair question for every pair of accesses that some
-// barrier interval holds (threads of one block), and for every pair of
-// global accesses (threads of different blocks, which nothing orders).
+// possible reports whether the race has no concrete collision.
+func (f found) possible() bool { return f.c.Witness != twothread.Exact }
+
+// findRaces asks the pair question of every pair that pairs yields,
+// except those found racing already (in another interval) and those whose
+// race a concrete collision at their line settles.
 func (s *search) findRaces() []Race {
 	s.done = map[[2]*twothread.Access]bool{}
 	s.budget = MaxPairs
 	s.seenMsg = map[string]int{}
-	for _, iv := range s.k.Intervals() {
-		in := s.k.AccessesIn(iv)
-		for i, a := range in {
-			for _, b := range in[i:] {
-				if !conflict(a, b) || s.done[[2]*twothread.Access{a, b}] || s.k.SameBlockApart(a, b) || s.settled(a, b) {
-					continue
-				}
-				if !s.ask(twothread.Pair{A: a, B: b, In: iv}) {
-					return s.undecided()
-				}
-			}
+	for pr := range s.pairs {
+		if s.done[[2]*twothread.Access{pr.A, pr.B}] || s.settled(pr.A, pr.B) {
+			continue
 		}
-	}
-	if s.k.MultiBlock() {
-		all := s.k.Accesses()
-		for i, a := range all {
-			for _, b := range all[i:] {
-				if !a.Object().Global() || !conflict(a, b) || s.done[[2]*twothread.Access{a, b}] || s.settled(a, b) {
-					continue
-				}
-				if !s.ask(twothread.Pair{A: a, B: b, Cross: true}) {
-					return s.undecided()
-				}
-			}
+		if !s.ask(pr) {
+			return s.undecided()
 		}
 	}
 	races := s.kept()
 	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
 	return races
+}
+
+// pairs yields the pair questions of the kernel: every pair of accesses
+// that may conflict in some barrier interval (threads of one block) and
+// that their affine indices do not settle, then every pair of global
+// accesses that may conflict (threads of different blocks, which nothing
+// orders).
+func (s *search) pairs(yield func(twothread.Pair) bool) {
+	for _, iv := range s.k.Intervals() {
+		in := s.k.AccessesIn(iv)
+		for i, a := range in {
+			for _, b := range in[i:] {
+				if conflict(a, b) && !s.k.SameBlockApart(a, b) && !yield(twothread.Pair{A: a, B: b, In: iv}) {
+					return
+				}
+			}
+		}
+	}
+	if !s.k.MultiBlock() {
+		return
+	}
+	all := s.k.Accesses()
+	for i, a := range all {
+		for _, b := range all[i:] {
+			if a.Object().Global() && conflict(a, b) && !yield(twothread.Pair{A: a, B: b, Cross: true}) {
+				return
+			}
+		}
+	}
 }
 
 // ask asks the pair question of pr and reports its race, if any; it
@@ -104,12 +119,12 @@ func (s *search) keyOf(a, b *twothread.Access) (string, token.Pos) {
 // settled reports whether a race with a concrete collision is already
 // reported where the race of a and b would be: asking can change nothing.
 func (s *search) settled(a, b *twothread.Access) bool {
-	if len(s.races) == 0 {
+	if len(s.founds) == 0 {
 		return false
 	}
 	key, _ := s.keyOf(a, b)
 	i, ok := s.seenMsg[key]
-	return ok && !s.races[i].Possible
+	return ok && !s.founds[i].possible()
 }
 
 // report records the race of pair pr: a new one at its line and object,
@@ -122,19 +137,17 @@ func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 		c.Elems[0], c.Elems[1] = c.Elems[1], c.Elems[0]
 	}
 	key, pos := s.keyOf(pr.A, pr.B)
-	r := Race{Pos: pos, Message: s.message(pr.A, pr.B, c, pr.Cross, ""), Possible: c.Witness != twothread.Exact}
+	f := found{pr, c, key, pos}
 	if i, ok := s.seenMsg[key]; ok {
 		// A concrete collision replaces a possible race at the line.
-		if s.races[i].Possible && !r.Possible {
-			s.races[i] = r
-			s.founds[i] = found{pr, c, key}
+		if s.founds[i].possible() && !f.possible() {
+			s.founds[i] = f
 		}
 		return
 	}
-	s.seenMsg[key] = len(s.races)
-	s.races = append(s.races, r)
+	s.seenMsg[key] = len(s.founds)
+	s.founds = append(s.founds, f)
 	s.objects = append(s.objects, pr.A.Object())
-	s.founds = append(s.founds, found{pr, c, key})
 }
 
 // kept returns the races to report, each with the guard that excludes
@@ -143,60 +156,44 @@ func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 // the real pair, not an initial write that could only not be proven
 // apart.
 func (s *search) kept() []Race {
+	if len(s.founds) == 0 {
+		return nil
+	}
 	exact := map[twothread.Object]bool{}
-	for i, r := range s.races {
-		if !r.Possible {
+	for i, f := range s.founds {
+		if !f.possible() {
 			exact[s.objects[i]] = true
 		}
 	}
-	kept := s.races[:0]
-	for i, r := range s.races {
-		if r.Possible && exact[s.objects[i]] {
+	at := s.pairsAt()
+	var kept []Race
+	for i, f := range s.founds {
+		if f.possible() && exact[s.objects[i]] {
 			continue
 		}
-		f := s.founds[i]
-		if g, ok := s.k.Guard(f.c, f.pair, s.pairsAt(f.key)); ok {
-			a, b := f.pair.A, f.pair.B
-			if a.Pos() > b.Pos() {
-				a, b = b, a
-			}
-			r.Message = s.message(a, b, f.c, f.pair.Cross, g.Cond)
-			r.Guard, r.Require = g.Cond, g.Require
+		r := Race{Pos: f.pos, Possible: f.possible()}
+		clause := ""
+		if g, ok := s.k.Guard(f.c, f.pair, at[f.key]); ok {
+			r.Guard, r.Require, clause = g.Cond, g.Require, g.Clause()
 		}
+		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, clause)
 		kept = append(kept, r)
 	}
 	return kept
 }
 
-// pairsAt lists the pair questions whose race keyOf reports under key:
-// every pair the diagnostic at that line stands for.
-func (s *search) pairsAt(key string) []twothread.Pair {
-	var out []twothread.Pair
-	for _, iv := range s.k.Intervals() {
-		in := s.k.AccessesIn(iv)
-		for i, a := range in {
-			for _, b := range in[i:] {
-				if conflict(a, b) && !s.k.SameBlockApart(a, b) {
-					if kk, _ := s.keyOf(a, b); kk == key {
-						out = append(out, twothread.Pair{A: a, B: b, In: iv})
-					}
-				}
-			}
+// pairsAt maps the key of each race found to the pair questions whose
+// race keyOf reports under it: every pair the diagnostic at that line
+// stands for.
+func (s *search) pairsAt() map[string][]twothread.Pair {
+	at := map[string][]twothread.Pair{}
+	for pr := range s.pairs {
+		key, _ := s.keyOf(pr.A, pr.B)
+		if _, found := s.seenMsg[key]; found {
+			at[key] = append(at[key], pr)
 		}
 	}
-	if s.k.MultiBlock() {
-		all := s.k.Accesses()
-		for i, a := range all {
-			for _, b := range all[i:] {
-				if a.Object().Global() && conflict(a, b) {
-					if kk, _ := s.keyOf(a, b); kk == key {
-						out = append(out, twothread.Pair{A: a, B: b, Cross: true})
-					}
-				}
-			}
-		}
-	}
-	return out
+	return at
 }
 
 // MaxPairs bounds the pair problems asked for one kernel (pairs the
@@ -232,8 +229,9 @@ func (s *search) where(a *twothread.Access) string {
 }
 
 // message words the race of accesses a and b (a the earlier) that c
-// found; guard, when not empty, is the precondition that excludes it.
-func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bool, guard string) string {
+// found; clause, when not empty, is the Clause of the precondition that
+// excludes it.
+func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bool, clause string) string {
 	la, lb := s.where(a), s.where(b)
 	tail := "with no barrier between"
 	if cross {
@@ -244,21 +242,18 @@ func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bo
 		kind = "global"
 	}
 	name := s.k.ObjectName(a.Object())
-	if guard != "" {
-		guard = fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", guard, guard)
-	}
 	switch c.Witness {
 	case twothread.Example:
 		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (for example %s at %s and %s at %s; the indices depend on values the analysis does not track)%s",
-			kind, name, noun(a), la, noun(b), lb, tail, c.Threads[0], c.Elems[0], c.Threads[1], c.Elems[1], guard)
+			kind, name, noun(a), la, noun(b), lb, tail, c.Threads[0], c.Elems[0], c.Threads[1], c.Elems[1], clause)
 	case twothread.NoWitness:
 		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s (the indices could not be proven distinct)%s",
-			kind, name, noun(a), la, noun(b), lb, tail, guard)
+			kind, name, noun(a), la, noun(b), lb, tail, clause)
 	}
 	if c.Params != "" {
 		tail += " (when " + c.Params + ")"
 	}
-	tail += guard
+	tail += clause
 	if a == b {
 		return fmt.Sprintf("data race on %s %s: %s and %s both %s %s (%s) %s",
 			kind, name, c.Threads[0], c.Threads[1], baseVerb(a), c.Elems[0], la, tail)

@@ -39,6 +39,12 @@ type Guard struct {
 	Cond, Require string
 }
 
+// Clause is the end of a diagnostic that g excludes: what the collision
+// (or disagreement) needs and how the kernel states the guard.
+func (g Guard) Clause() string {
+	return fmt.Sprintf("; it needs %s, which the kernel can exclude as a precondition: if %s { panic(...) } at its top", g.Cond, g.Cond)
+}
+
 // Fix inserts g as the first statement of the kernel body whose opening
 // brace is at lbrace.
 func (g Guard) Fix(lbrace token.Pos) analysis.SuggestedFix {
