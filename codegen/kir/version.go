@@ -73,7 +73,13 @@ func versionRegion(f *Func, h *Block, done map[*Block]bool, ranges bool) bool {
 	cp := v.copyWithoutChecks(f, slow)
 	h.Term, h.Cond, h.Succs = TermBranch, test, []*Block{cp.bm[slow], slow}
 	if len(cp.exits) > 0 && sameBlocks(cp.exits) && cp.exits[0] == v.exit {
-		v.joinCopies(f, cp)
+		// The region, its copy, h and the traps of the region's checks
+		// keep their uses.
+		joinCopies(f, v.exit, v.in, cp.vm,
+			func(q *Block) bool { return cp.fast[q] },
+			func(b *Block) bool {
+				return v.in[b] || cp.fast[b] || b == h || b.Term == TermTrap && len(b.Preds) == 1 && v.in[b.Preds[0]]
+			})
 	}
 	return true
 }
@@ -341,38 +347,6 @@ func (v *regionVersion) copyWithoutChecks(f *Func, slow *Block) *regionCopy {
 	return cp
 }
 
-// joinCopies gives each value of the region used after it, which now has
-// two definitions, a phi at the exit that joins them, and points the uses
-// at it.
-func (v *regionVersion) joinCopies(f *Func, cp *regionCopy) {
-	e, in := v.exit, v.in
-	phis := map[*Value]*Value{}
-	repl := func(x *Value) *Value {
-		if x == nil || x.Block == nil || !in[x.Block] {
-			return x
-		}
-		if p, ok := phis[x]; ok {
-			return p
-		}
-		p := f.NewPhi(e, x.Type)
-		for _, q := range e.Preds {
-			if cp.fast[q] {
-				p.Args = append(p.Args, cp.vm[x])
-			} else {
-				p.Args = append(p.Args, x)
-			}
-		}
-		phis[x] = p
-		return p
-	}
-	for _, b := range f.Blocks {
-		if in[b] || cp.fast[b] || b == v.h || b.Term == TermTrap && len(b.Preds) == 1 && in[b.Preds[0]] {
-			continue
-		}
-		replaceBlockUses(b, b == e, repl)
-	}
-}
-
 func sameBlocks(bs []*Block) bool {
 	for _, b := range bs {
 		if b != bs[0] {
@@ -467,6 +441,38 @@ func hoistTo(f *Func, h *Block, v *Value, in map[*Block]bool, memo map[*Value]*V
 		memo[u] = nv
 	}
 	return memo[v]
+}
+
+// joinCopies joins the blocks in and their copy (vm maps each value to its
+// copy) at e, where the two meet: each value of in used in a block that
+// keep does not report gets a phi at e, whose argument from each
+// predecessor of e is the value or, from those fromCopy reports, its
+// copy, and those uses point at the phi.
+func joinCopies(f *Func, e *Block, in map[*Block]bool, vm map[*Value]*Value, fromCopy, keep func(*Block) bool) {
+	phis := map[*Value]*Value{}
+	repl := func(x *Value) *Value {
+		if x == nil || x.Block == nil || !in[x.Block] {
+			return x
+		}
+		if p, ok := phis[x]; ok {
+			return p
+		}
+		p := f.NewPhi(e, x.Type)
+		for _, q := range e.Preds {
+			if fromCopy(q) {
+				p.Args = append(p.Args, vm[x])
+			} else {
+				p.Args = append(p.Args, x)
+			}
+		}
+		phis[x] = p
+		return p
+	}
+	for _, b := range f.Blocks {
+		if !keep(b) {
+			replaceBlockUses(b, b == e, repl)
+		}
+	}
 }
 
 // cloneBlocks copies blocks into new blocks of f, value for value, with
