@@ -491,11 +491,6 @@ func (v *loopVersion) copyWithoutChecks(f *Func) *loopCopy {
 	}
 	for _, b := range cp.blocks {
 		nb := cp.bm[b]
-		for _, x := range nb.Values {
-			for i, a := range x.Args {
-				x.Args[i] = mapped(cp.vm, a)
-			}
-		}
 		for _, p := range b.Preds {
 			if p == c.pre {
 				nb.Preds = append(nb.Preds, c.pre)

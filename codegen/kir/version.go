@@ -312,11 +312,6 @@ func (v *regionVersion) copyWithoutChecks(f *Func, slow *Block) *regionCopy {
 	}
 	for _, b := range set {
 		c := cp.bm[b]
-		for _, x := range c.Values {
-			for i, a := range x.Args {
-				x.Args[i] = mapV(a)
-			}
-		}
 		for _, p := range b.Preds {
 			c.Preds = append(c.Preds, mapB(p))
 		}
@@ -475,10 +470,11 @@ func joinCopies(f *Func, e *Block, in map[*Block]bool, vm map[*Value]*Value, fro
 	}
 }
 
-// cloneBlocks copies blocks into new blocks of f, value for value, with
-// the copies' arguments, successors and predecessors still naming the
-// originals: the caller remaps them once it knows where each copy leads.
-// It returns the maps from each original block and value to its copy.
+// cloneBlocks copies blocks into new blocks of f, value for value, each
+// copy's operands the copies of the original's (mapped), with the copies'
+// successors and predecessors left for the caller, which knows where each
+// copy leads. It returns the maps from each original block and value to
+// its copy.
 func cloneBlocks(f *Func, blocks []*Block) (map[*Block]*Block, map[*Value]*Value) {
 	bm := map[*Block]*Block{}
 	vm := map[*Value]*Value{}
@@ -486,11 +482,16 @@ func cloneBlocks(f *Func, blocks []*Block) (map[*Block]*Block, map[*Value]*Value
 		c := f.NewBlock(b.Kind, b.Comment)
 		bm[b] = c
 		for _, v := range b.Values {
-			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Args: append([]*Value(nil), v.Args...), Imm: v.Imm,
+			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm,
 				Index: v.Index, NoFuse: v.NoFuse, Fact: v.Fact, Block: c, Pos: v.Pos}
 			f.nextID++
 			vm[v] = nv
 			c.Values = append(c.Values, nv)
+		}
+	}
+	for _, b := range blocks {
+		for _, v := range b.Values {
+			remapArgs(v, vm[v], vm)
 		}
 	}
 	return bm, vm
