@@ -169,7 +169,11 @@ func (w *regionWalk) add(cur *Block) (next *Block, join, handled bool) {
 		ok = false
 	}
 	if !ok {
+		// cur, and the arm blocks ifBody walked, leave the region again.
 		delete(w.in, cur)
+		for _, a := range arm {
+			delete(w.in, a)
+		}
 		return nil, false, false
 	}
 	if cur != w.h {
@@ -186,21 +190,10 @@ func (w *regionWalk) hoistable(v *Value) bool { return canHoist(v, w.in, map[*Va
 // ifBody matches an `if` body at cur: a branch on g whose true arm, entered
 // from cur alone, is a chain of checks and jumps back to the false target
 // j, which cur and the arm alone enter. It returns the arm, its checks
-// (guarded by g) and j; when cur ends no such body, the arm's blocks leave
-// the region again.
+// (guarded by g) and j. It adds the arm's blocks to the region as it walks
+// them (its checks' conditions may read their values), and returns those
+// it added when cur ends no such body too, for the caller to take out.
 func (w *regionWalk) ifBody(cur *Block) (arm []*Block, conds []checkCond, j *Block, ok bool) {
-	arm, conds, j, ok = w.matchIfBody(cur)
-	if !ok {
-		for _, a := range arm {
-			delete(w.in, a)
-		}
-	}
-	return arm, conds, j, ok
-}
-
-// matchIfBody is ifBody's match, adding the arm's blocks to the region as
-// it walks them (its checks' conditions may read their values).
-func (w *regionWalk) matchIfBody(cur *Block) (arm []*Block, conds []checkCond, j *Block, ok bool) {
 	a, j := cur.Succs[0], cur.Succs[1]
 	if a == j || a == cur || j == cur || len(a.Preds) != 1 || len(j.Preds) != 2 || j.Term == TermTrap {
 		return nil, nil, nil, false
