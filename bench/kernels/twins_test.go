@@ -484,7 +484,7 @@ func (tb *twinBench) timeTable(t *testing.T) string {
 		g.reset(t, tb.be)
 		gk, nv := tb.gpukvetFunc(t, c), tb.nvs[c.name]
 		t.Logf("%s: timing entry %s", c.name, gk.Name)
-		mg, mn := tb.medians(t, c, gk, nv, g)
+		mg, mn := tb.medians(t, g, gk, nv)
 		if trap := g.trapRecord(t, tb.be); trap[0] != 0 {
 			t.Errorf("%s: the gpukvet kernel trapped at the timing size, record %x", c.name, trap)
 		}
@@ -505,8 +505,9 @@ func (tb *twinBench) timeTable(t *testing.T) string {
 // alternate them, each side reps launches between CUDA events, and returns
 // the median time of one launch of each; the first round warms up and is
 // not counted.
-func (tb *twinBench) medians(t *testing.T, c twinCase, gk, nv *cuda.RawFunc, g *gpuRun) (mg, mn time.Duration) {
+func (tb *twinBench) medians(t *testing.T, g *gpuRun, gk, nv *cuda.RawFunc) (mg, mn time.Duration) {
 	const rounds, reps = 15, 10
+	c := g.c
 	var tg, tn []time.Duration
 	for round := range rounds + 1 {
 		for _, which := range []int{0, 1} {

@@ -285,7 +285,10 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 	test := v.extremesTest(f)
 	cp := v.copyWithoutChecks(f)
 	v.enterCopies(cp, test)
-	v.joinCopies(f, cp)
+	// The loop, its copy and the traps only they reach keep their uses.
+	joinCopies(f, v.c.exit, cp.set, cp.vm,
+		func(q *Block) bool { return q == cp.fastExit },
+		func(b *Block) bool { return cp.set[b] || cp.rev[b] != nil })
 	return true
 }
 
@@ -488,11 +491,6 @@ func (v *loopVersion) copyWithoutChecks(f *Func) *loopCopy {
 	}
 	for _, b := range cp.blocks {
 		nb := cp.bm[b]
-		for _, x := range nb.Values {
-			for i, a := range x.Args {
-				x.Args[i] = mapped(cp.vm, a)
-			}
-		}
 		for _, p := range b.Preds {
 			if p == c.pre {
 				nb.Preds = append(nb.Preds, c.pre)
@@ -552,29 +550,4 @@ func (v *loopVersion) enterCopies(cp *loopCopy, test *Value) {
 	cp.slowExit.Preds = []*Block{h}
 	cp.fastExit.Preds = []*Block{cp.bm[h]}
 	pre.Term, pre.Cond, pre.Succs = TermBranch, test, []*Block{cp.bm[h], h}
-}
-
-// joinCopies gives each value of the loop used after it a phi at the
-// exit that joins its two copies, and points the uses at it.
-func (v *loopVersion) joinCopies(f *Func, cp *loopCopy) {
-	e := v.c.exit
-	phis := map[*Value]*Value{}
-	repl := func(x *Value) *Value {
-		if x == nil || x.Block == nil || !cp.set[x.Block] {
-			return x
-		}
-		if p, ok := phis[x]; ok {
-			return p
-		}
-		p := f.NewPhi(e, x.Type)
-		p.Args = []*Value{x, cp.vm[x]}
-		phis[x] = p
-		return p
-	}
-	for _, b := range f.Blocks {
-		if cp.set[b] || cp.rev[b] != nil {
-			continue
-		}
-		replaceBlockUses(b, b == e, repl)
-	}
 }

@@ -274,7 +274,7 @@ func (r *ivReducer) exprKey(v *Value) string {
 // preheader, and replaces every use of the planned values by their phis.
 func (r *ivReducer) rewrite(plan ivPlan) {
 	f := r.f
-	repl := map[*Value]*Value{}
+	repl := forwarding{}
 	for _, v := range plan.reduce {
 		j := f.NewPhi(r.l.Header, v.Type)
 		s := r.stepOf(v)
@@ -292,26 +292,9 @@ func (r *ivReducer) rewrite(plan ivPlan) {
 	for v, first := range plan.share {
 		repl[v] = repl[first]
 	}
-	for _, b := range f.Blocks {
-		for _, v := range b.Values {
-			if _, ok := repl[v]; ok {
-				continue
-			}
-			for i, a := range v.Args {
-				if j, ok := repl[a]; ok {
-					v.Args[i] = j
-				}
-			}
-		}
-		if j, ok := repl[b.Cond]; ok {
-			b.Cond = j
-		}
-		for i, a := range b.Trap.Args {
-			if j, ok := repl[a]; ok {
-				b.Trap.Args[i] = j
-			}
-		}
-	}
+	// The planned values are left without users (StrengthReduce removes
+	// them).
+	replaceUses(f, repl.find)
 }
 
 // initOf computes, in the preheader, v's value in the first iteration.

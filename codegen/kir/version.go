@@ -73,7 +73,13 @@ func versionRegion(f *Func, h *Block, done map[*Block]bool, ranges bool) bool {
 	cp := v.copyWithoutChecks(f, slow)
 	h.Term, h.Cond, h.Succs = TermBranch, test, []*Block{cp.bm[slow], slow}
 	if len(cp.exits) > 0 && sameBlocks(cp.exits) && cp.exits[0] == v.exit {
-		v.joinCopies(f, cp)
+		// The region, its copy, h and the traps of the region's checks
+		// keep their uses.
+		joinCopies(f, v.exit, v.in, cp.vm,
+			func(q *Block) bool { return cp.fast[q] },
+			func(b *Block) bool {
+				return v.in[b] || cp.fast[b] || b == h || b.Term == TermTrap && len(b.Preds) == 1 && v.in[b.Preds[0]]
+			})
 	}
 	return true
 }
@@ -163,7 +169,11 @@ func (w *regionWalk) add(cur *Block) (next *Block, join, handled bool) {
 		ok = false
 	}
 	if !ok {
+		// cur, and the arm blocks ifBody walked, leave the region again.
 		delete(w.in, cur)
+		for _, a := range arm {
+			delete(w.in, a)
+		}
 		return nil, false, false
 	}
 	if cur != w.h {
@@ -180,21 +190,10 @@ func (w *regionWalk) hoistable(v *Value) bool { return canHoist(v, w.in, map[*Va
 // ifBody matches an `if` body at cur: a branch on g whose true arm, entered
 // from cur alone, is a chain of checks and jumps back to the false target
 // j, which cur and the arm alone enter. It returns the arm, its checks
-// (guarded by g) and j; when cur ends no such body, the arm's blocks leave
-// the region again.
+// (guarded by g) and j. It adds the arm's blocks to the region as it walks
+// them (its checks' conditions may read their values), and returns those
+// it added when cur ends no such body too, for the caller to take out.
 func (w *regionWalk) ifBody(cur *Block) (arm []*Block, conds []checkCond, j *Block, ok bool) {
-	arm, conds, j, ok = w.matchIfBody(cur)
-	if !ok {
-		for _, a := range arm {
-			delete(w.in, a)
-		}
-	}
-	return arm, conds, j, ok
-}
-
-// matchIfBody is ifBody's match, adding the arm's blocks to the region as
-// it walks them (its checks' conditions may read their values).
-func (w *regionWalk) matchIfBody(cur *Block) (arm []*Block, conds []checkCond, j *Block, ok bool) {
 	a, j := cur.Succs[0], cur.Succs[1]
 	if a == j || a == cur || j == cur || len(a.Preds) != 1 || len(j.Preds) != 2 || j.Term == TermTrap {
 		return nil, nil, nil, false
@@ -306,11 +305,6 @@ func (v *regionVersion) copyWithoutChecks(f *Func, slow *Block) *regionCopy {
 	}
 	for _, b := range set {
 		c := cp.bm[b]
-		for _, x := range c.Values {
-			for i, a := range x.Args {
-				x.Args[i] = mapV(a)
-			}
-		}
 		for _, p := range b.Preds {
 			c.Preds = append(c.Preds, mapB(p))
 		}
@@ -339,38 +333,6 @@ func (v *regionVersion) copyWithoutChecks(f *Func, slow *Block) *regionCopy {
 		}
 	}
 	return cp
-}
-
-// joinCopies gives each value of the region used after it, which now has
-// two definitions, a phi at the exit that joins them, and points the uses
-// at it.
-func (v *regionVersion) joinCopies(f *Func, cp *regionCopy) {
-	e, in := v.exit, v.in
-	phis := map[*Value]*Value{}
-	repl := func(x *Value) *Value {
-		if x == nil || x.Block == nil || !in[x.Block] {
-			return x
-		}
-		if p, ok := phis[x]; ok {
-			return p
-		}
-		p := f.NewPhi(e, x.Type)
-		for _, q := range e.Preds {
-			if cp.fast[q] {
-				p.Args = append(p.Args, cp.vm[x])
-			} else {
-				p.Args = append(p.Args, x)
-			}
-		}
-		phis[x] = p
-		return p
-	}
-	for _, b := range f.Blocks {
-		if in[b] || cp.fast[b] || b == v.h || b.Term == TermTrap && len(b.Preds) == 1 && in[b.Preds[0]] {
-			continue
-		}
-		replaceBlockUses(b, b == e, repl)
-	}
 }
 
 func sameBlocks(bs []*Block) bool {
@@ -469,10 +431,43 @@ func hoistTo(f *Func, h *Block, v *Value, in map[*Block]bool, memo map[*Value]*V
 	return memo[v]
 }
 
-// cloneBlocks copies blocks into new blocks of f, value for value, with
-// the copies' arguments, successors and predecessors still naming the
-// originals: the caller remaps them once it knows where each copy leads.
-// It returns the maps from each original block and value to its copy.
+// joinCopies joins the blocks in and their copy (vm maps each value to its
+// copy) at e, where the two meet: each value of in used in a block that
+// keep does not report gets a phi at e, whose argument from each
+// predecessor of e is the value or, from those fromCopy reports, its
+// copy, and those uses point at the phi.
+func joinCopies(f *Func, e *Block, in map[*Block]bool, vm map[*Value]*Value, fromCopy, keep func(*Block) bool) {
+	phis := map[*Value]*Value{}
+	repl := func(x *Value) *Value {
+		if x == nil || x.Block == nil || !in[x.Block] {
+			return x
+		}
+		if p, ok := phis[x]; ok {
+			return p
+		}
+		p := f.NewPhi(e, x.Type)
+		for _, q := range e.Preds {
+			if fromCopy(q) {
+				p.Args = append(p.Args, vm[x])
+			} else {
+				p.Args = append(p.Args, x)
+			}
+		}
+		phis[x] = p
+		return p
+	}
+	for _, b := range f.Blocks {
+		if !keep(b) {
+			replaceBlockUses(b, b == e, repl)
+		}
+	}
+}
+
+// cloneBlocks copies blocks into new blocks of f, value for value, each
+// copy's operands the copies of the original's (mapped), with the copies'
+// successors and predecessors left for the caller, which knows where each
+// copy leads. It returns the maps from each original block and value to
+// its copy.
 func cloneBlocks(f *Func, blocks []*Block) (map[*Block]*Block, map[*Value]*Value) {
 	bm := map[*Block]*Block{}
 	vm := map[*Value]*Value{}
@@ -480,11 +475,16 @@ func cloneBlocks(f *Func, blocks []*Block) (map[*Block]*Block, map[*Value]*Value
 		c := f.NewBlock(b.Kind, b.Comment)
 		bm[b] = c
 		for _, v := range b.Values {
-			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Args: append([]*Value(nil), v.Args...), Imm: v.Imm,
+			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm,
 				Index: v.Index, NoFuse: v.NoFuse, Fact: v.Fact, Block: c, Pos: v.Pos}
 			f.nextID++
 			vm[v] = nv
 			c.Values = append(c.Values, nv)
+		}
+	}
+	for _, b := range blocks {
+		for _, v := range b.Values {
+			remapArgs(v, vm[v], vm)
 		}
 	}
 	return bm, vm

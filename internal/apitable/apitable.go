@@ -29,21 +29,10 @@ type Table[K ~uint8] struct {
 // stays empty.
 func New[K ~uint8](path string, entries []Entry) *Table[K] {
 	t := &Table[K]{path: path, entries: entries, byName: map[string]K{}}
-	for k := range t.Kinds() {
-		t.byName[t.Selector(k)] = k
+	for k := 1; k < len(entries); k++ {
+		t.byName[t.Selector(K(k))] = K(k)
 	}
 	return t
-}
-
-// Kinds yields every Kind of the table but None, in order.
-func (t *Table[K]) Kinds() func(yield func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := 1; k < len(t.entries); k++ {
-			if !yield(K(k)) {
-				return
-			}
-		}
-	}
 }
 
 // Name returns k's function or method name without its receiver, e.g.
@@ -162,24 +151,4 @@ func Exported(pkg *types.Package) (funcs []*types.Func, typeNames []*types.TypeN
 		}
 	}
 	return funcs, typeNames, others
-}
-
-// Signature returns the signature of k's function or method in pkg, the
-// table's package, or nil if there is none.
-func (t *Table[K]) Signature(pkg *types.Package, k K) *types.Signature {
-	if int(k) >= len(t.entries) || k == 0 {
-		return nil
-	}
-	e := t.entries[k]
-	var obj types.Object
-	if e.Recv == "" {
-		obj = pkg.Scope().Lookup(e.Name)
-	} else if recv := pkg.Scope().Lookup(e.Recv); recv != nil {
-		obj, _, _ = types.LookupFieldOrMethod(types.NewPointer(recv.Type()), false, pkg, e.Name)
-	}
-	fn, _ := obj.(*types.Func)
-	if fn == nil {
-		return nil
-	}
-	return fn.Signature()
 }

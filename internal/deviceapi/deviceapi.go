@@ -88,9 +88,6 @@ func (k Kind) Selector() string { return api.Selector(k) }
 // NewBuffer reports whether k makes a new buffer that its caller owns.
 func (k Kind) NewBuffer() bool { return k == Alloc || k == Upload }
 
-// IsPackage reports whether pkg is package device.
-func IsPackage(pkg *types.Package) bool { return api.IsPackage(pkg) }
-
 // Func returns the Kind of a function or method object: its origin if it
 // is an instantiation of a generic function or a method of the generic
 // Buffer[T]. A method is recognized whether its receiver is the type or a

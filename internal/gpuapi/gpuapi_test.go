@@ -37,13 +37,13 @@ func loadGPU(t *testing.T, fset *token.FileSet) *types.Package {
 func TestEveryAPIHasAKind(t *testing.T) {
 	pkg := loadGPU(t, token.NewFileSet())
 	funcs, typeNames, others := apitable.Exported(pkg)
-	seen := map[Kind]bool{}
+	sigs := map[Kind]*types.Signature{}
 	for _, fn := range funcs {
 		k := Func(fn)
 		if k == None {
 			t.Errorf("%s has no gpuapi.Kind: add it to internal/gpuapi and to every analysis and the lowering", fn.FullName())
 		}
-		seen[k] = true
+		sigs[k] = fn.Signature()
 	}
 	for _, tn := range typeNames {
 		if !IsThread(tn.Type()) && !IsDim3(tn.Type()) {
@@ -54,20 +54,19 @@ func TestEveryAPIHasAKind(t *testing.T) {
 		t.Errorf("gpu.%s (%T) is unknown to gpuapi", obj.Name(), obj)
 	}
 	for k := None + 1; k < numKinds; k++ {
-		if !seen[k] {
+		if sigs[k] == nil {
 			t.Errorf("Kind %s names no exported function or method of package gpu", k.Selector())
 			continue
 		}
-		checkShape(t, pkg, k)
+		checkShape(t, pkg, k, sigs[k])
 	}
 }
 
-// checkShape checks that the function or method of Kind k has the shape
-// its classification claims.
-func checkShape(t *testing.T, pkg *types.Package, k Kind) {
+// checkShape checks that sig, the signature of the function or method of
+// Kind k in package gpu (pkg), has the shape its classification claims.
+func checkShape(t *testing.T, pkg *types.Package, k Kind, sig *types.Signature) {
 	t.Helper()
 	dim3 := pkg.Scope().Lookup("Dim3").Type()
-	sig := api.Signature(pkg, k)
 	switch {
 	case k.IsThreadIndex():
 		if sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), dim3) {
