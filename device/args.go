@@ -37,7 +37,7 @@ func checkLaunch(d *Device, k *kernel, grid, block gpu.Dim3, args []any) ([]back
 	for i, a := range args {
 		arg, err := checkArg(d, k, i, a)
 		if err != nil {
-			return nil, fmt.Errorf("device.Launch %s %s: %v", k.Name, k.param(i), err)
+			return nil, fmt.Errorf("device.Launch %s %s: %w", k.Name, k.param(i), err)
 		}
 		out[i] = arg
 	}
@@ -110,12 +110,14 @@ func checkArg(d *Device, k *kernel, i int, a any) (backend.Arg, error) {
 		}
 		bd, mem, elem, freed := b.launchArg()
 		switch {
+		case bd == nil && reflect.ValueOf(a).IsNil():
+			return backend.Arg{}, errorf(ErrInvalid, "got a nil *device.Buffer[%v]", elem)
 		case bd == nil:
-			return backend.Arg{}, fmt.Errorf("got a nil *device.Buffer[%v]", elem)
+			return backend.Arg{}, errorf(ErrInvalid, "got a *device.Buffer[%v] that device.Alloc or device.Upload did not make", elem)
 		case elem != p.Elem():
 			return backend.Arg{}, fmt.Errorf("got a *device.Buffer[%v]; it needs a *device.Buffer[%v]", elem, p.Elem())
 		case freed:
-			return backend.Arg{}, fmt.Errorf("the *device.Buffer[%v] was freed", elem)
+			return backend.Arg{}, errorf(ErrFreed, "the *device.Buffer[%v] was freed", elem)
 		case bd != d:
 			return backend.Arg{}, fmt.Errorf("the *device.Buffer[%v] belongs to another device (%s)", elem, bd.Backend())
 		}

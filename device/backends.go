@@ -36,8 +36,9 @@ var backends = []struct {
 var notBuilt = []string{"hip"}
 
 // Open opens the backend that the environment variable GPUKVET_DEVICE names
-// (cuda, vulkan, hip or cpu); a named backend that does not work is an error,
-// never a silent fallback. With GPUKVET_DEVICE unset or empty, Open returns
+// (cuda, vulkan or cpu); a named backend that does not work is an error,
+// never a silent fallback (hip, which DIALECT.md reserves, is refused as not
+// built in). With GPUKVET_DEVICE unset or empty, Open returns
 // the first GPU backend that works (cuda, then vulkan on a GPU), else cpu;
 // Device.Backend says which.
 func Open(opts ...Option) (*Device, error) {
@@ -63,7 +64,7 @@ func Open(opts ...Option) (*Device, error) {
 	return nil, fmt.Errorf("device.Open: no backend works: %w", errors.Join(errs...))
 }
 
-// OpenBackend opens the backend of the given name ("cuda", "vulkan", "hip" or
+// OpenBackend opens the backend of the given name ("cuda", "vulkan" or
 // "cpu") whatever GPUKVET_DEVICE says, for programs that compare backends.
 func OpenBackend(name string, opts ...Option) (*Device, error) {
 	for _, b := range backends {

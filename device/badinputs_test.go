@@ -66,6 +66,8 @@ func TestBadInputs(t *testing.T) {
 		{"Close of a nil *Device", func() error { return nilDev.Close() }},
 		{"Launch on a nil *Device", func() error { return nilDev.Launch(addOne, one, one, xs) }},
 		{"Alloc on a nil *Device", func() error { return second(device.Alloc[int32](nilDev, 1)) }},
+		{"Alloc on a zero device.Device{} (not from Open)", func() error { return second(device.Alloc[int32](&device.Device{}, 1)) }},
+		{"Close of a zero device.Device{}", func() error { return new(device.Device).Close() }},
 		{"Sync of a closed device", func() error { return closed.Sync() }},
 		{"Close of a closed device", func() error { return closed.Close() }},
 		{"Launch on a closed device", func() error { return closed.Launch(addOne, one, one, cbuf) }},

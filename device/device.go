@@ -1,10 +1,11 @@
 // Package device is the host runtime of gpukvet: it opens a backend, moves
 // data between host and device memory, and launches //gpu:kernel functions.
 //
-// The environment variable GPUKVET_DEVICE (cuda, vulkan, hip or cpu) chooses
+// The environment variable GPUKVET_DEVICE (cuda, vulkan or cpu) chooses
 // the backend; a chosen backend that does not work is an error, never a silent
 // fallback. Unset, Open takes the first GPU backend that works, else cpu.
-// backends.go lists the backends.
+// Backends lists the backends built in (there is no HIP backend: AMD GPUs
+// are reached through their Vulkan drivers).
 //
 // Launch needs to know each kernel's //gpu:kernel options and how many
 // dimensions of the thread indices it reads. Code that `gpukvet gen` writes
@@ -39,8 +40,9 @@
 // every launch on the cpu backend and compares the results: validate.go.
 //
 // A Device and its Buffers may be used from several goroutines at once;
-// every method of a nil or closed Device, and of a nil, freed or zero
-// Buffer, returns an error.
+// every method of a nil, zero or closed Device, and of a nil, freed or zero
+// Buffer, returns an error. errors.Is tells the kinds of error apart:
+// ErrInvalid, ErrClosed, ErrFreed, ErrLaunch, ErrTrap and ErrTimeout.
 package device
 
 import (
@@ -117,11 +119,24 @@ func newDevice(be backend.Backend, opts []Option) (*Device, error) {
 	return d, nil
 }
 
+// opened reports a nil *Device, or a zero one that Open, OpenBackend and
+// New did not make; it reads only a field that never changes, so it needs
+// no lock.
+func (d *Device) opened(op string) error {
+	switch {
+	case d == nil:
+		return errorf(ErrInvalid, "device.%s: nil *Device", op)
+	case d.be == nil:
+		return errorf(ErrInvalid, "device.%s: a Device that device.Open, OpenBackend or New did not make (a zero device.Device{}): open one with device.Open", op)
+	}
+	return nil
+}
+
 // usable reports a closed or lost device; d.mu is held.
 func (d *Device) usable(op string) error {
 	switch {
 	case d.closed:
-		return fmt.Errorf("device.%s: device is closed", op)
+		return fmt.Errorf("device.%s: %w", op, ErrClosed)
 	case d.lost != nil:
 		return fmt.Errorf("device.%s: device is unusable since an earlier wait passed its deadline: %w", op, d.lost)
 	}
@@ -132,13 +147,13 @@ func (d *Device) usable(op string) error {
 // default deadline; the cpu backend stops what does not finish, and Close
 // then says so). Buffers still allocated on it become unusable.
 func (d *Device) Close() error {
-	if d == nil {
-		return errors.New("device.Close: nil *Device")
+	if err := d.opened("Close"); err != nil {
+		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
-		return errors.New("device.Close: device is closed already")
+		return fmt.Errorf("device.Close: %w already", ErrClosed)
 	}
 	d.closed = true
 	var errs []error
@@ -166,9 +181,9 @@ func (d *Device) Close() error {
 	return errors.Join(errs...)
 }
 
-// Backend returns "cuda", "vulkan", "hip" or "cpu" ("" for a nil Device).
+// Backend returns "cuda", "vulkan" or "cpu" ("" for a nil or zero Device).
 func (d *Device) Backend() string {
-	if d == nil {
+	if d.opened("Backend") != nil {
 		return ""
 	}
 	return d.be.Name()
@@ -255,8 +270,8 @@ func Alloc[T any](d *Device, n int) (*Buffer[T], error) {
 	if err := checkElem[T]("device.Alloc"); err != nil {
 		return nil, err
 	}
-	if d == nil {
-		return nil, errors.New("device.Alloc: nil *Device")
+	if err := d.opened("Alloc"); err != nil {
+		return nil, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -325,7 +340,7 @@ func (b *Buffer[T]) DownloadContext(ctx context.Context) ([]T, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if b.freed {
-		return nil, fmt.Errorf("device.Download of a freed *Buffer[%v]", reflect.TypeFor[T]())
+		return nil, errorf(ErrFreed, "device.Download of a freed *Buffer[%v]", reflect.TypeFor[T]())
 	}
 	if err := d.usable("Download"); err != nil {
 		return nil, err
@@ -357,7 +372,7 @@ func (b *Buffer[T]) Free() error {
 	b.d.mu.Lock()
 	defer b.d.mu.Unlock()
 	if b.freed {
-		return fmt.Errorf("device.Free of a freed *Buffer[%v]", reflect.TypeFor[T]())
+		return errorf(ErrFreed, "device.Free of a freed *Buffer[%v]", reflect.TypeFor[T]())
 	}
 	b.freed = true
 	if b.d.closed || b.d.lost != nil {
@@ -370,10 +385,10 @@ func (b *Buffer[T]) Free() error {
 // fields that never change, so it needs no lock.
 func (b *Buffer[T]) usable(op string) error {
 	if b == nil {
-		return fmt.Errorf("device.%s of a nil *Buffer[%v]", op, reflect.TypeFor[T]())
+		return errorf(ErrInvalid, "device.%s of a nil *Buffer[%v]", op, reflect.TypeFor[T]())
 	}
 	if b.d == nil || b.mem == nil {
-		return fmt.Errorf("device.%s of a *Buffer[%v] that device.Alloc or device.Upload did not make", op, reflect.TypeFor[T]())
+		return errorf(ErrInvalid, "device.%s of a *Buffer[%v] that device.Alloc or device.Upload did not make", op, reflect.TypeFor[T]())
 	}
 	return nil
 }
@@ -389,8 +404,8 @@ func (d *Device) Sync() error { return d.SyncContext(context.Background()) }
 // the device stays usable; on a GPU backend, which cannot stop it, the device becomes
 // unusable: Close it and Open another.
 func (d *Device) SyncContext(ctx context.Context) error {
-	if d == nil {
-		return errors.New("device.Sync: nil *Device")
+	if err := d.opened("Sync"); err != nil {
+		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -430,26 +445,23 @@ func (d *Device) LaunchWithin(ulps uint64, kernel any, grid, block gpu.Dim3, arg
 func (d *Device) launch(ulps uint64, kernel any, grid, block gpu.Dim3, args []any) error {
 	k, err := lookupKernel(kernel)
 	if err != nil {
-		return err
+		return withKind(ErrLaunch, err)
 	}
-	if d == nil {
-		return fmt.Errorf("device.Launch %s: nil *Device", k.Name)
+	if err := d.opened("Launch " + k.Name); err != nil {
+		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
-		return fmt.Errorf("device.Launch %s: device is closed", k.Name)
-	}
 	if err := d.usable("Launch " + k.Name); err != nil {
 		return err
 	}
 	bargs, err := checkLaunch(d, k, grid, block, args)
 	if err != nil {
-		return err
+		return withKind(ErrLaunch, err)
 	}
 	if l, ok := d.be.(backend.Limiter); ok {
 		if err := l.CheckShape(grid, block); err != nil {
-			return fmt.Errorf("device.Launch %s: %v", k.Name, err)
+			return errorf(ErrLaunch, "device.Launch %s: %v", k.Name, err)
 		}
 	}
 	if d.val != nil {

@@ -165,6 +165,9 @@ func TestLaunchErrors(t *testing.T) {
 			if !regexp.MustCompile(tc.want).MatchString(err.Error()) {
 				t.Errorf("error %q\ndoes not match %q", err, tc.want)
 			}
+			if !errors.Is(err, device.ErrLaunch) {
+				t.Errorf("errors.Is(%q, device.ErrLaunch) is false", err)
+			}
 		})
 	}
 	if err := d.Sync(); err != nil {

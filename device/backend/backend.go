@@ -5,6 +5,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -16,7 +17,7 @@ import (
 // goroutine at a time per Device unless the backend says otherwise; package
 // device serialises them.
 type Backend interface {
-	// Name is "cpu", "cuda", "vulkan" or "hip".
+	// Name is "cpu", "cuda" or "vulkan" for the backends built in.
 	Name() string
 	// Alloc returns n zeroed elements of type elem in device memory.
 	Alloc(elem reflect.Type, n int) (Memory, error)
@@ -183,6 +184,13 @@ type Trap struct {
 	Msg string
 }
 
+// ErrTrap is what errors.Is matches every *Trap to.
+var ErrTrap = errors.New("kernel trapped")
+
+// Is reports whether target is ErrTrap, so that errors.Is(err, ErrTrap)
+// holds for a trap however it is wrapped.
+func (t *Trap) Is(target error) bool { return target == ErrTrap }
+
 func (t *Trap) Error() string {
 	pos := t.Pos
 	if pos == "" {
@@ -239,6 +247,13 @@ func (e *TimeoutError) Error() string {
 }
 
 func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// ErrTimeout is what errors.Is matches every *TimeoutError to.
+var ErrTimeout = errors.New("deadline passed")
+
+// Is reports whether target is ErrTimeout (errors.Is also finds the
+// context's error through Unwrap).
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
 
 // ScalarKind reports whether k is a kind a kernel takes by value as a
 // scalar (bool, integers, floats): the one list the GPU backends marshal.
