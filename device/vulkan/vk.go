@@ -511,7 +511,7 @@ type loader struct {
 	getDeviceProcAddr   uintptr
 
 	enumerateInstanceVersion uintptr
-	createInstance           uintptr
+	createInstanceFn         uintptr
 
 	destroyInstance                    uintptr
 	enumeratePhysicalDevices           uintptr
@@ -567,9 +567,9 @@ func openLoader(path string) (*loader, error) {
 	if l.getInstanceProcAddr, err = purego.Dlsym(lib, "vkGetInstanceProcAddr"); err != nil || l.getInstanceProcAddr == 0 {
 		return nil, fmt.Errorf("vulkan: %s has no vkGetInstanceProcAddr: not a Vulkan loader", path)
 	}
-	l.createInstance = l.instanceProc(0, "vkCreateInstance")
+	l.createInstanceFn = l.instanceProc(0, "vkCreateInstance")
 	l.enumerateInstanceVersion = l.instanceProc(0, "vkEnumerateInstanceVersion") // 0 on a 1.0 loader
-	if l.createInstance == 0 {
+	if l.createInstanceFn == 0 {
 		return nil, fmt.Errorf("vulkan: %s does not resolve vkCreateInstance", path)
 	}
 	return l, nil

@@ -163,50 +163,24 @@ func OpenBackend() (*Backend, error) {
 	if p := os.Getenv("GPUKVET_LIBVULKAN"); p != "" {
 		path = p
 	}
-	l, err := openLoader(path)
-	if err != nil {
-		return nil, err
-	}
 	choice := -1
 	if s := os.Getenv("GPUKVET_VULKAN_DEVICE"); s != "" {
+		var err error
 		if choice, err = strconv.Atoi(s); err != nil || choice < 0 {
 			return nil, fmt.Errorf("vulkan: GPUKVET_VULKAN_DEVICE=%q is not a device number", s)
 		}
 	}
-	b := &Backend{l: l, modules: map[[32]byte]vkHandle{}, layouts: map[int]vkHandle{},
-		pipelines: map[pipeKey]vkHandle{}, kernels: map[*backend.Code]*kernelCode{}}
-	if err := b.createInstance(); err != nil {
-		b.destroy()
+	l, inst, err := openInstance(path)
+	if err != nil {
 		return nil, err
 	}
+	b := &Backend{l: l, inst: inst, modules: map[[32]byte]vkHandle{}, layouts: map[int]vkHandle{},
+		pipelines: map[pipeKey]vkHandle{}, kernels: map[*backend.Code]*kernelCode{}}
 	if err := b.setup(choice); err != nil {
 		b.destroy()
 		return nil, err
 	}
 	return b, nil
-}
-
-func (b *Backend) createInstance() error {
-	l := b.l
-	version := uint32(1 << 22) // a 1.0 loader has no vkEnumerateInstanceVersion
-	if l.enumerateInstanceVersion != 0 {
-		call("vkEnumerateInstanceVersion", l.enumerateInstanceVersion, uintptr(unsafe.Pointer(&version)))
-	}
-	if version < apiVersion12 {
-		return fmt.Errorf("vulkan: the Vulkan loader is version %s; gpukvet needs 1.2 or newer", versionString(version))
-	}
-	app := &applicationInfo{sType: stApplicationInfo, pNext: nil, pApplicationName: cString("gpukvet"), applicationVersion: 1,
-		pEngineName: cString("gpukvet"), engineVersion: 1, apiVersion: apiVersion12}
-	ci := &instanceCreateInfo{sType: stInstanceCreateInfo, pApplicationInfo: app}
-	var inst vkInstance
-	if err := call("vkCreateInstance", l.createInstance, uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&inst))); err != nil {
-		if isResult(err, vkErrIncompatibleDriver) {
-			return fmt.Errorf("vulkan: no Vulkan driver (ICD) found: install one (e.g. Mesa's lavapipe, scripts/install-vulkan.sh) or point VK_DRIVER_FILES at a driver's ICD json: %w", err)
-		}
-		return fmt.Errorf("vulkan: creating an instance: %w", err)
-	}
-	b.inst = inst
-	return l.resolveInstance(inst)
 }
 
 // candidate is one physical device the loader lists.
@@ -792,7 +766,8 @@ func (b *Backend) Close() error {
 	return err
 }
 
-// destroy releases what setup created (any part of it).
+// destroy releases what setup created (any part of it); the instance is
+// the process's (instance.go).
 func (b *Backend) destroy() {
 	l := b.l
 	if b.dev != 0 {
@@ -823,9 +798,5 @@ func (b *Backend) destroy() {
 			void(l.destroyDevice, uintptr(b.dev), 0)
 		}
 		b.dev = 0
-	}
-	if b.inst != 0 && l.destroyInstance != 0 {
-		void(l.destroyInstance, uintptr(b.inst), 0)
-		b.inst = 0
 	}
 }

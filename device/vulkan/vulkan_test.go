@@ -100,18 +100,6 @@ func TestNoLoader(t *testing.T) {
 	}
 }
 
-func TestNoDriver(t *testing.T) {
-	if _, err := OpenBackend(); err != nil {
-		t.Skipf("no Vulkan here: %v", err)
-	}
-	t.Setenv("VK_DRIVER_FILES", "/nonexistent/icd.json")
-	t.Setenv("VK_ICD_FILENAMES", "/nonexistent/icd.json")
-	_, err := Open()
-	if err == nil || !strings.Contains(err.Error(), "no Vulkan driver") && !strings.Contains(err.Error(), "no Vulkan device") {
-		t.Fatalf("Open with no driver: got %v, want an error saying there is no Vulkan driver or device", err)
-	}
-}
-
 func TestBadDeviceNumber(t *testing.T) {
 	t.Setenv("GPUKVET_VULKAN_DEVICE", "x")
 	if _, err := Open(); err == nil || !strings.Contains(err.Error(), "GPUKVET_VULKAN_DEVICE") {
