@@ -106,4 +106,3 @@ func TestNoDriver(t *testing.T) {
 		t.Logf("VK_DRIVER_FILES=%s: %s", c.files, msg)
 	}
 }
-
