@@ -22,7 +22,10 @@ import (
 // Validation runs every launch on the device's backend and again on the cpu
 // backend, from a copy of the same inputs, and compares every buffer the
 // kernel was given (a kernel may write any of them): integers and bools
-// exactly, floats within a bound in units in the last place (ULPs). A
+// exactly, floats within a bound in units in the last place (ULPs), and
+// floats that gpu.AtomicAdd added to within the bound of any order of
+// their terms (atomiclog.go: threads add in no fixed order, so a correct
+// kernel's float sums differ by rounding from run to run). A
 // mismatch is reported by the next Sync or Download as an error naming the
 // kernel, the parameter, the first differing indices with both values, and
 // how many elements differ.
@@ -226,10 +229,12 @@ func (d *Device) validateAfter(grid, block gpu.Dim3) {
 			}
 		}
 	}()
+	logs, stop := recordFloatAtomics(l.host)
 	refErr := v.ref.Launch(&l.k.Kernel, grid, block, l.ref)
 	if refErr == nil {
 		refErr = v.ref.Sync()
 	}
+	stop()
 	got := v.got // reused from buffer to buffer, and launch to launch, where it fits
 	v.got = reflect.Value{}
 	if keep {
@@ -261,7 +266,7 @@ func (d *Device) validateAfter(grid, block gpu.Dim3) {
 			v.errs = append(v.errs, err)
 			return
 		}
-		if err := Compare(want.Interface(), got.Interface(), v.ulps); err != nil {
+		if err := compare(want.Interface(), got.Interface(), v.ulps, logs[i]); err != nil {
 			v.errs = append(v.errs, fmt.Errorf("validation of kernel %s %s: %s backend and cpu backend differ: %w", l.k.Name, l.k.param(i), d.be.Name(), err))
 		}
 	}
@@ -296,6 +301,12 @@ func (d *Device) validated(bool) error {
 // +0 equals -0). It returns nil when they agree, else an error giving the
 // number of differing elements and the first few with both values.
 func Compare(want, got any, ulps uint64) error {
+	return compare(want, got, ulps, nil)
+}
+
+// compare is Compare that also accepts, for the floats that log saw float
+// atomics reach, a difference within their reordering bound (atomiclog.go).
+func compare(want, got any, ulps uint64, log *atomicLog) error {
 	wv, gv := reflect.ValueOf(want), reflect.ValueOf(got)
 	if wv.Kind() != reflect.Slice || gv.Type() != wv.Type() {
 		return fmt.Errorf("device.Compare: %T and %T are not two slices of one type", want, got)
@@ -314,7 +325,7 @@ func Compare(want, got any, ulps uint64) error {
 		return nil
 	}
 	wp, gp := wv.UnsafePointer(), gv.UnsafePointer()
-	count, diffs := compareElems(fields, wp, gp, size, n, ulps)
+	count, diffs := compareElems(fields, wp, gp, size, n, ulps, log)
 	const show = 3
 	var first []string
 	for _, d := range diffs[:min(show, len(diffs))] {
@@ -329,6 +340,9 @@ func Compare(want, got any, ulps uint64) error {
 	bound := "exactly"
 	if ulps > 0 {
 		bound = fmt.Sprintf("within %d ULPs for floats, or %d ULPs of the buffer's largest magnitude", ulps, ulps)
+	}
+	if log != nil && log.count != nil {
+		bound += ", and floats that float atomics added to within the bound of any order of their terms"
 	}
 	return fmt.Errorf("%d of %d elements differ (compared %s); first: %s", count, n, bound, strings.Join(first, "; "))
 }
@@ -508,7 +522,7 @@ func parallelChunks(n int, f func(c int)) {
 
 // compareElems counts the elements of want (wp) and got (gp) that differ
 // and returns the first few of them (up to 3) in order.
-func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n int, ulps uint64) (int, []elemDiff) {
+func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n int, ulps uint64, log *atomicLog) (int, []elemDiff) {
 	chunks := (n + compareChunk - 1) / compareChunk
 	bytesAt := func(p unsafe.Pointer, lo, hi int) string {
 		return unsafe.String((*byte)(unsafe.Add(p, uintptr(lo)*size)), uintptr(hi-lo)*size)
@@ -555,7 +569,7 @@ func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n i
 				w := unsafe.Slice((*float32)(wp), n)[rlo:rhi]
 				g := unsafe.Slice((*float32)(gp), n)[rlo:rhi]
 				for k := range w {
-					if w[k] != g[k] && !equal32(w[k], g[k], ulps, abs[0]) {
+					if w[k] != g[k] && !equal32(w[k], g[k], ulps, abs[0]) && !reordered(log, uintptr(rlo+k)*size, true, ulps, float64(w[k]), float64(g[k])) {
 						note(rlo+k, 0)
 					}
 				}
@@ -563,7 +577,7 @@ func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n i
 				w := unsafe.Slice((*float64)(wp), n)[rlo:rhi]
 				g := unsafe.Slice((*float64)(gp), n)[rlo:rhi]
 				for k := range w {
-					if w[k] != g[k] && !equal64(w[k], g[k], ulps, abs[0]) {
+					if w[k] != g[k] && !equal64(w[k], g[k], ulps, abs[0]) && !reordered(log, uintptr(rlo+k)*size, false, ulps, w[k], g[k]) {
 						note(rlo+k, 0)
 					}
 				}
@@ -575,7 +589,7 @@ func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n i
 					for j, f := range fields {
 						a := unsafe.Add(wp, uintptr(i)*size+f.off)
 						b := unsafe.Add(gp, uintptr(i)*size+f.off)
-						if !f.equal(a, b, ulps, abs[j]) {
+						if !f.equal(a, b, ulps, abs[j]) && !f.reordered(log, uintptr(i)*size, ulps, a, b) {
 							note(i, j)
 							break
 						}
@@ -596,6 +610,25 @@ func compareElems(fields []scalarField, wp, gp unsafe.Pointer, size uintptr, n i
 		}
 	}
 	return count, first
+}
+
+// reordered reports whether want and got, the float at byte offset off of
+// a buffer, differ by no more than float atomics in another order can
+// make them (atomiclog.go).
+func reordered(log *atomicLog, off uintptr, single bool, ulps uint64, want, got float64) bool {
+	if log == nil {
+		return false
+	}
+	return math.Abs(want-got) <= log.reorderBound(off, single, ulps)
+}
+
+// reordered is the function reordered for field f of the element at byte
+// offset off (a and b point at the field).
+func (f scalarField) reordered(log *atomicLog, off uintptr, ulps uint64, a, b unsafe.Pointer) bool {
+	if f.kind != reflect.Float32 && f.kind != reflect.Float64 {
+		return false
+	}
+	return reordered(log, off+f.off, f.kind == reflect.Float32, ulps, f.float(a), f.float(b))
 }
 
 // equal32 is scalarField.equal for a float32.
