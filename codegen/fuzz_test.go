@@ -50,7 +50,43 @@ func readShape(data []byte) shape {
 	s.nest = next() % 60
 	s.threadPtr = next()%16 == 15
 	s.exits = next()
+	s.bound()
 	return s
+}
+
+// maxCost bounds what one shape may cost to check and compile for every
+// target, in units of cost (about a millisecond of one core's time on an
+// unloaded CI machine, measured per knob on the 2-core one). The fuzzing
+// engine kills a worker whose input runs 10 s; at load 5 on 2 cores a
+// second of CPU takes about 2.5 s, so 1000 units keep every input well
+// within it. Each knob alone reaches its maximum within the bound; only
+// combinations are shrunk (the 'maxall' seed, every knob at its largest,
+// cost about 1800: 2.9 s of CPU on a loaded machine, and more than 10 s
+// at load 3-5).
+const maxCost = 1000
+
+// cost estimates what s costs in maxCost's units: about 0.25 per
+// statement, 3 per switch case, 7 per level of nesting, 1 per parameter.
+// Call trees cost little (a tree over internal/budget's size is refused
+// before it is inlined; one within it compiled in 0.1-0.25 s).
+func (s shape) cost() int {
+	return s.straight/4 + 3*s.cases + 7*s.nest + s.params
+}
+
+// bound shrinks s's costliest knob by a quarter until s costs at most
+// maxCost.
+func (s *shape) bound() {
+	for s.cost() > maxCost {
+		knobs := []*int{&s.straight, &s.cases, &s.nest, &s.params}
+		costs := []int{s.straight / 4, 3 * s.cases, 7 * s.nest, s.params}
+		k := 0
+		for i := range costs {
+			if costs[i] > costs[k] {
+				k = i
+			}
+		}
+		*knobs[k] -= max(1, *knobs[k]/4)
+	}
 }
 
 // source writes a kernel of shape s.
@@ -154,7 +190,10 @@ const buildTimeout = 2 * time.Minute
 // it is killed, "fuzzing process hung"): shapes are bounded to 3000
 // statements and 300 cases, which with every target and spirv-val take
 // about 4 s on a 2-core machine (6000 and 600 took 10-13 s once the SPIR-V
-// structurizer learned every loop-exit shape).
+// structurizer learned every loop-exit shape), and together by maxCost.
+// Package gpu and codegen/devmath are loaded before the first input, so
+// that no input pays for it (2-3 s of CPU, which made the first input of
+// every worker run past 10 s on a loaded machine).
 func FuzzKernelShapes(f *testing.F) {
 	f.Add([]byte{20, 1, 0, 0, 0, 0, 0, 0, 0})      // 2^20 calls
 	f.Add([]byte{70, 0, 0, 0, 0, 0, 0, 0, 0})      // a chain 70 deep
@@ -163,6 +202,9 @@ func FuzzKernelShapes(f *testing.F) {
 	f.Add([]byte{3, 2, 0, 10, 0, 10, 9, 7, 15})    // a *gpu.Thread kernel
 	f.Add([]byte{2, 2, 0, 4, 0, 3, 2, 7, 0, 7})    // loops left by labeled break, continue, return and a switch
 	f.Add([]byte{1, 1, 0, 0, 0, 0, 0, 12, 0, 254}) // six loops deep, the break and continue far apart
+	if _, err := codegen.PrepareSource(f.TempDir(), "k", shape{fanout: 1}.source("k"), codegen.Options{}); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := readShape(data)
 		dir := t.TempDir()
@@ -255,4 +297,25 @@ func (s shape) overBudget() string {
 		}
 	}
 	return ""
+}
+
+// TestShapeCostBounded checks that no fuzz input describes a shape over
+// maxCost, and that each knob alone still reaches its maximum.
+func TestShapeCostBounded(t *testing.T) {
+	if s := readShape([]byte{0xff, 0xff, 0x0b, 0xb7, 0x01, 0x2b, 0xff, 0x3b, 0, 0xff}); s.cost() > maxCost {
+		t.Errorf("every knob at its largest: %+v costs %d, over %d", s, s.cost(), maxCost)
+	}
+	for _, c := range []struct {
+		data []byte
+		want shape
+	}{
+		{[]byte{0, 0, 0x0b, 0xb7}, shape{fanout: 1, straight: 2999}},
+		{[]byte{0, 0, 0, 0, 0x01, 0x2b}, shape{fanout: 1, cases: 299}},
+		{[]byte{0, 0, 0, 0, 0, 0, 0xff}, shape{fanout: 1, params: 255}},
+		{[]byte{0, 0, 0, 0, 0, 0, 0, 0x3b}, shape{fanout: 1, nest: 59}},
+	} {
+		if got := readShape(c.data); got != c.want {
+			t.Errorf("readShape(%x) = %+v, want %+v", c.data, got, c.want)
+		}
+	}
 }

@@ -71,6 +71,25 @@ if ((${#race[@]})); then
 	go test -race "$@" "${race[@]}"
 fi
 
+# fuzz PKG TARGET COUNT runs fuzz target TARGET of package PKG for COUNT
+# inputs and says how many it ran (the engine's last "execs:" count, the
+# seed corpus included), failing if it ran none: a target whose inputs
+# each run past the engine's 10 s limit on a loaded runner would
+# otherwise fail with "fuzzing process hung" or fuzz nothing.
+fuzz() {
+	local log execs status=0
+	log=$(mktemp)
+	go test -run='^$' -fuzz="^$2\$" -fuzztime="$3x" "$1" 2>&1 | tee "$log" || status=$?
+	execs=$(sed -n 's/.*execs: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
+	rm -f "$log"
+	printf 'fuzz: %s ran %s inputs (of %s asked)\n' "$2" "${execs:-0}" "$3"
+	if ((status == 0 && ${execs:-0} == 0)); then
+		printf 'fuzz: %s ran no input\n' "$2"
+		status=1
+	fi
+	return "$status"
+}
+
 # The runtime's argument and launch-shape checks never panic: a bounded
 # fuzzing run from the committed corpora (device/testdata/fuzz).
 #
@@ -80,12 +99,14 @@ fi
 # fixed in Go 1.27), failing CI with no input to blame. A count has no
 # deadline to race. Each count is about 10-20 s on a 2-core machine.
 step "fuzz: device launch arguments and shapes"
-go test -run='^$' -fuzz='^FuzzLaunchArgs$' -fuzztime=200000x ./device
-go test -run='^$' -fuzz='^FuzzLaunchShape$' -fuzztime=100000x ./device
+fuzz ./device FuzzLaunchArgs 200000
+fuzz ./device FuzzLaunchShape 100000
 # Kernel shapes the checks pass must build for every target, with no panic,
-# no run-away pass and errors that name the problem (codegen/fuzz_test.go).
+# no run-away pass and errors that name the problem (codegen/fuzz_test.go;
+# its generator bounds what one input costs, so that each stays well
+# within the engine's 10 s on a loaded 2-core runner).
 step "fuzz: generated kernel shapes through the checks and every target"
-go test -run='^$' -fuzz='^FuzzKernelShapes$' -fuzztime=60x ./codegen
+fuzz ./codegen FuzzKernelShapes 60
 
 step "golangci-lint plugin: build a custom golangci-lint and run it"
 scripts/test-golangci.sh
