@@ -31,7 +31,8 @@
 // GPUKVET_CPU_THREADS=coroutines forces coroutines for kernels with barriers
 // even under -race. Kernels without generated code are called through
 // reflection, and run as coroutines (nothing tells the backend they have no
-// barrier).
+// barrier): about a thousand times slower, which the backend says on
+// standard error once per kernel (SetWarnings redirects it).
 //
 // Every schedule reports a barrier that not every thread of a block
 // reaches, and a trap, with the same errors. Under coroutines a thread runs
@@ -347,6 +348,7 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 			l.schedule, l.block1 = "loop", block
 		}
 	} else {
+		warnNoGen(k)
 		l.body = func() func(gpu.Thread) {
 			in := slices.Clone(in)
 			return func(t gpu.Thread) {
