@@ -2,6 +2,5 @@
 
 package device_test
 
-// floatSumLaunches is how many launches TestValidateFloatAtomics
-// validates.
-const floatSumLaunches = 1000
+// raceEnabled: the test binary runs under the race detector.
+const raceEnabled = false

@@ -2,7 +2,6 @@
 
 package device_test
 
-// floatSumLaunches is how many launches TestValidateFloatAtomics
-// validates: under the race detector every thread is a goroutine, so
-// fewer.
-const floatSumLaunches = 50
+// raceEnabled: the test binary runs under the race detector, where every
+// cpu thread is a goroutine and codegen runs several times slower.
+const raceEnabled = true

@@ -45,8 +45,11 @@ func mixedTerms(n int) []float32 {
 // whose blocks run on several goroutines): a correct kernel must never
 // fail validation (it did in about one launch in three, issue 24).
 func TestValidateFloatAtomics(t *testing.T) {
-	launches := floatSumLaunches
-	if testing.Short() {
+	launches := 1000
+	switch {
+	case raceEnabled:
+		launches = 20 // every thread a goroutine: 1 s a launch
+	case testing.Short():
 		launches = 100
 	}
 	d, err := device.OpenBackend("cpu", device.WithValidation(device.Validation{ULPs: device.DefaultULPs}))
@@ -76,6 +79,9 @@ func validateFloatSum(t *testing.T, d *device.Device, launches int) {
 // vulkan backend (lavapipe in CI) against the cpu backend, with the
 // kernel's SPIR-V compiled here.
 func TestValidateFloatAtomicsVulkan(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the run without -race covers the vulkan backend; under -race compiling the kernel alone takes half a minute")
+	}
 	d, err := device.OpenBackend("vulkan", device.WithValidation(device.Validation{ULPs: device.DefaultULPs}))
 	if err != nil {
 		t.Skipf("no Vulkan device here: %v", err)
@@ -96,7 +102,7 @@ func TestValidateFloatAtomicsVulkan(t *testing.T) {
 	}
 	xs := upload(t, d, mixedTerms(2048))
 	s32 := upload(t, d, make([]float32, 4))
-	for i := range floatSumLaunches / 10 {
+	for i := range 100 {
 		if err := d.Launch(floatsum.Sum, dim(64, 1, 1), dim(32, 1, 1), xs, s32); err != nil {
 			t.Fatal(err)
 		}
