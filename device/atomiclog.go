@@ -3,6 +3,7 @@ package device
 import (
 	"math"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -94,7 +95,7 @@ func stopRecording(logs []*atomicLog) {
 	defer atomicLogsMu.Unlock()
 	var next []*atomicLog
 	for _, l := range *atomicLogs.Load() {
-		if !containsLog(logs, l) {
+		if !slices.Contains(logs, l) {
 			next = append(next, l)
 		}
 	}
@@ -104,15 +105,6 @@ func stopRecording(logs []*atomicLog) {
 		return
 	}
 	atomicLogs.Store(&next)
-}
-
-func containsLog(logs []*atomicLog, l *atomicLog) bool {
-	for _, m := range logs {
-		if m == l {
-			return true
-		}
-	}
-	return false
 }
 
 func hasFloat(t reflect.Type) bool {
