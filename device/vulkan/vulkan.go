@@ -4,6 +4,12 @@
 // libvulkan.so.1 through purego, without cgo, so binaries built with
 // CGO_ENABLED=0 use a Vulkan GPU wherever there is one.
 //
+// Every Backend of a process shares one Vulkan loader and VkInstance,
+// which outlive the last Close (instance.go says why: NVIDIA's driver
+// refused a new instance after 30 create/destroy cycles); a Backend owns its
+// VkDevice and everything on it, and Close frees them, buffers the program
+// did not free included.
+//
 // Kernels run from the SPIR-V modules that the codegen compiled from their
 // Go source (`gpukvet gen` embeds them beside the PTX and registers them as
 // backend.Code.SPIRV), built to internal/gpuabi's contract (codegen/ABI.md):
@@ -116,6 +122,7 @@ type Backend struct {
 	layouts   map[int]vkHandle      // VkPipelineLayout per push-constant size
 	pipelines map[pipeKey]vkHandle
 	kernels   map[*backend.Code]*kernelCode // checked once per code
+	live      map[*memory]bool              // allocations not freed, which Close frees
 	closed    bool
 
 	// staged makes data buffers go through the staging buffer even where
@@ -175,7 +182,7 @@ func OpenBackend() (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{l: l, inst: inst, modules: map[[32]byte]vkHandle{}, layouts: map[int]vkHandle{},
-		pipelines: map[pipeKey]vkHandle{}, kernels: map[*backend.Code]*kernelCode{}}
+		pipelines: map[pipeKey]vkHandle{}, kernels: map[*backend.Code]*kernelCode{}, live: map[*memory]bool{}}
 	if err := b.setup(choice); err != nil {
 		b.destroy()
 		return nil, err
@@ -517,6 +524,7 @@ func (b *Backend) Alloc(elem reflect.Type, n int) (backend.Memory, error) {
 		return nil, err
 	}
 	m.buf = buf
+	b.live[m] = true
 	return m, nil
 }
 
@@ -577,6 +585,7 @@ func (b *Backend) Free(mem backend.Memory) error {
 	if err := b.waitIdle(); err != nil {
 		return err
 	}
+	delete(b.live, m)
 	b.destroyBuffer(m.buf)
 	return nil
 }
@@ -766,8 +775,8 @@ func (b *Backend) Close() error {
 	return err
 }
 
-// destroy releases what setup created (any part of it); the instance is
-// the process's (instance.go).
+// destroy releases what setup created (any part of it) and the
+// allocations not freed; the instance is the process's (instance.go).
 func (b *Backend) destroy() {
 	l := b.l
 	if b.dev != 0 {
@@ -783,6 +792,13 @@ func (b *Backend) destroy() {
 		for _, m := range b.modules {
 			void(l.destroyShaderModule, uintptr(b.dev), uintptr(m), 0)
 		}
+		// Allocations the program did not free: a device's memory
+		// does not outlive it (nor, for lavapipe, its host memory).
+		for m := range b.live {
+			b.destroyBuffer(m.buf)
+			m.freed = true
+		}
+		b.live = nil
 		for _, buf := range []*vkBuffer{b.trap, b.staging, b.args} {
 			if buf != nil {
 				b.destroyBuffer(buf)
