@@ -24,8 +24,16 @@ import (
 // kernel was given (a kernel may write any of them): integers and bools
 // exactly, floats within a bound in units in the last place (ULPs), and
 // floats that gpu.AtomicAdd added to within the bound of any order of
-// their terms (atomiclog.go: threads add in no fixed order, so a correct
-// kernel's float sums differ by rounding from run to run). A
+// their terms: threads add in no fixed order, so a correct kernel's float
+// sums differ by rounding from run to run. While the cpu backend runs the
+// launch, validation counts the float atomic additions that reach each
+// element and sums their magnitudes, and accepts a difference up to
+// 2·γ(n+ULPs)·S there, where n is the number of additions, S the
+// magnitude of the initial value plus the sum of the terms' magnitudes,
+// and γ(k) = k·u/(1−k·u) with u the unit roundoff (Higham's bound for
+// recursive summation, twice: one per order). A value that a kernel
+// derives from a float atomic's result and stores elsewhere gets the ULP
+// bound only. A
 // mismatch is reported by the next Sync or Download as an error naming the
 // kernel, the parameter, the first differing indices with both values, and
 // how many elements differ.

@@ -5,8 +5,8 @@
 // CGO_ENABLED=0 use a Vulkan GPU wherever there is one.
 //
 // Every Backend of a process shares one Vulkan loader and VkInstance,
-// which outlive the last Close (instance.go says why: NVIDIA's driver
-// refused a new instance after 30 create/destroy cycles); a Backend owns its
+// which outlive the last Close (NVIDIA's driver refused a new instance
+// after 30 create/destroy cycles in one process); a Backend owns its
 // VkDevice and everything on it, and Close frees them, buffers the program
 // did not free included.
 //
