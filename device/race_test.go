@@ -9,6 +9,10 @@ import (
 	"testing"
 )
 
+// raceEnabled: the test binary runs under the race detector, where every
+// cpu thread is a goroutine and everything runs several times slower.
+const raceEnabled = true
+
 // TestRaceDetectorSeesKernelRaces runs racy kernels in a child process (this
 // test binary) and checks that Go's race detector reports them, and that it
 // stays silent on a correct kernel with barriers: the cpu backend orders
