@@ -26,12 +26,12 @@ with package device, and one typed launch function per kernel,
 
 so that wrong arguments are compile errors. Put
 
-	//go:generate gpukvet gen
+	//go:generate go tool gpukvet gen
 
 in the package and run go generate. The output is deterministic. It records
 a hash of the package's sources: a GPU backend refuses the code once they
 change (when the sources are on the machine), and -check exits 1 when FILE
-is missing or out of date, for CI. gen never overwrites a file it did not
+is missing or out of date (saying which), for CI. gen never overwrites a file it did not
 write.
 `
 
