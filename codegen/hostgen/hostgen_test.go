@@ -169,6 +169,20 @@ func TestCheckStale(t *testing.T) {
 	}
 }
 
+// TestCheckMissing: Check reports a file that does not exist as missing,
+// not as out of date.
+func TestCheckMissing(t *testing.T) {
+	opts := fake
+	opts.File = "hostgen_missing.go"
+	res, err := Check(loadGenpkg(t), opts)
+	if !errors.Is(err, ErrMissing) || errors.Is(err, ErrStale) || res.Existed || res.Wrote {
+		t.Fatalf("Check of a missing file: %+v, %v; want ErrMissing", res, err)
+	}
+	if !strings.Contains(err.Error(), "hostgen_missing.go is missing") {
+		t.Errorf("message %q does not say the file is missing", err)
+	}
+}
+
 // TestWrite: Write writes a missing file, naming it in its line
 // directives, and leaves one that is up to date alone.
 func TestWrite(t *testing.T) {
