@@ -44,7 +44,7 @@ func newFlagSet(opts *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&opts.version, "version", false, "print gpukvet's version and exit")
 	fs.BoolVar(&opts.tests, "test", true, "also check test files")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags")
-	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes instead of printing findings")
+	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes, then print the findings left unfixed")
 	fs.BoolVar(&opts.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
 	opts.enabled = map[string]*bool{}
 	for _, a := range analyzers.All() {
@@ -111,41 +111,64 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		return exitClean
 	}
 	suite := selected(opts.enabled)
-
-	pkgs, loadErrs, err := lint.Load(patterns, opts.tests, opts.tags)
+	findings, loadErrs, err := check(suite, patterns, opts, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
 	}
-	for _, e := range loadErrs {
-		fmt.Fprintln(stderr, e)
+	if opts.diff {
+		return max(showFixes(findings, stdout, stderr), exitCodeOf(loadErrs, nil))
 	}
-	var findings []lint.Finding
-	if len(pkgs) > 0 {
-		graph, err := checker.Analyze(suite, pkgs, nil)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+	if opts.fix {
+		changed, code := applyFixes(findings, stderr)
+		if code == exitError {
 			return exitError
 		}
-		var analysisErrs []string
-		findings, analysisErrs = lint.Collect(graph)
-		for _, e := range analysisErrs {
-			fmt.Fprintln(stderr, e)
+		if changed {
+			// What is left, at its new positions: findings without a fix,
+			// fixes that must wait for another run, and any finding the
+			// fixed code has. The errors were printed by the first check.
+			if findings, loadErrs, err = check(suite, patterns, opts, io.Discard); err != nil {
+				fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+				return exitError
+			}
 		}
-		if len(analysisErrs) > 0 {
-			loadErrs = append(loadErrs, analysisErrs...)
-		}
-	}
-	if opts.fix || opts.diff {
-		if code := applyFixes(findings, opts.diff, stdout, stderr); code != exitClean || len(loadErrs) == 0 {
-			return code
-		}
-		return exitError
 	}
 	if err := format(stdout, lint.Run{Version: version(), Suite: suite, Findings: findings, Errors: loadErrs}); err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
 	}
+	return exitCodeOf(loadErrs, findings)
+}
+
+// check loads the packages of patterns and runs the suite on them. It
+// prints the errors that kept packages from loading or analyzers from
+// running to stderr and returns them with the findings; its error is one
+// that kept it from checking anything.
+func check(suite []*analysis.Analyzer, patterns []string, opts options, stderr io.Writer) ([]lint.Finding, []string, error) {
+	pkgs, errs, err := lint.Load(patterns, opts.tests, opts.tags)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range errs {
+		fmt.Fprintln(stderr, e)
+	}
+	if len(pkgs) == 0 {
+		return nil, errs, nil
+	}
+	graph, err := checker.Analyze(suite, pkgs, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	findings, analysisErrs := lint.Collect(graph)
+	for _, e := range analysisErrs {
+		fmt.Fprintln(stderr, e)
+	}
+	return findings, append(errs, analysisErrs...), nil
+}
+
+// exitCodeOf is the exit code of a run with these errors and findings.
+func exitCodeOf(loadErrs []string, findings []lint.Finding) int {
 	switch {
 	case len(loadErrs) > 0:
 		return exitError
@@ -170,18 +193,27 @@ func selected(enabled map[string]*bool) []*analysis.Analyzer {
 	return some
 }
 
-// applyFixes applies, or with diff shows as a unified diff on stdout, the
-// first suggested fix of every finding (see lint.ApplyFixes), and returns
-// the exit code: 0 when every fix applied (or there were none), 1 when
-// -diff shows changes or some fixes overlapped others and must wait for
-// another run, 2 on an error, when nothing was changed. Findings are not
-// printed: a fixed finding is gone, and a run without -fix shows the rest.
-func applyFixes(findings []lint.Finding, diff bool, stdout, stderr io.Writer) int {
-	var diffOut io.Writer // nil: write the files
-	if diff {
-		diffOut = stdout
+// applyFixes applies the first suggested fix of every finding (see
+// lint.ApplyFixes) and reports whether it changed a file; its exit code is
+// exitError on an error, when nothing was changed, and exitClean otherwise
+// (the caller checks again to see what is left).
+func applyFixes(findings []lint.Finding, stderr io.Writer) (bool, int) {
+	res, err := lint.ApplyFixes(findings, nil, stderr)
+	switch {
+	case errors.Is(err, fixes.ErrConflicts):
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+	case err != nil:
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+		return false, exitError
 	}
-	res, err := lint.ApplyFixes(findings, diffOut, stderr)
+	return len(res.Files) > 0, exitClean
+}
+
+// showFixes writes the first suggested fix of every finding to stdout as a
+// unified diff, changing nothing, and returns the exit code: 1 when there
+// is something to fix, 0 when not, 2 on an error.
+func showFixes(findings []lint.Finding, stdout, stderr io.Writer) int {
+	res, err := lint.ApplyFixes(findings, stdout, stderr)
 	switch {
 	case errors.Is(err, fixes.ErrConflicts):
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
@@ -189,7 +221,7 @@ func applyFixes(findings []lint.Finding, diff bool, stdout, stderr io.Writer) in
 	case err != nil:
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
-	case diff && len(res.Files) > 0:
+	case len(res.Files) > 0:
 		return exitFindings
 	}
 	return exitClean
