@@ -292,12 +292,20 @@ func TestUsage(t *testing.T) {
 		{[]string{"-explain", "ignore"}, 0, "//gpukvet:ignore"},
 		{[]string{"-version"}, 0, "gpukvet "},
 		{[]string{"-h"}, 0, "Exit status"},
+		{[]string{"-version"}, 0, "gpukvet 0.0.0-devel"},
 		{[]string{"build", "-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"gen", "-nosuchflag"}, 2, "flag provided but not defined"},
 	} {
 		r := gpukvet(t, dir, tc.args...)
 		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.out) {
 			t.Errorf("gpukvet %s: exit %d, want %d; output should contain %q:\n%s%s", strings.Join(tc.args, " "), r.code, tc.code, tc.out, r.stdout, r.stderr)
+		}
+	}
+	// -h lists every subcommand main dispatches to.
+	help := gpukvet(t, dir, "-h").stderr
+	for _, c := range subcommands() {
+		if !regexp.MustCompile(`(?m)^\t` + c.name + ` +\S`).MatchString(help) {
+			t.Errorf("gpukvet -h does not list %s:\n%s", c.name, help)
 		}
 	}
 }

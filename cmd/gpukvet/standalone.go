@@ -60,13 +60,15 @@ Usage:
 	gpukvet [flags] [packages]        check packages (default .)
 	gpukvet -explain <analyzer>       print an analyzer's documentation
 	go vet -vettool=$(command -v gpukvet) [packages]
-	gpukvet build ...                 compile kernels (gpukvet build -h)
-	gpukvet gen ...                   generate launch code (gpukvet gen -h)
 
 Exit status: 1 if there are findings, 0 if none, 2 on a usage or load error.
 
-Analyzers:
+Commands (gpukvet <command> -h for their flags):
 `)
+		for _, c := range subcommands() {
+			fmt.Fprintf(stderr, "\t%-11s %s\n", c.name, c.summary)
+		}
+		fmt.Fprint(stderr, "\nAnalyzers:\n")
 		for _, a := range analyzers.All() {
 			fmt.Fprintf(stderr, "\t%-11s %s\n", a.Name, lint.Summary(a))
 		}

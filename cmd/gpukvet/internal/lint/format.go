@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -32,6 +34,11 @@ var formats = map[string]Formatter{
 func FormatterNamed(name string) (Formatter, bool) {
 	f, ok := formats[name]
 	return f, ok
+}
+
+// FormatNames returns the names of the output formats, sorted.
+func FormatNames() []string {
+	return slices.Sorted(maps.Keys(formats))
 }
 
 // formatText writes file:line:col: analyzer: message, one finding a line,
