@@ -233,6 +233,59 @@ func TestStandaloneSARIF(t *testing.T) {
 	}
 }
 
+// TestSARIFSourceRoot checks SARIF's file names for a module in a
+// subdirectory of its repository: relative to the repository root (found
+// by its .git) by default, to -srcroot when given.
+func TestSARIFSourceRoot(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mod := writeModule(t, map[string]string{"bad/bad.go": malformed})
+	sub := filepath.Join(repo, "tools", "kernels")
+	if err := os.MkdirAll(filepath.Dir(sub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(mod, sub); err != nil {
+		t.Fatal(err)
+	}
+	uri := func(args ...string) (string, string) {
+		t.Helper()
+		r := gpukvet(t, sub, append([]string{"-f=sarif"}, args...)...)
+		wantCode(t, r, exitFindings)
+		var log struct {
+			Runs []struct {
+				OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+				Results            []struct {
+					Locations []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 {
+			t.Fatalf("SARIF output (%v):\n%s", err, r.stdout)
+		}
+		run := log.Runs[0]
+		return run.Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI, run.OriginalURIBaseIDs["%SRCROOT%"].URI
+	}
+	if got, base := uri("./..."); got != "tools/kernels/bad/bad.go" || base != "file://"+filepath.ToSlash(repo)+"/" {
+		t.Errorf("default: uri %q, %%SRCROOT%% %q; want tools/kernels/bad/bad.go below %s", got, base, repo)
+	}
+	if got, _ := uri("-srcroot=.", "./..."); got != "bad/bad.go" {
+		t.Errorf("-srcroot=.: uri %q, want bad/bad.go", got)
+	}
+	if got, _ := uri("-srcroot=..", "./..."); got != "kernels/bad/bad.go" {
+		t.Errorf("-srcroot=..: uri %q, want kernels/bad/bad.go", got)
+	}
+	if r := gpukvet(t, sub, "-f=sarif", "-srcroot=nosuch", "./..."); r.code != exitError || !strings.Contains(r.stderr, "-srcroot") {
+		t.Errorf("-srcroot=nosuch: exit %d, stderr %q; want 2 naming -srcroot", r.code, r.stderr)
+	}
+}
+
 func TestLoadError(t *testing.T) {
 	t.Parallel()
 	dir := writeModule(t, map[string]string{"broken/broken.go": typeError, "bad/bad.go": malformed})

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -30,6 +32,7 @@ type options struct {
 	version bool
 	tests   bool
 	tags    string
+	srcRoot string           // -srcroot: the folder SARIF names files relative to
 	fix     bool             // apply suggested fixes
 	diff    bool             // show suggested fixes as a diff
 	enabled map[string]*bool // -NAME: run only the named analyzers
@@ -44,6 +47,7 @@ func newFlagSet(opts *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&opts.version, "version", false, "print gpukvet's version and exit")
 	fs.BoolVar(&opts.tests, "test", true, "also check test files")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags")
+	fs.StringVar(&opts.srcRoot, "srcroot", "", "SARIF file names are relative to this `folder` (default: the repository root, the nearest folder upwards holding .git, else the working directory)")
 	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes, then print the findings left unfixed")
 	fs.BoolVar(&opts.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
 	opts.enabled = map[string]*bool{}
@@ -136,7 +140,12 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if err := format(stdout, lint.Run{Version: version(), Suite: suite, Findings: findings, Errors: loadErrs}); err != nil {
+	root, err := sourceRoot(opts.srcRoot)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpukvet: -srcroot: %v\n", err)
+		return exitError
+	}
+	if err := format(stdout, lint.Run{Version: version(), Suite: suite, Findings: findings, Errors: loadErrs, SourceRoot: root}); err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
 	}
@@ -167,6 +176,29 @@ func check(suite []*analysis.Analyzer, patterns []string, opts options, stderr i
 		fmt.Fprintln(stderr, e)
 	}
 	return findings, append(errs, analysisErrs...), nil
+}
+
+// sourceRoot returns the absolute folder that SARIF names files relative
+// to: flag's, which must be a folder, or the repository root around the
+// working directory.
+func sourceRoot(flag string) (string, error) {
+	if flag == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		return lint.SourceRoot(wd), nil
+	}
+	abs, err := filepath.Abs(flag)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return "", err
+	} else if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a folder", flag)
+	}
+	return abs, nil
 }
 
 // exitCodeOf is the exit code of a run with these errors and findings.

@@ -17,6 +17,9 @@ type Run struct {
 	Suite    []*analysis.Analyzer // the analyzers that ran: SARIF's rules
 	Findings []Finding
 	Errors   []string // what kept some packages from being checked
+	// SourceRoot is the folder SARIF file names are relative to
+	// (%SRCROOT%); empty means the working directory.
+	SourceRoot string
 }
 
 // A Formatter writes a run's findings, and the errors that kept some
