@@ -4,7 +4,6 @@
 // The environment variable GPUKVET_DEVICE (cuda, vulkan, hip or cpu) chooses
 // the backend; a chosen backend that does not work is an error, never a silent
 // fallback. Unset, Open takes the first GPU backend that works, else cpu.
-// backends.go lists the backends.
 //
 // Launch needs to know each kernel's //gpu:kernel options and how many
 // dimensions of the thread indices it reads. Code that `gpukvet gen` writes
@@ -24,8 +23,9 @@
 // Launch also refuses a grid beyond the backend's limits (CUDA's for every
 // backend, and a backend's own through backend.Limiter: the cpu backend's is
 // cpu.MaxThreads threads per launch), and a kernel without generated code
-// whose source recurses or uses go, defer, select, channels or closures
-// (forbid.go says why).
+// whose source recurses or uses go, defer, select, channels or closures:
+// on the cpu backend they would overflow a stack Go cannot recover or
+// mean nothing on a GPU thread, so Launch names the construct instead.
 //
 // Nothing waits without bound unless asked to: Sync, Download, Upload and
 // Close wait at most the device's default deadline (GPUKVET_TIMEOUT, or the
@@ -36,7 +36,8 @@
 // backend cannot (a GPU) becomes unusable: every later call says so.
 //
 // Validation (GPUKVET_VALIDATE=1, or the WithValidation option) repeats
-// every launch on the cpu backend and compares the results: validate.go.
+// every launch on the cpu backend and compares the buffers the kernel may
+// write.
 //
 // A Device and its Buffers may be used from several goroutines at once;
 // every method of a nil or closed Device, and of a nil, freed or zero
