@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -562,5 +563,24 @@ func TestKernelFindings(t *testing.T) {
 	}
 	if want := []string{"k/k.go:11 memspace", "k/k.go:17 races"}; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s\n(output:\n%s)", strings.Join(got, "\n"), strings.Join(want, "\n"), r.stdout)
+	}
+}
+
+// TestVersionOf: a build of a released module reports its version, a
+// build from a checkout says it is a development build, with the commit.
+func TestVersionOf(t *testing.T) {
+	for _, tc := range []struct {
+		bi   debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "v0.1.0"}}, "0.1.0"},
+		{debug.BuildInfo{Main: debug.Module{Version: "v0.2.0-rc.1"}}, "0.2.0-rc.1"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "0.0.0-devel"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, "0.0.0-devel+0123456789ab.dirty"},
+	} {
+		if got := versionOf(&tc.bi); got != tc.want {
+			t.Errorf("versionOf(%+v) = %q, want %q", tc.bi.Main, got, tc.want)
+		}
 	}
 }

@@ -270,14 +270,20 @@ func versionString() string {
 	return fmt.Sprintf("gpukvet %s %s", version(), goVersion)
 }
 
-// version is the module version without its "v" (0.0.0-devel for a build
-// from a checkout, with the VCS revision when the build recorded one), so
-// that it starts with a number, as SARIF consumers compare versions.
+// version is the module version this binary was built from, without its
+// "v" (0.0.0-devel for a build from a checkout, with the VCS revision when
+// the build recorded one), so that it starts with a number, as SARIF
+// consumers compare versions.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "0.0.0-devel"
 	}
+	return versionOf(bi)
+}
+
+// versionOf is version for the build information bi.
+func versionOf(bi *debug.BuildInfo) string {
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
 		return strings.TrimPrefix(v, "v")
 	}
