@@ -117,6 +117,11 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		return exitClean
 	}
 	suite := selected(opts.enabled)
+	root, err := sourceRoot(opts.srcRoot)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpukvet: -srcroot: %v\n", err)
+		return exitError
+	}
 	findings, loadErrs, err := check(suite, patterns, opts, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
@@ -139,11 +144,6 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 				return exitError
 			}
 		}
-	}
-	root, err := sourceRoot(opts.srcRoot)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpukvet: -srcroot: %v\n", err)
-		return exitError
 	}
 	if err := format(stdout, lint.Run{Version: version(), Suite: suite, Findings: findings, Errors: loadErrs, SourceRoot: root}); err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
@@ -179,24 +179,24 @@ func check(suite []*analysis.Analyzer, patterns []string, opts options, stderr i
 }
 
 // sourceRoot returns the absolute folder that SARIF names files relative
-// to: flag's, which must be a folder, or the repository root around the
-// working directory.
-func sourceRoot(flag string) (string, error) {
-	if flag == "" {
+// to: dir (-srcroot), which must be a folder, or the repository root
+// around the working directory.
+func sourceRoot(dir string) (string, error) {
+	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", err
 		}
 		return lint.SourceRoot(wd), nil
 	}
-	abs, err := filepath.Abs(flag)
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
 	if fi, err := os.Stat(abs); err != nil {
 		return "", err
 	} else if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a folder", flag)
+		return "", fmt.Errorf("%s is not a folder", dir)
 	}
 	return abs, nil
 }
