@@ -109,35 +109,35 @@ func formatSARIF(w io.Writer, run Run) error {
 		out.Invocations[0].ToolExecutionNotifications = append(out.Invocations[0].ToolExecutionNotifications,
 			sarifNotification{Level: sarif.Error, Message: sarif.Message{Text: e}})
 	}
-	cols := locator{root: run.SourceRoot, cols: columnConverter{}}
-	if cols.root == "" {
-		cols.root, _ = os.Getwd()
+	at := locator{root: run.SourceRoot, cols: columnConverter{}}
+	if at.root == "" {
+		at.root, _ = os.Getwd()
 	}
-	if cols.root != "" {
+	if at.root != "" {
 		out.OriginalURIBaseIDs = map[string]sarif.ArtifactLocation{
-			srcRoot: {URI: fileURI(cols.root) + "/"},
+			srcRoot: {URI: fileURI(at.root) + "/"},
 		}
 	}
 	fingerprints := fingerprinter{}
 	for _, f := range run.Findings {
-		loc := cols.location(f.Pos, f.End)
+		loc := at.location(f.Pos, f.End)
 		r := sarifResult{
 			RuleID:              f.Analyzer,
 			RuleIndex:           ruleIndex[f.Analyzer],
 			Level:               sarif.Error,
 			Message:             sarif.Message{Text: f.Message},
 			Locations:           []sarif.Location{{PhysicalLocation: loc}},
-			PartialFingerprints: map[string]string{fingerprintKey: fingerprints.of(f, loc.ArtifactLocation.URI, cols.cols.line(f.Pos))},
+			PartialFingerprints: map[string]string{fingerprintKey: fingerprints.of(f, loc.ArtifactLocation.URI, at.cols.line(f.Pos))},
 		}
 		for i, rel := range f.Related {
 			r.RelatedLocations = append(r.RelatedLocations, sarif.Location{
 				ID:               i + 1,
 				Message:          &sarif.Message{Text: rel.Message},
-				PhysicalLocation: cols.location(rel.Pos, rel.End),
+				PhysicalLocation: at.location(rel.Pos, rel.End),
 			})
 		}
 		for _, fx := range f.Fixes {
-			r.Fixes = append(r.Fixes, cols.fix(fx))
+			r.Fixes = append(r.Fixes, at.fix(fx))
 		}
 		out.Results = append(out.Results, r)
 	}
@@ -198,6 +198,7 @@ func fileURI(abs string) string {
 // unit columns, reading each file once.
 type columnConverter map[string][][]byte
 
+// location is the SARIF location of the range from pos to end.
 func (l locator) location(pos, end token.Position) sarif.PhysicalLocation {
 	loc := sarif.PhysicalLocation{
 		ArtifactLocation: l.artifact(pos.Filename),
