@@ -28,11 +28,13 @@ func TestReleasePlugin(t *testing.T) {
 	copyDir := copyPlugin(t, repo)
 	// A module cache of its own, so that the fake release never reaches the
 	// real one; every other module comes from the real cache, read as a
-	// proxy. -trimpath lets the build reuse the compiled packages.
+	// proxy, or failing that (a cold cache lacks go.mod files of the
+	// module graph) from GOPROXY as configured. -trimpath lets the build
+	// reuse the compiled packages.
 	modCache := filepath.Join(t.TempDir(), "modcache")
 	realCache := goEnv(t, "GOMODCACHE")
 	env := append(os.Environ(), "PLUGIN_DIR="+copyDir, "GOMODCACHE="+modCache,
-		"GOPROXY=file://"+proxy+",file://"+filepath.Join(realCache, "cache/download"),
+		"GOPROXY=file://"+proxy+",file://"+filepath.Join(realCache, "cache/download")+","+goEnv(t, "GOPROXY"),
 		"GOSUMDB=off", "GOFLAGS=-trimpath")
 	t.Cleanup(func() { command(".", env, "go", "clean", "-modcache") })
 
