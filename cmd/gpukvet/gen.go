@@ -30,9 +30,9 @@ so that wrong arguments are compile errors. Put
 
 in the package and run go generate. The output is deterministic. It records
 a hash of the package's sources: a GPU backend refuses the code once they
-change (when the sources are on the machine), and -check exits 1 when FILE
-is missing or out of date (saying which), for CI. gen never overwrites a file it did not
-write.
+change (when the sources are on the machine; editing a comment in place
+is no change), and -check exits 1 when FILE is missing or out of date,
+saying which, for CI. gen never overwrites a file it did not write.
 `
 
 // genFlags are the flags of gpukvet gen.
