@@ -15,21 +15,21 @@ import (
 // themselves: main dispatches to run, -h lists it, and the shell
 // completions offer its flags.
 type subcommand struct {
-	name, args, summary string
-	run                 func(args []string) int
-	flags               func() *flag.FlagSet
+	name, summary string
+	run           func(args []string) int
+	flags         func() *flag.FlagSet
 }
 
 // subcommands returns gpukvet's subcommands, in the order -h lists them.
 func subcommands() []subcommand {
 	return []subcommand{
-		{"build", "[-target=ptx|spirv|...] PKG", "compile a package's kernels to a module and its manifest", buildMain,
+		{"build", "compile a package's kernels to a module and its manifest", buildMain,
 			func() *flag.FlagSet { fs, _ := newBuildFlags(io.Discard); return fs }},
-		{"gen", "[-check] [PKG ...]", "embed compiled kernels and typed launch functions (go:generate)", genMain,
+		{"gen", "embed compiled kernels and typed launch functions (go:generate)", genMain,
 			func() *flag.FlagSet { fs, _ := newGenFlags(io.Discard); return fs }},
-		{"lsp", "", "language server for editors, beside gopls", lspMain,
+		{"lsp", "language server for editors, beside gopls", lspMain,
 			func() *flag.FlagSet { fs, _ := newLSPFlags(); return fs }},
-		{"completion", "bash|zsh|fish", "print a shell completion script", completionMain,
+		{"completion", "print a shell completion script", completionMain,
 			func() *flag.FlagSet { return flag.NewFlagSet("completion", flag.ContinueOnError) }},
 	}
 }
