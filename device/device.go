@@ -25,8 +25,9 @@
 // Launch also refuses a grid beyond the backend's limits (CUDA's for every
 // backend, and a backend's own through backend.Limiter: the cpu backend's is
 // cpu.MaxThreads threads per launch), and a kernel without generated code
-// whose source recurses or uses go, defer, select, channels or closures
-// (forbid.go says why).
+// whose source recurses or uses go, defer, select, channels or closures:
+// on the cpu backend they would overflow a stack Go cannot recover or
+// mean nothing on a GPU thread, so Launch names the construct instead.
 //
 // Nothing waits without bound unless asked to: Sync, Download, Upload and
 // Close wait at most the device's default deadline (GPUKVET_TIMEOUT, or the
@@ -37,7 +38,8 @@
 // backend cannot (a GPU) becomes unusable: every later call says so.
 //
 // Validation (GPUKVET_VALIDATE=1, or the WithValidation option) repeats
-// every launch on the cpu backend and compares the results: validate.go.
+// every launch on the cpu backend and compares the buffers the kernel may
+// write.
 //
 // A Device and its Buffers may be used from several goroutines at once;
 // every method of a nil, zero or closed Device, and of a nil, freed or zero

@@ -75,7 +75,7 @@
 // (`if cond { panic("…") }` at the kernel's top): for a block-stride loop
 // `n%t.BlockDim().X != 0`, for `if tid < n` `n < t.BlockDim().X`, for a
 // loop over len(a) with block=256 `len(a)%256 != 0`. The candidates are
-// those of the races check (races/doc.go); one is offered only when the
+// those of the races check (`gpukvet -explain races`); one is offered only when the
 // solver, asked again with it as a fact, finds that every controlling
 // branch agrees and that threads still reach them. After an early return
 // that only some threads take, the guard is only named: the fix below

@@ -7,7 +7,7 @@ package kernels
 
 import "github.com/gpukvet/gpukvet/gpu"
 
-//go:generate gpukvet gen
+//go:generate go tool gpukvet gen
 
 // Triad computes a = b + s*c (STREAM's triad).
 //

@@ -36,17 +36,31 @@ func buildMain(args []string) int {
 	return runBuild(args, os.Stdout, os.Stderr)
 }
 
-func runBuild(args []string, stdout, stderr io.Writer) int {
+// buildFlags are the flags of gpukvet build.
+type buildFlags struct {
+	target, arch, out string
+	o0                bool
+}
+
+// newBuildFlags returns the flag set of gpukvet build, which writes its
+// messages to stderr, and the flags it sets.
+func newBuildFlags(stderr io.Writer) (*flag.FlagSet, *buildFlags) {
+	var f buildFlags
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	target := fs.String("target", "ptx", "code to produce: ptx, spirv (a SPIR-V module for Vulkan), llvm-amdgcn (LLVM IR for AMD GPUs), llvm-nvptx, or hsaco (an AMD code object; needs llc-19 and ld.lld-19)")
-	arch := fs.String("arch", "", "target architecture: sm_80 (the default), sm_90, ... for ptx; gfx90a (the default), ... for hsaco")
-	o0 := fs.Bool("O0", false, "compile without the kernel-IR optimizer (no folding, unrolling, scalar replacement, code motion or bounds-check elimination), for debugging the codegen")
-	out := fs.String("o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
+	fs.StringVar(&f.target, "target", "ptx", "code to produce: ptx, spirv (a SPIR-V module for Vulkan), llvm-amdgcn (LLVM IR for AMD GPUs), llvm-nvptx, or hsaco (an AMD code object; needs llc-19 and ld.lld-19)")
+	fs.StringVar(&f.arch, "arch", "", "target architecture: sm_80 (the default), sm_90, ... for ptx; gfx90a (the default), ... for hsaco")
+	fs.BoolVar(&f.o0, "O0", false, "compile without the kernel-IR optimizer (no folding, unrolling, scalar replacement, code motion or bounds-check elimination), for debugging the codegen")
+	fs.StringVar(&f.out, "o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		fs.PrintDefaults()
 	}
+	return fs, &f
+}
+
+func runBuild(args []string, stdout, stderr io.Writer) int {
+	fs, f := newBuildFlags(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -54,11 +68,11 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	if _, ok := codegen.FileExt(*target); !ok {
-		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)\n", *target)
+	if _, ok := codegen.FileExt(f.target); !ok {
+		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)\n", f.target)
 		return 2
 	}
-	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: *target, Arch: *arch, DisableOptimizer: *o0, Checks: analyzers.All()})
+	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: f.target, Arch: f.arch, DisableOptimizer: f.o0, Checks: analyzers.All()})
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		var refusal *codegen.Refusal
@@ -70,7 +84,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	file, err := mod.WriteFiles(*target, *out)
+	file, err := mod.WriteFiles(f.target, f.out)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		return 1

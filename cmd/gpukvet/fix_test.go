@@ -31,10 +31,13 @@ func TestFixAndDiff(t *testing.T) {
 		t.Fatalf("-diff changed the file")
 	}
 
-	r = gpukvet(t, dir, "-fix", "./...")
-	wantCode(t, r, exitClean)
-	if !strings.Contains(r.stderr, "applied") {
-		t.Errorf("-fix says nothing about what it did: %q", r.stderr)
+	// -fix applies the fixes, then prints the findings that have none and
+	// exits 1 for them, as a run without -fix would afterwards: a hook or
+	// CI step running -fix never passes code with findings left.
+	fixRun := gpukvet(t, dir, "-fix", "./...")
+	wantCode(t, fixRun, exitFindings)
+	if !strings.Contains(fixRun.stderr, "applied") {
+		t.Errorf("-fix says nothing about what it did: %q", fixRun.stderr)
 	}
 	if now, _ := os.ReadFile(file); string(now) != string(golden) {
 		t.Errorf("-fix wrote:\n%s\nwant (divergence's golden file):\n%s", now, golden)
@@ -50,5 +53,14 @@ func TestFixAndDiff(t *testing.T) {
 	wantCode(t, r, exitFindings)
 	if strings.Contains(r.stdout, "fix.go:14:") {
 		t.Errorf("the fixed barrier is still reported:\n%s", r.stdout)
+	}
+	if fixRun.stdout != r.stdout {
+		t.Errorf("-fix printed as left unfixed:\n%s\nbut a run after it finds:\n%s", fixRun.stdout, r.stdout)
+	}
+	// With nothing left, -fix exits 0 and prints nothing.
+	r = gpukvet(t, writeModule(t, map[string]string{"good/good.go": clean}), "-fix", "./...")
+	wantCode(t, r, exitClean)
+	if r.stdout != "" {
+		t.Errorf("-fix on a clean module printed:\n%s", r.stdout)
 	}
 }

@@ -26,14 +26,34 @@ with package device, and one typed launch function per kernel,
 
 so that wrong arguments are compile errors. Put
 
-	//go:generate gpukvet gen
+	//go:generate go tool gpukvet gen
 
 in the package and run go generate. The output is deterministic. It records
 a hash of the package's sources: a GPU backend refuses the code once they
-change (when the sources are on the machine), and -check exits 1 when FILE
-is missing or out of date, for CI. gen never overwrites a file it did not
-write.
+change (when the sources are on the machine; editing a comment in place
+is no change), and -check exits 1 when FILE is missing or out of date,
+saying which, for CI. gen never overwrites a file it did not write.
 `
+
+// genFlags are the flags of gpukvet gen.
+type genFlags struct {
+	out, arch, targets string
+	check              bool
+}
+
+// newGenFlags returns the flag set of gpukvet gen, which writes its
+// messages to stderr, and the flags it sets.
+func newGenFlags(stderr io.Writer) (*flag.FlagSet, *genFlags) {
+	var f genFlags
+	fs := flag.NewFlagSet("gpukvet gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, genUsage) }
+	fs.StringVar(&f.out, "o", hostgen.DefaultFile, "`file` to write in the package's folder")
+	fs.StringVar(&f.arch, "arch", "sm_80", "PTX target `architecture` (the driver JIT-compiles it for newer GPUs)")
+	fs.BoolVar(&f.check, "check", false, "only report whether the file is up to date (exit 1 if not)")
+	fs.StringVar(&f.targets, "targets", "ptx,spirv", "comma-separated `targets` to embed: ptx (cuda backend), spirv (vulkan backend)")
+	return fs, &f
+}
 
 // genMain runs `gpukvet gen ARGS` and returns the process exit code.
 func genMain(args []string) int {
@@ -41,23 +61,17 @@ func genMain(args []string) int {
 }
 
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpukvet gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, genUsage) }
-	out := fs.String("o", hostgen.DefaultFile, "`file` to write in the package's folder")
-	arch := fs.String("arch", "sm_80", "PTX target `architecture` (the driver JIT-compiles it for newer GPUs)")
-	check := fs.Bool("check", false, "only report whether the file is up to date (exit 1 if not)")
-	targetList := fs.String("targets", "ptx,spirv", "comma-separated `targets` to embed: ptx (cuda backend), spirv (vulkan backend)")
+	fs, f := newGenFlags(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	targets, err := parseGenTargets(*targetList)
+	targets, err := parseGenTargets(f.targets)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
 		return 2
 	}
-	if !hostgen.ValidFile(*out) {
-		fmt.Fprintf(stderr, "gpukvet gen: -o %q must be a .go file name (no folder, not a test file)\n", *out)
+	if !hostgen.ValidFile(f.out) {
+		fmt.Fprintf(stderr, "gpukvet gen: -o %q must be a .go file name (no folder, not a test file)\n", f.out)
 		return 2
 	}
 	patterns := fs.Args()
@@ -69,9 +83,9 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
 		return 2
 	}
-	opts := hostgen.Options{File: *out, Arch: *arch, Targets: targets, Checks: analyzers.All()}
+	opts := hostgen.Options{File: f.out, Arch: f.arch, Targets: targets, Checks: analyzers.All()}
 	update := hostgen.Write
-	if *check {
+	if f.check {
 		update = hostgen.Check
 	}
 	code := 0

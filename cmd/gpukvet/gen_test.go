@@ -50,4 +50,8 @@ func TestGenCheck(t *testing.T) {
 	if code := runGen([]string{"-check", "-arch", "sm_90", pkg}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "gpukvet_gen.go is out of date: run go generate (gpukvet gen) in ") {
 		t.Errorf("gen -check -arch sm_90 %s: exit %d, stderr %q; want 1 and out of date", pkg, code, stderr.String())
 	}
+	stderr.Reset()
+	if code := runGen([]string{"-check", "-o", "nosuch_gen.go", pkg}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "nosuch_gen.go is missing: run go generate") {
+		t.Errorf("gen -check -o nosuch_gen.go %s: exit %d, stderr %q; want 1 and missing", pkg, code, stderr.String())
+	}
 }

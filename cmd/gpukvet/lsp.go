@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -16,19 +17,7 @@ import (
 // lspMain runs gpukvet as a language server on stdin and stdout (see
 // package lsp) and returns the exit code the protocol asks for.
 func lspMain(args []string) int {
-	fs := flag.NewFlagSet("gpukvet lsp", flag.ContinueOnError)
-	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "wait this long after an edit before checking")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: gpukvet lsp [-debounce=D]
-
-Runs gpukvet as a Language Server Protocol server over stdin and stdout,
-beside gopls: the editor starts it and shows gpukvet's findings on the
-files it opens, unsaved edits included, with suggested fixes as quick
-fixes. See the README for each editor's setup.
-
-`)
-		fs.PrintDefaults()
-	}
+	fs, debounce := newLSPFlags()
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return exitClean
@@ -47,6 +36,24 @@ fixes. See the README for each editor's setup.
 	}
 	stream := jsonrpc2.NewBufferedStream(stdio{}, jsonrpc2.VSCodeObjectCodec{})
 	return s.Serve(context.Background(), stream)
+}
+
+// newLSPFlags returns the flag set of gpukvet lsp and its -debounce flag.
+func newLSPFlags() (*flag.FlagSet, *time.Duration) {
+	fs := flag.NewFlagSet("gpukvet lsp", flag.ContinueOnError)
+	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "wait this long after an edit before checking")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: gpukvet lsp [-debounce=D]
+
+Runs gpukvet as a Language Server Protocol server over stdin and stdout,
+beside gopls: the editor starts it and shows gpukvet's findings on the
+files it opens, unsaved edits included, with suggested fixes as quick
+fixes. See the README for each editor's setup.
+
+`)
+		fs.PrintDefaults()
+	}
+	return fs, debounce
 }
 
 // stdio is the server's connection: it reads stdin and writes stdout.

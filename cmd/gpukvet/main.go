@@ -9,6 +9,7 @@
 //	gpukvet build -target=ptx [-o FILE] PKG       # compile a package's kernels
 //	gpukvet gen [PKG]                            # embed compiled kernels (go:generate)
 //	gpukvet lsp                                  # language server, for editors
+//	gpukvet completion bash|zsh|fish             # shell completion script
 //
 // Standalone, gpukvet prints one finding per line as
 // file:line:col: analyzer: message (-f=json and -f=sarif for machines) and
@@ -28,13 +29,10 @@ import (
 func main() {
 	args := os.Args[1:]
 	if len(args) > 0 {
-		switch args[0] {
-		case "build":
-			os.Exit(buildMain(args[1:]))
-		case "gen":
-			os.Exit(genMain(args[1:]))
-		case "lsp":
-			os.Exit(lspMain(args[1:]))
+		for _, c := range subcommands() {
+			if args[0] == c.name {
+				os.Exit(c.run(args[1:]))
+			}
 		}
 	}
 	if isVetInvocation(args) {

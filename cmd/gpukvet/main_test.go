@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -233,6 +234,59 @@ func TestStandaloneSARIF(t *testing.T) {
 	}
 }
 
+// TestSARIFSourceRoot checks SARIF's file names for a module in a
+// subdirectory of its repository: relative to the repository root (found
+// by its .git) by default, to -srcroot when given.
+func TestSARIFSourceRoot(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mod := writeModule(t, map[string]string{"bad/bad.go": malformed})
+	sub := filepath.Join(repo, "tools", "kernels")
+	if err := os.MkdirAll(filepath.Dir(sub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(mod, sub); err != nil {
+		t.Fatal(err)
+	}
+	uri := func(args ...string) (string, string) {
+		t.Helper()
+		r := gpukvet(t, sub, append([]string{"-f=sarif"}, args...)...)
+		wantCode(t, r, exitFindings)
+		var log struct {
+			Runs []struct {
+				OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+				Results            []struct {
+					Locations []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 {
+			t.Fatalf("SARIF output (%v):\n%s", err, r.stdout)
+		}
+		run := log.Runs[0]
+		return run.Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI, run.OriginalURIBaseIDs["%SRCROOT%"].URI
+	}
+	if got, base := uri("./..."); got != "tools/kernels/bad/bad.go" || base != "file://"+filepath.ToSlash(repo)+"/" {
+		t.Errorf("default: uri %q, %%SRCROOT%% %q; want tools/kernels/bad/bad.go below %s", got, base, repo)
+	}
+	if got, _ := uri("-srcroot=.", "./..."); got != "bad/bad.go" {
+		t.Errorf("-srcroot=.: uri %q, want bad/bad.go", got)
+	}
+	if got, _ := uri("-srcroot=..", "./..."); got != "kernels/bad/bad.go" {
+		t.Errorf("-srcroot=..: uri %q, want kernels/bad/bad.go", got)
+	}
+	if r := gpukvet(t, sub, "-f=sarif", "-srcroot=nosuch", "./..."); r.code != exitError || !strings.Contains(r.stderr, "-srcroot") {
+		t.Errorf("-srcroot=nosuch: exit %d, stderr %q; want 2 naming -srcroot", r.code, r.stderr)
+	}
+}
+
 func TestLoadError(t *testing.T) {
 	t.Parallel()
 	dir := writeModule(t, map[string]string{"broken/broken.go": typeError, "bad/bad.go": malformed})
@@ -292,12 +346,20 @@ func TestUsage(t *testing.T) {
 		{[]string{"-explain", "ignore"}, 0, "//gpukvet:ignore"},
 		{[]string{"-version"}, 0, "gpukvet "},
 		{[]string{"-h"}, 0, "Exit status"},
+		{[]string{"-version"}, 0, "gpukvet 0.0.0-devel"},
 		{[]string{"build", "-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"gen", "-nosuchflag"}, 2, "flag provided but not defined"},
 	} {
 		r := gpukvet(t, dir, tc.args...)
 		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.out) {
 			t.Errorf("gpukvet %s: exit %d, want %d; output should contain %q:\n%s%s", strings.Join(tc.args, " "), r.code, tc.code, tc.out, r.stdout, r.stderr)
+		}
+	}
+	// -h lists every subcommand main dispatches to.
+	help := gpukvet(t, dir, "-h").stderr
+	for _, c := range subcommands() {
+		if !regexp.MustCompile(`(?m)^\t` + c.name + ` +\S`).MatchString(help) {
+			t.Errorf("gpukvet -h does not list %s:\n%s", c.name, help)
 		}
 	}
 }
@@ -501,5 +563,24 @@ func TestKernelFindings(t *testing.T) {
 	}
 	if want := []string{"k/k.go:11 memspace", "k/k.go:17 races"}; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s\n(output:\n%s)", strings.Join(got, "\n"), strings.Join(want, "\n"), r.stdout)
+	}
+}
+
+// TestVersionOf: a build of a released module reports its version, a
+// build from a checkout says it is a development build, with the commit.
+func TestVersionOf(t *testing.T) {
+	for _, tc := range []struct {
+		bi   debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "v0.1.0"}}, "0.1.0"},
+		{debug.BuildInfo{Main: debug.Module{Version: "v0.2.0-rc.1"}}, "0.2.0-rc.1"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "0.0.0-devel"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, "0.0.0-devel+0123456789ab.dirty"},
+	} {
+		if got := versionOf(&tc.bi); got != tc.want {
+			t.Errorf("versionOf(%+v) = %q, want %q", tc.bi.Main, got, tc.want)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -30,6 +32,7 @@ type options struct {
 	version bool
 	tests   bool
 	tags    string
+	srcRoot string           // -srcroot: the folder SARIF names files relative to
 	fix     bool             // apply suggested fixes
 	diff    bool             // show suggested fixes as a diff
 	enabled map[string]*bool // -NAME: run only the named analyzers
@@ -44,7 +47,8 @@ func newFlagSet(opts *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&opts.version, "version", false, "print gpukvet's version and exit")
 	fs.BoolVar(&opts.tests, "test", true, "also check test files")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags")
-	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes instead of printing findings")
+	fs.StringVar(&opts.srcRoot, "srcroot", "", "SARIF file names are relative to this `folder` (default: the repository root, the nearest folder upwards holding .git, else the working directory)")
+	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes, then print the findings left unfixed")
 	fs.BoolVar(&opts.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
 	opts.enabled = map[string]*bool{}
 	for _, a := range analyzers.All() {
@@ -60,13 +64,15 @@ Usage:
 	gpukvet [flags] [packages]        check packages (default .)
 	gpukvet -explain <analyzer>       print an analyzer's documentation
 	go vet -vettool=$(command -v gpukvet) [packages]
-	gpukvet build ...                 compile kernels (gpukvet build -h)
-	gpukvet gen ...                   generate launch code (gpukvet gen -h)
 
 Exit status: 1 if there are findings, 0 if none, 2 on a usage or load error.
 
-Analyzers:
+Commands (gpukvet <command> -h for their flags):
 `)
+		for _, c := range subcommands() {
+			fmt.Fprintf(stderr, "\t%-11s %s\n", c.name, c.summary)
+		}
+		fmt.Fprint(stderr, "\nAnalyzers:\n")
 		for _, a := range analyzers.All() {
 			fmt.Fprintf(stderr, "\t%-11s %s\n", a.Name, lint.Summary(a))
 		}
@@ -111,41 +117,92 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		return exitClean
 	}
 	suite := selected(opts.enabled)
-
-	pkgs, loadErrs, err := lint.Load(patterns, opts.tests, opts.tags)
+	root, err := sourceRoot(opts.srcRoot)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpukvet: -srcroot: %v\n", err)
+		return exitError
+	}
+	findings, loadErrs, err := check(suite, patterns, opts, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
 	}
-	for _, e := range loadErrs {
-		fmt.Fprintln(stderr, e)
+	if opts.diff {
+		return max(showFixes(findings, stdout, stderr), exitCodeOf(loadErrs, nil))
 	}
-	var findings []lint.Finding
-	if len(pkgs) > 0 {
-		graph, err := checker.Analyze(suite, pkgs, nil)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+	if opts.fix {
+		changed, code := applyFixes(findings, stderr)
+		if code == exitError {
 			return exitError
 		}
-		var analysisErrs []string
-		findings, analysisErrs = lint.Collect(graph)
-		for _, e := range analysisErrs {
-			fmt.Fprintln(stderr, e)
-		}
-		if len(analysisErrs) > 0 {
-			loadErrs = append(loadErrs, analysisErrs...)
+		if changed {
+			// What is left, at its new positions: findings without a fix,
+			// fixes that must wait for another run, and any finding the
+			// fixed code has. The errors were printed by the first check.
+			if findings, loadErrs, err = check(suite, patterns, opts, io.Discard); err != nil {
+				fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+				return exitError
+			}
 		}
 	}
-	if opts.fix || opts.diff {
-		if code := applyFixes(findings, opts.diff, stdout, stderr); code != exitClean || len(loadErrs) == 0 {
-			return code
-		}
-		return exitError
-	}
-	if err := format(stdout, lint.Run{Version: version(), Suite: suite, Findings: findings, Errors: loadErrs}); err != nil {
+	if err := format(stdout, lint.Run{Version: version(), Suite: suite, Findings: findings, Errors: loadErrs, SourceRoot: root}); err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
 	}
+	return exitCodeOf(loadErrs, findings)
+}
+
+// check loads the packages of patterns and runs the suite on them. It
+// prints the errors that kept packages from loading or analyzers from
+// running to stderr and returns them with the findings; its error is one
+// that kept it from checking anything.
+func check(suite []*analysis.Analyzer, patterns []string, opts options, stderr io.Writer) ([]lint.Finding, []string, error) {
+	pkgs, errs, err := lint.Load(patterns, opts.tests, opts.tags)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range errs {
+		fmt.Fprintln(stderr, e)
+	}
+	if len(pkgs) == 0 {
+		return nil, errs, nil
+	}
+	graph, err := checker.Analyze(suite, pkgs, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	findings, analysisErrs := lint.Collect(graph)
+	for _, e := range analysisErrs {
+		fmt.Fprintln(stderr, e)
+	}
+	return findings, append(errs, analysisErrs...), nil
+}
+
+// sourceRoot returns the absolute folder that SARIF names files relative
+// to: dir (-srcroot), which must be a folder, or the repository root
+// around the working directory.
+func sourceRoot(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		return lint.SourceRoot(wd), nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return "", err
+	} else if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a folder", dir)
+	}
+	return abs, nil
+}
+
+// exitCodeOf is the exit code of a run with these errors and findings.
+func exitCodeOf(loadErrs []string, findings []lint.Finding) int {
 	switch {
 	case len(loadErrs) > 0:
 		return exitError
@@ -170,18 +227,27 @@ func selected(enabled map[string]*bool) []*analysis.Analyzer {
 	return some
 }
 
-// applyFixes applies, or with diff shows as a unified diff on stdout, the
-// first suggested fix of every finding (see lint.ApplyFixes), and returns
-// the exit code: 0 when every fix applied (or there were none), 1 when
-// -diff shows changes or some fixes overlapped others and must wait for
-// another run, 2 on an error, when nothing was changed. Findings are not
-// printed: a fixed finding is gone, and a run without -fix shows the rest.
-func applyFixes(findings []lint.Finding, diff bool, stdout, stderr io.Writer) int {
-	var diffOut io.Writer // nil: write the files
-	if diff {
-		diffOut = stdout
+// applyFixes applies the first suggested fix of every finding (see
+// lint.ApplyFixes) and reports whether it changed a file; its exit code is
+// exitError on an error, when nothing was changed, and exitClean otherwise
+// (the caller checks again to see what is left).
+func applyFixes(findings []lint.Finding, stderr io.Writer) (bool, int) {
+	res, err := lint.ApplyFixes(findings, nil, stderr)
+	switch {
+	case errors.Is(err, fixes.ErrConflicts):
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+	case err != nil:
+		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
+		return false, exitError
 	}
-	res, err := lint.ApplyFixes(findings, diffOut, stderr)
+	return len(res.Files) > 0, exitClean
+}
+
+// showFixes writes the first suggested fix of every finding to stdout as a
+// unified diff, changing nothing, and returns the exit code: 1 when there
+// is something to fix, 0 when not, 2 on an error.
+func showFixes(findings []lint.Finding, stdout, stderr io.Writer) int {
+	res, err := lint.ApplyFixes(findings, stdout, stderr)
 	switch {
 	case errors.Is(err, fixes.ErrConflicts):
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
@@ -189,7 +255,7 @@ func applyFixes(findings []lint.Finding, diff bool, stdout, stderr io.Writer) in
 	case err != nil:
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
 		return exitError
-	case diff && len(res.Files) > 0:
+	case len(res.Files) > 0:
 		return exitFindings
 	}
 	return exitClean
@@ -204,14 +270,20 @@ func versionString() string {
 	return fmt.Sprintf("gpukvet %s %s", version(), goVersion)
 }
 
-// version is the module version without its "v" (0.0.0-devel for a build
-// from a checkout, with the VCS revision when the build recorded one), so
-// that it starts with a number, as SARIF consumers compare versions.
+// version is the module version this binary was built from, without its
+// "v" (0.0.0-devel for a build from a checkout, with the VCS revision when
+// the build recorded one), so that it starts with a number, as SARIF
+// consumers compare versions.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "0.0.0-devel"
 	}
+	return versionOf(bi)
+}
+
+// versionOf is version for the build information bi.
+func versionOf(bi *debug.BuildInfo) string {
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
 		return strings.TrimPrefix(v, "v")
 	}

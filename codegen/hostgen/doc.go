@@ -18,7 +18,7 @@
 //     arguments are compile errors;
 //   - the cpu backend's entry to each kernel, which calls it without
 //     reflection and runs a block as loops over its threads: copies of the
-//     kernel's body, split at its barriers (cpu.go says how).
+//     kernel's body, split at its barriers.
 //
 // The generated file imports device, device/backend and gpu; hostgen only
 // writes text naming them and imports none of them, so the compiler stays

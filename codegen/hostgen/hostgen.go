@@ -78,8 +78,12 @@ type Result struct {
 var ErrNotGenerated = errors.New("exists and was not written by gpukvet gen; not overwriting it")
 
 // ErrStale is the error (wrapped, with the file's path) of Check for a
-// generated file that is missing or out of date.
+// generated file that is out of date.
 var ErrStale = errors.New("is out of date")
+
+// ErrMissing is the error (wrapped, with the file's path) of Check for a
+// generated file that does not exist.
+var ErrMissing = errors.New("is missing")
 
 // FileError is the error of Write and Check when the generated file cannot
 // be read or written (as opposed to generated).
@@ -106,10 +110,15 @@ func Write(p *Package, opts Options) (Result, error) {
 }
 
 // Check reports whether p's generated file is up to date, as Write would
-// write it: an error wrapping ErrStale if it is not.
+// write it: an error wrapping ErrMissing if there is none, ErrStale if it
+// differs.
 func Check(p *Package, opts Options) (Result, error) {
 	res, old, src, err := render(p, opts)
-	if err == nil && (!res.Existed || !bytes.Equal(old, src)) {
+	switch {
+	case err != nil:
+	case !res.Existed:
+		err = fmt.Errorf("%s %w: run go generate (gpukvet gen) in %s", res.File, ErrMissing, p.dir)
+	case !bytes.Equal(old, src):
 		err = fmt.Errorf("%s %w: run go generate (gpukvet gen) in %s", res.File, ErrStale, p.dir)
 	}
 	return res, err

@@ -169,6 +169,20 @@ func TestCheckStale(t *testing.T) {
 	}
 }
 
+// TestCheckMissing: Check reports a file that does not exist as missing,
+// not as out of date.
+func TestCheckMissing(t *testing.T) {
+	opts := fake
+	opts.File = "hostgen_missing.go"
+	res, err := Check(loadGenpkg(t), opts)
+	if !errors.Is(err, ErrMissing) || errors.Is(err, ErrStale) || res.Existed || res.Wrote {
+		t.Fatalf("Check of a missing file: %+v, %v; want ErrMissing", res, err)
+	}
+	if !strings.Contains(err.Error(), "hostgen_missing.go is missing") {
+		t.Errorf("message %q does not say the file is missing", err)
+	}
+}
+
 // TestWrite: Write writes a missing file, naming it in its line
 // directives, and leaves one that is up to date alone.
 func TestWrite(t *testing.T) {
@@ -238,7 +252,7 @@ func TestPattern(t *testing.T) {
 func generatedFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	root := filepath.Join("..", "..", "..")
+	root := filepath.Join("..", "..") // the repository's root
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -299,7 +313,7 @@ func TestGeneratedFilesFresh(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no generated files in this tree")
 	}
-	root, _ := filepath.Abs(filepath.Join("..", "..", ".."))
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	for _, file := range files {
 		if data, _ := os.ReadFile(file); bytes.Contains(data, []byte(root+string(filepath.Separator))) {
 			t.Errorf("%s holds the absolute path %s: generated output must not depend on the checkout", file, root)

@@ -277,7 +277,7 @@ type Value struct {
 	NoFuse bool
 	// Fact marks a test of uniform values that a pass added before a
 	// fast path whose slow path is always correct: a variant of the
-	// kernel may assume it, chosen at launch (facts.go).
+	// kernel may assume it, chosen at launch ("Launch facts" in codegen/ABI.md).
 	Fact  bool
 	Block *Block
 	Pos   token.Pos

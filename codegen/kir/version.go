@@ -25,7 +25,7 @@ package kir
 // copied.
 //
 // Guarded row-major accesses are covered by one test of uniform values
-// where the range prover shows their indices non-negative (guardrange.go);
+// where the range prover shows their indices non-negative;
 // VersionChecksExact does without.
 func VersionChecks(f *Func) int { return versionChecks(f, true) }
 

@@ -7,7 +7,7 @@
 // value as its bytes in Go's layout, and last the pointer to the trap record
 // (internal/gpuabi's layout). What differs between the two targets
 // (address-space numbers, the intrinsics for thread indices and barriers, how
-// a kernel is marked) lives in target.go.
+// a kernel is marked) is kept apart, one description per target.
 //
 // Go's semantics are kept where LLVM's defaults differ: shifts by a count
 // at least the width give 0 or the sign (LLVM makes them poison), float to

@@ -4,11 +4,11 @@
 // into scalar leaves, and every run-time panic Go defines becomes an explicit
 // bounds, division or shift check ending in a trap block.
 //
-// As in TinyGo's compiler, each Go construct has its own file: arithmetic.go,
-// convert.go, memory.go (locals, fields, indexing, slicing), calls.go
-// (device functions and inlining), intrinsics.go (package gpu and math),
-// control.go (blocks, phis, branches, returns, panics), fma.go (which
-// products must not be fused).
+// As in TinyGo's compiler, each Go construct has its own source file:
+// arithmetic, conversions, memory (locals, fields, indexing, slicing),
+// calls (device functions and inlining), intrinsics (package gpu and
+// math), control flow (blocks, phis, branches, returns, panics) and
+// fused multiply-adds (which products must not be fused).
 package lower
 
 import (

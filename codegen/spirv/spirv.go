@@ -17,11 +17,11 @@
 // address, a shared or local pointer is a byte offset into the kernel's
 // Workgroup or Function word array with a tag in bits 62-63, so that a
 // pointer converts between spaces for free and the generic space needs no
-// other representation (see memory.go).
+// other representation.
 //
 // Control flow is structured (OpLoopMerge, OpSelectionMerge) from
 // kir.Analyze's loops and a merge analysis that ignores paths that leave a
-// construct (break, continue, return, trap); see structure.go.
+// construct (break, continue, return, trap).
 package spirv
 
 import (

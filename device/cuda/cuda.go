@@ -381,7 +381,7 @@ func (b *Backend) LaunchChoice(k *backend.Kernel, grid, block gpu.Dim3, args []b
 func (b *Backend) function(k *backend.Kernel, key entryKey) (uintptr, error) {
 	c := k.Code
 	if c == nil || len(c.PTX) == 0 {
-		return 0, fmt.Errorf("kernel %s has no compiled GPU code: run `go generate` (//go:generate gpukvet gen) in its package", k.Name)
+		return 0, fmt.Errorf("kernel %s has no compiled GPU code: run `go generate` (//go:generate go tool gpukvet gen) in its package", k.Name)
 	}
 	if f, ok := b.funcs[key]; ok {
 		return f, nil

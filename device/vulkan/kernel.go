@@ -127,7 +127,7 @@ var requested = map[string]uint32{"shaderDenormPreserveFloat32": 32, "shaderDeno
 func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 	c := k.Code
 	if c == nil || len(c.SPIRV) == 0 {
-		return nil, fmt.Errorf("kernel %s has no SPIR-V code for the vulkan backend: run `go generate` (//go:generate gpukvet gen, with the spirv target) in its package", k.Name)
+		return nil, fmt.Errorf("kernel %s has no SPIR-V code for the vulkan backend: run `go generate` (//go:generate go tool gpukvet gen, with the spirv target) in its package", k.Name)
 	}
 	if kc, ok := b.kernels[c]; ok {
 		return kc, nil

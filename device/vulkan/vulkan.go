@@ -18,7 +18,7 @@
 // (PhysicalStorageBuffer64) with their lengths, the trap record's address
 // last; the block is the push constants, or, over Vulkan's minimum of 128
 // bytes, in an argument buffer whose address is the one push constant
-// (args.go gives each launch its own slot). A kernel without a fixed block= gets its workgroup size from
+// (each launch gets its own slot). A kernel without a fixed block= gets its workgroup size from
 // specialization constants 0, 1 and 2: the backend keeps one pipeline per
 // kernel and block shape.
 //

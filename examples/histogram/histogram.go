@@ -4,7 +4,7 @@
 // memory sees 256 atomics per block instead of one per byte.
 package histogram
 
-//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+//go:generate go tool gpukvet gen
 
 import "github.com/gpukvet/gpukvet/gpu"
 

@@ -4,7 +4,7 @@
 // used Tile times.
 package matmul
 
-//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+//go:generate go tool gpukvet gen
 
 import "github.com/gpukvet/gpukvet/gpu"
 

@@ -5,7 +5,7 @@
 // value is left.
 package reduce
 
-//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+//go:generate go tool gpukvet gen
 
 import (
 	"github.com/gpukvet/gpukvet/device"

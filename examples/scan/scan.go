@@ -6,7 +6,7 @@
 // same way, recursively, and AddOffsets adds each block's offset.
 package scan
 
-//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+//go:generate go tool gpukvet gen
 
 import (
 	"github.com/gpukvet/gpukvet/device"

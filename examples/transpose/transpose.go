@@ -5,7 +5,7 @@
 // it hit different shared-memory banks.
 package transpose
 
-//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+//go:generate go tool gpukvet gen
 
 import "github.com/gpukvet/gpukvet/gpu"
 

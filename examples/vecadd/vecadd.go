@@ -1,7 +1,7 @@
 // Package vecadd adds two vectors, one element per thread.
 package vecadd
 
-//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+//go:generate go tool gpukvet gen
 
 import "github.com/gpukvet/gpukvet/gpu"
 

@@ -41,3 +41,34 @@ func TestDir(t *testing.T) {
 		t.Error("Dir of a missing folder: no error")
 	}
 }
+
+// TestComments checks that editing a comment in place leaves the hash as it
+// was, while a directive, a moved line or a code change does not.
+func TestComments(t *testing.T) {
+	dir := t.TempDir()
+	hash := func(src string) string {
+		t.Helper()
+		write(t, dir, "k.go", src)
+		h, err := Dir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	base := hash("package k\n\n// K scales.\n//\n//gpu:kernel\nfunc K(x int) int { return 2 * x } // twice\n")
+	for _, tc := range []struct {
+		src  string
+		same bool
+	}{
+		{"package k\n\n// K doubles.\n//\n//gpu:kernel\nfunc K(x int) int { return 2 * x } // double\n", true},
+		{"package k\n\n/* K doubles. */\n//\n//gpu:kernel\nfunc K(x int) int { return 2 * x }\n", true},
+		{"package k\n\n// K scales.\n//\n//gpu:kernel block=64\nfunc K(x int) int { return 2 * x } // twice\n", false},
+		{"package k\n\n// K scales.\n// More.\n//\n//gpu:kernel\nfunc K(x int) int { return 2 * x } // twice\n", false},
+		{"package k\n\n// K scales.\n//\n//gpu:kernel\nfunc K(x int) int { return 3 * x } // twice\n", false},
+		{"package k\n\n// K scales.\n//go:noinline\n//gpu:kernel\nfunc K(x int) int { return 2 * x } // twice\n", false},
+	} {
+		if got := hash(tc.src) == base; got != tc.same {
+			t.Errorf("same hash = %v, want %v, for:\n%s", got, tc.same, tc.src)
+		}
+	}
+}

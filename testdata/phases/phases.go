@@ -7,7 +7,7 @@
 // per thread, the kernel called as written) and with Go.
 package phases
 
-//go:generate go run github.com/gpukvet/gpukvet/cmd/gpukvet gen
+//go:generate go tool gpukvet gen
 
 import "github.com/gpukvet/gpukvet/gpu"
 

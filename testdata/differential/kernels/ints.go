@@ -6,7 +6,7 @@ package kernels
 
 import "github.com/gpukvet/gpukvet/gpu"
 
-//go:generate gpukvet gen
+//go:generate go tool gpukvet gen
 
 // IntWrap: int32, int64, uint8 and int16 arithmetic wraps around as in Go.
 //

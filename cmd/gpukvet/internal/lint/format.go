@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -15,6 +17,9 @@ type Run struct {
 	Suite    []*analysis.Analyzer // the analyzers that ran: SARIF's rules
 	Findings []Finding
 	Errors   []string // what kept some packages from being checked
+	// SourceRoot is the folder SARIF file names are relative to
+	// (%SRCROOT%); empty means the working directory.
+	SourceRoot string
 }
 
 // A Formatter writes a run's findings, and the errors that kept some
@@ -32,6 +37,11 @@ var formats = map[string]Formatter{
 func FormatterNamed(name string) (Formatter, bool) {
 	f, ok := formats[name]
 	return f, ok
+}
+
+// FormatNames returns the names of the output formats, sorted.
+func FormatNames() []string {
+	return slices.Sorted(maps.Keys(formats))
 }
 
 // formatText writes file:line:col: analyzer: message, one finding a line,

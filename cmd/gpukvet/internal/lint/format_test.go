@@ -171,8 +171,7 @@ func TestSARIFColumns(t *testing.T) {
 		End:      token.Position{Filename: file, Line: 3, Column: x + 1},
 		Message:  "m",
 	}
-	cols := columnConverter{}
-	loc := cols.location(f.Pos, f.End)
+	loc := locator{root: filepath.Dir(file), cols: columnConverter{}}.location(f.Pos, f.End)
 	if r := loc.Region; r.StartLine != 3 || r.StartColumn != 13 || r.EndLine != 3 || r.EndColumn != 14 {
 		t.Errorf("byte columns %d-%d: region %+v, want 3:13-3:14", x, x+1, r)
 	}

@@ -109,31 +109,35 @@ func formatSARIF(w io.Writer, run Run) error {
 		out.Invocations[0].ToolExecutionNotifications = append(out.Invocations[0].ToolExecutionNotifications,
 			sarifNotification{Level: sarif.Error, Message: sarif.Message{Text: e}})
 	}
-	if wd, err := os.Getwd(); err == nil {
+	at := locator{root: run.SourceRoot, cols: columnConverter{}}
+	if at.root == "" {
+		at.root, _ = os.Getwd()
+	}
+	if at.root != "" {
 		out.OriginalURIBaseIDs = map[string]sarif.ArtifactLocation{
-			srcRoot: {URI: fileURI(wd) + "/"},
+			srcRoot: {URI: fileURI(at.root) + "/"},
 		}
 	}
-	cols := columnConverter{}
 	fingerprints := fingerprinter{}
 	for _, f := range run.Findings {
+		loc := at.location(f.Pos, f.End)
 		r := sarifResult{
 			RuleID:              f.Analyzer,
 			RuleIndex:           ruleIndex[f.Analyzer],
 			Level:               sarif.Error,
 			Message:             sarif.Message{Text: f.Message},
-			Locations:           []sarif.Location{{PhysicalLocation: cols.location(f.Pos, f.End)}},
-			PartialFingerprints: map[string]string{fingerprintKey: fingerprints.of(f, cols.line(f.Pos))},
+			Locations:           []sarif.Location{{PhysicalLocation: loc}},
+			PartialFingerprints: map[string]string{fingerprintKey: fingerprints.of(f, loc.ArtifactLocation.URI, at.cols.line(f.Pos))},
 		}
 		for i, rel := range f.Related {
 			r.RelatedLocations = append(r.RelatedLocations, sarif.Location{
 				ID:               i + 1,
 				Message:          &sarif.Message{Text: rel.Message},
-				PhysicalLocation: cols.location(rel.Pos, rel.End),
+				PhysicalLocation: at.location(rel.Pos, rel.End),
 			})
 		}
 		for _, fx := range f.Fixes {
-			r.Fixes = append(r.Fixes, cols.fix(fx))
+			r.Fixes = append(r.Fixes, at.fix(fx))
 		}
 		out.Results = append(out.Results, r)
 	}
@@ -143,15 +147,43 @@ func formatSARIF(w io.Writer, run Run) error {
 	return enc.Encode(sarifLog{Version: sarif.Version, Schema: sarif.Schema, Runs: []sarifRun{out}})
 }
 
-// artifact names a file relative to %SRCROOT% (the working directory) when
-// it lies below it, which code-scanning services need to match it to the
-// repository, and by an absolute file URI otherwise.
-func artifact(name string) sarif.ArtifactLocation {
-	rel := relPath(name)
-	if filepath.IsAbs(rel) {
-		return sarif.ArtifactLocation{URI: fileURI(rel)}
+// A locator turns positions into SARIF locations: file names relative to
+// the source root, columns in UTF-16 code units.
+type locator struct {
+	root string // %SRCROOT%: the repository root, or the working directory
+	cols columnConverter
+}
+
+// artifact names a file relative to %SRCROOT% when it lies below it, which
+// code-scanning services need to match it to the repository, and by an
+// absolute file URI otherwise.
+func (l locator) artifact(name string) sarif.ArtifactLocation {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return sarif.ArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(name)}).EscapedPath()}
 	}
-	return sarif.ArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), URIBaseID: srcRoot}
+	if rel, err := filepath.Rel(l.root, abs); err == nil && l.root != "" && filepath.IsLocal(rel) {
+		return sarif.ArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), URIBaseID: srcRoot}
+	}
+	return sarif.ArtifactLocation{URI: fileURI(abs)}
+}
+
+// SourceRoot returns the folder SARIF file names are relative to when no
+// -srcroot is given: the root of the version-control repository holding
+// dir (the nearest folder upwards with a .git, a folder or a worktree's
+// file), which code scanning matches the names against, or dir itself
+// outside a repository.
+func SourceRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }
 
 func fileURI(abs string) string {
@@ -166,21 +198,22 @@ func fileURI(abs string) string {
 // unit columns, reading each file once.
 type columnConverter map[string][][]byte
 
-func (c columnConverter) location(pos, end token.Position) sarif.PhysicalLocation {
+// location is the SARIF location of the range from pos to end.
+func (l locator) location(pos, end token.Position) sarif.PhysicalLocation {
 	loc := sarif.PhysicalLocation{
-		ArtifactLocation: artifact(pos.Filename),
-		Region:           sarif.Region{StartLine: max(pos.Line, 1), StartColumn: c.column(pos)},
+		ArtifactLocation: l.artifact(pos.Filename),
+		Region:           sarif.Region{StartLine: max(pos.Line, 1), StartColumn: l.cols.column(pos)},
 	}
 	if end.IsValid() && end.Line > 0 {
 		loc.Region.EndLine = end.Line
-		loc.Region.EndColumn = c.column(end)
+		loc.Region.EndColumn = l.cols.column(end)
 	}
 	return loc
 }
 
 // fix is fx as a SARIF fix: one artifact change per file it edits, in the
 // order of the files' first edits.
-func (c columnConverter) fix(fx Fix) sarif.Fix {
+func (l locator) fix(fx Fix) sarif.Fix {
 	sf := sarif.Fix{Description: sarif.Message{Text: fx.Message}}
 	byFile := map[string]int{}
 	for _, e := range fx.Edits {
@@ -188,10 +221,10 @@ func (c columnConverter) fix(fx Fix) sarif.Fix {
 		if !ok {
 			i = len(sf.ArtifactChanges)
 			byFile[e.Pos.Filename] = i
-			sf.ArtifactChanges = append(sf.ArtifactChanges, sarif.ArtifactChange{ArtifactLocation: artifact(e.Pos.Filename)})
+			sf.ArtifactChanges = append(sf.ArtifactChanges, sarif.ArtifactChange{ArtifactLocation: l.artifact(e.Pos.Filename)})
 		}
 		sf.ArtifactChanges[i].Replacements = append(sf.ArtifactChanges[i].Replacements, sarif.Replacement{
-			DeletedRegion:   c.location(e.Pos, e.End).Region,
+			DeletedRegion:   l.location(e.Pos, e.End).Region,
 			InsertedContent: sarif.ArtifactContent{Text: e.NewText},
 		})
 	}

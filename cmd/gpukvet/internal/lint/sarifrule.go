@@ -12,9 +12,11 @@ import (
 	"honnef.co/go/tools/sarif"
 )
 
-// sarifRuleOf describes analyzer a as a SARIF rule: its summary, its whole
-// documentation (the "# Analyzer NAME" section of its doc.go, which package
-// internal/define makes Doc) as text and as Markdown, and a link to it.
+// sarifRuleOf describes analyzer a as a SARIF rule: its one-paragraph
+// summary as the short and the full description (GitHub shows the full
+// one atop every alert), its whole documentation (the "# Analyzer NAME"
+// section of its doc.go, which package internal/define makes Doc) as help,
+// in text and Markdown, and a link to it.
 // An analyzer without a summary or a link is an error: GitHub's code
 // scanning rejects such rules.
 func sarifRuleOf(a *analysis.Analyzer) (sarifRule, error) {
@@ -30,7 +32,7 @@ func sarifRuleOf(a *analysis.Analyzer) (sarifRule, error) {
 		// No Name: SARIF wants it to differ from ID or be absent.
 		ID:                   a.Name,
 		ShortDescription:     sarif.Message{Text: short},
-		FullDescription:      sarif.Message{Text: doc},
+		FullDescription:      sarif.Message{Text: short},
 		Help:                 sarif.Message{Text: doc + "\n\nDocumentation: " + a.URL, Markdown: markdown + "\n[Documentation of " + a.Name + "](" + a.URL + ")\n"},
 		HelpURI:              a.URL,
 		DefaultConfiguration: sarif.ReportingConfiguration{Enabled: true, Level: sarif.Error},
@@ -54,9 +56,9 @@ var numbers = regexp.MustCompile(`[0-9]+`)
 // anew.
 type fingerprinter map[string]int
 
-func (fp fingerprinter) of(f Finding, line []byte) string {
+func (fp fingerprinter) of(f Finding, file string, line []byte) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", f.Analyzer, relPath(f.Pos.Filename),
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", f.Analyzer, file,
 		strings.Join(strings.Fields(string(line)), " "), numbers.ReplaceAllString(f.Message, "#"))
 	sum := hex.EncodeToString(h.Sum(nil))[:32]
 	fp[sum]++

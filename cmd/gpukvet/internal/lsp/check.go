@@ -305,7 +305,7 @@ func (s *Server) publish(ctx context.Context, snap *snapshot, results map[string
 	for file, r := range results {
 		if d, ok := snap.docs[file]; ok {
 			v := d.version
-			r.version = &v
+			r.version, r.text = &v, d.text
 		}
 		s.results[file] = r
 		files = append(files, file)

@@ -14,14 +14,19 @@
 // flight finishes and its results are dropped). A check reports its
 // progress with $/progress when the client supports it. An edit that keeps
 // every file's imports is re-checked in place, without go list (see
-// universe); other changes reload the packages.
+// universe); other changes reload the packages. Documents are synced
+// incrementally (ranged changes, in UTF-16 code units). A save, or a
+// change, that leaves a file with the content the last check saw starts no
+// check at all.
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -85,6 +90,7 @@ type document struct {
 // A fileResult is what the last check published for one file.
 type fileResult struct {
 	version     *int32 // the document version checked, if the file was open
+	text        []byte // the content checked, if the file was open
 	diagnostics []protocol.Diagnostic
 	fixes       [][]quickFix // fixes[i] are the fixes of diagnostics[i]
 }
@@ -188,14 +194,14 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 	if w := p.Capabilities.Window; w != nil && w.WorkDoneProgress != nil {
 		s.progress = *w.WorkDoneProgress
 	}
-	full := protocol.TextDocumentSyncKindFull
+	sync := protocol.TextDocumentSyncKindIncremental
 	yes, no := true, false
 	version := s.Version
 	return protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
 				OpenClose: &yes,
-				Change:    &full,
+				Change:    &sync,
 				Save:      protocol.SaveOptions{IncludeText: &no},
 			},
 			CodeActionProvider: protocol.CodeActionOptions{
@@ -261,6 +267,7 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		s.mu.Unlock()
 		return nil // not a Go file, or never opened
 	}
+	old := doc.text
 	for _, c := range p.ContentChanges {
 		text, err := applyChange(doc.text, c)
 		if err != nil {
@@ -270,10 +277,43 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		doc.text = text
 	}
 	doc.version = p.TextDocument.Version
+	if bytes.Equal(old, doc.text) {
+		// Nothing changed (an edit undone in one message, or a whole
+		// document sent again): what was found still holds.
+		s.keepResult(path, doc)
+		s.mu.Unlock()
+		return nil
+	}
 	s.markChanged(filepath.Dir(path))
 	s.mu.Unlock()
 	s.schedule(s.Debounce)
 	return nil
+}
+
+// keepResult carries the last result for path over to doc's new version
+// when it was computed from doc's content, so that its quick fixes stay
+// on offer; s.mu is held.
+func (s *Server) keepResult(path string, doc *document) {
+	if r := s.results[path]; r != nil && r.version != nil && bytes.Equal(r.text, doc.text) {
+		v := doc.version
+		r.version = &v
+	}
+}
+
+// alreadyChecked reports whether the last check saw path with the content
+// it has now, in its buffer and on disk, and no edit is waiting for a
+// check: then saving it changes nothing the check did not see; s.mu is
+// held.
+func (s *Server) alreadyChecked(path string) bool {
+	doc, r := s.docs[path], s.results[path]
+	if doc == nil || r == nil || r.version == nil || *r.version != doc.version || !bytes.Equal(r.text, doc.text) {
+		return false
+	}
+	if _, pending := s.changed[filepath.Dir(path)]; pending {
+		return false
+	}
+	disk, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(disk, doc.text)
 }
 
 func (s *Server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
@@ -282,6 +322,12 @@ func (s *Server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams)
 		return err
 	}
 	s.mu.Lock()
+	if s.alreadyChecked(path) {
+		// The check ran on this very content as unsaved edits (imports
+		// included), so its results and import graph hold: no reload.
+		s.mu.Unlock()
+		return nil
+	}
 	s.markChanged(filepath.Dir(path))
 	s.fullAsked = s.edits
 	s.graphOld = true // imports may have changed on disk

@@ -12,7 +12,7 @@ import (
 
 // gpukvetSourceHash identifies the package sources the code below was
 // compiled from; a GPU backend refuses the code once they change.
-const gpukvetSourceHash = "sha256:60264c6c694ff0a47db368c28c2ac2a69e2d42b9d1ff2c541bbab17e197d2fcc"
+const gpukvetSourceHash = "sha256:c30b0cc2ed9fa087e354b569220ac1b46421c6712c09df4639a9ceffa55476be"
 
 // gpukvetPTX is the PTX module (target sm_80) of the package's kernels.
 const gpukvetPTX = `//

@@ -7,7 +7,7 @@ import (
 	"github.com/gpukvet/gpukvet/gpu"
 )
 
-//go:generate gpukvet gen
+//go:generate go tool gpukvet gen
 
 // Point is a struct parameter.
 type Point struct {
