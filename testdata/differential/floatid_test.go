@@ -1,10 +1,20 @@
 package differential
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 
 	k "github.com/gpukvet/gpukvet/testdata/differential/kernels"
 )
+
+// f32Normals are f32Edges without the subnormals, which a device lacking
+// shaderDenormPreserveFloat32 may flush in float instructions (NVIDIA's
+// driver: a listed device gap, which Math32 probes): the float32 identity
+// cases probe signed zeros, infinities and NaNs on every device.
+var f32Normals = slices.DeleteFunc(slices.Clone(f32Edges), func(x float32) bool {
+	return x != 0 && math.Abs(float64(x)) < 0x1p-126
+})
 
 // floatIdentityCases are the operations whose Go result a driver's
 // algebraic rewrite would change (issue 21: lavapipe folded 0-x to -x,
@@ -20,7 +30,7 @@ func floatIdentityCases() []*tcase {
 				slice(zeros[float64](18 * n)), slice(zeros[float64](9 * n))}
 		}),
 		one("FloatIdentities32", k.FloatIdentities32, func(r *rand.Rand) []any {
-			return []any{slice(fill(n, f32Edges, f32(r))), slice(repeat(n, float32(0))), slice(repeat(n, float32(1))),
+			return []any{slice(fill(n, f32Normals, f32(r))), slice(repeat(n, float32(0))), slice(repeat(n, float32(1))),
 				slice(zeros[float32](18 * n)), slice(zeros[float32](9 * n))}
 		}),
 		one("FloatPredicates64", k.FloatPredicates64, func(r *rand.Rand) []any {
@@ -28,7 +38,7 @@ func floatIdentityCases() []*tcase {
 			return []any{slice(fill(n, a, r.NormFloat64)), slice(fill(n, b, r.NormFloat64)), slice(zeros[int32](16 * n)), slice(zeros[float64](4 * n))}
 		}),
 		one("FloatPredicates32", k.FloatPredicates32, func(r *rand.Rand) []any {
-			a, b := pairs(f32Edges)
+			a, b := pairs(f32Normals)
 			return []any{slice(fill(n, a, f32(r))), slice(fill(n, b, f32(r))), slice(zeros[int32](16 * n)), slice(zeros[float32](4 * n))}
 		}),
 	}
