@@ -80,3 +80,44 @@ func WithinIteration(t gpu.Thread, out []int32) {
 	}
 	out[t.GlobalIdx().X] = s
 }
+
+func pick(p *int32) *int32 { return p }
+
+//gpu:kernel
+func ThroughCall(t gpu.Thread, out []int32) {
+	var p *int32
+	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next`
+		p = pick(&i)
+	}
+	out[t.GlobalIdx().X] = *p
+}
+
+//gpu:kernel
+func Nested(t gpu.Thread, out []int32) {
+	s := int32(0)
+	for j := int32(0); j < 3; j++ {
+		var q *int32
+		for k := int32(0); k < 3; k++ { // want `the address of k is kept from one iteration to the next`
+			if k == j {
+				q = &k
+			}
+		}
+		s += *q
+	}
+	out[t.GlobalIdx().X] = s
+}
+
+// An outer iteration's variable, used through a pointer across the inner
+// loop's iterations, is still that iteration's: no report.
+//
+//gpu:kernel
+func OuterAcrossInner(t gpu.Thread, out []int32) {
+	s := int32(0)
+	for j := int32(0); j < 3; j++ {
+		q := &j
+		for k := range 3 {
+			s += *q * int32(k)
+		}
+	}
+	out[t.GlobalIdx().X] = s
+}
