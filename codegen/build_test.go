@@ -247,6 +247,7 @@ func TestUnsupported(t *testing.T) {
 		"unsupported.go:51:17: recursive call of fact: kernel code cannot recurse (kernel Recursive)",
 		"unsupported.go:58:13: builtin append cannot be used in kernels (kernel UsesAppend)",
 		"unsupported.go:65:41: values of type string cannot be used in kernels (kernel UsesString)",
+		"unsupported.go:79:6: the address of i is kept from one iteration to the next: each iteration has its own i (Go 1.22)",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)

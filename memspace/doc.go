@@ -47,7 +47,15 @@ expression, kernel code that uses
     and where, from a fact exported when that package was analyzed);
   - in a device function, a pointer into or a slice of its own local memory
     that outlives it: return &x, &x.f, &a[i], a[i:j] of a local array a, or a
-    local variable assigned one of those.
+    local variable assigned one of those;
+  - the address of a variable declared in a loop (a loop variable, which Go
+    1.22 makes new in every iteration, or a variable of the loop's body) kept
+    from one iteration to the next, read after the loop from an iteration it
+    did not leave by, or stored in memory: kernel code has no heap and keeps
+    one copy of each variable, so the pointer would see a later iteration's
+    value (internal/itervars decides it on the SSA, and the compiler refuses
+    the same variables). Uses within the iteration, and after a break, are
+    fine.
 
 A violation in a function that is neither a kernel nor marked //gpu:device is
 reported with the chain of calls from the first kernel (in source order) that

@@ -16,6 +16,7 @@ import (
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
 	"github.com/gpukvet/gpukvet/internal/kernelapi"
 	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 // A codeFunc is a kernel or device function of the package under analysis.
@@ -72,6 +73,7 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 			}
 			c.report(cf.decl.Name, "has no body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
 		}
+		checkIterationVars(cf, pass.ResultOf[kernelssa.Analyzer].(*kernelssa.SSA))
 		var local []callEdge
 		for _, cl := range cf.calls {
 			if funcs[cl.callee] != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpukvet/gpukvet/internal/define"
 	"github.com/gpukvet/gpukvet/internal/kernels"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 //go:embed doc.go
@@ -21,7 +22,7 @@ var Analyzer = define.Check(&analysis.Analyzer{
 	Doc:        define.Doc(doc, "memspace"),
 	URL:        "https://github.com/gpukvet/gpukvet/tree/main/memspace",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{kernels.Analyzer, budgetAnalyzer},
+	Requires:   []*analysis.Analyzer{kernels.Analyzer, kernelssa.Analyzer, budgetAnalyzer},
 	FactTypes:  []analysis.Fact{new(BreaksFact)},
 	ResultType: reflect.TypeFor[*Result](),
 })

@@ -16,7 +16,7 @@ func TestKernelCode(t *testing.T) {
 	analysistest.Run(t, dir, memspace.Analyzer,
 		"globals", "closures", "hostsvc", "maps", "alloc", "strings", "ifaces", "reflectunsafe",
 		"recursion", "calls", "devicepkg", "escape", "chains", "crossdep", "crossuse",
-		"params", "directives", "limits", "misc", "silent", "plain", "constructs")
+		"params", "directives", "limits", "misc", "silent", "plain", "constructs", "itervars")
 }
 
 func TestLaunch(t *testing.T) {

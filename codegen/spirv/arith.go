@@ -172,6 +172,9 @@ func (e *funcEmitter) arith(v *kir.Value) {
 	k := v.Type.Kind
 	t := e.typ(k)
 	x, y := e.val[v.Args[0].ID], e.val[v.Args[1].ID]
+	if e.zeroForm(v) {
+		return
+	}
 	if k.IsFloat() {
 		op := map[kir.Op]uint32{kir.OpAdd: opFAdd, kir.OpSub: opFSub, kir.OpMul: opFMul}[v.Op]
 		e.opTo(e.val[v.ID], op, t, x, y)
@@ -194,12 +197,18 @@ func (e *funcEmitter) arith(v *kir.Value) {
 }
 
 // product reports whether a float value is a product (possibly negated),
-// which a sum may be fused with.
+// which a sum may be fused with; a product with a constant zero is integer
+// code (zeroForm), not a product.
 func product(v *kir.Value) bool {
 	if v.Op == kir.OpNeg {
 		v = v.Args[0]
 	}
-	return v.Op == kir.OpMul
+	if v.Op != kir.OpMul {
+		return false
+	}
+	xz, _ := zeroConst(v.Args[0])
+	yz, _ := zeroConst(v.Args[1])
+	return !xz && !yz
 }
 
 func (e *funcEmitter) divide(v *kir.Value) {
@@ -209,6 +218,9 @@ func (e *funcEmitter) divide(v *kir.Value) {
 	if k.IsFloat() {
 		if v.Op == kir.OpRem {
 			e.fail(v, "float remainder")
+			return
+		}
+		if e.zeroForm(v) {
 			return
 		}
 		e.fdiv(e.val[v.ID], k, x, y)

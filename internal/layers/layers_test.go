@@ -30,7 +30,7 @@ var layers = []struct {
 			"internal/kernelapi", "internal/apitable", "internal/gpuapi", "internal/deviceapi", "internal/math32api", "internal/targets", "internal/kerneldims", "internal/budget",
 			"internal/layers", "codegen/devmath"}},
 	{"source", "kernel discovery and how an analyzer is defined", []string{"internal/define", "internal/kernels"}},
-	{"ssa", "kernel SSA", []string{"internal/kernelssa"}},
+	{"ssa", "kernel SSA", []string{"internal/kernelssa", "internal/itervars"}},
 	{"shared analyses", "what several checks build on: uniformity, and the two-thread model and its solver",
 		[]string{"uniformity", "internal/twothread", "internal/twothread/lincon"}},
 	{"checks", "the analyzers", []string{"memspace", "ownership", "divergence", "races", "analyzers/ignore"}},

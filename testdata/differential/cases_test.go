@@ -59,7 +59,7 @@ var (
 // kernelCases are the cases of the kernels in package kernels, in the
 // order the tests run them.
 func kernelCases() []*tcase {
-	return slices.Concat(arithmeticCases(), floatCases(), memoryCases(), atomicCases(), controlFlowCases(), trapCases())
+	return slices.Concat(arithmeticCases(), floatCases(), memoryCases(), atomicCases(), controlFlowCases(), trapCases(), floatIdentityCases(), loopVarCases())
 }
 
 // caseBlock and caseGrid are the launch shape of most cases: n threads in

@@ -69,3 +69,17 @@ func UsesString(t gpu.Thread, x []byte, s string) {
 type lenner struct{}
 
 func (lenner) Len() int { return 3 }
+
+// KeepsLoopVar keeps the address of iteration 1's i past its iteration:
+// Go 1.22 gives every iteration its own i, kernels keep one copy.
+//
+//gpu:kernel
+func KeepsLoopVar(t gpu.Thread, out []int32) {
+	var p *int32
+	for i := int32(0); i < 4; i++ {
+		if i == 1 {
+			p = &i
+		}
+	}
+	out[0] = *p
+}

@@ -1,0 +1,194 @@
+// Package itervars finds the local variables of kernel code whose address
+// is used after the variable's declaration has run again. Go gives every
+// execution of a declaration a variable of its own: since Go 1.22 each
+// iteration of a loop has its own loop variables, and a variable declared
+// in a loop body is new in every iteration. Kernel code has no heap, so
+// the compiler keeps one slot per variable, which is Go's meaning exactly
+// when every use of an address sees the variable of the latest execution.
+// A pointer kept across iterations (`if i == 1 { p = &i }`, read after the
+// loop) would see a later iteration's value; memspace reports it and the
+// compiler refuses it, both from Find.
+package itervars
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An Escape is a local variable whose address outlives one execution of
+// its declaration.
+type Escape struct {
+	Name string
+	// Pos is where the variable is declared, or where its address is used
+	// when the declaration has no position.
+	Pos token.Pos
+	// Why says how the address outlives the declaration.
+	Why string
+}
+
+// Message is the diagnostic for e.
+func (e Escape) Message() string {
+	return "the address of " + e.Name + " " + e.Why + ": each iteration has its own " + e.Name +
+		" (Go 1.22), and kernel code, which has no heap, keeps one copy of a variable, so the pointer would see a later iteration's value; copy the value instead of keeping its address"
+}
+
+// Find returns the local variables of fn whose address may be used after
+// their declaration runs again, in block order.
+func Find(fn *ssa.Function) []Escape {
+	var out []Escape
+	for _, b := range fn.Blocks {
+		if !reaches(b, b, nil) {
+			continue // runs at most once per call
+		}
+		for i, instr := range b.Instrs {
+			if a, ok := instr.(*ssa.Alloc); ok {
+				if e, bad := outlives(a, i); bad {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// A carrier is a value holding the address of one execution's variable:
+// the Alloc itself, or a phi that received it (and then may hold it while
+// the Alloc runs again).
+type carrier struct {
+	phi   bool
+	block *ssa.BasicBlock // where a phi carrier is defined
+}
+
+// use is a place where an address is read: an instruction, or for a phi's
+// operand the end of the predecessor block it comes from.
+type use struct {
+	block *ssa.BasicBlock
+	index int // the instruction's index; len(block.Instrs) for the end
+}
+
+// outlives follows the address of a (the i-th instruction of its block)
+// through the values derived from it and the phis it flows into, and
+// reports the first use that may see a later execution's variable.
+func outlives(a *ssa.Alloc, i int) (Escape, bool) {
+	name := a.Comment
+	if name == "" {
+		name = "a local variable"
+	}
+	type item struct {
+		v ssa.Value
+		c carrier
+	}
+	work := []item{{a, carrier{}}}
+	seen := map[ssa.Value]bool{a: true}
+	push := func(v ssa.Value, c carrier) {
+		if !seen[v] {
+			seen[v] = true
+			work = append(work, item{v, c})
+		}
+	}
+	bad := func(pos token.Pos, why string) (Escape, bool) {
+		if a.Pos().IsValid() {
+			pos = a.Pos()
+		}
+		return Escape{Name: name, Pos: pos, Why: why}, true
+	}
+	for len(work) > 0 {
+		it := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, r := range *it.v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+				continue
+			case *ssa.Phi:
+				for j, e := range r.Edges {
+					if e == it.v && stale(a, i, it.c, use{r.Block().Preds[j], len(r.Block().Preds[j].Instrs)}) {
+						return bad(r.Pos(), "is kept from one iteration to the next")
+					}
+				}
+				push(r, carrier{phi: true, block: r.Block()})
+				continue
+			case *ssa.Store:
+				if r.Val == it.v {
+					return bad(r.Pos(), "is stored in memory")
+				}
+			}
+			if stale(a, i, it.c, use{r.Block(), index(r)}) {
+				return bad(r.Pos(), "is used after its iteration")
+			}
+			switch r := r.(type) {
+			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.ChangeType:
+				push(r.(ssa.Value), it.c) // an address into the variable
+			case *ssa.Call:
+				if address(r.Type()) {
+					push(r, it.c) // may be an argument handed back
+				}
+			}
+		}
+	}
+	return Escape{}, false
+}
+
+// address reports whether a value of type t may be an address.
+func address(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice:
+		return true
+	}
+	return false
+}
+
+// index is r's index in its block.
+func index(r ssa.Instruction) int {
+	for i, x := range r.Block().Instrs {
+		if x == r {
+			return i
+		}
+	}
+	return 0
+}
+
+// stale reports whether the Alloc a (instruction ai of its block) may run
+// between the definition of carrier c and use u, so that u would see a
+// later execution's variable. The Alloc's own value is always the latest
+// one where it is used (the uses it dominates come before it runs again);
+// a phi holds the variable it received until the phi's block runs again.
+func stale(a *ssa.Alloc, ai int, c carrier, u use) bool {
+	if !c.phi {
+		return false
+	}
+	b := a.Block()
+	if c.block == b {
+		// The phi is defined before a in the same block.
+		return u.block != b || u.index > ai
+	}
+	if !reaches(c.block, b, nil) {
+		return false
+	}
+	if u.block == b && u.index > ai {
+		return true
+	}
+	// a runs again, then u is reached without the phi being redefined.
+	return reaches(b, u.block, c.block)
+}
+
+// reaches reports whether to can be reached from from's successors without
+// entering avoid.
+func reaches(from, to, avoid *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), from.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == avoid || seen[b] {
+			continue
+		}
+		if b == to {
+			return true
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return false
+}

@@ -1,0 +1,26 @@
+package memspace
+
+import (
+	"sort"
+
+	"github.com/gpukvet/gpukvet/internal/itervars"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
+)
+
+// checkIterationVars reports the local variables of cf whose address is
+// kept past an iteration of the loop that declares them: the compiler
+// keeps one copy of a variable where Go 1.22 gives each iteration its
+// own, and refuses these from the same analysis (internal/itervars).
+func checkIterationVars(cf *codeFunc, s *kernelssa.SSA) {
+	if s == nil {
+		return
+	}
+	fn := s.Func(cf.fn)
+	if fn == nil {
+		return
+	}
+	for _, e := range itervars.Find(fn) {
+		cf.breaks = append(cf.breaks, violation{pos: e.Pos, what: "keeps the address of " + e.Name + " past its iteration", msg: e.Message()})
+	}
+	sort.SliceStable(cf.breaks, func(i, j int) bool { return cf.breaks[i].pos < cf.breaks[j].pos })
+}
