@@ -3,6 +3,7 @@ package ptx
 import (
 	"errors"
 	"go/token"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,4 +237,99 @@ func TestEmitRefusesBadForm(t *testing.T) {
 	if err := Check("// m\n.visible .entry k(\n)\n{\n\tneg.u16 %r1, %r2;\n}\n"); err == nil || !strings.Contains(err.Error(), "ptx line 5 (entry k)") {
 		t.Errorf("Check = %v, want the line and entry of neg.u16", err)
 	}
+}
+
+// floatFunc builds a kernel of float32 x, a, y storing (x*0.5)*2, a*x+y,
+// float32(a*x)+y (NoFuse), x+y, the comparisons of x and y, and min(x, y).
+func floatFunc() *kir.Module {
+	f := &kir.Func{Name: "floats", Params: []kir.Param{{Name: "p", Type: kir.PtrTo(kir.Global)},
+		{Name: "x", Type: kir.Type{Kind: kir.F32}}, {Name: "a", Type: kir.Type{Kind: kir.F32}}, {Name: "y", Type: kir.Type{Kind: kir.F32}}}}
+	b := f.NewBlock(kir.BlockPlain, "entry")
+	p := f.NewValue(b, kir.OpParam, kir.PtrTo(kir.Global))
+	t := kir.Type{Kind: kir.F32}
+	var x, a, y *kir.Value
+	for i, v := range []**kir.Value{&x, &a, &y} {
+		*v = f.NewValue(b, kir.OpParam, t)
+		(*v).Index = i + 1
+	}
+	n := 0
+	store := func(v *kir.Value) { // each to its own element, so that none is dead
+		q := f.NewValue(b, kir.OpPtrAdd, p.Type, p, f.NewConst(b, kir.TI64, uint64(4*n)))
+		f.NewValue(b, kir.OpStore, kir.Type{}, q, v)
+		n++
+	}
+	half := f.NewConst(b, t, uint64(math.Float32bits(0.5)))
+	two := f.NewConst(b, t, uint64(math.Float32bits(2)))
+	store(f.NewValue(b, kir.OpMul, t, f.NewValue(b, kir.OpMul, t, x, half), two))
+	store(f.NewValue(b, kir.OpAdd, t, f.NewValue(b, kir.OpMul, t, a, x), y))
+	rounded := f.NewValue(b, kir.OpMul, t, a, y)
+	rounded.NoFuse = true
+	store(f.NewValue(b, kir.OpAdd, t, rounded, x))
+	store(f.NewValue(b, kir.OpSub, t, x, y))
+	for op := kir.OpEq; op <= kir.OpGe; op++ {
+		store(f.NewValue(b, kir.OpSelect, t, f.NewValue(b, op, kir.TBool, x, y), x, y))
+	}
+	m := f.NewValue(b, kir.OpMath, t, x, y)
+	m.Index = int(kir.MathMin)
+	store(m)
+	b.Return()
+	return &kir.Module{Funcs: []*kir.Func{f}}
+}
+
+// TestFloatForms: only a product feeding a sum, and that sum, are left
+// contractible; every other float operation is .rn (ptxas would fold
+// (x*0.5)*2 into x, which is 0 in Go for the smallest subnormal); nothing
+// flushes subnormals; comparisons are ordered but != (NaN != NaN); min
+// gives NaN for a NaN operand and -0 for (-0, +0).
+func TestFloatForms(t *testing.T) {
+	text, err := Emit(floatFunc(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`mul\.rn\.f32 %r\d+, %r1, %r\d+;\n\tmul\.rn\.f32 %r\d+, %r\d+, %r\d+;`, // (x*0.5)*2
+		`mul\.f32 (%r\d+), %r\d+, %r\d+;\n\tadd\.f32 %r\d+, %r\d+, %r\d+;`,     // a*x+y: an FMA is allowed
+		`mul\.rn\.f32 %r\d+, %r\d+, %r\d+;\n\tadd\.rn\.f32`,                    // float32(a*y)+x
+		`sub\.rn\.f32`,
+		`setp\.eq\.f32`, `setp\.neu\.f32`, `setp\.lt\.f32`, `setp\.le\.f32`, `setp\.gt\.f32`, `setp\.ge\.f32`,
+		`min\.f32 (%r\d+), (%r\d+), (%r\d+);\n\tsetp\.eq\.f32 (%p\d+), %r\d+, %r\d+;\n\tor\.b32 (%r\d+), %r\d+, %r\d+;\n\tselp\.b32 %r\d+, %r\d+, %r\d+, %p\d+;\n\tsetp\.nan\.f32`,
+	} {
+		if !regexp.MustCompile(want).MatchString(text) {
+			t.Errorf("no %s in\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, ".ftz") {
+		t.Error("the module flushes subnormals (.ftz)")
+	}
+	sass := disassemble(t, text)
+	if regexp.MustCompile(`FMUL\.M`).MatchString(sass) {
+		t.Errorf("ptxas scaled a product (FMUL.M*: (x*0.5)*2 folded):\n%s", sass)
+	}
+	if !strings.Contains(sass, "FFMA") {
+		t.Errorf("ptxas contracted no product and sum into an FMA:\n%s", sass)
+	}
+}
+
+// disassemble assembles a module for sm_80 and returns its SASS, by the
+// nvdisasm beside ptxas; it skips the test without them.
+func disassemble(t *testing.T, text string) string {
+	t.Helper()
+	as := ptxas(t)
+	nvdisasm := filepath.Join(filepath.Dir(as), "nvdisasm")
+	if _, err := os.Stat(nvdisasm); err != nil {
+		t.Skip("nvdisasm not found beside ptxas")
+	}
+	dir := t.TempDir()
+	src, cubin := filepath.Join(dir, "m.ptx"), filepath.Join(dir, "m.cubin")
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(as, "-arch=sm_80", "-o", cubin, src).CombinedOutput(); err != nil {
+		t.Fatalf("ptxas: %v\n%s", err, out)
+	}
+	out, err := exec.Command(nvdisasm, cubin).Output()
+	if err != nil {
+		t.Fatalf("nvdisasm: %v", err)
+	}
+	return string(out)
 }
