@@ -40,8 +40,8 @@ func TestExplainJITLog(t *testing.T) {
 	for _, tc := range []struct{ log, want string }{
 		{"ptxas application ptx input, line 15; error   : x", "line 15 is in entry k_Neg, from Go line k/k.go:10"},
 		{"ptxas application ptx input, line 11; error   : x", "line 11 is in entry k_Neg)"}, // above the first comment
-		{"ptxas application ptx input, line 3; error   : x", "line 3; error   : x"},           // outside any entry
-		{"ptxas application ptx input, line 99; error   : x", "line 99; error   : x"},         // beyond the module
+		{"ptxas application ptx input, line 3; error   : x", "line 3; error   : x"},         // outside any entry
+		{"ptxas application ptx input, line 99; error   : x", "line 99; error   : x"},       // beyond the module
 	} {
 		got := explainJITLog(jitModule, tc.log)
 		if !strings.Contains(got, tc.want) || (strings.Count(got, "\n") > 0) != strings.Contains(tc.want, "entry") {
