@@ -14,7 +14,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/hostgen"
 )
 
-const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-targets ptx,spirv] [-check] [PKG ...]
+const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-targets ptx,spirv] [-check] [-validate] [PKG ...]
 
 gen compiles the //gpu:kernel functions of each package (default ".";
 a pattern with "..." skips packages without kernels) to PTX and SPIR-V
@@ -31,8 +31,10 @@ so that wrong arguments are compile errors. Put
 in the package and run go generate. The output is deterministic. It records
 a hash of the package's sources: a GPU backend refuses the code once they
 change (when the sources are on the machine), and -check exits 1 when FILE
-is missing or out of date, for CI. gen never overwrites a file it did not
-write.
+is missing or out of date, for CI. -validate also runs NVIDIA's ptxas on the
+PTX and spirv-val on the SPIR-V, where they are installed ($PTXAS,
+$SPIRV_VAL or PATH; a missing one is reported, never required), and exits 1
+when one refuses a module. gen never overwrites a file it did not write.
 `
 
 // genMain runs `gpukvet gen ARGS` and returns the process exit code.
@@ -48,6 +50,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	arch := fs.String("arch", "sm_80", "PTX target `architecture` (the driver JIT-compiles it for newer GPUs)")
 	check := fs.Bool("check", false, "only report whether the file is up to date (exit 1 if not)")
 	targetList := fs.String("targets", "ptx,spirv", "comma-separated `targets` to embed: ptx (cuda backend), spirv (vulkan backend)")
+	validate := fs.Bool("validate", false, "also check the modules with ptxas and spirv-val where they are installed")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -75,9 +78,13 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		update = hostgen.Check
 	}
 	code := 0
+	v := &validator{cmd: "gpukvet gen", stderr: stderr}
 	for _, p := range pkgs {
 		res, err := update(p, opts)
 		code = max(code, reportGen(p, res, err, stdout, stderr))
+		if *validate && err == nil && !(v.ptx(p.Path(), res.PTX, *arch) && v.spirv(p.Path(), res.SPIRV)) {
+			code = max(code, 1)
+		}
 	}
 	return code
 }

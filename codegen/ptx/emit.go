@@ -21,9 +21,9 @@
 // Every instruction written is checked against the table of what the PTX
 // ISA allows (isa.go): a wrong form is an *Error naming the kernel and the
 // Go position, never a module that ptxas or the driver refuses. With
-// Options.Position, the body carries a comment "// file:line" wherever the
-// Go line changes, which lets a driver's JIT error log be traced back to
-// the source (device/cuda).
+// Options.Position, the body carries a comment gpuabi.PTXPosition wherever
+// the Go line changes, which lets a ptxas or JIT error log be traced back to
+// the source (gpuabi.ExplainPTXLog).
 //
 // Traps follow internal/gpuabi: the first trapping thread records cause,
 // position, block and thread in the trap record whose address is the
@@ -220,7 +220,7 @@ func (e *emitter) at(v *kir.Value) {
 	}
 	if line != e.line {
 		e.line = line
-		fmt.Fprintf(&e.body, "\t// %s\n", line)
+		e.body.WriteString(gpuabi.PTXPosition(line) + "\n")
 	}
 }
 

@@ -432,7 +432,7 @@ func (b *Backend) loadModule(ptx []byte) (uintptr, error) {
 	runtime.KeepAlive(vals)
 	if err != nil {
 		if msg := goString(&log[0]); msg != "" {
-			return 0, fmt.Errorf("loading its PTX module: %w\n%s", err, explainJITLog(string(ptx), msg))
+			return 0, fmt.Errorf("loading its PTX module: %w\n%s", err, gpuabi.ExplainPTXLog(string(ptx), msg))
 		}
 		return 0, fmt.Errorf("loading its PTX module: %w", err)
 	}
