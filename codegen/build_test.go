@@ -15,6 +15,7 @@ import (
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/codegen/ptx"
 )
 
 const corpus = "github.com/gpukvet/gpukvet/codegen/testdata/kernels/"
@@ -37,9 +38,13 @@ func ptxasPath(t *testing.T) string {
 	return ""
 }
 
-// assemble runs ptxas on text for sm_80 and sm_90.
+// assemble checks text against the PTX emitter's ISA table and runs ptxas
+// on it for sm_80 and sm_90.
 func assemble(t *testing.T, name, text string) {
 	t.Helper()
+	if err := ptx.Check(text); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
 	ptxas := ptxasPath(t)
 	file := filepath.Join(t.TempDir(), name+".ptx")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/gpukvet/gpukvet/codegen/ptx"
 	"github.com/gpukvet/gpukvet/internal/directive"
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
 	"github.com/gpukvet/gpukvet/internal/srchash"
@@ -311,6 +312,21 @@ func TestGeneratedFilesFresh(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s is stale: its package's sources changed since it was generated; run gpukvet gen in %s", file, filepath.Dir(file))
+		}
+	}
+}
+
+// TestGeneratedPTXFollowsISA runs every committed generated module (the
+// examples, the differential, benchmark and phase kernels) through the PTX
+// emitter's table of what the PTX ISA allows, without ptxas.
+func TestGeneratedPTXFollowsISA(t *testing.T) {
+	files := generatedFiles(t)
+	if len(files) == 0 {
+		t.Skip("no generated files in this tree")
+	}
+	for _, file := range files {
+		if err := ptx.Check(genConst(t, file, "gpukvetPTX")); err != nil {
+			t.Errorf("%s: %v", file, err)
 		}
 	}
 }
