@@ -239,7 +239,7 @@ func TestPattern(t *testing.T) {
 func generatedFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	root := filepath.Join("..", "..", "..")
+	root := filepath.Join("..", "..") // the repository's root, not the folder holding it
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -336,7 +336,7 @@ func TestGeneratedPTXFollowsISA(t *testing.T) {
 func TestGeneratedPTXAssembles(t *testing.T) {
 	ptxas := os.Getenv("PTXAS")
 	if ptxas == "" {
-		ptxas = filepath.Join("..", "..", "..", ".cache", "ptxas", "usr", "bin", "ptxas")
+		ptxas = filepath.Join("..", "..", ".cache", "ptxas", "usr", "bin", "ptxas")
 		if _, err := os.Stat(ptxas); err != nil {
 			if ptxas, err = exec.LookPath("ptxas"); err != nil {
 				t.Skip("ptxas not found: run scripts/install-ptxas.sh (or set PTXAS)")
