@@ -332,3 +332,19 @@ func TestBuildOverlay(t *testing.T) {
 		t.Errorf("kernels %+v, want Saxpy", m.Manifest.Kernels)
 	}
 }
+
+// TestNegateEveryWidth compiles -x for integers of every width, signed and
+// unsigned: PTX negates only signed integers, so every negation is neg.s32
+// or neg.s64 (an unsigned one wraps alike), and ptxas accepts the module,
+// which it refused when -x of a uint8 was neg.u32.
+func TestNegateEveryWidth(t *testing.T) {
+	m := build(t, codegen.Options{Checks: analyzers.All()}, corpus+"negate")
+	text := entry(t, m, "negate_Neg")
+	if bad := regexp.MustCompile(`neg\.[ub]\d+`).FindString(text); bad != "" {
+		t.Errorf("the kernel negates with %s", bad)
+	}
+	if n := len(regexp.MustCompile(`neg\.s(32|64) `).FindAllString(text, -1)); n != 8 {
+		t.Errorf("%d negations, want 8 (one per slice)", n)
+	}
+	assemble(t, "negate", string(m.PTX))
+}
