@@ -21,8 +21,8 @@ type validator struct {
 	missed map[string]bool
 }
 
-// tools: the environment variable that names each validator, its name on
-// $PATH, and how to install it.
+// validators maps each validator's name on $PATH to the environment
+// variable that may name its path instead, and to how to install it.
 var validators = map[string]struct{ env, install string }{
 	"ptxas":     {"PTXAS", "scripts/install-ptxas.sh installs it"},
 	"spirv-val": {"SPIRV_VAL", "Debian's spirv-tools, scripts/install-spirv-tools.sh"},

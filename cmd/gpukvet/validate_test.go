@@ -15,7 +15,7 @@ import (
 func fakeValidator(t *testing.T, out string, code int) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "tool")
-	script := "#!/bin/sh\nprintf '%s\\n' '" + out + "'\nexit " + string(rune('0'+code)) + "\n"
+	script := "#!/bin/sh\nprintf '%s\\n' '" + out + "'\nexit " + strconv.Itoa(code) + "\n"
 	if err := os.WriteFile(file, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
