@@ -7,9 +7,10 @@ import (
 	"strings"
 )
 
-// The PTX ISA's type rules for every instruction form the emitter writes
-// (PTX ISA 7.8, chapter 9, "Instructions"; each row cites its section's
-// syntax). An instruction is written as opcode.modifiers.types; the table
+// The PTX ISA's type rules for every instruction form the emitter writes,
+// from the syntax of each instruction in the ISA's "Instruction Set"
+// chapter (and checked against ptxas: TestISATable's refusals,
+// TestEveryOpAssembles' acceptances). An instruction is written as opcode.modifiers.types; the table
 // maps the opcode with its modifiers (the form) to the type suffixes the
 // ISA allows for it, so that the emitter can refuse, at build time, an
 // instruction that ptxas and the driver would refuse with the whole
@@ -22,7 +23,7 @@ import (
 // instruction is legal when one of them allows its types. A row with no
 // types is a form without a type suffix (bra, ret, bar.sync).
 var isaRows = []struct{ form, types, from string }{
-	// Integer and floating-point arithmetic (9.7.1, 9.7.3).
+	// Integer and floating-point arithmetic.
 	{"{add,sub}", ints + " " + floats, ""},
 	{"{add,sub}.rn", floats, ""},
 	{"mul.{lo,hi}", ints, ""},
@@ -36,18 +37,18 @@ var isaRows = []struct{ form, types, from string }{
 	{"fma.rn", floats, ""},
 	{"{sqrt.rn,copysign}", floats, ""},
 	{"{clz,popc}", "b32 b64", ""},
-	// Comparison and selection (9.7.6): eq and ne also compare bits; the
+	// Comparison and selection: eq and ne also compare bits; the
 	// unordered and NaN tests are for floats only.
 	{"setp.{eq,ne}", bits + " " + ints + " " + floats, ""},
 	{"setp.{lt,le,gt,ge}", ints + " " + floats, ""},
 	{"setp.{lo,ls,hi,hs}", "b16 b32 b64 u16 u32 u64", ""},
 	{"setp.{equ,neu,ltu,leu,gtu,geu,num,nan}", floats, ""},
 	{"selp", bits + " " + ints + " " + floats, ""},
-	// Logic and shifts (9.7.7, 9.7.8): shl is untyped, shr fills by type.
+	// Logic and shifts: shl is untyped, shr fills by type.
 	{"{and,or,xor,not}", "pred " + bits, ""},
 	{"shl", bits, ""},
 	{"shr", bits + " " + ints, ""},
-	// Data movement and conversion (9.7.9).
+	// Data movement and conversion.
 	{"mov", "pred " + bits + " " + ints + " " + floats, ""},
 	{"{ld,ld.global,ld.shared,ld.local,ld.param,ld.global.nc}", mem, ""},
 	{"{st,st.global,st.shared,st.local}", mem, ""},
@@ -59,11 +60,11 @@ var isaRows = []struct{ form, types, from string }{
 	{"cvt.{rni,rzi,rmi,rpi}", cvtInts, floats}, // float to integer: integer rounding required
 	{"cvt.{rni,rzi,rmi,rpi}", "f32", "f32"},    // round to an integral value
 	{"cvt.{rni,rzi,rmi,rpi}", "f64", "f64"},
-	// Atomics (9.7.12.5) on global, shared or generic addresses.
+	// Atomics on global, shared or generic addresses.
 	{"atom{,.global,.shared}.{and,or,xor,exch,cas}", "b32 b64", ""},
 	{"atom{,.global,.shared}.add", "u32 s32 u64 f32 f64", ""},
 	{"atom{,.global,.shared}.{min,max}", "u32 s32 u64 s64", ""},
-	// Control flow and synchronization (9.7.8, 9.7.12).
+	// Control flow and synchronization.
 	{"{bra,ret,exit,bar.sync,membar.gl}", "", ""},
 }
 
