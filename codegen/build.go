@@ -374,7 +374,9 @@ func (pp *prepared) compile(patterns []string) (*Module, error) {
 			}
 		}
 	}
-	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch, NonCoherent: !env.DisableOptimizer, Fast: fast})
+	rel := relPos(opts.Dir)
+	position := func(p token.Pos) string { return rel(fset.Position(p)) }
+	text, err := ptx.Emit(m, ptx.Options{Arch: opts.Arch, NonCoherent: !env.DisableOptimizer, Fast: fast, Position: position})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/kir"
+	"github.com/gpukvet/gpukvet/codegen/ptx"
 )
 
 const corpus = "github.com/gpukvet/gpukvet/codegen/testdata/kernels/"
@@ -37,9 +38,13 @@ func ptxasPath(t *testing.T) string {
 	return ""
 }
 
-// assemble runs ptxas on text for sm_80 and sm_90.
+// assemble checks text against the PTX emitter's ISA table and runs ptxas
+// on it for sm_80 and sm_90.
 func assemble(t *testing.T, name, text string) {
 	t.Helper()
+	if err := ptx.Check(text); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
 	ptxas := ptxasPath(t)
 	file := filepath.Join(t.TempDir(), name+".ptx")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
@@ -327,4 +332,20 @@ func TestBuildOverlay(t *testing.T) {
 	if len(m.Manifest.Kernels) != 1 || m.Manifest.Kernels[0].Name != "Saxpy" {
 		t.Errorf("kernels %+v, want Saxpy", m.Manifest.Kernels)
 	}
+}
+
+// TestNegateEveryWidth compiles -x for integers of every width, signed and
+// unsigned: PTX negates only signed integers, so every negation is neg.s32
+// or neg.s64 (an unsigned one wraps alike), and ptxas accepts the module,
+// which it refused when -x of a uint8 was neg.u32.
+func TestNegateEveryWidth(t *testing.T) {
+	m := build(t, codegen.Options{Checks: analyzers.All()}, corpus+"negate")
+	text := entry(t, m, "negate_Neg")
+	if bad := regexp.MustCompile(`neg\.[ub]\d+`).FindString(text); bad != "" {
+		t.Errorf("the kernel negates with %s", bad)
+	}
+	if n := len(regexp.MustCompile(`neg\.s(32|64) `).FindAllString(text, -1)); n != 8 {
+		t.Errorf("%d negations, want 8 (one per slice)", n)
+	}
+	assemble(t, "negate", string(m.PTX))
 }

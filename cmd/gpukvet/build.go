@@ -12,7 +12,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
-const buildUsage = `usage: gpukvet build [-target=ptx|spirv|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-O0] [-o FILE] PKG...
+const buildUsage = `usage: gpukvet build [-target=ptx|spirv|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-O0] [-validate] [-o FILE] PKG...
 
 build checks the packages' kernels with every gpukvet analyzer, refuses to
 compile a kernel that a check reports on (citing the diagnostic), and
@@ -25,6 +25,9 @@ a byte array in Go's layout, the last parameter is the trap record), so any
 CUDA host program can load and launch the module. For -target=spirv the
 manifest also gives each kernel's push-constant layout, workgroup size or
 spec constants, shared memory and device features (codegen/ABI.md).
+-validate also runs NVIDIA's ptxas on PTX and spirv-val on SPIR-V where they
+are installed ($PTXAS, $SPIRV_VAL or PATH; a missing one is reported, never
+required) and exits 1 when one refuses the module.
 
 Flags:
 `
@@ -39,7 +42,7 @@ func buildMain(args []string) int {
 // buildFlags are the flags of gpukvet build.
 type buildFlags struct {
 	target, arch, out string
-	o0                bool
+	o0, validate      bool
 }
 
 // newBuildFlags returns the flag set of gpukvet build, which writes its
@@ -52,6 +55,7 @@ func newBuildFlags(stderr io.Writer) (*flag.FlagSet, *buildFlags) {
 	fs.StringVar(&f.arch, "arch", "", "target architecture: sm_80 (the default), sm_90, ... for ptx; gfx90a (the default), ... for hsaco")
 	fs.BoolVar(&f.o0, "O0", false, "compile without the kernel-IR optimizer (no folding, unrolling, scalar replacement, code motion or bounds-check elimination), for debugging the codegen")
 	fs.StringVar(&f.out, "o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
+	fs.BoolVar(&f.validate, "validate", false, "also check a ptx or spirv module with ptxas or spirv-val where installed")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		fs.PrintDefaults()
@@ -90,5 +94,12 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s.json (%d kernels)\n", file, file, len(mod.Manifest.Kernels))
+	v := &validator{cmd: "gpukvet build", stderr: stderr}
+	if f.validate && len(mod.PTX) == 0 && len(mod.SPIRV) == 0 {
+		fmt.Fprintf(stderr, "gpukvet build: -validate: no validator for -target=%s (ptxas and spirv-val check ptx and spirv)\n", f.target)
+	}
+	if f.validate && !(v.ptx(file, mod.PTX, f.arch) && v.spirv(file, mod.SPIRV)) {
+		return 1
+	}
 	return 0
 }

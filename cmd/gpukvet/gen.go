@@ -14,7 +14,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/hostgen"
 )
 
-const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-targets ptx,spirv] [-check] [PKG ...]
+const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-targets ptx,spirv] [-check] [-validate] [PKG ...]
 
 gen compiles the //gpu:kernel functions of each package (default ".";
 a pattern with "..." skips packages without kernels) to PTX and SPIR-V
@@ -32,13 +32,16 @@ in the package and run go generate. The output is deterministic. It records
 a hash of the package's sources: a GPU backend refuses the code once they
 change (when the sources are on the machine; editing a comment in place
 is no change), and -check exits 1 when FILE is missing or out of date,
-saying which, for CI. gen never overwrites a file it did not write.
+saying which, for CI. -validate also runs NVIDIA's ptxas on the PTX and
+spirv-val on the SPIR-V, where they are installed ($PTXAS, $SPIRV_VAL or
+PATH; a missing one is reported, never required), and exits 1 when one
+refuses a module. gen never overwrites a file it did not write.
 `
 
 // genFlags are the flags of gpukvet gen.
 type genFlags struct {
 	out, arch, targets string
-	check              bool
+	check, validate    bool
 }
 
 // newGenFlags returns the flag set of gpukvet gen, which writes its
@@ -52,6 +55,7 @@ func newGenFlags(stderr io.Writer) (*flag.FlagSet, *genFlags) {
 	fs.StringVar(&f.arch, "arch", "sm_80", "PTX target `architecture` (the driver JIT-compiles it for newer GPUs)")
 	fs.BoolVar(&f.check, "check", false, "only report whether the file is up to date (exit 1 if not)")
 	fs.StringVar(&f.targets, "targets", "ptx,spirv", "comma-separated `targets` to embed: ptx (cuda backend), spirv (vulkan backend)")
+	fs.BoolVar(&f.validate, "validate", false, "also check the modules with ptxas and spirv-val where they are installed")
 	return fs, &f
 }
 
@@ -89,9 +93,13 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		update = hostgen.Check
 	}
 	code := 0
+	v := &validator{cmd: "gpukvet gen", stderr: stderr}
 	for _, p := range pkgs {
 		res, err := update(p, opts)
 		code = max(code, reportGen(p, res, err, stdout, stderr))
+		if f.validate && err == nil && !(v.ptx(p.Path(), res.PTX, f.arch) && v.spirv(p.Path(), res.SPIRV)) {
+			code = max(code, 1)
+		}
 	}
 	return code
 }

@@ -26,9 +26,10 @@ type generation struct {
 	noSPIRV map[string]string
 }
 
-// generate renders the generated file for p, and says which kernels got no
-// SPIR-V.
-func generate(p *Package, opts Options) (src []byte, noSPIRV map[string]string, err error) {
+// generate renders the generated file for p, returning the generation
+// too: its compiled modules and which kernels got no SPIR-V (nil when
+// compiling failed).
+func generate(p *Package, opts Options) (src []byte, g *generation, err error) {
 	opts = opts.withDefaults()
 	compile := opts.compile
 	if compile == nil {
@@ -42,7 +43,7 @@ func generate(p *Package, opts Options) (src []byte, noSPIRV map[string]string, 
 	if err != nil {
 		return nil, nil, err
 	}
-	g := &generation{p: p, opts: opts, c: c, scope: p.pkg.Types.Scope()}
+	g = &generation{p: p, opts: opts, c: c, scope: p.pkg.Types.Scope()}
 	g.imports, err = newImportSet(g)
 	if err != nil {
 		return nil, nil, err
@@ -50,13 +51,13 @@ func generate(p *Package, opts Options) (src []byte, noSPIRV map[string]string, 
 	g.writeModules(hash)
 	g.writeRegistration()
 	if err := g.writeLaunchFunctions(); err != nil {
-		return nil, g.noSPIRV, err
+		return nil, g, err
 	}
 	for _, k := range p.kernels {
 		g.writeCPUEntry(k)
 	}
 	src, err = g.file()
-	return src, g.noSPIRV, err
+	return src, g, err
 }
 
 // w writes to the file's body.

@@ -70,6 +70,9 @@ type Result struct {
 	// why: the vulkan backend cannot run them. It is set even when
 	// generation fails afterwards.
 	NoSPIRV map[string]string
+	// PTX and SPIRV are the modules the file embeds (nil for a target
+	// not embedded), for validating them with NVIDIA's and Khronos' tools.
+	PTX, SPIRV []byte
 }
 
 // ErrNotGenerated is the error (wrapped, with the file's path) of Write and
@@ -137,6 +140,12 @@ func render(p *Package, opts Options) (res Result, old, src []byte, err error) {
 	if res.Existed && !srchash.IsGenerated(old) {
 		return res, nil, nil, fmt.Errorf("%s %w", res.File, ErrNotGenerated)
 	}
-	src, res.NoSPIRV, err = generate(p, opts)
+	src, g, err := generate(p, opts)
+	if g != nil {
+		res.NoSPIRV, res.SPIRV = g.noSPIRV, g.c.spirv
+		if opts.Targets.PTX {
+			res.PTX = g.c.ptx
+		}
+	}
 	return res, old, src, err
 }

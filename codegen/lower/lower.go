@@ -235,8 +235,12 @@ func (b *builder) param(p *types.Var) []*kir.Value {
 }
 
 // val appends a value to the current block.
+// val adds a value at the position of what is being lowered, which the
+// emitters' errors and the PTX position comments name.
 func (b *builder) val(op kir.Op, t kir.Type, args ...*kir.Value) *kir.Value {
-	return b.f.NewValue(b.cur, op, t, args...)
+	v := b.f.NewValue(b.cur, op, t, args...)
+	v.Pos = b.at
+	return v
 }
 
 func (b *builder) konst(t kir.Type, bits uint64) *kir.Value {

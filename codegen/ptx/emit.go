@@ -6,10 +6,24 @@
 // 16-bit integers live in 32-bit registers, sign- or zero-extended after
 // every operation so that comparisons and widening see Go's value.
 //
-// Floating point: plain add/sub/mul let ptxas contract a product and a sum
-// into one FMA, which Go allows; a product that Go requires to be rounded
-// (an explicit conversion, kir.Value.NoFuse) is emitted as mul.rn, which
-// ptxas never contracts. Division is div.rn (IEEE), square root sqrt.rn.
+// Floating point: ptxas may optimize an add, sub or mul without a rounding
+// modifier "aggressively": contract a product and a sum into one FMA,
+// which Go allows, but also fold (x*0.5)*2 into x, which Go does not (for
+// the smallest subnormal x the product rounds to 0). So only a product
+// that feeds a sum, and that sum, are written plain (contractible, see
+// contractible); every other float add, sub and mul is .rn, which ptxas
+// never contracts or folds, and so is a product Go requires rounded (an
+// explicit conversion, kir.Value.NoFuse). Nothing is .ftz: subnormals are
+// kept as Go keeps them. Division is div.rn (IEEE), square root sqrt.rn.
+// Comparisons are ordered (false when an operand is NaN) except !=, which
+// is setp.neu (true for NaN), as Go has them.
+//
+// Every instruction written is checked against the table of what the PTX
+// ISA allows (isa.go): a wrong form is an *Error naming the kernel and the
+// Go position, never a module that ptxas or the driver refuses. With
+// Options.Position, the body carries a comment gpuabi.PTXPosition wherever
+// the Go line changes, which lets a ptxas or JIT error log be traced back to
+// the source (gpuabi.ExplainPTXLog).
 //
 // Traps follow internal/gpuabi: the first trapping thread records cause,
 // position, block and thread in the trap record whose address is the
@@ -19,6 +33,7 @@ package ptx
 
 import (
 	"fmt"
+	"go/token"
 	"math"
 	"strings"
 
@@ -44,6 +59,25 @@ type Options struct {
 	// (kir.AssumeFacts), emitted after it as a further entry point (and
 	// that one's non-coherent twin under NonCoherent).
 	Fast map[*kir.Func]*kir.Func
+	// Position formats a kir value's Go position as "file:line:col"; nil
+	// leaves positions out of errors and of the body's comments.
+	Position func(token.Pos) string
+}
+
+// Error is an instruction the emitter cannot write, or one it wrote that
+// the PTX ISA does not allow: an internal error of the compiler, naming the
+// kernel and the Go position of the value it was emitting.
+type Error struct {
+	Entry string
+	Pos   string // "file:line:col" of the value, or "" when unknown
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	if e.Pos == "" {
+		return fmt.Sprintf("ptx: kernel %s: %s", e.Entry, e.Msg)
+	}
+	return fmt.Sprintf("%s: ptx: kernel %s: %s", e.Pos, e.Entry, e.Msg)
 }
 
 // NCName is the entry point of f's variant with non-coherent loads.
@@ -81,16 +115,14 @@ func Emit(m *kir.Module, opts Options) (string, error) {
 // emitEntries writes f's entry point and, under opts.NonCoherent, its
 // twin with non-coherent loads when it has read-only loads.
 func emitEntries(sb *strings.Builder, f *kir.Func, opts Options) error {
-	e := &emitter{f: f, name: f.Name, sb: sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
-	if err := e.function(); err != nil {
+	if err := newEmitter(f, f.Name, nil, sb, opts).function(); err != nil {
 		return err
 	}
 	if !opts.NonCoherent {
 		return nil
 	}
 	if nc, _ := kir.ReadOnlyLoads(f); len(nc) > 0 {
-		e := &emitter{f: f, name: NCName(f), nc: nc, sb: sb, reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
-		return e.function()
+		return newEmitter(f, NCName(f), nc, sb, opts).function()
 	}
 	return nil
 }
@@ -107,6 +139,8 @@ type emitter struct {
 	f              *kir.Func
 	name           string              // the entry point's name
 	nc             map[*kir.Value]bool // loads emitted as ld.global.nc
+	plain          map[*kir.Value]bool // float products and sums left contractible
+	position       func(token.Pos) string
 	sb             *strings.Builder
 	body           strings.Builder
 	reg            []string // register of each value
@@ -114,7 +148,38 @@ type emitter struct {
 	npred, nr, nrd int
 	locals         []string
 	label          int
+	cur            *kir.Value // the value being emitted, nil in terminators
+	line           string     // the Go line of the body's last position comment
 	err            error
+}
+
+func newEmitter(f *kir.Func, name string, nc map[*kir.Value]bool, sb *strings.Builder, opts Options) *emitter {
+	return &emitter{f: f, name: name, nc: nc, plain: contractible(f), position: opts.Position, sb: sb,
+		reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
+}
+
+// contractible returns the float products and sums ptxas may contract into
+// an FMA, as Go allows: a sum or difference with a product operand
+// (possibly negated), and those products, unless Go requires either
+// rounded (NoFuse).
+func contractible(f *kir.Func) map[*kir.Value]bool {
+	plain := map[*kir.Value]bool{}
+	for _, b := range f.Blocks {
+		for _, v := range b.Values {
+			if (v.Op != kir.OpAdd && v.Op != kir.OpSub) || !v.Type.Kind.IsFloat() || v.NoFuse {
+				continue
+			}
+			for _, x := range v.Args {
+				if x.Op == kir.OpNeg {
+					x = x.Args[0]
+				}
+				if x.Op == kir.OpMul && !x.NoFuse {
+					plain[v], plain[x] = true, true
+				}
+			}
+		}
+	}
+	return plain
 }
 
 func (e *emitter) newReg(k kir.Kind) string {
@@ -131,10 +196,32 @@ func (e *emitter) newReg(k kir.Kind) string {
 	}
 }
 
+// ins writes an instruction, refusing one the PTX ISA does not allow.
 func (e *emitter) ins(format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	if err := checkInstruction(text); err != nil {
+		e.fail("internal error: %v", err)
+	}
 	e.body.WriteString("\t")
-	fmt.Fprintf(&e.body, format, args...)
+	e.body.WriteString(text)
 	e.body.WriteString(";\n")
+}
+
+// at makes v the value being emitted, writing a position comment when its
+// Go line differs from the last one written.
+func (e *emitter) at(v *kir.Value) {
+	e.cur = v
+	if v == nil || e.position == nil || !v.Pos.IsValid() {
+		return
+	}
+	line := e.position(v.Pos)
+	if strings.Count(line, ":") >= 2 {
+		line = line[:strings.LastIndexByte(line, ':')] // drop the column
+	}
+	if line != e.line {
+		e.line = line
+		e.body.WriteString(gpuabi.PTXPosition(line) + "\n")
+	}
 }
 
 func (e *emitter) function() error {
@@ -155,8 +242,10 @@ func (e *emitter) function() error {
 	for i, b := range order {
 		fmt.Fprintf(&e.body, "$L_%d:\n", b.Index)
 		for _, v := range b.Values {
+			e.at(v)
 			e.value(v)
 		}
+		e.at(nil)
 		var next *kir.Block
 		if i+1 < len(order) {
 			next = order[i+1]
@@ -267,10 +356,16 @@ func (e *emitter) normalize(d string, k kir.Kind) {
 	}
 }
 
+// fail records the first error of the entry, at the value being emitted.
 func (e *emitter) fail(format string, args ...any) {
-	if e.err == nil {
-		e.err = fmt.Errorf("ptx: %s: %s", e.f.Name, fmt.Sprintf(format, args...))
+	if e.err != nil {
+		return
 	}
+	err := &Error{Entry: e.name, Msg: fmt.Sprintf(format, args...)}
+	if e.cur != nil && e.position != nil && e.cur.Pos.IsValid() {
+		err.Pos = e.position(e.cur.Pos)
+	}
+	e.err = err
 }
 
 func (e *emitter) value(v *kir.Value) {
@@ -297,11 +392,7 @@ func (e *emitter) value(v *kir.Value) {
 		e.ins("mov.u64 %s, %s", d, SharedName(v.Index))
 	case kir.OpAdd, kir.OpSub:
 		name := map[kir.Op]string{kir.OpAdd: "add", kir.OpSub: "sub"}[v.Op]
-		rnd := ""
-		if v.NoFuse && k.IsFloat() {
-			rnd = ".rn"
-		}
-		e.ins("%s%s.%s %s, %s, %s", name, rnd, regTyp(k), d, a(0), a(1))
+		e.ins("%s%s.%s %s, %s, %s", name, e.rounding(v), regTyp(k), d, a(0), a(1))
 		e.normalize(d, k)
 	case kir.OpMul:
 		e.mul(d, v)
@@ -325,7 +416,7 @@ func (e *emitter) value(v *kir.Value) {
 	case kir.OpShl, kir.OpShr:
 		e.shift(d, v)
 	case kir.OpNeg:
-		e.ins("neg.%s %s, %s", regTyp(k), d, a(0))
+		e.ins("neg.%s %s, %s", negTyp(k), d, a(0))
 		e.normalize(d, k)
 	case kir.OpNot:
 		e.ins("not.%s %s, %s", logicTyp(k), d, a(0))
@@ -366,6 +457,25 @@ func (e *emitter) value(v *kir.Value) {
 	default:
 		e.fail("cannot emit %v", v.Op)
 	}
+}
+
+// negTyp is the type of neg for kind k: PTX negates only signed integers,
+// and an unsigned one wraps alike (two's complement), so its register is
+// negated as the signed integer of its width.
+func negTyp(k kir.Kind) string {
+	if k.IsInt() {
+		return "s" + regTyp(k)[1:]
+	}
+	return typ(k)
+}
+
+// rounding is the rounding modifier of a float add, sub or mul: none for a
+// contractible one, .rn (no contraction, no folding) for the others.
+func (e *emitter) rounding(v *kir.Value) string {
+	if !v.Type.Kind.IsFloat() || e.plain[v] {
+		return ""
+	}
+	return ".rn"
 }
 
 func movTyp(k kir.Kind) string {
@@ -440,11 +550,7 @@ func (e *emitter) mul(d string, v *kir.Value) {
 	k := v.Type.Kind
 	x, y := v.Args[0], v.Args[1]
 	if k.IsFloat() {
-		rnd := ""
-		if v.NoFuse {
-			rnd = ".rn"
-		}
-		e.ins("mul%s.%s %s, %s, %s", rnd, typ(k), d, e.r(x), e.r(y))
+		e.ins("mul%s.%s %s, %s, %s", e.rounding(v), typ(k), d, e.r(x), e.r(y))
 		return
 	}
 	// A 64-bit product of two widened 32-bit values is a widening multiply.

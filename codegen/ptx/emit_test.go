@@ -1,9 +1,6 @@
 package ptx
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -64,24 +61,9 @@ func TestEmitShifts(t *testing.T) {
 
 // TestEmitShiftsAssembles runs ptxas on the module when it is installed.
 func TestEmitShiftsAssembles(t *testing.T) {
-	ptxas := os.Getenv("PTXAS")
-	if ptxas == "" {
-		ptxas = filepath.Join("..", "..", ".cache", "ptxas", "usr", "bin", "ptxas")
-		if _, err := os.Stat(ptxas); err != nil {
-			if ptxas, err = exec.LookPath("ptxas"); err != nil {
-				t.Skip("ptxas not found (scripts/install-ptxas.sh)")
-			}
-		}
-	}
 	text, err := Emit(shiftFunc(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(t.TempDir(), "shifts.ptx")
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(ptxas, "-arch=sm_80", "-o", os.DevNull, file).CombinedOutput(); err != nil {
-		t.Errorf("ptxas: %v\n%s\n%s", err, out, text)
-	}
+	assemble(t, text)
 }

@@ -410,7 +410,8 @@ func (b *Backend) function(k *backend.Kernel, key entryKey) (uintptr, error) {
 	return f, nil
 }
 
-// loadModule JIT-compiles a PTX module, returning ptxas's log in the error.
+// loadModule JIT-compiles a PTX module, returning ptxas's log in the error,
+// each PTX line it cites traced to its entry point and Go line.
 func (b *Backend) loadModule(ptx []byte) (uintptr, error) {
 	const (
 		jitErrorLogBuffer     = 5 // CU_JIT_ERROR_LOG_BUFFER
@@ -431,7 +432,7 @@ func (b *Backend) loadModule(ptx []byte) (uintptr, error) {
 	runtime.KeepAlive(vals)
 	if err != nil {
 		if msg := goString(&log[0]); msg != "" {
-			return 0, fmt.Errorf("loading its PTX module: %w\n%s", err, msg)
+			return 0, fmt.Errorf("loading its PTX module: %w\n%s", err, gpuabi.ExplainPTXLog(string(ptx), msg))
 		}
 		return 0, fmt.Errorf("loading its PTX module: %w", err)
 	}

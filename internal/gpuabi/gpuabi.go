@@ -1,7 +1,8 @@
 // Package gpuabi is the one definition of the contract between the code the
 // emitters generate and the runtimes that launch it: the trap record a
-// trapping thread leaves for the host, its codes and messages, and the
-// layout of kernel parameters in a Vulkan push-constant block. Emitters
+// trapping thread leaves for the host, its codes and messages, the
+// layout of kernel parameters in a Vulkan push-constant block, and the
+// position comments of PTX that trace a ptxas log back to Go lines. Emitters
 // (codegen/ptx, codegen/llvm, codegen/spirv) and backends (device/cuda,
 // device/vulkan) import it, so the two sides cannot disagree.
 package gpuabi
