@@ -356,7 +356,7 @@ var sizes = types.SizesFor("gc", "amd64")
 // declares.
 func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*types.Func, res *Result) *graph {
 	shared := map[*types.Func][]sharedUse{}
-	r := &typedResolver{pass: pass, decls: decls, shared: shared}
+	r := &typedResolver{pass: pass, decls: decls, shared: shared, kernelOf: res.kernelOf}
 	g := kerneldims.Walk(r, roots, func(fn *types.Func, n ast.Node) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
@@ -387,12 +387,15 @@ func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*ty
 // typedResolver resolves names for kerneldims.Walk with the pass's types
 // and the facts of other packages.
 type typedResolver struct {
-	pass   *analysis.Pass
-	decls  map[*types.Func]*ast.FuncDecl
-	shared map[*types.Func][]sharedUse // gains the calls of other packages' device functions that declare shared memory
+	pass     *analysis.Pass
+	decls    map[*types.Func]*ast.FuncDecl
+	shared   map[*types.Func][]sharedUse // gains the calls of other packages' device functions that declare shared memory
+	kernelOf map[*types.Func]*Kernel
 }
 
 func (r *typedResolver) Decl(fn *types.Func) *ast.FuncDecl { return r.decls[fn] }
+
+func (r *typedResolver) IsKernel(fn *types.Func) bool { return r.kernelOf[fn] != nil }
 
 func (r *typedResolver) IsDim3(_ *types.Func, x ast.Expr) bool {
 	t := r.pass.TypesInfo.TypeOf(x)
