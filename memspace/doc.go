@@ -38,8 +38,12 @@ expression, kernel code that uses
     that pushes it over, in the deepest function that exceeds the budget
     (the kernels that call it are refused through that call); a device
     function of another package counts with its size and depth from a fact;
-  - a kernel or device function declared without a body (implemented in
-    assembly or through linkname), which has no Go source to compile;
+  - a function declared without a body (implemented in assembly, or a
+    //go:linkname to another package's function) that is a kernel, a device
+    function, or a function of the package that kernel code calls: it has no
+    Go source to compile. It is reported at its declaration, with the chain
+    of calls from the kernel that reaches it; a device function of another
+    package that reaches one is reported at each call of it;
   - a call of a function of another package that is not a //gpu:device
     function, the gpu package, or one of the allowed functions below;
   - a call of a //gpu:device function of another package that breaks one of

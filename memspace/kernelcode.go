@@ -70,7 +70,7 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 			if cf.isKernel {
 				kind = "kernel"
 			}
-			c.report(cf.decl.Name, "has no body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
+			c.report(cf.decl.Name, "needs "+cf.fn.Name()+", which has no Go body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
 		}
 		var local []callEdge
 		for _, cl := range cf.calls {

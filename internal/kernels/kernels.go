@@ -381,6 +381,16 @@ func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*ty
 			res.Device[fn] = decls[fn]
 		}
 	}
+	// A function of the package declared without a body (assembly, or
+	// //go:linkname to another) is kernel code too when called, so that
+	// memspace reports it: the walk has no body of it to visit.
+	for _, callees := range g.Callees {
+		for _, fn := range callees {
+			if fd := decls[fn]; fd != nil && fd.Body == nil && res.kernelOf[fn] == nil {
+				res.Device[fn] = fd
+			}
+		}
+	}
 	return &graph{callees: g.Callees, dims: g.Dims, shared: shared}
 }
 

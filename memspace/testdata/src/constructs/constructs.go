@@ -2,7 +2,11 @@
 // beside a twin that does the same in the dialect and stays silent.
 package constructs
 
-import "github.com/gpukvet/gpukvet/gpu"
+import (
+	_ "unsafe"
+
+	"github.com/gpukvet/gpukvet/gpu"
+)
 
 //gpu:kernel
 func Complex(t gpu.Thread, re, im []float64) {
@@ -64,3 +68,27 @@ func WithBody(t gpu.Thread, out []float32) {
 		out[i] = 0
 	}
 }
+
+// A function without a body that the package does not mark //gpu:device is
+// kernel code once a kernel calls it: assembly, or //go:linkname to another
+// package's function.
+func asmAdd(a, b int32) int32 // want `function asmAdd has no body: kernel code must be Go source the compiler can see \(an implementation in assembly or through linkname cannot run on the GPU\) \(reached from kernel CallsAsm via asmAdd\)`
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64 // want `function nanotime has no body: .* \(reached from kernel CallsLinkname via stamp → nanotime\)`
+
+func stamp() int64 { return nanotime() }
+
+//gpu:kernel
+func CallsAsm(t gpu.Thread, out []int32) {
+	i := t.GlobalIdx().X
+	out[i] = asmAdd(int32(i), 1)
+}
+
+//gpu:kernel
+func CallsLinkname(t gpu.Thread, out []int64) {
+	out[t.GlobalIdx().X] = stamp()
+}
+
+// notCalled has no body either, but no kernel reaches it: host code may.
+func notCalled() int64
