@@ -20,6 +20,11 @@ expression, kernel code that uses
   - a map;
   - make, new, append or a slice literal (kernel code cannot allocate; use a
     fixed-size local array, or gpu.Shared for block-shared memory);
+  - gpu.Shared[T] of a T that is not a fixed-size value of bool, integers,
+    float32 and float64 (arrays and structs of those, as [256]float32 or
+    [16][17]float32): a slice, pointer, string, map, interface or complex
+    number in T is reported at the call (a T that is a type parameter of a
+    generic device function is not checked);
   - a string that is not a constant (constant strings may be indexed and
     ranged over), or a copy from a string;
   - a complex number (no GPU target compiles complex arithmetic);

@@ -565,6 +565,8 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	path := pkg.Path()
 	_, hostPkg := hostPackageKind[path]
 	switch {
+	case gpuapi.Func(fn) == gpuapi.Shared:
+		return c.checkShared(call)
 	case gpuapi.Func(fn) != gpuapi.None, kernelapi.Allowed(path, fn.Name()):
 		return false
 	case hostPkg:
@@ -585,6 +587,84 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 		return true
 	}
 	return false
+}
+
+// checkShared reports a gpu.Shared[T] call whose T is not a value of fixed
+// size made of bool, integers, float32 and float64 (DIALECT.md: a
+// fixed-size array such as [256]float32): a slice, pointer, string or map
+// in block-shared memory would point at memory that no block owns.
+func (c *bodyChecker) checkShared(call *ast.CallExpr) bool {
+	p, ok := c.pass.TypesInfo.TypeOf(call).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	if _, ok := p.Elem().(*types.TypeParam); ok {
+		return false // each instance is compiled, and checked, where it is known
+	}
+	bad := unsharable(p.Elem(), 0)
+	if bad == nil {
+		return false
+	}
+	msg := fmt.Sprintf("gpu.Shared[%s]: block-shared memory has a fixed size and layout: T must be a fixed-size array such as [256]float32 (or a struct of such fields) of bool, integers, float32 or float64, and %s is %s",
+		c.typeString(p.Elem()), c.typeString(bad), kindName(bad))
+	if sl, ok := p.Elem().Underlying().(*types.Slice); ok && unsharable(sl.Elem(), 0) == nil {
+		msg += fmt.Sprintf("; use gpu.Shared[[N]%s] with a constant N", c.typeString(sl.Elem()))
+	}
+	c.report(call, "declares shared memory of type "+c.typeString(p.Elem()), "%s", msg)
+	return true
+}
+
+// unsharable returns the part of t that block-shared memory cannot hold
+// (a slice, pointer, string, map, channel, function, interface or complex
+// number, or a type parameter below the top), or nil if there is none.
+func unsharable(t types.Type, depth int) types.Type {
+	if depth > 16 {
+		return nil // go/types refuses deeper cycles of value types
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if isScalar(u) {
+			return nil
+		}
+	case *types.Array:
+		return unsharable(u.Elem(), depth+1)
+	case *types.Struct:
+		for f := range u.Fields() {
+			if bad := unsharable(f.Type(), depth+1); bad != nil {
+				return bad
+			}
+		}
+		return nil
+	}
+	return t
+}
+
+// kindName names the kind of a type that block-shared memory cannot hold.
+func kindName(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return "a slice, whose length is not fixed and whose elements live outside it"
+	case *types.Pointer:
+		return "a pointer"
+	case *types.Map:
+		return "a map"
+	case *types.Chan:
+		return "a channel"
+	case *types.Signature:
+		return "a function"
+	case *types.Interface:
+		return "an interface"
+	case *types.TypeParam:
+		return "a type parameter"
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return "a string"
+		}
+		if u.Info()&types.IsComplex != 0 {
+			return "a complex number"
+		}
+	}
+	return "not a fixed-size value"
 }
 
 // trackEscapes remembers local variables assigned a pointer into, or a

@@ -92,3 +92,46 @@ func CallsLinkname(t gpu.Thread, out []int64) {
 
 // notCalled has no body either, but no kernel reaches it: host code may.
 func notCalled() int64
+
+// SharedSlice declares block-shared memory of a slice type, which has no
+// fixed size; SharedArray is its twin.
+//
+//gpu:kernel block=64
+func SharedSlice(t gpu.Thread, out []int32) {
+	s := gpu.Shared[[]int32](t) // want `gpu.Shared\[\[\]int32\]: block-shared memory has a fixed size and layout: T must be a fixed-size array such as \[256\]float32 \(or a struct of such fields\) of bool, integers, float32 or float64, and \[\]int32 is a slice, whose length is not fixed and whose elements live outside it; use gpu.Shared\[\[N\]int32\] with a constant N`
+	out[t.GlobalIdx().X] = (*s)[0]
+}
+
+//gpu:kernel block=64
+func SharedArray(t gpu.Thread, out []int32) {
+	s := gpu.Shared[[64]int32](t)
+	s[t.ThreadIdx().X] = 1
+	t.Barrier()
+	out[t.GlobalIdx().X] = s[63-t.ThreadIdx().X]
+}
+
+type node struct {
+	next *node
+	v    [4]float32
+}
+
+//gpu:kernel block=64
+func SharedPointers(t gpu.Thread, out []float32) {
+	p := gpu.Shared[[8]*float32](t) // want `gpu.Shared\[\[8\]\*float32\]: .* and \*float32 is a pointer$`
+	s := gpu.Shared[[8]node](t)     // want `gpu.Shared\[\[8\]node\]: .* and \*node is a pointer$`
+	out[t.GlobalIdx().X] = *p[0] + s[0].v[0]
+}
+
+// SharedStruct is a struct of fixed-size fields: allowed.
+//
+//gpu:kernel block=64
+func SharedStruct(t gpu.Thread, out []float32) {
+	type stage struct {
+		n   int32
+		buf [64]float32
+	}
+	s := gpu.Shared[stage](t)
+	s.buf[t.ThreadIdx().X] = 1
+	t.Barrier()
+	out[t.GlobalIdx().X] = s.buf[0]
+}
