@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"sort"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/internal/twothread"
@@ -205,6 +206,7 @@ func (s *search) kept() []Race {
 			r.Guard, r.Require, clause = g.Cond, g.Require, g.Clause()
 		}
 		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, clause)
+		r.Related = s.related(f)
 		kept = append(kept, r)
 	}
 	return kept
@@ -305,6 +307,24 @@ func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bo
 	}
 	return fmt.Sprintf("data race on %s %s: %s %s %s (%s) while %s %s %s (%s) %s",
 		kind, name, c.Threads[0], verb(a), c.Elems[0], la, c.Threads[1], verb(b), c.Elems[1], lb, tail)
+}
+
+// related names the other access of race f, the one not at its
+// position, as related information (none when both are one access, or
+// at one position of the kernel).
+func (s *search) related(f found) []analysis.RelatedInformation {
+	other, i := f.pair.A, 0
+	if other.KernelPos() == f.pos {
+		other, i = f.pair.B, 1
+	}
+	if other.KernelPos() == f.pos {
+		return nil
+	}
+	msg := "the other access: the " + noun(other) + " at " + s.where(other)
+	if f.c.Witness == twothread.Exact {
+		msg = fmt.Sprintf("the other access: %s %s %s", f.c.Threads[i], verb(other), f.c.Elems[i])
+	}
+	return []analysis.RelatedInformation{{Pos: other.KernelPos(), Message: msg}}
 }
 
 func noun(a *twothread.Access) string {
