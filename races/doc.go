@@ -17,7 +17,9 @@
 //
 // is reported as "data race on shared tile: thread 1 writes tile[1] (line 3)
 // while thread 0 reads tile[1] (line 4) with no barrier between": the read
-// of tile[i+1] needs a t.Barrier() before it.
+// of tile[i+1] needs a t.Barrier() before it. The race is reported at the
+// later access; the other one comes with it as related information (JSON
+// "related", SARIF relatedLocations, LSP relatedInformation).
 //
 // How it decides. The kernel's SSA form, with the device functions of its
 // package inlined at each call, is cut into barrier intervals: the regions
