@@ -18,7 +18,7 @@ func CheckCounted(fset *token.FileSet, fn *ssa.Function, shape twothread.Shape, 
 	}
 	s := &search{fset: fset, fn: fn, k: k, keys: map[*twothread.Access]string{}}
 	races = s.findRaces()
-	return races, s.asked, k.Problems()
+	return races, min(maxPairs, maxPairs-s.budget), k.Problems()
 }
 
 // SetMaxPairs lowers the pair budget for a test and returns a function

@@ -21,7 +21,6 @@ type search struct {
 
 	done    map[[2]*twothread.Access]bool // pairs with a race
 	budget  int                           // pair questions left (MaxPairs)
-	asked   int                           // pair questions asked
 	founds  []found                       // the races, one per line and object
 	objects []twothread.Object            // the object of each race, as first found
 	seenMsg map[string]int                // the race reported at a line for an object
@@ -120,7 +119,6 @@ func (s *search) ask(pr twothread.Pair) bool {
 	if s.budget--; s.budget < 0 {
 		return false
 	}
-	s.asked++
 	if c, ok := s.k.Collide(pr); ok {
 		s.report(pr, c)
 	}
