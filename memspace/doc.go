@@ -60,7 +60,8 @@ expression, kernel code that uses
 
 A violation in a function that is neither a kernel nor marked //gpu:device is
 reported with the chain of calls from the first kernel (in source order) that
-reaches it, as in "(reached from kernel Foo via bar → baz)". Device functions
+reaches it, as in "(reached from kernel Foo via bar → baz)"; each call of the
+chain comes with it as related information ("Foo calls bar" at the call). Device functions
 and methods of the package also get the same checks on their parameter and
 result types.
 

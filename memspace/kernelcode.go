@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,11 +127,14 @@ func reportWithChains(pass *analysis.Pass, kres *kernels.Result, funcs map[*type
 	}
 	for _, cf := range order {
 		suffix := ""
+		var related []analysis.RelatedInformation
 		if root := rootOf[cf]; root != nil && root != cf {
 			var path []string
 			for n := cf; n != root; n = parent[n] {
 				path = append(path, n.fn.Name())
+				related = append(related, callsOf(parent[n], n)...)
 			}
+			slices.Reverse(related)
 			for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 				path[i], path[j] = path[j], path[i]
 			}
@@ -141,9 +145,20 @@ func reportWithChains(pass *analysis.Pass, kres *kernels.Result, funcs map[*type
 			suffix = fmt.Sprintf(" (reached from %s %s via %s)", kind, root.fn.Name(), strings.Join(path, " → "))
 		}
 		for _, v := range cf.breaks {
-			pass.Report(analysis.Diagnostic{Pos: v.pos, End: v.end, Message: v.msg + suffix})
+			pass.Report(analysis.Diagnostic{Pos: v.pos, End: v.end, Message: v.msg + suffix, Related: related})
 		}
 	}
+}
+
+// callsOf is the related information of caller's first call of callee
+// (the edge the chain from a kernel to a violation took), as a list of one.
+func callsOf(caller, callee *codeFunc) []analysis.RelatedInformation {
+	for _, cl := range caller.calls {
+		if cl.callee == callee.fn {
+			return []analysis.RelatedInformation{{Pos: cl.pos, Message: caller.fn.Name() + " calls " + callee.fn.Name()}}
+		}
+	}
+	return nil
 }
 
 // summarize propagates "breaks a rule" up the call graph, exports a
