@@ -151,7 +151,7 @@ func shape(s [3]int) gpu.Dim3 {
 // more dimensions: that only lets Launch accept more shapes, never refuse a
 // shape the analyzers (which use types) allow.
 func kernelDims(pkg *srcPkg, file *ast.File, kernel *ast.FuncDecl) int {
-	r := &syntaxResolver{fileOf: map[*ast.FuncDecl]*ast.File{kernel: file}, funcs: map[string][]*ast.FuncDecl{}, methods: map[string][]*ast.FuncDecl{}, scopes: map[*ast.FuncDecl]*syntaxScope{}}
+	r := &syntaxResolver{kernel: kernel, fileOf: map[*ast.FuncDecl]*ast.File{kernel: file}, funcs: map[string][]*ast.FuncDecl{}, methods: map[string][]*ast.FuncDecl{}, scopes: map[*ast.FuncDecl]*syntaxScope{}}
 	pkgName := file.Name.Name
 	for _, f := range pkg.files {
 		if f.Name.Name != pkgName {
@@ -177,6 +177,7 @@ func kernelDims(pkg *srcPkg, file *ast.File, kernel *ast.FuncDecl) int {
 // name, and a call that hands a Thread to a package other than gpu, math and
 // math/bits may read any dimension.
 type syntaxResolver struct {
+	kernel         *ast.FuncDecl
 	fileOf         map[*ast.FuncDecl]*ast.File
 	funcs, methods map[string][]*ast.FuncDecl
 	scopes         map[*ast.FuncDecl]*syntaxScope
@@ -190,6 +191,8 @@ type syntaxScope struct {
 }
 
 func (r *syntaxResolver) Decl(fd *ast.FuncDecl) *ast.FuncDecl { return fd }
+
+func (r *syntaxResolver) IsKernel(fd *ast.FuncDecl) bool { return fd == r.kernel }
 
 func (r *syntaxResolver) scope(fd *ast.FuncDecl) *syntaxScope {
 	if sc := r.scopes[fd]; sc != nil {

@@ -155,7 +155,7 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guar
 		return
 	}
 	r.seen[key] = true
-	d := analysis.Diagnostic{Pos: pos, End: end, Category: "divergence", Message: msg}
+	d := analysis.Diagnostic{Pos: pos, End: end, Category: "divergence", Message: msg, Related: r.related(f, site)}
 	if site.Under != nil && site.Under.ExitsFunction {
 		d.SuggestedFixes = r.guardFix(f, site.Under)
 	}
@@ -169,11 +169,33 @@ func (r *reporter) report(f *uniformity.Func, site *uniformity.BarrierSite, guar
 	r.pass.Report(d)
 }
 
+// related gives the positions a report at a barrier site speaks of: the
+// divergent condition, or the divergent argument, and the source of its
+// divergence (ThreadIdx, a load, ...) when it is elsewhere.
+func (r *reporter) related(f *uniformity.Func, site *uniformity.BarrierSite) []analysis.RelatedInformation {
+	var rel []analysis.RelatedInformation
+	why := site.ArgDep.Src
+	if br := site.Under; br != nil {
+		cond, at := r.condText(f, br)
+		if at.IsValid() {
+			rel = append(rel, analysis.RelatedInformation{Pos: at, Message: "the divergent condition " + cond})
+		}
+		why = br.Dep.Src
+	} else if args := site.Call.Common().Args; site.Arg >= 0 && site.Arg < len(args) && args[site.Arg].Pos().IsValid() {
+		rel = append(rel, analysis.RelatedInformation{Pos: args[site.Arg].Pos(), Message: "the divergent argument"})
+	}
+	if why != nil && why.Pos.IsValid() && (len(rel) == 0 || r.pass.Fset.Position(why.Pos).Line != r.pass.Fset.Position(rel[0].Pos).Line) {
+		rel = append(rel, analysis.RelatedInformation{Pos: why.Pos, Message: "where threads start to differ: " + why.What})
+	}
+	return rel
+}
+
 // how says why a thread may not reach the site that branch br controls. The
 // statement the condition belongs to decides the words where the syntax is
 // plain; the control-flow graph decides otherwise.
 func (r *reporter) how(f *uniformity.Func, site *uniformity.BarrierSite, br *uniformity.Branch) string {
-	cond, line := r.condText(f, br)
+	cond, condAt := r.condText(f, br)
+	line := r.pass.Fset.Position(condAt).Line
 	why := r.describe(br.Dep.Src, site.Call.Pos())
 	under := fmt.Sprintf("it is under the condition %s (line %d), which depends on %s", cond, line, why)
 	trip := fmt.Sprintf("it is in a loop whose trip count differs between threads: the loop condition %s (line %d) depends on %s", cond, line, why)
@@ -289,12 +311,12 @@ func inLoop(h, x *ssa.BasicBlock) bool {
 
 // condText returns the source text of a branch condition (quoted) and its
 // line.
-func (r *reporter) condText(f *uniformity.Func, br *uniformity.Branch) (string, int) {
+func (r *reporter) condText(f *uniformity.Func, br *uniformity.Branch) (string, token.Pos) {
 	pos := br.Cond.Pos()
 	for _, b := range f.Fn.Blocks {
 		for _, instr := range b.Instrs {
 			if ref, ok := instr.(*ssa.DebugRef); ok && ref.X == br.Cond {
-				return "`" + types.ExprString(ref.Expr) + "`", r.pass.Fset.Position(ref.Expr.Pos()).Line
+				return "`" + types.ExprString(ref.Expr) + "`", ref.Expr.Pos()
 			}
 		}
 	}
@@ -307,11 +329,11 @@ func (r *reporter) condText(f *uniformity.Func, br *uniformity.Branch) (string, 
 	if bin, ok := br.Cond.(*ssa.BinOp); ok && bin.Op == token.EQL {
 		if fd, ok := f.Fn.Syntax().(*ast.FuncDecl); ok {
 			if tag, val := switchCase(fd, pos); tag != nil {
-				return "`" + types.ExprString(tag) + " == " + types.ExprString(val) + "` (a switch case)", r.pass.Fset.Position(pos).Line
+				return "`" + types.ExprString(tag) + " == " + types.ExprString(val) + "` (a switch case)", pos
 			}
 		}
 	}
-	return "at this branch", r.pass.Fset.Position(pos).Line
+	return "at this branch", pos
 }
 
 // switchCase returns the tag and the case expression of the innermost

@@ -24,7 +24,10 @@
 //     reaches its barrier depends on that parameter.
 //
 // The message names the condition, its line, and why it differs between
-// threads ("depends on ThreadIdx at line 12"). Conditions on kernel
+// threads ("depends on ThreadIdx at line 12"); the condition (or the
+// divergent argument) and, on another line, where threads start to differ
+// come with it as related information (JSON "related", SARIF
+// relatedLocations, LSP relatedInformation). Conditions on kernel
 // parameters, BlockIdx, BlockDim, GridDim and constants are uniform, as are
 // values loaded from memory at uniform addresses after a barrier, when no
 // thread may write that memory between the barrier and the load: a flag or

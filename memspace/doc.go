@@ -20,6 +20,11 @@ expression, kernel code that uses
   - a map;
   - make, new, append or a slice literal (kernel code cannot allocate; use a
     fixed-size local array, or gpu.Shared for block-shared memory);
+  - gpu.Shared[T] of a T that is not a fixed-size value of bool, integers,
+    float32 and float64 (arrays and structs of those, as [256]float32 or
+    [16][17]float32): a slice, pointer, string, map, interface or complex
+    number in T is reported at the call (a T that is a type parameter of a
+    generic device function is not checked);
   - a string that is not a constant (constant strings may be indexed and
     ranged over), or a copy from a string;
   - a complex number (no GPU target compiles complex arithmetic);
@@ -38,8 +43,12 @@ expression, kernel code that uses
     that pushes it over, in the deepest function that exceeds the budget
     (the kernels that call it are refused through that call); a device
     function of another package counts with its size and depth from a fact;
-  - a kernel or device function declared without a body (implemented in
-    assembly or through linkname), which has no Go source to compile;
+  - a function declared without a body (implemented in assembly, or a
+    //go:linkname to another package's function) that is a kernel, a device
+    function, or a function of the package that kernel code calls: it has no
+    Go source to compile. It is reported at its declaration, with the chain
+    of calls from the kernel that reaches it; a device function of another
+    package that reaches one is reported at each call of it;
   - a call of a function of another package that is not a //gpu:device
     function, the gpu package, or one of the allowed functions below;
   - a call of a //gpu:device function of another package that breaks one of
@@ -59,7 +68,8 @@ expression, kernel code that uses
 
 A violation in a function that is neither a kernel nor marked //gpu:device is
 reported with the chain of calls from the first kernel (in source order) that
-reaches it, as in "(reached from kernel Foo via bar → baz)". Device functions
+reaches it, as in "(reached from kernel Foo via bar → baz)"; each call of the
+chain comes with it as related information ("Foo calls bar" at the call). Device functions
 and methods of the package also get the same checks on their parameter and
 result types.
 

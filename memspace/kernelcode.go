@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,7 +72,7 @@ func checkKernelCode(pass *analysis.Pass, kres *kernels.Result) map[*types.Func]
 			if cf.isKernel {
 				kind = "kernel"
 			}
-			c.report(cf.decl.Name, "has no body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
+			c.report(cf.decl.Name, "needs "+cf.fn.Name()+", which has no Go body", "%s %s has no body: kernel code must be Go source the compiler can see (an implementation in assembly or through linkname cannot run on the GPU)", kind, cf.fn.Name())
 		}
 		checkIterationVars(cf, pass.ResultOf[kernelssa.Analyzer].(*kernelssa.SSA))
 		var local []callEdge
@@ -128,11 +129,14 @@ func reportWithChains(pass *analysis.Pass, kres *kernels.Result, funcs map[*type
 	}
 	for _, cf := range order {
 		suffix := ""
+		var related []analysis.RelatedInformation
 		if root := rootOf[cf]; root != nil && root != cf {
 			var path []string
 			for n := cf; n != root; n = parent[n] {
 				path = append(path, n.fn.Name())
+				related = append(related, callsOf(parent[n], n)...)
 			}
+			slices.Reverse(related)
 			for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 				path[i], path[j] = path[j], path[i]
 			}
@@ -143,9 +147,20 @@ func reportWithChains(pass *analysis.Pass, kres *kernels.Result, funcs map[*type
 			suffix = fmt.Sprintf(" (reached from %s %s via %s)", kind, root.fn.Name(), strings.Join(path, " → "))
 		}
 		for _, v := range cf.breaks {
-			pass.Report(analysis.Diagnostic{Pos: v.pos, End: v.end, Message: v.msg + suffix})
+			pass.Report(analysis.Diagnostic{Pos: v.pos, End: v.end, Message: v.msg + suffix, Related: related})
 		}
 	}
+}
+
+// callsOf is the related information of caller's first call of callee
+// (the edge the chain from a kernel to a violation took), as a list of one.
+func callsOf(caller, callee *codeFunc) []analysis.RelatedInformation {
+	for _, cl := range caller.calls {
+		if cl.callee == callee.fn {
+			return []analysis.RelatedInformation{{Pos: cl.pos, Message: caller.fn.Name() + " calls " + callee.fn.Name()}}
+		}
+	}
+	return nil
 }
 
 // summarize propagates "breaks a rule" up the call graph, exports a
@@ -567,6 +582,8 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 	path := pkg.Path()
 	_, hostPkg := hostPackageKind[path]
 	switch {
+	case gpuapi.Func(fn) == gpuapi.Shared:
+		return c.checkShared(call)
 	case gpuapi.Func(fn) != gpuapi.None, kernelapi.Allowed(path, fn.Name()):
 		return false
 	case hostPkg:
@@ -587,6 +604,84 @@ func (c *bodyChecker) checkStaticCall(call *ast.CallExpr, fn *types.Func) bool {
 		return true
 	}
 	return false
+}
+
+// checkShared reports a gpu.Shared[T] call whose T is not a value of fixed
+// size made of bool, integers, float32 and float64 (DIALECT.md: a
+// fixed-size array such as [256]float32): a slice, pointer, string or map
+// in block-shared memory would point at memory that no block owns.
+func (c *bodyChecker) checkShared(call *ast.CallExpr) bool {
+	p, ok := c.pass.TypesInfo.TypeOf(call).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	if _, ok := p.Elem().(*types.TypeParam); ok {
+		return false // each instance is compiled, and checked, where it is known
+	}
+	bad := unsharable(p.Elem(), 0)
+	if bad == nil {
+		return false
+	}
+	msg := fmt.Sprintf("gpu.Shared[%s]: block-shared memory has a fixed size and layout: T must be a fixed-size array such as [256]float32 (or a struct of such fields) of bool, integers, float32 or float64, and %s is %s",
+		c.typeString(p.Elem()), c.typeString(bad), kindName(bad))
+	if sl, ok := p.Elem().Underlying().(*types.Slice); ok && unsharable(sl.Elem(), 0) == nil {
+		msg += fmt.Sprintf("; use gpu.Shared[[N]%s] with a constant N", c.typeString(sl.Elem()))
+	}
+	c.report(call, "declares shared memory of type "+c.typeString(p.Elem()), "%s", msg)
+	return true
+}
+
+// unsharable returns the part of t that block-shared memory cannot hold
+// (a slice, pointer, string, map, channel, function, interface or complex
+// number, or a type parameter below the top), or nil if there is none.
+func unsharable(t types.Type, depth int) types.Type {
+	if depth > 16 {
+		return nil // go/types refuses deeper cycles of value types
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if isScalar(u) {
+			return nil
+		}
+	case *types.Array:
+		return unsharable(u.Elem(), depth+1)
+	case *types.Struct:
+		for f := range u.Fields() {
+			if bad := unsharable(f.Type(), depth+1); bad != nil {
+				return bad
+			}
+		}
+		return nil
+	}
+	return t
+}
+
+// kindName names the kind of a type that block-shared memory cannot hold.
+func kindName(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return "a slice, whose length is not fixed and whose elements live outside it"
+	case *types.Pointer:
+		return "a pointer"
+	case *types.Map:
+		return "a map"
+	case *types.Chan:
+		return "a channel"
+	case *types.Signature:
+		return "a function"
+	case *types.Interface:
+		return "an interface"
+	case *types.TypeParam:
+		return "a type parameter"
+	case *types.Basic:
+		if u.Info()&types.IsString != 0 {
+			return "a string"
+		}
+		if u.Info()&types.IsComplex != 0 {
+			return "a complex number"
+		}
+	}
+	return "not a fixed-size value"
 }
 
 // trackEscapes remembers local variables assigned a pointer into, or a

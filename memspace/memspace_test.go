@@ -1,6 +1,8 @@
 package memspace_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,5 +82,27 @@ func TestDocListsKernelAPI(t *testing.T) {
 	}
 	if listed < 40 {
 		t.Errorf("only %d functions of math in kernelapi", listed)
+	}
+}
+
+// TestRelated checks that a violation reached through calls carries the
+// chain's calls as related information, from the kernel down.
+func TestRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), memspace.Analyzer, "constructs")
+	var got []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.Contains(d.Message, "function nanotime has no body") {
+				continue
+			}
+			for _, rel := range d.Related {
+				p := r.Pass.Fset.Position(rel.Pos)
+				got = append(got, fmt.Sprintf("%d: %s", p.Line, rel.Message))
+			}
+		}
+	}
+	want := []string{"90: CallsLinkname calls stamp", "80: stamp calls nanotime"}
+	if !slices.Equal(got, want) {
+		t.Errorf("related = %q, want %q", got, want)
 	}
 }

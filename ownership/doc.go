@@ -29,6 +29,11 @@
 //   - a buffer returned to the caller that a deferred Free frees after the
 //     return, or used by a deferred call after a Free before the return.
 //
+// Each report carries the other positions it speaks of as related
+// information (JSON "related", SARIF relatedLocations, LSP
+// relatedInformation): the buffer's allocation, and the Free or deferred
+// Free before a use or a second Free.
+//
 // A buffer is handed on, and no longer the function's to free, when it is
 // returned, stored (a struct field, a global, a slice or array element, a
 // map, a channel send; a send in a select case only where that case is

@@ -350,10 +350,10 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 		case effUse, effEscape:
 			if one && wasFreed && what != "the return" {
 				fa.reportAt(pos, fmt.Sprintf("%s is used by %s at line %d after %s",
-					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)), fa.freedHere(r, s), fa.allocated(r))
 			} else if one && wasFreed {
 				fa.reportAt(pos, fmt.Sprintf("%s is returned at line %d after %s",
-					r.label(), fa.line(pos), fa.freedAt(r, s)))
+					r.label(), fa.line(pos), fa.freedAt(r, s)), fa.freedHere(r, s), fa.allocated(r))
 			}
 			if e == effEscape && s.bits&(live|empty) != 0 {
 				s.bits = s.bits&^(live|empty) | escaped
@@ -361,7 +361,7 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 		case effFree:
 			if one && wasFreed {
 				fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d after %s",
-					r.label(), what, fa.line(pos), fa.freedAt(r, s)))
+					r.label(), what, fa.line(pos), fa.freedAt(r, s)), fa.freedHere(r, s), fa.allocated(r))
 			}
 			// A Free after a deferred Free is reported at the return, where
 			// it is known whether the deferred call still sees the buffer
@@ -421,17 +421,38 @@ func (fa *funcAnalysis) line(pos token.Pos) int {
 	return fa.c.pass.Fset.Position(pos).Line
 }
 
-func (fa *funcAnalysis) reportf(pos token.Pos, format string, args ...any) {
-	fa.reportAt(pos, fmt.Sprintf(format, args...))
-}
-
-func (fa *funcAnalysis) reportAt(pos token.Pos, msg string) {
+// reportAt reports msg at pos, with the other positions it speaks of
+// (rel: where the buffer was allocated or freed) as related information;
+// a related position that is invalid or pos itself is left out.
+func (fa *funcAnalysis) reportAt(pos token.Pos, msg string, rel ...analysis.RelatedInformation) {
 	key := fmt.Sprint(pos, msg)
 	if fa.seen[key] {
 		return
 	}
 	fa.seen[key] = true
-	fa.diags = append(fa.diags, analysis.Diagnostic{Pos: pos, Category: "ownership", Message: msg})
+	d := analysis.Diagnostic{Pos: pos, Category: "ownership", Message: msg}
+	for _, r := range rel {
+		if r.Pos.IsValid() && r.Pos != pos {
+			d.Related = append(d.Related, r)
+		}
+	}
+	fa.diags = append(fa.diags, d)
+}
+
+// allocated is the related information of where r was created.
+func (fa *funcAnalysis) allocated(r *resource) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: r.pos, Message: "allocated here: " + fa.origin(r)}
+}
+
+// freedHere is the related information of the Free that s remembers.
+func (fa *funcAnalysis) freedHere(r *resource, s *resState) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: s.freePos, Message: "freed here: " + fa.freedAt(r, s)}
+}
+
+// deferredHere is the related information of the deferred Free that s
+// remembers.
+func (fa *funcAnalysis) deferredHere(r *resource, s *resState) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: s.deferPos, Message: "the deferred " + r.freeName()}
 }
 
 // freeHeldField handles s.f.Free() on an owned field of a struct of an

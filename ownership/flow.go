@@ -231,8 +231,8 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 			for _, id := range ids {
 				if st[id].bits&live != 0 && final && !fa.carriedAndFreed(id) {
 					r := fa.res[id]
-					fa.reportf(in.Pos(), "%s %s not %s before it is allocated again at line %d",
-						fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos()))
+					fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s before it is allocated again at line %d",
+						fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())), fa.allocated(r))
 				}
 				st[id] = resState{bits: live}
 			}
@@ -418,7 +418,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		if final && len(ids) == 1 && st[ids[0]].bits&deferFreed != 0 {
 			r := fa.res[ids[0]]
 			fa.reportAt(in.Pos(), fmt.Sprintf("%s is returned at line %d, but the deferred %s at line %d frees it after the return",
-				r.label(), fa.line(in.Pos()), r.freeName(), fa.line(st[ids[0]].deferPos)))
+				r.label(), fa.line(in.Pos()), r.freeName(), fa.line(st[ids[0]].deferPos)), fa.deferredHere(r, &st[ids[0]]), fa.allocated(r))
 		}
 		returned = append(returned, ids...)
 	}
@@ -430,7 +430,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		s := st[r.id]
 		if s.bits&(deferUse|freed) == deferUse|freed && s.freePos.IsValid() && !r.coll {
 			fa.reportAt(s.usePos, fmt.Sprintf("%s is used by %s deferred at line %d, which runs after %s",
-				r.label(), s.useBy, fa.line(s.usePos), fa.freedAt(r, &s)))
+				r.label(), s.useBy, fa.line(s.usePos), fa.freedAt(r, &s)), fa.freedHere(r, &s), fa.allocated(r))
 		}
 		if s.bits&freedTwice != 0 && !r.coll {
 			by := r.freeName()
@@ -438,7 +438,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 				by = s.twiceBy
 			}
 			fa.reportAt(s.twicePos, fmt.Sprintf("%s is freed twice: %s at line %d, and again by the deferred %s at line %d",
-				r.label(), by, fa.line(s.twicePos), r.freeName(), fa.line(s.deferPos)))
+				r.label(), by, fa.line(s.twicePos), r.freeName(), fa.line(s.deferPos)), fa.deferredHere(r, &s), fa.allocated(r))
 		}
 		if r.param >= 0 {
 			fa.summarizeParam(r, s.bits)
@@ -447,11 +447,11 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		if s.bits&live != 0 && !fa.releasedByFields(r, st) {
 			if in.Pos().IsValid() {
 				fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s on the return at line %d",
-					fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())))
+					fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())), fa.allocated(r))
 			} else {
 				end := fa.endPos()
 				fa.reportAt(end, fmt.Sprintf("%s %s not %s before the function ends at line %d",
-					fa.origin(r), r.isAre(), r.freed(), fa.line(end)))
+					fa.origin(r), r.isAre(), r.freed(), fa.line(end)), fa.allocated(r))
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package ownership_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,5 +19,31 @@ func TestAnalyzer(t *testing.T) {
 func TestDoc(t *testing.T) {
 	if !strings.HasPrefix(ownership.Analyzer.Doc, "ownership: ") {
 		t.Errorf("Doc does not start with its title: %.60q", ownership.Analyzer.Doc)
+	}
+}
+
+// TestRelated checks that a finding carries the other positions it speaks
+// of as related information: the allocation of a leaked buffer, the Free
+// before a use or a second Free.
+func TestRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), ownership.Analyzer, "basic")
+	want := map[int][]string{ // line of the finding → its related positions
+		24:  {"19: allocated here: buffer from device.Alloc at line 19"},
+		162: {"161: freed here: Free at line 161", "157: allocated here: buffer from device.Alloc at line 157"},
+		184: {"183: freed here: Free at line 183", "179: allocated here: buffer from device.Alloc at line 179"},
+	}
+	got := map[int][]string{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			line := r.Pass.Fset.Position(d.Pos).Line
+			for _, rel := range d.Related {
+				got[line] = append(got[line], fmt.Sprintf("%d: %s", r.Pass.Fset.Position(rel.Pos).Line, rel.Message))
+			}
+		}
+	}
+	for line, w := range want {
+		if !slices.Equal(got[line], w) {
+			t.Errorf("finding at line %d: related %q, want %q", line, got[line], w)
+		}
 	}
 }

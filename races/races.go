@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if broken && r.Possible {
 				continue
 			}
-			d := analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message}
+			d := analysis.Diagnostic{Pos: r.Pos, Category: "races", Message: r.Message, Related: r.Related}
 			if r.Guard != "" && k.Decl.Body != nil {
 				guard := twothread.Guard{Cond: r.Guard, Require: r.Require}
 				d.SuggestedFixes = []analysis.SuggestedFix{guard.Fix(k.Decl.Body.Lbrace)}
@@ -79,6 +79,8 @@ type Race struct {
 	// Require says what the guard requires ("n must be a multiple of
 	// t.BlockDim().X"), for its panic message.
 	Require string
+	// Related is the race's other access, when it is at another position.
+	Related []analysis.RelatedInformation
 }
 
 // Check returns the races of kernel fn, whose SSA was built with debug

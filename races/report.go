@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"sort"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/internal/twothread"
@@ -42,19 +43,45 @@ func (f found) possible() bool { return f.c.Witness != twothread.Exact }
 // race a concrete collision at their line settles.
 func (s *search) findRaces() []Race {
 	s.done = map[[2]*twothread.Access]bool{}
-	s.budget = MaxPairs
+	s.budget = maxPairs
 	s.seenMsg = map[string]int{}
+	indexFirst := s.countPairs() > indexFirstPairs
 	for pr := range s.pairs {
 		if s.done[[2]*twothread.Access{pr.A, pr.B}] || s.settled(pr.A, pr.B) {
 			continue
 		}
+		if indexFirst && s.k.IndexApart(pr) {
+			continue
+		}
 		if !s.ask(pr) {
-			return s.undecided()
+			return s.undecided(pr)
 		}
 	}
 	races := s.kept()
 	sort.SliceStable(races, func(i, j int) bool { return races[i].Pos < races[j].Pos })
 	return races
+}
+
+// indexFirstPairs is the number of pair questions above which each pair
+// is first tested by its indices alone (twothread's IndexApart): in
+// straight-line code with hundreds of accesses at affine indices (a tile
+// of stores per thread) most pairs are apart by an index difference that
+// many pairs share, so one solved problem settles them all, and the pair
+// budget goes to the pairs that need their paths. Below it, every pair
+// goes straight to its full question, which is as fast when few pairs
+// share a difference.
+const indexFirstPairs = 1000
+
+// countPairs returns the number of pair questions the kernel has, or
+// indexFirstPairs+1 once past it.
+func (s *search) countPairs() int {
+	n := 0
+	for range s.pairs {
+		if n++; n > indexFirstPairs {
+			break
+		}
+	}
+	return n
 }
 
 // pairs yields the pair questions of the kernel: every pair of accesses
@@ -177,6 +204,7 @@ func (s *search) kept() []Race {
 			r.Guard, r.Require, clause = g.Cond, g.Require, g.Clause()
 		}
 		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, clause)
+		r.Related = s.related(f)
 		kept = append(kept, r)
 	}
 	return kept
@@ -197,14 +225,31 @@ func (s *search) pairsAt() map[string][]twothread.Pair {
 }
 
 // MaxPairs bounds the pair problems asked for one kernel (pairs the
-// affine prefilter settles do not count). A kernel that needs more is not
-// passed: it gets one diagnostic saying it could not be decided.
+// affine prefilter or, in a kernel of many pairs, their index difference
+// alone settles do not count). A kernel that needs more is not passed: it
+// gets one diagnostic saying it could not be decided, and why.
 const MaxPairs = 10000
 
-func (s *search) undecided() []Race {
+// maxPairs is MaxPairs, which tests lower.
+var maxPairs = MaxPairs
+
+// undecided is the diagnostic of a kernel whose budget ran out at pair pr:
+// it names the object whose accesses the indices alone did not set apart,
+// how many there are, and what to change.
+func (s *search) undecided(pr twothread.Pair) []Race {
+	n := 0
+	for _, a := range s.k.Accesses() {
+		if a.Object() == pr.A.Object() {
+			n++
+		}
+	}
+	kind := "shared"
+	if pr.A.Object().Global() {
+		kind = "global"
+	}
 	return []Race{{Pos: s.fn.Pos(), Message: fmt.Sprintf(
-		"could not decide whether kernel %s is free of data races: it needs more than %d pairs of accesses checked (races.MaxPairs); split it into device functions or fewer accesses per barrier interval",
-		s.fn.Name(), MaxPairs)}}
+		"could not decide whether kernel %s is free of data races: it needs more than %d pairs of accesses checked (races.MaxPairs); the budget ran out among the %d accesses to %s %s (at %s and %s), which their indices alone do not set apart (an index read from memory, or terms that differ between accesses by more than a constant); index with the thread index plus constants (out[g*k+j]), or split the accesses into device functions or barrier intervals of fewer accesses each",
+		s.fn.Name(), maxPairs, n, kind, s.k.ObjectName(pr.A.Object()), s.where(pr.A), s.where(pr.B))}}
 }
 
 // conflict reports whether a and b touch one object, at least one writes,
@@ -260,6 +305,24 @@ func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bo
 	}
 	return fmt.Sprintf("data race on %s %s: %s %s %s (%s) while %s %s %s (%s) %s",
 		kind, name, c.Threads[0], verb(a), c.Elems[0], la, c.Threads[1], verb(b), c.Elems[1], lb, tail)
+}
+
+// related names the other access of race f, the one not at its
+// position, as related information (none when both are one access, or
+// at one position of the kernel).
+func (s *search) related(f found) []analysis.RelatedInformation {
+	other, i := f.pair.A, 0
+	if other.KernelPos() == f.pos {
+		other, i = f.pair.B, 1
+	}
+	if other.KernelPos() == f.pos {
+		return nil
+	}
+	msg := "the other access: the " + noun(other) + " at " + s.where(other)
+	if f.c.Witness == twothread.Exact {
+		msg = fmt.Sprintf("the other access: %s %s %s", f.c.Threads[i], verb(other), f.c.Elems[i])
+	}
+	return []analysis.RelatedInformation{{Pos: other.KernelPos(), Message: msg}}
 }
 
 func noun(a *twothread.Access) string {

@@ -492,7 +492,9 @@ func TestSuppressionEndToEnd(t *testing.T) {
 	requireAnalyzer(t, "ownership")
 	dir := writeModule(t, map[string]string{"host/host.go": leaks})
 	want := "host/host.go:11:2: ownership: buffer from device.Alloc at line 6 is not freed on the return at line 11\n" +
-		"host/host.go:31:2: ownership: buffer from device.Alloc at line 25 is not freed on the return at line 31\n"
+		"\thost/host.go:6:33: allocated here: buffer from device.Alloc at line 6\n" +
+		"host/host.go:31:2: ownership: buffer from device.Alloc at line 25 is not freed on the return at line 31\n" +
+		"\thost/host.go:25:33: allocated here: buffer from device.Alloc at line 25\n"
 	r := gpukvet(t, dir, "./...")
 	wantCode(t, r, 1)
 	if r.stdout != want {

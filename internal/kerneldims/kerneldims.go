@@ -3,6 +3,11 @@
 // that the kernel or a function it calls, transitively, reads. Launch lets
 // a kernel of n dimensions have extents above 1 only in its first n.
 //
+// A gpu.Dim3 that the kernel takes as an argument is launch data, not an
+// index or extent: reading its Y does not make the kernel two-dimensional,
+// as long as the kernel never writes, rebinds or takes the address of that
+// parameter (then its fields might hold a thread's index, and count).
+//
 // Kernel discovery (internal/kernels, with types) and the runtime (device,
 // for a kernel that no generated code registered, from syntax alone) both
 // call Walk, so they apply one rule; they differ only in how they resolve
@@ -12,7 +17,10 @@
 // the checks allow.
 package kerneldims
 
-import "go/ast"
+import (
+	"go/ast"
+	"go/token"
+)
 
 // Axis returns the dimensionality that reading field name of a gpu.Dim3
 // needs: 2 for Y, 3 for Z, 0 for anything else (X needs none beyond 1).
@@ -35,6 +43,9 @@ type Resolver[F comparable] interface {
 	// fn's body, is (or, without types, may be) a gpu.Dim3 or a pointer
 	// to one.
 	IsDim3(fn F, x ast.Expr) bool
+	// IsKernel reports whether fn is a kernel, whose parameters are the
+	// launch's arguments (a device function's may be thread indices).
+	IsKernel(fn F) bool
 	// Refs returns the functions of the walked package that node n of
 	// fn's body refers to (calls, or takes as a value), and the
 	// dimensionality that the functions of other packages it refers to
@@ -75,12 +86,16 @@ func Walk[F comparable](r Resolver[F], roots []F, visit func(fn F, n ast.Node)) 
 			continue
 		}
 		g.Reached = append(g.Reached, fn)
+		var launch map[string]bool
+		if r.IsKernel(fn) {
+			launch = launchParams(fd)
+		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if n == nil {
 				return false
 			}
 			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if d := Axis(sel.Sel.Name); d > g.Dims[fn] && r.IsDim3(fn, sel.X) {
+				if d := Axis(sel.Sel.Name); d > g.Dims[fn] && !isLaunchParam(sel.X, launch) && r.IsDim3(fn, sel.X) {
 					g.Dims[fn] = d
 				}
 			}
@@ -108,6 +123,83 @@ func Walk[F comparable](r Resolver[F], roots []F, visit func(fn F, n ast.Node)) 
 		}
 	}
 	return g
+}
+
+// launchParams returns the names of kernel fd's parameters that its body
+// only reads: no assignment, declaration, range clause or closure parameter
+// binds the name (which might shadow it or give it a thread's index) and no
+// & takes its address. Their fields are the launch's arguments.
+func launchParams(fd *ast.FuncDecl) map[string]bool {
+	names := map[string]bool{}
+	for _, field := range fd.Type.Params.List {
+		for _, n := range field.Names {
+			names[n.Name] = true
+		}
+	}
+	drop := func(e ast.Expr) {
+		if id := rootIdent(e); id != nil {
+			delete(names, id.Name)
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, e := range n.Lhs {
+				drop(e)
+			}
+		case *ast.IncDecStmt:
+			drop(n.X)
+		case *ast.RangeStmt:
+			drop(n.Key)
+			drop(n.Value)
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				drop(n.X)
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				drop(id)
+			}
+		case *ast.FuncType:
+			for _, list := range []*ast.FieldList{n.Params, n.Results} {
+				if list == nil {
+					continue
+				}
+				for _, field := range list.List {
+					for _, id := range field.Names {
+						drop(id)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// rootIdent returns the variable that e (x, x.f, x[i], (x)) stores into,
+// or nil (*p stores into what p points to, not into p).
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// isLaunchParam reports whether x names one of the launch parameters.
+func isLaunchParam(x ast.Expr, launch map[string]bool) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	return ok && launch[id.Name]
 }
 
 // Callee is the expression a call calls, without parentheses and without

@@ -356,7 +356,7 @@ var sizes = types.SizesFor("gc", "amd64")
 // declares.
 func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*types.Func, res *Result) *graph {
 	shared := map[*types.Func][]sharedUse{}
-	r := &typedResolver{pass: pass, decls: decls, shared: shared}
+	r := &typedResolver{pass: pass, decls: decls, shared: shared, kernelOf: res.kernelOf}
 	g := kerneldims.Walk(r, roots, func(fn *types.Func, n ast.Node) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
@@ -381,18 +381,31 @@ func reach(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl, roots []*ty
 			res.Device[fn] = decls[fn]
 		}
 	}
+	// A function of the package declared without a body (assembly, or
+	// //go:linkname to another) is kernel code too when called, so that
+	// memspace reports it: the walk has no body of it to visit.
+	for _, callees := range g.Callees {
+		for _, fn := range callees {
+			if fd := decls[fn]; fd != nil && fd.Body == nil && res.kernelOf[fn] == nil {
+				res.Device[fn] = fd
+			}
+		}
+	}
 	return &graph{callees: g.Callees, dims: g.Dims, shared: shared}
 }
 
 // typedResolver resolves names for kerneldims.Walk with the pass's types
 // and the facts of other packages.
 type typedResolver struct {
-	pass   *analysis.Pass
-	decls  map[*types.Func]*ast.FuncDecl
-	shared map[*types.Func][]sharedUse // gains the calls of other packages' device functions that declare shared memory
+	pass     *analysis.Pass
+	decls    map[*types.Func]*ast.FuncDecl
+	shared   map[*types.Func][]sharedUse // gains the calls of other packages' device functions that declare shared memory
+	kernelOf map[*types.Func]*Kernel
 }
 
 func (r *typedResolver) Decl(fn *types.Func) *ast.FuncDecl { return r.decls[fn] }
+
+func (r *typedResolver) IsKernel(fn *types.Func) bool { return r.kernelOf[fn] != nil }
 
 func (r *typedResolver) IsDim3(_ *types.Func, x ast.Expr) bool {
 	t := r.pass.TypesInfo.TypeOf(x)

@@ -102,7 +102,7 @@ func (p *problem) compValue(c comp, t int) poly {
 		v = add(v, p.eval(r.fr, r.v, t))
 	}
 	// An index in range: the access would have trapped otherwise.
-	if !c.field {
+	if !c.field && !p.indexOnly {
 		if c.n > 0 {
 			p.base = append(p.base, ge(v), lt(v, constPoly(c.n)))
 		}

@@ -32,7 +32,10 @@
 //     element? A feasible answer comes with a witness naming the threads
 //     and elements (Collision). Kernel.SameBlockApart settles most pairs of
 //     straight-line code by their affine indices before any problem is
-//     built. The races check asks these.
+//     built. Kernel.IndexApart asks the same question by the indices
+//     alone, remembered by what the two indices share and how they
+//     differ, so that one solve settles every pair of straight-line code
+//     with one index difference (apart.go). The races check asks these.
 //   - Agreement.Agree: do two threads of one block take a branch the same
 //     way at the same execution of it, given the facts that hold there?
 //     The divergence check asks it of the branches that decide whether

@@ -52,6 +52,9 @@ type problem struct {
 	// hyp is the candidate guard whose negation the question is asked
 	// under (guards.go), or nil.
 	hyp *guardCand
+	// indexOnly leaves out every fact that names one access rather than
+	// the pair's index difference (IndexApart).
+	indexOnly bool
 }
 
 // A Pair is a pair question: accesses A and B, by two threads of one
@@ -139,9 +142,15 @@ func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
 // problem, the index components of both accesses, and trivial when the
 // question has no answer without asking the solver.
 func (k *Kernel) pairProblem(pr Pair, hyp *guardCand) (p *problem, ia, ib []poly, trivial bool) {
+	return k.buildPair(pr, hyp, false)
+}
+
+// buildPair is pairProblem, with only the facts IndexApart keeps when
+// indexOnly is set.
+func (k *Kernel) buildPair(pr Pair, hyp *guardCand, indexOnly bool) (p *problem, ia, ib []poly, trivial bool) {
 	a, b, start, cross := pr.A, pr.B, pr.In.start, pr.Cross
 	p = &problem{k: k, cross: cross, na: a.node, nb: b.node, varIdx: map[varKey]lincon.Var{},
-		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{}, hyp: hyp}
+		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{}, hyp: hyp, indexOnly: indexOnly}
 	if !cross {
 		p.r = k.region(start)
 		if start == nil {
@@ -199,10 +208,12 @@ func (k *Kernel) pairProblem(pr Pair, hyp *guardCand) (p *problem, ia, ib []poly
 			p.tid(2, d)
 		}
 	}
-	p.addPathConds(a.node, 1)
-	p.addPathConds(b.node, 2)
-	p.addBranchConds(a.node, 1)
-	p.addBranchConds(b.node, 2)
+	if !p.indexOnly {
+		p.addPathConds(a.node, 1)
+		p.addPathConds(b.node, 2)
+		p.addBranchConds(a.node, 1)
+		p.addBranchConds(b.node, 2)
+	}
 	n := min(len(a.comps), len(b.comps))
 	ia = make([]poly, n)
 	ib = make([]poly, n)

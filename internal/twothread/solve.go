@@ -35,6 +35,10 @@ func (k *Kernel) solve(lp *lincon.Problem) (lincon.Verdict, []int64) {
 	return v, m
 }
 
+// Problems returns the number of distinct problems the solver decided for
+// the kernel so far.
+func (k *Kernel) Problems() int { return len(k.solved) }
+
 // problemKey encodes lp exactly: equal keys, equal problems.
 func problemKey(lp *lincon.Problem) string {
 	var b strings.Builder

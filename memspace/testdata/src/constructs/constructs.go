@@ -2,7 +2,11 @@
 // beside a twin that does the same in the dialect and stays silent.
 package constructs
 
-import "github.com/gpukvet/gpukvet/gpu"
+import (
+	_ "unsafe"
+
+	"github.com/gpukvet/gpukvet/gpu"
+)
 
 //gpu:kernel
 func Complex(t gpu.Thread, re, im []float64) {
@@ -63,4 +67,71 @@ func WithBody(t gpu.Thread, out []float32) {
 	if i < len(out) {
 		out[i] = 0
 	}
+}
+
+// A function without a body that the package does not mark //gpu:device is
+// kernel code once a kernel calls it: assembly, or //go:linkname to another
+// package's function.
+func asmAdd(a, b int32) int32 // want `function asmAdd has no body: kernel code must be Go source the compiler can see \(an implementation in assembly or through linkname cannot run on the GPU\) \(reached from kernel CallsAsm via asmAdd\)`
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64 // want `function nanotime has no body: .* \(reached from kernel CallsLinkname via stamp → nanotime\)`
+
+func stamp() int64 { return nanotime() }
+
+//gpu:kernel
+func CallsAsm(t gpu.Thread, out []int32) {
+	i := t.GlobalIdx().X
+	out[i] = asmAdd(int32(i), 1)
+}
+
+//gpu:kernel
+func CallsLinkname(t gpu.Thread, out []int64) {
+	out[t.GlobalIdx().X] = stamp()
+}
+
+// notCalled has no body either, but no kernel reaches it: host code may.
+func notCalled() int64
+
+// SharedSlice declares block-shared memory of a slice type, which has no
+// fixed size; SharedArray is its twin.
+//
+//gpu:kernel block=64
+func SharedSlice(t gpu.Thread, out []int32) {
+	s := gpu.Shared[[]int32](t) // want `gpu.Shared\[\[\]int32\]: block-shared memory has a fixed size and layout: T must be a fixed-size array such as \[256\]float32 \(or a struct of such fields\) of bool, integers, float32 or float64, and \[\]int32 is a slice, whose length is not fixed and whose elements live outside it; use gpu.Shared\[\[N\]int32\] with a constant N`
+	out[t.GlobalIdx().X] = (*s)[0]
+}
+
+//gpu:kernel block=64
+func SharedArray(t gpu.Thread, out []int32) {
+	s := gpu.Shared[[64]int32](t)
+	s[t.ThreadIdx().X] = 1
+	t.Barrier()
+	out[t.GlobalIdx().X] = s[63-t.ThreadIdx().X]
+}
+
+type node struct {
+	next *node
+	v    [4]float32
+}
+
+//gpu:kernel block=64
+func SharedPointers(t gpu.Thread, out []float32) {
+	p := gpu.Shared[[8]*float32](t) // want `gpu.Shared\[\[8\]\*float32\]: .* and \*float32 is a pointer$`
+	s := gpu.Shared[[8]node](t)     // want `gpu.Shared\[\[8\]node\]: .* and \*node is a pointer$`
+	out[t.GlobalIdx().X] = *p[0] + s[0].v[0]
+}
+
+// SharedStruct is a struct of fixed-size fields: allowed.
+//
+//gpu:kernel block=64
+func SharedStruct(t gpu.Thread, out []float32) {
+	type stage struct {
+		n   int32
+		buf [64]float32
+	}
+	s := gpu.Shared[stage](t)
+	s.buf[t.ThreadIdx().X] = 1
+	t.Barrier()
+	out[t.GlobalIdx().X] = s.buf[0]
 }

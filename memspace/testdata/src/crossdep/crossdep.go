@@ -48,3 +48,11 @@ func Idx(t gpu.Thread) int { return t.GlobalIdx().X }
 
 // NotDevice is an ordinary function.
 func NotDevice(x int) int { return x + 1 }
+
+// AddAsm is a device function whose helper is in assembly: it breaks the
+// rules through that call, and its callers in other packages are told so.
+//
+//gpu:device
+func AddAsm(a, b int32) int32 { return addAsm(a, b) } // want AddAsm:`breaks kernel rules: needs addAsm, which has no Go body \(crossdep.go:\d+\)`
+
+func addAsm(a, b int32) int32 // want `function addAsm has no body: .* \(reached from device function AddAsm via addAsm\)`

@@ -66,3 +66,26 @@ func SharedAcross(t gpu.Thread, out []float32) { // want SharedAcross:"gpu kerne
 	s := gpu.Shared[[5000]float32](t)
 	out[t.GlobalIdx().X] = s[0] + dimsdep.Tile(t)
 }
+
+// A gpu.Dim3 argument is launch data: its Y is no dimension of the kernel.
+//
+//gpu:kernel
+func Dim3Argument(t gpu.Thread, d gpu.Dim3, out []int) { // want Dim3Argument:"gpu kernel dims=1$"
+	out[t.GlobalIdx().X] = d.Y + d.Z
+}
+
+// A Dim3 argument that the kernel overwrites with a thread's index is one.
+//
+//gpu:kernel
+func Dim3ArgumentOverwritten(t gpu.Thread, d gpu.Dim3, out []int) { // want Dim3ArgumentOverwritten:"gpu kernel dims=2$"
+	d = t.ThreadIdx()
+	out[t.GlobalIdx().X] = d.Y
+}
+
+// A device function's Dim3 parameter may be a thread's index.
+func row(d gpu.Dim3) int { return d.Y }
+
+//gpu:kernel
+func Dim3ThroughHelper(t gpu.Thread, out []int) { // want Dim3ThroughHelper:"gpu kernel dims=2$"
+	out[t.GlobalIdx().X] = row(t.ThreadIdx())
+}
