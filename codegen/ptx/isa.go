@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The PTX ISA's type rules for every instruction form the emitter writes,
@@ -77,26 +78,29 @@ const (
 	mem     = "b8 b16 b32 b64 u8 u16 u32 u64 s8 s16 s32 s64 f32 f64"
 )
 
-// ptxTypes are the fundamental type suffixes, which split an instruction's
-// name into its form and its types.
-var ptxTypes = map[string]bool{}
-
-// isa maps a form to the rows that allow it, built from isaRows.
-var isa = map[string][]isaRule{}
+// isaTable is isaRows indexed for lookup. It is built on first use, so
+// that a process that never emits PTX (gpukvet run as a vet tool) does not
+// pay for it at start-up.
+type isaTable struct {
+	// types are the fundamental type suffixes, which split an
+	// instruction's name into its form and its types.
+	types map[string]bool
+	// forms maps a form to the rows that allow it.
+	forms map[string][]isaRule
+}
 
 type isaRule struct{ types, from map[string]bool }
 
-func init() {
-	for _, t := range strings.Fields("pred " + mem + " f16") {
-		ptxTypes[t] = true
-	}
+var theISA = sync.OnceValue(func() isaTable {
+	t := isaTable{types: set("pred " + mem + " f16"), forms: map[string][]isaRule{}}
 	for _, r := range isaRows {
 		rule := isaRule{types: set(r.types), from: set(r.from)}
 		for _, form := range expand(r.form) {
-			isa[form] = append(isa[form], rule)
+			t.forms[form] = append(t.forms[form], rule)
 		}
 	}
-}
+	return t
+})
 
 func set(list string) map[string]bool {
 	s := map[string]bool{}
@@ -132,16 +136,17 @@ func checkInstruction(line string) error {
 		_, line, _ = strings.Cut(line, " ")
 	}
 	name, _, _ := strings.Cut(line, " ")
+	table := theISA()
 	var mods, types []string
 	for _, part := range strings.Split(name, ".") {
-		if ptxTypes[part] {
+		if table.types[part] {
 			types = append(types, part)
 		} else {
 			mods = append(mods, part)
 		}
 	}
 	form := strings.Join(mods, ".")
-	rules, ok := isa[form]
+	rules, ok := table.forms[form]
 	if !ok {
 		return fmt.Errorf("%s: the PTX table (codegen/ptx/isa.go) has no instruction form %s", name, form)
 	}
