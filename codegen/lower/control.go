@@ -164,6 +164,30 @@ func (b *builder) fillPhis(fr *frame) {
 	}
 }
 
+// settleSpaces gives each address derived from a pointer phi (a field or
+// element of *p) the space its phi settled on: unifyPhiSpaces decides a
+// phi's space once its arguments are known, after its users were lowered
+// with the phi's first type. A phi that gets such an address as argument
+// is settled again, until nothing changes.
+func (b *builder) settleSpaces() {
+	for changed := true; changed; {
+		changed = false
+		for _, blk := range b.f.Blocks {
+			for _, v := range blk.Values {
+				if v.Op == kir.OpPtrAdd && v.Type != v.Args[0].Type {
+					v.Type = v.Args[0].Type
+					changed = true
+				}
+			}
+		}
+		if changed {
+			for _, blk := range b.f.Blocks {
+				b.unifyPhiSpaces(blk)
+			}
+		}
+	}
+}
+
 // unifyPhiSpaces gives a pointer phi whose arguments point into different
 // address spaces the generic space, converting the arguments at the end of
 // their predecessors.
@@ -222,7 +246,9 @@ func (b *builder) instr(instr ssa.Instruction) {
 			b.m.PanicMessage(b.posID(in.Pos()), msg)
 		}
 	case *ssa.Store:
-		b.store(b.value(in.Addr)[0], in.Val.Type(), b.value(in.Val), in.Pos())
+		p := b.value(in.Addr)[0]
+		b.nilCheck(in.Addr, p, in.Pos())
+		b.store(p, in.Val.Type(), b.value(in.Val), in.Pos())
 	case *ssa.Phi:
 		ls := b.layout(in.Type())
 		var leaves []*kir.Value

@@ -150,6 +150,7 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	}
 	b.inline(k.Fn, args, k.Fn.Pos())
 	b.cur.Return()
+	b.settleSpaces()
 	kir.RemoveUnreachable(f)
 	kir.RemoveDead(f)
 	if err := kir.Optimize(f, kir.OptOptions{Disable: env.DisableOptimizer, KeepBoundsChecks: env.KeepBoundsChecks, Verify: env.VerifyPasses}); err != nil {
