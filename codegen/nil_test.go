@@ -2,6 +2,7 @@ package codegen_test
 
 import (
 	"encoding/binary"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -137,7 +138,7 @@ func runNil(t *testing.T, m *codegen.Module, f *kir.Func, name string, opts code
 			t.Errorf("%s %+v with no nil pointer: trap %+v", name, opts, trap)
 		case nilAt >= 0 && (trap == nil || trap.Code != gpuabi.TrapNil || trap.Thread[0] != nilAt%32 || trap.Block[0] != nilAt/32):
 			t.Errorf("%s %+v: trap %+v, want a nil dereference in thread 37", name, opts, trap)
-		case nilAt >= 0 && !strings.Contains(nilLine(m, trap.Pos), "nil "+strings.ToLower(name)):
+		case nilAt >= 0 && !strings.Contains(nilLineOf(nilSource, m.IR.Positions[trap.Pos]), "nil "+strings.ToLower(name)):
 			t.Errorf("%s %+v: trap at %s, want the dereference's line", name, opts, m.IR.Positions[trap.Pos])
 		}
 	}
@@ -154,19 +155,16 @@ func nilTests(f *kir.Func) int {
 	return n
 }
 
-// nilLine returns the source line of position id (its "// nil …" comment
-// names the dereference).
-func nilLine(m *codegen.Module, id int) string {
-	pos := m.IR.Positions[id]
+// nilLineOf returns the line of src that position pos ("file:line:col")
+// names (its "// …" comment says what is there).
+func nilLineOf(src, pos string) string {
 	line := 0
 	if i := strings.LastIndex(pos, ":"); i > 0 {
 		if j := strings.LastIndex(pos[:i], ":"); j > 0 {
-			for _, c := range pos[j+1 : i] {
-				line = line*10 + int(c-'0')
-			}
+			line, _ = strconv.Atoi(pos[j+1 : i])
 		}
 	}
-	lines := strings.Split(nilSource, "\n")
+	lines := strings.Split(src, "\n")
 	if line < 1 || line > len(lines) {
 		return pos
 	}

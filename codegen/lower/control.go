@@ -48,6 +48,9 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	b.frame = fr
 	for _, sb := range fn.DomPreorder() {
 		b.cur = fr.blocks[sb]
+		if loopHeader(sb) {
+			b.f.LoopPos[b.cur] = b.posText(loopPos(sb))
+		}
 		for _, instr := range sb.Instrs {
 			if pos := instr.Pos(); pos.IsValid() {
 				b.at = pos
@@ -307,20 +310,50 @@ func (b *builder) check(ok *kir.Value, code gpuabi.TrapCode, pos token.Pos, a0, 
 
 // posID returns the module's id for pos; an unknown position falls back to
 // the innermost call site that has one.
-func (b *builder) posID(pos token.Pos) int {
+func (b *builder) posID(pos token.Pos) int { return b.m.Pos(b.posText(pos)) }
+
+// posText is pos as the module's table has it ("file:line:col"), with
+// posID's fallback.
+func (b *builder) posText(pos token.Pos) string {
 	for fr := b.frame; !pos.IsValid() && fr != nil; fr = fr.parent {
 		pos = fr.callPos
 	}
 	p := b.env.Fset.Position(pos)
-	s := "?"
-	if p.IsValid() {
-		if b.env.RelPos != nil {
-			s = b.env.RelPos(p)
-		} else {
-			s = p.String()
+	if !p.IsValid() {
+		return "?"
+	}
+	if b.env.RelPos != nil {
+		return b.env.RelPos(p)
+	}
+	return p.String()
+}
+
+// loopHeader reports whether sb is the header of a loop: the target of a
+// back edge from a block it dominates.
+func loopHeader(sb *ssa.BasicBlock) bool {
+	for _, p := range sb.Preds {
+		if sb.Dominates(p) {
+			return true
 		}
 	}
-	return b.m.Pos(s)
+	return false
+}
+
+// loopPos is where the loop headed by sb is in the source, as well as SSA
+// tells: the first position in the header or in a block of the loop it
+// dominates directly (for {} has none: the caller's then).
+func loopPos(sb *ssa.BasicBlock) token.Pos {
+	if pos := blockPos(sb); pos.IsValid() {
+		return pos
+	}
+	for _, d := range sb.Dominees() {
+		for _, p := range sb.Preds {
+			if pos := blockPos(d); pos.IsValid() && sb.Dominates(p) && d.Dominates(p) {
+				return pos
+			}
+		}
+	}
+	return token.NoPos
 }
 
 // blockPos is the first known position in an SSA block.

@@ -156,6 +156,7 @@ const (
 	opNot                   = 200
 	opBitCount              = 205
 	opControlBarrier        = 224
+	opAtomicLoad            = 227
 	opAtomicExchange        = 229
 	opAtomicCompareExchange = 230
 	opAtomicIAdd            = 234

@@ -1,0 +1,297 @@
+package kir
+
+import (
+	"math"
+
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
+)
+
+// PollLoops makes every loop the IR cannot prove finite poll the launch's
+// stop word: the loop's header gets an OpPoll and a branch to a trap with
+// gpuabi.TrapDeadline, taken once the host has set the word (its deadline
+// passed). A kernel that never ends (for {}, or a loop waiting on a flag
+// that stays 0) is then stopped on every backend, and since a poll reads
+// memory afresh, no driver may delete such a loop as one without effects,
+// which Go's meaning (the loop does not end) forbids too.
+//
+// A loop is proved finite, and costs nothing, when it is counted (see
+// finiteLoop); every other loop pays one volatile load of a word that
+// stays in cache per iteration. The pass runs last, after the loop
+// optimizations (which expect a header's own exit test), and when
+// optimization is off. A loop that polls already is left alone. It returns
+// how many loops it made poll.
+func PollLoops(f *Func) int {
+	n := 0
+	for _, l := range NaturalLoops(f, Dominators(f)) {
+		if finiteLoop(f, l) || polls(l.Header) {
+			continue
+		}
+		pollHeader(f, l)
+		n++
+	}
+	return n
+}
+
+// polls reports whether block b starts with a poll.
+func polls(b *Block) bool {
+	for _, v := range b.Values {
+		if v.Op == OpPoll {
+			return true
+		}
+	}
+	return false
+}
+
+// pollHeader splits l's header after its phis: the header polls and goes
+// on to a new block holding the rest of its values and its terminator, or
+// to a deadline trap at the loop's position.
+func pollHeader(f *Func, l *Loop) {
+	h := l.Header
+	rest := f.NewBlock(h.Kind, h.Comment)
+	phis := len(h.Phis())
+	rest.Values = h.Values[phis:]
+	h.Values = h.Values[:phis:phis]
+	for _, v := range rest.Values {
+		v.Block = rest
+	}
+	rest.Term, rest.Cond, rest.Trap, rest.Succs = h.Term, h.Cond, h.Trap, h.Succs
+	for _, s := range rest.Succs {
+		for i, p := range s.Preds {
+			if p == h {
+				s.Preds[i] = rest
+			}
+		}
+	}
+	h.Succs, h.Cond, h.Trap = nil, nil, Trap{}
+	poll := f.NewValue(h, OpPoll, TBool)
+	trap := f.NewBlock(BlockPlain, "trap: deadline")
+	trap.TrapWith(Trap{Code: gpuabi.TrapDeadline, Where: loopPos(f, l)})
+	h.Branch(poll, trap, rest)
+}
+
+// loopPos is the position of l's Go statement, as the lowering recorded it
+// for the header (or for another block of the loop, when a pass made a new
+// header), else the kernel's.
+func loopPos(f *Func, l *Loop) string {
+	if p, ok := f.LoopPos[l.Header]; ok {
+		return p
+	}
+	for _, b := range f.Blocks {
+		if p, ok := f.LoopPos[b]; ok && l.Blocks[b] {
+			return p
+		}
+	}
+	return f.Pos
+}
+
+// finiteLoop reports whether loop l is counted: a block that every
+// iteration runs leaves the loop on a comparison of a basic induction
+// variable (or its next value) with a loop-invariant bound, and the
+// variable steps toward the bound by a known amount without wrapping
+// around before it passes it (a wrap-around would be a loop that never
+// ends in Go too, so it must poll):
+//
+//   - a strict comparison (i < n, i > n) with a step of 1 (or -1) ends
+//     for every bound;
+//   - a larger constant step (at most 2^16), or a step of the launch's
+//     extents (a grid-stride loop, below 2^41), ends when the bound is a
+//     constant far enough from the end of the variable's type, and is
+//     taken as ending for a 64-bit variable: it wraps around only for a
+//     bound within 2^41 of 2^63 (or 2^64), which no slice length or
+//     element count reaches, and such a loop is not polled;
+//   - a non-strict comparison (i <= n) with a step of ±1 ends when the
+//     bound is a constant short of the type's end.
+func finiteLoop(f *Func, l *Loop) bool {
+	h := l.Header
+	if len(l.Latches) != 1 || len(h.Preds) != 2 {
+		return false
+	}
+	li := 0 // the latch's edge into the header
+	if h.Preds[1] == l.Latches[0] {
+		li = 1
+	}
+	dom := Dominators(f)
+	for b := range l.Blocks {
+		if b.Term != TermBranch || l.Blocks[b.Succs[0]] == l.Blocks[b.Succs[1]] || !dom.Dominates(b, l.Latches[0]) {
+			continue
+		}
+		if countedExit(l, li, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// countedExit reports whether b's branch out of l ends the loop in a
+// bounded number of iterations (finiteLoop's rules).
+func countedExit(l *Loop, li int, b *Block) bool {
+	c := b.Cond
+	if !c.Op.IsCompare() || c.Op == OpEq || c.Op == OpNe {
+		return false
+	}
+	op := c.Op
+	if !l.Blocks[b.Succs[0]] { // the loop goes on while the test fails
+		op = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt}[op]
+	}
+	x, bound := c.Args[0], c.Args[1]
+	if !loopInvariant(l, bound) {
+		x, bound = bound, x
+		op = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe}[op]
+	}
+	if !loopInvariant(l, bound) {
+		return false
+	}
+	step, ok := ivStep(l, li, x)
+	if !ok {
+		return false
+	}
+	k := x.Type.Kind
+	switch {
+	case step.unit == 0:
+		return false
+	case (op == OpLt || op == OpLe) != (step.unit > 0):
+		return false // stepping away from the bound
+	case op == OpLt || op == OpGt:
+		return step.unit*step.unit == 1 && !step.dims || boundedFar(bound, k, step)
+	}
+	return step.unit*step.unit == 1 && !step.dims && bound.Op == OpConst && !atTypeEnd(bound, k)
+}
+
+// ivSteps' sum, as finiteLoop needs it: unit is the constant step (or, for
+// dims, the sign: a product of the launch's extents, at least 1 and below
+// 2^41).
+type ivStepSum struct {
+	unit int64
+	dims bool
+}
+
+// ivStep returns the step of x, a basic induction variable of l's header,
+// the next value of one (iv plus its steps), or, when 64 bits wide, one
+// plus an invariant (an unrolled loop's test of its last iteration).
+func ivStep(l *Loop, li int, x *Value) (ivStepSum, bool) {
+	if x.Op == OpAdd && x.Type.Kind.Bits() == 64 && x.Args[0].Op == OpPhi && loopInvariant(l, x.Args[1]) {
+		x = x.Args[0]
+	}
+	iv := x
+	for iv.Op != OpPhi {
+		prev, _, ok := stepBack(l, iv)
+		if !ok {
+			return ivStepSum{}, false
+		}
+		iv = prev
+	}
+	if iv.Block != l.Header {
+		return ivStepSum{}, false
+	}
+	var sum ivStepSum
+	onChain := x == iv
+	for y, n := iv.Args[li], 0; y != iv; n++ {
+		prev, s, ok := stepBack(l, y)
+		if !ok || n == 64 {
+			return ivStepSum{}, false
+		}
+		onChain = onChain || y == x
+		sum.unit += s.unit
+		sum.dims = sum.dims || s.dims
+		y = prev
+	}
+	if !onChain || sum.dims && sum.unit < 0 {
+		return ivStepSum{}, false
+	}
+	if sum.dims {
+		sum.unit = 1
+	}
+	return sum, true
+}
+
+// stepBack undoes one step of an induction variable: v = prev + step or
+// prev - step with step invariant in l (a constant from -2^16 to 2^16, or
+// a launchExtent, added), or that add narrowed to 32 bits by
+// NarrowIndices (which proved it does not overflow):
+// convert(convert(prev) + step).
+func stepBack(l *Loop, v *Value) (prev *Value, s ivStepSum, ok bool) {
+	if v.Op == OpConvert && v.Args[0].Type.Kind.Bits() == 32 && (v.Args[0].Op == OpAdd || v.Args[0].Op == OpSub) {
+		prev, s, ok = stepBack(l, v.Args[0])
+		if !ok || prev.Op != OpConvert || prev.Args[0].Type != v.Type {
+			return nil, s, false
+		}
+		return prev.Args[0], s, true
+	}
+	if (v.Op != OpAdd && v.Op != OpSub) || !l.Blocks[v.Block] {
+		return nil, s, false
+	}
+	x, step := v.Args[0], v.Args[1]
+	if v.Op == OpAdd && !loopInvariant(l, step) {
+		x, step = step, x
+	}
+	if !loopInvariant(l, step) {
+		return nil, s, false
+	}
+	switch {
+	case step.Op == OpConst && signedConst(step) >= -1<<16 && signedConst(step) <= 1<<16:
+		s.unit = signedConst(step)
+		if v.Op == OpSub {
+			s.unit = -s.unit
+		}
+	case v.Op == OpAdd && launchExtent(step, 0):
+		s.dims = true
+	default:
+		return nil, s, false
+	}
+	return x, s, true
+}
+
+// signedConst is constant c as a signed number of its width.
+func signedConst(c *Value) int64 {
+	bits := c.Type.Kind.Bits()
+	return int64(c.Imm<<(64-bits)) >> (64 - bits)
+}
+
+// launchExtent reports whether v is a launch's block or grid extent (at
+// least 1, below 2^31) converted to 64 bits, or a product of two such
+// extents or of one and a constant from 1 to 2^10: a positive step below
+// 2^41.
+func launchExtent(v *Value, depth int) bool {
+	switch v.Op {
+	case OpSpecial:
+		return v.Index >= BlockDimX
+	case OpConvert:
+		return v.Args[0].Type.Kind == U32 && launchExtent(v.Args[0], depth)
+	case OpConst:
+		return depth == 1 && signedConst(v) >= 1 && signedConst(v) <= 1<<10
+	case OpMul:
+		return depth == 0 && v.Type.Kind == I64 && launchExtent(v.Args[0], 1) && launchExtent(v.Args[1], 1) &&
+			(v.Args[0].Op != OpConst || v.Args[1].Op != OpConst)
+	}
+	return false
+}
+
+// boundedFar reports whether a variable of kind k that steps by s toward
+// bound is taken not to wrap around before passing it: the variable is 64
+// bits wide (finiteLoop says why), or the bound is a constant at least |s|
+// from the end of the type.
+func boundedFar(bound *Value, k Kind, s ivStepSum) bool {
+	if k.Bits() == 64 {
+		return true
+	}
+	return bound.Op == OpConst && !s.dims && fitsAfterStep(bound, k, s.unit)
+}
+
+// atTypeEnd reports whether constant c is the largest or smallest value
+// of kind k.
+func atTypeEnd(c *Value, k Kind) bool {
+	return !fitsAfterStep(c, k, 1) || !fitsAfterStep(c, k, -1)
+}
+
+// fitsAfterStep reports whether constant c plus step stays in kind k.
+func fitsAfterStep(c *Value, k Kind, step int64) bool {
+	bits := k.Bits()
+	if k.IsSigned() {
+		x := signedConst(c)
+		lo, hi := int64(math.MinInt64)>>(64-bits), int64(math.MaxInt64)>>(64-bits)
+		return (step > 0 && x <= hi-step) || (step < 0 && x >= lo-step)
+	}
+	x := c.Imm
+	hi := uint64(math.MaxUint64) >> (64 - bits)
+	return (step > 0 && x <= hi-uint64(step)) || (step < 0 && x >= uint64(-step))
+}
