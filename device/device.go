@@ -224,12 +224,8 @@ func (d *Device) wait(ctx context.Context, op string, withCtx func(backend.Conte
 		return err
 	case <-ctx.Done():
 	}
-	te := &backend.TimeoutError{Kernel: d.runningKernel(), Err: ctx.Err()}
-	if d.be.Name() == "cuda" {
-		te.Detail = "the CUDA context is unusable (the kernel may still be running on the GPU, and CUDA cannot stop one kernel); Close this Device and device.Open a new one (a kernel that never ends keeps the GPU busy until the process exits)"
-	} else {
-		te.Detail = fmt.Sprintf("the %s backend cannot stop it, so the device is unusable; Close this Device and device.Open a new one", d.be.Name())
-	}
+	te := &backend.TimeoutError{Kernel: d.runningKernel(), Err: ctx.Err(),
+		Detail: fmt.Sprintf("the %s backend cannot stop it, so the device is unusable; Close this Device and device.Open a new one", d.be.Name())}
 	return d.timedOut(op, te)
 }
 

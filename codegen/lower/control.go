@@ -341,7 +341,8 @@ func loopHeader(sb *ssa.BasicBlock) bool {
 
 // loopPos is where the loop headed by sb is in the source, as well as SSA
 // tells: the first position in the header or in a block of the loop it
-// dominates directly (for {} has none: the caller's then).
+// dominates directly, else (for {} has none) the first for statement after
+// the code that dominates the loop.
 func loopPos(sb *ssa.BasicBlock) token.Pos {
 	if pos := blockPos(sb); pos.IsValid() {
 		return pos
@@ -353,7 +354,38 @@ func loopPos(sb *ssa.BasicBlock) token.Pos {
 			}
 		}
 	}
-	return token.NoPos
+	after := token.NoPos
+	for d := sb.Idom(); d != nil && !after.IsValid(); d = d.Idom() {
+		for _, in := range d.Instrs {
+			if in.Pos().IsValid() {
+				after = in.Pos()
+			}
+		}
+	}
+	return forAfter(sb.Parent().Syntax(), after)
+}
+
+// forAfter is the position of the first for statement in syntax that
+// starts after pos (NoPos if none).
+func forAfter(syntax ast.Node, pos token.Pos) token.Pos {
+	best := token.NoPos
+	if syntax == nil {
+		return best
+	}
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		var p token.Pos
+		switch s := n.(type) {
+		case *ast.ForStmt:
+			p = s.For
+		case *ast.RangeStmt:
+			p = s.For
+		}
+		if p > pos && (!best.IsValid() || p < best) {
+			best = p
+		}
+		return true
+	})
+	return best
 }
 
 // blockPos is the first known position in an SSA block.

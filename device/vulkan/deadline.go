@@ -119,21 +119,9 @@ func (b *Backend) stopLaunches(cause error) error {
 		return te
 	}
 	b.recycle(b.submitted)
-	te.Stopped = true
-	te.Detail = "the vulkan backend stopped it (its outputs are partly written), and the launches after it; the device stays usable"
-	for i, k := range b.launched {
-		rec := recs[i*gpuabi.TrapRecordSize : (i+1)*gpuabi.TrapRecordSize]
-		code := gpuabi.TrapCode(binary.LittleEndian.Uint32(rec[gpuabi.TrapOffCode:]))
-		if code == gpuabi.TrapDeadline {
-			te.Kernel = k.Name
-			if err := backend.DecodeTrap(rec, k); err != nil {
-				te.Detail = fmt.Sprintf("the vulkan backend stopped it (%v; its outputs are partly written), and the launches after it; the device stays usable", err)
-			}
-			break
-		}
-		if err := backend.DecodeTrap(rec, k); err != nil && b.pending == nil {
-			b.pending = err
-		}
+	te, other := backend.StoppedLaunches("vulkan", recs, b.launched, cause)
+	if other != nil && b.pending == nil {
+		b.pending = other
 	}
 	clear(recs)
 	b.launched = b.launched[:0]
