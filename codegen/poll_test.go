@@ -1,6 +1,7 @@
 package codegen_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,21 +13,36 @@ import (
 
 // TestBenchmarkLoopsDoNotPoll: the benchmark kernels' loops are counted
 // (a bounded induction variable), so kir.PollLoops gives them no poll of
-// the stop word and their code is what it was.
+// the stop word and their code is what it was; but for the loops of
+// polledBench, whose bound is read from memory in every iteration.
 func TestBenchmarkLoopsDoNotPoll(t *testing.T) {
-	m := build(t, codegen.Options{}, "github.com/gpukvet/gpukvet/bench/kernels", "github.com/gpukvet/gpukvet/testdata/benchkernels/...")
+	patterns := []string{"github.com/gpukvet/gpukvet/bench/kernels"}
+	gens, _ := filepath.Glob("../testdata/benchkernels/*/gpukvet_gen.go") // "..." skips testdata
+	for _, g := range gens {
+		patterns = append(patterns, "github.com/gpukvet/gpukvet/testdata/benchkernels/"+filepath.Base(filepath.Dir(g)))
+	}
+	m := build(t, codegen.Options{}, patterns...)
 	loops := 0
 	for _, f := range m.IR.Funcs {
 		loops += len(kir.NaturalLoops(f, kir.Dominators(f)))
 		for _, b := range f.Blocks {
 			for _, v := range b.Values {
-				if v.Op == kir.OpPoll {
+				if v.Op == kir.OpPoll && polledBench[f.Name] == "" {
 					t.Errorf("%s polls in b%d (%s), from the loop at %s", f.Name, b.Index, b.Comment, m.IR.Positions[b.Succs[0].Trap.Pos])
 				}
 			}
 		}
 	}
 	t.Logf("%d kernels, %d loops", len(m.IR.Funcs), loops)
+}
+
+// polledBench are the benchmark kernels with a loop that polls: a CSR row
+// loop, for e := rowPtr[v]; e < rowPtr[v+1]; e++, reads its bound from
+// memory in every iteration, which another writer could change.
+var polledBench = map[string]string{
+	"bfs_Expand":     "bfs.go:20",
+	"spmv_CSR":       "spmv.go:13",
+	"spmv_CSRVector": "spmv.go:28",
 }
 
 // spinSource has kernels that never end, and a counted loop.

@@ -115,30 +115,45 @@ func finiteLoop(f *Func, l *Loop) bool {
 		if b.Term != TermBranch || l.Blocks[b.Succs[0]] == l.Blocks[b.Succs[1]] || !dom.Dominates(b, l.Latches[0]) {
 			continue
 		}
-		if countedExit(l, li, b) {
+		if countedExit(l, li, b.Cond, l.Blocks[b.Succs[0]]) {
 			return true
 		}
 	}
 	return false
 }
 
-// countedExit reports whether b's branch out of l ends the loop in a
-// bounded number of iterations (finiteLoop's rules).
-func countedExit(l *Loop, li int, b *Block) bool {
-	c := b.Cond
-	if !c.Op.IsCompare() || c.Op == OpEq || c.Op == OpNe {
+// countedExit reports whether a branch on c out of l (which goes on while
+// c is on) ends the loop in a bounded number of iterations (finiteLoop's
+// rules): c is a comparison, its negation, or a conjunction (of tests the
+// loop goes on while all hold) one of whose tests ends it.
+func countedExit(l *Loop, li int, c *Value, on bool) bool {
+	switch {
+	case c.Op == OpNot:
+		return countedExit(l, li, c.Args[0], !on)
+	case c.Op == OpAnd && on && c.Type == TBool:
+		return countedExit(l, li, c.Args[0], on) || countedExit(l, li, c.Args[1], on)
+	case !c.Op.IsCompare():
 		return false
 	}
 	op := c.Op
-	if !l.Blocks[b.Succs[0]] { // the loop goes on while the test fails
-		op = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt}[op]
+	if !on { // the loop goes on while the test fails
+		op = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt, OpNe: OpEq, OpEq: OpNe}[op]
 	}
 	x, bound := c.Args[0], c.Args[1]
-	if !loopInvariant(l, bound) {
+	if !invariantIn(l, bound, 0) {
 		x, bound = bound, x
-		op = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe}[op]
+		op = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe, OpNe: OpNe, OpEq: OpEq}[op]
 	}
-	if !loopInvariant(l, bound) {
+	if !invariantIn(l, bound, 0) {
+		return false
+	}
+	if x.Op == OpConvert && x.Type.Kind.Bits() == 32 && x.Args[0].Type.Kind.Bits() == 64 {
+		x = x.Args[0] // a test NarrowIndices narrowed: it proved x fits
+	}
+	if geometricExit(l, li, x, op, bound) {
+		return true
+	}
+	if op == OpNe || op == OpEq {
 		return false
 	}
 	step, ok := ivStep(l, li, x)
@@ -148,6 +163,8 @@ func countedExit(l *Loop, li int, b *Block) bool {
 	k := x.Type.Kind
 	switch {
 	case step.unit == 0:
+		return false
+	case op != OpLt && op != OpLe && op != OpGt && op != OpGe:
 		return false
 	case (op == OpLt || op == OpLe) != (step.unit > 0):
 		return false // stepping away from the bound
@@ -163,6 +180,69 @@ func countedExit(l *Loop, li int, b *Block) bool {
 type ivStepSum struct {
 	unit int64
 	dims bool
+}
+
+// geometricExit reports whether the loop, going on while x op bound,
+// ends because x is a basic induction variable that halves (x >>= c,
+// x /= c) toward a test x > 0, x >= 1 or x != 0 (not for an arithmetic
+// shift, which stops at -1), or doubles (x *= c, x <<= c) from a positive
+// constant toward a test x < bound on 64 bits (finiteLoop says why 64).
+func geometricExit(l *Loop, li int, x *Value, op Op, bound *Value) bool {
+	if x.Op != OpPhi || x.Block != l.Header {
+		return false
+	}
+	op2, k := geometricStep(x, x.Args[li])
+	if k == nil {
+		return false
+	}
+	c := signedConst(k)
+	switch op2 {
+	case OpShr, OpDiv:
+		if c < 1 || op2 == OpDiv && c < 2 || bound.Op != OpConst {
+			return false
+		}
+		b := signedConst(bound)
+		return op == OpGt && b == 0 || op == OpGe && b == 1 ||
+			op == OpNe && b == 0 && (op2 == OpDiv || !x.Type.Kind.IsSigned())
+	case OpMul, OpShl:
+		init := x.Args[1-li]
+		if c < 1 || op2 == OpMul && c < 2 || init.Op != OpConst || signedConst(init) < 1 {
+			return false
+		}
+		return op == OpLt && x.Type.Kind.Bits() == 64
+	}
+	return false
+}
+
+// geometricStep returns the operation and constant of next = x op k (or
+// k * x), or of that operation narrowed to 32 bits by NarrowIndices:
+// convert(convert(x) op k). k is nil when next is neither.
+func geometricStep(x, next *Value) (Op, *Value) {
+	if next.Op == OpConvert && next.Args[0].Type.Kind.Bits() == 32 {
+		in := next.Args[0]
+		for _, a := range in.Args {
+			if a.Op == OpConvert && a.Args[0] == x {
+				return constOperand(in, a)
+			}
+		}
+		return OpInvalid, nil
+	}
+	return constOperand(next, x)
+}
+
+// constOperand returns v's operation and its constant operand when v is
+// y op k, or k * y.
+func constOperand(v, y *Value) (Op, *Value) {
+	if len(v.Args) != 2 {
+		return OpInvalid, nil
+	}
+	switch {
+	case v.Args[0] == y && v.Args[1].Op == OpConst:
+		return v.Op, v.Args[1]
+	case v.Op == OpMul && v.Args[1] == y && v.Args[0].Op == OpConst:
+		return v.Op, v.Args[0]
+	}
+	return OpInvalid, nil
 }
 
 // ivStep returns the step of x, a basic induction variable of l's header,
@@ -206,7 +286,7 @@ func ivStep(l *Loop, li int, x *Value) (ivStepSum, bool) {
 
 // stepBack undoes one step of an induction variable: v = prev + step or
 // prev - step with step invariant in l (a constant from -2^16 to 2^16, or
-// a launchExtent, added), or that add narrowed to 32 bits by
+// a launchExtent, added, which is invariant wherever it is computed), or that add narrowed to 32 bits by
 // NarrowIndices (which proved it does not overflow):
 // convert(convert(prev) + step).
 func stepBack(l *Loop, v *Value) (prev *Value, s ivStepSum, ok bool) {
@@ -220,11 +300,12 @@ func stepBack(l *Loop, v *Value) (prev *Value, s ivStepSum, ok bool) {
 	if (v.Op != OpAdd && v.Op != OpSub) || !l.Blocks[v.Block] {
 		return nil, s, false
 	}
+	invariant := func(v *Value) bool { return invariantIn(l, v, 0) }
 	x, step := v.Args[0], v.Args[1]
-	if v.Op == OpAdd && !loopInvariant(l, step) {
+	if v.Op == OpAdd && !invariant(step) {
 		x, step = step, x
 	}
-	if !loopInvariant(l, step) {
+	if !invariant(step) {
 		return nil, s, false
 	}
 	switch {
@@ -241,6 +322,28 @@ func stepBack(l *Loop, v *Value) (prev *Value, s ivStepSum, ok bool) {
 	return x, s, true
 }
 
+// invariantIn reports whether v has one value in every iteration of l:
+// defined outside it, a constant, or a pure operation (no load, no phi) of
+// such values, up to a small depth (a bound or step the loop recomputes).
+func invariantIn(l *Loop, v *Value, depth int) bool {
+	if loopInvariant(l, v) || v.Op == OpSpecial || v.Op == OpParam {
+		return true
+	}
+	switch v.Op {
+	case OpLoad, OpPhi, OpAtomic, OpPoll, OpLocal, OpStore, OpBarrier:
+		return false
+	}
+	if depth == 4 || len(v.Args) == 0 {
+		return false
+	}
+	for _, a := range v.Args {
+		if !invariantIn(l, a, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
 // signedConst is constant c as a signed number of its width.
 func signedConst(c *Value) int64 {
 	bits := c.Type.Kind.Bits()
@@ -249,8 +352,8 @@ func signedConst(c *Value) int64 {
 
 // launchExtent reports whether v is a launch's block or grid extent (at
 // least 1, below 2^31) converted to 64 bits, or a product of two such
-// extents or of one and a constant from 1 to 2^10: a positive step below
-// 2^41.
+// extents or of one and a constant from 1 to 2^10 (or a shift by at most
+// 10): a positive step below 2^41.
 func launchExtent(v *Value, depth int) bool {
 	switch v.Op {
 	case OpSpecial:
@@ -262,6 +365,9 @@ func launchExtent(v *Value, depth int) bool {
 	case OpMul:
 		return depth == 0 && v.Type.Kind == I64 && launchExtent(v.Args[0], 1) && launchExtent(v.Args[1], 1) &&
 			(v.Args[0].Op != OpConst || v.Args[1].Op != OpConst)
+	case OpShl: // a product by a power of two
+		c := v.Args[1]
+		return depth == 0 && v.Type.Kind == I64 && launchExtent(v.Args[0], 1) && c.Op == OpConst && c.Imm <= 10
 	}
 	return false
 }
