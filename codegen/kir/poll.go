@@ -100,7 +100,11 @@ func loopPos(f *Func, l *Loop) string {
 //     bound within 2^41 of 2^63 (or 2^64), which no slice length or
 //     element count reaches, and such a loop is not polled;
 //   - a non-strict comparison (i <= n) with a step of ±1 ends when the
-//     bound is a constant short of the type's end.
+//     bound is a constant short of the type's end;
+//   - a variable that halves or doubles ends as geometricExit says.
+//
+// The test may be negated or one of a conjunction, and a bound the loop
+// recomputes from invariants counts as invariant.
 func finiteLoop(f *Func, l *Loop) bool {
 	h := l.Header
 	if len(l.Latches) != 1 || len(h.Preds) != 2 {
@@ -164,8 +168,6 @@ func countedExit(l *Loop, li int, c *Value, on bool) bool {
 	switch {
 	case step.unit == 0:
 		return false
-	case op != OpLt && op != OpLe && op != OpGt && op != OpGe:
-		return false
 	case (op == OpLt || op == OpLe) != (step.unit > 0):
 		return false // stepping away from the bound
 	case op == OpLt || op == OpGt:
@@ -174,9 +176,9 @@ func countedExit(l *Loop, li int, c *Value, on bool) bool {
 	return step.unit*step.unit == 1 && !step.dims && bound.Op == OpConst && !atTypeEnd(bound, k)
 }
 
-// ivSteps' sum, as finiteLoop needs it: unit is the constant step (or, for
-// dims, the sign: a product of the launch's extents, at least 1 and below
-// 2^41).
+// ivStepSum is the sum of an induction variable's steps: unit is the
+// constant step (or, with dims, the sign: a product of the launch's
+// extents, at least 1 and below 2^41).
 type ivStepSum struct {
 	unit int64
 	dims bool

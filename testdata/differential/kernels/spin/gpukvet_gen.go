@@ -414,7 +414,7 @@ var gpukvetSPIRVFeatures = []string{}
 // gpukvetPositions maps a trap's position id to its Go source position.
 var gpukvetPositions = []string{
 	"testdata/differential/kernels/spin/spin.go:17:6",
-	"testdata/differential/kernels/spin/spin.go:14:6",
+	"testdata/differential/kernels/spin/spin.go:19:2",
 	"testdata/differential/kernels/spin/spin.go:28:10",
 	"testdata/differential/kernels/spin/spin.go:31:6",
 }
