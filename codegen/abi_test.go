@@ -36,8 +36,8 @@ func TestABITrapRecord(t *testing.T) {
 	sec := section(t, doc, "## The trap record")
 
 	// The record's table: offset, type, field name.
-	goType := map[string]string{"u32": "uint32", "u32[3]": "[3]uint32", "i64": "int64"}
-	rows := regexp.MustCompile(`(?m)^\| (\d+) \| (u32|u32\[3\]|i64) \| (\w+)`).FindAllStringSubmatch(sec, -1)
+	goType := map[string]string{"u32": "uint32", "u32[3]": "[3]uint32", "i64": "int64", "u64": "uint64"}
+	rows := regexp.MustCompile(`(?m)^\| (\d+) \| (u32|u32\[3\]|i64|u64) \| (\w+)`).FindAllStringSubmatch(sec, -1)
 	if len(rows) != len(gpuabi.TrapFields) {
 		t.Fatalf("ABI.md's trap record has %d fields, gpuabi %d", len(rows), len(gpuabi.TrapFields))
 	}

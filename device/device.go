@@ -31,8 +31,10 @@
 //
 // Nothing waits without bound unless asked to: Sync, Download, Upload and
 // Close wait at most the device's default deadline (GPUKVET_TIMEOUT, or the
-// WithTimeout option; none when both are unset), and SyncContext and
-// DownloadContext take a context. When it passes, the error names the
+// WithTimeout option; none when both are unset, but Close then waits 2 s at
+// most), and SyncContext and DownloadContext take a context. A context
+// already done fails the call at once and leaves the launched work, the
+// device and its buffers as they were. When it passes, the error names the
 // kernel; a backend that can stop the kernel (the cpu backend, through
 // backend.ContextBackend) keeps the device usable, and a device whose
 // backend cannot (a GPU) becomes unusable: every later call says so.
@@ -146,8 +148,9 @@ func (d *Device) usable(op string) error {
 }
 
 // Close releases the device; launched work is waited for first (within the
-// default deadline; the cpu backend stops what does not finish, and Close
-// then says so). Buffers still allocated on it become unusable.
+// default deadline, or 2 s when the device has none: Close never waits
+// forever; the cpu backend stops what does not finish, and Close then says
+// so). Buffers still allocated on it become unusable.
 func (d *Device) Close() error {
 	if err := d.opened("Close"); err != nil {
 		return err
@@ -169,7 +172,7 @@ func (d *Device) Close() error {
 		return errors.Join(errs...)
 	}
 	if len(d.pending) > 0 {
-		ctx, cancel := d.deadline(context.Background())
+		ctx, cancel := d.closeDeadline()
 		err := d.wait(ctx, "Close", func(cb backend.ContextBackend) error { return cb.SyncContext(ctx) }, d.be.Sync)
 		cancel()
 		var te *backend.TimeoutError
@@ -191,6 +194,21 @@ func (d *Device) Backend() string {
 	return d.be.Name()
 }
 
+// closeGrace bounds Close's wait for launched work on a device with no
+// default deadline: Close never waits forever, and a kernel still running
+// then is stopped (cpu) or abandoned with the device's resources (a backend
+// that cannot stop it).
+const closeGrace = 2 * time.Second
+
+// closeDeadline is Close's deadline: the device's default one, or
+// closeGrace when it has none.
+func (d *Device) closeDeadline() (context.Context, context.CancelFunc) {
+	if d.timeout == 0 {
+		return context.WithTimeout(context.Background(), closeGrace)
+	}
+	return context.WithTimeout(context.Background(), d.timeout)
+}
+
 // deadline returns ctx bounded by the device's default deadline when ctx
 // has none.
 func (d *Device) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -205,6 +223,11 @@ func (d *Device) deadline(ctx context.Context) (context.Context, context.CancelF
 // abandoning it (and the device with it) when ctx is done first. d.mu is
 // held.
 func (d *Device) wait(ctx context.Context, op string, withCtx func(backend.ContextBackend) error, plain func() error) error {
+	if err := ctx.Err(); err != nil {
+		// Done before the call: it fails without touching the backend, so
+		// the launched work, the device and its buffers are as they were.
+		return fmt.Errorf("device.%s: %w before the call (the launched work goes on; the device and its buffers stay usable)", op, err)
+	}
 	if cb, ok := d.be.(backend.ContextBackend); ok {
 		return d.timedOut(op, withCtx(cb))
 	}
@@ -218,12 +241,8 @@ func (d *Device) wait(ctx context.Context, op string, withCtx func(backend.Conte
 		return err
 	case <-ctx.Done():
 	}
-	te := &backend.TimeoutError{Kernel: d.runningKernel(), Err: ctx.Err()}
-	if d.be.Name() == "cuda" {
-		te.Detail = "the CUDA context is unusable (the kernel may still be running on the GPU, and CUDA cannot stop one kernel); Close this Device and device.Open a new one (a kernel that never ends keeps the GPU busy until the process exits)"
-	} else {
-		te.Detail = fmt.Sprintf("the %s backend cannot stop it, so the device is unusable; Close this Device and device.Open a new one", d.be.Name())
-	}
+	te := &backend.TimeoutError{Kernel: d.runningKernel(), Err: ctx.Err(),
+		Detail: fmt.Sprintf("the %s backend cannot stop it, so the device is unusable; Close this Device and device.Open a new one", d.be.Name())}
 	return d.timedOut(op, te)
 }
 

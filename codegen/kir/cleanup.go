@@ -81,7 +81,7 @@ func RemoveDead(f *Func) {
 
 func pure(v *Value) bool {
 	switch v.Op {
-	case OpStore, OpAtomic, OpBarrier:
+	case OpStore, OpAtomic, OpBarrier, OpPoll:
 		return false
 	case OpDiv, OpRem:
 		return true // checks are explicit branches

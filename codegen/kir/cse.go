@@ -70,7 +70,7 @@ func Simplify(f *Func) int {
 
 func mergeable(v *Value) bool {
 	switch v.Op {
-	case OpLoad, OpStore, OpAtomic, OpBarrier, OpPhi, OpLocal:
+	case OpLoad, OpStore, OpAtomic, OpBarrier, OpPoll, OpPhi, OpLocal:
 		return false
 	}
 	return len(v.Args) <= 3

@@ -15,7 +15,9 @@ import (
 // square root are correctly rounded on the device too, so a folded
 // 1/float32(k+1) has the bits div.rn.f32 gives). A branch or select on a
 // constant condition takes its one arm; the blocks that leave unreachable
-// are removed. It returns how many values and branches it folded.
+// are removed. A test of a pointer against nil folds when NonNil proves the
+// pointer (so the lowering's nil checks cost nothing on the address of a
+// local). It returns how many values and branches it folded.
 //
 // What it does not fold, because the device result is not Go's or would
 // hide a trap: float→int conversions of NaN or out-of-range values (the
@@ -37,7 +39,11 @@ func FoldConstants(f *Func) int {
 					}
 					continue
 				}
-				if r, ok := EvalConst(v); ok {
+				r, ok := EvalConst(v)
+				if !ok {
+					r, ok = nilTest(v)
+				}
+				if ok {
 					v.Op, v.Args, v.Imm, v.Index = OpConst, nil, r, 0
 					n++
 					changed = true

@@ -185,12 +185,19 @@ const (
 	OpMath    // Index: MathFn
 
 	OpPhi // Args[i] comes from Block.Preds[i]
+
+	// OpPoll reads the launch's stop word (gpuabi.TrapOffStop of the trap
+	// record) afresh each time it runs: result Bool, true once the host
+	// asked the launch to stop (its deadline passed). PollLoops puts one in
+	// each loop the IR cannot prove finite; it has an effect (no pass may
+	// remove, merge or hoist it), as a volatile load has.
+	OpPoll
 )
 
 var opNames = [...]string{"invalid", "const", "param", "special", "local", "shared",
 	"add", "sub", "mul", "div", "rem", "and", "or", "xor", "andnot", "shl", "shr", "neg", "not", "fma", "mulhi", "clz", "popc",
 	"eq", "ne", "lt", "le", "gt", "ge", "convert", "bitcast", "select", "ptradd", "load", "store", "atomic",
-	"barrier", "math", "phi"}
+	"barrier", "math", "phi", "poll"}
 
 func (o Op) String() string { return opNames[o] }
 
@@ -307,6 +314,9 @@ type Trap struct {
 	Code gpuabi.TrapCode
 	Pos  int       // index into Module.Positions
 	Args [2]*Value // optional I64 details (index and length, ...)
+	// Where is the position of a trap a pass made, which has no id in
+	// Module.Positions yet: the lowering enters it there and sets Pos.
+	Where string
 }
 
 // BlockKind records the Go construct a block came from, for emitters of
@@ -358,6 +368,11 @@ type Func struct {
 	Block [3]int
 	// Dims is how many dimensions of indices the kernel reads.
 	Dims int
+	// LoopPos holds the position ("file:line:col") of the Go loop each
+	// loop header the lowering made comes from, and Pos the kernel's:
+	// where PollLoops' deadline traps say the kernel stopped.
+	LoopPos map[*Block]string
+	Pos     string
 
 	nextID int
 }

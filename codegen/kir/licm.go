@@ -77,7 +77,7 @@ func HoistInvariants(f *Func) int {
 
 func hoistable(v *Value) bool {
 	switch v.Op {
-	case OpLoad, OpStore, OpAtomic, OpBarrier, OpPhi, OpLocal, OpConst:
+	case OpLoad, OpStore, OpAtomic, OpBarrier, OpPoll, OpPhi, OpLocal, OpConst:
 		return false
 	case OpDiv, OpRem:
 		return v.Type.Kind.IsFloat()

@@ -6,7 +6,8 @@ import "fmt"
 type OptOptions struct {
 	// Disable runs no optimization at all (gpukvet build -O0): the
 	// function stays as lowered, every bounds check and every local in
-	// memory, for debugging the codegen.
+	// memory, for debugging the codegen. Loops still poll the stop word
+	// (PollLoops): that is Go's meaning, not an optimization.
 	Disable bool
 	// KeepBoundsChecks turns off the passes that rest on value ranges:
 	// bounds-check elimination and 32-bit index arithmetic.
@@ -58,12 +59,14 @@ var Passes = []Pass{
 	{Name: "sink", Run: SinkValues},
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "dce", Run: func(f *Func) int { DeadCode(f); return 0 }},
+	{Name: "poll-loops", Run: PollLoops},
 }
 
 // Optimize runs the optimization pipeline (Passes) over f. It is the one
 // entry point every target's compiler calls after lowering.
 func Optimize(f *Func, o OptOptions) error {
 	if o.Disable {
+		PollLoops(f)
 		return nil
 	}
 	for _, p := range Passes {

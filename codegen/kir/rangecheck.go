@@ -225,7 +225,7 @@ func (fs *forms) isUniform(v *Value) bool {
 	case OpParam, OpConst:
 	case OpSpecial:
 		u = v.Index >= BlockDimX
-	case OpPhi, OpLoad, OpLocal, OpAtomic, OpStore, OpBarrier, OpShared:
+	case OpPhi, OpLoad, OpLocal, OpAtomic, OpStore, OpBarrier, OpPoll, OpShared:
 		u = false
 	default:
 		for _, a := range v.Args {

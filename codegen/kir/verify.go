@@ -92,7 +92,7 @@ func Verify(f *Func) error {
 func checkOperands(v *Value) error {
 	bad := func(why string) error { return fmt.Errorf("%v = %v %v: %s", v, v.Op, v.Args, why) }
 	nargs := map[Op]int{OpConst: 0, OpParam: 0, OpSpecial: 0, OpLocal: 0, OpShared: 0,
-		OpNeg: 1, OpNot: 1, OpClz: 1, OpPopc: 1, OpMulHi: 2, OpConvert: 1, OpBitcast: 1, OpLoad: 1, OpBarrier: 0,
+		OpNeg: 1, OpNot: 1, OpClz: 1, OpPopc: 1, OpMulHi: 2, OpConvert: 1, OpBitcast: 1, OpLoad: 1, OpBarrier: 0, OpPoll: 0,
 		OpFMA: 3, OpSelect: 3, OpStore: 2, OpPtrAdd: 2}
 	if n, ok := nargs[v.Op]; ok && len(v.Args) != n {
 		return bad(fmt.Sprintf("want %d operands", n))

@@ -359,6 +359,13 @@ func (e *emitter) value(v *kir.Value) {
 		e.atomic(d, v)
 	case kir.OpBarrier:
 		e.tg.barrier(e)
+	case kir.OpPoll:
+		// The stop word, read afresh in every iteration (never removed).
+		p, w := e.temp(), e.temp()
+		g := e.ptrTy(kir.Global)
+		e.ins("%s = getelementptr i8, %s %%trap, i64 %d", p, g, gpuabi.TrapOffStop)
+		e.ins("%s = load atomic volatile i32, %s %s monotonic, align 4", w, g, p)
+		e.ins("%s = icmp ne i32 %s, 0", d, w)
 	case kir.OpMath:
 		e.math(d, v)
 	default:

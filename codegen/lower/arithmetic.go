@@ -116,7 +116,9 @@ func (b *builder) arith(op kir.Op, x, y *kir.Value, pos token.Pos, noFuse bool) 
 func (b *builder) unOp(v *ssa.UnOp) []*kir.Value {
 	switch v.Op {
 	case token.MUL:
-		return b.load(b.value(v.X)[0], v.Type(), v.Pos())
+		p := b.value(v.X)[0]
+		b.nilCheck(v.X, p, v.Pos())
+		return b.load(p, v.Type(), v.Pos())
 	case token.SUB:
 		x := b.value(v.X)[0]
 		return []*kir.Value{b.val(kir.OpNeg, x.Type, x)}

@@ -53,6 +53,9 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	b.frame = fr
 	for _, sb := range fn.DomPreorder() {
 		b.cur = fr.blocks[sb]
+		if loopHeader(sb) {
+			b.f.LoopPos[b.cur] = b.posText(loopPos(sb))
+		}
 		for _, instr := range sb.Instrs {
 			if pos := instr.Pos(); pos.IsValid() {
 				b.at = pos
@@ -169,6 +172,30 @@ func (b *builder) fillPhis(fr *frame) {
 	}
 }
 
+// settleSpaces gives each address derived from a pointer phi (a field or
+// element of *p) the space its phi settled on: unifyPhiSpaces decides a
+// phi's space once its arguments are known, after its users were lowered
+// with the phi's first type. A phi that gets such an address as argument
+// is settled again, until nothing changes.
+func (b *builder) settleSpaces() {
+	for changed := true; changed; {
+		changed = false
+		for _, blk := range b.f.Blocks {
+			for _, v := range blk.Values {
+				if v.Op == kir.OpPtrAdd && v.Type != v.Args[0].Type {
+					v.Type = v.Args[0].Type
+					changed = true
+				}
+			}
+		}
+		if changed {
+			for _, blk := range b.f.Blocks {
+				b.unifyPhiSpaces(blk)
+			}
+		}
+	}
+}
+
 // unifyPhiSpaces gives a pointer phi whose arguments point into different
 // address spaces the generic space, converting the arguments at the end of
 // their predecessors.
@@ -227,7 +254,9 @@ func (b *builder) instr(instr ssa.Instruction) {
 			b.m.PanicMessage(b.posID(in.Pos()), msg)
 		}
 	case *ssa.Store:
-		b.store(b.value(in.Addr)[0], in.Val.Type(), b.value(in.Val), in.Pos())
+		p := b.value(in.Addr)[0]
+		b.nilCheck(in.Addr, p, in.Pos())
+		b.store(p, in.Val.Type(), b.value(in.Val), in.Pos())
 	case *ssa.Phi:
 		ls := b.layout(in.Type())
 		var leaves []*kir.Value
@@ -286,20 +315,82 @@ func (b *builder) check(ok *kir.Value, code gpuabi.TrapCode, pos token.Pos, a0, 
 
 // posID returns the module's id for pos; an unknown position falls back to
 // the innermost call site that has one.
-func (b *builder) posID(pos token.Pos) int {
+func (b *builder) posID(pos token.Pos) int { return b.m.Pos(b.posText(pos)) }
+
+// posText is pos as the module's table has it ("file:line:col"), with
+// posID's fallback.
+func (b *builder) posText(pos token.Pos) string {
 	for fr := b.frame; !pos.IsValid() && fr != nil; fr = fr.parent {
 		pos = fr.callPos
 	}
 	p := b.env.Fset.Position(pos)
-	s := "?"
-	if p.IsValid() {
-		if b.env.RelPos != nil {
-			s = b.env.RelPos(p)
-		} else {
-			s = p.String()
+	if !p.IsValid() {
+		return "?"
+	}
+	if b.env.RelPos != nil {
+		return b.env.RelPos(p)
+	}
+	return p.String()
+}
+
+// loopHeader reports whether sb is the header of a loop: the target of a
+// back edge from a block it dominates.
+func loopHeader(sb *ssa.BasicBlock) bool {
+	for _, p := range sb.Preds {
+		if sb.Dominates(p) {
+			return true
 		}
 	}
-	return b.m.Pos(s)
+	return false
+}
+
+// loopPos is where the loop headed by sb is in the source, as well as SSA
+// tells: the first position in the header or in a block of the loop it
+// dominates directly, else (for {} has none) the first for statement after
+// the code that dominates the loop.
+func loopPos(sb *ssa.BasicBlock) token.Pos {
+	if pos := blockPos(sb); pos.IsValid() {
+		return pos
+	}
+	for _, d := range sb.Dominees() {
+		for _, p := range sb.Preds {
+			if pos := blockPos(d); pos.IsValid() && sb.Dominates(p) && d.Dominates(p) {
+				return pos
+			}
+		}
+	}
+	after := token.NoPos
+	for d := sb.Idom(); d != nil && !after.IsValid(); d = d.Idom() {
+		for _, in := range d.Instrs {
+			if in.Pos().IsValid() {
+				after = in.Pos()
+			}
+		}
+	}
+	return forAfter(sb.Parent().Syntax(), after)
+}
+
+// forAfter is the position of the first for statement in syntax that
+// starts after pos (NoPos if none).
+func forAfter(syntax ast.Node, pos token.Pos) token.Pos {
+	best := token.NoPos
+	if syntax == nil {
+		return best
+	}
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		var p token.Pos
+		switch s := n.(type) {
+		case *ast.ForStmt:
+			p = s.For
+		case *ast.RangeStmt:
+			p = s.For
+		}
+		if p > pos && (!best.IsValid() || p < best) {
+			best = p
+		}
+		return true
+	})
+	return best
 }
 
 // blockPos is the first known position in an SSA block.

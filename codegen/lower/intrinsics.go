@@ -96,6 +96,7 @@ func (b *builder) gpuCall(k gpuapi.Kind, args []ssa.Value, v *ssa.Call) []*kir.V
 	}
 	if op, ok := atomicOps[k]; ok {
 		ptr := b.value(args[0])[0]
+		b.nilCheck(args[0], ptr, v.Pos())
 		vals := []*kir.Value{ptr}
 		for _, a := range args[1:] {
 			vals = append(vals, b.value(a)[0])

@@ -132,8 +132,9 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 			err = fmt.Errorf("internal error lowering %s: %v", k.Fn, r)
 		}
 	}()
-	f = &kir.Func{Name: k.Entry, Block: k.Block, Dims: k.Dims}
+	f = &kir.Func{Name: k.Entry, Block: k.Block, Dims: k.Dims, LoopPos: map[*kir.Block]string{}}
 	b.f = f
+	f.Pos = b.posText(k.Fn.Pos())
 	entry := f.NewBlock(kir.BlockPlain, "entry")
 	b.cur = entry
 	sig := k.Fn.Signature
@@ -150,15 +151,27 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	}
 	b.inline(k.Fn, args, k.Fn.Pos())
 	b.cur.Return()
+	b.settleSpaces()
 	kir.RemoveUnreachable(f)
 	kir.RemoveDead(f)
 	if err := kir.Optimize(f, kir.OptOptions{Disable: env.DisableOptimizer, KeepBoundsChecks: env.KeepBoundsChecks, Verify: env.VerifyPasses}); err != nil {
 		return nil, nil, fmt.Errorf("internal error optimizing %s: %v\n%s", k.Fn, err, kir.Format(f))
 	}
+	placeTraps(m, f)
 	if err := kir.Verify(f); err != nil {
 		return nil, nil, fmt.Errorf("internal error lowering %s: %v\n%s", k.Fn, err, kir.Format(f))
 	}
 	return f, nil, nil
+}
+
+// placeTraps enters the positions of the traps the optimizer made (the
+// deadline traps of kir.PollLoops) in m's table.
+func placeTraps(m *kir.Module, f *kir.Func) {
+	for _, b := range f.Blocks {
+		if b.Term == kir.TermTrap && b.Trap.Where != "" {
+			b.Trap.Pos, b.Trap.Where = m.Pos(b.Trap.Where), ""
+		}
+	}
 }
 
 // reachAll adds to b.reached every function that fn calls, directly or

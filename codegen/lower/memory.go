@@ -63,6 +63,23 @@ func (b *builder) zeroMemory(p *kir.Value, t types.Type) {
 	b.cur = done
 }
 
+// nilCheck traps with a nil dereference at pos unless pointer p, the
+// lowering of x, is not nil. Go's SSA proves x when it is the address of a
+// variable, a field or an element (each made only from a non-nil base);
+// the IR proves more once phis are complete (kir.NonNil, folded by
+// FoldConstants), so only a pointer that may be nil keeps its test.
+func (b *builder) nilCheck(x ssa.Value, p *kir.Value, pos token.Pos) {
+	switch x.(type) {
+	case *ssa.Alloc, *ssa.FieldAddr, *ssa.IndexAddr:
+		return
+	}
+	if kir.NonNil(p) {
+		return
+	}
+	null := b.konst(kir.Type{Kind: kir.Ptr}, 0)
+	b.check(b.val(kir.OpNe, kir.TBool, p, null), gpuabi.TrapNil, pos, nil, nil)
+}
+
 // storeType is the memory type of a leaf of kind k.
 func storeType(k kir.Kind) kir.Type {
 	if k == kir.Ptr {
@@ -105,7 +122,9 @@ func (b *builder) store(p *kir.Value, t types.Type, vals []*kir.Value, pos token
 
 func (b *builder) fieldAddr(v *ssa.FieldAddr) *kir.Value {
 	st := v.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-	return b.ptrAdd(b.value(v.X)[0], fieldOffset(st, v.Field))
+	x := b.value(v.X)[0]
+	b.nilCheck(v.X, x, v.Pos())
+	return b.ptrAdd(x, fieldOffset(st, v.Field))
 }
 
 func fieldOffset(st *types.Struct, i int) int64 {
@@ -139,6 +158,7 @@ func (b *builder) indexAddr(v *ssa.IndexAddr) *kir.Value {
 		base, length, elem = x[0], x[1], t.Elem()
 	case *types.Pointer:
 		at := t.Elem().Underlying().(*types.Array)
+		b.nilCheck(v.X, x[0], v.Pos())
 		base, length, elem = x[0], b.i64(at.Len()), at.Elem()
 	default:
 		b.fail(v.Pos(), "indexing %s cannot be used in kernels", v.X.Type())
@@ -219,6 +239,7 @@ func (b *builder) slice(v *ssa.Slice) []*kir.Value {
 		if !ok {
 			b.fail(v.Pos(), "slicing %s cannot be used in kernels", v.X.Type())
 		}
+		b.nilCheck(v.X, x[0], v.Pos())
 		base, elem = x[0], at.Elem()
 		length = b.i64(at.Len())
 		capacity = length

@@ -452,6 +452,10 @@ func (e *emitter) value(v *kir.Value) {
 		e.atomic(d, v)
 	case kir.OpBarrier:
 		e.ins("bar.sync 0")
+	case kir.OpPoll:
+		// volatile: read afresh in every iteration, never removed.
+		e.ins("ld.volatile.global.u32 %%tr0, %s", trapAt(gpuabi.TrapOffStop))
+		e.ins("setp.ne.u32 %s, %%tr0, 0", d)
 	case kir.OpMath:
 		e.math(d, v)
 	default:

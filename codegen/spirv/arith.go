@@ -91,6 +91,8 @@ func (e *funcEmitter) value(v *kir.Value) {
 		// buffer addresses, uniform memory.
 		e.ins(opControlBarrier, b.constU32(scopeWorkgroup), b.constU32(scopeWorkgroup),
 			b.constU32(semAcquireRelease|semWorkgroupMemory|semUniformMemory))
+	case kir.OpPoll:
+		e.opTo(id, opINotEqual, t, e.loadStop(), b.constU32(0))
 	case kir.OpMath:
 		e.math(v)
 	default:

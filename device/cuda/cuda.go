@@ -9,7 +9,7 @@
 // kernel's first launch, which loads its module), and kernels run
 // asynchronously on the context's default stream.
 //
-// Traps: every launch gets its own 48-byte trap record in device memory,
+// Traps: every launch gets its own 56-byte trap record in device memory,
 // passed as the kernel's hidden last parameter. A thread that hits a Go
 // run-time panic (index out of range, division by zero, explicit panic)
 // records the cause, the source-position id, its block and thread, and exits;

@@ -45,6 +45,10 @@ type driver struct {
 	cuGetErrorString           uintptr
 	cuFuncGetAttribute         uintptr
 	cuOccupancyMaxPotentialBSz uintptr
+	cuEventQuery               uintptr
+	cuStreamCreate             uintptr
+	cuStreamDestroy            uintptr
+	cuMemcpyHtoDAsync          uintptr
 }
 
 // libName is the soname of the CUDA driver library. GPUKVET_LIBCUDA may name
@@ -93,6 +97,10 @@ func loadDriver(path string) (*driver, error) {
 		{&d.cuGetErrorString, "cuGetErrorString"},
 		{&d.cuFuncGetAttribute, "cuFuncGetAttribute"},
 		{&d.cuOccupancyMaxPotentialBSz, "cuOccupancyMaxPotentialBlockSize"},
+		{&d.cuEventQuery, "cuEventQuery"},
+		{&d.cuStreamCreate, "cuStreamCreate"},
+		{&d.cuStreamDestroy, "cuStreamDestroy_v2"},
+		{&d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"},
 	}
 	for _, s := range syms {
 		p, err := purego.Dlsym(lib, s.name)
@@ -112,6 +120,7 @@ const (
 	cudaErrNoDevice      = 100
 	cudaErrInvalidDevice = 101
 	cudaErrInvalidPTX    = 218
+	cudaErrNotReady      = 600
 	cudaErrIllegalAddr   = 700
 	cudaErrLaunchFailed  = 719
 )

@@ -33,7 +33,7 @@
 // Launches are asynchronous: Launch records a command buffer (a barrier
 // after all earlier work, the push constants, the dispatch) and submits it
 // with a signal of one timeline semaphore, and returns. Sync waits for the
-// semaphore's last value. Every launch gets its own 48-byte trap record;
+// semaphore's last value. Every launch gets its own 56-byte trap record;
 // Sync and Read decode the records of the launches since the last check
 // with backend.DecodeTrap and report the first trap, naming the kernel and
 // its Go file:line, and the device stays usable.

@@ -9,17 +9,21 @@ package gpuabi
 
 import "fmt"
 
-// The trap record: 48 bytes in device memory, zeroed before a launch. The
+// The trap record: 56 bytes in device memory, zeroed before a launch. The
 // first thread to trap wins a compare-and-swap on the code and fills in the
-// rest.
+// rest. The stop word is the host's: it writes 1 there when the launch's
+// deadline passes, and a kernel reads its low 32 bits in every iteration of
+// a loop the compiler cannot prove finite (kir.PollLoops) and traps with
+// TrapDeadline once it is set, so that a loop that never ends is stopped.
 const (
-	TrapRecordSize = 48
+	TrapRecordSize = 56
 	TrapOffCode    = 0  // u32: a TrapCode, 0 = no trap
 	TrapOffPos     = 4  // u32: index into the module's position table
 	TrapOffBlock   = 8  // u32[3]: block index x, y, z
 	TrapOffThread  = 20 // u32[3]: thread index x, y, z
 	TrapOffArg0    = 32 // i64: the index (TrapIndex) or the bound (TrapSlice)
 	TrapOffArg1    = 40 // i64: the length (TrapIndex) or the limit (TrapSlice)
+	TrapOffStop    = 48 // u64: the stop word, set by the host (0: run on)
 )
 
 // TrapField is one field of the trap record, as the manifest and
@@ -40,6 +44,7 @@ var TrapFields = []TrapField{
 	{"threadIdx", "[3]uint32", TrapOffThread, 12},
 	{"arg0", "int64", TrapOffArg0, 8},
 	{"arg1", "int64", TrapOffArg1, 8},
+	{"stop", "uint64", TrapOffStop, 8},
 }
 
 // TrapParamName is the name of the hidden last kernel parameter that holds
@@ -59,15 +64,17 @@ const (
 	TrapPanic       TrapCode = 5 // explicit panic
 	TrapNil         TrapCode = 6 // nil pointer dereference
 	TrapUnreachable TrapCode = 7 // unreachable code reached
+	TrapDeadline    TrapCode = 8 // the host set the stop word: the launch's deadline passed
 )
 
 // TrapCodes lists the codes a trap record can hold (all but TrapNone).
-var TrapCodes = []TrapCode{TrapIndex, TrapSlice, TrapDivide, TrapShift, TrapPanic, TrapNil, TrapUnreachable}
+var TrapCodes = []TrapCode{TrapIndex, TrapSlice, TrapDivide, TrapShift, TrapPanic, TrapNil, TrapUnreachable, TrapDeadline}
 
 var trapNames = map[TrapCode]string{
 	TrapIndex: "index out of range", TrapSlice: "slice bounds out of range",
 	TrapDivide: "integer divide by zero", TrapShift: "negative shift amount", TrapPanic: "panic",
 	TrapNil: "nil pointer dereference", TrapUnreachable: "unreachable",
+	TrapDeadline: "deadline",
 }
 
 // String is a short name of the code.
@@ -96,6 +103,8 @@ func (c TrapCode) Message(arg0, arg1 int64) string {
 		return "invalid memory address or nil pointer dereference"
 	case TrapUnreachable:
 		return "unreachable code reached"
+	case TrapDeadline:
+		return "stopped in a loop: the launch's deadline passed"
 	}
 	return c.String()
 }

@@ -442,6 +442,16 @@ func trapCases() []*tcase {
 			r := rng("BarrierLoopNoTrap")
 			return []any{slice(fill(512, nil, func() int { return r.IntN(509) })), slice(fill(512, nil, r.Int32)), slice(zeros[int32](512))}
 		}},
+		// A pointer nil on one thread's path: the store through it traps
+		// at its line on every backend (it crashed lavapipe before).
+		{name: "TrapNil", kernel: k.TrapNil, grid: caseGrid, block: caseBlock, trap: "invalid memory address or nil pointer dereference", trapAt: "traps.go:96", args: func() []any {
+			kk := repeat[int32](n, 2)
+			kk[611] = 0
+			return []any{slice(kk), slice(zeros[int32](n))}
+		}},
+		{name: "NilNoTrap", kernel: k.TrapNil, grid: caseGrid, block: caseBlock, args: func() []any {
+			return []any{slice(repeat[int32](n, 2)), slice(zeros[int32](n))}
+		}},
 		one("NoTrapAfter", k.NoTrapAfter, func(r *rand.Rand) []any {
 			return []any{slice(zeros[int32](n))}
 		}),

@@ -147,8 +147,15 @@ func (r *run) runBlock(bid [3]int, sharedVars []kir.SharedVar) {
 	wg.Wait()
 }
 
+// pollAfter is the interpreter's deadline: a thread's OpPoll reads a set
+// stop word once it has run this many blocks, as if the host had set it,
+// so a kernel that never ends traps with gpuabi.TrapDeadline where it
+// polls (before the step limit of exec calls it a fault).
+const pollAfter = 1_000_000
+
 type thread struct {
 	r        *run
+	steps    int
 	bid, tid [3]int
 	shared   []*Buffer
 	locals   map[int]*Buffer
@@ -167,9 +174,9 @@ func (t *thread) fail(format string, args ...any) {
 func (t *thread) exec() {
 	var prev *kir.Block
 	b := t.r.f.Blocks[0]
-	for steps := 0; ; steps++ {
-		if steps > 5_000_000 {
-			t.fail("no end after %d blocks", steps)
+	for ; ; t.steps++ {
+		if t.steps > 5_000_000 {
+			t.fail("no end after %d blocks", t.steps)
 			return
 		}
 		// Phis read their values all at once, on entry.
@@ -477,6 +484,8 @@ func (t *thread) value(v *kir.Value) bool {
 		return t.atomic(v)
 	case kir.OpBarrier:
 		t.bar.wait()
+	case kir.OpPoll:
+		set(b2u(t.steps >= pollAfter))
 	case kir.OpMath:
 		t.math(v)
 	default:

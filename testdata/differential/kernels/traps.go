@@ -81,6 +81,23 @@ func Precondition(t gpu.Thread, n int, in, out []int32) {
 	out[(g%32)*(n/32)+g/32] = in[g] * 2
 }
 
+// TrapNil: a pointer left nil on one thread's path is stored through and
+// read back; that thread traps with a nil dereference at the store.
+//
+//gpu:kernel
+func TrapNil(t gpu.Thread, k []int32, out []int32) {
+	i := t.GlobalIdx().X
+	if i < len(out) {
+		var v int32
+		var p *int32
+		if k[i] != 0 {
+			p = &v
+		}
+		*p = k[i] // nil where k[i] == 0
+		out[i] = *p + 1
+	}
+}
+
 // NoTrapAfter: runs after the trapping kernels on the same device, to show
 // the device stays usable.
 //

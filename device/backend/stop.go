@@ -1,0 +1,36 @@
+package backend
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
+)
+
+// StoppedLaunches reads the trap records of launches a GPU backend stopped
+// by setting their stop words (recs holds one record per kernel of
+// launched, in order), once they have all ended: it returns the
+// *TimeoutError that names the kernel stopped in a loop (Stopped set: the
+// device stays usable), and the first trap other than the deadline's,
+// which the backend keeps for its next Sync. name is the backend's.
+func StoppedLaunches(name string, recs []byte, launched []*Kernel, cause error) (*TimeoutError, error) {
+	te := &TimeoutError{Kernel: "(none launched)", Err: cause, Stopped: true,
+		Detail: fmt.Sprintf("the %s backend stopped it (its outputs are partly written), and the launches after it; the device stays usable", name)}
+	if n := len(launched); n > 0 {
+		te.Kernel = launched[n-1].Name
+	}
+	var other error
+	for i, k := range launched {
+		rec := recs[i*gpuabi.TrapRecordSize : (i+1)*gpuabi.TrapRecordSize]
+		err := DecodeTrap(rec, k)
+		if gpuabi.TrapCode(binary.LittleEndian.Uint32(rec[gpuabi.TrapOffCode:])) == gpuabi.TrapDeadline {
+			te.Kernel = k.Name
+			te.Detail = fmt.Sprintf("the %s backend stopped it (%v; its outputs are partly written), and the launches after it; the device stays usable", name, err)
+			break
+		}
+		if err != nil && other == nil {
+			other = err
+		}
+	}
+	return te, other
+}

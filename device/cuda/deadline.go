@@ -1,0 +1,188 @@
+package cuda
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"time"
+	"unsafe"
+
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
+)
+
+// stopGrace is how long a wait whose context is done gives the launched
+// kernels, once their stop words are set, to reach a poll and end.
+const stopGrace = 2 * time.Second
+
+// waitSlice is how often a wait with a context looks at it.
+const waitSlice = 10 * time.Millisecond
+
+// The flags of the events and the stream a wait with a context uses.
+const (
+	eventDisableTiming = 2 // CU_EVENT_DISABLE_TIMING
+	streamNonBlocking  = 1 // CU_STREAM_NON_BLOCKING: not ordered after the default stream
+)
+
+// SyncContext is Sync bounded by ctx. When ctx is done first, the backend
+// writes 1 to the stop word of every pending launch's trap record with a
+// copy on a second, non-blocking stream (a copy engine's work, which runs
+// beside the kernels); the kernels, which poll the word in every loop the
+// compiler could not prove finite, trap with a deadline there, and the
+// wait goes on for stopGrace. Stopped so, the error is a
+// *backend.TimeoutError with Stopped set and the context stays usable.
+// (Written without a GPU to run it on: see device/BADINPUTS.md.)
+func (b *Backend) SyncContext(ctx context.Context) error {
+	if ctx.Done() == nil {
+		return b.Sync()
+	}
+	var ev uintptr
+	d := b.drv
+	err := b.own.do(func() error {
+		if err := d.call("cuEventCreate", d.cuEventCreate, uintptr(unsafe.Pointer(&ev)), eventDisableTiming); err != nil {
+			return err
+		}
+		return d.call("cuEventRecord", d.cuEventRecord, ev, 0)
+	})
+	if err != nil {
+		return fmt.Errorf("cuda: %w", err)
+	}
+	defer b.own.do(func() error { return d.call("cuEventDestroy", d.cuEventDestroy, ev) })
+	for {
+		done, err := b.eventDone(ev)
+		if err != nil || done {
+			if err != nil {
+				return fmt.Errorf("cuda: %w", err)
+			}
+			return b.Sync()
+		}
+		select {
+		case <-ctx.Done():
+			return b.stopLaunches(ctx.Err(), ev)
+		case <-time.After(waitSlice):
+		}
+	}
+}
+
+// ReadContext is Read bounded by ctx, as SyncContext is.
+func (b *Backend) ReadContext(ctx context.Context, dst reflect.Value, src backend.Memory) error {
+	if err := b.SyncContext(ctx); err != nil {
+		return err
+	}
+	return b.Read(dst, src)
+}
+
+// WriteContext is Write bounded by ctx: it waits for the launched work
+// first, as SyncContext does.
+func (b *Backend) WriteContext(ctx context.Context, dst backend.Memory, src reflect.Value) error {
+	if err := b.SyncContext(ctx); err != nil {
+		var te *backend.TimeoutError
+		if errors.As(err, &te) {
+			return err
+		}
+		b.keep(err) // a trap: for the next Sync or Read
+	}
+	return b.Write(dst, src)
+}
+
+// eventDone reports whether the work before event ev has finished.
+func (b *Backend) eventDone(ev uintptr) (bool, error) {
+	d := b.drv
+	done := false
+	err := b.own.do(func() error {
+		err := d.call("cuEventQuery", d.cuEventQuery, ev)
+		var ce *Error
+		if errors.As(err, &ce) && ce.Code == cudaErrNotReady {
+			return nil
+		}
+		done = err == nil
+		return err
+	})
+	return done, err
+}
+
+// stopLaunches sets the stop words of the pending launches, waits up to
+// stopGrace for the work before ev, and returns the *backend.TimeoutError
+// that says whether it ended; ended, the records are read, and cleared by
+// Sync.
+func (b *Backend) stopLaunches(cause error, ev uintptr) error {
+	d := b.drv
+	n := 0
+	err := b.own.do(func() error {
+		n = len(b.launched)
+		var stream uintptr
+		if err := d.call("cuStreamCreate", d.cuStreamCreate, uintptr(unsafe.Pointer(&stream)), streamNonBlocking); err != nil {
+			return err
+		}
+		defer d.call("cuStreamDestroy", d.cuStreamDestroy, stream)
+		one := new(uint64)
+		*one = 1
+		for i := range n {
+			word := b.trap + uintptr(i*gpuabi.TrapRecordSize+gpuabi.TrapOffStop)
+			if err := d.call("cuMemcpyHtoDAsync", d.cuMemcpyHtoDAsync, word, uintptr(unsafe.Pointer(one)), 8, stream); err != nil {
+				return err
+			}
+		}
+		runtime.KeepAlive(one)
+		return nil
+	})
+	te := &backend.TimeoutError{Kernel: "(none launched)", Err: cause}
+	if err != nil {
+		te.Detail = fmt.Sprintf("the cuda backend could not set the kernels' stop words (%v), so the context is unusable; Close this Device and device.Open a new one", err)
+		return te
+	}
+	for start := time.Now(); time.Since(start) < stopGrace; time.Sleep(waitSlice) {
+		done, err := b.eventDone(ev)
+		if err != nil {
+			return fmt.Errorf("cuda: stopping the launches after the deadline: %w", err)
+		}
+		if done {
+			return b.stopped(cause, n)
+		}
+	}
+	te.Detail = fmt.Sprintf("the cuda backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs), so the context is unusable; Close this Device and device.Open a new one", stopGrace)
+	return te
+}
+
+// stopped reads the trap records of the n launches a deadline stopped and
+// clears them (Sync), keeping a trap other than the deadline's for the
+// next Sync.
+func (b *Backend) stopped(cause error, n int) error {
+	d := b.drv
+	recs := make([]byte, n*gpuabi.TrapRecordSize)
+	var launched []*backend.Kernel
+	err := b.own.do(func() error {
+		launched = append(launched, b.launched[:n]...)
+		if n == 0 {
+			return nil
+		}
+		err := d.call("cuMemcpyDtoH", d.cuMemcpyDtoH, uintptr(unsafe.Pointer(&recs[0])), b.trap, uintptr(len(recs)))
+		runtime.KeepAlive(recs)
+		if err != nil {
+			return err
+		}
+		b.launched = b.launched[:0]
+		return d.call("cuMemsetD8", d.cuMemsetD8, b.trap, 0, uintptr(len(recs)))
+	})
+	if err != nil {
+		return fmt.Errorf("cuda: reading the trap records after the deadline: %w", err)
+	}
+	te, other := backend.StoppedLaunches("cuda", recs, launched, cause)
+	if other != nil {
+		b.keep(other)
+	}
+	return te
+}
+
+// keep makes err the trap the next Sync or Read reports, unless one is
+// kept already (on the owning thread, which owns pending).
+func (b *Backend) keep(err error) {
+	b.own.do(func() error {
+		if b.pending == nil {
+			b.pending = err
+		}
+		return nil
+	})
+}

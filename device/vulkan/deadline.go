@@ -1,0 +1,130 @@
+package vulkan
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"time"
+	"unsafe"
+
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/internal/gpuabi"
+)
+
+// stopGrace is how long a wait whose context is done gives the launched
+// kernels, once their stop words are set, to reach a poll and end.
+const stopGrace = 2 * time.Second
+
+// waitSlice bounds one vkWaitSemaphores of a wait with a context, so that
+// the context is looked at that often.
+const waitSlice = 10 * time.Millisecond
+
+// SyncContext is Sync bounded by ctx. When ctx is done first, the backend
+// sets the stop word of every pending launch's trap record (host-visible
+// memory): the kernels, which poll it in every loop the compiler could not
+// prove finite, trap with a deadline there, and the wait goes on for
+// stopGrace. Stopped so, the error is a *backend.TimeoutError with
+// Stopped set, and the device and its buffers stay usable; a kernel still
+// running then (a long counted loop) leaves the device unusable.
+func (b *Backend) SyncContext(ctx context.Context) error {
+	if ctx.Done() == nil {
+		return b.Sync()
+	}
+	if b.closed {
+		return fmt.Errorf("vulkan: the device is closed")
+	}
+	if err := b.waitIdleContext(ctx); err != nil {
+		return err
+	}
+	return b.syncLocked()
+}
+
+// ReadContext is Read bounded by ctx, as SyncContext is.
+func (b *Backend) ReadContext(ctx context.Context, dst reflect.Value, src backend.Memory) error {
+	if err := b.SyncContext(ctx); err != nil {
+		return err
+	}
+	return b.Read(dst, src)
+}
+
+// WriteContext is Write bounded by ctx: it waits for the launched work
+// first, as SyncContext does, keeping a trap for the next Sync or Read.
+func (b *Backend) WriteContext(ctx context.Context, dst backend.Memory, src reflect.Value) error {
+	if ctx.Done() != nil && !b.closed {
+		if err := b.waitIdleContext(ctx); err != nil {
+			return err
+		}
+	}
+	return b.Write(dst, src)
+}
+
+// waitIdleContext waits for every submission, or, when ctx is done first,
+// stops the launched kernels (stopLaunches).
+func (b *Backend) waitIdleContext(ctx context.Context) error {
+	for len(b.inflight) > 0 {
+		done, err := b.waitFor(b.submitted, waitSlice)
+		if err != nil {
+			return err
+		}
+		if done {
+			b.recycle(b.submitted)
+			return nil
+		}
+		if ctx.Err() != nil {
+			return b.stopLaunches(ctx.Err())
+		}
+	}
+	return nil
+}
+
+// waitFor waits at most d for the timeline semaphore to reach value and
+// reports whether it did.
+func (b *Backend) waitFor(value uint64, d time.Duration) (bool, error) {
+	sem := b.sem
+	wi := &semaphoreWaitInfo{sType: stSemaphoreWaitInfo, semaphoreCount: 1, pSemaphores: &sem, pValues: &value}
+	r, err := callResult("vkWaitSemaphores", b.l.waitSemaphores, uintptr(b.dev), uintptr(unsafe.Pointer(wi)), uintptr(d.Nanoseconds()))
+	if err != nil {
+		if isResult(err, vkErrDeviceLost) {
+			return false, fmt.Errorf("the Vulkan device was lost (a kernel faulted or ran too long): %w", err)
+		}
+		return false, err
+	}
+	return r == vkSuccess, nil
+}
+
+// stopLaunches sets the stop word of every pending launch, waits up to
+// stopGrace for them to end, and returns the *backend.TimeoutError that
+// says whether they did. Stopped, the launches' trap records are read (a
+// trap other than the deadline's is kept for the next Sync) and cleared.
+func (b *Backend) stopLaunches(cause error) error {
+	te := &backend.TimeoutError{Kernel: "(none launched)", Err: cause}
+	if n := len(b.launched); n > 0 {
+		te.Kernel = b.launched[n-1].Name
+	}
+	if b.trap.mapped == nil {
+		te.Detail = "the vulkan backend cannot reach the kernels' stop words (no host-visible memory for the trap records), so the device is unusable; Close this Device and device.Open a new one"
+		return te
+	}
+	recs := unsafe.Slice((*byte)(b.trap.mapped), len(b.launched)*gpuabi.TrapRecordSize)
+	for i := range b.launched {
+		binary.LittleEndian.PutUint64(recs[i*gpuabi.TrapRecordSize+gpuabi.TrapOffStop:], 1)
+	}
+	done, err := b.waitFor(b.submitted, stopGrace)
+	if err != nil {
+		return fmt.Errorf("vulkan: stopping the launches after the deadline: %w", err)
+	}
+	if !done {
+		te.Detail = fmt.Sprintf("the vulkan backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs, or the code predates stop words), so the device is unusable; Close this Device and device.Open a new one", stopGrace)
+		return te
+	}
+	b.recycle(b.submitted)
+	te, other := backend.StoppedLaunches("vulkan", recs, b.launched, cause)
+	if other != nil && b.pending == nil {
+		b.pending = other
+	}
+	clear(recs)
+	b.launched = b.launched[:0]
+	b.argsUsed = 0
+	return te
+}
