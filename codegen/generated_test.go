@@ -5,9 +5,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
@@ -29,7 +34,7 @@ import (
 // every GPU backend GPUKVET_GEN_BACKENDS names (default "vulkan": lavapipe
 // in CI; "cuda,vulkan" on a GPU), but the mismatches kerngen.Known lists.
 func TestGeneratedOps(t *testing.T) {
-	testGenerated(t, "ops", ops.Kernels, 400, 100)
+	testGenerated(t, "ops", ops.Kernels, 300, 60)
 }
 
 // TestGeneratedRandom does the same with the random programs of
@@ -43,8 +48,10 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 	if testing.Short() {
 		t.Skip("builds and runs hundreds of generated kernels")
 	}
+	start := time.Now()
 	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/" + pkg},
 		codegen.Options{Checks: analyzers.All(), SPIRV: true})
+	t.Logf("%s: checked and built %d kernels in %v", pkg, len(kernels), time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		t.Fatalf("the generated kernels do not pass the checks or do not build (a finding: the generator writes only correct kernels):\n%v", err)
 	}
@@ -58,9 +65,18 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 		}
 	}
 	ran["spirv"] = len(kernels)
-	built := *m
-	built.SPIRVFailed = nil // reported above, against kerngen.Known
-	compileEverywhere(t, pkg, &built)
+	compileSPIRVAndLLVM(t, pkg, m)
+	t.Run("ptxas", func(t *testing.T) {
+		errs := ptxasErrors(t, m)
+		ran["ptxas"] = len(kernels)
+		for kernel, msg := range errs {
+			key := "ptxas " + kernel + " build"
+			mism[key] = true
+			if _, ok := kerngen.Known[key]; !ok {
+				t.Errorf("ptxas refuses kernel %s: %s", kernel, msg)
+			}
+		}
+	})
 	cpu, err := device.OpenBackend("cpu")
 	if err != nil {
 		t.Fatal(err)
@@ -103,8 +119,54 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 			compareGen(t, d.name, k, rows, want, got, wtrap != nil, dtrap != nil, 0, mism)
 		}
 	}
+	t.Logf("%s: ran in %v", pkg, time.Since(start).Round(time.Millisecond))
 	t.Logf("%s: %d kernels; runs per backend %v; %d mismatching results (backend kernel slot)", pkg, len(kernels), ran, len(mism))
 	checkKnown(t, kernels, ran, mism)
+}
+
+// ptxasErrors assembles m's PTX with ptxas (sm_80) and returns the first
+// error ptxas gives in each kernel, by kernel name.
+func ptxasErrors(t *testing.T, m *codegen.Module) map[string]string {
+	ptxas := ptxasPath(t)
+	file := filepath.Join(t.TempDir(), "m.ptx")
+	if err := os.WriteFile(file, m.PTX, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(ptxas, "-arch=sm_80", "-o", os.DevNull, file).CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	entryAt := map[int]string{} // first line of each entry → its kernel
+	for n, line := range strings.Split(string(m.PTX), "\n") {
+		if rest, ok := strings.CutPrefix(line, ".visible .entry "); ok {
+			entry, _, _ := strings.Cut(rest, "(")
+			for _, ki := range m.Manifest.Kernels {
+				for _, suffix := range []string{"", "_nc", "_fast", "_fast_nc"} {
+					if entry == ki.Entry+suffix {
+						entryAt[n+1] = ki.Name
+					}
+				}
+			}
+		}
+	}
+	errs := map[string]string{}
+	re := regexp.MustCompile(`line (\d+); error\s*: (.*)`)
+	for _, match := range re.FindAllStringSubmatch(string(out), -1) {
+		line, _ := strconv.Atoi(match[1])
+		kernel, start := "(outside any kernel)", 0
+		for l, k := range entryAt {
+			if l <= line && l > start {
+				kernel, start = k, l
+			}
+		}
+		if errs[kernel] == "" {
+			errs[kernel] = match[2]
+		}
+	}
+	if len(errs) == 0 {
+		t.Errorf("ptxas: %v\n%s", err, out)
+	}
+	return errs
 }
 
 // genBackend is a GPU backend the generated kernels run on.
@@ -227,13 +289,15 @@ func checkKnown(t *testing.T, kernels []kerngen.Kernel, ran map[string]int, mism
 	}
 }
 
-// TestShrinkGenerated, with GPUKVET_GEN_SHRINK=1, shrinks every random
-// program of testdata/generated/random that the SPIR-V emitter refuses to
-// a smallest one it still refuses, and writes them to
+// TestShrinkGenerated, with GPUKVET_GEN_SHRINK=1 (or a comma-separated
+// list of kernel names), shrinks every random program (those named) of
+// testdata/generated/random that the SPIR-V emitter refuses to a smallest
+// one it still refuses, and writes them to
 // testdata/generated/regress, the regression cases TestGeneratedRegress
 // runs.
 func TestShrinkGenerated(t *testing.T) {
-	if os.Getenv("GPUKVET_GEN_SHRINK") == "" {
+	only := os.Getenv("GPUKVET_GEN_SHRINK")
+	if only == "" {
 		t.Skip("set GPUKVET_GEN_SHRINK=1 to shrink the failing random programs")
 	}
 	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/random"}, codegen.Options{SPIRV: true})
@@ -242,7 +306,7 @@ func TestShrinkGenerated(t *testing.T) {
 	}
 	var shrunk []*kerngen.Program
 	for _, p := range kerngen.Random(random.Seed, random.Count) {
-		if m.SPIRVFailed[p.Name] == "" {
+		if m.SPIRVFailed[p.Name] == "" || only != "1" && !slices.Contains(strings.Split(only, ","), p.Name) {
 			continue
 		}
 		small := kerngen.Shrink(p, func(q *kerngen.Program) bool {
