@@ -8,8 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +105,7 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 		}
 		got, gtrap := runKIR(t, m, idx, k, rows)
 		ran["kir"]++
-		compareGen(t, "kir", k, rows, want, got, wtrap != nil, gtrap, 0, mism)
+		compareGen(t, "kir", k, rows, want, got, wtrap != nil, gtrap, mism)
 		for _, d := range devs {
 			if d.name == "vulkan" && m.SPIRVFailed[k.Name] != "" {
 				continue
@@ -116,7 +116,7 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 				continue
 			}
 			ran[d.name]++
-			compareGen(t, d.name, k, rows, want, got, wtrap != nil, dtrap != nil, 0, mism)
+			compareGen(t, d.name, k, rows, want, got, wtrap != nil, dtrap != nil, mism)
 		}
 	}
 	t.Logf("%s: ran in %v", pkg, time.Since(start).Round(time.Millisecond))
@@ -249,7 +249,7 @@ func runKIR(t *testing.T, m *codegen.Module, idx int, k kerngen.Kernel, rows [][
 // mismatching slot in mism and failing the test for those kerngen.Known
 // does not list. A launch that traps must trap on both sides (its results
 // are then unspecified).
-func compareGen(t *testing.T, name string, k kerngen.Kernel, rows [][3]uint64, want, got []uint64, wtrap, gtrap bool, extraULP uint64, mism map[string]bool) {
+func compareGen(t *testing.T, name string, k kerngen.Kernel, rows [][3]uint64, want, got []uint64, wtrap, gtrap bool, mism map[string]bool) {
 	t.Helper()
 	if wtrap || gtrap {
 		if wtrap != gtrap {
@@ -261,16 +261,14 @@ func compareGen(t *testing.T, name string, k kerngen.Kernel, rows [][3]uint64, w
 		}
 		return
 	}
-	for _, d := range k.Diff(rows, want, got, extraULP, 1<<30) {
-		var slot int
-		fmt.Sscanf(strings.TrimPrefix(d, k.Name+" slot "), "%d", &slot)
-		key := fmt.Sprintf("%s %s %d", name, k.Name, slot)
+	for _, d := range k.Diff(rows, want, got) {
+		key := fmt.Sprintf("%s %s %d", name, k.Name, d.Slot)
 		if mism[key] {
 			continue
 		}
 		mism[key] = true
 		if _, ok := kerngen.Known[key]; !ok {
-			t.Errorf("%s: %s", name, d)
+			t.Errorf("%s: %s", name, d.Text)
 		}
 	}
 }

@@ -71,7 +71,7 @@ func randomProgram(r *rand.Rand, name string) *Program {
 		g.device()
 	}
 	for range 3 + r.IntN(10) {
-		p.Stmts = append(p.Stmts, g.stmt(0, true))
+		p.Stmts = append(p.Stmts, g.stmtIn(0, true, nil, false))
 	}
 	return p
 }
@@ -225,12 +225,9 @@ func (g *rg) variable() (string, Type) {
 	return fmt.Sprintf("v%d", k), g.p.Vars[k]
 }
 
-// stmt is a random statement at nesting depth; top says it stands at the
-// kernel's top level, where barriers are allowed.
-func (g *rg) stmt(depth int, top bool) *Stmt {
-	return g.stmtIn(depth, top, nil, false)
-}
-
+// stmtIn is a random statement at nesting depth, with the loop counters
+// of scope; top says it stands at the kernel's top level, where barriers
+// are allowed, inLoop that break and continue are.
 func (g *rg) stmtIn(depth int, top bool, scope []string, inLoop bool) *Stmt {
 	k := g.r.IntN(14)
 	if depth >= 3 && k >= 7 {
