@@ -34,7 +34,7 @@ import (
 // every GPU backend GPUKVET_GEN_BACKENDS names (default "vulkan": lavapipe
 // in CI; "cuda,vulkan" on a GPU), but the mismatches kerngen.Known lists.
 func TestGeneratedOps(t *testing.T) {
-	testGenerated(t, "ops", ops.Kernels, 300, 60)
+	testGenerated(t, "ops", ops.Kernels, 200, 40)
 }
 
 // TestGeneratedRandom does the same with the random programs of
@@ -107,7 +107,7 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 		ran["kir"]++
 		compareGen(t, "kir", k, rows, want, got, wtrap != nil, gtrap, mism)
 		for _, d := range devs {
-			if d.name == "vulkan" && m.SPIRVFailed[k.Name] != "" {
+			if d.name == "vulkan" && (m.SPIRVFailed[k.Name] != "" || !onVulkan(k)) {
 				continue
 			}
 			got, dtrap, err := k.Run(d.dev, rows)
@@ -167,6 +167,18 @@ func ptxasErrors(t *testing.T, m *codegen.Module) map[string]string {
 		t.Errorf("ptxas: %v\n%s", err, out)
 	}
 	return errs
+}
+
+// onVulkan says whether kernel k runs on the vulkan backend: every random
+// program, and every operator kernel with GPUKVET_GEN_VULKAN=all (set it
+// on a GPU); else, since lavapipe's LLVM takes minutes over the large
+// operator kernels, those of floats and bool, where a driver's rewrites of
+// signed zeros, NaNs and infinities show, so that CI stays within budget.
+func onVulkan(k kerngen.Kernel) bool {
+	if os.Getenv("GPUKVET_GEN_VULKAN") == "all" || k.Block != 0 {
+		return true
+	}
+	return k.Name == "Bool" || strings.HasSuffix(k.Name, "_float32") || strings.HasSuffix(k.Name, "_float64")
 }
 
 // genBackend is a GPU backend the generated kernels run on.
