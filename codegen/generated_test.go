@@ -38,8 +38,8 @@ func TestGeneratedOps(t *testing.T) {
 }
 
 // TestGeneratedRandom does the same with the random programs of
-// testdata/generated/random (GPUKVET_GEN_SEED and GPUKVET_GEN_COUNT
-// rewrite them first: see testdata/generated/README.md).
+// testdata/generated/random (for a larger run, rewrite them with another
+// seed and count first: see testdata/generated/README.md).
 func TestGeneratedRandom(t *testing.T) {
 	testGenerated(t, "random", random.Kernels, 0, kerngen.Block*kerngen.Grid)
 }
