@@ -25,9 +25,8 @@ type Kernel struct {
 	// "if e" for the conditions e took as a branch.
 	Exprs []string
 	ULP   uint64 // the largest float difference allowed, in ULPs
-	// Threads, Block and Grid are the launch shape of a random program:
-	// its one thread per input row is the grid times the block. They are
-	// zero for the operator kernels, which run one thread per input row in
+	// Block and Grid are the launch shape of a random program, one thread
+	// per input row (Block*Grid rows). They are zero for the operator kernels, which run one thread per input row in
 	// blocks of up to 64.
 	Block, Grid int
 }
