@@ -42,7 +42,7 @@ var layers = []struct {
 	{"runtime", "backends and the device API", []string{"device/backend", "device/cpu", "device/cuda", "device/vulkan", "device", "device/devicetest"}},
 	{"commands", "what users run", []string{"cmd/..."}},
 	{"users", "examples, benchmarks and test corpora: programs written against the public API; the documentation",
-		[]string{"docs", "examples/...", "bench/...", "testdata/...", "internal/analysistestdata", "internal/corpustest"}},
+		[]string{"docs", "examples/...", "bench/...", "testdata/...", "internal/analysistestdata", "internal/corpustest", "internal/kerngen"}},
 }
 
 func layerOf(pkg string) int {

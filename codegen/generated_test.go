@@ -1,0 +1,341 @@
+package codegen_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpukvet/gpukvet/analyzers"
+	"github.com/gpukvet/gpukvet/codegen"
+	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
+	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/internal/kerngen"
+	"github.com/gpukvet/gpukvet/testdata/generated/ops"
+	"github.com/gpukvet/gpukvet/testdata/generated/random"
+	"github.com/gpukvet/gpukvet/testdata/generated/regress"
+)
+
+// TestGeneratedOps runs the operator suite (testdata/generated/ops, every
+// operator of the dialect on every type and every call kernels may make):
+// it must pass the checks and build for every target (ptxas, spirv-val,
+// llc), and every kernel must give Go's results, computed by the cpu
+// backend, on edge and random operands in the kernel-IR interpreter and on
+// every GPU backend GPUKVET_GEN_BACKENDS names (default "vulkan": lavapipe
+// in CI; "cuda,vulkan" on a GPU), but the mismatches kerngen.Known lists.
+func TestGeneratedOps(t *testing.T) {
+	testGenerated(t, "ops", ops.Kernels, 200, 40)
+}
+
+// TestGeneratedRandom does the same with the random programs of
+// testdata/generated/random (for a larger run, rewrite them with another
+// seed and count first: see testdata/generated/README.md).
+func TestGeneratedRandom(t *testing.T) {
+	testGenerated(t, "random", random.Kernels, 0, kerngen.Block*kerngen.Grid)
+}
+
+func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nrand int) {
+	if testing.Short() {
+		t.Skip("builds and runs hundreds of generated kernels")
+	}
+	start := time.Now()
+	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/" + pkg},
+		codegen.Options{Checks: analyzers.All(), SPIRV: true})
+	t.Logf("%s: checked and built %d kernels in %v", pkg, len(kernels), time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("the generated kernels do not pass the checks or do not build (a finding: the generator writes only correct kernels):\n%v", err)
+	}
+	mism := map[string]bool{} // "backend kernel slot" of every mismatch
+	ran := map[string]int{}
+	for name, why := range m.SPIRVFailed {
+		key := "spirv " + name + " build"
+		mism[key] = true
+		if _, ok := kerngen.Known[key]; !ok {
+			t.Errorf("SPIR-V: %s: %s", name, why)
+		}
+	}
+	ran["spirv"] = len(kernels)
+	compileSPIRVAndLLVM(t, pkg, m)
+	t.Run("ptxas", func(t *testing.T) {
+		errs := ptxasErrors(t, m)
+		ran["ptxas"] = len(kernels)
+		for kernel, msg := range errs {
+			key := "ptxas " + kernel + " build"
+			mism[key] = true
+			if _, ok := kerngen.Known[key]; !ok {
+				t.Errorf("ptxas refuses kernel %s: %s", kernel, msg)
+			}
+		}
+	})
+	cpu, err := device.OpenBackend("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	devs := openGenBackends(t)
+	defer func() {
+		for _, d := range devs {
+			d.dev.Close()
+		}
+	}()
+	r := rand.New(rand.NewPCG(21, 1))
+	for _, k := range kernels {
+		idx := slices.IndexFunc(m.Manifest.Kernels, func(ki *codegen.KernelInfo) bool { return ki.Name == k.Name })
+		if idx < 0 {
+			t.Fatalf("no kernel %s in the module", k.Name)
+		}
+		register(t, m, idx, k)
+		rows, err := k.Inputs(edges, nrand, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wtrap, err := k.Run(cpu, rows)
+		if err != nil {
+			t.Fatalf("cpu: %v", err)
+		}
+		got, gtrap := runKIR(t, m, idx, k, rows)
+		ran["kir"]++
+		compareGen(t, "kir", k, rows, want, got, wtrap != nil, gtrap, mism)
+		for _, d := range devs {
+			if d.name == "vulkan" && (m.SPIRVFailed[k.Name] != "" || !onVulkan(k)) {
+				continue
+			}
+			got, dtrap, err := k.Run(d.dev, rows)
+			if err != nil {
+				t.Errorf("%s: %v", d.name, err)
+				continue
+			}
+			ran[d.name]++
+			compareGen(t, d.name, k, rows, want, got, wtrap != nil, dtrap != nil, mism)
+		}
+	}
+	t.Logf("%s: ran in %v", pkg, time.Since(start).Round(time.Millisecond))
+	t.Logf("%s: %d kernels; runs per backend %v; %d mismatching results (backend kernel slot)", pkg, len(kernels), ran, len(mism))
+	checkKnown(t, kernels, ran, mism)
+}
+
+// ptxasErrors assembles m's PTX with ptxas (sm_80) and returns the first
+// error ptxas gives in each kernel, by kernel name.
+func ptxasErrors(t *testing.T, m *codegen.Module) map[string]string {
+	ptxas := ptxasPath(t)
+	file := filepath.Join(t.TempDir(), "m.ptx")
+	if err := os.WriteFile(file, m.PTX, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(ptxas, "-arch=sm_80", "-o", os.DevNull, file).CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	entryAt := map[int]string{} // first line of each entry → its kernel
+	for n, line := range strings.Split(string(m.PTX), "\n") {
+		if rest, ok := strings.CutPrefix(line, ".visible .entry "); ok {
+			entry, _, _ := strings.Cut(rest, "(")
+			for _, ki := range m.Manifest.Kernels {
+				for _, suffix := range []string{"", "_nc", "_fast", "_fast_nc"} {
+					if entry == ki.Entry+suffix {
+						entryAt[n+1] = ki.Name
+					}
+				}
+			}
+		}
+	}
+	errs := map[string]string{}
+	re := regexp.MustCompile(`line (\d+); error\s*: (.*)`)
+	for _, match := range re.FindAllStringSubmatch(string(out), -1) {
+		line, _ := strconv.Atoi(match[1])
+		kernel, start := "(outside any kernel)", 0
+		for l, k := range entryAt {
+			if l <= line && l > start {
+				kernel, start = k, l
+			}
+		}
+		if errs[kernel] == "" {
+			errs[kernel] = match[2]
+		}
+	}
+	if len(errs) == 0 {
+		t.Errorf("ptxas: %v\n%s", err, out)
+	}
+	return errs
+}
+
+// onVulkan says whether kernel k runs on the vulkan backend: every random
+// program, and every operator kernel with GPUKVET_GEN_VULKAN=all (set it
+// on a GPU); else, since lavapipe's LLVM takes minutes over the large
+// operator kernels, those of floats and bool, where a driver's rewrites of
+// signed zeros, NaNs and infinities show, so that CI stays within budget.
+func onVulkan(k kerngen.Kernel) bool {
+	if os.Getenv("GPUKVET_GEN_VULKAN") == "all" || k.Block != 0 {
+		return true
+	}
+	return k.Name == "Bool" || strings.HasSuffix(k.Name, "_float32") || strings.HasSuffix(k.Name, "_float64")
+}
+
+// genBackend is a GPU backend the generated kernels run on.
+type genBackend struct {
+	name string
+	dev  *device.Device
+}
+
+// openGenBackends opens the backends GPUKVET_GEN_BACKENDS names; one that
+// does not open is skipped, with a note.
+func openGenBackends(t *testing.T) []genBackend {
+	names := os.Getenv("GPUKVET_GEN_BACKENDS")
+	if names == "" {
+		names = "vulkan"
+	}
+	var bs []genBackend
+	for _, name := range strings.Split(names, ",") {
+		d, err := device.OpenBackend(strings.TrimSpace(name))
+		if err != nil {
+			t.Logf("no %s device, its comparisons skip: %v", name, err)
+			continue
+		}
+		bs = append(bs, genBackend{strings.TrimSpace(name), d})
+	}
+	return bs
+}
+
+// register hands kernel idx of m to the runtime, as gpukvet gen's code
+// would (the cpu backend then runs the Go function by reflection).
+func register(t *testing.T, m *codegen.Module, idx int, k kerngen.Kernel) {
+	ki := m.Manifest.Kernels[idx]
+	spec := device.KernelSpec{Dims: ki.Dims, Code: &backend.Code{PTX: m.PTX, Entry: ki.Entry, Positions: m.Manifest.Positions}}
+	if _, failed := m.SPIRVFailed[ki.Name]; !failed {
+		spec.Code.SPIRV, spec.Code.SPIRVFeatures = m.SPIRV, m.Manifest.SPIRVFeatures
+	}
+	if len(ki.Block) == 3 {
+		spec.Block = gpu.Dim3{X: ki.Block[0], Y: ki.Block[1], Z: ki.Block[2]}
+	}
+	if err := device.RegisterKernel(k.Fn, spec); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runKIR runs kernel idx of m in the kernel-IR interpreter.
+func runKIR(t *testing.T, m *codegen.Module, idx int, k kerngen.Kernel, rows [][3]uint64) (out []uint64, trapped bool) {
+	t.Helper()
+	ki, f := m.Manifest.Kernels[idx], m.IR.Funcs[idx]
+	bufs := map[string]*kirexec.Buffer{}
+	for _, p := range ki.Params {
+		var data []byte
+		if col := strings.Index("abc", p.Name); col >= 0 {
+			data = make([]byte, 8*len(rows))
+			for i, row := range rows {
+				binary.LittleEndian.PutUint64(data[8*i:], row[col])
+			}
+		} else {
+			data = make([]byte, 8*len(rows)*len(k.Out))
+		}
+		bufs[p.Name] = &kirexec.Buffer{Name: p.Name, Data: data}
+	}
+	entry := make([]kirexec.Arg, len(f.Params))
+	for _, p := range ki.Params {
+		entry[p.Entry[0]] = kirexec.Arg{Buf: bufs[p.Name]}
+		entry[p.Entry[1]] = kirexec.Arg{Bits: uint64(len(bufs[p.Name].Data) / 8)}
+	}
+	grid, block := k.Shape(len(rows))
+	trap, err := kirexec.Run(f, m.IR.Shared, [3]int{grid, 1, 1}, [3]int{block, 1, 1}, entry)
+	if err != nil {
+		t.Fatalf("%s: %v", k.Name, err)
+	}
+	data := bufs["out"].Data
+	out = make([]uint64, len(data)/8)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint64(data[8*i:])
+	}
+	return out, trap != nil
+}
+
+// compareGen compares one backend's results with Go's, recording each
+// mismatching slot in mism and failing the test for those kerngen.Known
+// does not list. A launch that traps must trap on both sides (its results
+// are then unspecified).
+func compareGen(t *testing.T, name string, k kerngen.Kernel, rows [][3]uint64, want, got []uint64, wtrap, gtrap bool, mism map[string]bool) {
+	t.Helper()
+	if wtrap || gtrap {
+		if wtrap != gtrap {
+			key := fmt.Sprintf("%s %s trap", name, k.Name)
+			mism[key] = true
+			if _, ok := kerngen.Known[key]; !ok {
+				t.Errorf("%s: %s: trapped %v, Go trapped %v", name, k.Name, gtrap, wtrap)
+			}
+		}
+		return
+	}
+	for _, d := range k.Diff(rows, want, got) {
+		key := fmt.Sprintf("%s %s %d", name, k.Name, d.Slot)
+		if mism[key] {
+			continue
+		}
+		mism[key] = true
+		if _, ok := kerngen.Known[key]; !ok {
+			t.Errorf("%s: %s", name, d.Text)
+		}
+	}
+}
+
+// checkKnown fails for every entry of kerngen.Known, of a backend and a
+// kernel that ran, whose mismatch did not happen: the list is stale.
+func checkKnown(t *testing.T, kernels []kerngen.Kernel, ran map[string]int, mism map[string]bool) {
+	for key, why := range kerngen.Known {
+		f := strings.Fields(key)
+		if len(f) != 3 || ran[f[0]] == 0 || !slices.ContainsFunc(kernels, func(k kerngen.Kernel) bool { return k.Name == f[1] }) {
+			continue
+		}
+		if !mism[key] {
+			t.Errorf("kerngen.Known lists %q (%s), which no longer happens: drop it from the list", key, why)
+		}
+	}
+}
+
+// TestShrinkGenerated, with GPUKVET_GEN_SHRINK=1 (or a comma-separated
+// list of kernel names), shrinks every random program (those named) of
+// testdata/generated/random that the SPIR-V emitter refuses to a smallest
+// one it still refuses, and writes them to
+// testdata/generated/regress, the regression cases TestGeneratedRegress
+// runs.
+func TestShrinkGenerated(t *testing.T) {
+	only := os.Getenv("GPUKVET_GEN_SHRINK")
+	if only == "" {
+		t.Skip("set GPUKVET_GEN_SHRINK=1 to shrink the failing random programs")
+	}
+	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/random"}, codegen.Options{SPIRV: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shrunk []*kerngen.Program
+	for _, p := range kerngen.Random(random.Seed, random.Count) {
+		if m.SPIRVFailed[p.Name] == "" || only != "1" && !slices.Contains(strings.Split(only, ","), p.Name) {
+			continue
+		}
+		small := kerngen.Shrink(p, func(q *kerngen.Program) bool {
+			src, _ := kerngen.RandomSource("apicalls", 0, []*kerngen.Program{q})
+			m, err := buildSource(t, src, codegen.Options{SPIRV: true})
+			return err == nil && m.SPIRVFailed[q.Name] != ""
+		})
+		t.Logf("%s shrunk to:\n%s", p.Name, small.Source())
+		shrunk = append(shrunk, small)
+	}
+	src, table := kerngen.RandomSource("regress", random.Seed, shrunk)
+	for name, text := range map[string]string{"kernels.go": src, "table.go": table} {
+		if err := os.WriteFile("../testdata/generated/regress/"+name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestGeneratedRegress runs the shrunk mismatches of testdata/generated/regress.
+func TestGeneratedRegress(t *testing.T) {
+	testGenerated(t, "regress", regress.Kernels, 0, kerngen.Block*kerngen.Grid)
+}

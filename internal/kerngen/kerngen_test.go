@@ -1,0 +1,76 @@
+package kerngen_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/gpukvet/gpukvet/internal/kerngen"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite the generated packages in testdata/generated")
+	seed   = flag.Uint64("random.seed", 1, "with -update: the seed of the random programs")
+	count  = flag.Int("random.n", 40, "with -update: how many random programs")
+)
+
+// recorded reads the seed and count the committed random programs were
+// written with (from the source, which need not compile).
+func recorded(t *testing.T) (seed uint64, n int) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "generated", "random", "kernels.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Seed\s*=\s*(\d+)\s*Count\s*=\s*(\d+)`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("testdata/generated/random/kernels.go records no Seed and Count")
+	}
+	seed, _ = strconv.ParseUint(string(m[1]), 10, 64)
+	n, _ = strconv.Atoi(string(m[2]))
+	return seed, n
+}
+
+// TestCommitted checks that the packages in testdata/generated are what
+// the generator writes (the random programs with the seed and count the
+// package records); -update rewrites them, -random.seed and -random.n
+// choosing other random programs for a larger run.
+func TestCommitted(t *testing.T) {
+	ops, opsTable, err := kerngen.Ops("ops")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, n := recorded(t)
+	if *update {
+		s, n = *seed, *count
+	}
+	rk, rt := kerngen.RandomSource("random", s, kerngen.Random(s, n))
+	files := map[string]string{"ops/kernels.go": ops, "ops/table.go": opsTable, "random/kernels.go": rk, "random/table.go": rt}
+	for name, want := range files {
+		path := filepath.Join("..", "..", "testdata", "generated", name)
+		if *update {
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("%s is not what internal/kerngen writes: run go test ./internal/kerngen -run TestCommitted -update", path)
+		}
+	}
+}
+
+// TestRandomDeterministic checks that a seed gives the same programs.
+func TestRandomDeterministic(t *testing.T) {
+	a, _ := kerngen.RandomSource("p", 3, kerngen.Random(3, 5))
+	b, _ := kerngen.RandomSource("p", 3, kerngen.Random(3, 5))
+	if a != b {
+		t.Error("two runs with one seed wrote different programs")
+	}
+}

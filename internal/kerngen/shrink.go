@@ -1,0 +1,82 @@
+package kerngen
+
+// Shrink returns a smallest program it finds for which fails still holds,
+// starting from p (for which it must hold): it removes statements, puts
+// a block's arms in its place, drops else arms and device functions, one
+// change at a time, keeping each change after which fails holds, until no
+// change is kept (a delta debugger over statements).
+func Shrink(p *Program, fails func(*Program) bool) *Program {
+	for {
+		kept := false
+		for _, q := range variants(p) {
+			if fails(q) {
+				p, kept = q, true
+				break
+			}
+		}
+		if !kept {
+			return p
+		}
+	}
+}
+
+// variants are the programs one change smaller than p, the largest
+// changes first.
+func variants(p *Program) []*Program {
+	var out []*Program
+	with := func(ss []*Stmt) *Program {
+		q := *p
+		q.Stmts = ss
+		return &q
+	}
+	for _, ss := range stmtVariants(p.Stmts) {
+		out = append(out, with(ss))
+	}
+	for j := range p.Devices {
+		q := *p
+		q.Devices = append(append([]string{}, p.Devices[:j]...), p.Devices[j+1:]...)
+		out = append(out, &q)
+	}
+	return out
+}
+
+// stmtVariants are the statement lists one change smaller than ss.
+func stmtVariants(ss []*Stmt) [][]*Stmt {
+	var out [][]*Stmt
+	splice := func(j int, repl ...*Stmt) []*Stmt {
+		r := append([]*Stmt{}, ss[:j]...)
+		r = append(r, repl...)
+		return append(r, ss[j+1:]...)
+	}
+	for j, s := range ss {
+		out = append(out, splice(j))
+		if !s.Block || s.Case {
+			continue
+		}
+		if !isSwitch(s) {
+			out = append(out, splice(j, s.Body...))
+		}
+		if len(s.Else) > 0 {
+			out = append(out, splice(j, s.Else...))
+			c := *s
+			c.Else = nil
+			out = append(out, splice(j, &c))
+		}
+	}
+	for j, s := range ss {
+		for _, body := range stmtVariants(s.Body) {
+			c := *s
+			c.Body = body
+			out = append(out, splice(j, &c))
+		}
+		for _, els := range stmtVariants(s.Else) {
+			c := *s
+			c.Else = els
+			out = append(out, splice(j, &c))
+		}
+	}
+	return out
+}
+
+// isSwitch reports a switch statement, whose body is its case clauses.
+func isSwitch(s *Stmt) bool { return len(s.Body) > 0 && s.Body[0].Case }
