@@ -52,6 +52,7 @@ var isaRows = []struct{ form, types, from string }{
 	// Data movement and conversion.
 	{"mov", "pred " + bits + " " + ints + " " + floats, ""},
 	{"{ld,ld.global,ld.shared,ld.local,ld.param,ld.global.nc}", mem, ""},
+	{"ld.volatile{,.global,.shared}", mem, ""}, // the deadline poll's stop word
 	{"{st,st.global,st.shared,st.local}", mem, ""},
 	{"{cvta,cvta.to}.{global,shared,local}", "u32 u64", ""},
 	{"cvt", cvtInts, cvtInts},                  // integer to integer: no rounding
