@@ -3,9 +3,17 @@ package backend
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
+
+// StopGrace is how long a backend whose wait's context is done gives the
+// launched kernels, once asked to stop (their stop words set, or the cpu
+// backend's blocks told), to end before it gives up on them. Every backend
+// uses the one value, so Close and the Context forms bound their waits
+// alike.
+const StopGrace = 2 * time.Second
 
 // StoppedLaunches reads the trap records of launches a GPU backend stopped
 // by setting their stop words (recs holds one record per kernel of

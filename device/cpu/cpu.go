@@ -87,10 +87,6 @@ const MaxThreads = 1 << 36
 // is seen.
 const RaceRoundThreads = 256
 
-// stopGrace is how long a wait whose deadline passed gives the running
-// kernel to reach a point where it stops.
-const stopGrace = 2 * time.Second
-
 // Open returns a new cpu backend. It always works.
 func Open() (backend.Backend, error) {
 	be := &Backend{schedule: "coroutines"}
@@ -278,16 +274,16 @@ func (be *Backend) wait(ctx context.Context) error {
 		be.mu.Lock()
 		be.pending = nil
 		be.mu.Unlock()
-	case <-time.After(stopGrace):
-		terr.Detail = fmt.Sprintf("it did not stop within %v of the deadline: a loop that calls none of gpu.Thread's BlockDim, GridDim and Barrier nor gpu.Shared cannot be stopped, and keeps a processor busy until the program exits; the device is unusable (Close it and open another)", stopGrace)
+	case <-time.After(backend.StopGrace):
+		terr.Detail = fmt.Sprintf("it did not stop within %v of the deadline: a loop that calls none of gpu.Thread's BlockDim, GridDim and Barrier nor gpu.Shared cannot be stopped, and keeps a processor busy until the program exits; the device is unusable (Close it and open another)", backend.StopGrace)
 	}
 	return terr
 }
 
-// Close waits for the launched work (stopping it after stopGrace) and
+// Close waits for the launched work (stopping it after backend.StopGrace) and
 // releases nothing else: the cpu backend holds no resources but memory.
 func (be *Backend) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), backend.StopGrace)
 	defer cancel()
 	err := be.wait(ctx)
 	be.mu.Lock()

@@ -13,10 +13,6 @@ import (
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
-// stopGrace is how long a wait whose context is done gives the launched
-// kernels, once their stop words are set, to reach a poll and end.
-const stopGrace = 2 * time.Second
-
 // waitSlice is how often a wait with a context looks at it.
 const waitSlice = 10 * time.Millisecond
 
@@ -31,7 +27,7 @@ const (
 // copy on a second, non-blocking stream (a copy engine's work, which runs
 // beside the kernels); the kernels, which poll the word in every loop the
 // compiler could not prove finite, trap with a deadline there, and the
-// wait goes on for stopGrace. Stopped so, the error is a
+// wait goes on for backend.StopGrace. Stopped so, the error is a
 // *backend.TimeoutError with Stopped set and the context stays usable.
 // (Written without a GPU to run it on: see device/BADINPUTS.md.)
 func (b *Backend) SyncContext(ctx context.Context) error {
@@ -104,7 +100,7 @@ func (b *Backend) eventDone(ev uintptr) (bool, error) {
 }
 
 // stopLaunches sets the stop words of the pending launches, waits up to
-// stopGrace for the work before ev, and returns the *backend.TimeoutError
+// backend.StopGrace for the work before ev, and returns the *backend.TimeoutError
 // that says whether it ended; ended, the records are read, and cleared by
 // Sync.
 func (b *Backend) stopLaunches(cause error, ev uintptr) error {
@@ -133,7 +129,7 @@ func (b *Backend) stopLaunches(cause error, ev uintptr) error {
 		te.Detail = fmt.Sprintf("the cuda backend could not set the kernels' stop words (%v), so the context is unusable; Close this Device and device.Open a new one", err)
 		return te
 	}
-	for start := time.Now(); time.Since(start) < stopGrace; time.Sleep(waitSlice) {
+	for start := time.Now(); time.Since(start) < backend.StopGrace; time.Sleep(waitSlice) {
 		done, err := b.eventDone(ev)
 		if err != nil {
 			return fmt.Errorf("cuda: stopping the launches after the deadline: %w", err)
@@ -142,7 +138,7 @@ func (b *Backend) stopLaunches(cause error, ev uintptr) error {
 			return b.stopped(cause, n)
 		}
 	}
-	te.Detail = fmt.Sprintf("the cuda backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs), so the context is unusable; Close this Device and device.Open a new one", stopGrace)
+	te.Detail = fmt.Sprintf("the cuda backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs), so the context is unusable; Close this Device and device.Open a new one", backend.StopGrace)
 	return te
 }
 

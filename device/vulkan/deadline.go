@@ -12,10 +12,6 @@ import (
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
 
-// stopGrace is how long a wait whose context is done gives the launched
-// kernels, once their stop words are set, to reach a poll and end.
-const stopGrace = 2 * time.Second
-
 // waitSlice bounds one vkWaitSemaphores of a wait with a context, so that
 // the context is looked at that often.
 const waitSlice = 10 * time.Millisecond
@@ -24,7 +20,7 @@ const waitSlice = 10 * time.Millisecond
 // sets the stop word of every pending launch's trap record (host-visible
 // memory): the kernels, which poll it in every loop the compiler could not
 // prove finite, trap with a deadline there, and the wait goes on for
-// stopGrace. Stopped so, the error is a *backend.TimeoutError with
+// backend.StopGrace. Stopped so, the error is a *backend.TimeoutError with
 // Stopped set, and the device and its buffers stay usable; a kernel still
 // running then (a long counted loop) leaves the device unusable.
 func (b *Backend) SyncContext(ctx context.Context) error {
@@ -94,7 +90,7 @@ func (b *Backend) waitFor(value uint64, d time.Duration) (bool, error) {
 }
 
 // stopLaunches sets the stop word of every pending launch, waits up to
-// stopGrace for them to end, and returns the *backend.TimeoutError that
+// backend.StopGrace for them to end, and returns the *backend.TimeoutError that
 // says whether they did. Stopped, the launches' trap records are read (a
 // trap other than the deadline's is kept for the next Sync) and cleared.
 func (b *Backend) stopLaunches(cause error) error {
@@ -110,12 +106,12 @@ func (b *Backend) stopLaunches(cause error) error {
 	for i := range b.launched {
 		binary.LittleEndian.PutUint64(recs[i*gpuabi.TrapRecordSize+gpuabi.TrapOffStop:], 1)
 	}
-	done, err := b.waitFor(b.submitted, stopGrace)
+	done, err := b.waitFor(b.submitted, backend.StopGrace)
 	if err != nil {
 		return fmt.Errorf("vulkan: stopping the launches after the deadline: %w", err)
 	}
 	if !done {
-		te.Detail = fmt.Sprintf("the vulkan backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs, or the code predates stop words), so the device is unusable; Close this Device and device.Open a new one", stopGrace)
+		te.Detail = fmt.Sprintf("the vulkan backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs, or the code predates stop words), so the device is unusable; Close this Device and device.Open a new one", backend.StopGrace)
 		return te
 	}
 	b.recycle(b.submitted)
