@@ -343,7 +343,7 @@ func (b *Backend) setup(choice int) error {
 		}
 	}
 	sort.Strings(b.info.Features)
-	b.info.Deviations = deviations(b.has)
+	b.info.Deviations = deviations(b.has, b.info.Name)
 	b.info.Unified = b.unified()
 
 	if b.trap, err = b.newBuffer(trapSlots*gpuabi.TrapRecordSize, true); err != nil {
@@ -363,11 +363,21 @@ type features struct {
 
 const extAtomicFloat = "VK_EXT_shader_atomic_float"
 
-// deviations lists what a device lacking a float-controls property that
-// the backend lets kernels run without (requested, in kernel.go) does to
-// Go's semantics.
-func deviations(has map[string]bool) []string {
+// loopLimitDeviation is the Info().Deviations entry of lavapipe's loop
+// limiter, which no flag of the driver turns off.
+const loopLimitDeviation = "a loop that runs 65535 or more iterations ends the invocation (lavapipe's loop limiter): the stores after it are not made and no error is reported"
+
+// deviations lists what the device does to Go's semantics: lavapipe's
+// loop limiter, and a missing float-controls property that the backend
+// lets kernels run without (requested, in kernel.go).
+func deviations(has map[string]bool, deviceName string) []string {
 	var d []string
+	if strings.HasPrefix(deviceName, "llvmpipe") {
+		// Measured on Mesa 22.3.6: a counted loop of 65534 iterations
+		// gives Go's result; one of 65535 or more ends the invocation
+		// without the stores after the loop, and Sync reports success.
+		d = append(d, loopLimitDeviation)
+	}
 	for _, w := range []string{"32", "64"} {
 		if w == "64" && !has["float64"] {
 			continue

@@ -459,18 +459,21 @@ func TestArgsBuffer(t *testing.T) {
 
 // TestDeviations: a device without denormal preservation (NVIDIA's driver
 // for float32) is reported as flushing subnormals, per width; one with it,
-// or without float64 at all for the float64 line, is not.
+// or without float64 at all for the float64 line, is not; lavapipe reports
+// its loop limiter (device's TestLoopLimitDeviation runs it).
 func TestDeviations(t *testing.T) {
 	for _, c := range []struct {
 		has  map[string]bool
+		name string
 		want []string
 	}{
-		{map[string]bool{"float64": true, "shaderDenormPreserveFloat32": true, "shaderDenormPreserveFloat64": true}, nil},
-		{map[string]bool{"float64": true, "shaderDenormPreserveFloat64": true}, []string{"float32 subnormal values may be flushed to zero (the device lacks shaderDenormPreserveFloat32)"}},
-		{map[string]bool{"float64": true}, []string{"shaderDenormPreserveFloat32", "shaderDenormPreserveFloat64"}},
-		{map[string]bool{"shaderDenormPreserveFloat32": true}, nil},
+		{map[string]bool{"float64": true, "shaderDenormPreserveFloat32": true, "shaderDenormPreserveFloat64": true}, "", nil},
+		{map[string]bool{"float64": true, "shaderDenormPreserveFloat32": true, "shaderDenormPreserveFloat64": true}, "llvmpipe (LLVM 15.0.6, 256 bits)", []string{"loop limiter"}},
+		{map[string]bool{"float64": true, "shaderDenormPreserveFloat64": true}, "NVIDIA H200", []string{"float32 subnormal values may be flushed to zero (the device lacks shaderDenormPreserveFloat32)"}},
+		{map[string]bool{"float64": true}, "", []string{"shaderDenormPreserveFloat32", "shaderDenormPreserveFloat64"}},
+		{map[string]bool{"shaderDenormPreserveFloat32": true}, "", nil},
 	} {
-		got := deviations(c.has)
+		got := deviations(c.has, c.name)
 		if len(got) != len(c.want) {
 			t.Errorf("deviations(%v) = %q, want %d lines", c.has, got, len(c.want))
 			continue
@@ -485,7 +488,7 @@ func TestDeviations(t *testing.T) {
 	// without it (the mode is dropped from its module), and Info says so.
 	b := openOrSkip(t)
 	b.has["shaderDenormPreserveFloat32"] = false
-	b.info.Deviations = deviations(b.has)
+	b.info.Deviations = deviations(b.has, b.info.Name)
 	m := upload(t, b, make([]float32, 256))
 	k := &backend.Kernel{Name: "p.Denorm", Params: []reflect.Type{f32s}, Code: &backend.Code{SPIRV: handSPV, Entry: "hand_Shared", SPIRVFeatures: []string{"shaderDenormPreserveFloat32"}}, Block: gpu.Dim3{X: 256, Y: 1, Z: 1}}
 	if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, k.Block, []backend.Arg{{Mem: m}}); err != nil {
