@@ -13,6 +13,16 @@ import (
 
 type Device struct{ n int }
 
+// The sentinel errors, for errors.Is.
+var (
+	ErrInvalid error
+	ErrClosed  error
+	ErrFreed   error
+	ErrLaunch  error
+	ErrTrap    error
+	ErrTimeout error
+)
+
 type Option func(*Device) error
 
 func Open(opts ...Option) (*Device, error)                     { return &Device{}, nil }
