@@ -50,13 +50,13 @@ const literalChunk = 48
 
 // maxChain is the most operands that one + chain of bytesLiteral joins.
 // go/parser counts each operand of a chain as a level of nesting and
-// refuses a file past 100000 levels in all (maxNestLev in go/parser), so
-// a chain must not grow with the module: a longer one is cut into
-// parenthesized chains, joined the same way, level upon level. Two levels
-// hold 48 GiB, so a file never nests much past 2*maxChain. At 1<<15 (a
-// module of 1.5 MiB per chain) every module gen has written so far is one
-// chain, as before.
-const maxChain = 1 << 15
+// refuses a file past 100000 levels in all (maxNestLev in go/parser), and
+// go/printer, which gen formats the file with, takes time quadratic in a
+// chain's length; so a chain must not grow with the module: a longer one
+// is cut into parenthesized chains, joined the same way, level upon level.
+// Each level holds maxChain times more (two hold 768 MiB), so the
+// literal nests about levels*maxChain deep.
+const maxChain = 1 << 12
 
 // bytesLiteral is a string constant holding data: quoted chunks of
 // literalChunk bytes, one a line, joined by + in chains of at most
