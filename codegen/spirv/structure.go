@@ -369,7 +369,8 @@ func joinEdge(f *kir.Func, x, t *kir.Block, joinArms bool) bool {
 // takes only x's leaves the others crossing the construct of the first
 // test (its merge is the false target too). A sibling lies below t's
 // immediate dominator, in the same loops as t, is not reached from t or
-// other (its edge would close a cycle through the join) and is no
+// other but by a back edge (its edge would close a cycle through the
+// join that is no loop) and is no
 // predecessor of t (then both its edges would enter the join).
 func armSiblings(f *kir.Func, x, t, other *kir.Block) []*kir.Block {
 	dom := kir.Dominators(f)
@@ -379,7 +380,9 @@ func armSiblings(f *kir.Func, x, t, other *kir.Block) []*kir.Block {
 	}
 	loops, _, _, _ := analyze(f)
 	reached := map[*kir.Block]bool{}
-	succs := func(b *kir.Block) []*kir.Block { return b.Succs }
+	succs := func(b *kir.Block) []*kir.Block { // without back edges
+		return slices.DeleteFunc(slices.Clone(b.Succs), func(s *kir.Block) bool { return dom.Dominates(s, b) })
+	}
 	for _, from := range []*kir.Block{t, other} {
 		kir.Reach(from, succs, func(b *kir.Block) bool { reached[b] = true; return true })
 	}

@@ -9,7 +9,6 @@ package kerngen
 // stale: drop an entry with the fix that ends it.
 var Known = map[string]string{
 	"spirv R002 build":      "SPIR-V emitter cannot structure the kernel's branches (not shrunk yet; R001 shows one such shape); the kernel has no SPIR-V",
-	"spirv R013 build":      "SPIR-V emitter cannot structure the kernel's branches (not shrunk yet; R001 shows one such shape); the kernel has no SPIR-V",
 	"spirv R025 build":      "SPIR-V emitter cannot structure the kernel's branches (not shrunk yet; R001 shows one such shape); the kernel has no SPIR-V",
 	"kir Call_math_Log 0":   "the reference is wrong: Go's amd64 assembly math.Log of the smallest subnormal (x = 0x1) is wrong (Log: -709.09; the kernel's pure-Go algorithm gives the true -744.44) (see asmTrouble in codegen/kernelapi_test.go)",
 	"kir Call_math_Log10 0": "the reference is wrong: Go's amd64 assembly math.Log10 of the smallest subnormal (x = 0x1) is wrong (Log: -709.09; the kernel's pure-Go algorithm gives the true -744.44) (see asmTrouble in codegen/kernelapi_test.go)",

@@ -64,3 +64,27 @@ func NestedChains(t gpu.Thread, x, y, out []float32) {
 	}
 	out[i] = v + w
 }
+
+//gpu:kernel block=64
+func ChainInLoop(t gpu.Thread, x, y, out []float32) {
+	i := t.GlobalIdx().X
+	if i >= len(out) || i >= len(x) || i >= len(y) {
+		return
+	}
+	v, w := x[i], y[i]
+	for j := 0; j < 4; j++ {
+		switch j & 3 {
+		case 0:
+			v++
+		default:
+			if !(v <= float32(j)) || !(v+w > w) && v <= w {
+				v -= w
+				w *= 2
+			}
+			if v > w {
+				w++
+			}
+		}
+	}
+	out[i] = v + w
+}
