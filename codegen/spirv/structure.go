@@ -276,7 +276,8 @@ var debugPlanErr func(f *kir.Func, err error)
 // joinEdge reroutes the branch x → t: a new block j takes every edge into
 // t and x's other edge, and branches on a flag (x's condition on x's
 // edge, false on the others) to x's other target or to t, with phis for
-// what the edges carried. It reports whether it could.
+// what the edges carried. With joinArms, j also takes the edges of x's
+// sibling tests into other (armSiblings). It reports whether it could.
 func joinEdge(f *kir.Func, x, t *kir.Block, joinArms bool) bool {
 	if x.Term != kir.TermBranch || x.Succs[0] == x.Succs[1] {
 		return false
@@ -370,8 +371,8 @@ func joinEdge(f *kir.Func, x, t *kir.Block, joinArms bool) bool {
 // test (its merge is the false target too). A sibling lies below t's
 // immediate dominator, in the same loops as t, is not reached from t or
 // other but by a back edge (its edge would close a cycle through the
-// join that is no loop) and is no
-// predecessor of t (then both its edges would enter the join).
+// join that is no loop) and is no predecessor of t (then both its edges
+// would enter the join).
 func armSiblings(f *kir.Func, x, t, other *kir.Block) []*kir.Block {
 	dom := kir.Dominators(f)
 	head := dom.Idom(t)
@@ -401,8 +402,9 @@ func armSiblings(f *kir.Func, x, t, other *kir.Block) []*kir.Block {
 }
 
 // joinSiblings moves the edges from siblings to other onto j (built by
-// joinEdge), with flag true (j goes on to other) and j's phis nps taking
-// the values the edges carried into other's phis.
+// joinEdge), with flag true (j goes on to other), j's phis nps taking the
+// values the edges carried into other's phis, and j's phis for t's a zero
+// (never used: the flag sends these edges to other).
 func joinSiblings(f *kir.Func, j *kir.Block, flag *kir.Value, nps []*kir.Value, other *kir.Block, siblings []*kir.Block) {
 	yes := f.NewValue(f.Blocks[0], kir.OpConst, kir.TBool)
 	yes.Imm = 1
@@ -410,6 +412,11 @@ func joinSiblings(f *kir.Func, j *kir.Block, flag *kir.Value, nps []*kir.Value, 
 	for _, q := range siblings {
 		qi := slices.Index(other.Preds, q)
 		j.Preds = append(j.Preds, q)
+		for _, phi := range j.Phis() {
+			if phi != flag && !slices.Contains(nps, phi) {
+				phi.Args = append(phi.Args, f.NewValue(f.Blocks[0], kir.OpConst, phi.Type))
+			}
+		}
 		flag.Args = append(flag.Args, yes)
 		for k, phi := range phis {
 			nps[k].Args = append(nps[k].Args, phi.Args[qi])
