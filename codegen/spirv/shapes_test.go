@@ -54,3 +54,39 @@ func TestShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestShortCircuitChains structures the kernels of testdata/shortcircuit:
+// conditions like `!a || !b && c` (issue 21's random kernels R001 and
+// others), where the second test's false edge goes to the code after the
+// if, which the first test's construct also merges at, and the third
+// test's true edge enters the then-arm the first test starts. Each kernel,
+// optimized and not, must be emitted with no fallback and pass spirv-val;
+// Before the join took the sibling tests' edges (armSiblings), all five
+// were refused unoptimized, and NotOrAnd and AndOrAndOr optimized;
+// ChainInLoop (R013's shape) needs the loop's back edge ignored when
+// armSiblings looks for cycles.
+func TestShortCircuitChains(t *testing.T) {
+	spirvVal(t)
+	for _, o0 := range []bool{false, true} {
+		name := map[bool]string{false: "optimized", true: "unoptimized"}[o0]
+		t.Run(name, func(t *testing.T) {
+			m, err := codegen.Build([]string{mod + "codegen/spirv/testdata/shortcircuit"}, codegen.Options{DisableOptimizer: o0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := spirv.Emit(m.IR, spirv.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(m.IR.Funcs) != 5 {
+				t.Fatalf("want the 5 kernels of testdata/shortcircuit, found %d", len(m.IR.Funcs))
+			}
+			for _, f := range m.IR.Funcs {
+				if err := res.Failed[f.Name]; err != nil {
+					t.Errorf("%s: %v", f.Name, err)
+				}
+			}
+			validate(t, "shortcircuit_"+name, res.Binary)
+		})
+	}
+}

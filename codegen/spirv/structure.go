@@ -161,7 +161,7 @@ func structurize(src *kir.Func) (*plan, error) {
 	// loops), or with merges at the first block both arms reach (loops'
 	// exit dispatches), or both.
 	var first error
-	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}} {
+	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}, {joinArms: true}, {joinArms: true, copyEdges: true}} {
 		p, err := structurizeWith(src, s)
 		if err == nil {
 			return p, nil
@@ -174,7 +174,11 @@ func structurize(src *kir.Func) (*plan, error) {
 }
 
 // A strategy says which of structurize's later means a try may use.
-type strategy struct{ firstJoin, copyEdges bool }
+// joinArms: a join made for a branch out of a selection also takes the
+// edges of the branch's sibling tests to its other target (armSiblings).
+// It comes last, so that kernels the earlier tries structure keep their
+// code.
+type strategy struct{ firstJoin, copyEdges, joinArms bool }
 
 // structurizeWith is one try of structurize.
 func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
@@ -198,7 +202,7 @@ func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
 			// loop (other's code reaching t again): then the copy of
 			// the graph from before is kept and t is duplicated instead.
 			keep := clone(f)
-			if joinEdge(f, ee.from, ee.to) {
+			if joinEdge(f, ee.from, ee.to, s.joinArms) {
 				if _, _, _, reducible := analyze(f); reducible {
 					singleExitLoops(f)
 					repairSSA(f)
@@ -272,8 +276,9 @@ var debugPlanErr func(f *kir.Func, err error)
 // joinEdge reroutes the branch x → t: a new block j takes every edge into
 // t and x's other edge, and branches on a flag (x's condition on x's
 // edge, false on the others) to x's other target or to t, with phis for
-// what the edges carried. It reports whether it could.
-func joinEdge(f *kir.Func, x, t *kir.Block) bool {
+// what the edges carried. With joinArms, j also takes the edges of x's
+// sibling tests into other (armSiblings). It reports whether it could.
+func joinEdge(f *kir.Func, x, t *kir.Block, joinArms bool) bool {
 	if x.Term != kir.TermBranch || x.Succs[0] == x.Succs[1] {
 		return false
 	}
@@ -299,6 +304,10 @@ func joinEdge(f *kir.Func, x, t *kir.Block) bool {
 				return false
 			}
 		}
+	}
+	var siblings []*kir.Block
+	if joinArms {
+		siblings = armSiblings(f, x, t, other)
 	}
 	entry := f.Blocks[0]
 	zero := func(ty kir.Type) *kir.Value {
@@ -328,8 +337,10 @@ func joinEdge(f *kir.Func, x, t *kir.Block) bool {
 			xi = i
 		}
 	}
+	var nps []*kir.Value // j's phis for other's
 	for _, phi := range other.Phis() {
 		np := f.NewPhi(j, phi.Type)
+		nps = append(nps, np)
 		for _, pr := range j.Preds {
 			if pr == x {
 				np.Args = append(np.Args, phi.Args[xi])
@@ -346,7 +357,78 @@ func joinEdge(f *kir.Func, x, t *kir.Block) bool {
 	j.Term = kir.TermBranch
 	j.Cond = flag
 	j.Succs = []*kir.Block{other, t}
+	if joinArms {
+		joinSiblings(f, j, flag, nps, other, siblings)
+	}
 	return true
+}
+
+// armSiblings returns the blocks other than x whose branch goes to other
+// and that joinEdge(x, t) may also route through its join: in a
+// short-circuit chain (`!a || !b && c`) the tests' edges to the
+// condition's false target come from several blocks, and a join that
+// takes only x's leaves the others crossing the construct of the first
+// test (its merge is the false target too). A sibling lies below t's
+// immediate dominator, in the same loops as t, is not reached from t or
+// other but by a back edge (its edge would close a cycle through the
+// join that is no loop) and is no predecessor of t (then both its edges
+// would enter the join).
+func armSiblings(f *kir.Func, x, t, other *kir.Block) []*kir.Block {
+	dom := kir.Dominators(f)
+	head := dom.Idom(t)
+	if head == nil {
+		return nil
+	}
+	loops, _, _, _ := analyze(f)
+	reached := map[*kir.Block]bool{}
+	succs := func(b *kir.Block) []*kir.Block { // without back edges
+		return slices.DeleteFunc(slices.Clone(b.Succs), func(s *kir.Block) bool { return dom.Dominates(s, b) })
+	}
+	for _, from := range []*kir.Block{t, other} {
+		kir.Reach(from, succs, func(b *kir.Block) bool { reached[b] = true; return true })
+	}
+	var out []*kir.Block
+	for _, q := range other.Preds {
+		if q == x || q.Term != kir.TermBranch || q.Succs[0] == q.Succs[1] || reached[q] ||
+			!dom.Dominates(head, q) || slices.Contains(t.Preds, q) || slices.Contains(out, q) {
+			continue
+		}
+		if slices.ContainsFunc(loops, func(l *kir.Loop) bool { return l.Blocks[q] != l.Blocks[t] }) {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// joinSiblings moves the edges from siblings to other onto j (built by
+// joinEdge), with flag true (j goes on to other), j's phis nps taking the
+// values the edges carried into other's phis, and j's phis for t's a zero
+// (never used: the flag sends these edges to other).
+func joinSiblings(f *kir.Func, j *kir.Block, flag *kir.Value, nps []*kir.Value, other *kir.Block, siblings []*kir.Block) {
+	yes := f.NewValue(f.Blocks[0], kir.OpConst, kir.TBool)
+	yes.Imm = 1
+	phis := other.Phis()
+	for _, q := range siblings {
+		qi := slices.Index(other.Preds, q)
+		j.Preds = append(j.Preds, q)
+		for _, phi := range j.Phis() {
+			if phi != flag && !slices.Contains(nps, phi) {
+				phi.Args = append(phi.Args, f.NewValue(f.Blocks[0], kir.OpConst, phi.Type))
+			}
+		}
+		flag.Args = append(flag.Args, yes)
+		for k, phi := range phis {
+			nps[k].Args = append(nps[k].Args, phi.Args[qi])
+			phi.Args = slices.Delete(phi.Args, qi, qi+1)
+		}
+		other.Preds = slices.Delete(other.Preds, qi, qi+1)
+		for k, s := range q.Succs {
+			if s == other {
+				q.Succs[k] = j
+			}
+		}
+	}
 }
 
 func planOn(f *kir.Func, s strategy) (*plan, error) {
