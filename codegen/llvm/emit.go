@@ -458,6 +458,19 @@ var icmpSigned = map[kir.Op]string{kir.OpEq: "eq", kir.OpNe: "ne", kir.OpLt: "sl
 var icmpUnsigned = map[kir.Op]string{kir.OpEq: "eq", kir.OpNe: "ne", kir.OpLt: "ult", kir.OpLe: "ule", kir.OpGt: "ugt", kir.OpGe: "uge"}
 var fcmp = map[kir.Op]string{kir.OpEq: "oeq", kir.OpNe: "une", kir.OpLt: "olt", kir.OpLe: "ole", kir.OpGt: "ogt", kir.OpGe: "oge"}
 
+// generic returns pointer x as an operand of the generic address space,
+// cast there when its space is another; two kir spaces may share one LLVM
+// address space (nil and a local pointer on nvptx), and llc refuses a cast
+// to the space a pointer already has.
+func (e *emitter) generic(x *kir.Value) string {
+	if e.tg.space[x.Type.Space] == 0 {
+		return e.v(x)
+	}
+	g := e.temp()
+	e.ins("%s = addrspacecast %s to ptr", g, e.tv(x))
+	return g
+}
+
 func (e *emitter) compare(d string, v *kir.Value) {
 	x, y := v.Args[0], v.Args[1]
 	k := x.Type.Kind
@@ -467,10 +480,7 @@ func (e *emitter) compare(d string, v *kir.Value) {
 	case k.IsSigned():
 		e.ins("%s = icmp %s %s, %s", d, icmpSigned[v.Op], e.tv(x), e.v(y))
 	case k == kir.Ptr && x.Type.Space != y.Type.Space:
-		gx, gy := e.temp(), e.temp()
-		e.ins("%s = addrspacecast %s to ptr", gx, e.tv(x))
-		e.ins("%s = addrspacecast %s to ptr", gy, e.tv(y))
-		e.ins("%s = icmp %s ptr %s, %s", d, icmpUnsigned[v.Op], gx, gy)
+		e.ins("%s = icmp %s ptr %s, %s", d, icmpUnsigned[v.Op], e.generic(x), e.generic(y))
 	default:
 		e.ins("%s = icmp %s %s, %s", d, icmpUnsigned[v.Op], e.tv(x), e.v(y))
 	}
