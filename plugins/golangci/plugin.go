@@ -92,7 +92,27 @@ func New(conf any) (register.LinterPlugin, error) {
 			}
 		}
 	}
+	for i, a := range run {
+		run[i] = withoutRelated(a)
+	}
 	return &plugin{analyzers: run}, nil
+}
+
+// withoutRelated returns a copy of a whose diagnostics carry no related
+// information. golangci-lint turns each related position into an issue of
+// its own ("(related information)"), which //nolint on the finding's line
+// does not silence; the messages already name the other line.
+func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
+	c := *a
+	c.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		p.Report = func(d analysis.Diagnostic) {
+			d.Related = nil
+			pass.Report(d)
+		}
+		return a.Run(&p)
+	}
+	return &c
 }
 
 // BuildAnalyzers returns the analyzers the settings select.
