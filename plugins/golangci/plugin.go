@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
@@ -92,27 +93,35 @@ func New(conf any) (register.LinterPlugin, error) {
 			}
 		}
 	}
-	for i, a := range run {
-		run[i] = withoutRelated(a)
-	}
+	dropRelated.Do(func() {
+		for _, a := range all {
+			withoutRelated(a)
+		}
+	})
 	return &plugin{analyzers: run}, nil
 }
 
-// withoutRelated returns a copy of a whose diagnostics carry no related
-// information. golangci-lint turns each related position into an issue of
-// its own ("(related information)"), which //nolint on the finding's line
-// does not silence; the messages already name the other line.
-func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
-	c := *a
-	c.Run = func(pass *analysis.Pass) (any, error) {
+// dropRelated makes the suite's diagnostics carry no related information,
+// once per process.
+var dropRelated sync.Once
+
+// withoutRelated makes a's diagnostics carry no related information.
+// golangci-lint turns each related position into an issue of its own
+// ("(related information)"), which //nolint on the finding's line does not
+// silence; the messages already name the other line. It changes a in
+// place: the analyzers require one another by identity (facts, results),
+// so a copy would run beside the original, and in this plugin's binary no
+// other driver uses them.
+func withoutRelated(a *analysis.Analyzer) {
+	run := a.Run
+	a.Run = func(pass *analysis.Pass) (any, error) {
 		p := *pass
 		p.Report = func(d analysis.Diagnostic) {
 			d.Related = nil
 			pass.Report(d)
 		}
-		return a.Run(&p)
+		return run(&p)
 	}
-	return &c
 }
 
 // BuildAnalyzers returns the analyzers the settings select.
