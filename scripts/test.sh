@@ -53,15 +53,16 @@ if [[ -d examples ]]; then
 fi
 
 step "gpukvet gen -check (generated GPU code matches its kernels)"
-go run ./cmd/gpukvet gen -check ./examples/... ./testdata/differential/kernels/... ./bench/kernels ./testdata/phases
+go run ./cmd/gpukvet gen -check ./examples/... ./testdata/differential/kernels/... ./bench/kernels ./testdata/phases ./testdata/unseen/s27/clean
 
 # ./... skips testdata folders; these hold runnable test suites of their own:
-# the cpu/GPU differential suite and the benchmark-kernel coverage suite.
-step "go test ./... ./testdata/differential/... ./testdata/benchkernels/... ./testdata/phases"
+# the cpu/GPU differential suite, the benchmark-kernel coverage suite, and
+# the unseen batches' kernels run on every backend (testdata/unseen).
+step "go test ./... ./testdata/differential/... ./testdata/benchkernels/... ./testdata/phases ./testdata/unseen/..."
 # codegen's test binary alone runs about 6 minutes on 2 idle cores (the
 # generated operator and random suites through every target and lavapipe),
 # near go test's default 10-minute limit per binary on a busy runner.
-go test -timeout=30m "$@" ./... ./testdata/differential/... ./testdata/benchkernels/... ./testdata/phases
+go test -timeout=30m "$@" ./... ./testdata/differential/... ./testdata/benchkernels/... ./testdata/phases ./testdata/unseen/...
 
 # The cpu backend's barriers and atomics must be ordering that Go's race
 # detector sees: correct kernels are clean under -race.
