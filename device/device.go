@@ -148,9 +148,10 @@ func (d *Device) usable(op string) error {
 }
 
 // Close releases the device; launched work is waited for first (within the
-// default deadline, or 2 s when the device has none: Close never waits
-// forever; the cpu backend stops what does not finish, and Close then says
-// so). Buffers still allocated on it become unusable.
+// default deadline, or backend.StopGrace, 2 s, when the device has none:
+// Close never waits forever; a backend that can stop what does not finish
+// does, and Close then says so). Buffers still allocated on it become
+// unusable.
 func (d *Device) Close() error {
 	if err := d.opened("Close"); err != nil {
 		return err
@@ -194,19 +195,17 @@ func (d *Device) Backend() string {
 	return d.be.Name()
 }
 
-// closeGrace bounds Close's wait for launched work on a device with no
-// default deadline: Close never waits forever, and a kernel still running
-// then is stopped (cpu) or abandoned with the device's resources (a backend
-// that cannot stop it).
-const closeGrace = 2 * time.Second
-
-// closeDeadline is Close's deadline: the device's default one, or
-// closeGrace when it has none.
+// closeDeadline is Close's deadline: the device's default one, or, when it
+// has none, backend.StopGrace, the bound the backends' own Close puts on
+// launched work: Close never waits forever, and a kernel still running
+// then is stopped (cpu, GPU stop words) or abandoned with the device's
+// resources (a backend that cannot stop it).
 func (d *Device) closeDeadline() (context.Context, context.CancelFunc) {
-	if d.timeout == 0 {
-		return context.WithTimeout(context.Background(), closeGrace)
+	t := d.timeout
+	if t == 0 {
+		t = backend.StopGrace
 	}
-	return context.WithTimeout(context.Background(), d.timeout)
+	return context.WithTimeout(context.Background(), t)
 }
 
 // deadline returns ctx bounded by the device's default deadline when ctx

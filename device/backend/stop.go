@@ -12,7 +12,9 @@ import (
 // launched kernels, once asked to stop (their stop words set, or the cpu
 // backend's blocks told), to end before it gives up on them. Every backend
 // uses the one value, so Close and the Context forms bound their waits
-// alike.
+// alike; it is also how long a Close with no deadline of its own (the cpu
+// backend's, and package device's on a device without a default deadline)
+// waits for launched work before it asks it to stop.
 const StopGrace = 2 * time.Second
 
 // StoppedLaunches reads the trap records of launches a GPU backend stopped
