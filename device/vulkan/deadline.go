@@ -94,13 +94,8 @@ func (b *Backend) waitFor(value uint64, d time.Duration) (bool, error) {
 // says whether they did. Stopped, the launches' trap records are read (a
 // trap other than the deadline's is kept for the next Sync) and cleared.
 func (b *Backend) stopLaunches(cause error) error {
-	te := &backend.TimeoutError{Kernel: "(none launched)", Err: cause}
-	if n := len(b.launched); n > 0 {
-		te.Kernel = b.launched[n-1].Name
-	}
 	if b.trap.mapped == nil {
-		te.Detail = "the vulkan backend cannot reach the kernels' stop words (no host-visible memory for the trap records), so the device is unusable; Close this Device and device.Open a new one"
-		return te
+		return backend.NotStopped("vulkan", b.launched, cause, "cannot reach the kernels' stop words (no host-visible memory for the trap records)")
 	}
 	recs := unsafe.Slice((*byte)(b.trap.mapped), len(b.launched)*gpuabi.TrapRecordSize)
 	for i := range b.launched {
@@ -111,8 +106,7 @@ func (b *Backend) stopLaunches(cause error) error {
 		return fmt.Errorf("vulkan: stopping the launches after the deadline: %w", err)
 	}
 	if !done {
-		te.Detail = fmt.Sprintf("the vulkan backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs, or the code predates stop words), so the device is unusable; Close this Device and device.Open a new one", backend.StopGrace)
-		return te
+		return backend.StopGraceExpired("vulkan", b.launched, cause)
 	}
 	b.recycle(b.submitted)
 	te, other := backend.StoppedLaunches("vulkan", recs, b.launched, cause)
