@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/gpukvet/gpukvet/internal/cpuexec"
 )
@@ -123,12 +122,11 @@ func hasFloat(t reflect.Type) bool {
 
 // noteFloatAdd is the observer: it records an addition into a recorded
 // buffer and ignores every other.
-func noteFloatAdd(addr unsafe.Pointer, old, v float64) {
+func noteFloatAdd(a uintptr, old, v float64) {
 	p := atomicLogs.Load()
 	if p == nil {
 		return
 	}
-	a := uintptr(addr)
 	for _, l := range *p {
 		if a >= l.base && a < l.end {
 			l.note(int((a-l.base)/4), old, v)
