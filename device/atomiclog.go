@@ -106,18 +106,9 @@ func stopRecording(logs []*atomicLog) {
 	atomicLogs.Store(&next)
 }
 
+// hasFloat reports whether elements of type t hold a float.
 func hasFloat(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Float32, reflect.Float64:
-		return true
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasFloat(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(scalarFields(t, 0, "", nil), scalarField.isFloat)
 }
 
 // noteFloatAdd is the observer: it records an addition into a recorded
