@@ -35,9 +35,11 @@
 // most), and SyncContext and DownloadContext take a context. A context
 // already done fails the call at once and leaves the launched work, the
 // device and its buffers as they were. When it passes, the error names the
-// kernel; a backend that can stop the kernel (the cpu backend, through
-// backend.ContextBackend) keeps the device usable, and a device whose
-// backend cannot (a GPU) becomes unusable: every later call says so.
+// kernel; a backend that stops the kernel (through backend.ContextBackend:
+// the cpu backend, and the GPU backends in every loop the compiler could
+// not prove finite) keeps the device usable, and a device whose kernel
+// does not stop within backend.StopGrace, or whose backend cannot stop one,
+// becomes unusable: every later call says so.
 //
 // Validation (GPUKVET_VALIDATE=1, or the WithValidation option) repeats
 // every launch on the cpu backend and compares the buffers the kernel may
@@ -419,10 +421,11 @@ func (b *Buffer[T]) usable(op string) error {
 func (d *Device) Sync() error { return d.SyncContext(context.Background()) }
 
 // SyncContext is Sync with a deadline. When ctx is done first, the error
-// names the kernel that was running. The cpu backend stops it (its threads
-// end at their next call of BlockDim, GridDim, Barrier or gpu.Shared) and
-// the device stays usable; on a GPU backend, which cannot stop it, the device becomes
-// unusable: Close it and Open another.
+// names the kernel that was running. The backend stops it where it can
+// (the cpu backend's threads end at their next call of BlockDim, GridDim,
+// Barrier or gpu.Shared; a GPU kernel traps in a loop the compiler could
+// not prove finite) and the device stays usable; where the kernel does not
+// stop, the device becomes unusable: Close it and Open another.
 func (d *Device) SyncContext(ctx context.Context) error {
 	if err := d.opened("Sync"); err != nil {
 		return err
