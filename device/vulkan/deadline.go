@@ -59,7 +59,7 @@ func (b *Backend) WriteContext(ctx context.Context, dst backend.Memory, src refl
 // stops the launched kernels (stopLaunches).
 func (b *Backend) waitIdleContext(ctx context.Context) error {
 	for len(b.inflight) > 0 {
-		done, err := b.waitFor(b.submitted, waitSlice)
+		done, err := b.waitFor(b.submitted, uint64(waitSlice))
 		if err != nil {
 			return err
 		}
@@ -74,21 +74,6 @@ func (b *Backend) waitIdleContext(ctx context.Context) error {
 	return nil
 }
 
-// waitFor waits at most d for the timeline semaphore to reach value and
-// reports whether it did.
-func (b *Backend) waitFor(value uint64, d time.Duration) (bool, error) {
-	sem := b.sem
-	wi := &semaphoreWaitInfo{sType: stSemaphoreWaitInfo, semaphoreCount: 1, pSemaphores: &sem, pValues: &value}
-	r, err := callResult("vkWaitSemaphores", b.l.waitSemaphores, uintptr(b.dev), uintptr(unsafe.Pointer(wi)), uintptr(d.Nanoseconds()))
-	if err != nil {
-		if isResult(err, vkErrDeviceLost) {
-			return false, fmt.Errorf("the Vulkan device was lost (a kernel faulted or ran too long): %w", err)
-		}
-		return false, err
-	}
-	return r == vkSuccess, nil
-}
-
 // stopLaunches sets the stop word of every pending launch, waits up to
 // backend.StopGrace for them to end, and returns the *backend.TimeoutError that
 // says whether they did. Stopped, the launches' trap records are read (a
@@ -101,7 +86,7 @@ func (b *Backend) stopLaunches(cause error) error {
 	for i := range b.launched {
 		binary.LittleEndian.PutUint64(recs[i*gpuabi.TrapRecordSize+gpuabi.TrapOffStop:], 1)
 	}
-	done, err := b.waitFor(b.submitted, backend.StopGrace)
+	done, err := b.waitFor(b.submitted, uint64(backend.StopGrace))
 	if err != nil {
 		return fmt.Errorf("vulkan: stopping the launches after the deadline: %w", err)
 	}
