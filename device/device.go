@@ -242,8 +242,8 @@ func (d *Device) wait(ctx context.Context, op string, withCtx func(backend.Conte
 		return err
 	case <-ctx.Done():
 	}
-	te := &backend.TimeoutError{Kernel: d.runningKernel(), Err: ctx.Err(),
-		Detail: fmt.Sprintf("the %s backend cannot stop it, so the device is unusable; Close this Device and device.Open a new one", d.be.Name())}
+	te := backend.NotStopped(d.be.Name(), nil, ctx.Err(), "cannot stop it")
+	te.Kernel = d.runningKernel() // the device knows the launches, by name
 	return d.timedOut(op, te)
 }
 

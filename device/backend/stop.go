@@ -42,7 +42,7 @@ func StoppedLaunches(name string, recs []byte, launched []*Kernel, cause error) 
 	return te, other
 }
 
-// NotStopped is the *TimeoutError of launches that a GPU backend could not
+// NotStopped is the *TimeoutError of launches that a backend could not
 // stop after cause (Stopped false: a kernel may still run, so the device
 // is unusable); why says what failed, after "the <name> backend".
 func NotStopped(name string, launched []*Kernel, cause error, why string) *TimeoutError {
