@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/gpukvet/gpukvet/internal/cpuexec"
 )
@@ -107,28 +106,18 @@ func stopRecording(logs []*atomicLog) {
 	atomicLogs.Store(&next)
 }
 
+// hasFloat reports whether elements of type t hold a float.
 func hasFloat(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Float32, reflect.Float64:
-		return true
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasFloat(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(scalarFields(t, 0, "", nil), scalarField.isFloat)
 }
 
 // noteFloatAdd is the observer: it records an addition into a recorded
 // buffer and ignores every other.
-func noteFloatAdd(addr unsafe.Pointer, old, v float64) {
+func noteFloatAdd(a uintptr, old, v float64) {
 	p := atomicLogs.Load()
 	if p == nil {
 		return
 	}
-	a := uintptr(addr)
 	for _, l := range *p {
 		if a >= l.base && a < l.end {
 			l.note(int((a-l.base)/4), old, v)

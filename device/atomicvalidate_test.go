@@ -4,9 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/device"
-	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/device/testdata/floatsum"
 	"github.com/gpukvet/gpukvet/gpu"
 )
@@ -87,19 +85,7 @@ func TestValidateFloatAtomicsVulkan(t *testing.T) {
 		t.Skipf("no Vulkan device here: %v", err)
 	}
 	defer d.Close()
-	const pkg = "github.com/gpukvet/gpukvet/device/testdata/floatsum"
-	m, err := codegen.Build([]string{pkg}, codegen.Options{SPIRV: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(m.SPIRV) == 0 || len(m.Manifest.Kernels) != 1 {
-		t.Fatalf("no SPIR-V for floatsum.Sum: %v", m.SPIRVFailed)
-	}
-	code := &backend.Code{PTX: m.PTX, SPIRV: m.SPIRV, Entry: m.Manifest.Kernels[0].Entry,
-		Positions: m.Manifest.Positions, SPIRVFeatures: m.Manifest.SPIRVFeatures}
-	if err := device.RegisterKernel(floatsum.Sum, device.KernelSpec{Dims: 1, Params: []string{"xs", "s32"}, Code: code}); err != nil {
-		t.Fatal(err)
-	}
+	registerSPIRV(t, "github.com/gpukvet/gpukvet/device/testdata/floatsum", floatsum.Sum, "xs", "s32")
 	xs := upload(t, d, mixedTerms(2048))
 	s32 := upload(t, d, make([]float32, 4))
 	for i := range 100 {

@@ -35,9 +35,11 @@
 // most), and SyncContext and DownloadContext take a context. A context
 // already done fails the call at once and leaves the launched work, the
 // device and its buffers as they were. When it passes, the error names the
-// kernel; a backend that can stop the kernel (the cpu backend, through
-// backend.ContextBackend) keeps the device usable, and a device whose
-// backend cannot (a GPU) becomes unusable: every later call says so.
+// kernel; a backend that stops the kernel (through backend.ContextBackend:
+// the cpu backend, and the GPU backends in every loop the compiler could
+// not prove finite) keeps the device usable, and a device whose kernel
+// does not stop within backend.StopGrace, or whose backend cannot stop one,
+// becomes unusable: every later call says so.
 //
 // Validation (GPUKVET_VALIDATE=1, or the WithValidation option) repeats
 // every launch on the cpu backend and compares the buffers the kernel may
@@ -148,9 +150,10 @@ func (d *Device) usable(op string) error {
 }
 
 // Close releases the device; launched work is waited for first (within the
-// default deadline, or 2 s when the device has none: Close never waits
-// forever; the cpu backend stops what does not finish, and Close then says
-// so). Buffers still allocated on it become unusable.
+// default deadline, or backend.StopGrace, 2 s, when the device has none:
+// Close never waits forever; a backend that can stop what does not finish
+// does, and Close then says so). Buffers still allocated on it become
+// unusable.
 func (d *Device) Close() error {
 	if err := d.opened("Close"); err != nil {
 		return err
@@ -194,19 +197,17 @@ func (d *Device) Backend() string {
 	return d.be.Name()
 }
 
-// closeGrace bounds Close's wait for launched work on a device with no
-// default deadline: Close never waits forever, and a kernel still running
-// then is stopped (cpu) or abandoned with the device's resources (a backend
-// that cannot stop it).
-const closeGrace = 2 * time.Second
-
-// closeDeadline is Close's deadline: the device's default one, or
-// closeGrace when it has none.
+// closeDeadline is Close's deadline: the device's default one, or, when it
+// has none, backend.StopGrace, the bound the backends' own Close puts on
+// launched work: Close never waits forever, and a kernel still running
+// then is stopped (cpu, GPU stop words) or abandoned with the device's
+// resources (a backend that cannot stop it).
 func (d *Device) closeDeadline() (context.Context, context.CancelFunc) {
-	if d.timeout == 0 {
-		return context.WithTimeout(context.Background(), closeGrace)
+	t := d.timeout
+	if t == 0 {
+		t = backend.StopGrace
 	}
-	return context.WithTimeout(context.Background(), d.timeout)
+	return context.WithTimeout(context.Background(), t)
 }
 
 // deadline returns ctx bounded by the device's default deadline when ctx
@@ -241,8 +242,8 @@ func (d *Device) wait(ctx context.Context, op string, withCtx func(backend.Conte
 		return err
 	case <-ctx.Done():
 	}
-	te := &backend.TimeoutError{Kernel: d.runningKernel(), Err: ctx.Err(),
-		Detail: fmt.Sprintf("the %s backend cannot stop it, so the device is unusable; Close this Device and device.Open a new one", d.be.Name())}
+	te := backend.NotStopped(d.be.Name(), nil, ctx.Err(), "cannot stop it")
+	te.Kernel = d.runningKernel() // the device knows the launches, by name
 	return d.timedOut(op, te)
 }
 
@@ -420,10 +421,11 @@ func (b *Buffer[T]) usable(op string) error {
 func (d *Device) Sync() error { return d.SyncContext(context.Background()) }
 
 // SyncContext is Sync with a deadline. When ctx is done first, the error
-// names the kernel that was running. The cpu backend stops it (its threads
-// end at their next call of BlockDim, GridDim, Barrier or gpu.Shared) and
-// the device stays usable; on a GPU backend, which cannot stop it, the device becomes
-// unusable: Close it and Open another.
+// names the kernel that was running. The backend stops it where it can
+// (the cpu backend's threads end at their next call of BlockDim, GridDim,
+// Barrier or gpu.Shared; a GPU kernel traps in a loop the compiler could
+// not prove finite) and the device stays usable; where the kernel does not
+// stop, the device becomes unusable: Close it and Open another.
 func (d *Device) SyncContext(ctx context.Context) error {
 	if err := d.opened("Sync"); err != nil {
 		return err

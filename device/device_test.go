@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/gpu"
@@ -44,6 +45,26 @@ func download[T any](t *testing.T, b *device.Buffer[T]) []T {
 }
 
 func dim(x, y, z int) gpu.Dim3 { return gpu.Dim3{X: x, Y: y, Z: z} }
+
+// registerSPIRV compiles the one kernel of package pkg (a package of
+// testdata, which gen does not cover) to PTX and SPIR-V here, and registers
+// it as fn, with one dimension and the given parameter names, so that the
+// GPU backends can run it.
+func registerSPIRV(t *testing.T, pkg string, fn any, params ...string) {
+	t.Helper()
+	m, err := codegen.Build([]string{pkg}, codegen.Options{SPIRV: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.SPIRV) == 0 || len(m.Manifest.Kernels) != 1 {
+		t.Fatalf("no SPIR-V for the kernel of %s: %v", pkg, m.SPIRVFailed)
+	}
+	code := &backend.Code{PTX: m.PTX, SPIRV: m.SPIRV, Entry: m.Manifest.Kernels[0].Entry,
+		Positions: m.Manifest.Positions, SPIRVFeatures: m.Manifest.SPIRVFeatures}
+	if err := device.RegisterKernel(fn, device.KernelSpec{Dims: 1, Params: params, Code: code}); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // lineOf returns "kernels_test.go:N" for the line of kernels_test.go that
 // holds text.

@@ -5,9 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/device"
-	"github.com/gpukvet/gpukvet/device/backend"
 	"github.com/gpukvet/gpukvet/device/testdata/longloop"
 	"github.com/gpukvet/gpukvet/device/vulkan"
 )
@@ -25,19 +23,7 @@ func TestLoopLimitDeviation(t *testing.T) {
 		t.Skipf("no Vulkan device here: %v", err)
 	}
 	defer d.Close()
-	const pkg = "github.com/gpukvet/gpukvet/device/testdata/longloop"
-	m, err := codegen.Build([]string{pkg}, codegen.Options{SPIRV: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(m.SPIRV) == 0 || len(m.Manifest.Kernels) != 1 {
-		t.Fatalf("no SPIR-V for longloop.Count: %v", m.SPIRVFailed)
-	}
-	code := &backend.Code{PTX: m.PTX, SPIRV: m.SPIRV, Entry: m.Manifest.Kernels[0].Entry,
-		Positions: m.Manifest.Positions, SPIRVFeatures: m.Manifest.SPIRVFeatures}
-	if err := device.RegisterKernel(longloop.Count, device.KernelSpec{Dims: 1, Params: []string{"n", "a", "out"}, Code: code}); err != nil {
-		t.Fatal(err)
-	}
+	registerSPIRV(t, "github.com/gpukvet/gpukvet/device/testdata/longloop", longloop.Count, "n", "a", "out")
 	const n = 70000
 	a := upload(t, d, []int32{1, 1, 1, 1, 1, 1, 1, 1})
 	out := upload(t, d, []int32{-1})

@@ -387,7 +387,7 @@ func absBounds(fields []scalarField, wp unsafe.Pointer, size uintptr, n int, ulp
 		return abs
 	}
 	for j, f := range fields {
-		if f.kind != reflect.Float32 && f.kind != reflect.Float64 {
+		if !f.isFloat() {
 			continue
 		}
 		parts := make([]float64, (n+compareChunk-1)/compareChunk)
@@ -409,6 +409,9 @@ func absBounds(fields []scalarField, wp unsafe.Pointer, size uintptr, n int, ulp
 	}
 	return abs
 }
+
+// isFloat reports whether f is a float32 or float64.
+func (f scalarField) isFloat() bool { return f.kind == reflect.Float32 || f.kind == reflect.Float64 }
 
 // float reads a float field as float64.
 func (f scalarField) float(p unsafe.Pointer) float64 {
@@ -633,7 +636,7 @@ func reordered(log *atomicLog, off uintptr, single bool, ulps uint64, want, got 
 // reordered is the function reordered for field f of the element at byte
 // offset off (a and b point at the field).
 func (f scalarField) reordered(log *atomicLog, off uintptr, ulps uint64, a, b unsafe.Pointer) bool {
-	if f.kind != reflect.Float32 && f.kind != reflect.Float64 {
+	if !f.isFloat() {
 		return false
 	}
 	return reordered(log, off+f.off, f.kind == reflect.Float32, ulps, f.float(a), f.float(b))

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gpukvet/gpukvet/device"
+	"github.com/gpukvet/gpukvet/device/backend"
+	"github.com/gpukvet/gpukvet/device/cpu"
 	"github.com/gpukvet/gpukvet/examples/saxpy"
 	"github.com/gpukvet/gpukvet/gpu"
 )
@@ -99,4 +101,50 @@ func ones(n int) []float32 {
 		xs[i] = 1
 	}
 	return xs
+}
+
+// stuckBackend is a backend without context methods whose Sync blocks
+// until release is closed: package device waits for it on another
+// goroutine and abandons it at the deadline.
+type stuckBackend struct {
+	backend.Backend
+	release chan struct{}
+}
+
+func (s stuckBackend) Name() string { return "stuck" }
+
+func (s stuckBackend) Sync() error {
+	<-s.release
+	return s.Backend.Sync()
+}
+
+// TestDeadlineAbandonsBackendWithoutContext: a wait whose deadline passes
+// on a backend that cannot stop its work names the kernel, says the
+// backend cannot stop it, and leaves the device unusable.
+func TestDeadlineAbandonsBackendWithoutContext(t *testing.T) {
+	be, err := cpu.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuck := stuckBackend{be, make(chan struct{})}
+	defer close(stuck.release)
+	d, err := device.New(stuck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := upload(t, d, make([]int32, 4))
+	if err := d.Launch(addOne, dim(1, 1, 1), dim(4, 1, 1), xs); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err = d.SyncContext(ctx)
+	var te *backend.TimeoutError
+	if !errors.As(err, &te) || te.Stopped || !strings.Contains(err.Error(), "addOne did not finish before the deadline") ||
+		!strings.Contains(err.Error(), "the stuck backend cannot stop it, so the device is unusable") {
+		t.Fatalf("SyncContext = %v, want the deadline error naming addOne, the device unusable", err)
+	}
+	if err := d.Launch(addOne, dim(1, 1, 1), dim(4, 1, 1), xs); err == nil || !errors.Is(err, device.ErrTimeout) {
+		t.Errorf("Launch after the abandoned wait = %v, want the device unusable", err)
+	}
 }

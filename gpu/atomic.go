@@ -21,11 +21,11 @@ func AtomicAdd[T int32 | uint32 | int64 | uint64 | float32 | float64](addr *T, v
 		return T(atomic.AddUint64(p, uint64(v)) - uint64(v))
 	case *float32:
 		old := rmw32(p, func(old float32) float32 { return old + float32(v) })
-		cpuexec.FloatAdded(unsafe.Pointer(p), float64(old), float64(v))
+		cpuexec.FloatAdded(uintptr(unsafe.Pointer(p)), float64(old), float64(v))
 		return T(old)
 	case *float64:
 		old := rmw64(p, func(old float64) float64 { return old + float64(v) })
-		cpuexec.FloatAdded(unsafe.Pointer(p), old, float64(v))
+		cpuexec.FloatAdded(uintptr(unsafe.Pointer(p)), old, float64(v))
 		return T(old)
 	}
 	panic("unreachable")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -105,9 +106,9 @@ func (b *Backend) eventDone(ev uintptr) (bool, error) {
 // Sync.
 func (b *Backend) stopLaunches(cause error, ev uintptr) error {
 	d := b.drv
-	n := 0
+	var launched []*backend.Kernel
 	err := b.own.do(func() error {
-		n = len(b.launched)
+		launched = slices.Clone(b.launched)
 		var stream uintptr
 		if err := d.call("cuStreamCreate", d.cuStreamCreate, uintptr(unsafe.Pointer(&stream)), streamNonBlocking); err != nil {
 			return err
@@ -115,7 +116,7 @@ func (b *Backend) stopLaunches(cause error, ev uintptr) error {
 		defer d.call("cuStreamDestroy", d.cuStreamDestroy, stream)
 		one := new(uint64)
 		*one = 1
-		for i := range n {
+		for i := range launched {
 			word := b.trap + uintptr(i*gpuabi.TrapRecordSize+gpuabi.TrapOffStop)
 			if err := d.call("cuMemcpyHtoDAsync", d.cuMemcpyHtoDAsync, word, uintptr(unsafe.Pointer(one)), 8, stream); err != nil {
 				return err
@@ -124,10 +125,8 @@ func (b *Backend) stopLaunches(cause error, ev uintptr) error {
 		runtime.KeepAlive(one)
 		return nil
 	})
-	te := &backend.TimeoutError{Kernel: "(none launched)", Err: cause}
 	if err != nil {
-		te.Detail = fmt.Sprintf("the cuda backend could not set the kernels' stop words (%v), so the context is unusable; Close this Device and device.Open a new one", err)
-		return te
+		return backend.NotStopped("cuda", launched, cause, fmt.Sprintf("could not set the kernels' stop words (%v)", err))
 	}
 	for start := time.Now(); time.Since(start) < backend.StopGrace; time.Sleep(waitSlice) {
 		done, err := b.eventDone(ev)
@@ -135,23 +134,20 @@ func (b *Backend) stopLaunches(cause error, ev uintptr) error {
 			return fmt.Errorf("cuda: stopping the launches after the deadline: %w", err)
 		}
 		if done {
-			return b.stopped(cause, n)
+			return b.stopped(cause, launched)
 		}
 	}
-	te.Detail = fmt.Sprintf("the cuda backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs), so the context is unusable; Close this Device and device.Open a new one", backend.StopGrace)
-	return te
+	return backend.StopGraceExpired("cuda", launched, cause)
 }
 
-// stopped reads the trap records of the n launches a deadline stopped and
+// stopped reads the trap records of the launches a deadline stopped and
 // clears them (Sync), keeping a trap other than the deadline's for the
 // next Sync.
-func (b *Backend) stopped(cause error, n int) error {
+func (b *Backend) stopped(cause error, launched []*backend.Kernel) error {
 	d := b.drv
-	recs := make([]byte, n*gpuabi.TrapRecordSize)
-	var launched []*backend.Kernel
+	recs := make([]byte, len(launched)*gpuabi.TrapRecordSize)
 	err := b.own.do(func() error {
-		launched = append(launched, b.launched[:n]...)
-		if n == 0 {
+		if len(launched) == 0 {
 			return nil
 		}
 		err := d.call("cuMemcpyDtoH", d.cuMemcpyDtoH, uintptr(unsafe.Pointer(&recs[0])), b.trap, uintptr(len(recs)))

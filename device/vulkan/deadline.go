@@ -59,7 +59,7 @@ func (b *Backend) WriteContext(ctx context.Context, dst backend.Memory, src refl
 // stops the launched kernels (stopLaunches).
 func (b *Backend) waitIdleContext(ctx context.Context) error {
 	for len(b.inflight) > 0 {
-		done, err := b.waitFor(b.submitted, waitSlice)
+		done, err := b.waitFor(b.submitted, uint64(waitSlice))
 		if err != nil {
 			return err
 		}
@@ -74,45 +74,24 @@ func (b *Backend) waitIdleContext(ctx context.Context) error {
 	return nil
 }
 
-// waitFor waits at most d for the timeline semaphore to reach value and
-// reports whether it did.
-func (b *Backend) waitFor(value uint64, d time.Duration) (bool, error) {
-	sem := b.sem
-	wi := &semaphoreWaitInfo{sType: stSemaphoreWaitInfo, semaphoreCount: 1, pSemaphores: &sem, pValues: &value}
-	r, err := callResult("vkWaitSemaphores", b.l.waitSemaphores, uintptr(b.dev), uintptr(unsafe.Pointer(wi)), uintptr(d.Nanoseconds()))
-	if err != nil {
-		if isResult(err, vkErrDeviceLost) {
-			return false, fmt.Errorf("the Vulkan device was lost (a kernel faulted or ran too long): %w", err)
-		}
-		return false, err
-	}
-	return r == vkSuccess, nil
-}
-
 // stopLaunches sets the stop word of every pending launch, waits up to
 // backend.StopGrace for them to end, and returns the *backend.TimeoutError that
 // says whether they did. Stopped, the launches' trap records are read (a
 // trap other than the deadline's is kept for the next Sync) and cleared.
 func (b *Backend) stopLaunches(cause error) error {
-	te := &backend.TimeoutError{Kernel: "(none launched)", Err: cause}
-	if n := len(b.launched); n > 0 {
-		te.Kernel = b.launched[n-1].Name
-	}
 	if b.trap.mapped == nil {
-		te.Detail = "the vulkan backend cannot reach the kernels' stop words (no host-visible memory for the trap records), so the device is unusable; Close this Device and device.Open a new one"
-		return te
+		return backend.NotStopped("vulkan", b.launched, cause, "cannot reach the kernels' stop words (no host-visible memory for the trap records)")
 	}
 	recs := unsafe.Slice((*byte)(b.trap.mapped), len(b.launched)*gpuabi.TrapRecordSize)
 	for i := range b.launched {
 		binary.LittleEndian.PutUint64(recs[i*gpuabi.TrapRecordSize+gpuabi.TrapOffStop:], 1)
 	}
-	done, err := b.waitFor(b.submitted, backend.StopGrace)
+	done, err := b.waitFor(b.submitted, uint64(backend.StopGrace))
 	if err != nil {
 		return fmt.Errorf("vulkan: stopping the launches after the deadline: %w", err)
 	}
 	if !done {
-		te.Detail = fmt.Sprintf("the vulkan backend asked it to stop, but it did not within %v (a loop the compiler proved finite still runs, or the code predates stop words), so the device is unusable; Close this Device and device.Open a new one", backend.StopGrace)
-		return te
+		return backend.StopGraceExpired("vulkan", b.launched, cause)
 	}
 	b.recycle(b.submitted)
 	te, other := backend.StoppedLaunches("vulkan", recs, b.launched, cause)

@@ -27,7 +27,6 @@ import (
 // outlives a Close.)
 var process struct {
 	mu        sync.Mutex
-	loaders   map[string]*loader     // by path; dlopen'ed once
 	instances map[string]*sharedInst // by loader path
 	created   int                    // vkCreateInstance calls that succeeded, for tests
 }
@@ -51,34 +50,28 @@ func openInstance(path string) (*loader, vkInstance, error) {
 		l := si.l
 		return &l, si.inst, nil
 	}
-	l := process.loaders[path]
-	if l == nil {
-		var err error
-		if l, err = openLoader(path); err != nil {
-			return nil, 0, err
-		}
-		if process.loaders == nil {
-			process.loaders = map[string]*loader{}
-			process.instances = map[string]*sharedInst{}
-		}
-		process.loaders[path] = l
-	}
-	si := &sharedInst{l: *l}
-	inst, err := si.l.createInstance()
+	// A loader whose instance failed is opened again on the next try: the
+	// dynamic linker hands back the library it loaded.
+	l, err := openLoader(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	si.inst = inst
-	if err := si.l.resolveInstance(inst); err != nil {
-		if si.l.destroyInstance != 0 {
-			void(si.l.destroyInstance, uintptr(inst), 0)
+	inst, err := l.createInstance()
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := l.resolveInstance(inst); err != nil {
+		if l.destroyInstance != 0 {
+			void(l.destroyInstance, uintptr(inst), 0)
 		}
 		return nil, 0, err
 	}
 	process.created++
-	process.instances[path] = si
-	c := si.l
-	return &c, inst, nil
+	if process.instances == nil {
+		process.instances = map[string]*sharedInst{}
+	}
+	process.instances[path] = &sharedInst{l: *l, inst: inst} // a copy: l is the caller's
+	return l, inst, nil
 }
 
 // createInstance creates a Vulkan 1.2 instance.

@@ -100,15 +100,23 @@ func (b *Backend) recycle(done uint64) {
 
 // wait blocks until the timeline semaphore reaches value.
 func (b *Backend) wait(value uint64) error {
+	_, err := b.waitFor(value, math.MaxUint64) // UINT64_MAX: no timeout
+	return err
+}
+
+// waitFor waits at most timeout nanoseconds for the timeline semaphore to
+// reach value and reports whether it did.
+func (b *Backend) waitFor(value, timeout uint64) (bool, error) {
 	sem := b.sem
 	wi := &semaphoreWaitInfo{sType: stSemaphoreWaitInfo, semaphoreCount: 1, pSemaphores: &sem, pValues: &value}
-	if err := call("vkWaitSemaphores", b.l.waitSemaphores, uintptr(b.dev), uintptr(unsafe.Pointer(wi)), uintptr(uint64(math.MaxUint64))); err != nil {
+	r, err := callResult("vkWaitSemaphores", b.l.waitSemaphores, uintptr(b.dev), uintptr(unsafe.Pointer(wi)), uintptr(timeout))
+	if err != nil {
 		if isResult(err, vkErrDeviceLost) {
-			return fmt.Errorf("the Vulkan device was lost (a kernel faulted or ran too long): %w", err)
+			return false, fmt.Errorf("the Vulkan device was lost (a kernel faulted or ran too long): %w", err)
 		}
-		return err
+		return false, err
 	}
-	return nil
+	return r == vkSuccess, nil
 }
 
 // waitIdle waits for every submission.
