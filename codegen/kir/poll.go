@@ -18,18 +18,21 @@ import (
 // finiteLoop); every other loop pays one volatile load of a word that
 // stays in cache per iteration. The pass runs last, after the loop
 // optimizations (which expect a header's own exit test), and when
-// optimization is off. A loop that polls already is left alone. It returns
-// how many loops it made poll.
+// optimization is off. A loop that polls already is left alone. Every loop
+// is judged on the graph as it comes, with one dominator tree, before any
+// header is split. It returns how many loops it made poll.
 func PollLoops(f *Func) int {
-	n := 0
-	for _, l := range NaturalLoops(f, Dominators(f)) {
-		if finiteLoop(f, l) || polls(l.Header) {
-			continue
+	dom := Dominators(f)
+	var unproved []*Loop
+	for _, l := range NaturalLoops(f, dom) {
+		if !finiteLoop(l, dom) && !polls(l.Header) {
+			unproved = append(unproved, l)
 		}
-		pollHeader(f, l)
-		n++
 	}
-	return n
+	for _, l := range unproved {
+		pollHeader(f, l)
+	}
+	return len(unproved)
 }
 
 // polls reports whether block b starts with a poll.
@@ -105,7 +108,7 @@ func loopPos(f *Func, l *Loop) string {
 //
 // The test may be negated or one of a conjunction, and a bound the loop
 // recomputes from invariants counts as invariant.
-func finiteLoop(f *Func, l *Loop) bool {
+func finiteLoop(l *Loop, dom *DomTree) bool {
 	h := l.Header
 	if len(l.Latches) != 1 || len(h.Preds) != 2 {
 		return false
@@ -114,7 +117,6 @@ func finiteLoop(f *Func, l *Loop) bool {
 	if h.Preds[1] == l.Latches[0] {
 		li = 1
 	}
-	dom := Dominators(f)
 	for b := range l.Blocks {
 		if b.Term != TermBranch || l.Blocks[b.Succs[0]] == l.Blocks[b.Succs[1]] || !dom.Dominates(b, l.Latches[0]) {
 			continue
