@@ -143,12 +143,12 @@ func countedExit(l *Loop, li int, c *Value, on bool) bool {
 	}
 	op := c.Op
 	if !on { // the loop goes on while the test fails
-		op = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt, OpNe: OpEq, OpEq: OpNe}[op]
+		op = negatedCompare[op]
 	}
 	x, bound := c.Args[0], c.Args[1]
 	if !invariantIn(l, bound, 0) {
 		x, bound = bound, x
-		op = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe, OpNe: OpNe, OpEq: OpEq}[op]
+		op = swappedCompare[op]
 	}
 	if !invariantIn(l, bound, 0) {
 		return false
@@ -177,6 +177,10 @@ func countedExit(l *Loop, li int, c *Value, on bool) bool {
 	}
 	return step.unit*step.unit == 1 && !step.dims && bound.Op == OpConst && !atTypeEnd(bound, k)
 }
+
+// swappedCompare maps a comparison x op y to the one of y op' x that
+// holds alike (one map for every call, as negatedCompare).
+var swappedCompare = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe, OpEq: OpEq, OpNe: OpNe}
 
 // ivStepSum is the sum of an induction variable's steps: unit is the
 // constant step (or, with dims, the sign: a product of the launch's
