@@ -140,6 +140,7 @@ type emitter struct {
 	name           string              // the entry point's name
 	nc             map[*kir.Value]bool // loads emitted as ld.global.nc
 	plain          map[*kir.Value]bool // float products and sums left contractible
+	legal          map[string]bool     // instruction names checked against the ISA
 	position       func(token.Pos) string
 	sb             *strings.Builder
 	body           strings.Builder
@@ -154,7 +155,7 @@ type emitter struct {
 }
 
 func newEmitter(f *kir.Func, name string, nc map[*kir.Value]bool, sb *strings.Builder, opts Options) *emitter {
-	return &emitter{f: f, name: name, nc: nc, plain: contractible(f), position: opts.Position, sb: sb,
+	return &emitter{f: f, name: name, nc: nc, plain: contractible(f), legal: map[string]bool{}, position: opts.Position, sb: sb,
 		reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
 }
 
@@ -196,11 +197,16 @@ func (e *emitter) newReg(k kir.Kind) string {
 	}
 }
 
-// ins writes an instruction, refusing one the PTX ISA does not allow.
+// ins writes an instruction, refusing one the PTX ISA does not allow. An
+// entry uses a few dozen instruction names, each checked once (legal).
 func (e *emitter) ins(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	if err := checkInstruction(text); err != nil {
-		e.fail("internal error: %v", err)
+	if name := instructionName(text); !e.legal[name] {
+		if err := checkName(name); err != nil {
+			e.fail("internal error: %v", err)
+		} else {
+			e.legal[name] = true
+		}
 	}
 	e.body.WriteString("\t")
 	e.body.WriteString(text)
