@@ -151,6 +151,7 @@ type emitter struct {
 	label          int
 	cur            *kir.Value // the value being emitted, nil in terminators
 	line           string     // the Go line of the body's last position comment
+	linePos        token.Pos  // the last position at formatted: its Go line is line
 	err            error
 }
 
@@ -217,9 +218,10 @@ func (e *emitter) ins(format string, args ...any) {
 // Go line differs from the last one written.
 func (e *emitter) at(v *kir.Value) {
 	e.cur = v
-	if v == nil || e.position == nil || !v.Pos.IsValid() {
-		return
+	if v == nil || e.position == nil || !v.Pos.IsValid() || v.Pos == e.linePos {
+		return // the values of one Go operation follow each other
 	}
+	e.linePos = v.Pos
 	line := e.position(v.Pos)
 	if strings.Count(line, ":") >= 2 {
 		line = line[:strings.LastIndexByte(line, ':')] // drop the column
