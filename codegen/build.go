@@ -466,24 +466,36 @@ func entryName(p *packages.Package, name string) string {
 }
 
 // relPos formats positions relative to dir (or the working directory).
+// Each file's path is worked out once (outside dir, moduleRoot's walk
+// stats the file system): the PTX emitter formats the position of every
+// value it writes. The function it returns is for one goroutine.
 func relPos(dir string) func(token.Position) string {
 	base := dir
 	if base == "" {
 		base, _ = os.Getwd()
 	}
+	files := map[string]string{}
 	return func(p token.Position) string {
-		file := p.Filename
-		if rel, err := filepath.Rel(base, file); err == nil && !strings.HasPrefix(rel, "..") {
-			file = rel
-		} else if root := moduleRoot(file); root != "" {
-			// Outside dir, a path from the module's root keeps the output
-			// the same in every checkout.
-			if rel, err := filepath.Rel(root, file); err == nil {
-				file = rel
-			}
+		file, ok := files[p.Filename]
+		if !ok {
+			file = relFile(base, p.Filename)
+			files[p.Filename] = file
 		}
-		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(file), p.Line, p.Column)
+		return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
 	}
+}
+
+// relFile is file's path relative to base or, outside it, to its module's
+// root (which keeps the output the same in every checkout), with slashes.
+func relFile(base, file string) string {
+	if rel, err := filepath.Rel(base, file); err == nil && !strings.HasPrefix(rel, "..") {
+		file = rel
+	} else if root := moduleRoot(file); root != "" {
+		if rel, err := filepath.Rel(root, file); err == nil {
+			file = rel
+		}
+	}
+	return filepath.ToSlash(file)
 }
 
 // moduleRoot returns the nearest directory above file that holds a go.mod,

@@ -18,18 +18,21 @@ import (
 // finiteLoop); every other loop pays one volatile load of a word that
 // stays in cache per iteration. The pass runs last, after the loop
 // optimizations (which expect a header's own exit test), and when
-// optimization is off. A loop that polls already is left alone. It returns
-// how many loops it made poll.
+// optimization is off. A loop that polls already is left alone. Every loop
+// is judged on the graph as it comes, with one dominator tree, before any
+// header is split. It returns how many loops it made poll.
 func PollLoops(f *Func) int {
-	n := 0
-	for _, l := range NaturalLoops(f, Dominators(f)) {
-		if finiteLoop(f, l) || polls(l.Header) {
-			continue
+	dom := Dominators(f)
+	var unproved []*Loop
+	for _, l := range NaturalLoops(f, dom) {
+		if !finiteLoop(l, dom) && !polls(l.Header) {
+			unproved = append(unproved, l)
 		}
-		pollHeader(f, l)
-		n++
 	}
-	return n
+	for _, l := range unproved {
+		pollHeader(f, l)
+	}
+	return len(unproved)
 }
 
 // polls reports whether block b starts with a poll.
@@ -105,7 +108,7 @@ func loopPos(f *Func, l *Loop) string {
 //
 // The test may be negated or one of a conjunction, and a bound the loop
 // recomputes from invariants counts as invariant.
-func finiteLoop(f *Func, l *Loop) bool {
+func finiteLoop(l *Loop, dom *DomTree) bool {
 	h := l.Header
 	if len(l.Latches) != 1 || len(h.Preds) != 2 {
 		return false
@@ -114,7 +117,6 @@ func finiteLoop(f *Func, l *Loop) bool {
 	if h.Preds[1] == l.Latches[0] {
 		li = 1
 	}
-	dom := Dominators(f)
 	for b := range l.Blocks {
 		if b.Term != TermBranch || l.Blocks[b.Succs[0]] == l.Blocks[b.Succs[1]] || !dom.Dominates(b, l.Latches[0]) {
 			continue
@@ -141,12 +143,12 @@ func countedExit(l *Loop, li int, c *Value, on bool) bool {
 	}
 	op := c.Op
 	if !on { // the loop goes on while the test fails
-		op = map[Op]Op{OpLt: OpGe, OpLe: OpGt, OpGt: OpLe, OpGe: OpLt, OpNe: OpEq, OpEq: OpNe}[op]
+		op = negatedCompare[op]
 	}
 	x, bound := c.Args[0], c.Args[1]
 	if !invariantIn(l, bound, 0) {
 		x, bound = bound, x
-		op = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe, OpNe: OpNe, OpEq: OpEq}[op]
+		op = swappedCompare[op]
 	}
 	if !invariantIn(l, bound, 0) {
 		return false
@@ -175,6 +177,10 @@ func countedExit(l *Loop, li int, c *Value, on bool) bool {
 	}
 	return step.unit*step.unit == 1 && !step.dims && bound.Op == OpConst && !atTypeEnd(bound, k)
 }
+
+// swappedCompare maps a comparison x op y to the one of y op' x that
+// holds alike (one map for every call, as negatedCompare).
+var swappedCompare = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe, OpEq: OpEq, OpNe: OpNe}
 
 // ivStepSum is the sum of an induction variable's steps: unit is the
 // constant step (or, with dims, the sign: a product of the launch's

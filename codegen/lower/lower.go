@@ -247,9 +247,8 @@ func (b *builder) param(p *types.Var) []*kir.Value {
 	return nil
 }
 
-// val appends a value to the current block.
-// val adds a value at the position of what is being lowered, which the
-// emitters' errors and the PTX position comments name.
+// val adds a value to the current block at the position of what is being
+// lowered, which the emitters' errors and the PTX position comments name.
 func (b *builder) val(op kir.Op, t kir.Type, args ...*kir.Value) *kir.Value {
 	v := b.f.NewValue(b.cur, op, t, args...)
 	v.Pos = b.at

@@ -140,6 +140,7 @@ type emitter struct {
 	name           string              // the entry point's name
 	nc             map[*kir.Value]bool // loads emitted as ld.global.nc
 	plain          map[*kir.Value]bool // float products and sums left contractible
+	legal          map[string]bool     // instruction names checked against the ISA
 	position       func(token.Pos) string
 	sb             *strings.Builder
 	body           strings.Builder
@@ -150,11 +151,12 @@ type emitter struct {
 	label          int
 	cur            *kir.Value // the value being emitted, nil in terminators
 	line           string     // the Go line of the body's last position comment
+	linePos        token.Pos  // the last position at formatted: its Go line is line
 	err            error
 }
 
 func newEmitter(f *kir.Func, name string, nc map[*kir.Value]bool, sb *strings.Builder, opts Options) *emitter {
-	return &emitter{f: f, name: name, nc: nc, plain: contractible(f), position: opts.Position, sb: sb,
+	return &emitter{f: f, name: name, nc: nc, plain: contractible(f), legal: map[string]bool{}, position: opts.Position, sb: sb,
 		reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
 }
 
@@ -196,11 +198,16 @@ func (e *emitter) newReg(k kir.Kind) string {
 	}
 }
 
-// ins writes an instruction, refusing one the PTX ISA does not allow.
+// ins writes an instruction, refusing one the PTX ISA does not allow. An
+// entry uses a few dozen instruction names, each checked once (legal).
 func (e *emitter) ins(format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
-	if err := checkInstruction(text); err != nil {
-		e.fail("internal error: %v", err)
+	if name := instructionName(text); !e.legal[name] {
+		if err := checkName(name); err != nil {
+			e.fail("internal error: %v", err)
+		} else {
+			e.legal[name] = true
+		}
 	}
 	e.body.WriteString("\t")
 	e.body.WriteString(text)
@@ -211,9 +218,10 @@ func (e *emitter) ins(format string, args ...any) {
 // Go line differs from the last one written.
 func (e *emitter) at(v *kir.Value) {
 	e.cur = v
-	if v == nil || e.position == nil || !v.Pos.IsValid() {
-		return
+	if v == nil || e.position == nil || !v.Pos.IsValid() || v.Pos == e.linePos {
+		return // the values of one Go operation follow each other
 	}
+	e.linePos = v.Pos
 	line := e.position(v.Pos)
 	if strings.Count(line, ":") >= 2 {
 		line = line[:strings.LastIndexByte(line, ':')] // drop the column

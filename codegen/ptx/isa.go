@@ -129,14 +129,29 @@ func expand(pattern string) []string {
 // without the semicolon) whose types the ISA does not allow, or whose form
 // the table does not know. Labels and comments pass.
 func checkInstruction(line string) error {
+	return checkName(instructionName(line))
+}
+
+// instructionName is the name (opcode.modifiers.types) of the instruction
+// on a line of an entry's body, "" for a label or a comment: all that
+// checkName needs of it.
+func instructionName(line string) string {
 	line = strings.TrimSpace(line)
 	if line == "" || strings.HasPrefix(line, "//") || strings.HasSuffix(line, ":") {
-		return nil
+		return ""
 	}
 	if strings.HasPrefix(line, "@") { // a guard predicate
 		_, line, _ = strings.Cut(line, " ")
 	}
 	name, _, _ := strings.Cut(line, " ")
+	return name
+}
+
+// checkName is checkInstruction for an instruction's name ("" passes).
+func checkName(name string) error {
+	if name == "" {
+		return nil
+	}
 	table := theISA()
 	var mods, types []string
 	for _, part := range strings.Split(name, ".") {

@@ -39,14 +39,18 @@ func (e Escape) Message() string {
 func Find(fn *ssa.Function) []Escape {
 	var out []Escape
 	for _, b := range fn.Blocks {
-		if !reaches(b, b, nil) {
-			continue // runs at most once per call
-		}
+		inCycle := false // whether b runs more than once per call, asked once per block with an Alloc
 		for i, instr := range b.Instrs {
-			if a, ok := instr.(*ssa.Alloc); ok {
-				if e, bad := outlives(a, i); bad {
-					out = append(out, e)
-				}
+			a, ok := instr.(*ssa.Alloc)
+			if !ok {
+				continue
+			}
+			if !inCycle && !reaches(b, b, nil) {
+				break // runs at most once per call
+			}
+			inCycle = true
+			if e, bad := outlives(a, i); bad {
+				out = append(out, e)
 			}
 		}
 	}
