@@ -1,7 +1,6 @@
 package divergence_test
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -26,23 +25,15 @@ func TestSuggestedFix(t *testing.T) {
 func TestRelated(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
 	results := analysistest.Run(t, dir, divergence.Analyzer, "a")
-	want := map[int][]string{ // line of the barrier → its related positions
-		15:  {"14: the divergent condition `tid < n`", "13: where threads start to differ: ThreadIdx"},
-		41:  {"39: the divergent condition `k < t.ThreadIdx().X`"},
-		131: {"131: the divergent argument"},
+	want := map[string][]string{ // the barrier → its related positions
+		"a.go:15":  {"14: the divergent condition `tid < n`", "13: where threads start to differ: ThreadIdx"},
+		"a.go:41":  {"39: the divergent condition `k < t.ThreadIdx().X`"},
+		"a.go:131": {"131: the divergent argument"},
 	}
-	got := map[int][]string{}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			line := r.Pass.Fset.Position(d.Pos).Line
-			for _, rel := range d.Related {
-				got[line] = append(got[line], fmt.Sprintf("%d: %s", r.Pass.Fset.Position(rel.Pos).Line, rel.Message))
-			}
-		}
-	}
-	for line, w := range want {
-		if !slices.Equal(got[line], w) {
-			t.Errorf("barrier at line %d: related %q, want %q", line, got[line], w)
+	got := analysistestdata.Related(results)
+	for at, w := range want {
+		if !slices.Equal(got[at], w) {
+			t.Errorf("barrier at %s: related %q, want %q", at, got[at], w)
 		}
 	}
 }

@@ -656,30 +656,19 @@ func unsharable(t types.Type, depth int) types.Type {
 	return t
 }
 
-// kindName names the kind of a type that block-shared memory cannot hold.
+// kindName names the kind of a type that block-shared memory cannot hold:
+// the host kinds by their names in hostKinds.
 func kindName(t types.Type) string {
-	switch u := t.Underlying().(type) {
+	switch t.Underlying().(type) {
 	case *types.Slice:
 		return "a slice, whose length is not fixed and whose elements live outside it"
 	case *types.Pointer:
 		return "a pointer"
-	case *types.Map:
-		return "a map"
-	case *types.Chan:
-		return "a channel"
-	case *types.Signature:
-		return "a function"
-	case *types.Interface:
-		return "an interface"
 	case *types.TypeParam:
 		return "a type parameter"
-	case *types.Basic:
-		if u.Info()&types.IsString != 0 {
-			return "a string"
-		}
-		if u.Info()&types.IsComplex != 0 {
-			return "a complex number"
-		}
+	}
+	if k := hostKindOf(t); k != noHostKind {
+		return k.what()
 	}
 	return "not a fixed-size value"
 }

@@ -1,7 +1,6 @@
 package ownership_test
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -27,23 +26,15 @@ func TestDoc(t *testing.T) {
 // before a use or a second Free.
 func TestRelated(t *testing.T) {
 	results := analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), ownership.Analyzer, "basic")
-	want := map[int][]string{ // line of the finding → its related positions
-		24:  {"19: allocated here: buffer from device.Alloc at line 19"},
-		162: {"161: freed here: Free at line 161", "157: allocated here: buffer from device.Alloc at line 157"},
-		184: {"183: freed here: Free at line 183", "179: allocated here: buffer from device.Alloc at line 179"},
+	want := map[string][]string{ // the finding → its related positions
+		"basic.go:24":  {"19: allocated here: buffer from device.Alloc at line 19"},
+		"basic.go:162": {"161: freed here: Free at line 161", "157: allocated here: buffer from device.Alloc at line 157"},
+		"basic.go:184": {"183: freed here: Free at line 183", "179: allocated here: buffer from device.Alloc at line 179"},
 	}
-	got := map[int][]string{}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			line := r.Pass.Fset.Position(d.Pos).Line
-			for _, rel := range d.Related {
-				got[line] = append(got[line], fmt.Sprintf("%d: %s", r.Pass.Fset.Position(rel.Pos).Line, rel.Message))
-			}
-		}
-	}
-	for line, w := range want {
-		if !slices.Equal(got[line], w) {
-			t.Errorf("finding at line %d: related %q, want %q", line, got[line], w)
+	got := analysistestdata.Related(results)
+	for at, w := range want {
+		if !slices.Equal(got[at], w) {
+			t.Errorf("finding at %s: related %q, want %q", at, got[at], w)
 		}
 	}
 }

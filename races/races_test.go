@@ -1,7 +1,7 @@
 package races_test
 
 import (
-	"fmt"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -28,22 +28,14 @@ func TestGuardFix(t *testing.T) {
 func TestRelated(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
 	results := analysistest.Run(t, dir, races.Analyzer, "basic")
-	want := map[int]string{ // line of the race → the other access
-		10: "9: the other access: thread 1 writes tile[1]",
-		44: "43: the other access: thread 1 writes tile[1]",
+	want := map[string][]string{ // the race → the other access
+		"basic.go:10": {"9: the other access: thread 1 writes tile[1]"},
+		"basic.go:44": {"43: the other access: thread 1 writes tile[1]"},
 	}
-	got := map[int]string{}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			line := r.Pass.Fset.Position(d.Pos).Line
-			if len(d.Related) == 1 {
-				got[line] = fmt.Sprintf("%d: %s", r.Pass.Fset.Position(d.Related[0].Pos).Line, d.Related[0].Message)
-			}
-		}
-	}
-	for line, w := range want {
-		if got[line] != w {
-			t.Errorf("race at line %d: related %q, want %q", line, got[line], w)
+	got := analysistestdata.Related(results)
+	for at, w := range want {
+		if !slices.Equal(got[at], w) {
+			t.Errorf("race at %s: related %q, want %q", at, got[at], w)
 		}
 	}
 }

@@ -128,11 +128,20 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if opts.diff {
-		return max(showFixes(findings, stdout, stderr), exitCodeOf(loadErrs, nil))
+		// Exit 1 when there is something to fix, as for findings.
+		something, ok := applyFixes(findings, stdout, stderr)
+		if !ok {
+			return exitError
+		}
+		code := exitClean
+		if something {
+			code = exitFindings
+		}
+		return max(code, exitCodeOf(loadErrs, nil))
 	}
 	if opts.fix {
-		changed, code := applyFixes(findings, stderr)
-		if code == exitError {
+		changed, ok := applyFixes(findings, nil, stderr)
+		if !ok {
 			return exitError
 		}
 		if changed {
@@ -227,38 +236,21 @@ func selected(enabled map[string]*bool) []*analysis.Analyzer {
 	return some
 }
 
-// applyFixes applies the first suggested fix of every finding (see
-// lint.ApplyFixes) and reports whether it changed a file; its exit code is
-// exitError on an error, when nothing was changed, and exitClean otherwise
-// (the caller checks again to see what is left).
-func applyFixes(findings []lint.Finding, stderr io.Writer) (bool, int) {
-	res, err := lint.ApplyFixes(findings, nil, stderr)
-	switch {
-	case errors.Is(err, fixes.ErrConflicts):
+// applyFixes applies the first suggested fix of every finding, or with
+// diff set writes them to diff as a unified diff, changing nothing (see
+// lint.ApplyFixes). It reports whether there was something to fix (a file
+// changed or shown, or fixes that overlapped others and must wait for
+// another run) and false for ok on an error, when nothing was changed.
+func applyFixes(findings []lint.Finding, diff, stderr io.Writer) (something, ok bool) {
+	res, err := lint.ApplyFixes(findings, diff, stderr)
+	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
-	case err != nil:
-		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
-		return false, exitError
+		if !errors.Is(err, fixes.ErrConflicts) {
+			return false, false
+		}
+		return true, true
 	}
-	return len(res.Files) > 0, exitClean
-}
-
-// showFixes writes the first suggested fix of every finding to stdout as a
-// unified diff, changing nothing, and returns the exit code: 1 when there
-// is something to fix, 0 when not, 2 on an error.
-func showFixes(findings []lint.Finding, stdout, stderr io.Writer) int {
-	res, err := lint.ApplyFixes(findings, stdout, stderr)
-	switch {
-	case errors.Is(err, fixes.ErrConflicts):
-		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
-		return exitFindings
-	case err != nil:
-		fmt.Fprintf(stderr, "gpukvet: %v\n", err)
-		return exitError
-	case len(res.Files) > 0:
-		return exitFindings
-	}
-	return exitClean
+	return len(res.Files) > 0, true
 }
 
 // versionString describes this build: gpukvet's version and the Go version.

@@ -6,7 +6,10 @@
 // A gpu.Dim3 that the kernel takes as an argument is launch data, not an
 // index or extent: reading its Y does not make the kernel two-dimensional,
 // as long as the kernel never writes, rebinds or takes the address of that
-// parameter (then its fields might hold a thread's index, and count).
+// parameter (then its fields might hold a thread's index, and count). A
+// kernel that another kernel calls is a device function there: what it
+// reads of its Dim3 arguments counts for its caller, which may pass a
+// thread's index.
 //
 // Kernel discovery (internal/kernels, with types) and the runtime (device,
 // for a kernel that no generated code registered, from syntax alone) both
@@ -72,6 +75,7 @@ type Graph[F comparable] struct {
 // caller can collect more in the same walk.
 func Walk[F comparable](r Resolver[F], roots []F, visit func(fn F, n ast.Node)) *Graph[F] {
 	g := &Graph[F]{Dims: map[F]int{}, Callees: map[F][]F{}}
+	launchDims := map[F]int{} // what a kernel reads of its launch parameters, which counts for its callers
 	seen := map[F]bool{}
 	work := append([]F(nil), roots...)
 	for len(work) > 0 {
@@ -95,8 +99,12 @@ func Walk[F comparable](r Resolver[F], roots []F, visit func(fn F, n ast.Node)) 
 				return false
 			}
 			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if d := Axis(sel.Sel.Name); d > g.Dims[fn] && !isLaunchParam(sel.X, launch) && r.IsDim3(fn, sel.X) {
-					g.Dims[fn] = d
+				if d := Axis(sel.Sel.Name); d > 0 && r.IsDim3(fn, sel.X) {
+					if isLaunchParam(sel.X, launch) {
+						launchDims[fn] = max(launchDims[fn], d)
+					} else {
+						g.Dims[fn] = max(g.Dims[fn], d)
+					}
 				}
 			}
 			local, other := r.Refs(fn, n)
@@ -115,8 +123,8 @@ func Walk[F comparable](r Resolver[F], roots []F, visit func(fn F, n ast.Node)) 
 		changed = false
 		for fn, cs := range g.Callees {
 			for _, c := range cs {
-				if g.Dims[c] > g.Dims[fn] {
-					g.Dims[fn] = g.Dims[c]
+				if d := max(g.Dims[c], launchDims[c]); d > g.Dims[fn] {
+					g.Dims[fn] = d
 					changed = true
 				}
 			}

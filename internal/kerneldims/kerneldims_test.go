@@ -65,7 +65,8 @@ func unreached() { _ = i.Z }
 // TestLaunchParams checks that a kernel's gpu.Dim3 argument is launch data
 // (reading its Y or Z adds no dimension) unless the kernel writes, rebinds
 // or takes the address of it, and that a device function's parameter
-// still counts (its caller may pass a thread index).
+// still counts (its caller may pass a thread index), as does a kernel's
+// for a kernel that calls it.
 func TestLaunchParams(t *testing.T) {
 	src := `package p
 func kRead(t T, d D) { _ = d.Y; _ = (d).Z }
@@ -75,6 +76,7 @@ func kShadow(t T, d D) { if true { d := t.ThreadIdx(); _ = d.Y } }
 func kClosure(t T, d D) { f := func(d D) int { return d.Y }; _ = f }
 func kLocal(t T, d D) { e := d; _ = e.Y }
 func helper(d D) int { return d.Y }
+func kCallsKernel(t T) { kRead(t, t.ThreadIdx()) }
 `
 	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
 	if err != nil {
@@ -88,7 +90,7 @@ func helper(d D) int { return d.Y }
 		roots = append(roots, fd)
 	}
 	g := Walk[*ast.FuncDecl](r, roots, nil)
-	for name, want := range map[string]int{"kRead": 0, "kWrite": 2, "kAddr": 3, "kShadow": 2, "kClosure": 2, "kLocal": 2, "helper": 2} {
+	for name, want := range map[string]int{"kRead": 0, "kWrite": 2, "kAddr": 3, "kShadow": 2, "kClosure": 2, "kLocal": 2, "helper": 2, "kCallsKernel": 3} {
 		if got := g.Dims[r[name]]; got != want {
 			t.Errorf("Dims[%s] = %d, want %d", name, got, want)
 		}

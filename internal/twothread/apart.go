@@ -37,7 +37,7 @@ func (k *Kernel) IndexApart(pr Pair) bool {
 	}
 	k.computeDivergence()
 	apart := true
-	if p, _, _, trivial := k.buildPair(pr, nil, true); !trivial {
+	if p, _, _, trivial := k.pairProblem(pr, nil, true); !trivial {
 		verdict, _ := k.solve(p.linearize())
 		apart = verdict == lincon.Infeasible
 	}

@@ -299,7 +299,7 @@ func (s *guardSearch) unsat(pr Pair, cand *guardCand) bool {
 		}
 		return u
 	}
-	q, _, _, trivial := s.k.pairProblem(pr, cand)
+	q, _, _, trivial := s.k.pairProblem(pr, cand, false)
 	if trivial {
 		return true
 	}

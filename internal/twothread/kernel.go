@@ -42,9 +42,9 @@ type Kernel struct {
 	solved      map[string]solved       // answers of lincon.Solve by problem (solve.go)
 	work        int                     // conjunctions the solver decided for this kernel (solve.go)
 	guardWork   int                     // of which for the guard search (guards.go)
-	apart       map[string]bool         // IndexApart's answers by indexKey (pair.go)
-	termKeys    map[valRef]string       // leaves of index forms by identity (pair.go)
-	forms       map[*Access][]form      // the form of each access's indices (pair.go)
+	apart       map[string]bool         // IndexApart's answers by indexKey (apart.go)
+	termKeys    map[valRef]string       // leaves of index forms by identity (apart.go)
+	forms       map[*Access][]form      // the form of each access's indices (apart.go)
 }
 
 type regionKey struct {

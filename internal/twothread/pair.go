@@ -111,7 +111,7 @@ type Collision struct {
 func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
 	k.computeDivergence()
 	a, b := pr.A, pr.B
-	p, ia, ib, trivial := k.pairProblem(pr, nil)
+	p, ia, ib, trivial := k.pairProblem(pr, nil, false)
 	if trivial {
 		return Collision{}, false
 	}
@@ -140,14 +140,9 @@ func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
 // pairProblem builds the question of Collide, under the negation of
 // candidate guard hyp when it is not nil (guards.go). It returns the
 // problem, the index components of both accesses, and trivial when the
-// question has no answer without asking the solver.
-func (k *Kernel) pairProblem(pr Pair, hyp *guardCand) (p *problem, ia, ib []poly, trivial bool) {
-	return k.buildPair(pr, hyp, false)
-}
-
-// buildPair is pairProblem, with only the facts IndexApart keeps when
-// indexOnly is set.
-func (k *Kernel) buildPair(pr Pair, hyp *guardCand, indexOnly bool) (p *problem, ia, ib []poly, trivial bool) {
+// question has no answer without asking the solver. With indexOnly it
+// keeps only the facts IndexApart asks about.
+func (k *Kernel) pairProblem(pr Pair, hyp *guardCand, indexOnly bool) (p *problem, ia, ib []poly, trivial bool) {
 	a, b, start, cross := pr.A, pr.B, pr.In.start, pr.Cross
 	p = &problem{k: k, cross: cross, na: a.node, nb: b.node, varIdx: map[varKey]lincon.Var{},
 		memo: map[memoKey]poly{}, instance: map[*node]bool{}, divs: map[string][2]poly{}, hyp: hyp, indexOnly: indexOnly}

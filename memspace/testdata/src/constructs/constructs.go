@@ -122,6 +122,11 @@ func SharedPointers(t gpu.Thread, out []float32) {
 	out[t.GlobalIdx().X] = *p[0] + s[0].v[0]
 }
 
+//gpu:kernel block=64
+func SharedComplex(t gpu.Thread, out []float32) {
+	_ = gpu.Shared[[8]complex64](t) // want `gpu.Shared\[\[8\]complex64\]: .* and complex64 is a complex number$`
+}
+
 // SharedStruct is a struct of fixed-size fields: allowed.
 //
 //gpu:kernel block=64

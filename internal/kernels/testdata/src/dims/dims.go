@@ -89,3 +89,17 @@ func row(d gpu.Dim3) int { return d.Y }
 func Dim3ThroughHelper(t gpu.Thread, out []int) { // want Dim3ThroughHelper:"gpu kernel dims=2$"
 	out[t.GlobalIdx().X] = row(t.ThreadIdx())
 }
+
+// A kernel that another kernel calls is a device function there: what it
+// reads of its Dim3 argument counts for the caller, which passes a
+// thread's index.
+//
+//gpu:kernel
+func Dim3ArgumentCalled(t gpu.Thread, d gpu.Dim3, out []int) { // want Dim3ArgumentCalled:"gpu kernel dims=1$"
+	out[t.GlobalIdx().X] = d.Y
+}
+
+//gpu:kernel
+func Dim3ThroughKernel(t gpu.Thread, out []int) { // want Dim3ThroughKernel:"gpu kernel dims=2$"
+	Dim3ArgumentCalled(t, t.ThreadIdx(), out)
+}
