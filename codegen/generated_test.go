@@ -2,6 +2,7 @@ package codegen_test
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -51,12 +52,8 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 		t.Skip("builds and runs hundreds of generated kernels")
 	}
 	start := time.Now()
-	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/" + pkg},
-		codegen.Options{Checks: analyzers.All(), SPIRV: true})
+	m, built := generatedModule(t, pkg)
 	t.Logf("%s: checked and built %d kernels in %v", pkg, len(kernels), time.Since(start).Round(time.Millisecond))
-	if err != nil {
-		t.Fatalf("the generated kernels do not pass the checks or do not build (a finding: the generator writes only correct kernels):\n%v", err)
-	}
 	mism := map[string]bool{} // "backend kernel slot" of every mismatch
 	ran := map[string]int{}
 	for name, why := range m.SPIRVFailed {
@@ -66,19 +63,9 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 			t.Errorf("SPIR-V: %s: %s", name, why)
 		}
 	}
-	ran["spirv"] = len(kernels)
-	compileSPIRVAndLLVM(t, pkg, m)
-	t.Run("ptxas", func(t *testing.T) {
-		errs := ptxasErrors(t, m)
-		ran["ptxas"] = len(kernels)
-		for kernel, msg := range errs {
-			key := "ptxas " + kernel + " build"
-			mism[key] = true
-			if _, ok := kerngen.Known[key]; !ok {
-				t.Errorf("ptxas refuses kernel %s: %s", kernel, msg)
-			}
-		}
-	})
+	if built {
+		validateGenerated(t, pkg, m, len(kernels), ran, mism)
+	}
 	// The generated packages have no gpukvet_gen.go: the cpu backend runs
 	// their Go source through reflection on purpose, as the reference, so
 	// its warning about the missing generated code is noise here.
@@ -109,9 +96,11 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 		if err != nil {
 			t.Fatalf("cpu: %v", err)
 		}
-		got, gtrap := runKIR(t, m, idx, k, rows)
-		ran["kir"]++
-		compareGen(t, "kir", k, rows, want, got, wtrap != nil, gtrap, mism)
+		if built {
+			got, gtrap := runKIR(t, m, idx, k, rows)
+			ran["kir"]++
+			compareGen(t, "kir", k, rows, want, got, wtrap != nil, gtrap, mism)
+		}
 		for _, d := range devs {
 			if d.name == "vulkan" && (m.SPIRVFailed[k.Name] != "" || !onVulkan(k)) {
 				continue
@@ -128,6 +117,68 @@ func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nr
 	t.Logf("%s: ran in %v", pkg, time.Since(start).Round(time.Millisecond))
 	t.Logf("%s: %d kernels; runs per backend %v; %d mismatching results (backend kernel slot)", pkg, len(kernels), ran, len(mism))
 	checkKnown(t, kernels, ran, mism)
+}
+
+// savedModule is what GPUKVET_GEN_SAVE writes of a built module and
+// GPUKVET_GEN_LOAD reads back: all the runtime needs to launch its kernels.
+type savedModule struct {
+	PTX, SPIRV  []byte
+	SPIRVFailed map[string]string
+	Manifest    *codegen.Manifest
+}
+
+// generatedModule builds generated package pkg with every check, and says
+// it was built. A GPU machine has no Go toolchain to build with: there,
+// GPUKVET_GEN_LOAD=dir reads the module that GPUKVET_GEN_SAVE=dir wrote
+// where it was built, and the test runs only the GPU comparisons (the
+// validators and the interpreter ran where it was built; the saving run
+// stops there).
+func generatedModule(t *testing.T, pkg string) (*codegen.Module, bool) {
+	if dir := os.Getenv("GPUKVET_GEN_LOAD"); dir != "" {
+		data, err := os.ReadFile(filepath.Join(dir, pkg+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sm savedModule
+		if err := json.Unmarshal(data, &sm); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		return &codegen.Module{PTX: sm.PTX, SPIRV: sm.SPIRV, SPIRVFailed: sm.SPIRVFailed, Manifest: sm.Manifest}, false
+	}
+	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/" + pkg},
+		codegen.Options{Checks: analyzers.All(), SPIRV: true})
+	if err != nil {
+		t.Fatalf("the generated kernels do not pass the checks or do not build (a finding: the generator writes only correct kernels):\n%v", err)
+	}
+	if dir := os.Getenv("GPUKVET_GEN_SAVE"); dir != "" {
+		data, err := json.Marshal(savedModule{m.PTX, m.SPIRV, m.SPIRVFailed, m.Manifest})
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, pkg+".json"), data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Skipf("saved %s's module in %s for a GPU machine: it is tested there", pkg, dir)
+	}
+	return m, true
+}
+
+// validateGenerated puts m through spirv-val, llc and ptxas, recording
+// every refusal in mism.
+func validateGenerated(t *testing.T, pkg string, m *codegen.Module, n int, ran map[string]int, mism map[string]bool) {
+	ran["spirv"] = n
+	compileSPIRVAndLLVM(t, pkg, m)
+	t.Run("ptxas", func(t *testing.T) {
+		errs := ptxasErrors(t, m)
+		ran["ptxas"] = n
+		for kernel, msg := range errs {
+			key := "ptxas " + kernel + " build"
+			mism[key] = true
+			if _, ok := kerngen.Known[key]; !ok {
+				t.Errorf("ptxas refuses kernel %s: %s", kernel, msg)
+			}
+		}
+	})
 }
 
 // ptxasErrors assembles m's PTX with ptxas (sm_80) and returns the first

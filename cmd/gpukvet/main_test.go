@@ -22,6 +22,7 @@ import (
 
 var (
 	gpukvetBin string // the binary under test
+	vetBin     string // cmd/gpukvet-vet, the analyzers-only vet tool
 	repoRoot   string // the checkout the test modules replace gpukvet with
 )
 
@@ -37,9 +38,12 @@ func buildAndRun(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	gpukvetBin = filepath.Join(dir, "gpukvet")
-	if out, err := exec.Command("go", "build", "-o", gpukvetBin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building gpukvet: %v\n%s", err, out)
-		return 2
+	vetBin = filepath.Join(dir, "gpukvet-vet")
+	for bin, pkg := range map[string]string{gpukvetBin: ".", vetBin: "../gpukvet-vet"} {
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
+			return 2
+		}
 	}
 	if repoRoot, err = filepath.Abs("../.."); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -364,38 +368,56 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// TestVetTool runs gpukvet under go vet, where it speaks the unitchecker
-// protocol: -V=full, -flags, and one *.cfg per package.
+// TestVetTool runs gpukvet, and gpukvet-vet (the same analyzers without
+// the compiler), under go vet, where they speak the unitchecker protocol:
+// -V=full, -flags, and one *.cfg per package. Both must say the same.
 func TestVetTool(t *testing.T) {
 	t.Parallel()
 	dir := writeModule(t, map[string]string{"bad/bad.go": malformed, "good/good.go": clean})
+	var outputs []string
+	for _, bin := range []string{gpukvetBin, vetBin} {
+		outputs = append(outputs, vetToolRuns(t, dir, bin))
+	}
+	if outputs[0] != outputs[1] {
+		t.Errorf("gpukvet and gpukvet-vet differ under go vet:\n%s\n---\n%s", outputs[0], outputs[1])
+	}
+	if a, b := run(t, dir, gpukvetBin, "-flags").stdout, run(t, dir, vetBin, "-flags").stdout; a != b {
+		t.Errorf("gpukvet -flags and gpukvet-vet -flags differ:\n%s\n---\n%s", a, b)
+	}
+}
 
-	r := run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./good")
+// vetToolRuns runs go vet with bin as its vet tool on dir's packages and
+// returns the findings it printed.
+func vetToolRuns(t *testing.T, dir, bin string) string {
+	name := filepath.Base(bin)
+	r := run(t, dir, "go", "vet", "-vettool="+bin, "./good")
 	wantCode(t, r, 0)
 
-	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "./...")
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "./...")
 	if r.code == 0 {
-		t.Fatalf("go vet passed a package with a finding:\n%s", r.stderr)
+		t.Fatalf("go vet -vettool=%s passed a package with a finding:\n%s", name, r.stderr)
 	}
 	if !strings.Contains(r.stderr, "bad/bad.go:3:1: //gpukvet:ignore races needs a reason") {
-		t.Errorf("go vet stderr lacks the finding:\n%s", r.stderr)
+		t.Errorf("go vet -vettool=%s stderr lacks the finding:\n%s", name, r.stderr)
 	}
+	findings := r.stderr
 
 	// -json: findings on stdout, keyed by package and analyzer.
-	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "-json", "./bad")
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "-json", "./bad")
 	var tree map[string]map[string][]struct{ Posn, Message string }
 	if err := json.Unmarshal([]byte(r.stderr+r.stdout), &tree); err != nil {
-		t.Fatalf("go vet -json output is not JSON: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
+		t.Fatalf("go vet -vettool=%s -json output is not JSON: %v\nstdout:\n%s\nstderr:\n%s", name, err, r.stdout, r.stderr)
 	}
 	if ds := tree["example.com/m/bad"]["ignore"]; len(ds) != 1 || !strings.HasSuffix(ds[0].Posn, "bad.go:3:1") {
-		t.Errorf("go vet -json = %v", tree)
+		t.Errorf("go vet -vettool=%s -json = %v", name, tree)
 	}
 
 	// Per-analyzer flags: enabling one analyzer runs only that one.
-	r = run(t, dir, "go", "vet", "-vettool="+gpukvetBin, "-ignore", "./bad")
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "-ignore", "./bad")
 	if r.code == 0 {
-		t.Errorf("go vet -ignore missed the finding:\n%s", r.stderr)
+		t.Errorf("go vet -vettool=%s -ignore missed the finding:\n%s", name, r.stderr)
 	}
+	return findings
 }
 
 // Host code with one leaked buffer (reported at the return on line 11) and
