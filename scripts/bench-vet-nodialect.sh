@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Measures what gpukvet costs as a vet tool per package on code that does
+# not use the dialect (issue 24 item 8): the CPU time of the vet tool
+# processes alone, with every package already compiled, against a vet tool
+# that runs no analysis (cmd/gpukvet/internal/noopvet).
+#
+# One `go vet -work -x` with the no-op tool leaves a vet.cfg for every
+# package go vet visits (the packages named and, for their facts, every
+# dependency). Each tool then runs on every vet.cfg directly, in go vet's
+# order, in its own copy of the work folder (facts of one tool are not read
+# by another), under /usr/bin/time; the user+system seconds are summed.
+# Rounds alternate between the tools.
+#
+#   scripts/bench-vet-nodialect.sh [PATTERN ...]   # default: x/tools, gonum and pebble
+#   ROUNDS=3 scripts/bench-vet-nodialect.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+rounds=${ROUNDS:-2}
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+[[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (Debian's time package)" >&2; exit 2; }
+
+go build -o "$tmp/noopvet" ./cmd/gpukvet/internal/noopvet
+go build -o "$tmp/gpukvet" ./cmd/gpukvet
+go build -o "$tmp/gpukvet-vet" ./cmd/gpukvet-vet
+tools=(noopvet gpukvet gpukvet-vet)
+
+# A module that requires what is vetted, so that go vet can load it.
+mod=$tmp/mod
+mkdir -p "$mod"
+if [[ $# -eq 0 ]]; then
+	set -- golang.org/x/tools/... gonum.org/v1/gonum/... github.com/cockroachdb/pebble/...
+	cat >"$mod/deps.go" <<'GO'
+package vetcost
+
+import (
+	_ "github.com/cockroachdb/pebble"
+	_ "golang.org/x/tools/go/ssa"
+	_ "gonum.org/v1/gonum/mat"
+)
+GO
+	(cd "$mod" && go mod init vetcost >/dev/null 2>&1 &&
+		go get github.com/cockroachdb/pebble@v1.1.5 gonum.org/v1/gonum@v0.17.0 golang.org/x/tools@v0.52.0 >/dev/null 2>&1 &&
+		go mod tidy >/dev/null 2>&1)
+else
+	(cd "$mod" && cp "$root/go.mod" "$root/go.sum" . && sed -i 's|^module .*|module vetcost|' go.mod && echo "replace github.com/gpukvet/gpukvet => $root" >>go.mod)
+fi
+cd "$mod"
+go build "$@" >/dev/null 2>&1 || true # compile everything first: only vet is timed
+work=$(go vet -work -x -vettool="$tmp/noopvet" "$@" 2>&1 | sed -n 's/^WORK=//p' | head -1)
+[[ -d $work ]] || { echo "go vet -work left no work folder" >&2; exit 1; }
+mapfile -t cfgs < <(cd "$work" && ls -tr --time=ctime */vet.cfg 2>/dev/null)
+echo "# vet tool CPU (user+sys) over ${#cfgs[@]} vet.cfg files of go vet $*"
+echo "# $(go version), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git -C "$root" rev-parse --short HEAD)"
+for tool in "${tools[@]}"; do
+	cp -r "$work" "$tmp/work-$tool"
+	(cd "$tmp/work-$tool" && sed -i "s|$work|$tmp/work-$tool|g" "${cfgs[@]}")
+	ls -la "$tmp/$tool" | awk -v t="$tool" '{printf "# %s: %d bytes\n", t, $5}'; done
+
+# runall TOOL: runs TOOL on every vet.cfg in its copy; prints the CPU sum.
+runall() {
+	local log=$tmp/$1.time
+	: >"$log"
+	for c in "${cfgs[@]}"; do
+		(cd "$tmp/work-$1/$(dirname "$c")" && /usr/bin/time -a -o "$log" -f "%U %S" "$tmp/$1" "$tmp/work-$1/$c" >/dev/null 2>&1) || true
+	done
+	awk 'NF == 2 && $1 ~ /^[0-9.]+$/ {s += $1 + $2} END {printf "%.2f", s}' "$log"
+}
+declare -A sum
+for r in $(seq "$rounds"); do
+	for tool in "${tools[@]}"; do
+		s=$(runall "$tool")
+		sum[$tool]=$(awk -v a="${sum[$tool]:-0}" -v b="$s" 'BEGIN {print a + b}')
+		echo "round $r $tool $s s"
+	done
+done
+for tool in gpukvet gpukvet-vet; do
+	awk -v a="${sum[$tool]}" -v b="${sum[noopvet]}" -v t="$tool" 'BEGIN {printf "ratio %s/noopvet: %.3f\n", t, a / b}'
+done
+chmod -R u+w "$work" && rm -rf "$work"
