@@ -55,7 +55,7 @@ func RunBackends(t *testing.T, title string, cases Cases) {
 	CheckOn(t, cases, devs[names[0]], devs[names[1]])
 	var sb strings.Builder
 	a, b := names[0], names[1]
-	fmt.Fprintf(&sb, "# %s\n\nhost clock: median of 15 batches of 10 launches and a Sync, after 2 warm-up launches\n\n", title)
+	fmt.Fprintf(&sb, "%shost clock: median of 15 batches of 10 launches and a Sync, after 2 warm-up launches\n\n", header(title))
 	fmt.Fprintf(&sb, "| kernel | %s µs | %s µs | %s / %s |\n| --- | --- | --- | --- |\n", a, b, b, a)
 	logSum, count := 0.0, 0
 	for _, c := range cases(os.Getenv("GPUKVET_BACKENDS_SMALL") == "") {

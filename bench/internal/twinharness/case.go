@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/gpu"
@@ -38,6 +40,16 @@ type Case struct {
 // Cases returns a suite's cases: at the timing sizes if big, else at sizes
 // the cpu backend checks in seconds.
 type Cases func(big bool) []Case
+
+// header is a results table's heading: the title, the commit measured
+// ($GPUKVET_COMMIT) and the time.
+func header(title string) string {
+	commit := os.Getenv("GPUKVET_COMMIT")
+	if commit == "" {
+		commit = "not given (GPUKVET_COMMIT)"
+	}
+	return fmt.Sprintf("# %s\n\ncommit %s, %s\n\n", title, commit, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+}
 
 // Dim is a gpu.Dim3 literal.
 func Dim(x, y, z int) gpu.Dim3 { return gpu.Dim3{X: x, Y: y, Z: z} }

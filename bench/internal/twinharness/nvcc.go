@@ -224,7 +224,7 @@ func CheckEntries(t *testing.T, cases Cases, prefix string) int {
 func RunTwins(t *testing.T, title string, cases Cases) {
 	tb := openTwins(t, cases)
 	tb.check(t)
-	table := "# " + title + "\n\n" + tb.timeTable(t)
+	table := header(title) + "CUDA events: median of 15 rounds alternating the sides, 10 launches each, after a warm-up round\n\n" + tb.timeTable(t)
 	fmt.Print(table)
 	if out := os.Getenv("GPUKVET_TWINS_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(table), 0o644); err != nil {
