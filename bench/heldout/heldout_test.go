@@ -73,3 +73,9 @@ func TestTwinEntries(t *testing.T) {
 func TestBackends(t *testing.T) {
 	twinharness.RunBackends(t, "bench/heldout: vulkan against cuda through package device", cases)
 }
+
+// TestDumpTwins writes the twins' inputs and the cpu backend's outputs for
+// twinharness/cuemu/run.sh (GPUKVET_TWINS_DUMP).
+func TestDumpTwins(t *testing.T) {
+	twinharness.DumpTwins(t, cases)
+}

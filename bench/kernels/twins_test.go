@@ -135,3 +135,9 @@ func TestTwinEntries(t *testing.T) {
 		t.Errorf("no case runs a variant with both variants allowed (the kernels have non-coherent ones)")
 	}
 }
+
+// TestDumpTwins writes the twins' inputs and the cpu backend's outputs for
+// twinharness/cuemu/run.sh (GPUKVET_TWINS_DUMP).
+func TestDumpTwins(t *testing.T) {
+	th.DumpTwins(t, cases)
+}
