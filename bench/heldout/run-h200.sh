@@ -6,7 +6,8 @@
 # memory), TestBackends times cuda against NVIDIA's Vulkan through package
 # device (host clock: device/vulkan has no timestamp queries). Prepare here,
 # in the repository root, after the last change to emitted code:
-#   mkdir -p .dev/heldout/gl && (cd .dev/heldout/gl && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+#   mkdir -p .dev/heldout/gl && cp .dev/run/gl/*.deb .dev/heldout/gl/  # the Vulkan loader (bench/gpu/h200-run.sh's; or:
+#   (cd .dev/heldout/gl && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)  # amd64)
 #   for p in heldout kernels; do CGO_ENABLED=0 go test -c -ldflags=-s -o .dev/heldout/$p.test ./bench/$p; go run ./cmd/gpukvet build -o .dev/heldout/$p.ptx ./bench/$p; done
 # Run there (carry .dev/heldout): sh bench/heldout/run-h200.sh COMMIT
 # Results in $OUT: heldout-twins.md, kernels-twins.md, heldout-backends.md,
