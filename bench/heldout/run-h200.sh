@@ -34,9 +34,9 @@ run() { # suite, test, timeout in s, environment...
   echo "rc=$?" | tee -a $OUT/log.txt
 }
 run heldout TestTwins 150 GPUKVET_TWINS_CUBIN=$T/heldout.cubin GPUKVET_TWINS_OUT=$OUT/heldout-twins.md
-run kernels TestTwins 60 GPUKVET_TWINS_CUBIN=$T/kernels.cubin GPUKVET_TWINS_OUT=$OUT/kernels-twins.md
+run kernels TestTwins 50 GPUKVET_TWINS_CUBIN=$T/kernels.cubin GPUKVET_TWINS_OUT=$OUT/kernels-twins.md
 run heldout TestBackends 100 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/heldout-backends.md
-run kernels TestBackends 50 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends.md
+run kernels TestBackends 40 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends.md
 grep -E -- '^\s*--- FAIL|_test.go:[0-9]+:' $OUT/log.txt | grep -v 'checking entry\|timing entry' | head -30
 for f in heldout-twins kernels-twins heldout-backends kernels-backends; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
 cd $T && tar czf $OUT/sass.tgz env.txt *-ptxas.txt *.sass
