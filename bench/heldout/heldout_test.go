@@ -12,14 +12,14 @@ package heldout
 import (
 	"testing"
 
-	"github.com/gpukvet/gpukvet/bench/internal/twinharness"
+	th "github.com/gpukvet/gpukvet/bench/internal/twinharness"
 	"github.com/gpukvet/gpukvet/device"
 )
 
 // TestAgainstGo runs every case at its checking size on the cpu backend
 // and compares the outputs with the plain Go reference.
 func TestAgainstGo(t *testing.T) {
-	twinharness.CheckTwinLists(t, cases)
+	th.CheckTwinLists(t, cases)
 	seen := map[string]bool{}
 	for _, c := range cases(false) {
 		seen[c.Name] = true
@@ -28,12 +28,12 @@ func TestAgainstGo(t *testing.T) {
 			t.Errorf("%s: no plain Go reference", c.Name)
 			continue
 		}
-		got, want := twinharness.CPUResult(t, c), ref(c.Args)
+		got, want := th.CPUResult(t, c), ref(c.Args)
 		if len(want) != len(c.Outs) {
 			t.Fatalf("%s: the reference returns %d outputs, the case has %d", c.Name, len(want), len(c.Outs))
 		}
 		for i := range want {
-			if err := twinharness.Compare(got[i], want[i], max(c.Tol, 1e-5)); err != nil {
+			if err := th.Compare(got[i], want[i], max(c.Tol, 1e-5)); err != nil {
 				t.Errorf("%s: output %d: %v", c.Name, c.Outs[i], err)
 			}
 		}
@@ -54,28 +54,28 @@ func TestVulkan(t *testing.T) {
 		t.Skipf("no vulkan device: %v", err)
 	}
 	defer d.Close()
-	twinharness.CheckOn(t, cases, d)
+	th.CheckOn(t, cases, d)
 }
 
-// TestTwins times every kernel against its nvcc twin (twinharness.RunTwins).
+// TestTwins times every kernel against its nvcc twin (th.RunTwins).
 func TestTwins(t *testing.T) {
-	twinharness.RunTwins(t, "bench/heldout: gpukvet against nvcc", cases)
+	th.RunTwins(t, "bench/heldout: gpukvet against nvcc", cases)
 }
 
 // TestTwinEntries checks, without a GPU, the gpukvet entry points
-// TestTwins launches (twinharness.CheckEntries).
+// TestTwins launches (th.CheckEntries).
 func TestTwinEntries(t *testing.T) {
-	twinharness.CheckEntries(t, cases, "heldout_")
+	th.CheckEntries(t, cases, "heldout_")
 }
 
 // TestBackends times every kernel on cuda and on Vulkan through package
-// device (twinharness.RunBackends; GPUKVET_BACKENDS_BENCH=1).
+// device (th.RunBackends; GPUKVET_BACKENDS_BENCH=1).
 func TestBackends(t *testing.T) {
-	twinharness.RunBackends(t, "bench/heldout: vulkan against cuda through package device", cases)
+	th.RunBackends(t, "bench/heldout: vulkan against cuda through package device", cases)
 }
 
 // TestDumpTwins writes the twins' inputs and the cpu backend's outputs for
 // twinharness/cuemu/run.sh (GPUKVET_TWINS_DUMP).
 func TestDumpTwins(t *testing.T) {
-	twinharness.DumpTwins(t, cases)
+	th.DumpTwins(t, cases)
 }
