@@ -53,7 +53,7 @@ if [[ -d examples ]]; then
 fi
 
 step "gpukvet gen -check (generated GPU code matches its kernels)"
-go run ./cmd/gpukvet gen -check ./examples/... ./testdata/differential/kernels/... ./bench/kernels ./testdata/phases ./testdata/unseen/s27/clean
+go run ./cmd/gpukvet gen -check ./examples/... ./testdata/differential/kernels/... ./bench/kernels ./bench/heldout ./testdata/phases ./testdata/unseen/s27/clean
 
 # ./... skips testdata folders; these hold runnable test suites of their own:
 # the cpu/GPU differential suite, the benchmark-kernel coverage suite, and
