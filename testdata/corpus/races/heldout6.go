@@ -1,0 +1,780 @@
+package racecorpus
+
+// Held-out probes, sixth batch (issue 20): kernels translated statement for
+// statement from public code the corpora had not used (AMD APP SDK samples:
+// FastWalshTransform, PrefixSum, MatrixTranspose, BitonicSort, Histogram,
+// BinomialOption; HeCBench's stencil1d; PolyBench-ACC's trmm and gemver;
+// LonestarGPU/Gunrock-style worklist pushes; in-tile and tile-diagonal
+// dynamic-programming wavefronts), plus the idioms issue 20 names: boolean
+// flags computed before a barrier and tested after it, flags set in loops,
+// `&&` chains held in locals, atomic tickets published through shared
+// memory, accesses that only an out-of-range index could make collide. Each
+// has a near-twin of the other verdict. Verdicts were decided from the code
+// and DIALECT.md before any analyzer ran (testdata/corpus/HELDOUT.md,
+// "issue 20").
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+// FwtStepAmd: AMD APP SDK FastWalshTransform: one butterfly stage; thread
+// tid owns the pair (2*step*(tid/step) + tid%step, that + step), and no two
+// threads' pairs share an element.
+// verdict: clean
+//
+//gpu:kernel
+func FwtStepAmd(t gpu.Thread, tArray []float32, step int) {
+	tid := t.GlobalIdx().X
+	group := tid % step
+	pair := 2*step*(tid/step) + group
+	match := pair + step
+	if match >= len(tArray) {
+		return
+	}
+	t1 := tArray[pair]
+	t2 := tArray[match]
+	tArray[pair] = t1 + t2
+	tArray[match] = t1 - t2
+}
+
+// FwtStepPairOverlap: the stage with the factor 2 of the pair dropped:
+// thread tid+step's pair element is thread tid's match.
+// verdict: race
+//
+//gpu:kernel
+func FwtStepPairOverlap(t gpu.Thread, tArray []float32, step int) {
+	tid := t.GlobalIdx().X
+	group := tid % step
+	pair := step*(tid/step) + group
+	match := pair + step
+	if match >= len(tArray) {
+		return
+	}
+	t1 := tArray[pair]
+	t2 := tArray[match]
+	tArray[pair] = t1 + t2
+	tArray[match] = t1 - t2
+}
+
+const stencilRadius = 7
+
+// Stencil1DPadded: HeCBench stencil1d: the input is padded by RADIUS at
+// the front; each block loads its 256 elements and the RADIUS halo cells at
+// both ends into shared memory, a barrier, then sums the window.
+// verdict: clean
+//
+//gpu:kernel block=256
+func Stencil1DPadded(t gpu.Thread, in, out []int32) {
+	temp := gpu.Shared[[256 + 2*stencilRadius]int32](t)
+	gindex := t.GlobalIdx().X + stencilRadius
+	lindex := t.ThreadIdx().X + stencilRadius
+	if (t.BlockIdx().X+1)*256+2*stencilRadius > len(in) {
+		return // the whole block: the barrier below stays uniform
+	}
+	temp[lindex] = in[gindex]
+	if t.ThreadIdx().X < stencilRadius {
+		temp[lindex-stencilRadius] = in[gindex-stencilRadius]
+		temp[lindex+256] = in[gindex+256]
+	}
+	t.Barrier()
+	var result int32
+	for offset := -stencilRadius; offset <= stencilRadius; offset++ {
+		result += temp[lindex+offset]
+	}
+	if gindex-stencilRadius < len(out) {
+		out[gindex-stencilRadius] = result
+	}
+}
+
+// Stencil1DPaddedNoBarrier: the same stencil without the barrier: a thread reads
+// its neighbours' cells while they load them.
+// verdict: race
+//
+//gpu:kernel block=256
+func Stencil1DPaddedNoBarrier(t gpu.Thread, in, out []int32) {
+	temp := gpu.Shared[[256 + 2*stencilRadius]int32](t)
+	gindex := t.GlobalIdx().X + stencilRadius
+	lindex := t.ThreadIdx().X + stencilRadius
+	if (t.BlockIdx().X+1)*256+2*stencilRadius > len(in) {
+		return // the whole block: the barrier below stays uniform
+	}
+	temp[lindex] = in[gindex]
+	if t.ThreadIdx().X < stencilRadius {
+		temp[lindex-stencilRadius] = in[gindex-stencilRadius]
+		temp[lindex+256] = in[gindex+256]
+	}
+	var result int32
+	for offset := -stencilRadius; offset <= stencilRadius; offset++ {
+		result += temp[lindex+offset]
+	}
+	if gindex-stencilRadius < len(out) {
+		out[gindex-stencilRadius] = result
+	}
+}
+
+// ScanBlockLastThread: AMD APP SDK PrefixSum / ScanLargeArrays block scan
+// (Hillis-Steele, two barriers per step); `lastThread` is computed before
+// the first barrier and tested after the loop: only the block's last thread
+// writes the block's sum.
+// verdict: clean
+//
+//gpu:kernel block=256
+func ScanBlockLastThread(t gpu.Thread, in, out, sums []float32) {
+	temp := gpu.Shared[[256]float32](t)
+	tid := t.ThreadIdx().X
+	bid := t.BlockIdx().X
+	gid := t.GlobalIdx().X
+	lastThread := tid+1 == t.BlockDim().X
+	inRange := gid < len(in) && gid < len(out)
+	var v float32
+	if inRange {
+		v = in[gid]
+	}
+	temp[tid] = v
+	t.Barrier()
+	for off := 1; off < t.BlockDim().X; off *= 2 {
+		var a float32
+		if tid >= off {
+			a = temp[tid-off]
+		}
+		t.Barrier()
+		if tid >= off {
+			temp[tid] += a
+		}
+		t.Barrier()
+	}
+	if inRange {
+		out[gid] = temp[tid]
+	}
+	if lastThread && bid < len(sums) {
+		sums[bid] = temp[tid]
+	}
+}
+
+// ScanBlockOneBarrier: the scan with the barrier between the read of
+// temp[tid-off] and the write of temp[tid] left out.
+// verdict: race
+//
+//gpu:kernel block=256
+func ScanBlockOneBarrier(t gpu.Thread, in, out, sums []float32) {
+	temp := gpu.Shared[[256]float32](t)
+	tid := t.ThreadIdx().X
+	bid := t.BlockIdx().X
+	gid := t.GlobalIdx().X
+	lastThread := tid+1 == t.BlockDim().X
+	inRange := gid < len(in) && gid < len(out)
+	var v float32
+	if inRange {
+		v = in[gid]
+	}
+	temp[tid] = v
+	t.Barrier()
+	for off := 1; off < t.BlockDim().X; off *= 2 {
+		if tid >= off {
+			temp[tid] += temp[tid-off]
+		}
+		t.Barrier()
+	}
+	if inRange {
+		out[gid] = temp[tid]
+	}
+	if lastThread && bid < len(sums) {
+		sums[bid] = temp[tid]
+	}
+}
+
+// RowOffsetsSentinel: the CSR row-offset fill of frontier builders
+// (Gunrock/LonestarGPU style): thread i writes offsets[i], and the thread
+// with `last := i+1 == n` also writes the sentinel offsets[n]; no other
+// thread writes offsets[n].
+// verdict: clean
+//
+//gpu:kernel
+func RowOffsetsSentinel(t gpu.Thread, degrees, offsets []int32, n int) {
+	i := t.GlobalIdx().X
+	if i >= n || n >= len(offsets) || i >= len(degrees) {
+		return
+	}
+	last := i+1 == n
+	offsets[i] = degrees[i] * 4
+	if last {
+		offsets[i+1] = degrees[i]*4 + 4
+	}
+}
+
+// RowOffsetsSentinelTwoWriters: the flag written `i+2 >= n`: thread n-2
+// writes offsets[n-1], which thread n-1 writes too.
+// verdict: race
+//
+//gpu:kernel
+func RowOffsetsSentinelTwoWriters(t gpu.Thread, degrees, offsets []int32, n int) {
+	i := t.GlobalIdx().X
+	if i >= n || n >= len(offsets) || i >= len(degrees) {
+		return
+	}
+	last := i+2 >= n
+	offsets[i] = degrees[i] * 4
+	if last {
+		offsets[i+1] = degrees[i]*4 + 4
+	}
+}
+
+// Jacobi1DBoundaryByThread0: a 1-D Jacobi step whose interior test is an
+// `&&` chain held in a local; thread 0 copies both boundary cells, which no
+// interior thread writes.
+// verdict: clean
+//
+//gpu:kernel
+func Jacobi1DBoundaryByThread0(t gpu.Thread, a, b []float32, n int) {
+	i := t.GlobalIdx().X
+	if n < 2 || n > len(a) || n > len(b) {
+		return
+	}
+	inRegion := i > 0 && i < n-1
+	if inRegion {
+		b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+	}
+	if i == 0 {
+		b[0] = a[0]
+		b[n-1] = a[n-1]
+	}
+}
+
+// Jacobi1DBoundaryOrChain: the chain written with `||`: thread n-1 counts
+// as interior and writes b[n-1], which thread 0 writes too.
+// verdict: race
+//
+//gpu:kernel
+func Jacobi1DBoundaryOrChain(t gpu.Thread, a, b []float32, n int) {
+	i := t.GlobalIdx().X
+	if n < 2 || n > len(a) || n > len(b) {
+		return
+	}
+	inRegion := i > 0 || i < n-1
+	if inRegion && i < n {
+		left, right := a[i], a[i]
+		if i > 0 {
+			left = a[i-1]
+		}
+		if i+1 < n {
+			right = a[i+1]
+		}
+		b[i] = 0.33333 * (left + a[i] + right)
+	}
+	if i == 0 {
+		b[0] = a[0]
+		b[n-1] = a[n-1]
+	}
+}
+
+// FrontierPushBlockTicket: the block-aggregated worklist push of
+// LonestarGPU's and Gunrock's frontier kernels: each active thread takes a
+// ticket from a shared counter, a barrier, the leader reserves the block's
+// range with one global AtomicAdd and publishes its base in shared memory,
+// a barrier, and every thread writes out[base+ticket].
+// verdict: clean
+//
+//gpu:kernel block=256
+func FrontierPushBlockTicket(t gpu.Thread, dist []int32, out, outLen []int32, level int32) {
+	count := gpu.Shared[[1]int32](t)
+	base := gpu.Shared[[1]int32](t)
+	tid := t.ThreadIdx().X
+	v := t.GlobalIdx().X
+	if tid == 0 {
+		count[0] = 0
+	}
+	t.Barrier()
+	active := v < len(dist) && dist[v] == level
+	var ticket int32
+	if active {
+		ticket = gpu.AtomicAdd(&count[0], 1)
+	}
+	t.Barrier()
+	if tid == 0 && len(outLen) > 0 {
+		base[0] = gpu.AtomicAdd(&outLen[0], count[0])
+	}
+	t.Barrier()
+	if active {
+		pos := int(base[0] + ticket)
+		if pos < len(out) {
+			out[pos] = int32(v)
+		}
+	}
+}
+
+// FrontierPushNoCountBarrier: the push with the barrier before the leader's
+// reservation left out: the leader reads the shared count while the block
+// still adds to it (a plain read against atomic adds), and reserves too
+// few slots, so the next block's range overlaps this block's writes.
+// verdict: race
+//
+//gpu:kernel block=256
+func FrontierPushNoCountBarrier(t gpu.Thread, dist []int32, out, outLen []int32, level int32) {
+	count := gpu.Shared[[1]int32](t)
+	base := gpu.Shared[[1]int32](t)
+	tid := t.ThreadIdx().X
+	v := t.GlobalIdx().X
+	if tid == 0 {
+		count[0] = 0
+	}
+	t.Barrier()
+	active := v < len(dist) && dist[v] == level
+	var ticket int32
+	if active {
+		ticket = gpu.AtomicAdd(&count[0], 1)
+	}
+	if tid == 0 && len(outLen) > 0 {
+		base[0] = gpu.AtomicAdd(&outLen[0], count[0])
+	}
+	t.Barrier()
+	if active {
+		pos := int(base[0] + ticket)
+		if pos < len(out) {
+			out[pos] = int32(v)
+		}
+	}
+}
+
+// FrontierPushThreadTicket: LonestarGPU's plain worklist push: every
+// active thread takes its slot from the global tail with AtomicAdd.
+// verdict: clean
+//
+//gpu:kernel
+func FrontierPushThreadTicket(t gpu.Thread, dist []int32, out, outLen []int32, level int32) {
+	v := t.GlobalIdx().X
+	if v >= len(dist) || len(outLen) == 0 || dist[v] != level {
+		return
+	}
+	pos := int(gpu.AtomicAdd(&outLen[0], 1))
+	if pos < len(out) {
+		out[pos] = int32(v)
+	}
+}
+
+const dpTile = 16
+
+// WavefrontTileShared: the in-tile anti-diagonal sweep of dynamic
+// programming kernels (Needleman-Wunsch/Smith-Waterman on GPUs): thread i
+// fills cell (i+1, d-i+1) of a 17×17 shared tile on anti-diagonal d from
+// cells of diagonals d-1 and d-2, with a barrier per diagonal.
+// verdict: clean
+//
+//gpu:kernel block=16
+func WavefrontTileShared(t gpu.Thread, ref, score []int32, penalty int32) {
+	s := gpu.Shared[[(dpTile + 1) * (dpTile + 1)]int32](t)
+	i := t.ThreadIdx().X
+	base := t.BlockIdx().X * (dpTile + 1) * (dpTile + 1)
+	if base+(dpTile+1)*(dpTile+1) > len(score) || base+dpTile*dpTile > len(ref) {
+		return
+	}
+	for k := i; k < (dpTile+1)*(dpTile+1); k += dpTile {
+		s[k] = score[base+k]
+	}
+	t.Barrier()
+	for d := 0; d < 2*dpTile-1; d++ {
+		j := d - i
+		if j >= 0 && j < dpTile {
+			up := s[i*(dpTile+1)+j+1] - penalty
+			left := s[(i+1)*(dpTile+1)+j] - penalty
+			diag := s[i*(dpTile+1)+j] + ref[base+i*dpTile+j]
+			s[(i+1)*(dpTile+1)+j+1] = max(up, left, diag)
+		}
+		t.Barrier()
+	}
+	for k := i; k < (dpTile+1)*(dpTile+1); k += dpTile {
+		score[base+k] = s[k]
+	}
+}
+
+// WavefrontTileSharedNoBarrier: the sweep without the per-diagonal
+// barrier: thread i reads cell (i, j+1) that thread i-1 writes on the
+// previous diagonal.
+// verdict: race
+//
+//gpu:kernel block=16
+func WavefrontTileSharedNoBarrier(t gpu.Thread, ref, score []int32, penalty int32) {
+	s := gpu.Shared[[(dpTile + 1) * (dpTile + 1)]int32](t)
+	i := t.ThreadIdx().X
+	base := t.BlockIdx().X * (dpTile + 1) * (dpTile + 1)
+	if base+(dpTile+1)*(dpTile+1) > len(score) || base+dpTile*dpTile > len(ref) {
+		return
+	}
+	for k := i; k < (dpTile+1)*(dpTile+1); k += dpTile {
+		s[k] = score[base+k]
+	}
+	t.Barrier()
+	for d := 0; d < 2*dpTile-1; d++ {
+		j := d - i
+		if j >= 0 && j < dpTile {
+			up := s[i*(dpTile+1)+j+1] - penalty
+			left := s[(i+1)*(dpTile+1)+j] - penalty
+			diag := s[i*(dpTile+1)+j] + ref[base+i*dpTile+j]
+			s[(i+1)*(dpTile+1)+j+1] = max(up, left, diag)
+		}
+	}
+	t.Barrier()
+	for k := i; k < (dpTile+1)*(dpTile+1); k += dpTile {
+		score[base+k] = s[k]
+	}
+}
+
+// WavefrontTilesGlobal: one launch per tile anti-diagonal `diag` of a
+// tiled dynamic-programming sweep: block b takes tile (b, diag-b) and its
+// 16 threads fill the tile's 16×16 interior cells of the (w)-wide score
+// matrix row by row; tiles of one diagonal share no cell.
+// verdict: clean
+//
+//gpu:kernel block=16
+func WavefrontTilesGlobal(t gpu.Thread, score []int32, w, diag int) {
+	b := t.BlockIdx().X
+	c := diag - b
+	tx := t.ThreadIdx().X
+	if c < 0 || (c+1)*dpTile+1 > w || ((b+1)*dpTile+1)*w > len(score) {
+		return
+	}
+	for ty := 0; ty < dpTile; ty++ {
+		row := b*dpTile + ty + 1
+		col := c*dpTile + tx + 1
+		score[row*w+col] = score[(row-1)*w+col] + 1
+	}
+}
+
+// WavefrontTilesOffByOne: the tile loops run to 16 inclusive (17 rows and
+// columns): tile (b, c) writes cell ((b+1)*16+1, c*16+1), which tile
+// (b+1, c-1) of the same diagonal writes too.
+// verdict: race
+//
+//gpu:kernel block=17
+func WavefrontTilesOffByOne(t gpu.Thread, score []int32, w, diag int) {
+	b := t.BlockIdx().X
+	c := diag - b
+	tx := t.ThreadIdx().X
+	if c < 0 || (c+1)*dpTile+2 > w || ((b+1)*dpTile+2)*w > len(score) {
+		return
+	}
+	for ty := 0; ty <= dpTile; ty++ {
+		row := b*dpTile + ty + 1
+		col := c*dpTile + tx + 1
+		score[row*w+col] = score[(row-1)*w+col] + 1
+	}
+}
+
+// GemverRowSlice: PolyBench-ACC gemver kernel 1 (A += u1·v1ᵀ + u2·v2ᵀ),
+// one thread per element, written through the row's subslice: a thread
+// whose j is past the row's end traps on row[j] (Go's bounds check)
+// instead of touching the next row.
+// verdict: clean
+//
+//gpu:kernel
+func GemverRowSlice(t gpu.Thread, a, u1, v1, u2, v2 []float32, w int) {
+	j := t.GlobalIdx().X
+	i := t.GlobalIdx().Y
+	if i >= len(u1) || i >= len(u2) || (i+1)*w > len(a) {
+		return
+	}
+	row := a[i*w : (i+1)*w]
+	row[j] = row[j] + u1[i]*v1[j] + u2[i]*v2[j]
+}
+
+// GemverFlatUnguarded: the same kernel on the flat array with only the
+// array's length as guard: thread (i, j) with j ≥ nj writes element
+// (i+1, j-nj) of the next row, which its own thread writes too.
+// verdict: race
+//
+//gpu:kernel
+func GemverFlatUnguarded(t gpu.Thread, a, u1, v1, u2, v2 []float32, nj int) {
+	j := t.GlobalIdx().X
+	i := t.GlobalIdx().Y
+	if i >= len(u1) || i >= len(u2) || j >= len(v1) || j >= len(v2) || i*nj+j >= len(a) {
+		return
+	}
+	a[i*nj+j] = a[i*nj+j] + u1[i]*v1[j] + u2[i]*v2[j]
+}
+
+// TrmmInPlace: PolyBench-ACC trmm's GPU kernel: B(i,j) += A(k,i)·B(k,j)
+// for k > i, in place, one thread per (i, j): thread (i, j) reads B(k, j)
+// while thread (k, j) updates it.
+// verdict: race
+//
+//gpu:kernel
+func TrmmInPlace(t gpu.Thread, a, b []float32, w int) {
+	j := t.GlobalIdx().X
+	i := t.GlobalIdx().Y
+	if i >= w || j >= w || w*w > len(a) || w*w > len(b) {
+		return
+	}
+	for k := i + 1; k < w; k++ {
+		b[i*w+j] += a[k*w+i] * b[k*w+j]
+	}
+}
+
+// TransposeAmdLocal: AMD APP SDK MatrixTranspose: a 16×16 block copies its
+// tile into local memory, a barrier, and writes it transposed; the matrix
+// is (GridDim.Y*16) × (GridDim.X*16).
+// verdict: clean
+//
+//gpu:kernel block=16,16
+func TransposeAmdLocal(t gpu.Thread, output, input []float32) {
+	block := gpu.Shared[[16 * 16]float32](t)
+	lx, ly := t.ThreadIdx().X, t.ThreadIdx().Y
+	bx, by := t.BlockIdx().X, t.BlockIdx().Y
+	width := t.GridDim().X * 16
+	height := t.GridDim().Y * 16
+	if width*height > len(input) || width*height > len(output) {
+		return
+	}
+	block[ly*16+lx] = input[(by*16+ly)*width+bx*16+lx]
+	t.Barrier()
+	output[(bx*16+ly)*height+by*16+lx] = block[lx*16+ly]
+}
+
+// TransposeAmdLocalNoBarrier: the transpose without its barrier: thread
+// (lx, ly) reads the cell thread (ly, lx) writes.
+// verdict: race
+//
+//gpu:kernel block=16,16
+func TransposeAmdLocalNoBarrier(t gpu.Thread, output, input []float32) {
+	block := gpu.Shared[[16 * 16]float32](t)
+	lx, ly := t.ThreadIdx().X, t.ThreadIdx().Y
+	bx, by := t.BlockIdx().X, t.BlockIdx().Y
+	width := t.GridDim().X * 16
+	height := t.GridDim().Y * 16
+	if width*height > len(input) || width*height > len(output) {
+		return
+	}
+	block[ly*16+lx] = input[(by*16+ly)*width+bx*16+lx]
+	output[(bx*16+ly)*height+by*16+lx] = block[lx*16+ly]
+}
+
+// BitonicSortAmd: AMD APP SDK BitonicSort, one pass of one stage: thread
+// tid compares leftId = tid%pd + (tid/pd)*2pd with leftId+pd.
+// verdict: clean
+//
+//gpu:kernel
+func BitonicSortAmd(t gpu.Thread, theArray []uint32, stage, passOfStage int, direction bool) {
+	tid := t.GlobalIdx().X
+	pairDistance := 1 << (stage - passOfStage)
+	blockWidth := 2 * pairDistance
+	leftID := tid%pairDistance + (tid/pairDistance)*blockWidth
+	rightID := leftID + pairDistance
+	if rightID >= len(theArray) {
+		return
+	}
+	left := theArray[leftID]
+	right := theArray[rightID]
+	sameDirectionBlockWidth := 1 << stage
+	sortIncreasing := direction
+	if (tid/sameDirectionBlockWidth)%2 == 1 {
+		sortIncreasing = !sortIncreasing
+	}
+	greater, lesser := right, left
+	if left > right {
+		greater, lesser = left, right
+	}
+	if sortIncreasing {
+		theArray[leftID] = lesser
+		theArray[rightID] = greater
+	} else {
+		theArray[leftID] = greater
+		theArray[rightID] = lesser
+	}
+}
+
+// BitonicSortAmdNoBlockWidth: leftId computed with pd instead of 2pd as
+// the block width: leftId = tid, so thread tid's right element is thread
+// tid+pd's left one.
+// verdict: race
+//
+//gpu:kernel
+func BitonicSortAmdNoBlockWidth(t gpu.Thread, theArray []uint32, stage, passOfStage int, direction bool) {
+	tid := t.GlobalIdx().X
+	pairDistance := 1 << (stage - passOfStage)
+	leftID := tid%pairDistance + (tid/pairDistance)*pairDistance
+	rightID := leftID + pairDistance
+	if rightID >= len(theArray) {
+		return
+	}
+	left := theArray[leftID]
+	right := theArray[rightID]
+	greater, lesser := right, left
+	if left > right {
+		greater, lesser = left, right
+	}
+	if direction {
+		theArray[leftID] = lesser
+		theArray[rightID] = greater
+	} else {
+		theArray[leftID] = greater
+		theArray[rightID] = lesser
+	}
+}
+
+const histBins = 64
+
+// HistogramAmdSubHist: AMD APP SDK Histogram (per-thread sub-histograms in
+// local memory): thread lid counts into column lid of a bins×64 shared
+// array, a barrier, then thread lid sums row lid (bin lid) over the 64
+// columns and writes the block's count of that bin.
+// verdict: clean
+//
+//gpu:kernel block=64
+func HistogramAmdSubHist(t gpu.Thread, data []uint32, binResult []uint32, perThread int) {
+	sub := gpu.Shared[[histBins * 64]uint32](t)
+	lid := t.ThreadIdx().X
+	gid := t.GlobalIdx().X
+	for b := 0; b < histBins; b++ {
+		sub[b*64+lid] = 0
+	}
+	for k := 0; k < perThread; k++ {
+		idx := gid*perThread + k
+		if idx < len(data) {
+			v := data[idx] % histBins
+			sub[int(v)*64+lid]++
+		}
+	}
+	t.Barrier()
+	var binCount uint32
+	for c := 0; c < 64; c++ {
+		binCount += sub[lid*64+c]
+	}
+	if t.BlockIdx().X*histBins+lid < len(binResult) {
+		binResult[t.BlockIdx().X*histBins+lid] = binCount
+	}
+}
+
+// HistogramAmdSharedBins: one shared histogram incremented with a plain
+// `++` by every thread of the block.
+// verdict: race
+//
+//gpu:kernel block=64
+func HistogramAmdSharedBins(t gpu.Thread, data []uint32, binResult []uint32, perThread int) {
+	hist := gpu.Shared[[histBins]uint32](t)
+	lid := t.ThreadIdx().X
+	gid := t.GlobalIdx().X
+	hist[lid] = 0
+	t.Barrier()
+	for k := 0; k < perThread; k++ {
+		idx := gid*perThread + k
+		if idx < len(data) {
+			hist[data[idx]%histBins]++
+		}
+	}
+	t.Barrier()
+	if t.BlockIdx().X*histBins+lid < len(binResult) {
+		binResult[t.BlockIdx().X*histBins+lid] = hist[lid]
+	}
+}
+
+// BinomialOptionAmd: AMD APP SDK BinomialOption: one block per option; the
+// option tree's values walk back one level per half-step between two
+// shared arrays, with a barrier after each half-step.
+// verdict: clean
+//
+//gpu:kernel block=256
+func BinomialOptionAmd(t gpu.Thread, randArray, output []float32, numSteps int) {
+	callA := gpu.Shared[[257]float32](t)
+	callB := gpu.Shared[[257]float32](t)
+	tid := t.ThreadIdx().X
+	bid := t.BlockIdx().X
+	if bid >= len(randArray) || bid >= len(output) || numSteps > 256 {
+		return
+	}
+	s := randArray[bid]
+	puByr, pdByr := 0.5*s, 0.5-0.5*s
+	callA[tid] = float32(tid) * s
+	t.Barrier()
+	for j := numSteps; j > 0; j -= 2 {
+		if tid < j {
+			callB[tid] = puByr*callA[tid+1] + pdByr*callA[tid]
+		}
+		t.Barrier()
+		if tid < j-1 {
+			callA[tid] = puByr*callB[tid+1] + pdByr*callB[tid]
+		}
+		t.Barrier()
+	}
+	if tid == 0 {
+		output[bid] = callA[0]
+	}
+}
+
+// BinomialOptionNoHalfStepBarrier: the barrier between the two half-steps
+// left out: thread tid reads callB[tid+1] while thread tid+1 writes it.
+// verdict: race
+//
+//gpu:kernel block=256
+func BinomialOptionNoHalfStepBarrier(t gpu.Thread, randArray, output []float32, numSteps int) {
+	callA := gpu.Shared[[257]float32](t)
+	callB := gpu.Shared[[257]float32](t)
+	tid := t.ThreadIdx().X
+	bid := t.BlockIdx().X
+	if bid >= len(randArray) || bid >= len(output) || numSteps > 256 {
+		return
+	}
+	s := randArray[bid]
+	puByr, pdByr := 0.5*s, 0.5-0.5*s
+	callA[tid] = float32(tid) * s
+	t.Barrier()
+	for j := numSteps; j > 0; j -= 2 {
+		if tid < j {
+			callB[tid] = puByr*callA[tid+1] + pdByr*callA[tid]
+		}
+		if tid < j-1 {
+			callA[tid] = puByr*callB[tid+1] + pdByr*callB[tid]
+		}
+		t.Barrier()
+	}
+	if tid == 0 {
+		output[bid] = callA[0]
+	}
+}
+
+// PackedTailSentinel: thread i packs four values into out[4i..4i+3]
+// (those below n); a flag set in the loop records whether its range
+// holds the last value, and only that one thread writes the terminator
+// out[n].
+// verdict: clean
+//
+//gpu:kernel
+func PackedTailSentinel(t gpu.Thread, in, out []float32, n int) {
+	i := t.GlobalIdx().X
+	if n >= len(out) || n > len(in) {
+		return
+	}
+	holdsLast := false
+	for k := 0; k < 4; k++ {
+		idx := i*4 + k
+		if idx < n {
+			out[idx] = in[idx] * 2
+			if idx == n-1 {
+				holdsLast = true
+			}
+		}
+	}
+	if holdsLast {
+		out[n] = -1
+	}
+}
+
+// PackedTailSentinelLoose: the flag set for any index within four of the
+// end: two threads can both hold such an index and write out[n].
+// verdict: race
+//
+//gpu:kernel
+func PackedTailSentinelLoose(t gpu.Thread, in, out []float32, n int) {
+	i := t.GlobalIdx().X
+	if n >= len(out) || n > len(in) {
+		return
+	}
+	holdsLast := false
+	for k := 0; k < 4; k++ {
+		idx := i*4 + k
+		if idx < n {
+			out[idx] = in[idx] * 2
+			if idx >= n-6 {
+				holdsLast = true
+			}
+		}
+	}
+	if holdsLast {
+		out[n] = -1
+	}
+}
