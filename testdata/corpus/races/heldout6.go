@@ -217,51 +217,51 @@ func RowOffsetsSentinelTwoWriters(t gpu.Thread, degrees, offsets []int32, n int)
 	}
 }
 
-// Jacobi1DBoundaryByThread0: a 1-D Jacobi step whose interior test is an
+// Jacobi1DBoundaryByThread0: a 1-D Jacobi step over w cells whose interior test is an
 // `&&` chain held in a local; thread 0 copies both boundary cells, which no
 // interior thread writes.
 // verdict: clean
 //
 //gpu:kernel
-func Jacobi1DBoundaryByThread0(t gpu.Thread, a, b []float32, n int) {
+func Jacobi1DBoundaryByThread0(t gpu.Thread, a, b []float32, w int) {
 	i := t.GlobalIdx().X
-	if n < 2 || n > len(a) || n > len(b) {
+	if w < 2 || w > len(a) || w > len(b) {
 		return
 	}
-	inRegion := i > 0 && i < n-1
+	inRegion := i > 0 && i < w-1
 	if inRegion {
 		b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
 	}
 	if i == 0 {
 		b[0] = a[0]
-		b[n-1] = a[n-1]
+		b[w-1] = a[w-1]
 	}
 }
 
-// Jacobi1DBoundaryOrChain: the chain written with `||`: thread n-1 counts
-// as interior and writes b[n-1], which thread 0 writes too.
+// Jacobi1DBoundaryOrChain: the chain written with `||`: thread w-1 counts
+// as interior and writes b[w-1], which thread 0 writes too.
 // verdict: race
 //
 //gpu:kernel
-func Jacobi1DBoundaryOrChain(t gpu.Thread, a, b []float32, n int) {
+func Jacobi1DBoundaryOrChain(t gpu.Thread, a, b []float32, w int) {
 	i := t.GlobalIdx().X
-	if n < 2 || n > len(a) || n > len(b) {
+	if w < 2 || w > len(a) || w > len(b) {
 		return
 	}
-	inRegion := i > 0 || i < n-1
-	if inRegion && i < n {
+	inRegion := i > 0 || i < w-1
+	if inRegion && i < w {
 		left, right := a[i], a[i]
 		if i > 0 {
 			left = a[i-1]
 		}
-		if i+1 < n {
+		if i+1 < w {
 			right = a[i+1]
 		}
 		b[i] = 0.33333 * (left + a[i] + right)
 	}
 	if i == 0 {
 		b[0] = a[0]
-		b[n-1] = a[n-1]
+		b[w-1] = a[w-1]
 	}
 }
 
