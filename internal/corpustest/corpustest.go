@@ -41,6 +41,14 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
+// Floor is the least precision and recall a corpus test accepts: the
+// scores the corpus had when the floor was last raised, so that a new false
+// alarm or miss fails the test. The score's known mismatches are marked in
+// the corpus one by one.
+type Floor struct {
+	Precision, Recall float64
+}
+
 // Check fails t when recall or precision is below its floor.
 func (s Score) Check(t testing.TB, minPrecision, minRecall float64) {
 	t.Helper()

@@ -18,6 +18,9 @@ import "github.com/gpukvet/gpukvet/gpu"
 // FwtStepAmd: AMD APP SDK FastWalshTransform: one butterfly stage; thread
 // tid owns the pair (2*step*(tid/step) + tid%step, that + step), and no two
 // threads' pairs share an element.
+// known false positive: the witness (step = -2, thread 1 reading tArray[3])
+// does not happen; Go's `%` and `/` by a negative step keep the pairs
+// disjoint, and thread 1 traps on tArray[-1].
 // verdict: clean
 //
 //gpu:kernel
@@ -220,6 +223,8 @@ func RowOffsetsSentinelTwoWriters(t gpu.Thread, degrees, offsets []int32, n int)
 // Jacobi1DBoundaryByThread0: a 1-D Jacobi step over w cells whose interior test is an
 // `&&` chain held in a local; thread 0 copies both boundary cells, which no
 // interior thread writes.
+// known false positive: the `&&` chain held in `inRegion` is not tracked; in
+// the witness (w = 2) thread 1 is not interior and writes nothing.
 // verdict: clean
 //
 //gpu:kernel
@@ -270,6 +275,9 @@ func Jacobi1DBoundaryOrChain(t gpu.Thread, a, b []float32, w int) {
 // ticket from a shared counter, a barrier, the leader reserves the block's
 // range with one global AtomicAdd and publishes its base in shared memory,
 // a barrier, and every thread writes out[base+ticket].
+// known false positive: tickets from a shared AtomicAdd plus a base the
+// leader publishes in shared memory are distinct; the witness (threads 0 and
+// 1 both at out[0]) does not happen.
 // verdict: clean
 //
 //gpu:kernel block=256
@@ -420,6 +428,8 @@ func WavefrontTileSharedNoBarrier(t gpu.Thread, ref, score []int32, penalty int3
 // tiled dynamic-programming sweep: block b takes tile (b, diag-b) and its
 // 16 threads fill the tile's 16×16 interior cells of the (w)-wide score
 // matrix row by row; tiles of one diagonal share no cell.
+// known false positive: the tile-diagonal indices are not proven distinct
+// ("could not be proven distinct").
 // verdict: clean
 //
 //gpu:kernel block=16
@@ -461,6 +471,8 @@ func WavefrontTilesOffByOne(t gpu.Thread, score []int32, w, diag int) {
 // one thread per element, written through the row's subslice: a thread
 // whose j is past the row's end traps on row[j] (Go's bounds check)
 // instead of touching the next row.
+// known false positive: in the witness (w = 1) thread (1,0) traps on row[1]
+// (the subslice has one element) and touches nothing.
 // verdict: clean
 //
 //gpu:kernel
@@ -546,6 +558,9 @@ func TransposeAmdLocalNoBarrier(t gpu.Thread, output, input []float32) {
 
 // BitonicSortAmd: AMD APP SDK BitonicSort, one pass of one stage: thread
 // tid compares leftId = tid%pd + (tid/pd)*2pd with leftId+pd.
+// known false positive: `1 << (stage-passOfStage)` is not modelled; in the
+// witness (stage = passOfStage = 0) thread 3 writes theArray[6] and [7],
+// never [3].
 // verdict: clean
 //
 //gpu:kernel
@@ -731,6 +746,8 @@ func BinomialOptionNoHalfStepBarrier(t gpu.Thread, randArray, output []float32, 
 // (those below n); a flag set in the loop records whether its range
 // holds the last value, and only that one thread writes the terminator
 // out[n].
+// known false positive: the flag set in the loop is not tracked; in the
+// witness (n = 0) no thread sets it.
 // verdict: clean
 //
 //gpu:kernel
