@@ -25,6 +25,8 @@ func freeEach(bufs []*device.Buffer[float32]) {
 // simpleMultiGPU's per-device buffers, with the cleanup deferred before
 // the loop: `defer freeEach(bufs)` evaluates bufs (empty) at the defer, so
 // nothing appended later is freed.
+// known miss: the deferred call's argument is evaluated at the defer (an
+// empty slice); the buffers appended later are taken as handed to freeEach.
 func h7DeferFreeAllEarly(d *device.Device, chunks [][]float32) error {
 	var bufs []*device.Buffer[float32]
 	defer freeEach(bufs)
@@ -88,6 +90,8 @@ func h7DeferInLoop(d *device.Device, chunks [][]float32) (float32, error) {
 // verdict: doublefree
 // The loop's defer kept, and an explicit Free added after each chunk's
 // download: each buffer is freed in the loop and again by its defer.
+// known miss: each buffer is freed in the loop and again by its defer at
+// return.
 func h7DeferInLoopAndFree(d *device.Device, chunks [][]float32) error {
 	for _, c := range chunks {
 		b, err := device.Upload(d, c)
@@ -151,6 +155,7 @@ type workspace struct {
 // verdict: leak
 // Growing the workspace by allocating a larger buffer into the field
 // without freeing the old one.
+// known miss: the field store overwrites the old buffer without freeing it.
 func (w *workspace) h7GrowLeak(n int) error {
 	if w.buf != nil && w.buf.Len() >= n {
 		return nil
@@ -203,6 +208,8 @@ func h7WorkspaceSeries(d *device.Device, sizes []int) error {
 // verdict: leak
 // A cache of uploaded inputs keyed by name; evicting an entry deletes it
 // from the map without freeing its buffer.
+// known miss: the map entry's buffer is dropped (delete, then the entry
+// overwritten) without a Free.
 func h7CacheEvictLeak(d *device.Device, cache map[string]*device.Buffer[float32], name string, xs []float32) error {
 	if _, ok := cache[name]; ok {
 		delete(cache, name)
@@ -272,6 +279,7 @@ func h7PingPong(d *device.Device, xs []float32, iters int) ([]float32, error) {
 // verdict: doublefree
 // The ping-pong with the result buffer freed by hand after the download:
 // `src` is `a` or `b`, both of which their defers free again.
+// known miss: src is a or b after the swaps, and both defers free it again.
 func h7PingPongFreeResult(d *device.Device, xs []float32, iters int) ([]float32, error) {
 	a, err := device.Upload(d, xs)
 	if err != nil {
