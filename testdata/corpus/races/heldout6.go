@@ -13,7 +13,16 @@ package racecorpus
 // and DIALECT.md before any analyzer ran (testdata/corpus/HELDOUT.md,
 // "issue 20").
 
-import "github.com/gpukvet/gpukvet/gpu"
+import (
+	"github.com/gpukvet/gpukvet/gpu"
+	"github.com/gpukvet/gpukvet/gpu/math32"
+)
+
+// The rates of AMD's BinomialOption (RISKFREE, VOLATILITY).
+const (
+	riskFree   = 0.02
+	volatility = 0.30
+)
 
 // FwtStepAmd: AMD APP SDK FastWalshTransform: one butterfly stage; thread
 // tid owns the pair (2*step*(tid/step) + tid%step, that + step), and no two
@@ -518,42 +527,76 @@ func TrmmInPlace(t gpu.Thread, a, b []float32, w int) {
 	}
 }
 
-// TransposeAmdLocal: AMD APP SDK MatrixTranspose: a 16×16 block copies its
-// tile into local memory, a barrier, and writes it transposed; the matrix
-// is (GridDim.Y*16) × (GridDim.X*16).
+// TransposeAmdLocal: AMD APP SDK MatrixTranspose (matrixTranspose, block
+// size 16, the SDK's precondition that the grid covers the matrix exactly
+// stated as a uniform return): each thread copies its element into local
+// memory, a barrier, and writes the local cell it wrote itself to the
+// transposed position.
 // verdict: clean
 //
 //gpu:kernel block=16,16
-func TransposeAmdLocal(t gpu.Thread, output, input []float32) {
+func TransposeAmdLocal(t gpu.Thread, output, input []float32, w, h int) {
 	block := gpu.Shared[[16 * 16]float32](t)
-	lx, ly := t.ThreadIdx().X, t.ThreadIdx().Y
-	bx, by := t.BlockIdx().X, t.BlockIdx().Y
-	width := t.GridDim().X * 16
-	height := t.GridDim().Y * 16
-	if width*height > len(input) || width*height > len(output) {
+	if w != t.GridDim().X*16 || h != t.GridDim().Y*16 || w*h > len(input) || w*h > len(output) {
 		return
 	}
-	block[ly*16+lx] = input[(by*16+ly)*width+bx*16+lx]
+	globalIdx := t.GlobalIdx().X
+	globalIdy := t.GlobalIdx().Y
+	localIdx := t.ThreadIdx().X
+	localIdy := t.ThreadIdx().Y
+	block[localIdy*16+localIdx] = input[globalIdy*w+globalIdx]
 	t.Barrier()
-	output[(bx*16+ly)*height+by*16+lx] = block[lx*16+ly]
+	groupIdx := t.BlockIdx().X
+	groupIdy := t.BlockIdx().Y
+	targetGlobalIdx := groupIdy*16 + localIdy
+	targetGlobalIdy := groupIdx*16 + localIdx
+	targetIndex := targetGlobalIdy*h + targetGlobalIdx
+	sourceIndex := localIdy*16 + localIdx
+	output[targetIndex] = block[sourceIndex]
 }
 
-// TransposeAmdLocalNoBarrier: the transpose without its barrier: thread
-// (lx, ly) reads the cell thread (ly, lx) writes.
+// TransposeAmdLocalNoBarrier: the SDK kernel without its barrier. Each
+// thread reads back only the local cell it wrote, so the barrier was never
+// needed.
+// verdict: clean
+//
+//gpu:kernel block=16,16
+func TransposeAmdLocalNoBarrier(t gpu.Thread, output, input []float32, w, h int) {
+	block := gpu.Shared[[16 * 16]float32](t)
+	if w != t.GridDim().X*16 || h != t.GridDim().Y*16 || w*h > len(input) || w*h > len(output) {
+		return
+	}
+	globalIdx := t.GlobalIdx().X
+	globalIdy := t.GlobalIdx().Y
+	localIdx := t.ThreadIdx().X
+	localIdy := t.ThreadIdx().Y
+	block[localIdy*16+localIdx] = input[globalIdy*w+globalIdx]
+	groupIdx := t.BlockIdx().X
+	groupIdy := t.BlockIdx().Y
+	targetGlobalIdx := groupIdy*16 + localIdy
+	targetGlobalIdy := groupIdx*16 + localIdx
+	targetIndex := targetGlobalIdy*h + targetGlobalIdx
+	sourceIndex := localIdy*16 + localIdx
+	output[targetIndex] = block[sourceIndex]
+}
+
+// TransposeCoalescedNoBarrier: the kernel "fixed" to read the local tile
+// transposed (block[lx*16+ly], so that the global write is coalesced) with
+// the barrier still left out: thread (lx, ly) reads the cell thread
+// (ly, lx) writes.
 // verdict: race
 //
 //gpu:kernel block=16,16
-func TransposeAmdLocalNoBarrier(t gpu.Thread, output, input []float32) {
+func TransposeCoalescedNoBarrier(t gpu.Thread, output, input []float32, w, h int) {
 	block := gpu.Shared[[16 * 16]float32](t)
-	lx, ly := t.ThreadIdx().X, t.ThreadIdx().Y
-	bx, by := t.BlockIdx().X, t.BlockIdx().Y
-	width := t.GridDim().X * 16
-	height := t.GridDim().Y * 16
-	if width*height > len(input) || width*height > len(output) {
+	if w != t.GridDim().X*16 || h != t.GridDim().Y*16 || w*h > len(input) || w*h > len(output) {
 		return
 	}
-	block[ly*16+lx] = input[(by*16+ly)*width+bx*16+lx]
-	output[(bx*16+ly)*height+by*16+lx] = block[lx*16+ly]
+	localIdx := t.ThreadIdx().X
+	localIdy := t.ThreadIdx().Y
+	block[localIdy*16+localIdx] = input[t.GlobalIdx().Y*w+t.GlobalIdx().X]
+	targetIndex := (t.BlockIdx().X*16+localIdy)*h + t.BlockIdx().Y*16 + localIdx
+	output[targetIndex] = block[localIdx*16+localIdy]
 }
 
 // BitonicSortAmd: AMD APP SDK BitonicSort, one pass of one stage: thread
@@ -678,9 +721,10 @@ func HistogramAmdSharedBins(t gpu.Thread, data []uint32, binResult []uint32, per
 	}
 }
 
-// BinomialOptionAmd: AMD APP SDK BinomialOption: one block per option; the
-// option tree's values walk back one level per half-step between two
-// shared arrays, with a barrier after each half-step.
+// BinomialOptionAmd: AMD APP SDK BinomialOption (binomial_options, with
+// float for float4): one block per option; thread tid seeds leaf tid, and
+// the tree's values walk back one level per half-step between two shared
+// arrays, with a barrier after each half-step.
 // verdict: clean
 //
 //gpu:kernel block=256
@@ -689,20 +733,34 @@ func BinomialOptionAmd(t gpu.Thread, randArray, output []float32, numSteps int) 
 	callB := gpu.Shared[[257]float32](t)
 	tid := t.ThreadIdx().X
 	bid := t.BlockIdx().X
-	if bid >= len(randArray) || bid >= len(output) || numSteps > 256 {
+	if bid >= len(randArray) || bid >= len(output) || numSteps < 1 || numSteps > 255 {
 		return
 	}
-	s := randArray[bid]
-	puByr, pdByr := 0.5*s, 0.5-0.5*s
-	callA[tid] = float32(tid) * s
+	inRand := randArray[bid]
+	s := (1-inRand)*5 + inRand*30
+	x := (1-inRand)*1 + inRand*100
+	optionYears := (1-inRand)*0.25 + inRand*10
+	dt := optionYears * (1 / float32(numSteps))
+	vsdt := volatility * math32.Sqrt(dt)
+	rdt := riskFree * dt
+	r := math32.Exp(rdt)
+	rInv := 1 / r
+	u := math32.Exp(vsdt)
+	d := 1 / u
+	pu := (r - d) / (u - d)
+	pd := 1 - pu
+	puByr := pu * rInv
+	pdByr := pd * rInv
+	profit := s*math32.Exp(vsdt*(2*float32(tid)-float32(numSteps))) - x
+	callA[tid] = max(profit, 0)
 	t.Barrier()
 	for j := numSteps; j > 0; j -= 2 {
 		if tid < j {
-			callB[tid] = puByr*callA[tid+1] + pdByr*callA[tid]
+			callB[tid] = puByr*callA[tid] + pdByr*callA[tid+1]
 		}
 		t.Barrier()
 		if tid < j-1 {
-			callA[tid] = puByr*callB[tid+1] + pdByr*callB[tid]
+			callA[tid] = puByr*callB[tid] + pdByr*callB[tid+1]
 		}
 		t.Barrier()
 	}
@@ -721,19 +779,33 @@ func BinomialOptionNoHalfStepBarrier(t gpu.Thread, randArray, output []float32, 
 	callB := gpu.Shared[[257]float32](t)
 	tid := t.ThreadIdx().X
 	bid := t.BlockIdx().X
-	if bid >= len(randArray) || bid >= len(output) || numSteps > 256 {
+	if bid >= len(randArray) || bid >= len(output) || numSteps < 1 || numSteps > 255 {
 		return
 	}
-	s := randArray[bid]
-	puByr, pdByr := 0.5*s, 0.5-0.5*s
-	callA[tid] = float32(tid) * s
+	inRand := randArray[bid]
+	s := (1-inRand)*5 + inRand*30
+	x := (1-inRand)*1 + inRand*100
+	optionYears := (1-inRand)*0.25 + inRand*10
+	dt := optionYears * (1 / float32(numSteps))
+	vsdt := volatility * math32.Sqrt(dt)
+	rdt := riskFree * dt
+	r := math32.Exp(rdt)
+	rInv := 1 / r
+	u := math32.Exp(vsdt)
+	d := 1 / u
+	pu := (r - d) / (u - d)
+	pd := 1 - pu
+	puByr := pu * rInv
+	pdByr := pd * rInv
+	profit := s*math32.Exp(vsdt*(2*float32(tid)-float32(numSteps))) - x
+	callA[tid] = max(profit, 0)
 	t.Barrier()
 	for j := numSteps; j > 0; j -= 2 {
 		if tid < j {
-			callB[tid] = puByr*callA[tid+1] + pdByr*callA[tid]
+			callB[tid] = puByr*callA[tid] + pdByr*callA[tid+1]
 		}
 		if tid < j-1 {
-			callA[tid] = puByr*callB[tid+1] + pdByr*callB[tid]
+			callA[tid] = puByr*callB[tid] + pdByr*callB[tid+1]
 		}
 		t.Barrier()
 	}

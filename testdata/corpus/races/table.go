@@ -160,6 +160,7 @@ var Kernels = map[string]any{
 	"TrmmInPlace":                     TrmmInPlace,
 	"TransposeAmdLocal":               TransposeAmdLocal,
 	"TransposeAmdLocalNoBarrier":      TransposeAmdLocalNoBarrier,
+	"TransposeCoalescedNoBarrier":     TransposeCoalescedNoBarrier,
 	"BitonicSortAmd":                  BitonicSortAmd,
 	"BitonicSortAmdNoBlockWidth":      BitonicSortAmdNoBlockWidth,
 	"HistogramAmdSubHist":             HistogramAmdSubHist,
