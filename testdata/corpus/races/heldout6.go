@@ -665,46 +665,85 @@ func BitonicSortAmdNoBlockWidth(t gpu.Thread, theArray []uint32, stage, passOfSt
 	}
 }
 
-const histBins = 64
+const histBins = 256
 
-// HistogramAmdSubHist: AMD APP SDK Histogram (per-thread sub-histograms in
-// local memory): thread lid counts into column lid of a bins×64 shared
-// array, a barrier, then thread lid sums row lid (bin lid) over the 64
-// columns and writes the block's count of that bin.
+// HistogramAmd256: AMD APP SDK Histogram (histogram256, LINEAR_MEM_ACCESS,
+// 64 work-items): each thread counts into its own row of a [64][256]uint8
+// local array, a barrier, then each thread merges 4 bins over the 64 rows.
+// A value of 256 or more traps on the row's bounds check instead of
+// reaching the next thread's row.
 // verdict: clean
 //
 //gpu:kernel block=64
-func HistogramAmdSubHist(t gpu.Thread, data []uint32, binResult []uint32, perThread int) {
-	sub := gpu.Shared[[histBins * 64]uint32](t)
-	lid := t.ThreadIdx().X
-	gid := t.GlobalIdx().X
-	for b := 0; b < histBins; b++ {
-		sub[b*64+lid] = 0
+func HistogramAmd256(t gpu.Thread, data []uint32, binResult []uint32) {
+	sharedArray := gpu.Shared[[64][histBins]uint8](t)
+	localID := t.ThreadIdx().X
+	groupID := t.BlockIdx().X
+	groupSize := t.BlockDim().X
+	for i := 0; i < histBins; i++ {
+		sharedArray[localID][i] = 0
 	}
-	for k := 0; k < perThread; k++ {
-		idx := gid*perThread + k
+	t.Barrier()
+	for i := 0; i < histBins; i++ {
+		idx := groupID*groupSize*histBins + i*groupSize + localID
 		if idx < len(data) {
-			v := data[idx] % histBins
-			sub[int(v)*64+lid]++
+			value := data[idx]
+			sharedArray[localID][value]++
 		}
 	}
 	t.Barrier()
-	var binCount uint32
-	for c := 0; c < 64; c++ {
-		binCount += sub[lid*64+c]
-	}
-	if t.BlockIdx().X*histBins+lid < len(binResult) {
-		binResult[t.BlockIdx().X*histBins+lid] = binCount
+	for i := 0; i < histBins/groupSize; i++ {
+		var binCount uint32
+		for j := 0; j < groupSize; j++ {
+			binCount += uint32(sharedArray[j][i*groupSize+localID])
+		}
+		if out := groupID*histBins + i*groupSize + localID; out < len(binResult) {
+			binResult[out] = binCount
+		}
 	}
 }
 
-// HistogramAmdSharedBins: one shared histogram incremented with a plain
-// `++` by every thread of the block.
+// HistogramAmd256Flat: the same kernel on a flat local array, as the
+// OpenCL source indexes it (localId*BIN_SIZE + value): a value of 256 or
+// more lands in another thread's row, which that thread updates too.
+// verdict: race
+//
+//gpu:kernel block=64
+func HistogramAmd256Flat(t gpu.Thread, data []uint32, binResult []uint32) {
+	sharedArray := gpu.Shared[[64 * histBins]uint8](t)
+	localID := t.ThreadIdx().X
+	groupID := t.BlockIdx().X
+	groupSize := t.BlockDim().X
+	for i := 0; i < histBins; i++ {
+		sharedArray[localID*histBins+i] = 0
+	}
+	t.Barrier()
+	for i := 0; i < histBins; i++ {
+		idx := groupID*groupSize*histBins + i*groupSize + localID
+		if idx < len(data) {
+			value := int(data[idx])
+			sharedArray[localID*histBins+value]++
+		}
+	}
+	t.Barrier()
+	for i := 0; i < histBins/groupSize; i++ {
+		var binCount uint32
+		for j := 0; j < groupSize; j++ {
+			binCount += uint32(sharedArray[j*histBins+i*groupSize+localID])
+		}
+		if out := groupID*histBins + i*groupSize + localID; out < len(binResult) {
+			binResult[out] = binCount
+		}
+	}
+}
+
+// HistogramAmdSharedBins: the per-thread rows replaced by one shared
+// 64-bin histogram incremented with a plain `++` by every thread.
 // verdict: race
 //
 //gpu:kernel block=64
 func HistogramAmdSharedBins(t gpu.Thread, data []uint32, binResult []uint32, perThread int) {
-	hist := gpu.Shared[[histBins]uint32](t)
+	hist := gpu.Shared[[64]uint32](t)
 	lid := t.ThreadIdx().X
 	gid := t.GlobalIdx().X
 	hist[lid] = 0
@@ -712,12 +751,12 @@ func HistogramAmdSharedBins(t gpu.Thread, data []uint32, binResult []uint32, per
 	for k := 0; k < perThread; k++ {
 		idx := gid*perThread + k
 		if idx < len(data) {
-			hist[data[idx]%histBins]++
+			hist[data[idx]%64]++
 		}
 	}
 	t.Barrier()
-	if t.BlockIdx().X*histBins+lid < len(binResult) {
-		binResult[t.BlockIdx().X*histBins+lid] = hist[lid]
+	if t.BlockIdx().X*64+lid < len(binResult) {
+		binResult[t.BlockIdx().X*64+lid] = hist[lid]
 	}
 }
 
