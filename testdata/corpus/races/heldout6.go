@@ -68,22 +68,25 @@ func FwtStepPairOverlap(t gpu.Thread, tArray []float32, step int) {
 
 const stencilRadius = 7
 
-// Stencil1DPadded: HeCBench stencil1d: the input is padded by RADIUS at
-// the front; each block loads its 256 elements and the RADIUS halo cells at
-// both ends into shared memory, a barrier, then sums the window.
+// Stencil1DPadded: HeCBench stencil1d (RADIUS 7, BLOCK_SIZE 256), as
+// written: no bound test (the input is padded by RADIUS; a thread past the
+// ends traps on Go's bounds check); each block loads its 256 elements and
+// the halo cells at both ends into shared memory, a barrier, then sums the
+// window.
 // verdict: clean
 //
 //gpu:kernel block=256
 func Stencil1DPadded(t gpu.Thread, in, out []int32) {
 	temp := gpu.Shared[[256 + 2*stencilRadius]int32](t)
-	gindex := t.GlobalIdx().X + stencilRadius
+	gindex := t.ThreadIdx().X + t.BlockIdx().X*t.BlockDim().X
 	lindex := t.ThreadIdx().X + stencilRadius
-	if (t.BlockIdx().X+1)*256+2*stencilRadius > len(in) {
-		return // the whole block: the barrier below stays uniform
-	}
 	temp[lindex] = in[gindex]
 	if t.ThreadIdx().X < stencilRadius {
-		temp[lindex-stencilRadius] = in[gindex-stencilRadius]
+		if gindex < stencilRadius {
+			temp[lindex-stencilRadius] = 0
+		} else {
+			temp[lindex-stencilRadius] = in[gindex-stencilRadius]
+		}
 		temp[lindex+256] = in[gindex+256]
 	}
 	t.Barrier()
@@ -91,35 +94,32 @@ func Stencil1DPadded(t gpu.Thread, in, out []int32) {
 	for offset := -stencilRadius; offset <= stencilRadius; offset++ {
 		result += temp[lindex+offset]
 	}
-	if gindex-stencilRadius < len(out) {
-		out[gindex-stencilRadius] = result
-	}
+	out[gindex] = result
 }
 
-// Stencil1DPaddedNoBarrier: the same stencil without the barrier: a thread reads
-// its neighbours' cells while they load them.
+// Stencil1DPaddedNoBarrier: the same stencil without the barrier: a thread
+// reads its neighbours' cells while they load them.
 // verdict: race
 //
 //gpu:kernel block=256
 func Stencil1DPaddedNoBarrier(t gpu.Thread, in, out []int32) {
 	temp := gpu.Shared[[256 + 2*stencilRadius]int32](t)
-	gindex := t.GlobalIdx().X + stencilRadius
+	gindex := t.ThreadIdx().X + t.BlockIdx().X*t.BlockDim().X
 	lindex := t.ThreadIdx().X + stencilRadius
-	if (t.BlockIdx().X+1)*256+2*stencilRadius > len(in) {
-		return // the whole block: the barrier below stays uniform
-	}
 	temp[lindex] = in[gindex]
 	if t.ThreadIdx().X < stencilRadius {
-		temp[lindex-stencilRadius] = in[gindex-stencilRadius]
+		if gindex < stencilRadius {
+			temp[lindex-stencilRadius] = 0
+		} else {
+			temp[lindex-stencilRadius] = in[gindex-stencilRadius]
+		}
 		temp[lindex+256] = in[gindex+256]
 	}
 	var result int32
 	for offset := -stencilRadius; offset <= stencilRadius; offset++ {
 		result += temp[lindex+offset]
 	}
-	if gindex-stencilRadius < len(out) {
-		out[gindex-stencilRadius] = result
-	}
+	out[gindex] = result
 }
 
 // ScanBlockLastThread: AMD APP SDK PrefixSum / ScanLargeArrays block scan
