@@ -7,43 +7,52 @@ package divergence
 // early returns before a block scan), each with a near-twin of the other
 // verdict, written and scored before any analyzer ran on them.
 
-import "github.com/gpukvet/gpukvet/gpu"
+import (
+	"math"
 
-// DwtHaar1DAmd is AMD APP SDK's dwtHaar1D: per level, the active threads
-// (half as many each level) average and difference pairs in local memory;
-// the barrier is outside the guard and the level count is a parameter.
+	"github.com/gpukvet/gpukvet/gpu"
+)
+
+// DwtHaar1DAmd is AMD APP SDK's dwtHaar1D as written: per level, the
+// active threads (half as many each level) average and difference a pair
+// of local cells; the barrier is outside the guard and the level count is
+// a parameter. (Within a level, thread 1 writes sharedArray[1] while
+// thread 0 reads it: a data race, racecorpus.DwtHaar1DAmdInPlace; this
+// corpus asks only about the barrier.)
 //
 // verdict: clean
-// launch: block=64 grid=2 levels=6
+// launch: block=64 grid=2 tLevels=6 signalLength=256 levelsDone=0 mLevels=6
 //
 //gpu:kernel block=64
-func DwtHaar1DAmd(t gpu.Thread, inSignal, coefsSignal []float32, levels int) {
-	lmem := gpu.Shared[[128]float32](t)
-	lid := t.ThreadIdx().X
-	gid := t.BlockIdx().X * 128
-	if gid+128 > len(inSignal) || gid+128 > len(coefsSignal) {
-		return // the whole block
+func DwtHaar1DAmd(t gpu.Thread, inSignal, coefsSignal, averageSignal []float32, tLevels, signalLength, levelsDone, mLevels int) {
+	sharedArray := gpu.Shared[[128]float32](t)
+	localID := t.ThreadIdx().X
+	groupID := t.BlockIdx().X
+	localSize := t.BlockDim().X
+	sharedArray[localID*2] = inSignal[groupID*localSize*2+localID*2]
+	sharedArray[localID*2+1] = inSignal[groupID*localSize*2+localID*2+1]
+	if levelsDone == 0 {
+		sharedArray[localID*2] /= float32(math.Sqrt(float64(signalLength)))
+		sharedArray[localID*2+1] /= float32(math.Sqrt(float64(signalLength)))
 	}
-	lmem[2*lid] = inSignal[gid+2*lid]
-	lmem[2*lid+1] = inSignal[gid+2*lid+1]
 	t.Barrier()
-	activeThreads := 64
-	for i := 0; i < levels && activeThreads > 0; i++ {
-		var d, a float32
-		if lid < activeThreads {
-			d = (lmem[2*lid] - lmem[2*lid+1]) * 0.5
-			a = (lmem[2*lid] + lmem[2*lid+1]) * 0.5
-			coefsSignal[gid+activeThreads+lid] = d
+	levels := min(tLevels, mLevels)
+	activeThreads := (1 << levels) / 2
+	midOutPos := signalLength / 2
+	for i := 0; i < levels; i++ {
+		if localID < activeThreads {
+			data0 := sharedArray[2*localID]
+			data1 := sharedArray[2*localID+1]
+			sharedArray[localID] = (data0 + data1) / math.Sqrt2
+			globalPos := midOutPos + groupID*activeThreads + localID
+			coefsSignal[globalPos] = (data0 - data1) / math.Sqrt2
+			midOutPos >>= 1
 		}
-		t.Barrier()
-		if lid < activeThreads {
-			lmem[lid] = a
-		}
-		t.Barrier()
 		activeThreads >>= 1
+		t.Barrier()
 	}
-	if lid == 0 {
-		coefsSignal[gid] = lmem[0]
+	if localID == 0 {
+		averageSignal[groupID] = sharedArray[0]
 	}
 }
 
@@ -52,34 +61,39 @@ func DwtHaar1DAmd(t gpu.Thread, inSignal, coefsSignal []float32, levels int) {
 // the active ones still take.
 //
 // verdict: divergent
-// launch: block=64 grid=2 levels=6
+// launch: block=64 grid=2 tLevels=6 signalLength=256 levelsDone=0 mLevels=6
 //
 //gpu:kernel block=64
-func DwtHaar1DBreakInactive(t gpu.Thread, inSignal, coefsSignal []float32, levels int) {
-	lmem := gpu.Shared[[128]float32](t)
-	lid := t.ThreadIdx().X
-	gid := t.BlockIdx().X * 128
-	if gid+128 > len(inSignal) || gid+128 > len(coefsSignal) {
-		return
+func DwtHaar1DBreakInactive(t gpu.Thread, inSignal, coefsSignal, averageSignal []float32, tLevels, signalLength, levelsDone, mLevels int) {
+	sharedArray := gpu.Shared[[128]float32](t)
+	localID := t.ThreadIdx().X
+	groupID := t.BlockIdx().X
+	localSize := t.BlockDim().X
+	sharedArray[localID*2] = inSignal[groupID*localSize*2+localID*2]
+	sharedArray[localID*2+1] = inSignal[groupID*localSize*2+localID*2+1]
+	if levelsDone == 0 {
+		sharedArray[localID*2] /= float32(math.Sqrt(float64(signalLength)))
+		sharedArray[localID*2+1] /= float32(math.Sqrt(float64(signalLength)))
 	}
-	lmem[2*lid] = inSignal[gid+2*lid]
-	lmem[2*lid+1] = inSignal[gid+2*lid+1]
 	t.Barrier()
-	activeThreads := 64
-	for i := 0; i < levels && activeThreads > 0; i++ {
-		if lid >= activeThreads {
+	levels := min(tLevels, mLevels)
+	activeThreads := (1 << levels) / 2
+	midOutPos := signalLength / 2
+	for i := 0; i < levels; i++ {
+		if localID >= activeThreads {
 			break
 		}
-		d := (lmem[2*lid] - lmem[2*lid+1]) * 0.5
-		a := (lmem[2*lid] + lmem[2*lid+1]) * 0.5
-		coefsSignal[gid+activeThreads+lid] = d
-		t.Barrier()
-		lmem[lid] = a
-		t.Barrier()
+		data0 := sharedArray[2*localID]
+		data1 := sharedArray[2*localID+1]
+		sharedArray[localID] = (data0 + data1) / math.Sqrt2
+		globalPos := midOutPos + groupID*activeThreads + localID
+		coefsSignal[globalPos] = (data0 - data1) / math.Sqrt2
+		midOutPos >>= 1
 		activeThreads >>= 1
+		t.Barrier()
 	}
-	if lid == 0 {
-		coefsSignal[gid] = lmem[0]
+	if localID == 0 {
+		averageSignal[groupID] = sharedArray[0]
 	}
 }
 

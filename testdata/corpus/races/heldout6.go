@@ -14,6 +14,8 @@ package racecorpus
 // "issue 20").
 
 import (
+	"math"
+
 	"github.com/gpukvet/gpukvet/gpu"
 	"github.com/gpukvet/gpukvet/gpu/math32"
 )
@@ -850,6 +852,97 @@ func BinomialOptionNoHalfStepBarrier(t gpu.Thread, randArray, output []float32, 
 	}
 	if tid == 0 {
 		output[bid] = callA[0]
+	}
+}
+
+// DwtHaar1DAmdInPlace: AMD APP SDK's dwtHaar1D as the SDK writes it: in
+// one level, active thread 1 writes sharedArray[1] while active thread 0
+// reads it as its data1; the only barrier is at the end of the level.
+// verdict: race
+//
+//gpu:kernel block=64
+func DwtHaar1DAmdInPlace(t gpu.Thread, inSignal, coefsSignal, averageSignal []float32, tLevels, signalLength, levelsDone, mLevels int) {
+	sharedArray := gpu.Shared[[128]float32](t)
+	localID := t.ThreadIdx().X
+	groupID := t.BlockIdx().X
+	localSize := t.BlockDim().X
+	sharedArray[localID*2] = inSignal[groupID*localSize*2+localID*2]
+	sharedArray[localID*2+1] = inSignal[groupID*localSize*2+localID*2+1]
+	if levelsDone == 0 {
+		sharedArray[localID*2] /= float32(math.Sqrt(float64(signalLength)))
+		sharedArray[localID*2+1] /= float32(math.Sqrt(float64(signalLength)))
+	}
+	t.Barrier()
+	levels := min(tLevels, mLevels)
+	activeThreads := (1 << levels) / 2
+	if signalLength != 2*t.GridDim().X*activeThreads {
+		return // the SDK's host sizes: each group's coefficients fill its own slots
+	}
+	midOutPos := signalLength / 2
+	for i := 0; i < levels; i++ {
+		if localID < activeThreads {
+			data0 := sharedArray[2*localID]
+			data1 := sharedArray[2*localID+1]
+			sharedArray[localID] = (data0 + data1) / math.Sqrt2
+			globalPos := midOutPos + groupID*activeThreads + localID
+			coefsSignal[globalPos] = (data0 - data1) / math.Sqrt2
+			midOutPos >>= 1
+		}
+		activeThreads >>= 1
+		t.Barrier()
+	}
+	if localID == 0 {
+		averageSignal[groupID] = sharedArray[0]
+	}
+}
+
+// DwtHaar1DTwoBarriers: the sample fixed with a barrier between the
+// level's reads and its writes. Both kernels state the SDK host's sizes
+// (signalLength = 2·groups·activeThreads) as a uniform return: without it a
+// level's coefficient slots of one group overlap another level's of
+// another group.
+// known false positive: `(1 << levels) / 2` is not modelled, so the guard
+// on signalLength is lost; in the witness (levels = 1, signalLength = 0)
+// every thread returns, and only thread 0 is ever active.
+// verdict: clean
+//
+//gpu:kernel block=64
+func DwtHaar1DTwoBarriers(t gpu.Thread, inSignal, coefsSignal, averageSignal []float32, tLevels, signalLength, levelsDone, mLevels int) {
+	sharedArray := gpu.Shared[[128]float32](t)
+	localID := t.ThreadIdx().X
+	groupID := t.BlockIdx().X
+	localSize := t.BlockDim().X
+	sharedArray[localID*2] = inSignal[groupID*localSize*2+localID*2]
+	sharedArray[localID*2+1] = inSignal[groupID*localSize*2+localID*2+1]
+	if levelsDone == 0 {
+		sharedArray[localID*2] /= float32(math.Sqrt(float64(signalLength)))
+		sharedArray[localID*2+1] /= float32(math.Sqrt(float64(signalLength)))
+	}
+	t.Barrier()
+	levels := min(tLevels, mLevels)
+	activeThreads := (1 << levels) / 2
+	if signalLength != 2*t.GridDim().X*activeThreads {
+		return // the SDK's host sizes: each group's coefficients fill its own slots
+	}
+	midOutPos := signalLength / 2
+	for i := 0; i < levels; i++ {
+		var data0, data1 float32
+		if localID < activeThreads {
+			data0 = sharedArray[2*localID]
+			data1 = sharedArray[2*localID+1]
+		}
+		t.Barrier()
+		if localID < activeThreads {
+			sharedArray[localID] = (data0 + data1) / math.Sqrt2
+			globalPos := midOutPos + groupID*activeThreads + localID
+			coefsSignal[globalPos] = (data0 - data1) / math.Sqrt2
+			midOutPos >>= 1
+		}
+		activeThreads >>= 1
+		t.Barrier()
+	}
+	if localID == 0 {
+		averageSignal[groupID] = sharedArray[0]
 	}
 }
 

@@ -170,4 +170,6 @@ var Kernels = map[string]any{
 	"BinomialOptionNoHalfStepBarrier": BinomialOptionNoHalfStepBarrier,
 	"PackedTailSentinel":              PackedTailSentinel,
 	"PackedTailSentinelLoose":         PackedTailSentinelLoose,
+	"DwtHaar1DAmdInPlace":             DwtHaar1DAmdInPlace,
+	"DwtHaar1DTwoBarriers":            DwtHaar1DTwoBarriers,
 }
