@@ -154,6 +154,7 @@ var raceNeedsOtherInputs = map[string]string{
 	"SideFlagShifted":             "data: no input element is negative, so no thread writes its neighbour's slot",
 	"WarpSubHistPlain":            "data: the input sends the 32 lanes of a warp to 32 different bins",
 	"BitonicMergeGlobalAnyStride": "parameters: races only for a stride that is not a power of two; the launch passes 4",
+	"DwtHaar1DAmdInPlace":         "parameters: runs only for signalLength = 2·GridDim.X·2^(levels−1); the launch passes 4 for every int",
 	"HistogramAmd256Flat":         "data: races only for input values of 256 or more; the launch's are below 256",
 	"WavefrontTilesOffByOne":      "parameters: two tiles of one diagonal fit only for w ≥ 50; the launch passes w = 32",
 	// Seen in some runs of the whole corpus and not in others: the racing

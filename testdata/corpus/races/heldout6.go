@@ -946,6 +946,117 @@ func DwtHaar1DTwoBarriers(t gpu.Thread, inSignal, coefsSignal, averageSignal []f
 	}
 }
 
+const hsBlock = 64
+
+// HotspotPyramidRow: Rodinia hotspot's calculate_temp pyramid on a row of
+// cells: blocks overlap by `iteration` halo cells on each side, every
+// iteration recomputes a shrinking valid region, and only the threads whose
+// `computed` flag (set in the loop, last set on the final iteration) is
+// true write back, so each cell is written by one block.
+// known false positive: the `computed` flag set in the loop is not
+// tracked; in the witness (iteration = 1) thread 0 of block 1 is outside the
+// valid region (tx >= 1 fails) and writes nothing.
+// verdict: clean
+//
+//gpu:kernel block=64
+func HotspotPyramidRow(t gpu.Thread, power, tempSrc, tempDst []float32, iteration, n int, step float32) {
+	tempOn := gpu.Shared[[hsBlock]float32](t)
+	powerOn := gpu.Shared[[hsBlock]float32](t)
+	tempT := gpu.Shared[[hsBlock]float32](t)
+	bx := t.BlockIdx().X
+	tx := t.ThreadIdx().X
+	smallBlock := hsBlock - iteration*2
+	blkX := smallBlock*bx - iteration
+	blkXmax := blkX + hsBlock - 1
+	xidx := blkX + tx
+	validXmin := 0
+	if blkX < 0 {
+		validXmin = -blkX
+	}
+	validXmax := hsBlock - 1
+	if blkXmax > n-1 {
+		validXmax = hsBlock - 1 - (blkXmax - n + 1)
+	}
+	west := max(tx-1, validXmin)
+	east := min(tx+1, validXmax)
+	if xidx >= 0 && xidx <= n-1 {
+		tempOn[tx] = tempSrc[xidx]
+		powerOn[tx] = power[xidx]
+	}
+	t.Barrier()
+	computed := false
+	for i := 0; i < iteration; i++ {
+		computed = false
+		if tx >= i+1 && tx <= hsBlock-i-2 && tx >= validXmin && tx <= validXmax {
+			computed = true
+			tempT[tx] = tempOn[tx] + step*(powerOn[tx]+tempOn[east]+tempOn[west]-2*tempOn[tx])
+		}
+		t.Barrier()
+		if i == iteration-1 {
+			break
+		}
+		if computed {
+			tempOn[tx] = tempT[tx]
+		}
+		t.Barrier()
+	}
+	if computed {
+		tempDst[xidx] = tempT[tx]
+	}
+}
+
+// HotspotPyramidRowHalo: the write-back guarded by the column's range
+// instead of `computed`: a halo cell is written by the block that computed
+// it and by its neighbour, which holds a stale copy.
+// verdict: race
+//
+//gpu:kernel block=64
+func HotspotPyramidRowHalo(t gpu.Thread, power, tempSrc, tempDst []float32, iteration, n int, step float32) {
+	tempOn := gpu.Shared[[hsBlock]float32](t)
+	powerOn := gpu.Shared[[hsBlock]float32](t)
+	tempT := gpu.Shared[[hsBlock]float32](t)
+	bx := t.BlockIdx().X
+	tx := t.ThreadIdx().X
+	smallBlock := hsBlock - iteration*2
+	blkX := smallBlock*bx - iteration
+	blkXmax := blkX + hsBlock - 1
+	xidx := blkX + tx
+	validXmin := 0
+	if blkX < 0 {
+		validXmin = -blkX
+	}
+	validXmax := hsBlock - 1
+	if blkXmax > n-1 {
+		validXmax = hsBlock - 1 - (blkXmax - n + 1)
+	}
+	west := max(tx-1, validXmin)
+	east := min(tx+1, validXmax)
+	if xidx >= 0 && xidx <= n-1 {
+		tempOn[tx] = tempSrc[xidx]
+		powerOn[tx] = power[xidx]
+	}
+	t.Barrier()
+	computed := false
+	for i := 0; i < iteration; i++ {
+		computed = false
+		if tx >= i+1 && tx <= hsBlock-i-2 && tx >= validXmin && tx <= validXmax {
+			computed = true
+			tempT[tx] = tempOn[tx] + step*(powerOn[tx]+tempOn[east]+tempOn[west]-2*tempOn[tx])
+		}
+		t.Barrier()
+		if i == iteration-1 {
+			break
+		}
+		if computed {
+			tempOn[tx] = tempT[tx]
+		}
+		t.Barrier()
+	}
+	if xidx >= 0 && xidx <= n-1 {
+		tempDst[xidx] = tempT[tx]
+	}
+}
+
 // PackedTailSentinel: thread i packs four values into out[4i..4i+3]
 // (those below n); a flag set in the loop records whether its range
 // holds the last value, and only that one thread writes the terminator

@@ -172,4 +172,6 @@ var Kernels = map[string]any{
 	"PackedTailSentinelLoose":         PackedTailSentinelLoose,
 	"DwtHaar1DAmdInPlace":             DwtHaar1DAmdInPlace,
 	"DwtHaar1DTwoBarriers":            DwtHaar1DTwoBarriers,
+	"HotspotPyramidRow":               HotspotPyramidRow,
+	"HotspotPyramidRowHalo":           HotspotPyramidRowHalo,
 }
