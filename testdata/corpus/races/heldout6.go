@@ -3,9 +3,10 @@ package racecorpus
 // Held-out probes, sixth batch (issue 20): kernels translated statement for
 // statement from public code the corpora had not used (AMD APP SDK samples:
 // FastWalshTransform, PrefixSum, MatrixTranspose, BitonicSort, Histogram,
-// BinomialOption; HeCBench's stencil1d; PolyBench-ACC's trmm and gemver;
-// LonestarGPU/Gunrock-style worklist pushes; in-tile and tile-diagonal
-// dynamic-programming wavefronts), plus the idioms issue 20 names: boolean
+// BinomialOption, DwtHaar1D; HeCBench's stencil1d; PolyBench-ACC's trmm and
+// gemver; Rodinia hotspot's pyramid; LonestarGPU/Gunrock-style worklist
+// pushes; in-tile and tile-diagonal dynamic-programming wavefronts), plus
+// the idioms issue 20 names: boolean
 // flags computed before a barrier and tested after it, flags set in loops,
 // `&&` chains held in locals, atomic tickets published through shared
 // memory, accesses that only an out-of-range index could make collide. Each
