@@ -214,7 +214,7 @@ func docOf(fd *ast.FuncDecl) *ast.CommentGroup {
 }
 
 // TestCorpus measures the analyzer against the verdicts of the corpus and
-// fails below 100% recall or 95% precision. With -v it prints the report;
+// fails below divergenceFloor. With -v it prints the report;
 // with -update it rewrites REPORT.md.
 func TestCorpus(t *testing.T) {
 	kernels := readCorpus(t)
@@ -267,8 +267,13 @@ func TestCorpus(t *testing.T) {
 	if len(kernels) < 40 || tp+fn < 20 || fp+tn < 20 {
 		t.Errorf("the corpus has %d kernels (%d divergent, %d clean); it needs at least 40, half of each", len(kernels), tp+fn, fp+tn)
 	}
-	score.Check(t, 0.95, 1)
+	score.Check(t, divergenceFloor)
 }
+
+// divergenceFloor is the score the corpus had when it was last raised
+// (issue 20: 118 kernels, 56 divergent; TP 56, FP 0, FN 0): a new false
+// alarm or miss falls below it.
+var divergenceFloor = corpustest.Floor{Precision: 1, Recall: 1}
 
 // BenchmarkCorpus measures the analysis of the whole corpus, loaded once,
 // and reports the time per kernel: "ssa" runs kernel discovery and the SSA

@@ -47,6 +47,7 @@ type program struct {
 	name, file string
 	line       int
 	want       string   // leak, uaf, doublefree or clean
+	known      string   // the doc's "known miss:" or "known false positive:" mark, if any
 	got        []string // kinds reported inside it
 	msgs       []string
 }
@@ -84,7 +85,7 @@ func TestCorpus(t *testing.T) {
 				}
 				pos := fset.Position(fd.Pos())
 				p := &program{name: fd.Name.Name, file: filepath.Base(pos.Filename), line: pos.Line,
-					want: strings.TrimSpace(strings.SplitN(verdict, "\n", 2)[0])}
+					want: strings.TrimSpace(strings.SplitN(verdict, "\n", 2)[0]), known: knownMark(fd.Doc.Text())}
 				for _, d := range res.Diagnostics {
 					if d.Pos >= fd.Pos() && d.Pos <= fd.End() {
 						p.got = append(p.got, kind(d.Message))
@@ -100,7 +101,50 @@ func TestCorpus(t *testing.T) {
 	}
 	report, sc := score(progs)
 	corpustest.Report(t, filepath.Join(corpusDir, "REPORT.md"), "", report)
-	sc.Check(t, 0.95, 1)
+	for _, p := range progs {
+		checkMark(t, p)
+	}
+	sc.Check(t, ownershipFloor)
+}
+
+// ownershipFloor is the score the corpus had when it was last raised (issue
+// 20: 196 programs, 104 buggy; TP 99, FP 0, FN 5): a new false alarm or
+// miss falls below it. Every miss it counts is marked "known miss" in its
+// program's doc; raise the floor when one is fixed.
+var ownershipFloor = corpustest.Floor{Precision: 1, Recall: 0.951}
+
+// knownMark returns the "known miss" or "known false positive" mark of a
+// program's doc, or "".
+func knownMark(doc string) string {
+	for _, m := range []string{"known miss", "known false positive"} {
+		if strings.Contains(doc, m+":") {
+			return m
+		}
+	}
+	return ""
+}
+
+// checkMark fails t when p's outcome differs from its verdict without a
+// mark saying so, or carries a mark that no longer holds.
+func checkMark(t *testing.T, p *program) {
+	t.Helper()
+	kinds := map[string]bool{}
+	for _, k := range p.got {
+		kinds[k] = true
+	}
+	missed := p.want != "clean" && !kinds[p.want]
+	extra := false
+	for k := range kinds {
+		extra = extra || k != p.want
+	}
+	switch {
+	case missed && p.known != "known miss":
+		t.Errorf("%s (%s): the %s is not reported; diagnostics: %v", p.name, p.file, p.want, p.msgs)
+	case extra && p.known != "known false positive":
+		t.Errorf("%s (%s, %s): false positive: %v", p.name, p.file, p.want, p.msgs)
+	case p.known == "known miss" && !missed, p.known == "known false positive" && !extra:
+		t.Errorf("%s (%s) is marked %q but that no longer holds: remove the mark and raise ownershipFloor", p.name, p.file, p.known)
+	}
 }
 
 // score counts, per program, a true positive when the expected bug is
@@ -202,7 +246,7 @@ func BenchmarkCorpus(b *testing.B) {
 			}
 		}
 	}
-	const programs = 179 // the verdict programs of the corpus (REPORT.md)
+	const programs = 196 // the verdict programs of the corpus (REPORT.md)
 	n := float64(b.N)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n/programs, "ns/program")
 	b.ReportMetric(float64(per["kernelssa"].Nanoseconds())/n, "ssa-ns/op")

@@ -109,4 +109,17 @@ var Kernels = map[string]any{
 	"ExactGridReturn":                 ExactGridReturn,
 	"WholeTileLength":                 WholeTileLength,
 	"PartialTileLength":               PartialTileLength,
+	// heldout3.go
+	"DwtHaar1DAmd":                DwtHaar1DAmd,
+	"DwtHaar1DBreakInactive":      DwtHaar1DBreakInactive,
+	"WorklistLoopSharedFlag":      WorklistLoopSharedFlag,
+	"WorklistLoopOwnFlag":         WorklistLoopOwnFlag,
+	"BlockScanReturnPastN":        BlockScanReturnPastN,
+	"BlockScanGuardedLoad":        BlockScanGuardedLoad,
+	"ExpandOwnDegree":             ExpandOwnDegree,
+	"ExpandBlockMaxDegree":        ExpandBlockMaxDegree,
+	"PrefixSumAmdStrides":         PrefixSumAmdStrides,
+	"PrefixSumStrideToLid":        PrefixSumStrideToLid,
+	"HotspotPyramid":              HotspotPyramid,
+	"HotspotPyramidComputedBreak": HotspotPyramidComputedBreak,
 }
