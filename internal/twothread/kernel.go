@@ -36,15 +36,15 @@ type Kernel struct {
 	regionConds map[regionKey][]ssa.Value
 	reach       map[int][]bool // nodes reachable without a barrier from a start
 	uni         *uniformity.Result
-	skips       map[edge]bool           // loop entries that start a barrier iteration (zerotrip.go)
-	phiPick     map[*ssa.Phi]Object     // the array a swap phi is taken to name (phigroup.go)
-	counters    map[valRef]*counterInfo // atomic counters (slots.go)
-	solved      map[string]solved       // answers of lincon.Solve by problem (solve.go)
-	work        int                     // conjunctions the solver decided for this kernel (solve.go)
-	guardWork   int                     // of which for the guard search (guards.go)
-	apart       map[string]bool         // IndexApart's answers by indexKey (apart.go)
-	termKeys    map[valRef]string       // leaves of index forms by identity (apart.go)
-	forms       map[*Access][]form      // the form of each access's indices (apart.go)
+	skips       map[edge]bool            // loop entries that start a barrier iteration (zerotrip.go)
+	phiPick     map[*ssa.Phi]Object      // the array a swap phi is taken to name (phigroup.go)
+	counters    map[valRef]*counterInfo  // atomic counters (slots.go)
+	solved      map[string]solved        // answers of lincon.Solve by problem (solve.go)
+	work        int                      // conjunctions the solver decided for this kernel (solve.go)
+	guardWork   int                      // of which for the guard search (guards.go)
+	apart       map[string]bool          // IndexApart's answers by indexKey (apart.go)
+	termKeys    map[valRef]string        // leaves of index forms by identity (apart.go)
+	forms       map[*Access][]form       // the form of each access's indices (apart.go)
 	cyclic      map[*ssa.BasicBlock]bool // blocks on a cycle of their function (boolconds.go)
 }
 
