@@ -141,32 +141,74 @@ func (p *problem) edgesCond(fr *frame, join *ssa.BasicBlock, edges []boolEdge, t
 // edgeConds returns the clauses that hold when edge e defines the value
 // as pol, and false when it cannot.
 func (p *problem) edgeConds(fr *frame, join *ssa.BasicBlock, e boolEdge, t int, pol bool, w condWalk, known []guard) ([]clause, bool) {
-	var conj []clause
-	add := func(cl clause) bool {
-		if cl != nil && len(cl) == 0 {
-			return false
-		}
-		if cl != nil {
-			conj = append(conj, cl)
-		}
-		return true
-	}
-	if !add(p.condIn(fr, e.v, t, pol, w)) {
+	vc := p.condIn(fr, e.v, t, pol, w)
+	if vc != nil && len(vc) == 0 {
 		return nil, false
 	}
-	gs := fr.dom.guardsOf(e.from)
-	if ifi, ok := e.from.Instrs[len(e.from.Instrs)-1].(*ssa.If); ok && join != nil && e.from.Succs[0] != e.from.Succs[1] {
-		gs = append(slices.Clip(gs), guard{ifi.Cond, e.from.Succs[0] == join})
+	conj, ok := p.edgeGuards(fr, join, e.from, t, w, known)
+	if !ok {
+		return nil, false
 	}
+	if vc != nil {
+		conj = append(conj, vc)
+	}
+	return conj, true
+}
+
+// edgeGuards returns the clauses of the branch decisions known when
+// control leaves block from for join (from's own If decision among them),
+// leaving out those in known; false when they cannot hold.
+func (p *problem) edgeGuards(fr *frame, join, from *ssa.BasicBlock, t int, w condWalk, known []guard) ([]clause, bool) {
+	gs := fr.dom.guardsOf(from)
+	if ifi, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If); ok && join != nil && from.Succs[0] != from.Succs[1] {
+		gs = append(slices.Clip(gs), guard{ifi.Cond, from.Succs[0] == join})
+	}
+	var conj []clause
 	for _, g := range gs {
 		if slices.Contains(known, g) {
 			continue
 		}
-		if !add(p.condIn(fr, g.cond, t, g.taken, w)) {
+		cl := p.condIn(fr, g.cond, t, g.taken, w)
+		if cl != nil && len(cl) == 0 {
 			return nil, false
+		}
+		if cl != nil {
+			conj = append(conj, cl)
 		}
 	}
 	return conj, true
+}
+
+// joinValue adds, for integer phi x of thread t (0 when both threads
+// share it) at a join that heads no loop (v := a; if c { v = b }), that x
+// is one of its edges' values under the decisions known on that edge.
+func (p *problem) joinValue(fr *frame, phi *ssa.Phi, x poly, t int) {
+	blk := phi.Block()
+	if len(phi.Edges) > 4 {
+		return
+	}
+	for _, pred := range blk.Preds {
+		if blk.Dominates(pred) {
+			return
+		}
+	}
+	known := fr.dom.guardsOf(blk)
+	var cl clause
+	for i, pred := range blk.Preds {
+		conj, ok := p.edgeGuards(fr, blk, pred, t, condWalk{depth: maxCondDepth - 2}, known)
+		if !ok {
+			continue
+		}
+		alts := product(conj)
+		if alts == nil {
+			alts = clause{{}}
+		}
+		v := eq(sub(x, p.eval(fr, phi.Edges[i], t)))
+		for _, a := range alts {
+			cl = append(cl, append(slices.Clip(a), v))
+		}
+	}
+	p.clauses = append(p.clauses, cl)
 }
 
 // product is the conjunction of clauses as one clause, or nil when none

@@ -385,6 +385,7 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 			p.base = append(p.base, le(x, constPoly(hi)))
 		}
 	}
+	p.joinValue(fr, phi, x, t)
 	if len(phi.Edges) != 2 {
 		return x
 	}
