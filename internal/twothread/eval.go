@@ -93,6 +93,11 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 				return r
 			}
 		}
+		if v.Op == token.MUL && isInteger(v.Type()) {
+			if r, ok := p.publishedSlot(fr, v, t); ok {
+				return r
+			}
+		}
 	case *ssa.Phi:
 		if isInteger(v.Type()) {
 			return p.evalPhi(fr, v, t)
