@@ -21,12 +21,14 @@ import (
 // edge's value is pol and the branch decisions known at the edge's
 // predecessor held: the edge's own If decision and its guards (guardsOf).
 //
-// Instances. Along phis of one pass through a function, the decisions met
-// are those of the same execution as the rest of the problem. A phi that
-// heads a loop may carry a value set in an earlier iteration, when the
-// values the decision read may have been others; from such a phi on, a
-// decision is kept only when it reads values that are the same for the
-// whole activation of the kernel (stable). A phi met again on the walk adds
+// Instances. A phi J that heads no loop dominates the branch that reads
+// it, so no loop header runs between J's last execution and that branch
+// (else a path would reach the branch around J): the decisions met at J's
+// edges read the same executions of values as the rest of the problem. A
+// phi that heads a loop may carry a value set in an earlier iteration,
+// when the values the decision read may have been others; from such a phi
+// on, a decision is kept only when it reads values that are the same for
+// the whole activation of the kernel (stable). A phi met again on the walk adds
 // no alternative: a value that goes around a cycle entered it by another
 // edge. Whatever the walk cannot follow, or past its bounds, is left out,
 // which only widens what the solver may find.
