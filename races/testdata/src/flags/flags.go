@@ -253,3 +253,26 @@ func FlagThroughDeviceRacy(t gpu.Thread, out []float32) {
 	tx := t.ThreadIdx().X
 	put(out, t.BlockIdx().X*254+tx-1, tx <= 254) // want `data race on global out`
 }
+
+// The flag tells which thread matched the last iteration's counter, and
+// the counter has moved on when the loop exits: thread n-1 writes out[n-1]
+// after the loop, as thread n-2 does with out[tx+1].
+//
+//gpu:kernel
+func FlagOfLastIteration(t gpu.Thread, out []int32, n int) {
+	if n != t.BlockDim().X {
+		panic("n must be the block size")
+	}
+	tx := t.ThreadIdx().X
+	f := false
+	i := 0
+	for ; i < n; i++ {
+		f = tx == i && n > 1
+	}
+	if f && i >= 1 {
+		out[i-1] = 1 // want `data race on global out`
+	}
+	if tx+1 < n {
+		out[tx+1] = 2 // want `data race on global out`
+	}
+}
