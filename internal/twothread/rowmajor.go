@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
 )
 
 // Row-major indices. An index r·w + c, with w a value of one polynomial
@@ -22,8 +24,29 @@ import (
 // SSA form (the summands through + and −, the factors through ·) and the
 // split is kept only when r·w + c is the index's polynomial.
 
-// maxRowMajorWidths bounds the widths tried for one pair.
-const maxRowMajorWidths = 2
+// maxRowMajorWidths bounds the widths tried for one pair, and
+// maxRowMajorMisses the pairs of one kernel asked again in vain: in a
+// kernel whose indices are row-major and race (an in-place stencil) every
+// pair would otherwise be solved twice, and after one miss the kernel is
+// reported anyway.
+const (
+	maxRowMajorWidths = 2
+	maxRowMajorMisses = 1
+)
+
+// retryRowMajor asks pair problem p of accesses a and b again with the
+// row-major facts of their indices ia and ib, when they have any and the
+// kernel's misses allow, and returns the new answer, or the old one.
+func (k *Kernel) retryRowMajor(p *problem, a, b *Access, ia, ib []poly, verdict lincon.Verdict, model []int64) (lincon.Verdict, []int64) {
+	if k.rowMajorMisses >= maxRowMajorMisses || !p.addRowMajor(a, b, ia, ib) {
+		return verdict, model
+	}
+	verdict, model = k.solve(p.linearize())
+	if verdict != lincon.Infeasible {
+		k.rowMajorMisses++
+	}
+	return verdict, model
+}
 
 // A summand is one term of an index's sum: sign · v.
 type summand struct {
