@@ -25,26 +25,27 @@ func ShapeOf(k *kernels.Kernel) Shape { return Shape{Block: k.Block, Grid: k.Gri
 // differ between threads. Its questions (Collide, Guard and Agreement's)
 // share one memo of solver answers.
 type Kernel struct {
-	fn             *ssa.Function
-	shape          Shape
-	g              *graph
-	accesses       []*Access
-	written        map[Object]bool
-	sharedNames    map[token.Pos]string
-	params         map[int]string
-	div            map[valRef]bool
-	regionConds    map[regionKey][]ssa.Value
-	reach          map[int][]bool // nodes reachable without a barrier from a start
-	uni            *uniformity.Result
-	skips          map[edge]bool            // loop entries that start a barrier iteration (zerotrip.go)
-	phiPick        map[*ssa.Phi]Object      // the array a swap phi is taken to name (phigroup.go)
-	counters       map[valRef]*counterInfo  // atomic counters (slots.go)
-	solved         map[string]solved        // answers of lincon.Solve by problem (solve.go)
-	work           int                      // conjunctions the solver decided for this kernel (solve.go)
-	guardWork      int                      // of which for the guard search (guards.go)
-	apart          map[string]bool          // IndexApart's answers by indexKey (apart.go)
-	termKeys       map[valRef]string        // leaves of index forms by identity (apart.go)
-	forms          map[*Access][]form       // the form of each access's indices (apart.go)
+	fn          *ssa.Function
+	shape       Shape
+	g           *graph
+	accesses    []*Access
+	written     map[Object]bool
+	sharedNames map[token.Pos]string
+	params      map[int]string
+	div         map[valRef]bool
+	regionConds map[regionKey][]ssa.Value
+	reach       map[int][]bool // nodes reachable without a barrier from a start
+	uni         *uniformity.Result
+	skips       map[edge]bool           // loop entries that start a barrier iteration (zerotrip.go)
+	phiPick     map[*ssa.Phi]Object     // the array a swap phi is taken to name (phigroup.go)
+	counters    map[valRef]*counterInfo // atomic counters (slots.go)
+	solved      map[string]solved       // answers of lincon.Solve by problem (solve.go)
+	work        int                     // conjunctions the solver decided for this kernel (solve.go)
+	guardWork   int                     // of which for the guard search (guards.go)
+	apart       map[string]bool         // IndexApart's answers by indexKey (apart.go)
+	termKeys    map[valRef]string       // leaves of index forms by identity (apart.go)
+	forms       map[*Access][]form      // the form of each access's indices (apart.go)
+
 	cyclic         map[*ssa.BasicBlock]bool // blocks on a cycle of their function (boolconds.go)
 	rowMajorMisses int                      // pairs asked again with row-major facts in vain (rowmajor.go)
 }
