@@ -9,8 +9,9 @@ import (
 )
 
 // Row-major indices. An index r·w + c, with w a value of one polynomial
-// for both threads and 0 ≤ c < w, names row r and column c of a matrix of width w, and two
-// such indices are equal only when their rows and their columns are. The
+// for both threads and 0 ≤ c < w, names row r and column c of a matrix of
+// width w, and two such indices are equal only when their rows and their
+// columns are. The
 // linear solver does not see it when the rows are per-thread values (a
 // tile's row by·B of a wavefront kernel, whose block coordinates come from
 // the block index and the diagonal number): w·(r₁ − r₂) = c₂ − c₁ is a

@@ -245,29 +245,29 @@ func (k *Kernel) published(fr *frame, u *ssa.UnOp) (*counterInfo, *ssa.Call, *fr
 		if ak, ok := constPath(a); ok && ak != key {
 			continue // another cell
 		}
-		c, ci := k.storedTicket(a)
+		cfr, c, ci := k.storedTicket(a)
 		if ci == nil || info != nil && ci.key != info.key || !k.everyBlock(a.node) || k.reaches(cell.node, a.node) {
 			return nil, nil, nil
 		}
-		info, add, addFr = ci, c, a.node.fr
+		info, add, addFr = ci, c, cfr
 	}
 	return info, add, addFr
 }
 
-// storedTicket returns the global atomic add, and its counter, whose
-// result write a stores whole (through conversions and the single return
-// of inlined device functions).
-func (k *Kernel) storedTicket(a *Access) (*ssa.Call, *counterInfo) {
+// storedTicket returns the global atomic add, with its frame and counter,
+// whose result write a stores whole (through conversions and the single
+// return of inlined device functions).
+func (k *Kernel) storedTicket(a *Access) (*frame, *ssa.Call, *counterInfo) {
 	st, ok := a.instr.(*ssa.Store)
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
 	fr, v := a.node.fr, st.Val
 	for depth := 0; depth < maxInline; depth++ {
 		switch x := v.(type) {
 		case *ssa.Convert:
 			if !isInteger(x.X.Type()) {
-				return nil, nil
+				return nil, nil, nil
 			}
 			v = x.X
 			continue
@@ -275,24 +275,24 @@ func (k *Kernel) storedTicket(a *Access) (*ssa.Call, *counterInfo) {
 			if gpuapi.Call(&x.Call) == gpuapi.AtomicAdd {
 				info := k.counterOf(fr, x)
 				if info == nil || !info.global || !info.onlyAdds {
-					return nil, nil
+					return nil, nil, nil
 				}
-				return x, info
+				return fr, x, info
 			}
 			callee := fr.calls[x]
 			if callee == nil {
-				return nil, nil
+				return nil, nil, nil
 			}
 			r, ok := singleResult(callee.fn)
 			if !ok {
-				return nil, nil
+				return nil, nil, nil
 			}
 			fr, v = callee, r
 			continue
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // singleResult returns the value fn returns when it has one return
