@@ -74,6 +74,28 @@
 //     branch that one thread passed and the other has not reached yet is
 //     taken with the values both see there (`if k+1 < n { t.Barrier() }`
 //     skips only the last iteration's barrier).
+//   - Bool values keep their meaning: a flag set in a loop
+//     (`computed := false; for … { if c { computed = true } }; if
+//     computed { out[x] = … }`), a condition computed before a barrier and
+//     tested after it (`lastThread := lid+1 == n`), an && or || chain held
+//     in a local (`inRegion := i > 0 && i < n-1`), a bool passed to or
+//     returned by a device function, `ok == true`: the branch stands for
+//     the decisions under which the value was set. A flag that may come
+//     from an earlier iteration of a loop keeps only the decisions on
+//     values fixed for the whole kernel (thread indices, parameters), and
+//     an integer set in branches (`bx := b; if d >= n { bx += d-n+1 }`) is
+//     one of its values under the branch that set it.
+//   - Tickets published through shared memory: `if tx == 0 { base[0] =
+//     gpu.AtomicAdd(&count[0], 256) }; t.Barrier(); out[base[0]+tx]`.
+//     Threads of different blocks read values of different executions of
+//     the add, as far apart as its smallest addend, when every write to
+//     the cell stores such an add, runs in every block (only thread-index-0
+//     tests around it) and never after the load.
+//   - Row-major indices: r*w + c with 0 ≤ c < w names one cell, so tiles
+//     of a wavefront (Rodinia nw: tiles of one anti-diagonal, their
+//     coordinates from the block index and the diagonal number) are apart
+//     when their rows or columns are. A pair the solver does not refute
+//     is asked again with that fact for a width common to both indices.
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative

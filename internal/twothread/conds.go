@@ -13,21 +13,34 @@ import (
 // cond returns the clause that branch condition v (taken when pol) adds
 // for thread t, or nil when it is outside the model.
 func (p *problem) cond(fr *frame, v ssa.Value, t int, pol bool) clause {
+	return p.condIn(fr, v, t, pol, condWalk{})
+}
+
+// condIn is cond for a condition met on walk w through the bool values
+// held in variables (boolconds.go).
+func (p *problem) condIn(fr *frame, v ssa.Value, t int, pol bool, w condWalk) clause {
 	switch v := v.(type) {
 	case *ssa.UnOp:
 		if v.Op == token.NOT {
-			return p.cond(fr, v.X, t, !pol)
+			return p.condIn(fr, v.X, t, !pol, w)
 		}
 	case *ssa.Parameter:
 		if a, pfr, ok := argOf(fr, v); ok {
-			return p.cond(pfr, a, t, pol)
+			return p.condIn(pfr, a, t, pol, w)
 		}
 	case *ssa.Const:
 		if v.Value != nil && v.Value.Kind() == constant.Bool && constant.BoolVal(v.Value) != pol {
 			return clause{}
 		}
+	case *ssa.Phi:
+		return p.phiCond(fr, v, t, pol, w)
+	case *ssa.Call:
+		return p.callCond(fr, v, t, pol, w)
 	case *ssa.BinOp:
-		if !isInteger(v.X.Type()) {
+		if isBool(v.X.Type()) {
+			return p.boolCompare(fr, v, t, pol, w)
+		}
+		if !isInteger(v.X.Type()) || w.looped && !p.k.stable(fr, v, 0) {
 			return nil
 		}
 		op := v.Op

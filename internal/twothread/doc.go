@@ -16,9 +16,12 @@
 // the uniformity analysis and this package's rules decide it) is one
 // variable; any other value is two copies, one per thread. Range facts (0 ≤
 // ThreadIdx < BlockDim ≤ the target's limits), the branch conditions that
-// hold where each thread is, loop induction variables, division and
-// remainder, x ^ j partners and atomic slot hand-outs become polynomial
-// constraints. The constraints are then linearised (a product of a shared
+// hold where each thread is (through bool values held in variables:
+// flags, && and || locals, device functions' bools), loop induction
+// variables, integers set in branches, division and remainder, x ^ j
+// partners and atomic slot hand-outs (also published to a block through a
+// shared cell) become polynomial constraints; a pair the solver does not
+// refute is asked again with the row-major facts of its indices. The constraints are then linearised (a product of a shared
 // value and a linear form becomes a variable with a case split on signs)
 // into a problem of package lincon, which answers infeasible (the two
 // threads cannot be so), feasible with a model, or unknown. Infeasible is

@@ -93,6 +93,11 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 				return r
 			}
 		}
+		if v.Op == token.MUL && isInteger(v.Type()) {
+			if r, ok := p.publishedSlot(fr, v, t); ok {
+				return r
+			}
+		}
 	case *ssa.Phi:
 		if isInteger(v.Type()) {
 			return p.evalPhi(fr, v, t)
@@ -385,6 +390,7 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 			p.base = append(p.base, le(x, constPoly(hi)))
 		}
 	}
+	p.joinValue(fr, phi, x, t)
 	if len(phi.Edges) != 2 {
 		return x
 	}

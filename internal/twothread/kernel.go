@@ -45,6 +45,9 @@ type Kernel struct {
 	apart       map[string]bool         // IndexApart's answers by indexKey (apart.go)
 	termKeys    map[valRef]string       // leaves of index forms by identity (apart.go)
 	forms       map[*Access][]form      // the form of each access's indices (apart.go)
+
+	cyclic         map[*ssa.BasicBlock]bool // blocks on a cycle of their function (boolconds.go)
+	rowMajorMisses int                      // pairs asked again with row-major facts in vain (rowmajor.go)
 }
 
 type regionKey struct {

@@ -117,6 +117,9 @@ func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
 	}
 	lp := p.linearize()
 	verdict, model := p.k.solve(lp)
+	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) {
+		verdict, model = k.retryRowMajor(p, a, b, ia, ib, verdict, model)
+	}
 	if verdict == lincon.Infeasible {
 		return Collision{}, false
 	}

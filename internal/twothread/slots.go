@@ -108,7 +108,7 @@ func (k *Kernel) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
 		call, _ := a.instr.(*ssa.Call)
 		switch {
 		case call != nil && gpuapi.Call(&call.Call) == gpuapi.AtomicAdd:
-			add, ok := constOf(call.Call.Args[1])
+			add, ok := constArg(a.node.fr, call.Call.Args[1])
 			if _, exact := constPath(a); !ok || add < 1 || !exact {
 				return nil
 			}
@@ -131,6 +131,22 @@ func (k *Kernel) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
 	return info
 }
 
+// constArg returns the constant value of v in frame fr, following a
+// device function's parameters to their arguments.
+func constArg(fr *frame, v ssa.Value) (int64, bool) {
+	for {
+		p, ok := v.(*ssa.Parameter)
+		if !ok {
+			return constOf(v)
+		}
+		a, pfr, ok := argOf(fr, p)
+		if !ok {
+			return 0, false
+		}
+		fr, v = pfr, a
+	}
+}
+
 func storedValue(st *ssa.Store) ssa.Value {
 	if st == nil {
 		return nil
@@ -150,6 +166,14 @@ func (p *problem) atomicSlot(fr *frame, c *ssa.Call, t int) poly {
 	if info.nonneg {
 		p.base = append(p.base, ge(x))
 	}
+	p.slotApart(info, fr, c, t, x)
+	return x
+}
+
+// slotApart adds that x, thread t's value of add c on counter info, and
+// the other thread's values of adds on the same counter came from
+// different executions of them, and records x as one.
+func (p *problem) slotApart(info *counterInfo, fr *frame, c *ssa.Call, t int, x poly) {
 	for _, o := range p.slots {
 		if o.t == t || o.info.key != info.key {
 			continue
@@ -164,7 +188,176 @@ func (p *problem) atomicSlot(fr *frame, c *ssa.Call, t int) poly {
 		p.clauses = append(p.clauses, clause{{le(add(o.v, kk), x)}, {le(add(x, kk), o.v)}})
 	}
 	p.slots = append(p.slots, slotVal{info: info, fr: fr, c: c, t: t, v: x})
-	return x
+}
+
+// Tickets published through shared memory. A leader thread claims its
+// block's range of an output with a global atomic add and stores the
+// result in a shared cell, which every thread of the block reads after a
+// barrier (`if tx == 0 { base[0] = gpu.AtomicAdd(&count[0], 256) }`). The
+// value two threads of different blocks read there came from different
+// executions of the add (one by a thread of each block), so it is apart
+// like the values of the add itself. This holds when every write to the
+// cell stores the result of such an add, the store runs in every block
+// (under no branch but tests that the thread index is 0) and the load
+// cannot run before it (no path leads from the load to the store; a store
+// in the load's barrier interval is a race on the cell, reported as such).
+
+// publishedSlot returns thread t's value of load u when it reads a
+// published ticket, in a problem of threads of different blocks.
+func (p *problem) publishedSlot(fr *frame, u *ssa.UnOp, t int) (poly, bool) {
+	if !p.cross || t == 0 {
+		return nil, false
+	}
+	info, c, cfr := p.k.published(fr, u)
+	if info == nil {
+		return nil, false
+	}
+	x := p.opaque(fr, u, t)
+	p.slotApart(info, cfr, c, t, x)
+	return x, true
+}
+
+// published returns the counter whose tickets load u reads from a shared
+// cell, and one of the adds stored there, or nil when u reads something
+// else.
+func (k *Kernel) published(fr *frame, u *ssa.UnOp) (*counterInfo, *ssa.Call, *frame) {
+	var cell *Access
+	for _, a := range k.accesses {
+		if a.instr == ssa.Instruction(u) && a.node.fr == fr {
+			cell = a
+			break
+		}
+	}
+	if cell == nil || cell.root.Global() {
+		return nil, nil, nil
+	}
+	key, ok := constPath(cell)
+	if !ok {
+		return nil, nil, nil
+	}
+	var info *counterInfo
+	var add *ssa.Call
+	var addFr *frame
+	for _, a := range k.accesses {
+		if !a.write || a.root != cell.root {
+			continue
+		}
+		if ak, ok := constPath(a); ok && ak != key {
+			continue // another cell
+		}
+		cfr, c, ci := k.storedTicket(a)
+		if ci == nil || info != nil && ci.key != info.key || !k.everyBlock(a.node) || k.reaches(cell.node, a.node) {
+			return nil, nil, nil
+		}
+		info, add, addFr = ci, c, cfr
+	}
+	return info, add, addFr
+}
+
+// storedTicket returns the global atomic add, with its frame and counter,
+// whose result write a stores whole (through conversions and the single
+// return of inlined device functions).
+func (k *Kernel) storedTicket(a *Access) (*frame, *ssa.Call, *counterInfo) {
+	st, ok := a.instr.(*ssa.Store)
+	if !ok {
+		return nil, nil, nil
+	}
+	fr, v := a.node.fr, st.Val
+	for depth := 0; depth < maxInline; depth++ {
+		switch x := v.(type) {
+		case *ssa.Convert:
+			if !isInteger(x.X.Type()) {
+				return nil, nil, nil
+			}
+			v = x.X
+			continue
+		case *ssa.Call:
+			if gpuapi.Call(&x.Call) == gpuapi.AtomicAdd {
+				info := k.counterOf(fr, x)
+				if info == nil || !info.global || !info.onlyAdds {
+					return nil, nil, nil
+				}
+				return fr, x, info
+			}
+			callee := fr.calls[x]
+			if callee == nil {
+				return nil, nil, nil
+			}
+			r, ok := singleResult(callee.fn)
+			if !ok {
+				return nil, nil, nil
+			}
+			fr, v = callee, r
+			continue
+		}
+		return nil, nil, nil
+	}
+	return nil, nil, nil
+}
+
+// singleResult returns the value fn returns when it has one return
+// statement with one result.
+func singleResult(fn *ssa.Function) (ssa.Value, bool) {
+	var res ssa.Value
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if res != nil || len(r.Results) != 1 {
+				return nil, false
+			}
+			res = r.Results[0]
+		}
+	}
+	return res, res != nil
+}
+
+// everyBlock reports whether node n runs in every block: the only branches
+// it depends on (in its frame and at the call sites leading to it) test
+// that the thread index is 0.
+func (k *Kernel) everyBlock(n *node) bool {
+	fr, b := n.fr, n.block
+	for fr != nil && b != nil {
+		for _, g := range fr.dom.guardsOf(b) {
+			if !g.taken || !isThreadZeroTest(fr, g.cond) {
+				return false
+			}
+		}
+		if fr.node == nil {
+			break
+		}
+		b, fr = fr.node.block, fr.parent
+	}
+	return true
+}
+
+// reaches reports whether node to can run after node from (or is it).
+func (k *Kernel) reaches(from, to *node) bool {
+	all := make([]bool, len(k.g.nodes))
+	for i := range all {
+		all[i] = true
+	}
+	return k.reachesWithin(all, []*node{from}, to, nil)
+}
+
+// isThreadZeroTest reports whether cond is ThreadIdx().X == 0 (any
+// dimension, either side, through a local).
+func isThreadZeroTest(fr *frame, cond ssa.Value) bool {
+	c, ok := cond.(*ssa.BinOp)
+	if !ok || c.Op != token.EQL {
+		return false
+	}
+	x, z := c.X, c.Y
+	if v, ok := constOf(x); ok && v == 0 {
+		x, z = z, x
+	}
+	if v, ok := constOf(z); !ok || v != 0 {
+		return false
+	}
+	f, ok := x.(*ssa.Field)
+	if !ok {
+		return false
+	}
+	call, _, ok := dim3Call(fr, f.X)
+	return ok && gpuapi.Call(&call.Call) == gpuapi.ThreadIdx
 }
 
 // phiRange bounds an integer phi by the values that flow into it: the

@@ -1,0 +1,218 @@
+package twothread
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/twothread/lincon"
+)
+
+// Row-major indices. An index r·w + c, with w a value of one polynomial
+// for both threads and 0 ≤ c < w, names row r and column c of a matrix of
+// width w, and two such indices are equal only when their rows and their
+// columns are. The
+// linear solver does not see it when the rows are per-thread values (a
+// tile's row by·B of a wavefront kernel, whose block coordinates come from
+// the block index and the diagonal number): w·(r₁ − r₂) = c₂ − c₁ is a
+// product it only case-splits on signs. So a pair whose collision the
+// solver could not refute is asked again with, for a value w that
+// multiplies summands of both indices, the fact
+//
+//	c₁ ∉ [0, w) or c₂ ∉ [0, w) or (r₁ = r₂ and c₁ = c₂)
+//
+// which holds for all integers. Each index is split into r·w + c by its
+// SSA form (the summands through + and −, the factors through ·) and the
+// split is kept only when r·w + c is the index's polynomial.
+
+// maxRowMajorWidths bounds the widths tried for one pair, and
+// maxRowMajorMisses the pairs of one kernel asked again in vain: in a
+// kernel whose indices are row-major and race (an in-place stencil) every
+// pair would otherwise be solved twice, and after one miss the kernel is
+// reported anyway.
+const (
+	maxRowMajorWidths = 2
+	maxRowMajorMisses = 1
+)
+
+// retryRowMajor asks pair problem p of accesses a and b again with the
+// row-major facts of their indices ia and ib, when they have any and the
+// kernel's misses allow, and returns the new answer, or the old one.
+func (k *Kernel) retryRowMajor(p *problem, a, b *Access, ia, ib []poly, verdict lincon.Verdict, model []int64) (lincon.Verdict, []int64) {
+	if k.rowMajorMisses >= maxRowMajorMisses || !p.addRowMajor(a, b, ia, ib) {
+		return verdict, model
+	}
+	verdict, model = k.solve(p.linearize())
+	if verdict != lincon.Infeasible {
+		k.rowMajorMisses++
+	}
+	return verdict, model
+}
+
+// A summand is one term of an index's sum: sign · v.
+type summand struct {
+	fr   *frame
+	v    ssa.Value
+	sign int64
+}
+
+// addRowMajor adds the row-major fact of each index component that splits
+// by a shared width, and reports whether it added any.
+func (p *problem) addRowMajor(a, b *Access, ia, ib []poly) bool {
+	added := false
+	for i := range ia {
+		sa, sb := compSummands(a.comps[i]), compSummands(b.comps[i])
+		for _, wp := range p.widths(sa, sb) {
+			r1, c1, ok1 := p.splitBy(sa, a.comps[i].k, wp, ia[i], 1)
+			r2, c2, ok2 := p.splitBy(sb, b.comps[i].k, wp, ib[i], 2)
+			if !ok1 || !ok2 {
+				continue
+			}
+			p.clauses = append(p.clauses, clause{
+				{lt(c1, constPoly(0))}, {le(wp, c1)},
+				{lt(c2, constPoly(0))}, {le(wp, c2)},
+				{eq(sub(r1, r2)), eq(sub(c1, c2))},
+			})
+			added = true
+		}
+	}
+	return added
+}
+
+// widths returns the candidate widths of a pair's index components: the
+// polynomials of non-constant factors of a product summand of each that
+// are one polynomial for both threads (a value both share, or one
+// computed from such values alone; Go's SSA computes n+1 afresh in
+// row*(n+1) and (row-1)*(n+1), so factors are matched by polynomial).
+func (p *problem) widths(sa, sb []summand) []poly {
+	var inB []poly
+	for _, s := range sb {
+		if fs := factors(s.fr, s.v, 0); len(fs) > 1 {
+			for _, f := range fs {
+				inB = append(inB, p.eval(f.fr, f.v, 2))
+			}
+		}
+	}
+	var out []poly
+	for _, s := range sa {
+		fs := factors(s.fr, s.v, 0)
+		if len(fs) < 2 {
+			continue
+		}
+		for _, f := range fs {
+			wp := p.eval(f.fr, f.v, 1)
+			if _, isConst := wp.constant(); isConst || !containsPoly(inB, wp) || containsPoly(out, wp) {
+				continue
+			}
+			out = append(out, wp)
+			if len(out) == maxRowMajorWidths {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+func containsPoly(ps []poly, x poly) bool {
+	for _, q := range ps {
+		if len(sub(q, x)) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// compSummands returns the summands of an index component.
+func compSummands(c comp) []summand {
+	if c.any || c.field {
+		return nil
+	}
+	var out []summand
+	for _, t := range c.terms {
+		out = appendSummands(out, t.fr, t.v, 1, 0)
+	}
+	return out
+}
+
+func appendSummands(out []summand, fr *frame, v ssa.Value, sign int64, depth int) []summand {
+	if depth < 12 {
+		switch x := v.(type) {
+		case *ssa.BinOp:
+			if x.Op == token.ADD || x.Op == token.SUB {
+				out = appendSummands(out, fr, x.X, sign, depth+1)
+				s := sign
+				if x.Op == token.SUB {
+					s = -sign
+				}
+				return appendSummands(out, fr, x.Y, s, depth+1)
+			}
+		case *ssa.Convert:
+			if isInteger(x.X.Type()) {
+				return appendSummands(out, fr, x.X, sign, depth+1)
+			}
+		case *ssa.Parameter:
+			if a, pfr, ok := argOf(fr, x); ok {
+				return appendSummands(out, pfr, a, sign, depth+1)
+			}
+		}
+	}
+	return append(out, summand{fr, v, sign})
+}
+
+// factors returns the factors of a product (through · and conversions).
+func factors(fr *frame, v ssa.Value, depth int) []valRef {
+	if depth < 12 {
+		switch x := v.(type) {
+		case *ssa.BinOp:
+			if x.Op == token.MUL {
+				return append(factors(fr, x.X, depth+1), factors(fr, x.Y, depth+1)...)
+			}
+		case *ssa.Convert:
+			if isInteger(x.X.Type()) {
+				return factors(fr, x.X, depth+1)
+			}
+		case *ssa.Parameter:
+			if a, pfr, ok := argOf(fr, x); ok {
+				return factors(pfr, a, depth+1)
+			}
+		}
+	}
+	return []valRef{{fr, v}}
+}
+
+// splitBy writes index idx (summands ss plus constant k) of thread t as
+// r·w + c, with r the summands that have a factor of polynomial w, divided
+// by it. It fails when r·w + c is not idx as a polynomial (a product
+// beyond the model's degree).
+func (p *problem) splitBy(ss []summand, k int64, w, idx poly, t int) (r, c poly, ok bool) {
+	r, c = constPoly(0), constPoly(k)
+	for _, s := range ss {
+		fs := factors(s.fr, s.v, 0)
+		at := -1
+		for i, f := range fs {
+			if len(fs) > 1 && len(sub(p.eval(f.fr, f.v, t), w)) == 0 {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			c = add(c, scale(p.eval(s.fr, s.v, t), s.sign))
+			continue
+		}
+		cof := constPoly(s.sign)
+		for i, f := range fs {
+			if i == at {
+				continue
+			}
+			if cof, ok = mulPoly(cof, p.eval(f.fr, f.v, t)); !ok {
+				return nil, nil, false
+			}
+		}
+		r = add(r, cof)
+	}
+	rw, ok := mulPoly(r, w)
+	if !ok || len(sub(add(rw, c), idx)) != 0 {
+		return nil, nil, false
+	}
+	return r, c, true
+}
