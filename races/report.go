@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/gpukvet/gpukvet/internal/replay"
 	"github.com/gpukvet/gpukvet/internal/twothread"
 )
 
@@ -24,6 +25,7 @@ type search struct {
 	founds  []found                       // the races, one per line and object
 	objects []twothread.Object            // the object of each race, as first found
 	seenMsg map[string]int                // the race reported at a line for an object
+	log     *witnessLog                   // what replay did, for tests; nil otherwise
 }
 
 // found is a race: the pair (A the earlier access) and the collision its
@@ -31,12 +33,20 @@ type search struct {
 type found struct {
 	pair twothread.Pair
 	c    twothread.Collision
+	res  replay.Result // the replay of c's witness (replay.go)
 	key  string
 	pos  token.Pos
 }
 
-// possible reports whether the race has no concrete collision.
-func (f found) possible() bool { return f.c.Witness != twothread.Exact }
+// possible reports whether the race has no concrete collision that
+// happened when replayed.
+func (f found) possible() bool { return f.c.Witness != twothread.Exact || f.res.Verdict != replay.Happens }
+
+// unreplayed reports whether the race has a witness that did not happen
+// when replayed (or could not be replayed): it is not printed.
+func (f found) unreplayed() bool {
+	return f.c.Witness != twothread.NoWitness && f.res.Verdict != replay.Happens
+}
 
 // findRaces asks the pair question of every pair that pairs yields,
 // except those found racing already (in another interval) and those whose
@@ -120,7 +130,9 @@ func (s *search) ask(pr twothread.Pair) bool {
 		return false
 	}
 	if c, ok := s.k.Collide(pr); ok {
-		s.report(pr, c)
+		if c, res, ok := s.confirm(pr, c); ok {
+			s.report(pr, c, res)
+		}
 	}
 	return true
 }
@@ -156,7 +168,7 @@ func (s *search) settled(a, b *twothread.Access) bool {
 
 // report records the race of pair pr: a new one at its line and object,
 // or a concrete collision that replaces a possible race there.
-func (s *search) report(pr twothread.Pair, c twothread.Collision) {
+func (s *search) report(pr twothread.Pair, c twothread.Collision, res replay.Result) {
 	s.done[[2]*twothread.Access{pr.A, pr.B}] = true
 	if pr.A.Pos() > pr.B.Pos() {
 		pr.A, pr.B = pr.B, pr.A
@@ -164,7 +176,7 @@ func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 		c.Elems[0], c.Elems[1] = c.Elems[1], c.Elems[0]
 	}
 	key, pos := s.keyOf(pr.A, pr.B)
-	f := found{pr, c, key, pos}
+	f := found{pr, c, res, key, pos}
 	if i, ok := s.seenMsg[key]; ok {
 		// A concrete collision replaces a possible race at the line.
 		if s.founds[i].possible() && !f.possible() {
@@ -203,8 +215,15 @@ func (s *search) kept() []Race {
 		if g, ok := s.k.Guard(f.c, f.pair, at[f.key]); ok {
 			r.Guard, r.Require, clause = g.Cond, g.Require, g.Clause()
 		}
-		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, clause)
+		r.Message = s.message(f, clause)
 		r.Related = s.related(f)
+		if s.log != nil && f.c.Witness != twothread.NoWitness {
+			s.log.Printed++
+			if f.unreplayed() {
+				s.log.PrintedBad++
+				s.log.Bad = append(s.log.Bad, s.fn.Name()+": "+r.Message)
+			}
+		}
 		kept = append(kept, r)
 	}
 	return kept
@@ -276,11 +295,15 @@ func (s *search) where(a *twothread.Access) string {
 // message words the race of accesses a and b (a the earlier) that c
 // found; clause, when not empty, is the Clause of the precondition that
 // excludes it.
-func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bool, clause string) string {
+func (s *search) message(f found, clause string) string {
+	a, b, c := f.pair.A, f.pair.B, f.c
 	la, lb := s.where(a), s.where(b)
 	tail := "with no barrier between"
-	if cross {
+	if f.pair.Cross {
 		tail = "and threads of different blocks are never ordered"
+	}
+	if f.unreplayed() && replayFeedback {
+		return s.unproven(f, tail) + clause
 	}
 	kind := "shared"
 	if a.Object().Global() {
@@ -319,7 +342,7 @@ func (s *search) related(f found) []analysis.RelatedInformation {
 		return nil
 	}
 	msg := "the other access: the " + noun(other) + " at " + s.where(other)
-	if f.c.Witness == twothread.Exact {
+	if f.c.Witness == twothread.Exact && !f.unreplayed() {
 		msg = fmt.Sprintf("the other access: %s %s %s", f.c.Threads[i], verb(other), f.c.Elems[i])
 	}
 	return []analysis.RelatedInformation{{Pos: other.KernelPos(), Message: msg}}

@@ -45,6 +45,9 @@ type Kernel struct {
 	apart       map[string]bool         // IndexApart's answers by indexKey (apart.go)
 	termKeys    map[valRef]string       // leaves of index forms by identity (apart.go)
 	forms       map[*Access][]form      // the form of each access's indices (apart.go)
+	// inBounds is set while CollideAgain asks a pair again after a replay:
+	// every index is then in bounds, products included (replay.go).
+	inBounds bool
 }
 
 type regionKey struct {

@@ -1,0 +1,264 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A machine runs one kernel for one launch: its global memory, the shared
+// memory of the block it runs, and the instruction budget left.
+type machine struct {
+	fn     *ssa.Function
+	launch Launch
+	params []value          // the kernel's arguments (the gpu.Thread first)
+	shared map[token.Pos]*object // the running block's Shared variables
+	budget int
+	watch  *raceWatch
+}
+
+// A thread is one thread of the running block: its stack of frames, its
+// barrier phase, and whether it waits at a barrier or is done.
+type thread struct {
+	idx, block [3]int
+	stack      []*frame
+	phase      int
+	waiting    bool
+	done       bool
+}
+
+// A frame is one call: the function, the values of its SSA values, and
+// where it is.
+type frame struct {
+	fn    *ssa.Function
+	env   map[ssa.Value]value
+	block *ssa.BasicBlock
+	pc    int
+	call  *ssa.Call // the call in the caller; nil for the kernel
+}
+
+func (th *thread) id() Thread { return Thread{th.idx, th.block} }
+
+// at reports whether th is at site s: its top frame's current instruction
+// is s.Instr, reached through s.Calls.
+func (th *thread) at(s Site) bool {
+	top := th.stack[len(th.stack)-1]
+	if len(th.stack) != len(s.Calls)+1 || top.pc == 0 || top.block.Instrs[top.pc-1] != s.Instr {
+		return false
+	}
+	for i, c := range s.Calls {
+		if th.stack[i+1].call != c {
+			return false
+		}
+	}
+	return true
+}
+
+// errBudget ends a replay that ran out of instructions.
+var errBudget = errors.New("the replay ran out of its instruction budget")
+
+// newMachine allocates the launch's global memory and arguments.
+func newMachine(fn *ssa.Function, l Launch, budget int) (*machine, error) {
+	m := &machine{fn: fn, launch: l, budget: budget}
+	total := 0
+	for i, p := range fn.Params {
+		var v value
+		switch t := p.Type().Underlying().(type) {
+		case *types.Slice:
+			n := l.Lens[i]
+			total += n * leaves(t.Elem())
+			if n < 0 || total > maxLeaves {
+				return nil, fmt.Errorf("the launch's slices are too large to replay (%d elements of %s)", n, p.Name())
+			}
+			obj := newObject(n * leaves(t.Elem()))
+			fill(obj, t.Elem(), l.Data)
+			obj.id, obj.named, obj.typ, obj.sliceLen = Object{Param: i}, true, p.Type(), n
+			v = value{obj: obj, ln: n, cp: n}
+		case *types.Basic:
+			if t.Info()&types.IsInteger != 0 {
+				v = value{n: wrap(l.Ints[i], t)}
+			}
+		default:
+			v = zero(p.Type())
+		}
+		m.params = append(m.params, v)
+	}
+	return m, nil
+}
+
+// runBlock runs every thread of block b, a phase at a time.
+func (m *machine) runBlock(b [3]int) error {
+	m.shared = map[token.Pos]*object{}
+	bd := m.launch.Block
+	n := bd[0] * bd[1] * bd[2]
+	if n <= 0 || n > 1<<12 {
+		return fmt.Errorf("block of %v threads", bd)
+	}
+	threads := make([]*thread, 0, n)
+	for z := 0; z < bd[2]; z++ {
+		for y := 0; y < bd[1]; y++ {
+			for x := 0; x < bd[0]; x++ {
+				th := &thread{idx: [3]int{x, y, z}, block: b}
+				fr := &frame{fn: m.fn, env: map[ssa.Value]value{}, block: m.fn.Blocks[0]}
+				for i, p := range m.fn.Params {
+					fr.env[p] = m.params[i]
+				}
+				th.stack = []*frame{fr}
+				threads = append(threads, th)
+			}
+		}
+	}
+	for {
+		live := 0
+		for _, th := range threads {
+			if th.done {
+				continue
+			}
+			if err := m.runThread(th); err != nil {
+				return err
+			}
+			if !th.done {
+				live++
+			}
+		}
+		if live == 0 {
+			return nil
+		}
+		// Every thread left waits at a barrier: it opens.
+		for _, th := range threads {
+			if !th.done {
+				th.waiting = false
+				th.phase++
+			}
+		}
+	}
+}
+
+// runThread runs th until it waits at a barrier, returns or stops.
+func (m *machine) runThread(th *thread) error {
+	for !th.done && !th.waiting {
+		if m.budget--; m.budget < 0 {
+			return errBudget
+		}
+		fr := th.stack[len(th.stack)-1]
+		in := fr.block.Instrs[fr.pc]
+		fr.pc++
+		err := m.exec(th, fr, in)
+		var tr *trap
+		if errors.As(err, &tr) {
+			th.done = true
+			if m.watch != nil {
+				m.watch.trapped(th, fmt.Sprintf("%s: %s", m.where(in), tr.why), tr.oob)
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", m.where(in), err)
+		}
+	}
+	return nil
+}
+
+// A trap stops its thread: an index out of range, a division by zero, a
+// nil dereference or a panic.
+type trap struct {
+	why string
+	oob bool
+}
+
+func (t *trap) Error() string { return t.why }
+
+// where names the line of instruction in.
+func (m *machine) where(in ssa.Instruction) string {
+	pos := in.Pos()
+	if v, ok := in.(ssa.Value); ok && !pos.IsValid() {
+		pos = v.Pos()
+	}
+	if !pos.IsValid() {
+		pos = in.Parent().Pos()
+	}
+	p := m.fn.Prog.Fset.Position(pos)
+	return fmt.Sprintf("line %d", p.Line)
+}
+
+// get returns the value of v in frame fr.
+func (m *machine) get(fr *frame, v ssa.Value) (value, error) {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return constValue(v.Value, v.Type())
+	case *ssa.Function, *ssa.Global, *ssa.Builtin:
+		return value{}, fmt.Errorf("%s is not a value the replay knows", v.Name())
+	}
+	x, ok := fr.env[v]
+	if !ok {
+		return value{}, fmt.Errorf("%s has no value", v.Name())
+	}
+	return x, nil
+}
+
+// jump moves fr to block to from its current block, giving to's phis the
+// values of the edge taken.
+func (m *machine) jump(fr *frame, to *ssa.BasicBlock) error {
+	edge := -1
+	for i, p := range to.Preds {
+		if p == fr.block {
+			edge = i
+			break
+		}
+	}
+	var phis []*ssa.Phi
+	var vals []value
+	for _, in := range to.Instrs {
+		phi, ok := in.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		v, err := m.get(fr, phi.Edges[edge])
+		if err != nil {
+			return err
+		}
+		phis, vals = append(phis, phi), append(vals, v)
+	}
+	for i, phi := range phis {
+		fr.env[phi] = vals[i]
+	}
+	fr.block, fr.pc = to, len(phis)
+	return nil
+}
+
+// fill sets every leaf of global object obj, an array of elem, to the
+// launch's data value.
+func fill(obj *object, elem types.Type, data int64) {
+	if data == 0 {
+		return
+	}
+	var kinds []types.Type
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		switch u := t.Underlying().(type) {
+		case *types.Array:
+			for range u.Len() {
+				walk(u.Elem())
+			}
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				walk(u.Field(i).Type())
+			}
+		default:
+			kinds = append(kinds, t)
+		}
+	}
+	walk(elem)
+	for i := range obj.leaves {
+		t := kinds[i%len(kinds)]
+		switch {
+		case isFloat(t):
+			obj.leaves[i] = value{f: float64(data)}
+		case basic(t) != nil:
+			obj.leaves[i] = value{n: wrap(data, t)}
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package races
+
+import (
+	"fmt"
+
+	"github.com/gpukvet/gpukvet/internal/replay"
+	"github.com/gpukvet/gpukvet/internal/twothread"
+)
+
+// Every witness the check prints is replayed first (package replay): the
+// kernel runs under the witness's launch, for the blocks of its two
+// threads, and both accesses must happen, in bounds, on the element, in
+// one barrier interval (or in different blocks). A witness that does not
+// happen sends the pair back to the solver with what the replay showed
+// (every index in bounds, that launch and those threads excluded), up to
+// replayRetries times; a pair still without a witness that happens is
+// reported as a finding that could not be proven either way, naming the
+// value the model does not track.
+
+// replayRetries is the number of times a pair is asked again after its
+// witness did not happen.
+const replayRetries = 3
+
+// replayFills are the ways to fill in what a witness leaves free, tried
+// in order while its replay does not happen: the model's own slice
+// lengths with zeros, then longer slices (a length the solver chose only
+// just big enough for the named accesses may stop a thread at an earlier
+// one), then other parameter values and data.
+var replayFills = []twothread.Fill{{}, {Long: true}, {Int: 32, Data: 1, Long: true}, {Int: 1, Data: 1, Long: true}}
+
+// replayFeedback turns the feedback loop on; tests turn it off to count
+// the witnesses that would be printed without it.
+var replayFeedback = true
+
+// A witnessLog counts what replay did for the witnesses of a check.
+type witnessLog struct {
+	Replayed int // witnesses that happened when replayed
+	Refuted  int // witnesses that did not happen
+	Unknown  int // witnesses the replay could not run
+	// Printed and PrintedBad count the witnesses of the races reported,
+	// and those among them that did not happen.
+	Printed, PrintedBad int
+	Bad                 []string // the messages of those
+}
+
+// confirm replays collision c of pair pr and returns the collision to
+// report (c, or one the solver found again), with the replay's verdict on
+// it and, when no witness happened, why; ok is false when the question
+// asked again shows the pair apart.
+func (s *search) confirm(pr twothread.Pair, c twothread.Collision) (twothread.Collision, replay.Result, bool) {
+	if c.Witness == twothread.NoWitness {
+		return c, replay.Result{Verdict: replay.Happens}, true
+	}
+	res := s.replay(pr, c)
+	if res.Verdict != replay.Refuted || !replayFeedback {
+		return c, res, true
+	}
+	refuted := []twothread.Collision{c}
+	first := res
+	for range replayRetries {
+		again, ok := s.k.CollideAgain(pr, refuted)
+		if !ok {
+			return again, res, false
+		}
+		if again.Witness == twothread.NoWitness {
+			return c, first, true
+		}
+		res = s.replay(pr, again)
+		if res.Verdict != replay.Refuted {
+			return again, res, true
+		}
+		refuted = append(refuted, again)
+	}
+	return c, first, true
+}
+
+// replay runs the witness of c, with each fill for the parameters it
+// leaves free until one happens.
+func (s *search) replay(pr twothread.Pair, c twothread.Collision) replay.Result {
+	var res replay.Result
+	for _, fill := range replayFills {
+		w, ok := s.k.Replay(pr, c, fill)
+		if !ok {
+			return replay.Result{Reason: "no model"}
+		}
+		res = replay.CheckRace(s.fn, w, replay.Budget)
+		if s.log != nil {
+			s.log.count(res)
+		}
+		if res.Verdict != replay.Refuted {
+			return res
+		}
+	}
+	return res
+}
+
+func (l *witnessLog) count(res replay.Result) {
+	switch res.Verdict {
+	case replay.Happens:
+		l.Replayed++
+	case replay.Refuted:
+		l.Refuted++
+	default:
+		l.Unknown++
+	}
+}
+
+// unproven words a race whose witness did not happen when replayed: the
+// accesses, that they could not be proven apart, what the replay showed
+// and the value the model does not track.
+func (s *search) unproven(f found, tail string) string {
+	a, b := f.pair.A, f.pair.B
+	kind := "shared"
+	if a.Object().Global() {
+		kind = "global"
+	}
+	why := "the indices depend on values the analysis does not track"
+	if u := f.c.Untracked(); u != "" {
+		why = u + " is not tracked"
+	}
+	outcome := "did not happen when replayed"
+	if f.res.Verdict == replay.Unknown {
+		outcome = "could not be replayed"
+	}
+	return fmt.Sprintf("could not prove that the %s at %s and the %s at %s never touch the same element of %s %s from two threads %s, because %s (the solver's example, %s at %s and %s at %s, %s: %s)",
+		noun(a), s.where(a), noun(b), s.where(b), kind, s.k.ObjectName(a.Object()), tail,
+		why, f.c.Threads[0], f.c.Elems[0], f.c.Threads[1], f.c.Elems[1], outcome, f.res.Reason)
+}

@@ -1,0 +1,44 @@
+package races_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/gpukvet/gpukvet/internal/analysistestdata"
+	"github.com/gpukvet/gpukvet/races"
+)
+
+// TestWitnessesReplay replays every witness the races corpus
+// (testdata/corpus/races) and the analysistest packages produce, and
+// fails when a printed one does not happen. It counts the witnesses
+// replayed and refuted with the feedback loop off (the witnesses that
+// would be printed without it) and on:
+//
+//	go test ./races -run TestWitnessesReplay -v
+func TestWitnessesReplay(t *testing.T) {
+	for _, feedback := range []bool{false, true} {
+		log, restore := races.LogWitnesses(feedback)
+		for _, k := range loadCorpus(t) {
+			runStatic(k)
+		}
+		dir := analysistestdata.GOPATH(t, analysistest.TestData())
+		analysistest.Run(&quietT{T: t}, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "witness", "xorpartner", "guardfix")
+		restore()
+		t.Logf("feedback %v: witnesses replayed %d, refuted %d, not replayable %d; printed %d, of which did not happen %d",
+			feedback, log.Replayed, log.Refuted, log.Unknown, log.Printed, log.PrintedBad)
+		for _, m := range log.Bad {
+			t.Logf("feedback %v: %s", feedback, m)
+		}
+		if feedback && log.PrintedBad > 0 {
+			t.Errorf("%d printed witnesses did not happen when replayed", log.PrintedBad)
+		}
+	}
+}
+
+// quietT is a testing.T whose errors are dropped: analysistest's
+// expectations are TestAnalyzer's business, and without the feedback loop
+// they do not hold.
+type quietT struct{ *testing.T }
+
+func (q *quietT) Errorf(string, ...any) {}
