@@ -40,7 +40,9 @@ type found struct {
 
 // possible reports whether the race has no concrete collision that
 // happened when replayed.
-func (f found) possible() bool { return f.c.Witness != twothread.Exact || f.res.Verdict != replay.Happens }
+func (f found) possible() bool {
+	return f.c.Witness != twothread.Exact || f.res.Verdict != replay.Happens
+}
 
 // unreplayed reports whether the race has a witness that did not happen
 // when replayed (or could not be replayed): it is not printed.

@@ -14,7 +14,7 @@ import (
 type machine struct {
 	fn     *ssa.Function
 	launch Launch
-	params []value          // the kernel's arguments (the gpu.Thread first)
+	params []value               // the kernel's arguments (the gpu.Thread first)
 	shared map[token.Pos]*object // the running block's Shared variables
 	budget int
 	watch  *raceWatch
