@@ -99,7 +99,11 @@ func checkLogged(fset *token.FileSet, fn *ssa.Function, shape twothread.Shape, u
 	if len(k.Accesses()) == 0 {
 		return nil
 	}
-	s := &search{fset: fset, fn: fn, k: k, keys: map[*twothread.Access]string{}, log: log}
+	dims := shape.Dims
+	if dims == 0 {
+		dims = 3
+	}
+	s := &search{fset: fset, fn: fn, k: k, keys: map[*twothread.Access]string{}, log: log, dims: dims}
 	return s.findRaces()
 }
 

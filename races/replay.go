@@ -37,10 +37,26 @@ type witnessLog struct {
 	Replayed int // witnesses that happened when replayed
 	Refuted  int // witnesses that did not happen
 	Unknown  int // witnesses the replay could not run
-	// Printed and PrintedBad count the witnesses of the races reported,
-	// and those among them that did not happen.
-	Printed, PrintedBad int
-	Bad                 []string // the messages of those
+	// Printed and PrintedBad count the witnesses printed as races, and
+	// those among them that did not happen (Bad: their messages); Unproven
+	// counts the races whose witness did not happen, printed as findings
+	// that could not be proven.
+	Printed, PrintedBad, Unproven int
+	Bad                           []string
+}
+
+// note counts the witness of reported race f, whose message is msg.
+func (l *witnessLog) note(f found, msg string) {
+	switch {
+	case !f.unreplayed():
+		l.Printed++
+	case replayFeedback:
+		l.Unproven++
+	default:
+		l.Printed++
+		l.PrintedBad++
+		l.Bad = append(l.Bad, msg)
+	}
 }
 
 // confirm replays collision c of pair pr and returns the collision to
@@ -52,6 +68,9 @@ func (s *search) confirm(pr twothread.Pair, c twothread.Collision) (twothread.Co
 		return c, replay.Result{Verdict: replay.Happens}, true
 	}
 	res := s.replay(pr, c)
+	if res.Observed != nil {
+		return s.observed(pr, c, res.Observed), res, true
+	}
 	if res.Verdict != replay.Refuted || !replayFeedback {
 		return c, res, true
 	}
@@ -66,6 +85,9 @@ func (s *search) confirm(pr twothread.Pair, c twothread.Collision) (twothread.Co
 			return c, first, true
 		}
 		res = s.replay(pr, again)
+		if res.Observed != nil {
+			return s.observed(pr, again, res.Observed), res, true
+		}
 		if res.Verdict != replay.Refuted {
 			return again, res, true
 		}
@@ -87,11 +109,27 @@ func (s *search) replay(pr twothread.Pair, c twothread.Collision) replay.Result 
 		if s.log != nil {
 			s.log.count(res)
 		}
+		if res.Observed != nil {
+			// Two other threads collided at the two accesses: a race that
+			// happens, printed instead of the model's example.
+			res.Verdict = replay.Happens
+		}
 		if res.Verdict != replay.Refuted {
 			return res
 		}
 	}
 	return res
+}
+
+// observed returns collision c with the threads and elements of the
+// collision the replay saw in its place.
+func (s *search) observed(pr twothread.Pair, c twothread.Collision, o *replay.Collision) twothread.Collision {
+	name := s.k.ObjectName(pr.A.Object())
+	for i := range 2 {
+		c.Threads[i] = o.Threads[i].Name(s.dims, pr.Cross)
+		c.Elems[i] = name + o.Elems[i]
+	}
+	return c
 }
 
 func (l *witnessLog) count(res replay.Result) {
@@ -122,7 +160,7 @@ func (s *search) unproven(f found, tail string) string {
 	if f.res.Verdict == replay.Unknown {
 		outcome = "could not be replayed"
 	}
-	return fmt.Sprintf("could not prove that the %s at %s and the %s at %s never touch the same element of %s %s from two threads %s, because %s (the solver's example, %s at %s and %s at %s, %s: %s)",
-		noun(a), s.where(a), noun(b), s.where(b), kind, s.k.ObjectName(a.Object()), tail,
+	return fmt.Sprintf("possible data race on %s %s: could not prove that the %s at %s and the %s at %s never touch the same element from two threads %s, because %s (the solver's example, %s at %s and %s at %s, %s: %s)",
+		kind, s.k.ObjectName(a.Object()), noun(a), s.where(a), noun(b), s.where(b), tail,
 		why, f.c.Threads[0], f.c.Elems[0], f.c.Threads[1], f.c.Elems[1], outcome, f.res.Reason)
 }

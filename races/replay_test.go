@@ -25,10 +25,10 @@ func TestWitnessesReplay(t *testing.T) {
 		dir := analysistestdata.GOPATH(t, analysistest.TestData())
 		analysistest.Run(&quietT{T: t}, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "witness", "xorpartner", "guardfix")
 		restore()
-		t.Logf("feedback %v: witnesses replayed %d, refuted %d, not replayable %d; printed %d, of which did not happen %d",
-			feedback, log.Replayed, log.Refuted, log.Unknown, log.Printed, log.PrintedBad)
+		t.Logf("feedback %v: witnesses replayed %d, refuted %d, not replayable %d; printed as races %d, of which did not happen %d; printed as could not prove %d",
+			feedback, log.Replayed, log.Refuted, log.Unknown, log.Printed, log.PrintedBad, log.Unproven)
 		for _, m := range log.Bad {
-			t.Logf("feedback %v: %s", feedback, m)
+			t.Logf("did not happen: %s", m)
 		}
 		if feedback && log.PrintedBad > 0 {
 			t.Errorf("%d printed witnesses did not happen when replayed", log.PrintedBad)

@@ -26,6 +26,7 @@ type search struct {
 	objects []twothread.Object            // the object of each race, as first found
 	seenMsg map[string]int                // the race reported at a line for an object
 	log     *witnessLog                   // what replay did, for tests; nil otherwise
+	dims    int                           // the dimensions the kernel reads, for thread names
 }
 
 // found is a race: the pair (A the earlier access) and the collision its
@@ -220,11 +221,7 @@ func (s *search) kept() []Race {
 		r.Message = s.message(f, clause)
 		r.Related = s.related(f)
 		if s.log != nil && f.c.Witness != twothread.NoWitness {
-			s.log.Printed++
-			if f.unreplayed() {
-				s.log.PrintedBad++
-				s.log.Bad = append(s.log.Bad, s.fn.Name()+": "+r.Message)
-			}
+			s.log.note(f, s.fn.Name()+": "+r.Message)
 		}
 		kept = append(kept, r)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -90,6 +92,39 @@ type Result struct {
 	// OutOfBounds is set when a named access did not happen because its
 	// index was out of range: Go's bounds check traps first.
 	OutOfBounds bool
+	// Observed, when the witness's own threads did not collide but two
+	// other threads of the same launch did at its two sites, is that
+	// collision: a race that happens, to print instead.
+	Observed *Collision
+}
+
+// A Collision is a race the replay saw: thread Threads[i] made the access
+// at the witness's site i to element Elems[i] ("[3]", "[1][2].x", the path
+// after the object's name).
+type Collision struct {
+	Threads [2]Thread
+	Elems   [2]string
+}
+
+// Name names t as the checks do: "thread 3" or "thread (1,2)" in a kernel
+// of dims dimensions, with " of block …" when withBlock.
+func (t Thread) Name(dims int, withBlock bool) string {
+	name := "thread " + tuple(t.Idx[:dims])
+	if withBlock {
+		name += " of block " + tuple(t.Block[:dims])
+	}
+	return name
+}
+
+func tuple(xs []int) string {
+	if len(xs) == 1 {
+		return strconv.Itoa(xs[0])
+	}
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "(" + strings.Join(parts, ",") + ")"
 }
 
 // Budget is the number of instructions a replay may execute, over every
@@ -133,6 +168,7 @@ type raceWatch struct {
 // An event is one access by a watched thread at its site: the leaves it
 // touched and its barrier phase.
 type event struct {
+	th     Thread
 	obj    *object
 	lo, hi int
 	phase  int
@@ -145,8 +181,8 @@ func (rw *raceWatch) note(th *thread, obj *object, lo, hi int) {
 		return
 	}
 	for i := range 2 {
-		if th.id() == rw.w.Threads[i] && th.at(rw.w.Sites[i]) {
-			rw.events[i] = append(rw.events[i], event{obj, lo, hi, th.phase})
+		if th.at(rw.w.Sites[i]) {
+			rw.events[i] = append(rw.events[i], event{th.id(), obj, lo, hi, th.phase})
 		}
 	}
 }
@@ -162,9 +198,24 @@ func (rw *raceWatch) trapped(th *thread, why string, oob bool) {
 
 // verdict decides the witness from the recorded events.
 func (rw *raceWatch) verdict(m *machine) Result {
+	r := rw.named(m)
+	if r.Verdict == Refuted {
+		r.Observed = rw.observed()
+	}
+	return r
+}
+
+// named decides whether the witness's own threads collided.
+func (rw *raceWatch) named(m *machine) Result {
 	var want [2][2]int
+	var mine [2][]event
 	for i := range 2 {
-		if len(rw.events[i]) == 0 {
+		for _, e := range rw.events[i] {
+			if e.th == rw.w.Threads[i] {
+				mine[i] = append(mine[i], e)
+			}
+		}
+		if len(mine[i]) == 0 {
 			r := Result{Verdict: Refuted, Reason: fmt.Sprintf("%s never made the access at %s", rw.w.Threads[i], m.where(rw.w.Sites[i].Instr))}
 			if rw.traps[i] != "" {
 				r.Reason += ": it stopped at " + rw.traps[i]
@@ -172,22 +223,93 @@ func (rw *raceWatch) verdict(m *machine) Result {
 			}
 			return r
 		}
-		lo, hi, ok := elemRange(rw.events[i][0].obj, rw.w.Elems[i])
+		lo, hi, ok := elemRange(mine[i][0].obj, rw.w.Elems[i])
 		if !ok {
 			return Result{Verdict: Refuted, OutOfBounds: true, Reason: fmt.Sprintf("the element %s names is outside its object", rw.w.Threads[i])}
 		}
 		want[i] = [2]int{lo, hi}
 	}
-	for _, a := range rw.events[0] {
-		for _, b := range rw.events[1] {
-			if a.obj == b.obj && (rw.w.Cross || a.phase == b.phase) &&
-				overlap(a.lo, a.hi, want[0][0], want[0][1]) && overlap(b.lo, b.hi, want[1][0], want[1][1]) &&
-				overlap(a.lo, a.hi, b.lo, b.hi) {
+	for _, a := range mine[0] {
+		for _, b := range mine[1] {
+			if rw.unordered(a, b) && overlap(a.lo, a.hi, want[0][0], want[0][1]) && overlap(b.lo, b.hi, want[1][0], want[1][1]) {
 				return Result{Verdict: Happens}
 			}
 		}
 	}
 	return Result{Verdict: Refuted, Reason: "the two threads made their accesses, but not to the named element in one barrier interval"}
+}
+
+// unordered reports whether events a and b are a race of the witness's
+// kind: by two threads, on one element, in one barrier interval of one
+// block (or, for a witness across blocks, in different blocks).
+func (rw *raceWatch) unordered(a, b event) bool {
+	if a.th == b.th || a.obj != b.obj || !overlap(a.lo, a.hi, b.lo, b.hi) {
+		return false
+	}
+	if rw.w.Cross {
+		return a.th.Block != b.th.Block
+	}
+	return a.th.Block == b.th.Block && a.phase == b.phase
+}
+
+// observed returns a collision of any two threads at the witness's sites,
+// or nil. The second site's events are indexed by leaf, so that a block
+// of threads each making its accesses in a loop costs the events, not
+// their product.
+func (rw *raceWatch) observed() *Collision {
+	type leaf struct {
+		obj *object
+		off int
+	}
+	at := map[leaf][]event{}
+	for _, b := range rw.events[1] {
+		for off := b.lo; off < b.hi; off++ {
+			at[leaf{b.obj, off}] = append(at[leaf{b.obj, off}], b)
+		}
+	}
+	for _, a := range rw.events[0] {
+		for off := a.lo; off < a.hi; off++ {
+			for _, b := range at[leaf{a.obj, off}] {
+				if rw.unordered(a, b) {
+					return &Collision{Threads: [2]Thread{a.th, b.th}, Elems: [2]string{a.obj.pathText(off), b.obj.pathText(off)}}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// pathText writes the element path of leaf off of o ("[3]", "[1][2].x").
+func (o *object) pathText(off int) string {
+	var b strings.Builder
+	t := o.typ
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Slice:
+			n := leaves(u.Elem())
+			fmt.Fprintf(&b, "[%d]", off/n)
+			t, off = u.Elem(), off%n
+			continue
+		case *types.Array:
+			n := leaves(u.Elem())
+			fmt.Fprintf(&b, "[%d]", off/n)
+			t, off = u.Elem(), off%n
+			continue
+		case *types.Struct:
+			if u.NumFields() == 0 {
+				return b.String()
+			}
+			for i := u.NumFields() - 1; i >= 0; i-- {
+				if fo := fieldOffset(u, i); fo <= off {
+					b.WriteString("." + u.Field(i).Name())
+					t, off = u.Field(i).Type(), off-fo
+					break
+				}
+			}
+			continue
+		}
+		return b.String()
+	}
 }
 
 func overlap(lo1, hi1, lo2, hi2 int) bool { return lo1 < hi2 && lo2 < hi1 }
