@@ -157,9 +157,6 @@ func (s *search) unproven(f found, tail string) string {
 		why = u + " is not tracked"
 	}
 	outcome := "did not happen when replayed"
-	if f.res.Verdict == replay.Unknown {
-		outcome = "could not be replayed"
-	}
 	return fmt.Sprintf("possible data race on %s %s: could not prove that the %s at %s and the %s at %s never touch the same element from two threads %s, because %s (the solver's example, %s at %s and %s at %s, %s: %s)",
 		kind, s.k.ObjectName(a.Object()), noun(a), s.where(a), noun(b), s.where(b), tail,
 		why, f.c.Threads[0], f.c.Elems[0], f.c.Threads[1], f.c.Elems[1], outcome, f.res.Reason)

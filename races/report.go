@@ -40,15 +40,14 @@ type found struct {
 }
 
 // possible reports whether the race has no concrete collision that
-// happened when replayed.
-func (f found) possible() bool {
-	return f.c.Witness != twothread.Exact || f.res.Verdict != replay.Happens
-}
+// replay did not refute.
+func (f found) possible() bool { return f.c.Witness != twothread.Exact || f.unreplayed() }
 
 // unreplayed reports whether the race has a witness that did not happen
-// when replayed (or could not be replayed): it is not printed.
+// when replayed: it is not printed. (A witness the replay could not run,
+// an instruction outside its subset, is printed as the solver found it.)
 func (f found) unreplayed() bool {
-	return f.c.Witness != twothread.NoWitness && f.res.Verdict != replay.Happens
+	return f.c.Witness != twothread.NoWitness && f.res.Verdict == replay.Refuted
 }
 
 // findRaces asks the pair question of every pair that pairs yields,
