@@ -23,7 +23,7 @@ func TestWitnessesReplay(t *testing.T) {
 			runStatic(k)
 		}
 		dir := analysistestdata.GOPATH(t, analysistest.TestData())
-		analysistest.Run(&quietT{T: t}, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "witness", "xorpartner", "guardfix")
+		analysistest.Run(&quietT{T: t}, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "witness", "xorpartner", "guardfix", "outofbounds")
 		restore()
 		t.Logf("feedback %v: witnesses replayed %d, refuted %d, not replayable %d; printed as races %d, of which did not happen %d; printed as could not prove %d",
 			feedback, log.Replayed, log.Refuted, log.Unknown, log.Printed, log.PrintedBad, log.Unproven)
