@@ -124,7 +124,7 @@ func (m *machine) runBlock(b [3]int) error {
 				live++
 			}
 		}
-		if live == 0 {
+		if live == 0 || m.watch != nil && m.watch.happened() {
 			return nil
 		}
 		// Every thread left waits at a barrier: it opens.

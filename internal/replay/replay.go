@@ -152,6 +152,9 @@ func CheckRace(fn *ssa.Function, w Race, budget int) Result {
 		if err := m.runBlock(b); err != nil {
 			return Result{Reason: err.Error()}
 		}
+		if m.watch.happened() {
+			break
+		}
 	}
 	return m.watch.verdict(m)
 }
@@ -187,6 +190,13 @@ func (rw *raceWatch) note(th *thread, obj *object, lo, hi int) {
 	}
 }
 
+// happened reports whether the named threads have collided already: the
+// rest of the run can change nothing (a kernel whose threads sort in 256
+// barrier phases need not run them all).
+func (rw *raceWatch) happened() bool {
+	return rw.named(nil).Verdict == Happens
+}
+
 // trapped records why a watched thread stopped.
 func (rw *raceWatch) trapped(th *thread, why string, oob bool) {
 	for i := range 2 {
@@ -205,7 +215,8 @@ func (rw *raceWatch) verdict(m *machine) Result {
 	return r
 }
 
-// named decides whether the witness's own threads collided.
+// named decides whether the witness's own threads collided; m, for the
+// reason's words, may be nil when only the verdict matters.
 func (rw *raceWatch) named(m *machine) Result {
 	var want [2][2]int
 	var mine [2][]event
@@ -216,6 +227,9 @@ func (rw *raceWatch) named(m *machine) Result {
 			}
 		}
 		if len(mine[i]) == 0 {
+			if m == nil {
+				return Result{Verdict: Refuted}
+			}
 			r := Result{Verdict: Refuted, Reason: fmt.Sprintf("%s never made the access at %s", rw.w.Threads[i], m.where(rw.w.Sites[i].Instr))}
 			if rw.traps[i] != "" {
 				r.Reason += ": it stopped at " + rw.traps[i]
