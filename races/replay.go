@@ -105,7 +105,10 @@ func (s *search) replay(pr twothread.Pair, c twothread.Collision) replay.Result 
 		if !ok {
 			return replay.Result{Reason: "no model"}
 		}
-		res = replay.CheckRace(s.fn, w, replay.Budget)
+		if s.runner == nil {
+			s.runner = replay.NewRunner(s.fn, replay.Budget)
+		}
+		res = s.runner.CheckRace(w)
 		if s.log != nil {
 			s.log.count(res)
 		}

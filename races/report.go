@@ -27,6 +27,7 @@ type search struct {
 	seenMsg map[string]int                // the race reported at a line for an object
 	log     *witnessLog                   // what replay did, for tests; nil otherwise
 	dims    int                           // the dimensions the kernel reads, for thread names
+	runner  *replay.Runner                // the replays of the kernel's witnesses (replay.go)
 }
 
 // found is a race: the pair (A the earlier access) and the collision its

@@ -17,7 +17,18 @@ type machine struct {
 	params []value               // the kernel's arguments (the gpu.Thread first)
 	shared map[token.Pos]*object // the running block's Shared variables
 	budget int
-	watch  *raceWatch
+
+	ran    map[[3]int]bool     // the blocks run
+	err    error               // why the run could not go on, once it could not
+	events map[siteKey][]event // every access to shared and global memory
+	traps  map[Thread]trap     // why threads stopped early
+	paths  map[pathKey]int     // interned call paths (pathOf)
+}
+
+// A pathKey is a call path: the path of the caller's frame and the call.
+type pathKey struct {
+	parent int
+	call   *ssa.Call
 }
 
 // A thread is one thread of the running block: its stack of frames, its
@@ -38,31 +49,18 @@ type frame struct {
 	block *ssa.BasicBlock
 	pc    int
 	call  *ssa.Call // the call in the caller; nil for the kernel
+	path  int       // the interned path of calls to the frame; 0 for the kernel
 }
 
 func (th *thread) id() Thread { return Thread{th.idx, th.block} }
-
-// at reports whether th is at site s: its top frame's current instruction
-// is s.Instr, reached through s.Calls.
-func (th *thread) at(s Site) bool {
-	top := th.stack[len(th.stack)-1]
-	if len(th.stack) != len(s.Calls)+1 || top.pc == 0 || top.block.Instrs[top.pc-1] != s.Instr {
-		return false
-	}
-	for i, c := range s.Calls {
-		if th.stack[i+1].call != c {
-			return false
-		}
-	}
-	return true
-}
 
 // errBudget ends a replay that ran out of instructions.
 var errBudget = errors.New("the replay ran out of its instruction budget")
 
 // newMachine allocates the launch's global memory and arguments.
 func newMachine(fn *ssa.Function, l Launch, budget int) (*machine, error) {
-	m := &machine{fn: fn, launch: l, budget: budget}
+	m := &machine{fn: fn, launch: l, budget: budget, ran: map[[3]int]bool{},
+		events: map[siteKey][]event{}, traps: map[Thread]trap{}, paths: map[pathKey]int{}}
 	total := 0
 	for i, p := range fn.Params {
 		var v value
@@ -87,6 +85,54 @@ func newMachine(fn *ssa.Function, l Launch, budget int) (*machine, error) {
 		m.params = append(m.params, v)
 	}
 	return m, nil
+}
+
+// run runs block b, unless it ran already; it returns why the run could
+// not go on, for this block or an earlier one.
+func (m *machine) run(b [3]int) error {
+	if m.err != nil || m.ran[b] {
+		return m.err
+	}
+	m.ran[b] = true
+	m.err = m.runBlock(b)
+	return m.err
+}
+
+// pathOf returns the interned path of calls; ok is false when no frame
+// was ever reached through it.
+func (m *machine) pathOf(calls []*ssa.Call) (int, bool) {
+	path := 0
+	for _, c := range calls {
+		p, ok := m.paths[pathKey{path, c}]
+		if !ok {
+			return 0, false
+		}
+		path = p
+	}
+	return path, true
+}
+
+// intern returns the path of a frame that call, in a frame of path
+// parent, creates.
+func (m *machine) intern(parent int, call *ssa.Call) int {
+	key := pathKey{parent, call}
+	p, ok := m.paths[key]
+	if !ok {
+		p = len(m.paths) + 1
+		m.paths[key] = p
+	}
+	return p
+}
+
+// note records an access of th, at its top frame's current instruction,
+// to leaves [lo, hi) of obj, if obj is shared or global memory.
+func (m *machine) note(th *thread, obj *object, lo, hi int) {
+	if !obj.named {
+		return
+	}
+	top := th.stack[len(th.stack)-1]
+	key := siteKey{top.block.Instrs[top.pc-1], top.path}
+	m.events[key] = append(m.events[key], event{th.id(), obj, lo, hi, th.phase})
 }
 
 // runBlock runs every thread of block b, a phase at a time.
@@ -124,7 +170,7 @@ func (m *machine) runBlock(b [3]int) error {
 				live++
 			}
 		}
-		if live == 0 || m.watch != nil && m.watch.happened() {
+		if live == 0 {
 			return nil
 		}
 		// Every thread left waits at a barrier: it opens.
@@ -150,9 +196,7 @@ func (m *machine) runThread(th *thread) error {
 		var tr *trap
 		if errors.As(err, &tr) {
 			th.done = true
-			if m.watch != nil {
-				m.watch.trapped(th, fmt.Sprintf("%s: %s", m.where(in), tr.why), tr.oob)
-			}
+			m.traps[th.id()] = trap{why: fmt.Sprintf("%s: %s", m.where(in), tr.why), oob: tr.oob}
 			continue
 		}
 		if err != nil {

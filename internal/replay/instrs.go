@@ -208,7 +208,7 @@ func (m *machine) load(th *thread, p value, t types.Type) (value, error) {
 	if p.obj == nil {
 		return value{}, &trap{why: "a nil dereference"}
 	}
-	m.note(th, p, t)
+	m.noteAt(th, p, t)
 	return load(p.obj, p.off, t), nil
 }
 
@@ -226,16 +226,14 @@ func (m *machine) store(th *thread, fr *frame, in *ssa.Store) error {
 		return &trap{why: "a nil dereference"}
 	}
 	t := in.Val.Type()
-	m.note(th, p, t)
+	m.noteAt(th, p, t)
 	store(p.obj, p.off, t, v)
 	return nil
 }
 
-// note tells the watch of an access of th through p to a value of type t.
-func (m *machine) note(th *thread, p value, t types.Type) {
-	if m.watch != nil {
-		m.watch.note(th, p.obj, p.off, p.off+leaves(t))
-	}
+// noteAt records an access of th through p to a value of type t.
+func (m *machine) noteAt(th *thread, p value, t types.Type) {
+	m.note(th, p.obj, p.off, p.off+leaves(t))
 }
 
 // ret returns from fr: the thread is done, or the caller gets the results.

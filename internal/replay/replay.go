@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -128,48 +129,77 @@ func tuple(xs []int) string {
 }
 
 // Budget is the number of instructions a replay may execute, over every
-// thread of the blocks it runs.
-const Budget = 1 << 20
+// thread of the blocks it runs for one launch.
+const Budget = 1 << 19
 
 // maxLeaves bounds the global memory a replay allocates, in scalars.
 const maxLeaves = 1 << 22
 
-// CheckRace runs kernel fn under w's launch, for the blocks of w's two
+// A Runner replays the witnesses of one kernel. Witnesses of one launch
+// share one run: a block runs once, recording every access to shared and
+// global memory, and each witness is then looked up in what it did.
+type Runner struct {
+	fn     *ssa.Function
+	budget int
+	runs   map[string]*machine
+}
+
+// NewRunner returns a Runner for kernel fn whose runs of one launch may
+// execute budget instructions.
+func NewRunner(fn *ssa.Function, budget int) *Runner {
+	return &Runner{fn: fn, budget: budget, runs: map[string]*machine{}}
+}
+
+// CheckRace runs the kernel under w's launch, for the blocks of w's two
 // threads only, and says whether the race happens: both accesses are made
 // by their threads, in bounds, on one element, in one barrier interval of
 // one block or in different blocks.
-func CheckRace(fn *ssa.Function, w Race, budget int) Result {
-	m, err := newMachine(fn, w.Launch, budget)
-	if err != nil {
-		return Result{Reason: err.Error()}
-	}
-	m.watch = &raceWatch{w: w}
-	blocks := [][3]int{w.Threads[0].Block}
-	if w.Threads[1].Block != w.Threads[0].Block {
-		blocks = append(blocks, w.Threads[1].Block)
-	}
-	for _, b := range blocks {
-		if err := m.runBlock(b); err != nil {
+func (r *Runner) CheckRace(w Race) Result {
+	key := launchKey(w.Launch)
+	m, ok := r.runs[key]
+	if !ok {
+		var err error
+		if m, err = newMachine(r.fn, w.Launch, r.budget); err != nil {
 			return Result{Reason: err.Error()}
 		}
-		if m.watch.happened() {
-			break
+		r.runs[key] = m
+	}
+	for _, t := range w.Threads {
+		if err := m.run(t.Block); err != nil {
+			return Result{Reason: err.Error()}
 		}
 	}
-	return m.watch.verdict(m)
+	return m.verdict(w)
 }
 
-// A raceWatch records the accesses of a race witness's two threads at its
-// two sites.
-type raceWatch struct {
-	w      Race
-	events [2][]event
-	traps  [2]string // why each thread stopped early, if it did
-	oob    [2]bool   // whether that was an index out of range
+// launchKey encodes launch l exactly.
+func launchKey(l Launch) string {
+	var b strings.Builder
+	fmt.Fprint(&b, l.Grid, l.Block, l.Data)
+	for _, m := range []map[int]int64{l.Ints, lensAsInts(l.Lens)} {
+		keys := make([]int, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Ints(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %d:%d", k, m[k])
+		}
+		b.WriteString(";")
+	}
+	return b.String()
 }
 
-// An event is one access by a watched thread at its site: the leaves it
-// touched and its barrier phase.
+func lensAsInts(lens map[int]int) map[int]int64 {
+	m := make(map[int]int64, len(lens))
+	for k, v := range lens {
+		m[k] = int64(v)
+	}
+	return m
+}
+
+// An event is one access to shared or global memory: by which thread, the
+// leaves it touched and its barrier phase.
 type event struct {
 	th     Thread
 	obj    *object
@@ -177,75 +207,64 @@ type event struct {
 	phase  int
 }
 
-// note records an access of thread th at its top frame's current
-// instruction to leaves [lo, hi) of obj, if it is one the witness names.
-func (rw *raceWatch) note(th *thread, obj *object, lo, hi int) {
-	if !obj.named || obj.id != rw.w.Object {
-		return
-	}
-	for i := range 2 {
-		if th.at(rw.w.Sites[i]) {
-			rw.events[i] = append(rw.events[i], event{th.id(), obj, lo, hi, th.phase})
-		}
-	}
+// A siteKey is a site as a run records it: the instruction and the
+// interned path of calls to its frame.
+type siteKey struct {
+	instr ssa.Instruction
+	path  int
 }
 
-// happened reports whether the named threads have collided already: the
-// rest of the run can change nothing (a kernel whose threads sort in 256
-// barrier phases need not run them all).
-func (rw *raceWatch) happened() bool {
-	return rw.named(nil).Verdict == Happens
-}
-
-// trapped records why a watched thread stopped.
-func (rw *raceWatch) trapped(th *thread, why string, oob bool) {
-	for i := range 2 {
-		if th.id() == rw.w.Threads[i] && rw.traps[i] == "" {
-			rw.traps[i], rw.oob[i] = why, oob
-		}
-	}
-}
-
-// verdict decides the witness from the recorded events.
-func (rw *raceWatch) verdict(m *machine) Result {
-	r := rw.named(m)
+// verdict decides witness w from the events of the run.
+func (m *machine) verdict(w Race) Result {
+	r := m.named(w)
 	if r.Verdict == Refuted {
-		r.Observed = rw.observed()
+		r.Observed = m.observed(w)
 	}
 	return r
 }
 
-// named decides whether the witness's own threads collided; m, for the
-// reason's words, may be nil when only the verdict matters.
-func (rw *raceWatch) named(m *machine) Result {
+// eventsAt returns the events at site s of accesses to w's object.
+func (m *machine) eventsAt(w Race, s Site) []event {
+	path, ok := m.pathOf(s.Calls)
+	if !ok {
+		return nil
+	}
+	var es []event
+	for _, e := range m.events[siteKey{s.Instr, path}] {
+		if e.obj.id == w.Object {
+			es = append(es, e)
+		}
+	}
+	return es
+}
+
+// named decides whether the witness's own threads collided.
+func (m *machine) named(w Race) Result {
 	var want [2][2]int
 	var mine [2][]event
 	for i := range 2 {
-		for _, e := range rw.events[i] {
-			if e.th == rw.w.Threads[i] {
+		for _, e := range m.eventsAt(w, w.Sites[i]) {
+			if e.th == w.Threads[i] {
 				mine[i] = append(mine[i], e)
 			}
 		}
 		if len(mine[i]) == 0 {
-			if m == nil {
-				return Result{Verdict: Refuted}
-			}
-			r := Result{Verdict: Refuted, Reason: fmt.Sprintf("%s never made the access at %s", rw.w.Threads[i], m.where(rw.w.Sites[i].Instr))}
-			if rw.traps[i] != "" {
-				r.Reason += ": it stopped at " + rw.traps[i]
-				r.OutOfBounds = rw.oob[i]
+			r := Result{Verdict: Refuted, Reason: fmt.Sprintf("%s never made the access at %s", w.Threads[i], m.where(w.Sites[i].Instr))}
+			if tr, ok := m.traps[w.Threads[i]]; ok {
+				r.Reason += ": it stopped at " + tr.why
+				r.OutOfBounds = tr.oob
 			}
 			return r
 		}
-		lo, hi, ok := elemRange(mine[i][0].obj, rw.w.Elems[i])
+		lo, hi, ok := elemRange(mine[i][0].obj, w.Elems[i])
 		if !ok {
-			return Result{Verdict: Refuted, OutOfBounds: true, Reason: fmt.Sprintf("the element %s names is outside its object", rw.w.Threads[i])}
+			return Result{Verdict: Refuted, OutOfBounds: true, Reason: fmt.Sprintf("the element %s names is outside its object", w.Threads[i])}
 		}
 		want[i] = [2]int{lo, hi}
 	}
 	for _, a := range mine[0] {
 		for _, b := range mine[1] {
-			if rw.unordered(a, b) && overlap(a.lo, a.hi, want[0][0], want[0][1]) && overlap(b.lo, b.hi, want[1][0], want[1][1]) {
+			if unordered(w, a, b) && overlap(a.lo, a.hi, want[0][0], want[0][1]) && overlap(b.lo, b.hi, want[1][0], want[1][1]) {
 				return Result{Verdict: Happens}
 			}
 		}
@@ -253,38 +272,38 @@ func (rw *raceWatch) named(m *machine) Result {
 	return Result{Verdict: Refuted, Reason: "the two threads made their accesses, but not to the named element in one barrier interval"}
 }
 
-// unordered reports whether events a and b are a race of the witness's
-// kind: by two threads, on one element, in one barrier interval of one
-// block (or, for a witness across blocks, in different blocks).
-func (rw *raceWatch) unordered(a, b event) bool {
+// unordered reports whether events a and b are a race of w's kind: by two
+// threads, on one element, in one barrier interval of one block (or, for
+// a witness across blocks, in different blocks).
+func unordered(w Race, a, b event) bool {
 	if a.th == b.th || a.obj != b.obj || !overlap(a.lo, a.hi, b.lo, b.hi) {
 		return false
 	}
-	if rw.w.Cross {
+	if w.Cross {
 		return a.th.Block != b.th.Block
 	}
 	return a.th.Block == b.th.Block && a.phase == b.phase
 }
 
-// observed returns a collision of any two threads at the witness's sites,
-// or nil. The second site's events are indexed by leaf, so that a block
-// of threads each making its accesses in a loop costs the events, not
-// their product.
-func (rw *raceWatch) observed() *Collision {
+// observed returns a collision of any two threads at w's sites, or nil.
+// The second site's events are indexed by leaf, so that a block of
+// threads each making its accesses in a loop costs the events, not their
+// product.
+func (m *machine) observed(w Race) *Collision {
 	type leaf struct {
 		obj *object
 		off int
 	}
 	at := map[leaf][]event{}
-	for _, b := range rw.events[1] {
+	for _, b := range m.eventsAt(w, w.Sites[1]) {
 		for off := b.lo; off < b.hi; off++ {
 			at[leaf{b.obj, off}] = append(at[leaf{b.obj, off}], b)
 		}
 	}
-	for _, a := range rw.events[0] {
+	for _, a := range m.eventsAt(w, w.Sites[0]) {
 		for off := a.lo; off < a.hi; off++ {
 			for _, b := range at[leaf{a.obj, off}] {
-				if rw.unordered(a, b) {
+				if unordered(w, a, b) {
 					return &Collision{Threads: [2]Thread{a.th, b.th}, Elems: [2]string{a.obj.pathText(off), b.obj.pathText(off)}}
 				}
 			}

@@ -120,7 +120,7 @@ func TestCheckRace(t *testing.T) {
 			Elems: [2][]Step{idx(0), idx(0)}}, Refuted, "not to the named element"},
 	}
 	for _, tc := range tests {
-		r := CheckRace(tc.fn, tc.w, Budget)
+		r := NewRunner(tc.fn, Budget).CheckRace(tc.w)
 		if r.Verdict != tc.want || !strings.Contains(r.Reason, tc.why) {
 			t.Errorf("%s: got %v (%s), want %v (%q)", tc.name, r.Verdict, r.Reason, tc.want, tc.why)
 		}
@@ -149,11 +149,11 @@ func TestHelper(t *testing.T) {
 	w := Race{Launch: launch(4, 1, nil, map[int]int{1: 4}), Object: obj, Threads: [2]Thread{th(0, 0), th(1, 0)},
 		Sites: [2]Site{access(t, st, pkg.Prog.Fset.Position(st.Pos()).Line, 0, call), access(t, st, pkg.Prog.Fset.Position(st.Pos()).Line, 0, call)},
 		Elems: [2][]Step{{{Index: 0}, {Field: true, Index: 1}}, {{Index: 0}, {Field: true, Index: 1}}}}
-	if r := CheckRace(k, w, Budget); r.Verdict != Happens {
+	if r := NewRunner(k, Budget).CheckRace(w); r.Verdict != Happens {
 		t.Errorf("store in a device function: got %v (%s), want Happens", r.Verdict, r.Reason)
 	}
 	w.Threads[1] = th(2, 0)
-	r := CheckRace(k, w, Budget)
+	r := NewRunner(k, Budget).CheckRace(w)
 	if r.Verdict != Refuted || r.Observed == nil || r.Observed.Elems[0] != "[0].b" {
 		t.Errorf("threads 0 and 2: got %v (%s), observed %+v; want Refuted with threads 0 and 1 observed at [0].b", r.Verdict, r.Reason, r.Observed)
 	}
@@ -167,7 +167,7 @@ func TestBudget(t *testing.T) {
 	line := pkg.Prog.Fset.Position(k.Pos()).Line
 	w := Race{Launch: launch(2, 1, map[int]int64{2: -1}, map[int]int{1: 1}), Object: Object{Param: 1}, Threads: [2]Thread{th(0, 0), th(1, 0)},
 		Sites: [2]Site{access(t, k, line+2, 0), access(t, k, line+2, 1)}, Elems: [2][]Step{{{Index: 0}}, {{Index: 0}}}}
-	if r := CheckRace(k, w, 10000); r.Verdict != Unknown || !strings.Contains(r.Reason, "budget") {
+	if r := NewRunner(k, 10000).CheckRace(w); r.Verdict != Unknown || !strings.Contains(r.Reason, "budget") {
 		t.Errorf("endless loop: got %v (%s), want Unknown (budget)", r.Verdict, r.Reason)
 	}
 }

@@ -80,7 +80,7 @@ func ReadNegative(t gpu.Thread, m, out []int32, w int) {
 //gpu:kernel
 func ReadInRange(t gpu.Thread, m, out []int32, w int) {
 	i := t.GlobalIdx().X
-	m[w*i] = 4 // want `data race on global m: thread 0 and thread 1 both write m\[0\]`
+	m[w*i] = 4      // want `data race on global m: thread 0 and thread 1 both write m\[0\]`
 	out[i] = m[w*i] // want `data race on global m`
 }
 
