@@ -39,7 +39,7 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 			if len(th.stack) > 64 {
 				return fmt.Errorf("calls nested more than 64 deep")
 			}
-			callFr := &frame{fn: callee, env: make(map[ssa.Value]value, len(callee.Params)), block: callee.Blocks[0], call: in,
+			callFr := &frame{fn: callee, env: m.newEnv(callee), block: callee.Blocks[0], call: in,
 				path: m.intern(fr.path, in)}
 			for i, p := range callee.Params {
 				callFr.env[p] = args[i]

@@ -10,13 +10,15 @@ import (
 )
 
 // A machine runs one kernel for one launch: its global memory, the shared
-// memory of the block it runs, and the instruction budget left.
+// memory of the block it runs, and the instruction budget left to its
+// Runner.
 type machine struct {
 	fn     *ssa.Function
 	launch Launch
 	params []value               // the kernel's arguments (the gpu.Thread first)
 	shared map[token.Pos]*object // the running block's Shared variables
-	budget int
+	budget *int
+	sizes  map[*ssa.Function]int // the number of values of each function run
 
 	ran    map[[3]int]bool     // the blocks run
 	err    error               // why the run could not go on, once it could not
@@ -54,12 +56,26 @@ type frame struct {
 
 func (th *thread) id() Thread { return Thread{th.idx, th.block} }
 
+// newEnv returns an empty environment for a frame of fn, sized for its
+// values: a frame's values are most of the interpreter's allocations.
+func (m *machine) newEnv(fn *ssa.Function) map[ssa.Value]value {
+	n, ok := m.sizes[fn]
+	if !ok {
+		n = len(fn.Params)
+		for _, b := range fn.Blocks {
+			n += len(b.Instrs)
+		}
+		m.sizes[fn] = n
+	}
+	return make(map[ssa.Value]value, n)
+}
+
 // errBudget ends a replay that ran out of instructions.
 var errBudget = errors.New("the replay ran out of its instruction budget")
 
 // newMachine allocates the launch's global memory and arguments.
-func newMachine(fn *ssa.Function, l Launch, budget int) (*machine, error) {
-	m := &machine{fn: fn, launch: l, budget: budget, ran: map[[3]int]bool{},
+func newMachine(fn *ssa.Function, l Launch, budget *int) (*machine, error) {
+	m := &machine{fn: fn, launch: l, budget: budget, sizes: map[*ssa.Function]int{}, ran: map[[3]int]bool{},
 		events: map[siteKey][]event{}, traps: map[Thread]trap{}, paths: map[pathKey]int{}}
 	total := 0
 	for i, p := range fn.Params {
@@ -148,7 +164,7 @@ func (m *machine) runBlock(b [3]int) error {
 		for y := 0; y < bd[1]; y++ {
 			for x := 0; x < bd[0]; x++ {
 				th := &thread{idx: [3]int{x, y, z}, block: b}
-				fr := &frame{fn: m.fn, env: map[ssa.Value]value{}, block: m.fn.Blocks[0]}
+				fr := &frame{fn: m.fn, env: m.newEnv(m.fn), block: m.fn.Blocks[0]}
 				for i, p := range m.fn.Params {
 					fr.env[p] = m.params[i]
 				}
@@ -186,7 +202,7 @@ func (m *machine) runBlock(b [3]int) error {
 // runThread runs th until it waits at a barrier, returns or stops.
 func (m *machine) runThread(th *thread) error {
 	for !th.done && !th.waiting {
-		if m.budget--; m.budget < 0 {
+		if *m.budget--; *m.budget < 0 {
 			return errBudget
 		}
 		fr := th.stack[len(th.stack)-1]

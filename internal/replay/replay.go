@@ -128,9 +128,10 @@ func tuple(xs []int) string {
 	return "(" + strings.Join(parts, ",") + ")"
 }
 
-// Budget is the number of instructions a replay may execute, over every
-// thread of the blocks it runs for one launch.
-const Budget = 1 << 19
+// Budget is the number of instructions the replays of one kernel may
+// execute, over every launch and every thread of the blocks they run: it
+// keeps replay within the checks' time per kernel (a few milliseconds).
+const Budget = 1 << 18
 
 // maxLeaves bounds the global memory a replay allocates, in scalars.
 const maxLeaves = 1 << 22
@@ -140,12 +141,12 @@ const maxLeaves = 1 << 22
 // global memory, and each witness is then looked up in what it did.
 type Runner struct {
 	fn     *ssa.Function
-	budget int
+	budget int // instructions left, over every run
 	runs   map[string]*machine
 }
 
-// NewRunner returns a Runner for kernel fn whose runs of one launch may
-// execute budget instructions.
+// NewRunner returns a Runner for kernel fn whose runs may execute budget
+// instructions in all.
 func NewRunner(fn *ssa.Function, budget int) *Runner {
 	return &Runner{fn: fn, budget: budget, runs: map[string]*machine{}}
 }
@@ -159,7 +160,7 @@ func (r *Runner) CheckRace(w Race) Result {
 	m, ok := r.runs[key]
 	if !ok {
 		var err error
-		if m, err = newMachine(r.fn, w.Launch, r.budget); err != nil {
+		if m, err = newMachine(r.fn, w.Launch, &r.budget); err != nil {
 			return Result{Reason: err.Error()}
 		}
 		r.runs[key] = m
