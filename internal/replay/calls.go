@@ -26,30 +26,29 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 	}
 	if k := gpuapi.Call(c); k != gpuapi.None {
 		v, err := m.gpuCall(th, in, k, args)
-		fr.env[in] = v
+		fr.set(in, v)
 		return err
 	}
 	switch callee := c.Value.(type) {
 	case *ssa.Builtin:
 		v, err := builtin(callee.Name(), c.Args, args)
-		fr.env[in] = v
+		fr.set(in, v)
 		return err
 	case *ssa.Function:
 		if len(callee.Blocks) > 0 {
 			if len(th.stack) > 64 {
 				return fmt.Errorf("calls nested more than 64 deep")
 			}
-			callFr := &frame{fn: callee, env: m.newEnv(callee), block: callee.Blocks[0], call: in,
-				path: m.intern(fr.path, in)}
+			callFr := m.newFrame(callee, in, fr.path)
 			for i, p := range callee.Params {
-				callFr.env[p] = args[i]
+				callFr.set(p, args[i])
 			}
 			th.stack = append(th.stack, callFr)
 			return nil
 		}
 		if callee.Pkg != nil {
 			if v, ok := mathCall(callee.Pkg.Pkg.Path(), callee.Name(), args, in.Type()); ok {
-				fr.env[in] = v
+				fr.set(in, v)
 				return nil
 			}
 		}

@@ -18,7 +18,7 @@ type machine struct {
 	params []value               // the kernel's arguments (the gpu.Thread first)
 	shared map[token.Pos]*object // the running block's Shared variables
 	budget *int
-	sizes  map[*ssa.Function]int // the number of values of each function run
+	funcs  map[*ssa.Function]*values // the values of each function run
 
 	ran    map[[3]int]bool     // the blocks run
 	err    error               // why the run could not go on, once it could not
@@ -47,7 +47,9 @@ type thread struct {
 // where it is.
 type frame struct {
 	fn    *ssa.Function
-	env   map[ssa.Value]value
+	vals  *values
+	env   []value // by the values' numbers
+	has   []bool  // which values env holds
 	block *ssa.BasicBlock
 	pc    int
 	call  *ssa.Call // the call in the caller; nil for the kernel
@@ -56,18 +58,49 @@ type frame struct {
 
 func (th *thread) id() Thread { return Thread{th.idx, th.block} }
 
-// newEnv returns an empty environment for a frame of fn, sized for its
-// values: a frame's values are most of the interpreter's allocations.
-func (m *machine) newEnv(fn *ssa.Function) map[ssa.Value]value {
-	n, ok := m.sizes[fn]
-	if !ok {
-		n = len(fn.Params)
-		for _, b := range fn.Blocks {
-			n += len(b.Instrs)
-		}
-		m.sizes[fn] = n
+// The values of a function are numbered once per machine, so that a
+// frame holds them in a slice: frames are made per thread and per call,
+// and maps made as often were most of the interpreter's time.
+type values struct {
+	index map[ssa.Value]int
+}
+
+// valuesOf returns the numbering of fn's parameters and values.
+func (m *machine) valuesOf(fn *ssa.Function) *values {
+	if v, ok := m.funcs[fn]; ok {
+		return v
 	}
-	return make(map[ssa.Value]value, n)
+	v := &values{index: map[ssa.Value]int{}}
+	for _, p := range fn.Params {
+		v.index[p] = len(v.index)
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if x, ok := in.(ssa.Value); ok {
+				v.index[x] = len(v.index)
+			}
+		}
+	}
+	m.funcs[fn] = v
+	return v
+}
+
+// newFrame returns a frame at the start of fn, made by call (nil for the
+// kernel's) from a frame of call path parent.
+func (m *machine) newFrame(fn *ssa.Function, call *ssa.Call, parent int) *frame {
+	vals := m.valuesOf(fn)
+	fr := &frame{fn: fn, vals: vals, env: make([]value, len(vals.index)), has: make([]bool, len(vals.index)),
+		block: fn.Blocks[0], call: call}
+	if call != nil {
+		fr.path = m.intern(parent, call)
+	}
+	return fr
+}
+
+// set gives value v of fr's function the run-time value x.
+func (fr *frame) set(v ssa.Value, x value) {
+	i := fr.vals.index[v]
+	fr.env[i], fr.has[i] = x, true
 }
 
 // errBudget ends a replay that ran out of instructions.
@@ -75,7 +108,7 @@ var errBudget = errors.New("the replay ran out of its instruction budget")
 
 // newMachine allocates the launch's global memory and arguments.
 func newMachine(fn *ssa.Function, l Launch, budget *int) (*machine, error) {
-	m := &machine{fn: fn, launch: l, budget: budget, sizes: map[*ssa.Function]int{}, ran: map[[3]int]bool{},
+	m := &machine{fn: fn, launch: l, budget: budget, funcs: map[*ssa.Function]*values{}, ran: map[[3]int]bool{},
 		events: map[siteKey][]event{}, traps: map[Thread]trap{}, paths: map[pathKey]int{}}
 	total := 0
 	for i, p := range fn.Params {
@@ -164,9 +197,9 @@ func (m *machine) runBlock(b [3]int) error {
 		for y := 0; y < bd[1]; y++ {
 			for x := 0; x < bd[0]; x++ {
 				th := &thread{idx: [3]int{x, y, z}, block: b}
-				fr := &frame{fn: m.fn, env: m.newEnv(m.fn), block: m.fn.Blocks[0]}
+				fr := m.newFrame(m.fn, nil, 0)
 				for i, p := range m.fn.Params {
-					fr.env[p] = m.params[i]
+					fr.set(p, m.params[i])
 				}
 				th.stack = []*frame{fr}
 				threads = append(threads, th)
@@ -252,11 +285,11 @@ func (m *machine) get(fr *frame, v ssa.Value) (value, error) {
 	case *ssa.Function, *ssa.Global, *ssa.Builtin:
 		return value{}, fmt.Errorf("%s is not a value the replay knows", v.Name())
 	}
-	x, ok := fr.env[v]
-	if !ok {
+	i, ok := fr.vals.index[v]
+	if !ok || !fr.has[i] {
 		return value{}, fmt.Errorf("%s has no value", v.Name())
 	}
-	return x, nil
+	return fr.env[i], nil
 }
 
 // jump moves fr to block to from its current block, giving to's phis the
@@ -283,7 +316,7 @@ func (m *machine) jump(fr *frame, to *ssa.BasicBlock) error {
 		phis, vals = append(phis, phi), append(vals, v)
 	}
 	for i, phi := range phis {
-		fr.env[phi] = vals[i]
+		fr.set(phi, vals[i])
 	}
 	fr.block, fr.pc = to, len(phis)
 	return nil

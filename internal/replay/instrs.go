@@ -38,7 +38,7 @@ func (m *machine) exec(th *thread, fr *frame, in ssa.Instruction) error {
 		if err != nil {
 			return err
 		}
-		fr.env[in] = v
+		fr.set(in, v)
 		return nil
 	}
 	return fmt.Errorf("instruction %T is outside the replay's subset", in)
@@ -255,9 +255,9 @@ func (m *machine) ret(th *thread, fr *frame, in *ssa.Return) error {
 	switch len(res) {
 	case 0:
 	case 1:
-		caller.env[fr.call] = res[0]
+		caller.set(fr.call, res[0])
 	default:
-		caller.env[fr.call] = value{agg: res}
+		caller.set(fr.call, value{agg: res})
 	}
 	return nil
 }
