@@ -38,16 +38,20 @@ type witnessLog struct {
 	Refuted  int // witnesses that did not happen
 	Unknown  int // witnesses the replay could not run
 	// Printed and PrintedBad count the witnesses printed as races, and
-	// those among them that did not happen (Bad: their messages); Unproven
-	// counts the races whose witness did not happen, printed as findings
-	// that could not be proven.
-	Printed, PrintedBad, Unproven int
-	Bad                           []string
+	// those among them that did not happen (Bad: their messages);
+	// Unverified those the replay could not run (printed as the solver
+	// found them); Unproven counts the races whose witness did not happen,
+	// printed as findings that could not be proven.
+	Printed, PrintedBad, Unverified, Unproven int
+	Bad                                       []string
 }
 
 // note counts the witness of reported race f, whose message is msg.
 func (l *witnessLog) note(f found, msg string) {
 	switch {
+	case f.res.Verdict == replay.Unknown:
+		l.Printed++
+		l.Unverified++
 	case !f.unreplayed():
 		l.Printed++
 	case replayFeedback:

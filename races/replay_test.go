@@ -25,8 +25,8 @@ func TestWitnessesReplay(t *testing.T) {
 		dir := analysistestdata.GOPATH(t, analysistest.TestData())
 		analysistest.Run(&quietT{T: t}, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "witness", "xorpartner", "guardfix", "outofbounds")
 		restore()
-		t.Logf("feedback %v: witnesses replayed %d, refuted %d, not replayable %d; printed as races %d, of which did not happen %d; printed as could not prove %d",
-			feedback, log.Replayed, log.Refuted, log.Unknown, log.Printed, log.PrintedBad, log.Unproven)
+		t.Logf("feedback %v: witnesses replayed %d, refuted %d, not replayable %d; printed as races %d, of which did not happen %d and could not be replayed %d; printed as could not prove %d",
+			feedback, log.Replayed, log.Refuted, log.Unknown, log.Printed, log.PrintedBad, log.Unverified, log.Unproven)
 		for _, m := range log.Bad {
 			t.Logf("did not happen: %s", m)
 		}
