@@ -100,6 +100,66 @@ func (s *search) confirm(pr twothread.Pair, c twothread.Collision) (twothread.Co
 	return c, first, true
 }
 
+// orient returns the race of pair pr with collision c and replay result
+// res, its earlier access first, as reported at its line.
+func (s *search) orient(pr twothread.Pair, c twothread.Collision, res replay.Result) found {
+	if pr.A.Pos() > pr.B.Pos() {
+		pr.A, pr.B = pr.B, pr.A
+		c.Threads[0], c.Threads[1] = c.Threads[1], c.Threads[0]
+		c.Elems[0], c.Elems[1] = c.Elems[1], c.Elems[0]
+	}
+	key, pos := s.keyOf(pr.A, pr.B)
+	return found{pair: pr, c: c, res: res, key: key, pos: pos}
+}
+
+// settle replays the races found at f's line, the collisions found first,
+// then the line's other pairs (pairs) asked again, and returns the race to
+// report: the first whose witness happens (or has none to replay), else
+// one whose witness did not happen, reworded; ok is false when every pair
+// asked again after a replay is apart, and the line has no race.
+func (s *search) settle(f found, pairs []twothread.Pair) (found, bool) {
+	var fallback *found
+	try := func(pr twothread.Pair, c twothread.Collision) bool {
+		c, res, ok := s.confirm(pr, c)
+		if !ok {
+			return false
+		}
+		g := s.orient(pr, c, res)
+		if !g.unreplayed() {
+			f = g
+			return true
+		}
+		if fallback == nil {
+			fallback = &g
+		}
+		return false
+	}
+	tried := map[[2]*twothread.Access]bool{}
+	for _, a := range f.alts {
+		tried[[2]*twothread.Access{a.pr.A, a.pr.B}] = true
+		if try(a.pr, a.c) {
+			return f, true
+		}
+	}
+	extra := 0
+	for _, pr := range pairs {
+		if tried[[2]*twothread.Access{pr.A, pr.B}] || extra >= maxAlts {
+			continue
+		}
+		tried[[2]*twothread.Access{pr.A, pr.B}] = true
+		if c, ok := s.k.Collide(pr); ok {
+			extra++
+			if try(pr, c) {
+				return f, true
+			}
+		}
+	}
+	if fallback != nil {
+		return *fallback, true
+	}
+	return f, false
+}
+
 // replay runs the witness of c, with each fill for the parameters it
 // leaves free until one happens.
 func (s *search) replay(pr twothread.Pair, c twothread.Collision) replay.Result {

@@ -38,7 +38,19 @@ type found struct {
 	res  replay.Result // the replay of c's witness (replay.go)
 	key  string
 	pos  token.Pos
+	// alts are the collisions found at the line, as Collide gave them
+	// (concrete ones first), for settle to replay.
+	alts []alt
 }
+
+// An alt is a pair and its collision, in Collide's order of the accesses.
+type alt struct {
+	pr twothread.Pair
+	c  twothread.Collision
+}
+
+// maxAlts bounds the collisions kept per line for replay.
+const maxAlts = 4
 
 // possible reports whether the race has no concrete collision that
 // replay did not refute.
@@ -133,9 +145,7 @@ func (s *search) ask(pr twothread.Pair) bool {
 		return false
 	}
 	if c, ok := s.k.Collide(pr); ok {
-		if c, res, ok := s.confirm(pr, c); ok {
-			s.report(pr, c, res)
-		}
+		s.report(pr, c)
 	}
 	return true
 }
@@ -171,19 +181,19 @@ func (s *search) settled(a, b *twothread.Access) bool {
 
 // report records the race of pair pr: a new one at its line and object,
 // or a concrete collision that replaces a possible race there.
-func (s *search) report(pr twothread.Pair, c twothread.Collision, res replay.Result) {
+func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 	s.done[[2]*twothread.Access{pr.A, pr.B}] = true
-	if pr.A.Pos() > pr.B.Pos() {
-		pr.A, pr.B = pr.B, pr.A
-		c.Threads[0], c.Threads[1] = c.Threads[1], c.Threads[0]
-		c.Elems[0], c.Elems[1] = c.Elems[1], c.Elems[0]
-	}
-	key, pos := s.keyOf(pr.A, pr.B)
-	f := found{pr, c, res, key, pos}
+	f := s.orient(pr, c, replay.Result{})
+	f.alts = []alt{{pr, c}}
+	key := f.key
 	if i, ok := s.seenMsg[key]; ok {
+		old := &s.founds[i]
 		// A concrete collision replaces a possible race at the line.
-		if s.founds[i].possible() && !f.possible() {
-			s.founds[i] = f
+		if old.possible() && !f.possible() {
+			f.alts = append(f.alts, old.alts[:min(len(old.alts), maxAlts-1)]...)
+			*old = f
+		} else if len(old.alts) < maxAlts {
+			old.alts = append(old.alts, alt{pr, c})
 		}
 		return
 	}
@@ -201,16 +211,20 @@ func (s *search) kept() []Race {
 	if len(s.founds) == 0 {
 		return nil
 	}
+	at := s.pairsAt()
+	settled := make([]bool, len(s.founds))
+	for i := range s.founds {
+		s.founds[i], settled[i] = s.settle(s.founds[i], at[s.founds[i].key])
+	}
 	exact := map[twothread.Object]bool{}
 	for i, f := range s.founds {
-		if !f.possible() {
+		if settled[i] && !f.possible() {
 			exact[s.objects[i]] = true
 		}
 	}
-	at := s.pairsAt()
 	var kept []Race
 	for i, f := range s.founds {
-		if f.possible() && exact[s.objects[i]] {
+		if !settled[i] || f.possible() && exact[s.objects[i]] {
 			continue
 		}
 		r := Race{Pos: f.pos, Possible: f.possible()}

@@ -171,3 +171,21 @@ func TestBudget(t *testing.T) {
 		t.Errorf("endless loop: got %v (%s), want Unknown (budget)", r.Verdict, r.Reason)
 	}
 }
+
+// BenchmarkInstructions runs an endless loop to the budget: the time per
+// interpreted instruction is the reported time over Budget.
+func BenchmarkInstructions(b *testing.B) {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, "./testdata/kernels")
+	if err != nil || packages.PrintErrors(pkgs) > 0 {
+		b.Fatal(err)
+	}
+	prog, spkgs := ssautil.AllPackages(pkgs, ssa.GlobalDebug|ssa.InstantiateGenerics)
+	prog.Build()
+	k := spkgs[0].Func("Spin")
+	w := Race{Launch: launch(2, 1, map[int]int64{2: -1}, map[int]int{1: 1}), Object: Object{Param: 1}, Threads: [2]Thread{th(0, 0), th(1, 0)},
+		Sites: [2]Site{{Instr: k.Blocks[0].Instrs[0]}, {Instr: k.Blocks[0].Instrs[0]}}, Elems: [2][]Step{{{Index: 0}}, {{Index: 0}}}}
+	for b.Loop() {
+		NewRunner(k, Budget).CheckRace(w)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/Budget, "ns/instr")
+}
