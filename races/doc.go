@@ -140,7 +140,7 @@
 //     outside the model that took part.
 //
 // Replay is bounded by a budget of instructions per kernel
-// (replay.Budget, 2^18, over all its launches); a witness it cannot run
+// (replay.Budget, 2^17, over all its launches); a witness it cannot run
 // (the budget, a package-level variable, a call outside the subset) is
 // printed as the solver found it.
 //

@@ -131,7 +131,7 @@ func tuple(xs []int) string {
 // Budget is the number of instructions the replays of one kernel may
 // execute, over every launch and every thread of the blocks they run: it
 // keeps replay within the checks' time per kernel (a few milliseconds).
-const Budget = 1 << 18
+const Budget = 1 << 17
 
 // maxLeaves bounds the global memory a replay allocates, in scalars.
 const maxLeaves = 1 << 22
