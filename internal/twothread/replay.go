@@ -209,7 +209,7 @@ func (c Collision) Untracked() string {
 		if key.kind != vVal || best >= 0 && x > best {
 			continue
 		}
-		if s := describe(c.p.k, key.ref.v); s != "" {
+		if s := describe(key.ref.v); s != "" {
 			best, what = x, s
 		}
 	}
@@ -218,7 +218,7 @@ func (c Collision) Untracked() string {
 
 // describe names SSA value v by its source variable and line, or by what
 // it is and its line.
-func describe(k *Kernel, v ssa.Value) string {
+func describe(v ssa.Value) string {
 	pos := v.Pos()
 	fn := v.Parent()
 	if fn == nil {
