@@ -16,14 +16,15 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 	if c.IsInvoke() {
 		return fmt.Errorf("a method call through an interface")
 	}
-	args := make([]value, len(c.Args))
-	for i, a := range c.Args {
+	args := m.args[:0]
+	for _, a := range c.Args {
 		v, err := m.get(fr, a)
 		if err != nil {
 			return err
 		}
-		args[i] = v
+		args = append(args, v)
 	}
+	m.args = args
 	if k := gpuapi.Call(c); k != gpuapi.None {
 		v, err := m.gpuCall(th, in, k, args)
 		fr.set(in, v)
@@ -59,21 +60,10 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 
 // gpuCall executes a call of package gpu.
 func (m *machine) gpuCall(th *thread, in *ssa.Call, k gpuapi.Kind, args []value) (value, error) {
+	if k.IsThreadIndex() {
+		return th.index(m, k), nil
+	}
 	switch k {
-	case gpuapi.ThreadIdx:
-		return dim3(th.idx), nil
-	case gpuapi.BlockIdx:
-		return dim3(th.block), nil
-	case gpuapi.BlockDim:
-		return dim3(m.launch.Block), nil
-	case gpuapi.GridDim:
-		return dim3(m.launch.Grid), nil
-	case gpuapi.GlobalIdx:
-		var g [3]int
-		for d := range g {
-			g[d] = th.block[d]*m.launch.Block[d] + th.idx[d]
-		}
-		return dim3(g), nil
 	case gpuapi.Barrier:
 		th.waiting = true
 		return value{}, nil
@@ -83,8 +73,31 @@ func (m *machine) gpuCall(th *thread, in *ssa.Call, k gpuapi.Kind, args []value)
 	return m.atomic(th, in, k, args)
 }
 
-func dim3(d [3]int) value {
-	return value{agg: []value{{n: int64(d[0])}, {n: int64(d[1])}, {n: int64(d[2])}}}
+// index returns the gpu.Dim3 that index method k gives th. Each is made
+// once per thread: nothing writes into an aggregate value in place, so
+// one can be shared.
+func (th *thread) index(m *machine, k gpuapi.Kind) value {
+	i := k - gpuapi.ThreadIdx
+	if v := th.indices[i]; v.agg != nil {
+		return v
+	}
+	var d [3]int
+	switch k {
+	case gpuapi.ThreadIdx:
+		d = th.idx
+	case gpuapi.BlockIdx:
+		d = th.block
+	case gpuapi.BlockDim:
+		d = m.launch.Block
+	case gpuapi.GridDim:
+		d = m.launch.Grid
+	default: // GlobalIdx
+		for i := range d {
+			d[i] = th.block[i]*m.launch.Block[i] + th.idx[i]
+		}
+	}
+	th.indices[i] = value{agg: []value{{n: int64(d[0])}, {n: int64(d[1])}, {n: int64(d[2])}}}
+	return th.indices[i]
 }
 
 // sharedObject returns the running block's variable of Shared call in,

@@ -18,6 +18,9 @@ type machine struct {
 	params []value               // the kernel's arguments (the gpu.Thread first)
 	shared map[token.Pos]*object // the running block's Shared variables
 	budget *int
+	// Scratch space reused across instructions (the interpreter does not
+	// recurse: a call pushes a frame).
+	phiVals, args []value
 	funcs  map[*ssa.Function]*values // the values of each function run
 
 	ran    map[[3]int]bool     // the blocks run
@@ -41,6 +44,7 @@ type thread struct {
 	phase      int
 	waiting    bool
 	done       bool
+	indices    [5]value // the Dim3 of each index method, once asked (index)
 }
 
 // A frame is one call: the function, the values of its SSA values, and
@@ -302,8 +306,8 @@ func (m *machine) jump(fr *frame, to *ssa.BasicBlock) error {
 			break
 		}
 	}
-	var phis []*ssa.Phi
-	var vals []value
+	// The phis take their values at once: read every edge value first.
+	vals := m.phiVals[:0]
 	for _, in := range to.Instrs {
 		phi, ok := in.(*ssa.Phi)
 		if !ok {
@@ -313,12 +317,13 @@ func (m *machine) jump(fr *frame, to *ssa.BasicBlock) error {
 		if err != nil {
 			return err
 		}
-		phis, vals = append(phis, phi), append(vals, v)
+		vals = append(vals, v)
 	}
-	for i, phi := range phis {
-		fr.set(phi, vals[i])
+	m.phiVals = vals
+	for i, v := range vals {
+		fr.set(to.Instrs[i].(*ssa.Phi), v)
 	}
-	fr.block, fr.pc = to, len(phis)
+	fr.block, fr.pc = to, len(vals)
 	return nil
 }
 
