@@ -21,7 +21,7 @@ type machine struct {
 	// Scratch space reused across instructions (the interpreter does not
 	// recurse: a call pushes a frame).
 	phiVals, args []value
-	funcs  map[*ssa.Function]*values // the values of each function run
+	funcs         map[*ssa.Function]*values // the values of each function run
 
 	ran    map[[3]int]bool     // the blocks run
 	err    error               // why the run could not go on, once it could not
