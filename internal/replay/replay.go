@@ -155,7 +155,14 @@ func NewRunner(fn *ssa.Function, budget int) *Runner {
 // threads only, and says whether the race happens: both accesses are made
 // by their threads, in bounds, on one element, in one barrier interval of
 // one block or in different blocks.
-func (r *Runner) CheckRace(w Race) Result {
+func (r *Runner) CheckRace(w Race) (res Result) {
+	// A kernel shape the interpreter mishandles must cost the witness its
+	// replay, never the check.
+	defer func() {
+		if p := recover(); p != nil {
+			res = Result{Reason: fmt.Sprintf("the replay failed: %v", p)}
+		}
+	}()
 	key := launchKey(w.Launch)
 	m, ok := r.runs[key]
 	if !ok {
