@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -158,9 +159,13 @@ func NewRunner(fn *ssa.Function, budget int) *Runner {
 func (r *Runner) CheckRace(w Race) (res Result) {
 	// A kernel shape the interpreter mishandles must cost the witness its
 	// replay, never the check.
+	var m *machine
 	defer func() {
 		if p := recover(); p != nil {
 			res = Result{Reason: fmt.Sprintf("the replay failed: %v", p)}
+			if m != nil {
+				m.err = errors.New(res.Reason) // its events are partial
+			}
 		}
 	}()
 	key := launchKey(w.Launch)
