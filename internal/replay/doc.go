@@ -19,9 +19,12 @@
 //
 // An index out of bounds, a division by zero, a nil dereference or a
 // panic stops its thread (Go's bounds check comes before the access, so an
-// out-of-range index is no access at all). Global slices start zeroed,
-// with the lengths the witness gives. A run is bounded by a budget of
-// instructions; an instruction or call outside the subset ends it with an
-// error, which the checks treat as "could not replay", never as a
-// refutation.
+// out-of-range index is no access at all). Global slices have the lengths
+// the witness gives and start with one value in every element (Launch.Data).
+// A Runner serves the witnesses of one kernel: the runs of one launch are
+// shared, each block running once and recording every access to shared
+// and global memory, and all runs together are bounded by a budget of
+// instructions. The budget, an instruction or call outside the subset, or
+// a failure of the interpreter gives Unknown, which the checks treat as
+// "could not replay", never as a refutation.
 package replay
