@@ -24,7 +24,10 @@
 //     reaches its barrier depends on that parameter.
 //
 // The message names the condition, its line, and why it differs between
-// threads ("depends on ThreadIdx at line 12"); the condition (or the
+// threads ("depends on ThreadIdx at line 12"), never particular threads or
+// parameter values: it states no witness that could fail to happen, so
+// unlike the races check's witnesses there is none to replay (a test keeps
+// it so); the condition (or the
 // divergent argument) and, on another line, where threads start to differ
 // come with it as related information (JSON "related", SARIF
 // relatedLocations, LSP relatedInformation). Conditions on kernel

@@ -133,6 +133,39 @@
 // budgeted in solver work (500 conjunctions per kernel, independent of the
 // machine); past it the race is reported without a guard.
 //
+// Every witness is replayed before it is printed. The kernel's SSA runs
+// (package internal/replay, an interpreter for the dialect's subset) under
+// the witness's launch: its block and grid extents, parameter values and
+// slice lengths, for the blocks of the two named threads only, with every
+// thread of those blocks and barriers as phase boundaries. The witness is
+// printed only when both accesses happen, by the named threads, in
+// bounds, on the named element, in one barrier interval (or in different
+// blocks). A witness that does not happen is not printed as a race:
+//
+//   - An index out of range is not an access: Go's bounds check traps
+//     first. A witness such as "thread 0 and thread 1 both write m[-44]"
+//     (w*i-44 with w = 0) traps on replay, and the pair is asked again with
+//     every index in bounds, products included (the first question bounds
+//     a global index by its slice's length only when it is linear); a clean
+//     kernel is then silent, and m[w*i+44] is still reported at m[44].
+//   - Otherwise the pair is asked again without that launch and those
+//     threads, up to three times; what the solver leaves free is filled in
+//     a few ways (the model's slice lengths and longer ones, zero and other
+//     parameter values, memory of zeros and of ones).
+//   - When the named threads do not meet but two other threads of the
+//     replay do, at the same two accesses, that collision is printed: it
+//     happened.
+//   - When no witness happens, the finding is worded "possible data race
+//     on … : could not prove that … never touch the same element …,
+//     because the value of `j` at line 12 is not tracked (the solver's
+//     example, … did not happen when replayed: why)", naming a value
+//     outside the model that took part.
+//
+// Replay is bounded by a budget of instructions per kernel
+// (replay.Budget, 2^17, over all its launches); a witness it cannot run
+// (the budget, a package-level variable, a call outside the subset) is
+// printed as the solver found it.
+//
 // Scale. A pair whose indices are affine in the thread index alone (as in
 // straight-line or unrolled code: s[tid+256*j], s[tid*w+j]) is settled by
 // a constant-time test before any pair problem is built: 1000 such

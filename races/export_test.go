@@ -28,3 +28,16 @@ func SetMaxPairs(n int) (restore func()) {
 	maxPairs = n
 	return func() { maxPairs = old }
 }
+
+// WitnessLog is what replay did for the witnesses of the checks run while
+// a log is set (LogWitnesses).
+type WitnessLog = witnessLog
+
+// LogWitnesses makes every check count what replay does in a new log,
+// with the feedback loop on or off, and returns the log and a function
+// that restores the defaults.
+func LogWitnesses(feedback bool) (*WitnessLog, func()) {
+	oldLog, oldFeedback := analyzerLog, replayFeedback
+	analyzerLog, replayFeedback = &witnessLog{}, feedback
+	return analyzerLog, func() { analyzerLog, replayFeedback = oldLog, oldFeedback }
+}

@@ -89,10 +89,24 @@ type Race struct {
 // value counts as divergent only if both it and the two-thread model's
 // own conservative rules say so.
 func Check(fset *token.FileSet, fn *ssa.Function, shape twothread.Shape, uni *uniformity.Result) []Race {
+	return checkLogged(fset, fn, shape, uni, analyzerLog)
+}
+
+// checkLogged is Check, counting what replay does in log when it is not
+// nil.
+func checkLogged(fset *token.FileSet, fn *ssa.Function, shape twothread.Shape, uni *uniformity.Result, log *witnessLog) []Race {
 	k := twothread.New(fn, shape, uni)
 	if len(k.Accesses()) == 0 {
 		return nil
 	}
-	s := &search{fset: fset, fn: fn, k: k, keys: map[*twothread.Access]string{}}
+	dims := shape.Dims
+	if dims == 0 {
+		dims = 3
+	}
+	s := &search{fset: fset, fn: fn, k: k, keys: map[*twothread.Access]string{}, log: log, dims: dims}
 	return s.findRaces()
 }
+
+// analyzerLog, set by tests only, counts what replay does for every
+// kernel Check and the Analyzer check.
+var analyzerLog *witnessLog

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/gpukvet/gpukvet/internal/replay"
 	"github.com/gpukvet/gpukvet/internal/twothread"
 )
 
@@ -24,6 +25,9 @@ type search struct {
 	founds  []found                       // the races, one per line and object
 	objects []twothread.Object            // the object of each race, as first found
 	seenMsg map[string]int                // the race reported at a line for an object
+	log     *witnessLog                   // what replay did, for tests; nil otherwise
+	dims    int                           // the dimensions the kernel reads, for thread names
+	runner  *replay.Runner                // the replays of the kernel's witnesses (replay.go)
 }
 
 // found is a race: the pair (A the earlier access) and the collision its
@@ -31,12 +35,33 @@ type search struct {
 type found struct {
 	pair twothread.Pair
 	c    twothread.Collision
+	res  replay.Result // the replay of c's witness (replay.go)
 	key  string
 	pos  token.Pos
+	// alts are the collisions found at the line, as Collide gave them
+	// (concrete ones first), for settle to replay.
+	alts []alt
 }
 
-// possible reports whether the race has no concrete collision.
-func (f found) possible() bool { return f.c.Witness != twothread.Exact }
+// An alt is a pair and its collision, in Collide's order of the accesses.
+type alt struct {
+	pr twothread.Pair
+	c  twothread.Collision
+}
+
+// maxAlts bounds the collisions kept per line for replay.
+const maxAlts = 4
+
+// possible reports whether the race has no concrete collision that
+// replay did not refute.
+func (f found) possible() bool { return f.c.Witness != twothread.Exact || f.unreplayed() }
+
+// unreplayed reports whether the race has a witness that did not happen
+// when replayed: it is not printed. (A witness the replay could not run,
+// an instruction outside its subset, is printed as the solver found it.)
+func (f found) unreplayed() bool {
+	return f.c.Witness != twothread.NoWitness && f.res.Verdict == replay.Refuted
+}
 
 // findRaces asks the pair question of every pair that pairs yields,
 // except those found racing already (in another interval) and those whose
@@ -158,17 +183,17 @@ func (s *search) settled(a, b *twothread.Access) bool {
 // or a concrete collision that replaces a possible race there.
 func (s *search) report(pr twothread.Pair, c twothread.Collision) {
 	s.done[[2]*twothread.Access{pr.A, pr.B}] = true
-	if pr.A.Pos() > pr.B.Pos() {
-		pr.A, pr.B = pr.B, pr.A
-		c.Threads[0], c.Threads[1] = c.Threads[1], c.Threads[0]
-		c.Elems[0], c.Elems[1] = c.Elems[1], c.Elems[0]
-	}
-	key, pos := s.keyOf(pr.A, pr.B)
-	f := found{pr, c, key, pos}
+	f := s.orient(pr, c, replay.Result{})
+	f.alts = []alt{{pr, c}}
+	key := f.key
 	if i, ok := s.seenMsg[key]; ok {
+		old := &s.founds[i]
 		// A concrete collision replaces a possible race at the line.
-		if s.founds[i].possible() && !f.possible() {
-			s.founds[i] = f
+		if old.possible() && !f.possible() {
+			f.alts = append(f.alts, old.alts[:min(len(old.alts), maxAlts-1)]...)
+			*old = f
+		} else if len(old.alts) < maxAlts {
+			old.alts = append(old.alts, alt{pr, c})
 		}
 		return
 	}
@@ -186,16 +211,20 @@ func (s *search) kept() []Race {
 	if len(s.founds) == 0 {
 		return nil
 	}
+	at := s.pairsAt()
+	settled := make([]bool, len(s.founds))
+	for i := range s.founds {
+		s.founds[i], settled[i] = s.settle(s.founds[i], at[s.founds[i].key])
+	}
 	exact := map[twothread.Object]bool{}
 	for i, f := range s.founds {
-		if !f.possible() {
+		if settled[i] && !f.possible() {
 			exact[s.objects[i]] = true
 		}
 	}
-	at := s.pairsAt()
 	var kept []Race
 	for i, f := range s.founds {
-		if f.possible() && exact[s.objects[i]] {
+		if !settled[i] || f.possible() && exact[s.objects[i]] {
 			continue
 		}
 		r := Race{Pos: f.pos, Possible: f.possible()}
@@ -203,8 +232,11 @@ func (s *search) kept() []Race {
 		if g, ok := s.k.Guard(f.c, f.pair, at[f.key]); ok {
 			r.Guard, r.Require, clause = g.Cond, g.Require, g.Clause()
 		}
-		r.Message = s.message(f.pair.A, f.pair.B, f.c, f.pair.Cross, clause)
+		r.Message = s.message(f, clause)
 		r.Related = s.related(f)
+		if s.log != nil && f.c.Witness != twothread.NoWitness {
+			s.log.note(f, s.fn.Name()+": "+r.Message)
+		}
 		kept = append(kept, r)
 	}
 	return kept
@@ -276,11 +308,15 @@ func (s *search) where(a *twothread.Access) string {
 // message words the race of accesses a and b (a the earlier) that c
 // found; clause, when not empty, is the Clause of the precondition that
 // excludes it.
-func (s *search) message(a, b *twothread.Access, c twothread.Collision, cross bool, clause string) string {
+func (s *search) message(f found, clause string) string {
+	a, b, c := f.pair.A, f.pair.B, f.c
 	la, lb := s.where(a), s.where(b)
 	tail := "with no barrier between"
-	if cross {
+	if f.pair.Cross {
 		tail = "and threads of different blocks are never ordered"
+	}
+	if f.unreplayed() && replayFeedback {
+		return s.unproven(f, tail) + clause
 	}
 	kind := "shared"
 	if a.Object().Global() {
@@ -319,7 +355,7 @@ func (s *search) related(f found) []analysis.RelatedInformation {
 		return nil
 	}
 	msg := "the other access: the " + noun(other) + " at " + s.where(other)
-	if f.c.Witness == twothread.Exact {
+	if f.c.Witness == twothread.Exact && !f.unreplayed() {
 		msg = fmt.Sprintf("the other access: %s %s %s", f.c.Threads[i], verb(other), f.c.Elems[i])
 	}
 	return []analysis.RelatedInformation{{Pos: other.KernelPos(), Message: msg}}

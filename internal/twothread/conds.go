@@ -116,12 +116,15 @@ func (p *problem) compValue(c comp, t int) poly {
 	}
 	// An index in range: the access would have trapped otherwise.
 	if !c.field && !p.indexOnly {
+		if p.k.inBounds && c.n <= 0 && c.lenParam < 0 {
+			p.base = append(p.base, ge(v))
+		}
 		if c.n > 0 {
 			p.base = append(p.base, ge(v), lt(v, constPoly(c.n)))
 		}
 		// The length of a global slice only when the index is linear: with
 		// products it costs more than it separates.
-		if c.lenParam >= 0 && v.degree() <= 1 {
+		if c.lenParam >= 0 && (v.degree() <= 1 || p.k.inBounds) {
 			p.base = append(p.base, ge(v), lt(v, p.v(varKey{kind: vLen, dim: c.lenParam})))
 		}
 	}

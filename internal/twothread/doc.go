@@ -47,6 +47,10 @@
 //     sizes (Guard, `if n%t.BlockDim().X != 0 { panic(…) }`) makes the
 //     answer no? Each candidate is asked again with its negation as a
 //     fact, within a budget of solver work.
+//   - Kernel.Replay and Kernel.CollideAgain: a collision's witness as a
+//     concrete launch that package internal/replay runs, and the pair
+//     question asked again after a replay refuted its witness (every index
+//     in bounds, that launch and those threads excluded).
 //
 // The solver's answers are remembered per kernel: the pairs of a kernel
 // often build the same problem.

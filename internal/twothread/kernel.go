@@ -48,6 +48,10 @@ type Kernel struct {
 
 	cyclic         map[*ssa.BasicBlock]bool // blocks on a cycle of their function (boolconds.go)
 	rowMajorMisses int                      // pairs asked again with row-major facts in vain (rowmajor.go)
+
+	// inBounds is set while CollideAgain asks a pair again after a replay:
+	// every index is then in bounds, products included (replay.go).
+	inBounds bool
 }
 
 type regionKey struct {

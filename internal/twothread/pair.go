@@ -93,9 +93,11 @@ type Collision struct {
 	// extents in the witness ("n = 0"), or is empty.
 	Params string
 	// The question and the model its witness came from (nil without
-	// one), for the guard search.
+	// one), for the guard search, and the index components of both
+	// accesses, for replay (replay.go).
 	p     *problem
 	model []int64
+	idx   [2][]poly
 }
 
 // Collide decides whether the accesses of pr (at least one a write) can
@@ -115,6 +117,12 @@ func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
 	if trivial {
 		return Collision{}, false
 	}
+	return k.answer(p, a, b, ia, ib)
+}
+
+// answer solves pair problem p of accesses a and b, whose index
+// components are ia and ib, into Collide's answer.
+func (k *Kernel) answer(p *problem, a, b *Access, ia, ib []poly) (c Collision, ok bool) {
 	lp := p.linearize()
 	verdict, model := p.k.solve(lp)
 	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) {
@@ -126,6 +134,7 @@ func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
 	c = Collision{p: p}
 	if verdict == lincon.Feasible && p.genuine(model) {
 		c.model = model
+		c.idx = [2][]poly{ia, ib}
 		c.Witness = Exact
 		if p.approx {
 			c.Witness = Example

@@ -1,0 +1,362 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A machine runs one kernel for one launch: its global memory, the shared
+// memory of the block it runs, and the instruction budget left to its
+// Runner.
+type machine struct {
+	fn     *ssa.Function
+	launch Launch
+	params []value               // the kernel's arguments (the gpu.Thread first)
+	shared map[token.Pos]*object // the running block's Shared variables
+	budget *int
+	// Scratch space reused across instructions (the interpreter does not
+	// recurse: a call pushes a frame).
+	phiVals, args []value
+	funcs         map[*ssa.Function]*values // the values of each function run
+
+	ran    map[[3]int]bool     // the blocks run
+	err    error               // why the run could not go on, once it could not
+	events map[siteKey][]event // every access to shared and global memory
+	traps  map[Thread]trap     // why threads stopped early
+	paths  map[pathKey]int     // interned call paths (pathOf)
+}
+
+// A pathKey is a call path: the path of the caller's frame and the call.
+type pathKey struct {
+	parent int
+	call   *ssa.Call
+}
+
+// A thread is one thread of the running block: its stack of frames, its
+// barrier phase, and whether it waits at a barrier or is done.
+type thread struct {
+	idx, block [3]int
+	stack      []*frame
+	phase      int
+	waiting    bool
+	done       bool
+	indices    [5]value // the Dim3 of each index method, once asked (index)
+}
+
+// A frame is one call: the function, the values of its SSA values, and
+// where it is.
+type frame struct {
+	fn    *ssa.Function
+	vals  *values
+	env   []value // by the values' numbers
+	has   []bool  // which values env holds
+	block *ssa.BasicBlock
+	pc    int
+	call  *ssa.Call // the call in the caller; nil for the kernel
+	path  int       // the interned path of calls to the frame; 0 for the kernel
+}
+
+func (th *thread) id() Thread { return Thread{th.idx, th.block} }
+
+// The values of a function are numbered once per machine, so that a
+// frame holds them in a slice: frames are made per thread and per call,
+// and maps made as often were most of the interpreter's time.
+type values struct {
+	index map[ssa.Value]int
+}
+
+// valuesOf returns the numbering of fn's parameters and values.
+func (m *machine) valuesOf(fn *ssa.Function) *values {
+	if v, ok := m.funcs[fn]; ok {
+		return v
+	}
+	v := &values{index: map[ssa.Value]int{}}
+	for _, p := range fn.Params {
+		v.index[p] = len(v.index)
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if x, ok := in.(ssa.Value); ok {
+				v.index[x] = len(v.index)
+			}
+		}
+	}
+	m.funcs[fn] = v
+	return v
+}
+
+// newFrame returns a frame at the start of fn, made by call (nil for the
+// kernel's) from a frame of call path parent.
+func (m *machine) newFrame(fn *ssa.Function, call *ssa.Call, parent int) *frame {
+	vals := m.valuesOf(fn)
+	fr := &frame{fn: fn, vals: vals, env: make([]value, len(vals.index)), has: make([]bool, len(vals.index)),
+		block: fn.Blocks[0], call: call}
+	if call != nil {
+		fr.path = m.intern(parent, call)
+	}
+	return fr
+}
+
+// set gives value v of fr's function the run-time value x.
+func (fr *frame) set(v ssa.Value, x value) {
+	i := fr.vals.index[v]
+	fr.env[i], fr.has[i] = x, true
+}
+
+// errBudget ends a replay that ran out of instructions.
+var errBudget = errors.New("the replay ran out of its instruction budget")
+
+// newMachine allocates the launch's global memory and arguments.
+func newMachine(fn *ssa.Function, l Launch, budget *int) (*machine, error) {
+	m := &machine{fn: fn, launch: l, budget: budget, funcs: map[*ssa.Function]*values{}, ran: map[[3]int]bool{},
+		events: map[siteKey][]event{}, traps: map[Thread]trap{}, paths: map[pathKey]int{}}
+	total := 0
+	for i, p := range fn.Params {
+		var v value
+		switch t := p.Type().Underlying().(type) {
+		case *types.Slice:
+			n := l.Lens[i]
+			total += n * leaves(t.Elem())
+			if n < 0 || total > maxLeaves {
+				return nil, fmt.Errorf("the launch's slices are too large to replay (%d elements of %s)", n, p.Name())
+			}
+			obj := newObject(n * leaves(t.Elem()))
+			fill(obj, t.Elem(), l.Data)
+			obj.id, obj.named, obj.typ, obj.sliceLen = Object{Param: i}, true, p.Type(), n
+			v = value{obj: obj, ln: n, cp: n}
+		case *types.Basic:
+			if t.Info()&types.IsInteger != 0 {
+				v = value{n: wrap(l.Ints[i], t)}
+			}
+		default:
+			v = zero(p.Type())
+		}
+		m.params = append(m.params, v)
+	}
+	return m, nil
+}
+
+// run runs block b, unless it ran already; it returns why the run could
+// not go on, for this block or an earlier one.
+func (m *machine) run(b [3]int) error {
+	if m.err != nil || m.ran[b] {
+		return m.err
+	}
+	m.ran[b] = true
+	m.err = m.runBlock(b)
+	return m.err
+}
+
+// pathOf returns the interned path of calls; ok is false when no frame
+// was ever reached through it.
+func (m *machine) pathOf(calls []*ssa.Call) (int, bool) {
+	path := 0
+	for _, c := range calls {
+		p, ok := m.paths[pathKey{path, c}]
+		if !ok {
+			return 0, false
+		}
+		path = p
+	}
+	return path, true
+}
+
+// intern returns the path of a frame that call, in a frame of path
+// parent, creates.
+func (m *machine) intern(parent int, call *ssa.Call) int {
+	key := pathKey{parent, call}
+	p, ok := m.paths[key]
+	if !ok {
+		p = len(m.paths) + 1
+		m.paths[key] = p
+	}
+	return p
+}
+
+// note records an access of th, at its top frame's current instruction,
+// to leaves [lo, hi) of obj, if obj is shared or global memory.
+func (m *machine) note(th *thread, obj *object, lo, hi int) {
+	if !obj.named {
+		return
+	}
+	top := th.stack[len(th.stack)-1]
+	key := siteKey{top.block.Instrs[top.pc-1], top.path}
+	m.events[key] = append(m.events[key], event{th.id(), obj, lo, hi, th.phase})
+}
+
+// runBlock runs every thread of block b, a phase at a time.
+func (m *machine) runBlock(b [3]int) error {
+	m.shared = map[token.Pos]*object{}
+	bd := m.launch.Block
+	n := bd[0] * bd[1] * bd[2]
+	if n <= 0 || n > 1<<12 {
+		return fmt.Errorf("block of %v threads", bd)
+	}
+	threads := make([]*thread, 0, n)
+	for z := 0; z < bd[2]; z++ {
+		for y := 0; y < bd[1]; y++ {
+			for x := 0; x < bd[0]; x++ {
+				th := &thread{idx: [3]int{x, y, z}, block: b}
+				fr := m.newFrame(m.fn, nil, 0)
+				for i, p := range m.fn.Params {
+					fr.set(p, m.params[i])
+				}
+				th.stack = []*frame{fr}
+				threads = append(threads, th)
+			}
+		}
+	}
+	for {
+		live := 0
+		for _, th := range threads {
+			if th.done {
+				continue
+			}
+			if err := m.runThread(th); err != nil {
+				return err
+			}
+			if !th.done {
+				live++
+			}
+		}
+		if live == 0 {
+			return nil
+		}
+		// Every thread left waits at a barrier: it opens.
+		for _, th := range threads {
+			if !th.done {
+				th.waiting = false
+				th.phase++
+			}
+		}
+	}
+}
+
+// runThread runs th until it waits at a barrier, returns or stops.
+func (m *machine) runThread(th *thread) error {
+	for !th.done && !th.waiting {
+		if *m.budget--; *m.budget < 0 {
+			return errBudget
+		}
+		fr := th.stack[len(th.stack)-1]
+		in := fr.block.Instrs[fr.pc]
+		fr.pc++
+		err := m.exec(th, fr, in)
+		var tr *trap
+		if errors.As(err, &tr) {
+			th.done = true
+			m.traps[th.id()] = trap{why: fmt.Sprintf("%s: %s", m.where(in), tr.why), oob: tr.oob}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", m.where(in), err)
+		}
+	}
+	return nil
+}
+
+// A trap stops its thread: an index out of range, a division by zero, a
+// nil dereference or a panic.
+type trap struct {
+	why string
+	oob bool
+}
+
+func (t *trap) Error() string { return t.why }
+
+// where names the line of instruction in.
+func (m *machine) where(in ssa.Instruction) string {
+	pos := in.Pos()
+	if v, ok := in.(ssa.Value); ok && !pos.IsValid() {
+		pos = v.Pos()
+	}
+	if !pos.IsValid() {
+		pos = in.Parent().Pos()
+	}
+	p := m.fn.Prog.Fset.Position(pos)
+	return fmt.Sprintf("line %d", p.Line)
+}
+
+// get returns the value of v in frame fr.
+func (m *machine) get(fr *frame, v ssa.Value) (value, error) {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return constValue(v.Value, v.Type())
+	case *ssa.Function, *ssa.Global, *ssa.Builtin:
+		return value{}, fmt.Errorf("%s is not a value the replay knows", v.Name())
+	}
+	i, ok := fr.vals.index[v]
+	if !ok || !fr.has[i] {
+		return value{}, fmt.Errorf("%s has no value", v.Name())
+	}
+	return fr.env[i], nil
+}
+
+// jump moves fr to block to from its current block, giving to's phis the
+// values of the edge taken.
+func (m *machine) jump(fr *frame, to *ssa.BasicBlock) error {
+	edge := -1
+	for i, p := range to.Preds {
+		if p == fr.block {
+			edge = i
+			break
+		}
+	}
+	// The phis take their values at once: read every edge value first.
+	vals := m.phiVals[:0]
+	for _, in := range to.Instrs {
+		phi, ok := in.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		v, err := m.get(fr, phi.Edges[edge])
+		if err != nil {
+			return err
+		}
+		vals = append(vals, v)
+	}
+	m.phiVals = vals
+	for i, v := range vals {
+		fr.set(to.Instrs[i].(*ssa.Phi), v)
+	}
+	fr.block, fr.pc = to, len(vals)
+	return nil
+}
+
+// fill sets every leaf of global object obj, an array of elem, to the
+// launch's data value.
+func fill(obj *object, elem types.Type, data int64) {
+	if data == 0 {
+		return
+	}
+	var kinds []types.Type
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		switch u := t.Underlying().(type) {
+		case *types.Array:
+			for range u.Len() {
+				walk(u.Elem())
+			}
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				walk(u.Field(i).Type())
+			}
+		default:
+			kinds = append(kinds, t)
+		}
+	}
+	walk(elem)
+	for i := range obj.leaves {
+		t := kinds[i%len(kinds)]
+		switch {
+		case isFloat(t):
+			obj.leaves[i] = value{f: float64(data)}
+		case basic(t) != nil:
+			obj.leaves[i] = value{n: wrap(data, t)}
+		}
+	}
+}

@@ -1,0 +1,67 @@
+// Package kernels holds the kernels the replay tests run.
+package kernels
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+//gpu:kernel
+func Neighbour(t gpu.Thread, out []float32) {
+	tile := gpu.Shared[[257]float32](t)
+	i := t.ThreadIdx().X
+	tile[i] = float32(i)
+	out[t.GlobalIdx().X] = tile[i+1]
+}
+
+//gpu:kernel
+func NeighbourBarrier(t gpu.Thread, out []float32) {
+	tile := gpu.Shared[[257]float32](t)
+	i := t.ThreadIdx().X
+	tile[i] = float32(i)
+	t.Barrier()
+	out[t.GlobalIdx().X] = tile[i+1]
+}
+
+//gpu:kernel
+func Row(t gpu.Thread, m []int32, w int) {
+	i := t.GlobalIdx().X
+	m[w*i-44] = 1
+}
+
+//gpu:kernel
+func PastTheEnd(t gpu.Thread, m []int32, w int) {
+	i := t.GlobalIdx().X
+	m[len(m)+w*i] = 5
+}
+
+//gpu:kernel
+func Flagged(t gpu.Thread, in []float32, flag []int32) {
+	if in[t.GlobalIdx().X] > 0 {
+		flag[0] = 1
+	}
+}
+
+type pair struct{ a, b int32 }
+
+// store is a device function holding the access.
+func store(s *[64]pair, i int, v int32) { s[i].b = v }
+
+//gpu:kernel
+func Helper(t gpu.Thread, out []int32) {
+	s := gpu.Shared[[64]pair](t)
+	i := t.ThreadIdx().X
+	store(s, i/2, int32(i))
+	out[i] = s[i/2].b
+}
+
+//gpu:kernel
+func Wrap(t gpu.Thread, out []int32) {
+	var x uint8 = 250
+	x += uint8(t.ThreadIdx().X) * 3
+	out[x] = 1
+}
+
+//gpu:kernel
+func Spin(t gpu.Thread, out []int32, n int) {
+	for i := 0; i != n; i++ {
+		out[0] += 1
+	}
+}

@@ -1,0 +1,104 @@
+// Package outofbounds holds twins for "an index out of range is not an
+// access": Go's bounds check traps before the access, so two threads that
+// would meet only at a negative index, or past a slice's end, never race.
+// Each clean kernel has a racy twin whose collision is in range.
+package outofbounds
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+// RowNegative: w*i-44 is one element for every thread only when w = 0,
+// and that element, -44, traps.
+//
+//gpu:kernel
+func RowNegative(t gpu.Thread, m []int32, w int) {
+	i := t.GlobalIdx().X
+	m[w*i-44] = 1
+}
+
+// RowInRange: with w = 0 every thread writes m[44].
+//
+//gpu:kernel
+func RowInRange(t gpu.Thread, m []int32, w int) {
+	i := t.GlobalIdx().X
+	m[w*i+44] = 1 // want `data race on global m: thread \d+ and thread \d+ both write m\[44\]`
+}
+
+// LocalNegative spells the index through locals and a row offset.
+//
+//gpu:kernel
+func LocalNegative(t gpu.Thread, m []float32, w, h int) {
+	i := t.GlobalIdx().X
+	row := i * w
+	idx := row - h - 1
+	if h < 0 {
+		return
+	}
+	m[idx] = 2
+}
+
+// LocalInRange is its racy twin.
+//
+//gpu:kernel
+func LocalInRange(t gpu.Thread, m []float32, w, h int) {
+	i := t.GlobalIdx().X
+	row := i * w
+	idx := row + h + 1
+	if h < 0 {
+		return
+	}
+	m[idx] = 2 // want `data race on global m`
+}
+
+// at is a device function computing the index.
+func at(i, w, off int) int { return w*i + off }
+
+// HelperNegative computes the index in a device function.
+//
+//gpu:kernel
+func HelperNegative(t gpu.Thread, m []int32, w int) {
+	m[at(t.GlobalIdx().X, w, -7)] = 3
+}
+
+// HelperInRange is its racy twin.
+//
+//gpu:kernel
+func HelperInRange(t gpu.Thread, m []int32, w int) {
+	m[at(t.GlobalIdx().X, w, 7)] = 3 // want `data race on global m`
+}
+
+// ReadNegative: a write and a read that meet only at a negative index.
+//
+//gpu:kernel
+func ReadNegative(t gpu.Thread, m, out []int32, w int) {
+	i := t.GlobalIdx().X
+	m[w*i-1] = 4
+	out[i] = m[w*i-1]
+}
+
+// ReadInRange is its racy twin.
+//
+//gpu:kernel
+func ReadInRange(t gpu.Thread, m, out []int32, w int) {
+	i := t.GlobalIdx().X
+	m[w*i] = 4      // want `data race on global m: thread 0 and thread 1 both write m\[0\]`
+	out[i] = m[w*i] // want `data race on global m`
+}
+
+// PastTheEnd: len(m)+w*i is past the end for every thread when w = 0.
+//
+//gpu:kernel
+func PastTheEnd(t gpu.Thread, m []int32, w int) {
+	i := t.GlobalIdx().X
+	m[len(m)+w*i] = 5
+}
+
+// SharedNegative: a shared array's index, w*i-1, repeats only at -1.
+//
+//gpu:kernel
+func SharedNegative(t gpu.Thread, out []int32, w int) {
+	s := gpu.Shared[[256]int32](t)
+	i := t.ThreadIdx().X
+	s[w*i-1] = 6
+	t.Barrier()
+	out[t.GlobalIdx().X] = s[i]
+}
