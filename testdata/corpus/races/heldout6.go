@@ -235,8 +235,6 @@ func RowOffsetsSentinelTwoWriters(t gpu.Thread, degrees, offsets []int32, n int)
 // Jacobi1DBoundaryByThread0: a 1-D Jacobi step over w cells whose interior test is an
 // `&&` chain held in a local; thread 0 copies both boundary cells, which no
 // interior thread writes.
-// known false positive: the `&&` chain held in `inRegion` is not tracked; in
-// the witness (w = 2) thread 1 is not interior and writes nothing.
 // verdict: clean
 //
 //gpu:kernel
@@ -440,8 +438,6 @@ func WavefrontTileSharedNoBarrier(t gpu.Thread, ref, score []int32, penalty int3
 // tiled dynamic-programming sweep: block b takes tile (b, diag-b) and its
 // 16 threads fill the tile's 16×16 interior cells of the (w)-wide score
 // matrix row by row; tiles of one diagonal share no cell.
-// known false positive: the tile-diagonal indices are not proven distinct
-// ("could not be proven distinct").
 // verdict: clean
 //
 //gpu:kernel block=16

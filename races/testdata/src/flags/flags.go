@@ -270,7 +270,7 @@ func FlagOfLastIteration(t gpu.Thread, out []int32, n int) {
 		f = tx == i && n > 1
 	}
 	if f && i >= 1 {
-		out[i-1] = 1 // want `data race on global out`
+		out[i-1] = 1
 	}
 	if tx+1 < n {
 		out[tx+1] = 2 // want `data race on global out`
