@@ -199,8 +199,19 @@ func elementBase(v ssa.Value) ssa.Value {
 	return nil
 }
 
-// fill marks collections as holding buffers.
-func fill(st flowState, ids []int, fa *funcAnalysis) {
+// fill marks collections as holding the buffers elems put into them. Only
+// a buffer that is still the function's to release makes a collection
+// responsible for it: one that a deferred Free will release (`defer
+// b.Free()` in a loop, then `outs = append(outs, b)`) or that was handed on
+// is only referenced there.
+func fill(st flowState, ids, elems []int, fa *funcAnalysis) {
+	owed := false
+	for _, e := range elems {
+		owed = owed || st[e].bits&live != 0
+	}
+	if !owed {
+		return
+	}
 	for _, id := range fa.collIDs(ids) {
 		if fa.res[id].param < 0 && st[id].bits&(freed|escaped|deferred) == 0 {
 			st[id].bits = st[id].bits&^(empty|isNil) | live

@@ -148,9 +148,7 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 		// The appended buffers go into the slice: if it is a
 		// collection of this function, it now holds them.
 		elems := fa.argAliases(args[1])
-		if len(elems) > 0 {
-			fill(cs.st, fa.alias[args[0]], fa)
-		}
+		fill(cs.st, fa.alias[args[0]], elems, fa)
 		cs.do(elems, effEscape, "append")
 		return
 	}
@@ -365,8 +363,10 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 			}
 			// A Free after a deferred Free is reported at the return, where
 			// it is known whether the deferred call still sees the buffer
-			// (a literal that reads a variable set to nil does not).
-			if one && s.bits&deferFreed != 0 && s.bits&freedTwice == 0 {
+			// (a literal that reads a variable set to nil does not). The
+			// mark flows while solving, not only in the final pass, so that
+			// a return after a loop sees the Free in the loop's body.
+			if len(ids) == 1 && s.bits&deferFreed != 0 && s.bits&freedTwice == 0 {
 				s.bits |= freedTwice
 				s.twicePos, s.twiceBy = pos, ""
 				if what != r.freeName() {

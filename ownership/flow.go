@@ -146,8 +146,29 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 		toNil(errEdge, ids)
 		return
 	}
+	fa.freeFailed(x, errEdge)
 	if ids := fa.alias[x]; len(ids) == 1 {
 		toNil(nilEdge, ids)
+	}
+}
+
+// freeFailed handles the branch where a Free of a buffer that a deferred
+// Free also frees returned an error (`if err := x.Free(); err != nil {
+// return err }`): that Free did not release it, so the deferred one is not
+// a second Free.
+func (fa *funcAnalysis) freeFailed(v ssa.Value, errEdge flowState) {
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() {
+		return
+	}
+	obj := calleeObj(call.Call.StaticCallee())
+	if !isMethodOf(obj, deviceapi.IsBuffer) || deviceapi.Func(obj) != deviceapi.Free {
+		return
+	}
+	if ids := fa.argAliases(call.Call.Args[0]); len(ids) == 1 {
+		if s := &errEdge[ids[0]]; s.twicePos == call.Pos() {
+			s.bits &^= freedTwice
+		}
 	}
 }
 
@@ -257,9 +278,7 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 			}
 		}
 	case *ssa.MapUpdate:
-		if len(fa.alias[in.Value]) > 0 {
-			fill(st, fa.alias[in.Map], fa) // a local map of buffers now holds it
-		}
+		fill(st, fa.alias[in.Map], fa.alias[in.Value], fa) // a local map of buffers now holds it
 		fa.apply(st, fa.alias[in.Key], effEscape, in.Pos(), "a map update", final)
 		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)
 	case *ssa.MakeClosure:
@@ -323,8 +342,8 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		return
 	}
 	ids := fa.alias[in.Val]
-	if ia, ok := in.Addr.(*ssa.IndexAddr); ok && len(ids) > 0 {
-		fill(st, fa.alias[ia.X], fa)
+	if ia, ok := in.Addr.(*ssa.IndexAddr); ok {
+		fill(st, fa.alias[ia.X], ids, fa)
 	}
 	if fa.storesIntoOwnedField(in) {
 		owners := fa.alias[in.Addr.(*ssa.FieldAddr).X]

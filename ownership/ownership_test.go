@@ -12,7 +12,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices", "hostonly", "heldout", "lastuse")
+	analysistest.Run(t, analysistestdata.GOPATH(t, analysistest.TestData()), ownership.Analyzer, "basic", "owner", "lib", "crosspkg", "loops", "wrapped", "misc", "slices", "hostonly", "heldout", "lastuse", "issue20")
 }
 
 func TestDoc(t *testing.T) {
