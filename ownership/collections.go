@@ -219,6 +219,20 @@ func fill(st flowState, ids, elems []int, fa *funcAnalysis) {
 	}
 }
 
+// reopenDeferred handles an append to a collection that a deferred call
+// received by value (`defer freeAll(bufs)`, not a deferred literal that
+// reads bufs at exit): that call sees the slice as it was when the defer
+// statement ran, so the buffers appended now are the function's to free.
+// (An indexed store, or a map update, is seen by it: they share the backing
+// array or the map.)
+func (fa *funcAnalysis) reopenDeferred(st flowState, ids []int) {
+	for _, id := range fa.collIDs(ids) {
+		if s := &st[id]; s.bits&deferred != 0 && s.bits&deferCell == 0 {
+			s.bits &^= deferred | deferFreed
+		}
+	}
+}
+
 // refineLoopExit frees, on the exit edge of a loop over a collection's
 // elements that frees them, the collection.
 func (fa *funcAnalysis) refineLoopExit(cond ssa.Value, t, f flowState) {

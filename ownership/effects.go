@@ -148,6 +148,7 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 		// The appended buffers go into the slice: if it is a
 		// collection of this function, it now holds them.
 		elems := fa.argAliases(args[1])
+		fa.reopenDeferred(cs.st, fa.alias[args[0]])
 		fill(cs.st, fa.alias[args[0]], elems, fa)
 		cs.do(elems, effEscape, "append")
 		return
