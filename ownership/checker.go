@@ -137,6 +137,11 @@ type resState struct {
 	// paths disagree, 0 for none: closing that struct frees the buffer.
 	heldBy    int
 	heldField int // the owned field that holds it
+	// heldFields has bit f set where owned field f of this struct (of an
+	// owning type) may hold a buffer it must release (fields.go);
+	// fieldPos is where one was stored, for messages.
+	heldFields uint64
+	fieldPos   token.Pos
 }
 
 type flowState []resState
@@ -163,6 +168,13 @@ func (s flowState) join(t flowState) bool {
 		if s[i].twicePos == token.NoPos {
 			s[i].twicePos, s[i].twiceBy = t[i].twicePos, t[i].twiceBy
 		}
+		if nf := s[i].heldFields | t[i].heldFields; nf != s[i].heldFields {
+			s[i].heldFields = nf
+			changed = true
+		}
+		if s[i].fieldPos == token.NoPos {
+			s[i].fieldPos = t[i].fieldPos
+		}
 		if (s[i].heldBy != t[i].heldBy || s[i].heldField != t[i].heldField) && s[i].heldBy != -1 {
 			s[i].heldBy = -1
 			changed = true
@@ -178,6 +190,9 @@ type summary struct {
 	returns              uint64 // results that are new resources
 	fills                uint64 // parameters of an owning type that receive a buffer in an owned field
 	everyReturnFreesSeen uint64 // internal: params with a non-releasing return
+	// fields: what the function does to the owned fields of its
+	// parameters of owning types, by parameter (fields.go).
+	fields map[int]*fieldSum
 }
 
 // funcAnalysis is the analysis of one function.

@@ -224,6 +224,7 @@ func (cs *callSite) function(callee *ssa.Function, obj *types.Func) {
 	}
 	if !cs.isDefer && !cs.isGo {
 		cs.filled(sum)
+		cs.callFields(sum)
 	}
 	sig, name := obj.Signature(), obj.Name()
 	nrecv := 0
@@ -383,6 +384,9 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 				if what != r.freeName() {
 					s.freeBy = what
 				}
+			}
+			if r.owner != nil {
+				s.heldFields = 0
 			}
 			if r.owner != nil && len(ids) == 1 {
 				// Closing a struct frees the buffers its owned fields hold.

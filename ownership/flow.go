@@ -16,6 +16,9 @@ func (fa *funcAnalysis) entryState() flowState {
 	for _, r := range fa.res {
 		if r.param >= 0 {
 			st[r.id].bits = live
+			if r.owner != nil && !r.freeVar {
+				st[r.id].heldFields = ^uint64(0) // unknown: the caller's
+			}
 		} else if r.coll {
 			st[r.id].bits = empty // a nil slice
 		}
@@ -130,6 +133,7 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 	if bin.Op == token.EQL {
 		errEdge, nilEdge = f, t
 	}
+	fa.refineFieldNil(x, nilEdge)
 	toNil := func(s flowState, ids []int) {
 		for _, id := range ids {
 			if s[id].bits&live != 0 {
@@ -266,7 +270,10 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 	case *ssa.Go:
 		fa.call(in, in.Common(), st, final, false, true)
 	case *ssa.Store:
+		fa.storeField(in, st, final)
 		fa.store(in, st, final)
+	case *ssa.UnOp:
+		fa.loadField(in, st)
 	case *ssa.Send:
 		fa.apply(st, fa.alias[in.X], effEscape, in.Pos(), "a channel send", final)
 	case *ssa.Select:
@@ -461,6 +468,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		}
 		if r.param >= 0 {
 			fa.summarizeParam(r, s.bits)
+			fa.retFields(r, s)
 			continue
 		}
 		if s.bits&live != 0 && !fa.releasedByFields(r, st) {
