@@ -232,6 +232,8 @@ type funcAnalysis struct {
 	// resource to the instruction that creates it (see staleIn).
 	cur       ssa.Instruction
 	createdBy map[int]ssa.Instruction
+	// keys numbers the constant map keys of the function (maps.go).
+	keys map[string]int
 }
 
 // analyze returns the analysis of fn, computing it (and the summaries of the

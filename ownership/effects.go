@@ -153,6 +153,9 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 		cs.do(elems, effEscape, "append")
 		return
 	}
+	if b.Name() == "delete" && len(args) == 2 {
+		fa.deleteEntry(cs.st, args[0], args[1], cs.pos, cs.final)
+	}
 	e := effUse
 	if b.Name() == "copy" {
 		e = effEscape

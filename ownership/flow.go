@@ -284,7 +284,10 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 				fa.apply(st, fa.alias[s.Send], effUse, s.Pos, "a channel send", final)
 			}
 		}
+	case *ssa.Lookup:
+		fa.lookupEntry(in, st)
 	case *ssa.MapUpdate:
+		fa.updateEntry(in, st, final)
 		fill(st, fa.alias[in.Map], fa.alias[in.Value], fa) // a local map of buffers now holds it
 		fa.apply(st, fa.alias[in.Key], effEscape, in.Pos(), "a map update", final)
 		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)

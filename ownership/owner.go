@@ -212,7 +212,8 @@ func (c *checker) freedArgs(common *ssa.CallCommon, depth int) []int {
 }
 
 // fieldOf reports which field of the receiver v is read from: r.f, *r.f,
-// r.f[i] (an element of a slice or array field, as in a range loop).
+// r.f[i] (an element of a slice or array field, as in a range loop), r.f[k]
+// or the value of a range loop over a map field.
 func fieldOf(v ssa.Value, recvOK func(ssa.Value) bool) (int, bool) {
 	for steps := 0; steps < 8; steps++ {
 		switch x := v.(type) {
@@ -225,6 +226,15 @@ func fieldOf(v ssa.Value, recvOK func(ssa.Value) bool) (int, bool) {
 			v = x.X
 		case *ssa.Index:
 			v = x.X
+		case *ssa.Lookup:
+			v = x.X
+		case *ssa.Extract:
+			// The value of a range loop over a map field.
+			base := elementBase(x)
+			if base == nil {
+				return 0, false
+			}
+			v = base
 		case *ssa.FieldAddr:
 			if recvOK(x.X) || isLoadOf(x.X, recvOK) {
 				return x.Field, true
