@@ -346,8 +346,11 @@ func (fa *funcAnalysis) contentsOrAlias(v ssa.Value) []int {
 // anywhere else it hands it on.
 func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 	if cell := fa.cellOf(in.Addr); cell != nil {
-		if cell == in.Addr && isNilConst(in.Val) {
-			fa.clearDeferCell(st, fa.contents[cell])
+		if cell == in.Addr {
+			// The variable no longer holds what it held: a deferred
+			// literal that reads it at exit will not release that.
+			fa.clearDeferCell(st, without(fa.contents[cell], fa.alias[in.Val]))
+			fa.deferredReadAt(in, cell, st, final)
 		}
 		return
 	}
@@ -410,9 +413,53 @@ func (fa *funcAnalysis) storesIntoOwnedField(in *ssa.Store) bool {
 	return false
 }
 
-// clearDeferCell handles `b = nil` on a variable that a deferred literal
-// reads at exit: the literal will not release the buffer that b held, so
-// the buffer is again the function's to free (or already freed).
+// deferredReadAt handles a store of a buffer into a variable that a
+// function literal deferred before the store (on every path to it) reads
+// at exit (`var a *device.Buffer[T]; defer func() { if a != nil { a.Free()
+// } }(); a, err = device.Upload(...)`): the literal frees, or takes, what
+// the variable holds then, so the buffer stored is the literal's to release.
+func (fa *funcAnalysis) deferredReadAt(in *ssa.Store, cell ssa.Value, st flowState, final bool) {
+	ids := fa.alias[in.Val]
+	if len(ids) == 0 {
+		return
+	}
+	for _, ref := range *cell.Referrers() {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *mc.Referrers() {
+			d, ok := r2.(*ssa.Defer)
+			if !ok || d.Call.Value != mc || !before(d, in) {
+				continue
+			}
+			sum := fa.c.analyze(mc.Fn.(*ssa.Function)).sum
+			for k, b := range mc.Bindings {
+				if b != cell || sum == nil || k >= 32 {
+					continue
+				}
+				e := effNone
+				switch {
+				case sum.fvFrees&(1<<k) != 0:
+					e = effDeferFreeAll
+				case sum.fvTakes&(1<<k) != 0:
+					e = effDeferFree
+				}
+				fa.apply(st, ids, e, d.Pos(), "a function literal", final)
+				for _, id := range ids {
+					if st[id].bits&deferred != 0 {
+						st[id].bits |= deferCell
+					}
+				}
+			}
+		}
+	}
+}
+
+// clearDeferCell handles `b = nil` (or another buffer stored into b) on a
+// variable that a deferred literal reads at exit: the literal will not
+// release the buffer that b held, so the buffer is again the function's to
+// free (or already freed).
 func (fa *funcAnalysis) clearDeferCell(st flowState, ids []int) {
 	for _, id := range ids {
 		s := &st[id]
@@ -567,6 +614,17 @@ func (fa *funcAnalysis) carriedAndFreed(id int) bool {
 		}
 	}
 	return false
+}
+
+// without returns the ids not in drop.
+func without(ids, drop []int) []int {
+	var out []int
+	for _, id := range ids {
+		if !contains(drop, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func contains(ids []int, id int) bool {
