@@ -49,7 +49,47 @@
 // A deferred function literal that frees a captured variable releases
 // whatever the variable holds at exit: after `b.Free(); b = nil` a guarded
 // `defer func() { if b != nil { b.Free() } }()` frees nothing more, and
-// after `b = nil` alone the buffer is the function's to free again.
+// after `b = nil` alone the buffer is the function's to free again. A
+// buffer stored into the variable after the defer statement (`var a
+// *device.Buffer[T]; defer func() { ... a.Free() ... }(); a, err =
+// device.Upload(...)`, also a cleanup literal that ranges over
+// `[]*device.Buffer[T]{a, b, c}`) is the literal's to release; one the
+// variable held before another was stored into it is not.
+//
+// A deferred call evaluates its arguments when the defer statement runs:
+// `defer freeAll(bufs)` frees the buffers bufs holds then, not those
+// appended afterwards (a leak), while `defer func() { freeAll(bufs) }()`
+// reads bufs at exit. A slice filled by index, or a map, shares its storage
+// with the deferred call's copy, so it sees what is stored later. Likewise
+// a struct passed by value (`defer freePlan(p)`) holds the fields it had
+// then, and a pointer (`defer freePlanPtr(&p)`) the fields at exit.
+//
+// `defer b.Free()` inside a loop frees each iteration's buffer when the
+// function returns: the buffers are not leaked, may be used after the loop
+// (also from a slice they were appended to, which does not become
+// responsible for them), and a Free of the same buffer in the loop as well
+// is a double free (not on the branch where that Free returned an error).
+//
+// Owned fields overwritten: storing a buffer (or nil) into an owned field of
+// a struct of an owning type while the field may still hold a buffer loses
+// that buffer: "the buffer held in w.scratch is not freed before it is
+// overwritten at line 20", with the store that put it there as related
+// information. Freeing it first (`w.scratch.Free()`), reading it out in a
+// way that may hand it on (`old := w.scratch`, a call that receives it),
+// storing only where it is nil (`if w.scratch == nil`), or closing the
+// struct is correct. A method that stores into a field of its receiver
+// without releasing the old buffer is summarized as overwriting it, so a
+// caller whose struct holds a buffer there is told at the call ("... before
+// a call to grow overwrites it").
+//
+// Map entries: a map that owns buffers (a local map of buffers that holds
+// some, or whose release is deferred; an owned map field, whose release
+// method ranges over it and frees the values) loses an entry's buffer at
+// `delete(m, k)` unless a read of m[k] comes first on every path (the same
+// map and key, or the value of the range loop whose key k is) and may free
+// or hand on the value; and at `m[k] = b` under a constant key that may
+// still hold a buffer stored under it and not read out since. A map that
+// only indexes buffers another collection owns is not responsible for them.
 //
 // Paths: early returns, loops (a buffer allocated in a loop must be freed
 // before the next iteration allocates it again), switch, select, defer
@@ -103,7 +143,8 @@
 // variables field by field), variables captured by function literals,
 // local slices and maps of buffers, and the variadic arguments of Launch;
 // it does not follow buffers through arrays, slices or maps that are not
-// local (a field, a parameter, a global), or struct
+// local (a field, a parameter, a global; deleting an entry of an owned map
+// field is checked, nothing more), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported), nor a use of a slice's buffers after they were
 // freed, nor through calls of function values, interface methods, or
@@ -115,7 +156,12 @@
 // Close method counts as releasing the fields it frees itself, in function
 // literals it calls or defers, through helpers of its own package (three
 // calls deep), or through functions of other packages that free their
-// parameter.
+// parameter. Overwritten fields: what a function does to its parameters'
+// fields is summarized for the package's own functions only (a method of
+// another package that overwrites a field is not followed), a struct from a
+// constructor call starts with its fields taken as empty, and a map entry
+// overwritten under a key that is not a constant is not followed (a loop's
+// key variable takes a new value each time round).
 // A use after Free is reported only when the used value can only be that
 // one buffer.
 //

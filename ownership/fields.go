@@ -76,7 +76,7 @@ func (fa *funcAnalysis) storeField(in *ssa.Store, st flowState, final bool) {
 	s, bit := &st[o], uint64(1)<<f
 	if s.heldFields&bit != 0 && final {
 		f := in.Addr.(*ssa.FieldAddr)
-		fa.overwrite(o, fieldName(fa.res[o], f.X.Type(), f.Field), s, in.Pos(), "it is overwritten")
+		fa.overwrite(st, o, f.Field, fieldName(fa.res[o], f.X.Type(), f.Field), in.Pos(), "it is overwritten")
 	}
 	stored := !isNilConst(in.Val)
 	if r := fa.res[o]; r.param >= 0 && final && fa.building != nil {
@@ -95,18 +95,23 @@ func (fa *funcAnalysis) storeField(in *ssa.Store, st flowState, final bool) {
 	}
 }
 
-// overwrite reports the buffer that the field name of the struct o (created
-// in the function) holds in state s as lost at pos, by what ("it is overwritten").
-// For a parameter there is nothing to report here: the summary tells the
-// callers.
-func (fa *funcAnalysis) overwrite(o int, name string, s *resState, pos token.Pos, what string) {
-	r := fa.res[o]
-	if r.param >= 0 {
+// overwrite reports the buffer that field f (named name) of the struct o
+// (created in the function) holds in state st as lost at pos, by what ("it
+// is overwritten"), with where it was stored and, when the function knows
+// it, where it was allocated. For a parameter there is nothing to report
+// here: the summary tells the callers.
+func (fa *funcAnalysis) overwrite(st flowState, o, f int, name string, pos token.Pos, what string) {
+	if fa.res[o].param >= 0 {
 		return
 	}
-	rel := []analysis.RelatedInformation{fa.allocated(r)}
-	if s.fieldPos.IsValid() {
-		rel = append([]analysis.RelatedInformation{{Pos: s.fieldPos, Message: "stored here: the buffer " + name + " holds"}}, rel...)
+	var rel []analysis.RelatedInformation
+	if p := st[o].fieldPos; p.IsValid() {
+		rel = append(rel, analysis.RelatedInformation{Pos: p, Message: "stored here: the buffer " + name + " holds"})
+	}
+	for id := range st {
+		if s := st[id]; s.heldBy == o+1 && s.heldField == f && s.bits&escaped != 0 {
+			rel = append(rel, fa.allocated(fa.res[id]))
+		}
 	}
 	fa.reportAt(pos, fmt.Sprintf("the buffer held in %s is not freed before %s at line %d",
 		name, what, fa.line(pos)), rel...)
@@ -197,8 +202,8 @@ func (cs *callSite) callFields(sum *summary) {
 		s := &cs.st[o]
 		if lost := s.heldFields & fs.overwritten; lost != 0 {
 			if cs.final {
-				name := fieldName(fa.res[o], a.Type(), lowestBit(lost))
-				fa.overwrite(o, name, s, cs.pos, "a call to "+calleeName(cs.common)+" overwrites it")
+				f := lowestBit(lost)
+				fa.overwrite(cs.st, o, f, fieldName(fa.res[o], a.Type(), f), cs.pos, "a call to "+calleeName(cs.common)+" overwrites it")
 			}
 			if r := fa.res[o]; r.param >= 0 && cs.final && fa.building != nil {
 				fa.building.field(r.param).overwritten |= lost
