@@ -321,7 +321,7 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 // it), or a deferred Free of a buffer that was appended to it.
 func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos) {
 	base := elementBase(arg)
-	if base == nil || fa.clearedAfter(arg) {
+	if base == nil || fa.clearedAfter(arg) || fa.deletedAfter(arg) {
 		return
 	}
 	for _, c := range fa.collIDs(fa.alias[base]) {

@@ -38,9 +38,9 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 	}
 	if common.IsInvoke() {
 		for _, a := range common.Args {
-			cs.do(fa.argAliases(a), effEscape, "a method call")
+			cs.doArg(a, effEscape, "a method call")
 		}
-		cs.do(fa.argAliases(common.Value), effEscape, "a method call")
+		cs.doArg(common.Value, effEscape, "a method call")
 		return
 	}
 	callee := common.StaticCallee()
@@ -54,12 +54,12 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		// x.Free() }(b)`.
 		sum := fa.c.analyze(callee).sum
 		for j, a := range common.Args {
-			cs.do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+			cs.doArg(a, fa.paramEffect(sum, j), "a function literal")
 		}
 	case obj == nil:
 		// A call of a function value: it may keep what it receives.
 		for _, a := range common.Args {
-			cs.do(fa.argAliases(a), effEscape, "a call of a function value")
+			cs.doArg(a, effEscape, "a call of a function value")
 		}
 	case isMethodOf(obj, deviceapi.IsBuffer):
 		cs.bufferMethod(obj)
@@ -91,6 +91,21 @@ func (cs *callSite) do(ids []int, e effect, what string) {
 		}
 	}
 	cs.fa.apply(cs.st, ids, e, cs.pos, what, cs.final)
+}
+
+// doArg applies effect e of the call to the resources argument v carries.
+// Where v is a loop-carried φ that may hold an earlier instance of a
+// resource than the one the state tracks (argAliases leaves that one out),
+// which buffer v is is not known: the effect applies to the others, but a
+// use or Free of them is not reported (`in.Free(); in = out` in a
+// ping-pong loop frees the previous iteration's out, or the first input).
+func (cs *callSite) doArg(v ssa.Value, e effect, what string) {
+	ids := cs.fa.argAliases(v)
+	if len(ids) < len(cs.fa.alias[v]) && cs.final {
+		cs.final = false
+		defer func() { cs.final = true }()
+	}
+	cs.do(ids, e, what)
 }
 
 // deferUse records a deferred use, which happens at the end: after any
@@ -135,7 +150,7 @@ func (cs *callSite) closure(mc *ssa.MakeClosure) {
 		}
 	}
 	for j, a := range cs.common.Args {
-		cs.do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+		cs.doArg(a, fa.paramEffect(sum, j), "a function literal")
 	}
 }
 
@@ -161,7 +176,7 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 		e = effEscape
 	}
 	for _, a := range args {
-		cs.do(fa.argAliases(a), e, b.Name())
+		cs.doArg(a, e, b.Name())
 	}
 }
 
@@ -173,7 +188,7 @@ func (cs *callSite) bufferMethod(obj *types.Func) {
 	if deviceapi.Func(obj) == deviceapi.Free {
 		e = effFree
 	}
-	cs.do(fa.argAliases(recv), e, obj.Name())
+	cs.doArg(recv, e, obj.Name())
 	cs.do(fa.fieldUses(recv), effUse, obj.Name())
 	if e == effFree && !cs.isDefer && !cs.isGo {
 		fa.freeHeldField(cs.st, recv, cs.pos)
@@ -192,7 +207,7 @@ func (cs *callSite) deviceMethod(obj *types.Func) {
 			// Launch's ...any: each argument is a use of its own, so a
 			// freed buffer among several is reported.
 			for _, e := range elems {
-				cs.do(fa.argAliases(e), effUse, name)
+				cs.doArg(e, effUse, name)
 				if mi, ok := e.(*ssa.MakeInterface); ok {
 					e = mi.X
 				}
@@ -200,7 +215,7 @@ func (cs *callSite) deviceMethod(obj *types.Func) {
 			}
 			continue
 		}
-		cs.do(fa.argAliases(a), effUse, name)
+		cs.doArg(a, effUse, name)
 		cs.do(fa.fieldUses(a), effUse, name)
 	}
 }

@@ -36,7 +36,7 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 			st[coll].heldFields &^= 1 << slot
 		}
 	}
-	if !final || fa.takenOut(m, k, fa.cur) {
+	if !final || fa.takenOut(m, k, fa.cur) || fa.entryReleased(st, m, k, fa.cur) {
 		return
 	}
 	what := "buffer"
@@ -284,4 +284,59 @@ func (fa *funcAnalysis) lookupEntry(in *ssa.Lookup, st flowState) {
 	for _, id := range fa.collIDs(fa.contentsOrAlias(in.X)) {
 		st[id].heldFields &^= 1 << slot
 	}
+}
+
+// deletedAfter reports whether the map entry m[k] that arg was read from is
+// deleted (or set to nil) right after the Free in the same block
+// (`bufs["phi"].Free(); delete(bufs, "phi")`), so that a deferred loop over
+// the map does not free it again.
+func (fa *funcAnalysis) deletedAfter(arg ssa.Value) bool {
+	l, ok := arg.(*ssa.Lookup)
+	if !ok || fa.cur == nil {
+		return false
+	}
+	after := false
+	for _, instr := range fa.cur.Block().Instrs {
+		if instr == fa.cur {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		switch in := instr.(type) {
+		case *ssa.Call:
+			if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "delete" &&
+				sameMap(in.Call.Args[0], l.X) && sameKey(in.Call.Args[1], l.Index) {
+				return true
+			}
+		case *ssa.MapUpdate:
+			if isNilConst(in.Value) && sameMap(in.Map, l.X) && sameKey(in.Key, l.Index) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// entryReleased reports whether every buffer stored into m[k] before at
+// (the same map and key) is no longer held by the map on this path: freed
+// through its own variable (`tmp.Free(); delete(bufs, "tmp")`).
+func (fa *funcAnalysis) entryReleased(st flowState, m, k ssa.Value, at ssa.Instruction) bool {
+	found := false
+	for _, b := range fa.fn.Blocks {
+		for _, instr := range b.Instrs {
+			u, ok := instr.(*ssa.MapUpdate)
+			if !ok || !sameMap(u.Map, m) || !sameKey(u.Key, k) || !before(u, at) {
+				continue
+			}
+			for _, id := range fa.alias[u.Value] {
+				if st[id].bits&(escaped|live) != 0 || st[id].bits == 0 {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
 }
