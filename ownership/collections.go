@@ -380,3 +380,40 @@ func sameColl(a, b []int) bool {
 	}
 	return false
 }
+
+// dropAll applies an operation that empties a collection without freeing
+// what it holds: clear(m) or clear(s), or a slice cut to nothing
+// (`tmp = tmp[:0]`, whose later appends overwrite the old elements). The
+// buffers a responsible collection holds are lost there; afterwards it
+// holds nothing, and a deferred release that reads it at exit still covers
+// what is put into it later.
+func (fa *funcAnalysis) dropAll(st flowState, ids []int, pos token.Pos, what string, final bool) {
+	for _, id := range fa.collIDs(ids) {
+		s, r := &st[id], fa.res[id]
+		if r.param >= 0 || s.bits&escaped != 0 {
+			continue // not this function's collection to empty
+		}
+		if final && responsible(*s) && s.bits&(freed|empty) == 0 {
+			fa.reportAt(pos, fmt.Sprintf("%s %s not freed before %s at line %d",
+				fa.origin(r), r.isAre(), what, fa.line(pos)), fa.allocated(r))
+		}
+		if s.bits != 0 {
+			s.bits = s.bits&(deferred|deferFreed|deferCell) | empty
+		}
+	}
+}
+
+// cutToNothing reports whether sl is s[:0] (or s[0:0]) and s is not read
+// after it: the slice is truncated for reuse, not filtered in place
+// (`kept := bufs[:0]; for _, b := range bufs { ... }`).
+func cutToNothing(sl *ssa.Slice) bool {
+	if sl.Low != nil && !isConstInt(sl.Low, 0) || sl.High == nil || !isConstInt(sl.High, 0) {
+		return false
+	}
+	for _, ref := range *sl.X.Referrers() {
+		if _, dbg := ref.(*ssa.DebugRef); !dbg && ref != ssa.Instruction(sl) && before(sl, ref) {
+			return false
+		}
+	}
+	return true
+}

@@ -171,6 +171,9 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 	if b.Name() == "delete" && len(args) == 2 {
 		fa.deleteEntry(cs.st, args[0], args[1], cs.pos, cs.final)
 	}
+	if b.Name() == "clear" && len(args) == 1 {
+		fa.dropAll(cs.st, fa.contentsOrAlias(args[0]), cs.pos, "clear", cs.final)
+	}
 	e := effUse
 	if b.Name() == "copy" {
 		e = effEscape

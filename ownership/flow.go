@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/internal/deviceapi"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 func (fa *funcAnalysis) entryState() flowState {
@@ -254,7 +255,7 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.call(in, in.Common(), st, final, false, false)
 		if ids := fa.created[in]; len(ids) > 0 {
 			for _, id := range ids {
-				if st[id].bits&live != 0 && final && !fa.carriedAndFreed(id) {
+				if fa.lostByAllocAgain(st[id], id, in) && final && !fa.carriedAndFreed(id) {
 					r := fa.res[id]
 					fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s before it is allocated again at line %d",
 						fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())), fa.allocated(r))
@@ -274,6 +275,10 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.store(in, st, final)
 	case *ssa.UnOp:
 		fa.loadField(in, st)
+	case *ssa.Slice:
+		if cutToNothing(in) {
+			fa.dropAll(st, fa.alias[in.X], in.Pos(), "the slice is cut to nothing", final)
+		}
 	case *ssa.Send:
 		fa.apply(st, fa.alias[in.X], effEscape, in.Pos(), "a channel send", final)
 	case *ssa.Select:
@@ -310,6 +315,28 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.ret(in, st, final)
 	}
 	return true
+}
+
+// lostByAllocAgain reports whether the previous instance of resource id,
+// whose creation c runs again (in a loop), is lost there: it is still live,
+// or it is held by a variable that a deferred literal releases at exit and
+// that the new instance will replace (`s = ns` after `ns, err :=
+// newSolver(...)`, with `defer func() { s.Close() }()`), a variable
+// declared outside the loop (one declared in the body is a new variable
+// each time round, which the deferred literal of that iteration reads).
+func (fa *funcAnalysis) lostByAllocAgain(s resState, id int, c ssa.Instruction) bool {
+	if s.bits&live != 0 {
+		return true
+	}
+	if s.bits&deferCell == 0 || s.bits&freed != 0 {
+		return false
+	}
+	for cell, ids := range fa.contents {
+		if a, ok := cell.(*ssa.Alloc); ok && contains(ids, id) && a.Block() != nil && !kernelssa.Reaches(c.Block(), a.Block()) {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyCalled reports whether a function literal is only called, deferred
