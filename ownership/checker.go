@@ -39,6 +39,7 @@ type resource struct {
 	param   int
 	freeVar bool
 	coll    bool // a slice of buffers
+	result  int  // for a resource a call creates: which of its results
 }
 
 func (r *resource) what() string {
@@ -137,6 +138,10 @@ type resState struct {
 	// paths disagree, 0 for none: closing that struct frees the buffer.
 	heldBy    int
 	heldField int // the owned field that holds it
+	// sharedBy is 1 + the id of a second struct of an owning type whose
+	// owned field holds it too (closing both frees it twice); -1 where
+	// paths disagree, 0 for none.
+	sharedBy int
 	// heldFields has bit f set where owned field f of this struct (of an
 	// owning type) may hold a buffer it must release (fields.go);
 	// fieldPos is where one was stored, for messages.
@@ -175,6 +180,10 @@ func (s flowState) join(t flowState) bool {
 		if s[i].fieldPos == token.NoPos {
 			s[i].fieldPos = t[i].fieldPos
 		}
+		if s[i].sharedBy != t[i].sharedBy && s[i].sharedBy != -1 {
+			s[i].sharedBy = -1
+			changed = true
+		}
 		if (s[i].heldBy != t[i].heldBy || s[i].heldField != t[i].heldField) && s[i].heldBy != -1 {
 			s[i].heldBy = -1
 			changed = true
@@ -193,6 +202,9 @@ type summary struct {
 	// fields: what the function does to the owned fields of its
 	// parameters of owning types, by parameter (fields.go).
 	fields map[int]*fieldSum
+	// resultFields: for each result that is a new struct of an owning
+	// type, the owned fields that may hold a buffer at a return.
+	resultFields map[int]uint64
 }
 
 // funcAnalysis is the analysis of one function.

@@ -80,7 +80,10 @@
 // struct is correct. A method that stores into a field of its receiver
 // without releasing the old buffer is summarized as overwriting it, so a
 // caller whose struct holds a buffer there is told at the call ("... before
-// a call to grow overwrites it").
+// a call to grow overwrites it"); a struct from a constructor of the
+// package holds the fields the constructor filled. One buffer stored in
+// the owned fields of two structs is freed twice when both are closed (not
+// after a store into one of them: which field held it is not kept).
 //
 // Map entries: a map that owns buffers (a local map of buffers that holds
 // some, or whose release is deferred; an owned map field, whose release
@@ -90,6 +93,20 @@
 // or hand on the value; and at `m[k] = b` under a constant key that may
 // still hold a buffer stored under it and not read out since. A map that
 // only indexes buffers another collection owns is not responsible for them.
+// A delete after the entry's buffer was freed through its own variable
+// loses nothing, and `bufs["k"].Free(); delete(bufs, "k")` leaves nothing
+// for a deferred loop over the map to free again. `clear(m)`, `clear(s)`
+// and a slice cut to nothing (`tmp = tmp[:0]`, where tmp is not read
+// after the cut, unlike the filter-in-place idiom `kept := bufs[:0]`) drop
+// what a collection holds: a leak unless it was freed first.
+//
+// A variable declared outside a loop that a deferred literal releases at
+// exit (`defer func() { if s != nil { s.Close() } }()`), given a new value
+// each time round (`s = ns`), loses the previous one unless it was released
+// first. A Free of a loop-carried variable (`in.Free(); in = out` in a
+// ping-pong loop) frees the previous iteration's buffer or the first one,
+// which is not known: neither a double free nor a use after Free is
+// reported for it.
 //
 // Paths: early returns, loops (a buffer allocated in a loop must be freed
 // before the next iteration allocates it again), switch, select, defer
@@ -158,8 +175,9 @@
 // calls deep), or through functions of other packages that free their
 // parameter. Overwritten fields: what a function does to its parameters'
 // fields is summarized for the package's own functions only (a method of
-// another package that overwrites a field is not followed), a struct from a
-// constructor call starts with its fields taken as empty, and a map entry
+// another package that overwrites a field is not followed, and a struct
+// from another package's constructor starts with its fields taken as
+// empty), and a map entry
 // overwritten under a key that is not a constant is not followed (a loop's
 // key variable takes a new value each time round).
 // A use after Free is reported only when the used value can only be that

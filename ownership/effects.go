@@ -410,11 +410,21 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 				s.heldFields = 0
 			}
 			if r.owner != nil && len(ids) == 1 {
-				// Closing a struct frees the buffers its owned fields hold.
+				// Closing a struct frees the buffers its owned fields hold;
+				// one that another struct held too, and whose Close freed
+				// it already, is freed twice.
 				for h := range st {
-					if hs := &st[h]; hs.heldBy == id+1 && hs.bits&escaped != 0 {
+					hs := &st[h]
+					if hs.heldBy != id+1 && hs.sharedBy != id+1 {
+						continue
+					}
+					if hs.bits&escaped != 0 {
 						hs.bits = hs.bits&^escaped | freed
 						hs.freePos, hs.freeBy = pos, fmt.Sprintf("%s of %s", what, r.label())
+					} else if final && hs.sharedBy > 0 && hs.bits&freed != 0 && hs.bits&live == 0 {
+						fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s of %s at line %d after %s",
+							fa.res[h].label(), what, r.label(), fa.line(pos), fa.freedAt(fa.res[h], hs)),
+							fa.freedHere(fa.res[h], hs), fa.allocated(fa.res[h]))
 					}
 				}
 			}

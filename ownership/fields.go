@@ -73,8 +73,9 @@ func (fa *funcAnalysis) storeField(in *ssa.Store, st flowState, final bool) {
 	if !ok {
 		return
 	}
+	shared := unshare(st, o)
 	s, bit := &st[o], uint64(1)<<f
-	if s.heldFields&bit != 0 && final {
+	if s.heldFields&bit != 0 && final && !shared {
 		f := in.Addr.(*ssa.FieldAddr)
 		fa.overwrite(st, o, f.Field, fieldName(fa.res[o], f.X.Type(), f.Field), in.Pos(), "it is overwritten")
 	}
@@ -252,4 +253,48 @@ func calleeName(common *ssa.CallCommon) string {
 		return obj.Name()
 	}
 	return "a function"
+}
+
+// retResultFields records, at a return, which owned fields of a new struct
+// of an owning type returned as result k may hold a buffer (a constructor
+// that fills them).
+func (fa *funcAnalysis) retResultFields(k int, ids []int, st flowState) {
+	sum := fa.building
+	if sum == nil || len(ids) != 1 || fa.res[ids[0]].owner == nil || fa.res[ids[0]].param >= 0 {
+		return
+	}
+	if sum.resultFields == nil {
+		sum.resultFields = map[int]uint64{}
+	}
+	sum.resultFields[k] |= st[ids[0]].heldFields
+}
+
+// filledFields returns the owned fields that may hold a buffer in the new
+// struct r that the call creates, as its callee's summary says.
+func (fa *funcAnalysis) filledFields(call *ssa.Call, r *resource) uint64 {
+	if r.owner == nil {
+		return 0
+	}
+	if sum := fa.c.summaryOf(call.Common()); sum != nil {
+		return sum.resultFields[r.result]
+	}
+	return 0
+}
+
+// unshare forgets that the struct o holds, besides another struct, a buffer
+// stored in both, once o's owned fields are stored into, and reports
+// whether it did: which field the shared buffer was in is not kept, so a
+// later Close of both is not taken as freeing it twice, and the store is
+// not taken as losing it (the other struct still holds it).
+func unshare(st flowState, o int) bool {
+	shared := false
+	for id := range st {
+		switch s := &st[id]; {
+		case s.sharedBy == o+1:
+			s.sharedBy, shared = 0, true
+		case s.heldBy == o+1 && s.sharedBy > 0:
+			s.heldBy, s.sharedBy, shared = s.sharedBy, 0, true
+		}
+	}
+	return shared
 }

@@ -260,7 +260,7 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 					fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s before it is allocated again at line %d",
 						fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())), fa.allocated(r))
 				}
-				st[id] = resState{bits: live}
+				st[id] = resState{bits: live, heldFields: fa.filledFields(in, fa.res[id])}
 			}
 		}
 		if noReturn(obj) {
@@ -402,6 +402,9 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 			defer func() {
 				for _, id := range ids {
 					if !fa.res[id].coll && st[id].bits&escaped != 0 {
+						if h := st[id].heldBy; h > 0 && h != owners[0]+1 {
+							st[id].sharedBy = h // now held by two structs
+						}
 						st[id].heldBy = owners[0] + 1
 						st[id].heldField = in.Addr.(*ssa.FieldAddr).Field
 					}
@@ -518,6 +521,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 				}
 			}
 		}
+		fa.retResultFields(k, ids, st)
 		if final && len(ids) == 1 && st[ids[0]].bits&deferFreed != 0 {
 			r := fa.res[ids[0]]
 			fa.reportAt(in.Pos(), fmt.Sprintf("%s is returned at line %d, but the deferred %s at line %d frees it after the return",

@@ -194,3 +194,44 @@ func okStageVariableClosedAndReplaced(d *device.Device, sizes []int) error {
 	}
 	return nil
 }
+
+func stageFromConstructorResizedLeaky(d *device.Device) error {
+	s, err := newStage(d, 8)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.resizeLeaky(d, 16) // want `the buffer held in s.buf is not freed before a call to resizeLeaky overwrites it at line 204`
+}
+
+func okStageFromConstructorResized(d *device.Device) error {
+	s, err := newStage(d, 8)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.resize(d, 16)
+}
+
+func bufferSharedByTwoStages(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 8)
+	if err != nil {
+		return err
+	}
+	s := &Stage{buf: b}
+	t := &Stage{buf: b}
+	s.Close()
+	return t.Close() // want `buffer b is freed twice: Close of Stage value t at line 224 after Close of Stage value s freed it at line 223`
+}
+
+func okBufferMovedBetweenStages(d *device.Device) error {
+	b, err := device.Alloc[float32](d, 8)
+	if err != nil {
+		return err
+	}
+	s := &Stage{buf: b}
+	t := &Stage{buf: b}
+	s.buf = nil
+	s.Close()
+	return t.Close()
+}

@@ -1,5 +1,3 @@
-//go:build unseen
-
 package corpus
 
 // Held-out programs, eighth round (issue 20, HELDOUT-host.md): more host
