@@ -417,3 +417,55 @@ func cutToNothing(sl *ssa.Slice) bool {
 	}
 	return true
 }
+
+// refineEmpty applies a test of a collection's length against zero
+// (`if len(bufs) == 0`, `len(bufs) > 0`, `len(bufs) < 1`): on the edge
+// where it is empty it holds nothing to free.
+func (fa *funcAnalysis) refineEmpty(cond ssa.Value, t, f flowState) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return
+	}
+	x, y, op := bin.X, bin.Y, bin.Op
+	if _, isConst := x.(*ssa.Const); isConst {
+		x, y, op = y, x, swap(op)
+	}
+	call, ok := x.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+		return
+	}
+	var none flowState // the edge where the collection is empty
+	switch {
+	case op == token.EQL && isConstInt(y, 0), op == token.LEQ && isConstInt(y, 0), op == token.LSS && isConstInt(y, 1):
+		none = t
+	case op == token.NEQ && isConstInt(y, 0), op == token.GTR && isConstInt(y, 0), op == token.GEQ && isConstInt(y, 1):
+		none = f
+	default:
+		return
+	}
+	for _, id := range fa.collIDs(fa.contentsOrAlias(call.Call.Args[0])) {
+		if s := &none[id]; s.bits&live != 0 && fa.res[id].param < 0 {
+			s.bits = s.bits&^live | empty
+		}
+	}
+}
+
+// elemReleasedAgain reports, at a Free (or Close) of an element read from
+// a local collection, a double free where every element of the collection
+// was released already on every path (a range loop that freed them all).
+func (fa *funcAnalysis) elemReleasedAgain(arg ssa.Value, st flowState, pos token.Pos, what string) {
+	base := elementBase(arg)
+	if base == nil {
+		return
+	}
+	for _, c := range fa.collIDs(fa.contentsOrAlias(base)) {
+		if s := st[c]; s.bits == freed {
+			r := fa.res[c]
+			fa.reportAt(pos, fmt.Sprintf("an element of %s is freed twice: %s at line %d, after a loop over %s freed every element",
+				r.label(), what, fa.line(pos), r.label()), fa.allocated(r))
+		}
+	}
+}

@@ -98,7 +98,12 @@
 // for a deferred loop over the map to free again. `clear(m)`, `clear(s)`
 // and a slice cut to nothing (`tmp = tmp[:0]`, where tmp is not read
 // after the cut, unlike the filter-in-place idiom `kept := bufs[:0]`) drop
-// what a collection holds: a leak unless it was freed first.
+// what a collection holds: a leak unless it was freed first. On the branch
+// where a collection's length is zero (`if len(bufs) == 0`) it holds
+// nothing. Releasing an element (`first.Close()`, `bufs[0].Free()`) after
+// a loop released every element of the collection is a double free.
+// Collections of structs of an owning type are released by its release
+// method like slices of buffers by Free.
 //
 // A variable declared outside a loop that a deferred literal releases at
 // exit (`defer func() { if s != nil { s.Close() } }()`), given a new value

@@ -197,6 +197,7 @@ func (cs *callSite) bufferMethod(obj *types.Func) {
 		fa.freeHeldField(cs.st, recv, cs.pos)
 		if cs.final && len(fa.argAliases(recv)) == 0 {
 			fa.elemFreeTwice(recv, cs.st, cs.pos)
+			fa.elemReleasedAgain(recv, cs.st, cs.pos, obj.Name())
 		}
 	}
 }
@@ -257,6 +258,9 @@ func (cs *callSite) function(callee *ssa.Function, obj *types.Func) {
 		cs.do(fa.fieldUses(a), effUse, "a call to "+name)
 		ids := fa.argAliases(a)
 		if len(ids) == 0 {
+			if j == 0 && nrecv == 1 && cs.final && !cs.isDefer && !cs.isGo && fa.releases(sig, name) {
+				fa.elemReleasedAgain(a, cs.st, cs.pos, name)
+			}
 			continue
 		}
 		// A method of an owning type called on a value of it.
@@ -547,4 +551,11 @@ func varargElems(v ssa.Value) ([]ssa.Value, bool) {
 		}
 	}
 	return out, true
+}
+
+// releases reports whether a method with signature sig named name is the
+// release method of its receiver's owning type.
+func (fa *funcAnalysis) releases(sig *types.Signature, name string) bool {
+	o, _ := fa.c.ownerOf(sig.Recv().Type())
+	return o != nil && o.Method == name
 }

@@ -116,6 +116,7 @@ func (fa *funcAnalysis) transferBlock(b *ssa.BasicBlock, final bool) []edge {
 // buffer is nil, the buffer needs no release.
 func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 	fa.refineSelect(cond, t)
+	fa.refineEmpty(cond, t, f)
 	fa.refineGuards(cond, t, f)
 	fa.refineLoopExit(cond, t, f)
 	bin, ok := cond.(*ssa.BinOp)

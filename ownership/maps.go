@@ -39,14 +39,14 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 	if !final || fa.takenOut(m, k, fa.cur) || fa.entryReleased(st, m, k, fa.cur) {
 		return
 	}
-	what := "buffer"
+	what, freed := "buffer", "freed"
 	if elem := mapElem(m.Type()); elem != nil && !isBuffer(elem) {
-		if _, tname := fa.c.ownerOf(elem); tname != "" {
-			what = tname + " value"
+		if o, tname := fa.c.ownerOf(elem); o != nil {
+			what, freed = tname+" value", "closed by "+o.Method
 		}
 	}
-	msg := fmt.Sprintf("the %s in %s[%s] is not freed before the entry is deleted at line %d",
-		what, name, keyText(k), fa.line(pos))
+	msg := fmt.Sprintf("the %s in %s[%s] is not %s before the entry is deleted at line %d",
+		what, name, keyText(k), freed, fa.line(pos))
 	if coll >= 0 {
 		fa.reportAt(pos, msg, fa.allocated(fa.res[coll]))
 	} else {
@@ -181,7 +181,8 @@ func sameMap(a, b ssa.Value) bool {
 }
 
 // sameKey reports whether two keys are certainly equal: one value, equal
-// constants, or loads of one variable.
+// constants, or loads of one variable, of one field of one value, or of
+// one element (`names[0]`) of one slice.
 func sameKey(a, b ssa.Value) bool {
 	if a == b {
 		return true
@@ -193,7 +194,19 @@ func sameKey(a, b ssa.Value) bool {
 	}
 	la, ok1 := a.(*ssa.UnOp)
 	lb, ok2 := b.(*ssa.UnOp)
-	return ok1 && ok2 && la.Op == token.MUL && lb.Op == token.MUL && la.X == lb.X
+	if !ok1 || !ok2 || la.Op != token.MUL || lb.Op != token.MUL {
+		return false
+	}
+	if la.X == lb.X {
+		return true
+	}
+	if ia, ok := la.X.(*ssa.IndexAddr); ok {
+		ib, ok := lb.X.(*ssa.IndexAddr)
+		return ok && ia.X == ib.X && sameVal(ia.Index, ib.Index, 0)
+	}
+	fa, ok1 := la.X.(*ssa.FieldAddr)
+	fb, ok2 := lb.X.(*ssa.FieldAddr)
+	return ok1 && ok2 && fa.X == fb.X && fa.Field == fb.Field
 }
 
 // keyText is how a message spells a key: the constant, the variable, or k.
@@ -205,8 +218,17 @@ func keyText(k ssa.Value) string {
 		return name
 	}
 	if load, ok := k.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if a, ok := load.X.(*ssa.Alloc); ok && a.Comment != "" {
-			return a.Comment
+		switch x := load.X.(type) {
+		case *ssa.Alloc:
+			if x.Comment != "" {
+				return x.Comment
+			}
+		case *ssa.IndexAddr:
+			if s, i := debugName(x.X), x.Index; s != "" {
+				if c, ok := i.(*ssa.Const); ok && c.Value != nil {
+					return s + "[" + c.Value.ExactString() + "]"
+				}
+			}
 		}
 	}
 	return "k"

@@ -193,16 +193,18 @@ func (c *checker) freedArgs(common *ssa.CallCommon, depth int) []int {
 	if obj == nil {
 		return nil
 	}
+	// The release method of an owning type releases its receiver, though
+	// what it frees itself are the receiver's fields.
+	if recv := obj.Signature().Recv(); recv != nil {
+		if o, _ := c.ownerOf(recv.Type()); o != nil && o.Method == obj.Name() {
+			return []int{0}
+		}
+	}
 	if callee != nil && c.inPackage(callee) && depth < 3 {
 		return c.freedParams(callee, depth+1)
 	}
 	if deviceapi.Func(obj) == deviceapi.Free {
 		return []int{0}
-	}
-	if recv := obj.Signature().Recv(); recv != nil {
-		if o, _ := c.ownerOf(recv.Type()); o != nil && o.Method == obj.Name() {
-			return []int{0}
-		}
 	}
 	var f FuncFact
 	if obj.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(obj, &f) {
