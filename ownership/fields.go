@@ -134,8 +134,8 @@ func (fa *funcAnalysis) loadField(in *ssa.UnOp, st flowState) {
 }
 
 // onlyInspected reports whether the buffer v is only compared, used by a
-// Buffer method other than Free, or passed among a call's variadic
-// arguments (Launch's ...any).
+// Buffer method other than Free, or passed among the variadic arguments
+// of a Device method (Launch's ...any).
 func onlyInspected(v ssa.Value) bool {
 	for _, ref := range *v.Referrers() {
 		switch ref := ref.(type) {
@@ -147,7 +147,7 @@ func onlyInspected(v ssa.Value) bool {
 			}
 		case *ssa.MakeInterface:
 			for _, r2 := range *ref.Referrers() {
-				if s, ok := r2.(*ssa.Store); !ok || s.Val != ref || !isVarargAddr(s.Addr) {
+				if s, ok := r2.(*ssa.Store); !ok || s.Val != ref || !isDeviceVararg(s.Addr) {
 					return false
 				}
 			}
@@ -158,15 +158,29 @@ func onlyInspected(v ssa.Value) bool {
 	return true
 }
 
-// isVarargAddr reports whether addr is an element of an array the SSA
-// builder made for a call's variadic arguments.
-func isVarargAddr(addr ssa.Value) bool {
+// isDeviceVararg reports whether addr is an element of the array the SSA
+// builder made for the variadic arguments of a call of a Device method.
+func isDeviceVararg(addr ssa.Value) bool {
 	ia, ok := addr.(*ssa.IndexAddr)
 	if !ok {
 		return false
 	}
 	a, ok := ia.X.(*ssa.Alloc)
-	return ok && a.Comment == "varargs"
+	if !ok || a.Comment != "varargs" {
+		return false
+	}
+	for _, ref := range *a.Referrers() {
+		sl, ok := ref.(*ssa.Slice)
+		if !ok {
+			continue
+		}
+		for _, use := range *sl.Referrers() {
+			if call, ok := use.(*ssa.Call); ok && isMethodOf(calleeObj(call.Call.StaticCallee()), deviceapi.IsDevice) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refineFieldNil clears, on the edge where an owned field was found nil
