@@ -205,11 +205,7 @@ func elementBase(v ssa.Value) ssa.Value {
 // b.Free()` in a loop, then `outs = append(outs, b)`) or that was handed on
 // is only referenced there.
 func fill(st flowState, ids, elems []int, fa *funcAnalysis) {
-	owed := false
-	for _, e := range elems {
-		owed = owed || st[e].bits&live != 0
-	}
-	if !owed {
+	if !owed(st, elems) {
 		return
 	}
 	for _, id := range fa.collIDs(ids) {

@@ -76,8 +76,10 @@
 // overwritten at line 20", with the store that put it there as related
 // information. Freeing it first (`w.scratch.Free()`), reading it out in a
 // way that may hand it on (`old := w.scratch`, a call that receives it),
-// storing only where it is nil (`if w.scratch == nil`), or closing the
-// struct is correct. A method that stores into a field of its receiver
+// storing only where it is nil (`if w.scratch == nil`, or a retry after
+// the allocation stored into the field failed), or closing the struct is
+// correct; a buffer that a deferred Free releases, stored into a field,
+// makes neither the field nor the struct responsible for it. A method that stores into a field of its receiver
 // without releasing the old buffer is summarized as overwriting it, so a
 // caller whose struct holds a buffer there is told at the call ("... before
 // a call to grow overwrites it"); a struct from a constructor of the

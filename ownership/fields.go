@@ -67,7 +67,9 @@ func fieldName(r *resource, t types.Type, f int) string {
 }
 
 // storeField applies a store into an owned field: a buffer (or nil) stored
-// where the field may still hold one overwrites it.
+// where the field may still hold one overwrites it. The field holds the
+// new buffer for the struct to release only where the function owed it
+// (not one a deferred Free releases, or one handed on already).
 func (fa *funcAnalysis) storeField(in *ssa.Store, st flowState, final bool) {
 	o, f, ok := fa.ownedFieldAddr(in.Addr)
 	if !ok {
@@ -79,7 +81,7 @@ func (fa *funcAnalysis) storeField(in *ssa.Store, st flowState, final bool) {
 		f := in.Addr.(*ssa.FieldAddr)
 		fa.overwrite(st, o, f.Field, fieldName(fa.res[o], f.X.Type(), f.Field), in.Pos(), "it is overwritten")
 	}
-	stored := !isNilConst(in.Val)
+	stored := owed(st, fa.alias[in.Val])
 	if r := fa.res[o]; r.param >= 0 && final && fa.building != nil {
 		fs := fa.building.field(r.param)
 		if stored {
@@ -311,4 +313,15 @@ func unshare(st flowState, o int) bool {
 		}
 	}
 	return shared
+}
+
+// owed reports whether some of the buffers ids is still the function's to
+// release.
+func owed(st flowState, ids []int) bool {
+	for _, id := range ids {
+		if st[id].bits&live != 0 {
+			return true
+		}
+	}
+	return false
 }

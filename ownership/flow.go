@@ -143,8 +143,11 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 			}
 			// Stored into an owned field before the check: the field
 			// holds nil there.
-			if s[id].heldBy > 0 && s[id].bits&escaped != 0 {
+			if h := s[id].heldBy; h > 0 && s[id].bits&escaped != 0 {
 				s[id].bits = s[id].bits&^escaped | isNil
+				if f := s[id].heldField; f < 64 {
+					s[h-1].heldFields &^= 1 << f
+				}
 			}
 		}
 	}
@@ -388,10 +391,8 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 	}
 	if fa.storesIntoOwnedField(in) {
 		owners := fa.alias[in.Addr.(*ssa.FieldAddr).X]
-		holds := false
-		for _, id := range ids {
-			holds = holds || !fa.res[id].coll || st[id].bits&live != 0
-		}
+		// The struct becomes responsible for what the function owed.
+		holds := owed(st, ids)
 		if call, ok := in.Val.(*ssa.Call); ok && !holds {
 			if _, isBuiltin := call.Call.Value.(*ssa.Builtin); isBuiltin {
 				for _, a := range call.Call.Args {
