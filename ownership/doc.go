@@ -43,8 +43,9 @@
 // which may free it after waiting), or passed to a function that takes
 // ownership of that parameter. The analysis computes for every function
 // which parameters it frees or takes (stores, or passes to another function
-// that takes them) and which results are new buffers, and exports these as
-// facts, so the check works across packages.
+// that takes them), which results are new buffers, and which owned fields
+// of its parameters and new results it fills or overwrites, and exports
+// these as facts, so the check works across packages.
 //
 // A deferred function literal that frees a captured variable releases
 // whatever the variable holds at exit: after `b.Free(); b = nil` a guarded
@@ -180,13 +181,12 @@
 // Close method counts as releasing the fields it frees itself, in function
 // literals it calls or defers, through helpers of its own package (three
 // calls deep), or through functions of other packages that free their
-// parameter. Overwritten fields: what a function does to its parameters'
-// fields is summarized for the package's own functions only (a method of
-// another package that overwrites a field is not followed, and a struct
-// from another package's constructor starts with its fields taken as
-// empty), and a map entry
-// overwritten under a key that is not a constant is not followed (a loop's
-// key variable takes a new value each time round).
+// parameter. Overwritten fields: another package's function is taken to
+// keep the fields it does not store into (its facts carry the fields it
+// stores into and overwrites, and those its constructors fill, not those it
+// releases), and a map entry overwritten under a key that is not a
+// constant is not followed (a loop's key variable takes a new value each
+// time round).
 // A use after Free is reported only when the used value can only be that
 // one buffer.
 //

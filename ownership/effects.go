@@ -238,7 +238,7 @@ func (cs *callSite) function(callee *ssa.Function, obj *types.Func) {
 	} else {
 		var f FuncFact
 		if fa.c.pass.ImportObjectFact(obj, &f) {
-			sum = &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
+			sum = f.summary()
 		} else {
 			sum = &summary{}
 		}
@@ -353,7 +353,7 @@ func (c *checker) summaryOf(common *ssa.CallCommon) *summary {
 	obj := calleeObj(callee)
 	var f FuncFact
 	if obj != nil && c.pass.ImportObjectFact(obj, &f) {
-		return &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
+		return f.summary()
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ func (s *Stage) Close() error {
 }
 
 // resizeLeaky replaces the buffer without freeing the old one.
-func (s *Stage) resizeLeaky(d *device.Device, n int) error { // want resizeLeaky:`ownership: fills \[0\]`
+func (s *Stage) resizeLeaky(d *device.Device, n int) error { // want resizeLeaky:`ownership: fills \[0\], overwrites fields \[0\] of 0`
 	b, err := device.Alloc[float32](d, n)
 	if err != nil {
 		return err
