@@ -147,6 +147,9 @@ type resState struct {
 	// fieldPos is where one was stored, for messages.
 	heldFields uint64
 	fieldPos   token.Pos
+	// filledAt is the call that made a struct of an owning type that held
+	// nothing hold buffers (filled), for the branch where it failed.
+	filledAt token.Pos
 }
 
 type flowState []resState
@@ -179,6 +182,9 @@ func (s flowState) join(t flowState) bool {
 		}
 		if s[i].fieldPos == token.NoPos {
 			s[i].fieldPos = t[i].fieldPos
+		}
+		if s[i].filledAt == token.NoPos {
+			s[i].filledAt = t[i].filledAt
 		}
 		if s[i].sharedBy != t[i].sharedBy && s[i].sharedBy != -1 {
 			s[i].sharedBy = -1

@@ -20,7 +20,8 @@ import (
 // A collection is created by make or starts as a nil slice; append results,
 // φ-nodes, re-slicings and local variables carry it. It is freed on the exit
 // edge of a loop `for i := 0; i < len(s); i++` (a range loop over s) whose
-// body frees s's elements: a loop that exits has visited every element.
+// body frees s's elements, or sends them on a channel: a loop that exits
+// has visited every element.
 
 // isBufferSlice reports whether t is a collection of buffers:
 // []*device.Buffer[T] or map[K]*device.Buffer[T] (or a slice or map of an
@@ -151,6 +152,14 @@ func (fa *funcAnalysis) finishCollections() {
 			case *ssa.MapUpdate:
 				if len(fa.alias[in.Value]) > 0 {
 					fa.dateColls(fa.alias[in.Map], in.Pos())
+				}
+			case *ssa.Send:
+				// A loop that sends every element on hands them on.
+				if base := elementBase(in.X); base != nil {
+					for _, id := range fa.collIDs(fa.alias[base]) {
+						fa.elemFreed[id] = true
+						fa.elemFreeBlocks[id] = append(fa.elemFreeBlocks[id], b)
+					}
 				}
 			}
 		}

@@ -80,7 +80,9 @@
 // storing only where it is nil (`if w.scratch == nil`, or a retry after
 // the allocation stored into the field failed), or closing the struct is
 // correct; a buffer that a deferred Free releases, stored into a field,
-// makes neither the field nor the struct responsible for it. A method that stores into a field of its receiver
+// makes neither the field nor the struct responsible for it, and a struct
+// that held nothing, which a failing call (its error result non-nil) was to
+// fill, holds nothing on that branch. A method that stores into a field of its receiver
 // without releasing the old buffer is summarized as overwriting it, so a
 // caller whose struct holds a buffer there is told at the call ("... before
 // a call to grow overwrites it"); a struct from a constructor of the
@@ -132,8 +134,9 @@
 // also one captured by a deferred literal) or
 // a local map (from make or a literal) that buffers are appended to or
 // stored into holds them, and must itself be freed on every path, element
-// by element in a loop over it (`for _, b := range bufs { b.Free() }`, or
-// a function that does so), or handed on. This
+// by element in a loop over it (`for _, b := range bufs { b.Free() }`, a
+// function that does so, or a loop that sends every element on a channel),
+// or handed on. This
 // catches the loop that allocates n buffers and returns on an error
 // without freeing those it already has.
 //

@@ -302,6 +302,9 @@ func (cs *callSite) filled(sum *summary) {
 		}
 		for _, o := range cs.fa.argAliases(a) {
 			if r := cs.fa.res[o]; r.owner != nil && r.param < 0 && cs.st[o].bits&(freed|escaped|deferred) == 0 {
+				if cs.st[o].bits&live == 0 {
+					cs.st[o].filledAt = cs.pos // holds nothing where this call fails
+				}
 				cs.st[o].bits = cs.st[o].bits&^(isNil|empty) | live
 			}
 		}

@@ -156,6 +156,7 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 		return
 	}
 	fa.freeFailed(x, errEdge)
+	fa.fillFailed(x, errEdge)
 	if ids := fa.alias[x]; len(ids) == 1 {
 		toNil(nilEdge, ids)
 	}
@@ -177,6 +178,29 @@ func (fa *funcAnalysis) freeFailed(v ssa.Value, errEdge flowState) {
 	if ids := fa.argAliases(call.Call.Args[0]); len(ids) == 1 {
 		if s := &errEdge[ids[0]]; s.twicePos == call.Pos() {
 			s.bits &^= freedTwice
+		}
+	}
+}
+
+// fillFailed handles the branch where a call that fills a struct of an
+// owning type which held nothing returned an error (`if err :=
+// p.load(d, xs); err != nil { return err }`): the struct holds nothing
+// there.
+func (fa *funcAnalysis) fillFailed(v ssa.Value, errEdge flowState) {
+	if !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+		return
+	}
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return
+	}
+	for id := range errEdge {
+		if s := &errEdge[id]; s.filledAt == call.Pos() && s.bits&live != 0 {
+			s.bits = s.bits&^live | empty
+			s.heldFields = 0
 		}
 	}
 }
