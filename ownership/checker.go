@@ -39,6 +39,7 @@ type resource struct {
 	param   int
 	freeVar bool
 	coll    bool // a slice of buffers
+	result  int  // for a resource a call creates: which of its results
 }
 
 func (r *resource) what() string {
@@ -137,6 +138,18 @@ type resState struct {
 	// paths disagree, 0 for none: closing that struct frees the buffer.
 	heldBy    int
 	heldField int // the owned field that holds it
+	// sharedBy is 1 + the id of a second struct of an owning type whose
+	// owned field holds it too (closing both frees it twice); -1 where
+	// paths disagree, 0 for none.
+	sharedBy int
+	// heldFields has bit f set where owned field f of this struct (of an
+	// owning type) may hold a buffer it must release (fields.go);
+	// fieldPos is where one was stored, for messages.
+	heldFields uint64
+	fieldPos   token.Pos
+	// filledAt is the call that made a struct of an owning type that held
+	// nothing hold buffers (filled), for the branch where it failed.
+	filledAt token.Pos
 }
 
 type flowState []resState
@@ -163,6 +176,20 @@ func (s flowState) join(t flowState) bool {
 		if s[i].twicePos == token.NoPos {
 			s[i].twicePos, s[i].twiceBy = t[i].twicePos, t[i].twiceBy
 		}
+		if nf := s[i].heldFields | t[i].heldFields; nf != s[i].heldFields {
+			s[i].heldFields = nf
+			changed = true
+		}
+		if s[i].fieldPos == token.NoPos {
+			s[i].fieldPos = t[i].fieldPos
+		}
+		if s[i].filledAt == token.NoPos {
+			s[i].filledAt = t[i].filledAt
+		}
+		if s[i].sharedBy != t[i].sharedBy && s[i].sharedBy != -1 {
+			s[i].sharedBy = -1
+			changed = true
+		}
 		if (s[i].heldBy != t[i].heldBy || s[i].heldField != t[i].heldField) && s[i].heldBy != -1 {
 			s[i].heldBy = -1
 			changed = true
@@ -178,6 +205,12 @@ type summary struct {
 	returns              uint64 // results that are new resources
 	fills                uint64 // parameters of an owning type that receive a buffer in an owned field
 	everyReturnFreesSeen uint64 // internal: params with a non-releasing return
+	// fields: what the function does to the owned fields of its
+	// parameters of owning types, by parameter (fields.go).
+	fields map[int]*fieldSum
+	// resultFields: for each result that is a new struct of an owning
+	// type, the owned fields that may hold a buffer at a return.
+	resultFields map[int]uint64
 }
 
 // funcAnalysis is the analysis of one function.
@@ -217,6 +250,8 @@ type funcAnalysis struct {
 	// resource to the instruction that creates it (see staleIn).
 	cur       ssa.Instruction
 	createdBy map[int]ssa.Instruction
+	// keys numbers the constant map keys of the function (maps.go).
+	keys map[string]int
 }
 
 // analyze returns the analysis of fn, computing it (and the summaries of the

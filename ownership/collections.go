@@ -20,7 +20,8 @@ import (
 // A collection is created by make or starts as a nil slice; append results,
 // φ-nodes, re-slicings and local variables carry it. It is freed on the exit
 // edge of a loop `for i := 0; i < len(s); i++` (a range loop over s) whose
-// body frees s's elements: a loop that exits has visited every element.
+// body frees s's elements, or sends them on a channel: a loop that exits
+// has visited every element.
 
 // isBufferSlice reports whether t is a collection of buffers:
 // []*device.Buffer[T] or map[K]*device.Buffer[T] (or a slice or map of an
@@ -152,6 +153,14 @@ func (fa *funcAnalysis) finishCollections() {
 				if len(fa.alias[in.Value]) > 0 {
 					fa.dateColls(fa.alias[in.Map], in.Pos())
 				}
+			case *ssa.Send:
+				// A loop that sends every element on hands them on.
+				if base := elementBase(in.X); base != nil {
+					for _, id := range fa.collIDs(fa.alias[base]) {
+						fa.elemFreed[id] = true
+						fa.elemFreeBlocks[id] = append(fa.elemFreeBlocks[id], b)
+					}
+				}
 			}
 		}
 	}
@@ -199,11 +208,32 @@ func elementBase(v ssa.Value) ssa.Value {
 	return nil
 }
 
-// fill marks collections as holding buffers.
-func fill(st flowState, ids []int, fa *funcAnalysis) {
+// fill marks collections as holding the buffers elems put into them. Only
+// a buffer that is still the function's to release makes a collection
+// responsible for it: one that a deferred Free will release (`defer
+// b.Free()` in a loop, then `outs = append(outs, b)`) or that was handed on
+// is only referenced there.
+func fill(st flowState, ids, elems []int, fa *funcAnalysis) {
+	if !owed(st, elems) {
+		return
+	}
 	for _, id := range fa.collIDs(ids) {
 		if fa.res[id].param < 0 && st[id].bits&(freed|escaped|deferred) == 0 {
 			st[id].bits = st[id].bits&^(empty|isNil) | live
+		}
+	}
+}
+
+// reopenDeferred handles an append to a collection that a deferred call
+// received by value (`defer freeAll(bufs)`, not a deferred literal that
+// reads bufs at exit): that call sees the slice as it was when the defer
+// statement ran, so the buffers appended now are the function's to free.
+// (An indexed store, or a map update, is seen by it: they share the backing
+// array or the map.)
+func (fa *funcAnalysis) reopenDeferred(st flowState, ids []int) {
+	for _, id := range fa.collIDs(ids) {
+		if s := &st[id]; s.bits&deferred != 0 && s.bits&deferCell == 0 {
+			s.bits &^= deferred | deferFreed
 		}
 	}
 }
@@ -296,7 +326,7 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 // it), or a deferred Free of a buffer that was appended to it.
 func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos) {
 	base := elementBase(arg)
-	if base == nil || fa.clearedAfter(arg) {
+	if base == nil || fa.clearedAfter(arg) || fa.deletedAfter(arg) {
 		return
 	}
 	for _, c := range fa.collIDs(fa.alias[base]) {
@@ -354,4 +384,93 @@ func sameColl(a, b []int) bool {
 		}
 	}
 	return false
+}
+
+// dropAll applies an operation that empties a collection without freeing
+// what it holds: clear(m) or clear(s), or a slice cut to nothing
+// (`tmp = tmp[:0]`, whose later appends overwrite the old elements). The
+// buffers a responsible collection holds are lost there; afterwards it
+// holds nothing, and a deferred release that reads it at exit still covers
+// what is put into it later.
+func (fa *funcAnalysis) dropAll(st flowState, ids []int, pos token.Pos, what string, final bool) {
+	for _, id := range fa.collIDs(ids) {
+		s, r := &st[id], fa.res[id]
+		if r.param >= 0 || s.bits&escaped != 0 {
+			continue // not this function's collection to empty
+		}
+		if final && responsible(*s) && s.bits&(freed|empty) == 0 {
+			fa.reportAt(pos, fmt.Sprintf("%s %s not freed before %s at line %d",
+				fa.origin(r), r.isAre(), what, fa.line(pos)), fa.allocated(r))
+		}
+		if s.bits != 0 {
+			s.bits = s.bits&(deferred|deferFreed|deferCell) | empty
+		}
+	}
+}
+
+// cutToNothing reports whether sl is s[:0] (or s[0:0]) and s is not read
+// after it: the slice is truncated for reuse, not filtered in place
+// (`kept := bufs[:0]; for _, b := range bufs { ... }`).
+func cutToNothing(sl *ssa.Slice) bool {
+	if sl.Low != nil && !isConstInt(sl.Low, 0) || sl.High == nil || !isConstInt(sl.High, 0) {
+		return false
+	}
+	for _, ref := range *sl.X.Referrers() {
+		if _, dbg := ref.(*ssa.DebugRef); !dbg && ref != ssa.Instruction(sl) && before(sl, ref) {
+			return false
+		}
+	}
+	return true
+}
+
+// refineEmpty applies a test of a collection's length against zero
+// (`if len(bufs) == 0`, `len(bufs) > 0`, `len(bufs) < 1`): on the edge
+// where it is empty it holds nothing to free.
+func (fa *funcAnalysis) refineEmpty(cond ssa.Value, t, f flowState) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return
+	}
+	x, y, op := bin.X, bin.Y, bin.Op
+	if _, isConst := x.(*ssa.Const); isConst {
+		x, y, op = y, x, swap(op)
+	}
+	call, ok := x.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+		return
+	}
+	var none flowState // the edge where the collection is empty
+	switch {
+	case op == token.EQL && isConstInt(y, 0), op == token.LEQ && isConstInt(y, 0), op == token.LSS && isConstInt(y, 1):
+		none = t
+	case op == token.NEQ && isConstInt(y, 0), op == token.GTR && isConstInt(y, 0), op == token.GEQ && isConstInt(y, 1):
+		none = f
+	default:
+		return
+	}
+	for _, id := range fa.collIDs(fa.contentsOrAlias(call.Call.Args[0])) {
+		if s := &none[id]; s.bits&live != 0 && fa.res[id].param < 0 {
+			s.bits = s.bits&^live | empty
+		}
+	}
+}
+
+// elemReleasedAgain reports, at a Free (or Close) of an element read from
+// a local collection, a double free where every element of the collection
+// was released already on every path (a range loop that freed them all).
+func (fa *funcAnalysis) elemReleasedAgain(arg ssa.Value, st flowState, pos token.Pos, what string) {
+	base := elementBase(arg)
+	if base == nil {
+		return
+	}
+	for _, c := range fa.collIDs(fa.contentsOrAlias(base)) {
+		if s := st[c]; s.bits == freed {
+			r := fa.res[c]
+			fa.reportAt(pos, fmt.Sprintf("an element of %s is freed twice: %s at line %d, after a loop over %s freed every element",
+				r.label(), what, fa.line(pos), r.label()), fa.allocated(r))
+		}
+	}
 }

@@ -43,13 +43,80 @@
 // which may free it after waiting), or passed to a function that takes
 // ownership of that parameter. The analysis computes for every function
 // which parameters it frees or takes (stores, or passes to another function
-// that takes them) and which results are new buffers, and exports these as
-// facts, so the check works across packages.
+// that takes them), which results are new buffers, and which owned fields
+// of its parameters and new results it fills or overwrites, and exports
+// these as facts, so the check works across packages.
 //
 // A deferred function literal that frees a captured variable releases
 // whatever the variable holds at exit: after `b.Free(); b = nil` a guarded
 // `defer func() { if b != nil { b.Free() } }()` frees nothing more, and
-// after `b = nil` alone the buffer is the function's to free again.
+// after `b = nil` alone the buffer is the function's to free again. A
+// buffer stored into the variable after the defer statement (`var a
+// *device.Buffer[T]; defer func() { ... a.Free() ... }(); a, err =
+// device.Upload(...)`, also a cleanup literal that ranges over
+// `[]*device.Buffer[T]{a, b, c}`) is the literal's to release; one the
+// variable held before another was stored into it is not.
+//
+// A deferred call evaluates its arguments when the defer statement runs:
+// `defer freeAll(bufs)` frees the buffers bufs holds then, not those
+// appended afterwards (a leak), while `defer func() { freeAll(bufs) }()`
+// reads bufs at exit. A slice filled by index, or a map, shares its storage
+// with the deferred call's copy, so it sees what is stored later. Likewise
+// a struct passed by value (`defer freePlan(p)`) holds the fields it had
+// then, and a pointer (`defer freePlanPtr(&p)`) the fields at exit.
+//
+// `defer b.Free()` inside a loop frees each iteration's buffer when the
+// function returns: the buffers are not leaked, may be used after the loop
+// (also from a slice they were appended to, which does not become
+// responsible for them), and a Free of the same buffer in the loop as well
+// is a double free (not on the branch where that Free returned an error).
+//
+// Owned fields overwritten: storing a buffer (or nil) into an owned field of
+// a struct of an owning type while the field may still hold a buffer loses
+// that buffer: "the buffer held in w.scratch is not freed before it is
+// overwritten at line 20", with the store that put it there as related
+// information. Freeing it first (`w.scratch.Free()`), reading it out in a
+// way that may hand it on (`old := w.scratch`, a call that receives it),
+// storing only where it is nil (`if w.scratch == nil`, or a retry after
+// the allocation stored into the field failed), or closing the struct is
+// correct; a buffer that a deferred Free releases, stored into a field,
+// makes neither the field nor the struct responsible for it, and a struct
+// that held nothing, which a failing call (its error result non-nil) was to
+// fill, holds nothing on that branch. A method that stores into a field of its receiver
+// without releasing the old buffer is summarized as overwriting it, so a
+// caller whose struct holds a buffer there is told at the call ("... before
+// a call to grow overwrites it"); a struct from a constructor of the
+// package holds the fields the constructor filled. One buffer stored in
+// the owned fields of two structs is freed twice when both are closed (not
+// after a store into one of them: which field held it is not kept).
+//
+// Map entries: a map that owns buffers (a local map of buffers that holds
+// some, or whose release is deferred; an owned map field, whose release
+// method ranges over it and frees the values) loses an entry's buffer at
+// `delete(m, k)` unless a read of m[k] comes first on every path (the same
+// map and key, or the value of the range loop whose key k is) and may free
+// or hand on the value; and at `m[k] = b` under a constant key that may
+// still hold a buffer stored under it and not read out since. A map that
+// only indexes buffers another collection owns is not responsible for them.
+// A delete after the entry's buffer was freed through its own variable
+// loses nothing, and `bufs["k"].Free(); delete(bufs, "k")` leaves nothing
+// for a deferred loop over the map to free again. `clear(m)`, `clear(s)`
+// and a slice cut to nothing (`tmp = tmp[:0]`, where tmp is not read
+// after the cut, unlike the filter-in-place idiom `kept := bufs[:0]`) drop
+// what a collection holds: a leak unless it was freed first. On the branch
+// where a collection's length is zero (`if len(bufs) == 0`) it holds
+// nothing. Releasing an element (`first.Close()`, `bufs[0].Free()`) after
+// a loop released every element of the collection is a double free.
+// Collections of structs of an owning type are released by its release
+// method like slices of buffers by Free.
+//
+// A variable declared outside a loop that a deferred literal releases at
+// exit (`defer func() { if s != nil { s.Close() } }()`), given a new value
+// each time round (`s = ns`), loses the previous one unless it was released
+// first. A Free of a loop-carried variable (`in.Free(); in = out` in a
+// ping-pong loop) frees the previous iteration's buffer or the first one,
+// which is not known: neither a double free nor a use after Free is
+// reported for it.
 //
 // Paths: early returns, loops (a buffer allocated in a loop must be freed
 // before the next iteration allocates it again), switch, select, defer
@@ -67,8 +134,9 @@
 // also one captured by a deferred literal) or
 // a local map (from make or a literal) that buffers are appended to or
 // stored into holds them, and must itself be freed on every path, element
-// by element in a loop over it (`for _, b := range bufs { b.Free() }`, or
-// a function that does so), or handed on. This
+// by element in a loop over it (`for _, b := range bufs { b.Free() }`, a
+// function that does so, or a loop that sends every element on a channel),
+// or handed on. This
 // catches the loop that allocates n buffers and returns on an error
 // without freeing those it already has.
 //
@@ -103,7 +171,8 @@
 // variables field by field), variables captured by function literals,
 // local slices and maps of buffers, and the variadic arguments of Launch;
 // it does not follow buffers through arrays, slices or maps that are not
-// local (a field, a parameter, a global), or struct
+// local (a field, a parameter, a global; deleting an entry of an owned map
+// field is checked, nothing more), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported), nor a use of a slice's buffers after they were
 // freed, nor through calls of function values, interface methods, or
@@ -115,7 +184,12 @@
 // Close method counts as releasing the fields it frees itself, in function
 // literals it calls or defers, through helpers of its own package (three
 // calls deep), or through functions of other packages that free their
-// parameter.
+// parameter. Overwritten fields: another package's function is taken to
+// keep the fields it does not store into (its facts carry the fields it
+// stores into and overwrites, and those its constructors fill, not those it
+// releases), and a map entry overwritten under a key that is not a
+// constant is not followed (a loop's key variable takes a new value each
+// time round).
 // A use after Free is reported only when the used value can only be that
 // one buffer.
 //

@@ -38,9 +38,9 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 	}
 	if common.IsInvoke() {
 		for _, a := range common.Args {
-			cs.do(fa.argAliases(a), effEscape, "a method call")
+			cs.doArg(a, effEscape, "a method call")
 		}
-		cs.do(fa.argAliases(common.Value), effEscape, "a method call")
+		cs.doArg(common.Value, effEscape, "a method call")
 		return
 	}
 	callee := common.StaticCallee()
@@ -54,12 +54,12 @@ func (fa *funcAnalysis) call(instr ssa.Instruction, common *ssa.CallCommon, st f
 		// x.Free() }(b)`.
 		sum := fa.c.analyze(callee).sum
 		for j, a := range common.Args {
-			cs.do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+			cs.doArg(a, fa.paramEffect(sum, j), "a function literal")
 		}
 	case obj == nil:
 		// A call of a function value: it may keep what it receives.
 		for _, a := range common.Args {
-			cs.do(fa.argAliases(a), effEscape, "a call of a function value")
+			cs.doArg(a, effEscape, "a call of a function value")
 		}
 	case isMethodOf(obj, deviceapi.IsBuffer):
 		cs.bufferMethod(obj)
@@ -91,6 +91,21 @@ func (cs *callSite) do(ids []int, e effect, what string) {
 		}
 	}
 	cs.fa.apply(cs.st, ids, e, cs.pos, what, cs.final)
+}
+
+// doArg applies effect e of the call to the resources argument v carries.
+// Where v is a loop-carried φ that may hold an earlier instance of a
+// resource than the one the state tracks (argAliases leaves that one out),
+// which buffer v is is not known: the effect applies to the others, but a
+// use or Free of them is not reported (`in.Free(); in = out` in a
+// ping-pong loop frees the previous iteration's out, or the first input).
+func (cs *callSite) doArg(v ssa.Value, e effect, what string) {
+	ids := cs.fa.argAliases(v)
+	if len(ids) < len(cs.fa.alias[v]) && cs.final {
+		cs.final = false
+		defer func() { cs.final = true }()
+	}
+	cs.do(ids, e, what)
 }
 
 // deferUse records a deferred use, which happens at the end: after any
@@ -135,7 +150,7 @@ func (cs *callSite) closure(mc *ssa.MakeClosure) {
 		}
 	}
 	for j, a := range cs.common.Args {
-		cs.do(fa.argAliases(a), fa.paramEffect(sum, j), "a function literal")
+		cs.doArg(a, fa.paramEffect(sum, j), "a function literal")
 	}
 }
 
@@ -148,18 +163,23 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 		// The appended buffers go into the slice: if it is a
 		// collection of this function, it now holds them.
 		elems := fa.argAliases(args[1])
-		if len(elems) > 0 {
-			fill(cs.st, fa.alias[args[0]], fa)
-		}
+		fa.reopenDeferred(cs.st, fa.alias[args[0]])
+		fill(cs.st, fa.alias[args[0]], elems, fa)
 		cs.do(elems, effEscape, "append")
 		return
+	}
+	if b.Name() == "delete" && len(args) == 2 {
+		fa.deleteEntry(cs.st, args[0], args[1], cs.pos, cs.final)
+	}
+	if b.Name() == "clear" && len(args) == 1 {
+		fa.dropAll(cs.st, fa.contentsOrAlias(args[0]), cs.pos, "clear", cs.final)
 	}
 	e := effUse
 	if b.Name() == "copy" {
 		e = effEscape
 	}
 	for _, a := range args {
-		cs.do(fa.argAliases(a), e, b.Name())
+		cs.doArg(a, e, b.Name())
 	}
 }
 
@@ -171,12 +191,13 @@ func (cs *callSite) bufferMethod(obj *types.Func) {
 	if deviceapi.Func(obj) == deviceapi.Free {
 		e = effFree
 	}
-	cs.do(fa.argAliases(recv), e, obj.Name())
+	cs.doArg(recv, e, obj.Name())
 	cs.do(fa.fieldUses(recv), effUse, obj.Name())
 	if e == effFree && !cs.isDefer && !cs.isGo {
 		fa.freeHeldField(cs.st, recv, cs.pos)
 		if cs.final && len(fa.argAliases(recv)) == 0 {
 			fa.elemFreeTwice(recv, cs.st, cs.pos)
+			fa.elemReleasedAgain(recv, cs.st, cs.pos, obj.Name())
 		}
 	}
 }
@@ -190,7 +211,7 @@ func (cs *callSite) deviceMethod(obj *types.Func) {
 			// Launch's ...any: each argument is a use of its own, so a
 			// freed buffer among several is reported.
 			for _, e := range elems {
-				cs.do(fa.argAliases(e), effUse, name)
+				cs.doArg(e, effUse, name)
 				if mi, ok := e.(*ssa.MakeInterface); ok {
 					e = mi.X
 				}
@@ -198,7 +219,7 @@ func (cs *callSite) deviceMethod(obj *types.Func) {
 			}
 			continue
 		}
-		cs.do(fa.argAliases(a), effUse, name)
+		cs.doArg(a, effUse, name)
 		cs.do(fa.fieldUses(a), effUse, name)
 	}
 }
@@ -217,7 +238,7 @@ func (cs *callSite) function(callee *ssa.Function, obj *types.Func) {
 	} else {
 		var f FuncFact
 		if fa.c.pass.ImportObjectFact(obj, &f) {
-			sum = &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
+			sum = f.summary()
 		} else {
 			sum = &summary{}
 		}
@@ -225,6 +246,7 @@ func (cs *callSite) function(callee *ssa.Function, obj *types.Func) {
 	}
 	if !cs.isDefer && !cs.isGo {
 		cs.filled(sum)
+		cs.callFields(sum)
 	}
 	sig, name := obj.Signature(), obj.Name()
 	nrecv := 0
@@ -236,6 +258,9 @@ func (cs *callSite) function(callee *ssa.Function, obj *types.Func) {
 		cs.do(fa.fieldUses(a), effUse, "a call to "+name)
 		ids := fa.argAliases(a)
 		if len(ids) == 0 {
+			if j == 0 && nrecv == 1 && cs.final && !cs.isDefer && !cs.isGo && fa.releases(sig, name) {
+				fa.elemReleasedAgain(a, cs.st, cs.pos, name)
+			}
 			continue
 		}
 		// A method of an owning type called on a value of it.
@@ -277,6 +302,9 @@ func (cs *callSite) filled(sum *summary) {
 		}
 		for _, o := range cs.fa.argAliases(a) {
 			if r := cs.fa.res[o]; r.owner != nil && r.param < 0 && cs.st[o].bits&(freed|escaped|deferred) == 0 {
+				if cs.st[o].bits&live == 0 {
+					cs.st[o].filledAt = cs.pos // holds nothing where this call fails
+				}
 				cs.st[o].bits = cs.st[o].bits&^(isNil|empty) | live
 			}
 		}
@@ -328,7 +356,7 @@ func (c *checker) summaryOf(common *ssa.CallCommon) *summary {
 	obj := calleeObj(callee)
 	var f FuncFact
 	if obj != nil && c.pass.ImportObjectFact(obj, &f) {
-		return &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
+		return f.summary()
 	}
 	return nil
 }
@@ -365,8 +393,10 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 			}
 			// A Free after a deferred Free is reported at the return, where
 			// it is known whether the deferred call still sees the buffer
-			// (a literal that reads a variable set to nil does not).
-			if one && s.bits&deferFreed != 0 && s.bits&freedTwice == 0 {
+			// (a literal that reads a variable set to nil does not). The
+			// mark flows while solving, not only in the final pass, so that
+			// a return after a loop sees the Free in the loop's body.
+			if len(ids) == 1 && s.bits&deferFreed != 0 && s.bits&freedTwice == 0 {
 				s.bits |= freedTwice
 				s.twicePos, s.twiceBy = pos, ""
 				if what != r.freeName() {
@@ -383,12 +413,25 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 					s.freeBy = what
 				}
 			}
+			if r.owner != nil {
+				s.heldFields = 0
+			}
 			if r.owner != nil && len(ids) == 1 {
-				// Closing a struct frees the buffers its owned fields hold.
+				// Closing a struct frees the buffers its owned fields hold;
+				// one that another struct held too, and whose Close freed
+				// it already, is freed twice.
 				for h := range st {
-					if hs := &st[h]; hs.heldBy == id+1 && hs.bits&escaped != 0 {
+					hs := &st[h]
+					if hs.heldBy != id+1 && hs.sharedBy != id+1 {
+						continue
+					}
+					if hs.bits&escaped != 0 {
 						hs.bits = hs.bits&^escaped | freed
 						hs.freePos, hs.freeBy = pos, fmt.Sprintf("%s of %s", what, r.label())
+					} else if final && hs.sharedBy > 0 && hs.bits&freed != 0 && hs.bits&live == 0 {
+						fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s of %s at line %d after %s",
+							fa.res[h].label(), what, r.label(), fa.line(pos), fa.freedAt(fa.res[h], hs)),
+							fa.freedHere(fa.res[h], hs), fa.allocated(fa.res[h]))
 					}
 				}
 			}
@@ -511,4 +554,11 @@ func varargElems(v ssa.Value) ([]ssa.Value, bool) {
 		}
 	}
 	return out, true
+}
+
+// releases reports whether a method with signature sig named name is the
+// release method of its receiver's owning type.
+func (fa *funcAnalysis) releases(sig *types.Signature, name string) bool {
+	o, _ := fa.c.ownerOf(sig.Recv().Type())
+	return o != nil && o.Method == name
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/gpukvet/gpukvet/internal/deviceapi"
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 func (fa *funcAnalysis) entryState() flowState {
@@ -16,6 +17,9 @@ func (fa *funcAnalysis) entryState() flowState {
 	for _, r := range fa.res {
 		if r.param >= 0 {
 			st[r.id].bits = live
+			if r.owner != nil && !r.freeVar {
+				st[r.id].heldFields = ^uint64(0) // unknown: the caller's
+			}
 		} else if r.coll {
 			st[r.id].bits = empty // a nil slice
 		}
@@ -112,6 +116,7 @@ func (fa *funcAnalysis) transferBlock(b *ssa.BasicBlock, final bool) []edge {
 // buffer is nil, the buffer needs no release.
 func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 	fa.refineSelect(cond, t)
+	fa.refineEmpty(cond, t, f)
 	fa.refineGuards(cond, t, f)
 	fa.refineLoopExit(cond, t, f)
 	bin, ok := cond.(*ssa.BinOp)
@@ -130,6 +135,7 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 	if bin.Op == token.EQL {
 		errEdge, nilEdge = f, t
 	}
+	fa.refineFieldNil(x, nilEdge)
 	toNil := func(s flowState, ids []int) {
 		for _, id := range ids {
 			if s[id].bits&live != 0 {
@@ -137,8 +143,11 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 			}
 			// Stored into an owned field before the check: the field
 			// holds nil there.
-			if s[id].heldBy > 0 && s[id].bits&escaped != 0 {
+			if h := s[id].heldBy; h > 0 && s[id].bits&escaped != 0 {
 				s[id].bits = s[id].bits&^escaped | isNil
+				if f := s[id].heldField; f < 64 {
+					s[h-1].heldFields &^= 1 << f
+				}
 			}
 		}
 	}
@@ -146,8 +155,53 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 		toNil(errEdge, ids)
 		return
 	}
+	fa.freeFailed(x, errEdge)
+	fa.fillFailed(x, errEdge)
 	if ids := fa.alias[x]; len(ids) == 1 {
 		toNil(nilEdge, ids)
+	}
+}
+
+// freeFailed handles the branch where a Free of a buffer that a deferred
+// Free also frees returned an error (`if err := x.Free(); err != nil {
+// return err }`): that Free did not release it, so the deferred one is not
+// a second Free.
+func (fa *funcAnalysis) freeFailed(v ssa.Value, errEdge flowState) {
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() {
+		return
+	}
+	obj := calleeObj(call.Call.StaticCallee())
+	if !isMethodOf(obj, deviceapi.IsBuffer) || deviceapi.Func(obj) != deviceapi.Free {
+		return
+	}
+	if ids := fa.argAliases(call.Call.Args[0]); len(ids) == 1 {
+		if s := &errEdge[ids[0]]; s.twicePos == call.Pos() {
+			s.bits &^= freedTwice
+		}
+	}
+}
+
+// fillFailed handles the branch where a call that fills a struct of an
+// owning type which held nothing returned an error (`if err :=
+// p.load(d, xs); err != nil { return err }`): the struct holds nothing
+// there.
+func (fa *funcAnalysis) fillFailed(v ssa.Value, errEdge flowState) {
+	if !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+		return
+	}
+	if ex, ok := v.(*ssa.Extract); ok {
+		v = ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return
+	}
+	for id := range errEdge {
+		if s := &errEdge[id]; s.filledAt == call.Pos() && s.bits&live != 0 {
+			s.bits = s.bits&^live | empty
+			s.heldFields = 0
+		}
 	}
 }
 
@@ -229,12 +283,12 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.call(in, in.Common(), st, final, false, false)
 		if ids := fa.created[in]; len(ids) > 0 {
 			for _, id := range ids {
-				if st[id].bits&live != 0 && final && !fa.carriedAndFreed(id) {
+				if fa.lostByAllocAgain(st[id], id, in) && final && !fa.carriedAndFreed(id) {
 					r := fa.res[id]
 					fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s before it is allocated again at line %d",
 						fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())), fa.allocated(r))
 				}
-				st[id] = resState{bits: live}
+				st[id] = resState{bits: live, heldFields: fa.filledFields(in, fa.res[id])}
 			}
 		}
 		if noReturn(obj) {
@@ -245,7 +299,14 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 	case *ssa.Go:
 		fa.call(in, in.Common(), st, final, false, true)
 	case *ssa.Store:
+		fa.storeField(in, st, final)
 		fa.store(in, st, final)
+	case *ssa.UnOp:
+		fa.loadField(in, st)
+	case *ssa.Slice:
+		if cutToNothing(in) {
+			fa.dropAll(st, fa.alias[in.X], in.Pos(), "the slice is cut to nothing", final)
+		}
 	case *ssa.Send:
 		fa.apply(st, fa.alias[in.X], effEscape, in.Pos(), "a channel send", final)
 	case *ssa.Select:
@@ -256,10 +317,11 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 				fa.apply(st, fa.alias[s.Send], effUse, s.Pos, "a channel send", final)
 			}
 		}
+	case *ssa.Lookup:
+		fa.lookupEntry(in, st)
 	case *ssa.MapUpdate:
-		if len(fa.alias[in.Value]) > 0 {
-			fill(st, fa.alias[in.Map], fa) // a local map of buffers now holds it
-		}
+		fa.updateEntry(in, st, final)
+		fill(st, fa.alias[in.Map], fa.alias[in.Value], fa) // a local map of buffers now holds it
 		fa.apply(st, fa.alias[in.Key], effEscape, in.Pos(), "a map update", final)
 		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)
 	case *ssa.MakeClosure:
@@ -281,6 +343,28 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.ret(in, st, final)
 	}
 	return true
+}
+
+// lostByAllocAgain reports whether the previous instance of resource id,
+// whose creation c runs again (in a loop), is lost there: it is still live,
+// or it is held by a variable that a deferred literal releases at exit and
+// that the new instance will replace (`s = ns` after `ns, err :=
+// newSolver(...)`, with `defer func() { s.Close() }()`), a variable
+// declared outside the loop (one declared in the body is a new variable
+// each time round, which the deferred literal of that iteration reads).
+func (fa *funcAnalysis) lostByAllocAgain(s resState, id int, c ssa.Instruction) bool {
+	if s.bits&live != 0 {
+		return true
+	}
+	if s.bits&deferCell == 0 || s.bits&freed != 0 {
+		return false
+	}
+	for cell, ids := range fa.contents {
+		if a, ok := cell.(*ssa.Alloc); ok && contains(ids, id) && a.Block() != nil && !kernelssa.Reaches(c.Block(), a.Block()) {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyCalled reports whether a function literal is only called, deferred
@@ -317,21 +401,22 @@ func (fa *funcAnalysis) contentsOrAlias(v ssa.Value) []int {
 // anywhere else it hands it on.
 func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 	if cell := fa.cellOf(in.Addr); cell != nil {
-		if cell == in.Addr && isNilConst(in.Val) {
-			fa.clearDeferCell(st, fa.contents[cell])
+		if cell == in.Addr {
+			// The variable no longer holds what it held: a deferred
+			// literal that reads it at exit will not release that.
+			fa.clearDeferCell(st, without(fa.contents[cell], fa.alias[in.Val]))
+			fa.deferredReadAt(in, cell, st, final)
 		}
 		return
 	}
 	ids := fa.alias[in.Val]
-	if ia, ok := in.Addr.(*ssa.IndexAddr); ok && len(ids) > 0 {
-		fill(st, fa.alias[ia.X], fa)
+	if ia, ok := in.Addr.(*ssa.IndexAddr); ok {
+		fill(st, fa.alias[ia.X], ids, fa)
 	}
 	if fa.storesIntoOwnedField(in) {
 		owners := fa.alias[in.Addr.(*ssa.FieldAddr).X]
-		holds := false
-		for _, id := range ids {
-			holds = holds || !fa.res[id].coll || st[id].bits&live != 0
-		}
+		// The struct becomes responsible for what the function owed.
+		holds := owed(st, ids)
 		if call, ok := in.Val.(*ssa.Call); ok && !holds {
 			if _, isBuiltin := call.Call.Value.(*ssa.Builtin); isBuiltin {
 				for _, a := range call.Call.Args {
@@ -343,6 +428,9 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 			defer func() {
 				for _, id := range ids {
 					if !fa.res[id].coll && st[id].bits&escaped != 0 {
+						if h := st[id].heldBy; h > 0 && h != owners[0]+1 {
+							st[id].sharedBy = h // now held by two structs
+						}
 						st[id].heldBy = owners[0] + 1
 						st[id].heldField = in.Addr.(*ssa.FieldAddr).Field
 					}
@@ -381,9 +469,53 @@ func (fa *funcAnalysis) storesIntoOwnedField(in *ssa.Store) bool {
 	return false
 }
 
-// clearDeferCell handles `b = nil` on a variable that a deferred literal
-// reads at exit: the literal will not release the buffer that b held, so
-// the buffer is again the function's to free (or already freed).
+// deferredReadAt handles a store of a buffer into a variable that a
+// function literal deferred before the store (on every path to it) reads
+// at exit (`var a *device.Buffer[T]; defer func() { if a != nil { a.Free()
+// } }(); a, err = device.Upload(...)`): the literal frees, or takes, what
+// the variable holds then, so the buffer stored is the literal's to release.
+func (fa *funcAnalysis) deferredReadAt(in *ssa.Store, cell ssa.Value, st flowState, final bool) {
+	ids := fa.alias[in.Val]
+	if len(ids) == 0 {
+		return
+	}
+	for _, ref := range *cell.Referrers() {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *mc.Referrers() {
+			d, ok := r2.(*ssa.Defer)
+			if !ok || d.Call.Value != mc || !before(d, in) {
+				continue
+			}
+			sum := fa.c.analyze(mc.Fn.(*ssa.Function)).sum
+			for k, b := range mc.Bindings {
+				if b != cell || sum == nil || k >= 32 {
+					continue
+				}
+				e := effNone
+				switch {
+				case sum.fvFrees&(1<<k) != 0:
+					e = effDeferFreeAll
+				case sum.fvTakes&(1<<k) != 0:
+					e = effDeferFree
+				}
+				fa.apply(st, ids, e, d.Pos(), "a function literal", final)
+				for _, id := range ids {
+					if st[id].bits&deferred != 0 {
+						st[id].bits |= deferCell
+					}
+				}
+			}
+		}
+	}
+}
+
+// clearDeferCell handles `b = nil` (or another buffer stored into b) on a
+// variable that a deferred literal reads at exit: the literal will not
+// release the buffer that b held, so the buffer is again the function's to
+// free (or already freed).
 func (fa *funcAnalysis) clearDeferCell(st flowState, ids []int) {
 	for _, id := range ids {
 		s := &st[id]
@@ -415,6 +547,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 				}
 			}
 		}
+		fa.retResultFields(k, ids, st)
 		if final && len(ids) == 1 && st[ids[0]].bits&deferFreed != 0 {
 			r := fa.res[ids[0]]
 			fa.reportAt(in.Pos(), fmt.Sprintf("%s is returned at line %d, but the deferred %s at line %d frees it after the return",
@@ -442,6 +575,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 		}
 		if r.param >= 0 {
 			fa.summarizeParam(r, s.bits)
+			fa.retFields(r, s)
 			continue
 		}
 		if s.bits&live != 0 && !fa.releasedByFields(r, st) {
@@ -537,6 +671,17 @@ func (fa *funcAnalysis) carriedAndFreed(id int) bool {
 		}
 	}
 	return false
+}
+
+// without returns the ids not in drop.
+func without(ids, drop []int) []int {
+	var out []int
+	for _, id := range ids {
+		if !contains(drop, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func contains(ids []int, id int) bool {

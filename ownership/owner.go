@@ -193,16 +193,18 @@ func (c *checker) freedArgs(common *ssa.CallCommon, depth int) []int {
 	if obj == nil {
 		return nil
 	}
+	// The release method of an owning type releases its receiver, though
+	// what it frees itself are the receiver's fields.
+	if recv := obj.Signature().Recv(); recv != nil {
+		if o, _ := c.ownerOf(recv.Type()); o != nil && o.Method == obj.Name() {
+			return []int{0}
+		}
+	}
 	if callee != nil && c.inPackage(callee) && depth < 3 {
 		return c.freedParams(callee, depth+1)
 	}
 	if deviceapi.Func(obj) == deviceapi.Free {
 		return []int{0}
-	}
-	if recv := obj.Signature().Recv(); recv != nil {
-		if o, _ := c.ownerOf(recv.Type()); o != nil && o.Method == obj.Name() {
-			return []int{0}
-		}
 	}
 	var f FuncFact
 	if obj.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(obj, &f) {
@@ -212,7 +214,8 @@ func (c *checker) freedArgs(common *ssa.CallCommon, depth int) []int {
 }
 
 // fieldOf reports which field of the receiver v is read from: r.f, *r.f,
-// r.f[i] (an element of a slice or array field, as in a range loop).
+// r.f[i] (an element of a slice or array field, as in a range loop), r.f[k]
+// or the value of a range loop over a map field.
 func fieldOf(v ssa.Value, recvOK func(ssa.Value) bool) (int, bool) {
 	for steps := 0; steps < 8; steps++ {
 		switch x := v.(type) {
@@ -225,6 +228,15 @@ func fieldOf(v ssa.Value, recvOK func(ssa.Value) bool) (int, bool) {
 			v = x.X
 		case *ssa.Index:
 			v = x.X
+		case *ssa.Lookup:
+			v = x.X
+		case *ssa.Extract:
+			// The value of a range loop over a map field.
+			base := elementBase(x)
+			if base == nil {
+				return 0, false
+			}
+			v = base
 		case *ssa.FieldAddr:
 			if recvOK(x.X) || isLoadOf(x.X, recvOK) {
 				return x.Field, true

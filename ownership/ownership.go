@@ -46,6 +46,21 @@ type FuncFact struct {
 	// fields the function stores a buffer: the caller's struct must then
 	// be closed.
 	Fills []int
+	// Fields lists, for parameters of an owning struct type, the owned
+	// fields the function stores a buffer into, and those it overwrites
+	// (stores into while they may hold a buffer it did not release).
+	Fields []FieldEffect
+	// ResultFields lists, for results that are new structs of an owning
+	// type, the owned fields that may hold a buffer.
+	ResultFields []FieldEffect
+}
+
+// FieldEffect is what a function does to the owned fields of one parameter
+// (or result), as bit sets of field indexes.
+type FieldEffect struct {
+	Index       int // the parameter, or the result
+	Stored      uint64
+	Overwritten uint64
 }
 
 func (*FuncFact) AFact() {}
@@ -63,6 +78,11 @@ func (f *FuncFact) String() string {
 	}
 	if len(f.Fills) > 0 {
 		parts = append(parts, fmt.Sprintf("fills %v", f.Fills))
+	}
+	for _, fe := range f.Fields {
+		if fe.Overwritten != 0 {
+			parts = append(parts, fmt.Sprintf("overwrites fields %v of %d", bits(fe.Overwritten), fe.Index))
+		}
 	}
 	return "ownership: " + strings.Join(parts, ", ")
 }
@@ -163,13 +183,53 @@ func importsBufferAPI(pass *analysis.Pass) bool {
 	return false
 }
 
-// fact converts a summary to a FuncFact, or nil if it says nothing.
+// fact converts a summary to a FuncFact, or nil if it says nothing. Of
+// what a function does to fields, a fact keeps the stores and overwrites:
+// another package's function is taken to keep the fields it does not
+// store into.
 func (s *summary) fact() *FuncFact {
 	f := &FuncFact{Returns: bits(s.returns), Frees: bits(s.frees), Takes: bits(s.takes), Fills: bits(s.fills)}
-	if f.Returns == nil && f.Frees == nil && f.Takes == nil && f.Fills == nil {
+	for _, j := range sortedKeys(s.fields) {
+		if fs := s.fields[j]; fs.stored|fs.overwritten != 0 {
+			f.Fields = append(f.Fields, FieldEffect{Index: j, Stored: fs.stored, Overwritten: fs.overwritten})
+		}
+	}
+	for _, k := range sortedKeys(s.resultFields) {
+		if m := s.resultFields[k]; m != 0 {
+			f.ResultFields = append(f.ResultFields, FieldEffect{Index: k, Stored: m})
+		}
+	}
+	if f.Returns == nil && f.Frees == nil && f.Takes == nil && f.Fills == nil && f.Fields == nil && f.ResultFields == nil {
 		return nil
 	}
 	return f
+}
+
+// summary converts an imported FuncFact back to a summary.
+func (f *FuncFact) summary() *summary {
+	s := &summary{frees: mask(f.Frees), takes: mask(f.Takes), returns: mask(f.Returns), fills: mask(f.Fills)}
+	for _, fe := range f.Fields {
+		s.field(fe.Index).stored = fe.Stored
+		s.field(fe.Index).overwritten = fe.Overwritten
+		s.field(fe.Index).kept = ^uint64(0)
+	}
+	for _, fe := range f.ResultFields {
+		if s.resultFields == nil {
+			s.resultFields = map[int]uint64{}
+		}
+		s.resultFields[fe.Index] = fe.Stored
+	}
+	return s
+}
+
+// sortedKeys returns the keys of m in increasing order.
+func sortedKeys[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
 }
 
 func bits(m uint64) []int {

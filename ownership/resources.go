@@ -148,7 +148,7 @@ func (fa *funcAnalysis) findCreated(call *ssa.Call) {
 				}
 			}
 		}
-		r := fa.newResource(&resource{param: -1, pos: call.Pos(), from: from})
+		r := fa.newResource(&resource{param: -1, pos: call.Pos(), from: from, result: k})
 		if v != nil {
 			r.name = fa.varName(v)
 			r.coll = fa.c.isBufferSlice(v.Type())

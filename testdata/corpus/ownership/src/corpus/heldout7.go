@@ -25,8 +25,6 @@ func freeEach(bufs []*device.Buffer[float32]) {
 // simpleMultiGPU's per-device buffers, with the cleanup deferred before
 // the loop: `defer freeEach(bufs)` evaluates bufs (empty) at the defer, so
 // nothing appended later is freed.
-// known miss: the deferred call's argument is evaluated at the defer (an
-// empty slice); the buffers appended later are taken as handed to freeEach.
 func h7DeferFreeAllEarly(d *device.Device, chunks [][]float32) error {
 	var bufs []*device.Buffer[float32]
 	defer freeEach(bufs)
@@ -90,8 +88,6 @@ func h7DeferInLoop(d *device.Device, chunks [][]float32) (float32, error) {
 // verdict: doublefree
 // The loop's defer kept, and an explicit Free added after each chunk's
 // download: each buffer is freed in the loop and again by its defer.
-// known miss: each buffer is freed in the loop and again by its defer at
-// return.
 func h7DeferInLoopAndFree(d *device.Device, chunks [][]float32) error {
 	for _, c := range chunks {
 		b, err := device.Upload(d, c)
@@ -208,8 +204,6 @@ func h7WorkspaceSeries(d *device.Device, sizes []int) error {
 // verdict: leak
 // A cache of uploaded inputs keyed by name; evicting an entry deletes it
 // from the map without freeing its buffer.
-// known miss: the map entry's buffer is dropped (delete, then the entry
-// overwritten) without a Free.
 func h7CacheEvictLeak(d *device.Device, cache map[string]*device.Buffer[float32], name string, xs []float32) error {
 	if _, ok := cache[name]; ok {
 		delete(cache, name)
