@@ -31,25 +31,17 @@ mod=$tmp/mod
 mkdir -p "$mod"
 if [[ $# -eq 0 ]]; then
 	set -- golang.org/x/tools/... gonum.org/v1/gonum/... github.com/cockroachdb/pebble/...
-	cat >"$mod/deps.go" <<'GO'
-package vetcost
-
-import (
-	_ "github.com/cockroachdb/pebble"
-	_ "golang.org/x/tools/go/ssa"
-	_ "gonum.org/v1/gonum/mat"
-)
-GO
+	# -t: go vet builds the packages' tests too.
 	(cd "$mod" && go mod init vetcost >/dev/null 2>&1 &&
-		go get github.com/cockroachdb/pebble@v1.1.5 gonum.org/v1/gonum@v0.17.0 golang.org/x/tools@v0.52.0 >/dev/null 2>&1 &&
-		go mod tidy >/dev/null 2>&1)
+		go get -t golang.org/x/tools/...@v0.52.0 gonum.org/v1/gonum/...@v0.17.0 github.com/cockroachdb/pebble/...@v1.1.5 >/dev/null 2>&1)
 else
 	(cd "$mod" && cp "$root/go.mod" "$root/go.sum" . && sed -i 's|^module .*|module vetcost|' go.mod && echo "replace github.com/gpukvet/gpukvet => $root" >>go.mod)
 fi
 cd "$mod"
 go build "$@" >/dev/null 2>&1 || true # compile everything first: only vet is timed
-work=$(go vet -work -x -vettool="$tmp/noopvet" "$@" 2>&1 | sed -n 's/^WORK=//p' | head -1)
-[[ -d $work ]] || { echo "go vet -work left no work folder" >&2; exit 1; }
+go vet -work -x -vettool="$tmp/noopvet" "$@" >"$tmp/vet.log" 2>&1 || true
+work=$(sed -n 's/^WORK=//p' "$tmp/vet.log" | head -1)
+[[ -d $work ]] || { echo "go vet -work left no work folder:" >&2; tail -20 "$tmp/vet.log" >&2; exit 1; }
 mapfile -t cfgs < <(cd "$work" && ls -tr --time=ctime */vet.cfg 2>/dev/null)
 echo "# vet tool CPU (user+sys) over ${#cfgs[@]} vet.cfg files of go vet $*"
 echo "# $(go version), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git -C "$root" rev-parse --short HEAD)"
