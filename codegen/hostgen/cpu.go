@@ -125,7 +125,7 @@ func (g *generation) blockFunc(k *kernel, call func(t string) string) (block, lo
 // loopCalling is a block function that runs stmt for each thread.
 func loopCalling(stmt string) string {
 	return blockHead +
-		threadLoops("", "", stmt+"\n") + "}\n"
+		threadLoops("", "", stmt+"\n", "") + "}\n"
 }
 
 // blockHead starts a block function: the block's indices, read once, in
@@ -141,29 +141,53 @@ const blockHead = `func(gpukvetB backend.CPUBlock) {
 // records its X for a trap report.
 const threadAt = "gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)"
 
-// recordX records the running thread's X for a trap report, as threadAt
-// does, in an iteration that has no use for its gpu.Thread.
-const recordX = "gpukvetB.Cursor[0] = gpukvetX"
+// recordX records the running thread's (global) X for a trap report, as
+// threadAt does, in an iteration that has no use for its gpu.Thread.
+const recordX = "gpukvetB.Cursor[0] = gpukvetGX"
 
 // threadLoops is the loop over a block's threads (X fastest), with label
 // (if not "") on the X loop and body inside; lin keeps gpukvetI, the
-// thread's linear index.
-func threadLoops(label, lin, body string) string {
+// thread's linear index. The X loop counts the thread's global X,
+// gpukvetGX, beside its X in the block: a loop bounded by the global
+// index lets the compiler drop the kernel's own checks of it against a
+// slice's length where fast (see fastCond) holds. When fast is not "",
+// the X loop is written twice, under fast and else, the same
+// statements in both, so that only the compiler's knowledge differs.
+func threadLoops(label, lin, body, fast string) string {
 	var b strings.Builder
 	if lin != "" {
 		b.WriteString("{\ngpukvetI := 0\n")
 	}
 	b.WriteString("for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {\nfor gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {\ngpukvetB.Row(gpukvetY, gpukvetZ)\n")
-	if label != "" {
-		b.WriteString(label + ":\n")
+	b.WriteString("gpukvetEX := gpukvetBX + gpukvetNX\n")
+	xLoop := func(label, body string) {
+		if label != "" {
+			b.WriteString(label + ":\n")
+		}
+		if lin != "" {
+			b.WriteString("for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {\n")
+		} else {
+			b.WriteString("for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {\n")
+		}
+		b.WriteString(body)
+		b.WriteString("}\n")
 	}
-	if lin != "" {
-		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {\n")
+	if fast != "" {
+		b.WriteString("if " + fast + " {\n")
+		xLoop(label, body)
+		b.WriteString("} else {\n")
+		// Labels are the function's: the second copy's is another.
+		other := label
+		if label != "" {
+			other = label + "Else"
+			body = regexp.MustCompile(`\bcontinue `+label+`\b`).ReplaceAllString(body, "continue "+other)
+		}
+		xLoop(other, body)
+		b.WriteString("}\n")
 	} else {
-		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {\n")
+		xLoop(label, body)
 	}
-	b.WriteString(body)
-	b.WriteString("}\n}\n}\n")
+	b.WriteString("}\n}\n")
 	if lin != "" {
 		b.WriteString("}\n")
 	}

@@ -74,7 +74,7 @@ func (g *cpuGen) emitPiece(pc *piece) string {
 	if g.barrier {
 		lin = "lin"
 	}
-	return threadLoops(pc.label, lin, b.String())
+	return threadLoops(pc.label, lin, b.String(), pc.fast)
 }
 
 // emitCond is the loop that evaluates a condition around a barrier for
@@ -88,7 +88,7 @@ func (g *cpuGen) emitCond(pc *piece) string {
 	}
 	fmt.Fprintf(&b, "if %s(%s) {\nif %s < 0 {\n%s = gpukvetI\n}\n} else if %s < 0 {\n%s = gpukvetI\n}\n",
 		g.directive(pc.cond.Pos()), g.nodeText(pc.cond), yes, yes, no, no)
-	out := fmt.Sprintf("%s, %s := -1, -1\n", yes, no) + threadLoops("", "lin", b.String())
+	out := fmt.Sprintf("%s, %s := -1, -1\n", yes, no) + threadLoops("", "lin", b.String(), "")
 	op := ":="
 	if pc.assign {
 		op = "="

@@ -58,6 +58,7 @@ type piece struct {
 	cond   ast.Expr
 	pos    token.Pos // of the if or for, for the check of uniformity
 	label  string    // on its X loop, for returns
+	fast   string    // where its X loop runs a copy with fewer checks (fastCond)
 	result string    // cond: the variable receiving the condition
 	assign bool      // cond: result exists already
 }
@@ -183,6 +184,7 @@ func (g *cpuGen) block() (string, error) {
 		g.pieces = []*piece{pc}
 		g.nodes = []cpuNode{pc}
 		g.markReturns(pc)
+		pc.fast = g.fastCond(pc)
 		g.sortEdits()
 		var b strings.Builder
 		b.WriteString(blockHead)
@@ -233,7 +235,7 @@ func (g *cpuGen) block() (string, error) {
 	}
 	sort.Strings(init)
 	if len(init) > 0 {
-		b.WriteString(threadLoops("", "lin", "gpukvetP := &gpukvetL[gpukvetI]\n"+strings.Join(init, "")))
+		b.WriteString(threadLoops("", "lin", "gpukvetP := &gpukvetL[gpukvetI]\n"+strings.Join(init, ""), ""))
 	}
 	b.WriteString(g.emitNodes(g.nodes))
 	b.WriteString("}\n")
@@ -287,7 +289,7 @@ func (g *cpuGen) common() error {
 						case gpuapi.ThreadIdx:
 							text = "(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ})"
 						case gpuapi.GlobalIdx:
-							text = "(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})"
+							text = "(gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})"
 						case gpuapi.BlockIdx:
 							text = "(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]})"
 						}

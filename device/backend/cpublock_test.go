@@ -39,7 +39,8 @@ func TestCPUBlockThread(t *testing.T) {
 	if got, want := th.BlockDim(), (gpu.Dim3{X: 4, Y: 2, Z: 1}); got != want {
 		t.Errorf("BlockDim = %v, want %v", got, want)
 	}
-	if blk.Cursor[0] != 3 {
-		t.Errorf("Cursor = %v, want X 3", blk.Cursor)
+	blk.Row(1, 0)
+	if got, want := blk.Running(), [3]int{3, 1, 0}; got != want {
+		t.Errorf("Running = %v (Cursor %v), want %v", got, blk.Cursor, want)
 	}
 }

@@ -488,32 +488,52 @@ func (l *launch) workLoop() {
 	batch := max(1, min(64, l.nblocks()/(8*int64(runtime.GOMAXPROCS(0)))))
 	for {
 		first := l.next.Add(batch) - batch
-		for b := first; b < min(first+batch, l.nblocks()); b++ {
-			if l.failed.Load() || l.stop.Load() {
-				return
-			}
-			bid := unlinear(int(b), l.grid)
-			blk.Reset(bid, l.block, l.grid)
-			l.loopBlock(blk, bid)
-			l.blockDone(blk)
-		}
-		if first+batch >= l.nblocks() {
+		if first >= l.nblocks() || !l.loopBlocks(blk, first, min(first+batch, l.nblocks())) {
 			return
 		}
 	}
 }
 
-// loopBlock runs the threads of block bid one after another, through the
-// generated loop, which keeps the index of the running thread in
-// blk.Cursor.
-func (l *launch) loopBlock(blk *cpuexec.Block, bid [3]int) {
-	blk.Cursor = [3]int{}
+// loopBlocks runs blocks first to end-1 (linear indices) one after
+// another, each through the generated loop, which keeps the index of the
+// running thread in blk.Cursor. It returns false when a block failed or
+// the launch was stopped. What a block costs besides its threads is paid
+// per block of a 256-thread saxpy, so the recover that catches a trap is
+// set up once per run, and the block's index is counted, not divided out.
+func (l *launch) loopBlocks(blk *cpuexec.Block, first, end int64) (ok bool) {
 	defer func() {
-		if r := recover(); r != nil && !cpuexec.IsAbort(r) {
-			blk.Trap(l.trap(r, bid, blk.Cursor))
+		if r := recover(); r != nil {
+			if !cpuexec.IsAbort(r) {
+				blk.Trap(l.trap(r, blk.Bid, blk.Running()))
+			}
+			l.blockDone(blk)
+			ok = false
 		}
 	}()
-	l.block1(backend.CPUBlock{Block: blk})
+	bid := unlinear(int(first), l.grid)
+	for range end - first {
+		if l.failed.Load() || l.stop.Load() {
+			return false
+		}
+		blk.Reset(bid, l.block, l.grid)
+		blk.Cursor = blk.Base
+		l.block1(backend.CPUBlock{Block: blk})
+		l.blockDone(blk)
+		bid = nextIndex(bid, l.grid)
+	}
+	return true
+}
+
+// nextIndex returns the 3-d index after bid in a grid, X fastest.
+func nextIndex(bid, grid [3]int) [3]int {
+	if bid[0]++; bid[0] == grid[0] {
+		bid[0] = 0
+		if bid[1]++; bid[1] == grid[1] {
+			bid[1] = 0
+			bid[2]++
+		}
+	}
+	return bid
 }
 
 // runRounds is the race-detecting schedule: every thread of every block is

@@ -615,20 +615,34 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					a := gpukvetArg0
-					b := gpukvetArg1
-					c := gpukvetArg2
-					/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line vecadd.go:13:2*/ if i < len(c) {
-						/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						b := gpukvetArg1
+						c := gpukvetArg2
+						/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line vecadd.go:13:2*/ if i < len(c) {
+							/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						b := gpukvetArg1
+						c := gpukvetArg2
+						/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line vecadd.go:13:2*/ if i < len(c) {
+							/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:632:1*/
+	/*line gpukvet_gen.go:646:1*/
 	return thread, block
 }

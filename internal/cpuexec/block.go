@@ -73,10 +73,12 @@ type Block struct {
 	// SetCooperative.
 	wait func(pc uintptr) bool
 
-	// Cursor is the index of the thread that a block loop (the code gen
-	// writes) runs now, for the trap report of a thread that panics: the
-	// loop stores its X, a plain store per thread (itself, or through
-	// device/backend's CPUBlock.Thread), and Row its Y and Z.
+	// Cursor is the global index (Base plus the index in the block) of
+	// the thread that a block loop (the code gen writes) runs now, for the
+	// trap report of a thread that panics (Running): the loop stores its
+	// X, a plain store per thread (itself, or through device/backend's
+	// CPUBlock.Thread), and Row its Y and Z. The loop counts global X's,
+	// so that its store needs no addition.
 	Cursor [3]int
 
 	// Locals is the per-thread storage of the generated loops of a kernel
@@ -134,7 +136,13 @@ func (b *Block) Index() (bid, base, bdim [3]int) { return b.Bid, b.Base, b.Bdim 
 // of the thread that runs now (the loop records its X: Cursor).
 func (b *Block) Row(y, z int) {
 	b.Poll()
-	b.Cursor[1], b.Cursor[2] = y, z
+	b.Cursor[1], b.Cursor[2] = b.Base[1]+y, b.Base[2]+z
+}
+
+// Running returns the index in the block of the thread that a block loop
+// runs now (Cursor).
+func (b *Block) Running() [3]int {
+	return [3]int{b.Cursor[0] - b.Base[0], b.Cursor[1] - b.Base[1], b.Cursor[2] - b.Base[2]}
 }
 
 // PhaseBarrier is a barrier of the loops gpukvet gen writes for a kernel

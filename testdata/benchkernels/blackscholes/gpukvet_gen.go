@@ -6517,7 +6517,8 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					r := gpukvetArg0
 					v := gpukvetArg1
@@ -6527,7 +6528,7 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					call := gpukvetArg5
 					put := gpukvetArg6
 					/*line blackscholes.go:33:2*/ stride := t.GridDim().X * t.BlockDim().X
-					/*line blackscholes.go:34:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(s); i += stride {
+					/*line blackscholes.go:34:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(s); i += stride {
 						/*line blackscholes.go:35:3*/ sp, k, tt := s[i], x[i], y[i]
 						/*line blackscholes.go:36:3*/ sqrtT := math32.Sqrt(tt)
 						/*line blackscholes.go:37:3*/ d1 := (math32.Log(sp/k) + (r+0.5*v*v)*tt) / (v * sqrtT)
@@ -6542,6 +6543,6 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:6545:1*/
+	/*line gpukvet_gen.go:6546:1*/
 	return thread, block
 }

@@ -1278,16 +1278,17 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						threshold := gpukvetArg0
 						in := gpukvetArg1
 						/*line compact.go:18:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line compact.go:19:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line compact.go:19:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line compact.go:20:2*/ gpukvetP.v2_keep = *new(int32)
 						/*line compact.go:21:2*/ if gpukvetP.v1_i < len(in) && in[gpukvetP.v1_i] > threshold {
 							/*line compact.go:22:3*/ gpukvetP.v2_keep = 1
@@ -1318,12 +1319,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line compact.go:27:6*/ gpukvetP.v4_off = 1
 						if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 							if gpukvetYes1 < 0 {
@@ -1343,12 +1345,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line compact.go:28:3*/ nxt := 1 - gpukvetP.v3_cur
 							/*line compact.go:29:3*/ v := buf[gpukvetP.v3_cur][gpukvetP.v0_tid]
 							/*line compact.go:30:3*/ if gpukvetP.v0_tid >= gpukvetP.v4_off {
@@ -1380,12 +1383,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line compact.go:27:29*/ gpukvetP.v4_off <<= 1
 							if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 								if gpukvetYes3 < 0 {
@@ -1405,12 +1409,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						pos := gpukvetArg2
 						counts := gpukvetArg3
 						/*line compact.go:37:2*/ if gpukvetP.v1_i < len(pos) {
@@ -1425,7 +1430,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:1428:1*/
+	/*line gpukvet_gen.go:1433:1*/
 	return thread, block
 }
 
@@ -1448,26 +1453,46 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					threshold := gpukvetArg0
-					in := gpukvetArg1
-					pos := gpukvetArg2
-					offsets := gpukvetArg3
-					out := gpukvetArg4
-					/*line compact.go:49:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line compact.go:50:2*/ if i < len(in) && i < len(pos) && in[i] > threshold {
-						// Positions come from an exclusive scan of the keep flags, so
-						// distinct kept elements get distinct slots; no analysis sees that.
-						//gpukvet:ignore races scan positions are distinct for distinct kept elements
-						/*line compact.go:54:3*/
-						out[offsets[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X]+pos[i]] = in[i]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						threshold := gpukvetArg0
+						in := gpukvetArg1
+						pos := gpukvetArg2
+						offsets := gpukvetArg3
+						out := gpukvetArg4
+						/*line compact.go:49:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line compact.go:50:2*/ if i < len(in) && i < len(pos) && in[i] > threshold {
+							// Positions come from an exclusive scan of the keep flags, so
+							// distinct kept elements get distinct slots; no analysis sees that.
+							//gpukvet:ignore races scan positions are distinct for distinct kept elements
+							/*line compact.go:54:3*/
+							out[offsets[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X]+pos[i]] = in[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						threshold := gpukvetArg0
+						in := gpukvetArg1
+						pos := gpukvetArg2
+						offsets := gpukvetArg3
+						out := gpukvetArg4
+						/*line compact.go:49:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line compact.go:50:2*/ if i < len(in) && i < len(pos) && in[i] > threshold {
+							// Positions come from an exclusive scan of the keep flags, so
+							// distinct kept elements get distinct slots; no analysis sees that.
+							//gpukvet:ignore races scan positions are distinct for distinct kept elements
+							/*line compact.go:54:3*/
+							out[offsets[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X]+pos[i]] = in[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:1471:1*/
+	/*line gpukvet_gen.go:1496:1*/
 	return thread, block
 }

@@ -15643,18 +15643,37 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					m := gpukvetArg0
-					n := gpukvetArg1
-					a := gpukvetArg2
-					x := gpukvetArg3
-					tmp := gpukvetArg4
-					/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:106:2*/ if i < m {
-						/*line linalg.go:107:3*/ tmp[i] = 0
-						/*line linalg.go:108:3*/ for j := 0; j < n; j++ {
-							/*line linalg.go:109:4*/ tmp[i] += a[i*n+j] * x[j]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						x := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:106:2*/ if i < m {
+							/*line linalg.go:107:3*/ tmp[i] = 0
+							/*line linalg.go:108:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:109:4*/ tmp[i] += a[i*n+j] * x[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						x := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:106:2*/ if i < m {
+							/*line linalg.go:107:3*/ tmp[i] = 0
+							/*line linalg.go:108:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:109:4*/ tmp[i] += a[i*n+j] * x[j]
+							}
 						}
 					}
 				}
@@ -15662,7 +15681,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:15665:1*/
+	/*line gpukvet_gen.go:15684:1*/
 	return thread, block
 }
 
@@ -15685,18 +15704,37 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					m := gpukvetArg0
-					n := gpukvetArg1
-					a := gpukvetArg2
-					tmp := gpukvetArg3
-					y := gpukvetArg4
-					/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:119:2*/ if j < n {
-						/*line linalg.go:120:3*/ y[j] = 0
-						/*line linalg.go:121:3*/ for i := 0; i < m; i++ {
-							/*line linalg.go:122:4*/ y[j] += a[i*n+j] * tmp[i]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						tmp := gpukvetArg3
+						y := gpukvetArg4
+						/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:119:2*/ if j < n {
+							/*line linalg.go:120:3*/ y[j] = 0
+							/*line linalg.go:121:3*/ for i := 0; i < m; i++ {
+								/*line linalg.go:122:4*/ y[j] += a[i*n+j] * tmp[i]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						tmp := gpukvetArg3
+						y := gpukvetArg4
+						/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:119:2*/ if j < n {
+							/*line linalg.go:120:3*/ y[j] = 0
+							/*line linalg.go:121:3*/ for i := 0; i < m; i++ {
+								/*line linalg.go:122:4*/ y[j] += a[i*n+j] * tmp[i]
+							}
 						}
 					}
 				}
@@ -15704,7 +15742,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:15707:1*/
+	/*line gpukvet_gen.go:15745:1*/
 	return thread, block
 }
 
@@ -15727,27 +15765,47 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					p := gpukvetArg3
-					q := gpukvetArg4
-					/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:132:2*/ if i < nx {
-						/*line linalg.go:133:3*/ var s float32
-						/*line linalg.go:134:3*/ for j := 0; j < ny; j++ {
-							/*line linalg.go:135:4*/ s += a[i*ny+j] * p[j]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						p := gpukvetArg3
+						q := gpukvetArg4
+						/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:132:2*/ if i < nx {
+							/*line linalg.go:133:3*/ var s float32
+							/*line linalg.go:134:3*/ for j := 0; j < ny; j++ {
+								/*line linalg.go:135:4*/ s += a[i*ny+j] * p[j]
+							}
+							/*line linalg.go:137:3*/ q[i] = s
 						}
-						/*line linalg.go:137:3*/ q[i] = s
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						p := gpukvetArg3
+						q := gpukvetArg4
+						/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:132:2*/ if i < nx {
+							/*line linalg.go:133:3*/ var s float32
+							/*line linalg.go:134:3*/ for j := 0; j < ny; j++ {
+								/*line linalg.go:135:4*/ s += a[i*ny+j] * p[j]
+							}
+							/*line linalg.go:137:3*/ q[i] = s
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:15750:1*/
+	/*line gpukvet_gen.go:15808:1*/
 	return thread, block
 }
 
@@ -15770,27 +15828,47 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					r := gpukvetArg3
-					s := gpukvetArg4
-					/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:146:2*/ if j < ny {
-						/*line linalg.go:147:3*/ var sum float32
-						/*line linalg.go:148:3*/ for i := 0; i < nx; i++ {
-							/*line linalg.go:149:4*/ sum += r[i] * a[i*ny+j]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						r := gpukvetArg3
+						s := gpukvetArg4
+						/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:146:2*/ if j < ny {
+							/*line linalg.go:147:3*/ var sum float32
+							/*line linalg.go:148:3*/ for i := 0; i < nx; i++ {
+								/*line linalg.go:149:4*/ sum += r[i] * a[i*ny+j]
+							}
+							/*line linalg.go:151:3*/ s[j] = sum
 						}
-						/*line linalg.go:151:3*/ s[j] = sum
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						r := gpukvetArg3
+						s := gpukvetArg4
+						/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:146:2*/ if j < ny {
+							/*line linalg.go:147:3*/ var sum float32
+							/*line linalg.go:148:3*/ for i := 0; i < nx; i++ {
+								/*line linalg.go:149:4*/ sum += r[i] * a[i*ny+j]
+							}
+							/*line linalg.go:151:3*/ s[j] = sum
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:15793:1*/
+	/*line gpukvet_gen.go:15871:1*/
 	return thread, block
 }
 
@@ -15816,8 +15894,9 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15826,8 +15905,8 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					a := gpukvetArg5
 					b := gpukvetArg6
 					c := gpukvetArg7
-					/*line linalg.go:16:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line linalg.go:17:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line linalg.go:16:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line linalg.go:17:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:18:2*/ if i < ni && j < nj {
 						/*line linalg.go:19:3*/ c[i*nj+j] *= beta
 						/*line linalg.go:20:3*/ for k := 0; k < nk; k++ {
@@ -15839,7 +15918,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:15842:1*/
+	/*line gpukvet_gen.go:15921:1*/
 	return thread, block
 }
 
@@ -15891,12 +15970,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line linalg.go:33:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line linalg.go:34:2*/ gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line linalg.go:35:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*Tile + gpukvetP.v1_ty
@@ -15912,12 +15992,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						nk := gpukvetArg2
 						/*line linalg.go:38:6*/ gpukvetP.v5_k0 = 0
 						if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -15938,12 +16019,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							ni := gpukvetArg0
 							nj := gpukvetArg1
 							nk := gpukvetArg2
@@ -15982,12 +16064,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line linalg.go:50:3*/ for k := 0; k < Tile; k++ {
 								/*line linalg.go:51:4*/ gpukvetP.v4_acc += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -16015,12 +16098,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							nk := gpukvetArg2
 							/*line linalg.go:38:24*/ gpukvetP.v5_k0 += Tile
 							if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -16041,12 +16125,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						ni := gpukvetArg0
 						nj := gpukvetArg1
 						alpha := gpukvetArg3
@@ -16061,7 +16146,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:16064:1*/
+	/*line gpukvet_gen.go:16149:1*/
 	return thread, block
 }
 
@@ -16087,34 +16172,61 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					alpha := gpukvetArg1
-					beta := gpukvetArg2
-					a := gpukvetArg3
-					b := gpukvetArg4
-					x := gpukvetArg5
-					y := gpukvetArg6
-					tmp := gpukvetArg7
-					/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:184:2*/ if i >= n {
-						/*line linalg.go:185:3*/ continue gpukvetThreads0
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg6) && gpukvetEX <= len(gpukvetArg7) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						a := gpukvetArg3
+						b := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						tmp := gpukvetArg7
+						/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:184:2*/ if i >= n {
+							/*line linalg.go:185:3*/ continue gpukvetThreads0
+						}
+						/*line linalg.go:187:2*/ tmp[i] = 0
+						/*line linalg.go:188:2*/ y[i] = 0
+						/*line linalg.go:189:2*/ for j := 0; j < n; j++ {
+							/*line linalg.go:190:3*/ tmp[i] += a[i*n+j] * x[j]
+							/*line linalg.go:191:3*/ y[i] += b[i*n+j] * x[j]
+						}
+						/*line linalg.go:193:2*/ y[i] = alpha*tmp[i] + beta*y[i]
 					}
-					/*line linalg.go:187:2*/ tmp[i] = 0
-					/*line linalg.go:188:2*/ y[i] = 0
-					/*line linalg.go:189:2*/ for j := 0; j < n; j++ {
-						/*line linalg.go:190:3*/ tmp[i] += a[i*n+j] * x[j]
-						/*line linalg.go:191:3*/ y[i] += b[i*n+j] * x[j]
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						a := gpukvetArg3
+						b := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						tmp := gpukvetArg7
+						/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:184:2*/ if i >= n {
+							/*line linalg.go:185:3*/ continue gpukvetThreads0Else
+						}
+						/*line linalg.go:187:2*/ tmp[i] = 0
+						/*line linalg.go:188:2*/ y[i] = 0
+						/*line linalg.go:189:2*/ for j := 0; j < n; j++ {
+							/*line linalg.go:190:3*/ tmp[i] += a[i*n+j] * x[j]
+							/*line linalg.go:191:3*/ y[i] += b[i*n+j] * x[j]
+						}
+						/*line linalg.go:193:2*/ y[i] = alpha*tmp[i] + beta*y[i]
 					}
-					/*line linalg.go:193:2*/ y[i] = alpha*tmp[i] + beta*y[i]
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:16117:1*/
+	/*line gpukvet_gen.go:16229:1*/
 	return thread, block
 }
 
@@ -16138,16 +16250,17 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
+				gpukvetEX := gpukvetBX + gpukvetNX
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
 					a := gpukvetArg3
 					b := gpukvetArg4
 					c := gpukvetArg5
-					/*line linalg.go:64:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line linalg.go:64:2*/ g := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
 					/*line linalg.go:65:2*/ if g.Y >= ni || g.X >= nj {
 						/*line linalg.go:66:3*/ continue gpukvetThreads0
 					}
@@ -16161,7 +16274,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:16164:1*/
+	/*line gpukvet_gen.go:16277:1*/
 	return thread, block
 }
 
@@ -16186,8 +16299,9 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -16195,7 +16309,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 					a := gpukvetArg4
 					b := gpukvetArg5
 					tmp := gpukvetArg6
-					/*line linalg.go:79:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line linalg.go:79:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:80:2*/ if i < ni && j < nj {
 						/*line linalg.go:81:3*/ tmp[i*nj+j] = 0
 						/*line linalg.go:82:3*/ for k := 0; k < nk; k++ {
@@ -16207,7 +16321,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:16210:1*/
+	/*line gpukvet_gen.go:16324:1*/
 	return thread, block
 }
 
@@ -16232,8 +16346,9 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nl := gpukvetArg1
 					nj := gpukvetArg2
@@ -16241,7 +16356,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					tmp := gpukvetArg4
 					c := gpukvetArg5
 					d := gpukvetArg6
-					/*line linalg.go:92:2*/ i, l := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line linalg.go:92:2*/ i, l := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:93:2*/ if i < ni && l < nl {
 						/*line linalg.go:94:3*/ d[i*nl+l] *= beta
 						/*line linalg.go:95:3*/ for j := 0; j < nj; j++ {
@@ -16253,7 +16368,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:16256:1*/
+	/*line gpukvet_gen.go:16371:1*/
 	return thread, block
 }
 
@@ -16273,16 +16388,33 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					a := gpukvetArg1
-					x1 := gpukvetArg2
-					y1 := gpukvetArg3
-					/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:160:2*/ if i < n {
-						/*line linalg.go:161:3*/ for j := 0; j < n; j++ {
-							/*line linalg.go:162:4*/ x1[i] += a[i*n+j] * y1[j]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:160:2*/ if i < n {
+							/*line linalg.go:161:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:162:4*/ x1[i] += a[i*n+j] * y1[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:160:2*/ if i < n {
+							/*line linalg.go:161:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:162:4*/ x1[i] += a[i*n+j] * y1[j]
+							}
 						}
 					}
 				}
@@ -16290,7 +16422,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:16293:1*/
+	/*line gpukvet_gen.go:16425:1*/
 	return thread, block
 }
 
@@ -16310,16 +16442,33 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					a := gpukvetArg1
-					x2 := gpukvetArg2
-					y2 := gpukvetArg3
-					/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:172:2*/ if i < n {
-						/*line linalg.go:173:3*/ for j := 0; j < n; j++ {
-							/*line linalg.go:174:4*/ x2[i] += a[j*n+i] * y2[j]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x2 := gpukvetArg2
+						y2 := gpukvetArg3
+						/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:172:2*/ if i < n {
+							/*line linalg.go:173:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:174:4*/ x2[i] += a[j*n+i] * y2[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x2 := gpukvetArg2
+						y2 := gpukvetArg3
+						/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:172:2*/ if i < n {
+							/*line linalg.go:173:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:174:4*/ x2[i] += a[j*n+i] * y2[j]
+							}
 						}
 					}
 				}
@@ -16327,7 +16476,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:16330:1*/
+	/*line gpukvet_gen.go:16479:1*/
 	return thread, block
 }
 
@@ -16374,12 +16523,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						m := gpukvetArg0
 						n := gpukvetArg1
 						a := gpukvetArg4
@@ -16417,12 +16567,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line linalg.go:213:6*/ gpukvetP.v2_half = 64
 						if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 							if gpukvetYes1 < 0 {
@@ -16442,12 +16593,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line linalg.go:214:3*/ if gpukvetP.v1_tid < gpukvetP.v2_half {
 								/*line linalg.go:215:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_half]
 							}
@@ -16475,12 +16627,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line linalg.go:213:28*/ gpukvetP.v2_half >>= 1
 							if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 								if gpukvetYes3 < 0 {
@@ -16500,12 +16653,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						m := gpukvetArg0
 						alpha := gpukvetArg2
 						beta := gpukvetArg3
@@ -16519,7 +16673,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:16522:1*/
+	/*line gpukvet_gen.go:16676:1*/
 	return thread, block
 }
 
@@ -16562,12 +16716,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						in := gpukvetArg2
@@ -16599,12 +16754,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						out := gpukvetArg3
@@ -16618,6 +16774,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:16621:1*/
+	/*line gpukvet_gen.go:16777:1*/
 	return thread, block
 }

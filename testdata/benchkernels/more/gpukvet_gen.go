@@ -20049,12 +20049,13 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line more.go:224:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line more.go:225:2*/ if gpukvetP.v0_tid < 4 {
 							/*line more.go:226:3*/ sh[gpukvetP.v0_tid] = 0
@@ -20082,19 +20083,20 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						i32 := gpukvetArg0
 						u32 := gpukvetArg1
 						i64 := gpukvetArg2
 						u64 := gpukvetArg3
 						f32 := gpukvetArg4
 						f64 := gpukvetArg5
-						/*line more.go:229:2*/ g := int32((gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X)
+						/*line more.go:229:2*/ g := int32((gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X)
 						/*line more.go:230:2*/ gpu.AtomicAdd(&sh[0], 1)
 						/*line more.go:231:2*/ gpu.AtomicMax(&sh[1], g)
 						/*line more.go:232:2*/ gpu.AtomicMin(&sh[2], -g)
@@ -20135,12 +20137,13 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						i32 := gpukvetArg0
 						/*line more.go:248:2*/ if gpukvetP.v0_tid == 0 {
 							/*line more.go:249:3*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -20156,7 +20159,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:20159:1*/
+	/*line gpukvet_gen.go:20162:1*/
 	return thread, block
 }
 
@@ -20201,12 +20204,13 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						src := gpukvetArg3
@@ -20244,12 +20248,13 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						kernel := gpukvetArg2
@@ -20268,7 +20273,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:20271:1*/
+	/*line gpukvet_gen.go:20276:1*/
 	return thread, block
 }
 
@@ -20292,15 +20297,16 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					r := gpukvetArg0
 					nq := gpukvetArg1
 					np := gpukvetArg2
 					a := gpukvetArg3
 					c4 := gpukvetArg4
 					sum := gpukvetArg5
-					/*line more.go:132:2*/ p, q := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line more.go:132:2*/ p, q := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
 					/*line more.go:133:2*/ if p < np && q < nq {
 						/*line more.go:134:3*/ var s float32
 						/*line more.go:135:3*/ for k := 0; k < np; k++ {
@@ -20313,7 +20319,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:20316:1*/
+	/*line gpukvet_gen.go:20322:1*/
 	return thread, block
 }
 
@@ -20336,8 +20342,9 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -20353,7 +20360,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:20356:1*/
+	/*line gpukvet_gen.go:20363:1*/
 	return thread, block
 }
 
@@ -20377,9 +20384,10 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
+				gpukvetEX := gpukvetBX + gpukvetNX
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -20389,7 +20397,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					/*line more.go:158:2*/ if k < 0 || k >= n {
 						/*line more.go:159:3*/ continue gpukvetThreads0 // column k must exist (n = 0 would make every q[i*n+k] one cell)
 					}
-					/*line more.go:161:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:161:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:162:2*/ if i < m {
 						/*line more.go:163:3*/ q[i*n+k] = a[i*n+k] / r[k*n+k]
 					}
@@ -20398,7 +20406,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:20401:1*/
+	/*line gpukvet_gen.go:20409:1*/
 	return thread, block
 }
 
@@ -20422,15 +20430,16 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
 					a := gpukvetArg3
 					r := gpukvetArg4
 					q := gpukvetArg5
-					/*line more.go:172:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:172:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:173:2*/ if j > k && j < n {
 						/*line more.go:174:3*/ var s float32
 						/*line more.go:175:3*/ for i := 0; i < m; i++ {
@@ -20446,7 +20455,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:20449:1*/
+	/*line gpukvet_gen.go:20458:1*/
 	return thread, block
 }
 
@@ -20492,12 +20501,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						input := gpukvetArg1
 						/*line more.go:23:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line more.go:24:2*/ gpukvetP.v2_by = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y
@@ -20529,12 +20539,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						hid := gpukvetArg0
 						weights := gpukvetArg2
 						/*line more.go:31:2*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] = weights[gpukvetP.v3_row*hid+gpukvetP.v4_col] * in[gpukvetP.v1_ty]
@@ -20562,12 +20573,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line more.go:33:6*/ gpukvetP.v5_i = 1
 						if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 							if gpukvetYes2 < 0 {
@@ -20587,12 +20599,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:34:3*/ p := 1 << gpukvetP.v5_i
 							/*line more.go:35:3*/ if gpukvetP.v1_ty%p == 0 {
 								/*line more.go:36:4*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] += w[gpukvetP.v1_ty+p/2][gpukvetP.v0_tx]
@@ -20621,12 +20634,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:33:22*/ gpukvetP.v5_i++
 							if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 								if gpukvetYes4 < 0 {
@@ -20646,12 +20660,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						hid := gpukvetArg0
 						partial := gpukvetArg3
 						/*line more.go:42:2*/ if gpukvetP.v1_ty == 0 && gpukvetP.v4_col < hid {
@@ -20663,7 +20678,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 		}
 	}
 
-	/*line gpukvet_gen.go:20666:1*/
+	/*line gpukvet_gen.go:20681:1*/
 	return thread, block
 }
 
@@ -20703,13 +20718,14 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
+					gpukvetEX := gpukvetBX + gpukvetNX
 				gpukvetThreads0:
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -20747,12 +20763,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line more.go:199:6*/ gpukvetP.v1_i = 0
 						if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 							if gpukvetYes1 < 0 {
@@ -20772,12 +20789,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:200:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:201:4*/ for j := 0; j < gpukvetP.v1_i; j++ {
 									/*line more.go:202:5*/ s[gpukvetP.v0_tx][gpukvetP.v1_i] -= s[gpukvetP.v0_tx][j] * s[j][gpukvetP.v1_i]
@@ -20807,12 +20825,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:207:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:208:4*/ for j := 0; j < gpukvetP.v1_i+1; j++ {
 									/*line more.go:209:5*/ s[gpukvetP.v1_i+1][gpukvetP.v0_tx] -= s[gpukvetP.v1_i+1][j] * s[j][gpukvetP.v0_tx]
@@ -20842,12 +20861,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:199:23*/ gpukvetP.v1_i++
 							if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 								if gpukvetYes4 < 0 {
@@ -20867,12 +20887,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -20885,7 +20906,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:20888:1*/
+	/*line gpukvet_gen.go:20909:1*/
 	return thread, block
 }
 
@@ -20910,8 +20931,9 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
@@ -20919,7 +20941,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					a := gpukvetArg4
 					b := gpukvetArg5
 					c := gpukvetArg6
-					/*line more.go:118:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:118:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:119:2*/ if i < n && j < n {
 						/*line more.go:120:3*/ v := c[i*n+j] * beta
 						/*line more.go:121:3*/ for k := 0; k < m; k++ {
@@ -20932,7 +20954,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:20935:1*/
+	/*line gpukvet_gen.go:20957:1*/
 	return thread, block
 }
 
@@ -20956,15 +20978,16 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
 					beta := gpukvetArg3
 					a := gpukvetArg4
 					c := gpukvetArg5
-					/*line more.go:105:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:105:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:106:2*/ if i < n && j < n {
 						/*line more.go:107:3*/ c[i*n+j] *= beta
 						/*line more.go:108:3*/ for k := 0; k < m; k++ {
@@ -20976,7 +20999,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:20979:1*/
+	/*line gpukvet_gen.go:21002:1*/
 	return thread, block
 }
 
@@ -21020,8 +21043,9 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
+					gpukvetEX := gpukvetBX + gpukvetNX
 				gpukvetThreads0:
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -21065,12 +21089,13 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line more.go:64:2*/ gpukvetP.v4_x, gpukvetP.v5_y = gpukvetP.v0_bidY*B+gpukvetP.v2_tx, gpukvetP.v1_bidX*B+gpukvetP.v3_ty
@@ -21083,6 +21108,6 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 		}
 	}
 
-	/*line gpukvet_gen.go:21086:1*/
+	/*line gpukvet_gen.go:21111:1*/
 	return thread, block
 }

@@ -1783,27 +1783,47 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					rowPtr := gpukvetArg0
-					cols := gpukvetArg1
-					vals := gpukvetArg2
-					x := gpukvetArg3
-					y := gpukvetArg4
-					/*line spmv.go:11:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line spmv.go:12:2*/ if r < len(y) && r+1 < len(rowPtr) {
-						/*line spmv.go:13:3*/ var s float32
-						/*line spmv.go:14:3*/ for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
-							/*line spmv.go:15:4*/ s += vals[k] * x[cols[k]]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						rowPtr := gpukvetArg0
+						cols := gpukvetArg1
+						vals := gpukvetArg2
+						x := gpukvetArg3
+						y := gpukvetArg4
+						/*line spmv.go:11:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spmv.go:12:2*/ if r < len(y) && r+1 < len(rowPtr) {
+							/*line spmv.go:13:3*/ var s float32
+							/*line spmv.go:14:3*/ for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
+								/*line spmv.go:15:4*/ s += vals[k] * x[cols[k]]
+							}
+							/*line spmv.go:17:3*/ y[r] = s
 						}
-						/*line spmv.go:17:3*/ y[r] = s
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						rowPtr := gpukvetArg0
+						cols := gpukvetArg1
+						vals := gpukvetArg2
+						x := gpukvetArg3
+						y := gpukvetArg4
+						/*line spmv.go:11:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spmv.go:12:2*/ if r < len(y) && r+1 < len(rowPtr) {
+							/*line spmv.go:13:3*/ var s float32
+							/*line spmv.go:14:3*/ for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
+								/*line spmv.go:15:4*/ s += vals[k] * x[cols[k]]
+							}
+							/*line spmv.go:17:3*/ y[r] = s
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:1806:1*/
+	/*line gpukvet_gen.go:1826:1*/
 	return thread, block
 }
 
@@ -1848,12 +1868,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rowPtr := gpukvetArg0
 						cols := gpukvetArg1
 						vals := gpukvetArg2
@@ -1892,12 +1913,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line spmv.go:36:6*/ gpukvetP.v2_h = 32
 						if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 							if gpukvetYes1 < 0 {
@@ -1917,12 +1939,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line spmv.go:37:3*/ if gpukvetP.v1_tid < gpukvetP.v2_h {
 								/*line spmv.go:38:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_h]
 							}
@@ -1950,12 +1973,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetEX := gpukvetBX + gpukvetNX
+						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line spmv.go:36:22*/ gpukvetP.v2_h /= 2
 							if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 								if gpukvetYes3 < 0 {
@@ -1975,12 +1999,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						y := gpukvetArg4
 						/*line spmv.go:42:2*/ if gpukvetP.v1_tid == 0 && gpukvetP.v0_r < len(y) {
 							/*line spmv.go:43:3*/ y[gpukvetP.v0_r] = part[0]
@@ -1991,6 +2016,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:1994:1*/
+	/*line gpukvet_gen.go:2019:1*/
 	return thread, block
 }

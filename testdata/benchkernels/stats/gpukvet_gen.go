@@ -4635,13 +4635,14 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					mean := gpukvetArg3
-					/*line stats.go:48:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:48:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:49:2*/ if i < n && j < m {
 						/*line stats.go:50:3*/ data[i*m+j] -= mean[j]
 					}
@@ -4650,7 +4651,7 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:4653:1*/
+	/*line gpukvet_gen.go:4654:1*/
 	return thread, block
 }
 
@@ -4670,13 +4671,14 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					symmat := gpukvetArg3
-					/*line stats.go:86:2*/ j1 := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:86:2*/ j1 := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:87:2*/ if j1 < m {
 						/*line stats.go:88:3*/ symmat[j1*m+j1] = 1
 						/*line stats.go:89:3*/ for j2 := j1 + 1; j2 < m; j2++ {
@@ -4693,7 +4695,7 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:4696:1*/
+	/*line gpukvet_gen.go:4698:1*/
 	return thread, block
 }
 
@@ -4713,13 +4715,14 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					symmat := gpukvetArg3
-					/*line stats.go:69:2*/ j1 := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:69:2*/ j1 := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:70:2*/ if j1 < m {
 						/*line stats.go:71:3*/ for j2 := j1; j2 < m; j2++ {
 							/*line stats.go:72:4*/ var s float32
@@ -4735,7 +4738,7 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:4738:1*/
+	/*line gpukvet_gen.go:4741:1*/
 	return thread, block
 }
 
@@ -4755,26 +4758,45 @@ func gpukvetCPUMean(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					m := gpukvetArg1
-					data := gpukvetArg2
-					mean := gpukvetArg3
-					/*line stats.go:15:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stats.go:16:2*/ if j < m {
-						/*line stats.go:17:3*/ mean[j] = 0
-						/*line stats.go:18:3*/ for i := 0; i < n; i++ {
-							/*line stats.go:19:4*/ mean[j] += data[i*m+j]
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg3) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						data := gpukvetArg2
+						mean := gpukvetArg3
+						/*line stats.go:15:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:16:2*/ if j < m {
+							/*line stats.go:17:3*/ mean[j] = 0
+							/*line stats.go:18:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:19:4*/ mean[j] += data[i*m+j]
+							}
+							/*line stats.go:21:3*/ mean[j] /= float32(n)
 						}
-						/*line stats.go:21:3*/ mean[j] /= float32(n)
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						data := gpukvetArg2
+						mean := gpukvetArg3
+						/*line stats.go:15:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:16:2*/ if j < m {
+							/*line stats.go:17:3*/ mean[j] = 0
+							/*line stats.go:18:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:19:4*/ mean[j] += data[i*m+j]
+							}
+							/*line stats.go:21:3*/ mean[j] /= float32(n)
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:4777:1*/
+	/*line gpukvet_gen.go:4799:1*/
 	return thread, block
 }
 
@@ -4797,14 +4819,15 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					mean := gpukvetArg3
 					std := gpukvetArg4
-					/*line stats.go:58:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:58:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:59:2*/ if i < n && j < m {
 						/*line stats.go:60:3*/ data[i*m+j] = (data[i*m+j] - mean[j]) / (math32.Sqrt(float32(n)) * std[j])
 					}
@@ -4813,7 +4836,7 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:4816:1*/
+	/*line gpukvet_gen.go:4839:1*/
 	return thread, block
 }
 
@@ -4837,32 +4860,58 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					m := gpukvetArg1
-					eps := gpukvetArg2
-					data := gpukvetArg3
-					mean := gpukvetArg4
-					std := gpukvetArg5
-					/*line stats.go:29:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stats.go:30:2*/ if j < m {
-						/*line stats.go:31:3*/ var s float32
-						/*line stats.go:32:3*/ for i := 0; i < n; i++ {
-							/*line stats.go:33:4*/ d := data[i*m+j] - mean[j]
-							/*line stats.go:34:4*/ s += d * d
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) && gpukvetEX <= len(gpukvetArg5) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						eps := gpukvetArg2
+						data := gpukvetArg3
+						mean := gpukvetArg4
+						std := gpukvetArg5
+						/*line stats.go:29:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:30:2*/ if j < m {
+							/*line stats.go:31:3*/ var s float32
+							/*line stats.go:32:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:33:4*/ d := data[i*m+j] - mean[j]
+								/*line stats.go:34:4*/ s += d * d
+							}
+							/*line stats.go:36:3*/ sd := math32.Sqrt(s / float32(n))
+							/*line stats.go:37:3*/ if sd <= eps {
+								/*line stats.go:38:4*/ sd = 1
+							}
+							/*line stats.go:40:3*/ std[j] = sd
 						}
-						/*line stats.go:36:3*/ sd := math32.Sqrt(s / float32(n))
-						/*line stats.go:37:3*/ if sd <= eps {
-							/*line stats.go:38:4*/ sd = 1
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						eps := gpukvetArg2
+						data := gpukvetArg3
+						mean := gpukvetArg4
+						std := gpukvetArg5
+						/*line stats.go:29:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:30:2*/ if j < m {
+							/*line stats.go:31:3*/ var s float32
+							/*line stats.go:32:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:33:4*/ d := data[i*m+j] - mean[j]
+								/*line stats.go:34:4*/ s += d * d
+							}
+							/*line stats.go:36:3*/ sd := math32.Sqrt(s / float32(n))
+							/*line stats.go:37:3*/ if sd <= eps {
+								/*line stats.go:38:4*/ sd = 1
+							}
+							/*line stats.go:40:3*/ std[j] = sd
 						}
-						/*line stats.go:40:3*/ std[j] = sd
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:4866:1*/
+	/*line gpukvet_gen.go:4915:1*/
 	return thread, block
 }

@@ -13684,15 +13684,16 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					w := gpukvetArg2
 					a := gpukvetArg3
 					b := gpukvetArg4
-					/*line stencil.go:12:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:13:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:12:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:13:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:14:2*/ if i > 0 && i < ni-1 && j > 0 && j < nj-1 {
 						/*line stencil.go:15:3*/ var s float32
 						/*line stencil.go:16:3*/ for di := -1; di <= 1; di++ {
@@ -13707,7 +13708,7 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13710:1*/
+	/*line gpukvet_gen.go:13711:1*/
 	return thread, block
 }
 
@@ -13726,13 +13727,14 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					b := gpukvetArg1
 					a := gpukvetArg2
-					/*line stencil.go:50:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:51:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:50:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:51:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:52:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
 						/*line stencil.go:53:3*/ a[i*n+j] = b[i*n+j]
 					}
@@ -13741,7 +13743,7 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13744:1*/
+	/*line gpukvet_gen.go:13746:1*/
 	return thread, block
 }
 
@@ -13761,14 +13763,15 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
 					hz := gpukvetArg3
-					/*line stencil.go:76:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:77:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:76:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:77:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:78:2*/ if i < nx && j > 0 && j < ny {
 						/*line stencil.go:79:3*/ ex[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[i*ny+j-1])
 					}
@@ -13777,7 +13780,7 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13780:1*/
+	/*line gpukvet_gen.go:13783:1*/
 	return thread, block
 }
 
@@ -13800,20 +13803,41 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					fict := gpukvetArg2
-					ey := gpukvetArg3
-					hz := gpukvetArg4
-					/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stencil.go:63:2*/ if i < nx && j < ny {
-						/*line stencil.go:64:3*/ if i == 0 {
-							/*line stencil.go:65:4*/ ey[j] = fict
-						} else {
-							/*line stencil.go:67:4*/ ey[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[(i-1)*ny+j])
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg3) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						fict := gpukvetArg2
+						ey := gpukvetArg3
+						hz := gpukvetArg4
+						/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:63:2*/ if i < nx && j < ny {
+							/*line stencil.go:64:3*/ if i == 0 {
+								/*line stencil.go:65:4*/ ey[j] = fict
+							} else {
+								/*line stencil.go:67:4*/ ey[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[(i-1)*ny+j])
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						fict := gpukvetArg2
+						ey := gpukvetArg3
+						hz := gpukvetArg4
+						/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:63:2*/ if i < nx && j < ny {
+							/*line stencil.go:64:3*/ if i == 0 {
+								/*line stencil.go:65:4*/ ey[j] = fict
+							} else {
+								/*line stencil.go:67:4*/ ey[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[(i-1)*ny+j])
+							}
 						}
 					}
 				}
@@ -13821,7 +13845,7 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13824:1*/
+	/*line gpukvet_gen.go:13848:1*/
 	return thread, block
 }
 
@@ -13844,15 +13868,16 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
 					ey := gpukvetArg3
 					hz := gpukvetArg4
-					/*line stencil.go:87:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:88:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:87:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:88:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:89:2*/ if i < nx-1 && j < ny-1 {
 						/*line stencil.go:90:3*/ hz[i*ny+j] -= 0.7 * (ex[i*ny+j+1] - ex[i*ny+j] + ey[(i+1)*ny+j] - ey[i*ny+j])
 					}
@@ -13861,7 +13886,7 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13864:1*/
+	/*line gpukvet_gen.go:13889:1*/
 	return thread, block
 }
 
@@ -13908,18 +13933,19 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						temp := gpukvetArg4
 						/*line stencil.go:111:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
-						/*line stencil.go:112:2*/ gpukvetP.v2_r = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-						/*line stencil.go:113:2*/ gpukvetP.v3_c = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:112:2*/ gpukvetP.v2_r = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:113:2*/ gpukvetP.v3_c = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line stencil.go:114:2*/ rc := min(gpukvetP.v2_r, rows-1)
 						/*line stencil.go:115:2*/ cc := min(gpukvetP.v3_c, cols-1)
 						/*line stencil.go:116:2*/ tile[gpukvetP.v1_ty+1][gpukvetP.v0_tx+1] = temp[rc*cols+cc]
@@ -13958,12 +13984,13 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+					gpukvetEX := gpukvetBX + gpukvetNX
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						p := gpukvetArg2
@@ -13995,7 +14022,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:13998:1*/
+	/*line gpukvet_gen.go:14025:1*/
 	return thread, block
 }
 
@@ -14013,20 +14040,33 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					a := gpukvetArg0
-					b := gpukvetArg1
-					/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
-						/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+				gpukvetEX := gpukvetBX + gpukvetNX
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						b := gpukvetArg1
+						/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
+							/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						b := gpukvetArg1
+						/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
+							/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:14029:1*/
+	/*line gpukvet_gen.go:14069:1*/
 	return thread, block
 }
 
@@ -14045,13 +14085,14 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				gpukvetEX := gpukvetBX + gpukvetNX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					a := gpukvetArg1
 					b := gpukvetArg2
-					/*line stencil.go:39:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:40:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:39:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:40:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:41:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
 						/*line stencil.go:42:3*/ b[i*n+j] = 0.2 * (a[i*n+j] + a[i*n+j-1] + a[i*n+j+1] + a[(i+1)*n+j] + a[(i-1)*n+j])
 					}
@@ -14060,7 +14101,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:14063:1*/
+	/*line gpukvet_gen.go:14104:1*/
 	return thread, block
 }
 
@@ -14087,9 +14128,10 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
+				gpukvetEX := gpukvetBX + gpukvetNX
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					rows := gpukvetArg0
 					cols := gpukvetArg1
 					q0sqr := gpukvetArg2
@@ -14099,8 +14141,8 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					dS := gpukvetArg6
 					dW := gpukvetArg7
 					dE := gpukvetArg8
-					/*line stencil.go:156:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:157:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:156:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:157:2*/ col := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:158:2*/ if r >= rows || col >= cols {
 						/*line stencil.go:159:3*/ continue gpukvetThreads0
 					}
@@ -14125,7 +14167,7 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:14128:1*/
+	/*line gpukvet_gen.go:14170:1*/
 	return thread, block
 }
 
@@ -14152,9 +14194,10 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
+				gpukvetEX := gpukvetBX + gpukvetNX
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					rows := gpukvetArg0
 					cols := gpukvetArg1
 					lambda := gpukvetArg2
@@ -14164,8 +14207,8 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					dS := gpukvetArg6
 					dW := gpukvetArg7
 					dE := gpukvetArg8
-					/*line stencil.go:183:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:184:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:183:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:184:2*/ col := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:185:2*/ if r >= rows || col >= cols {
 						/*line stencil.go:186:3*/ continue gpukvetThreads0
 					}
@@ -14181,6 +14224,6 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:14184:1*/
+	/*line gpukvet_gen.go:14227:1*/
 	return thread, block
 }
