@@ -587,7 +587,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 18},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUVecAdd},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUVecAdd, Spans: true},
 	})
 }
 
@@ -611,14 +611,13 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				gpukvetEX := gpukvetBX + gpukvetNX
 				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
-						gpukvetB.Cursor[0] = gpukvetGX
 						a := gpukvetArg0
 						b := gpukvetArg1
 						c := gpukvetArg2
@@ -643,6 +642,6 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:646:1*/
+	/*line gpukvet_gen.go:645:1*/
 	return thread, block
 }

@@ -1078,14 +1078,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"frontier", "next"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "bfs_Advance", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUAdvance},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAdvance, Spans: true},
 	})
 	gpukvetRegister(Expand, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"level", "rowPtr", "cols", "frontier", "visited", "next", "cost", "done"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "bfs_Expand", EntryNC: "bfs_Expand_nc", ReadOnly: []int{1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUExpand},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUExpand, Spans: true},
 	})
 }
 
@@ -1117,14 +1117,13 @@ func gpukvetCPUAdvance(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				gpukvetEX := gpukvetBX + gpukvetNX
 				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) {
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
-						gpukvetB.Cursor[0] = gpukvetGX
 						frontier := gpukvetArg0
 						next := gpukvetArg1
 						/*line bfs.go:34:2*/ v := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
@@ -1149,7 +1148,7 @@ func gpukvetCPUAdvance(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:1152:1*/
+	/*line gpukvet_gen.go:1151:1*/
 	return thread, block
 }
 
@@ -1171,11 +1170,11 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				gpukvetEX := gpukvetBX + gpukvetNX
 				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg3) {
 				gpukvetThreads0:
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
@@ -1231,6 +1230,6 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:1234:1*/
+	/*line gpukvet_gen.go:1233:1*/
 	return thread, block
 }

@@ -6513,11 +6513,11 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				gpukvetEX := gpukvetBX + gpukvetNX
 				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					r := gpukvetArg0

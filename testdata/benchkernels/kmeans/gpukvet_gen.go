@@ -1787,7 +1787,7 @@ func init() {
 			},
 			Result: []int{3, 7, 12, 15, 20, 27, 30, 33, 39},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUAssign},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAssign, Spans: true},
 	})
 }
 
@@ -1817,11 +1817,11 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				gpukvetEX := gpukvetBX + gpukvetNX
 				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg5) {
 				gpukvetThreads0:
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {

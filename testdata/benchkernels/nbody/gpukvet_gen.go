@@ -1820,6 +1820,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsStep)
@@ -1837,7 +1838,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -1863,7 +1863,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -1889,7 +1888,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -1925,7 +1923,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -1967,7 +1964,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -1993,7 +1989,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -2016,6 +2011,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:2019:1*/
+	/*line gpukvet_gen.go:2014:1*/
 	return thread, block
 }

@@ -2315,6 +2315,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsStep)
@@ -2332,7 +2333,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -2384,7 +2384,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -2403,7 +2402,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:2406:1*/
+	/*line gpukvet_gen.go:2405:1*/
 	return thread, block
 }
 
@@ -2427,6 +2426,7 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSweep)
@@ -2445,7 +2445,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -2482,7 +2481,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -2509,7 +2507,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -2551,7 +2548,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -2586,7 +2582,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -2613,7 +2608,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -2631,6 +2625,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:2634:1*/
+	/*line gpukvet_gen.go:2628:1*/
 	return thread, block
 }

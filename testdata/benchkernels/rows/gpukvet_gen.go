@@ -8556,6 +8556,7 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSoftmax)
@@ -8573,7 +8574,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -8614,7 +8614,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -8640,7 +8639,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -8674,7 +8672,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -8700,7 +8697,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -8731,7 +8727,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -8772,7 +8767,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -8798,7 +8792,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -8832,7 +8825,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -8858,7 +8850,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -8877,6 +8868,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:8880:1*/
+	/*line gpukvet_gen.go:8871:1*/
 	return thread, block
 }

@@ -3078,11 +3078,11 @@ func gpukvetCPUAddSums(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				gpukvetEX := gpukvetBX + gpukvetNX
 				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					gpukvetB.Cursor[0] = gpukvetGX
 					scanned := gpukvetArg0
@@ -3127,6 +3127,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsExclusive)
@@ -3144,7 +3145,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3175,7 +3175,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3215,7 +3214,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -3238,7 +3236,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -3264,7 +3261,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3286,7 +3282,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3312,7 +3307,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -3343,7 +3337,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -3367,7 +3360,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -3407,7 +3399,6 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3427,7 +3418,7 @@ func gpukvetCPUExclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:3430:1*/
+	/*line gpukvet_gen.go:3421:1*/
 	return thread, block
 }
 
@@ -3452,6 +3443,7 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsInclusive)
@@ -3469,7 +3461,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3509,7 +3500,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3535,7 +3525,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -3573,7 +3562,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -3599,7 +3587,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -3616,6 +3603,6 @@ func gpukvetCPUInclusive(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:3619:1*/
+	/*line gpukvet_gen.go:3606:1*/
 	return thread, block
 }

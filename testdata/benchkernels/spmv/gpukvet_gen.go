@@ -1735,7 +1735,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"rowPtr", "cols", "vals", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "spmv_CSR", EntryNC: "spmv_CSR_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCSR},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCSR, Spans: true},
 	})
 	gpukvetRegister(CSRVector, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
@@ -1779,11 +1779,11 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				gpukvetEX := gpukvetBX + gpukvetNX
 				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg4) {
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 						gpukvetB.Cursor[0] = gpukvetGX
@@ -1851,6 +1851,7 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
 		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsCSRVector)
@@ -1868,7 +1869,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -1913,7 +1913,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -1939,7 +1938,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -1973,7 +1971,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
-						gpukvetEX := gpukvetBX + gpukvetNX
 						for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
@@ -1999,7 +1996,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 			for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
-					gpukvetEX := gpukvetBX + gpukvetNX
 					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
@@ -2016,6 +2012,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:2019:1*/
+	/*line gpukvet_gen.go:2015:1*/
 	return thread, block
 }
