@@ -31,13 +31,13 @@ import (
 // so that the compiler keeps them in registers; a `return` ends the
 // thread's iteration.
 //
-// The X loop counts the thread's global X, up to the row's end
-// (gpukvetEX). Where the body indexes slice parameters with the global X,
-// the row is written twice, under a test that the row's range lies in
-// those slices and else (fastCond): the same statements, but Go's
-// compiler drops the bounds checks, and the kernel's own length tests,
-// in the first; if the body cannot trap there (trapFree), that copy does
-// not record the running thread either. A kernel without barriers whose
+// The X loop of a kernel without barriers counts the thread's global X,
+// up to the row's end (gpukvetEX). Where the body indexes slice
+// parameters with the global X, the row is written twice, under a test
+// that the row's range lies in those slices and else (fastCond): the same
+// statements, but Go's compiler drops the bounds checks, and the kernel's
+// own length tests, in the first; if the body cannot trap there
+// (trapFree), that copy does not record the running thread either. A kernel without barriers whose
 // body reads no index but the global one runs spans of blocks in one call
 // (registered with Spans: true; see backend.CPUCode.Spans): a run of
 // blocks along X is one loop, as long as the Go loop it is measured
@@ -173,7 +173,7 @@ const blockHead = `func(gpukvetB backend.CPUBlock) {
 	gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 	gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
 	gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
-	_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+	_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 `
 
 // threadAt is the running thread of a block function's loops, which
@@ -186,10 +186,13 @@ const recordX = "gpukvetB.Cursor[0] = gpukvetGX"
 
 // threadLoops is the loop over a block's threads (X fastest), with label
 // (if not "") on the X loop and body inside; lin keeps gpukvetI, the
-// thread's linear index. The X loop counts the thread's global X,
-// gpukvetGX, beside its X in the block: a loop bounded by the global
-// index lets the compiler drop the kernel's own checks of it against a
-// slice's length where a fast copy's condition (see fastCond) holds.
+// thread's linear index. The X loop of a kernel without barriers counts
+// the thread's global X, gpukvetGX, beside its X in the block: a loop
+// bounded by the global index lets the compiler drop the kernel's own
+// checks of it against a slice's length where a fast copy's condition
+// (see fastCond) holds. A loop with lin counts X and gpukvetI, and
+// derives gpukvetGX.
+//
 // When fast is not nil, the X loop is written twice, fast.body under
 // fast.cond and body else, the same statements in both (but for the
 // record of the running thread), so that only the compiler's knowledge
@@ -205,7 +208,10 @@ func threadLoops(label, lin, body string, fast *fastCopy) string {
 			b.WriteString(label + ":\n")
 		}
 		if lin != "" {
-			b.WriteString("for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX, gpukvetI = gpukvetX+1, gpukvetGX+1, gpukvetI+1 {\n")
+			// The loops of a kernel with barriers index their threads'
+			// locals by gpukvetI: a third counter would cost the
+			// register that the per-thread locals need.
+			b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {\ngpukvetGX := gpukvetBX + gpukvetX\n_ = gpukvetGX\n")
 		} else {
 			b.WriteString("for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {\n")
 		}
