@@ -12021,19 +12021,19 @@ func init() {
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Daxpy", EntryNC: "kernels_Daxpy_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUDaxpy},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUDaxpy, Spans: true},
 	})
 	gpukvetRegister(Gather, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"idx", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Gather", EntryNC: "kernels_Gather_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUGather},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGather, Spans: true},
 	})
 	gpukvetRegister(HistGlobal, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"data", "hist"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_HistGlobal", EntryNC: "kernels_HistGlobal_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistGlobal},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHistGlobal, Spans: true},
 	})
 	gpukvetRegister(HistShared, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -12046,7 +12046,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Horner", EntryNC: "kernels_Horner_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUHorner},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUHorner, Spans: true},
 	})
 	gpukvetRegister(MatMul, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -12059,7 +12059,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Mix64", EntryNC: "kernels_Mix64_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMix64},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMix64, Spans: true},
 	})
 	gpukvetRegister(ReduceGridStride, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -12086,7 +12086,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"idx", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Scatter", EntryNC: "kernels_Scatter_nc", ReadOnly: []int{0, 1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUScatter},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUScatter, Spans: true},
 	})
 	gpukvetRegister(Smooth2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -12237,7 +12237,7 @@ func init() {
 			},
 			Result: []int{3, 7, 17, 20, 23, 28, 31, 34, 41, 46, 49, 52, 61, 64, 67, 76, 79, 82, 89, 92, 95, 102, 105, 108, 115, 118, 121, 127, 130, 133, 139},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUSmooth2D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSmooth2D, Spans: true},
 	})
 	gpukvetRegister(Stencil2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -12334,7 +12334,7 @@ func init() {
 			},
 			Result: []int{3, 7, 17, 20, 23, 28, 31, 34, 41, 46, 49, 52, 59, 62, 65, 72, 75, 78, 85},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUStencil2D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStencil2D, Spans: true},
 	})
 	gpukvetRegister(Stencil3D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 4, Z: 2},
@@ -12502,13 +12502,13 @@ func init() {
 			},
 			Result: []int{3, 7, 11, 23, 26, 29, 32, 38, 41, 44, 47, 55, 65, 68, 71, 74, 83, 86, 89, 92, 101, 104, 107, 110, 121, 124, 127, 130, 138, 141, 144, 147, 156},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUStencil3D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStencil3D, Spans: true},
 	})
 	gpukvetRegister(StridedCopy, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"stride", "in", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_StridedCopy", EntryNC: "kernels_StridedCopy_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUStridedCopy},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStridedCopy, Spans: true},
 	})
 	gpukvetRegister(Transpose, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -12542,7 +12542,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"s", "a", "b", "c"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "kernels_Triad", EntryNC: "kernels_Triad_nc", ReadOnly: []int{2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUTriad},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUTriad, Spans: true},
 	})
 }
 
@@ -12710,25 +12710,38 @@ func gpukvetCPUDaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					a := gpukvetArg0
-					x := gpukvetArg1
-					y := gpukvetArg2
-					/*line kernels.go:268:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:269:2*/ if i < len(x) && i < len(y) {
-						/*line kernels.go:270:3*/ y[i] = a*x[i] + y[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						a := gpukvetArg0
+						x := gpukvetArg1
+						y := gpukvetArg2
+						/*line kernels.go:268:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:269:2*/ if i < len(x) && i < len(y) {
+							/*line kernels.go:270:3*/ y[i] = a*x[i] + y[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						x := gpukvetArg1
+						y := gpukvetArg2
+						/*line kernels.go:268:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:269:2*/ if i < len(x) && i < len(y) {
+							/*line kernels.go:270:3*/ y[i] = a*x[i] + y[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:12731:1*/
+	/*line gpukvet_gen.go:12744:1*/
 	return thread, block
 }
 
@@ -12743,25 +12756,39 @@ func gpukvetCPUGather(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					idx := gpukvetArg0
-					in := gpukvetArg1
-					out := gpukvetArg2
-					/*line kernels.go:247:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:248:2*/ if i < len(out) && i < len(idx) {
-						/*line kernels.go:249:3*/ out[i] = in[idx[i]]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						idx := gpukvetArg0
+						in := gpukvetArg1
+						out := gpukvetArg2
+						/*line kernels.go:247:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:248:2*/ if i < len(out) && i < len(idx) {
+							/*line kernels.go:249:3*/ out[i] = in[idx[i]]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						idx := gpukvetArg0
+						in := gpukvetArg1
+						out := gpukvetArg2
+						/*line kernels.go:247:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:248:2*/ if i < len(out) && i < len(idx) {
+							/*line kernels.go:249:3*/ out[i] = in[idx[i]]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:12764:1*/
+	/*line gpukvet_gen.go:12791:1*/
 	return thread, block
 }
 
@@ -12775,24 +12802,37 @@ func gpukvetCPUHistGlobal(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					data := gpukvetArg0
-					hist := gpukvetArg1
-					/*line kernels.go:189:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:190:2*/ if i < len(data) {
-						/*line kernels.go:191:3*/ gpu.AtomicAdd(&hist[data[i]], 1)
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						data := gpukvetArg0
+						hist := gpukvetArg1
+						/*line kernels.go:189:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:190:2*/ if i < len(data) {
+							/*line kernels.go:191:3*/ gpu.AtomicAdd(&hist[data[i]], 1)
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						data := gpukvetArg0
+						hist := gpukvetArg1
+						/*line kernels.go:189:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:190:2*/ if i < len(data) {
+							/*line kernels.go:191:3*/ gpu.AtomicAdd(&hist[data[i]], 1)
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:12795:1*/
+	/*line gpukvet_gen.go:12835:1*/
 	return thread, block
 }
 
@@ -12813,7 +12853,8 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsHistShared)
 		if cap(gpukvetL) < gpukvetN {
@@ -12831,11 +12872,13 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:172:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:173:2*/ bins[gpukvetP.v0_tid] = 0
 					}
@@ -12862,6 +12905,8 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -12869,7 +12914,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						data := gpukvetArg0
 						/*line kernels.go:175:2*/ stride := t.BlockDim().X * t.GridDim().X
-						/*line kernels.go:176:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
+						/*line kernels.go:176:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
 							/*line kernels.go:177:3*/ gpu.AtomicAdd(&bins[data[i]], 1)
 						}
 					}
@@ -12896,11 +12941,13 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						hist := gpukvetArg1
 						/*line kernels.go:180:2*/ if c := bins[gpukvetP.v0_tid]; c > 0 {
 							/*line kernels.go:181:3*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], c)
@@ -12911,7 +12958,7 @@ func gpukvetCPUHistShared(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:12914:1*/
+	/*line gpukvet_gen.go:12961:1*/
 	return thread, block
 }
 
@@ -12925,29 +12972,47 @@ func gpukvetCPUHorner(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					x := gpukvetArg0
-					y := gpukvetArg1
-					/*line kernels.go:232:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:233:2*/ if i < len(x) && i < len(y) {
-						/*line kernels.go:234:3*/ v := x[i]
-						/*line kernels.go:235:3*/ var p float32
-						/*line kernels.go:236:3*/ for k := Degree; k >= 0; k-- {
-							/*line kernels.go:237:4*/ p = p*v + 1/float32(k+1)
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						x := gpukvetArg0
+						y := gpukvetArg1
+						/*line kernels.go:232:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:233:2*/ if i < len(x) && i < len(y) {
+							/*line kernels.go:234:3*/ v := x[i]
+							/*line kernels.go:235:3*/ var p float32
+							/*line kernels.go:236:3*/ for k := Degree; k >= 0; k-- {
+								/*line kernels.go:237:4*/ p = p*v + 1/float32(k+1)
+							}
+							/*line kernels.go:239:3*/ y[i] = p
 						}
-						/*line kernels.go:239:3*/ y[i] = p
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						x := gpukvetArg0
+						y := gpukvetArg1
+						/*line kernels.go:232:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:233:2*/ if i < len(x) && i < len(y) {
+							/*line kernels.go:234:3*/ v := x[i]
+							/*line kernels.go:235:3*/ var p float32
+							/*line kernels.go:236:3*/ for k := Degree; k >= 0; k-- {
+								/*line kernels.go:237:4*/ p = p*v + 1/float32(k+1)
+							}
+							/*line kernels.go:239:3*/ y[i] = p
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:12950:1*/
+	/*line gpukvet_gen.go:13015:1*/
 	return thread, block
 }
 
@@ -12975,7 +13040,8 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsMatMul)
 		if cap(gpukvetL) < gpukvetN {
@@ -12994,11 +13060,13 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:117:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line kernels.go:118:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*Tile + gpukvetP.v1_ty
 						/*line kernels.go:119:2*/ gpukvetP.v3_col = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*Tile + gpukvetP.v0_tx
@@ -13014,11 +13082,13 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						/*line kernels.go:121:6*/ gpukvetP.v5_k0 = 0
 						if /*line kernels.go:121:15*/ gpukvetP.v5_k0 < n {
@@ -13040,11 +13110,13 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							n := gpukvetArg0
 							a := gpukvetArg1
 							b := gpukvetArg2
@@ -13074,11 +13146,13 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:125:3*/ for k := 0; k < Tile; k++ {
 								/*line kernels.go:126:4*/ gpukvetP.v4_sum += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -13107,11 +13181,13 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							n := gpukvetArg0
 							/*line kernels.go:121:23*/ gpukvetP.v5_k0 += Tile
 							if /*line kernels.go:121:15*/ gpukvetP.v5_k0 < n {
@@ -13133,11 +13209,13 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						c := gpukvetArg3
 						/*line kernels.go:130:2*/ if gpukvetP.v2_row < n && gpukvetP.v3_col < n {
@@ -13149,7 +13227,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13152:1*/
+	/*line gpukvet_gen.go:13230:1*/
 	return thread, block
 }
 
@@ -13163,29 +13241,46 @@ func gpukvetCPUMix64(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					in := gpukvetArg0
-					out := gpukvetArg1
-					/*line kernels.go:279:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:280:2*/ if i < len(in) && i < len(out) {
-						/*line kernels.go:281:3*/ x := in[i]
-						/*line kernels.go:282:3*/ for r := 0; r < 8; r++ {
-							/*line kernels.go:283:4*/ x = x*6364136223846793005 + 1442695040888963407
-							/*line kernels.go:284:4*/ x ^= x >> 29
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						in := gpukvetArg0
+						out := gpukvetArg1
+						/*line kernels.go:279:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:280:2*/ if i < len(in) && i < len(out) {
+							/*line kernels.go:281:3*/ x := in[i]
+							/*line kernels.go:282:3*/ for r := 0; r < 8; r++ {
+								/*line kernels.go:283:4*/ x = x*6364136223846793005 + 1442695040888963407
+								/*line kernels.go:284:4*/ x ^= x >> 29
+							}
+							/*line kernels.go:286:3*/ out[i] = x
 						}
-						/*line kernels.go:286:3*/ out[i] = x
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						in := gpukvetArg0
+						out := gpukvetArg1
+						/*line kernels.go:279:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:280:2*/ if i < len(in) && i < len(out) {
+							/*line kernels.go:281:3*/ x := in[i]
+							/*line kernels.go:282:3*/ for r := 0; r < 8; r++ {
+								/*line kernels.go:283:4*/ x = x*6364136223846793005 + 1442695040888963407
+								/*line kernels.go:284:4*/ x ^= x >> 29
+							}
+							/*line kernels.go:286:3*/ out[i] = x
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:13188:1*/
+	/*line gpukvet_gen.go:13283:1*/
 	return thread, block
 }
 
@@ -13207,7 +13302,8 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsReduceGridStride)
 		if cap(gpukvetL) < gpukvetN {
@@ -13225,6 +13321,8 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -13234,7 +13332,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 						/*line kernels.go:63:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line kernels.go:64:2*/ stride := t.BlockDim().X * t.GridDim().X
 						/*line kernels.go:65:2*/ var sum float32
-						/*line kernels.go:66:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(in); i += stride {
+						/*line kernels.go:66:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(in); i += stride {
 							/*line kernels.go:67:3*/ sum += in[i]
 						}
 						/*line kernels.go:69:2*/ buf[gpukvetP.v0_tid] = sum
@@ -13263,11 +13361,13 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:71:6*/ gpukvetP.v1_s = 128
 						if /*line kernels.go:71:16*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -13288,11 +13388,13 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:72:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line kernels.go:73:4*/ buf[gpukvetP.v0_tid] += buf[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -13321,11 +13423,13 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:71:23*/ gpukvetP.v1_s >>= 1
 							if /*line kernels.go:71:16*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -13346,11 +13450,13 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						partial := gpukvetArg1
 						/*line kernels.go:77:2*/ if gpukvetP.v0_tid == 0 {
 							/*line kernels.go:78:3*/ partial[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = buf[0]
@@ -13361,7 +13467,7 @@ func gpukvetCPUReduceGridStride(gpukvetArgs []any) (thread func(gpu.Thread), blo
 		}
 	}
 
-	/*line gpukvet_gen.go:13364:1*/
+	/*line gpukvet_gen.go:13470:1*/
 	return thread, block
 }
 
@@ -13383,7 +13489,8 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsReduceTree)
 		if cap(gpukvetL) < gpukvetN {
@@ -13401,14 +13508,16 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						in := gpukvetArg0
 						/*line kernels.go:38:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line kernels.go:39:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:39:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line kernels.go:40:2*/ var v float32
 						/*line kernels.go:41:2*/ if i < len(in) {
 							/*line kernels.go:42:3*/ v = in[i]
@@ -13439,11 +13548,13 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:46:6*/ gpukvetP.v1_s = 128
 						if /*line kernels.go:46:16*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -13464,11 +13575,13 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:47:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line kernels.go:48:4*/ buf[gpukvetP.v0_tid] += buf[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -13497,11 +13610,13 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:46:23*/ gpukvetP.v1_s >>= 1
 							if /*line kernels.go:46:16*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -13522,11 +13637,13 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						partial := gpukvetArg1
 						/*line kernels.go:52:2*/ if gpukvetP.v0_tid == 0 {
 							/*line kernels.go:53:3*/ partial[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = buf[0]
@@ -13537,7 +13654,7 @@ func gpukvetCPUReduceTree(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:13540:1*/
+	/*line gpukvet_gen.go:13657:1*/
 	return thread, block
 }
 
@@ -13561,7 +13678,8 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsScan)
 		if cap(gpukvetL) < gpukvetN {
@@ -13579,14 +13697,16 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						in := gpukvetArg0
 						/*line kernels.go:201:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line kernels.go:202:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:202:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line kernels.go:203:2*/ var v float32
 						/*line kernels.go:204:2*/ if gpukvetP.v1_i < len(in) {
 							/*line kernels.go:205:3*/ v = in[gpukvetP.v1_i]
@@ -13616,11 +13736,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:209:2*/ gpukvetP.v2_src = 0
 					}
 				}
@@ -13633,11 +13755,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:210:6*/ gpukvetP.v3_off = 1
 						if /*line kernels.go:210:16*/ gpukvetP.v3_off < 256 {
 							if gpukvetYes2 < 0 {
@@ -13658,11 +13782,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:211:3*/ x := buf[gpukvetP.v2_src][gpukvetP.v0_tid]
 							/*line kernels.go:212:3*/ if gpukvetP.v0_tid >= gpukvetP.v3_off {
 								/*line kernels.go:213:4*/ x += buf[gpukvetP.v2_src][gpukvetP.v0_tid-gpukvetP.v3_off]
@@ -13694,11 +13820,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:210:27*/ gpukvetP.v3_off <<= 1
 							if /*line kernels.go:210:16*/ gpukvetP.v3_off < 256 {
 								if gpukvetYes4 < 0 {
@@ -13719,11 +13847,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line kernels.go:219:2*/ if gpukvetP.v1_i < len(out) {
 							/*line kernels.go:220:3*/ out[gpukvetP.v1_i] = buf[gpukvetP.v2_src][gpukvetP.v0_tid]
@@ -13734,7 +13864,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:13737:1*/
+	/*line gpukvet_gen.go:13867:1*/
 	return thread, block
 }
 
@@ -13749,27 +13879,43 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					idx := gpukvetArg0
-					in := gpukvetArg1
-					out := gpukvetArg2
-					/*line kernels.go:257:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:258:2*/ if i < len(in) && i < len(idx) {
-						//gpukvet:ignore races idx is a permutation (the caller's precondition), so no two threads write one element
-						/*line kernels.go:260:3*/
-						out[idx[i]] = in[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						idx := gpukvetArg0
+						in := gpukvetArg1
+						out := gpukvetArg2
+						/*line kernels.go:257:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:258:2*/ if i < len(in) && i < len(idx) {
+							//gpukvet:ignore races idx is a permutation (the caller's precondition), so no two threads write one element
+							/*line kernels.go:260:3*/
+							out[idx[i]] = in[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						idx := gpukvetArg0
+						in := gpukvetArg1
+						out := gpukvetArg2
+						/*line kernels.go:257:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:258:2*/ if i < len(in) && i < len(idx) {
+							//gpukvet:ignore races idx is a permutation (the caller's precondition), so no two threads write one element
+							/*line kernels.go:260:3*/
+							out[idx[i]] = in[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:13772:1*/
+	/*line gpukvet_gen.go:13918:1*/
 	return thread, block
 }
 
@@ -13785,18 +13931,19 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					in := gpukvetArg2
 					out := gpukvetArg3
 					/*line kernels.go:295:2*/ w := [3][3]float32{{1, 2, 1}, {2, 4, 2}, {1, 2, 1}}
-					/*line kernels.go:296:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line kernels.go:296:2*/ g := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
 					/*line kernels.go:297:2*/ x, y := g.X, g.Y
 					/*line kernels.go:298:2*/ if x >= 1 && x < nx-1 && y >= 1 && y < ny-1 {
 						/*line kernels.go:299:3*/ var s float32
@@ -13812,7 +13959,7 @@ func gpukvetCPUSmooth2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:13815:1*/
+	/*line gpukvet_gen.go:13962:1*/
 	return thread, block
 }
 
@@ -13832,19 +13979,20 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					c0 := gpukvetArg2
 					c1 := gpukvetArg3
 					in := gpukvetArg4
 					out := gpukvetArg5
-					/*line kernels.go:86:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line kernels.go:86:2*/ g := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
 					/*line kernels.go:87:2*/ x, y := g.X, g.Y
 					/*line kernels.go:88:2*/ if x >= 1 && x < nx-1 && y >= 1 && y < ny-1 {
 						/*line kernels.go:89:3*/ c := y*nx + x
@@ -13855,7 +14003,7 @@ func gpukvetCPUStencil2D(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:13858:1*/
+	/*line gpukvet_gen.go:14006:1*/
 	return thread, block
 }
 
@@ -13876,12 +14024,13 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					nz := gpukvetArg2
@@ -13889,7 +14038,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					c1 := gpukvetArg4
 					in := gpukvetArg5
 					out := gpukvetArg6
-					/*line kernels.go:98:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line kernels.go:98:2*/ g := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
 					/*line kernels.go:99:2*/ x, y, z := g.X, g.Y, g.Z
 					/*line kernels.go:100:2*/ if x >= 1 && x < nx-1 && y >= 1 && y < ny-1 && z >= 1 && z < nz-1 {
 						/*line kernels.go:101:3*/ plane := nx * ny
@@ -13903,7 +14052,7 @@ func gpukvetCPUStencil3D(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:13906:1*/
+	/*line gpukvet_gen.go:14055:1*/
 	return thread, block
 }
 
@@ -13918,25 +14067,39 @@ func gpukvetCPUStridedCopy(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					stride := gpukvetArg0
-					in := gpukvetArg1
-					out := gpukvetArg2
-					/*line kernels.go:26:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:27:2*/ if i < len(out) {
-						/*line kernels.go:28:3*/ out[i] = in[i*stride]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						stride := gpukvetArg0
+						in := gpukvetArg1
+						out := gpukvetArg2
+						/*line kernels.go:26:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:27:2*/ if i < len(out) {
+							/*line kernels.go:28:3*/ out[i] = in[i*stride]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						stride := gpukvetArg0
+						in := gpukvetArg1
+						out := gpukvetArg2
+						/*line kernels.go:26:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:27:2*/ if i < len(out) {
+							/*line kernels.go:28:3*/ out[i] = in[i*stride]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:13939:1*/
+	/*line gpukvet_gen.go:14102:1*/
 	return thread, block
 }
 
@@ -13961,7 +14124,8 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTranspose)
 		if cap(gpukvetL) < gpukvetN {
@@ -13979,11 +14143,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line kernels.go:148:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
@@ -14018,11 +14184,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line kernels.go:157:2*/ gpukvetP.v2_x = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*TDim + gpukvetP.v0_tx
@@ -14038,7 +14206,7 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:14041:1*/
+	/*line gpukvet_gen.go:14209:1*/
 	return thread, block
 }
 
@@ -14054,25 +14222,39 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					s := gpukvetArg0
-					a := gpukvetArg1
-					b := gpukvetArg2
-					c := gpukvetArg3
-					/*line kernels.go:16:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:17:2*/ if i < len(a) && i < len(b) && i < len(c) {
-						/*line kernels.go:18:3*/ a[i] = b[i] + s*c[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) && gpukvetEX <= len(gpukvetArg3) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						s := gpukvetArg0
+						a := gpukvetArg1
+						b := gpukvetArg2
+						c := gpukvetArg3
+						/*line kernels.go:16:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:17:2*/ if i < len(a) && i < len(b) && i < len(c) {
+							/*line kernels.go:18:3*/ a[i] = b[i] + s*c[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						s := gpukvetArg0
+						a := gpukvetArg1
+						b := gpukvetArg2
+						c := gpukvetArg3
+						/*line kernels.go:16:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:17:2*/ if i < len(a) && i < len(b) && i < len(c) {
+							/*line kernels.go:18:3*/ a[i] = b[i] + s*c[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:14076:1*/
+	/*line gpukvet_gen.go:14258:1*/
 	return thread, block
 }

@@ -31,6 +31,18 @@ import (
 // so that the compiler keeps them in registers; a `return` ends the
 // thread's iteration.
 //
+// The X loop of a kernel without barriers counts the thread's global X,
+// up to the row's end (gpukvetEX). Where the body indexes slice
+// parameters with the global X, the row is written twice, under a test
+// that the row's range lies in those slices and else (fastCond): the same
+// statements, but Go's compiler drops the bounds checks, and the kernel's
+// own length tests, in the first; if the body cannot trap there
+// (trapFree), that copy does not record the running thread either. A kernel without barriers whose
+// body reads no index but the global one runs spans of blocks in one call
+// (registered with Spans: true; see backend.CPUCode.Spans): a run of
+// blocks along X is one loop, as long as the Go loop it is measured
+// against.
+//
 // A kernel without barriers is one loop over the threads. A kernel with
 // barriers is split at them (the work-item loops of MCUDA and POCL): the
 // statements between two barriers become one loop over the block's
@@ -54,12 +66,34 @@ import (
 // A kernel without barriers whose body cannot be copied (defer, go, a dot
 // import) runs as a loop that calls it once per thread.
 
+// cpuEntry is a kernel's block function, as blockFunc writes it.
+type cpuEntry struct {
+	block, locals, why string
+	spans              bool // block runs spans of blocks (backend.CPUCode.Spans)
+}
+
+// planCPU writes every kernel's block function, before the registrations,
+// which say whether it runs spans of blocks.
+func (g *generation) planCPU() {
+	g.cpu = map[string]cpuEntry{}
+	for _, k := range g.p.kernels {
+		args, _ := g.cpuArgs(k)
+		g.cpu[k.name] = g.blockFunc(k, kernelCall(k, args))
+	}
+}
+
+// kernelCall returns the call of kernel k with arguments args as thread t.
+func kernelCall(k *kernel, args []string) func(t string) string {
+	return func(t string) string { return k.name + "(" + strings.Join(append([]string{t}, args...), ", ") + ")" }
+}
+
 // writeCPUEntry writes kernel k's cpu entry.
 func (g *generation) writeCPUEntry(k *kernel) {
 	fn := "gpukvetCPU" + k.name
 	args, binds := g.cpuArgs(k)
-	call := func(t string) string { return k.name + "(" + strings.Join(append([]string{t}, args...), ", ") + ")" }
-	block, locals, why := g.blockFunc(k, call)
+	call := kernelCall(k, args)
+	e := g.cpu[k.name]
+	block, locals, why := e.block, e.locals, e.why
 	if locals != "" {
 		g.w("\n// gpukvetLocals%s holds the locals of kernel %s that live across a\n// barrier, one per thread.\n", k.name, k.name)
 		g.w("type gpukvetLocals%s struct {\n%s}\n", k.name, locals)
@@ -103,67 +137,103 @@ func (g *generation) cpuArgs(k *kernel) (names, binds []string) {
 	return names, binds
 }
 
-// blockFunc returns kernel k's block function ("" if its threads must run
-// as coroutines), the fields of its per-thread locals ("" if none) and,
-// when it is not a copy of the kernel's body split at its barriers, why;
-// call(t) is the call of the kernel as thread t.
-func (g *generation) blockFunc(k *kernel, call func(t string) string) (block, locals, why string) {
+// blockFunc returns kernel k's block function (block "" if its threads
+// must run as coroutines), the fields of its per-thread locals ("" if
+// none), whether it runs spans of blocks and, when it is not a copy of the
+// kernel's body split at its barriers, why; call(t) is the call of the
+// kernel as thread t.
+func (g *generation) blockFunc(k *kernel, call func(t string) string) cpuEntry {
 	barrier := mayBarrier(g.p, k)
 	cg, err := newCPUGen(g.p, k, barrier, g.imports.qualifier)
+	var block string
 	if err == nil {
 		block, err = cg.block()
 	}
 	if err == nil {
-		return block, cg.locals, ""
+		return cpuEntry{block: block, locals: cg.locals, spans: cg.spans}
 	}
 	if !barrier {
 		block = loopCalling(call(threadAt))
 	}
-	return block, "", err.Error()
+	return cpuEntry{block: block, why: err.Error()}
 }
 
 // loopCalling is a block function that runs stmt for each thread.
 func loopCalling(stmt string) string {
 	return blockHead +
-		threadLoops("", "", stmt+"\n") + "}\n"
+		threadLoops("", "", stmt+"\n", nil) + "}\n"
 }
 
 // blockHead starts a block function: the block's indices, read once, in
-// variables of their own (which the compiler keeps in registers).
+// variables of their own (which the compiler keeps in registers), and
+// gpukvetEX, the end of its rows' global X (of its span's: Span is 1 for
+// a kernel that does not take spans).
 const blockHead = `func(gpukvetB backend.CPUBlock) {
 	gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 	gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 	gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-	_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+	gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+	_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 `
 
 // threadAt is the running thread of a block function's loops, which
 // records its X for a trap report.
 const threadAt = "gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)"
 
-// recordX records the running thread's X for a trap report, as threadAt
-// does, in an iteration that has no use for its gpu.Thread.
-const recordX = "gpukvetB.Cursor[0] = gpukvetX"
+// recordX records the running thread's (global) X for a trap report, as
+// threadAt does, in an iteration that has no use for its gpu.Thread.
+const recordX = "gpukvetB.Cursor[0] = gpukvetGX"
 
 // threadLoops is the loop over a block's threads (X fastest), with label
 // (if not "") on the X loop and body inside; lin keeps gpukvetI, the
-// thread's linear index.
-func threadLoops(label, lin, body string) string {
+// thread's linear index. The X loop of a kernel without barriers counts
+// the thread's global X, gpukvetGX, beside its X in the block: a loop
+// bounded by the global index lets the compiler drop the kernel's own
+// checks of it against a slice's length where a fast copy's condition
+// (see fastCond) holds. A loop with lin counts X and gpukvetI, and
+// derives gpukvetGX.
+//
+// When fast is not nil, the X loop is written twice, fast.body under
+// fast.cond and body else, the same statements in both (but for the
+// record of the running thread), so that only the compiler's knowledge
+// differs.
+func threadLoops(label, lin, body string, fast *fastCopy) string {
 	var b strings.Builder
 	if lin != "" {
 		b.WriteString("{\ngpukvetI := 0\n")
 	}
 	b.WriteString("for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {\nfor gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {\ngpukvetB.Row(gpukvetY, gpukvetZ)\n")
-	if label != "" {
-		b.WriteString(label + ":\n")
+	xLoop := func(label, body string) {
+		if label != "" {
+			b.WriteString(label + ":\n")
+		}
+		if lin != "" {
+			// The loops of a kernel with barriers index their threads'
+			// locals by gpukvetI: a third counter would cost the
+			// register that the per-thread locals need.
+			b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {\ngpukvetGX := gpukvetBX + gpukvetX\n_ = gpukvetGX\n")
+		} else {
+			b.WriteString("for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {\n")
+		}
+		b.WriteString(body)
+		b.WriteString("}\n")
 	}
-	if lin != "" {
-		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {\n")
+	if fast != nil {
+		b.WriteString("if " + fast.cond + " {\n")
+		xLoop(label, fast.body)
+		b.WriteString("} else {\n")
+		// Labels are the function's: the second copy's is another.
+		other := label
+		if label != "" {
+			other = label + "Else"
+			body = regexp.MustCompile(`\bcontinue `+label+`\b`).ReplaceAllString(body, "continue "+other)
+		}
+		xLoop(other, body)
+		b.WriteString("}\n")
 	} else {
-		b.WriteString("for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {\n")
+		xLoop(label, body)
 	}
-	b.WriteString(body)
-	b.WriteString("}\n}\n}\n")
+	b.WriteString("}\n}\n")
 	if lin != "" {
 		b.WriteString("}\n")
 	}

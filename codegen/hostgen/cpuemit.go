@@ -39,8 +39,9 @@ func (g *cpuGen) uses(pc *piece) (params []int, thread bool) {
 	return params, thread
 }
 
-// prologue is the start of a piece's per-thread iteration.
-func (g *cpuGen) prologue(pc *piece) string {
+// prologue is the start of a piece's per-thread iteration; record says
+// to record the running thread for a trap report.
+func (g *cpuGen) prologue(pc *piece, record bool) string {
 	var b strings.Builder
 	if g.barrier {
 		b.WriteString("gpukvetP := &gpukvetL[gpukvetI]\nif gpukvetP.gpukvetDone {\ncontinue\n}\n")
@@ -48,7 +49,7 @@ func (g *cpuGen) prologue(pc *piece) string {
 	params, thread := g.uses(pc)
 	if thread {
 		fmt.Fprintf(&b, "%s := %s\n", g.thread.Name(), threadAt)
-	} else {
+	} else if record {
 		b.WriteString(recordX + "\n")
 	}
 	for _, i := range params {
@@ -66,7 +67,6 @@ func (g *cpuGen) prologue(pc *piece) string {
 // emitPiece is the loop that runs piece pc's statements for every thread.
 func (g *cpuGen) emitPiece(pc *piece) string {
 	var b strings.Builder
-	b.WriteString(g.prologue(pc))
 	for _, s := range pc.stmts {
 		b.WriteString(g.nodeText(s) + "\n")
 	}
@@ -74,7 +74,11 @@ func (g *cpuGen) emitPiece(pc *piece) string {
 	if g.barrier {
 		lin = "lin"
 	}
-	return threadLoops(pc.label, lin, b.String())
+	var fast *fastCopy
+	if pc.fast != "" {
+		fast = &fastCopy{cond: pc.fast, body: g.prologue(pc, !pc.trapFree) + b.String()}
+	}
+	return threadLoops(pc.label, lin, g.prologue(pc, true)+b.String(), fast)
 }
 
 // emitCond is the loop that evaluates a condition around a barrier for
@@ -82,13 +86,13 @@ func (g *cpuGen) emitPiece(pc *piece) string {
 func (g *cpuGen) emitCond(pc *piece) string {
 	yes, no := fmt.Sprintf("gpukvetYes%d", pc.id), fmt.Sprintf("gpukvetNo%d", pc.id)
 	var b strings.Builder
-	b.WriteString(g.prologue(pc))
+	b.WriteString(g.prologue(pc, true))
 	if pc.pre != nil {
 		b.WriteString(g.directive(pc.pre.Pos()) + g.nodeText(pc.pre) + "\n")
 	}
 	fmt.Fprintf(&b, "if %s(%s) {\nif %s < 0 {\n%s = gpukvetI\n}\n} else if %s < 0 {\n%s = gpukvetI\n}\n",
 		g.directive(pc.cond.Pos()), g.nodeText(pc.cond), yes, yes, no, no)
-	out := fmt.Sprintf("%s, %s := -1, -1\n", yes, no) + threadLoops("", "lin", b.String())
+	out := fmt.Sprintf("%s, %s := -1, -1\n", yes, no) + threadLoops("", "lin", b.String(), nil)
 	op := ":="
 	if pc.assign {
 		op = "="

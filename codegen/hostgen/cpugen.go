@@ -39,6 +39,7 @@ type cpuGen struct {
 	hoisted map[types.Object]string // variable → field of the locals struct
 	locals  string                  // the fields of the locals struct
 	nlabel  int
+	spans   bool // the block function runs spans of blocks (spannable)
 }
 
 // srcEdit replaces [start, end) of the kernel's source (offsets) by text.
@@ -52,14 +53,17 @@ type srcEdit struct {
 // statement and the condition that decides a branch or loop around a
 // barrier.
 type piece struct {
-	id     int
-	stmts  []ast.Stmt
-	pre    ast.Stmt
-	cond   ast.Expr
-	pos    token.Pos // of the if or for, for the check of uniformity
-	label  string    // on its X loop, for returns
-	result string    // cond: the variable receiving the condition
-	assign bool      // cond: result exists already
+	id    int
+	stmts []ast.Stmt
+	pre   ast.Stmt
+	cond  ast.Expr
+	pos   token.Pos // of the if or for, for the check of uniformity
+	label string    // on its X loop, for returns
+	fast  string    // where its X loop runs a copy with fewer checks (fastCond)
+	// trapFree: the copy under fast cannot trap, and records no thread.
+	trapFree bool
+	result   string // cond: the variable receiving the condition
+	assign   bool   // cond: result exists already
 }
 
 // cpuNode is a node of the body split at its barriers: a *piece, a
@@ -183,6 +187,8 @@ func (g *cpuGen) block() (string, error) {
 		g.pieces = []*piece{pc}
 		g.nodes = []cpuNode{pc}
 		g.markReturns(pc)
+		pc.fast, pc.trapFree = g.fastCond(pc)
+		g.spans = g.spannable(pc)
 		g.sortEdits()
 		var b strings.Builder
 		b.WriteString(blockHead)
@@ -233,7 +239,7 @@ func (g *cpuGen) block() (string, error) {
 	}
 	sort.Strings(init)
 	if len(init) > 0 {
-		b.WriteString(threadLoops("", "lin", "gpukvetP := &gpukvetL[gpukvetI]\n"+strings.Join(init, "")))
+		b.WriteString(threadLoops("", "lin", "gpukvetP := &gpukvetL[gpukvetI]\n"+strings.Join(init, ""), nil))
 	}
 	b.WriteString(g.emitNodes(g.nodes))
 	b.WriteString("}\n")
@@ -287,7 +293,7 @@ func (g *cpuGen) common() error {
 						case gpuapi.ThreadIdx:
 							text = "(gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ})"
 						case gpuapi.GlobalIdx:
-							text = "(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})"
+							text = "(gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})"
 						case gpuapi.BlockIdx:
 							text = "(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]})"
 						}

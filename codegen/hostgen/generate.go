@@ -24,6 +24,8 @@ type generation struct {
 	// noSPIRV are the kernels left without SPIR-V, and why, once the
 	// SPIR-V module is written.
 	noSPIRV map[string]string
+	// cpu is every kernel's block function (planCPU).
+	cpu map[string]cpuEntry
 }
 
 // generate renders the generated file for p, returning the generation
@@ -49,6 +51,7 @@ func generate(p *Package, opts Options) (src []byte, g *generation, err error) {
 		return nil, nil, err
 	}
 	g.writeModules(hash)
+	g.planCPU()
 	g.writeRegistration()
 	if err := g.writeLaunchFunctions(); err != nil {
 		return nil, g, err
@@ -129,7 +132,11 @@ func (g *generation) writeSpec(k *kernel) {
 	g.w("\t\tParams: %#v,\n", names)
 	g.w("\t\tCode: &backend.Code{%sEntry: %q, %sSourceHash: gpukvetSourceHash, Positions: gpukvetPositions%s%s},\n",
 		g.ptxField(), ck.entry, g.ncFields(ck), g.spirvFields(k.name), g.factsFields(ck))
-	g.w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s},\n", k.name)
+	spans := ""
+	if g.cpu[k.name].spans {
+		spans = ", Spans: true"
+	}
+	g.w("\t\tCPU: &backend.CPUCode{Bind: gpukvetCPU%s%s},\n", k.name, spans)
 	g.w("\t})\n")
 }
 

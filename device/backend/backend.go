@@ -109,6 +109,14 @@ type CPUCode struct {
 	// (see CPUBlock); block is nil for a kernel with barriers that gen
 	// could not split into such loops.
 	Bind func(args []any) (thread func(gpu.Thread), block func(CPUBlock))
+	// Spans says that block runs a span of blocks: the CPUBlock's Span
+	// blocks from its Bid on along X (one row of the grid), as if their
+	// threads were the rows of one block Span times as wide. gen sets it
+	// for a kernel whose body reads neither its thread's nor its block's
+	// index, only the global one, so that a worker runs a run of blocks
+	// as one loop: each end of a loop costs a mispredicted branch and
+	// the loads in flight, which a 256-thread saxpy block pays in full.
+	Spans bool
 }
 
 // Code is a kernel compiled for the GPU backends.

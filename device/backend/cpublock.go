@@ -17,7 +17,8 @@ import (
 // that a barrier costs the end of a loop, not a switch between coroutines.
 // The loops use the block's Index, Row, PhaseBarrier and PhaseUniform and
 // its Locals, and for each thread Thread, or, where the thread's
-// iteration has no use for its gpu.Thread, a store of its X in Cursor.
+// iteration has no use for its gpu.Thread, a store of its global X in
+// Cursor.
 type CPUBlock struct{ *cpuexec.Block }
 
 // Thread returns thread (x, y, z) of the block and records x as the X of
@@ -31,7 +32,7 @@ type CPUBlock struct{ *cpuexec.Block }
 // from its representation, thread, which TestThreadLayout keeps identical
 // to gpu.Thread's.
 func (b CPUBlock) Thread(x, y, z int) gpu.Thread {
-	b.Cursor[0] = x
+	b.Cursor[0] = b.Base[0] + x
 	t := thread{blk: b.Block, tid: gpu.Dim3{X: x, Y: y, Z: z}}
 	return *(*gpu.Thread)(unsafe.Pointer(&t))
 }

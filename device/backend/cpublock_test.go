@@ -39,7 +39,14 @@ func TestCPUBlockThread(t *testing.T) {
 	if got, want := th.BlockDim(), (gpu.Dim3{X: 4, Y: 2, Z: 1}); got != want {
 		t.Errorf("BlockDim = %v, want %v", got, want)
 	}
-	if blk.Cursor[0] != 3 {
-		t.Errorf("Cursor = %v, want X 3", blk.Cursor)
+	blk.Row(1, 0)
+	if bid, tid := blk.Running(); bid != [3]int{1, 2, 0} || tid != [3]int{3, 1, 0} {
+		t.Errorf("Running = %v, %v (Cursor %v), want block (1,2,0) thread (3,1,0)", bid, tid, blk.Cursor)
+	}
+	// A loop over a span of blocks counts X across them.
+	blk.Span = 2
+	CPUBlock{blk}.Thread(6, 1, 0)
+	if bid, tid := blk.Running(); bid != [3]int{2, 2, 0} || tid != [3]int{2, 1, 0} {
+		t.Errorf("Running in a span = %v, %v (Cursor %v), want block (2,2,0) thread (2,1,0)", bid, tid, blk.Cursor)
 	}
 }

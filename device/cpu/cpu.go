@@ -9,7 +9,9 @@
 //     body is a copy of the kernel's, with the block's indices read once;
 //     a kernel with barriers is split at them into one loop per stretch
 //     between barriers (see backend.CPUBlock, and codegen/hostgen for the
-//     shapes it splits; it keeps coroutines for the others). A copy runs
+//     shapes it splits; it keeps coroutines for the others); a kernel
+//     that reads no index but its thread's global one runs a worker's run
+//     of blocks along X as one loop (backend.CPUCode.Spans). A copy runs
 //     only while the kernel's sources on the machine are the ones gen
 //     read; otherwise the kernel runs as with no copy;
 //   - coroutines (a kernel with barriers that gen did not split, without
@@ -334,6 +336,7 @@ func (be *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backen
 	l.schedule = be.schedule
 	l.be = be
 	if k.CPU != nil {
+		l.spans = k.CPU.Spans
 		vals := make([]any, len(args))
 		for i, v := range in[1:] {
 			vals[i] = v.Interface()
@@ -400,8 +403,9 @@ type launch struct {
 	// (the reflective form keeps per-goroutine state).
 	body func() func(gpu.Thread)
 	// block1 runs all threads of a block, for the loop schedule
-	// (generated code).
+	// (generated code); of a span of blocks when spans is set.
 	block1 func(backend.CPUBlock)
+	spans  bool
 
 	be     *Backend
 	next   atomic.Int64 // next block to run, linear index
@@ -488,32 +492,63 @@ func (l *launch) workLoop() {
 	batch := max(1, min(64, l.nblocks()/(8*int64(runtime.GOMAXPROCS(0)))))
 	for {
 		first := l.next.Add(batch) - batch
-		for b := first; b < min(first+batch, l.nblocks()); b++ {
-			if l.failed.Load() || l.stop.Load() {
-				return
-			}
-			bid := unlinear(int(b), l.grid)
-			blk.Reset(bid, l.block, l.grid)
-			l.loopBlock(blk, bid)
-			l.blockDone(blk)
-		}
-		if first+batch >= l.nblocks() {
+		if first >= l.nblocks() || !l.loopBlocks(blk, first, min(first+batch, l.nblocks())) {
 			return
 		}
 	}
 }
 
-// loopBlock runs the threads of block bid one after another, through the
-// generated loop, which keeps the index of the running thread in
-// blk.Cursor.
-func (l *launch) loopBlock(blk *cpuexec.Block, bid [3]int) {
-	blk.Cursor = [3]int{}
+// loopBlocks runs blocks first to end-1 (linear indices) one after
+// another through the generated loop, which keeps the index of the
+// running thread in blk.Cursor, each of the kernel's spans of blocks (see
+// backend.CPUCode.Spans) in one call. It returns false when a block
+// failed or the launch was stopped. What a block costs besides its
+// threads is paid per block of a 256-thread saxpy, so the recover that
+// catches a trap is set up once per run, and the block's index is
+// counted, not divided out.
+func (l *launch) loopBlocks(blk *cpuexec.Block, first, end int64) (ok bool) {
 	defer func() {
-		if r := recover(); r != nil && !cpuexec.IsAbort(r) {
-			blk.Trap(l.trap(r, bid, blk.Cursor))
+		if r := recover(); r != nil {
+			if !cpuexec.IsAbort(r) {
+				bid, tid := blk.Running()
+				blk.Trap(l.trap(r, bid, tid))
+			}
+			l.blockDone(blk)
+			ok = false
 		}
 	}()
-	l.block1(backend.CPUBlock{Block: blk})
+	bid := unlinear(int(first), l.grid)
+	for b := first; b < end; {
+		if l.failed.Load() || l.stop.Load() {
+			return false
+		}
+		span := 1
+		if l.spans {
+			// The rest of the run, within this row of the grid.
+			span = int(min(end-b, int64(l.grid[0]-bid[0])))
+		}
+		blk.Reset(bid, l.block, l.grid)
+		blk.Span = span
+		blk.Cursor = blk.Base
+		l.block1(backend.CPUBlock{Block: blk})
+		l.blockDone(blk)
+		b += int64(span)
+		bid = nextIndex(bid, span, l.grid)
+	}
+	return true
+}
+
+// nextIndex returns the 3-d index n blocks after bid in a grid, X
+// fastest, n at most what is left of bid's row.
+func nextIndex(bid [3]int, n int, grid [3]int) [3]int {
+	if bid[0] += n; bid[0] == grid[0] {
+		bid[0] = 0
+		if bid[1]++; bid[1] == grid[1] {
+			bid[1] = 0
+			bid[2]++
+		}
+	}
+	return bid
 }
 
 // runRounds is the race-detecting schedule: every thread of every block is

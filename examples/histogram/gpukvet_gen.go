@@ -541,7 +541,8 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsHistogram)
 		if cap(gpukvetL) < gpukvetN {
@@ -559,11 +560,13 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line histogram.go:20:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line histogram.go:21:2*/ local[gpukvetP.v0_tid] = 0
 					}
@@ -590,6 +593,8 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -597,7 +602,7 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						data := gpukvetArg0
 						/*line histogram.go:23:2*/ stride := t.BlockDim().X * t.GridDim().X
-						/*line histogram.go:24:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
+						/*line histogram.go:24:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
 							/*line histogram.go:25:3*/ gpu.AtomicAdd(&local[data[i]], 1)
 						}
 					}
@@ -624,11 +629,13 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						hist := gpukvetArg1
 						/*line histogram.go:28:2*/ if count := local[gpukvetP.v0_tid]; count > 0 {
 							/*line histogram.go:29:3*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], count)
@@ -639,6 +646,6 @@ func gpukvetCPUHistogram(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:642:1*/
+	/*line gpukvet_gen.go:649:1*/
 	return thread, block
 }

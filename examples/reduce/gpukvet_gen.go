@@ -452,7 +452,8 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsBlockSum)
 		if cap(gpukvetL) < gpukvetN {
@@ -470,14 +471,16 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						in := gpukvetArg0
 						/*line reduce.go:23:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line reduce.go:24:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line reduce.go:24:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line reduce.go:25:2*/ var v float32
 						/*line reduce.go:26:2*/ if i < len(in) {
 							/*line reduce.go:27:3*/ v = in[i]
@@ -508,11 +511,13 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line reduce.go:31:6*/ gpukvetP.v1_stride = BlockSize / 2
 						if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
 							if gpukvetYes1 < 0 {
@@ -533,11 +538,13 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduce.go:32:3*/ if gpukvetP.v0_tid < gpukvetP.v1_stride {
 								/*line reduce.go:33:4*/ partial[gpukvetP.v0_tid] += partial[gpukvetP.v0_tid+gpukvetP.v1_stride]
 							}
@@ -566,11 +573,13 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduce.go:31:43*/ gpukvetP.v1_stride /= 2
 							if /*line reduce.go:31:31*/ gpukvetP.v1_stride > 0 {
 								if gpukvetYes3 < 0 {
@@ -591,11 +600,13 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line reduce.go:37:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduce.go:38:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = partial[0]
@@ -606,6 +617,6 @@ func gpukvetCPUBlockSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:609:1*/
+	/*line gpukvet_gen.go:620:1*/
 	return thread, block
 }

@@ -280,7 +280,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"a", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "saxpy_Saxpy", EntryNC: "saxpy_Saxpy_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUSaxpy, Spans: true},
 	})
 }
 
@@ -304,24 +304,37 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					a := gpukvetArg0
-					x := gpukvetArg1
-					y := gpukvetArg2
-					/*line saxpy.go:13:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line saxpy.go:14:2*/ if i < len(y) {
-						/*line saxpy.go:15:3*/ y[i] = a*x[i] + y[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						a := gpukvetArg0
+						x := gpukvetArg1
+						y := gpukvetArg2
+						/*line saxpy.go:13:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line saxpy.go:14:2*/ if i < len(y) {
+							/*line saxpy.go:15:3*/ y[i] = a*x[i] + y[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						x := gpukvetArg1
+						y := gpukvetArg2
+						/*line saxpy.go:13:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line saxpy.go:14:2*/ if i < len(y) {
+							/*line saxpy.go:15:3*/ y[i] = a*x[i] + y[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:325:1*/
+	/*line gpukvet_gen.go:338:1*/
 	return thread, block
 }

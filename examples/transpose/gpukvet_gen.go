@@ -2728,7 +2728,8 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTranspose)
 		if cap(gpukvetL) < gpukvetN {
@@ -2746,11 +2747,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						width := gpukvetArg0
 						height := gpukvetArg1
 						in := gpukvetArg2
@@ -2786,11 +2789,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						width := gpukvetArg0
 						height := gpukvetArg1
 						out := gpukvetArg3
@@ -2807,6 +2812,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:2810:1*/
+	/*line gpukvet_gen.go:2815:1*/
 	return thread, block
 }

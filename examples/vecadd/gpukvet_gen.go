@@ -587,7 +587,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 18},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUVecAdd},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUVecAdd, Spans: true},
 	})
 }
 
@@ -611,24 +611,37 @@ func gpukvetCPUVecAdd(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					a := gpukvetArg0
-					b := gpukvetArg1
-					c := gpukvetArg2
-					/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line vecadd.go:13:2*/ if i < len(c) {
-						/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						a := gpukvetArg0
+						b := gpukvetArg1
+						c := gpukvetArg2
+						/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line vecadd.go:13:2*/ if i < len(c) {
+							/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						b := gpukvetArg1
+						c := gpukvetArg2
+						/*line vecadd.go:12:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line vecadd.go:13:2*/ if i < len(c) {
+							/*line vecadd.go:14:3*/ c[i] = a[i] + b[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:632:1*/
+	/*line gpukvet_gen.go:645:1*/
 	return thread, block
 }

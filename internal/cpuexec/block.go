@@ -61,6 +61,11 @@ type Block struct {
 	// Reset before any thread of the block runs and never while one does.
 	Bid, Bdim, Gdim, Base [3]int
 
+	// Span is the number of blocks, from Bid on along X, that a block
+	// loop of a kernel whose code takes spans (backend.CPUCode.Spans)
+	// runs in one call; 1 otherwise (Reset sets it to 1).
+	Span int
+
 	mu  sync.Mutex
 	gen *barrierGen // the generation of the barrier threads wait at now
 	pc  uintptr     // the barrier the waiting threads wait at
@@ -73,10 +78,12 @@ type Block struct {
 	// SetCooperative.
 	wait func(pc uintptr) bool
 
-	// Cursor is the index of the thread that a block loop (the code gen
-	// writes) runs now, for the trap report of a thread that panics: the
-	// loop stores its X, a plain store per thread (itself, or through
-	// device/backend's CPUBlock.Thread), and Row its Y and Z.
+	// Cursor is the global index (Base plus the index in the block) of
+	// the thread that a block loop (the code gen writes) runs now, for the
+	// trap report of a thread that panics (Running): the loop stores its
+	// X, a plain store per thread (itself, or through device/backend's
+	// CPUBlock.Thread), and Row its Y and Z. The loop counts global X's,
+	// so that its store needs no addition.
 	Cursor [3]int
 
 	// Locals is the per-thread storage of the generated loops of a kernel
@@ -134,7 +141,17 @@ func (b *Block) Index() (bid, base, bdim [3]int) { return b.Bid, b.Base, b.Bdim 
 // of the thread that runs now (the loop records its X: Cursor).
 func (b *Block) Row(y, z int) {
 	b.Poll()
-	b.Cursor[1], b.Cursor[2] = y, z
+	b.Cursor[1], b.Cursor[2] = b.Base[1]+y, b.Base[2]+z
+}
+
+// Running returns the block and the thread (its index in the block) that
+// a block loop runs now (Cursor), once Reset set the block's shape: a loop
+// that runs a span of blocks counts X across them.
+func (b *Block) Running() (bid, tid [3]int) {
+	x := b.Cursor[0] - b.Base[0]
+	bid = b.Bid
+	bid[0] += x / b.Bdim[0]
+	return bid, [3]int{x % b.Bdim[0], b.Cursor[1] - b.Base[1], b.Cursor[2] - b.Base[2]}
 }
 
 // PhaseBarrier is a barrier of the loops gpukvet gen writes for a kernel
@@ -235,7 +252,7 @@ func JoinDir(dir, pos string) string {
 // NewBlock returns the state of block idx of a launch of kernel with n
 // threads per block.
 func NewBlock(kernel string, idx [3]int, n int) *Block {
-	b := &Block{kernel: kernel, Bid: idx, n: n, byPos: map[string]any{}}
+	b := &Block{kernel: kernel, Bid: idx, n: n, Span: 1, byPos: map[string]any{}}
 	return b
 }
 
@@ -244,7 +261,7 @@ func NewBlock(kernel string, idx [3]int, n int) *Block {
 // The instances of shared variables are kept: their contents are undefined
 // until written, as on a GPU.
 func (b *Block) Reset(bid, bdim, gdim [3]int) {
-	b.Bid, b.Bdim, b.Gdim = bid, bdim, gdim
+	b.Bid, b.Bdim, b.Gdim, b.Span = bid, bdim, gdim, 1
 	b.Base = [3]int{bid[0] * bdim[0], bid[1] * bdim[1], bid[2] * bdim[2]}
 	if b.exited.Load() == 0 && b.firstExit.Load() == nil && b.waiting.Load() == 0 && !b.failed.Load() {
 		// Nothing to clear (the blocks of a generated block loop, whose

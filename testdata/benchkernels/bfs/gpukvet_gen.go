@@ -1078,14 +1078,14 @@ func init() {
 		Dims:   1,
 		Params: []string{"frontier", "next"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "bfs_Advance", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUAdvance},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUAdvance, Spans: true},
 	})
 	gpukvetRegister(Expand, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"level", "rowPtr", "cols", "frontier", "visited", "next", "cost", "done"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "bfs_Expand", EntryNC: "bfs_Expand_nc", ReadOnly: []int{1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUExpand},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUExpand, Spans: true},
 	})
 }
 
@@ -1117,25 +1117,38 @@ func gpukvetCPUAdvance(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					frontier := gpukvetArg0
-					next := gpukvetArg1
-					/*line bfs.go:34:2*/ v := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line bfs.go:35:2*/ if v < len(frontier) && v < len(next) {
-						/*line bfs.go:36:3*/ frontier[v] = next[v]
-						/*line bfs.go:37:3*/ next[v] = 0
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						frontier := gpukvetArg0
+						next := gpukvetArg1
+						/*line bfs.go:34:2*/ v := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line bfs.go:35:2*/ if v < len(frontier) && v < len(next) {
+							/*line bfs.go:36:3*/ frontier[v] = next[v]
+							/*line bfs.go:37:3*/ next[v] = 0
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						frontier := gpukvetArg0
+						next := gpukvetArg1
+						/*line bfs.go:34:2*/ v := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line bfs.go:35:2*/ if v < len(frontier) && v < len(next) {
+							/*line bfs.go:36:3*/ frontier[v] = next[v]
+							/*line bfs.go:37:3*/ next[v] = 0
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:1138:1*/
+	/*line gpukvet_gen.go:1151:1*/
 	return thread, block
 }
 
@@ -1157,31 +1170,59 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					level := gpukvetArg0
-					rowPtr := gpukvetArg1
-					cols := gpukvetArg2
-					frontier := gpukvetArg3
-					visited := gpukvetArg4
-					next := gpukvetArg5
-					cost := gpukvetArg6
-					done := gpukvetArg7
-					/*line bfs.go:16:2*/ v := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line bfs.go:17:2*/ if v >= len(frontier) || frontier[v] == 0 {
-						/*line bfs.go:18:3*/ continue gpukvetThreads0
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg3) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						level := gpukvetArg0
+						rowPtr := gpukvetArg1
+						cols := gpukvetArg2
+						frontier := gpukvetArg3
+						visited := gpukvetArg4
+						next := gpukvetArg5
+						cost := gpukvetArg6
+						done := gpukvetArg7
+						/*line bfs.go:16:2*/ v := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line bfs.go:17:2*/ if v >= len(frontier) || frontier[v] == 0 {
+							/*line bfs.go:18:3*/ continue gpukvetThreads0
+						}
+						/*line bfs.go:20:2*/ for e := rowPtr[v]; e < rowPtr[v+1]; e++ {
+							/*line bfs.go:21:3*/ u := cols[e]
+							/*line bfs.go:22:3*/ if gpu.AtomicCompareAndSwap(&visited[u], 0, 1) == 0 {
+								/*line bfs.go:23:4*/ gpu.AtomicExchange(&cost[u], level+1)
+								/*line bfs.go:24:4*/ gpu.AtomicExchange(&next[u], 1)
+								/*line bfs.go:25:4*/ gpu.AtomicExchange(&done[0], 1)
+							}
+						}
 					}
-					/*line bfs.go:20:2*/ for e := rowPtr[v]; e < rowPtr[v+1]; e++ {
-						/*line bfs.go:21:3*/ u := cols[e]
-						/*line bfs.go:22:3*/ if gpu.AtomicCompareAndSwap(&visited[u], 0, 1) == 0 {
-							/*line bfs.go:23:4*/ gpu.AtomicExchange(&cost[u], level+1)
-							/*line bfs.go:24:4*/ gpu.AtomicExchange(&next[u], 1)
-							/*line bfs.go:25:4*/ gpu.AtomicExchange(&done[0], 1)
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						level := gpukvetArg0
+						rowPtr := gpukvetArg1
+						cols := gpukvetArg2
+						frontier := gpukvetArg3
+						visited := gpukvetArg4
+						next := gpukvetArg5
+						cost := gpukvetArg6
+						done := gpukvetArg7
+						/*line bfs.go:16:2*/ v := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line bfs.go:17:2*/ if v >= len(frontier) || frontier[v] == 0 {
+							/*line bfs.go:18:3*/ continue gpukvetThreads0Else
+						}
+						/*line bfs.go:20:2*/ for e := rowPtr[v]; e < rowPtr[v+1]; e++ {
+							/*line bfs.go:21:3*/ u := cols[e]
+							/*line bfs.go:22:3*/ if gpu.AtomicCompareAndSwap(&visited[u], 0, 1) == 0 {
+								/*line bfs.go:23:4*/ gpu.AtomicExchange(&cost[u], level+1)
+								/*line bfs.go:24:4*/ gpu.AtomicExchange(&next[u], 1)
+								/*line bfs.go:25:4*/ gpu.AtomicExchange(&done[0], 1)
+							}
 						}
 					}
 				}
@@ -1189,6 +1230,6 @@ func gpukvetCPUExpand(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:1192:1*/
+	/*line gpukvet_gen.go:1233:1*/
 	return thread, block
 }

@@ -6513,11 +6513,12 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					r := gpukvetArg0
 					v := gpukvetArg1
@@ -6527,7 +6528,7 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					call := gpukvetArg5
 					put := gpukvetArg6
 					/*line blackscholes.go:33:2*/ stride := t.GridDim().X * t.BlockDim().X
-					/*line blackscholes.go:34:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(s); i += stride {
+					/*line blackscholes.go:34:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(s); i += stride {
 						/*line blackscholes.go:35:3*/ sp, k, tt := s[i], x[i], y[i]
 						/*line blackscholes.go:36:3*/ sqrtT := math32.Sqrt(tt)
 						/*line blackscholes.go:37:3*/ d1 := (math32.Log(sp/k) + (r+0.5*v*v)*tt) / (v * sqrtT)
@@ -6542,6 +6543,6 @@ func gpukvetCPUPrice(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:6545:1*/
+	/*line gpukvet_gen.go:6546:1*/
 	return thread, block
 }

@@ -1261,7 +1261,8 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsScan)
 		if cap(gpukvetL) < gpukvetN {
@@ -1279,15 +1280,17 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						threshold := gpukvetArg0
 						in := gpukvetArg1
 						/*line compact.go:18:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line compact.go:19:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line compact.go:19:2*/ gpukvetP.v1_i = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line compact.go:20:2*/ gpukvetP.v2_keep = *new(int32)
 						/*line compact.go:21:2*/ if gpukvetP.v1_i < len(in) && in[gpukvetP.v1_i] > threshold {
 							/*line compact.go:22:3*/ gpukvetP.v2_keep = 1
@@ -1319,11 +1322,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line compact.go:27:6*/ gpukvetP.v4_off = 1
 						if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 							if gpukvetYes1 < 0 {
@@ -1344,11 +1349,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line compact.go:28:3*/ nxt := 1 - gpukvetP.v3_cur
 							/*line compact.go:29:3*/ v := buf[gpukvetP.v3_cur][gpukvetP.v0_tid]
 							/*line compact.go:30:3*/ if gpukvetP.v0_tid >= gpukvetP.v4_off {
@@ -1381,11 +1388,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line compact.go:27:29*/ gpukvetP.v4_off <<= 1
 							if /*line compact.go:27:16*/ gpukvetP.v4_off < Block {
 								if gpukvetYes3 < 0 {
@@ -1406,11 +1415,13 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						pos := gpukvetArg2
 						counts := gpukvetArg3
 						/*line compact.go:37:2*/ if gpukvetP.v1_i < len(pos) {
@@ -1425,7 +1436,7 @@ func gpukvetCPUScan(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:1428:1*/
+	/*line gpukvet_gen.go:1439:1*/
 	return thread, block
 }
 
@@ -1444,30 +1455,50 @@ func gpukvetCPUScatter(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					threshold := gpukvetArg0
-					in := gpukvetArg1
-					pos := gpukvetArg2
-					offsets := gpukvetArg3
-					out := gpukvetArg4
-					/*line compact.go:49:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line compact.go:50:2*/ if i < len(in) && i < len(pos) && in[i] > threshold {
-						// Positions come from an exclusive scan of the keep flags, so
-						// distinct kept elements get distinct slots; no analysis sees that.
-						//gpukvet:ignore races scan positions are distinct for distinct kept elements
-						/*line compact.go:54:3*/
-						out[offsets[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X]+pos[i]] = in[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						threshold := gpukvetArg0
+						in := gpukvetArg1
+						pos := gpukvetArg2
+						offsets := gpukvetArg3
+						out := gpukvetArg4
+						/*line compact.go:49:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line compact.go:50:2*/ if i < len(in) && i < len(pos) && in[i] > threshold {
+							// Positions come from an exclusive scan of the keep flags, so
+							// distinct kept elements get distinct slots; no analysis sees that.
+							//gpukvet:ignore races scan positions are distinct for distinct kept elements
+							/*line compact.go:54:3*/
+							out[offsets[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X]+pos[i]] = in[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						threshold := gpukvetArg0
+						in := gpukvetArg1
+						pos := gpukvetArg2
+						offsets := gpukvetArg3
+						out := gpukvetArg4
+						/*line compact.go:49:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line compact.go:50:2*/ if i < len(in) && i < len(pos) && in[i] > threshold {
+							// Positions come from an exclusive scan of the keep flags, so
+							// distinct kept elements get distinct slots; no analysis sees that.
+							//gpukvet:ignore races scan positions are distinct for distinct kept elements
+							/*line compact.go:54:3*/
+							out[offsets[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X]+pos[i]] = in[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:1471:1*/
+	/*line gpukvet_gen.go:1502:1*/
 	return thread, block
 }

@@ -1437,7 +1437,8 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsHist256)
 		if cap(gpukvetL) < gpukvetN {
@@ -1455,11 +1456,13 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line histogram.go:16:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line histogram.go:17:2*/ local[gpukvetP.v0_tid] = 0
 					}
@@ -1486,6 +1489,8 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1493,7 +1498,7 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						data := gpukvetArg0
 						/*line histogram.go:19:2*/ stride := t.GridDim().X * Bins
-						/*line histogram.go:20:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
+						/*line histogram.go:20:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(data); i += stride {
 							/*line histogram.go:21:3*/ v := data[i]
 							/*line histogram.go:22:3*/ gpu.AtomicAdd(&local[v&0xff], 1)
 							/*line histogram.go:23:3*/ gpu.AtomicAdd(&local[(v>>8)&0xff], 1)
@@ -1524,11 +1529,13 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						hist := gpukvetArg1
 						/*line histogram.go:28:2*/ gpu.AtomicAdd(&hist[gpukvetP.v0_tid], local[gpukvetP.v0_tid])
 					}
@@ -1537,6 +1544,6 @@ func gpukvetCPUHist256(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:1540:1*/
+	/*line gpukvet_gen.go:1547:1*/
 	return thread, block
 }

@@ -1787,7 +1787,7 @@ func init() {
 			},
 			Result: []int{3, 7, 12, 15, 20, 27, 30, 33, 39},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUAssign},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAssign, Spans: true},
 	})
 }
 
@@ -1817,46 +1817,82 @@ func gpukvetCPUAssign(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					k := gpukvetArg1
-					nf := gpukvetArg2
-					features := gpukvetArg3
-					centres := gpukvetArg4
-					member := gpukvetArg5
-					delta := gpukvetArg6
-					/*line kmeans.go:13:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kmeans.go:14:2*/ if i >= n {
-						/*line kmeans.go:15:3*/ continue gpukvetThreads0
-					}
-					/*line kmeans.go:17:2*/ best := int32(0)
-					/*line kmeans.go:18:2*/ bestDist := float32(3.4e38)
-					/*line kmeans.go:19:2*/ for c := 0; c < k; c++ {
-						/*line kmeans.go:20:3*/ var d float32
-						/*line kmeans.go:21:3*/ for f := 0; f < nf; f++ {
-							/*line kmeans.go:22:4*/ diff := features[i*nf+f] - centres[c*nf+f]
-							/*line kmeans.go:23:4*/ d += diff * diff
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg5) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						k := gpukvetArg1
+						nf := gpukvetArg2
+						features := gpukvetArg3
+						centres := gpukvetArg4
+						member := gpukvetArg5
+						delta := gpukvetArg6
+						/*line kmeans.go:13:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kmeans.go:14:2*/ if i >= n {
+							/*line kmeans.go:15:3*/ continue gpukvetThreads0
 						}
-						/*line kmeans.go:25:3*/ if d < bestDist {
-							/*line kmeans.go:26:4*/ bestDist = d
-							/*line kmeans.go:27:4*/ best = int32(c)
+						/*line kmeans.go:17:2*/ best := int32(0)
+						/*line kmeans.go:18:2*/ bestDist := float32(3.4e38)
+						/*line kmeans.go:19:2*/ for c := 0; c < k; c++ {
+							/*line kmeans.go:20:3*/ var d float32
+							/*line kmeans.go:21:3*/ for f := 0; f < nf; f++ {
+								/*line kmeans.go:22:4*/ diff := features[i*nf+f] - centres[c*nf+f]
+								/*line kmeans.go:23:4*/ d += diff * diff
+							}
+							/*line kmeans.go:25:3*/ if d < bestDist {
+								/*line kmeans.go:26:4*/ bestDist = d
+								/*line kmeans.go:27:4*/ best = int32(c)
+							}
+						}
+						/*line kmeans.go:30:2*/ if member[i] != best {
+							/*line kmeans.go:31:3*/ gpu.AtomicAdd(&delta[0], 1)
+							/*line kmeans.go:32:3*/ member[i] = best
 						}
 					}
-					/*line kmeans.go:30:2*/ if member[i] != best {
-						/*line kmeans.go:31:3*/ gpu.AtomicAdd(&delta[0], 1)
-						/*line kmeans.go:32:3*/ member[i] = best
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						k := gpukvetArg1
+						nf := gpukvetArg2
+						features := gpukvetArg3
+						centres := gpukvetArg4
+						member := gpukvetArg5
+						delta := gpukvetArg6
+						/*line kmeans.go:13:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kmeans.go:14:2*/ if i >= n {
+							/*line kmeans.go:15:3*/ continue gpukvetThreads0Else
+						}
+						/*line kmeans.go:17:2*/ best := int32(0)
+						/*line kmeans.go:18:2*/ bestDist := float32(3.4e38)
+						/*line kmeans.go:19:2*/ for c := 0; c < k; c++ {
+							/*line kmeans.go:20:3*/ var d float32
+							/*line kmeans.go:21:3*/ for f := 0; f < nf; f++ {
+								/*line kmeans.go:22:4*/ diff := features[i*nf+f] - centres[c*nf+f]
+								/*line kmeans.go:23:4*/ d += diff * diff
+							}
+							/*line kmeans.go:25:3*/ if d < bestDist {
+								/*line kmeans.go:26:4*/ bestDist = d
+								/*line kmeans.go:27:4*/ best = int32(c)
+							}
+						}
+						/*line kmeans.go:30:2*/ if member[i] != best {
+							/*line kmeans.go:31:3*/ gpu.AtomicAdd(&delta[0], 1)
+							/*line kmeans.go:32:3*/ member[i] = best
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:1860:1*/
+	/*line gpukvet_gen.go:1896:1*/
 	return thread, block
 }

@@ -15048,7 +15048,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 17, 23},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxTmp},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxTmp, Spans: true},
 	})
 	gpukvetRegister(AtaxY, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -15069,7 +15069,7 @@ func init() {
 			},
 			Result: []int{3, 9},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxY},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAtaxY, Spans: true},
 	})
 	gpukvetRegister(BicgQ, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -15133,7 +15133,7 @@ func init() {
 			},
 			Result: []int{3, 7, 12, 15, 20, 27, 28, 32, 35, 38, 44, 47, 52},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgQ},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgQ, Spans: true},
 	})
 	gpukvetRegister(BicgS, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -15174,7 +15174,7 @@ func init() {
 			},
 			Result: []int{0, 7, 10, 15, 18, 22, 29},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgS},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUBicgS, Spans: true},
 	})
 	gpukvetRegister(Gemm, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -15200,7 +15200,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUGemm},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGemm, Spans: true},
 	})
 	gpukvetRegister(GemmTiled, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -15265,7 +15265,7 @@ func init() {
 			},
 			Result: []int{3, 10, 13, 19, 22, 27, 33, 34, 37, 40, 46},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv, Spans: true},
 	})
 	gpukvetRegister(MatMul, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -15330,7 +15330,7 @@ func init() {
 			},
 			Result: []int{3, 7, 12, 15, 20, 27, 30, 33, 39, 43, 46, 53},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMatMul},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMatMul, Spans: true},
 	})
 	gpukvetRegister(Mm2First, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -15356,7 +15356,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2First},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2First, Spans: true},
 	})
 	gpukvetRegister(Mm2Second, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -15382,7 +15382,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2Second},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMm2Second, Spans: true},
 	})
 	gpukvetRegister(MvtX1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -15422,7 +15422,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 19, 22, 28},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX1},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX1, Spans: true},
 	})
 	gpukvetRegister(MvtX2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -15452,7 +15452,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 18},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX2},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMvtX2, Spans: true},
 	})
 	gpukvetRegister(SgemvBlock, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
@@ -15639,22 +15639,41 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					m := gpukvetArg0
-					n := gpukvetArg1
-					a := gpukvetArg2
-					x := gpukvetArg3
-					tmp := gpukvetArg4
-					/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:106:2*/ if i < m {
-						/*line linalg.go:107:3*/ tmp[i] = 0
-						/*line linalg.go:108:3*/ for j := 0; j < n; j++ {
-							/*line linalg.go:109:4*/ tmp[i] += a[i*n+j] * x[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						x := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:106:2*/ if i < m {
+							/*line linalg.go:107:3*/ tmp[i] = 0
+							/*line linalg.go:108:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:109:4*/ tmp[i] += a[i*n+j] * x[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						x := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line linalg.go:105:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:106:2*/ if i < m {
+							/*line linalg.go:107:3*/ tmp[i] = 0
+							/*line linalg.go:108:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:109:4*/ tmp[i] += a[i*n+j] * x[j]
+							}
 						}
 					}
 				}
@@ -15662,7 +15681,7 @@ func gpukvetCPUAtaxTmp(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:15665:1*/
+	/*line gpukvet_gen.go:15684:1*/
 	return thread, block
 }
 
@@ -15681,22 +15700,41 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					m := gpukvetArg0
-					n := gpukvetArg1
-					a := gpukvetArg2
-					tmp := gpukvetArg3
-					y := gpukvetArg4
-					/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:119:2*/ if j < n {
-						/*line linalg.go:120:3*/ y[j] = 0
-						/*line linalg.go:121:3*/ for i := 0; i < m; i++ {
-							/*line linalg.go:122:4*/ y[j] += a[i*n+j] * tmp[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						tmp := gpukvetArg3
+						y := gpukvetArg4
+						/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:119:2*/ if j < n {
+							/*line linalg.go:120:3*/ y[j] = 0
+							/*line linalg.go:121:3*/ for i := 0; i < m; i++ {
+								/*line linalg.go:122:4*/ y[j] += a[i*n+j] * tmp[i]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						m := gpukvetArg0
+						n := gpukvetArg1
+						a := gpukvetArg2
+						tmp := gpukvetArg3
+						y := gpukvetArg4
+						/*line linalg.go:118:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:119:2*/ if j < n {
+							/*line linalg.go:120:3*/ y[j] = 0
+							/*line linalg.go:121:3*/ for i := 0; i < m; i++ {
+								/*line linalg.go:122:4*/ y[j] += a[i*n+j] * tmp[i]
+							}
 						}
 					}
 				}
@@ -15704,7 +15742,7 @@ func gpukvetCPUAtaxY(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:15707:1*/
+	/*line gpukvet_gen.go:15745:1*/
 	return thread, block
 }
 
@@ -15723,31 +15761,51 @@ func gpukvetCPUBicgQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					p := gpukvetArg3
-					q := gpukvetArg4
-					/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:132:2*/ if i < nx {
-						/*line linalg.go:133:3*/ var s float32
-						/*line linalg.go:134:3*/ for j := 0; j < ny; j++ {
-							/*line linalg.go:135:4*/ s += a[i*ny+j] * p[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						p := gpukvetArg3
+						q := gpukvetArg4
+						/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:132:2*/ if i < nx {
+							/*line linalg.go:133:3*/ var s float32
+							/*line linalg.go:134:3*/ for j := 0; j < ny; j++ {
+								/*line linalg.go:135:4*/ s += a[i*ny+j] * p[j]
+							}
+							/*line linalg.go:137:3*/ q[i] = s
 						}
-						/*line linalg.go:137:3*/ q[i] = s
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						p := gpukvetArg3
+						q := gpukvetArg4
+						/*line linalg.go:131:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:132:2*/ if i < nx {
+							/*line linalg.go:133:3*/ var s float32
+							/*line linalg.go:134:3*/ for j := 0; j < ny; j++ {
+								/*line linalg.go:135:4*/ s += a[i*ny+j] * p[j]
+							}
+							/*line linalg.go:137:3*/ q[i] = s
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:15750:1*/
+	/*line gpukvet_gen.go:15808:1*/
 	return thread, block
 }
 
@@ -15766,31 +15824,51 @@ func gpukvetCPUBicgS(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					r := gpukvetArg3
-					s := gpukvetArg4
-					/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:146:2*/ if j < ny {
-						/*line linalg.go:147:3*/ var sum float32
-						/*line linalg.go:148:3*/ for i := 0; i < nx; i++ {
-							/*line linalg.go:149:4*/ sum += r[i] * a[i*ny+j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						r := gpukvetArg3
+						s := gpukvetArg4
+						/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:146:2*/ if j < ny {
+							/*line linalg.go:147:3*/ var sum float32
+							/*line linalg.go:148:3*/ for i := 0; i < nx; i++ {
+								/*line linalg.go:149:4*/ sum += r[i] * a[i*ny+j]
+							}
+							/*line linalg.go:151:3*/ s[j] = sum
 						}
-						/*line linalg.go:151:3*/ s[j] = sum
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						r := gpukvetArg3
+						s := gpukvetArg4
+						/*line linalg.go:145:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:146:2*/ if j < ny {
+							/*line linalg.go:147:3*/ var sum float32
+							/*line linalg.go:148:3*/ for i := 0; i < nx; i++ {
+								/*line linalg.go:149:4*/ sum += r[i] * a[i*ny+j]
+							}
+							/*line linalg.go:151:3*/ s[j] = sum
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:15793:1*/
+	/*line gpukvet_gen.go:15871:1*/
 	return thread, block
 }
 
@@ -15812,12 +15890,13 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -15826,8 +15905,8 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					a := gpukvetArg5
 					b := gpukvetArg6
 					c := gpukvetArg7
-					/*line linalg.go:16:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line linalg.go:17:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line linalg.go:16:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line linalg.go:17:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:18:2*/ if i < ni && j < nj {
 						/*line linalg.go:19:3*/ c[i*nj+j] *= beta
 						/*line linalg.go:20:3*/ for k := 0; k < nk; k++ {
@@ -15839,7 +15918,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:15842:1*/
+	/*line gpukvet_gen.go:15921:1*/
 	return thread, block
 }
 
@@ -15873,7 +15952,8 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsGemmTiled)
 		if cap(gpukvetL) < gpukvetN {
@@ -15892,11 +15972,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line linalg.go:33:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line linalg.go:34:2*/ gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line linalg.go:35:2*/ gpukvetP.v2_row = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y*Tile + gpukvetP.v1_ty
@@ -15913,11 +15995,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						nk := gpukvetArg2
 						/*line linalg.go:38:6*/ gpukvetP.v5_k0 = 0
 						if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -15939,11 +16023,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							ni := gpukvetArg0
 							nj := gpukvetArg1
 							nk := gpukvetArg2
@@ -15983,11 +16069,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line linalg.go:50:3*/ for k := 0; k < Tile; k++ {
 								/*line linalg.go:51:4*/ gpukvetP.v4_acc += as[gpukvetP.v1_ty][k] * bs[k][gpukvetP.v0_tx]
 							}
@@ -16016,11 +16104,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							nk := gpukvetArg2
 							/*line linalg.go:38:24*/ gpukvetP.v5_k0 += Tile
 							if /*line linalg.go:38:15*/ gpukvetP.v5_k0 < nk {
@@ -16042,11 +16132,13 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						ni := gpukvetArg0
 						nj := gpukvetArg1
 						alpha := gpukvetArg3
@@ -16061,7 +16153,7 @@ func gpukvetCPUGemmTiled(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:16064:1*/
+	/*line gpukvet_gen.go:16156:1*/
 	return thread, block
 }
 
@@ -16083,38 +16175,65 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					alpha := gpukvetArg1
-					beta := gpukvetArg2
-					a := gpukvetArg3
-					b := gpukvetArg4
-					x := gpukvetArg5
-					y := gpukvetArg6
-					tmp := gpukvetArg7
-					/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:184:2*/ if i >= n {
-						/*line linalg.go:185:3*/ continue gpukvetThreads0
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg6) && gpukvetEX <= len(gpukvetArg7) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						a := gpukvetArg3
+						b := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						tmp := gpukvetArg7
+						/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:184:2*/ if i >= n {
+							/*line linalg.go:185:3*/ continue gpukvetThreads0
+						}
+						/*line linalg.go:187:2*/ tmp[i] = 0
+						/*line linalg.go:188:2*/ y[i] = 0
+						/*line linalg.go:189:2*/ for j := 0; j < n; j++ {
+							/*line linalg.go:190:3*/ tmp[i] += a[i*n+j] * x[j]
+							/*line linalg.go:191:3*/ y[i] += b[i*n+j] * x[j]
+						}
+						/*line linalg.go:193:2*/ y[i] = alpha*tmp[i] + beta*y[i]
 					}
-					/*line linalg.go:187:2*/ tmp[i] = 0
-					/*line linalg.go:188:2*/ y[i] = 0
-					/*line linalg.go:189:2*/ for j := 0; j < n; j++ {
-						/*line linalg.go:190:3*/ tmp[i] += a[i*n+j] * x[j]
-						/*line linalg.go:191:3*/ y[i] += b[i*n+j] * x[j]
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						a := gpukvetArg3
+						b := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						tmp := gpukvetArg7
+						/*line linalg.go:183:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:184:2*/ if i >= n {
+							/*line linalg.go:185:3*/ continue gpukvetThreads0Else
+						}
+						/*line linalg.go:187:2*/ tmp[i] = 0
+						/*line linalg.go:188:2*/ y[i] = 0
+						/*line linalg.go:189:2*/ for j := 0; j < n; j++ {
+							/*line linalg.go:190:3*/ tmp[i] += a[i*n+j] * x[j]
+							/*line linalg.go:191:3*/ y[i] += b[i*n+j] * x[j]
+						}
+						/*line linalg.go:193:2*/ y[i] = alpha*tmp[i] + beta*y[i]
 					}
-					/*line linalg.go:193:2*/ y[i] = alpha*tmp[i] + beta*y[i]
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:16117:1*/
+	/*line gpukvet_gen.go:16236:1*/
 	return thread, block
 }
 
@@ -16134,20 +16253,21 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
 					a := gpukvetArg3
 					b := gpukvetArg4
 					c := gpukvetArg5
-					/*line linalg.go:64:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line linalg.go:64:2*/ g := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
 					/*line linalg.go:65:2*/ if g.Y >= ni || g.X >= nj {
 						/*line linalg.go:66:3*/ continue gpukvetThreads0
 					}
@@ -16161,7 +16281,7 @@ func gpukvetCPUMatMul(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:16164:1*/
+	/*line gpukvet_gen.go:16284:1*/
 	return thread, block
 }
 
@@ -16182,12 +16302,13 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -16195,7 +16316,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 					a := gpukvetArg4
 					b := gpukvetArg5
 					tmp := gpukvetArg6
-					/*line linalg.go:79:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line linalg.go:79:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:80:2*/ if i < ni && j < nj {
 						/*line linalg.go:81:3*/ tmp[i*nj+j] = 0
 						/*line linalg.go:82:3*/ for k := 0; k < nk; k++ {
@@ -16207,7 +16328,7 @@ func gpukvetCPUMm2First(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:16210:1*/
+	/*line gpukvet_gen.go:16331:1*/
 	return thread, block
 }
 
@@ -16228,12 +16349,13 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nl := gpukvetArg1
 					nj := gpukvetArg2
@@ -16241,7 +16363,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					tmp := gpukvetArg4
 					c := gpukvetArg5
 					d := gpukvetArg6
-					/*line linalg.go:92:2*/ i, l := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line linalg.go:92:2*/ i, l := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line linalg.go:93:2*/ if i < ni && l < nl {
 						/*line linalg.go:94:3*/ d[i*nl+l] *= beta
 						/*line linalg.go:95:3*/ for j := 0; j < nj; j++ {
@@ -16253,7 +16375,7 @@ func gpukvetCPUMm2Second(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:16256:1*/
+	/*line gpukvet_gen.go:16378:1*/
 	return thread, block
 }
 
@@ -16269,20 +16391,37 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					a := gpukvetArg1
-					x1 := gpukvetArg2
-					y1 := gpukvetArg3
-					/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:160:2*/ if i < n {
-						/*line linalg.go:161:3*/ for j := 0; j < n; j++ {
-							/*line linalg.go:162:4*/ x1[i] += a[i*n+j] * y1[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:160:2*/ if i < n {
+							/*line linalg.go:161:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:162:4*/ x1[i] += a[i*n+j] * y1[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line linalg.go:159:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:160:2*/ if i < n {
+							/*line linalg.go:161:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:162:4*/ x1[i] += a[i*n+j] * y1[j]
+							}
 						}
 					}
 				}
@@ -16290,7 +16429,7 @@ func gpukvetCPUMvtX1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:16293:1*/
+	/*line gpukvet_gen.go:16432:1*/
 	return thread, block
 }
 
@@ -16306,20 +16445,37 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					a := gpukvetArg1
-					x2 := gpukvetArg2
-					y2 := gpukvetArg3
-					/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line linalg.go:172:2*/ if i < n {
-						/*line linalg.go:173:3*/ for j := 0; j < n; j++ {
-							/*line linalg.go:174:4*/ x2[i] += a[j*n+i] * y2[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x2 := gpukvetArg2
+						y2 := gpukvetArg3
+						/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:172:2*/ if i < n {
+							/*line linalg.go:173:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:174:4*/ x2[i] += a[j*n+i] * y2[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x2 := gpukvetArg2
+						y2 := gpukvetArg3
+						/*line linalg.go:171:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line linalg.go:172:2*/ if i < n {
+							/*line linalg.go:173:3*/ for j := 0; j < n; j++ {
+								/*line linalg.go:174:4*/ x2[i] += a[j*n+i] * y2[j]
+							}
 						}
 					}
 				}
@@ -16327,7 +16483,7 @@ func gpukvetCPUMvtX2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:16330:1*/
+	/*line gpukvet_gen.go:16486:1*/
 	return thread, block
 }
 
@@ -16357,7 +16513,8 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSgemvBlock)
 		if cap(gpukvetL) < gpukvetN {
@@ -16375,11 +16532,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						m := gpukvetArg0
 						n := gpukvetArg1
 						a := gpukvetArg4
@@ -16418,11 +16577,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line linalg.go:213:6*/ gpukvetP.v2_half = 64
 						if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 							if gpukvetYes1 < 0 {
@@ -16443,11 +16604,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line linalg.go:214:3*/ if gpukvetP.v1_tid < gpukvetP.v2_half {
 								/*line linalg.go:215:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_half]
 							}
@@ -16476,11 +16639,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line linalg.go:213:28*/ gpukvetP.v2_half >>= 1
 							if /*line linalg.go:213:18*/ gpukvetP.v2_half > 0 {
 								if gpukvetYes3 < 0 {
@@ -16501,11 +16666,13 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						m := gpukvetArg0
 						alpha := gpukvetArg2
 						beta := gpukvetArg3
@@ -16519,7 +16686,7 @@ func gpukvetCPUSgemvBlock(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:16522:1*/
+	/*line gpukvet_gen.go:16689:1*/
 	return thread, block
 }
 
@@ -16545,7 +16712,8 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTranspose)
 		if cap(gpukvetL) < gpukvetN {
@@ -16563,11 +16731,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						in := gpukvetArg2
@@ -16600,11 +16770,13 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						out := gpukvetArg3
@@ -16618,6 +16790,6 @@ func gpukvetCPUTranspose(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:16621:1*/
+	/*line gpukvet_gen.go:16793:1*/
 	return thread, block
 }

@@ -19642,7 +19642,7 @@ func init() {
 			},
 			Result: []int{5, 8, 12, 17, 20, 23, 33, 36, 39, 42, 51, 54, 61},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUDoitgen},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUDoitgen, Spans: true},
 	})
 	gpukvetRegister(GramNorm, device.KernelSpec{
 		Block:  gpu.Dim3{X: 1, Y: 1, Z: 1},
@@ -19650,7 +19650,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"m", "n", "k", "a", "r"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_GramNorm", EntryNC: "more_GramNorm_nc", ReadOnly: []int{3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramNorm},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramNorm, Spans: true},
 	})
 	gpukvetRegister(GramQ, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -19701,14 +19701,14 @@ func init() {
 			},
 			Result: []int{3, 7, 11, 18, 24, 27, 30, 33, 39},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUGramQ},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGramQ, Spans: true},
 	})
 	gpukvetRegister(GramUpdate, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"m", "n", "k", "a", "r", "q"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "more_GramUpdate", EntryNC: "more_GramUpdate_nc", ReadOnly: []int{5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramUpdate},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUGramUpdate, Spans: true},
 	})
 	gpukvetRegister(LayerForward, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -19862,7 +19862,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 17, 20, 26, 29, 32, 37, 40, 43, 48, 51, 54, 59, 62, 67, 73, 76, 79, 82, 85, 90, 95, 98, 101, 106, 111, 114, 117, 122, 127},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUSyr2k},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSyr2k, Spans: true},
 	})
 	gpukvetRegister(Syrk, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -19899,7 +19899,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 17, 20, 25},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUSyrk},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSyrk, Spans: true},
 	})
 	gpukvetRegister(TransposeDiag, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -20032,7 +20032,8 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsAtomics)
 		if cap(gpukvetL) < gpukvetN {
@@ -20050,11 +20051,13 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line more.go:224:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line more.go:225:2*/ if gpukvetP.v0_tid < 4 {
 							/*line more.go:226:3*/ sh[gpukvetP.v0_tid] = 0
@@ -20083,18 +20086,20 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						i32 := gpukvetArg0
 						u32 := gpukvetArg1
 						i64 := gpukvetArg2
 						u64 := gpukvetArg3
 						f32 := gpukvetArg4
 						f64 := gpukvetArg5
-						/*line more.go:229:2*/ g := int32((gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X)
+						/*line more.go:229:2*/ g := int32((gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X)
 						/*line more.go:230:2*/ gpu.AtomicAdd(&sh[0], 1)
 						/*line more.go:231:2*/ gpu.AtomicMax(&sh[1], g)
 						/*line more.go:232:2*/ gpu.AtomicMin(&sh[2], -g)
@@ -20136,11 +20141,13 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						i32 := gpukvetArg0
 						/*line more.go:248:2*/ if gpukvetP.v0_tid == 0 {
 							/*line more.go:249:3*/ b := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -20156,7 +20163,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:20159:1*/
+	/*line gpukvet_gen.go:20166:1*/
 	return thread, block
 }
 
@@ -20184,7 +20191,8 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsConvRows)
 		if cap(gpukvetL) < gpukvetN {
@@ -20202,11 +20210,13 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						src := gpukvetArg3
@@ -20245,11 +20255,13 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						kernel := gpukvetArg2
@@ -20268,7 +20280,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:20271:1*/
+	/*line gpukvet_gen.go:20283:1*/
 	return thread, block
 }
 
@@ -20288,19 +20300,20 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					r := gpukvetArg0
 					nq := gpukvetArg1
 					np := gpukvetArg2
 					a := gpukvetArg3
 					c4 := gpukvetArg4
 					sum := gpukvetArg5
-					/*line more.go:132:2*/ p, q := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line more.go:132:2*/ p, q := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
 					/*line more.go:133:2*/ if p < np && q < nq {
 						/*line more.go:134:3*/ var s float32
 						/*line more.go:135:3*/ for k := 0; k < np; k++ {
@@ -20313,7 +20326,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:20316:1*/
+	/*line gpukvet_gen.go:20329:1*/
 	return thread, block
 }
 
@@ -20332,12 +20345,13 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -20353,7 +20367,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:20356:1*/
+	/*line gpukvet_gen.go:20370:1*/
 	return thread, block
 }
 
@@ -20373,13 +20387,14 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
@@ -20389,7 +20404,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					/*line more.go:158:2*/ if k < 0 || k >= n {
 						/*line more.go:159:3*/ continue gpukvetThreads0 // column k must exist (n = 0 would make every q[i*n+k] one cell)
 					}
-					/*line more.go:161:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:161:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:162:2*/ if i < m {
 						/*line more.go:163:3*/ q[i*n+k] = a[i*n+k] / r[k*n+k]
 					}
@@ -20398,7 +20413,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:20401:1*/
+	/*line gpukvet_gen.go:20416:1*/
 	return thread, block
 }
 
@@ -20418,19 +20433,20 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					m := gpukvetArg0
 					n := gpukvetArg1
 					k := gpukvetArg2
 					a := gpukvetArg3
 					r := gpukvetArg4
 					q := gpukvetArg5
-					/*line more.go:172:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:172:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:173:2*/ if j > k && j < n {
 						/*line more.go:174:3*/ var s float32
 						/*line more.go:175:3*/ for i := 0; i < m; i++ {
@@ -20446,7 +20462,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:20449:1*/
+	/*line gpukvet_gen.go:20465:1*/
 	return thread, block
 }
 
@@ -20474,7 +20490,8 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsLayerForward)
 		if cap(gpukvetL) < gpukvetN {
@@ -20493,11 +20510,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						input := gpukvetArg1
 						/*line more.go:23:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
 						/*line more.go:24:2*/ gpukvetP.v2_by = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y
@@ -20530,11 +20549,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						hid := gpukvetArg0
 						weights := gpukvetArg2
 						/*line more.go:31:2*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] = weights[gpukvetP.v3_row*hid+gpukvetP.v4_col] * in[gpukvetP.v1_ty]
@@ -20563,11 +20584,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line more.go:33:6*/ gpukvetP.v5_i = 1
 						if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 							if gpukvetYes2 < 0 {
@@ -20588,11 +20611,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:34:3*/ p := 1 << gpukvetP.v5_i
 							/*line more.go:35:3*/ if gpukvetP.v1_ty%p == 0 {
 								/*line more.go:36:4*/ w[gpukvetP.v1_ty][gpukvetP.v0_tx] += w[gpukvetP.v1_ty+p/2][gpukvetP.v0_tx]
@@ -20622,11 +20647,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:33:22*/ gpukvetP.v5_i++
 							if /*line more.go:33:14*/ gpukvetP.v5_i <= 4 {
 								if gpukvetYes4 < 0 {
@@ -20647,11 +20674,13 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						hid := gpukvetArg0
 						partial := gpukvetArg3
 						/*line more.go:42:2*/ if gpukvetP.v1_ty == 0 && gpukvetP.v4_col < hid {
@@ -20663,7 +20692,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 		}
 	}
 
-	/*line gpukvet_gen.go:20666:1*/
+	/*line gpukvet_gen.go:20695:1*/
 	return thread, block
 }
 
@@ -20686,7 +20715,8 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsLudDiagonal)
 		if cap(gpukvetL) < gpukvetN {
@@ -20705,11 +20735,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 				gpukvetThreads0:
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -20748,11 +20780,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line more.go:199:6*/ gpukvetP.v1_i = 0
 						if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 							if gpukvetYes1 < 0 {
@@ -20773,11 +20807,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:200:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:201:4*/ for j := 0; j < gpukvetP.v1_i; j++ {
 									/*line more.go:202:5*/ s[gpukvetP.v0_tx][gpukvetP.v1_i] -= s[gpukvetP.v0_tx][j] * s[j][gpukvetP.v1_i]
@@ -20808,11 +20844,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:207:3*/ if gpukvetP.v0_tx > gpukvetP.v1_i {
 								/*line more.go:208:4*/ for j := 0; j < gpukvetP.v1_i+1; j++ {
 									/*line more.go:209:5*/ s[gpukvetP.v1_i+1][gpukvetP.v0_tx] -= s[gpukvetP.v1_i+1][j] * s[j][gpukvetP.v0_tx]
@@ -20843,11 +20881,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line more.go:199:23*/ gpukvetP.v1_i++
 							if /*line more.go:199:14*/ gpukvetP.v1_i < B-1 {
 								if gpukvetYes4 < 0 {
@@ -20868,11 +20908,13 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						off := gpukvetArg1
 						a := gpukvetArg2
@@ -20885,7 +20927,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:20888:1*/
+	/*line gpukvet_gen.go:20930:1*/
 	return thread, block
 }
 
@@ -20906,12 +20948,13 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
@@ -20919,7 +20962,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					a := gpukvetArg4
 					b := gpukvetArg5
 					c := gpukvetArg6
-					/*line more.go:118:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:118:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:119:2*/ if i < n && j < n {
 						/*line more.go:120:3*/ v := c[i*n+j] * beta
 						/*line more.go:121:3*/ for k := 0; k < m; k++ {
@@ -20932,7 +20975,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:20935:1*/
+	/*line gpukvet_gen.go:20978:1*/
 	return thread, block
 }
 
@@ -20952,19 +20995,20 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					alpha := gpukvetArg2
 					beta := gpukvetArg3
 					a := gpukvetArg4
 					c := gpukvetArg5
-					/*line more.go:105:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line more.go:105:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line more.go:106:2*/ if i < n && j < n {
 						/*line more.go:107:3*/ c[i*n+j] *= beta
 						/*line more.go:108:3*/ for k := 0; k < m; k++ {
@@ -20976,7 +21020,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:20979:1*/
+	/*line gpukvet_gen.go:21023:1*/
 	return thread, block
 }
 
@@ -21003,7 +21047,8 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTransposeDiag)
 		if cap(gpukvetL) < gpukvetN {
@@ -21022,6 +21067,8 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 				gpukvetThreads0:
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -21066,11 +21113,13 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line more.go:64:2*/ gpukvetP.v4_x, gpukvetP.v5_y = gpukvetP.v0_bidY*B+gpukvetP.v2_tx, gpukvetP.v1_bidX*B+gpukvetP.v3_ty
@@ -21083,6 +21132,6 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 		}
 	}
 
-	/*line gpukvet_gen.go:21086:1*/
+	/*line gpukvet_gen.go:21135:1*/
 	return thread, block
 }

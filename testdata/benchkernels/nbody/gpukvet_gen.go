@@ -1820,7 +1820,8 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsStep)
 		if cap(gpukvetL) < gpukvetN {
@@ -1838,13 +1839,15 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						pos := gpukvetArg2
-						/*line nbody.go:23:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line nbody.go:23:2*/ gpukvetP.v0_i = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line nbody.go:24:2*/ gpukvetP.v1_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line nbody.go:25:2*/ gpukvetP.v2_n = len(pos)
 						/*line nbody.go:26:2*/ gpukvetP.v3_me = *new(Body)
@@ -1863,11 +1866,13 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line nbody.go:31:6*/ gpukvetP.v7_base = 0
 						if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
 							if gpukvetYes1 < 0 {
@@ -1888,11 +1893,13 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							pos := gpukvetArg2
 							/*line nbody.go:32:3*/ var b Body
 							/*line nbody.go:33:3*/ if gpukvetP.v7_base+gpukvetP.v1_tid < gpukvetP.v2_n {
@@ -1923,11 +1930,13 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							soft2 := gpukvetArg1
 							/*line nbody.go:38:3*/ for k := 0; k < Block; k++ {
 								/*line nbody.go:39:4*/ o := tile[k]
@@ -1964,11 +1973,13 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line nbody.go:31:27*/ gpukvetP.v7_base += Block
 							if /*line nbody.go:31:17*/ gpukvetP.v7_base < gpukvetP.v2_n {
 								if gpukvetYes4 < 0 {
@@ -1989,11 +2000,13 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						dt := gpukvetArg0
 						vel := gpukvetArg3
 						newPos := gpukvetArg4
@@ -2010,6 +2023,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:2013:1*/
+	/*line gpukvet_gen.go:2026:1*/
 	return thread, block
 }

@@ -2315,7 +2315,8 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsStep)
 		if cap(gpukvetL) < gpukvetN {
@@ -2333,15 +2334,17 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						cols := gpukvetArg0
 						prev := gpukvetArg1
 						/*line pathfinder.go:52:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line pathfinder.go:53:2*/ gpukvetP.v1_c = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line pathfinder.go:53:2*/ gpukvetP.v1_c = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line pathfinder.go:54:2*/ const inf = 1 << 30
 						/*line pathfinder.go:55:2*/ v := int32(inf)
 						/*line pathfinder.go:56:2*/ if gpukvetP.v1_c < cols {
@@ -2384,11 +2387,13 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						cols := gpukvetArg0
 						wallRow := gpukvetArg2
 						next := gpukvetArg3
@@ -2401,7 +2406,7 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:2404:1*/
+	/*line gpukvet_gen.go:2409:1*/
 	return thread, block
 }
 
@@ -2425,7 +2430,8 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSweep)
 		if cap(gpukvetL) < gpukvetN {
@@ -2444,11 +2450,13 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						cols := gpukvetArg1
 						wall := gpukvetArg2
 						/*line pathfinder.go:19:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
@@ -2480,11 +2488,13 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						/*line pathfinder.go:24:6*/ gpukvetP.v1_r = 1
 						if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
@@ -2506,11 +2516,13 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							cols := gpukvetArg1
 							wall := gpukvetArg2
 							/*line pathfinder.go:25:3*/ if gpukvetP.v0_tx < cols {
@@ -2547,11 +2559,13 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							cols := gpukvetArg1
 							/*line pathfinder.go:36:3*/ if gpukvetP.v0_tx < cols {
 								/*line pathfinder.go:37:4*/ prev[gpukvetP.v0_tx] = cur[gpukvetP.v0_tx]
@@ -2581,11 +2595,13 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							rows := gpukvetArg0
 							/*line pathfinder.go:24:24*/ gpukvetP.v1_r++
 							if /*line pathfinder.go:24:14*/ gpukvetP.v1_r < rows {
@@ -2607,11 +2623,13 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						cols := gpukvetArg1
 						result := gpukvetArg3
 						/*line pathfinder.go:41:2*/ if gpukvetP.v0_tx < cols {
@@ -2623,6 +2641,6 @@ func gpukvetCPUSweep(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:2626:1*/
+	/*line gpukvet_gen.go:2644:1*/
 	return thread, block
 }

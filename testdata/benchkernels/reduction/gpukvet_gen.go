@@ -1327,7 +1327,8 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsDot)
 		if cap(gpukvetL) < gpukvetN {
@@ -1345,6 +1346,8 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1354,7 +1357,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 						y := gpukvetArg1
 						/*line reduction.go:67:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduction.go:68:2*/ var s float32
-						/*line reduction.go:69:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(x) && i < len(y); i += t.GridDim().X * t.BlockDim().X {
+						/*line reduction.go:69:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(x) && i < len(y); i += t.GridDim().X * t.BlockDim().X {
 							/*line reduction.go:70:3*/ s += x[i] * y[i]
 						}
 						/*line reduction.go:72:2*/ cache[gpukvetP.v0_tid] = s
@@ -1383,11 +1386,13 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line reduction.go:74:6*/ gpukvetP.v1_h = Block / 2
 						if /*line reduction.go:74:22*/ gpukvetP.v1_h != 0 {
 							if gpukvetYes1 < 0 {
@@ -1408,11 +1413,13 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduction.go:75:3*/ if gpukvetP.v0_tid < gpukvetP.v1_h {
 								/*line reduction.go:76:4*/ cache[gpukvetP.v0_tid] += cache[gpukvetP.v0_tid+gpukvetP.v1_h]
 							}
@@ -1441,11 +1448,13 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduction.go:74:30*/ gpukvetP.v1_h /= 2
 							if /*line reduction.go:74:22*/ gpukvetP.v1_h != 0 {
 								if gpukvetYes3 < 0 {
@@ -1466,11 +1475,13 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg2
 						/*line reduction.go:80:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:81:3*/ gpu.AtomicAdd(&out[0], cache[0])
@@ -1481,7 +1492,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		}
 	}
 
-	/*line gpukvet_gen.go:1484:1*/
+	/*line gpukvet_gen.go:1495:1*/
 	return thread, block
 }
 
@@ -1503,7 +1514,8 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsMaxInt)
 		if cap(gpukvetL) < gpukvetN {
@@ -1521,6 +1533,8 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1529,7 +1543,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						in := gpukvetArg0
 						/*line reduction.go:44:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduction.go:45:2*/ m := int32(-1 << 31)
-						/*line reduction.go:46:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(in); i += t.GridDim().X * Block {
+						/*line reduction.go:46:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(in); i += t.GridDim().X * Block {
 							/*line reduction.go:47:3*/ m = max(m, in[i])
 						}
 						/*line reduction.go:49:2*/ sdata[gpukvetP.v0_tid] = m
@@ -1558,11 +1572,13 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line reduction.go:51:6*/ gpukvetP.v1_s = Block / 2
 						if /*line reduction.go:51:22*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -1583,11 +1599,13 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduction.go:52:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line reduction.go:53:4*/ sdata[gpukvetP.v0_tid] = max(sdata[gpukvetP.v0_tid], sdata[gpukvetP.v0_tid+gpukvetP.v1_s])
 							}
@@ -1616,11 +1634,13 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduction.go:51:29*/ gpukvetP.v1_s /= 2
 							if /*line reduction.go:51:22*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -1641,11 +1661,13 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line reduction.go:57:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:58:3*/ gpu.AtomicMax(&out[0], sdata[0])
@@ -1656,7 +1678,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:1659:1*/
+	/*line gpukvet_gen.go:1681:1*/
 	return thread, block
 }
 
@@ -1678,7 +1700,8 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSum)
 		if cap(gpukvetL) < gpukvetN {
@@ -1696,11 +1719,13 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						in := gpukvetArg0
 						/*line reduction.go:16:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line reduction.go:17:2*/ i := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X*(2*Block) + gpukvetP.v0_tid
@@ -1737,6 +1762,8 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -1762,11 +1789,13 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduction.go:28:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line reduction.go:29:4*/ sdata[gpukvetP.v0_tid] += sdata[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -1795,11 +1824,13 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line reduction.go:27:38*/ gpukvetP.v1_s >>= 1
 							if /*line reduction.go:27:31*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -1820,11 +1851,13 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line reduction.go:33:2*/ if gpukvetP.v0_tid == 0 {
 							/*line reduction.go:34:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -1835,6 +1868,6 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		}
 	}
 
-	/*line gpukvet_gen.go:1838:1*/
+	/*line gpukvet_gen.go:1871:1*/
 	return thread, block
 }

@@ -8556,7 +8556,8 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSoftmax)
 		if cap(gpukvetL) < gpukvetN {
@@ -8574,11 +8575,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						in := gpukvetArg1
 						/*line rows.go:19:2*/ row := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
@@ -8614,11 +8617,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line rows.go:28:6*/ gpukvetP.v3_s = Block / 2
 						if /*line rows.go:28:22*/ gpukvetP.v3_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -8639,11 +8644,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line rows.go:29:3*/ if gpukvetP.v0_tid < gpukvetP.v3_s {
 								/*line rows.go:30:4*/ red[gpukvetP.v0_tid] = max(red[gpukvetP.v0_tid], red[gpukvetP.v0_tid+gpukvetP.v3_s])
 							}
@@ -8672,11 +8679,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line rows.go:28:29*/ gpukvetP.v3_s /= 2
 							if /*line rows.go:28:22*/ gpukvetP.v3_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -8697,11 +8706,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line rows.go:34:2*/ gpukvetP.v2_m = red[0]
 					}
 				}
@@ -8727,11 +8738,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						in := gpukvetArg1
 						out := gpukvetArg2
@@ -8767,11 +8780,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line rows.go:44:6*/ gpukvetP.v4_s = Block / 2
 						if /*line rows.go:44:22*/ gpukvetP.v4_s > 0 {
 							if gpukvetYes6 < 0 {
@@ -8792,11 +8807,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line rows.go:45:3*/ if gpukvetP.v0_tid < gpukvetP.v4_s {
 								/*line rows.go:46:4*/ red[gpukvetP.v0_tid] += red[gpukvetP.v0_tid+gpukvetP.v4_s]
 							}
@@ -8825,11 +8842,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line rows.go:44:29*/ gpukvetP.v4_s /= 2
 							if /*line rows.go:44:22*/ gpukvetP.v4_s > 0 {
 								if gpukvetYes8 < 0 {
@@ -8850,11 +8869,13 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						out := gpukvetArg2
 						/*line rows.go:50:2*/ inv := 1 / red[0]
@@ -8867,6 +8888,6 @@ func gpukvetCPUSoftmax(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:8870:1*/
+	/*line gpukvet_gen.go:8891:1*/
 	return thread, block
 }

@@ -1467,7 +1467,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"j", "k", "a"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "sort_Step", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUStep},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUStep, Spans: true},
 	})
 }
 
@@ -1508,7 +1508,8 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsShared)
 		if cap(gpukvetL) < gpukvetN {
@@ -1526,14 +1527,16 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						a := gpukvetArg0
 						/*line sort.go:30:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line sort.go:31:2*/ gpukvetP.v1_g = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line sort.go:31:2*/ gpukvetP.v1_g = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line sort.go:32:2*/ if gpukvetP.v1_g < len(a) {
 							/*line sort.go:33:3*/ s[gpukvetP.v0_tid] = a[gpukvetP.v1_g]
 						} else {
@@ -1564,11 +1567,13 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line sort.go:38:6*/ gpukvetP.v2_k = 2
 						if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
 							if gpukvetYes1 < 0 {
@@ -1590,11 +1595,13 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line sort.go:39:7*/ gpukvetP.v3_j = gpukvetP.v2_k >> 1
 							if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
 								if gpukvetYes2 < 0 {
@@ -1615,11 +1622,13 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 							gpukvetB.Row(gpukvetY, gpukvetZ)
 							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetGX := gpukvetBX + gpukvetX
+								_ = gpukvetGX
 								gpukvetP := &gpukvetL[gpukvetI]
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetB.Cursor[0] = gpukvetX
+								gpukvetB.Cursor[0] = gpukvetGX
 								/*line sort.go:40:4*/ ixj := gpukvetP.v0_tid ^ gpukvetP.v3_j
 								/*line sort.go:41:4*/ if ixj > gpukvetP.v0_tid {
 									/*line sort.go:42:5*/ up := gpukvetP.v0_tid&gpukvetP.v2_k == 0
@@ -1652,11 +1661,13 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 							gpukvetB.Row(gpukvetY, gpukvetZ)
 							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetGX := gpukvetBX + gpukvetX
+								_ = gpukvetGX
 								gpukvetP := &gpukvetL[gpukvetI]
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetB.Cursor[0] = gpukvetX
+								gpukvetB.Cursor[0] = gpukvetGX
 								/*line sort.go:39:27*/ gpukvetP.v3_j >>= 1
 								if /*line sort.go:39:20*/ gpukvetP.v3_j > 0 {
 									if gpukvetYes4 < 0 {
@@ -1678,11 +1689,13 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line sort.go:38:26*/ gpukvetP.v2_k <<= 1
 							if /*line sort.go:38:14*/ gpukvetP.v2_k <= Block {
 								if gpukvetYes5 < 0 {
@@ -1703,11 +1716,13 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						a := gpukvetArg0
 						/*line sort.go:50:2*/ if gpukvetP.v1_g < len(a) {
 							/*line sort.go:51:3*/ a[gpukvetP.v1_g] = s[gpukvetP.v0_tid]
@@ -1718,7 +1733,7 @@ func gpukvetCPUShared(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:1721:1*/
+	/*line gpukvet_gen.go:1736:1*/
 	return thread, block
 }
 
@@ -1733,21 +1748,39 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					j := gpukvetArg0
-					k := gpukvetArg1
-					a := gpukvetArg2
-					/*line sort.go:15:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line sort.go:16:2*/ ixj := i ^ j
-					/*line sort.go:17:2*/ if ixj > i && ixj < len(a) {
-						/*line sort.go:18:3*/ x, y := a[i], a[ixj]
-						/*line sort.go:19:3*/ if (i&k == 0 && x > y) || (i&k != 0 && x < y) {
-							/*line sort.go:20:4*/ a[i], a[ixj] = y, x
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						j := gpukvetArg0
+						k := gpukvetArg1
+						a := gpukvetArg2
+						/*line sort.go:15:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line sort.go:16:2*/ ixj := i ^ j
+						/*line sort.go:17:2*/ if ixj > i && ixj < len(a) {
+							/*line sort.go:18:3*/ x, y := a[i], a[ixj]
+							/*line sort.go:19:3*/ if (i&k == 0 && x > y) || (i&k != 0 && x < y) {
+								/*line sort.go:20:4*/ a[i], a[ixj] = y, x
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						j := gpukvetArg0
+						k := gpukvetArg1
+						a := gpukvetArg2
+						/*line sort.go:15:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line sort.go:16:2*/ ixj := i ^ j
+						/*line sort.go:17:2*/ if ixj > i && ixj < len(a) {
+							/*line sort.go:18:3*/ x, y := a[i], a[ixj]
+							/*line sort.go:19:3*/ if (i&k == 0 && x > y) || (i&k != 0 && x < y) {
+								/*line sort.go:20:4*/ a[i], a[ixj] = y, x
+							}
 						}
 					}
 				}
@@ -1755,6 +1788,6 @@ func gpukvetCPUStep(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:1758:1*/
+	/*line gpukvet_gen.go:1791:1*/
 	return thread, block
 }

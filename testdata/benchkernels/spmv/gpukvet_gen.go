@@ -1735,7 +1735,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"rowPtr", "cols", "vals", "x", "y"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "spmv_CSR", EntryNC: "spmv_CSR_nc", ReadOnly: []int{0, 1, 2, 3}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCSR},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCSR, Spans: true},
 	})
 	gpukvetRegister(CSRVector, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
@@ -1779,31 +1779,51 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					rowPtr := gpukvetArg0
-					cols := gpukvetArg1
-					vals := gpukvetArg2
-					x := gpukvetArg3
-					y := gpukvetArg4
-					/*line spmv.go:11:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line spmv.go:12:2*/ if r < len(y) && r+1 < len(rowPtr) {
-						/*line spmv.go:13:3*/ var s float32
-						/*line spmv.go:14:3*/ for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
-							/*line spmv.go:15:4*/ s += vals[k] * x[cols[k]]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						rowPtr := gpukvetArg0
+						cols := gpukvetArg1
+						vals := gpukvetArg2
+						x := gpukvetArg3
+						y := gpukvetArg4
+						/*line spmv.go:11:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spmv.go:12:2*/ if r < len(y) && r+1 < len(rowPtr) {
+							/*line spmv.go:13:3*/ var s float32
+							/*line spmv.go:14:3*/ for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
+								/*line spmv.go:15:4*/ s += vals[k] * x[cols[k]]
+							}
+							/*line spmv.go:17:3*/ y[r] = s
 						}
-						/*line spmv.go:17:3*/ y[r] = s
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						rowPtr := gpukvetArg0
+						cols := gpukvetArg1
+						vals := gpukvetArg2
+						x := gpukvetArg3
+						y := gpukvetArg4
+						/*line spmv.go:11:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spmv.go:12:2*/ if r < len(y) && r+1 < len(rowPtr) {
+							/*line spmv.go:13:3*/ var s float32
+							/*line spmv.go:14:3*/ for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
+								/*line spmv.go:15:4*/ s += vals[k] * x[cols[k]]
+							}
+							/*line spmv.go:17:3*/ y[r] = s
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:1806:1*/
+	/*line gpukvet_gen.go:1826:1*/
 	return thread, block
 }
 
@@ -1831,7 +1851,8 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsCSRVector)
 		if cap(gpukvetL) < gpukvetN {
@@ -1849,11 +1870,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rowPtr := gpukvetArg0
 						cols := gpukvetArg1
 						vals := gpukvetArg2
@@ -1893,11 +1916,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line spmv.go:36:6*/ gpukvetP.v2_h = 32
 						if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 							if gpukvetYes1 < 0 {
@@ -1918,11 +1943,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line spmv.go:37:3*/ if gpukvetP.v1_tid < gpukvetP.v2_h {
 								/*line spmv.go:38:4*/ part[gpukvetP.v1_tid] += part[gpukvetP.v1_tid+gpukvetP.v2_h]
 							}
@@ -1951,11 +1978,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line spmv.go:36:22*/ gpukvetP.v2_h /= 2
 							if /*line spmv.go:36:15*/ gpukvetP.v2_h > 0 {
 								if gpukvetYes3 < 0 {
@@ -1976,11 +2005,13 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						y := gpukvetArg4
 						/*line spmv.go:42:2*/ if gpukvetP.v1_tid == 0 && gpukvetP.v0_r < len(y) {
 							/*line spmv.go:43:3*/ y[gpukvetP.v0_r] = part[0]
@@ -1991,6 +2022,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:1994:1*/
+	/*line gpukvet_gen.go:2025:1*/
 	return thread, block
 }

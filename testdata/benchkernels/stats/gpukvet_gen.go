@@ -4446,28 +4446,28 @@ func init() {
 			},
 			Result: []int{3, 9, 13, 16, 23},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUCenter},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUCenter, Spans: true},
 	})
 	gpukvetRegister(Corr, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "m", "data", "symmat"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Corr", EntryNC: "stats_Corr_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCorr},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCorr, Spans: true},
 	})
 	gpukvetRegister(Covar, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "m", "data", "symmat"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Covar", EntryNC: "stats_Covar_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCovar},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCovar, Spans: true},
 	})
 	gpukvetRegister(Mean, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
 		Dims:   1,
 		Params: []string{"n", "m", "data", "mean"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "stats_Mean", EntryNC: "stats_Mean_nc", ReadOnly: []int{2}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMean},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMean, Spans: true},
 	})
 	gpukvetRegister(Normalize, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -4511,7 +4511,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 17, 23, 26, 32},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUNormalize},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUNormalize, Spans: true},
 	})
 	gpukvetRegister(Std, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -4561,7 +4561,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 20, 25, 28, 31, 38},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUStd},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUStd, Spans: true},
 	})
 }
 
@@ -4631,17 +4631,18 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					mean := gpukvetArg3
-					/*line stats.go:48:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:48:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:49:2*/ if i < n && j < m {
 						/*line stats.go:50:3*/ data[i*m+j] -= mean[j]
 					}
@@ -4650,7 +4651,7 @@ func gpukvetCPUCenter(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:4653:1*/
+	/*line gpukvet_gen.go:4654:1*/
 	return thread, block
 }
 
@@ -4666,17 +4667,18 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					symmat := gpukvetArg3
-					/*line stats.go:86:2*/ j1 := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:86:2*/ j1 := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:87:2*/ if j1 < m {
 						/*line stats.go:88:3*/ symmat[j1*m+j1] = 1
 						/*line stats.go:89:3*/ for j2 := j1 + 1; j2 < m; j2++ {
@@ -4693,7 +4695,7 @@ func gpukvetCPUCorr(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:4696:1*/
+	/*line gpukvet_gen.go:4698:1*/
 	return thread, block
 }
 
@@ -4709,17 +4711,18 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					symmat := gpukvetArg3
-					/*line stats.go:69:2*/ j1 := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:69:2*/ j1 := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:70:2*/ if j1 < m {
 						/*line stats.go:71:3*/ for j2 := j1; j2 < m; j2++ {
 							/*line stats.go:72:4*/ var s float32
@@ -4735,7 +4738,7 @@ func gpukvetCPUCovar(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:4738:1*/
+	/*line gpukvet_gen.go:4741:1*/
 	return thread, block
 }
 
@@ -4751,30 +4754,49 @@ func gpukvetCPUMean(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					m := gpukvetArg1
-					data := gpukvetArg2
-					mean := gpukvetArg3
-					/*line stats.go:15:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stats.go:16:2*/ if j < m {
-						/*line stats.go:17:3*/ mean[j] = 0
-						/*line stats.go:18:3*/ for i := 0; i < n; i++ {
-							/*line stats.go:19:4*/ mean[j] += data[i*m+j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg3) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						data := gpukvetArg2
+						mean := gpukvetArg3
+						/*line stats.go:15:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:16:2*/ if j < m {
+							/*line stats.go:17:3*/ mean[j] = 0
+							/*line stats.go:18:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:19:4*/ mean[j] += data[i*m+j]
+							}
+							/*line stats.go:21:3*/ mean[j] /= float32(n)
 						}
-						/*line stats.go:21:3*/ mean[j] /= float32(n)
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						data := gpukvetArg2
+						mean := gpukvetArg3
+						/*line stats.go:15:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:16:2*/ if j < m {
+							/*line stats.go:17:3*/ mean[j] = 0
+							/*line stats.go:18:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:19:4*/ mean[j] += data[i*m+j]
+							}
+							/*line stats.go:21:3*/ mean[j] /= float32(n)
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:4777:1*/
+	/*line gpukvet_gen.go:4799:1*/
 	return thread, block
 }
 
@@ -4793,18 +4815,19 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					m := gpukvetArg1
 					data := gpukvetArg2
 					mean := gpukvetArg3
 					std := gpukvetArg4
-					/*line stats.go:58:2*/ i, j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stats.go:58:2*/ i, j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y, (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stats.go:59:2*/ if i < n && j < m {
 						/*line stats.go:60:3*/ data[i*m+j] = (data[i*m+j] - mean[j]) / (math32.Sqrt(float32(n)) * std[j])
 					}
@@ -4813,7 +4836,7 @@ func gpukvetCPUNormalize(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:4816:1*/
+	/*line gpukvet_gen.go:4839:1*/
 	return thread, block
 }
 
@@ -4833,36 +4856,62 @@ func gpukvetCPUStd(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					m := gpukvetArg1
-					eps := gpukvetArg2
-					data := gpukvetArg3
-					mean := gpukvetArg4
-					std := gpukvetArg5
-					/*line stats.go:29:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stats.go:30:2*/ if j < m {
-						/*line stats.go:31:3*/ var s float32
-						/*line stats.go:32:3*/ for i := 0; i < n; i++ {
-							/*line stats.go:33:4*/ d := data[i*m+j] - mean[j]
-							/*line stats.go:34:4*/ s += d * d
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) && gpukvetEX <= len(gpukvetArg5) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						eps := gpukvetArg2
+						data := gpukvetArg3
+						mean := gpukvetArg4
+						std := gpukvetArg5
+						/*line stats.go:29:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:30:2*/ if j < m {
+							/*line stats.go:31:3*/ var s float32
+							/*line stats.go:32:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:33:4*/ d := data[i*m+j] - mean[j]
+								/*line stats.go:34:4*/ s += d * d
+							}
+							/*line stats.go:36:3*/ sd := math32.Sqrt(s / float32(n))
+							/*line stats.go:37:3*/ if sd <= eps {
+								/*line stats.go:38:4*/ sd = 1
+							}
+							/*line stats.go:40:3*/ std[j] = sd
 						}
-						/*line stats.go:36:3*/ sd := math32.Sqrt(s / float32(n))
-						/*line stats.go:37:3*/ if sd <= eps {
-							/*line stats.go:38:4*/ sd = 1
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						m := gpukvetArg1
+						eps := gpukvetArg2
+						data := gpukvetArg3
+						mean := gpukvetArg4
+						std := gpukvetArg5
+						/*line stats.go:29:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stats.go:30:2*/ if j < m {
+							/*line stats.go:31:3*/ var s float32
+							/*line stats.go:32:3*/ for i := 0; i < n; i++ {
+								/*line stats.go:33:4*/ d := data[i*m+j] - mean[j]
+								/*line stats.go:34:4*/ s += d * d
+							}
+							/*line stats.go:36:3*/ sd := math32.Sqrt(s / float32(n))
+							/*line stats.go:37:3*/ if sd <= eps {
+								/*line stats.go:38:4*/ sd = 1
+							}
+							/*line stats.go:40:3*/ std[j] = sd
 						}
-						/*line stats.go:40:3*/ std[j] = sd
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:4866:1*/
+	/*line gpukvet_gen.go:4915:1*/
 	return thread, block
 }

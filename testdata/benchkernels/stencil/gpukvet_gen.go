@@ -13068,7 +13068,7 @@ func init() {
 			},
 			Result: []int{4, 8, 12, 22, 25, 28, 31, 36, 39, 42, 49, 54, 57, 60, 63, 72, 75, 78, 81, 90, 93, 96, 99, 106, 109, 112, 115, 122, 125, 128, 131, 138, 141, 144, 147, 153, 156, 159, 162, 168},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUConv2D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUConv2D, Spans: true},
 	})
 	gpukvetRegister(Copy2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -13101,7 +13101,7 @@ func init() {
 			},
 			Result: []int{3, 11, 14, 21},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUCopy2D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUCopy2D, Spans: true},
 	})
 	gpukvetRegister(FdtdEx, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -13150,7 +13150,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 17, 20, 25, 28, 31, 37},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdEx},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdEx, Spans: true},
 	})
 	gpukvetRegister(FdtdEy, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -13205,7 +13205,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 17, 20, 25, 31, 34, 37, 43},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdEy},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdEy, Spans: true},
 	})
 	gpukvetRegister(FdtdHz, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -13281,7 +13281,7 @@ func init() {
 			},
 			Result: []int{3, 7, 15, 18, 21, 27, 30, 33, 39, 42, 45, 51, 54, 57, 64},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdHz},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUFdtdHz, Spans: true},
 	})
 	gpukvetRegister(Hotspot, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -13333,7 +13333,7 @@ func init() {
 			},
 			Result: []int{3, 8, 11, 16, 19, 25, 28, 33},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi1D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi1D, Spans: true},
 	})
 	gpukvetRegister(Jacobi2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -13411,7 +13411,7 @@ func init() {
 			},
 			Result: []int{3, 10, 13, 21, 24, 31, 36, 39, 46, 49, 56, 59, 66},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi2D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi2D, Spans: true},
 	})
 	gpukvetRegister(Srad1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -13483,7 +13483,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 18, 23, 30, 35, 38, 42, 48, 51, 54, 60},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUSrad1},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSrad1, Spans: true},
 	})
 	gpukvetRegister(Srad2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -13571,7 +13571,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 19, 22, 28, 31, 34, 40, 43, 46, 52, 55, 58, 64, 67, 70, 76},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUSrad2},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSrad2, Spans: true},
 	})
 }
 
@@ -13680,19 +13680,20 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					w := gpukvetArg2
 					a := gpukvetArg3
 					b := gpukvetArg4
-					/*line stencil.go:12:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:13:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:12:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:13:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:14:2*/ if i > 0 && i < ni-1 && j > 0 && j < nj-1 {
 						/*line stencil.go:15:3*/ var s float32
 						/*line stencil.go:16:3*/ for di := -1; di <= 1; di++ {
@@ -13707,7 +13708,7 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13710:1*/
+	/*line gpukvet_gen.go:13711:1*/
 	return thread, block
 }
 
@@ -13722,17 +13723,18 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					b := gpukvetArg1
 					a := gpukvetArg2
-					/*line stencil.go:50:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:51:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:50:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:51:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:52:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
 						/*line stencil.go:53:3*/ a[i*n+j] = b[i*n+j]
 					}
@@ -13741,7 +13743,7 @@ func gpukvetCPUCopy2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13744:1*/
+	/*line gpukvet_gen.go:13746:1*/
 	return thread, block
 }
 
@@ -13757,18 +13759,19 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
 					hz := gpukvetArg3
-					/*line stencil.go:76:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:77:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:76:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:77:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:78:2*/ if i < nx && j > 0 && j < ny {
 						/*line stencil.go:79:3*/ ex[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[i*ny+j-1])
 					}
@@ -13777,7 +13780,7 @@ func gpukvetCPUFdtdEx(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13780:1*/
+	/*line gpukvet_gen.go:13783:1*/
 	return thread, block
 }
 
@@ -13796,24 +13799,45 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					fict := gpukvetArg2
-					ey := gpukvetArg3
-					hz := gpukvetArg4
-					/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stencil.go:63:2*/ if i < nx && j < ny {
-						/*line stencil.go:64:3*/ if i == 0 {
-							/*line stencil.go:65:4*/ ey[j] = fict
-						} else {
-							/*line stencil.go:67:4*/ ey[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[(i-1)*ny+j])
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg3) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						fict := gpukvetArg2
+						ey := gpukvetArg3
+						hz := gpukvetArg4
+						/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:63:2*/ if i < nx && j < ny {
+							/*line stencil.go:64:3*/ if i == 0 {
+								/*line stencil.go:65:4*/ ey[j] = fict
+							} else {
+								/*line stencil.go:67:4*/ ey[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[(i-1)*ny+j])
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						fict := gpukvetArg2
+						ey := gpukvetArg3
+						hz := gpukvetArg4
+						/*line stencil.go:61:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:62:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:63:2*/ if i < nx && j < ny {
+							/*line stencil.go:64:3*/ if i == 0 {
+								/*line stencil.go:65:4*/ ey[j] = fict
+							} else {
+								/*line stencil.go:67:4*/ ey[i*ny+j] -= 0.5 * (hz[i*ny+j] - hz[(i-1)*ny+j])
+							}
 						}
 					}
 				}
@@ -13821,7 +13845,7 @@ func gpukvetCPUFdtdEy(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13824:1*/
+	/*line gpukvet_gen.go:13848:1*/
 	return thread, block
 }
 
@@ -13840,19 +13864,20 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					nx := gpukvetArg0
 					ny := gpukvetArg1
 					ex := gpukvetArg2
 					ey := gpukvetArg3
 					hz := gpukvetArg4
-					/*line stencil.go:87:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:88:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:87:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:88:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:89:2*/ if i < nx-1 && j < ny-1 {
 						/*line stencil.go:90:3*/ hz[i*ny+j] -= 0.7 * (ex[i*ny+j+1] - ex[i*ny+j] + ey[(i+1)*ny+j] - ey[i*ny+j])
 					}
@@ -13861,7 +13886,7 @@ func gpukvetCPUFdtdHz(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:13864:1*/
+	/*line gpukvet_gen.go:13889:1*/
 	return thread, block
 }
 
@@ -13891,7 +13916,8 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsHotspot)
 		if cap(gpukvetL) < gpukvetN {
@@ -13909,17 +13935,19 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						temp := gpukvetArg4
 						/*line stencil.go:111:2*/ gpukvetP.v0_tx, gpukvetP.v1_ty = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X, (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).Y
-						/*line stencil.go:112:2*/ gpukvetP.v2_r = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-						/*line stencil.go:113:2*/ gpukvetP.v3_c = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:112:2*/ gpukvetP.v2_r = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+						/*line stencil.go:113:2*/ gpukvetP.v3_c = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line stencil.go:114:2*/ rc := min(gpukvetP.v2_r, rows-1)
 						/*line stencil.go:115:2*/ cc := min(gpukvetP.v3_c, cols-1)
 						/*line stencil.go:116:2*/ tile[gpukvetP.v1_ty+1][gpukvetP.v0_tx+1] = temp[rc*cols+cc]
@@ -13959,11 +13987,13 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						rows := gpukvetArg0
 						cols := gpukvetArg1
 						p := gpukvetArg2
@@ -13995,7 +14025,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:13998:1*/
+	/*line gpukvet_gen.go:14028:1*/
 	return thread, block
 }
 
@@ -14009,24 +14039,37 @@ func gpukvetCPUJacobi1D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					a := gpukvetArg0
-					b := gpukvetArg1
-					/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
-						/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						b := gpukvetArg1
+						/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
+							/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						b := gpukvetArg1
+						/*line stencil.go:29:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line stencil.go:30:2*/ if i > 0 && i < len(a)-1 {
+							/*line stencil.go:31:3*/ b[i] = 0.33333 * (a[i-1] + a[i] + a[i+1])
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:14029:1*/
+	/*line gpukvet_gen.go:14072:1*/
 	return thread, block
 }
 
@@ -14041,17 +14084,18 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					a := gpukvetArg1
 					b := gpukvetArg2
-					/*line stencil.go:39:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:40:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:39:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:40:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:41:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
 						/*line stencil.go:42:3*/ b[i*n+j] = 0.2 * (a[i*n+j] + a[i*n+j-1] + a[i*n+j+1] + a[(i+1)*n+j] + a[(i-1)*n+j])
 					}
@@ -14060,7 +14104,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:14063:1*/
+	/*line gpukvet_gen.go:14107:1*/
 	return thread, block
 }
 
@@ -14083,13 +14127,14 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					rows := gpukvetArg0
 					cols := gpukvetArg1
 					q0sqr := gpukvetArg2
@@ -14099,8 +14144,8 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					dS := gpukvetArg6
 					dW := gpukvetArg7
 					dE := gpukvetArg8
-					/*line stencil.go:156:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:157:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:156:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:157:2*/ col := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:158:2*/ if r >= rows || col >= cols {
 						/*line stencil.go:159:3*/ continue gpukvetThreads0
 					}
@@ -14125,7 +14170,7 @@ func gpukvetCPUSrad1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:14128:1*/
+	/*line gpukvet_gen.go:14173:1*/
 	return thread, block
 }
 
@@ -14148,13 +14193,14 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					rows := gpukvetArg0
 					cols := gpukvetArg1
 					lambda := gpukvetArg2
@@ -14164,8 +14210,8 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					dS := gpukvetArg6
 					dW := gpukvetArg7
 					dE := gpukvetArg8
-					/*line stencil.go:183:2*/ r := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line stencil.go:184:2*/ col := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line stencil.go:183:2*/ r := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line stencil.go:184:2*/ col := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line stencil.go:185:2*/ if r >= rows || col >= cols {
 						/*line stencil.go:186:3*/ continue gpukvetThreads0
 					}
@@ -14181,6 +14227,6 @@ func gpukvetCPUSrad2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:14184:1*/
+	/*line gpukvet_gen.go:14230:1*/
 	return thread, block
 }

@@ -8330,7 +8330,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"kind", "x"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_Activate", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUActivate},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUActivate, Spans: true},
 	})
 	gpukvetRegister(Blur5, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -8549,7 +8549,7 @@ func init() {
 			},
 			Result: []int{3, 7, 11, 26, 29, 32, 35, 40, 43, 46, 49, 57, 65, 68, 71, 74, 86, 89, 92, 95, 106, 109, 112, 115, 127, 130, 133, 136, 146, 149, 152, 155, 164, 167, 170, 173, 183, 186, 189, 192, 200},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUConv3D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUConv3D, Spans: true},
 	})
 	gpukvetRegister(GemmF64, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -8570,7 +8570,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"phase", "a"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "variants_OddEven", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUOddEven},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUOddEven, Spans: true},
 	})
 	gpukvetRegister(Reduce0, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -8685,37 +8685,63 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					kind := gpukvetArg0
-					x := gpukvetArg1
-					/*line variants.go:60:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line variants.go:61:2*/ if i >= len(x) {
-						/*line variants.go:62:3*/ continue gpukvetThreads0
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						kind := gpukvetArg0
+						x := gpukvetArg1
+						/*line variants.go:60:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line variants.go:61:2*/ if i >= len(x) {
+							/*line variants.go:62:3*/ continue gpukvetThreads0
+						}
+						/*line variants.go:64:2*/ v := x[i]
+						/*line variants.go:65:2*/ switch kind {
+						/*line variants.go:66:2*/ case 0:
+							/*line variants.go:67:3*/ v = math.Max(v, 0)
+							/*line variants.go:68:2*/
+						case 1:
+							/*line variants.go:69:3*/ v = 1 / (1 + math.Exp(-v))
+							/*line variants.go:70:2*/
+						case 2:
+							/*line variants.go:71:3*/ v = math.Tanh(v)
+						}
+						/*line variants.go:73:2*/ x[i] = v
 					}
-					/*line variants.go:64:2*/ v := x[i]
-					/*line variants.go:65:2*/ switch kind {
-					/*line variants.go:66:2*/ case 0:
-						/*line variants.go:67:3*/ v = math.Max(v, 0)
-						/*line variants.go:68:2*/
-					case 1:
-						/*line variants.go:69:3*/ v = 1 / (1 + math.Exp(-v))
-						/*line variants.go:70:2*/
-					case 2:
-						/*line variants.go:71:3*/ v = math.Tanh(v)
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						kind := gpukvetArg0
+						x := gpukvetArg1
+						/*line variants.go:60:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line variants.go:61:2*/ if i >= len(x) {
+							/*line variants.go:62:3*/ continue gpukvetThreads0Else
+						}
+						/*line variants.go:64:2*/ v := x[i]
+						/*line variants.go:65:2*/ switch kind {
+						/*line variants.go:66:2*/ case 0:
+							/*line variants.go:67:3*/ v = math.Max(v, 0)
+							/*line variants.go:68:2*/
+						case 1:
+							/*line variants.go:69:3*/ v = 1 / (1 + math.Exp(-v))
+							/*line variants.go:70:2*/
+						case 2:
+							/*line variants.go:71:3*/ v = math.Tanh(v)
+						}
+						/*line variants.go:73:2*/ x[i] = v
 					}
-					/*line variants.go:73:2*/ x[i] = v
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:8718:1*/
+	/*line gpukvet_gen.go:8744:1*/
 	return thread, block
 }
 
@@ -8728,7 +8754,7 @@ func gpukvetCPUBlur5(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Blur5(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	/*line gpukvet_gen.go:8731:1*/ return thread, block
+	/*line gpukvet_gen.go:8757:1*/ return thread, block
 }
 
 // gpukvetCPUConv3D binds kernel Conv3D's arguments for the cpu
@@ -8746,19 +8772,20 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
 					a := gpukvetArg3
 					b := gpukvetArg4
-					/*line variants.go:34:2*/ g := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
+					/*line variants.go:34:2*/ g := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ})
 					/*line variants.go:35:2*/ i, j, k := g.Z, g.Y, g.X
 					/*line variants.go:36:2*/ if i < 1 || i >= ni-1 || j < 1 || j >= nj-1 || k < 1 || k >= nk-1 {
 						/*line variants.go:37:3*/ continue gpukvetThreads0
@@ -8772,7 +8799,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:8775:1*/
+	/*line gpukvet_gen.go:8802:1*/
 	return thread, block
 }
 
@@ -8794,11 +8821,12 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					ni := gpukvetArg0
 					nj := gpukvetArg1
@@ -8822,7 +8850,7 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:8825:1*/
+	/*line gpukvet_gen.go:8853:1*/
 	return thread, block
 }
 
@@ -8842,20 +8870,21 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
 			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
 					a := gpukvetArg3
 					b := gpukvetArg4
 					c := gpukvetArg5
-					/*line variants.go:160:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line variants.go:160:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line variants.go:161:2*/ i0 := (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).Y * 4
 					/*line variants.go:162:2*/ if j >= nj {
 						/*line variants.go:163:3*/ continue gpukvetThreads0
@@ -8879,7 +8908,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:8882:1*/
+	/*line gpukvet_gen.go:8911:1*/
 	return thread, block
 }
 
@@ -8893,15 +8922,16 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					phase := gpukvetArg0
 					a := gpukvetArg1
-					/*line variants.go:193:2*/ i := 2*(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X + phase
+					/*line variants.go:193:2*/ i := 2*(gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X + phase
 					/*line variants.go:194:2*/ if i+1 < len(a) {
 						/*line variants.go:195:3*/ order(&a[i], &a[i+1])
 					}
@@ -8910,7 +8940,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:8913:1*/
+	/*line gpukvet_gen.go:8943:1*/
 	return thread, block
 }
 
@@ -8932,7 +8962,8 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsReduce0)
 		if cap(gpukvetL) < gpukvetN {
@@ -8950,14 +8981,16 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						in := gpukvetArg0
 						/*line variants.go:112:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line variants.go:113:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line variants.go:113:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line variants.go:114:2*/ sdata[gpukvetP.v0_tid] = 0
 						/*line variants.go:115:2*/ if i < len(in) {
 							/*line variants.go:116:3*/ sdata[gpukvetP.v0_tid] = in[i]
@@ -8987,6 +9020,8 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -9012,11 +9047,13 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line variants.go:120:3*/ if gpukvetP.v0_tid%(2*gpukvetP.v1_s) == 0 {
 								/*line variants.go:121:4*/ sdata[gpukvetP.v0_tid] += sdata[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -9045,6 +9082,8 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -9070,11 +9109,13 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line variants.go:125:2*/ if gpukvetP.v0_tid == 0 {
 							/*line variants.go:126:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -9085,7 +9126,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:9088:1*/
+	/*line gpukvet_gen.go:9129:1*/
 	return thread, block
 }
 
@@ -9107,7 +9148,8 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsReduce1)
 		if cap(gpukvetL) < gpukvetN {
@@ -9125,14 +9167,16 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						in := gpukvetArg0
 						/*line variants.go:135:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line variants.go:136:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line variants.go:136:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line variants.go:137:2*/ var v int32
 						/*line variants.go:138:2*/ if i < len(in) {
 							/*line variants.go:139:3*/ v = in[i]
@@ -9163,11 +9207,13 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line variants.go:143:6*/ gpukvetP.v1_s = 1
 						if /*line variants.go:143:14*/ gpukvetP.v1_s < 256 {
 							if gpukvetYes1 < 0 {
@@ -9188,11 +9234,13 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line variants.go:144:3*/ index := 2 * gpukvetP.v1_s * gpukvetP.v0_tid
 							/*line variants.go:145:3*/ if index < 256 {
 								/*line variants.go:146:4*/ sdata[index] += sdata[index+gpukvetP.v1_s]
@@ -9222,11 +9270,13 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line variants.go:143:23*/ gpukvetP.v1_s *= 2
 							if /*line variants.go:143:14*/ gpukvetP.v1_s < 256 {
 								if gpukvetYes3 < 0 {
@@ -9247,11 +9297,13 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line variants.go:150:2*/ if gpukvetP.v0_tid == 0 {
 							/*line variants.go:151:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -9262,7 +9314,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:9265:1*/
+	/*line gpukvet_gen.go:9317:1*/
 	return thread, block
 }
 
@@ -9278,11 +9330,12 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					n := gpukvetArg0
 					a := gpukvetArg1
@@ -9297,6 +9350,6 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:9300:1*/
+	/*line gpukvet_gen.go:9353:1*/
 	return thread, block
 }

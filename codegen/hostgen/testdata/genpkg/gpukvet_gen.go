@@ -68,7 +68,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"p", "d", "grid", "p4", "block"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "genpkg_Move", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMove},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMove, Spans: true},
 	})
 	gpukvetRegister(Rotate, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
@@ -93,7 +93,7 @@ func init() {
 			},
 			Result: []int{2, 5},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUSaxpy},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSaxpy, Spans: true},
 	})
 	gpukvetRegister(SplitLoop, device.KernelSpec{
 		Block:  gpu.Dim3{X: 64, Y: 1, Z: 1},
@@ -175,18 +175,19 @@ func gpukvetCPUDeferred(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					Deferred(gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ), gpukvetArg0)
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:189:1*/
+	/*line gpukvet_gen.go:190:1*/
 	return thread, block
 }
 
@@ -205,26 +206,41 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					p := gpukvetArg0
-					d := gpukvetArg1
-					grid := gpukvetArg2
-					block := gpukvetArg4
-					/*line kernels.go:33:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:34:2*/ if i < len(d) && block {
-						/*line kernels.go:35:3*/ d[i] += time.Duration(p.N + grid)
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						p := gpukvetArg0
+						d := gpukvetArg1
+						grid := gpukvetArg2
+						block := gpukvetArg4
+						/*line kernels.go:33:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:34:2*/ if i < len(d) && block {
+							/*line kernels.go:35:3*/ d[i] += time.Duration(p.N + grid)
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						p := gpukvetArg0
+						d := gpukvetArg1
+						grid := gpukvetArg2
+						block := gpukvetArg4
+						/*line kernels.go:33:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:34:2*/ if i < len(d) && block {
+							/*line kernels.go:35:3*/ d[i] += time.Duration(p.N + grid)
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:227:1*/
+	/*line gpukvet_gen.go:243:1*/
 	return thread, block
 }
 
@@ -234,7 +250,7 @@ func gpukvetCPUMove(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 func gpukvetCPURotate(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { Rotate(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:237:1*/ return thread, block
+	/*line gpukvet_gen.go:253:1*/ return thread, block
 }
 
 // gpukvetCPUSaxpy binds kernel Saxpy's arguments for the cpu
@@ -248,25 +264,38 @@ func gpukvetCPUSaxpy(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					a := gpukvetArg0
-					x := gpukvetArg1
-					y := gpukvetArg2
-					/*line kernels.go:22:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line kernels.go:23:2*/ if i < len(y) {
-						/*line kernels.go:24:3*/ y[i] = a*x[i] + y[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						a := gpukvetArg0
+						x := gpukvetArg1
+						y := gpukvetArg2
+						/*line kernels.go:22:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:23:2*/ if i < len(y) {
+							/*line kernels.go:24:3*/ y[i] = a*x[i] + y[i]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						a := gpukvetArg0
+						x := gpukvetArg1
+						y := gpukvetArg2
+						/*line kernels.go:22:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line kernels.go:23:2*/ if i < len(y) {
+							/*line kernels.go:24:3*/ y[i] = a*x[i] + y[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:269:1*/
+	/*line gpukvet_gen.go:298:1*/
 	return thread, block
 }
 
@@ -287,7 +316,8 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSplitLoop)
 		if cap(gpukvetL) < gpukvetN {
@@ -303,11 +333,13 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:70:2*/ gpukvetP.v0_p = Point{N: (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X}
 					}
 				}
@@ -320,11 +352,13 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line kernels.go:71:6*/ gpukvetP.v1_s = 1
 						if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 							if gpukvetYes1 < 0 {
@@ -359,11 +393,13 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:73:3*/ gpukvetP.v0_p.N += gpukvetP.v1_s
 						}
 					}
@@ -376,11 +412,13 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line kernels.go:71:22*/ gpukvetP.v1_s *= 2
 							if /*line kernels.go:71:14*/ gpukvetP.v1_s < 64 {
 								if gpukvetYes3 < 0 {
@@ -401,20 +439,22 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						xs := gpukvetArg0
-						/*line kernels.go:75:2*/ xs[(gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = int32(gpukvetP.v0_p.N)
+						/*line kernels.go:75:2*/ xs[(gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X] = int32(gpukvetP.v0_p.N)
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:417:1*/
+	/*line gpukvet_gen.go:457:1*/
 	return thread, block
 }
 
@@ -424,5 +464,5 @@ func gpukvetCPUSplitLoop(gpukvetArgs []any) (thread func(gpu.Thread), block func
 func gpukvetCPUSwitchBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func(backend.CPUBlock)) {
 	gpukvetArg0 := []int32(gpukvetArgs[0].([]int32))
 	thread = func(gpukvetT gpu.Thread) { SwitchBarrier(gpukvetT, gpukvetArg0) }
-	/*line gpukvet_gen.go:427:1*/ return thread, block
+	/*line gpukvet_gen.go:467:1*/ return thread, block
 }
