@@ -48253,7 +48253,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 16, 23, 26, 32},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUAtax1},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAtax1, Spans: true},
 	})
 	gpukvetRegister(Atax2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -48284,7 +48284,7 @@ func init() {
 			},
 			Result: []int{3, 9, 13, 19},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUAtax2},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUAtax2, Spans: true},
 	})
 	gpukvetRegister(Bicg1, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -48305,7 +48305,7 @@ func init() {
 			},
 			Result: []int{3, 9},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUBicg1},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUBicg1, Spans: true},
 	})
 	gpukvetRegister(Bicg2, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -48340,7 +48340,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14, 17, 23},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUBicg2},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUBicg2, Spans: true},
 	})
 	gpukvetRegister(Conv2D, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -48491,7 +48491,7 @@ func init() {
 			},
 			Result: []int{3, 7, 17, 20, 23, 28, 31, 34, 41, 46, 49, 52, 61, 64, 67, 76, 79, 82, 89, 92, 95, 102, 105, 108, 115, 118, 121, 127, 130, 133, 139},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUConv2D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUConv2D, Spans: true},
 	})
 	gpukvetRegister(ConvolutionColumns, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 8, Z: 1},
@@ -48695,7 +48695,7 @@ func init() {
 			},
 			Result: []int{3, 7, 14},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUGemm},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGemm, Spans: true},
 	})
 	gpukvetRegister(Gesummv, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -48801,7 +48801,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 18, 21, 26, 33, 34, 38, 41, 46, 51, 54, 60, 63, 68, 71, 77, 80, 85, 88, 94},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv, Spans: true},
 	})
 	gpukvetRegister(Hotspot, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -48887,7 +48887,7 @@ func init() {
 			},
 			Result: []int{4, 11, 14, 22, 25, 32, 37, 40, 47, 50, 57, 60, 67},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi2D},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUJacobi2D, Spans: true},
 	})
 	gpukvetRegister(LudInternal, device.KernelSpec{
 		Block:  gpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -48930,7 +48930,7 @@ func init() {
 			},
 			Result: []int{10, 17, 24},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMDForce},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMDForce, Spans: true},
 	})
 	gpukvetRegister(MatMul32, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 32, Z: 1},
@@ -48977,7 +48977,7 @@ func init() {
 			},
 			Result: []int{3, 9, 12, 19, 22, 28},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMvt1},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMvt1, Spans: true},
 	})
 	gpukvetRegister(PathRow, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -49040,7 +49040,7 @@ func init() {
 			},
 			Result: []int{0},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUSpmvJDS},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUSpmvJDS, Spans: true},
 	})
 	gpukvetRegister(TransposeCoalesced, device.KernelSpec{
 		Block:  gpu.Dim3{X: 32, Y: 8, Z: 1},
@@ -49311,7 +49311,8 @@ func gpukvetCPUAdjustWeights(gpukvetArgs []any) (thread func(gpu.Thread), block 
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsAdjustWeights)
 		if cap(gpukvetL) < gpukvetN {
@@ -49327,6 +49328,8 @@ func gpukvetCPUAdjustWeights(gpukvetArgs []any) (thread func(gpu.Thread), block 
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -49371,11 +49374,13 @@ func gpukvetCPUAdjustWeights(gpukvetArgs []any) (thread func(gpu.Thread), block 
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						delta := gpukvetArg0
 						w := gpukvetArg4
 						oldw := gpukvetArg5
@@ -49389,7 +49394,7 @@ func gpukvetCPUAdjustWeights(gpukvetArgs []any) (thread func(gpu.Thread), block 
 		}
 	}
 
-	/*line gpukvet_gen.go:49392:1*/
+	/*line gpukvet_gen.go:49397:1*/
 	return thread, block
 }
 
@@ -49408,21 +49413,39 @@ func gpukvetCPUAtax1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					x := gpukvetArg3
-					tmp := gpukvetArg4
-					/*line polybench.go:26:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:27:2*/ if i < nx {
-						/*line polybench.go:28:3*/ for j := 0; j < ny; j++ {
-							/*line polybench.go:29:4*/ tmp[i] += a[i*ny+j] * x[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						x := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line polybench.go:26:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:27:2*/ if i < nx {
+							/*line polybench.go:28:3*/ for j := 0; j < ny; j++ {
+								/*line polybench.go:29:4*/ tmp[i] += a[i*ny+j] * x[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						x := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line polybench.go:26:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:27:2*/ if i < nx {
+							/*line polybench.go:28:3*/ for j := 0; j < ny; j++ {
+								/*line polybench.go:29:4*/ tmp[i] += a[i*ny+j] * x[j]
+							}
 						}
 					}
 				}
@@ -49430,7 +49453,7 @@ func gpukvetCPUAtax1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:49433:1*/
+	/*line gpukvet_gen.go:49456:1*/
 	return thread, block
 }
 
@@ -49449,21 +49472,39 @@ func gpukvetCPUAtax2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					y := gpukvetArg3
-					tmp := gpukvetArg4
-					/*line polybench.go:38:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:39:2*/ if j < ny {
-						/*line polybench.go:40:3*/ for i := 0; i < nx; i++ {
-							/*line polybench.go:41:4*/ y[j] += a[i*ny+j] * tmp[i]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg3) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						y := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line polybench.go:38:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:39:2*/ if j < ny {
+							/*line polybench.go:40:3*/ for i := 0; i < nx; i++ {
+								/*line polybench.go:41:4*/ y[j] += a[i*ny+j] * tmp[i]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						y := gpukvetArg3
+						tmp := gpukvetArg4
+						/*line polybench.go:38:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:39:2*/ if j < ny {
+							/*line polybench.go:40:3*/ for i := 0; i < nx; i++ {
+								/*line polybench.go:41:4*/ y[j] += a[i*ny+j] * tmp[i]
+							}
 						}
 					}
 				}
@@ -49471,7 +49512,7 @@ func gpukvetCPUAtax2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:49474:1*/
+	/*line gpukvet_gen.go:49515:1*/
 	return thread, block
 }
 
@@ -49490,22 +49531,41 @@ func gpukvetCPUBicg1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					r := gpukvetArg3
-					s := gpukvetArg4
-					/*line polybench.go:50:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:51:2*/ if j < ny {
-						/*line polybench.go:52:3*/ s[j] = 0
-						/*line polybench.go:53:3*/ for i := 0; i < nx; i++ {
-							/*line polybench.go:54:4*/ s[j] += r[i] * a[i*ny+j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						r := gpukvetArg3
+						s := gpukvetArg4
+						/*line polybench.go:50:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:51:2*/ if j < ny {
+							/*line polybench.go:52:3*/ s[j] = 0
+							/*line polybench.go:53:3*/ for i := 0; i < nx; i++ {
+								/*line polybench.go:54:4*/ s[j] += r[i] * a[i*ny+j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						r := gpukvetArg3
+						s := gpukvetArg4
+						/*line polybench.go:50:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:51:2*/ if j < ny {
+							/*line polybench.go:52:3*/ s[j] = 0
+							/*line polybench.go:53:3*/ for i := 0; i < nx; i++ {
+								/*line polybench.go:54:4*/ s[j] += r[i] * a[i*ny+j]
+							}
 						}
 					}
 				}
@@ -49513,7 +49573,7 @@ func gpukvetCPUBicg1(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:49516:1*/
+	/*line gpukvet_gen.go:49576:1*/
 	return thread, block
 }
 
@@ -49532,22 +49592,41 @@ func gpukvetCPUBicg2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nx := gpukvetArg0
-					ny := gpukvetArg1
-					a := gpukvetArg2
-					p := gpukvetArg3
-					q := gpukvetArg4
-					/*line polybench.go:63:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:64:2*/ if i < nx {
-						/*line polybench.go:65:3*/ q[i] = 0
-						/*line polybench.go:66:3*/ for j := 0; j < ny; j++ {
-							/*line polybench.go:67:4*/ q[i] += a[i*ny+j] * p[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg4) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						p := gpukvetArg3
+						q := gpukvetArg4
+						/*line polybench.go:63:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:64:2*/ if i < nx {
+							/*line polybench.go:65:3*/ q[i] = 0
+							/*line polybench.go:66:3*/ for j := 0; j < ny; j++ {
+								/*line polybench.go:67:4*/ q[i] += a[i*ny+j] * p[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nx := gpukvetArg0
+						ny := gpukvetArg1
+						a := gpukvetArg2
+						p := gpukvetArg3
+						q := gpukvetArg4
+						/*line polybench.go:63:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:64:2*/ if i < nx {
+							/*line polybench.go:65:3*/ q[i] = 0
+							/*line polybench.go:66:3*/ for j := 0; j < ny; j++ {
+								/*line polybench.go:67:4*/ q[i] += a[i*ny+j] * p[j]
+							}
 						}
 					}
 				}
@@ -49555,7 +49634,7 @@ func gpukvetCPUBicg2(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:49558:1*/
+	/*line gpukvet_gen.go:49637:1*/
 	return thread, block
 }
 
@@ -49571,18 +49650,19 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					a := gpukvetArg2
 					b := gpukvetArg3
-					/*line polybench.go:115:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:116:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line polybench.go:115:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line polybench.go:116:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
 					/*line polybench.go:117:2*/ const (
 						c11, c21, c31 = +0.2, +0.5, -0.8
 						c12, c22, c32 = -0.3, +0.6, -0.9
@@ -49598,7 +49678,7 @@ func gpukvetCPUConv2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:49601:1*/
+	/*line gpukvet_gen.go:49681:1*/
 	return thread, block
 }
 
@@ -49628,7 +49708,8 @@ func gpukvetCPUConvolutionColumns(gpukvetArgs []any) (thread func(gpu.Thread), b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsConvolutionColumns)
 		if cap(gpukvetL) < gpukvetN {
@@ -49644,6 +49725,8 @@ func gpukvetCPUConvolutionColumns(gpukvetArgs []any) (thread func(gpu.Thread), b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -49703,11 +49786,13 @@ func gpukvetCPUConvolutionColumns(gpukvetArgs []any) (thread func(gpu.Thread), b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						dst := gpukvetArg0
 						kern := gpukvetArg2
 						pitch := gpukvetArg5
@@ -49724,7 +49809,7 @@ func gpukvetCPUConvolutionColumns(gpukvetArgs []any) (thread func(gpu.Thread), b
 		}
 	}
 
-	/*line gpukvet_gen.go:49727:1*/
+	/*line gpukvet_gen.go:49812:1*/
 	return thread, block
 }
 
@@ -49754,7 +49839,8 @@ func gpukvetCPUConvolutionRows(gpukvetArgs []any) (thread func(gpu.Thread), bloc
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsConvolutionRows)
 		if cap(gpukvetL) < gpukvetN {
@@ -49770,6 +49856,8 @@ func gpukvetCPUConvolutionRows(gpukvetArgs []any) (thread func(gpu.Thread), bloc
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -49829,11 +49917,13 @@ func gpukvetCPUConvolutionRows(gpukvetArgs []any) (thread func(gpu.Thread), bloc
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						dst := gpukvetArg0
 						kern := gpukvetArg2
 						/*line samples.go:128:2*/ for i := rowsHaloSteps; i < rowsHaloSteps+rowsResultSteps; i++ {
@@ -49849,7 +49939,7 @@ func gpukvetCPUConvolutionRows(gpukvetArgs []any) (thread func(gpu.Thread), bloc
 		}
 	}
 
-	/*line gpukvet_gen.go:49852:1*/
+	/*line gpukvet_gen.go:49942:1*/
 	return thread, block
 }
 
@@ -49872,7 +49962,8 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsDot)
 		if cap(gpukvetL) < gpukvetN {
@@ -49890,6 +49981,8 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -49897,7 +49990,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 						t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 						a := gpukvetArg0
 						b := gpukvetArg1
-						/*line outside.go:20:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line outside.go:20:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line outside.go:21:2*/ gpukvetP.v0_localI = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line outside.go:22:2*/ tbSum[gpukvetP.v0_localI] = 0
 						/*line outside.go:23:2*/ for ; i < len(a); i += t.BlockDim().X * t.GridDim().X {
@@ -49914,6 +50007,8 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -49953,11 +50048,13 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line outside.go:28:3*/ if gpukvetP.v0_localI < gpukvetP.v1_offset {
 								/*line outside.go:29:4*/ tbSum[gpukvetP.v0_localI] += tbSum[gpukvetP.v0_localI+gpukvetP.v1_offset]
 							}
@@ -49972,11 +50069,13 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line outside.go:26:48*/ gpukvetP.v1_offset /= 2
 							if /*line outside.go:26:36*/ gpukvetP.v1_offset > 0 {
 								if gpukvetYes3 < 0 {
@@ -49997,11 +50096,13 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						sum := gpukvetArg2
 						/*line outside.go:32:2*/ if gpukvetP.v0_localI == 0 {
 							/*line outside.go:33:3*/ sum[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = tbSum[gpukvetP.v0_localI]
@@ -50012,7 +50113,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		}
 	}
 
-	/*line gpukvet_gen.go:50015:1*/
+	/*line gpukvet_gen.go:50116:1*/
 	return thread, block
 }
 
@@ -50034,12 +50135,13 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					ni := gpukvetArg0
 					nj := gpukvetArg1
 					nk := gpukvetArg2
@@ -50048,8 +50150,8 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 					a := gpukvetArg5
 					b := gpukvetArg6
 					c := gpukvetArg7
-					/*line polybench.go:12:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:13:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line polybench.go:12:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line polybench.go:13:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
 					/*line polybench.go:14:2*/ if i < ni && j < nj {
 						/*line polybench.go:15:3*/ c[i*nj+j] *= beta
 						/*line polybench.go:16:3*/ for k := 0; k < nk; k++ {
@@ -50061,7 +50163,7 @@ func gpukvetCPUGemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:50064:1*/
+	/*line gpukvet_gen.go:50166:1*/
 	return thread, block
 }
 
@@ -50083,34 +50185,57 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					alpha := gpukvetArg1
-					beta := gpukvetArg2
-					a := gpukvetArg3
-					b := gpukvetArg4
-					tmp := gpukvetArg5
-					x := gpukvetArg6
-					y := gpukvetArg7
-					/*line polybench.go:76:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:77:2*/ if i < n {
-						/*line polybench.go:78:3*/ for j := 0; j < n; j++ {
-							/*line polybench.go:79:4*/ tmp[i] += a[i*n+j] * x[j]
-							/*line polybench.go:80:4*/ y[i] += b[i*n+j] * x[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg5) && gpukvetEX <= len(gpukvetArg7) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						a := gpukvetArg3
+						b := gpukvetArg4
+						tmp := gpukvetArg5
+						x := gpukvetArg6
+						y := gpukvetArg7
+						/*line polybench.go:76:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:77:2*/ if i < n {
+							/*line polybench.go:78:3*/ for j := 0; j < n; j++ {
+								/*line polybench.go:79:4*/ tmp[i] += a[i*n+j] * x[j]
+								/*line polybench.go:80:4*/ y[i] += b[i*n+j] * x[j]
+							}
+							/*line polybench.go:82:3*/ y[i] = alpha*tmp[i] + beta*y[i]
 						}
-						/*line polybench.go:82:3*/ y[i] = alpha*tmp[i] + beta*y[i]
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						a := gpukvetArg3
+						b := gpukvetArg4
+						tmp := gpukvetArg5
+						x := gpukvetArg6
+						y := gpukvetArg7
+						/*line polybench.go:76:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:77:2*/ if i < n {
+							/*line polybench.go:78:3*/ for j := 0; j < n; j++ {
+								/*line polybench.go:79:4*/ tmp[i] += a[i*n+j] * x[j]
+								/*line polybench.go:80:4*/ y[i] += b[i*n+j] * x[j]
+							}
+							/*line polybench.go:82:3*/ y[i] = alpha*tmp[i] + beta*y[i]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:50113:1*/
+	/*line gpukvet_gen.go:50238:1*/
 	return thread, block
 }
 
@@ -50134,7 +50259,7 @@ func gpukvetCPUHotspot(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 	thread = func(gpukvetT gpu.Thread) {
 		Hotspot(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3, gpukvetArg4, gpukvetArg5, gpukvetArg6, gpukvetArg7, gpukvetArg8, gpukvetArg9, gpukvetArg10, gpukvetArg11, gpukvetArg12)
 	}
-	/*line gpukvet_gen.go:50137:1*/ return thread, block
+	/*line gpukvet_gen.go:50262:1*/ return thread, block
 }
 
 // gpukvetCPUJacobi2D binds kernel Jacobi2D's arguments for the cpu
@@ -50148,17 +50273,18 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					n := gpukvetArg0
 					a := gpukvetArg1
 					b := gpukvetArg2
-					/*line polybench.go:103:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
-					/*line polybench.go:104:2*/ j := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line polybench.go:103:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).Y
+					/*line polybench.go:104:2*/ j := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line polybench.go:105:2*/ if i >= 1 && i < n-1 && j >= 1 && j < n-1 {
 						/*line polybench.go:106:3*/ b[i*n+j] = 0.2 * (a[i*n+j] + a[i*n+(j-1)] + a[i*n+(1+j)] + a[(1+i)*n+j] + a[(i-1)*n+j])
 					}
@@ -50167,7 +50293,7 @@ func gpukvetCPUJacobi2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:50170:1*/
+	/*line gpukvet_gen.go:50296:1*/
 	return thread, block
 }
 
@@ -50194,7 +50320,8 @@ func gpukvetCPULudInternal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsLudInternal)
 		if cap(gpukvetL) < gpukvetN {
@@ -50210,6 +50337,8 @@ func gpukvetCPULudInternal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -50253,11 +50382,13 @@ func gpukvetCPULudInternal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						m := gpukvetArg0
 						matrixDim := gpukvetArg1
 						/*line rodinia.go:127:2*/ var sum float32
@@ -50271,7 +50402,7 @@ func gpukvetCPULudInternal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:50274:1*/
+	/*line gpukvet_gen.go:50405:1*/
 	return thread, block
 }
 
@@ -50293,12 +50424,13 @@ func gpukvetCPUMDForce(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+					gpukvetB.Cursor[0] = gpukvetGX
 					force := gpukvetArg0
 					position := gpukvetArg1
 					neighCount := gpukvetArg2
@@ -50307,7 +50439,7 @@ func gpukvetCPUMDForce(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					lj1 := gpukvetArg5
 					lj2 := gpukvetArg6
 					inum := gpukvetArg7
-					/*line shoc.go:46:2*/ idx := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+					/*line shoc.go:46:2*/ idx := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 					/*line shoc.go:47:2*/ ix, iy, iz := position[4*idx], position[4*idx+1], position[4*idx+2]
 					/*line shoc.go:48:2*/ var fx, fy, fz float32
 					/*line shoc.go:49:2*/ for j := 0; j < neighCount; j++ {
@@ -50332,7 +50464,7 @@ func gpukvetCPUMDForce(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:50335:1*/
+	/*line gpukvet_gen.go:50467:1*/
 	return thread, block
 }
 
@@ -50362,7 +50494,8 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsMatMul32)
 		if cap(gpukvetL) < gpukvetN {
@@ -50378,6 +50511,8 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -50404,11 +50539,13 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						/*line outside.go:54:6*/ gpukvetP.v7_k0 = 0
 						if /*line outside.go:54:15*/ gpukvetP.v7_k0 < n {
@@ -50430,11 +50567,13 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							n := gpukvetArg0
 							a := gpukvetArg1
 							b := gpukvetArg2
@@ -50464,11 +50603,13 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line outside.go:58:3*/ for k := 0; k < mmTile; k++ {
 								/*line outside.go:59:4*/ gpukvetP.v6_sum += gpukvetP.v0_as[gpukvetP.v3_ty][k] * gpukvetP.v1_bs[k][gpukvetP.v2_tx]
 							}
@@ -50497,11 +50638,13 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							n := gpukvetArg0
 							/*line outside.go:54:23*/ gpukvetP.v7_k0 += mmTile
 							if /*line outside.go:54:15*/ gpukvetP.v7_k0 < n {
@@ -50523,11 +50666,13 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						n := gpukvetArg0
 						c := gpukvetArg3
 						/*line outside.go:63:2*/ c[gpukvetP.v4_row*n+gpukvetP.v5_col] = gpukvetP.v6_sum
@@ -50537,7 +50682,7 @@ func gpukvetCPUMatMul32(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:50540:1*/
+	/*line gpukvet_gen.go:50685:1*/
 	return thread, block
 }
 
@@ -50553,20 +50698,37 @@ func gpukvetCPUMvt1(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					a := gpukvetArg1
-					x1 := gpukvetArg2
-					y1 := gpukvetArg3
-					/*line polybench.go:90:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line polybench.go:91:2*/ if i < n {
-						/*line polybench.go:92:3*/ for j := 0; j < n; j++ {
-							/*line polybench.go:93:4*/ x1[i] += a[i*n+j] * y1[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line polybench.go:90:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:91:2*/ if i < n {
+							/*line polybench.go:92:3*/ for j := 0; j < n; j++ {
+								/*line polybench.go:93:4*/ x1[i] += a[i*n+j] * y1[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						a := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line polybench.go:90:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line polybench.go:91:2*/ if i < n {
+							/*line polybench.go:92:3*/ for j := 0; j < n; j++ {
+								/*line polybench.go:93:4*/ x1[i] += a[i*n+j] * y1[j]
+							}
 						}
 					}
 				}
@@ -50574,7 +50736,7 @@ func gpukvetCPUMvt1(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:50577:1*/
+	/*line gpukvet_gen.go:50739:1*/
 	return thread, block
 }
 
@@ -50598,7 +50760,8 @@ func gpukvetCPUPathRow(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsPathRow)
 		if cap(gpukvetL) < gpukvetN {
@@ -50616,15 +50779,17 @@ func gpukvetCPUPathRow(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						cols := gpukvetArg0
 						src := gpukvetArg2
 						/*line outside.go:109:2*/ gpukvetP.v0_tx = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line outside.go:110:2*/ gpukvetP.v1_x = (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line outside.go:110:2*/ gpukvetP.v1_x = (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line outside.go:111:2*/ if gpukvetP.v1_x < cols {
 							/*line outside.go:112:3*/ prev[gpukvetP.v0_tx+1] = src[gpukvetP.v1_x]
 						}
@@ -50658,11 +50823,13 @@ func gpukvetCPUPathRow(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						cols := gpukvetArg0
 						wall := gpukvetArg1
 						dst := gpukvetArg3
@@ -50682,7 +50849,7 @@ func gpukvetCPUPathRow(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:50685:1*/
+	/*line gpukvet_gen.go:50852:1*/
 	return thread, block
 }
 
@@ -50704,7 +50871,8 @@ func gpukvetCPUReduce(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsReduce)
 		if cap(gpukvetL) < gpukvetN {
@@ -50722,6 +50890,8 @@ func gpukvetCPUReduce(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -50761,11 +50931,13 @@ func gpukvetCPUReduce(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line shoc.go:28:6*/ gpukvetP.v1_s = reduceBlock / 2
 						if /*line shoc.go:28:28*/ gpukvetP.v1_s > 0 {
 							if gpukvetYes1 < 0 {
@@ -50786,11 +50958,13 @@ func gpukvetCPUReduce(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line shoc.go:29:3*/ if gpukvetP.v0_tid < gpukvetP.v1_s {
 								/*line shoc.go:30:4*/ sdata[gpukvetP.v0_tid] += sdata[gpukvetP.v0_tid+gpukvetP.v1_s]
 							}
@@ -50819,11 +50993,13 @@ func gpukvetCPUReduce(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line shoc.go:28:35*/ gpukvetP.v1_s >>= 1
 							if /*line shoc.go:28:28*/ gpukvetP.v1_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -50844,11 +51020,13 @@ func gpukvetCPUReduce(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line shoc.go:34:2*/ if gpukvetP.v0_tid == 0 {
 							/*line shoc.go:35:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = sdata[0]
@@ -50859,7 +51037,7 @@ func gpukvetCPUReduce(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:50862:1*/
+	/*line gpukvet_gen.go:51040:1*/
 	return thread, block
 }
 
@@ -50882,7 +51060,8 @@ func gpukvetCPUReduce3(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsReduce3)
 		if cap(gpukvetL) < gpukvetN {
@@ -50900,6 +51079,8 @@ func gpukvetCPUReduce3(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -50941,6 +51122,8 @@ func gpukvetCPUReduce3(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -50966,11 +51149,13 @@ func gpukvetCPUReduce3(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line outside.go:88:3*/ if gpukvetP.v0_tid < gpukvetP.v2_s {
 								/*line outside.go:89:4*/ gpukvetP.v1_mySum += sdata[gpukvetP.v0_tid+gpukvetP.v2_s]
 								/*line outside.go:90:4*/ sdata[gpukvetP.v0_tid] = gpukvetP.v1_mySum
@@ -51000,11 +51185,13 @@ func gpukvetCPUReduce3(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line outside.go:87:38*/ gpukvetP.v2_s >>= 1
 							if /*line outside.go:87:31*/ gpukvetP.v2_s > 0 {
 								if gpukvetYes3 < 0 {
@@ -51025,11 +51212,13 @@ func gpukvetCPUReduce3(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line outside.go:94:2*/ if gpukvetP.v0_tid == 0 {
 							/*line outside.go:95:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = gpukvetP.v1_mySum
@@ -51040,7 +51229,7 @@ func gpukvetCPUReduce3(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:51043:1*/
+	/*line gpukvet_gen.go:51232:1*/
 	return thread, block
 }
 
@@ -51076,7 +51265,8 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsSgemm)
 		if cap(gpukvetL) < gpukvetN {
@@ -51092,6 +51282,8 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -51121,11 +51313,13 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						k := gpukvetArg6
 						/*line parboil.go:32:6*/ gpukvetP.v6_i = 0
 						if /*line parboil.go:32:14*/ gpukvetP.v6_i < k {
@@ -51147,11 +51341,13 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							b := gpukvetArg2
 							ldb := gpukvetArg3
 							/*line parboil.go:33:3*/ gpukvetP.v5_bs[gpukvetP.v2_ty][gpukvetP.v1_tx] = b[gpukvetP.v4_n+(gpukvetP.v6_i+gpukvetP.v2_ty)*ldb]
@@ -51179,11 +51375,13 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							a := gpukvetArg0
 							lda := gpukvetArg1
 							/*line parboil.go:35:3*/ for j := 0; j < tileTBHeight; j++ {
@@ -51217,11 +51415,13 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							k := gpukvetArg6
 							/*line parboil.go:32:21*/ gpukvetP.v6_i += tileTBHeight
 							if /*line parboil.go:32:14*/ gpukvetP.v6_i < k {
@@ -51243,11 +51443,13 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						c := gpukvetArg4
 						ldc := gpukvetArg5
 						alpha := gpukvetArg7
@@ -51262,7 +51464,7 @@ func gpukvetCPUSgemm(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:51265:1*/
+	/*line gpukvet_gen.go:51467:1*/
 	return thread, block
 }
 
@@ -51284,41 +51486,71 @@ func gpukvetCPUSpmvJDS(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					dst := gpukvetArg0
-					data := gpukvetArg1
-					index := gpukvetArg2
-					perm := gpukvetArg3
-					x := gpukvetArg4
-					dim := gpukvetArg5
-					jdsPtr := gpukvetArg6
-					zcnt := gpukvetArg7
-					/*line parboil.go:55:2*/ ix := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line parboil.go:56:2*/ if ix < dim {
-						/*line parboil.go:57:3*/ var sum float32
-						/*line parboil.go:58:3*/ bound := int(zcnt[ix/32]) // 32 is the warp size
-						/*line parboil.go:59:3*/ for k := 0; k < bound; k++ {
-							/*line parboil.go:60:4*/ j := int(jdsPtr[k]) + ix
-							/*line parboil.go:61:4*/ in := index[j]
-							/*line parboil.go:62:4*/ d := data[j]
-							/*line parboil.go:63:4*/ xv := x[in]
-							/*line parboil.go:64:4*/ sum += d * xv
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg3) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						dst := gpukvetArg0
+						data := gpukvetArg1
+						index := gpukvetArg2
+						perm := gpukvetArg3
+						x := gpukvetArg4
+						dim := gpukvetArg5
+						jdsPtr := gpukvetArg6
+						zcnt := gpukvetArg7
+						/*line parboil.go:55:2*/ ix := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line parboil.go:56:2*/ if ix < dim {
+							/*line parboil.go:57:3*/ var sum float32
+							/*line parboil.go:58:3*/ bound := int(zcnt[ix/32]) // 32 is the warp size
+							/*line parboil.go:59:3*/ for k := 0; k < bound; k++ {
+								/*line parboil.go:60:4*/ j := int(jdsPtr[k]) + ix
+								/*line parboil.go:61:4*/ in := index[j]
+								/*line parboil.go:62:4*/ d := data[j]
+								/*line parboil.go:63:4*/ xv := x[in]
+								/*line parboil.go:64:4*/ sum += d * xv
+							}
+							//gpukvet:ignore races perm is a permutation of the rows (JDS's row order), so no two threads write one element
+							/*line parboil.go:67:3*/
+							dst[perm[ix]] = sum
 						}
-						//gpukvet:ignore races perm is a permutation of the rows (JDS's row order), so no two threads write one element
-						/*line parboil.go:67:3*/
-						dst[perm[ix]] = sum
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						dst := gpukvetArg0
+						data := gpukvetArg1
+						index := gpukvetArg2
+						perm := gpukvetArg3
+						x := gpukvetArg4
+						dim := gpukvetArg5
+						jdsPtr := gpukvetArg6
+						zcnt := gpukvetArg7
+						/*line parboil.go:55:2*/ ix := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line parboil.go:56:2*/ if ix < dim {
+							/*line parboil.go:57:3*/ var sum float32
+							/*line parboil.go:58:3*/ bound := int(zcnt[ix/32]) // 32 is the warp size
+							/*line parboil.go:59:3*/ for k := 0; k < bound; k++ {
+								/*line parboil.go:60:4*/ j := int(jdsPtr[k]) + ix
+								/*line parboil.go:61:4*/ in := index[j]
+								/*line parboil.go:62:4*/ d := data[j]
+								/*line parboil.go:63:4*/ xv := x[in]
+								/*line parboil.go:64:4*/ sum += d * xv
+							}
+							//gpukvet:ignore races perm is a permutation of the rows (JDS's row order), so no two threads write one element
+							/*line parboil.go:67:3*/
+							dst[perm[ix]] = sum
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:51321:1*/
+	/*line gpukvet_gen.go:51553:1*/
 	return thread, block
 }
 
@@ -51346,7 +51578,8 @@ func gpukvetCPUTransposeCoalesced(gpukvetArgs []any) (thread func(gpu.Thread), b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTransposeCoalesced)
 		if cap(gpukvetL) < gpukvetN {
@@ -51362,6 +51595,8 @@ func gpukvetCPUTransposeCoalesced(gpukvetArgs []any) (thread func(gpu.Thread), b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -51408,11 +51643,13 @@ func gpukvetCPUTransposeCoalesced(gpukvetArgs []any) (thread func(gpu.Thread), b
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						odata := gpukvetArg0
 						height := gpukvetArg3
 						/*line samples.go:36:2*/ for i := 0; i < tileDim; i += blockRows {
@@ -51424,7 +51661,7 @@ func gpukvetCPUTransposeCoalesced(gpukvetArgs []any) (thread func(gpu.Thread), b
 		}
 	}
 
-	/*line gpukvet_gen.go:51427:1*/
+	/*line gpukvet_gen.go:51664:1*/
 	return thread, block
 }
 
@@ -51452,7 +51689,8 @@ func gpukvetCPUTransposeDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), bl
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsTransposeDiagonal)
 		if cap(gpukvetL) < gpukvetN {
@@ -51468,6 +51706,8 @@ func gpukvetCPUTransposeDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), bl
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
@@ -51523,11 +51763,13 @@ func gpukvetCPUTransposeDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), bl
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						odata := gpukvetArg0
 						height := gpukvetArg3
 						/*line samples.go:70:2*/ for i := 0; i < tileDim; i += blockRows {
@@ -51541,6 +51783,6 @@ func gpukvetCPUTransposeDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), bl
 		}
 	}
 
-	/*line gpukvet_gen.go:51544:1*/
+	/*line gpukvet_gen.go:51786:1*/
 	return thread, block
 }
