@@ -23,7 +23,7 @@ func EliminateBoundsChecks(f *Func) int {
 		if !ok || !p.dom.reachable(b) {
 			continue
 		}
-		if p.provesIndex(idx, length, b) {
+		if p.provesIndex(idx, length, b) || p.guardsProve(idx, length, b) {
 			trap := b.Succs[1]
 			b.Term, b.Cond, b.Succs = TermJump, nil, b.Succs[:1]
 			trap.Preds = removeBlock(trap.Preds, b)
@@ -101,7 +101,7 @@ type prover struct {
 	// on first use (guardbound.go's widener).
 	exts map[*Value][]*Value
 	// dims lists each special register's values and their conversions,
-	// by register, built on first use (blockDimBound).
+	// by register (specials).
 	dims map[int][]*Value
 }
 
@@ -577,6 +577,20 @@ func (p *prover) special(idx int, b *Block) interval {
 // value wherever they are non-negative 32-bit values.
 func (p *prover) blockDimBound(d int, b *Block) int64 {
 	hi := int64(targets.Static.MaxThreadsPerBlock)
+	for _, v := range p.specials()[BlockDimX+d] {
+		if !p.dom.Dominates(v.Block, b) {
+			continue
+		}
+		if r := p.rng(v, b); r.lo >= 0 && r.hi < hi {
+			hi = r.hi
+		}
+	}
+	return hi
+}
+
+// specials returns the values of each special register and their
+// conversions, by register (p.dims), built on first use.
+func (p *prover) specials() map[int][]*Value {
 	if p.dims == nil {
 		p.dims = map[int][]*Value{}
 		for _, x := range p.f.Blocks {
@@ -590,15 +604,7 @@ func (p *prover) blockDimBound(d int, b *Block) int64 {
 			}
 		}
 	}
-	for _, v := range p.dims[BlockDimX+d] {
-		if !p.dom.Dominates(v.Block, b) {
-			continue
-		}
-		if r := p.rng(v, b); r.lo >= 0 && r.hi < hi {
-			hi = r.hi
-		}
-	}
-	return hi
+	return p.dims
 }
 
 func addRange(x, y interval) interval {

@@ -269,6 +269,9 @@ type loopCheck struct {
 type loopVersion struct {
 	c      countedLoop
 	checks []loopCheck
+	// guard, when set, is the test of the checks: uniform tests through
+	// the guards (guardloop.go) instead of the affine extremes.
+	guard *guardedLoop
 }
 
 // versionLoop versions l on its bounds checks in three steps:
@@ -282,7 +285,16 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 	if !ok {
 		return false
 	}
-	test := v.extremesTest(f)
+	var test *Value
+	if v.guard != nil && v.guard.proved() {
+		v.guard.dropChecks()
+		return true
+	}
+	if v.guard != nil {
+		test = v.guard.test(f, &v.c)
+	} else {
+		test = v.extremesTest(f)
+	}
 	cp := v.copyWithoutChecks(f)
 	v.enterCopies(cp, test)
 	// The loop, its copy and the traps only they reach keep their uses.
@@ -294,8 +306,10 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 
 // planLoopVersion decides whether l is versioned, and on which checks: l
 // must be a counted loop that leaves through its header alone into an
-// exit of its own, with checks of affine indices in every iteration, and
-// if it holds a barrier their test must read uniform values alone.
+// exit of its own, with checks in every iteration of affine indices, or
+// that the guards dominating them bound (planGuardedLoop), whichever
+// covers more; if it holds a barrier, the test must read uniform values
+// alone.
 func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 	c, ok := countLoop(l)
 	if !ok || !c.onlyHeaderExits {
@@ -305,7 +319,13 @@ func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 		return loopVersion{}, false
 	}
 	checks, barrier := c.affineChecks(dom)
-	if len(checks) == 0 || barrier && !c.uniformTest(checks) {
+	if barrier && !c.uniformTest(checks) {
+		checks = nil
+	}
+	if g, ok := planGuardedLoop(f, &c, dom); ok && len(g.checks) > len(checks) {
+		return loopVersion{c: c, checks: g.checks, guard: &g}, true
+	}
+	if len(checks) == 0 {
 		return loopVersion{}, false
 	}
 	// Keep the order of checks stable (affineChecks walks a map).
