@@ -578,7 +578,8 @@ func (p *prover) special(idx int, b *Block) interval {
 func (p *prover) blockDimBound(d int, b *Block) int64 {
 	hi := int64(targets.Static.MaxThreadsPerBlock)
 	for _, v := range p.specials()[BlockDimX+d] {
-		if !p.dom.Dominates(v.Block, b) {
+		// (A conversion narrower than 32 bits may drop ntid's bits.)
+		if !p.dom.Dominates(v.Block, b) || !v.Type.Kind.IsInt() || v.Type.Kind.Bits() < 32 {
 			continue
 		}
 		if r := p.rng(v, b); r.lo >= 0 && r.hi < hi {
