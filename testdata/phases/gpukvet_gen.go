@@ -4876,20 +4876,20 @@ func init() {
 				{Op: "special", Kind: "u32"},
 				{Op: "convert", Kind: "i64", Args: []int{4}},
 				{Op: "mul", Kind: "i64", Args: []int{0, 5}},
-				{Op: "sub", Kind: "i64", Args: []int{6, 5}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "add", Kind: "i64", Args: []int{7, 8}},
-				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{6, 7}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
 				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
-				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
-				{Op: "const", Kind: "i64", Imm: 1023},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 11}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{5, 13}},
 				{Op: "bitcast", Kind: "u64", Args: []int{14}},
 				{Op: "const", Kind: "i64", Imm: 32},
 				{Op: "bitcast", Kind: "u64", Args: []int{16}},
 				{Op: "lt", Kind: "bool", Args: []int{15, 17}},
 			},
-			Result: []int{3, 13, 18},
+			Result: []int{3, 12, 18},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUEarlyReturn},
 	})
@@ -4906,21 +4906,23 @@ func init() {
 			Ops: []backend.FactOp{
 				{Op: "special", Kind: "u32"},
 				{Op: "convert", Kind: "i64", Args: []int{0}},
-				{Op: "const", Kind: "i64", Imm: 2147483646},
-				{Op: "mul", Kind: "i64", Args: []int{1, 2}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "add", Kind: "i64", Args: []int{3, 4}},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "special", Kind: "u32", Index: 3},
+				{Op: "convert", Kind: "i64", Args: []int{2}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
 				{Op: "param", Kind: "i64", Index: 1},
-				{Op: "bitcast", Kind: "u64", Args: []int{7}},
-				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
-				{Op: "const", Kind: "i64", Imm: 64},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{12}},
-				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "const", Kind: "i64", Imm: 64},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "lt", Kind: "bool", Args: []int{13, 15}},
 			},
-			Result: []int{9, 14},
+			Result: []int{10, 16},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPULoopLocals},
 	})
@@ -4935,37 +4937,38 @@ func init() {
 		Params: []string{"in", "out"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "phases_Tile2D", EntryNC: "phases_Tile2D_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "phases_Tile2D_fast", EntryFastNC: "phases_Tile2D_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "special", Kind: "u32", Index: 1},
+				{Op: "convert", Kind: "i64", Args: []int{0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{3}},
 				{Op: "const", Kind: "i64", Imm: 4},
-				{Op: "bitcast", Kind: "u64", Args: []int{2}},
-				{Op: "lt", Kind: "bool", Args: []int{1, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
 				{Op: "special", Kind: "u32", Index: 3},
-				{Op: "convert", Kind: "i64", Args: []int{5}},
-				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "convert", Kind: "i64", Args: []int{8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
 				{Op: "const", Kind: "u64", Imm: 67108864},
-				{Op: "lt", Kind: "bool", Args: []int{7, 8}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
 				{Op: "special", Kind: "u32"},
-				{Op: "convert", Kind: "i64", Args: []int{10}},
-				{Op: "const", Kind: "i64", Imm: 2147483646},
-				{Op: "mul", Kind: "i64", Args: []int{11, 12}},
-				{Op: "mul", Kind: "i64", Args: []int{11, 6}},
-				{Op: "const", Kind: "i64", Imm: 67107839},
-				{Op: "mul", Kind: "i64", Args: []int{14, 15}},
-				{Op: "add", Kind: "i64", Args: []int{13, 16}},
-				{Op: "const", Kind: "i64", Imm: 1023},
+				{Op: "convert", Kind: "i64", Args: []int{13}},
+				{Op: "mul", Kind: "i64", Args: []int{14, 9}},
+				{Op: "const", Kind: "i64", Imm: 67107840},
+				{Op: "mul", Kind: "i64", Args: []int{15, 16}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
 				{Op: "add", Kind: "i64", Args: []int{17, 18}},
 				{Op: "bitcast", Kind: "u64", Args: []int{19}},
 				{Op: "param", Kind: "i64", Index: 1},
 				{Op: "bitcast", Kind: "u64", Args: []int{21}},
 				{Op: "lt", Kind: "bool", Args: []int{20, 22}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{24}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{14, 24}},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
 				{Op: "const", Kind: "i64", Imm: 8},
-				{Op: "bitcast", Kind: "u64", Args: []int{26}},
-				{Op: "lt", Kind: "bool", Args: []int{25, 27}},
+				{Op: "bitcast", Kind: "u64", Args: []int{27}},
+				{Op: "lt", Kind: "bool", Args: []int{26, 28}},
 			},
-			Result: []int{4, 9, 23, 28},
+			Result: []int{7, 12, 23, 29},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUTile2D},
 	})
@@ -4976,21 +4979,23 @@ func init() {
 			Ops: []backend.FactOp{
 				{Op: "special", Kind: "u32"},
 				{Op: "convert", Kind: "i64", Args: []int{0}},
-				{Op: "const", Kind: "i64", Imm: 2147483646},
-				{Op: "mul", Kind: "i64", Args: []int{1, 2}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "add", Kind: "i64", Args: []int{3, 4}},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "special", Kind: "u32", Index: 3},
+				{Op: "convert", Kind: "i64", Args: []int{2}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
 				{Op: "param", Kind: "i64", Index: 3},
-				{Op: "bitcast", Kind: "u64", Args: []int{7}},
-				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
-				{Op: "const", Kind: "i64", Imm: 32},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{12}},
-				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "const", Kind: "i64", Imm: 32},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "lt", Kind: "bool", Args: []int{13, 15}},
 			},
-			Result: []int{9, 14},
+			Result: []int{10, 16},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUTrapInPhase},
 	})
@@ -5146,7 +5151,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:5149:1*/
+	/*line gpukvet_gen.go:5154:1*/
 	return thread, block
 }
 
@@ -5322,7 +5327,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:5325:1*/
+	/*line gpukvet_gen.go:5330:1*/
 	return thread, block
 }
 
@@ -5529,7 +5534,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:5532:1*/
+	/*line gpukvet_gen.go:5537:1*/
 	return thread, block
 }
 
@@ -5626,7 +5631,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:5629:1*/
+	/*line gpukvet_gen.go:5634:1*/
 	return thread, block
 }
 
@@ -5715,7 +5720,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:5718:1*/
+	/*line gpukvet_gen.go:5723:1*/
 	return thread, block
 }
 
@@ -5833,6 +5838,6 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:5836:1*/
+	/*line gpukvet_gen.go:5841:1*/
 	return thread, block
 }
