@@ -40,7 +40,12 @@ import (
 // A loop holding a barrier runs in both copies only if every thread of
 // the block takes the same one: there the test must read uniform values
 // alone (parameters, constants, block and grid dimensions), or the loop
-// is left alone. It returns how many loops it versioned.
+// is left alone. Where the affine extremes would read thread values or
+// cannot be formed (a tiled matmul's row*n+k0+tx, (k0+ty)*n+col), the
+// test is instead made of uniform tests through the bounds the guards,
+// the block and the grid put on each thread (guardloop.go), and where
+// the guards prove those tests, the checks go without a copy. It returns
+// how many loops it versioned.
 func LoopChecks(f *Func) int {
 	n := 0
 	for {
@@ -286,13 +291,13 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 		return false
 	}
 	var test *Value
-	if v.guard != nil && v.guard.proved() {
-		v.guard.dropChecks()
+	switch {
+	case v.guard != nil && v.guard.proved():
+		v.guard.dropChecks() // no copy needed
 		return true
-	}
-	if v.guard != nil {
+	case v.guard != nil:
 		test = v.guard.test(f, &v.c)
-	} else {
+	default:
 		test = v.extremesTest(f)
 	}
 	cp := v.copyWithoutChecks(f)
