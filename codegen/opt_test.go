@@ -20,7 +20,7 @@ var optCorpora = []struct {
 	patterns []string
 	raceFree bool
 }{
-	{[]string{corpus + "basic", corpus + "constructs", "github.com/gpukvet/gpukvet/testdata/differential/kernels", "github.com/gpukvet/gpukvet/examples/...", "github.com/gpukvet/gpukvet/bench/kernels"}, true},
+	{[]string{corpus + "basic", corpus + "constructs", corpus + "guards", "github.com/gpukvet/gpukvet/testdata/differential/kernels", "github.com/gpukvet/gpukvet/examples/...", "github.com/gpukvet/gpukvet/bench/kernels"}, true},
 	{[]string{"github.com/gpukvet/gpukvet/testdata/corpus/divergence", "../testdata/corpus/races/...", "github.com/gpukvet/gpukvet/testdata/benchkernels/..."}, false},
 }
 

@@ -23,7 +23,7 @@ func EliminateBoundsChecks(f *Func) int {
 		if !ok || !p.dom.reachable(b) {
 			continue
 		}
-		if p.provesIndex(idx, length, b) {
+		if p.provesIndex(idx, length, b) || p.guardsProve(idx, length, b) {
 			trap := b.Succs[1]
 			b.Term, b.Cond, b.Succs = TermJump, nil, b.Succs[:1]
 			trap.Preds = removeBlock(trap.Preds, b)
@@ -100,6 +100,9 @@ type prover struct {
 	// exts lists each 32-bit value's sign extensions to 64 bits, built
 	// on first use (guardbound.go's widener).
 	exts map[*Value][]*Value
+	// dims lists each special register's values and their conversions,
+	// by register (specials).
+	dims map[int][]*Value
 }
 
 // fact is a condition known to hold: a < b (strict) or a <= b, signed, or
@@ -213,7 +216,71 @@ func (p *prover) provesIndex(idx, length *Value, b *Block) bool {
 		}
 	}
 	r := p.rng(idx, b)
-	return r.lo >= 0 && r.hi < p.rng(length, b).lo
+	if r.lo < 0 {
+		return false
+	}
+	return r.hi < p.rng(length, b).lo || p.atMost(idx, length, 1, b, 0)
+}
+
+// atMost reports whether x + k <= y holds at b, for a small constant k,
+// from the facts dominating b and the operations x is computed by: in
+// ring[i&(n-1)] under the guard n > 0 && len(ring) >= n, i&(n-1) <= n-1
+// and n <= len(ring). Every step is exact: a bound it subtracts or adds
+// is a small constant and the value it applies to is ranged away from
+// the ends of int64, so nothing wraps.
+func (p *prover) atMost(x, y *Value, k int64, b *Block, depth int) bool {
+	const small = 1 << 20
+	if depth > 6 || k > small || k < -small {
+		return false
+	}
+	if x == y && k <= 0 {
+		return true
+	}
+	if rx, ry := p.rng(x, b), p.rng(y, b); rx.hi <= math.MaxInt64-small && ry.lo >= math.MinInt64+small && rx.hi+k <= ry.lo {
+		return true
+	}
+	for _, f := range p.facts(b) {
+		if f.a != x || f.unsigned {
+			continue
+		}
+		s := int64(0)
+		if f.strict {
+			s = 1
+		}
+		if p.atMost(f.b, y, k-s, b, depth+1) {
+			return true
+		}
+	}
+	return p.atMostOp(x, y, k, b, depth)
+}
+
+// atMostOp is atMost through the operation that computes x.
+func (p *prover) atMostOp(x, y *Value, k int64, b *Block, depth int) bool {
+	if x.Type.Kind != I64 || len(x.Args) != 2 {
+		return false
+	}
+	u, v := x.Args[0], x.Args[1]
+	switch x.Op {
+	case OpAnd: // x <= each non-negative operand
+		return p.rng(v, b).lo >= 0 && p.atMost(v, y, k, b, depth+1) ||
+			p.rng(u, b).lo >= 0 && p.atMost(u, y, k, b, depth+1)
+	case OpRem: // 0 <= u % v < v for u >= 0 and v > 0
+		return p.rng(u, b).lo >= 0 && p.rng(v, b).lo > 0 && p.atMost(v, y, k-1, b, depth+1)
+	case OpSub, OpAdd: // u ± c, away from wrap-around
+		if v.Op != OpConst {
+			return false
+		}
+		c := v.Int()
+		if x.Op == OpSub {
+			c = -c
+		}
+		r := p.rng(u, b)
+		if c < -(1<<20) || c > 1<<20 || r.lo < math.MinInt64/2 || r.hi > math.MaxInt64/2 {
+			return false
+		}
+		return p.atMost(u, y, k+c, b, depth+1)
+	}
+	return false
 }
 
 // rng returns a range that v's value lies in at block b.
@@ -294,7 +361,7 @@ func (p *prover) base(v *Value, b *Block) interval {
 			return interval{0, MaxLen}
 		}
 	case OpSpecial:
-		return p.special(v.Index)
+		return p.special(v.Index, b)
 	case OpConvert:
 		src := v.Args[0]
 		r := p.rng(src, b)
@@ -483,7 +550,7 @@ func (p *prover) inLoop(v *Value) bool {
 // fixes, or else the limits the compiler enforces on every kernel
 // (targets.Static: a thread index is below the threads of a block, a
 // block index below the grid's extent).
-func (p *prover) special(idx int) interval {
+func (p *prover) special(idx int, b *Block) interval {
 	d := idx % 3
 	lim := targets.Static
 	switch idx / 3 {
@@ -491,7 +558,7 @@ func (p *prover) special(idx int) interval {
 		if n := p.f.Block[d]; n > 0 {
 			return interval{0, int64(n) - 1}
 		}
-		return interval{0, int64(lim.MaxThreadsPerBlock) - 1}
+		return interval{0, p.blockDimBound(d, b) - 1}
 	case 2: // ntid
 		if n := p.f.Block[d]; n > 0 {
 			return interval{int64(n), int64(n)}
@@ -502,6 +569,43 @@ func (p *prover) special(idx int) interval {
 	default: // nctaid
 		return interval{1, int64(lim.MaxGrid[d])}
 	}
+}
+
+// blockDimBound bounds ntid.d at b: the hardware limit, or what a guard
+// dominating b says of it (`if t.BlockDim().X != 256 { panic(...) }`),
+// read from the ranges of ntid.d and of its conversions, which have its
+// value wherever they are non-negative 32-bit values.
+func (p *prover) blockDimBound(d int, b *Block) int64 {
+	hi := int64(targets.Static.MaxThreadsPerBlock)
+	for _, v := range p.specials()[BlockDimX+d] {
+		// (A conversion narrower than 32 bits may drop ntid's bits.)
+		if !p.dom.Dominates(v.Block, b) || !v.Type.Kind.IsInt() || v.Type.Kind.Bits() < 32 {
+			continue
+		}
+		if r := p.rng(v, b); r.lo >= 0 && r.hi < hi {
+			hi = r.hi
+		}
+	}
+	return hi
+}
+
+// specials returns the values of each special register and their
+// conversions, by register (p.dims), built on first use.
+func (p *prover) specials() map[int][]*Value {
+	if p.dims == nil {
+		p.dims = map[int][]*Value{}
+		for _, x := range p.f.Blocks {
+			for _, v := range x.Values {
+				switch {
+				case v.Op == OpSpecial:
+					p.dims[v.Index] = append(p.dims[v.Index], v)
+				case (v.Op == OpBitcast || v.Op == OpConvert) && v.Args[0].Op == OpSpecial:
+					p.dims[v.Args[0].Index] = append(p.dims[v.Args[0].Index], v)
+				}
+			}
+		}
+	}
+	return p.dims
 }
 
 func addRange(x, y interval) interval {

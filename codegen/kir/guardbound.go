@@ -55,32 +55,27 @@ type threadBound struct{ lo, hi lform }
 // the end of b, where the facts of the branches dominating b hold. ok is
 // false when a thread value of idx has no bound or the forms would not
 // stay exact. atoms is where the tests' monomials are kept.
-func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Value) (tests []rtest, ok bool) {
+//
+// ivs bound loop counters further than the facts at b do (guardloop.go).
+func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Value, ivs ...ivBound) (tests []rtest, ok bool) {
 	if idx.Type.Kind != I64 {
 		return nil, false
 	}
 	fs := &forms{memo: map[*Value]lform{}, atoms: atoms, uniform: map[*Value]bool{}, stop: map[*Value]bool{}}
 	fs.widened = widener(p, fs, b)
 	tb := guardThreadBounds(p, fs, b)
+	for _, ib := range ivs {
+		lo, hi := fs.of(ib.init, 0), fs.of(ib.limit, 0).add(constForm(ib.below), -1)
+		if !fs.small(lo) || !fs.small(hi) {
+			return nil, false
+		}
+		tb[ib.iv] = &threadBound{lo: lo, hi: hi}
+	}
 	for t := range tb {
 		fs.stop[t] = true
 	}
 	form := fs.of(idx, 0)
-	// Thread values no guard bounds may still have constant bounds
-	// (tid.x in [0, 1023]).
-	for m := range form.terms {
-		for _, a := range fs.atoms[m] {
-			if tb[a] != nil || fs.isUniform(a) {
-				continue
-			}
-			r := p.rng(a, b)
-			lo, okLo := constBound(r.lo)
-			hi, okHi := constBound(r.hi)
-			if okLo && okHi {
-				tb[a] = &threadBound{lo: lo, hi: hi}
-			}
-		}
-	}
+	p.boundThreadAtoms(fs, b, form, tb)
 	lo, hi, ok := fs.extremes(form, tb)
 	if !ok {
 		return nil, false
@@ -141,6 +136,73 @@ func guardTests(p *prover, atoms map[string][]*Value, b *Block, idx, length *Val
 		tests = append(tests, rtest{form: hi, length: length})
 	}
 	return tests, true
+}
+
+// boundThreadAtoms bounds the thread values of form that no guard
+// bounds: a thread or block index by its block or grid dimension (ctaid.y
+// <= nctaid.y-1), or else by the constant bounds the range prover gives
+// (tid.x in [0, 1023]).
+func (p *prover) boundThreadAtoms(fs *forms, b *Block, form lform, tb map[*Value]*threadBound) {
+	for m := range form.terms {
+		for _, a := range fs.atoms[m] {
+			if tb[a] != nil || fs.isUniform(a) {
+				continue
+			}
+			if dim := p.dimOf(a, b); dim != nil {
+				tb[a] = &threadBound{lo: constForm(0), hi: fs.atom(dim).add(constForm(1), -1)}
+				continue
+			}
+			r := p.rng(a, b)
+			lo, okLo := constBound(r.lo)
+			hi, okHi := constBound(r.hi)
+			if okLo && okHi {
+				tb[a] = &threadBound{lo: lo, hi: hi}
+			}
+		}
+	}
+}
+
+// dimOf returns, for a thread or block index a (the special register or
+// a conversion of it to int64), the dimension that bounds it as an int64
+// available at b: nctaid.d for ctaid.d, and ntid.d for tid.d where the
+// kernel does not fix its block. It returns nil for any other value. A
+// conversion keeps the register's value: it is below 2^31.
+func (p *prover) dimOf(a *Value, b *Block) *Value {
+	x := a
+	for (x.Op == OpConvert || x.Op == OpBitcast) && x.Type.Kind.IsInt() && x.Type.Kind.Bits() >= 32 {
+		x = x.Args[0]
+	}
+	if x.Op != OpSpecial || a.Type.Kind != I64 {
+		return nil
+	}
+	d := x.Index % 3
+	switch x.Index / 3 {
+	case 0:
+		if p.f.Block[d] > 0 {
+			return nil
+		}
+		return p.dimValue(BlockDimX+d, b)
+	case 1:
+		return p.dimValue(GridDimX+d, b)
+	}
+	return nil
+}
+
+// dimValue returns the special register idx converted to int64, computed
+// where b sees it: a conversion the function has, or one added to the
+// entry block.
+func (p *prover) dimValue(idx int, b *Block) *Value {
+	for _, v := range p.specials()[idx] {
+		if v.Op == OpConvert && v.Type.Kind == I64 && v.Args[0].Type.Kind == U32 && p.dom.Dominates(v.Block, b) {
+			return v
+		}
+	}
+	entry := p.f.Blocks[0]
+	s := p.f.NewValue(entry, OpSpecial, TU32)
+	s.Index = idx
+	v := p.f.NewValue(entry, OpConvert, TI64, s)
+	p.dims[idx] = append(p.dims[idx], s, v)
+	return v
 }
 
 // widener returns the forms' view of 32-bit values sign-extended to 64

@@ -40,7 +40,12 @@ import (
 // A loop holding a barrier runs in both copies only if every thread of
 // the block takes the same one: there the test must read uniform values
 // alone (parameters, constants, block and grid dimensions), or the loop
-// is left alone. It returns how many loops it versioned.
+// is left alone. Where the affine extremes would read thread values or
+// cannot be formed (a tiled matmul's row*n+k0+tx, (k0+ty)*n+col), the
+// test is instead made of uniform tests through the bounds the guards,
+// the block and the grid put on each thread (guardloop.go), and where
+// the guards prove those tests, the checks go without a copy. It returns
+// how many loops it versioned.
 func LoopChecks(f *Func) int {
 	n := 0
 	for {
@@ -269,6 +274,9 @@ type loopCheck struct {
 type loopVersion struct {
 	c      countedLoop
 	checks []loopCheck
+	// guard, when set, is the test of the checks: uniform tests through
+	// the guards (guardloop.go) instead of the affine extremes.
+	guard *guardedLoop
 }
 
 // versionLoop versions l on its bounds checks in three steps:
@@ -282,7 +290,16 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 	if !ok {
 		return false
 	}
-	test := v.extremesTest(f)
+	var test *Value
+	switch {
+	case v.guard != nil && v.guard.proved():
+		v.guard.dropChecks() // no copy needed
+		return true
+	case v.guard != nil:
+		test = v.guard.test(f, &v.c)
+	default:
+		test = v.extremesTest(f)
+	}
 	cp := v.copyWithoutChecks(f)
 	v.enterCopies(cp, test)
 	// The loop, its copy and the traps only they reach keep their uses.
@@ -294,8 +311,10 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 
 // planLoopVersion decides whether l is versioned, and on which checks: l
 // must be a counted loop that leaves through its header alone into an
-// exit of its own, with checks of affine indices in every iteration, and
-// if it holds a barrier their test must read uniform values alone.
+// exit of its own, with checks in every iteration of affine indices, or
+// that the guards dominating them bound (planGuardedLoop), whichever
+// covers more; if it holds a barrier, the test must read uniform values
+// alone.
 func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 	c, ok := countLoop(l)
 	if !ok || !c.onlyHeaderExits {
@@ -305,7 +324,13 @@ func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 		return loopVersion{}, false
 	}
 	checks, barrier := c.affineChecks(dom)
-	if len(checks) == 0 || barrier && !c.uniformTest(checks) {
+	if barrier && !c.uniformTest(checks) {
+		checks = nil
+	}
+	if g, ok := planGuardedLoop(f, &c, dom); ok && len(g.checks) > len(checks) {
+		return loopVersion{c: c, checks: g.checks, guard: &g}, true
+	}
+	if len(checks) == 0 {
 		return loopVersion{}, false
 	}
 	// Keep the order of checks stable (affineChecks walks a map).

@@ -155,13 +155,13 @@ func TestLoopChecks(t *testing.T) {
 		{loopKernel{a: 1, step: 1, i32: true}, 1},
 		{loopKernel{a: 2, step: 3, i32: true}, 1},
 		{loopKernel{a: 1, step: 1, barrier: true}, 1},
-		{loopKernel{a: 2, step: 1, scaled: true}, 0}, // rows*i: not a constant coefficient
+		{loopKernel{a: 2, step: 1, scaled: true}, 1}, // rows*i: uniform tests of its extremes (guardloop.go)
 		{loopKernel{a: 1, step: 1, nonAffine: true}, 0},
 		{loopKernel{a: 1, step: 1, varStep: true}, 0},
 		{loopKernel{a: 1, step: 1, guarded: true}, 0},
 		{loopKernel{a: 1, step: 1, earlyExit: true}, 0},
 		{loopKernel{a: 1, step: 1, barrier: true, threadLo: true}, 0},
-		{loopKernel{a: 1 << 20, step: 1}, 0}, // a coefficient past 2^16
+		{loopKernel{a: 1 << 20, step: 1}, 1}, // a coefficient past 2^16: uniform tests (guardloop.go)
 	} {
 		name := fmt.Sprintf("%+v", tc.k)
 		f := tc.k.build()

@@ -5999,20 +5999,20 @@ func init() {
 				{Op: "special", Kind: "u32"},
 				{Op: "convert", Kind: "i64", Args: []int{4}},
 				{Op: "mul", Kind: "i64", Args: []int{0, 5}},
-				{Op: "sub", Kind: "i64", Args: []int{6, 5}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "add", Kind: "i64", Args: []int{7, 8}},
-				{Op: "bitcast", Kind: "u64", Args: []int{9}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{6, 7}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
 				{Op: "param", Kind: "i64", Index: 2},
-				{Op: "bitcast", Kind: "u64", Args: []int{11}},
-				{Op: "lt", Kind: "bool", Args: []int{10, 12}},
-				{Op: "const", Kind: "i64", Imm: 1023},
+				{Op: "bitcast", Kind: "u64", Args: []int{10}},
+				{Op: "lt", Kind: "bool", Args: []int{9, 11}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{5, 13}},
 				{Op: "bitcast", Kind: "u64", Args: []int{14}},
 				{Op: "const", Kind: "i64", Imm: 32},
 				{Op: "bitcast", Kind: "u64", Args: []int{16}},
 				{Op: "lt", Kind: "bool", Args: []int{15, 17}},
 			},
-			Result: []int{3, 13, 18},
+			Result: []int{3, 12, 18},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUEarlyReturn},
 	})
@@ -6029,21 +6029,23 @@ func init() {
 			Ops: []backend.FactOp{
 				{Op: "special", Kind: "u32"},
 				{Op: "convert", Kind: "i64", Args: []int{0}},
-				{Op: "const", Kind: "i64", Imm: 2147483646},
-				{Op: "mul", Kind: "i64", Args: []int{1, 2}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "add", Kind: "i64", Args: []int{3, 4}},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "special", Kind: "u32", Index: 3},
+				{Op: "convert", Kind: "i64", Args: []int{2}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
 				{Op: "param", Kind: "i64", Index: 1},
-				{Op: "bitcast", Kind: "u64", Args: []int{7}},
-				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
-				{Op: "const", Kind: "i64", Imm: 64},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{12}},
-				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "const", Kind: "i64", Imm: 64},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "lt", Kind: "bool", Args: []int{13, 15}},
 			},
-			Result: []int{9, 14},
+			Result: []int{10, 16},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPULoopLocals},
 	})
@@ -6072,16 +6074,17 @@ func init() {
 			Ops: []backend.FactOp{
 				{Op: "special", Kind: "u32"},
 				{Op: "convert", Kind: "i64", Args: []int{0}},
-				{Op: "const", Kind: "i64", Imm: 2147483646},
-				{Op: "mul", Kind: "i64", Args: []int{1, 2}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "add", Kind: "i64", Args: []int{3, 4}},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "special", Kind: "u32", Index: 3},
+				{Op: "convert", Kind: "i64", Args: []int{2}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
 				{Op: "param", Kind: "i64", Index: 3},
-				{Op: "bitcast", Kind: "u64", Args: []int{7}},
-				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
 			},
-			Result: []int{9},
+			Result: []int{10},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUSpanDiv, Spans: true},
 	})
@@ -6090,37 +6093,38 @@ func init() {
 		Params: []string{"in", "out"},
 		Code: &backend.Code{PTX: gpukvetModule, Entry: "phases_Tile2D", EntryNC: "phases_Tile2D_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures, EntryFast: "phases_Tile2D_fast", EntryFastNC: "phases_Tile2D_fast_nc", Facts: &backend.Facts{
 			Ops: []backend.FactOp{
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{0}},
+				{Op: "special", Kind: "u32", Index: 1},
+				{Op: "convert", Kind: "i64", Args: []int{0}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 2}},
+				{Op: "bitcast", Kind: "u64", Args: []int{3}},
 				{Op: "const", Kind: "i64", Imm: 4},
-				{Op: "bitcast", Kind: "u64", Args: []int{2}},
-				{Op: "lt", Kind: "bool", Args: []int{1, 3}},
+				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "lt", Kind: "bool", Args: []int{4, 6}},
 				{Op: "special", Kind: "u32", Index: 3},
-				{Op: "convert", Kind: "i64", Args: []int{5}},
-				{Op: "bitcast", Kind: "u64", Args: []int{6}},
+				{Op: "convert", Kind: "i64", Args: []int{8}},
+				{Op: "bitcast", Kind: "u64", Args: []int{9}},
 				{Op: "const", Kind: "u64", Imm: 67108864},
-				{Op: "lt", Kind: "bool", Args: []int{7, 8}},
+				{Op: "lt", Kind: "bool", Args: []int{10, 11}},
 				{Op: "special", Kind: "u32"},
-				{Op: "convert", Kind: "i64", Args: []int{10}},
-				{Op: "const", Kind: "i64", Imm: 2147483646},
-				{Op: "mul", Kind: "i64", Args: []int{11, 12}},
-				{Op: "mul", Kind: "i64", Args: []int{11, 6}},
-				{Op: "const", Kind: "i64", Imm: 67107839},
-				{Op: "mul", Kind: "i64", Args: []int{14, 15}},
-				{Op: "add", Kind: "i64", Args: []int{13, 16}},
-				{Op: "const", Kind: "i64", Imm: 1023},
+				{Op: "convert", Kind: "i64", Args: []int{13}},
+				{Op: "mul", Kind: "i64", Args: []int{14, 9}},
+				{Op: "const", Kind: "i64", Imm: 67107840},
+				{Op: "mul", Kind: "i64", Args: []int{15, 16}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
 				{Op: "add", Kind: "i64", Args: []int{17, 18}},
 				{Op: "bitcast", Kind: "u64", Args: []int{19}},
 				{Op: "param", Kind: "i64", Index: 1},
 				{Op: "bitcast", Kind: "u64", Args: []int{21}},
 				{Op: "lt", Kind: "bool", Args: []int{20, 22}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{24}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{14, 24}},
+				{Op: "bitcast", Kind: "u64", Args: []int{25}},
 				{Op: "const", Kind: "i64", Imm: 8},
-				{Op: "bitcast", Kind: "u64", Args: []int{26}},
-				{Op: "lt", Kind: "bool", Args: []int{25, 27}},
+				{Op: "bitcast", Kind: "u64", Args: []int{27}},
+				{Op: "lt", Kind: "bool", Args: []int{26, 28}},
 			},
-			Result: []int{4, 9, 23, 28},
+			Result: []int{7, 12, 23, 29},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUTile2D},
 	})
@@ -6131,21 +6135,23 @@ func init() {
 			Ops: []backend.FactOp{
 				{Op: "special", Kind: "u32"},
 				{Op: "convert", Kind: "i64", Args: []int{0}},
-				{Op: "const", Kind: "i64", Imm: 2147483646},
-				{Op: "mul", Kind: "i64", Args: []int{1, 2}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "add", Kind: "i64", Args: []int{3, 4}},
-				{Op: "bitcast", Kind: "u64", Args: []int{5}},
+				{Op: "special", Kind: "u32", Index: 3},
+				{Op: "convert", Kind: "i64", Args: []int{2}},
+				{Op: "mul", Kind: "i64", Args: []int{1, 3}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{4, 5}},
+				{Op: "bitcast", Kind: "u64", Args: []int{6}},
 				{Op: "param", Kind: "i64", Index: 3},
-				{Op: "bitcast", Kind: "u64", Args: []int{7}},
-				{Op: "lt", Kind: "bool", Args: []int{6, 8}},
-				{Op: "const", Kind: "i64", Imm: 1023},
-				{Op: "bitcast", Kind: "u64", Args: []int{10}},
-				{Op: "const", Kind: "i64", Imm: 32},
+				{Op: "bitcast", Kind: "u64", Args: []int{8}},
+				{Op: "lt", Kind: "bool", Args: []int{7, 9}},
+				{Op: "const", Kind: "i64", Imm: 0xffffffffffffffff},
+				{Op: "add", Kind: "i64", Args: []int{1, 11}},
 				{Op: "bitcast", Kind: "u64", Args: []int{12}},
-				{Op: "lt", Kind: "bool", Args: []int{11, 13}},
+				{Op: "const", Kind: "i64", Imm: 32},
+				{Op: "bitcast", Kind: "u64", Args: []int{14}},
+				{Op: "lt", Kind: "bool", Args: []int{13, 15}},
 			},
-			Result: []int{9, 14},
+			Result: []int{10, 16},
 		}},
 		CPU: &backend.CPUCode{Bind: gpukvetCPUTrapInPhase},
 	})
@@ -6333,7 +6339,7 @@ func gpukvetCPUEarlyReturn(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:6336:1*/
+	/*line gpukvet_gen.go:6342:1*/
 	return thread, block
 }
 
@@ -6522,7 +6528,7 @@ func gpukvetCPUIfBarrier(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:6525:1*/
+	/*line gpukvet_gen.go:6531:1*/
 	return thread, block
 }
 
@@ -6744,7 +6750,7 @@ func gpukvetCPULoopLocals(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:6747:1*/
+	/*line gpukvet_gen.go:6753:1*/
 	return thread, block
 }
 
@@ -6848,7 +6854,7 @@ func gpukvetCPUParamAcross(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:6851:1*/
+	/*line gpukvet_gen.go:6857:1*/
 	return thread, block
 }
 
@@ -6891,7 +6897,7 @@ func gpukvetCPUSpanCopy(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:6894:1*/
+	/*line gpukvet_gen.go:6900:1*/
 	return thread, block
 }
 
@@ -6923,7 +6929,7 @@ func gpukvetCPUSpanCount(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:6926:1*/
+	/*line gpukvet_gen.go:6932:1*/
 	return thread, block
 }
 
@@ -6963,7 +6969,7 @@ func gpukvetCPUSpanDiv(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:6966:1*/
+	/*line gpukvet_gen.go:6972:1*/
 	return thread, block
 }
 
@@ -7057,7 +7063,7 @@ func gpukvetCPUTile2D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:7060:1*/
+	/*line gpukvet_gen.go:7066:1*/
 	return thread, block
 }
 
@@ -7182,6 +7188,6 @@ func gpukvetCPUTrapInPhase(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:7185:1*/
+	/*line gpukvet_gen.go:7191:1*/
 	return thread, block
 }

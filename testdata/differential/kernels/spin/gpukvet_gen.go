@@ -448,13 +448,13 @@ func init() {
 		Dims:   1,
 		Params: []string{"out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "spin_Forever", SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUForever},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUForever, Spans: true},
 	})
 	gpukvetRegister(WaitFlag, device.KernelSpec{
 		Dims:   1,
 		Params: []string{"flag", "out"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "spin_WaitFlag", EntryNC: "spin_WaitFlag_nc", ReadOnly: []int{0}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUWaitFlag},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUWaitFlag, Spans: true},
 	})
 }
 
@@ -485,25 +485,38 @@ func gpukvetCPUForever(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					out := gpukvetArg0
-					/*line spin.go:15:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line spin.go:16:2*/ if i < len(out) {
-						/*line spin.go:17:3*/ out[i] = 1
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						out := gpukvetArg0
+						/*line spin.go:15:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spin.go:16:2*/ if i < len(out) {
+							/*line spin.go:17:3*/ out[i] = 1
+						}
+						/*line spin.go:19:2*/ for {
+						}
 					}
-					/*line spin.go:19:2*/ for {
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						out := gpukvetArg0
+						/*line spin.go:15:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spin.go:16:2*/ if i < len(out) {
+							/*line spin.go:17:3*/ out[i] = 1
+						}
+						/*line spin.go:19:2*/ for {
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:506:1*/
+	/*line gpukvet_gen.go:519:1*/
 	return thread, block
 }
 
@@ -517,25 +530,40 @@ func gpukvetCPUWaitFlag(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					flag := gpukvetArg0
-					out := gpukvetArg1
-					/*line spin.go:27:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line spin.go:28:2*/ for flag[0] == 0 { // waits
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						flag := gpukvetArg0
+						out := gpukvetArg1
+						/*line spin.go:27:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spin.go:28:2*/ for flag[0] == 0 { // waits
+						}
+						/*line spin.go:30:2*/ if i < len(out) {
+							/*line spin.go:31:3*/ out[i] = 2
+						}
 					}
-					/*line spin.go:30:2*/ if i < len(out) {
-						/*line spin.go:31:3*/ out[i] = 2
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						flag := gpukvetArg0
+						out := gpukvetArg1
+						/*line spin.go:27:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line spin.go:28:2*/ for flag[0] == 0 { // waits
+						}
+						/*line spin.go:30:2*/ if i < len(out) {
+							/*line spin.go:31:3*/ out[i] = 2
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:539:1*/
+	/*line gpukvet_gen.go:567:1*/
 	return thread, block
 }

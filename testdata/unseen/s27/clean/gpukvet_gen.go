@@ -7473,7 +7473,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"nelr", "density", "mx", "my", "energy", "areas", "stepFactors"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "clean_CfdStepFactor", EntryNC: "clean_CfdStepFactor_nc", ReadOnly: []int{1, 2, 3, 4, 5}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUCfdStepFactor},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUCfdStepFactor, Spans: true},
 	})
 	gpukvetRegister(Gesummv, device.KernelSpec{
 		Dims:   1,
@@ -7564,7 +7564,7 @@ func init() {
 			},
 			Result: []int{3, 7, 12, 15, 20, 27, 28, 32, 35, 38, 43, 49, 52, 55, 61, 64, 69, 72, 75, 80},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUGesummv, Spans: true},
 	})
 	gpukvetRegister(KmeansReduceGuarded, device.KernelSpec{
 		Block:  gpu.Dim3{X: 128, Y: 1, Z: 1},
@@ -7578,7 +7578,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"numK", "kx", "ky", "kz", "phiMag", "x", "y", "z", "qr", "qi"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "clean_MriQ", EntryNC: "clean_MriQ_nc", ReadOnly: []int{1, 2, 3, 4, 5, 6, 7}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUMriQ},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUMriQ, Spans: true},
 	})
 	gpukvetRegister(Mvt1, device.KernelSpec{
 		Dims:   1,
@@ -7608,7 +7608,7 @@ func init() {
 			},
 			Result: []int{3, 10, 13, 19},
 		}},
-		CPU: &backend.CPUCode{Bind: gpukvetCPUMvt1},
+		CPU: &backend.CPUCode{Bind: gpukvetCPUMvt1, Spans: true},
 	})
 	gpukvetRegister(ScalarProd, device.KernelSpec{
 		Block:  gpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -7628,7 +7628,7 @@ func init() {
 		Dims:   1,
 		Params: []string{"x", "scale3"},
 		Code:   &backend.Code{PTX: gpukvetModule, Entry: "clean_ScaleFromParam", EntryNC: "clean_ScaleFromParam_nc", ReadOnly: []int{1}, SourceHash: gpukvetSourceHash, Positions: gpukvetPositions, SPIRV: gpukvetSPIRV, SPIRVFeatures: gpukvetSPIRVFeatures},
-		CPU:    &backend.CPUCode{Bind: gpukvetCPUScaleFromParam},
+		CPU:    &backend.CPUCode{Bind: gpukvetCPUScaleFromParam, Spans: true},
 	})
 	gpukvetRegister(Triad, device.KernelSpec{
 		Dims:   1,
@@ -7748,7 +7748,8 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsBlellochScan)
 		if cap(gpukvetL) < gpukvetN {
@@ -7766,11 +7767,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						g := gpukvetArg0
 						/*line clean.go:152:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 						/*line clean.go:153:2*/ gpukvetP.v1_base = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X * 512
@@ -7790,11 +7793,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line clean.go:159:6*/ gpukvetP.v3_d = 512 >> 1
 						if /*line clean.go:159:21*/ gpukvetP.v3_d > 0 {
 							if gpukvetYes1 < 0 {
@@ -7829,11 +7834,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:161:3*/ if gpukvetP.v0_tid < gpukvetP.v3_d {
 								/*line clean.go:162:4*/ ai := gpukvetP.v2_offset*(2*gpukvetP.v0_tid+1) - 1
 								/*line clean.go:163:4*/ bi := gpukvetP.v2_offset*(2*gpukvetP.v0_tid+2) - 1
@@ -7851,11 +7858,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:159:28*/ gpukvetP.v3_d >>= 1
 							if /*line clean.go:159:21*/ gpukvetP.v3_d > 0 {
 								if gpukvetYes3 < 0 {
@@ -7876,11 +7885,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line clean.go:168:2*/ if gpukvetP.v0_tid == 0 {
 							/*line clean.go:169:3*/ temp[511] = 0
 						}
@@ -7895,11 +7906,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line clean.go:171:6*/ gpukvetP.v4_d = 1
 						if /*line clean.go:171:14*/ gpukvetP.v4_d < 512 {
 							if gpukvetYes5 < 0 {
@@ -7920,11 +7933,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:172:3*/ gpukvetP.v2_offset >>= 1
 						}
 					}
@@ -7950,11 +7965,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:174:3*/ if gpukvetP.v0_tid < gpukvetP.v4_d {
 								/*line clean.go:175:4*/ ai := gpukvetP.v2_offset*(2*gpukvetP.v0_tid+1) - 1
 								/*line clean.go:176:4*/ bi := gpukvetP.v2_offset*(2*gpukvetP.v0_tid+2) - 1
@@ -7973,11 +7990,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:171:23*/ gpukvetP.v4_d *= 2
 							if /*line clean.go:171:14*/ gpukvetP.v4_d < 512 {
 								if gpukvetYes8 < 0 {
@@ -8012,11 +8031,13 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						g := gpukvetArg0
 						/*line clean.go:183:2*/ if gpukvetP.v1_base+2*gpukvetP.v0_tid+1 < len(g) {
 							/*line clean.go:184:3*/ g[gpukvetP.v1_base+2*gpukvetP.v0_tid] = temp[2*gpukvetP.v0_tid]
@@ -8028,7 +8049,7 @@ func gpukvetCPUBlellochScan(gpukvetArgs []any) (thread func(gpu.Thread), block f
 		}
 	}
 
-	/*line gpukvet_gen.go:8031:1*/
+	/*line gpukvet_gen.go:8052:1*/
 	return thread, block
 }
 
@@ -8049,43 +8070,74 @@ func gpukvetCPUCfdStepFactor(gpukvetArgs []any) (thread func(gpu.Thread), block 
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					nelr := gpukvetArg0
-					density := gpukvetArg1
-					mx := gpukvetArg2
-					my := gpukvetArg3
-					energy := gpukvetArg4
-					areas := gpukvetArg5
-					stepFactors := gpukvetArg6
-					/*line clean.go:195:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line clean.go:196:2*/ if i >= nelr || i >= len(density) || i >= len(mx) || i >= len(my) || i >= len(energy) || i >= len(areas) || i >= len(stepFactors) {
-						/*line clean.go:197:3*/ continue gpukvetThreads0
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg1) && gpukvetEX <= len(gpukvetArg2) && gpukvetEX <= len(gpukvetArg3) && gpukvetEX <= len(gpukvetArg4) && gpukvetEX <= len(gpukvetArg5) && gpukvetEX <= len(gpukvetArg6) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						nelr := gpukvetArg0
+						density := gpukvetArg1
+						mx := gpukvetArg2
+						my := gpukvetArg3
+						energy := gpukvetArg4
+						areas := gpukvetArg5
+						stepFactors := gpukvetArg6
+						/*line clean.go:195:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:196:2*/ if i >= nelr || i >= len(density) || i >= len(mx) || i >= len(my) || i >= len(energy) || i >= len(areas) || i >= len(stepFactors) {
+							/*line clean.go:197:3*/ continue gpukvetThreads0
+						}
+						/*line clean.go:199:2*/ rho := density[i]
+						/*line clean.go:200:2*/ vx, vy := mx[i]/rho, my[i]/rho
+						/*line clean.go:201:2*/ speed2 := vx*vx + vy*vy
+						/*line clean.go:202:2*/ pressure := 0.4 * (energy[i] - 0.5*rho*speed2)
+						/*line clean.go:203:2*/ c2 := 1.4 * pressure / rho
+						/*line clean.go:204:2*/ if c2 < 0 {
+							/*line clean.go:205:3*/ c2 = 0
+						}
+						/*line clean.go:208:2*/ s := speed2 + c2 + 1
+						/*line clean.go:209:2*/ for k := 0; k < 8; k++ {
+							/*line clean.go:210:3*/ s = 0.5 * (s + (speed2+c2)/s)
+						}
+						/*line clean.go:212:2*/ stepFactors[i] = 0.5 / (areas[i] * s)
 					}
-					/*line clean.go:199:2*/ rho := density[i]
-					/*line clean.go:200:2*/ vx, vy := mx[i]/rho, my[i]/rho
-					/*line clean.go:201:2*/ speed2 := vx*vx + vy*vy
-					/*line clean.go:202:2*/ pressure := 0.4 * (energy[i] - 0.5*rho*speed2)
-					/*line clean.go:203:2*/ c2 := 1.4 * pressure / rho
-					/*line clean.go:204:2*/ if c2 < 0 {
-						/*line clean.go:205:3*/ c2 = 0
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						nelr := gpukvetArg0
+						density := gpukvetArg1
+						mx := gpukvetArg2
+						my := gpukvetArg3
+						energy := gpukvetArg4
+						areas := gpukvetArg5
+						stepFactors := gpukvetArg6
+						/*line clean.go:195:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:196:2*/ if i >= nelr || i >= len(density) || i >= len(mx) || i >= len(my) || i >= len(energy) || i >= len(areas) || i >= len(stepFactors) {
+							/*line clean.go:197:3*/ continue gpukvetThreads0Else
+						}
+						/*line clean.go:199:2*/ rho := density[i]
+						/*line clean.go:200:2*/ vx, vy := mx[i]/rho, my[i]/rho
+						/*line clean.go:201:2*/ speed2 := vx*vx + vy*vy
+						/*line clean.go:202:2*/ pressure := 0.4 * (energy[i] - 0.5*rho*speed2)
+						/*line clean.go:203:2*/ c2 := 1.4 * pressure / rho
+						/*line clean.go:204:2*/ if c2 < 0 {
+							/*line clean.go:205:3*/ c2 = 0
+						}
+						/*line clean.go:208:2*/ s := speed2 + c2 + 1
+						/*line clean.go:209:2*/ for k := 0; k < 8; k++ {
+							/*line clean.go:210:3*/ s = 0.5 * (s + (speed2+c2)/s)
+						}
+						/*line clean.go:212:2*/ stepFactors[i] = 0.5 / (areas[i] * s)
 					}
-					/*line clean.go:208:2*/ s := speed2 + c2 + 1
-					/*line clean.go:209:2*/ for k := 0; k < 8; k++ {
-						/*line clean.go:210:3*/ s = 0.5 * (s + (speed2+c2)/s)
-					}
-					/*line clean.go:212:2*/ stepFactors[i] = 0.5 / (areas[i] * s)
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:8088:1*/
+	/*line gpukvet_gen.go:8140:1*/
 	return thread, block
 }
 
@@ -8107,38 +8159,65 @@ func gpukvetCPUGesummv(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					alpha := gpukvetArg1
-					beta := gpukvetArg2
-					A := gpukvetArg3
-					B := gpukvetArg4
-					x := gpukvetArg5
-					y := gpukvetArg6
-					tmp := gpukvetArg7
-					/*line clean.go:119:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line clean.go:120:2*/ if i >= n || i >= len(y) || i >= len(tmp) {
-						/*line clean.go:121:3*/ continue gpukvetThreads0
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg6) && gpukvetEX <= len(gpukvetArg7) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						A := gpukvetArg3
+						B := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						tmp := gpukvetArg7
+						/*line clean.go:119:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:120:2*/ if i >= n || i >= len(y) || i >= len(tmp) {
+							/*line clean.go:121:3*/ continue gpukvetThreads0
+						}
+						/*line clean.go:123:2*/ var s, u float32
+						/*line clean.go:124:2*/ for j := 0; j < n; j++ {
+							/*line clean.go:125:3*/ s += A[i*n+j] * x[j]
+							/*line clean.go:126:3*/ u += B[i*n+j] * x[j]
+						}
+						/*line clean.go:128:2*/ tmp[i] = s
+						/*line clean.go:129:2*/ y[i] = alpha*s + beta*u
 					}
-					/*line clean.go:123:2*/ var s, u float32
-					/*line clean.go:124:2*/ for j := 0; j < n; j++ {
-						/*line clean.go:125:3*/ s += A[i*n+j] * x[j]
-						/*line clean.go:126:3*/ u += B[i*n+j] * x[j]
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						alpha := gpukvetArg1
+						beta := gpukvetArg2
+						A := gpukvetArg3
+						B := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						tmp := gpukvetArg7
+						/*line clean.go:119:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:120:2*/ if i >= n || i >= len(y) || i >= len(tmp) {
+							/*line clean.go:121:3*/ continue gpukvetThreads0Else
+						}
+						/*line clean.go:123:2*/ var s, u float32
+						/*line clean.go:124:2*/ for j := 0; j < n; j++ {
+							/*line clean.go:125:3*/ s += A[i*n+j] * x[j]
+							/*line clean.go:126:3*/ u += B[i*n+j] * x[j]
+						}
+						/*line clean.go:128:2*/ tmp[i] = s
+						/*line clean.go:129:2*/ y[i] = alpha*s + beta*u
 					}
-					/*line clean.go:128:2*/ tmp[i] = s
-					/*line clean.go:129:2*/ y[i] = alpha*s + beta*u
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:8141:1*/
+	/*line gpukvet_gen.go:8220:1*/
 	return thread, block
 }
 
@@ -8160,7 +8239,8 @@ func gpukvetCPUKmeansReduceGuarded(gpukvetArgs []any) (thread func(gpu.Thread), 
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsKmeansReduceGuarded)
 		if cap(gpukvetL) < gpukvetN {
@@ -8178,14 +8258,16 @@ func gpukvetCPUKmeansReduceGuarded(gpukvetArgs []any) (thread func(gpu.Thread), 
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						in := gpukvetArg0
 						/*line clean.go:233:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
-						/*line clean.go:234:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:234:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
 						/*line clean.go:235:2*/ var v float32
 						/*line clean.go:236:2*/ if i < len(in) {
 							/*line clean.go:237:3*/ v = in[i]
@@ -8216,11 +8298,13 @@ func gpukvetCPUKmeansReduceGuarded(gpukvetArgs []any) (thread func(gpu.Thread), 
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line clean.go:241:6*/ gpukvetP.v1_st = 64
 						if /*line clean.go:241:16*/ gpukvetP.v1_st > 0 {
 							if gpukvetYes1 < 0 {
@@ -8241,11 +8325,13 @@ func gpukvetCPUKmeansReduceGuarded(gpukvetArgs []any) (thread func(gpu.Thread), 
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:242:3*/ if gpukvetP.v0_tid < gpukvetP.v1_st {
 								/*line clean.go:243:4*/ s[gpukvetP.v0_tid] += s[gpukvetP.v0_tid+gpukvetP.v1_st]
 							}
@@ -8274,11 +8360,13 @@ func gpukvetCPUKmeansReduceGuarded(gpukvetArgs []any) (thread func(gpu.Thread), 
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:241:24*/ gpukvetP.v1_st >>= 1
 							if /*line clean.go:241:16*/ gpukvetP.v1_st > 0 {
 								if gpukvetYes3 < 0 {
@@ -8299,11 +8387,13 @@ func gpukvetCPUKmeansReduceGuarded(gpukvetArgs []any) (thread func(gpu.Thread), 
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						out := gpukvetArg1
 						/*line clean.go:247:2*/ if gpukvetP.v0_tid == 0 && (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X < len(out) {
 							/*line clean.go:248:3*/ out[(gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X] = s[0]
@@ -8314,7 +8404,7 @@ func gpukvetCPUKmeansReduceGuarded(gpukvetArgs []any) (thread func(gpu.Thread), 
 		}
 	}
 
-	/*line gpukvet_gen.go:8317:1*/
+	/*line gpukvet_gen.go:8407:1*/
 	return thread, block
 }
 
@@ -8338,46 +8428,81 @@ func gpukvetCPUMriQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-			gpukvetThreads0:
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					numK := gpukvetArg0
-					kx := gpukvetArg1
-					ky := gpukvetArg2
-					kz := gpukvetArg3
-					phiMag := gpukvetArg4
-					x := gpukvetArg5
-					y := gpukvetArg6
-					z := gpukvetArg7
-					qr := gpukvetArg8
-					qi := gpukvetArg9
-					/*line clean.go:96:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line clean.go:97:2*/ if i >= len(x) || i >= len(y) || i >= len(z) || i >= len(qr) || i >= len(qi) {
-						/*line clean.go:98:3*/ continue gpukvetThreads0
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg5) && gpukvetEX <= len(gpukvetArg6) && gpukvetEX <= len(gpukvetArg7) && gpukvetEX <= len(gpukvetArg8) && gpukvetEX <= len(gpukvetArg9) {
+				gpukvetThreads0:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						numK := gpukvetArg0
+						kx := gpukvetArg1
+						ky := gpukvetArg2
+						kz := gpukvetArg3
+						phiMag := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						z := gpukvetArg7
+						qr := gpukvetArg8
+						qi := gpukvetArg9
+						/*line clean.go:96:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:97:2*/ if i >= len(x) || i >= len(y) || i >= len(z) || i >= len(qr) || i >= len(qi) {
+							/*line clean.go:98:3*/ continue gpukvetThreads0
+						}
+						/*line clean.go:100:2*/ xi, yi, zi := x[i], y[i], z[i]
+						/*line clean.go:101:2*/ var sr, si float32
+						/*line clean.go:102:2*/ for k := 0; k < numK && k < len(kx) && k < len(ky) && k < len(kz) && k < len(phiMag); k++ {
+							/*line clean.go:103:3*/ arg := 6.2831853 * (kx[k]*xi + ky[k]*yi + kz[k]*zi)
+							// a polynomial stand-in for cos/sin keeps the kernel in float32
+							/*line clean.go:105:3*/
+							c := 1 - arg*arg/2
+							/*line clean.go:106:3*/ s := arg - arg*arg*arg/6
+							/*line clean.go:107:3*/ sr += phiMag[k] * c
+							/*line clean.go:108:3*/ si += phiMag[k] * s
+						}
+						/*line clean.go:110:2*/ qr[i] += sr
+						/*line clean.go:111:2*/ qi[i] += si
 					}
-					/*line clean.go:100:2*/ xi, yi, zi := x[i], y[i], z[i]
-					/*line clean.go:101:2*/ var sr, si float32
-					/*line clean.go:102:2*/ for k := 0; k < numK && k < len(kx) && k < len(ky) && k < len(kz) && k < len(phiMag); k++ {
-						/*line clean.go:103:3*/ arg := 6.2831853 * (kx[k]*xi + ky[k]*yi + kz[k]*zi)
-						// a polynomial stand-in for cos/sin keeps the kernel in float32
-						/*line clean.go:105:3*/
-						c := 1 - arg*arg/2
-						/*line clean.go:106:3*/ s := arg - arg*arg*arg/6
-						/*line clean.go:107:3*/ sr += phiMag[k] * c
-						/*line clean.go:108:3*/ si += phiMag[k] * s
+				} else {
+				gpukvetThreads0Else:
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						numK := gpukvetArg0
+						kx := gpukvetArg1
+						ky := gpukvetArg2
+						kz := gpukvetArg3
+						phiMag := gpukvetArg4
+						x := gpukvetArg5
+						y := gpukvetArg6
+						z := gpukvetArg7
+						qr := gpukvetArg8
+						qi := gpukvetArg9
+						/*line clean.go:96:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:97:2*/ if i >= len(x) || i >= len(y) || i >= len(z) || i >= len(qr) || i >= len(qi) {
+							/*line clean.go:98:3*/ continue gpukvetThreads0Else
+						}
+						/*line clean.go:100:2*/ xi, yi, zi := x[i], y[i], z[i]
+						/*line clean.go:101:2*/ var sr, si float32
+						/*line clean.go:102:2*/ for k := 0; k < numK && k < len(kx) && k < len(ky) && k < len(kz) && k < len(phiMag); k++ {
+							/*line clean.go:103:3*/ arg := 6.2831853 * (kx[k]*xi + ky[k]*yi + kz[k]*zi)
+							// a polynomial stand-in for cos/sin keeps the kernel in float32
+							/*line clean.go:105:3*/
+							c := 1 - arg*arg/2
+							/*line clean.go:106:3*/ s := arg - arg*arg*arg/6
+							/*line clean.go:107:3*/ sr += phiMag[k] * c
+							/*line clean.go:108:3*/ si += phiMag[k] * s
+						}
+						/*line clean.go:110:2*/ qr[i] += sr
+						/*line clean.go:111:2*/ qi[i] += si
 					}
-					/*line clean.go:110:2*/ qr[i] += sr
-					/*line clean.go:111:2*/ qi[i] += si
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:8380:1*/
+	/*line gpukvet_gen.go:8505:1*/
 	return thread, block
 }
 
@@ -8393,20 +8518,37 @@ func gpukvetCPUMvt1(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					n := gpukvetArg0
-					A := gpukvetArg1
-					x1 := gpukvetArg2
-					y1 := gpukvetArg3
-					/*line clean.go:137:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line clean.go:138:2*/ if i < n && i < len(x1) {
-						/*line clean.go:139:3*/ for j := 0; j < n; j++ {
-							/*line clean.go:140:4*/ x1[i] += A[i*n+j] * y1[j]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg2) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						A := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line clean.go:137:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:138:2*/ if i < n && i < len(x1) {
+							/*line clean.go:139:3*/ for j := 0; j < n; j++ {
+								/*line clean.go:140:4*/ x1[i] += A[i*n+j] * y1[j]
+							}
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						n := gpukvetArg0
+						A := gpukvetArg1
+						x1 := gpukvetArg2
+						y1 := gpukvetArg3
+						/*line clean.go:137:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:138:2*/ if i < n && i < len(x1) {
+							/*line clean.go:139:3*/ for j := 0; j < n; j++ {
+								/*line clean.go:140:4*/ x1[i] += A[i*n+j] * y1[j]
+							}
 						}
 					}
 				}
@@ -8414,7 +8556,7 @@ func gpukvetCPUMvt1(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:8417:1*/
+	/*line gpukvet_gen.go:8559:1*/
 	return thread, block
 }
 
@@ -8442,7 +8584,8 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsScalarProd)
 		if cap(gpukvetL) < gpukvetN {
@@ -8460,11 +8603,13 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line clean.go:20:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 					}
 				}
@@ -8477,11 +8622,13 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						vectorN := gpukvetArg3
 						/*line clean.go:21:6*/ gpukvetP.v1_vec = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
 						if /*line clean.go:21:29*/ gpukvetP.v1_vec < vectorN {
@@ -8503,6 +8650,8 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -8531,11 +8680,13 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:31:7*/ gpukvetP.v2_stride = accumN / 2
 							if /*line clean.go:31:29*/ gpukvetP.v2_stride > 0 {
 								if gpukvetYes3 < 0 {
@@ -8570,6 +8721,8 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 							gpukvetB.Row(gpukvetY, gpukvetZ)
 							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetGX := gpukvetBX + gpukvetX
+								_ = gpukvetGX
 								gpukvetP := &gpukvetL[gpukvetI]
 								if gpukvetP.gpukvetDone {
 									continue
@@ -8589,11 +8742,13 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 							gpukvetB.Row(gpukvetY, gpukvetZ)
 							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetGX := gpukvetBX + gpukvetX
+								_ = gpukvetGX
 								gpukvetP := &gpukvetL[gpukvetI]
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetB.Cursor[0] = gpukvetX
+								gpukvetB.Cursor[0] = gpukvetGX
 								/*line clean.go:31:41*/ gpukvetP.v2_stride >>= 1
 								if /*line clean.go:31:29*/ gpukvetP.v2_stride > 0 {
 									if gpukvetYes5 < 0 {
@@ -8628,11 +8783,13 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							d := gpukvetArg0
 							/*line clean.go:38:3*/ if gpukvetP.v0_tid == 0 && gpukvetP.v1_vec < len(d) {
 								/*line clean.go:39:4*/ d[gpukvetP.v1_vec] = accum[0]
@@ -8662,6 +8819,8 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -8684,7 +8843,7 @@ func gpukvetCPUScalarProd(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:8687:1*/
+	/*line gpukvet_gen.go:8846:1*/
 	return thread, block
 }
 
@@ -8712,7 +8871,8 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		gpukvetN := gpukvetNX * gpukvetNY * gpukvetNZ
 		gpukvetL, _ := gpukvetB.Locals.([]gpukvetLocalsScalarProdNoFinalBarrier)
 		if cap(gpukvetL) < gpukvetN {
@@ -8730,11 +8890,13 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						/*line clean.go:56:2*/ gpukvetP.v0_tid = (gpu.Dim3{X: gpukvetX, Y: gpukvetY, Z: gpukvetZ}).X
 					}
 				}
@@ -8747,11 +8909,13 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 				for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 					gpukvetB.Row(gpukvetY, gpukvetZ)
 					for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+						gpukvetGX := gpukvetBX + gpukvetX
+						_ = gpukvetGX
 						gpukvetP := &gpukvetL[gpukvetI]
 						if gpukvetP.gpukvetDone {
 							continue
 						}
-						gpukvetB.Cursor[0] = gpukvetX
+						gpukvetB.Cursor[0] = gpukvetGX
 						vectorN := gpukvetArg3
 						/*line clean.go:57:6*/ gpukvetP.v1_vec = (gpu.Dim3{X: gpukvetBid[0], Y: gpukvetBid[1], Z: gpukvetBid[2]}).X
 						if /*line clean.go:57:29*/ gpukvetP.v1_vec < vectorN {
@@ -8773,6 +8937,8 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -8801,11 +8967,13 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							/*line clean.go:67:7*/ gpukvetP.v2_stride = accumN / 2
 							if /*line clean.go:67:29*/ gpukvetP.v2_stride > 0 {
 								if gpukvetYes3 < 0 {
@@ -8840,6 +9008,8 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 							gpukvetB.Row(gpukvetY, gpukvetZ)
 							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetGX := gpukvetBX + gpukvetX
+								_ = gpukvetGX
 								gpukvetP := &gpukvetL[gpukvetI]
 								if gpukvetP.gpukvetDone {
 									continue
@@ -8859,11 +9029,13 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 						for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 							gpukvetB.Row(gpukvetY, gpukvetZ)
 							for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+								gpukvetGX := gpukvetBX + gpukvetX
+								_ = gpukvetGX
 								gpukvetP := &gpukvetL[gpukvetI]
 								if gpukvetP.gpukvetDone {
 									continue
 								}
-								gpukvetB.Cursor[0] = gpukvetX
+								gpukvetB.Cursor[0] = gpukvetGX
 								/*line clean.go:67:41*/ gpukvetP.v2_stride >>= 1
 								if /*line clean.go:67:29*/ gpukvetP.v2_stride > 0 {
 									if gpukvetYes5 < 0 {
@@ -8898,11 +9070,13 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
 							}
-							gpukvetB.Cursor[0] = gpukvetX
+							gpukvetB.Cursor[0] = gpukvetGX
 							d := gpukvetArg0
 							/*line clean.go:74:3*/ if gpukvetP.v0_tid == 0 && gpukvetP.v1_vec < len(d) {
 								/*line clean.go:75:4*/ d[gpukvetP.v1_vec] = accum[0]
@@ -8918,6 +9092,8 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 					for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 						gpukvetB.Row(gpukvetY, gpukvetZ)
 						for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX, gpukvetI = gpukvetX+1, gpukvetI+1 {
+							gpukvetGX := gpukvetBX + gpukvetX
+							_ = gpukvetGX
 							gpukvetP := &gpukvetL[gpukvetI]
 							if gpukvetP.gpukvetDone {
 								continue
@@ -8940,7 +9116,7 @@ func gpukvetCPUScalarProdNoFinalBarrier(gpukvetArgs []any) (thread func(gpu.Thre
 		}
 	}
 
-	/*line gpukvet_gen.go:8943:1*/
+	/*line gpukvet_gen.go:9119:1*/
 	return thread, block
 }
 
@@ -8954,24 +9130,37 @@ func gpukvetCPUScaleFromParam(gpukvetArgs []any) (thread func(gpu.Thread), block
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
-					gpukvetB.Cursor[0] = gpukvetX
-					x := gpukvetArg0
-					scale3 := gpukvetArg1
-					/*line clean.go:220:2*/ i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
-					/*line clean.go:221:2*/ if i < len(x) && len(scale3) == 3 {
-						/*line clean.go:222:3*/ x[i] *= scale3[i%3]
+				if gpukvetBX >= 0 && gpukvetEX <= len(gpukvetArg0) {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						x := gpukvetArg0
+						scale3 := gpukvetArg1
+						/*line clean.go:220:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:221:2*/ if i < len(x) && len(scale3) == 3 {
+							/*line clean.go:222:3*/ x[i] *= scale3[i%3]
+						}
+					}
+				} else {
+					for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
+						gpukvetB.Cursor[0] = gpukvetGX
+						x := gpukvetArg0
+						scale3 := gpukvetArg1
+						/*line clean.go:220:2*/ i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X
+						/*line clean.go:221:2*/ if i < len(x) && len(scale3) == 3 {
+							/*line clean.go:222:3*/ x[i] *= scale3[i%3]
+						}
 					}
 				}
 			}
 		}
 	}
 
-	/*line gpukvet_gen.go:8974:1*/
+	/*line gpukvet_gen.go:9163:1*/
 	return thread, block
 }
 
@@ -8987,17 +9176,18 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		gpukvetBid, gpukvetBase, gpukvetBdim := gpukvetB.Index()
 		gpukvetBX, gpukvetBY, gpukvetBZ := gpukvetBase[0], gpukvetBase[1], gpukvetBase[2]
 		gpukvetNX, gpukvetNY, gpukvetNZ := gpukvetBdim[0], gpukvetBdim[1], gpukvetBdim[2]
-		_, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ
+		gpukvetEX := gpukvetBX + gpukvetNX*gpukvetB.Span
+		_, _, _, _, _ = gpukvetBid, gpukvetBX, gpukvetBY, gpukvetBZ, gpukvetEX
 		for gpukvetZ := 0; gpukvetZ < gpukvetNZ; gpukvetZ++ {
 			for gpukvetY := 0; gpukvetY < gpukvetNY; gpukvetY++ {
 				gpukvetB.Row(gpukvetY, gpukvetZ)
-				for gpukvetX := 0; gpukvetX < gpukvetNX; gpukvetX++ {
+				for gpukvetX, gpukvetGX := 0, gpukvetBX; gpukvetGX < gpukvetEX; gpukvetX, gpukvetGX = gpukvetX+1, gpukvetGX+1 {
 					t := gpukvetB.Thread(gpukvetX, gpukvetY, gpukvetZ)
 					a := gpukvetArg0
 					b := gpukvetArg1
 					c := gpukvetArg2
 					s := gpukvetArg3
-					/*line clean.go:85:2*/ for i := (gpu.Dim3{X: gpukvetBX + gpukvetX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(c) && i < len(a) && i < len(b); i += t.BlockDim().X * t.GridDim().X {
+					/*line clean.go:85:2*/ for i := (gpu.Dim3{X: gpukvetGX, Y: gpukvetBY + gpukvetY, Z: gpukvetBZ + gpukvetZ}).X; i < len(c) && i < len(a) && i < len(b); i += t.BlockDim().X * t.GridDim().X {
 						/*line clean.go:86:3*/ c[i] = a[i] + s*b[i]
 					}
 				}
@@ -9005,6 +9195,6 @@ func gpukvetCPUTriad(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:9008:1*/
+	/*line gpukvet_gen.go:9198:1*/
 	return thread, block
 }
