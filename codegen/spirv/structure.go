@@ -766,8 +766,9 @@ func (p *plan) localReach(l *loopPlan, s *kir.Block) map[*kir.Block]bool {
 
 // splitJoin gives the branch at b a merge of its own where its arms join
 // code that other paths reach too, and returns it (nil where it cannot):
-// the arms of `if c { if d { break }; x++ } else { y++ }` meet at the
-// outer if's end, which b does not dominate, and the break (an edge to
+// in `if a { if c { if d { break }; x++ } else { y++ } }` the arms of the
+// if on c meet at the end of the if on a, which b does not dominate (a
+// skips there directly), and the break (an edge to
 // the loop's exit, like a return, a continue or a trap) keeps that end
 // from post-dominating b. Where every edge into join from code b reaches
 // comes from a block b dominates, those edges move onto a new block that
