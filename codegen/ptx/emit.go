@@ -11,7 +11,7 @@
 // which Go allows, but also fold (x*0.5)*2 into x, which Go does not (for
 // the smallest subnormal x the product rounds to 0). So only a product
 // that feeds a sum, and that sum, are written plain (contractible, see
-// contractible); every other float add, sub and mul is .rn, which ptxas
+// kir.Contractible); every other float add, sub and mul is .rn, which ptxas
 // never contracts or folds, and so is a product Go requires rounded (an
 // explicit conversion, kir.Value.NoFuse). Nothing is .ftz: subnormals are
 // kept as Go keeps them. Division is div.rn (IEEE), square root sqrt.rn.
@@ -156,32 +156,8 @@ type emitter struct {
 }
 
 func newEmitter(f *kir.Func, name string, nc map[*kir.Value]bool, sb *strings.Builder, opts Options) *emitter {
-	return &emitter{f: f, name: name, nc: nc, plain: contractible(f), legal: map[string]bool{}, position: opts.Position, sb: sb,
+	return &emitter{f: f, name: name, nc: nc, plain: kir.Contractible(f), legal: map[string]bool{}, position: opts.Position, sb: sb,
 		reg: make([]string, f.NumValues()), in: make([]string, f.NumValues())}
-}
-
-// contractible returns the float products and sums ptxas may contract into
-// an FMA, as Go allows: a sum or difference with a product operand
-// (possibly negated), and those products, unless Go requires either
-// rounded (NoFuse).
-func contractible(f *kir.Func) map[*kir.Value]bool {
-	plain := map[*kir.Value]bool{}
-	for _, b := range f.Blocks {
-		for _, v := range b.Values {
-			if (v.Op != kir.OpAdd && v.Op != kir.OpSub) || !v.Type.Kind.IsFloat() || v.NoFuse {
-				continue
-			}
-			for _, x := range v.Args {
-				if x.Op == kir.OpNeg {
-					x = x.Args[0]
-				}
-				if x.Op == kir.OpMul && !x.NoFuse {
-					plain[v], plain[x] = true, true
-				}
-			}
-		}
-	}
-	return plain
 }
 
 func (e *emitter) newReg(k kir.Kind) string {

@@ -180,12 +180,16 @@ func (e *funcEmitter) arith(v *kir.Value) {
 	if k.IsFloat() {
 		op := map[kir.Op]uint32{kir.OpAdd: opFAdd, kir.OpSub: opFSub, kir.OpMul: opFMul}[v.Op]
 		e.opTo(e.val[v.ID], op, t, x, y)
-		if v.NoFuse || (v.Op != kir.OpMul && !product(v.Args[0]) && !product(v.Args[1])) {
-			// Go requires this product (or the sum of one) rounded. A
-			// sum or difference with no product operand cannot become an
-			// FMA, so NoContraction only forbids what Go forbids too:
-			// reassociating it with neighbouring sums (x+1+2+3 as x+6),
-			// which Vulkan drivers may otherwise do.
+		if !e.contract[v] || (v.Op != kir.OpMul && !product(v.Args[0]) && !product(v.Args[1])) {
+			// Go requires this operation rounded as written: it feeds no
+			// sum (or is a sum of no product, the product being integer
+			// code where an operand is a constant zero), or an explicit
+			// conversion rounds it (NoFuse). NoContraction forbids what
+			// Go forbids: fusing it, reassociating it with its neighbours
+			// (x+1+2+3 as x+6) and folding it algebraically ((x*0.5)*2
+			// as x, wrong for the smallest subnormal x), which a Vulkan
+			// driver may otherwise do. The rest may fuse into an FMA, as
+			// Go allows and ptx's plain mul and add let ptxas do.
 			inst(&e.b.decos, opDecorate, e.val[v.ID], decNoContraction)
 		}
 		return

@@ -15,6 +15,10 @@ type funcEmitter struct {
 	// floats records the float widths (32, 64) the kernel computes in,
 	// which get float-controls execution modes.
 	floats map[int]bool
+	// contract are the float products and sums that may fuse into an
+	// FMA (kir.Contractible, on the plan's copy of the kernel); every
+	// other float add, sub and mul is NoContraction.
+	contract map[*kir.Value]bool
 
 	fnID    uint32
 	val     []uint32 // id of each value
@@ -51,6 +55,7 @@ func (e *funcEmitter) emit() error {
 	}
 	e.p = p
 	f := p.f
+	e.contract = kir.Contractible(f)
 	b := e.b
 	e.val = make([]uint32, f.NumValues())
 	e.start = map[*kir.Block]uint32{}

@@ -66,11 +66,27 @@ func TestShapes(t *testing.T) {
 // ChainInLoop (R013's shape) needs the loop's back edge ignored when
 // armSiblings looks for cycles.
 func TestShortCircuitChains(t *testing.T) {
+	structuresAll(t, "shortcircuit", 5)
+}
+
+// TestBreakJoin structures the kernels of testdata/breakjoin (issue 21's
+// random kernel R002, shrunk): the arms of an if inside another join at
+// the outer if's end, which the outer if's other arm reaches too, and a
+// break in one arm keeps that end from post-dominating the inner if.
+// Before splitJoin the kernel was refused optimized and unoptimized.
+func TestBreakJoin(t *testing.T) {
+	structuresAll(t, "breakjoin", 1)
+}
+
+// structuresAll checks that every one of the n kernels of
+// testdata/<pkg>, optimized and not, is emitted with no fallback and
+// passes spirv-val.
+func structuresAll(t *testing.T, pkg string, n int) {
 	spirvVal(t)
 	for _, o0 := range []bool{false, true} {
 		name := map[bool]string{false: "optimized", true: "unoptimized"}[o0]
 		t.Run(name, func(t *testing.T) {
-			m, err := codegen.Build([]string{mod + "codegen/spirv/testdata/shortcircuit"}, codegen.Options{DisableOptimizer: o0})
+			m, err := codegen.Build([]string{mod + "codegen/spirv/testdata/" + pkg}, codegen.Options{DisableOptimizer: o0})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,15 +94,15 @@ func TestShortCircuitChains(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(m.IR.Funcs) != 5 {
-				t.Fatalf("want the 5 kernels of testdata/shortcircuit, found %d", len(m.IR.Funcs))
+			if len(m.IR.Funcs) != n {
+				t.Fatalf("want the %d kernels of testdata/%s, found %d", n, pkg, len(m.IR.Funcs))
 			}
 			for _, f := range m.IR.Funcs {
 				if err := res.Failed[f.Name]; err != nil {
 					t.Errorf("%s: %v", f.Name, err)
 				}
 			}
-			validate(t, "shortcircuit_"+name, res.Binary)
+			validate(t, pkg+"_"+name, res.Binary)
 		})
 	}
 }

@@ -159,9 +159,10 @@ func structurize(src *kir.Func) (*plan, error) {
 	// fails, also copying a block that a branch enters or leaves into where
 	// rerouting cannot (the code of short-circuit chains over inlined
 	// loops), or with merges at the first block both arms reach (loops'
-	// exit dispatches), or both.
+	// exit dispatches), or both; last, with merges split off a join that
+	// the branch shares with other code.
 	var first error
-	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}, {joinArms: true}, {joinArms: true, copyEdges: true}} {
+	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}, {joinArms: true}, {joinArms: true, copyEdges: true}, {firstJoin: true, splitJoin: true}} {
 		p, err := structurizeWith(src, s)
 		if err == nil {
 			return p, nil
@@ -177,8 +178,11 @@ func structurize(src *kir.Func) (*plan, error) {
 // joinArms: a join made for a branch out of a selection also takes the
 // edges of the branch's sibling tests to its other target (armSiblings).
 // It comes last, so that kernels the earlier tries structure keep their
-// code.
-type strategy struct{ firstJoin, copyEdges, joinArms bool }
+// code. splitJoin: where the arms of a branch join code that other paths
+// reach too (a break in one arm keeps the join from post-dominating the
+// branch), they get a merge of their own (splitJoin); it comes last for
+// the same reason.
+type strategy struct{ firstJoin, copyEdges, joinArms, splitJoin bool }
 
 // structurizeWith is one try of structurize.
 func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
@@ -700,6 +704,11 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	case 1:
 		return open[0], nil
 	}
+	if p.strategy.splitJoin {
+		if m := p.splitJoin(l, b, join); m != nil {
+			return m, nil
+		}
+	}
 	err := structError{posOf(b), fmt.Sprintf("the two arms of a branch (block %d) go on to different places and never meet, which SPIR-V's structured control flow cannot express here", b.Index)}
 	if join != nil {
 		// They meet at a block b does not dominate: the caller gives the
@@ -719,26 +728,7 @@ func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 // dominates and that both arms of its branch reach on the local graph of
 // loop l (nil if none), and the first that both reach, dominated or not.
 func (p *plan) firstJoin(l *loopPlan, b *kir.Block) (merge, join *kir.Block) {
-	reach := func(s *kir.Block) map[*kir.Block]bool {
-		seen := map[*kir.Block]bool{}
-		if l != nil && (s == l.merge || s == l.cont || s == l.header) {
-			return seen
-		}
-		work := []*kir.Block{s}
-		seen[s] = true
-		for len(work) > 0 {
-			x := work[len(work)-1]
-			work = work[:len(work)-1]
-			for _, y := range p.localSuccs(l, x) {
-				if !seen[y] {
-					seen[y] = true
-					work = append(work, y)
-				}
-			}
-		}
-		return seen
-	}
-	a, c := reach(b.Succs[0]), reach(b.Succs[1])
+	a, c := p.localReach(l, b.Succs[0]), p.localReach(l, b.Succs[1])
 	for _, x := range kir.ReversePostorder(p.f) {
 		if a[x] && c[x] && x != b {
 			if join == nil {
@@ -750,6 +740,62 @@ func (p *plan) firstJoin(l *loopPlan, b *kir.Block) (merge, join *kir.Block) {
 		}
 	}
 	return nil, join
+}
+
+// localReach returns the blocks reached from s on the local graph of loop
+// l (s included, unless it leaves l).
+func (p *plan) localReach(l *loopPlan, s *kir.Block) map[*kir.Block]bool {
+	seen := map[*kir.Block]bool{}
+	if l != nil && (s == l.merge || s == l.cont || s == l.header) {
+		return seen
+	}
+	work := []*kir.Block{s}
+	seen[s] = true
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, y := range p.localSuccs(l, x) {
+			if !seen[y] {
+				seen[y] = true
+				work = append(work, y)
+			}
+		}
+	}
+	return seen
+}
+
+// splitJoin gives the branch at b a merge of its own where its arms join
+// code that other paths reach too, and returns it (nil where it cannot):
+// in `if a { if c { if d { break }; x++ } else { y++ } }` the arms of the
+// if on c meet at the end of the if on a, which b does not dominate (a
+// skips there directly), and the break (an edge to
+// the loop's exit, like a return, a continue or a trap) keeps that end
+// from post-dominating b. Where every edge into join from code b reaches
+// comes from a block b dominates, those edges move onto a new block that
+// jumps to join: b dominates it, and both arms reach it.
+func (p *plan) splitJoin(l *loopPlan, b, join *kir.Block) *kir.Block {
+	if join == nil || p.dom.Dominates(b, join) || p.loops[join] != nil {
+		return nil
+	}
+	reached := p.localReach(l, b)
+	var preds []*kir.Block
+	for _, pr := range join.Preds {
+		if !reached[pr] {
+			continue
+		}
+		if !p.dom.Dominates(b, pr) {
+			return nil
+		}
+		preds = append(preds, pr)
+	}
+	if len(preds) == 0 {
+		return nil
+	}
+	m := splitEdges(p.f, join, preds, "if.merge")
+	p.inLoop[m] = l
+	p.dom = kir.Dominators(p.f)
+	p.pdoms = map[*loopPlan]*postDom{}
+	return m
 }
 
 // closed reports whether s dominates every block it reaches on the local
