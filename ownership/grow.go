@@ -121,6 +121,15 @@ func (g *growScan) field(addr ssa.Value) (fieldKey, bool) {
 	return fieldKey{f.X, f.Field}, true
 }
 
+// bitOf returns the bit of field k in the scan's state, or 0 for a field
+// the function does not test against nil (or one past the 64 followed).
+func (g *growScan) bitOf(k fieldKey) uint64 {
+	if i, ok := g.keys[k]; ok {
+		return 1 << i
+	}
+	return 0
+}
+
 // block runs block b from its entry state and returns the states along its
 // outgoing edges; with final, it reports the stores that lose a buffer.
 func (g *growScan) block(b *ssa.BasicBlock, final bool) map[*ssa.BasicBlock]uint64 {
@@ -134,8 +143,8 @@ func (g *growScan) block(b *ssa.BasicBlock, final bool) map[*ssa.BasicBlock]uint
 		out[b.Succs[0]] = held
 	case *ssa.If:
 		t, f := held, held
-		if k, ok := g.nilTest(b); ok {
-			bit := uint64(1) << g.keys[k]
+		if k, ok := g.nilTest(b); ok && g.bitOf(k) != 0 {
+			bit := g.bitOf(k)
 			bin := b.Instrs[len(b.Instrs)-1].(*ssa.If).Cond.(*ssa.BinOp)
 			if bin.Op == token.NEQ {
 				t, f = t|bit, f&^bit
@@ -154,14 +163,14 @@ func (g *growScan) transfer(instr ssa.Instruction, held uint64, final bool) uint
 	switch in := instr.(type) {
 	case *ssa.UnOp:
 		if k, ok := g.loadedField(in); ok && !onlyInspected(in) {
-			held &^= 1 << g.keys[k] // freed, copied or handed on
+			held &^= g.bitOf(k) // freed, copied or handed on
 		}
 	case *ssa.Store:
 		if k, ok := g.field(in.Addr); ok {
-			if bit := uint64(1) << g.keys[k]; held&bit != 0 && final {
+			if bit := g.bitOf(k); held&bit != 0 && final {
 				g.report(in)
 			}
-			held &^= 1 << g.keys[k]
+			held &^= g.bitOf(k)
 		}
 	case ssa.CallInstruction:
 		if !callsOutside(in.Common(), g.fa.fn.Pkg) {
@@ -173,9 +182,9 @@ func (g *growScan) transfer(instr ssa.Instruction, held uint64, final bool) uint
 		return held
 	}
 	for _, op := range instr.Operands(nil) {
-		for k, i := range g.keys {
+		for k := range g.keys {
 			if *op == k.x {
-				held &^= 1 << i // the struct itself handed to something
+				held &^= g.bitOf(k) // the struct itself handed to something
 			}
 		}
 	}

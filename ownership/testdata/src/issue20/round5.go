@@ -11,6 +11,7 @@ import "github.com/gpukvet/gpukvet/device"
 type scratch struct {
 	d   *device.Device
 	buf *device.Buffer[float32]
+	aux *device.Buffer[float32]
 	n   int
 }
 
@@ -22,7 +23,7 @@ func (s *scratch) growLeaky(n int) error {
 	if err != nil {
 		return err
 	}
-	s.buf = b // want `the buffer held in s.buf is not freed before it is overwritten at line 25`
+	s.buf = b // want `the buffer held in s.buf is not freed before it is overwritten at line 26`
 	return nil
 }
 
@@ -32,7 +33,7 @@ func (s *scratch) growLeakyEq(n int) error {
 		if err != nil {
 			return err
 		}
-		s.buf = b // want `the buffer held in s.buf is not freed before it is overwritten at line 35`
+		s.buf = b // want `the buffer held in s.buf is not freed before it is overwritten at line 36`
 	}
 	return nil
 }
@@ -45,7 +46,7 @@ func growLeakyParam(s *scratch, xs []float32) error {
 	if err != nil {
 		return err
 	}
-	s.buf = b // want `the buffer held in s.buf is not freed before it is overwritten at line 48`
+	s.buf = b // want `the buffer held in s.buf is not freed before it is overwritten at line 49`
 	return nil
 }
 
@@ -125,6 +126,22 @@ func (s *scratch) release() {
 		s.buf.Free()
 		s.buf = nil
 	}
+	if s.aux != nil {
+		s.aux.Free()
+	}
+}
+
+// The field tested is not the one stored into.
+func (s *scratch) okOtherFieldTested(n int) error {
+	if s.buf != nil {
+		s.n++
+	}
+	b, err := device.Alloc[float32](s.d, n)
+	if err != nil {
+		return err
+	}
+	s.aux = b
+	return nil
 }
 
 func (s *scratch) okGrowViaRelease(n int) error {
@@ -175,7 +192,7 @@ func pingPongFreeResult(d *device.Device, xs []float32, iters int) ([]float32, e
 		src, dst = dst, src
 	}
 	out, err := src.Download()
-	src.Free() // want `buffer a or buffer b is freed twice: Free at line 178 frees one of them, and the deferred Frees at lines 164 and 169 free each again`
+	src.Free() // want `buffer a or buffer b is freed twice: Free at line 195 frees one of them, and the deferred Frees at lines 181 and 186 free each again`
 	return out, err
 }
 
