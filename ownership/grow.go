@@ -177,18 +177,28 @@ func (g *growScan) transfer(instr ssa.Instruction, held uint64, final bool) uint
 			return 0 // a function of the package, or an unknown one, may release the field
 		}
 	}
+	if v, ok := instr.(ssa.Value); ok {
+		held &^= g.keysOf(v) // a new struct each time round a loop
+	}
 	switch instr.(type) {
 	case *ssa.FieldAddr, *ssa.DebugRef:
 		return held
 	}
 	for _, op := range instr.Operands(nil) {
-		for k := range g.keys {
-			if *op == k.x {
-				held &^= g.bitOf(k) // the struct itself handed to something
-			}
-		}
+		held &^= g.keysOf(*op) // the struct itself handed to something
 	}
 	return held
+}
+
+// keysOf returns the bits of the fields of struct x the scan follows.
+func (g *growScan) keysOf(x ssa.Value) uint64 {
+	var m uint64
+	for k := range g.keys {
+		if k.x == x {
+			m |= g.bitOf(k)
+		}
+	}
+	return m
 }
 
 // callsOutside reports whether common statically calls a function of
@@ -207,7 +217,8 @@ func callsOutside(common *ssa.CallCommon, pkg *ssa.Package) bool {
 
 func (g *growScan) report(in *ssa.Store) {
 	f := in.Addr.(*ssa.FieldAddr)
-	name := fmt.Sprintf("field %s of the %s", fieldVar(f).Name(), types.TypeString(f.X.Type(), types.RelativeTo(g.fa.fn.Pkg.Pkg)))
+	elem := types.Unalias(f.X.Type()).Underlying().(*types.Pointer).Elem()
+	name := fmt.Sprintf("field %s of a %s", fieldVar(f).Name(), types.TypeString(elem, types.RelativeTo(g.fa.fn.Pkg.Pkg)))
 	switch f.X.(type) {
 	case *ssa.Parameter, *ssa.FreeVar:
 		name = f.X.Name() + "." + fieldVar(f).Name()

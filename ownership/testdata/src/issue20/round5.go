@@ -50,6 +50,24 @@ func growLeakyParam(s *scratch, xs []float32) error {
 	return nil
 }
 
+// The struct reached through another's field.
+type holder struct {
+	ws *scratch
+}
+
+func (h *holder) growInnerLeaky(n int) error {
+	ws := h.ws
+	if ws.buf != nil && ws.buf.Len() >= n {
+		return nil
+	}
+	b, err := device.Alloc[float32](ws.d, n)
+	if err != nil {
+		return err
+	}
+	ws.buf = b // want `the buffer held in field buf of a scratch is not freed before it is overwritten at line 67`
+	return nil
+}
+
 func (s *scratch) okGrowFreeOld(n int) error {
 	if s.buf != nil && s.buf.Len() >= n {
 		return nil
@@ -118,6 +136,23 @@ func (s *scratch) okInit(n int) error {
 	}
 	s.buf = b
 	return nil
+}
+
+// Each time round, a different struct: the one found non-nil on the
+// previous iteration is not the one stored into.
+func okEachStructOnce(d *device.Device, ws []*scratch) (int, error) {
+	kept := 0
+	for _, w := range ws {
+		b, err := device.Alloc[float32](d, 8)
+		if err != nil {
+			return kept, err
+		}
+		w.aux = b
+		if w.aux != nil {
+			kept++
+		}
+	}
+	return kept, nil
 }
 
 // The old buffer released by a method of the package before the store.
@@ -192,7 +227,7 @@ func pingPongFreeResult(d *device.Device, xs []float32, iters int) ([]float32, e
 		src, dst = dst, src
 	}
 	out, err := src.Download()
-	src.Free() // want `buffer a or buffer b is freed twice: Free at line 195 frees one of them, and the deferred Frees at lines 181 and 186 free each again`
+	src.Free() // want `buffer a or buffer b is freed twice: Free at line 230 frees one of them, and the deferred Frees at lines 216 and 221 free each again`
 	return out, err
 }
 
