@@ -17,6 +17,9 @@ type checker struct {
 	ssa    *kernelssa.SSA
 	owners map[*types.TypeName]*OwnerFact // owning struct types of this package
 	funcs  map[*ssa.Function]*funcAnalysis
+	// freedFields are the buffer fields the package frees through
+	// (grow.go); nil until first asked.
+	freedFields map[*types.Var]bool
 }
 
 func newChecker(pass *analysis.Pass, s *kernelssa.SSA) *checker {
@@ -277,6 +280,7 @@ func (c *checker) analyze(fn *ssa.Function) *funcAnalysis {
 	fa.finishCollections()
 	fa.solve()
 	fa.sum = fa.finalPass()
+	fa.checkGrownFields()
 	return fa
 }
 

@@ -116,7 +116,10 @@
 // first. A Free of a loop-carried variable (`in.Free(); in = out` in a
 // ping-pong loop) frees the previous iteration's buffer or the first one,
 // which is not known: neither a double free nor a use after Free is
-// reported for it.
+// reported for it. A Free of a variable that is one of several buffers
+// (`src` after `src, dst = dst, src`) each of which a deferred call
+// certainly frees at exit (`defer a.Free()`, `defer b.Free()`) is a double
+// free whichever it is.
 //
 // Paths: early returns, loops (a buffer allocated in a loop must be freed
 // before the next iteration allocates it again), switch, select, defer
@@ -149,6 +152,14 @@
 // its callers. Closing it frees the buffers stored in its owned fields: a
 // Free of such a buffer after the Close is a double free, and passing an
 // owned field (s.out) to any call after the Close is a use after free. A
+// buffer field of a struct type without such a method, which some function
+// of the package frees through (`w.buf.Free()`), owns its buffer too, as
+// far as growing goes: a function that found it non-nil (`if w.buf != nil
+// && w.buf.Len() >= n { return nil }`) and then stores into it, without a
+// Free, a copy or a hand-on of the old value, or a call in between that
+// may release it (a function of the package, or one given the struct),
+// loses the old buffer. A store into the field without a nil test first
+// (an initializer) is not reported. A
 // struct filled field by field (`s.in, err = device.Upload(...)`) holds
 // nothing where each buffer stored in it is nil (the error branch of its
 // allocation) or freed (`s.in.Free()`): returning there is no leak.
@@ -174,7 +185,8 @@
 // local (a field, a parameter, a global; deleting an entry of an owned map
 // field is checked, nothing more), or struct
 // fields of types that do not own them (a store there hands the buffer on,
-// so no leak is reported), nor a use of a slice's buffers after they were
+// so no leak is reported; only the overwrite of a field found non-nil,
+// above, is), nor a use of a slice's buffers after they were
 // freed, nor through calls of function values, interface methods, or
 // functions that receive the buffer as an interface or a type parameter
 // (all treated as taking the buffer). Branches correlated in other ways

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -367,6 +369,9 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 		return
 	}
 	one := len(ids) == 1 && final
+	if e == effFree && final && len(ids) > 1 {
+		fa.freeOfDeferFreed(st, ids, pos, what)
+	}
 	for _, id := range ids {
 		s := &st[id]
 		r := fa.res[id]
@@ -449,6 +454,27 @@ func (fa *funcAnalysis) apply(st flowState, ids []int, e effect, pos token.Pos, 
 			}
 		}
 	}
+}
+
+// freeOfDeferFreed reports a Free of a value that is one of several
+// buffers (a ping-pong variable after `src, dst = dst, src`) when a
+// deferred call certainly frees each of them at exit: whichever it is, it
+// is freed twice. A deferred literal that reads a variable at exit (which
+// may be nil by then) is not certain, and neither is a buffer that some
+// path did not hand to the deferred call.
+func (fa *funcAnalysis) freeOfDeferFreed(st flowState, ids []int, pos token.Pos, what string) {
+	var labels, lines []string
+	for _, id := range ids {
+		s, r := st[id], fa.res[id]
+		if r.coll || s.bits&(deferred|deferFreed) != deferred|deferFreed || s.bits&^(deferred|deferFreed|deferUse) != 0 {
+			return
+		}
+		labels = append(labels, r.label())
+		lines = append(lines, strconv.Itoa(fa.line(s.deferPos)))
+	}
+	r := fa.res[ids[0]]
+	fa.reportAt(pos, fmt.Sprintf("%s is freed twice: %s at line %d frees one of them, and the deferred %ss at lines %s free each again",
+		strings.Join(labels, " or "), what, fa.line(pos), r.freeName(), strings.Join(lines, " and ")))
 }
 
 // freedAt describes the Free that s remembers: "Free at line 18", or "a

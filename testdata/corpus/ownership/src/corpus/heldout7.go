@@ -151,7 +151,6 @@ type workspace struct {
 // verdict: leak
 // Growing the workspace by allocating a larger buffer into the field
 // without freeing the old one.
-// known miss: the field store overwrites the old buffer without freeing it.
 func (w *workspace) h7GrowLeak(n int) error {
 	if w.buf != nil && w.buf.Len() >= n {
 		return nil
@@ -273,7 +272,6 @@ func h7PingPong(d *device.Device, xs []float32, iters int) ([]float32, error) {
 // verdict: doublefree
 // The ping-pong with the result buffer freed by hand after the download:
 // `src` is `a` or `b`, both of which their defers free again.
-// known miss: src is a or b after the swaps, and both defers free it again.
 func h7PingPongFreeResult(d *device.Device, xs []float32, iters int) ([]float32, error) {
 	a, err := device.Upload(d, xs)
 	if err != nil {
