@@ -600,9 +600,6 @@ func TransposeCoalescedNoBarrier(t gpu.Thread, output, input []float32, w, h int
 
 // BitonicSortAmd: AMD APP SDK BitonicSort, one pass of one stage: thread
 // tid compares leftId = tid%pd + (tid/pd)*2pd with leftId+pd.
-// known false positive: `1 << (stage-passOfStage)` is not modelled; in the
-// witness (stage = passOfStage = 0) thread 3 writes theArray[6] and [7],
-// never [3].
 // verdict: clean
 //
 //gpu:kernel

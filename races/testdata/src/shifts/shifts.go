@@ -35,9 +35,9 @@ func ButterflyNoWidth(t gpu.Thread, a []float32, k int) {
 	if right >= len(a) {
 		return
 	}
-	x, y := a[left], a[right] // want `data race on global a`
-	a[left] = x + y           // want `data race on global a`
-	a[right] = x - y          // want `data race on global a`
+	x, y := a[left], a[right]
+	a[left] = x + y  // want `data race on global a`
+	a[right] = x - y // want `data race on global a`
 }
 
 // ButterflyStagePass: the distance 1<<(stage−pass) of a bitonic sort's
@@ -70,7 +70,7 @@ func ButterflyStagePassOverlap(t gpu.Thread, a []uint32, stage, pass int) {
 	if right >= len(a) {
 		return
 	}
-	if x, y := a[left], a[right]; x > y { // want `data race on global a`
+	if x, y := a[left], a[right]; x > y {
 		a[left], a[right] = y, x // want `data race on global a`
 	}
 }
@@ -116,7 +116,7 @@ func Strided(t gpu.Thread, out []float32, k int) {
 func StridedNext(t gpu.Thread, out []float32, k int) {
 	tid := t.GlobalIdx().X
 	if i := tid << k; i+1 < len(out) {
-		out[i] = 1   // want `data race on global out`
+		out[i] = 1
 		out[i+1] = 2 // want `data race on global out`
 	}
 }
@@ -142,7 +142,7 @@ func HalfAll(t gpu.Thread, out []float32, k int) {
 	tid := t.GlobalIdx().X
 	half := (1 << k) / 2
 	if tid+half < len(out) {
-		out[tid] = 1      // want `data race on global out`
+		out[tid] = 1
 		out[tid+half] = 2 // want `data race on global out`
 	}
 }
