@@ -11,9 +11,10 @@ const pow2Small = 4
 // pow2 returns a variable w standing for 2^k for a count k that both
 // threads share, the same for every use of the same k. A negative count
 // traps, so k ≥ 0 is a fact, as a divisor's m ≠ 0 is in divMod; then
-// w ≥ k+1, and a case split makes w exactly 2^k for k ≤ pow2Small (so
-// that a witness is a launch that replays) and at least 2^(pow2Small+1)
-// above.
+// w ≥ k+1, and a case split makes w exactly 2^k for k ≤ pow2Small and
+// at least 2^(pow2Small+1) above. The split only makes a witness a launch
+// that replays (w = 3 satisfies the rest), so it is a sharpening fact:
+// refutations are sought without it.
 func (p *problem) pow2(k poly) poly {
 	key := "pow2/" + polyKey(k)
 	if qr, ok := p.divs[key]; ok {
@@ -27,7 +28,7 @@ func (p *problem) pow2(k poly) poly {
 		cl = append(cl, []cons{eq(sub(k, constPoly(c))), eq(sub(w, constPoly(1<<c)))})
 	}
 	cl = append(cl, []cons{le(constPoly(pow2Small+1), k), le(constPoly(1<<(pow2Small+1)), w)})
-	p.clauses = append(p.clauses, cl)
+	p.sharpen = append(p.sharpen, cl)
 	p.divs[key] = [2]poly{w, nil}
 	return w
 }
