@@ -30,9 +30,6 @@ const (
 // FwtStepAmd: AMD APP SDK FastWalshTransform: one butterfly stage; thread
 // tid owns the pair (2*step*(tid/step) + tid%step, that + step), and no two
 // threads' pairs share an element.
-// known false positive: the witness (step = -2, thread 1 reading tArray[3])
-// does not happen; Go's `%` and `/` by a negative step keep the pairs
-// disjoint, and thread 1 traps on tArray[-1].
 // verdict: clean
 //
 //gpu:kernel

@@ -1,7 +1,9 @@
 // Package shifts holds indices built with shifts by a count that is not a
 // constant: 1<<k, 1<<(a−b), x>>k, x<<k and (1<<k)/2 for a kernel
-// parameter k. Go panics on a negative shift count, so 1<<k is a power of
-// two p ≥ 1 wherever a thread goes on; each clean kernel has a racy twin.
+// parameter k, and divisions by a parameter that may be negative
+// (divisors.go). Go panics on a negative shift count, so 1<<k is a power
+// of two p ≥ 1 wherever a thread goes on; each clean kernel has a racy
+// twin.
 package shifts
 
 import "github.com/gpukvet/gpukvet/gpu"
