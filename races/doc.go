@@ -37,7 +37,12 @@
 // internal/twothread/lincon) decides whether two distinct threads can
 // meet; products of a uniform value and a thread index (2*s*tid,
 // ty*BlockDim+tx) are case-split on signs, and x>>k, x/c, x%c,
-// x&(2^k-1) get quotient and remainder variables, as does x&(m-1) for a
+// x&(2^k-1) get quotient and remainder variables (x/m and x%m for a
+// uniform m with Go's truncated semantics: the remainder has x's sign,
+// also for a negative m), a shift by a uniform count that is not a
+// constant (x<<k, x>>k, 1<<(a-b)) is a product with, or a quotient by, a
+// variable 2^k ≥ k+1 (k ≥ 0: a negative count traps; exactly 2^k for
+// k ≤ 4 when a witness is sought), as does x&(m-1) for a
 // power-of-two loop counter m (doubled from 1: tid&(2*s-1) == 0); x|c
 // and x^c for constants c change only the remainder below c's top bit.
 // The solver drops the sign cases that the bounds of the problem refute (a

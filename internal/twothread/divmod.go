@@ -73,7 +73,8 @@ func (p *problem) floorMod(x, m poly, t int) (poly, bool) {
 }
 
 // divMod returns q, r with x = m·q + r for a divisor m that both threads
-// share, with Go's truncated remainder: 0 ≤ r < m for x ≥ 0 and m ≥ 1.
+// share, with Go's truncated remainder, whose sign is x's: 0 ≤ r < |m|
+// for x ≥ 0 and −|m| < r ≤ 0 for x < 0, whatever m's sign (m = 0 traps).
 func (p *problem) divMod(x, m poly, t int) (poly, poly, bool) {
 	key := "divmod" + polyKey(m) + "/" + polyKey(x)
 	if qr, ok := p.divs[key]; ok {
@@ -91,7 +92,8 @@ func (p *problem) divMod(x, m poly, t int) (poly, poly, bool) {
 	p.clauses = append(p.clauses, clause{
 		{le(one, m), ge(x), ge(r), lt(r, m)},
 		{le(one, m), lt(x, constPoly(0)), le(r, constPoly(0)), lt(scale(m, -1), r)},
-		{le(m, constPoly(-1)), lt(r, scale(m, -1)), lt(m, r)},
+		{le(m, constPoly(-1)), ge(x), ge(r), lt(r, scale(m, -1))},
+		{le(m, constPoly(-1)), lt(x, constPoly(0)), le(r, constPoly(0)), lt(m, r)},
 	})
 	return q, r, true
 }

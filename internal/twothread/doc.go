@@ -18,7 +18,9 @@
 // ThreadIdx < BlockDim ≤ the target's limits), the branch conditions that
 // hold where each thread is (through bool values held in variables:
 // flags, && and || locals, device functions' bools), loop induction
-// variables, integers set in branches, division and remainder, x ^ j
+// variables, integers set in branches, division and remainder (by a
+// shared divisor of either sign, truncated as Go does), shifts by a
+// shared count (2^k as a variable, shift.go), x ^ j
 // partners and atomic slot hand-outs (also published to a block through a
 // shared cell) become polynomial constraints; a pair the solver does not
 // refute is asked again with the row-major facts of its indices. The constraints are then linearised (a product of a shared

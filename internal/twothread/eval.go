@@ -240,10 +240,16 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 		if yconst && yc >= 0 && yc < 40 {
 			return scale(x, 1<<yc), true
 		}
+		if !yconst {
+			return p.shiftLeft(x, y)
+		}
 	case token.SHR:
 		if yconst && yc >= 0 && yc < 40 {
 			q, _ := p.floorDiv(x, 1<<yc, t)
 			return q, true
+		}
+		if !yconst {
+			return p.shiftRight(x, y, t)
 		}
 	case token.QUO, token.REM:
 		if !yconst && p.isSharedPoly(y) {

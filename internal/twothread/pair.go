@@ -30,10 +30,14 @@ type problem struct {
 	starts []*node
 	na, nb *node
 
-	vars     []varInfo
-	varIdx   map[varKey]lincon.Var
-	base     []cons
-	clauses  []clause
+	vars    []varInfo
+	varIdx  map[varKey]lincon.Var
+	base    []cons
+	clauses []clause
+	// sharpen holds facts that only make a model exact (2^k for a shift
+	// count k, shift.go): answer adds them once a problem without them is
+	// not refuted, so that a refutation never pays for their case splits.
+	sharpen  []clause
 	memo     map[memoKey]poly
 	instance map[*node]bool
 	xors     map[valRef]*xorPair // x ^ j per thread (xor.go)
@@ -125,6 +129,11 @@ func (k *Kernel) Collide(pr Pair) (c Collision, ok bool) {
 func (k *Kernel) answer(p *problem, a, b *Access, ia, ib []poly) (c Collision, ok bool) {
 	lp := p.linearize()
 	verdict, model := p.k.solve(lp)
+	if verdict != lincon.Infeasible && len(p.sharpen) > 0 {
+		p.clauses, p.sharpen = append(p.clauses, p.sharpen...), nil
+		lp = p.linearize()
+		verdict, model = p.k.solve(lp)
+	}
 	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) {
 		verdict, model = k.retryRowMajor(p, a, b, ia, ib, verdict, model)
 	}

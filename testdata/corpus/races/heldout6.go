@@ -30,9 +30,6 @@ const (
 // FwtStepAmd: AMD APP SDK FastWalshTransform: one butterfly stage; thread
 // tid owns the pair (2*step*(tid/step) + tid%step, that + step), and no two
 // threads' pairs share an element.
-// known false positive: the witness (step = -2, thread 1 reading tArray[3])
-// does not happen; Go's `%` and `/` by a negative step keep the pairs
-// disjoint, and thread 1 traps on tArray[-1].
 // verdict: clean
 //
 //gpu:kernel
@@ -600,9 +597,6 @@ func TransposeCoalescedNoBarrier(t gpu.Thread, output, input []float32, w, h int
 
 // BitonicSortAmd: AMD APP SDK BitonicSort, one pass of one stage: thread
 // tid compares leftId = tid%pd + (tid/pd)*2pd with leftId+pd.
-// known false positive: `1 << (stage-passOfStage)` is not modelled; in the
-// witness (stage = passOfStage = 0) thread 3 writes theArray[6] and [7],
-// never [3].
 // verdict: clean
 //
 //gpu:kernel
