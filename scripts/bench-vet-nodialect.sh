@@ -9,7 +9,7 @@
 # dependency). Each tool then runs on every vet.cfg directly, in go vet's
 # order, in its own copy of the work folder (facts of one tool are not read
 # by another), under /usr/bin/time; the user+system seconds are summed.
-# Rounds alternate between the tools.
+# The tools take turns on each vet.cfg.
 #
 #   scripts/bench-vet-nodialect.sh [PATTERN ...]   # default: x/tools, gonum and pebble
 #   ROUNDS=3 scripts/bench-vet-nodialect.sh
@@ -21,6 +21,7 @@ tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 [[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (Debian's time package)" >&2; exit 2; }
 
+commit=$(git rev-parse --short HEAD) # of the tools built now
 go build -o "$tmp/noopvet" ./cmd/gpukvet/internal/noopvet
 go build -o "$tmp/gpukvet" ./cmd/gpukvet
 go build -o "$tmp/gpukvet-vet" ./cmd/gpukvet-vet
@@ -44,30 +45,27 @@ work=$(sed -n 's/^WORK=//p' "$tmp/vet.log" | head -1)
 [[ -d $work ]] || { echo "go vet -work left no work folder:" >&2; tail -20 "$tmp/vet.log" >&2; exit 1; }
 mapfile -t cfgs < <(cd "$work" && ls -tr --time=ctime */vet.cfg 2>/dev/null)
 echo "# vet tool CPU (user+sys) over ${#cfgs[@]} vet.cfg files of go vet $*"
-echo "# $(go version), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git -C "$root" rev-parse --short HEAD)"
+echo "# $(go version), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%M:%SZ), tools built at commit $commit"
 for tool in "${tools[@]}"; do
 	cp -r "$work" "$tmp/work-$tool"
 	(cd "$tmp/work-$tool" && sed -i "s|$work|$tmp/work-$tool|g" "${cfgs[@]}")
 	ls -la "$tmp/$tool" | awk -v t="$tool" '{printf "# %s: %d bytes\n", t, $5}'; done
 
-# runall TOOL: runs TOOL on every vet.cfg in its copy; prints the CPU sum.
-runall() {
-	local log=$tmp/$1.time
-	: >"$log"
-	for c in "${cfgs[@]}"; do
-		(cd "$tmp/work-$1/$(dirname "$c")" && /usr/bin/time -a -o "$log" -f "%U %S" "$tmp/$1" "$tmp/work-$1/$c" >/dev/null 2>&1) || true
-	done
-	awk 'NF == 2 && $1 ~ /^[0-9.]+$/ {s += $1 + $2} END {printf "%.2f", s}' "$log"
-}
-declare -A sum
+# One round runs the tools in turn on each vet.cfg, so that the machine's
+# drift (other work, frequency) falls on all of them alike.
+for tool in "${tools[@]}"; do : >"$tmp/$tool.time"; done
+cpu() { awk 'NF == 2 && $1 ~ /^[0-9.]+$/ {s += $1 + $2} END {printf "%.2f", s}' "$tmp/$1.time"; }
 for r in $(seq "$rounds"); do
+	for c in "${cfgs[@]}"; do
+		for tool in "${tools[@]}"; do
+			(cd "$tmp/work-$tool/$(dirname "$c")" && /usr/bin/time -a -o "$tmp/$tool.time" -f "%U %S" "$tmp/$tool" "$tmp/work-$tool/$c" >/dev/null 2>&1) || true
+		done
+	done
 	for tool in "${tools[@]}"; do
-		s=$(runall "$tool")
-		sum[$tool]=$(awk -v a="${sum[$tool]:-0}" -v b="$s" 'BEGIN {print a + b}')
-		echo "round $r $tool $s s"
+		echo "after round $r: $tool $(cpu "$tool") s"
 	done
 done
 for tool in gpukvet gpukvet-vet; do
-	awk -v a="${sum[$tool]}" -v b="${sum[noopvet]}" -v t="$tool" 'BEGIN {printf "ratio %s/noopvet: %.3f\n", t, a / b}'
+	awk -v a="$(cpu "$tool")" -v b="$(cpu noopvet)" -v t="$tool" 'BEGIN {printf "ratio %s/noopvet: %.3f\n", t, a / b}'
 done
 chmod -R u+w "$work" && rm -rf "$work"
