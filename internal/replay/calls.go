@@ -68,7 +68,8 @@ func (m *machine) gpuCall(th *thread, in *ssa.Call, k gpuapi.Kind, args []value)
 		th.waiting = true
 		return value{}, nil
 	case gpuapi.Shared:
-		return value{obj: m.sharedObject(in)}, nil
+		obj, err := m.sharedObject(in)
+		return value{obj: obj}, err
 	}
 	return m.atomic(th, in, k, args)
 }
@@ -102,15 +103,18 @@ func (th *thread) index(m *machine, k gpuapi.Kind) value {
 
 // sharedObject returns the running block's variable of Shared call in,
 // zeroed when first met.
-func (m *machine) sharedObject(in *ssa.Call) *object {
+func (m *machine) sharedObject(in *ssa.Call) (*object, error) {
 	if obj, ok := m.shared[in.Pos()]; ok {
-		return obj
+		return obj, nil
 	}
 	elem := in.Type().Underlying().(*types.Pointer).Elem()
-	obj := newObject(leaves(elem))
+	obj, err := m.alloc(leaves(elem), "a gpu.Shared array")
+	if err != nil {
+		return nil, err
+	}
 	obj.id, obj.named, obj.typ = Object{Shared: in.Pos()}, true, elem
 	m.shared[in.Pos()] = obj
-	return obj
+	return obj, nil
 }
 
 // atomic executes an atomic read-modify-write; it returns the old value.

@@ -18,6 +18,7 @@ type machine struct {
 	params []value               // the kernel's arguments (the gpu.Thread first)
 	shared map[token.Pos]*object // the running block's Shared variables
 	budget *int
+	mem    int // the scalars its objects hold, at most maxLeaves (alloc)
 	// Scratch space reused across instructions (the interpreter does not
 	// recurse: a call pushes a frame).
 	phiVals, args []value
@@ -110,21 +111,34 @@ func (fr *frame) set(v ssa.Value, x value) {
 // errBudget ends a replay that ran out of instructions.
 var errBudget = errors.New("the replay ran out of its instruction budget")
 
+// alloc returns an object of n scalars for what names, or an error once the
+// run's objects would hold more than maxLeaves scalars: a kernel may declare
+// shared or local arrays, and a launch slices, far larger than a replay
+// should hold in memory.
+func (m *machine) alloc(n int, what string) (*object, error) {
+	if n > maxLeaves-m.mem {
+		return nil, fmt.Errorf("the memory of %s is too large to replay", what)
+	}
+	m.mem += n
+	return newObject(n), nil
+}
+
 // newMachine allocates the launch's global memory and arguments.
 func newMachine(fn *ssa.Function, l Launch, budget *int) (*machine, error) {
 	m := &machine{fn: fn, launch: l, budget: budget, funcs: map[*ssa.Function]*values{}, ran: map[[3]int]bool{},
 		events: map[siteKey][]event{}, traps: map[Thread]trap{}, paths: map[pathKey]int{}}
-	total := 0
 	for i, p := range fn.Params {
 		var v value
 		switch t := p.Type().Underlying().(type) {
 		case *types.Slice:
 			n := l.Lens[i]
-			total += n * leaves(t.Elem())
-			if n < 0 || total > maxLeaves {
+			if n < 0 || n > maxLeaves {
 				return nil, fmt.Errorf("the launch's slices are too large to replay (%d elements of %s)", n, p.Name())
 			}
-			obj := newObject(n * leaves(t.Elem()))
+			obj, err := m.alloc(n*leaves(t.Elem()), p.Name())
+			if err != nil {
+				return nil, err
+			}
 			fill(obj, t.Elem(), l.Data)
 			obj.id, obj.named, obj.typ, obj.sliceLen = Object{Param: i}, true, p.Type(), n
 			v = value{obj: obj, ln: n, cp: n}

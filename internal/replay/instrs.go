@@ -49,7 +49,8 @@ func (m *machine) value(th *thread, fr *frame, in ssa.Value) (value, error) {
 	switch in := in.(type) {
 	case *ssa.Alloc:
 		elem := in.Type().(*types.Pointer).Elem()
-		return value{obj: newObject(leaves(elem))}, nil
+		obj, err := m.alloc(leaves(elem), "local variable "+in.Comment)
+		return value{obj: obj}, err
 	case *ssa.BinOp:
 		x, err := m.get(fr, in.X)
 		if err != nil {

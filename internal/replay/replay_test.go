@@ -172,6 +172,22 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// TestMemoryBound checks that a kernel whose shared or local arrays are
+// too large to hold gives Unknown, never a crash or Refuted.
+func TestMemoryBound(t *testing.T) {
+	pkg := loadKernels(t)
+	for _, name := range []string{"HugeShared", "HugeLocal"} {
+		k := pkg.Func(name)
+		line := pkg.Prog.Fset.Position(k.Pos()).Line
+		store := map[string]int{"HugeShared": line + 3, "HugeLocal": line + 7}[name]
+		w := Race{Launch: launch(2, 1, nil, map[int]int{1: 1}), Object: Object{Param: 1}, Threads: [2]Thread{th(0, 0), th(1, 0)},
+			Sites: [2]Site{access(t, k, store, 0), access(t, k, store, 0)}, Elems: [2][]Step{{{Index: 0}}, {{Index: 0}}}}
+		if r := NewRunner(k, Budget).CheckRace(w); r.Verdict != Unknown || !strings.Contains(r.Reason, "too large") {
+			t.Errorf("%s: got %v (%s), want Unknown (too large)", name, r.Verdict, r.Reason)
+		}
+	}
+}
+
 // BenchmarkInstructions runs an endless loop to the budget: the time per
 // interpreted instruction is the reported time over Budget.
 func BenchmarkInstructions(b *testing.B) {

@@ -37,14 +37,21 @@ type object struct {
 
 // leaves returns the number of scalar leaves a value of type t occupies in
 // memory.
+//
+// A count past maxLeaves is maxLeaves+1, so that no product overflows and
+// an object too large to replay is told by one comparison.
 func leaves(t types.Type) int {
 	switch t := t.Underlying().(type) {
 	case *types.Array:
-		return int(t.Len()) * leaves(t.Elem())
+		n := leaves(t.Elem())
+		if t.Len() > 0 && int64(n) > maxLeaves/t.Len() {
+			return maxLeaves + 1
+		}
+		return int(t.Len()) * n
 	case *types.Struct:
 		n := 0
 		for i := 0; i < t.NumFields(); i++ {
-			n += leaves(t.Field(i).Type())
+			n = min(n+leaves(t.Field(i).Type()), maxLeaves+1)
 		}
 		return n
 	}

@@ -65,3 +65,26 @@ func Spin(t gpu.Thread, out []int32, n int) {
 		out[0] += 1
 	}
 }
+
+// HugeShared declares a shared array no device has (the checks report it;
+// replay must not try to hold it).
+//
+//gpu:kernel
+func HugeShared(t gpu.Thread, out []int32) {
+	s := gpu.Shared[[1 << 36]int32](t)
+	s[0] = 1
+	out[0] = s[t.ThreadIdx().X]
+}
+
+// HugeLocal keeps a local array of 2^26 elements, and 64 of 2^20 in a loop.
+//
+//gpu:kernel
+func HugeLocal(t gpu.Thread, out []int32) {
+	var a [1 << 26]int32
+	for i := range 64 {
+		var b [1 << 20]int32
+		b[i] = int32(i)
+		a[i] = b[i]
+	}
+	out[0] = a[t.ThreadIdx().X]
+}
