@@ -25,9 +25,7 @@ var packages = []string{
 
 // knownFalsePositives maps a package to the checks' findings on it that are
 // still open (see docs/status.md); its kernels are compiled without the checks.
-var knownFalsePositives = map[string]string{
-	"nw": "races: the cross-block proof that tiles of one anti-diagonal are disjoint needs nonlinear reasoning",
-}
+var knownFalsePositives = map[string]string{}
 
 func dir(t *testing.T) string {
 	_, file, _, _ := runtime.Caller(0)
