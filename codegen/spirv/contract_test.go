@@ -2,9 +2,6 @@ package spirv_test
 
 import (
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -57,19 +54,7 @@ func TestNoContraction(t *testing.T) {
 		t.Fatalf("%s not emitted: %v", entry, err)
 	}
 	validate(t, "contract", res.Binary)
-	dis, err := exec.LookPath("spirv-dis")
-	if err != nil {
-		t.Skip("spirv-dis not found (scripts/install-spirv-tools.sh)")
-	}
-	file := filepath.Join(t.TempDir(), "contract.spv")
-	if err := os.WriteFile(file, res.Binary, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(dis, "--raw-id", file).CombinedOutput()
-	if err != nil {
-		t.Fatalf("spirv-dis: %v\n%s", err, out)
-	}
-	text := string(out)
+	text := disassemble(t, "contract", res.Binary)
 	decorated := map[string]bool{}
 	for _, m := range regexp.MustCompile(`OpDecorate (%\d+) NoContraction`).FindAllStringSubmatch(text, -1) {
 		decorated[m[1]] = true

@@ -1,9 +1,6 @@
 package spirv_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -29,19 +26,7 @@ func TestTrapBeforeBarrier(t *testing.T) {
 		t.Errorf("%s not emitted: %v", entry, err)
 	}
 	validate(t, "gputrap", res.Binary)
-	dis, err := exec.LookPath("spirv-dis")
-	if err != nil {
-		t.Skip("spirv-dis not found (scripts/install-spirv-tools.sh)")
-	}
-	file := filepath.Join(t.TempDir(), "gputrap.spv")
-	if err := os.WriteFile(file, res.Binary, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(dis, "--raw-id", file).CombinedOutput()
-	if err != nil {
-		t.Fatalf("spirv-dis: %v\n%s", err, out)
-	}
-	text := string(out)
+	text := disassemble(t, "gputrap", res.Binary)
 	flag := regexp.MustCompile(`(%\d+) = OpVariable %\d+ Function %\d+`).FindAllStringSubmatch(text, -1)
 	if len(flag) < 2 {
 		t.Fatalf("want a trapped flag in both gputrap kernels, found %d:\n%s", len(flag), text)

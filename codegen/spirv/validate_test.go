@@ -35,6 +35,25 @@ func validate(t *testing.T, name string, bin []byte) {
 	}
 }
 
+// disassemble returns spirv-dis's text of bin (ids as numbers, with the
+// flags given), skipping the test where spirv-dis is not installed.
+func disassemble(t *testing.T, name string, bin []byte, flags ...string) string {
+	t.Helper()
+	dis, err := exec.LookPath("spirv-dis")
+	if err != nil {
+		t.Skip("spirv-dis not found (scripts/install-spirv-tools.sh)")
+	}
+	file := filepath.Join(t.TempDir(), name+".spv")
+	if err := os.WriteFile(file, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(dis, append([]string{"--raw-id"}, append(flags, file)...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("spirv-dis: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
 const mod = "github.com/gpukvet/gpukvet/"
 
 // moduleSets are the kernel sets the codegen tests compile to PTX and run
