@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gpukvet/gpukvet/internal/gpuapi"
-	"golang.org/x/tools/go/types/typeutil"
 )
 
 // fastCopy is the copy of a row's X loop that runs where cond holds.
@@ -212,8 +211,7 @@ func (g *cpuGen) isGlobalX(e ast.Expr, vars map[types.Object]bool) bool {
 		if !ok || e.Sel.Name != "X" || !g.indexOf[call] {
 			return false
 		}
-		fn, ok := typeutil.Callee(g.p.TypesInfo, call).(*types.Func)
-		return ok && gpuapi.Func(fn) == gpuapi.GlobalIdx
+		return g.gpuKind(call) == gpuapi.GlobalIdx
 	}
 	return false
 }
@@ -227,8 +225,7 @@ func (g *cpuGen) spannable(pc *piece) bool {
 		return false
 	}
 	for call := range g.indexOf {
-		fn, ok := typeutil.Callee(g.p.TypesInfo, call).(*types.Func)
-		if !ok || gpuapi.Func(fn) != gpuapi.GlobalIdx {
+		if g.gpuKind(call) != gpuapi.GlobalIdx {
 			return false
 		}
 	}

@@ -20,8 +20,14 @@ func (g *cpuGen) newPiece(pc *piece) *piece {
 
 // isBarrierCall reports whether call calls gpu.Thread.Barrier.
 func (g *cpuGen) isBarrierCall(call *ast.CallExpr) bool {
-	fn, ok := typeutil.Callee(g.p.TypesInfo, call).(*types.Func)
-	return ok && gpuapi.Func(fn).IsBarrier()
+	return g.gpuKind(call).IsBarrier()
+}
+
+// gpuKind is the kind of package gpu's function that call calls
+// (gpuapi.None for any other call).
+func (g *cpuGen) gpuKind(call *ast.CallExpr) gpuapi.Kind {
+	fn, _ := typeutil.Callee(g.p.TypesInfo, call).(*types.Func)
+	return gpuapi.Func(fn)
 }
 
 // hasBarrier reports whether n calls the barrier itself; a barrier it
@@ -229,8 +235,7 @@ func (g *cpuGen) isSharedDecl(s ast.Stmt) bool {
 	if !ok || len(call.Args) != 1 {
 		return false
 	}
-	fn, ok := typeutil.Callee(g.p.TypesInfo, call).(*types.Func)
-	if !ok || gpuapi.Func(fn) != gpuapi.Shared {
+	if g.gpuKind(call) != gpuapi.Shared {
 		return false
 	}
 	if id, ok := call.Args[0].(*ast.Ident); !ok || g.p.TypesInfo.Uses[id] != g.thread {
