@@ -88,6 +88,7 @@ const (
 	stDeviceCreateInfo           = 3
 	stSubmitInfo                 = 4
 	stMemoryAllocateInfo         = 5
+	stQueryPoolCreateInfo        = 11
 	stSemaphoreCreateInfo        = 9
 	stBufferCreateInfo           = 12
 	stShaderModuleCreateInfo     = 16
@@ -143,6 +144,7 @@ const (
 
 	pipeComputeShader = 0x800
 	pipeTransfer      = 0x1000
+	pipeBottomOfPipe  = 0x2000
 	pipeHost          = 0x4000
 	pipeAllCommands   = 0x10000
 
@@ -152,6 +154,9 @@ const (
 	accTransferWrite = 0x1000
 	accHostRead      = 0x2000
 	accHostWrite     = 0x4000
+
+	queryTypeTimestamp = 2
+	queryResult64      = 0x1
 )
 
 type applicationInfo struct {
@@ -494,6 +499,15 @@ type semaphoreCreateInfo struct {
 	flags uint32
 }
 
+type queryPoolCreateInfo struct {
+	sType              uint32
+	pNext              unsafe.Pointer
+	flags              uint32
+	queryType          uint32
+	queryCount         uint32
+	pipelineStatistics uint32
+}
+
 type semaphoreWaitInfo struct {
 	sType          uint32
 	pNext          unsafe.Pointer
@@ -553,6 +567,10 @@ type loader struct {
 	createSemaphore, destroySemaphore  uintptr
 	waitSemaphores                     uintptr
 	getSemaphoreCounterValue           uintptr
+	createQueryPool, destroyQueryPool  uintptr
+	cmdResetQueryPool                  uintptr
+	cmdWriteTimestamp                  uintptr
+	getQueryPoolResults                uintptr
 }
 
 // libName is the Vulkan loader's soname; GPUKVET_LIBVULKAN may name another.
@@ -654,6 +672,11 @@ func (l *loader) resolveDevice(dev vkDevice) error {
 		{&l.destroySemaphore, "vkDestroySemaphore"},
 		{&l.waitSemaphores, "vkWaitSemaphores"},
 		{&l.getSemaphoreCounterValue, "vkGetSemaphoreCounterValue"},
+		{&l.createQueryPool, "vkCreateQueryPool"},
+		{&l.destroyQueryPool, "vkDestroyQueryPool"},
+		{&l.cmdResetQueryPool, "vkCmdResetQueryPool"},
+		{&l.cmdWriteTimestamp, "vkCmdWriteTimestamp"},
+		{&l.getQueryPoolResults, "vkGetQueryPoolResults"},
 	}
 	for _, s := range syms {
 		if *s.fn = l.deviceProc(dev, s.name); *s.fn == 0 {

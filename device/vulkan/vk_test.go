@@ -72,6 +72,7 @@ func TestLayouts(t *testing.T) {
 		{"VkSemaphoreTypeCreateInfo", unsafe.Sizeof(semaphoreTypeCreateInfo{}), 32},
 		{"VkSemaphoreCreateInfo", unsafe.Sizeof(semaphoreCreateInfo{}), 24},
 		{"VkSemaphoreWaitInfo", unsafe.Sizeof(semaphoreWaitInfo{}), 40},
+		{"VkQueryPoolCreateInfo", unsafe.Sizeof(queryPoolCreateInfo{}), 32},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)

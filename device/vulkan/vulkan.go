@@ -37,6 +37,10 @@
 // Sync and Read decode the records of the launches since the last check
 // with backend.DecodeTrap and report the first trap, naming the kernel and
 // its Go file:line, and the device stays usable.
+//
+// Benchmarks time dispatches on the GPU with Backend.Time: timestamps
+// written before and after each dispatch (vkCmdWriteTimestamp), scaled by
+// the device's timestampPeriod, rather than the host clock.
 package vulkan
 
 import (
@@ -100,6 +104,7 @@ type Backend struct {
 	dev    vkDevice
 	queue  vkQueue
 	family uint32
+	tsBits uint32 // the queue family's timestampValidBits (timing.go)
 	props  physicalDeviceProperties
 	mem    physicalDeviceMemoryProperties
 	has    map[string]bool // optional features, codegen/ABI.md's names, plus "int64"
@@ -117,6 +122,7 @@ type Backend struct {
 	argsUsed uint64    // bytes of args handed out
 	launched []*backend.Kernel
 	pending  error // a trap or failure found early, reported by the next Sync or Read
+	timer    timer // Time's timestamps
 
 	modules   map[[32]byte]vkHandle // VkShaderModule per SPIR-V module
 	layouts   map[int]vkHandle      // VkPipelineLayout per push-constant size
@@ -294,7 +300,7 @@ func (b *Backend) setup(choice int) error {
 	if family < 0 {
 		return fmt.Errorf("vulkan: device %s has no compute queue", name)
 	}
-	b.family = uint32(family)
+	b.family, b.tsBits = uint32(family), fams[family].timestampValidBits
 
 	feats, err := b.queryFeatures()
 	if err != nil {
@@ -674,7 +680,9 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 		}
 		void(l.cmdBindPipeline, uintptr(cb), bindPointCompute, uintptr(pipe))
 		void(l.cmdPushConstants, uintptr(cb), uintptr(layout), stageCompute, 0, uintptr(len(push)), uintptr(unsafe.Pointer(&push[0])))
+		q := b.stampDispatch(cb)
 		void(l.cmdDispatch, uintptr(cb), uintptr(g.X), uintptr(g.Y), uintptr(g.Z))
+		b.stampDone(cb, q)
 	})
 	if err != nil {
 		return fmt.Errorf("vulkan: launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
@@ -813,6 +821,9 @@ func (b *Backend) destroy() {
 			if buf != nil {
 				b.destroyBuffer(buf)
 			}
+		}
+		if b.timer.pool != 0 {
+			void(l.destroyQueryPool, uintptr(b.dev), uintptr(b.timer.pool), 0)
 		}
 		if b.sem != 0 {
 			void(l.destroySemaphore, uintptr(b.dev), uintptr(b.sem), 0)
