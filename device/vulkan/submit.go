@@ -6,29 +6,68 @@ import (
 	"unsafe"
 )
 
-// submit records one command buffer and submits it, signalling the next
-// value of the timeline semaphore; it does not wait. The command buffer
-// starts with a barrier that orders it after all earlier work on the queue
-// (kernels, copies, fills: their writes become visible to its reads and
-// writes) and ends with one that makes its writes visible to the host, so
-// mapped memory reads correctly once the semaphore reaches its value.
+// maxBatch is the number of launches one command buffer holds at most
+// before it is submitted (see record).
+const maxBatch = 64
+
+// batch is the command buffer being recorded: launches (and the copies
+// ordered after them) that are not submitted yet.
+type batch struct {
+	cb vkCommandBuffer // 0 when none is open
+	n  int             // commands recorded
+}
+
+// submit records one command (a copy, a fill) into the open command buffer,
+// after the launches recorded there, and submits it; it does not wait.
 func (b *Backend) submit(record func(cb vkCommandBuffer)) error {
-	l := b.l
-	cb, err := b.commandBuffer()
-	if err != nil {
+	if err := b.record(record); err != nil {
 		return err
 	}
-	bi := &commandBufferBeginInfo{sType: stCommandBufferBeginInfo, flags: cmdOneTimeSubmit}
-	if err := call("vkBeginCommandBuffer", l.beginCommandBuffer, uintptr(cb), uintptr(unsafe.Pointer(bi))); err != nil {
-		b.free = append(b.free, cb)
-		return err
+	return b.flush()
+}
+
+// record appends one command to the open command buffer, beginning one if
+// none is open, after a barrier that orders it after all earlier work on
+// the queue (kernels, copies, fills: their writes become visible to its
+// reads and writes). The command buffer is submitted by flush: launches
+// leave it open while the queue is busy (launch.go), so that a series of
+// launches goes to the GPU in a few submissions rather than one each.
+func (b *Backend) record(cmd func(cb vkCommandBuffer)) error {
+	l := b.l
+	if b.open.cb == 0 {
+		cb, err := b.commandBuffer()
+		if err != nil {
+			return err
+		}
+		bi := &commandBufferBeginInfo{sType: stCommandBufferBeginInfo, flags: cmdOneTimeSubmit}
+		if err := call("vkBeginCommandBuffer", l.beginCommandBuffer, uintptr(cb), uintptr(unsafe.Pointer(bi))); err != nil {
+			b.free = append(b.free, cb)
+			return err
+		}
+		b.open = batch{cb: cb}
 	}
 	before := &memoryBarrier{sType: stMemoryBarrier,
 		srcAccessMask: accShaderWrite | accTransferWrite | accHostWrite,
 		dstAccessMask: accShaderRead | accShaderWrite | accTransferRead | accTransferWrite}
-	void(l.cmdPipelineBarrier, uintptr(cb), pipeAllCommands, pipeComputeShader|pipeTransfer, 0,
+	void(l.cmdPipelineBarrier, uintptr(b.open.cb), pipeAllCommands, pipeComputeShader|pipeTransfer, 0,
 		1, uintptr(unsafe.Pointer(before)), 0, 0, 0, 0)
-	record(cb)
+	cmd(b.open.cb)
+	b.open.n++
+	return nil
+}
+
+// flush ends the open command buffer, if any, with a barrier that makes
+// its writes visible to the host (so mapped memory reads correctly once
+// the semaphore reaches its value), and submits it with a signal of the
+// next value of the timeline semaphore; it does not wait. Every wait
+// flushes first.
+func (b *Backend) flush() error {
+	cb := b.open.cb
+	if cb == 0 {
+		return nil
+	}
+	b.open = batch{}
+	l := b.l
 	after := &memoryBarrier{sType: stMemoryBarrier, srcAccessMask: accShaderWrite | accTransferWrite, dstAccessMask: accHostRead}
 	void(l.cmdPipelineBarrier, uintptr(cb), pipeComputeShader|pipeTransfer, pipeHost, 0,
 		1, uintptr(unsafe.Pointer(after)), 0, 0, 0, 0)
@@ -54,14 +93,34 @@ func (b *Backend) submit(record func(cb vkCommandBuffer)) error {
 	return nil
 }
 
+// busy reports whether the queue still runs submitted work.
+func (b *Backend) busy() (bool, error) {
+	if len(b.inflight) == 0 {
+		return false, nil
+	}
+	done, err := b.completed()
+	if err != nil {
+		return false, err
+	}
+	b.recycle(done)
+	return len(b.inflight) > 0, nil
+}
+
+// completed is the timeline semaphore's value: the last submission done.
+func (b *Backend) completed() (uint64, error) {
+	var done uint64
+	err := call("vkGetSemaphoreCounterValue", b.l.getSemaphoreCounterValue, uintptr(b.dev), uintptr(b.sem), uintptr(unsafe.Pointer(&done)))
+	return done, err
+}
+
 // commandBuffer returns a command buffer no pending submission uses:
 // a recycled one, a new one, or, with maxInFlight pending, the oldest once
 // it is done.
 func (b *Backend) commandBuffer() (vkCommandBuffer, error) {
 	l := b.l
 	if len(b.free) == 0 && len(b.inflight) > 0 {
-		var done uint64
-		if err := call("vkGetSemaphoreCounterValue", l.getSemaphoreCounterValue, uintptr(b.dev), uintptr(b.sem), uintptr(unsafe.Pointer(&done))); err != nil {
+		done, err := b.completed()
+		if err != nil {
 			return 0, err
 		}
 		b.recycle(done)
@@ -119,8 +178,11 @@ func (b *Backend) waitFor(value, timeout uint64) (bool, error) {
 	return r == vkSuccess, nil
 }
 
-// waitIdle waits for every submission.
+// waitIdle submits the open command buffer and waits for every submission.
 func (b *Backend) waitIdle() error {
+	if err := b.flush(); err != nil {
+		return err
+	}
 	if len(b.inflight) == 0 {
 		return nil
 	}

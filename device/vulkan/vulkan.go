@@ -30,10 +30,17 @@
 // memory the host can map (lavapipe, integrated GPUs) they are mapped and
 // copied directly.
 //
-// Launches are asynchronous: Launch records a command buffer (a barrier
-// after all earlier work, the push constants, the dispatch) and submits it
-// with a signal of one timeline semaphore, and returns. Sync waits for the
-// semaphore's last value. Every launch gets its own 56-byte trap record;
+// Launches are asynchronous: Launch records into a command buffer (a
+// barrier after all earlier work, the push constants, the dispatch) and
+// returns. The command buffer is submitted, with a signal of one timeline
+// semaphore, at once when the queue is idle; while the queue is busy,
+// further launches are recorded into the same command buffer, up to 64,
+// and submitted together by the next launch that finds the queue idle, by
+// the 64th, or by Sync, Read, Write, Free or a copy, so that a series of
+// launches costs a few submissions rather than one each (a launch recorded
+// so waits for one of those: a program that launches a series and then
+// computes on the host before its Sync starts the series' tail at the
+// Sync). Sync waits for the semaphore's last value. Every launch gets its own 56-byte trap record;
 // Sync and Read decode the records of the launches since the last check
 // with backend.DecodeTrap and report the first trap, naming the kernel and
 // its Go file:line, and the device stays usable.
@@ -115,6 +122,7 @@ type Backend struct {
 	submitted uint64   // the last value signalled
 	free      []vkCommandBuffer
 	inflight  []inflightCB
+	open      batch // recorded, not yet submitted (submit.go)
 
 	staging  *vkBuffer // allocated on first use
 	trap     *vkBuffer // trapSlots trap records
@@ -673,7 +681,7 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 		push = binary.LittleEndian.AppendUint64(nil, b.args.addr+blockOff)
 	}
 	layout := b.layouts[kc.layout.PushSize]
-	err = b.submit(func(cb vkCommandBuffer) {
+	err = b.record(func(cb vkCommandBuffer) {
 		l := b.l
 		if argBlock != nil {
 			b.writeArgsCmd(cb, blockOff, argBlock)
@@ -684,11 +692,27 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 		void(l.cmdDispatch, uintptr(cb), uintptr(g.X), uintptr(g.Y), uintptr(g.Z))
 		b.stampDone(cb, q)
 	})
+	if err == nil {
+		err = b.submitLaunches()
+	}
 	if err != nil {
 		return fmt.Errorf("vulkan: launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
 	}
 	b.launched = append(b.launched, k)
 	return nil
+}
+
+// submitLaunches submits the open command buffer of launches when the queue
+// has nothing else to run or the buffer is full; while the queue is busy,
+// the launches wait in it for the next Launch, Sync, Read, Write or Free
+// to submit them together.
+func (b *Backend) submitLaunches() error {
+	if b.open.n < maxBatch {
+		if busy, err := b.busy(); busy || err != nil {
+			return err
+		}
+	}
+	return b.flush()
 }
 
 // LaunchChoice reports whether Launch would start, for these arguments and
