@@ -47,7 +47,11 @@
 //
 // Benchmarks time dispatches on the GPU with Backend.Time: timestamps
 // written before and after each dispatch (vkCmdWriteTimestamp), scaled by
-// the device's timestampPeriod, rather than the host clock.
+// the device's timestampPeriod, rather than the host clock. With
+// GPUKVET_VK_PIPELINE_STATS=<file> set, on a driver with
+// VK_KHR_pipeline_executable_properties, every pipeline's executable
+// statistics and internal representations (what the driver compiled the
+// SPIR-V to) are appended to the file (pipestats.go).
 package vulkan
 
 import (
@@ -131,6 +135,9 @@ type Backend struct {
 	launched []*backend.Kernel
 	pending  error // a trap or failure found early, reported by the next Sync or Read
 	timer    timer // Time's timestamps
+	// statsPath is the file the pipelines' executable statistics are
+	// appended to (GPUKVET_VK_PIPELINE_STATS, pipestats.go); "" when off.
+	statsPath string
 
 	modules   map[[32]byte]vkHandle // VkShaderModule per SPIR-V module
 	layouts   map[int]vkHandle      // VkPipelineLayout per push-constant size
@@ -327,6 +334,9 @@ func (b *Backend) setup(choice int) error {
 		return err
 	}
 	void(l.getDeviceQueue, uintptr(b.dev), uintptr(b.family), 0, uintptr(unsafe.Pointer(&b.queue)))
+	if err := b.openPipelineStats(feats); err != nil {
+		return err
+	}
 
 	pci := &commandPoolCreateInfo{sType: stCommandPoolCreateInfo, flags: poolResetCommandBuf, queueFamilyIndex: b.family}
 	if err := call("vkCreateCommandPool", l.createCommandPool, uintptr(b.dev), uintptr(unsafe.Pointer(pci)), 0, uintptr(unsafe.Pointer(&b.pool))); err != nil {
@@ -373,6 +383,10 @@ type features struct {
 	v12               physicalDeviceVulkan12Features
 	atomic            physicalDeviceAtomicFloatFeatures
 	hasAtomicFloatExt bool
+	// VK_KHR_pipeline_executable_properties, queried where the device
+	// lists it (pipestats.go).
+	pipelineExec       physicalDevicePipelineExecutableFeatures
+	hasPipelineExecExt bool
 }
 
 const extAtomicFloat = "VK_EXT_shader_atomic_float"
@@ -410,10 +424,14 @@ func (b *Backend) queryFeatures() (*features, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &features{hasAtomicFloatExt: exts[extAtomicFloat]}
+	f := &features{hasAtomicFloatExt: exts[extAtomicFloat], hasPipelineExecExt: exts[extPipelineExecutable]}
 	f.f2.sType, f.v11.sType, f.v12.sType, f.atomic.sType = stPhysicalDeviceFeatures2, stPhysicalDeviceVulkan11Feat, stPhysicalDeviceVulkan12Feat, stAtomicFloatFeaturesEXT
 	f.f2.pNext = unsafe.Pointer(&f.v11)
 	f.v11.pNext = unsafe.Pointer(&f.v12)
+	if f.hasPipelineExecExt {
+		f.pipelineExec = physicalDevicePipelineExecutableFeatures{sType: stPipelineExecFeaturesKHR, pNext: f.f2.pNext}
+		f.f2.pNext = unsafe.Pointer(&f.pipelineExec)
+	}
 	if f.hasAtomicFloatExt {
 		f.v12.pNext = unsafe.Pointer(&f.atomic)
 	}
@@ -497,6 +515,11 @@ func (b *Backend) createDevice(q *features) error {
 		}
 		en.v12.pNext = unsafe.Pointer(&en.atomic)
 		extNames = append(extNames, cString(extAtomicFloat))
+	}
+	if wantPipelineStats(q) {
+		en.pipelineExec = physicalDevicePipelineExecutableFeatures{sType: stPipelineExecFeaturesKHR, pNext: en.f2.pNext, pipelineExecutableInfo: 1}
+		en.f2.pNext = unsafe.Pointer(&en.pipelineExec)
+		extNames = append(extNames, cString(extPipelineExecutable))
 	}
 	prio := new(float32)
 	*prio = 1
