@@ -4,15 +4,20 @@
 # TestTwins times every pair with CUDA events (nvcc ms, gpukvet ms for the
 # entry the runtime chooses and for the plain entry, registers, local
 # memory), TestBackends times cuda against NVIDIA's Vulkan through package
-# device (host clock: device/vulkan has no timestamp queries). Prepare here,
+# device (host clock, and on the GPU: CUDA events, Vulkan timestamps), and
+# a second heldout TestBackends writes what NVIDIA's Vulkan driver compiled
+# each pipeline to (GPUKVET_VK_PIPELINE_STATS: registers, shared memory,
+# instruction counts, internal representations where the driver offers
+# them) to vk-pipelines.md. Prepare here,
 # in the repository root, after the last change to emitted code:
 #   mkdir -p .dev/heldout/gl && cp .dev/run/gl/*.deb .dev/heldout/gl/  # the Vulkan loader (bench/gpu/h200-run.sh's; or:
 #   (cd .dev/heldout/gl && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)  # amd64)
 #   for p in heldout kernels; do CGO_ENABLED=0 go test -c -ldflags=-s -o .dev/heldout/$p.test ./bench/$p; go run ./cmd/gpukvet build -o .dev/heldout/$p.ptx ./bench/$p; done
 # Run there (carry .dev/heldout): sh bench/heldout/run-h200.sh COMMIT
 # Results in $OUT: heldout-twins.md, kernels-twins.md, heldout-backends.md,
-# kernels-backends.md, log.txt (every test's output), sass.tgz (nvcc's and
-# gpukvet's SASS and ptxas -v of both suites). Under 6 minutes.
+# kernels-backends.md, vk-pipelines.md.gz, log.txt (every test's output),
+# sass.tgz (nvcc's and gpukvet's SASS and ptxas -v of both suites). Under 7
+# minutes.
 C=${1:-unknown}
 R=$PWD/.dev/heldout
 T=/tmp/twins
@@ -35,8 +40,14 @@ run() { # suite, test, timeout in s, environment...
 }
 run heldout TestTwins 150 GPUKVET_TWINS_CUBIN=$T/heldout.cubin GPUKVET_TWINS_OUT=$OUT/heldout-twins.md
 run kernels TestTwins 50 GPUKVET_TWINS_CUBIN=$T/kernels.cubin GPUKVET_TWINS_OUT=$OUT/kernels-twins.md
-run heldout TestBackends 100 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/heldout-backends.md
-run kernels TestBackends 40 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends.md
+run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/heldout-backends.md
+run kernels TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends.md
+# Apart from the timed runs: capturing a pipeline's internals could change
+# how the driver builds it.
+run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines.md
 grep -E -- '^\s*--- FAIL|_test.go:[0-9]+:' $OUT/log.txt | grep -v 'checking entry\|timing entry' | head -30
 for f in heldout-twins kernels-twins heldout-backends kernels-backends; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
+if [ -f $OUT/vk-pipelines.md ]; then # the statistics here, the internal representations in the file
+  grep -E '^(# |## |### |- )' $OUT/vk-pipelines.md | head -400; gzip $OUT/vk-pipelines.md
+fi
 cd $T && tar czf $OUT/sass.tgz env.txt *-ptxas.txt *.sass
