@@ -38,20 +38,26 @@ func TestBatchOrder(t *testing.T) {
 				}
 			}
 		}
+		// A launch on an idle queue is submitted at once.
+		launch(1)
+		if b.open.cb != 0 {
+			t.Fatalf("staged=%v: a launch on an idle queue was not submitted", staged)
+		}
+		want(my, 1, "y")
 		sub := b.submitted
 		launch(5)
 		if err := b.CopyDeviceToDevice(mz, my); err != nil {
 			t.Fatal(err)
 		}
 		launch(5)
-		want(mz, 5, "copy")
-		want(my, 10, "y")
+		want(mz, 6, "copy")
+		want(my, 11, "y")
 		launch(3)
 		if err := b.Write(my, reflect.ValueOf(make([]float32, n))); err != nil {
 			t.Fatal(err)
 		}
 		launch(2)
 		want(my, 2, "y after Write")
-		t.Logf("staged=%v: %d submissions for 15 launches, a copy and the copies of Write and Read", staged, b.submitted-sub)
+		t.Logf("staged=%v: %d submissions for 15 launches after the first, a copy and the copies of Write and Read", staged, b.submitted-sub)
 	}
 }

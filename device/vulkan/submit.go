@@ -93,17 +93,17 @@ func (b *Backend) flush() error {
 	return nil
 }
 
-// busy reports whether the queue still runs submitted work.
-func (b *Backend) busy() (bool, error) {
+// unfinished is the number of submissions the queue has not finished.
+func (b *Backend) unfinished() (int, error) {
 	if len(b.inflight) == 0 {
-		return false, nil
+		return 0, nil
 	}
 	done, err := b.completed()
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	b.recycle(done)
-	return len(b.inflight) > 0, nil
+	return len(b.inflight), nil
 }
 
 // completed is the timeline semaphore's value: the last submission done.

@@ -33,14 +33,15 @@
 // Launches are asynchronous: Launch records into a command buffer (a
 // barrier after all earlier work, the push constants, the dispatch) and
 // returns. The command buffer is submitted, with a signal of one timeline
-// semaphore, at once when the queue is idle; while the queue is busy,
+// semaphore, at once unless two earlier submissions are unfinished; then
 // further launches are recorded into the same command buffer, up to 64,
-// and submitted together by the next launch that finds the queue idle, by
-// the 64th, or by Sync, Read, Write, Free or a copy, so that a series of
-// launches costs a few submissions rather than one each (a launch recorded
-// so waits for one of those: a program that launches a series and then
-// computes on the host before its Sync starts the series' tail at the
-// Sync). Sync waits for the semaphore's last value. Every launch gets its own 56-byte trap record;
+// and submitted together by the next launch that finds fewer unfinished,
+// by the 64th, or by Sync, Read, Write, Free or a copy, so that a series
+// of launches costs a few submissions rather than one each (a launch
+// recorded so waits for one of those: a program that launches a long
+// series and then computes on the host before its Sync may start the
+// series' tail only at the Sync). Sync waits for the semaphore's last
+// value. Every launch gets its own 56-byte trap record;
 // Sync and Read decode the records of the launches since the last check
 // with backend.DecodeTrap and report the first trap, naming the kernel and
 // its Go file:line, and the device stays usable.
@@ -725,13 +726,16 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 	return nil
 }
 
-// submitLaunches submits the open command buffer of launches when the queue
-// has nothing else to run or the buffer is full; while the queue is busy,
-// the launches wait in it for the next Launch, Sync, Read, Write or Free
-// to submit them together.
+// submitLaunches submits the open command buffer of launches unless the
+// queue has two or more unfinished submissions (and the buffer is not
+// full): then the launches wait in it for the next Launch, Sync, Read,
+// Write or Free to submit them together. Two, not one, so that the GPU
+// still has a whole submission to run while the host comes back: a
+// program that launches one kernel between stretches of host work keeps
+// the GPU as busy as with a submission per launch.
 func (b *Backend) submitLaunches() error {
 	if b.open.n < maxBatch {
-		if busy, err := b.busy(); busy || err != nil {
+		if n, err := b.unfinished(); n >= 2 || err != nil {
 			return err
 		}
 	}
