@@ -23,15 +23,29 @@ func (b *Backend) submit(record func(cb vkCommandBuffer)) error {
 	if err := b.record(record); err != nil {
 		return err
 	}
-	return b.flush()
+	return b.submitBatch()
+}
+
+// submitBatch is flush for a command that is not a wait: its caller
+// reports the failure as its own, and the commands recorded before it in
+// the same command buffer, launches whose Launch returned nil, are lost
+// with it, which the next Sync or Read reports.
+func (b *Backend) submitBatch() error {
+	n := b.open.n
+	err := b.flush()
+	if err != nil && n > 1 && b.pending == nil {
+		b.pending = fmt.Errorf("vulkan: %d launches or copies recorded earlier were not run (their submission failed): %w", n-1, err)
+	}
+	return err
 }
 
 // record appends one command to the open command buffer, beginning one if
 // none is open, after a barrier that orders it after all earlier work on
 // the queue (kernels, copies, fills: their writes become visible to its
 // reads and writes). The command buffer is submitted by flush: launches
-// leave it open while the queue is busy (launch.go), so that a series of
-// launches goes to the GPU in a few submissions rather than one each.
+// leave it open while two submissions are unfinished (submitLaunches), so
+// that a series of launches goes to the GPU in a few submissions rather
+// than one each.
 func (b *Backend) record(cmd func(cb vkCommandBuffer)) error {
 	l := b.l
 	if b.open.cb == 0 {

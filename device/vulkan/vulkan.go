@@ -716,13 +716,14 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 		void(l.cmdDispatch, uintptr(cb), uintptr(g.X), uintptr(g.Y), uintptr(g.Z))
 		b.stampDone(cb, q)
 	})
-	if err == nil {
-		err = b.submitLaunches()
-	}
 	if err != nil {
 		return fmt.Errorf("vulkan: launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
 	}
+	// Recorded, it owns its trap record whether or not it is submitted.
 	b.launched = append(b.launched, k)
+	if err := b.submitLaunches(); err != nil {
+		return fmt.Errorf("vulkan: launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
+	}
 	return nil
 }
 
@@ -739,7 +740,7 @@ func (b *Backend) submitLaunches() error {
 			return err
 		}
 	}
-	return b.flush()
+	return b.submitBatch()
 }
 
 // LaunchChoice reports whether Launch would start, for these arguments and
