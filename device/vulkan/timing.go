@@ -39,9 +39,8 @@ func (t Timing) Total() time.Duration {
 	return s
 }
 
-// timer is Time's state: its query pool (created on first use) and the
-// number of dispatches given timestamps in the current call; nil pool or
-// !on when no Time call runs.
+// timer is Time's state: its query pool (created on first use), whether
+// a Time call runs, and the number of dispatches it has given timestamps.
 type timer struct {
 	pool vkHandle
 	on   bool
@@ -131,12 +130,13 @@ func (b *Backend) readTimestamps(n int) (Timing, error) {
 	return t, nil
 }
 
-// ticks is the time from timestamp a to timestamp b: the difference in the
-// counter's valid bits (it may wrap) times timestampPeriod nanoseconds.
-func (b *Backend) ticks(a, c uint64) time.Duration {
+// ticks is the time from timestamp start to timestamp end: the difference
+// in the counter's valid bits (it may wrap) times timestampPeriod
+// nanoseconds.
+func (b *Backend) ticks(start, end uint64) time.Duration {
 	mask := ^uint64(0)
 	if b.tsBits < 64 {
 		mask = 1<<b.tsBits - 1
 	}
-	return time.Duration(float64((c-a)&mask) * float64(b.props.limits.timestampPeriod))
+	return time.Duration(float64((end-start)&mask) * float64(b.props.limits.timestampPeriod))
 }
