@@ -37,7 +37,7 @@ import (
 )
 
 // rounds and reps: each time is the median of rounds batches of reps
-// launches, after a warm-up.
+// launches, after a warm-up (RunTwins' and RunBackends').
 const rounds, reps = 15, 10
 
 // timedDevice is a Device with its backend's GPU timer, if it has one.
