@@ -13,6 +13,7 @@
 #   mkdir -p .dev/heldout/gl && cp .dev/run/gl/*.deb .dev/heldout/gl/  # the Vulkan loader (bench/gpu/h200-run.sh's; or:
 #   (cd .dev/heldout/gl && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)  # amd64)
 #   for p in heldout kernels; do CGO_ENABLED=0 go test -c -ldflags=-s -o .dev/heldout/$p.test ./bench/$p; go run ./cmd/gpukvet build -o .dev/heldout/$p.ptx ./bench/$p; done
+#   CGO_ENABLED=0 go test -c -ldflags=-s -o .dev/heldout/vulkan.test ./device/vulkan  # optional: timestamps and launch rate on the driver
 # Run there (carry .dev/heldout): sh bench/heldout/run-h200.sh COMMIT
 # Results in $OUT: heldout-twins.md, kernels-twins.md, heldout-backends.md,
 # kernels-backends.md, vk-pipelines.md.gz, log.txt (every test's output),
@@ -42,6 +43,10 @@ run heldout TestTwins 150 GPUKVET_TWINS_CUBIN=$T/heldout.cubin GPUKVET_TWINS_OUT
 run kernels TestTwins 50 GPUKVET_TWINS_CUBIN=$T/kernels.cubin GPUKVET_TWINS_OUT=$OUT/kernels-twins.md
 run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/heldout-backends.md
 run kernels TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends.md
+if [ -x $R/vulkan.test ]; then # the backend's timestamps, batching and launch rate on NVIDIA's driver
+  echo "== device/vulkan" | tee -a $OUT/log.txt
+  (cd device/vulkan && timeout 60 $R/vulkan.test -test.run 'TestTime|TestBatchOrder|TestPipelineStats|TestManyLaunches' -test.bench Launch -test.benchtime 20000x -test.v 2>&1 | grep -E -- '^(---|ok|FAIL|PASS|Benchmark)|_test.go' | tee -a $OUT/log.txt)
+fi
 # Apart from the timed runs: capturing a pipeline's internals could change
 # how the driver builds it.
 run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines.md
