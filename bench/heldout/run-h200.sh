@@ -5,10 +5,10 @@
 # entry the runtime chooses and for the plain entry, registers, local
 # memory), TestBackends times cuda against NVIDIA's Vulkan through package
 # device (host clock, and on the GPU: CUDA events, Vulkan timestamps), and
-# a second heldout TestBackends writes what NVIDIA's Vulkan driver compiled
-# each pipeline to (GPUKVET_VK_PIPELINE_STATS: registers, shared memory,
-# instruction counts, internal representations where the driver offers
-# them) to vk-pipelines.md. Prepare here,
+# a second TestBackends of each suite writes what NVIDIA's Vulkan driver
+# compiled each pipeline to (GPUKVET_VK_PIPELINE_STATS: registers, shared
+# memory, instruction counts, internal representations where the driver
+# offers them) to vk-pipelines-heldout.md and vk-pipelines-kernels.md. Prepare here,
 # in the repository root, after the last change to emitted code:
 #   mkdir -p .dev/heldout/gl && cp .dev/run/gl/*.deb .dev/heldout/gl/  # the Vulkan loader (bench/gpu/h200-run.sh's; or:
 #   (cd .dev/heldout/gl && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)  # amd64)
@@ -16,7 +16,7 @@
 #   CGO_ENABLED=0 go test -c -ldflags=-s -o .dev/heldout/vulkan.test ./device/vulkan  # optional: timestamps and launch rate on the driver
 # Run there (carry .dev/heldout): sh bench/heldout/run-h200.sh COMMIT
 # Results in $OUT: heldout-twins.md, kernels-twins.md, heldout-backends.md,
-# kernels-backends.md, vk-pipelines.md.gz, log.txt (every test's output),
+# kernels-backends.md, vk-pipelines-{heldout,kernels}.md.gz, log.txt (every test's output),
 # sass.tgz (nvcc's and gpukvet's SASS and ptxas -v of both suites). Under 7
 # minutes.
 C=${1:-unknown}
@@ -49,10 +49,11 @@ if [ -x $R/vulkan.test ]; then # the backend's timestamps, batching and launch r
 fi
 # Apart from the timed runs: capturing a pipeline's internals could change
 # how the driver builds it.
-run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines.md
+run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-heldout.md
+run kernels TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-kernels.md
 grep -E -- '^\s*--- FAIL|_test.go:[0-9]+:' $OUT/log.txt | grep -v 'checking entry\|timing entry' | head -30
 for f in heldout-twins kernels-twins heldout-backends kernels-backends; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
-if [ -f $OUT/vk-pipelines.md ]; then # the statistics here, the internal representations in the file
-  grep -E '^(# |## |### |- )' $OUT/vk-pipelines.md | head -400; gzip $OUT/vk-pipelines.md
-fi
+for f in $OUT/vk-pipelines-*.md; do # the statistics here, the internal representations in the file
+  [ -f $f ] && { grep -E '^(# |## |### |- )' $f | head -300; gzip $f; }
+done
 cd $T && tar czf $OUT/sass.tgz env.txt *-ptxas.txt *.sass
