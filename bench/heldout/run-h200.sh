@@ -5,7 +5,8 @@
 # entry the runtime chooses and for the plain entry, registers, local
 # memory), TestBackends times cuda against NVIDIA's Vulkan through package
 # device (host clock, and on the GPU: CUDA events, Vulkan timestamps), and
-# a second TestBackends of each suite writes what NVIDIA's Vulkan driver
+# a second TestBackends of each suite, untimed (GPUKVET_BACKENDS_ONCE: each
+# case launched once at its timing size), writes what NVIDIA's Vulkan driver
 # compiled each pipeline to (GPUKVET_VK_PIPELINE_STATS: registers, shared
 # memory, instruction counts, internal representations where the driver
 # offers them) to vk-pipelines-heldout.md and vk-pipelines-kernels.md. Prepare here,
@@ -49,8 +50,8 @@ if [ -x $R/vulkan.test ]; then # the backend's timestamps, batching and launch r
 fi
 # Apart from the timed runs: capturing a pipeline's internals could change
 # how the driver builds it.
-run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-heldout.md
-run kernels TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-kernels.md
+run heldout TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_ONCE=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-heldout.md
+run kernels TestBackends 30 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_ONCE=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-kernels.md
 grep -E -- '^\s*--- FAIL|_test.go:[0-9]+:' $OUT/log.txt | grep -v 'checking entry\|timing entry' | head -30
 for f in heldout-twins kernels-twins heldout-backends kernels-backends; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
 for f in $OUT/vk-pipelines-*.md; do # the statistics here, the internal representations in the file

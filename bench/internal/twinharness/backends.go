@@ -19,8 +19,10 @@ package twinharness
 // minutes on a software Vulkan), and needs both backends;
 // GPUKVET_BACKENDS=a,b names two others (the ratio is b/a),
 // GPUKVET_BACKENDS_SMALL=1 times the small sizes (a check of the harness
-// on a machine without a GPU) and GPUKVET_BACKENDS_OUT names a file for
-// the table.
+// on a machine without a GPU), GPUKVET_BACKENDS_ONCE=1 launches each case
+// once at its timing size instead of timing it (so that the pipelines the
+// timing would run are created, for GPUKVET_VK_PIPELINE_STATS) and
+// GPUKVET_BACKENDS_OUT names a file for the table.
 
 import (
 	"fmt"
@@ -109,6 +111,13 @@ func RunBackends(t *testing.T, title string, cases Cases) {
 	}
 	a, b := devs[names[0]], devs[names[1]]
 	CheckOn(t, cases, a.Device, b.Device)
+	if os.Getenv("GPUKVET_BACKENDS_ONCE") != "" {
+		for _, c := range cases(os.Getenv("GPUKVET_BACKENDS_SMALL") == "") {
+			LaunchOnce(t, a.Device, c)
+			LaunchOnce(t, b.Device, c)
+		}
+		return
+	}
 	var rows []string
 	var hostLogs, gpuLogs []float64
 	for _, c := range cases(os.Getenv("GPUKVET_BACKENDS_SMALL") == "") {
