@@ -52,9 +52,9 @@ fi
 # how the driver builds it.
 run heldout TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_ONCE=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-heldout.md
 run kernels TestBackends 30 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_ONCE=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-kernels.md
+for f in $OUT/vk-pipelines-*.md; do # read them in the files (the tables end the output)
+  [ -f $f ] && { echo "$f: $(grep -c '^## kernel' $f) pipelines; $(head -1 $f)"; gzip $f; }
+done
 grep -E -- '^\s*--- FAIL|_test.go:[0-9]+:' $OUT/log.txt | grep -v 'checking entry\|timing entry' | head -30
 for f in heldout-twins kernels-twins heldout-backends kernels-backends; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
-for f in $OUT/vk-pipelines-*.md; do # the statistics here, the internal representations in the file
-  [ -f $f ] && { grep -E '^(# |## |### |- )' $f | head -300; gzip $f; }
-done
 cd $T && tar czf $OUT/sass.tgz env.txt *-ptxas.txt *.sass
