@@ -4,15 +4,22 @@
 # TestTwins times every pair with CUDA events (nvcc ms, gpukvet ms for the
 # entry the runtime chooses and for the plain entry, registers, local
 # memory), TestBackends times cuda against NVIDIA's Vulkan through package
-# device (host clock: device/vulkan has no timestamp queries). Prepare here,
+# device (host clock, and on the GPU: CUDA events, Vulkan timestamps), and
+# a second TestBackends of each suite, untimed (GPUKVET_BACKENDS_ONCE: each
+# case launched once at its timing size), writes what NVIDIA's Vulkan driver
+# compiled each pipeline to (GPUKVET_VK_PIPELINE_STATS: registers, shared
+# memory, instruction counts, internal representations where the driver
+# offers them) to vk-pipelines-heldout.md and vk-pipelines-kernels.md. Prepare here,
 # in the repository root, after the last change to emitted code:
 #   mkdir -p .dev/heldout/gl && cp .dev/run/gl/*.deb .dev/heldout/gl/  # the Vulkan loader (bench/gpu/h200-run.sh's; or:
 #   (cd .dev/heldout/gl && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)  # amd64)
 #   for p in heldout kernels; do CGO_ENABLED=0 go test -c -ldflags=-s -o .dev/heldout/$p.test ./bench/$p; go run ./cmd/gpukvet build -o .dev/heldout/$p.ptx ./bench/$p; done
+#   CGO_ENABLED=0 go test -c -ldflags=-s -o .dev/heldout/vulkan.test ./device/vulkan  # optional: timestamps and launch rate on the driver
 # Run there (carry .dev/heldout): sh bench/heldout/run-h200.sh COMMIT
 # Results in $OUT: heldout-twins.md, kernels-twins.md, heldout-backends.md,
-# kernels-backends.md, log.txt (every test's output), sass.tgz (nvcc's and
-# gpukvet's SASS and ptxas -v of both suites). Under 6 minutes.
+# kernels-backends.md, vk-pipelines-{heldout,kernels}.md.gz, log.txt (every test's output),
+# sass.tgz (nvcc's and gpukvet's SASS and ptxas -v of both suites). Under 7
+# minutes.
 C=${1:-unknown}
 R=$PWD/.dev/heldout
 T=/tmp/twins
@@ -35,8 +42,19 @@ run() { # suite, test, timeout in s, environment...
 }
 run heldout TestTwins 150 GPUKVET_TWINS_CUBIN=$T/heldout.cubin GPUKVET_TWINS_OUT=$OUT/heldout-twins.md
 run kernels TestTwins 50 GPUKVET_TWINS_CUBIN=$T/kernels.cubin GPUKVET_TWINS_OUT=$OUT/kernels-twins.md
-run heldout TestBackends 100 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/heldout-backends.md
-run kernels TestBackends 40 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends.md
+run heldout TestBackends 150 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/heldout-backends.md
+run kernels TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends.md
+if [ -x $R/vulkan.test ]; then # the backend's timestamps, batching and launch rate on NVIDIA's driver
+  echo "== device/vulkan" | tee -a $OUT/log.txt
+  (cd device/vulkan && timeout 60 $R/vulkan.test -test.run 'TestTime|TestBatchOrder|TestPipelineStats|TestManyLaunches' -test.bench Launch -test.benchtime 20000x -test.v 2>&1 | grep -E -- '^(---|ok|FAIL|PASS|Benchmark)|_test.go' | tee -a $OUT/log.txt)
+fi
+# Apart from the timed runs: capturing a pipeline's internals could change
+# how the driver builds it.
+run heldout TestBackends 60 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_ONCE=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-heldout.md
+run kernels TestBackends 30 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_ONCE=1 GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-kernels.md
+for f in $OUT/vk-pipelines-*.md; do # read them in the files (the tables end the output)
+  [ -f $f ] && { echo "$f: $(grep -c '^## kernel' $f) pipelines; $(head -1 $f)"; gzip $f; }
+done
 grep -E -- '^\s*--- FAIL|_test.go:[0-9]+:' $OUT/log.txt | grep -v 'checking entry\|timing entry' | head -30
 for f in heldout-twins kernels-twins heldout-backends kernels-backends; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
 cd $T && tar czf $OUT/sass.tgz env.txt *-ptxas.txt *.sass

@@ -2,7 +2,7 @@ package kernels
 
 // The same kernels on every GPU backend (twinharness.RunBackends): cuda
 // and vulkan in one process, checked against the cpu backend, timed with
-// the host clock.
+// the host clock and on the GPU (CUDA events, Vulkan timestamps).
 //
 //	GPUKVET_BACKENDS_BENCH=1 go test ./bench/kernels -run TestBackends -v
 

@@ -55,9 +55,13 @@ func (b *Backend) WriteContext(ctx context.Context, dst backend.Memory, src refl
 	return b.Write(dst, src)
 }
 
-// waitIdleContext waits for every submission, or, when ctx is done first,
-// stops the launched kernels (stopLaunches).
+// waitIdleContext submits the open command buffer and waits for every
+// submission, or, when ctx is done first, stops the launched kernels
+// (stopLaunches).
 func (b *Backend) waitIdleContext(ctx context.Context) error {
+	if err := b.flush(); err != nil {
+		return err
+	}
 	for len(b.inflight) > 0 {
 		done, err := b.waitFor(b.submitted, uint64(waitSlice))
 		if err != nil {

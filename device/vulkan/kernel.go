@@ -223,7 +223,7 @@ func (b *Backend) pipeline(k *backend.Kernel, kc *kernelCode, block gpu.Dim3) (v
 	data := &[3]uint32{uint32(block.X), uint32(block.Y), uint32(block.Z)}
 	entries := &[3]specializationMapEntry{{0, 0, 4}, {1, 4, 4}, {2, 8, 4}}
 	spec := &specializationInfo{mapEntryCount: 3, pMapEntries: &entries[0], dataSize: 12, pData: unsafe.Pointer(data)}
-	ci := &computePipelineCreateInfo{sType: stComputePipelineCreateInfo,
+	ci := &computePipelineCreateInfo{sType: stComputePipelineCreateInfo, flags: b.pipelineCreateFlags(),
 		stage: pipelineShaderStageCreateInfo{sType: stPipelineShaderStageInfo, stage: stageCompute,
 			module: b.modules[kc.module], pName: kc.entry, pSpecializationInfo: spec},
 		layout: b.layouts[kc.layout.PushSize], basePipelineIndex: -1}
@@ -232,6 +232,9 @@ func (b *Backend) pipeline(k *backend.Kernel, kc *kernelCode, block gpu.Dim3) (v
 		return 0, fmt.Errorf("kernel %s: creating its compute pipeline for block %v on %s: %w (the driver rejected its SPIR-V module, or a function in it: check the module with `gpukvet build -target=spirv -o k.spv PKG` and `spirv-val --target-env vulkan1.2 k.spv`)", k.Name, block, b.info.Name, err)
 	}
 	b.pipelines[key] = p
+	if err := b.writePipelineStats(k, kc, block, p); err != nil {
+		return 0, fmt.Errorf("kernel %s: %w", k.Name, err)
+	}
 	return p, nil
 }
 

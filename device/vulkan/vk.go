@@ -88,6 +88,7 @@ const (
 	stDeviceCreateInfo           = 3
 	stSubmitInfo                 = 4
 	stMemoryAllocateInfo         = 5
+	stQueryPoolCreateInfo        = 11
 	stSemaphoreCreateInfo        = 9
 	stBufferCreateInfo           = 12
 	stShaderModuleCreateInfo     = 16
@@ -109,6 +110,12 @@ const (
 	stSemaphoreWaitInfo          = 1000207004
 	stBufferDeviceAddressInfo    = 1000244001
 	stAtomicFloatFeaturesEXT     = 1000260000
+	stPipelineExecFeaturesKHR    = 1000269000
+	stPipelineInfoKHR            = 1000269001
+	stPipelineExecPropsKHR       = 1000269002
+	stPipelineExecInfoKHR        = 1000269003
+	stPipelineExecStatisticKHR   = 1000269004
+	stPipelineExecInternalKHR    = 1000269005
 )
 
 // Flags and enums.
@@ -143,6 +150,7 @@ const (
 
 	pipeComputeShader = 0x800
 	pipeTransfer      = 0x1000
+	pipeBottomOfPipe  = 0x2000
 	pipeHost          = 0x4000
 	pipeAllCommands   = 0x10000
 
@@ -152,6 +160,17 @@ const (
 	accTransferWrite = 0x1000
 	accHostRead      = 0x2000
 	accHostWrite     = 0x4000
+
+	queryTypeTimestamp = 2
+
+	pipeCaptureStatistics = 0x40 // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
+	pipeCaptureInternal   = 0x80 // VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR
+
+	statBool32    = 0 // VkPipelineExecutableStatisticFormatKHR
+	statInt64     = 1
+	statUint64    = 2
+	statFloat64   = 3
+	queryResult64 = 0x1
 )
 
 type applicationInfo struct {
@@ -292,6 +311,51 @@ type physicalDeviceAtomicFloatFeatures struct {
 	pNext unsafe.Pointer
 	b     [12]uint32
 }
+
+// VK_KHR_pipeline_executable_properties (pipestats.go).
+type (
+	physicalDevicePipelineExecutableFeatures struct {
+		sType                  uint32
+		pNext                  unsafe.Pointer
+		pipelineExecutableInfo uint32
+	}
+	pipelineInfo struct {
+		sType    uint32
+		pNext    unsafe.Pointer
+		pipeline vkHandle
+	}
+	pipelineExecutableProperties struct {
+		sType        uint32
+		pNext        unsafe.Pointer
+		stages       uint32
+		name         [256]byte
+		description  [256]byte
+		subgroupSize uint32
+	}
+	pipelineExecutableInfo struct {
+		sType           uint32
+		pNext           unsafe.Pointer
+		pipeline        vkHandle
+		executableIndex uint32
+	}
+	pipelineExecutableStatistic struct {
+		sType       uint32
+		pNext       unsafe.Pointer
+		name        [256]byte
+		description [256]byte
+		format      uint32
+		value       uint64 // a union: VkBool32, int64, uint64 or double by format
+	}
+	pipelineExecutableInternalRepresentation struct {
+		sType       uint32
+		pNext       unsafe.Pointer
+		name        [256]byte
+		description [256]byte
+		isText      uint32
+		dataSize    uintptr
+		pData       unsafe.Pointer
+	}
+)
 
 type queueFamilyProperties struct {
 	queueFlags                  uint32
@@ -494,6 +558,15 @@ type semaphoreCreateInfo struct {
 	flags uint32
 }
 
+type queryPoolCreateInfo struct {
+	sType              uint32
+	pNext              unsafe.Pointer
+	flags              uint32
+	queryType          uint32
+	queryCount         uint32
+	pipelineStatistics uint32
+}
+
 type semaphoreWaitInfo struct {
 	sType          uint32
 	pNext          unsafe.Pointer
@@ -553,6 +626,14 @@ type loader struct {
 	createSemaphore, destroySemaphore  uintptr
 	waitSemaphores                     uintptr
 	getSemaphoreCounterValue           uintptr
+	createQueryPool, destroyQueryPool  uintptr
+	cmdResetQueryPool                  uintptr
+	cmdWriteTimestamp                  uintptr
+	getQueryPoolResults                uintptr
+	// VK_KHR_pipeline_executable_properties, resolved only when enabled.
+	getPipelineExecutableProperties    uintptr
+	getPipelineExecutableStatistics    uintptr
+	getPipelineExecutableInternalReprs uintptr
 }
 
 // libName is the Vulkan loader's soname; GPUKVET_LIBVULKAN may name another.
@@ -654,6 +735,11 @@ func (l *loader) resolveDevice(dev vkDevice) error {
 		{&l.destroySemaphore, "vkDestroySemaphore"},
 		{&l.waitSemaphores, "vkWaitSemaphores"},
 		{&l.getSemaphoreCounterValue, "vkGetSemaphoreCounterValue"},
+		{&l.createQueryPool, "vkCreateQueryPool"},
+		{&l.destroyQueryPool, "vkDestroyQueryPool"},
+		{&l.cmdResetQueryPool, "vkCmdResetQueryPool"},
+		{&l.cmdWriteTimestamp, "vkCmdWriteTimestamp"},
+		{&l.getQueryPoolResults, "vkGetQueryPoolResults"},
 	}
 	for _, s := range syms {
 		if *s.fn = l.deviceProc(dev, s.name); *s.fn == 0 {

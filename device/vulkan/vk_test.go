@@ -72,6 +72,15 @@ func TestLayouts(t *testing.T) {
 		{"VkSemaphoreTypeCreateInfo", unsafe.Sizeof(semaphoreTypeCreateInfo{}), 32},
 		{"VkSemaphoreCreateInfo", unsafe.Sizeof(semaphoreCreateInfo{}), 24},
 		{"VkSemaphoreWaitInfo", unsafe.Sizeof(semaphoreWaitInfo{}), 40},
+		{"VkQueryPoolCreateInfo", unsafe.Sizeof(queryPoolCreateInfo{}), 32},
+		{"VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR", unsafe.Sizeof(physicalDevicePipelineExecutableFeatures{}), 24},
+		{"VkPipelineInfoKHR", unsafe.Sizeof(pipelineInfo{}), 24},
+		{"VkPipelineExecutablePropertiesKHR", unsafe.Sizeof(pipelineExecutableProperties{}), 536},
+		{"VkPipelineExecutableInfoKHR", unsafe.Sizeof(pipelineExecutableInfo{}), 32},
+		{"VkPipelineExecutableStatisticKHR", unsafe.Sizeof(pipelineExecutableStatistic{}), 544},
+		{"VkPipelineExecutableStatisticKHR.value", unsafe.Offsetof(pipelineExecutableStatistic{}.value), 536},
+		{"VkPipelineExecutableInternalRepresentationKHR", unsafe.Sizeof(pipelineExecutableInternalRepresentation{}), 552},
+		{"VkPipelineExecutableInternalRepresentationKHR.dataSize", unsafe.Offsetof(pipelineExecutableInternalRepresentation{}.dataSize), 536},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)

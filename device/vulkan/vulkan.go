@@ -30,13 +30,29 @@
 // memory the host can map (lavapipe, integrated GPUs) they are mapped and
 // copied directly.
 //
-// Launches are asynchronous: Launch records a command buffer (a barrier
-// after all earlier work, the push constants, the dispatch) and submits it
-// with a signal of one timeline semaphore, and returns. Sync waits for the
-// semaphore's last value. Every launch gets its own 56-byte trap record;
+// Launches are asynchronous: Launch records into a command buffer (a
+// barrier after all earlier work, the push constants, the dispatch) and
+// returns. The command buffer is submitted, with a signal of one timeline
+// semaphore, at once unless two earlier submissions are unfinished; then
+// further launches are recorded into the same command buffer, up to 64,
+// and submitted together by the next launch that finds fewer unfinished,
+// by the 64th, or by Sync, Read, Write, Free or a copy, so that a series
+// of launches costs a few submissions rather than one each (a launch
+// recorded so waits for one of those: a program that launches a long
+// series and then computes on the host before its Sync may start the
+// series' tail only at the Sync). Sync waits for the semaphore's last
+// value. Every launch gets its own 56-byte trap record;
 // Sync and Read decode the records of the launches since the last check
 // with backend.DecodeTrap and report the first trap, naming the kernel and
 // its Go file:line, and the device stays usable.
+//
+// Benchmarks time dispatches on the GPU with Backend.Time: timestamps
+// written before and after each dispatch (vkCmdWriteTimestamp), scaled by
+// the device's timestampPeriod, rather than the host clock. With
+// GPUKVET_VK_PIPELINE_STATS=<file> set, on a driver with
+// VK_KHR_pipeline_executable_properties, every pipeline's executable
+// statistics and internal representations (what the driver compiled the
+// SPIR-V to) are appended to the file (pipestats.go).
 package vulkan
 
 import (
@@ -100,6 +116,7 @@ type Backend struct {
 	dev    vkDevice
 	queue  vkQueue
 	family uint32
+	tsBits uint32 // the queue family's timestampValidBits (timing.go)
 	props  physicalDeviceProperties
 	mem    physicalDeviceMemoryProperties
 	has    map[string]bool // optional features, codegen/ABI.md's names, plus "int64"
@@ -110,6 +127,7 @@ type Backend struct {
 	submitted uint64   // the last value signalled
 	free      []vkCommandBuffer
 	inflight  []inflightCB
+	open      batch // recorded, not yet submitted (submit.go)
 
 	staging  *vkBuffer // allocated on first use
 	trap     *vkBuffer // trapSlots trap records
@@ -117,6 +135,10 @@ type Backend struct {
 	argsUsed uint64    // bytes of args handed out
 	launched []*backend.Kernel
 	pending  error // a trap or failure found early, reported by the next Sync or Read
+	timer    timer // Time's timestamps
+	// statsPath is the file the pipelines' executable statistics are
+	// appended to (GPUKVET_VK_PIPELINE_STATS, pipestats.go); "" when off.
+	statsPath string
 
 	modules   map[[32]byte]vkHandle // VkShaderModule per SPIR-V module
 	layouts   map[int]vkHandle      // VkPipelineLayout per push-constant size
@@ -294,7 +316,7 @@ func (b *Backend) setup(choice int) error {
 	if family < 0 {
 		return fmt.Errorf("vulkan: device %s has no compute queue", name)
 	}
-	b.family = uint32(family)
+	b.family, b.tsBits = uint32(family), fams[family].timestampValidBits
 
 	feats, err := b.queryFeatures()
 	if err != nil {
@@ -313,6 +335,9 @@ func (b *Backend) setup(choice int) error {
 		return err
 	}
 	void(l.getDeviceQueue, uintptr(b.dev), uintptr(b.family), 0, uintptr(unsafe.Pointer(&b.queue)))
+	if err := b.openPipelineStats(feats); err != nil {
+		return err
+	}
 
 	pci := &commandPoolCreateInfo{sType: stCommandPoolCreateInfo, flags: poolResetCommandBuf, queueFamilyIndex: b.family}
 	if err := call("vkCreateCommandPool", l.createCommandPool, uintptr(b.dev), uintptr(unsafe.Pointer(pci)), 0, uintptr(unsafe.Pointer(&b.pool))); err != nil {
@@ -359,6 +384,10 @@ type features struct {
 	v12               physicalDeviceVulkan12Features
 	atomic            physicalDeviceAtomicFloatFeatures
 	hasAtomicFloatExt bool
+	// VK_KHR_pipeline_executable_properties, queried where the device
+	// lists it (pipestats.go).
+	pipelineExec       physicalDevicePipelineExecutableFeatures
+	hasPipelineExecExt bool
 }
 
 const extAtomicFloat = "VK_EXT_shader_atomic_float"
@@ -396,10 +425,14 @@ func (b *Backend) queryFeatures() (*features, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &features{hasAtomicFloatExt: exts[extAtomicFloat]}
+	f := &features{hasAtomicFloatExt: exts[extAtomicFloat], hasPipelineExecExt: exts[extPipelineExecutable]}
 	f.f2.sType, f.v11.sType, f.v12.sType, f.atomic.sType = stPhysicalDeviceFeatures2, stPhysicalDeviceVulkan11Feat, stPhysicalDeviceVulkan12Feat, stAtomicFloatFeaturesEXT
 	f.f2.pNext = unsafe.Pointer(&f.v11)
 	f.v11.pNext = unsafe.Pointer(&f.v12)
+	if f.hasPipelineExecExt {
+		f.pipelineExec = physicalDevicePipelineExecutableFeatures{sType: stPipelineExecFeaturesKHR, pNext: f.f2.pNext}
+		f.f2.pNext = unsafe.Pointer(&f.pipelineExec)
+	}
 	if f.hasAtomicFloatExt {
 		f.v12.pNext = unsafe.Pointer(&f.atomic)
 	}
@@ -483,6 +516,11 @@ func (b *Backend) createDevice(q *features) error {
 		}
 		en.v12.pNext = unsafe.Pointer(&en.atomic)
 		extNames = append(extNames, cString(extAtomicFloat))
+	}
+	if wantPipelineStats(q) {
+		en.pipelineExec = physicalDevicePipelineExecutableFeatures{sType: stPipelineExecFeaturesKHR, pNext: en.f2.pNext, pipelineExecutableInfo: 1}
+		en.f2.pNext = unsafe.Pointer(&en.pipelineExec)
+		extNames = append(extNames, cString(extPipelineExecutable))
 	}
 	prio := new(float32)
 	*prio = 1
@@ -667,20 +705,42 @@ func (b *Backend) Launch(k *backend.Kernel, grid, block gpu.Dim3, args []backend
 		push = binary.LittleEndian.AppendUint64(nil, b.args.addr+blockOff)
 	}
 	layout := b.layouts[kc.layout.PushSize]
-	err = b.submit(func(cb vkCommandBuffer) {
+	err = b.record(func(cb vkCommandBuffer) {
 		l := b.l
 		if argBlock != nil {
 			b.writeArgsCmd(cb, blockOff, argBlock)
 		}
 		void(l.cmdBindPipeline, uintptr(cb), bindPointCompute, uintptr(pipe))
 		void(l.cmdPushConstants, uintptr(cb), uintptr(layout), stageCompute, 0, uintptr(len(push)), uintptr(unsafe.Pointer(&push[0])))
+		q := b.stampDispatch(cb)
 		void(l.cmdDispatch, uintptr(cb), uintptr(g.X), uintptr(g.Y), uintptr(g.Z))
+		b.stampDone(cb, q)
 	})
 	if err != nil {
 		return fmt.Errorf("vulkan: launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
 	}
+	// Recorded, it owns its trap record whether or not it is submitted.
 	b.launched = append(b.launched, k)
+	if err := b.submitLaunches(); err != nil {
+		return fmt.Errorf("vulkan: launching kernel %s with grid %v block %v: %w", k.Name, grid, block, err)
+	}
 	return nil
+}
+
+// submitLaunches submits the open command buffer of launches unless the
+// queue has two or more unfinished submissions (and the buffer is not
+// full): then the launches wait in it for the next Launch, Sync, Read,
+// Write or Free to submit them together. Two, not one, so that the GPU
+// still has a whole submission to run while the host comes back: a
+// program that launches one kernel between stretches of host work keeps
+// the GPU as busy as with a submission per launch.
+func (b *Backend) submitLaunches() error {
+	if b.open.n < maxBatch {
+		if n, err := b.unfinished(); n >= 2 || err != nil {
+			return err
+		}
+	}
+	return b.submitBatch()
 }
 
 // LaunchChoice reports whether Launch would start, for these arguments and
@@ -813,6 +873,9 @@ func (b *Backend) destroy() {
 			if buf != nil {
 				b.destroyBuffer(buf)
 			}
+		}
+		if b.timer.pool != 0 {
+			void(l.destroyQueryPool, uintptr(b.dev), uintptr(b.timer.pool), 0)
 		}
 		if b.sem != 0 {
 			void(l.destroySemaphore, uintptr(b.dev), uintptr(b.sem), 0)

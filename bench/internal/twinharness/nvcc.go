@@ -224,7 +224,7 @@ func CheckEntries(t *testing.T, cases Cases, prefix string) int {
 func RunTwins(t *testing.T, title string, cases Cases) {
 	tb := openTwins(t, cases)
 	tb.check(t)
-	table := header(title) + "CUDA events: median of 15 rounds alternating the sides, 10 launches each, after a warm-up round\n\n" + tb.timeTable(t)
+	table := header(title) + fmt.Sprintf("CUDA events: median of %d rounds alternating the sides, %d launches each, after a warm-up round\n\n", rounds, reps) + tb.timeTable(t)
 	fmt.Print(table)
 	if out := os.Getenv("GPUKVET_TWINS_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(table), 0o644); err != nil {
@@ -385,7 +385,6 @@ func us(d time.Duration) float64 { return float64(d) / 1e3 }
 // of each; the first round warms up and is not counted. A function listed
 // twice is timed once.
 func (tb *twinBench) medians(t *testing.T, g *gpuRun, fns []*cuda.RawFunc, twin []bool) []time.Duration {
-	const rounds, reps = 15, 10
 	c := g.c
 	times := make([][]time.Duration, len(fns))
 	for round := range rounds + 1 {
