@@ -97,6 +97,9 @@ func checkOperands(v *Value) error {
 	if n, ok := nargs[v.Op]; ok && len(v.Args) != n {
 		return bad(fmt.Sprintf("want %d operands", n))
 	}
+	if windowedNil(v) {
+		return bad("nil meets a shared or local address, which may be 0 like nil: make the pointer generic")
+	}
 	switch v.Op {
 	case OpAdd, OpSub, OpMul, OpDiv, OpRem, OpAnd, OpOr, OpXor, OpAndNot:
 		if len(v.Args) != 2 || v.Args[0].Type != v.Type || v.Args[1].Type != v.Type {
@@ -148,4 +151,29 @@ func contains(bs []*Block, b *Block) bool {
 		}
 	}
 	return false
+}
+
+// windowedNil reports whether v mixes a constant pointer (nil) with a
+// pointer into shared or local memory, in a phi, a select or an equality
+// test. The shared and local windows start at address 0, so a variable
+// there may have the address nil has; generic addresses of variables are
+// never 0.
+func windowedNil(v *Value) bool {
+	switch v.Op {
+	case OpPhi, OpSelect, OpEq, OpNe:
+	default:
+		return false
+	}
+	konst, windowed := false, false
+	for _, a := range v.Args {
+		if a.Type.Kind != Ptr {
+			continue
+		}
+		konst = konst || a.Op == OpConst
+		windowed = windowed || a.Type.Space == Shared || a.Type.Space == Local
+	}
+	if v.Type.Kind == Ptr && (v.Type.Space == Shared || v.Type.Space == Local) {
+		windowed = true
+	}
+	return konst && windowed
 }

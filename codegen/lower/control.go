@@ -197,7 +197,8 @@ func (b *builder) settleSpaces() {
 }
 
 // unifyPhiSpaces gives a pointer phi whose arguments point into different
-// address spaces the generic space, converting the arguments at the end of
+// address spaces, or that may be nil and otherwise points into shared or
+// local memory, the generic space, converting the arguments at the end of
 // their predecessors.
 func (b *builder) unifyPhiSpaces(blk *kir.Block) {
 	for _, phi := range blk.Phis() {
@@ -205,16 +206,23 @@ func (b *builder) unifyPhiSpaces(blk *kir.Block) {
 			continue
 		}
 		space, first := kir.Generic, true
-		same := true
+		same, null := true, false
 		for _, a := range phi.Args {
 			if a.Op == kir.OpConst {
-				continue // nil fits every space
+				null = true
+				continue
 			}
 			if first {
 				space, first = a.Type.Space, false
 			} else if a.Type.Space != space {
 				same = false
 			}
+		}
+		if null && (space == kir.Shared || space == kir.Local) {
+			// nil is address 0, which the shared and local windows
+			// start at: a variable there may have address 0, and would
+			// pass for nil. Generic addresses of variables are never 0.
+			same = false
 		}
 		if same {
 			phi.Type = kir.PtrTo(space)

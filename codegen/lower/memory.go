@@ -76,8 +76,12 @@ func (b *builder) nilCheck(x ssa.Value, p *kir.Value, pos token.Pos) {
 	if kir.NonNil(p) {
 		return
 	}
+	// Compare generic addresses: the shared and local windows start at 0,
+	// so a variable there may have the address nil has (p's space may
+	// still change, see settleSpaces, so convert whatever it is now).
+	g := b.val(kir.OpConvert, kir.PtrTo(kir.Generic), p)
 	null := b.konst(kir.Type{Kind: kir.Ptr}, 0)
-	b.check(b.val(kir.OpNe, kir.TBool, p, null), gpuabi.TrapNil, pos, nil, nil)
+	b.check(b.val(kir.OpNe, kir.TBool, g, null), gpuabi.TrapNil, pos, nil, nil)
 }
 
 // storeType is the memory type of a leaf of kind k.

@@ -287,15 +287,17 @@ func (e *funcEmitter) storeGlobalAt(base uint32, off uint64, t, x uint32, align 
 	e.ins(opStore, e.globalPtr(a, t), x, memopAligned, align)
 }
 
-// loadStop reads the stop word of the launch's trap record with a volatile
-// load: it sees the host's write, and no driver may remove it or hoist it
-// out of the loop that polls.
+// loadStop reads the stop word of the launch's trap record with a relaxed
+// atomic load at device scope, so that it sees the host's write and no
+// driver may remove it or hoist it out of the loop that polls. A volatile
+// plain load is not enough: NVIDIA's Vulkan driver (580, on an H100) never
+// saw the host's write through one, and the loops ran on.
 func (e *funcEmitter) loadStop() uint32 {
 	b := e.b
 	u32, u64 := b.tInt(32), b.tInt(64)
 	rec := e.pushLoad(e.push.trap, u64)
 	a := e.op(opIAdd, u64, rec, b.constU64(gpuabi.TrapOffStop))
-	return e.op(opLoad, u32, e.globalPtr(a, u32), memopVolatile|memopAligned, 4)
+	return e.op(opAtomicLoad, u32, e.globalPtr(a, u32), b.constU32(scopeDevice), b.constU32(0))
 }
 
 // wordPtr returns a pointer to word w (u32) of the shared or local array.

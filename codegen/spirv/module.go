@@ -55,7 +55,6 @@ const (
 	semUniformMemory   = 0x40
 	semWorkgroupMemory = 0x100
 
-	memopVolatile = 0x1
 	memopAligned  = 0x2
 
 	glslTrunc    = 3
@@ -157,6 +156,7 @@ const (
 	opNot                   = 200
 	opBitCount              = 205
 	opControlBarrier        = 224
+	opAtomicLoad            = 227
 	opAtomicExchange        = 229
 	opAtomicCompareExchange = 230
 	opAtomicIAdd            = 234
