@@ -3,12 +3,13 @@ package itervars
 import "github.com/gpukvet/gpukvet/gpu"
 
 // The issue-21 probe: p keeps iteration 1's k, which Go 1.22 keeps apart
-// from the later iterations' k.
+// from the later iterations' k. The loop's bound is a constant, so the
+// compiler gives each iteration's i a slot of its own: no report.
 //
 //gpu:kernel
 func KeptAfterLoop(t gpu.Thread, out []int32) {
 	var p *int32
-	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next: each iteration has its own i \(Go 1.22\)`
+	for i := int32(0); i < 4; i++ {
 		if i == 1 {
 			p = &i
 		}
@@ -20,7 +21,7 @@ func KeptAfterLoop(t gpu.Thread, out []int32) {
 func BodyVar(t gpu.Thread, out []int32) {
 	var p *int32
 	for i := range 4 {
-		x := int32(i) * 3 // want `the address of x is kept from one iteration to the next`
+		x := int32(i) * 3
 		if i == 2 {
 			p = &x
 		}
@@ -33,7 +34,7 @@ func BodyVar(t gpu.Thread, out []int32) {
 func Previous(t gpu.Thread, out []int32) {
 	var prev *int32
 	s := int32(0)
-	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next`
+	for i := int32(0); i < 4; i++ {
 		if prev != nil {
 			s += *prev
 		}
@@ -47,7 +48,7 @@ type box struct{ p *int32 }
 //gpu:kernel
 func Stored(t gpu.Thread, out []int32) {
 	var b box
-	for i := int32(0); i < 4; i++ { // want `the address of i is stored in memory`
+	for i := int32(0); i < 4; i++ { // want `the address of i is stored in memory: each iteration has its own i \(Go 1.22\), and kernel code, which has no heap, gives each iteration a copy of its own only where the loops around the declaration have a constant bound \(for i := 0; i < 8; i\+\+, for i := range 8\), but the loop counts a variable whose address is written through, handed to a call or stored; copy the value`
 		bp := &b
 		bp.p = &i
 	}
@@ -86,7 +87,7 @@ func pick(p *int32) *int32 { return p }
 //gpu:kernel
 func ThroughCall(t gpu.Thread, out []int32) {
 	var p *int32
-	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next`
+	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next: .* but the loop counts a variable whose address is written through, handed to a call or stored`
 		p = pick(&i)
 	}
 	out[t.GlobalIdx().X] = *p
@@ -97,7 +98,7 @@ func Nested(t gpu.Thread, out []int32) {
 	s := int32(0)
 	for j := int32(0); j < 3; j++ {
 		var q *int32
-		for k := int32(0); k < 3; k++ { // want `the address of k is kept from one iteration to the next`
+		for k := int32(0); k < 3; k++ {
 			if k == j {
 				q = &k
 			}
@@ -120,4 +121,73 @@ func OuterAcrossInner(t gpu.Thread, out []int32) {
 		}
 	}
 	out[t.GlobalIdx().X] = s
+}
+
+// Pointers of every iteration kept in an array, read after the loop: a
+// range over a constant, each iteration's i in a slot of its own.
+//
+//gpu:kernel
+func PointerArray(t gpu.Thread, out []int32) {
+	var ps [4]*int32
+	for i := range int32(4) {
+		ps[i] = &i
+	}
+	out[t.GlobalIdx().X] = *ps[0] + *ps[3]
+}
+
+// A counting-down loop with a step of 2 and a body variable.
+//
+//gpu:kernel
+func Down(t gpu.Thread, out []int32) {
+	var ps [8]*int32
+	n := 0
+	for i := 15; i >= 0; i -= 2 {
+		x := int32(i)
+		ps[n] = &x
+		n++
+	}
+	out[t.GlobalIdx().X] = *ps[0] + *ps[7]
+}
+
+// A loop bounded by a parameter has no constant bound.
+//
+//gpu:kernel
+func Unbounded(t gpu.Thread, out []int32, n int32) {
+	var p *int32
+	for i := range n {
+		x := i * 2 // want `the address of x is kept from one iteration to the next: .* but the loop does not count a variable from a constant to a constant bound`
+		if i == 1 {
+			p = &x
+		}
+	}
+	out[t.GlobalIdx().X] = *p
+}
+
+// The loop variable written through a kept address may change the count.
+//
+//gpu:kernel
+func WrittenThrough(t gpu.Thread, out []int32) {
+	var p *int32
+	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next: .* but the loop counts a variable whose address is written through`
+		if p != nil {
+			*p = 0
+		}
+		p = &i
+	}
+	out[t.GlobalIdx().X] = *p
+}
+
+// More copies than one local variable may take.
+//
+//gpu:kernel
+func TooMany(t gpu.Thread, out []int32) {
+	var p *[64]int32
+	for i := range 2000 {
+		var a [64]int32 // want `the address of a is kept from one iteration to the next: .* would need a copy for each of up to 2000 iterations, 512000 bytes, more than the 65536 bytes`
+		a[0] = int32(i)
+		if i == 7 {
+			p = &a
+		}
+	}
+	out[t.GlobalIdx().X] = p[0]
 }
