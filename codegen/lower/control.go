@@ -11,7 +11,6 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/internal/budget"
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
-	"github.com/gpukvet/gpukvet/internal/itervars"
 )
 
 // inline lowers fn's body at the current point with the given argument
@@ -24,10 +23,6 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	}
 	if len(fn.FreeVars) > 0 {
 		b.fail(pos, "closures cannot be used in kernels")
-	}
-	if es := itervars.Find(fn); len(es) > 0 {
-		// memspace reports these; without the checks it is an error here.
-		b.fail(es[0].Pos, "%s", es[0].Message())
 	}
 	for fr := b.frame; fr != nil; fr = fr.parent {
 		if fr.fn == fn {
@@ -44,6 +39,7 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	for i, p := range fn.Params {
 		fr.vals[p] = args[i]
 	}
+	fr.iters = b.iterationSlots(fn)
 	for _, sb := range fn.Blocks {
 		fr.blocks[sb] = b.f.NewBlock(blockKind(sb.Comment), sb.Comment)
 	}
