@@ -7,6 +7,8 @@ import (
 	"math/big"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/gpuapi"
 )
 
 // A loop is a natural loop: a header that dominates the blocks that jump
@@ -22,7 +24,7 @@ type loop struct {
 const (
 	whyIrreducible = "a goto jumps into the loop"
 	whyNoCount     = "the loop does not count a variable from a constant to a constant bound"
-	whyWritten     = "the loop counts a variable whose address is written through, handed to a call or stored"
+	whyWritten     = "the loop counts a variable whose address is written through, handed to a call, or stored where the function may write through it"
 )
 
 // loops returns the natural loops of fn, or false when a cycle of fn has no
@@ -199,8 +201,9 @@ func (l *loop) phiCounter(phi *ssa.Phi, t *types.Basic) *induction {
 //	post:   a1 = new T; *a1 = *phi; *a1 = *a1 + step
 //
 // and the count holds only if nothing else writes any iteration's
-// variable: its address may be read through, never written through,
-// handed to a call or stored.
+// variable: its address may be read through, never written through or
+// handed to a call, and stored only where the function writes through no
+// pointer it reads back from memory.
 func (l *loop) memoryCounter(phi *ssa.Phi) (*induction, string) {
 	ptr, ok := phi.Type().Underlying().(*types.Pointer)
 	if !ok || len(phi.Edges) != 2 || len(l.latches) != 1 {
@@ -230,7 +233,8 @@ func (l *loop) memoryCounter(phi *ssa.Phi) (*induction, string) {
 	if init == nil || !ok {
 		return nil, ""
 	}
-	if !readOnly([]ssa.Value{a0, a1}, map[ssa.Instruction]bool{initStore: true}, a1) {
+	ok, stored := readOnly([]ssa.Value{a0, a1}, map[ssa.Instruction]bool{initStore: true}, a1)
+	if !ok || stored && writesThroughMemory(phi.Parent()) {
 		return nil, whyWritten
 	}
 	return &induction{typ: t, init: init, step: step, holds: func(v ssa.Value) (*big.Int, bool) {
@@ -282,10 +286,11 @@ func copyAndStep(a1 *ssa.Alloc, phi *ssa.Phi) (*big.Int, bool) {
 }
 
 // readOnly reports whether the addresses roots, and every pointer that
-// may hold one of them, are only read through, compared, or written by
-// the stores allowed (and by the two stores copyAndStep recognized in
-// post, the Alloc of the loop's next iteration).
-func readOnly(roots []ssa.Value, allowed map[ssa.Instruction]bool, post *ssa.Alloc) bool {
+// may hold one of them, are only read through, compared, stored in memory
+// (which it also reports), or written by the stores allowed (and by the
+// two stores copyAndStep recognized in post, the Alloc of the loop's next
+// iteration).
+func readOnly(roots []ssa.Value, allowed map[ssa.Instruction]bool, post *ssa.Alloc) (ok, stored bool) {
 	work := append([]ssa.Value(nil), roots...)
 	seen := map[ssa.Value]bool{}
 	for len(work) > 0 {
@@ -302,22 +307,102 @@ func readOnly(roots []ssa.Value, allowed map[ssa.Instruction]bool, post *ssa.All
 				work = append(work, r)
 			case *ssa.UnOp:
 				if r.Op != token.MUL {
-					return false
+					return false, false
 				}
 			case *ssa.BinOp:
 				if r.Op != token.EQL && r.Op != token.NEQ {
-					return false
+					return false, false
 				}
 			case *ssa.Store:
-				if r.Val == v || !allowed[r] && v != post {
-					return false
+				switch {
+				case r.Val == v && r.Addr != v:
+					stored = true
+				case r.Val == v || !allowed[r] && v != post:
+					return false, false
 				}
 			default:
-				return false
+				return false, false
 			}
 		}
 	}
-	return true
+	return true, stored
+}
+
+// writesThroughMemory reports whether fn may write through a pointer it
+// read from memory (an address stored there coming back), or hands a
+// pointer to a call, which could: a loop variable whose address fn stores
+// is then no counter.
+func writesThroughMemory(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if fromMemory(instr.Addr, map[ssa.Value]bool{}) {
+					return true
+				}
+			case ssa.CallInstruction:
+				for _, a := range instr.Common().Args {
+					if holdsPointer(a.Type(), map[types.Type]bool{}) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fromMemory reports whether address a may be, or point into, a pointer
+// read from memory.
+func fromMemory(a ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[a] {
+		return false
+	}
+	seen[a] = true
+	switch a := a.(type) {
+	case *ssa.UnOp:
+		_, ptr := a.Type().Underlying().(*types.Pointer)
+		return a.Op == token.MUL && ptr
+	case *ssa.FieldAddr:
+		return fromMemory(a.X, seen)
+	case *ssa.IndexAddr:
+		return fromMemory(a.X, seen)
+	case *ssa.Phi:
+		for _, e := range a.Edges {
+			if fromMemory(e, seen) {
+				return true
+			}
+		}
+		return false
+	case *ssa.Alloc, *ssa.Parameter, *ssa.Const:
+		return false
+	}
+	return true // a call's result, a conversion: not followed
+}
+
+// holdsPointer reports whether a value of type t holds a pointer, or a
+// slice of values that do. A gpu.Thread's pointer is the runtime's, never
+// one to kernel memory.
+func holdsPointer(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] || gpuapi.IsThread(t) {
+		return false
+	}
+	seen[t] = true
+	switch t := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Slice:
+		return holdsPointer(t.Elem(), seen)
+	case *types.Array:
+		return holdsPointer(t.Elem(), seen)
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if holdsPointer(t.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exitBound returns how many times the loop's header may run per entry,

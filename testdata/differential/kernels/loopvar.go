@@ -60,6 +60,17 @@ func LoopVarKept(t gpu.Thread, n []int32, out []int32) {
 		for _, q := range ps {
 			r = r*3 + *q
 		}
+		// Iterations' k of a three-clause loop, stored in an array (some
+		// over others).
+		var qs [5]*int32
+		for k := int32(0); k < 5; k++ {
+			qs[(k+n[i]&3)%3] = &k
+		}
+		for _, q := range qs {
+			if q != nil {
+				r = r*7 + *q
+			}
+		}
 		r += keptBody(n[i]) + keptNested(n[i])
 		out[i] = r
 	}

@@ -45,12 +45,29 @@ func Previous(t gpu.Thread, out []int32) {
 
 type box struct{ p *int32 }
 
+// The address stored in memory, and only read back: no report.
+//
 //gpu:kernel
 func Stored(t gpu.Thread, out []int32) {
 	var b box
-	for i := int32(0); i < 4; i++ { // want `the address of i is stored in memory: each iteration has its own i \(Go 1.22\), and kernel code, which has no heap, gives each iteration a copy of its own only where the loops around the declaration have a constant bound \(for i := 0; i < 8; i\+\+, for i := range 8\), but the loop counts a variable whose address is written through, handed to a call or stored; copy the value`
+	for i := int32(0); i < 4; i++ {
 		bp := &b
 		bp.p = &i
+	}
+	out[t.GlobalIdx().X] = *b.p
+}
+
+// Written through once it is read back from memory, the variable may
+// change the loop's count.
+//
+//gpu:kernel
+func StoredWritten(t gpu.Thread, out []int32) {
+	var b box
+	for i := int32(0); i < 4; i++ { // want `the address of i is stored in memory: each iteration has its own i \(Go 1.22\), and kernel code, which has no heap, gives each iteration a copy of its own only where the loops around the declaration have a constant bound \(for i := 0; i < 8; i\+\+, for i := range 8\), but the loop counts a variable whose address is written through, handed to a call, or stored where the function may write through it; copy the value`
+		if b.p != nil {
+			*b.p = 0
+		}
+		b.p = &i
 	}
 	out[t.GlobalIdx().X] = *b.p
 }
@@ -87,7 +104,7 @@ func pick(p *int32) *int32 { return p }
 //gpu:kernel
 func ThroughCall(t gpu.Thread, out []int32) {
 	var p *int32
-	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next: .* but the loop counts a variable whose address is written through, handed to a call or stored`
+	for i := int32(0); i < 4; i++ { // want `the address of i is kept from one iteration to the next: .* but the loop counts a variable whose address is written through, handed to a call, or stored`
 		p = pick(&i)
 	}
 	out[t.GlobalIdx().X] = *p
@@ -190,4 +207,74 @@ func TooMany(t gpu.Thread, out []int32) {
 		}
 	}
 	out[t.GlobalIdx().X] = p[0]
+}
+
+// Bounds from <=, !=, a range over an array and a break: no report.
+//
+//gpu:kernel
+func OtherBounds(t gpu.Thread, out []int32) {
+	var ps [4]*int32
+	for i := int32(1); i <= 4; i++ {
+		ps[i-1] = &i
+	}
+	var qs [4]*int32
+	for i := int32(0); i != 8; i += 2 {
+		qs[i/2] = &i
+	}
+	var arr [5]int32
+	var rs [5]*int32
+	for i := range arr {
+		x := arr[i] + int32(i)
+		rs[i] = &x
+	}
+	var last *int32
+	for i := 0; ; i++ {
+		if i >= 6 {
+			break
+		}
+		y := int32(i)
+		if last != nil {
+			y += *last
+		}
+		last = &y
+	}
+	out[t.GlobalIdx().X] = *ps[0] + *qs[3] + *rs[4] + *last
+}
+
+// An int8 counter to 127 wraps around and never stops: no bound.
+//
+//gpu:kernel
+func Wraps(t gpu.Thread, out []int32) {
+	var p *int8
+	for i := int8(0); i <= 127; i++ {
+		x := i // want `the address of x is kept from one iteration to the next: .* but the loop does not count a variable from a constant to a constant bound`
+		if i == 3 {
+			p = &x
+		}
+	}
+	out[t.GlobalIdx().X] = int32(*p)
+}
+
+// A goto into a loop leaves it without a header.
+//
+//gpu:kernel
+func Irreducible(t gpu.Thread, out []int32, c int32) {
+	var p *int32
+	i := int32(0)
+	if c > 0 {
+		goto inner
+	}
+top:
+	{
+		x := i // want `the address of x is kept from one iteration to the next: .* but a goto jumps into the loop`
+		if i == 1 {
+			p = &x
+		}
+	}
+inner:
+	i++
+	if i < 4 {
+		goto top
+	}
+	out[t.GlobalIdx().X] = *p
 }
