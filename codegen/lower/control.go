@@ -171,8 +171,11 @@ func (b *builder) fillPhis(fr *frame) {
 // settleSpaces gives each address derived from a pointer phi (a field or
 // element of *p) the space its phi settled on: unifyPhiSpaces decides a
 // phi's space once its arguments are known, after its users were lowered
-// with the phi's first type. A phi that gets such an address as argument
-// is settled again, until nothing changes.
+// with the phi's first type. A phi that gets such an address or another
+// phi as argument is settled again, until nothing changes (a phi settled
+// before a later phi of its block that it receives would otherwise keep
+// the generic space while that phi moves to another: a per-iteration
+// variable's pointer kept from the previous iteration).
 func (b *builder) settleSpaces() {
 	for changed := true; changed; {
 		changed = false
@@ -184,9 +187,9 @@ func (b *builder) settleSpaces() {
 				}
 			}
 		}
-		if changed {
-			for _, blk := range b.f.Blocks {
-				b.unifyPhiSpaces(blk)
+		for _, blk := range b.f.Blocks {
+			if b.unifyPhiSpaces(blk) {
+				changed = true
 			}
 		}
 	}
@@ -194,12 +197,14 @@ func (b *builder) settleSpaces() {
 
 // unifyPhiSpaces gives a pointer phi whose arguments point into different
 // address spaces the generic space, converting the arguments at the end of
-// their predecessors.
-func (b *builder) unifyPhiSpaces(blk *kir.Block) {
+// their predecessors, and reports whether a phi's type changed.
+func (b *builder) unifyPhiSpaces(blk *kir.Block) bool {
+	changed := false
 	for _, phi := range blk.Phis() {
 		if phi.Type.Kind != kir.Ptr || len(phi.Args) == 0 {
 			continue
 		}
+		was := phi.Type
 		space, first := kir.Generic, true
 		same := true
 		for _, a := range phi.Args {
@@ -214,9 +219,11 @@ func (b *builder) unifyPhiSpaces(blk *kir.Block) {
 		}
 		if same {
 			phi.Type = kir.PtrTo(space)
+			changed = changed || phi.Type != was
 			continue
 		}
 		phi.Type = kir.PtrTo(kir.Generic)
+		changed = changed || phi.Type != was
 		for i, a := range phi.Args {
 			if a.Type.Space != kir.Generic {
 				p := blk.Preds[i]
@@ -224,6 +231,7 @@ func (b *builder) unifyPhiSpaces(blk *kir.Block) {
 			}
 		}
 	}
+	return changed
 }
 
 // instr lowers one SSA instruction.
