@@ -37,10 +37,10 @@ type Escape struct {
 	// Alloc is the variable's declaration.
 	Alloc *ssa.Alloc
 	// Copies bounds how many times the declaration runs in one call of its
-	// function (0: no bound is known, and why says why); Stride is the
-	// bytes each copy takes.
+	// function (0: no bound is known, and noBound says why); Stride is
+	// the bytes each copy takes.
 	Copies, Stride int64
-	why            string
+	noBound        string
 }
 
 // Compiles reports whether the compiler gives every execution of the
@@ -57,7 +57,7 @@ func (e Escape) Message() string {
 	tail := "; copy the value instead of keeping its address"
 	if e.Copies == 0 {
 		return head + "gives each iteration a copy of its own only where the loops around the declaration have a constant bound " +
-			"(for i := 0; i < 8; i++, for i := range 8), but " + e.why + tail
+			"(for i := 0; i < 8; i++, for i := range 8), but " + e.noBound + tail
 	}
 	return head + fmt.Sprintf("would need a copy for each of up to %d iterations, %d bytes, more than the %d bytes one local variable of a GPU thread may take",
 		e.Copies, e.Copies*e.Stride, targets.MaxLocalVar) + tail
@@ -89,9 +89,9 @@ func Find(fn *ssa.Function) []Escape {
 				ls, reducible = loops(fn)
 				found = true
 			}
-			e.why = whyIrreducible
+			e.noBound = whyIrreducible
 			if reducible {
-				e.Copies, e.why = copies(b, ls)
+				e.Copies, e.noBound = copies(b, ls)
 			}
 			out = append(out, e)
 		}
@@ -139,8 +139,8 @@ func outlives(a *ssa.Alloc, i int) (Escape, bool) {
 			pos = a.Pos()
 		}
 		t := a.Type().Underlying().(*types.Pointer).Elem()
-		stride := max(sizes.Sizeof(t), 1)
-		return Escape{Name: name, Pos: pos, Why: why, Alloc: a, Stride: (stride + sizes.Alignof(t) - 1) / sizes.Alignof(t) * sizes.Alignof(t)}, true
+		// Go's sizes are multiples of the alignment: copies in a row stay aligned.
+		return Escape{Name: name, Pos: pos, Why: why, Alloc: a, Stride: max(sizes.Sizeof(t), 1)}, true
 	}
 	for len(work) > 0 {
 		it := work[len(work)-1]
