@@ -108,7 +108,11 @@ func copies(b *ssa.BasicBlock, ls []*loop) (int64, string) {
 		if t == 0 {
 			return 0, why
 		}
-		n = min(n*t, maxCopies) // both at most maxCopies: no overflow
+		if t > maxCopies/n {
+			n = maxCopies // the product would overflow; far too many anyway
+		} else {
+			n *= t
+		}
 	}
 	return n, ""
 }

@@ -278,3 +278,19 @@ inner:
 	}
 	out[t.GlobalIdx().X] = *p
 }
+
+// Nested loops whose product of bounds overflows: capped, and refused.
+//
+//gpu:kernel
+func Huge(t gpu.Thread, out []int32) {
+	var p *int32
+	for i := range 1 << 40 {
+		for j := range 1 << 40 {
+			x := int32(i + j) // want `the address of x is kept from one iteration to the next: .* would need a copy for each of up to 1099511627776 iterations`
+			if j == 3 {
+				p = &x
+			}
+		}
+	}
+	out[t.GlobalIdx().X] = *p
+}
