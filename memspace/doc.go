@@ -60,11 +60,14 @@ expression, kernel code that uses
   - the address of a variable declared in a loop (a loop variable, which Go
     1.22 makes new in every iteration, or a variable of the loop's body) kept
     from one iteration to the next, read after the loop from an iteration it
-    did not leave by, or stored in memory: kernel code has no heap and keeps
-    one copy of each variable, so the pointer would see a later iteration's
-    value (internal/itervars decides it on the SSA, and the compiler refuses
-    the same variables). Uses within the iteration, and after a break, are
-    fine.
+    did not leave by, or stored in memory, where the compiler cannot give
+    each iteration a copy of its own: kernel code has no heap, so it does so
+    with a slot per iteration, which needs a constant bound on every loop
+    around the declaration (a counter from a constant to a constant; a
+    three-clause loop's own variable counts when its address is not written
+    through or handed to a call) and copies that fit in one local variable.
+    internal/itervars decides it on the SSA, and the compiler refuses the
+    same variables. Uses within the iteration, and after a break, are fine.
 
 A violation in a function that is neither a kernel nor marked //gpu:device is
 reported with the chain of calls from the first kernel (in source order) that

@@ -40,6 +40,9 @@ func Verify(f *Func) error {
 				if len(v.Args) != len(b.Preds) {
 					return fmt.Errorf("%s: phi %v has %d args for %d preds", f.Name, v, len(v.Args), len(b.Preds))
 				}
+				if err := phiSpaces(v); err != nil {
+					return fmt.Errorf("%s: b%d: %v", f.Name, i, err)
+				}
 			} else {
 				phis = false
 			}
@@ -84,6 +87,21 @@ func Verify(f *Func) error {
 			if a != nil && !defined(a, b, len(b.Values)) {
 				return fmt.Errorf("%s: b%d traps with %v before its definition", f.Name, b.Index, a)
 			}
+		}
+	}
+	return nil
+}
+
+// phiSpaces checks that a pointer phi's arguments point into its space
+// (nil fits every space): an emitter picks the load or store instruction
+// by the space of the pointer's type.
+func phiSpaces(v *Value) error {
+	if v.Type.Kind != Ptr {
+		return nil
+	}
+	for _, a := range v.Args {
+		if a.Op != OpConst && a.Type != v.Type {
+			return fmt.Errorf("phi %v of type %v takes %v of type %v", v, v.Type, a, a.Type)
 		}
 	}
 	return nil

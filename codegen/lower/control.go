@@ -11,7 +11,6 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/internal/budget"
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
-	"github.com/gpukvet/gpukvet/internal/itervars"
 )
 
 // inline lowers fn's body at the current point with the given argument
@@ -24,10 +23,6 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	}
 	if len(fn.FreeVars) > 0 {
 		b.fail(pos, "closures cannot be used in kernels")
-	}
-	if es := itervars.Find(fn); len(es) > 0 {
-		// memspace reports these; without the checks it is an error here.
-		b.fail(es[0].Pos, "%s", es[0].Message())
 	}
 	for fr := b.frame; fr != nil; fr = fr.parent {
 		if fr.fn == fn {
@@ -44,6 +39,7 @@ func (b *builder) inline(fn *ssa.Function, args [][]*kir.Value, pos token.Pos) [
 	for i, p := range fn.Params {
 		fr.vals[p] = args[i]
 	}
+	fr.iters = b.iterationSlots(fn)
 	for _, sb := range fn.Blocks {
 		fr.blocks[sb] = b.f.NewBlock(blockKind(sb.Comment), sb.Comment)
 	}
@@ -175,8 +171,11 @@ func (b *builder) fillPhis(fr *frame) {
 // settleSpaces gives each address derived from a pointer phi (a field or
 // element of *p) the space its phi settled on: unifyPhiSpaces decides a
 // phi's space once its arguments are known, after its users were lowered
-// with the phi's first type. A phi that gets such an address as argument
-// is settled again, until nothing changes.
+// with the phi's first type. A phi that gets such an address or another
+// phi as argument is settled again, until nothing changes (a phi settled
+// before a later phi of its block that it receives would otherwise keep
+// the generic space while that phi moves to another: a per-iteration
+// variable's pointer kept from the previous iteration).
 func (b *builder) settleSpaces() {
 	for changed := true; changed; {
 		changed = false
@@ -188,9 +187,9 @@ func (b *builder) settleSpaces() {
 				}
 			}
 		}
-		if changed {
-			for _, blk := range b.f.Blocks {
-				b.unifyPhiSpaces(blk)
+		for _, blk := range b.f.Blocks {
+			if b.unifyPhiSpaces(blk) {
+				changed = true
 			}
 		}
 	}
@@ -199,12 +198,14 @@ func (b *builder) settleSpaces() {
 // unifyPhiSpaces gives a pointer phi whose arguments point into different
 // address spaces, or that may be nil and otherwise points into shared or
 // local memory, the generic space, converting the arguments at the end of
-// their predecessors.
-func (b *builder) unifyPhiSpaces(blk *kir.Block) {
+// their predecessors, and reports whether a phi's type changed.
+func (b *builder) unifyPhiSpaces(blk *kir.Block) bool {
+	changed := false
 	for _, phi := range blk.Phis() {
 		if phi.Type.Kind != kir.Ptr || len(phi.Args) == 0 {
 			continue
 		}
+		was := phi.Type
 		space, first := kir.Generic, true
 		same, null := true, false
 		for _, a := range phi.Args {
@@ -226,9 +227,11 @@ func (b *builder) unifyPhiSpaces(blk *kir.Block) {
 		}
 		if same {
 			phi.Type = kir.PtrTo(space)
+			changed = changed || phi.Type != was
 			continue
 		}
 		phi.Type = kir.PtrTo(kir.Generic)
+		changed = changed || phi.Type != was
 		for i, a := range phi.Args {
 			if a.Type.Space != kir.Generic {
 				p := blk.Preds[i]
@@ -236,6 +239,7 @@ func (b *builder) unifyPhiSpaces(blk *kir.Block) {
 			}
 		}
 	}
+	return changed
 }
 
 // instr lowers one SSA instruction.

@@ -97,6 +97,9 @@ type frame struct {
 	rets    [][]*kir.Value
 	retFrom []*kir.Block
 	phis    []*phiFix
+	// iters are the variables that get a slot per execution (Go 1.22's
+	// per-iteration variables whose address outlives the iteration).
+	iters   map[*ssa.Alloc]*iterSlots
 	parent  *frame
 	callPos token.Pos
 }

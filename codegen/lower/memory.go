@@ -8,23 +8,71 @@ import (
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
+	"github.com/gpukvet/gpukvet/internal/itervars"
 	"github.com/gpukvet/gpukvet/internal/targets"
 )
 
 // alloc lowers a local variable: a per-thread slot in local memory, zeroed
-// where the variable is declared (each loop iteration's variable is fresh).
+// where the variable is declared (each loop iteration's variable is fresh),
+// or the next of its slots when each execution needs its own.
 func (b *builder) alloc(v *ssa.Alloc) *kir.Value {
 	t := v.Type().(*types.Pointer).Elem()
 	size := sizes.Sizeof(t)
-	align := sizes.Alignof(t)
 	if size > targets.MaxLocalVar {
 		b.fail(v.Pos(), "%s", targets.LocalVarMessage("", size))
 	}
+	var p *kir.Value
+	if s := b.frame.iters[v]; s != nil {
+		p = b.nextSlot(s, v.Pos())
+	} else {
+		p = b.local(size, sizes.Alignof(t))
+	}
+	b.zeroMemory(p, t)
+	return p
+}
+
+// local is a fresh per-thread allocation of size bytes.
+func (b *builder) local(size, align int64) *kir.Value {
 	p := b.val(kir.OpLocal, kir.PtrTo(kir.Local))
 	p.Imm = uint64(max(size, 1))
 	p.Index = int(align)
-	b.zeroMemory(p, t)
 	return p
+}
+
+// iterSlots are the copies of a variable whose every execution needs a
+// slot of its own: an array of them, and a counter of those taken.
+type iterSlots struct {
+	base, taken    *kir.Value
+	copies, stride int64
+}
+
+// iterationSlots gives each variable of fn whose address outlives its
+// iteration an array of slots, one per execution in a call (the counter
+// starts at zero where the call starts), and refuses those that cannot
+// have one: memspace reports them, and without the checks it is an error
+// here.
+func (b *builder) iterationSlots(fn *ssa.Function) map[*ssa.Alloc]*iterSlots {
+	out := map[*ssa.Alloc]*iterSlots{}
+	for _, e := range itervars.Find(fn) {
+		if !e.Compiles() {
+			b.fail(e.Pos, "%s", e.Message())
+		}
+		t := e.Alloc.Type().(*types.Pointer).Elem()
+		s := &iterSlots{base: b.local(e.Copies*e.Stride, sizes.Alignof(t)), taken: b.local(8, 8), copies: e.Copies, stride: e.Stride}
+		b.val(kir.OpStore, kir.Type{}, s.taken, b.i64(0))
+		out[e.Alloc] = s
+	}
+	return out
+}
+
+// nextSlot takes the next of s's slots. The count of executions bounds
+// the index; the bounds check keeps a wrong bound from writing past the
+// array.
+func (b *builder) nextSlot(s *iterSlots, pos token.Pos) *kir.Value {
+	k := b.val(kir.OpLoad, kir.TI64, s.taken)
+	b.boundsCheck(k, b.i64(s.copies), pos)
+	b.val(kir.OpStore, kir.Type{}, s.taken, b.val(kir.OpAdd, kir.TI64, k, b.i64(1)))
+	return b.elemAddr(s.base, k, s.stride)
 }
 
 // zeroMemory stores t's zero value at p: leaf by leaf for small types, with

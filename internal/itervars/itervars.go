@@ -5,17 +5,25 @@
 // in a loop body is new in every iteration. Kernel code has no heap, so
 // the compiler keeps one slot per variable, which is Go's meaning exactly
 // when every use of an address sees the variable of the latest execution.
-// A pointer kept across iterations (`if i == 1 { p = &i }`, read after the
-// loop) would see a later iteration's value; memspace reports it and the
-// compiler refuses it, both from Find.
+// For a pointer kept across iterations (`if i == 1 { p = &i }`, read after
+// the loop) the compiler instead gives the variable an array of slots, one
+// per execution, when the loops around the declaration have a constant
+// bound on their iterations (Escape.Copies); memspace reports, and the
+// compiler refuses, the variables it cannot, both from Find.
 package itervars
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/targets"
 )
+
+// sizes lays out kernel code's types as the compiler does (codegen/lower).
+var sizes = types.SizesFor("gc", "amd64")
 
 // An Escape is a local variable whose address outlives one execution of
 // its declaration.
@@ -26,18 +34,42 @@ type Escape struct {
 	Pos token.Pos
 	// Why says how the address outlives the declaration.
 	Why string
+	// Alloc is the variable's declaration.
+	Alloc *ssa.Alloc
+	// Copies bounds how many times the declaration runs in one call of its
+	// function (0: no bound is known, and noBound says why); Stride is
+	// the bytes each copy takes.
+	Copies, Stride int64
+	noBound        string
 }
 
-// Message is the diagnostic for e.
+// Compiles reports whether the compiler gives every execution of the
+// declaration a copy of its own: Copies slots that fit in one local
+// variable.
+func (e Escape) Compiles() bool {
+	return e.Copies > 0 && e.Copies*e.Stride <= targets.MaxLocalVar
+}
+
+// Message is the diagnostic for an e that does not compile.
 func (e Escape) Message() string {
-	return "the address of " + e.Name + " " + e.Why + ": each iteration has its own " + e.Name +
-		" (Go 1.22), and kernel code, which has no heap, keeps one copy of a variable, so the pointer would see a later iteration's value; copy the value instead of keeping its address"
+	head := "the address of " + e.Name + " " + e.Why + ": each iteration has its own " + e.Name +
+		" (Go 1.22), and kernel code, which has no heap, "
+	tail := "; copy the value instead of keeping its address"
+	if e.Copies == 0 {
+		return head + "gives each iteration a copy of its own only where the loops around the declaration have a constant bound " +
+			"(for i := 0; i < 8; i++, for i := range 8), but " + e.noBound + tail
+	}
+	return head + fmt.Sprintf("would need a copy for each of up to %d iterations, %d bytes, more than the %d bytes one local variable of a GPU thread may take",
+		e.Copies, e.Copies*e.Stride, targets.MaxLocalVar) + tail
 }
 
 // Find returns the local variables of fn whose address may be used after
-// their declaration runs again, in block order.
+// their declaration runs again, in block order, each with the number of
+// copies that gives every execution its own.
 func Find(fn *ssa.Function) []Escape {
 	var out []Escape
+	var ls []*loop
+	reducible, found := false, false
 	for _, b := range fn.Blocks {
 		inCycle := false // whether b runs more than once per call, asked once per block with an Alloc
 		for i, instr := range b.Instrs {
@@ -49,9 +81,19 @@ func Find(fn *ssa.Function) []Escape {
 				break // runs at most once per call
 			}
 			inCycle = true
-			if e, bad := outlives(a, i); bad {
-				out = append(out, e)
+			e, bad := outlives(a, i)
+			if !bad {
+				continue
 			}
+			if !found {
+				ls, reducible = loops(fn)
+				found = true
+			}
+			e.noBound = whyIrreducible
+			if reducible {
+				e.Copies, e.noBound = copies(b, ls)
+			}
+			out = append(out, e)
 		}
 	}
 	return out
@@ -96,7 +138,9 @@ func outlives(a *ssa.Alloc, i int) (Escape, bool) {
 		if a.Pos().IsValid() {
 			pos = a.Pos()
 		}
-		return Escape{Name: name, Pos: pos, Why: why}, true
+		t := a.Type().Underlying().(*types.Pointer).Elem()
+		// Go's sizes are multiples of the alignment: copies in a row stay aligned.
+		return Escape{Name: name, Pos: pos, Why: why, Alloc: a, Stride: max(sizes.Sizeof(t), 1)}, true
 	}
 	for len(work) > 0 {
 		it := work[len(work)-1]

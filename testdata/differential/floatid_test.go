@@ -55,11 +55,16 @@ func pairs[T any](edges []T) (a, b []T) {
 }
 
 // loopVarCases are Go 1.22's per-iteration loop variables, their
-// addresses used within their iteration and after a break.
+// addresses used within their iteration and after a break, and kept past
+// their iteration (issue 21: a pointer taken in iteration k read the
+// final value).
 func loopVarCases() []*tcase {
 	return []*tcase{
 		one("LoopVarAddr", k.LoopVarAddr, func(r *rand.Rand) []any {
 			return []any{slice(fill(n, []int32{0, 1, 2, 3, 4, 5, 17, 399, 400}, func() int32 { return r.Int32N(500) })), slice(zeros[int32](n))}
+		}),
+		one("LoopVarKept", k.LoopVarKept, func(r *rand.Rand) []any {
+			return []any{slice(fill(n, []int32{0, 1, 2, 3, -1, -7, math.MaxInt32, math.MinInt32}, r.Int32)), slice(zeros[int32](n))}
 		}),
 	}
 }

@@ -22,6 +22,8 @@ import (
 type Buffer struct {
 	Name string
 	Data []byte
+	// local marks a thread's local memory, which may hold pointers.
+	local bool
 }
 
 // Arg is one entry-point parameter: a scalar's bits, a buffer (for a
@@ -138,7 +140,7 @@ func (r *run) runBlock(bid [3]int, sharedVars []kir.SharedVar) {
 				go func(tid [3]int) {
 					defer wg.Done()
 					defer bar.leave()
-					t := &thread{r: r, bid: bid, tid: tid, shared: shared, bar: bar, vals: make([]val, r.f.NumValues()), locals: map[int]*Buffer{}}
+					t := &thread{r: r, bid: bid, tid: tid, shared: shared, bar: bar, vals: make([]val, r.f.NumValues()), locals: map[int]*Buffer{}, ptrs: map[ptrSlot]ptr{}}
 					t.exec()
 				}([3]int{tx, ty, tz})
 			}
@@ -159,6 +161,7 @@ type thread struct {
 	bid, tid [3]int
 	shared   []*Buffer
 	locals   map[int]*Buffer
+	ptrs     map[ptrSlot]ptr // pointers stored in local memory (pointers.go)
 	bar      *barrier
 	vals     []val
 }
@@ -313,7 +316,7 @@ func (t *thread) value(v *kir.Value) bool {
 	case kir.OpLocal:
 		buf := t.locals[v.ID]
 		if buf == nil {
-			buf = &Buffer{Name: fmt.Sprintf("local v%d", v.ID), Data: make([]byte, v.Imm)}
+			buf = &Buffer{Name: fmt.Sprintf("local v%d", v.ID), Data: make([]byte, v.Imm), local: true}
 			t.locals[v.ID] = buf
 		}
 		t.vals[v.ID] = val{p: ptr{buf: buf}}
@@ -461,8 +464,9 @@ func (t *thread) value(v *kir.Value) bool {
 			return false
 		}
 		if k == kir.Ptr {
-			t.fail("loading a pointer from memory is not supported by the interpreter")
-			return false
+			x, ok := t.loadPtr(p)
+			t.vals[v.ID] = val{p: x}
+			return ok
 		}
 		x := readBits(p.buf.Data[p.off:], k)
 		if k == kir.Bool {
@@ -473,12 +477,12 @@ func (t *thread) value(v *kir.Value) bool {
 		p := t.vals[v.Args[0].ID].p
 		x := v.Args[1]
 		if x.Type.Kind == kir.Ptr {
-			t.fail("storing a pointer to memory is not supported by the interpreter")
-			return false
+			return t.storePtr(p, t.vals[x.ID].p)
 		}
 		if !t.check(p, memSize(x.Type.Kind), "store") {
 			return false
 		}
+		t.overwrite(p, memSize(x.Type.Kind))
 		writeBits(p.buf.Data[p.off:], x.Type.Kind, t.vals[x.ID].bits)
 	case kir.OpAtomic:
 		return t.atomic(v)

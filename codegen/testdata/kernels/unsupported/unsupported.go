@@ -71,12 +71,13 @@ type lenner struct{}
 func (lenner) Len() int { return 3 }
 
 // KeepsLoopVar keeps the address of iteration 1's i past its iteration:
-// Go 1.22 gives every iteration its own i, kernels keep one copy.
+// Go 1.22 gives every iteration its own i, which kernels can give only
+// where the loop's count has a constant bound, and n is not one.
 //
 //gpu:kernel
-func KeepsLoopVar(t gpu.Thread, out []int32) {
+func KeepsLoopVar(t gpu.Thread, out []int32, n int32) {
 	var p *int32
-	for i := int32(0); i < 4; i++ {
+	for i := int32(0); i < n; i++ {
 		if i == 1 {
 			p = &i
 		}
