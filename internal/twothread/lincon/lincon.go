@@ -43,6 +43,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Var is a variable: an index into the model.
@@ -158,7 +159,9 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	var model []int64
 	steps := 0
 	splits := MaxSplits
-	sc := &scratch{}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.baseLen, sc.base0Any = 0, false
 	// rec searches cs with the open clauses. It reports true when the
 	// search is over (a model found, or the step budget spent); otherwise
 	// it returns a core: a set of indices of cs that is infeasible with
@@ -245,7 +248,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		return Infeasible, nil, 0
 	}
 	if len(base) > 0 && inRange(p.NumVars, base) {
-		sc.base0 = newBox(p.NumVars)
+		sc.base0 = sc.base0.reset(p.NumVars)
 		if ok, any := sc.base0.run(base, 1, 0, false); ok {
 			sc.baseLen, sc.base0Any = len(base), any
 		}
@@ -414,14 +417,22 @@ func boundsFeasible(n int, cs []Constraint) bool {
 // boxes returns two boxes of n variables, the first without bounds, both
 // sc's until the next call.
 func (sc *scratch) boxes(n int) (box, box) {
-	if len(sc.box[0].lo) != n {
-		sc.box = [2]box{newBox(n), newBox(n)}
+	sc.box[0] = sc.box[0].reset(n)
+	sc.box[1] = sc.box[1].reset(n)
+	return sc.box[0], sc.box[1]
+}
+
+// reset returns b over n variables without bounds, in b's memory when it
+// has room.
+func (b box) reset(n int) box {
+	if cap(b.lo) < n {
+		return newBox(n)
 	}
-	b := sc.box[0]
+	b.lo, b.hi = b.lo[:n], b.hi[:n]
 	for i := range b.lo {
 		b.lo[i], b.hi[i] = -boundLimit, boundLimit
 	}
-	return b, sc.box[1]
+	return b
 }
 
 // box holds a lower and an upper bound per variable, ±boundLimit for
@@ -618,10 +629,38 @@ type scratch struct {
 	steps    []step         // an elimination's steps
 	refs     []row          // the rows its steps mention
 	depth    [][]Constraint // the search's conjunctions, one per depth
+	// The provenance sets of an elimination are cut from setMem as rows
+	// are from chunks: one set per input constraint and per union made
+	// one allocation each, the larger part of the solver's garbage.
+	setMem  []uint64
+	setFree []uint64
 }
 
+// scratchPool holds the scratch memory of finished solves: nothing a
+// Solve returns points into it (models and cores are fresh), and a
+// kernel's problems, of about one size, would otherwise each grow their
+// own lists, chunks and boxes anew.
+var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
+
 // reset makes all of sc's memory free for the next elimination.
-func (sc *scratch) reset() { sc.ci, sc.free, sc.refs = -1, nil, sc.refs[:0] }
+func (sc *scratch) reset() {
+	sc.ci, sc.free, sc.refs = -1, nil, sc.refs[:0]
+	sc.setFree = sc.setMem
+}
+
+// newSet returns a zeroed set of w words, valid until the next reset. It
+// starts a new block when the current one is full; the largest block is
+// kept for the next elimination.
+func (sc *scratch) newSet(w int) cset {
+	if len(sc.setFree) < w {
+		sc.setMem = make([]uint64, max(2*len(sc.setMem), 64*w))
+		sc.setFree = sc.setMem
+	}
+	b := sc.setFree[:w:w]
+	sc.setFree = sc.setFree[w:]
+	clear(b)
+	return b
+}
 
 // newRow returns a zeroed row of n+2 slots.
 func (s *system) newRow() row {
@@ -712,7 +751,7 @@ func (s *system) union(a, b int64) int64 {
 	if pb.holds(pa) {
 		return b
 	}
-	u := make(cset, max(len(pa), len(pb)))
+	u := s.sc.newSet(max(len(pa), len(pb)))
 	copy(u, pa)
 	for i, w := range pb {
 		u[i] |= w
@@ -879,7 +918,7 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 	}()
 	for i, c := range cs {
 		r := s.newRow()
-		p := make(cset, i/64+1)
+		p := sc.newSet(i/64 + 1)
 		p[i/64] = 1 << (i % 64)
 		s.prov = append(s.prov, p)
 		r[n+1] = int64(len(s.prov) - 1)
@@ -901,7 +940,7 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 		return Unknown, nil, nil
 	}
 	if v == Infeasible {
-		return Infeasible, nil, core
+		return Infeasible, nil, slices.Clone(core) // sc's sets are reused
 	}
 	m := make([]int64, n)
 	if backSubstitute(steps, m, len(steps)-1) {
