@@ -634,6 +634,7 @@ type scratch struct {
 	// one allocation each, the larger part of the solver's garbage.
 	setMem  []uint64
 	setFree []uint64
+	fmCount []fmCount // fmVar's counts
 }
 
 // scratchPool holds the scratch memory of finished solves: nothing a
@@ -1069,31 +1070,44 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 // test's exact shadow) when every lower bound or every upper bound has a
 // unit coefficient; those go first, each kind in order of cost.
 func (s *system) fmVar(eliminated []bool) int {
-	v, cost, vexact := -1, math.MaxInt, false
-	for i := 0; i < s.n; i++ {
-		if eliminated[i] {
-			continue
-		}
-		lo, hi := 0, 0
-		unitLo, unitHi := true, true
-		for _, r := range s.ges {
-			if r[i] > 0 {
-				lo++
-				unitLo = unitLo && r[i] == 1
-			} else if r[i] < 0 {
-				hi++
-				unitHi = unitHi && r[i] == -1
+	// One pass over the rows, row by row, counts every variable's bounds
+	// (a pass per variable read each row n times, out of order).
+	if cap(s.sc.fmCount) < s.n {
+		s.sc.fmCount = make([]fmCount, s.n)
+	}
+	counts := s.sc.fmCount[:s.n]
+	for i := range counts {
+		counts[i] = fmCount{unitLo: true, unitHi: true}
+	}
+	for _, r := range s.ges {
+		for i, a := range r[:s.n] {
+			if a > 0 {
+				counts[i].lo++
+				counts[i].unitLo = counts[i].unitLo && a == 1
+			} else if a < 0 {
+				counts[i].hi++
+				counts[i].unitHi = counts[i].unitHi && a == -1
 			}
 		}
-		if lo+hi == 0 {
+	}
+	v, cost, vexact := -1, math.MaxInt, false
+	for i, c := range counts {
+		if eliminated[i] || c.lo+c.hi == 0 {
 			continue
 		}
-		exact := unitLo || unitHi
-		if c := lo * hi; exact && !vexact || exact == vexact && c < cost {
-			v, cost, vexact = i, c, exact
+		exact := c.unitLo || c.unitHi
+		if k := c.lo * c.hi; exact && !vexact || exact == vexact && k < cost {
+			v, cost, vexact = i, k, exact
 		}
 	}
 	return v
+}
+
+// fmCount is what fmVar counts of a variable: its lower and upper bounds,
+// and whether each kind has unit coefficients only.
+type fmCount struct {
+	lo, hi         int
+	unitLo, unitHi bool
 }
 
 // fourierMotzkin eliminates variable v from the inequalities: each lower
