@@ -588,7 +588,10 @@ func inRange(n int, cs []Constraint) bool {
 const MaxSteps = 5000
 
 // row is a dense constraint: coefficients of the variables, then the
-// constant.
+// constant, then two slots of bookkeeping: the row's provenance (slot n+1,
+// system.prov) and whether it is normalized already (slot n+2: 1 when
+// normalizeAll left it so and nothing changed it since; a row normalized
+// once stays so until eliminateEq rewrites it).
 type row []int64
 
 type system struct {
@@ -663,10 +666,10 @@ func (sc *scratch) newSet(w int) cset {
 	return b
 }
 
-// newRow returns a zeroed row of n+2 slots.
+// newRow returns a zeroed row of n+3 slots.
 func (s *system) newRow() row {
 	sc := s.sc
-	w := s.n + 2
+	w := s.n + 3
 	if len(sc.free) < w {
 		sc.ci++
 		if sc.ci == len(sc.chunks) {
@@ -1060,6 +1063,7 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 				}
 			}
 			r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
+			r[s.n+2] = 0 // to normalize again
 		}
 	}
 	return step{v: v, eq: eq}, true, nil
@@ -1185,10 +1189,16 @@ func (s *system) combine(v int, lo, hi row) (row, error) {
 
 // normalizeAll divides each row by the gcd of its coefficients (rounding
 // the constant of an inequality down) and reports false if some row has no
-// integer solution, returning that row.
+// integer solution, returning that row. A row it normalized before and
+// nothing changed since is kept as it is: normalizing it again would
+// change nothing, and most rows of a Fourier–Motzkin step are such.
 func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 	out := rs[:0]
 	for _, r := range rs {
+		if r[n+2] == 1 {
+			out = append(out, r)
+			continue
+		}
 		var g int64
 		for i := 0; i < n && g != 1; i++ {
 			if r[i] != 0 {
@@ -1214,6 +1224,7 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 				r[i] /= g
 			}
 		}
+		r[n+2] = 1
 		out = append(out, r)
 	}
 	return out, nil
@@ -1234,7 +1245,7 @@ func (s *system) dedupe(rs []row) []row {
 	mask := uint64(size - 1)
 	out := rs[:0]
 	for _, r := range rs {
-		n := len(r) - 2 // coefficients, then the constant and the provenance
+		n := len(r) - 3 // coefficients, then the constant and the bookkeeping
 		h := uint64(14695981039346656037)
 		for _, c := range r[:n] {
 			h ^= uint64(c)
