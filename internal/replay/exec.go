@@ -239,10 +239,12 @@ func (m *machine) runBlock(b [3]int) error {
 		return fmt.Errorf("block of %v threads", bd)
 	}
 	threads := make([]*thread, 0, n)
+	mem := make([]thread, n) // one allocation for the block's threads
 	for z := 0; z < bd[2]; z++ {
 		for y := 0; y < bd[1]; y++ {
 			for x := 0; x < bd[0]; x++ {
-				th := &thread{idx: [3]int{x, y, z}, block: b}
+				th := &mem[len(threads)]
+				*th = thread{idx: [3]int{x, y, z}, block: b}
 				fr := m.newFrame(m.fn, nil, 0)
 				for i, p := range m.fn.Params {
 					fr.set(p, m.params[i])
@@ -297,15 +299,18 @@ func (m *machine) runThread(th *thread) error {
 		in := fr.block.Instrs[fr.pc]
 		fr.pc++
 		err := m.exec(th, fr, in)
+		if err == nil {
+			continue
+		}
+		// Only past here: the pointer errors.As fills escapes, one
+		// allocation per instruction run when it was asked of every one.
 		var tr *trap
 		if errors.As(err, &tr) {
 			th.done = true
 			m.traps[th.id()] = trap{why: fmt.Sprintf("%s: %s", m.where(in), tr.why), oob: tr.oob}
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %v", m.where(in), err)
-		}
+		return fmt.Errorf("%s: %v", m.where(in), err)
 	}
 	return nil
 }
