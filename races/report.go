@@ -96,9 +96,8 @@ func (s *search) findRaces() []Race {
 // straight-line code with hundreds of accesses at affine indices (a tile
 // of stores per thread) most pairs are apart by an index difference that
 // many pairs share, so one solved problem settles them all, and the pair
-// budget goes to the pairs that need their paths. Below it, every pair
-// goes straight to its full question, which is as fast when few pairs
-// share a difference.
+// budget goes to the pairs that need their paths. Below it, a pair is
+// tested so only until indexMisses pairs were not set apart that way.
 const indexFirstPairs = 1000
 
 // indexMisses is the number of pairs a kernel of fewer pairs asks by
