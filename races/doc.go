@@ -183,7 +183,12 @@
 // out[(y+i+1)*w+x+j+2]) are decided by one solve between them, and only
 // the pairs it does not set apart count against the budget: 400 global
 // stores per thread (a tile of 40 rows of 10) are decided with no pair problem
-// asked (bench/races-stores.txt). Past MaxPairs pair problems for one
+// asked (bench/races-stores.txt). A kernel of fewer pairs asks that
+// question first too, until 4 pairs were not set apart by it: where the
+// indices alone keep the threads apart (a sort's partners computed with
+// divisions and shifts by parameters) it is smaller than the full one,
+// whose path conditions multiply the solver's cases; where they do not,
+// it stops costing a question per pair. Past MaxPairs pair problems for one
 // kernel the check stops and reports that it could not decide the kernel,
 // a diagnostic at the kernel naming the object and accesses the budget
 // ran out on; it never passes a kernel silently.

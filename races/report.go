@@ -70,13 +70,17 @@ func (s *search) findRaces() []Race {
 	s.done = map[[2]*twothread.Access]bool{}
 	s.budget = maxPairs
 	s.seenMsg = map[string]int{}
-	indexFirst := s.countPairs() > indexFirstPairs
+	many := s.countPairs() > indexFirstPairs
+	misses := 0 // pairs the index-only question did not set apart
 	for pr := range s.pairs {
 		if s.done[[2]*twothread.Access{pr.A, pr.B}] || s.settled(pr.A, pr.B) {
 			continue
 		}
-		if indexFirst && s.k.IndexApart(pr) {
-			continue
+		if many || misses < indexMisses {
+			if s.k.IndexApart(pr) {
+				continue
+			}
+			misses++
 		}
 		if !s.ask(pr) {
 			return s.undecided(pr)
@@ -92,10 +96,21 @@ func (s *search) findRaces() []Race {
 // straight-line code with hundreds of accesses at affine indices (a tile
 // of stores per thread) most pairs are apart by an index difference that
 // many pairs share, so one solved problem settles them all, and the pair
-// budget goes to the pairs that need their paths. Below it, every pair
-// goes straight to its full question, which is as fast when few pairs
-// share a difference.
+// budget goes to the pairs that need their paths. Below it, a pair is
+// tested so only until indexMisses pairs were not set apart that way.
 const indexFirstPairs = 1000
+
+// indexMisses is the number of pairs a kernel of fewer pairs asks by
+// their indices alone first, and finds not apart that way, before it asks
+// every further pair its full question straight away. Where the indices
+// alone set the pairs apart (a sort's compare-and-swap partners, computed
+// with divisions and shifts by parameters), that question is smaller than
+// the full one, whose path conditions multiply the cases the solver
+// searches; where they do not (a race, or a guard that keeps the threads
+// apart), asking it first only adds a question, so a kernel stops after a
+// few misses. Apart by the indices is apart in the full question: the
+// findings are the same either way.
+const indexMisses = 4
 
 // countPairs returns the number of pair questions the kernel has, or
 // indexFirstPairs+1 once past it.

@@ -22,7 +22,7 @@ type machine struct {
 	// Scratch space reused across instructions (the interpreter does not
 	// recurse: a call pushes a frame).
 	phiVals, args []value
-	funcs         map[*ssa.Function]*values // the values of each function run
+	frames        *frames // the numbering of values and the frames to reuse, the Runner's
 
 	ran    map[[3]int]bool     // the blocks run
 	err    error               // why the run could not go on, once it could not
@@ -70,9 +70,22 @@ type values struct {
 	index map[ssa.Value]int
 }
 
+// frames is what the machines of one Runner share about frames: the
+// numbering of each function's values, and the frames that returned or
+// whose block finished, to reuse. A block makes a frame per thread and
+// per call, and allocating each anew made most of a replay's garbage.
+type frames struct {
+	funcs map[*ssa.Function]*values
+	free  map[*ssa.Function][]*frame
+}
+
+func newFrames() *frames {
+	return &frames{funcs: map[*ssa.Function]*values{}, free: map[*ssa.Function][]*frame{}}
+}
+
 // valuesOf returns the numbering of fn's parameters and values.
 func (m *machine) valuesOf(fn *ssa.Function) *values {
-	if v, ok := m.funcs[fn]; ok {
+	if v, ok := m.frames.funcs[fn]; ok {
 		return v
 	}
 	v := &values{index: map[ssa.Value]int{}}
@@ -86,20 +99,35 @@ func (m *machine) valuesOf(fn *ssa.Function) *values {
 			}
 		}
 	}
-	m.funcs[fn] = v
+	m.frames.funcs[fn] = v
 	return v
 }
 
 // newFrame returns a frame at the start of fn, made by call (nil for the
 // kernel's) from a frame of call path parent.
 func (m *machine) newFrame(fn *ssa.Function, call *ssa.Call, parent int) *frame {
-	vals := m.valuesOf(fn)
-	fr := &frame{fn: fn, vals: vals, env: make([]value, len(vals.index)), has: make([]bool, len(vals.index)),
-		block: fn.Blocks[0], call: call}
+	var fr *frame
+	if free := m.frames.free[fn]; len(free) > 0 {
+		fr = free[len(free)-1]
+		m.frames.free[fn] = free[:len(free)-1]
+		clear(fr.env)
+		clear(fr.has)
+		fr.pc, fr.path = 0, 0
+	} else {
+		vals := m.valuesOf(fn)
+		fr = &frame{fn: fn, vals: vals, env: make([]value, len(vals.index)), has: make([]bool, len(vals.index))}
+	}
+	fr.block, fr.call = fn.Blocks[0], call
 	if call != nil {
 		fr.path = m.intern(parent, call)
 	}
 	return fr
+}
+
+// release gives back frame fr, which nothing uses any more, for
+// newFrame to reuse.
+func (m *machine) release(fr *frame) {
+	m.frames.free[fr.fn] = append(m.frames.free[fr.fn], fr)
 }
 
 // set gives value v of fr's function the run-time value x.
@@ -124,8 +152,8 @@ func (m *machine) alloc(n int, what string) (*object, error) {
 }
 
 // newMachine allocates the launch's global memory and arguments.
-func newMachine(fn *ssa.Function, l Launch, budget *int) (*machine, error) {
-	m := &machine{fn: fn, launch: l, budget: budget, funcs: map[*ssa.Function]*values{}, ran: map[[3]int]bool{},
+func newMachine(fn *ssa.Function, l Launch, budget *int, fs *frames) (*machine, error) {
+	m := &machine{fn: fn, launch: l, budget: budget, frames: fs, ran: map[[3]int]bool{},
 		events: map[siteKey][]event{}, traps: map[Thread]trap{}, paths: map[pathKey]int{}}
 	for i, p := range fn.Params {
 		var v value
@@ -211,10 +239,12 @@ func (m *machine) runBlock(b [3]int) error {
 		return fmt.Errorf("block of %v threads", bd)
 	}
 	threads := make([]*thread, 0, n)
+	mem := make([]thread, n) // one allocation for the block's threads
 	for z := 0; z < bd[2]; z++ {
 		for y := 0; y < bd[1]; y++ {
 			for x := 0; x < bd[0]; x++ {
-				th := &thread{idx: [3]int{x, y, z}, block: b}
+				th := &mem[len(threads)]
+				*th = thread{idx: [3]int{x, y, z}, block: b}
 				fr := m.newFrame(m.fn, nil, 0)
 				for i, p := range m.fn.Params {
 					fr.set(p, m.params[i])
@@ -224,6 +254,15 @@ func (m *machine) runBlock(b [3]int) error {
 			}
 		}
 	}
+	// Once the block has run (or stopped), its frames are dead: events
+	// and traps name threads, not frames.
+	defer func() {
+		for _, th := range threads {
+			for _, fr := range th.stack {
+				m.release(fr)
+			}
+		}
+	}()
 	for {
 		live := 0
 		for _, th := range threads {
@@ -260,15 +299,18 @@ func (m *machine) runThread(th *thread) error {
 		in := fr.block.Instrs[fr.pc]
 		fr.pc++
 		err := m.exec(th, fr, in)
+		if err == nil {
+			continue
+		}
+		// Only past here: the pointer errors.As fills escapes, one
+		// allocation per instruction run when it was asked of every one.
 		var tr *trap
 		if errors.As(err, &tr) {
 			th.done = true
 			m.traps[th.id()] = trap{why: fmt.Sprintf("%s: %s", m.where(in), tr.why), oob: tr.oob}
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %v", m.where(in), err)
-		}
+		return fmt.Errorf("%s: %v", m.where(in), err)
 	}
 	return nil
 }

@@ -260,5 +260,6 @@ func (m *machine) ret(th *thread, fr *frame, in *ssa.Return) error {
 	default:
 		caller.set(fr.call, value{agg: res})
 	}
+	m.release(fr)
 	return nil
 }

@@ -144,12 +144,13 @@ type Runner struct {
 	fn     *ssa.Function
 	budget int // instructions left, over every run
 	runs   map[string]*machine
+	frames *frames // shared by the runs (exec.go)
 }
 
 // NewRunner returns a Runner for kernel fn whose runs may execute budget
 // instructions in all.
 func NewRunner(fn *ssa.Function, budget int) *Runner {
-	return &Runner{fn: fn, budget: budget, runs: map[string]*machine{}}
+	return &Runner{fn: fn, budget: budget, runs: map[string]*machine{}, frames: newFrames()}
 }
 
 // CheckRace runs the kernel under w's launch, for the blocks of w's two
@@ -172,7 +173,7 @@ func (r *Runner) CheckRace(w Race) (res Result) {
 	m, ok := r.runs[key]
 	if !ok {
 		var err error
-		if m, err = newMachine(r.fn, w.Launch, &r.budget); err != nil {
+		if m, err = newMachine(r.fn, w.Launch, &r.budget, r.frames); err != nil {
 			return Result{Reason: err.Error()}
 		}
 		r.runs[key] = m

@@ -14,9 +14,10 @@ import (
 )
 
 // The index-only pair question, for kernels of many pairs (races asks it
-// first past 1000): straight-line code with hundreds of accesses at
-// affine indices has few distinct index differences, and one solve
-// decides every pair of one difference.
+// first past 1000, and in smaller kernels until it misses a few pairs):
+// straight-line code with hundreds of accesses at affine indices has few
+// distinct index differences, and one solve decides every pair of one
+// difference.
 
 // IndexApart reports whether the accesses of pr are apart by their
 // indices alone: the pair question without the path conditions of either

@@ -20,6 +20,15 @@ type monoTerm struct {
 }
 
 func monoKey(vs []lincon.Var) string {
+	// Most monomials are a constant or one variable: their keys need no
+	// builder (Itoa of a small number does not allocate), and polys are
+	// built by the thousand per pair problem.
+	switch len(vs) {
+	case 0:
+		return ""
+	case 1:
+		return strconv.Itoa(int(vs[0]))
+	}
 	var b strings.Builder
 	for i, v := range vs {
 		if i > 0 {
@@ -58,26 +67,29 @@ func (p poly) addTerm(vs []lincon.Var, c int64) {
 	}
 }
 
-func add(a, b poly) poly {
-	p := poly{}
+func add(a, b poly) poly { return combine(a, b, 1) }
+
+// combine returns a + k·b, in a map sized for both at once.
+func combine(a, b poly, k int64) poly {
+	p := make(poly, len(a)+len(b))
 	for _, t := range a {
 		p.addTerm(t.vars, t.coef)
 	}
 	for _, t := range b {
-		p.addTerm(t.vars, t.coef)
+		p.addTerm(t.vars, k*t.coef)
 	}
 	return p
 }
 
 func scale(a poly, c int64) poly {
-	p := poly{}
+	p := make(poly, len(a))
 	for _, t := range a {
 		p.addTerm(t.vars, t.coef*c)
 	}
 	return p
 }
 
-func sub(a, b poly) poly { return add(a, scale(b, -1)) }
+func sub(a, b poly) poly { return combine(a, b, -1) }
 
 // maxDegree bounds the polynomials built from index expressions; beyond it
 // a product is treated as an unknown value.

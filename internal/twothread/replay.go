@@ -1,8 +1,10 @@
 package twothread
 
 import (
+	"cmp"
 	"fmt"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -181,16 +183,25 @@ func (p *problem) excludeModel(c Collision) clause {
 	if c.model == nil {
 		return nil
 	}
-	var cl clause
+	// The alternatives in the order of c's variables, not of the map:
+	// the solver tries them in order, so the witness it finds next (and
+	// the problem's key in the kernel's memo) must not change from run
+	// to run.
+	keys := make([]varKey, 0, len(c.p.varIdx))
 	for key, old := range c.p.varIdx {
 		if key.kind == vVal || key.kind == vAux || int(old) >= len(c.model) {
 			continue
 		}
+		keys = append(keys, key)
+	}
+	slices.SortFunc(keys, func(a, b varKey) int { return cmp.Compare(c.p.varIdx[a], c.p.varIdx[b]) })
+	var cl clause
+	for _, key := range keys {
 		x, ok := p.varIdx[key]
 		if !ok {
 			continue
 		}
-		v := c.model[old]
+		v := c.model[c.p.varIdx[key]]
 		cl = append(cl, []cons{lt(varPoly(x), constPoly(v))}, []cons{lt(constPoly(v), varPoly(x))})
 	}
 	return cl

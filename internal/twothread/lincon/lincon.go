@@ -43,6 +43,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Var is a variable: an index into the model.
@@ -158,7 +159,9 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	var model []int64
 	steps := 0
 	splits := MaxSplits
-	sc := &scratch{}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.baseLen, sc.base0Any = 0, false
 	// rec searches cs with the open clauses. It reports true when the
 	// search is over (a model found, or the step budget spent); otherwise
 	// it returns a core: a set of indices of cs that is infeasible with
@@ -245,7 +248,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		return Infeasible, nil, 0
 	}
 	if len(base) > 0 && inRange(p.NumVars, base) {
-		sc.base0 = newBox(p.NumVars)
+		sc.base0 = sc.base0.reset(p.NumVars)
 		if ok, any := sc.base0.run(base, 1, 0, false); ok {
 			sc.baseLen, sc.base0Any = len(base), any
 		}
@@ -414,14 +417,22 @@ func boundsFeasible(n int, cs []Constraint) bool {
 // boxes returns two boxes of n variables, the first without bounds, both
 // sc's until the next call.
 func (sc *scratch) boxes(n int) (box, box) {
-	if len(sc.box[0].lo) != n {
-		sc.box = [2]box{newBox(n), newBox(n)}
+	sc.box[0] = sc.box[0].reset(n)
+	sc.box[1] = sc.box[1].reset(n)
+	return sc.box[0], sc.box[1]
+}
+
+// reset returns b over n variables without bounds, in b's memory when it
+// has room.
+func (b box) reset(n int) box {
+	if cap(b.lo) < n {
+		return newBox(n)
 	}
-	b := sc.box[0]
+	b.lo, b.hi = b.lo[:n], b.hi[:n]
 	for i := range b.lo {
 		b.lo[i], b.hi[i] = -boundLimit, boundLimit
 	}
-	return b, sc.box[1]
+	return b
 }
 
 // box holds a lower and an upper bound per variable, ±boundLimit for
@@ -577,7 +588,10 @@ func inRange(n int, cs []Constraint) bool {
 const MaxSteps = 5000
 
 // row is a dense constraint: coefficients of the variables, then the
-// constant.
+// constant, then two slots of bookkeeping: the row's provenance (slot n+1,
+// system.prov) and whether it is normalized already (slot n+2: 1 when
+// normalizeAll left it so and nothing changed it since; a row normalized
+// once stays so until eliminateEq rewrites it).
 type row []int64
 
 type system struct {
@@ -618,15 +632,44 @@ type scratch struct {
 	steps    []step         // an elimination's steps
 	refs     []row          // the rows its steps mention
 	depth    [][]Constraint // the search's conjunctions, one per depth
+	// The provenance sets of an elimination are cut from setMem as rows
+	// are from chunks: one set per input constraint and per union made
+	// one allocation each, the larger part of the solver's garbage.
+	setMem  []uint64
+	setFree []uint64
+	fmCount []fmCount // fmVar's counts
 }
 
-// reset makes all of sc's memory free for the next elimination.
-func (sc *scratch) reset() { sc.ci, sc.free, sc.refs = -1, nil, sc.refs[:0] }
+// scratchPool holds the scratch memory of finished solves: nothing a
+// Solve returns points into it (models and cores are fresh), and a
+// kernel's problems, of about one size, would otherwise each grow their
+// own lists, chunks and boxes anew.
+var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
 
-// newRow returns a zeroed row of n+2 slots.
+// reset makes all of sc's memory free for the next elimination.
+func (sc *scratch) reset() {
+	sc.ci, sc.free, sc.refs = -1, nil, sc.refs[:0]
+	sc.setFree = sc.setMem
+}
+
+// newSet returns a zeroed set of w words, valid until the next reset. It
+// starts a new block when the current one is full; the largest block is
+// kept for the next elimination.
+func (sc *scratch) newSet(w int) cset {
+	if len(sc.setFree) < w {
+		sc.setMem = make([]uint64, max(2*len(sc.setMem), 64*w))
+		sc.setFree = sc.setMem
+	}
+	b := sc.setFree[:w:w]
+	sc.setFree = sc.setFree[w:]
+	clear(b)
+	return b
+}
+
+// newRow returns a zeroed row of n+3 slots.
 func (s *system) newRow() row {
 	sc := s.sc
-	w := s.n + 2
+	w := s.n + 3
 	if len(sc.free) < w {
 		sc.ci++
 		if sc.ci == len(sc.chunks) {
@@ -712,7 +755,7 @@ func (s *system) union(a, b int64) int64 {
 	if pb.holds(pa) {
 		return b
 	}
-	u := make(cset, max(len(pa), len(pb)))
+	u := s.sc.newSet(max(len(pa), len(pb)))
 	copy(u, pa)
 	for i, w := range pb {
 		u[i] |= w
@@ -879,7 +922,7 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 	}()
 	for i, c := range cs {
 		r := s.newRow()
-		p := make(cset, i/64+1)
+		p := sc.newSet(i/64 + 1)
 		p[i/64] = 1 << (i % 64)
 		s.prov = append(s.prov, p)
 		r[n+1] = int64(len(s.prov) - 1)
@@ -901,7 +944,7 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 		return Unknown, nil, nil
 	}
 	if v == Infeasible {
-		return Infeasible, nil, core
+		return Infeasible, nil, slices.Clone(core) // sc's sets are reused
 	}
 	m := make([]int64, n)
 	if backSubstitute(steps, m, len(steps)-1) {
@@ -1020,6 +1063,7 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 				}
 			}
 			r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
+			r[s.n+2] = 0 // to normalize again
 		}
 	}
 	return step{v: v, eq: eq}, true, nil
@@ -1030,31 +1074,44 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 // test's exact shadow) when every lower bound or every upper bound has a
 // unit coefficient; those go first, each kind in order of cost.
 func (s *system) fmVar(eliminated []bool) int {
-	v, cost, vexact := -1, math.MaxInt, false
-	for i := 0; i < s.n; i++ {
-		if eliminated[i] {
-			continue
-		}
-		lo, hi := 0, 0
-		unitLo, unitHi := true, true
-		for _, r := range s.ges {
-			if r[i] > 0 {
-				lo++
-				unitLo = unitLo && r[i] == 1
-			} else if r[i] < 0 {
-				hi++
-				unitHi = unitHi && r[i] == -1
+	// One pass over the rows, row by row, counts every variable's bounds
+	// (a pass per variable read each row n times, out of order).
+	if cap(s.sc.fmCount) < s.n {
+		s.sc.fmCount = make([]fmCount, s.n)
+	}
+	counts := s.sc.fmCount[:s.n]
+	for i := range counts {
+		counts[i] = fmCount{unitLo: true, unitHi: true}
+	}
+	for _, r := range s.ges {
+		for i, a := range r[:s.n] {
+			if a > 0 {
+				counts[i].lo++
+				counts[i].unitLo = counts[i].unitLo && a == 1
+			} else if a < 0 {
+				counts[i].hi++
+				counts[i].unitHi = counts[i].unitHi && a == -1
 			}
 		}
-		if lo+hi == 0 {
+	}
+	v, cost, vexact := -1, math.MaxInt, false
+	for i, c := range counts {
+		if eliminated[i] || c.lo+c.hi == 0 {
 			continue
 		}
-		exact := unitLo || unitHi
-		if c := lo * hi; exact && !vexact || exact == vexact && c < cost {
-			v, cost, vexact = i, c, exact
+		exact := c.unitLo || c.unitHi
+		if k := c.lo * c.hi; exact && !vexact || exact == vexact && k < cost {
+			v, cost, vexact = i, k, exact
 		}
 	}
 	return v
+}
+
+// fmCount is what fmVar counts of a variable: its lower and upper bounds,
+// and whether each kind has unit coefficients only.
+type fmCount struct {
+	lo, hi         int
+	unitLo, unitHi bool
 }
 
 // fourierMotzkin eliminates variable v from the inequalities: each lower
@@ -1132,10 +1189,16 @@ func (s *system) combine(v int, lo, hi row) (row, error) {
 
 // normalizeAll divides each row by the gcd of its coefficients (rounding
 // the constant of an inequality down) and reports false if some row has no
-// integer solution, returning that row.
+// integer solution, returning that row. A row it normalized before and
+// nothing changed since is kept as it is: normalizing it again would
+// change nothing, and most rows of a Fourier–Motzkin step are such.
 func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 	out := rs[:0]
 	for _, r := range rs {
+		if r[n+2] == 1 {
+			out = append(out, r)
+			continue
+		}
 		var g int64
 		for i := 0; i < n && g != 1; i++ {
 			if r[i] != 0 {
@@ -1161,6 +1224,7 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 				r[i] /= g
 			}
 		}
+		r[n+2] = 1
 		out = append(out, r)
 	}
 	return out, nil
@@ -1181,7 +1245,7 @@ func (s *system) dedupe(rs []row) []row {
 	mask := uint64(size - 1)
 	out := rs[:0]
 	for _, r := range rs {
-		n := len(r) - 2 // coefficients, then the constant and the provenance
+		n := len(r) - 3 // coefficients, then the constant and the bookkeeping
 		h := uint64(14695981039346656037)
 		for _, c := range r[:n] {
 			h ^= uint64(c)
