@@ -167,9 +167,18 @@
 //     outside the model that took part.
 //
 // Replay is bounded by a budget of instructions per kernel
-// (replay.Budget, 2^17, over all its launches); a witness it cannot run
-// (the budget, a package-level variable, a call outside the subset) is
-// printed as the solver found it.
+// (replay.Budget, 2^17, over all its launches). A witness it cannot run
+// (the budget, a package-level variable, a call outside the subset) is not
+// printed as a race either: the finding is worded "possible data race on
+// … : the write at line 160 and the read at line 163 may touch the same
+// element …: the solver's example, thread (0,0) at as[0][0] and thread
+// (1,0) at as[0][0], could not be replayed to confirm it (the replay ran
+// out of its instruction budget)". A witness refuted under one way of
+// filling in what it leaves free and not run under another counts as
+// refuted, and is asked again. The replay computes the float functions of
+// package math and those of gpu/math32 that are math's rounded to float32
+// (Sqrt, Exp, Pow, …), and a negative signed shift count traps, as Go's
+// does.
 //
 // Scale. A pair whose indices are affine in the thread index alone (as in
 // straight-line or unrolled code: s[tid+256*j], s[tid*w+j]) is settled by
