@@ -75,6 +75,13 @@
 //     of itself is bounded by them (a flag that is 0 or 1 keeps out[2*i+f]
 //     in the thread's pair; a counter from 0 that only grows, capped by a
 //     test, keeps list[i*cap+count] in the thread's row).
+//   - Ping-pong offsets and doubling steps: a loop value whose update
+//     undoes itself, `first = NT - first` or `buf ^= c` from a constant,
+//     takes its initial value and the other in alternate iterations (one
+//     of the two for both threads at one iteration), so moderngpu's
+//     CTAScan, which reads s[first+tid-offset] and writes s[(NT-first)+tid]
+//     with one barrier per step, is silent, and a flip placed after the
+//     store is reported; `offset += offset` grows like `offset *= 2`.
 //   - A barrier under a uniform condition, in a device function or not: a
 //     branch that one thread passed and the other has not reached yet is
 //     taken with the values both see there (`if k+1 < n { t.Barrier() }`

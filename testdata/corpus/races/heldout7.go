@@ -247,9 +247,6 @@ func CtaReduceTwiceNoTrailingBarrier(t gpu.Thread, in, out []float32) {
 // CtaScanPingPong: moderngpu's CTAScan::Scan: a Hillis-Steele inclusive
 // scan over a 2·NT storage whose halves alternate (first = NT - first): each
 // step reads one half and writes the other, one barrier per step.
-// known false positive: `first` alternates between 0 and NT across the
-// loop's iterations, which the model does not track; it reports a
-// "could not prove" finding naming `offset`.
 // verdict: clean
 //
 //gpu:kernel block=128
