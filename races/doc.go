@@ -82,6 +82,11 @@
 //     CTAScan, which reads s[first+tid-offset] and writes s[(NT-first)+tid]
 //     with one barrier per step, is silent, and a flip placed after the
 //     store is reported; `offset += offset` grows like `offset *= 2`.
+//   - Highest bits: `for x&(x-1) != 0 { x &= x - 1 }` (the CUDA
+//     Handbook's floorPow2) leaves the largest power of two not above x's
+//     start v, so v < 2x; both threads past the loop see that one value.
+//     The fold of a reduction for any block size, `if tid >= fp {
+//     s[tid-fp] += s[tid] }`, is then race-free; `fp := blockDim/2` is not.
 //   - A barrier under a uniform condition, in a device function or not: a
 //     branch that one thread passed and the other has not reached yet is
 //     taken with the values both see there (`if k+1 < n { t.Barrier() }`
@@ -107,7 +112,10 @@
 //     of a wavefront (Rodinia nw: tiles of one anti-diagonal, their
 //     coordinates from the block index and the diagonal number) are apart
 //     when their rows or columns are. A pair the solver does not refute
-//     is asked again with that fact for a width common to both indices.
+//     is asked again with that fact for a width common to both indices. A
+//     summand that is the width itself is a row too, so planes of one
+//     slice at multiples of n = rows*w and neighbours one row away (Parboil
+//     lbm's push: dst[n+i+w] with i = y*w + x is row rows+y+1) are apart.
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative

@@ -386,8 +386,9 @@ func isPow2(v ssa.Value, seen map[ssa.Value]bool) bool {
 
 // evalPhi models a phi as a variable, with what its loop tells: an
 // induction variable init + k·step (k ≥ 0) for an additive loop-invariant
-// step, bounds for geometric ones (s *= 2, s += s, s >>= 1), and the two
-// values of an involution (first = NT − first).
+// step, bounds for geometric ones (s *= 2, s += s, s >>= 1), the two
+// values of an involution (first = NT − first), and the highest bit kept
+// by x &= x − 1.
 func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	if t != 0 {
 		if v, ok := p.linkedPhi(fr, phi, t); ok {
@@ -422,6 +423,14 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	}
 	if v, ok := p.involution(fr, phi, init, bin, x, t); ok {
 		return v
+	}
+	if clearsLowestBit(bin, phi) {
+		if t != 0 && floorPow2Loop(phi, bin) && p.isSharedPoly(p.eval(fr, init, t)) {
+			// Both threads see its exit value, a function of init.
+			return p.eval(fr, phi, 0)
+		}
+		p.highestBit(fr, phi, init, x, t)
+		return x
 	}
 	if bin.Op == token.ADD && bin.X == phi && bin.Y == phi {
 		// x += x doubles: geometric, as x *= 2.
@@ -500,6 +509,79 @@ func (p *problem) involution(fr *frame, phi *ssa.Phi, init ssa.Value, bin *ssa.B
 	}
 	p.base = append(p.base, ge(b), le(b, constPoly(1)))
 	return add(iv, prod), true
+}
+
+// clearsLowestBit reports whether v is x & (x − 1) for phi x: x with its
+// lowest set bit cleared.
+func clearsLowestBit(v ssa.Value, phi *ssa.Phi) bool {
+	and, ok := v.(*ssa.BinOp)
+	if !ok || and.Op != token.AND {
+		return false
+	}
+	minus1 := func(o ssa.Value) bool {
+		s, ok := o.(*ssa.BinOp)
+		c, isConst := constOf(s.Y)
+		return ok && s.Op == token.SUB && s.X == phi && isConst && c == 1
+	}
+	return and.X == phi && minus1(and.Y) || and.Y == phi && minus1(and.X)
+}
+
+// highestBit adds what a loop x &= x − 1 tells of its phi x, from a
+// non-negative v: x only loses bits, 0 ≤ x ≤ v; and when the loop runs
+// while x&(x−1) != 0 (floorPow2Loop), x keeps v's highest bit, v < 2x for
+// v ≥ 1: its exit value is the largest power of two not above v.
+func (p *problem) highestBit(fr *frame, phi *ssa.Phi, init ssa.Value, x poly, t int) {
+	if !p.k.nonneg(fr, init) {
+		return
+	}
+	iv := p.eval(fr, init, t)
+	p.base = append(p.base, ge(x), le(x, iv))
+	if cond := loopCond(phi); cond != nil && clearsLowestBit(cond, phi) {
+		p.clauses = append(p.clauses, clause{{le(iv, constPoly(0))}, {lt(iv, scale(x, 2))}})
+	}
+}
+
+// loopCond returns a when phi's block ends in `if a != 0`, else nil.
+func loopCond(phi *ssa.Phi) ssa.Value {
+	blk := phi.Block()
+	cond, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	ne, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || ne.Op != token.NEQ {
+		return nil
+	}
+	if c, ok := constOf(ne.Y); !ok || c != 0 {
+		return nil
+	}
+	return ne.X
+}
+
+// floorPow2Loop reports whether phi heads the CUDA Handbook's floorPow2
+// loop, `for x&(x-1) != 0 { x &= x - 1 }`, and nothing else: its header
+// and the block of update bin (x & (x−1)) compute integers only. Every
+// thread past it sees x = the largest power of two not above the initial
+// value, and no access can see another.
+func floorPow2Loop(phi *ssa.Phi, bin *ssa.BinOp) bool {
+	cond := loopCond(phi)
+	if cond == nil || !clearsLowestBit(cond, phi) {
+		return false
+	}
+	body := bin.Block()
+	if phi.Block().Succs[0] != body || len(body.Succs) != 1 || body.Succs[0] != phi.Block() {
+		return false
+	}
+	for _, b := range []*ssa.BasicBlock{phi.Block(), body} {
+		for _, in := range b.Instrs {
+			switch in.(type) {
+			case *ssa.Phi, *ssa.BinOp, *ssa.If, *ssa.Jump, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // xorToggle reports whether bin is x ^ c for a constant c, x a loop phi

@@ -383,9 +383,6 @@ func BlockExchangeKeysValuesNoBarrier(t gpu.Thread, keysIn, valsIn, keysOut, val
 // power of two, the threads at or above the largest power of two below it
 // (floorPow2, found by clearing low bits) fold into the low cells, a
 // barrier, and the halving loop.
-// known false positive: floorPow2 comes out of a loop that clears its low
-// bits; that it is a power of two with blockDim < 2·floorPow2 is not
-// tracked (a "could not prove" finding naming floorPow2).
 // verdict: clean
 //
 //gpu:kernel
@@ -945,9 +942,6 @@ func BucketCountNoCopyBarrier(t gpu.Thread, input []float32, indice []int32, pre
 // plane of dst (plane c holds cells c·n … c·n+n-1, n = rows·w). Pushes of
 // two cells in one direction land on different cells, and an interior
 // cell's neighbours stay in the plane.
-// known false positive: the planes' offsets are multiples of n = rows·w and
-// the cell index is y·w + x; the products of unknowns are not related
-// ("the indices could not be proven distinct").
 // verdict: clean
 //
 //gpu:kernel
