@@ -520,8 +520,11 @@ func clearsLowestBit(v ssa.Value, phi *ssa.Phi) bool {
 	}
 	minus1 := func(o ssa.Value) bool {
 		s, ok := o.(*ssa.BinOp)
+		if !ok || s.Op != token.SUB || s.X != phi {
+			return false
+		}
 		c, isConst := constOf(s.Y)
-		return ok && s.Op == token.SUB && s.X == phi && isConst && c == 1
+		return isConst && c == 1
 	}
 	return and.X == phi && minus1(and.Y) || and.Y == phi && minus1(and.X)
 }

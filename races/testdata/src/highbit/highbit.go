@@ -136,3 +136,15 @@ func FoldHelper(t gpu.Thread, out []int32) {
 		out[t.BlockIdx().X] = s[0]
 	}
 }
+
+// A loop x &= m with m not x-1 is no floorPow2 (and must not stop the
+// check).
+//
+//gpu:kernel
+func MaskInLoop(t gpu.Thread, out []int32, keep int) {
+	x := t.BlockDim().X
+	for x > 64 {
+		x &= keep
+	}
+	out[t.GlobalIdx().X] = int32(x)
+}
