@@ -75,6 +75,18 @@
 //     of itself is bounded by them (a flag that is 0 or 1 keeps out[2*i+f]
 //     in the thread's pair; a counter from 0 that only grows, capped by a
 //     test, keeps list[i*cap+count] in the thread's row).
+//   - Ping-pong offsets and doubling steps: a loop value whose update
+//     undoes itself, `first = NT - first` or `buf ^= c` from a constant,
+//     takes its initial value and the other in alternate iterations (one
+//     of the two for both threads at one iteration), so moderngpu's
+//     CTAScan, which reads s[first+tid-offset] and writes s[(NT-first)+tid]
+//     with one barrier per step, is silent, and a flip placed after the
+//     store is reported; `offset += offset` grows like `offset *= 2`.
+//   - Highest bits: `for x&(x-1) != 0 { x &= x - 1 }` (the CUDA
+//     Handbook's floorPow2) leaves the largest power of two not above x's
+//     start v, so v < 2x; both threads past the loop see that one value.
+//     The fold of a reduction for any block size, `if tid >= fp {
+//     s[tid-fp] += s[tid] }`, is then race-free; `fp := blockDim/2` is not.
 //   - A barrier under a uniform condition, in a device function or not: a
 //     branch that one thread passed and the other has not reached yet is
 //     taken with the values both see there (`if k+1 < n { t.Barrier() }`
@@ -100,7 +112,10 @@
 //     of a wavefront (Rodinia nw: tiles of one anti-diagonal, their
 //     coordinates from the block index and the diagonal number) are apart
 //     when their rows or columns are. A pair the solver does not refute
-//     is asked again with that fact for a width common to both indices.
+//     is asked again with that fact for a width common to both indices. A
+//     summand that is the width itself is a row too, so planes of one
+//     slice at multiples of n = rows*w and neighbours one row away (Parboil
+//     lbm's push: dst[n+i+w] with i = y*w + x is row rows+y+1) are apart.
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative
@@ -152,7 +167,9 @@
 //     (w*i-44 with w = 0) traps on replay, and the pair is asked again with
 //     every index in bounds, products included (the first question bounds
 //     a global index by its slice's length only when it is linear); a clean
-//     kernel is then silent, and m[w*i+44] is still reported at m[44].
+//     kernel is then silent, and m[w*i+44] is still reported at m[44]. An
+//     index into a subslice is below the subslice's end too (`row :=
+//     a[i*w : (i+1)*w]; row[j]` keeps j in the row: gemver's row slices).
 //   - Otherwise the pair is asked again without that launch and those
 //     threads, up to three times; what the solver leaves free is filled in
 //     a few ways (the model's slice lengths and longer ones, zero and other
@@ -167,9 +184,18 @@
 //     outside the model that took part.
 //
 // Replay is bounded by a budget of instructions per kernel
-// (replay.Budget, 2^17, over all its launches); a witness it cannot run
-// (the budget, a package-level variable, a call outside the subset) is
-// printed as the solver found it.
+// (replay.Budget, 2^17, over all its launches). A witness it cannot run
+// (the budget, a package-level variable, a call outside the subset) is not
+// printed as a race either: the finding is worded "possible data race on
+// … : the write at line 160 and the read at line 163 may touch the same
+// element …: the solver's example, thread (0,0) at as[0][0] and thread
+// (1,0) at as[0][0], could not be replayed to confirm it (the replay ran
+// out of its instruction budget)". A witness refuted under one way of
+// filling in what it leaves free and not run under another counts as
+// refuted, and is asked again. The replay computes the float functions of
+// package math and those of gpu/math32 that are math's rounded to float32
+// (Sqrt, Exp, Pow, …), and a negative signed shift count traps, as Go's
+// does.
 //
 // Scale. A pair whose indices are affine in the thread index alone (as in
 // straight-line or unrolled code: s[tid+256*j], s[tid*w+j]) is settled by

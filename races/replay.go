@@ -37,25 +37,29 @@ type witnessLog struct {
 	Replayed int // witnesses that happened when replayed
 	Refuted  int // witnesses that did not happen
 	Unknown  int // witnesses the replay could not run
-	// Printed and PrintedBad count the witnesses printed as races, and
-	// those among them that did not happen (Bad: their messages);
-	// Unverified those the replay could not run (printed as the solver
-	// found them); Unproven counts the races whose witness did not happen,
-	// printed as findings that could not be proven.
-	Printed, PrintedBad, Unverified, Unproven int
-	Bad                                       []string
+	// Printed counts the witnesses printed as races; PrintedBad those
+	// among them that did not happen (Bad: their messages), and
+	// Unverified those the replay could not run (both only with the
+	// feedback loop off). With it on, a race whose witness did not happen
+	// is printed as a finding that could not be proven (Unproven), and so
+	// is one whose witness the replay could not run (Unreplayable).
+	Printed, PrintedBad, Unverified, Unproven, Unreplayable int
+	Bad                                                     []string
 }
 
 // note counts the witness of reported race f, whose message is msg.
 func (l *witnessLog) note(f found, msg string) {
+	unknown := f.res.Verdict == replay.Unknown
 	switch {
-	case f.res.Verdict == replay.Unknown:
-		l.Printed++
-		l.Unverified++
 	case !f.unreplayed():
 		l.Printed++
+	case replayFeedback && unknown:
+		l.Unreplayable++
 	case replayFeedback:
 		l.Unproven++
+	case unknown:
+		l.Printed++
+		l.Unverified++
 	default:
 		l.Printed++
 		l.PrintedBad++
@@ -125,6 +129,7 @@ func (s *search) settle(f found, pairs []twothread.Pair) (found, bool) {
 			return false
 		}
 		g := s.orient(pr, c, res)
+		g.replayed = true
 		if !g.unreplayed() {
 			f = g
 			return true
@@ -161,9 +166,13 @@ func (s *search) settle(f found, pairs []twothread.Pair) (found, bool) {
 }
 
 // replay runs the witness of c, with each fill for the parameters it
-// leaves free until one happens.
+// leaves free until one happens. A fill the replay could not finish (its
+// budget, an instruction outside its subset) does not undo a refutation
+// under another fill: the witness is refuted then, so that it is asked
+// again rather than printed as the solver found it.
 func (s *search) replay(pr twothread.Pair, c twothread.Collision) replay.Result {
 	var res replay.Result
+	var refuted *replay.Result
 	for _, fill := range replayFills {
 		w, ok := s.k.Replay(pr, c, fill)
 		if !ok {
@@ -181,9 +190,16 @@ func (s *search) replay(pr twothread.Pair, c twothread.Collision) replay.Result 
 			// happens, printed instead of the model's example.
 			res.Verdict = replay.Happens
 		}
-		if res.Verdict != replay.Refuted {
+		switch {
+		case res.Verdict == replay.Happens:
 			return res
+		case res.Verdict == replay.Refuted && refuted == nil:
+			first := res
+			refuted = &first
 		}
+	}
+	if refuted != nil {
+		return *refuted
 	}
 	return res
 }
@@ -212,19 +228,24 @@ func (l *witnessLog) count(res replay.Result) {
 
 // unproven words a race whose witness did not happen when replayed: the
 // accesses, that they could not be proven apart, what the replay showed
-// and the value the model does not track.
+// and the value the model does not track; or one whose witness the replay
+// could not run: the example, unconfirmed, and why.
 func (s *search) unproven(f found, tail string) string {
 	a, b := f.pair.A, f.pair.B
 	kind := "shared"
 	if a.Object().Global() {
 		kind = "global"
 	}
+	if f.res.Verdict == replay.Unknown {
+		return fmt.Sprintf("possible data race on %s %s: the %s at %s and the %s at %s may touch the same element from two threads %s: the solver's example, %s at %s and %s at %s, could not be replayed to confirm it (%s)",
+			kind, s.k.ObjectName(a.Object()), noun(a), s.where(a), noun(b), s.where(b), tail,
+			f.c.Threads[0], f.c.Elems[0], f.c.Threads[1], f.c.Elems[1], f.res.Reason)
+	}
 	why := "the indices depend on values the analysis does not track"
 	if u := f.c.Untracked(); u != "" {
 		why = u + " is not tracked"
 	}
-	outcome := "did not happen when replayed"
-	return fmt.Sprintf("possible data race on %s %s: could not prove that the %s at %s and the %s at %s never touch the same element from two threads %s, because %s (the solver's example, %s at %s and %s at %s, %s: %s)",
+	return fmt.Sprintf("possible data race on %s %s: could not prove that the %s at %s and the %s at %s never touch the same element from two threads %s, because %s (the solver's example, %s at %s and %s at %s, did not happen when replayed: %s)",
 		kind, s.k.ObjectName(a.Object()), noun(a), s.where(a), noun(b), s.where(b), tail,
-		why, f.c.Threads[0], f.c.Elems[0], f.c.Threads[1], f.c.Elems[1], outcome, f.res.Reason)
+		why, f.c.Threads[0], f.c.Elems[0], f.c.Threads[1], f.c.Elems[1], f.res.Reason)
 }

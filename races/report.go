@@ -36,8 +36,11 @@ type found struct {
 	pair twothread.Pair
 	c    twothread.Collision
 	res  replay.Result // the replay of c's witness (replay.go)
-	key  string
-	pos  token.Pos
+	// replayed: res is the replay's (settle); before, the race is as the
+	// solver found it.
+	replayed bool
+	key      string
+	pos      token.Pos
 	// alts are the collisions found at the line, as Collide gave them
 	// (concrete ones first), for settle to replay.
 	alts []alt
@@ -53,14 +56,18 @@ type alt struct {
 const maxAlts = 4
 
 // possible reports whether the race has no concrete collision that
-// replay did not refute.
-func (f found) possible() bool { return f.c.Witness != twothread.Exact || f.unreplayed() }
+// replay did not refute. (One the replay could not run is not possible:
+// a kernel memspace rejects still says it, as one the replay could not
+// check.)
+func (f found) possible() bool {
+	return f.c.Witness != twothread.Exact || f.replayed && f.res.Verdict == replay.Refuted
+}
 
 // unreplayed reports whether the race has a witness that did not happen
-// when replayed: it is not printed. (A witness the replay could not run,
-// an instruction outside its subset, is printed as the solver found it.)
+// when replayed, or that the replay could not run (its instruction budget,
+// an instruction outside its subset): it is not printed as a data race.
 func (f found) unreplayed() bool {
-	return f.c.Witness != twothread.NoWitness && f.res.Verdict == replay.Refuted
+	return f.replayed && f.c.Witness != twothread.NoWitness && f.res.Verdict != replay.Happens
 }
 
 // findRaces asks the pair question of every pair that pairs yields,

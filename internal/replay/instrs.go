@@ -60,6 +60,11 @@ func (m *machine) value(th *thread, fr *frame, in ssa.Value) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
+		if (in.Op == token.SHL || in.Op == token.SHR) && !isUnsigned(in.Y.Type()) && y.n < 0 {
+			// Go panics on a negative signed count; it is not a huge
+			// unsigned one.
+			return value{}, &trap{why: fmt.Sprintf("a negative shift count %d", y.n)}
+		}
 		v, err := binop(in.Op, in.X.Type(), x, y)
 		if err == errDivZero {
 			return value{}, &trap{why: err.Error()}

@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"math"
 	"math/bits"
+
+	"github.com/gpukvet/gpukvet/internal/math32api"
 )
 
 // errDivZero is the trap of an integer division or remainder by zero.
@@ -184,14 +186,26 @@ var f1 = map[string]func(float64) float64{
 	"Sqrt": math.Sqrt, "Abs": math.Abs, "Floor": math.Floor, "Ceil": math.Ceil,
 	"Trunc": math.Trunc, "Exp": math.Exp, "Log": math.Log, "Sin": math.Sin, "Cos": math.Cos,
 	"Round": math.Round, "Log2": math.Log2, "Exp2": math.Exp2, "Tanh": math.Tanh,
+	"Tan": math.Tan, "Atan": math.Atan,
+}
+
+// f2 is the float functions of two arguments mathCall computes.
+var f2 = map[string]func(float64, float64) float64{
+	"Pow": math.Pow, "Atan2": math.Atan2, "Hypot": math.Hypot, "Mod": math.Mod,
 }
 
 // mathCall computes the functions of packages math and math/bits that
-// kernels call most; ok is false for the others.
+// kernels call most, and those of gpu/math32 that are math's function of
+// the same name rounded to float32 (the analysed program has no SSA body
+// for a function of another package, so the replay cannot step into
+// them); ok is false for the others.
 func mathCall(pkg, name string, args []value, t types.Type) (value, bool) {
+	floats := pkg == "math" || pkg == math32api.Path
 	switch {
-	case pkg == "math" && f1[name] != nil && len(args) == 1:
+	case floats && f1[name] != nil && len(args) == 1:
 		return value{f: round(f1[name](args[0].f), t)}, true
+	case floats && f2[name] != nil && len(args) == 2:
+		return value{f: round(f2[name](args[0].f, args[1].f), t)}, true
 	case pkg == "math" && name == "Float32bits":
 		return value{n: int64(math.Float32bits(float32(args[0].f)))}, true
 	case pkg == "math" && name == "Float32frombits":

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"go/token"
+	"go/types"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +11,8 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/gpukvet/gpukvet/internal/math32api"
 )
 
 var (
@@ -82,7 +86,7 @@ func TestCheckRace(t *testing.T) {
 		t.Fatalf("no Shared call in %s", f.Name())
 		return Object{}
 	}
-	nb, nbb, row, past, flag, wrap := fn("Neighbour"), fn("NeighbourBarrier"), fn("Row"), fn("PastTheEnd"), fn("Flagged"), fn("Wrap")
+	nb, nbb, row, past, flag, wrap, neg := fn("Neighbour"), fn("NeighbourBarrier"), fn("Row"), fn("PastTheEnd"), fn("Flagged"), fn("Wrap"), fn("NegShift")
 	idx := func(i int64) []Step { return []Step{{Index: i}} }
 	tests := []struct {
 		name string
@@ -118,12 +122,48 @@ func TestCheckRace(t *testing.T) {
 		{"uint8 wraps", wrap, Race{Launch: launch(4, 1, nil, map[int]int{1: 256}), Object: Object{Param: 1},
 			Threads: [2]Thread{th(2, 0), th(2, 0)}, Sites: [2]Site{access(t, wrap, line(wrap, 3), 0), access(t, wrap, line(wrap, 3), 0)},
 			Elems: [2][]Step{idx(0), idx(0)}}, Refuted, "not to the named element"},
+		{"negative shift count", neg, Race{Launch: launch(2, 1, map[int]int64{2: -1}, map[int]int{1: 4}), Object: Object{Param: 1},
+			Threads: [2]Thread{th(0, 0), th(1, 0)}, Sites: [2]Site{access(t, neg, line(neg, 1), 0), access(t, neg, line(neg, 1), 0)},
+			Elems: [2][]Step{idx(0), idx(0)}}, Refuted, "negative shift count -1"},
+		{"shift count 1", neg, Race{Launch: launch(2, 1, map[int]int64{2: 1}, map[int]int{1: 4}), Object: Object{Param: 1},
+			Threads: [2]Thread{th(0, 0), th(1, 0)}, Sites: [2]Site{access(t, neg, line(neg, 1), 0), access(t, neg, line(neg, 1), 0)},
+			Elems: [2][]Step{idx(0), idx(0)}}, Happens, ""},
 	}
 	for _, tc := range tests {
 		r := NewRunner(tc.fn, Budget).CheckRace(tc.w)
 		if r.Verdict != tc.want || !strings.Contains(r.Reason, tc.why) {
 			t.Errorf("%s: got %v (%s), want %v (%q)", tc.name, r.Verdict, r.Reason, tc.want, tc.why)
 		}
+	}
+}
+
+// TestMath32 checks the functions of gpu/math32 that the replay computes
+// as math's, rounded to float32: the analysed program holds no body for a
+// function of another package.
+func TestMath32(t *testing.T) {
+	f32 := types.Typ[types.Float32]
+	tests := []struct {
+		name string
+		args []float64
+		want float32
+	}{
+		{"Sqrt", []float64{2}, float32(math.Sqrt(2))},
+		{"Exp", []float64{1.5}, float32(math.Exp(1.5))},
+		{"Pow", []float64{2, 0.5}, float32(math.Pow(2, 0.5))},
+		{"Atan2", []float64{1, -1}, float32(math.Atan2(1, -1))},
+	}
+	for _, tc := range tests {
+		args := make([]value, len(tc.args))
+		for i, a := range tc.args {
+			args[i] = value{f: a}
+		}
+		v, ok := mathCall(math32api.Path, tc.name, args, f32)
+		if !ok || v.f != float64(tc.want) {
+			t.Errorf("math32.%s%v: got %v, %v; want %v, true", tc.name, tc.args, v.f, ok, tc.want)
+		}
+	}
+	if _, ok := mathCall(math32api.Path, "FMA", []value{{f: 1}, {f: 2}, {f: 3}}, f32); ok {
+		t.Errorf("math32.FMA: computed, but its float32 rounding is not math.FMA's")
 	}
 }
 

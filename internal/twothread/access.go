@@ -3,6 +3,7 @@ package twothread
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -33,11 +34,14 @@ type valRef struct {
 type comp struct {
 	terms    []valRef
 	k        int64
-	n        int64  // array length bound; 0 if none
-	lenParam int    // kernel parameter whose length bounds it; -1 if none
-	any      bool   // the access touches every element (whole-array copy)
-	field    bool   // a struct field selector (k is the field index)
-	fname    string // the field's name, for messages
+	n        int64 // array length bound; 0 if none
+	lenParam int   // kernel parameter whose length bounds it; -1 if none
+	// highs are the ends of the subslices the index goes through, in the
+	// root's index space: the index is below each (it traps otherwise).
+	highs []bound
+	any   bool   // the access touches every element (whole-array copy)
+	field bool   // a struct field selector (k is the field index)
+	fname string // the field's name, for messages
 }
 
 // An Access is a load, store or atomic operation on shared or global
@@ -167,6 +171,12 @@ func (k *Kernel) collectAccesses() {
 	}
 }
 
+// A bound is the value of a sum of terms plus k.
+type bound struct {
+	terms []valRef
+	k     int64
+}
+
 // resolveAddr returns the object and element path that the pointer v (in
 // frame fr) designates.
 func (k *Kernel) resolveAddr(fr *frame, v ssa.Value) (Object, []comp, bool) {
@@ -272,6 +282,10 @@ func (k *Kernel) resolveSeq(fr *frame, v ssa.Value) (Object, []comp, comp, bool)
 		switch v := v.(type) {
 		case *ssa.Slice:
 			root, pre, off, ok := k.resolveSeq(fr, v.X)
+			if ok && v.High != nil {
+				// off + Low + j < off + High, for j < High − Low.
+				off.highs = append(slices.Clip(off.highs), bound{append(slices.Clip(off.terms), valRef{fr, v.High}), off.k})
+			}
 			if ok && v.Low != nil {
 				off.terms = append(append([]valRef(nil), off.terms...), valRef{fr, v.Low})
 			}

@@ -127,6 +127,16 @@ func (p *problem) compValue(c comp, t int) poly {
 		if c.lenParam >= 0 && (v.degree() <= 1 || p.k.inBounds) {
 			p.base = append(p.base, ge(v), lt(v, p.v(varKey{kind: vLen, dim: c.lenParam})))
 		}
+		// A subslice's end, likewise (row := a[i*w : (i+1)*w]; row[j]).
+		for _, h := range c.highs {
+			hv := constPoly(h.k)
+			for _, r := range h.terms {
+				hv = add(hv, p.eval(r.fr, r.v, t))
+			}
+			if d := sub(hv, v); d.degree() <= 1 || p.k.inBounds {
+				p.base = append(p.base, lt(v, hv))
+			}
+		}
 	}
 	return v
 }

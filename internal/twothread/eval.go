@@ -297,7 +297,13 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 				return p.guardedMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
 			}
 		}
-	case token.OR, token.XOR:
+	case token.XOR:
+		if phi, iv, c, ok := xorToggle(v); ok {
+			// A ping-pong toggle: the phi's other value (involution).
+			return sub(constPoly(iv+(iv^c)), p.eval(fr, phi, t)), true
+		}
+		fallthrough
+	case token.OR:
 		if xconst && !yconst {
 			x, xc, yc, yconst = y, yc, xc, true
 		}
@@ -380,7 +386,9 @@ func isPow2(v ssa.Value, seen map[ssa.Value]bool) bool {
 
 // evalPhi models a phi as a variable, with what its loop tells: an
 // induction variable init + k·step (k ≥ 0) for an additive loop-invariant
-// step, and bounds for geometric ones (s *= 2, s >>= 1).
+// step, bounds for geometric ones (s *= 2, s += s, s >>= 1), the two
+// values of an involution (first = NT − first), and the highest bit kept
+// by x &= x − 1.
 func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	if t != 0 {
 		if v, ok := p.linkedPhi(fr, phi, t); ok {
@@ -411,6 +419,24 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	}
 	bin, ok := update.(*ssa.BinOp)
 	if init == nil || !ok {
+		return x
+	}
+	if v, ok := p.involution(fr, phi, init, bin, x, t); ok {
+		return v
+	}
+	if clearsLowestBit(bin, phi) {
+		if t != 0 && floorPow2Loop(phi, bin) && p.isSharedPoly(p.eval(fr, init, t)) {
+			// Both threads see its exit value, a function of init.
+			return p.eval(fr, phi, 0)
+		}
+		p.highestBit(fr, phi, init, x, t)
+		return x
+	}
+	if bin.Op == token.ADD && bin.X == phi && bin.Y == phi {
+		// x += x doubles: geometric, as x *= 2.
+		if p.k.nonneg(fr, init) {
+			p.base = append(p.base, ge(x), le(p.eval(fr, init, t), x))
+		}
 		return x
 	}
 	var step ssa.Value
@@ -455,6 +481,140 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 		}
 	}
 	return x
+}
+
+// involution models a loop phi whose update undoes itself: c − x, or
+// x ^ c for a constant c and initial value (xorToggle). A ping-pong offset
+// (first = NT − first, pout = 1 − pout, buf ^= 1) takes only its initial
+// value v and the other, w = c − v (v ^ c), in alternate iterations: x =
+// v + b·(w − v) with b ∈ {0, 1}, one b for both threads when they are at
+// one iteration (x shared).
+func (p *problem) involution(fr *frame, phi *ssa.Phi, init ssa.Value, bin *ssa.BinOp, x poly, t int) (poly, bool) {
+	iv := p.eval(fr, init, t)
+	var other poly
+	switch {
+	case bin.Op == token.SUB && bin.Y == phi && invariantIn(bin.X, phi.Block(), 0):
+		other = p.eval(fr, bin.X, t)
+	default:
+		tp, v, c, ok := xorToggle(bin)
+		if !ok || tp != phi {
+			return x, false
+		}
+		other = constPoly(v ^ c)
+	}
+	b := p.aux(p.vars[x.single()].shared, t)
+	prod, ok := mulPoly(sub(other, iv), b)
+	if !ok {
+		return x, false
+	}
+	p.base = append(p.base, ge(b), le(b, constPoly(1)))
+	return add(iv, prod), true
+}
+
+// clearsLowestBit reports whether v is x & (x − 1) for phi x: x with its
+// lowest set bit cleared.
+func clearsLowestBit(v ssa.Value, phi *ssa.Phi) bool {
+	and, ok := v.(*ssa.BinOp)
+	if !ok || and.Op != token.AND {
+		return false
+	}
+	minus1 := func(o ssa.Value) bool {
+		s, ok := o.(*ssa.BinOp)
+		if !ok || s.Op != token.SUB || s.X != phi {
+			return false
+		}
+		c, isConst := constOf(s.Y)
+		return isConst && c == 1
+	}
+	return and.X == phi && minus1(and.Y) || and.Y == phi && minus1(and.X)
+}
+
+// highestBit adds what a loop x &= x − 1 tells of its phi x, from a
+// non-negative v: x only loses bits, 0 ≤ x ≤ v; and when the loop runs
+// while x&(x−1) != 0 (floorPow2Loop), x keeps v's highest bit, v < 2x for
+// v ≥ 1: its exit value is the largest power of two not above v.
+func (p *problem) highestBit(fr *frame, phi *ssa.Phi, init ssa.Value, x poly, t int) {
+	if !p.k.nonneg(fr, init) {
+		return
+	}
+	iv := p.eval(fr, init, t)
+	p.base = append(p.base, ge(x), le(x, iv))
+	if cond := loopCond(phi); cond != nil && clearsLowestBit(cond, phi) {
+		p.clauses = append(p.clauses, clause{{le(iv, constPoly(0))}, {lt(iv, scale(x, 2))}})
+	}
+}
+
+// loopCond returns a when phi's block ends in `if a != 0`, else nil.
+func loopCond(phi *ssa.Phi) ssa.Value {
+	blk := phi.Block()
+	cond, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	ne, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || ne.Op != token.NEQ {
+		return nil
+	}
+	if c, ok := constOf(ne.Y); !ok || c != 0 {
+		return nil
+	}
+	return ne.X
+}
+
+// floorPow2Loop reports whether phi heads the CUDA Handbook's floorPow2
+// loop, `for x&(x-1) != 0 { x &= x - 1 }`, and nothing else: its header
+// and the block of update bin (x & (x−1)) compute integers only. Every
+// thread past it sees x = the largest power of two not above the initial
+// value, and no access can see another.
+func floorPow2Loop(phi *ssa.Phi, bin *ssa.BinOp) bool {
+	cond := loopCond(phi)
+	if cond == nil || !clearsLowestBit(cond, phi) {
+		return false
+	}
+	body := bin.Block()
+	if phi.Block().Succs[0] != body || len(body.Succs) != 1 || body.Succs[0] != phi.Block() {
+		return false
+	}
+	for _, b := range []*ssa.BasicBlock{phi.Block(), body} {
+		for _, in := range b.Instrs {
+			switch in.(type) {
+			case *ssa.Phi, *ssa.BinOp, *ssa.If, *ssa.Jump, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// xorToggle reports whether bin is x ^ c for a constant c, x a loop phi
+// with a constant initial value v whose update is bin: x is v or v ^ c,
+// and bin the other, v + (v ^ c) − x.
+func xorToggle(bin *ssa.BinOp) (phi *ssa.Phi, v, c int64, ok bool) {
+	if bin.Op != token.XOR {
+		return nil, 0, 0, false
+	}
+	phi, okX := bin.X.(*ssa.Phi)
+	c, okC := constOf(bin.Y)
+	if !okX {
+		phi, okX = bin.Y.(*ssa.Phi)
+		c, okC = constOf(bin.X)
+	}
+	if !okX || !okC || len(phi.Edges) != 2 {
+		return nil, 0, 0, false
+	}
+	blk := phi.Block()
+	var init ssa.Value
+	for i, pred := range blk.Preds {
+		switch {
+		case blk.Dominates(pred) && phi.Edges[i] != bin:
+			return nil, 0, 0, false
+		case !blk.Dominates(pred):
+			init = phi.Edges[i]
+		}
+	}
+	v, okV := constOf(init)
+	return phi, v, c, okV
 }
 
 // invariantIn reports whether v has the same value in every iteration of

@@ -181,16 +181,18 @@ func factors(fr *frame, v ssa.Value, depth int) []valRef {
 }
 
 // splitBy writes index idx (summands ss plus constant k) of thread t as
-// r·w + c, with r the summands that have a factor of polynomial w, divided
-// by it. It fails when r·w + c is not idx as a polynomial (a product
-// beyond the model's degree).
+// r·w + c, with r the summands that have a factor of polynomial w (or are
+// w), divided by it. It fails when r·w + c is not idx as a polynomial (a
+// product beyond the model's degree).
 func (p *problem) splitBy(ss []summand, k int64, w, idx poly, t int) (r, c poly, ok bool) {
 	r, c = constPoly(0), constPoly(k)
 	for _, s := range ss {
 		fs := factors(s.fr, s.v, 0)
 		at := -1
 		for i, f := range fs {
-			if len(fs) > 1 && len(sub(p.eval(f.fr, f.v, t), w)) == 0 {
+			// A summand that is w itself (r + 1 rows: n·w + i + w) is a
+			// row too.
+			if len(sub(p.eval(f.fr, f.v, t), w)) == 0 {
 				at = i
 				break
 			}

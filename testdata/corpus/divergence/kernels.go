@@ -122,4 +122,15 @@ var Kernels = map[string]any{
 	"PrefixSumStrideToLid":        PrefixSumStrideToLid,
 	"HotspotPyramid":              HotspotPyramid,
 	"HotspotPyramidComputedBreak": HotspotPyramidComputedBreak,
+	// heldout4.go
+	"NbodyGridStrideBarrier":     NbodyGridStrideBarrier,
+	"NbodyUniformTiles":          NbodyUniformTiles,
+	"ReduceFoldAnyBlock":         ReduceFoldAnyBlock,
+	"ReduceFoldBarrierInside":    ReduceFoldBarrierInside,
+	"ParticleNormalizeGuarded":   ParticleNormalizeGuarded,
+	"ParticleNormalizeEarlyExit": ParticleNormalizeEarlyExit,
+	"ScanTilesUniformCount":      ScanTilesUniformCount,
+	"ScanTilesPerThreadCount":    ScanTilesPerThreadCount,
+	"DctGuardedStoreOnly":        DctGuardedStoreOnly,
+	"DctGuardedWhole":            DctGuardedWhole,
 }

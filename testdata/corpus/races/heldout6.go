@@ -476,8 +476,6 @@ func WavefrontTilesOffByOne(t gpu.Thread, score []int32, w, diag int) {
 // one thread per element, written through the row's subslice: a thread
 // whose j is past the row's end traps on row[j] (Go's bounds check)
 // instead of touching the next row.
-// known false positive: in the witness (w = 1) thread (1,0) traps on row[1]
-// (the subslice has one element) and touches nothing.
 // verdict: clean
 //
 //gpu:kernel

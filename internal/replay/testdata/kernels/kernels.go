@@ -88,3 +88,11 @@ func HugeLocal(t gpu.Thread, out []int32) {
 	}
 	out[0] = a[t.ThreadIdx().X]
 }
+
+// NegShift indexes by tid >> s: for a negative s every thread traps (Go
+// panics on a negative signed shift count) before its store.
+//
+//gpu:kernel
+func NegShift(t gpu.Thread, out []int32, s int) {
+	out[t.ThreadIdx().X>>s] = 1
+}

@@ -102,3 +102,53 @@ func SharedNegative(t gpu.Thread, out []int32, w int) {
 	t.Barrier()
 	out[t.GlobalIdx().X] = s[i]
 }
+
+// ---- the end of a subslice ----
+
+// RowSlice: row i of a w-wide matrix as a subslice: j past the row's end
+// traps on row[j] instead of reaching row i+1.
+//
+//gpu:kernel
+func RowSlice(t gpu.Thread, a []float32, w int) {
+	j := t.GlobalIdx().X
+	i := t.GlobalIdx().Y
+	if (i+1)*w > len(a) {
+		return
+	}
+	row := a[i*w : (i+1)*w]
+	row[j] += 1
+}
+
+// RowSliceTwoRows: the subslice holds two rows, so thread (j+w, i)
+// reaches thread (j, i+1)'s element.
+//
+//gpu:kernel
+func RowSliceTwoRows(t gpu.Thread, a []float32, w int) {
+	j := t.GlobalIdx().X
+	i := t.GlobalIdx().Y
+	if (i+2)*w > len(a) {
+		return
+	}
+	row := a[i*w : (i+2)*w]
+	row[j] += 1 // want `data race on global a`
+}
+
+// A subslice from a helper, its end a parameter's.
+func tail(a []float32, from, n int) []float32 { return a[from : from+n] }
+
+// TailSlice: block b's threads index the n elements from b*n.
+//
+//gpu:kernel
+func TailSlice(t gpu.Thread, a []float32, n int) {
+	s := tail(a, t.BlockIdx().X*n, n)
+	s[t.ThreadIdx().X] = 0
+}
+
+// TailSliceLong: n+1 elements from b*n: the last thread of block b and
+// the first of block b+1 meet.
+//
+//gpu:kernel
+func TailSliceLong(t gpu.Thread, a []float32, n int) {
+	s := tail(a, t.BlockIdx().X*n, n+1)
+	s[t.ThreadIdx().X] = 0 // want `data race on global a`
+}
