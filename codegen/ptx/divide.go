@@ -1,6 +1,8 @@
 package ptx
 
 import (
+	"fmt"
+
 	mathbits "math/bits"
 
 	"github.com/gpukvet/gpukvet/codegen/kir"
@@ -60,4 +62,38 @@ func (e *emitter) divPow2(d string, v *kir.Value) bool {
 func nonNegative(v *kir.Value) bool {
 	w := widened(v)
 	return w != nil && !w.Type.Kind.IsSigned()
+}
+
+// divBypass emits a 64-bit integer division or remainder by a value as
+// a 32-bit unsigned one where both operands lie in [0, 2^32) at run time,
+// and as the 64-bit one (a call of ptxas's routine) otherwise, and
+// reports whether it did. It is what NVVM does for nvcc's twins ("bypass
+// slow division"): a kernel's indices are Go ints, 64 bits, but their
+// values are nearly always small and non-negative, and a 32-bit division
+// is a few instructions inline. Both operands in range, the unsigned
+// 32-bit quotient and remainder are the signed 64-bit ones.
+func (e *emitter) divBypass(d string, v *kir.Value) bool {
+	k := v.Type.Kind
+	if !k.IsInt() || k.Bits() != 64 {
+		return false
+	}
+	x, y := e.r(v.Args[0]), e.r(v.Args[1])
+	op := map[kir.Op]string{kir.OpDiv: "div", kir.OpRem: "rem"}[v.Op]
+	e.label++
+	wide, done := fmt.Sprintf("$D_%d", e.label), fmt.Sprintf("$DE_%d", e.label)
+	t, p := e.newReg(kir.U64), e.newReg(kir.Bool)
+	e.ins("or.b64 %s, %s, %s", t, x, y)
+	e.ins("shr.u64 %s, %s, 32", t, t)
+	e.ins("setp.ne.u64 %s, %s, 0", p, t)
+	e.ins("@%s bra %s", p, wide)
+	x32, y32, r32 := e.newReg(kir.U32), e.newReg(kir.U32), e.newReg(kir.U32)
+	e.ins("cvt.u32.u64 %s, %s", x32, x)
+	e.ins("cvt.u32.u64 %s, %s", y32, y)
+	e.ins("%s.u32 %s, %s, %s", op, r32, x32, y32)
+	e.ins("cvt.u64.u32 %s, %s", d, r32)
+	e.ins("bra %s", done)
+	fmt.Fprintf(&e.body, "%s:\n", wide)
+	e.ins("%s.%s %s, %s, %s", op, regTyp(k), d, x, y)
+	fmt.Fprintf(&e.body, "%s:\n", done)
+	return true
 }

@@ -64,7 +64,7 @@ func TestEmitDivPow2(t *testing.T) {
 	}
 	for _, re := range []string{
 		`shr\.s64 (%rd\d+), %rd\d+, 63;\n\tshr\.u64 %rd\d+, %rd\d+, 61;\n\tadd\.s64 %rd\d+, %rd\d+, %rd\d+;\n\tshr\.s64 %rd\d+, %rd\d+, 3;`, // x/8
-		`and\.b64 %rd\d+, %rd\d+, 0xfffffffffffffff8;\n\tsub\.s64`, // x%8
+		`and\.b64 %rd\d+, %rd\d+, 0xfffffffffffffff8;\n\tsub\.s64`,                                                                          // x%8
 		`shr\.u64 %rd\d+, %rd\d+, 2;`,                              // y/4
 		`and\.b64 %rd\d+, %rd\d+, 0x3;`,                            // y%4
 		`shr\.s32 %r\d+, %r\d+, 31;\n\tshr\.u32 %r\d+, %r\d+, 28;`, // z/16, z%16
@@ -96,4 +96,40 @@ func TestDivPow2Sequence(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEmitDivBypass checks that a 64-bit division and remainder by a
+// value test whether both operands fit in 32 bits and divide in 32 bits
+// then, and that ptxas accepts the module where it is installed.
+func TestEmitDivBypass(t *testing.T) {
+	f := &kir.Func{Name: "divv", Params: []kir.Param{
+		{Name: "p", Type: kir.PtrTo(kir.Global)}, {Name: "x", Type: kir.TI64}, {Name: "y", Type: kir.TI64},
+	}, Block: [3]int{64, 1, 1}}
+	b := f.NewBlock(kir.BlockPlain, "entry")
+	p := f.NewValue(b, kir.OpParam, kir.PtrTo(kir.Global))
+	x := f.NewValue(b, kir.OpParam, kir.TI64)
+	x.Index = 1
+	y := f.NewValue(b, kir.OpParam, kir.TI64)
+	y.Index = 2
+	f.NewValue(b, kir.OpStore, kir.Type{}, p, f.NewValue(b, kir.OpDiv, kir.TI64, x, y))
+	q := f.NewValue(b, kir.OpPtrAdd, kir.PtrTo(kir.Global), p, f.NewConst(b, kir.TI64, 8))
+	f.NewValue(b, kir.OpStore, kir.Type{}, q, f.NewValue(b, kir.OpRem, kir.TI64, x, y))
+	b.Return()
+	m := &kir.Module{Funcs: []*kir.Func{f}}
+	if err := kir.Verify(f); err != nil {
+		t.Fatal(err)
+	}
+	text, err := Emit(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"div", "rem"} {
+		re := `or\.b64 (%rd\d+), (%rd\d+), (%rd\d+);\n\tshr\.u64 %rd\d+, %rd\d+, 32;\n\tsetp\.ne\.u64 (%p\d+), %rd\d+, 0;\n\t@%p\d+ bra (\$D_\d+);\n` +
+			`(\tcvt\.u32\.u64 %r\d+, %rd\d+;\n){2}\t` + op + `\.u32 %r\d+, %r\d+, %r\d+;\n\tcvt\.u64\.u32 (%rd\d+), %r\d+;\n\tbra \$DE_\d+;\n` +
+			`\$D_\d+:\n\t` + op + `\.s64 %rd\d+, %rd\d+, %rd\d+;\n\$DE_\d+:\n`
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("%s: no 32-bit bypass in\n%s", op, text)
+		}
+	}
+	assemble(t, text)
 }

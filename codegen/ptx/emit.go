@@ -381,7 +381,7 @@ func (e *emitter) value(v *kir.Value) {
 	case kir.OpMul:
 		e.mul(d, v)
 	case kir.OpDiv:
-		if e.divPow2(d, v) {
+		if e.divPow2(d, v) || e.divBypass(d, v) {
 			break
 		}
 		if k.IsFloat() {
@@ -391,7 +391,7 @@ func (e *emitter) value(v *kir.Value) {
 			e.normalize(d, k)
 		}
 	case kir.OpRem:
-		if e.divPow2(d, v) {
+		if e.divPow2(d, v) || e.divBypass(d, v) {
 			break
 		}
 		e.ins("rem.%s %s, %s, %s", regTyp(k), d, a(0), a(1))
