@@ -125,17 +125,33 @@ func (c *compare) run(outPath string) error {
 			return err
 		}
 	}
-	w := io.Writer(os.Stdout)
-	if outPath != "" {
-		f, err := os.Create(outPath)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	if !anyTwin(entries, twin) {
+		return fmt.Errorf("no function of %s is named as a Go kernel (are the twins extern \"C\"?)", filepath.Join(c.suite, "twins.cu"))
 	}
-	c.header(w)
-	return table(w, entries, map[string]side{"nvcc": twin, "": ours, "was-": was})
+	if outPath == "" {
+		c.header(os.Stdout)
+		return table(os.Stdout, entries, map[string]side{"nvcc": twin, "": ours, "was-": was})
+	}
+	f, err := os.Create(outPath)
+	if err != nil {
+		return err
+	}
+	c.header(f)
+	err = table(f, entries, map[string]side{"nvcc": twin, "": ours, "was-": was})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// anyTwin reports whether nvcc's side has a function named as a kernel.
+func anyTwin(entries []entry, twin side) bool {
+	for _, e := range entries {
+		if _, ok := twin.sass[e.Name]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *compare) buildPTX() (string, error) {
