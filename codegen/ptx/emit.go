@@ -381,6 +381,9 @@ func (e *emitter) value(v *kir.Value) {
 	case kir.OpMul:
 		e.mul(d, v)
 	case kir.OpDiv:
+		if e.divPow2(d, v) || e.divBypass(d, v) {
+			break
+		}
 		if k.IsFloat() {
 			e.ins("div.rn.%s %s, %s, %s", typ(k), d, a(0), a(1))
 		} else {
@@ -388,6 +391,9 @@ func (e *emitter) value(v *kir.Value) {
 			e.normalize(d, k)
 		}
 	case kir.OpRem:
+		if e.divPow2(d, v) || e.divBypass(d, v) {
+			break
+		}
 		e.ins("rem.%s %s, %s, %s", regTyp(k), d, a(0), a(1))
 		e.normalize(d, k)
 	case kir.OpAnd, kir.OpOr, kir.OpXor:

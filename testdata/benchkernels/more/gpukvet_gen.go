@@ -151,7 +151,7 @@ $L_23:
 	// testdata/benchkernels/more/more.go:35
 	setp.ne.u32 %p15, 0, 0;
 	mov.b64 %rd70, 2;
-	rem.s64 %rd71, %rd9, %rd70;
+	and.b64 %rd71, %rd9, 0x1;
 	selp.b64 %rd72, %rd16, %rd71, %p15;
 	cvt.u32.u64 %r46, %rd72;
 	setp.eq.s32 %p16, %r46, %r11;
@@ -175,7 +175,7 @@ $L_4:
 	// testdata/benchkernels/more/more.go:38
 	bar.sync 0;
 	// testdata/benchkernels/more/more.go:35
-	rem.s64 %rd26, %rd9, %rd63;
+	and.b64 %rd26, %rd9, 0x3;
 	selp.b64 %rd27, %rd16, %rd26, %p15;
 	cvt.u32.u64 %r14, %rd27;
 	setp.eq.s32 %p5, %r14, %r11;
@@ -201,7 +201,7 @@ $L_8:
 	bar.sync 0;
 	// testdata/benchkernels/more/more.go:35
 	mov.b64 %rd32, 8;
-	rem.s64 %rd33, %rd9, %rd32;
+	and.b64 %rd33, %rd9, 0x7;
 	selp.b64 %rd34, %rd16, %rd33, %p15;
 	cvt.u32.u64 %r20, %rd34;
 	setp.eq.s32 %p7, %r20, %r11;
@@ -225,7 +225,7 @@ $L_12:
 	// testdata/benchkernels/more/more.go:38
 	bar.sync 0;
 	// testdata/benchkernels/more/more.go:35
-	rem.s64 %rd40, %rd9, %rd11;
+	and.b64 %rd40, %rd9, 0xf;
 	selp.b64 %rd41, %rd16, %rd40, %p15;
 	cvt.u32.u64 %r25, %rd41;
 	setp.eq.s32 %p9, %r25, %r11;
@@ -552,7 +552,7 @@ $L_23:
 	// testdata/benchkernels/more/more.go:35
 	setp.ne.u32 %p15, 0, 0;
 	mov.b64 %rd70, 2;
-	rem.s64 %rd71, %rd9, %rd70;
+	and.b64 %rd71, %rd9, 0x1;
 	selp.b64 %rd72, %rd16, %rd71, %p15;
 	cvt.u32.u64 %r46, %rd72;
 	setp.eq.s32 %p16, %r46, %r11;
@@ -576,7 +576,7 @@ $L_4:
 	// testdata/benchkernels/more/more.go:38
 	bar.sync 0;
 	// testdata/benchkernels/more/more.go:35
-	rem.s64 %rd26, %rd9, %rd63;
+	and.b64 %rd26, %rd9, 0x3;
 	selp.b64 %rd27, %rd16, %rd26, %p15;
 	cvt.u32.u64 %r14, %rd27;
 	setp.eq.s32 %p5, %r14, %r11;
@@ -602,7 +602,7 @@ $L_8:
 	bar.sync 0;
 	// testdata/benchkernels/more/more.go:35
 	mov.b64 %rd32, 8;
-	rem.s64 %rd33, %rd9, %rd32;
+	and.b64 %rd33, %rd9, 0x7;
 	selp.b64 %rd34, %rd16, %rd33, %p15;
 	cvt.u32.u64 %r20, %rd34;
 	setp.eq.s32 %p7, %r20, %r11;
@@ -626,7 +626,7 @@ $L_12:
 	// testdata/benchkernels/more/more.go:38
 	bar.sync 0;
 	// testdata/benchkernels/more/more.go:35
-	rem.s64 %rd40, %rd9, %rd11;
+	and.b64 %rd40, %rd9, 0xf;
 	selp.b64 %rd41, %rd16, %rd40, %p15;
 	cvt.u32.u64 %r25, %rd41;
 	setp.eq.s32 %p9, %r25, %r11;
@@ -845,9 +845,9 @@ $T_7:
 )
 .reqntid 16, 16, 1
 {
-	.reg .pred %p<13>;
-	.reg .b32 %r<28>;
-	.reg .b64 %rd<47>;
+	.reg .pred %p<14>;
+	.reg .b32 %r<31>;
+	.reg .b64 %rd<48>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -893,7 +893,18 @@ $L_8:
 	setp.eq.s32 %p9, %r3, %r8;
 	mov.b64 %rd21, 1;
 	selp.b64 %rd22, %rd21, %rd16, %p9;
+	or.b64 %rd47, %rd20, %rd22;
+	shr.u64 %rd47, %rd47, 32;
+	setp.ne.u64 %p13, %rd47, 0;
+	@%p13 bra $D_1;
+	cvt.u32.u64 %r28, %rd20;
+	cvt.u32.u64 %r29, %rd22;
+	rem.u32 %r30, %r28, %r29;
+	cvt.u64.u32 %rd23, %r30;
+	bra $DE_1;
+$D_1:
 	rem.s64 %rd23, %rd20, %rd22;
+$DE_1:
 	selp.b64 %rd24, %rd17, %rd23, %p9;
 	// testdata/benchkernels/more/more.go:58
 	mov.u32 %r9, %tid.x;
@@ -984,7 +995,7 @@ $L_6:
 $L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_1;
+	@%tp bra $T_2;
 	mov.u32 %tr1, 14;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -1000,12 +1011,12 @@ $L_9:
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
 	membar.gl;
-$T_1:
+$T_2:
 	exit;
 $L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_2;
+	@%tp bra $T_3;
 	mov.u32 %tr1, 16;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -1023,12 +1034,12 @@ $L_11:
 	st.global.u64 [%trap+32], %rd3;
 	st.global.u64 [%trap+40], %rd1;
 	membar.gl;
-$T_2:
+$T_3:
 	exit;
 $L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_3;
+	@%tp bra $T_4;
 	mov.u32 %tr1, 20;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -1046,7 +1057,7 @@ $L_13:
 	st.global.u64 [%trap+32], %rd9;
 	st.global.u64 [%trap+40], %rd14;
 	membar.gl;
-$T_3:
+$T_4:
 	exit;
 }
 
@@ -1061,9 +1072,9 @@ $T_3:
 )
 .reqntid 16, 16, 1
 {
-	.reg .pred %p<13>;
-	.reg .b32 %r<28>;
-	.reg .b64 %rd<47>;
+	.reg .pred %p<14>;
+	.reg .b32 %r<31>;
+	.reg .b64 %rd<48>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -1109,7 +1120,18 @@ $L_8:
 	setp.eq.s32 %p9, %r3, %r8;
 	mov.b64 %rd21, 1;
 	selp.b64 %rd22, %rd21, %rd16, %p9;
+	or.b64 %rd47, %rd20, %rd22;
+	shr.u64 %rd47, %rd47, 32;
+	setp.ne.u64 %p13, %rd47, 0;
+	@%p13 bra $D_1;
+	cvt.u32.u64 %r28, %rd20;
+	cvt.u32.u64 %r29, %rd22;
+	rem.u32 %r30, %r28, %r29;
+	cvt.u64.u32 %rd23, %r30;
+	bra $DE_1;
+$D_1:
 	rem.s64 %rd23, %rd20, %rd22;
+$DE_1:
 	selp.b64 %rd24, %rd17, %rd23, %p9;
 	// testdata/benchkernels/more/more.go:58
 	mov.u32 %r9, %tid.x;
@@ -1200,7 +1222,7 @@ $L_6:
 $L_9:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_1;
+	@%tp bra $T_2;
 	mov.u32 %tr1, 14;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -1216,12 +1238,12 @@ $L_9:
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
 	membar.gl;
-$T_1:
+$T_2:
 	exit;
 $L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_2;
+	@%tp bra $T_3;
 	mov.u32 %tr1, 16;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -1239,12 +1261,12 @@ $L_11:
 	st.global.u64 [%trap+32], %rd3;
 	st.global.u64 [%trap+40], %rd1;
 	membar.gl;
-$T_2:
+$T_3:
 	exit;
 $L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_3;
+	@%tp bra $T_4;
 	mov.u32 %tr1, 20;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -1262,7 +1284,7 @@ $L_13:
 	st.global.u64 [%trap+32], %rd9;
 	st.global.u64 [%trap+40], %rd14;
 	membar.gl;
-$T_3:
+$T_4:
 	exit;
 }
 
@@ -21074,7 +21096,7 @@ func gpukvetCPUAtomics(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:21077:1*/
+	/*line gpukvet_gen.go:21099:1*/
 	return thread, block
 }
 
@@ -21191,7 +21213,7 @@ func gpukvetCPUConvRows(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:21194:1*/
+	/*line gpukvet_gen.go:21216:1*/
 	return thread, block
 }
 
@@ -21237,7 +21259,7 @@ func gpukvetCPUDoitgen(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:21240:1*/
+	/*line gpukvet_gen.go:21262:1*/
 	return thread, block
 }
 
@@ -21278,7 +21300,7 @@ func gpukvetCPUGramNorm(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:21281:1*/
+	/*line gpukvet_gen.go:21303:1*/
 	return thread, block
 }
 
@@ -21324,7 +21346,7 @@ func gpukvetCPUGramQ(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:21327:1*/
+	/*line gpukvet_gen.go:21349:1*/
 	return thread, block
 }
 
@@ -21373,7 +21395,7 @@ func gpukvetCPUGramUpdate(gpukvetArgs []any) (thread func(gpu.Thread), block fun
 		}
 	}
 
-	/*line gpukvet_gen.go:21376:1*/
+	/*line gpukvet_gen.go:21398:1*/
 	return thread, block
 }
 
@@ -21603,7 +21625,7 @@ func gpukvetCPULayerForward(gpukvetArgs []any) (thread func(gpu.Thread), block f
 		}
 	}
 
-	/*line gpukvet_gen.go:21606:1*/
+	/*line gpukvet_gen.go:21628:1*/
 	return thread, block
 }
 
@@ -21838,7 +21860,7 @@ func gpukvetCPULudDiagonal(gpukvetArgs []any) (thread func(gpu.Thread), block fu
 		}
 	}
 
-	/*line gpukvet_gen.go:21841:1*/
+	/*line gpukvet_gen.go:21863:1*/
 	return thread, block
 }
 
@@ -21886,7 +21908,7 @@ func gpukvetCPUSyr2k(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 		}
 	}
 
-	/*line gpukvet_gen.go:21889:1*/
+	/*line gpukvet_gen.go:21911:1*/
 	return thread, block
 }
 
@@ -21931,7 +21953,7 @@ func gpukvetCPUSyrk(gpukvetArgs []any) (thread func(gpu.Thread), block func(back
 		}
 	}
 
-	/*line gpukvet_gen.go:21934:1*/
+	/*line gpukvet_gen.go:21956:1*/
 	return thread, block
 }
 
@@ -22043,6 +22065,6 @@ func gpukvetCPUTransposeDiag(gpukvetArgs []any) (thread func(gpu.Thread), block 
 		}
 	}
 
-	/*line gpukvet_gen.go:22046:1*/
+	/*line gpukvet_gen.go:22068:1*/
 	return thread, block
 }

@@ -110,7 +110,7 @@ $L_4:
 	mov.u32 %r14, %ntid.x;
 	cvt.u64.u32 %rd24, %r14;
 	mov.b64 %rd25, 2;
-	div.s64 %rd26, %rd24, %rd25;
+	shr.u64 %rd26, %rd24, 1;
 	mov.b64 %rd28, %rd26;
 $L_5:
 	mov.b64 %rd27, %rd28;
@@ -269,7 +269,7 @@ $L_4:
 	mov.u32 %r14, %ntid.x;
 	cvt.u64.u32 %rd24, %r14;
 	mov.b64 %rd25, 2;
-	div.s64 %rd26, %rd24, %rd25;
+	shr.u64 %rd26, %rd24, 1;
 	mov.b64 %rd28, %rd26;
 $L_5:
 	mov.b64 %rd27, %rd28;
@@ -355,7 +355,7 @@ $T_1:
 {
 	.reg .pred %p<8>;
 	.reg .b32 %r<22>;
-	.reg .b64 %rd<32>;
+	.reg .b64 %rd<33>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -445,7 +445,10 @@ $L_8:
 	bar.sync 0;
 	// testdata/benchkernels/reduction/reduction.go:51
 	mov.b64 %rd27, 2;
-	div.s64 %rd28, %rd23, %rd27;
+	shr.s64 %rd32, %rd23, 63;
+	shr.u64 %rd32, %rd32, 63;
+	add.s64 %rd32, %rd23, %rd32;
+	shr.s64 %rd28, %rd32, 1;
 	mov.b64 %rd24, %rd28;
 	bra $L_4;
 $L_6:
@@ -502,7 +505,7 @@ $T_1:
 {
 	.reg .pred %p<8>;
 	.reg .b32 %r<22>;
-	.reg .b64 %rd<32>;
+	.reg .b64 %rd<33>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -592,7 +595,10 @@ $L_8:
 	bar.sync 0;
 	// testdata/benchkernels/reduction/reduction.go:51
 	mov.b64 %rd27, 2;
-	div.s64 %rd28, %rd23, %rd27;
+	shr.s64 %rd32, %rd23, 63;
+	shr.u64 %rd32, %rd32, 63;
+	add.s64 %rd32, %rd23, %rd32;
+	shr.s64 %rd28, %rd32, 1;
 	mov.b64 %rd24, %rd28;
 	bra $L_4;
 $L_6:
@@ -651,7 +657,7 @@ $T_1:
 {
 	.reg .pred %p<9>;
 	.reg .b32 %r<24>;
-	.reg .b64 %rd<34>;
+	.reg .b64 %rd<35>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -747,7 +753,10 @@ $L_8:
 	bar.sync 0;
 	// testdata/benchkernels/reduction/reduction.go:74
 	mov.b64 %rd29, 2;
-	div.s64 %rd30, %rd25, %rd29;
+	shr.s64 %rd34, %rd25, 63;
+	shr.u64 %rd34, %rd34, 63;
+	add.s64 %rd34, %rd25, %rd34;
+	shr.s64 %rd30, %rd34, 1;
 	mov.b64 %rd26, %rd30;
 	bra $L_4;
 $L_6:
@@ -806,7 +815,7 @@ $T_1:
 {
 	.reg .pred %p<9>;
 	.reg .b32 %r<24>;
-	.reg .b64 %rd<34>;
+	.reg .b64 %rd<35>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -902,7 +911,10 @@ $L_8:
 	bar.sync 0;
 	// testdata/benchkernels/reduction/reduction.go:74
 	mov.b64 %rd29, 2;
-	div.s64 %rd30, %rd25, %rd29;
+	shr.s64 %rd34, %rd25, 63;
+	shr.u64 %rd34, %rd34, 63;
+	add.s64 %rd34, %rd25, %rd34;
+	shr.s64 %rd30, %rd34, 1;
 	mov.b64 %rd26, %rd30;
 	bra $L_4;
 $L_6:
@@ -1492,7 +1504,7 @@ func gpukvetCPUDot(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		}
 	}
 
-	/*line gpukvet_gen.go:1495:1*/
+	/*line gpukvet_gen.go:1507:1*/
 	return thread, block
 }
 
@@ -1678,7 +1690,7 @@ func gpukvetCPUMaxInt(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:1681:1*/
+	/*line gpukvet_gen.go:1693:1*/
 	return thread, block
 }
 
@@ -1868,6 +1880,6 @@ func gpukvetCPUSum(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		}
 	}
 
-	/*line gpukvet_gen.go:1871:1*/
+	/*line gpukvet_gen.go:1883:1*/
 	return thread, block
 }

@@ -575,7 +575,7 @@ $T_6:
 {
 	.reg .pred %p<14>;
 	.reg .b32 %r<29>;
-	.reg .b64 %rd<52>;
+	.reg .b64 %rd<53>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -727,7 +727,10 @@ $L_9:
 	bar.sync 0;
 	// testdata/benchkernels/spmv/spmv.go:36
 	mov.b64 %rd19, 2;
-	div.s64 %rd20, %rd15, %rd19;
+	shr.s64 %rd52, %rd15, 63;
+	shr.u64 %rd52, %rd52, 63;
+	add.s64 %rd52, %rd15, %rd52;
+	shr.s64 %rd20, %rd52, 1;
 	mov.b64 %rd16, %rd20;
 	bra $L_5;
 $L_7:
@@ -926,7 +929,7 @@ $T_7:
 {
 	.reg .pred %p<14>;
 	.reg .b32 %r<29>;
-	.reg .b64 %rd<52>;
+	.reg .b64 %rd<53>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -1078,7 +1081,10 @@ $L_9:
 	bar.sync 0;
 	// testdata/benchkernels/spmv/spmv.go:36
 	mov.b64 %rd19, 2;
-	div.s64 %rd20, %rd15, %rd19;
+	shr.s64 %rd52, %rd15, 63;
+	shr.u64 %rd52, %rd52, 63;
+	add.s64 %rd52, %rd15, %rd52;
+	shr.s64 %rd20, %rd52, 1;
 	mov.b64 %rd16, %rd20;
 	bra $L_5;
 $L_7:
@@ -1823,7 +1829,7 @@ func gpukvetCPUCSR(gpukvetArgs []any) (thread func(gpu.Thread), block func(backe
 		}
 	}
 
-	/*line gpukvet_gen.go:1826:1*/
+	/*line gpukvet_gen.go:1832:1*/
 	return thread, block
 }
 
@@ -2022,6 +2028,6 @@ func gpukvetCPUCSRVector(gpukvetArgs []any) (thread func(gpu.Thread), block func
 		}
 	}
 
-	/*line gpukvet_gen.go:2025:1*/
+	/*line gpukvet_gen.go:2031:1*/
 	return thread, block
 }

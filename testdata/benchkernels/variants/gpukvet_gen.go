@@ -3674,9 +3674,9 @@ $T_6:
 )
 .reqntid 256, 1, 1
 {
-	.reg .pred %p<9>;
-	.reg .b32 %r<20>;
-	.reg .b64 %rd<36>;
+	.reg .pred %p<10>;
+	.reg .b32 %r<23>;
+	.reg .b64 %rd<37>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -3746,7 +3746,18 @@ $L_10:
 	mov.b64 %rd28, -1;
 	setp.eq.s64 %p7, %rd26, %rd28;
 	selp.b64 %rd29, %rd18, %rd26, %p7;
+	or.b64 %rd36, %rd6, %rd29;
+	shr.u64 %rd36, %rd36, 32;
+	setp.ne.u64 %p9, %rd36, 0;
+	@%p9 bra $D_1;
+	cvt.u32.u64 %r20, %rd6;
+	cvt.u32.u64 %r21, %rd29;
+	rem.u32 %r22, %r20, %r21;
+	cvt.u64.u32 %rd30, %r22;
+	bra $DE_1;
+$D_1:
 	rem.s64 %rd30, %rd6, %rd29;
+$DE_1:
 	selp.b64 %rd31, %rd27, %rd30, %p7;
 	setp.eq.s64 %p8, %rd31, %rd27;
 	@!%p8 bra $L_7;
@@ -3793,7 +3804,7 @@ $L_9:
 $L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_1;
+	@%tp bra $T_2;
 	mov.u32 %tr1, 28;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -3809,12 +3820,12 @@ $L_11:
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
 	membar.gl;
-$T_1:
+$T_2:
 	exit;
 $L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_2;
+	@%tp bra $T_3;
 	mov.u32 %tr1, 29;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -3832,12 +3843,12 @@ $L_13:
 	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd11;
 	membar.gl;
-$T_2:
+$T_3:
 	exit;
 $L_15:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_3;
+	@%tp bra $T_4;
 	mov.u32 %tr1, 31;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -3855,7 +3866,7 @@ $L_15:
 	st.global.u64 [%trap+32], %rd7;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
-$T_3:
+$T_4:
 	exit;
 }
 
@@ -3869,9 +3880,9 @@ $T_3:
 )
 .reqntid 256, 1, 1
 {
-	.reg .pred %p<9>;
-	.reg .b32 %r<20>;
-	.reg .b64 %rd<36>;
+	.reg .pred %p<10>;
+	.reg .b32 %r<23>;
+	.reg .b64 %rd<37>;
 	.reg .b64 %trap;
 	.reg .b32 %tr<3>;
 	.reg .pred %tp;
@@ -3941,7 +3952,18 @@ $L_10:
 	mov.b64 %rd28, -1;
 	setp.eq.s64 %p7, %rd26, %rd28;
 	selp.b64 %rd29, %rd18, %rd26, %p7;
+	or.b64 %rd36, %rd6, %rd29;
+	shr.u64 %rd36, %rd36, 32;
+	setp.ne.u64 %p9, %rd36, 0;
+	@%p9 bra $D_1;
+	cvt.u32.u64 %r20, %rd6;
+	cvt.u32.u64 %r21, %rd29;
+	rem.u32 %r22, %r20, %r21;
+	cvt.u64.u32 %rd30, %r22;
+	bra $DE_1;
+$D_1:
 	rem.s64 %rd30, %rd6, %rd29;
+$DE_1:
 	selp.b64 %rd31, %rd27, %rd30, %p7;
 	setp.eq.s64 %p8, %rd31, %rd27;
 	@!%p8 bra $L_7;
@@ -3988,7 +4010,7 @@ $L_9:
 $L_11:
 	atom.global.cas.b32 %tr0, [%trap], 0, 3;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_1;
+	@%tp bra $T_2;
 	mov.u32 %tr1, 28;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -4004,12 +4026,12 @@ $L_11:
 	mov.u32 %tr1, %tid.z;
 	st.global.u32 [%trap+28], %tr1;
 	membar.gl;
-$T_1:
+$T_2:
 	exit;
 $L_13:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_2;
+	@%tp bra $T_3;
 	mov.u32 %tr1, 29;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -4027,12 +4049,12 @@ $L_13:
 	st.global.u64 [%trap+32], %rd21;
 	st.global.u64 [%trap+40], %rd11;
 	membar.gl;
-$T_2:
+$T_3:
 	exit;
 $L_15:
 	atom.global.cas.b32 %tr0, [%trap], 0, 1;
 	setp.ne.u32 %tp, %tr0, 0;
-	@%tp bra $T_3;
+	@%tp bra $T_4;
 	mov.u32 %tr1, 31;
 	st.global.u32 [%trap+4], %tr1;
 	mov.u32 %tr1, %ctaid.x;
@@ -4050,7 +4072,7 @@ $L_15:
 	st.global.u64 [%trap+32], %rd7;
 	st.global.u64 [%trap+40], %rd4;
 	membar.gl;
-$T_3:
+$T_4:
 	exit;
 }
 
@@ -10487,7 +10509,7 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:10490:1*/
+	/*line gpukvet_gen.go:10512:1*/
 	return thread, block
 }
 
@@ -10500,7 +10522,7 @@ func gpukvetCPUBlur5(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Blur5(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	/*line gpukvet_gen.go:10503:1*/ return thread, block
+	/*line gpukvet_gen.go:10525:1*/ return thread, block
 }
 
 // gpukvetCPUConv3D binds kernel Conv3D's arguments for the cpu
@@ -10545,7 +10567,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:10548:1*/
+	/*line gpukvet_gen.go:10570:1*/
 	return thread, block
 }
 
@@ -10596,7 +10618,7 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10599:1*/
+	/*line gpukvet_gen.go:10621:1*/
 	return thread, block
 }
 
@@ -10654,7 +10676,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10657:1*/
+	/*line gpukvet_gen.go:10679:1*/
 	return thread, block
 }
 
@@ -10686,7 +10708,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10689:1*/
+	/*line gpukvet_gen.go:10711:1*/
 	return thread, block
 }
 
@@ -10872,7 +10894,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10875:1*/
+	/*line gpukvet_gen.go:10897:1*/
 	return thread, block
 }
 
@@ -11060,7 +11082,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:11063:1*/
+	/*line gpukvet_gen.go:11085:1*/
 	return thread, block
 }
 
@@ -11096,6 +11118,6 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:11099:1*/
+	/*line gpukvet_gen.go:11121:1*/
 	return thread, block
 }
