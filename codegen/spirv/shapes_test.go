@@ -106,3 +106,7 @@ func structuresAll(t *testing.T, pkg string, n int) {
 		})
 	}
 }
+
+func TestContinueJoin(t *testing.T) {
+	structuresAll(t, "continuejoin", 1)
+}
