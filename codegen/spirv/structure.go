@@ -922,8 +922,10 @@ func (p *plan) validate() error {
 	inConstruct := func(h, m, x *kir.Block) bool {
 		return p.dom.Dominates(h, x) && (p.unreachable[m] || !p.dom.Dominates(m, x))
 	}
-	if err := p.validateNesting(inConstruct); err != nil {
-		return err
+	if p.strategy.dispatch {
+		if err := p.validateNesting(inConstruct); err != nil {
+			return err
+		}
 	}
 	// In block order, so that the first error, and so the rerouting the
 	// caller does, is the same on every run.
@@ -1001,12 +1003,17 @@ func (p *plan) validate() error {
 	return nil
 }
 
-// validateNesting checks that the merge of every construct inside a
-// selection lies inside it too: SPIR-V's constructs are defined by
-// structural dominance, where a header reaches its merge, so a nested
-// merge placed after the enclosing merge would put code past that merge
-// into the enclosing construct, and its branch on out of it would leave
-// the construct other than through the merge.
+// validateNesting checks, for the general strategy, that the merge of
+// every construct inside a selection lies inside it too: SPIR-V's
+// constructs are defined by structural dominance, where a header reaches
+// its merge, so a nested merge placed after the enclosing merge puts code
+// past that merge into the enclosing construct, and its branch on out of
+// it leaves the construct other than through the merge (R025's plan,
+// before branchRegion stopped at the merges around a branch). The earlier
+// strategies' plans may place a nested merge so where the code after it
+// only leaves the loop, which SPIR-V allows (constructs Math32/Math64),
+// so the check is the general strategy's alone, whose constructs nest by
+// construction.
 func (p *plan) validateNesting(inConstruct func(h, m, x *kir.Block) bool) error {
 	mergeOf := func(h2 *kir.Block) *kir.Block {
 		if lp := p.loops[h2]; lp != nil {
