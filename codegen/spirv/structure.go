@@ -838,11 +838,10 @@ func (p *plan) splitJoin(l *loopPlan, b, join *kir.Block) *kir.Block {
 // constructs nest.
 func (p *plan) dispatchMerge(l *loopPlan, b *kir.Block) (*kir.Block, error) {
 	region, targets := p.branchRegion(l, b)
-	switch len(targets) {
-	case 0:
+	if len(targets) == 0 {
 		return nil, nil
-	case 1:
-	default:
+	}
+	if len(targets) > 1 {
 		return nil, &dispatchError{region, targets}
 	}
 	c := targets[0]
