@@ -17,7 +17,7 @@ import (
 
 // TestJoinShapesOnVulkan runs the kernels of testdata/breakjoin and
 // testdata/continuejoin (the shapes of issue 21's random programs R002
-// and R025 that the structurizer once refused), built optimized and
+// and R025 of seed 1 and R038 of seed 2 that the structurizer once refused), built optimized and
 // unoptimized with SPIR-V, on the vulkan backend (lavapipe in CI) and
 // compares every result with Go's, computed by the cpu backend. It skips
 // without a Vulkan device.
@@ -42,6 +42,7 @@ func TestJoinShapesOnVulkan(t *testing.T) {
 	kernels := map[string]kerngen.Kernel{
 		"BreakInNestedIf": {Name: "BreakInNestedIf", Fn: breakjoin.BreakInNestedIf, In: u64, Out: u64, Block: 64, Grid: 2},
 		"AndContinue":     {Name: "AndContinue", Fn: continuejoin.AndContinue, In: u64, Out: u64, Block: 64, Grid: 2},
+		"OrLoopContinue":  {Name: "OrLoopContinue", Fn: continuejoin.OrLoopContinue, In: u64, Out: u64, Block: 64, Grid: 2},
 	}
 	r := rand.New(rand.NewPCG(21, 2))
 	for _, o0 := range []bool{false, true} {

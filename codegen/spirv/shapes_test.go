@@ -108,11 +108,13 @@ func structuresAll(t *testing.T, pkg string, n int) {
 }
 
 // TestContinueJoin structures the kernels of testdata/continuejoin (issue
-// 21's random kernel R025, reduced by hand): an `if a && b` whose
-// then-arm continues the loop, followed by an inner loop, so the else-arm
-// the && shares meets the then-arm only after the if and the continue
-// keeps that join from post-dominating the tests. Before the general
-// strategy (dispatchMerge) it was refused unoptimized.
+// 21's random kernels R025 of seed 1, reduced by hand, and R038 of seed 2,
+// shrunk by TestRandomStructuring): an `if a && b` whose then-arm
+// continues the loop, followed by an inner loop, so the else-arm the &&
+// shares meets the then-arm only after the if and the continue keeps that
+// join from post-dominating the tests; an `if a || b` whose then-arm runs
+// an inner loop and continues under an &&. Before the general strategy
+// (dispatchMerge) both were refused unoptimized.
 func TestContinueJoin(t *testing.T) {
-	structuresAll(t, "continuejoin", 1)
+	structuresAll(t, "continuejoin", 2)
 }
