@@ -80,6 +80,7 @@ func structureRandom(t *testing.T, seed uint64, n int) {
 	}
 }
 
+// optName names a build with the optimizer on or off (o0).
 func optName(o0 bool) string {
 	return map[bool]string{false: "optimized", true: "unoptimized"}[o0]
 }

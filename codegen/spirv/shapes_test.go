@@ -23,7 +23,7 @@ func TestShapes(t *testing.T) {
 	spirvVal(t)
 	want := []string{"Labeled2", "Labeled3", "ReturnInSwitch", "FallthroughLoops", "ShortCircuit", "ReturnNested", "Loops", "Indexes"}
 	for _, o0 := range []bool{false, true} {
-		name := map[bool]string{false: "optimized", true: "unoptimized"}[o0]
+		name := optName(o0)
 		t.Run(name, func(t *testing.T) {
 			m, err := codegen.Build([]string{mod + "testdata/differential/kernels"}, codegen.Options{DisableOptimizer: o0})
 			if err != nil {
@@ -84,7 +84,7 @@ func TestBreakJoin(t *testing.T) {
 func structuresAll(t *testing.T, pkg string, n int) {
 	spirvVal(t)
 	for _, o0 := range []bool{false, true} {
-		name := map[bool]string{false: "optimized", true: "unoptimized"}[o0]
+		name := optName(o0)
 		t.Run(name, func(t *testing.T) {
 			m, err := codegen.Build([]string{mod + "codegen/spirv/testdata/" + pkg}, codegen.Options{DisableOptimizer: o0})
 			if err != nil {
