@@ -34,7 +34,7 @@ func singleExitLoops(f *kir.Func) {
 		if pick == nil {
 			return
 		}
-		routeExits(f, pick, targets)
+		routeEdges(f, pick.Blocks, targets, kir.BlockLoopDone, "loop.exits")
 	}
 }
 
@@ -55,9 +55,14 @@ func liveExits(f *kir.Func, l *kir.Loop) []*kir.Block {
 	return out
 }
 
-// routeExits sends every edge from loop l to one of targets through a new
-// merge block and a dispatch on the exit code after it.
-func routeExits(f *kir.Func, l *kir.Loop, targets []*kir.Block) {
+// routeEdges sends every edge from the blocks of region to one of
+// targets (blocks outside it) through a new block of the kind and comment
+// given, which joins them with a phi saying which target each edge went
+// to and phis for what the edges carried, and a dispatch on that code
+// after it: one loop exit (the loop's blocks to its live exits), or one
+// continuation of a branch (the branch's region to the places it goes on
+// to, dispatchMerge).
+func routeEdges(f *kir.Func, region map[*kir.Block]bool, targets []*kir.Block, kind kir.BlockKind, comment string) {
 	entry := f.Blocks[0]
 	consts := map[int]*kir.Value{}
 	code := func(i int) *kir.Value {
@@ -69,7 +74,7 @@ func routeExits(f *kir.Func, l *kir.Loop, targets []*kir.Block) {
 		return consts[i]
 	}
 	index := func(t *kir.Block) int { return slices.Index(targets, t) }
-	m := f.NewBlock(kir.BlockLoopDone, "loop.exits")
+	m := f.NewBlock(kind, comment)
 	sel := f.NewPhi(m, kir.TI32)
 	// The targets' phis get a phi of their own in m: the value the exit
 	// taken carried (any value of the type on the other exits, where the
@@ -84,12 +89,12 @@ func routeExits(f *kir.Func, l *kir.Loop, targets []*kir.Block) {
 		moves = append(moves, ms)
 	}
 	for _, x := range f.Blocks {
-		if !l.Blocks[x] {
+		if !region[x] {
 			continue
 		}
 		var out []int // x.Succs indices that exit to a target
 		for i, t := range x.Succs {
-			if !l.Blocks[t] && index(t) >= 0 {
+			if !region[t] && index(t) >= 0 {
 				out = append(out, i)
 			}
 		}
@@ -131,7 +136,7 @@ func routeExits(f *kir.Func, l *kir.Loop, targets []*kir.Block) {
 	for ti := 0; ti < len(targets)-1; ti++ {
 		els := targets[ti+1]
 		if ti < len(targets)-2 {
-			els = f.NewBlock(kir.BlockPlain, "loop.exits.dispatch")
+			els = f.NewBlock(kir.BlockPlain, comment+".dispatch")
 		}
 		d.Branch(f.NewValue(d, kir.OpEq, kir.TBool, sel, code(ti)), targets[ti], els)
 		for _, mv := range moves[ti] {

@@ -23,7 +23,7 @@ func TestShapes(t *testing.T) {
 	spirvVal(t)
 	want := []string{"Labeled2", "Labeled3", "ReturnInSwitch", "FallthroughLoops", "ShortCircuit", "ReturnNested", "Loops", "Indexes"}
 	for _, o0 := range []bool{false, true} {
-		name := map[bool]string{false: "optimized", true: "unoptimized"}[o0]
+		name := optName(o0)
 		t.Run(name, func(t *testing.T) {
 			m, err := codegen.Build([]string{mod + "testdata/differential/kernels"}, codegen.Options{DisableOptimizer: o0})
 			if err != nil {
@@ -84,7 +84,7 @@ func TestBreakJoin(t *testing.T) {
 func structuresAll(t *testing.T, pkg string, n int) {
 	spirvVal(t)
 	for _, o0 := range []bool{false, true} {
-		name := map[bool]string{false: "optimized", true: "unoptimized"}[o0]
+		name := optName(o0)
 		t.Run(name, func(t *testing.T) {
 			m, err := codegen.Build([]string{mod + "codegen/spirv/testdata/" + pkg}, codegen.Options{DisableOptimizer: o0})
 			if err != nil {
@@ -105,4 +105,16 @@ func structuresAll(t *testing.T, pkg string, n int) {
 			validate(t, pkg+"_"+name, res.Binary)
 		})
 	}
+}
+
+// TestContinueJoin structures the kernels of testdata/continuejoin (issue
+// 21's random kernels R025 of seed 1, reduced by hand, and R038 of seed 2,
+// shrunk by TestRandomStructuring): an `if a && b` whose then-arm
+// continues the loop, followed by an inner loop, so the else-arm the &&
+// shares meets the then-arm only after the if and the continue keeps that
+// join from post-dominating the tests; an `if a || b` whose then-arm runs
+// an inner loop and continues under an &&. Before the general strategy
+// (dispatchMerge) both were refused unoptimized.
+func TestContinueJoin(t *testing.T) {
+	structuresAll(t, "continuejoin", 2)
 }

@@ -21,7 +21,9 @@
 //
 // Control flow is structured (OpLoopMerge, OpSelectionMerge) from
 // kir.Analyze's loops and a merge analysis that ignores paths that leave a
-// construct (break, continue, return, trap).
+// construct (break, continue, return, trap); where that finds no merge, a
+// general strategy joins the places a branch's code goes on to into one
+// block with a dispatch after it (structure.go).
 package spirv
 
 import (

@@ -159,10 +159,12 @@ func structurize(src *kir.Func) (*plan, error) {
 	// fails, also copying a block that a branch enters or leaves into where
 	// rerouting cannot (the code of short-circuit chains over inlined
 	// loops), or with merges at the first block both arms reach (loops'
-	// exit dispatches), or both; last, with merges split off a join that
-	// the branch shares with other code.
+	// exit dispatches), or both; then with merges split off a join that
+	// the branch shares with other code; last, the general means, which
+	// structures every reducible graph: each branch's continuations joined
+	// into one, with a dispatch after it (dispatchMerge).
 	var first error
-	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}, {joinArms: true}, {joinArms: true, copyEdges: true}, {firstJoin: true, splitJoin: true}} {
+	for _, s := range []strategy{{}, {copyEdges: true}, {firstJoin: true}, {firstJoin: true, copyEdges: true}, {joinArms: true}, {joinArms: true, copyEdges: true}, {firstJoin: true, splitJoin: true}, {dispatch: true}} {
 		p, err := structurizeWith(src, s)
 		if err == nil {
 			return p, nil
@@ -181,8 +183,20 @@ func structurize(src *kir.Func) (*plan, error) {
 // code. splitJoin: where the arms of a branch join code that other paths
 // reach too (a break in one arm keeps the join from post-dominating the
 // branch), they get a merge of their own (splitJoin); it comes last for
-// the same reason.
-type strategy struct{ firstJoin, copyEdges, joinArms, splitJoin bool }
+// the same reason. dispatch: every branch's merge is where its code goes
+// on, joined into one block where it goes on to several places
+// (dispatchMerge); it changes the graph most, so it comes after all.
+type strategy struct{ firstJoin, copyEdges, joinArms, splitJoin, dispatch bool }
+
+// dispatchError is a branch whose code goes on to several places, and
+// asks the caller to join those edges into one block (routeEdges) and plan
+// again.
+type dispatchError struct {
+	region  map[*kir.Block]bool
+	targets []*kir.Block
+}
+
+func (e *dispatchError) Error() string { return "a branch goes on to several places" }
 
 // structurizeWith is one try of structurize.
 func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
@@ -196,10 +210,17 @@ func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
 	singleExitLoops(f)
 	repairSSA(f)
 	size := f.NumValues() + 64
-	for range 64 {
+	// Each try of the general strategy joins one branch's continuations;
+	// a kernel has at most one per block.
+	for range 64 + len(f.Blocks) {
 		p, err := planOn(f, s)
 		if debugPlanErr != nil && err != nil {
 			debugPlanErr(f, err)
+		}
+		if de, ok := err.(*dispatchError); ok {
+			routeEdges(f, de.region, de.targets, kir.BlockIfDone, "if.continuations")
+			repairSSA(f)
+			continue
 		}
 		if ee, ok := err.(*edgeError); ok {
 			// Rerouting may close a cycle through the join that is no
@@ -675,6 +696,9 @@ func (p *plan) localSuccs(l *loopPlan, x *kir.Block) []*kir.Block {
 // closed; with both closed, nil (no path goes on: an unreachable merge).
 func (p *plan) localMerge(b *kir.Block) (*kir.Block, error) {
 	l := p.inLoop[b]
+	if p.strategy.dispatch {
+		return p.dispatchMerge(l, b)
+	}
 	key := l
 	pd := p.pdoms[key]
 	if pd == nil {
@@ -798,6 +822,90 @@ func (p *plan) splitJoin(l *loopPlan, b, join *kir.Block) *kir.Block {
 	return m
 }
 
+// dispatchMerge is the merge of the branch at b in loop l's body under the
+// general strategy, which structures any reducible graph (Bahmann et al.,
+// "Perfect reconstructability of control flow from demand dependence
+// graphs", 2015, section 4's branch regions): b's region is b and the code
+// each arm alone reaches (the blocks the arm's first block dominates, when
+// b is its only entry), and b's continuations are the blocks outside the
+// region that its edges reach, on the local graph (breaks, continues and
+// returns leave by themselves). No continuation: nil (no path goes on);
+// one, dominated by b: the merge; one that other code reaches too: a new
+// block for the region's edges into it. Several: a dispatchError, for the
+// caller to join them into one block that then dispatches on which
+// continuation each edge went to, which is the merge when planned again.
+// The region of a branch inside b's region lies inside b's, so the
+// constructs nest.
+func (p *plan) dispatchMerge(l *loopPlan, b *kir.Block) (*kir.Block, error) {
+	region, targets := p.branchRegion(l, b)
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	if len(targets) > 1 {
+		return nil, &dispatchError{region, targets}
+	}
+	c := targets[0]
+	if p.dom.Dominates(b, c) || p.claimed[c] || p.loops[c] != nil {
+		return c, nil // planOn splits a claimed merge or a loop header
+	}
+	var preds []*kir.Block
+	for _, pr := range c.Preds {
+		if region[pr] {
+			preds = append(preds, pr)
+		}
+	}
+	m := splitEdges(p.f, c, preds, "if.merge")
+	p.inLoop[m] = l
+	p.dom = kir.Dominators(p.f)
+	p.pdoms = map[*loopPlan]*postDom{}
+	return m, nil
+}
+
+// branchRegion returns the region of the branch at b in loop l's body and
+// its continuations, in reverse postorder (see dispatchMerge).
+func (p *plan) branchRegion(l *loopPlan, b *kir.Block) (region map[*kir.Block]bool, targets []*kir.Block) {
+	var roots []*kir.Block
+	for _, s := range p.localSuccs(l, b) {
+		if slices.ContainsFunc(s.Preds, func(q *kir.Block) bool { return q != b && !p.dom.Dominates(s, q) }) {
+			continue // entered from elsewhere too: a continuation
+		}
+		roots = append(roots, s)
+	}
+	// The merges chosen so far are those of the constructs around b
+	// (a merge lies below b only if its header dominates b): b's region
+	// ends where they begin, or its construct would reach out of theirs.
+	merges := map[*kir.Block]bool{}
+	for _, m := range p.merge {
+		merges[m] = true
+	}
+	inArm := func(y *kir.Block) bool {
+		return !merges[y] && slices.ContainsFunc(roots, func(s *kir.Block) bool { return p.dom.Dominates(s, y) })
+	}
+	region = map[*kir.Block]bool{b: true}
+	cont := map[*kir.Block]bool{}
+	work := []*kir.Block{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, y := range p.localSuccs(l, x) {
+			switch {
+			case region[y]:
+			case inArm(y):
+				region[y] = true
+				work = append(work, y)
+			default:
+				cont[y] = true
+			}
+		}
+	}
+	for _, x := range kir.ReversePostorder(p.f) {
+		if cont[x] {
+			targets = append(targets, x)
+		}
+	}
+	return region, targets
+}
+
 // closed reports whether s dominates every block it reaches on the local
 // graph of loop l's body (its code never joins code from elsewhere).
 func (p *plan) closed(l *loopPlan, s *kir.Block) bool {
@@ -812,6 +920,11 @@ func (p *plan) closed(l *loopPlan, s *kir.Block) bool {
 func (p *plan) validate() error {
 	inConstruct := func(h, m, x *kir.Block) bool {
 		return p.dom.Dominates(h, x) && (p.unreachable[m] || !p.dom.Dominates(m, x))
+	}
+	if p.strategy.dispatch {
+		if err := p.validateNesting(inConstruct); err != nil {
+			return err
+		}
 	}
 	// In block order, so that the first error, and so the rerouting the
 	// caller does, is the same on every run.
@@ -884,6 +997,40 @@ func (p *plan) validate() error {
 				}
 				return &structError{posOf(x), fmt.Sprintf("a branch leaves a loop other than to its end (block %d to %d)", x.Index, y.Index)}
 			}
+		}
+	}
+	return nil
+}
+
+// validateNesting checks, for the general strategy, that the merge of
+// every construct inside a selection lies inside it too: SPIR-V's
+// constructs are defined by structural dominance, where a header reaches
+// its merge, so a nested merge placed after the enclosing merge puts code
+// past that merge into the enclosing construct, and its branch on out of
+// it leaves the construct other than through the merge (R025's plan,
+// before branchRegion stopped at the merges around a branch). The earlier
+// strategies' plans may place a nested merge so where the code after it
+// only leaves the loop, which SPIR-V allows (constructs Math32/Math64),
+// so the check is the general strategy's alone, whose constructs nest by
+// construction.
+func (p *plan) validateNesting(inConstruct func(h, m, x *kir.Block) bool) error {
+	mergeOf := func(h2 *kir.Block) *kir.Block {
+		if lp := p.loops[h2]; lp != nil {
+			return lp.merge
+		}
+		return p.merge[h2]
+	}
+	for _, h := range p.f.Blocks {
+		m := p.merge[h]
+		if m == nil {
+			continue
+		}
+		for _, h2 := range p.f.Blocks {
+			m2 := mergeOf(h2)
+			if h2 == h || m2 == nil || p.unreachable[m2] || !inConstruct(h, m, h2) || inConstruct(h, m, m2) {
+				continue
+			}
+			return &structError{posOf(h2), fmt.Sprintf("a construct inside an if/switch (block %d) would end after the if/switch's end (block %d), which SPIR-V's structured control flow cannot express here", h2.Index, m.Index)}
 		}
 	}
 	return nil

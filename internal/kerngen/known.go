@@ -8,7 +8,6 @@ package kerngen
 // a listed one that no longer happens does, so that the list cannot go
 // stale: drop an entry with the fix that ends it.
 var Known = map[string]string{
-	"spirv R025 build":      "SPIR-V emitter cannot structure the kernel's branches: 'a branch leaves an if/switch construct into the middle of other code' optimized, 'the two arms of a branch never meet' unoptimized (not shrunk yet: the shrinker ran past an hour; not R002's break in a nested if, which splitJoin fixes); the kernel has no SPIR-V",
 	"kir Call_math_Log 0":   "the reference is wrong: Go's amd64 assembly math.Log of the smallest subnormal (x = 0x1) is wrong (Log: -709.09; the kernel's pure-Go algorithm gives the true -744.44) (see asmTrouble in codegen/kernelapi_test.go)",
 	"kir Call_math_Log10 0": "the reference is wrong: Go's amd64 assembly math.Log10 of the smallest subnormal (x = 0x1) is wrong (Log: -709.09; the kernel's pure-Go algorithm gives the true -744.44) (see asmTrouble in codegen/kernelapi_test.go)",
 	"kir Call_math_Pow 0":   "the reference is wrong: Go's amd64 assembly math.Pow of the smallest subnormal (x = 0x1) is wrong (Log: -709.09; the kernel's pure-Go algorithm gives the true -744.44) (see asmTrouble in codegen/kernelapi_test.go)",

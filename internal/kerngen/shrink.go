@@ -1,22 +1,29 @@
 package kerngen
 
+import "slices"
+
 // Shrink returns a smallest program it finds for which fails still holds,
 // starting from p (for which it must hold): it removes statements, puts
 // a block's arms in its place, drops else arms and device functions, one
 // change at a time, keeping each change after which fails holds, until no
 // change is kept (a delta debugger over statements).
 func Shrink(p *Program, fails func(*Program) bool) *Program {
+	return ShrinkBatch(p, func(qs []*Program) int { return slices.IndexFunc(qs, fails) })
+}
+
+// ShrinkBatch is Shrink with a predicate that sees every program one
+// change smaller at once, so that it can build them together (one build
+// of a package of many kernels costs little more than one of one kernel):
+// first returns the index of the first of qs for which the failure still
+// holds, or -1. The programs of qs share p's name.
+func ShrinkBatch(p *Program, first func(qs []*Program) int) *Program {
 	for {
-		kept := false
-		for _, q := range variants(p) {
-			if fails(q) {
-				p, kept = q, true
-				break
-			}
-		}
-		if !kept {
+		qs := variants(p)
+		i := first(qs)
+		if i < 0 {
 			return p
 		}
+		p = qs[i]
 	}
 }
 
