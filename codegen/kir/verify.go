@@ -146,6 +146,12 @@ func checkOperands(v *Value) error {
 		if v.Args[0].Type.Kind != Ptr {
 			return bad("store to a non-pointer")
 		}
+		if x := v.Args[1]; x.Type.Kind == Ptr && x.Type.Space != Generic && x.Op != OpConst {
+			// Memory holds generic addresses (loads read them as such):
+			// a shared or local address stored as it is reads as a
+			// global one.
+			return bad("a pointer must be stored as a generic address")
+		}
 	case OpPtrAdd:
 		if v.Args[0].Type.Kind != Ptr || v.Args[1].Type != TI64 || v.Type != v.Args[0].Type {
 			return bad("ptradd wants a pointer and an i64 offset")

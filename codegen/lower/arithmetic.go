@@ -47,7 +47,9 @@ func (b *builder) equal(op kir.Op, x, y []*kir.Value) *kir.Value {
 	var acc *kir.Value
 	for i := range x {
 		xi, yi := x[i], y[i]
-		if xi.Type.Kind == kir.Ptr && xi.Type.Space != yi.Type.Space {
+		if xi.Type.Kind == kir.Ptr {
+			// Compare generic addresses, whatever the spaces are now
+			// (they may settle later, see settleSpaces).
 			xi = b.val(kir.OpConvert, kir.PtrTo(kir.Generic), xi)
 			yi = b.val(kir.OpConvert, kir.PtrTo(kir.Generic), yi)
 		}

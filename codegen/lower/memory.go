@@ -165,7 +165,10 @@ func (b *builder) load(p *kir.Value, t types.Type, pos token.Pos) []*kir.Value {
 func (b *builder) store(p *kir.Value, t types.Type, vals []*kir.Value, pos token.Pos) {
 	for i, l := range b.layout(t) {
 		v := vals[i]
-		if v.Type.Kind == kir.Ptr && v.Type.Space != kir.Generic && !(v.Op == kir.OpConst) {
+		if v.Type.Kind == kir.Ptr && v.Op != kir.OpConst {
+			// Convert even a pointer that is generic now: a phi's space
+			// settles after its users are lowered (settleSpaces), and a
+			// local address stored as it is reads as a global one.
 			v = b.val(kir.OpConvert, kir.PtrTo(kir.Generic), v)
 		}
 		b.val(kir.OpStore, kir.Type{}, b.ptrAdd(p, l.off), v)

@@ -55,7 +55,7 @@ const (
 	semUniformMemory   = 0x40
 	semWorkgroupMemory = 0x100
 
-	memopAligned  = 0x2
+	memopAligned = 0x2
 
 	glslTrunc    = 3
 	glslFAbs     = 4
