@@ -88,6 +88,7 @@ func (k Kernel) Inputs(limit, nrand int, r *rand.Rand) ([][3]uint64, error) {
 // A Mismatch is one result of one thread that differs from the reference.
 type Mismatch struct {
 	Slot int    // the result slot
+	Row  int    // the input row (thread)
 	Text string // the kernel, slot, expression, operands and both values
 }
 
@@ -107,11 +108,24 @@ func (k Kernel) Diff(rows [][3]uint64, want, got []uint64) []Mismatch {
 			if t.Canon(w) == t.Canon(g) || t.Float && t.ULPs(w, g) <= k.ULP {
 				continue
 			}
-			out = append(out, Mismatch{j, fmt.Sprintf("%s slot %d (%s %s) with a=%#x b=%#x c=%#x: got %#x, want %#x",
+			out = append(out, Mismatch{j, i, fmt.Sprintf("%s slot %d (%s %s) with a=%#x b=%#x c=%#x: got %#x, want %#x",
 				k.Name, j, name, k.Exprs[j], rows[i][0], rows[i][1], rows[i][2], g, w)})
 		}
 	}
 	return out
+}
+
+// Subnormal32 reports whether slot j of row is where a device that flushes
+// float32 subnormals to zero may differ from Go: a float32 operand of the
+// row, or the slot's float32 result in Go (want), is subnormal.
+func (k Kernel) Subnormal32(row [3]uint64, j int, want uint64) bool {
+	sub := func(bits uint64) bool { b := uint32(bits); return b&0x7f800000 == 0 && b&0x7fffff != 0 }
+	for i, t := range k.In {
+		if t == "float32" && i < len(row) && sub(row[i]) {
+			return true
+		}
+	}
+	return k.Out[j] == "float32" && sub(want)
 }
 
 // kb writes one operator kernel: its operands, then result slots.
