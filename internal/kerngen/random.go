@@ -16,6 +16,10 @@ type Stmt struct {
 	Block      bool
 	// Case marks a switch's case clause, which has no closing brace.
 	Case bool
+	// Whole marks a block the shrinker removes whole or keeps whole: a
+	// shared-memory stage without its write reads memory whose contents
+	// are undefined, which is no bug of a backend.
+	Whole bool
 }
 
 // A Program is one random kernel: its variables (one per type it uses,
@@ -291,7 +295,7 @@ func (g *rg) stmts(depth int, scope []string, inLoop bool) []*Stmt {
 func (g *rg) sharedStage(scope []string) *Stmt {
 	from, ft := g.variable()
 	to, tt := g.variable()
-	return &Stmt{Block: true, Head: "{", Body: []*Stmt{
+	return &Stmt{Block: true, Whole: true, Head: "{", Body: []*Stmt{
 		{Head: "s[tid] = " + ft.ToBits(from)},
 		{Head: "t.Barrier()"},
 		{Head: to + " = " + tt.FromBits(fmt.Sprintf("s[(tid+%d)%%%d]", 1+g.r.IntN(Block-1), Block))},
