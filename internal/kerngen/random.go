@@ -295,12 +295,25 @@ func (g *rg) stmts(depth int, scope []string, inLoop bool) []*Stmt {
 func (g *rg) sharedStage(scope []string) *Stmt {
 	from, ft := g.variable()
 	to, tt := g.variable()
-	return &Stmt{Block: true, Whole: true, Head: "{", Body: []*Stmt{
-		{Head: "s[tid] = " + ft.ToBits(from)},
-		{Head: "t.Barrier()"},
-		{Head: to + " = " + tt.FromBits(fmt.Sprintf("s[(tid+%d)%%%d]", 1+g.r.IntN(Block-1), Block))},
-		{Head: "t.Barrier()"},
-	}}
+	body := []*Stmt{{Head: "s[tid] = " + ft.ToBits(from)}}
+	if ft.Float {
+		body = append(body, oneNaN(from, ft))
+	}
+	return &Stmt{Block: true, Whole: true, Head: "{", Body: append(body,
+		&Stmt{Head: "t.Barrier()"},
+		&Stmt{Head: to + " = " + tt.FromBits(fmt.Sprintf("s[(tid+%d)%%%d]", 1+g.r.IntN(Block-1), Block))},
+		&Stmt{Head: "t.Barrier()"},
+	)}
+}
+
+// oneNaN stores one NaN's bits in place of float x's when x is a NaN: Go
+// leaves the sign and payload of a NaN an operation makes to the hardware
+// (Inf-Inf is 0xffc00000 on amd64, 0x7fc00000 on lavapipe and on arm64),
+// and the shared stage may hand the bits to an integer variable, where
+// they are a value.
+func oneNaN(x string, t Type) *Stmt {
+	return &Stmt{Block: true, Head: "if " + x + " != " + x + " {",
+		Body: []*Stmt{{Head: fmt.Sprintf("s[tid] = %#x", t.qnanBits())}}}
 }
 
 // trap writes a statement that traps on some inputs: a read past the end
