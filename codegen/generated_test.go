@@ -422,3 +422,67 @@ func TestShrinkGenerated(t *testing.T) {
 func TestGeneratedRegress(t *testing.T) {
 	testGenerated(t, "regress", regress.Kernels, 0, kerngen.Block*kerngen.Grid)
 }
+
+// TestShrinkVulkanMismatch, with GPUKVET_GEN_SHRINK_VULKAN=R007 (a
+// program of testdata/generated/random), shrinks that program to a
+// smallest one whose results on the vulkan backend (lavapipe here) differ
+// from the kernel-IR interpreter's, and logs it. The interpreter stands for
+// Go: the shrunk programs are built from source at run time, so the cpu
+// backend has no Go function of theirs to run. Each candidate is built
+// alone; its code is registered for shrinkCandidate, one Go function of a
+// random kernel's signature.
+func TestShrinkVulkanMismatch(t *testing.T) {
+	name := os.Getenv("GPUKVET_GEN_SHRINK_VULKAN")
+	if name == "" {
+		t.Skip("set GPUKVET_GEN_SHRINK_VULKAN to a random program's name to shrink its vulkan mismatch")
+	}
+	vk, err := device.OpenBackend("vulkan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vk.Close()
+	progs := kerngen.Random(random.Seed, random.Count)
+	j := slices.IndexFunc(progs, func(p *kerngen.Program) bool { return p.Name == name })
+	if j < 0 {
+		t.Fatalf("no program %s in testdata/generated/random (seed %d, %d programs)", name, random.Seed, random.Count)
+	}
+	if why := vulkanMismatch(t, vk, progs[j]); why == "" {
+		t.Fatalf("%s gives the interpreter's results on vulkan: nothing to shrink", name)
+	} else {
+		t.Logf("%s: %s", name, why)
+	}
+	small := kerngen.Shrink(progs[j], func(q *kerngen.Program) bool { return vulkanMismatch(t, vk, q) != "" })
+	t.Logf("%s shrunk to (%s):\n%s", name, vulkanMismatch(t, vk, small), small.Source())
+}
+
+// shrinkCandidate is the Go function a shrink candidate's code is
+// registered for: the runtime keys kernels by function.
+func shrinkCandidate(t gpu.Thread, a, b, c, out []uint64) {}
+
+// vulkanMismatch builds random program p alone for SPIR-V and returns the
+// first difference between its results on vk and in the kernel-IR
+// interpreter, or "" when they agree, it does not build, or it traps.
+func vulkanMismatch(t *testing.T, vk *device.Device, p *kerngen.Program) string {
+	src, _ := kerngen.RandomSource("apicalls", 0, []*kerngen.Program{p})
+	m, err := buildSource(t, src, codegen.Options{SPIRV: true})
+	if err != nil || m.SPIRVFailed[p.Name] != "" {
+		return ""
+	}
+	idx := slices.IndexFunc(m.Manifest.Kernels, func(ki *codegen.KernelInfo) bool { return ki.Name == p.Name })
+	k := p.Kernel()
+	k.Fn = shrinkCandidate
+	register(t, m, idx, k)
+	rows, err := k.Inputs(0, kerngen.Block*kerngen.Grid, rand.New(rand.NewPCG(21, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wtrap := runKIR(t, m, idx, k, rows)
+	got, gtrap, err := k.Run(vk, rows)
+	if err != nil || wtrap || gtrap != nil {
+		return ""
+	}
+	if d := k.Diff(rows, want, got); len(d) > 0 {
+		return d[0].Text
+	}
+	return ""
+}

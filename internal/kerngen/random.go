@@ -16,6 +16,10 @@ type Stmt struct {
 	Block      bool
 	// Case marks a switch's case clause, which has no closing brace.
 	Case bool
+	// Whole marks a block the shrinker removes whole or keeps whole: a
+	// shared-memory stage without its write reads memory whose contents
+	// are undefined, which is no bug of a backend.
+	Whole bool
 }
 
 // A Program is one random kernel: its variables (one per type it uses,
@@ -51,7 +55,9 @@ type rg struct {
 // shared memory is written at the thread's own index and read between
 // barriers, and atomics add to a block's own slot, so the programs are
 // race-free and divergence-free by construction (the tests still run the
-// checks on them: a program they flag is a finding).
+// checks on them: a program they flag is a finding). Their results are
+// what Go defines: a float is never converted to an integer, and a NaN's
+// bits handed through shared memory are always the same.
 func Random(seed uint64, n int) (progs []*Program) {
 	r := rand.New(rand.NewPCG(seed, 0x6b65726e67656e))
 	for j := range n {
@@ -291,12 +297,25 @@ func (g *rg) stmts(depth int, scope []string, inLoop bool) []*Stmt {
 func (g *rg) sharedStage(scope []string) *Stmt {
 	from, ft := g.variable()
 	to, tt := g.variable()
-	return &Stmt{Block: true, Head: "{", Body: []*Stmt{
-		{Head: "s[tid] = " + ft.ToBits(from)},
-		{Head: "t.Barrier()"},
-		{Head: to + " = " + tt.FromBits(fmt.Sprintf("s[(tid+%d)%%%d]", 1+g.r.IntN(Block-1), Block))},
-		{Head: "t.Barrier()"},
-	}}
+	body := []*Stmt{{Head: "s[tid] = " + ft.ToBits(from)}}
+	if ft.Float {
+		body = append(body, oneNaN(from, ft))
+	}
+	return &Stmt{Block: true, Whole: true, Head: "{", Body: append(body,
+		&Stmt{Head: "t.Barrier()"},
+		&Stmt{Head: to + " = " + tt.FromBits(fmt.Sprintf("s[(tid+%d)%%%d]", 1+g.r.IntN(Block-1), Block))},
+		&Stmt{Head: "t.Barrier()"},
+	)}
+}
+
+// oneNaN stores one NaN's bits in place of float x's when x is a NaN: Go
+// leaves the sign and payload of a NaN an operation makes to the hardware
+// (Inf-Inf is 0xffc00000 on amd64, 0x7fc00000 on lavapipe and on arm64),
+// and the shared stage may hand the bits to an integer variable, where
+// they are a value.
+func oneNaN(x string, t Type) *Stmt {
+	return &Stmt{Block: true, Head: "if " + x + " != " + x + " {",
+		Body: []*Stmt{{Head: fmt.Sprintf("s[tid] = %#x", t.qnanBits())}}}
 }
 
 // trap writes a statement that traps on some inputs: a read past the end

@@ -57,7 +57,7 @@ func stmtVariants(ss []*Stmt) [][]*Stmt {
 	}
 	for j, s := range ss {
 		out = append(out, splice(j))
-		if !s.Block || s.Case {
+		if !s.Block || s.Case || s.Whole {
 			continue
 		}
 		if !isSwitch(s) {
@@ -71,6 +71,9 @@ func stmtVariants(ss []*Stmt) [][]*Stmt {
 		}
 	}
 	for j, s := range ss {
+		if s.Whole {
+			continue
+		}
 		for _, body := range stmtVariants(s.Body) {
 			c := *s
 			c.Body = body

@@ -92,6 +92,14 @@ func (t Type) Canon(bits uint64) uint64 {
 	return bits
 }
 
+// qnanBits are the bits of a quiet NaN of float type t, positive.
+func (t Type) qnanBits() uint64 {
+	if t.Bits == 32 {
+		return 0x7fc00000
+	}
+	return 0x7ff8000000000000
+}
+
 // ULPs is the distance between two float results of type t in units in
 // the last place (0 for other types and for equal canonical bits).
 func (t Type) ULPs(a, b uint64) uint64 {
