@@ -1,9 +1,8 @@
 package races_test
 
 import (
-	"syscall"
+	"github.com/gpukvet/gpukvet/internal/cputime"
 	"testing"
-	"time"
 
 	"github.com/gpukvet/gpukvet/races"
 )
@@ -22,20 +21,11 @@ func BenchmarkCorpus(b *testing.B) {
 	ks := loadCorpus(b)
 	for _, k := range ks {
 		b.Run(k.name, func(b *testing.B) {
-			start := cpuTime(b)
+			start := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				races.Check(corpusSSA.Pkg.Prog.Fset, k.fn, k.shape, corpusUni)
 			}
-			b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N)/1e6, "cpu-ms/op")
+			b.ReportMetric(float64(cputime.Process()-start)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}
-}
-
-// cpuTime is the user and system time the process has used so far.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

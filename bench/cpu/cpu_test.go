@@ -18,12 +18,12 @@ package cpubench
 
 import (
 	"fmt"
+	"github.com/gpukvet/gpukvet/internal/cputime"
 	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -191,12 +191,12 @@ func TestReport(t *testing.T) {
 		p.loop()
 		var tb, tl, cb, cl []time.Duration
 		for range reps {
-			start, c := time.Now(), cpuTime()
+			start, c := time.Now(), cputime.Process()
 			p.backend()
-			tb, cb = append(tb, time.Since(start)), append(cb, cpuTime()-c)
-			start, c = time.Now(), cpuTime()
+			tb, cb = append(tb, time.Since(start)), append(cb, cputime.Process()-c)
+			start, c = time.Now(), cputime.Process()
 			p.loop()
-			tl, cl = append(tl, time.Since(start)), append(cl, cpuTime()-c)
+			tl, cl = append(tl, time.Since(start)), append(cl, cputime.Process()-c)
 		}
 		for _, ds := range [][]time.Duration{tb, tl, cb, cl} {
 			slices.Sort(ds)
@@ -213,13 +213,4 @@ func TestReport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// cpuTime returns the processor time the process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,6 +4,7 @@ package cpubench
 
 import (
 	"fmt"
+	"github.com/gpukvet/gpukvet/internal/cputime"
 	"os"
 	"reflect"
 	"runtime"
@@ -66,9 +67,9 @@ func TestSaxpyRatio(t *testing.T) {
 type best struct{ wall, proc time.Duration }
 
 func (b *best) time(f func()) {
-	start, c := time.Now(), cpuTime()
+	start, c := time.Now(), cputime.Process()
 	f()
-	wall, proc := time.Since(start), cpuTime()-c
+	wall, proc := time.Since(start), cputime.Process()-c
 	if b.wall == 0 || wall < b.wall {
 		b.wall = wall
 	}

@@ -4,6 +4,7 @@
 package testdevice
 
 import (
+	"github.com/gpukvet/gpukvet/internal/cputime"
 	"os"
 	"testing"
 	"time"
@@ -34,12 +35,12 @@ func Open(tb testing.TB) *device.Device {
 type CPUTimer struct{ start time.Duration }
 
 // StartCPUTimer starts measuring.
-func StartCPUTimer() CPUTimer { return CPUTimer{cpuTime()} }
+func StartCPUTimer() CPUTimer { return CPUTimer{cputime.Process()} }
 
 // Report adds the metric "cpu-ns/thread": processor nanoseconds per kernel
 // thread, for a benchmark whose every iteration runs threads threads.
 func (c CPUTimer) Report(b *testing.B, threads int) {
-	if used := cpuTime() - c.start; used > 0 && b.N > 0 {
+	if used := cputime.Process() - c.start; used > 0 && b.N > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N)/float64(threads), "cpu-ns/thread")
 	}
 }
