@@ -2,6 +2,7 @@ package ownership
 
 import (
 	"fmt"
+	"github.com/gpukvet/gpukvet/internal/cmpop"
 	"go/token"
 	"go/types"
 	"slices"
@@ -433,7 +434,7 @@ func (fa *funcAnalysis) refineEmpty(cond ssa.Value, t, f flowState) {
 	}
 	x, y, op := bin.X, bin.Y, bin.Op
 	if _, isConst := x.(*ssa.Const); isConst {
-		x, y, op = y, x, swap(op)
+		x, y, op = y, x, cmpop.Swap(op)
 	}
 	call, ok := x.(*ssa.Call)
 	if !ok || len(call.Call.Args) != 1 {

@@ -1,6 +1,7 @@
 package ownership
 
 import (
+	"github.com/gpukvet/gpukvet/internal/cmpop"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -371,7 +372,7 @@ func (fa *funcAnalysis) runsOnce(h *ssa.BasicBlock, init, n ssa.Value, tests ...
 		// Normalise to n OP c.
 		op, x, c := bin.Op, bin.X, bin.Y
 		if !sameVal(x, n, 0) {
-			op, x, c = swap(op), bin.Y, bin.X
+			op, x, c = cmpop.Swap(op), bin.Y, bin.X
 		}
 		cc, isConst := c.(*ssa.Const)
 		if !sameVal(x, n, 0) || !isConst || cc.Value == nil || cc.Value.Kind() != constant.Int {
@@ -403,20 +404,6 @@ func (fa *funcAnalysis) runsOnce(h *ssa.BasicBlock, init, n ssa.Value, tests ...
 		}
 	}
 	return false
-}
-
-func swap(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.GTR:
-		return token.LSS
-	case token.LEQ:
-		return token.GEQ
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
 }
 
 // lastEdges applies the loop-counter facts to the states leaving block b.

@@ -1,6 +1,7 @@
 package itervars
 
 import (
+	"github.com/gpukvet/gpukvet/internal/cmpop"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -449,7 +450,7 @@ func (l *loop) testBound(b *ssa.BasicBlock, ind *induction) (int64, bool) {
 	}
 	op, x, y := cmp.Op, cmp.X, cmp.Y
 	if _, isConst := x.(*ssa.Const); isConst {
-		op, x, y = swap(op), y, x
+		op, x, y = cmpop.Swap(op), y, x
 	}
 	d, ok := ind.holds(x)
 	k := constInt(y)
@@ -457,7 +458,7 @@ func (l *loop) testBound(b *ssa.BasicBlock, ind *induction) (int64, bool) {
 		return 0, false
 	}
 	if !l.blocks[b.Succs[0]] {
-		op = negate(op)
+		op = cmpop.Negate(op)
 	}
 	return stays(ind, d, op, k)
 }
@@ -530,40 +531,6 @@ func holdsAt(op token.Token, w, k *big.Int) bool {
 		return c != 0
 	}
 	return true // not a comparison: assume it may hold
-}
-
-// swap is op with its operands exchanged.
-func swap(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.LEQ:
-		return token.GEQ
-	case token.GTR:
-		return token.LSS
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
-}
-
-// negate is the comparison that holds where op does not.
-func negate(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GEQ
-	case token.LEQ:
-		return token.GTR
-	case token.GTR:
-		return token.LEQ
-	case token.GEQ:
-		return token.LSS
-	case token.EQL:
-		return token.NEQ
-	case token.NEQ:
-		return token.EQL
-	}
-	return token.ILLEGAL
 }
 
 // offset returns c when v is base + c or base - (-c) for a constant c.

@@ -27,7 +27,7 @@ var layers = []struct {
 }{
 	{"contracts", "what every side agrees on: the kernel API, the trap ABI, directives, limits, the calls kernel code may make",
 		[]string{"gpu", "gpu/math32", "internal/gpuabi", "internal/directive", "internal/srchash", "internal/cpuexec",
-			"internal/kernelapi", "internal/apitable", "internal/gpuapi", "internal/deviceapi", "internal/math32api", "internal/targets", "internal/kerneldims", "internal/budget", "internal/cputime",
+			"internal/kernelapi", "internal/apitable", "internal/gpuapi", "internal/deviceapi", "internal/math32api", "internal/targets", "internal/kerneldims", "internal/budget", "internal/cputime", "internal/cmpop",
 			"internal/layers", "codegen/devmath"}},
 	{"source", "kernel discovery and how an analyzer is defined", []string{"internal/define", "internal/kernels"}},
 	{"ssa", "kernel SSA", []string{"internal/kernelssa", "internal/itervars"}},
