@@ -2,8 +2,8 @@ package ptx
 
 import (
 	"errors"
+	"github.com/gpukvet/gpukvet/codegen/internal/kirtest"
 	"go/token"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -239,50 +239,13 @@ func TestEmitRefusesBadForm(t *testing.T) {
 	}
 }
 
-// floatFunc builds a kernel of float32 x, a, y storing (x*0.5)*2, a*x+y,
-// float32(a*x)+y (NoFuse), x+y, the comparisons of x and y, and min(x, y).
-func floatFunc() *kir.Module {
-	f := &kir.Func{Name: "floats", Params: []kir.Param{{Name: "p", Type: kir.PtrTo(kir.Global)},
-		{Name: "x", Type: kir.Type{Kind: kir.F32}}, {Name: "a", Type: kir.Type{Kind: kir.F32}}, {Name: "y", Type: kir.Type{Kind: kir.F32}}}}
-	b := f.NewBlock(kir.BlockPlain, "entry")
-	p := f.NewValue(b, kir.OpParam, kir.PtrTo(kir.Global))
-	t := kir.Type{Kind: kir.F32}
-	var x, a, y *kir.Value
-	for i, v := range []**kir.Value{&x, &a, &y} {
-		*v = f.NewValue(b, kir.OpParam, t)
-		(*v).Index = i + 1
-	}
-	n := 0
-	store := func(v *kir.Value) { // each to its own element, so that none is dead
-		q := f.NewValue(b, kir.OpPtrAdd, p.Type, p, f.NewConst(b, kir.TI64, uint64(4*n)))
-		f.NewValue(b, kir.OpStore, kir.Type{}, q, v)
-		n++
-	}
-	half := f.NewConst(b, t, uint64(math.Float32bits(0.5)))
-	two := f.NewConst(b, t, uint64(math.Float32bits(2)))
-	store(f.NewValue(b, kir.OpMul, t, f.NewValue(b, kir.OpMul, t, x, half), two))
-	store(f.NewValue(b, kir.OpAdd, t, f.NewValue(b, kir.OpMul, t, a, x), y))
-	rounded := f.NewValue(b, kir.OpMul, t, a, y)
-	rounded.NoFuse = true
-	store(f.NewValue(b, kir.OpAdd, t, rounded, x))
-	store(f.NewValue(b, kir.OpSub, t, x, y))
-	for op := kir.OpEq; op <= kir.OpGe; op++ {
-		store(f.NewValue(b, kir.OpSelect, t, f.NewValue(b, op, kir.TBool, x, y), x, y))
-	}
-	m := f.NewValue(b, kir.OpMath, t, x, y)
-	m.Index = int(kir.MathMin)
-	store(m)
-	b.Return()
-	return &kir.Module{Funcs: []*kir.Func{f}}
-}
-
 // TestFloatForms: only a product feeding a sum, and that sum, are left
 // contractible; every other float operation is .rn (ptxas would fold
 // (x*0.5)*2 into x, which is 0 in Go for the smallest subnormal); nothing
 // flushes subnormals; comparisons are ordered but != (NaN != NaN); min
 // gives NaN for a NaN operand and -0 for (-0, +0).
 func TestFloatForms(t *testing.T) {
-	text, err := Emit(floatFunc(), Options{})
+	text, err := Emit(kirtest.FloatForms(true), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,44 +1,12 @@
 package spirv_test
 
 import (
-	"math"
+	"github.com/gpukvet/gpukvet/codegen/internal/kirtest"
 	"regexp"
 	"testing"
 
-	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/codegen/spirv"
 )
-
-// contractFunc builds a kernel of float32 x, a, y storing (x*0.5)*2,
-// a*x+y, float32(a*y)+x (NoFuse) and x-y, in that order.
-func contractFunc() *kir.Module {
-	t := kir.Type{Kind: kir.F32}
-	f := &kir.Func{Name: "contract", Params: []kir.Param{{Name: "p", Type: kir.PtrTo(kir.Global)},
-		{Name: "x", Type: t}, {Name: "a", Type: t}, {Name: "y", Type: t}}}
-	b := f.NewBlock(kir.BlockPlain, "entry")
-	p := f.NewValue(b, kir.OpParam, kir.PtrTo(kir.Global))
-	var x, a, y *kir.Value
-	for i, v := range []**kir.Value{&x, &a, &y} {
-		*v = f.NewValue(b, kir.OpParam, t)
-		(*v).Index = i + 1
-	}
-	n := 0
-	store := func(v *kir.Value) {
-		q := f.NewValue(b, kir.OpPtrAdd, p.Type, p, f.NewConst(b, kir.TI64, uint64(4*n)))
-		f.NewValue(b, kir.OpStore, kir.Type{}, q, v)
-		n++
-	}
-	half := f.NewConst(b, t, uint64(math.Float32bits(0.5)))
-	two := f.NewConst(b, t, uint64(math.Float32bits(2)))
-	store(f.NewValue(b, kir.OpMul, t, f.NewValue(b, kir.OpMul, t, x, half), two))
-	store(f.NewValue(b, kir.OpAdd, t, f.NewValue(b, kir.OpMul, t, a, x), y))
-	rounded := f.NewValue(b, kir.OpMul, t, a, y)
-	rounded.NoFuse = true
-	store(f.NewValue(b, kir.OpAdd, t, rounded, x))
-	store(f.NewValue(b, kir.OpSub, t, x, y))
-	b.Return()
-	return &kir.Module{Funcs: []*kir.Func{f}}
-}
 
 // TestNoContraction: as on PTX (kir.Contractible), only a product feeding
 // a sum, and that sum, are left free to fuse into an FMA; every other
@@ -46,7 +14,7 @@ func contractFunc() *kir.Module {
 // into x (0 in Go for the smallest subnormal x) or fuses a product an
 // explicit conversion rounds.
 func TestNoContraction(t *testing.T) {
-	res, err := spirv.Emit(contractFunc(), spirv.Options{})
+	res, err := spirv.Emit(kirtest.FloatForms(false), spirv.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
