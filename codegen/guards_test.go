@@ -35,7 +35,7 @@ func TestGuardFacts(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if got := indexChecks(f); got != w.plain {
+		if got := traps(f, gpuabi.TrapIndex); got != w.plain {
 			t.Errorf("%s: %d index checks, want %d\n%s", f.Name, got, w.plain, kir.Format(f))
 		}
 		if got := uncheckedBarrierLoops(f); got < w.loopFree {
@@ -47,8 +47,8 @@ func TestGuardFacts(t *testing.T) {
 			t.Errorf("%s: a launch-facts variant, want none", f.Name)
 		case w.fast >= 0 && !ok:
 			t.Errorf("%s: no launch-facts variant", f.Name)
-		case ok && indexChecks(g) != w.fast:
-			t.Errorf("%s: %d index checks, want %d\n%s", g.Name, indexChecks(g), w.fast, kir.Format(g))
+		case ok && traps(g, gpuabi.TrapIndex) != w.fast:
+			t.Errorf("%s: %d index checks, want %d\n%s", g.Name, traps(g, gpuabi.TrapIndex), w.fast, kir.Format(g))
 		}
 	}
 }
@@ -125,11 +125,12 @@ func funcNamed(t *testing.T, m *codegen.Module, name string) *kir.Func {
 	return nil
 }
 
-// indexChecks counts f's index checks.
-func indexChecks(f *kir.Func) int {
+// traps counts f's trap blocks of the given code (index checks, nil
+// tests, …).
+func traps(f *kir.Func, code gpuabi.TrapCode) int {
 	n := 0
 	for _, b := range f.Blocks {
-		if b.Term == kir.TermTrap && b.Trap.Code == gpuabi.TrapIndex {
+		if b.Term == kir.TermTrap && b.Trap.Code == code {
 			n++
 		}
 	}

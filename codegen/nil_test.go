@@ -108,7 +108,7 @@ func TestNilDereferenceTraps(t *testing.T) {
 		for _, f := range m.IR.Funcs {
 			name := f.Name[strings.Index(f.Name, "_")+1:]
 			if name == "Proved" {
-				if n := nilTests(f); n > 0 && !opts.DisableOptimizer {
+				if n := traps(f, gpuabi.TrapNil); n > 0 && !opts.DisableOptimizer {
 					t.Errorf("Proved keeps %d nil tests, want none: its pointers are never nil", n)
 				}
 				continue
@@ -142,17 +142,6 @@ func runNil(t *testing.T, m *codegen.Module, f *kir.Func, name string, opts code
 			t.Errorf("%s %+v: trap at %s, want the dereference's line", name, opts, m.IR.Positions[trap.Pos])
 		}
 	}
-}
-
-// nilTests counts f's nil-dereference traps.
-func nilTests(f *kir.Func) int {
-	n := 0
-	for _, b := range f.Blocks {
-		if b.Term == kir.TermTrap && b.Trap.Code == gpuabi.TrapNil {
-			n++
-		}
-	}
-	return n
 }
 
 // nilLineOf returns the line of src that position pos ("file:line:col")
