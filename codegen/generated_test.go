@@ -134,9 +134,17 @@ type savedModule struct {
 // where it was built, and the test runs only the GPU comparisons (the
 // validators and the interpreter ran where it was built; the saving run
 // stops there).
+//
+// GPUKVET_GEN_O0=1 builds (or loads) the module without the kernel-IR
+// optimizer, saved as pkg-O0.json: beside the optimized build on a GPU, it
+// tells a mismatch the optimizer causes from one a driver does.
 func generatedModule(t *testing.T, pkg string) (*codegen.Module, bool) {
+	file, unoptimized := pkg+".json", os.Getenv("GPUKVET_GEN_O0") == "1"
+	if unoptimized {
+		file = pkg + "-O0.json"
+	}
 	if dir := os.Getenv("GPUKVET_GEN_LOAD"); dir != "" {
-		data, err := os.ReadFile(filepath.Join(dir, pkg+".json"))
+		data, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,14 +155,14 @@ func generatedModule(t *testing.T, pkg string) (*codegen.Module, bool) {
 		return &codegen.Module{PTX: sm.PTX, SPIRV: sm.SPIRV, SPIRVFailed: sm.SPIRVFailed, Manifest: sm.Manifest}, false
 	}
 	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/" + pkg},
-		codegen.Options{Checks: analyzers.All(), SPIRV: true})
+		codegen.Options{Checks: analyzers.All(), SPIRV: true, DisableOptimizer: unoptimized})
 	if err != nil {
 		t.Fatalf("the generated kernels do not pass the checks or do not build (a finding: the generator writes only correct kernels):\n%v", err)
 	}
 	if dir := os.Getenv("GPUKVET_GEN_SAVE"); dir != "" {
 		data, err := json.Marshal(savedModule{m.PTX, m.SPIRV, m.SPIRVFailed, m.Manifest})
 		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, pkg+".json"), data, 0o644)
+			err = os.WriteFile(filepath.Join(dir, file), data, 0o644)
 		}
 		if err != nil {
 			t.Fatal(err)
