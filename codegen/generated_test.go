@@ -19,6 +19,7 @@ import (
 	"github.com/gpukvet/gpukvet/analyzers"
 	"github.com/gpukvet/gpukvet/codegen"
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
+	"github.com/gpukvet/gpukvet/codegen/kir"
 	"github.com/gpukvet/gpukvet/device"
 	"github.com/gpukvet/gpukvet/device/backend"
 	cpubackend "github.com/gpukvet/gpukvet/device/cpu"
@@ -37,6 +38,7 @@ import (
 // backend, on edge and random operands in the kernel-IR interpreter and on
 // every GPU backend GPUKVET_GEN_BACKENDS names (default "vulkan": lavapipe
 // in CI; "cuda,vulkan" on a GPU), but the mismatches kerngen.Known lists.
+// GPUKVET_GEN_ONLY=regexp runs only the kernels whose names it matches.
 func TestGeneratedOps(t *testing.T) {
 	testGenerated(t, "ops", ops.Kernels, 200, 40)
 }
@@ -51,6 +53,13 @@ func TestGeneratedRandom(t *testing.T) {
 func testGenerated(t *testing.T, pkg string, kernels []kerngen.Kernel, edges, nrand int) {
 	if testing.Short() {
 		t.Skip("builds and runs hundreds of generated kernels")
+	}
+	if only := os.Getenv("GPUKVET_GEN_ONLY"); only != "" {
+		re, err := regexp.Compile(only)
+		if err != nil {
+			t.Fatalf("GPUKVET_GEN_ONLY: %v", err)
+		}
+		kernels = slices.DeleteFunc(slices.Clone(kernels), func(k kerngen.Kernel) bool { return !re.MatchString(k.Name) })
 	}
 	start := time.Now()
 	m, built := generatedModule(t, pkg)
@@ -135,13 +144,23 @@ type savedModule struct {
 // validators and the interpreter ran where it was built; the saving run
 // stops there).
 //
-// GPUKVET_GEN_O0=1 builds (or loads) the module without the kernel-IR
-// optimizer, saved as pkg-O0.json: beside the optimized build on a GPU, it
-// tells a mismatch the optimizer causes from one a driver does.
+// GPUKVET_GEN_PASSES=n builds (or loads) the module with only the first n
+// passes of the kernel-IR optimizer's pipeline (0: none, as -O0), saved
+// as pkg-passes-n.json: run for every n on a GPU, it names the pass after
+// which a kernel goes wrong there, which tells a mismatch the optimizer
+// causes from one a driver does.
 func generatedModule(t *testing.T, pkg string) (*codegen.Module, bool) {
-	file, unoptimized := pkg+".json", os.Getenv("GPUKVET_GEN_O0") == "1"
-	if unoptimized {
-		file = pkg + "-O0.json"
+	file := pkg + ".json"
+	opts := codegen.Options{Checks: analyzers.All(), SPIRV: true}
+	if s := os.Getenv("GPUKVET_GEN_PASSES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > len(kir.Passes) {
+			t.Fatalf("GPUKVET_GEN_PASSES=%q: want a number of passes from 0 to %d", s, len(kir.Passes))
+		}
+		file = fmt.Sprintf("%s-passes-%d.json", pkg, n)
+		opts.DisableOptimizer = n == 0
+		defer func(all []kir.Pass) { kir.Passes = all }(kir.Passes)
+		kir.Passes = firstPasses(n)
 	}
 	if dir := os.Getenv("GPUKVET_GEN_LOAD"); dir != "" {
 		data, err := os.ReadFile(filepath.Join(dir, file))
@@ -155,7 +174,7 @@ func generatedModule(t *testing.T, pkg string) (*codegen.Module, bool) {
 		return &codegen.Module{PTX: sm.PTX, SPIRV: sm.SPIRV, SPIRVFailed: sm.SPIRVFailed, Manifest: sm.Manifest}, false
 	}
 	m, err := codegen.Build([]string{"github.com/gpukvet/gpukvet/testdata/generated/" + pkg},
-		codegen.Options{Checks: analyzers.All(), SPIRV: true, DisableOptimizer: unoptimized})
+		opts)
 	if err != nil {
 		t.Fatalf("the generated kernels do not pass the checks or do not build (a finding: the generator writes only correct kernels):\n%v", err)
 	}
@@ -170,6 +189,19 @@ func generatedModule(t *testing.T, pkg string) (*codegen.Module, bool) {
 		t.Skipf("saved %s's module in %s for a GPU machine: it is tested there", pkg, dir)
 	}
 	return m, true
+}
+
+// firstPasses is the optimizer's pipeline cut after its first n passes,
+// ending with the stop-word polls every build has (kir.PollLoops).
+func firstPasses(n int) []kir.Pass {
+	all := kir.Passes
+	if all[len(all)-1].Name != "poll-loops" {
+		panic("kir.Passes no longer ends with poll-loops: firstPasses must keep it")
+	}
+	if n >= len(all)-1 {
+		return all
+	}
+	return append(slices.Clip(all[:n]), all[len(all)-1])
 }
 
 // validateGenerated puts m through spirv-val, llc and ptxas, recording

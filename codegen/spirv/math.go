@@ -40,6 +40,10 @@ func (e *funcEmitter) math(v *kir.Value) {
 	}
 	switch kir.MathFn(v.Index) {
 	case kir.MathSqrt:
+		if k == kir.F32 {
+			e.sqrt32(v, ext(glslSqrt, a(0)))
+			break
+		}
 		e.opTo(id, opCopyObject, t, ext(glslSqrt, a(0)))
 	case kir.MathAbs:
 		e.opTo(id, opCopyObject, t, ext(glslFAbs, a(0)))
