@@ -242,6 +242,7 @@ var Kernels = map[string]any{
 	"ReverseNoBarrier":            ReverseNoBarrier,
 	"MatrixRotateLayers":          MatrixRotateLayers,
 	"MatrixRotateOffByOne":        MatrixRotateOffByOne,
+	"MatrixRotateThreadIdxOnly":   MatrixRotateThreadIdxOnly,
 	"FlagHeads":                   FlagHeads,
 	"FlagHeadsNoBarrier":          FlagHeadsNoBarrier,
 	"QuasiRandomShared":           QuasiRandomShared,
