@@ -168,8 +168,11 @@
 //     every index in bounds, products included (the first question bounds
 //     a global index by its slice's length only when it is linear); a clean
 //     kernel is then silent, and m[w*i+44] is still reported at m[44]. An
-//     index into a subslice is below the subslice's end too (`row :=
-//     a[i*w : (i+1)*w]; row[j]` keeps j in the row: gemver's row slices).
+//     index into a subslice is at or above its start and below its end
+//     too (`row := a[i*w : (i+1)*w]; row[j]` keeps j in the row: gemver's
+//     row slices; `row[col[i]]` with a column read from memory stays in
+//     row i, as Rodinia streamcluster's `lower[center_table[…]]` does,
+//     since a negative index traps).
 //   - Otherwise the pair is asked again without that launch and those
 //     threads, up to three times; what the solver leaves free is filled in
 //     a few ways (the model's slice lengths and longer ones, zero and other
