@@ -116,6 +116,10 @@
 //     summand that is the width itself is a row too, so planes of one
 //     slice at multiples of n = rows*w and neighbours one row away (Parboil
 //     lbm's push: dst[n+i+w] with i = y*w + x is row rows+y+1) are apart.
+//     When the index's SSA form hides the split (a cell index carried
+//     through a loop, `c := i + j*w; …; c += w*h`, as Rodinia hotspot3D
+//     walks its column), it is read off the index's polynomial, i + j·w +
+//     k·w·h, and the row j + k·h is split again by h.
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative

@@ -69,3 +69,78 @@ func PushSamePlane(t gpu.Thread, src, dst []float32, rows, w int) {
 	dst[i] = src[i]
 	dst[i+w] = src[i] // want `data race on global dst`
 }
+
+// ---- a cell index carried through a loop by a plane's size ----
+
+// ColumnWalk: Rodinia hotspot3D's walk down a column, the index moved by
+// w·h each layer.
+//
+//gpu:kernel
+func ColumnWalk(t gpu.Thread, out []float32, w, h, nz int) {
+	i := t.GlobalIdx().X
+	j := t.GlobalIdx().Y
+	if i >= w || j >= h {
+		return
+	}
+	c := i + j*w
+	xy := w * h
+	for k := 0; k < nz; k++ {
+		out[c] = float32(k)
+		c += xy
+	}
+}
+
+// ColumnWalkFirstLayer: the first layer written before the loop, the rest
+// in it and the last after it, as hotspotOpt1 does.
+//
+//gpu:kernel
+func ColumnWalkFirstLayer(t gpu.Thread, out []float32, w, h, nz int) {
+	i := t.GlobalIdx().X
+	j := t.GlobalIdx().Y
+	if i >= w || j >= h {
+		return
+	}
+	c := i + j*w
+	out[c] = 0
+	c = c + w*h
+	for k := 1; k < nz-1; k++ {
+		out[c] = float32(k)
+		c = c + w*h
+	}
+	out[c] = float32(nz)
+}
+
+// ColumnWalkTallRows: the guard lets j reach h, whose cell of layer k is
+// row 0's of layer k+1.
+//
+//gpu:kernel
+func ColumnWalkTallRows(t gpu.Thread, out []float32, w, h, nz int) {
+	i := t.GlobalIdx().X
+	j := t.GlobalIdx().Y
+	if i >= w || j > h {
+		return
+	}
+	c := i + j*w
+	xy := w * h
+	for k := 0; k < nz; k++ {
+		out[c] = float32(k) // want `data race on global out`
+		c += xy
+	}
+}
+
+// ColumnWalkShortStep: the step one row short of a plane: layer k+1 of
+// row j is layer k of row j+h-1.
+//
+//gpu:kernel
+func ColumnWalkShortStep(t gpu.Thread, out []float32, w, h, nz int) {
+	i := t.GlobalIdx().X
+	j := t.GlobalIdx().Y
+	if i >= w || j >= h {
+		return
+	}
+	c := i + j*w
+	for k := 0; k < nz; k++ {
+		out[c] = float32(k) // want `data race on global out`
+		c += w * (h - 1)
+	}
+}
