@@ -119,7 +119,11 @@
 //     When the index's SSA form hides the split (a cell index carried
 //     through a loop, `c := i + j*w; …; c += w*h`, as Rodinia hotspot3D
 //     walks its column), it is read off the index's polynomial, i + j·w +
-//     k·w·h, and the row j + k·h is split again by h.
+//     k·w·h, and the row j + k·h is split again by h. A summand that is
+//     the width itself is read both as a row and as a column, since in a
+//     mirrored index it is a column: HeCBench matrix-rotate's
+//     `last*w + last - offset`, last = w-1-layer, is row last, column
+//     last-offset, so the rings of different layers are apart.
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative

@@ -65,13 +65,15 @@ func (p *problem) addRowMajor(a, b *Access, ia, ib []poly) bool {
 		sa, sb := compSummands(a.comps[i]), compSummands(b.comps[i])
 		split := false
 		for _, wp := range p.widths(sa, sb) {
-			r1, c1, ok1 := p.splitBy(sa, a.comps[i].k, wp, ia[i], 1)
-			r2, c2, ok2 := p.splitBy(sb, b.comps[i].k, wp, ib[i], 2)
-			if !ok1 || !ok2 {
-				continue
+			for _, bare := range [...]bool{true, false} {
+				r1, c1, ok1 := p.splitBy(sa, a.comps[i].k, wp, ia[i], 1, bare)
+				r2, c2, ok2 := p.splitBy(sb, b.comps[i].k, wp, ib[i], 2, bare)
+				if !ok1 || !ok2 || !bare && !p.splitsDiffer(sa, sb, wp) {
+					continue
+				}
+				p.addRowMajorClause(wp, r1, c1, r2, c2)
+				split = true
 			}
-			p.addRowMajorClause(wp, r1, c1, r2, c2)
-			split = true
 		}
 		if !split {
 			split = p.addPolyRowMajor(ia[i], ib[i], nil, maxPolyRowMajorDepth)
@@ -90,6 +92,19 @@ func (p *problem) addRowMajorClause(w, r1, c1, r2, c2 poly, unless ...[]cons) {
 		{lt(c2, constPoly(0))}, {le(w, c2)},
 		{eq(sub(r1, r2)), eq(sub(c1, c2))},
 	}, unless...))
+}
+
+// splitsDiffer reports whether a summand of sa or sb is w itself, so that
+// splitBy's two readings differ.
+func (p *problem) splitsDiffer(sa, sb []summand, w poly) bool {
+	for t, ss := range [...][]summand{sa, sb} {
+		for _, s := range ss {
+			if fs := factors(s.fr, s.v, 0); len(fs) == 1 && len(sub(p.eval(s.fr, s.v, t+1), w)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxPolyRowMajorDepth bounds the nested splits of addPolyRowMajor: a
@@ -278,18 +293,23 @@ func factors(fr *frame, v ssa.Value, depth int) []valRef {
 }
 
 // splitBy writes index idx (summands ss plus constant k) of thread t as
-// r·w + c, with r the summands that have a factor of polynomial w (or are
-// w), divided by it. It fails when r·w + c is not idx as a polynomial (a
-// product beyond the model's degree).
-func (p *problem) splitBy(ss []summand, k int64, w, idx poly, t int) (r, c poly, ok bool) {
+// r·w + c, with r the summands that have a factor of polynomial w (or,
+// with bare, are w), divided by it. It fails when r·w + c is not idx as a
+// polynomial (a product beyond the model's degree).
+//
+// A summand that is w itself is a row in a plane offset (n·w + i + w is
+// row rows + y + 1), and a column in a mirrored one: HeCBench
+// matrix-rotate's last·w + last − offset, last = w − 1 − layer, is row
+// last and column last − offset, while counting its summand w as a row
+// gives row last + 1 and a negative column, which the clause cannot use.
+// So the pair gets a clause for each reading (splitsDiffer).
+func (p *problem) splitBy(ss []summand, k int64, w, idx poly, t int, bare bool) (r, c poly, ok bool) {
 	r, c = constPoly(0), constPoly(k)
 	for _, s := range ss {
 		fs := factors(s.fr, s.v, 0)
 		at := -1
 		for i, f := range fs {
-			// A summand that is w itself (r + 1 rows: n·w + i + w) is a
-			// row too.
-			if len(sub(p.eval(f.fr, f.v, t), w)) == 0 {
+			if (bare || len(fs) > 1) && len(sub(p.eval(f.fr, f.v, t), w)) == 0 {
 				at = i
 				break
 			}
