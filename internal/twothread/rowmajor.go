@@ -139,8 +139,9 @@ func (p *problem) addPolyRowMajor(a, b poly, differ [][]cons, depth int) bool {
 	return added
 }
 
-// polyWidths returns addPolyRowMajor's candidate widths of a and b, in
-// the order of a's terms, at most maxRowMajorWidths.
+// polyWidths returns addPolyRowMajor's candidate widths of a and b, at
+// most maxRowMajorWidths: with both, those of a's product terms that also
+// multiply in b; otherwise those of either's, a's first.
 func (p *problem) polyWidths(a, b poly, both bool) []lincon.Var {
 	inB := productVars(b)
 	var out []lincon.Var
