@@ -164,9 +164,9 @@ func TestCorpus(t *testing.T) {
 }
 
 // racesFloor is the score the corpus had when it was last raised (issue
-// 20 round 7: ping-pong offsets, floorPow2 loops, plane offsets and
-// subslice ends; 283 kernels, 152 racy; TP 152, FP 5, FN 0): a new false
+// 20 round 8: subslice starts, row-major splits read off polynomials and
+// mirrored columns; 329 kernels, 174 racy; TP 174, FP 7, FN 0): a new false
 // alarm or miss falls below it. Every false positive it counts is marked
 // "known false positive" in its kernel's doc; raise the floor when one is
 // fixed.
-var racesFloor = corpustest.Floor{Precision: 0.968, Recall: 1}
+var racesFloor = corpustest.Floor{Precision: 0.961, Recall: 1}

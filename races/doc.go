@@ -116,6 +116,14 @@
 //     summand that is the width itself is a row too, so planes of one
 //     slice at multiples of n = rows*w and neighbours one row away (Parboil
 //     lbm's push: dst[n+i+w] with i = y*w + x is row rows+y+1) are apart.
+//     When the index's SSA form hides the split (a cell index carried
+//     through a loop, `c := i + j*w; …; c += w*h`, as Rodinia hotspot3D
+//     walks its column), it is read off the index's polynomial, i + j·w +
+//     k·w·h, and the row j + k·h is split again by h. A summand that is
+//     the width itself is read both as a row and as a column, since in a
+//     mirrored index it is a column: HeCBench matrix-rotate's
+//     `last*w + last - offset`, last = w-1-layer, is row last, column
+//     last-offset, so the rings of different layers are apart.
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative
@@ -168,8 +176,11 @@
 //     every index in bounds, products included (the first question bounds
 //     a global index by its slice's length only when it is linear); a clean
 //     kernel is then silent, and m[w*i+44] is still reported at m[44]. An
-//     index into a subslice is below the subslice's end too (`row :=
-//     a[i*w : (i+1)*w]; row[j]` keeps j in the row: gemver's row slices).
+//     index into a subslice is at or above its start and below its end
+//     too (`row := a[i*w : (i+1)*w]; row[j]` keeps j in the row: gemver's
+//     row slices; `row[col[i]]` with a column read from memory stays in
+//     row i, as Rodinia streamcluster's `lower[center_table[…]]` does,
+//     since a negative index traps).
 //   - Otherwise the pair is asked again without that launch and those
 //     threads, up to three times; what the solver leaves free is filled in
 //     a few ways (the model's slice lengths and longer ones, zero and other

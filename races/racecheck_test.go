@@ -157,6 +157,12 @@ var raceNeedsOtherInputs = map[string]string{
 	"DwtHaar1DAmdInPlace":         "parameters: runs only for signalLength = 2·GridDim.X·2^(levels−1); the launch passes 4 for every int",
 	"HistogramAmd256Flat":         "data: races only for input values of 256 or more; the launch's are below 256",
 	"WavefrontTilesOffByOne":      "parameters: two tiles of one diagonal fit only for w ≥ 50; the launch passes w = 32",
+	"ShocBfsWarp":                 "data: no level in the launch's data is UINT_MAX, so no neighbour is labelled",
+	"TransposeDiagonalSquareOnly": "parameters: races only on a grid with more block rows than columns; the launch's is 2×2",
+	"BoxFilterSatInPlace":         "parameters: c = r^i = 256 is past the 32-wide image, so no pixel reads another's",
+	"LavaMdNoTrailingBarrier":     "data: the launch's neighbour box numbers are past the particles, so the second box's load traps",
+	"HandbookReducePlainAdd":      "detector: seen in one of two runs at the corpus launch (four blocks' thread 0 add into out[0] once each)",
+	"MatrixRotateThreadIdxOnly":   "detector: not seen in two runs at the corpus launch; its witness (thread 0 of blocks 0 and 1, w = 2, both swap ring 0) is read off the code",
 	// Seen in some runs of the whole corpus and not in others: the racing
 	// word is touched by more threads than the four accesses per 8-byte
 	// word the detector remembers, so which pair it keeps varies.

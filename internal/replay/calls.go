@@ -32,6 +32,11 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 	}
 	switch callee := c.Value.(type) {
 	case *ssa.Builtin:
+		if callee.Name() == "copy" {
+			v, err := m.copySlice(th, c.Args, args)
+			fr.set(in, v)
+			return err
+		}
 		v, err := builtin(callee.Name(), c.Args, args)
 		fr.set(in, v)
 		return err
@@ -172,6 +177,27 @@ func builtin(name string, argVals []ssa.Value, args []value) (value, error) {
 		return args[0], nil
 	}
 	return value{}, fmt.Errorf("builtin %s", name)
+}
+
+// copySlice executes copy(dst, src) between two slices: the shorter
+// length's elements, as Go's memmove does when they overlap, noted as a
+// read of src and a write of dst at the call (lavaMD's copy of a
+// particle's four coordinates into shared memory).
+func (m *machine) copySlice(th *thread, argVals []ssa.Value, args []value) (value, error) {
+	st, ok := argVals[1].Type().Underlying().(*types.Slice)
+	if !ok {
+		return value{}, fmt.Errorf("builtin copy from a string")
+	}
+	dst, src := args[0], args[1]
+	n := min(dst.ln, src.ln)
+	if n == 0 {
+		return value{}, nil
+	}
+	k := n * leaves(st.Elem())
+	m.note(th, src.obj, src.off, src.off+k)
+	m.note(th, dst.obj, dst.off, dst.off+k)
+	copy(dst.obj.leaves[dst.off:dst.off+k], src.obj.leaves[src.off:src.off+k])
+	return value{n: int64(n)}, nil
 }
 
 func minMax(isMin bool, t types.Type, args []value) value {

@@ -9,8 +9,9 @@
 // above the checks): integers of every width with Go's wrap-around, floats,
 // bools, pointers into slices, arrays and structs, gpu.Shared variables
 // (one per Shared call position and block), the gpu.Thread methods,
-// barriers, atomics, the builtins kernels use and calls of device
-// functions. Each thread is a stack of frames, so that it can stop at a
+// barriers, atomics, the builtins kernels use (len, cap, min, max, and
+// copy between slices, its reads and writes watched at the call) and calls
+// of device functions. Each thread is a stack of frames, so that it can stop at a
 // barrier in a device function; the threads of a block run one after
 // another up to their next barrier, and a barrier opens when every thread
 // that has not returned waits at one. A barrier interval is a phase: two

@@ -137,6 +137,45 @@ func TestCheckRace(t *testing.T) {
 	}
 }
 
+// TestCopy replays the builtin copy: its stores into shared memory are
+// watched at the call, so a read of an element another thread copied is
+// seen to happen, and the values move (the reader's element is the one
+// copied, not the zero shared memory starts with).
+func TestCopy(t *testing.T) {
+	pkg := loadKernels(t)
+	fn := pkg.Func("CopyThenRead")
+	line := pkg.Prog.Fset.Position(fn.Pos()).Line
+	var cp *ssa.Call
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if c, ok := in.(*ssa.Call); ok && c.Call.Value.Name() == "copy" {
+				cp = c
+			}
+		}
+	}
+	if cp == nil {
+		t.Fatal("no copy call in CopyThenRead")
+	}
+	var shared Object
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if c, ok := in.(*ssa.Call); ok && strings.Contains(c.Call.Value.String(), "Shared") {
+				shared = Object{Shared: c.Pos()}
+			}
+		}
+	}
+	w := Race{Launch: launch(4, 1, nil, map[int]int{1: 8, 2: 4}), Object: shared,
+		Threads: [2]Thread{th(1, 0), th(0, 0)}, Sites: [2]Site{{Instr: cp}, access(t, fn, line+4, 0)},
+		Elems: [2][]Step{{{Index: 2}}, {{Index: 2}}}}
+	if r := NewRunner(fn, Budget).CheckRace(w); r.Verdict != Happens {
+		t.Errorf("copy then read: got %v (%s), want Happens", r.Verdict, r.Reason)
+	}
+	w.Elems = [2][]Step{{{Index: 3}}, {{Index: 3}}}
+	if r := NewRunner(fn, Budget).CheckRace(w); r.Verdict != Refuted {
+		t.Errorf("copy then read, element 3: got %v (%s), want Refuted", r.Verdict, r.Reason)
+	}
+}
+
 // TestMath32 checks the functions of gpu/math32 that the replay computes
 // as math's, rounded to float32: the analysed program holds no body for a
 // function of another package.

@@ -39,6 +39,10 @@ type comp struct {
 	// highs are the ends of the subslices the index goes through, in the
 	// root's index space: the index is below each (it traps otherwise).
 	highs []bound
+	// lows are the starts of the subslices the index goes through, in the
+	// root's index space: the index is at or above each (a negative index
+	// into a subslice traps).
+	lows  []bound
 	any   bool   // the access touches every element (whole-array copy)
 	field bool   // a struct field selector (k is the field index)
 	fname string // the field's name, for messages
@@ -288,6 +292,7 @@ func (k *Kernel) resolveSeq(fr *frame, v ssa.Value) (Object, []comp, comp, bool)
 			}
 			if ok && v.Low != nil {
 				off.terms = append(append([]valRef(nil), off.terms...), valRef{fr, v.Low})
+				off.lows = append(slices.Clip(off.lows), bound{slices.Clip(off.terms), off.k})
 			}
 			return root, pre, off, ok
 		case *ssa.Call:

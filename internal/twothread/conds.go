@@ -105,6 +105,15 @@ func (p *problem) sharedNonlinear(cl clause) bool {
 
 // ---- the pair question ----
 
+// boundValue is a subslice's start or end b for thread t.
+func (p *problem) boundValue(b bound, t int) poly {
+	v := constPoly(b.k)
+	for _, r := range b.terms {
+		v = add(v, p.eval(r.fr, r.v, t))
+	}
+	return v
+}
+
 func (p *problem) compValue(c comp, t int) poly {
 	if c.any {
 		p.approx = true
@@ -127,14 +136,16 @@ func (p *problem) compValue(c comp, t int) poly {
 		if c.lenParam >= 0 && (v.degree() <= 1 || p.k.inBounds) {
 			p.base = append(p.base, ge(v), lt(v, p.v(varKey{kind: vLen, dim: c.lenParam})))
 		}
-		// A subslice's end, likewise (row := a[i*w : (i+1)*w]; row[j]).
+		// A subslice's end and start, likewise (row := a[i*w : (i+1)*w];
+		// row[j] is in row i: 0 ≤ j < w).
 		for _, h := range c.highs {
-			hv := constPoly(h.k)
-			for _, r := range h.terms {
-				hv = add(hv, p.eval(r.fr, r.v, t))
-			}
-			if d := sub(hv, v); d.degree() <= 1 || p.k.inBounds {
+			if hv := p.boundValue(h, t); sub(hv, v).degree() <= 1 || p.k.inBounds {
 				p.base = append(p.base, lt(v, hv))
+			}
+		}
+		for _, l := range c.lows {
+			if lv := p.boundValue(l, t); sub(v, lv).degree() <= 1 || p.k.inBounds {
+				p.base = append(p.base, ge(sub(v, lv)))
 			}
 		}
 	}

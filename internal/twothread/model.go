@@ -53,7 +53,7 @@ func (p *problem) genuine(m []int64) bool {
 func (p *problem) threadName(m []int64, t int) string {
 	var xs []string
 	for d := 0; d < p.k.shape.Dims; d++ {
-		xs = append(xs, strconv.FormatInt(p.tid(t, d).eval(m), 10))
+		xs = append(xs, strconv.FormatInt(coordValue(p.tid(t, d), m), 10))
 	}
 	name := "thread " + xs[0]
 	if len(xs) > 1 {
@@ -62,7 +62,7 @@ func (p *problem) threadName(m []int64, t int) string {
 	if p.cross {
 		var bs []string
 		for d := 0; d < p.k.shape.Dims; d++ {
-			bs = append(bs, strconv.FormatInt(p.bid(t, d).eval(m), 10))
+			bs = append(bs, strconv.FormatInt(coordValue(p.bid(t, d), m), 10))
 		}
 		if len(bs) == 1 {
 			name += " of block " + bs[0]
@@ -71,6 +71,22 @@ func (p *problem) threadName(m []int64, t int) string {
 		}
 	}
 	return name
+}
+
+// coordValue is a thread or block coordinate x at model m. A coordinate
+// the question never mentioned (ThreadIdx().Y of a kernel whose indices
+// use only X, in a 2-D kernel) gets its variable only when the witness is
+// named, after m was solved: nothing constrains it but its range, which
+// holds 0, so it is 0.
+func coordValue(x poly, m []int64) int64 {
+	for _, t := range x {
+		for _, v := range t.vars {
+			if int(v) >= len(m) {
+				return 0
+			}
+		}
+	}
+	return x.eval(m)
 }
 
 func (k *Kernel) elemText(a *Access, idx []poly, m []int64) string {

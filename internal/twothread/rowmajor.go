@@ -2,6 +2,7 @@ package twothread
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -62,21 +63,133 @@ func (p *problem) addRowMajor(a, b *Access, ia, ib []poly) bool {
 	added := false
 	for i := range ia {
 		sa, sb := compSummands(a.comps[i]), compSummands(b.comps[i])
+		split := false
 		for _, wp := range p.widths(sa, sb) {
-			r1, c1, ok1 := p.splitBy(sa, a.comps[i].k, wp, ia[i], 1)
-			r2, c2, ok2 := p.splitBy(sb, b.comps[i].k, wp, ib[i], 2)
-			if !ok1 || !ok2 {
-				continue
+			for _, bare := range [...]bool{true, false} {
+				r1, c1, ok1 := p.splitBy(sa, a.comps[i].k, wp, ia[i], 1, bare)
+				r2, c2, ok2 := p.splitBy(sb, b.comps[i].k, wp, ib[i], 2, bare)
+				if !ok1 || !ok2 || !bare && !p.splitsDiffer(sa, sb, wp) {
+					continue
+				}
+				p.addRowMajorClause(wp, r1, c1, r2, c2)
+				split = true
 			}
-			p.clauses = append(p.clauses, clause{
-				{lt(c1, constPoly(0))}, {le(wp, c1)},
-				{lt(c2, constPoly(0))}, {le(wp, c2)},
-				{eq(sub(r1, r2)), eq(sub(c1, c2))},
-			})
-			added = true
 		}
+		if !split {
+			split = p.addPolyRowMajor(ia[i], ib[i], nil, maxPolyRowMajorDepth)
+		}
+		added = added || split
 	}
 	return added
+}
+
+// addRowMajorClause adds that r1·w + c1 and r2·w + c2 are equal only as
+// row and column, when both columns are in [0, w); with unless, only when
+// its alternatives all fail (they say the two indices differ).
+func (p *problem) addRowMajorClause(w, r1, c1, r2, c2 poly, unless ...[]cons) {
+	p.clauses = append(p.clauses, append(clause{
+		{lt(c1, constPoly(0))}, {le(w, c1)},
+		{lt(c2, constPoly(0))}, {le(w, c2)},
+		{eq(sub(r1, r2)), eq(sub(c1, c2))},
+	}, unless...))
+}
+
+// splitsDiffer reports whether a summand of sa or sb is w itself, so that
+// splitBy's two readings differ.
+func (p *problem) splitsDiffer(sa, sb []summand, w poly) bool {
+	for t, ss := range [...][]summand{sa, sb} {
+		for _, s := range ss {
+			if fs := factors(s.fr, s.v, 0); len(fs) == 1 && len(sub(p.eval(s.fr, s.v, t+1), w)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxPolyRowMajorDepth bounds the nested splits of addPolyRowMajor: a
+// plane of rows (k·w·h + j·w + i) needs two.
+const maxPolyRowMajorDepth = 2
+
+// addPolyRowMajor is the row-major split read off the index polynomials a
+// and b when their SSA form does not show it: a loop value moved by a
+// loop-invariant step (Rodinia hotspot3D's c := i + j·w; … c += w·h) is one
+// phi in SSA, but its polynomial, i + j·w + k·w·h, splits by w all the
+// same, and its row j + k·h splits again by h. A width is a variable both
+// threads share that multiplies a term of degree two or more in both
+// polynomials (at the top; in either, for a row split again). Any split
+// r·w + c of equal indices makes the clause true for all integers, so the
+// choice only decides whether it helps. The indices are equal at the top
+// (the pair question says so); rows split again are equal only where the
+// clause above took its last alternative, so the nested clause holds
+// unless they differ (differ lists the alternatives saying so).
+func (p *problem) addPolyRowMajor(a, b poly, differ [][]cons, depth int) bool {
+	if depth == 0 {
+		return false
+	}
+	added := false
+	for _, v := range p.polyWidths(a, b, differ == nil) {
+		r1, c1 := splitPoly(a, v)
+		r2, c2 := splitPoly(b, v)
+		p.addRowMajorClause(varPoly(v), r1, c1, r2, c2, differ...)
+		rowsDiffer := append(slices.Clip(differ), []cons{lt(r1, r2)}, []cons{lt(r2, r1)})
+		p.addPolyRowMajor(r1, r2, rowsDiffer, depth-1)
+		added = true
+	}
+	return added
+}
+
+// polyWidths returns addPolyRowMajor's candidate widths of a and b, at
+// most maxRowMajorWidths: with both, those of a's product terms that also
+// multiply in b; otherwise those of either's, a's first.
+func (p *problem) polyWidths(a, b poly, both bool) []lincon.Var {
+	inB := productVars(b)
+	var out []lincon.Var
+	for _, x := range []poly{a, b} {
+		for _, t := range x.sorted() {
+			if len(t.vars) < 2 {
+				continue
+			}
+			for _, v := range t.vars {
+				if !p.vars[v].shared || slices.Contains(out, v) || both && !slices.Contains(inB, v) {
+					continue
+				}
+				if out = append(out, v); len(out) == maxRowMajorWidths {
+					return out
+				}
+			}
+		}
+		if both {
+			break
+		}
+	}
+	return out
+}
+
+// productVars returns the variables of x's terms of degree two or more.
+func productVars(x poly) []lincon.Var {
+	var out []lincon.Var
+	for _, t := range x {
+		if len(t.vars) >= 2 {
+			out = append(out, t.vars...)
+		}
+	}
+	return out
+}
+
+// splitPoly splits x into r·v + c: r the terms with v as a factor (one v
+// taken out), c the rest.
+func splitPoly(x poly, v lincon.Var) (r, c poly) {
+	r, c = poly{}, poly{}
+	for _, t := range x {
+		i := slices.Index(t.vars, v)
+		if i < 0 {
+			c.addTerm(t.vars, t.coef)
+			continue
+		}
+		r.addTerm(slices.Delete(slices.Clone(t.vars), i, i+1), t.coef)
+	}
+	return r, c
 }
 
 // widths returns the candidate widths of a pair's index components: the
@@ -181,18 +294,23 @@ func factors(fr *frame, v ssa.Value, depth int) []valRef {
 }
 
 // splitBy writes index idx (summands ss plus constant k) of thread t as
-// r·w + c, with r the summands that have a factor of polynomial w (or are
-// w), divided by it. It fails when r·w + c is not idx as a polynomial (a
-// product beyond the model's degree).
-func (p *problem) splitBy(ss []summand, k int64, w, idx poly, t int) (r, c poly, ok bool) {
+// r·w + c, with r the summands that have a factor of polynomial w (or,
+// with bare, are w), divided by it. It fails when r·w + c is not idx as a
+// polynomial (a product beyond the model's degree).
+//
+// A summand that is w itself is a row in a plane offset (n·w + i + w is
+// row rows + y + 1), and a column in a mirrored one: HeCBench
+// matrix-rotate's last·w + last − offset, last = w − 1 − layer, is row
+// last and column last − offset, while counting its summand w as a row
+// gives row last + 1 and a negative column, which the clause cannot use.
+// So the pair gets a clause for each reading (splitsDiffer).
+func (p *problem) splitBy(ss []summand, k int64, w, idx poly, t int, bare bool) (r, c poly, ok bool) {
 	r, c = constPoly(0), constPoly(k)
 	for _, s := range ss {
 		fs := factors(s.fr, s.v, 0)
 		at := -1
 		for i, f := range fs {
-			// A summand that is w itself (r + 1 rows: n·w + i + w) is a
-			// row too.
-			if len(sub(p.eval(f.fr, f.v, t), w)) == 0 {
+			if (bare || len(fs) > 1) && len(sub(p.eval(f.fr, f.v, t), w)) == 0 {
 				at = i
 				break
 			}

@@ -133,4 +133,15 @@ var Kernels = map[string]any{
 	"ScanTilesPerThreadCount":    ScanTilesPerThreadCount,
 	"DctGuardedStoreOnly":        DctGuardedStoreOnly,
 	"DctGuardedWhole":            DctGuardedWhole,
+	// heldout5.go
+	"LavaMdNeighbourLoop":      LavaMdNeighbourLoop,
+	"LavaMdBarrierPerParticle": LavaMdBarrierPerParticle,
+	"ScalarProdVectors":        ScalarProdVectors,
+	"ScalarProdThreadVectors":  ScalarProdThreadVectors,
+	"ReverseGuardedLength":     ReverseGuardedLength,
+	"ReverseGuardedAround":     ReverseGuardedAround,
+	"FlagHeadsTail":            FlagHeadsTail,
+	"FlagHeadsTailPadded":      FlagHeadsTailPadded,
+	"QuasiRandomCopyThenScan":  QuasiRandomCopyThenScan,
+	"QuasiRandomBarrierInCopy": QuasiRandomBarrierInCopy,
 }

@@ -96,3 +96,15 @@ func HugeLocal(t gpu.Thread, out []int32) {
 func NegShift(t gpu.Thread, out []int32, s int) {
 	out[t.ThreadIdx().X>>s] = 1
 }
+
+// CopyThenRead copies each thread's pair of elements into shared memory
+// with the builtin copy, then reads its right neighbour's first one with
+// no barrier between (lavaMD's particle copies).
+//
+//gpu:kernel
+func CopyThenRead(t gpu.Thread, in, out []float32) {
+	s := gpu.Shared[[16]float32](t)
+	x := t.ThreadIdx().X
+	copy(s[2*x:2*x+2], in[2*x:2*x+2])
+	out[x] = s[2*x+2]
+}

@@ -152,3 +152,72 @@ func TailSliceLong(t gpu.Thread, a []float32, n int) {
 	s := tail(a, t.BlockIdx().X*n, n+1)
 	s[t.ThreadIdx().X] = 0 // want `data race on global a`
 }
+
+// ---- the start of a subslice ----
+
+// RowSliceDataColumn: the column comes from data; a negative one traps on
+// row[c] instead of reaching row i-1 (Rodinia streamcluster's
+// lower[center_table[…]]).
+//
+//gpu:kernel
+func RowSliceDataColumn(t gpu.Thread, a []float32, col []int32, w int) {
+	i := t.GlobalIdx().X
+	if (i+1)*w > len(a) {
+		return
+	}
+	row := a[i*w : (i+1)*w]
+	row[col[i]] += 1
+}
+
+// RowSliceDataColumnTwoRows: rows i and i+1 in one subslice: thread i's
+// second row is thread i+1's first.
+//
+//gpu:kernel
+func RowSliceDataColumnTwoRows(t gpu.Thread, a []float32, col []int32, w int) {
+	i := t.GlobalIdx().X
+	if (i+2)*w > len(a) {
+		return
+	}
+	row := a[i*w : (i+2)*w]
+	row[col[i]] += 1 // want `data race on global a`
+}
+
+// NestedCells: a block's n elements, then a thread's four of them; the
+// data-chosen cell is at or above the thread's first.
+//
+//gpu:kernel
+func NestedCells(t gpu.Thread, a []float32, k []int32, n int) {
+	blk := a[t.BlockIdx().X*n : (t.BlockIdx().X+1)*n]
+	x := t.ThreadIdx().X
+	cell := blk[4*x : 4*x+4]
+	cell[k[t.GlobalIdx().X]] = 1
+}
+
+// NestedCellsFive: five elements a thread: its last is its neighbour's
+// first.
+//
+//gpu:kernel
+func NestedCellsFive(t gpu.Thread, a []float32, k []int32, n int) {
+	blk := a[t.BlockIdx().X*n : (t.BlockIdx().X+1)*n]
+	x := t.ThreadIdx().X
+	cell := blk[4*x : 4*x+5]
+	cell[k[t.GlobalIdx().X]] = 1 // want `data race on global a`
+}
+
+// TailSliceBehind: s[x-1] of block b's n elements: thread 0 traps on s[-1]
+// instead of reaching block b-1's last element.
+//
+//gpu:kernel
+func TailSliceBehind(t gpu.Thread, a []float32, n int) {
+	s := tail(a, t.BlockIdx().X*n, n)
+	s[t.ThreadIdx().X-1] = 0
+}
+
+// TailSliceBehindLong: n+1 elements from b*n: thread n+1 of block b
+// reaches thread 1 of block b+1.
+//
+//gpu:kernel
+func TailSliceBehindLong(t gpu.Thread, a []float32, n int) {
+	s := tail(a, t.BlockIdx().X*n, n+1)
+	s[t.ThreadIdx().X-1] = 0 // want `data race on global a`
+}
