@@ -248,7 +248,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		return Infeasible, nil, 0
 	}
 	if len(base) > 0 && inRange(p.NumVars, base) {
-		sc.base0 = sc.base0.reset(p.NumVars)
+		sc.base0.reset(p.NumVars)
 		if ok, any := sc.base0.run(base, 1, 0, false); ok {
 			sc.baseLen, sc.base0Any = len(base), any
 		}
@@ -275,8 +275,7 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 	// cs begins with the base (SolveCounted): propagation resumes after
 	// its first pass over the base, which every conjunction shares.
 	if sc.baseLen > 0 && len(cs) >= sc.baseLen {
-		copy(b.lo, sc.base0.lo)
-		copy(b.hi, sc.base0.hi)
+		b.resume(&sc.base0, sc.baseLen)
 		if ok, _ := b.run(cs, boundRounds, sc.baseLen, sc.base0Any); !ok {
 			return nil, false
 		}
@@ -291,8 +290,7 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 			// The alternative's own constraints within cs's bounds: a
 			// weaker test than propagating cs and alt together, at the
 			// cost of alt alone.
-			copy(tmp.lo, b.lo)
-			copy(tmp.hi, b.hi)
+			tmp.bounds(b)
 			if tmp.propagate(alt, 2) {
 				alts = append(alts, alt)
 			}
@@ -351,7 +349,7 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 		if changed {
 			continue
 		}
-		if !boundsFeasible(n, base) {
+		if !boundsFeasible(n, base, sc) {
 			return nil, nil, false
 		}
 		// Every test below begins with a pass over the base from no
@@ -375,11 +373,10 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 				sc.cons = append(append(sc.cons[:0], base...), alt...)
 				var ok bool
 				if skip > 0 {
-					copy(tmp.lo, b0.lo)
-					copy(tmp.hi, b0.hi)
+					tmp.resume(b0, skip)
 					ok, _ = tmp.run(sc.cons, boundRounds, skip, any0)
 				} else {
-					ok = boundsFeasible(n, sc.cons)
+					ok = boundsFeasible(n, sc.cons, sc)
 				}
 				if ok {
 					alts = append(alts, alt)
@@ -398,177 +395,6 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 		out[i] = clause{cl, len(base)}
 	}
 	return base, out, true
-}
-
-// boundLimit keeps bound propagation away from overflow: a bound beyond
-// it counts as none.
-const boundLimit = 1 << 40
-
-// boundRounds bounds the rounds of bound propagation, which may otherwise
-// creep a bound by one per round (x ≥ y + 1, y ≥ x − 2).
-const boundRounds = 8
-
-// boundsFeasible propagates the bounds of the variables through cs and
-// reports false when that proves cs infeasible (box.propagate).
-func boundsFeasible(n int, cs []Constraint) bool {
-	return newBox(n).propagate(cs, boundRounds)
-}
-
-// boxes returns two boxes of n variables, the first without bounds, both
-// sc's until the next call.
-func (sc *scratch) boxes(n int) (box, box) {
-	sc.box[0] = sc.box[0].reset(n)
-	sc.box[1] = sc.box[1].reset(n)
-	return sc.box[0], sc.box[1]
-}
-
-// reset returns b over n variables without bounds, in b's memory when it
-// has room.
-func (b box) reset(n int) box {
-	if cap(b.lo) < n {
-		return newBox(n)
-	}
-	b.lo, b.hi = b.lo[:n], b.hi[:n]
-	for i := range b.lo {
-		b.lo[i], b.hi[i] = -boundLimit, boundLimit
-	}
-	return b
-}
-
-// box holds a lower and an upper bound per variable, ±boundLimit for
-// none.
-type box struct{ lo, hi []int64 }
-
-func newBox(n int) box {
-	b := box{make([]int64, n), make([]int64, n)}
-	for i := range b.lo {
-		b.lo[i], b.hi[i] = -boundLimit, boundLimit
-	}
-	return b
-}
-
-// propagate tightens b through cs (from Σ aᵢxᵢ + c ≥ 0,
-// aⱼxⱼ ≥ −c − Σ_{i≠j} max aᵢxᵢ), at most rounds passes, and reports false
-// when some variable is left with an empty range or some constraint
-// cannot hold within the ranges. False is a proof of infeasibility over
-// the integers (each derived bound is rounded inwards soundly); true
-// proves nothing. A pass is linear in the size of cs, much cheaper than
-// elimination, and refutes most of the sign cases of products.
-func (b box) propagate(cs []Constraint, rounds int) bool {
-	ok, _ := b.run(cs, rounds, 0, false)
-	return ok
-}
-
-// run is propagate resumed after the first skip constraints of its first
-// pass, which left b as it is (tighter: any0) and found no contradiction.
-// It also returns whether its last pass tightened a bound.
-func (b box) run(cs []Constraint, rounds, skip int, any0 bool) (ok, tightened bool) {
-	lo, hi := b.lo, b.hi
-	n := len(lo)
-	const inf = math.MaxInt64 / 4
-	// maxTerm is a·x's maximum over x's range, inf when the range is
-	// open on that side.
-	maxTerm := func(a int64, v Var) int64 {
-		if a > 0 {
-			if hi[v] >= boundLimit {
-				return inf
-			}
-			return a * hi[v]
-		}
-		if lo[v] <= -boundLimit {
-			return inf
-		}
-		return a * lo[v]
-	}
-	// tighten applies Σ terms + c ≥ 0 (sign +1) or ≤ 0 (sign −1).
-	tighten := func(c Constraint, sign int64) (changed, ok bool) {
-		// The sum of the maxima of sign·aᵢxᵢ, counting the unbounded ones.
-		var sum int64
-		unb := 0
-		for _, t := range c.Terms {
-			if t.Coef == 0 {
-				continue
-			}
-			if abs(t.Coef) >= boundLimit {
-				return false, true
-			}
-			m := maxTerm(sign*t.Coef, t.Var)
-			if m == inf {
-				unb++
-			} else {
-				sum += m
-			}
-		}
-		k := sign * c.Const
-		if unb == 0 && sum+k < 0 {
-			return false, false
-		}
-		if unb > 1 {
-			return false, true
-		}
-		for _, t := range c.Terms {
-			a := sign * t.Coef
-			if a == 0 {
-				continue
-			}
-			rest := sum
-			if m := maxTerm(a, t.Var); m != inf {
-				if unb == 1 {
-					continue // only the unbounded term gets a bound
-				}
-				rest -= m
-			}
-			// a·x ≥ −k − rest
-			need := -k - rest
-			if abs(need) >= inf/2 {
-				continue
-			}
-			if a > 0 {
-				if l := ceilDiv(need, a); l > lo[t.Var] {
-					lo[t.Var], changed = l, true
-				}
-			} else if h := floorDiv(need, a); h < hi[t.Var] {
-				hi[t.Var], changed = h, true
-			}
-			if lo[t.Var] > hi[t.Var] {
-				return changed, false
-			}
-		}
-		return changed, true
-	}
-	for _, c := range cs {
-		for _, t := range c.Terms {
-			if int(t.Var) < 0 || int(t.Var) >= n {
-				return true, false // elimConj reports it
-			}
-		}
-	}
-	any := false
-	for round := 0; round < rounds; round++ {
-		any = false
-		from := 0
-		if round == 0 {
-			any, from = any0, skip
-		}
-		for _, c := range cs[from:] {
-			ch, ok := tighten(c, 1)
-			if !ok {
-				return false, any
-			}
-			any = any || ch
-			if c.Eq {
-				ch, ok := tighten(c, -1)
-				if !ok {
-					return false, any
-				}
-				any = any || ch
-			}
-		}
-		if !any {
-			break
-		}
-	}
-	return true, any
 }
 
 // inRange reports whether cs speaks of variables 0 … n−1 only.
@@ -621,7 +447,7 @@ type scratch struct {
 	// provenance sets' table.
 	eqs, ges, spare []row
 	prov            []cset
-	box             [2]box // filterAlts' and prune's boxes
+	box             [3]box // filterAlts', prune's and boundsFeasible's boxes
 	// base0 holds the bounds after the first pass of propagation over
 	// the first baseLen constraints of every conjunction of the search
 	// (the pruned base; base0Any: it tightened one), for filterAlts to
