@@ -27,13 +27,13 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 	m.args = args
 	if k := gpuapi.Call(c); k != gpuapi.None {
 		v, err := m.gpuCall(th, in, k, args)
-		fr.set(in, v)
+		fr.setSlot(fr.cur.dst, v)
 		return err
 	}
 	switch callee := c.Value.(type) {
 	case *ssa.Builtin:
 		v, err := builtin(callee.Name(), c.Args, args)
-		fr.set(in, v)
+		fr.setSlot(fr.cur.dst, v)
 		return err
 	case *ssa.Function:
 		if len(callee.Blocks) > 0 {
@@ -41,15 +41,15 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 				return fmt.Errorf("calls nested more than 64 deep")
 			}
 			callFr := m.newFrame(callee, in, fr.path)
-			for i, p := range callee.Params {
-				callFr.set(p, args[i])
+			for i := range callee.Params {
+				callFr.setSlot(i, args[i]) // parameters are numbered first
 			}
 			th.stack = append(th.stack, callFr)
 			return nil
 		}
 		if callee.Pkg != nil {
 			if v, ok := mathCall(callee.Pkg.Pkg.Path(), callee.Name(), args, in.Type()); ok {
-				fr.set(in, v)
+				fr.setSlot(fr.cur.dst, v)
 				return nil
 			}
 		}
@@ -125,7 +125,7 @@ func (m *machine) atomic(th *thread, in *ssa.Call, k gpuapi.Kind, args []value) 
 	p := args[0]
 	t := in.Type()
 	m.noteAt(th, p, t)
-	old := p.obj.leaves[p.off]
+	old := p.obj.leaf(p.off)
 	nv := args[1]
 	switch k {
 	case gpuapi.AtomicAdd:
@@ -148,7 +148,7 @@ func (m *machine) atomic(th *thread, in *ssa.Call, k gpuapi.Kind, args []value) 
 			nv = args[2]
 		}
 	}
-	p.obj.leaves[p.off] = nv
+	p.obj.setLeaf(p.off, nv)
 	return old, nil
 }
 

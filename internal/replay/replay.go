@@ -365,7 +365,7 @@ func overlap(lo1, hi1, lo2, hi2 int) bool { return lo1 < hi2 && lo2 < hi1 }
 // false when an index is out of range.
 func elemRange(obj *object, path []Step) (lo, hi int, ok bool) {
 	t := obj.typ
-	n := len(obj.leaves)
+	n := len(obj.nums)
 	for _, s := range path {
 		var elem types.Type
 		var count int64
