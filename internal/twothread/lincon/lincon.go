@@ -414,11 +414,50 @@ func inRange(n int, cs []Constraint) bool {
 const MaxSteps = 5000
 
 // row is a dense constraint: coefficients of the variables, then the
-// constant, then two slots of bookkeeping: the row's provenance (slot n+1,
-// system.prov) and whether it is normalized already (slot n+2: 1 when
+// constant, then three slots of bookkeeping: the row's provenance (slot
+// n+1, system.prov), whether it is normalized already (slot n+2: 1 when
 // normalizeAll left it so and nothing changed it since; a row normalized
-// once stays so until eliminateEq rewrites it).
+// once stays so until eliminateEq rewrites it), and, with at most 64
+// variables, the bits of its nonzero coefficients (slot n+3), so that the
+// passes over every row of a step (fmVar, dedupe, combine, normalizeAll)
+// visit those only: a row names a few of the variables.
 type row []int64
+
+// masked reports whether s's rows carry the bits of their nonzero
+// coefficients (row).
+func (s *system) masked() bool { return s.n <= 64 }
+
+// setMask sets the bits of r's nonzero coefficients.
+func (s *system) setMask(r row) {
+	if !s.masked() {
+		return
+	}
+	var m uint64
+	for i, a := range r[:s.n] {
+		if a != 0 {
+			m |= 1 << i
+		}
+	}
+	r[s.n+3] = int64(m)
+}
+
+// nonzeros returns in buf the indices of r's nonzero coefficients, in
+// order.
+func (s *system) nonzeros(buf []int, r row) []int {
+	buf = buf[:0]
+	if s.masked() {
+		for m := uint64(r[s.n+3]); m != 0; m &= m - 1 {
+			buf = append(buf, bits.TrailingZeros64(m))
+		}
+		return buf
+	}
+	for i, a := range r[:s.n] {
+		if a != 0 {
+			buf = append(buf, i)
+		}
+	}
+	return buf
+}
 
 type system struct {
 	n   int
@@ -464,6 +503,7 @@ type scratch struct {
 	setMem  []uint64
 	setFree []uint64
 	fmCount []fmCount // fmVar's counts
+	nz      []int     // the nonzero coefficients of a row (system.nonzeros)
 }
 
 // scratchPool holds the scratch memory of finished solves: nothing a
@@ -492,10 +532,10 @@ func (sc *scratch) newSet(w int) cset {
 	return b
 }
 
-// newRow returns a zeroed row of n+3 slots.
+// newRow returns a zeroed row of n+4 slots.
 func (s *system) newRow() row {
 	sc := s.sc
-	w := s.n + 3
+	w := s.n + 4
 	if len(sc.free) < w {
 		sc.ci++
 		if sc.ci == len(sc.chunks) {
@@ -758,6 +798,7 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 			}
 			r[t.Var] += t.Coef
 		}
+		s.setMask(r)
 		r[n] = c.Const
 		if c.Eq {
 			s.eqs = append(s.eqs, r)
@@ -837,10 +878,10 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 // is false it returns the input constraints that row came from.
 func (s *system) normalize() (core cset, infeasible bool) {
 	var bad row
-	if s.eqs, bad = normalizeAll(s.eqs, true, s.n); bad != nil {
+	if s.eqs, bad = s.normalizeAll(s.eqs, true); bad != nil {
 		return s.prov[bad[s.n+1]], true
 	}
-	if s.ges, bad = normalizeAll(s.ges, false, s.n); bad != nil {
+	if s.ges, bad = s.normalizeAll(s.ges, false); bad != nil {
 		return s.prov[bad[s.n+1]], true
 	}
 	return nil, false
@@ -866,6 +907,7 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 			neg[i] = -eq[i]
 		}
 		neg[s.n+1] = eq[s.n+1]
+		s.setMask(neg)
 		s.ges = append(s.ges, eq, neg)
 		return step{}, false, nil
 	}
@@ -890,6 +932,7 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 			}
 			r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
 			r[s.n+2] = 0 // to normalize again
+			s.setMask(r)
 		}
 	}
 	return step{v: v, eq: eq}, true, nil
@@ -910,7 +953,9 @@ func (s *system) fmVar(eliminated []bool) int {
 		counts[i] = fmCount{unitLo: true, unitHi: true}
 	}
 	for _, r := range s.ges {
-		for i, a := range r[:s.n] {
+		s.sc.nz = s.nonzeros(s.sc.nz, r)
+		for _, i := range s.sc.nz {
+			a := r[i]
 			if a > 0 {
 				counts[i].lo++
 				counts[i].unitLo = counts[i].unitLo && a == 1
@@ -994,23 +1039,48 @@ func (s *system) fourierMotzkin(v int) (step, error) {
 func (s *system) combine(v int, lo, hi row) (row, error) {
 	a, b := lo[v], -hi[v]
 	r := s.newRow()
-	for i := 0; i <= s.n; i++ {
-		if lo[i] == 0 && hi[i] == 0 {
-			continue // rows are sparse; r[i] is 0 already
+	if !s.masked() {
+		for i := 0; i <= s.n; i++ {
+			if err := combineAt(r, i, a, b, lo, hi); err != nil {
+				return nil, err
+			}
 		}
-		x, err1 := mul(b, lo[i])
-		y, err2 := mul(a, hi[i])
-		if err1 != nil || err2 != nil {
-			return nil, errOverflow
+		r[v] = 0
+	} else {
+		// The coefficients either row has, then the constant.
+		var m uint64
+		for u := uint64(lo[s.n+3] | hi[s.n+3]); u != 0; u &= u - 1 {
+			i := bits.TrailingZeros64(u)
+			if err := combineAt(r, i, a, b, lo, hi); err != nil {
+				return nil, err
+			}
+			if r[i] != 0 && i != v {
+				m |= 1 << i
+			}
 		}
-		var err error
-		if r[i], err = add(x, y); err != nil {
+		if err := combineAt(r, s.n, a, b, lo, hi); err != nil {
 			return nil, err
 		}
+		r[v] = 0
+		r[s.n+3] = int64(m)
 	}
-	r[v] = 0
 	r[s.n+1] = s.union(lo[s.n+1], hi[s.n+1])
 	return r, nil
+}
+
+// combineAt sets slot i of r, the combination b·lo + a·hi.
+func combineAt(r row, i int, a, b int64, lo, hi row) error {
+	if lo[i] == 0 && hi[i] == 0 {
+		return nil // rows are sparse; r[i] is 0 already
+	}
+	x, err1 := mul(b, lo[i])
+	y, err2 := mul(a, hi[i])
+	if err1 != nil || err2 != nil {
+		return errOverflow
+	}
+	var err error
+	r[i], err = add(x, y)
+	return err
 }
 
 // normalizeAll divides each row by the gcd of its coefficients (rounding
@@ -1018,7 +1088,8 @@ func (s *system) combine(v int, lo, hi row) (row, error) {
 // integer solution, returning that row. A row it normalized before and
 // nothing changed since is kept as it is: normalizing it again would
 // change nothing, and most rows of a Fourier–Motzkin step are such.
-func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
+func (s *system) normalizeAll(rs []row, eq bool) ([]row, row) {
+	n := s.n
 	out := rs[:0]
 	for _, r := range rs {
 		if r[n+2] == 1 {
@@ -1026,10 +1097,12 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 			continue
 		}
 		var g int64
-		for i := 0; i < n && g != 1; i++ {
-			if r[i] != 0 {
-				g = gcd(g, abs(r[i]))
+		s.sc.nz = s.nonzeros(s.sc.nz, r)
+		for _, i := range s.sc.nz {
+			if g == 1 {
+				break
 			}
+			g = gcd(g, abs(r[i]))
 		}
 		if g == 0 {
 			if eq && r[n] != 0 || !eq && r[n] < 0 {
@@ -1046,7 +1119,7 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 			} else {
 				r[n] = floorDiv(r[n], g)
 			}
-			for i := 0; i < n; i++ {
+			for _, i := range s.sc.nz {
 				r[i] /= g
 			}
 		}
@@ -1070,11 +1143,16 @@ func (s *system) dedupe(rs []row) []row {
 	clear(table)
 	mask := uint64(size - 1)
 	out := rs[:0]
+	n := s.n
 	for _, r := range rs {
-		n := len(r) - 3 // coefficients, then the constant and the bookkeeping
+		// The hash of the nonzero coefficients and their indices: equal
+		// rows, equal hashes.
 		h := uint64(14695981039346656037)
-		for _, c := range r[:n] {
-			h ^= uint64(c)
+		s.sc.nz = s.nonzeros(s.sc.nz, r)
+		for _, i := range s.sc.nz {
+			h ^= uint64(i)
+			h *= 1099511628211
+			h ^= uint64(r[i])
 			h *= 1099511628211
 		}
 		i := h & mask
