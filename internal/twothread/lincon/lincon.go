@@ -285,20 +285,18 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 	out := open
 	copied := false
 	for i, cl := range open {
-		var alts [][]Constraint
-		for _, alt := range cl.alts {
+		alts, dropped := cl.alts, false // a new list once one is dropped
+		for j, alt := range cl.alts {
 			// The alternative's own constraints within cs's bounds: a
 			// weaker test than propagating cs and alt together, at the
 			// cost of alt alone.
 			tmp.bounds(b)
-			if tmp.propagate(alt, 2) {
-				alts = append(alts, alt)
-			}
+			alts, dropped = keepAlt(alts, cl.alts, dropped, j, tmp.propagate(alt, 2))
 		}
 		if len(alts) == 0 {
 			return nil, false
 		}
-		if len(alts) < len(cl.alts) {
+		if dropped {
 			if !copied {
 				out, copied = slices.Clone(open), true
 			}
@@ -306,6 +304,21 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 		}
 	}
 	return out, true
+}
+
+// keepAlt returns the alternatives kept of clause all, whose alternative
+// j was just tested (keep: it stays), and whether one was dropped: kept
+// is all itself until one is (its first j kept), a new list after.
+func keepAlt(kept, all [][]Constraint, dropped bool, j int, keep bool) ([][]Constraint, bool) {
+	switch {
+	case !dropped && keep:
+		return all, false
+	case !dropped:
+		return slices.Clone(all[:j]), true
+	case keep:
+		return append(kept, all[j]), true
+	}
+	return kept, true
 }
 
 // prune simplifies the clauses before the search: an alternative whose
@@ -368,8 +381,8 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 				continue
 			}
 			at[i] = len(base)
-			var alts [][]Constraint
-			for _, alt := range cl {
+			alts, dropped := cl, false
+			for j, alt := range cl {
 				sc.cons = append(append(sc.cons[:0], base...), alt...)
 				var ok bool
 				if skip > 0 {
@@ -378,11 +391,9 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 				} else {
 					ok = boundsFeasible(n, sc.cons, sc)
 				}
-				if ok {
-					alts = append(alts, alt)
-				}
+				alts, dropped = keepAlt(alts, cl, dropped, j, ok)
 			}
-			if len(alts) < len(cl) {
+			if dropped {
 				live[i] = alts
 				changed = true
 			}
@@ -772,7 +783,13 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 		s.eqs = make([]row, 0, len(cs))
 	}
 	if cap(s.ges) < 2*len(cs) {
-		s.ges = make([]row, 0, 2*len(cs))
+		// Fourier–Motzkin swaps its two lists at every step: the other
+		// may be the larger.
+		if cap(sc.spare) >= 2*len(cs) {
+			s.ges, sc.spare = sc.spare[:0], s.ges
+		} else {
+			s.ges = make([]row, 0, 2*len(cs))
+		}
 	}
 	if cap(s.prov) < 4*len(cs) {
 		s.prov = make([]cset, 0, 4*len(cs))
