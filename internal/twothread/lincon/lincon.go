@@ -428,10 +428,12 @@ const MaxSteps = 5000
 // constant, then three slots of bookkeeping: the row's provenance (slot
 // n+1, system.prov), whether it is normalized already (slot n+2: 1 when
 // normalizeAll left it so and nothing changed it since; a row normalized
-// once stays so until eliminateEq rewrites it), and, with at most 64
-// variables, the bits of its nonzero coefficients (slot n+3), so that the
+// once stays so until eliminateEq rewrites it), with at most 64
+// variables the bits of its nonzero coefficients (slot n+3), so that the
 // passes over every row of a step (fmVar, dedupe, combine, normalizeAll)
-// visit those only: a row names a few of the variables.
+// visit those only: a row names a few of the variables, and dedupe's hash
+// of its coefficients (slot n+4, 0 until computed and again once they
+// change): a step keeps most rows as they were.
 type row []int64
 
 // masked reports whether s's rows carry the bits of their nonzero
@@ -543,10 +545,10 @@ func (sc *scratch) newSet(w int) cset {
 	return b
 }
 
-// newRow returns a zeroed row of n+4 slots.
+// newRow returns a zeroed row of n+5 slots.
 func (s *system) newRow() row {
 	sc := s.sc
-	w := s.n + 4
+	w := s.n + 5
 	if len(sc.free) < w {
 		sc.ci++
 		if sc.ci == len(sc.chunks) {
@@ -948,7 +950,7 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 				}
 			}
 			r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
-			r[s.n+2] = 0 // to normalize again
+			r[s.n+2], r[s.n+4] = 0, 0 // to normalize and hash again
 			s.setMask(r)
 		}
 	}
@@ -1139,6 +1141,7 @@ func (s *system) normalizeAll(rs []row, eq bool) ([]row, row) {
 			for _, i := range s.sc.nz {
 				r[i] /= g
 			}
+			r[n+4] = 0 // to hash again
 		}
 		r[n+2] = 1
 		out = append(out, r)
@@ -1162,17 +1165,7 @@ func (s *system) dedupe(rs []row) []row {
 	out := rs[:0]
 	n := s.n
 	for _, r := range rs {
-		// The hash of the nonzero coefficients and their indices: equal
-		// rows, equal hashes.
-		h := uint64(14695981039346656037)
-		s.sc.nz = s.nonzeros(s.sc.nz, r)
-		for _, i := range s.sc.nz {
-			h ^= uint64(i)
-			h *= 1099511628211
-			h ^= uint64(r[i])
-			h *= 1099511628211
-		}
-		i := h & mask
+		i := s.hash(r) & mask
 		for {
 			j := table[i] - 1
 			if j < 0 {
@@ -1190,6 +1183,26 @@ func (s *system) dedupe(rs []row) []row {
 		}
 	}
 	return out
+}
+
+// hash returns the hash of r's coefficients, from its slot when it has
+// one: of the nonzero coefficients and their indices (equal rows, equal
+// hashes), odd so that 0 stands for none.
+func (s *system) hash(r row) uint64 {
+	if h := r[s.n+4]; h != 0 {
+		return uint64(h)
+	}
+	h := uint64(14695981039346656037)
+	s.sc.nz = s.nonzeros(s.sc.nz, r)
+	for _, i := range s.sc.nz {
+		h ^= uint64(i)
+		h *= 1099511628211
+		h ^= uint64(r[i])
+		h *= 1099511628211
+	}
+	h |= 1
+	r[s.n+4] = int64(h)
+	return h
 }
 
 // backSubstitute assigns the variables of steps[i], steps[i-1], … in turn,
