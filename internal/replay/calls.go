@@ -88,17 +88,29 @@ func (th *thread) index(m *machine, k gpuapi.Kind) value {
 		d = th.idx
 	case gpuapi.BlockIdx:
 		d = th.block
-	case gpuapi.BlockDim:
-		d = m.launch.Block
-	case gpuapi.GridDim:
-		d = m.launch.Grid
+	case gpuapi.BlockDim, gpuapi.GridDim:
+		// One for the launch: every thread's is the same.
+		if m.dims[i].agg == nil {
+			d = m.launch.Block
+			if k == gpuapi.GridDim {
+				d = m.launch.Grid
+			}
+			m.dims[i] = dim3Value(d)
+		}
+		th.indices[i] = m.dims[i]
+		return th.indices[i]
 	default: // GlobalIdx
 		for i := range d {
 			d[i] = th.block[i]*m.launch.Block[i] + th.idx[i]
 		}
 	}
-	th.indices[i] = value{agg: []value{{n: int64(d[0])}, {n: int64(d[1])}, {n: int64(d[2])}}}
+	th.indices[i] = dim3Value(d)
 	return th.indices[i]
+}
+
+// dim3Value returns d as a gpu.Dim3.
+func dim3Value(d [3]int) value {
+	return value{agg: []value{{n: int64(d[0])}, {n: int64(d[1])}, {n: int64(d[2])}}}
 }
 
 // sharedObject returns the running block's variable of Shared call in,

@@ -22,7 +22,8 @@ type machine struct {
 	// Scratch space reused across instructions (the interpreter does not
 	// recurse: a call pushes a frame).
 	phiVals, args []value
-	frames        *frames // the numbering of values and the frames to reuse, the Runner's
+	dims          [5]value // BlockDim's and GridDim's Dim3 (thread.index), made once
+	frames        *frames  // the numbering of values and the frames to reuse, the Runner's
 
 	ran    map[[3]int]bool     // the blocks run
 	err    error               // why the run could not go on, once it could not
@@ -98,9 +99,13 @@ type operand struct {
 // numbering of each function's values, and the frames that returned or
 // whose block finished, to reuse. A block makes a frame per thread and
 // per call, and allocating each anew made most of a replay's garbage.
+// The threads of the last block run are reused too (events and traps
+// name a thread by its indices, not by its record).
 type frames struct {
-	funcs map[*ssa.Function]*values
-	free  map[*ssa.Function][]*frame
+	funcs   map[*ssa.Function]*values
+	free    map[*ssa.Function][]*frame
+	threads []thread
+	ptrs    []*thread
 }
 
 func newFrames() *frames {
@@ -297,18 +302,22 @@ func (m *machine) runBlock(b [3]int) error {
 	if n <= 0 || n > 1<<12 {
 		return fmt.Errorf("block of %v threads", bd)
 	}
-	threads := make([]*thread, 0, n)
-	mem := make([]thread, n) // one allocation for the block's threads
+	if cap(m.frames.threads) < n {
+		m.frames.threads, m.frames.ptrs = make([]thread, n), make([]*thread, 0, n)
+	}
+	mem := m.frames.threads[:n]
+	threads := m.frames.ptrs[:0]
 	for z := 0; z < bd[2]; z++ {
 		for y := 0; y < bd[1]; y++ {
 			for x := 0; x < bd[0]; x++ {
 				th := &mem[len(threads)]
+				stack := th.stack[:0]
 				*th = thread{idx: [3]int{x, y, z}, block: b}
 				fr := m.newFrame(m.fn, nil, 0)
 				for i := range m.fn.Params {
 					fr.setSlot(i, m.params[i]) // parameters are numbered first
 				}
-				th.stack, th.root = []*frame{fr}, fr
+				th.stack, th.root = append(stack, fr), fr
 				threads = append(threads, th)
 			}
 		}
