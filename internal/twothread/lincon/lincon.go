@@ -21,10 +21,11 @@
 //     (branch and bound, at most MaxSplits branches).
 //
 // Clauses are searched lazily (Solve), after pruning: bound propagation
-// over the base (interval reasoning, linear per pass) drops the
-// alternatives it refutes, a clause left with one joins the base, and at
-// every node of the search the alternatives that the chosen ones refute
-// are dropped too. Elimination keeps, for every derived row, the input
+// over the base (interval reasoning, linear per pass; after the first
+// pass, only the constraints that read a bound that changed are visited)
+// drops the alternatives it refutes, a clause left with one joins the
+// base, and at every node of the search the alternatives that the chosen
+// ones refute are dropped too. Elimination keeps, for every derived row, the input
 // constraints it came from, so a refutation names its core; a branch
 // whose core misses the alternative just chosen refutes its siblings too,
 // and the search backjumps. Products of two variables come as six sign cases, of
