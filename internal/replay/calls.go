@@ -27,7 +27,7 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 	m.args = args
 	if k := gpuapi.Call(c); k != gpuapi.None {
 		v, err := m.gpuCall(th, in, k, args)
-		fr.set(in, v)
+		fr.setSlot(fr.cur.dst, v)
 		return err
 	}
 	switch callee := c.Value.(type) {
@@ -38,7 +38,7 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 			return err
 		}
 		v, err := builtin(callee.Name(), c.Args, args)
-		fr.set(in, v)
+		fr.setSlot(fr.cur.dst, v)
 		return err
 	case *ssa.Function:
 		if len(callee.Blocks) > 0 {
@@ -46,15 +46,15 @@ func (m *machine) call(th *thread, fr *frame, in *ssa.Call) error {
 				return fmt.Errorf("calls nested more than 64 deep")
 			}
 			callFr := m.newFrame(callee, in, fr.path)
-			for i, p := range callee.Params {
-				callFr.set(p, args[i])
+			for i := range callee.Params {
+				callFr.setSlot(i, args[i]) // parameters are numbered first
 			}
 			th.stack = append(th.stack, callFr)
 			return nil
 		}
 		if callee.Pkg != nil {
 			if v, ok := mathCall(callee.Pkg.Pkg.Path(), callee.Name(), args, in.Type()); ok {
-				fr.set(in, v)
+				fr.setSlot(fr.cur.dst, v)
 				return nil
 			}
 		}
@@ -93,17 +93,29 @@ func (th *thread) index(m *machine, k gpuapi.Kind) value {
 		d = th.idx
 	case gpuapi.BlockIdx:
 		d = th.block
-	case gpuapi.BlockDim:
-		d = m.launch.Block
-	case gpuapi.GridDim:
-		d = m.launch.Grid
+	case gpuapi.BlockDim, gpuapi.GridDim:
+		// One for the launch: every thread's is the same.
+		if m.dims[i].agg == nil {
+			d = m.launch.Block
+			if k == gpuapi.GridDim {
+				d = m.launch.Grid
+			}
+			m.dims[i] = dim3Value(d)
+		}
+		th.indices[i] = m.dims[i]
+		return th.indices[i]
 	default: // GlobalIdx
 		for i := range d {
 			d[i] = th.block[i]*m.launch.Block[i] + th.idx[i]
 		}
 	}
-	th.indices[i] = value{agg: []value{{n: int64(d[0])}, {n: int64(d[1])}, {n: int64(d[2])}}}
+	th.indices[i] = dim3Value(d)
 	return th.indices[i]
+}
+
+// dim3Value returns d as a gpu.Dim3.
+func dim3Value(d [3]int) value {
+	return value{agg: []value{{n: int64(d[0])}, {n: int64(d[1])}, {n: int64(d[2])}}}
 }
 
 // sharedObject returns the running block's variable of Shared call in,
@@ -130,7 +142,7 @@ func (m *machine) atomic(th *thread, in *ssa.Call, k gpuapi.Kind, args []value) 
 	p := args[0]
 	t := in.Type()
 	m.noteAt(th, p, t)
-	old := p.obj.leaves[p.off]
+	old := p.obj.leaf(p.off)
 	nv := args[1]
 	switch k {
 	case gpuapi.AtomicAdd:
@@ -153,7 +165,7 @@ func (m *machine) atomic(th *thread, in *ssa.Call, k gpuapi.Kind, args []value) 
 			nv = args[2]
 		}
 	}
-	p.obj.leaves[p.off] = nv
+	p.obj.setLeaf(p.off, nv)
 	return old, nil
 }
 

@@ -22,7 +22,8 @@ type machine struct {
 	// Scratch space reused across instructions (the interpreter does not
 	// recurse: a call pushes a frame).
 	phiVals, args []value
-	frames        *frames // the numbering of values and the frames to reuse, the Runner's
+	dims          [5]value // BlockDim's and GridDim's Dim3 (thread.index), made once
+	frames        *frames  // the numbering of values and the frames to reuse, the Runner's
 
 	ran    map[[3]int]bool     // the blocks run
 	err    error               // why the run could not go on, once it could not
@@ -42,6 +43,7 @@ type pathKey struct {
 type thread struct {
 	idx, block [3]int
 	stack      []*frame
+	root       *frame // the kernel's frame, the first of stack
 	phase      int
 	waiting    bool
 	done       bool
@@ -59,24 +61,51 @@ type frame struct {
 	pc    int
 	call  *ssa.Call // the call in the caller; nil for the kernel
 	path  int       // the interned path of calls to the frame; 0 for the kernel
+	// The instruction being executed: its operands and the number of the
+	// value it defines (values.code).
+	cur *instrCode
 }
 
 func (th *thread) id() Thread { return Thread{th.idx, th.block} }
 
 // The values of a function are numbered once per machine, so that a
 // frame holds them in a slice: frames are made per thread and per call,
-// and maps made as often were most of the interpreter's time.
+// and maps made as often were most of the interpreter's time. Each
+// instruction's operands are numbered too (code), so that reading one
+// costs no lookup in index.
 type values struct {
 	index map[ssa.Value]int
+	code  [][]instrCode // by block index, then instruction index
+}
+
+// instrCode is an instruction as the interpreter reads it: the number of
+// the value it defines (−1: none) and its operands, in Operands' order.
+type instrCode struct {
+	dst int
+	ops []operand
+}
+
+// An operand is a value an instruction reads: a numbered value (slot ≥ 0),
+// a scalar constant computed once (slot −1: val and err), or anything
+// else, which get looks up by the value itself (slot −2).
+type operand struct {
+	v    ssa.Value
+	slot int
+	val  value
+	err  error
 }
 
 // frames is what the machines of one Runner share about frames: the
 // numbering of each function's values, and the frames that returned or
 // whose block finished, to reuse. A block makes a frame per thread and
 // per call, and allocating each anew made most of a replay's garbage.
+// The threads of the last block run are reused too (events and traps
+// name a thread by its indices, not by its record).
 type frames struct {
-	funcs map[*ssa.Function]*values
-	free  map[*ssa.Function][]*frame
+	funcs   map[*ssa.Function]*values
+	free    map[*ssa.Function][]*frame
+	threads []thread
+	ptrs    []*thread
 }
 
 func newFrames() *frames {
@@ -99,8 +128,39 @@ func (m *machine) valuesOf(fn *ssa.Function) *values {
 			}
 		}
 	}
+	v.code = make([][]instrCode, len(fn.Blocks))
+	var rands []*ssa.Value
+	for _, b := range fn.Blocks {
+		v.code[b.Index] = make([]instrCode, len(b.Instrs))
+		for i, in := range b.Instrs {
+			ic := &v.code[b.Index][i]
+			ic.dst = -1
+			if x, ok := in.(ssa.Value); ok {
+				ic.dst = v.index[x]
+			}
+			rands = in.Operands(rands[:0])
+			ic.ops = make([]operand, len(rands))
+			for j, r := range rands {
+				ic.ops[j] = v.operand(*r)
+			}
+		}
+	}
 	m.frames.funcs[fn] = v
 	return v
+}
+
+// operand numbers x, an operand of one of the function's instructions.
+func (v *values) operand(x ssa.Value) operand {
+	if i, ok := v.index[x]; ok && x != nil {
+		return operand{v: x, slot: i}
+	}
+	// A scalar constant: its value once (an aggregate's zero value is
+	// made at each read, as get does).
+	if c, ok := x.(*ssa.Const); ok && c.Value != nil {
+		val, err := constValue(c.Value, c.Type())
+		return operand{v: x, slot: -1, val: val, err: err}
+	}
+	return operand{v: x, slot: -2}
 }
 
 // newFrame returns a frame at the start of fn, made by call (nil for the
@@ -132,7 +192,11 @@ func (m *machine) release(fr *frame) {
 
 // set gives value v of fr's function the run-time value x.
 func (fr *frame) set(v ssa.Value, x value) {
-	i := fr.vals.index[v]
+	fr.setSlot(fr.vals.index[v], x)
+}
+
+// setSlot gives the value numbered i the run-time value x.
+func (fr *frame) setSlot(i int, x value) {
 	fr.env[i], fr.has[i] = x, true
 }
 
@@ -238,29 +302,37 @@ func (m *machine) runBlock(b [3]int) error {
 	if n <= 0 || n > 1<<12 {
 		return fmt.Errorf("block of %v threads", bd)
 	}
-	threads := make([]*thread, 0, n)
-	mem := make([]thread, n) // one allocation for the block's threads
+	if cap(m.frames.threads) < n {
+		m.frames.threads, m.frames.ptrs = make([]thread, n), make([]*thread, 0, n)
+	}
+	mem := m.frames.threads[:n]
+	threads := m.frames.ptrs[:0]
 	for z := 0; z < bd[2]; z++ {
 		for y := 0; y < bd[1]; y++ {
 			for x := 0; x < bd[0]; x++ {
 				th := &mem[len(threads)]
+				stack := th.stack[:0]
 				*th = thread{idx: [3]int{x, y, z}, block: b}
 				fr := m.newFrame(m.fn, nil, 0)
-				for i, p := range m.fn.Params {
-					fr.set(p, m.params[i])
+				for i := range m.fn.Params {
+					fr.setSlot(i, m.params[i]) // parameters are numbered first
 				}
-				th.stack = []*frame{fr}
+				th.stack, th.root = append(stack, fr), fr
 				threads = append(threads, th)
 			}
 		}
 	}
 	// Once the block has run (or stopped), its frames are dead: events
-	// and traps name threads, not frames.
+	// and traps name threads, not frames. (A thread that returned left
+	// its kernel frame off its stack.)
 	defer func() {
 		for _, th := range threads {
 			for _, fr := range th.stack {
-				m.release(fr)
+				if fr != th.root {
+					m.release(fr)
+				}
 			}
+			m.release(th.root)
 		}
 	}()
 	for {
@@ -297,6 +369,7 @@ func (m *machine) runThread(th *thread) error {
 		}
 		fr := th.stack[len(th.stack)-1]
 		in := fr.block.Instrs[fr.pc]
+		fr.cur = &fr.vals.code[fr.block.Index][fr.pc]
 		fr.pc++
 		err := m.exec(th, fr, in)
 		if err == nil {
@@ -337,8 +410,33 @@ func (m *machine) where(in ssa.Instruction) string {
 	return fmt.Sprintf("line %d", p.Line)
 }
 
-// get returns the value of v in frame fr.
+// get returns the value of v, an operand of fr's current instruction, in
+// frame fr.
 func (m *machine) get(fr *frame, v ssa.Value) (value, error) {
+	for i := range fr.cur.ops {
+		if o := &fr.cur.ops[i]; o.v == v {
+			return m.read(fr, o)
+		}
+	}
+	return m.lookup(fr, v)
+}
+
+// read returns the value of operand o in frame fr.
+func (m *machine) read(fr *frame, o *operand) (value, error) {
+	switch o.slot {
+	case -1:
+		return o.val, o.err
+	case -2:
+		return m.lookup(fr, o.v)
+	}
+	if !fr.has[o.slot] {
+		return value{}, fmt.Errorf("%s has no value", o.v.Name())
+	}
+	return fr.env[o.slot], nil
+}
+
+// lookup returns the value of v in frame fr by v itself.
+func (m *machine) lookup(fr *frame, v ssa.Value) (value, error) {
 	switch v := v.(type) {
 	case *ssa.Const:
 		return constValue(v.Value, v.Type())
@@ -364,12 +462,12 @@ func (m *machine) jump(fr *frame, to *ssa.BasicBlock) error {
 	}
 	// The phis take their values at once: read every edge value first.
 	vals := m.phiVals[:0]
-	for _, in := range to.Instrs {
-		phi, ok := in.(*ssa.Phi)
-		if !ok {
+	code := fr.vals.code[to.Index]
+	for i, in := range to.Instrs {
+		if _, ok := in.(*ssa.Phi); !ok {
 			break
 		}
-		v, err := m.get(fr, phi.Edges[edge])
+		v, err := m.read(fr, &code[i].ops[edge])
 		if err != nil {
 			return err
 		}
@@ -377,7 +475,7 @@ func (m *machine) jump(fr *frame, to *ssa.BasicBlock) error {
 	}
 	m.phiVals = vals
 	for i, v := range vals {
-		fr.set(to.Instrs[i].(*ssa.Phi), v)
+		fr.setSlot(code[i].dst, v)
 	}
 	fr.block, fr.pc = to, len(vals)
 	return nil
@@ -406,13 +504,13 @@ func fill(obj *object, elem types.Type, data int64) {
 		}
 	}
 	walk(elem)
-	for i := range obj.leaves {
+	for i := range obj.nums {
 		t := kinds[i%len(kinds)]
 		switch {
 		case isFloat(t):
-			obj.leaves[i] = value{f: float64(data)}
+			obj.nums[i] = scalar{f: float64(data)}
 		case basic(t) != nil:
-			obj.leaves[i] = value{n: wrap(data, t)}
+			obj.nums[i] = scalar{n: wrap(data, t)}
 		}
 	}
 }

@@ -38,7 +38,7 @@ func (m *machine) exec(th *thread, fr *frame, in ssa.Instruction) error {
 		if err != nil {
 			return err
 		}
-		fr.set(in, v)
+		fr.setSlot(fr.cur.dst, v)
 		return nil
 	}
 	return fmt.Errorf("instruction %T is outside the replay's subset", in)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -243,13 +244,21 @@ func (m *machine) eventsAt(w Race, s Site) []event {
 	if !ok {
 		return nil
 	}
-	var es []event
-	for _, e := range m.events[siteKey{s.Instr, path}] {
-		if e.obj.id == w.Object {
-			es = append(es, e)
+	all := m.events[siteKey{s.Instr, path}]
+	for i, e := range all {
+		if e.obj.id != w.Object {
+			// Some are not: a list of those that are (most sites
+			// access one object, and their list is returned as it is).
+			es := slices.Clone(all[:i])
+			for _, e := range all[i+1:] {
+				if e.obj.id == w.Object {
+					es = append(es, e)
+				}
+			}
+			return es
 		}
 	}
-	return es
+	return all
 }
 
 // named decides whether the witness's own threads collided.
@@ -365,7 +374,7 @@ func overlap(lo1, hi1, lo2, hi2 int) bool { return lo1 < hi2 && lo2 < hi1 }
 // false when an index is out of range.
 func elemRange(obj *object, path []Step) (lo, hi int, ok bool) {
 	t := obj.typ
-	n := len(obj.leaves)
+	n := len(obj.nums)
 	for _, s := range path {
 		var elem types.Type
 		var count int64

@@ -24,10 +24,17 @@ type value struct {
 // An object is a piece of memory: its scalar leaves in order (an array of
 // structs is flattened field by field), and, for shared and global memory,
 // which Object it is.
+//
+// A leaf holding a number (an integer, a bool or a float) is kept in
+// nums, which holds no pointer: a launch's slices are most of what a
+// replay allocates, and the collector neither scans nor write-barriers
+// them. A leaf holding a pointer or a slice is kept whole in refs, made
+// at the first such store.
 type object struct {
-	leaves []value
-	id     Object
-	named  bool // id is set: accesses to it are watched
+	nums  []scalar
+	refs  []value // nil until a leaf holds more than a number
+	id    Object
+	named bool // id is set: accesses to it are watched
 	// typ is the type of what the object holds, for element paths: a
 	// slice parameter's slice type (sliceLen elements) or a Shared
 	// variable's type.
@@ -103,7 +110,7 @@ func load(obj *object, off int, t types.Type) value {
 		}
 		return value{agg: agg}
 	}
-	return obj.leaves[off]
+	return obj.leaf(off)
 }
 
 // store writes v, of type t, into obj at leaf offset off.
@@ -121,11 +128,45 @@ func store(obj *object, off int, t types.Type, v value) {
 		}
 		return
 	}
-	obj.leaves[off] = v
+	obj.setLeaf(off, v)
 }
 
 // newObject returns a zeroed object of n leaves.
-func newObject(n int) *object { return &object{leaves: make([]value, n)} }
+func newObject(n int) *object { return &object{nums: make([]scalar, n)} }
+
+// A scalar is a leaf holding a number: a value's n and f.
+type scalar struct {
+	n int64
+	f float64
+}
+
+// numeric reports whether v is a number only (n and f), which a leaf
+// keeps in nums.
+func (v value) numeric() bool {
+	return v.obj == nil && v.off == 0 && v.ln == 0 && v.cp == 0 && v.agg == nil
+}
+
+// leaf returns leaf i of o.
+func (o *object) leaf(i int) value {
+	if o.refs != nil && !o.refs[i].numeric() {
+		return o.refs[i]
+	}
+	return value{n: o.nums[i].n, f: o.nums[i].f}
+}
+
+// setLeaf makes v leaf i of o.
+func (o *object) setLeaf(i int, v value) {
+	o.nums[i] = scalar{v.n, v.f}
+	switch {
+	case !v.numeric():
+		if o.refs == nil {
+			o.refs = make([]value, len(o.nums))
+		}
+		o.refs[i] = v
+	case o.refs != nil:
+		o.refs[i] = value{}
+	}
+}
 
 // basic returns t's basic type, or nil.
 func basic(t types.Type) *types.Basic {

@@ -181,32 +181,44 @@ type atomRec struct {
 }
 
 // productCases is the case split that holds for P = u·L (P a linear form).
+// Its terms and constraints are cut from one array each: a problem splits
+// hundreds of products, and a slice per term list was most of the
+// linearization's garbage.
 func productCases(u lincon.Var, l, pt []lincon.Term) [][]lincon.Constraint {
-	cat := func(parts ...[]lincon.Term) []lincon.Term {
-		var out []lincon.Term
-		for _, x := range parts {
-			out = append(out, x...)
+	nl, np := len(l), len(pt)
+	terms := make([]lincon.Term, 0, 9+9*nl+10*np)
+	// cat returns c·L, d·P and e·u (those of c, d, e not 0) as one list.
+	cat := func(c, d, e int64) []lincon.Term {
+		at := len(terms)
+		if c != 0 {
+			for _, t := range l {
+				terms = append(terms, lincon.T(t.Coef*c, t.Var))
+			}
 		}
-		return out
+		if d != 0 {
+			for _, t := range pt {
+				terms = append(terms, lincon.T(t.Coef*d, t.Var))
+			}
+		}
+		if e != 0 {
+			terms = append(terms, lincon.T(e, u))
+		}
+		return terms[at:len(terms):len(terms)]
 	}
-	L := func(c int64) []lincon.Term { return scaleTerms(l, c) }
-	P := func(c int64) []lincon.Term { return scaleTerms(pt, c) }
-	U := func(c int64) []lincon.Term { return []lincon.Term{lincon.T(c, u)} }
+	cons := make([]lincon.Constraint, 0, 20)
+	// alt returns the constraints given, as one alternative.
+	alt := func(cs ...lincon.Constraint) []lincon.Constraint {
+		at := len(cons)
+		cons = append(cons, cs...)
+		return cons[at:len(cons):len(cons)]
+	}
 	ge, eq := lincon.GE, lincon.EQ
 	return [][]lincon.Constraint{
-		{eq(0, U(1)...), eq(0, P(1)...)},
-		{eq(0, L(1)...), eq(0, P(1)...)},
-		{ge(-1, U(1)...), ge(-1, L(1)...), ge(0, cat(P(1), U(-1))...), ge(0, cat(L(-1), P(1))...)},
-		{ge(-1, U(1)...), ge(-1, L(-1)...), ge(0, cat(P(-1), U(-1))...), ge(0, cat(L(1), P(-1))...)},
-		{ge(-1, U(-1)...), ge(-1, L(1)...), ge(0, cat(P(-1), U(1))...), ge(0, cat(L(-1), P(-1))...)},
-		{ge(-1, U(-1)...), ge(-1, L(-1)...), ge(0, cat(P(1), U(1))...), ge(0, cat(L(1), P(1))...)},
+		alt(eq(0, cat(0, 0, 1)...), eq(0, cat(0, 1, 0)...)),
+		alt(eq(0, cat(1, 0, 0)...), eq(0, cat(0, 1, 0)...)),
+		alt(ge(-1, cat(0, 0, 1)...), ge(-1, cat(1, 0, 0)...), ge(0, cat(0, 1, -1)...), ge(0, cat(-1, 1, 0)...)),
+		alt(ge(-1, cat(0, 0, 1)...), ge(-1, cat(-1, 0, 0)...), ge(0, cat(0, -1, -1)...), ge(0, cat(1, -1, 0)...)),
+		alt(ge(-1, cat(0, 0, -1)...), ge(-1, cat(1, 0, 0)...), ge(0, cat(0, -1, 1)...), ge(0, cat(-1, -1, 0)...)),
+		alt(ge(-1, cat(0, 0, -1)...), ge(-1, cat(-1, 0, 0)...), ge(0, cat(0, 1, 1)...), ge(0, cat(1, 1, 0)...)),
 	}
-}
-
-func scaleTerms(ts []lincon.Term, c int64) []lincon.Term {
-	out := make([]lincon.Term, len(ts))
-	for i, t := range ts {
-		out[i] = lincon.T(t.Coef*c, t.Var)
-	}
-	return out
 }

@@ -42,6 +42,7 @@ func (k *Kernel) Problems() int { return len(k.solved) }
 // problemKey encodes lp exactly: equal keys, equal problems.
 func problemKey(lp *lincon.Problem) string {
 	var b strings.Builder
+	b.Grow(keySize(lp)) // one allocation, not one per doubling
 	b.WriteString(strconv.Itoa(lp.NumVars))
 	cons := func(c lincon.Constraint) {
 		if c.Eq {
@@ -73,4 +74,25 @@ func problemKey(lp *lincon.Problem) string {
 		b.WriteByte(']')
 	}
 	return b.String()
+}
+
+// keySize estimates the length of problemKey(lp): a few bytes per
+// constraint and per term (most constants and coefficients have one or
+// two digits).
+func keySize(lp *lincon.Problem) int {
+	n := 8
+	cons := func(cs []lincon.Constraint) {
+		for _, c := range cs {
+			n += 4 + 6*len(c.Terms)
+		}
+	}
+	cons(lp.Base)
+	for _, cl := range lp.Clauses {
+		n += 2
+		for _, alt := range cl {
+			n += 2
+			cons(alt)
+		}
+	}
+	return n
 }

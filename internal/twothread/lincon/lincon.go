@@ -21,10 +21,11 @@
 //     (branch and bound, at most MaxSplits branches).
 //
 // Clauses are searched lazily (Solve), after pruning: bound propagation
-// over the base (interval reasoning, linear per pass) drops the
-// alternatives it refutes, a clause left with one joins the base, and at
-// every node of the search the alternatives that the chosen ones refute
-// are dropped too. Elimination keeps, for every derived row, the input
+// over the base (interval reasoning, linear per pass; after the first
+// pass, only the constraints that read a bound that changed are visited)
+// drops the alternatives it refutes, a clause left with one joins the
+// base, and at every node of the search the alternatives that the chosen
+// ones refute are dropped too. Elimination keeps, for every derived row, the input
 // constraints it came from, so a refutation names its core; a branch
 // whose core misses the alternative just chosen refutes its siblings too,
 // and the search backjumps. Products of two variables come as six sign cases, of
@@ -248,7 +249,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 		return Infeasible, nil, 0
 	}
 	if len(base) > 0 && inRange(p.NumVars, base) {
-		sc.base0 = sc.base0.reset(p.NumVars)
+		sc.base0.reset(p.NumVars)
 		if ok, any := sc.base0.run(base, 1, 0, false); ok {
 			sc.baseLen, sc.base0Any = len(base), any
 		}
@@ -275,8 +276,7 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 	// cs begins with the base (SolveCounted): propagation resumes after
 	// its first pass over the base, which every conjunction shares.
 	if sc.baseLen > 0 && len(cs) >= sc.baseLen {
-		copy(b.lo, sc.base0.lo)
-		copy(b.hi, sc.base0.hi)
+		b.resume(&sc.base0, sc.baseLen)
 		if ok, _ := b.run(cs, boundRounds, sc.baseLen, sc.base0Any); !ok {
 			return nil, false
 		}
@@ -286,21 +286,18 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 	out := open
 	copied := false
 	for i, cl := range open {
-		var alts [][]Constraint
-		for _, alt := range cl.alts {
+		alts, dropped := cl.alts, false // a new list once one is dropped
+		for j, alt := range cl.alts {
 			// The alternative's own constraints within cs's bounds: a
 			// weaker test than propagating cs and alt together, at the
 			// cost of alt alone.
-			copy(tmp.lo, b.lo)
-			copy(tmp.hi, b.hi)
-			if tmp.propagate(alt, 2) {
-				alts = append(alts, alt)
-			}
+			tmp.bounds(b)
+			alts, dropped = keepAlt(alts, cl.alts, dropped, j, tmp.propagate(alt, 2))
 		}
 		if len(alts) == 0 {
 			return nil, false
 		}
-		if len(alts) < len(cl.alts) {
+		if dropped {
 			if !copied {
 				out, copied = slices.Clone(open), true
 			}
@@ -308,6 +305,21 @@ func filterAlts(n int, cs []Constraint, open []clause, sc *scratch) ([]clause, b
 		}
 	}
 	return out, true
+}
+
+// keepAlt returns the alternatives kept of clause all, whose alternative
+// j was just tested (keep: it stays), and whether one was dropped: kept
+// is all itself until one is (its first j kept), a new list after.
+func keepAlt(kept, all [][]Constraint, dropped bool, j int, keep bool) ([][]Constraint, bool) {
+	switch {
+	case !dropped && keep:
+		return all, false
+	case !dropped:
+		return slices.Clone(all[:j]), true
+	case keep:
+		return append(kept, all[j]), true
+	}
+	return kept, true
 }
 
 // prune simplifies the clauses before the search: an alternative whose
@@ -351,7 +363,7 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 		if changed {
 			continue
 		}
-		if !boundsFeasible(n, base) {
+		if !boundsFeasible(n, base, sc) {
 			return nil, nil, false
 		}
 		// Every test below begins with a pass over the base from no
@@ -370,22 +382,19 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 				continue
 			}
 			at[i] = len(base)
-			var alts [][]Constraint
-			for _, alt := range cl {
+			alts, dropped := cl, false
+			for j, alt := range cl {
 				sc.cons = append(append(sc.cons[:0], base...), alt...)
 				var ok bool
 				if skip > 0 {
-					copy(tmp.lo, b0.lo)
-					copy(tmp.hi, b0.hi)
+					tmp.resume(b0, skip)
 					ok, _ = tmp.run(sc.cons, boundRounds, skip, any0)
 				} else {
-					ok = boundsFeasible(n, sc.cons)
+					ok = boundsFeasible(n, sc.cons, sc)
 				}
-				if ok {
-					alts = append(alts, alt)
-				}
+				alts, dropped = keepAlt(alts, cl, dropped, j, ok)
 			}
-			if len(alts) < len(cl) {
+			if dropped {
 				live[i] = alts
 				changed = true
 			}
@@ -398,177 +407,6 @@ func prune(n int, base []Constraint, clauses [][][]Constraint, sc *scratch) ([]C
 		out[i] = clause{cl, len(base)}
 	}
 	return base, out, true
-}
-
-// boundLimit keeps bound propagation away from overflow: a bound beyond
-// it counts as none.
-const boundLimit = 1 << 40
-
-// boundRounds bounds the rounds of bound propagation, which may otherwise
-// creep a bound by one per round (x ≥ y + 1, y ≥ x − 2).
-const boundRounds = 8
-
-// boundsFeasible propagates the bounds of the variables through cs and
-// reports false when that proves cs infeasible (box.propagate).
-func boundsFeasible(n int, cs []Constraint) bool {
-	return newBox(n).propagate(cs, boundRounds)
-}
-
-// boxes returns two boxes of n variables, the first without bounds, both
-// sc's until the next call.
-func (sc *scratch) boxes(n int) (box, box) {
-	sc.box[0] = sc.box[0].reset(n)
-	sc.box[1] = sc.box[1].reset(n)
-	return sc.box[0], sc.box[1]
-}
-
-// reset returns b over n variables without bounds, in b's memory when it
-// has room.
-func (b box) reset(n int) box {
-	if cap(b.lo) < n {
-		return newBox(n)
-	}
-	b.lo, b.hi = b.lo[:n], b.hi[:n]
-	for i := range b.lo {
-		b.lo[i], b.hi[i] = -boundLimit, boundLimit
-	}
-	return b
-}
-
-// box holds a lower and an upper bound per variable, ±boundLimit for
-// none.
-type box struct{ lo, hi []int64 }
-
-func newBox(n int) box {
-	b := box{make([]int64, n), make([]int64, n)}
-	for i := range b.lo {
-		b.lo[i], b.hi[i] = -boundLimit, boundLimit
-	}
-	return b
-}
-
-// propagate tightens b through cs (from Σ aᵢxᵢ + c ≥ 0,
-// aⱼxⱼ ≥ −c − Σ_{i≠j} max aᵢxᵢ), at most rounds passes, and reports false
-// when some variable is left with an empty range or some constraint
-// cannot hold within the ranges. False is a proof of infeasibility over
-// the integers (each derived bound is rounded inwards soundly); true
-// proves nothing. A pass is linear in the size of cs, much cheaper than
-// elimination, and refutes most of the sign cases of products.
-func (b box) propagate(cs []Constraint, rounds int) bool {
-	ok, _ := b.run(cs, rounds, 0, false)
-	return ok
-}
-
-// run is propagate resumed after the first skip constraints of its first
-// pass, which left b as it is (tighter: any0) and found no contradiction.
-// It also returns whether its last pass tightened a bound.
-func (b box) run(cs []Constraint, rounds, skip int, any0 bool) (ok, tightened bool) {
-	lo, hi := b.lo, b.hi
-	n := len(lo)
-	const inf = math.MaxInt64 / 4
-	// maxTerm is a·x's maximum over x's range, inf when the range is
-	// open on that side.
-	maxTerm := func(a int64, v Var) int64 {
-		if a > 0 {
-			if hi[v] >= boundLimit {
-				return inf
-			}
-			return a * hi[v]
-		}
-		if lo[v] <= -boundLimit {
-			return inf
-		}
-		return a * lo[v]
-	}
-	// tighten applies Σ terms + c ≥ 0 (sign +1) or ≤ 0 (sign −1).
-	tighten := func(c Constraint, sign int64) (changed, ok bool) {
-		// The sum of the maxima of sign·aᵢxᵢ, counting the unbounded ones.
-		var sum int64
-		unb := 0
-		for _, t := range c.Terms {
-			if t.Coef == 0 {
-				continue
-			}
-			if abs(t.Coef) >= boundLimit {
-				return false, true
-			}
-			m := maxTerm(sign*t.Coef, t.Var)
-			if m == inf {
-				unb++
-			} else {
-				sum += m
-			}
-		}
-		k := sign * c.Const
-		if unb == 0 && sum+k < 0 {
-			return false, false
-		}
-		if unb > 1 {
-			return false, true
-		}
-		for _, t := range c.Terms {
-			a := sign * t.Coef
-			if a == 0 {
-				continue
-			}
-			rest := sum
-			if m := maxTerm(a, t.Var); m != inf {
-				if unb == 1 {
-					continue // only the unbounded term gets a bound
-				}
-				rest -= m
-			}
-			// a·x ≥ −k − rest
-			need := -k - rest
-			if abs(need) >= inf/2 {
-				continue
-			}
-			if a > 0 {
-				if l := ceilDiv(need, a); l > lo[t.Var] {
-					lo[t.Var], changed = l, true
-				}
-			} else if h := floorDiv(need, a); h < hi[t.Var] {
-				hi[t.Var], changed = h, true
-			}
-			if lo[t.Var] > hi[t.Var] {
-				return changed, false
-			}
-		}
-		return changed, true
-	}
-	for _, c := range cs {
-		for _, t := range c.Terms {
-			if int(t.Var) < 0 || int(t.Var) >= n {
-				return true, false // elimConj reports it
-			}
-		}
-	}
-	any := false
-	for round := 0; round < rounds; round++ {
-		any = false
-		from := 0
-		if round == 0 {
-			any, from = any0, skip
-		}
-		for _, c := range cs[from:] {
-			ch, ok := tighten(c, 1)
-			if !ok {
-				return false, any
-			}
-			any = any || ch
-			if c.Eq {
-				ch, ok := tighten(c, -1)
-				if !ok {
-					return false, any
-				}
-				any = any || ch
-			}
-		}
-		if !any {
-			break
-		}
-	}
-	return true, any
 }
 
 // inRange reports whether cs speaks of variables 0 … n−1 only.
@@ -588,11 +426,52 @@ func inRange(n int, cs []Constraint) bool {
 const MaxSteps = 5000
 
 // row is a dense constraint: coefficients of the variables, then the
-// constant, then two slots of bookkeeping: the row's provenance (slot n+1,
-// system.prov) and whether it is normalized already (slot n+2: 1 when
+// constant, then three slots of bookkeeping: the row's provenance (slot
+// n+1, system.prov), whether it is normalized already (slot n+2: 1 when
 // normalizeAll left it so and nothing changed it since; a row normalized
-// once stays so until eliminateEq rewrites it).
+// once stays so until eliminateEq rewrites it), with at most 64
+// variables the bits of its nonzero coefficients (slot n+3), so that the
+// passes over every row of a step (fmVar, dedupe, combine, normalizeAll)
+// visit those only: a row names a few of the variables, and dedupe's hash
+// of its coefficients (slot n+4, 0 until computed and again once they
+// change): a step keeps most rows as they were.
 type row []int64
+
+// masked reports whether s's rows carry the bits of their nonzero
+// coefficients (row).
+func (s *system) masked() bool { return s.n <= 64 }
+
+// setMask sets the bits of r's nonzero coefficients.
+func (s *system) setMask(r row) {
+	if !s.masked() {
+		return
+	}
+	var m uint64
+	for i, a := range r[:s.n] {
+		if a != 0 {
+			m |= 1 << i
+		}
+	}
+	r[s.n+3] = int64(m)
+}
+
+// nonzeros returns in buf the indices of r's nonzero coefficients, in
+// order.
+func (s *system) nonzeros(buf []int, r row) []int {
+	buf = buf[:0]
+	if s.masked() {
+		for m := uint64(r[s.n+3]); m != 0; m &= m - 1 {
+			buf = append(buf, bits.TrailingZeros64(m))
+		}
+		return buf
+	}
+	for i, a := range r[:s.n] {
+		if a != 0 {
+			buf = append(buf, i)
+		}
+	}
+	return buf
+}
 
 type system struct {
 	n   int
@@ -621,7 +500,7 @@ type scratch struct {
 	// provenance sets' table.
 	eqs, ges, spare []row
 	prov            []cset
-	box             [2]box // filterAlts' and prune's boxes
+	box             [3]box // filterAlts', prune's and boundsFeasible's boxes
 	// base0 holds the bounds after the first pass of propagation over
 	// the first baseLen constraints of every conjunction of the search
 	// (the pruned base; base0Any: it tightened one), for filterAlts to
@@ -638,6 +517,7 @@ type scratch struct {
 	setMem  []uint64
 	setFree []uint64
 	fmCount []fmCount // fmVar's counts
+	nz      []int     // the nonzero coefficients of a row (system.nonzeros)
 }
 
 // scratchPool holds the scratch memory of finished solves: nothing a
@@ -666,10 +546,10 @@ func (sc *scratch) newSet(w int) cset {
 	return b
 }
 
-// newRow returns a zeroed row of n+3 slots.
+// newRow returns a zeroed row of n+5 slots.
 func (s *system) newRow() row {
 	sc := s.sc
-	w := s.n + 3
+	w := s.n + 5
 	if len(sc.free) < w {
 		sc.ci++
 		if sc.ci == len(sc.chunks) {
@@ -906,7 +786,13 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 		s.eqs = make([]row, 0, len(cs))
 	}
 	if cap(s.ges) < 2*len(cs) {
-		s.ges = make([]row, 0, 2*len(cs))
+		// Fourier–Motzkin swaps its two lists at every step: the other
+		// may be the larger.
+		if cap(sc.spare) >= 2*len(cs) {
+			s.ges, sc.spare = sc.spare[:0], s.ges
+		} else {
+			s.ges = make([]row, 0, 2*len(cs))
+		}
 	}
 	if cap(s.prov) < 4*len(cs) {
 		s.prov = make([]cset, 0, 4*len(cs))
@@ -932,6 +818,7 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 			}
 			r[t.Var] += t.Coef
 		}
+		s.setMask(r)
 		r[n] = c.Const
 		if c.Eq {
 			s.eqs = append(s.eqs, r)
@@ -1011,10 +898,10 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 // is false it returns the input constraints that row came from.
 func (s *system) normalize() (core cset, infeasible bool) {
 	var bad row
-	if s.eqs, bad = normalizeAll(s.eqs, true, s.n); bad != nil {
+	if s.eqs, bad = s.normalizeAll(s.eqs, true); bad != nil {
 		return s.prov[bad[s.n+1]], true
 	}
-	if s.ges, bad = normalizeAll(s.ges, false, s.n); bad != nil {
+	if s.ges, bad = s.normalizeAll(s.ges, false); bad != nil {
 		return s.prov[bad[s.n+1]], true
 	}
 	return nil, false
@@ -1040,6 +927,7 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 			neg[i] = -eq[i]
 		}
 		neg[s.n+1] = eq[s.n+1]
+		s.setMask(neg)
 		s.ges = append(s.ges, eq, neg)
 		return step{}, false, nil
 	}
@@ -1063,7 +951,8 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 				}
 			}
 			r[s.n+1] = s.union(r[s.n+1], eq[s.n+1])
-			r[s.n+2] = 0 // to normalize again
+			r[s.n+2], r[s.n+4] = 0, 0 // to normalize and hash again
+			s.setMask(r)
 		}
 	}
 	return step{v: v, eq: eq}, true, nil
@@ -1084,7 +973,9 @@ func (s *system) fmVar(eliminated []bool) int {
 		counts[i] = fmCount{unitLo: true, unitHi: true}
 	}
 	for _, r := range s.ges {
-		for i, a := range r[:s.n] {
+		s.sc.nz = s.nonzeros(s.sc.nz, r)
+		for _, i := range s.sc.nz {
+			a := r[i]
 			if a > 0 {
 				counts[i].lo++
 				counts[i].unitLo = counts[i].unitLo && a == 1
@@ -1168,23 +1059,48 @@ func (s *system) fourierMotzkin(v int) (step, error) {
 func (s *system) combine(v int, lo, hi row) (row, error) {
 	a, b := lo[v], -hi[v]
 	r := s.newRow()
-	for i := 0; i <= s.n; i++ {
-		if lo[i] == 0 && hi[i] == 0 {
-			continue // rows are sparse; r[i] is 0 already
+	if !s.masked() {
+		for i := 0; i <= s.n; i++ {
+			if err := combineAt(r, i, a, b, lo, hi); err != nil {
+				return nil, err
+			}
 		}
-		x, err1 := mul(b, lo[i])
-		y, err2 := mul(a, hi[i])
-		if err1 != nil || err2 != nil {
-			return nil, errOverflow
+		r[v] = 0
+	} else {
+		// The coefficients either row has, then the constant.
+		var m uint64
+		for u := uint64(lo[s.n+3] | hi[s.n+3]); u != 0; u &= u - 1 {
+			i := bits.TrailingZeros64(u)
+			if err := combineAt(r, i, a, b, lo, hi); err != nil {
+				return nil, err
+			}
+			if r[i] != 0 && i != v {
+				m |= 1 << i
+			}
 		}
-		var err error
-		if r[i], err = add(x, y); err != nil {
+		if err := combineAt(r, s.n, a, b, lo, hi); err != nil {
 			return nil, err
 		}
+		r[v] = 0
+		r[s.n+3] = int64(m)
 	}
-	r[v] = 0
 	r[s.n+1] = s.union(lo[s.n+1], hi[s.n+1])
 	return r, nil
+}
+
+// combineAt sets slot i of r, the combination b·lo + a·hi.
+func combineAt(r row, i int, a, b int64, lo, hi row) error {
+	if lo[i] == 0 && hi[i] == 0 {
+		return nil // rows are sparse; r[i] is 0 already
+	}
+	x, err1 := mul(b, lo[i])
+	y, err2 := mul(a, hi[i])
+	if err1 != nil || err2 != nil {
+		return errOverflow
+	}
+	var err error
+	r[i], err = add(x, y)
+	return err
 }
 
 // normalizeAll divides each row by the gcd of its coefficients (rounding
@@ -1192,7 +1108,8 @@ func (s *system) combine(v int, lo, hi row) (row, error) {
 // integer solution, returning that row. A row it normalized before and
 // nothing changed since is kept as it is: normalizing it again would
 // change nothing, and most rows of a Fourier–Motzkin step are such.
-func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
+func (s *system) normalizeAll(rs []row, eq bool) ([]row, row) {
+	n := s.n
 	out := rs[:0]
 	for _, r := range rs {
 		if r[n+2] == 1 {
@@ -1200,10 +1117,12 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 			continue
 		}
 		var g int64
-		for i := 0; i < n && g != 1; i++ {
-			if r[i] != 0 {
-				g = gcd(g, abs(r[i]))
+		s.sc.nz = s.nonzeros(s.sc.nz, r)
+		for _, i := range s.sc.nz {
+			if g == 1 {
+				break
 			}
+			g = gcd(g, abs(r[i]))
 		}
 		if g == 0 {
 			if eq && r[n] != 0 || !eq && r[n] < 0 {
@@ -1220,9 +1139,10 @@ func normalizeAll(rs []row, eq bool, n int) ([]row, row) {
 			} else {
 				r[n] = floorDiv(r[n], g)
 			}
-			for i := 0; i < n; i++ {
+			for _, i := range s.sc.nz {
 				r[i] /= g
 			}
+			r[n+4] = 0 // to hash again
 		}
 		r[n+2] = 1
 		out = append(out, r)
@@ -1244,14 +1164,9 @@ func (s *system) dedupe(rs []row) []row {
 	clear(table)
 	mask := uint64(size - 1)
 	out := rs[:0]
+	n := s.n
 	for _, r := range rs {
-		n := len(r) - 3 // coefficients, then the constant and the bookkeeping
-		h := uint64(14695981039346656037)
-		for _, c := range r[:n] {
-			h ^= uint64(c)
-			h *= 1099511628211
-		}
-		i := h & mask
+		i := s.hash(r) & mask
 		for {
 			j := table[i] - 1
 			if j < 0 {
@@ -1269,6 +1184,26 @@ func (s *system) dedupe(rs []row) []row {
 		}
 	}
 	return out
+}
+
+// hash returns the hash of r's coefficients, from its slot when it has
+// one: of the nonzero coefficients and their indices (equal rows, equal
+// hashes), odd so that 0 stands for none.
+func (s *system) hash(r row) uint64 {
+	if h := r[s.n+4]; h != 0 {
+		return uint64(h)
+	}
+	h := uint64(14695981039346656037)
+	s.sc.nz = s.nonzeros(s.sc.nz, r)
+	for _, i := range s.sc.nz {
+		h ^= uint64(i)
+		h *= 1099511628211
+		h ^= uint64(r[i])
+		h *= 1099511628211
+	}
+	h |= 1
+	r[s.n+4] = int64(h)
+	return h
 }
 
 // backSubstitute assigns the variables of steps[i], steps[i-1], … in turn,

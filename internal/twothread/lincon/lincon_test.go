@@ -162,7 +162,7 @@ func TestBoundsFeasible(t *testing.T) {
 		{"rounding", []Constraint{GE(-1, T(3, x)), GE(0, T(-1, x))}, false},
 	}
 	for _, tt := range tests {
-		if got := boundsFeasible(3, tt.cs); got != tt.want {
+		if got := boundsFeasible(3, tt.cs, &scratch{}); got != tt.want {
 			t.Errorf("%s: boundsFeasible = %v, want %v", tt.name, got, tt.want)
 		}
 	}
