@@ -208,7 +208,14 @@ func (m *machine) copySlice(th *thread, argVals []ssa.Value, args []value) (valu
 	k := n * leaves(st.Elem())
 	m.note(th, src.obj, src.off, src.off+k)
 	m.note(th, dst.obj, dst.off, dst.off+k)
-	copy(dst.obj.leaves[dst.off:dst.off+k], src.obj.leaves[src.off:src.off+k])
+	// Read every leaf before writing one: the slices may overlap.
+	moved := make([]value, k)
+	for i := range moved {
+		moved[i] = src.obj.leaf(src.off + i)
+	}
+	for i, v := range moved {
+		dst.obj.setLeaf(dst.off+i, v)
+	}
 	return value{n: int64(n)}, nil
 }
 
