@@ -28,6 +28,10 @@ import (
 // huge invariant that the index subtracts again); then the original loop
 // runs, which is always right.
 //
+// An index whose coefficient of i is not a constant, a[m+(i+j)*lda] in
+// a loop over j, is of degree one in i all the same and is versioned on
+// its values at the two extremes (looplinear.go).
+//
 // Only checks that run in every iteration (their block dominates the
 // latch) are versioned: a check under a condition may be guarded by a
 // test that the extremes do not see (`if i < len(x) { x[i] }`), and
@@ -267,6 +271,10 @@ type loopCheck struct {
 	b      *Block
 	idx    affine
 	length *Value
+	// expr, when set, is an index of degree one in the counter that idx
+	// cannot hold (a non-constant coefficient; looplinear.go).
+	expr   *Value
+	linear linearIndex
 }
 
 // loopVersion is what versionLoop decided for one loop: its counted
@@ -311,9 +319,9 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 
 // planLoopVersion decides whether l is versioned, and on which checks: l
 // must be a counted loop that leaves through its header alone into an
-// exit of its own, with checks in every iteration of affine indices, or
-// that the guards dominating them bound (planGuardedLoop), whichever
-// covers more; if it holds a barrier, the test must read uniform values
+// exit of its own, with checks in every iteration of affine indices (or
+// of degree one in the counter, looplinear.go), or that the guards
+// dominating them bound (planGuardedLoop), whichever covers more; if it holds a barrier, the test must read uniform values
 // alone.
 func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 	c, ok := countLoop(l)
@@ -327,7 +335,10 @@ func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 	if barrier && !c.uniformTest(checks) {
 		checks = nil
 	}
-	if g, ok := planGuardedLoop(f, &c, dom); ok && len(g.checks) > len(checks) {
+	// The guards' tests read uniform values alone, which a launch-facts
+	// variant decides on the host: they win a tie with tests that read
+	// thread values.
+	if g, ok := planGuardedLoop(f, &c, dom); ok && (len(g.checks) > len(checks) || len(g.checks) == len(checks) && !c.uniformTest(checks)) {
 		return loopVersion{c: c, checks: g.checks, guard: &g}, true
 	}
 	if len(checks) == 0 {
@@ -359,7 +370,13 @@ func (c *countedLoop) affineChecks(dom *DomTree) (checks []loopCheck, barrier bo
 			continue
 		}
 		form, ok := c.affineOf(idx, 0)
-		if !ok || form.a == 0 && len(form.atoms) == 0 {
+		if !ok {
+			if li, ok := c.linearOf(idx); ok {
+				checks = append(checks, loopCheck{b: b, length: length, expr: idx, linear: li})
+			}
+			continue
+		}
+		if form.a == 0 && len(form.atoms) == 0 {
 			continue // a constant index: LICM and BCE's business
 		}
 		checks = append(checks, loopCheck{b: b, idx: form, length: length})
@@ -378,6 +395,7 @@ func (c *countedLoop) uniformTest(checks []loopCheck) bool {
 		for a := range ch.idx.atoms {
 			reads = append(reads, a)
 		}
+		reads = append(reads, ch.linear.leaves...)
 	}
 	for _, v := range reads {
 		if !u.isUniform(v) {
@@ -404,12 +422,12 @@ func (t *preheaderTest) wide(v *Value) *Value {
 	return t.f.NewValue(t.b, OpConvert, TI64, v)
 }
 
-// inRange tests v in [-lcBound, hi], unless v is a constant that is.
-func (t *preheaderTest) inRange(v *Value, hi int64) {
-	if v.Op == OpConst && v.Int() >= -lcBound && v.Int() <= hi {
+// inRange tests v in [lo, hi], unless v is a constant that is.
+func (t *preheaderTest) inRange(v *Value, lo, hi int64) {
+	if v.Op == OpConst && v.Int() >= lo && v.Int() <= hi {
 		return // known to hold
 	}
-	t.and(t.f.NewValue(t.b, OpGe, TBool, v, t.k64(-lcBound)))
+	t.and(t.f.NewValue(t.b, OpGe, TBool, v, t.k64(lo)))
 	t.and(t.f.NewValue(t.b, OpLe, TBool, v, t.k64(hi)))
 }
 
@@ -425,10 +443,14 @@ func (v *loopVersion) extremesTest(f *Func) *Value {
 	if c.iv.Type.Kind == I32 {
 		hiLimit = min(hiLimit, math.MaxInt32-c.stepConst+1)
 	}
-	t.inRange(init, lcBound)
-	t.inRange(limit, hiLimit)
+	t.inRange(init, -lcBound, lcBound)
+	t.inRange(limit, -lcBound, hiLimit)
 	last := f.NewValue(pre, OpSub, TI64, limit, t.k64(1))
 	for _, ch := range v.checks {
+		if ch.expr != nil {
+			t.linearExtremes(c, ch, init, limit, last)
+			continue
+		}
 		inv := t.invariantPart(ch.idx)
 		at := func(i *Value) *Value {
 			return f.NewValue(pre, OpAdd, TI64, f.NewValue(pre, OpMul, TI64, i, t.k64(ch.idx.a)), inv)
@@ -459,7 +481,7 @@ func (t *preheaderTest) invariantPart(idx affine) *Value {
 		}
 		if !t.tested[a] {
 			t.tested[a] = true
-			t.inRange(a, lcBound)
+			t.inRange(a, -lcBound, lcBound)
 		}
 		term := a
 		if k != 1 {
