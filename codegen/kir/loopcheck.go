@@ -55,8 +55,9 @@ func LoopChecks(f *Func) int {
 	for {
 		dom := Dominators(f)
 		done := false
-		for _, l := range NaturalLoops(f, dom) {
-			if versionLoop(f, l, dom) {
+		loops := NaturalLoops(f, dom)
+		for _, l := range loops {
+			if versionLoop(f, l, dom, loops) {
 				n++
 				done = true
 				break // the CFG changed: recompute loops
@@ -89,7 +90,9 @@ type countedLoop struct {
 }
 
 // loopShape recognizes basic induction variables of l's header: phis
-// stepped by an add of a loop-invariant value on the latch edge.
+// stepped by an add of a loop-invariant value on the latch edge. pre is
+// the header's one predecessor outside l; code is added at its end only
+// where it ends in a jump (preheader).
 func loopShape(l *Loop) (pre, latch *Block, pi, li int, ok bool) {
 	h := l.Header
 	if len(l.Latches) != 1 || len(h.Preds) != 2 {
@@ -101,10 +104,17 @@ func loopShape(l *Loop) (pre, latch *Block, pi, li int, ok bool) {
 		pi, li = 1, 0
 	}
 	pre = h.Preds[pi]
-	if l.Blocks[pre] || h.Preds[li] != latch || pre.Term != TermJump {
+	if l.Blocks[pre] || h.Preds[li] != latch {
 		return
 	}
 	return pre, latch, pi, li, true
+}
+
+// preheader is loopShape for the passes that add code before l: its
+// predecessor outside l must end in a jump to the header.
+func preheader(l *Loop) (pre, latch *Block, pi, li int, ok bool) {
+	pre, latch, pi, li, ok = loopShape(l)
+	return pre, latch, pi, li, ok && pre.Term == TermJump
 }
 
 // basicIV reports whether phi of l's header is iv = phi(init, iv+step)
@@ -293,8 +303,8 @@ type loopVersion struct {
 // extremes in the preheader; copyWithoutChecks copies the loop without
 // them, and enterCopies and joinCopies branch to the two copies and join
 // them after the loop.
-func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
-	v, ok := planLoopVersion(f, l, dom)
+func versionLoop(f *Func, l *Loop, dom *DomTree, loops []*Loop) bool {
+	v, ok := planLoopVersion(f, l, dom, loops)
 	if !ok {
 		return false
 	}
@@ -323,9 +333,9 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 // of degree one in the counter, looplinear.go), or that the guards
 // dominating them bound (planGuardedLoop), whichever covers more; if it holds a barrier, the test must read uniform values
 // alone.
-func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
+func planLoopVersion(f *Func, l *Loop, dom *DomTree, loops []*Loop) (loopVersion, bool) {
 	c, ok := countLoop(l)
-	if !ok || !c.onlyHeaderExits {
+	if !ok || !c.onlyHeaderExits || c.pre.Term != TermJump {
 		return loopVersion{}, false
 	}
 	if e := c.exit; len(e.Preds) != 1 || len(e.Phis()) > 0 || e.Term == TermTrap {
@@ -338,7 +348,7 @@ func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
 	// The guards' tests read uniform values alone, which a launch-facts
 	// variant decides on the host: they win a tie with tests that read
 	// thread values.
-	if g, ok := planGuardedLoop(f, &c, dom); ok && (len(g.checks) > len(checks) || len(g.checks) == len(checks) && !c.uniformTest(checks)) {
+	if g, ok := planGuardedLoop(f, &c, dom, loops); ok && (len(g.checks) > len(checks) || len(g.checks) == len(checks) && !c.uniformTest(checks)) {
 		return loopVersion{c: c, checks: g.checks, guard: &g}, true
 	}
 	if len(checks) == 0 {
