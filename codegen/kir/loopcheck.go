@@ -52,12 +52,13 @@ import (
 // how many loops it versioned.
 func LoopChecks(f *Func) int {
 	n := 0
+	versioned := map[*Block]bool{} // the headers of both copies of a versioned loop
 	for {
 		dom := Dominators(f)
 		done := false
 		loops := NaturalLoops(f, dom)
 		for _, l := range loops {
-			if versionLoop(f, l, dom, loops) {
+			if !versioned[l.Header] && versionLoop(f, l, dom, loops, versioned) {
 				n++
 				done = true
 				break // the CFG changed: recompute loops
@@ -303,7 +304,7 @@ type loopVersion struct {
 // extremes in the preheader; copyWithoutChecks copies the loop without
 // them, and enterCopies and joinCopies branch to the two copies and join
 // them after the loop.
-func versionLoop(f *Func, l *Loop, dom *DomTree, loops []*Loop) bool {
+func versionLoop(f *Func, l *Loop, dom *DomTree, loops []*Loop, versioned map[*Block]bool) bool {
 	v, ok := planLoopVersion(f, l, dom, loops)
 	if !ok {
 		return false
@@ -318,8 +319,14 @@ func versionLoop(f *Func, l *Loop, dom *DomTree, loops []*Loop) bool {
 	default:
 		test = v.extremesTest(f)
 	}
+	if len(v.c.exit.Preds) > 1 {
+		// A join (the end of an if around the loop): the copies join
+		// in an exit of the loop's own.
+		v.c.exit = splitEdge(f, v.c.h, v.c.exit)
+	}
 	cp := v.copyWithoutChecks(f)
-	v.enterCopies(cp, test)
+	v.enterCopies(f, cp, test)
+	versioned[l.Header], versioned[cp.bm[l.Header]] = true, true
 	// The loop, its copy and the traps only they reach keep their uses.
 	joinCopies(f, v.c.exit, cp.set, cp.vm,
 		func(q *Block) bool { return q == cp.fastExit },
@@ -327,18 +334,37 @@ func versionLoop(f *Func, l *Loop, dom *DomTree, loops []*Loop) bool {
 	return true
 }
 
+// splitEdge puts a block between b and its successor s, in s's
+// predecessors where b was (s's phis keep their arguments), and returns
+// it.
+func splitEdge(f *Func, b, s *Block) *Block {
+	x := f.NewBlock(s.Kind, s.Comment)
+	x.Term, x.Succs, x.Preds = TermJump, []*Block{s}, []*Block{b}
+	for i, p := range s.Preds {
+		if p == b {
+			s.Preds[i] = x
+		}
+	}
+	for i, t := range b.Succs {
+		if t == s {
+			b.Succs[i] = x
+		}
+	}
+	return x
+}
+
 // planLoopVersion decides whether l is versioned, and on which checks: l
 // must be a counted loop that leaves through its header alone into an
 // exit of its own, with checks in every iteration of affine indices (or
 // of degree one in the counter, looplinear.go), or that the guards
-// dominating them bound (planGuardedLoop), whichever covers more; if it holds a barrier, the test must read uniform values
-// alone.
+// dominating them bound (planGuardedLoop), whichever covers more; if it
+// holds a barrier, the test must read uniform values alone.
 func planLoopVersion(f *Func, l *Loop, dom *DomTree, loops []*Loop) (loopVersion, bool) {
 	c, ok := countLoop(l)
 	if !ok || !c.onlyHeaderExits || c.pre.Term != TermJump {
 		return loopVersion{}, false
 	}
-	if e := c.exit; len(e.Preds) != 1 || len(e.Phis()) > 0 || e.Term == TermTrap {
+	if e := c.exit; len(e.Preds) == 1 && len(e.Phis()) > 0 || e.Term == TermTrap {
 		return loopVersion{}, false
 	}
 	checks, barrier := c.affineChecks(dom)
@@ -594,8 +620,19 @@ func (cp *loopCopy) pruneTrapPreds(drop map[*Block]bool) {
 
 // enterCopies ends the preheader in a branch on test to the copy or the
 // original loop, each leaving through its own exit block into the exit.
-func (v *loopVersion) enterCopies(cp *loopCopy, test *Value) {
+// Each is entered through a preheader of its own, ending in a jump, where
+// the later passes put code before it (StrengthReduce's start values).
+func (v *loopVersion) enterCopies(f *Func, cp *loopCopy, test *Value) {
 	h, e, pre := v.c.h, v.c.exit, v.c.pre
+	fastPre, slowPre := f.NewBlock(pre.Kind, pre.Comment), f.NewBlock(pre.Kind, pre.Comment)
+	for _, x := range []struct{ pre, h *Block }{{fastPre, cp.bm[h]}, {slowPre, h}} {
+		x.pre.Term, x.pre.Succs, x.pre.Preds = TermJump, []*Block{x.h}, []*Block{pre}
+		for i, p := range x.h.Preds {
+			if p == pre {
+				x.h.Preds[i] = x.pre
+			}
+		}
+	}
 	cp.slowExit.Jump(e)
 	cp.fastExit.Jump(e)
 	e.Preds = []*Block{cp.slowExit, cp.fastExit}
@@ -606,5 +643,5 @@ func (v *loopVersion) enterCopies(cp *loopCopy, test *Value) {
 	}
 	cp.slowExit.Preds = []*Block{h}
 	cp.fastExit.Preds = []*Block{cp.bm[h]}
-	pre.Term, pre.Cond, pre.Succs = TermBranch, test, []*Block{cp.bm[h], h}
+	pre.Term, pre.Cond, pre.Succs = TermBranch, test, []*Block{fastPre, slowPre}
 }
