@@ -25,8 +25,10 @@ package kir
 // copied.
 //
 // Guarded row-major accesses are covered by one test of uniform values
-// where the range prover shows their indices non-negative;
-// VersionChecksExact does without.
+// where the range prover shows their indices non-negative, and checks on
+// the main path at offsets of uniform values from each other by their
+// smallest and largest index (shrinkGroups); VersionChecksExact does
+// without.
 func VersionChecks(f *Func) int { return versionChecks(f, true) }
 
 // VersionChecksExact is VersionChecks without the tests that rest on value
