@@ -61,7 +61,7 @@ type guardedLoop struct {
 // planGuardedLoop finds the checks of c that run in every iteration and
 // that tests of uniform values imply, through the guards dominating them
 // and the counter's bounds. It reports false when there are none.
-func planGuardedLoop(f *Func, c *countedLoop, dom *DomTree) (guardedLoop, bool) {
+func planGuardedLoop(f *Func, c *countedLoop, dom *DomTree, loops []*Loop) (guardedLoop, bool) {
 	if c.iv.Type.Kind != I64 {
 		return guardedLoop{}, false
 	}
@@ -80,6 +80,7 @@ func planGuardedLoop(f *Func, c *countedLoop, dom *DomTree) (guardedLoop, bool) 
 			ib.below, g.aligned = s, true
 		}
 	}
+	ivs := append([]ivBound{ib}, outerCounters(p, fs, c.l, loops)...)
 	seen := map[string]bool{}
 	for _, b := range f.Blocks { // (in order: the tests' order is the output's)
 		if !c.l.Blocks[b] || !isCheck(b) || !dom.Dominates(b, c.latch) {
@@ -89,7 +90,7 @@ func planGuardedLoop(f *Func, c *countedLoop, dom *DomTree) (guardedLoop, bool) 
 		if !ok || c.l.Blocks[length.Block] || length.Type.Kind != I64 {
 			continue
 		}
-		tests, ok := guardTests(p, fs.atoms, b, idx, length, ib)
+		tests, ok := guardTests(p, fs.atoms, b, idx, length, ivs...)
 		if !ok || !g.outsideLoop(c.l, tests) {
 			continue
 		}
@@ -103,6 +104,32 @@ func planGuardedLoop(f *Func, c *countedLoop, dom *DomTree) (guardedLoop, bool) 
 	}
 	g.tests = p.provenTests(fs, c.pre, g.tests)
 	return g, len(g.checks) > 0
+}
+
+// outerCounters bounds the counters of the counted loops around l with
+// uniform bounds, as planGuardedLoop bounds l's own: init <= iv <=
+// limit-step where step divides init and limit, else limit-1. Inside
+// such a loop the header's test iv < limit held, and iv stepped up from
+// init without wrapping around, limit being exact (its atoms tested or
+// proved small where the tests use it, and loop-invariant: the same in
+// every earlier iteration).
+func outerCounters(p *prover, fs *forms, l *Loop, loops []*Loop) []ivBound {
+	var ivs []ivBound
+	for _, o := range loops {
+		if o == l || !o.Blocks[l.Header] {
+			continue
+		}
+		c, ok := countLoop(o)
+		if !ok || c.iv.Type.Kind != I64 || !fs.isUniform(c.init) || !fs.isUniform(c.limit) {
+			continue
+		}
+		ib := ivBound{iv: c.iv, init: c.init, limit: c.limit, below: 1}
+		if s := c.stepConst; s > 1 && p.divides(s, c.init, c.pre) && p.divides(s, c.limit, c.pre) {
+			ib.below = s
+		}
+		ivs = append(ivs, ib)
+	}
+	return ivs
 }
 
 // outsideLoop reports whether every atom of tests is computed outside l,

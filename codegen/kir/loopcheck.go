@@ -28,6 +28,10 @@ import (
 // huge invariant that the index subtracts again); then the original loop
 // runs, which is always right.
 //
+// An index whose coefficient of i is not a constant, a[m+(i+j)*lda] in
+// a loop over j, is of degree one in i all the same and is versioned on
+// its values at the two extremes (looplinear.go).
+//
 // Only checks that run in every iteration (their block dominates the
 // latch) are versioned: a check under a condition may be guarded by a
 // test that the extremes do not see (`if i < len(x) { x[i] }`), and
@@ -48,11 +52,13 @@ import (
 // how many loops it versioned.
 func LoopChecks(f *Func) int {
 	n := 0
+	versioned := map[*Block]bool{} // the headers of both copies of a versioned loop
 	for {
 		dom := Dominators(f)
 		done := false
-		for _, l := range NaturalLoops(f, dom) {
-			if versionLoop(f, l, dom) {
+		loops := NaturalLoops(f, dom)
+		for _, l := range loops {
+			if !versioned[l.Header] && versionLoop(f, l, dom, loops, versioned) {
 				n++
 				done = true
 				break // the CFG changed: recompute loops
@@ -85,7 +91,9 @@ type countedLoop struct {
 }
 
 // loopShape recognizes basic induction variables of l's header: phis
-// stepped by an add of a loop-invariant value on the latch edge.
+// stepped by an add of a loop-invariant value on the latch edge. pre is
+// the header's one predecessor outside l; code is added at its end only
+// where it ends in a jump (preheader).
 func loopShape(l *Loop) (pre, latch *Block, pi, li int, ok bool) {
 	h := l.Header
 	if len(l.Latches) != 1 || len(h.Preds) != 2 {
@@ -97,10 +105,17 @@ func loopShape(l *Loop) (pre, latch *Block, pi, li int, ok bool) {
 		pi, li = 1, 0
 	}
 	pre = h.Preds[pi]
-	if l.Blocks[pre] || h.Preds[li] != latch || pre.Term != TermJump {
+	if l.Blocks[pre] || h.Preds[li] != latch {
 		return
 	}
 	return pre, latch, pi, li, true
+}
+
+// preheader is loopShape for the passes that add code before l: its
+// predecessor outside l must end in a jump to the header.
+func preheader(l *Loop) (pre, latch *Block, pi, li int, ok bool) {
+	pre, latch, pi, li, ok = loopShape(l)
+	return pre, latch, pi, li, ok && pre.Term == TermJump
 }
 
 // basicIV reports whether phi of l's header is iv = phi(init, iv+step)
@@ -267,6 +282,10 @@ type loopCheck struct {
 	b      *Block
 	idx    affine
 	length *Value
+	// expr, when set, is an index of degree one in the counter that idx
+	// cannot hold (a non-constant coefficient; looplinear.go).
+	expr   *Value
+	linear linearIndex
 }
 
 // loopVersion is what versionLoop decided for one loop: its counted
@@ -285,8 +304,8 @@ type loopVersion struct {
 // extremes in the preheader; copyWithoutChecks copies the loop without
 // them, and enterCopies and joinCopies branch to the two copies and join
 // them after the loop.
-func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
-	v, ok := planLoopVersion(f, l, dom)
+func versionLoop(f *Func, l *Loop, dom *DomTree, loops []*Loop, versioned map[*Block]bool) bool {
+	v, ok := planLoopVersion(f, l, dom, loops)
 	if !ok {
 		return false
 	}
@@ -300,8 +319,14 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 	default:
 		test = v.extremesTest(f)
 	}
+	if len(v.c.exit.Preds) > 1 {
+		// A join (the end of an if around the loop): the copies join
+		// in an exit of the loop's own.
+		v.c.exit = splitEdge(f, v.c.h, v.c.exit)
+	}
 	cp := v.copyWithoutChecks(f)
-	v.enterCopies(cp, test)
+	v.enterCopies(f, cp, test)
+	versioned[l.Header], versioned[cp.bm[l.Header]] = true, true
 	// The loop, its copy and the traps only they reach keep their uses.
 	joinCopies(f, v.c.exit, cp.set, cp.vm,
 		func(q *Block) bool { return q == cp.fastExit },
@@ -309,25 +334,47 @@ func versionLoop(f *Func, l *Loop, dom *DomTree) bool {
 	return true
 }
 
+// splitEdge puts a block between b and its successor s, in s's
+// predecessors where b was (s's phis keep their arguments), and returns
+// it.
+func splitEdge(f *Func, b, s *Block) *Block {
+	x := f.NewBlock(s.Kind, s.Comment)
+	x.Term, x.Succs, x.Preds = TermJump, []*Block{s}, []*Block{b}
+	for i, p := range s.Preds {
+		if p == b {
+			s.Preds[i] = x
+		}
+	}
+	for i, t := range b.Succs {
+		if t == s {
+			b.Succs[i] = x
+		}
+	}
+	return x
+}
+
 // planLoopVersion decides whether l is versioned, and on which checks: l
 // must be a counted loop that leaves through its header alone into an
-// exit of its own, with checks in every iteration of affine indices, or
-// that the guards dominating them bound (planGuardedLoop), whichever
-// covers more; if it holds a barrier, the test must read uniform values
-// alone.
-func planLoopVersion(f *Func, l *Loop, dom *DomTree) (loopVersion, bool) {
+// exit of its own, with checks in every iteration of affine indices (or
+// of degree one in the counter, looplinear.go), or that the guards
+// dominating them bound (planGuardedLoop), whichever covers more; if it
+// holds a barrier, the test must read uniform values alone.
+func planLoopVersion(f *Func, l *Loop, dom *DomTree, loops []*Loop) (loopVersion, bool) {
 	c, ok := countLoop(l)
-	if !ok || !c.onlyHeaderExits {
+	if !ok || !c.onlyHeaderExits || c.pre.Term != TermJump {
 		return loopVersion{}, false
 	}
-	if e := c.exit; len(e.Preds) != 1 || len(e.Phis()) > 0 || e.Term == TermTrap {
+	if e := c.exit; len(e.Preds) == 1 && len(e.Phis()) > 0 || e.Term == TermTrap {
 		return loopVersion{}, false
 	}
 	checks, barrier := c.affineChecks(dom)
 	if barrier && !c.uniformTest(checks) {
 		checks = nil
 	}
-	if g, ok := planGuardedLoop(f, &c, dom); ok && len(g.checks) > len(checks) {
+	// The guards' tests read uniform values alone, which a launch-facts
+	// variant decides on the host: they win a tie with tests that read
+	// thread values.
+	if g, ok := planGuardedLoop(f, &c, dom, loops); ok && (len(g.checks) > len(checks) || len(g.checks) == len(checks) && !c.uniformTest(checks)) {
 		return loopVersion{c: c, checks: g.checks, guard: &g}, true
 	}
 	if len(checks) == 0 {
@@ -359,7 +406,13 @@ func (c *countedLoop) affineChecks(dom *DomTree) (checks []loopCheck, barrier bo
 			continue
 		}
 		form, ok := c.affineOf(idx, 0)
-		if !ok || form.a == 0 && len(form.atoms) == 0 {
+		if !ok {
+			if li, ok := c.linearOf(idx); ok {
+				checks = append(checks, loopCheck{b: b, length: length, expr: idx, linear: li})
+			}
+			continue
+		}
+		if form.a == 0 && len(form.atoms) == 0 {
 			continue // a constant index: LICM and BCE's business
 		}
 		checks = append(checks, loopCheck{b: b, idx: form, length: length})
@@ -378,6 +431,7 @@ func (c *countedLoop) uniformTest(checks []loopCheck) bool {
 		for a := range ch.idx.atoms {
 			reads = append(reads, a)
 		}
+		reads = append(reads, ch.linear.leaves...)
 	}
 	for _, v := range reads {
 		if !u.isUniform(v) {
@@ -404,12 +458,12 @@ func (t *preheaderTest) wide(v *Value) *Value {
 	return t.f.NewValue(t.b, OpConvert, TI64, v)
 }
 
-// inRange tests v in [-lcBound, hi], unless v is a constant that is.
-func (t *preheaderTest) inRange(v *Value, hi int64) {
-	if v.Op == OpConst && v.Int() >= -lcBound && v.Int() <= hi {
+// inRange tests v in [lo, hi], unless v is a constant that is.
+func (t *preheaderTest) inRange(v *Value, lo, hi int64) {
+	if v.Op == OpConst && v.Int() >= lo && v.Int() <= hi {
 		return // known to hold
 	}
-	t.and(t.f.NewValue(t.b, OpGe, TBool, v, t.k64(-lcBound)))
+	t.and(t.f.NewValue(t.b, OpGe, TBool, v, t.k64(lo)))
 	t.and(t.f.NewValue(t.b, OpLe, TBool, v, t.k64(hi)))
 }
 
@@ -425,10 +479,14 @@ func (v *loopVersion) extremesTest(f *Func) *Value {
 	if c.iv.Type.Kind == I32 {
 		hiLimit = min(hiLimit, math.MaxInt32-c.stepConst+1)
 	}
-	t.inRange(init, lcBound)
-	t.inRange(limit, hiLimit)
+	t.inRange(init, -lcBound, lcBound)
+	t.inRange(limit, -lcBound, hiLimit)
 	last := f.NewValue(pre, OpSub, TI64, limit, t.k64(1))
 	for _, ch := range v.checks {
+		if ch.expr != nil {
+			t.linearExtremes(c, ch, init, limit, last)
+			continue
+		}
 		inv := t.invariantPart(ch.idx)
 		at := func(i *Value) *Value {
 			return f.NewValue(pre, OpAdd, TI64, f.NewValue(pre, OpMul, TI64, i, t.k64(ch.idx.a)), inv)
@@ -459,7 +517,7 @@ func (t *preheaderTest) invariantPart(idx affine) *Value {
 		}
 		if !t.tested[a] {
 			t.tested[a] = true
-			t.inRange(a, lcBound)
+			t.inRange(a, -lcBound, lcBound)
 		}
 		term := a
 		if k != 1 {
@@ -562,8 +620,19 @@ func (cp *loopCopy) pruneTrapPreds(drop map[*Block]bool) {
 
 // enterCopies ends the preheader in a branch on test to the copy or the
 // original loop, each leaving through its own exit block into the exit.
-func (v *loopVersion) enterCopies(cp *loopCopy, test *Value) {
+// Each is entered through a preheader of its own, ending in a jump, where
+// the later passes put code before it (StrengthReduce's start values).
+func (v *loopVersion) enterCopies(f *Func, cp *loopCopy, test *Value) {
 	h, e, pre := v.c.h, v.c.exit, v.c.pre
+	fastPre, slowPre := f.NewBlock(pre.Kind, pre.Comment), f.NewBlock(pre.Kind, pre.Comment)
+	for _, x := range []struct{ pre, h *Block }{{fastPre, cp.bm[h]}, {slowPre, h}} {
+		x.pre.Term, x.pre.Succs, x.pre.Preds = TermJump, []*Block{x.h}, []*Block{pre}
+		for i, p := range x.h.Preds {
+			if p == pre {
+				x.h.Preds[i] = x.pre
+			}
+		}
+	}
 	cp.slowExit.Jump(e)
 	cp.fastExit.Jump(e)
 	e.Preds = []*Block{cp.slowExit, cp.fastExit}
@@ -574,5 +643,5 @@ func (v *loopVersion) enterCopies(cp *loopCopy, test *Value) {
 	}
 	cp.slowExit.Preds = []*Block{h}
 	cp.fastExit.Preds = []*Block{cp.bm[h]}
-	pre.Term, pre.Cond, pre.Succs = TermBranch, test, []*Block{cp.bm[h], h}
+	pre.Term, pre.Cond, pre.Succs = TermBranch, test, []*Block{fastPre, slowPre}
 }

@@ -162,6 +162,11 @@ func TestLoopChecks(t *testing.T) {
 		{loopKernel{a: 1, step: 1, earlyExit: true}, 0},
 		{loopKernel{a: 1, step: 1, barrier: true, threadLo: true}, 0},
 		{loopKernel{a: 1 << 20, step: 1}, 1}, // a coefficient past 2^16: uniform tests (guardloop.go)
+		// (i+c)*2*rows from a thread's own start: a coefficient that is
+		// not a constant, tests that read thread values (looplinear.go).
+		{loopKernel{a: 2, step: 1, scaled: true, threadLo: true}, 1},
+		{loopKernel{a: -3, step: 2, scaled: true, threadLo: true, i32: true}, 1},
+		{loopKernel{a: 2, step: 1, scaled: true, threadLo: true, barrier: true}, 0},
 	} {
 		name := fmt.Sprintf("%+v", tc.k)
 		f := tc.k.build()

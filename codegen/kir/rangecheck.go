@@ -382,6 +382,69 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 	}
 
 	fs := &forms{memo: map[*Value]lform{}, atoms: map[string][]*Value{}, uniform: map[*Value]bool{}}
+	drop, tests := shrinkGroups(p, fs, b, groupChecks(p, fs, b, leaves))
+	if len(drop) == 0 {
+		return 0
+	}
+	if len(tests) > 0 {
+		// The test is stronger than the checks: the slow path must go on
+		// when they all pass.
+		t := b.Succs[0]
+		if len(t.Preds) != 1 || len(t.Phis()) > 0 {
+			return 0
+		}
+		end.Term, end.Trap, end.Succs = TermJump, Trap{}, []*Block{t}
+		end.Comment = "all checks passed on the slow path"
+		t.Preds = append(t.Preds, end)
+	}
+
+	// The new test, at the end of b.
+	m := &materializer{f: f, b: b, fs: fs, mono: map[string]*Value{}}
+	test := &conjunction{f: f, b: b}
+	for _, l := range leaves {
+		if !drop[l] {
+			test.and(l)
+		}
+	}
+	m.andTests(test, tests)
+	b.Cond = test.all
+	sinkToSlowPath(f, b, chain, end)
+	return len(drop)
+}
+
+// andTests adds tests to test, as launch facts.
+func (m *materializer) andTests(test *conjunction, tests []rtest) {
+	f, b := m.f, m.b
+	// Tests of one bound, a power of two, share one comparison: every
+	// x_i <u 2^k exactly when their OR is (no bit at or above k is set
+	// in any). Stencil3D's nx-1, plane-1 and plane-nx below 2^40 are
+	// two ORs and one 64-bit compare instead of three compares.
+	byBound := map[uint64]*Value{}
+	var order []uint64
+	for _, t := range tests {
+		v := m.form(t.form)
+		bd := t.bound
+		if prev, ok := byBound[bd]; ok && bd&(bd-1) == 0 {
+			byBound[bd] = f.NewValue(b, OpOr, TI64, prev, v)
+			continue
+		}
+		if _, ok := byBound[bd]; ok {
+			test.and(launchFact(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), f.NewConst(b, TU64, bd))))
+			continue
+		}
+		byBound[bd] = v
+		order = append(order, bd)
+	}
+	for _, bd := range order {
+		v := f.NewValue(b, OpBitcast, TU64, byBound[bd])
+		test.and(launchFact(f.NewValue(b, OpLt, TBool, v, f.NewConst(b, TU64, bd))))
+	}
+}
+
+// groupChecks groups the checks among leaves (u64(idx) < u64(length),
+// idx an I64 and length within [0, 2^62] at b) whose indices differ by
+// forms over uniform values (forms.small) and that have one length.
+func groupChecks(p *prover, fs *forms, b *Block, leaves []*Value) [][]rangeCheck {
 	var groups [][]rangeCheck
 	for _, l := range leaves {
 		idx, length, ok := unsignedLess(l)
@@ -404,9 +467,14 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 			groups = append(groups, []rangeCheck{c})
 		}
 	}
+	return groups
+}
 
-	drop := map[*Value]bool{}
-	var tests []rtest
+// shrinkGroups plans each group that gains from it (planGroup): drop
+// holds the checks that the group's two kept checks and tests imply, and
+// tests the tests of uniform values, each once.
+func shrinkGroups(p *prover, fs *forms, b *Block, groups [][]rangeCheck) (drop map[*Value]bool, tests []rtest) {
+	drop = map[*Value]bool{}
 	testKeys := map[string]bool{}
 	for _, g := range groups {
 		gt, keep, ok := planGroup(p, fs, b, g)
@@ -432,56 +500,7 @@ func rangeCombine(f *Func, p *prover, b *Block) int {
 			}
 		}
 	}
-	if len(drop) == 0 {
-		return 0
-	}
-	if len(tests) > 0 {
-		// The test is stronger than the checks: the slow path must go on
-		// when they all pass.
-		t := b.Succs[0]
-		if len(t.Preds) != 1 || len(t.Phis()) > 0 {
-			return 0
-		}
-		end.Term, end.Trap, end.Succs = TermJump, Trap{}, []*Block{t}
-		end.Comment = "all checks passed on the slow path"
-		t.Preds = append(t.Preds, end)
-	}
-
-	// The new test, at the end of b.
-	m := &materializer{f: f, b: b, fs: fs, mono: map[string]*Value{}}
-	test := &conjunction{f: f, b: b}
-	for _, l := range leaves {
-		if !drop[l] {
-			test.and(l)
-		}
-	}
-	// Tests of one bound, a power of two, share one comparison: every
-	// x_i <u 2^k exactly when their OR is (no bit at or above k is set
-	// in any). Stencil3D's nx-1, plane-1 and plane-nx below 2^40 are
-	// two ORs and one 64-bit compare instead of three compares.
-	byBound := map[uint64]*Value{}
-	var order []uint64
-	for _, t := range tests {
-		v := m.form(t.form)
-		bd := t.bound
-		if prev, ok := byBound[bd]; ok && bd&(bd-1) == 0 {
-			byBound[bd] = f.NewValue(b, OpOr, TI64, prev, v)
-			continue
-		}
-		if _, ok := byBound[bd]; ok {
-			test.and(launchFact(f.NewValue(b, OpLt, TBool, f.NewValue(b, OpBitcast, TU64, v), f.NewConst(b, TU64, bd))))
-			continue
-		}
-		byBound[bd] = v
-		order = append(order, bd)
-	}
-	for _, bd := range order {
-		v := f.NewValue(b, OpBitcast, TU64, byBound[bd])
-		test.and(launchFact(f.NewValue(b, OpLt, TBool, v, f.NewConst(b, TU64, bd))))
-	}
-	b.Cond = test.all
-	sinkToSlowPath(f, b, chain, end)
-	return len(drop)
+	return drop, tests
 }
 
 // slowChain matches the slow path CombineChecks gives b: b's false

@@ -28,7 +28,7 @@ func StrengthReduce(f *Func) int {
 	dom := Dominators(f)
 	n := 0
 	for _, l := range NaturalLoops(f, dom) {
-		pre, latch, pi, li, ok := loopShape(l)
+		pre, latch, pi, li, ok := preheader(l)
 		if !ok {
 			continue
 		}

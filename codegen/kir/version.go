@@ -25,8 +25,10 @@ package kir
 // copied.
 //
 // Guarded row-major accesses are covered by one test of uniform values
-// where the range prover shows their indices non-negative;
-// VersionChecksExact does without.
+// where the range prover shows their indices non-negative, and checks on
+// the main path at offsets of uniform values from each other by their
+// smallest and largest index (shrinkGroups); VersionChecksExact does
+// without.
 func VersionChecks(f *Func) int { return versionChecks(f, true) }
 
 // VersionChecksExact is VersionChecks without the tests that rest on value
@@ -240,13 +242,18 @@ func (v *regionVersion) regionTest(f *Func, ranges bool) *Value {
 	t := &conjunction{f: f, b: h}
 	var p *prover
 	bounds := map[[3]*Value]bool{} // the row-major bounds already tested
+	var drop, keep map[*Value]bool
+	if ranges {
+		p = newProver(f, Dominators(f))
+		drop, keep = v.shrinkGroups(f, p, t)
+	}
 	for _, c := range v.conds {
+		if drop[c.ok] {
+			continue
+		}
 		if c.guard != nil && ranges {
 			// The uniform test is stronger than the check, which the slow
 			// path still makes.
-			if p == nil {
-				p = newProver(f, Dominators(f))
-			}
 			if r, s, l, ok := rowMajorBound(p, h, c.guard, c.ok); ok {
 				if !bounds[[3]*Value{r, s, l}] {
 					bounds[[3]*Value{r, s, l}] = true
@@ -256,6 +263,9 @@ func (v *regionVersion) regionTest(f *Func, ranges bool) *Value {
 			}
 		}
 		ok := hoistTo(f, h, c.ok, in, memo)
+		if keep[c.ok] {
+			launchFact(ok)
+		}
 		if c.guard != nil {
 			g := hoistTo(f, h, c.guard, in, memo)
 			ng := f.NewValue(h, OpNot, TBool, g)
@@ -264,6 +274,44 @@ func (v *regionVersion) regionTest(f *Func, ranges bool) *Value {
 		t.and(ok)
 	}
 	return t.all
+}
+
+// shrinkGroups reduces each group of the region's checks on the main
+// path whose indices lie at offsets of uniform values from each other
+// to the smallest and largest, as RangeChecks does for a combined test:
+// it adds the tests of uniform values that make those two imply the
+// rest to t and returns the checks they imply (drop) and the checks of
+// the groups that stay (keep), which regionTest makes launch facts like
+// CombineChecks' (a variant may prove them through the guards). The
+// tests read only values computed before the region.
+func (v *regionVersion) shrinkGroups(f *Func, p *prover, t *conjunction) (drop, keep map[*Value]bool) {
+	var leaves []*Value
+	for _, c := range v.conds {
+		if c.guard == nil {
+			leaves = append(leaves, c.ok)
+		}
+	}
+	fs := &forms{memo: map[*Value]lform{}, atoms: map[string][]*Value{}, uniform: map[*Value]bool{}}
+	drop, tests := shrinkGroups(p, fs, v.h, groupChecks(p, fs, v.h, leaves))
+	if len(drop) == 0 {
+		return nil, nil
+	}
+	for _, rt := range tests {
+		for m := range rt.form.terms {
+			for _, a := range fs.atoms[m] {
+				if v.in[a.Block] {
+					return nil, nil
+				}
+			}
+		}
+	}
+	keep = map[*Value]bool{}
+	for _, l := range leaves {
+		keep[l] = !drop[l]
+	}
+	m := &materializer{f: f, b: v.h, fs: fs, mono: map[string]*Value{}}
+	m.andTests(t, tests)
+	return drop, keep
 }
 
 // splitBranch moves h's branch into a block of its own, the slow path's

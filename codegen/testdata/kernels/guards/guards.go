@@ -137,3 +137,40 @@ func BlockSum(t gpu.Thread, in, out []float32) {
 		out[t.BlockIdx().X] = tile[0]
 	}
 }
+
+// Columns sums, per thread, columns r%4 to cols-1 of a column-major
+// matrix from column k0 on, in the thread's row: a[r+(k0+j)*ld] has a
+// coefficient of j that is no constant, and the loop starts at a thread
+// value, so no guard bounds it; the loop is versioned on the index at
+// its first and last j (kir/looplinear.go).
+//
+//gpu:kernel block=64
+func Columns(t gpu.Thread, a []float32, ld, k0, cols int, out []float32) {
+	r := t.GlobalIdx().X
+	var s float32
+	for j := r & 3; j < cols; j++ {
+		s += a[r+(k0+j)*ld]
+	}
+	out[r] = s
+}
+
+// Panels sums, per thread, column m of panels of 4 rows from every 4th
+// row below k, w rows each: the inner loop's index m+(i+j)*ld is bounded
+// through the guards (m < ld, k%4 == 0) and both counters' ranges, the
+// outer one's included, by tests of uniform values: the launch-facts
+// variant has no check left in its loops.
+//
+//gpu:kernel block=64
+func Panels(t gpu.Thread, a []float32, ld, k, w int, out []float32) {
+	if t.GridDim().X*64 != ld || k%4 != 0 {
+		panic("the grid must be ld/64 blocks and k a multiple of 4")
+	}
+	m := t.GlobalIdx().X
+	var s float32
+	for i := 0; i < k; i += 4 {
+		for j := 0; j < w; j++ {
+			s += a[m+(i+j)*ld]
+		}
+	}
+	out[m] = s
+}
