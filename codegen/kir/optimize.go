@@ -49,6 +49,7 @@ var Passes = []Pass{
 	{Name: "combine-checks", Run: CombineChecks},
 	{Name: "range-checks", Run: RangeChecks, Ranges: true},
 	{Name: "fuse-conditions", Run: FuseConditions},
+	{Name: "split-barriers", Run: SplitAtBarriers},
 	{Name: "version-checks", Run: VersionChecks, Ranges: true, Exact: VersionChecksExact},
 	{Name: "fold", Run: FoldConstants},
 	{Name: "offsets", Run: SplitConstOffsets},
