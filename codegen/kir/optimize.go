@@ -48,6 +48,8 @@ var Passes = []Pass{
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "combine-checks", Run: CombineChecks},
 	{Name: "range-checks", Run: RangeChecks, Ranges: true},
+	{Name: "select", Run: SelectBranches},
+	{Name: "merge", Run: MergeBlocks},
 	{Name: "fuse-conditions", Run: FuseConditions},
 	{Name: "split-barriers", Run: SplitAtBarriers},
 	{Name: "version-checks", Run: VersionChecks, Ranges: true, Exact: VersionChecksExact},
