@@ -68,9 +68,26 @@ func selectTriangle(f *Func, a *Block) (arm, join *Block, ok bool) {
 			len(j.Preds) != 2 || len(s.Values) > selectMaxValues || !movable(s) {
 			continue
 		}
+		if !phisTyped(j) {
+			return nil, nil, false
+		}
 		return s, j, true
 	}
 	return nil, nil, false
+}
+
+// phisTyped reports whether every argument of b's phis has its phi's type
+// (a select's operands must; a phi may join a typed nil pointer with a
+// generic one).
+func phisTyped(b *Block) bool {
+	for _, phi := range b.Phis() {
+		for _, a := range phi.Args {
+			if a.Type != phi.Type {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // selectOf is c ? x : y at the end of b; for booleans with a constant arm

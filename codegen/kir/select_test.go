@@ -97,3 +97,30 @@ func TestSelectBranchesKeepsLoads(t *testing.T) {
 		t.Errorf("SelectBranches = %d, want 0\n%s", k, Format(b.f))
 	}
 }
+
+// TestSelectBranchesKeepsMixedPhis: a phi joining a global pointer and a
+// generic nil (a pointer that may be nil) stays: a select's operands must
+// have its type.
+func TestSelectBranchesKeepsMixedPhis(t *testing.T) {
+	b := newFB(out1...)
+	p := b.param(0, PtrTo(Global))
+	n := b.param(1, TI64)
+	nilp := b.c(PtrTo(Generic), 0)
+	rhs := b.f.NewBlock(BlockPlain, "rhs")
+	done := b.f.NewBlock(BlockPlain, "done")
+	b.cur.Branch(b.v(OpGt, TBool, n, b.c(TI64, 0)), rhs, done)
+	b.cur = rhs
+	q := b.v(OpPtrAdd, PtrTo(Global), p, n)
+	rhs.Jump(done)
+	b.cur = done
+	phi := b.v(OpPhi, q.Type)
+	phi.Args = []*Value{nilp, q}
+	if done.Preds[0] == rhs {
+		phi.Args[0], phi.Args[1] = q, nilp
+	}
+	b.v(OpStore, Type{}, b.v(OpConvert, PtrTo(Generic), phi), b.c(TI32, 1))
+	b.cur.Return()
+	if k := SelectBranches(b.f); k != 0 {
+		t.Errorf("SelectBranches = %d, want 0\n%s", k, Format(b.f))
+	}
+}
