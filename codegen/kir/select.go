@@ -10,8 +10,10 @@ package kir
 // which FuseConditions and the assembler's if-conversion build on, where
 // the branches cost a jump and a predicate move each and kept the values
 // of every test alive across them. The arm's values then run also when c
-// does not hold, which costs at most selectMaxValues ALU instructions. It
-// returns how many branches it removed; MergeBlocks joins the blocks.
+// does not hold: at most selectMaxValues operations, none a load or an
+// integer division (movable), though a float division or a math function
+// is one. It returns how many branches it removed; MergeBlocks joins the
+// blocks.
 func SelectBranches(f *Func) int {
 	n := 0
 	for _, a := range ReversePostorder(f) {
