@@ -119,7 +119,9 @@ func (p *factProgram) add(v *Value) (int, bool) {
 	case v.Op == OpConst:
 		op.Imm = v.Imm
 	case v.Op == OpParam:
-		if p.g.Params[v.Index].Type.Kind == Ptr {
+		// A pointer has no value the host knows; a bool, whole bytes
+		// being what a fact program reads, is not read as one either.
+		if k := p.g.Params[v.Index].Type.Kind; k == Ptr || k == Bool {
 			return 0, false
 		}
 		op.Index, op.Imm = v.Index, v.Imm

@@ -431,6 +431,51 @@ func TestSplitConstOffsets(t *testing.T) {
 	}
 }
 
+// TestSplitConstOffsetsNested: the row-major neighbours of a 5-point
+// stencil, x[i*n+(j-1)], x[i*n+(j+1)], x[(i*n+j)+2] and x[i*n+j] - the
+// constant inside a sum - share the address of x[i*n+j], and
+// x[5-(j+i*n)] (a constant minus the index, no negation to build) keeps
+// its own.
+func TestSplitConstOffsetsNested(t *testing.T) {
+	b := newFB(append(out1, Param{Name: "i", Type: TI64}, Param{Name: "j", Type: TI64}, Param{Name: "n", Type: TI64})...)
+	p := b.param(0, PtrTo(Global))
+	i, j, n := b.param(2, TI64), b.param(3, TI64), b.param(4, TI64)
+	four := b.c(TI64, 4)
+	row := b.v(OpMul, TI64, i, n)
+	store := func(idx *Value, x uint64) {
+		b.v(OpStore, Type{}, b.v(OpPtrAdd, PtrTo(Global), p, b.v(OpMul, TI64, idx, four)), b.c(TI32, x))
+	}
+	store(b.v(OpAdd, TI64, row, b.v(OpSub, TI64, j, b.c(TI64, 1))), 1)
+	store(b.v(OpAdd, TI64, row, b.v(OpAdd, TI64, b.c(TI64, 1), j)), 2)
+	store(b.v(OpAdd, TI64, b.v(OpAdd, TI64, row, j), b.c(TI64, 2)), 3)
+	store(b.v(OpAdd, TI64, row, j), 4)
+	store(b.v(OpSub, TI64, b.c(TI64, 5), b.v(OpAdd, TI64, j, row)), 5)
+	b.cur.Return()
+	verify(t, b.f)
+	args := func() []kirexec.Arg {
+		return []kirexec.Arg{{Buf: &kirexec.Buffer{Name: "out", Data: make([]byte, 32)}}, {Bits: 32}, {Bits: 1}, {Bits: 2}, {Bits: 3}}
+	}
+	a0 := args()
+	if _, err := kirexec.Run(b.f, nil, [3]int{1, 1, 1}, [3]int{1, 1, 1}, a0); err != nil {
+		t.Fatal(err)
+	}
+	if k := SplitConstOffsets(b.f); k != 3 {
+		t.Errorf("split %d offsets, want 3\n%s", k, Format(b.f))
+	}
+	Simplify(b.f)
+	verify(t, b.f)
+	if got := count(b.f, OpMul); got != 3 {
+		t.Errorf("want i*n, one (i*n+j)*4 for four addresses and the fifth's, got %d multiplications:\n%s", got, Format(b.f))
+	}
+	a1 := args()
+	if _, err := kirexec.Run(b.f, nil, [3]int{1, 1, 1}, [3]int{1, 1, 1}, a1); err != nil {
+		t.Fatal(err)
+	}
+	if string(a0[0].Buf.Data) != string(a1[0].Buf.Data) {
+		t.Errorf("stores %x, want %x", a1[0].Buf.Data, a0[0].Buf.Data)
+	}
+}
+
 // TestOptimizeVerifiesEveryPass runs the whole pipeline with verification.
 func TestOptimizeVerifiesEveryPass(t *testing.T) {
 	for _, f := range []*Func{hornerLoop(), dim3Local()} {

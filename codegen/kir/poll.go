@@ -2,6 +2,7 @@ package kir
 
 import (
 	"math"
+	mathbits "math/bits"
 
 	"github.com/gpukvet/gpukvet/internal/gpuabi"
 )
@@ -97,10 +98,10 @@ func loopPos(f *Func, l *Loop) string {
 //   - a strict comparison (i < n, i > n) with a step of 1 (or -1) ends
 //     for every bound;
 //   - a larger constant step (at most 2^16), or a step of the launch's
-//     extents (a grid-stride loop, below 2^41), ends when the bound is a
+//     extents (a grid-stride loop, below 2^44), ends when the bound is a
 //     constant far enough from the end of the variable's type, and is
 //     taken as ending for a 64-bit variable: it wraps around only for a
-//     bound within 2^41 of 2^63 (or 2^64), which no slice length or
+//     bound within 2^44 of 2^63 (or 2^64), which no slice length or
 //     element count reaches, and such a loop is not polled;
 //   - a non-strict comparison (i <= n) with a step of ±1 ends when the
 //     bound is a constant short of the type's end;
@@ -184,7 +185,7 @@ var swappedCompare = map[Op]Op{OpLt: OpGt, OpLe: OpGe, OpGt: OpLt, OpGe: OpLe, O
 
 // ivStepSum is the sum of an induction variable's steps: unit is the
 // constant step (or, with dims, the sign: a product of the launch's
-// extents, at least 1 and below 2^41).
+// extents, at least 1 and below 2^44).
 type ivStepSum struct {
 	unit int64
 	dims bool
@@ -358,26 +359,63 @@ func signedConst(c *Value) int64 {
 	return int64(c.Imm<<(64-bits)) >> (64 - bits)
 }
 
-// launchExtent reports whether v is a launch's block or grid extent (at
-// least 1, below 2^31) converted to 64 bits, or a product of two such
-// extents or of one and a constant from 1 to 2^10 (or a shift by at most
-// 10): a positive step below 2^41.
+// launchExtent reports whether v is a positive step below 2^44 made of
+// the launch's extents: a block or grid extent (at least 1; at most 1024
+// for a block, below 2^31 for a grid) converted to 64 bits, or a product
+// of such extents and constants from 1 to 2^10 (or shifts by at most 10),
+// in 64 bits or in 32 bits where the product fits them (what
+// NarrowIndices makes of `BlockDim().X * 2`).
 func launchExtent(v *Value, depth int) bool {
+	m, ok := extentMax(v, depth)
+	return ok && m < 1<<44
+}
+
+// extentMax is the largest value launchExtent's product v can take, and
+// whether v is such a product (of at most four factors, none a product of
+// constants alone).
+func extentMax(v *Value, depth int) (uint64, bool) {
+	if depth > 3 {
+		return 0, false
+	}
 	switch v.Op {
 	case OpSpecial:
-		return v.Index >= BlockDimX
-	case OpConvert:
-		return v.Args[0].Type.Kind == U32 && launchExtent(v.Args[0], depth)
-	case OpConst:
-		return depth == 1 && signedConst(v) >= 1 && signedConst(v) <= 1<<10
+		switch {
+		case v.Index >= GridDimX:
+			return 1<<31 - 1, true
+		case v.Index >= BlockDimX:
+			return 1024, true
+		}
+	case OpConvert, OpBitcast:
+		if a := v.Args[0]; a.Type.Kind.Bits() == 32 && a.Type.Kind.IsInt() {
+			m, ok := extentMax(a, depth)
+			return m, ok && m < 1<<31 && fitsKind(m, v.Type.Kind)
+		}
 	case OpMul:
-		return depth == 0 && v.Type.Kind == I64 && launchExtent(v.Args[0], 1) && launchExtent(v.Args[1], 1) &&
-			(v.Args[0].Op != OpConst || v.Args[1].Op != OpConst)
-	case OpShl: // a product by a power of two
+		a, okA := extentMax(v.Args[0], depth+1)
+		b, okB := extentMax(v.Args[1], depth+1)
+		hi, lo := mathbits.Mul64(a, b)
+		return lo, okA && okB && hi == 0 && (v.Args[0].Op != OpConst || v.Args[1].Op != OpConst) && fitsKind(lo, v.Type.Kind)
+	case OpShl:
+		a, ok := extentMax(v.Args[0], depth+1)
 		c := v.Args[1]
-		return depth == 0 && v.Type.Kind == I64 && launchExtent(v.Args[0], 1) && c.Op == OpConst && c.Imm <= 10
+		return a << c.Imm, ok && c.Op == OpConst && c.Imm <= 10 && fitsKind(a<<c.Imm, v.Type.Kind)
+	case OpConst:
+		c := signedConst(v)
+		return uint64(c), depth > 0 && c >= 1 && c <= 1<<10
 	}
-	return false
+	return 0, false
+}
+
+// fitsKind reports whether the positive m is a value of integer kind k.
+func fitsKind(m uint64, k Kind) bool {
+	if !k.IsInt() {
+		return false
+	}
+	bits := k.Bits()
+	if k.IsSigned() {
+		bits--
+	}
+	return bits >= 64 || m < 1<<bits
 }
 
 // boundedFar reports whether a variable of kind k that steps by s toward

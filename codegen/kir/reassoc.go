@@ -18,20 +18,18 @@ func SplitConstOffsets(f *Func) int {
 				out = append(out, v)
 				continue
 			}
-			x, c, ok := constPart(v.Args[1])
-			if !ok || c == 0 {
+			x, made, c, ok := constPart(v.Args[1])
+			if !ok {
 				out = append(out, v)
 				continue
 			}
-			// x is computed where v.Args[1] was: mul(a, s) of a value
-			// a dominating v; make it here.
-			xv := x
-			if x.Block == nil {
-				x.ID, x.Block = f.nextID, b
+			// x's new values are of values dominating v: make them here.
+			for _, m := range made {
+				m.ID, m.Block = f.nextID, b
 				f.nextID++
-				out = append(out, x)
+				out = append(out, m)
 			}
-			inner := &Value{ID: f.nextID, Op: OpPtrAdd, Type: v.Type, Args: []*Value{v.Args[0], xv}, Block: b, Pos: v.Pos}
+			inner := &Value{ID: f.nextID, Op: OpPtrAdd, Type: v.Type, Args: []*Value{v.Args[0], x}, Block: b, Pos: v.Pos}
 			f.nextID++
 			k := &Value{ID: f.nextID, Op: OpConst, Type: TI64, Imm: uint64(c), Block: b}
 			f.nextID++
@@ -48,33 +46,59 @@ func SplitConstOffsets(f *Func) int {
 	return n
 }
 
-// constPart splits an i64 offset o into x + c with c constant: o = a + c,
-// a - c, (a + c) * s or (a - c) * s with s constant. A new x (a product)
-// is returned without a block for the caller to place.
-func constPart(o *Value) (x *Value, c int64, ok bool) {
-	if o.Type != TI64 {
-		return nil, 0, false
+// constPart splits an i64 offset o into x + c with c constant, through
+// sums, differences and products by constants: a + c, a - c, (a + c) * s,
+// and the same nested, a*n + (b - 1) or (a*n + (b + 1)) * s (a row-major
+// index of a neighbour). The new values x is made of are returned
+// without a block, operands first, for the caller to place.
+func constPart(o *Value) (x *Value, made []*Value, c int64, ok bool) {
+	x, c = splitConst(o, 0, &made)
+	if c == 0 || x == nil {
+		return nil, nil, 0, false
 	}
-	addConst := func(v *Value) (*Value, int64, bool) {
+	return x, made, c, true
+}
+
+// splitConst is o as x + c (x nil when o is the constant c), building
+// the new values of x (recorded in made, operands first) only where a
+// constant was taken out.
+func splitConst(o *Value, depth int, made *[]*Value) (*Value, int64) {
+	if o.Type != TI64 || depth > 4 {
+		return o, 0
+	}
+	switch {
+	case o.Op == OpConst:
+		return nil, int64(o.Imm)
+	case o.Op == OpAdd || o.Op == OpSub:
+		a, ca := splitConst(o.Args[0], depth+1, made)
+		b, cb := splitConst(o.Args[1], depth+1, made)
+		if o.Op == OpSub {
+			cb = -cb
+		}
 		switch {
-		case v.Op == OpAdd && v.Args[1].Op == OpConst:
-			return v.Args[0], int64(v.Args[1].Imm), true
-		case v.Op == OpAdd && v.Args[0].Op == OpConst:
-			return v.Args[1], int64(v.Args[0].Imm), true
-		case v.Op == OpSub && v.Args[1].Op == OpConst:
-			return v.Args[0], -int64(v.Args[1].Imm), true
+		case ca == 0 && cb == 0 || a == nil && b == nil:
+			return o, 0
+		case b == nil:
+			return a, ca + cb
+		case a == nil && o.Op == OpAdd:
+			return b, ca + cb
+		case a == nil:
+			return o, 0 // k - (b + c) would need a negation
 		}
-		return nil, 0, false
-	}
-	if a, c, ok := addConst(o); ok {
-		return a, c, true
-	}
-	if o.Op == OpMul && o.Args[1].Op == OpConst {
-		if a, c, ok := addConst(o.Args[0]); ok {
-			s := int64(o.Args[1].Imm)
-			mul := &Value{Op: OpMul, Type: TI64, Args: []*Value{a, o.Args[1]}, Pos: o.Pos}
-			return mul, c * s, true
+		return newOffset(made, o, o.Op, a, b), ca + cb
+	case o.Op == OpMul && o.Args[1].Op == OpConst:
+		a, ca := splitConst(o.Args[0], depth+1, made)
+		if ca == 0 || a == nil {
+			return o, 0
 		}
+		return newOffset(made, o, OpMul, a, o.Args[1]), ca * int64(o.Args[1].Imm)
 	}
-	return nil, 0, false
+	return o, 0
+}
+
+// newOffset is a new i64 value op(a, b) at o's position, recorded in made.
+func newOffset(made *[]*Value, o *Value, op Op, a, b *Value) *Value {
+	v := &Value{Op: op, Type: TI64, Args: []*Value{a, b}, Pos: o.Pos}
+	*made = append(*made, v)
+	return v
 }

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"fmt"
+	"math"
 
 	mathbits "math/bits"
 
@@ -95,5 +96,25 @@ func (e *emitter) divBypass(d string, v *kir.Value) bool {
 	fmt.Fprintf(&e.body, "%s:\n", wide)
 	e.ins("%s.%s %s, %s, %s", op, regTyp(k), d, x, y)
 	fmt.Fprintf(&e.body, "%s:\n", done)
+	return true
+}
+
+// reciprocal emits a float division of one by a value as rcp.rn, and
+// reports whether it did. Both are correctly rounded, so the bits are the
+// same, but ptxas compiles div.rn with a dividend it cannot see as 1 into
+// the general division (a range check, an estimate and five fused
+// multiply-adds before the slow path's test), and rcp.rn into the
+// reciprocal's shorter sequence, which is what nvcc's twins get for
+// 1.0f/x (a Lennard-Jones force's 1/r², a stencil's 1/rx).
+func (e *emitter) reciprocal(d string, v *kir.Value) bool {
+	k, x := v.Type.Kind, v.Args[0]
+	if !k.IsFloat() || x.Op != kir.OpConst {
+		return false
+	}
+	one := map[kir.Kind]uint64{kir.F32: uint64(math.Float32bits(1)), kir.F64: math.Float64bits(1)}
+	if b, ok := one[k]; !ok || x.Imm != b {
+		return false
+	}
+	e.ins("rcp.rn.%s %s, %s", typ(k), d, e.r(v.Args[1]))
 	return true
 }

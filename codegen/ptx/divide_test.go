@@ -133,3 +133,36 @@ func TestEmitDivBypass(t *testing.T) {
 	}
 	assemble(t, text)
 }
+
+// TestEmitReciprocal checks that 1/x becomes rcp.rn for f32 and f64 (the
+// same correctly rounded bits as div.rn, in ptxas's shorter sequence),
+// that another dividend stays a division, and that ptxas accepts them.
+func TestEmitReciprocal(t *testing.T) {
+	f := &kir.Func{Name: "recips", Params: []kir.Param{
+		{Name: "p", Type: kir.PtrTo(kir.Global)}, {Name: "x", Type: kir.TF32}, {Name: "y", Type: kir.TF64},
+	}, Block: [3]int{64, 1, 1}}
+	b := f.NewBlock(kir.BlockPlain, "entry")
+	p := f.NewValue(b, kir.OpParam, kir.PtrTo(kir.Global))
+	x := f.NewValue(b, kir.OpParam, kir.TF32)
+	x.Index = 1
+	y := f.NewValue(b, kir.OpParam, kir.TF64)
+	y.Index = 2
+	f.NewValue(b, kir.OpStore, kir.Type{}, p, f.NewValue(b, kir.OpDiv, kir.TF32, f.NewConst(b, kir.TF32, uint64(math.Float32bits(1))), x))
+	f.NewValue(b, kir.OpStore, kir.Type{}, p, f.NewValue(b, kir.OpDiv, kir.TF32, f.NewConst(b, kir.TF32, uint64(math.Float32bits(2))), x))
+	f.NewValue(b, kir.OpStore, kir.Type{}, p, f.NewValue(b, kir.OpDiv, kir.TF64, f.NewConst(b, kir.TF64, math.Float64bits(1)), y))
+	b.Return()
+	m := &kir.Module{Funcs: []*kir.Func{f}}
+	if err := kir.Verify(f); err != nil {
+		t.Fatal(err)
+	}
+	text, err := Emit(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for re, want := range map[string]int{`rcp\.rn\.f32 %r\d+, %r\d+;`: 1, `rcp\.rn\.f64 %rd\d+, %rd\d+;`: 1, `div\.rn\.f32 %r\d+, %r\d+, %r\d+;`: 1} {
+		if n := len(regexp.MustCompile(re).FindAllString(text, -1)); n != want {
+			t.Errorf("%d matches of %s, want %d, in\n%s", n, re, want, text)
+		}
+	}
+	assemble(t, text)
+}

@@ -381,7 +381,7 @@ func (e *emitter) value(v *kir.Value) {
 	case kir.OpMul:
 		e.mul(d, v)
 	case kir.OpDiv:
-		if e.divPow2(d, v) || e.divBypass(d, v) {
+		if e.divPow2(d, v) || e.divBypass(d, v) || e.reciprocal(d, v) {
 			break
 		}
 		if k.IsFloat() {

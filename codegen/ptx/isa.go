@@ -36,7 +36,7 @@ var isaRows = []struct{ form, types, from string }{
 	{"{neg,abs}", "s16 s32 s64 " + floats, ""}, // signed only: no neg.u32
 	{"{min,max}", ints + " " + floats, ""},
 	{"fma.rn", floats, ""},
-	{"{sqrt.rn,copysign}", floats, ""},
+	{"{sqrt.rn,rcp.rn,copysign}", floats, ""},
 	{"{clz,popc}", "b32 b64", ""},
 	// Comparison and selection: eq and ne also compare bits; the
 	// unordered and NaN tests are for floats only.

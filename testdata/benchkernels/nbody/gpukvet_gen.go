@@ -202,7 +202,7 @@ $L_9:
 	sqrt.rn.f32 %r61, %r60;
 	// testdata/benchkernels/nbody/nbody.go:42
 	mov.b32 %r62, 0f3F800000;
-	div.rn.f32 %r63, %r62, %r61;
+	rcp.rn.f32 %r63, %r61;
 	// testdata/benchkernels/nbody/nbody.go:43
 	mul.rn.f32 %r64, %r51, %r63;
 	mul.rn.f32 %r65, %r64, %r63;
@@ -578,7 +578,7 @@ $L_9:
 	sqrt.rn.f32 %r61, %r60;
 	// testdata/benchkernels/nbody/nbody.go:42
 	mov.b32 %r62, 0f3F800000;
-	div.rn.f32 %r63, %r62, %r61;
+	rcp.rn.f32 %r63, %r61;
 	// testdata/benchkernels/nbody/nbody.go:43
 	mul.rn.f32 %r64, %r51, %r63;
 	mul.rn.f32 %r65, %r64, %r63;
@@ -954,7 +954,7 @@ $L_9:
 	sqrt.rn.f32 %r61, %r60;
 	// testdata/benchkernels/nbody/nbody.go:42
 	mov.b32 %r62, 0f3F800000;
-	div.rn.f32 %r63, %r62, %r61;
+	rcp.rn.f32 %r63, %r61;
 	// testdata/benchkernels/nbody/nbody.go:43
 	mul.rn.f32 %r64, %r51, %r63;
 	mul.rn.f32 %r65, %r64, %r63;
@@ -1246,7 +1246,7 @@ $L_9:
 	sqrt.rn.f32 %r61, %r60;
 	// testdata/benchkernels/nbody/nbody.go:42
 	mov.b32 %r62, 0f3F800000;
-	div.rn.f32 %r63, %r62, %r61;
+	rcp.rn.f32 %r63, %r61;
 	// testdata/benchkernels/nbody/nbody.go:43
 	mul.rn.f32 %r64, %r51, %r63;
 	mul.rn.f32 %r65, %r64, %r63;
