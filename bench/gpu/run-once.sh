@@ -48,7 +48,6 @@ bg device device 200 $R/device.test -test.v
 bg diff-cuda testdata/differential 240 env GPUKVET_DIFF_BACKEND=cuda GPUKVET_DIFF_RESULTS=$OUT/differential-cuda.md GPUKVET_COMMIT=$C GPUKVET_GPU_NAME="$GPU" $R/differential.test -test.v -test.timeout 230s
 bg diff-vulkan testdata/differential 240 env GPUKVET_DIFF_BACKEND=vulkan GPUKVET_DIFF_TIMEOUT=60s GPUKVET_DIFF_RESULTS=$OUT/differential-vulkan.md GPUKVET_COMMIT=$C GPUKVET_GPU_NAME="$GPU, Vulkan" $R/differential.test -test.v -test.skip 'Deadline|CloseStops' -test.timeout 230s
 bg diff-vulkan-stops testdata/differential 150 env GPUKVET_DIFF_BACKEND=vulkan GPUKVET_DIFF_TIMEOUT=20s $R/differential.test -test.v -test.run 'Deadline|CloseStops' -test.timeout 140s
-bg genRandom-vulkan-O0 codegen $left env GPUKVET_GEN_O0=1 GPUKVET_GEN_LOAD=$R/genmod GPUKVET_GEN_BACKENDS=vulkan GPUKVET_GEN_VULKAN=all $R/codegen.test -test.run '^TestGeneratedRandom$' -test.v -test.timeout ${left}s
 for t in Ops Random; do
   bg gen$t-cuda codegen $left env GPUKVET_GEN_LOAD=$R/genmod GPUKVET_GEN_BACKENDS=cuda $R/codegen.test -test.run "^TestGenerated$t\$" -test.v -test.timeout ${left}s
   bg gen$t-vulkan codegen $left env GPUKVET_GEN_LOAD=$R/genmod GPUKVET_GEN_BACKENDS=vulkan GPUKVET_GEN_VULKAN=all $R/codegen.test -test.run "^TestGenerated$t\$" -test.v -test.timeout ${left}s
