@@ -37,14 +37,7 @@ func TestSplitAtBarriersVersionsTheLastCopy(t *testing.T) {
 		b.cur.Return()
 		return b.f
 	}
-	exec := func(f *Func, i, j uint64) (string, *kirexec.Trap) {
-		buf := &kirexec.Buffer{Name: "x", Data: []byte{1, 2, 3, 4, 5, 6, 7, 8}}
-		trap, err := kirexec.Run(f, nil, [3]int{1, 1, 1}, [3]int{1, 1, 1}, []kirexec.Arg{{Buf: buf}, {Bits: 5}, {Bits: i}, {Bits: j}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(buf.Data), trap
-	}
+	exec := func(f *Func, i, j uint64) (string, *kirexec.Trap) { return runOnBytes(t, f, i, j) }
 	f := build()
 	verify(t, f)
 	if n := SplitAtBarriers(f); n != 1 {

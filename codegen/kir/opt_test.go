@@ -619,14 +619,7 @@ func TestChecksFirst(t *testing.T) {
 		b.cur.Return()
 		return b.f
 	}
-	exec := func(f *Func, i, j uint64) (string, *kirexec.Trap) {
-		buf := &kirexec.Buffer{Name: "x", Data: []byte{1, 2, 3, 4, 5, 6, 7, 8}}
-		trap, err := kirexec.Run(f, nil, [3]int{1, 1, 1}, [3]int{1, 1, 1}, []kirexec.Arg{{Buf: buf}, {Bits: 5}, {Bits: i}, {Bits: j}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(buf.Data), trap
-	}
+	exec := func(f *Func, i, j uint64) (string, *kirexec.Trap) { return runOnBytes(t, f, i, j) }
 	f := build()
 	verify(t, f)
 	if ChecksFirst(f) == 0 {
@@ -851,4 +844,16 @@ func TestVersionChecks(t *testing.T) {
 			t.Errorf("i=%d j=%d g=%d: got %x %+v, want %x %+v", c[0], c[1], c[2], gd, gt, wd, wt)
 		}
 	}
+}
+
+// runOnBytes runs f, a one-thread kernel of parameters (x []byte of
+// length 8 = 1..8, 5, i, j), and returns x after it and the trap.
+func runOnBytes(t *testing.T, f *Func, i, j uint64) (string, *kirexec.Trap) {
+	t.Helper()
+	buf := &kirexec.Buffer{Name: "x", Data: []byte{1, 2, 3, 4, 5, 6, 7, 8}}
+	trap, err := kirexec.Run(f, nil, [3]int{1, 1, 1}, [3]int{1, 1, 1}, []kirexec.Arg{{Buf: buf}, {Bits: 5}, {Bits: i}, {Bits: j}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(buf.Data), trap
 }
