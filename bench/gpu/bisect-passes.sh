@@ -13,6 +13,7 @@
 #	    GPUKVET_GEN_SAVE=$PWD/../.dev/bisect/genmod go test -count=1 \
 #	    -run '^TestGeneratedRandom$' .); done
 #	xz .dev/bisect/codegen.test .dev/bisect/genmod/*.json
+#	cp -r .dev/run/gl .dev/bisect/   # the Vulkan loader's packages, as for h200-run.sh
 #
 # (the operator suite: TestGeneratedOps and SUITE=Ops). Keep the carried
 # folder under the device tool's limit: drop modules identical to another
@@ -22,7 +23,7 @@
 ONLY=${1:?a regexp of kernel names} BACKEND=${2:-vulkan} SUITE=${3:-Random}
 B=$PWD/.dev/bisect
 pkg=$(echo $SUITE | tr A-Z a-z)
-if [ -d .dev/run/gl ]; then for f in .dev/run/gl/*.deb; do dpkg -x $f /; done; ldconfig; fi
+if [ -d $B/gl ]; then for f in $B/gl/*.deb; do dpkg -x $f /; done; ldconfig; fi
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json LD_LIBRARY_PATH=/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}
 (cd $B && for f in *.xz genmod/*.xz; do [ -f "$f" ] && xz -d -T0 "$f"; done; chmod +x codegen.test)
 cd codegen
