@@ -395,7 +395,7 @@ func planLoopVersion(f *Func, l *Loop, dom *DomTree, loops []*Loop) (loopVersion
 // loop holds a barrier.
 func (c *countedLoop) affineChecks(dom *DomTree) (checks []loopCheck, barrier bool) {
 	for b := range c.l.Blocks {
-		if hasBarrier(b) {
+		if firstBarrier(b) >= 0 {
 			barrier = true
 		}
 		if !isCheck(b) || !dom.Dominates(b, c.latch) {

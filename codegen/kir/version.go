@@ -135,7 +135,7 @@ func (w *regionWalk) walk() (exit *Block, ok bool) {
 			return nil, false
 		}
 		cur = next
-		if !join || hasBarrier(next) || next.Term == TermTrap {
+		if !join || firstBarrier(next) >= 0 || next.Term == TermTrap {
 			break
 		}
 	}
@@ -201,7 +201,7 @@ func (w *regionWalk) ifBody(cur *Block) (arm []*Block, conds []checkCond, j *Blo
 		return nil, nil, nil, false
 	}
 	for {
-		if w.in[a] || a == w.h || len(a.Preds) != 1 || hasBarrier(a) {
+		if w.in[a] || a == w.h || len(a.Preds) != 1 || firstBarrier(a) >= 0 {
 			return arm, nil, nil, false
 		}
 		w.in[a] = true
@@ -399,15 +399,6 @@ func predIndex(s, p *Block) int {
 		}
 	}
 	return -1
-}
-
-func hasBarrier(b *Block) bool {
-	for _, v := range b.Values {
-		if v.Op == OpBarrier {
-			return true
-		}
-	}
-	return false
 }
 
 // canHoist reports whether v can be computed at the end of the block
