@@ -303,21 +303,24 @@ func (o spvOps) clz(a uint32) uint32 {
 	return e.op(opUConvert, o.u64(), r)
 }
 
+// bits64 returns float f's bits as a 64-bit integer (a float32's
+// zero-extended), the form softFMA and roundSqrt32 compute on.
+func (e *funcEmitter) bits64(f uint32, f32 bool) uint32 {
+	b := e.b
+	if f32 {
+		return e.op(opUConvert, b.tInt(64), e.op(opBitcast, b.tInt(32), f))
+	}
+	return e.op(opBitcast, b.tInt(64), f)
+}
+
 // fma emits math.FMA (float64) or math32.FMA (float32) rounded once.
 func (e *funcEmitter) fma(v *kir.Value) {
 	b := e.b
 	k := v.Type.Kind
 	t := e.typ(k)
 	x, y, z := e.val[v.Args[0].ID], e.val[v.Args[1].ID], e.val[v.Args[2].ID]
-	u64 := b.tInt(64)
 	f32 := k == kir.F32
-	bitsOf := func(f uint32) uint32 {
-		if f32 {
-			return e.op(opUConvert, u64, e.op(opBitcast, b.tInt(32), f))
-		}
-		return e.op(opBitcast, u64, f)
-	}
-	r := softFMA[uint32, uint32](spvOps{e}, bitsOf(x), bitsOf(y), bitsOf(z), f32)
+	r := softFMA[uint32, uint32](spvOps{e}, e.bits64(x, f32), e.bits64(y, f32), e.bits64(z, f32), f32)
 	if f32 {
 		r = e.op(opUConvert, b.tInt(32), r)
 	}

@@ -46,8 +46,6 @@ func roundSqrt32[V, B any](o fmaOps[V, B], x, s V) V {
 // (roundSqrt32).
 func (e *funcEmitter) sqrt32(v *kir.Value, root uint32) {
 	b := e.b
-	u32, u64 := b.tInt(32), b.tInt(64)
-	bitsOf := func(f uint32) uint32 { return e.op(opUConvert, u64, e.op(opBitcast, u32, f)) }
-	r := roundSqrt32[uint32, uint32](spvOps{e}, bitsOf(e.val[v.Args[0].ID]), bitsOf(root))
-	e.opTo(e.val[v.ID], opBitcast, b.tFloat(32), e.op(opUConvert, u32, r))
+	r := roundSqrt32[uint32, uint32](spvOps{e}, e.bits64(e.val[v.Args[0].ID], true), e.bits64(root, true))
+	e.opTo(e.val[v.ID], opBitcast, b.tFloat(32), e.op(opUConvert, b.tInt(32), r))
 }
