@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -112,4 +113,58 @@ func TestSharedStageOneNaN(t *testing.T) {
 	if n == 0 {
 		t.Error("no program of seed 2 hands a float through shared memory: the test tests nothing")
 	}
+}
+
+// TestCandidatesPrefixes checks the prefixes Candidates adds: each
+// candidate is smaller than its program (fewer statements or device
+// functions), there is a prefix of every length
+// that does not cut a shared-memory stage, and none cuts one.
+func TestCandidatesPrefixes(t *testing.T) {
+	for _, p := range kerngen.Random(2, 40) {
+		all := heads(p.Stmts)
+		lengths := map[int]bool{}
+		for _, q := range kerngen.Candidates(p) {
+			h := heads(q.Stmts)
+			if len(h) > len(all) || len(h) == len(all) && len(q.Devices) >= len(p.Devices) {
+				t.Fatalf("%s: a candidate of %d statements and %d device functions is not smaller than the program (%d and %d)", p.Name, len(h), len(q.Devices), len(all), len(p.Devices))
+			}
+			if slices.Equal(h, all[:len(h)]) {
+				lengths[len(h)] = true
+				src := q.Source()
+				if regexp.MustCompile(`s\[tid\] = `).MatchString(src) != regexp.MustCompile(`t\.Barrier\(\)`).MatchString(src) {
+					t.Errorf("%s: a prefix cuts a shared-memory stage:\n%s", p.Name, src)
+				}
+			}
+		}
+		for k := 1; k < len(all); k++ {
+			if !lengths[k] && !cutsWhole(p.Stmts, k) {
+				t.Errorf("%s (%d statements): no prefix of %d statements", p.Name, len(all), k)
+			}
+		}
+	}
+}
+
+// cutsWhole reports whether keeping the first k statements of ss, in
+// pre-order, would cut a Whole block.
+func cutsWhole(ss []*kerngen.Stmt, k int) bool {
+	start := 0
+	for _, s := range ss {
+		size := len(heads([]*kerngen.Stmt{s}))
+		if s.Whole && start < k && k < start+size {
+			return true
+		}
+		start += size
+	}
+	return false
+}
+
+// heads lists the statements of ss in pre-order.
+func heads(ss []*kerngen.Stmt) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Head)
+		out = append(out, heads(s.Body)...)
+		out = append(out, heads(s.Else)...)
+	}
+	return out
 }

@@ -90,3 +90,51 @@ func stmtVariants(ss []*Stmt) [][]*Stmt {
 
 // isSwitch reports a switch statement, whose body is its case clauses.
 func isSwitch(s *Stmt) bool { return len(s.Body) > 0 && s.Body[0].Case }
+
+// Candidates are the programs one shrink step smaller than p, for a
+// shrink whose oracle runs on another machine (a GPU machine without a
+// Go toolchain: a level's candidates are built here and run there in one
+// call): every single change Shrink tries, then every pre-order prefix
+// of p's statements, the shortest first, which finds the statement where
+// the results first part in one step.
+func Candidates(p *Program) []*Program {
+	out := variants(p)
+	for k := 1; k < Size(p); k++ {
+		q := *p
+		left := k
+		q.Stmts = prefix(p.Stmts, &left)
+		out = append(out, &q)
+	}
+	return out
+}
+
+// Size is the number of statements of p, nested ones included.
+func Size(p *Program) int { return countStmts(p.Stmts) }
+
+func countStmts(ss []*Stmt) int {
+	n := 0
+	for _, s := range ss {
+		n += 1 + countStmts(s.Body) + countStmts(s.Else)
+	}
+	return n
+}
+
+// prefix keeps the first *left statements of ss in pre-order. A Whole
+// block is kept whole or not at all.
+func prefix(ss []*Stmt, left *int) []*Stmt {
+	var out []*Stmt
+	for _, s := range ss {
+		if *left <= 0 {
+			break
+		}
+		*left--
+		c := *s
+		c.Body = prefix(s.Body, left)
+		c.Else = prefix(s.Else, left)
+		if s.Whole && (len(c.Body) != len(s.Body) || len(c.Else) != len(s.Else)) {
+			break
+		}
+		out = append(out, &c)
+	}
+	return out
+}
