@@ -135,14 +135,17 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 	if err := backend.CheckStale(k); err != nil {
 		return nil, err
 	}
-	var drop []uint32 // DenormPreserve widths to drop from the module
+	drop, err := droppedFloatModes() // float-controls modes to drop from the module
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range append(alwaysNeeded, c.SPIRVFeatures...) {
 		has, known := b.has[f]
 		if !known {
 			return nil, fmt.Errorf("kernel %s needs the device feature %q, which this version of the vulkan backend does not know (is the code newer than the runtime?)", k.Name, f)
 		}
 		if w, ok := requested[f]; ok && !has {
-			drop = append(drop, w)
+			addWidth(drop, floatModes["DenormPreserve"].mode, w)
 			continue
 		}
 		if !has {
@@ -190,7 +193,7 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 		for i := range words {
 			words[i] = binary.LittleEndian.Uint32(c.SPIRV[4*i:])
 		}
-		words = dropDenormPreserve(words, drop)
+		words = dropFloatModes(words, drop)
 		ci := &shaderModuleCreateInfo{sType: stShaderModuleCreateInfo, codeSize: uintptr(4 * len(words)), pCode: unsafe.Pointer(&words[0])}
 		var sm vkHandle
 		if err := call("vkCreateShaderModule", b.l.createShaderModule, uintptr(b.dev), uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&sm))); err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // The little of a SPIR-V module the backend reads before handing it to the
@@ -141,49 +142,68 @@ func literalString(w []uint32) (string, []uint32) {
 	return string(b), nil
 }
 
-// SPIR-V enums of the float-controls instructions dropDenormPreserve edits.
+// SPIR-V enums of the float-controls instructions dropFloatModes edits.
 const (
-	opExecutionMode    = 16
-	opCapability       = 17
-	modeDenormPreserve = 4459
-	capDenormPreserve  = 4464
+	opExecutionMode = 16
+	opCapability    = 17
 )
 
-// dropDenormPreserve returns words (a module parseSPIRV accepted) without
-// its DenormPreserve execution modes of the given float widths, and
-// without the DenormPreserve capability once no such mode is left: a
-// device without shaderDenormPreserveFloatN must not be given them.
-func dropDenormPreserve(words []uint32, widths []uint32) []uint32 {
-	if len(widths) == 0 || len(words) < 5 {
+// floatModes are the float-controls execution modes the emitter declares,
+// by name, with the capability each needs.
+var floatModes = map[string]struct{ mode, capability uint32 }{
+	"DenormPreserve":           {4459, 4464},
+	"SignedZeroInfNanPreserve": {4461, 4466},
+	"RoundingModeRTE":          {4462, 4467},
+}
+
+// dropFloatModes returns words (a module parseSPIRV accepted) without the
+// float-controls execution modes drop names, each for the float widths it
+// lists (nil: every width), and without a mode's capability once none of
+// its modes is left: a device without shaderDenormPreserveFloatN must not
+// be given DenormPreserve N.
+func dropFloatModes(words []uint32, drop map[uint32][]uint32) []uint32 {
+	if len(drop) == 0 || len(words) < 5 {
 		return words
 	}
-	drop := map[uint32]bool{}
-	for _, w := range widths {
-		drop[w] = true
+	capOf := map[uint32]uint32{} // mode → its capability
+	for _, m := range floatModes {
+		capOf[m.mode] = m.capability
 	}
 	out := append([]uint32(nil), words[:5]...)
-	kept := false // a DenormPreserve mode is left
-	capAt := -1
+	kept := map[uint32]bool{}  // capabilities a mode left needs
+	capAt := map[uint32]int{} // where a dropped mode's capability stands in out
 	for i := 5; i < len(words); {
 		n, op := int(words[i]>>16), words[i]&0xffff
 		if n == 0 || i+n > len(words) {
 			return words // malformed: leave it to the driver's validation
 		}
 		w := words[i+1 : i+n]
-		switch {
-		case op == opExecutionMode && len(w) == 3 && w[1] == modeDenormPreserve && drop[w[2]]:
-			i += n
-			continue
-		case op == opExecutionMode && len(w) >= 2 && w[1] == modeDenormPreserve:
-			kept = true
-		case op == opCapability && len(w) == 1 && w[0] == capDenormPreserve:
-			capAt = len(out)
+		if op == opExecutionMode && len(w) == 3 {
+			if widths, ok := drop[w[1]]; ok && (widths == nil || slices.Contains(widths, w[2])) {
+				i += n
+				continue
+			}
+			kept[capOf[w[1]]] = true
+		}
+		if op == opCapability && len(w) == 1 {
+			for mode := range drop {
+				if capOf[mode] == w[0] {
+					capAt[w[0]] = len(out)
+				}
+			}
 		}
 		out = append(out, words[i:i+n]...)
 		i += n
 	}
-	if !kept && capAt >= 0 {
-		out = append(out[:capAt], out[capAt+2:]...)
+	var cut []int
+	for c, at := range capAt {
+		if !kept[c] {
+			cut = append(cut, at)
+		}
+	}
+	slices.Sort(cut)
+	for j := len(cut) - 1; j >= 0; j-- {
+		out = append(out[:cut[j]], out[cut[j]+2:]...)
 	}
 	return out
 }

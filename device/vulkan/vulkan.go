@@ -368,7 +368,7 @@ func (b *Backend) setup(choice int) error {
 		}
 	}
 	sort.Strings(b.info.Features)
-	b.info.Deviations = deviations(b.has, b.info.Name)
+	b.info.Deviations = append(deviations(b.has, b.info.Name), floatModesDeviation()...)
 	b.info.Unified = b.unified()
 
 	if b.trap, err = b.newBuffer(trapSlots*gpuabi.TrapRecordSize, true); err != nil {

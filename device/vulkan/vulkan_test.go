@@ -373,37 +373,78 @@ func TestOutOfMemory(t *testing.T) {
 	saxpyCase(t, b, 100, 64)
 }
 
-// TestDropDenormPreserve checks the module rewrite for a device without
-// shaderDenormPreserveFloatN: the modes of the missing widths go, and the
-// capability goes with the last of them.
-func TestDropDenormPreserve(t *testing.T) {
+// TestDropFloatModes checks the module rewrite for a device without
+// shaderDenormPreserveFloatN (the modes of the missing widths go, and the
+// capability goes with the last of them) and for GPUKVET_VK_DROP_FLOAT_MODES
+// (every width of a mode named, and its capability).
+func TestDropFloatModes(t *testing.T) {
 	ins := func(op uint32, args ...uint32) []uint32 {
 		return append([]uint32{uint32(len(args)+1)<<16 | op}, args...)
 	}
-	module := func(widths ...uint32) []uint32 {
+	dp, sz := floatModes["DenormPreserve"], floatModes["SignedZeroInfNanPreserve"]
+	module := func(signedZero bool, widths ...uint32) []uint32 {
 		w := []uint32{spirvMagic, 0x10500, 0, 100, 0}
 		w = append(w, ins(opCapability, 1)...)
 		if len(widths) > 0 {
-			w = append(w, ins(opCapability, capDenormPreserve)...)
+			w = append(w, ins(opCapability, dp.capability)...)
+		}
+		if signedZero {
+			w = append(w, ins(opCapability, sz.capability)...)
 		}
 		for _, width := range widths {
-			w = append(w, ins(opExecutionMode, 7, modeDenormPreserve, width)...)
+			w = append(w, ins(opExecutionMode, 7, dp.mode, width)...)
 		}
-		return append(w, ins(opExecutionMode, 7, 4461, 32)...)
+		if signedZero {
+			w = append(w, ins(opExecutionMode, 7, sz.mode, 32)...)
+			w = append(w, ins(opExecutionMode, 9, sz.mode, 64)...)
+		}
+		return w
 	}
 	for _, c := range []struct {
-		drop, had, want []uint32
+		drop       map[uint32][]uint32
+		had, want  []uint32
+		signedZero bool // SignedZeroInfNanPreserve left
 	}{
-		{nil, []uint32{32, 64}, []uint32{32, 64}},
-		{[]uint32{64}, []uint32{32, 64}, []uint32{32}},
-		{[]uint32{32}, []uint32{32, 64}, []uint32{64}},
-		{[]uint32{32, 64}, []uint32{32, 64}, nil},
-		{[]uint32{32}, []uint32{32}, nil},
+		{nil, []uint32{32, 64}, []uint32{32, 64}, true},
+		{map[uint32][]uint32{dp.mode: {64}}, []uint32{32, 64}, []uint32{32}, true},
+		{map[uint32][]uint32{dp.mode: {32}}, []uint32{32, 64}, []uint32{64}, true},
+		{map[uint32][]uint32{dp.mode: {32, 64}}, []uint32{32, 64}, nil, true},
+		{map[uint32][]uint32{dp.mode: {32}}, []uint32{32}, nil, true},
+		{map[uint32][]uint32{sz.mode: nil}, []uint32{32, 64}, []uint32{32, 64}, false},
+		{map[uint32][]uint32{sz.mode: nil, dp.mode: {32}}, []uint32{32}, nil, false},
+		{map[uint32][]uint32{dp.mode: nil}, []uint32{32, 64}, nil, true},
 	} {
-		got := dropDenormPreserve(module(c.had...), c.drop)
-		if want := module(c.want...); !slices.Equal(got, want) {
+		got := dropFloatModes(module(true, c.had...), c.drop)
+		if want := module(c.signedZero, c.want...); !slices.Equal(got, want) {
 			t.Errorf("dropping %v from %v: got %x, want %x", c.drop, c.had, got, want)
 		}
+	}
+	drop := map[uint32][]uint32{dp.mode: nil}
+	addWidth(drop, dp.mode, 32)
+	if drop[dp.mode] != nil {
+		t.Errorf("a width added to a mode dropped at every width narrowed it to %v", drop[dp.mode])
+	}
+}
+
+// TestDropFloatModesEnv checks GPUKVET_VK_DROP_FLOAT_MODES end to end:
+// kernels still load and run, Info().Deviations says Go's float semantics
+// may be lost, and a name that is no mode is an error naming the variable.
+func TestDropFloatModesEnv(t *testing.T) {
+	t.Setenv(envDropFloatModes, "SignedZeroInfNanPreserve, RoundingModeRTE")
+	b := openOrSkip(t)
+	if !slices.ContainsFunc(b.Info().Deviations, func(d string) bool { return strings.Contains(d, envDropFloatModes) }) {
+		t.Errorf("Info().Deviations %q does not name %s", b.Info().Deviations, envDropFloatModes)
+	}
+	saxpyCase(t, b, 100, 64)
+
+	t.Setenv(envDropFloatModes, "SignedZeroPreserve")
+	b2 := openOrSkip(t)
+	k := handKernel("hand_Saxpy", f32, f32s, f32s)
+	m := upload(t, b2, make([]float32, 64))
+	defer b2.Free(m)
+	err := b2.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, gpu.Dim3{X: 64, Y: 1, Z: 1}, []backend.Arg{{Value: reflect.ValueOf(float32(3))}, {Mem: m}, {Mem: m}})
+	if err == nil || !strings.Contains(err.Error(), envDropFloatModes) || !strings.Contains(err.Error(), "SignedZeroInfNanPreserve") {
+		t.Errorf("a mode that does not exist: got %v, want an error naming %s and the known modes", err, envDropFloatModes)
 	}
 }
 
