@@ -170,7 +170,7 @@ func dropFloatModes(words []uint32, drop map[uint32][]uint32) []uint32 {
 		capOf[m.mode] = m.capability
 	}
 	out := append([]uint32(nil), words[:5]...)
-	kept := map[uint32]bool{}  // capabilities a mode left needs
+	kept := map[uint32]bool{} // capabilities a mode left needs
 	capAt := map[uint32]int{} // where a dropped mode's capability stands in out
 	for i := 5; i < len(words); {
 		n, op := int(words[i]>>16), words[i]&0xffff
