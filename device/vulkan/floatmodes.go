@@ -10,8 +10,9 @@ import (
 
 // envDropFloatModes names float-controls execution modes that every
 // module is loaded without, for measuring what a driver makes of them
-// (NVIDIA's engineers have said their compiler optimizes less under the
-// strict float modes): GPUKVET_VK_DROP_FLOAT_MODES=SignedZeroInfNanPreserve
+// (in DXVK's review of these modes an NVIDIA engineer wrote that they can
+// cost performance on drivers that would not have broken the semantics
+// anyway): GPUKVET_VK_DROP_FLOAT_MODES=SignedZeroInfNanPreserve
 // or a comma-separated list of the names in floatModes. Without them the
 // driver may ignore signed zeros, NaNs and infinities, or round otherwise,
 // so kernels may no longer compute what Go does; Info().Deviations says so
