@@ -31,6 +31,9 @@ const fwtElementaryN = 1 << 11
 // the four cells pos ↦ 4(pos − lo) + lo + {0,1,2,3}·stride of two threads
 // are disjoint.
 // verdict: clean
+// known false positive: `stride` runs n>>2, n>>4, ... from n = 1<<log2N, a power
+// of two or zero, which the model does not know of a right shift, so
+// pos & (stride−1) is not pos mod stride.
 //
 //gpu:kernel block=256
 func FwtBatch1Shared(t gpu.Thread, data []float32, log2N int) {
@@ -128,10 +131,14 @@ func FwtBatch1NoLoopBarrier(t gpu.Thread, data []float32, log2N int) {
 
 // FwtBatch2Pow2: cuda-samples fwtBatch2Kernel, in place, on a 2-D grid of
 // 1-D blocks (row y of the grid transforms batch y of N = 4·blockDim·
-// gridDim.x values). Its host passes only strides N/4, N/16, ..., which
-// the guard states: then the radix-4 cells of two threads are disjoint and
-// stay inside the batch.
-// verdict: clean
+// gridDim.x values), with a guard stating that the stride is a power of
+// two no larger than N/4. First written as clean; the guard is not enough:
+// the host's N is a power of two too, and without that a batch's cells
+// spill into the next. With gridDim = (3, 2) and stride 512 (N = 3072),
+// thread 767 of row 0 stores data[2303 + k·512] and thread 255 of row 1
+// stores data[3072 + 255 + k·512]: both store data[3327] and data[3839]
+// (HELDOUT.md, round 9).
+// verdict: race
 //
 //gpu:kernel block=256
 func FwtBatch2Pow2(t gpu.Thread, data []float32, stride int) {
@@ -139,6 +146,46 @@ func FwtBatch2Pow2(t gpu.Thread, data []float32, stride int) {
 	n := t.BlockDim().X * t.GridDim().X * 4
 	if stride <= 0 || stride&(stride-1) != 0 || 4*stride > n {
 		panic("fwtBatch2Kernel: stride must be a power of two no larger than N/4")
+	}
+	src := data[t.BlockIdx().Y*n:]
+	dst := data[t.BlockIdx().Y*n:]
+	lo := pos & (stride - 1)
+	i0 := ((pos - lo) << 2) + lo
+	i1 := i0 + stride
+	i2 := i1 + stride
+	i3 := i2 + stride
+	d0 := src[i0]
+	d1 := src[i1]
+	d2 := src[i2]
+	d3 := src[i3]
+	tmp := d0
+	d0 = d0 + d2
+	d2 = tmp - d2
+	tmp = d1
+	d1 = d1 + d3
+	d3 = tmp - d3
+	tmp = d0
+	dst[i0] = d0 + d1
+	dst[i1] = tmp - d1
+	tmp = d2
+	dst[i2] = d2 + d3
+	dst[i3] = tmp - d3
+}
+
+// FwtBatch2Pow2Batch: fwtBatch2Kernel with all the host's promises in
+// the guard (added after the score): N = 4·blockDim·gridDim.x and the
+// stride powers of two, stride ≤ N/4, so the stride divides N/4 and every
+// thread's four cells stay in its batch.
+// verdict: clean
+// known false positive: a power of two no larger than another divides it; the
+// model does not relate the two guarded powers of two.
+//
+//gpu:kernel block=256
+func FwtBatch2Pow2Batch(t gpu.Thread, data []float32, stride int) {
+	pos := t.BlockIdx().X*t.BlockDim().X + t.ThreadIdx().X
+	n := t.BlockDim().X * t.GridDim().X * 4
+	if n&(n-1) != 0 || stride <= 0 || stride&(stride-1) != 0 || 4*stride > n {
+		panic("fwtBatch2Kernel: N and stride must be powers of two, stride no larger than N/4")
 	}
 	src := data[t.BlockIdx().Y*n:]
 	dst := data[t.BlockIdx().Y*n:]
@@ -228,6 +275,8 @@ func hist64AddWord(sThreadBase []uint8, data uint32) {
 // sums row b. The uint4 input is four uint32 words per element; its
 // element count, dataCount, is named n (the race check passes 1024).
 // verdict: clean
+// known false positive: the three terms of threadPos have disjoint bits, so
+// their | is their sum, and tid &^ 63 is 64·(tid/64); neither is modelled.
 //
 //gpu:kernel block=64
 func Histogram64Swizzled(t gpu.Thread, partial, data []uint32, n int) {
@@ -372,6 +421,8 @@ func oemComparator(keyA, valA, keyB, valB *uint32, dir int) {
 // after a barrier, compares pos−stride and pos for the threads whose
 // offset in the merge is at least stride.
 // verdict: clean
+// known false positive: stride = size/2 and stride >>= 1 of a doubling size
+// are powers of two, which the model does not know of / and >>.
 //
 //gpu:kernel block=512
 func OddEvenMergeSortShared(t gpu.Thread, dstKey, dstVal, srcKey, srcVal []uint32, arrayLength, dir int) {
@@ -527,6 +578,8 @@ func msBinarySearchExclusive(val uint32, data []uint32, l, stride, dir int) int 
 // are a permutation of the segment, so no two threads store one cell; that
 // the runs are sorted holds by induction from stride 1, for any input.
 // verdict: clean
+// known false positive: the merged positions are distinct because the runs are
+// sorted, a fact about the data the model does not have.
 //
 //gpu:kernel block=512
 func MergeSortShared(t gpu.Thread, dstKey, dstVal, srcKey, srcVal []uint32, arrayLength, dir int) {

@@ -259,6 +259,7 @@ var Kernels = map[string]any{
 	"FwtBatch1Shared":                 FwtBatch1Shared,
 	"FwtBatch1NoLoopBarrier":          FwtBatch1NoLoopBarrier,
 	"FwtBatch2Pow2":                   FwtBatch2Pow2,
+	"FwtBatch2Pow2Batch":              FwtBatch2Pow2Batch,
 	"FwtBatch2AsWritten":              FwtBatch2AsWritten,
 	"Histogram64Swizzled":             Histogram64Swizzled,
 	"Histogram64NoHighBits":           Histogram64NoHighBits,
