@@ -31,9 +31,6 @@ const fwtElementaryN = 1 << 11
 // the four cells pos ↦ 4(pos − lo) + lo + {0,1,2,3}·stride of two threads
 // are disjoint.
 // verdict: clean
-// known false positive: `stride` runs n>>2, n>>4, ... from n = 1<<log2N, a power
-// of two or zero, which the model does not know of a right shift, so
-// pos & (stride−1) is not pos mod stride.
 //
 //gpu:kernel block=256
 func FwtBatch1Shared(t gpu.Thread, data []float32, log2N int) {
@@ -275,8 +272,10 @@ func hist64AddWord(sThreadBase []uint8, data uint32) {
 // sums row b. The uint4 input is four uint32 words per element; its
 // element count, dataCount, is named n (the race check passes 1024).
 // verdict: clean
-// known false positive: the three terms of threadPos have disjoint bits, so
-// their | is their sum, and tid &^ 63 is 64·(tid/64); neither is modelled.
+// known false positive: threadPos is modelled (disjoint bit fields are a sum)
+// and a thread's own column is proven apart from another's, but not once
+// the bin offset 64·data is added: the solver leaves 4Δc + Δb + 64Δd = 0
+// undecided over the integers.
 //
 //gpu:kernel block=64
 func Histogram64Swizzled(t gpu.Thread, partial, data []uint32, n int) {
@@ -421,8 +420,6 @@ func oemComparator(keyA, valA, keyB, valB *uint32, dir int) {
 // after a barrier, compares pos−stride and pos for the threads whose
 // offset in the merge is at least stride.
 // verdict: clean
-// known false positive: stride = size/2 and stride >>= 1 of a doubling size
-// are powers of two, which the model does not know of / and >>.
 //
 //gpu:kernel block=512
 func OddEvenMergeSortShared(t gpu.Thread, dstKey, dstVal, srcKey, srcVal []uint32, arrayLength, dir int) {
