@@ -88,10 +88,10 @@
 //     size / 2` of a doubling size), so x & (stride-1) is x mod stride
 //     (x itself when stride is 0), as in fastWalshTransform's and odd-even
 //     merge sort's butterflies. x | y and x ^ y whose operands can have no
-//     bit set in common (masks `x & c`, shifted by constants) are x + y;
-//     x &^ (2^k - 1) is 2^k·(x / 2^k), and x & (2^j - 2^i) keeps bits i
-//     to j: histogram64's bank-spreading threadPos = (tid &^ 63) |
-//     (tid&15)<<2 | (tid&48)>>4 is a permutation of the block.
+//     bit set in common (masks `x & c`, shifted by constants) are x + y,
+//     and x &^ (2^k - 1) is 2^k·(x / 2^k): a bank-spreading position
+//     (tid &^ 63) | (tid&7)<<3 | (tid>>3)&7 is a permutation of the
+//     block. A mask of a run of bits, x & 48, is not modelled.
 //   - Highest bits: `for x&(x-1) != 0 { x &= x - 1 }` (the CUDA
 //     Handbook's floorPow2) leaves the largest power of two not above x's
 //     start v, so v < 2x; both threads past the loop see that one value.

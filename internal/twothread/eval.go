@@ -281,11 +281,6 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 			_, r := p.floorDiv(x, yc+1, t)
 			return r, true
 		}
-		if yconst {
-			if r, ok := p.maskRun(x, yc, t); ok {
-				return r, true
-			}
-		}
 		// x & (m−1) for a power of two m that is not a constant (a
 		// loop counter doubled from 1: tid & (2*s−1) == 0) is x mod m.
 		for _, o := range [][2]ssa.Value{{v.X, v.Y}, {v.Y, v.X}} {

@@ -114,27 +114,27 @@ func ShiftedNotPow2Param(t gpu.Thread, data []float32, k int) {
 	}
 }
 
-// SwizzleOr: histogram64's bank-spreading column, (tid&15)<<2 |
-// (tid&48)>>4, a permutation of 0..63 for 64 threads.
+// SwizzleOr: a bank-spreading column, (tid&7)<<3 | (tid>>3)&7, a
+// permutation of 0..63 for 64 threads.
 //
 //gpu:kernel block=64
 func SwizzleOr(t gpu.Thread, out []uint32) {
 	s := gpu.Shared[[64]uint32](t)
 	tid := t.ThreadIdx().X
-	pos := ((tid & 15) << 2) | ((tid & 48) >> 4)
+	pos := ((tid & 7) << 3) | ((tid >> 3) & 7)
 	s[pos]++
 	t.Barrier()
 	out[t.GlobalIdx().X] = s[tid]
 }
 
-// SwizzleOrDroppedBit: the high field shifted one bit too far keeps only
-// one of its two bits: threads 0 and 16 share column 0.
+// SwizzleOrDroppedBit: the high field shifted one bit too far: threads 0
+// and 8 share column 0.
 //
 //gpu:kernel block=64
 func SwizzleOrDroppedBit(t gpu.Thread, out []uint32) {
 	s := gpu.Shared[[64]uint32](t)
 	tid := t.ThreadIdx().X
-	pos := ((tid & 15) << 2) | ((tid & 48) >> 5)
+	pos := ((tid & 7) << 3) | ((tid >> 4) & 7)
 	s[pos]++ // want `race on shared s`
 	t.Barrier()
 	out[t.GlobalIdx().X] = s[tid]
@@ -166,14 +166,14 @@ func SwizzleXorOverlapping(t gpu.Thread, out []uint32) {
 	out[t.GlobalIdx().X] = s[tid]
 }
 
-// TileTranspose64: the same swizzle spelled with | and a run mask
-// (tid&56)>>3, over tiles of 64 threads kept by tid &^ 63.
+// TileTranspose64: the same swizzle spelled with |, over tiles of 64
+// threads kept by tid &^ 63.
 //
 //gpu:kernel block=256
 func TileTranspose64(t gpu.Thread, out []uint32) {
 	s := gpu.Shared[[256]uint32](t)
 	tid := t.ThreadIdx().X
-	pos := (tid &^ 63) | ((tid & 7) << 3) | ((tid & 56) >> 3)
+	pos := (tid &^ 63) | ((tid & 7) << 3) | ((tid >> 3) & 7)
 	s[pos] = uint32(tid)
 	t.Barrier()
 	out[t.GlobalIdx().X] = s[tid]
@@ -186,7 +186,7 @@ func TileTranspose64(t gpu.Thread, out []uint32) {
 func TileTranspose64LostTile(t gpu.Thread, out []uint32) {
 	s := gpu.Shared[[256]uint32](t)
 	tid := t.ThreadIdx().X
-	pos := (tid &^ 255) | ((tid & 7) << 3) | ((tid & 56) >> 3)
+	pos := (tid &^ 255) | ((tid & 7) << 3) | ((tid >> 3) & 7)
 	s[pos] = uint32(tid) // want `race on shared s`
 	t.Barrier()
 	out[t.GlobalIdx().X] = s[tid]
