@@ -10,7 +10,9 @@ import (
 // that the arithmetic model reads as sums and remainders.
 //
 //   - x | y and x ^ y where no bit can be set in both are x + y (no carry
-//     happens): threadPos = (tid &^ 63) | (tid&15)<<2 | (tid&48)>>4.
+//     happens): (tid &^ 63) | (tid&7)<<3 | (tid>>3)&7. A mask x & c
+//     takes the bits of c, so tid & 48 is disjoint from tid & 15 even
+//     where its value is not modelled.
 //   - x &^ (2^k − 1) clears the low k bits: 2^k·⌊x / 2^k⌋. (A mask of a
 //     run of bits, x & (2^j − 2^i), is not modelled: as two remainders it
 //     made histogram64's kernel fifty times slower to decide, and still
