@@ -82,6 +82,16 @@
 //     CTAScan, which reads s[first+tid-offset] and writes s[(NT-first)+tid]
 //     with one barrier per step, is silent, and a flip placed after the
 //     store is reported; `offset += offset` grows like `offset *= 2`.
+//   - Falling powers of two and bit fields: a power of two shifted right
+//     or divided by a constant power of two is a power of two or zero
+//     (`stride := n >> 2; stride >>= 2` from n = 1 << log2N, `stride :=
+//     size / 2` of a doubling size), so x & (stride-1) is x mod stride
+//     (x itself when stride is 0), as in fastWalshTransform's and odd-even
+//     merge sort's butterflies. x | y and x ^ y whose operands can have no
+//     bit set in common (masks `x & c`, shifted by constants) are x + y,
+//     and x &^ (2^k - 1) is 2^k·(x / 2^k): a bank-spreading position
+//     (tid &^ 63) | (tid&7)<<3 | (tid>>3)&7 is a permutation of the
+//     block. A mask of a run of bits, x & 48, is not modelled.
 //   - Highest bits: `for x&(x-1) != 0 { x &= x - 1 }` (the CUDA
 //     Handbook's floorPow2) leaves the largest power of two not above x's
 //     start v, so v < 2x; both threads past the loop see that one value.

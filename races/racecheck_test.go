@@ -163,6 +163,10 @@ var raceNeedsOtherInputs = map[string]string{
 	"LavaMdNoTrailingBarrier":     "data: the launch's neighbour box numbers are past the particles, so the second box's load traps",
 	"HandbookReducePlainAdd":      "detector: seen in one of two runs at the corpus launch (four blocks' thread 0 add into out[0] once each)",
 	"MatrixRotateThreadIdxOnly":   "detector: not seen in two runs at the corpus launch; its witness (thread 0 of blocks 0 and 1, w = 2, both swap ring 0) is read off the code",
+	"FwtBatch2AsWritten":          "parameters: races only for a stride that is not a power of two (stride = 3: threads 0 and 3 meet at data[6]); the launch passes 4",
+	"FwtBatch2Pow2":               "parameters: races only when 4·blockDim·gridDim.x is not a power of two (grid 3×2, stride 512); the launch's grid is 2×2",
+	"QuasirandomGenerator":        "detector: blocks (0,0) and (0,1) store the same points, but blocks 2k and 2k+1 share a round of the race schedule, so (x,0) and (x,1) never do",
+	"AdiColumnSweepByRow":         "parameters: n = 1024 puts row 4 past the 4096-element buffers, and the trap ends the launch; at n = 3 threads 1 and 2 meet at x[3]",
 	// Seen in some runs of the whole corpus and not in others: the racing
 	// word is touched by more threads than the four accesses per 8-byte
 	// word the detector remembers, so which pair it keeps varies.

@@ -12,7 +12,7 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	dir := analysistestdata.GOPATH(t, analysistest.TestData())
-	analysistest.Run(t, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "flags", "wavefront", "tickets", "shifts", "pingpong", "planes", "highbit")
+	analysistest.Run(t, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "flags", "wavefront", "tickets", "shifts", "pingpong", "planes", "highbit", "bitfields")
 }
 
 // TestGuardFix checks that a race only degenerate sizes cause offers the

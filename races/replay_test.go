@@ -28,7 +28,7 @@ func TestWitnessesReplay(t *testing.T) {
 		}},
 		{"analysistest", func() {
 			dir := analysistestdata.GOPATH(t, analysistest.TestData())
-			analysistest.Run(&quietT{T: t}, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "witness", "xorpartner", "guardfix", "outofbounds", "shifts", "flags", "wavefront", "tickets", "pingpong", "planes", "highbit")
+			analysistest.Run(&quietT{T: t}, dir, races.Analyzer, "basic", "patterns", "odd", "bitops", "idioms", "witness", "xorpartner", "guardfix", "outofbounds", "shifts", "flags", "wavefront", "tickets", "pingpong", "planes", "highbit", "bitfields")
 		}},
 	}
 	for _, set := range sets {

@@ -229,7 +229,14 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 	x, y := p.eval(fr, v.X, t), p.eval(fr, v.Y, t)
 	yc, yconst := y.constant()
 	xc, xconst := x.constant()
+	if (v.Op == token.OR || v.Op == token.XOR) && disjointBits(v.X, v.Y) {
+		return add(x, y), true
+	}
 	switch v.Op {
+	case token.AND_NOT:
+		if yconst {
+			return p.lowBitsCleared(x, yc, t)
+		}
 	case token.ADD:
 		return add(x, y), true
 	case token.SUB:
@@ -287,6 +294,9 @@ func (p *problem) evalBinOp(fr *frame, v *ssa.BinOp, t int) (poly, bool) {
 			m, ok := minus1Of(o[1])
 			if !ok {
 				continue
+			}
+			if isPow2OrZero(m, map[ssa.Value]bool{}) {
+				return p.guardedMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)
 			}
 			if p.pow2Assumed(fr, m) {
 				return p.guardedMod(p.eval(fr, o[0], t), p.eval(fr, m, t), t)

@@ -144,4 +144,18 @@ var Kernels = map[string]any{
 	"FlagHeadsTailPadded":      FlagHeadsTailPadded,
 	"QuasiRandomCopyThenScan":  QuasiRandomCopyThenScan,
 	"QuasiRandomBarrierInCopy": QuasiRandomBarrierInCopy,
+	// Round 9 (heldout6.go).
+	"FwtBatch1OddStep":               FwtBatch1OddStep,
+	"Reduce0AsWritten":               Reduce0AsWritten,
+	"Reduce0BarrierInGuard":          Reduce0BarrierInGuard,
+	"BinomialAsWritten":              BinomialAsWritten,
+	"BinomialBreakWhenDone":          BinomialBreakWhenDone,
+	"ConvColumnsGuardedAccesses":     ConvColumnsGuardedAccesses,
+	"ConvColumnsGuardAroundBarrier":  ConvColumnsGuardAroundBarrier,
+	"OddEvenMergeSharedAsWritten":    OddEvenMergeSharedAsWritten,
+	"OddEvenMergeBarrierUnderOffset": OddEvenMergeBarrierUnderOffset,
+	"MergeHistogram64AsWritten":      MergeHistogram64AsWritten,
+	"MergeHistogram64IdleReturn":     MergeHistogram64IdleReturn,
+	"MonteCarloPathLoopThenReduce":   MonteCarloPathLoopThenReduce,
+	"MonteCarloReduceInPathLoop":     MonteCarloReduceInPathLoop,
 }
