@@ -37,12 +37,15 @@ type problem struct {
 	// sharpen holds facts that only make a model exact (2^k for a shift
 	// count k, shift.go): answer adds them once a problem without them is
 	// not refuted, so that a refutation never pays for their case splits.
-	sharpen  []clause
-	memo     map[memoKey]poly
-	instance map[*node]bool
-	xors     map[valRef]*xorPair // x ^ j per thread (xor.go)
-	slots    []slotVal           // atomic counter values (slots.go)
-	divs     map[string][2]poly  // quotient and remainder of x/m, x%m by x and m
+	sharpen []clause
+	// quotients holds the bounds on quotients by divisors that are not
+	// constants (divmod.go), asked within a budget (retryQuotients).
+	quotients []clause
+	memo      map[memoKey]poly
+	instance  map[*node]bool
+	xors      map[valRef]*xorPair // x ^ j per thread (xor.go)
+	slots     []slotVal           // atomic counter values (slots.go)
+	divs      map[string][2]poly  // quotient and remainder of x/m, x%m by x and m
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
 	approx bool
@@ -133,6 +136,9 @@ func (k *Kernel) answer(p *problem, a, b *Access, ia, ib []poly) (c Collision, o
 		p.clauses, p.sharpen = append(p.clauses, p.sharpen...), nil
 		lp = p.linearize()
 		verdict, model = p.k.solve(lp)
+	}
+	if verdict != lincon.Infeasible && k.retryQuotients(p) {
+		verdict = lincon.Infeasible
 	}
 	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) {
 		verdict, model = k.retryRowMajor(p, a, b, ia, ib, verdict, model)

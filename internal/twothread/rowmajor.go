@@ -44,6 +44,9 @@ func (k *Kernel) retryRowMajor(p *problem, a, b *Access, ia, ib []poly, verdict 
 		return verdict, model
 	}
 	verdict, model = k.solve(p.linearize())
+	if verdict != lincon.Infeasible && k.retryQuotients(p) {
+		verdict, model = lincon.Infeasible, nil
+	}
 	if verdict != lincon.Infeasible {
 		k.rowMajorMisses++
 	}
