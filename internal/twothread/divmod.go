@@ -100,9 +100,10 @@ func (p *problem) divMod(x, m poly, t int) (poly, poly, bool) {
 		{le(m, constPoly(-1)), ge(x), ge(r), lt(r, scale(m, -1))},
 		{le(m, constPoly(-1)), lt(x, constPoly(0)), le(r, constPoly(0)), lt(m, r)},
 	})
-	if p.boundQuotient(x, m, q) {
-		p.setRange(r.single(), 0, m)
+	if p.atLeast(m, 1) && p.atLeast(x, 0) {
+		p.setRange(r.single(), 0, m) // the first case: the others are refuted
 	}
+	p.boundQuotient(x, m, q)
 	return q, r, true
 }
 
@@ -120,21 +121,20 @@ func (p *problem) divMod(x, m poly, t int) (poly, poly, bool) {
 // otherwise (retryQuotients).
 
 // boundQuotient adds the bound on quotient q of x by m when it can read
-// one off, and reports whether m ≥ 1 and x ≥ 0 hold by the ranges alone,
-// so that q's range is recorded for the dividends built from it.
-func (p *problem) boundQuotient(x, m, q poly) bool {
+// one off; where m ≥ 1 and x ≥ 0 hold by the ranges alone, it records
+// q's range too, for the dividends built from it.
+func (p *problem) boundQuotient(x, m, q poly) {
 	c, ok := p.quotientBound(x, m)
 	if !ok {
-		return false
+		return
 	}
 	bound := []cons{ge(q), lt(q, c)}
 	if p.atLeast(m, 1) && p.atLeast(x, 0) {
 		p.quotients = append(p.quotients, clause{bound})
 		p.setRange(q.single(), 0, c)
-		return true
+		return
 	}
 	p.quotients = append(p.quotients, clause{{lt(m, constPoly(1))}, {lt(x, constPoly(0))}, bound})
-	return false
 }
 
 // maxQuotientSteps bounds the conjunctions retryQuotients lets the
