@@ -137,10 +137,12 @@ func (k *Kernel) answer(p *problem, a, b *Access, ia, ib []poly) (c Collision, o
 		lp = p.linearize()
 		verdict, model = p.k.solve(lp)
 	}
-	if verdict != lincon.Infeasible && k.retryQuotients(p) {
-		verdict = lincon.Infeasible
-	}
+	// A model of the polynomial constraints themselves satisfies the
+	// quotient bounds and the row-major facts, which follow from them.
 	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) {
+		if k.retryQuotients(p) {
+			return Collision{}, false
+		}
 		verdict, model = k.retryRowMajor(p, a, b, ia, ib, verdict, model)
 	}
 	if verdict == lincon.Infeasible {
