@@ -126,7 +126,9 @@
 //     the width itself is read both as a row and as a column, since in a
 //     mirrored index it is a column: HeCBench matrix-rotate's
 //     `last*w + last - offset`, last = w-1-layer, is row last, column
-//     last-offset, so the rings of different layers are apart.
+//     last-offset, so the rings of different layers are apart. A column
+//     one past the row, c = w, is cell 0 of row r+1 (the ring written with
+//     last = w-layer: ring 0's right column wraps onto its own left one).
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative

@@ -22,7 +22,8 @@ import (
 //
 //	c₁ ∉ [0, w) or c₂ ∉ [0, w) or (r₁ = r₂ and c₁ = c₂)
 //
-// which holds for all integers. Each index is split into r·w + c by its
+// which holds for all integers (with a column w read as cell 0 of the
+// next row, addRowMajorClause). Each index is split into r·w + c by its
 // SSA form (the summands through + and −, the factors through ·) and the
 // split is kept only when r·w + c is the index's polynomial.
 
@@ -87,13 +88,19 @@ func (p *problem) addRowMajor(a, b *Access, ia, ib []poly) bool {
 }
 
 // addRowMajorClause adds that r1·w + c1 and r2·w + c2 are equal only as
-// row and column, when both columns are in [0, w); with unless, only when
-// its alternatives all fail (they say the two indices differ).
+// row and column, when both columns are in [0, w]; a column w, one past
+// the row, is cell 0 of the next row (HeCBench matrix-rotate's ring with
+// last = w − layer wraps there); with unless, only when its alternatives
+// all fail (they say the two indices differ).
 func (p *problem) addRowMajorClause(w, r1, c1, r2, c2 poly, unless ...[]cons) {
+	one := constPoly(1)
 	p.clauses = append(p.clauses, append(clause{
-		{lt(c1, constPoly(0))}, {le(w, c1)},
-		{lt(c2, constPoly(0))}, {le(w, c2)},
-		{eq(sub(r1, r2)), eq(sub(c1, c2))},
+		{lt(c1, constPoly(0))}, {lt(w, c1)},
+		{lt(c2, constPoly(0))}, {lt(w, c2)},
+		{lt(c1, w), lt(c2, w), eq(sub(r1, r2)), eq(sub(c1, c2))},
+		{eq(sub(c1, w)), lt(c2, w), eq(sub(add(r1, one), r2)), eq(c2)},
+		{lt(c1, w), eq(sub(c2, w)), eq(sub(r1, add(r2, one))), eq(c1)},
+		{eq(sub(c1, w)), eq(sub(c2, w)), eq(sub(r1, r2))},
 	}, unless...))
 }
 
