@@ -38,6 +38,9 @@ type problem struct {
 	// count k, shift.go): answer adds them once a problem without them is
 	// not refuted, so that a refutation never pays for their case splits.
 	sharpen []clause
+	// wrapColumns makes the row-major facts read a column one past the
+	// row as the next row's cell 0 (retryWrapped).
+	wrapColumns bool
 	// quotients holds the bounds on quotients by divisors that are not
 	// constants (divmod.go), asked within a budget (retryQuotients).
 	quotients []clause
