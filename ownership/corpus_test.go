@@ -107,11 +107,14 @@ func TestCorpus(t *testing.T) {
 	sc.Check(t, ownershipFloor)
 }
 
-// ownershipFloor is the score the corpus had when it was last raised (issue
-// 20's classes: 244 programs, 130 buggy; TP 130, FP 0, FN 0): a new false alarm or
+// ownershipFloor is the score the corpus had when it was last set (issue
+// 20 after round 9: 263 programs, 139 buggy; TP 139, FP 1, FN 0). Round 9's
+// h13MonteCarloPlans, written from public code before any fix, is its one
+// false alarm (buffers in a slice of plain structs, freed field by field
+// by a deferred loop), marked "known false positive": a new false alarm or
 // miss falls below it. Every miss it counts is marked "known miss" in its
 // program's doc; raise the floor when one is fixed.
-var ownershipFloor = corpustest.Floor{Precision: 1, Recall: 1}
+var ownershipFloor = corpustest.Floor{Precision: 0.992, Recall: 1}
 
 // knownMark returns the "known miss" or "known false positive" mark of a
 // program's doc, or "".

@@ -39,7 +39,10 @@
 // ty*BlockDim+tx) are case-split on signs, and x>>k, x/c, x%c,
 // x&(2^k-1) get quotient and remainder variables (x/m and x%m for a
 // uniform m with Go's truncated semantics: the remainder has x's sign,
-// also for a negative m), a shift by a uniform count that is not a
+// also for a negative m; the quotient is below c when the ranges bound x
+// by m·c − 1, as a linear block id bx + gx·by is by gx·gy, so bid/gy < gx:
+// a pair not refuted otherwise is asked again with that bound, within a
+// budget of solver work), a shift by a uniform count that is not a
 // constant (x<<k, x>>k, 1<<(a-b)) is a product with, or a quotient by, a
 // variable 2^k ≥ k+1 (k ≥ 0: a negative count traps; exactly 2^k for
 // k ≤ 4 when a witness is sought), as does x&(m-1) for a
@@ -133,7 +136,9 @@
 //     the width itself is read both as a row and as a column, since in a
 //     mirrored index it is a column: HeCBench matrix-rotate's
 //     `last*w + last - offset`, last = w-1-layer, is row last, column
-//     last-offset, so the rings of different layers are apart.
+//     last-offset, so the rings of different layers are apart. A column
+//     one past the row, c = w, is cell 0 of row r+1 (the ring written with
+//     last = w-layer: ring 0's right column wraps onto its own left one).
 //
 // Which values both threads share comes from the uniformity analysis
 // (package uniformity) together with this package's own conservative

@@ -19,7 +19,10 @@
 // hold where each thread is (through bool values held in variables:
 // flags, && and || locals, device functions' bools), loop induction
 // variables, integers set in branches, division and remainder (by a
-// shared divisor of either sign, truncated as Go does), shifts by a
+// shared divisor of either sign, truncated as Go does; a quotient by a
+// divisor that is not a constant is bounded by what the ranges of the
+// dividend's variables give, asked only of a pair not refuted without it
+// and within a budget, divmod.go), shifts by a
 // shared count (2^k as a variable, shift.go), x ^ j
 // partners and atomic slot hand-outs (also published to a block through a
 // shared cell) become polynomial constraints; a pair the solver does not

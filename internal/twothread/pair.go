@@ -37,12 +37,18 @@ type problem struct {
 	// sharpen holds facts that only make a model exact (2^k for a shift
 	// count k, shift.go): answer adds them once a problem without them is
 	// not refuted, so that a refutation never pays for their case splits.
-	sharpen  []clause
-	memo     map[memoKey]poly
-	instance map[*node]bool
-	xors     map[valRef]*xorPair // x ^ j per thread (xor.go)
-	slots    []slotVal           // atomic counter values (slots.go)
-	divs     map[string][2]poly  // quotient and remainder of x/m, x%m by x and m
+	sharpen []clause
+	// wrapColumns makes the row-major facts read a column one past the
+	// row as the next row's cell 0 (retryWrapped).
+	wrapColumns bool
+	// quotients holds the bounds on quotients by divisors that are not
+	// constants (divmod.go), asked within a budget (retryQuotients).
+	quotients []clause
+	memo      map[memoKey]poly
+	instance  map[*node]bool
+	xors      map[valRef]*xorPair // x ^ j per thread (xor.go)
+	slots     []slotVal           // atomic counter values (slots.go)
+	divs      map[string][2]poly  // quotient and remainder of x/m, x%m by x and m
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
 	approx bool
@@ -134,7 +140,12 @@ func (k *Kernel) answer(p *problem, a, b *Access, ia, ib []poly) (c Collision, o
 		lp = p.linearize()
 		verdict, model = p.k.solve(lp)
 	}
+	// A model of the polynomial constraints themselves satisfies the
+	// quotient bounds and the row-major facts, which follow from them.
 	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) {
+		if k.retryQuotients(p) {
+			return Collision{}, false
+		}
 		verdict, model = k.retryRowMajor(p, a, b, ia, ib, verdict, model)
 	}
 	if verdict == lincon.Infeasible {

@@ -22,7 +22,8 @@ import (
 //
 //	c₁ ∉ [0, w) or c₂ ∉ [0, w) or (r₁ = r₂ and c₁ = c₂)
 //
-// which holds for all integers. Each index is split into r·w + c by its
+// which holds for all integers (and, asked again, with a column w read
+// as cell 0 of the next row: retryWrapped). Each index is split into r·w + c by its
 // SSA form (the summands through + and −, the factors through ·) and the
 // split is kept only when r·w + c is the index's polynomial.
 
@@ -38,16 +39,41 @@ const (
 
 // retryRowMajor asks pair problem p of accesses a and b again with the
 // row-major facts of their indices ia and ib, when they have any and the
-// kernel's misses allow, and returns the new answer, or the old one.
+// kernel's misses allow, and returns the new answer, or the old one. An
+// answer that is not a model of the polynomial constraints themselves is
+// asked again with the quotient bounds (retryQuotients), then with
+// columns one past the row (retryWrapped).
 func (k *Kernel) retryRowMajor(p *problem, a, b *Access, ia, ib []poly, verdict lincon.Verdict, model []int64) (lincon.Verdict, []int64) {
+	n := len(p.clauses)
 	if k.rowMajorMisses >= maxRowMajorMisses || !p.addRowMajor(a, b, ia, ib) {
 		return verdict, model
 	}
 	verdict, model = k.solve(p.linearize())
+	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) &&
+		(k.retryQuotients(p) || k.retryWrapped(p, a, b, ia, ib, n)) {
+		verdict, model = lincon.Infeasible, nil
+	}
 	if verdict != lincon.Infeasible {
 		k.rowMajorMisses++
 	}
 	return verdict, model
+}
+
+// retryWrapped asks p again with its row-major facts, the clauses from
+// the n-th on, made again reading a column w, one past the row, as cell 0
+// of the next row (HeCBench matrix-rotate's ring with last = w − layer
+// wraps there), and reports whether that refuted it. The reading costs
+// three more alternatives per clause, so only pairs the plain facts did
+// not settle pay for it, and the plain facts come back either way.
+func (k *Kernel) retryWrapped(p *problem, a, b *Access, ia, ib []poly, n int) bool {
+	plain := p.clauses
+	p.clauses = slices.Clip(p.clauses[:n])
+	p.wrapColumns = true
+	p.addRowMajor(a, b, ia, ib)
+	p.wrapColumns = false
+	v, _ := k.solve(p.linearize())
+	p.clauses = plain
+	return v == lincon.Infeasible
 }
 
 // A summand is one term of an index's sum: sign · v.
@@ -85,12 +111,25 @@ func (p *problem) addRowMajor(a, b *Access, ia, ib []poly) bool {
 
 // addRowMajorClause adds that r1·w + c1 and r2·w + c2 are equal only as
 // row and column, when both columns are in [0, w); with unless, only when
-// its alternatives all fail (they say the two indices differ).
+// its alternatives all fail (they say the two indices differ). With
+// p.wrapColumns a column w is read too, as cell 0 of the next row.
 func (p *problem) addRowMajorClause(w, r1, c1, r2, c2 poly, unless ...[]cons) {
+	if !p.wrapColumns {
+		p.clauses = append(p.clauses, append(clause{
+			{lt(c1, constPoly(0))}, {le(w, c1)},
+			{lt(c2, constPoly(0))}, {le(w, c2)},
+			{eq(sub(r1, r2)), eq(sub(c1, c2))},
+		}, unless...))
+		return
+	}
+	one := constPoly(1)
 	p.clauses = append(p.clauses, append(clause{
-		{lt(c1, constPoly(0))}, {le(w, c1)},
-		{lt(c2, constPoly(0))}, {le(w, c2)},
-		{eq(sub(r1, r2)), eq(sub(c1, c2))},
+		{lt(c1, constPoly(0))}, {lt(w, c1)},
+		{lt(c2, constPoly(0))}, {lt(w, c2)},
+		{lt(c1, w), lt(c2, w), eq(sub(r1, r2)), eq(sub(c1, c2))},
+		{eq(sub(c1, w)), lt(c2, w), eq(sub(add(r1, one), r2)), eq(c2)},
+		{lt(c1, w), eq(sub(c2, w)), eq(sub(r1, add(r2, one))), eq(c1)},
+		{eq(sub(c1, w)), eq(sub(c2, w)), eq(sub(r1, r2))},
 	}, unless...))
 }
 

@@ -22,11 +22,20 @@ type solved struct {
 // from different pairs mean the same thing: the answer, model included,
 // is reused as it is.
 func (k *Kernel) solve(lp *lincon.Problem) (lincon.Verdict, []int64) {
+	return k.solveWithin(lp, lincon.MaxSteps)
+}
+
+// solveWithin is solve with a budget of conjunctions (lincon.SolveWithin),
+// remembered apart from the answers of other budgets.
+func (k *Kernel) solveWithin(lp *lincon.Problem, maxSteps int) (lincon.Verdict, []int64) {
 	key := problemKey(lp)
+	if maxSteps != lincon.MaxSteps {
+		key = strconv.Itoa(maxSteps) + "/" + key
+	}
 	if s, ok := k.solved[key]; ok {
 		return s.v, s.model
 	}
-	v, m, steps := lincon.SolveCounted(lp)
+	v, m, steps := lincon.SolveWithin(lp, maxSteps)
 	k.work += steps
 	if k.solved == nil {
 		k.solved = map[string]solved{}

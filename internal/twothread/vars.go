@@ -31,6 +31,11 @@ type varKey struct {
 type varInfo struct {
 	name   string
 	shared bool
+	// The range its facts give, for bounding a dividend (divmod.go): at
+	// least lo when loKnown, and below ub when ub is not nil.
+	lo      int64
+	loKnown bool
+	ub      poly
 }
 
 type memoKey struct {
@@ -53,10 +58,13 @@ func (p *problem) v(key varKey) poly {
 	xp := varPoly(x)
 	switch key.kind {
 	case vTid:
-		p.base = append(p.base, ge(xp), lt(xp, p.bdim(key.dim)))
+		bd := p.bdim(key.dim)
+		p.base = append(p.base, ge(xp), lt(xp, bd))
+		p.setRange(x, 0, bd)
 	case vBid:
 		gd := p.gdim(key.dim)
 		p.base = append(p.base, ge(xp), lt(xp, gd))
+		p.setRange(x, 0, gd)
 		// BlockIdx·BlockDim + BlockDim ≤ GridDim·BlockDim: with a free block
 		// shape this product bound is what keeps global indices of
 		// different blocks apart in grid-stride loops.
@@ -73,12 +81,21 @@ func (p *problem) v(key varKey) poly {
 		// can run.
 		maxv := int64(targets.Static.MaxBlock[key.dim])
 		p.base = append(p.base, le(constPoly(1), xp), le(xp, constPoly(maxv)))
+		p.setRange(x, 1, nil)
 	case vGdim:
 		p.base = append(p.base, le(constPoly(1), xp))
+		p.setRange(x, 1, nil)
 	case vLen:
 		p.base = append(p.base, ge(xp))
+		p.setRange(x, 0, nil)
 	}
 	return xp
+}
+
+// setRange records that variable x is at least lo and, when ub is not
+// nil, below ub: what the facts stated with it say.
+func (p *problem) setRange(x lincon.Var, lo int64, ub poly) {
+	p.vars[x].lo, p.vars[x].loKnown, p.vars[x].ub = lo, true, ub
 }
 
 func (p *problem) aux(shared bool, t int) poly {
@@ -122,6 +139,8 @@ func (p *problem) gid(t, d int) poly {
 	g := p.v(key)
 	prod, _ := mulPoly(p.bid(t, d), p.bdim(d))
 	p.base = append(p.base, ge(g), eq(sub(g, add(prod, p.tid(t, d)))))
+	ub, _ := mulPoly(p.gdim(d), p.bdim(d))
+	p.setRange(g.single(), 0, ub)
 	return g
 }
 

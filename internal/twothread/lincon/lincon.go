@@ -155,7 +155,12 @@ func Satisfies(p *Problem, m []int64) bool {
 // SolveCounted is Solve, also returning the conjunctions it decided: a
 // measure of its work that does not depend on the machine, for callers
 // that budget optional questions.
-func SolveCounted(p *Problem) (Verdict, []int64, int) {
+func SolveCounted(p *Problem) (Verdict, []int64, int) { return SolveWithin(p, MaxSteps) }
+
+// SolveWithin is SolveCounted deciding at most maxSteps conjunctions
+// (past them the answer is Unknown), for optional questions a caller
+// gives a smaller budget than MaxSteps.
+func SolveWithin(p *Problem, maxSteps int) (Verdict, []int64, int) {
 	best := Infeasible
 	var model []int64
 	steps := 0
@@ -174,7 +179,7 @@ func SolveCounted(p *Problem) (Verdict, []int64, int) {
 	// common, the refutation does not depend on most of the sign cases.
 	var rec func(cs []Constraint, open []clause, depth int) (bool, cset)
 	rec = func(cs []Constraint, open []clause, depth int) (bool, cset) {
-		if steps++; steps > MaxSteps {
+		if steps++; steps > maxSteps {
 			best = Unknown
 			return true, nil
 		}
@@ -888,9 +893,6 @@ func (s *system) eliminate() (Verdict, []step, cset, error) {
 		}
 		steps = append(steps, st)
 		eliminated[v] = true
-		if len(s.ges) > 4000 {
-			return Unknown, nil, nil, errOverflow
-		}
 	}
 }
 
@@ -1005,9 +1007,16 @@ type fmCount struct {
 	unitLo, unitHi bool
 }
 
+// maxRows bounds the inequalities an elimination keeps, after removing
+// duplicates: a step that would keep more gives up (Unknown).
+const maxRows = 4000
+
 // fourierMotzkin eliminates variable v from the inequalities: each lower
 // bound of v combined with each upper bound, tightened, replaces the rows
 // that mention v, which the returned step keeps for back-substitution.
+// Duplicates are dropped as the rows are made, so that a step stops as
+// soon as it passes maxRows distinct rows instead of making every
+// combination first (tens of thousands when most are alike).
 func (s *system) fourierMotzkin(v int) (step, error) {
 	nlo, nhi := 0, 0
 	for _, r := range s.ges {
@@ -1017,10 +1026,8 @@ func (s *system) fourierMotzkin(v int) (step, error) {
 			nhi++
 		}
 	}
-	rest := s.sc.spare[:0] // the other of the two backing arrays
-	if need := len(s.ges) - nlo - nhi + nlo*nhi; cap(rest) < need {
-		rest = make([]row, 0, need)
-	}
+	keep := min(len(s.ges)-nlo-nhi+nlo*nhi, max(maxRows+1, len(s.ges)))
+	d := s.deduper(s.sc.spare[:0], keep) // the other of the two backing arrays
 	// The rows mentioning v, lower bounds first, cut from the
 	// scratch list of references (back-substitution reads them).
 	at := len(s.sc.refs)
@@ -1034,7 +1041,9 @@ func (s *system) fourierMotzkin(v int) (step, error) {
 		case r[v] < 0:
 			s.sc.refs = append(s.sc.refs, r)
 		case r[v] == 0:
-			rest = append(rest, r)
+			if !d.add(r) {
+				return step{}, errOverflow
+			}
 		}
 	}
 	mention := s.sc.refs[at:len(s.sc.refs):len(s.sc.refs)]
@@ -1045,11 +1054,13 @@ func (s *system) fourierMotzkin(v int) (step, error) {
 			if err != nil {
 				return step{}, err
 			}
-			rest = append(rest, r)
+			if !d.add(r) {
+				return step{}, errOverflow
+			}
 		}
 	}
 	s.sc.spare = s.ges[:0]
-	s.ges = s.dedupe(rest)
+	s.ges = d.out
 	return step{v: v, ges: mention}, nil
 }
 
@@ -1150,40 +1161,55 @@ func (s *system) normalizeAll(rs []row, eq bool) ([]row, row) {
 	return out, nil
 }
 
-func (s *system) dedupe(rs []row) []row {
-	// An open-addressing table of row indices + 1 (0: empty), at least
-	// twice as large as rs, cleared for each call.
-	size := 16
-	for size < 2*len(rs) {
-		size *= 2
+// A rowSet collects rows without duplicates: of two rows with the same
+// coefficients it keeps the tighter, in the place of the first.
+type rowSet struct {
+	s     *system
+	table []int32 // an open-addressing table of indices into out + 1 (0: empty)
+	mask  uint64
+	out   []row
+}
+
+// deduper returns an empty rowSet that appends to out and holds up to
+// size rows.
+func (s *system) deduper(out []row, size int) rowSet {
+	// The table at least twice as large as the rows, cleared.
+	n := 16
+	for n < 2*size {
+		n *= 2
 	}
-	if cap(s.sc.table) < size {
-		s.sc.table = make([]int32, size)
+	if cap(s.sc.table) < n {
+		s.sc.table = make([]int32, n)
 	}
-	table := s.sc.table[:size]
+	table := s.sc.table[:n]
 	clear(table)
-	mask := uint64(size - 1)
-	out := rs[:0]
-	n := s.n
-	for _, r := range rs {
-		i := s.hash(r) & mask
-		for {
-			j := table[i] - 1
-			if j < 0 {
-				table[i] = int32(len(out)) + 1
-				out = append(out, r)
-				break
-			}
-			if slices.Equal(out[j][:n], r[:n]) {
-				if r[n] < out[j][n] { // the tighter of the two
-					out[j] = r
-				}
-				break
-			}
-			i = (i + 1) & mask
-		}
+	if cap(out) < size {
+		out = make([]row, 0, size)
 	}
-	return out
+	return rowSet{s: s, table: table, mask: uint64(n - 1), out: out}
+}
+
+// add adds r, or keeps the tighter of r and the row with its
+// coefficients; it reports false when the set holds more than maxRows
+// rows.
+func (d *rowSet) add(r row) bool {
+	n := d.s.n
+	i := d.s.hash(r) & d.mask
+	for {
+		j := d.table[i] - 1
+		if j < 0 {
+			d.table[i] = int32(len(d.out)) + 1
+			d.out = append(d.out, r)
+			return len(d.out) <= maxRows
+		}
+		if slices.Equal(d.out[j][:n], r[:n]) {
+			if r[n] < d.out[j][n] { // the tighter of the two
+				d.out[j] = r
+			}
+			return true
+		}
+		i = (i + 1) & d.mask
+	}
 }
 
 // hash returns the hash of r's coefficients, from its slot when it has

@@ -202,6 +202,26 @@ func TestSolveProductCases(t *testing.T) {
 	}
 }
 
+// TestSolveWithin: a problem whose refutation takes three conjunctions
+// (the base, then each alternative of |x − y| ≥ 3 against |x − y| ≤ 1)
+// is Unknown within fewer, and Infeasible within three.
+func TestSolveWithin(t *testing.T) {
+	const x, y Var = 0, 1
+	pr := Problem{NumVars: 2,
+		Base: []Constraint{GE(0, T(1, x)), GE(1000000, T(-1, x)), GE(0, T(1, y)), GE(1000000, T(-1, y)),
+			GE(1, T(1, x), T(-1, y)), GE(1, T(-1, x), T(1, y))},
+		Clauses: [][][]Constraint{{{GE(-3, T(1, x), T(-1, y))}, {GE(-3, T(-1, x), T(1, y))}}}}
+	if v, _, steps := SolveCounted(&pr); v != Infeasible || steps != 3 {
+		t.Fatalf("SolveCounted: %v in %d conjunctions, want infeasible in 3", v, steps)
+	}
+	if v, _, _ := SolveWithin(&pr, 2); v != Unknown {
+		t.Errorf("SolveWithin 2: %v, want unknown", v)
+	}
+	if v, _, _ := SolveWithin(&pr, 3); v != Infeasible {
+		t.Errorf("SolveWithin 3: %v, want infeasible", v)
+	}
+}
+
 // TestSolveRandom compares Solve with enumeration on small random
 // problems with clauses: Infeasible must be right (pruning and
 // backjumping may never drop a model), Feasible must come with a model.

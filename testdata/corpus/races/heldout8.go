@@ -955,10 +955,10 @@ func MatrixRotateLayers(t gpu.Thread, matrix []float32, w int) {
 // flat index onto its own left column. First written as a race; the race
 // detector's silence sent it back to the code, and it is clean.
 // verdict: clean
-// known false positive: thread 0's column w − 0 − offset reaches w, past
-// the row, where the row-major fact (column in [0, w)) no longer applies,
-// and its wrap onto its own column 0 is not related to the other rings;
-// reported "could not be proven distinct", without a witness.
+// (Reported "could not be proven distinct" until the row-major fact read
+// thread 0's column w − 0 − offset = w, one past the row, as the next
+// row's cell 0: its right column wraps onto its own left column, which
+// no other ring touches.)
 //
 //gpu:kernel
 func MatrixRotateOffByOne(t gpu.Thread, matrix []float32, w int) {
