@@ -60,6 +60,7 @@ var Passes = []Pass{
 	{Name: "simplify", Run: Simplify},
 	{Name: "strength", Run: StrengthReduce},
 	{Name: "sink", Run: SinkValues},
+	{Name: "cold-checks", Run: RecomputeColdChecks},
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "dce", Run: func(f *Func) int { DeadCode(f); return 0 }},
 	{Name: "poll-loops", Run: PollLoops},
