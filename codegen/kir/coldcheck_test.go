@@ -11,8 +11,9 @@ import (
 // each iteration. HoistInvariants takes both comparisons out of the
 // loop and CombineChecks ANDs them into one branch; the slow path's
 // checks then branched on the hoisted comparisons, kept live through the
-// loop. After RecomputeColdChecks each slow-path check compares in its
-// own block, and the kernel's bytes and traps stay the original's.
+// loop. After RecomputeColdChecks each slow-path check computes its
+// comparison, index and length (parameters here) in its own block, and
+// the kernel's bytes and traps stay the original's.
 func TestRecomputeColdChecks(t *testing.T) {
 	build := func() *Func {
 		b := newFB(append(out1, Param{Name: "i", Type: TI64}, Param{Name: "j", Type: TI64})...)
@@ -57,6 +58,11 @@ func TestRecomputeColdChecks(t *testing.T) {
 		if b.Comment == "checks, one by one" || (b.Term == TermBranch && b.Succs[0].Term == TermTrap) {
 			if b.Cond.Block != b {
 				t.Errorf("slow-path check %v branches on %v of %v\n%s", b.Index, b.Cond, b.Cond.Block.Index, Format(f))
+			}
+			for _, a := range b.Succs[1].Trap.Args {
+				if b.Succs[1].Term == TermTrap && a != nil && a.Block != b {
+					t.Errorf("slow-path check %v reports %v of %v\n%s", b.Index, a, a.Block.Index, Format(f))
+				}
 			}
 		}
 	}
