@@ -32,6 +32,7 @@ type Pass struct {
 // every emitter (PTX, LLVM IR, SPIR-V) starts from its output.
 var Passes = []Pass{
 	{Name: "fold", Run: FoldConstants},
+	{Name: "mask-remainders", Run: MaskRemainderTests},
 	{Name: "simplify", Run: Simplify},
 	{Name: "unroll", Run: Unroll},
 	{Name: "fold", Run: FoldConstants},
