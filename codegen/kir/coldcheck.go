@@ -19,7 +19,9 @@ package kir
 // division); otherwise the comparison alone is recomputed, of the index
 // and length the trap reports, which that path keeps live anyway. Either
 // way the path computes the same values from the same inputs: it traps
-// where and as before. It returns how many checks it changed.
+// where and as before. It runs after the pipeline's last Simplify, whose
+// CSE would merge the copies back. It returns how many checks it
+// changed.
 func RecomputeColdChecks(f *Func) int {
 	cold := trapOnlyBlocks(f)
 	n := 0

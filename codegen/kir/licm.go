@@ -16,9 +16,11 @@ import "sort"
 // iteration. A constant operand made inside the loop (passes after the
 // lowering make constants next to their uses) does not hold a value in:
 // the value moves with a copy of the constant, so a shared tile's
-// address ty*64+tx*4 in a loop's `if` body is computed once (nvcc's
-// shape: Rodinia hotspot's loop was 14 instructions longer without it). A loop needs a preheader: one block outside it that jumps
-// unconditionally to the header, which every path into the loop takes.
+// address ty*64+tx*4 in a loop's `if` body is computed once, as nvcc
+// does (ptxas does not hoist out of a conditional block: Rodinia
+// hotspot's loop was 16 instructions longer). A loop needs a preheader:
+// one block outside it that jumps unconditionally to the header, which
+// every path into the loop takes.
 // It returns how many values it moved.
 func HoistInvariants(f *Func) int {
 	dom := Dominators(f)
