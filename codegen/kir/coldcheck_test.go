@@ -12,14 +12,18 @@ import (
 // loop and CombineChecks ANDs them into one branch; the slow path's
 // checks then branched on the hoisted comparisons, kept live through the
 // loop. After RecomputeColdChecks each slow-path check computes its
-// comparison, index and length (parameters here) in its own block, and
-// the kernel's bytes and traps stay the original's.
+// comparison in its own block, and x[i]'s index and length (parameters)
+// too, while x[j]'s index, computed from a load, is the one computed
+// before; the kernel's bytes and traps stay the original's.
 func TestRecomputeColdChecks(t *testing.T) {
 	build := func() *Func {
 		b := newFB(append(out1, Param{Name: "i", Type: TI64}, Param{Name: "j", Type: TI64})...)
 		p, n := b.param(0, PtrTo(Global)), b.param(1, TI64)
-		i, j := b.param(2, TI64), b.param(3, TI64)
+		i := b.param(2, TI64)
 		zero, one, three := b.c(TI64, 0), b.c(TI64, 1), b.c(TI64, 3)
+		// j + x[0] - 1 (x[0] is 1): an index computed from a load, which
+		// the slow path cannot recompute.
+		j := b.v(OpSub, TI64, b.v(OpAdd, TI64, b.param(3, TI64), b.v(OpConvert, TI64, b.v(OpLoad, Type{Kind: U8}, p))), one)
 		entry, head, body, done := b.cur, b.f.NewBlock(BlockLoopHeader, "loop"), b.f.NewBlock(BlockLoopBody, "body"), b.f.NewBlock(BlockLoopDone, "done")
 		entry.Jump(head)
 		b.cur = head
@@ -59,9 +63,14 @@ func TestRecomputeColdChecks(t *testing.T) {
 			if b.Cond.Block != b {
 				t.Errorf("slow-path check %v branches on %v of %v\n%s", b.Index, b.Cond, b.Cond.Block.Index, Format(f))
 			}
-			for _, a := range b.Succs[1].Trap.Args {
-				if b.Succs[1].Term == TermTrap && a != nil && a.Block != b {
-					t.Errorf("slow-path check %v reports %v of %v\n%s", b.Index, a, a.Block.Index, Format(f))
+			// x[i]'s index and length are recomputed; x[j]'s index
+			// cannot be, so its trap reports the value computed before.
+			tr := b.Succs[1].Trap
+			if b.Succs[1].Term == TermTrap && tr.Code == gpuabi.TrapIndex {
+				recomputed := tr.Args[0].Block == b && tr.Args[1].Block == b
+				if want := tr.Pos == 1; recomputed != want {
+					t.Errorf("slow-path check %v (pos %d) reports %v of b%d, recomputed: %v, want %v\n%s",
+						b.Index, tr.Pos, tr.Args[0], tr.Args[0].Block.Index, recomputed, want, Format(f))
 				}
 			}
 		}
