@@ -32,6 +32,7 @@ type Pass struct {
 // every emitter (PTX, LLVM IR, SPIR-V) starts from its output.
 var Passes = []Pass{
 	{Name: "fold", Run: FoldConstants},
+	{Name: "mask-remainders", Run: MaskRemainderTests},
 	{Name: "simplify", Run: Simplify},
 	{Name: "unroll", Run: Unroll},
 	{Name: "fold", Run: FoldConstants},
@@ -60,6 +61,7 @@ var Passes = []Pass{
 	{Name: "simplify", Run: Simplify},
 	{Name: "strength", Run: StrengthReduce},
 	{Name: "sink", Run: SinkValues},
+	{Name: "cold-checks", Run: RecomputeColdChecks},
 	{Name: "merge", Run: MergeBlocks},
 	{Name: "dce", Run: func(f *Func) int { DeadCode(f); return 0 }},
 	{Name: "poll-loops", Run: PollLoops},
