@@ -40,6 +40,7 @@ var Passes = []Pass{
 	{Name: "simplify", Run: Simplify},
 	{Name: "bce", Run: EliminateBoundsChecks, Ranges: true},
 	{Name: "fold", Run: FoldConstants},
+	{Name: "unroll-partial", Run: UnrollPartial},
 	{Name: "unroll-runtime", Run: UnrollRuntime},
 	{Name: "licm", Run: HoistInvariants},
 	{Name: "loop-checks", Run: LoopChecks, Ranges: true},
