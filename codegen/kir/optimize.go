@@ -55,6 +55,7 @@ var Passes = []Pass{
 	{Name: "split-barriers", Run: SplitAtBarriers},
 	{Name: "version-checks", Run: VersionChecks, Ranges: true, Exact: VersionChecksExact},
 	{Name: "fold", Run: FoldConstants},
+	{Name: "forward-stores", Run: ForwardStores},
 	{Name: "offsets", Run: SplitConstOffsets},
 	{Name: "simplify", Run: Simplify},
 	{Name: "narrow", Run: NarrowIndices, Ranges: true},
