@@ -122,20 +122,23 @@ func unrollPartially(f *Func, l *Loop) bool {
 	return true
 }
 
-// groupStep returns, for a header phi stepped by a constant addition
-// (next = phi + c), the value phi + k*c computed at the end of latch, the
-// step of a group of k copies as one addition, so that the passes that
-// recognize counted loops (LoopChecks, VersionChecks, PollLoops) still
-// see one; the chain of k additions it replaces wraps around alike. It
-// returns nil for any other phi.
+// groupStep returns, for a header phi stepped by a constant (next = phi
+// op c, with op +, -, *, << or >>, the counters of the loops Unroll
+// counts), the step of a group of k copies as one operation on phi at the
+// end of latch (phi + k*c, phi * c^k, phi >> k*c, ...), so that the passes
+// that recognize counted loops (LoopChecks, VersionChecks, PollLoops)
+// still see one. Each is exact against the chain of k steps it replaces:
+// additions and products wrap around alike, and shifts by a count of the
+// width or more give what shifting further does. It returns nil for any
+// other phi.
 func groupStep(f *Func, phi, next *Value, k int, latch *Block) *Value {
-	if next.Op != OpAdd || !phi.Type.Kind.IsInt() {
+	if !phi.Type.Kind.IsInt() || len(next.Args) != 2 {
 		return nil
 	}
 	c := next.Args[1]
 	if next.Args[0] != phi {
 		c = next.Args[0]
-		if next.Args[1] != phi {
+		if next.Args[1] != phi || (next.Op != OpAdd && next.Op != OpMul) {
 			return nil
 		}
 	}
@@ -143,7 +146,21 @@ func groupStep(f *Func, phi, next *Value, k int, latch *Block) *Value {
 	if !ok {
 		return nil
 	}
-	kc := f.NewValue(latch, OpConst, phi.Type)
-	kc.Imm = norm(phi.Type.Kind, step*uint64(k))
-	return f.NewValue(latch, OpAdd, phi.Type, phi, kc)
+	var group uint64
+	switch next.Op {
+	case OpAdd, OpSub:
+		group = norm(phi.Type.Kind, step*uint64(k))
+	case OpMul:
+		group = 1
+		for range k {
+			group = norm(phi.Type.Kind, group*step)
+		}
+	case OpShl, OpShr:
+		bits := uint64(phi.Type.Kind.Bits())
+		group = min(min(step, bits)*uint64(k), bits)
+	default:
+		return nil
+	}
+	gc := f.NewConst(latch, c.Type, norm(c.Type.Kind, group))
+	return f.NewValue(latch, next.Op, phi.Type, phi, gc)
 }

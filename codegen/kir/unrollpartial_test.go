@@ -11,10 +11,10 @@ import (
 )
 
 // checkedSum builds s := 0; for i := init; i cmp bound (signed, in the
-// counter's type); i += step { s += x[k]*x[k] with k counting the trips
+// counter's type); i = i stepOp step { s += x[k]*x[k] with k counting the trips
 // and x[k] checked against m }; x[0] = s, over int32 elements: a loop
 // with a constant trip count, a bounds check and a load per iteration.
-func checkedSum(counter Type, init, step uint64, cmp Op, bound uint64) *Func {
+func checkedSum(counter Type, init uint64, stepOp Op, step uint64, cmp Op, bound uint64) *Func {
 	b := newFB(append(out1, Param{Name: "m", Type: TI64})...)
 	p := b.param(0, PtrTo(Global))
 	m := b.param(2, TI64)
@@ -36,7 +36,11 @@ func checkedSum(counter Type, init, step uint64, cmp Op, bound uint64) *Func {
 	b.cur = ok
 	x := b.v(OpLoad, TI32, b.v(OpPtrAdd, PtrTo(Global), p, b.v(OpMul, TI64, k, b.c(TI64, 4))))
 	s1 := b.v(OpAdd, TI32, s, b.v(OpMul, TI32, x, x))
-	i1 := b.v(OpAdd, counter, i, b.c(counter, step))
+	stepType := counter
+	if stepOp == OpShl || stepOp == OpShr {
+		stepType = TU64 // a shift's count is unsigned
+	}
+	i1 := b.v(stepOp, counter, i, b.c(stepType, step))
 	k1 := b.v(OpAdd, TI64, k, b.c(TI64, 1))
 	ok.Jump(head)
 	i.Args = []*Value{start, i1}
@@ -69,7 +73,7 @@ func runChecked(t *testing.T, f *Func, m int) ([]byte, *kirexec.Trap) {
 // addition of 4, and the same sums and the same traps, at the same
 // element, as before.
 func TestUnrollPartial(t *testing.T) {
-	f := checkedSum(TI64, 0, 1, OpLt, 12)
+	f := checkedSum(TI64, 0, OpAdd, 1, OpLt, 12)
 	verify(t, f)
 	if n := UnrollPartial(f); n != 1 {
 		t.Fatalf("UnrollPartial = %d, want 1\n%s", n, Format(f))
@@ -87,7 +91,7 @@ func TestUnrollPartial(t *testing.T) {
 		t.Errorf("the counter steps by %s = %s, want one addition of 4\n%s", next, next.Op, Format(f))
 	}
 	for _, m := range []int{16, 12, 5, 0} {
-		wantOut, wantTrap := runChecked(t, checkedSum(TI64, 0, 1, OpLt, 12), m)
+		wantOut, wantTrap := runChecked(t, checkedSum(TI64, 0, OpAdd, 1, OpLt, 12), m)
 		gotOut, gotTrap := runChecked(t, f, m)
 		if string(gotOut) != string(wantOut) || !reflect.DeepEqual(gotTrap, wantTrap) {
 			t.Errorf("m=%d: output %x trap %+v, want %x trap %+v", m, gotOut, gotTrap, wantOut, wantTrap)
@@ -100,12 +104,12 @@ func TestUnrollPartial(t *testing.T) {
 // group's step of 64 wraps alike.
 func TestUnrollPartialWrapsAround(t *testing.T) {
 	i8 := Type{Kind: I8}
-	f := checkedSum(i8, 0, 16, OpGe, 0)
+	f := checkedSum(i8, 0, OpAdd, 16, OpGe, 0)
 	if UnrollPartial(f) != 1 {
 		t.Fatalf("not unrolled\n%s", Format(f))
 	}
 	verify(t, f)
-	want, _ := runChecked(t, checkedSum(i8, 0, 16, OpGe, 0), 16)
+	want, _ := runChecked(t, checkedSum(i8, 0, OpAdd, 16, OpGe, 0), 16)
 	got, trap := runChecked(t, f, 16)
 	if string(got) != string(want) || trap != nil {
 		t.Errorf("output %x trap %+v, want %x", got, trap, want)
@@ -122,12 +126,34 @@ func TestUnrollPartialWrapsAround(t *testing.T) {
 // A 16-trip loop of the same body is unrolled by 8, the largest factor;
 // a loop whose trip count no factor divides (7) stays as it is.
 func TestUnrollPartialFactors(t *testing.T) {
-	f := checkedSum(TI64, 0, 1, OpLt, 16)
+	f := checkedSum(TI64, 0, OpAdd, 1, OpLt, 16)
 	if UnrollPartial(f) != 1 || count(f, OpLoad) != 8 {
 		t.Errorf("want the 16-trip loop unrolled by 8:\n%s", Format(f))
 	}
-	f = checkedSum(TI64, 0, 1, OpLt, 7)
+	f = checkedSum(TI64, 0, OpAdd, 1, OpLt, 7)
 	if UnrollPartial(f) != 0 {
 		t.Errorf("a 7-trip loop was unrolled\n%s", Format(f))
+	}
+}
+
+// TestUnrollPartialShiftStep: for i := 128; i > 0; i >>= 1 runs 8 times;
+// unrolled by 4 its counter steps by one shift of 4, so the loop is still
+// counted (PollLoops gives it no poll), and the sum is the same.
+func TestUnrollPartialShiftStep(t *testing.T) {
+	f := checkedSum(TI64, 128, OpShr, 1, OpGt, 0)
+	if UnrollPartial(f) != 1 {
+		t.Fatalf("not unrolled\n%s", Format(f))
+	}
+	verify(t, f)
+	iv := NaturalLoops(f, Dominators(f))[0].Header.Phis()[0]
+	if next := iv.Args[1]; next.Op != OpShr || next.Args[0] != iv || next.Args[1].Imm != 4 {
+		t.Errorf("the counter steps by %s = %s, want one shift by 4\n%s", next, next.Op, Format(f))
+	}
+	want, _ := runChecked(t, checkedSum(TI64, 128, OpShr, 1, OpGt, 0), 16)
+	if got, trap := runChecked(t, f, 16); string(got) != string(want) || trap != nil {
+		t.Errorf("output %x trap %+v, want %x", got, trap, want)
+	}
+	if PollLoops(f) != 0 {
+		t.Errorf("the unrolled loop polls: not counted\n%s", Format(f))
 	}
 }
