@@ -21,10 +21,10 @@ const (
 // (i + k*step <= i + 3*step < n for k <= 3, with step >= 0), in the same
 // order, so nothing a kernel computes changes. The sum i + 3*step must not
 // wrap: value ranges must show that step is below 2^58 (a grid-wide
-// stride), and where they do not show the same of n and the start (a
-// plain parameter, PolyBench's `for j := 0; j < ny; j++`), the unrolled
-// loop runs only while n <= 2^58 and i < n, leaving the rest to the
-// original loop. Loops containing a barrier are left
+// stride), and where they do not show n within ±2^58 and the start below
+// 2^58 (a plain parameter, PolyBench's `for j := 0; j < ny; j++`), the
+// unrolled loop runs only where a test before it finds them so, leaving
+// every iteration to the original loop otherwise. Loops containing a barrier are left
 // alone (the unrolled test could split a block's threads between the two
 // loops), as are loops with other exits than the test and traps.
 // It returns how many loops it unrolled.
@@ -62,8 +62,8 @@ func UnrollRuntime(f *Func) int {
 }
 
 // runtimeUnrollable checks the shape UnrollRuntime needs, and says
-// whether the unrolled loop must test at run time that the bound and the
-// counter are below 2^58 (ranges do not show it).
+// whether the unrolled loop must test at run time that the bound is
+// within ±2^58 and the counter starts below it (ranges do not show it).
 func runtimeUnrollable(p *prover, l *Loop) (ok, test bool) {
 	h := l.Header
 	if len(l.Latches) != 1 || len(h.Preds) != 2 || h.Term != TermBranch || l.Latches[0] == h {
@@ -93,7 +93,8 @@ func runtimeUnrollable(p *prover, l *Loop) (ok, test bool) {
 	}
 	// A bound (a plain parameter) or a start not known below 2^58 is
 	// tested where the unrolled loop runs instead.
-	test = p.rng(bound, pre).hi > unrollFar || p.rng(iv.Args[pi], pre).hi > unrollFar
+	rb := p.rng(bound, pre)
+	test = rb.hi > unrollFar || rb.lo < -unrollFar || p.rng(iv.Args[pi], pre).hi > unrollFar
 	if (test || l.Blocks[step.Block]) && !checksAffine(l, iv) {
 		return false, false
 	}
@@ -165,7 +166,7 @@ func unrollRuntime(f *Func, l *Loop, test bool) {
 		h4.Values = append(h4.Values, q)
 		phi4[phi] = q
 	}
-	// i + span < n as i < n - span (no wrap: n, span <= 2^58), the form
+	// i + span < n as i < n - span (no wrap: |n|, span <= 2^58), the form
 	// of a counted loop that LoopChecks versions.
 	limit := newValue(pre, OpSub, TI64, bound, span)
 	cond := newValue(h4, OpLt, TBool, phi4[iv], limit)
@@ -255,8 +256,9 @@ func unrollRuntime(f *Func, l *Loop, test bool) {
 }
 
 // guardUnrolled puts a test before the unrolled loop h4, entered from
-// pre, that the loop's bound is at most 2^58 and its counter starts below
-// it (with the step's range, i + span then cannot wrap), and a join
+// pre, that the loop's bound is within ±2^58 and its counter starts below
+// it (with the step's range, neither i + span nor n - span then wraps),
+// and a join
 // before the original loop h, whose pi-th predecessor h4 is, which it
 // enters from h4 or, where the test fails, straight from the test: the
 // original loop then runs every iteration. iv is h's counter. It returns
@@ -267,8 +269,10 @@ func guardUnrolled(f *Func, pre, h4, h *Block, pi int, iv, bound *Value) (test, 
 	join = &Block{Kind: BlockPlain, Comment: h.Comment + " (rest)"}
 	far := f.NewConst(test, TI64, uint64(unrollFar))
 	small := f.NewValue(test, OpLe, TBool, bound, far)
+	low := -unrollFar
+	big := f.NewValue(test, OpGe, TBool, bound, f.NewConst(test, TI64, uint64(low)))
 	in := f.NewValue(test, OpLt, TBool, start, bound)
-	ok := f.NewValue(test, OpAnd, TBool, small, in)
+	ok := f.NewValue(test, OpAnd, TBool, f.NewValue(test, OpAnd, TBool, small, big), in)
 	for i, s := range pre.Succs {
 		if s == h4 {
 			pre.Succs[i] = test

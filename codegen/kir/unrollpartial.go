@@ -1,7 +1,7 @@
 package kir
 
-// UnrollPartialFactors are the factors UnrollPartial tries, largest first.
-var UnrollPartialFactors = []int{8, 4, 2}
+// partialFactors are the factors UnrollPartial tries, largest first.
+var partialFactors = []int{8, 4, 2}
 
 // UnrollPartial unrolls by a factor the innermost loops with a constant
 // trip count that Unroll left because their copies would not fit its
@@ -14,7 +14,7 @@ var UnrollPartialFactors = []int{8, 4, 2}
 // its arithmetic; with the body copied the copies' loads issue together,
 // as nvcc's partial unrolling of the same loop (by 2 there) does.
 //
-// The factor is the largest of UnrollPartialFactors that divides the trip
+// The factor is the largest of partialFactors that divides the trip
 // count, is below it, and keeps the copies within the budget the runtime
 // unroller gives its copies (UnrollFactor*UnrollBodyValues instructions).
 // The loop's test runs once per group of copies: the trip count is a
@@ -52,7 +52,7 @@ func innermost(l *Loop, headers map[*Block]bool) bool {
 // partialFactor returns the factor to unroll a loop of trips iterations
 // and size instructions per iteration by, or 0 for none.
 func partialFactor(trips, size int) int {
-	for _, k := range UnrollPartialFactors {
+	for _, k := range partialFactors {
 		if k < trips && trips%k == 0 && k*size <= UnrollFactor*UnrollBodyValues {
 			return k
 		}
