@@ -258,11 +258,10 @@ func unrollRuntime(f *Func, l *Loop, test bool) {
 // guardUnrolled puts a test before the unrolled loop h4, entered from
 // pre, that the loop's bound is within ±2^58 and its counter starts below
 // it (with the step's range, neither i + span nor n - span then wraps),
-// and a join
-// before the original loop h, whose pi-th predecessor h4 is, which it
-// enters from h4 or, where the test fails, straight from the test: the
-// original loop then runs every iteration. iv is h's counter. It returns
-// the two blocks.
+// and a join before the original loop h, whose pi-th predecessor h4 is,
+// which it enters from h4 or, where the test fails, straight from the
+// test: the original loop then runs every iteration. iv is h's counter.
+// It returns the two blocks.
 func guardUnrolled(f *Func, pre, h4, h *Block, pi int, iv, bound *Value) (test, join *Block) {
 	start := iv.Args[pi].Args[0] // h4's phi of the counter, from pre
 	test = &Block{Kind: BlockPlain, Comment: h.Comment + " (unroll test)"}
