@@ -88,6 +88,11 @@ func AssumeFacts(f *Func) (g *Func, facts *gpuabi.Facts, ok bool) {
 		MergeBlocks(g)
 		DeadCode(g)
 	}
+	// With the checks gone, a loop's reload of an element it stores may be
+	// first in its body now.
+	if ForwardStores(g) > 0 {
+		MergeBlocks(g)
+	}
 	return g, prog.out, true
 }
 

@@ -231,29 +231,7 @@ func unrollLoop(f *Func, l *Loop) bool {
 		return false
 	}
 	h := l.Header
-	// The region copied per iteration: the loop and the trap blocks only
-	// it reaches.
-	region := map[*Block]bool{}
-	for b := range l.Blocks {
-		region[b] = true
-		for _, s := range b.Succs {
-			if s.Term == TermTrap && s != exit {
-				region[s] = true
-			}
-		}
-	}
-	var order []*Block // region blocks in f's order
-	size := 0
-	for _, b := range f.Blocks {
-		if region[b] {
-			order = append(order, b)
-			for _, v := range b.Values {
-				if v.Op != OpConst && v.Op != OpPhi {
-					size++
-				}
-			}
-		}
-	}
+	region, order, size := loopRegion(f, l, exit)
 	if trips*size > UnrollMaxValues {
 		return false
 	}
@@ -346,6 +324,33 @@ func unrollLoop(f *Func, l *Loop) bool {
 	}
 	f.Blocks = blocks
 	return true
+}
+
+// loopRegion returns the blocks an unroller copies per iteration of loop
+// l, whose exit is exit: the loop and the trap blocks only it reaches,
+// as a set and in f's order, with the count of their instructions
+// (constants and phis not counted).
+func loopRegion(f *Func, l *Loop, exit *Block) (region map[*Block]bool, order []*Block, size int) {
+	region = map[*Block]bool{}
+	for b := range l.Blocks {
+		region[b] = true
+		for _, s := range b.Succs {
+			if s.Term == TermTrap && s != exit {
+				region[s] = true
+			}
+		}
+	}
+	for _, b := range f.Blocks {
+		if region[b] {
+			order = append(order, b)
+			for _, v := range b.Values {
+				if v.Op != OpConst && v.Op != OpPhi {
+					size++
+				}
+			}
+		}
+	}
+	return region, order, size
 }
 
 // mapped is v's copy in m, or v itself when the copied region does not

@@ -20,8 +20,11 @@ const (
 // Each copy runs exactly when the original loop would run that iteration
 // (i + k*step <= i + 3*step < n for k <= 3, with step >= 0), in the same
 // order, so nothing a kernel computes changes. The sum i + 3*step must not
-// wrap: value ranges must show that n and step are far below 2^62 (a
-// slice length, a grid-wide stride). Loops containing a barrier are left
+// wrap: value ranges must show that step is below 2^58 (a grid-wide
+// stride), and where they do not show n within ±2^58 and the start below
+// 2^58 (a plain parameter, PolyBench's `for j := 0; j < ny; j++`), the
+// unrolled loop runs only where a test before it finds them so, leaving
+// every iteration to the original loop otherwise. Loops containing a barrier are left
 // alone (the unrolled test could split a block's threads between the two
 // loops), as are loops with other exits than the test and traps.
 // It returns how many loops it unrolled.
@@ -34,20 +37,21 @@ func UnrollRuntime(f *Func) int {
 		headers[l.Header] = true
 	}
 	p := newProver(f, dom)
-	var todo []*Loop
+	type job struct {
+		l    *Loop
+		test bool
+	}
+	var todo []job
 	for _, l := range loops {
-		inner := true
-		for b := range l.Blocks {
-			if b != l.Header && headers[b] {
-				inner = false
-			}
+		if !innermost(l, headers) {
+			continue
 		}
-		if inner && runtimeUnrollable(p, l) {
-			todo = append(todo, l)
+		if ok, test := runtimeUnrollable(p, l); ok {
+			todo = append(todo, job{l, test})
 		}
 	}
-	for _, l := range todo {
-		unrollRuntime(f, l)
+	for _, j := range todo {
+		unrollRuntime(f, j.l, j.test)
 		n++
 	}
 	if n > 0 {
@@ -57,11 +61,13 @@ func UnrollRuntime(f *Func) int {
 	return n
 }
 
-// runtimeUnrollable checks the shape UnrollRuntime needs.
-func runtimeUnrollable(p *prover, l *Loop) bool {
+// runtimeUnrollable checks the shape UnrollRuntime needs, and says
+// whether the unrolled loop must test at run time that the bound is
+// within ±2^58 and the counter starts below it (ranges do not show it).
+func runtimeUnrollable(p *prover, l *Loop) (ok, test bool) {
 	h := l.Header
 	if len(l.Latches) != 1 || len(h.Preds) != 2 || h.Term != TermBranch || l.Latches[0] == h {
-		return false
+		return false, false
 	}
 	latch := l.Latches[0]
 	pi := 0
@@ -70,30 +76,33 @@ func runtimeUnrollable(p *prover, l *Loop) bool {
 	}
 	pre := h.Preds[pi]
 	if l.Blocks[pre] || h.Preds[1-pi] != latch || !l.Blocks[h.Succs[0]] || l.Blocks[h.Succs[1]] {
-		return false
+		return false, false
 	}
 	c := h.Cond
 	if c.Op != OpLt || c.Block != h || c.Args[0].Op != OpPhi || c.Args[0].Block != h || c.Args[0].Type != TI64 {
-		return false
+		return false, false
 	}
 	iv, bound := c.Args[0], c.Args[1]
 	next := iv.Args[1-pi]
-	if l.Blocks[bound.Block] || next.Op != OpAdd || next.Args[0] != iv || l.Blocks[next.Args[1].Block] {
-		return false
+	if l.Blocks[bound.Block] || next.Op != OpAdd || next.Args[0] != iv || (l.Blocks[next.Args[1].Block] && next.Args[1].Op != OpConst) {
+		return false, false
 	}
 	step := next.Args[1]
-	const far = int64(1) << 58
-	if r := p.rng(step, pre); r.lo < 0 || r.hi > far {
-		return false
+	if r := p.rng(step, pre); r.lo < 0 || r.hi > unrollFar {
+		return false, false
 	}
-	if r := p.rng(bound, pre); r.hi > far {
-		return false
+	// A bound (a plain parameter) or a start not known below 2^58 is
+	// tested where the unrolled loop runs instead.
+	rb := p.rng(bound, pre)
+	test = rb.hi > unrollFar || rb.lo < -unrollFar || p.rng(iv.Args[pi], pre).hi > unrollFar
+	if (test || l.Blocks[step.Block]) && !checksAffine(l, iv) {
+		return false, false
 	}
 	size := 0
 	for b := range l.Blocks {
 		for _, v := range b.Values {
 			if v.Op == OpBarrier {
-				return false
+				return false, false
 			}
 			if v.Op != OpConst && v.Op != OpPhi {
 				size++
@@ -104,19 +113,23 @@ func runtimeUnrollable(p *prover, l *Loop) bool {
 				continue
 			}
 			if s.Term != TermTrap {
-				return false
+				return false, false
 			}
 			for _, q := range s.Preds {
 				if !l.Blocks[q] {
-					return false
+					return false, false
 				}
 			}
 		}
 	}
-	return size <= UnrollBodyValues
+	return size <= UnrollBodyValues, test
 }
 
-func unrollRuntime(f *Func, l *Loop) {
+// unrollFar bounds the counter, the step and the bound of a loop that
+// UnrollRuntime unrolls, so that i + (UnrollFactor-1)*step cannot wrap.
+const unrollFar = int64(1) << 58
+
+func unrollRuntime(f *Func, l *Loop, test bool) {
 	h := l.Header
 	latch := l.Latches[0]
 	pi := 0
@@ -135,7 +148,11 @@ func unrollRuntime(f *Func, l *Loop) {
 		b.Values = append(b.Values, v)
 		return v
 	}
-	// In the preheader: (UnrollFactor-1)*step.
+	// In the preheader: (UnrollFactor-1)*step, of a copy of the step where
+	// it is a constant the loop holds.
+	if l.Blocks[step.Block] {
+		step = f.NewConst(pre, step.Type, step.Imm)
+	}
 	k := newValue(pre, OpConst, TI64)
 	k.Imm = UnrollFactor - 1
 	span := newValue(pre, OpMul, TI64, step, k)
@@ -149,8 +166,10 @@ func unrollRuntime(f *Func, l *Loop) {
 		h4.Values = append(h4.Values, q)
 		phi4[phi] = q
 	}
-	last := newValue(h4, OpAdd, TI64, phi4[iv], span)
-	cond := newValue(h4, OpLt, TBool, last, bound)
+	// i + span < n as i < n - span (no wrap: |n|, span <= 2^58), the form
+	// of a counted loop that LoopChecks versions.
+	limit := newValue(pre, OpSub, TI64, bound, span)
+	cond := newValue(h4, OpLt, TBool, phi4[iv], limit)
 
 	region := map[*Block]bool{}
 	for b := range l.Blocks {
@@ -198,7 +217,12 @@ func unrollRuntime(f *Func, l *Loop) {
 	h4.Preds = []*Block{pre, prevLatch}
 	for _, phi := range h.Phis() {
 		q := phi4[phi]
-		q.Args = []*Value{phi.Args[pi], mapped(prev, phi.Args[li])}
+		next := mapped(prev, phi.Args[li])
+		if phi == iv && step.Op == OpConst {
+			// One addition of UnrollFactor*step, as LoopChecks needs.
+			next = f.NewValue(prevLatch, OpAdd, TI64, q, f.NewConst(prevLatch, TI64, step.Imm*UnrollFactor))
+		}
+		q.Args = []*Value{phi.Args[pi], next}
 	}
 	h4.Term, h4.Cond, h4.Succs = TermBranch, cond, []*Block{firstHead, h}
 	// The preheader enters the new loop; the original loop runs the rest.
@@ -211,11 +235,17 @@ func unrollRuntime(f *Func, l *Loop) {
 	for _, phi := range h.Phis() {
 		phi.Args[pi] = phi4[phi]
 	}
+	before, after := []*Block{h4}, []*Block(nil)
+	if test {
+		g, j := guardUnrolled(f, pre, h4, h, pi, iv, bound)
+		before, after = []*Block{g, h4}, []*Block{j}
+	}
 	var blocks []*Block
 	for _, b := range f.Blocks {
 		if b == h {
-			blocks = append(blocks, h4)
+			blocks = append(blocks, before...)
 			blocks = append(blocks, copies...)
+			blocks = append(blocks, after...)
 		}
 		blocks = append(blocks, b)
 	}
@@ -223,4 +253,77 @@ func unrollRuntime(f *Func, l *Loop) {
 		b.Index = i
 	}
 	f.Blocks = blocks
+}
+
+// guardUnrolled puts a test before the unrolled loop h4, entered from
+// pre, that the loop's bound is within ±2^58 and its counter starts below
+// it (with the step's range, neither i + span nor n - span then wraps),
+// and a join before the original loop h, whose pi-th predecessor h4 is,
+// which it enters from h4 or, where the test fails, straight from the
+// test: the original loop then runs every iteration. iv is h's counter.
+// It returns the two blocks.
+func guardUnrolled(f *Func, pre, h4, h *Block, pi int, iv, bound *Value) (test, join *Block) {
+	start := iv.Args[pi].Args[0] // h4's phi of the counter, from pre
+	test = &Block{Kind: BlockPlain, Comment: h.Comment + " (unroll test)"}
+	join = &Block{Kind: BlockPlain, Comment: h.Comment + " (rest)"}
+	far := f.NewConst(test, TI64, uint64(unrollFar))
+	small := f.NewValue(test, OpLe, TBool, bound, far)
+	low := -unrollFar
+	big := f.NewValue(test, OpGe, TBool, bound, f.NewConst(test, TI64, uint64(low)))
+	in := f.NewValue(test, OpLt, TBool, start, bound)
+	ok := f.NewValue(test, OpAnd, TBool, f.NewValue(test, OpAnd, TBool, small, big), in)
+	for i, s := range pre.Succs {
+		if s == h4 {
+			pre.Succs[i] = test
+		}
+	}
+	test.Preds = []*Block{pre}
+	test.Term, test.Cond, test.Succs = TermBranch, ok, []*Block{h4, join}
+	h4.Preds[0] = test
+	h4.Succs[1] = join
+	join.Preds = []*Block{h4, test}
+	join.Term, join.Succs = TermJump, []*Block{h}
+	h.Preds[pi] = join
+	for _, phi := range h.Phis() {
+		q := phi.Args[pi] // h4's phi: from test, the value the loop starts with
+		jp := &Value{ID: f.nextID, Op: OpPhi, Type: phi.Type, Block: join, Args: []*Value{q, q.Args[0]}}
+		f.nextID++
+		join.Values = append(join.Values, jp)
+		phi.Args[pi] = jp
+	}
+	return test, join
+}
+
+// checksAffine says whether every bounds check in loop l tests an index
+// of the form c*i + (invariant), c a constant and i the counter iv: in the
+// unrolled loop each copy's index is then the first's plus a constant,
+// and LoopChecks versions them all on the loop's extremes. A check it
+// could not version would stay in every copy, keeping the copies' loads
+// apart (the assembler does not hoist a load over a branch), which is the
+// cost of unrolling without its gain.
+func checksAffine(l *Loop, iv *Value) bool {
+	for b := range l.Blocks {
+		if b.Term != TermBranch || (b.Succs[0].Term != TermTrap && b.Succs[1].Term != TermTrap) {
+			continue
+		}
+		c := b.Cond
+		if c.Op != OpLt || c.Args[0].Op != OpBitcast || c.Args[1].Op != OpBitcast ||
+			!affineIn(l, iv, c.Args[0].Args[0]) || !invariantIn(l, c.Args[1].Args[0], 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// affineIn says whether v is c*iv + (invariant in l) with c a constant.
+func affineIn(l *Loop, iv, v *Value) bool {
+	switch {
+	case v == iv || invariantIn(l, v, 0):
+		return true
+	case v.Op == OpAdd || v.Op == OpSub:
+		return affineIn(l, iv, v.Args[0]) && affineIn(l, iv, v.Args[1])
+	case v.Op == OpMul || v.Op == OpShl:
+		return affineIn(l, iv, v.Args[0]) && v.Args[1].Op == OpConst
+	}
+	return false
 }
