@@ -107,19 +107,7 @@ func isPow2OrZero(v ssa.Value, seen map[ssa.Value]bool) bool {
 			return isPow2OrZero(v.X, seen) && isPow2OrZero(v.Y, seen)
 		}
 	case *ssa.Phi:
-		if seen[v] {
-			return true
-		}
-		if len(seen) > 64 {
-			return false
-		}
-		seen[v] = true
-		for _, e := range v.Edges {
-			if !isPow2OrZero(e, seen) {
-				return false
-			}
-		}
-		return true
+		return phiAll(v, seen, isPow2OrZero)
 	}
 	return false
 }

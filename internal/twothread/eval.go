@@ -377,21 +377,29 @@ func isPow2(v ssa.Value, seen map[ssa.Value]bool) bool {
 			return isPow2(v.X, seen)
 		}
 	case *ssa.Phi:
-		if seen[v] {
-			return true
-		}
-		if len(seen) > 64 {
-			return false
-		}
-		seen[v] = true
-		for _, e := range v.Edges {
-			if !isPow2(e, seen) {
-				return false
-			}
-		}
-		return true
+		return phiAll(v, seen, isPow2)
 	}
 	return false
+}
+
+// phiAll reports whether every edge of phi has property ok (isPow2,
+// isPow2OrZero); a phi met again on the walk adds nothing (a value that
+// goes around a cycle entered it by another edge), and a walk over more
+// than 64 phis gives up.
+func phiAll(phi *ssa.Phi, seen map[ssa.Value]bool, ok func(ssa.Value, map[ssa.Value]bool) bool) bool {
+	if seen[phi] {
+		return true
+	}
+	if len(seen) > 64 {
+		return false
+	}
+	seen[phi] = true
+	for _, e := range phi.Edges {
+		if !ok(e, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // evalPhi models a phi as a variable, with what its loop tells: an
