@@ -164,16 +164,7 @@ func loadFirst(f *Func, l *Loop, pre *Block, pi int, load *Value, bodyIfTrue boo
 	for _, phi := range h.Phis() {
 		m[phi] = phi.Args[pi]
 	}
-	for _, v := range h.Values {
-		if v.Op != OpPhi {
-			test.Values = append(test.Values, cloneValue(f, test, v, m))
-		}
-	}
-	for _, v := range h.Values {
-		if v.Op != OpPhi {
-			remapArgs(v, m[v], m)
-		}
-	}
+	cloneNonPhis(f, h, test, m)
 	v0 := &Value{ID: f.nextID, Op: OpLoad, Type: load.Type, Block: ld, Pos: load.Pos}
 	f.nextID++
 	v0.Args = []*Value{copyInvariant(f, ld, load.Args[0], l, map[*Value]*Value{})}

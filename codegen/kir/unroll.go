@@ -266,16 +266,7 @@ func unrollLoop(f *Func, l *Loop) bool {
 	// The final test: the header's non-phi values once more, then the exit.
 	m := headerMap()
 	final := &Block{Kind: BlockPlain, Comment: h.Comment, Term: TermJump}
-	for _, v := range h.Values {
-		if v.Op != OpPhi {
-			final.Values = append(final.Values, cloneValue(f, final, v, m))
-		}
-	}
-	for _, v := range h.Values {
-		if v.Op != OpPhi {
-			remapArgs(v, m[v], m)
-		}
-	}
+	cloneNonPhis(f, h, final, m)
 	final.Succs = []*Block{exit}
 	if prevLatch != nil {
 		final.Preds = []*Block{prevLatch}
@@ -456,4 +447,20 @@ func cloneValue(f *Func, b *Block, v *Value, m map[*Value]*Value) *Value {
 	f.nextID++
 	m[v] = c
 	return c
+}
+
+// cloneNonPhis copies the values of loop header h but its phis into block
+// b, under m (which maps each phi to the value it stands for there): the
+// header's test evaluated once more, on other values.
+func cloneNonPhis(f *Func, h, b *Block, m map[*Value]*Value) {
+	for _, v := range h.Values {
+		if v.Op != OpPhi {
+			b.Values = append(b.Values, cloneValue(f, b, v, m))
+		}
+	}
+	for _, v := range h.Values {
+		if v.Op != OpPhi {
+			remapArgs(v, m[v], m)
+		}
+	}
 }
