@@ -25,13 +25,8 @@ package kir
 // the launch. It returns how many loads it replaced.
 func ForwardStores(f *Func) int {
 	n := 0
-	loops := NaturalLoops(f, Dominators(f))
-	headers := map[*Block]bool{}
-	for _, l := range loops {
-		headers[l.Header] = true
-	}
-	for _, l := range loops {
-		if innermost(l, headers) && forwardAcrossLatch(f, l) {
+	for _, l := range innermostLoops(NaturalLoops(f, Dominators(f))) {
+		if forwardAcrossLatch(f, l) {
 			n++
 		}
 	}

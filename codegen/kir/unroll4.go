@@ -31,21 +31,13 @@ const (
 func UnrollRuntime(f *Func) int {
 	n := 0
 	dom := Dominators(f)
-	loops := NaturalLoops(f, dom)
-	headers := map[*Block]bool{}
-	for _, l := range loops {
-		headers[l.Header] = true
-	}
 	p := newProver(f, dom)
 	type job struct {
 		l    *Loop
 		test bool
 	}
 	var todo []job
-	for _, l := range loops {
-		if !innermost(l, headers) {
-			continue
-		}
+	for _, l := range innermostLoops(NaturalLoops(f, dom)) {
 		if ok, test := runtimeUnrollable(p, l); ok {
 			todo = append(todo, job{l, test})
 		}

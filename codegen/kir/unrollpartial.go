@@ -24,29 +24,33 @@ var partialFactors = []int{8, 4, 2}
 // Loops the full unroller could not count are left. It returns how many
 // loops it unrolled.
 func UnrollPartial(f *Func) int {
-	dom := Dominators(f)
-	loops := NaturalLoops(f, dom)
-	headers := map[*Block]bool{}
-	for _, l := range loops {
-		headers[l.Header] = true
-	}
 	n := 0
-	for _, l := range loops {
-		if innermost(l, headers) && unrollPartially(f, l) {
+	for _, l := range innermostLoops(NaturalLoops(f, Dominators(f))) {
+		if unrollPartially(f, l) {
 			n++
 		}
 	}
 	return n
 }
 
-// innermost says whether loop l holds no other loop's header.
-func innermost(l *Loop, headers map[*Block]bool) bool {
-	for b := range l.Blocks {
-		if b != l.Header && headers[b] {
-			return false
+// innermostLoops keeps the loops of loops that hold no other loop's
+// header.
+func innermostLoops(loops []*Loop) []*Loop {
+	headers := map[*Block]bool{}
+	for _, l := range loops {
+		headers[l.Header] = true
+	}
+	var inner []*Loop
+	for _, l := range loops {
+		nested := false
+		for b := range l.Blocks {
+			nested = nested || b != l.Header && headers[b]
+		}
+		if !nested {
+			inner = append(inner, l)
 		}
 	}
-	return true
+	return inner
 }
 
 // partialFactor returns the factor to unroll a loop of trips iterations
