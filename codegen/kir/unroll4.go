@@ -134,50 +134,25 @@ func unrollRuntime(f *Func, l *Loop, test bool) {
 	iv, bound := h.Cond.Args[0], h.Cond.Args[1]
 	step := iv.Args[li].Args[1]
 
-	newValue := func(b *Block, op Op, t Type, args ...*Value) *Value {
-		v := &Value{ID: f.nextID, Op: op, Type: t, Args: args, Block: b}
-		f.nextID++
-		b.Values = append(b.Values, v)
-		return v
-	}
 	// In the preheader: (UnrollFactor-1)*step, of a copy of the step where
 	// it is a constant the loop holds.
 	if l.Blocks[step.Block] {
 		step = f.NewConst(pre, step.Type, step.Imm)
 	}
-	k := newValue(pre, OpConst, TI64)
-	k.Imm = UnrollFactor - 1
-	span := newValue(pre, OpMul, TI64, step, k)
+	span := f.NewValue(pre, OpMul, TI64, step, f.NewConst(pre, TI64, UnrollFactor-1))
 
 	// The new header: phis for h's phis, the test i + span < n.
 	h4 := &Block{Kind: BlockLoopHeader, Comment: h.Comment + " (unrolled)"}
 	phi4 := map[*Value]*Value{}
 	for _, phi := range h.Phis() {
-		q := &Value{ID: f.nextID, Op: OpPhi, Type: phi.Type, Block: h4}
-		f.nextID++
-		h4.Values = append(h4.Values, q)
-		phi4[phi] = q
+		phi4[phi] = f.NewPhi(h4, phi.Type)
 	}
 	// i + span < n as i < n - span (no wrap: |n|, span <= 2^58), the form
 	// of a counted loop that LoopChecks versions.
-	limit := newValue(pre, OpSub, TI64, bound, span)
-	cond := newValue(h4, OpLt, TBool, phi4[iv], limit)
+	limit := f.NewValue(pre, OpSub, TI64, bound, span)
+	cond := f.NewValue(h4, OpLt, TBool, phi4[iv], limit)
 
-	region := map[*Block]bool{}
-	for b := range l.Blocks {
-		region[b] = true
-		for _, s := range b.Succs {
-			if s.Term == TermTrap {
-				region[s] = true
-			}
-		}
-	}
-	var order []*Block
-	for _, b := range f.Blocks {
-		if region[b] {
-			order = append(order, b)
-		}
-	}
+	_, order, _ := loopRegion(f, l, h.Succs[1])
 	var copies []*Block
 	prev := map[*Value]*Value{}
 	for phi, q := range phi4 {
@@ -278,9 +253,8 @@ func guardUnrolled(f *Func, pre, h4, h *Block, pi int, iv, bound *Value) (test, 
 	h.Preds[pi] = join
 	for _, phi := range h.Phis() {
 		q := phi.Args[pi] // h4's phi: from test, the value the loop starts with
-		jp := &Value{ID: f.nextID, Op: OpPhi, Type: phi.Type, Block: join, Args: []*Value{q, q.Args[0]}}
-		f.nextID++
-		join.Values = append(join.Values, jp)
+		jp := f.NewPhi(join, phi.Type)
+		jp.Args = []*Value{q, q.Args[0]}
 		phi.Args[pi] = jp
 	}
 	return test, join
