@@ -184,10 +184,11 @@ func unrollRuntime(f *Func, l *Loop, test bool) {
 	h4.Preds = []*Block{pre, prevLatch}
 	for _, phi := range h.Phis() {
 		q := phi4[phi]
-		next := mapped(prev, phi.Args[li])
-		if phi == iv && step.Op == OpConst {
-			// One addition of UnrollFactor*step, as LoopChecks needs.
-			next = f.NewValue(prevLatch, OpAdd, TI64, q, f.NewConst(prevLatch, TI64, step.Imm*UnrollFactor))
+		// A counter stepped by a constant steps once per group, as
+		// LoopChecks needs.
+		next := groupStep(f, phi, phi.Args[li], UnrollFactor, prevLatch, q)
+		if next == nil {
+			next = mapped(prev, phi.Args[li])
 		}
 		q.Args = []*Value{phi.Args[pi], next}
 	}

@@ -106,7 +106,7 @@ func unrollPartially(f *Func, l *Loop) bool {
 	}
 	h.Preds[li] = prevLatch
 	for _, phi := range h.Phis() {
-		if next := groupStep(f, phi, phi.Args[li], k, prevLatch); next != nil {
+		if next := groupStep(f, phi, phi.Args[li], k, prevLatch, phi); next != nil {
 			phi.Args[li] = next
 		} else {
 			phi.Args[li] = mapped(prev, phi.Args[li])
@@ -128,14 +128,15 @@ func unrollPartially(f *Func, l *Loop) bool {
 
 // groupStep returns, for a header phi stepped by a constant (next = phi
 // op c, with op +, -, *, << or >>, the counters of the loops Unroll
-// counts), the step of a group of k copies as one operation on phi at the
-// end of latch (phi + k*c, phi * c^k, phi >> k*c, ...), so that the passes
+// counts), the step of a group of k copies as one operation at the end
+// of latch on x, the value the group starts from (phi itself, or its copy
+// heading a loop of the copies): x + k*c, x * c^k, x >> k*c, ..., so that the passes
 // that recognize counted loops (LoopChecks, VersionChecks, PollLoops)
 // still see one. Each is exact against the chain of k steps it replaces:
 // additions and products wrap around alike, and shifts by a count of the
 // width or more give what shifting further does. It returns nil for any
 // other phi.
-func groupStep(f *Func, phi, next *Value, k int, latch *Block) *Value {
+func groupStep(f *Func, phi, next *Value, k int, latch *Block, x *Value) *Value {
 	if !phi.Type.Kind.IsInt() || len(next.Args) != 2 {
 		return nil
 	}
@@ -166,5 +167,5 @@ func groupStep(f *Func, phi, next *Value, k int, latch *Block) *Value {
 		return nil
 	}
 	gc := f.NewConst(latch, c.Type, norm(c.Type.Kind, group))
-	return f.NewValue(latch, next.Op, phi.Type, phi, gc)
+	return f.NewValue(latch, next.Op, phi.Type, x, gc)
 }
