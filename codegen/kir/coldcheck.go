@@ -77,9 +77,9 @@ func (r *recomputer) leafCopy(v *Value) *Value {
 			return nil
 		}
 	}
-	c := r.f.NewValue(r.b, v.Op, v.Type, args...)
-	c.Imm, c.Index, c.Pos = v.Imm, v.Index, v.Pos
-	r.memo[v] = c
+	c := cloneValue(r.f, r.b, v, r.memo)
+	c.Args = args
+	r.b.Values = append(r.b.Values, c)
 	return c
 }
 

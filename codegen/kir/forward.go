@@ -136,9 +136,7 @@ func forwardAcrossLatch(f *Func, l *Loop) bool {
 		return false
 	}
 	first := loadFirst(f, l, pre, pi, load, bodyIfTrue)
-	cur := &Value{ID: f.nextID, Op: OpPhi, Type: load.Type, Block: h}
-	f.nextID++
-	h.Values = append([]*Value{cur}, h.Values...)
+	cur := f.NewPhi(h, load.Type)
 	cur.Args = make([]*Value, 2)
 	cur.Args[pi], cur.Args[1-pi] = first, last.Args[1]
 	replaceUses(f, forwarding{load: cur}.find)
@@ -160,14 +158,10 @@ func loadFirst(f *Func, l *Loop, pre *Block, pi int, load *Value, bodyIfTrue boo
 		m[phi] = phi.Args[pi]
 	}
 	cloneNonPhis(f, h, test, m)
-	v0 := &Value{ID: f.nextID, Op: OpLoad, Type: load.Type, Block: ld, Pos: load.Pos}
-	f.nextID++
-	v0.Args = []*Value{copyInvariant(f, ld, load.Args[0], l, map[*Value]*Value{})}
-	ld.Values = append(ld.Values, v0)
+	v0 := f.NewValue(ld, OpLoad, load.Type, copyInvariant(f, ld, load.Args[0], l, map[*Value]*Value{}))
+	v0.Pos = load.Pos
 	zero := f.NewConst(test, load.Type, 0)
-	phi := &Value{ID: f.nextID, Op: OpPhi, Type: load.Type, Block: join}
-	f.nextID++
-	join.Values = append([]*Value{phi}, join.Values...)
+	phi := f.NewPhi(join, load.Type)
 	// pre → test → (ld →) join → h.
 	for i, s := range pre.Succs {
 		if s == h {
@@ -211,12 +205,12 @@ func copyInvariant(f *Func, b *Block, v *Value, l *Loop, m map[*Value]*Value) *V
 	if c, ok := m[v]; ok {
 		return c
 	}
-	c := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm, Index: v.Index, NoFuse: v.NoFuse, Block: b, Pos: v.Pos}
-	f.nextID++
-	for _, a := range v.Args {
-		c.Args = append(c.Args, copyInvariant(f, b, a, l, m))
+	args := make([]*Value, len(v.Args))
+	for i, a := range v.Args {
+		args[i] = copyInvariant(f, b, a, l, m)
 	}
+	c := cloneValue(f, b, v, m)
+	c.Args = args
 	b.Values = append(b.Values, c)
-	m[v] = c
 	return c
 }
