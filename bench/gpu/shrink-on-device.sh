@@ -30,6 +30,6 @@ run)
 	export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json LD_LIBRARY_PATH=/usr/local/nvidia/lib64:/usr/local/nvidia/lib:${LD_LIBRARY_PATH:-}
 	[ -f $S/codegen.test.xz ] && xz -d -f $S/codegen.test.xz; chmod +x $S/codegen.test
 	cd codegen && GPUKVET_GEN_SHRINK_RUN=$S GPUKVET_GEN_SHRINK_OUT=${OUT:-$S} GPUKVET_GEN_BACKENDS=${2:-vulkan} \
-		$S/codegen.test -test.run '^TestShrinkOnDevice$' -test.timeout 540s > ${OUT:-$S}/run.log 2>&1
+		$S/codegen.test -test.run '^TestShrinkOnDevice$' -test.timeout ${GPUKVET_SHRINK_TIMEOUT:-480s} > ${OUT:-$S}/run.log 2>&1
 	echo "rc=$?"; grep -c ' ok$' ${OUT:-$S}/results.txt; grep -v ' ok$' ${OUT:-$S}/results.txt | cut -c1-240 ;;
 esac
