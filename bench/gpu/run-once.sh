@@ -58,7 +58,13 @@ for t in Ops Random; do
 done
 bg genOps-vulkan-subset codegen $left env GPUKVET_GEN_LOAD=$R/genmod GPUKVET_GEN_BACKENDS=vulkan $R/codegen.test -test.run '^TestGeneratedOps$' -test.v -test.timeout ${left}s
 wait
-echo "functional done at $(( $(date +%s) - S )) s"; cat $L/rc.txt
-for f in $L/*.log; do echo "== $f"; grep -E '^\s*--- (FAIL|SKIP)|^(FAIL|ok|PASS)|panic|runs per backend' $f | cut -c1-240 | head -12; done
+echo "functional done at $(( $(date +%s) - S )) s"
 for f in heldout-twins kernels-twins heldout-backends kernels-backends kernels-backends-nofloatmodes; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
-cd $OUT && tar czf logs.tgz logs && rm -rf logs
+# At most 8 files come back from the device machine: the five timing
+# tables, the two differential results, and one archive with the rest.
+# The functional summary is printed last, so that the reply's tail holds it.
+cat $L/rc.txt > $L/functional-summary.txt
+for f in $L/*.log; do echo "== $f"; grep -E '^\s*--- (FAIL|SKIP)|^(FAIL|ok|PASS)|panic|runs per backend|mismatching' $f | cut -c1-240 | head -12; done >> $L/functional-summary.txt
+mv $OUT/env.txt $OUT/vk-pipelines-*.md $L/ 2>/dev/null
+(cd $OUT && tar czf logs.tgz logs)
+cat $L/functional-summary.txt; rm -rf $L
