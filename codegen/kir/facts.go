@@ -186,7 +186,7 @@ func CloneFunc(f *Func) *Func {
 	bm := map[*Block]*Block{}
 	vm := map[*Value]*Value{}
 	for _, b := range f.Blocks {
-		c := &Block{Index: b.Index, Kind: b.Kind, Term: b.Term, Trap: b.Trap, Comment: b.Comment}
+		c := &Block{Index: b.Index, Kind: b.Kind, Term: b.Term, Trap: b.Trap, Comment: b.Comment, Unrolled: b.Unrolled}
 		bm[b] = c
 		g.Blocks = append(g.Blocks, c)
 		for _, v := range b.Values {

@@ -345,6 +345,13 @@ type Block struct {
 	Preds  []*Block
 	// Comment is the go/ssa comment of the block it came from, if any.
 	Comment string
+	// Unrolled marks the header of a loop the optimizer has unrolled
+	// already (UnrollRuntime's loop of groups and the loop that runs the
+	// rest), having chosen the factor nvcc would: emitters tell the
+	// target's compiler not to unroll it again, which would multiply the
+	// factor (ptxas unrolled a PolyBench row loop a further 4 times, 36
+	// loads in flight per thread against nvcc's 10, and it ran slower).
+	Unrolled bool
 }
 
 // Param is one parameter slot of a kernel entry point.

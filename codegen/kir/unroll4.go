@@ -142,7 +142,8 @@ func unrollRuntime(f *Func, l *Loop, test bool) {
 	span := f.NewValue(pre, OpMul, TI64, step, f.NewConst(pre, TI64, UnrollFactor-1))
 
 	// The new header: phis for h's phis, the test i + span < n.
-	h4 := &Block{Kind: BlockLoopHeader, Comment: h.Comment + " (unrolled)"}
+	h4 := &Block{Kind: BlockLoopHeader, Comment: h.Comment + " (unrolled)", Unrolled: true}
+	h.Unrolled = true // the rest: fewer than UnrollFactor iterations, unless the test fails
 	phi4 := map[*Value]*Value{}
 	for _, phi := range h.Phis() {
 		phi4[phi] = f.NewPhi(h4, phi.Type)

@@ -512,6 +512,7 @@ func cloneBlocks(f *Func, blocks []*Block) (map[*Block]*Block, map[*Value]*Value
 	vm := map[*Value]*Value{}
 	for _, b := range blocks {
 		c := f.NewBlock(b.Kind, b.Comment)
+		c.Unrolled = b.Unrolled
 		bm[b] = c
 		for _, v := range b.Values {
 			nv := &Value{ID: f.nextID, Op: v.Op, Type: v.Type, Imm: v.Imm,

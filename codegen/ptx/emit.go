@@ -225,6 +225,10 @@ func (e *emitter) function() error {
 	order := layout(f)
 	for i, b := range order {
 		fmt.Fprintf(&e.body, "$L_%d:\n", b.Index)
+		if b.Unrolled {
+			// In the loop header's body, where the PTX ISA wants it.
+			e.body.WriteString("\t.pragma \"nounroll\";\n")
+		}
 		for _, v := range b.Values {
 			e.at(v)
 			e.value(v)

@@ -221,7 +221,11 @@ func (e *funcEmitter) block(blk *kir.Block) {
 		e.ins(opPhi, ops...)
 	}
 	if lp := p.loops[blk]; lp != nil {
-		e.ins(opLoopMerge, e.start[lp.merge], e.start[lp.cont], 0)
+		control := uint32(0)
+		if blk.Unrolled {
+			control = loopDontUnroll
+		}
+		e.ins(opLoopMerge, e.start[lp.merge], e.start[lp.cont], control)
 		body := e.b.id()
 		e.branch(body)
 		e.label(body)

@@ -57,6 +57,8 @@ const (
 
 	memopAligned = 0x2
 
+	loopDontUnroll = 0x2
+
 	glslTrunc    = 3
 	glslFAbs     = 4
 	glslFloor    = 8

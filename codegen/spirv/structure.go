@@ -1167,7 +1167,7 @@ func clone(src *kir.Func) *kir.Func {
 	bm := map[*kir.Block]*kir.Block{}
 	for _, b := range src.Blocks {
 		nb := f.NewBlock(b.Kind, b.Comment)
-		nb.Term = b.Term
+		nb.Term, nb.Unrolled = b.Term, b.Unrolled
 		bm[b] = nb
 	}
 	vm := map[*kir.Value]*kir.Value{}

@@ -2723,6 +2723,7 @@ $L_2:
 	mul.lo.s64 %rd29, %rd26, %rd2;
 	mov.b64 %rd34, %rd8;
 $L_4:
+	.pragma "nounroll";
 	mov.b64 %rd33, %rd34;
 	setp.lt.s64 %p7, %rd33, %rd15;
 	@%p7 bra $L_5;
@@ -2946,6 +2947,7 @@ $L_21:
 $L_18:
 	ret;
 $L_14:
+	.pragma "nounroll";
 	mov.b64 %rd76, %rd77;
 	// testdata/benchkernels/variants/variants.go:87
 	setp.lt.s64 %p20, %rd76, %rd22;
@@ -3205,6 +3207,7 @@ $L_2:
 	mul.lo.s64 %rd29, %rd26, %rd2;
 	mov.b64 %rd34, %rd8;
 $L_4:
+	.pragma "nounroll";
 	mov.b64 %rd33, %rd34;
 	setp.lt.s64 %p7, %rd33, %rd15;
 	@%p7 bra $L_5;
@@ -3428,6 +3431,7 @@ $L_21:
 $L_18:
 	ret;
 $L_14:
+	.pragma "nounroll";
 	mov.b64 %rd76, %rd77;
 	// testdata/benchkernels/variants/variants.go:87
 	setp.lt.s64 %p20, %rd76, %rd22;
@@ -8525,10 +8529,10 @@ var gpukvetSPIRV = []byte("" +
 	"q\x00\x04\x00d\x00\x00\x00\f\n\x00\x00\xaa\a\x00\x00\xc4\x00\x05\x00d\x00\x00\x00\r\n\x00\x00\f\n\x00\x00o\x00\x00\x00\xc3\x00\x05\x00d\x00\x00\x00\xab\a\x00\x00" +
 	"\r\n\x00\x00o\x00\x00\x00\x80\x00\x05\x00d\x00\x00\x00\xac\a\x00\x00\x84\a\x00\x00\xab\a\x00\x00\x84\x00\x05\x00d\x00\x00\x00\xad\a\x00\x00\xa8\a\x00\x00\x7f\a\x00\x00" +
 	"\xf9\x00\x02\x00\xb9\a\x00\x00\xf8\x00\x02\x00\xb9\a\x00\x00\xf5\x00\a\x00d\x00\x00\x00\xba\a\x00\x00\x86\a\x00\x00\x9f\a\x00\x00\x00\b\x00\x00\x17\v\x00\x00\xf6\x00\x04\x00" +
-	"\x8c\b\x00\x00\xf9\a\x00\x00\x00\x00\x00\x00\xf9\x00\x02\x00\x0e\n\x00\x00\xf8\x00\x02\x00\x0e\n\x00\x00\xb1\x00\x05\x00\x84\x00\x00\x00\xbb\a\x00\x00\xba\a\x00\x00\x95\a\x00\x00" +
+	"\x8c\b\x00\x00\xf9\a\x00\x00\x02\x00\x00\x00\xf9\x00\x02\x00\x0e\n\x00\x00\xf8\x00\x02\x00\x0e\n\x00\x00\xb1\x00\x05\x00\x84\x00\x00\x00\xbb\a\x00\x00\xba\a\x00\x00\x95\a\x00\x00" +
 	"\xfa\x00\x04\x00\xbb\a\x00\x00\xbc\a\x00\x00\x8c\b\x00\x00\xf8\x00\x02\x00\x8c\b\x00\x00\xf5\x00\x05\x00d\x00\x00\x00\x8d\b\x00\x00\xba\a\x00\x00\x0e\n\x00\x00\xf9\x00\x02\x00" +
 	"\x02\b\x00\x00\xf8\x00\x02\x00\x02\b\x00\x00\xf5\x00\a\x00d\x00\x00\x00\x03\b\x00\x00 \b\x00\x00A\n\x00\x00\x8d\b\x00\x00\x8c\b\x00\x00\xf6\x00\x04\x00\x8f\b\x00\x00" +
-	"\x18\b\x00\x00\x00\x00\x00\x00\xf9\x00\x02\x00\x0f\n\x00\x00\xf8\x00\x02\x00\x0f\n\x00\x00\xb1\x00\x05\x00\x84\x00\x00\x00\x04\b\x00\x00\x03\b\x00\x00\xa0\a\x00\x00\xfa\x00\x04\x00" +
+	"\x18\b\x00\x00\x02\x00\x00\x00\xf9\x00\x02\x00\x0f\n\x00\x00\xf8\x00\x02\x00\x0f\n\x00\x00\xb1\x00\x05\x00\x84\x00\x00\x00\x04\b\x00\x00\x03\b\x00\x00\xa0\a\x00\x00\xfa\x00\x04\x00" +
 	"\x04\b\x00\x00\x05\b\x00\x00\x8f\b\x00\x00\xf8\x00\x02\x00\x8f\b\x00\x00\xf9\x00\x02\x00\x0e\b\x00\x00\xf8\x00\x02\x00\x0e\b\x00\x00\x80\x00\x05\x00i\x00\x00\x00\x0f\b\x00\x00" +
 	"\x9c\a\x00\x00\x8c\a\x00\x00q\x00\x04\x00d\x00\x00\x00\x10\n\x00\x00\x0f\b\x00\x00\xc4\x00\x05\x00d\x00\x00\x00\x11\n\x00\x00\x10\n\x00\x00o\x00\x00\x00\xc3\x00\x05\x00" +
 	"d\x00\x00\x00\x10\b\x00\x00\x11\n\x00\x00o\x00\x00\x00\xf9\x00\x02\x00\x9a\a\x00\x00\xf8\x00\x02\x00\x05\b\x00\x00\x80\x00\x05\x00d\x00\x00\x00\x06\b\x00\x00\x94\a\x00\x00" +
@@ -10339,7 +10343,7 @@ func gpukvetCPUActivate(gpukvetArgs []any) (thread func(gpu.Thread), block func(
 		}
 	}
 
-	/*line gpukvet_gen.go:10342:1*/
+	/*line gpukvet_gen.go:10346:1*/
 	return thread, block
 }
 
@@ -10352,7 +10356,7 @@ func gpukvetCPUBlur5(gpukvetArgs []any) (thread func(gpu.Thread), block func(bac
 	gpukvetArg2 := []float32(gpukvetArgs[2].([]float32))
 	gpukvetArg3 := []float32(gpukvetArgs[3].([]float32))
 	thread = func(gpukvetT gpu.Thread) { Blur5(gpukvetT, gpukvetArg0, gpukvetArg1, gpukvetArg2, gpukvetArg3) }
-	/*line gpukvet_gen.go:10355:1*/ return thread, block
+	/*line gpukvet_gen.go:10359:1*/ return thread, block
 }
 
 // gpukvetCPUConv3D binds kernel Conv3D's arguments for the cpu
@@ -10397,7 +10401,7 @@ func gpukvetCPUConv3D(gpukvetArgs []any) (thread func(gpu.Thread), block func(ba
 		}
 	}
 
-	/*line gpukvet_gen.go:10400:1*/
+	/*line gpukvet_gen.go:10404:1*/
 	return thread, block
 }
 
@@ -10448,7 +10452,7 @@ func gpukvetCPUGemmF64(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10451:1*/
+	/*line gpukvet_gen.go:10455:1*/
 	return thread, block
 }
 
@@ -10506,7 +10510,7 @@ func gpukvetCPUGemmReg(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10509:1*/
+	/*line gpukvet_gen.go:10513:1*/
 	return thread, block
 }
 
@@ -10538,7 +10542,7 @@ func gpukvetCPUOddEven(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10541:1*/
+	/*line gpukvet_gen.go:10545:1*/
 	return thread, block
 }
 
@@ -10724,7 +10728,7 @@ func gpukvetCPUReduce0(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10727:1*/
+	/*line gpukvet_gen.go:10731:1*/
 	return thread, block
 }
 
@@ -10912,7 +10916,7 @@ func gpukvetCPUReduce1(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10915:1*/
+	/*line gpukvet_gen.go:10919:1*/
 	return thread, block
 }
 
@@ -10948,6 +10952,6 @@ func gpukvetCPUSaxpy32(gpukvetArgs []any) (thread func(gpu.Thread), block func(b
 		}
 	}
 
-	/*line gpukvet_gen.go:10951:1*/
+	/*line gpukvet_gen.go:10955:1*/
 	return thread, block
 }
