@@ -172,16 +172,10 @@ func dropFloatModes(words []uint32, drop map[uint32][]uint32) []uint32 {
 	out := append([]uint32(nil), words[:5]...)
 	kept := map[uint32]bool{} // capabilities a mode left needs
 	capAt := map[uint32]int{} // where a dropped mode's capability stands in out
-	for i := 5; i < len(words); {
-		n, op := int(words[i]>>16), words[i]&0xffff
-		if n == 0 || i+n > len(words) {
-			return words // malformed: leave it to the driver's validation
-		}
-		w := words[i+1 : i+n]
+	if !eachInstruction(words, func(op uint32, w []uint32) {
 		if op == opExecutionMode && len(w) == 3 {
 			if widths, ok := drop[w[1]]; ok && (widths == nil || slices.Contains(widths, w[2])) {
-				i += n
-				continue
+				return
 			}
 			kept[capOf[w[1]]] = true
 		}
@@ -192,8 +186,10 @@ func dropFloatModes(words []uint32, drop map[uint32][]uint32) []uint32 {
 				}
 			}
 		}
-		out = append(out, words[i:i+n]...)
-		i += n
+		out = append(out, uint32(len(w)+1)<<16|op)
+		out = append(out, w...)
+	}) {
+		return words // malformed: leave it to the driver's validation
 	}
 	var cut []int
 	for c, at := range capAt {
