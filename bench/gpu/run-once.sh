@@ -39,6 +39,11 @@ twin kernels TestBackends 45 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/
 # signed zeros, NaNs and infinities are then not guaranteed): whether
 # NVIDIA's compiler optimizes less under them (Horner, the scans).
 twin kernels TestBackends 45 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends-nofloatmodes.md GPUKVET_VK_DROP_FLOAT_MODES=SignedZeroInfNanPreserve,RoundingModeRTE GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-kernels-nofloatmodes.md
+# The same with barriers ordering shared memory only, not global memory
+# (for measurement only: a kernel communicating through global memory
+# across a barrier may read stale values): what UniformMemory costs the
+# barrier kernels (ReduceTree, Scan).
+twin kernels TestBackends 45 GPUKVET_BACKENDS_BENCH=1 GPUKVET_BACKENDS_OUT=$OUT/kernels-backends-workgroupbarriers.md GPUKVET_VK_BARRIER_SEMANTICS=workgroup GPUKVET_VK_PIPELINE_STATS=$OUT/vk-pipelines-kernels-workgroupbarriers.md
 echo "timings done at $(( $(date +%s) - S )) s"
 L=$OUT/logs
 left=$(( 570 - ($(date +%s) - S) ))
@@ -59,12 +64,13 @@ done
 bg genOps-vulkan-subset codegen $left env GPUKVET_GEN_LOAD=$R/genmod GPUKVET_GEN_BACKENDS=vulkan $R/codegen.test -test.run '^TestGeneratedOps$' -test.v -test.timeout ${left}s
 wait
 echo "functional done at $(( $(date +%s) - S )) s"
-for f in heldout-twins kernels-twins heldout-backends kernels-backends kernels-backends-nofloatmodes; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
-# At most 8 files come back from the device machine: the five timing
-# tables, the two differential results, and one archive with the rest.
+for f in heldout-twins kernels-twins heldout-backends kernels-backends kernels-backends-nofloatmodes kernels-backends-workgroupbarriers; do [ -f $OUT/$f.md ] && cat $OUT/$f.md; done
+# At most 8 files come back from the device machine: the six timing
+# tables and one archive with the rest (env, the pipeline statistics, the
+# two differential results, the logs).
 # The functional summary is printed last, so that the reply's tail holds it.
 cat $L/rc.txt > $L/functional-summary.txt
 for f in $L/*.log; do echo "== $f"; grep -E '^\s*--- (FAIL|SKIP)|^(FAIL|ok|PASS)|panic|runs per backend|mismatching' $f | cut -c1-240 | head -12; done >> $L/functional-summary.txt
-mv $OUT/env.txt $OUT/vk-pipelines-*.md $L/ 2>/dev/null
+mv $OUT/env.txt $OUT/vk-pipelines-*.md $OUT/differential-*.md $L/ 2>/dev/null
 (cd $OUT && tar czf logs.tgz logs)
 cat $L/functional-summary.txt; rm -rf $L

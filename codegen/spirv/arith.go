@@ -13,6 +13,9 @@ func (e *funcEmitter) value(v *kir.Value) {
 	id := e.val[v.ID]
 	t := e.typ(k)
 	a := func(i int) uint32 { return e.val[v.Args[i].ID] }
+	if e.folded[v] {
+		return // computed by the fused multiply-add that alone uses it
+	}
 	switch v.Op {
 	case kir.OpConst:
 		e.opTo(id, opCopyObject, t, e.constant(k, v.Imm))
@@ -177,6 +180,10 @@ func (e *funcEmitter) arith(v *kir.Value) {
 	if e.zeroForm(v) {
 		return
 	}
+	if fu, ok := e.fused[v]; ok {
+		e.fusedMultiplyAdd(v, fu)
+		return
+	}
 	if k.IsFloat() {
 		op := map[kir.Op]uint32{kir.OpAdd: opFAdd, kir.OpSub: opFSub, kir.OpMul: opFMul}[v.Op]
 		e.opTo(e.val[v.ID], op, t, x, y)
@@ -200,6 +207,45 @@ func (e *funcEmitter) arith(v *kir.Value) {
 		return
 	}
 	e.normalizeTo(e.val[v.ID], e.op(op, t, x, y), k)
+}
+
+// fuse chooses the contractible sums to emit as one GLSL.std.450 Fma: every
+// pair kir.Fusions gives but those with a constant ±0 operand, which are
+// integer code here (zeroForm) and which a driver might rewrite inside an
+// Fma as it did as plain operations.
+func (e *funcEmitter) fuse(f *kir.Func) {
+	e.fused = kir.Fusions(f, func(fu kir.Fusion) bool {
+		for _, x := range []*kir.Value{fu.X, fu.Y, fu.Addend} {
+			if zero, _ := zeroConst(x); zero {
+				return false
+			}
+		}
+		return true
+	})
+	e.folded = map[*kir.Value]bool{}
+	for _, fu := range e.fused {
+		for _, x := range fu.Folded {
+			e.folded[x] = true
+		}
+	}
+}
+
+// fusedMultiplyAdd emits a contractible sum and its product as one
+// GLSL.std.450 Fma. Go lets them fuse or not, and Vulkan lets Fma round
+// once or twice, so either result is Go's; an explicit Fma leaves no
+// driver to decide whether to fuse (NVIDIA's does not fuse a plain
+// OpFMul and OpFAdd under SignedZeroInfNanPreserve). Negations flip only
+// the sign, so x*y - z is fma(x, y, -z) and z - x*y is fma(-x, y, z).
+func (e *funcEmitter) fusedMultiplyAdd(v *kir.Value, fu kir.Fusion) {
+	t := e.typ(v.Type.Kind)
+	x, y, z := e.val[fu.X.ID], e.val[fu.Y.ID], e.val[fu.Addend.ID]
+	if fu.NegProduct {
+		x = e.op(opFNegate, t, x)
+	}
+	if fu.NegAddend {
+		z = e.op(opFNegate, t, z)
+	}
+	e.opTo(e.val[v.ID], opExtInst, t, e.b.glsl, glslFma, x, y, z)
 }
 
 // product reports whether a float value is a product (possibly negated),

@@ -19,6 +19,11 @@ type funcEmitter struct {
 	// FMA (kir.Contractible, on the plan's copy of the kernel); every
 	// other float add, sub and mul is NoContraction.
 	contract map[*kir.Value]bool
+	// fused are the contractible sums emitted as one GLSL.std.450 Fma
+	// (kir.Fusions), and folded the products and negations only those
+	// sums use, which are not emitted apart.
+	fused  map[*kir.Value]kir.Fusion
+	folded map[*kir.Value]bool
 
 	fnID    uint32
 	val     []uint32 // id of each value
@@ -56,6 +61,7 @@ func (e *funcEmitter) emit() error {
 	e.p = p
 	f := p.f
 	e.contract = kir.Contractible(f)
+	e.fuse(f)
 	b := e.b
 	e.val = make([]uint32, f.NumValues())
 	e.start = map[*kir.Block]uint32{}

@@ -139,6 +139,10 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 	if err != nil {
 		return nil, err
 	}
+	keep, narrow, err := barrierKeep() // the memory the barriers order, if narrowed
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range append(alwaysNeeded, c.SPIRVFeatures...) {
 		has, known := b.has[f]
 		if !known {
@@ -194,6 +198,9 @@ func (b *Backend) kernel(k *backend.Kernel) (*kernelCode, error) {
 			words[i] = binary.LittleEndian.Uint32(c.SPIRV[4*i:])
 		}
 		words = dropFloatModes(words, drop)
+		if narrow {
+			words = narrowBarriers(words, keep)
+		}
 		ci := &shaderModuleCreateInfo{sType: stShaderModuleCreateInfo, codeSize: uintptr(4 * len(words)), pCode: unsafe.Pointer(&words[0])}
 		var sm vkHandle
 		if err := call("vkCreateShaderModule", b.l.createShaderModule, uintptr(b.dev), uintptr(unsafe.Pointer(ci)), 0, uintptr(unsafe.Pointer(&sm))); err != nil {

@@ -172,16 +172,10 @@ func dropFloatModes(words []uint32, drop map[uint32][]uint32) []uint32 {
 	out := append([]uint32(nil), words[:5]...)
 	kept := map[uint32]bool{} // capabilities a mode left needs
 	capAt := map[uint32]int{} // where a dropped mode's capability stands in out
-	for i := 5; i < len(words); {
-		n, op := int(words[i]>>16), words[i]&0xffff
-		if n == 0 || i+n > len(words) {
-			return words // malformed: leave it to the driver's validation
-		}
-		w := words[i+1 : i+n]
+	if !eachInstruction(words, func(op uint32, w []uint32) {
 		if op == opExecutionMode && len(w) == 3 {
 			if widths, ok := drop[w[1]]; ok && (widths == nil || slices.Contains(widths, w[2])) {
-				i += n
-				continue
+				return
 			}
 			kept[capOf[w[1]]] = true
 		}
@@ -192,8 +186,10 @@ func dropFloatModes(words []uint32, drop map[uint32][]uint32) []uint32 {
 				}
 			}
 		}
-		out = append(out, words[i:i+n]...)
-		i += n
+		out = append(out, uint32(len(w)+1)<<16|op)
+		out = append(out, w...)
+	}) {
+		return words // malformed: leave it to the driver's validation
 	}
 	var cut []int
 	for c, at := range capAt {
@@ -206,4 +202,68 @@ func dropFloatModes(words []uint32, drop map[uint32][]uint32) []uint32 {
 		out = append(out[:cut[j]], out[cut[j]+2:]...)
 	}
 	return out
+}
+
+// SPIR-V opcode and memory-semantics bits narrowBarriers reads.
+const (
+	opControlBarrier     = 224
+	semWorkgroupMemory   = 0x100
+	semStorageClassesAll = 0xfc0 // Uniform, Subgroup, Workgroup, CrossWorkgroup, AtomicCounter, Image
+)
+
+// narrowBarriers returns words (a module parseSPIRV accepted) with every
+// OpControlBarrier's memory semantics limited to the storage classes in
+// keep, its ordering bits left as they are. The semantics are an id of a
+// constant another instruction may use too, so each barrier is given a
+// new constant, declared after the one it replaces, and the module's id
+// bound grows by one per constant replaced.
+func narrowBarriers(words []uint32, keep uint32) []uint32 {
+	if len(words) < 5 {
+		return words
+	}
+	// A barrier's semantics constant → its replacement (0 until known; a
+	// barrier whose semantics are no OpConstant keeps them).
+	semantics := map[uint32]uint32{}
+	if !eachInstruction(words, func(op uint32, w []uint32) {
+		if op == opControlBarrier && len(w) == 3 {
+			semantics[w[2]] = 0
+		}
+	}) || len(semantics) == 0 {
+		return words // malformed, or no barrier
+	}
+	out := append([]uint32(nil), words[:5]...)
+	eachInstruction(words, func(op uint32, w []uint32) {
+		out = append(out, uint32(len(w)+1)<<16|op)
+		switch {
+		case op == opControlBarrier && len(w) == 3 && semantics[w[2]] != 0:
+			out = append(out, w[0], w[1], semantics[w[2]])
+			return
+		case op == opConstant && len(w) == 3:
+			if _, ok := semantics[w[1]]; ok {
+				id := out[3]
+				out[3]++
+				semantics[w[1]] = id
+				out = append(out, w...)
+				out = append(out, 4<<16|opConstant, w[0], id, w[2]&^(semStorageClassesAll&^keep))
+				return
+			}
+		}
+		out = append(out, w...)
+	})
+	return out
+}
+
+// eachInstruction calls f with each instruction of words (a module,
+// header included) after the header, and reports whether every
+// instruction was whole.
+func eachInstruction(words []uint32, f func(op uint32, operands []uint32)) bool {
+	for i := 5; i < len(words); {
+		n, op := int(words[i]>>16), words[i]&0xffff
+		if n == 0 || i+n > len(words) {
+			return false
+		}
+		f(op, words[i+1:i+n])
+		i += n
+	}
+	return true
 }

@@ -61,6 +61,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -368,7 +369,7 @@ func (b *Backend) setup(choice int) error {
 		}
 	}
 	sort.Strings(b.info.Features)
-	b.info.Deviations = append(deviations(b.has, b.info.Name), floatModesDeviation()...)
+	b.info.Deviations = slices.Concat(deviations(b.has, b.info.Name), floatModesDeviation(), barrierDeviation())
 	b.info.Unified = b.unified()
 
 	if b.trap, err = b.newBuffer(trapSlots*gpuabi.TrapRecordSize, true); err != nil {
