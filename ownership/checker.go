@@ -42,7 +42,10 @@ type resource struct {
 	param   int
 	freeVar bool
 	coll    bool // a slice of buffers
-	result  int  // for a resource a call creates: which of its results
+	// elemFields are, for a collection of plain structs, the buffer
+	// fields of its element type (bufferPaths).
+	elemFields []string
+	result     int // for a resource a call creates: which of its results
 }
 
 func (r *resource) what() string {

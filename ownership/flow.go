@@ -306,6 +306,8 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 	case *ssa.Slice:
 		if cutToNothing(in) {
 			fa.dropAll(st, fa.alias[in.X], in.Pos(), "the slice is cut to nothing", final)
+		} else if final && fa.cutsTail(in) {
+			fa.dropTail(st, fa.alias[in.X], in.Pos())
 		}
 	case *ssa.Send:
 		fa.apply(st, fa.alias[in.X], effEscape, in.Pos(), "a channel send", final)
@@ -410,8 +412,8 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		return
 	}
 	ids := fa.alias[in.Val]
-	if ia, ok := in.Addr.(*ssa.IndexAddr); ok {
-		fill(st, fa.alias[ia.X], ids, fa)
+	if base := elemStoreBase(in.Addr); base != nil {
+		fill(st, fa.alias[base], ids, fa)
 	}
 	if fa.storesIntoOwnedField(in) {
 		owners := fa.alias[in.Addr.(*ssa.FieldAddr).X]

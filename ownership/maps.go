@@ -39,13 +39,15 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 	if !final || fa.takenOut(m, k, fa.cur) || fa.entryReleased(st, m, k, fa.cur) {
 		return
 	}
-	what, freed := "buffer", "freed"
+	what, freed := "buffer", "is not freed"
 	if elem := mapElem(m.Type()); elem != nil && !isBuffer(elem) {
 		if o, tname := fa.c.ownerOf(elem); o != nil {
-			what, freed = tname+" value", "closed by "+o.Method
+			what, freed = tname+" value", "is not closed by "+o.Method
+		} else if len(fa.c.bufferPaths(elem)) > 0 {
+			what, freed = "buffers of the "+types.TypeString(elem, types.RelativeTo(fa.c.pass.Pkg))+" value", "are not freed"
 		}
 	}
-	msg := fmt.Sprintf("the %s in %s[%s] is not %s before the entry is deleted at line %d",
+	msg := fmt.Sprintf("the %s in %s[%s] %s before the entry is deleted at line %d",
 		what, name, keyText(k), freed, fa.line(pos))
 	if coll >= 0 {
 		fa.reportAt(pos, msg, fa.allocated(fa.res[coll]))
@@ -58,7 +60,7 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 // the collection it is (-1 for an owned field): a local map of buffers that
 // holds some on this path, or an owned map field.
 func (fa *funcAnalysis) owningMap(st flowState, m ssa.Value) (string, int, bool) {
-	if e := mapElem(m.Type()); e == nil || !fa.c.tracked(e) {
+	if e := mapElem(m.Type()); e == nil || !fa.c.tracked(e) && len(fa.c.bufferPaths(e)) == 0 {
 		return "", -1, false
 	}
 	for _, id := range fa.collIDs(fa.contentsOrAlias(m)) {

@@ -50,7 +50,8 @@ func (fa *funcAnalysis) findResources() {
 	fn := fa.fn
 	for i, p := range fn.Params {
 		if fa.c.tracked(p.Type()) {
-			r := fa.newResource(&resource{param: i, name: p.Name(), pos: p.Pos(), coll: fa.c.isBufferSlice(p.Type())})
+			r := fa.newResource(&resource{param: i, name: p.Name(), pos: p.Pos(), coll: fa.c.isBufferSlice(p.Type()),
+				elemFields: fa.c.bufferPaths(collElemType(p.Type()))})
 			r.owner, r.tname = fa.c.ownerOf(p.Type())
 			fa.alias[p] = []int{r.id}
 		}
@@ -59,11 +60,13 @@ func (fa *funcAnalysis) findResources() {
 		t := fv.Type()
 		if fa.c.tracked(t) {
 			// Captured by value, as the receiver of a method value.
-			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(t)})
+			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(t),
+				elemFields: fa.c.bufferPaths(collElemType(t))})
 			r.owner, r.tname = fa.c.ownerOf(t)
 			fa.alias[fv] = []int{r.id}
 		} else if p, ok := types.Unalias(t).(*types.Pointer); ok && fa.c.tracked(p.Elem()) {
-			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(p.Elem())})
+			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(p.Elem()),
+				elemFields: fa.c.bufferPaths(collElemType(p.Elem()))})
 			r.owner, r.tname = fa.c.ownerOf(p.Elem())
 			fa.cells[fv] = true
 			fa.contents[fv] = []int{r.id}
@@ -326,6 +329,9 @@ func (fa *funcAnalysis) computeAliases() {
 							for f, ids := range fa.cellFields[cell] {
 								changed = addField(fa.structFields, v, f, ids) || changed
 							}
+						}
+						if fa.c.holdsBuffers(v.Type()) {
+							add(v, fa.structContents(v)) // a plain struct carries its buffers
 						}
 					} else if ids := fa.alias[v.X]; len(ids) > 0 && fa.isOwnerAlloc(v.X) {
 						add(v, ids) // a copy of a struct value of an owning type

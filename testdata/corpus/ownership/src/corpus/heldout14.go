@@ -57,8 +57,6 @@ func h14NcclRankBuffers(d *device.Device, nGpus, count int) error {
 // verdict: leak
 // The same, whose cleanup frees the send buffers only: every receive
 // buffer leaks.
-// known miss: a slice of plain structs filled by index is not followed
-// (the stores into its elements' fields hand the buffers on).
 func h14NcclRankBuffersRecvLeak(d *device.Device, nGpus, count int) error {
 	ranks := make([]ncclRankBufs, nGpus)
 	defer func() {
@@ -139,7 +137,9 @@ func h14P2PDeviceArray(d *device.Device, numGPUs, numElems int) error {
 // The same with a latency pass after the bandwidth pass: each device's
 // buffer is allocated again at the latency test's size over the bandwidth
 // test's, which is never freed.
-// known miss: buffers in an array of structs are not followed.
+// known miss: buffers in an array of structs are not followed, and a
+// store into an element's field under a variable index is not taken as an
+// overwrite (the first loop's stores would be too).
 func h14P2PDeviceArrayRealloc(d *device.Device, numGPUs, numElems int) error {
 	if numGPUs > p2pMaxDevs {
 		numGPUs = p2pMaxDevs
@@ -229,7 +229,6 @@ func h14GunrockDataSlices(d *device.Device, numGPUs, nodes int) error {
 // The same, which retries on one GPU less after a failed launch: cutting
 // the slice drops the last GPU's data slice, whose buffers the deferred
 // loop no longer sees.
-// known miss: a slice of plain structs filled by index is not followed.
 func h14GunrockDataSlicesShrinkLeak(d *device.Device, numGPUs, nodes int) error {
 	ds := make([]gunrockSlice, numGPUs)
 	defer func() {
@@ -264,8 +263,6 @@ type streamBufs struct {
 // Per-device stream buffers in a map keyed by device id (cudaOpenMP's
 // per-thread GPU slices, one host thread per id): a device whose second
 // allocation fails frees its first; the deferred loop frees every entry.
-// known false positive: a struct literal stored into a map of plain
-// structs is not followed into the map.
 func h14StreamMap(d *device.Device, ids []int, xs []float32) error {
 	bufs := map[int]streamBufs{}
 	defer func() {
@@ -342,8 +339,6 @@ type magmaDevPlan struct {
 // MAGMA's mgpu LU setup: per device a panel (two buffers, a struct inside
 // the plan) and a work array, appended as one nested literal once all
 // three are allocated; the deferred loop frees the three.
-// known false positive: a struct literal appended to a slice of plain
-// structs is not followed into the slice (h13MonteCarloPlans's class).
 func h14MagmaNestedPlans(d *device.Device, ngpu, n int) error {
 	var plans []magmaDevPlan
 	defer func() {
@@ -545,8 +540,6 @@ func h14HyperQStreams(d *device.Device, nstreams, n int) error {
 // verdict: leak
 // The same, whose cleanup loop stops one stream short (a port of the
 // sample's loop over the streams after the first).
-// known miss: a release loop that skips the first element is not
-// reported (under investigation, HELDOUT.md round 10).
 func h14HyperQStreamsShortLoop(d *device.Device, nstreams, n int) error {
 	var streams []hyperQStream
 	closeAll := func() {
