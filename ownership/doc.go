@@ -143,6 +143,24 @@
 // catches the loop that allocates n buffers and returns on an error
 // without freeing those it already has.
 //
+// Collections of plain structs: a struct type without a release method
+// whose fields hold buffers (directly, or in fields of nested struct
+// values) makes a local slice or map of it a collection of buffers too. A
+// struct value built from buffers and appended or stored into it
+// (`plans = append(plans, plan{od, cv})`, `m[k] = plan{...}`, nested
+// literals), or a buffer stored into an element's field (`ranks[i].send,
+// err = device.Alloc(...)`), puts them into it. A loop over it frees its
+// elements only where it frees every buffer field of the element type
+// (`for _, p := range plans { p.a.Free(); p.b.Free() }`, also
+// `plans[i].a.Free()` and `p.panel.x.Free()`, or a function that does so);
+// a loop that misses a field leaves the buffers unfreed. Deleting an entry
+// (`delete(m, k)`) loses its buffers unless the entry was read out first
+// and its fields freed or handed on, and cutting the slice short in place
+// (`s = s[:k]`, k not 0 or len(s)) drops the elements past k, unless an
+// element was read out before (the pop idiom `last := s[len(s)-1]; s =
+// s[:len(s)-1]`). A loop whose counter starts past the first element
+// (`for j := 1; j < len(s); j++`) does not free every element.
+//
 // Structs that own buffers: a named struct type whose Close, Free or Release
 // method frees some of its fields (directly, or every element of a slice
 // field in a range loop) owns those fields. Storing a buffer in such a field
@@ -183,7 +201,9 @@
 // local slices and maps of buffers, and the variadic arguments of Launch;
 // it does not follow buffers through arrays, slices or maps that are not
 // local (a field, a parameter, a global; deleting an entry of an owned map
-// field is checked, nothing more), or struct
+// field is checked, nothing more), arrays of buffers or of structs holding
+// them, pointers to plain structs kept in a collection (a store into their
+// fields hands the buffers on), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported; only the overwrite of a field found non-nil,
 // above, is), nor a use of a slice's buffers after they were

@@ -1,0 +1,331 @@
+package issue20
+
+import "github.com/gpukvet/gpukvet/device"
+
+// Collections of plain structs holding buffers (no release method): a
+// slice or map of them holds the buffers put into their fields, and is
+// freed by a loop that frees every buffer field of each element.
+
+type gpuPlan struct {
+	a, b *device.Buffer[float32]
+}
+
+type luPanel struct {
+	x, y *device.Buffer[float32]
+}
+
+type mgpuPlan struct {
+	id    int
+	panel luPanel
+	work  *device.Buffer[float32]
+}
+
+func newBufPair(d *device.Device) (a, b *device.Buffer[float32], err error) { // want newBufPair:`ownership: returns new \[0 1\]`
+	a, err = device.Alloc[float32](d, 8)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err = device.Alloc[float32](d, 8)
+	if err != nil {
+		a.Free()
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+func freeGpuPlans(ps []gpuPlan) { // want freeGpuPlans:`ownership: frees \[0\], takes \[0\]`
+	for _, p := range ps {
+		p.a.Free()
+		p.b.Free()
+	}
+}
+
+func freeGpuPlansA(ps []gpuPlan) {
+	for _, p := range ps {
+		p.a.Free()
+	}
+}
+
+// Correct spellings: silent.
+
+func okPlansAppendedLiteral(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.b.Free()
+			p.a.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a: a, b: b})
+	}
+	return nil
+}
+
+func okPlansFilledByIndex(d *device.Device, n int) error {
+	plans := make([]gpuPlan, n)
+	defer func() {
+		for i := range plans {
+			if plans[i].a != nil {
+				plans[i].a.Free()
+			}
+			if plans[i].b != nil {
+				plans[i].b.Free()
+			}
+		}
+	}()
+	for i := range plans {
+		var err error
+		if plans[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			return err
+		}
+		if plans[i].b, err = device.Alloc[float32](d, 8); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func okPlansCountedLoop(d *device.Device, n int) error {
+	var plans []gpuPlan
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			break
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	for j := 0; j < len(plans); j++ {
+		plans[j].a.Free()
+		plans[j].b.Free()
+	}
+	return nil
+}
+
+func okPlansMap(d *device.Device, names []string) error {
+	m := map[string]gpuPlan{}
+	defer func() {
+		for _, p := range m {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for _, name := range names {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		m[name] = gpuPlan{a: a, b: b}
+	}
+	return nil
+}
+
+func okPlansMapDeleteAfterFree(d *device.Device, names []string) error {
+	m := map[string]gpuPlan{}
+	defer func() {
+		for _, p := range m {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for _, name := range names {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		m[name] = gpuPlan{a: a, b: b}
+	}
+	for name, p := range m {
+		p.a.Free()
+		p.b.Free()
+		delete(m, name)
+	}
+	return nil
+}
+
+func okNestedPlans(d *device.Device, n int) error {
+	var plans []mgpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.panel.x.Free()
+			p.panel.y.Free()
+			p.work.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		x, y, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		w, err := device.Alloc[float32](d, 8)
+		if err != nil {
+			x.Free()
+			y.Free()
+			return err
+		}
+		plans = append(plans, mgpuPlan{id: i, panel: luPanel{x: x, y: y}, work: w})
+	}
+	return nil
+}
+
+func okPlansHelper(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() { freeGpuPlans(plans) }()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	return nil
+}
+
+func okPlansPopped(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() { freeGpuPlans(plans) }()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	if len(plans) > 1 {
+		last := plans[len(plans)-1]
+		plans = plans[:len(plans)-1]
+		last.a.Free()
+		last.b.Free()
+	}
+	return nil
+}
+
+// Leaks.
+
+func plansFieldNeverFreed(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.a.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err // want `the buffers held in plans from line 210 are not freed on the return at line 219`
+		}
+		plans = append(plans, gpuPlan{a: a, b: b})
+	}
+	return nil // want `the buffers held in plans from line 210 are not freed on the return at line 223`
+}
+
+func plansIndexedLoopMissesField(d *device.Device, n int) error {
+	plans := make([]gpuPlan, n)
+	for i := range plans {
+		var err error
+		if plans[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			return err // want `the buffers held in plans from line 227 are not freed on the return at line 231`
+		}
+		if plans[i].b, err = device.Alloc[float32](d, 8); err != nil {
+			return err // want `the buffers held in plans from line 227 are not freed on the return at line 234`
+		}
+	}
+	for i := range plans {
+		plans[i].b.Free()
+	}
+	return nil // want `the buffers held in plans from line 227 are not freed on the return at line 240`
+}
+
+func plansHelperFreesOneField(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() { freeGpuPlansA(plans) }()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err // want `the buffers held in plans from line 244 are not freed on the return at line 249`
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	return nil // want `the buffers held in plans from line 244 are not freed on the return at line 253`
+}
+
+func plansMapEntryDeleted(d *device.Device, names []string) error {
+	m := map[string]gpuPlan{}
+	defer func() {
+		for _, p := range m {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for _, name := range names {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		m[name] = gpuPlan{a: a, b: b}
+	}
+	for _, name := range names[1:] {
+		delete(m, name) // want `the buffers of the gpuPlan value in m\[name\] are not freed before the entry is deleted at line 272`
+	}
+	return nil
+}
+
+func plansCutShort(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() { freeGpuPlans(plans) }()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	if len(plans) > 2 {
+		plans = plans[:2] // want `the buffers held in plans from line 278 are not freed before the slice is cut short at line 288: the elements past the cut are dropped`
+	}
+	return nil
+}
+
+func plansLoopSkipsFirst(d *device.Device, n int) error {
+	var plans []gpuPlan
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			break
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	for j := 1; j < len(plans); j++ {
+		plans[j].a.Free()
+		plans[j].b.Free()
+	}
+	return nil // want `the buffers held in plans from line 300 are not freed on the return at line 306`
+}
+
+func nestedFieldNeverFreed(d *device.Device, n int) error {
+	var plans []mgpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.panel.x.Free()
+			p.work.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		x, y, err := newBufPair(d)
+		if err != nil {
+			return err // want `the buffers held in plans from line 310 are not freed on the return at line 320`
+		}
+		w, err := device.Alloc[float32](d, 8)
+		if err != nil {
+			x.Free()
+			y.Free()
+			return err // want `the buffers held in plans from line 310 are not freed on the return at line 326`
+		}
+		plans = append(plans, mgpuPlan{id: i, panel: luPanel{x: x, y: y}, work: w})
+	}
+	return nil // want `the buffers held in plans from line 310 are not freed on the return at line 330`
+}
