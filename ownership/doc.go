@@ -159,7 +159,14 @@
 // (`s = s[:k]`, k not 0 or len(s)) drops the elements past k, unless an
 // element was read out before (the pop idiom `last := s[len(s)-1]; s =
 // s[:len(s)-1]`). A loop whose counter starts past the first element
-// (`for j := 1; j < len(s); j++`) does not free every element.
+// (`for j := 1; j < len(s); j++`) does not free every element. A pointer to
+// a struct literal that only goes into such a collection (`plans =
+// append(plans, &plan{in: in, out: out})`) takes its buffers there, and is
+// freed field by field the same way. Where every element was put into the
+// collection whole with a buffer in a field, a store into that field of an
+// element (`plans[0].out = big`, `plans[i].a = a` in a loop) loses the
+// buffer it held unless that field of the same element was read out first
+// and may be freed or handed on (`plans[0].out.Free()`).
 //
 // Structs that own buffers: a named struct type whose Close, Free or Release
 // method frees some of its fields (directly, or every element of a slice
@@ -202,8 +209,8 @@
 // it does not follow buffers through arrays, slices or maps that are not
 // local (a field, a parameter, a global; deleting an entry of an owned map
 // field is checked, nothing more), arrays of buffers or of structs holding
-// them, pointers to plain structs kept in a collection (a store into their
-// fields hands the buffers on), or struct
+// them, a collection of plain structs filled field by field whose fields
+// are stored into again (which element held a buffer is not known), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported; only the overwrite of a field found non-nil,
 // above, is), nor a use of a slice's buffers after they were

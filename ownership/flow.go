@@ -411,6 +411,14 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		}
 		return
 	}
+	if f, ok := in.Addr.(*ssa.FieldAddr); ok {
+		if fa.literalHolder(f.X) {
+			return // the literal carries the buffer into its collection
+		}
+		if final {
+			fa.overwriteElemField(in, f, st)
+		}
+	}
 	ids := fa.alias[in.Val]
 	if base := elemStoreBase(in.Addr); base != nil {
 		fill(st, fa.alias[base], ids, fa)

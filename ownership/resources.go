@@ -296,6 +296,9 @@ func (fa *funcAnalysis) computeAliases() {
 						add(v, fa.alias[ta.X])
 					}
 				case *ssa.Store:
+					if f, ok := v.Addr.(*ssa.FieldAddr); ok && fa.literalHolder(f.X) {
+						add(f.X, fa.alias[v.Val]) // `&plan{in: in}` carries in
+					}
 					if cell := fa.cellOf(v.Addr); cell != nil {
 						if u, c := union(fa.contents[cell], fa.alias[v.Val]); c {
 							fa.contents[cell] = u

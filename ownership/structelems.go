@@ -1,10 +1,12 @@
 package ownership
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -251,4 +253,247 @@ func (fa *funcAnalysis) finishFieldFrees(ff *fieldFrees) {
 			fa.elemFreeBlocks[id] = append(fa.elemFreeBlocks[id], ff.blocks[id]...)
 		}
 	}
+}
+
+// literalHolder reports whether v is a struct literal taken by address
+// (`&plan{in: in, out: out}`) of a plain struct holding buffers whose only
+// uses, besides the stores that fill its fields, put it into a collection
+// (an append's argument, an element store, a map update): the buffers
+// stored into its fields go into the collection with it, and are not
+// handed on by those stores.
+func (fa *funcAnalysis) literalHolder(v ssa.Value) bool {
+	a, ok := v.(*ssa.Alloc)
+	if !ok || !a.Heap || len(fa.c.bufferPaths(a.Type())) == 0 {
+		return false
+	}
+	for _, ref := range *a.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			for _, r2 := range *ref.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok && st.Addr == ref {
+					continue
+				}
+				if _, dbg := r2.(*ssa.DebugRef); !dbg {
+					return false
+				}
+			}
+		case *ssa.Store:
+			if _, ok := ref.Addr.(*ssa.IndexAddr); !ok || ref.Val != a {
+				return false
+			}
+		case *ssa.MapUpdate:
+			if ref.Value != a {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// elemOf strips the field reads and addresses off a read of an element's
+// field and returns the element: its address s[i] (also under a pointer
+// element's load), or the value of a range loop.
+func elemOf(v ssa.Value) ssa.Value {
+	for depth := 0; depth <= 2*maxFieldDepth; depth++ {
+		switch x := v.(type) {
+		case *ssa.Field:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return v
+			}
+			v = x.X
+		case *ssa.Alloc:
+			val := onlyStored(x)
+			if val == nil {
+				return v
+			}
+			v = val
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// sameElem reports whether two element reads name the same element: the
+// same index of the same slice value, or the same range value.
+func sameElem(a, b ssa.Value) bool {
+	ia, ok1 := a.(*ssa.IndexAddr)
+	ib, ok2 := b.(*ssa.IndexAddr)
+	if ok1 && ok2 {
+		return sameVal(ia.Index, ib.Index, 0)
+	}
+	return a == b
+}
+
+// overwriteElemField reports a store into the field of an element of a
+// collection (`plans[0].out = big`) that loses the buffer the field holds:
+// the collection holds buffers, every element was put into it whole with a
+// buffer in that field, and the field was not read out (freed, or copied
+// to be handed on) before the store.
+func (fa *funcAnalysis) overwriteElemField(in *ssa.Store, f *ssa.FieldAddr, st flowState) {
+	base, path := fieldAddrElement(f)
+	if base == nil {
+		return
+	}
+	for _, c := range fa.collIDs(fa.contentsOrAlias(base)) {
+		s, r := st[c], fa.res[c]
+		if r.param >= 0 || !responsible(s) || s.bits&(freed|empty|escaped) != 0 {
+			continue
+		}
+		if !fa.putWhole(c, path, in) || fa.readOut(c, elemOf(f), path, in) {
+			continue
+		}
+		fa.reportAt(in.Pos(), fmt.Sprintf("the buffer held in %s is not freed before it is overwritten at line %d",
+			fa.elemFieldName(r, f), fa.line(in.Pos())), fa.allocated(r))
+		return
+	}
+}
+
+// putWhole reports whether every element put into collection c carries a
+// buffer in the field at path (its first step): c is filled by appends,
+// element stores and map updates of whole values only, other than the
+// store at.
+func (fa *funcAnalysis) putWhole(c int, path string, at *ssa.Store) bool {
+	first, _, _ := strings.Cut(path, ".")
+	field, err := strconv.Atoi(first)
+	if err != nil {
+		return false
+	}
+	puts := 0
+	for _, b := range fa.fn.Blocks {
+		for _, instr := range b.Instrs {
+			var vals []ssa.Value
+			switch in := instr.(type) {
+			case *ssa.Call:
+				bi, ok := in.Call.Value.(*ssa.Builtin)
+				if !ok || bi.Name() != "append" || len(in.Call.Args) != 2 || !slices.Contains(fa.alias[in.Call.Args[0]], c) {
+					continue
+				}
+				if vals, ok = varargValues(in.Call.Args[1]); !ok {
+					return false
+				}
+			case *ssa.MapUpdate:
+				if !slices.Contains(fa.contentsOrAlias(in.Map), c) {
+					continue
+				}
+				vals = []ssa.Value{in.Value}
+			case *ssa.Store:
+				base := elemStoreBase(in.Addr)
+				if in == at || base == nil || !slices.Contains(fa.contentsOrAlias(base), c) {
+					continue
+				}
+				if _, whole := in.Addr.(*ssa.IndexAddr); !whole {
+					return false // filled field by field
+				}
+				vals = []ssa.Value{in.Val}
+			default:
+				continue
+			}
+			for _, v := range vals {
+				if !fa.carries(v, field) {
+					return false
+				}
+				puts++
+			}
+		}
+	}
+	return puts > 0
+}
+
+// varargValues returns the values of the slice an append was given for
+// its variadic elements (`append(s, x, y)`), or false for another slice.
+func varargValues(v ssa.Value) ([]ssa.Value, bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil, false
+	}
+	a, ok := sl.X.(*ssa.Alloc)
+	if !ok || a.Comment != "varargs" {
+		return nil, false
+	}
+	var vals []ssa.Value
+	for _, ref := range *a.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				vals = append(vals, st.Val)
+			}
+		}
+	}
+	return vals, true
+}
+
+// carries reports whether the struct value, or struct literal taken by
+// address, v holds a buffer in field f.
+func (fa *funcAnalysis) carries(v ssa.Value, f int) bool {
+	if a, ok := v.(*ssa.Alloc); ok && fa.literalHolder(a) {
+		for _, ref := range *a.Referrers() {
+			if fd, ok := ref.(*ssa.FieldAddr); ok && fd.Field == f {
+				for _, r2 := range *fd.Referrers() {
+					if st, ok := r2.(*ssa.Store); ok && st.Addr == fd && len(fa.alias[st.Val]) > 0 {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return len(fa.structFields[v][f]) > 0
+}
+
+// readOut reports whether the field at path of element elem of collection
+// c is read before at, on every path to it, in a way that may free or hand
+// on its buffer.
+func (fa *funcAnalysis) readOut(c int, elem ssa.Value, path string, at ssa.Instruction) bool {
+	for _, b := range fa.fn.Blocks {
+		for _, instr := range b.Instrs {
+			v, ok := instr.(ssa.Value)
+			if !ok || !before(instr, at) {
+				continue
+			}
+			base, p := elementField(v)
+			if base == nil || p != path || !slices.Contains(fa.contentsOrAlias(base), c) {
+				continue
+			}
+			if sameElem(elemOf(v), elem) && !onlyInspected(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// elemFieldName spells the field of an element a store writes:
+// plans[0].out, plans[i].panel.x.
+func (fa *funcAnalysis) elemFieldName(r *resource, f *ssa.FieldAddr) string {
+	var names []string
+	var v ssa.Value = f
+	for depth := 0; depth <= maxFieldDepth; depth++ {
+		fd, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		st := fd.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		names = append([]string{st.Field(fd.Field).Name()}, names...)
+		v = fd.X
+	}
+	index := "i"
+	if ia, ok := elemOf(f).(*ssa.IndexAddr); ok {
+		index = keyText(ia.Index)
+	}
+	name := r.name
+	if name == "" {
+		name = "the slice"
+	}
+	return name + "[" + index + "]." + strings.Join(names, ".")
 }

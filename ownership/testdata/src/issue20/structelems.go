@@ -329,3 +329,131 @@ func nestedFieldNeverFreed(d *device.Device, n int) error {
 	}
 	return nil // want `the buffers held in plans from line 310 are not freed on the return at line 330`
 }
+
+// Pointers to struct literals kept in a slice, and an element's field
+// overwritten.
+
+func okPlanPointers(d *device.Device, n int) error {
+	var plans []*gpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, &gpuPlan{a: a, b: b})
+	}
+	return nil
+}
+
+func okElemFieldFreedThenReplaced(d *device.Device, n int) error {
+	var plans []*gpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, &gpuPlan{a: a, b: b})
+	}
+	if len(plans) == 0 {
+		return nil
+	}
+	big, err := device.Alloc[float32](d, 64)
+	if err != nil {
+		return err
+	}
+	plans[0].b.Free()
+	plans[0].b = big
+	return nil
+}
+
+func okElemFieldFilledLater(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for _, p := range plans {
+			if p.a != nil {
+				p.a.Free()
+			}
+			if p.b != nil {
+				p.b.Free()
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, err := device.Alloc[float32](d, 8)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a: a})
+	}
+	for i := range plans {
+		b, err := device.Alloc[float32](d, 8)
+		if err != nil {
+			return err
+		}
+		plans[i].b = b
+	}
+	return nil
+}
+
+func elemFieldOverwritten(d *device.Device, n int) error {
+	var plans []*gpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, &gpuPlan{a: a, b: b})
+	}
+	if len(plans) == 0 {
+		return nil
+	}
+	big, err := device.Alloc[float32](d, 64)
+	if err != nil {
+		return err
+	}
+	plans[0].b = big // want `the buffer held in plans\[0\].b is not freed before it is overwritten at line 432`
+	return nil
+}
+
+func valueElemFieldOverwrittenInLoop(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	for i := range plans {
+		a, err := device.Alloc[float32](d, 16)
+		if err != nil {
+			return err
+		}
+		plans[i].a = a // want `the buffer held in plans\[i\].a is not freed before it is overwritten at line 456`
+	}
+	return nil
+}

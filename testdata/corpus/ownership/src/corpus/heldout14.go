@@ -455,8 +455,6 @@ func h14FftPlanPointers(d *device.Device, gpus int, xs []float32) ([]float32, er
 // verdict: leak
 // The same, which gives the first GPU a larger output for the gathered
 // result by allocating over its output without freeing the old one.
-// known miss: a pointer to a plain struct appended to a slice hands its
-// buffers on; an element's field overwritten is not followed.
 func h14FftPlanPointersOverwrite(d *device.Device, gpus int, xs []float32) ([]float32, error) {
 	var plans []*fftPlan
 	defer func() {
