@@ -34,6 +34,8 @@ func (c *checker) isBufferSlice(t types.Type) bool {
 		return c.tracked(u.Elem()) || len(c.bufferPaths(u.Elem())) > 0
 	case *types.Map:
 		return c.tracked(u.Elem()) || len(c.bufferPaths(u.Elem())) > 0
+	case *types.Array:
+		return len(c.bufferPaths(u.Elem())) > 0
 	}
 	return false
 }
@@ -77,6 +79,17 @@ func (fa *funcAnalysis) findCollections() {
 					newColl(in.Call.Args[0], nil)
 				}
 			case *ssa.Alloc:
+				// A local array of plain structs holding buffers
+				// (`var devs [8]plan`): its elements are filled in place.
+				if p, ok := types.Unalias(in.Type()).(*types.Pointer); ok && !fa.cells[in] && len(fa.created[in]) == 0 {
+					if _, isArray := p.Elem().Underlying().(*types.Array); isArray && fa.c.isBufferSlice(p.Elem()) {
+						r := fa.newResource(&resource{param: -1, coll: true, pos: in.Pos(), name: fa.varName(in),
+							elemFields: fa.c.bufferPaths(collElemType(p.Elem()))})
+						fa.alias[in] = []int{r.id}
+						fa.created[in] = []int{r.id}
+						continue
+					}
+				}
 				// A slice variable captured by a function literal (a
 				// deferred cleanup that frees its elements): the cell
 				// starts out holding a nil collection.

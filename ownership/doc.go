@@ -166,7 +166,13 @@
 // collection whole with a buffer in a field, a store into that field of an
 // element (`plans[0].out = big`, `plans[i].a = a` in a loop) loses the
 // buffer it held unless that field of the same element was read out first
-// and may be freed or handed on (`plans[0].out.Free()`).
+// and may be freed or handed on (`plans[0].out.Free()`). A local array of
+// such structs (`var devs [8]plan`, filled in place) is a collection too.
+// A second counted loop over the same bounds as one that stored into a
+// field of every element (`for i := 0; i < n; i++ { devs[i].buf, err =
+// device.Alloc(...) }` twice) overwrites the buffers the first one stored,
+// unless it frees them first. The element type's every buffer field must
+// be freed, also fields this function never fills.
 //
 // Structs that own buffers: a named struct type whose Close, Free or Release
 // method frees some of its fields (directly, or every element of a slice
@@ -208,9 +214,10 @@
 // local slices and maps of buffers, and the variadic arguments of Launch;
 // it does not follow buffers through arrays, slices or maps that are not
 // local (a field, a parameter, a global; deleting an entry of an owned map
-// field is checked, nothing more), arrays of buffers or of structs holding
-// them, a collection of plain structs filled field by field whose fields
-// are stored into again (which element held a buffer is not known), or struct
+// field is checked, nothing more), arrays of buffers (arrays of structs
+// holding them are followed), a collection of plain structs filled field
+// by field whose fields are stored into again other than by a second loop
+// over the same bounds (which element held a buffer is not known), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported; only the overwrite of a field found non-nil,
 // above, is), nor a use of a slice's buffers after they were

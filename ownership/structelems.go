@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/gpukvet/gpukvet/internal/kernelssa"
 )
 
 // Collections of plain structs. A struct type without a release method
@@ -342,12 +344,18 @@ func (fa *funcAnalysis) overwriteElemField(in *ssa.Store, f *ssa.FieldAddr, st f
 	if base == nil {
 		return
 	}
+	_, inArray := types.Unalias(base.Type()).Underlying().(*types.Pointer)
 	for _, c := range fa.collIDs(fa.contentsOrAlias(base)) {
 		s, r := st[c], fa.res[c]
-		if r.param >= 0 || !responsible(s) || s.bits&(freed|empty|escaped) != 0 {
+		if r.param >= 0 || !responsible(s) || s.bits&(freed|escaped) != 0 {
 			continue
 		}
-		if !fa.putWhole(c, path, in) || fa.readOut(c, elemOf(f), path, in) {
+		// An element of a slice exists only where it was put (an index
+		// out of range traps): where the slice may be empty, a store
+		// into s[i] still finds what was put there. An array's elements
+		// exist from the start.
+		whole := fa.putWhole(c, path, in) && (s.bits&empty == 0 || !inArray)
+		if !whole && !fa.refilled(c, path, in) || fa.readOut(c, elemOf(f), path, in) {
 			continue
 		}
 		fa.reportAt(in.Pos(), fmt.Sprintf("the buffer held in %s is not freed before it is overwritten at line %d",
@@ -496,4 +504,113 @@ func (fa *funcAnalysis) elemFieldName(r *resource, f *ssa.FieldAddr) string {
 		name = "the slice"
 	}
 	return name + "[" + index + "]." + strings.Join(names, ".")
+}
+
+// refilled reports whether the store at, into the field at path of s[i]
+// where i counts a loop L2 from a to n, fills again what an earlier loop L1
+// counting from a to n filled: L1 stores into the same field of s[j] on
+// every iteration, for its own counter j. Each element's field then holds
+// L1's buffer when L2 stores into it (`devs[i].buf, err = device.Alloc(...)`
+// in two loops over the devices). L2's earlier iterations store into other
+// elements.
+func (fa *funcAnalysis) refilled(c int, path string, at *ssa.Store) bool {
+	h2, a2, n2, ok := countedLoopOf(at.Addr)
+	if !ok {
+		return false
+	}
+	for _, b := range fa.fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || st == at {
+				continue
+			}
+			f, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			base, p := fieldAddrElement(f)
+			if base == nil || p != path || !slices.Contains(fa.contentsOrAlias(base), c) {
+				continue
+			}
+			h1, a1, n1, ok := countedLoopOf(st.Addr)
+			if ok && h1 != h2 && h1.Dominates(h2) && !kernelssa.Reaches(h2, h1) &&
+				sameVal(a1, a2, 0) && sameBound(n1, n2) && everyIteration(h1, st.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countedLoopOf returns, for the address of a field of s[i] where i is the
+// counter of a loop tested at its header (`for i := a; i < n; i++`, `for i
+// := range s`), that header, a and n.
+func countedLoopOf(addr ssa.Value) (h *ssa.BasicBlock, a, n ssa.Value, ok bool) {
+	ia, isIndex := elemOf(addr).(*ssa.IndexAddr)
+	if !isIndex {
+		return nil, nil, nil, false
+	}
+	instr, isInstr := ia.Index.(ssa.Instruction)
+	if !isInstr || instr.Block() == nil {
+		return nil, nil, nil, false
+	}
+	h = instr.Block()
+	test, isIf := h.Instrs[len(h.Instrs)-1].(*ssa.If)
+	if !isIf {
+		return nil, nil, nil, false
+	}
+	x, n, ok := loopTest(test.Cond)
+	if !ok || x != ia.Index {
+		return nil, nil, nil, false
+	}
+	a, ok = counter(h, x)
+	return h, a, n, ok && a != nil
+}
+
+// everyIteration reports whether block b runs on every iteration of the
+// loop headed by h that goes round: it dominates each of the loop's back
+// edges.
+func everyIteration(h, b *ssa.BasicBlock) bool {
+	back := 0
+	for _, p := range h.Preds {
+		if h.Dominates(p) {
+			if !b.Dominates(p) {
+				return false
+			}
+			back++
+		}
+	}
+	return back > 0
+}
+
+// sameBound reports whether two loop bounds are equal: the same value
+// (sameVal), or len of a variable holding a slice that is assigned once
+// (`plans := make([]plan, n)` captured by a literal, read at each loop).
+func sameBound(a, b ssa.Value) bool {
+	if sameVal(a, b, 0) {
+		return true
+	}
+	la, lb := lenArg(a), lenArg(b)
+	if la == nil || lb == nil {
+		return false
+	}
+	ua, ok1 := la.(*ssa.UnOp)
+	ub, ok2 := lb.(*ssa.UnOp)
+	if !ok1 || !ok2 || ua.Op != token.MUL || ub.Op != token.MUL || ua.X != ub.X {
+		return false
+	}
+	cell, ok := ua.X.(*ssa.Alloc)
+	return ok && onlyStored(cell) != nil
+}
+
+// lenArg returns s for len(s), or nil.
+func lenArg(v ssa.Value) ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return nil
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+		return nil
+	}
+	return call.Call.Args[0]
 }

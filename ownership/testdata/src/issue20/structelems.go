@@ -457,3 +457,174 @@ func valueElemFieldOverwrittenInLoop(d *device.Device, n int) error {
 	}
 	return nil
 }
+
+// Arrays of structs filled in place, and a second loop over the same
+// elements that stores into the same field.
+
+const maxDevs = 4
+
+// devBuf is one device's scratch buffer.
+type devBuf struct {
+	a *device.Buffer[float32]
+}
+
+func okDevArray(d *device.Device, n int) error {
+	if n > maxDevs {
+		n = maxDevs
+	}
+	var devs [maxDevs]gpuPlan
+	release := func() {
+		for i := range devs {
+			if devs[i].a != nil {
+				devs[i].a.Free()
+			}
+			if devs[i].b != nil {
+				devs[i].b.Free()
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		var err error
+		if devs[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			release()
+			return err
+		}
+		if devs[i].b, err = device.Alloc[float32](d, 8); err != nil {
+			release()
+			return err
+		}
+	}
+	release()
+	return nil
+}
+
+func okDevArrayRefillAfterFree(d *device.Device, n int) error {
+	if n > maxDevs {
+		n = maxDevs
+	}
+	var devs [maxDevs]devBuf
+	defer func() {
+		for i := range devs {
+			if devs[i].a != nil {
+				devs[i].a.Free()
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		var err error
+		if devs[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < n; i++ {
+		devs[i].a.Free()
+		var err error
+		if devs[i].a, err = device.Alloc[float32](d, 16); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func okDevArrayOtherField(d *device.Device, n int) error {
+	if n > maxDevs {
+		n = maxDevs
+	}
+	var devs [maxDevs]gpuPlan
+	defer func() {
+		for i := range devs {
+			if devs[i].a != nil {
+				devs[i].a.Free()
+			}
+			if devs[i].b != nil {
+				devs[i].b.Free()
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		var err error
+		if devs[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < n; i++ {
+		var err error
+		if devs[i].b, err = device.Alloc[float32](d, 8); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func devArrayFieldNeverFreed(d *device.Device, n int) error {
+	if n > maxDevs {
+		n = maxDevs
+	}
+	var devs [maxDevs]gpuPlan
+	for i := 0; i < n; i++ {
+		var err error
+		if devs[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			return err // want `the buffers held in devs from line 563 are not freed on the return at line 567`
+		}
+		if devs[i].b, err = device.Alloc[float32](d, 8); err != nil {
+			return err // want `the buffers held in devs from line 563 are not freed on the return at line 570`
+		}
+	}
+	for i := range devs {
+		if devs[i].a != nil {
+			devs[i].a.Free()
+		}
+	}
+	return nil // want `the buffers held in devs from line 563 are not freed on the return at line 578`
+}
+
+func devArrayRefilled(d *device.Device, n int) error {
+	if n > maxDevs {
+		n = maxDevs
+	}
+	var devs [maxDevs]devBuf
+	defer func() {
+		for i := range devs {
+			if devs[i].a != nil {
+				devs[i].a.Free()
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		var err error
+		if devs[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < n; i++ {
+		var err error
+		if devs[i].a, err = device.Alloc[float32](d, 16); err != nil { // want `the buffer held in devs\[i\].a is not freed before it is overwritten at line 601`
+			return err
+		}
+	}
+	return nil
+}
+
+func sliceRefilledByIndex(d *device.Device, n int) error {
+	plans := make([]devBuf, n)
+	defer func() {
+		for _, p := range plans {
+			if p.a != nil {
+				p.a.Free()
+			}
+		}
+	}()
+	for i := range plans {
+		var err error
+		if plans[i].a, err = device.Alloc[float32](d, 8); err != nil {
+			return err
+		}
+	}
+	for i := range plans {
+		var err error
+		if plans[i].a, err = device.Alloc[float32](d, 16); err != nil { // want `the buffer held in plans\[i\].a is not freed before it is overwritten at line 625`
+			return err
+		}
+	}
+	return nil
+}

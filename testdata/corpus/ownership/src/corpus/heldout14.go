@@ -137,9 +137,6 @@ func h14P2PDeviceArray(d *device.Device, numGPUs, numElems int) error {
 // The same with a latency pass after the bandwidth pass: each device's
 // buffer is allocated again at the latency test's size over the bandwidth
 // test's, which is never freed.
-// known miss: buffers in an array of structs are not followed, and a
-// store into an element's field under a variable index is not taken as an
-// overwrite (the first loop's stores would be too).
 func h14P2PDeviceArrayRealloc(d *device.Device, numGPUs, numElems int) error {
 	if numGPUs > p2pMaxDevs {
 		numGPUs = p2pMaxDevs
