@@ -31,11 +31,11 @@ import (
 func (c *checker) isBufferSlice(t types.Type) bool {
 	switch u := types.Unalias(t).Underlying().(type) {
 	case *types.Slice:
-		return c.tracked(u.Elem()) || len(c.bufferPaths(u.Elem())) > 0
+		return c.tracked(u.Elem()) || c.carriesBuffers(u.Elem())
 	case *types.Map:
-		return c.tracked(u.Elem()) || len(c.bufferPaths(u.Elem())) > 0
+		return c.tracked(u.Elem()) || c.carriesBuffers(u.Elem())
 	case *types.Array:
-		return len(c.bufferPaths(u.Elem())) > 0
+		return c.carriesBuffers(u.Elem())
 	}
 	return false
 }

@@ -325,7 +325,7 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.updateEntry(in, st, final)
 		fill(st, fa.alias[in.Map], fa.alias[in.Value], fa) // a local map of buffers now holds it
 		fa.apply(st, fa.alias[in.Key], effEscape, in.Pos(), "a map update", final)
-		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)
+		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final && !fa.c.carriesBuffers(in.Value.Type()))
 	case *ssa.MakeClosure:
 		if !onlyCalled(in) {
 			// A literal that escapes (passed to t.Cleanup or a task
@@ -459,7 +459,7 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 			}
 		}
 	}
-	fa.apply(st, ids, effEscape, in.Pos(), "a store", final)
+	fa.apply(st, ids, effEscape, in.Pos(), "a store", final && !fa.c.carriesBuffers(in.Val.Type()))
 }
 
 func (fa *funcAnalysis) storesIntoOwnedField(in *ssa.Store) bool {

@@ -43,7 +43,7 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 	if elem := mapElem(m.Type()); elem != nil && !isBuffer(elem) {
 		if o, tname := fa.c.ownerOf(elem); o != nil {
 			what, freed = tname+" value", "is not closed by "+o.Method
-		} else if len(fa.c.bufferPaths(elem)) > 0 {
+		} else if fa.c.carriesBuffers(elem) {
 			what, freed = "buffers of the "+types.TypeString(elem, types.RelativeTo(fa.c.pass.Pkg))+" value", "are not freed"
 		}
 	}
@@ -60,7 +60,7 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 // the collection it is (-1 for an owned field): a local map of buffers that
 // holds some on this path, or an owned map field.
 func (fa *funcAnalysis) owningMap(st flowState, m ssa.Value) (string, int, bool) {
-	if e := mapElem(m.Type()); e == nil || !fa.c.tracked(e) && len(fa.c.bufferPaths(e)) == 0 {
+	if e := mapElem(m.Type()); e == nil || !fa.c.tracked(e) && !fa.c.carriesBuffers(e) {
 		return "", -1, false
 	}
 	for _, id := range fa.collIDs(fa.contentsOrAlias(m)) {

@@ -74,7 +74,7 @@ func (c *checker) holdsBuffers(t types.Type) bool {
 	if _, isPtr := types.Unalias(t).(*types.Pointer); isPtr {
 		return false
 	}
-	return len(c.bufferPaths(t)) > 0
+	return c.carriesBuffers(t)
 }
 
 // collElemType returns the element type of a slice, map or array (or
@@ -265,7 +265,7 @@ func (fa *funcAnalysis) finishFieldFrees(ff *fieldFrees) {
 // handed on by those stores.
 func (fa *funcAnalysis) literalHolder(v ssa.Value) bool {
 	a, ok := v.(*ssa.Alloc)
-	if !ok || !a.Heap || len(fa.c.bufferPaths(a.Type())) == 0 {
+	if !ok || !a.Heap || !fa.c.carriesBuffers(a.Type()) {
 		return false
 	}
 	for _, ref := range *a.Referrers() {
@@ -613,4 +613,12 @@ func lenArg(v ssa.Value) ssa.Value {
 		return nil
 	}
 	return call.Call.Args[0]
+}
+
+// carriesBuffers reports whether values of type t are plain structs holding
+// buffers, or pointers to them. Putting one into a collection hands its
+// buffers on but is not a use of them: a table of cases may hold a freed
+// buffer on purpose.
+func (c *checker) carriesBuffers(t types.Type) bool {
+	return len(c.bufferPaths(t)) > 0
 }

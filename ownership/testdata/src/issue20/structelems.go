@@ -628,3 +628,27 @@ func sliceRefilledByIndex(d *device.Device, n int) error {
 	}
 	return nil
 }
+
+// A table of cases may hold a freed buffer on purpose: putting it there is
+// not a use.
+func okTableHoldsFreedBuffer(d *device.Device) (int, error) {
+	freed, err := device.Alloc[float32](d, 4)
+	if err != nil {
+		return 0, err
+	}
+	freed.Free()
+	cases := []struct {
+		what string
+		b    *device.Buffer[float32]
+	}{
+		{"nil", nil},
+		{"freed", freed},
+	}
+	n := 0
+	for _, c := range cases {
+		if c.b == nil {
+			n++
+		}
+	}
+	return n, nil
+}
