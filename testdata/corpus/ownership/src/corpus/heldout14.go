@@ -566,3 +566,251 @@ func h14HyperQStreamsShortLoop(d *device.Device, nstreams, n int) error {
 	closeAll()
 	return err
 }
+
+// Round 10, second batch: probes written for the next classes of the
+// family (not from one public program): plain structs freed through a
+// method or a function of the package that frees their fields, and
+// structs holding a slice of buffers, kept in a slice.
+
+// peerPlan is a per-peer pair with a cleanup method that is not named
+// Close, Free or Release.
+type peerPlan struct {
+	send, recv *device.Buffer[float32]
+}
+
+func (p *peerPlan) destroy() {
+	p.send.Free()
+	p.recv.Free()
+}
+
+func (p *peerPlan) destroySendOnly() {
+	p.send.Free()
+}
+
+func freePeerPlan(p peerPlan) {
+	p.send.Free()
+	p.recv.Free()
+}
+
+func freePeerSend(p peerPlan) {
+	p.send.Free()
+}
+
+func allocPeerPlan(d *device.Device, n int) (peerPlan, error) {
+	send, err := device.Alloc[float32](d, n)
+	if err != nil {
+		return peerPlan{}, err
+	}
+	recv, err := device.Alloc[float32](d, n)
+	if err != nil {
+		send.Free()
+		return peerPlan{}, err
+	}
+	return peerPlan{send: send, recv: recv}, nil
+}
+
+// verdict: clean
+// Peers appended as literals, destroyed by a method on each element.
+// known false positive: a method that frees the fields of its receiver,
+// called on each element, is not taken as freeing the element.
+func h14PeerPlansDestroyed(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for i := range plans {
+			plans[i].destroy()
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		send, err := device.Alloc[float32](d, n)
+		if err != nil {
+			return err
+		}
+		recv, err := device.Alloc[float32](d, n)
+		if err != nil {
+			send.Free()
+			return err
+		}
+		plans = append(plans, peerPlan{send: send, recv: recv})
+	}
+	return nil
+}
+
+// verdict: leak
+// The same with a method that frees the send buffers only.
+func h14PeerPlansDestroySendOnly(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for i := range plans {
+			plans[i].destroySendOnly()
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		send, err := device.Alloc[float32](d, n)
+		if err != nil {
+			return err
+		}
+		recv, err := device.Alloc[float32](d, n)
+		if err != nil {
+			send.Free()
+			return err
+		}
+		plans = append(plans, peerPlan{send: send, recv: recv})
+	}
+	return nil
+}
+
+// verdict: clean
+// Peers freed by a function that takes each one by value.
+// known false positive: a function that frees the fields of a struct
+// parameter, called on each element, is not taken as freeing it.
+func h14PeerPlansFreedByFunc(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for _, p := range plans {
+			freePeerPlan(p)
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		send, err := device.Alloc[float32](d, n)
+		if err != nil {
+			return err
+		}
+		recv, err := device.Alloc[float32](d, n)
+		if err != nil {
+			send.Free()
+			return err
+		}
+		plans = append(plans, peerPlan{send: send, recv: recv})
+	}
+	return nil
+}
+
+// verdict: leak
+// The same with a function that frees the send buffer only.
+func h14PeerPlansFreedByFuncSendOnly(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for _, p := range plans {
+			freePeerSend(p)
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		send, err := device.Alloc[float32](d, n)
+		if err != nil {
+			return err
+		}
+		recv, err := device.Alloc[float32](d, n)
+		if err != nil {
+			send.Free()
+			return err
+		}
+		plans = append(plans, peerPlan{send: send, recv: recv})
+	}
+	return nil
+}
+
+// streamCtx holds one stream's staging buffers in a slice.
+type streamCtx struct {
+	id   int
+	bufs []*device.Buffer[float32]
+}
+
+// verdict: clean
+// Per-stream contexts holding a slice of buffers each; the deferred loop
+// frees every buffer of every context; a context whose allocation fails
+// frees the buffers it has.
+// known false positive: a slice of buffers stored into a struct literal
+// field is not followed into the slice the struct is appended to.
+func h14StreamCtxSlices(d *device.Device, streams, n int) error {
+	var ctxs []streamCtx
+	defer func() {
+		for _, c := range ctxs {
+			for _, b := range c.bufs {
+				b.Free()
+			}
+		}
+	}()
+	for i := 0; i < streams; i++ {
+		var bufs []*device.Buffer[float32]
+		for j := 0; j < 3; j++ {
+			b, err := device.Alloc[float32](d, n)
+			if err != nil {
+				for _, x := range bufs {
+					x.Free()
+				}
+				return err
+			}
+			bufs = append(bufs, b)
+		}
+		ctxs = append(ctxs, streamCtx{id: i, bufs: bufs})
+	}
+	return nil
+}
+
+// verdict: leak
+// The same whose cleanup forgets the contexts' buffers: it only logs the
+// contexts it closes.
+func h14StreamCtxSlicesNeverFreed(d *device.Device, streams, n int) error {
+	var ctxs []streamCtx
+	closed := 0
+	defer func() {
+		for range ctxs {
+			closed++
+		}
+	}()
+	for i := 0; i < streams; i++ {
+		var bufs []*device.Buffer[float32]
+		for j := 0; j < 3; j++ {
+			b, err := device.Alloc[float32](d, n)
+			if err != nil {
+				for _, x := range bufs {
+					x.Free()
+				}
+				return err
+			}
+			bufs = append(bufs, b)
+		}
+		ctxs = append(ctxs, streamCtx{id: i, bufs: bufs})
+	}
+	return nil
+}
+
+// verdict: clean
+// Peers made by a constructor returning the struct by value, appended and
+// freed field by field.
+func h14PeerPlansFromConstructor(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for _, p := range plans {
+			p.send.Free()
+			p.recv.Free()
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		p, err := allocPeerPlan(d, n)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+	return nil
+}
+
+// verdict: leak
+// The same whose error path drops the plans made so far: the cleanup is
+// written after the loop, so an error in the loop returns without it.
+func h14PeerPlansFromConstructorErrLeak(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	for i := 0; i < peers; i++ {
+		p, err := allocPeerPlan(d, n)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+	for _, p := range plans {
+		p.send.Free()
+		p.recv.Free()
+	}
+	return nil
+}
