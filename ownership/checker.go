@@ -20,6 +20,8 @@ type checker struct {
 	// freedFields are the buffer fields the package frees through
 	// (grow.go); nil until first asked.
 	freedFields map[*types.Var]bool
+	// paramFrees caches paramFieldFrees.
+	paramFrees map[*ssa.Function]map[int][]string
 }
 
 func newChecker(pass *analysis.Pass, s *kernelssa.SSA) *checker {

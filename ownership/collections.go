@@ -154,6 +154,7 @@ func (fa *funcAnalysis) finishCollections() {
 					}
 					continue
 				}
+				fa.noteHelperFrees(ff, common, b)
 				for _, j := range fa.c.freedArgs(common, 0) {
 					if j < len(common.Args) {
 						for _, id := range fa.collIDs(fa.alias[elementBase(common.Args[j])]) {

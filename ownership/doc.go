@@ -152,7 +152,12 @@
 // err = device.Alloc(...)`), puts them into it. A loop over it frees its
 // elements only where it frees every buffer field of the element type
 // (`for _, p := range plans { p.a.Free(); p.b.Free() }`, also
-// `plans[i].a.Free()` and `p.panel.x.Free()`, or a function that does so);
+// `plans[i].a.Free()` and `p.panel.x.Free()`, a method or function of the
+// package that frees the fields of its struct parameter, such as
+// `plans[i].destroy()` or `freePlan(p)`, or a function that frees the
+// slice); a field that holds a slice of buffers (`bufs
+// []*device.Buffer[T]`) is freed by a loop over it inside the loop over
+// the collection;
 // a loop that misses a field leaves the buffers unfreed. Deleting an entry
 // (`delete(m, k)`) loses its buffers unless the entry was read out first
 // and its fields freed or handed on, and cutting the slice short in place

@@ -57,7 +57,9 @@ func (c *checker) pathsIn(t types.Type, prefix string, depth int) []string {
 	for i := range s.NumFields() {
 		path := prefix + strconv.Itoa(i)
 		switch ft := s.Field(i).Type(); {
-		case isBuffer(ft):
+		case isBuffer(ft), isBuffer(collElemType(ft)):
+			// A buffer, or a slice, map or array of buffers, freed
+			// element by element.
 			out = append(out, path)
 		default:
 			if _, isStruct := types.Unalias(ft).Underlying().(*types.Struct); isStruct {
@@ -94,58 +96,49 @@ func collElemType(t types.Type) types.Type {
 	return nil
 }
 
-// elementField returns, for a buffer read from a field of an element of a
-// collection (`s[i].a`, `p.a` or `p.panel.dA` of a range loop's value, `m[k].a`,
-// the same through a pointer element), the collection and the field's path;
-// nil when v is not such a read.
-func elementField(v ssa.Value) (ssa.Value, string) {
-	var path []int
-	for depth := 0; depth <= maxFieldDepth; depth++ {
+// fieldRoot strips the field reads and addresses off v (`x.a.b`, `&x.a`,
+// loads of pointer fields, a range value spilled into a local variable)
+// and returns what they read from, with the path (outermost field first;
+// "" when v is no field).
+func fieldRoot(v ssa.Value) (ssa.Value, string) {
+	var rev []int
+	for depth := 0; depth <= 2*maxFieldDepth; depth++ {
 		switch x := v.(type) {
 		case *ssa.Field:
-			path = append(path, x.Field)
+			rev = append(rev, x.Field)
+			v = x.X
+			continue
+		case *ssa.FieldAddr:
+			rev = append(rev, x.Field)
 			v = x.X
 			continue
 		case *ssa.UnOp:
-			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && len(path) == 0 {
-				return fieldAddrElement(fa)
+			if f, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+				v = f
+				continue
 			}
-		}
-		if len(path) == 0 {
-			return nil, ""
-		}
-		if base := elementBase(v); base != nil {
-			return base, pathString(path)
-		}
-		return nil, ""
-	}
-	return nil, ""
-}
-
-// fieldAddrElement returns the collection and field path of an address
-// &s[i].a (or &s[i].p.a, or &p.a where p is a pointer element of s).
-func fieldAddrElement(addr *ssa.FieldAddr) (ssa.Value, string) {
-	var path []int
-	var v ssa.Value = addr
-	for depth := 0; depth <= maxFieldDepth; depth++ {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			path = append(path, x.Field)
-			v = x.X
-			continue
-		case *ssa.IndexAddr:
-			return x.X, pathString(path)
 		case *ssa.Alloc:
-			// The range loop's variable, spilled: `*p = s[i]`.
-			if val := onlyStored(x); val != nil {
-				v = val
+			if val := onlyStored(x); val != nil && len(rev) > 0 {
+				v = val // `*p = s[i]`: the range variable, spilled
 				continue
 			}
 		}
-		if base := elementBase(v); base != nil {
-			return base, pathString(path)
-		}
+		break
+	}
+	return v, pathString(rev)
+}
+
+// elementField returns, for a field of an element of a collection (a read
+// or the address of `s[i].a`, `p.a` or `p.panel.dA` of a range loop's
+// value, `m[k].a`, the same through a pointer element), the collection
+// and the field's path; nil when v is not such a field.
+func elementField(v ssa.Value) (ssa.Value, string) {
+	root, path := fieldRoot(v)
+	if path == "" {
 		return nil, ""
+	}
+	if base := elementBase(root); base != nil {
+		return base, path
 	}
 	return nil, ""
 }
@@ -184,7 +177,7 @@ func elemStoreBase(addr ssa.Value) ssa.Value {
 		return ia.X
 	}
 	if f, ok := addr.(*ssa.FieldAddr); ok {
-		if base, _ := fieldAddrElement(f); base != nil {
+		if base, _ := elementField(f); base != nil {
 			if _, isIndex := innermostAddr(f).(*ssa.IndexAddr); isIndex {
 				return base
 			}
@@ -224,9 +217,22 @@ type fieldFrees struct {
 }
 
 // noteFieldFree records a Free of the buffer arg when it is a field of an
-// element of a collection.
+// element of a collection, or an element of a slice of buffers that is
+// such a field (`for _, b := range c.bufs { b.Free() }` in a loop over the
+// collection of c).
 func (fa *funcAnalysis) noteFieldFree(ff *fieldFrees, arg ssa.Value, b *ssa.BasicBlock) {
 	base, path := elementField(arg)
+	if base == nil {
+		if inner := elementBase(arg); inner != nil {
+			base, path = elementField(inner)
+		}
+	}
+	fa.noteFreedPath(ff, base, path, b)
+}
+
+// noteFreedPath records that the field at path of the elements of the
+// collection base is freed in block b.
+func (fa *funcAnalysis) noteFreedPath(ff *fieldFrees, base ssa.Value, path string, b *ssa.BasicBlock) {
 	if base == nil {
 		return
 	}
@@ -340,7 +346,7 @@ func sameElem(a, b ssa.Value) bool {
 // buffer in that field, and the field was not read out (freed, or copied
 // to be handed on) before the store.
 func (fa *funcAnalysis) overwriteElemField(in *ssa.Store, f *ssa.FieldAddr, st flowState) {
-	base, path := fieldAddrElement(f)
+	base, path := elementField(f)
 	if base == nil {
 		return
 	}
@@ -466,8 +472,8 @@ func (fa *funcAnalysis) readOut(c int, elem ssa.Value, path string, at ssa.Instr
 	for _, b := range fa.fn.Blocks {
 		for _, instr := range b.Instrs {
 			v, ok := instr.(ssa.Value)
-			if !ok || !before(instr, at) {
-				continue
+			if _, isAddr := v.(*ssa.FieldAddr); !ok || isAddr || !before(instr, at) {
+				continue // a read, not an address
 			}
 			base, p := elementField(v)
 			if base == nil || p != path || !slices.Contains(fa.contentsOrAlias(base), c) {
@@ -528,7 +534,7 @@ func (fa *funcAnalysis) refilled(c int, path string, at *ssa.Store) bool {
 			if !ok {
 				continue
 			}
-			base, p := fieldAddrElement(f)
+			base, p := elementField(f)
 			if base == nil || p != path || !slices.Contains(fa.contentsOrAlias(base), c) {
 				continue
 			}
@@ -621,4 +627,71 @@ func lenArg(v ssa.Value) ssa.Value {
 // buffer on purpose.
 func (c *checker) carriesBuffers(t types.Type) bool {
 	return len(c.bufferPaths(t)) > 0
+}
+
+// paramFieldFrees returns, for a function of the package, the buffer
+// fields of its struct parameters (the receiver included) that it frees
+// itself, by parameter and path: `func (p *plan) destroy() { p.a.Free();
+// p.b.Free() }` frees paths 0 and 1 of parameter 0.
+func (c *checker) paramFieldFrees(fn *ssa.Function) map[int][]string {
+	if got, ok := c.paramFrees[fn]; ok {
+		return got
+	}
+	if c.paramFrees == nil {
+		c.paramFrees = map[*ssa.Function]map[int][]string{}
+	}
+	out := map[int][]string{}
+	c.paramFrees[fn] = out // a recursive call sees none
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			for _, j := range c.freedArgs(common, 0) {
+				if j >= len(common.Args) {
+					continue
+				}
+				root, path := fieldRoot(common.Args[j])
+				if k := paramOf(fn, root); k >= 0 && path != "" && !slices.Contains(out[k], path) {
+					out[k] = append(out[k], path)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// noteHelperFrees records the element fields that a call of a function of
+// the package frees through its parameters (`plans[i].destroy()`,
+// `freePlan(p)` on a range value, `freePanel(p.panel)`).
+func (fa *funcAnalysis) noteHelperFrees(ff *fieldFrees, common *ssa.CallCommon, b *ssa.BasicBlock) {
+	callee := common.StaticCallee()
+	if callee == nil || !fa.c.inPackage(callee) || len(callee.Blocks) == 0 {
+		return
+	}
+	for j, paths := range fa.c.paramFieldFrees(callee) {
+		if j >= len(common.Args) {
+			continue
+		}
+		arg := common.Args[j]
+		if load, ok := arg.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if a, ok := load.X.(*ssa.Alloc); ok && onlyStored(a) != nil {
+				arg = onlyStored(a) // a range value, spilled
+			}
+		} else if a, ok := arg.(*ssa.Alloc); ok && onlyStored(a) != nil {
+			arg = onlyStored(a) // &p of a spilled range value: a pointer method
+		}
+		base, prefix := elementBase(arg), ""
+		if base == nil {
+			base, prefix = elementField(arg)
+		}
+		for _, p := range paths {
+			if prefix != "" {
+				p = prefix + "." + p
+			}
+			fa.noteFreedPath(ff, base, p, b)
+		}
+	}
 }

@@ -652,3 +652,153 @@ func okTableHoldsFreedBuffer(d *device.Device) (int, error) {
 	}
 	return n, nil
 }
+
+// Freed through a method or a function of the package that frees the
+// fields of its struct parameter, and structs holding a slice of buffers.
+
+func (p *gpuPlan) destroy() {
+	p.a.Free()
+	p.b.Free()
+}
+
+func (p *gpuPlan) destroyA() {
+	p.a.Free()
+}
+
+func freeGpuPlan(p gpuPlan) {
+	p.a.Free()
+	p.b.Free()
+}
+
+func freeLuPanel(p luPanel) {
+	p.x.Free()
+	p.y.Free()
+}
+
+func okPlansDestroyMethod(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for i := range plans {
+			plans[i].destroy()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	return nil
+}
+
+func okPlansFreedByFunc(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for _, p := range plans {
+			freeGpuPlan(p)
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	return nil
+}
+
+func okNestedFreedByFunc(d *device.Device, n int) error {
+	var plans []mgpuPlan
+	defer func() {
+		for _, p := range plans {
+			freeLuPanel(p.panel)
+			p.work.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		x, y, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		w, err := device.Alloc[float32](d, 8)
+		if err != nil {
+			x.Free()
+			y.Free()
+			return err
+		}
+		plans = append(plans, mgpuPlan{id: i, panel: luPanel{x: x, y: y}, work: w})
+	}
+	return nil
+}
+
+type stagingCtx struct {
+	id   int
+	bufs []*device.Buffer[float32]
+}
+
+func okCtxSlices(d *device.Device, n int) error {
+	var ctxs []stagingCtx
+	defer func() {
+		for _, c := range ctxs {
+			for _, b := range c.bufs {
+				b.Free()
+			}
+		}
+	}()
+	for i := 0; i < n; i++ {
+		var bufs []*device.Buffer[float32]
+		for j := 0; j < 2; j++ {
+			b, err := device.Alloc[float32](d, 8)
+			if err != nil {
+				for _, x := range bufs {
+					x.Free()
+				}
+				return err
+			}
+			bufs = append(bufs, b)
+		}
+		ctxs = append(ctxs, stagingCtx{id: i, bufs: bufs})
+	}
+	return nil
+}
+
+func plansDestroyMissesField(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for i := range plans {
+			plans[i].destroyA()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err // want `the buffers held in plans from line 768 are not freed on the return at line 777`
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	return nil // want `the buffers held in plans from line 768 are not freed on the return at line 781`
+}
+
+func ctxSlicesNeverFreed(d *device.Device, n int) error {
+	var ctxs []stagingCtx
+	for i := 0; i < n; i++ {
+		var bufs []*device.Buffer[float32]
+		for j := 0; j < 2; j++ {
+			b, err := device.Alloc[float32](d, 8)
+			if err != nil {
+				for _, x := range bufs {
+					x.Free()
+				}
+				return err // want `the buffers held in ctxs from line 798 are not freed on the return at line 794`
+			}
+			bufs = append(bufs, b)
+		}
+		ctxs = append(ctxs, stagingCtx{id: i, bufs: bufs})
+	}
+	for _, c := range ctxs {
+		_ = c.id
+	}
+	return nil // want `the buffers held in ctxs from line 798 are not freed on the return at line 803`
+}

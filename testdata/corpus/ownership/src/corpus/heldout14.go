@@ -611,8 +611,6 @@ func allocPeerPlan(d *device.Device, n int) (peerPlan, error) {
 
 // verdict: clean
 // Peers appended as literals, destroyed by a method on each element.
-// known false positive: a method that frees the fields of its receiver,
-// called on each element, is not taken as freeing the element.
 func h14PeerPlansDestroyed(d *device.Device, peers, n int) error {
 	var plans []peerPlan
 	defer func() {
@@ -661,8 +659,6 @@ func h14PeerPlansDestroySendOnly(d *device.Device, peers, n int) error {
 
 // verdict: clean
 // Peers freed by a function that takes each one by value.
-// known false positive: a function that frees the fields of a struct
-// parameter, called on each element, is not taken as freeing it.
 func h14PeerPlansFreedByFunc(d *device.Device, peers, n int) error {
 	var plans []peerPlan
 	defer func() {
@@ -719,8 +715,6 @@ type streamCtx struct {
 // Per-stream contexts holding a slice of buffers each; the deferred loop
 // frees every buffer of every context; a context whose allocation fails
 // frees the buffers it has.
-// known false positive: a slice of buffers stored into a struct literal
-// field is not followed into the slice the struct is appended to.
 func h14StreamCtxSlices(d *device.Device, streams, n int) error {
 	var ctxs []streamCtx
 	defer func() {
