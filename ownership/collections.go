@@ -512,21 +512,17 @@ func storedBack(sl *ssa.Slice, cell ssa.Value) bool {
 // at, on every path to it, and may be freed or handed on.
 func readsOutBefore(s ssa.Value, at ssa.Instruction) bool {
 	for _, ref := range *s.Referrers() {
-		var elem ssa.Value
 		switch ref := ref.(type) {
 		case *ssa.IndexAddr:
 			for _, r2 := range *ref.Referrers() {
 				if l, ok := r2.(*ssa.UnOp); ok && l.Op == token.MUL && before(l, at) && !onlyInspected(l) {
-					elem = l
+					return true
 				}
 			}
 		case *ssa.Index:
 			if before(ref, at) && !onlyInspected(ref) {
-				elem = ref
+				return true
 			}
-		}
-		if elem != nil {
-			return true
 		}
 	}
 	return false

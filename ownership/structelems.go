@@ -305,28 +305,13 @@ func (fa *funcAnalysis) literalHolder(v ssa.Value) bool {
 // field and returns the element: its address s[i] (also under a pointer
 // element's load), or the value of a range loop.
 func elemOf(v ssa.Value) ssa.Value {
-	for depth := 0; depth <= 2*maxFieldDepth; depth++ {
-		switch x := v.(type) {
-		case *ssa.Field:
-			v = x.X
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return v
-			}
-			v = x.X
-		case *ssa.Alloc:
-			val := onlyStored(x)
-			if val == nil {
-				return v
-			}
-			v = val
-		default:
-			return v
+	root, _ := fieldRoot(v)
+	if load, ok := root.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if ia, ok := load.X.(*ssa.IndexAddr); ok {
+			return ia
 		}
 	}
-	return v
+	return root
 }
 
 // sameElem reports whether two element reads name the same element: the
@@ -390,7 +375,7 @@ func (fa *funcAnalysis) putWhole(c int, path string, at *ssa.Store) bool {
 				if !ok || bi.Name() != "append" || len(in.Call.Args) != 2 || !slices.Contains(fa.alias[in.Call.Args[0]], c) {
 					continue
 				}
-				if vals, ok = varargValues(in.Call.Args[1]); !ok {
+				if vals, ok = varargElems(in.Call.Args[1]); !ok {
 					return false
 				}
 			case *ssa.MapUpdate:
@@ -419,32 +404,6 @@ func (fa *funcAnalysis) putWhole(c int, path string, at *ssa.Store) bool {
 		}
 	}
 	return puts > 0
-}
-
-// varargValues returns the values of the slice an append was given for
-// its variadic elements (`append(s, x, y)`), or false for another slice.
-func varargValues(v ssa.Value) ([]ssa.Value, bool) {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return nil, false
-	}
-	a, ok := sl.X.(*ssa.Alloc)
-	if !ok || a.Comment != "varargs" {
-		return nil, false
-	}
-	var vals []ssa.Value
-	for _, ref := range *a.Referrers() {
-		ia, ok := ref.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, r2 := range *ia.Referrers() {
-			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
-				vals = append(vals, st.Val)
-			}
-		}
-	}
-	return vals, true
 }
 
 // carries reports whether the struct value, or struct literal taken by
