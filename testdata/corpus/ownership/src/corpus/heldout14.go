@@ -808,3 +808,98 @@ func h14PeerPlansFromConstructorErrLeak(d *device.Device, peers, n int) error {
 	}
 	return nil
 }
+
+// Round 10, third probe: a collection whose buffers are freed through the
+// variables they were put there from, not through the collection.
+
+// verdict: clean
+// A job table built from two buffers, which are freed through their own
+// variables after the launches.
+// known false positive: buffers freed through the variables they were
+// appended from do not free the collection.
+func h14JobTableFreedByVars(d *device.Device, n int) error {
+	in, err := device.Alloc[float32](d, n)
+	if err != nil {
+		return err
+	}
+	out, err := device.Alloc[float32](d, n)
+	if err != nil {
+		in.Free()
+		return err
+	}
+	var jobs []peerPlan
+	jobs = append(jobs, peerPlan{send: in, recv: out})
+	for _, j := range jobs {
+		if err = d.Launch(Add, grid(n), block, j.send, j.send, j.recv); err != nil {
+			break
+		}
+	}
+	in.Free()
+	out.Free()
+	return err
+}
+
+// verdict: clean
+// The same with a slice of buffers.
+// known false positive: buffers freed through the variables they were
+// appended from do not free the collection.
+func h14BufferListFreedByVars(d *device.Device, n int) error {
+	in, err := device.Alloc[float32](d, n)
+	if err != nil {
+		return err
+	}
+	out, err := device.Alloc[float32](d, n)
+	if err != nil {
+		in.Free()
+		return err
+	}
+	var bufs []*device.Buffer[float32]
+	bufs = append(bufs, in, out)
+	err = d.Launch(Add, grid(n), block, bufs[0], bufs[0], bufs[1])
+	in.Free()
+	out.Free()
+	return err
+}
+
+// verdict: leak
+// The job table whose output buffer is never freed.
+func h14JobTableFreedByVarsMissesOne(d *device.Device, n int) error {
+	in, err := device.Alloc[float32](d, n)
+	if err != nil {
+		return err
+	}
+	out, err := device.Alloc[float32](d, n)
+	if err != nil {
+		in.Free()
+		return err
+	}
+	var jobs []peerPlan
+	jobs = append(jobs, peerPlan{send: in, recv: out})
+	for _, j := range jobs {
+		if err = d.Launch(Add, grid(n), block, j.send, j.send, j.recv); err != nil {
+			break
+		}
+	}
+	in.Free()
+	return err
+}
+
+// verdict: leak
+// Buffers allocated in a loop and appended, of which only the last one is
+// freed through its variable after the loop.
+func h14BufferListLastFreed(d *device.Device, parts [][]float32) error {
+	var bufs []*device.Buffer[float32]
+	var last *device.Buffer[float32]
+	for _, p := range parts {
+		b, err := device.Upload(d, p)
+		if err != nil {
+			return err
+		}
+		bufs = append(bufs, b)
+		last = b
+	}
+	if last != nil {
+		last.Free()
+	}
+	return nil
+}
