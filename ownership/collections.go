@@ -528,6 +528,25 @@ func readsOutBefore(s ssa.Value, at ssa.Instruction) bool {
 	return false
 }
 
+// elemsFreedHere reports whether every buffer put into the collection r
+// was freed through its own variable on this path (`bufs = append(bufs,
+// a, b)`, later `a.Free(); b.Free()`), each made once (outside any loop,
+// so that its state is that one buffer's): the collection holds nothing
+// left to free.
+func (fa *funcAnalysis) elemsFreedHere(r *resource, st flowState) bool {
+	elems := fa.collElems[r.id]
+	if !r.coll || len(elems) == 0 {
+		return false
+	}
+	for _, e := range elems {
+		c := fa.creator(e)
+		if c == nil || c.Block() == nil || fa.inLoop[c.Block()] || st[e].bits&freed == 0 || st[e].bits&(live|escaped) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // dropTail reports the buffers a responsible collection holds as lost
 // where it is cut short (`s = s[:k]`): the elements past the cut are no
 // longer reachable through it.

@@ -141,7 +141,10 @@
 // function that does so, or a loop that sends every element on a channel),
 // or handed on. This
 // catches the loop that allocates n buffers and returns on an error
-// without freeing those it already has.
+// without freeing those it already has. A collection whose buffers were
+// each made once, outside loops, and freed through their own variables
+// (`bufs = append(bufs, a, b)`, later `a.Free(); b.Free()`) holds nothing
+// left to free.
 //
 // Collections of plain structs: a struct type without a release method
 // whose fields hold buffers (directly, or in fields of nested struct

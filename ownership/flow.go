@@ -588,7 +588,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 			fa.retFields(r, s)
 			continue
 		}
-		if s.bits&live != 0 && !fa.releasedByFields(r, st) {
+		if s.bits&live != 0 && !fa.releasedByFields(r, st) && !fa.elemsFreedHere(r, st) {
 			if in.Pos().IsValid() {
 				fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s on the return at line %d",
 					fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())), fa.allocated(r))

@@ -529,14 +529,8 @@ func (fa *funcAnalysis) argAliases(v ssa.Value) []int {
 	return ids
 }
 
-// staleIn reports whether the φ phi, used at instruction at, can only hold
-// an earlier instance of resource id than the one the flow state tracks:
-// phi's block dominates the instruction c that creates id (so phi was
-// evaluated before c in the same pass through a loop) and c dominates at
-// (so c ran again after phi was evaluated). `prev.Free()` of the previous
-// iteration's buffer after this iteration allocates the next one is then
-// not a Free of the new one.
-func (fa *funcAnalysis) staleIn(phi *ssa.Phi, id int, at ssa.Instruction) bool {
+// creator returns the instruction that creates resource id, or nil.
+func (fa *funcAnalysis) creator(id int) ssa.Instruction {
 	if fa.createdBy == nil {
 		fa.createdBy = map[int]ssa.Instruction{}
 		for instr, ids := range fa.created {
@@ -545,7 +539,18 @@ func (fa *funcAnalysis) staleIn(phi *ssa.Phi, id int, at ssa.Instruction) bool {
 			}
 		}
 	}
-	c := fa.createdBy[id]
+	return fa.createdBy[id]
+}
+
+// staleIn reports whether the φ phi, used at instruction at, can only hold
+// an earlier instance of resource id than the one the flow state tracks:
+// phi's block dominates the instruction c that creates id (so phi was
+// evaluated before c in the same pass through a loop) and c dominates at
+// (so c ran again after phi was evaluated). `prev.Free()` of the previous
+// iteration's buffer after this iteration allocates the next one is then
+// not a Free of the new one.
+func (fa *funcAnalysis) staleIn(phi *ssa.Phi, id int, at ssa.Instruction) bool {
+	c := fa.creator(id)
 	if c == nil || c.Block() == nil || at.Block() == nil {
 		return false
 	}

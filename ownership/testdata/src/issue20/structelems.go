@@ -802,3 +802,44 @@ func ctxSlicesNeverFreed(d *device.Device, n int) error {
 	}
 	return nil // want `the buffers held in ctxs from line 798 are not freed on the return at line 803`
 }
+
+// Buffers freed through the variables they were put into a collection
+// from: the collection holds nothing left to free.
+
+func okFreedThroughVars(d *device.Device) error {
+	a, b, err := newBufPair(d)
+	if err != nil {
+		return err
+	}
+	var plans []gpuPlan
+	plans = append(plans, gpuPlan{a, b})
+	err = d.Launch(nil, one, one, plans[0].a, plans[0].b)
+	a.Free()
+	b.Free()
+	return err
+}
+
+func okBufsFreedThroughVars(d *device.Device) error {
+	a, b, err := newBufPair(d)
+	if err != nil {
+		return err
+	}
+	bufs := []*device.Buffer[float32]{}
+	bufs = append(bufs, a, b)
+	err = d.Launch(nil, one, one, bufs[0], bufs[1])
+	a.Free()
+	b.Free()
+	return err
+}
+
+func oneVarNotFreed(d *device.Device) error {
+	a, b, err := newBufPair(d)
+	if err != nil {
+		return err
+	}
+	var plans []gpuPlan
+	plans = append(plans, gpuPlan{a, b})
+	err = d.Launch(nil, one, one, plans[0].a, plans[0].b)
+	a.Free()
+	return err // want `the buffers held in plans from line 841 are not freed on the return at line 844`
+}

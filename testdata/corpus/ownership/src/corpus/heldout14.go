@@ -815,8 +815,6 @@ func h14PeerPlansFromConstructorErrLeak(d *device.Device, peers, n int) error {
 // verdict: clean
 // A job table built from two buffers, which are freed through their own
 // variables after the launches.
-// known false positive: buffers freed through the variables they were
-// appended from do not free the collection.
 func h14JobTableFreedByVars(d *device.Device, n int) error {
 	in, err := device.Alloc[float32](d, n)
 	if err != nil {
@@ -841,8 +839,6 @@ func h14JobTableFreedByVars(d *device.Device, n int) error {
 
 // verdict: clean
 // The same with a slice of buffers.
-// known false positive: buffers freed through the variables they were
-// appended from do not free the collection.
 func h14BufferListFreedByVars(d *device.Device, n int) error {
 	in, err := device.Alloc[float32](d, n)
 	if err != nil {
