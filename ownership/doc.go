@@ -147,40 +147,34 @@
 // left to free.
 //
 // Collections of plain structs: a struct type without a release method
-// whose fields hold buffers (directly, or in fields of nested struct
-// values) makes a local slice or map of it a collection of buffers too. A
-// struct value built from buffers and appended or stored into it
-// (`plans = append(plans, plan{od, cv})`, `m[k] = plan{...}`, nested
-// literals), or a buffer stored into an element's field (`ranks[i].send,
-// err = device.Alloc(...)`), puts them into it. A loop over it frees its
-// elements only where it frees every buffer field of the element type
-// (`for _, p := range plans { p.a.Free(); p.b.Free() }`, also
-// `plans[i].a.Free()` and `p.panel.x.Free()`, a method or function of the
-// package that frees the fields of its struct parameter, such as
-// `plans[i].destroy()` or `freePlan(p)`, or a function that frees the
-// slice); a field that holds a slice of buffers (`bufs
-// []*device.Buffer[T]`) is freed by a loop over it inside the loop over
-// the collection;
-// a loop that misses a field leaves the buffers unfreed. Deleting an entry
-// (`delete(m, k)`) loses its buffers unless the entry was read out first
-// and its fields freed or handed on, and cutting the slice short in place
-// (`s = s[:k]`, k not 0 or len(s)) drops the elements past k, unless an
-// element was read out before (the pop idiom `last := s[len(s)-1]; s =
-// s[:len(s)-1]`). A loop whose counter starts past the first element
-// (`for j := 1; j < len(s); j++`) does not free every element. A pointer to
-// a struct literal that only goes into such a collection (`plans =
-// append(plans, &plan{in: in, out: out})`) takes its buffers there, and is
-// freed field by field the same way. Where every element was put into the
-// collection whole with a buffer in a field, a store into that field of an
-// element (`plans[0].out = big`, `plans[i].a = a` in a loop) loses the
-// buffer it held unless that field of the same element was read out first
-// and may be freed or handed on (`plans[0].out.Free()`). A local array of
-// such structs (`var devs [8]plan`, filled in place) is a collection too.
-// A second counted loop over the same bounds as one that stored into a
-// field of every element (`for i := 0; i < n; i++ { devs[i].buf, err =
-// device.Alloc(...) }` twice) overwrites the buffers the first one stored,
-// unless it frees them first. The element type's every buffer field must
-// be freed, also fields this function never fills.
+// whose fields hold buffers (directly, in fields of nested struct values,
+// or in a field holding a slice of buffers) makes a local slice, map or
+// array of it (or of pointers to it) a collection of buffers too. A struct
+// value built from buffers and appended or stored into it (`plans =
+// append(plans, plan{od, cv})`, `m[k] = plan{...}`, nested literals, a
+// pointer to a literal that only goes into the collection: `&plan{in, out}`),
+// or a buffer stored into an element's field (`ranks[i].send, err =
+// device.Alloc(...)`, also in a local array `var devs [8]plan`), puts them
+// into it; putting a struct that holds a freed buffer there is not a use of
+// it. A loop over the collection frees its elements only where it frees
+// every buffer field of the element type, also fields this function never
+// fills: `for _, p := range plans { p.a.Free(); p.b.Free() }`,
+// `plans[i].a.Free()`, `p.panel.x.Free()`, a loop over a field holding a
+// slice of buffers inside it, or a method or function of the package that
+// frees those fields of its struct parameter (`plans[i].destroy()`,
+// `freePlan(p)`; one call deep). A loop whose counter starts past the
+// first element (`for j := 1; j < len(s); j++`) does not free every
+// element. Buffers are lost where an entry is deleted (`delete(m, k)`)
+// without being read out first and its fields freed or handed on, where
+// the slice is cut short in place (`s = s[:k]`, k not 0 or len(s); not the
+// pop idiom `last := s[len(s)-1]; s = s[:len(s)-1]`), and where an
+// element's field is stored into while it holds a buffer: every element
+// was put into the collection whole with a buffer in that field
+// (`plans[0].out = big`, `plans[i].a = a` in a loop), or a second counted
+// loop over the same bounds stores into the field a first loop filled in
+// every element (`devs[i].buf, err = device.Alloc(...)` in two loops over
+// the devices); not where that field of the same element was read out
+// first and may be freed or handed on (`plans[0].out.Free()`).
 //
 // Structs that own buffers: a named struct type whose Close, Free or Release
 // method frees some of its fields (directly, or every element of a slice
