@@ -899,3 +899,118 @@ func h14BufferListLastFreed(d *device.Device, parts [][]float32) error {
 	}
 	return nil
 }
+
+// Round 10, fourth probe: an element replaced whole, and an element's
+// field freed while a deferred loop frees every element.
+
+// verdict: leak
+// The first peer's plan is replaced by a new one without freeing the old
+// plan's buffers.
+// known miss: an element stored over whole is not taken as losing the
+// buffers it held.
+func h14PeerPlanReplacedWhole(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for _, p := range plans {
+			p.send.Free()
+			p.recv.Free()
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		p, err := allocPeerPlan(d, n)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+	if len(plans) > 0 {
+		p, err := allocPeerPlan(d, 2*n)
+		if err != nil {
+			return err
+		}
+		plans[0] = p
+	}
+	return nil
+}
+
+// verdict: clean
+// The same, freeing the old plan's buffers first.
+func h14PeerPlanReplacedAfterFree(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for _, p := range plans {
+			p.send.Free()
+			p.recv.Free()
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		p, err := allocPeerPlan(d, n)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+	if len(plans) > 0 {
+		p, err := allocPeerPlan(d, 2*n)
+		if err != nil {
+			return err
+		}
+		plans[0].send.Free()
+		plans[0].recv.Free()
+		plans[0] = p
+	}
+	return nil
+}
+
+// verdict: doublefree
+// The send buffers are freed after the launches, and again by the
+// deferred loop that frees every plan.
+// known miss: a Free of an element's field is not compared with a
+// deferred loop that frees every element.
+func h14PeerPlanSendFreedTwice(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for _, p := range plans {
+			p.send.Free()
+			p.recv.Free()
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		p, err := allocPeerPlan(d, n)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+	for i := range plans {
+		plans[i].send.Free()
+	}
+	return nil
+}
+
+// verdict: clean
+// The same, setting each freed field to nil for the deferred loop, which
+// skips nil fields.
+func h14PeerPlanSendFreedAndCleared(d *device.Device, peers, n int) error {
+	var plans []peerPlan
+	defer func() {
+		for _, p := range plans {
+			if p.send != nil {
+				p.send.Free()
+			}
+			p.recv.Free()
+		}
+	}()
+	for i := 0; i < peers; i++ {
+		p, err := allocPeerPlan(d, n)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+	for i := range plans {
+		plans[i].send.Free()
+		plans[i].send = nil
+	}
+	return nil
+}
