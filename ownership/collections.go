@@ -370,7 +370,10 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 // it), or a deferred Free of a buffer that was appended to it.
 func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos) {
 	base := elementBase(arg)
-	if base == nil || fa.clearedAfter(arg) || fa.deletedAfter(arg) {
+	if base == nil {
+		base, _ = elementField(arg) // plans[i].a.Free(): a field of an element
+	}
+	if base == nil || fa.clearedAfter(arg) || fa.deletedAfter(arg) || fa.cur != nil && cutBefore(elemOf(arg), fa.cur) {
 		return
 	}
 	for _, c := range fa.collIDs(fa.alias[base]) {
@@ -389,36 +392,80 @@ func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos
 	}
 }
 
-// clearedAfter reports whether the element s[i] that arg was read from is
-// set to nil right after the Free in the same block (bufs[i].Free();
-// bufs[i] = nil), so that a deferred loop that skips nil elements does
-// not free it again.
+// clearedAfter reports whether the element s[i] that arg was read from,
+// or the field of it, is set to nil or replaced right after the Free in
+// the same block (`bufs[i].Free(); bufs[i] = nil`, `plans[i].a.Free();
+// plans[i].a = nil` or `= big`, `plans[0] = p`), so that a deferred loop
+// over the collection does not free it again.
 func (fa *funcAnalysis) clearedAfter(arg ssa.Value) bool {
 	load, ok := arg.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
+	if !ok || load.Op != token.MUL || fa.cur == nil {
 		return false
 	}
-	ia, ok := load.X.(*ssa.IndexAddr)
-	if !ok || fa.cur == nil {
+	base, path := elementField(arg)
+	ia, isIndex := load.X.(*ssa.IndexAddr)
+	if !isIndex && base == nil {
 		return false
 	}
-	b := fa.cur.Block()
 	after := false
-	for _, instr := range b.Instrs {
+	for _, instr := range fa.cur.Block().Instrs {
 		if instr == fa.cur {
 			after = true
 			continue
 		}
 		st, ok := instr.(*ssa.Store)
-		if !after || !ok || !isNilConst(st.Val) {
+		if !after || !ok {
 			continue
 		}
-		if ja, ok := st.Addr.(*ssa.IndexAddr); ok && sameVal(ja.Index, ia.Index, 0) &&
-			(ja.X == ia.X || sameColl(fa.collIDs(fa.alias[ja.X]), fa.collIDs(fa.alias[ia.X]))) {
+		if isIndex {
+			if ja, ok := st.Addr.(*ssa.IndexAddr); ok && isNilConst(st.Val) && sameVal(ja.Index, ia.Index, 0) &&
+				(ja.X == ia.X || sameColl(fa.collIDs(fa.alias[ja.X]), fa.collIDs(fa.alias[ia.X]))) {
+				return true
+			}
+			continue
+		}
+		if fa.storesOver(st, base, path, elemOf(arg)) {
 			return true
 		}
 	}
 	return false
+}
+
+// cutBefore reports whether the slice variable that the element address
+// elem indexes is re-sliced in place (`s = s[:k]`) before at: the element
+// read may be one the cut took out of the collection (the pop idiom `last
+// := s[len(s)-1]; s = s[:len(s)-1]; last.a.Free()`).
+func cutBefore(elem ssa.Value, at ssa.Instruction) bool {
+	ia, ok := elem.(*ssa.IndexAddr)
+	if !ok {
+		return false
+	}
+	load, ok := ia.X.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	for _, ref := range *load.X.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == load.X {
+			if _, cut := st.Val.(*ssa.Slice); cut && before(st, at) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storesOver reports whether st stores into the field at path of element
+// elem of collection base (nil, or a new buffer), or a new element over
+// elem.
+func (fa *funcAnalysis) storesOver(st *ssa.Store, base ssa.Value, path string, elem ssa.Value) bool {
+	same := func(b2 ssa.Value) bool {
+		return sameColl(fa.collIDs(fa.contentsOrAlias(b2)), fa.collIDs(fa.contentsOrAlias(base)))
+	}
+	if ja, ok := st.Addr.(*ssa.IndexAddr); ok {
+		return sameElem(ja, elem) && same(ja.X)
+	}
+	b2, p2 := elementField(st.Addr)
+	return b2 != nil && p2 == path && sameElem(elemOf(st.Addr), elem) && same(b2)
 }
 
 func sameColl(a, b []int) bool {

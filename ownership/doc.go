@@ -173,8 +173,13 @@
 // (`plans[0].out = big`, `plans[i].a = a` in a loop), or a second counted
 // loop over the same bounds stores into the field a first loop filled in
 // every element (`devs[i].buf, err = device.Alloc(...)` in two loops over
-// the devices); not where that field of the same element was read out
-// first and may be freed or handed on (`plans[0].out.Free()`).
+// the devices), or where an element is stored over whole (`plans[0] = p`);
+// not where that field, or the element, was read out first and may be
+// freed or handed on (`plans[0].out.Free()`). Freeing an element's field
+// (`plans[i].a.Free()`) while a deferred call frees every element is a
+// double free, unless the field (or the element) is set to nil or replaced
+// right after, or the entry deleted, or the element was cut off the slice
+// (`last := s[len(s)-1]; s = s[:len(s)-1]`).
 //
 // Structs that own buffers: a named struct type whose Close, Free or Release
 // method frees some of its fields (directly, or every element of a slice

@@ -418,6 +418,8 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		if final {
 			fa.overwriteElemField(in, f, st)
 		}
+	} else if ia, ok := in.Addr.(*ssa.IndexAddr); ok && final {
+		fa.overwriteElem(in, ia, st)
 	}
 	ids := fa.alias[in.Val]
 	if base := elemStoreBase(in.Addr); base != nil {

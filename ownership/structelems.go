@@ -355,6 +355,31 @@ func (fa *funcAnalysis) overwriteElemField(in *ssa.Store, f *ssa.FieldAddr, st f
 	}
 }
 
+// overwriteElem reports a store over a whole element of a collection of
+// plain structs (`plans[0] = p`) that loses the buffers it held: every
+// element was put into the collection whole, with a buffer, and the
+// element was not read out (or its fields freed) before the store.
+func (fa *funcAnalysis) overwriteElem(in *ssa.Store, ia *ssa.IndexAddr, st flowState) {
+	_, inArray := types.Unalias(ia.X.Type()).Underlying().(*types.Pointer)
+	for _, c := range fa.collIDs(fa.contentsOrAlias(ia.X)) {
+		s, r := st[c], fa.res[c]
+		if r.param >= 0 || len(r.elemFields) == 0 || !responsible(s) || s.bits&(freed|escaped) != 0 ||
+			s.bits&empty != 0 && inArray {
+			continue
+		}
+		if !fa.putWhole(c, r.elemFields[0], in) || fa.readOut(c, ia, "", in) {
+			continue
+		}
+		name := r.name
+		if name == "" {
+			name = "the slice"
+		}
+		fa.reportAt(in.Pos(), fmt.Sprintf("the buffers held in %s[%s] are not freed before it is overwritten at line %d",
+			name, keyText(ia.Index), fa.line(in.Pos())), fa.allocated(r))
+		return
+	}
+}
+
 // putWhole reports whether every element put into collection c carries a
 // buffer in the field at path (its first step): c is filled by appends,
 // element stores and map updates of whole values only, other than the
@@ -421,12 +446,17 @@ func (fa *funcAnalysis) carries(v ssa.Value, f int) bool {
 		}
 		return false
 	}
-	return len(fa.structFields[v][f]) > 0
+	if fields, ok := fa.structFields[v]; ok {
+		return len(fields[f]) > 0
+	}
+	// A struct from a constructor (`p, err := newPlan(d)`) carries the
+	// buffers it was made with; which fields hold them is not followed.
+	return len(fa.alias[v]) > 0
 }
 
 // readOut reports whether the field at path of element elem of collection
-// c is read before at, on every path to it, in a way that may free or hand
-// on its buffer.
+// c (any field, or the whole element, for path "") is read before at, on
+// every path to it, in a way that may free or hand on its buffer.
 func (fa *funcAnalysis) readOut(c int, elem ssa.Value, path string, at ssa.Instruction) bool {
 	for _, b := range fa.fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -435,7 +465,12 @@ func (fa *funcAnalysis) readOut(c int, elem ssa.Value, path string, at ssa.Instr
 				continue // a read, not an address
 			}
 			base, p := elementField(v)
-			if base == nil || p != path || !slices.Contains(fa.contentsOrAlias(base), c) {
+			if base == nil && path == "" {
+				if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+					base = elementBase(v) // the whole element: p := s[i]
+				}
+			}
+			if base == nil || path != "" && p != path || !slices.Contains(fa.contentsOrAlias(base), c) {
 				continue
 			}
 			if sameElem(elemOf(v), elem) && !onlyInspected(v) {

@@ -843,3 +843,93 @@ func oneVarNotFreed(d *device.Device) error {
 	a.Free()
 	return err // want `the buffers held in plans from line 841 are not freed on the return at line 844`
 }
+
+// An element replaced whole, and an element's field freed while a deferred
+// loop frees every element.
+
+func okElemReplacedAfterFree(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() { freeGpuPlans(plans) }()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	if len(plans) > 0 {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans[0].a.Free()
+		plans[0].b.Free()
+		plans[0] = gpuPlan{a, b}
+	}
+	return nil
+}
+
+func okFieldFreedAndCleared(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for _, p := range plans {
+			if p.a != nil {
+				p.a.Free()
+			}
+			p.b.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	for i := range plans {
+		plans[i].a.Free()
+		plans[i].a = nil
+	}
+	return nil
+}
+
+func elemReplacedWhole(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() { freeGpuPlans(plans) }()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	if len(plans) > 0 {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans[0] = gpuPlan{a, b} // want `the buffers held in plans\[0\] are not freed before it is overwritten at line 911`
+	}
+	return nil
+}
+
+func fieldFreedTwice(d *device.Device, n int) error {
+	var plans []gpuPlan
+	defer func() {
+		for _, p := range plans {
+			p.a.Free()
+			p.b.Free()
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a, b, err := newBufPair(d)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, gpuPlan{a, b})
+	}
+	for _, p := range plans {
+		p.a.Free() // want `an element of buffers plans is freed twice: Free at line 932, and again by the deferred call at line 918 that frees every element of buffers plans`
+	}
+	return nil
+}

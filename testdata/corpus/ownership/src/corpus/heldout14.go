@@ -906,8 +906,6 @@ func h14BufferListLastFreed(d *device.Device, parts [][]float32) error {
 // verdict: leak
 // The first peer's plan is replaced by a new one without freeing the old
 // plan's buffers.
-// known miss: an element stored over whole is not taken as losing the
-// buffers it held.
 func h14PeerPlanReplacedWhole(d *device.Device, peers, n int) error {
 	var plans []peerPlan
 	defer func() {
@@ -965,8 +963,6 @@ func h14PeerPlanReplacedAfterFree(d *device.Device, peers, n int) error {
 // verdict: doublefree
 // The send buffers are freed after the launches, and again by the
 // deferred loop that frees every plan.
-// known miss: a Free of an element's field is not compared with a
-// deferred loop that frees every element.
 func h14PeerPlanSendFreedTwice(d *device.Device, peers, n int) error {
 	var plans []peerPlan
 	defer func() {
