@@ -20,6 +20,8 @@ type checker struct {
 	// freedFields are the buffer fields the package frees through
 	// (grow.go); nil until first asked.
 	freedFields map[*types.Var]bool
+	// paramFrees caches paramFieldFrees.
+	paramFrees map[*ssa.Function]map[int][]string
 }
 
 func newChecker(pass *analysis.Pass, s *kernelssa.SSA) *checker {
@@ -42,7 +44,10 @@ type resource struct {
 	param   int
 	freeVar bool
 	coll    bool // a slice of buffers
-	result  int  // for a resource a call creates: which of its results
+	// elemFields are, for a collection of plain structs, the buffer
+	// fields of its element type (bufferPaths).
+	elemFields []string
+	result     int // for a resource a call creates: which of its results
 }
 
 func (r *resource) what() string {

@@ -3,6 +3,7 @@ package ownership
 import (
 	"fmt"
 	"github.com/gpukvet/gpukvet/internal/cmpop"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -26,13 +27,15 @@ import (
 
 // isBufferSlice reports whether t is a collection of buffers:
 // []*device.Buffer[T] or map[K]*device.Buffer[T] (or a slice or map of an
-// owning struct type).
+// owning struct type, or of plain structs holding buffers: structelems.go).
 func (c *checker) isBufferSlice(t types.Type) bool {
 	switch u := types.Unalias(t).Underlying().(type) {
 	case *types.Slice:
-		return c.tracked(u.Elem())
+		return c.tracked(u.Elem()) || c.carriesBuffers(u.Elem())
 	case *types.Map:
-		return c.tracked(u.Elem())
+		return c.tracked(u.Elem()) || c.carriesBuffers(u.Elem())
+	case *types.Array:
+		return c.carriesBuffers(u.Elem())
 	}
 	return false
 }
@@ -41,7 +44,7 @@ func (c *checker) isBufferSlice(t types.Type) bool {
 // slice and every nil buffer slice that a φ-node or a store starts from.
 func (fa *funcAnalysis) findCollections() {
 	newColl := func(v ssa.Value, instr ssa.Instruction) {
-		r := fa.newResource(&resource{param: -1, coll: true, pos: v.Pos()})
+		r := fa.newResource(&resource{param: -1, coll: true, pos: v.Pos(), elemFields: fa.c.bufferPaths(collElemType(v.Type()))})
 		fa.alias[v] = []int{r.id}
 		if instr != nil {
 			fa.created[instr] = []int{r.id}
@@ -76,12 +79,24 @@ func (fa *funcAnalysis) findCollections() {
 					newColl(in.Call.Args[0], nil)
 				}
 			case *ssa.Alloc:
+				// A local array of plain structs holding buffers
+				// (`var devs [8]plan`): its elements are filled in place.
+				if p, ok := types.Unalias(in.Type()).(*types.Pointer); ok && !fa.cells[in] && len(fa.created[in]) == 0 {
+					if _, isArray := p.Elem().Underlying().(*types.Array); isArray && fa.c.isBufferSlice(p.Elem()) {
+						r := fa.newResource(&resource{param: -1, coll: true, pos: in.Pos(), name: fa.varName(in),
+							elemFields: fa.c.bufferPaths(collElemType(p.Elem()))})
+						fa.alias[in] = []int{r.id}
+						fa.created[in] = []int{r.id}
+						continue
+					}
+				}
 				// A slice variable captured by a function literal (a
 				// deferred cleanup that frees its elements): the cell
 				// starts out holding a nil collection.
 				if p, ok := types.Unalias(in.Type()).(*types.Pointer); ok && fa.cells[in] && len(fa.created[in]) == 0 && fa.c.isBufferSlice(p.Elem()) {
 					if _, isSlice := p.Elem().Underlying().(*types.Slice); isSlice {
-						r := fa.newResource(&resource{param: -1, coll: true, pos: in.Pos(), name: fa.varName(in)})
+						r := fa.newResource(&resource{param: -1, coll: true, pos: in.Pos(), name: fa.varName(in),
+							elemFields: fa.c.bufferPaths(collElemType(p.Elem()))})
 						fa.contents[in] = []int{r.id}
 						fa.created[in] = []int{r.id}
 					}
@@ -117,6 +132,8 @@ func (fa *funcAnalysis) finishCollections() {
 			fa.collElems[c], _ = union(fa.collElems[c], elems)
 		}
 	}
+	ff := &fieldFrees{paths: map[int][]string{}, blocks: map[int][]*ssa.BasicBlock{}}
+	defer fa.finishFieldFrees(ff)
 	for _, b := range fa.fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
@@ -137,18 +154,20 @@ func (fa *funcAnalysis) finishCollections() {
 					}
 					continue
 				}
+				fa.noteHelperFrees(ff, common, b)
 				for _, j := range fa.c.freedArgs(common, 0) {
 					if j < len(common.Args) {
 						for _, id := range fa.collIDs(fa.alias[elementBase(common.Args[j])]) {
 							fa.elemFreed[id] = true
 							fa.elemFreeBlocks[id] = append(fa.elemFreeBlocks[id], b)
 						}
+						fa.noteFieldFree(ff, common.Args[j], b)
 					}
 				}
 			case *ssa.Store:
-				if ia, ok := in.Addr.(*ssa.IndexAddr); ok && len(fa.alias[in.Val]) > 0 {
-					fa.dateColls(fa.alias[ia.X], in.Pos())
-					addElems(fa.alias[ia.X], fa.alias[in.Val])
+				if base := elemStoreBase(in.Addr); base != nil && len(fa.alias[in.Val]) > 0 {
+					fa.dateColls(fa.alias[base], in.Pos())
+					addElems(fa.alias[base], fa.alias[in.Val])
 				}
 			case *ssa.MapUpdate:
 				if len(fa.alias[in.Value]) > 0 {
@@ -185,7 +204,8 @@ func (fa *funcAnalysis) dateColls(ids []int, pos token.Pos) {
 	}
 }
 
-// elementBase returns s for an element s[i] read from a slice, m for a
+// elementBase returns s for an element s[i] read from a slice (or its
+// address), m for a
 // value m[k] or the value of a range loop over a map, or nil.
 func elementBase(v ssa.Value) ssa.Value {
 	switch x := v.(type) {
@@ -203,6 +223,9 @@ func elementBase(v ssa.Value) ssa.Value {
 		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL {
 			return ia.X
 		}
+	case *ssa.IndexAddr:
+		// &s[i], the receiver of a pointer method (`s[i].Release()`)
+		return x.X
 	case *ssa.Index:
 		return x.X
 	}
@@ -262,7 +285,7 @@ func (fa *funcAnalysis) refineLoopExit(cond ssa.Value, t, f flowState) {
 		return
 	}
 	call, ok := n.(*ssa.Call)
-	if !ok {
+	if !ok || skipsFirst(bin) {
 		return
 	}
 	if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" || len(call.Call.Args) != 1 {
@@ -275,12 +298,32 @@ func (fa *funcAnalysis) refineLoopExit(cond ssa.Value, t, f flowState) {
 	}
 }
 
+// skipsFirst reports whether a loop test compares a counter that starts
+// past the first element (`for j := 1; j < len(s); j++`): the loop does
+// not visit every element, so leaving it frees nothing in particular.
+func skipsFirst(cond ssa.Value) bool {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || bin.Block() == nil {
+		return false
+	}
+	for _, x := range []ssa.Value{bin.X, bin.Y} {
+		if init, ok := counter(bin.Block(), x); ok {
+			c, isConst := init.(*ssa.Const)
+			return !isConst || c.Value == nil || constant.Sign(c.Value) > 0
+		}
+	}
+	return false
+}
+
 // refineLoopExitBlock frees a collection on the exit edge of any other
 // loop (a reverse loop, a while loop) whose header is h and whose body frees
 // the collection's elements: leaving the loop at its header means the loop
 // ran to its end.
 func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 	if fa.elemFreed == nil || !fa.inLoop[h] || len(h.Succs) != 2 {
+		return
+	}
+	if test, ok := h.Instrs[len(h.Instrs)-1].(*ssa.If); ok && skipsFirst(test.Cond) {
 		return
 	}
 	exit, ok := fa.loopExit[h]
@@ -327,7 +370,10 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 // it), or a deferred Free of a buffer that was appended to it.
 func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos) {
 	base := elementBase(arg)
-	if base == nil || fa.clearedAfter(arg) || fa.deletedAfter(arg) {
+	if base == nil {
+		base, _ = elementField(arg) // plans[i].a.Free(): a field of an element
+	}
+	if base == nil || fa.clearedAfter(arg) || fa.deletedAfter(arg) || fa.cur != nil && cutBefore(elemOf(arg), fa.cur) {
 		return
 	}
 	for _, c := range fa.collIDs(fa.alias[base]) {
@@ -346,36 +392,80 @@ func (fa *funcAnalysis) elemFreeTwice(arg ssa.Value, st flowState, pos token.Pos
 	}
 }
 
-// clearedAfter reports whether the element s[i] that arg was read from is
-// set to nil right after the Free in the same block (bufs[i].Free();
-// bufs[i] = nil), so that a deferred loop that skips nil elements does
-// not free it again.
+// clearedAfter reports whether the element s[i] that arg was read from,
+// or the field of it, is set to nil or replaced right after the Free in
+// the same block (`bufs[i].Free(); bufs[i] = nil`, `plans[i].a.Free();
+// plans[i].a = nil` or `= big`, `plans[0] = p`), so that a deferred loop
+// over the collection does not free it again.
 func (fa *funcAnalysis) clearedAfter(arg ssa.Value) bool {
 	load, ok := arg.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
+	if !ok || load.Op != token.MUL || fa.cur == nil {
 		return false
 	}
-	ia, ok := load.X.(*ssa.IndexAddr)
-	if !ok || fa.cur == nil {
+	base, path := elementField(arg)
+	ia, isIndex := load.X.(*ssa.IndexAddr)
+	if !isIndex && base == nil {
 		return false
 	}
-	b := fa.cur.Block()
 	after := false
-	for _, instr := range b.Instrs {
+	for _, instr := range fa.cur.Block().Instrs {
 		if instr == fa.cur {
 			after = true
 			continue
 		}
 		st, ok := instr.(*ssa.Store)
-		if !after || !ok || !isNilConst(st.Val) {
+		if !after || !ok {
 			continue
 		}
-		if ja, ok := st.Addr.(*ssa.IndexAddr); ok && sameVal(ja.Index, ia.Index, 0) &&
-			(ja.X == ia.X || sameColl(fa.collIDs(fa.alias[ja.X]), fa.collIDs(fa.alias[ia.X]))) {
+		if isIndex {
+			if ja, ok := st.Addr.(*ssa.IndexAddr); ok && isNilConst(st.Val) && sameVal(ja.Index, ia.Index, 0) &&
+				(ja.X == ia.X || sameColl(fa.collIDs(fa.alias[ja.X]), fa.collIDs(fa.alias[ia.X]))) {
+				return true
+			}
+			continue
+		}
+		if fa.storesOver(st, base, path, elemOf(arg)) {
 			return true
 		}
 	}
 	return false
+}
+
+// cutBefore reports whether the slice variable that the element address
+// elem indexes is re-sliced in place (`s = s[:k]`) before at: the element
+// read may be one the cut took out of the collection (the pop idiom `last
+// := s[len(s)-1]; s = s[:len(s)-1]; last.a.Free()`).
+func cutBefore(elem ssa.Value, at ssa.Instruction) bool {
+	ia, ok := elem.(*ssa.IndexAddr)
+	if !ok {
+		return false
+	}
+	load, ok := ia.X.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	for _, ref := range *load.X.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == load.X {
+			if _, cut := st.Val.(*ssa.Slice); cut && before(st, at) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storesOver reports whether st stores into the field at path of element
+// elem of collection base (nil, or a new buffer), or a new element over
+// elem.
+func (fa *funcAnalysis) storesOver(st *ssa.Store, base ssa.Value, path string, elem ssa.Value) bool {
+	same := func(b2 ssa.Value) bool {
+		return sameColl(fa.collIDs(fa.contentsOrAlias(b2)), fa.collIDs(fa.contentsOrAlias(base)))
+	}
+	if ja, ok := st.Addr.(*ssa.IndexAddr); ok {
+		return sameElem(ja, elem) && same(ja.X)
+	}
+	b2, p2 := elementField(st.Addr)
+	return b2 != nil && p2 == path && sameElem(elemOf(st.Addr), elem) && same(b2)
 }
 
 func sameColl(a, b []int) bool {
@@ -422,6 +512,101 @@ func cutToNothing(sl *ssa.Slice) bool {
 		}
 	}
 	return true
+}
+
+// cutsTail reports whether sl shortens a slice variable in place (`s =
+// s[:k]`, k neither 0 nor len(s)), dropping the elements past k, with no
+// element of s read out before it that may be freed or handed on (the pop
+// idiom `last := s[len(s)-1]; s = s[:len(s)-1]; last.Free()`).
+func (fa *funcAnalysis) cutsTail(sl *ssa.Slice) bool {
+	if sl.Low != nil && !isConstInt(sl.Low, 0) || sl.High == nil || isConstInt(sl.High, 0) || isLenOf(sl.High, sl.X) {
+		return false
+	}
+	load, ok := sl.X.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || !fa.cells[load.X] || !storedBack(sl, load.X) {
+		return false
+	}
+	for _, ref := range *load.X.Referrers() {
+		if l, ok := ref.(*ssa.UnOp); ok && l.Op == token.MUL && readsOutBefore(l, sl) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLenOf reports whether n is len(s).
+func isLenOf(n, s ssa.Value) bool {
+	call, ok := n.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 || call.Call.Args[0] != s {
+		return false
+	}
+	b, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "len"
+}
+
+// storedBack reports whether the result of sl is stored into the variable
+// cell.
+func storedBack(sl *ssa.Slice, cell ssa.Value) bool {
+	for _, ref := range *sl.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell && st.Val == sl {
+			return true
+		}
+	}
+	return false
+}
+
+// readsOutBefore reports whether an element of the slice s is read before
+// at, on every path to it, and may be freed or handed on.
+func readsOutBefore(s ssa.Value, at ssa.Instruction) bool {
+	for _, ref := range *s.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.IndexAddr:
+			for _, r2 := range *ref.Referrers() {
+				if l, ok := r2.(*ssa.UnOp); ok && l.Op == token.MUL && before(l, at) && !onlyInspected(l) {
+					return true
+				}
+			}
+		case *ssa.Index:
+			if before(ref, at) && !onlyInspected(ref) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// elemsFreedHere reports whether every buffer put into the collection r
+// was freed through its own variable on this path (`bufs = append(bufs,
+// a, b)`, later `a.Free(); b.Free()`), each made once (outside any loop,
+// so that its state is that one buffer's): the collection holds nothing
+// left to free.
+func (fa *funcAnalysis) elemsFreedHere(r *resource, st flowState) bool {
+	elems := fa.collElems[r.id]
+	if !r.coll || len(elems) == 0 {
+		return false
+	}
+	for _, e := range elems {
+		c := fa.creator(e)
+		if c == nil || c.Block() == nil || fa.inLoop[c.Block()] || st[e].bits&freed == 0 || st[e].bits&(live|escaped) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dropTail reports the buffers a responsible collection holds as lost
+// where it is cut short (`s = s[:k]`): the elements past the cut are no
+// longer reachable through it.
+func (fa *funcAnalysis) dropTail(st flowState, ids []int, pos token.Pos) {
+	for _, id := range fa.collIDs(ids) {
+		s, r := st[id], fa.res[id]
+		// A cut to a length k > 0 of a collection that holds nothing
+		// would panic: one whose release is deferred holds buffers here.
+		if r.param < 0 && responsible(s) && s.bits&(freed|empty|escaped) == 0 {
+			fa.reportAt(pos, fmt.Sprintf("%s %s not freed before the slice is cut short at line %d: the elements past the cut are dropped",
+				fa.origin(r), r.isAre(), fa.line(pos)), fa.allocated(r))
+		}
+	}
 }
 
 // refineEmpty applies a test of a collection's length against zero

@@ -141,7 +141,45 @@
 // function that does so, or a loop that sends every element on a channel),
 // or handed on. This
 // catches the loop that allocates n buffers and returns on an error
-// without freeing those it already has.
+// without freeing those it already has. A collection whose buffers were
+// each made once, outside loops, and freed through their own variables
+// (`bufs = append(bufs, a, b)`, later `a.Free(); b.Free()`) holds nothing
+// left to free.
+//
+// Collections of plain structs: a struct type without a release method
+// whose fields hold buffers (directly, in fields of nested struct values,
+// or in a field holding a slice of buffers) makes a local slice, map or
+// array of it (or of pointers to it) a collection of buffers too. A struct
+// value built from buffers and appended or stored into it (`plans =
+// append(plans, plan{od, cv})`, `m[k] = plan{...}`, nested literals, a
+// pointer to a literal that only goes into the collection: `&plan{in, out}`),
+// or a buffer stored into an element's field (`ranks[i].send, err =
+// device.Alloc(...)`, also in a local array `var devs [8]plan`), puts them
+// into it; putting a struct that holds a freed buffer there is not a use of
+// it. A loop over the collection frees its elements only where it frees
+// every buffer field of the element type, also fields this function never
+// fills: `for _, p := range plans { p.a.Free(); p.b.Free() }`,
+// `plans[i].a.Free()`, `p.panel.x.Free()`, a loop over a field holding a
+// slice of buffers inside it, or a method or function of the package that
+// frees those fields of its struct parameter (`plans[i].destroy()`,
+// `freePlan(p)`; one call deep). A loop whose counter starts past the
+// first element (`for j := 1; j < len(s); j++`) does not free every
+// element. Buffers are lost where an entry is deleted (`delete(m, k)`)
+// without being read out first and its fields freed or handed on, where
+// the slice is cut short in place (`s = s[:k]`, k not 0 or len(s); not the
+// pop idiom `last := s[len(s)-1]; s = s[:len(s)-1]`), and where an
+// element's field is stored into while it holds a buffer: every element
+// was put into the collection whole with a buffer in that field
+// (`plans[0].out = big`, `plans[i].a = a` in a loop), or a second counted
+// loop over the same bounds stores into the field a first loop filled in
+// every element (`devs[i].buf, err = device.Alloc(...)` in two loops over
+// the devices), or where an element is stored over whole (`plans[0] = p`);
+// not where that field, or the element, was read out first and may be
+// freed or handed on (`plans[0].out.Free()`). Freeing an element's field
+// (`plans[i].a.Free()`) while a deferred call frees every element is a
+// double free, unless the field (or the element) is set to nil or replaced
+// right after, or the entry deleted, or the element was cut off the slice
+// (`last := s[len(s)-1]; s = s[:len(s)-1]`).
 //
 // Structs that own buffers: a named struct type whose Close, Free or Release
 // method frees some of its fields (directly, or every element of a slice
@@ -183,7 +221,10 @@
 // local slices and maps of buffers, and the variadic arguments of Launch;
 // it does not follow buffers through arrays, slices or maps that are not
 // local (a field, a parameter, a global; deleting an entry of an owned map
-// field is checked, nothing more), or struct
+// field is checked, nothing more), arrays of buffers (arrays of structs
+// holding them are followed), a collection of plain structs filled field
+// by field whose fields are stored into again other than by a second loop
+// over the same bounds (which element held a buffer is not known), or struct
 // fields of types that do not own them (a store there hands the buffer on,
 // so no leak is reported; only the overwrite of a field found non-nil,
 // above, is), nor a use of a slice's buffers after they were

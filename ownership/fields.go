@@ -137,11 +137,22 @@ func (fa *funcAnalysis) loadField(in *ssa.UnOp, st flowState) {
 
 // onlyInspected reports whether the buffer v is only compared, used by a
 // Buffer method other than Free, or passed among the variadic arguments
-// of a Device method (Launch's ...any).
+// of a Device method (Launch's ...any); for a struct value, whether each
+// buffer read from its fields (also after a copy into a local variable)
+// only is.
 func onlyInspected(v ssa.Value) bool {
 	for _, ref := range *v.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.DebugRef, *ssa.BinOp:
+		case *ssa.Field:
+			if !onlyInspected(ref) {
+				return false
+			}
+		case *ssa.Store:
+			a, ok := ref.Addr.(*ssa.Alloc)
+			if !ok || ref.Val != v || !isStruct(v.Type()) || !copyInspected(a) {
+				return false
+			}
 		case *ssa.Call:
 			obj := calleeObj(ref.Call.StaticCallee())
 			if !isMethodOf(obj, deviceapi.IsBuffer) || deviceapi.Func(obj) == deviceapi.Free || ref.Call.Args[0] != v {
@@ -158,6 +169,42 @@ func onlyInspected(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// copyInspected reports whether the buffers read from the local struct
+// variable a, a copy of a struct value, are only inspected.
+func copyInspected(a *ssa.Alloc) bool {
+	for _, ref := range *a.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if ref.Addr != a {
+				return false
+			}
+		case *ssa.FieldAddr:
+			for _, r2 := range *ref.Referrers() {
+				if _, dbg := r2.(*ssa.DebugRef); dbg {
+					continue
+				}
+				if load, ok := r2.(*ssa.UnOp); !ok || load.Op != token.MUL || !onlyInspected(load) {
+					return false
+				}
+			}
+		case *ssa.UnOp:
+			if ref.Op != token.MUL || !onlyInspected(ref) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isStruct reports whether t is a struct type.
+func isStruct(t types.Type) bool {
+	_, ok := types.Unalias(t).Underlying().(*types.Struct)
+	return ok
 }
 
 // isDeviceVararg reports whether addr is an element of the array the SSA

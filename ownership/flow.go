@@ -306,6 +306,8 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 	case *ssa.Slice:
 		if cutToNothing(in) {
 			fa.dropAll(st, fa.alias[in.X], in.Pos(), "the slice is cut to nothing", final)
+		} else if final && fa.cutsTail(in) {
+			fa.dropTail(st, fa.alias[in.X], in.Pos())
 		}
 	case *ssa.Send:
 		fa.apply(st, fa.alias[in.X], effEscape, in.Pos(), "a channel send", final)
@@ -323,7 +325,7 @@ func (fa *funcAnalysis) transfer(instr ssa.Instruction, st flowState, final bool
 		fa.updateEntry(in, st, final)
 		fill(st, fa.alias[in.Map], fa.alias[in.Value], fa) // a local map of buffers now holds it
 		fa.apply(st, fa.alias[in.Key], effEscape, in.Pos(), "a map update", final)
-		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final)
+		fa.apply(st, fa.alias[in.Value], effEscape, in.Pos(), "a map update", final && !fa.c.carriesBuffers(in.Value.Type()))
 	case *ssa.MakeClosure:
 		if !onlyCalled(in) {
 			// A literal that escapes (passed to t.Cleanup or a task
@@ -409,9 +411,19 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 		}
 		return
 	}
+	if f, ok := in.Addr.(*ssa.FieldAddr); ok {
+		if fa.literalHolder(f.X) {
+			return // the literal carries the buffer into its collection
+		}
+		if final {
+			fa.overwriteElemField(in, f, st)
+		}
+	} else if ia, ok := in.Addr.(*ssa.IndexAddr); ok && final {
+		fa.overwriteElem(in, ia, st)
+	}
 	ids := fa.alias[in.Val]
-	if ia, ok := in.Addr.(*ssa.IndexAddr); ok {
-		fill(st, fa.alias[ia.X], ids, fa)
+	if base := elemStoreBase(in.Addr); base != nil {
+		fill(st, fa.alias[base], ids, fa)
 	}
 	if fa.storesIntoOwnedField(in) {
 		owners := fa.alias[in.Addr.(*ssa.FieldAddr).X]
@@ -449,7 +461,7 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 			}
 		}
 	}
-	fa.apply(st, ids, effEscape, in.Pos(), "a store", final)
+	fa.apply(st, ids, effEscape, in.Pos(), "a store", final && !fa.c.carriesBuffers(in.Val.Type()))
 }
 
 func (fa *funcAnalysis) storesIntoOwnedField(in *ssa.Store) bool {
@@ -578,7 +590,7 @@ func (fa *funcAnalysis) ret(in *ssa.Return, st flowState, final bool) {
 			fa.retFields(r, s)
 			continue
 		}
-		if s.bits&live != 0 && !fa.releasedByFields(r, st) {
+		if s.bits&live != 0 && !fa.releasedByFields(r, st) && !fa.elemsFreedHere(r, st) {
 			if in.Pos().IsValid() {
 				fa.reportAt(in.Pos(), fmt.Sprintf("%s %s not %s on the return at line %d",
 					fa.origin(r), r.isAre(), r.freed(), fa.line(in.Pos())), fa.allocated(r))

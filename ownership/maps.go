@@ -39,13 +39,15 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 	if !final || fa.takenOut(m, k, fa.cur) || fa.entryReleased(st, m, k, fa.cur) {
 		return
 	}
-	what, freed := "buffer", "freed"
+	what, freed := "buffer", "is not freed"
 	if elem := mapElem(m.Type()); elem != nil && !isBuffer(elem) {
 		if o, tname := fa.c.ownerOf(elem); o != nil {
-			what, freed = tname+" value", "closed by "+o.Method
+			what, freed = tname+" value", "is not closed by "+o.Method
+		} else if fa.c.carriesBuffers(elem) {
+			what, freed = "buffers of the "+types.TypeString(elem, types.RelativeTo(fa.c.pass.Pkg))+" value", "are not freed"
 		}
 	}
-	msg := fmt.Sprintf("the %s in %s[%s] is not %s before the entry is deleted at line %d",
+	msg := fmt.Sprintf("the %s in %s[%s] %s before the entry is deleted at line %d",
 		what, name, keyText(k), freed, fa.line(pos))
 	if coll >= 0 {
 		fa.reportAt(pos, msg, fa.allocated(fa.res[coll]))
@@ -58,7 +60,7 @@ func (fa *funcAnalysis) deleteEntry(st flowState, m, k ssa.Value, pos token.Pos,
 // the collection it is (-1 for an owned field): a local map of buffers that
 // holds some on this path, or an owned map field.
 func (fa *funcAnalysis) owningMap(st flowState, m ssa.Value) (string, int, bool) {
-	if e := mapElem(m.Type()); e == nil || !fa.c.tracked(e) {
+	if e := mapElem(m.Type()); e == nil || !fa.c.tracked(e) && !fa.c.carriesBuffers(e) {
 		return "", -1, false
 	}
 	for _, id := range fa.collIDs(fa.contentsOrAlias(m)) {
@@ -308,13 +310,15 @@ func (fa *funcAnalysis) lookupEntry(in *ssa.Lookup, st flowState) {
 	}
 }
 
-// deletedAfter reports whether the map entry m[k] that arg was read from is
+// deletedAfter reports whether the map entry m[k] that arg was read from
+// (a lookup, or the value of a range loop over m, or a field of either) is
 // deleted (or set to nil) right after the Free in the same block
-// (`bufs["phi"].Free(); delete(bufs, "phi")`), so that a deferred loop over
-// the map does not free it again.
+// (`bufs["phi"].Free(); delete(bufs, "phi")`, `p.a.Free(); p.b.Free();
+// delete(m, k)` in `for k, p := range m`), so that a deferred loop over the
+// map does not free it again.
 func (fa *funcAnalysis) deletedAfter(arg ssa.Value) bool {
-	l, ok := arg.(*ssa.Lookup)
-	if !ok || fa.cur == nil {
+	m, k := entryOf(arg)
+	if m == nil || fa.cur == nil {
 		return false
 	}
 	after := false
@@ -329,16 +333,43 @@ func (fa *funcAnalysis) deletedAfter(arg ssa.Value) bool {
 		switch in := instr.(type) {
 		case *ssa.Call:
 			if b, ok := in.Call.Value.(*ssa.Builtin); ok && b.Name() == "delete" &&
-				sameMap(in.Call.Args[0], l.X) && sameKey(in.Call.Args[1], l.Index) {
+				sameMap(in.Call.Args[0], m) && sameKey(in.Call.Args[1], k) {
 				return true
 			}
 		case *ssa.MapUpdate:
-			if isNilConst(in.Value) && sameMap(in.Map, l.X) && sameKey(in.Key, l.Index) {
+			if isNilConst(in.Value) && sameMap(in.Map, m) && sameKey(in.Key, k) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// entryOf returns the map and key of the entry v was read from: a lookup
+// m[k], or the value of a range loop over m with its key k, or a field of
+// either; nil otherwise.
+func entryOf(v ssa.Value) (m, k ssa.Value) {
+	if l, ok := v.(*ssa.Lookup); ok {
+		return l.X, l.Index
+	}
+	ex, ok := elemOf(v).(*ssa.Extract)
+	if !ok || ex.Index != 2 {
+		return nil, nil
+	}
+	next, ok := ex.Tuple.(*ssa.Next)
+	if !ok || next.IsString {
+		return nil, nil
+	}
+	rng, ok := next.Iter.(*ssa.Range)
+	if !ok {
+		return nil, nil
+	}
+	for _, ref := range *next.Referrers() {
+		if key, ok := ref.(*ssa.Extract); ok && key.Index == 1 {
+			return rng.X, key
+		}
+	}
+	return nil, nil
 }
 
 // entryReleased reports whether every buffer stored into m[k] before at

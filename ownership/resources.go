@@ -50,7 +50,8 @@ func (fa *funcAnalysis) findResources() {
 	fn := fa.fn
 	for i, p := range fn.Params {
 		if fa.c.tracked(p.Type()) {
-			r := fa.newResource(&resource{param: i, name: p.Name(), pos: p.Pos(), coll: fa.c.isBufferSlice(p.Type())})
+			r := fa.newResource(&resource{param: i, name: p.Name(), pos: p.Pos(), coll: fa.c.isBufferSlice(p.Type()),
+				elemFields: fa.c.bufferPaths(collElemType(p.Type()))})
 			r.owner, r.tname = fa.c.ownerOf(p.Type())
 			fa.alias[p] = []int{r.id}
 		}
@@ -59,11 +60,13 @@ func (fa *funcAnalysis) findResources() {
 		t := fv.Type()
 		if fa.c.tracked(t) {
 			// Captured by value, as the receiver of a method value.
-			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(t)})
+			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(t),
+				elemFields: fa.c.bufferPaths(collElemType(t))})
 			r.owner, r.tname = fa.c.ownerOf(t)
 			fa.alias[fv] = []int{r.id}
 		} else if p, ok := types.Unalias(t).(*types.Pointer); ok && fa.c.tracked(p.Elem()) {
-			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(p.Elem())})
+			r := fa.newResource(&resource{param: i, freeVar: true, name: fv.Name(), pos: fv.Pos(), coll: fa.c.isBufferSlice(p.Elem()),
+				elemFields: fa.c.bufferPaths(collElemType(p.Elem()))})
 			r.owner, r.tname = fa.c.ownerOf(p.Elem())
 			fa.cells[fv] = true
 			fa.contents[fv] = []int{r.id}
@@ -293,6 +296,9 @@ func (fa *funcAnalysis) computeAliases() {
 						add(v, fa.alias[ta.X])
 					}
 				case *ssa.Store:
+					if f, ok := v.Addr.(*ssa.FieldAddr); ok && fa.literalHolder(f.X) {
+						add(f.X, fa.alias[v.Val]) // `&plan{in: in}` carries in
+					}
 					if cell := fa.cellOf(v.Addr); cell != nil {
 						if u, c := union(fa.contents[cell], fa.alias[v.Val]); c {
 							fa.contents[cell] = u
@@ -326,6 +332,9 @@ func (fa *funcAnalysis) computeAliases() {
 							for f, ids := range fa.cellFields[cell] {
 								changed = addField(fa.structFields, v, f, ids) || changed
 							}
+						}
+						if fa.c.holdsBuffers(v.Type()) {
+							add(v, fa.structContents(v)) // a plain struct carries its buffers
 						}
 					} else if ids := fa.alias[v.X]; len(ids) > 0 && fa.isOwnerAlloc(v.X) {
 						add(v, ids) // a copy of a struct value of an owning type
@@ -520,14 +529,8 @@ func (fa *funcAnalysis) argAliases(v ssa.Value) []int {
 	return ids
 }
 
-// staleIn reports whether the φ phi, used at instruction at, can only hold
-// an earlier instance of resource id than the one the flow state tracks:
-// phi's block dominates the instruction c that creates id (so phi was
-// evaluated before c in the same pass through a loop) and c dominates at
-// (so c ran again after phi was evaluated). `prev.Free()` of the previous
-// iteration's buffer after this iteration allocates the next one is then
-// not a Free of the new one.
-func (fa *funcAnalysis) staleIn(phi *ssa.Phi, id int, at ssa.Instruction) bool {
+// creator returns the instruction that creates resource id, or nil.
+func (fa *funcAnalysis) creator(id int) ssa.Instruction {
 	if fa.createdBy == nil {
 		fa.createdBy = map[int]ssa.Instruction{}
 		for instr, ids := range fa.created {
@@ -536,7 +539,18 @@ func (fa *funcAnalysis) staleIn(phi *ssa.Phi, id int, at ssa.Instruction) bool {
 			}
 		}
 	}
-	c := fa.createdBy[id]
+	return fa.createdBy[id]
+}
+
+// staleIn reports whether the φ phi, used at instruction at, can only hold
+// an earlier instance of resource id than the one the flow state tracks:
+// phi's block dominates the instruction c that creates id (so phi was
+// evaluated before c in the same pass through a loop) and c dominates at
+// (so c ran again after phi was evaluated). `prev.Free()` of the previous
+// iteration's buffer after this iteration allocates the next one is then
+// not a Free of the new one.
+func (fa *funcAnalysis) staleIn(phi *ssa.Phi, id int, at ssa.Instruction) bool {
+	c := fa.creator(id)
 	if c == nil || c.Block() == nil || at.Block() == nil {
 		return false
 	}

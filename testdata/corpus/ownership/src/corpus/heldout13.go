@@ -148,9 +148,6 @@ type mcPlan struct {
 // initMonteCarloGPU / closeMonteCarloGPU over one plan per GPU: every plan
 // made is closed by the deferred loop, a plan whose second allocation fails
 // frees its first.
-// known false positive: the buffers are handed to a struct literal appended to
-// a slice that the deferred closure walks and frees; ownership through an
-// append of a struct value to a slice is not followed.
 func h13MonteCarloPlans(d *device.Device, gpus, optionN int) error {
 	var plans []mcPlan
 	defer func() {
