@@ -86,21 +86,7 @@ func TestBarrierSemanticsEnv(t *testing.T) {
 	if !slices.ContainsFunc(b.Info().Deviations, func(d string) bool { return strings.Contains(d, envBarrierSemantics) }) {
 		t.Errorf("Info().Deviations %q does not name %s", b.Info().Deviations, envBarrierSemantics)
 	}
-	x := make([]float32, 256)
-	for i := range x {
-		x[i] = float32(i)
-	}
-	mx := upload(t, b, x)
-	k := handKernel("hand_Shared", f32s)
-	k.Block = gpu.Dim3{X: 256, Y: 1, Z: 1}
-	if err := b.Launch(k, gpu.Dim3{X: 1, Y: 1, Z: 1}, k.Block, []backend.Arg{{Mem: mx}}); err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range read(t, b, mx) {
-		if v != float32(255-i) {
-			t.Fatalf("x[%d] = %v, want %d", i, v, 255-i)
-		}
-	}
+	k := reverseInShared(t, b)
 
 	t.Setenv(envBarrierSemantics, "uniform")
 	b2 := openOrSkip(t)

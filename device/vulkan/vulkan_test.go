@@ -261,6 +261,21 @@ func TestManyLaunches(t *testing.T) {
 
 func TestSharedMemory(t *testing.T) {
 	b := openOrSkip(t)
+	k := reverseInShared(t, b)
+	// The same kernel on a device with less shared memory is refused.
+	b2 := openOrSkip(t)
+	b2.info.MaxSharedMemory = 1000
+	err := b2.Launch(handKernel("hand_Shared", f32s), gpu.Dim3{X: 1, Y: 1, Z: 1}, k.Block, []backend.Arg{{Mem: upload(t, b2, make([]float32, 256))}})
+	if err == nil || !strings.Contains(err.Error(), "hand.hand_Shared uses 1024 bytes of shared") {
+		t.Fatalf("kernel over the shared-memory limit: %v", err)
+	}
+}
+
+// reverseInShared runs hand_Shared on one block of 256 threads, which
+// reverses a buffer through shared memory across a barrier, checks the
+// result and returns the kernel.
+func reverseInShared(t *testing.T, b *Backend) *backend.Kernel {
+	t.Helper()
 	x := make([]float32, 256)
 	for i := range x {
 		x[i] = float32(i)
@@ -276,13 +291,7 @@ func TestSharedMemory(t *testing.T) {
 			t.Fatalf("x[%d] = %v, want %d", i, v, 255-i)
 		}
 	}
-	// The same kernel on a device with less shared memory is refused.
-	b2 := openOrSkip(t)
-	b2.info.MaxSharedMemory = 1000
-	err := b2.Launch(handKernel("hand_Shared", f32s), gpu.Dim3{X: 1, Y: 1, Z: 1}, k.Block, []backend.Arg{{Mem: upload(t, b2, x)}})
-	if err == nil || !strings.Contains(err.Error(), "hand.hand_Shared uses 1024 bytes of shared") {
-		t.Fatalf("kernel over the shared-memory limit: %v", err)
-	}
+	return k
 }
 
 func TestEmptyBuffers(t *testing.T) {
