@@ -73,6 +73,9 @@ type Options struct {
 	DisableOptimizer bool
 	// VerifyPasses checks the kernel IR after every optimization pass.
 	VerifyPasses bool
+	// SkipPasses names kernel-IR optimizer passes to leave out (gpukvet
+	// build -skip-passes), for measuring on a GPU what one buys.
+	SkipPasses []string
 	// SPIRV also emits a SPIR-V module (Module.SPIRV) beside target ptx,
 	// from the same kernel IR, for `gpukvet gen`: a kernel the SPIR-V
 	// emitter cannot express is left out of it and named in
@@ -115,6 +118,9 @@ func (r *Refusal) Error() string {
 // Build loads the packages matching patterns, checks them, and compiles
 // their kernels into one module.
 func Build(patterns []string, opts Options) (*Module, error) {
+	if err := kir.CheckPassNames(opts.SkipPasses); err != nil {
+		return nil, fmt.Errorf("-skip-passes: %v", err)
+	}
 	if opts.Target == "" {
 		opts.Target = "ptx"
 	}
@@ -223,7 +229,7 @@ func buildLoaded(pkgs []*packages.Package, patterns []string, opts Options) (*Mo
 	})
 	prep := &prepared{opts: opts, roots: roots, found: found, diags: diags, prog: prog,
 		env: &lower.Env{Fset: roots[0].Fset, DevMath: dm, NoFuse: noFuse, RelPos: relPos(opts.Dir), KeepBoundsChecks: opts.KeepBoundsChecks,
-			DisableOptimizer: opts.DisableOptimizer, VerifyPasses: opts.VerifyPasses}}
+			DisableOptimizer: opts.DisableOptimizer, VerifyPasses: opts.VerifyPasses, SkipPasses: opts.SkipPasses}}
 	if buildHook != nil {
 		buildHook(prep)
 	}

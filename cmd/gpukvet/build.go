@@ -12,7 +12,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen"
 )
 
-const buildUsage = `usage: gpukvet build [-target=ptx|spirv|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-O0] [-validate] [-o FILE] PKG...
+const buildUsage = `usage: gpukvet build [-target=ptx|spirv|llvm-amdgcn|llvm-nvptx|hsaco] [-arch=sm_XX|gfxNNN] [-O0] [-skip-passes=NAMES] [-validate] [-o FILE] PKG...
 
 build checks the packages' kernels with every gpukvet analyzer, refuses to
 compile a kernel that a check reports on (citing the diagnostic), and
@@ -43,6 +43,7 @@ func buildMain(args []string) int {
 type buildFlags struct {
 	target, arch, out string
 	o0, validate      bool
+	skip              passList
 }
 
 // newBuildFlags returns the flag set of gpukvet build, which writes its
@@ -56,6 +57,7 @@ func newBuildFlags(stderr io.Writer) (*flag.FlagSet, *buildFlags) {
 	fs.BoolVar(&f.o0, "O0", false, "compile without the kernel-IR optimizer (no folding, unrolling, scalar replacement, code motion or bounds-check elimination), for debugging the codegen")
 	fs.StringVar(&f.out, "o", "", "output file (default <package name>.ptx); the manifest is written to FILE.json")
 	fs.BoolVar(&f.validate, "validate", false, "also check a ptx or spirv module with ptxas or spirv-val where installed")
+	fs.Var(&f.skip, "skip-passes", skipPassesUsage)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, buildUsage)
 		fs.PrintDefaults()
@@ -76,7 +78,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet build: -target=%s is not supported (want ptx, spirv, llvm-amdgcn, llvm-nvptx or hsaco)\n", f.target)
 		return 2
 	}
-	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: f.target, Arch: f.arch, DisableOptimizer: f.o0, Checks: analyzers.All()})
+	mod, err := codegen.Build(fs.Args(), codegen.Options{Target: f.target, Arch: f.arch, DisableOptimizer: f.o0, SkipPasses: f.skip, Checks: analyzers.All()})
 	if err != nil {
 		fmt.Fprintf(stderr, "gpukvet build: %v\n", err)
 		var refusal *codegen.Refusal

@@ -52,6 +52,8 @@ func TestBuildExitCodes(t *testing.T) {
 		{[]string{"-target=llvm-amdgcn", "-o", filepath.Join(dir, "a.ll"), codegenCorpus + "basic"}, 0, ""},
 		{[]string{"-o", filepath.Join(dir, "x.ptx"), codegenCorpus + "refused"}, 1, "[divergence]"},
 		{[]string{"-o", filepath.Join(dir, "y.ptx"), codegenCorpus + "nosuchpackage"}, 2, "loading packages"},
+		{[]string{"-skip-passes=licm,unrol", codegenCorpus + "basic"}, 2, `no optimizer pass is named "unrol" (the passes: fold,`},
+		{[]string{"-skip-passes=licm,unroll-runtime", "-o", filepath.Join(dir, "z.ptx"), codegenCorpus + "basic"}, 0, ""},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := runBuild(tc.args, &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.msg) {

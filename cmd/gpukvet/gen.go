@@ -14,7 +14,7 @@ import (
 	"github.com/gpukvet/gpukvet/codegen/hostgen"
 )
 
-const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-targets ptx,spirv] [-check] [-validate] [PKG ...]
+const genUsage = `usage: gpukvet gen [-o FILE] [-arch sm_XX] [-targets ptx,spirv] [-skip-passes NAMES] [-check] [-validate] [PKG ...]
 
 gen compiles the //gpu:kernel functions of each package (default ".";
 a pattern with "..." skips packages without kernels) to PTX and SPIR-V
@@ -42,6 +42,7 @@ refuses a module. gen never overwrites a file it did not write.
 type genFlags struct {
 	out, arch, targets string
 	check, validate    bool
+	skip               passList
 }
 
 // newGenFlags returns the flag set of gpukvet gen, which writes its
@@ -56,6 +57,7 @@ func newGenFlags(stderr io.Writer) (*flag.FlagSet, *genFlags) {
 	fs.BoolVar(&f.check, "check", false, "only report whether the file is up to date (exit 1 if not)")
 	fs.StringVar(&f.targets, "targets", "ptx,spirv", "comma-separated `targets` to embed: ptx (cuda backend), spirv (vulkan backend)")
 	fs.BoolVar(&f.validate, "validate", false, "also check the modules with ptxas and spirv-val where they are installed")
+	fs.Var(&f.skip, "skip-passes", skipPassesUsage)
 	return fs, &f
 }
 
@@ -87,7 +89,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpukvet gen: %v\n", err)
 		return 2
 	}
-	opts := hostgen.Options{File: f.out, Arch: f.arch, Targets: targets, Checks: analyzers.All()}
+	opts := hostgen.Options{File: f.out, Arch: f.arch, Targets: targets, Checks: analyzers.All(), SkipPasses: f.skip}
 	update := hostgen.Write
 	if f.check {
 		update = hostgen.Check

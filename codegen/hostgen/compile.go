@@ -43,7 +43,7 @@ func compileKernels(p *Package, opts Options) (*compiled, error) {
 	if m := p.pkg.Module; m != nil && m.Dir != "" {
 		dir = m.Dir
 	}
-	mod, err := codegen.Build([]string{p.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: opts.Arch, Dir: dir, SPIRV: opts.Targets.SPIRV, Checks: opts.Checks, Overlay: p.overlay})
+	mod, err := codegen.Build([]string{p.pkg.PkgPath}, codegen.Options{Target: "ptx", Arch: opts.Arch, Dir: dir, SPIRV: opts.Targets.SPIRV, Checks: opts.Checks, Overlay: p.overlay, SkipPasses: opts.SkipPasses})
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,9 @@ type Options struct {
 	// Checks are the analyzers whose diagnostics refuse a kernel, as in
 	// codegen.Options: the gpukvet command passes its whole suite.
 	Checks []*analysis.Analyzer
+	// SkipPasses names kernel-IR optimizer passes to leave out, as in
+	// codegen.Options.
+	SkipPasses []string
 
 	// compile replaces the codegen in the tests of the generator's own
 	// logic; nil is compile.

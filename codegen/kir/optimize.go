@@ -1,6 +1,10 @@
 package kir
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // OptOptions configure Optimize.
 type OptOptions struct {
@@ -15,6 +19,10 @@ type OptOptions struct {
 	// Verify runs Verify after every pass and names the pass that broke
 	// an invariant (tests).
 	Verify bool
+	// Skip names passes of the pipeline to leave out, every occurrence
+	// of each (gpukvet build -skip-passes): for measuring on a GPU what a
+	// pass buys. CheckPassNames says whether the names exist.
+	Skip []string
 }
 
 // A Pass is one optimization of the pipeline.
@@ -69,6 +77,23 @@ var Passes = []Pass{
 	{Name: "poll-loops", Run: PollLoops},
 }
 
+// CheckPassNames reports a name that is no pass of the pipeline, with the
+// names that are.
+func CheckPassNames(names []string) error {
+	var known []string
+	for _, p := range Passes {
+		if !slices.Contains(known, p.Name) {
+			known = append(known, p.Name)
+		}
+	}
+	for _, n := range names {
+		if !slices.Contains(known, n) {
+			return fmt.Errorf("no optimizer pass is named %q (the passes: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
 // Optimize runs the optimization pipeline (Passes) over f. It is the one
 // entry point every target's compiler calls after lowering.
 func Optimize(f *Func, o OptOptions) error {
@@ -76,7 +101,13 @@ func Optimize(f *Func, o OptOptions) error {
 		PollLoops(f)
 		return nil
 	}
+	if err := CheckPassNames(o.Skip); err != nil {
+		return err
+	}
 	for _, p := range Passes {
+		if slices.Contains(o.Skip, p.Name) {
+			continue
+		}
 		run := p.Run
 		if p.Ranges && o.KeepBoundsChecks {
 			if run = p.Exact; run == nil {

@@ -3,6 +3,7 @@ package kir_test
 import (
 	"encoding/binary"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gpukvet/gpukvet/codegen/internal/kirexec"
@@ -92,5 +93,32 @@ func TestUnrollRuntimeParamBound(t *testing.T) {
 func TestUnrollRuntimeParamBoundGather(t *testing.T) {
 	if f := paramSum(true); UnrollRuntime(f) != 0 {
 		t.Errorf("a gather loop up to a parameter was unrolled\n%s", Format(f))
+	}
+}
+
+// TestOptimizeSkip leaves a pass out by name (gpukvet build
+// -skip-passes) and refuses a name no pass has.
+func TestOptimizeSkip(t *testing.T) {
+	unrolled := func(skip ...string) bool {
+		f := paramSum(false)
+		if err := Optimize(f, OptOptions{Verify: true, Skip: skip}); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range f.Blocks {
+			if b.Unrolled {
+				return true
+			}
+		}
+		return false
+	}
+	if !unrolled() {
+		t.Fatal("the whole pipeline does not unroll paramSum's loop at run time")
+	}
+	if unrolled("licm", "unroll-runtime") {
+		t.Error("Skip: unroll-runtime still unrolled the loop")
+	}
+	err := Optimize(paramSum(false), OptOptions{Skip: []string{"unroll-runtim"}})
+	if err == nil || !strings.Contains(err.Error(), `"unroll-runtim"`) || !strings.Contains(err.Error(), "unroll-runtime") {
+		t.Errorf("an unknown pass name: got %v, want an error naming it and the passes", err)
 	}
 }

@@ -49,6 +49,8 @@ type Env struct {
 	DisableOptimizer bool
 	// VerifyPasses checks the IR after every optimization pass (tests).
 	VerifyPasses bool
+	// SkipPasses are optimizer passes to leave out (kir.OptOptions.Skip).
+	SkipPasses []string
 }
 
 // Error is a construct the lowering cannot compile, at a source position.
@@ -157,7 +159,7 @@ func LowerReached(env *Env, m *kir.Module, k Kernel) (f *kir.Func, reached []*ss
 	b.settleSpaces()
 	kir.RemoveUnreachable(f)
 	kir.RemoveDead(f)
-	if err := kir.Optimize(f, kir.OptOptions{Disable: env.DisableOptimizer, KeepBoundsChecks: env.KeepBoundsChecks, Verify: env.VerifyPasses}); err != nil {
+	if err := kir.Optimize(f, kir.OptOptions{Disable: env.DisableOptimizer, KeepBoundsChecks: env.KeepBoundsChecks, Verify: env.VerifyPasses, Skip: env.SkipPasses}); err != nil {
 		return nil, nil, fmt.Errorf("internal error optimizing %s: %v\n%s", k.Fn, err, kir.Format(f))
 	}
 	placeTraps(m, f)
