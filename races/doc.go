@@ -111,10 +111,22 @@
 //     in a local (`inRegion := i > 0 && i < n-1`), a bool passed to or
 //     returned by a device function, `ok == true`: the branch stands for
 //     the decisions under which the value was set. A flag that may come
-//     from an earlier iteration of a loop keeps only the decisions on
-//     values fixed for the whole kernel (thread indices, parameters), and
-//     an integer set in branches (`bx := b; if d >= n { bx += d-n+1 }`) is
-//     one of its values under the branch that set it.
+//     from an earlier iteration of a loop is read with that iteration's
+//     values: the loop's counters and the values its body computes are
+//     fresh ones for the iteration that set the flag (`holds := false; for
+//     k := 0; k < 4; k++ { if 4*i+k == n-1 { holds = true } }; if holds {
+//     out[n] = … }` has one writer, whichever k set it). When the flag is
+//     read right after the iteration that set it (reset at the top of each
+//     iteration, as Rodinia hotspot's `computed` is, or set in the last
+//     one), that iteration's counter is the one before the loop's current
+//     value, so the window `tx >= i+1` of hotspot's pyramid is the last
+//     iteration's; a flag carried unchanged through an iteration was set in
+//     some earlier one. Nested loops and a flag negated in each iteration
+//     (`odd = !odd`, true after an odd count, for every thread) are
+//     followed too. A counter tested at the bottom of its loop, as Go
+//     compiles `for k := range n`, is below n in the body. An integer set
+//     in branches (`bx := b; if d >= n { bx += d-n+1 }`) is one of its
+//     values under the branch that set it.
 //   - Tickets published through shared memory: `if tx == 0 { base[0] =
 //     gpu.AtomicAdd(&count[0], 256) }; t.Barrier(); out[base[0]+tx]`.
 //     Threads of different blocks read values of different executions of

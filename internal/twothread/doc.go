@@ -17,7 +17,9 @@
 // variable; any other value is two copies, one per thread. Range facts (0 ≤
 // ThreadIdx < BlockDim ≤ the target's limits), the branch conditions that
 // hold where each thread is (through bool values held in variables:
-// flags, && and || locals, device functions' bools), loop induction
+// flags, && and || locals, device functions' bools; a flag set in an
+// earlier iteration of a loop is read with that iteration's values,
+// loopinst.go), loop induction
 // variables, integers set in branches, division and remainder (by a
 // shared divisor of either sign, truncated as Go does; a quotient by a
 // divisor that is not a constant is bounded by what the ranges of the

@@ -65,6 +65,10 @@ type problem struct {
 	// indexOnly leaves out every fact that names one access rather than
 	// the pair's index difference (IndexApart).
 	indexOnly bool
+	// The loop instances a walk through bool values reads (loopinst.go),
+	// and the current one; 0 is the problem's own evaluation.
+	insts   []*loopInst
+	curInst int
 }
 
 // A Pair is a pair question: accesses A and B, by two threads of one

@@ -942,9 +942,6 @@ const hsBlock = 64
 // iteration recomputes a shrinking valid region, and only the threads whose
 // `computed` flag (set in the loop, last set on the final iteration) is
 // true write back, so each cell is written by one block.
-// known false positive: the `computed` flag set in the loop is not
-// tracked; in the witness (iteration = 1) thread 0 of block 1 is outside the
-// valid region (tx >= 1 fails) and writes nothing.
 // verdict: clean
 //
 //gpu:kernel block=64
@@ -1050,8 +1047,6 @@ func HotspotPyramidRowHalo(t gpu.Thread, power, tempSrc, tempDst []float32, iter
 // (those below n); a flag set in the loop records whether its range
 // holds the last value, and only that one thread writes the terminator
 // out[n].
-// known false positive: the flag set in the loop is not tracked; in the
-// witness (n = 0) no thread sets it.
 // verdict: clean
 //
 //gpu:kernel
