@@ -144,6 +144,14 @@ func (k *Kernel) answer(p *problem, a, b *Access, ia, ib []poly) (c Collision, o
 		lp = p.linearize()
 		verdict, model = p.k.solve(lp)
 	}
+	if verdict == lincon.Feasible && !p.genuine(model) {
+		// A model of the linearization only: the equalities' own order
+		// of elimination may give one of the polynomial constraints.
+		lp.InOrder = true
+		if v, m := p.k.solve(lp); v == lincon.Feasible && p.genuine(m) {
+			verdict, model = v, m
+		}
+	}
 	// A model of the polynomial constraints themselves satisfies the
 	// quotient bounds and the row-major facts, which follow from them.
 	if verdict != lincon.Infeasible && !(verdict == lincon.Feasible && p.genuine(model)) {
