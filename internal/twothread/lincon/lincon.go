@@ -535,6 +535,7 @@ type scratch struct {
 	setFree []uint64
 	fmCount []fmCount // fmVar's counts
 	uses    []int     // pickEq's counts
+	cands   []int     // and candidates
 	inOrder bool      // the solve's Problem.InOrder
 	nz      []int     // the nonzero coefficients of a row (system.nonzeros)
 }
@@ -1007,23 +1008,37 @@ func (s *system) pickEq() (int, int) {
 		}
 		return 0, -1
 	}
+	// The candidates (unit coefficients of some equality), then how many
+	// rows mention each: a row is read at the candidates only.
 	if cap(s.sc.uses) < s.n {
 		s.sc.uses = make([]int, s.n)
 	}
 	uses := s.sc.uses[:s.n]
 	clear(uses)
+	cands := s.sc.cands[:0]
+	for _, eq := range s.eqs {
+		s.sc.nz = s.nonzeros(s.sc.nz, eq)
+		for _, i := range s.sc.nz {
+			if (eq[i] == 1 || eq[i] == -1) && uses[i] == 0 {
+				uses[i] = 1 // a candidate; counted from 1
+				cands = append(cands, i)
+			}
+		}
+	}
+	slices.Sort(cands) // ties go to the lowest index
+	s.sc.cands = cands
 	for _, set := range [][]row{s.eqs, s.ges} {
 		for _, r := range set {
-			s.sc.nz = s.nonzeros(s.sc.nz, r)
-			for _, i := range s.sc.nz {
-				uses[i]++
+			for _, i := range cands {
+				if r[i] != 0 {
+					uses[i]++
+				}
 			}
 		}
 	}
 	k, v := 0, -1
 	for j, eq := range s.eqs {
-		s.sc.nz = s.nonzeros(s.sc.nz, eq)
-		for _, i := range s.sc.nz {
+		for _, i := range cands {
 			if (eq[i] == 1 || eq[i] == -1) && (v < 0 || uses[i] < uses[v]) {
 				k, v = j, i
 			}
