@@ -97,7 +97,7 @@ func (p *problem) phiCond(fr *frame, phi *ssa.Phi, t int, pol bool, w condWalk) 
 			return nil
 		case s.inst == inst:
 			return clause{}
-		case s.header && inst >= s.mark && p.insts[inst].header == phi.Block():
+		case s.header && inst >= s.mark && p.insts[inst].header == phi.Block() && p.insts[inst].fr == fr:
 			return p.carriedCond(fr, phi, t, pol, w, i)
 		}
 		break // an earlier iteration's value, walked afresh
