@@ -164,3 +164,38 @@ func ToggledFlagRacy(t gpu.Thread, out []float32, n int) {
 		out[0] = 1 // want `data race on global out`
 	}
 }
+
+// A flag set in the first iteration only and carried through the others:
+// every thread has it after the loop, though the last iteration did not
+// set it.
+//
+//gpu:kernel block=256
+func FlagSetFirstIterationRacy(t gpu.Thread, out []float32) {
+	first := false
+	for k := 0; k < 4; k++ {
+		if k == 0 {
+			first = true
+		}
+	}
+	if first {
+		out[0] = 1 // want `data race on global out`
+	}
+}
+
+// The flag is reset in every iteration but the last one sets it for
+// every thread.
+//
+//gpu:kernel block=256
+func FlagLastIterationAllRacy(t gpu.Thread, out []float32, n int) {
+	tx := t.ThreadIdx().X
+	last := false
+	for k := 0; k < n; k++ {
+		last = false
+		if k == n-1 || tx == k {
+			last = true
+		}
+	}
+	if last {
+		out[0] = 1 // want `data race on global out`
+	}
+}
