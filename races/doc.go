@@ -121,11 +121,10 @@
 //     one), that iteration's counter is the one before the loop's current
 //     value, so the window `tx >= i+1` of hotspot's pyramid is the last
 //     iteration's; a flag carried unchanged through an iteration was set in
-//     some earlier one. Nested loops and a flag negated in each iteration
-//     (`odd = !odd`, true after an odd count, for every thread) are
-//     followed too. A counter tested at the bottom of its loop, as Go
-//     compiles `for k := range n`, is below n in the body. An integer set
-//     in branches (`bx := b; if d >= n { bx += d-n+1 }`) is one of its
+//     some earlier one. Nested loops are followed too; a flag negated in
+//     each iteration (`odd = !odd`) may have either value. A counter
+//     tested at the bottom of its loop, as Go compiles `for k := range n`,
+//     is below n in the body. An integer set in branches (`bx := b; if d >= n { bx += d-n+1 }`) is one of its
 //     values under the branch that set it.
 //   - Tickets published through shared memory: `if tx == 0 { base[0] =
 //     gpu.AtomicAdd(&count[0], 256) }; t.Barrier(); out[base[0]+tx]`.
