@@ -124,8 +124,9 @@
 //     some earlier one. Nested loops are followed too; a flag negated in
 //     each iteration (`odd = !odd`) may have either value. A counter
 //     tested at the bottom of its loop, as Go compiles `for k := range n`,
-//     is below n in the body. An integer set in branches (`bx := b; if d >= n { bx += d-n+1 }`) is one of its
-//     values under the branch that set it.
+//     is below n in the body. An integer set in branches (`bx := b; if
+//     d >= n { bx += d-n+1 }`) is one of its values under the branch that
+//     set it.
 //   - Tickets published through shared memory: `if tx == 0 { base[0] =
 //     gpu.AtomicAdd(&count[0], 256) }; t.Barrier(); out[base[0]+tx]`.
 //     Threads of different blocks read values of different executions of
