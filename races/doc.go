@@ -132,7 +132,17 @@
 //     Threads of different blocks read values of different executions of
 //     the add, as far apart as its smallest addend, when every write to
 //     the cell stores such an add, runs in every block (only thread-index-0
-//     tests around it) and never after the load.
+//     tests around it) and never after the load. Block counts too (stream
+//     compaction, worklist pushes): each kept element takes a ticket from
+//     a shared counter reset before a barrier (`pos :=
+//     gpu.AtomicAdd(&cnt[0], 1)`), the leader claims the block's range
+//     with one global add of the count after the next barrier (`base[0] =
+//     gpu.AtomicAdd(&total[0], cnt[0])`, or `cnt[0] = …` in the count's
+//     own cell), and out[base[0]+pos] of two blocks never meet: a global
+//     counter whose every add adds a block count C keeps the values of two
+//     executions C apart, and a ticket is in [0, C). A claim under a test
+//     that may fail in every block (`tx == 0 && len(total) > 0`) leaves
+//     the base undefined, and is reported.
 //   - Row-major indices: r*w + c with 0 ≤ c < w names one cell, so tiles
 //     of a wavefront (Rodinia nw: tiles of one anti-diagonal, their
 //     coordinates from the block index and the diagonal number) are apart

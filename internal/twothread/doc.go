@@ -27,7 +27,8 @@
 // and within a budget, divmod.go), shifts by a
 // shared count (2^k as a variable, shift.go), x ^ j
 // partners and atomic slot hand-outs (also published to a block through a
-// shared cell) become polynomial constraints; a pair the solver does not
+// shared cell, and block counts claimed by a global add: counts.go)
+// become polynomial constraints; a pair the solver does not
 // refute is asked again with the row-major facts of its indices. The constraints are then linearised (a product of a shared
 // value and a linear form becomes a variable with a case split on signs)
 // into a problem of package lincon, which answers infeasible (the two

@@ -48,6 +48,7 @@ type problem struct {
 	instance  map[*node]bool
 	xors      map[valRef]*xorPair // x ^ j per thread (xor.go)
 	slots     []slotVal           // atomic counter values (slots.go)
+	counts    map[string]poly     // each thread's block count (counts.go)
 	divs      map[string][2]poly  // quotient and remainder of x/m, x%m by x and m
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
