@@ -87,13 +87,7 @@ func (k *Kernel) counterOf(fr *frame, c *ssa.Call) *counterInfo {
 }
 
 func (k *Kernel) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
-	var self *Access
-	for _, a := range k.accesses {
-		if a.instr == ssa.Instruction(c) && a.node.fr == fr {
-			self = a
-			break
-		}
-	}
+	self := k.accessOf(fr, c)
 	if self == nil {
 		return nil
 	}
@@ -243,13 +237,7 @@ func (p *problem) publishedSlot(fr *frame, u *ssa.UnOp, t int) (poly, bool) {
 // cell, and one of the adds stored there, or nil when u reads something
 // else.
 func (k *Kernel) published(fr *frame, u *ssa.UnOp) (*counterInfo, *ssa.Call, *frame) {
-	var cell *Access
-	for _, a := range k.accesses {
-		if a.instr == ssa.Instruction(u) && a.node.fr == fr {
-			cell = a
-			break
-		}
-	}
+	cell := k.accessOf(fr, u)
 	if cell == nil || cell.root.Global() {
 		return nil, nil, nil
 	}
