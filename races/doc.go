@@ -111,16 +111,38 @@
 //     in a local (`inRegion := i > 0 && i < n-1`), a bool passed to or
 //     returned by a device function, `ok == true`: the branch stands for
 //     the decisions under which the value was set. A flag that may come
-//     from an earlier iteration of a loop keeps only the decisions on
-//     values fixed for the whole kernel (thread indices, parameters), and
-//     an integer set in branches (`bx := b; if d >= n { bx += d-n+1 }`) is
-//     one of its values under the branch that set it.
+//     from an earlier iteration of a loop is read with that iteration's
+//     values: the loop's counters and the values its body computes are
+//     fresh ones for the iteration that set the flag (`holds := false; for
+//     k := 0; k < 4; k++ { if 4*i+k == n-1 { holds = true } }; if holds {
+//     out[n] = … }` has one writer, whichever k set it). When the flag is
+//     read right after the iteration that set it (reset at the top of each
+//     iteration, as Rodinia hotspot's `computed` is, or set in the last
+//     one), that iteration's counter is the one before the loop's current
+//     value, so the window `tx >= i+1` of hotspot's pyramid is the last
+//     iteration's; a flag carried unchanged through an iteration was set in
+//     some earlier one. Nested loops are followed too; a flag negated in
+//     each iteration (`odd = !odd`) may have either value. A counter
+//     tested at the bottom of its loop, as Go compiles `for k := range n`,
+//     is below n in the body. An integer set in branches (`bx := b; if
+//     d >= n { bx += d-n+1 }`) is one of its values under the branch that
+//     set it.
 //   - Tickets published through shared memory: `if tx == 0 { base[0] =
 //     gpu.AtomicAdd(&count[0], 256) }; t.Barrier(); out[base[0]+tx]`.
 //     Threads of different blocks read values of different executions of
 //     the add, as far apart as its smallest addend, when every write to
 //     the cell stores such an add, runs in every block (only thread-index-0
-//     tests around it) and never after the load.
+//     tests around it) and never after the load. Block counts too (stream
+//     compaction, worklist pushes): each kept element takes a ticket from
+//     a shared counter reset before a barrier (`pos :=
+//     gpu.AtomicAdd(&cnt[0], 1)`), the leader claims the block's range
+//     with one global add of the count after the next barrier (`base[0] =
+//     gpu.AtomicAdd(&total[0], cnt[0])`, or `cnt[0] = …` in the count's
+//     own cell), and out[base[0]+pos] of two blocks never meet: a global
+//     counter whose every add adds a block count C keeps the values of two
+//     executions C apart, and a ticket is in [0, C). A claim under a test
+//     that may fail in every block (`tx == 0 && len(total) > 0`) leaves
+//     the base undefined, and is reported.
 //   - Row-major indices: r*w + c with 0 ≤ c < w names one cell, so tiles
 //     of a wavefront (Rodinia nw: tiles of one anti-diagonal, their
 //     coordinates from the block index and the diagonal number) are apart

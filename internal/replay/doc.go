@@ -19,7 +19,8 @@
 // same phase, and accesses of different blocks are never ordered.
 //
 // An index out of bounds, a division by zero, a nil dereference or a
-// panic stops its thread (Go's bounds check comes before the access, so an
+// panic stops its thread (a precondition's panic("…") included: its
+// argument is an interface the replay makes but never reads; Go's bounds check comes before the access, so an
 // out-of-range index is no access at all). Global slices have the lengths
 // the witness gives and start with one value in every element (Launch.Data).
 // A Runner serves the witnesses of one kernel: the runs of one launch are

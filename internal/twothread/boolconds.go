@@ -25,32 +25,51 @@ import (
 // it, so no loop header runs between J's last execution and that branch
 // (else a path would reach the branch around J): the decisions met at J's
 // edges read the same executions of values as the rest of the problem. A
-// phi that heads a loop may carry a value set in an earlier iteration,
-// when the values the decision read may have been others; from such a phi
-// on, a decision is kept only when it reads values that are the same for
-// the whole activation of the kernel (stable). A phi met again on the walk adds
-// no alternative: a value that goes around a cycle entered it by another
-// edge. Whatever the walk cannot follow, or past its bounds, is left out,
-// which only widens what the solver may find.
+// phi that heads a loop may carry a value set in an earlier iteration: its
+// back edges are followed in an instance of the loop (loopinst.go), where
+// the values of the loop's body are those of that iteration. A phi met
+// again on the walk with the polarity it was met with is the value carried
+// around the loop: for a loop header's phi walked in a linked instance it
+// stands for the phi's edges in an unlinked one (set in some earlier
+// iteration), and otherwise it adds no alternative (a value that goes
+// around a cycle entered it by another edge). Met with the other polarity
+// (flag = !flag) it is left out. Whatever the walk cannot follow, or past
+// its bounds, is left out, which only widens what the solver may find.
 
 // condWalk is the state of one walk from a branch condition through the
 // bool values it reads.
 type condWalk struct {
-	depth  int
-	seen   []valRef // the phis on the walk
-	looped bool     // a loop header's phi was passed
+	depth int
+	seen  []seenPhi // the phis on the walk
+}
+
+// A seenPhi is a phi on a walk, with the polarity asked of it and the
+// instance it was read in; for a loop header's phi, whether its back
+// edges are followed in a linked instance, and the first instance made
+// after it (mark): an instance of its loop from mark on is an earlier
+// iteration than the one it was read in.
+type seenPhi struct {
+	ref    valRef
+	pol    bool
+	header bool
+	linked bool
+	inst   int
+	mark   int
 }
 
 const (
-	maxCondDepth = 6 // phis and calls followed on one walk
-	maxCondAlts  = 8 // alternatives of one value's condition
+	maxCondDepth = 10 // phis and calls followed on one walk
+	maxCondAlts  = 16 // alternatives of one value's condition
 )
 
 // A boolEdge is one way a bool value is defined: value v, when control
-// leaves block from.
+// leaves block from; back for a loop's back edge, the pred at index latch
+// of the loop header.
 type boolEdge struct {
-	from *ssa.BasicBlock
-	v    ssa.Value
+	from  *ssa.BasicBlock
+	v     ssa.Value
+	back  bool
+	latch int
 }
 
 func isBool(t types.Type) bool {
@@ -64,18 +83,69 @@ func (p *problem) phiCond(fr *frame, phi *ssa.Phi, t int, pol bool, w condWalk) 
 		return nil
 	}
 	ref := valRef{fr, phi}
-	if slices.Contains(w.seen, ref) {
-		return clause{}
+	inst := p.curInst
+	if inst != 0 {
+		inst = p.instOf(fr, phi)
 	}
-	w.seen = append(slices.Clip(w.seen), ref)
+	for i := len(w.seen) - 1; i >= 0; i-- {
+		s := w.seen[i]
+		if s.ref != ref {
+			continue
+		}
+		switch {
+		case s.inst == inst && s.pol != pol:
+			return nil
+		case s.inst == inst:
+			return clause{}
+		case s.header && inst >= s.mark && p.insts[inst].header == phi.Block() && p.insts[inst].fr == fr:
+			return p.carriedCond(fr, phi, t, pol, w, i)
+		}
+		break // an earlier iteration's value, walked afresh
+	}
+	blk := phi.Block()
+	edges, header := phiEdges(phi)
+	w.seen = append(slices.Clip(w.seen), seenPhi{ref: ref, pol: pol, header: header, linked: true, inst: inst, mark: len(p.insts)})
 	w.depth++
+	return p.edgesCond(fr, blk, edges, true, t, pol, w)
+}
+
+// phiEdges returns phi's edges, and whether one of them is a loop's back
+// edge.
+func phiEdges(phi *ssa.Phi) ([]boolEdge, bool) {
 	blk := phi.Block()
 	var edges []boolEdge
+	header := false
 	for i, pred := range blk.Preds {
-		w.looped = w.looped || blk.Dominates(pred)
-		edges = append(edges, boolEdge{pred, phi.Edges[i]})
+		back := blk.Dominates(pred)
+		header = header || back
+		edges = append(edges, boolEdge{pred, phi.Edges[i], back, i})
 	}
-	return p.edgesCond(fr, blk, edges, t, pol, w)
+	return edges, header
+}
+
+// carriedCond is phiCond for loop header phi met again, first as
+// w.seen[i], in an earlier iteration of its loop: the value carried
+// through that iteration. Walked linked, it was set so in some iteration
+// before: its edges again, the back edges in an unlinked instance.
+// Walked unlinked, it adds no alternative (the first iteration that set it
+// so is among those the unlinked instance stands for); with the other
+// polarity (flag = !flag) it is left out.
+func (p *problem) carriedCond(fr *frame, phi *ssa.Phi, t int, pol bool, w condWalk, i int) clause {
+	s := w.seen[i]
+	switch {
+	case s.pol != pol:
+		return nil
+	case !s.linked:
+		return clause{}
+	}
+	// The phis walked since were read in the linked instance; in the
+	// unlinked one they are met afresh.
+	w.seen = slices.Clone(w.seen[:i+1])
+	w.seen[i].linked = false
+	w.seen[i].mark = len(p.insts)
+	w.depth++
+	edges, _ := phiEdges(phi)
+	return p.edgesCond(fr, phi.Block(), edges, false, t, pol, w)
 }
 
 // callCond is the condition under which the bool result of an inlined
@@ -89,10 +159,10 @@ func (p *problem) callCond(fr *frame, c *ssa.Call, t int, pol bool, w condWalk) 
 	var edges []boolEdge
 	for _, b := range callee.fn.Blocks {
 		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(r.Results) == 1 {
-			edges = append(edges, boolEdge{b, r.Results[0]})
+			edges = append(edges, boolEdge{from: b, v: r.Results[0]})
 		}
 	}
-	return p.edgesCond(callee, nil, edges, t, pol, w)
+	return p.edgesCond(callee, nil, edges, false, t, pol, w)
 }
 
 // boolCompare is the condition under which a comparison of a bool value
@@ -117,14 +187,22 @@ func (p *problem) boolCompare(fr *frame, v *ssa.BinOp, t int, pol bool, w condWa
 // edgesCond is the disjunction over edges of "the edge's value is pol and
 // the decisions known where it leaves its block hold". Decisions that also
 // hold at join (the phi's block) are left to the path conditions there.
-func (p *problem) edgesCond(fr *frame, join *ssa.BasicBlock, edges []boolEdge, t int, pol bool, w condWalk) clause {
+// Back edges are read in a new instance of the loop, linked to the
+// header's current visit when linked.
+func (p *problem) edgesCond(fr *frame, join *ssa.BasicBlock, edges []boolEdge, linked bool, t int, pol bool, w condWalk) clause {
 	var known []guard
 	if join != nil {
 		known = fr.dom.guardsOf(join)
 	}
 	var out clause
 	for _, e := range edges {
-		conj, possible := p.edgeConds(fr, join, e, t, pol, w, known)
+		var conj []clause
+		var possible bool
+		if e.back {
+			conj, possible = p.backEdgeConds(fr, join, e, linked, t, pol, w, known)
+		} else {
+			conj, possible = p.edgeConds(fr, join, e, t, pol, w, known)
+		}
 		if !possible {
 			continue
 		}
@@ -152,7 +230,9 @@ func (p *problem) edgeConds(fr *frame, join *ssa.BasicBlock, e boolEdge, t int, 
 		return nil, false
 	}
 	if vc != nil {
-		conj = append(conj, vc)
+		// First, so that product keeps it over the guards when the
+		// alternatives are too many.
+		conj = append([]clause{vc}, conj...)
 	}
 	return conj, true
 }

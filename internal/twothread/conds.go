@@ -40,7 +40,7 @@ func (p *problem) condIn(fr *frame, v ssa.Value, t int, pol bool, w condWalk) cl
 		if isBool(v.X.Type()) {
 			return p.boolCompare(fr, v, t, pol, w)
 		}
-		if !isInteger(v.X.Type()) || w.looped && !p.k.stable(fr, v, 0) {
+		if !isInteger(v.X.Type()) {
 			return nil
 		}
 		op := v.Op

@@ -17,7 +17,9 @@
 // variable; any other value is two copies, one per thread. Range facts (0 ≤
 // ThreadIdx < BlockDim ≤ the target's limits), the branch conditions that
 // hold where each thread is (through bool values held in variables:
-// flags, && and || locals, device functions' bools), loop induction
+// flags, && and || locals, device functions' bools; a flag set in an
+// earlier iteration of a loop is read with that iteration's values,
+// loopinst.go), loop induction
 // variables, integers set in branches, division and remainder (by a
 // shared divisor of either sign, truncated as Go does; a quotient by a
 // divisor that is not a constant is bounded by what the ranges of the
@@ -25,7 +27,8 @@
 // and within a budget, divmod.go), shifts by a
 // shared count (2^k as a variable, shift.go), x ^ j
 // partners and atomic slot hand-outs (also published to a block through a
-// shared cell) become polynomial constraints; a pair the solver does not
+// shared cell, and block counts claimed by a global add: counts.go)
+// become polynomial constraints; a pair the solver does not
 // refute is asked again with the row-major facts of its indices. The constraints are then linearised (a product of a shared
 // value and a linear form becomes a variable with a case split on signs)
 // into a problem of package lincon, which answers infeasible (the two

@@ -13,15 +13,26 @@ import (
 
 // eval returns the value of v in frame fr as seen by thread t.
 func (p *problem) eval(fr *frame, v ssa.Value, t int) poly {
-	if t != 0 && p.isShared(fr, v) {
+	if p.curInst != 0 {
+		if i := p.instOf(fr, v); i != p.curInst {
+			old := p.switchInst(i)
+			r := p.eval(fr, v, t)
+			p.switchInst(old)
+			return r
+		}
+	}
+	if t != 0 && p.curInst == 0 && p.isShared(fr, v) {
 		t = 0
 	}
-	key := memoKey{valRef{fr, v}, t}
+	key := memoKey{valRef{fr, v}, t, p.curInst}
 	if r, ok := p.memo[key]; ok {
 		return r
 	}
 	r := p.eval1(fr, v, t)
 	p.memo[key] = r
+	if p.curInst != 0 {
+		p.linkPhi(fr, v, t)
+	}
 	return r
 }
 
@@ -31,7 +42,7 @@ func (p *problem) opaque(fr *frame, v ssa.Value, t int) poly {
 			p.approx = true
 		}
 	}
-	return p.v(varKey{kind: vVal, copy: t, ref: valRef{fr, v}})
+	return p.v(varKey{kind: vVal, copy: t, ref: valRef{fr, v}, inst: p.curInst})
 }
 
 func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
@@ -74,8 +85,10 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 			if r, ok := p.evalBinOp(fr, v, t); ok {
 				return r
 			}
-			if r, ok := p.evalXor(fr, v, t); ok {
-				return r
+			if p.curInst == 0 {
+				if r, ok := p.evalXor(fr, v, t); ok {
+					return r
+				}
 			}
 		}
 	case *ssa.Convert:
@@ -93,7 +106,7 @@ func (p *problem) eval1(fr *frame, v ssa.Value, t int) poly {
 				return r
 			}
 		}
-		if v.Op == token.MUL && isInteger(v.Type()) {
+		if v.Op == token.MUL && isInteger(v.Type()) && p.curInst == 0 {
 			if r, ok := p.publishedSlot(fr, v, t); ok {
 				return r
 			}
@@ -188,7 +201,7 @@ func (p *problem) evalCall(fr *frame, c *ssa.Call, t int) poly {
 			return r
 		}
 	}
-	if gpuapi.Call(&c.Call) == gpuapi.AtomicAdd {
+	if gpuapi.Call(&c.Call) == gpuapi.AtomicAdd && p.curInst == 0 {
 		return p.atomicSlot(fr, c, t)
 	}
 	return p.opaque(fr, c, t)
@@ -405,10 +418,17 @@ func phiAll(phi *ssa.Phi, seen map[ssa.Value]bool, ok func(ssa.Value, map[ssa.Va
 // evalPhi models a phi as a variable, with what its loop tells: an
 // induction variable init + k·step (k ≥ 0) for an additive loop-invariant
 // step, bounds for geometric ones (s *= 2, s += s, s >>= 1), the two
-// values of an involution (first = NT − first), and the highest bit kept
-// by x &= x − 1.
+// values of an involution (first = NT − first), the highest bit kept
+// by x &= x − 1, and the test every edge into it passed (entryTest).
 func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
-	if t != 0 {
+	x := p.phiValue(fr, phi, t)
+	p.entryTest(fr, phi, x, t)
+	return x
+}
+
+// phiValue is evalPhi but for the entry test.
+func (p *problem) phiValue(fr *frame, phi *ssa.Phi, t int) poly {
+	if t != 0 && p.curInst == 0 {
 		if v, ok := p.linkedPhi(fr, phi, t); ok {
 			return v
 		}
@@ -475,7 +495,7 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 	switch bin.Op {
 	case token.ADD, token.SUB:
 		var k poly
-		if fr == p.k.g.root && p.inStep[blk] {
+		if fr == p.k.g.root && p.inStep[blk] && p.curInst == 0 {
 			k = p.iter(blk) // both threads at one iteration (agree.go)
 		} else {
 			k = p.aux(p.vars[x.single()].shared, t)
@@ -499,6 +519,52 @@ func (p *problem) evalPhi(fr *frame, phi *ssa.Phi, t int) poly {
 		}
 	}
 	return x
+}
+
+// entryTest adds, for a phi x whose every incoming edge is taken only
+// when one comparison of the edge's value holds (a loop tested at its
+// bottom, as Go compiles `for k := range n`: `0 < n` on entry and `k+1 <
+// n` on the back edge), that the comparison holds of x.
+func (p *problem) entryTest(fr *frame, phi *ssa.Phi, x poly, t int) {
+	blk := phi.Block()
+	var op token.Token
+	var bound poly
+	for i, pred := range blk.Preds {
+		ifi, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+		if !ok || pred.Succs[0] != blk || pred.Succs[1] == blk {
+			return
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || !sameValue(cmp.X, phi.Edges[i]) || !isInteger(cmp.X.Type()) {
+			return
+		}
+		b := p.eval(fr, cmp.Y, t)
+		if i == 0 {
+			op, bound = cmp.Op, b
+		} else if d, c := sub(b, bound).constant(); cmp.Op != op || !c || d != 0 {
+			return
+		}
+	}
+	switch op {
+	case token.LSS:
+		p.base = append(p.base, lt(x, bound))
+	case token.LEQ:
+		p.base = append(p.base, le(x, bound))
+	case token.GTR:
+		p.base = append(p.base, lt(bound, x))
+	case token.GEQ:
+		p.base = append(p.base, le(bound, x))
+	}
+}
+
+// sameValue reports whether a and b are one SSA value or equal constants.
+func sameValue(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ca, okA := constOf(a)
+	cb, okB := constOf(b)
+	return okA && okB && ca == cb
 }
 
 // involution models a loop phi whose update undoes itself: c − x, or

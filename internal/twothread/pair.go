@@ -48,6 +48,7 @@ type problem struct {
 	instance  map[*node]bool
 	xors      map[valRef]*xorPair // x ^ j per thread (xor.go)
 	slots     []slotVal           // atomic counter values (slots.go)
+	counts    map[string]poly     // each thread's block count (counts.go)
 	divs      map[string][2]poly  // quotient and remainder of x/m, x%m by x and m
 	// approx is set when a per-thread value outside the model takes part,
 	// so that a model is an example of the constraints, not of a run.
@@ -65,6 +66,10 @@ type problem struct {
 	// indexOnly leaves out every fact that names one access rather than
 	// the pair's index difference (IndexApart).
 	indexOnly bool
+	// The loop instances a walk through bool values reads (loopinst.go),
+	// and the current one; 0 is the problem's own evaluation.
+	insts   []*loopInst
+	curInst int
 }
 
 // A Pair is a pair question: accesses A and B, by two threads of one
@@ -139,6 +144,14 @@ func (k *Kernel) answer(p *problem, a, b *Access, ia, ib []poly) (c Collision, o
 		p.clauses, p.sharpen = append(p.clauses, p.sharpen...), nil
 		lp = p.linearize()
 		verdict, model = p.k.solve(lp)
+	}
+	if verdict == lincon.Feasible && !p.genuine(model) {
+		// A model of the linearization only: the equalities' own order
+		// of elimination may give one of the polynomial constraints.
+		lp.InOrder = true
+		if v, m := p.k.solve(lp); v == lincon.Feasible && p.genuine(m) {
+			verdict, model = v, m
+		}
 	}
 	// A model of the polynomial constraints themselves satisfies the
 	// quotient bounds and the row-major facts, which follow from them.

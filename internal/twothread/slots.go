@@ -25,7 +25,8 @@ import (
 // reported as a race on the counter itself. A counter in shared memory
 // whose every write stores or adds a non-negative constant is also never
 // negative (it is written before it is used). Exchanges, compare-and-swaps,
-// min/max and adds of other values to the counter void both facts.
+// min/max and adds of other values to the counter void both facts, except
+// a global counter whose every add adds a block's count (counts.go).
 
 // counterInfo is what the writes of a kernel say of one counter element.
 type counterInfo struct {
@@ -34,6 +35,9 @@ type counterInfo struct {
 	minAdd   int64 // the smallest addend of the adds on it (≥ 1)
 	onlyAdds bool  // no write but those adds
 	nonneg   bool  // shared, and every write keeps it non-negative
+	// count is set when every add on the (global) counter adds a block's
+	// count instead of a constant (counts.go); minAdd is 0 then.
+	count *countInfo
 }
 
 // slotVal is one thread's value of an atomic add on a counter.
@@ -83,13 +87,7 @@ func (k *Kernel) counterOf(fr *frame, c *ssa.Call) *counterInfo {
 }
 
 func (k *Kernel) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
-	var self *Access
-	for _, a := range k.accesses {
-		if a.instr == ssa.Instruction(c) && a.node.fr == fr {
-			self = a
-			break
-		}
-	}
+	self := k.accessOf(fr, c)
 	if self == nil {
 		return nil
 	}
@@ -109,7 +107,18 @@ func (k *Kernel) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
 		switch {
 		case call != nil && gpuapi.Call(&call.Call) == gpuapi.AtomicAdd:
 			add, ok := constArg(a.node.fr, call.Call.Args[1])
-			if _, exact := constPath(a); !ok || add < 1 || !exact {
+			if _, exact := constPath(a); !exact {
+				return nil
+			}
+			if !ok && info.global {
+				cnt := k.countCell(a.node.fr, call.Call.Args[1])
+				if cnt == nil || info.count != nil && info.count.key != cnt.key {
+					return nil
+				}
+				info.count = cnt
+				continue
+			}
+			if !ok || add < 1 {
 				return nil
 			}
 			if info.minAdd == 0 || add < info.minAdd {
@@ -125,7 +134,7 @@ func (k *Kernel) counterInfo(fr *frame, c *ssa.Call) *counterInfo {
 			}
 		}
 	}
-	if info.minAdd == 0 {
+	if info.minAdd == 0 && info.count == nil || info.minAdd != 0 && info.count != nil {
 		return nil
 	}
 	return info
@@ -166,6 +175,9 @@ func (p *problem) atomicSlot(fr *frame, c *ssa.Call, t int) poly {
 	if info.nonneg {
 		p.base = append(p.base, ge(x))
 	}
+	if p.cross && !info.global {
+		p.ticketBound(fr, c, t, x)
+	}
 	p.slotApart(info, fr, c, t, x)
 	return x
 }
@@ -184,8 +196,12 @@ func (p *problem) slotApart(info *counterInfo, fr *frame, c *ssa.Call, t int, x 
 		if !info.onlyAdds && (p.cross || o.c != c || o.fr != fr || !p.sameInstance(fr.nodeOf[c])) {
 			continue
 		}
-		kk := constPoly(info.minAdd)
-		p.clauses = append(p.clauses, clause{{le(add(o.v, kk), x)}, {le(add(x, kk), o.v)}})
+		ka, kb := constPoly(info.minAdd), constPoly(info.minAdd)
+		if info.count != nil {
+			// Apart by the count the earlier execution added.
+			ka, kb = p.blockCount(info.count.key, o.t), p.blockCount(info.count.key, t)
+		}
+		p.clauses = append(p.clauses, clause{{le(add(o.v, ka), x)}, {le(add(x, kb), o.v)}})
 	}
 	p.slots = append(p.slots, slotVal{info: info, fr: fr, c: c, t: t, v: x})
 }
@@ -221,13 +237,7 @@ func (p *problem) publishedSlot(fr *frame, u *ssa.UnOp, t int) (poly, bool) {
 // cell, and one of the adds stored there, or nil when u reads something
 // else.
 func (k *Kernel) published(fr *frame, u *ssa.UnOp) (*counterInfo, *ssa.Call, *frame) {
-	var cell *Access
-	for _, a := range k.accesses {
-		if a.instr == ssa.Instruction(u) && a.node.fr == fr {
-			cell = a
-			break
-		}
-	}
+	cell := k.accessOf(fr, u)
 	if cell == nil || cell.root.Global() {
 		return nil, nil, nil
 	}
@@ -238,6 +248,8 @@ func (k *Kernel) published(fr *frame, u *ssa.UnOp) (*counterInfo, *ssa.Call, *fr
 	var info *counterInfo
 	var add *ssa.Call
 	var addFr *frame
+	var stores []*node
+	var others []*Access
 	for _, a := range k.accesses {
 		if !a.write || a.root != cell.root {
 			continue
@@ -246,10 +258,27 @@ func (k *Kernel) published(fr *frame, u *ssa.UnOp) (*counterInfo, *ssa.Call, *fr
 			continue // another cell
 		}
 		cfr, c, ci := k.storedTicket(a)
-		if ci == nil || info != nil && ci.key != info.key || !k.everyBlock(a.node) || k.reaches(cell.node, a.node) {
+		if ci == nil {
+			others = append(others, a)
+			continue
+		}
+		if info != nil && ci.key != info.key || !k.everyBlock(a.node) || k.reaches(cell.node, a.node) {
 			return nil, nil, nil
 		}
 		info, add, addFr = ci, c, cfr
+		stores = append(stores, a.node)
+	}
+	// The block count's own cell, reused for the base: its resets and
+	// ticket adds all ran before the base was stored.
+	for _, a := range others {
+		if info == nil || info.count == nil || info.count.key != key {
+			return nil, nil, nil
+		}
+		for _, st := range stores {
+			if !k.before(a.node, st) {
+				return nil, nil, nil
+			}
+		}
 	}
 	return info, add, addFr
 }

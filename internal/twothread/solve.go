@@ -29,6 +29,9 @@ func (k *Kernel) solve(lp *lincon.Problem) (lincon.Verdict, []int64) {
 // remembered apart from the answers of other budgets.
 func (k *Kernel) solveWithin(lp *lincon.Problem, maxSteps int) (lincon.Verdict, []int64) {
 	key := problemKey(lp)
+	if lp.InOrder {
+		key = "o/" + key
+	}
 	if maxSteps != lincon.MaxSteps {
 		key = strconv.Itoa(maxSteps) + "/" + key
 	}

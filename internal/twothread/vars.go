@@ -26,6 +26,7 @@ type varKey struct {
 	copy int
 	dim  int
 	ref  valRef
+	inst int // the loop instance of a value (loopinst.go)
 }
 
 type varInfo struct {
@@ -39,8 +40,9 @@ type varInfo struct {
 }
 
 type memoKey struct {
-	ref valRef
-	t   int
+	ref  valRef
+	t    int
+	inst int
 }
 
 func (p *problem) newVar(info varInfo) lincon.Var {

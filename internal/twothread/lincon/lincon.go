@@ -10,8 +10,12 @@
 //   - every constraint is normalized by the gcd of its coefficients, which
 //     tightens inequalities (2x ≥ 1 becomes x ≥ 1) and refutes equalities
 //     with no integer solution (2x − 2y = 1);
-//   - an equality with a unit coefficient eliminates its variable exactly
-//     (one without is kept as two inequalities);
+//   - an equality with a unit coefficient eliminates its variable exactly,
+//     the variable the fewest other rows mention first (a value one
+//     equality defines costs nothing to eliminate; substituting a bounded
+//     variable of many rows spreads the equality into all of them), and
+//     one without is kept as two inequalities; a conjunction that order
+//     leaves undecided is decided again in the equalities' own order;
 //   - inequalities are eliminated by Fourier–Motzkin, tightening each
 //     combination, variables whose elimination is exact over the integers
 //     (unit coefficients on one side, the Omega test's exact shadow)
@@ -94,6 +98,11 @@ type Problem struct {
 	NumVars int
 	Base    []Constraint
 	Clauses [][][]Constraint
+	// InOrder eliminates equalities in their own order rather than
+	// through their least used variable first: the verdict is the same,
+	// the model may differ (a caller whose use of a model is stricter
+	// than the constraints may ask again with it).
+	InOrder bool
 }
 
 // Verdict is the answer of Solve.
@@ -167,7 +176,7 @@ func SolveWithin(p *Problem, maxSteps int) (Verdict, []int64, int) {
 	splits := MaxSplits
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.baseLen, sc.base0Any = 0, false
+	sc.baseLen, sc.base0Any, sc.inOrder = 0, false, p.InOrder
 	// rec searches cs with the open clauses. It reports true when the
 	// search is over (a model found, or the step budget spent); otherwise
 	// it returns a core: a set of indices of cs that is infeasible with
@@ -486,6 +495,9 @@ type system struct {
 	// a row's id is its slot n+1 (after the constant).
 	prov []cset
 	sc   *scratch
+	// leastUsed eliminates equalities through their least used variable
+	// first (pickEq), else in order.
+	leastUsed bool
 }
 
 // scratch is the memory of the eliminations of one Solve, reused by each
@@ -522,6 +534,9 @@ type scratch struct {
 	setMem  []uint64
 	setFree []uint64
 	fmCount []fmCount // fmVar's counts
+	uses    []int     // pickEq's counts
+	cands   []int     // and candidates
+	inOrder bool      // the solve's Problem.InOrder
 	nz      []int     // the nonzero coefficients of a row (system.nonzeros)
 }
 
@@ -783,10 +798,28 @@ func splitVar(n int, cs []Constraint) (Var, int64, int64, bool) {
 
 // elimConj decides cs by elimination. For Infeasible it returns the
 // indices of the constraints of cs that the refutation used (its core):
-// every set of constraints containing them is infeasible too.
+// every set of constraints containing them is infeasible too. Equalities
+// are eliminated through their least used variable first (pickEq); when
+// that order leaves cs undecided (a coefficient overflow, or a real
+// shadow whose back-substitution finds no integer point), it is decided
+// again in the equalities' own order, so no answer is lost to the order
+// (Problem.InOrder: that order only).
 func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
+	if v, m, core := elimOrdered(n, cs, sc, !sc.inOrder); v != Unknown || sc.inOrder {
+		return v, m, core
+	}
+	return elimOrdered(n, cs, sc, false)
+}
+
+// maxBackTries bounds back-substitution after an elimination in pickEq's
+// order: one that gives up is decided again in the equalities' own order,
+// with no bound, as every elimination was before that order.
+const maxBackTries = 2000
+
+// elimOrdered is elimConj, with pickEq's order of equalities when leastUsed.
+func elimOrdered(n int, cs []Constraint, sc *scratch, leastUsed bool) (Verdict, []int64, cset) {
 	sc.reset()
-	s := &system{n: n, eqs: sc.eqs[:0], ges: sc.ges[:0], prov: sc.prov[:0], sc: sc}
+	s := &system{n: n, eqs: sc.eqs[:0], ges: sc.ges[:0], prov: sc.prov[:0], sc: sc, leastUsed: leastUsed}
 	if cap(s.eqs) < len(cs) {
 		s.eqs = make([]row, 0, len(cs))
 	}
@@ -839,7 +872,11 @@ func elimConj(n int, cs []Constraint, sc *scratch) (Verdict, []int64, cset) {
 		return Infeasible, nil, slices.Clone(core) // sc's sets are reused
 	}
 	m := make([]int64, n)
-	if backSubstitute(steps, m, len(steps)-1) {
+	budget := -1 // unbounded
+	if leastUsed {
+		budget = maxBackTries
+	}
+	if backSubstitute(steps, m, len(steps)-1, &budget) {
 		if checkModel(cs, m) {
 			return Feasible, m, nil
 		}
@@ -914,15 +951,9 @@ func (s *system) normalize() (core cset, infeasible bool) {
 // step (ok); without one it keeps the equality as two inequalities (the
 // real shadow handles it, soundly but inexactly).
 func (s *system) eliminateEq() (st step, ok bool, err error) {
-	eq := s.eqs[0]
-	s.eqs = s.eqs[1:]
-	v := -1
-	for i := 0; i < s.n; i++ {
-		if eq[i] == 1 || eq[i] == -1 {
-			v = i
-			break
-		}
-	}
+	k, v := s.pickEq()
+	eq := s.eqs[k]
+	s.eqs = slices.Delete(s.eqs, k, k+1)
 	if v < 0 {
 		neg := s.newRow()
 		for i := 0; i <= s.n; i++ {
@@ -958,6 +989,62 @@ func (s *system) eliminateEq() (st step, ok bool, err error) {
 		}
 	}
 	return step{v: v, eq: eq}, true, nil
+}
+
+// pickEq picks the equality and its variable with a unit coefficient to
+// eliminate: the variable that the fewest other rows mention (a value
+// defined by one equality and used nowhere else costs nothing to
+// eliminate, while substituting a variable of many rows spreads the
+// equality's other variables into all of them and multiplies what
+// Fourier–Motzkin later combines). It returns variable −1 and the first
+// equality when no equality has a unit coefficient. Without leastUsed, it
+// is the first equality and its first variable with a unit coefficient.
+func (s *system) pickEq() (int, int) {
+	if !s.leastUsed {
+		for i := 0; i < s.n; i++ {
+			if a := s.eqs[0][i]; a == 1 || a == -1 {
+				return 0, i
+			}
+		}
+		return 0, -1
+	}
+	// The candidates (unit coefficients of some equality), then how many
+	// rows mention each: a row is read at the candidates only.
+	if cap(s.sc.uses) < s.n {
+		s.sc.uses = make([]int, s.n)
+	}
+	uses := s.sc.uses[:s.n]
+	clear(uses)
+	cands := s.sc.cands[:0]
+	for _, eq := range s.eqs {
+		s.sc.nz = s.nonzeros(s.sc.nz, eq)
+		for _, i := range s.sc.nz {
+			if (eq[i] == 1 || eq[i] == -1) && uses[i] == 0 {
+				uses[i] = 1 // a candidate; counted from 1
+				cands = append(cands, i)
+			}
+		}
+	}
+	slices.Sort(cands) // ties go to the lowest index
+	s.sc.cands = cands
+	for _, set := range [][]row{s.eqs, s.ges} {
+		for _, r := range set {
+			for _, i := range cands {
+				if r[i] != 0 {
+					uses[i]++
+				}
+			}
+		}
+	}
+	k, v := 0, -1
+	for j, eq := range s.eqs {
+		for _, i := range cands {
+			if (eq[i] == 1 || eq[i] == -1) && (v < 0 || uses[i] < uses[v]) {
+				k, v = j, i
+			}
+		}
+	}
+	return k, v
 }
 
 // fmVar picks the variable for Fourier–Motzkin, or −1 when no inequality
@@ -1194,7 +1281,7 @@ func (s *system) deduper(out []row, size int) rowSet {
 // rows.
 func (d *rowSet) add(r row) bool {
 	n := d.s.n
-	i := d.s.hash(r) & d.mask
+	i := d.s.hash(r) & d.mask // r's slot n+4 holds its hash now
 	for {
 		j := d.table[i] - 1
 		if j < 0 {
@@ -1202,7 +1289,7 @@ func (d *rowSet) add(r row) bool {
 			d.out = append(d.out, r)
 			return len(d.out) <= maxRows
 		}
-		if slices.Equal(d.out[j][:n], r[:n]) {
+		if d.out[j][n+4] == r[n+4] && slices.Equal(d.out[j][:n], r[:n]) {
 			if r[n] < d.out[j][n] { // the tighter of the two
 				d.out[j] = r
 			}
@@ -1234,11 +1321,17 @@ func (s *system) hash(r row) uint64 {
 
 // backSubstitute assigns the variables of steps[i], steps[i-1], … in turn,
 // searching a few integer values for a variable whose bounds the real
-// shadow left with no integer between them.
-func backSubstitute(steps []step, m []int64, i int) bool {
+// shadow left with no integer between them: at most *budget assignments
+// when it is not negative (the search is exponential in the steps where
+// the shadow is not exact), after which it gives up.
+func backSubstitute(steps []step, m []int64, i int, budget *int) bool {
 	if i < 0 {
 		return true
 	}
+	if *budget == 0 {
+		return false
+	}
+	*budget--
 	st := steps[i]
 	n := len(m)
 	if st.eq != nil {
@@ -1250,7 +1343,7 @@ func backSubstitute(steps []step, m []int64, i int) bool {
 			}
 		}
 		m[st.v] = -s * st.eq[st.v]
-		return backSubstitute(steps, m, i-1)
+		return backSubstitute(steps, m, i-1, budget)
 	}
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	for _, r := range st.ges {
@@ -1284,7 +1377,7 @@ func backSubstitute(steps []step, m []int64, i int) bool {
 				continue
 			}
 			m[st.v] = x
-			if backSubstitute(steps, m, i-1) {
+			if backSubstitute(steps, m, i-1, budget) {
 				return true
 			}
 		}

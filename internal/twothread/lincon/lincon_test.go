@@ -123,15 +123,46 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 				}
 			}
 		}
-		got, model := Solve(&p)
-		switch {
-		case got == Infeasible && brute:
-			t.Fatalf("case %d: Solve says infeasible but a model exists: %v", iter, p.Base)
-		case got == Feasible && !checkModel(p.Base, model):
-			t.Fatalf("case %d: bad model %v for %v", iter, model, p.Base)
-		case got == Feasible && !brute:
-			t.Fatalf("case %d: Solve found model %v but brute force found none", iter, model)
+		// Both orders of eliminating equalities (Problem.InOrder).
+		for _, inOrder := range []bool{false, true} {
+			p.InOrder = inOrder
+			got, model := Solve(&p)
+			switch {
+			case got == Infeasible && brute:
+				t.Fatalf("case %d (in order: %v): Solve says infeasible but a model exists: %v", iter, inOrder, p.Base)
+			case got == Feasible && !checkModel(p.Base, model):
+				t.Fatalf("case %d (in order: %v): bad model %v for %v", iter, inOrder, model, p.Base)
+			case got == Feasible && !brute:
+				t.Fatalf("case %d (in order: %v): Solve found model %v but brute force found none", iter, inOrder, model)
+			}
 		}
+	}
+}
+
+// TestLeastUsedEquality checks that an equality is eliminated through the
+// variable the fewest rows mention: x0 = x1 + x2 − 256·x3 with x0 in many
+// rows and x2 in none else is eliminated through x2, leaving x0's rows as
+// they are (before, x0 was substituted into every one of them).
+func TestLeastUsedEquality(t *testing.T) {
+	sc := &scratch{}
+	sc.reset()
+	s := &system{n: 4, sc: sc, leastUsed: true}
+	eq := s.newRow()
+	eq[0], eq[1], eq[2], eq[3] = 1, -1, -1, 256
+	s.setMask(eq)
+	s.eqs = []row{eq}
+	for k := int64(0); k < 3; k++ {
+		r := s.newRow()
+		r[0], r[1], r[4] = 1, k, -k
+		s.setMask(r)
+		s.ges = append(s.ges, r)
+	}
+	if k, v := s.pickEq(); k != 0 || v != 2 {
+		t.Errorf("pickEq = equality %d, variable x%d; want equality 0, x2", k, v)
+	}
+	s.leastUsed = false
+	if k, v := s.pickEq(); k != 0 || v != 0 {
+		t.Errorf("pickEq in order = equality %d, variable x%d; want equality 0, x0", k, v)
 	}
 }
 

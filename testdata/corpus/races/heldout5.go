@@ -326,9 +326,6 @@ func FilterBlockSegmentUnbounded(t gpu.Thread, dst []int32, counts []int32, src 
 // counter numbers the block's elements, the leader turns the count into the
 // block's base with one global atomic, and each thread writes at base+pos.
 // verdict: clean
-// known false positive: the base is stored to shared memory and read back,
-// so the analysis cannot see that blocks' ranges [base, base+count) are
-// disjoint.
 //
 //gpu:kernel
 func FilterWarpAggregatedBlock(t gpu.Thread, dst []int32, nres []int32, src []int32) {

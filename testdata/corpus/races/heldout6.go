@@ -282,10 +282,12 @@ func Jacobi1DBoundaryOrChain(t gpu.Thread, a, b []float32, w int) {
 // ticket from a shared counter, a barrier, the leader reserves the block's
 // range with one global AtomicAdd and publishes its base in shared memory,
 // a barrier, and every thread writes out[base+ticket].
-// known false positive: tickets from a shared AtomicAdd plus a base the
-// leader publishes in shared memory are distinct; the witness (threads 0 and
-// 1 both at out[0]) does not happen.
-// verdict: clean
+// First labelled clean, it races: with an empty outLen the leader
+// publishes no base, every block's base stays 0, and the first active
+// threads of two blocks both write out[0] (the cpu backend's race mode
+// reports it at grid 4, block 256, dist all equal to level).
+// FrontierPushBlockTicketAlways is the push without that guard.
+// verdict: race
 //
 //gpu:kernel block=256
 func FrontierPushBlockTicket(t gpu.Thread, dist []int32, out, outLen []int32, level int32) {
@@ -304,6 +306,40 @@ func FrontierPushBlockTicket(t gpu.Thread, dist []int32, out, outLen []int32, le
 	}
 	t.Barrier()
 	if tid == 0 && len(outLen) > 0 {
+		base[0] = gpu.AtomicAdd(&outLen[0], count[0])
+	}
+	t.Barrier()
+	if active {
+		pos := int(base[0] + ticket)
+		if pos < len(out) {
+			out[pos] = int32(v)
+		}
+	}
+}
+
+// FrontierPushBlockTicketAlways: FrontierPushBlockTicket with the leader
+// reserving unconditionally (outLen[0] is checked: an empty outLen traps in
+// every block before any thread writes out), so every block's range is its
+// own and the tickets within it are distinct.
+// verdict: clean
+//
+//gpu:kernel block=256
+func FrontierPushBlockTicketAlways(t gpu.Thread, dist []int32, out, outLen []int32, level int32) {
+	count := gpu.Shared[[1]int32](t)
+	base := gpu.Shared[[1]int32](t)
+	tid := t.ThreadIdx().X
+	v := t.GlobalIdx().X
+	if tid == 0 {
+		count[0] = 0
+	}
+	t.Barrier()
+	active := v < len(dist) && dist[v] == level
+	var ticket int32
+	if active {
+		ticket = gpu.AtomicAdd(&count[0], 1)
+	}
+	t.Barrier()
+	if tid == 0 {
 		base[0] = gpu.AtomicAdd(&outLen[0], count[0])
 	}
 	t.Barrier()
@@ -942,9 +978,6 @@ const hsBlock = 64
 // iteration recomputes a shrinking valid region, and only the threads whose
 // `computed` flag (set in the loop, last set on the final iteration) is
 // true write back, so each cell is written by one block.
-// known false positive: the `computed` flag set in the loop is not
-// tracked; in the witness (iteration = 1) thread 0 of block 1 is outside the
-// valid region (tx >= 1 fails) and writes nothing.
 // verdict: clean
 //
 //gpu:kernel block=64
@@ -1050,8 +1083,6 @@ func HotspotPyramidRowHalo(t gpu.Thread, power, tempSrc, tempDst []float32, iter
 // (those below n); a flag set in the loop records whether its range
 // holds the last value, and only that one thread writes the terminator
 // out[n].
-// known false positive: the flag set in the loop is not tracked; in the
-// witness (n = 0) no thread sets it.
 // verdict: clean
 //
 //gpu:kernel

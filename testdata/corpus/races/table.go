@@ -149,6 +149,7 @@ var Kernels = map[string]any{
 	"Jacobi1DBoundaryByThread0":       Jacobi1DBoundaryByThread0,
 	"Jacobi1DBoundaryOrChain":         Jacobi1DBoundaryOrChain,
 	"FrontierPushBlockTicket":         FrontierPushBlockTicket,
+	"FrontierPushBlockTicketAlways":   FrontierPushBlockTicketAlways,
 	"FrontierPushNoCountBarrier":      FrontierPushNoCountBarrier,
 	"FrontierPushThreadTicket":        FrontierPushThreadTicket,
 	"WavefrontTileShared":             WavefrontTileShared,

@@ -256,7 +256,8 @@ func FlagThroughDeviceRacy(t gpu.Thread, out []float32) {
 
 // The flag tells which thread matched the last iteration's counter, and
 // the counter has moved on when the loop exits: thread n-1 writes out[n-1]
-// after the loop, as thread n-2 does with out[tx+1].
+// after the loop, as thread n-2 does with out[tx+1], and as thread n-1 of
+// every other block does.
 //
 //gpu:kernel
 func FlagOfLastIteration(t gpu.Thread, out []int32, n int) {
@@ -270,7 +271,7 @@ func FlagOfLastIteration(t gpu.Thread, out []int32, n int) {
 		f = tx == i && n > 1
 	}
 	if f && i >= 1 {
-		out[i-1] = 1
+		out[i-1] = 1 // want `data race on global out: thread 1 of block 0 and thread 1 of block 1 both write out\[1\]`
 	}
 	if tx+1 < n {
 		out[tx+1] = 2 // want `data race on global out`
