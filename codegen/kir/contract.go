@@ -55,7 +55,7 @@ type Fusion struct {
 // then.
 func Fusions(f *Func, fusible func(Fusion) bool) map[*Value]Fusion {
 	plain := Contractible(f)
-	uses := useCounts(f)
+	users := Users(f) // float values are never branch conditions or trap details
 	fused := map[*Value]Fusion{}
 	for _, b := range f.Blocks {
 		for _, v := range b.Values {
@@ -63,7 +63,7 @@ func Fusions(f *Func, fusible func(Fusion) bool) map[*Value]Fusion {
 				continue
 			}
 			for i := range v.Args {
-				if fu, ok := fusionAt(v, i, uses); ok && fusible(fu) {
+				if fu, ok := fusionAt(v, i, users); ok && fusible(fu) {
 					fused[v] = fu
 					break
 				}
@@ -75,44 +75,22 @@ func Fusions(f *Func, fusible func(Fusion) bool) map[*Value]Fusion {
 
 // fusionAt is the fusion of sum whose product is its operand i, if that
 // operand is a product (possibly negated) only the sum uses.
-func fusionAt(sum *Value, i int, uses []int) (Fusion, bool) {
+func fusionAt(sum *Value, i int, users [][]*Value) (Fusion, bool) {
 	p := sum.Args[i]
 	fu := Fusion{
 		Addend:     sum.Args[1-i],
 		NegProduct: sum.Op == OpSub && i == 1, // z - x*y
 		NegAddend:  sum.Op == OpSub && i == 0, // x*y - z
 	}
-	if p.Op == OpNeg && uses[p.ID] == 1 {
+	if p.Op == OpNeg && len(users[p.ID]) == 1 {
 		fu.Folded = append(fu.Folded, p)
 		fu.NegProduct = !fu.NegProduct
 		p = p.Args[0]
 	}
-	if p.Op != OpMul || p.NoFuse || uses[p.ID] != 1 {
+	if p.Op != OpMul || p.NoFuse || len(users[p.ID]) != 1 {
 		return Fusion{}, false
 	}
 	fu.X, fu.Y = p.Args[0], p.Args[1]
 	fu.Folded = append(fu.Folded, p)
 	return fu, true
-}
-
-// useCounts returns how many times each value of f is used, by values,
-// branch conditions and trap details.
-func useCounts(f *Func) []int {
-	n := make([]int, f.NumValues())
-	for _, b := range f.Blocks {
-		for _, v := range b.Values {
-			for _, a := range v.Args {
-				n[a.ID]++
-			}
-		}
-		if b.Cond != nil {
-			n[b.Cond.ID]++
-		}
-		for _, a := range b.Trap.Args {
-			if a != nil {
-				n[a.ID]++
-			}
-		}
-	}
-	return n
 }
