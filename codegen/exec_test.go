@@ -253,3 +253,45 @@ func runTwins(t *testing.T, a, b *codegen.Module, raceFree bool, r *rand.Rand, a
 	}
 	return runs, trapped
 }
+
+// TestChecksOfOneIndexOnTwoSlices runs, with and without bounds-check
+// elimination, kernels that index two slices with the same indices: the
+// tests a versioned loop or a check group is planned on are one per index
+// and slice (keyed by the index alone, the second slice's test was
+// dropped, and PolyBench's adi column sweep read b past its end).
+func TestChecksOfOneIndexOnTwoSlices(t *testing.T) {
+	const src = `package apicalls
+
+import "github.com/gpukvet/gpukvet/gpu"
+
+//gpu:kernel
+func AdiColumnSweepFused(t gpu.Thread, a, b, x []float32, n int) {
+	i2 := t.BlockIdx().X*t.BlockDim().X + t.ThreadIdx().X
+	if i2 < n {
+		for i1 := 1; i1 < n; i1++ {
+			x[i1*n+i2] = x[i1*n+i2] - x[(i1-1)*n+i2]*a[i1*n+i2]/b[(i1-1)*n+i2]
+			b[i1*n+i2] = b[i1*n+i2] - a[i1*n+i2]*a[i1*n+i2]/b[(i1-1)*n+i2]
+		}
+	}
+}
+
+//gpu:kernel
+func TwoStencils(t gpu.Thread, a, b, y []float32) {
+	i := t.GlobalIdx().X
+	if i >= 1 && i < len(y)-2 {
+		y[i] = a[i-1] + a[i] + a[i+1] + a[i+2] + b[i-1] + b[i] + b[i+1] + b[i+2]
+	}
+}
+`
+	opt, err := buildSource(t, src, codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := buildSource(t, src, codegen.Options{KeepBoundsChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range uint64(20) {
+		runTwins(t, opt, all, true, rand.New(rand.NewPCG(seed, 3)), "with elimination", "with every check kept")
+	}
+}

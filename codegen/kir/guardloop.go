@@ -3,7 +3,6 @@ package kir
 import (
 	"math"
 	"math/bits"
-	"strconv"
 )
 
 // Guarded loop checks, for LoopChecks. A tiled matmul's tile loop
@@ -96,7 +95,7 @@ func planGuardedLoop(f *Func, c *countedLoop, dom *DomTree, loops []*Loop) (guar
 		}
 		g.checks = append(g.checks, loopCheck{b: b})
 		for _, t := range tests {
-			if k := t.form.key() + "<" + strconv.FormatUint(t.bound, 10); !seen[k] {
+			if k := t.key(); !seen[k] {
 				seen[k] = true
 				g.tests = append(g.tests, t)
 			}

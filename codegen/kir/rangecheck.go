@@ -266,6 +266,18 @@ type rtest struct {
 	length *Value
 }
 
+// key identifies t among the tests of a plan: its form and its bound, the
+// constant or the length. (Two checks of one index against different
+// slices are two tests: keyed by the form and constant alone, the second
+// was dropped, and a loop versioned on x's length ran a's accesses
+// unchecked.)
+func (t rtest) key() string {
+	if t.length != nil {
+		return t.form.key() + "<v" + strconv.Itoa(t.length.ID)
+	}
+	return t.form.key() + "<" + strconv.FormatUint(t.bound, 10)
+}
+
 // materializer computes forms as values at the end of block b, each
 // monomial once.
 type materializer struct {
@@ -483,7 +495,7 @@ func shrinkGroups(p *prover, fs *forms, b *Block, groups [][]rangeCheck) (drop m
 		}
 		var nt []rtest
 		for _, t := range gt {
-			if !testKeys[t.form.key()+strconv.FormatUint(t.bound, 10)] {
+			if !testKeys[t.key()] {
 				nt = append(nt, t)
 			}
 		}
@@ -491,7 +503,7 @@ func shrinkGroups(p *prover, fs *forms, b *Block, groups [][]rangeCheck) (drop m
 			continue // no gain
 		}
 		for _, t := range nt {
-			testKeys[t.form.key()+strconv.FormatUint(t.bound, 10)] = true
+			testKeys[t.key()] = true
 		}
 		tests = append(tests, nt...)
 		for _, c := range g {
