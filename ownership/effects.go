@@ -206,6 +206,9 @@ func (cs *callSite) bufferMethod(obj *types.Func) {
 			fa.elemReleasedAgain(recv, cs.st, cs.pos, obj.Name())
 		}
 	}
+	if e == effFree && !cs.isGo {
+		fa.releaseElem(cs.st, recv, cs.isDefer, cs.pos)
+	}
 }
 
 // deviceMethod applies a method of *device.Device (a launch, a sync): it
