@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -191,4 +192,44 @@ func (fa *funcAnalysis) storedSince(load *ssa.UnOp) bool {
 		}
 	}
 	return false
+}
+
+// reachingElemStore returns the store into the same constant element of a
+// local array of buffers that load certainly reads (`ws[0], err =
+// device.Alloc(...)`, then `ws[0].Free()`: straight-line code, through
+// blocks with one predecessor), or nil: a store into the array under a
+// variable index, or a call of a function literal, in between, or a join
+// of paths, leaves the element's value unknown.
+func (fa *funcAnalysis) reachingElemStore(load *ssa.UnOp) *ssa.Store {
+	ia, ok := load.X.(*ssa.IndexAddr)
+	if !ok || !fa.namedElem(load) {
+		return nil
+	}
+	b, instrs := load.Block(), load.Block().Instrs
+	instrs = instrs[:slices.Index(instrs, ssa.Instruction(load))]
+	for steps := 0; steps < 64; steps++ {
+		for i := len(instrs) - 1; i >= 0; i-- {
+			switch in := instrs[i].(type) {
+			case *ssa.Store:
+				if ja, ok := in.Addr.(*ssa.IndexAddr); ok && ja.X == ia.X {
+					if sameVal(ja.Index, ia.Index, 0) {
+						return in
+					}
+					if _, isConst := ja.Index.(*ssa.Const); !isConst {
+						return nil
+					}
+				}
+			case ssa.CallInstruction:
+				if _, ok := in.Common().Value.(*ssa.MakeClosure); ok {
+					return nil
+				}
+			}
+		}
+		if len(b.Preds) != 1 {
+			return nil
+		}
+		b = b.Preds[0]
+		instrs = b.Instrs
+	}
+	return nil
 }

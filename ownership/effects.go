@@ -204,6 +204,8 @@ func (cs *callSite) bufferMethod(obj *types.Func) {
 		if cs.final && len(fa.argAliases(recv)) == 0 {
 			fa.elemFreeTwice(recv, cs.st, cs.pos)
 			fa.elemReleasedAgain(recv, cs.st, cs.pos, obj.Name())
+		} else if cs.final && fa.namedElem(recv) {
+			fa.elemFreeTwice(recv, cs.st, cs.pos) // `ws[0]`, known to hold one buffer
 		}
 	}
 	if e == effFree && !cs.isGo {

@@ -338,6 +338,8 @@ func (fa *funcAnalysis) computeAliases() {
 						}
 					} else if a, ok := v.X.(*ssa.Alloc); ok && fa.c.bufferArray(a) {
 						add(v, fa.collIDs(fa.alias[a])) // the array's value: `range bufs`
+					} else if st := fa.reachingElemStore(v); st != nil {
+						add(v, fa.alias[st.Val]) // `ws[0]` just after `ws[0], err = device.Alloc(...)`
 					} else if ids := fa.alias[v.X]; len(ids) > 0 && fa.isOwnerAlloc(v.X) {
 						add(v, ids) // a copy of a struct value of an owning type
 					} else if fa.fields[v] == nil {

@@ -267,3 +267,24 @@ func doubleFreeArrayDeferredLoop(d *device.Device, n int) error {
 	}
 	return bufs[1].Free() // want `an element of buffers bufs is freed twice`
 }
+
+func doubleFreeArrayElemTwice(d *device.Device, n int) error {
+	var ws [2]*device.Buffer[float32]
+	var err error
+	if ws[0], err = device.Alloc[float32](d, n); err != nil {
+		return err
+	}
+	ws[0].Free()
+	return ws[0].Free() // want `the buffer from device.Alloc is freed twice: Free at line 278 after Free at line 277`
+}
+
+func useAfterFreeArrayElem(d *device.Device, n int) error {
+	var ws [2]*device.Buffer[float32]
+	var err error
+	if ws[0], err = device.Alloc[float32](d, n); err != nil {
+		return err
+	}
+	ws[0].Free()
+	_, err = ws[0].Download() // want `the buffer from device.Alloc is used by Download at line 288 after Free at line 287`
+	return err
+}
