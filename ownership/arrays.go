@@ -23,9 +23,23 @@ import (
 // half is freed still holds the other.
 
 // arrayLen returns the length of the array a collection value points to
-// (or is), when it is a local array of buffers of at most 64 elements;
-// 0 otherwise.
+// (or is), when it is a local array of buffers of at most 64 elements; 64
+// for a slice of buffers indexed as made (`bufs := make([]*Buffer[T], n)`,
+// never reassigned, so that `bufs[k]` is its element k: its first 64
+// elements are followed by name, a store under a variable index or an
+// append fills them all); 0 otherwise.
 func (fa *funcAnalysis) arrayLen(base ssa.Value) int64 {
+	if mk, ok := base.(*ssa.MakeSlice); ok && isBuffer(collElemType(mk.Type())) {
+		return 64
+	}
+	if sl, ok := base.(*ssa.Slice); ok && sl.Low == nil {
+		if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "makeslice" {
+			return fa.arrayLen(a) // make with a constant length
+		}
+	}
+	if v := madeSliceVar(base); v != nil {
+		return fa.arrayLen(v)
+	}
 	t := base.Type()
 	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
 		t = p.Elem()
@@ -211,7 +225,7 @@ func (fa *funcAnalysis) reachingElemStore(load *ssa.UnOp) *ssa.Store {
 		for i := len(instrs) - 1; i >= 0; i-- {
 			switch in := instrs[i].(type) {
 			case *ssa.Store:
-				if ja, ok := in.Addr.(*ssa.IndexAddr); ok && ja.X == ia.X {
+				if ja, ok := in.Addr.(*ssa.IndexAddr); ok && sameBase(ja.X, ia.X) {
 					if sameVal(ja.Index, ia.Index, 0) {
 						return in
 					}
@@ -232,4 +246,58 @@ func (fa *funcAnalysis) reachingElemStore(load *ssa.UnOp) *ssa.Store {
 		instrs = b.Instrs
 	}
 	return nil
+}
+
+// holdAll records an append of buffers ids to collections: which element
+// holds them is not followed, so every element may hold one.
+func (fa *funcAnalysis) holdAll(st flowState, colls, ids []int) {
+	if !owed(st, ids) {
+		return
+	}
+	for _, c := range fa.collIDs(colls) {
+		st[c].heldElems = ^uint64(0)
+	}
+}
+
+// madeSliceVar returns, for a load of a slice variable captured only by
+// deferred function literals and stored into once, by make (`bufs :=
+// make([]*Buffer[T], k)`, then `defer func() { for _, b := range bufs
+// {...} }()`), the made slice; nil otherwise.
+func madeSliceVar(v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	a, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, ref := range *a.Referrers() {
+		if mc, ok := ref.(*ssa.MakeClosure); ok {
+			for _, r2 := range *mc.Referrers() {
+				switch r2.(type) {
+				case *ssa.Defer, *ssa.DebugRef:
+				default:
+					return nil // a literal that may run now, and reassign it
+				}
+			}
+		}
+	}
+	switch made := onlyStored(a).(type) {
+	case *ssa.MakeSlice:
+		return made
+	case *ssa.Slice:
+		return made
+	}
+	return nil
+}
+
+// sameBase reports whether two collection values index the same slice or
+// array: the same value, or loads of the same made slice variable.
+func sameBase(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ma := madeSliceVar(a)
+	return ma != nil && ma == madeSliceVar(b)
 }

@@ -167,6 +167,7 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 		elems := fa.argAliases(args[1])
 		fa.reopenDeferred(cs.st, fa.alias[args[0]])
 		fill(cs.st, fa.alias[args[0]], elems, fa)
+		fa.holdAll(cs.st, fa.alias[args[0]], elems)
 		if elem := collElemType(args[0].Type()); elem != nil && fa.c.carriesBuffers(elem) && cs.final {
 			cs.final = false
 			defer func() { cs.final = true }()

@@ -288,3 +288,91 @@ func useAfterFreeArrayElem(d *device.Device, n int) error {
 	_, err = ws[0].Download() // want `the buffer from device.Alloc is used by Download at line 288 after Free at line 287`
 	return err
 }
+
+// Slices of buffers indexed as made (`bufs := make([]*Buffer[T], n)`,
+// never reassigned): their elements named by constant indices are followed
+// like an array's.
+
+func okSliceConstFree(d *device.Device, n int) error {
+	bufs := make([]*device.Buffer[float32], 2)
+	var err error
+	if bufs[0], err = device.Alloc[float32](d, n); err != nil {
+		return err
+	}
+	if bufs[1], err = device.Alloc[float32](d, n); err != nil {
+		bufs[0].Free()
+		return err
+	}
+	bufs[0].Free()
+	bufs[1].Free()
+	return nil
+}
+
+func okSliceReplacedAfterFree(d *device.Device, k, n int) error {
+	bufs := make([]*device.Buffer[float32], k)
+	var err error
+	if bufs[0], err = device.Alloc[float32](d, n); err != nil {
+		return err
+	}
+	defer func() {
+		for _, b := range bufs {
+			if b != nil {
+				b.Free()
+			}
+		}
+	}()
+	bufs[0].Free()
+	bufs[0], err = device.Alloc[float32](d, 2*n)
+	return err
+}
+
+func leakSliceOverwrite(d *device.Device, n int) error {
+	bufs := make([]*device.Buffer[float32], 2)
+	var err error
+	if bufs[0], err = device.Alloc[float32](d, n); err != nil {
+		return err
+	}
+	if bufs[0], err = device.Alloc[float32](d, 2*n); err != nil { // want `the buffer held in bufs\[0\] is not freed before it is overwritten`
+		return err
+	}
+	for _, b := range bufs {
+		if b != nil {
+			b.Free()
+		}
+	}
+	return nil
+}
+
+func leakSliceOverwriteVarLen(d *device.Device, k, n int) error {
+	bufs := make([]*device.Buffer[float32], k)
+	defer func() {
+		for _, b := range bufs {
+			if b != nil {
+				b.Free()
+			}
+		}
+	}()
+	var err error
+	if bufs[0], err = device.Alloc[float32](d, n); err != nil {
+		return err
+	}
+	bufs[0], err = device.Alloc[float32](d, 2*n) // want `the buffer held in bufs\[0\] is not freed before it is overwritten`
+	return err
+}
+
+func leakSliceAppendedNotFreed(d *device.Device, n int) error {
+	bufs := make([]*device.Buffer[float32], 1)
+	var err error
+	if bufs[0], err = device.Alloc[float32](d, n); err != nil {
+		return err
+	}
+	b, err := device.Alloc[float32](d, n)
+	if err != nil {
+		bufs[0].Free()
+		return err
+	}
+	more := append(bufs, b)
+	bufs[0].Free()
+	_ = more
+	return nil // want `the buffers held in bufs from line \d+ are not freed on the return`
+}
