@@ -162,7 +162,12 @@
 // a buffer stored there under that index loses it, unless the element was
 // read out first (`old := ws[0]`) or freed (`ws[0].Free()`); a Free of
 // `ws[0]` right after the store there frees that buffer, so a second Free
-// or a use of it is reported as for a variable.
+// or a use of it is reported as for a variable. A slice of buffers indexed
+// as made (`bufs := make([]*device.Buffer[T], k)`, never reassigned; a
+// deferred literal may read it) has its elements followed the same way
+// (the first 64; an append, or a store under a variable index, may fill
+// any): `bufs[0]` stored over without a Free is reported, and Frees of
+// every element stored by constant index free it.
 //
 // Collections of plain structs: a struct type without a release method
 // whose fields hold buffers (directly, in fields of nested struct values,
@@ -242,8 +247,9 @@
 // field is checked, nothing more), the array behind a slice literal, an
 // element of an array of buffers stored into under a constant index after
 // a loop filled every element (only stores under that index are known to
-// have filled it), an element of a slice of buffers overwritten, a
-// collection of plain structs filled field
+// have filled it), an element of a slice of buffers stored over where the
+// slice was reassigned, re-sliced, or captured by a literal that is not
+// deferred, a collection of plain structs filled field
 // by field whose fields are stored into again other than by a second loop
 // over the same bounds (which element held a buffer is not known), or struct
 // fields of types that do not own them (a store there hands the buffer on,
