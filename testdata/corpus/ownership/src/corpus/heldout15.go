@@ -279,3 +279,63 @@ func h15WorkspaceGrowOverwrite(d *device.Device, sizes []int) error {
 	}
 	return nil
 }
+
+// verdict: clean
+// A slice of per-stream scratch buffers made for the streams, released by a
+// deferred loop; the first stream's scratch is grown for a larger batch by
+// freeing it and allocating again (a failed allocation leaves nil there).
+func h15StreamScratchGrow(d *device.Device, streams int, batches []int) error {
+	scratch := make([]*device.Buffer[float32], streams)
+	defer func() {
+		for _, b := range scratch {
+			if b != nil {
+				b.Free()
+			}
+		}
+	}()
+	var err error
+	if scratch[0], err = device.Alloc[float32](d, 1024); err != nil {
+		return err
+	}
+	for _, n := range batches {
+		if n > scratch[0].Len() {
+			scratch[0].Free()
+			if scratch[0], err = device.Alloc[float32](d, n); err != nil {
+				return err
+			}
+		}
+		if err := d.Launch(Scale, grid(n), block, float32(2), scratch[0]); err != nil {
+			return err
+		}
+	}
+	return d.Sync()
+}
+
+// verdict: leak
+// The same, whose growth allocates over the first stream's scratch without
+// freeing it: the smaller buffer is lost each time it grows.
+func h15StreamScratchGrowLeak(d *device.Device, streams int, batches []int) error {
+	scratch := make([]*device.Buffer[float32], streams)
+	defer func() {
+		for _, b := range scratch {
+			if b != nil {
+				b.Free()
+			}
+		}
+	}()
+	var err error
+	if scratch[0], err = device.Alloc[float32](d, 1024); err != nil {
+		return err
+	}
+	for _, n := range batches {
+		if n > scratch[0].Len() {
+			if scratch[0], err = device.Alloc[float32](d, n); err != nil {
+				return err
+			}
+		}
+		if err := d.Launch(Scale, grid(n), block, float32(2), scratch[0]); err != nil {
+			return err
+		}
+	}
+	return d.Sync()
+}
