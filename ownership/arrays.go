@@ -10,17 +10,19 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Arrays of buffers. A local array of buffers indexed by a variable
-// (`var in [nStreams]*device.Buffer[T]` filled by `in[i], err =
-// device.Upload(...)` in a loop, a ping-pong pair `[2]*Buffer` read as
-// `buf[cur]`) is a collection (indexedBufferArray): a loop over it that
-// frees its elements frees it, like a slice of buffers. Its elements are
-// also followed one by one where they are named by constant indices: each
-// store into an element sets the element's bit in heldElems (every bit
-// for a store under a variable index), a Free of `buf[k]` (or a deferred
-// one) clears bit k, and the array holds nothing left to free once every
-// bit is clear (`buf[0].Free(); buf[1].Free()`): a pair of which only one
-// half is freed still holds the other.
+// Arrays of buffers. A local array variable of buffers (`var in
+// [nStreams]*device.Buffer[T]` filled by `in[i], err = device.Upload(...)`
+// in a loop, a ping-pong pair `[2]*Buffer`) is a collection (bufferArray):
+// a loop over it that frees its elements frees it, like a slice of
+// buffers. Its elements, and those of a slice of buffers indexed as made,
+// are also followed one by one where they are named by constant indices:
+// each store into an element sets the element's bit in heldElems (every
+// bit for a store under a variable index, or an append), a Free of
+// `buf[k]` (or a deferred one) clears bit k, and the collection holds
+// nothing left to free once every bit is clear (`buf[0].Free();
+// buf[1].Free()`): a pair of which only one half is freed still holds the
+// other. namedElems keeps the elements stored under their constant index,
+// whose overwrite without a Free loses a buffer.
 
 // arrayLen returns the length of the array a collection value points to
 // (or is), when it is a local array of buffers of at most 64 elements; 64
@@ -28,17 +30,17 @@ import (
 // never reassigned, so that `bufs[k]` is its element k: its first 64
 // elements are followed by name, a store under a variable index or an
 // append fills them all); 0 otherwise.
-func (fa *funcAnalysis) arrayLen(base ssa.Value) int64 {
+func arrayLen(base ssa.Value) int64 {
 	if mk, ok := base.(*ssa.MakeSlice); ok && isBuffer(collElemType(mk.Type())) {
 		return 64
 	}
 	if sl, ok := base.(*ssa.Slice); ok && sl.Low == nil {
 		if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "makeslice" {
-			return fa.arrayLen(a) // make with a constant length
+			return arrayLen(a) // make with a constant length
 		}
 	}
 	if v := madeSliceVar(base); v != nil {
-		return fa.arrayLen(v)
+		return arrayLen(v)
 	}
 	t := base.Type()
 	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
@@ -55,12 +57,12 @@ func (fa *funcAnalysis) arrayLen(base ssa.Value) int64 {
 // IndexAddr) names, with the array: the element's bit under a constant
 // index, every bit under a variable one; 0 when addr is no element of a
 // local array of buffers.
-func (fa *funcAnalysis) elemBits(addr ssa.Value) (ssa.Value, uint64) {
+func elemBits(addr ssa.Value) (ssa.Value, uint64) {
 	ia, ok := addr.(*ssa.IndexAddr)
 	if !ok {
 		return nil, 0
 	}
-	n := fa.arrayLen(ia.X)
+	n := arrayLen(ia.X)
 	if n == 0 {
 		return nil, 0
 	}
@@ -69,7 +71,7 @@ func (fa *funcAnalysis) elemBits(addr ssa.Value) (ssa.Value, uint64) {
 			return ia.X, 1 << k
 		}
 	}
-	return ia.X, 1<<n - 1
+	return ia.X, 1<<n - 1 // every bit (for n = 64, 1<<64 wraps to 0)
 }
 
 // holdElem records, at a store of buffers ids into an element of a local
@@ -78,7 +80,7 @@ func (fa *funcAnalysis) elemBits(addr ssa.Value) (ssa.Value, uint64) {
 // constant index into an element that holds a buffer stored there by name,
 // not read out before, loses that buffer.
 func (fa *funcAnalysis) holdElem(st flowState, in *ssa.Store, ids []int, final bool) {
-	base, bits := fa.elemBits(in.Addr)
+	base, bits := elemBits(in.Addr)
 	if bits == 0 {
 		return
 	}
@@ -87,8 +89,12 @@ func (fa *funcAnalysis) holdElem(st flowState, in *ssa.Store, ids []int, final b
 		s := &st[c]
 		if final && named && s.namedElems&bits != 0 && responsible(*s) && s.bits&(freed|escaped) == 0 &&
 			!fa.readOut(c, in.Addr, "", in) {
+			name := fa.res[c].name
+			if name == "" {
+				name = "the array"
+			}
 			fa.reportAt(in.Pos(), fmt.Sprintf("the buffer held in %s[%s] is not freed before it is overwritten at line %d",
-				fa.res[c].name, keyText(in.Addr.(*ssa.IndexAddr).Index), fa.line(in.Pos())), fa.allocated(fa.res[c]))
+				name, keyText(in.Addr.(*ssa.IndexAddr).Index), fa.line(in.Pos())), fa.allocated(fa.res[c]))
 		}
 		if !owed(st, ids) {
 			s.heldElems &^= bits
@@ -110,7 +116,7 @@ func (fa *funcAnalysis) releaseElem(st flowState, recv ssa.Value, isDefer bool, 
 	if !ok || load.Op != token.MUL {
 		return
 	}
-	base, bits := fa.elemBits(load.X)
+	base, bits := elemBits(load.X)
 	if bits == 0 || bits&(bits-1) != 0 || fa.storedSince(load) {
 		return // not one element under a constant index, or no longer its value
 	}
@@ -159,7 +165,7 @@ func (fa *funcAnalysis) elemStoreFailed(errEdge flowState, v ssa.Value) {
 		if !ok || st.Val != v {
 			continue
 		}
-		base, bits := fa.elemBits(st.Addr)
+		base, bits := elemBits(st.Addr)
 		if bits == 0 || bits&(bits-1) != 0 {
 			continue
 		}
@@ -181,7 +187,7 @@ func (fa *funcAnalysis) namedElem(v ssa.Value) bool {
 	if !ok || load.Op != token.MUL {
 		return false
 	}
-	_, bits := fa.elemBits(load.X)
+	_, bits := elemBits(load.X)
 	return bits != 0 && bits&(bits-1) == 0
 }
 

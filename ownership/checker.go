@@ -156,7 +156,8 @@ type resState struct {
 	heldFields uint64
 	fieldPos   token.Pos
 	// heldElems has bit k set where element k of a collection that is a
-	// local array of buffers may hold a buffer it must release, and
+	// local array of buffers, or a slice of them indexed as made, may hold
+	// a buffer it must release, and
 	// namedElems where the buffer was stored under the constant index k
 	// (arrays.go).
 	heldElems, namedElems uint64

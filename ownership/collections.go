@@ -26,8 +26,9 @@ import (
 // has visited every element.
 
 // isBufferSlice reports whether t is a collection of buffers:
-// []*device.Buffer[T] or map[K]*device.Buffer[T] (or a slice or map of an
-// owning struct type, or of plain structs holding buffers: structelems.go).
+// []*device.Buffer[T], [N]*device.Buffer[T] (arrays.go) or
+// map[K]*device.Buffer[T] (or a slice or map of an owning struct type, or
+// a slice, map or array of plain structs holding buffers: structelems.go).
 func (c *checker) isBufferSlice(t types.Type) bool {
 	switch u := types.Unalias(t).Underlying().(type) {
 	case *types.Slice:
@@ -35,7 +36,7 @@ func (c *checker) isBufferSlice(t types.Type) bool {
 	case *types.Map:
 		return c.tracked(u.Elem()) || c.carriesBuffers(u.Elem())
 	case *types.Array:
-		return c.tracked(u.Elem()) || c.carriesBuffers(u.Elem())
+		return isBuffer(u.Elem()) || c.carriesBuffers(u.Elem())
 	}
 	return false
 }
@@ -44,7 +45,7 @@ func (c *checker) isBufferSlice(t types.Type) bool {
 // (`var in [nStreams]*device.Buffer[T]`, not the array behind a slice
 // literal or a variadic call): a collection (arrays.go), not a variable
 // whose loads see the union of what was stored into it.
-func (c *checker) bufferArray(a *ssa.Alloc) bool {
+func bufferArray(a *ssa.Alloc) bool {
 	p, ok := types.Unalias(a.Type()).(*types.Pointer)
 	if !ok || a.Comment == "slicelit" || a.Comment == "varargs" {
 		return false
