@@ -155,6 +155,12 @@ type resState struct {
 	// fieldPos is where one was stored, for messages.
 	heldFields uint64
 	fieldPos   token.Pos
+	// heldElems has bit k set where element k of a collection that is a
+	// local array of buffers, or a slice of them indexed as made, may hold
+	// a buffer it must release, and
+	// namedElems where the buffer was stored under the constant index k
+	// (arrays.go).
+	heldElems, namedElems uint64
 	// filledAt is the call that made a struct of an owning type that held
 	// nothing hold buffers (filled), for the branch where it failed.
 	filledAt token.Pos
@@ -186,6 +192,10 @@ func (s flowState) join(t flowState) bool {
 		}
 		if nf := s[i].heldFields | t[i].heldFields; nf != s[i].heldFields {
 			s[i].heldFields = nf
+			changed = true
+		}
+		if ne, nn := s[i].heldElems|t[i].heldElems, s[i].namedElems|t[i].namedElems; ne != s[i].heldElems || nn != s[i].namedElems {
+			s[i].heldElems, s[i].namedElems = ne, nn
 			changed = true
 		}
 		if s[i].fieldPos == token.NoPos {

@@ -26,8 +26,9 @@ import (
 // has visited every element.
 
 // isBufferSlice reports whether t is a collection of buffers:
-// []*device.Buffer[T] or map[K]*device.Buffer[T] (or a slice or map of an
-// owning struct type, or of plain structs holding buffers: structelems.go).
+// []*device.Buffer[T], [N]*device.Buffer[T] (arrays.go) or
+// map[K]*device.Buffer[T] (or a slice or map of an owning struct type, or
+// a slice, map or array of plain structs holding buffers: structelems.go).
 func (c *checker) isBufferSlice(t types.Type) bool {
 	switch u := types.Unalias(t).Underlying().(type) {
 	case *types.Slice:
@@ -35,9 +36,22 @@ func (c *checker) isBufferSlice(t types.Type) bool {
 	case *types.Map:
 		return c.tracked(u.Elem()) || c.carriesBuffers(u.Elem())
 	case *types.Array:
-		return c.carriesBuffers(u.Elem())
+		return isBuffer(u.Elem()) || c.carriesBuffers(u.Elem())
 	}
 	return false
+}
+
+// bufferArray reports whether a is a local array variable of buffers
+// (`var in [nStreams]*device.Buffer[T]`, not the array behind a slice
+// literal or a variadic call): a collection (arrays.go), not a variable
+// whose loads see the union of what was stored into it.
+func bufferArray(a *ssa.Alloc) bool {
+	p, ok := types.Unalias(a.Type()).(*types.Pointer)
+	if !ok || a.Comment == "slicelit" || a.Comment == "varargs" {
+		return false
+	}
+	arr, isArray := p.Elem().Underlying().(*types.Array)
+	return isArray && isBuffer(arr.Elem())
 }
 
 // findCollections creates a collection resource for every make of a buffer
@@ -156,8 +170,8 @@ func (fa *funcAnalysis) finishCollections() {
 				}
 				fa.noteHelperFrees(ff, common, b)
 				for _, j := range fa.c.freedArgs(common, 0) {
-					if j < len(common.Args) {
-						for _, id := range fa.collIDs(fa.alias[elementBase(common.Args[j])]) {
+					if j < len(common.Args) && !fa.namedElem(common.Args[j]) {
+						for _, id := range fa.collIDs(fa.contentsOrAlias(elementBase(common.Args[j]))) {
 							fa.elemFreed[id] = true
 							fa.elemFreeBlocks[id] = append(fa.elemFreeBlocks[id], b)
 						}
@@ -294,6 +308,7 @@ func (fa *funcAnalysis) refineLoopExit(cond ssa.Value, t, f flowState) {
 	for _, id := range fa.collIDs(fa.alias[call.Call.Args[0]]) {
 		if fa.elemFreed[id] && exit[id].bits&(live|empty|escaped) != 0 {
 			exit[id].bits = exit[id].bits&^(live|empty|escaped) | freed
+			exit[id].heldElems, exit[id].namedElems = 0, 0
 		}
 	}
 }
@@ -356,6 +371,7 @@ func (fa *funcAnalysis) refineLoopExitBlock(h *ssa.BasicBlock, t, f flowState) {
 			if body.Dominates(b) && kernelssa.Reaches(b, h) {
 				if st[id].bits&(live|empty|escaped) != 0 {
 					st[id].bits = st[id].bits&^(live|empty|escaped) | freed
+					st[id].heldElems, st[id].namedElems = 0, 0
 				}
 				break
 			}
@@ -418,7 +434,9 @@ func (fa *funcAnalysis) clearedAfter(arg ssa.Value) bool {
 			continue
 		}
 		if isIndex {
-			if ja, ok := st.Addr.(*ssa.IndexAddr); ok && isNilConst(st.Val) && sameVal(ja.Index, ia.Index, 0) &&
+			// Set to nil, or replaced (`ws[0].Free(); ws[0], err =
+			// device.Alloc(...)`): the deferred loop frees the new one.
+			if ja, ok := st.Addr.(*ssa.IndexAddr); ok && st.Val != arg && sameVal(ja.Index, ia.Index, 0) &&
 				(ja.X == ia.X || sameColl(fa.collIDs(fa.alias[ja.X]), fa.collIDs(fa.alias[ia.X]))) {
 				return true
 			}

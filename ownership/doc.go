@@ -146,6 +146,29 @@
 // (`bufs = append(bufs, a, b)`, later `a.Free(); b.Free()`) holds nothing
 // left to free.
 //
+// Arrays of buffers: a local array variable of buffers (`var in
+// [nStreams]*device.Buffer[T]`, a ping-pong pair `var buf
+// [2]*device.Buffer[T]`) is such a collection too, filled by element
+// stores in a loop (`in[i], err = device.Upload(...)`) or under constant
+// indices, and freed by a loop over it (`for i := range in`, `for i := 0;
+// i < nStreams; i++`, also in a deferred or cleanup literal; not one whose
+// counter starts past the first element) or element by element: it holds
+// nothing left to free once every element stored under a constant index
+// (or every element, after a store under a variable one) was freed by its
+// constant index, now or by a defer (`buf[0].Free(); buf[1].Free()`), so a
+// pair of which one half is freed still leaks the other, also after the
+// halves were swapped. On the error branch of an allocation stored into
+// `buf[k]` that element holds nothing. Storing into `buf[k]` while it holds
+// a buffer stored there under that index loses it, unless the element was
+// read out first (`old := ws[0]`) or freed (`ws[0].Free()`); a Free of
+// `ws[0]` right after the store there frees that buffer, so a second Free
+// or a use of it is reported as for a variable. A slice of buffers indexed
+// as made (`bufs := make([]*device.Buffer[T], k)`, never reassigned; a
+// deferred literal may read it) has its elements followed the same way
+// (the first 64; an append, or a store under a variable index, may fill
+// any): `bufs[0]` stored over without a Free is reported, and Frees of
+// every element stored by constant index free it.
+//
 // Collections of plain structs: a struct type without a release method
 // whose fields hold buffers (directly, in fields of nested struct values,
 // or in a field holding a slice of buffers) makes a local slice, map or
@@ -221,8 +244,12 @@
 // local slices and maps of buffers, and the variadic arguments of Launch;
 // it does not follow buffers through arrays, slices or maps that are not
 // local (a field, a parameter, a global; deleting an entry of an owned map
-// field is checked, nothing more), arrays of buffers (arrays of structs
-// holding them are followed), a collection of plain structs filled field
+// field is checked, nothing more), the array behind a slice literal, an
+// element of an array of buffers stored into under a constant index after
+// a loop filled every element (only stores under that index are known to
+// have filled it), an element of a slice of buffers stored over where the
+// slice was reassigned, re-sliced, or captured by a literal that is not
+// deferred, a collection of plain structs filled field
 // by field whose fields are stored into again other than by a second loop
 // over the same bounds (which element held a buffer is not known), or struct
 // fields of types that do not own them (a store there hands the buffer on,

@@ -167,6 +167,7 @@ func (cs *callSite) builtin(b *ssa.Builtin) {
 		elems := fa.argAliases(args[1])
 		fa.reopenDeferred(cs.st, fa.alias[args[0]])
 		fill(cs.st, fa.alias[args[0]], elems, fa)
+		fa.holdAll(cs.st, fa.alias[args[0]], elems)
 		if elem := collElemType(args[0].Type()); elem != nil && fa.c.carriesBuffers(elem) && cs.final {
 			cs.final = false
 			defer func() { cs.final = true }()
@@ -204,7 +205,12 @@ func (cs *callSite) bufferMethod(obj *types.Func) {
 		if cs.final && len(fa.argAliases(recv)) == 0 {
 			fa.elemFreeTwice(recv, cs.st, cs.pos)
 			fa.elemReleasedAgain(recv, cs.st, cs.pos, obj.Name())
+		} else if cs.final && fa.namedElem(recv) {
+			fa.elemFreeTwice(recv, cs.st, cs.pos) // `ws[0]`, known to hold one buffer
 		}
+	}
+	if e == effFree && !cs.isGo {
+		fa.releaseElem(cs.st, recv, cs.isDefer, cs.pos)
 	}
 }
 

@@ -153,6 +153,7 @@ func (fa *funcAnalysis) refine(cond ssa.Value, t, f flowState) {
 	}
 	if ids := fa.errorOf(x, 0); len(ids) > 0 {
 		toNil(errEdge, ids)
+		fa.elemsFailed(errEdge, ids)
 		return
 	}
 	fa.freeFailed(x, errEdge)
@@ -423,7 +424,8 @@ func (fa *funcAnalysis) store(in *ssa.Store, st flowState, final bool) {
 	}
 	ids := fa.alias[in.Val]
 	if base := elemStoreBase(in.Addr); base != nil {
-		fill(st, fa.alias[base], ids, fa)
+		fill(st, fa.contentsOrAlias(base), ids, fa)
+		fa.holdElem(st, in, ids, final)
 	}
 	if fa.storesIntoOwnedField(in) {
 		owners := fa.alias[in.Addr.(*ssa.FieldAddr).X]

@@ -83,7 +83,7 @@ func (fa *funcAnalysis) findResources() {
 						pos: instr.Pos(), from: allocOrigin(instr, name), name: fa.varName(instr)})
 					fa.alias[instr] = []int{r.id}
 					fa.created[instr] = []int{r.id}
-				} else if fa.isCell(instr) {
+				} else if fa.isCell(instr) && !bufferArray(instr) {
 					fa.cells[instr] = true
 				}
 			}
@@ -336,6 +336,10 @@ func (fa *funcAnalysis) computeAliases() {
 						if fa.c.holdsBuffers(v.Type()) {
 							add(v, fa.structContents(v)) // a plain struct carries its buffers
 						}
+					} else if a, ok := v.X.(*ssa.Alloc); ok && bufferArray(a) {
+						add(v, fa.collIDs(fa.alias[a])) // the array's value: `range bufs`
+					} else if st := fa.reachingElemStore(v); st != nil {
+						add(v, fa.alias[st.Val]) // `ws[0]` just after `ws[0], err = device.Alloc(...)`
 					} else if ids := fa.alias[v.X]; len(ids) > 0 && fa.isOwnerAlloc(v.X) {
 						add(v, ids) // a copy of a struct value of an owning type
 					} else if fa.fields[v] == nil {
