@@ -167,7 +167,7 @@ var raceNeedsOtherInputs = map[string]string{
 	"FwtBatch2Pow2":                   "parameters: races only when 4·blockDim·gridDim.x is not a power of two (grid 3×2, stride 512); the launch's grid is 2×2",
 	"QuasirandomGenerator":            "detector: blocks (0,0) and (0,1) store the same points, but blocks 2k and 2k+1 share a round of the race schedule, so (x,0) and (x,1) never do",
 	"BackpropNoScaleBarrier":          "parameters: the kernel states the host's hid = 16, and the launch's 4 traps; at hid = 16, grid 1×2, block 16×16 the detector reports it (HELDOUT.md, round 11)",
-	"BackpropAdjustWeightsEveryBlock": "parameters: the kernel states the host's hid = 16, and the launch's 4 traps; at hid = 16, grid 1×2, block 16×16 blocks 0 and 1 both update w[1..16] (HELDOUT.md, round 11)",
+	"BackpropAdjustWeightsEveryBlock": "parameters: the kernel states the host's hid = 16, and the launch's 4 traps; at hid = 16, grid 1×2, block 16×16 the detector did not see it in one run of four launches; read off the code, thread (x,0) of blocks (0,0) and (0,1) both update w[x+1] (HELDOUT.md, round 11)",
 	"AdiColumnSweepByRow":             "parameters: n = 1024 puts row 4 past the 4096-element buffers, and the trap ends the launch; at n = 3 threads 1 and 2 meet at x[3]",
 	// Seen in some runs of the whole corpus and not in others: the racing
 	// word is touched by more threads than the four accesses per 8-byte
