@@ -164,7 +164,8 @@ func TestCorpus(t *testing.T) {
 }
 
 // racesFloor is the score the corpus had when it was last set (issue 20
-// round 11, scored before any fix: 386 kernels; TP 203, FP 6, FN 0). Every
+// after round 9, the loop instances of flags set in loops and block
+// counts claimed by a global add: 365 kernels; TP 192, FP 6, FN 0). Every
 // false positive it counts is marked "known false positive" in its
 // kernel's doc; raise the floor when one is fixed.
-var racesFloor = corpustest.Floor{Precision: 0.971, Recall: 1}
+var racesFloor = corpustest.Floor{Precision: 0.974, Recall: 1}

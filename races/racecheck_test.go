@@ -173,10 +173,6 @@ var raceNeedsOtherInputs = map[string]string{
 	"FoldUpperHalfSkewed":         "detector: seen in two of three runs (s[128] is read and written by three threads)",
 	"GlobalInPlaceStencilBarrier": "detector: seen in two of three runs (a[256] and a[257] share a word with four threads' accesses)",
 	"HalfBlockDimInclusive":       "detector: seen in three of four runs",
-
-	// Round 11: the backprop kernels state the host's hid = 16.
-	"BackpropNoScaleBarrier":          "parameters: the kernel states the host's hid = 16, and the launch's 4 traps; at hid = 16, grid 1×2, block 16×16 the detector reports it (HELDOUT.md, round 11)",
-	"BackpropAdjustWeightsEveryBlock": "parameters: the kernel states the host's hid = 16, and the launch's 4 traps; at hid = 16, grid 1×2, block 16×16 the detector did not see it in one run of four launches; read off the code, thread (x,0) of blocks (0,0) and (0,1) both update w[x+1] (HELDOUT.md, round 11)",
 }
 
 func lastLine(b []byte) string {

@@ -158,11 +158,4 @@ var Kernels = map[string]any{
 	"MergeHistogram64IdleReturn":     MergeHistogram64IdleReturn,
 	"MonteCarloPathLoopThenReduce":   MonteCarloPathLoopThenReduce,
 	"MonteCarloReduceInPathLoop":     MonteCarloReduceInPathLoop,
-	// Round 11 (heldout7.go).
-	"SoftmaxRowsAsWritten":       SoftmaxRowsAsWritten,
-	"SoftmaxShortRowReturn":      SoftmaxShortRowReturn,
-	"BackpropTreeAsWritten":      BackpropTreeAsWritten,
-	"BackpropTreeBarrierInGuard": BackpropTreeBarrierInGuard,
-	"FdtdPlanesAsWritten":        FdtdPlanesAsWritten,
-	"FdtdSkipInvalidColumns":     FdtdSkipInvalidColumns,
 }
