@@ -5,7 +5,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -225,33 +224,17 @@ func (fa *funcAnalysis) reachingElemStore(load *ssa.UnOp) *ssa.Store {
 	if !ok || !fa.namedElem(load) {
 		return nil
 	}
-	b, instrs := load.Block(), load.Block().Instrs
-	instrs = instrs[:slices.Index(instrs, ssa.Instruction(load))]
-	for steps := 0; steps < 64; steps++ {
-		for i := len(instrs) - 1; i >= 0; i-- {
-			switch in := instrs[i].(type) {
-			case *ssa.Store:
-				if ja, ok := in.Addr.(*ssa.IndexAddr); ok && sameBase(ja.X, ia.X) {
-					if sameVal(ja.Index, ia.Index, 0) {
-						return in
-					}
-					if _, isConst := ja.Index.(*ssa.Const); !isConst {
-						return nil
-					}
-				}
-			case ssa.CallInstruction:
-				if _, ok := in.Common().Value.(*ssa.MakeClosure); ok {
-					return nil
-				}
-			}
+	return storeBefore(load, func(st *ssa.Store) (hit, stop bool) {
+		ja, ok := st.Addr.(*ssa.IndexAddr)
+		if !ok || !sameBase(ja.X, ia.X) {
+			return false, false
 		}
-		if len(b.Preds) != 1 {
-			return nil
+		if sameVal(ja.Index, ia.Index, 0) {
+			return true, false
 		}
-		b = b.Preds[0]
-		instrs = b.Instrs
-	}
-	return nil
+		_, isConst := ja.Index.(*ssa.Const)
+		return false, !isConst
+	})
 }
 
 // holdAll records an append of buffers ids to collections: which element

@@ -3,6 +3,7 @@ package ownership
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -440,23 +441,28 @@ func (fa *funcAnalysis) isOwnerAlloc(v ssa.Value) bool {
 // reachingStore returns the store to addr that a load certainly sees: the
 // last one before it in its block, or in the chain of single predecessors.
 func (fa *funcAnalysis) reachingStore(load ssa.Instruction, addr ssa.Value) *ssa.Store {
+	return storeBefore(load, func(st *ssa.Store) (hit, stop bool) { return st.Addr == addr, false })
+}
+
+// storeBefore walks back from load through its block and the chain of
+// single predecessors (64 blocks at most) and returns the first store
+// match accepts, or nil where match says stop, at a call of a function
+// literal (which may store into what it captures) or at a join.
+func storeBefore(load ssa.Instruction, match func(*ssa.Store) (hit, stop bool)) *ssa.Store {
 	b := load.Block()
-	instrs := b.Instrs
-	for i := range instrs {
-		if instrs[i] == load {
-			instrs = instrs[:i]
-			break
-		}
-	}
+	instrs := b.Instrs[:slices.Index(b.Instrs, load)]
 	for steps := 0; steps < 64; steps++ {
 		for i := len(instrs) - 1; i >= 0; i-- {
 			switch in := instrs[i].(type) {
 			case *ssa.Store:
-				if in.Addr == addr {
+				hit, stop := match(in)
+				if hit {
 					return in
 				}
+				if stop {
+					return nil
+				}
 			case ssa.CallInstruction:
-				// A call of a function literal may store into the cell.
 				if _, ok := in.Common().Value.(*ssa.MakeClosure); ok {
 					return nil
 				}
