@@ -27,7 +27,7 @@ var DebugPlan = debugPlan
 // DebugNormalized is for the dump test: f after its loops' exits are
 // rerouted.
 var DebugNormalized = func(src *kir.Func) string {
-	f := clone(src)
+	f := kir.CloneFunc(src)
 	removeUnreachable(f)
 	resumeTraps(f)
 	splitReturns(f)

@@ -200,7 +200,7 @@ func (e *dispatchError) Error() string { return "a branch goes on to several pla
 
 // structurizeWith is one try of structurize.
 func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
-	f := clone(src)
+	f := kir.CloneFunc(src)
 	removeUnreachable(f)
 	var resume []int // by index: f may be replaced by a copy below
 	for b := range resumeTraps(f) {
@@ -226,7 +226,7 @@ func structurizeWith(src *kir.Func, s strategy) (*plan, error) {
 			// Rerouting may close a cycle through the join that is no
 			// loop (other's code reaching t again): then the copy of
 			// the graph from before is kept and t is duplicated instead.
-			keep := clone(f)
+			keep := kir.CloneFunc(f)
 			if joinEdge(f, ee.from, ee.to, s.joinArms) {
 				if _, _, _, reducible := analyze(f); reducible {
 					singleExitLoops(f)
@@ -1160,47 +1160,3 @@ func removeUnreachable(f *kir.Func) {
 	f.Blocks = keep
 }
 
-// clone copies f deeply, so that planning never changes the IR other
-// emitters receive.
-func clone(src *kir.Func) *kir.Func {
-	f := &kir.Func{Name: src.Name, Params: src.Params, Block: src.Block, Dims: src.Dims}
-	bm := map[*kir.Block]*kir.Block{}
-	for _, b := range src.Blocks {
-		nb := f.NewBlock(b.Kind, b.Comment)
-		nb.Term, nb.Unrolled = b.Term, b.Unrolled
-		bm[b] = nb
-	}
-	vm := map[*kir.Value]*kir.Value{}
-	for _, b := range src.Blocks {
-		nb := bm[b]
-		for _, v := range b.Values {
-			nv := f.NewValue(nb, v.Op, v.Type)
-			nv.Imm, nv.Index, nv.NoFuse, nv.Pos = v.Imm, v.Index, v.NoFuse, v.Pos
-			vm[v] = nv
-		}
-	}
-	mapv := func(v *kir.Value) *kir.Value {
-		if v == nil {
-			return nil
-		}
-		return vm[v]
-	}
-	for _, b := range src.Blocks {
-		nb := bm[b]
-		for i, v := range b.Values {
-			nv := nb.Values[i]
-			for _, a := range v.Args {
-				nv.Args = append(nv.Args, mapv(a))
-			}
-		}
-		nb.Cond = mapv(b.Cond)
-		nb.Trap = kir.Trap{Code: b.Trap.Code, Pos: b.Trap.Pos, Args: [2]*kir.Value{mapv(b.Trap.Args[0]), mapv(b.Trap.Args[1])}}
-		for _, s := range b.Succs {
-			nb.Succs = append(nb.Succs, bm[s])
-		}
-		for _, pr := range b.Preds {
-			nb.Preds = append(nb.Preds, bm[pr])
-		}
-	}
-	return f
-}
