@@ -1159,4 +1159,3 @@ func removeUnreachable(f *kir.Func) {
 	}
 	f.Blocks = keep
 }
-
